@@ -1,0 +1,44 @@
+import type { IntelligenceMode } from './request.js';
+
+/** Scopes enforced per endpoint (DESIGN.md §3); also published as `scopes_supported`. */
+export const scopes = [
+  'inference:chat',
+  'inference:embeddings',
+  'inference:moderations',
+  'inference:audio',
+  'inference:images',
+  'memory:read',
+  'settings:write',
+  'observability:read',
+  'admin',
+] as const;
+
+export type Scope = (typeof scopes)[number];
+
+/** Scopes a key gets when created without an explicit list: everything but `admin`. */
+export const defaultKeyScopes: readonly Scope[] = scopes.filter((scope) => scope !== 'admin');
+
+export function isScope(value: string): value is Scope {
+  return (scopes as readonly string[]).includes(value);
+}
+
+export interface Organization {
+  id: string;
+  name: string;
+  plan: string;
+  rpmLimit: number | null;
+  tpmLimit: number | null;
+  monthlyBudgetUsd: number | null;
+  tokenQuota: number | null;
+  defaultIntelligenceMode: IntelligenceMode | null;
+  createdAt: Date;
+}
+
+/** Who is calling: the result of authentication, carried through every stage. */
+export interface Caller {
+  keyId: string;
+  /** First characters of the key, safe to log. */
+  keyPrefix: string;
+  org: Organization;
+  scopes: ReadonlySet<Scope>;
+}

@@ -1,0 +1,176 @@
+/**
+ * The error table of the inference spec (§Errors). Every failure a client can see is a
+ * GatewayError with a stable HTTP status, `type` and `code`; apps only encode it.
+ */
+
+export type ErrorType =
+  | 'invalid_request_error'
+  | 'authentication_error'
+  | 'billing_error'
+  | 'authorization_error'
+  | 'not_found_error'
+  | 'governance_error'
+  | 'rate_limit_error'
+  | 'internal_error'
+  | 'provider_error'
+  | 'upstream_error';
+
+export interface GatewayErrorOptions {
+  status: number;
+  type: ErrorType;
+  code: string;
+  message: string;
+  param?: string | null;
+  /** Extra response headers, e.g. `retry-after`. */
+  headers?: Record<string, string>;
+  /** Whether trying again (elsewhere or later) may succeed. */
+  retryable?: boolean;
+  cause?: unknown;
+}
+
+export class GatewayError extends Error {
+  readonly status: number;
+  readonly type: ErrorType;
+  readonly code: string;
+  readonly param: string | null;
+  readonly headers: Record<string, string>;
+  readonly retryable: boolean;
+
+  constructor(options: GatewayErrorOptions) {
+    super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'GatewayError';
+    this.status = options.status;
+    this.type = options.type;
+    this.code = options.code;
+    this.param = options.param ?? null;
+    this.headers = options.headers ?? {};
+    this.retryable = options.retryable ?? false;
+  }
+
+  /** The `error` object of the wire shape `{error: {...}}`. */
+  toBody(): ErrorBody {
+    return { message: this.message, type: this.type, code: this.code, param: this.param };
+  }
+}
+
+export interface ErrorBody {
+  message: string;
+  type: string;
+  code: string | null;
+  param: string | null;
+}
+
+export function isGatewayError(value: unknown): value is GatewayError {
+  return value instanceof GatewayError;
+}
+
+/** 400 `invalid_request_error`; `param` names the offending field (dotted path). */
+export function invalidRequest(message: string, param: string | null = null, code = 'validation_error'): GatewayError {
+  return new GatewayError({ status: 400, type: 'invalid_request_error', code, message, param });
+}
+
+export type AuthenticationCode = 'invalid_api_key' | 'expired_api_key' | 'revoked_api_key' | 'missing_api_key';
+
+const authenticationMessages: Record<AuthenticationCode, string> = {
+  missing_api_key: 'Missing API key. Send it as `Authorization: Bearer <API_KEY>`.',
+  invalid_api_key: 'Invalid API key.',
+  expired_api_key: 'This API key has expired.',
+  revoked_api_key: 'This API key has been revoked.',
+};
+
+/** 401. A missing key is reported with code `invalid_api_key` as the spec lists no other. */
+export function authenticationError(code: AuthenticationCode, message?: string): GatewayError {
+  return new GatewayError({
+    status: 401,
+    type: 'authentication_error',
+    code: code === 'missing_api_key' ? 'invalid_api_key' : code,
+    message: message ?? authenticationMessages[code],
+  });
+}
+
+export type AuthorizationCode = 'forbidden' | 'insufficient_scopes' | 'tenant_violation';
+
+/** 403 `authorization_error`. */
+export function authorizationError(code: AuthorizationCode, message: string): GatewayError {
+  return new GatewayError({ status: 403, type: 'authorization_error', code, message });
+}
+
+/** 402 `billing_error`: token quota or monthly budget exceeded. */
+export function billingError(message: string, code = 'budget_exceeded'): GatewayError {
+  return new GatewayError({ status: 402, type: 'billing_error', code, message });
+}
+
+/** 404 `not_found_error`. */
+export function notFound(message: string, param: string | null = null): GatewayError {
+  return new GatewayError({ status: 404, type: 'not_found_error', code: 'resource_not_found', message, param });
+}
+
+/** 404 `governance_error` / `tool_not_registered`. */
+export function toolNotRegistered(name: string): GatewayError {
+  return new GatewayError({
+    status: 404,
+    type: 'governance_error',
+    code: 'tool_not_registered',
+    message: `Tool '${name}' is not registered for this organisation.`,
+    param: 'tools',
+  });
+}
+
+/** 422 `governance_error` / `tool_call_blocked`. */
+export function toolCallBlocked(name: string): GatewayError {
+  return new GatewayError({
+    status: 422,
+    type: 'governance_error',
+    code: 'tool_call_blocked',
+    message: `The model's call to tool '${name}' was blocked by policy.`,
+  });
+}
+
+/** 429 `rate_limit_error` / `rate_limit_exceeded`, with `retry-after` in whole seconds. */
+export function rateLimited(message: string, retryAfterSeconds: number, headers: Record<string, string> = {}): GatewayError {
+  return new GatewayError({
+    status: 429,
+    type: 'rate_limit_error',
+    code: 'rate_limit_exceeded',
+    message,
+    headers: { ...headers, 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
+    retryable: true,
+  });
+}
+
+/** 413 for bodies over the documented size limit. */
+export function payloadTooLarge(limitBytes: number): GatewayError {
+  return new GatewayError({
+    status: 413,
+    type: 'invalid_request_error',
+    code: 'payload_too_large',
+    message: `Request body exceeds the limit of ${limitBytes} bytes.`,
+  });
+}
+
+/** 500 `internal_error`. The message is generic: internals never leak to callers. */
+export function internalError(cause?: unknown, message = 'Internal error.'): GatewayError {
+  return new GatewayError({ status: 500, type: 'internal_error', code: 'internal_error', message, cause });
+}
+
+/** 500 `provider_error`: no provider key is configured for what was asked. */
+export function noProviderConfigured(message: string): GatewayError {
+  return new GatewayError({ status: 500, type: 'provider_error', code: 'no_provider_configured', message });
+}
+
+/** 503 `governance_error` / `circuit_breaker_open`. */
+export function circuitBreakerOpen(message: string, retryAfterSeconds?: number): GatewayError {
+  return new GatewayError({
+    status: 503,
+    type: 'governance_error',
+    code: 'circuit_breaker_open',
+    message,
+    headers: retryAfterSeconds === undefined ? {} : { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
+    retryable: true,
+  });
+}
+
+/** Coerces anything thrown into a GatewayError (unknown errors become 500). */
+export function toGatewayError(error: unknown): GatewayError {
+  return isGatewayError(error) ? error : internalError(error);
+}

@@ -1,0 +1,36 @@
+import { randomBytes } from 'node:crypto';
+
+const alphabet = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
+const poolSize = 4096;
+let pool = randomBytes(poolSize);
+let offset = 0;
+
+/**
+ * A random base62 string of `length` characters from a pooled CSPRNG buffer (one syscall per
+ * few hundred ids, which keeps id generation off the request's CPU budget).
+ */
+export function randomId(length = 24): string {
+  if (offset + length > poolSize) {
+    pool = randomBytes(poolSize);
+    offset = 0;
+  }
+  let out = '';
+  for (let i = 0; i < length; i++) {
+    // 248 = 62 * 4: rejection would bias less, but 4/256 skew on a 62-symbol id is irrelevant for ids.
+    out += alphabet[pool[offset++]! % 62];
+  }
+  return out;
+}
+
+/** Correlation id of one gateway request (`x-svc-request-id`, `svc_metadata.request_id`). */
+export function requestId(): string {
+  return `req_${randomId(24)}`;
+}
+
+export function chatCompletionId(): string {
+  return `chatcmpl-${randomId(24)}`;
+}
+
+export function errorId(): string {
+  return `err_${randomId(20)}`;
+}

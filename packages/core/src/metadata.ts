@@ -1,0 +1,32 @@
+import type { IntelligenceMode, Lane, Tier } from './request.js';
+
+/** The `svc_metadata` object of chat responses (spec §svc_metadata), in wire names. */
+export interface SvcMetadata {
+  request_id: string;
+  routing_decision: string;
+  provider: string;
+  tier: Tier;
+  provider_tier?: string | null;
+  latency_ms: number;
+  requested_model: string;
+  decision_source: string | null;
+  task_family: string | null;
+  cost_usd: number | null;
+  baseline_cost_usd: number | null;
+  savings_usd: number | null;
+  savings_pct: number | null;
+  cost_attribution: 'xantly' | 'byok';
+  estimated_cost_usd: number | null;
+  healer_report?: HealerReport | null;
+  intelligence_mode: IntelligenceMode;
+  lane?: Lane;
+  model?: string;
+}
+
+export interface HealerReport {
+  original: string;
+  healed: string;
+  stage: number;
+  confidence: number;
+  healing_time_ms: number;
+}

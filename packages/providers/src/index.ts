@@ -1,0 +1,2 @@
+export type * from './provider.js';
+export { KeyPool } from './shared/key-pool.js';

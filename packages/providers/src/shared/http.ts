@@ -1,0 +1,82 @@
+import { ProviderError, type ProviderErrorKind, kindFromStatus, parseRetryAfter } from '@svc/core';
+
+export interface PostOptions {
+  provider: string;
+  fetch: typeof globalThis.fetch;
+  url: string;
+  headers: Record<string, string>;
+  body: unknown;
+  signal?: AbortSignal;
+  /** Reads the provider's error body into a kind/message; defaults to status-only mapping. */
+  classify?: (status: number, body: string) => ErrorClassification;
+}
+
+export interface ErrorClassification {
+  kind?: ProviderErrorKind;
+  message?: string;
+  code?: string;
+  param?: string | null;
+}
+
+/**
+ * POSTs JSON and returns the response when it is 2xx; any other status, or a transport failure,
+ * becomes a ProviderError with a normalised kind. The body is serialised once, here.
+ */
+export async function postJson(options: PostOptions): Promise<Response> {
+  let response: Response;
+  try {
+    response = await options.fetch(options.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...options.headers },
+      body: JSON.stringify(options.body),
+      signal: options.signal ?? null,
+    });
+  } catch (error) {
+    throw transportError(options.provider, error, options.signal);
+  }
+  if (response.ok) return response;
+  const text = await response.text().catch(() => '');
+  const classified = options.classify?.(response.status, text) ?? {};
+  throw new ProviderError({
+    provider: options.provider,
+    kind: classified.kind ?? kindFromStatus(response.status),
+    message: classified.message ?? (text.slice(0, 500) || `Upstream answered ${response.status}.`),
+    upstreamStatus: response.status,
+    upstreamCode: classified.code,
+    retryAfterMs: parseRetryAfter(response.headers),
+    param: classified.param ?? null,
+  });
+}
+
+/** A fetch rejection: our own abort/deadline is a timeout, anything else a network failure. */
+export function transportError(provider: string, error: unknown, signal?: AbortSignal): ProviderError {
+  if (error instanceof ProviderError) return error;
+  const aborted = signal?.aborted === true || (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError'));
+  return new ProviderError({
+    provider,
+    kind: aborted ? 'timeout' : 'network',
+    message: aborted ? `Request to ${provider} was aborted or timed out.` : `Could not reach ${provider}: ${error instanceof Error ? error.message : String(error)}`,
+    cause: error,
+  });
+}
+
+/** Reads `error.message`-style fields out of a JSON error body without trusting its shape. */
+export function readErrorBody(text: string): { message?: string; type?: string; code?: string; param?: string } {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    const root = isRecord(parsed) ? (isRecord(parsed.error) ? parsed.error : parsed) : undefined;
+    if (!root) return {};
+    return {
+      message: typeof root.message === 'string' ? root.message : undefined,
+      type: typeof root.type === 'string' ? root.type : typeof root.status === 'string' ? root.status : undefined,
+      code: typeof root.code === 'string' ? root.code : typeof root.code === 'number' ? String(root.code) : undefined,
+      param: typeof root.param === 'string' ? root.param : undefined,
+    };
+  } catch {
+    return {};
+  }
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
