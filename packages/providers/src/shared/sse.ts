@@ -12,7 +12,7 @@ export async function* readSse(provider: string, body: ReadableStream<Uint8Array
   const reader = events.getReader();
   try {
     while (true) {
-      let next: ReadableStreamReadResult<EventSourceMessage>;
+      let next: Awaited<ReturnType<typeof reader.read>>;
       try {
         next = await reader.read();
       } catch (error) {
