@@ -61,20 +61,34 @@ export function transportError(provider: string, error: unknown, signal?: AbortS
 }
 
 /** Reads `error.message`-style fields out of a JSON error body without trusting its shape. */
-export function readErrorBody(text: string): { message?: string; type?: string; code?: string; param?: string } {
+export function readErrorBody(text: string): ErrorFields {
+  let parsed: unknown;
   try {
-    const parsed: unknown = JSON.parse(text);
-    const root = isRecord(parsed) ? (isRecord(parsed.error) ? parsed.error : parsed) : undefined;
-    if (!root) return {};
-    return {
-      message: typeof root.message === 'string' ? root.message : undefined,
-      type: typeof root.type === 'string' ? root.type : typeof root.status === 'string' ? root.status : undefined,
-      code: typeof root.code === 'string' ? root.code : typeof root.code === 'number' ? String(root.code) : undefined,
-      param: typeof root.param === 'string' ? root.param : undefined,
-    };
+    parsed = JSON.parse(text);
   } catch {
     return {};
   }
+  return readErrorObject(parsed);
+}
+
+/** The fields `readErrorBody` extracts. */
+export interface ErrorFields {
+  message?: string;
+  type?: string;
+  code?: string;
+  param?: string;
+}
+
+/** `readErrorBody` for an already parsed value (an error event inside a stream). */
+export function readErrorObject(parsed: unknown): ErrorFields {
+  const root = isRecord(parsed) ? (isRecord(parsed.error) ? parsed.error : parsed) : undefined;
+  if (!root) return {};
+  return {
+    message: typeof root.message === 'string' ? root.message : undefined,
+    type: typeof root.type === 'string' ? root.type : typeof root.status === 'string' ? root.status : undefined,
+    code: typeof root.code === 'string' ? root.code : typeof root.code === 'number' ? String(root.code) : undefined,
+    param: typeof root.param === 'string' ? root.param : undefined,
+  };
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {

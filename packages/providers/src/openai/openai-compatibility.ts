@@ -1,0 +1,34 @@
+/**
+ * How far an OpenAI-compatible vendor follows the OpenAI wire format. Vendors differ in small,
+ * known ways; each difference is one typed switch here rather than a free-form parameter map.
+ */
+export interface OpenAICompatibility {
+  /** Send `stream_options: {include_usage: true}` when streaming. Mistral rejects the field (422) and reports usage on its last chunk anyway. Default true. */
+  streamOptions?: boolean;
+  /** The vendor knows the `developer` role; otherwise developer messages are sent as `system`. Default: true for `openai` only. */
+  developerRole?: boolean;
+  /** Name of the seed field. Mistral calls it `random_seed`. Default `seed`. */
+  seedField?: 'seed' | 'random_seed';
+  /** Request fields the vendor rejects with a 4xx; they are left out of the body. */
+  unsupported?: readonly UnsupportedField[];
+}
+
+/** Optional request fields a vendor may reject. */
+export type UnsupportedField = 'user' | 'logprobs' | 'reasoning_effort' | 'parallel_tool_calls' | 'service_tier' | 'n';
+
+/** Compatibility resolved to concrete values, computed once per provider instance. */
+export interface ResolvedCompatibility {
+  streamOptions: boolean;
+  developerRole: boolean;
+  seedField: 'seed' | 'random_seed';
+  unsupported: ReadonlySet<UnsupportedField>;
+}
+
+export function resolveCompatibility(providerId: string, compat: OpenAICompatibility | undefined): ResolvedCompatibility {
+  return {
+    streamOptions: compat?.streamOptions ?? true,
+    developerRole: compat?.developerRole ?? providerId === 'openai',
+    seedField: compat?.seedField ?? 'seed',
+    unsupported: new Set(compat?.unsupported ?? []),
+  };
+}

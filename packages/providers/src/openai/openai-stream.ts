@@ -1,0 +1,84 @@
+import { ProviderError, type StreamEvent } from '@svc/core';
+import * as v from 'valibot';
+import type { CallOptions, ProviderChatRequest } from '../provider.js';
+import { isRecord, postJson } from '../shared/http.js';
+import { parseSseJson, readSse } from '../shared/sse.js';
+import { mapOpenAIFinishReason } from './map-openai-finish-reason.js';
+import { mapOpenAIUsage } from './map-openai-usage.js';
+import { openAIChunkSchema } from './openai-api.js';
+import type { OpenAIConfig } from './openai-config.js';
+import { classifyOpenAIError, openAIPayloadError } from './openai-error.js';
+import { buildOpenAIRequest } from './openai-request.js';
+
+/**
+ * A streaming chat completion. Resolves once the upstream answered 2xx, so failures before the
+ * first byte reject here and the caller can still fall back; later failures throw from the
+ * iterator.
+ */
+export async function openAIStream(config: OpenAIConfig, request: ProviderChatRequest, options: CallOptions | undefined): Promise<AsyncIterable<StreamEvent>> {
+  const signal = options?.signal;
+  const response = await postJson({
+    provider: config.provider,
+    fetch: config.fetch,
+    url: config.url,
+    headers: config.headers(options),
+    body: buildOpenAIRequest(request, config.compat, true),
+    signal,
+    classify: classifyOpenAIError,
+  });
+  return streamEvents(config.provider, response.body, signal);
+}
+
+async function* streamEvents(provider: string, body: ReadableStream<Uint8Array> | null, signal: AbortSignal | undefined): AsyncGenerator<StreamEvent> {
+  let started = false;
+  let finished = false;
+  // Choices that produced tool calls, so a vendor's "stop" after tool calls still reads tool_calls.
+  let toolChoices: Set<number> | undefined;
+  for await (const message of readSse(provider, body, signal)) {
+    if (message.data === '[DONE]') return;
+    const json = parseSseJson(provider, message.data);
+    if (isRecord(json) && json.error != null) throw openAIPayloadError(provider, json);
+    const parsed = v.safeParse(openAIChunkSchema, json);
+    if (!parsed.success) {
+      throw new ProviderError({ provider, kind: 'server', message: `${provider} sent an unexpected stream event: ${v.summarize(parsed.issues)}` });
+    }
+    const chunk = parsed.output;
+    if (!started) {
+      started = true;
+      yield { type: 'meta', id: chunk.id ?? undefined, model: chunk.model ?? undefined };
+    }
+    if (chunk.choices != null) {
+      for (let position = 0; position < chunk.choices.length; position++) {
+        const choice = chunk.choices[position]!;
+        const index = choice.index ?? position;
+        const delta = choice.delta;
+        if (delta != null) {
+          const reasoning = delta.reasoning_content ?? delta.reasoning;
+          if (reasoning) yield { type: 'reasoning-delta', choice: index, text: reasoning };
+          if (delta.content) yield { type: 'text-delta', choice: index, text: delta.content };
+          if (delta.refusal) yield { type: 'refusal-delta', choice: index, text: delta.refusal };
+          if (delta.tool_calls != null) {
+            toolChoices ??= new Set();
+            toolChoices.add(index);
+            for (let i = 0; i < delta.tool_calls.length; i++) {
+              const call = delta.tool_calls[i]!;
+              const event: StreamEvent = { type: 'tool-call-delta', choice: index, index: call.index ?? i, argumentsDelta: call.function?.arguments ?? '' };
+              if (call.id != null) event.id = call.id;
+              if (call.function?.name != null) event.name = call.function.name;
+              yield event;
+            }
+          }
+        }
+        if (choice.finish_reason != null) {
+          finished = true;
+          const reason = choice.finish_reason === 'stop' && toolChoices?.has(index) ? 'tool_calls' : mapOpenAIFinishReason(choice.finish_reason);
+          yield { type: 'finish', choice: index, finishReason: reason };
+        }
+      }
+    }
+    if (chunk.usage != null) yield { type: 'usage', usage: mapOpenAIUsage(chunk.usage) };
+  }
+  // A clean close without [DONE] is only acceptable once the answer has finished; otherwise the
+  // caller would deliver a truncated answer as if it were complete.
+  if (!finished) throw new ProviderError({ provider, kind: 'server', message: `${provider} closed the stream before the answer finished.` });
+}
