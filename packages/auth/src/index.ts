@@ -1,1 +1,4 @@
-export {};
+export * from './api-key.js';
+export * from './scopes.js';
+export * from './store.js';
+export { Authenticator, type AuthenticatorSettings, type IssuedKey } from './authenticator.js';

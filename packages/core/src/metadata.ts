@@ -15,7 +15,8 @@ export interface SvcMetadata {
   baseline_cost_usd: number | null;
   savings_usd: number | null;
   savings_pct: number | null;
-  cost_attribution: 'xantly' | 'byok';
+  /** `svc` when a platform key served the request, `byok` for the organisation's own key. */
+  cost_attribution: 'svc' | 'byok';
   estimated_cost_usd: number | null;
   healer_report?: HealerReport | null;
   intelligence_mode: IntelligenceMode;

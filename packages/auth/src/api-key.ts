@@ -1,0 +1,46 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { randomId } from '@svc/core';
+
+/** Secret keys look like `sk-svc-<40 base62>`; only their SHA-256 is stored. */
+export const keyPrefixLength = 14;
+
+export function generateApiKey(): string {
+  return `sk-svc-${randomId(40)}`;
+}
+
+export function generateKeyId(): string {
+  return `key_${randomId(20)}`;
+}
+
+/** Hex SHA-256 of the secret: what the database stores and indexes. */
+export function hashApiKey(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+/** The first characters of a key, safe to show and log. */
+export function keyPrefix(secret: string): string {
+  return secret.slice(0, keyPrefixLength);
+}
+
+/** Constant-time comparison of two hex digests of equal length. */
+export function digestsEqual(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  return timingSafeEqual(Buffer.from(a, 'hex'), Buffer.from(b, 'hex'));
+}
+
+/**
+ * Reads the credential of a request: `Authorization: Bearer <key>` or (Anthropic-style
+ * clients) `x-api-key: <key>`. Returns undefined when neither is present.
+ */
+export function readCredential(authorization: string | null | undefined, xApiKey?: string | null): string | undefined {
+  if (authorization) {
+    const space = authorization.indexOf(' ');
+    if (space > 0 && authorization.slice(0, space).toLowerCase() === 'bearer') {
+      const token = authorization.slice(space + 1).trim();
+      if (token) return token;
+    }
+    return undefined;
+  }
+  const key = xApiKey?.trim();
+  return key ? key : undefined;
+}

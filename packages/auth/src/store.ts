@@ -1,0 +1,60 @@
+import type { Organization } from '@svc/core';
+
+/** A stored API key (never the secret itself). */
+export interface ApiKeyRecord {
+  id: string;
+  orgId: string;
+  name: string | null;
+  keyHash: string;
+  keyPrefix: string;
+  scopes: string[];
+  status: 'active' | 'revoked';
+  expiresAt: Date | null;
+  createdAt: Date;
+  revokedAt: Date | null;
+}
+
+export interface NewApiKey {
+  id: string;
+  orgId: string;
+  name: string | null;
+  keyHash: string;
+  keyPrefix: string;
+  scopes: string[];
+  expiresAt: Date | null;
+}
+
+export interface NewOrganization {
+  name: string;
+  plan?: string;
+  rpmLimit?: number | null;
+  tpmLimit?: number | null;
+  monthlyBudgetUsd?: number | null;
+  tokenQuota?: number | null;
+  defaultIntelligenceMode?: Organization['defaultIntelligenceMode'];
+}
+
+/** What authentication needs from the relational store (a subset of @svc/db's Database). */
+export interface AuthStore {
+  orgs: {
+    create(input: NewOrganization): Promise<Organization>;
+    get(id: string): Promise<Organization | undefined>;
+    getByName(name: string): Promise<Organization | undefined>;
+    list(): Promise<Organization[]>;
+    update(id: string, patch: Partial<NewOrganization>): Promise<Organization | undefined>;
+    ensure(name: string): Promise<Organization>;
+  };
+  keys: {
+    create(input: NewApiKey): Promise<ApiKeyRecord>;
+    findByHash(hash: string): Promise<{ key: ApiKeyRecord; org: Organization } | undefined>;
+    get(id: string): Promise<ApiKeyRecord | undefined>;
+    list(orgId?: string): Promise<ApiKeyRecord[]>;
+    revoke(id: string): Promise<ApiKeyRecord | undefined>;
+  };
+}
+
+/** The pub/sub part of @svc/kv that revocation needs. */
+export interface RevocationBus {
+  publish(channel: string, message: string): Promise<void>;
+  subscribe(channel: string, onMessage: (message: string) => void): Promise<() => Promise<void>>;
+}
