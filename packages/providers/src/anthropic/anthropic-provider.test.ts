@@ -1,0 +1,236 @@
+import { readFileSync } from 'node:fs';
+import { ProviderError, type StreamEvent } from '@svc/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ProviderChatRequest } from '../provider.js';
+import { type FixtureReply, type FixtureServer, startFixtureServer, sseChunks } from '../test/fixture-server.js';
+import { createAnthropicProvider } from './anthropic-provider.js';
+
+const fixture = (name: string) => readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8');
+const json = (name: string): unknown => JSON.parse(fixture(`${name}.json`));
+const chunks = (name: string) => sseChunks(fixture(`${name}.chunks.txt`));
+
+const base: ProviderChatRequest = {
+  model: 'claude-sonnet-4-5',
+  messages: [
+    { role: 'system', content: 'Be brief.' },
+    { role: 'user', content: 'Hi' },
+  ],
+  stream: false,
+  n: 1,
+  includeUsage: true,
+};
+
+const weatherTool = {
+  name: 'get_weather',
+  description: 'Current weather',
+  parameters: { type: 'object', properties: { location: { type: 'string' } }, required: ['location'] },
+};
+
+let server: FixtureServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function serve(reply: FixtureReply | ((index: number) => FixtureReply)) {
+  server = await startFixtureServer((_request, index) => (typeof reply === 'function' ? reply(index) : reply));
+  return { server, provider: createAnthropicProvider({ apiKeys: ['sk-ant-1', 'sk-ant-2'], baseUrl: `${server.url}/` }) };
+}
+
+async function collect(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
+  const out: StreamEvent[] = [];
+  for await (const event of events) out.push(event);
+  return out;
+}
+
+async function rejection(promise: Promise<unknown>): Promise<ProviderError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(ProviderError);
+  return error as ProviderError;
+}
+
+describe('anthropic chat', () => {
+  it('sends a Messages request and reads text, usage and cache tokens', async () => {
+    const { server, provider } = await serve({ json: json('text') });
+    const result = await provider.chat({ ...base, temperature: 1.6, stop: ['END'], user: 'u-1' }, { headers: { 'anthropic-beta': 'prompt-caching-2024-07-31' } });
+
+    const [sent] = server.requests;
+    expect(sent?.path).toBe('/v1/messages');
+    expect(sent?.headers['x-api-key']).toBe('sk-ant-1');
+    expect(sent?.headers['anthropic-version']).toBe('2023-06-01');
+    expect(sent?.headers['anthropic-beta']).toBe('prompt-caching-2024-07-31');
+    expect(sent?.body).toEqual({
+      model: 'claude-sonnet-4-5',
+      max_tokens: 4096,
+      system: [{ type: 'text', text: 'Be brief.' }],
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }],
+      temperature: 1,
+      stop_sequences: ['END'],
+      metadata: { user_id: 'u-1' },
+    });
+    expect(result).toEqual({
+      id: 'msg_01XFDUDYJgAACzvnptvVoYEL',
+      model: 'claude-sonnet-4-5-20250929',
+      choices: [{ index: 0, message: { role: 'assistant', content: 'Hello! How can I help you today?' }, finishReason: 'stop' }],
+      usage: { promptTokens: 2012, completionTokens: 11, totalTokens: 2023, cachedPromptTokens: 1800, cacheWriteTokens: 200 },
+    });
+  });
+
+  it('takes keys round-robin unless the call names one', async () => {
+    const { server, provider } = await serve({ json: json('text') });
+    await provider.chat(base);
+    await provider.chat(base);
+    await provider.chat(base, { apiKey: 'sk-ant-byok' });
+    expect(server.requests.map((request) => request.headers['x-api-key'])).toEqual(['sk-ant-1', 'sk-ant-2', 'sk-ant-byok']);
+  });
+
+  it('maps tools and tool choice, and returns tool calls as JSON text', async () => {
+    const { server, provider } = await serve({ json: json('tools') });
+    const result = await provider.chat({ ...base, tools: [weatherTool, { name: 'get_time' }], toolChoice: 'required', parallelToolCalls: false });
+
+    const body = server.requests[0]?.body as Record<string, unknown>;
+    expect(body.tools).toEqual([
+      { name: 'get_weather', description: 'Current weather', input_schema: weatherTool.parameters },
+      { name: 'get_time', input_schema: { type: 'object', properties: {} } },
+    ]);
+    expect(body.tool_choice).toEqual({ type: 'any', disable_parallel_tool_use: true });
+    expect(result.choices[0]).toEqual({
+      index: 0,
+      finishReason: 'tool_calls',
+      message: {
+        role: 'assistant',
+        content: "I'll check the weather in both cities.",
+        toolCalls: [
+          { id: 'toolu_01A09q90qw90lq917835lq9', name: 'get_weather', arguments: '{"location":"Paris, France","unit":"celsius"}' },
+          { id: 'toolu_01B7Hh2kVbN3s5QwXk2yJ8pR', name: 'get_time', arguments: '{}' },
+        ],
+      },
+    });
+  });
+
+  it('emulates JSON mode with a forced tool whose input becomes the content', async () => {
+    const { server, provider } = await serve({ json: json('json-mode') });
+    const schema = { type: 'object', properties: { city: { type: 'string' }, population: { type: 'integer' } }, required: ['city'] };
+    const result = await provider.chat({ ...base, responseFormat: { type: 'json_schema', name: 'city', schema } });
+
+    const body = server.requests[0]?.body as Record<string, unknown>;
+    expect(body.tools).toEqual([{ name: 'json_response', description: 'Give the final answer as JSON matching the "city" schema.', input_schema: schema }]);
+    expect(body.tool_choice).toEqual({ type: 'tool', name: 'json_response' });
+    expect(result.choices[0]?.message).toEqual({ role: 'assistant', content: '{"city":"Paris","population":2102650}' });
+    expect(result.choices[0]?.finishReason).toBe('stop');
+  });
+
+  it('turns reasoning effort into a thinking budget on top of max_tokens, without sampling overrides', async () => {
+    const { server, provider } = await serve({ json: json('text') });
+    await provider.chat({ ...base, maxTokens: 1000, temperature: 0.2, topP: 0.9, reasoningEffort: 'low' });
+    const body = server.requests[0]?.body as Record<string, unknown>;
+    expect(body.thinking).toEqual({ type: 'enabled', budget_tokens: 2048 });
+    expect(body.max_tokens).toBe(3048);
+    expect(body).not.toHaveProperty('temperature');
+    expect(body).not.toHaveProperty('top_p');
+  });
+});
+
+describe('anthropic stream', () => {
+  it('passes text through token by token, then finish and usage', async () => {
+    const { server, provider } = await serve({ chunks: chunks('text') });
+    const events = await collect(await provider.stream({ ...base, stream: true }));
+
+    expect(server.requests[0]?.body).toMatchObject({ stream: true });
+    expect(events).toEqual([
+      { type: 'meta', id: 'msg_01R3Kx5GJ2sWmVq4b8YtZfPo', model: 'claude-sonnet-4-5-20250929' },
+      { type: 'text-delta', choice: 0, text: 'Hello' },
+      { type: 'text-delta', choice: 0, text: '!' },
+      { type: 'text-delta', choice: 0, text: ' How can I' },
+      { type: 'text-delta', choice: 0, text: ' help you today?' },
+      { type: 'finish', choice: 0, finishReason: 'stop' },
+      { type: 'usage', usage: { promptTokens: 1812, completionTokens: 11, totalTokens: 1823, cachedPromptTokens: 1800 } },
+    ]);
+  });
+
+  it('streams tool calls by ordinal with id and name first', async () => {
+    const { provider } = await serve({ chunks: chunks('tools') });
+    const events = await collect(await provider.stream({ ...base, stream: true, tools: [weatherTool, { name: 'get_time' }] }));
+    expect(events.filter((event) => event.type === 'tool-call-delta')).toEqual([
+      { type: 'tool-call-delta', choice: 0, index: 0, id: 'toolu_01T1x1fJ34qAmk2tNTrN7Up6', name: 'get_weather', argumentsDelta: '' },
+      { type: 'tool-call-delta', choice: 0, index: 0, argumentsDelta: '{"location":' },
+      { type: 'tool-call-delta', choice: 0, index: 0, argumentsDelta: ' "Paris, France"}' },
+      { type: 'tool-call-delta', choice: 0, index: 1, id: 'toolu_01B7Hh2kVbN3s5QwXk2yJ8pR', name: 'get_time', argumentsDelta: '' },
+      { type: 'tool-call-delta', choice: 0, index: 1, argumentsDelta: '{}' },
+    ]);
+    expect(events.at(-2)).toEqual({ type: 'finish', choice: 0, finishReason: 'tool_calls' });
+  });
+
+  it('streams a JSON-mode answer as text', async () => {
+    const { provider } = await serve({ chunks: chunks('json-mode') });
+    const events = await collect(await provider.stream({ ...base, stream: true, responseFormat: { type: 'json_object' } }));
+    const text = events.map((event) => (event.type === 'text-delta' ? event.text : '')).join('');
+    expect(JSON.parse(text)).toEqual({ city: 'Paris', population: 2102650 });
+    expect(events.at(-2)).toEqual({ type: 'finish', choice: 0, finishReason: 'stop' });
+  });
+
+  it('streams thinking as reasoning and maps max_tokens to length', async () => {
+    const { provider } = await serve({ chunks: chunks('thinking') });
+    const events = await collect(await provider.stream({ ...base, stream: true, reasoning: { maxTokens: 500 } }));
+    expect(events.slice(1, 3)).toEqual([
+      { type: 'reasoning-delta', choice: 0, text: '27 * 453 = 12231' },
+      { type: 'text-delta', choice: 0, text: '12,231' },
+    ]);
+    expect(events.at(-2)).toEqual({ type: 'finish', choice: 0, finishReason: 'length' });
+  });
+
+  it('rejects before the first byte when the upstream is overloaded', async () => {
+    const { provider } = await serve({ status: 529, json: json('overloaded') });
+    const error = await rejection(provider.stream({ ...base, stream: true }));
+    expect([error.kind, error.upstreamStatus, error.retryable]).toEqual(['overloaded', 529, true]);
+  });
+
+  it('throws the classified error of a mid-stream error event', async () => {
+    const { provider } = await serve({ chunks: chunks('stream-error') });
+    const events: StreamEvent[] = [];
+    const error = await rejection(
+      (async () => {
+        for await (const event of await provider.stream({ ...base, stream: true })) events.push(event);
+      })(),
+    );
+    expect(events.map((event) => event.type)).toEqual(['meta', 'text-delta']);
+    expect([error.kind, error.upstreamCode, error.message]).toEqual(['overloaded', 'overloaded_error', 'Overloaded']);
+  });
+
+  it('throws when the connection drops mid-stream', async () => {
+    const { provider } = await serve({ chunks: chunks('text'), dropAfter: 4, delayMs: 10 });
+    const error = await rejection(collect(await provider.stream({ ...base, stream: true })));
+    expect(error.retryable).toBe(true);
+  });
+
+  it('throws when the stream ends without message_stop', async () => {
+    const { provider } = await serve({ chunks: chunks('text').slice(0, -1) });
+    const error = await rejection(collect(await provider.stream({ ...base, stream: true })));
+    expect(error.message).toMatch(/message_stop/);
+  });
+});
+
+describe('anthropic errors', () => {
+  it.each([
+    ['rate-limit', 429, 'rate_limit', true],
+    ['overloaded', 529, 'overloaded', true],
+    ['context-too-long', 400, 'context_length', true],
+    ['credit-balance', 400, 'billing', true],
+    ['invalid-request', 400, 'invalid_request', false],
+  ] as const)('classifies %s (%i) as %s', async (name, status, kind, retryable) => {
+    const { provider } = await serve({ status, json: json(name), headers: { 'retry-after': '7' } });
+    const error = await rejection(provider.chat(base));
+    expect([error.kind, error.retryable, error.upstreamStatus]).toEqual([kind, retryable, status]);
+    expect(error.retryAfterMs).toBe(7000);
+  });
+
+  it('keeps the upstream message for the caller', async () => {
+    const { provider } = await serve({ status: 400, json: json('context-too-long') });
+    const error = await rejection(provider.chat(base));
+    expect(error.message).toBe('prompt is too long: 208310 tokens > 200000 maximum');
+    expect(error.code).toBe('context_length_exceeded');
+  });
+});

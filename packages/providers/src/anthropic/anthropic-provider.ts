@@ -1,0 +1,77 @@
+import { ProviderError } from '@svc/core';
+import type { CallOptions, Provider, ProviderChatRequest, ProviderSettings } from '../provider.js';
+import { postJson, transportError } from '../shared/http.js';
+import { KeyPool } from '../shared/key-pool.js';
+import { readSse } from '../shared/sse.js';
+import { parseAnthropicMessage } from './anthropic-chat.js';
+import { classifyAnthropicError } from './anthropic-error.js';
+import { type PreparedAnthropicRequest, buildAnthropicRequest } from './anthropic-request.js';
+import { streamAnthropicEvents } from './anthropic-stream.js';
+
+/** Default endpoint; `settings.baseUrl` replaces it and, like the official SDK's, excludes `/v1`. */
+export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
+/** The API version every request pins; a caller may override it through headers. */
+export const ANTHROPIC_VERSION = '2023-06-01';
+
+const PROVIDER = 'anthropic';
+
+/**
+ * The Anthropic Messages adapter (`POST {baseUrl}/v1/messages`), id `anthropic`.
+ *
+ * Keys: `options.apiKey` when the call stage picked one, else the pool's next key in turn.
+ * Headers: `anthropic-version`, then `settings.headers`, then `options.headers` (e.g.
+ * `anthropic-beta`), then `x-api-key`, which nothing overrides.
+ * See `buildAnthropicRequest` for the parameter mapping and the JSON-mode strategy.
+ */
+export function createAnthropicProvider(settings: ProviderSettings): Provider {
+  const url = `${(settings.baseUrl ?? ANTHROPIC_BASE_URL).replace(/\/+$/, '')}/v1/messages`;
+  const keys = new KeyPool(settings.apiKeys);
+
+  async function send(prepared: PreparedAnthropicRequest, options: CallOptions, stream: boolean): Promise<Response> {
+    return postJson({
+      provider: PROVIDER,
+      fetch: settings.fetch ?? globalThis.fetch,
+      url,
+      headers: {
+        accept: stream ? 'text/event-stream' : 'application/json',
+        'anthropic-version': ANTHROPIC_VERSION,
+        ...settings.headers,
+        ...options.headers,
+        'x-api-key': options.apiKey ?? keys.take().key,
+      },
+      body: prepared.body,
+      signal: options.signal,
+      classify: classifyAnthropicError,
+    });
+  }
+
+  return {
+    id: PROVIDER,
+
+    async chat(request: ProviderChatRequest, options: CallOptions = {}) {
+      const prepared = buildAnthropicRequest(request, false);
+      const response = await send(prepared, options, false);
+      return parseAnthropicMessage(await readJson(response, options.signal), prepared);
+    },
+
+    async stream(request: ProviderChatRequest, options: CallOptions = {}) {
+      const prepared = buildAnthropicRequest(request, true);
+      const response = await send(prepared, options, true);
+      return streamAnthropicEvents(readSse(PROVIDER, response.body, options.signal), prepared);
+    },
+  };
+}
+
+async function readJson(response: Response, signal: AbortSignal | undefined): Promise<unknown> {
+  let text: string;
+  try {
+    text = await response.text();
+  } catch (error) {
+    throw transportError(PROVIDER, error, signal);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new ProviderError({ provider: PROVIDER, kind: 'server', message: 'anthropic sent a malformed JSON response.', cause: error });
+  }
+}
