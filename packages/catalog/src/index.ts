@@ -1,1 +1,5 @@
 export type * from './model.js';
+export { type Catalog, type CatalogFilter, createCatalog, FIRST_PARTY_PROVIDERS } from './catalog.js';
+export type { ModelOverride } from './overrides.js';
+export { builtInModels } from './models/index.js';
+export { validateModel, validateModels } from './validate.js';

@@ -1,0 +1,29 @@
+import type { ModelInfo, ModelKind } from '../model.js';
+
+/** One entry of a provider's data file: everything but what the provider and kind imply. */
+export type ModelSpec = Omit<ModelInfo, 'id' | 'provider' | 'kind' | 'free' | 'openWeight'> & {
+  /** Defaults to true for open-weight models and for models priced at zero. */
+  free?: boolean;
+  openWeight?: boolean;
+};
+
+/** Builds the catalog entries of one provider; ids are `<provider>/<upstreamId>`. */
+export function defineModels(provider: string, kind: ModelKind, specs: readonly ModelSpec[]): ModelInfo[] {
+  return specs.map((spec) => {
+    const openWeight = spec.openWeight ?? false;
+    const zeroPriced = spec.inputPricePerMTok === 0 && spec.outputPricePerMTok === 0;
+    return {
+      ...spec,
+      id: `${provider}/${spec.upstreamId}`,
+      provider,
+      kind,
+      openWeight,
+      free: spec.free ?? (openWeight || zeroPriced),
+    };
+  });
+}
+
+/** Unix seconds of a `YYYY-MM-DD` release date (UTC midnight). */
+export function released(date: string): number {
+  return Math.floor(Date.parse(`${date}T00:00:00Z`) / 1000);
+}

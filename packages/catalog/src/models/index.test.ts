@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import { createCatalog } from '../catalog.js';
+import { builtInModels } from './index.js';
+
+const catalog = createCatalog();
+const chat = catalog.list({ kind: 'chat' });
+
+describe('built-in catalog', () => {
+  it('is the default and passes validation', () => {
+    expect(catalog.size).toBe(builtInModels.length);
+    expect(() => createCatalog(builtInModels)).not.toThrow();
+  });
+
+  it('covers the major providers with enough chat and embedding models', () => {
+    expect(chat.filter((m) => m.provider !== 'mock').length).toBeGreaterThanOrEqual(40);
+    expect(catalog.list({ kind: 'embedding' }).filter((m) => m.provider !== 'mock').length).toBeGreaterThanOrEqual(5);
+    for (const provider of ['openai', 'anthropic', 'gemini', 'groq', 'together', 'fireworks', 'deepseek', 'xai']) {
+      expect(catalog.list({ provider, kind: 'chat' }).length, provider).toBeGreaterThan(0);
+    }
+    for (const tier of ['T1', 'T2', 'T3'] as const) {
+      expect(catalog.list({ kind: 'chat', tier }).length, tier).toBeGreaterThanOrEqual(5);
+    }
+  });
+
+  it('uses `<provider>/<upstreamId>` slugs throughout', () => {
+    for (const m of builtInModels) expect(m.id).toBe(`${m.provider}/${m.upstreamId}`);
+  });
+
+  it('prices cache reads below and cache writes at or above the base input rate', () => {
+    for (const m of builtInModels) {
+      if (m.cachedInputPricePerMTok !== undefined) expect(m.cachedInputPricePerMTok, m.id).toBeLessThan(m.inputPricePerMTok);
+      if (m.cacheWritePricePerMTok !== undefined) {
+        expect(m.cacheWritePricePerMTok, m.id).toBeGreaterThanOrEqual(m.inputPricePerMTok);
+      }
+    }
+  });
+
+  it('gives every embedding model its dimensions and no output price', () => {
+    const embeddings = catalog.list({ kind: 'embedding' });
+    expect(catalog.get('openai/text-embedding-3-small')?.dimensions).toBe(1536);
+    expect(catalog.get('openai/text-embedding-3-large')?.dimensions).toBe(3072);
+    for (const m of embeddings) {
+      expect(m.dimensions, m.id).toBeGreaterThan(0);
+      expect(m.outputPricePerMTok, m.id).toBe(0);
+    }
+  });
+
+  it('flags a few top chat models as safety-critical, all of them T1', () => {
+    const flagged = chat.filter((m) => m.safetyCritical);
+    expect(flagged.length).toBeGreaterThanOrEqual(3);
+    for (const m of flagged) expect(m.tier, m.id).toBe('T1');
+  });
+
+  it('marks free models only when they are zero-priced or open-weight', () => {
+    expect(catalog.get('openrouter/meta-llama/llama-3.3-70b-instruct:free')).toMatchObject({ free: true });
+    expect(catalog.get('openai/gpt-4o')).toMatchObject({ free: false, openWeight: false });
+    for (const m of builtInModels.filter((x) => x.free)) {
+      expect(m.openWeight || (m.inputPricePerMTok === 0 && m.outputPricePerMTok === 0), m.id).toBe(true);
+    }
+  });
+});
+
+describe('families across providers', () => {
+  it('groups Llama 3.3 70B on every host that serves it', () => {
+    const hosts = catalog.family('llama-3.3-70b').map((m) => m.provider);
+    expect(hosts).toEqual(expect.arrayContaining(['groq', 'together', 'fireworks', 'cerebras', 'openrouter']));
+    for (const m of catalog.family('llama-3.3-70b')) expect(m.openWeight, m.id).toBe(true);
+  });
+
+  it('groups other open-weight models on several hosts', () => {
+    for (const family of ['llama-3.1-8b', 'gpt-oss-120b', 'deepseek-v3', 'deepseek-r1', 'qwen3-235b-a22b']) {
+      const providers = new Set(catalog.family(family).map((m) => m.provider));
+      expect(providers.size, family).toBeGreaterThanOrEqual(2);
+    }
+  });
+
+  it('keeps one kind per family', () => {
+    for (const m of builtInModels) {
+      expect(new Set(catalog.family(m.family).map((x) => x.kind)).size, m.family).toBe(1);
+    }
+  });
+});
+
+describe('resolving client model names', () => {
+  it('maps bare first-party names to their home provider', () => {
+    expect(catalog.resolve('gpt-4o-mini')?.id).toBe('openai/gpt-4o-mini');
+    expect(catalog.resolve('claude-sonnet-4-5')?.id).toBe('anthropic/claude-sonnet-4-5');
+    expect(catalog.resolve('gemini-2.5-flash')?.id).toBe('gemini/gemini-2.5-flash');
+    expect(catalog.resolve('deepseek-v4-pro')?.id).toBe('deepseek/deepseek-v4-pro');
+  });
+
+  it('maps a name several hosts share to the first host in catalog order', () => {
+    expect(catalog.resolve('openai/gpt-oss-120b')?.id).toBe('groq/openai/gpt-oss-120b');
+  });
+
+  it('resolves every bare upstream name to a model with that upstream name', () => {
+    for (const m of builtInModels) expect(catalog.resolve(m.upstreamId)?.upstreamId, m.id).toBe(m.upstreamId);
+  });
+});
+
+describe('embedded default (mock provider)', () => {
+  const mock = catalog.forProviders(new Set(['mock']));
+
+  it('offers one chat model per tier with tools, json and vision at small non-zero prices', () => {
+    const byTier = Object.fromEntries(mock.list({ kind: 'chat' }).map((m) => [m.tier, m.id]));
+    expect(byTier).toEqual({ T1: 'mock/mock-quality', T2: 'mock/mock-value', T3: 'mock/mock-speed' });
+    for (const m of mock.list({ kind: 'chat' })) {
+      expect(m.capabilities).toEqual(expect.arrayContaining(['tools', 'json', 'vision']));
+      expect(m.inputPricePerMTok).toBeGreaterThan(0);
+      expect(m.outputPricePerMTok).toBeGreaterThan(0);
+    }
+  });
+
+  it('offers a 256-dimension embedding model', () => {
+    expect(mock.list({ kind: 'embedding' }).map((m) => [m.id, m.dimensions])).toEqual([['mock/mock-embed', 256]]);
+  });
+
+  it('resolves bare mock names within the view', () => {
+    expect(mock.resolve('mock-speed')?.id).toBe('mock/mock-speed');
+    expect(mock.resolve('gpt-4o-mini')).toBeUndefined();
+  });
+});

@@ -1,0 +1,84 @@
+import type { Capability, ModelInfo, ModelKind } from './model.js';
+
+const kinds: ReadonlySet<ModelKind> = new Set<ModelKind>(['chat', 'embedding']);
+const tiers: ReadonlySet<string> = new Set(['T1', 'T2', 'T3']);
+const capabilities: ReadonlySet<Capability> = new Set<Capability>(['tools', 'vision', 'json', 'reasoning', 'audio']);
+const prices = ['inputPricePerMTok', 'outputPricePerMTok', 'cachedInputPricePerMTok', 'cacheWritePricePerMTok'] as const;
+
+/** Keys a model given in full (an operator override that adds a model) must carry. */
+export const requiredModelKeys = [
+  'id',
+  'provider',
+  'upstreamId',
+  'family',
+  'kind',
+  'tier',
+  'contextWindow',
+  'maxOutputTokens',
+  'inputPricePerMTok',
+  'outputPricePerMTok',
+  'capabilities',
+  'free',
+  'openWeight',
+  'created',
+  'qualityPrior',
+] as const satisfies readonly (keyof ModelInfo)[];
+
+function fail(id: unknown, problem: string): never {
+  throw new Error(`Invalid catalog model ${JSON.stringify(id)}: ${problem}`);
+}
+
+function isNonNegative(value: unknown): boolean {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
+}
+
+/**
+ * Checks one model's fields, throwing an Error that names the model. The checks run at catalog
+ * construction, which is where operator-supplied overrides (JSON/YAML config) enter.
+ */
+export function validateModel(model: ModelInfo): void {
+  const { id, provider } = model;
+  if (typeof id !== 'string' || id.length === 0) fail(id, 'id must be a non-empty string');
+  if (typeof provider !== 'string' || provider.length === 0) fail(id, 'provider must be a non-empty string');
+  if (!id.startsWith(`${provider}/`) || id.length === provider.length + 1) {
+    fail(id, `id must be "<provider>/<model>" with provider "${provider}"`);
+  }
+  if (typeof model.upstreamId !== 'string' || model.upstreamId.length === 0) fail(id, 'upstreamId must be non-empty');
+  if (typeof model.family !== 'string' || model.family.length === 0) fail(id, 'family must be non-empty');
+  if (!kinds.has(model.kind)) fail(id, `kind must be "chat" or "embedding" (got ${JSON.stringify(model.kind)})`);
+  if (!tiers.has(model.tier)) fail(id, `tier must be T1, T2 or T3 (got ${JSON.stringify(model.tier)})`);
+  if (!(typeof model.contextWindow === 'number' && Number.isFinite(model.contextWindow) && model.contextWindow > 0)) {
+    fail(id, `contextWindow must be a positive number (got ${String(model.contextWindow)})`);
+  }
+  if (!isNonNegative(model.maxOutputTokens) || (model.kind === 'chat' && model.maxOutputTokens === 0)) {
+    fail(id, `maxOutputTokens must be positive for chat models (got ${String(model.maxOutputTokens)})`);
+  }
+  for (const key of prices) {
+    const value = model[key];
+    if (value === undefined && (key === 'cachedInputPricePerMTok' || key === 'cacheWritePricePerMTok')) continue;
+    if (!isNonNegative(value)) fail(id, `${key} must be a non-negative number (got ${String(value)})`);
+  }
+  if (!Array.isArray(model.capabilities) || !model.capabilities.every((c) => capabilities.has(c))) {
+    fail(id, `capabilities must be a list of ${[...capabilities].join(', ')}`);
+  }
+  if (typeof model.free !== 'boolean' || typeof model.openWeight !== 'boolean') {
+    fail(id, 'free and openWeight must be booleans');
+  }
+  if (model.kind === 'embedding' && !(typeof model.dimensions === 'number' && model.dimensions > 0)) {
+    fail(id, 'embedding models need positive dimensions');
+  }
+  if (!isNonNegative(model.created)) fail(id, 'created must be unix seconds');
+  if (!(isNonNegative(model.qualityPrior) && model.qualityPrior <= 1)) {
+    fail(id, `qualityPrior must be within 0..1 (got ${String(model.qualityPrior)})`);
+  }
+}
+
+/** Validates every model and that ids are unique. */
+export function validateModels(models: readonly ModelInfo[]): void {
+  const seen = new Set<string>();
+  for (const model of models) {
+    validateModel(model);
+    if (seen.has(model.id)) fail(model.id, 'duplicate id');
+    seen.add(model.id);
+  }
+}
