@@ -1,1 +1,3 @@
 export type * from './interface.js';
+export { type MemoryKvOptions, createMemoryKv } from './memory.js';
+export { type RedisKvOptions, createRedisKv } from './redis.js';

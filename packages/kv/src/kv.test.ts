@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import type { Kv } from './interface.js';
+import { createMemoryKv } from './memory.js';
+import { createRedisKv } from './redis.js';
+import { runKvConformance } from './test/index.js';
+
+runKvConformance('memory', async () => createMemoryKv());
+
+const redisUrl = process.env.TEST_REDIS_URL;
+// Every test gets its own prefix under one per-run prefix, removed after the run.
+const runPrefix = `svc-test:${randomUUID()}:`;
+let prefixes = 0;
+const freshPrefix = (): string => `${runPrefix}${prefixes++}:`;
+
+if (redisUrl !== undefined && redisUrl !== '') {
+  if (await reachable(redisUrl)) {
+    runKvConformance('redis', async () => createRedisKv({ url: redisUrl, keyPrefix: freshPrefix() }));
+    describeAcrossInstances(redisUrl);
+    afterAll(() => removeKeys(redisUrl, runPrefix));
+  } else if (process.env.CI === 'true') {
+    it('reaches the Redis at TEST_REDIS_URL (required in CI)', () => {
+      expect.fail(`TEST_REDIS_URL (${safeHost(redisUrl)}) is set but does not answer PING`);
+    });
+  } else {
+    describe.skip(`redis: TEST_REDIS_URL (${safeHost(redisUrl)}) does not answer PING`, () => {
+      it('conformance', () => {});
+    });
+  }
+}
+
+function describeAcrossInstances(url: string): void {
+  describe('redis across instances (two connections, one prefix)', () => {
+    const open: Kv[] = [];
+    const pair = (): [Kv, Kv] => {
+      const keyPrefix = freshPrefix();
+      const a = createRedisKv({ url, keyPrefix });
+      const b = createRedisKv({ url, keyPrefix });
+      open.push(a, b);
+      return [a, b];
+    };
+    afterEach(async () => {
+      await Promise.all(open.splice(0).map((kv) => kv.close()));
+    });
+
+    it('share one rate-limit window', async () => {
+      const [a, b] = pair();
+      const results = await Promise.all(
+        Array.from({ length: 200 }, (_, i) => (i % 2 === 0 ? a : b).consumeWindow('org:1:rpm', 1, 30, 10_000)),
+      );
+      expect(results.filter((r) => r.admitted)).toHaveLength(30);
+      expect(await a.consumeWindow('org:1:rpm', 0, 30, 10_000)).toMatchObject({ count: 30 });
+    });
+
+    it('let exactly one instance win setIfAbsent', async () => {
+      const [a, b] = pair();
+      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? a : b).setIfAbsent('lock', `${i}`)));
+      expect(results.filter(Boolean)).toHaveLength(1);
+    });
+
+    it('deliver a message published on one instance to subscribers on the other', async () => {
+      const [a, b] = pair();
+      const received: string[] = [];
+      await b.subscribe('revocations', (message) => received.push(message));
+      await a.publish('revocations', 'key_123');
+      await vi.waitFor(() => expect(received).toEqual(['key_123']));
+    });
+
+    it('read what the other appended', async () => {
+      const [a, b] = pair();
+      const id = await a.append('learn', { kind: 'usage' });
+      expect(await b.read('learn', '0', 10)).toEqual([{ id, fields: { kind: 'usage' } }]);
+    });
+  });
+}
+
+async function reachable(url: string): Promise<boolean> {
+  const kv = createRedisKv({ url, pingTimeoutMs: 1000 });
+  try {
+    return await kv.ping();
+  } finally {
+    await kv.close();
+  }
+}
+
+async function removeKeys(url: string, prefix: string): Promise<void> {
+  const client = new Redis(url, { maxRetriesPerRequest: 1 });
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+      cursor = next;
+      if (keys.length > 0) await client.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    client.disconnect();
+  }
+}
+
+/** Host and port only: the URL may carry a password that must not reach CI logs. */
+function safeHost(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return 'unparseable URL';
+  }
+}

@@ -1,0 +1,165 @@
+import { Redis } from 'ioredis';
+import { checkFields, checkIncrement, checkStreamId, checkWindow, toTtlMs } from './arguments.js';
+import type { Kv, StreamEntry, WindowResult } from './interface.js';
+import { type ScriptedRedis, defineScripts } from './redis-scripts.js';
+import { RedisSubscriber, quit } from './redis-subscriber.js';
+
+/** Settings of the Redis-backed Kv. */
+export interface RedisKvOptions {
+  /** `redis://[user:password@]host:port[/db]` or `rediss://` for TLS. */
+  url: string;
+  /** Prepended to every key, stream and channel (e.g. `svc:`, or a random one per test run). */
+  keyPrefix?: string;
+  /** Limit for establishing each TCP connection, ms. Default 2000. */
+  connectTimeoutMs?: number;
+  /** A command without a reply after this long rejects (a hung server must not hang requests), ms. Default 2000. */
+  commandTimeoutMs?: number;
+  /** `ping()` resolves false after this long, ms. Default 500. */
+  pingTimeoutMs?: number;
+  /** Receives connection errors and errors thrown by subscriber callbacks. Default: ignored. */
+  onError?: (error: unknown) => void;
+}
+
+/**
+ * Kv over Redis (>= 6.2). The command connection is opened at once and re-opened in the
+ * background whenever it drops; the subscriber connection is opened on the first `subscribe`.
+ *
+ * Failure behaviour: commands issued while disconnected wait in ioredis' offline queue (so a
+ * start-up or a short blip costs latency, not errors) but are failed after one reconnection
+ * attempt (`maxRetriesPerRequest: 1`, reconnect backoff capped at 500 ms), so while Redis is
+ * down every call rejects within about a second instead of hanging. Callers decide whether to
+ * fail open or closed.
+ */
+export function createRedisKv(options: RedisKvOptions): Kv {
+  return new RedisKv(options);
+}
+
+class RedisKv implements Kv {
+  private readonly client: ScriptedRedis;
+  private readonly prefix: string;
+  private readonly pingTimeoutMs: number;
+  private readonly onError: (error: unknown) => void;
+  private subscriber: RedisSubscriber | undefined;
+  private closed = false;
+
+  constructor(options: RedisKvOptions) {
+    this.prefix = options.keyPrefix ?? '';
+    this.pingTimeoutMs = options.pingTimeoutMs ?? 500;
+    this.onError = options.onError ?? (() => {});
+    // The prefix is applied by hand rather than with ioredis' `keyPrefix`, which does not
+    // cover pub/sub channels.
+    const client = new Redis(options.url, {
+      connectTimeout: options.connectTimeoutMs ?? 2000,
+      commandTimeout: options.commandTimeoutMs ?? 2000,
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: true,
+      retryStrategy: (attempt) => Math.min(attempt * 50, 500),
+    });
+    client.on('error', this.onError);
+    this.client = defineScripts(client);
+  }
+
+  async get(key: string): Promise<string | null> {
+    return this.client.get(this.prefix + key);
+  }
+
+  async set(key: string, value: string, options?: { ttlMs?: number }): Promise<void> {
+    const ttlMs = options?.ttlMs;
+    if (ttlMs === undefined) await this.client.set(this.prefix + key, value);
+    else await this.client.set(this.prefix + key, value, 'PX', toTtlMs(ttlMs));
+  }
+
+  async setIfAbsent(key: string, value: string, options?: { ttlMs?: number }): Promise<boolean> {
+    // SET NX [PX] is a single atomic command; no script needed.
+    const ttlMs = options?.ttlMs;
+    const reply =
+      ttlMs === undefined
+        ? await this.client.set(this.prefix + key, value, 'NX')
+        : await this.client.set(this.prefix + key, value, 'PX', toTtlMs(ttlMs), 'NX');
+    return reply === 'OK';
+  }
+
+  async delete(key: string): Promise<boolean> {
+    return (await this.client.del(this.prefix + key)) > 0;
+  }
+
+  async ttl(key: string): Promise<number> {
+    return this.client.pttl(this.prefix + key);
+  }
+
+  async increment(key: string, by = 1, options?: { ttlMs?: number }): Promise<number> {
+    checkIncrement(by);
+    const ttlMs = options?.ttlMs;
+    if (ttlMs === undefined) return this.client.incrby(this.prefix + key, by);
+    return this.client.svcIncrementWithTtl(this.prefix + key, by, toTtlMs(ttlMs));
+  }
+
+  async consumeWindow(key: string, cost: number, limit: number, windowMs: number): Promise<WindowResult> {
+    checkWindow(cost, limit, windowMs);
+    const [admitted, count, resetMs] = await this.client.svcConsumeWindow(this.prefix + key, cost, limit, windowMs);
+    return { admitted: admitted === 1, count, resetMs };
+  }
+
+  async append(stream: string, fields: Record<string, string>): Promise<string> {
+    checkFields(fields);
+    const args: string[] = [];
+    for (const name in fields) args.push(name, fields[name]!);
+    const id = await this.client.xadd(this.prefix + stream, '*', ...args);
+    if (id === null) throw new Error('XADD returned no id');
+    return id;
+  }
+
+  async read(stream: string, afterId: string, count: number): Promise<StreamEntry[]> {
+    checkStreamId(afterId);
+    if (count <= 0) return [];
+    const rows = await this.client.xrange(this.prefix + stream, `(${afterId}`, '+', 'COUNT', count);
+    return rows.map(([id, flat]) => {
+      const fields: Record<string, string> = {};
+      for (let i = 0; i + 1 < flat.length; i += 2) fields[flat[i]!] = flat[i + 1]!;
+      return { id, fields };
+    });
+  }
+
+  async ack(stream: string, ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.client.xdel(this.prefix + stream, ...ids);
+  }
+
+  async publish(channel: string, message: string): Promise<void> {
+    await this.client.publish(this.prefix + channel, message);
+  }
+
+  async subscribe(channel: string, onMessage: (message: string) => void): Promise<() => Promise<void>> {
+    if (this.closed) throw new Error('Kv is closed');
+    if (this.subscriber === undefined) {
+      const connection = this.client.duplicate();
+      connection.on('error', this.onError);
+      this.subscriber = new RedisSubscriber(connection, this.onError);
+    }
+    return this.subscriber.subscribe(this.prefix + channel, onMessage);
+  }
+
+  async ping(): Promise<boolean> {
+    if (this.closed) return false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<boolean>((resolve) => {
+      timer = setTimeout(resolve, this.pingTimeoutMs, false);
+    });
+    const pong = this.client.ping().then(
+      (reply) => reply === 'PONG',
+      () => false,
+    );
+    try {
+      return await Promise.race([pong, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.all([quit(this.client), this.subscriber?.close()]);
+    this.subscriber = undefined;
+  }
+}

@@ -1,0 +1,1 @@
+export { type KvConformanceOptions, runKvConformance } from './run-kv-conformance.js';
