@@ -1,1 +1,6 @@
-export {};
+/**
+ * @svc/protocol: wire formats <-> canonical (@svc/core). One folder per wire protocol; each
+ * exports a decoder for requests and encoders for responses and streams.
+ */
+export * from './openai/index.js';
+export { issuePath, issueToError } from './shared/issue-to-error.js';

@@ -1,0 +1,46 @@
+/**
+ * TypeScript shapes of what the gateway sends back on the OpenAI chat wire. Wire names on
+ * purpose: these objects are serialised as they are.
+ */
+import type { FinishReason, SvcMetadata } from '@svc/core';
+
+export interface OpenAIUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  prompt_tokens_details?: { cached_tokens: number };
+  completion_tokens_details?: { reasoning_tokens: number };
+}
+
+export interface OpenAIToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+export interface OpenAIAssistantMessage {
+  role: 'assistant';
+  content: string | null;
+  refusal: string | null;
+  tool_calls?: OpenAIToolCall[];
+  /** Reasoning text, under the name DeepSeek, vLLM and LiteLLM use. */
+  reasoning_content?: string;
+}
+
+export interface OpenAIChatChoice {
+  index: number;
+  message: OpenAIAssistantMessage;
+  finish_reason: FinishReason;
+  logprobs: unknown;
+}
+
+/** The `chat.completion` object. */
+export interface OpenAIChatCompletion {
+  id: string;
+  object: 'chat.completion';
+  created: number;
+  model: string;
+  choices: OpenAIChatChoice[];
+  usage?: OpenAIUsage;
+  svc_metadata?: SvcMetadata;
+}
