@@ -28,6 +28,9 @@ interface CachedKey {
   expiresAt: number | null;
 }
 
+/** A verified key, or why a hash is refused (cached too, so refusals stay cheap). */
+type CacheEntry = CachedKey | 'invalid' | 'revoked';
+
 /**
  * Verifies API keys: SHA-256 of the presented secret, looked up by hash, cached for a short
  * TTL. Revocation evicts at once on this instance and, through the bus, on every other one.
@@ -37,7 +40,7 @@ export class Authenticator {
   private readonly store: AuthStore;
   private readonly bus: RevocationBus | undefined;
   private readonly now: () => number;
-  private readonly cache: LRUCache<string, CachedKey | false>;
+  private readonly cache: LRUCache<string, CacheEntry>;
   private readonly hashesById = new Map<string, string>();
   private unsubscribe: (() => Promise<void>) | undefined;
 
@@ -45,11 +48,11 @@ export class Authenticator {
     this.store = settings.store;
     this.bus = settings.bus;
     this.now = settings.now ?? Date.now;
-    this.cache = new LRUCache<string, CachedKey | false>({
+    this.cache = new LRUCache<string, CacheEntry>({
       max: settings.cacheSize ?? 10_000,
       ttl: settings.cacheTtlMs ?? 30_000,
       dispose: (value) => {
-        if (value) this.hashesById.delete(value.caller.keyId);
+        if (typeof value === 'object') this.hashesById.delete(value.caller.keyId);
       },
     });
   }
@@ -72,18 +75,23 @@ export class Authenticator {
     let entry = this.cache.get(hash);
     if (entry === undefined) {
       entry = await this.load(hash);
-      this.cache.set(hash, entry, entry ? undefined : { ttl: 2_000 });
-      if (entry) this.hashesById.set(entry.caller.keyId, hash);
+      if (typeof entry === 'object') {
+        this.cache.set(hash, entry);
+        this.hashesById.set(entry.caller.keyId, hash);
+      } else {
+        this.cache.set(hash, entry, { ttl: entry === 'invalid' ? 2_000 : 60_000 });
+      }
     }
-    if (!entry) throw authenticationError('invalid_api_key');
+    if (entry === 'invalid') throw authenticationError('invalid_api_key');
+    if (entry === 'revoked') throw authenticationError('revoked_api_key');
     if (entry.expiresAt !== null && entry.expiresAt <= this.now()) throw authenticationError('expired_api_key');
     return entry.caller;
   }
 
-  private async load(hash: string): Promise<CachedKey | false> {
+  private async load(hash: string): Promise<CacheEntry> {
     const found = await this.store.keys.findByHash(hash);
-    if (!found || !digestsEqual(found.key.keyHash, hash)) return false;
-    if (found.key.status === 'revoked') throw authenticationError('revoked_api_key');
+    if (!found || !digestsEqual(found.key.keyHash, hash)) return 'invalid';
+    if (found.key.status === 'revoked') return 'revoked';
     const scopes = new Set<Scope>(found.key.scopes.filter(isScope));
     return {
       keyHash: hash,
@@ -136,6 +144,6 @@ export class Authenticator {
 
   private evict(keyId: string): void {
     const hash = this.hashesById.get(keyId);
-    if (hash !== undefined) this.cache.delete(hash);
+    if (hash !== undefined) this.cache.set(hash, 'revoked', { ttl: 60_000 });
   }
 }

@@ -1,0 +1,11 @@
+/** One provider call of the waterfall, as recorded in the decision log. */
+export interface Attempt {
+  model: string;
+  provider: string;
+  outcome: 'ok' | 'error';
+  /** Normalised ProviderError kind when the attempt failed. */
+  errorKind?: string;
+  /** Upstream HTTP status when there was one. */
+  upstreamStatus?: number;
+  latencyMs: number;
+}

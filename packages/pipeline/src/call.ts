@@ -1,0 +1,99 @@
+import type { ModelInfo } from '@svc/catalog';
+import { type ChatRequest, type ChatResult, type StreamEvent, isProviderError, noProviderConfigured, toGatewayError } from '@svc/core';
+import type { Provider, ProviderChatRequest } from '@svc/providers';
+import type { Attempt } from './attempt.js';
+
+export interface ProviderLookup {
+  get(id: string): Provider | undefined;
+}
+
+/** Hooks the call stage reports through (metrics live in the gateway). */
+export interface CallObserver {
+  attempt(model: ModelInfo, attempt: Attempt): void;
+}
+
+export interface CallSettings {
+  providers: ProviderLookup;
+  observer: CallObserver;
+  /** Upper bound on candidates tried for one request. */
+  maxAttempts: number;
+  signal: AbortSignal;
+  headers?: Record<string, string>;
+}
+
+function toProviderRequest(request: ChatRequest, model: ModelInfo): ProviderChatRequest {
+  return { ...request, model: model.upstreamId };
+}
+
+/**
+ * Walks the waterfall: the next candidate is tried when a provider fails in a way another
+ * model may not (ProviderError.retryable); a caller-fault error is returned at once. A
+ * candidate whose provider is not configured is skipped.
+ */
+async function walk<T>(
+  waterfall: readonly ModelInfo[],
+  settings: CallSettings,
+  attempts: Attempt[],
+  run: (provider: Provider, model: ModelInfo) => Promise<T>,
+): Promise<{ value: T; model: ModelInfo }> {
+  let lastError: unknown;
+  let tried = 0;
+  for (const model of waterfall) {
+    if (tried >= settings.maxAttempts || settings.signal.aborted) break;
+    const provider = settings.providers.get(model.provider);
+    if (!provider) continue;
+    tried++;
+    const started = performance.now();
+    try {
+      const value = await run(provider, model);
+      const attempt: Attempt = { model: model.id, provider: model.provider, outcome: 'ok', latencyMs: Math.round(performance.now() - started) };
+      attempts.push(attempt);
+      settings.observer.attempt(model, attempt);
+      return { value, model };
+    } catch (error) {
+      const attempt: Attempt = {
+        model: model.id,
+        provider: model.provider,
+        outcome: 'error',
+        errorKind: isProviderError(error) ? error.kind : 'internal',
+        latencyMs: Math.round(performance.now() - started),
+      };
+      if (isProviderError(error) && error.upstreamStatus !== undefined) attempt.upstreamStatus = error.upstreamStatus;
+      attempts.push(attempt);
+      settings.observer.attempt(model, attempt);
+      lastError = error;
+      if (!isProviderError(error) || !error.retryable) throw toGatewayError(error);
+    }
+  }
+  if (lastError !== undefined) throw toGatewayError(lastError);
+  throw noProviderConfigured(`No configured provider serves ${waterfall[0]?.id ?? 'this request'}.`);
+}
+
+/** Non-streaming call with fallback. */
+export function callChat(request: ChatRequest, waterfall: readonly ModelInfo[], settings: CallSettings, attempts: Attempt[]) {
+  return walk<ChatResult>(waterfall, settings, attempts, (provider, model) =>
+    provider.chat(toProviderRequest(request, model), { signal: settings.signal, ...(settings.headers ? { headers: settings.headers } : {}) }),
+  );
+}
+
+/** An upstream stream whose first event has already arrived. */
+export interface OpenedStream {
+  first: IteratorResult<StreamEvent>;
+  rest: AsyncIterator<StreamEvent>;
+}
+
+/**
+ * Streaming call with fallback. A candidate counts as started only once its first event has
+ * arrived, so an upstream that fails before anything reached the client still falls back.
+ */
+export function openStream(request: ChatRequest, waterfall: readonly ModelInfo[], settings: CallSettings, attempts: Attempt[]) {
+  return walk<OpenedStream>(waterfall, settings, attempts, async (provider, model) => {
+    const iterable = await provider.stream(toProviderRequest(request, model), {
+      signal: settings.signal,
+      ...(settings.headers ? { headers: settings.headers } : {}),
+    });
+    const rest = iterable[Symbol.asyncIterator]();
+    const first = await rest.next();
+    return { first, rest };
+  });
+}

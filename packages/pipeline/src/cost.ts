@@ -1,0 +1,41 @@
+import type { ModelInfo } from '@svc/catalog';
+import type { Usage } from '@svc/core';
+
+/** The flagship reference the savings are measured against: USD per million tokens. */
+export const baselinePrices = { inputPerMTok: 2.5, outputPerMTok: 10 } as const;
+
+export interface Cost {
+  costUsd: number;
+  baselineCostUsd: number;
+  savingsUsd: number;
+  /** Savings as a percentage of the baseline; 0 when the baseline is 0. */
+  savingsPct: number;
+}
+
+const perToken = 1 / 1_000_000;
+
+/** Rounds to 1e-10 USD so float noise never shows up in reports. */
+function round(value: number): number {
+  return Math.round(value * 1e10) / 1e10;
+}
+
+/**
+ * Cost of one answer from the catalog's prices and the provider's usage. Cached prompt
+ * tokens and cache writes are billed at their own prices when the catalog has them.
+ */
+export function computeCost(model: ModelInfo, usage: Usage): Cost {
+  const cached = usage.cachedPromptTokens ?? 0;
+  const written = usage.cacheWriteTokens ?? 0;
+  const fresh = Math.max(0, usage.promptTokens - cached - written);
+  const input =
+    fresh * model.inputPricePerMTok +
+    cached * (model.cachedInputPricePerMTok ?? model.inputPricePerMTok) +
+    written * (model.cacheWritePricePerMTok ?? model.inputPricePerMTok);
+  const costUsd = round((input + usage.completionTokens * model.outputPricePerMTok) * perToken);
+  const baselineCostUsd = round(
+    (usage.promptTokens * baselinePrices.inputPerMTok + usage.completionTokens * baselinePrices.outputPerMTok) * perToken,
+  );
+  const savingsUsd = round(baselineCostUsd - costUsd);
+  const savingsPct = baselineCostUsd > 0 ? Math.round((savingsUsd / baselineCostUsd) * 10_000) / 100 : 0;
+  return { costUsd, baselineCostUsd, savingsUsd, savingsPct };
+}

@@ -1,0 +1,268 @@
+import type { Catalog, ModelInfo } from '@svc/catalog';
+import { type Caller, type ChatRequest, type ChatResult, type IntelligenceMode, type StreamEvent, type SvcMetadata, type Usage, randomId } from '@svc/core';
+import type { Logger, Metrics } from '@svc/telemetry';
+import type { Attempt } from './attempt.js';
+import { type CallSettings, type ProviderLookup, callChat, openStream } from './call.js';
+import { type Cost, computeCost } from './cost.js';
+import { estimateUsage } from './estimate-usage.js';
+import { resolveIntelligenceMode } from './intelligence-mode.js';
+import type { DecisionRecord, LearnQueue } from './learn-queue.js';
+import { answerHeaders, buildSvcMetadata, routingHeaders } from './metadata.js';
+import { type RoutingDecision, route } from './route.js';
+
+export interface GatewayDeps {
+  /** The active catalog: models of configured providers only. */
+  catalog: Catalog;
+  providers: ProviderLookup;
+  learn: Pick<LearnQueue, 'recordUsage' | 'recordDecision'>;
+  metrics: Metrics;
+  logger: Logger;
+  /** Candidates tried per request at most. Default 4. */
+  maxAttempts?: number;
+}
+
+/** Per-request context the app hands to the pipeline after authentication. */
+export interface RequestContext {
+  caller: Caller;
+  requestId: string;
+  /** `performance.now()` when the request arrived. */
+  startedAt: number;
+  /** Aborted when the client goes away. */
+  signal: AbortSignal;
+  /** Raw `X-Intelligence-Mode` header, if any. */
+  intelligenceModeHeader?: string | null;
+  /** Headers to forward upstream. */
+  forwardHeaders?: Record<string, string>;
+}
+
+export interface ChatJsonResponse {
+  kind: 'json';
+  result: ChatResult;
+  metadata: SvcMetadata;
+  headers: Record<string, string>;
+}
+
+export interface ChatStreamResponse {
+  kind: 'stream';
+  /** Upstream events, the first one already received. Iterate once. */
+  events: AsyncIterable<StreamEvent>;
+  /** Headers known before the first byte. */
+  headers: Record<string, string>;
+  /** The served model's slug, for the chunks' `model` field. */
+  model: string;
+  /** `svc_metadata` with cost, available once `events` is exhausted. */
+  metadata(): SvcMetadata | undefined;
+}
+
+export type ChatResponse = ChatJsonResponse | ChatStreamResponse;
+
+/**
+ * The six stages for chat, protocol-neutral: (1) authenticate happened in the app through
+ * `Authenticator`; (2) cache: passes through until the cache issue; (3) route; (4) call with
+ * waterfall fallback; (5) deliver: metadata and headers for the app to encode; (6) learn: usage
+ * and decision queued, written off the response path.
+ */
+export class Gateway {
+  private readonly maxAttempts: number;
+
+  constructor(private readonly deps: GatewayDeps) {
+    this.maxAttempts = deps.maxAttempts ?? 4;
+  }
+
+  get catalog(): Catalog {
+    return this.deps.catalog;
+  }
+
+  async chat(request: ChatRequest, context: RequestContext): Promise<ChatResponse> {
+    const mode = resolveIntelligenceMode(context.intelligenceModeHeader, request.svc?.intelligenceMode, context.caller.org.defaultIntelligenceMode);
+    const decision = route(request, this.deps.catalog);
+    const routedAt = performance.now();
+    const attempts: Attempt[] = [];
+    const settings: CallSettings = {
+      providers: this.deps.providers,
+      observer: { attempt: (model, attempt) => this.observeAttempt(model, attempt) },
+      maxAttempts: this.maxAttempts,
+      signal: context.signal,
+      ...(context.forwardHeaders ? { headers: context.forwardHeaders } : {}),
+    };
+    try {
+      if (request.stream) {
+        const opened = await openStream(request, decision.waterfall, settings, attempts);
+        return this.streamResponse(request, context, decision, mode, opened.model, opened.value, attempts);
+      }
+      const { value: result, model } = await callChat(request, decision.waterfall, settings, attempts);
+      const replicated = replicateChoices(result, request.n);
+      const latencyMs = Math.round(performance.now() - context.startedAt);
+      const cost = result.usage ? computeCost(model, result.usage) : undefined;
+      const metadata = buildSvcMetadata({ requestId: context.requestId, requestedModel: request.model, decision, served: model, mode, latencyMs, cost });
+      const breakdown = {
+        route_ms: round1(routedAt - context.startedAt),
+        provider_ms: attempts.reduce((sum, a) => sum + a.latencyMs, 0),
+        total_ms: latencyMs,
+      };
+      const auditId = `aud_${randomId(20)}`;
+      const headers = { ...routingHeaders(context.requestId, context.caller.org.id, decision, model, mode), ...answerHeaders(result.usage, cost, breakdown, auditId) };
+      this.learn(context, request, decision, mode, model, attempts, 'ok', result.usage, cost, latencyMs, false, replicated ? { replicatedChoices: replicated } : {});
+      return { kind: 'json', result, metadata, headers };
+    } catch (error) {
+      this.recordFailure(context, request, decision, mode, attempts);
+      throw error;
+    }
+  }
+
+  private streamResponse(
+    request: ChatRequest,
+    context: RequestContext,
+    decision: RoutingDecision,
+    mode: IntelligenceMode,
+    model: ModelInfo,
+    opened: { first: IteratorResult<StreamEvent>; rest: AsyncIterator<StreamEvent> },
+    attempts: Attempt[],
+  ): ChatStreamResponse {
+    let metadata: SvcMetadata | undefined;
+    const self = this;
+    async function* events(): AsyncGenerator<StreamEvent> {
+      let usage: Usage | undefined;
+      let chars = 0;
+      let outcome = 'client_closed';
+      const track = (event: StreamEvent) => {
+        if (event.type === 'usage') usage = event.usage;
+        else if (event.type === 'text-delta' || event.type === 'reasoning-delta' || event.type === 'refusal-delta') chars += event.text.length;
+        else if (event.type === 'tool-call-delta') chars += event.argumentsDelta.length;
+      };
+      try {
+        if (!opened.first.done) {
+          track(opened.first.value);
+          yield opened.first.value;
+        }
+        while (true) {
+          const next = await opened.rest.next();
+          if (next.done) break;
+          track(next.value);
+          yield next.value;
+        }
+        outcome = 'ok';
+      } catch (error) {
+        outcome = 'error_after_first_byte';
+        throw error;
+      } finally {
+        if (outcome === 'client_closed') void opened.rest.return?.();
+        const finalUsage = usage ?? estimateUsage(request.messages, chars);
+        const latencyMs = Math.round(performance.now() - context.startedAt);
+        const cost = computeCost(model, finalUsage);
+        metadata = buildSvcMetadata({ requestId: context.requestId, requestedModel: request.model, decision, served: model, mode, latencyMs, cost });
+        self.learn(context, request, decision, mode, model, attempts, outcome, finalUsage, cost, latencyMs, true, usage ? {} : { usageEstimated: true });
+      }
+    }
+    return {
+      kind: 'stream',
+      events: events(),
+      headers: routingHeaders(context.requestId, context.caller.org.id, decision, model, mode),
+      model: model.id,
+      metadata: () => metadata,
+    };
+  }
+
+  private observeAttempt(model: ModelInfo, attempt: Attempt): void {
+    const { metrics } = this.deps;
+    metrics.providerDuration.observe({ provider: model.provider, model: model.id, outcome: attempt.outcome }, attempt.latencyMs / 1000);
+    if (attempt.outcome === 'error') {
+      metrics.upstreamErrors.inc({ provider: model.provider, kind: attempt.errorKind ?? 'unknown', status: String(attempt.upstreamStatus ?? 0) });
+    }
+  }
+
+  private learn(
+    context: RequestContext,
+    request: ChatRequest,
+    decision: RoutingDecision,
+    mode: IntelligenceMode,
+    model: ModelInfo,
+    attempts: Attempt[],
+    outcome: string,
+    usage: Usage | undefined,
+    cost: Cost | undefined,
+    latencyMs: number,
+    stream: boolean,
+    details: Record<string, unknown>,
+  ): void {
+    const { metrics, learn } = this.deps;
+    const createdAt = new Date();
+    if (usage && cost) {
+      metrics.tokens.inc({ direction: 'prompt', model: model.id, provider: model.provider }, usage.promptTokens);
+      metrics.tokens.inc({ direction: 'completion', model: model.id, provider: model.provider }, usage.completionTokens);
+      metrics.costUsd.inc({ model: model.id, provider: model.provider }, cost.costUsd);
+      if (cost.savingsUsd > 0) metrics.savingsUsd.inc({ model: model.id, provider: model.provider }, cost.savingsUsd);
+      learn.recordUsage({
+        requestId: context.requestId,
+        orgId: context.caller.org.id,
+        keyId: context.caller.keyId,
+        model: model.id,
+        provider: model.provider,
+        promptTokens: usage.promptTokens,
+        completionTokens: usage.completionTokens,
+        cachedTokens: usage.cachedPromptTokens ?? 0,
+        costUsd: cost.costUsd,
+        baselineCostUsd: cost.baselineCostUsd,
+        cacheHit: false,
+        latencyMs,
+        status: outcome === 'ok' || outcome === 'client_closed' ? 200 : 502,
+        stream,
+        createdAt,
+      });
+    }
+    learn.recordDecision(decisionRecord(context, request, decision, mode, model, attempts, outcome, latencyMs, details, createdAt));
+  }
+
+  private recordFailure(context: RequestContext, request: ChatRequest, decision: RoutingDecision, mode: IntelligenceMode, attempts: Attempt[]): void {
+    const latencyMs = Math.round(performance.now() - context.startedAt);
+    this.deps.learn.recordDecision(decisionRecord(context, request, decision, mode, decision.model, attempts, 'error', latencyMs, {}, new Date()));
+  }
+}
+
+function decisionRecord(
+  context: RequestContext,
+  request: ChatRequest,
+  decision: RoutingDecision,
+  mode: IntelligenceMode,
+  model: ModelInfo,
+  attempts: Attempt[],
+  outcome: string,
+  latencyMs: number,
+  details: Record<string, unknown>,
+  createdAt: Date,
+): DecisionRecord {
+  return {
+    requestId: context.requestId,
+    orgId: context.caller.org.id,
+    requestedModel: request.model,
+    model: model.id,
+    provider: model.provider,
+    tier: model.tier,
+    lane: decision.lane,
+    source: decision.source,
+    taskFamily: decision.taskFamily,
+    intelligenceMode: mode,
+    attempts,
+    candidates: decision.waterfall.map((m) => m.id),
+    outcome,
+    details,
+    latencyMs,
+    createdAt,
+  };
+}
+
+/**
+ * For `n` > 1 when the provider returned fewer choices, the first choice is replicated to the
+ * requested count (spec §Chat completion response). Returns how many were added.
+ */
+export function replicateChoices(result: ChatResult, n: number): number {
+  const first = result.choices[0];
+  if (!first || result.choices.length >= n) return 0;
+  const added = n - result.choices.length;
+  for (let index = result.choices.length; index < n; index++) result.choices.push({ ...first, index });
+  return added;
+}
+
+function round1(value: number): number {
+  return Math.round(value * 10) / 10;
+}

@@ -1,0 +1,150 @@
+import type { Attempt } from './attempt.js';
+
+/** One billable request, as the usage ledger stores it. */
+export interface UsageEvent {
+  requestId: string;
+  orgId: string;
+  keyId: string;
+  model: string;
+  provider: string;
+  promptTokens: number;
+  completionTokens: number;
+  cachedTokens: number;
+  costUsd: number;
+  baselineCostUsd: number;
+  cacheHit: boolean;
+  latencyMs: number;
+  status: number;
+  stream: boolean;
+  createdAt: Date;
+}
+
+/** One routing decision with its waterfall attempts and outcome. */
+export interface DecisionRecord {
+  requestId: string;
+  orgId: string;
+  requestedModel: string;
+  model: string;
+  provider: string;
+  tier: string;
+  lane: string;
+  source: string;
+  taskFamily: string | null;
+  intelligenceMode: string;
+  attempts: Attempt[];
+  candidates: string[];
+  /** `ok`, `error`, `error_after_first_byte`, `client_closed`. */
+  outcome: string;
+  /** Facts worth auditing, e.g. `{replicatedChoices: 2}`. */
+  details: Record<string, unknown>;
+  latencyMs: number;
+  createdAt: Date;
+}
+
+/** Where batches go (the relational store in production). */
+export interface LearnWriter {
+  writeUsage(events: UsageEvent[]): Promise<void>;
+  writeDecisions(rows: DecisionRecord[]): Promise<void>;
+}
+
+export interface LearnQueueSettings {
+  writer: LearnWriter;
+  batchSize?: number;
+  flushIntervalMs?: number;
+  onError?: (error: unknown) => void;
+}
+
+export interface LearnStats {
+  queued: number;
+  processed: number;
+  failures: number;
+}
+
+/**
+ * The learn stage: records are queued in memory on the response path (a push, nothing else)
+ * and written in batches off it. A failed batch stays queued and is retried; `close()`
+ * flushes what is left, so a graceful shutdown loses nothing.
+ */
+export class LearnQueue {
+  private usage: UsageEvent[] = [];
+  private decisions: DecisionRecord[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> | undefined;
+  private processed = 0;
+  private failures = 0;
+  private readonly batchSize: number;
+  private readonly flushIntervalMs: number;
+
+  constructor(private readonly settings: LearnQueueSettings) {
+    this.batchSize = settings.batchSize ?? 500;
+    this.flushIntervalMs = settings.flushIntervalMs ?? 250;
+  }
+
+  recordUsage(event: UsageEvent): void {
+    this.usage.push(event);
+    this.schedule();
+  }
+
+  recordDecision(row: DecisionRecord): void {
+    this.decisions.push(row);
+    this.schedule();
+  }
+
+  stats(): LearnStats {
+    return { queued: this.usage.length + this.decisions.length, processed: this.processed, failures: this.failures };
+  }
+
+  private schedule(): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.flush();
+    }, this.flushIntervalMs);
+    this.timer.unref();
+  }
+
+  /** Writes everything queued now; concurrent calls share one flush. */
+  async flush(): Promise<void> {
+    while (this.flushing) await this.flushing;
+    if (this.usage.length === 0 && this.decisions.length === 0) return;
+    this.flushing = this.drain().finally(() => {
+      this.flushing = undefined;
+    });
+    await this.flushing;
+  }
+
+  private async drain(): Promise<void> {
+    while (this.usage.length > 0 || this.decisions.length > 0) {
+      const usage = this.usage.splice(0, this.batchSize);
+      const decisions = this.decisions.splice(0, this.batchSize);
+      try {
+        if (usage.length > 0) await this.settings.writer.writeUsage(usage);
+      } catch (error) {
+        this.failures++;
+        this.usage.unshift(...usage);
+        this.decisions.unshift(...decisions);
+        this.settings.onError?.(error);
+        this.schedule();
+        return;
+      }
+      try {
+        if (decisions.length > 0) await this.settings.writer.writeDecisions(decisions);
+      } catch (error) {
+        this.failures++;
+        this.decisions.unshift(...decisions);
+        this.settings.onError?.(error);
+        this.processed += usage.length;
+        this.schedule();
+        return;
+      }
+      this.processed += usage.length + decisions.length;
+    }
+  }
+
+  /** Flushes and stops the timer. */
+  async close(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.flush();
+  }
+}
