@@ -1,2 +1,17 @@
 export type * from './provider.js';
 export { KeyPool } from './shared/key-pool.js';
+
+export { createOpenAIProvider, defaultOpenAIBaseUrl, type OpenAIProviderSettings } from './openai/openai-provider.js';
+export type { OpenAICompatibility, UnsupportedField } from './openai/openai-compatibility.js';
+export { compatibleVendors, type CompatibleVendorDefaults } from './openai/compatible-vendors.js';
+export { isOpenAIReasoningModel } from './openai/openai-request.js';
+export { createAnthropicProvider } from './anthropic/anthropic-provider.js';
+export { createGeminiProvider } from './gemini/gemini-provider.js';
+export { createMockProvider, type MockProviderSettings } from './mock/mock-provider.js';
+export {
+  createProviderRegistry,
+  type CompatibleProviderConfig,
+  type ProviderKeyConfig,
+  type ProviderRegistry,
+  type ProviderRegistryConfig,
+} from './registry.js';

@@ -1,0 +1,97 @@
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ProviderChatRequest } from './provider.js';
+import { createProviderRegistry } from './registry.js';
+import { type FixtureServer, startFixtureServer } from './test/fixture-server.js';
+
+const textFixture: unknown = JSON.parse(readFileSync(new URL('./openai/__fixtures__/text.json', import.meta.url), 'utf8'));
+const request: ProviderChatRequest = { model: 'llama-3.3-70b-versatile', messages: [{ role: 'user', content: 'Hi' }], stream: false, n: 1, includeUsage: false };
+
+let server: FixtureServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+/** A fetch that records the URLs it was asked for and answers the OpenAI text fixture. */
+function recordingFetch(urls: string[]): typeof globalThis.fetch {
+  return async (input) => {
+    urls.push(String(input));
+    return new Response(JSON.stringify(textFixture), { status: 200, headers: { 'content-type': 'application/json' } });
+  };
+}
+
+describe('provider registry', () => {
+  it('registers the configured providers and nothing else', () => {
+    const registry = createProviderRegistry({
+      openai: { apiKeys: ['sk-1'] },
+      anthropic: { apiKeys: ['ak-1'] },
+      gemini: { apiKeys: [] },
+      compatible: [{ id: 'groq', apiKeys: ['g-1'] }, { id: 'together', apiKeys: [] }],
+      mock: { enabled: true },
+    });
+    expect([...registry.ids()].sort()).toEqual(['anthropic', 'groq', 'mock', 'openai']);
+    expect(registry.get('groq')?.id).toBe('groq');
+    expect(registry.get('gemini')).toBeUndefined();
+    expect(registry.get('constructor')).toBeUndefined();
+  });
+
+  it('is empty without configuration; mock only when enabled', () => {
+    expect(createProviderRegistry({}).ids().size).toBe(0);
+    expect([...createProviderRegistry({ mock: { enabled: false } }).ids()]).toEqual([]);
+    expect([...createProviderRegistry({ mock: { enabled: true } }).ids()]).toEqual(['mock']);
+  });
+
+  it('gives known compatible vendors their public base URL and keeps an explicit one', async () => {
+    const urls: string[] = [];
+    const registry = createProviderRegistry({
+      fetch: recordingFetch(urls),
+      openai: { apiKeys: ['sk'] },
+      compatible: [
+        { id: 'groq', apiKeys: ['g'] },
+        { id: 'openrouter', apiKeys: ['o'] },
+        { id: 'perplexity', apiKeys: ['p'] },
+        { id: 'together', apiKeys: ['t'], baseUrl: 'https://proxy.internal/together/v1' },
+        { id: 'ollama' },
+      ],
+    });
+    for (const id of ['openai', 'groq', 'openrouter', 'perplexity', 'together', 'ollama']) await registry.get(id)!.chat(request);
+    expect(urls).toEqual([
+      'https://api.openai.com/v1/chat/completions',
+      'https://api.groq.com/openai/v1/chat/completions',
+      'https://openrouter.ai/api/v1/chat/completions',
+      'https://api.perplexity.ai/chat/completions',
+      'https://proxy.internal/together/v1/chat/completions',
+      'http://127.0.0.1:11434/v1/chat/completions',
+    ]);
+  });
+
+  it('applies vendor quirks (mistral) over the wire', async () => {
+    server = await startFixtureServer(() => ({ json: textFixture }));
+    const registry = createProviderRegistry({ compatible: [{ id: 'mistral', apiKeys: ['m'], baseUrl: `${server.url}/v1` }] });
+    await registry.get('mistral')!.chat({ ...request, seed: 1, user: 'u' });
+    expect(server.requests[0]!.path).toBe('/v1/chat/completions');
+    expect(server.requests[0]!.headers.authorization).toBe('Bearer m');
+    expect(server.requests[0]!.body).toEqual({ model: request.model, messages: request.messages, random_seed: 1 });
+  });
+
+  it('routes openai through an overridden base URL', async () => {
+    server = await startFixtureServer(() => ({ json: textFixture }));
+    const registry = createProviderRegistry({ openai: { apiKeys: ['sk-x'], baseUrl: `${server.url}/v1` } });
+    const result = await registry.get('openai')!.chat(request);
+    expect(result.choices[0]!.message.content).toBe('Hello! How can I help you today?');
+  });
+
+  it('fails at creation on configuration that can never work', () => {
+    expect(() => createProviderRegistry({ compatible: [{ id: 'acme', apiKeys: ['k'] }] })).toThrow(/'acme' needs a baseUrl/);
+    expect(() => createProviderRegistry({ compatible: [{ id: 'Groq', apiKeys: ['k'] }] })).toThrow(/invalid/);
+    expect(() =>
+      createProviderRegistry({ openai: { apiKeys: ['k'] }, compatible: [{ id: 'openai', apiKeys: ['k'], baseUrl: 'http://x/v1' }] }),
+    ).toThrow(/configured twice/);
+  });
+
+  it('registers an unknown self-hosted vendor without keys when its base URL is given', () => {
+    const registry = createProviderRegistry({ compatible: [{ id: 'vllm', baseUrl: 'http://10.0.0.5:8000/v1' }] });
+    expect(registry.ids().has('vllm')).toBe(true);
+  });
+});

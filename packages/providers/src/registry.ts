@@ -1,0 +1,98 @@
+import { createAnthropicProvider } from './anthropic/anthropic-provider.js';
+import { createGeminiProvider } from './gemini/gemini-provider.js';
+import { createMockProvider } from './mock/mock-provider.js';
+import { compatibleVendors } from './openai/compatible-vendors.js';
+import type { OpenAICompatibility } from './openai/openai-compatibility.js';
+import { createOpenAIProvider } from './openai/openai-provider.js';
+import type { Provider } from './provider.js';
+
+/** Keys and endpoint of one first-party provider. A block with no keys counts as absent. */
+export interface ProviderKeyConfig {
+  /** The key pool; comma-separated env values become several keys. */
+  apiKeys: readonly string[];
+  /** Endpoint override (tests, proxies, self-hosted upstreams). */
+  baseUrl?: string;
+}
+
+/** A vendor that speaks the OpenAI chat-completions wire format. */
+export interface CompatibleProviderConfig {
+  /** Lowercase provider id, e.g. `groq`; known ids get their public base URL (see `compatibleVendors`). */
+  id: string;
+  /** Base URL including the version path; required for ids not in `compatibleVendors`. */
+  baseUrl?: string;
+  /**
+   * The key pool. May be empty for keyless local servers: then the entry is registered only when
+   * `baseUrl` is given or the vendor is known to be keyless (ollama).
+   */
+  apiKeys?: readonly string[];
+  /** Overrides the vendor's known wire-format differences. */
+  compatibility?: OpenAICompatibility;
+}
+
+export interface ProviderRegistryConfig {
+  openai?: ProviderKeyConfig;
+  anthropic?: ProviderKeyConfig;
+  gemini?: ProviderKeyConfig;
+  compatible?: readonly CompatibleProviderConfig[];
+  /** The built-in deterministic provider, id `mock`. */
+  mock?: { enabled: boolean; latencyMs?: number; tokensPerSecond?: number };
+  /** Injected fetch for every HTTP provider (tests, proxies). */
+  fetch?: typeof globalThis.fetch;
+}
+
+/** The configured providers by id. */
+export interface ProviderRegistry {
+  get(id: string): Provider | undefined;
+  /** Ids of every configured provider. */
+  ids(): ReadonlySet<string>;
+}
+
+const providerIdPattern = /^[a-z0-9][a-z0-9_-]*$/;
+
+/**
+ * Builds every configured provider once, at start. Throws (with a message naming the provider)
+ * on configuration that can never work: an unknown compatible vendor without a base URL, a
+ * malformed id, or the same id twice.
+ */
+export function createProviderRegistry(config: ProviderRegistryConfig): ProviderRegistry {
+  const providers = new Map<string, Provider>();
+  const add = (provider: Provider): void => {
+    if (providers.has(provider.id)) throw new Error(`Provider '${provider.id}' is configured twice.`);
+    providers.set(provider.id, provider);
+  };
+  const fetch = config.fetch;
+
+  if (hasKeys(config.openai)) add(createOpenAIProvider({ apiKeys: config.openai.apiKeys, baseUrl: config.openai.baseUrl, fetch }));
+  if (hasKeys(config.anthropic)) add(createAnthropicProvider({ apiKeys: config.anthropic.apiKeys, baseUrl: config.anthropic.baseUrl, fetch }));
+  if (hasKeys(config.gemini)) add(createGeminiProvider({ apiKeys: config.gemini.apiKeys, baseUrl: config.gemini.baseUrl, fetch }));
+
+  for (const entry of config.compatible ?? []) {
+    if (!providerIdPattern.test(entry.id)) {
+      throw new Error(`Provider id '${entry.id}' is invalid: use lowercase letters, digits, '-' or '_'.`);
+    }
+    // Object.hasOwn: a vendor id like `constructor` must not match the prototype.
+    const known = Object.hasOwn(compatibleVendors, entry.id) ? compatibleVendors[entry.id] : undefined;
+    const baseUrl = entry.baseUrl ?? known?.baseUrl;
+    if (baseUrl === undefined) {
+      throw new Error(
+        `Provider '${entry.id}' needs a baseUrl: it is not a known OpenAI-compatible vendor (${Object.keys(compatibleVendors).join(', ')}).`,
+      );
+    }
+    const apiKeys = entry.apiKeys ?? [];
+    if (apiKeys.length === 0 && entry.baseUrl === undefined && known?.keyless !== true) continue;
+    const compatibility = known?.compatibility === undefined ? entry.compatibility : { ...known.compatibility, ...entry.compatibility };
+    add(createOpenAIProvider({ id: entry.id, apiKeys, baseUrl, fetch, compatibility }));
+  }
+
+  if (config.mock?.enabled) add(createMockProvider({ latencyMs: config.mock.latencyMs, tokensPerSecond: config.mock.tokensPerSecond }));
+
+  const ids: ReadonlySet<string> = new Set(providers.keys());
+  return {
+    get: (id) => providers.get(id),
+    ids: () => ids,
+  };
+}
+
+function hasKeys(block: ProviderKeyConfig | undefined): block is ProviderKeyConfig {
+  return block !== undefined && block.apiKeys.length > 0;
+}
