@@ -1,0 +1,95 @@
+import { ProviderError } from '@svc/core';
+import type { CallOptions, Provider, ProviderChatRequest, ProviderSettings } from '../provider.js';
+import { postJson, transportError } from '../shared/http.js';
+import { KeyPool } from '../shared/key-pool.js';
+import { readSse } from '../shared/sse.js';
+import { parseGeminiResponse } from './gemini-chat.js';
+import { classifyGeminiError } from './gemini-error.js';
+import { type PreparedGeminiRequest, buildGeminiRequest } from './gemini-request.js';
+import { streamGeminiEvents } from './gemini-stream.js';
+
+/** Default endpoint; `settings.baseUrl` replaces it and excludes the version (`/v1beta`). */
+export const GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com';
+
+const PROVIDER = 'gemini';
+
+/**
+ * The Gemini API adapter, id `gemini`: `POST {baseUrl}/v1beta/models/{model}:generateContent`
+ * and `:streamGenerateContent?alt=sse`.
+ *
+ * Keys go in `x-goog-api-key` (never the `?key=` query, which ends up in access logs):
+ * `options.apiKey` when the call stage picked one, else the pool's next key in turn.
+ * See `buildGeminiRequest` for the parameter mapping.
+ */
+export function createGeminiProvider(settings: ProviderSettings): Provider {
+  const root = `${(settings.baseUrl ?? GEMINI_BASE_URL).replace(/\/+$/, '')}/v1beta/models/`;
+  const keys = new KeyPool(settings.apiKeys);
+
+  async function send(request: ProviderChatRequest, prepared: PreparedGeminiRequest, options: CallOptions, stream: boolean): Promise<Response> {
+    // Gemini's retry hint lives in the error body (RetryInfo), which postJson's classifier
+    // reads but its ProviderError cannot carry; keep it here and re-attach it below.
+    let retryAfterMs: number | undefined;
+    const model = encodeURIComponent(request.model);
+    try {
+      return await postJson({
+        provider: PROVIDER,
+        fetch: settings.fetch ?? globalThis.fetch,
+        url: stream ? `${root}${model}:streamGenerateContent?alt=sse` : `${root}${model}:generateContent`,
+        headers: {
+          accept: stream ? 'text/event-stream' : 'application/json',
+          ...settings.headers,
+          ...options.headers,
+          'x-goog-api-key': options.apiKey ?? keys.take().key,
+        },
+        body: prepared.body,
+        signal: options.signal,
+        classify: (status, body) => {
+          const classified = classifyGeminiError(status, body);
+          retryAfterMs = classified.retryAfterMs;
+          return classified;
+        },
+      });
+    } catch (error) {
+      if (!(error instanceof ProviderError) || error.retryAfterMs !== undefined || retryAfterMs === undefined) throw error;
+      throw new ProviderError({
+        provider: PROVIDER,
+        kind: error.kind,
+        message: error.message,
+        upstreamStatus: error.upstreamStatus,
+        upstreamCode: error.upstreamCode,
+        retryAfterMs,
+        param: error.param,
+      });
+    }
+  }
+
+  return {
+    id: PROVIDER,
+
+    async chat(request: ProviderChatRequest, options: CallOptions = {}) {
+      const prepared = buildGeminiRequest(request);
+      const response = await send(request, prepared, options, false);
+      return parseGeminiResponse(await readJson(response, options.signal), prepared);
+    },
+
+    async stream(request: ProviderChatRequest, options: CallOptions = {}) {
+      const prepared = buildGeminiRequest(request);
+      const response = await send(request, prepared, options, true);
+      return streamGeminiEvents(readSse(PROVIDER, response.body, options.signal), prepared);
+    },
+  };
+}
+
+async function readJson(response: Response, signal: AbortSignal | undefined): Promise<unknown> {
+  let text: string;
+  try {
+    text = await response.text();
+  } catch (error) {
+    throw transportError(PROVIDER, error, signal);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new ProviderError({ provider: PROVIDER, kind: 'server', message: 'gemini sent a malformed JSON response.', cause: error });
+  }
+}
