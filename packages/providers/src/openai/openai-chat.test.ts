@@ -142,6 +142,10 @@ describe('openai chat (non-stream)', () => {
 
     await provider.chat(request({ model: 'gpt-5-mini-2025-08-07', maxTokens: 10, reasoning: { effort: 'high' } }));
     expect(server.requests[1]!.body).toMatchObject({ max_completion_tokens: 10, reasoning_effort: 'high' });
+
+    // A non-reasoning OpenAI model would answer 400 to reasoning_effort: it is a hint, so it is dropped.
+    await provider.chat(request({ model: 'gpt-4o-mini', maxTokens: 10, reasoningEffort: 'high', temperature: 0.5 }));
+    expect(server.requests[2]!.body).toEqual({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }], max_tokens: 10, temperature: 0.5 });
   });
 
   it('maps tool calls', async () => {
@@ -187,6 +191,14 @@ describe('openai chat (non-stream)', () => {
     await mistral.chat(request({ model: 'mistral-small-latest', seed: 3, user: 'u', messages: [{ role: 'developer', content: 'x' }] }));
     expect(server.requests[0]!.path).toBe('/v1/chat/completions');
     expect(server.requests[0]!.body).toEqual({ model: 'mistral-small-latest', messages: [{ role: 'system', content: 'x' }], random_seed: 3 });
+  });
+
+  it('passes reasoning_effort through to compatible vendors, which decide per model', async () => {
+    server = await startFixtureServer(() => ({ json: fixture('text.json') }));
+    const groq = createOpenAIProvider({ id: 'groq', apiKeys: ['g'], baseUrl: `${server.url}/openai/v1` });
+    await groq.chat(request({ model: 'openai/gpt-oss-120b', reasoningEffort: 'medium', maxTokens: 5 }));
+    expect(server.requests[0]!.path).toBe('/openai/v1/chat/completions');
+    expect(server.requests[0]!.body).toMatchObject({ reasoning_effort: 'medium', max_tokens: 5 });
   });
 
   it('sends no Authorization header when keyless (local servers)', async () => {

@@ -9,6 +9,12 @@ export interface OpenAICompatibility {
   developerRole?: boolean;
   /** Name of the seed field. Mistral calls it `random_seed`. Default `seed`. */
   seedField?: 'seed' | 'random_seed';
+  /**
+   * Where `reasoning_effort` is sent. OpenAI rejects it (400) on non-reasoning models, and a
+   * routing hint must not fail a request, so `openai` defaults to `reasoning-models`; other
+   * vendors decide per model themselves and default to `always`.
+   */
+  reasoningEffort?: 'always' | 'reasoning-models';
   /** Request fields the vendor rejects with a 4xx; they are left out of the body. */
   unsupported?: readonly UnsupportedField[];
 }
@@ -21,6 +27,7 @@ export interface ResolvedCompatibility {
   streamOptions: boolean;
   developerRole: boolean;
   seedField: 'seed' | 'random_seed';
+  reasoningEffort: 'always' | 'reasoning-models';
   unsupported: ReadonlySet<UnsupportedField>;
 }
 
@@ -29,6 +36,7 @@ export function resolveCompatibility(providerId: string, compat: OpenAICompatibi
     streamOptions: compat?.streamOptions ?? true,
     developerRole: compat?.developerRole ?? providerId === 'openai',
     seedField: compat?.seedField ?? 'seed',
+    reasoningEffort: compat?.reasoningEffort ?? (providerId === 'openai' ? 'reasoning-models' : 'always'),
     unsupported: new Set(compat?.unsupported ?? []),
   };
 }

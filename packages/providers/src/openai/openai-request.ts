@@ -23,6 +23,8 @@ export function isOpenAIReasoningModel(model: string): boolean {
  * the one name every OpenAI-compatible vendor understands. Reasoning models also reject the
  * sampling controls (temperature, top_p, penalties, logprobs) with a 400, so those are left out
  * for them: a routed request must not fail on a sampling hint the chosen model cannot honour.
+ * For the same reason `reasoning_effort` reaches OpenAI only for reasoning models (see
+ * `OpenAICompatibility.reasoningEffort`).
  */
 export function buildOpenAIRequest(request: ProviderChatRequest, compat: ResolvedCompatibility, stream: boolean): OpenAIChatRequestBody {
   const reasoning = isOpenAIReasoningModel(request.model);
@@ -55,7 +57,7 @@ export function buildOpenAIRequest(request: ProviderChatRequest, compat: Resolve
   if (request.seed !== undefined) body[compat.seedField] = request.seed;
   if (request.user !== undefined && !drop.has('user')) body.user = request.user;
   const effort = request.reasoningEffort ?? request.reasoning?.effort;
-  if (effort !== undefined && !drop.has('reasoning_effort')) body.reasoning_effort = effort;
+  if (effort !== undefined && !drop.has('reasoning_effort') && (reasoning || compat.reasoningEffort === 'always')) body.reasoning_effort = effort;
   if (request.tools !== undefined && request.tools.length > 0) {
     body.tools = request.tools.map(convertTool);
     // OpenAI rejects parallel_tool_calls without tools.
