@@ -1,10 +1,14 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  // Named entries keep dist/index.js (and the chunks it shares) directly in dist/, so
+  // `new URL('../migrations', import.meta.url)` in migrate.ts resolves to the shipped folder.
+  entry: { index: 'src/index.ts', 'test/index': 'src/test/index.ts' },
   format: ['esm'],
   target: 'node20',
   dts: true,
   sourcemap: true,
   clean: true,
+  // The test subpath runs inside the consumer's vitest; never bundle a second copy.
+  external: ['vitest'],
 });

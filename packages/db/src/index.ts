@@ -1,1 +1,12 @@
-export {};
+export { createDb } from './create-db.js';
+export type { CreateDbOptions, Database, DatabaseKind } from './database.js';
+export { DbConflictError } from './errors.js';
+export { defaultMigrationsFolder } from './migrate.js';
+export type {
+  DecisionRepository,
+  KeyRepository,
+  OrgRepository,
+  SettingsRepository,
+  UsageRepository,
+} from './repositories/index.js';
+export type * from './types.js';

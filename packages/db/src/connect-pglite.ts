@@ -1,0 +1,41 @@
+import { mkdir } from 'node:fs/promises';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle } from 'drizzle-orm/pglite';
+import type { Database } from './database.js';
+import { type MigrateTarget, migratePglite } from './migrate.js';
+import { createRepositories } from './repositories/index.js';
+import { probe } from './with-timeout.js';
+
+export interface PgliteOptions extends MigrateTarget {
+  dataDir: string | undefined;
+  migrate: boolean;
+}
+
+export async function connectPglite(options: PgliteOptions): Promise<Database> {
+  const inMemory = options.dataDir === undefined || options.dataDir.startsWith('memory://');
+  if (!inMemory && options.dataDir) await mkdir(options.dataDir, { recursive: true });
+  const client = await PGlite.create(options.dataDir);
+  try {
+    if (options.schema) {
+      await client.exec(`create schema if not exists "${options.schema}"; set search_path to "${options.schema}"`);
+    }
+    const target: MigrateTarget = { migrationsFolder: options.migrationsFolder, schema: options.schema };
+    const migrate = () => migratePglite(client, target);
+    if (options.migrate) await migrate();
+
+    let closed: Promise<void> | undefined;
+    return {
+      kind: 'pglite',
+      ...createRepositories(drizzle(client)),
+      migrate,
+      ping: (timeoutMs = 2000) => probe(() => client.query('select 1'), timeoutMs),
+      close: () => {
+        closed ??= client.closed ? Promise.resolve() : client.close();
+        return closed;
+      },
+    };
+  } catch (error) {
+    await client.close().catch(() => {});
+    throw error;
+  }
+}

@@ -1,0 +1,49 @@
+import { drizzle } from 'drizzle-orm/postgres-js';
+import postgres from 'postgres';
+import type { Database } from './database.js';
+import { type MigrateTarget, migratePostgres } from './migrate.js';
+import { createRepositories } from './repositories/index.js';
+import { probe } from './with-timeout.js';
+
+export interface PostgresOptions extends MigrateTarget {
+  url: string;
+  poolSize: number;
+  migrate: boolean;
+}
+
+function connect(url: string, schema: string | undefined, max: number) {
+  return postgres(url, {
+    max,
+    connect_timeout: 10,
+    idle_timeout: 60,
+    // Notices like "schema already exists, skipping" are expected noise, not logs.
+    onnotice: () => {},
+    ...(schema ? { connection: { search_path: schema } } : {}),
+  });
+}
+
+export async function connectPostgres(options: PostgresOptions): Promise<Database> {
+  const target: MigrateTarget = { migrationsFolder: options.migrationsFolder, schema: options.schema };
+  const migrate = async () => {
+    const sql = connect(options.url, options.schema, 1);
+    try {
+      await migratePostgres(sql, target);
+    } finally {
+      await sql.end({ timeout: 5 });
+    }
+  };
+  if (options.migrate) await migrate();
+
+  const sql = connect(options.url, options.schema, options.poolSize);
+  let closed: Promise<void> | undefined;
+  return {
+    kind: 'postgres',
+    ...createRepositories(drizzle(sql)),
+    migrate,
+    ping: (timeoutMs = 2000) => probe(() => sql`select 1`, timeoutMs),
+    close: () => {
+      closed ??= sql.end({ timeout: 5 });
+      return closed;
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import type { DecisionRepository } from './repositories/decisions.js';
+import type { KeyRepository } from './repositories/keys.js';
+import type { OrgRepository } from './repositories/orgs.js';
+import type { SettingsRepository } from './repositories/settings.js';
+import type { UsageRepository } from './repositories/usage.js';
+
+export type DatabaseKind = 'postgres' | 'pglite';
+
+/** The relational store: typed repositories over PostgreSQL or embedded PGlite. */
+export interface Database {
+  /** Which backend is in use. */
+  readonly kind: DatabaseKind;
+  readonly orgs: OrgRepository;
+  readonly keys: KeyRepository;
+  readonly settings: SettingsRepository;
+  readonly usage: UsageRepository;
+  readonly decisions: DecisionRepository;
+  /** Applies pending migrations (createDb already did); a no-op when up to date. */
+  migrate(): Promise<void>;
+  /** True when `SELECT 1` answers within `timeoutMs` (default 2000). Never rejects. */
+  ping(timeoutMs?: number): Promise<boolean>;
+  /** Closes the pool or the embedded database. Idempotent. */
+  close(): Promise<void>;
+}
+
+export interface CreateDbOptions {
+  /** `postgres://` or `postgresql://` URL; absent = embedded PGlite. */
+  url?: string;
+  /** PGlite data directory, created if missing; absent or `memory://` = in-memory. */
+  dataDir?: string;
+  /**
+   * PostgreSQL schema holding the tables and the migration journal (test isolation). Created
+   * if missing. Default: tables in `public`, journal in `drizzle`.
+   */
+  schema?: string;
+  /** PostgreSQL pool size. Default 10. */
+  poolSize?: number;
+  /** Run migrations before returning. Default true. */
+  migrate?: boolean;
+  /** Override where the SQL migrations live (for bundlers that relocate this package). */
+  migrationsFolder?: string;
+}

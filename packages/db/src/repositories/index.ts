@@ -1,0 +1,22 @@
+import { createDecisionRepository } from './decisions.js';
+import type { Drizzle } from './drizzle.js';
+import { createKeyRepository } from './keys.js';
+import { createOrgRepository } from './orgs.js';
+import { createSettingsRepository } from './settings.js';
+import { createUsageRepository } from './usage.js';
+
+export function createRepositories(db: Drizzle) {
+  return {
+    orgs: createOrgRepository(db),
+    keys: createKeyRepository(db),
+    settings: createSettingsRepository(db),
+    usage: createUsageRepository(db),
+    decisions: createDecisionRepository(db),
+  };
+}
+
+export type { DecisionRepository } from './decisions.js';
+export type { KeyRepository } from './keys.js';
+export type { OrgRepository } from './orgs.js';
+export type { SettingsRepository } from './settings.js';
+export type { UsageRepository } from './usage.js';

@@ -1,0 +1,114 @@
+import { asc, eq, sql } from 'drizzle-orm';
+import { toDbError } from '../errors.js';
+import { apiKeys } from '../schema/api-keys.js';
+import { organizations } from '../schema/organizations.js';
+import type { ApiKeyRecord, NewApiKey, OrganizationRecord } from '../types.js';
+import { type Drizzle, isUuid } from './drizzle.js';
+import { toOrganization } from './orgs.js';
+
+/** API keys (hashed). */
+export interface KeyRepository {
+  /** Stores a key. Throws DbConflictError when the id or hash already exists. */
+  create(input: NewApiKey): Promise<ApiKeyRecord>;
+  /**
+   * The key with this SHA-256 hex digest and its organisation, in one round trip (auth path).
+   * Revoked and expired keys are returned too, so the caller can say why they fail.
+   */
+  findByHash(keyHash: string): Promise<{ key: ApiKeyRecord; org: OrganizationRecord } | undefined>;
+  get(id: string): Promise<ApiKeyRecord | undefined>;
+  /** Keys of one organisation, or of all when orgId is omitted; oldest first. */
+  list(orgId?: string): Promise<ApiKeyRecord[]>;
+  /** Marks the key revoked. Idempotent: the first `revokedAt` is kept. Undefined for unknown ids. */
+  revoke(id: string): Promise<ApiKeyRecord | undefined>;
+  /** Sets `lastUsedAt` to now. Never rejects (resolves false on failure), so it can be left unawaited. */
+  touch(id: string): Promise<boolean>;
+}
+
+type KeyRow = typeof apiKeys.$inferSelect;
+
+function toApiKey(row: KeyRow): ApiKeyRecord {
+  return {
+    id: row.id,
+    orgId: row.orgId,
+    name: row.name,
+    keyHash: row.keyHash,
+    keyPrefix: row.keyPrefix,
+    scopes: [...row.scopes],
+    status: row.status,
+    expiresAt: row.expiresAt,
+    createdAt: row.createdAt,
+    revokedAt: row.revokedAt,
+    lastUsedAt: row.lastUsedAt,
+  };
+}
+
+export function createKeyRepository(db: Drizzle): KeyRepository {
+  return {
+    async create(input) {
+      try {
+        const [row] = await db
+          .insert(apiKeys)
+          .values({
+            id: input.id,
+            orgId: input.orgId,
+            name: input.name ?? null,
+            keyHash: input.keyHash,
+            keyPrefix: input.keyPrefix,
+            scopes: [...input.scopes],
+            expiresAt: input.expiresAt ?? null,
+          })
+          .returning();
+        return toApiKey(row!);
+      } catch (error) {
+        throw toDbError(error, `api key already exists: ${input.id}`);
+      }
+    },
+
+    async findByHash(keyHash) {
+      const [row] = await db
+        .select({ key: apiKeys, org: organizations })
+        .from(apiKeys)
+        .innerJoin(organizations, eq(organizations.id, apiKeys.orgId))
+        .where(eq(apiKeys.keyHash, keyHash))
+        .limit(1);
+      return row ? { key: toApiKey(row.key), org: toOrganization(row.org) } : undefined;
+    },
+
+    async get(id) {
+      const [row] = await db.select().from(apiKeys).where(eq(apiKeys.id, id)).limit(1);
+      return row ? toApiKey(row) : undefined;
+    },
+
+    async list(orgId) {
+      if (orgId !== undefined && !isUuid(orgId)) return [];
+      const query = db.select().from(apiKeys);
+      const rows = await (orgId === undefined ? query : query.where(eq(apiKeys.orgId, orgId))).orderBy(
+        asc(apiKeys.createdAt),
+        asc(apiKeys.id),
+      );
+      return rows.map(toApiKey);
+    },
+
+    async revoke(id) {
+      const [row] = await db
+        .update(apiKeys)
+        .set({ status: 'revoked', revokedAt: sql`coalesce(${apiKeys.revokedAt}, now())` })
+        .where(eq(apiKeys.id, id))
+        .returning();
+      return row ? toApiKey(row) : undefined;
+    },
+
+    async touch(id) {
+      try {
+        const rows = await db
+          .update(apiKeys)
+          .set({ lastUsedAt: sql`now()` })
+          .where(eq(apiKeys.id, id))
+          .returning({ id: apiKeys.id });
+        return rows.length > 0;
+      } catch {
+        return false;
+      }
+    },
+  };
+}

@@ -1,0 +1,4 @@
+export { apiKeys } from './api-keys.js';
+export { organizations, orgSettings } from './organizations.js';
+export { routingDecisions } from './routing-decisions.js';
+export { usageEvents } from './usage-events.js';

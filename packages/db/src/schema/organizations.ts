@@ -1,0 +1,26 @@
+import { bigint, doublePrecision, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+
+const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+/** Tenants: every key, ledger row and decision belongs to one. Limits are null when unlimited. */
+export const organizations = pgTable('organizations', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  name: text('name').notNull().unique(),
+  plan: text('plan').notNull().default('free'),
+  rpmLimit: integer('rpm_limit'),
+  tpmLimit: integer('tpm_limit'),
+  monthlyBudgetUsd: doublePrecision('monthly_budget_usd'),
+  tokenQuota: bigint('token_quota', { mode: 'number' }),
+  defaultIntelligenceMode: text('default_intelligence_mode'),
+  createdAt: timestamptz('created_at').notNull().defaultNow(),
+  updatedAt: timestamptz('updated_at').notNull().defaultNow(),
+});
+
+/** Free-form per-organisation settings (one JSON document per org). */
+export const orgSettings = pgTable('org_settings', {
+  orgId: uuid('org_id')
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: 'cascade' }),
+  settings: jsonb('settings').$type<Record<string, unknown>>().notNull().default({}),
+  updatedAt: timestamptz('updated_at').notNull().defaultNow(),
+});

@@ -1,0 +1,30 @@
+import { boolean, doublePrecision, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+
+/**
+ * The usage ledger: one row per billed request. `request_id` is the idempotency key, so a
+ * batch replayed after a crash or by a second drainer never double-counts.
+ */
+export const usageEvents = pgTable(
+  'usage_events',
+  {
+    requestId: text('request_id').primaryKey(),
+    orgId: uuid('org_id').notNull(),
+    keyId: text('key_id'),
+    model: text('model').notNull(),
+    provider: text('provider').notNull(),
+    promptTokens: integer('prompt_tokens').notNull().default(0),
+    completionTokens: integer('completion_tokens').notNull().default(0),
+    cachedTokens: integer('cached_tokens').notNull().default(0),
+    costUsd: doublePrecision('cost_usd').notNull().default(0),
+    baselineCostUsd: doublePrecision('baseline_cost_usd').notNull().default(0),
+    cacheHit: boolean('cache_hit').notNull().default(false),
+    latencyMs: integer('latency_ms').notNull().default(0),
+    status: integer('status').notNull(),
+    stream: boolean('stream').notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (table) => [
+    index('usage_events_org_created_idx').on(table.orgId, table.createdAt),
+    index('usage_events_created_idx').on(table.createdAt),
+  ],
+);

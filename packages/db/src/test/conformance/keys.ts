@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto';
+import { expect, it } from 'vitest';
+import { DbConflictError } from '../../errors.js';
+import { createTestOrg, type GetDb, newKeyInput } from '../fixtures.js';
+
+export function keyConformance(getDb: GetDb): void {
+  it('stores a key and finds it with its organisation by hash', async () => {
+    const db = getDb();
+    const org = await createTestOrg(db);
+    const expiresAt = new Date('2031-02-03T04:05:06.789Z');
+    const input = newKeyInput(org.id, { scopes: ['inference:chat', 'admin'], expiresAt });
+    const key = await db.keys.create(input);
+    expect(key).toMatchObject({
+      id: input.id,
+      orgId: org.id,
+      name: 'test key',
+      keyHash: input.keyHash,
+      keyPrefix: input.keyPrefix,
+      scopes: ['inference:chat', 'admin'],
+      status: 'active',
+      expiresAt,
+      revokedAt: null,
+      lastUsedAt: null,
+    });
+    expect(await db.keys.get(input.id)).toEqual(key);
+    const found = await db.keys.findByHash(input.keyHash);
+    expect(found?.key).toEqual(key);
+    expect(found?.org).toEqual(org);
+    expect(await db.keys.findByHash('0'.repeat(64))).toBeUndefined();
+  });
+
+  it('round-trips empty and unknown scopes and a missing name', async () => {
+    const db = getDb();
+    const org = await createTestOrg(db);
+    const none = await db.keys.create(newKeyInput(org.id, { scopes: [], name: null }));
+    const odd = await db.keys.create(newKeyInput(org.id, { scopes: ['memory:read', 'future:thing'] }));
+    expect((await db.keys.get(none.id))?.scopes).toEqual([]);
+    expect((await db.keys.get(none.id))?.name).toBeNull();
+    expect((await db.keys.get(odd.id))?.scopes).toEqual(['memory:read', 'future:thing']);
+  });
+
+  it('rejects a duplicate hash with DbConflictError and an unknown org', async () => {
+    const db = getDb();
+    const org = await createTestOrg(db);
+    const first = newKeyInput(org.id);
+    await db.keys.create(first);
+    await expect(db.keys.create(newKeyInput(org.id, { keyHash: first.keyHash }))).rejects.toBeInstanceOf(
+      DbConflictError,
+    );
+    await expect(db.keys.create(newKeyInput(randomUUID()))).rejects.toThrow();
+  });
+
+  it('lists keys per organisation', async () => {
+    const db = getDb();
+    const [a, b] = [await createTestOrg(db), await createTestOrg(db)];
+    const keyA = await db.keys.create(newKeyInput(a.id));
+    const keyB = await db.keys.create(newKeyInput(b.id));
+    expect((await db.keys.list(a.id)).map((k) => k.id)).toEqual([keyA.id]);
+    const all = (await db.keys.list()).map((k) => k.id);
+    expect(all).toEqual(expect.arrayContaining([keyA.id, keyB.id]));
+    expect(await db.keys.list('not-a-uuid')).toEqual([]);
+  });
+
+  it('revokes idempotently, keeping the first revokedAt, and findByHash shows it', async () => {
+    const db = getDb();
+    const org = await createTestOrg(db);
+    const input = newKeyInput(org.id);
+    await db.keys.create(input);
+    const revoked = await db.keys.revoke(input.id);
+    expect(revoked?.status).toBe('revoked');
+    expect(revoked?.revokedAt).toBeInstanceOf(Date);
+    const again = await db.keys.revoke(input.id);
+    expect(again?.revokedAt).toEqual(revoked?.revokedAt);
+    expect((await db.keys.findByHash(input.keyHash))?.key.status).toBe('revoked');
+    expect(await db.keys.revoke('key_missing')).toBeUndefined();
+  });
+
+  it('touch records last use and never rejects', async () => {
+    const db = getDb();
+    const org = await createTestOrg(db);
+    const key = await db.keys.create(newKeyInput(org.id));
+    const before = Date.now();
+    expect(await db.keys.touch(key.id)).toBe(true);
+    const lastUsedAt = (await db.keys.get(key.id))?.lastUsedAt;
+    expect(lastUsedAt).toBeInstanceOf(Date);
+    // Database clock vs. test clock: allow a little skew.
+    expect(lastUsedAt!.getTime()).toBeGreaterThan(before - 60_000);
+    expect(await db.keys.touch('key_missing')).toBe(false);
+  });
+}

@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto';
+import { expect, it } from 'vitest';
+import { DbConflictError } from '../../errors.js';
+import { type GetDb, uniqueName } from '../fixtures.js';
+
+export function orgConformance(getDb: GetDb): void {
+  it('creates an organisation with defaults and reads it back by id and name', async () => {
+    const db = getDb();
+    const name = uniqueName('acme');
+    const org = await db.orgs.create({ name });
+    expect(org).toMatchObject({
+      name,
+      plan: 'free',
+      rpmLimit: null,
+      tpmLimit: null,
+      monthlyBudgetUsd: null,
+      tokenQuota: null,
+      defaultIntelligenceMode: null,
+    });
+    expect(org.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(org.createdAt).toBeInstanceOf(Date);
+    expect(await db.orgs.get(org.id)).toEqual(org);
+    expect(await db.orgs.getByName(name)).toEqual(org);
+    expect((await db.orgs.list()).map((o) => o.id)).toContain(org.id);
+  });
+
+  it('round-trips every limit field', async () => {
+    const db = getDb();
+    const org = await db.orgs.create({
+      name: uniqueName('limits'),
+      plan: 'pro',
+      rpmLimit: 600,
+      tpmLimit: 120_000,
+      monthlyBudgetUsd: 49.95,
+      tokenQuota: 5_000_000_000,
+      defaultIntelligenceMode: 'cache',
+    });
+    expect(await db.orgs.get(org.id)).toMatchObject({
+      plan: 'pro',
+      rpmLimit: 600,
+      tpmLimit: 120_000,
+      monthlyBudgetUsd: 49.95,
+      tokenQuota: 5_000_000_000,
+      defaultIntelligenceMode: 'cache',
+    });
+  });
+
+  it('rejects a duplicate name with DbConflictError', async () => {
+    const db = getDb();
+    const name = uniqueName('dup');
+    await db.orgs.create({ name });
+    const error = await db.orgs.create({ name }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DbConflictError);
+    expect((error as DbConflictError).constraint).toBe('organizations_name_unique');
+  });
+
+  it('answers undefined for unknown and malformed ids', async () => {
+    const db = getDb();
+    expect(await db.orgs.get(randomUUID())).toBeUndefined();
+    expect(await db.orgs.get('not-a-uuid')).toBeUndefined();
+    expect(await db.orgs.getByName(uniqueName('missing'))).toBeUndefined();
+    expect(await db.orgs.update('not-a-uuid', { plan: 'pro' })).toBeUndefined();
+    expect(await db.orgs.update(randomUUID(), { plan: 'pro' })).toBeUndefined();
+  });
+
+  it('updates only the given fields, clears limits with null and bumps updatedAt', async () => {
+    const db = getDb();
+    const org = await db.orgs.create({ name: uniqueName('patch'), rpmLimit: 10, tpmLimit: 1000 });
+    const updated = await db.orgs.update(org.id, { plan: 'team', rpmLimit: null, monthlyBudgetUsd: 5 });
+    expect(updated).toMatchObject({ name: org.name, plan: 'team', rpmLimit: null, tpmLimit: 1000, monthlyBudgetUsd: 5 });
+    expect(updated!.createdAt).toEqual(org.createdAt);
+    expect(updated!.updatedAt.getTime()).toBeGreaterThanOrEqual(org.updatedAt.getTime());
+    expect(await db.orgs.get(org.id)).toEqual(updated);
+  });
+
+  it('rejects renaming onto a taken name with DbConflictError', async () => {
+    const db = getDb();
+    const first = await db.orgs.create({ name: uniqueName('first') });
+    const second = await db.orgs.create({ name: uniqueName('second') });
+    await expect(db.orgs.update(second.id, { name: first.name })).rejects.toBeInstanceOf(DbConflictError);
+  });
+
+  it('ensure returns one organisation under concurrent calls', async () => {
+    const db = getDb();
+    const name = uniqueName('ensure');
+    const orgs = await Promise.all(Array.from({ length: 5 }, () => db.orgs.ensure(name)));
+    expect(new Set(orgs.map((org) => org.id)).size).toBe(1);
+    expect((await db.orgs.ensure(name)).id).toBe(orgs[0]!.id);
+  });
+}

@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+import { expect, it } from 'vitest';
+import type { NewUsageEvent } from '../../types.js';
+import { createTestOrg, type GetDb } from '../fixtures.js';
+
+function usageEvent(orgId: string, overrides: Partial<NewUsageEvent> = {}): NewUsageEvent {
+  return {
+    requestId: `req_${randomUUID()}`,
+    orgId,
+    model: 'openai/gpt-4o-mini',
+    provider: 'openai',
+    promptTokens: 100,
+    completionTokens: 50,
+    costUsd: 0.001,
+    baselineCostUsd: 0.01,
+    latencyMs: 120,
+    status: 200,
+    ...overrides,
+  };
+}
+
+export function usageConformance(getDb: GetDb): void {
+  it('inserts the same request id once', async () => {
+    const db = getDb();
+    const org = await createTestOrg(db);
+    const event = usageEvent(org.id, { keyId: 'key_a', cachedTokens: 20, cacheHit: true, stream: true });
+    expect(await db.usage.insertMany([event])).toBe(1);
+    expect(await db.usage.insertMany([event, { ...event, costUsd: 99 }])).toBe(0);
+    const rows = await db.usage.listByOrg(org.id);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ ...event, costUsd: 0.001 });
+    expect(rows[0]!.createdAt).toBeInstanceOf(Date);
+    expect(await db.usage.insertMany([])).toBe(0);
+  });
+
+  it('fills defaults for optional fields', async () => {
+    const db = getDb();
+    const org = await createTestOrg(db);
+    await db.usage.insertMany([usageEvent(org.id)]);
+    expect((await db.usage.listByOrg(org.id))[0]).toMatchObject({
+      keyId: null,
+      cachedTokens: 0,
+      cacheHit: false,
+      stream: false,
+    });
+  });
+
+  it('summarises tokens, costs and cache hits since a point in time', async () => {
+    const db = getDb();
+    const org = await createTestOrg(db);
+    const since = new Date('2025-06-01T00:00:00Z');
+    await db.usage.insertMany([
+      usageEvent(org.id, { promptTokens: 10, completionTokens: 5, costUsd: 0.1, baselineCostUsd: 0.3 }),
+      usageEvent(org.id, {
+        promptTokens: 7,
+        completionTokens: 3,
+        cachedTokens: 7,
+        costUsd: 0.2,
+        baselineCostUsd: 0.4,
+        cacheHit: true,
+        createdAt: since,
+      }),
+      usageEvent(org.id, { promptTokens: 1000, costUsd: 50, createdAt: new Date('2025-05-31T23:59:59Z') }),
+    ]);
+    const other = await createTestOrg(db);
+    await db.usage.insertMany([usageEvent(other.id, { promptTokens: 500, costUsd: 9 })]);
+
+    const summary = await db.usage.summary(org.id, since);
+    expect(summary).toMatchObject({
+      requests: 2,
+      promptTokens: 17,
+      completionTokens: 8,
+      cachedTokens: 7,
+      totalTokens: 25,
+      cacheHits: 1,
+    });
+    expect(summary.costUsd).toBeCloseTo(0.3, 10);
+    expect(summary.baselineCostUsd).toBeCloseTo(0.7, 10);
+    expect(await db.usage.summary(randomUUID(), since)).toMatchObject({ requests: 0, costUsd: 0 });
+  });
+
+  it('lists newest first with since and limit', async () => {
+    const db = getDb();
+    const org = await createTestOrg(db);
+    const at = (day: number) => new Date(Date.UTC(2025, 0, day));
+    await db.usage.insertMany([1, 2, 3, 4].map((day) => usageEvent(org.id, { requestId: `d${day}-${org.id}`, createdAt: at(day) })));
+    const page = await db.usage.listByOrg(org.id, { since: at(2), limit: 2 });
+    expect(page.map((e) => e.createdAt)).toEqual([at(4), at(3)]);
+    expect(await db.usage.listByOrg('not-a-uuid')).toEqual([]);
+  });
+
+  it('inserts large batches and counts only new rows', async () => {
+    const db = getDb();
+    const org = await createTestOrg(db);
+    const events = Array.from({ length: 1200 }, () => usageEvent(org.id));
+    expect(await db.usage.insertMany(events.slice(0, 100))).toBe(100);
+    expect(await db.usage.insertMany(events)).toBe(1100);
+    expect((await db.usage.summary(org.id, new Date(0))).requests).toBe(1200);
+  });
+}

@@ -1,0 +1,34 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { Database } from '../database.js';
+import type { NewApiKey, OrganizationRecord } from '../types.js';
+
+/** A name no other test (or earlier run against the same database) uses. */
+export function uniqueName(prefix: string): string {
+  return `${prefix}-${randomUUID().slice(0, 8)}`;
+}
+
+export function sha256Hex(value: string): string {
+  return createHash('sha256').update(value).digest('hex');
+}
+
+export function createTestOrg(db: Database, prefix = 'org'): Promise<OrganizationRecord> {
+  return db.orgs.create({ name: uniqueName(prefix) });
+}
+
+/** A key input with a fresh id, secret hash and the given overrides. */
+export function newKeyInput(orgId: string, overrides: Partial<NewApiKey> = {}): NewApiKey {
+  const secret = `sk-svc-${randomUUID()}`;
+  return {
+    id: `key_${randomUUID().replaceAll('-', '').slice(0, 20)}`,
+    orgId,
+    name: 'test key',
+    keyHash: sha256Hex(secret),
+    keyPrefix: secret.slice(0, 12),
+    scopes: ['inference:chat'],
+    expiresAt: null,
+    ...overrides,
+  };
+}
+
+/** Registers the shared instance for the conformance modules; set in beforeAll. */
+export type GetDb = () => Database;

@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../database.js';
+import { decisionConformance } from './conformance/decisions.js';
+import { keyConformance } from './conformance/keys.js';
+import { orgConformance } from './conformance/orgs.js';
+import { settingsConformance } from './conformance/settings.js';
+import { usageConformance } from './conformance/usage.js';
+import { createTestOrg } from './fixtures.js';
+
+/**
+ * The behaviour every Database backend must show. `create` is called once per suite (one
+ * shared instance, closed afterwards); tests use unique names so they never see each other.
+ */
+export function runDbConformance(name: string, create: () => Promise<Database>): void {
+  describe(name, () => {
+    let db: Database | undefined;
+    const getDb = (): Database => {
+      if (!db) throw new Error('database not created; did beforeAll fail?');
+      return db;
+    };
+
+    beforeAll(async () => {
+      db = await create();
+    }, 60_000);
+
+    afterAll(async () => {
+      await db?.close();
+    });
+
+    it('answers ping', async () => {
+      expect(await getDb().ping()).toBe(true);
+    });
+
+    it('re-running migrations is a no-op that keeps data', async () => {
+      const org = await createTestOrg(getDb());
+      await getDb().migrate();
+      await getDb().migrate();
+      expect(await getDb().orgs.get(org.id)).toEqual(org);
+    });
+
+    describe('orgs', () => orgConformance(getDb));
+    describe('keys', () => keyConformance(getDb));
+    describe('settings', () => settingsConformance(getDb));
+    describe('usage', () => usageConformance(getDb));
+    describe('decisions', () => decisionConformance(getDb));
+  });
+}

@@ -1,0 +1,156 @@
+import type { Organization } from '@svc/core';
+
+/** An organisation row as stored; `updatedAt` moves on every update. */
+export interface OrganizationRecord extends Organization {
+  updatedAt: Date;
+}
+
+/** Fields accepted when creating an organisation; omitted limits mean "unlimited" (null). */
+export interface NewOrganization {
+  name: string;
+  /** Defaults to `free`. */
+  plan?: string;
+  /** Requests per minute; null = unlimited. */
+  rpmLimit?: number | null;
+  /** Tokens per minute; null = unlimited. */
+  tpmLimit?: number | null;
+  /** Spend cap per calendar month in USD; null = unlimited. */
+  monthlyBudgetUsd?: number | null;
+  /** Total token allowance; null = unlimited. */
+  tokenQuota?: number | null;
+  defaultIntelligenceMode?: Organization['defaultIntelligenceMode'];
+}
+
+/** Any subset of the creation fields; `undefined` leaves a field as it is, `null` clears a limit. */
+export type OrganizationPatch = Partial<NewOrganization>;
+
+export type ApiKeyStatus = 'active' | 'revoked';
+
+/** A stored API key. The secret itself is never stored, only its SHA-256 hex digest. */
+export interface ApiKeyRecord {
+  /** `key_...` identifier, safe to show and log. */
+  id: string;
+  orgId: string;
+  name: string | null;
+  keyHash: string;
+  /** First characters of the secret, safe to log. */
+  keyPrefix: string;
+  /** Scope names as stored; unknown names are kept and grant nothing. */
+  scopes: string[];
+  status: ApiKeyStatus;
+  /** Null = never expires. Expiry is not reflected in `status`; callers compare with now. */
+  expiresAt: Date | null;
+  createdAt: Date;
+  revokedAt: Date | null;
+  lastUsedAt: Date | null;
+}
+
+export interface NewApiKey {
+  id: string;
+  orgId: string;
+  name?: string | null;
+  keyHash: string;
+  keyPrefix: string;
+  scopes: readonly string[];
+  expiresAt?: Date | null;
+}
+
+/** One billed request in the usage ledger. Costs are USD, latency milliseconds. */
+export interface UsageEvent {
+  /** Idempotency key: inserting the same id twice keeps the first row. */
+  requestId: string;
+  orgId: string;
+  keyId: string | null;
+  model: string;
+  provider: string;
+  promptTokens: number;
+  completionTokens: number;
+  cachedTokens: number;
+  costUsd: number;
+  /** What the request would have cost on the baseline model (savings = baseline - cost). */
+  baselineCostUsd: number;
+  cacheHit: boolean;
+  latencyMs: number;
+  /** HTTP status returned to the client. */
+  status: number;
+  stream: boolean;
+  createdAt: Date;
+}
+
+/** A ledger row to insert; `createdAt` defaults to the database's now(). */
+export type NewUsageEvent = Omit<UsageEvent, 'createdAt' | 'keyId' | 'cachedTokens' | 'cacheHit' | 'stream'> & {
+  keyId?: string | null;
+  cachedTokens?: number;
+  cacheHit?: boolean;
+  stream?: boolean;
+  createdAt?: Date;
+};
+
+/** Totals over a window of the ledger. Tokens are counts, costs USD. */
+export interface UsageSummary {
+  requests: number;
+  promptTokens: number;
+  completionTokens: number;
+  cachedTokens: number;
+  /** prompt + completion. */
+  totalTokens: number;
+  costUsd: number;
+  baselineCostUsd: number;
+  cacheHits: number;
+}
+
+export interface UsageListOptions {
+  /** Inclusive lower bound on `createdAt`. */
+  since?: Date;
+  /** Defaults to 100, capped at 1000. */
+  limit?: number;
+}
+
+/** One routing decision from the decision log. */
+export interface RoutingDecisionRecord {
+  requestId: string;
+  orgId: string;
+  /** The model the client asked for (alias, `auto`, or a pinned id). */
+  requestedModel: string | null;
+  /** The model that answered (or the last one tried). */
+  model: string;
+  provider: string;
+  tier: string | null;
+  lane: string | null;
+  /** What decided: e.g. `pinned`, `alias`, `auto`, `policy`, `sticky`. */
+  source: string;
+  taskFamily: string | null;
+  intelligenceMode: string | null;
+  /** Waterfall attempts in order, as JSON. */
+  attempts: unknown[];
+  /** Scored candidates, as JSON. */
+  candidates: unknown[];
+  /** e.g. `success`, `fallback`, `error`, `cache_hit`. */
+  outcome: string;
+  latencyMs: number;
+  createdAt: Date;
+}
+
+export type NewRoutingDecision = Omit<
+  RoutingDecisionRecord,
+  'createdAt' | 'requestedModel' | 'tier' | 'lane' | 'taskFamily' | 'intelligenceMode' | 'attempts' | 'candidates' | 'latencyMs'
+> & {
+  requestedModel?: string | null;
+  tier?: string | null;
+  lane?: string | null;
+  taskFamily?: string | null;
+  intelligenceMode?: string | null;
+  attempts?: readonly unknown[];
+  candidates?: readonly unknown[];
+  latencyMs?: number;
+  createdAt?: Date;
+};
+
+export interface DecisionListOptions {
+  /** Inclusive lower bound on `createdAt`. */
+  since?: Date;
+  orgId?: string;
+  model?: string;
+  /** Capped at 1000. */
+  limit: number;
+}
