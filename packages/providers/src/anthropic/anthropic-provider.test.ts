@@ -55,7 +55,7 @@ async function rejection(promise: Promise<unknown>): Promise<ProviderError> {
 describe('anthropic chat', () => {
   it('sends a Messages request and reads text, usage and cache tokens', async () => {
     const { server, provider } = await serve({ json: json('text') });
-    const result = await provider.chat({ ...base, temperature: 1.6, stop: ['END'], user: 'u-1' }, { headers: { 'anthropic-beta': 'prompt-caching-2024-07-31' } });
+    const result = await provider.chat({ ...base, temperature: 1.6, topP: 1, stop: ['END'], user: 'u-1' }, { headers: { 'anthropic-beta': 'prompt-caching-2024-07-31' } });
 
     const [sent] = server.requests;
     expect(sent?.path).toBe('/v1/messages');
@@ -123,10 +123,12 @@ describe('anthropic chat', () => {
     expect(result.choices[0]?.finishReason).toBe('stop');
   });
 
-  it('turns reasoning effort into a thinking budget on top of max_tokens, without sampling overrides', async () => {
+  it('turns reasoning effort into a thinking budget on top of max_tokens, without sampling overrides or forced tools', async () => {
     const { server, provider } = await serve({ json: json('text') });
-    await provider.chat({ ...base, maxTokens: 1000, temperature: 0.2, topP: 0.9, reasoningEffort: 'low' });
+    await provider.chat({ ...base, maxTokens: 1000, temperature: 0.2, topP: 0.9, reasoningEffort: 'low', tools: [weatherTool], toolChoice: 'required' });
     const body = server.requests[0]?.body as Record<string, unknown>;
+    // Anthropic refuses forced tool use while thinking.
+    expect(body.tool_choice).toEqual({ type: 'auto' });
     expect(body.thinking).toEqual({ type: 'enabled', budget_tokens: 2048 });
     expect(body.max_tokens).toBe(3048);
     expect(body).not.toHaveProperty('temperature');

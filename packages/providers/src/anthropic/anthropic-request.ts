@@ -48,6 +48,7 @@ export interface PreparedAnthropicRequest {
  *   thinking. The thinking budget is added on top of `max_tokens`, so the caller's `maxTokens`
  *   still bounds the visible answer. With thinking on, `temperature` and `top_p` are not sent
  *   (Anthropic rejects sampling changes while thinking) and tool choice cannot be forced.
+ * - `top_p` is sent only without `temperature` (newer models refuse both at once).
  * - `n` is ignored: Anthropic returns one answer; the pipeline fans out for n > 1.
  */
 export function buildAnthropicRequest(request: ProviderChatRequest, stream: boolean): PreparedAnthropicRequest {
@@ -64,8 +65,10 @@ export function buildAnthropicRequest(request: ProviderChatRequest, stream: bool
   if (budget !== undefined) {
     body.thinking = { type: 'enabled', budget_tokens: budget };
   } else {
+    // Current Claude models reject temperature and top_p together; temperature is the one
+    // callers mean (OpenAI clients often send top_p: 1 as a default).
     if (request.temperature !== undefined) body.temperature = Math.min(1, Math.max(0, request.temperature));
-    if (request.topP !== undefined) body.top_p = request.topP;
+    else if (request.topP !== undefined) body.top_p = request.topP;
   }
   if (request.stop && request.stop.length > 0) body.stop_sequences = request.stop;
   if (request.user) body.metadata = { user_id: request.user };
@@ -92,7 +95,7 @@ export function buildAnthropicRequest(request: ProviderChatRequest, stream: bool
     }
   } else if (userTools.length > 0) {
     body.tools = userTools.map(toAnthropicTool);
-    const choice = toolChoice(request);
+    const choice = toolChoice(request, budget !== undefined);
     if (choice) body.tool_choice = choice;
   }
   return prepared;
@@ -119,11 +122,16 @@ function objectSchema(schema: Record<string, unknown> | undefined): Record<strin
   return schema.type === undefined ? { type: 'object', ...schema } : schema;
 }
 
-function toolChoice(request: ProviderChatRequest): AnthropicToolChoice | undefined {
+/**
+ * Forced tool use (`any`, `tool`) is rejected while thinking; it degrades to `auto` there
+ * rather than failing a request the caller could not know was routed to Anthropic.
+ */
+function toolChoice(request: ProviderChatRequest, thinking: boolean): AnthropicToolChoice | undefined {
   const choice = request.toolChoice;
   if (choice === 'none') return { type: 'none' };
-  const base: AnthropicToolChoice | undefined =
-    choice === 'required' ? { type: 'any' } : typeof choice === 'object' ? { type: 'tool', name: choice.name } : choice === 'auto' ? { type: 'auto' } : undefined;
+  const forced: AnthropicToolChoice | undefined =
+    choice === 'required' ? { type: 'any' } : typeof choice === 'object' ? { type: 'tool', name: choice.name } : undefined;
+  const base: AnthropicToolChoice | undefined = forced && !thinking ? forced : choice === undefined ? undefined : { type: 'auto' };
   if (request.parallelToolCalls !== false) return base;
   return { ...(base ?? { type: 'auto' }), disable_parallel_tool_use: true };
 }

@@ -46,7 +46,10 @@ export async function* streamAnthropicEvents(
       case 'message_start': {
         const start = parseAnthropicWire(messageStartSchema, parseSseJson(PROVIDER, message.data), 'message_start event').message;
         if (start.usage) assignDefined(usage, start.usage);
-        yield { type: 'meta', id: start.id, model: start.model };
+        const meta: Extract<StreamEvent, { type: 'meta' }> = { type: 'meta' };
+        if (start.id) meta.id = start.id;
+        if (start.model) meta.model = start.model;
+        yield meta;
         break;
       }
       case 'content_block_start': {
