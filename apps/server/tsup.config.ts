@@ -1,10 +1,10 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  entry: ['src/index.ts', 'src/main.ts', 'src/cli.ts'],
   format: ['esm'],
   target: 'node20',
-  dts: true,
+  dts: { entry: ['src/index.ts'] },
   sourcemap: true,
   clean: true,
 });

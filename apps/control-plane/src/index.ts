@@ -1,1 +1,2 @@
-export {};
+export { createControlPlaneApp } from './app.js';
+export type { ControlPlaneDeps } from './deps.js';

@@ -1,1 +1,5 @@
-export {};
+export { createInferenceApp } from './app.js';
+export type { InferenceDeps } from './deps.js';
+export type { AppEnv } from './env.js';
+export { errorResponse, notFoundHandler, onError, readJson, tooLarge } from './errors.js';
+export { registerProbes } from './routes/probes.js';

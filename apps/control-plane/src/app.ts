@@ -1,0 +1,28 @@
+import { readCredential, requireAdmin } from '@svc/auth';
+import { requestId } from '@svc/core';
+import { notFoundHandler, onError, registerProbes, tooLarge } from '@svc/inference';
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { ControlPlaneDeps } from './deps.js';
+import type { ControlEnv } from './env.js';
+import { registerAdminKeys } from './routes/admin-keys.js';
+import { registerAdminOrgs } from './routes/admin-orgs.js';
+
+/** The control plane (spec document 2) and the admin API, mounted as DESIGN.md §3 says. */
+export function createControlPlaneApp(deps: ControlPlaneDeps): Hono<ControlEnv> {
+  const app = new Hono<ControlEnv>();
+  app.onError(onError(deps.logger));
+  app.notFound(notFoundHandler);
+  registerProbes(app, deps);
+  app.use('/v1/*', bodyLimit({ maxSize: deps.maxBodyBytes, onError: tooLarge(deps.maxBodyBytes) }));
+  app.use('/v1/admin/*', async (c, next) => {
+    c.set('requestId', requestId());
+    const caller = await deps.authenticator.authenticate(readCredential(c.req.header('authorization')));
+    requireAdmin(caller);
+    c.set('caller', caller);
+    await next();
+  });
+  registerAdminOrgs(app, deps);
+  registerAdminKeys(app, deps);
+  return app;
+}

@@ -1,0 +1,14 @@
+import type { Authenticator, AuthStore } from '@svc/auth';
+import type { Readiness } from '@svc/runtime';
+import type { Logger, Metrics } from '@svc/telemetry';
+
+/** What the control-plane app needs; a Runtime provides all of it. */
+export interface ControlPlaneDeps {
+  authenticator: Authenticator;
+  /** Organisations and keys (the relational store). */
+  db: AuthStore;
+  metrics: Metrics;
+  logger: Logger;
+  readiness(): Promise<Readiness>;
+  maxBodyBytes: number;
+}

@@ -1,0 +1,34 @@
+import type { ApiKeyRecord } from '@svc/auth';
+import type { Organization } from '@svc/core';
+
+/** Organisation in wire names (admin API, DESIGN.md §3). */
+export function orgToWire(org: Organization) {
+  return {
+    id: org.id,
+    object: 'organization',
+    name: org.name,
+    plan: org.plan,
+    rpm_limit: org.rpmLimit,
+    tpm_limit: org.tpmLimit,
+    monthly_budget_usd: org.monthlyBudgetUsd,
+    token_quota: org.tokenQuota,
+    default_intelligence_mode: org.defaultIntelligenceMode,
+    created_at: org.createdAt.toISOString(),
+  };
+}
+
+/** A key without its secret. */
+export function keyToWire(key: ApiKeyRecord) {
+  return {
+    id: key.id,
+    object: 'api_key',
+    org_id: key.orgId,
+    name: key.name,
+    prefix: key.keyPrefix,
+    scopes: key.scopes,
+    status: key.status,
+    expires_at: key.expiresAt?.toISOString() ?? null,
+    created_at: key.createdAt.toISOString(),
+    revoked_at: key.revokedAt?.toISOString() ?? null,
+  };
+}

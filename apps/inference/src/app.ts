@@ -1,0 +1,22 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { authenticate } from './authenticate.js';
+import type { InferenceDeps } from './deps.js';
+import type { AppEnv } from './env.js';
+import { notFoundHandler, onError, tooLarge } from './errors.js';
+import { registerChatCompletions } from './routes/chat-completions.js';
+import { registerModels } from './routes/models.js';
+import { registerProbes } from './routes/probes.js';
+
+/** The inference API (spec document 1) under `/v1`, plus the probes. */
+export function createInferenceApp(deps: InferenceDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.onError(onError(deps.logger));
+  app.notFound(notFoundHandler);
+  registerProbes(app, deps);
+  app.use('/v1/*', bodyLimit({ maxSize: deps.maxBodyBytes, onError: tooLarge(deps.maxBodyBytes) }));
+  app.use('/v1/*', authenticate(deps));
+  registerChatCompletions(app, deps);
+  registerModels(app, deps);
+  return app;
+}

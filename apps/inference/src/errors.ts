@@ -1,0 +1,43 @@
+import { type GatewayError, errorId, invalidRequest, notFound, payloadTooLarge, toGatewayError } from '@svc/core';
+import type { Context } from 'hono';
+import type { Logger } from '@svc/telemetry';
+
+/** Every error response: the spec's body, `x-error-id`, and the error's own headers (retry-after). */
+export function errorResponse(error: GatewayError, requestId?: string): Response {
+  const id = errorId();
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'x-error-id': id, ...error.headers };
+  if (requestId) {
+    headers['x-request-id'] = requestId;
+    headers['x-svc-request-id'] = requestId;
+  }
+  return new Response(JSON.stringify({ error: error.toBody() }), { status: error.status, headers });
+}
+
+/** The app's single onError mapper: anything thrown becomes the spec's error shape. */
+export function onError(logger: Logger) {
+  return (thrown: unknown, c: Context): Response => {
+    const error = toGatewayError(thrown);
+    const requestId = c.get('requestId') as string | undefined;
+    if (error.status >= 500 && error.type === 'internal_error') logger.error({ err: thrown, request_id: requestId }, 'internal error');
+    return errorResponse(error, requestId);
+  };
+}
+
+export function notFoundHandler(c: Context): Response {
+  return errorResponse(notFound(`No route for ${c.req.method} ${c.req.path}.`));
+}
+
+export function tooLarge(limit: number): () => Response {
+  return () => errorResponse(payloadTooLarge(limit));
+}
+
+/** Parses a JSON body; malformed JSON is a 400, not a 500. */
+export async function readJson(c: Context): Promise<unknown> {
+  const text = await c.req.text();
+  if (text.length === 0) throw invalidRequest('The request body is empty; send a JSON object.', null, 'invalid_json');
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw invalidRequest('The request body is not valid JSON.', null, 'invalid_json');
+  }
+}

@@ -1,0 +1,33 @@
+/** Parses `30d`, `12h`, `90m`, `3600s` into milliseconds; undefined when malformed. */
+export function parseDuration(text: string): number | undefined {
+  const match = /^(\d+)\s*([smhdw])$/.exec(text.trim());
+  if (!match) return undefined;
+  const unit = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 }[match[2] as 's' | 'm' | 'h' | 'd' | 'w'];
+  return Number(match[1]) * unit;
+}
+
+/** A non-negative number option, or an error naming the flag. */
+export function parseNumber(flag: string, text: string | undefined, integer: boolean): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (!Number.isFinite(value) || value < 0 || (integer && !Number.isInteger(value))) {
+    throw new CliError(`--${flag} must be a ${integer ? 'whole ' : ''}number >= 0 (got '${text}')`);
+  }
+  return value;
+}
+
+export class CliError extends Error {
+  override name = 'CliError';
+}
+
+export const usage = `usage: svc <command>
+
+  svc orgs create NAME [--plan P] [--rpm N] [--tpm N] [--budget-usd X] [--token-quota N]
+  svc orgs list
+  svc keys create --org NAME [--name N] [--scopes a,b] [--rpm N] [--tpm N] [--budget-usd X] [--expires-in 30d]
+  svc keys list [--org NAME]
+  svc keys revoke ID
+  svc migrate
+
+Uses DATABASE_URL (or the embedded store in SVC_DATA_DIR; stop the server first, the embedded
+store has one writer) and REDIS_URL (revocations reach running instances at once).`;

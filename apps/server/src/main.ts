@@ -1,0 +1,50 @@
+import { ConfigError, parseEnv } from '@svc/runtime';
+import { type Role, start } from './start.js';
+
+const roles: readonly Role[] = ['all', 'inference', 'control-plane'];
+
+async function main(): Promise<void> {
+  const role = (process.argv[2] ?? 'all') as Role;
+  if (!roles.includes(role)) {
+    console.error(`svc: unknown role '${role}'; use one of ${roles.join(', ')}`);
+    process.exit(2);
+  }
+  let started: Awaited<ReturnType<typeof start>>;
+  try {
+    const env = parseEnv(process.env);
+    started = await start(env, role);
+    const { logger, mockEnabled, env: settings } = started.runtime;
+    if (mockEnabled) {
+      logger.warn(
+        '*** MOCK PROVIDER ENABLED: no provider key is configured, so answers come from the built-in mock provider (models mock/*). Set OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY, ... for real models, or SVC_MOCK_PROVIDER=0 to turn it off. ***',
+      );
+    }
+    if (settings.QDRANT_URL) logger.warn('QDRANT_URL is set, but this version uses the in-process vector index; Qdrant support arrives with the semantic cache.');
+    if (!settings.SVC_MASTER_KEY) logger.warn('SVC_MASTER_KEY is not set: create keys with `pnpm svc keys create --org NAME`.');
+    for (const server of started.servers) logger.info({ port: server.port, host: settings.HOST }, `${server.name} listening on http://${settings.HOST}:${server.port}`);
+    logger.info({ database: started.runtime.db.kind, kv: settings.REDIS_URL ? 'redis' : 'in_process', providers: [...started.runtime.providers.ids()] }, 'svc gateway ready');
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`svc: bad configuration: ${error.message}`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const onSignal = (signal: string) => {
+    started.runtime.logger.info({ signal }, 'shutting down: draining requests, flushing the ledger');
+    started.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        started.runtime.logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
+}
+
+main().catch((error: unknown) => {
+  console.error('svc: failed to start:', error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,47 @@
+import { readFile } from 'node:fs/promises';
+import * as v from 'valibot';
+import { parse as parseYaml } from 'yaml';
+import { ConfigError } from './env.js';
+
+const keyList = v.union([v.pipe(v.string(), v.transform((value) => value.split(',').map((k) => k.trim()).filter(Boolean))), v.array(v.string())]);
+
+const providerSchema = v.object({
+  api_keys: v.optional(keyList),
+  base_url: v.optional(v.pipe(v.string(), v.url('base_url must be a URL'))),
+});
+
+const configSchema = v.object({
+  providers: v.optional(v.record(v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9-]*$/, 'provider ids are lowercase letters, digits and dashes')), providerSchema), {}),
+  mock: v.optional(
+    v.object({
+      enabled: v.optional(v.boolean()),
+      latency_ms: v.optional(v.pipe(v.number(), v.minValue(0))),
+      tokens_per_second: v.optional(v.pipe(v.number(), v.minValue(0))),
+    }),
+  ),
+});
+
+export type ConfigFile = v.InferOutput<typeof configSchema>;
+
+/** Reads `SVC_CONFIG` (JSON or YAML by extension or content). */
+export async function loadConfigFile(path: string): Promise<ConfigFile> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError('SVC_CONFIG', `cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'}); point it at a readable JSON or YAML file`);
+  }
+  let data: unknown;
+  try {
+    data = path.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
+  } catch (error) {
+    throw new ConfigError('SVC_CONFIG', `${path} is not valid ${path.endsWith('.json') ? 'JSON' : 'YAML'}: ${(error as Error).message.split('\n')[0]}`);
+  }
+  const result = v.safeParse(configSchema, data ?? {});
+  if (!result.success) {
+    const issue = result.issues[0];
+    const where = issue.path?.map((item) => String(item.key)).join('.') ?? '';
+    throw new ConfigError('SVC_CONFIG', `${path}${where ? ` at ${where}` : ''}: ${issue.message}`);
+  }
+  return result.output;
+}

@@ -1,0 +1,122 @@
+import * as v from 'valibot';
+
+/**
+ * The operator contract's environment (DESIGN.md §3), validated once. Apps call `parseEnv`
+ * with `process.env`; nothing else in the code base reads the environment.
+ */
+
+/** Providers configured by `<PROVIDER>_API_KEY` / `<PROVIDER>_BASE_URL`. */
+export const envProviders = [
+  'openai',
+  'anthropic',
+  'gemini',
+  'groq',
+  'together',
+  'fireworks',
+  'deepseek',
+  'xai',
+  'mistral',
+  'cerebras',
+  'perplexity',
+  'openrouter',
+  'ollama',
+] as const;
+export type EnvProvider = (typeof envProviders)[number];
+
+const port = (name: string, fallback: number) =>
+  v.pipe(
+    v.optional(v.string(), String(fallback)),
+    v.transform(Number),
+    v.number(),
+    v.integer(`${name} must be a whole number`),
+    v.minValue(0, `${name} must be 0..65535`),
+    v.maxValue(65535, `${name} must be 0..65535`),
+  );
+
+const positiveInt = (name: string, fallback: number) =>
+  v.pipe(v.optional(v.string(), String(fallback)), v.transform(Number), v.number(`${name} must be a number`), v.integer(`${name} must be a whole number`), v.minValue(0, `${name} must be >= 0`));
+
+const flag = v.pipe(
+  v.optional(v.picklist(['1', '0', 'true', 'false', 'yes', 'no', ''], 'use 1 or 0')),
+  v.transform((value) => (value === undefined || value === '' ? undefined : ['1', 'true', 'yes'].includes(value))),
+);
+
+const url = (name: string, schemes: readonly string[]) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.check((value) => {
+        try {
+          return schemes.includes(new URL(value).protocol);
+        } catch {
+          return false;
+        }
+      }, `${name} must be a URL starting with ${schemes.map((s) => `${s}//`).join(' or ')}`),
+    ),
+  );
+
+const baseSchema = v.object({
+  PORT: port('PORT', 8080),
+  CONTROL_PORT: port('CONTROL_PORT', 8081),
+  HOST: v.optional(v.pipe(v.string(), v.minLength(1, 'HOST must not be empty')), '127.0.0.1'),
+  DATABASE_URL: url('DATABASE_URL', ['postgres:', 'postgresql:']),
+  SVC_DATA_DIR: v.optional(v.string(), './.svc-data'),
+  REDIS_URL: url('REDIS_URL', ['redis:', 'rediss:']),
+  QDRANT_URL: url('QDRANT_URL', ['http:', 'https:']),
+  QDRANT_API_KEY: v.optional(v.string()),
+  SVC_MASTER_KEY: v.optional(v.pipe(v.string(), v.minLength(16, 'SVC_MASTER_KEY must be at least 16 characters'))),
+  SVC_ENCRYPTION_KEY: v.optional(v.pipe(v.string(), v.minLength(32, 'SVC_ENCRYPTION_KEY must be at least 32 characters'))),
+  SVC_CONFIG: v.optional(v.string()),
+  SVC_MOCK_PROVIDER: flag,
+  SVC_MOCK_LATENCY_MS: positiveInt('SVC_MOCK_LATENCY_MS', 0),
+  SVC_MOCK_TOKENS_PER_SECOND: positiveInt('SVC_MOCK_TOKENS_PER_SECOND', 0),
+  SVC_MAX_BODY_BYTES: positiveInt('SVC_MAX_BODY_BYTES', 10 * 1024 * 1024),
+  SVC_SHUTDOWN_GRACE_MS: positiveInt('SVC_SHUTDOWN_GRACE_MS', 10_000),
+  LOG_LEVEL: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'use one of fatal, error, warn, info, debug, trace, silent'), 'info'),
+});
+
+export interface ProviderEnv {
+  apiKeys: string[];
+  baseUrl?: string;
+}
+
+export type Env = v.InferOutput<typeof baseSchema> & {
+  providers: Partial<Record<EnvProvider, ProviderEnv>>;
+};
+
+/** A configuration error: one line naming the variable and the fix. */
+export class ConfigError extends Error {
+  constructor(readonly variable: string, message: string) {
+    super(`${variable}: ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Validates the environment; throws ConfigError naming the first bad variable. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const result = v.safeParse(baseSchema, source, { abortEarly: true });
+  if (!result.success) {
+    const issue = result.issues[0];
+    const variable = issue.path?.map((item) => String(item.key)).join('.') ?? 'environment';
+    throw new ConfigError(variable, issue.message);
+  }
+  const providers: Env['providers'] = {};
+  for (const id of envProviders) {
+    const prefix = id.toUpperCase();
+    const keys = source[`${prefix}_API_KEY`];
+    const baseUrl = source[`${prefix}_BASE_URL`];
+    if (baseUrl !== undefined && baseUrl !== '') {
+      try {
+        const protocol = new URL(baseUrl).protocol;
+        if (protocol !== 'http:' && protocol !== 'https:') throw new Error(protocol);
+      } catch {
+        throw new ConfigError(`${prefix}_BASE_URL`, 'must be an http:// or https:// URL');
+      }
+    }
+    const apiKeys = (keys ?? '').split(',').map((key) => key.trim()).filter(Boolean);
+    // Ollama runs without keys: its base URL alone configures it.
+    if (apiKeys.length === 0 && !(id === 'ollama' && baseUrl)) continue;
+    providers[id] = { apiKeys, ...(baseUrl ? { baseUrl: baseUrl.replace(/\/+$/, '') } : {}) };
+  }
+  return { ...result.output, providers };
+}

@@ -1,0 +1,125 @@
+import { type Catalog, createCatalog } from '@svc/catalog';
+import { Authenticator } from '@svc/auth';
+import { type Database, createDb } from '@svc/db';
+import { type Kv, createMemoryKv, createRedisKv } from '@svc/kv';
+import { Gateway, LearnQueue } from '@svc/pipeline';
+import { type CompatibleProviderConfig, type ProviderRegistry, type ProviderRegistryConfig, createProviderRegistry } from '@svc/providers';
+import { type Logger, type Metrics, createLogger, createMetrics } from '@svc/telemetry';
+import { type ConfigFile, loadConfigFile } from './config-file.js';
+import { ConfigError, type Env } from './env.js';
+import { type Readiness, probe, summarise } from './readiness.js';
+
+/** Everything a gateway process runs on, built once from the validated environment. */
+export interface Runtime {
+  env: Env;
+  db: Database;
+  kv: Kv;
+  /** Models of configured providers only. */
+  catalog: Catalog;
+  providers: ProviderRegistry;
+  authenticator: Authenticator;
+  gateway: Gateway;
+  learn: LearnQueue;
+  metrics: Metrics;
+  logger: Logger;
+  mockEnabled: boolean;
+  readiness(): Promise<Readiness>;
+  /** Flushes the learn queue and closes the stores. Idempotent. */
+  close(): Promise<void>;
+}
+
+export interface RuntimeOptions {
+  /** Injected fetch for provider calls (tests). */
+  fetch?: typeof globalThis.fetch;
+  logger?: Logger;
+}
+
+/** Merges `SVC_CONFIG` and `<PROVIDER>_*` variables (the environment wins) into registry config. */
+export function providerConfig(env: Env, file: ConfigFile | undefined): { config: ProviderRegistryConfig; mockEnabled: boolean } {
+  const merged = new Map<string, { apiKeys: string[]; baseUrl?: string }>();
+  for (const [id, entry] of Object.entries(file?.providers ?? {})) {
+    if (entry.api_keys && entry.api_keys.length > 0) merged.set(id, { apiKeys: entry.api_keys, ...(entry.base_url ? { baseUrl: entry.base_url } : {}) });
+  }
+  for (const [id, entry] of Object.entries(env.providers)) merged.set(id, { ...merged.get(id), ...entry });
+  const compatible: CompatibleProviderConfig[] = [];
+  const config: ProviderRegistryConfig = { compatible };
+  for (const [id, entry] of merged) {
+    if (id === 'openai' || id === 'anthropic' || id === 'gemini') config[id] = entry;
+    else compatible.push({ id, apiKeys: entry.apiKeys, ...(entry.baseUrl ? { baseUrl: entry.baseUrl } : {}) });
+  }
+  const mockEnabled = env.SVC_MOCK_PROVIDER ?? file?.mock?.enabled ?? merged.size === 0;
+  if (mockEnabled) {
+    config.mock = {
+      enabled: true,
+      latencyMs: env.SVC_MOCK_LATENCY_MS || (file?.mock?.latency_ms ?? 0),
+      tokensPerSecond: env.SVC_MOCK_TOKENS_PER_SECOND || (file?.mock?.tokens_per_second ?? 0),
+    };
+  }
+  return { config, mockEnabled };
+}
+
+export async function createRuntime(env: Env, options: RuntimeOptions = {}): Promise<Runtime> {
+  const logger = options.logger ?? createLogger({ level: env.LOG_LEVEL });
+  const file = env.SVC_CONFIG ? await loadConfigFile(env.SVC_CONFIG) : undefined;
+  const { config, mockEnabled } = providerConfig(env, file);
+  if (options.fetch) config.fetch = options.fetch;
+  let providers: ProviderRegistry;
+  try {
+    providers = createProviderRegistry(config);
+  } catch (error) {
+    throw new ConfigError(env.SVC_CONFIG ? 'SVC_CONFIG' : 'provider configuration', (error as Error).message);
+  }
+  const catalog = createCatalog().forProviders(providers.ids());
+
+  const db = await createDb(env.DATABASE_URL ? { url: env.DATABASE_URL } : { dataDir: env.SVC_DATA_DIR });
+  const kv = env.REDIS_URL ? createRedisKv({ url: env.REDIS_URL }) : createMemoryKv();
+  const metrics = createMetrics();
+  const learn = new LearnQueue({
+    writer: {
+      writeUsage: async (events) => {
+        await db.usage.insertMany(events);
+      },
+      writeDecisions: async (rows) => {
+        await db.decisions.insertMany(rows);
+      },
+    },
+    onError: (error) => logger.error({ err: error }, 'learn stage: batch write failed; will retry'),
+  });
+  const authenticator = new Authenticator({ store: db, bus: kv });
+  await authenticator.start();
+  if (env.SVC_MASTER_KEY) await authenticator.ensureMasterKey(env.SVC_MASTER_KEY);
+  const gateway = new Gateway({ catalog, providers, learn, metrics, logger });
+
+  let closed: Promise<void> | undefined;
+  return {
+    env,
+    db,
+    kv,
+    catalog,
+    providers,
+    authenticator,
+    gateway,
+    learn,
+    metrics,
+    logger,
+    mockEnabled,
+    async readiness() {
+      const [database, shared] = await Promise.all([probe(() => db.ping(), 1_000), probe(() => kv.ping(), 1_000)]);
+      return summarise({
+        database: { status: database.up ? 'up' : 'down', backend: db.kind, required: true, latency_ms: database.latencyMs },
+        kv: { status: shared.up ? 'up' : 'down', backend: env.REDIS_URL ? 'redis' : 'in_process', required: true, latency_ms: shared.latencyMs },
+        // The in-process index is the default; the Qdrant adapter arrives with the cache issue.
+        vector_db: { status: 'up', backend: 'in_process', required: false },
+      });
+    },
+    close() {
+      closed ??= (async () => {
+        await learn.close();
+        await authenticator.stop();
+        await kv.close();
+        await db.close();
+      })();
+      return closed;
+    },
+  };
+}
