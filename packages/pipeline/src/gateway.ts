@@ -143,6 +143,8 @@ export class Gateway {
         }
         outcome = 'ok';
       } catch (error) {
+        // Our own abort (the client went away) surfaces as an upstream read failure.
+        if (context.signal.aborted) return;
         outcome = 'error_after_first_byte';
         throw error;
       } finally {

@@ -46,10 +46,16 @@ export function openAIPayloadError(provider: string, payload: unknown): Provider
 
 /** `status` is undefined for an error reported inside a 200 answer. */
 function classifyFields(status: number | undefined, body: ErrorFields): ErrorClassification {
+  const byStatus = status === undefined ? undefined : kindFromStatus(status);
+  // A specific status (503 overloaded, 429, 504 ...) says more than a generic `type` such as
+  // `server_error`; generic statuses (400, 500) defer to the body's type.
+  const specificStatus = byStatus === 'server' || byStatus === 'invalid_request' ? undefined : byStatus;
   const kind =
     (body.code !== undefined ? kindByCode.get(body.code) : undefined) ??
-    (body.type !== undefined ? kindByCode.get(body.type) : undefined) ??
     ((status === undefined || status === 400) && body.message !== undefined && contextLengthMessage.test(body.message) ? 'context_length' : undefined) ??
-    (status === undefined ? 'server' : kindFromStatus(status));
+    specificStatus ??
+    (body.type !== undefined ? kindByCode.get(body.type) : undefined) ??
+    byStatus ??
+    'server';
   return { kind, message: body.message, code: body.code ?? body.type, param: body.param ?? null };
 }
