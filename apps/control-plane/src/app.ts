@@ -1,6 +1,6 @@
 import { readCredential, requireAdmin } from '@svc/auth';
 import { requestId } from '@svc/core';
-import { notFoundHandler, onError, registerProbes, tooLarge } from '@svc/inference';
+import { notFoundHandler, onError, recordRequest, registerProbes, tooLarge } from '@svc/inference';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { ControlPlaneDeps } from './deps.js';
@@ -13,6 +13,7 @@ export function createControlPlaneApp(deps: ControlPlaneDeps): Hono<ControlEnv> 
   const app = new Hono<ControlEnv>();
   app.onError(onError(deps.logger));
   app.notFound(notFoundHandler);
+  app.use(recordRequest(deps.metrics));
   registerProbes(app, deps);
   app.use('/v1/*', bodyLimit({ maxSize: deps.maxBodyBytes, onError: tooLarge(deps.maxBodyBytes) }));
   app.use('/v1/admin/*', async (c, next) => {

@@ -6,6 +6,7 @@ import type { AppEnv } from './env.js';
 import { notFoundHandler, onError, tooLarge } from './errors.js';
 import { registerChatCompletions } from './routes/chat-completions.js';
 import { registerModels } from './routes/models.js';
+import { recordRequest } from './record-request.js';
 import { registerProbes } from './routes/probes.js';
 
 /** The inference API (spec document 1) under `/v1`, plus the probes. */
@@ -13,6 +14,7 @@ export function createInferenceApp(deps: InferenceDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.onError(onError(deps.logger));
   app.notFound(notFoundHandler);
+  app.use(recordRequest(deps.metrics));
   registerProbes(app, deps);
   app.use('/v1/*', bodyLimit({ maxSize: deps.maxBodyBytes, onError: tooLarge(deps.maxBodyBytes) }));
   app.use('/v1/*', authenticate(deps));

@@ -3,3 +3,4 @@ export type { InferenceDeps } from './deps.js';
 export type { AppEnv } from './env.js';
 export { errorResponse, notFoundHandler, onError, readJson, tooLarge } from './errors.js';
 export { registerProbes } from './routes/probes.js';
+export { recordRequest } from './record-request.js';

@@ -35,9 +35,10 @@ async function walk<T>(
   settings: CallSettings,
   attempts: Attempt[],
   run: (provider: Provider, model: ModelInfo) => Promise<T>,
-): Promise<{ value: T; model: ModelInfo }> {
+): Promise<{ value: T; model: ModelInfo; providerMs: number }> {
   let lastError: unknown;
   let tried = 0;
+  let providerMs = 0;
   for (const model of waterfall) {
     if (tried >= settings.maxAttempts || settings.signal.aborted) break;
     const provider = settings.providers.get(model.provider);
@@ -46,11 +47,14 @@ async function walk<T>(
     const started = performance.now();
     try {
       const value = await run(provider, model);
-      const attempt: Attempt = { model: model.id, provider: model.provider, outcome: 'ok', latencyMs: Math.round(performance.now() - started) };
+      const elapsed = performance.now() - started;
+      providerMs += elapsed;
+      const attempt: Attempt = { model: model.id, provider: model.provider, outcome: 'ok', latencyMs: Math.round(elapsed) };
       attempts.push(attempt);
       settings.observer.attempt(model, attempt);
-      return { value, model };
+      return { value, model, providerMs };
     } catch (error) {
+      providerMs += performance.now() - started;
       const attempt: Attempt = {
         model: model.id,
         provider: model.provider,

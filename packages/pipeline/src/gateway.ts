@@ -90,14 +90,16 @@ export class Gateway {
         const opened = await openStream(request, decision.waterfall, settings, attempts);
         return this.streamResponse(request, context, decision, mode, opened.model, opened.value, attempts);
       }
-      const { value: result, model } = await callChat(request, decision.waterfall, settings, attempts);
+      const { value: result, model, providerMs } = await callChat(request, decision.waterfall, settings, attempts);
       const replicated = replicateChoices(result, request.n);
-      const latencyMs = Math.round(performance.now() - context.startedAt);
+      const elapsed = performance.now() - context.startedAt;
+      this.deps.metrics.gatewayOverhead.observe({ route: 'chat' }, Math.max(0, elapsed - providerMs) / 1000);
+      const latencyMs = Math.round(elapsed);
       const cost = result.usage ? computeCost(model, result.usage) : undefined;
       const metadata = buildSvcMetadata({ requestId: context.requestId, requestedModel: request.model, decision, served: model, mode, latencyMs, cost });
       const breakdown = {
         route_ms: round1(routedAt - context.startedAt),
-        provider_ms: attempts.reduce((sum, a) => sum + a.latencyMs, 0),
+        provider_ms: round1(providerMs),
         total_ms: latencyMs,
       };
       const auditId = `aud_${randomId(20)}`;

@@ -1,5 +1,5 @@
 import { requireScope } from '@svc/auth';
-import { chatCompletionId, toGatewayError } from '@svc/core';
+import { GatewayError, chatCompletionId, toGatewayError } from '@svc/core';
 import type { ChatStreamResponse } from '@svc/pipeline';
 import { ChatChunkEncoder, decodeChatRequest, encodeChatCompletion } from '@svc/protocol';
 import type { Hono } from 'hono';
@@ -13,7 +13,11 @@ const forwarded = ['anthropic-beta'] as const;
 
 export function registerChatCompletions(app: Hono<AppEnv>, deps: InferenceDeps): void {
   // Auth / rate-limit probe: 204 when the key is good, 401 otherwise (middleware throws).
-  app.on('HEAD', '/v1/chat/completions', (c) => {
+  // Hono dispatches HEAD as GET, so the probe lives on GET and a real GET is refused.
+  app.get('/v1/chat/completions', (c) => {
+    if (c.req.raw.method !== 'HEAD') {
+      throw new GatewayError({ status: 405, type: 'invalid_request_error', code: 'method_not_allowed', message: 'Use POST /v1/chat/completions.' });
+    }
     requireScope(c.get('caller'), 'inference:chat');
     return c.body(null, 204, { 'x-svc-org-id': c.get('caller').org.id });
   });

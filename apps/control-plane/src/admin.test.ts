@@ -1,0 +1,147 @@
+import { randomUUID } from 'node:crypto';
+import { createInferenceApp } from '@svc/inference';
+import { type Runtime, createRuntime, parseEnv } from '@svc/runtime';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createControlPlaneApp } from './app.js';
+
+const master = 'sk-svc-control-plane-test-master';
+let runtime: Runtime;
+let control: ReturnType<typeof createControlPlaneApp>;
+let inference: ReturnType<typeof createInferenceApp>;
+
+beforeAll(async () => {
+  runtime = await createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_MASTER_KEY: master, SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent' }));
+  control = createControlPlaneApp({ ...runtime, maxBodyBytes: 1024 * 1024 });
+  inference = createInferenceApp({ ...runtime, maxBodyBytes: 1024 * 1024 });
+});
+afterAll(async () => {
+  await runtime?.close();
+});
+
+const admin = (method: string, path: string, body?: unknown, key = master) =>
+  control.request(path, {
+    method,
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+const chatWith = (key: string) =>
+  inference.request('/v1/chat/completions', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'svc/auto', messages: [{ role: 'user', content: 'hi' }] }),
+  });
+const json = async <T = Record<string, unknown>>(response: Response) => (await response.json()) as T;
+
+describe('admin API authorisation', () => {
+  it('needs a key (401) with the admin role (403)', async () => {
+    expect((await control.request('/v1/admin/orgs')).status).toBe(401);
+    const org = await runtime.db.orgs.ensure(`plain-${randomUUID()}`);
+    const plain = await runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:chat', 'observability:read'] });
+    const denied = await admin('GET', '/v1/admin/orgs', undefined, plain.secret);
+    expect(denied.status).toBe(403);
+    expect(await json(denied)).toMatchObject({ error: { type: 'authorization_error', code: 'forbidden' } });
+  });
+
+  it('keeps probes public on the control plane', async () => {
+    expect((await control.request('/health')).status).toBe(200);
+    expect((await control.request('/ready')).status).toBe(200);
+    expect((await control.request('/metrics')).status).toBe(200);
+  });
+});
+
+describe('organisations', () => {
+  it('creates, lists and patches organisations', async () => {
+    const name = `acme-${randomUUID()}`;
+    const created = await admin('POST', '/v1/admin/orgs', { name, rpm_limit: 600, monthly_budget_usd: 25.5, default_intelligence_mode: 'cache' });
+    expect(created.status).toBe(201);
+    const org = await json(created);
+    expect(org).toMatchObject({ name, plan: 'free', rpm_limit: 600, tpm_limit: null, monthly_budget_usd: 25.5, default_intelligence_mode: 'cache' });
+    const list = await json<{ object: string; data: { id: string }[] }>(await admin('GET', '/v1/admin/orgs'));
+    expect(list.object).toBe('list');
+    expect(list.data.map((o) => o.id)).toContain(org.id);
+    const patched = await admin('PATCH', `/v1/admin/orgs/${org.id}`, { tpm_limit: 90000, rpm_limit: null });
+    expect(await json(patched)).toMatchObject({ tpm_limit: 90000, rpm_limit: null, monthly_budget_usd: 25.5 });
+  });
+
+  it('validates bodies (400 with param), refuses duplicates (409) and unknown ids (404)', async () => {
+    expect(await json(await admin('POST', '/v1/admin/orgs', {}))).toMatchObject({ error: { type: 'invalid_request_error', param: 'name' } });
+    expect(await json(await admin('POST', '/v1/admin/orgs', { name: 'x', rpm_limit: -1 }))).toMatchObject({ error: { param: 'rpm_limit' } });
+    expect(await json(await admin('POST', '/v1/admin/orgs', { name: 'x', default_intelligence_mode: 'turbo' }))).toMatchObject({ error: { param: 'default_intelligence_mode' } });
+    const name = `dup-${randomUUID()}`;
+    expect((await admin('POST', '/v1/admin/orgs', { name })).status).toBe(201);
+    const duplicate = await admin('POST', '/v1/admin/orgs', { name });
+    expect(duplicate.status).toBe(409);
+    expect((await admin('PATCH', `/v1/admin/orgs/${randomUUID()}`, { plan: 'pro' })).status).toBe(404);
+  });
+
+  it('makes the org default intelligence mode the fallback of every request', async () => {
+    const org = await json<{ id: string }>(await admin('POST', '/v1/admin/orgs', { name: `mode-${randomUUID()}`, default_intelligence_mode: 'proxy' }));
+    const key = await json<{ key: string }>(await admin('POST', '/v1/admin/keys', { org_id: org.id }));
+    expect((await chatWith(key.key)).headers.get('x-svc-intelligence-mode')).toBe('proxy');
+  });
+});
+
+describe('keys', () => {
+  it('issues a key shown once, usable at once, listed without its secret, revoked at once', async () => {
+    const org = await json<{ id: string }>(await admin('POST', '/v1/admin/orgs', { name: `keys-${randomUUID()}` }));
+    const created = await admin('POST', '/v1/admin/keys', { org_id: org.id, name: 'ci' });
+    expect(created.status).toBe(201);
+    const key = await json<{ id: string; key: string; scopes: string[]; org_id: string; expires_at: null; created_at: string }>(created);
+    expect(key.key).toMatch(/^sk-svc-/);
+    expect(key.scopes).not.toContain('admin');
+    expect(key.scopes).toContain('inference:chat');
+    expect((await chatWith(key.key)).status).toBe(200);
+
+    const listed = await json<{ data: Record<string, unknown>[] }>(await admin('GET', `/v1/admin/keys?org_id=${org.id}`));
+    expect(listed.data).toHaveLength(1);
+    expect(listed.data[0]).toMatchObject({ id: key.id, status: 'active', prefix: key.key.slice(0, 14) });
+    expect(JSON.stringify(listed)).not.toContain(key.key);
+
+    const revoked = await admin('DELETE', `/v1/admin/keys/${key.id}`);
+    expect(await json(revoked)).toEqual({ id: key.id, status: 'revoked' });
+    expect(await json(await chatWith(key.key))).toMatchObject({ error: { code: 'revoked_api_key' } });
+    expect((await admin('DELETE', '/v1/admin/keys/key_missing')).status).toBe(404);
+  });
+
+  it('validates scopes, org and expiry', async () => {
+    const org = await json<{ id: string }>(await admin('POST', '/v1/admin/orgs', { name: `kv-${randomUUID()}` }));
+    expect(await json(await admin('POST', '/v1/admin/keys', { org_id: org.id, scopes: ['inference:chat', 'root'] }))).toMatchObject({ error: { param: 'scopes' } });
+    expect((await admin('POST', '/v1/admin/keys', { org_id: randomUUID() })).status).toBe(404);
+    expect(await json(await admin('POST', '/v1/admin/keys', { org_id: org.id, expires_at: '2001-01-01T00:00:00Z' }))).toMatchObject({ error: { param: 'expires_at' } });
+    expect(await json(await admin('POST', '/v1/admin/keys', { org_id: org.id, expires_at: 'tomorrow' }))).toMatchObject({ error: { param: 'expires_at' } });
+    const scoped = await json<{ scopes: string[]; expires_at: string }>(
+      await admin('POST', '/v1/admin/keys', { org_id: org.id, scopes: ['inference:embeddings'], expires_at: '2099-01-01T00:00:00Z' }),
+    );
+    expect(scoped).toMatchObject({ scopes: ['inference:embeddings'], expires_at: '2099-01-01T00:00:00.000Z' });
+  });
+
+  it('answers BYOK routes with a clear 501 until they ship', async () => {
+    const response = await admin('PUT', '/v1/admin/orgs/x/provider-keys/openai', { api_key: 'sk' });
+    expect(response.status).toBe(501);
+    expect(await json(response)).toMatchObject({ error: { code: 'not_implemented' } });
+  });
+});
+
+const sharedStores = process.env.TEST_REDIS_URL && process.env.TEST_DATABASE_URL;
+describe.skipIf(!sharedStores && process.env.CI !== 'true')('revocation across instances (PostgreSQL + Redis)', () => {
+  it('is honoured by another instance within a second', async () => {
+    const env = parseEnv({ DATABASE_URL: process.env.TEST_DATABASE_URL, REDIS_URL: process.env.TEST_REDIS_URL, SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent' });
+    const [a, b] = await Promise.all([createRuntime(env), createRuntime(env)]);
+    try {
+      const org = await a.db.orgs.ensure(`shared-${randomUUID()}`);
+      const { record, secret } = await a.authenticator.issue({ orgId: org.id, scopes: ['inference:chat'] });
+      const appB = createInferenceApp({ ...b, maxBodyBytes: 1024 * 1024 });
+      const callB = () =>
+        appB.request('/v1/chat/completions', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ model: 'svc/auto', messages: [{ role: 'user', content: 'hi' }] }),
+        });
+      expect((await callB()).status).toBe(200); // B has now cached the key as valid
+      await a.authenticator.revoke(record.id);
+      await expect.poll(async () => (await callB()).status, { timeout: 1_000, interval: 50 }).toBe(401);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+});

@@ -1,0 +1,174 @@
+import { type Runtime, createRuntime, parseEnv } from '@svc/runtime';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createInferenceApp } from './app.js';
+
+const master = 'sk-svc-inference-app-test-master';
+let runtime: Runtime;
+let app: ReturnType<typeof createInferenceApp>;
+
+beforeAll(async () => {
+  runtime = await createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_MASTER_KEY: master, SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent' }));
+  app = createInferenceApp({ ...runtime, maxBodyBytes: 64 * 1024 });
+});
+afterAll(async () => {
+  await runtime?.close();
+});
+
+const auth = (key = master) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' });
+const chat = (body: unknown, headers: Record<string, string> = auth()) =>
+  app.request('/v1/chat/completions', { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
+const valid = { model: 'svc/auto', messages: [{ role: 'user', content: 'hi' }] };
+
+async function expectError(response: Response, status: number, type: string, code?: string, param?: string | null) {
+  expect(response.status).toBe(status);
+  expect(response.headers.get('x-error-id')).toMatch(/^err_/);
+  const body = (await response.json()) as { error: Record<string, unknown> };
+  expect(body.error).toMatchObject({ type, ...(code ? { code } : {}), ...(param !== undefined ? { param } : {}) });
+  expect(typeof body.error.message).toBe('string');
+}
+
+describe('probes', () => {
+  it('serves /health, /ready with dependencies, and Prometheus /metrics', async () => {
+    expect(await (await app.request('/health')).json()).toEqual({ status: 'ok' });
+    const ready = await app.request('/ready');
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({
+      ready: true,
+      status: 'ready',
+      dependencies: { database: { status: 'up', backend: 'pglite' }, kv: { status: 'up', backend: 'in_process' }, vector_db: { status: 'up' } },
+    });
+    await chat(valid);
+    const metrics = await app.request('/metrics');
+    expect(metrics.headers.get('content-type')).toContain('text/plain; version=0.0.4');
+    const text = await metrics.text();
+    expect(text).toMatch(/svc_requests_total\{route="\/v1\/chat\/completions",status="200"/);
+    expect(text).toContain('svc_gateway_overhead_seconds_bucket');
+    expect(text).toContain('svc_cost_usd_total');
+  });
+});
+
+describe('authentication', () => {
+  it('rejects a missing or unknown key with 401 invalid_api_key', async () => {
+    await expectError(await chat(valid, { 'content-type': 'application/json' }), 401, 'authentication_error', 'invalid_api_key');
+    await expectError(await chat(valid, auth('sk-svc-nope')), 401, 'authentication_error', 'invalid_api_key');
+    await expectError(await app.request('/v1/models', { headers: { authorization: 'Basic abc' } }), 401, 'authentication_error');
+  });
+
+  it('accepts x-api-key as well as Bearer', async () => {
+    expect((await app.request('/v1/models', { headers: { 'x-api-key': master } })).status).toBe(200);
+  });
+
+  it('answers the HEAD probe with 204, or 401 without a body', async () => {
+    const ok = await app.request('/v1/chat/completions', { method: 'HEAD', headers: auth() });
+    expect(ok.status).toBe(204);
+    const bad = await app.request('/v1/chat/completions', { method: 'HEAD', headers: auth('sk-svc-bad') });
+    expect(bad.status).toBe(401);
+    expect(bad.headers.get('x-error-id')).toBeTruthy();
+    expect((await app.request('/v1/chat/completions', { headers: auth() })).status).toBe(405);
+  });
+
+  it('reports expired and revoked keys with their own codes, revocation taking effect at once', async () => {
+    const org = await runtime.db.orgs.ensure('auth-test');
+    const expired = await runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:chat'], expiresAt: new Date(Date.now() - 1000) });
+    await expectError(await chat(valid, auth(expired.secret)), 401, 'authentication_error', 'expired_api_key');
+    const live = await runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:chat'] });
+    expect((await chat(valid, auth(live.secret))).status).toBe(200);
+    await runtime.authenticator.revoke(live.record.id);
+    await expectError(await chat(valid, auth(live.secret)), 401, 'authentication_error', 'revoked_api_key');
+  });
+
+  it('enforces scopes with 403 insufficient_scopes', async () => {
+    const org = await runtime.db.orgs.ensure('scope-test');
+    const embeddingsOnly = await runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:embeddings'] });
+    await expectError(await chat(valid, auth(embeddingsOnly.secret)), 403, 'authorization_error', 'insufficient_scopes');
+  });
+});
+
+describe('request errors', () => {
+  it('answers malformed JSON and an empty body with 400', async () => {
+    await expectError(await chat('{"model": '), 400, 'invalid_request_error', 'invalid_json');
+    await expectError(await chat(''), 400, 'invalid_request_error', 'invalid_json');
+  });
+
+  it('answers bodies over the limit with 413', async () => {
+    const big = { ...valid, messages: [{ role: 'user', content: 'x'.repeat(70 * 1024) }] };
+    await expectError(await chat(big), 413, 'invalid_request_error', 'payload_too_large');
+  });
+
+  it('answers unknown routes with 404 in the error shape', async () => {
+    await expectError(await app.request('/v1/nothing-here', { headers: auth() }), 404, 'not_found_error', 'resource_not_found');
+    await expectError(await app.request('/nope'), 404, 'not_found_error');
+  });
+
+  it('answers an unknown model slug on retrieve with 404', async () => {
+    await expectError(await app.request('/v1/models/openai%2Fgpt-4o-mini', { headers: auth() }), 404, 'not_found_error');
+    expect((await app.request('/v1/models/mock%2Fmock-value', { headers: auth() })).status).toBe(200);
+    expect((await app.request('/v1/models/mock/mock-value', { headers: auth() })).status).toBe(200);
+  });
+
+  // Every validation limit of the chat request, sent over HTTP: 400 with `param` naming the field.
+  const limits: [string, Record<string, unknown>, string][] = [
+    ['missing model', { messages: valid.messages }, 'model'],
+    ['unknown model', { model: 'acme/unknown', messages: valid.messages }, 'model'],
+    ['empty messages', { model: 'svc/auto', messages: [] }, 'messages'],
+    ['n 0', { ...valid, n: 0 }, 'n'],
+    ['n 9', { ...valid, n: 9 }, 'n'],
+    ['temperature -0.1', { ...valid, temperature: -0.1 }, 'temperature'],
+    ['temperature 2.1', { ...valid, temperature: 2.1 }, 'temperature'],
+    ['frequency_penalty -2.5', { ...valid, frequency_penalty: -2.5 }, 'frequency_penalty'],
+    ['presence_penalty 2.5', { ...valid, presence_penalty: 2.5 }, 'presence_penalty'],
+    ['top_logprobs 21', { ...valid, logprobs: true, top_logprobs: 21 }, 'top_logprobs'],
+    ['bad response_format', { ...valid, response_format: { type: 'yaml' } }, 'response_format.type'],
+    ['json_schema without name', { ...valid, response_format: { type: 'json_schema', json_schema: { schema: {} } } }, 'response_format.json_schema.name'],
+    ['bad reasoning_effort', { ...valid, reasoning_effort: 'extreme' }, 'reasoning_effort'],
+    ['max_tier 4', { ...valid, routing_hints: { max_tier: 4 } }, 'routing_hints.max_tier'],
+    ['bad force_tier', { ...valid, routing_override: { force_tier: 'T4' } }, 'routing_override.force_tier'],
+    ['max_chain_steps 0', { ...valid, svc: { max_chain_steps: 0 } }, 'svc.max_chain_steps'],
+    ['max_chain_steps 65536', { ...valid, svc: { max_chain_steps: 65536 } }, 'svc.max_chain_steps'],
+    ['chain_timeout_secs -1', { ...valid, svc: { chain_timeout_secs: -1 } }, 'svc.chain_timeout_secs'],
+    ['chain_timeout_secs 2^32', { ...valid, svc: { chain_timeout_secs: 4294967296 } }, 'svc.chain_timeout_secs'],
+    ['cache_ttl_secs 86401', { ...valid, svc: { cache_ttl_secs: 86401 } }, 'svc.cache_ttl_secs'],
+    ['bad intelligence_mode', { ...valid, svc: { intelligence_mode: 'turbo' } }, 'svc.intelligence_mode'],
+  ];
+  it.each(limits)('rejects %s', async (_name, body, param) => {
+    await expectError(await chat(body), 400, 'invalid_request_error', undefined, param);
+  });
+
+  it('accepts the edge values and clamps preference_dial', async () => {
+    const edge = { ...valid, n: 8, temperature: 2, top_logprobs: 20, logprobs: true, frequency_penalty: -2, presence_penalty: 2, routing_hints: { preference_dial: 7 }, routing_override: { force_tier: 'tier-2' } };
+    const response = await chat(edge);
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { choices: unknown[] }).choices).toHaveLength(8);
+  });
+
+  it('rejects an unknown X-Intelligence-Mode and reports the resolved one', async () => {
+    await expectError(await chat(valid, { ...auth(), 'x-intelligence-mode': 'turbo' }), 400, 'invalid_request_error', undefined, 'X-Intelligence-Mode');
+    const proxied = await chat({ ...valid, svc: { intelligence_mode: 'cache' } }, { ...auth(), 'x-intelligence-mode': 'proxy' });
+    expect(proxied.headers.get('x-svc-intelligence-mode')).toBe('proxy');
+    const body = (await proxied.json()) as { svc_metadata: { intelligence_mode: string } };
+    expect(body.svc_metadata.intelligence_mode).toBe('proxy');
+  });
+});
+
+describe('learn stage', () => {
+  it('records one usage event and one decision per request, off the response path', async () => {
+    const org = await runtime.db.orgs.ensure('ledger-test');
+    const key = await runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:chat'] });
+    const response = await chat(valid, auth(key.secret));
+    const requestId = response.headers.get('x-svc-request-id')!;
+    const body = (await response.json()) as { usage: { prompt_tokens: number; completion_tokens: number }; svc_metadata: { cost_usd: number } };
+    await runtime.learn.flush();
+    const events = await runtime.db.usage.listByOrg(org.id);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({
+      requestId,
+      keyId: key.record.id,
+      promptTokens: body.usage.prompt_tokens,
+      completionTokens: body.usage.completion_tokens,
+      status: 200,
+      stream: false,
+    });
+    expect(events[0]!.costUsd).toBeCloseTo(body.svc_metadata.cost_usd, 10);
+    expect(await runtime.db.decisions.get(requestId)).toMatchObject({ outcome: 'ok', requestedModel: 'svc/auto', source: 'FirstPolicy' });
+  });
+});
