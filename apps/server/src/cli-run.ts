@@ -1,0 +1,133 @@
+import { parseArgs } from 'node:util';
+import { Authenticator, parseScopes } from '@svc/auth';
+import { defaultKeyScopes } from '@svc/core';
+import { type Database, createDb } from '@svc/db';
+import { type Kv, createRedisKv } from '@svc/kv';
+import { ConfigError, parseEnv } from '@svc/runtime';
+import { CliError, parseDuration, parseNumber, usage } from './cli-args.js';
+
+interface Context {
+  db: Database;
+  kv: Kv | undefined;
+  authenticator: Authenticator;
+}
+
+const options = {
+  org: { type: 'string' },
+  name: { type: 'string' },
+  scopes: { type: 'string' },
+  plan: { type: 'string' },
+  rpm: { type: 'string' },
+  tpm: { type: 'string' },
+  'budget-usd': { type: 'string' },
+  'token-quota': { type: 'string' },
+  'expires-in': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof options; allowPositionals: true }>>['values'];
+
+function limits(values: Values) {
+  const out: { rpmLimit?: number; tpmLimit?: number; monthlyBudgetUsd?: number; tokenQuota?: number; plan?: string } = {};
+  const rpm = parseNumber('rpm', values.rpm, true);
+  const tpm = parseNumber('tpm', values.tpm, true);
+  const budget = parseNumber('budget-usd', values['budget-usd'], false);
+  const quota = parseNumber('token-quota', values['token-quota'], true);
+  if (rpm !== undefined) out.rpmLimit = rpm;
+  if (tpm !== undefined) out.tpmLimit = tpm;
+  if (budget !== undefined) out.monthlyBudgetUsd = budget;
+  if (quota !== undefined) out.tokenQuota = quota;
+  if (values.plan) out.plan = values.plan;
+  return out;
+}
+
+/** Where the CLI writes: stdout for results (the key itself), stderr for notes. */
+export interface CliIo {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+async function run(command: string[], values: Values, context: Context, io: CliIo): Promise<void> {
+  const { db, authenticator } = context;
+  const [group, action, argument] = command;
+  if (group === 'migrate') {
+    io.out(`migrations applied (${db.kind})`);
+    return;
+  }
+  if (group === 'orgs' && action === 'create') {
+    if (!argument) throw new CliError('svc orgs create NAME: the name is missing');
+    const org = await db.orgs.create({ name: argument, ...limits(values) });
+    io.out(JSON.stringify({ id: org.id, name: org.name, plan: org.plan, rpm_limit: org.rpmLimit, tpm_limit: org.tpmLimit, monthly_budget_usd: org.monthlyBudgetUsd }));
+    return;
+  }
+  if (group === 'orgs' && action === 'list') {
+    for (const org of await db.orgs.list()) io.out(`${org.id}  ${org.name}  plan=${org.plan}`);
+    return;
+  }
+  if (group === 'keys' && action === 'create') {
+    if (!values.org) throw new CliError('svc keys create: --org NAME is required');
+    const parsed = values.scopes ? parseScopes(values.scopes.split(',').map((s) => s.trim()).filter(Boolean)) : { scopes: [...defaultKeyScopes] };
+    if ('unknown' in parsed) throw new CliError(`unknown scope '${parsed.unknown}'`);
+    let expiresAt: Date | null = null;
+    if (values['expires-in']) {
+      const ms = parseDuration(values['expires-in']);
+      if (ms === undefined || ms === 0) throw new CliError(`--expires-in must look like 30d, 12h, 90m or 3600s (got '${values['expires-in']}')`);
+      expiresAt = new Date(Date.now() + ms);
+    }
+    let org = await db.orgs.ensure(values.org);
+    const patch = limits(values);
+    if (Object.keys(patch).length > 0) org = (await db.orgs.update(org.id, patch)) ?? org;
+    const { record, secret } = await authenticator.issue({ orgId: org.id, name: values.name ?? null, scopes: parsed.scopes, expiresAt });
+    io.out(secret);
+    io.err(`created ${record.id} for org ${org.name} (${org.id}); scopes ${record.scopes.join(',')}${expiresAt ? `; expires ${expiresAt.toISOString()}` : ''}. The key is shown only this once.`);
+    return;
+  }
+  if (group === 'keys' && action === 'list') {
+    const org = values.org ? await db.orgs.getByName(values.org) : undefined;
+    if (values.org && !org) throw new CliError(`no organisation named '${values.org}'`);
+    for (const key of await db.keys.list(org?.id)) io.out(`${key.id}  ${key.keyPrefix}…  ${key.status}  org=${key.orgId}  scopes=${key.scopes.join(',')}`);
+    return;
+  }
+  if (group === 'keys' && action === 'revoke') {
+    if (!argument) throw new CliError('svc keys revoke ID: the key id is missing');
+    const record = await authenticator.revoke(argument);
+    if (!record) throw new CliError(`no API key '${argument}'`);
+    io.out(JSON.stringify({ id: record.id, status: 'revoked' }));
+    return;
+  }
+  throw new CliError(`unknown command '${command.join(' ')}'\n\n${usage}`);
+}
+
+/** Runs one CLI command; resolves to the process exit code. */
+export async function runCli(args: readonly string[], environment: Record<string, string | undefined>, io: CliIo): Promise<number> {
+  let parsed: { values: Values; positionals: string[] };
+  try {
+    parsed = parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
+  } catch (error) {
+    io.err(`svc: ${(error as Error).message}\n\n${usage}`);
+    return 2;
+  }
+  if (parsed.values.help || parsed.positionals.length === 0) {
+    io.out(usage);
+    return parsed.values.help ? 0 : 2;
+  }
+  let context: Context | undefined;
+  try {
+    const env = parseEnv(environment);
+    const db = await createDb(env.DATABASE_URL ? { url: env.DATABASE_URL } : { dataDir: env.SVC_DATA_DIR });
+    const kv = env.REDIS_URL ? createRedisKv({ url: env.REDIS_URL }) : undefined;
+    context = { db, kv, authenticator: new Authenticator({ store: db, ...(kv ? { bus: kv } : {}) }) };
+    await run(parsed.positionals, parsed.values, context, io);
+    return 0;
+  } catch (error) {
+    if (error instanceof CliError || error instanceof ConfigError) {
+      io.err(`svc: ${error.message}`);
+      return 2;
+    }
+    io.err(`svc: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  } finally {
+    await context?.kv?.close();
+    await context?.db.close();
+  }
+}

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, parseEnv } from './env.js';
+import { providerConfig } from './runtime.js';
+
+describe('parseEnv', () => {
+  it('has the operator contract defaults', () => {
+    expect(parseEnv({})).toMatchObject({ PORT: 8080, CONTROL_PORT: 8081, HOST: '127.0.0.1', SVC_DATA_DIR: './.svc-data', LOG_LEVEL: 'info', providers: {} });
+  });
+
+  it('names the variable and the fix in one line', () => {
+    const cases: [Record<string, string>, string][] = [
+      [{ PORT: 'eighty' }, 'PORT'],
+      [{ PORT: '70000' }, 'PORT'],
+      [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+      [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL'],
+      [{ SVC_MASTER_KEY: 'short' }, 'SVC_MASTER_KEY'],
+      [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+      [{ SVC_MOCK_PROVIDER: 'maybe' }, 'SVC_MOCK_PROVIDER'],
+      [{ OPENAI_BASE_URL: 'ftp://x' }, 'OPENAI_BASE_URL'],
+    ];
+    for (const [env, variable] of cases) {
+      let error: unknown;
+      try {
+        parseEnv(env);
+      } catch (thrown) {
+        error = thrown;
+      }
+      expect(error, variable).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).variable).toBe(variable);
+      expect((error as ConfigError).message.startsWith(`${variable}: `)).toBe(true);
+      expect((error as ConfigError).message).not.toContain('\n');
+    }
+  });
+
+  it('reads key pools and base URLs per provider', () => {
+    const env = parseEnv({ OPENAI_API_KEY: 'k1, k2,,k3', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1/', GROQ_API_KEY: 'g', OLLAMA_BASE_URL: 'http://127.0.0.1:11434/v1' });
+    expect(env.providers.openai).toEqual({ apiKeys: ['k1', 'k2', 'k3'], baseUrl: 'http://127.0.0.1:9/v1' });
+    expect(env.providers.groq).toEqual({ apiKeys: ['g'] });
+    expect(env.providers.ollama).toEqual({ apiKeys: [], baseUrl: 'http://127.0.0.1:11434/v1' });
+  });
+});
+
+describe('providerConfig', () => {
+  it('enables the mock provider only when no provider key is set, unless told otherwise', () => {
+    expect(providerConfig(parseEnv({}), undefined).mockEnabled).toBe(true);
+    expect(providerConfig(parseEnv({ OPENAI_API_KEY: 'k' }), undefined).mockEnabled).toBe(false);
+    expect(providerConfig(parseEnv({ OPENAI_API_KEY: 'k', SVC_MOCK_PROVIDER: '1' }), undefined).mockEnabled).toBe(true);
+    expect(providerConfig(parseEnv({ SVC_MOCK_PROVIDER: '0' }), undefined).mockEnabled).toBe(false);
+  });
+
+  it('merges the config file with the environment, the environment winning', () => {
+    const { config } = providerConfig(parseEnv({ OPENAI_API_KEY: 'env' }), {
+      providers: { openai: { api_keys: ['file'] }, vllm: { api_keys: ['v'], base_url: 'http://127.0.0.1:8000/v1' } },
+    });
+    expect(config.openai).toEqual({ apiKeys: ['env'] });
+    expect(config.compatible).toEqual([{ id: 'vllm', apiKeys: ['v'], baseUrl: 'http://127.0.0.1:8000/v1' }]);
+  });
+});
