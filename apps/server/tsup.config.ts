@@ -4,7 +4,7 @@ export default defineConfig({
   entry: ['src/index.ts', 'src/main.ts', 'src/cli.ts'],
   format: ['esm'],
   target: 'node20',
-  dts: { entry: ['src/index.ts'] },
+  dts: process.env.SVC_SKIP_DTS === '1' ? false : { entry: ['src/index.ts'] },
   sourcemap: true,
   clean: true,
 });

@@ -6,7 +6,8 @@ export default defineConfig({
   entry: { index: 'src/index.ts', 'test/index': 'src/test/index.ts' },
   format: ['esm'],
   target: 'node20',
-  dts: true,
+  // `pnpm start` skips declarations (SVC_SKIP_DTS=1): only library consumers need them.
+  dts: process.env.SVC_SKIP_DTS !== '1',
   sourcemap: true,
   clean: true,
   // The test subpath runs inside the consumer's vitest; never bundle a second copy.
