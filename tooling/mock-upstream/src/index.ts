@@ -1,1 +1,16 @@
-export {};
+export {
+  type MockBehaviour,
+  type MockFault,
+  MOCK_FAULTS,
+  DEFAULT_BEHAVIOUR,
+  isMockFault,
+} from './behaviour.js';
+export {
+  startMockUpstream,
+  type MockUpstream,
+  type MockUpstreamOptions,
+  type MockUpstreamStats,
+  type RecordedRequest,
+} from './server.js';
+export { embeddingVector } from './openai-embeddings.js';
+export { sampleFromSchema } from './forced-tool.js';

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { parseBenchArgs } from './args.js';
+
+describe('parseBenchArgs', () => {
+  it('has defaults for a full run', () => {
+    expect(parseBenchArgs([])).toMatchObject({
+      durationSec: 10,
+      warmupSec: 2,
+      connections: [1, 10, 50],
+      only: ['direct', 'svc', 'portkey'],
+      stream: false,
+      pin: true,
+      writeDocs: true,
+    });
+  });
+  it('parses flags, ignoring the -- that pnpm passes through', () => {
+    const o = parseBenchArgs(['--', '--duration', '3', '--connections', '5,20', '--only', 'portkey,direct', '--stream', '--no-pin']);
+    expect(o).toMatchObject({ durationSec: 3, connections: [5, 20], only: ['direct', 'portkey'], stream: true, pin: false });
+  });
+  it('names the bad flag', () => {
+    expect(() => parseBenchArgs(['--only', 'kong'])).toThrow(/--only/);
+    expect(() => parseBenchArgs(['--connections', '10,x'])).toThrow(/--connections/);
+    expect(() => parseBenchArgs(['--duration', '0'])).toThrow(/--duration/);
+  });
+});

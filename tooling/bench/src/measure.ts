@@ -1,0 +1,67 @@
+import { loadavg } from 'node:os';
+import { type LoadResult, runLoad } from './load.js';
+import { readProc } from './proc-stats.js';
+import type { Target, TargetName } from './target.js';
+
+/** One measured scenario: a target under one connection count, streaming or not. */
+export interface Measurement {
+  target: TargetName;
+  connections: number;
+  stream: boolean;
+  load: LoadResult;
+  /** CPU time of the target's process during the measured run, ms. */
+  cpuMs: number;
+  /** `cpuMs` per completed request, in microseconds (= CPU ms per 1,000 requests). */
+  cpuUsPerRequest: number;
+  /** RSS of the target's process after the run, MiB. */
+  rssMb: number;
+  /** Peak RSS of the target's process since it started, MiB. */
+  peakRssMb: number;
+  /** CPU time of the mock upstream during the run, ms (equals `cpuMs` for `direct`). */
+  upstreamCpuMs: number;
+  /** CPU time of the load generator (this process) during the run, ms. */
+  loadgenCpuMs: number;
+  /** 1-minute load average when the run ended (other work on the machine shows here). */
+  loadAvg1: number;
+}
+
+/** Settings of one measurement. */
+export interface MeasureSpec {
+  connections: number;
+  durationSec: number;
+  warmupSec: number;
+  stream: boolean;
+  upstreamPid: number;
+}
+
+/** Warm the target up, then load it and charge CPU/RSS from /proc to its process. */
+export async function measure(target: Target, spec: MeasureSpec): Promise<Measurement> {
+  const load = {
+    url: target.url,
+    headers: target.headers,
+    body: target.body(spec.stream),
+    connections: spec.connections,
+  };
+  if (spec.warmupSec > 0) await runLoad({ ...load, durationSec: spec.warmupSec });
+  const before = readProc(target.pid);
+  const upstreamBefore = readProc(spec.upstreamPid);
+  const loadgenBefore = process.cpuUsage();
+  const result = await runLoad({ ...load, durationSec: spec.durationSec });
+  const loadgen = process.cpuUsage(loadgenBefore);
+  const after = readProc(target.pid);
+  const upstreamAfter = readProc(spec.upstreamPid);
+  const cpuMs = after.cpuMs - before.cpuMs;
+  return {
+    target: target.name,
+    connections: spec.connections,
+    stream: spec.stream,
+    load: result,
+    cpuMs,
+    cpuUsPerRequest: result.responses > 0 ? (cpuMs * 1000) / result.responses : Number.NaN,
+    rssMb: after.rssKb / 1024,
+    peakRssMb: after.peakRssKb / 1024,
+    upstreamCpuMs: upstreamAfter.cpuMs - upstreamBefore.cpuMs,
+    loadgenCpuMs: (loadgen.user + loadgen.system) / 1000,
+    loadAvg1: loadavg()[0] ?? 0,
+  };
+}

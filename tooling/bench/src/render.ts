@@ -1,0 +1,116 @@
+import { type Row, svcVsPortkey, withOverhead } from './compare.js';
+import type { MachineInfo } from './machine.js';
+import type { Measurement } from './measure.js';
+import type { TargetName } from './target.js';
+
+/** Everything one bench run produced; also the shape of the JSON results file. */
+export interface BenchReport {
+  machine: MachineInfo;
+  settings: {
+    durationSec: number;
+    warmupSec: number;
+    connections: number[];
+    stream: boolean;
+    tokens: number;
+    /** How processes were placed on CPUs, in words. */
+    pinning: string;
+    versions: Record<string, string>;
+  };
+  measurements: Measurement[];
+  /** Targets that were asked for but could not be measured, with the reason. */
+  skipped: Partial<Record<TargetName, string>>;
+  /** Caveats about how a target was run (shims, known upstream bugs). */
+  notes: string[];
+}
+
+/** Fixed-point number, or an en dash for missing/NaN. */
+export function fmt(value: number | undefined, digits = 2): string {
+  return value === undefined || !Number.isFinite(value) ? '–' : value.toFixed(digits);
+}
+
+/** A signed overhead like `+0.42`. */
+export function signed(value: number | undefined, digits = 2): string {
+  if (value === undefined || !Number.isFinite(value)) return '–';
+  return `${value >= 0 ? '+' : ''}${value.toFixed(digits)}`;
+}
+
+/** A ratio like `0.85×`. */
+export function times(value: number | undefined): string {
+  return value === undefined ? '–' : `${value.toFixed(2)}×`;
+}
+
+function scenario(connections: number, stream: boolean): string {
+  return `${stream ? 'stream' : 'JSON'}, ${connections} conn`;
+}
+
+function resultRow(r: Row): string {
+  const { m } = r;
+  const failures = m.load.non2xx + m.load.errors;
+  return `| ${scenario(m.connections, m.stream)} | ${m.target} | ${fmt(m.load.rps, 0)} | ${fmt(m.load.latency.p50)} | ${fmt(m.load.latency.p99)} | ${signed(r.p50OverheadMs)} | ${signed(r.p99OverheadMs)} | ${fmt(m.cpuUsPerRequest, 0)} | ${fmt(m.rssMb, 0)} (${fmt(m.peakRssMb, 0)}) | ${failures} |`;
+}
+
+/** The results table (one row per target and scenario) with overhead vs direct. */
+export function renderResults(ms: readonly Measurement[]): string {
+  const head =
+    '| scenario | target | req/s | p50 ms | p99 ms | p50 overhead ms | p99 overhead ms | CPU µs/req | RSS MB (peak) | failed |\n' +
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|';
+  return [head, ...withOverhead(ms).map(resultRow)].join('\n');
+}
+
+/** svc : Portkey ratios per scenario; empty string when they never ran side by side. */
+export function renderRatios(ms: readonly Measurement[]): string {
+  const ratios = svcVsPortkey(ms);
+  if (ratios.length === 0) return '';
+  const head =
+    '| scenario | req/s (higher is better) | p50 overhead | p99 overhead | CPU per request | RSS |\n' +
+    '|---|---:|---:|---:|---:|---:|';
+  const rows = ratios.map(
+    (r) =>
+      `| ${scenario(r.connections, r.stream)} | ${times(r.rps)} | ${times(r.p50Overhead)} | ${times(r.p99Overhead)} | ${times(r.cpuPerRequest)} | ${times(r.rss)} |`,
+  );
+  return [head, ...rows].join('\n');
+}
+
+/** The generated part of docs/benchmarks.md: machine, settings, results, ratios, skipped targets. */
+export function renderReport(report: BenchReport): string {
+  const { machine, settings } = report;
+  const lines = [
+    `Run ${machine.date.slice(0, 16).replace('T', ' ')} UTC${machine.gitCommit ? ` at commit \`${machine.gitCommit}\`` : ''}.`,
+    '',
+    `- Machine: ${machine.nproc} CPUs (${machine.cpuModel}), Linux ${machine.kernel}, Node ${machine.node}; load average at start ${machine.loadAvgAtStart.join(' / ')}.`,
+    `- Load: autocannon, closed loop, ${settings.durationSec} s per run after ${settings.warmupSec} s warm-up; connections ${settings.connections.join(', ')}; mock answer ${settings.tokens} tokens, no added latency.`,
+    `- CPU placement: ${settings.pinning}.`,
+    `- Versions: ${Object.entries(settings.versions)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}.`,
+    '',
+    renderResults(report.measurements),
+  ];
+  const ratios = renderRatios(report.measurements);
+  if (ratios) {
+    lines.push('', '**svc ÷ Portkey, same run** (below 1× is better for svc, except req/s):', '', ratios);
+  }
+  if (report.notes.length > 0) lines.push('', ...report.notes.map((n) => `- Note: ${n}`));
+  const skipped = Object.entries(report.skipped);
+  if (skipped.length > 0) {
+    lines.push('', ...skipped.map(([name, reason]) => `- **${name} not measured:** ${reason}`));
+  }
+  return lines.join('\n');
+}
+
+const START = '<!-- bench:results:start -->';
+const END = '<!-- bench:results:end -->';
+
+/**
+ * Put `generated` between the results markers of an existing document (keeping the hand-written
+ * text around them), or append a marked section when the markers are missing.
+ */
+export function spliceGenerated(document: string, generated: string): string {
+  const block = `${START}\n${generated}\n${END}`;
+  const start = document.indexOf(START);
+  const end = document.indexOf(END);
+  if (start >= 0 && end > start) {
+    return document.slice(0, start) + block + document.slice(end + END.length);
+  }
+  return `${document.trimEnd()}\n\n## Latest results\n\n${block}\n`;
+}

@@ -1,0 +1,129 @@
+import { execFileSync } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+import type { BenchOptions } from './args.js';
+import type { ChildSet } from './children.js';
+import { hasTaskset, machineInfo } from './machine.js';
+import { type Measurement, measure } from './measure.js';
+import { startMockChild } from './mock-child.js';
+import { FETCH_SHIM_NOTE, findPortkey, startPortkey } from './portkey-target.js';
+import type { BenchReport } from './render.js';
+import { startSvc } from './svc-target.js';
+import { chatBody, type Target, type TargetName } from './target.js';
+import { verifyTarget } from './verify.js';
+
+/** Progress lines go to stderr so stdout stays the markdown report. */
+function log(line: string): void {
+  process.stderr.write(`[bench] ${line}\n`);
+}
+
+interface Placement {
+  gateway: string | undefined;
+  rest: string | undefined;
+  description: string;
+}
+
+function placement(pin: boolean): Placement {
+  const cpus = availableParallelism();
+  if (!pin) return { gateway: undefined, rest: undefined, description: 'not pinned (--no-pin)' };
+  if (cpus < 2 || !hasTaskset()) {
+    return { gateway: undefined, rest: undefined, description: 'not pinned (needs taskset and 2+ CPUs)' };
+  }
+  // Pin this process (autocannon) and all its threads to CPU 0 with the mock; gateways get CPU 1.
+  execFileSync('taskset', ['-a', '-cp', '0', String(process.pid)], { stdio: 'ignore' });
+  const gateway = cpus === 2 ? '1' : `1-${cpus - 1}`;
+  return {
+    gateway,
+    rest: '0',
+    description: `taskset: gateway on CPU ${gateway}; mock upstream and load generator share CPU 0 (also in the direct runs, so the baseline has the same placement)`,
+  };
+}
+
+/**
+ * Start the mock and the requested gateways as child processes, verify each with one request,
+ * run warm-up + measured autocannon runs per connection count (JSON, then stream if asked) and
+ * return the report. Children are left to the caller's `ChildSet` to stop.
+ */
+export async function runBench(options: BenchOptions, root: string, children: ChildSet): Promise<BenchReport> {
+  const machine = machineInfo(root); // before pinning narrows this process's CPU set
+  const place = placement(options.pin);
+  log(`CPU placement: ${place.description}`);
+  const mock = await startMockChild(children, { root, tokens: options.tokens, cpus: place.rest });
+  log(`mock upstream at ${mock.url} (pid ${mock.child.pid})`);
+
+  const targets: Target[] = [];
+  const skipped: Partial<Record<TargetName, string>> = {};
+  for (const name of options.only) {
+    if (name === 'direct') {
+      targets.push({
+        name,
+        url: `${mock.url}/v1/chat/completions`,
+        headers: { 'content-type': 'application/json', authorization: 'Bearer mock' },
+        body: (stream) => chatBody('gpt-4o-mini', stream),
+        pid: mock.child.pid,
+      });
+      continue;
+    }
+    log(`starting ${name}...`);
+    const started =
+      name === 'svc'
+        ? await startSvc(children, { root, mockUrl: mock.url, cpus: place.gateway })
+        : await startPortkey(children, { mockUrl: mock.url, cpus: place.gateway });
+    if (started.ok) targets.push(started.target);
+    else skipped[name] = started.reason;
+  }
+
+  const notes: string[] = [];
+  const measurements: Measurement[] = [];
+  for (const stream of options.stream ? [false, true] : [false]) {
+    if (stream && options.only.includes('portkey')) {
+      const plain = targets.findIndex((t) => t.name === 'portkey');
+      if (plain >= 0) {
+        await children.stopPid(targets[plain]?.pid ?? 0);
+        targets.splice(plain, 1);
+      }
+      log('starting portkey with the stream fetch shim...');
+      const shimmed = await startPortkey(children, { mockUrl: mock.url, cpus: place.gateway, fetchShim: true });
+      if (shimmed.ok) {
+        targets.push(shimmed.target);
+        notes.push(FETCH_SHIM_NOTE);
+      } else skipped.portkey = `stream: ${shimmed.reason}`;
+    }
+    const ready: Target[] = [];
+    for (const target of targets) {
+      const problem = await verifyTarget(target, stream);
+      if (problem === undefined) ready.push(target);
+      else skipped[target.name] = `${skipped[target.name] ? `${skipped[target.name]}; ` : ''}${stream ? 'stream' : 'JSON'}: ${problem}`;
+    }
+    for (const connections of options.connections) {
+      for (const target of ready) {
+        log(`${target.name} ${stream ? 'stream' : 'JSON'} c=${connections}: warm-up ${options.warmupSec}s + ${options.durationSec}s`);
+        const m = await measure(target, {
+          connections,
+          durationSec: options.durationSec,
+          warmupSec: options.warmupSec,
+          stream,
+          upstreamPid: mock.child.pid,
+        });
+        log(`  ${m.load.rps.toFixed(0)} req/s, p50 ${m.load.latency.p50.toFixed(2)} ms, p99 ${m.load.latency.p99.toFixed(2)} ms, ${m.cpuUsPerRequest.toFixed(0)} µs CPU/req, failed ${m.load.non2xx + m.load.errors}`);
+        measurements.push(m);
+      }
+    }
+  }
+  for (const [name, reason] of Object.entries(skipped)) log(`${name} NOT measured: ${reason}`);
+
+  return {
+    machine,
+    settings: {
+      durationSec: options.durationSec,
+      warmupSec: options.warmupSec,
+      connections: options.connections,
+      stream: options.stream,
+      tokens: options.tokens,
+      pinning: place.description,
+      versions: { autocannon: '8.0.0', '@portkey-ai/gateway': findPortkey()?.version ?? 'not installed' },
+    },
+    measurements,
+    skipped,
+    notes,
+  };
+}

@@ -1,0 +1,29 @@
+/** The three things the bench can load. */
+export type TargetName = 'direct' | 'svc' | 'portkey';
+
+/** Every target, in report order. */
+export const TARGET_NAMES: readonly TargetName[] = ['direct', 'svc', 'portkey'];
+
+/** A started, loadable HTTP target. */
+export interface Target {
+  name: TargetName;
+  /** The chat completions URL to POST to (always 127.0.0.1). */
+  url: string;
+  headers: Record<string, string>;
+  /** The request body; `stream` asks for SSE with a usage chunk. */
+  body(stream: boolean): string;
+  /** Process whose CPU time and RSS are charged to this target. */
+  pid: number;
+}
+
+/** A target that started, or the reason it could not. */
+export type TargetStart = { ok: true; target: Target } | { ok: false; reason: string };
+
+/** The chat request every target gets: one short user message. */
+export function chatBody(model: string, stream: boolean): string {
+  return JSON.stringify({
+    model,
+    messages: [{ role: 'user', content: 'Say hello' }],
+    ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
+  });
+}

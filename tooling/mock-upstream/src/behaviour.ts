@@ -1,0 +1,80 @@
+/** A fault the mock can inject instead of (or in the middle of) a normal answer. */
+export type MockFault =
+  | '429'
+  | '500'
+  | '503'
+  | '529'
+  | 'timeout'
+  | 'drop-mid-stream'
+  | 'context-length';
+
+/** Every fault name accepted by `x-mock-fault`, `--fault` and `configure({ fault })`. */
+export const MOCK_FAULTS: readonly MockFault[] = [
+  '429',
+  '500',
+  '503',
+  '529',
+  'timeout',
+  'drop-mid-stream',
+  'context-length',
+];
+
+/** How the mock answers; the server-wide defaults, overridable per request with `x-mock-*` headers. */
+export interface MockBehaviour {
+  /** Delay before the first byte of the answer, in milliseconds. */
+  latencyMs: number;
+  /** Stream pacing in tokens per second; 0 sends every token at once. Non-stream answers wait `tokens / tokensPerSecond` too. */
+  tokensPerSecond: number;
+  /** Answer length in tokens (one token = one word of the canned answer). */
+  tokens: number;
+  /** Fault injected into requests; `undefined` answers normally. */
+  fault: MockFault | undefined;
+  /** Chance (0..1) that a request gets `fault`; 1 = every request. */
+  faultProbability: number;
+  /** When set, only the first N requests get `fault`; later ones succeed. */
+  failFirst: number | undefined;
+  /** `retry-after` seconds sent with a 429. */
+  retryAfterSeconds: number;
+}
+
+/** What one request will do, after headers, probability and counters are applied. */
+export interface RequestPlan {
+  latencyMs: number;
+  tokensPerSecond: number;
+  tokens: number;
+  fault: MockFault | undefined;
+  retryAfterSeconds: number;
+}
+
+/** Defaults of a freshly started mock: instant, 16 tokens, no faults. */
+export const DEFAULT_BEHAVIOUR: MockBehaviour = {
+  latencyMs: 0,
+  tokensPerSecond: 0,
+  tokens: 16,
+  fault: undefined,
+  faultProbability: 1,
+  failFirst: undefined,
+  retryAfterSeconds: 1,
+};
+
+/** Narrow a string to a fault name. */
+export function isMockFault(value: string): value is MockFault {
+  return (MOCK_FAULTS as readonly string[]).includes(value);
+}
+
+/** Pick the known, well-typed behaviour fields from an untrusted JSON object (`POST /__mock/configure`). */
+export function behaviourFromJson(json: Record<string, unknown>): Partial<MockBehaviour> {
+  const out: Partial<MockBehaviour> = {};
+  const numeric = ['latencyMs', 'tokensPerSecond', 'tokens', 'faultProbability', 'retryAfterSeconds'] as const;
+  for (const key of numeric) {
+    const value = json[key];
+    if (typeof value === 'number' && Number.isFinite(value) && value >= 0) out[key] = value;
+  }
+  if (typeof json['failFirst'] === 'number' || json['failFirst'] === null) {
+    out.failFirst = json['failFirst'] ?? undefined;
+  }
+  const fault = json['fault'];
+  if (fault === null) out.fault = undefined;
+  else if (typeof fault === 'string' && isMockFault(fault)) out.fault = fault;
+  return out;
+}

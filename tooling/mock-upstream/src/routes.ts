@@ -1,0 +1,46 @@
+import { anthropicMessages } from './anthropic-messages.js';
+import type { Answer, AnswerContext, Dialect } from './answer.js';
+import { geminiGenerate } from './gemini-generate.js';
+import { openaiChat } from './openai-chat.js';
+import { openaiEmbeddings } from './openai-embeddings.js';
+
+/** A POST route the mock answers: its dialect (for errors) and the answer builder. */
+export interface Route {
+  dialect: Dialect;
+  answer(body: Record<string, unknown>, ctx: AnswerContext): Answer;
+}
+
+const OPENAI_CHAT: Route = { dialect: 'openai', answer: openaiChat };
+const OPENAI_EMBEDDINGS: Route = { dialect: 'openai', answer: openaiEmbeddings };
+const ANTHROPIC_MESSAGES: Route = { dialect: 'anthropic', answer: anthropicMessages };
+const GEMINI_PATH = /^\/v1(?:beta)?\/models\/([^/:]+):(generateContent|streamGenerateContent)$/;
+
+/** Find the POST route for a path (without query); `query` is the raw query string or ''. */
+export function matchRoute(path: string, query: string): Route | undefined {
+  switch (path) {
+    case '/v1/chat/completions':
+    case '/chat/completions':
+      return OPENAI_CHAT;
+    case '/v1/embeddings':
+    case '/embeddings':
+      return OPENAI_EMBEDDINGS;
+    case '/v1/messages':
+      return ANTHROPIC_MESSAGES;
+  }
+  const gemini = GEMINI_PATH.exec(path);
+  if (!gemini) return undefined;
+  const model = decodeURIComponent(gemini[1] ?? '');
+  const stream = gemini[2] === 'streamGenerateContent';
+  const sse = new URLSearchParams(query).get('alt') === 'sse';
+  return {
+    dialect: 'gemini',
+    answer: (body, ctx) => geminiGenerate(body, { model, stream, sse }, ctx),
+  };
+}
+
+/** The dialect to use for errors on a path nobody routes (404s). */
+export function dialectOf(path: string): Dialect {
+  if (path.startsWith('/v1/messages')) return 'anthropic';
+  if (path.startsWith('/v1beta/')) return 'gemini';
+  return 'openai';
+}

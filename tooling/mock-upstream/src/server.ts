@@ -1,0 +1,200 @@
+import { randomBytes } from 'node:crypto';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { jsonAnswer } from './answer.js';
+import { estimateTokens } from './answer-text.js';
+import { behaviourFromJson, DEFAULT_BEHAVIOUR, type MockBehaviour } from './behaviour.js';
+import { faultAnswer, invalidRequest, isStatusFault, notFound } from './faults.js';
+import { asRecord } from './json.js';
+import { type FailCounters, planRequest } from './plan-request.js';
+import { dialectOf, matchRoute } from './routes.js';
+import { type Timers, writeAnswer } from './write-answer.js';
+
+/** Options of {@link startMockUpstream}: where to listen plus the default behaviour. */
+export interface MockUpstreamOptions extends Partial<MockBehaviour> {
+  /** Listen port; 0 (default) picks a free one. */
+  port?: number;
+  /** Listen address; default 127.0.0.1. */
+  host?: string;
+}
+
+/** The last request the mock received, for tests that assert what a gateway sent upstream. */
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: unknown;
+}
+
+/** Request counters since start (or the last `resetStats()`). */
+export interface MockUpstreamStats {
+  total: number;
+  /** Requests per path without query, e.g. `{"/v1/chat/completions": 12}`. */
+  byPath: Record<string, number>;
+  /** Requests that got a fault. */
+  faults: number;
+  lastRequest: RecordedRequest | undefined;
+}
+
+/** A running mock upstream. */
+export interface MockUpstream {
+  /** Base URL without a trailing slash, e.g. `http://127.0.0.1:9100` (append `/v1`). */
+  url: string;
+  port: number;
+  stats(): MockUpstreamStats;
+  resetStats(): void;
+  /** Change the default behaviour of later requests; also resets fail-first counters. */
+  configure(partial: Partial<MockBehaviour>): void;
+  /** Stop listening and cut every open connection (including held `timeout` requests). */
+  close(): Promise<void>;
+}
+
+function emptyStats(): MockUpstreamStats {
+  return { total: 0, byPath: {}, faults: 0, lastRequest: undefined };
+}
+
+/**
+ * Start the mock upstream: OpenAI chat/embeddings, Anthropic messages and Gemini generateContent
+ * on plain `node:http`, with latency, pacing and faults from `options` or `x-mock-*` headers.
+ */
+export async function startMockUpstream(options: MockUpstreamOptions = {}): Promise<MockUpstream> {
+  const { port = 0, host = '127.0.0.1', ...behaviour } = options;
+  let defaults: MockBehaviour = { ...DEFAULT_BEHAVIOUR, ...behaviour };
+  let stats = emptyStats();
+  const counters: FailCounters = new Map();
+  const pending = new Set<NodeJS.Timeout>();
+  const nonce = randomBytes(3).toString('hex');
+  let seq = 0;
+  const timers: Timers = {
+    later(fn, ms) {
+      const timer = setTimeout(() => {
+        pending.delete(timer);
+        fn();
+      }, ms);
+      pending.add(timer);
+    },
+  };
+  const configure = (partial: Partial<MockBehaviour>): void => {
+    defaults = { ...defaults, ...partial };
+    counters.clear();
+  };
+
+  const handle = (req: IncomingMessage, res: ServerResponse, raw: Buffer): void => {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const path = q < 0 ? url : url.slice(0, q);
+    const query = q < 0 ? '' : url.slice(q + 1);
+    const id = `${nonce}${(++seq).toString(36)}`;
+    if (req.method === 'GET') {
+      handleGet(path, res, stats);
+      return;
+    }
+    if (path === '/__mock/configure' && req.method === 'POST') {
+      configure(behaviourFromJson(asRecord(parseBody(raw)) ?? {}));
+      res.writeHead(204).end();
+      return;
+    }
+    stats.total++;
+    stats.byPath[path] = (stats.byPath[path] ?? 0) + 1;
+    const route = req.method === 'POST' ? matchRoute(path, query) : undefined;
+    const dialect = route?.dialect ?? dialectOf(path);
+    const plan = planRequest(defaults, req.headers, counters);
+    if (typeof plan === 'string') {
+      writeAnswer(res, invalidRequest(dialect, plan, id), NO_DELAY, timers);
+      return;
+    }
+    const body = parseBody(raw);
+    stats.lastRequest = { method: req.method ?? 'POST', path, headers: req.headers, body };
+    if (!route) {
+      writeAnswer(res, notFound(dialect, path, id), NO_DELAY, timers);
+      return;
+    }
+    const record = asRecord(body);
+    if (plan.fault) stats.faults++;
+    if (plan.fault === 'timeout') return; // held until the client gives up or close()
+    const delivery = { latencyMs: plan.latencyMs, tokensPerSecond: plan.tokensPerSecond, drop: false };
+    if (plan.fault && isStatusFault(plan.fault)) {
+      writeAnswer(res, faultAnswer(dialect, plan.fault, id, plan.retryAfterSeconds), delivery, timers);
+      return;
+    }
+    const answer = record
+      ? route.answer(record, {
+          id,
+          created: Math.floor(Date.now() / 1000),
+          promptTokens: estimateTokens(raw.length),
+          tokens: plan.tokens,
+        })
+      : invalidRequest(dialect, 'We could not parse the JSON body of your request.', id);
+    delivery.drop = plan.fault === 'drop-mid-stream';
+    writeAnswer(res, answer, delivery, timers);
+  };
+
+  const server = createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () =>
+      handle(req, res, chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)),
+    );
+    req.on('error', () => res.destroy());
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${urlHost}:${address.port}`,
+    port: address.port,
+    stats: () => ({ ...stats, byPath: { ...stats.byPath } }),
+    resetStats: () => {
+      stats = emptyStats();
+    },
+    configure,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const timer of pending) clearTimeout(timer);
+        pending.clear();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+const NO_DELAY = { latencyMs: 0, tokensPerSecond: 0, drop: false };
+
+function parseBody(raw: Buffer): unknown {
+  if (raw.length === 0) return undefined;
+  try {
+    return JSON.parse(raw.toString('utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+const MODELS_BODY = JSON.stringify({
+  object: 'list',
+  data: ['gpt-4o-mini', 'gpt-4o', 'text-embedding-3-small'].map((id) => ({
+    id,
+    object: 'model',
+    created: 1_700_000_000,
+    owned_by: 'mock',
+  })),
+});
+
+function handleGet(path: string, res: ServerResponse, stats: MockUpstreamStats): void {
+  const answer =
+    path === '/health'
+      ? jsonAnswer(200, '{"status":"ok"}')
+      : path === '/v1/models'
+        ? jsonAnswer(200, MODELS_BODY)
+        : path === '/__mock/stats'
+          ? jsonAnswer(200, JSON.stringify({ ...stats, lastRequest: undefined }))
+          : notFound(dialectOf(path), path, 'get');
+  res.writeHead(answer.status, answer.headers).end(answer.body);
+}
