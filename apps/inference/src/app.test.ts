@@ -1,3 +1,6 @@
+import type { StreamEvent } from '@svc/core';
+import { Gateway } from '@svc/pipeline';
+import type { Provider } from '@svc/providers';
 import { type Runtime, createRuntime, parseEnv } from '@svc/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createInferenceApp } from './app.js';
@@ -170,5 +173,31 @@ describe('learn stage', () => {
     });
     expect(events[0]!.costUsd).toBeCloseTo(body.svc_metadata.cost_usd, 10);
     expect(await runtime.db.decisions.get(requestId)).toMatchObject({ outcome: 'ok', requestedModel: 'svc/auto', source: 'FirstPolicy' });
+  });
+});
+
+describe('streaming', () => {
+  it('sends SSE comment keep-alives while the upstream is quiet, never a bare data line', async () => {
+    const slow: Provider = {
+      id: 'mock',
+      chat: () => Promise.reject(new Error('stream only')),
+      async stream() {
+        async function* events(): AsyncGenerator<StreamEvent> {
+          yield { type: 'text-delta', choice: 0, text: 'slow' };
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          yield { type: 'text-delta', choice: 0, text: ' answer' };
+          yield { type: 'finish', choice: 0, finishReason: 'stop' };
+        }
+        return events();
+      },
+    };
+    const gateway = new Gateway({ ...runtime, providers: { get: (id) => (id === 'mock' ? slow : undefined) } });
+    const quiet = createInferenceApp({ ...runtime, gateway, maxBodyBytes: 64 * 1024, keepAliveMs: 40 });
+    const response = await quiet.request('/v1/chat/completions', { method: 'POST', headers: auth(), body: JSON.stringify({ ...valid, model: 'mock/mock-value', stream: true }) });
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    const text = await response.text();
+    expect(text).toContain(': keep-alive');
+    expect(text).not.toMatch(/^data:\s*$/m);
+    expect(text.trimEnd().endsWith('data: [DONE]')).toBe(true);
   });
 });

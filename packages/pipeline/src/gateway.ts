@@ -8,6 +8,7 @@ import { estimateUsage } from './estimate-usage.js';
 import { resolveIntelligenceMode } from './intelligence-mode.js';
 import type { DecisionRecord, LearnQueue } from './learn-queue.js';
 import { answerHeaders, buildSvcMetadata, routingHeaders } from './metadata.js';
+import { replicateEvent } from './replicate-stream.js';
 import { type RoutingDecision, route } from './route.js';
 
 export interface GatewayDeps {
@@ -123,6 +124,7 @@ export class Gateway {
   ): ChatStreamResponse {
     let metadata: SvcMetadata | undefined;
     const self = this;
+    const replicas = request.n > 1 && this.deps.providers.get(model.provider)?.multipleChoices === false ? request.n : 1;
     async function* events(): AsyncGenerator<StreamEvent> {
       let usage: Usage | undefined;
       let chars = 0;
@@ -135,13 +137,15 @@ export class Gateway {
       try {
         if (!opened.first.done) {
           track(opened.first.value);
-          yield opened.first.value;
+          if (replicas > 1) yield* replicateEvent(opened.first.value, replicas);
+          else yield opened.first.value;
         }
         while (true) {
           const next = await opened.rest.next();
           if (next.done) break;
           track(next.value);
-          yield next.value;
+          if (replicas > 1) yield* replicateEvent(next.value, replicas);
+          else yield next.value;
         }
         outcome = 'ok';
       } catch (error) {
@@ -155,7 +159,10 @@ export class Gateway {
         const latencyMs = Math.round(performance.now() - context.startedAt);
         const cost = computeCost(model, finalUsage);
         metadata = buildSvcMetadata({ requestId: context.requestId, requestedModel: request.model, decision, served: model, mode, latencyMs, cost });
-        self.learn(context, request, decision, mode, model, attempts, outcome, finalUsage, cost, latencyMs, true, usage ? {} : { usageEstimated: true });
+        const details: Record<string, unknown> = {};
+        if (!usage) details.usageEstimated = true;
+        if (replicas > 1) details.replicatedChoices = replicas - 1;
+        self.learn(context, request, decision, mode, model, attempts, outcome, finalUsage, cost, latencyMs, true, details);
       }
     }
     return {

@@ -26,6 +26,11 @@ export interface CallOptions {
 export interface Provider {
   /** Lowercase provider id, the `<provider>` of `<provider>/<model>` slugs. */
   readonly id: string;
+  /**
+   * False when the provider ignores `n` and always answers one choice (Anthropic); the pipeline
+   * then replicates the first choice, in streams too. Absent means `n` is honoured.
+   */
+  readonly multipleChoices?: boolean;
   chat(request: ProviderChatRequest, options?: CallOptions): Promise<ChatResult>;
   stream(request: ProviderChatRequest, options?: CallOptions): Promise<AsyncIterable<StreamEvent>>;
 }

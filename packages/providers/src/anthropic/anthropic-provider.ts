@@ -47,6 +47,8 @@ export function createAnthropicProvider(settings: ProviderSettings): Provider {
 
   return {
     id: PROVIDER,
+    // The Messages API has no `n`: one answer per request.
+    multipleChoices: false,
 
     async chat(request: ProviderChatRequest, options: CallOptions = {}) {
       const prepared = buildAnthropicRequest(request, false);

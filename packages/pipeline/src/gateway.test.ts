@@ -1,0 +1,136 @@
+import { createCatalog } from '@svc/catalog';
+import { type Caller, type ChatRequest, type ChatResult, ProviderError, type ProviderErrorKind, type StreamEvent } from '@svc/core';
+import type { Provider } from '@svc/providers';
+import { createLogger, createMetrics } from '@svc/telemetry';
+import { describe, expect, it } from 'vitest';
+import { type ChatStreamResponse, Gateway } from './gateway.js';
+import type { DecisionRecord, UsageEvent } from './learn-queue.js';
+
+/** A provider scripted per call: an answer, or a failure of a given kind. */
+function scripted(id: string, plan: (call: number) => 'ok' | ProviderErrorKind, options: { multipleChoices?: boolean; usage?: boolean } = {}) {
+  let calls = 0;
+  const fail = (kind: ProviderErrorKind) => new ProviderError({ provider: id, kind, message: `${id} ${kind}`, upstreamStatus: kind === 'overloaded' ? 503 : 400 });
+  const provider: Provider & { calls(): number } = {
+    id,
+    ...(options.multipleChoices === false ? { multipleChoices: false } : {}),
+    calls: () => calls,
+    async chat(request): Promise<ChatResult> {
+      const step = plan(calls++);
+      if (step !== 'ok') throw fail(step);
+      return { model: request.model, choices: [{ index: 0, message: { role: 'assistant', content: `from ${id}` }, finishReason: 'stop' }], usage: { promptTokens: 10, completionTokens: 5, totalTokens: 15 } };
+    },
+    async stream() {
+      const step = plan(calls++);
+      if (step !== 'ok') throw fail(step);
+      async function* events(): AsyncGenerator<StreamEvent> {
+        yield { type: 'text-delta', choice: 0, text: 'hello ' };
+        yield { type: 'text-delta', choice: 0, text: 'world' };
+        yield { type: 'finish', choice: 0, finishReason: 'stop' };
+        if (options.usage !== false) yield { type: 'usage', usage: { promptTokens: 10, completionTokens: 2, totalTokens: 12 } };
+      }
+      return events();
+    },
+  };
+  return provider;
+}
+
+const catalog = createCatalog().forProviders(new Set(['groq', 'together', 'anthropic', 'openai']));
+const llama = catalog.list({ provider: 'groq', kind: 'chat' }).find((m) => catalog.family(m.family).some((s) => s.provider === 'together'))!;
+const caller: Caller = {
+  keyId: 'key_1',
+  keyPrefix: 'sk-svc-x',
+  scopes: new Set(['inference:chat']),
+  org: { id: 'org_1', name: 'o', plan: 'free', rpmLimit: null, tpmLimit: null, monthlyBudgetUsd: null, tokenQuota: null, defaultIntelligenceMode: null, createdAt: new Date() },
+};
+
+function setup(providers: Provider[]) {
+  const usage: UsageEvent[] = [];
+  const decisions: DecisionRecord[] = [];
+  const byId = new Map(providers.map((p) => [p.id, p]));
+  const gateway = new Gateway({
+    catalog,
+    providers: { get: (id) => byId.get(id) },
+    learn: { recordUsage: (e) => usage.push(e), recordDecision: (d) => decisions.push(d) },
+    metrics: createMetrics({ defaultMetrics: false }),
+    logger: createLogger({ level: 'silent' }),
+  });
+  const context = () => ({ caller, requestId: `req_${Math.random()}`, startedAt: performance.now(), signal: new AbortController().signal });
+  return { gateway, usage, decisions, context };
+}
+
+const request = (patch: Partial<ChatRequest>): ChatRequest => ({ model: llama.id, messages: [{ role: 'user', content: 'hi' }], stream: false, n: 1, includeUsage: false, ...patch });
+
+async function drain(response: ChatStreamResponse): Promise<StreamEvent[]> {
+  const out: StreamEvent[] = [];
+  for await (const event of response.events) out.push(event);
+  return out;
+}
+
+describe('Gateway.chat', () => {
+  it('falls back to the same family on another provider after a retryable failure', async () => {
+    const groq = scripted('groq', () => 'overloaded');
+    const together = scripted('together', () => 'ok');
+    const { gateway, decisions } = setup([groq, together]);
+    const response = await gateway.chat(request({}), setup([]).context());
+    expect(response.kind === 'json' && response.result.choices[0]!.message.content).toBe('from together');
+    expect(response.kind === 'json' && response.metadata.provider).toBe('together');
+    expect(decisions[0]!.attempts.map((a) => [a.provider, a.outcome, a.errorKind])).toEqual([
+      ['groq', 'error', 'overloaded'],
+      ['together', 'ok', undefined],
+    ]);
+  });
+
+  it('returns a caller-fault error at once without trying other candidates', async () => {
+    const groq = scripted('groq', () => 'invalid_request');
+    const together = scripted('together', () => 'ok');
+    const { gateway, decisions, context } = setup([groq, together]);
+    await expect(gateway.chat(request({}), context())).rejects.toMatchObject({ status: 400 });
+    expect(together.calls()).toBe(0);
+    expect(decisions[0]!.outcome).toBe('error');
+  });
+
+  it('falls back before the first byte of a stream', async () => {
+    const { gateway, usage, context } = setup([scripted('groq', () => 'rate_limit'), scripted('together', () => 'ok')]);
+    const response = await gateway.chat(request({ stream: true }), context());
+    if (response.kind !== 'stream') throw new Error('expected a stream');
+    expect(response.headers['x-svc-provider']).toBe('together');
+    const events = await drain(response);
+    expect(events.filter((e) => e.type === 'text-delta').map((e) => (e.type === 'text-delta' ? e.text : ''))).toEqual(['hello ', 'world']);
+    expect(response.metadata()).toMatchObject({ provider: 'together' });
+    expect(usage[0]).toMatchObject({ promptTokens: 10, completionTokens: 2, stream: true });
+  });
+
+  it('replicates the first choice for n > 1 on a single-choice provider, and logs it', async () => {
+    const claude = catalog.list({ provider: 'anthropic', kind: 'chat' })[0]!;
+    const { gateway, decisions, context } = setup([scripted('anthropic', () => 'ok', { multipleChoices: false })]);
+    const json = await gateway.chat(request({ model: claude.id, n: 3 }), context());
+    expect(json.kind === 'json' && json.result.choices.map((c) => [c.index, c.message.content])).toEqual([
+      [0, 'from anthropic'],
+      [1, 'from anthropic'],
+      [2, 'from anthropic'],
+    ]);
+    expect(decisions[0]!.details).toEqual({ replicatedChoices: 2 });
+
+    const stream = await gateway.chat(request({ model: claude.id, n: 2, stream: true }), context());
+    if (stream.kind !== 'stream') throw new Error('expected a stream');
+    const events = await drain(stream);
+    expect(events.filter((e) => e.type === 'finish').map((e) => (e.type === 'finish' ? e.choice : -1))).toEqual([0, 1]);
+    expect(events.filter((e) => e.type === 'usage')).toHaveLength(1);
+    expect(decisions[1]!.details).toEqual({ replicatedChoices: 1 });
+  });
+
+  it('estimates usage when a stream ends without the provider counting it, and says so', async () => {
+    const { gateway, usage, decisions, context } = setup([scripted('groq', () => 'ok', { usage: false })]);
+    const response = await gateway.chat(request({ stream: true }), context());
+    if (response.kind !== 'stream') throw new Error('expected a stream');
+    await drain(response);
+    expect(usage[0]!.completionTokens).toBe(3); // "hello world" is 11 characters, ~4 per token
+    expect(decisions[0]!.details).toEqual({ usageEstimated: true });
+  });
+
+  it('answers 502 after every candidate failed', async () => {
+    const { gateway, decisions, context } = setup([scripted('groq', () => 'server'), scripted('together', () => 'server')]);
+    await expect(gateway.chat(request({}), context())).rejects.toMatchObject({ status: 502, type: 'upstream_error' });
+    expect(decisions[0]!.attempts).toHaveLength(2);
+  });
+});
