@@ -16,6 +16,13 @@ function log(line: string): void {
   process.stderr.write(`[bench] ${line}\n`);
 }
 
+/** Requests the mock upstream has served so far (its `GET /__mock/stats`). */
+async function upstreamRequests(mockUrl: string): Promise<number> {
+  const res = await fetch(`${mockUrl}/__mock/stats`);
+  const stats = (await res.json()) as { total?: number };
+  return stats.total ?? 0;
+}
+
 interface Placement {
   gateway: string | undefined;
   rest: string | undefined;
@@ -90,7 +97,11 @@ export async function runBench(options: BenchOptions, root: string, children: Ch
     }
     const ready: Target[] = [];
     for (const target of targets) {
-      const problem = await verifyTarget(target, stream);
+      const before = await upstreamRequests(mock.url);
+      let problem = await verifyTarget(target, stream);
+      if (problem === undefined && (await upstreamRequests(mock.url)) <= before) {
+        problem = `${target.name} answered without calling the mock upstream (cache or built-in mock provider?)`;
+      }
       if (problem === undefined) ready.push(target);
       else skipped[target.name] = `${skipped[target.name] ? `${skipped[target.name]}; ` : ''}${stream ? 'stream' : 'JSON'}: ${problem}`;
     }
