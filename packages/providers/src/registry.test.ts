@@ -1,17 +1,13 @@
-import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ProviderChatRequest } from './provider.js';
 import { createProviderRegistry } from './registry.js';
-import { type FixtureServer, startFixtureServer } from './test/fixture-server.js';
+import { fixtureFiles } from './test/fixture-files.js';
+import { useFixtureServer } from './test/use-fixture-server.js';
 
-const textFixture: unknown = JSON.parse(readFileSync(new URL('./openai/__fixtures__/text.json', import.meta.url), 'utf8'));
+const textFixture = fixtureFiles(new URL('./openai/__fixtures__/', import.meta.url)).json('text');
 const request: ProviderChatRequest = { model: 'llama-3.3-70b-versatile', messages: [{ role: 'user', content: 'Hi' }], stream: false, n: 1, includeUsage: false };
 
-let server: FixtureServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const startServer = useFixtureServer();
 
 /** A fetch that records the URLs it was asked for and answers the OpenAI text fixture. */
 function recordingFetch(urls: string[]): typeof globalThis.fetch {
@@ -67,7 +63,7 @@ describe('provider registry', () => {
   });
 
   it('applies vendor quirks (mistral) over the wire', async () => {
-    server = await startFixtureServer(() => ({ json: textFixture }));
+    const server = await startServer(() => ({ json: textFixture }));
     const registry = createProviderRegistry({ compatible: [{ id: 'mistral', apiKeys: ['m'], baseUrl: `${server.url}/v1` }] });
     await registry.get('mistral')!.chat({ ...request, seed: 1, user: 'u' });
     expect(server.requests[0]!.path).toBe('/v1/chat/completions');
@@ -76,7 +72,7 @@ describe('provider registry', () => {
   });
 
   it('routes openai through an overridden base URL', async () => {
-    server = await startFixtureServer(() => ({ json: textFixture }));
+    const server = await startServer(() => ({ json: textFixture }));
     const registry = createProviderRegistry({ openai: { apiKeys: ['sk-x'], baseUrl: `${server.url}/v1` } });
     const result = await registry.get('openai')!.chat(request);
     expect(result.choices[0]!.message.content).toBe('Hello! How can I help you today?');

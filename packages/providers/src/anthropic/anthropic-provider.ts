@@ -1,6 +1,5 @@
-import { ProviderError } from '@svc/core';
 import type { CallOptions, Provider, ProviderChatRequest, ProviderSettings } from '../provider.js';
-import { postJson, transportError } from '../shared/http.js';
+import { postJson, readResponseJson } from '../shared/http.js';
 import { KeyPool } from '../shared/key-pool.js';
 import { readSse } from '../shared/sse.js';
 import { parseAnthropicMessage } from './anthropic-chat.js';
@@ -53,7 +52,7 @@ export function createAnthropicProvider(settings: ProviderSettings): Provider {
     async chat(request: ProviderChatRequest, options: CallOptions = {}) {
       const prepared = buildAnthropicRequest(request, false);
       const response = await send(prepared, options, false);
-      return parseAnthropicMessage(await readJson(response, options.signal), prepared);
+      return parseAnthropicMessage(await readResponseJson(PROVIDER, response, options.signal), prepared);
     },
 
     async stream(request: ProviderChatRequest, options: CallOptions = {}) {
@@ -62,18 +61,4 @@ export function createAnthropicProvider(settings: ProviderSettings): Provider {
       return streamAnthropicEvents(readSse(PROVIDER, response.body, options.signal), prepared);
     },
   };
-}
-
-async function readJson(response: Response, signal: AbortSignal | undefined): Promise<unknown> {
-  let text: string;
-  try {
-    text = await response.text();
-  } catch (error) {
-    throw transportError(PROVIDER, error, signal);
-  }
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new ProviderError({ provider: PROVIDER, kind: 'server', message: 'anthropic sent a malformed JSON response.', cause: error });
-  }
 }

@@ -1,4 +1,6 @@
 import { type ChatMessage, type ContentPart, ProviderError } from '@svc/core';
+import { parseDataUrl } from '../shared/data-url.js';
+import { parseToolArguments } from '../shared/tool-arguments.js';
 import type {
   AnthropicContentBlock,
   AnthropicDocumentBlock,
@@ -97,7 +99,7 @@ function assistantBlocks(message: ChatMessage, index: number): AnthropicContentB
   const blocks: AnthropicContentBlock[] = [];
   for (const text of textsOf(message.content)) blocks.push({ type: 'text', text });
   for (const call of message.toolCalls ?? []) {
-    blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: parseArguments(call.arguments, index) });
+    blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: parseToolArguments('anthropic', call.arguments, index) });
   }
   return blocks;
 }
@@ -133,7 +135,7 @@ function partBlock(part: ContentPart, index: number): AnthropicContentBlock | un
 }
 
 function imageBlock(url: string): AnthropicImageBlock {
-  const inline = parseDataUrl(url);
+  const inline = parseDataUrl('anthropic', url);
   if (inline) return { type: 'image', source: { type: 'base64', media_type: inline.mediaType, data: inline.data } };
   return { type: 'image', source: { type: 'url', url } };
 }
@@ -141,7 +143,7 @@ function imageBlock(url: string): AnthropicImageBlock {
 function fileBlock(part: Extract<ContentPart, { type: 'file' }>, index: number): AnthropicImageBlock | AnthropicDocumentBlock {
   if (part.fileId) return { type: 'document', source: { type: 'file', file_id: part.fileId } };
   if (!part.data) throw invalid(`messages[${index}]: a file part needs data or file_id.`, `messages[${index}].content`);
-  const inline = parseDataUrl(part.data) ?? { mediaType: part.mediaType ?? 'application/pdf', data: part.data };
+  const inline = parseDataUrl('anthropic', part.data) ?? { mediaType: part.mediaType ?? 'application/pdf', data: part.data };
   const title = part.filename;
   if (inline.mediaType.startsWith('image/')) return { type: 'image', source: { type: 'base64', media_type: inline.mediaType, data: inline.data } };
   if (inline.mediaType === 'text/plain') {
@@ -152,29 +154,6 @@ function fileBlock(part: Extract<ContentPart, { type: 'file' }>, index: number):
     return { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: inline.data }, ...(title ? { title } : {}) };
   }
   throw invalid(`messages[${index}]: Anthropic does not accept ${inline.mediaType} files (PDF, plain text and images only).`, `messages[${index}].content`);
-}
-
-/** Splits a base64 `data:` URL; undefined for any other URL. */
-export function parseDataUrl(url: string): { mediaType: string; data: string } | undefined {
-  if (!url.startsWith('data:')) return undefined;
-  const comma = url.indexOf(',');
-  const header = url.slice(5, comma);
-  if (comma < 0 || !header.endsWith(';base64')) {
-    throw invalid('Inline images and files must be base64 data: URLs.', 'messages');
-  }
-  return { mediaType: header.slice(0, -7) || 'application/octet-stream', data: url.slice(comma + 1) };
-}
-
-/** Tool-call arguments are JSON text canonically; Anthropic wants the object. */
-function parseArguments(text: string, index: number): Record<string, unknown> {
-  if (text.trim() === '') return {};
-  try {
-    const value: unknown = JSON.parse(text);
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
-  } catch {
-    // reported below
-  }
-  throw invalid(`messages[${index}]: tool call arguments must be a JSON object.`, `messages[${index}].tool_calls`);
 }
 
 function trimTrailingWhitespace(message: AnthropicMessage): void {

@@ -1,4 +1,6 @@
 import { type ChatMessage, type ContentPart, ProviderError } from '@svc/core';
+import { parseDataUrl } from '../shared/data-url.js';
+import { parseToolArguments } from '../shared/tool-arguments.js';
 import type { GeminiContent, GeminiPart } from './gemini-api.js';
 
 /**
@@ -50,7 +52,7 @@ export function convertToGeminiContents(messages: readonly ChatMessage[]): Gemin
         for (let c = 0; c < calls.length; c++) {
           const call = calls[c]!;
           toolNames.set(call.id, call.name);
-          const part: Extract<GeminiPart, { functionCall: unknown }> = { functionCall: { name: call.name, args: parseArguments(call.arguments, i) } };
+          const part: Extract<GeminiPart, { functionCall: unknown }> = { functionCall: { name: call.name, args: parseToolArguments('gemini', call.arguments, i) } };
           if (c === 0) part.thoughtSignature = GEMINI_SKIP_THOUGHT_SIGNATURE;
           parts.push(part);
         }
@@ -99,7 +101,7 @@ function toPart(part: ContentPart, index: number): GeminiPart | undefined {
     case 'text':
       return part.text === '' ? undefined : { text: part.text };
     case 'image': {
-      const inline = parseDataUrl(part.url);
+      const inline = parseDataUrl('gemini', part.url);
       if (inline) return { inlineData: { mimeType: inline.mediaType, data: inline.data } };
       return { fileData: { mimeType: imageMimeType(part.url), fileUri: part.url } };
     }
@@ -108,7 +110,7 @@ function toPart(part: ContentPart, index: number): GeminiPart | undefined {
     case 'file': {
       if (part.fileId) return { fileData: { ...(part.mediaType ? { mimeType: part.mediaType } : {}), fileUri: part.fileId } };
       if (!part.data) throw invalid(`messages[${index}]: a file part needs data or file_id.`, `messages[${index}].content`);
-      const inline = parseDataUrl(part.data) ?? { mediaType: part.mediaType ?? 'application/pdf', data: part.data };
+      const inline = parseDataUrl('gemini', part.data) ?? { mediaType: part.mediaType ?? 'application/pdf', data: part.data };
       return { inlineData: { mimeType: inline.mediaType, data: inline.data } };
     }
   }
@@ -129,27 +131,6 @@ function imageMimeType(url: string): string {
   const path = url.split(/[?#]/, 1)[0] ?? '';
   const extension = path.slice(path.lastIndexOf('.') + 1).toLowerCase();
   return imageTypes[extension] ?? 'image/jpeg';
-}
-
-/** Splits a base64 `data:` URL; undefined for any other URL. */
-function parseDataUrl(url: string): { mediaType: string; data: string } | undefined {
-  if (!url.startsWith('data:')) return undefined;
-  const comma = url.indexOf(',');
-  const header = url.slice(5, comma);
-  if (comma < 0 || !header.endsWith(';base64')) throw invalid('Inline images and files must be base64 data: URLs.', 'messages');
-  return { mediaType: header.slice(0, -7) || 'application/octet-stream', data: url.slice(comma + 1) };
-}
-
-/** Tool-call arguments are JSON text canonically; Gemini wants the object. */
-function parseArguments(text: string, index: number): Record<string, unknown> {
-  if (text.trim() === '') return {};
-  try {
-    const value: unknown = JSON.parse(text);
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
-  } catch {
-    // reported below
-  }
-  throw invalid(`messages[${index}]: tool call arguments must be a JSON object.`, `messages[${index}].tool_calls`);
 }
 
 function invalid(message: string, param: string): ProviderError {

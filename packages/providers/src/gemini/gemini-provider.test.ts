@@ -1,13 +1,13 @@
-import { readFileSync } from 'node:fs';
-import { ProviderError, type StreamEvent } from '@svc/core';
-import { afterEach, describe, expect, it } from 'vitest';
+import type { StreamEvent } from '@svc/core';
+import { describe, expect, it } from 'vitest';
 import type { ProviderChatRequest } from '../provider.js';
-import { type FixtureReply, type FixtureServer, startFixtureServer, sseChunks } from '../test/fixture-server.js';
+import { fixtureFiles } from '../test/fixture-files.js';
+import type { FixtureReply } from '../test/fixture-server.js';
+import { collect, rejection } from '../test/outcomes.js';
+import { useFixtureServer } from '../test/use-fixture-server.js';
 import { createGeminiProvider } from './gemini-provider.js';
 
-const fixture = (name: string) => readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8');
-const json = (name: string): unknown => JSON.parse(fixture(`${name}.json`));
-const chunks = (name: string) => sseChunks(fixture(`${name}.chunks.txt`));
+const { json, chunks } = fixtureFiles(new URL('./__fixtures__/', import.meta.url));
 
 const base: ProviderChatRequest = {
   model: 'gemini-2.5-flash',
@@ -32,30 +32,11 @@ const weatherTool = {
   },
 };
 
-let server: FixtureServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const startServer = useFixtureServer();
 
 async function serve(reply: FixtureReply) {
-  server = await startFixtureServer(() => reply);
+  const server = await startServer(() => reply);
   return { server, provider: createGeminiProvider({ apiKeys: ['g-key-1', 'g-key-2'], baseUrl: server.url }) };
-}
-
-async function collect(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
-  const out: StreamEvent[] = [];
-  for await (const event of events) out.push(event);
-  return out;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(ProviderError);
-  return error as ProviderError;
 }
 
 const callId = expect.stringMatching(/^call_[0-9A-Za-z]{24}$/);

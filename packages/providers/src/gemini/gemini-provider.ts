@@ -1,6 +1,6 @@
 import { ProviderError } from '@svc/core';
 import type { CallOptions, Provider, ProviderChatRequest, ProviderSettings } from '../provider.js';
-import { postJson, transportError } from '../shared/http.js';
+import { postJson, readResponseJson } from '../shared/http.js';
 import { KeyPool } from '../shared/key-pool.js';
 import { readSse } from '../shared/sse.js';
 import { parseGeminiResponse } from './gemini-chat.js';
@@ -69,7 +69,7 @@ export function createGeminiProvider(settings: ProviderSettings): Provider {
     async chat(request: ProviderChatRequest, options: CallOptions = {}) {
       const prepared = buildGeminiRequest(request);
       const response = await send(request, prepared, options, false);
-      return parseGeminiResponse(await readJson(response, options.signal), prepared);
+      return parseGeminiResponse(await readResponseJson(PROVIDER, response, options.signal), prepared);
     },
 
     async stream(request: ProviderChatRequest, options: CallOptions = {}) {
@@ -78,18 +78,4 @@ export function createGeminiProvider(settings: ProviderSettings): Provider {
       return streamGeminiEvents(readSse(PROVIDER, response.body, options.signal), prepared);
     },
   };
-}
-
-async function readJson(response: Response, signal: AbortSignal | undefined): Promise<unknown> {
-  let text: string;
-  try {
-    text = await response.text();
-  } catch (error) {
-    throw transportError(PROVIDER, error, signal);
-  }
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new ProviderError({ provider: PROVIDER, kind: 'server', message: 'gemini sent a malformed JSON response.', cause: error });
-  }
 }

@@ -1,6 +1,7 @@
 import { type StreamEvent, isProviderError } from '@svc/core';
 import { describe, expect, it } from 'vitest';
 import type { ProviderChatRequest } from '../provider.js';
+import { collect } from '../test/outcomes.js';
 import { createMockProvider } from './mock-provider.js';
 
 const request = (content: string, overrides: Partial<ProviderChatRequest> = {}): ProviderChatRequest => ({
@@ -11,12 +12,6 @@ const request = (content: string, overrides: Partial<ProviderChatRequest> = {}):
   includeUsage: false,
   ...overrides,
 });
-
-async function collect(stream: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
-  const events: StreamEvent[] = [];
-  for await (const event of stream) events.push(event);
-  return events;
-}
 
 const weatherTool = {
   name: 'get_weather',

@@ -1,10 +1,11 @@
-import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ProviderChatRequest } from '../provider.js';
-import { type FixtureReply, type FixtureServer, type RecordedRequest, startFixtureServer } from '../test/fixture-server.js';
+import { fixtureFiles } from '../test/fixture-files.js';
+import type { FixtureReply, RecordedRequest } from '../test/fixture-server.js';
+import { useFixtureServer } from '../test/use-fixture-server.js';
 import { createOpenAIProvider } from './openai-provider.js';
 
-const fixture = (name: string): unknown => JSON.parse(readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8'));
+const { json } = fixtureFiles(new URL('./__fixtures__/', import.meta.url));
 
 const request = (overrides: Partial<ProviderChatRequest> = {}): ProviderChatRequest => ({
   model: 'gpt-4o-mini',
@@ -15,20 +16,16 @@ const request = (overrides: Partial<ProviderChatRequest> = {}): ProviderChatRequ
   ...overrides,
 });
 
-let server: FixtureServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const startServer = useFixtureServer();
 
 async function serve(reply: (request: RecordedRequest, index: number) => FixtureReply) {
-  server = await startFixtureServer(reply);
+  const server = await startServer(reply);
   return { server, provider: createOpenAIProvider({ apiKeys: ['sk-one', 'sk-two'], baseUrl: `${server.url}/v1` }) };
 }
 
 describe('openai chat (non-stream)', () => {
   it('posts to {baseUrl}/chat/completions with a bearer key and maps the answer', async () => {
-    const { server, provider } = await serve(() => ({ json: fixture('text.json') }));
+    const { server, provider } = await serve(() => ({ json: json('text') }));
     const result = await provider.chat(request());
     const sent = server.requests[0]!;
     expect(sent.method).toBe('POST');
@@ -46,7 +43,7 @@ describe('openai chat (non-stream)', () => {
   });
 
   it('rotates keys round-robin and lets the call pick one', async () => {
-    const { server, provider } = await serve(() => ({ json: fixture('text.json') }));
+    const { server, provider } = await serve(() => ({ json: json('text') }));
     await provider.chat(request());
     await provider.chat(request());
     await provider.chat(request(), { apiKey: 'sk-byok', headers: { 'x-trace': 't1' } });
@@ -56,7 +53,7 @@ describe('openai chat (non-stream)', () => {
   });
 
   it('maps every canonical field onto the wire request', async () => {
-    const { server, provider } = await serve(() => ({ json: fixture('tool-calls.json') }));
+    const { server, provider } = await serve(() => ({ json: json('tool-calls') }));
     await provider.chat(
       request({
         model: 'gpt-4.1',
@@ -134,7 +131,7 @@ describe('openai chat (non-stream)', () => {
   });
 
   it('sends max_completion_tokens and no sampling controls to reasoning models', async () => {
-    const { server, provider } = await serve(() => ({ json: fixture('reasoning-length.json') }));
+    const { server, provider } = await serve(() => ({ json: json('reasoning-length') }));
     const result = await provider.chat(request({ model: 'o4-mini', maxTokens: 64, temperature: 0.5, topP: 0.5, reasoningEffort: 'low' }));
     expect(server.requests[0]!.body).toEqual({ model: 'o4-mini', messages: [{ role: 'user', content: 'Hi' }], max_completion_tokens: 64, reasoning_effort: 'low' });
     expect(result.choices[0]!.finishReason).toBe('length');
@@ -149,7 +146,7 @@ describe('openai chat (non-stream)', () => {
   });
 
   it('maps tool calls', async () => {
-    const { provider } = await serve(() => ({ json: fixture('tool-calls.json') }));
+    const { provider } = await serve(() => ({ json: json('tool-calls') }));
     const result = await provider.chat(request({ tools: [{ name: 'get_weather' }] }));
     expect(result.choices[0]).toEqual({
       index: 0,
@@ -166,21 +163,21 @@ describe('openai chat (non-stream)', () => {
   });
 
   it('sends JSON mode and returns the JSON text', async () => {
-    const { server, provider } = await serve(() => ({ json: fixture('json-mode.json') }));
+    const { server, provider } = await serve(() => ({ json: json('json-mode') }));
     const result = await provider.chat(request({ responseFormat: { type: 'json_object' } }));
     expect(server.requests[0]!.body).toMatchObject({ response_format: { type: 'json_object' } });
     expect(JSON.parse(result.choices[0]!.message.content!)).toEqual({ name: 'Ada Lovelace', born: 1815 });
   });
 
   it('maps a refusal', async () => {
-    const { provider } = await serve(() => ({ json: fixture('refusal.json') }));
+    const { provider } = await serve(() => ({ json: json('refusal') }));
     const result = await provider.chat(request());
     expect(result.choices[0]!.message).toEqual({ role: 'assistant', content: null, refusal: "I'm sorry, I can't help with that request." });
     expect(result.usage).toEqual({ promptTokens: 40, completionTokens: 10, totalTokens: 50 });
   });
 
   it('serves a compatible vendor with its own id, base URL and quirks', async () => {
-    server = await startFixtureServer(() => ({ json: fixture('text.json') }));
+    const server = await startServer(() => ({ json: json('text') }));
     const mistral = createOpenAIProvider({
       id: 'mistral',
       apiKeys: ['m-key'],
@@ -194,7 +191,7 @@ describe('openai chat (non-stream)', () => {
   });
 
   it('passes reasoning_effort through to compatible vendors, which decide per model', async () => {
-    server = await startFixtureServer(() => ({ json: fixture('text.json') }));
+    const server = await startServer(() => ({ json: json('text') }));
     const groq = createOpenAIProvider({ id: 'groq', apiKeys: ['g'], baseUrl: `${server.url}/openai/v1` });
     await groq.chat(request({ model: 'openai/gpt-oss-120b', reasoningEffort: 'medium', maxTokens: 5 }));
     expect(server.requests[0]!.path).toBe('/openai/v1/chat/completions');
@@ -202,7 +199,7 @@ describe('openai chat (non-stream)', () => {
   });
 
   it('sends no Authorization header when keyless (local servers)', async () => {
-    server = await startFixtureServer(() => ({ json: fixture('text.json') }));
+    const server = await startServer(() => ({ json: json('text') }));
     const ollama = createOpenAIProvider({ id: 'ollama', apiKeys: [], baseUrl: `${server.url}/v1` });
     await ollama.chat(request());
     expect(server.requests[0]!.headers.authorization).toBeUndefined();

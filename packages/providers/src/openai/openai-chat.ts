@@ -1,26 +1,18 @@
 import { type ChatChoice, type ChatResult, ProviderError, type ToolCall } from '@svc/core';
 import * as v from 'valibot';
 import type { CallOptions, ProviderChatRequest } from '../provider.js';
-import { isRecord, postJson, transportError } from '../shared/http.js';
+import { isRecord, transportError } from '../shared/http.js';
 import { mapOpenAIFinishReason } from './map-openai-finish-reason.js';
 import { mapOpenAIUsage } from './map-openai-usage.js';
 import { type OpenAIChatResponse, openAIChatResponseSchema } from './openai-api.js';
 import type { OpenAIConfig } from './openai-config.js';
-import { classifyOpenAIError, openAIPayloadError } from './openai-error.js';
-import { buildOpenAIRequest } from './openai-request.js';
+import { openAIPayloadError } from './openai-error.js';
+import { postOpenAIRequest } from './post-openai-request.js';
 
 /** One non-streaming chat completion. */
 export async function openAIChat(config: OpenAIConfig, request: ProviderChatRequest, options: CallOptions | undefined): Promise<ChatResult> {
   const signal = options?.signal;
-  const response = await postJson({
-    provider: config.provider,
-    fetch: config.fetch,
-    url: config.url,
-    headers: config.headers(options),
-    body: buildOpenAIRequest(request, config.compat, false),
-    signal,
-    classify: classifyOpenAIError,
-  });
+  const response = await postOpenAIRequest(config, request, options, false);
   let json: unknown;
   try {
     json = await response.json();

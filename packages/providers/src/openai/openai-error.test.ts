@@ -1,23 +1,20 @@
-import { readFileSync } from 'node:fs';
 import { ProviderError } from '@svc/core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ProviderChatRequest } from '../provider.js';
-import { type FixtureServer, startFixtureServer } from '../test/fixture-server.js';
+import { fixtureFiles } from '../test/fixture-files.js';
+import { startFixtureServer } from '../test/fixture-server.js';
+import { useFixtureServer } from '../test/use-fixture-server.js';
 import { mapOpenAIFinishReason } from './map-openai-finish-reason.js';
 import { createOpenAIProvider } from './openai-provider.js';
 
-const fixture = (name: string): unknown => JSON.parse(readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8'));
+const { json } = fixtureFiles(new URL('./__fixtures__/', import.meta.url));
 
 const request: ProviderChatRequest = { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }], stream: false, n: 1, includeUsage: false };
 
-let server: FixtureServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const startServer = useFixtureServer();
 
-async function failWith(status: number, json: unknown, headers: Record<string, string> = {}): Promise<ProviderError> {
-  server = await startFixtureServer(() => ({ status, headers, json }));
+async function failWith(status: number, body: unknown, headers: Record<string, string> = {}): Promise<ProviderError> {
+  const server = await startServer(() => ({ status, headers, json: body }));
   const provider = createOpenAIProvider({ apiKeys: ['sk-test'], baseUrl: `${server.url}/v1` });
   const error = await provider.chat(request).catch((caught: unknown) => caught);
   if (!(error instanceof ProviderError)) throw new Error(`expected a ProviderError, got ${String(error)}`);
@@ -26,23 +23,23 @@ async function failWith(status: number, json: unknown, headers: Record<string, s
 
 describe('openai errors', () => {
   it('429 rate_limit_exceeded -> rate_limit with retryAfterMs', async () => {
-    const error = await failWith(429, fixture('error-rate-limit.json'), { 'retry-after': '2' });
+    const error = await failWith(429, json('error-rate-limit'), { 'retry-after': '2' });
     expect(error).toMatchObject({ provider: 'openai', kind: 'rate_limit', upstreamStatus: 429, upstreamCode: 'rate_limit_exceeded', retryAfterMs: 2000, retryable: true });
     expect(error.message).toContain('Rate limit reached');
   });
 
   it('retry-after-ms wins over retry-after', async () => {
-    const error = await failWith(429, fixture('error-rate-limit.json'), { 'retry-after-ms': '120', 'retry-after': '1' });
+    const error = await failWith(429, json('error-rate-limit'), { 'retry-after-ms': '120', 'retry-after': '1' });
     expect(error.retryAfterMs).toBe(120);
   });
 
   it('429 insufficient_quota -> billing, not rate_limit', async () => {
-    const error = await failWith(429, fixture('error-insufficient-quota.json'));
+    const error = await failWith(429, json('error-insufficient-quota'));
     expect(error).toMatchObject({ kind: 'billing', upstreamCode: 'insufficient_quota', retryable: true });
   });
 
   it('400 context_length_exceeded -> context_length', async () => {
-    const error = await failWith(400, fixture('error-context-length.json'));
+    const error = await failWith(400, json('error-context-length'));
     expect(error).toMatchObject({ kind: 'context_length', upstreamStatus: 400, param: 'messages', code: 'context_length_exceeded' });
   });
 
@@ -52,19 +49,17 @@ describe('openai errors', () => {
   });
 
   it('400 bad request -> invalid_request, not retryable', async () => {
-    const error = await failWith(400, fixture('error-bad-request.json'));
+    const error = await failWith(400, json('error-bad-request'));
     expect(error).toMatchObject({ kind: 'invalid_request', retryable: false, param: 'temperature', upstreamCode: 'invalid_value', status: 400 });
   });
 
   it('401 -> authentication; 404 model_not_found -> not_found', async () => {
     expect((await failWith(401, { error: { message: 'Incorrect API key provided: sk-test.', type: 'invalid_request_error', code: 'invalid_api_key' } })).kind).toBe('authentication');
-    await server?.close();
     expect((await failWith(404, { error: { message: 'The model `gpt-9` does not exist', type: 'invalid_request_error', code: 'model_not_found' } })).kind).toBe('not_found');
   });
 
   it('500 -> server, retryable; 503 -> overloaded', async () => {
-    expect(await failWith(500, fixture('error-server.json'))).toMatchObject({ kind: 'server', retryable: true, upstreamStatus: 500 });
-    await server?.close();
+    expect(await failWith(500, json('error-server'))).toMatchObject({ kind: 'server', retryable: true, upstreamStatus: 500 });
     expect((await failWith(503, { error: { message: 'Service Unavailable', type: 'service_unavailable' } })).kind).toBe('overloaded');
   });
 
@@ -82,7 +77,7 @@ describe('openai errors', () => {
   });
 
   it('an already aborted signal rejects without calling out', async () => {
-    server = await startFixtureServer(() => ({ json: fixture('text.json') }));
+    const server = await startServer(() => ({ json: json('text') }));
     const provider = createOpenAIProvider({ apiKeys: ['sk-test'], baseUrl: `${server.url}/v1` });
     await expect(provider.chat(request, { signal: AbortSignal.abort() })).rejects.toMatchObject({ kind: 'timeout' });
     expect(server.requests).toHaveLength(0);

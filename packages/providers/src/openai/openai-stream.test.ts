@@ -1,11 +1,13 @@
-import { readFileSync } from 'node:fs';
 import { type ProviderError, type StreamEvent, isProviderError } from '@svc/core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ProviderChatRequest } from '../provider.js';
-import { type FixtureReply, type FixtureServer, sseChunks, startFixtureServer } from '../test/fixture-server.js';
+import { fixtureFiles } from '../test/fixture-files.js';
+import type { FixtureReply } from '../test/fixture-server.js';
+import { collect } from '../test/outcomes.js';
+import { useFixtureServer } from '../test/use-fixture-server.js';
 import { createOpenAIProvider } from './openai-provider.js';
 
-const chunks = (name: string): string[] => sseChunks(readFileSync(new URL(`./__fixtures__/${name}.chunks.txt`, import.meta.url), 'utf8'));
+const { chunks } = fixtureFiles(new URL('./__fixtures__/', import.meta.url));
 
 const request = (overrides: Partial<ProviderChatRequest> = {}): ProviderChatRequest => ({
   model: 'gpt-4o-mini',
@@ -16,21 +18,11 @@ const request = (overrides: Partial<ProviderChatRequest> = {}): ProviderChatRequ
   ...overrides,
 });
 
-let server: FixtureServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const startServer = useFixtureServer();
 
 async function serve(reply: FixtureReply) {
-  server = await startFixtureServer(() => reply);
+  const server = await startServer(() => reply);
   return { server, provider: createOpenAIProvider({ apiKeys: ['sk-test'], baseUrl: `${server.url}/v1` }) };
-}
-
-async function collect(stream: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
-  const events: StreamEvent[] = [];
-  for await (const event of stream) events.push(event);
-  return events;
 }
 
 async function failure(stream: AsyncIterable<StreamEvent>): Promise<{ events: StreamEvent[]; error: ProviderError }> {
@@ -103,7 +95,7 @@ describe('openai stream', () => {
   });
 
   it('leaves stream_options out for vendors that reject it', async () => {
-    server = await startFixtureServer(() => ({ chunks: chunks('text') }));
+    const server = await startServer(() => ({ chunks: chunks('text') }));
     const mistral = createOpenAIProvider({ id: 'mistral', apiKeys: ['k'], baseUrl: server.url, compatibility: { streamOptions: false } });
     await collect(await mistral.stream(request()));
     expect(server.requests[0]!.body).not.toHaveProperty('stream_options');

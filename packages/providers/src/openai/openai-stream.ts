@@ -1,14 +1,14 @@
 import { ProviderError, type StreamEvent } from '@svc/core';
 import * as v from 'valibot';
 import type { CallOptions, ProviderChatRequest } from '../provider.js';
-import { isRecord, postJson } from '../shared/http.js';
+import { isRecord } from '../shared/http.js';
 import { parseSseJson, readSse } from '../shared/sse.js';
 import { mapOpenAIFinishReason } from './map-openai-finish-reason.js';
 import { mapOpenAIUsage } from './map-openai-usage.js';
 import { openAIChunkSchema } from './openai-api.js';
 import type { OpenAIConfig } from './openai-config.js';
-import { classifyOpenAIError, openAIPayloadError } from './openai-error.js';
-import { buildOpenAIRequest } from './openai-request.js';
+import { openAIPayloadError } from './openai-error.js';
+import { postOpenAIRequest } from './post-openai-request.js';
 
 /**
  * A streaming chat completion. Resolves once the upstream answered 2xx, so failures before the
@@ -16,17 +16,8 @@ import { buildOpenAIRequest } from './openai-request.js';
  * iterator.
  */
 export async function openAIStream(config: OpenAIConfig, request: ProviderChatRequest, options: CallOptions | undefined): Promise<AsyncIterable<StreamEvent>> {
-  const signal = options?.signal;
-  const response = await postJson({
-    provider: config.provider,
-    fetch: config.fetch,
-    url: config.url,
-    headers: config.headers(options),
-    body: buildOpenAIRequest(request, config.compat, true),
-    signal,
-    classify: classifyOpenAIError,
-  });
-  return streamEvents(config.provider, response.body, signal);
+  const response = await postOpenAIRequest(config, request, options, true);
+  return streamEvents(config.provider, response.body, options?.signal);
 }
 
 async function* streamEvents(provider: string, body: ReadableStream<Uint8Array> | null, signal: AbortSignal | undefined): AsyncGenerator<StreamEvent> {

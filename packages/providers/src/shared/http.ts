@@ -60,6 +60,24 @@ export function transportError(provider: string, error: unknown, signal?: AbortS
   });
 }
 
+/**
+ * Reads a 2xx body as JSON: a failure while reading is a transport error (timeout/network), a
+ * body that is not JSON a `server` error.
+ */
+export async function readResponseJson(provider: string, response: Response, signal: AbortSignal | undefined): Promise<unknown> {
+  let text: string;
+  try {
+    text = await response.text();
+  } catch (error) {
+    throw transportError(provider, error, signal);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new ProviderError({ provider, kind: 'server', message: `${provider} sent a malformed JSON response.`, cause: error });
+  }
+}
+
 /** Reads `error.message`-style fields out of a JSON error body without trusting its shape. */
 export function readErrorBody(text: string): ErrorFields {
   let parsed: unknown;

@@ -1,1 +1,2 @@
 export * from './fixture-server.js';
+export * from './fixture-files.js';

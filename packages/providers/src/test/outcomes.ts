@@ -1,0 +1,19 @@
+import { ProviderError, type StreamEvent } from '@svc/core';
+import { expect } from 'vitest';
+
+/** Drains a stream into an array. */
+export async function collect(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
+  const out: StreamEvent[] = [];
+  for await (const event of events) out.push(event);
+  return out;
+}
+
+/** The ProviderError a promise rejects with; fails the test when it resolves or rejects with anything else. */
+export async function rejection(promise: Promise<unknown>): Promise<ProviderError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(ProviderError);
+  return error as ProviderError;
+}
