@@ -1,38 +1,7 @@
 import type { Organization } from '@svc/core';
+import type { ApiKeyRecord, NewApiKey, NewOrganization, OrganizationPatch } from '@svc/db';
 
-/** A stored API key (never the secret itself). */
-export interface ApiKeyRecord {
-  id: string;
-  orgId: string;
-  name: string | null;
-  keyHash: string;
-  keyPrefix: string;
-  scopes: string[];
-  status: 'active' | 'revoked';
-  expiresAt: Date | null;
-  createdAt: Date;
-  revokedAt: Date | null;
-}
-
-export interface NewApiKey {
-  id: string;
-  orgId: string;
-  name: string | null;
-  keyHash: string;
-  keyPrefix: string;
-  scopes: string[];
-  expiresAt: Date | null;
-}
-
-export interface NewOrganization {
-  name: string;
-  plan?: string;
-  rpmLimit?: number | null;
-  tpmLimit?: number | null;
-  monthlyBudgetUsd?: number | null;
-  tokenQuota?: number | null;
-  defaultIntelligenceMode?: Organization['defaultIntelligenceMode'];
-}
+export type { ApiKeyRecord, NewApiKey, NewOrganization, OrganizationPatch };
 
 /** What authentication needs from the relational store (a subset of @svc/db's Database). */
 export interface AuthStore {
@@ -41,7 +10,7 @@ export interface AuthStore {
     get(id: string): Promise<Organization | undefined>;
     getByName(name: string): Promise<Organization | undefined>;
     list(): Promise<Organization[]>;
-    update(id: string, patch: Partial<NewOrganization>): Promise<Organization | undefined>;
+    update(id: string, patch: OrganizationPatch): Promise<Organization | undefined>;
     ensure(name: string): Promise<Organization>;
   };
   keys: {

@@ -125,16 +125,19 @@ export interface RoutingDecisionRecord {
   attempts: unknown[];
   /** Scored candidates, as JSON. */
   candidates: unknown[];
-  /** e.g. `success`, `fallback`, `error`, `cache_hit`. */
+  /** e.g. `ok`, `error`, `error_after_first_byte`, `client_closed`. */
   outcome: string;
+  /** Facts worth auditing, e.g. `{replicatedChoices: 2}` or `{usageEstimated: true}`. */
+  details: Record<string, unknown>;
   latencyMs: number;
   createdAt: Date;
 }
 
 export type NewRoutingDecision = Omit<
   RoutingDecisionRecord,
-  'createdAt' | 'requestedModel' | 'tier' | 'lane' | 'taskFamily' | 'intelligenceMode' | 'attempts' | 'candidates' | 'latencyMs'
+  'createdAt' | 'requestedModel' | 'tier' | 'lane' | 'taskFamily' | 'intelligenceMode' | 'attempts' | 'candidates' | 'latencyMs' | 'details'
 > & {
+  details?: Record<string, unknown>;
   requestedModel?: string | null;
   tier?: string | null;
   lane?: string | null;

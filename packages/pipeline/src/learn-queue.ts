@@ -1,45 +1,14 @@
+import type { UsageEvent as DbUsageEvent, RoutingDecisionRecord } from '@svc/db';
 import type { Attempt } from './attempt.js';
 
 /** One billable request, as the usage ledger stores it. */
-export interface UsageEvent {
-  requestId: string;
-  orgId: string;
-  keyId: string;
-  model: string;
-  provider: string;
-  promptTokens: number;
-  completionTokens: number;
-  cachedTokens: number;
-  costUsd: number;
-  baselineCostUsd: number;
-  cacheHit: boolean;
-  latencyMs: number;
-  status: number;
-  stream: boolean;
-  createdAt: Date;
-}
+export type UsageEvent = DbUsageEvent;
 
-/** One routing decision with its waterfall attempts and outcome. */
-export interface DecisionRecord {
-  requestId: string;
-  orgId: string;
-  requestedModel: string;
-  model: string;
-  provider: string;
-  tier: string;
-  lane: string;
-  source: string;
-  taskFamily: string | null;
-  intelligenceMode: string;
+/** One routing decision with its waterfall attempts and outcome, as the decision log stores it. */
+export type DecisionRecord = Omit<RoutingDecisionRecord, 'attempts' | 'candidates'> & {
   attempts: Attempt[];
   candidates: string[];
-  /** `ok`, `error`, `error_after_first_byte`, `client_closed`. */
-  outcome: string;
-  /** Facts worth auditing, e.g. `{replicatedChoices: 2}`. */
-  details: Record<string, unknown>;
-  latencyMs: number;
-  createdAt: Date;
-}
+};
 
 /** Where batches go (the relational store in production). */
 export interface LearnWriter {

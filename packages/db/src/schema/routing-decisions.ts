@@ -17,6 +17,8 @@ export const routingDecisions = pgTable(
     attempts: jsonb('attempts').$type<unknown[]>().notNull().default([]),
     candidates: jsonb('candidates').$type<unknown[]>().notNull().default([]),
     outcome: text('outcome').notNull(),
+    /** Facts worth auditing that have no column: replicated choices, estimated usage, ... */
+    details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
     latencyMs: integer('latency_ms').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },

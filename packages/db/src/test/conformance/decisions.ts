@@ -31,6 +31,7 @@ export function decisionConformance(getDb: GetDb): void {
       ],
       candidates: [{ model: 'openai/gpt-4o', score: 0.91, reasons: ['quality'] }],
       outcome: 'fallback',
+      details: { replicatedChoices: 2, usageEstimated: true },
       latencyMs: 812,
     });
     expect(await db.decisions.insertMany([row])).toBe(1);
@@ -54,6 +55,7 @@ export function decisionConformance(getDb: GetDb): void {
       intelligenceMode: null,
       attempts: [],
       candidates: [],
+      details: {},
       latencyMs: 0,
     });
   });

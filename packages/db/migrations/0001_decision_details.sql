@@ -1,0 +1,1 @@
+ALTER TABLE "routing_decisions" ADD COLUMN "details" jsonb DEFAULT '{}'::jsonb NOT NULL;
