@@ -1,8 +1,7 @@
 import { readCredential, requireAdmin } from '@svc/auth';
 import { requestId } from '@svc/core';
-import { notFoundHandler, onError, recordRequest, registerProbes, tooLarge } from '@svc/inference';
+import { notFoundHandler, onError, recordRequest, registerProbes } from '@svc/inference';
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import type { ControlPlaneDeps } from './deps.js';
 import type { ControlEnv } from './env.js';
 import { registerAdminKeys } from './routes/admin-keys.js';
@@ -15,7 +14,6 @@ export function createControlPlaneApp(deps: ControlPlaneDeps): Hono<ControlEnv> 
   app.notFound(notFoundHandler);
   app.use(recordRequest(deps.metrics));
   registerProbes(app, deps);
-  app.use('/v1/*', bodyLimit({ maxSize: deps.maxBodyBytes, onError: tooLarge(deps.maxBodyBytes) }));
   app.use('/v1/admin/*', async (c, next) => {
     c.set('requestId', requestId());
     const caller = await deps.authenticator.authenticate(readCredential(c.req.header('authorization')));

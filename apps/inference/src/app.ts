@@ -1,9 +1,8 @@
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { authenticate } from './authenticate.js';
 import type { InferenceDeps } from './deps.js';
 import type { AppEnv } from './env.js';
-import { notFoundHandler, onError, tooLarge } from './errors.js';
+import { notFoundHandler, onError } from './errors.js';
 import { registerChatCompletions } from './routes/chat-completions.js';
 import { registerModels } from './routes/models.js';
 import { recordRequest } from './record-request.js';
@@ -16,7 +15,6 @@ export function createInferenceApp(deps: InferenceDeps): Hono<AppEnv> {
   app.notFound(notFoundHandler);
   app.use(recordRequest(deps.metrics));
   registerProbes(app, deps);
-  app.use('/v1/*', bodyLimit({ maxSize: deps.maxBodyBytes, onError: tooLarge(deps.maxBodyBytes) }));
   app.use('/v1/*', authenticate(deps));
   registerChatCompletions(app, deps);
   registerModels(app, deps);

@@ -1,4 +1,4 @@
-import { type GatewayError, errorId, invalidRequest, notFound, payloadTooLarge, toGatewayError } from '@svc/core';
+import { type GatewayError, errorId, notFound, toGatewayError } from '@svc/core';
 import type { Context } from 'hono';
 import type { Logger } from '@svc/telemetry';
 
@@ -27,17 +27,3 @@ export function notFoundHandler(c: Context): Response {
   return errorResponse(notFound(`No route for ${c.req.method} ${c.req.path}.`));
 }
 
-export function tooLarge(limit: number): () => Response {
-  return () => errorResponse(payloadTooLarge(limit));
-}
-
-/** Parses a JSON body; malformed JSON is a 400, not a 500. */
-export async function readJson(c: Context): Promise<unknown> {
-  const text = await c.req.text();
-  if (text.length === 0) throw invalidRequest('The request body is empty; send a JSON object.', null, 'invalid_json');
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw invalidRequest('The request body is not valid JSON.', null, 'invalid_json');
-  }
-}

@@ -17,7 +17,7 @@ const createSchema = v.object({
 
 export function registerAdminKeys(app: Hono<ControlEnv>, deps: ControlPlaneDeps): void {
   app.post('/v1/admin/keys', async (c) => {
-    const body = validate(createSchema, await readJson(c));
+    const body = validate(createSchema, await readJson(c, deps.maxBodyBytes));
     const org = await deps.db.orgs.get(body.org_id).catch(() => undefined);
     if (!org) throw notFound(`No organisation '${body.org_id}'.`, 'org_id');
     const parsed = body.scopes ? parseScopes(body.scopes) : { scopes: [...defaultKeyScopes] };

@@ -42,7 +42,7 @@ function conflict(error: unknown, orgName: string | undefined): never {
 
 export function registerAdminOrgs(app: Hono<ControlEnv>, deps: ControlPlaneDeps): void {
   app.post('/v1/admin/orgs', async (c) => {
-    const body = validate(createSchema, await readJson(c));
+    const body = validate(createSchema, await readJson(c, deps.maxBodyBytes));
     const org = await deps.db.orgs.create({ ...toOrgInput(body), name: body.name }).catch((error) => conflict(error, body.name));
     return c.json(orgToWire(org), 201);
   });
@@ -50,7 +50,7 @@ export function registerAdminOrgs(app: Hono<ControlEnv>, deps: ControlPlaneDeps)
   app.get('/v1/admin/orgs', async (c) => c.json({ object: 'list', data: (await deps.db.orgs.list()).map(orgToWire) }));
 
   app.patch('/v1/admin/orgs/:id', async (c) => {
-    const body = validate(patchSchema, await readJson(c));
+    const body = validate(patchSchema, await readJson(c, deps.maxBodyBytes));
     const org = await deps.db.orgs.update(c.req.param('id'), toOrgInput(body)).catch((error) => conflict(error, body.name));
     if (!org) throw notFound(`No organisation '${c.req.param('id')}'.`, 'id');
     return c.json(orgToWire(org));

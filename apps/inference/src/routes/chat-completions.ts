@@ -5,7 +5,7 @@ import { ChatChunkEncoder, decodeChatRequest, encodeChatCompletion } from '@svc/
 import type { Hono } from 'hono';
 import type { InferenceDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
-import { readJson } from '../errors.js';
+import { readJson } from '../read-body.js';
 import { sseResponse } from '../sse-response.js';
 
 /** Headers from the caller that providers may need (prompt caching betas). */
@@ -25,7 +25,7 @@ export function registerChatCompletions(app: Hono<AppEnv>, deps: InferenceDeps):
   app.post('/v1/chat/completions', async (c) => {
     const caller = c.get('caller');
     requireScope(caller, 'inference:chat');
-    const request = decodeChatRequest(await readJson(c));
+    const request = decodeChatRequest(await readJson(c, deps.maxBodyBytes));
     const abort = new AbortController();
     const clientSignal = c.req.raw.signal;
     const onClientGone = () => abort.abort();

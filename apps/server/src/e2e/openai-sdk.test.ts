@@ -14,7 +14,7 @@ describe('openai SDK against the gateway (mock provider)', () => {
   let client: OpenAI;
 
   beforeAll(async () => {
-    gateway = await startGateway({ SVC_MOCK_PROVIDER: '1' });
+    gateway = await startGateway({ SVC_MOCK_PROVIDER: '1', SVC_MAX_BODY_BYTES: '65536' });
     client = new OpenAI({ baseURL: `${gateway.inferenceUrl}/v1`, apiKey: masterKey, maxRetries: 0 });
   });
   afterAll(async () => {
@@ -117,5 +117,30 @@ describe('openai SDK against the gateway (mock provider)', () => {
     const model = await client.models.retrieve('mock/mock-value');
     expect(model).toMatchObject({ id: 'mock/mock-value', object: 'model', owned_by: 'mock' });
     await expect(client.models.retrieve('openai/gpt-4o-mini')).rejects.toBeInstanceOf(OpenAI.NotFoundError);
+  });
+
+  it('reads bodies on the wire with the size limit, declared or chunked (413)', async () => {
+    const url = `${gateway.inferenceUrl}/v1/chat/completions`;
+    const headers = { authorization: `Bearer ${masterKey}`, 'content-type': 'application/json' };
+    const big = JSON.stringify({ model: 'svc/auto', messages: [{ role: 'user', content: 'x'.repeat(70_000) }] });
+    const declared = await fetch(url, { method: 'POST', headers, body: big });
+    expect(declared.status).toBe(413);
+    expect(((await declared.json()) as { error: { code: string } }).error.code).toBe('payload_too_large');
+    const chunked = await fetch(url, {
+      method: 'POST',
+      headers,
+      body: new ReadableStream({
+        start(controller) {
+          for (let i = 0; i < 10; i++) controller.enqueue(new TextEncoder().encode(big.slice(i * 7_100, (i + 1) * 7_100)));
+          controller.close();
+        },
+      }),
+      duplex: 'half',
+    } as RequestInit);
+    expect(chunked.status).toBe(413);
+    const ok = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ model: 'svc/auto', messages: [{ role: 'user', content: 'small' }] }) });
+    expect(ok.status).toBe(200);
+    const malformed = await fetch(url, { method: 'POST', headers, body: '{"model":' });
+    expect(malformed.status).toBe(400);
   });
 });
