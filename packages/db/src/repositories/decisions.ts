@@ -1,6 +1,7 @@
-import { and, desc, eq, gte, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, type SQL, sql } from 'drizzle-orm';
 import { routingDecisions } from '../schema/routing-decisions.js';
 import type { DecisionListOptions, NewRoutingDecision, RoutingDecisionRecord } from '../types.js';
+import { bulkInsert } from './bulk-insert.js';
 import { clampLimit, type Drizzle, isUuid } from './drizzle.js';
 
 /** The routing decision log. */
@@ -12,26 +13,41 @@ export interface DecisionRepository {
   list(options: DecisionListOptions): Promise<RoutingDecisionRecord[]>;
 }
 
-const insertChunkSize = 500;
-
 export function createDecisionRepository(db: Drizzle): DecisionRepository {
   return {
-    async insertMany(rows) {
-      let inserted = 0;
-      for (let start = 0; start < rows.length; start += insertChunkSize) {
-        const chunk = rows.slice(start, start + insertChunkSize).map((row) => ({
-          ...row,
-          attempts: [...(row.attempts ?? [])],
-          candidates: [...(row.candidates ?? [])],
-        }));
-        const result = await db
-          .insert(routingDecisions)
-          .values(chunk)
-          .onConflictDoNothing({ target: routingDecisions.requestId })
-          .returning({ requestId: routingDecisions.requestId });
-        inserted += result.length;
-      }
-      return inserted;
+    insertMany(rows) {
+      return bulkInsert(
+        db,
+        rows,
+        (d) => ({
+          request_id: d.requestId,
+          org_id: d.orgId,
+          requested_model: d.requestedModel ?? null,
+          model: d.model,
+          provider: d.provider,
+          tier: d.tier ?? null,
+          lane: d.lane ?? null,
+          source: d.source,
+          task_family: d.taskFamily ?? null,
+          intelligence_mode: d.intelligenceMode ?? null,
+          attempts: d.attempts ?? [],
+          candidates: d.candidates ?? [],
+          outcome: d.outcome,
+          details: d.details ?? {},
+          latency_ms: d.latencyMs ?? 0,
+          created_at: d.createdAt?.toISOString() ?? null,
+        }),
+        (json) => sql`
+          INSERT INTO routing_decisions (request_id, org_id, requested_model, model, provider, tier, lane, source, task_family,
+            intelligence_mode, attempts, candidates, outcome, details, latency_ms, created_at)
+          SELECT request_id, org_id, requested_model, model, provider, tier, lane, source, task_family,
+            intelligence_mode, attempts, candidates, outcome, details, latency_ms, coalesce(created_at, now())
+          FROM jsonb_to_recordset(${json}) AS x(request_id text, org_id uuid, requested_model text, model text, provider text,
+            tier text, lane text, source text, task_family text, intelligence_mode text, attempts jsonb, candidates jsonb,
+            outcome text, details jsonb, latency_ms integer, created_at timestamptz)
+          ON CONFLICT (request_id) DO NOTHING
+          RETURNING 1`,
+      );
     },
 
     async get(requestId) {

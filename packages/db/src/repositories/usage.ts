@@ -1,6 +1,7 @@
 import { and, type Column, desc, eq, gte, sql } from 'drizzle-orm';
 import { usageEvents } from '../schema/usage-events.js';
 import type { NewUsageEvent, UsageEvent, UsageListOptions, UsageSummary } from '../types.js';
+import { bulkInsert } from './bulk-insert.js';
 import { clampLimit, type Drizzle, isUuid } from './drizzle.js';
 
 /** The usage ledger. */
@@ -15,9 +16,6 @@ export interface UsageRepository {
   /** Totals of an organisation's events created at or after `since`. */
   summary(orgId: string, since: Date): Promise<UsageSummary>;
 }
-
-/** Keeps each INSERT well under PostgreSQL's 65535 bind-parameter limit. */
-const insertChunkSize = 500;
 
 const emptySummary: UsageSummary = {
   requests: 0,
@@ -36,21 +34,39 @@ function total(column: Column) {
 
 export function createUsageRepository(db: Drizzle): UsageRepository {
   return {
-    async insertMany(events) {
-      let inserted = 0;
-      for (let start = 0; start < events.length; start += insertChunkSize) {
-        const chunk = events.slice(start, start + insertChunkSize).map((event) => ({
-          ...event,
-          keyId: event.keyId ?? null,
-        }));
-        const rows = await db
-          .insert(usageEvents)
-          .values(chunk)
-          .onConflictDoNothing({ target: usageEvents.requestId })
-          .returning({ requestId: usageEvents.requestId });
-        inserted += rows.length;
-      }
-      return inserted;
+    insertMany(events) {
+      return bulkInsert(
+        db,
+        events,
+        (e) => ({
+          request_id: e.requestId,
+          org_id: e.orgId,
+          key_id: e.keyId ?? null,
+          model: e.model,
+          provider: e.provider,
+          prompt_tokens: e.promptTokens,
+          completion_tokens: e.completionTokens,
+          cached_tokens: e.cachedTokens ?? 0,
+          cost_usd: e.costUsd,
+          baseline_cost_usd: e.baselineCostUsd,
+          cache_hit: e.cacheHit ?? false,
+          latency_ms: e.latencyMs,
+          status: e.status,
+          stream: e.stream ?? false,
+          created_at: e.createdAt?.toISOString() ?? null,
+        }),
+        (json) => sql`
+          INSERT INTO usage_events (request_id, org_id, key_id, model, provider, prompt_tokens, completion_tokens, cached_tokens,
+            cost_usd, baseline_cost_usd, cache_hit, latency_ms, status, stream, created_at)
+          SELECT request_id, org_id, key_id, model, provider, prompt_tokens, completion_tokens, cached_tokens,
+            cost_usd, baseline_cost_usd, cache_hit, latency_ms, status, stream, coalesce(created_at, now())
+          FROM jsonb_to_recordset(${json}) AS x(request_id text, org_id uuid, key_id text, model text, provider text,
+            prompt_tokens integer, completion_tokens integer, cached_tokens integer, cost_usd double precision,
+            baseline_cost_usd double precision, cache_hit boolean, latency_ms integer, status integer, stream boolean,
+            created_at timestamptz)
+          ON CONFLICT (request_id) DO NOTHING
+          RETURNING 1`,
+      );
     },
 
     async listByOrg(orgId, options = {}) {
