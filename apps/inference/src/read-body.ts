@@ -1,6 +1,6 @@
-import { IncomingMessage } from 'node:http';
 import { invalidRequest, payloadTooLarge } from '@svc/core';
 import type { Context } from 'hono';
+import { nodeIncoming } from './node-request.js';
 
 /**
  * Reads the request body as text, refusing more than `limit` bytes (413).
@@ -10,8 +10,8 @@ import type { Context } from 'hono';
  * runtimes (and `app.request()` in tests) use the standard path.
  */
 export async function readBodyText(c: Context, limit: number): Promise<string> {
-  const incoming = (c.env as Record<string, unknown> | undefined)?.incoming;
-  if (!(incoming instanceof IncomingMessage)) {
+  const incoming = nodeIncoming(c);
+  if (!incoming) {
     const declared = Number(c.req.header('content-length'));
     if (declared > limit) throw payloadTooLarge(limit);
     const text = await c.req.text();

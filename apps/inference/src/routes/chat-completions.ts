@@ -5,6 +5,7 @@ import { ChatChunkEncoder, decodeChatRequest, encodeChatCompletion } from '@svc/
 import type { Hono } from 'hono';
 import type { InferenceDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
+import { onClientGone, readHeader } from '../node-request.js';
 import { readJson } from '../read-body.js';
 import { sseResponse } from '../sse-response.js';
 
@@ -27,12 +28,10 @@ export function registerChatCompletions(app: Hono<AppEnv>, deps: InferenceDeps):
     requireScope(caller, 'inference:chat');
     const request = decodeChatRequest(await readJson(c, deps.maxBodyBytes));
     const abort = new AbortController();
-    const clientSignal = c.req.raw.signal;
-    const onClientGone = () => abort.abort();
-    clientSignal.addEventListener('abort', onClientGone, { once: true });
+    onClientGone(c, () => abort.abort());
     let forwardHeaders: Record<string, string> | undefined;
     for (const name of forwarded) {
-      const value = c.req.header(name);
+      const value = readHeader(c, name);
       if (value) forwardHeaders = { ...forwardHeaders, [name]: value };
     }
     const response = await deps.gateway.chat(request, {
@@ -40,12 +39,11 @@ export function registerChatCompletions(app: Hono<AppEnv>, deps: InferenceDeps):
       requestId: c.get('requestId'),
       startedAt: c.get('startedAt'),
       signal: abort.signal,
-      intelligenceModeHeader: c.req.header('x-intelligence-mode') ?? null,
+      intelligenceModeHeader: readHeader(c, 'x-intelligence-mode') ?? null,
       ...(forwardHeaders ? { forwardHeaders } : {}),
     });
     const created = Math.floor(Date.now() / 1000);
     if (response.kind === 'json') {
-      clientSignal.removeEventListener('abort', onClientGone);
       const { body } = encodeChatCompletion(response.result, {
         id: chatCompletionId(),
         created,

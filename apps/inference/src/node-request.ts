@@ -1,0 +1,44 @@
+import { IncomingMessage, ServerResponse } from 'node:http';
+import type { Context } from 'hono';
+
+/**
+ * Node fast paths. On @hono/node-server, touching `c.req.raw.signal`, `.body` or `.headers`
+ * builds a full WHATWG Request (Headers object, web body stream): a measurable cost on every
+ * request. These helpers read the Node objects the server already has, and fall back to the
+ * standard API elsewhere (other runtimes, `app.request()` in tests).
+ */
+
+function nodeBindings(c: Context): { incoming?: IncomingMessage; outgoing?: ServerResponse } {
+  const env = c.env as Record<string, unknown> | undefined;
+  const incoming = env?.incoming;
+  const outgoing = env?.outgoing;
+  return {
+    ...(incoming instanceof IncomingMessage ? { incoming } : {}),
+    ...(outgoing instanceof ServerResponse ? { outgoing } : {}),
+  };
+}
+
+/** The Node request, when running on @hono/node-server. */
+export function nodeIncoming(c: Context): IncomingMessage | undefined {
+  return nodeBindings(c).incoming;
+}
+
+/** A request header (lowercase name); repeated headers are joined with `, `. */
+export function readHeader(c: Context, name: string): string | undefined {
+  const incoming = nodeBindings(c).incoming;
+  if (!incoming) return c.req.header(name);
+  const value = incoming.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/** Calls `onGone` if the client disconnects before the response has been fully written. */
+export function onClientGone(c: Context, onGone: () => void): void {
+  const outgoing = nodeBindings(c).outgoing;
+  if (outgoing) {
+    outgoing.once('close', () => {
+      if (!outgoing.writableFinished) onGone();
+    });
+    return;
+  }
+  c.req.raw.signal.addEventListener('abort', onGone, { once: true });
+}
