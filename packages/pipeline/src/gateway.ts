@@ -254,7 +254,7 @@ function decisionRecord(
     taskFamily: decision.taskFamily,
     intelligenceMode: mode,
     attempts,
-    candidates: decision.waterfall.map((m) => m.id),
+    candidates: decision.candidates,
     outcome,
     details,
     latencyMs,

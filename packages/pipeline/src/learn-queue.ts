@@ -7,7 +7,7 @@ export type UsageEvent = DbUsageEvent;
 /** One routing decision with its waterfall attempts and outcome, as the decision log stores it. */
 export type DecisionRecord = Omit<RoutingDecisionRecord, 'attempts' | 'candidates'> & {
   attempts: Attempt[];
-  candidates: string[];
+  candidates: readonly string[];
 };
 
 /** Where batches go (the relational store in production). */
@@ -46,7 +46,8 @@ export class LearnQueue {
 
   constructor(private readonly settings: LearnQueueSettings) {
     this.batchSize = settings.batchSize ?? 500;
-    this.flushIntervalMs = settings.flushIntervalMs ?? 250;
+    // One transaction a second keeps the store's per-flush cost off the request rate.
+    this.flushIntervalMs = settings.flushIntervalMs ?? 1_000;
   }
 
   recordUsage(event: UsageEvent): void {

@@ -58,4 +58,13 @@ describe('route (first policy)', () => {
     expect(requiredCapabilities(chat({ responseFormat: { type: 'json_object' } }))).toEqual(['json']);
     expect(requiredCapabilities(chat({ tools: [{ name: 't' }], toolChoice: 'none' }))).toEqual([]);
   });
+
+  it('reuses plans: no catalog scan on the request path after the first request of a kind', () => {
+    const first = route(chat({ model: 'svc/auto-value' }), catalog);
+    const again = route(chat({ model: 'svc/auto-value', routingOverride: { forceLane: 'turbo' } }), catalog);
+    expect(again.waterfall).toBe(first.waterfall);
+    expect(again.lane).toBe('turbo');
+    const withTools = route(chat({ model: 'svc/auto-value', tools: [{ name: 't' }] }), catalog);
+    expect(withTools.waterfall).not.toBe(first.waterfall);
+  });
 });
