@@ -1,5 +1,8 @@
 export type * from './provider.js';
 export { KeyPool } from './shared/key-pool.js';
+export type { HttpClient, HttpHeaders, HttpRequest, HttpResponse } from './shared/http-client.js';
+export { createUndiciHttpClient, type UndiciHttpClient, type UndiciHttpClientOptions } from './shared/undici-http-client.js';
+export { fetchHttpClient } from './shared/fetch-http-client.js';
 
 export { createOpenAIProvider, defaultOpenAIBaseUrl, type OpenAIProviderSettings } from './openai/openai-provider.js';
 export type { OpenAICompatibility, UnsupportedField } from './openai/openai-compatibility.js';

@@ -1,4 +1,5 @@
 import type { ChatRequest, ChatResult, StreamEvent } from '@svc/core';
+import type { HttpClient } from './shared/http-client.js';
 
 /** The chat request a provider receives: the canonical request with the upstream model resolved. */
 export interface ProviderChatRequest extends Omit<ChatRequest, 'model' | 'routingHints' | 'routingOverride' | 'svc'> {
@@ -41,7 +42,9 @@ export interface ProviderSettings {
   apiKeys: readonly string[];
   /** Base URL; each provider documents whether it includes the version path. */
   baseUrl?: string;
-  /** Injected fetch (tests, proxies). Defaults to the global fetch. */
+  /** The HTTP transport (tests, proxies, a tuned pool). Default: the shared undici client. */
+  http?: HttpClient;
+  /** An injected fetch, used through `fetchHttpClient` when `http` is absent (tests, instrumentation). */
   fetch?: typeof globalThis.fetch;
   /** Extra headers sent with every request. */
   headers?: Record<string, string>;

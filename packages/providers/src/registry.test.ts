@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ProviderChatRequest } from './provider.js';
 import { createProviderRegistry } from './registry.js';
+import type { HttpClient } from './shared/http-client.js';
 import { fixtureFiles } from './test/fixture-files.js';
 import { useFixtureServer } from './test/use-fixture-server.js';
 
@@ -60,6 +61,19 @@ describe('provider registry', () => {
       'https://proxy.internal/together/v1/chat/completions',
       'http://127.0.0.1:11434/v1/chat/completions',
     ]);
+  });
+
+  it('sends every HTTP provider through an injected http client, which wins over fetch', async () => {
+    const urls: string[] = [];
+    const http: HttpClient = {
+      request: async ({ url }) => {
+        urls.push(url);
+        return { status: 200, headers: new Headers(), text: async () => JSON.stringify(textFixture), body: (async function* () {})() };
+      },
+    };
+    const registry = createProviderRegistry({ http, fetch: recordingFetch([]), openai: { apiKeys: ['sk'] }, compatible: [{ id: 'groq', apiKeys: ['g'] }] });
+    for (const id of ['openai', 'groq']) await registry.get(id)!.chat(request);
+    expect(urls).toEqual(['https://api.openai.com/v1/chat/completions', 'https://api.groq.com/openai/v1/chat/completions']);
   });
 
   it('applies vendor quirks (mistral) over the wire', async () => {

@@ -5,6 +5,8 @@ import { compatibleVendors } from './openai/compatible-vendors.js';
 import type { OpenAICompatibility } from './openai/openai-compatibility.js';
 import { createOpenAIProvider } from './openai/openai-provider.js';
 import type { Provider } from './provider.js';
+import type { HttpClient } from './shared/http-client.js';
+import { resolveHttpClient } from './shared/http.js';
 
 /** Keys and endpoint of one first-party provider. A block with no keys counts as absent. */
 export interface ProviderKeyConfig {
@@ -36,7 +38,9 @@ export interface ProviderRegistryConfig {
   compatible?: readonly CompatibleProviderConfig[];
   /** The built-in deterministic provider, id `mock`. */
   mock?: { enabled: boolean; latencyMs?: number; tokensPerSecond?: number };
-  /** Injected fetch for every HTTP provider (tests, proxies). */
+  /** The HTTP transport of every HTTP provider. Default: the shared undici client. */
+  http?: HttpClient;
+  /** An injected fetch for every HTTP provider (tests, instrumentation), used when `http` is absent. */
   fetch?: typeof globalThis.fetch;
 }
 
@@ -60,11 +64,12 @@ export function createProviderRegistry(config: ProviderRegistryConfig): Provider
     if (providers.has(provider.id)) throw new Error(`Provider '${provider.id}' is configured twice.`);
     providers.set(provider.id, provider);
   };
-  const fetch = config.fetch;
+  // One client for every provider: the injected one, the injected fetch wrapped, or the shared default.
+  const transport = { http: resolveHttpClient(config) };
 
-  if (hasKeys(config.openai)) add(createOpenAIProvider({ apiKeys: config.openai.apiKeys, baseUrl: config.openai.baseUrl, fetch }));
-  if (hasKeys(config.anthropic)) add(createAnthropicProvider({ apiKeys: config.anthropic.apiKeys, baseUrl: config.anthropic.baseUrl, fetch }));
-  if (hasKeys(config.gemini)) add(createGeminiProvider({ apiKeys: config.gemini.apiKeys, baseUrl: config.gemini.baseUrl, fetch }));
+  if (hasKeys(config.openai)) add(createOpenAIProvider({ apiKeys: config.openai.apiKeys, baseUrl: config.openai.baseUrl, ...transport }));
+  if (hasKeys(config.anthropic)) add(createAnthropicProvider({ apiKeys: config.anthropic.apiKeys, baseUrl: config.anthropic.baseUrl, ...transport }));
+  if (hasKeys(config.gemini)) add(createGeminiProvider({ apiKeys: config.gemini.apiKeys, baseUrl: config.gemini.baseUrl, ...transport }));
 
   for (const entry of config.compatible ?? []) {
     if (!providerIdPattern.test(entry.id)) {
@@ -81,7 +86,7 @@ export function createProviderRegistry(config: ProviderRegistryConfig): Provider
     const apiKeys = entry.apiKeys ?? [];
     if (apiKeys.length === 0 && entry.baseUrl === undefined && known?.keyless !== true) continue;
     const compatibility = known?.compatibility === undefined ? entry.compatibility : { ...known.compatibility, ...entry.compatibility };
-    add(createOpenAIProvider({ id: entry.id, apiKeys, baseUrl, fetch, compatibility }));
+    add(createOpenAIProvider({ id: entry.id, apiKeys, baseUrl, ...transport, compatibility }));
   }
 
   if (config.mock?.enabled) add(createMockProvider({ latencyMs: config.mock.latencyMs, tokensPerSecond: config.mock.tokensPerSecond }));

@@ -1,5 +1,6 @@
 import type { CallOptions, Provider, ProviderChatRequest, ProviderSettings } from '../provider.js';
-import { postJson, readResponseJson } from '../shared/http.js';
+import type { HttpResponse } from '../shared/http-client.js';
+import { postJson, readResponseJson, resolveHttpClient } from '../shared/http.js';
 import { KeyPool } from '../shared/key-pool.js';
 import { readSse } from '../shared/sse.js';
 import { parseAnthropicMessage } from './anthropic-chat.js';
@@ -25,11 +26,12 @@ const PROVIDER = 'anthropic';
 export function createAnthropicProvider(settings: ProviderSettings): Provider {
   const url = `${(settings.baseUrl ?? ANTHROPIC_BASE_URL).replace(/\/+$/, '')}/v1/messages`;
   const keys = new KeyPool(settings.apiKeys);
+  const http = resolveHttpClient(settings);
 
-  async function send(prepared: PreparedAnthropicRequest, options: CallOptions, stream: boolean): Promise<Response> {
+  async function send(prepared: PreparedAnthropicRequest, options: CallOptions, stream: boolean): Promise<HttpResponse> {
     return postJson({
       provider: PROVIDER,
-      fetch: settings.fetch ?? globalThis.fetch,
+      http,
       url,
       headers: {
         accept: stream ? 'text/event-stream' : 'application/json',

@@ -1,5 +1,5 @@
 import { ProviderError, type StreamEvent } from '@svc/core';
-import type { EventSourceMessage } from 'eventsource-parser/stream';
+import type { EventSourceMessage } from 'eventsource-parser';
 import { parseSseJson } from '../shared/sse.js';
 import {
   type AnthropicUsage,

@@ -1,6 +1,7 @@
 import { ProviderError } from '@svc/core';
 import type { CallOptions, Provider, ProviderChatRequest, ProviderSettings } from '../provider.js';
-import { postJson, readResponseJson } from '../shared/http.js';
+import type { HttpResponse } from '../shared/http-client.js';
+import { postJson, readResponseJson, resolveHttpClient } from '../shared/http.js';
 import { KeyPool } from '../shared/key-pool.js';
 import { readSse } from '../shared/sse.js';
 import { parseGeminiResponse } from './gemini-chat.js';
@@ -24,8 +25,9 @@ const PROVIDER = 'gemini';
 export function createGeminiProvider(settings: ProviderSettings): Provider {
   const root = `${(settings.baseUrl ?? GEMINI_BASE_URL).replace(/\/+$/, '')}/v1beta/models/`;
   const keys = new KeyPool(settings.apiKeys);
+  const http = resolveHttpClient(settings);
 
-  async function send(request: ProviderChatRequest, prepared: PreparedGeminiRequest, options: CallOptions, stream: boolean): Promise<Response> {
+  async function send(request: ProviderChatRequest, prepared: PreparedGeminiRequest, options: CallOptions, stream: boolean): Promise<HttpResponse> {
     // Gemini's retry hint lives in the error body (RetryInfo), which postJson's classifier
     // reads but its ProviderError cannot carry; keep it here and re-attach it below.
     let retryAfterMs: number | undefined;
@@ -33,7 +35,7 @@ export function createGeminiProvider(settings: ProviderSettings): Provider {
     try {
       return await postJson({
         provider: PROVIDER,
-        fetch: settings.fetch ?? globalThis.fetch,
+        http,
         url: stream ? `${root}${model}:streamGenerateContent?alt=sse` : `${root}${model}:generateContent`,
         headers: {
           accept: stream ? 'text/event-stream' : 'application/json',

@@ -1,7 +1,7 @@
 import { type ChatChoice, type ChatResult, ProviderError, type ToolCall } from '@svc/core';
 import * as v from 'valibot';
 import type { CallOptions, ProviderChatRequest } from '../provider.js';
-import { isRecord, transportError } from '../shared/http.js';
+import { isRecord, readResponseJson } from '../shared/http.js';
 import { mapOpenAIFinishReason } from './map-openai-finish-reason.js';
 import { mapOpenAIUsage } from './map-openai-usage.js';
 import { type OpenAIChatResponse, openAIChatResponseSchema } from './openai-api.js';
@@ -11,17 +11,8 @@ import { postOpenAIRequest } from './post-openai-request.js';
 
 /** One non-streaming chat completion. */
 export async function openAIChat(config: OpenAIConfig, request: ProviderChatRequest, options: CallOptions | undefined): Promise<ChatResult> {
-  const signal = options?.signal;
   const response = await postOpenAIRequest(config, request, options, false);
-  let json: unknown;
-  try {
-    json = await response.json();
-  } catch (error) {
-    if (error instanceof SyntaxError) {
-      throw new ProviderError({ provider: config.provider, kind: 'server', message: `${config.provider} sent a malformed response.`, upstreamStatus: response.status, cause: error });
-    }
-    throw transportError(config.provider, error, signal);
-  }
+  const json = await readResponseJson(config.provider, response, options?.signal);
   // Some compatible vendors (OpenRouter, proxies) report upstream failures inside a 200 body.
   if (isRecord(json) && json.error != null && json.choices === undefined) throw openAIPayloadError(config.provider, json);
   const parsed = v.safeParse(openAIChatResponseSchema, json);

@@ -1,4 +1,5 @@
 import type { CallOptions, Provider, ProviderSettings } from '../provider.js';
+import { resolveHttpClient } from '../shared/http.js';
 import { KeyPool } from '../shared/key-pool.js';
 import { openAIChat } from './openai-chat.js';
 import { type OpenAICompatibility, resolveCompatibility } from './openai-compatibility.js';
@@ -33,8 +34,7 @@ export function createOpenAIProvider(settings: OpenAIProviderSettings): Provider
   const config: OpenAIConfig = {
     provider: id,
     url: `${(settings.baseUrl ?? defaultOpenAIBaseUrl).replace(/\/+$/, '')}/chat/completions`,
-    // Resolved per call, so a global fetch patched after creation (tests, instrumentation) is used.
-    fetch: settings.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+    http: resolveHttpClient(settings),
     compat: resolveCompatibility(id, settings.compatibility),
     headers(options: CallOptions | undefined): Record<string, string> {
       const key = options?.apiKey ?? pool?.take().key;

@@ -20,7 +20,7 @@ export async function openAIStream(config: OpenAIConfig, request: ProviderChatRe
   return streamEvents(config.provider, response.body, options?.signal);
 }
 
-async function* streamEvents(provider: string, body: ReadableStream<Uint8Array> | null, signal: AbortSignal | undefined): AsyncGenerator<StreamEvent> {
+async function* streamEvents(provider: string, body: AsyncIterable<Uint8Array>, signal: AbortSignal | undefined): AsyncGenerator<StreamEvent> {
   let started = false;
   let finished = false;
   // Choices that produced tool calls, so a vendor's "stop" after tool calls still reads tool_calls.

@@ -1,8 +1,19 @@
 import { ProviderError, type ProviderErrorKind, kindFromStatus, parseRetryAfter } from '@svc/core';
+import type { ProviderSettings } from '../provider.js';
+import { fetchHttpClient } from './fetch-http-client.js';
+import type { HttpClient, HttpHeaders, HttpResponse } from './http-client.js';
+import { defaultHttpClient } from './undici-http-client.js';
+
+/** The client a provider's settings ask for: `http`, else `fetch` wrapped, else the shared default. */
+export function resolveHttpClient(settings: Pick<ProviderSettings, 'http' | 'fetch'>): HttpClient {
+  if (settings.http) return settings.http;
+  if (settings.fetch) return fetchHttpClient(settings.fetch);
+  return defaultHttpClient();
+}
 
 export interface PostOptions {
   provider: string;
-  fetch: typeof globalThis.fetch;
+  http: HttpClient;
   url: string;
   headers: Record<string, string>;
   body: unknown;
@@ -22,19 +33,20 @@ export interface ErrorClassification {
  * POSTs JSON and returns the response when it is 2xx; any other status, or a transport failure,
  * becomes a ProviderError with a normalised kind. The body is serialised once, here.
  */
-export async function postJson(options: PostOptions): Promise<Response> {
-  let response: Response;
+export async function postJson(options: PostOptions): Promise<HttpResponse> {
+  let response: HttpResponse;
   try {
-    response = await options.fetch(options.url, {
+    response = await options.http.request({
+      url: options.url,
       method: 'POST',
       headers: { 'content-type': 'application/json', ...options.headers },
       body: JSON.stringify(options.body),
-      signal: options.signal ?? null,
+      signal: options.signal,
     });
   } catch (error) {
     throw transportError(options.provider, error, options.signal);
   }
-  if (response.ok) return response;
+  if (response.status >= 200 && response.status < 300) return response;
   const text = await response.text().catch(() => '');
   const classified = options.classify?.(response.status, text) ?? {};
   throw new ProviderError({
@@ -43,12 +55,23 @@ export async function postJson(options: PostOptions): Promise<Response> {
     message: classified.message ?? (text.slice(0, 500) || `Upstream answered ${response.status}.`),
     upstreamStatus: response.status,
     upstreamCode: classified.code,
-    retryAfterMs: parseRetryAfter(response.headers),
+    retryAfterMs: retryAfter(response.headers),
     param: classified.param ?? null,
   });
 }
 
-/** A fetch rejection: our own abort/deadline is a timeout, anything else a network failure. */
+/** `parseRetryAfter` takes a WHATWG `Headers`; copy the two headers it reads into one (error path only). */
+function retryAfter(headers: HttpHeaders): number | undefined {
+  if (headers instanceof Headers) return parseRetryAfter(headers);
+  const copy = new Headers();
+  for (const name of ['retry-after-ms', 'retry-after']) {
+    const value = headers.get(name);
+    if (value !== null) copy.set(name, value);
+  }
+  return parseRetryAfter(copy);
+}
+
+/** A transport failure: our own abort/deadline is a timeout, anything else a network failure. */
 export function transportError(provider: string, error: unknown, signal?: AbortSignal): ProviderError {
   if (error instanceof ProviderError) return error;
   const aborted = signal?.aborted === true || (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError'));
@@ -64,7 +87,7 @@ export function transportError(provider: string, error: unknown, signal?: AbortS
  * Reads a 2xx body as JSON: a failure while reading is a transport error (timeout/network), a
  * body that is not JSON a `server` error.
  */
-export async function readResponseJson(provider: string, response: Response, signal: AbortSignal | undefined): Promise<unknown> {
+export async function readResponseJson(provider: string, response: HttpResponse, signal: AbortSignal | undefined): Promise<unknown> {
   let text: string;
   try {
     text = await response.text();
@@ -74,7 +97,7 @@ export async function readResponseJson(provider: string, response: Response, sig
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new ProviderError({ provider, kind: 'server', message: `${provider} sent a malformed JSON response.`, cause: error });
+    throw new ProviderError({ provider, kind: 'server', message: `${provider} sent a malformed JSON response.`, upstreamStatus: response.status, cause: error });
   }
 }
 

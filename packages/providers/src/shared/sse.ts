@@ -1,29 +1,40 @@
 import { ProviderError } from '@svc/core';
-import { type EventSourceMessage, EventSourceParserStream } from 'eventsource-parser/stream';
+import { type EventSourceMessage, createParser } from 'eventsource-parser';
 import { transportError } from './http.js';
 
 /**
  * Yields the SSE messages of a response body as they arrive (eventsource-parser does the
- * framing). A transport failure mid-stream becomes a ProviderError, never a silent end.
+ * framing, fed text decoded chunk by chunk). A transport failure mid-stream becomes a
+ * ProviderError, never a silent end; stopping early releases the upstream body, so the
+ * connection is closed rather than leaked.
  */
-export async function* readSse(provider: string, body: ReadableStream<Uint8Array> | null, signal?: AbortSignal): AsyncGenerator<EventSourceMessage> {
-  if (!body) throw new ProviderError({ provider, kind: 'server', message: `${provider} sent an empty stream.` });
-  const events = body.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream());
-  const reader = events.getReader();
+export async function* readSse(provider: string, body: AsyncIterable<Uint8Array>, signal?: AbortSignal): AsyncGenerator<EventSourceMessage> {
+  const parsed: EventSourceMessage[] = [];
+  const parser = createParser({ onEvent: (message) => parsed.push(message) });
+  const decoder = new TextDecoder();
+  const chunks = body[Symbol.asyncIterator]();
+  let ended = false;
   try {
     while (true) {
-      let next: Awaited<ReturnType<typeof reader.read>>;
+      let next: IteratorResult<Uint8Array>;
       try {
-        next = await reader.read();
+        next = await chunks.next();
       } catch (error) {
+        ended = true;
         throw transportError(provider, error, signal);
       }
-      if (next.done) return;
-      yield next.value;
+      if (next.done) {
+        ended = true;
+        // An event still missing its blank line was never dispatched: the stream ended mid-event.
+        return;
+      }
+      parser.feed(decoder.decode(next.value, { stream: true }));
+      for (let i = 0; i < parsed.length; i++) yield parsed[i]!;
+      parsed.length = 0;
     }
   } finally {
-    // Consumer stopped early (client went away): cancel the upstream body.
-    reader.cancel().catch(() => {});
+    // The consumer stopped early (client went away, or an error event): release the body.
+    if (!ended) chunks.return?.()?.catch(() => {});
   }
 }
 
