@@ -8,24 +8,25 @@ import type { Context } from 'hono';
  * standard API elsewhere (other runtimes, `app.request()` in tests).
  */
 
-function nodeBindings(c: Context): { incoming?: IncomingMessage; outgoing?: ServerResponse } {
-  const env = c.env as Record<string, unknown> | undefined;
-  const incoming = env?.incoming;
-  const outgoing = env?.outgoing;
-  return {
-    ...(incoming instanceof IncomingMessage ? { incoming } : {}),
-    ...(outgoing instanceof ServerResponse ? { outgoing } : {}),
-  };
+interface NodeBindings {
+  incoming?: unknown;
+  outgoing?: unknown;
 }
 
 /** The Node request, when running on @hono/node-server. */
 export function nodeIncoming(c: Context): IncomingMessage | undefined {
-  return nodeBindings(c).incoming;
+  const incoming = (c.env as NodeBindings | undefined)?.incoming;
+  return incoming instanceof IncomingMessage ? incoming : undefined;
+}
+
+function nodeOutgoing(c: Context): ServerResponse | undefined {
+  const outgoing = (c.env as NodeBindings | undefined)?.outgoing;
+  return outgoing instanceof ServerResponse ? outgoing : undefined;
 }
 
 /** A request header (lowercase name); repeated headers are joined with `, `. */
 export function readHeader(c: Context, name: string): string | undefined {
-  const incoming = nodeBindings(c).incoming;
+  const incoming = nodeIncoming(c);
   if (!incoming) return c.req.header(name);
   const value = incoming.headers[name];
   return Array.isArray(value) ? value.join(', ') : value;
@@ -33,7 +34,7 @@ export function readHeader(c: Context, name: string): string | undefined {
 
 /** Calls `onGone` if the client disconnects before the response has been fully written. */
 export function onClientGone(c: Context, onGone: () => void): void {
-  const outgoing = nodeBindings(c).outgoing;
+  const outgoing = nodeOutgoing(c);
   if (outgoing) {
     outgoing.once('close', () => {
       if (!outgoing.writableFinished) onGone();
