@@ -3,7 +3,7 @@ import { Authenticator } from '@svc/auth';
 import { type Database, createDb } from '@svc/db';
 import { type Kv, createMemoryKv, createRedisKv } from '@svc/kv';
 import { Gateway, LearnQueue } from '@svc/pipeline';
-import { type CompatibleProviderConfig, type ProviderRegistry, type ProviderRegistryConfig, createProviderRegistry } from '@svc/providers';
+import { type CompatibleProviderConfig, type ProviderRegistry, type ProviderRegistryConfig, createProviderRegistry, createUndiciHttpClient } from '@svc/providers';
 import { type Logger, type Metrics, createLogger, createMetrics } from '@svc/telemetry';
 import { type ConfigFile, loadConfigFile } from './config-file.js';
 import { ConfigError, type Env } from './env.js';
@@ -62,7 +62,10 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
   const logger = options.logger ?? createLogger({ level: env.LOG_LEVEL });
   const file = env.SVC_CONFIG ? await loadConfigFile(env.SVC_CONFIG) : undefined;
   const { config, mockEnabled } = providerConfig(env, file);
+  // One keep-alive connection pool per runtime for every provider; closed with the runtime.
+  const http = options.fetch ? undefined : createUndiciHttpClient();
   if (options.fetch) config.fetch = options.fetch;
+  else config.http = http;
   let providers: ProviderRegistry;
   try {
     providers = createProviderRegistry(config);
@@ -118,6 +121,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
         await authenticator.stop();
         await kv.close();
         await db.close();
+        await http?.close();
       })();
       return closed;
     },
