@@ -22,4 +22,10 @@ describe('parseBenchArgs', () => {
     expect(() => parseBenchArgs(['--connections', '10,x'])).toThrow(/--connections/);
     expect(() => parseBenchArgs(['--duration', '0'])).toThrow(/--duration/);
   });
+
+  it('takes an overall rate cap for moderate-load runs', () => {
+    expect(parseBenchArgs(['--rate', '300']).rate).toBe(300);
+    expect(parseBenchArgs([]).rate).toBeUndefined();
+    expect(() => parseBenchArgs(['--rate', '0'])).toThrow(/--rate/);
+  });
 });

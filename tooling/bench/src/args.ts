@@ -11,6 +11,8 @@ export interface BenchOptions {
   stream: boolean;
   /** Answer length of the mock, tokens. */
   tokens: number;
+  /** Cap on requests per second across all connections (autocannon overallRate); closed loop when absent. */
+  rate?: number;
   /** Pin gateway to CPU 1 and mock + load generator to CPU 0 (when taskset exists and nproc >= 2). */
   pin: boolean;
   /** Write docs/benchmarks.md (the JSON file under tooling/bench/results/ is always written). */
@@ -26,6 +28,7 @@ export const USAGE = `usage: pnpm bench [-- flags]
   --only <list>          targets: direct,svc,portkey (default all)
   --stream               also run the streaming variant (stream: true + include_usage)
   --tokens <n>           mock answer length in tokens (default 16)
+  --rate <n>             send at most n requests/s in total (moderate-load runs; default: as fast as answered)
   --no-pin               do not pin processes to CPUs with taskset
   --no-docs              do not rewrite docs/benchmarks.md`;
 
@@ -48,6 +51,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
       only: { type: 'string', default: TARGET_NAMES.join(',') },
       stream: { type: 'boolean', default: false },
       tokens: { type: 'string', default: '16' },
+      rate: { type: 'string' },
       'no-pin': { type: 'boolean', default: false },
       'no-docs': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
@@ -70,6 +74,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
     only: TARGET_NAMES.filter((t) => only.includes(t)),
     stream: values.stream,
     tokens: positive('tokens', values.tokens, true),
+    ...(values.rate === undefined ? {} : { rate: positive('rate', values.rate, true) }),
     pin: !values['no-pin'],
     writeDocs: !values['no-docs'],
     help: values.help,

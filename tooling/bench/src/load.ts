@@ -8,6 +8,8 @@ export interface LoadSpec {
   body: string;
   connections: number;
   durationSec: number;
+  /** Requests per second across all connections; unlimited when absent. */
+  overallRate?: number;
 }
 
 /** What one run measured; latencies are of 2xx responses only, in ms with sub-ms precision. */
@@ -43,6 +45,7 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
         body: spec.body,
         connections: spec.connections,
         duration: spec.durationSec,
+        ...(spec.overallRate === undefined ? {} : { overallRate: spec.overallRate }),
         timeout: 30,
       },
       (error: Error | null, done: autocannon.Result) => (error ? reject(error) : resolve(done)),

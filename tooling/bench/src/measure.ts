@@ -8,6 +8,8 @@ export interface Measurement {
   target: TargetName;
   connections: number;
   stream: boolean;
+  /** Offered rate cap, requests/s; absent for closed-loop runs. */
+  rate?: number;
   load: LoadResult;
   /** CPU time of the target's process during the measured run, ms. */
   cpuMs: number;
@@ -32,6 +34,7 @@ export interface MeasureSpec {
   warmupSec: number;
   stream: boolean;
   upstreamPid: number;
+  rate?: number;
 }
 
 /** Warm the target up, then load it and charge CPU/RSS from /proc to its process. */
@@ -41,6 +44,7 @@ export async function measure(target: Target, spec: MeasureSpec): Promise<Measur
     headers: target.headers,
     body: target.body(spec.stream),
     connections: spec.connections,
+    ...(spec.rate === undefined ? {} : { overallRate: spec.rate }),
   };
   if (spec.warmupSec > 0) await runLoad({ ...load, durationSec: spec.warmupSec });
   const before = readProc(target.pid);
@@ -55,6 +59,7 @@ export async function measure(target: Target, spec: MeasureSpec): Promise<Measur
     target: target.name,
     connections: spec.connections,
     stream: spec.stream,
+    ...(spec.rate === undefined ? {} : { rate: spec.rate }),
     load: result,
     cpuMs,
     cpuUsPerRequest: result.responses > 0 ? (cpuMs * 1000) / result.responses : Number.NaN,

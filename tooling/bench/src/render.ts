@@ -12,6 +12,7 @@ export interface BenchReport {
     connections: number[];
     stream: boolean;
     tokens: number;
+    rate?: number;
     /** How processes were placed on CPUs, in words. */
     pinning: string;
     versions: Record<string, string>;
@@ -39,14 +40,14 @@ export function times(value: number | undefined): string {
   return value === undefined ? '–' : `${value.toFixed(2)}×`;
 }
 
-function scenario(connections: number, stream: boolean): string {
-  return `${stream ? 'stream' : 'JSON'}, ${connections} conn`;
+function scenario(connections: number, stream: boolean, rate?: number): string {
+  return `${stream ? 'stream' : 'JSON'}, ${connections} conn${rate === undefined ? '' : ` @ ${rate} req/s`}`;
 }
 
 function resultRow(r: Row): string {
   const { m } = r;
   const failures = m.load.non2xx + m.load.errors;
-  return `| ${scenario(m.connections, m.stream)} | ${m.target} | ${fmt(m.load.rps, 0)} | ${fmt(m.load.latency.p50)} | ${fmt(m.load.latency.p99)} | ${signed(r.p50OverheadMs)} | ${signed(r.p99OverheadMs)} | ${fmt(m.cpuUsPerRequest, 0)} | ${fmt(m.rssMb, 0)} (${fmt(m.peakRssMb, 0)}) | ${failures} |`;
+  return `| ${scenario(m.connections, m.stream, m.rate)} | ${m.target} | ${fmt(m.load.rps, 0)} | ${fmt(m.load.latency.p50)} | ${fmt(m.load.latency.p99)} | ${signed(r.p50OverheadMs)} | ${signed(r.p99OverheadMs)} | ${fmt(m.cpuUsPerRequest, 0)} | ${fmt(m.rssMb, 0)} (${fmt(m.peakRssMb, 0)}) | ${failures} |`;
 }
 
 /** The results table (one row per target and scenario) with overhead vs direct. */
@@ -78,7 +79,7 @@ export function renderReport(report: BenchReport): string {
     `Run ${machine.date.slice(0, 16).replace('T', ' ')} UTC${machine.gitCommit ? ` at commit \`${machine.gitCommit}\`` : ''}.`,
     '',
     `- Machine: ${machine.nproc} CPUs (${machine.cpuModel}), Linux ${machine.kernel}, Node ${machine.node}; load average at start ${machine.loadAvgAtStart.join(' / ')}.`,
-    `- Load: autocannon, closed loop, ${settings.durationSec} s per run after ${settings.warmupSec} s warm-up; connections ${settings.connections.join(', ')}; mock answer ${settings.tokens} tokens, no added latency.`,
+    `- Load: autocannon, ${settings.rate === undefined ? 'closed loop' : `at most ${settings.rate} requests/s in total`}, ${settings.durationSec} s per run after ${settings.warmupSec} s warm-up; connections ${settings.connections.join(', ')}; mock answer ${settings.tokens} tokens, no added latency.`,
     `- CPU placement: ${settings.pinning}.`,
     `- Versions: ${Object.entries(settings.versions)
       .map(([k, v]) => `${k} ${v}`)

@@ -114,6 +114,7 @@ export async function runBench(options: BenchOptions, root: string, children: Ch
           warmupSec: options.warmupSec,
           stream,
           upstreamPid: mock.child.pid,
+          ...(options.rate === undefined ? {} : { rate: options.rate }),
         });
         log(`  ${m.load.rps.toFixed(0)} req/s, p50 ${m.load.latency.p50.toFixed(2)} ms, p99 ${m.load.latency.p99.toFixed(2)} ms, ${m.cpuUsPerRequest.toFixed(0)} µs CPU/req, failed ${m.load.non2xx + m.load.errors}`);
         measurements.push(m);
@@ -130,6 +131,7 @@ export async function runBench(options: BenchOptions, root: string, children: Ch
       connections: options.connections,
       stream: options.stream,
       tokens: options.tokens,
+      ...(options.rate === undefined ? {} : { rate: options.rate }),
       pinning: place.description,
       versions: { autocannon: '8.0.0', '@portkey-ai/gateway': findPortkey()?.version ?? 'not installed' },
     },
