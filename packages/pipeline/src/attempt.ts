@@ -2,6 +2,8 @@
 export interface Attempt {
   model: string;
   provider: string;
+  /** Index of the provider key used, when the provider has a key pool. */
+  keyIndex?: number;
   outcome: 'ok' | 'error';
   /** Normalised ProviderError kind when the attempt failed. */
   errorKind?: string;

@@ -1,6 +1,6 @@
 import type { ModelInfo } from '@svc/catalog';
 import { type ChatRequest, type ChatResult, type StreamEvent, isProviderError, noProviderConfigured, toGatewayError } from '@svc/core';
-import type { Provider, ProviderChatRequest } from '@svc/providers';
+import type { KeyAttempt, KeyPoolCallOptions, Provider, ProviderChatRequest } from '@svc/providers';
 import type { Attempt } from './attempt.js';
 
 export interface ProviderLookup {
@@ -34,7 +34,7 @@ async function walk<T>(
   waterfall: readonly ModelInfo[],
   settings: CallSettings,
   attempts: Attempt[],
-  run: (provider: Provider, model: ModelInfo) => Promise<T>,
+  run: (provider: Provider, model: ModelInfo, options: KeyPoolCallOptions) => Promise<T>,
 ): Promise<{ value: T; model: ModelInfo; providerMs: number }> {
   let lastError: unknown;
   let tried = 0;
@@ -45,11 +45,31 @@ async function walk<T>(
     if (!provider) continue;
     tried++;
     const started = performance.now();
+    // Key-pool fall-through happens inside the provider call: every key that failed before the
+    // last one is its own attempt in the decision log.
+    let keyStarted = started;
+    let lastKey: number | undefined;
+    let pendingKey: KeyAttempt | undefined;
+    const options: KeyPoolCallOptions = {
+      signal: settings.signal,
+      ...(settings.headers ? { headers: settings.headers } : {}),
+      onKeyAttempt: (key: KeyAttempt) => {
+        if (lastKey !== undefined) {
+          const failed = keyFailure(model, lastKey, pendingKey, keyStarted);
+          attempts.push(failed);
+          settings.observer.attempt(model, failed);
+          keyStarted = performance.now();
+        }
+        lastKey = key.keyIndex;
+        pendingKey = key;
+      },
+    };
     try {
-      const value = await run(provider, model);
+      const value = await run(provider, model, options);
       const elapsed = performance.now() - started;
       providerMs += elapsed;
-      const attempt: Attempt = { model: model.id, provider: model.provider, outcome: 'ok', latencyMs: Math.round(elapsed) };
+      const attempt: Attempt = { model: model.id, provider: model.provider, outcome: 'ok', latencyMs: Math.round(performance.now() - keyStarted) };
+      if (lastKey !== undefined) attempt.keyIndex = lastKey;
       attempts.push(attempt);
       settings.observer.attempt(model, attempt);
       return { value, model, providerMs };
@@ -60,8 +80,9 @@ async function walk<T>(
         provider: model.provider,
         outcome: 'error',
         errorKind: isProviderError(error) ? error.kind : 'internal',
-        latencyMs: Math.round(performance.now() - started),
+        latencyMs: Math.round(performance.now() - keyStarted),
       };
+      if (lastKey !== undefined) attempt.keyIndex = lastKey;
       if (isProviderError(error) && error.upstreamStatus !== undefined) attempt.upstreamStatus = error.upstreamStatus;
       attempts.push(attempt);
       settings.observer.attempt(model, attempt);
@@ -73,11 +94,16 @@ async function walk<T>(
   throw noProviderConfigured(`No configured provider serves ${waterfall[0]?.id ?? 'this request'}.`);
 }
 
+function keyFailure(model: ModelInfo, keyIndex: number, key: KeyAttempt | undefined, started: number): Attempt {
+  const attempt: Attempt = { model: model.id, provider: model.provider, keyIndex, outcome: 'error', latencyMs: Math.round(performance.now() - started) };
+  if (key?.errorKind) attempt.errorKind = key.errorKind;
+  if (key?.upstreamStatus !== undefined) attempt.upstreamStatus = key.upstreamStatus;
+  return attempt;
+}
+
 /** Non-streaming call with fallback. */
 export function callChat(request: ChatRequest, waterfall: readonly ModelInfo[], settings: CallSettings, attempts: Attempt[]) {
-  return walk<ChatResult>(waterfall, settings, attempts, (provider, model) =>
-    provider.chat(toProviderRequest(request, model), { signal: settings.signal, ...(settings.headers ? { headers: settings.headers } : {}) }),
-  );
+  return walk<ChatResult>(waterfall, settings, attempts, (provider, model, options) => provider.chat(toProviderRequest(request, model), options));
 }
 
 /** An upstream stream whose first event has already arrived. */
@@ -91,11 +117,8 @@ export interface OpenedStream {
  * arrived, so an upstream that fails before anything reached the client still falls back.
  */
 export function openStream(request: ChatRequest, waterfall: readonly ModelInfo[], settings: CallSettings, attempts: Attempt[]) {
-  return walk<OpenedStream>(waterfall, settings, attempts, async (provider, model) => {
-    const iterable = await provider.stream(toProviderRequest(request, model), {
-      signal: settings.signal,
-      ...(settings.headers ? { headers: settings.headers } : {}),
-    });
+  return walk<OpenedStream>(waterfall, settings, attempts, async (provider, model, options) => {
+    const iterable = await provider.stream(toProviderRequest(request, model), options);
     const rest = iterable[Symbol.asyncIterator]();
     const first = await rest.next();
     return { first, rest };

@@ -18,3 +18,4 @@ export {
   type ProviderRegistry,
   type ProviderRegistryConfig,
 } from './registry.js';
+export { type KeyAttempt, type KeyPoolCallOptions, withKeyFallthrough } from './shared/key-fallthrough.js';

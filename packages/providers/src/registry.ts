@@ -5,6 +5,7 @@ import { compatibleVendors } from './openai/compatible-vendors.js';
 import type { OpenAICompatibility } from './openai/openai-compatibility.js';
 import { createOpenAIProvider } from './openai/openai-provider.js';
 import type { Provider } from './provider.js';
+import { withKeyFallthrough } from './shared/key-fallthrough.js';
 import type { HttpClient } from './shared/http-client.js';
 import { resolveHttpClient } from './shared/http.js';
 
@@ -60,16 +61,16 @@ const providerIdPattern = /^[a-z0-9][a-z0-9_-]*$/;
  */
 export function createProviderRegistry(config: ProviderRegistryConfig): ProviderRegistry {
   const providers = new Map<string, Provider>();
-  const add = (provider: Provider): void => {
+  const add = (provider: Provider, keys: readonly string[] = []): void => {
     if (providers.has(provider.id)) throw new Error(`Provider '${provider.id}' is configured twice.`);
-    providers.set(provider.id, provider);
+    providers.set(provider.id, withKeyFallthrough(provider, keys));
   };
   // One client for every provider: the injected one, the injected fetch wrapped, or the shared default.
   const transport = { http: resolveHttpClient(config) };
 
-  if (hasKeys(config.openai)) add(createOpenAIProvider({ apiKeys: config.openai.apiKeys, baseUrl: config.openai.baseUrl, ...transport }));
-  if (hasKeys(config.anthropic)) add(createAnthropicProvider({ apiKeys: config.anthropic.apiKeys, baseUrl: config.anthropic.baseUrl, ...transport }));
-  if (hasKeys(config.gemini)) add(createGeminiProvider({ apiKeys: config.gemini.apiKeys, baseUrl: config.gemini.baseUrl, ...transport }));
+  if (hasKeys(config.openai)) add(createOpenAIProvider({ apiKeys: config.openai.apiKeys, baseUrl: config.openai.baseUrl, ...transport }), config.openai.apiKeys);
+  if (hasKeys(config.anthropic)) add(createAnthropicProvider({ apiKeys: config.anthropic.apiKeys, baseUrl: config.anthropic.baseUrl, ...transport }), config.anthropic.apiKeys);
+  if (hasKeys(config.gemini)) add(createGeminiProvider({ apiKeys: config.gemini.apiKeys, baseUrl: config.gemini.baseUrl, ...transport }), config.gemini.apiKeys);
 
   for (const entry of config.compatible ?? []) {
     if (!providerIdPattern.test(entry.id)) {
@@ -86,7 +87,7 @@ export function createProviderRegistry(config: ProviderRegistryConfig): Provider
     const apiKeys = entry.apiKeys ?? [];
     if (apiKeys.length === 0 && entry.baseUrl === undefined && known?.keyless !== true) continue;
     const compatibility = known?.compatibility === undefined ? entry.compatibility : { ...known.compatibility, ...entry.compatibility };
-    add(createOpenAIProvider({ id: entry.id, apiKeys, baseUrl, ...transport, compatibility }));
+    add(createOpenAIProvider({ id: entry.id, apiKeys, baseUrl, ...transport, compatibility }), apiKeys);
   }
 
   if (config.mock?.enabled) add(createMockProvider({ latencyMs: config.mock.latencyMs, tokensPerSecond: config.mock.tokensPerSecond }));

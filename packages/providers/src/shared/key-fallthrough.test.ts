@@ -1,0 +1,82 @@
+import { type ChatResult, ProviderError, type ProviderErrorKind, type StreamEvent } from '@svc/core';
+import { describe, expect, it } from 'vitest';
+import type { CallOptions, Provider, ProviderChatRequest } from '../provider.js';
+import { type KeyAttempt, withKeyFallthrough } from './key-fallthrough.js';
+
+/** A provider whose answer depends on the key it is called with. */
+function byKey(outcomes: Record<string, 'ok' | ProviderErrorKind>) {
+  const seen: string[] = [];
+  const fail = (kind: ProviderErrorKind) => new ProviderError({ provider: 'p', kind, message: kind, upstreamStatus: kind === 'billing' ? 402 : 429 });
+  const answer: ChatResult = { model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finishReason: 'stop' }] };
+  const provider: Provider = {
+    id: 'p',
+    async chat(_request: ProviderChatRequest, options?: CallOptions) {
+      seen.push(options?.apiKey ?? '');
+      const outcome = outcomes[options?.apiKey ?? ''] ?? 'ok';
+      if (outcome !== 'ok') throw fail(outcome);
+      return answer;
+    },
+    async stream(_request: ProviderChatRequest, options?: CallOptions) {
+      seen.push(options?.apiKey ?? '');
+      const outcome = outcomes[options?.apiKey ?? ''] ?? 'ok';
+      if (outcome !== 'ok') throw fail(outcome);
+      async function* events(): AsyncGenerator<StreamEvent> {
+        yield { type: 'text-delta', choice: 0, text: 'ok' };
+      }
+      return events();
+    },
+  };
+  return { provider, seen };
+}
+
+const request: ProviderChatRequest = { model: 'm', messages: [{ role: 'user', content: 'hi' }], stream: false, n: 1, includeUsage: false };
+
+describe('withKeyFallthrough', () => {
+  it('moves to the next key on 429 and 402 within the same request, reporting each key', async () => {
+    const { provider, seen } = byKey({ a: 'rate_limit', b: 'billing' });
+    const pooled = withKeyFallthrough(provider, ['a', 'b', 'c']);
+    const keys: KeyAttempt[] = [];
+    await expect(pooled.chat(request, { onKeyAttempt: (k: KeyAttempt) => keys.push(k) } as CallOptions)).resolves.toMatchObject({ model: 'm' });
+    expect(seen).toEqual(['a', 'b', 'c']);
+    expect(keys).toEqual([
+      { keyIndex: 0, outcome: 'error', errorKind: 'rate_limit', upstreamStatus: 429 },
+      { keyIndex: 1, outcome: 'error', errorKind: 'billing', upstreamStatus: 402 },
+      { keyIndex: 2, outcome: 'ok' },
+    ]);
+  });
+
+  it('continues round-robin from where the pool stands', async () => {
+    const { provider, seen } = byKey({});
+    const pooled = withKeyFallthrough(provider, ['a', 'b']);
+    await pooled.chat(request);
+    await pooled.chat(request);
+    await pooled.chat(request);
+    expect(seen).toEqual(['a', 'b', 'a']);
+  });
+
+  it('does not fall through on errors that are not the key\'s', async () => {
+    const { provider, seen } = byKey({ a: 'overloaded' });
+    await expect(withKeyFallthrough(provider, ['a', 'b']).chat(request)).rejects.toMatchObject({ kind: 'overloaded' });
+    expect(seen).toEqual(['a']);
+  });
+
+  it('throws the last key\'s error when every key fails', async () => {
+    const { provider, seen } = byKey({ a: 'rate_limit', b: 'rate_limit' });
+    await expect(withKeyFallthrough(provider, ['a', 'b']).stream(request)).rejects.toMatchObject({ kind: 'rate_limit' });
+    expect(seen).toEqual(['a', 'b']);
+  });
+
+  it('falls through for streams before the first byte', async () => {
+    const { provider, seen } = byKey({ a: 'rate_limit' });
+    const events = await withKeyFallthrough(provider, ['a', 'b']).stream(request);
+    for await (const event of events) expect(event).toMatchObject({ type: 'text-delta' });
+    expect(seen).toEqual(['a', 'b']);
+  });
+
+  it('uses exactly the pinned key (BYOK) and leaves single-key providers untouched', async () => {
+    const { provider, seen } = byKey({ x: 'rate_limit' });
+    await expect(withKeyFallthrough(provider, ['a', 'b']).chat(request, { apiKey: 'x' })).rejects.toMatchObject({ kind: 'rate_limit' });
+    expect(seen).toEqual(['x']);
+    expect(withKeyFallthrough(provider, ['a'])).toBe(provider);
+  });
+});

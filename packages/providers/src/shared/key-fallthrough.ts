@@ -1,0 +1,65 @@
+import { type ProviderErrorKind, isProviderError } from '@svc/core';
+import type { CallOptions, Provider, ProviderChatRequest } from '../provider.js';
+import { KeyPool } from './key-pool.js';
+
+/**
+ * Failures that belong to one key rather than to the provider: another key of the pool may
+ * well succeed (its own rate limit, its own credit, a revoked key).
+ */
+const keyKinds: ReadonlySet<ProviderErrorKind> = new Set(['rate_limit', 'billing', 'authentication']);
+
+/** One key's try within a single provider call. */
+export interface KeyAttempt {
+  keyIndex: number;
+  outcome: 'ok' | 'error';
+  errorKind?: ProviderErrorKind;
+  upstreamStatus?: number;
+}
+
+/** Call options with a per-key observer (the pipeline records key indexes in the decision). */
+export interface KeyPoolCallOptions extends CallOptions {
+  onKeyAttempt?: (attempt: KeyAttempt) => void;
+}
+
+/**
+ * Wraps a provider so a 402, 429 or 401 on one key of its pool falls through to the next key
+ * within the same request, round-robin from where the pool stands. Streams fall through only
+ * before their first byte (`stream()` rejects then). A caller that pins `apiKey` (BYOK) gets
+ * exactly that key.
+ */
+export function withKeyFallthrough(provider: Provider, keys: readonly string[]): Provider {
+  if (keys.length < 2) return provider;
+  const pool = new KeyPool(keys);
+
+  async function eachKey<T>(options: KeyPoolCallOptions, run: (options: CallOptions) => Promise<T>): Promise<T> {
+    let lastError: unknown;
+    for (let tried = 0; tried < pool.size; tried++) {
+      const { key, index } = pool.take();
+      try {
+        const value = await run({ ...options, apiKey: key });
+        options.onKeyAttempt?.({ keyIndex: index, outcome: 'ok' });
+        return value;
+      } catch (error) {
+        const kind = isProviderError(error) ? error.kind : undefined;
+        options.onKeyAttempt?.({
+          keyIndex: index,
+          outcome: 'error',
+          ...(kind ? { errorKind: kind } : {}),
+          ...(isProviderError(error) && error.upstreamStatus !== undefined ? { upstreamStatus: error.upstreamStatus } : {}),
+        });
+        if (kind === undefined || !keyKinds.has(kind) || options.signal?.aborted) throw error;
+        lastError = error;
+      }
+    }
+    throw lastError;
+  }
+
+  return {
+    id: provider.id,
+    ...(provider.multipleChoices === undefined ? {} : { multipleChoices: provider.multipleChoices }),
+    chat: (request: ProviderChatRequest, options: KeyPoolCallOptions = {}) =>
+      options.apiKey ? provider.chat(request, options) : eachKey(options, (o) => provider.chat(request, o)),
+    stream: (request: ProviderChatRequest, options: KeyPoolCallOptions = {}) =>
+      options.apiKey ? provider.stream(request, options) : eachKey(options, (o) => provider.stream(request, o)),
+  };
+}
