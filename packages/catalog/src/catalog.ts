@@ -43,7 +43,7 @@ export interface Catalog {
   resolve(model: string): ModelInfo | undefined;
   /** Models in catalog order, optionally filtered. Without a filter, the catalog's own array. */
   list(filter?: CatalogFilter): readonly ModelInfo[];
-  /** Every model of one family (the same model on any provider, or sibling versions). */
+  /** Every model of one family: the same model on each provider that serves it. */
   family(family: string): readonly ModelInfo[];
   /** Provider ids that have at least one model. */
   providers(): ReadonlySet<string>;

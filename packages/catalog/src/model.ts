@@ -11,7 +11,7 @@ export interface ModelInfo {
   provider: string;
   /** The model name the provider's API expects. */
   upstreamId: string;
-  /** Models of one family are "the same model" (across providers or sibling versions). */
+  /** Models of one family are the same model (same weights and version) on different providers. */
   family: string;
   kind: ModelKind;
   tier: Tier;

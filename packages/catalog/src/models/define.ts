@@ -27,3 +27,23 @@ export function defineModels(provider: string, kind: ModelKind, specs: readonly 
 export function released(date: string): number {
   return Math.floor(Date.parse(`${date}T00:00:00Z`) / 1000);
 }
+
+/**
+ * The same models served by another provider (a cloud reselling them): each home entry named in
+ * `upstreamIds` (home upstream id -> this provider's id) is copied under `provider`, keeping its
+ * family, limits, prices and priors; `changes` overrides fields for every copy. Throws on a home
+ * id that is not in `home`, so a renamed home entry cannot silently drop its hosted copies.
+ */
+export function hostModels(
+  provider: string,
+  home: readonly ModelInfo[],
+  upstreamIds: Readonly<Record<string, string>>,
+  changes: Partial<Omit<ModelInfo, 'id' | 'provider' | 'upstreamId' | 'family'>> = {},
+): ModelInfo[] {
+  const byUpstream = new Map(home.map((model) => [model.upstreamId, model]));
+  return Object.entries(upstreamIds).map(([homeId, upstreamId]) => {
+    const model = byUpstream.get(homeId);
+    if (!model) throw new Error(`hostModels(${provider}): no home model "${homeId}"`);
+    return { ...model, ...changes, id: `${provider}/${upstreamId}`, provider, upstreamId };
+  });
+}

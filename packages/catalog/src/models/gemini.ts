@@ -9,7 +9,7 @@ const multimodal = ['tools', 'vision', 'json', 'reasoning', 'audio'] as const;
 export const geminiModels = /* @__PURE__ */ defineModels('gemini', 'chat', [
   {
     upstreamId: 'gemini-3.1-pro-preview',
-    family: 'gemini-pro',
+    family: 'gemini-3.1-pro',
     tier: 'T1',
     contextWindow: 1_048_576,
     maxOutputTokens: 65_536,
@@ -22,7 +22,7 @@ export const geminiModels = /* @__PURE__ */ defineModels('gemini', 'chat', [
   },
   {
     upstreamId: 'gemini-3.8-flash',
-    family: 'gemini-flash',
+    family: 'gemini-3.8-flash',
     tier: 'T2',
     contextWindow: 1_048_576,
     maxOutputTokens: 65_536,
@@ -34,7 +34,7 @@ export const geminiModels = /* @__PURE__ */ defineModels('gemini', 'chat', [
   },
   {
     upstreamId: 'gemini-3.5-flash',
-    family: 'gemini-flash',
+    family: 'gemini-3.5-flash',
     tier: 'T2',
     contextWindow: 1_048_576,
     maxOutputTokens: 65_536,
@@ -46,7 +46,7 @@ export const geminiModels = /* @__PURE__ */ defineModels('gemini', 'chat', [
   },
   {
     upstreamId: 'gemini-3.5-flash-lite',
-    family: 'gemini-flash-lite',
+    family: 'gemini-3.5-flash-lite',
     tier: 'T3',
     contextWindow: 1_048_576,
     maxOutputTokens: 65_536,
@@ -58,7 +58,7 @@ export const geminiModels = /* @__PURE__ */ defineModels('gemini', 'chat', [
   },
   {
     upstreamId: 'gemini-2.5-pro',
-    family: 'gemini-pro',
+    family: 'gemini-2.5-pro',
     tier: 'T1',
     contextWindow: 1_048_576,
     maxOutputTokens: 65_536,
@@ -71,7 +71,7 @@ export const geminiModels = /* @__PURE__ */ defineModels('gemini', 'chat', [
   },
   {
     upstreamId: 'gemini-2.5-flash',
-    family: 'gemini-flash',
+    family: 'gemini-2.5-flash',
     tier: 'T2',
     contextWindow: 1_048_576,
     maxOutputTokens: 65_536,
@@ -84,7 +84,7 @@ export const geminiModels = /* @__PURE__ */ defineModels('gemini', 'chat', [
   },
   {
     upstreamId: 'gemini-2.5-flash-lite',
-    family: 'gemini-flash-lite',
+    family: 'gemini-2.5-flash-lite',
     tier: 'T3',
     contextWindow: 1_048_576,
     maxOutputTokens: 65_536,

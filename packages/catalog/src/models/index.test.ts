@@ -14,7 +14,8 @@ describe('built-in catalog', () => {
   it('covers the major providers with enough chat and embedding models', () => {
     expect(chat.filter((m) => m.provider !== 'mock').length).toBeGreaterThanOrEqual(40);
     expect(catalog.list({ kind: 'embedding' }).filter((m) => m.provider !== 'mock').length).toBeGreaterThanOrEqual(5);
-    for (const provider of ['openai', 'anthropic', 'gemini', 'groq', 'together', 'fireworks', 'deepseek', 'xai']) {
+    for (const provider of ['openai', 'anthropic', 'gemini', 'groq', 'together', 'fireworks', 'deepseek', 'xai',
+      'azure', 'bedrock', 'vertex', 'cohere', 'mistral', 'ollama']) {
       expect(catalog.list({ provider, kind: 'chat' }).length, provider).toBeGreaterThan(0);
     }
     for (const tier of ['T1', 'T2', 'T3'] as const) {
@@ -68,9 +69,53 @@ describe('families across providers', () => {
   });
 
   it('groups other open-weight models on several hosts', () => {
-    for (const family of ['llama-3.1-8b', 'gpt-oss-120b', 'deepseek-v3', 'deepseek-r1', 'qwen3-235b-a22b']) {
+    for (const family of ['llama-3.1-8b', 'gpt-oss-120b', 'deepseek-v3', 'deepseek-r1', 'qwen3-235b-a22b-instruct-2507']) {
       const providers = new Set(catalog.family(family).map((m) => m.provider));
       expect(providers.size, family).toBeGreaterThanOrEqual(2);
+    }
+  });
+
+  const providersOf = (family: string) => catalog.family(family).map((m) => m.provider);
+
+  it('groups one Claude model on Anthropic, Bedrock and Vertex, and nothing else with it', () => {
+    expect(providersOf('claude-sonnet-4.5')).toEqual(['anthropic', 'bedrock', 'vertex']);
+    expect(catalog.family('claude-sonnet-4.5').map((m) => m.upstreamId)).toEqual([
+      'claude-sonnet-4-5',
+      'global.anthropic.claude-sonnet-4-5-20250929-v1:0',
+      'claude-sonnet-4-5@20250929',
+    ]);
+    // A newer Sonnet is a different model: a pin on 4.5 must not fall back to it.
+    expect(catalog.family('claude-sonnet-5.5').map((m) => m.id)).not.toContain('anthropic/claude-sonnet-4-5');
+  });
+
+  it('groups Llama 3.3 70B on the open-weight hosts, Bedrock and Ollama', () => {
+    expect(providersOf('llama-3.3-70b')).toEqual(
+      expect.arrayContaining(['groq', 'together', 'fireworks', 'bedrock', 'ollama']),
+    );
+  });
+
+  it('groups the OpenAI models Azure serves, Gemini on Vertex and Cohere embeddings on Bedrock', () => {
+    expect(providersOf('gpt-4o')).toEqual(['openai', 'azure']);
+    expect(providersOf('gemini-2.5-flash')).toEqual(['gemini', 'vertex']);
+    expect(providersOf('text-embedding-3-small')).toEqual(['openai', 'azure']);
+    expect(providersOf('cohere-embed-english-v3')).toEqual(['cohere', 'bedrock']);
+    expect(providersOf('mistral-large-3')).toEqual(['mistral', 'bedrock']);
+  });
+
+  it('lists a family at most once per provider, so a family is one model and never sibling versions', () => {
+    for (const m of builtInModels) {
+      const providers = providersOf(m.family);
+      expect(providers.length, m.family).toBe(new Set(providers).size);
+    }
+  });
+
+  it('agrees within a family on kind, open weights and capabilities a request may need', () => {
+    for (const m of builtInModels) {
+      for (const other of catalog.family(m.family)) {
+        const same = [other.kind, other.openWeight, [...other.capabilities].sort()];
+        expect(same, `${m.id} vs ${other.id}`).toEqual([m.kind, m.openWeight, [...m.capabilities].sort()]);
+        if (m.kind === 'embedding') expect(other.dimensions, `${m.id} vs ${other.id}`).toBe(m.dimensions);
+      }
     }
   });
 
@@ -89,12 +134,36 @@ describe('resolving client model names', () => {
     expect(catalog.resolve('deepseek-v4-pro')?.id).toBe('deepseek/deepseek-v4-pro');
   });
 
+  it('keeps bare names on the home provider when a cloud serves the same name', () => {
+    expect(catalog.resolve('gpt-4o')?.id).toBe('openai/gpt-4o');
+    expect(catalog.resolve('claude-sonnet-5-5')?.id).toBe('anthropic/claude-sonnet-5-5');
+    expect(catalog.resolve('gemini-2.5-pro')?.id).toBe('gemini/gemini-2.5-pro');
+    expect(catalog.resolve('text-embedding-3-small')?.id).toBe('openai/text-embedding-3-small');
+    expect(catalog.resolve('command-r-08-2024')?.id).toBe('cohere/command-r-08-2024');
+  });
+
+  it('resolves a bare name to the cloud when only the cloud is enabled', () => {
+    const clouds = catalog.forProviders(new Set(['azure', 'vertex']));
+    expect(clouds.resolve('gpt-4o')?.id).toBe('azure/gpt-4o');
+    expect(clouds.resolve('claude-sonnet-5-5')?.id).toBe('vertex/claude-sonnet-5-5');
+  });
+
   it('maps a name several hosts share to the first host in catalog order', () => {
     expect(catalog.resolve('openai/gpt-oss-120b')?.id).toBe('groq/openai/gpt-oss-120b');
   });
 
   it('resolves every bare upstream name to a model with that upstream name', () => {
     for (const m of builtInModels) expect(catalog.resolve(m.upstreamId)?.upstreamId, m.id).toBe(m.upstreamId);
+  });
+});
+
+describe('local models (ollama)', () => {
+  it('are free, open-weight and zero-priced', () => {
+    const local = catalog.list({ provider: 'ollama' });
+    expect(local.length).toBeGreaterThanOrEqual(5);
+    for (const m of local) {
+      expect([m.free, m.openWeight, m.inputPricePerMTok, m.outputPricePerMTok], m.id).toEqual([true, true, 0, 0]);
+    }
   });
 });
 

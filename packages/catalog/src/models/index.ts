@@ -1,15 +1,26 @@
 import type { ModelInfo } from '../model.js';
 import { anthropicModels } from './anthropic.js';
-import { embeddingModels } from './embeddings.js';
+import { azureEmbeddingModels, azureModels } from './azure.js';
+import { bedrockEmbeddingModels, bedrockModels } from './bedrock.js';
+import { cohereModels } from './cohere.js';
+import {
+  cohereEmbeddingModels,
+  geminiEmbeddingModels,
+  mistralEmbeddingModels,
+  openaiEmbeddingModels,
+} from './embeddings.js';
 import { geminiModels } from './gemini.js';
 import { mockModels } from './mock.js';
+import { ollamaEmbeddingModels, ollamaModels } from './ollama.js';
 import { openaiModels } from './openai.js';
 import { deepseekModels, mistralModels, perplexityModels, xaiModels } from './open-compatible.js';
 import { cerebrasModels, fireworksModels, groqModels, openrouterModels, togetherModels } from './open-weight-hosts.js';
+import { vertexEmbeddingModels, vertexModels } from './vertex.js';
 
 /**
  * Every built-in model. The order matters: when several third-party hosts serve the same
- * upstream name, `Catalog.resolve` picks the one listed first (fast hosts before general ones).
+ * upstream name, `Catalog.resolve` picks the one listed first (fast hosts before general ones,
+ * then the clouds, then local runtimes). First-party providers win regardless of order.
  */
 export const builtInModels: readonly ModelInfo[] = [
   ...openaiModels,
@@ -18,12 +29,24 @@ export const builtInModels: readonly ModelInfo[] = [
   ...deepseekModels,
   ...xaiModels,
   ...mistralModels,
+  ...cohereModels,
   ...perplexityModels,
   ...groqModels,
   ...cerebrasModels,
   ...togetherModels,
   ...fireworksModels,
   ...openrouterModels,
-  ...embeddingModels,
+  ...azureModels,
+  ...bedrockModels,
+  ...vertexModels,
+  ...ollamaModels,
+  ...openaiEmbeddingModels,
+  ...geminiEmbeddingModels,
+  ...mistralEmbeddingModels,
+  ...cohereEmbeddingModels,
+  ...azureEmbeddingModels,
+  ...bedrockEmbeddingModels,
+  ...vertexEmbeddingModels,
+  ...ollamaEmbeddingModels,
   ...mockModels,
 ];

@@ -40,7 +40,7 @@ export const deepseekModels = /* @__PURE__ */ defineModels('deepseek', 'chat', [
 export const xaiModels = /* @__PURE__ */ defineModels('xai', 'chat', [
   {
     upstreamId: 'grok-4.3',
-    family: 'grok-4',
+    family: 'grok-4.3',
     tier: 'T1',
     contextWindow: 1_000_000,
     maxOutputTokens: 128_000,
@@ -53,7 +53,7 @@ export const xaiModels = /* @__PURE__ */ defineModels('xai', 'chat', [
   },
   {
     upstreamId: 'grok-4.20-0309-reasoning',
-    family: 'grok-4',
+    family: 'grok-4.20-reasoning',
     tier: 'T1',
     contextWindow: 2_000_000,
     maxOutputTokens: 128_000,
@@ -66,7 +66,7 @@ export const xaiModels = /* @__PURE__ */ defineModels('xai', 'chat', [
   },
   {
     upstreamId: 'grok-4-1-fast-reasoning',
-    family: 'grok-4-fast',
+    family: 'grok-4.1-fast-reasoning',
     tier: 'T3',
     contextWindow: 2_000_000,
     maxOutputTokens: 128_000,
@@ -79,7 +79,7 @@ export const xaiModels = /* @__PURE__ */ defineModels('xai', 'chat', [
   },
   {
     upstreamId: 'grok-4-1-fast-non-reasoning',
-    family: 'grok-4-fast',
+    family: 'grok-4.1-fast-non-reasoning',
     tier: 'T3',
     contextWindow: 2_000_000,
     maxOutputTokens: 128_000,
@@ -97,7 +97,7 @@ export const xaiModels = /* @__PURE__ */ defineModels('xai', 'chat', [
 export const mistralModels = /* @__PURE__ */ defineModels('mistral', 'chat', [
   {
     upstreamId: 'mistral-medium-latest',
-    family: 'mistral-medium',
+    family: 'mistral-medium-3.5',
     tier: 'T1',
     contextWindow: 131_072,
     maxOutputTokens: 32_768,
@@ -122,7 +122,7 @@ export const mistralModels = /* @__PURE__ */ defineModels('mistral', 'chat', [
   },
   {
     upstreamId: 'mistral-small-latest',
-    family: 'mistral-small',
+    family: 'mistral-small-4',
     tier: 'T3',
     contextWindow: 131_072,
     maxOutputTokens: 32_768,

@@ -7,16 +7,18 @@ import { defineModels, released } from './define.js';
 // together.ai/pricing, fireworks.ai/pricing, openrouter.ai model pages) as last published
 // before 2026-11-21; open-weight hosts change prices often, so operators should override.
 
-const llama33 = { family: 'llama-3.3-70b', created: released('2024-12-06'), qualityPrior: 0.6 } as const;
-const llama31 = { family: 'llama-3.1-8b', created: released('2024-07-23'), qualityPrior: 0.42 } as const;
-const gptOss120 = { family: 'gpt-oss-120b', created: released('2025-08-05'), qualityPrior: 0.72 } as const;
-const gptOss20 = { family: 'gpt-oss-20b', created: released('2025-08-05'), qualityPrior: 0.6 } as const;
+// Shared with the clouds (bedrock.ts) and local runtimes (ollama.ts) that serve the same weights.
+export const llama33 = { family: 'llama-3.3-70b', created: released('2024-12-06'), qualityPrior: 0.6 } as const;
+export const llama31 = { family: 'llama-3.1-8b', created: released('2024-07-23'), qualityPrior: 0.42 } as const;
+export const gptOss120 = { family: 'gpt-oss-120b', created: released('2025-08-05'), qualityPrior: 0.72 } as const;
+export const gptOss20 = { family: 'gpt-oss-20b', created: released('2025-08-05'), qualityPrior: 0.6 } as const;
+export const qwen32 = { family: 'qwen3-32b', created: released('2025-04-29'), qualityPrior: 0.62 } as const;
 const deepseekV3 = { family: 'deepseek-v3', created: released('2024-12-26'), qualityPrior: 0.7 } as const;
 const deepseekR1 = { family: 'deepseek-r1', created: released('2025-01-20'), qualityPrior: 0.76 } as const;
-const qwen235 = { family: 'qwen3-235b-a22b', created: released('2025-07-21'), qualityPrior: 0.74 } as const;
+const qwen235 = { family: 'qwen3-235b-a22b-instruct-2507', created: released('2025-07-21'), qualityPrior: 0.74 } as const;
 
-const chat = ['tools', 'json'] as const;
-const thinking = ['tools', 'json', 'reasoning'] as const;
+export const chat = ['tools', 'json'] as const;
+export const thinking = ['tools', 'json', 'reasoning'] as const;
 
 export const groqModels = /* @__PURE__ */ defineModels('groq', 'chat', [
   { ...llama33, upstreamId: 'llama-3.3-70b-versatile', tier: 'T3', contextWindow: 131_072, maxOutputTokens: 32_768,
@@ -29,9 +31,8 @@ export const groqModels = /* @__PURE__ */ defineModels('groq', 'chat', [
   { ...gptOss20, upstreamId: 'openai/gpt-oss-20b', tier: 'T3', contextWindow: 131_072, maxOutputTokens: 65_536,
     inputPricePerMTok: 0.075, cachedInputPricePerMTok: 0.0375, outputPricePerMTok: 0.3, capabilities: thinking,
     openWeight: true },
-  { upstreamId: 'qwen/qwen3-32b', family: 'qwen3-32b', tier: 'T3', contextWindow: 131_072, maxOutputTokens: 40_960,
-    inputPricePerMTok: 0.29, outputPricePerMTok: 0.59, capabilities: thinking, openWeight: true,
-    created: released('2025-04-29'), qualityPrior: 0.62 },
+  { ...qwen32, upstreamId: 'qwen/qwen3-32b', tier: 'T3', contextWindow: 131_072, maxOutputTokens: 40_960,
+    inputPricePerMTok: 0.29, outputPricePerMTok: 0.59, capabilities: thinking, openWeight: true },
 ]);
 
 export const cerebrasModels = /* @__PURE__ */ defineModels('cerebras', 'chat', [

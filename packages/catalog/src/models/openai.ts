@@ -23,7 +23,7 @@ export const openaiModels = /* @__PURE__ */ defineModels('openai', 'chat', [
   },
   {
     upstreamId: 'gpt-6.1-sol',
-    family: 'gpt-sol',
+    family: 'gpt-6.1-sol',
     tier: 'T1',
     contextWindow: 1_050_000,
     maxOutputTokens: 128_000,
@@ -37,7 +37,7 @@ export const openaiModels = /* @__PURE__ */ defineModels('openai', 'chat', [
   },
   {
     upstreamId: 'gpt-6.1-terra',
-    family: 'gpt-terra',
+    family: 'gpt-6.1-terra',
     tier: 'T2',
     contextWindow: 1_050_000,
     maxOutputTokens: 128_000,
@@ -51,7 +51,7 @@ export const openaiModels = /* @__PURE__ */ defineModels('openai', 'chat', [
   },
   {
     upstreamId: 'gpt-6-luna',
-    family: 'gpt-luna',
+    family: 'gpt-6-luna',
     tier: 'T3',
     contextWindow: 1_050_000,
     maxOutputTokens: 128_000,
@@ -66,7 +66,7 @@ export const openaiModels = /* @__PURE__ */ defineModels('openai', 'chat', [
     // List rate. OpenAI ran a $4/$20 promotion "at least until 2026-11-21"; the catalog keeps
     // the list price so cost estimates do not undershoot once it ends.
     upstreamId: 'gpt-5.6-sol',
-    family: 'gpt-sol',
+    family: 'gpt-5.6-sol',
     tier: 'T1',
     contextWindow: 1_050_000,
     maxOutputTokens: 128_000,
@@ -80,7 +80,7 @@ export const openaiModels = /* @__PURE__ */ defineModels('openai', 'chat', [
   },
   {
     upstreamId: 'gpt-5.6-luna',
-    family: 'gpt-luna',
+    family: 'gpt-5.6-luna',
     tier: 'T3',
     contextWindow: 1_050_000,
     maxOutputTokens: 128_000,
