@@ -1,0 +1,1 @@
+export { type BreakerConformanceOptions, runBreakerConformance } from './run-breaker-conformance.js';
