@@ -18,6 +18,11 @@ export interface CallSettings {
   /** Upper bound on candidates tried for one request. */
   maxAttempts: number;
   signal: AbortSignal;
+  /**
+   * Models with a larger context window than `model` that can serve the request, best first:
+   * where the waterfall continues after a context-length error.
+   */
+  largerContext?: (model: ModelInfo) => readonly ModelInfo[];
   headers?: Record<string, string>;
 }
 
@@ -39,10 +44,14 @@ async function walk<T>(
   let lastError: unknown;
   let tried = 0;
   let providerMs = 0;
-  for (const model of waterfall) {
+  let queue: readonly ModelInfo[] = waterfall;
+  const attempted = new Set<string>();
+  for (let position = 0; position < queue.length; position++) {
+    const model = queue[position]!;
     if (tried >= settings.maxAttempts || settings.signal.aborted) break;
     const provider = settings.providers.get(model.provider);
-    if (!provider) continue;
+    if (!provider || attempted.has(model.id)) continue;
+    attempted.add(model.id);
     tried++;
     const started = performance.now();
     // Key-pool fall-through happens inside the provider call: every key that failed before the
@@ -88,6 +97,10 @@ async function walk<T>(
       settings.observer.attempt(model, attempt);
       lastError = error;
       if (!isProviderError(error) || !error.retryable) throw toGatewayError(error);
+      if (error.kind === 'context_length' && settings.largerContext) {
+        // Same-size siblings would overflow too: continue with larger windows only.
+        queue = [...queue.slice(0, position + 1), ...settings.largerContext(model).filter((m) => !attempted.has(m.id))];
+      }
     }
   }
   if (lastError !== undefined) throw toGatewayError(lastError);

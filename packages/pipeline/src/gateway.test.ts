@@ -1,6 +1,6 @@
 import { createCatalog } from '@svc/catalog';
 import { type Caller, type ChatRequest, type ChatResult, ProviderError, type ProviderErrorKind, type StreamEvent } from '@svc/core';
-import type { Provider } from '@svc/providers';
+import type { CallOptions, Provider, ProviderChatRequest } from '@svc/providers';
 import { createLogger, createMetrics } from '@svc/telemetry';
 import { describe, expect, it } from 'vitest';
 import { type ChatStreamResponse, Gateway } from './gateway.js';
@@ -132,5 +132,21 @@ describe('Gateway.chat', () => {
     const { gateway, decisions, context } = setup([scripted('groq', () => 'server'), scripted('together', () => 'server')]);
     await expect(gateway.chat(request({}), context())).rejects.toMatchObject({ status: 502, type: 'upstream_error' });
     expect(decisions[0]!.attempts).toHaveLength(2);
+  });
+
+  it('retries a context-length failure on a model with a larger window, skipping same-size siblings', async () => {
+    const calls: string[] = [];
+    const tracking = (id: string, outcome: 'ok' | ProviderErrorKind) => {
+      const inner = scripted(id, () => outcome);
+      return { ...inner, chat: (request: ProviderChatRequest, options?: CallOptions) => (calls.push(`${id}/${request.model}`), inner.chat(request, options)) } as Provider;
+    };
+    const { gateway, decisions, context } = setup([tracking('groq', 'context_length'), tracking('together', 'ok'), tracking('anthropic', 'ok'), tracking('openai', 'ok')]);
+    const response = await gateway.chat(request({}), context());
+    if (response.kind !== 'json') throw new Error('expected json');
+    const served = catalog.get(`${response.metadata.provider}/${response.result.model}`) ?? catalog.resolve(response.result.model)!;
+    expect(served.contextWindow).toBeGreaterThan(llama.contextWindow);
+    const sameWindow = catalog.family(llama.family).filter((m) => m.contextWindow <= llama.contextWindow && m.id !== llama.id);
+    for (const sibling of sameWindow) expect(calls).not.toContain(`${sibling.provider}/${sibling.upstreamId}`);
+    expect(decisions[0]!.attempts[0]).toMatchObject({ provider: 'groq', errorKind: 'context_length' });
   });
 });

@@ -9,7 +9,7 @@ import { resolveIntelligenceMode } from './intelligence-mode.js';
 import type { DecisionRecord, LearnQueue } from './learn-queue.js';
 import { answerHeaders, buildSvcMetadata, routingHeaders } from './metadata.js';
 import { replicateEvent } from './replicate-stream.js';
-import { type RoutingDecision, route } from './route.js';
+import { type RoutingDecision, largerContextModels, requiredCapabilities, route } from './route.js';
 
 export interface GatewayDeps {
   /** The active catalog: models of configured providers only. */
@@ -84,6 +84,7 @@ export class Gateway {
       observer: { attempt: (model, attempt) => this.observeAttempt(model, attempt) },
       maxAttempts: this.maxAttempts,
       signal: context.signal,
+      largerContext: (model) => largerContextModels(this.deps.catalog, model, requiredCapabilities(request)),
       ...(context.forwardHeaders ? { headers: context.forwardHeaders } : {}),
     };
     try {

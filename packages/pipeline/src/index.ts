@@ -6,4 +6,4 @@ export { Gateway, type ChatJsonResponse, type ChatResponse, type ChatStreamRespo
 export { resolveIntelligenceMode } from './intelligence-mode.js';
 export { LearnQueue, type DecisionRecord, type LearnQueueSettings, type LearnStats, type LearnWriter, type UsageEvent } from './learn-queue.js';
 export { buildSvcMetadata, routingHeaders } from './metadata.js';
-export { type RoutingDecision, isAlias, requiredCapabilities, route } from './route.js';
+export { type RoutingDecision, isAlias, largerContextModels, requiredCapabilities, route } from './route.js';

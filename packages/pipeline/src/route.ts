@@ -142,3 +142,20 @@ function planPool(requested: string, pool: Tier | 'all' | 'safety', forcedTier: 
   }
   return { model: first, waterfall: eligible, candidates: eligible.map((m) => m.id), lane: 'smart', source: 'FirstPolicy' };
 }
+
+/**
+ * Chat models of the catalog with a larger context window than `model` that serve `needed`:
+ * the same family first, then the smallest sufficient window, then quality. Used after a
+ * context-length error, whatever the alias or pin (the same window cannot succeed).
+ */
+export function largerContextModels(catalog: Catalog, model: ModelInfo, needed: readonly Capability[]): ModelInfo[] {
+  return catalog
+    .list({ kind: 'chat' })
+    .filter((m) => m.contextWindow > model.contextWindow && serves(m, needed))
+    .sort(
+      (a, b) =>
+        Number(b.family === model.family) - Number(a.family === model.family) ||
+        a.contextWindow - b.contextWindow ||
+        byQualityThenPrice(a, b),
+    );
+}

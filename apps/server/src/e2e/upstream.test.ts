@@ -94,10 +94,14 @@ describe('gateway -> real adapters -> mock upstream', () => {
     await expect(client.chat.completions.create({ model: 'openai/gpt-4o-mini', messages: ask(), stream: true })).rejects.toMatchObject({ status: 502, code: 'provider_error' });
   });
 
-  it('returns a caller-fault upstream 400 once, without trying other candidates', async () => {
-    upstream.configure({ fault: 'context-length' });
+  it('moves a context overflow to a larger-context model, and answers 400 when none can take it', async () => {
     const llama = gateway.runtime.catalog.list({ provider: 'groq', kind: 'chat' }).find((m) => gateway.runtime.catalog.family(m.family).some((s) => s.provider === 'together'))!;
-    await expect(client.chat.completions.create({ model: llama.id, messages: ask() })).rejects.toMatchObject({ status: 400 });
+    upstream.configure({ fault: 'context-length', failFirst: 1 });
+    const { response } = await client.chat.completions.create({ model: llama.id, messages: ask() }).withResponse();
+    const served = gateway.runtime.catalog.get(response.headers.get('x-svc-model')!)!;
+    expect(served.contextWindow).toBeGreaterThan(llama.contextWindow);
+    upstream.configure({ fault: 'context-length', failFirst: undefined });
+    await expect(client.chat.completions.create({ model: llama.id, messages: ask() })).rejects.toMatchObject({ status: 400, code: 'context_length_exceeded' });
   });
 
   it('ends a stream that breaks after the first byte with an error event, never [DONE]', async () => {
