@@ -1,0 +1,61 @@
+import type { CallOptions, Provider, ProviderChatRequest, ProviderSettings } from '../provider.js';
+import type { HttpResponse } from '../shared/http-client.js';
+import { postJson, readResponseJson, resolveHttpClient } from '../shared/http.js';
+import { KeyPool } from '../shared/key-pool.js';
+import { readSse } from '../shared/sse.js';
+import type { CohereChatRequestBody } from './cohere-api.js';
+import { parseCohereResponse } from './cohere-chat.js';
+import { classifyCohereError } from './cohere-error.js';
+import { buildCohereRequest } from './cohere-request.js';
+import { streamCohereEvents } from './cohere-stream.js';
+
+/** Default endpoint; `settings.baseUrl` replaces it and excludes the version (`/v2`). */
+export const COHERE_BASE_URL = 'https://api.cohere.com';
+
+const PROVIDER = 'cohere';
+
+/**
+ * The Cohere v2 chat adapter (`POST {baseUrl}/v2/chat`), id `cohere`.
+ *
+ * Keys go in `Authorization: Bearer`: `options.apiKey` when the call stage picked one, else the
+ * pool's next key in turn. Headers: `settings.headers`, then `options.headers`, then the key,
+ * which nothing overrides. See `buildCohereRequest` for the parameter mapping.
+ */
+export function createCohereProvider(settings: ProviderSettings): Provider {
+  const url = `${(settings.baseUrl ?? COHERE_BASE_URL).replace(/\/+$/, '')}/v2/chat`;
+  const keys = new KeyPool(settings.apiKeys);
+  const http = resolveHttpClient(settings);
+
+  function send(body: CohereChatRequestBody, options: CallOptions, stream: boolean): Promise<HttpResponse> {
+    return postJson({
+      provider: PROVIDER,
+      http,
+      url,
+      headers: {
+        accept: stream ? 'text/event-stream' : 'application/json',
+        ...settings.headers,
+        ...options.headers,
+        authorization: `Bearer ${options.apiKey ?? keys.take().key}`,
+      },
+      body,
+      signal: options.signal,
+      classify: classifyCohereError,
+    });
+  }
+
+  return {
+    id: PROVIDER,
+    // The v2 chat API has no `n`: one answer per request.
+    multipleChoices: false,
+
+    async chat(request: ProviderChatRequest, options: CallOptions = {}) {
+      const response = await send(buildCohereRequest(request, false), options, false);
+      return parseCohereResponse(await readResponseJson(PROVIDER, response, options.signal), request.model);
+    },
+
+    async stream(request: ProviderChatRequest, options: CallOptions = {}) {
+      const response = await send(buildCohereRequest(request, true), options, true);
+      return streamCohereEvents(readSse(PROVIDER, response.body, options.signal));
+    },
+  };
+}
