@@ -1,0 +1,98 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { EventStreamCodec, type MessageHeaders } from '@smithy/core/event-streams';
+import { fromUtf8, toUtf8 } from '@smithy/core/serde';
+import { afterEach } from 'vitest';
+import type { FixtureServer, RecordedRequest } from '../test/fixture-server.js';
+
+/*
+ * Test-only: the shared fixture server writes text chunks, but a ConverseStream body is binary
+ * (`application/vnd.amazon.eventstream`). Frames are encoded with Smithy's codec, the same one
+ * AWS's SDK decodes with, from recorded event lists (`__fixtures__/<case>.events.json`).
+ */
+
+/** One recorded frame: an event, a modelled exception, or an unmodelled `error` frame. */
+export type RecordedFrame = { event: string; payload: unknown } | { exception: string; payload: unknown } | { error: string; message: string };
+
+const codec = new EventStreamCodec(toUtf8, fromUtf8);
+const text = (value: string) => ({ type: 'string' as const, value });
+
+/** Encodes recorded frames the way Bedrock writes them. */
+export function encodeFrames(frames: readonly RecordedFrame[]): Uint8Array[] {
+  return frames.map((frame) => {
+    let headers: MessageHeaders;
+    let body: Uint8Array;
+    if ('event' in frame) {
+      headers = { ':message-type': text('event'), ':event-type': text(frame.event), ':content-type': text('application/json') };
+      body = fromUtf8(JSON.stringify(frame.payload));
+    } else if ('exception' in frame) {
+      headers = { ':message-type': text('exception'), ':exception-type': text(frame.exception), ':content-type': text('application/json') };
+      body = fromUtf8(JSON.stringify(frame.payload));
+    } else {
+      headers = { ':message-type': text('error'), ':error-code': text(frame.error), ':error-message': text(frame.message) };
+      body = new Uint8Array(0);
+    }
+    return codec.encode({ headers, body });
+  });
+}
+
+export interface EventStreamReply {
+  status?: number;
+  frames: readonly Uint8Array[];
+  /** Splits every frame into writes of this many bytes, so frames cross chunk boundaries. */
+  splitBytes?: number;
+  delayMs?: number;
+  /** Destroys the socket before write number `dropAfter` (counted in writes). */
+  dropAfter?: number;
+}
+
+/** For a test file: starts binary event-stream servers and closes them after each test. */
+export function useEventStreamServer(): (reply: (request: RecordedRequest) => EventStreamReply) => Promise<FixtureServer> {
+  const servers: FixtureServer[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((server) => server.close()));
+  });
+  return async (reply) => {
+    const requests: RecordedRequest[] = [];
+    const server = createServer((req, res) => {
+      const parts: Buffer[] = [];
+      req.on('data', (part: Buffer) => parts.push(part));
+      req.on('end', async () => {
+        const raw = Buffer.concat(parts).toString('utf8');
+        const recorded: RecordedRequest = { method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body: raw ? JSON.parse(raw) : undefined };
+        requests.push(recorded);
+        const answer = reply(recorded);
+        res.writeHead(answer.status ?? 200, { 'content-type': 'application/vnd.amazon.eventstream', 'x-amzn-requestid': 'req-stream-1' });
+        const writes = answer.frames.flatMap((frame) => split(frame, answer.splitBytes));
+        for (let i = 0; i < writes.length; i++) {
+          if (answer.dropAfter !== undefined && i >= answer.dropAfter) {
+            res.destroy();
+            return;
+          }
+          res.write(writes[i]);
+          if (answer.delayMs) await new Promise((resolve) => setTimeout(resolve, answer.delayMs));
+        }
+        res.end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const started: FixtureServer = {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      requests,
+      close: () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
+    };
+    servers.push(started);
+    return started;
+  };
+}
+
+function split(frame: Uint8Array, size: number | undefined): Uint8Array[] {
+  if (!size) return [frame];
+  const out: Uint8Array[] = [];
+  for (let at = 0; at < frame.byteLength; at += size) out.push(frame.subarray(at, at + size));
+  return out;
+}
