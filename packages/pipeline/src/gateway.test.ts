@@ -138,7 +138,11 @@ describe('Gateway.chat', () => {
     const calls: string[] = [];
     const tracking = (id: string, outcome: 'ok' | ProviderErrorKind) => {
       const inner = scripted(id, () => outcome);
-      return { ...inner, chat: (request: ProviderChatRequest, options?: CallOptions) => (calls.push(`${id}/${request.model}`), inner.chat(request, options)) } as Provider;
+      const chat = (request: ProviderChatRequest, options?: CallOptions) => {
+        calls.push(`${id}/${request.model}`);
+        return inner.chat(request, options);
+      };
+      return { ...inner, chat } satisfies Provider;
     };
     const { gateway, decisions, context } = setup([tracking('groq', 'context_length'), tracking('together', 'ok'), tracking('anthropic', 'ok'), tracking('openai', 'ok')]);
     const response = await gateway.chat(request({}), context());
