@@ -1,7 +1,7 @@
 import type { Kv } from '@svc/kv';
-import type { BreakerTransition } from './breaker.js';
+import type { BreakerTransition } from './breaker-types.js';
 
-/** Settings of {@link CircuitBreakers}. Durations in milliseconds. */
+/** Settings of `CircuitBreakers`. Durations in milliseconds. */
 export interface BreakerSettings {
   /** Shared state: the Redis Kv when instances must agree, the in-process one otherwise. */
   kv: Kv;

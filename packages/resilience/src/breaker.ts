@@ -2,53 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { Kv } from '@svc/kv';
 import { BreakerKeys, type OpenRecord, parseOpenRecord } from './breaker-keys.js';
 import { bucketOf, rollingCount } from './breaker-window.js';
+import { BreakerIndex } from './breaker-index.js';
 import { type BreakerSettings, type ResolvedBreakerSettings, resolveBreakerSettings } from './breaker-settings.js';
+import type { Admission, BreakerOutcome, BreakerState, BreakerStatus, BreakerTransition, TransitionReason } from './breaker-types.js';
 
 export type { BreakerSettings } from './breaker-settings.js';
-
-export type BreakerState = 'closed' | 'open' | 'half_open';
-
-/** What the caller observed. Record failures only for kinds that say something about the upstream (retryable kinds), never for caller faults. */
-export type BreakerOutcome = 'success' | 'failure';
-
-/** The answer of {@link CircuitBreakers.allow}. */
-export interface Admission {
-  /** Whether the candidate may be called now. */
-  readonly allowed: boolean;
-  /** This call is the half-open probe: report its outcome with `record(key, outcome, { probe: true })`. */
-  readonly probe: boolean;
-  /** When refused: ms until the breaker may admit a probe (an upper bound while another probe runs). */
-  readonly retryAfterMs?: number;
-}
-
-/** One breaker as the control plane shows it. Times are epoch ms. */
-export interface BreakerStatus {
-  key: string;
-  state: BreakerState;
-  /** Failures in the rolling window (sliding estimate, rounded). */
-  failures: number;
-  /** Successes in the rolling window (sliding estimate, rounded). */
-  successes: number;
-  consecutiveFailures: number;
-  /** When the current open began; null while closed. */
-  openedAt: number | null;
-  /** When the breaker admits (or admitted) a probe; null while closed. */
-  nextProbeAt: number | null;
-  /** Cooldown of the current open (doubles with each reopen, capped); null while closed. */
-  cooldownMs: number | null;
-}
-
-export type TransitionReason = 'consecutive_failures' | 'error_ratio' | 'probe_succeeded' | 'probe_failed' | 'reset';
-
-/** A state change made by this instance (other instances report their own). */
-export interface BreakerTransition {
-  key: string;
-  from: BreakerState;
-  to: BreakerState;
-  reason: TransitionReason;
-  /** Epoch ms. */
-  at: number;
-}
+export type * from './breaker-types.js';
 
 /** Local view of one breaker, trusted until `expiresAt`. */
 interface View {
@@ -97,12 +56,13 @@ export class CircuitBreakers {
   private readonly generations = new Map<string, number>();
   /** Probe slots this instance holds, per breaker. */
   private readonly held = new Map<string, number[]>();
-  private readonly registered = new Map<string, Promise<void>>();
+  private readonly index: BreakerIndex;
 
   constructor(settings: BreakerSettings) {
     this.kv = settings.kv;
     this.settings = resolveBreakerSettings(settings);
     this.keys = new BreakerKeys(this.settings.keyPrefix);
+    this.index = new BreakerIndex(this.kv, this.keys);
     this.now = settings.now ?? Date.now;
     this.onError = settings.onError ?? (() => {});
     this.onTransition = settings.onTransition ?? (() => {});
@@ -128,7 +88,7 @@ export class CircuitBreakers {
   async record(key: string, outcome: BreakerOutcome, options: { probe?: boolean } = {}): Promise<void> {
     try {
       const work = options.probe === true ? this.recordProbe(key, outcome) : this.recordOutcome(key, outcome);
-      await Promise.all([this.register(key), work]);
+      await Promise.all([this.index.register(key), work]);
     } catch (error) {
       this.onError(error);
     }
@@ -171,7 +131,7 @@ export class CircuitBreakers {
 
   /** Every breaker any instance sharing the Kv has recorded an outcome for, sorted by key. */
   async list(): Promise<BreakerStatus[]> {
-    const keys = await this.knownKeys();
+    const keys = await this.index.keys();
     return Promise.all(keys.map((key) => this.status(key)));
   }
 
@@ -180,7 +140,7 @@ export class CircuitBreakers {
    * other instances see it within `cacheMs`.
    */
   async reset(key?: string): Promise<void> {
-    const keys = key === undefined ? await this.knownKeys() : [key];
+    const keys = key === undefined ? await this.index.keys() : [key];
     await Promise.all(keys.map((one) => this.resetOne(one)));
   }
 
@@ -396,42 +356,6 @@ export class CircuitBreakers {
    */
   private openRecordTtl(record: OpenRecord): number {
     return record.cooldownMs + this.settings.openRecordGraceMs;
-  }
-
-  /** Registers `key` in the shared index once per process, so `list()` anywhere finds it. */
-  private register(key: string): Promise<void> {
-    const done = this.registered.get(key);
-    if (done !== undefined) return done;
-    const marker = this.keys.known(key);
-    const promise = this.kv.setIfAbsent(marker, '1').then(async (won) => {
-      if (!won) return;
-      try {
-        await this.kv.append(this.keys.index(), { key });
-      } catch (error) {
-        // Without the entry the marker would hide the key from every list() forever.
-        await this.kv.delete(marker).catch(() => {});
-        throw error;
-      }
-    });
-    this.registered.set(key, promise);
-    promise.catch(() => this.registered.delete(key));
-    return promise;
-  }
-
-  private async knownKeys(): Promise<string[]> {
-    const keys = new Set(this.registered.keys());
-    let after = '0';
-    for (;;) {
-      const entries = await this.kv.read(this.keys.index(), after, 500);
-      for (const entry of entries) {
-        const key = entry.fields.key;
-        if (key !== undefined) keys.add(key);
-      }
-      const last = entries.at(-1);
-      if (last === undefined || entries.length < 500) break;
-      after = last.id;
-    }
-    return [...keys].sort();
   }
 }
 
