@@ -10,6 +10,8 @@ export { compatibleVendors, type CompatibleVendorDefaults } from './openai/compa
 export { isOpenAIReasoningModel } from './openai/openai-request.js';
 export { createAnthropicProvider } from './anthropic/anthropic-provider.js';
 export { createGeminiProvider } from './gemini/gemini-provider.js';
+export { AZURE_DEFAULT_API_VERSION, type AzureSettings, createAzureOpenAIProvider } from './azure/azure-provider.js';
+export { COHERE_BASE_URL, createCohereProvider } from './cohere/cohere-provider.js';
 export { createMockProvider, type MockProviderSettings } from './mock/mock-provider.js';
 export {
   createProviderRegistry,

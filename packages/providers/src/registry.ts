@@ -1,4 +1,6 @@
 import { createAnthropicProvider } from './anthropic/anthropic-provider.js';
+import { createAzureOpenAIProvider } from './azure/azure-provider.js';
+import { createCohereProvider } from './cohere/cohere-provider.js';
 import { createGeminiProvider } from './gemini/gemini-provider.js';
 import { createMockProvider } from './mock/mock-provider.js';
 import { compatibleVendors } from './openai/compatible-vendors.js';
@@ -32,10 +34,20 @@ export interface CompatibleProviderConfig {
   compatibility?: OpenAICompatibility;
 }
 
+/** Azure OpenAI: one resource endpoint (required), its API version and deployment names. */
+export interface AzureKeyConfig extends ProviderKeyConfig {
+  baseUrl: string;
+  apiVersion?: string;
+  /** Canonical upstream model name -> deployment name; a model not listed uses its own name. */
+  deployments?: Readonly<Record<string, string>>;
+}
+
 export interface ProviderRegistryConfig {
   openai?: ProviderKeyConfig;
   anthropic?: ProviderKeyConfig;
   gemini?: ProviderKeyConfig;
+  azure?: AzureKeyConfig;
+  cohere?: ProviderKeyConfig;
   compatible?: readonly CompatibleProviderConfig[];
   /** The built-in deterministic provider, id `mock`. */
   mock?: { enabled: boolean; latencyMs?: number; tokensPerSecond?: number };
@@ -71,6 +83,11 @@ export function createProviderRegistry(config: ProviderRegistryConfig): Provider
   if (hasKeys(config.openai)) add(createOpenAIProvider({ apiKeys: config.openai.apiKeys, baseUrl: config.openai.baseUrl, ...transport }), config.openai.apiKeys);
   if (hasKeys(config.anthropic)) add(createAnthropicProvider({ apiKeys: config.anthropic.apiKeys, baseUrl: config.anthropic.baseUrl, ...transport }), config.anthropic.apiKeys);
   if (hasKeys(config.gemini)) add(createGeminiProvider({ apiKeys: config.gemini.apiKeys, baseUrl: config.gemini.baseUrl, ...transport }), config.gemini.apiKeys);
+  if (hasKeys(config.azure)) {
+    const { apiKeys, baseUrl, apiVersion, deployments } = config.azure;
+    add(createAzureOpenAIProvider({ apiKeys, baseUrl, ...(apiVersion ? { apiVersion } : {}), ...(deployments ? { deployments: { ...deployments } } : {}), ...transport }), apiKeys);
+  }
+  if (hasKeys(config.cohere)) add(createCohereProvider({ apiKeys: config.cohere.apiKeys, baseUrl: config.cohere.baseUrl, ...transport }), config.cohere.apiKeys);
 
   for (const entry of config.compatible ?? []) {
     if (!providerIdPattern.test(entry.id)) {

@@ -8,6 +8,9 @@ const keyList = v.union([v.pipe(v.string(), v.transform((value) => value.split('
 const providerSchema = v.object({
   api_keys: v.optional(keyList),
   base_url: v.optional(v.pipe(v.string(), v.url('base_url must be a URL'))),
+  /** Azure OpenAI: `api-version` and model -> deployment names. */
+  api_version: v.optional(v.pipe(v.string(), v.minLength(1))),
+  deployments: v.optional(v.record(v.string(), v.string())),
 });
 
 const configSchema = v.object({

@@ -55,4 +55,15 @@ describe('providerConfig', () => {
     expect(config.openai).toEqual({ apiKeys: ['env'] });
     expect(config.compatible).toEqual([{ id: 'vllm', apiKeys: ['v'], baseUrl: 'http://127.0.0.1:8000/v1' }]);
   });
+
+  it('wires Azure (endpoint required) and Cohere as native providers', () => {
+    const { config } = providerConfig(
+      parseEnv({ AZURE_API_KEY: 'az', AZURE_BASE_URL: 'https://r.openai.azure.com', AZURE_API_VERSION: 'v1', COHERE_API_KEY: 'co' }),
+      { providers: { azure: { api_keys: ['ignored'], deployments: { 'gpt-4o': 'prod-4o' } } } },
+    );
+    expect(config.azure).toEqual({ apiKeys: ['az'], baseUrl: 'https://r.openai.azure.com', apiVersion: 'v1', deployments: { 'gpt-4o': 'prod-4o' } });
+    expect(config.cohere).toEqual({ apiKeys: ['co'] });
+    expect(config.compatible).toEqual([]);
+    expect(() => parseEnv({ AZURE_API_KEY: 'az' })).toThrow(expect.objectContaining({ variable: 'AZURE_BASE_URL' }));
+  });
 });

@@ -10,6 +10,8 @@ export const envProviders = [
   'openai',
   'anthropic',
   'gemini',
+  'azure',
+  'cohere',
   'groq',
   'together',
   'fireworks',
@@ -67,6 +69,7 @@ const baseSchema = v.object({
   SVC_MASTER_KEY: v.optional(v.pipe(v.string(), v.minLength(16, 'SVC_MASTER_KEY must be at least 16 characters'))),
   SVC_ENCRYPTION_KEY: v.optional(v.pipe(v.string(), v.minLength(32, 'SVC_ENCRYPTION_KEY must be at least 32 characters'))),
   SVC_CONFIG: v.optional(v.string()),
+  AZURE_API_VERSION: v.optional(v.pipe(v.string(), v.minLength(1, 'AZURE_API_VERSION must not be empty'))),
   SVC_MOCK_PROVIDER: flag,
   SVC_MOCK_LATENCY_MS: positiveInt('SVC_MOCK_LATENCY_MS', 0),
   SVC_MOCK_TOKENS_PER_SECOND: positiveInt('SVC_MOCK_TOKENS_PER_SECOND', 0),
@@ -116,6 +119,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     const apiKeys = (keys ?? '').split(',').map((key) => key.trim()).filter(Boolean);
     // Ollama runs without keys: its base URL alone configures it.
     if (apiKeys.length === 0 && !(id === 'ollama' && baseUrl)) continue;
+    if (id === 'azure' && !baseUrl) throw new ConfigError('AZURE_BASE_URL', 'is required with AZURE_API_KEY: the resource endpoint, e.g. https://my-resource.openai.azure.com');
     providers[id] = { apiKeys, ...(baseUrl ? { baseUrl: baseUrl.replace(/\/+$/, '') } : {}) };
   }
   return { ...result.output, providers };

@@ -44,8 +44,18 @@ export function providerConfig(env: Env, file: ConfigFile | undefined): { config
   const compatible: CompatibleProviderConfig[] = [];
   const config: ProviderRegistryConfig = { compatible };
   for (const [id, entry] of merged) {
-    if (id === 'openai' || id === 'anthropic' || id === 'gemini') config[id] = entry;
-    else compatible.push({ id, apiKeys: entry.apiKeys, ...(entry.baseUrl ? { baseUrl: entry.baseUrl } : {}) });
+    if (id === 'openai' || id === 'anthropic' || id === 'gemini' || id === 'cohere') config[id] = entry;
+    else if (id === 'azure') {
+      if (!entry.baseUrl) throw new ConfigError('AZURE_BASE_URL', 'is required for Azure OpenAI: the resource endpoint, e.g. https://my-resource.openai.azure.com');
+      const fromFile = file?.providers?.azure;
+      const apiVersion = env.AZURE_API_VERSION ?? fromFile?.api_version;
+      config.azure = {
+        apiKeys: entry.apiKeys,
+        baseUrl: entry.baseUrl,
+        ...(apiVersion ? { apiVersion } : {}),
+        ...(fromFile?.deployments ? { deployments: fromFile.deployments } : {}),
+      };
+    } else compatible.push({ id, apiKeys: entry.apiKeys, ...(entry.baseUrl ? { baseUrl: entry.baseUrl } : {}) });
   }
   const mockEnabled = env.SVC_MOCK_PROVIDER ?? file?.mock?.enabled ?? merged.size === 0;
   if (mockEnabled) {
