@@ -1,0 +1,115 @@
+import type { ChatMessage, ChatRequest } from '@svc/core';
+import { type TextSignals, scanText } from './text-signals.js';
+
+/** Cheap facts about a request, computed once per routing call. */
+export interface RequestFeatures extends TextSignals {
+  /** Characters of text content over every message. */
+  totalChars: number;
+  /** Estimated prompt tokens (about four characters per token, plus per-message overhead). */
+  promptTokens: number;
+  /** Characters of the last user message (what the model is asked now). */
+  lastUserChars: number;
+  /** User + assistant turns. */
+  turns: number;
+  hasSystem: boolean;
+  tools: boolean;
+  json: boolean;
+  vision: boolean;
+  audio: boolean;
+  /** -1 minimal, -0.5 low, 0 unset/medium, 1 high. */
+  reasoningEffort: number;
+  /** `max_tokens` when given. */
+  maxTokens: number | undefined;
+}
+
+/** Text scanned per request: the last user message up to this many characters, head and tail. */
+const scanWindow = 6000;
+
+function textOf(message: ChatMessage): string {
+  const { content } = message;
+  if (typeof content === 'string') return content;
+  if (content === null) return '';
+  let text = '';
+  for (const part of content) if (part.type === 'text') text = text ? `${text}\n${part.text}` : part.text;
+  return text;
+}
+
+const effortValue = { minimal: -1, low: -0.5, medium: 0, high: 1 } as const;
+
+/**
+ * Extracts the routing features of a request. Reads every message's length but scans only the
+ * last user message (head and tail within `scanWindow`), so the cost stays flat for long chats.
+ */
+export function extractFeatures(request: ChatRequest): RequestFeatures {
+  let totalChars = 0;
+  let turns = 0;
+  let hasSystem = false;
+  let vision = false;
+  let audio = false;
+  let lastUser = '';
+  let lastUserIndex = -1;
+  const { messages } = request;
+  for (let i = 0; i < messages.length; i++) {
+    const message = messages[i]!;
+    const { content } = message;
+    if (message.role === 'system' || message.role === 'developer') hasSystem = true;
+    else if (message.role === 'user' || message.role === 'assistant') turns++;
+    if (message.role === 'user') lastUserIndex = i;
+    if (typeof content === 'string') totalChars += content.length;
+    else if (content !== null) {
+      for (const part of content) {
+        if (part.type === 'text') totalChars += part.text.length;
+        else if (part.type === 'image') vision = true;
+        else if (part.type === 'audio') audio = true;
+      }
+    }
+  }
+  if (lastUserIndex >= 0) lastUser = textOf(messages[lastUserIndex]!);
+  const scanned =
+    lastUser.length > scanWindow ? `${lastUser.slice(0, scanWindow / 2)}\n${lastUser.slice(-scanWindow / 2)}` : lastUser;
+  const signals = scanText(scanned);
+  const tools = (request.tools?.length ?? 0) > 0 && request.toolChoice !== 'none';
+  const format = request.responseFormat?.type;
+  const effort = request.reasoningEffort ?? request.reasoning?.effort;
+  return {
+    ...signals,
+    totalChars,
+    promptTokens: Math.ceil(totalChars / 4) + 4 * messages.length + (tools ? 40 * (request.tools?.length ?? 0) : 0),
+    lastUserChars: lastUser.length,
+    turns,
+    hasSystem,
+    tools,
+    json: format === 'json_object' || format === 'json_schema',
+    vision,
+    audio,
+    reasoningEffort: effort ? effortValue[effort] : 0,
+    maxTokens: request.maxTokens,
+  };
+}
+
+/** Length of the dense vector `toVector` produces. */
+export const featureDimension = 16;
+
+/**
+ * The dense, roughly unit-scaled vector the learned policy sees. Index 0 is the bias term.
+ * Writes into `out` when given so the hot path allocates nothing.
+ */
+export function toVector(f: RequestFeatures, out: Float64Array = new Float64Array(featureDimension)): Float64Array {
+  out[0] = 1;
+  out[1] = Math.log1p(f.lastUserChars) / 9;
+  out[2] = Math.log1p(f.totalChars) / 11;
+  out[3] = Math.min(f.turns, 20) / 20;
+  out[4] = f.code;
+  out[5] = f.math;
+  out[6] = f.markup;
+  out[7] = f.tools || f.json ? 1 : 0;
+  out[8] = f.vision ? 1 : 0;
+  out[9] = f.nonAscii;
+  out[10] = f.reasoningEffort;
+  out[11] = f.reasoningWords;
+  out[12] = f.constraintWords;
+  out[13] = f.numbers;
+  out[14] = f.choices ? 1 : 0;
+  out[15] = f.longWords;
+  return out;
+}

@@ -1,0 +1,213 @@
+import { GatewayError } from '@svc/core';
+import { describe, expect, it } from 'vitest';
+import { createRouter } from './router.js';
+import { createMemoryStickyRoutes } from './state.js';
+import { ask, fixtureCatalog, hard } from './test/fixture-catalog.js';
+
+const catalog = fixtureCatalog();
+const router = () => createRouter({ catalog });
+
+function rejects(run: () => unknown, param: string, code?: string) {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(GatewayError);
+    expect((error as GatewayError).status).toBe(400);
+    expect((error as GatewayError).param).toBe(param);
+    if (code) expect((error as GatewayError).code).toBe(code);
+    return;
+  }
+  throw new Error('expected a 400');
+}
+
+describe('explicit models', () => {
+  it('honours a slug exactly, with same-family fallback and the turbo lane', () => {
+    const d = router().route(ask('hi', { model: 'open/llama-70b' }));
+    expect(d.model.id).toBe('open/llama-70b');
+    expect(d.waterfall.map((m) => m.id)).toEqual(['open/llama-70b', 'other/llama-70b']);
+    expect(d).toMatchObject({ source: 'Pinned', lane: 'turbo', candidates: [] });
+  });
+
+  it('resolves a bare upstream name', () => {
+    expect(router().route(ask(hard, { model: 'mini' })).model.id).toBe('acme/mini');
+  });
+
+  it('rejects an unknown model naming `model`', () => {
+    rejects(() => router().route(ask('hi', { model: 'nope/nothing' })), 'model', 'model_not_found');
+  });
+
+  it('moves siblings with an open breaker to the end', () => {
+    const d = router().route(ask('hi', { model: 'open/llama-70b' }), { breakerOpen: (id) => id === 'other/llama-70b' });
+    expect(d.model.id).toBe('open/llama-70b');
+  });
+});
+
+describe('aliases', () => {
+  it.each([
+    ['svc/auto-quality', 'T1'],
+    ['svc/auto-value', 'T2'],
+    ['svc/auto-speed', 'T3'],
+  ])('%s draws only from %s', (model, tier) => {
+    const d = router().route(ask(hard, { model }));
+    expect(d.waterfall.every((m) => m.tier === tier)).toBe(true);
+    expect(d.source).toBe('Router');
+  });
+
+  it('svc/auto-safety draws from safety-critical models', () => {
+    expect(router().route(ask('hi', { model: 'svc/auto-safety' })).waterfall.map((m) => m.id)).toEqual(['acme/opus']);
+  });
+
+  it('auto and svc/auto span every tier: cheap for trivial, premium for expert', () => {
+    const r = router();
+    const easy = r.route(ask('hi', { model: 'auto' }));
+    const expert = r.route(ask(hard, { model: 'svc/auto' }));
+    expect(easy.tier).toBe('T3');
+    expect(easy.lane).toBe('turbo');
+    expect(expert.tier).toBe('T1');
+    expect(expert).toMatchObject({ lane: 'smart', complexity: 'expert' });
+    expect(expert.candidates[0]!.reasons.some((r) => r.startsWith('quality='))).toBe(true);
+  });
+});
+
+describe('routing_override', () => {
+  it('force_model pins after routing and keeps the classification', () => {
+    const d = router().route(ask(hard, { routingOverride: { forceModel: 'fast/tiny' } }));
+    expect(d).toMatchObject({ source: 'Override', complexity: 'expert' });
+    expect(d.model.id).toBe('fast/tiny');
+    rejects(() => router().route(ask('hi', { routingOverride: { forceModel: 'x/y' } })), 'routing_override.force_model');
+  });
+
+  it.each(['T2', 'tier-2', 'tier2', 't2'])('force_tier %s keeps every candidate in T2', (forceTier) => {
+    const d = router().route(ask(hard, { routingOverride: { forceTier: forceTier as 'T2' } }));
+    expect(d.tier).toBe('T2');
+    expect(d.waterfall.every((m) => m.tier === 'T2')).toBe(true);
+  });
+
+  it('force_tier beats the alias pool', () => {
+    expect(router().route(ask('hi', { model: 'svc/auto-speed', routingOverride: { forceTier: 'T1' } })).tier).toBe('T1');
+  });
+
+  it('rejects a bad force_tier and force_lane', () => {
+    rejects(() => router().route(ask('hi', { routingOverride: { forceTier: 'T9' as 'T1' } })), 'routing_override.force_tier');
+    rejects(() => router().route(ask('hi', { routingOverride: { forceLane: 'slow' as 'smart' } })), 'routing_override.force_lane');
+  });
+
+  it('force_lane sets the lane, even for pinned models', () => {
+    expect(router().route(ask('hi', { routingOverride: { forceLane: 'smart' } })).lane).toBe('smart');
+    expect(router().route(ask(hard, { model: 'acme/mid', routingOverride: { forceLane: 'smart' } })).lane).toBe('smart');
+  });
+
+  it('reports force_provider as not applied', () => {
+    expect(router().route(ask('hi', { routingOverride: { forceProvider: 'acme' } })).notApplied).toEqual(['routing_override.force_provider']);
+  });
+});
+
+describe('routing_hints and modes', () => {
+  const standard = 'Write a python function that returns the n-th Fibonacci number iteratively.';
+
+  it('quality mode buys a better model than fast and cost_optimized', () => {
+    const r = router();
+    const q = r.route(ask(standard, { routingHints: { mode: 'quality' } })).model;
+    const f = r.route(ask(standard, { routingHints: { mode: 'fast' } })).model;
+    const c = r.route(ask(standard, { routingHints: { mode: 'cost_optimized' } })).model;
+    expect(q.qualityPrior).toBeGreaterThan(f.qualityPrior);
+    expect(c.outputPricePerMTok).toBeLessThan(q.outputPricePerMTok);
+  });
+
+  it('free_models_only mode and the org policy keep only free or open-weight models', () => {
+    const r = router();
+    const byMode = r.route(ask(hard, { routingHints: { mode: 'free_models_only' } }));
+    const byOrg = r.route(ask(hard), { orgPolicy: { freeModelsOnly: true } });
+    for (const d of [byMode, byOrg]) expect(d.waterfall.every((m) => m.free || m.openWeight)).toBe(true);
+  });
+
+  it('clamps preference_dial: 7 acts as 1 and -3 as 0', () => {
+    const r = router();
+    const id = (dial: number) => r.route(ask(standard, { routingHints: { preferenceDial: dial } })).model.id;
+    expect(id(7)).toBe(id(1));
+    expect(id(-3)).toBe(id(0));
+    expect(id(1)).not.toBe(id(0));
+    rejects(() => id(Number.NaN), 'routing_hints.preference_dial');
+  });
+
+  it('prefer_latency and a tight max_latency_ms pick faster models', () => {
+    const r = router();
+    const table: Record<string, number> = { 'fast/tiny': 80, 'acme/mini': 150, 'acme/mid': 400, 'acme/sonnet': 1200, 'acme/opus': 2000 };
+    const latencyMs = (id: string) => table[id] ?? 600;
+    const base = r.route(ask(standard), { latencyMs });
+    const quick = r.route(ask(standard, { routingHints: { preferLatency: true } }), { latencyMs });
+    expect(latencyMs(quick.model.id)).toBeLessThan(latencyMs(base.model.id));
+    const budget = r.route(ask(standard, { routingHints: { maxLatencyMs: 250 } }));
+    expect(budget.lane).toBe('turbo');
+    expect(budget.tier).toBe('T3');
+  });
+
+  it('max_tier caps spend: 2 excludes T1, 3 keeps only T3; bad values are rejected', () => {
+    const r = router();
+    expect(r.route(ask(hard, { routingHints: { maxTier: 2 } })).waterfall.every((m) => m.tier !== 'T1')).toBe(true);
+    expect(r.route(ask(hard, { routingHints: { maxTier: 3 } })).tier).toBe('T3');
+    rejects(() => r.route(ask(hard, { routingHints: { maxTier: 4 as 3 } })), 'routing_hints.max_tier');
+  });
+
+  it('task_complexity sets floor and ceiling and replaces the classifier', () => {
+    const r = router();
+    const expert = r.route(ask('hi', { routingHints: { taskComplexity: 'expert' } }));
+    expect(expert).toMatchObject({ tier: 'T1', complexity: 'expert' });
+    expect(r.route(ask(hard, { routingHints: { taskComplexity: 'trivial' } })).waterfall.every((m) => m.tier !== 'T1')).toBe(true);
+    expect(r.route(ask('hi', { routingHints: { taskComplexity: 'complex' } })).waterfall.every((m) => m.tier !== 'T3')).toBe(true);
+    rejects(() => r.route(ask('hi', { routingHints: { taskComplexity: 'huge' as 'expert' } })), 'routing_hints.task_complexity');
+  });
+
+  it('reasoning_effort high is premium, low is cheaper', () => {
+    const r = router();
+    const high = r.route(ask(standard, { reasoningEffort: 'high' }));
+    const low = r.route(ask(standard, { reasoningEffort: 'low' }));
+    expect(high.model.qualityPrior).toBeGreaterThan(low.model.qualityPrior);
+    expect(high.complexity).toBe('complex');
+  });
+
+  it('service_tier batch biases to cost', () => {
+    const r = router();
+    const normal = r.route(ask(hard));
+    const batch = r.route(ask(hard, { serviceTier: 'batch' }));
+    expect(batch.model.outputPricePerMTok).toBeLessThan(normal.model.outputPricePerMTok);
+  });
+
+  it('allow_free_fallback appends free models to the waterfall', () => {
+    const d = router().route(ask(hard, { model: 'svc/auto-quality', routingHints: { allowFreeFallback: true, maxTier: 1 } }));
+    expect(d.waterfall.every((m) => m.tier === 'T1')).toBe(true);
+  });
+});
+
+describe('constraints', () => {
+  it('filters by tools, vision and context window', () => {
+    const r = router();
+    expect(r.route(ask('hi', { tools: [{ name: 'f' }] })).waterfall.some((m) => m.id === 'fast/tiny')).toBe(false);
+    const vision = r.route({ ...ask('x'), messages: [{ role: 'user', content: [{ type: 'image', url: 'https://i/x.png' }] }] });
+    expect(vision.waterfall.map((m) => m.id)).toEqual(['acme/opus']);
+    const huge = r.route(ask('word '.repeat(600_000)));
+    expect(huge.waterfall.map((m) => m.id)).toEqual(['acme/sonnet']);
+    rejects(() => r.route(ask('word '.repeat(6_000_000))), 'messages', 'context_length_exceeded');
+  });
+
+  it('skips open breakers and answers 503 when every candidate is open', () => {
+    const r = router();
+    const d = r.route(ask('hi'), { breakerOpen: (id) => id.startsWith('fast/') });
+    expect(d.waterfall.some((m) => m.id === 'fast/tiny')).toBe(false);
+    expect(() => r.route(ask('hi'), { breakerOpen: () => true })).toThrowError(expect.objectContaining({ status: 503 }));
+  });
+});
+
+describe('sticky chains', () => {
+  it('continues a conversation on its model unless chain_routing is mixed', () => {
+    const sticky = createMemoryStickyRoutes();
+    const r = createRouter({ catalog, state: { sticky } });
+    sticky.set('c1', 'acme/mid');
+    const next = r.route(ask('hi', { svc: { conversationId: 'c1' } }));
+    expect(next).toMatchObject({ source: 'Sticky' });
+    expect(next.model.id).toBe('acme/mid');
+    expect(r.route(ask('hi', { svc: { conversationId: 'c1' }, routingHints: { chainRouting: 'mixed' } })).model.id).not.toBe('acme/mid');
+    r.route(ask('hi', { svc: { conversationId: 'c2' } }));
+    expect(sticky.get('c2')).toBeDefined();
+  });
+});

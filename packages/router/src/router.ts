@@ -1,0 +1,174 @@
+import type { Catalog, ModelInfo } from '@svc/catalog';
+import { type ChatRequest, type TaskComplexity, circuitBreakerOpen, invalidRequest, noProviderConfigured } from '@svc/core';
+import { type Classification, classify } from './classify.js';
+import { type RequestFeatures, extractFeatures, featureDimension, toVector } from './features.js';
+import { type PolicySnapshot, type RoutingPolicy, createLinUcbPolicy } from './policy.js';
+import { aliasPool, buildPools, requiredCapabilities } from './pools.js';
+import { resolvePreferences } from './preferences.js';
+import { byScore, expectedCompletionTokens, explain, scoreCandidates } from './score.js';
+import type { LatencyStats, RouterState } from './state.js';
+import { type RouteContext, type RouteDecision, type RouteOutcome, type TaskFamily, complexities, taskFamilies } from './types.js';
+
+export interface RouterOptions {
+  catalog: Catalog;
+  state?: RouterState;
+  /** The learned policy; default LinUCB with bounded exploration. */
+  policy?: RoutingPolicy;
+  /** Latency source used when the route context gives none; fed by `record`. */
+  latency?: LatencyStats;
+  /** Longest waterfall an alias produces. Default 8. */
+  maxWaterfall?: number;
+  /** Scored candidates kept on the decision. Default 10. */
+  maxCandidates?: number;
+}
+
+export interface Router {
+  /** Picks the model and the ordered waterfall for one request. Synchronous; throws GatewayError on invalid routing fields. */
+  route(request: ChatRequest, context?: RouteContext): RouteDecision;
+  /** Complexity and task family of a request, with its features (for `/v1/classify_complexity`). */
+  classify(request: ChatRequest): Classification & { features: RequestFeatures };
+  /** Learns from an outcome: policy update, latency and token statistics. O(d^2), no I/O. */
+  record(outcome: RouteOutcome): void;
+  /** Writes the learned state through `state.weights`; resolves without effect when none is set. */
+  save(): Promise<void>;
+  /** Loads the learned state from `state.weights`, if any was saved. */
+  restore(): Promise<void>;
+  readonly policy: RoutingPolicy;
+}
+
+interface SavedRouter {
+  policy: PolicySnapshot;
+  completionTokens: Record<string, number>;
+}
+
+const shiftClass = (c: TaskComplexity, by: number): TaskComplexity =>
+  complexities[Math.min(3, Math.max(0, complexities.indexOf(c) + by))]!;
+
+/** Creates a router over an immutable catalog. No I/O, no timers: state comes in through `state`. */
+export function createRouter(options: RouterOptions): Router {
+  const { catalog, state = {} } = options;
+  const policy = options.policy ?? createLinUcbPolicy();
+  const maxWaterfall = options.maxWaterfall ?? 8;
+  const maxCandidates = options.maxCandidates ?? 10;
+  const pools = buildPools(catalog);
+  const tokensByFamily = new Map<TaskFamily, number>();
+  const tierAdjust = new Float64Array(3);
+  const modelAdjust = (id: string) => policy.modelAdjustment(id);
+
+  function pinned(requested: string, param: string, base: Omit<RouteDecision, 'model' | 'waterfall' | 'tier' | 'source' | 'candidates'>, source: 'Pinned' | 'Override', breakerOpen: RouteContext['breakerOpen']): RouteDecision {
+    const model = catalog.resolve(requested);
+    if (model?.kind !== 'chat') {
+      throw invalidRequest(`The model '${requested}' does not exist or is not available. GET /v1/models lists the available models.`, param, 'model_not_found');
+    }
+    const siblings = catalog.family(model.family).filter((m) => m.id !== model.id && m.kind === 'chat');
+    if (breakerOpen) siblings.sort((a, b) => Number(breakerOpen(a.id)) - Number(breakerOpen(b.id)));
+    return { ...base, model, waterfall: [model, ...siblings], tier: model.tier, source, candidates: [] };
+  }
+
+  function route(request: ChatRequest, context: RouteContext = {}): RouteDecision {
+    if (pools.all.length === 0) throw noProviderConfigured('No chat model is available: configure a provider key or enable the mock provider.');
+    const features = extractFeatures(request);
+    const classification = classify(features);
+    const prefs = resolvePreferences(request, context.orgPolicy?.freeModelsOnly === true);
+    const complexity = prefs.statedComplexity ?? shiftClass(classification.complexity, prefs.effortShift);
+    const vector = toVector(features, new Float64Array(featureDimension));
+    const lane = prefs.forceLane ?? (complexity === 'trivial' || (prefs.maxLatencyMs !== undefined && prefs.maxLatencyMs <= 300) ? 'turbo' : 'smart');
+    const base = { lane, taskFamily: classification.taskFamily, complexity, notApplied: prefs.notApplied, vector, promptTokens: features.promptTokens };
+    const pool = aliasPool(request.model);
+    const forced = request.routingOverride?.forceModel;
+    if (pool === undefined) return pinned(forced ?? request.model, forced ? 'routing_override.force_model' : 'model', { ...base, lane: prefs.forceLane ?? 'turbo' }, forced ? 'Override' : 'Pinned', context.breakerOpen);
+
+    policy.adjust(classification.taskFamily, vector, tierAdjust);
+    const stickyKey = prefs.sticky ? (request.svc?.chainId ?? request.svc?.conversationId) : undefined;
+    const stickyModel = stickyKey ? state.sticky?.get(stickyKey) : undefined;
+    const dropped = new Map<string, number>();
+    const latency = options.latency;
+    const scoreContext: RouteContext =
+      context.latencyMs || !latency ? context : { ...context, latencyMs: (id) => latency.get(id) };
+    const scored = scoreCandidates({
+      pool: prefs.forceTier ? pools[prefs.forceTier] : pools[pool],
+      features,
+      complexity,
+      prefs,
+      needed: requiredCapabilities(request, features),
+      context: scoreContext,
+      tierAdjust,
+      modelAdjust,
+      stickyModel,
+      completionTokens: features.maxTokens ?? tokensByFamily.get(classification.taskFamily) ?? expectedCompletionTokens[complexity],
+      dropped,
+    });
+    if (scored.length === 0) throw noCandidate(request.model, dropped);
+    scored.sort(byScore);
+    const stickyIndex = stickyModel ? scored.findIndex((s) => s.sticky) : -1;
+    if (stickyIndex > 0) scored.unshift(...scored.splice(stickyIndex, 1));
+    const waterfall: ModelInfo[] = scored.slice(0, maxWaterfall).map((s) => s.model);
+    if (prefs.allowFreeFallback && !prefs.freeOnly) {
+      const free = scored.filter((s) => s.model.free && !waterfall.includes(s.model)).slice(0, 2);
+      for (const s of free) waterfall.push(s.model);
+    }
+    const first = scored[0]!.model;
+    if (stickyKey && state.sticky && first.id !== stickyModel) state.sticky.set(stickyKey, first.id);
+    const decision: RouteDecision = {
+      ...base,
+      model: first,
+      waterfall,
+      tier: first.tier,
+      source: stickyIndex >= 0 ? 'Sticky' : 'Router',
+      candidates: scored.slice(0, maxCandidates).map(explain),
+    };
+    if (forced === undefined) return decision;
+    // force_model pins after routing: the classification stays, the model and its family replace the plan.
+    return pinned(forced, 'routing_override.force_model', { ...base, lane: decision.lane }, 'Override', context.breakerOpen);
+  }
+
+  function record(outcome: RouteOutcome): void {
+    const { decision } = outcome;
+    const modelId = outcome.modelId ?? decision.model.id;
+    const model = catalog.get(modelId);
+    if (!model) return;
+    if (outcome.latencyMs !== undefined) options.latency?.observe(modelId, outcome.latencyMs);
+    let tokens = outcome.completionTokens;
+    if (tokens === undefined && outcome.costUsd !== undefined && model.outputPricePerMTok > 0) {
+      tokens = Math.max(0, (outcome.costUsd * 1e6 - decision.promptTokens * model.inputPricePerMTok) / model.outputPricePerMTok);
+    }
+    if (tokens !== undefined && Number.isFinite(tokens)) {
+      const current = tokensByFamily.get(decision.taskFamily);
+      tokensByFamily.set(decision.taskFamily, current === undefined ? tokens : current + 0.1 * (tokens - current));
+    }
+    const reward = outcome.success ? (outcome.quality ?? 1) : 0;
+    policy.update({ taskFamily: decision.taskFamily, vector: decision.vector, tier: model.tier, modelId, prior: model.qualityPrior, reward });
+  }
+
+  return {
+    route,
+    record,
+    policy,
+    classify(request) {
+      const features = extractFeatures(request);
+      return { ...classify(features), features };
+    },
+    async save() {
+      if (!state.weights) return;
+      const saved: SavedRouter = { policy: policy.serialize(), completionTokens: Object.fromEntries(tokensByFamily) };
+      await state.weights.save(saved);
+    },
+    async restore() {
+      const saved = (await state.weights?.load()) as Partial<SavedRouter> | undefined | null;
+      if (!saved || typeof saved !== 'object') return;
+      if (saved.policy) policy.load(saved.policy);
+      for (const [family, tokens] of Object.entries(saved.completionTokens ?? {})) {
+        if (taskFamilies.includes(family as TaskFamily) && Number.isFinite(tokens)) tokensByFamily.set(family as TaskFamily, tokens);
+      }
+    },
+  };
+}
+
+function noCandidate(requested: string, dropped: Map<string, number>): Error {
+  const why = [...dropped].map(([reason, n]) => `${n} ${reason}`).join(', ') || 'empty pool';
+  if (dropped.size === 1 && dropped.has('breaker_open')) return circuitBreakerOpen(`Every model for '${requested}' has an open circuit breaker.`);
+  if (dropped.has('context_window') && dropped.size === 1) {
+    return invalidRequest(`No model for '${requested}' has a context window large enough for this request.`, 'messages', 'context_length_exceeded');
+  }
+  return invalidRequest(`No available model for '${requested}' satisfies this request's constraints (excluded: ${why}).`, 'model', 'no_eligible_model');
+}

@@ -1,0 +1,114 @@
+import type { Capability, ModelInfo } from '@svc/catalog';
+import type { TaskComplexity, Tier } from '@svc/core';
+import type { RequestFeatures } from './features.js';
+import type { Preferences } from './preferences.js';
+import { tierRank } from './preferences.js';
+import type { RouteContext, ScoredCandidate } from './types.js';
+
+/** Quality a model needs to answer a request of each class reliably (quality-prior scale). */
+export const requiredQuality: Readonly<Record<TaskComplexity, number>> = { trivial: 0.5, standard: 0.7, complex: 0.82, expert: 0.9 };
+
+/** Typical latency per tier when no live figure exists (spec §Tiers: T1 800-3000, T2 300-800, T3 100-300 ms). */
+export const defaultLatencyMs: Readonly<Record<Tier, number>> = { T1: 1500, T2: 550, T3: 200 };
+
+/** Expected completion tokens per class when the request sets no `max_tokens`. */
+export const expectedCompletionTokens: Readonly<Record<TaskComplexity, number>> = { trivial: 60, standard: 350, complex: 900, expert: 1600 };
+
+const stakes: Readonly<Record<TaskComplexity, number>> = { trivial: 0.6, standard: 1, complex: 1.5, expert: 2 };
+
+/** One eligible model with its score terms. */
+export interface Scored {
+  model: ModelInfo;
+  score: number;
+  quality: number;
+  success: number;
+  costUsd: number;
+  latencyMs: number;
+  overBudget: boolean;
+  sticky: boolean;
+}
+
+export interface ScoreInput {
+  pool: readonly ModelInfo[];
+  features: RequestFeatures;
+  complexity: TaskComplexity;
+  prefs: Preferences;
+  needed: readonly Capability[];
+  context: RouteContext;
+  /** Learned adjustment per tier (T1, T2, T3). */
+  tierAdjust: Float64Array;
+  modelAdjust(modelId: string): number;
+  stickyModel: string | undefined;
+  completionTokens: number;
+  /** Filled with why models were dropped (`id: reason`), for the error message. */
+  dropped: Map<string, number>;
+}
+
+function serves(model: ModelInfo, needed: readonly Capability[]): boolean {
+  for (const capability of needed) if (!model.capabilities.includes(capability)) return false;
+  return true;
+}
+
+function drop(dropped: Map<string, number>, reason: string): void {
+  dropped.set(reason, (dropped.get(reason) ?? 0) + 1);
+}
+
+/** Filters the pool by hard constraints and scores the rest; unsorted. */
+export function scoreCandidates(input: ScoreInput): Scored[] {
+  const { pool, prefs, context, features, needed, dropped } = input;
+  const need = requiredQuality[input.complexity];
+  const contextNeeded = features.promptTokens + (features.maxTokens ?? Math.min(input.completionTokens, 1024));
+  const out: Scored[] = [];
+  let minCost = Number.POSITIVE_INFINITY;
+  let maxCost = 0;
+  let minLatency = Number.POSITIVE_INFINITY;
+  let maxLatency = 0;
+  for (const model of pool) {
+    const rank = tierRank(model.tier);
+    if (rank < prefs.minRank || rank > prefs.maxRank) drop(dropped, 'tier');
+    else if (prefs.freeOnly && !model.free && !model.openWeight) drop(dropped, 'free_models_only');
+    else if (!serves(model, needed)) drop(dropped, 'capabilities');
+    else if (model.contextWindow < contextNeeded || (features.maxTokens !== undefined && model.maxOutputTokens < features.maxTokens)) drop(dropped, 'context_window');
+    else if (context.breakerOpen?.(model.id)) drop(dropped, 'breaker_open');
+    else {
+      const quality = Math.min(1, Math.max(0, model.qualityPrior + input.tierAdjust[rank - 1]! + input.modelAdjust(model.id)));
+      const success = 1 / (1 + Math.exp((need - quality) / 0.04));
+      const costUsd = (features.promptTokens * model.inputPricePerMTok + input.completionTokens * model.outputPricePerMTok) / 1e6;
+      const latencyMs = context.latencyMs?.(model.id) ?? defaultLatencyMs[model.tier];
+      const overBudget = prefs.maxLatencyMs !== undefined && latencyMs > prefs.maxLatencyMs;
+      out.push({ model, score: 0, quality, success, costUsd, latencyMs, overBudget, sticky: model.id === input.stickyModel });
+      if (costUsd < minCost) minCost = costUsd;
+      if (costUsd > maxCost) maxCost = costUsd;
+      if (latencyMs < minLatency) minLatency = latencyMs;
+      if (latencyMs > maxLatency) maxLatency = latencyMs;
+    }
+  }
+  // Log scales: a 10x price or latency gap weighs the same anywhere on the range.
+  const costFloor = 1e-7;
+  const logMinCost = Math.log(minCost + costFloor);
+  const costSpan = Math.log(maxCost + costFloor) - logMinCost || 1;
+  const logMinLatency = Math.log(minLatency + 1);
+  const latencySpan = Math.log(maxLatency + 1) - logMinLatency || 1;
+  const { cost: wc, latency: wl } = prefs.weights;
+  // A wrong answer costs more the harder the task, so quality weighs more as complexity grows.
+  const wq = prefs.weights.quality * stakes[input.complexity];
+  for (const s of out) {
+    const costNorm = (Math.log(s.costUsd + costFloor) - logMinCost) / costSpan;
+    const latencyNorm = (Math.log(s.latencyMs + 1) - logMinLatency) / latencySpan;
+    s.score = wq * (0.7 * s.success + 0.3 * s.quality) - wc * costNorm - wl * latencyNorm - (s.overBudget ? Math.min(1.5, 0.5 * (s.latencyMs / prefs.maxLatencyMs! - 1)) : 0);
+  }
+  return out;
+}
+
+/** Best first; ties go to the cheaper model. */
+export function byScore(a: Scored, b: Scored): number {
+  return b.score - a.score || a.costUsd - b.costUsd;
+}
+
+/** The public, explained form of a scored model. */
+export function explain(s: Scored): ScoredCandidate {
+  const reasons = [`quality=${s.quality.toFixed(2)}`, `p_success=${s.success.toFixed(2)}`, `cost_usd=${s.costUsd.toPrecision(2)}`, `latency_ms=${Math.round(s.latencyMs)}`];
+  if (s.overBudget) reasons.push('latency>budget');
+  if (s.sticky) reasons.push('sticky');
+  return { id: s.model.id, score: Math.round(s.score * 1e4) / 1e4, reasons };
+}
