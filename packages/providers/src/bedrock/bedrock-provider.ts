@@ -58,12 +58,8 @@ export function createBedrockProvider(settings: BedrockSettings): Provider {
     const url = new URL(`${root}${encodeURIComponent(request.model)}/${stream ? 'converse-stream' : 'converse'}`);
     const body = JSON.stringify(prepared.body);
     const auth = decodeBedrockKey(options.apiKey ?? keys.take().key);
-    const unsigned = {
-      ...settings.headers,
-      ...options.headers,
-      'content-type': 'application/json',
-      accept: stream ? 'application/vnd.amazon.eventstream' : 'application/json',
-    };
+    // Only content-type, as the AWS SDK sends: Bedrock picks the answer's format by operation.
+    const unsigned = { ...settings.headers, ...options.headers, 'content-type': 'application/json' };
     const headers = await signer.sign(auth, { url, headers: lowercase(unsigned), body }, settings.clock?.());
     let response: HttpResponse;
     try {

@@ -41,7 +41,6 @@ describe('bedrock stream', () => {
 
     const [sent] = server.requests;
     expect(sent?.path).toBe('/model/anthropic.claude-sonnet-4-5-20250929-v1%3A0/converse-stream');
-    expect(sent?.headers.accept).toBe('application/vnd.amazon.eventstream');
     expect(sent?.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKID\/\d{8}\/eu-west-1\/bedrock\/aws4_request, /);
     expect(events).toEqual([
       { type: 'meta', id: 'req-stream-1', model: MODEL },
@@ -62,6 +61,14 @@ describe('bedrock stream', () => {
     expect((await events.next()).value).toEqual({ type: 'text-delta', choice: 0, text: 'Hello' });
     expect(Date.now() - started).toBeLessThan(800);
     await events.return?.(undefined);
+  });
+
+  it('closes the upstream connection when the consumer stops early', async () => {
+    const { server, provider } = await serve({ frames: 'text', delayMs: 100 });
+    for await (const event of await provider.stream(base)) {
+      if (event.type === 'text-delta') break;
+    }
+    expect(await server.closed()).toEqual({ complete: false });
   });
 
   it('streams tool calls by ordinal with id and name first', async () => {

@@ -46,15 +46,24 @@ export interface EventStreamReply {
   dropAfter?: number;
 }
 
+/** A started server; `closed` resolves when the latest response's connection closed, `complete` tells whether it was written in full. */
+export interface EventStreamServer extends FixtureServer {
+  closed(): Promise<{ complete: boolean }>;
+}
+
 /** For a test file: starts binary event-stream servers and closes them after each test. */
-export function useEventStreamServer(): (reply: (request: RecordedRequest) => EventStreamReply) => Promise<FixtureServer> {
+export function useEventStreamServer(): (reply: (request: RecordedRequest) => EventStreamReply) => Promise<EventStreamServer> {
   const servers: FixtureServer[] = [];
   afterEach(async () => {
     await Promise.all(servers.splice(0).map((server) => server.close()));
   });
   return async (reply) => {
     const requests: RecordedRequest[] = [];
+    let closed: Promise<{ complete: boolean }> = Promise.reject(new Error('no request yet'));
+    closed.catch(() => {});
     const server = createServer((req, res) => {
+      let complete = false;
+      closed = new Promise((resolve) => res.on('close', () => resolve({ complete })));
       const parts: Buffer[] = [];
       req.on('data', (part: Buffer) => parts.push(part));
       req.on('end', async () => {
@@ -69,14 +78,17 @@ export function useEventStreamServer(): (reply: (request: RecordedRequest) => Ev
             res.destroy();
             return;
           }
+          if (res.destroyed) return;
           res.write(writes[i]);
           if (answer.delayMs) await new Promise((resolve) => setTimeout(resolve, answer.delayMs));
         }
+        complete = true;
         res.end();
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const started: FixtureServer = {
+    const started: EventStreamServer = {
+      closed: () => closed,
       url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
       requests,
       close: () =>
