@@ -1,4 +1,4 @@
-import { readCredential, requireAdmin } from '@svc/auth';
+import { readCredential, requireAdmin, requireScope } from '@svc/auth';
 import { requestId } from '@svc/core';
 import { notFoundHandler, onError, recordRequest, registerProbes } from '@svc/inference';
 import { Hono } from 'hono';
@@ -6,6 +6,7 @@ import type { ControlPlaneDeps } from './deps.js';
 import type { ControlEnv } from './env.js';
 import { registerAdminKeys } from './routes/admin-keys.js';
 import { registerAdminOrgs } from './routes/admin-orgs.js';
+import { registerBreakers } from './routes/observability-breakers.js';
 
 /** The control plane (spec document 2) and the admin API, mounted as DESIGN.md §3 says. */
 export function createControlPlaneApp(deps: ControlPlaneDeps): Hono<ControlEnv> {
@@ -21,6 +22,14 @@ export function createControlPlaneApp(deps: ControlPlaneDeps): Hono<ControlEnv> 
     c.set('caller', caller);
     await next();
   });
+  app.use('/v1/observability/*', async (c, next) => {
+    c.set('requestId', requestId());
+    const caller = await deps.authenticator.authenticate(readCredential(c.req.header('authorization')));
+    requireScope(caller, 'observability:read');
+    c.set('caller', caller);
+    await next();
+  });
+  registerBreakers(app, deps);
   registerAdminOrgs(app, deps);
   registerAdminKeys(app, deps);
   return app;

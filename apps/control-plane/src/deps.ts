@@ -1,4 +1,5 @@
 import type { Authenticator, AuthStore } from '@svc/auth';
+import type { CircuitBreakers } from '@svc/resilience';
 import type { Readiness } from '@svc/runtime';
 import type { Logger, Metrics } from '@svc/telemetry';
 
@@ -7,6 +8,8 @@ export interface ControlPlaneDeps {
   authenticator: Authenticator;
   /** Organisations and keys (the relational store). */
   db: AuthStore;
+  /** Circuit breakers (the same instances the inference pipeline consults). */
+  breakers: Pick<CircuitBreakers, 'list' | 'reset'>;
   metrics: Metrics;
   logger: Logger;
   readiness(): Promise<Readiness>;

@@ -4,7 +4,8 @@ export interface Attempt {
   provider: string;
   /** Index of the provider key used, when the provider has a key pool. */
   keyIndex?: number;
-  outcome: 'ok' | 'error';
+  /** `skipped`: an open circuit breaker kept the candidate from being called. */
+  outcome: 'ok' | 'error' | 'skipped';
   /** Normalised ProviderError kind when the attempt failed. */
   errorKind?: string;
   /** Upstream HTTP status when there was one. */

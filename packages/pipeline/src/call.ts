@@ -1,6 +1,7 @@
 import type { ModelInfo } from '@svc/catalog';
 import { type ChatRequest, type ChatResult, type StreamEvent, isProviderError, noProviderConfigured, toGatewayError } from '@svc/core';
 import type { KeyAttempt, KeyPoolCallOptions, Provider, ProviderChatRequest } from '@svc/providers';
+import { type CircuitBreakers, allBreakersOpen } from '@svc/resilience';
 import type { Attempt } from './attempt.js';
 
 export interface ProviderLookup {
@@ -24,7 +25,12 @@ export interface CallSettings {
    */
   largerContext?: (model: ModelInfo) => readonly ModelInfo[];
   headers?: Record<string, string>;
+  /** Circuit breakers per `provider/model` slug; absent: every candidate is admitted. */
+  breakers?: BreakerGate;
 }
+
+/** The part of @svc/resilience's CircuitBreakers the call stage uses. */
+export type BreakerGate = Pick<CircuitBreakers, 'allow' | 'record' | 'releaseProbe'>;
 
 function toProviderRequest(request: ChatRequest, model: ModelInfo): ProviderChatRequest {
   return { ...request, model: model.upstreamId };
@@ -46,12 +52,20 @@ async function walk<T>(
   let providerMs = 0;
   let queue: readonly ModelInfo[] = waterfall;
   const attempted = new Set<string>();
+  const skipped: { key: string; retryAfterMs?: number }[] = [];
   for (let position = 0; position < queue.length; position++) {
     const model = queue[position]!;
     if (tried >= settings.maxAttempts || settings.signal.aborted) break;
     const provider = settings.providers.get(model.provider);
     if (!provider || attempted.has(model.id)) continue;
     attempted.add(model.id);
+    const admission = settings.breakers ? await settings.breakers.allow(model.id) : admitted;
+    if (!admission.allowed) {
+      skipped.push({ key: model.id, ...(admission.retryAfterMs === undefined ? {} : { retryAfterMs: admission.retryAfterMs }) });
+      const attempt: Attempt = { model: model.id, provider: model.provider, outcome: 'skipped', errorKind: 'circuit_open', latencyMs: 0 };
+      attempts.push(attempt);
+      continue;
+    }
     tried++;
     const started = performance.now();
     // Key-pool fall-through happens inside the provider call: every key that failed before the
@@ -81,6 +95,7 @@ async function walk<T>(
       if (lastKey !== undefined) attempt.keyIndex = lastKey;
       attempts.push(attempt);
       settings.observer.attempt(model, attempt);
+      void settings.breakers?.record(model.id, 'success', { probe: admission.probe });
       return { value, model, providerMs };
     } catch (error) {
       providerMs += performance.now() - started;
@@ -96,6 +111,10 @@ async function walk<T>(
       attempts.push(attempt);
       settings.observer.attempt(model, attempt);
       lastError = error;
+      // The breaker hears about upstream trouble only: not caller faults, not our client leaving.
+      const upstreamFault = isProviderError(error) && error.retryable && !settings.signal.aborted;
+      if (upstreamFault) void settings.breakers?.record(model.id, 'failure', { probe: admission.probe });
+      else if (admission.probe) void settings.breakers?.releaseProbe(model.id);
       if (!isProviderError(error) || !error.retryable) throw toGatewayError(error);
       if (error.kind === 'context_length' && settings.largerContext) {
         // Same-size siblings would overflow too: continue with larger windows only.
@@ -104,8 +123,11 @@ async function walk<T>(
     }
   }
   if (lastError !== undefined) throw toGatewayError(lastError);
+  if (skipped.length > 0) throw allBreakersOpen(skipped);
   throw noProviderConfigured(`No configured provider serves ${waterfall[0]?.id ?? 'this request'}.`);
 }
+
+const admitted = { allowed: true, probe: false } as const;
 
 function keyFailure(model: ModelInfo, keyIndex: number, key: KeyAttempt | undefined, started: number): Attempt {
   const attempt: Attempt = { model: model.id, provider: model.provider, keyIndex, outcome: 'error', latencyMs: Math.round(performance.now() - started) };

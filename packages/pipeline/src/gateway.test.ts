@@ -1,6 +1,8 @@
 import { createCatalog } from '@svc/catalog';
 import { type Caller, type ChatRequest, type ChatResult, ProviderError, type ProviderErrorKind, type StreamEvent } from '@svc/core';
 import type { CallOptions, Provider, ProviderChatRequest } from '@svc/providers';
+import { createMemoryKv } from '@svc/kv';
+import { CircuitBreakers } from '@svc/resilience';
 import { createLogger, createMetrics } from '@svc/telemetry';
 import { describe, expect, it } from 'vitest';
 import { type ChatStreamResponse, Gateway } from './gateway.js';
@@ -43,7 +45,7 @@ const caller: Caller = {
   org: { id: 'org_1', name: 'o', plan: 'free', rpmLimit: null, tpmLimit: null, monthlyBudgetUsd: null, tokenQuota: null, defaultIntelligenceMode: null, createdAt: new Date() },
 };
 
-function setup(providers: Provider[]) {
+function setup(providers: Provider[], breakers?: CircuitBreakers) {
   const usage: UsageEvent[] = [];
   const decisions: DecisionRecord[] = [];
   const byId = new Map(providers.map((p) => [p.id, p]));
@@ -53,6 +55,7 @@ function setup(providers: Provider[]) {
     learn: { recordUsage: (e) => usage.push(e), recordDecision: (d) => decisions.push(d) },
     metrics: createMetrics({ defaultMetrics: false }),
     logger: createLogger({ level: 'silent' }),
+    ...(breakers ? { breakers } : {}),
   });
   const context = () => ({ caller, requestId: `req_${Math.random()}`, startedAt: performance.now(), signal: new AbortController().signal });
   return { gateway, usage, decisions, context };
@@ -152,5 +155,33 @@ describe('Gateway.chat', () => {
     const sameWindow = catalog.family(llama.family).filter((m) => m.contextWindow <= llama.contextWindow && m.id !== llama.id);
     for (const sibling of sameWindow) expect(calls).not.toContain(`${sibling.provider}/${sibling.upstreamId}`);
     expect(decisions[0]!.attempts[0]).toMatchObject({ provider: 'groq', errorKind: 'context_length' });
+  });
+
+  it('skips candidates whose breaker is open, and answers 503 circuit_breaker_open when all are', async () => {
+    const breakers = new CircuitBreakers({ kv: createMemoryKv(), consecutiveFailures: 2, cooldownBaseMs: 60_000, cacheMs: 0 });
+    const groq = scripted('groq', () => 'overloaded');
+    const together = scripted('together', (call) => (call < 3 ? 'ok' : 'server'));
+    const { gateway, decisions, context } = setup([groq, together], breakers);
+    await gateway.chat(request({}), context());
+    await gateway.chat(request({}), context());
+    expect(groq.calls()).toBe(2);
+    expect((await breakers.status(llama.id)).state).toBe('open');
+
+    await gateway.chat(request({}), context()); // groq skipped, together answers; then together fails twice
+    expect(groq.calls()).toBe(2);
+    expect(decisions[2]!.attempts[0]).toMatchObject({ provider: 'groq', outcome: 'skipped', errorKind: 'circuit_open' });
+    await expect(gateway.chat(request({}), context())).rejects.toMatchObject({ status: 502 });
+    await expect(gateway.chat(request({}), context())).rejects.toMatchObject({ status: 502 });
+    const error = await gateway.chat(request({}), context()).catch((thrown: unknown) => thrown);
+    expect(error).toMatchObject({ status: 503, type: 'governance_error', code: 'circuit_breaker_open' });
+    expect(Number((error as { headers: Record<string, string> }).headers['retry-after'])).toBeGreaterThan(0);
+    expect(together.calls()).toBe(5);
+  });
+
+  it('does not count caller faults against the breaker', async () => {
+    const breakers = new CircuitBreakers({ kv: createMemoryKv(), consecutiveFailures: 1, cacheMs: 0 });
+    const { gateway, context } = setup([scripted('groq', () => 'invalid_request')], breakers);
+    await expect(gateway.chat(request({}), context())).rejects.toMatchObject({ status: 400 });
+    expect((await breakers.status(llama.id)).state).toBe('closed');
   });
 });

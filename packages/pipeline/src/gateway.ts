@@ -1,8 +1,8 @@
 import type { Catalog, ModelInfo } from '@svc/catalog';
-import { type Caller, type ChatRequest, type ChatResult, type IntelligenceMode, type StreamEvent, type SvcMetadata, type Usage, randomId } from '@svc/core';
+import { type Caller, type ChatRequest, type ChatResult, type IntelligenceMode, type StreamEvent, type SvcMetadata, type Usage, isProviderError, randomId } from '@svc/core';
 import type { Logger, Metrics } from '@svc/telemetry';
 import type { Attempt } from './attempt.js';
-import { type CallSettings, type ProviderLookup, callChat, openStream } from './call.js';
+import { type BreakerGate, type CallSettings, type ProviderLookup, callChat, openStream } from './call.js';
 import { type Cost, computeCost } from './cost.js';
 import { estimateUsage } from './estimate-usage.js';
 import { resolveIntelligenceMode } from './intelligence-mode.js';
@@ -20,6 +20,8 @@ export interface GatewayDeps {
   logger: Logger;
   /** Candidates tried per request at most. Default 4. */
   maxAttempts?: number;
+  /** Circuit breakers per model slug (shared through the kv across instances). */
+  breakers?: BreakerGate;
 }
 
 /** Per-request context the app hands to the pipeline after authentication. */
@@ -85,6 +87,7 @@ export class Gateway {
       maxAttempts: this.maxAttempts,
       signal: context.signal,
       largerContext: (model) => largerContextModels(this.deps.catalog, model, requiredCapabilities(request)),
+      ...(this.deps.breakers ? { breakers: this.deps.breakers } : {}),
       ...(context.forwardHeaders ? { headers: context.forwardHeaders } : {}),
     };
     try {
@@ -153,6 +156,7 @@ export class Gateway {
         // Our own abort (the client went away) surfaces as an upstream read failure.
         if (context.signal.aborted) return;
         outcome = 'error_after_first_byte';
+        if (isProviderError(error) && error.retryable) void self.deps.breakers?.record(model.id, 'failure');
         throw error;
       } finally {
         if (outcome === 'client_closed') void opened.rest.return?.();

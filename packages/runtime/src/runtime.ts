@@ -4,7 +4,8 @@ import { type Database, createDb } from '@svc/db';
 import { type Kv, createMemoryKv, createRedisKv } from '@svc/kv';
 import { Gateway, LearnQueue } from '@svc/pipeline';
 import { type CompatibleProviderConfig, type ProviderRegistry, type ProviderRegistryConfig, createProviderRegistry, createUndiciHttpClient } from '@svc/providers';
-import { type Logger, type Metrics, createLogger, createMetrics } from '@svc/telemetry';
+import { CircuitBreakers } from '@svc/resilience';
+import { BREAKER_STATE, type Logger, type Metrics, createLogger, createMetrics } from '@svc/telemetry';
 import { type ConfigFile, loadConfigFile } from './config-file.js';
 import { ConfigError, type Env } from './env.js';
 import { type Readiness, probe, summarise } from './readiness.js';
@@ -20,6 +21,8 @@ export interface Runtime {
   authenticator: Authenticator;
   gateway: Gateway;
   learn: LearnQueue;
+  /** Circuit breakers per model slug, shared through the kv (Redis when configured). */
+  breakers: CircuitBreakers;
   metrics: Metrics;
   logger: Logger;
   mockEnabled: boolean;
@@ -101,7 +104,16 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
   const authenticator = new Authenticator({ store: db, bus: kv });
   await authenticator.start();
   if (env.SVC_MASTER_KEY) await authenticator.ensureMasterKey(env.SVC_MASTER_KEY);
-  const gateway = new Gateway({ catalog, providers, learn, metrics, logger });
+  const breakers = new CircuitBreakers({
+    kv,
+    onTransition: (transition) => {
+      const slash = transition.key.indexOf('/');
+      metrics.breakerState.set({ provider: transition.key.slice(0, slash), model: transition.key }, transition.to === 'half_open' ? BREAKER_STATE.halfOpen : BREAKER_STATE[transition.to]);
+      logger.warn({ breaker: transition.key, from: transition.from, to: transition.to, reason: transition.reason }, 'circuit breaker transition');
+    },
+    onError: (error) => logger.error({ err: error }, 'circuit breaker state unavailable; admitting calls'),
+  });
+  const gateway = new Gateway({ catalog, providers, learn, metrics, logger, breakers });
 
   let closed: Promise<void> | undefined;
   return {
@@ -113,6 +125,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     authenticator,
     gateway,
     learn,
+    breakers,
     metrics,
     logger,
     mockEnabled,

@@ -1,0 +1,53 @@
+import { randomUUID } from 'node:crypto';
+import { type Runtime, createRuntime, parseEnv } from '@svc/runtime';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createControlPlaneApp } from './app.js';
+
+const master = 'sk-svc-observability-test-master';
+let runtime: Runtime;
+let app: ReturnType<typeof createControlPlaneApp>;
+
+beforeAll(async () => {
+  runtime = await createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_MASTER_KEY: master, SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent' }));
+  app = createControlPlaneApp({ ...runtime, maxBodyBytes: 64 * 1024 });
+});
+afterAll(async () => {
+  await runtime?.close();
+});
+
+const call = (method: string, path: string, body?: string, key = master) =>
+  app.request(path, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body }) });
+
+describe('/v1/observability/breakers', () => {
+  it('needs a key (401) with observability:read (403)', async () => {
+    expect((await app.request('/v1/observability/breakers')).status).toBe(401);
+    const org = await runtime.db.orgs.ensure(`obs-${randomUUID()}`);
+    const chatOnly = await runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:chat'] });
+    const denied = await call('GET', '/v1/observability/breakers', undefined, chatOnly.secret);
+    expect(denied.status).toBe(403);
+    expect(await denied.json()).toMatchObject({ error: { code: 'insufficient_scopes' } });
+  });
+
+  it('lists breakers with state, counts, opened_at and next probe; reset is idempotent', async () => {
+    for (let i = 0; i < 5; i++) await runtime.breakers.record('mock/mock-value', 'failure');
+    await runtime.breakers.record('mock/mock-speed', 'success');
+    const list = (await (await call('GET', '/v1/observability/breakers')).json()) as Record<string, unknown>[];
+    const open = list.find((b) => b.key === 'mock/mock-value')!;
+    expect(open).toMatchObject({ provider: 'mock', state: 'open', consecutive_failures: 5 });
+    expect(Date.parse(open.opened_at as string)).toBeLessThanOrEqual(Date.now());
+    expect(Date.parse(open.next_probe_at as string)).toBeGreaterThan(Date.parse(open.opened_at as string));
+    expect(list.find((b) => b.key === 'mock/mock-speed')).toMatchObject({ state: 'closed', opened_at: null, next_probe_at: null });
+
+    expect((await call('POST', '/v1/observability/breakers/reset', JSON.stringify({ key: 'mock/mock-value' }))).status).toBe(204);
+    expect((await call('POST', '/v1/observability/breakers/reset', JSON.stringify({ key: 'mock/mock-value' }))).status).toBe(204);
+    expect((await runtime.breakers.status('mock/mock-value')).state).toBe('closed');
+    expect((await call('POST', '/v1/observability/breakers/reset', '{}')).status).toBe(204);
+  });
+
+  it('validates the reset body (400)', async () => {
+    expect((await call('POST', '/v1/observability/breakers/reset', 'not json')).status).toBe(400);
+    expect((await call('POST', '/v1/observability/breakers/reset')).status).toBe(400);
+    const bad = await call('POST', '/v1/observability/breakers/reset', JSON.stringify({ key: 7 }));
+    expect(await bad.json()).toMatchObject({ error: { param: 'key' } });
+  });
+});

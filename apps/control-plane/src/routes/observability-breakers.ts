@@ -1,0 +1,38 @@
+import { readJson } from '@svc/inference';
+import type { BreakerStatus } from '@svc/resilience';
+import type { Hono } from 'hono';
+import * as v from 'valibot';
+import type { ControlPlaneDeps } from '../deps.js';
+import type { ControlEnv } from '../env.js';
+import { validate } from '../validate.js';
+
+/** `BreakerStatus` in wire names; times as ISO-8601. */
+function toWire(status: BreakerStatus) {
+  const slash = status.key.indexOf('/');
+  return {
+    key: status.key,
+    provider: slash > 0 ? status.key.slice(0, slash) : status.key,
+    model: status.key,
+    state: status.state,
+    failures: status.failures,
+    successes: status.successes,
+    consecutive_failures: status.consecutiveFailures,
+    opened_at: status.openedAt === null ? null : new Date(status.openedAt).toISOString(),
+    next_probe_at: status.nextProbeAt === null ? null : new Date(status.nextProbeAt).toISOString(),
+    cooldown_ms: status.cooldownMs,
+  };
+}
+
+/** Any JSON object; `key` (a model slug) narrows the reset to one breaker. */
+const resetSchema = v.object({ key: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(200, 'at most 200 characters'))) });
+
+/** `GET /breakers`, `POST /breakers/reset` (spec document 2), mounted under /v1/observability. */
+export function registerBreakers(app: Hono<ControlEnv>, deps: ControlPlaneDeps): void {
+  app.get('/v1/observability/breakers', async (c) => c.json((await deps.breakers.list()).map(toWire)));
+
+  app.post('/v1/observability/breakers/reset', async (c) => {
+    const body = validate(resetSchema, await readJson(c, deps.maxBodyBytes));
+    await deps.breakers.reset(body.key);
+    return c.body(null, 204);
+  });
+}
