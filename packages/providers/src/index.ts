@@ -12,12 +12,18 @@ export { createAnthropicProvider } from './anthropic/anthropic-provider.js';
 export { createGeminiProvider } from './gemini/gemini-provider.js';
 export { AZURE_DEFAULT_API_VERSION, type AzureSettings, createAzureOpenAIProvider } from './azure/azure-provider.js';
 export { COHERE_BASE_URL, createCohereProvider } from './cohere/cohere-provider.js';
+export type { BedrockCredentials } from './bedrock/bedrock-auth.js';
+export { type BedrockSettings, bedrockPoolKeys, createBedrockProvider } from './bedrock/bedrock-provider.js';
+export { type VertexSettings, createVertexProvider } from './vertex/vertex-provider.js';
 export { createMockProvider, type MockProviderSettings } from './mock/mock-provider.js';
 export {
   createProviderRegistry,
+  type AzureKeyConfig,
+  type BedrockConfig,
   type CompatibleProviderConfig,
   type ProviderKeyConfig,
   type ProviderRegistry,
   type ProviderRegistryConfig,
+  type VertexConfig,
 } from './registry.js';
 export { type KeyAttempt, type KeyPoolCallOptions, withKeyFallthrough } from './shared/key-fallthrough.js';

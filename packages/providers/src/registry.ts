@@ -1,11 +1,14 @@
 import { createAnthropicProvider } from './anthropic/anthropic-provider.js';
 import { createAzureOpenAIProvider } from './azure/azure-provider.js';
+import type { BedrockCredentials } from './bedrock/bedrock-auth.js';
+import { bedrockPoolKeys, createBedrockProvider } from './bedrock/bedrock-provider.js';
 import { createCohereProvider } from './cohere/cohere-provider.js';
 import { createGeminiProvider } from './gemini/gemini-provider.js';
 import { createMockProvider } from './mock/mock-provider.js';
 import { compatibleVendors } from './openai/compatible-vendors.js';
 import type { OpenAICompatibility } from './openai/openai-compatibility.js';
 import { createOpenAIProvider } from './openai/openai-provider.js';
+import { createVertexProvider } from './vertex/vertex-provider.js';
 import type { Provider } from './provider.js';
 import { withKeyFallthrough } from './shared/key-fallthrough.js';
 import type { HttpClient } from './shared/http-client.js';
@@ -42,12 +45,30 @@ export interface AzureKeyConfig extends ProviderKeyConfig {
   deployments?: Readonly<Record<string, string>>;
 }
 
+/** AWS Bedrock: a region and SigV4 credential sets and/or Bedrock API keys (one pool). */
+export interface BedrockConfig {
+  region: string;
+  credentials?: readonly BedrockCredentials[];
+  apiKeys?: readonly string[];
+  baseUrl?: string;
+}
+
+/** Google Vertex AI: project, location and an OAuth access token supplied by the operator. */
+export interface VertexConfig {
+  project: string;
+  location: string;
+  accessToken: string | (() => Promise<string>);
+  baseUrl?: string;
+}
+
 export interface ProviderRegistryConfig {
   openai?: ProviderKeyConfig;
   anthropic?: ProviderKeyConfig;
   gemini?: ProviderKeyConfig;
   azure?: AzureKeyConfig;
   cohere?: ProviderKeyConfig;
+  bedrock?: BedrockConfig;
+  vertex?: VertexConfig;
   compatible?: readonly CompatibleProviderConfig[];
   /** The built-in deterministic provider, id `mock`. */
   mock?: { enabled: boolean; latencyMs?: number; tokensPerSecond?: number };
@@ -88,6 +109,15 @@ export function createProviderRegistry(config: ProviderRegistryConfig): Provider
     add(createAzureOpenAIProvider({ apiKeys, baseUrl, ...(apiVersion ? { apiVersion } : {}), ...(deployments ? { deployments: { ...deployments } } : {}), ...transport }), apiKeys);
   }
   if (hasKeys(config.cohere)) add(createCohereProvider({ apiKeys: config.cohere.apiKeys, baseUrl: config.cohere.baseUrl, ...transport }), config.cohere.apiKeys);
+  if (config.bedrock) {
+    const { region, credentials, apiKeys, baseUrl } = config.bedrock;
+    const settings = { region, ...(credentials ? { credentials } : {}), ...(apiKeys ? { apiKeys } : {}), ...(baseUrl ? { baseUrl } : {}), ...transport };
+    add(createBedrockProvider(settings), bedrockPoolKeys(settings));
+  }
+  if (config.vertex) {
+    const { project, location, accessToken, baseUrl } = config.vertex;
+    add(createVertexProvider({ project, location, accessToken, ...(baseUrl ? { baseUrl } : {}), ...transport }));
+  }
 
   for (const entry of config.compatible ?? []) {
     if (!providerIdPattern.test(entry.id)) {

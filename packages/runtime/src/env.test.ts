@@ -66,4 +66,16 @@ describe('providerConfig', () => {
     expect(config.compatible).toEqual([]);
     expect(() => parseEnv({ AZURE_API_KEY: 'az' })).toThrow(expect.objectContaining({ variable: 'AZURE_BASE_URL' }));
   });
+
+  it('switches Bedrock on only with a key or explicit credentials and a region, Vertex with project and token', () => {
+    expect(providerConfig(parseEnv({ AWS_ACCESS_KEY_ID: 'AKID', AWS_SECRET_ACCESS_KEY: 's', AWS_REGION: 'us-east-1' }), undefined).config.bedrock).toBeUndefined();
+    const sigv4 = providerConfig(parseEnv({ AWS_ACCESS_KEY_ID: 'AKID', AWS_SECRET_ACCESS_KEY: 's', AWS_SESSION_TOKEN: 't', BEDROCK_REGION: 'eu-west-1' }), undefined);
+    expect(sigv4.config.bedrock).toEqual({ region: 'eu-west-1', credentials: [{ accessKeyId: 'AKID', secretAccessKey: 's', sessionToken: 't' }] });
+    expect(sigv4.mockEnabled).toBe(false);
+    expect(providerConfig(parseEnv({ BEDROCK_API_KEY: 'b1,b2', AWS_REGION: 'us-west-2' }), undefined).config.bedrock).toEqual({ region: 'us-west-2', apiKeys: ['b1', 'b2'] });
+    expect(() => providerConfig(parseEnv({ BEDROCK_API_KEY: 'b1' }), undefined)).toThrow(expect.objectContaining({ variable: 'BEDROCK_REGION' }));
+    expect(() => parseEnv({ BEDROCK_REGION: 'moon' })).toThrow(expect.objectContaining({ variable: 'BEDROCK_REGION' }));
+    expect(providerConfig(parseEnv({ VERTEX_PROJECT: 'p', VERTEX_ACCESS_TOKEN: 'ya29' }), undefined).config.vertex).toEqual({ project: 'p', location: 'global', accessToken: 'ya29' });
+    expect(() => providerConfig(parseEnv({ VERTEX_PROJECT: 'p' }), undefined)).toThrow(expect.objectContaining({ variable: 'VERTEX_ACCESS_TOKEN' }));
+  });
 });

@@ -3,7 +3,15 @@ import { Authenticator } from '@svc/auth';
 import { type Database, createDb } from '@svc/db';
 import { type Kv, createMemoryKv, createRedisKv } from '@svc/kv';
 import { Gateway, LearnQueue } from '@svc/pipeline';
-import { type CompatibleProviderConfig, type ProviderRegistry, type ProviderRegistryConfig, createProviderRegistry, createUndiciHttpClient } from '@svc/providers';
+import {
+  type BedrockConfig,
+  type CompatibleProviderConfig,
+  type ProviderRegistry,
+  type ProviderRegistryConfig,
+  type VertexConfig,
+  createProviderRegistry,
+  createUndiciHttpClient,
+} from '@svc/providers';
 import { CircuitBreakers } from '@svc/resilience';
 import { BREAKER_STATE, type Logger, type Metrics, createLogger, createMetrics } from '@svc/telemetry';
 import { type ConfigFile, loadConfigFile } from './config-file.js';
@@ -60,7 +68,12 @@ export function providerConfig(env: Env, file: ConfigFile | undefined): { config
       };
     } else compatible.push({ id, apiKeys: entry.apiKeys, ...(entry.baseUrl ? { baseUrl: entry.baseUrl } : {}) });
   }
-  const mockEnabled = env.SVC_MOCK_PROVIDER ?? file?.mock?.enabled ?? merged.size === 0;
+  const bedrock = bedrockConfig(env);
+  if (bedrock) config.bedrock = bedrock;
+  const vertex = vertexConfig(env);
+  if (vertex) config.vertex = vertex;
+  const anyProvider = merged.size > 0 || bedrock !== undefined || vertex !== undefined;
+  const mockEnabled = env.SVC_MOCK_PROVIDER ?? file?.mock?.enabled ?? !anyProvider;
   if (mockEnabled) {
     config.mock = {
       enabled: true,
@@ -69,6 +82,40 @@ export function providerConfig(env: Env, file: ConfigFile | undefined): { config
     };
   }
   return { config, mockEnabled };
+}
+
+/**
+ * Bedrock is on with `BEDROCK_API_KEY` (a pool, comma-separated) or SigV4 credentials
+ * (`AWS_ACCESS_KEY_ID` + `AWS_SECRET_ACCESS_KEY`, optional `AWS_SESSION_TOKEN`) AND an explicit
+ * `BEDROCK_REGION`: ambient AWS credentials alone never switch a provider on.
+ */
+function bedrockConfig(env: Env): BedrockConfig | undefined {
+  const apiKeys = (env.BEDROCK_API_KEY ?? '').split(',').map((k) => k.trim()).filter(Boolean);
+  const hasSigV4 = Boolean(env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY);
+  if (apiKeys.length === 0 && !(hasSigV4 && env.BEDROCK_REGION)) return undefined;
+  const region = env.BEDROCK_REGION ?? env.AWS_REGION;
+  if (!region) throw new ConfigError('BEDROCK_REGION', 'is required with BEDROCK_API_KEY: the AWS region of Bedrock, e.g. us-east-1');
+  return {
+    region,
+    ...(apiKeys.length > 0 ? { apiKeys } : {}),
+    ...(hasSigV4
+      ? { credentials: [{ accessKeyId: env.AWS_ACCESS_KEY_ID!, secretAccessKey: env.AWS_SECRET_ACCESS_KEY!, ...(env.AWS_SESSION_TOKEN ? { sessionToken: env.AWS_SESSION_TOKEN } : {}) }] }
+      : {}),
+    ...(env.BEDROCK_BASE_URL ? { baseUrl: env.BEDROCK_BASE_URL } : {}),
+  };
+}
+
+/** Vertex is on with `VERTEX_PROJECT` and `VERTEX_ACCESS_TOKEN` (minted by the operator, e.g. `gcloud auth print-access-token`). */
+function vertexConfig(env: Env): VertexConfig | undefined {
+  if (!env.VERTEX_PROJECT && !env.VERTEX_ACCESS_TOKEN) return undefined;
+  if (!env.VERTEX_PROJECT) throw new ConfigError('VERTEX_PROJECT', 'is required with VERTEX_ACCESS_TOKEN: the Google Cloud project id');
+  if (!env.VERTEX_ACCESS_TOKEN) throw new ConfigError('VERTEX_ACCESS_TOKEN', 'is required with VERTEX_PROJECT: an OAuth access token for Vertex AI');
+  return {
+    project: env.VERTEX_PROJECT,
+    location: env.VERTEX_LOCATION,
+    accessToken: env.VERTEX_ACCESS_TOKEN,
+    ...(env.VERTEX_BASE_URL ? { baseUrl: env.VERTEX_BASE_URL } : {}),
+  };
 }
 
 export async function createRuntime(env: Env, options: RuntimeOptions = {}): Promise<Runtime> {
