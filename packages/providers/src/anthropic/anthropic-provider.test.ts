@@ -1,37 +1,15 @@
-import type { StreamEvent } from '@svc/core';
 import { describe, expect, it } from 'vitest';
-import type { ProviderChatRequest } from '../provider.js';
+import { chatRequest, weatherTool } from '../test/chat-request.js';
 import { fixtureFiles } from '../test/fixture-files.js';
-import type { FixtureReply } from '../test/fixture-server.js';
-import { collect, rejection } from '../test/outcomes.js';
-import { useFixtureServer } from '../test/use-fixture-server.js';
+import { collect, drainUntilError, rejection } from '../test/outcomes.js';
+import { useFixtureProvider } from '../test/use-fixture-server.js';
 import { createAnthropicProvider } from './anthropic-provider.js';
 
 const { json, chunks } = fixtureFiles(new URL('./__fixtures__/', import.meta.url));
 
-const base: ProviderChatRequest = {
-  model: 'claude-sonnet-4-5',
-  messages: [
-    { role: 'system', content: 'Be brief.' },
-    { role: 'user', content: 'Hi' },
-  ],
-  stream: false,
-  n: 1,
-  includeUsage: true,
-};
+const base = chatRequest('claude-sonnet-4-5');
 
-const weatherTool = {
-  name: 'get_weather',
-  description: 'Current weather',
-  parameters: { type: 'object', properties: { location: { type: 'string' } }, required: ['location'] },
-};
-
-const startServer = useFixtureServer();
-
-async function serve(reply: FixtureReply | ((index: number) => FixtureReply)) {
-  const server = await startServer((_request, index) => (typeof reply === 'function' ? reply(index) : reply));
-  return { server, provider: createAnthropicProvider({ apiKeys: ['sk-ant-1', 'sk-ant-2'], baseUrl: `${server.url}/` }) };
-}
+const serve = useFixtureProvider((url) => createAnthropicProvider({ apiKeys: ['sk-ant-1', 'sk-ant-2'], baseUrl: `${url}/` }));
 
 describe('anthropic chat', () => {
   it('sends a Messages request and reads text, usage and cache tokens', async () => {
@@ -173,12 +151,7 @@ describe('anthropic stream', () => {
 
   it('throws the classified error of a mid-stream error event', async () => {
     const { provider } = await serve({ chunks: chunks('stream-error') });
-    const events: StreamEvent[] = [];
-    const error = await rejection(
-      (async () => {
-        for await (const event of await provider.stream({ ...base, stream: true })) events.push(event);
-      })(),
-    );
+    const { events, error } = await drainUntilError(await provider.stream({ ...base, stream: true }));
     expect(events.map((event) => event.type)).toEqual(['meta', 'text-delta']);
     expect([error.kind, error.upstreamCode, error.message]).toEqual(['overloaded', 'overloaded_error', 'Overloaded']);
   });

@@ -1,10 +1,8 @@
-import type { StreamEvent } from '@svc/core';
 import { describe, expect, it } from 'vitest';
 import type { ProviderChatRequest } from '../provider.js';
 import { fixtureFiles } from '../test/fixture-files.js';
-import type { FixtureReply } from '../test/fixture-server.js';
-import { collect, rejection } from '../test/outcomes.js';
-import { useFixtureServer } from '../test/use-fixture-server.js';
+import { collect, drainUntilError, rejection } from '../test/outcomes.js';
+import { useFixtureProvider } from '../test/use-fixture-server.js';
 import { type AzureSettings, createAzureOpenAIProvider } from './azure-provider.js';
 
 const { json, chunks } = fixtureFiles(new URL('./__fixtures__/', import.meta.url));
@@ -20,13 +18,9 @@ const request = (overrides: Partial<ProviderChatRequest> = {}): ProviderChatRequ
 
 const weatherTool = { name: 'get_weather', parameters: { type: 'object', properties: { location: { type: 'string' } }, required: ['location'] } };
 
-const startServer = useFixtureServer();
-
-async function serve(reply: FixtureReply | ((index: number) => FixtureReply), settings: Partial<AzureSettings> = {}) {
-  const server = await startServer((_request, index) => (typeof reply === 'function' ? reply(index) : reply));
-  const provider = createAzureOpenAIProvider({ apiKeys: ['az-key-1', 'az-key-2'], baseUrl: `${server.url}/`, deployments: { 'gpt-4o': 'prod-chat', o3: 'reasoner' }, ...settings });
-  return { server, provider };
-}
+const serve = useFixtureProvider((url, settings: Partial<AzureSettings> = {}) =>
+  createAzureOpenAIProvider({ apiKeys: ['az-key-1', 'az-key-2'], baseUrl: `${url}/`, deployments: { 'gpt-4o': 'prod-chat', o3: 'reasoner' }, ...settings }),
+);
 
 describe('azure chat', () => {
   it('posts to the deployment URL with api-version and an api-key header, and maps the answer', async () => {
@@ -145,12 +139,7 @@ describe('azure stream', () => {
 
   it('throws the classified error of a mid-stream error event', async () => {
     const { provider } = await serve({ chunks: chunks('stream-error') });
-    const events: StreamEvent[] = [];
-    const error = await rejection(
-      (async () => {
-        for await (const event of await provider.stream(request({ stream: true }))) events.push(event);
-      })(),
-    );
+    const { events, error } = await drainUntilError(await provider.stream(request({ stream: true })));
     expect(events.map((event) => event.type)).toEqual(['meta', 'text-delta', 'text-delta']);
     expect([error.kind, error.retryable, error.upstreamCode]).toEqual(['server', true, 'InternalServerError']);
   });

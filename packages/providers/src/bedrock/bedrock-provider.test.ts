@@ -2,41 +2,26 @@ import { createHash } from 'node:crypto';
 import { Hash } from '@smithy/core/serde';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { describe, expect, it } from 'vitest';
-import type { ProviderChatRequest } from '../provider.js';
 import type { HttpClient, HttpRequest } from '../shared/http-client.js';
+import { chatRequest, weatherTool } from '../test/chat-request.js';
 import { fixtureFiles } from '../test/fixture-files.js';
 import type { FixtureReply, RecordedRequest } from '../test/fixture-server.js';
 import { rejection } from '../test/outcomes.js';
-import { useFixtureServer } from '../test/use-fixture-server.js';
+import { useFixtureProvider } from '../test/use-fixture-server.js';
 import { type BedrockSettings, createBedrockProvider } from './bedrock-provider.js';
 
 const { json } = fixtureFiles(new URL('./__fixtures__/', import.meta.url));
 
 const MODEL = 'anthropic.claude-sonnet-4-5-20250929-v1:0';
-const base: ProviderChatRequest = {
-  model: MODEL,
-  messages: [
-    { role: 'system', content: 'Be brief.' },
-    { role: 'user', content: 'Hi' },
-  ],
-  stream: false,
-  n: 1,
-  includeUsage: true,
-};
-const weatherTool = {
-  name: 'get_weather',
-  description: 'Current weather',
-  parameters: { type: 'object', properties: { location: { type: 'string' } }, required: ['location'] },
-};
+const base = chatRequest(MODEL);
 const credentials = { accessKeyId: 'AKID', secretAccessKey: 'SECRET' };
 const signingDate = new Date('2025-01-15T12:00:00Z');
 
-const startServer = useFixtureServer();
-
-async function serve(reply: FixtureReply, settings: Partial<BedrockSettings> = {}) {
-  const server = await startServer(() => ({ ...reply, headers: { 'x-amzn-requestid': 'req-1', ...reply.headers } }));
-  return { server, provider: createBedrockProvider({ region: 'us-east-1', credentials, baseUrl: `${server.url}/`, ...settings }) };
-}
+const serveBedrock = useFixtureProvider((url, settings: Partial<BedrockSettings> = {}) =>
+  createBedrockProvider({ region: 'us-east-1', credentials, baseUrl: `${url}/`, ...settings }),
+);
+/** Serves `reply` with a request id, as Bedrock answers. */
+const serve = (reply: FixtureReply, settings?: Partial<BedrockSettings>) => serveBedrock({ ...reply, headers: { 'x-amzn-requestid': 'req-1', ...reply.headers } }, settings);
 
 const bodyOf = (request: RecordedRequest | undefined) => request?.body as Record<string, unknown>;
 

@@ -1,14 +1,13 @@
-import { readFileSync } from 'node:fs';
-import type { StreamEvent } from '@svc/core';
 import { describe, expect, it } from 'vitest';
 import type { ProviderChatRequest } from '../provider.js';
-import { collect, rejection } from '../test/outcomes.js';
+import { fixtureFiles } from '../test/fixture-files.js';
+import { collect, drainUntilError, rejection } from '../test/outcomes.js';
 import { useFixtureServer } from '../test/use-fixture-server.js';
 import { createBedrockProvider } from './bedrock-provider.js';
 import { type EventStreamReply, type RecordedFrame, encodeFrames, useEventStreamServer } from './bedrock-test-server.js';
 
-const frames = (name: string): Uint8Array[] =>
-  encodeFrames(JSON.parse(readFileSync(new URL(`./__fixtures__/${name}.events.json`, import.meta.url), 'utf8')) as RecordedFrame[]);
+const { json } = fixtureFiles(new URL('./__fixtures__/', import.meta.url));
+const frames = (name: string): Uint8Array[] => encodeFrames(json(`${name}.events`) as RecordedFrame[]);
 
 const MODEL = 'anthropic.claude-sonnet-4-5-20250929-v1:0';
 const base: ProviderChatRequest = { model: MODEL, messages: [{ role: 'user', content: 'Hi' }], stream: true, n: 1, includeUsage: true };
@@ -21,17 +20,6 @@ async function serve(reply: Omit<EventStreamReply, 'frames'> & { frames: string 
   const server = await startStreamServer(() => ({ ...reply, frames: typeof reply.frames === 'string' ? frames(reply.frames) : reply.frames }));
   const provider = createBedrockProvider({ region: 'eu-west-1', credentials: { accessKeyId: 'AKID', secretAccessKey: 'SECRET' }, baseUrl: server.url });
   return { server, provider };
-}
-
-/** Drains a stream, keeping what arrived before it failed. */
-async function drainUntilError(stream: AsyncIterable<StreamEvent>) {
-  const events: StreamEvent[] = [];
-  const error = await rejection(
-    (async () => {
-      for await (const event of stream) events.push(event);
-    })(),
-  );
-  return { events, error };
 }
 
 describe('bedrock stream', () => {

@@ -1,49 +1,15 @@
-import type { StreamEvent } from '@svc/core';
 import { describe, expect, it } from 'vitest';
-import type { ProviderChatRequest } from '../provider.js';
+import { chatRequest, weatherTool } from '../test/chat-request.js';
 import { fixtureFiles } from '../test/fixture-files.js';
-import type { FixtureReply } from '../test/fixture-server.js';
-import { collect, rejection } from '../test/outcomes.js';
-import { useFixtureServer } from '../test/use-fixture-server.js';
+import { collect, drainUntilError, rejection } from '../test/outcomes.js';
+import { useFixtureProvider } from '../test/use-fixture-server.js';
 import { createCohereProvider } from './cohere-provider.js';
 
 const { json, chunks } = fixtureFiles(new URL('./__fixtures__/', import.meta.url));
 
-const base: ProviderChatRequest = {
-  model: 'command-a-03-2025',
-  messages: [
-    { role: 'system', content: 'Be brief.' },
-    { role: 'user', content: 'Hi' },
-  ],
-  stream: false,
-  n: 1,
-  includeUsage: true,
-};
+const base = chatRequest('command-a-03-2025');
 
-const weatherTool = {
-  name: 'get_weather',
-  description: 'Current weather',
-  parameters: { type: 'object', properties: { location: { type: 'string' } }, required: ['location'] },
-};
-
-const startServer = useFixtureServer();
-
-async function serve(reply: FixtureReply | ((index: number) => FixtureReply)) {
-  const server = await startServer((_request, index) => (typeof reply === 'function' ? reply(index) : reply));
-  return { server, provider: createCohereProvider({ apiKeys: ['co-1', 'co-2'], baseUrl: `${server.url}/` }) };
-}
-
-/** Drains a stream, keeping what arrived before it threw. */
-async function drain(events: AsyncIterable<StreamEvent>): Promise<{ seen: StreamEvent[]; error: unknown }> {
-  const seen: StreamEvent[] = [];
-  const error = await (async () => {
-    for await (const event of events) seen.push(event);
-  })().then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  return { seen, error };
-}
+const serve = useFixtureProvider((url) => createCohereProvider({ apiKeys: ['co-1', 'co-2'], baseUrl: `${url}/` }));
 
 describe('cohere chat', () => {
   it('posts a v2 chat request with a bearer key and maps text and billed usage', async () => {
@@ -231,7 +197,7 @@ describe('cohere stream', () => {
 
   it('throws when message-end reports ERROR, after the text that arrived', async () => {
     const { provider } = await serve({ chunks: chunks('stream-error') });
-    const { seen, error } = await drain(await provider.stream({ ...base, stream: true }));
+    const { events: seen, error } = await drainUntilError(await provider.stream({ ...base, stream: true }));
     expect(seen.map((event) => event.type)).toEqual(['meta', 'text-delta', 'text-delta']);
     expect(error).toMatchObject({ kind: 'server', retryable: true, message: 'internal server error, this has been reported to our developers' });
   });
@@ -239,7 +205,7 @@ describe('cohere stream', () => {
   it('throws the classified error of an error event', async () => {
     const error = 'event: error\ndata: {"message":"too many tokens: prompt exceeds the context window"}\n\n';
     const { provider } = await serve({ chunks: [...chunks('text').slice(0, 3), error] });
-    const { seen, error: thrown } = await drain(await provider.stream({ ...base, stream: true }));
+    const { events: seen, error: thrown } = await drainUntilError(await provider.stream({ ...base, stream: true }));
     expect(seen.map((event) => event.type)).toEqual(['meta', 'text-delta']);
     expect(thrown).toMatchObject({ kind: 'context_length' });
   });

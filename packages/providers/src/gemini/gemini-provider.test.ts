@@ -1,24 +1,13 @@
-import type { StreamEvent } from '@svc/core';
 import { describe, expect, it } from 'vitest';
-import type { ProviderChatRequest } from '../provider.js';
+import { chatRequest } from '../test/chat-request.js';
 import { fixtureFiles } from '../test/fixture-files.js';
-import type { FixtureReply } from '../test/fixture-server.js';
-import { collect, rejection } from '../test/outcomes.js';
-import { useFixtureServer } from '../test/use-fixture-server.js';
+import { collect, drainUntilError, rejection } from '../test/outcomes.js';
+import { useFixtureProvider } from '../test/use-fixture-server.js';
 import { createGeminiProvider } from './gemini-provider.js';
 
 const { json, chunks } = fixtureFiles(new URL('./__fixtures__/', import.meta.url));
 
-const base: ProviderChatRequest = {
-  model: 'gemini-2.5-flash',
-  messages: [
-    { role: 'system', content: 'Be brief.' },
-    { role: 'user', content: 'Hi' },
-  ],
-  stream: false,
-  n: 1,
-  includeUsage: true,
-};
+const base = chatRequest('gemini-2.5-flash');
 
 const weatherTool = {
   name: 'get_weather',
@@ -32,12 +21,7 @@ const weatherTool = {
   },
 };
 
-const startServer = useFixtureServer();
-
-async function serve(reply: FixtureReply) {
-  const server = await startServer(() => reply);
-  return { server, provider: createGeminiProvider({ apiKeys: ['g-key-1', 'g-key-2'], baseUrl: server.url }) };
-}
+const serve = useFixtureProvider((url) => createGeminiProvider({ apiKeys: ['g-key-1', 'g-key-2'], baseUrl: url }));
 
 const callId = expect.stringMatching(/^call_[0-9A-Za-z]{24}$/);
 
@@ -167,12 +151,7 @@ describe('gemini stream', () => {
 
   it('throws the classified error of an error chunk mid-stream', async () => {
     const { provider } = await serve({ chunks: chunks('stream-error') });
-    const events: StreamEvent[] = [];
-    const error = await rejection(
-      (async () => {
-        for await (const event of await provider.stream({ ...base, stream: true })) events.push(event);
-      })(),
-    );
+    const { events, error } = await drainUntilError(await provider.stream({ ...base, stream: true }));
     expect(events.map((event) => event.type)).toEqual(['meta', 'text-delta']);
     expect([error.kind, error.upstreamCode]).toEqual(['overloaded', 'UNAVAILABLE']);
   });

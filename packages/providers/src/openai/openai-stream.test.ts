@@ -1,10 +1,10 @@
-import { type ProviderError, type StreamEvent, isProviderError } from '@svc/core';
+import type { StreamEvent } from '@svc/core';
 import { describe, expect, it } from 'vitest';
 import type { ProviderChatRequest } from '../provider.js';
 import { fixtureFiles } from '../test/fixture-files.js';
 import type { FixtureReply } from '../test/fixture-server.js';
-import { collect } from '../test/outcomes.js';
-import { useFixtureServer } from '../test/use-fixture-server.js';
+import { collect, drainUntilError } from '../test/outcomes.js';
+import { useFixtureProvider, useFixtureServer } from '../test/use-fixture-server.js';
 import { createOpenAIProvider } from './openai-provider.js';
 
 const { chunks } = fixtureFiles(new URL('./__fixtures__/', import.meta.url));
@@ -20,21 +20,7 @@ const request = (overrides: Partial<ProviderChatRequest> = {}): ProviderChatRequ
 
 const startServer = useFixtureServer();
 
-async function serve(reply: FixtureReply) {
-  const server = await startServer(() => reply);
-  return { server, provider: createOpenAIProvider({ apiKeys: ['sk-test'], baseUrl: `${server.url}/v1` }) };
-}
-
-async function failure(stream: AsyncIterable<StreamEvent>): Promise<{ events: StreamEvent[]; error: ProviderError }> {
-  const events: StreamEvent[] = [];
-  try {
-    for await (const event of stream) events.push(event);
-  } catch (error) {
-    if (isProviderError(error)) return { events, error };
-    throw error;
-  }
-  throw new Error('the stream ended without an error');
-}
+const serve = useFixtureProvider((url) => createOpenAIProvider({ apiKeys: ['sk-test'], baseUrl: `${url}/v1` }));
 
 describe('openai stream', () => {
   it('streams text token by token and always asks for usage', async () => {
@@ -103,7 +89,7 @@ describe('openai stream', () => {
 
   it('throws a mid-stream error event as a ProviderError after the tokens before it', async () => {
     const { provider } = await serve({ chunks: chunks('stream-error') });
-    const { events, error } = await failure(await provider.stream(request()));
+    const { events, error } = await drainUntilError(await provider.stream(request()));
     expect(events.filter((event) => event.type === 'text-delta')).toHaveLength(3);
     expect(error.kind).toBe('server');
     expect(error.retryable).toBe(true);
@@ -113,14 +99,14 @@ describe('openai stream', () => {
   it('throws when the connection drops mid-stream', async () => {
     // delayMs lets the first writes reach the socket before the server destroys it.
     const { provider } = await serve({ chunks: chunks('text'), dropAfter: 4, delayMs: 20 });
-    const { events, error } = await failure(await provider.stream(request()));
+    const { events, error } = await drainUntilError(await provider.stream(request()));
     expect(events.filter((event) => event.type === 'text-delta')).toHaveLength(3);
     expect(error.kind).toBe('network');
   });
 
   it('throws when the upstream closes cleanly before the answer finished', async () => {
     const { provider } = await serve({ chunks: chunks('text').slice(0, 5) });
-    const { error } = await failure(await provider.stream(request()));
+    const { error } = await drainUntilError(await provider.stream(request()));
     expect(error.kind).toBe('server');
   });
 

@@ -17,3 +17,14 @@ export async function rejection(promise: Promise<unknown>): Promise<ProviderErro
   expect(error).toBeInstanceOf(ProviderError);
   return error as ProviderError;
 }
+
+/** Drains a stream that must fail: the events that arrived before it threw, and the ProviderError. */
+export async function drainUntilError(stream: AsyncIterable<StreamEvent>): Promise<{ events: StreamEvent[]; error: ProviderError }> {
+  const events: StreamEvent[] = [];
+  const error = await rejection(
+    (async () => {
+      for await (const event of stream) events.push(event);
+    })(),
+  );
+  return { events, error };
+}

@@ -16,3 +16,20 @@ export function useFixtureServer(): (reply: (request: RecordedRequest, index: nu
     return server;
   };
 }
+
+/** What a test serves: the same reply to every request, or one per request index (e.g. 429 then 200). */
+export type ReplyScript = FixtureReply | ((index: number) => FixtureReply);
+
+/**
+ * For a provider test file: `serve(reply, ...args)` starts a fixture server (closed after the
+ * test) and returns it with the provider that `create` builds against its URL (no trailing slash).
+ */
+export function useFixtureProvider<P, A extends unknown[]>(
+  create: (url: string, ...args: A) => P,
+): (reply: ReplyScript, ...args: A) => Promise<{ server: FixtureServer; provider: P }> {
+  const startServer = useFixtureServer();
+  return async (reply, ...args) => {
+    const server = await startServer((_request, index) => (typeof reply === 'function' ? reply(index) : reply));
+    return { server, provider: create(server.url, ...args) };
+  };
+}

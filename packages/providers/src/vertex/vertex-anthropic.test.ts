@@ -1,35 +1,20 @@
-import type { StreamEvent } from '@svc/core';
 import { describe, expect, it } from 'vitest';
-import type { ProviderChatRequest } from '../provider.js';
+import { chatRequest } from '../test/chat-request.js';
 import { fixtureFiles } from '../test/fixture-files.js';
-import type { FixtureReply } from '../test/fixture-server.js';
-import { collect, rejection } from '../test/outcomes.js';
-import { useFixtureServer } from '../test/use-fixture-server.js';
+import { collect, drainUntilError, rejection } from '../test/outcomes.js';
+import { useFixtureProvider } from '../test/use-fixture-server.js';
 import { createVertexProvider } from './vertex-provider.js';
 
 const { json, chunks } = fixtureFiles(new URL('./__fixtures__/', import.meta.url));
 
 const MODEL = 'claude-sonnet-4-5@20250929';
-const base: ProviderChatRequest = {
-  model: MODEL,
-  messages: [
-    { role: 'system', content: 'Be brief.' },
-    { role: 'user', content: 'Hi' },
-  ],
-  stream: false,
-  n: 1,
-  includeUsage: true,
-};
+const base = chatRequest(MODEL);
 const weatherTool = { name: 'get_weather', parameters: { type: 'object', properties: { location: { type: 'string' } }, required: ['location'] } };
 const PATH = `/v1/projects/my-project/locations/europe-west1/publishers/anthropic/models/${MODEL}`;
 
-const startServer = useFixtureServer();
-
-async function serve(reply: FixtureReply) {
-  const server = await startServer(() => reply);
-  const provider = createVertexProvider({ project: 'my-project', location: 'europe-west1', accessToken: async () => 'ya29.token', baseUrl: server.url });
-  return { server, provider };
-}
+const serve = useFixtureProvider((url) =>
+  createVertexProvider({ project: 'my-project', location: 'europe-west1', accessToken: async () => 'ya29.token', baseUrl: url }),
+);
 
 describe('vertex anthropic', () => {
   it('sends the Messages body without model and with the Vertex anthropic_version to rawPredict', async () => {
@@ -102,12 +87,7 @@ describe('vertex anthropic', () => {
 
   it('throws a mid-stream error event as a classified vertex error', async () => {
     const { provider } = await serve({ chunks: chunks('claude-stream-error') });
-    const events: StreamEvent[] = [];
-    const error = await rejection(
-      (async () => {
-        for await (const event of await provider.stream({ ...base, stream: true })) events.push(event);
-      })(),
-    );
+    const { events, error } = await drainUntilError(await provider.stream({ ...base, stream: true }));
     expect(events.map((event) => event.type)).toEqual(['meta', 'text-delta']);
     expect([error.provider, error.kind, error.upstreamCode]).toEqual(['vertex', 'overloaded', 'overloaded_error']);
   });

@@ -1,34 +1,19 @@
-import type { StreamEvent } from '@svc/core';
 import { describe, expect, it } from 'vitest';
-import type { ProviderChatRequest } from '../provider.js';
+import { chatRequest } from '../test/chat-request.js';
 import { fixtureFiles } from '../test/fixture-files.js';
-import type { FixtureReply } from '../test/fixture-server.js';
-import { collect, rejection } from '../test/outcomes.js';
-import { useFixtureServer } from '../test/use-fixture-server.js';
+import { collect, drainUntilError, rejection } from '../test/outcomes.js';
+import { useFixtureProvider } from '../test/use-fixture-server.js';
 import { type VertexSettings, createVertexProvider } from './vertex-provider.js';
 
 const { json, chunks } = fixtureFiles(new URL('./__fixtures__/', import.meta.url));
 
-const base: ProviderChatRequest = {
-  model: 'gemini-2.5-flash',
-  messages: [
-    { role: 'system', content: 'Be brief.' },
-    { role: 'user', content: 'Hi' },
-  ],
-  stream: false,
-  n: 1,
-  includeUsage: true,
-};
+const base = chatRequest('gemini-2.5-flash');
 const weatherTool = { name: 'get_weather', parameters: { type: 'object', properties: { location: { type: 'string' } }, required: ['location'] } };
 const PATH = '/v1/projects/my-project/locations/us-central1/publishers/google/models/gemini-2.5-flash';
 
-const startServer = useFixtureServer();
-
-async function serve(reply: FixtureReply, settings: Partial<VertexSettings> = {}) {
-  const server = await startServer(() => reply);
-  const provider = createVertexProvider({ project: 'my-project', location: 'us-central1', accessToken: 'ya29.token', baseUrl: `${server.url}/`, ...settings });
-  return { server, provider };
-}
+const serve = useFixtureProvider((url, settings: Partial<VertexSettings> = {}) =>
+  createVertexProvider({ project: 'my-project', location: 'us-central1', accessToken: 'ya29.token', baseUrl: `${url}/`, ...settings }),
+);
 
 describe('vertex gemini', () => {
   it('sends a Gemini generateContent body to the Google publisher with a bearer token', async () => {
@@ -114,12 +99,7 @@ describe('vertex gemini', () => {
 
   it('throws a vertex network error when the connection drops mid-stream', async () => {
     const { provider } = await serve({ chunks: chunks('gemini-text'), dropAfter: 1, delayMs: 5 });
-    const events: StreamEvent[] = [];
-    const error = await rejection(
-      (async () => {
-        for await (const event of await provider.stream({ ...base, stream: true })) events.push(event);
-      })(),
-    );
+    const { events, error } = await drainUntilError(await provider.stream({ ...base, stream: true }));
     expect(events.map((event) => event.type)).toEqual(['meta', 'text-delta']);
     expect([error.provider, error.kind]).toEqual(['vertex', 'network']);
   });
