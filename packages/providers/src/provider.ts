@@ -34,6 +34,43 @@ export interface Provider {
   readonly multipleChoices?: boolean;
   chat(request: ProviderChatRequest, options?: CallOptions): Promise<ChatResult>;
   stream(request: ProviderChatRequest, options?: CallOptions): Promise<AsyncIterable<StreamEvent>>;
+  /**
+   * Embeds every text of `request.input`; present only on providers that serve embeddings.
+   * Resolves with one vector per input, in input order, however the adapter batched the calls.
+   * Rejects with a `ProviderError` like `chat()`.
+   */
+  embed?(request: EmbeddingRequest, options?: CallOptions): Promise<EmbeddingResult>;
+}
+
+/** An embeddings call as a provider receives it: the texts and the upstream model resolved. */
+export interface EmbeddingRequest {
+  /** The provider's own model name (catalog `upstreamId`). */
+  model: string;
+  /** The texts to embed, at least one. */
+  input: string[];
+  /**
+   * Length of each vector, for models that can shorten theirs (OpenAI text-embedding-3, Gemini,
+   * Cohere v4, Titan v2, Mistral codestral-embed). Absent means the model's default.
+   */
+  dimensions?: number;
+  /** End-user id, forwarded where the upstream takes one (OpenAI, Azure). */
+  user?: string;
+  /**
+   * What the texts are for, where the upstream embeds queries and documents differently (Gemini
+   * `taskType`, Cohere `input_type`); ignored elsewhere. Absent: the upstream's default, except
+   * where the upstream requires a value (Cohere), which then gets `document`.
+   */
+  inputType?: 'query' | 'document';
+}
+
+/** The vectors of an embeddings call. */
+export interface EmbeddingResult {
+  /** The model that answered, as the upstream names it (else the one asked for). */
+  model: string;
+  /** One vector per input text, in input order. */
+  embeddings: Float32Array[];
+  /** Input tokens; embeddings have no output, so `totalTokens` equals `promptTokens`. */
+  usage: { promptTokens: number; totalTokens: number };
 }
 
 /** What every adapter factory takes. */

@@ -1,10 +1,12 @@
 import type { OpenAICompatibility } from '../openai/openai-compatibility.js';
 import { resolveCompatibility } from '../openai/openai-compatibility.js';
+import { openAIEmbed } from '../openai/openai-embed.js';
 import type { CallOptions, Provider, ProviderSettings } from '../provider.js';
 import { resolveHttpClient } from '../shared/http.js';
 import { KeyPool } from '../shared/key-pool.js';
 import { azureChat } from './azure-chat.js';
 import type { AzureConfig } from './azure-config.js';
+import { classifyAzureError } from './azure-error.js';
 import { azureStream } from './azure-stream.js';
 
 /**
@@ -43,14 +45,16 @@ export interface AzureSettings extends ProviderSettings {
   compatibility?: OpenAICompatibility;
 }
 
-const azureCompatibility: OpenAICompatibility = { reasoningEffort: 'reasoning-models', unsupported: ['service_tier'] };
+// Azure answers `encoding_format: base64` as OpenAI does (the official SDKs ask for it by default).
+const azureCompatibility: OpenAICompatibility = { reasoningEffort: 'reasoning-models', unsupported: ['service_tier'], embeddingEncoding: 'base64' };
 
 /**
  * The Azure OpenAI chat-completions adapter, id `azure`. Same wire format as OpenAI (request
  * building and response mapping are the OpenAI adapter's); differences: one URL per deployment,
  * the key in an `api-key` header (never `Authorization`), `prompt_filter_results` skipped, and
  * Azure error codes (`DeploymentNotFound` -> not_found, `content_filter` -> content_filter).
- * Keys rotate round-robin unless the call names one (`options.apiKey`).
+ * Keys rotate round-robin unless the call names one (`options.apiKey`). `embed` posts to the
+ * deployment's `/embeddings` (`/openai/v1/embeddings` on the v1 surface) the same way.
  */
 export function createAzureOpenAIProvider(settings: AzureSettings): Provider {
   const id = settings.id ?? 'azure';
@@ -60,6 +64,8 @@ export function createAzureOpenAIProvider(settings: AzureSettings): Provider {
   const deployments = settings.deployments ?? {};
   const baseHeaders = settings.headers ?? {};
   const query = `?api-version=${encodeURIComponent(apiVersion)}`;
+  const embedUrl = (deployment: string) =>
+    apiVersion === 'v1' ? `${base}/openai/v1/embeddings` : `${base}/openai/deployments/${encodeURIComponent(deployment)}/embeddings${query}`;
   const config: AzureConfig = {
     provider: id,
     http: resolveHttpClient(settings),
@@ -78,5 +84,13 @@ export function createAzureOpenAIProvider(settings: AzureSettings): Provider {
     id,
     chat: (request, options) => azureChat(config, request, options),
     stream: (request, options) => azureStream(config, request, options),
+    embed: (request, options) => {
+      const deployment = config.deployment(request.model);
+      return openAIEmbed(
+        { provider: id, http: config.http, url: embedUrl(deployment), headers: config.headers(options), model: deployment, compat: config.compat, classify: classifyAzureError },
+        request,
+        options,
+      );
+    },
   };
 }

@@ -1,10 +1,11 @@
-import type { CallOptions, Provider, ProviderChatRequest, ProviderSettings } from '../provider.js';
+import type { CallOptions, EmbeddingRequest, Provider, ProviderChatRequest, ProviderSettings } from '../provider.js';
 import type { HttpResponse } from '../shared/http-client.js';
 import { postJson, readResponseJson, resolveHttpClient } from '../shared/http.js';
 import { KeyPool } from '../shared/key-pool.js';
 import { readSse } from '../shared/sse.js';
 import type { CohereChatRequestBody } from './cohere-api.js';
 import { parseCohereResponse } from './cohere-chat.js';
+import { cohereEmbed } from './cohere-embed.js';
 import { classifyCohereError } from './cohere-error.js';
 import { buildCohereRequest } from './cohere-request.js';
 import { streamCohereEvents } from './cohere-stream.js';
@@ -15,24 +16,26 @@ export const COHERE_BASE_URL = 'https://api.cohere.com';
 const PROVIDER = 'cohere';
 
 /**
- * The Cohere v2 chat adapter (`POST {baseUrl}/v2/chat`), id `cohere`.
+ * The Cohere v2 chat adapter (`POST {baseUrl}/v2/chat`), id `cohere`, with embeddings
+ * (`POST {baseUrl}/v2/embed`, see `cohereEmbed`).
  *
  * Keys go in `Authorization: Bearer`: `options.apiKey` when the call stage picked one, else the
  * pool's next key in turn. Headers: `settings.headers`, then `options.headers`, then the key,
  * which nothing overrides. See `buildCohereRequest` for the parameter mapping.
  */
 export function createCohereProvider(settings: ProviderSettings): Provider {
-  const url = `${(settings.baseUrl ?? COHERE_BASE_URL).replace(/\/+$/, '')}/v2/chat`;
+  const base = (settings.baseUrl ?? COHERE_BASE_URL).replace(/\/+$/, '');
+  const chatUrl = `${base}/v2/chat`;
   const keys = new KeyPool(settings.apiKeys);
   const http = resolveHttpClient(settings);
 
-  function send(body: CohereChatRequestBody, options: CallOptions, stream: boolean): Promise<HttpResponse> {
+  function post(url: string, body: unknown, options: CallOptions, accept: string): Promise<HttpResponse> {
     return postJson({
       provider: PROVIDER,
       http,
       url,
       headers: {
-        accept: stream ? 'text/event-stream' : 'application/json',
+        accept,
         ...settings.headers,
         ...options.headers,
         authorization: `Bearer ${options.apiKey ?? keys.take().key}`,
@@ -41,6 +44,10 @@ export function createCohereProvider(settings: ProviderSettings): Provider {
       signal: options.signal,
       classify: classifyCohereError,
     });
+  }
+
+  function send(body: CohereChatRequestBody, options: CallOptions, stream: boolean): Promise<HttpResponse> {
+    return post(chatUrl, body, options, stream ? 'text/event-stream' : 'application/json');
   }
 
   return {
@@ -57,5 +64,8 @@ export function createCohereProvider(settings: ProviderSettings): Provider {
       const response = await send(buildCohereRequest(request, true), options, true);
       return streamCohereEvents(readSse(PROVIDER, response.body, options.signal));
     },
+
+    embed: (request: EmbeddingRequest, options: CallOptions = {}) =>
+      cohereEmbed(request, options, (body, batchOptions) => post(`${base}/v2/embed`, body, batchOptions, 'application/json')),
   };
 }

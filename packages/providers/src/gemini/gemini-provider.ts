@@ -1,10 +1,11 @@
 import { ProviderError } from '@svc/core';
-import type { CallOptions, Provider, ProviderChatRequest, ProviderSettings } from '../provider.js';
+import type { CallOptions, EmbeddingRequest, Provider, ProviderChatRequest, ProviderSettings } from '../provider.js';
 import type { HttpResponse } from '../shared/http-client.js';
 import { postJson, readResponseJson, resolveHttpClient } from '../shared/http.js';
 import { KeyPool } from '../shared/key-pool.js';
 import { readSse } from '../shared/sse.js';
 import { parseGeminiResponse } from './gemini-chat.js';
+import { geminiEmbed } from './gemini-embed.js';
 import { classifyGeminiError } from './gemini-error.js';
 import { type PreparedGeminiRequest, buildGeminiRequest } from './gemini-request.js';
 import { streamGeminiEvents } from './gemini-stream.js';
@@ -16,7 +17,7 @@ const PROVIDER = 'gemini';
 
 /**
  * The Gemini API adapter, id `gemini`: `POST {baseUrl}/v1beta/models/{model}:generateContent`
- * and `:streamGenerateContent?alt=sse`.
+ * and `:streamGenerateContent?alt=sse`; embeddings through `:batchEmbedContents` (see `geminiEmbed`).
  *
  * Keys go in `x-goog-api-key` (never the `?key=` query, which ends up in access logs):
  * `options.apiKey` when the call stage picked one, else the pool's next key in turn.
@@ -27,26 +28,26 @@ export function createGeminiProvider(settings: ProviderSettings): Provider {
   const keys = new KeyPool(settings.apiKeys);
   const http = resolveHttpClient(settings);
 
-  async function send(request: ProviderChatRequest, prepared: PreparedGeminiRequest, options: CallOptions, stream: boolean): Promise<HttpResponse> {
+  /** POSTs to `url`; a non-2xx answer rejects with a ProviderError that keeps Gemini's retry hint. */
+  async function post(url: string, body: unknown, options: CallOptions, accept: string): Promise<HttpResponse> {
     // Gemini's retry hint lives in the error body (RetryInfo), which postJson's classifier
     // reads but its ProviderError cannot carry; keep it here and re-attach it below.
     let retryAfterMs: number | undefined;
-    const model = encodeURIComponent(request.model);
     try {
       return await postJson({
         provider: PROVIDER,
         http,
-        url: stream ? `${root}${model}:streamGenerateContent?alt=sse` : `${root}${model}:generateContent`,
+        url,
         headers: {
-          accept: stream ? 'text/event-stream' : 'application/json',
+          accept,
           ...settings.headers,
           ...options.headers,
           'x-goog-api-key': options.apiKey ?? keys.take().key,
         },
-        body: prepared.body,
+        body,
         signal: options.signal,
-        classify: (status, body) => {
-          const classified = classifyGeminiError(status, body);
+        classify: (status, text) => {
+          const classified = classifyGeminiError(status, text);
           retryAfterMs = classified.retryAfterMs;
           return classified;
         },
@@ -65,6 +66,12 @@ export function createGeminiProvider(settings: ProviderSettings): Provider {
     }
   }
 
+  function send(request: ProviderChatRequest, prepared: PreparedGeminiRequest, options: CallOptions, stream: boolean): Promise<HttpResponse> {
+    const model = encodeURIComponent(request.model);
+    const url = stream ? `${root}${model}:streamGenerateContent?alt=sse` : `${root}${model}:generateContent`;
+    return post(url, prepared.body, options, stream ? 'text/event-stream' : 'application/json');
+  }
+
   return {
     id: PROVIDER,
 
@@ -79,5 +86,10 @@ export function createGeminiProvider(settings: ProviderSettings): Provider {
       const response = await send(request, prepared, options, true);
       return streamGeminiEvents(readSse(PROVIDER, response.body, options.signal), prepared);
     },
+
+    embed: (request: EmbeddingRequest, options: CallOptions = {}) =>
+      geminiEmbed(request, options, (model, body, batchOptions) =>
+        post(`${root}${encodeURIComponent(model)}:batchEmbedContents`, body, batchOptions, 'application/json'),
+      ),
   };
 }

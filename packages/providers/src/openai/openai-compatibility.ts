@@ -17,6 +17,17 @@ export interface OpenAICompatibility {
   reasoningEffort?: 'always' | 'reasoning-models';
   /** Request fields the vendor rejects with a 4xx; they are left out of the body. */
   unsupported?: readonly UnsupportedField[];
+  /** The vendor serves `POST {baseUrl}/embeddings`; false leaves `embed` off the provider. Default true. */
+  embeddings?: boolean;
+  /**
+   * `encoding_format` asked of `/embeddings`. `base64` (little-endian float32) is about a third
+   * of the text of a float array and decodes without a number parser; `float` leaves the field
+   * out, for servers that reject it. Either answer is read. Default: `base64` for `openai`,
+   * `float` for other vendors.
+   */
+  embeddingEncoding?: 'base64' | 'float';
+  /** Name of the vector-length field of `/embeddings`. Mistral calls it `output_dimension`. Default `dimensions`. */
+  embeddingDimensionsField?: 'dimensions' | 'output_dimension';
 }
 
 /** Optional request fields a vendor may reject. */
@@ -29,6 +40,9 @@ export interface ResolvedCompatibility {
   seedField: 'seed' | 'random_seed';
   reasoningEffort: 'always' | 'reasoning-models';
   unsupported: ReadonlySet<UnsupportedField>;
+  embeddings: boolean;
+  embeddingEncoding: 'base64' | 'float';
+  embeddingDimensionsField: 'dimensions' | 'output_dimension';
 }
 
 export function resolveCompatibility(providerId: string, compat: OpenAICompatibility | undefined): ResolvedCompatibility {
@@ -38,5 +52,8 @@ export function resolveCompatibility(providerId: string, compat: OpenAICompatibi
     seedField: compat?.seedField ?? 'seed',
     reasoningEffort: compat?.reasoningEffort ?? (providerId === 'openai' ? 'reasoning-models' : 'always'),
     unsupported: new Set(compat?.unsupported ?? []),
+    embeddings: compat?.embeddings ?? true,
+    embeddingEncoding: compat?.embeddingEncoding ?? (providerId === 'openai' ? 'base64' : 'float'),
+    embeddingDimensionsField: compat?.embeddingDimensionsField ?? 'dimensions',
   };
 }

@@ -4,6 +4,8 @@ import { KeyPool } from '../shared/key-pool.js';
 import { openAIChat } from './openai-chat.js';
 import { type OpenAICompatibility, resolveCompatibility } from './openai-compatibility.js';
 import type { OpenAIConfig } from './openai-config.js';
+import { openAIEmbed } from './openai-embed.js';
+import { classifyOpenAIError } from './openai-error.js';
 import { openAIStream } from './openai-stream.js';
 
 /** Settings of an OpenAI or OpenAI-compatible provider. */
@@ -11,7 +13,7 @@ export interface OpenAIProviderSettings extends ProviderSettings {
   /** Provider id (`<provider>` of model slugs). Default `openai`; e.g. `groq` for a compatible vendor. */
   id?: string;
   /**
-   * Base URL INCLUDING the version path; `/chat/completions` is appended.
+   * Base URL INCLUDING the version path; `/chat/completions` (and `/embeddings`) is appended.
    * Default `https://api.openai.com/v1`.
    */
   baseUrl?: string;
@@ -25,15 +27,17 @@ export const defaultOpenAIBaseUrl = 'https://api.openai.com/v1';
  * The OpenAI chat-completions adapter; with `id`, `baseUrl` and `compatibility` it also serves
  * every vendor that speaks the same wire format. Keys rotate round-robin unless the call names
  * one (`options.apiKey`). With no keys at all (a local server such as Ollama or vLLM) no
- * Authorization header is sent.
+ * Authorization header is sent. `embed` (`POST {baseUrl}/embeddings`) is there unless the
+ * compatibility says the vendor has no embeddings.
  */
 export function createOpenAIProvider(settings: OpenAIProviderSettings): Provider {
   const id = settings.id ?? 'openai';
   const pool = settings.apiKeys.length > 0 ? new KeyPool(settings.apiKeys) : undefined;
   const baseHeaders = settings.headers ?? {};
+  const base = (settings.baseUrl ?? defaultOpenAIBaseUrl).replace(/\/+$/, '');
   const config: OpenAIConfig = {
     provider: id,
-    url: `${(settings.baseUrl ?? defaultOpenAIBaseUrl).replace(/\/+$/, '')}/chat/completions`,
+    url: `${base}/chat/completions`,
     http: resolveHttpClient(settings),
     compat: resolveCompatibility(id, settings.compatibility),
     headers(options: CallOptions | undefined): Record<string, string> {
@@ -43,9 +47,20 @@ export function createOpenAIProvider(settings: OpenAIProviderSettings): Provider
       return headers;
     },
   };
+  const embedUrl = `${base}/embeddings`;
   return {
     id,
     chat: (request, options) => openAIChat(config, request, options),
     stream: (request, options) => openAIStream(config, request, options),
+    ...(config.compat.embeddings
+      ? {
+          embed: (request, options) =>
+            openAIEmbed(
+              { provider: id, http: config.http, url: embedUrl, headers: config.headers(options), model: request.model, compat: config.compat, classify: classifyOpenAIError },
+              request,
+              options,
+            ),
+        }
+      : {}),
   };
 }

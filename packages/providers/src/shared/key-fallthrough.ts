@@ -1,5 +1,5 @@
 import { type ProviderErrorKind, isProviderError } from '@svc/core';
-import type { CallOptions, Provider, ProviderChatRequest } from '../provider.js';
+import type { CallOptions, EmbeddingRequest, Provider, ProviderChatRequest } from '../provider.js';
 import { KeyPool } from './key-pool.js';
 
 /**
@@ -24,8 +24,8 @@ export interface KeyPoolCallOptions extends CallOptions {
 /**
  * Wraps a provider so a 402, 429 or 401 on one key of its pool falls through to the next key
  * within the same request, round-robin from where the pool stands. Streams fall through only
- * before their first byte (`stream()` rejects then). A caller that pins `apiKey` (BYOK) gets
- * exactly that key.
+ * before their first byte (`stream()` rejects then); `embed`, where the provider has it, falls
+ * through like `chat`. A caller that pins `apiKey` (BYOK) gets exactly that key.
  */
 export function withKeyFallthrough(provider: Provider, keys: readonly string[]): Provider {
   if (keys.length < 2) return provider;
@@ -54,6 +54,7 @@ export function withKeyFallthrough(provider: Provider, keys: readonly string[]):
     throw lastError;
   }
 
+  const embed = provider.embed?.bind(provider);
   return {
     id: provider.id,
     ...(provider.multipleChoices === undefined ? {} : { multipleChoices: provider.multipleChoices }),
@@ -61,5 +62,11 @@ export function withKeyFallthrough(provider: Provider, keys: readonly string[]):
       options.apiKey ? provider.chat(request, options) : eachKey(options, (o) => provider.chat(request, o)),
     stream: (request: ProviderChatRequest, options: KeyPoolCallOptions = {}) =>
       options.apiKey ? provider.stream(request, options) : eachKey(options, (o) => provider.stream(request, o)),
+    ...(embed === undefined
+      ? {}
+      : {
+          embed: (request: EmbeddingRequest, options: KeyPoolCallOptions = {}) =>
+            options.apiKey ? embed(request, options) : eachKey(options, (o) => embed(request, o)),
+        }),
   };
 }
