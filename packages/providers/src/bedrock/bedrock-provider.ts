@@ -1,9 +1,10 @@
-import type { CallOptions, Provider, ProviderChatRequest, ProviderSettings } from '../provider.js';
+import type { CallOptions, EmbeddingRequest, Provider, ProviderChatRequest, ProviderSettings } from '../provider.js';
 import type { HttpResponse } from '../shared/http-client.js';
 import { readResponseJson, resolveHttpClient, transportError } from '../shared/http.js';
 import { KeyPool } from '../shared/key-pool.js';
 import { type BedrockCredentials, BedrockSigner, decodeBedrockKey, encodeBedrockCredentials } from './bedrock-auth.js';
 import { parseBedrockResponse } from './bedrock-chat.js';
+import { bedrockEmbed } from './bedrock-embed.js';
 import { bedrockHttpError } from './bedrock-error.js';
 import { readBedrockEventStream } from './bedrock-event-stream.js';
 import { type PreparedBedrockRequest, buildBedrockRequest } from './bedrock-request.js';
@@ -41,7 +42,8 @@ export function bedrockBaseUrl(region: string): string {
 
 /**
  * The Amazon Bedrock Converse adapter, id `bedrock`: `POST {baseUrl}/model/{modelId}/converse`
- * and `/converse-stream` (an `application/vnd.amazon.eventstream` body), signed with SigV4.
+ * and `/converse-stream` (an `application/vnd.amazon.eventstream` body), signed with SigV4;
+ * embeddings through `InvokeModel` (`/model/{modelId}/invoke`, see `bedrockEmbed`).
  *
  * The model id may be a foundation model (`anthropic.claude-sonnet-4-5-20250929-v1:0`), an
  * inference profile (`us.anthropic...`) or an ARN; it is one URL path segment, percent-encoded.
@@ -54,9 +56,8 @@ export function createBedrockProvider(settings: BedrockSettings): Provider {
   const http = resolveHttpClient(settings);
   const signer = new BedrockSigner(settings.region);
 
-  async function send(request: ProviderChatRequest, prepared: PreparedBedrockRequest, options: CallOptions, stream: boolean): Promise<HttpResponse> {
-    const url = new URL(`${root}${encodeURIComponent(request.model)}/${stream ? 'converse-stream' : 'converse'}`);
-    const body = JSON.stringify(prepared.body);
+  /** Signs and POSTs `body` to `url`; a non-2xx answer rejects with a ProviderError. */
+  async function post(url: URL, body: string, options: CallOptions): Promise<HttpResponse> {
     const auth = decodeBedrockKey(options.apiKey ?? keys.take().key);
     // Only content-type, as the AWS SDK sends: Bedrock picks the answer's format by operation.
     const unsigned = { ...settings.headers, ...options.headers, 'content-type': 'application/json' };
@@ -70,6 +71,11 @@ export function createBedrockProvider(settings: BedrockSettings): Provider {
     if (response.status >= 200 && response.status < 300) return response;
     const text = await response.text().catch(() => '');
     throw bedrockHttpError(response.status, response.headers, text);
+  }
+
+  function send(request: ProviderChatRequest, prepared: PreparedBedrockRequest, options: CallOptions, stream: boolean): Promise<HttpResponse> {
+    const url = new URL(`${root}${encodeURIComponent(request.model)}/${stream ? 'converse-stream' : 'converse'}`);
+    return post(url, JSON.stringify(prepared.body), options);
   }
 
   return {
@@ -89,6 +95,9 @@ export function createBedrockProvider(settings: BedrockSettings): Provider {
       const response = await send(request, prepared, options, true);
       return streamBedrockEvents(readBedrockEventStream(response.body, options.signal), prepared, meta(request, response));
     },
+
+    embed: (request: EmbeddingRequest, options: CallOptions = {}) =>
+      bedrockEmbed(request, options, (body, callOptions) => post(new URL(`${root}${encodeURIComponent(request.model)}/invoke`), JSON.stringify(body), callOptions)),
   };
 }
 

@@ -126,7 +126,8 @@ function estimatePromptTokens(messages: readonly ChatMessage[]): number {
   return Math.max(1, Math.ceil(chars / 4) + extra);
 }
 
-function directiveError(provider: string, status: number): ProviderError {
+/** The ProviderError an upstream `status` maps to, for `[mock:error=<status>]`. */
+export function directiveError(provider: string, status: number): ProviderError {
   return new ProviderError({
     provider,
     kind: kindFromStatus(status),

@@ -1,8 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type ChatResult, ProviderError, type StreamEvent } from '@svc/core';
-import type { CallOptions, Provider, ProviderChatRequest } from '../provider.js';
+import type { CallOptions, EmbeddingRequest, EmbeddingResult, Provider, ProviderChatRequest } from '../provider.js';
+import { estimateEmbeddingTokens } from '../shared/embed-batches.js';
 import { transportError } from '../shared/http.js';
-import { type MockAnswer, planAnswer } from './mock-answer.js';
+import { type MockAnswer, directiveError, planAnswer } from './mock-answer.js';
+import { readDirectives } from './mock-directives.js';
+import { MOCK_EMBEDDING_DIMENSIONS, mockEmbedding } from './mock-embed.js';
 
 /** Settings of the built-in mock provider (the no-key embedded default). */
 export interface MockProviderSettings {
@@ -19,6 +22,9 @@ export interface MockProviderSettings {
  * message, `n` choices, tool calls with schema-shaped JSON arguments, JSON mode, max_tokens ->
  * `length`, usage (prompt ~ chars/4), token-by-token streaming paced by `tokensPerSecond`, and
  * abort. Test directives (`[mock:error=503]`, ...) are listed in `mock-directives.ts`.
+ * `embed` answers deterministic, L2-normalised vectors (see `mockEmbedding`), 256 long unless
+ * `dimensions` says otherwise; `[mock:error=<status>]` and `[mock:latency=<ms>]` in any input
+ * work there too.
  */
 export function createMockProvider(settings: MockProviderSettings = {}): Provider {
   const id = settings.id ?? 'mock';
@@ -55,8 +61,27 @@ export function createMockProvider(settings: MockProviderSettings = {}): Provide
       const answer = planAnswer(id, request);
       return streamAnswer(id, request.model, answer, answer.directives.latencyMs ?? baseLatencyMs, intervalMs, options?.signal);
     },
+    async embed(request: EmbeddingRequest, options?: CallOptions): Promise<EmbeddingResult> {
+      throwIfAborted(id, options?.signal);
+      const dimensions = request.dimensions ?? MOCK_EMBEDDING_DIMENSIONS;
+      if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > maxMockDimensions) {
+        throw new ProviderError({ provider: id, kind: 'invalid_request', message: `dimensions must be an integer from 1 to ${maxMockDimensions}.`, upstreamStatus: 400, param: 'dimensions' });
+      }
+      let latencyMs = baseLatencyMs;
+      for (const text of request.input) {
+        const directives = readDirectives(text);
+        if (directives.errorStatus !== undefined) throw directiveError(id, directives.errorStatus);
+        if (directives.latencyMs !== undefined) latencyMs = directives.latencyMs;
+      }
+      await wait(id, latencyMs, options?.signal);
+      const tokens = estimateEmbeddingTokens(request.input);
+      return { model: request.model, embeddings: request.input.map((text) => mockEmbedding(text, dimensions)), usage: { promptTokens: tokens, totalTokens: tokens } };
+    },
   };
 }
+
+/** The largest `dimensions` the mock accepts (OpenAI's largest model has 3072). */
+const maxMockDimensions = 4096;
 
 async function* streamAnswer(
   provider: string,
