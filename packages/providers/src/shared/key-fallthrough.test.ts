@@ -1,6 +1,6 @@
 import { type ChatResult, ProviderError, type ProviderErrorKind, type StreamEvent } from '@svc/core';
 import { describe, expect, it } from 'vitest';
-import type { CallOptions, Provider, ProviderChatRequest } from '../provider.js';
+import type { CallOptions, EmbeddingRequest, Provider, ProviderChatRequest } from '../provider.js';
 import { type KeyAttempt, withKeyFallthrough } from './key-fallthrough.js';
 
 /** A provider whose answer depends on the key it is called with. */
@@ -78,5 +78,47 @@ describe('withKeyFallthrough', () => {
     await expect(withKeyFallthrough(provider, ['a', 'b']).chat(request, { apiKey: 'x' })).rejects.toMatchObject({ kind: 'rate_limit' });
     expect(seen).toEqual(['x']);
     expect(withKeyFallthrough(provider, ['a'])).toBe(provider);
+  });
+});
+
+describe('withKeyFallthrough embed', () => {
+  const embedRequest: EmbeddingRequest = { model: 'e', input: ['a'] };
+  const vectors = { model: 'e', embeddings: [Float32Array.from([1])], usage: { promptTokens: 1, totalTokens: 1 } };
+
+  function embedder(failing: Record<string, ProviderErrorKind>) {
+    const seen: string[] = [];
+    const { provider } = byKey({});
+    const withEmbed: Provider = {
+      ...provider,
+      async embed(_request: EmbeddingRequest, options?: CallOptions) {
+        const key = options?.apiKey ?? '';
+        seen.push(key);
+        const kind = failing[key];
+        if (kind) throw new ProviderError({ provider: 'p', kind, message: kind, upstreamStatus: 429 });
+        return vectors;
+      },
+    };
+    return { provider: withEmbed, seen };
+  }
+
+  it('falls through to the next key on a 429, reporting each key', async () => {
+    const { provider, seen } = embedder({ a: 'rate_limit' });
+    const keys: KeyAttempt[] = [];
+    const pooled = withKeyFallthrough(provider, ['a', 'b']);
+    await expect(pooled.embed?.(embedRequest, { onKeyAttempt: (k: KeyAttempt) => keys.push(k) } as CallOptions)).resolves.toBe(vectors);
+    expect(seen).toEqual(['a', 'b']);
+    expect(keys).toEqual([
+      { keyIndex: 0, outcome: 'error', errorKind: 'rate_limit', upstreamStatus: 429 },
+      { keyIndex: 1, outcome: 'ok' },
+    ]);
+  });
+
+  it('uses exactly a pinned key, stops on errors that are not the key\'s, and adds no embed to providers without one', async () => {
+    const { provider, seen } = embedder({ x: 'rate_limit', a: 'invalid_request' });
+    const pooled = withKeyFallthrough(provider, ['a', 'b']);
+    await expect(pooled.embed?.(embedRequest, { apiKey: 'x' })).rejects.toMatchObject({ kind: 'rate_limit' });
+    await expect(pooled.embed?.(embedRequest)).rejects.toMatchObject({ kind: 'invalid_request' });
+    expect(seen).toEqual(['x', 'a']);
+    expect(withKeyFallthrough(byKey({}).provider, ['a', 'b']).embed).toBeUndefined();
   });
 });

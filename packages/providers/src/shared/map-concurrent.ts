@@ -1,3 +1,5 @@
+import { setMaxListeners } from 'node:events';
+
 /**
  * Runs `run` over `items` with at most `concurrency` calls in flight and resolves with the
  * results in item order. The first failure aborts the calls still running (through the signal
@@ -12,6 +14,9 @@ export async function mapConcurrent<T, R>(
   if (items.length === 1) return [await run(items[0]!, signal)];
   const controller = new AbortController();
   const shared = signal === undefined ? controller.signal : AbortSignal.any([signal, controller.signal]);
+  // Each call in flight listens on `shared` until its response body closes, a little after the
+  // call resolves; the count is bounded by the concurrency, not a leak, so silence the warning.
+  setMaxListeners(Math.max(10, concurrency * 4), shared);
   const results = new Array<R>(items.length);
   let next = 0;
   let failure: { error: unknown } | undefined;
