@@ -5,7 +5,7 @@ import { createMemoryKv } from '@svc/kv';
 import { CircuitBreakers } from '@svc/resilience';
 import { createLogger, createMetrics } from '@svc/telemetry';
 import { describe, expect, it } from 'vitest';
-import { type ChatStreamResponse, Gateway } from './gateway.js';
+import { type ChatStreamResponse, Gateway, type GatewayDeps } from './gateway.js';
 import type { DecisionRecord, UsageEvent } from './learn-queue.js';
 
 /** A provider scripted per call: an answer, or a failure of a given kind. */
@@ -45,7 +45,7 @@ const caller: Caller = {
   org: { id: 'org_1', name: 'o', plan: 'free', rpmLimit: null, tpmLimit: null, monthlyBudgetUsd: null, tokenQuota: null, defaultIntelligenceMode: null, createdAt: new Date() },
 };
 
-function setup(providers: Provider[], breakers?: CircuitBreakers) {
+function setup(providers: Provider[], breakers?: CircuitBreakers, extra: Partial<GatewayDeps> = {}) {
   const usage: UsageEvent[] = [];
   const decisions: DecisionRecord[] = [];
   const byId = new Map(providers.map((p) => [p.id, p]));
@@ -56,6 +56,8 @@ function setup(providers: Provider[], breakers?: CircuitBreakers) {
     metrics: createMetrics({ defaultMetrics: false }),
     logger: createLogger({ level: 'silent' }),
     ...(breakers ? { breakers } : {}),
+    retry: { maxRetries: 0, baseMs: 1, capMs: 1 },
+    ...extra,
   });
   const context = () => ({ caller, requestId: `req_${Math.random()}`, startedAt: performance.now(), signal: new AbortController().signal });
   return { gateway, usage, decisions, context };
@@ -183,5 +185,41 @@ describe('Gateway.chat', () => {
     const { gateway, context } = setup([scripted('groq', () => 'invalid_request')], breakers);
     await expect(gateway.chat(request({}), context())).rejects.toMatchObject({ status: 400 });
     expect((await breakers.status(llama.id)).state).toBe('closed');
+  });
+
+  it('retries the last candidate once, honouring retry-after, and records both attempts', async () => {
+    const flaky: Provider = {
+      ...scripted('groq', () => 'ok'),
+      chat: (() => {
+        let calls = 0;
+        return async (request: ProviderChatRequest) => {
+          if (calls++ === 0) throw new ProviderError({ provider: 'groq', kind: 'overloaded', message: 'busy', upstreamStatus: 503, retryAfterMs: 30 });
+          return { model: request.model, choices: [{ index: 0, message: { role: 'assistant' as const, content: 'second time' }, finishReason: 'stop' as const }] };
+        };
+      })(),
+    };
+    const { gateway, decisions, context } = setup([flaky], undefined, { retry: { maxRetries: 1, baseMs: 1, capMs: 1_000 } });
+    const started = performance.now();
+    const response = await gateway.chat(request({}), context());
+    expect(response.kind === 'json' && response.result.choices[0]!.message.content).toBe('second time');
+    expect(performance.now() - started).toBeGreaterThanOrEqual(25);
+    expect(decisions[0]!.attempts.map((a) => a.outcome)).toEqual(['error', 'ok']);
+  });
+
+  it('gives up on a stream whose first event does not come in time, and moves on', async () => {
+    const silent: Provider = {
+      id: 'groq',
+      chat: () => Promise.reject(new Error('unused')),
+      stream: (_request, options) =>
+        new Promise((_resolve, reject) => {
+          options?.signal?.addEventListener('abort', () => reject(new ProviderError({ provider: 'groq', kind: 'timeout', message: 'no first byte' })));
+        }),
+    };
+    const { gateway, decisions, context } = setup([silent, scripted('together', () => 'ok')], undefined, { timeouts: { requestMs: 5_000, firstByteMs: 50 } });
+    const response = await gateway.chat(request({ stream: true }), context());
+    expect(response.kind === 'stream' && response.headers['x-svc-provider']).toBe('together');
+    expect(decisions).toHaveLength(0);
+    if (response.kind === 'stream') await drain(response);
+    expect(decisions[0]!.attempts[0]).toMatchObject({ provider: 'groq', outcome: 'error', errorKind: 'timeout' });
   });
 });

@@ -4,6 +4,7 @@ import type { Logger, Metrics } from '@svc/telemetry';
 import type { Attempt } from './attempt.js';
 import { type BreakerGate, type CallSettings, type ProviderLookup, callChat, openStream } from './call.js';
 import { type Cost, computeCost } from './cost.js';
+import { type Deadline, createDeadline } from './deadline.js';
 import { estimateUsage } from './estimate-usage.js';
 import { resolveIntelligenceMode } from './intelligence-mode.js';
 import type { DecisionRecord, LearnQueue } from './learn-queue.js';
@@ -22,7 +23,22 @@ export interface GatewayDeps {
   maxAttempts?: number;
   /** Circuit breakers per model slug (shared through the kv across instances). */
   breakers?: BreakerGate;
+  timeouts?: GatewayTimeouts;
+  /** Retries of the last candidate left; default one retry, waits of 200 ms base and 2 s at most. */
+  retry?: { maxRetries: number; baseMs: number; capMs: number };
 }
+
+/** Milliseconds; 0 disables a limit. */
+export interface GatewayTimeouts {
+  /** The whole request, streams included (the SDKs' own default is 10 minutes). */
+  requestMs: number;
+  /** A stream's first event, per candidate; `perProvider` overrides it by provider id. */
+  firstByteMs: number;
+  perProvider?: Readonly<Record<string, { firstByteMs?: number }>>;
+}
+
+const defaultTimeouts: GatewayTimeouts = { requestMs: 600_000, firstByteMs: 120_000 };
+const defaultRetry = { maxRetries: 1, baseMs: 200, capMs: 2_000 };
 
 /** Per-request context the app hands to the pipeline after authentication. */
 export interface RequestContext {
@@ -81,11 +97,16 @@ export class Gateway {
     const decision = route(request, this.deps.catalog);
     const routedAt = performance.now();
     const attempts: Attempt[] = [];
+    const timeouts = this.deps.timeouts ?? defaultTimeouts;
+    const deadline = createDeadline(context.signal, timeouts.requestMs);
     const settings: CallSettings = {
       providers: this.deps.providers,
       observer: { attempt: (model, attempt) => this.observeAttempt(model, attempt) },
       maxAttempts: this.maxAttempts,
-      signal: context.signal,
+      signal: deadline.signal,
+      firstByteTimeoutMs: (provider) => timeouts.perProvider?.[provider]?.firstByteMs ?? timeouts.firstByteMs,
+      retry: this.deps.retry ?? defaultRetry,
+      ...(timeouts.requestMs > 0 ? { deadline: Date.now() + timeouts.requestMs } : {}),
       largerContext: (model) => largerContextModels(this.deps.catalog, model, requiredCapabilities(request)),
       ...(this.deps.breakers ? { breakers: this.deps.breakers } : {}),
       ...(context.forwardHeaders ? { headers: context.forwardHeaders } : {}),
@@ -93,9 +114,10 @@ export class Gateway {
     try {
       if (request.stream) {
         const opened = await openStream(request, decision.waterfall, settings, attempts);
-        return this.streamResponse(request, context, decision, mode, opened.model, opened.value, attempts);
+        return this.streamResponse(request, context, decision, mode, opened.model, opened.value, attempts, deadline);
       }
       const { value: result, model, providerMs } = await callChat(request, decision.waterfall, settings, attempts);
+      deadline.clear();
       const replicated = replicateChoices(result, request.n);
       const elapsed = performance.now() - context.startedAt;
       this.deps.metrics.gatewayOverhead.observe({ route: 'chat' }, Math.max(0, elapsed - providerMs) / 1000);
@@ -112,6 +134,7 @@ export class Gateway {
       this.learn(context, request, decision, mode, model, attempts, 'ok', result.usage, cost, latencyMs, false, replicated ? { replicatedChoices: replicated } : {});
       return { kind: 'json', result, metadata, headers };
     } catch (error) {
+      deadline.clear();
       this.recordFailure(context, request, decision, mode, attempts);
       throw error;
     }
@@ -125,6 +148,7 @@ export class Gateway {
     model: ModelInfo,
     opened: { first: IteratorResult<StreamEvent>; rest: AsyncIterator<StreamEvent> },
     attempts: Attempt[],
+    deadline: Deadline,
   ): ChatStreamResponse {
     let metadata: SvcMetadata | undefined;
     const self = this;
@@ -159,6 +183,7 @@ export class Gateway {
         if (isProviderError(error) && error.retryable) void self.deps.breakers?.record(model.id, 'failure');
         throw error;
       } finally {
+        deadline.clear();
         if (outcome === 'client_closed') void opened.rest.return?.();
         const finalUsage = usage ?? estimateUsage(request.messages, chars);
         const latencyMs = Math.round(performance.now() - context.startedAt);

@@ -11,6 +11,8 @@ const providerSchema = v.object({
   /** Azure OpenAI: `api-version` and model -> deployment names. */
   api_version: v.optional(v.pipe(v.string(), v.minLength(1))),
   deployments: v.optional(v.record(v.string(), v.string())),
+  /** Longest wait for this provider's first stream event, ms (overrides SVC_FIRST_BYTE_TIMEOUT_MS). */
+  first_byte_timeout_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
 });
 
 const configSchema = v.object({

@@ -86,6 +86,11 @@ const baseSchema = v.object({
   SVC_MOCK_TOKENS_PER_SECOND: positiveInt('SVC_MOCK_TOKENS_PER_SECOND', 0),
   SVC_MAX_BODY_BYTES: positiveInt('SVC_MAX_BODY_BYTES', 10 * 1024 * 1024),
   SVC_SHUTDOWN_GRACE_MS: positiveInt('SVC_SHUTDOWN_GRACE_MS', 10_000),
+  SVC_REQUEST_TIMEOUT_MS: positiveInt('SVC_REQUEST_TIMEOUT_MS', 600_000),
+  SVC_FIRST_BYTE_TIMEOUT_MS: positiveInt('SVC_FIRST_BYTE_TIMEOUT_MS', 120_000),
+  SVC_RETRY_MAX: positiveInt('SVC_RETRY_MAX', 1),
+  SVC_BREAKER_CONSECUTIVE_FAILURES: positiveInt('SVC_BREAKER_CONSECUTIVE_FAILURES', 5),
+  SVC_BREAKER_COOLDOWN_MS: positiveInt('SVC_BREAKER_COOLDOWN_MS', 5_000),
   LOG_LEVEL: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'use one of fatal, error, warn, info, debug, trace, silent'), 'info'),
 });
 

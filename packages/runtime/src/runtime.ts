@@ -153,6 +153,8 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
   if (env.SVC_MASTER_KEY) await authenticator.ensureMasterKey(env.SVC_MASTER_KEY);
   const breakers = new CircuitBreakers({
     kv,
+    consecutiveFailures: Math.max(1, env.SVC_BREAKER_CONSECUTIVE_FAILURES),
+    cooldownBaseMs: env.SVC_BREAKER_COOLDOWN_MS,
     onTransition: (transition) => {
       const slash = transition.key.indexOf('/');
       metrics.breakerState.set({ provider: transition.key.slice(0, slash), model: transition.key }, transition.to === 'half_open' ? BREAKER_STATE.halfOpen : BREAKER_STATE[transition.to]);
@@ -160,7 +162,21 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     },
     onError: (error) => logger.error({ err: error }, 'circuit breaker state unavailable; admitting calls'),
   });
-  const gateway = new Gateway({ catalog, providers, learn, metrics, logger, breakers });
+  const perProvider: Record<string, { firstByteMs: number }> = {};
+  for (const [id, entry] of Object.entries(file?.providers ?? {})) {
+    if (entry.first_byte_timeout_ms !== undefined) perProvider[id] = { firstByteMs: entry.first_byte_timeout_ms };
+  }
+  const gateway = new Gateway({
+    catalog,
+    providers,
+    learn,
+    metrics,
+    logger,
+    // SVC_BREAKER_CONSECUTIVE_FAILURES=0 turns breakers off (benchmarks of raw fallback, tests).
+    ...(env.SVC_BREAKER_CONSECUTIVE_FAILURES > 0 ? { breakers } : {}),
+    timeouts: { requestMs: env.SVC_REQUEST_TIMEOUT_MS, firstByteMs: env.SVC_FIRST_BYTE_TIMEOUT_MS, perProvider },
+    retry: { maxRetries: env.SVC_RETRY_MAX, baseMs: 200, capMs: 2_000 },
+  });
 
   let closed: Promise<void> | undefined;
   return {

@@ -1,0 +1,42 @@
+/**
+ * An abort signal that fires when the parent does (the client left) or when `ms` have passed.
+ * One timer, cleared by `clear()` when the work ends early: `AbortSignal.timeout` would leave
+ * a pending timer per request for the whole deadline.
+ */
+export interface Deadline {
+  signal: AbortSignal;
+  /** True once the timer, not the parent, aborted the signal. */
+  readonly expired: boolean;
+  /** Stops the timer; the signal still follows the parent (a stream outlives its first byte). */
+  clear(): void;
+}
+
+const never: Deadline = {
+  signal: new AbortController().signal,
+  expired: false,
+  clear() {},
+};
+
+export function createDeadline(parent: AbortSignal, ms: number): Deadline {
+  // No timer wanted: the parent alone decides, and nothing is allocated.
+  if (!(ms > 0 && Number.isFinite(ms))) return { ...never, signal: parent };
+  const controller = new AbortController();
+  let expired = false;
+  const onParent = () => controller.abort(parent.reason);
+  if (parent.aborted) controller.abort(parent.reason);
+  else parent.addEventListener('abort', onParent, { once: true });
+  const timer = setTimeout(() => {
+    expired = true;
+    controller.abort(new DOMException(`Deadline of ${ms} ms exceeded.`, 'TimeoutError'));
+  }, ms);
+  timer.unref();
+  return {
+    signal: controller.signal,
+    get expired() {
+      return expired;
+    },
+    clear() {
+      clearTimeout(timer);
+    },
+  };
+}
