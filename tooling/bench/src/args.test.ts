@@ -28,4 +28,12 @@ describe('parseBenchArgs', () => {
     expect(parseBenchArgs([]).rate).toBeUndefined();
     expect(() => parseBenchArgs(['--rate', '0'])).toThrow(/--rate/);
   });
+
+  it('takes --fallback and repeatable --fallback-env, off by default', () => {
+    expect(parseBenchArgs([])).toMatchObject({ fallback: false, fallbackEnv: {} });
+    const o = parseBenchArgs(['--fallback', '--fallback-env', 'A_B=1', '--fallback-env', 'C=x=y']);
+    expect(o).toMatchObject({ fallback: true, fallbackEnv: { A_B: '1', C: 'x=y' } });
+    expect(() => parseBenchArgs(['--fallback', '--fallback-env', 'novalue'])).toThrow(/--fallback-env/);
+    expect(() => parseBenchArgs(['--fallback-env', 'A=1'])).toThrow(/needs --fallback/);
+  });
 });

@@ -15,6 +15,16 @@ export interface BenchOptions {
   rate?: number;
   /** Pin gateway to CPU 1 and mock + load generator to CPU 0 (when taskset exists and nproc >= 2). */
   pin: boolean;
+  /**
+   * Also measure svc answering after one failed attempt + fallback against svc answering normally
+   * (same connections, rate and stream settings), on a separate svc with two providers.
+   */
+  fallback: boolean;
+  /**
+   * `NAME=VALUE` variables for an extra fallback run on a second svc (e.g. a breaker knob), so a
+   * run where the failing provider is always tried can sit next to the default one.
+   */
+  fallbackEnv: Record<string, string>;
   /** Write docs/benchmarks.md (the JSON file under tooling/bench/results/ is always written). */
   writeDocs: boolean;
   help: boolean;
@@ -29,6 +39,10 @@ export const USAGE = `usage: pnpm bench [-- flags]
   --stream               also run the streaming variant (stream: true + include_usage)
   --tokens <n>           mock answer length in tokens (default 16)
   --rate <n>             send at most n requests/s in total (moderate-load runs; default: as fast as answered)
+  --fallback             also measure svc after one failed attempt + fallback (first provider answers 503)
+                         against svc answering normally, same load shape
+  --fallback-env <N=V>   with --fallback: one more fallback run on an svc started with these variables
+                         (repeatable; e.g. a circuit-breaker knob so the failing provider is always tried)
   --no-pin               do not pin processes to CPUs with taskset
   --no-docs              do not rewrite docs/benchmarks.md`;
 
@@ -52,6 +66,8 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
       stream: { type: 'boolean', default: false },
       tokens: { type: 'string', default: '16' },
       rate: { type: 'string' },
+      fallback: { type: 'boolean', default: false },
+      'fallback-env': { type: 'string', multiple: true },
       'no-pin': { type: 'boolean', default: false },
       'no-docs': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
@@ -62,6 +78,18 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
     if (!(TARGET_NAMES as readonly string[]).includes(name)) {
       throw new Error(`--only: unknown target "${name}" (use ${TARGET_NAMES.join(',')})`);
     }
+  }
+  const fallbackEnv: Record<string, string> = {};
+  for (const pair of values['fallback-env'] ?? []) {
+    const eq = pair.indexOf('=');
+    const name = eq < 0 ? '' : pair.slice(0, eq);
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
+      throw new Error(`--fallback-env must be NAME=VALUE, got "${pair}"`);
+    }
+    fallbackEnv[name] = pair.slice(eq + 1);
+  }
+  if (Object.keys(fallbackEnv).length > 0 && !values.fallback) {
+    throw new Error('--fallback-env needs --fallback');
   }
   const warmup = Number(values.warmup);
   if (!Number.isFinite(warmup) || warmup < 0) {
@@ -75,6 +103,8 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
     stream: values.stream,
     tokens: positive('tokens', values.tokens, true),
     ...(values.rate === undefined ? {} : { rate: positive('rate', values.rate, true) }),
+    fallback: values.fallback,
+    fallbackEnv,
     pin: !values['no-pin'],
     writeDocs: !values['no-docs'],
     help: values.help,

@@ -3,5 +3,19 @@ export { ratio, svcVsPortkey, withOverhead } from './compare.js';
 export type { Measurement } from './measure.js';
 export { percentile, summarise, type LatencySummary } from './percentiles.js';
 export { parseStatTicks, parseStatusKb, readProc } from './proc-stats.js';
-export { renderReport, renderResults, renderRatios, spliceGenerated, type BenchReport } from './render.js';
+export {
+  fallbackFigures,
+  fallbackPair,
+  type FallbackReport,
+  type FallbackResult,
+  runFallback,
+} from './fallback.js';
+export {
+  renderFallback,
+  renderReport,
+  renderResults,
+  renderRatios,
+  spliceGenerated,
+  type BenchReport,
+} from './render.js';
 export { runBench } from './run-bench.js';

@@ -25,6 +25,10 @@ export interface Measurement {
   loadgenCpuMs: number;
   /** 1-minute load average when the run ended (other work on the machine shows here). */
   loadAvg1: number;
+  /** Requests the mock upstream received during the measured run (when `upstreamStatsUrl` was given). */
+  upstreamRequests?: number;
+  /** Of those, requests the mock answered with a fault. */
+  upstreamFaults?: number;
 }
 
 /** Settings of one measurement. */
@@ -35,6 +39,20 @@ export interface MeasureSpec {
   stream: boolean;
   upstreamPid: number;
   rate?: number;
+  /** The mock's base URL: count its requests and faults (`GET /__mock/stats`) over the measured run. */
+  upstreamStatsUrl?: string;
+}
+
+interface UpstreamCounts {
+  total: number;
+  faults: number;
+}
+
+/** Requests and faults the mock upstream has counted so far. */
+export async function upstreamCounts(mockUrl: string): Promise<UpstreamCounts> {
+  const res = await fetch(`${mockUrl}/__mock/stats`);
+  const stats = (await res.json()) as { total?: number; faults?: number };
+  return { total: stats.total ?? 0, faults: stats.faults ?? 0 };
 }
 
 /** Warm the target up, then load it and charge CPU/RSS from /proc to its process. */
@@ -47,6 +65,7 @@ export async function measure(target: Target, spec: MeasureSpec): Promise<Measur
     ...(spec.rate === undefined ? {} : { overallRate: spec.rate }),
   };
   if (spec.warmupSec > 0) await runLoad({ ...load, durationSec: spec.warmupSec });
+  const countsBefore = spec.upstreamStatsUrl ? await upstreamCounts(spec.upstreamStatsUrl) : undefined;
   const before = readProc(target.pid);
   const upstreamBefore = readProc(spec.upstreamPid);
   const loadgenBefore = process.cpuUsage();
@@ -54,6 +73,7 @@ export async function measure(target: Target, spec: MeasureSpec): Promise<Measur
   const loadgen = process.cpuUsage(loadgenBefore);
   const after = readProc(target.pid);
   const upstreamAfter = readProc(spec.upstreamPid);
+  const countsAfter = spec.upstreamStatsUrl ? await upstreamCounts(spec.upstreamStatsUrl) : undefined;
   const cpuMs = after.cpuMs - before.cpuMs;
   return {
     target: target.name,
@@ -68,5 +88,11 @@ export async function measure(target: Target, spec: MeasureSpec): Promise<Measur
     upstreamCpuMs: upstreamAfter.cpuMs - upstreamBefore.cpuMs,
     loadgenCpuMs: (loadgen.user + loadgen.system) / 1000,
     loadAvg1: loadavg()[0] ?? 0,
+    ...(countsBefore && countsAfter
+      ? {
+          upstreamRequests: countsAfter.total - countsBefore.total,
+          upstreamFaults: countsAfter.faults - countsBefore.faults,
+        }
+      : {}),
   };
 }

@@ -1,4 +1,5 @@
 import { type Row, svcVsPortkey, withOverhead } from './compare.js';
+import { breakerReading, type FallbackReport, fallbackFigures, perResponse } from './fallback.js';
 import type { MachineInfo } from './machine.js';
 import type { Measurement } from './measure.js';
 import type { TargetName } from './target.js';
@@ -22,6 +23,8 @@ export interface BenchReport {
   skipped: Partial<Record<TargetName, string>>;
   /** Caveats about how a target was run (shims, known upstream bugs). */
   notes: string[];
+  /** `--fallback`: normal vs failed attempt + fallback on svc. */
+  fallback?: FallbackReport;
 }
 
 /** Fixed-point number, or an en dash for missing/NaN. */
@@ -72,6 +75,46 @@ export function renderRatios(ms: readonly Measurement[]): string {
   return [head, ...rows].join('\n');
 }
 
+function bold(text: string): string {
+  return text === '–' ? text : `**${text}**`;
+}
+
+/** The `--fallback` section: normal and fallback rows per scenario, and the difference. */
+export function renderFallback(fb: FallbackReport): string {
+  const lines: string[] = ['**Failed attempt + fallback** (`--fallback`)', ''];
+  if (fb.pair) {
+    lines.push(
+      `Same svc process, same load: "normal" requests pin \`${fb.pair.healthyModel}\` (one upstream call, succeeds); "fallback" requests pin \`${fb.pair.failingModel}\`, whose upstream (${fb.failingProvider}, keyed by its API key on the mock) answers ${fb.fault} every time, so svc falls back to the same family on ${fb.healthyProvider}. "added" is fallback minus normal. Failed attempts/req is the mock's fault count over the measured run per response: 1 means every request paid a real failed attempt, about 0 means the circuit breaker was open and the failing provider was skipped.`,
+      '',
+    );
+  }
+  if (fb.results.length > 0) {
+    lines.push(
+      '| scenario | svc | requests | req/s | p50 ms | p99 ms | CPU µs/req | upstream calls/req | failed attempts/req | breaker of the failing model | failed |',
+      '|---|---|---|---:|---:|---:|---:|---:|---:|---|---:|',
+    );
+    for (const r of fb.results) {
+      const f = fallbackFigures(r);
+      const name = scenario(r.connections, r.stream, r.rate);
+      const row = (label: string, m: typeof r.normal, calls: number | undefined, failed: string, breaker: string): string =>
+        `| ${name} | ${r.variant} | ${label} | ${fmt(m.load.rps, 0)} | ${fmt(m.load.latency.p50)} | ${fmt(m.load.latency.p99)} | ${fmt(m.cpuUsPerRequest, 0)} | ${fmt(calls)} | ${failed} | ${breaker} | ${m.load.non2xx + m.load.errors} |`;
+      lines.push(
+        row('normal', r.normal, f.upstreamCallsPerRequest.normal, fmt(perResponse(r.normal.upstreamFaults, r.normal)), ''),
+        row(
+          'failed attempt + fallback',
+          r.fallback,
+          f.upstreamCallsPerRequest.fallback,
+          fmt(f.failedAttemptsPerRequest),
+          breakerReading(f.failedAttemptsPerRequest),
+        ),
+        `| ${name} | ${r.variant} | **added** | | ${bold(signed(f.addedP50Ms))} | ${bold(signed(f.addedP99Ms))} | ${bold(signed(f.addedCpuUs, 0))} | | | | |`,
+      );
+    }
+  }
+  if (fb.skipped.length > 0) lines.push('', ...fb.skipped.map((reason) => `- **fallback not measured:** ${reason}`));
+  return lines.join('\n');
+}
+
 /** The generated part of docs/benchmarks.md: machine, settings, results, ratios, skipped targets. */
 export function renderReport(report: BenchReport): string {
   const { machine, settings } = report;
@@ -91,6 +134,7 @@ export function renderReport(report: BenchReport): string {
   if (ratios) {
     lines.push('', '**svc ÷ Portkey, same run** (below 1× is better for svc, except req/s):', '', ratios);
   }
+  if (report.fallback) lines.push('', renderFallback(report.fallback));
   if (report.notes.length > 0) lines.push('', ...report.notes.map((n) => `- Note: ${n}`));
   const skipped = Object.entries(report.skipped);
   if (skipped.length > 0) {

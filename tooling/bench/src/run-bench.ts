@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import type { BenchOptions } from './args.js';
 import type { ChildSet } from './children.js';
+import { type FallbackReport, runFallback } from './fallback.js';
 import { hasTaskset, machineInfo } from './machine.js';
 import { type Measurement, measure } from './measure.js';
 import { startMockChild } from './mock-child.js';
@@ -121,6 +122,21 @@ export async function runBench(options: BenchOptions, root: string, children: Ch
       }
     }
   }
+  let fallback: FallbackReport | undefined;
+  if (options.fallback) {
+    // The main gateways are done; stop them so the fallback svc has the gateway CPU to itself.
+    for (const target of targets) if (target.name !== 'direct') await children.stopPid(target.pid);
+    fallback = await runFallback({
+      options,
+      root,
+      children,
+      mockUrl: mock.url,
+      mockPid: mock.child.pid,
+      cpus: place.gateway,
+      log,
+    });
+    for (const reason of fallback.skipped) log(`fallback NOT measured: ${reason}`);
+  }
   for (const [name, reason] of Object.entries(skipped)) log(`${name} NOT measured: ${reason}`);
 
   return {
@@ -138,5 +154,6 @@ export async function runBench(options: BenchOptions, root: string, children: Ch
     measurements,
     skipped,
     notes,
+    ...(fallback ? { fallback } : {}),
   };
 }

@@ -3,17 +3,50 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChildSet } from './children.js';
-import { chatBody, type TargetStart } from './target.js';
+import { chatBody, type Target, type TargetStart } from './target.js';
 import { freePort, waitForHttp } from './wait-ready.js';
 
+/** Options of {@link startSvcProcess}. */
+export interface SvcProcessOptions {
+  root: string;
+  mockUrl: string;
+  cpus?: string;
+  readyTimeoutMs?: number;
+  /**
+   * Provider variables to configure instead of `OPENAI_API_KEY=mock` + `OPENAI_BASE_URL`. When
+   * given, every inherited `*_API_KEY` / `*_BASE_URL` and `SVC_CONFIG` is dropped first, so only
+   * these providers exist (a real key in the shell cannot join a fallback waterfall).
+   */
+  providerEnv?: Record<string, string>;
+  /** More variables, applied last (e.g. a gateway knob under test). */
+  extraEnv?: Record<string, string>;
+}
+
+/** A started svc process: where to send requests and with which key. */
+export interface SvcProcess {
+  /** `http://127.0.0.1:<port>` */
+  base: string;
+  masterKey: string;
+  pid: number;
+}
+
+function inheritedEnv(stripProviders: boolean): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  if (!stripProviders) return env;
+  for (const name of Object.keys(env)) {
+    if (/_(API_KEY|BASE_URL)$/.test(name) || name === 'SVC_CONFIG') delete env[name];
+  }
+  return env;
+}
+
 /**
- * Start the svc gateway (`node apps/server/dist/main.js`) with the operator contract of DESIGN §3:
- * a temp `SVC_DATA_DIR`, a bench master key and OpenAI pointed at the mock; wait for `/ready`.
+ * Start `node apps/server/dist/main.js` with the operator contract of DESIGN §3: a temp
+ * `SVC_DATA_DIR`, a bench master key and providers pointed at the mock; wait for `/ready`.
  */
-export async function startSvc(
+export async function startSvcProcess(
   children: ChildSet,
-  options: { root: string; mockUrl: string; cpus?: string; readyTimeoutMs?: number },
-): Promise<TargetStart> {
+  options: SvcProcessOptions,
+): Promise<{ ok: true; svc: SvcProcess } | { ok: false; reason: string }> {
   const script = join(options.root, 'apps/server/dist/main.js');
   if (!existsSync(script)) {
     return {
@@ -23,6 +56,10 @@ export async function startSvc(
   }
   const [port, controlPort] = [await freePort(), await freePort()];
   const masterKey = `sk-svc-bench-${randomBytes(16).toString('hex')}`;
+  const providers = options.providerEnv ?? {
+    OPENAI_API_KEY: 'mock',
+    OPENAI_BASE_URL: `${options.mockUrl}/v1`,
+  };
   const child = await children.spawn({
     name: 'svc',
     command: process.execPath,
@@ -30,16 +67,16 @@ export async function startSvc(
     cwd: options.root,
     cpus: options.cpus,
     env: {
-      ...process.env,
+      ...inheritedEnv(options.providerEnv !== undefined),
       PORT: String(port),
       CONTROL_PORT: String(controlPort),
       HOST: '127.0.0.1',
       SVC_DATA_DIR: mkdtempSync(join(tmpdir(), 'svc-bench-')),
       SVC_MASTER_KEY: masterKey,
-      OPENAI_API_KEY: 'mock',
-      OPENAI_BASE_URL: `${options.mockUrl}/v1`,
+      ...providers,
       LOG_LEVEL: 'warn',
       SVC_MOCK_PROVIDER: '0',
+      ...options.extraEnv,
     },
   });
   const base = `http://127.0.0.1:${port}`;
@@ -48,14 +85,26 @@ export async function startSvc(
     await children.stop(child);
     return { ok: false, reason: notReady };
   }
+  return { ok: true, svc: { base, masterKey, pid: child.pid } };
+}
+
+/** A chat completions target on a running svc that pins `model`. */
+export function svcTarget(svc: SvcProcess, model: string): Target {
   return {
-    ok: true,
-    target: {
-      name: 'svc',
-      url: `${base}/v1/chat/completions`,
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${masterKey}` },
-      body: (stream) => chatBody('openai/gpt-4o-mini', stream),
-      pid: child.pid,
-    },
+    name: 'svc',
+    url: `${svc.base}/v1/chat/completions`,
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${svc.masterKey}` },
+    body: (stream) => chatBody(model, stream),
+    pid: svc.pid,
   };
+}
+
+/** The svc target of the main runs: OpenAI pointed at the mock, `model: "openai/gpt-4o-mini"`. */
+export async function startSvc(
+  children: ChildSet,
+  options: { root: string; mockUrl: string; cpus?: string; readyTimeoutMs?: number },
+): Promise<TargetStart> {
+  const started = await startSvcProcess(children, options);
+  if (!started.ok) return started;
+  return { ok: true, target: svcTarget(started.svc, 'openai/gpt-4o-mini') };
 }

@@ -35,6 +35,13 @@ export interface MockBehaviour {
   failFirst: number | undefined;
   /** `retry-after` seconds sent with a 429. */
   retryAfterSeconds: number;
+  /**
+   * Faults by credential: a request whose API key (`Authorization: Bearer <key>`, `x-api-key` or
+   * `x-goog-api-key`) is a key here gets that fault on every request, whatever `faultProbability`
+   * and `failFirst` say; an `x-mock-fault` header still wins. Lets one mock play a failing
+   * provider and a healthy one at once (two gateway providers with different keys).
+   */
+  faultKeys: Readonly<Record<string, MockFault>> | undefined;
 }
 
 /** What one request will do, after headers, probability and counters are applied. */
@@ -55,6 +62,7 @@ export const DEFAULT_BEHAVIOUR: MockBehaviour = {
   faultProbability: 1,
   failFirst: undefined,
   retryAfterSeconds: 1,
+  faultKeys: undefined,
 };
 
 /** Narrow a string to a fault name. */
@@ -76,5 +84,31 @@ export function behaviourFromJson(json: Record<string, unknown>): Partial<MockBe
   const fault = json['fault'];
   if (fault === null) out.fault = undefined;
   else if (typeof fault === 'string' && isMockFault(fault)) out.fault = fault;
+  const faultKeys = json['faultKeys'];
+  if (faultKeys === null) out.faultKeys = undefined;
+  else if (typeof faultKeys === 'object' && !Array.isArray(faultKeys)) {
+    const keys: Record<string, MockFault> = {};
+    for (const [key, value] of Object.entries(faultKeys as Record<string, unknown>)) {
+      if (key !== '' && typeof value === 'string' && isMockFault(value)) keys[key] = value;
+    }
+    out.faultKeys = Object.keys(keys).length > 0 ? keys : undefined;
+  }
   return out;
+}
+
+/**
+ * Parse `--fault-key` values, `<key>` or `<key>=<fault>` (default fault 503), into a
+ * `faultKeys` map; throws naming the bad value.
+ */
+export function parseFaultKeys(values: readonly string[]): Record<string, MockFault> {
+  const keys: Record<string, MockFault> = {};
+  for (const value of values) {
+    const eq = value.lastIndexOf('=');
+    const key = eq < 0 ? value : value.slice(0, eq);
+    const fault = eq < 0 ? '503' : value.slice(eq + 1);
+    if (key === '') throw new Error(`--fault-key needs a key, got "${value}"`);
+    if (!isMockFault(fault)) throw new Error(`--fault-key ${key}: unknown fault "${fault}"`);
+    keys[key] = fault;
+  }
+  return keys;
 }

@@ -105,6 +105,45 @@ describe('faults via x-mock-fault', () => {
   });
 });
 
+describe('faults by credential (faultKeys)', () => {
+  it('fails every request carrying a listed key and answers the others', async () => {
+    const keyed = await startMockUpstream({ faultKeys: { 'groq-key': '503' } });
+    try {
+      const url = `${keyed.url}/v1/chat/completions`;
+      const statuses: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const failing = await post(url, chat, { authorization: 'Bearer groq-key' });
+        expect((await readJson<ErrorBody>(failing)).error.type).toBe('server_error');
+        const healthy = await post(url, chat, { authorization: 'Bearer together-key' });
+        await healthy.text();
+        statuses.push(failing.status, healthy.status);
+      }
+      expect(statuses).toEqual([503, 200, 503, 200, 503, 200]);
+      const anthropic = await post(`${keyed.url}/v1/messages`, messages, { 'x-api-key': 'groq-key' });
+      expect(anthropic.status).toBe(503);
+      const none = await post(url, chat);
+      expect(none.status).toBe(200);
+      await none.text();
+      expect(keyed.stats().faults).toBe(4);
+      const override = await post(url, chat, { authorization: 'Bearer groq-key', 'x-mock-fault': '429' });
+      expect(override.status).toBe(429);
+    } finally {
+      await keyed.close();
+    }
+  });
+
+  it('is set and cleared through POST /__mock/configure', async () => {
+    const url = `${mock.url}/v1/chat/completions`;
+    const auth = { authorization: 'Bearer bad-key' };
+    const set = await post(`${mock.url}/__mock/configure`, { faultKeys: { 'bad-key': '500', other: 'nope' } });
+    expect(set.status).toBe(204);
+    expect((await post(url, chat, auth)).status).toBe(500);
+    expect((await post(url, chat, { authorization: 'Bearer other' })).status).toBe(200);
+    await post(`${mock.url}/__mock/configure`, { faultKeys: null });
+    expect((await post(url, chat, auth)).status).toBe(200);
+  });
+});
+
 describe('configure() and timing', () => {
   it('applies a server-wide fault with a probability and counts faults', async () => {
     mock.configure({ fault: '500', faultProbability: 0.5 });

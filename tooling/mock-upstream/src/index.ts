@@ -4,6 +4,7 @@ export {
   MOCK_FAULTS,
   DEFAULT_BEHAVIOUR,
   isMockFault,
+  parseFaultKeys,
 } from './behaviour.js';
 export {
   startMockUpstream,

@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
-import { isMockFault, type MockBehaviour } from './behaviour.js';
+import { isMockFault, type MockBehaviour, parseFaultKeys } from './behaviour.js';
 import { startMockUpstream } from './server.js';
 
 const USAGE = `usage: node tooling/mock-upstream/dist/main.js [--port 9100] [--host 127.0.0.1]
   [--latency-ms 0] [--tokens-per-second 0] [--tokens 16]
   [--fault 429|500|503|529|timeout|drop-mid-stream|context-length] [--fault-probability 1]
-  [--fail-first N]`;
+  [--fail-first N] [--fault-key <api-key>[=503] ...]
+  --fault-key: requests carrying that key (Authorization: Bearer, x-api-key or x-goog-api-key)
+  always get the fault (default 503); repeatable, e.g. one failing and one healthy provider.`;
 
 function numberFlag(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -28,6 +30,7 @@ const { values } = parseArgs({
     fault: { type: 'string' },
     'fault-probability': { type: 'string' },
     'fail-first': { type: 'string' },
+    'fault-key': { type: 'string', multiple: true },
     help: { type: 'boolean', default: false },
   },
 });
@@ -49,6 +52,14 @@ set('tokens', numberFlag('tokens', values.tokens));
 set('faultProbability', numberFlag('fault-probability', values['fault-probability']));
 set('failFirst', numberFlag('fail-first', values['fail-first']));
 if (values.fault !== undefined && isMockFault(values.fault)) behaviour.fault = values.fault;
+if (values['fault-key'] !== undefined) {
+  try {
+    behaviour.faultKeys = parseFaultKeys(values['fault-key']);
+  } catch (error) {
+    console.error(`mock-upstream: ${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+    process.exit(2);
+  }
+}
 
 const mock = await startMockUpstream({
   port: numberFlag('port', values.port) ?? 9100,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_BEHAVIOUR } from './behaviour.js';
-import { planRequest } from './plan-request.js';
+import { DEFAULT_BEHAVIOUR, behaviourFromJson, parseFaultKeys } from './behaviour.js';
+import { planRequest, requestCredential } from './plan-request.js';
 
 describe('planRequest', () => {
   it('uses the defaults without headers', () => {
@@ -44,5 +44,43 @@ describe('planRequest', () => {
 
   it('defaults the fail-first fault to 500', () => {
     expect(planRequest(DEFAULT_BEHAVIOUR, { 'x-mock-fail-first': '1' }, new Map())).toMatchObject({ fault: '500' });
+  });
+
+  it('gives a listed credential its fault every time, ignoring probability and failFirst', () => {
+    const defaults = { ...DEFAULT_BEHAVIOUR, faultKeys: { 'groq-key': '503' as const }, faultProbability: 0, failFirst: 0 };
+    const counters = new Map<string, number>();
+    for (let i = 0; i < 3; i++) {
+      expect(planRequest(defaults, { authorization: 'Bearer groq-key' }, counters, () => 0.99)).toMatchObject({ fault: '503' });
+    }
+    expect(planRequest(defaults, { authorization: 'Bearer together-key' }, counters)).toMatchObject({ fault: undefined });
+    expect(planRequest(defaults, { authorization: 'Bearer constructor' }, counters)).toMatchObject({ fault: undefined });
+    expect(planRequest(defaults, {}, counters)).toMatchObject({ fault: undefined });
+  });
+
+  it('lets x-mock-fault win over a keyed fault', () => {
+    const defaults = { ...DEFAULT_BEHAVIOUR, faultKeys: { k: '503' as const } };
+    expect(planRequest(defaults, { authorization: 'Bearer k', 'x-mock-fault': '429' }, new Map())).toMatchObject({ fault: '429' });
+  });
+});
+
+describe('credentials and fault keys', () => {
+  it('reads the key from Authorization, x-api-key or x-goog-api-key', () => {
+    expect(requestCredential({ authorization: 'Bearer abc' })).toBe('abc');
+    expect(requestCredential({ authorization: 'bearer  abc ' })).toBe('abc');
+    expect(requestCredential({ 'x-api-key': 'ant' })).toBe('ant');
+    expect(requestCredential({ 'x-goog-api-key': 'goog' })).toBe('goog');
+    expect(requestCredential({ authorization: 'Basic xyz' })).toBeUndefined();
+  });
+
+  it('parses --fault-key values with 503 as the default fault', () => {
+    expect(parseFaultKeys(['groq-key', 'a=429', 'b=c=500'])).toEqual({ 'groq-key': '503', a: '429', 'b=c': '500' });
+    expect(() => parseFaultKeys(['=503'])).toThrow(/needs a key/);
+    expect(() => parseFaultKeys(['k=418'])).toThrow(/unknown fault/);
+  });
+
+  it('takes faultKeys from configure JSON, dropping unknown faults, null clears', () => {
+    expect(behaviourFromJson({ faultKeys: { a: '503', b: 'teapot' } })).toEqual({ faultKeys: { a: '503' } });
+    expect(behaviourFromJson({ faultKeys: null })).toEqual({ faultKeys: undefined });
+    expect(behaviourFromJson({ faultKeys: ['a'] })).toEqual({});
   });
 });

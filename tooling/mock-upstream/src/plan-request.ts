@@ -30,6 +30,7 @@ function numberHeader(
  * Resolve what one request will do from the server defaults and its `x-mock-*` headers:
  * `x-mock-latency-ms`, `x-mock-tokens-per-second`, `x-mock-tokens`, `x-mock-fault`,
  * `x-mock-fault-probability`, `x-mock-fail-first` (+ `x-mock-fail-key`), `x-mock-retry-after`.
+ * A credential listed in `defaults.faultKeys` gets its fault unless `x-mock-fault` is sent.
  * Returns a string naming the bad header when one is malformed.
  */
 export function planRequest(
@@ -68,6 +69,15 @@ export function planRequest(
   };
 }
 
+/** The API key a request carries: `Authorization: Bearer <key>`, else `x-api-key`, else `x-goog-api-key`. */
+export function requestCredential(headers: IncomingHttpHeaders): string | undefined {
+  const authorization = header(headers, 'authorization');
+  if (authorization !== undefined && authorization.length > 7 && authorization.slice(0, 7).toLowerCase() === 'bearer ') {
+    return authorization.slice(7).trim();
+  }
+  return header(headers, 'x-api-key') ?? header(headers, 'x-goog-api-key');
+}
+
 function resolveFault(
   defaults: MockBehaviour,
   headers: IncomingHttpHeaders,
@@ -88,6 +98,12 @@ function resolveFault(
     const seen = (counters.get(key) ?? 0) + 1;
     counters.set(key, seen);
     return seen <= failFirstHeader ? (faultHeader ?? defaults.fault ?? '500') : undefined;
+  }
+  if (faultHeader === undefined && defaults.faultKeys !== undefined) {
+    const credential = requestCredential(headers);
+    const keyed =
+      credential !== undefined && Object.hasOwn(defaults.faultKeys, credential) ? defaults.faultKeys[credential] : undefined;
+    if (keyed !== undefined) return keyed;
   }
   const fault = faultHeader ?? defaults.fault;
   if (fault === undefined) return undefined;
