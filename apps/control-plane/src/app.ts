@@ -7,6 +7,7 @@ import type { ControlEnv } from './env.js';
 import { registerAdminKeys } from './routes/admin-keys.js';
 import { registerAdminOrgs } from './routes/admin-orgs.js';
 import { registerBreakers } from './routes/observability-breakers.js';
+import { registerHedging } from './routes/observability-hedging.js';
 
 /** The control plane (spec document 2) and the admin API, mounted as DESIGN.md §3 says. */
 export function createControlPlaneApp(deps: ControlPlaneDeps): Hono<ControlEnv> {
@@ -30,6 +31,7 @@ export function createControlPlaneApp(deps: ControlPlaneDeps): Hono<ControlEnv> 
     await next();
   });
   registerBreakers(app, deps);
+  registerHedging(app, deps);
   registerAdminOrgs(app, deps);
   registerAdminKeys(app, deps);
   return app;

@@ -1,5 +1,5 @@
 import type { Authenticator, AuthStore } from '@svc/auth';
-import type { CircuitBreakers } from '@svc/resilience';
+import type { CircuitBreakers, HedgeStats, LatencyTracker } from '@svc/resilience';
 import type { Readiness } from '@svc/runtime';
 import type { Logger, Metrics } from '@svc/telemetry';
 
@@ -10,6 +10,8 @@ export interface ControlPlaneDeps {
   db: AuthStore;
   /** Circuit breakers (the same instances the inference pipeline consults). */
   breakers: Pick<CircuitBreakers, 'list' | 'reset'>;
+  /** Hedging counters, learned latencies and the run-time default. */
+  hedging: { latency: Pick<LatencyTracker, 'snapshot'>; stats: Pick<HedgeStats, 'snapshot'>; config: { enabledByDefault: boolean } };
   metrics: Metrics;
   logger: Logger;
   readiness(): Promise<Readiness>;

@@ -51,3 +51,23 @@ describe('/v1/observability/breakers', () => {
     expect(await bad.json()).toMatchObject({ error: { param: 'key' } });
   });
 });
+
+describe('/v1/observability/hedging', () => {
+  it('reports counters and learned latencies', async () => {
+    runtime.hedging.latency.observe('mock/mock-value', 120);
+    const stats = (await (await call('GET', '/v1/observability/hedging/stats')).json()) as Record<string, unknown>;
+    expect(stats).toMatchObject({ enabled_by_default: false, requests: 0, fired: 0, secondary_wins: 0 });
+    expect(stats.latency).toEqual(expect.arrayContaining([expect.objectContaining({ model: 'mock/mock-value', samples: 1 })]));
+  });
+
+  it('changes the default for admins only, validating the body', async () => {
+    const org = await runtime.db.orgs.ensure(`hedge-${randomUUID()}`);
+    const observer = await runtime.authenticator.issue({ orgId: org.id, scopes: ['observability:read'] });
+    expect((await call('POST', '/v1/observability/hedging/config', JSON.stringify({ enabled_by_default: true }), observer.secret)).status).toBe(403);
+    expect((await call('POST', '/v1/observability/hedging/config', JSON.stringify({ enabled_by_default: 'yes' }))).status).toBe(400);
+    const changed = await call('POST', '/v1/observability/hedging/config', JSON.stringify({ enabled_by_default: true }));
+    expect(await changed.json()).toEqual({ enabled_by_default: true });
+    expect(runtime.hedging.config.enabledByDefault).toBe(true);
+    await call('POST', '/v1/observability/hedging/config', JSON.stringify({ enabled_by_default: false }));
+  });
+});

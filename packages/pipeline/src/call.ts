@@ -1,7 +1,7 @@
 import type { ModelInfo } from '@svc/catalog';
 import { type ChatRequest, type ChatResult, type StreamEvent, isProviderError, noProviderConfigured, toGatewayError } from '@svc/core';
 import type { KeyAttempt, KeyPoolCallOptions, Provider, ProviderChatRequest } from '@svc/providers';
-import { type CircuitBreakers, type RetryPolicy, allBreakersOpen, retryDelay, sleep } from '@svc/resilience';
+import { type CircuitBreakers, type HedgeStats, type LatencyTracker, type RetryPolicy, allBreakersOpen, hedge, retryDelay, sleep } from '@svc/resilience';
 import { createDeadline } from './deadline.js';
 import type { Attempt } from './attempt.js';
 
@@ -37,6 +37,16 @@ export interface CallSettings {
   retry?: Pick<RetryPolicy, 'maxRetries' | 'baseMs' | 'capMs'>;
   /** Epoch ms the request must be done by. */
   deadline?: number;
+  /** Latency learning (always) and hedging (when `enabled` for this request). */
+  hedging?: HedgingSettings;
+}
+
+/** Hedging state shared by every request, and this request's switch. */
+export interface HedgingSettings {
+  latency: LatencyTracker;
+  stats: HedgeStats;
+  /** `svc.enable_hedging` (or the deployment default) for this request. */
+  enabled: boolean;
 }
 
 /** The part of @svc/resilience's CircuitBreakers the call stage uses. */
@@ -57,6 +67,7 @@ async function walk<T>(
   attempts: Attempt[],
   firstByteTimer: boolean,
   run: (provider: Provider, model: ModelInfo, options: KeyPoolCallOptions) => Promise<T>,
+  dispose?: (value: T) => void,
 ): Promise<{ value: T; model: ModelInfo; providerMs: number }> {
   let lastError: unknown;
   let tried = 0;
@@ -77,9 +88,12 @@ async function walk<T>(
       continue;
     }
     tried++;
+    const timeoutOf = (m: ModelInfo) => (firstByteTimer ? (settings.firstByteTimeoutMs?.(m.provider) ?? 0) : 0);
     for (let retries = 0; ; retries++) {
-      const timeoutMs = firstByteTimer ? (settings.firstByteTimeoutMs?.(model.provider) ?? 0) : 0;
-      const outcome = await attemptOnce(provider, model, settings, attempts, spent, timeoutMs, run);
+      const hedged = retries === 0 ? await hedgedPair(queue, position, model, provider, settings, attempted, attempts, spent, timeoutOf, run, dispose) : undefined;
+      if (hedged?.partner) tried++;
+      if (hedged?.won) return { value: hedged.won.value, model: hedged.won.model, providerMs: spent.providerMs };
+      const outcome = hedged?.failed ?? (await attemptOnce(provider, model, settings, settings.signal, attempts, spent, timeoutOf(model), run));
       if (outcome.ok) {
         void settings.breakers?.record(model.id, 'success', { probe: admission.probe });
         return { value: outcome.value, model, providerMs: spent.providerMs };
@@ -118,13 +132,14 @@ async function attemptOnce<T>(
   provider: Provider,
   model: ModelInfo,
   settings: CallSettings,
+  signal: AbortSignal,
   attempts: Attempt[],
   spent: { providerMs: number },
   timeoutMs: number,
   run: (provider: Provider, model: ModelInfo, options: KeyPoolCallOptions) => Promise<T>,
 ): Promise<AttemptOutcome<T>> {
   const started = performance.now();
-  const firstByte = createDeadline(settings.signal, timeoutMs);
+  const firstByte = createDeadline(signal, timeoutMs);
   let keyStarted = started;
   let lastKey: number | undefined;
   let pendingKey: KeyAttempt | undefined;
@@ -145,7 +160,9 @@ async function attemptOnce<T>(
   try {
     const value = await run(provider, model, options);
     firstByte.clear();
-    spent.providerMs += performance.now() - started;
+    const elapsed = performance.now() - started;
+    spent.providerMs += elapsed;
+    settings.hedging?.latency.observe(model.id, elapsed);
     const attempt: Attempt = { model: model.id, provider: model.provider, outcome: 'ok', latencyMs: Math.round(performance.now() - keyStarted) };
     if (lastKey !== undefined) attempt.keyIndex = lastKey;
     attempts.push(attempt);
@@ -158,7 +175,8 @@ async function attemptOnce<T>(
       model: model.id,
       provider: model.provider,
       outcome: 'error',
-      errorKind: isProviderError(error) ? error.kind : 'internal',
+      // Aborted by a hedge race it lost (not by the client, not by its own timer).
+      errorKind: signal.aborted && !settings.signal.aborted && !firstByte.expired ? 'cancelled' : isProviderError(error) ? error.kind : 'internal',
       latencyMs: Math.round(performance.now() - keyStarted),
     };
     if (lastKey !== undefined) attempt.keyIndex = lastKey;
@@ -166,6 +184,69 @@ async function attemptOnce<T>(
     attempts.push(attempt);
     settings.observer.attempt(model, attempt);
     return { ok: false, error };
+  }
+}
+
+interface HedgeOutcome<T> {
+  /** The second candidate, when one was raced (it counts as tried). */
+  partner?: ModelInfo;
+  won?: { value: T; model: ModelInfo };
+  /** The primary's failure when neither attempt succeeded: the walk handles it as usual. */
+  failed?: AttemptOutcome<T>;
+}
+
+/**
+ * Hedging: when enabled for the request and the primary's recent p95 is known, the next callable
+ * candidate is started if the primary has not answered (JSON) or sent its first event (stream)
+ * within that time; the first success wins and the other attempt is cancelled. Returns undefined
+ * when there is nothing to hedge with, so the walk calls the primary alone.
+ */
+async function hedgedPair<T>(
+  queue: readonly ModelInfo[],
+  position: number,
+  model: ModelInfo,
+  provider: Provider,
+  settings: CallSettings,
+  attempted: Set<string>,
+  attempts: Attempt[],
+  spent: { providerMs: number },
+  timeoutOf: (model: ModelInfo) => number,
+  run: (provider: Provider, model: ModelInfo, options: KeyPoolCallOptions) => Promise<T>,
+  dispose: ((value: T) => void) | undefined,
+): Promise<HedgeOutcome<T> | undefined> {
+  const hedging = settings.hedging;
+  if (!hedging?.enabled) return undefined;
+  const delayMs = hedging.latency.hedgeDelay(model.id);
+  if (delayMs === undefined) return undefined;
+  const partner = queue.slice(position + 1).find((m) => !attempted.has(m.id) && settings.providers.get(m.provider) !== undefined);
+  if (!partner) return undefined;
+  const partnerProvider = settings.providers.get(partner.provider)!;
+  const unwrap = (outcome: AttemptOutcome<T>): T => {
+    if (outcome.ok) return outcome.value;
+    throw outcome.error;
+  };
+  let partnerStarted = false;
+  try {
+    const result = await hedge(
+      (signal) => attemptOnce(provider, model, settings, signal, attempts, spent, timeoutOf(model), run).then(unwrap),
+      (signal) => {
+        partnerStarted = true;
+        attempted.add(partner.id);
+        return attemptOnce(partnerProvider, partner, settings, signal, attempts, spent, timeoutOf(partner), run).then(unwrap);
+      },
+      {
+        delayMs,
+        signal: settings.signal,
+        stats: hedging.stats,
+        fallBackOn: (error) => isProviderError(error) && error.retryable,
+        ...(dispose ? { dispose } : {}),
+      },
+    );
+    const winner = result.winner === 'primary' ? model : partner;
+    void settings.breakers?.record(winner.id, 'success');
+    return { ...(partnerStarted ? { partner } : {}), won: { value: result.value, model: winner } };
+  } catch (error) {
+    return { ...(partnerStarted ? { partner } : {}), failed: { ok: false, error } };
   }
 }
 
@@ -200,5 +281,5 @@ export function openStream(request: ChatRequest, waterfall: readonly ModelInfo[]
     const rest = iterable[Symbol.asyncIterator]();
     const first = await rest.next();
     return { first, rest };
-  });
+  }, (lost) => void lost.rest.return?.());
 }

@@ -2,7 +2,7 @@ import { createCatalog } from '@svc/catalog';
 import { type Caller, type ChatRequest, type ChatResult, ProviderError, type ProviderErrorKind, type StreamEvent } from '@svc/core';
 import type { CallOptions, Provider, ProviderChatRequest } from '@svc/providers';
 import { createMemoryKv } from '@svc/kv';
-import { CircuitBreakers } from '@svc/resilience';
+import { CircuitBreakers, HedgeStats, LatencyTracker } from '@svc/resilience';
 import { createLogger, createMetrics } from '@svc/telemetry';
 import { describe, expect, it } from 'vitest';
 import { type ChatStreamResponse, Gateway, type GatewayDeps } from './gateway.js';
@@ -221,5 +221,34 @@ describe('Gateway.chat', () => {
     expect(decisions).toHaveLength(0);
     if (response.kind === 'stream') await drain(response);
     expect(decisions[0]!.attempts[0]).toMatchObject({ provider: 'groq', outcome: 'error', errorKind: 'timeout' });
+  });
+
+  it('hedges a slow primary once its p95 is known: the partner wins, the primary is cancelled', async () => {
+    let slow = false;
+    const primary: Provider = {
+      ...scripted('groq', () => 'ok'),
+      chat: (request, options) =>
+        new Promise((resolve, reject) => {
+          const timer = setTimeout(() => resolve({ model: request.model, choices: [{ index: 0, message: { role: 'assistant', content: 'primary' }, finishReason: 'stop' }] }), slow ? 2_000 : 1);
+          options?.signal?.addEventListener('abort', () => {
+            clearTimeout(timer);
+            reject(new ProviderError({ provider: 'groq', kind: 'timeout', message: 'aborted' }));
+          });
+        }),
+    };
+    const hedging = { latency: new LatencyTracker({ minSamples: 3, minDelayMs: 20 }), stats: new HedgeStats(), config: { enabledByDefault: false } };
+    const { gateway, decisions, context } = setup([primary, scripted('together', () => 'ok')], undefined, { hedging });
+    for (let i = 0; i < 3; i++) await gateway.chat(request({}), context()); // learn the primary's latency
+    slow = true;
+    const notHedged = gateway.chat(request({}), context()); // hedging is off unless asked
+    const hedged = await gateway.chat(request({ svc: { enableHedging: true } }), context());
+    expect(hedged.kind === 'json' && hedged.result.choices[0]!.message.content).toBe('from together');
+    expect(hedging.stats.snapshot()).toMatchObject({ requests: 1, fired: 1, secondaryWins: 1 });
+    const attempts = decisions.at(-1)!.attempts;
+    expect(attempts.map((a) => [a.provider, a.outcome, a.errorKind])).toEqual([
+      ['together', 'ok', undefined],
+      ['groq', 'error', 'cancelled'],
+    ]);
+    expect((await notHedged).kind === 'json').toBe(true);
   });
 });

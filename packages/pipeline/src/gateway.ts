@@ -1,5 +1,6 @@
 import type { Catalog, ModelInfo } from '@svc/catalog';
 import { type Caller, type ChatRequest, type ChatResult, type IntelligenceMode, type StreamEvent, type SvcMetadata, type Usage, isProviderError, randomId } from '@svc/core';
+import type { HedgeStats, LatencyTracker } from '@svc/resilience';
 import type { Logger, Metrics } from '@svc/telemetry';
 import type { Attempt } from './attempt.js';
 import { type BreakerGate, type CallSettings, type ProviderLookup, callChat, openStream } from './call.js';
@@ -24,6 +25,8 @@ export interface GatewayDeps {
   /** Circuit breakers per model slug (shared through the kv across instances). */
   breakers?: BreakerGate;
   timeouts?: GatewayTimeouts;
+  /** Latency learning and hedging (`svc.enable_hedging`, else `config.enabledByDefault`). */
+  hedging?: { latency: LatencyTracker; stats: HedgeStats; config: { enabledByDefault: boolean } };
   /** Retries of the last candidate left; default one retry, waits of 200 ms base and 2 s at most. */
   retry?: { maxRetries: number; baseMs: number; capMs: number };
 }
@@ -107,6 +110,15 @@ export class Gateway {
       firstByteTimeoutMs: (provider) => timeouts.perProvider?.[provider]?.firstByteMs ?? timeouts.firstByteMs,
       retry: this.deps.retry ?? defaultRetry,
       ...(timeouts.requestMs > 0 ? { deadline: Date.now() + timeouts.requestMs } : {}),
+      ...(this.deps.hedging
+        ? {
+            hedging: {
+              latency: this.deps.hedging.latency,
+              stats: this.deps.hedging.stats,
+              enabled: request.svc?.enableHedging ?? this.deps.hedging.config.enabledByDefault,
+            },
+          }
+        : {}),
       largerContext: (model) => largerContextModels(this.deps.catalog, model, requiredCapabilities(request)),
       ...(this.deps.breakers ? { breakers: this.deps.breakers } : {}),
       ...(context.forwardHeaders ? { headers: context.forwardHeaders } : {}),

@@ -89,6 +89,7 @@ const baseSchema = v.object({
   SVC_REQUEST_TIMEOUT_MS: positiveInt('SVC_REQUEST_TIMEOUT_MS', 600_000),
   SVC_FIRST_BYTE_TIMEOUT_MS: positiveInt('SVC_FIRST_BYTE_TIMEOUT_MS', 120_000),
   SVC_RETRY_MAX: positiveInt('SVC_RETRY_MAX', 1),
+  SVC_HEDGING_DEFAULT: flag,
   SVC_BREAKER_CONSECUTIVE_FAILURES: positiveInt('SVC_BREAKER_CONSECUTIVE_FAILURES', 5),
   SVC_BREAKER_COOLDOWN_MS: positiveInt('SVC_BREAKER_COOLDOWN_MS', 5_000),
   LOG_LEVEL: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'use one of fatal, error, warn, info, debug, trace, silent'), 'info'),

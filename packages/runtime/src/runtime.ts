@@ -12,7 +12,7 @@ import {
   createProviderRegistry,
   createUndiciHttpClient,
 } from '@svc/providers';
-import { CircuitBreakers } from '@svc/resilience';
+import { CircuitBreakers, HedgeStats, LatencyTracker } from '@svc/resilience';
 import { BREAKER_STATE, type Logger, type Metrics, createLogger, createMetrics } from '@svc/telemetry';
 import { type ConfigFile, loadConfigFile } from './config-file.js';
 import { ConfigError, type Env } from './env.js';
@@ -31,6 +31,8 @@ export interface Runtime {
   learn: LearnQueue;
   /** Circuit breakers per model slug, shared through the kv (Redis when configured). */
   breakers: CircuitBreakers;
+  /** Per-model latency (this instance) and hedging counters; `config` is changed at run time. */
+  hedging: { latency: LatencyTracker; stats: HedgeStats; config: { enabledByDefault: boolean } };
   metrics: Metrics;
   logger: Logger;
   mockEnabled: boolean;
@@ -162,6 +164,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     },
     onError: (error) => logger.error({ err: error }, 'circuit breaker state unavailable; admitting calls'),
   });
+  const hedging = { latency: new LatencyTracker(), stats: new HedgeStats(), config: { enabledByDefault: env.SVC_HEDGING_DEFAULT ?? false } };
   const perProvider: Record<string, { firstByteMs: number }> = {};
   for (const [id, entry] of Object.entries(file?.providers ?? {})) {
     if (entry.first_byte_timeout_ms !== undefined) perProvider[id] = { firstByteMs: entry.first_byte_timeout_ms };
@@ -176,6 +179,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     ...(env.SVC_BREAKER_CONSECUTIVE_FAILURES > 0 ? { breakers } : {}),
     timeouts: { requestMs: env.SVC_REQUEST_TIMEOUT_MS, firstByteMs: env.SVC_FIRST_BYTE_TIMEOUT_MS, perProvider },
     retry: { maxRetries: env.SVC_RETRY_MAX, baseMs: 200, capMs: 2_000 },
+    hedging,
   });
 
   let closed: Promise<void> | undefined;
@@ -189,6 +193,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     gateway,
     learn,
     breakers,
+    hedging,
     metrics,
     logger,
     mockEnabled,
