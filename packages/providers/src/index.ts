@@ -26,4 +26,4 @@ export {
   type ProviderRegistryConfig,
   type VertexConfig,
 } from './registry.js';
-export { type KeyAttempt, type KeyPoolCallOptions, withKeyFallthrough } from './shared/key-fallthrough.js';
+export { type KeyAttempt, type KeyCooldownGate, type KeyPoolCallOptions, withKeyFallthrough } from './shared/key-fallthrough.js';

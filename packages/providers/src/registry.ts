@@ -10,7 +10,7 @@ import type { OpenAICompatibility } from './openai/openai-compatibility.js';
 import { createOpenAIProvider } from './openai/openai-provider.js';
 import { createVertexProvider } from './vertex/vertex-provider.js';
 import type { Provider } from './provider.js';
-import { withKeyFallthrough } from './shared/key-fallthrough.js';
+import { type KeyCooldownGate, withKeyFallthrough } from './shared/key-fallthrough.js';
 import type { HttpClient } from './shared/http-client.js';
 import { resolveHttpClient } from './shared/http.js';
 
@@ -70,6 +70,8 @@ export interface ProviderRegistryConfig {
   bedrock?: BedrockConfig;
   vertex?: VertexConfig;
   compatible?: readonly CompatibleProviderConfig[];
+  /** Cooldowns for keys that keep failing, shared across instances; absent: none. */
+  keyCooldowns?: KeyCooldownGate;
   /** The built-in deterministic provider, id `mock`. */
   mock?: { enabled: boolean; latencyMs?: number; tokensPerSecond?: number };
   /** The HTTP transport of every HTTP provider. Default: the shared undici client. */
@@ -96,7 +98,7 @@ export function createProviderRegistry(config: ProviderRegistryConfig): Provider
   const providers = new Map<string, Provider>();
   const add = (provider: Provider, keys: readonly string[] = []): void => {
     if (providers.has(provider.id)) throw new Error(`Provider '${provider.id}' is configured twice.`);
-    providers.set(provider.id, withKeyFallthrough(provider, keys));
+    providers.set(provider.id, withKeyFallthrough(provider, keys, config.keyCooldowns));
   };
   // One client for every provider: the injected one, the injected fetch wrapped, or the shared default.
   const transport = { http: resolveHttpClient(config) };

@@ -12,7 +12,7 @@ import {
   createProviderRegistry,
   createUndiciHttpClient,
 } from '@svc/providers';
-import { CircuitBreakers, HedgeStats, LatencyTracker } from '@svc/resilience';
+import { CircuitBreakers, HedgeStats, KeyCooldowns, LatencyTracker } from '@svc/resilience';
 import { BREAKER_STATE, type Logger, type Metrics, createLogger, createMetrics } from '@svc/telemetry';
 import { type ConfigFile, loadConfigFile } from './config-file.js';
 import { ConfigError, type Env } from './env.js';
@@ -128,7 +128,10 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
   const http = options.fetch ? undefined : createUndiciHttpClient();
   if (options.fetch) config.fetch = options.fetch;
   else config.http = http;
+  const kv = env.REDIS_URL ? createRedisKv({ url: env.REDIS_URL }) : createMemoryKv();
   let providers: ProviderRegistry;
+  // Keys that keep failing (401/402/429) cool down for a minute on every instance sharing the kv.
+  config.keyCooldowns = new KeyCooldowns({ kv, onError: (error) => logger.warn({ err: error }, 'key cooldown state unavailable') });
   try {
     providers = createProviderRegistry(config);
   } catch (error) {
@@ -137,7 +140,6 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
   const catalog = createCatalog().forProviders(providers.ids());
 
   const db = await createDb(env.DATABASE_URL ? { url: env.DATABASE_URL } : { dataDir: env.SVC_DATA_DIR });
-  const kv = env.REDIS_URL ? createRedisKv({ url: env.REDIS_URL }) : createMemoryKv();
   const metrics = createMetrics();
   const learn = new LearnQueue({
     writer: {

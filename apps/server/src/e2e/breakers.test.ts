@@ -30,7 +30,10 @@ describe.skipIf(!shared && process.env.CI !== 'true')('circuit breakers across t
     const clientB = new OpenAI({ baseURL: `${b.inferenceUrl}/v1`, apiKey: masterKey, maxRetries: 0 });
     const ask = { model, messages: [{ role: 'user' as const, content: 'hi' }] };
     upstream.configure({ fault: '503' });
-    for (let i = 0; i < 5; i++) await expect(clientA.chat.completions.create(ask)).rejects.toMatchObject({ status: 502 });
+    const codeOnA = () => clientA.chat.completions.create(ask).then(() => 'ok', (error: { code?: string }) => error.code);
+    expect(await codeOnA()).toBe('provider_error'); // 502 while the breaker is still closed
+    // Each request fails its attempt and its retry; a few requests open the breaker.
+    await expect.poll(codeOnA, { timeout: 5_000, interval: 10 }).toBe('circuit_breaker_open');
 
     upstream.resetStats();
     const codeOf = () => clientB.chat.completions.create(ask).then(() => 'ok', (error: { code?: string }) => error.code);

@@ -1,4 +1,6 @@
 import { type ChatResult, ProviderError, type ProviderErrorKind, type StreamEvent } from '@svc/core';
+import { createMemoryKv } from '@svc/kv';
+import { KeyCooldowns } from '@svc/resilience';
 import { describe, expect, it } from 'vitest';
 import type { CallOptions, EmbeddingRequest, Provider, ProviderChatRequest } from '../provider.js';
 import { type KeyAttempt, withKeyFallthrough } from './key-fallthrough.js';
@@ -120,5 +122,14 @@ describe('withKeyFallthrough embed', () => {
     await expect(pooled.embed?.(embedRequest)).rejects.toMatchObject({ kind: 'invalid_request' });
     expect(seen).toEqual(['x', 'a']);
     expect(withKeyFallthrough(byKey({}).provider, ['a', 'b']).embed).toBeUndefined();
+  });
+
+  it('stops trying a key that keeps failing while it cools down, keeping round-robin among the rest', async () => {
+    const { provider, seen } = byKey({ a: 'rate_limit' });
+    const cooldowns = new KeyCooldowns({ kv: createMemoryKv(), threshold: 1, cooldownMs: 60_000, cacheMs: 0 });
+    const pooled = withKeyFallthrough(provider, ['a', 'b', 'c'], cooldowns);
+    for (let i = 0; i < 4; i++) await pooled.chat(request);
+    expect(seen).toEqual(['a', 'b', 'b', 'c', 'b']);
+    expect((await cooldowns.status('p', 3))[0]).toMatchObject({ index: 0 });
   });
 });

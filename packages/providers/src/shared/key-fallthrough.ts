@@ -8,6 +8,17 @@ import { KeyPool } from './key-pool.js';
  */
 const keyKinds: ReadonlySet<ProviderErrorKind> = new Set(['rate_limit', 'billing', 'authentication']);
 
+/**
+ * Shared memory of failing keys (@svc/resilience's KeyCooldowns over the kv): a key that keeps
+ * failing is skipped for a while by every instance. Keys are named by index, never by secret.
+ */
+export interface KeyCooldownGate {
+  /** Usable key indexes; every index (soonest to recover first) when all are cooling. */
+  available(provider: string, keyCount: number): Promise<number[]>;
+  failure(provider: string, index: number, options?: { retryAfterMs?: number }): Promise<unknown>;
+  success(provider: string, index: number): Promise<void>;
+}
+
 /** One key's try within a single provider call. */
 export interface KeyAttempt {
   keyIndex: number;
@@ -27,17 +38,30 @@ export interface KeyPoolCallOptions extends CallOptions {
  * before their first byte (`stream()` rejects then); `embed`, where the provider has it, falls
  * through like `chat`. A caller that pins `apiKey` (BYOK) gets exactly that key.
  */
-export function withKeyFallthrough(provider: Provider, keys: readonly string[]): Provider {
+export function withKeyFallthrough(provider: Provider, keys: readonly string[], cooldowns?: KeyCooldownGate): Provider {
   if (keys.length < 2) return provider;
   const pool = new KeyPool(keys);
 
+  /** Key indexes for one request: round-robin from where the pool stands, cooling keys last out. */
+  async function order(): Promise<number[]> {
+    const start = pool.take().index;
+    const rotation = Array.from({ length: pool.size }, (_, i) => (start + i) % pool.size);
+    if (!cooldowns) return rotation;
+    const available = await cooldowns.available(provider.id, pool.size);
+    const usable = new Set(available);
+    const healthy = rotation.filter((index) => usable.has(index));
+    // Every key cooling: the gate's own order (soonest to recover first).
+    return healthy.length > 0 ? healthy : available;
+  }
+
   async function eachKey<T>(options: KeyPoolCallOptions, run: (options: CallOptions) => Promise<T>): Promise<T> {
     let lastError: unknown;
-    for (let tried = 0; tried < pool.size; tried++) {
-      const { key, index } = pool.take();
+    for (const index of await order()) {
+      const key = keys[index]!;
       try {
         const value = await run({ ...options, apiKey: key });
         options.onKeyAttempt?.({ keyIndex: index, outcome: 'ok' });
+        if (cooldowns) void cooldowns.success(provider.id, index);
         return value;
       } catch (error) {
         const kind = isProviderError(error) ? error.kind : undefined;
@@ -48,6 +72,10 @@ export function withKeyFallthrough(provider: Provider, keys: readonly string[]):
           ...(isProviderError(error) && error.upstreamStatus !== undefined ? { upstreamStatus: error.upstreamStatus } : {}),
         });
         if (kind === undefined || !keyKinds.has(kind) || options.signal?.aborted) throw error;
+        if (cooldowns) {
+          const retryAfterMs = isProviderError(error) ? error.retryAfterMs : undefined;
+          void cooldowns.failure(provider.id, index, retryAfterMs === undefined ? {} : { retryAfterMs });
+        }
         lastError = error;
       }
     }
