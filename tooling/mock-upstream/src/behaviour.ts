@@ -1,5 +1,7 @@
 /** A fault the mock can inject instead of (or in the middle of) a normal answer. */
 export type MockFault =
+  | '400'
+  | '402'
   | '429'
   | '500'
   | '503'
@@ -10,6 +12,8 @@ export type MockFault =
 
 /** Every fault name accepted by `x-mock-fault`, `--fault` and `configure({ fault })`. */
 export const MOCK_FAULTS: readonly MockFault[] = [
+  '400',
+  '402',
   '429',
   '500',
   '503',

@@ -11,6 +11,27 @@ interface ErrorSpec {
 }
 
 const SPECS: Record<StatusFault, ErrorSpec> = {
+  '400': {
+    status: 400,
+    openai: {
+      type: 'invalid_request_error',
+      code: 'invalid_value',
+      param: 'tools[0].function.parameters',
+      message: "Invalid schema for function 'get_weather': 'object' is not valid under any of the given schemas.",
+    },
+    anthropic: { type: 'invalid_request_error', message: 'tools.0.input_schema: JSON schema is invalid' },
+    gemini: { status: 'INVALID_ARGUMENT', message: 'Invalid JSON payload received. Unknown name "parameters".' },
+  },
+  '402': {
+    status: 402,
+    openai: {
+      type: 'insufficient_quota',
+      code: 'insufficient_quota',
+      message: 'You exceeded your current quota, please check your plan and billing details.',
+    },
+    anthropic: { type: 'billing_error', message: 'Your credit balance is too low to access the API.' },
+    gemini: { status: 'FAILED_PRECONDITION', message: 'Billing is not enabled for this project.' },
+  },
   '429': {
     status: 429,
     openai: {
