@@ -125,7 +125,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
   const file = env.SVC_CONFIG ? await loadConfigFile(env.SVC_CONFIG) : undefined;
   const { config, mockEnabled } = providerConfig(env, file);
   // One keep-alive connection pool per runtime for every provider; closed with the runtime.
-  const http = options.fetch ? undefined : createUndiciHttpClient();
+  const http = options.fetch ? undefined : createUndiciHttpClient({ connectTimeoutMs: env.SVC_CONNECT_TIMEOUT_MS });
   if (options.fetch) config.fetch = options.fetch;
   else config.http = http;
   const kv = env.REDIS_URL ? createRedisKv({ url: env.REDIS_URL }) : createMemoryKv();

@@ -41,6 +41,8 @@ export interface UndiciHttpClientOptions {
   headersTimeoutMs?: number;
   /** Longest silence between two body chunks, in ms; 0 disables. Default 300,000, as `fetch`. */
   bodyTimeoutMs?: number;
+  /** Longest TCP + TLS connect, in ms. Default 10,000 (undici's). A refused or slow connect is a `network` failure: the next candidate is tried. */
+  connectTimeoutMs?: number;
 }
 
 /** An `HttpClient` that owns its connection pool. */
@@ -63,6 +65,7 @@ export function createUndiciHttpClient(options: UndiciHttpClientOptions = {}): U
     keepAliveTimeout: options.keepAliveTimeoutMs ?? 10_000,
     headersTimeout: options.headersTimeoutMs ?? 300_000,
     bodyTimeout: options.bodyTimeoutMs ?? 300_000,
+    connect: { timeout: options.connectTimeoutMs ?? 10_000 },
   });
   return {
     async request(request: HttpRequest): Promise<HttpResponse> {
