@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import type { Kv } from './interface.js';
 import { createMemoryKv } from './memory.js';
 import { createRedisKv } from './redis.js';
-import { runKvConformance } from './test/index.js';
+import { redisReachable, removeRedisKeys, runKvConformance, safeRedisHost } from './test/index.js';
 
 runKvConformance('memory', async () => createMemoryKv());
 
@@ -15,16 +14,16 @@ let prefixes = 0;
 const freshPrefix = (): string => `${runPrefix}${prefixes++}:`;
 
 if (redisUrl !== undefined && redisUrl !== '') {
-  if (await reachable(redisUrl)) {
+  if (await redisReachable(redisUrl)) {
     runKvConformance('redis', async () => createRedisKv({ url: redisUrl, keyPrefix: freshPrefix() }));
     describeAcrossInstances(redisUrl);
-    afterAll(() => removeKeys(redisUrl, runPrefix));
+    afterAll(() => removeRedisKeys(redisUrl, runPrefix));
   } else if (process.env.CI === 'true') {
     it('reaches the Redis at TEST_REDIS_URL (required in CI)', () => {
-      expect.fail(`TEST_REDIS_URL (${safeHost(redisUrl)}) is set but does not answer PING`);
+      expect.fail(`TEST_REDIS_URL (${safeRedisHost(redisUrl)}) is set but does not answer PING`);
     });
   } else {
-    describe.skip(`redis: TEST_REDIS_URL (${safeHost(redisUrl)}) does not answer PING`, () => {
+    describe.skip(`redis: TEST_REDIS_URL (${safeRedisHost(redisUrl)}) does not answer PING`, () => {
       it('conformance', () => {});
     });
   }
@@ -73,36 +72,4 @@ function describeAcrossInstances(url: string): void {
       expect(await b.read('learn', '0', 10)).toEqual([{ id, fields: { kind: 'usage' } }]);
     });
   });
-}
-
-async function reachable(url: string): Promise<boolean> {
-  const kv = createRedisKv({ url, pingTimeoutMs: 1000 });
-  try {
-    return await kv.ping();
-  } finally {
-    await kv.close();
-  }
-}
-
-async function removeKeys(url: string, prefix: string): Promise<void> {
-  const client = new Redis(url, { maxRetriesPerRequest: 1 });
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-      cursor = next;
-      if (keys.length > 0) await client.del(...keys);
-    } while (cursor !== '0');
-  } finally {
-    client.disconnect();
-  }
-}
-
-/** Host and port only: the URL may carry a password that must not reach CI logs. */
-function safeHost(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return 'unparseable URL';
-  }
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createMemoryKv, createRedisKv } from '@svc/kv';
-import { Redis } from 'ioredis';
+import { redisReachable, removeRedisKeys, safeRedisHost } from '@svc/kv/test';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CircuitBreakers } from './breaker.js';
 import { runBreakerConformance } from './test/index.js';
@@ -14,20 +14,20 @@ let prefixes = 0;
 const freshPrefix = (): string => `${runPrefix}${prefixes++}:`;
 
 if (redisUrl !== undefined && redisUrl !== '') {
-  if (await reachable(redisUrl)) {
+  if (await redisReachable(redisUrl)) {
     runBreakerConformance('redis', async () => createRedisKv({ url: redisUrl, keyPrefix: freshPrefix() }), {
       createPair: async () => {
         const keyPrefix = freshPrefix();
         return [createRedisKv({ url: redisUrl, keyPrefix }), createRedisKv({ url: redisUrl, keyPrefix })];
       },
     });
-    afterAll(() => removeKeys(redisUrl, runPrefix));
+    afterAll(() => removeRedisKeys(redisUrl, runPrefix));
   } else if (process.env.CI === 'true') {
     it('reaches the Redis at TEST_REDIS_URL (required in CI)', () => {
-      expect.fail(`TEST_REDIS_URL (${safeHost(redisUrl)}) is set but does not answer PING`);
+      expect.fail(`TEST_REDIS_URL (${safeRedisHost(redisUrl)}) is set but does not answer PING`);
     });
   } else {
-    describe.skip(`redis: TEST_REDIS_URL (${safeHost(redisUrl)}) does not answer PING`, () => {
+    describe.skip(`redis: TEST_REDIS_URL (${safeRedisHost(redisUrl)}) does not answer PING`, () => {
       it('conformance', () => {});
     });
   }
@@ -73,35 +73,3 @@ describe('circuit breakers when the Kv fails', () => {
     expect(() => new CircuitBreakers({ kv, halfOpenMaxProbes: 0 })).toThrow(RangeError);
   });
 });
-
-async function reachable(url: string): Promise<boolean> {
-  const kv = createRedisKv({ url, pingTimeoutMs: 1000 });
-  try {
-    return await kv.ping();
-  } finally {
-    await kv.close();
-  }
-}
-
-async function removeKeys(url: string, prefix: string): Promise<void> {
-  const client = new Redis(url, { maxRetriesPerRequest: 1 });
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-      cursor = next;
-      if (keys.length > 0) await client.del(...keys);
-    } while (cursor !== '0');
-  } finally {
-    client.disconnect();
-  }
-}
-
-/** Host and port only: the URL may carry a password that must not reach CI logs. */
-function safeHost(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return 'unparseable URL';
-  }
-}
