@@ -6,6 +6,8 @@ import type { ControlPlaneDeps } from './deps.js';
 import type { ControlEnv } from './env.js';
 import { registerAdminKeys } from './routes/admin-keys.js';
 import { registerAdminOrgs } from './routes/admin-orgs.js';
+import { registerRoutingDecisions } from './routes/admin-routing-decisions.js';
+import { registerClassifyComplexity } from './routes/classify-complexity.js';
 import { registerBreakers } from './routes/observability-breakers.js';
 import { registerHedging } from './routes/observability-hedging.js';
 
@@ -16,6 +18,8 @@ export function createControlPlaneApp(deps: ControlPlaneDeps): Hono<ControlEnv> 
   app.notFound(notFoundHandler);
   app.use(recordRequest(deps.metrics));
   registerProbes(app, deps);
+  // Public (spec document 2): pure compute, outside every auth middleware; the body limit still applies.
+  registerClassifyComplexity(app, deps);
   app.use('/v1/admin/*', async (c, next) => {
     c.set('requestId', requestId());
     const caller = await deps.authenticator.authenticate(readCredential(c.req.header('authorization')));
@@ -34,5 +38,6 @@ export function createControlPlaneApp(deps: ControlPlaneDeps): Hono<ControlEnv> 
   registerHedging(app, deps);
   registerAdminOrgs(app, deps);
   registerAdminKeys(app, deps);
+  registerRoutingDecisions(app, deps);
   return app;
 }

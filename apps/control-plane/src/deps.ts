@@ -1,4 +1,5 @@
 import type { Authenticator, AuthStore } from '@svc/auth';
+import type { DecisionRepository } from '@svc/db';
 import type { CircuitBreakers, HedgeStats, LatencyTracker } from '@svc/resilience';
 import type { Readiness } from '@svc/runtime';
 import type { Logger, Metrics } from '@svc/telemetry';
@@ -6,8 +7,8 @@ import type { Logger, Metrics } from '@svc/telemetry';
 /** What the control-plane app needs; a Runtime provides all of it. */
 export interface ControlPlaneDeps {
   authenticator: Authenticator;
-  /** Organisations and keys (the relational store). */
-  db: AuthStore;
+  /** Organisations, keys and the routing decision log (the relational store). */
+  db: AuthStore & { decisions: Pick<DecisionRepository, 'get' | 'list'> };
   /** Circuit breakers (the same instances the inference pipeline consults). */
   breakers: Pick<CircuitBreakers, 'list' | 'reset'>;
   /** Hedging counters, learned latencies and the run-time default. */
