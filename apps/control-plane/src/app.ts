@@ -7,6 +7,7 @@ import type { ControlEnv } from './env.js';
 import { registerAdminKeys } from './routes/admin-keys.js';
 import { registerAdminOrgs } from './routes/admin-orgs.js';
 import { registerRoutingDecisions } from './routes/admin-routing-decisions.js';
+import { registerRoutingDiversity } from './routes/admin-routing-diversity.js';
 import { registerClassifyComplexity } from './routes/classify-complexity.js';
 import { registerBreakers } from './routes/observability-breakers.js';
 import { registerHedging } from './routes/observability-hedging.js';
@@ -39,5 +40,6 @@ export function createControlPlaneApp(deps: ControlPlaneDeps): Hono<ControlEnv> 
   registerAdminOrgs(app, deps);
   registerAdminKeys(app, deps);
   registerRoutingDecisions(app, deps);
+  registerRoutingDiversity(app, deps);
   return app;
 }

@@ -1,7 +1,7 @@
 import type { Authenticator, AuthStore } from '@svc/auth';
 import type { DecisionRepository } from '@svc/db';
 import type { CircuitBreakers, HedgeStats, LatencyTracker } from '@svc/resilience';
-import type { Readiness } from '@svc/runtime';
+import type { Readiness, Runtime } from '@svc/runtime';
 import type { Logger, Metrics } from '@svc/telemetry';
 
 /** What the control-plane app needs; a Runtime provides all of it. */
@@ -13,6 +13,8 @@ export interface ControlPlaneDeps {
   breakers: Pick<CircuitBreakers, 'list' | 'reset'>;
   /** Hedging counters, learned latencies and the run-time default. */
   hedging: { latency: Pick<LatencyTracker, 'snapshot'>; stats: Pick<HedgeStats, 'snapshot'>; config: { enabledByDefault: boolean } };
+  /** Arm-collapse alarm thresholds of `GET /v1/admin/routing/diversity` (deployment configuration). */
+  diversity: Runtime['diversity'];
   metrics: Metrics;
   logger: Logger;
   readiness(): Promise<Readiness>;

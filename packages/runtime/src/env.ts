@@ -38,6 +38,16 @@ const port = (name: string, fallback: number) =>
 const positiveInt = (name: string, fallback: number) =>
   v.pipe(v.optional(v.string(), String(fallback)), v.transform(Number), v.number(`${name} must be a number`), v.integer(`${name} must be a whole number`), v.minValue(0, `${name} must be >= 0`));
 
+const nonNegativeNumber = (name: string, fallback: number, max = Number.POSITIVE_INFINITY) =>
+  v.pipe(
+    v.optional(v.string(), String(fallback)),
+    v.transform(Number),
+    v.number(`${name} must be a number`),
+    v.finite(`${name} must be a finite number`),
+    v.minValue(0, Number.isFinite(max) ? `${name} must be 0..${max}` : `${name} must be >= 0`),
+    v.maxValue(max, `${name} must be 0..${max}`),
+  );
+
 const flag = v.pipe(
   v.optional(v.picklist(['1', '0', 'true', 'false', 'yes', 'no', ''], 'use 1 or 0')),
   v.transform((value) => (value === undefined || value === '' ? undefined : ['1', 'true', 'yes'].includes(value))),
@@ -93,6 +103,11 @@ const baseSchema = v.object({
   SVC_HEDGING_DEFAULT: flag,
   SVC_BREAKER_CONSECUTIVE_FAILURES: positiveInt('SVC_BREAKER_CONSECUTIVE_FAILURES', 5),
   SVC_BREAKER_COOLDOWN_MS: positiveInt('SVC_BREAKER_COOLDOWN_MS', 5_000),
+  // Arm-collapse alarms of GET /v1/admin/routing/diversity: a scope with at least MIN_DECISIONS
+  // decisions alarms when its entropy (bits) is below the floor or its top model's share exceeds the cap.
+  SVC_DIVERSITY_ENTROPY_FLOOR_BITS: nonNegativeNumber('SVC_DIVERSITY_ENTROPY_FLOOR_BITS', 1.0),
+  SVC_DIVERSITY_ARM_SHARE_CAP: nonNegativeNumber('SVC_DIVERSITY_ARM_SHARE_CAP', 0.8, 1),
+  SVC_DIVERSITY_MIN_DECISIONS: positiveInt('SVC_DIVERSITY_MIN_DECISIONS', 50),
   LOG_LEVEL: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'use one of fatal, error, warn, info, debug, trace, silent'), 'info'),
 });
 

@@ -33,12 +33,25 @@ export interface Runtime {
   breakers: CircuitBreakers;
   /** Per-model latency (this instance) and hedging counters; `config` is changed at run time. */
   hedging: { latency: LatencyTracker; stats: HedgeStats; config: { enabledByDefault: boolean } };
+  /** Arm-collapse alarm thresholds of the routing diversity report (`SVC_DIVERSITY_*`). */
+  diversity: DiversityThresholds;
   metrics: Metrics;
   logger: Logger;
   mockEnabled: boolean;
   readiness(): Promise<Readiness>;
   /** Flushes the learn queue and closes the stores. Idempotent. */
   close(): Promise<void>;
+}
+
+/**
+ * When the routing diversity report raises an arm-collapse alarm: a scope with at least
+ * `minDecisions` decisions whose Shannon entropy is below `entropyFloorBits` (bits) or whose most
+ * chosen model's share exceeds `armShareCap` (0..1).
+ */
+export interface DiversityThresholds {
+  entropyFloorBits: number;
+  armShareCap: number;
+  minDecisions: number;
 }
 
 export interface RuntimeOptions {
@@ -196,6 +209,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     learn,
     breakers,
     hedging,
+    diversity: { entropyFloorBits: env.SVC_DIVERSITY_ENTROPY_FLOOR_BITS, armShareCap: env.SVC_DIVERSITY_ARM_SHARE_CAP, minDecisions: env.SVC_DIVERSITY_MIN_DECISIONS },
     metrics,
     logger,
     mockEnabled,

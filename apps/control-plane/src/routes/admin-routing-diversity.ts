@@ -1,0 +1,110 @@
+import type { Hono } from 'hono';
+import type { ControlPlaneDeps } from '../deps.js';
+import type { ControlEnv } from '../env.js';
+import { parseReportQuery } from './admin-routing-decisions.js';
+
+/** The most decisions one report reads: the cap of `DecisionRepository.list`. */
+const MAX_DECISIONS = 1000;
+
+type Thresholds = ControlPlaneDeps['diversity'];
+
+export interface ModelShare {
+  model: string;
+  count: number;
+  /** count / decisions of the scope, 0..1. */
+  share: number;
+}
+
+export type AlarmReason = 'entropy_below_floor' | 'arm_share_above_cap';
+
+export interface DiversityAlarm {
+  reason: AlarmReason;
+  /** The scope's entropy in bits, or its top model's share (0..1). */
+  value: number;
+  threshold: number;
+}
+
+/** One scope of `RoutingDiversityResponse`. */
+export interface DiversityScope {
+  /** `fleet` or `tenant:<org_id>`. */
+  scope: string;
+  decisions: number;
+  /** Share descending, then model name. */
+  models: ModelShare[];
+  /** Shannon entropy of the model choice, H = -Σ p·log2 p, in bits; 0 with one model or none. */
+  entropy_bits: number;
+  /** H / log2(distinct models), 0..1; 0 with one model or none. */
+  normalized_entropy: number;
+  /** Share of the most chosen model, 0..1; 0 without decisions. */
+  top_share: number;
+  /** Empty below `min_decisions` decisions, however skewed the choice. */
+  alarms: DiversityAlarm[];
+}
+
+/** Entropy, shares and arm-collapse alarms of the models chosen in one scope. */
+export function summariseScope(scope: string, models: readonly string[], thresholds: Thresholds): DiversityScope {
+  const counts = new Map<string, number>();
+  for (const model of models) counts.set(model, (counts.get(model) ?? 0) + 1);
+  const total = models.length;
+  const shares = [...counts]
+    .map(([model, count]) => ({ model, count, share: count / total }))
+    .sort((a, b) => b.count - a.count || (a.model < b.model ? -1 : a.model > b.model ? 1 : 0));
+  // Math.abs turns the -0 of a single model into 0.
+  const entropy = Math.abs(shares.reduce((sum, { share }) => sum - share * Math.log2(share), 0));
+  const normalized = shares.length > 1 ? entropy / Math.log2(shares.length) : 0;
+  const topShare = shares[0]?.share ?? 0;
+  const alarms: DiversityAlarm[] = [];
+  if (total >= thresholds.minDecisions) {
+    if (entropy < thresholds.entropyFloorBits) alarms.push({ reason: 'entropy_below_floor', value: entropy, threshold: thresholds.entropyFloorBits });
+    if (topShare > thresholds.armShareCap) alarms.push({ reason: 'arm_share_above_cap', value: topShare, threshold: thresholds.armShareCap });
+  }
+  return { scope, decisions: total, models: shares, entropy_bits: entropy, normalized_entropy: normalized, top_share: topShare, alarms };
+}
+
+/** One scope per tenant, the busiest first. */
+function tenantScopes(decisions: readonly { orgId: string; model: string }[], thresholds: Thresholds): DiversityScope[] {
+  const byTenant = new Map<string, string[]>();
+  for (const d of decisions) {
+    const models = byTenant.get(d.orgId);
+    if (models) models.push(d.model);
+    else byTenant.set(d.orgId, [d.model]);
+  }
+  return [...byTenant]
+    .sort(([a, x], [b, y]) => y.length - x.length || (a < b ? -1 : a > b ? 1 : 0))
+    .map(([orgId, models]) => summariseScope(`tenant:${orgId}`, models, thresholds));
+}
+
+/**
+ * `GET /diversity` (spec document 2, behaviour note 1), mounted under /v1/admin/routing: how
+ * evenly routing spread decisions over models in the last `days`, fleet-wide and per tenant, with
+ * arm-collapse alarms against the deployment's thresholds. Read-only.
+ *
+ * Query as /decisions: `days`, optional `model` filter; `limit` is validated like everywhere but
+ * does not apply. With `tenant_id` the answer holds that tenant's scope only (also when it made no
+ * decisions); without it, `fleet` first, then every tenant by decision count.
+ *
+ * The report reads at most the newest 1000 decisions of the window (the cap of the decision log's
+ * `list`); when it reached that cap `truncated` is true and the report covers the newest 1000
+ * decisions only, not the whole window.
+ */
+export function registerRoutingDiversity(app: Hono<ControlEnv>, deps: ControlPlaneDeps): void {
+  app.get('/v1/admin/routing/diversity', async (c) => {
+    const query = parseReportQuery(c.req.query());
+    const decisions = await deps.db.decisions.list({
+      since: new Date(Date.now() - query.days * 86_400_000),
+      limit: MAX_DECISIONS,
+      ...(query.tenant_id !== undefined ? { orgId: query.tenant_id } : {}),
+      ...(query.model !== undefined ? { model: query.model } : {}),
+    });
+    const thresholds = deps.diversity;
+    const models = decisions.map((d) => d.model);
+    // `list` already kept only that tenant's decisions (its id compared as a uuid, whatever the case).
+    const scopes = query.tenant_id !== undefined ? [summariseScope(`tenant:${query.tenant_id}`, models, thresholds)] : [summariseScope('fleet', models, thresholds), ...tenantScopes(decisions, thresholds)];
+    return c.json({
+      window_days: query.days,
+      thresholds: { entropy_floor_bits: thresholds.entropyFloorBits, arm_share_cap: thresholds.armShareCap, min_decisions: thresholds.minDecisions },
+      scopes,
+      truncated: decisions.length >= MAX_DECISIONS,
+    });
+  });
+}
