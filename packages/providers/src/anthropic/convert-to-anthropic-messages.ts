@@ -1,3 +1,4 @@
+import { textsOf } from '../shared/message-texts.js';
 import { type ChatMessage, type ContentPart, ProviderError } from '@svc/core';
 import { parseDataUrl } from '../shared/data-url.js';
 import { parseToolArguments } from '../shared/tool-arguments.js';
@@ -74,14 +75,6 @@ function append(out: AnthropicMessage[], role: AnthropicMessage['role'], blocks:
       last.content.push(block);
     }
   }
-}
-
-function textsOf(content: ChatMessage['content']): string[] {
-  if (content === null) return [];
-  if (typeof content === 'string') return content === '' ? [] : [content];
-  const texts: string[] = [];
-  for (const part of content) if (part.type === 'text' && part.text !== '') texts.push(part.text);
-  return texts;
 }
 
 function userBlocks(content: ChatMessage['content'], index: number): AnthropicContentBlock[] {

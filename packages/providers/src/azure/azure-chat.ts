@@ -1,10 +1,6 @@
-import { type ChatResult, ProviderError } from '@svc/core';
-import * as v from 'valibot';
-import { openAIChatResponseSchema } from '../openai/openai-api.js';
-import { mapOpenAIResponse } from '../openai/openai-chat.js';
-import { openAIPayloadError } from '../openai/openai-error.js';
+import type { ChatResult } from '@svc/core';
+import { readOpenAIChatResponse } from '../openai/openai-chat.js';
 import type { CallOptions, ProviderChatRequest } from '../provider.js';
-import { isRecord, readResponseJson } from '../shared/http.js';
 import type { AzureConfig } from './azure-config.js';
 import { postAzureRequest } from './post-azure-request.js';
 
@@ -15,16 +11,5 @@ import { postAzureRequest } from './post-azure-request.js';
  */
 export async function azureChat(config: AzureConfig, request: ProviderChatRequest, options: CallOptions | undefined): Promise<ChatResult> {
   const response = await postAzureRequest(config, request, options, false);
-  const json = await readResponseJson(config.provider, response, options?.signal);
-  if (isRecord(json) && json.error != null && json.choices === undefined) throw openAIPayloadError(config.provider, json);
-  const parsed = v.safeParse(openAIChatResponseSchema, json);
-  if (!parsed.success) {
-    throw new ProviderError({
-      provider: config.provider,
-      kind: 'server',
-      message: `${config.provider} sent an unexpected response: ${v.summarize(parsed.issues)}`,
-      upstreamStatus: response.status,
-    });
-  }
-  return mapOpenAIResponse(parsed.output, request.model);
+  return readOpenAIChatResponse(config.provider, response, request.model, options?.signal);
 }

@@ -1,6 +1,7 @@
 import { type ChatChoice, type ChatResult, ProviderError, type ToolCall } from '@svc/core';
 import * as v from 'valibot';
 import type { CallOptions, ProviderChatRequest } from '../provider.js';
+import type { HttpResponse } from '../shared/http-client.js';
 import { isRecord, readResponseJson } from '../shared/http.js';
 import { mapOpenAIFinishReason } from './map-openai-finish-reason.js';
 import { mapOpenAIUsage } from './map-openai-usage.js';
@@ -12,19 +13,26 @@ import { postOpenAIRequest } from './post-openai-request.js';
 /** One non-streaming chat completion. */
 export async function openAIChat(config: OpenAIConfig, request: ProviderChatRequest, options: CallOptions | undefined): Promise<ChatResult> {
   const response = await postOpenAIRequest(config, request, options, false);
-  const json = await readResponseJson(config.provider, response, options?.signal);
-  // Some compatible vendors (OpenRouter, proxies) report upstream failures inside a 200 body.
-  if (isRecord(json) && json.error != null && json.choices === undefined) throw openAIPayloadError(config.provider, json);
+  return readOpenAIChatResponse(config.provider, response, request.model, options?.signal);
+}
+
+/**
+ * Reads, validates and maps an OpenAI-format chat answer (OpenAI, compatible vendors, Azure).
+ * Some compatible vendors (OpenRouter, proxies) report upstream failures inside a 200 body.
+ */
+export async function readOpenAIChatResponse(provider: string, response: HttpResponse, model: string, signal: AbortSignal | undefined): Promise<ChatResult> {
+  const json = await readResponseJson(provider, response, signal);
+  if (isRecord(json) && json.error != null && json.choices === undefined) throw openAIPayloadError(provider, json);
   const parsed = v.safeParse(openAIChatResponseSchema, json);
   if (!parsed.success) {
     throw new ProviderError({
-      provider: config.provider,
+      provider,
       kind: 'server',
-      message: `${config.provider} sent an unexpected response: ${v.summarize(parsed.issues)}`,
+      message: `${provider} sent an unexpected response: ${v.summarize(parsed.issues)}`,
       upstreamStatus: response.status,
     });
   }
-  return mapOpenAIResponse(parsed.output, request.model);
+  return mapOpenAIResponse(parsed.output, model);
 }
 
 export function mapOpenAIResponse(response: OpenAIChatResponse, requestedModel: string): ChatResult {
