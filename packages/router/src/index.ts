@@ -14,3 +14,4 @@ export {
   createMemoryStickyRoutes,
 } from './state.js';
 export * from './types.js';
+export { applyWorkflowWeights, classifyWorkflow, voiceRequested } from './workflow.js';

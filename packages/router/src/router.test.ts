@@ -1,4 +1,4 @@
-import { GatewayError } from '@svc/core';
+import { type ChatRequest, GatewayError } from '@svc/core';
 import { describe, expect, it } from 'vitest';
 import { createRouter } from './router.js';
 import { createMemoryStickyRoutes } from './state.js';
@@ -65,7 +65,8 @@ describe('aliases', () => {
     expect(easy.lane).toBe('turbo');
     expect(expert.tier).toBe('T1');
     expect(expert).toMatchObject({ lane: 'smart', complexity: 'expert' });
-    expect(expert.candidates[0]!.reasons.some((r) => r.startsWith('quality='))).toBe(true);
+    expect(expert.candidates[0]).toMatchObject({ id: expert.model.id, sticky: false, overBudget: false });
+    expect(expert.candidates[0]!.quality).toBeGreaterThan(0.8);
   });
 });
 
@@ -209,5 +210,66 @@ describe('sticky chains', () => {
     expect(r.route(ask('hi', { svc: { conversationId: 'c1' }, routingHints: { chainRouting: 'mixed' } })).model.id).not.toBe('acme/mid');
     r.route(ask('hi', { svc: { conversationId: 'c2' } }));
     expect(sticky.get('c2')).toBeDefined();
+  });
+});
+
+describe('sticky chains through the route context', () => {
+  it('prefers the model the caller looked up, reports the key, and leaves the in-process routes alone', () => {
+    const sticky = createMemoryStickyRoutes();
+    const r = createRouter({ catalog, state: { sticky } });
+    const d = r.route(ask('hi', { svc: { chainId: 'chain-9' } }), { stickyModel: 'acme/mini' });
+    expect(d).toMatchObject({ source: 'Sticky', stickyKey: 'chain-9' });
+    expect(d.model.id).toBe('acme/mini');
+    expect(sticky.get('chain-9')).toBeUndefined();
+  });
+
+  it('has no sticky key for mixed chains or requests without one', () => {
+    expect(router().route(ask('hi', { svc: { chainId: 'x' }, routingHints: { chainRouting: 'mixed' } })).stickyKey).toBeUndefined();
+    expect(router().route(ask('hi')).stickyKey).toBeUndefined();
+    expect(router().route(ask('hi', { svc: { chainId: 'a', conversationId: 'b' } })).stickyKey).toBe('a');
+  });
+
+  it('ignores a sticky model that cannot serve the request', () => {
+    const d = router().route(ask('hi', { tools: [{ name: 'f', parameters: {} }] }), { stickyModel: 'fast/tiny' });
+    expect(d.model.id).not.toBe('fast/tiny');
+    expect(d.source).toBe('Router');
+  });
+});
+
+describe('workflow_type', () => {
+  const tool = { name: 'lookup', parameters: {} };
+
+  it('keeps a stated workflow', () => {
+    expect(router().route(ask('hi', { svc: { workflowType: 'creative' } }))).toMatchObject({ workflowType: 'creative', workflowStated: true });
+  });
+
+  it.each<[string, ChatRequest, string]>([
+    ['voice', ask('what time is it', { svc: { voiceMode: 'true' } }), 'voice_simple'],
+    ['voice with a hard question', ask(hard, { svc: { voiceMode: 'true' } }), 'voice_complex'],
+    ['tools in a chain', ask('find the order', { tools: [tool], svc: { chainId: 'c' } }), 'long_horizon_autonomous'],
+    ['tools', ask('find the order', { tools: [tool] }), 'execution_task'],
+    ['many turns', { ...ask('and then?'), messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'hello' }, { role: 'user', content: 'and then?' }] }, 'multi_step_conversational'],
+    ['one question', ask('What is the capital of France?'), 'single_turn'],
+  ])('classifies %s', (_name, request, expected) => {
+    expect(router().route(request)).toMatchObject({ workflowType: expected, workflowStated: false });
+  });
+
+  it('does not treat voice_mode "false" as voice', () => {
+    expect(router().route(ask('hi', { svc: { voiceMode: 'false' } })).workflowType).not.toMatch(/^voice/);
+  });
+
+  it('routes voice to the turbo lane and a faster model than the same request without voice', () => {
+    const plain = router().route(ask('Summarise the plot of Hamlet in two sentences.'));
+    const voice = router().route(ask('Summarise the plot of Hamlet in two sentences.', { svc: { voiceMode: 'true' } }));
+    expect(voice.lane).toBe('turbo');
+    const rank = (t: string) => Number(t.slice(1));
+    expect(rank(voice.tier)).toBeGreaterThanOrEqual(rank(plain.tier));
+  });
+
+  it('leans to quality for plan-then-act planning', () => {
+    const q = 'Outline a migration plan for moving a monolith to services.';
+    const preact = router().route(ask(q, { svc: { planningMode: 'preact' } }));
+    const planact = router().route(ask(q, { svc: { planningMode: 'planact' } }));
+    expect(planact.candidates[0]!.quality).toBeGreaterThanOrEqual(preact.candidates[0]!.quality);
   });
 });

@@ -7,7 +7,8 @@ import { aliasPool, buildPools, requiredCapabilities } from './pools.js';
 import { resolvePreferences } from './preferences.js';
 import { byScore, expectedCompletionTokens, explain, scoreCandidates } from './score.js';
 import type { LatencyStats, RouterState } from './state.js';
-import { type RouteContext, type RouteDecision, type RouteOutcome, type TaskFamily, complexities, taskFamilies } from './types.js';
+import { type RouteContext, type RouteDecision, type RouteOutcome, type ScoredCandidate, type TaskFamily, complexities, taskFamilies } from './types.js';
+import { applyWorkflowWeights, classifyWorkflow } from './workflow.js';
 
 export interface RouterOptions {
   catalog: Catalog;
@@ -41,6 +42,8 @@ interface SavedRouter {
   completionTokens: Record<string, number>;
 }
 
+type DecisionBase = Omit<RouteDecision, 'model' | 'waterfall' | 'tier' | 'source' | 'candidates'>;
+
 const shiftClass = (c: TaskComplexity, by: number): TaskComplexity =>
   complexities[Math.min(3, Math.max(0, complexities.indexOf(c) + by))]!;
 
@@ -54,15 +57,23 @@ export function createRouter(options: RouterOptions): Router {
   const tokensByFamily = new Map<TaskFamily, number>();
   const tierAdjust = new Float64Array(3);
   const modelAdjust = (id: string) => policy.modelAdjustment(id);
+  /** Same-family chat models of each pinned model, computed once (the catalog is immutable). */
+  const siblingsOf = new Map<string, readonly ModelInfo[]>();
 
-  function pinned(requested: string, param: string, base: Omit<RouteDecision, 'model' | 'waterfall' | 'tier' | 'source' | 'candidates'>, source: 'Pinned' | 'Override', breakerOpen: RouteContext['breakerOpen']): RouteDecision {
+  function pinned(requested: string, param: string, base: DecisionBase, source: 'Pinned' | 'Override', breakerOpen: RouteContext['breakerOpen']): RouteDecision {
     const model = catalog.resolve(requested);
     if (model?.kind !== 'chat') {
       throw invalidRequest(`The model '${requested}' does not exist or is not available. GET /v1/models lists the available models.`, param, 'model_not_found');
     }
-    const siblings = catalog.family(model.family).filter((m) => m.id !== model.id && m.kind === 'chat');
-    if (breakerOpen) siblings.sort((a, b) => Number(breakerOpen(a.id)) - Number(breakerOpen(b.id)));
-    return { ...base, model, waterfall: [model, ...siblings], tier: model.tier, source, candidates: [] };
+    let siblings = siblingsOf.get(model.id);
+    if (siblings === undefined) {
+      siblings = catalog.family(model.family).filter((m) => m.id !== model.id && m.kind === 'chat');
+      siblingsOf.set(model.id, siblings);
+    }
+    let waterfall: readonly ModelInfo[] = siblings.length === 0 ? [model] : [model, ...siblings];
+    // Same-family siblings with an open breaker go last (the first choice is honoured whatever its breaker says).
+    if (breakerOpen && siblings.length > 1) waterfall = [model, ...[...siblings].sort((a, b) => Number(breakerOpen(a.id)) - Number(breakerOpen(b.id)))];
+    return { ...base, model, waterfall, tier: model.tier, source, candidates: [] };
   }
 
   function route(request: ChatRequest, context: RouteContext = {}): RouteDecision {
@@ -71,16 +82,30 @@ export function createRouter(options: RouterOptions): Router {
     const classification = classify(features);
     const prefs = resolvePreferences(request, context.orgPolicy?.freeModelsOnly === true);
     const complexity = prefs.statedComplexity ?? shiftClass(classification.complexity, prefs.effortShift);
+    const stated = request.svc?.workflowType;
+    const workflowType = stated ?? classifyWorkflow(request, features, classification.taskFamily, complexity);
+    applyWorkflowWeights(prefs.weights, workflowType, request.svc?.planningMode);
     const vector = toVector(features, new Float64Array(featureDimension));
-    const lane = prefs.forceLane ?? (complexity === 'trivial' || (prefs.maxLatencyMs !== undefined && prefs.maxLatencyMs <= 300) ? 'turbo' : 'smart');
-    const base = { lane, taskFamily: classification.taskFamily, complexity, notApplied: prefs.notApplied, vector, promptTokens: features.promptTokens };
+    const fastLane = complexity === 'trivial' || workflowType === 'voice_simple' || (prefs.maxLatencyMs !== undefined && prefs.maxLatencyMs <= 300);
+    const lane = prefs.forceLane ?? (fastLane ? 'turbo' : 'smart');
+    const chainKey = request.svc?.chainId ?? request.svc?.conversationId;
+    const base: DecisionBase = {
+      lane,
+      taskFamily: classification.taskFamily,
+      complexity,
+      notApplied: prefs.notApplied,
+      vector,
+      promptTokens: features.promptTokens,
+      workflowType,
+      workflowStated: stated !== undefined,
+      stickyKey: prefs.sticky ? chainKey : undefined,
+    };
     const pool = aliasPool(request.model);
     const forced = request.routingOverride?.forceModel;
     if (pool === undefined) return pinned(forced ?? request.model, forced ? 'routing_override.force_model' : 'model', { ...base, lane: prefs.forceLane ?? 'turbo' }, forced ? 'Override' : 'Pinned', context.breakerOpen);
 
     policy.adjust(classification.taskFamily, vector, tierAdjust);
-    const stickyKey = prefs.sticky ? (request.svc?.chainId ?? request.svc?.conversationId) : undefined;
-    const stickyModel = stickyKey ? state.sticky?.get(stickyKey) : undefined;
+    const stickyModel = base.stickyKey === undefined ? undefined : (context.stickyModel ?? state.sticky?.get(base.stickyKey));
     const dropped = new Map<string, number>();
     const latency = options.latency;
     const scoreContext: RouteContext =
@@ -102,21 +127,22 @@ export function createRouter(options: RouterOptions): Router {
     scored.sort(byScore);
     const stickyIndex = stickyModel ? scored.findIndex((s) => s.sticky) : -1;
     if (stickyIndex > 0) scored.unshift(...scored.splice(stickyIndex, 1));
-    const waterfall: ModelInfo[] = scored.slice(0, maxWaterfall).map((s) => s.model);
+    const waterfall: ModelInfo[] = [];
+    for (let i = 0; i < scored.length && i < maxWaterfall; i++) waterfall.push(scored[i]!.model);
     if (prefs.allowFreeFallback && !prefs.freeOnly) {
-      const free = scored.filter((s) => s.model.free && !waterfall.includes(s.model)).slice(0, 2);
-      for (const s of free) waterfall.push(s.model);
+      let added = 0;
+      for (let i = maxWaterfall; i < scored.length && added < 2; i++) {
+        if (scored[i]!.model.free) {
+          waterfall.push(scored[i]!.model);
+          added++;
+        }
+      }
     }
     const first = scored[0]!.model;
-    if (stickyKey && state.sticky && first.id !== stickyModel) state.sticky.set(stickyKey, first.id);
-    const decision: RouteDecision = {
-      ...base,
-      model: first,
-      waterfall,
-      tier: first.tier,
-      source: stickyIndex >= 0 ? 'Sticky' : 'Router',
-      candidates: scored.slice(0, maxCandidates).map(explain),
-    };
+    if (base.stickyKey !== undefined && context.stickyModel === undefined && state.sticky && first.id !== stickyModel) state.sticky.set(base.stickyKey, first.id);
+    const candidates: ScoredCandidate[] = [];
+    for (let i = 0; i < scored.length && i < maxCandidates; i++) candidates.push(explain(scored[i]!));
+    const decision: RouteDecision = { ...base, model: first, waterfall, tier: first.tier, source: stickyIndex >= 0 ? 'Sticky' : 'Router', candidates };
     if (forced === undefined) return decision;
     // force_model pins after routing: the classification stays, the model and its family replace the plan.
     return pinned(forced, 'routing_override.force_model', { ...base, lane: decision.lane }, 'Override', context.breakerOpen);

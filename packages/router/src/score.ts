@@ -105,10 +105,20 @@ export function byScore(a: Scored, b: Scored): number {
   return b.score - a.score || a.costUsd - b.costUsd;
 }
 
-/** The public, explained form of a scored model. */
+/** The public, explained form of a scored model (rounded for the decision log). */
 export function explain(s: Scored): ScoredCandidate {
-  const reasons = [`quality=${s.quality.toFixed(2)}`, `p_success=${s.success.toFixed(2)}`, `cost_usd=${s.costUsd.toPrecision(2)}`, `latency_ms=${Math.round(s.latencyMs)}`];
-  if (s.overBudget) reasons.push('latency>budget');
-  if (s.sticky) reasons.push('sticky');
-  return { id: s.model.id, score: Math.round(s.score * 1e4) / 1e4, reasons };
+  return {
+    id: s.model.id,
+    score: round4(s.score),
+    quality: round4(s.quality),
+    pSuccess: round4(s.success),
+    costUsd: s.costUsd,
+    latencyMs: Math.round(s.latencyMs),
+    overBudget: s.overBudget,
+    sticky: s.sticky,
+  };
+}
+
+function round4(value: number): number {
+  return Math.round(value * 1e4) / 1e4;
 }

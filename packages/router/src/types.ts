@@ -1,5 +1,5 @@
 import type { ModelInfo } from '@svc/catalog';
-import type { Lane, TaskComplexity, Tier } from '@svc/core';
+import type { Lane, TaskComplexity, Tier, WorkflowType } from '@svc/core';
 
 /** What a request is mostly about; drives the quality prediction and the learned policy. */
 export type TaskFamily = 'code' | 'math' | 'analysis' | 'writing' | 'extraction' | 'translation' | 'chat';
@@ -21,8 +21,18 @@ export interface ScoredCandidate {
   id: string;
   /** Higher is better; only comparable inside one decision. */
   score: number;
-  /** Short tags explaining the score (`quality=0.91`, `cost=0.2`, `sticky`, `latency>budget`). */
-  reasons: string[];
+  /** Predicted quality (catalog prior plus the learned adjustment), 0..1. */
+  quality: number;
+  /** Predicted probability that the model answers a request of this complexity well, 0..1. */
+  pSuccess: number;
+  /** Expected cost of this request on the model, USD. */
+  costUsd: number;
+  /** Latency estimate used (live EWMA, else the tier's typical figure), ms. */
+  latencyMs: number;
+  /** Over `routing_hints.max_latency_ms`. */
+  overBudget: boolean;
+  /** The model that served this chain last. */
+  sticky: boolean;
 }
 
 /** The outcome of routing one request: what to call, in order, and why. */
@@ -46,6 +56,12 @@ export interface RouteDecision {
   vector: Float64Array;
   /** Estimated prompt tokens. */
   promptTokens: number;
+  /** `svc.workflow_type`, or the one classified from the request when absent. */
+  workflowType: WorkflowType;
+  /** Whether `workflowType` was stated by the caller or classified. */
+  workflowStated: boolean;
+  /** The sticky-route key (`chain_id`, else `conversation_id`) when chain routing is sticky; the caller stores the served model under it. */
+  stickyKey: string | undefined;
 }
 
 /** What happened after a decision, reported by the caller for learning. */
@@ -76,4 +92,10 @@ export interface RouteContext {
   breakerOpen?(modelId: string): boolean;
   /** Live latency estimate (e.g. an EWMA) in milliseconds, or undefined when unknown. */
   latencyMs?(modelId: string): number | undefined;
+  /**
+   * The model that served this request's chain last, looked up by the caller under the
+   * decision's sticky key (for shared stores that cannot answer synchronously). When absent,
+   * `RouterState.sticky` is asked.
+   */
+  stickyModel?: string;
 }
