@@ -157,3 +157,68 @@ export interface DecisionListOptions {
   /** Capped at 1000. */
   limit: number;
 }
+
+/** Which decisions an aggregate reads: created in `[since, until)`, optionally of one org and one served model. */
+export interface DecisionFilter {
+  /** Inclusive lower bound on `createdAt`. */
+  since: Date;
+  /** Exclusive upper bound on `createdAt`; none by default. */
+  until?: Date;
+  /** An organisation id; one that is not a UUID matches nothing. */
+  orgId?: string;
+  /** The served model (`model` column), compared exactly. */
+  model?: string;
+}
+
+/**
+ * Outcome and latency figures of a set of decisions. Succeeded = outcome `ok`; failed = any
+ * outcome but `ok` and `client_closed` (a client that left is neither). Latencies are of the
+ * succeeded decisions only, in ms, and null when there are none.
+ */
+export interface DecisionOutcomeStats {
+  decisions: number;
+  succeeded: number;
+  failed: number;
+  /** Decisions whose waterfall made more than one attempt (skipped candidates included). */
+  fallbacks: number;
+  latencyMeanMs: number | null;
+  /** Continuous (interpolated) percentiles, as PostgreSQL's `percentile_cont`. */
+  latencyP50Ms: number | null;
+  latencyP95Ms: number | null;
+}
+
+/** A dimension of the decision mix: a column, or `details.complexity` for `complexity`. */
+export type DecisionDimension = 'task_family' | 'complexity' | 'model' | 'tier' | 'outcome';
+
+/** The decisions of one organisation that share one value of one dimension. */
+export interface DecisionTally {
+  orgId: string;
+  dimension: DecisionDimension;
+  /** Null where the decision has no value (e.g. rows older than `details.complexity`). */
+  value: string | null;
+  decisions: number;
+  succeeded: number;
+  failed: number;
+  /** Sum of the succeeded decisions' latencies, ms (mean = latencySumMs / succeeded). */
+  latencySumMs: number;
+}
+
+/**
+ * Decisions that stated the same routing constraints (`details.constraints`, without the free
+ * `preferenceDial`), reported the same `details.notApplied`, and were served by the same model,
+ * tier and lane.
+ */
+export interface DecisionConstraintGroup {
+  /** `details.constraints` as stored, minus `preferenceDial`; never empty. */
+  constraints: Record<string, unknown>;
+  /** `details.notApplied` as stored; null when absent. */
+  notApplied: unknown;
+  model: string;
+  tier: string | null;
+  lane: string | null;
+  decisions: number;
+  /** Request ids of the group, newest first, at most the sample size asked for. */
+  sampleRequestIds: string[];
+  /** `createdAt` of the group's newest decision, epoch ms. */
+  newestAt: number;
+}

@@ -13,7 +13,7 @@ import type { Drizzle } from './drizzle.js';
 const chunkSize = 1000;
 
 /** Reads the rows of a raw query result from either driver (postgres.js: an array; PGlite: `{rows}`). */
-function rowsOf(result: unknown): unknown[] {
+export function rowsOf(result: unknown): unknown[] {
   if (Array.isArray(result)) return result;
   const rows = (result as { rows?: unknown } | null)?.rows;
   return Array.isArray(rows) ? rows : [];

@@ -1,7 +1,16 @@
 import { and, desc, eq, gte, type SQL, sql } from 'drizzle-orm';
 import { routingDecisions } from '../schema/routing-decisions.js';
-import type { DecisionListOptions, NewRoutingDecision, RoutingDecisionRecord } from '../types.js';
+import type {
+  DecisionConstraintGroup,
+  DecisionFilter,
+  DecisionListOptions,
+  DecisionOutcomeStats,
+  DecisionTally,
+  NewRoutingDecision,
+  RoutingDecisionRecord,
+} from '../types.js';
 import { bulkInsert } from './bulk-insert.js';
+import { constraintGroups, outcomeStats, outcomeStatsByModel, tally } from './decision-aggregates.js';
 import { clampLimit, type Drizzle, isUuid } from './drizzle.js';
 
 /** The routing decision log. */
@@ -11,6 +20,24 @@ export interface DecisionRepository {
   get(requestId: string): Promise<RoutingDecisionRecord | undefined>;
   /** Newest first, filtered by any of the given fields. */
   list(options: DecisionListOptions): Promise<RoutingDecisionRecord[]>;
+
+  /*
+   * Aggregates for the routing reports: they read every matching decision (no row cap) and
+   * return one row per group.
+   */
+
+  /** Outcome and latency figures of each `[since, until)` window, in the order given. */
+  outcomeStats(windows: readonly { since: Date; until: Date }[], filter?: { orgId?: string; model?: string }): Promise<DecisionOutcomeStats[]>;
+  /** Outcome and latency figures per served model, ordered by model id. */
+  outcomeStatsByModel(filter: DecisionFilter): Promise<(DecisionOutcomeStats & { model: string })[]>;
+  /** Per organisation, the count and outcomes of every value of each dimension (task family, complexity, model, tier, outcome). */
+  tally(filter: DecisionFilter): Promise<DecisionTally[]>;
+  /**
+   * Decisions that stated routing constraints (`details.constraints`), grouped by those
+   * constraints, `details.notApplied`, model, tier and lane, each group with up to `sampleSize`
+   * request ids (newest first). Busiest group first.
+   */
+  constraintGroups(filter: DecisionFilter, sampleSize: number): Promise<DecisionConstraintGroup[]>;
 }
 
 export function createDecisionRepository(db: Drizzle): DecisionRepository {
@@ -72,5 +99,10 @@ export function createDecisionRepository(db: Drizzle): DecisionRepository {
         .orderBy(desc(routingDecisions.createdAt), desc(routingDecisions.requestId))
         .limit(clampLimit(options.limit, 100));
     },
+
+    outcomeStats: (windows, filter = {}) => outcomeStats(db, windows, filter),
+    outcomeStatsByModel: (filter) => outcomeStatsByModel(db, filter),
+    tally: (filter) => tally(db, filter),
+    constraintGroups: (filter, sampleSize) => constraintGroups(db, filter, sampleSize),
   };
 }

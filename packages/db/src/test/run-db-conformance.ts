@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../database.js';
-import { decisionConformance } from './conformance/decisions.js';
+import { decisionAggregateConformance, decisionConformance } from './conformance/decisions.js';
 import { keyConformance } from './conformance/keys.js';
 import { orgConformance } from './conformance/orgs.js';
 import { settingsConformance } from './conformance/settings.js';
@@ -43,5 +43,6 @@ export function runDbConformance(name: string, create: () => Promise<Database>):
     describe('settings', () => settingsConformance(getDb));
     describe('usage', () => usageConformance(getDb));
     describe('decisions', () => decisionConformance(getDb));
+    describe('decision aggregates', () => decisionAggregateConformance(getDb));
   });
 }
