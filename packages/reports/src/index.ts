@@ -1,0 +1,45 @@
+export { jensenShannonBits } from './divergence.js';
+export {
+  type DimensionDrift,
+  type DriftDelta,
+  type DriftDimension,
+  type DriftEntry,
+  type DriftFlag,
+  type DriftMover,
+  type DriftReason,
+  type DriftSettings,
+  type MixRow,
+  driftDimensions,
+  driftFeed,
+} from './drift.js';
+export {
+  type GateCheck,
+  type GateCheckName,
+  type GateEvaluation,
+  type GateFigures,
+  type GateSettings,
+  type GateWindow,
+  type OutcomeStats,
+  evaluateGate,
+  gateWindows,
+} from './gate.js';
+export {
+  type BreakerView,
+  type CapabilityMatrix,
+  type MatrixModel,
+  type MatrixSettings,
+  type ModelStatus,
+  type StatusReason,
+  capabilityColumns,
+  capabilityMatrix,
+} from './matrix.js';
+export {
+  type ConstraintCompliance,
+  type ConstraintGroup,
+  type ConstraintName,
+  type PolicyCompliance,
+  type Verdict,
+  constraintNames,
+  judge,
+  policyCompliance,
+} from './policy.js';
