@@ -172,7 +172,7 @@ describe('learn stage', () => {
       stream: false,
     });
     expect(events[0]!.costUsd).toBeCloseTo(body.svc_metadata.cost_usd, 10);
-    expect(await runtime.db.decisions.get(requestId)).toMatchObject({ outcome: 'ok', requestedModel: 'svc/auto', source: 'FirstPolicy' });
+    expect(await runtime.db.decisions.get(requestId)).toMatchObject({ outcome: 'ok', requestedModel: 'svc/auto', source: 'Router' });
   });
 });
 

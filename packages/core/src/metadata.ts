@@ -22,6 +22,12 @@ export interface SvcMetadata {
   intelligence_mode: IntelligenceMode;
   lane?: Lane;
   model?: string;
+  /** Complexity class the router used (`trivial`, `standard`, `complex`, `expert`). */
+  task_complexity?: string;
+  /** `svc.workflow_type`, stated or classified. */
+  workflow_type?: string;
+  /** Request fields accepted but not applied, e.g. `routing_override.force_provider`. */
+  not_applied?: readonly string[];
 }
 
 export interface HealerReport {

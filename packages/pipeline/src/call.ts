@@ -50,7 +50,7 @@ export interface HedgingSettings {
 }
 
 /** The part of @svc/resilience's CircuitBreakers the call stage uses. */
-export type BreakerGate = Pick<CircuitBreakers, 'allow' | 'record' | 'releaseProbe'>;
+export type BreakerGate = Pick<CircuitBreakers, 'allow' | 'record' | 'releaseProbe'> & Partial<Pick<CircuitBreakers, 'knownOpen'>>;
 
 function toProviderRequest(request: ChatRequest, model: ModelInfo): ProviderChatRequest {
   return { ...request, model: model.upstreamId };

@@ -1,69 +1,10 @@
-import { createCatalog } from '@svc/catalog';
-import { type Caller, type ChatRequest, type ChatResult, ProviderError, type ProviderErrorKind, type StreamEvent } from '@svc/core';
+import { ProviderError, type ProviderErrorKind, type StreamEvent } from '@svc/core';
 import type { CallOptions, Provider, ProviderChatRequest } from '@svc/providers';
 import { createMemoryKv } from '@svc/kv';
 import { CircuitBreakers, HedgeStats, LatencyTracker } from '@svc/resilience';
-import { createLogger, createMetrics } from '@svc/telemetry';
 import { describe, expect, it } from 'vitest';
-import { type ChatStreamResponse, Gateway, type GatewayDeps } from './gateway.js';
-import type { DecisionRecord, UsageEvent } from './learn-queue.js';
-
-/** A provider scripted per call: an answer, or a failure of a given kind. */
-function scripted(id: string, plan: (call: number) => 'ok' | ProviderErrorKind, options: { multipleChoices?: boolean; usage?: boolean } = {}) {
-  let calls = 0;
-  const fail = (kind: ProviderErrorKind) => new ProviderError({ provider: id, kind, message: `${id} ${kind}`, upstreamStatus: kind === 'overloaded' ? 503 : 400 });
-  const provider: Provider & { calls(): number } = {
-    id,
-    ...(options.multipleChoices === false ? { multipleChoices: false } : {}),
-    calls: () => calls,
-    async chat(request): Promise<ChatResult> {
-      const step = plan(calls++);
-      if (step !== 'ok') throw fail(step);
-      return { model: request.model, choices: [{ index: 0, message: { role: 'assistant', content: `from ${id}` }, finishReason: 'stop' }], usage: { promptTokens: 10, completionTokens: 5, totalTokens: 15 } };
-    },
-    async stream() {
-      const step = plan(calls++);
-      if (step !== 'ok') throw fail(step);
-      async function* events(): AsyncGenerator<StreamEvent> {
-        yield { type: 'text-delta', choice: 0, text: 'hello ' };
-        yield { type: 'text-delta', choice: 0, text: 'world' };
-        yield { type: 'finish', choice: 0, finishReason: 'stop' };
-        if (options.usage !== false) yield { type: 'usage', usage: { promptTokens: 10, completionTokens: 2, totalTokens: 12 } };
-      }
-      return events();
-    },
-  };
-  return provider;
-}
-
-const catalog = createCatalog().forProviders(new Set(['groq', 'together', 'anthropic', 'openai']));
-const llama = catalog.list({ provider: 'groq', kind: 'chat' }).find((m) => catalog.family(m.family).some((s) => s.provider === 'together'))!;
-const caller: Caller = {
-  keyId: 'key_1',
-  keyPrefix: 'sk-svc-x',
-  scopes: new Set(['inference:chat']),
-  org: { id: 'org_1', name: 'o', plan: 'free', rpmLimit: null, tpmLimit: null, monthlyBudgetUsd: null, tokenQuota: null, defaultIntelligenceMode: null, createdAt: new Date() },
-};
-
-function setup(providers: Provider[], breakers?: CircuitBreakers, extra: Partial<GatewayDeps> = {}) {
-  const usage: UsageEvent[] = [];
-  const decisions: DecisionRecord[] = [];
-  const byId = new Map(providers.map((p) => [p.id, p]));
-  const gateway = new Gateway({
-    catalog,
-    providers: { get: (id) => byId.get(id) },
-    learn: { recordUsage: (e) => usage.push(e), recordDecision: (d) => decisions.push(d) },
-    metrics: createMetrics({ defaultMetrics: false }),
-    logger: createLogger({ level: 'silent' }),
-    ...(breakers ? { breakers } : {}),
-    retry: { maxRetries: 0, baseMs: 1, capMs: 1 },
-    ...extra,
-  });
-  const context = () => ({ caller, requestId: `req_${Math.random()}`, startedAt: performance.now(), signal: new AbortController().signal });
-  return { gateway, usage, decisions, context };
-}
-
-const request = (patch: Partial<ChatRequest>): ChatRequest => ({ model: llama.id, messages: [{ role: 'user', content: 'hi' }], stream: false, n: 1, includeUsage: false, ...patch });
+import type { ChatStreamResponse } from './gateway.js';
+import { catalog, llama, request, scripted, setup } from './test/gateway-harness.js';
 
 async function drain(response: ChatStreamResponse): Promise<StreamEvent[]> {
   const out: StreamEvent[] = [];
@@ -114,14 +55,14 @@ describe('Gateway.chat', () => {
       [1, 'from anthropic'],
       [2, 'from anthropic'],
     ]);
-    expect(decisions[0]!.details).toEqual({ replicatedChoices: 2 });
+    expect(decisions[0]!.details).toMatchObject({ replicatedChoices: 2, complexity: 'trivial', workflowType: 'single_turn', waterfall: [claude.id] });
 
     const stream = await gateway.chat(request({ model: claude.id, n: 2, stream: true }), context());
     if (stream.kind !== 'stream') throw new Error('expected a stream');
     const events = await drain(stream);
     expect(events.filter((e) => e.type === 'finish').map((e) => (e.type === 'finish' ? e.choice : -1))).toEqual([0, 1]);
     expect(events.filter((e) => e.type === 'usage')).toHaveLength(1);
-    expect(decisions[1]!.details).toEqual({ replicatedChoices: 1 });
+    expect(decisions[1]!.details).toMatchObject({ replicatedChoices: 1 });
   });
 
   it('estimates usage when a stream ends without the provider counting it, and says so', async () => {
@@ -130,7 +71,7 @@ describe('Gateway.chat', () => {
     if (response.kind !== 'stream') throw new Error('expected a stream');
     await drain(response);
     expect(usage[0]!.completionTokens).toBe(3); // "hello world" is 11 characters, ~4 per token
-    expect(decisions[0]!.details).toEqual({ usageEstimated: true });
+    expect(decisions[0]!.details).toMatchObject({ usageEstimated: true });
   });
 
   it('answers 502 after every candidate failed', async () => {

@@ -1,6 +1,7 @@
 import type { Catalog, ModelInfo } from '@svc/catalog';
 import { type Caller, type ChatRequest, type ChatResult, type IntelligenceMode, type StreamEvent, type SvcMetadata, type Usage, isProviderError, randomId } from '@svc/core';
 import type { HedgeStats, LatencyTracker } from '@svc/resilience';
+import { type LatencyStats, type RouteContext, type Router, createLatencyStats, createRouter } from '@svc/router';
 import type { Logger, Metrics } from '@svc/telemetry';
 import type { Attempt } from './attempt.js';
 import { type BreakerGate, type CallSettings, type ProviderLookup, callChat, openStream } from './call.js';
@@ -11,7 +12,12 @@ import { resolveIntelligenceMode } from './intelligence-mode.js';
 import type { DecisionRecord, LearnQueue } from './learn-queue.js';
 import { answerHeaders, buildSvcMetadata, routingHeaders } from './metadata.js';
 import { replicateEvent } from './replicate-stream.js';
-import { type RoutingDecision, largerContextModels, requiredCapabilities, route } from './route.js';
+import type { ChainLimiter } from './chain-limits.js';
+import { type RoutingDecision, decisionDetails, storedCandidates } from './decision-log.js';
+import { reliabilitySettings } from './reliability.js';
+import { largerContextModels, requiredCapabilities } from './route.js';
+import type { RouterFeedback } from './router-feedback.js';
+import type { StickyStore } from './sticky-routes.js';
 
 export interface GatewayDeps {
   /** The active catalog: models of configured providers only. */
@@ -29,6 +35,16 @@ export interface GatewayDeps {
   hedging?: { latency: LatencyTracker; stats: HedgeStats; config: { enabledByDefault: boolean } };
   /** Retries of the last candidate left; default one retry, waits of 200 ms base and 2 s at most. */
   retry?: { maxRetries: number; baseMs: number; capMs: number };
+  /** The routing engine; default `@svc/router` over the catalog, learning nothing across restarts. */
+  router?: Router;
+  /** Where outcomes go to teach the router (queued, learned off the response path). */
+  feedback?: Pick<RouterFeedback, 'record'>;
+  /** Live latency per model for routing (fed by every successful attempt). Default: an in-process EWMA. */
+  routerLatency?: LatencyStats;
+  /** Sticky chain routes shared across instances; absent: chains are not sticky. */
+  sticky?: StickyStore;
+  /** `max_chain_steps` / `chain_timeout_secs` enforcement; absent: not enforced. */
+  chains?: ChainLimiter;
 }
 
 /** Milliseconds; 0 disables a limit. */
@@ -86,9 +102,38 @@ export type ChatResponse = ChatJsonResponse | ChatStreamResponse;
  */
 export class Gateway {
   private readonly maxAttempts: number;
+  private readonly router: Router;
+  private readonly routerLatency: LatencyStats;
+  private readonly routeContext: RouteContext;
 
   constructor(private readonly deps: GatewayDeps) {
     this.maxAttempts = deps.maxAttempts ?? 4;
+    this.routerLatency = deps.routerLatency ?? createLatencyStats();
+    this.router = deps.router ?? createRouter({ catalog: deps.catalog, latency: this.routerLatency });
+    const latency = this.routerLatency;
+    const breakers = deps.breakers;
+    this.routeContext = {
+      latencyMs: (id) => latency.get(id),
+      ...(breakers?.knownOpen ? { breakerOpen: (id: string) => breakers.knownOpen!(id) } : {}),
+    };
+  }
+
+  /** Routes without waiting unless the chain needs the shared store (sticky model, step limits). */
+  private route(request: ChatRequest, context: RequestContext): RoutingDecision | Promise<RoutingDecision> {
+    const svc = request.svc;
+    const { sticky, chains } = this.deps;
+    const stickyKey = sticky && request.routingHints?.chainRouting !== 'mixed' ? (svc?.chainId ?? svc?.conversationId) : undefined;
+    if (stickyKey === undefined && !(chains && svc?.chainId !== undefined)) return this.router.route(request, this.routeContext);
+    return this.routeChain(request, context, stickyKey);
+  }
+
+  private async routeChain(request: ChatRequest, context: RequestContext, stickyKey: string | undefined): Promise<RoutingDecision> {
+    const orgId = context.caller.org.id;
+    const stickyModel = stickyKey === undefined ? undefined : await this.deps.sticky!.get(orgId, stickyKey);
+    const decision = this.router.route(request, stickyModel === undefined ? this.routeContext : { ...this.routeContext, stickyModel });
+    const { chains } = this.deps;
+    if (chains?.applies(request, decision.workflowType)) await chains.check(orgId, request);
+    return decision;
   }
 
   get catalog(): Catalog {
@@ -97,25 +142,27 @@ export class Gateway {
 
   async chat(request: ChatRequest, context: RequestContext): Promise<ChatResponse> {
     const mode = resolveIntelligenceMode(context.intelligenceModeHeader, request.svc?.intelligenceMode, context.caller.org.defaultIntelligenceMode);
-    const decision = route(request, this.deps.catalog);
+    const routed = this.route(request, context);
+    const decision = routed instanceof Promise ? await routed : routed;
     const routedAt = performance.now();
     const attempts: Attempt[] = [];
+    const reliability = reliabilitySettings(request.svc?.reliabilityLevel, this.deps.retry ?? defaultRetry, this.maxAttempts);
     const timeouts = this.deps.timeouts ?? defaultTimeouts;
     const deadline = createDeadline(context.signal, timeouts.requestMs);
     const settings: CallSettings = {
       providers: this.deps.providers,
       observer: { attempt: (model, attempt) => this.observeAttempt(model, attempt) },
-      maxAttempts: this.maxAttempts,
+      maxAttempts: reliability.maxAttempts,
       signal: deadline.signal,
       firstByteTimeoutMs: (provider) => timeouts.perProvider?.[provider]?.firstByteMs ?? timeouts.firstByteMs,
-      retry: this.deps.retry ?? defaultRetry,
+      retry: reliability.retry,
       ...(timeouts.requestMs > 0 ? { deadline: Date.now() + timeouts.requestMs } : {}),
       ...(this.deps.hedging
         ? {
             hedging: {
               latency: this.deps.hedging.latency,
               stats: this.deps.hedging.stats,
-              enabled: request.svc?.enableHedging ?? this.deps.hedging.config.enabledByDefault,
+              enabled: request.svc?.enableHedging ?? (reliability.hedge || this.deps.hedging.config.enabledByDefault),
             },
           }
         : {}),
@@ -219,7 +266,9 @@ export class Gateway {
   private observeAttempt(model: ModelInfo, attempt: Attempt): void {
     const { metrics } = this.deps;
     metrics.providerDuration.observe({ provider: model.provider, model: model.id, outcome: attempt.outcome }, attempt.latencyMs / 1000);
-    if (attempt.outcome === 'error') {
+    // Time to the answer (or to a stream's first event): what the router weighs as latency.
+    if (attempt.outcome === 'ok') this.routerLatency.observe(model.id, attempt.latencyMs);
+    else if (attempt.outcome === 'error') {
       metrics.upstreamErrors.inc({ provider: model.provider, kind: attempt.errorKind ?? 'unknown', status: String(attempt.upstreamStatus ?? 0) });
     }
   }
@@ -264,11 +313,19 @@ export class Gateway {
       });
     }
     learn.recordDecision(decisionRecord(context, request, decision, mode, model, attempts, outcome, latencyMs, details, createdAt));
+    const success = outcome === 'ok' || outcome === 'client_closed';
+    const feedback = this.deps.feedback;
+    if (feedback) {
+      teachFailures(feedback, decision, attempts);
+      feedback.record({ decision, modelId: model.id, success, ...(usage ? { completionTokens: usage.completionTokens } : {}) });
+    }
+    if (success && decision.stickyKey !== undefined) this.deps.sticky?.set(context.caller.org.id, decision.stickyKey, model.id);
   }
 
   private recordFailure(context: RequestContext, request: ChatRequest, decision: RoutingDecision, mode: IntelligenceMode, attempts: Attempt[]): void {
     const latencyMs = Math.round(performance.now() - context.startedAt);
     this.deps.learn.recordDecision(decisionRecord(context, request, decision, mode, decision.model, attempts, 'error', latencyMs, {}, new Date()));
+    if (this.deps.feedback) teachFailures(this.deps.feedback, decision, attempts);
   }
 }
 
@@ -296,9 +353,9 @@ function decisionRecord(
     taskFamily: decision.taskFamily,
     intelligenceMode: mode,
     attempts,
-    candidates: decision.candidates,
+    candidates: storedCandidates(decision),
     outcome,
-    details,
+    details: { ...decisionDetails(request, decision), ...details },
     latencyMs,
     createdAt,
   };
@@ -315,6 +372,18 @@ export function replicateChoices(result: ChatResult, n: number): number {
   for (let index = result.choices.length; index < n; index++) result.choices.push({ ...first, index });
   return added;
 }
+
+/** Each candidate that failed on its own account teaches the router a failure (a caller-fault error teaches nothing). */
+function teachFailures(feedback: Pick<RouterFeedback, 'record'>, decision: RoutingDecision, attempts: readonly Attempt[]): void {
+  for (const attempt of attempts) {
+    if (attempt.outcome === 'error' && attempt.errorKind !== undefined && upstreamFaults.has(attempt.errorKind)) {
+      feedback.record({ decision, modelId: attempt.model, success: false });
+    }
+  }
+}
+
+/** ProviderError kinds that say the model (not the caller) failed. */
+const upstreamFaults = new Set(['server', 'timeout', 'overloaded', 'network']);
 
 function round1(value: number): number {
   return Math.round(value * 10) / 10;

@@ -7,7 +7,7 @@ export type UsageEvent = DbUsageEvent;
 /** One routing decision with its waterfall attempts and outcome, as the decision log stores it. */
 export type DecisionRecord = Omit<RoutingDecisionRecord, 'attempts' | 'candidates'> & {
   attempts: Attempt[];
-  candidates: readonly string[];
+  candidates: readonly unknown[];
 };
 
 /** Where batches go (the relational store in production). */

@@ -1,7 +1,7 @@
 import type { ModelInfo } from '@svc/catalog';
 import type { IntelligenceMode, SvcMetadata, Usage } from '@svc/core';
 import type { Cost } from './cost.js';
-import type { RoutingDecision } from './route.js';
+import type { RoutingDecision } from './decision-log.js';
 
 export interface MetadataInput {
   requestId: string;
@@ -20,8 +20,8 @@ export function routingDecisionLabel(decision: RoutingDecision, served: ModelInf
 
 /** `svc_metadata` of a chat answer. */
 export function buildSvcMetadata(input: MetadataInput): SvcMetadata {
-  const { cost } = input;
-  return {
+  const { cost, decision } = input;
+  const metadata: SvcMetadata = {
     request_id: input.requestId,
     routing_decision: routingDecisionLabel(input.decision, input.served),
     provider: input.served.provider,
@@ -38,9 +38,13 @@ export function buildSvcMetadata(input: MetadataInput): SvcMetadata {
     cost_attribution: 'svc',
     estimated_cost_usd: cost?.costUsd ?? null,
     intelligence_mode: input.mode,
-    lane: input.decision.lane,
+    lane: decision.lane,
     model: input.served.id,
+    task_complexity: decision.complexity,
+    workflow_type: decision.workflowType,
   };
+  if (decision.notApplied.length > 0) metadata.not_applied = decision.notApplied;
+  return metadata;
 }
 
 /** Headers known before the answer: sent on streams too. */

@@ -81,6 +81,15 @@ export class CircuitBreakers {
   }
 
   /**
+   * Synchronous and local: true while this instance's last view of `key` is open and still in
+   * its cooldown. For routing, which must not wait on the Kv; `allow()` stays the authority.
+   */
+  knownOpen(key: string): boolean {
+    const open = this.views.get(key)?.open;
+    return open != null && this.now() < open.openedAt + open.cooldownMs;
+  }
+
+  /**
    * Reports the outcome of a call admitted by `allow()`. Never rejects (Kv errors go to
    * `onError`); awaiting it is optional, but state changes are visible to this instance once it
    * resolves.

@@ -108,6 +108,14 @@ const baseSchema = v.object({
   SVC_DIVERSITY_ENTROPY_FLOOR_BITS: nonNegativeNumber('SVC_DIVERSITY_ENTROPY_FLOOR_BITS', 1.0),
   SVC_DIVERSITY_ARM_SHARE_CAP: nonNegativeNumber('SVC_DIVERSITY_ARM_SHARE_CAP', 0.8, 1),
   SVC_DIVERSITY_MIN_DECISIONS: positiveInt('SVC_DIVERSITY_MIN_DECISIONS', 50),
+  // The learned router: exploration on by default (bounded by the policy), weights saved to the kv.
+  SVC_ROUTER_EXPLORE: flag,
+  SVC_ROUTER_SAVE_INTERVAL_MS: positiveInt('SVC_ROUTER_SAVE_INTERVAL_MS', 30_000),
+  // Sticky chain routes (chain_id / conversation_id) live this long after their last request.
+  SVC_STICKY_TTL_SECS: positiveInt('SVC_STICKY_TTL_SECS', 86_400),
+  // Limits of a stated long_horizon_autonomous chain when the request sets none (0: none).
+  SVC_CHAIN_MAX_STEPS: positiveInt('SVC_CHAIN_MAX_STEPS', 200),
+  SVC_CHAIN_TIMEOUT_SECS: positiveInt('SVC_CHAIN_TIMEOUT_SECS', 3_600),
   LOG_LEVEL: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'use one of fatal, error, warn, info, debug, trace, silent'), 'info'),
 });
 

@@ -2,7 +2,8 @@ import { type Catalog, createCatalog } from '@svc/catalog';
 import { Authenticator } from '@svc/auth';
 import { type Database, createDb } from '@svc/db';
 import { type Kv, createMemoryKv, createRedisKv } from '@svc/kv';
-import { Gateway, LearnQueue } from '@svc/pipeline';
+import { ChainLimiter, Gateway, LearnQueue, RouterFeedback, createKvStickyStore, kvWeightStore } from '@svc/pipeline';
+import { createLatencyStats, createLinUcbPolicy, createRouter } from '@svc/router';
 import {
   type BedrockConfig,
   type CompatibleProviderConfig,
@@ -184,7 +185,25 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
   for (const [id, entry] of Object.entries(file?.providers ?? {})) {
     if (entry.first_byte_timeout_ms !== undefined) perProvider[id] = { firstByteMs: entry.first_byte_timeout_ms };
   }
+  const routerLatency = createLatencyStats();
+  const router = createRouter({
+    catalog,
+    latency: routerLatency,
+    policy: createLinUcbPolicy({ explore: env.SVC_ROUTER_EXPLORE ?? true }),
+    state: { weights: kvWeightStore(kv) },
+  });
+  const feedback = new RouterFeedback({
+    router,
+    saveIntervalMs: env.SVC_ROUTER_SAVE_INTERVAL_MS,
+    onError: (error, what) => logger.warn({ err: error }, `${what} failed`),
+  });
+  await feedback.restore();
   const gateway = new Gateway({
+    router,
+    routerLatency,
+    feedback,
+    sticky: createKvStickyStore({ kv, ttlMs: env.SVC_STICKY_TTL_SECS * 1000, onError: (error) => logger.warn({ err: error }, 'sticky routes unavailable') }),
+    chains: new ChainLimiter({ kv, defaults: { maxSteps: env.SVC_CHAIN_MAX_STEPS, timeoutSecs: env.SVC_CHAIN_TIMEOUT_SECS } }),
     catalog,
     providers,
     learn,
@@ -224,7 +243,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     },
     close() {
       closed ??= (async () => {
-        await learn.close();
+        await Promise.all([learn.close(), feedback.close()]);
         await authenticator.stop();
         await kv.close();
         await db.close();

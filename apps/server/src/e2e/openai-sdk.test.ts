@@ -30,7 +30,7 @@ describe('openai SDK against the gateway (mock provider)', () => {
     expect(data.choices[0]!.finish_reason).toBe('stop');
     expect(data.usage!.total_tokens).toBe(data.usage!.prompt_tokens + data.usage!.completion_tokens);
     const meta = (data as WithSvc).svc_metadata!;
-    expect(meta).toMatchObject({ requested_model: 'svc/auto', provider: 'mock', intelligence_mode: 'full', cost_attribution: 'svc', decision_source: 'FirstPolicy' });
+    expect(meta).toMatchObject({ requested_model: 'svc/auto', provider: 'mock', intelligence_mode: 'full', cost_attribution: 'svc', decision_source: 'Router' });
     expect(meta.cost_usd).toBeGreaterThan(0);
     expect(meta.baseline_cost_usd).toBeGreaterThan(0);
     expect(request_id).toBe(meta.request_id);

@@ -61,6 +61,16 @@ export function runBreakerConformance(name: string, create: () => Promise<Kv>, o
         expect(await b.status(KEY)).toMatchObject({ state: 'open', openedAt: START, nextProbeAt: START + 1000, consecutiveFailures: 3 });
       });
 
+      it('report a known open breaker synchronously for routing, until its cooldown ends', async () => {
+        const b = breakers(kv, { consecutiveFailures: 2 });
+        expect(b.knownOpen(KEY)).toBe(false);
+        await fail(b, 2);
+        expect(b.knownOpen(KEY)).toBe(true);
+        expect(b.knownOpen('other/model')).toBe(false);
+        clock += 1000;
+        expect(b.knownOpen(KEY)).toBe(false);
+      });
+
       it('open on the error ratio once the window holds the minimum of requests', async () => {
         const b = breakers(kv, { consecutiveFailures: 100, minimumRequests: 10, errorRatio: 0.5 });
         // s f s f ... : 9 outcomes, 5 failures; the ratio is above 0.5 but the minimum is not met.

@@ -1,0 +1,114 @@
+import type { Kv } from '@svc/kv';
+import type { RouteOutcome, Router, WeightStore } from '@svc/router';
+
+/** A kv key holding the router's learned state as JSON (shared by every instance). */
+export function kvWeightStore(kv: Kv, key = 'svc:router:weights'): WeightStore {
+  return {
+    async load() {
+      const raw = await kv.get(key);
+      return raw === null ? undefined : (JSON.parse(raw) as unknown);
+    },
+    async save(snapshot) {
+      await kv.set(key, JSON.stringify(snapshot));
+    },
+  };
+}
+
+export interface RouterFeedbackSettings {
+  router: Router;
+  /** How often learned weights are saved when something was learned. Default 30 s; 0 never. */
+  saveIntervalMs?: number;
+  /** Outcomes kept while the learner catches up; beyond it the oldest are dropped (and counted). */
+  maxPending?: number;
+  onError?: (error: unknown, what: string) => void;
+}
+
+/**
+ * The router's side of the learn stage: outcomes are queued on the response path (a push) and
+ * learned from in the next macrotask, so the O(d^2) update never delays an answer; weights are
+ * saved periodically through the router's `WeightStore` and on close.
+ */
+export class RouterFeedback {
+  private pending: RouteOutcome[] = [];
+  private scheduled = false;
+  private dirty = false;
+  private timer: NodeJS.Timeout | undefined;
+  private learned = 0;
+  private dropped = 0;
+  private readonly maxPending: number;
+  private readonly onError: (error: unknown, what: string) => void;
+
+  constructor(private readonly settings: RouterFeedbackSettings) {
+    this.maxPending = settings.maxPending ?? 10_000;
+    this.onError = settings.onError ?? (() => {});
+    const every = settings.saveIntervalMs ?? 30_000;
+    if (every > 0) {
+      this.timer = setInterval(() => void this.save(), every);
+      this.timer.unref();
+    }
+  }
+
+  get router(): Router {
+    return this.settings.router;
+  }
+
+  record(outcome: RouteOutcome): void {
+    if (this.pending.length >= this.maxPending) {
+      this.pending.shift();
+      this.dropped++;
+    }
+    this.pending.push(outcome);
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => this.drain());
+    }
+  }
+
+  /** Learns from every queued outcome now. */
+  drain(): void {
+    this.scheduled = false;
+    const batch = this.pending;
+    this.pending = [];
+    for (const outcome of batch) {
+      try {
+        this.settings.router.record(outcome);
+        this.learned++;
+        this.dirty = true;
+      } catch (error) {
+        this.onError(error, 'router feedback');
+      }
+    }
+  }
+
+  /** Loads saved weights; a snapshot the policy cannot take is reported and skipped. */
+  async restore(): Promise<void> {
+    try {
+      await this.settings.router.restore();
+    } catch (error) {
+      this.onError(error, 'router weights restore');
+    }
+  }
+
+  /** Saves the weights when anything was learned since the last save. Never rejects. */
+  async save(): Promise<void> {
+    if (!this.dirty) return;
+    this.dirty = false;
+    try {
+      await this.settings.router.save();
+    } catch (error) {
+      this.dirty = true;
+      this.onError(error, 'router weights save');
+    }
+  }
+
+  stats(): { learned: number; pending: number; dropped: number } {
+    return { learned: this.learned, pending: this.pending.length, dropped: this.dropped };
+  }
+
+  /** Learns what is queued, saves, and stops the timer. */
+  async close(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.drain();
+    await this.save();
+  }
+}
