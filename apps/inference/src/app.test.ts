@@ -153,6 +153,61 @@ describe('request errors', () => {
   });
 });
 
+describe('routing controls over HTTP', () => {
+  type Answer = { svc_metadata: Record<string, unknown> };
+
+  it('honours force_tier in any accepted form and reports the tier used', async () => {
+    for (const [form, tier] of [['T1', 'T1'], ['tier-3', 'T3'], ['tier2', 'T2']]) {
+      const response = await chat({ ...valid, routing_override: { force_tier: form } });
+      expect(response.headers.get('x-svc-tier-used')).toBe(tier);
+      expect(((await response.json()) as Answer).svc_metadata).toMatchObject({ tier, decision_source: 'Router' });
+    }
+  });
+
+  it('maps legacy headers into the request and its metadata, the body winning', async () => {
+    const response = await chat(valid, { ...auth(), 'x-svc-tier': 'tier-3', 'x-svc-lane': 'smart', 'x-svc-run-id': 'run-42' });
+    expect(response.headers.get('x-svc-tier-used')).toBe('T3');
+    expect(response.headers.get('x-svc-lane-used')).toBe('smart');
+    const requestId = response.headers.get('x-svc-request-id')!;
+    await runtime.learn.flush();
+    expect((await runtime.db.decisions.get(requestId))?.details).toMatchObject({ metadata: { run_id: 'run-42', 'x-svc-tier': 'tier-3', 'x-svc-lane': 'smart' } });
+    const bodyWins = await chat({ ...valid, routing_override: { force_tier: 'T1' } }, { ...auth(), 'x-svc-tier': 'T3' });
+    expect(bodyWins.headers.get('x-svc-tier-used')).toBe('T1');
+  });
+
+  it('rejects a legacy header of the wrong kind with 400 naming it', async () => {
+    await expectError(await chat(valid, { ...auth(), 'x-svc-lane': 'warp' }), 400, 'invalid_request_error', 'validation_error', 'x-svc-lane');
+    await expectError(await chat(valid, { ...auth(), 'x-svc-tier': '4' }), 400, 'invalid_request_error', 'validation_error', 'x-svc-tier');
+  });
+
+  it('reports force_provider as accepted but not applied', async () => {
+    const response = await chat({ ...valid, routing_override: { force_provider: 'openai' } });
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as Answer).svc_metadata.not_applied).toEqual(['routing_override.force_provider']);
+  });
+
+  it('enforces max_chain_steps of a long-horizon chain with 409, per chain', async () => {
+    const step = (chain: string) => chat({ ...valid, svc: { workflow_type: 'long_horizon_autonomous', chain_id: chain, max_chain_steps: 2 } });
+    const chain = `chain-${Math.random()}`;
+    expect((await step(chain)).status).toBe(200);
+    expect((await step(chain)).status).toBe(200);
+    await expectError(await step(chain), 409, 'invalid_request_error', 'chain_step_limit_exceeded', 'svc.max_chain_steps');
+    expect((await step(`${chain}-b`)).status).toBe(200);
+  });
+
+  it('continues a conversation on its model (sticky) unless chain_routing is mixed', async () => {
+    const conversation = `conv-${Math.random()}`;
+    const first = await chat({ ...valid, svc: { conversation_id: conversation }, routing_override: { force_tier: 'T1' } });
+    const model = first.headers.get('x-svc-model');
+    await new Promise((resolve) => setImmediate(resolve));
+    const next = await chat({ ...valid, svc: { conversation_id: conversation } });
+    expect(next.headers.get('x-svc-model')).toBe(model);
+    expect(((await next.json()) as Answer).svc_metadata.decision_source).toBe('Sticky');
+    const mixed = await chat({ ...valid, svc: { conversation_id: conversation }, routing_hints: { chain_routing: 'mixed' } });
+    expect(((await mixed.json()) as Answer).svc_metadata.decision_source).toBe('Router');
+  });
+});
+
 describe('learn stage', () => {
   it('records one usage event and one decision per request, off the response path', async () => {
     const org = await runtime.db.orgs.ensure('ledger-test');

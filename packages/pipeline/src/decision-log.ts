@@ -55,5 +55,7 @@ export function decisionDetails(request: ChatRequest, decision: RoutingDecision)
   if (svc?.chainId !== undefined) details.chainId = svc.chainId;
   if (svc?.conversationId !== undefined) details.conversationId = svc.conversationId;
   if (decision.stickyKey !== undefined) details.stickyKey = decision.stickyKey;
+  // Tracing context (`metadata`, legacy headers included): kept with the decision, never sent upstream.
+  if (request.metadata !== undefined) details.metadata = request.metadata;
   return details;
 }

@@ -4,3 +4,4 @@
  */
 export * from './openai/index.js';
 export { issuePath, issueToError } from './shared/issue-to-error.js';
+export { applyLegacyHeaders, legacyHeaderKeys } from './shared/legacy-headers.js';

@@ -1,7 +1,7 @@
 import { requireScope } from '@svc/auth';
 import { GatewayError, chatCompletionId, toGatewayError } from '@svc/core';
 import type { ChatStreamResponse } from '@svc/pipeline';
-import { ChatChunkEncoder, decodeChatRequest, encodeChatCompletion } from '@svc/protocol';
+import { ChatChunkEncoder, applyLegacyHeaders, decodeChatRequest, encodeChatCompletion } from '@svc/protocol';
 import type { Hono } from 'hono';
 import type { InferenceDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
@@ -27,6 +27,7 @@ export function registerChatCompletions(app: Hono<AppEnv>, deps: InferenceDeps):
     const caller = c.get('caller');
     requireScope(caller, 'inference:chat');
     const request = decodeChatRequest(await readJson(c, deps.maxBodyBytes));
+    applyLegacyHeaders(request, (name) => readHeader(c, name));
     const abort = new AbortController();
     onClientGone(c, () => abort.abort());
     let forwardHeaders: Record<string, string> | undefined;
