@@ -160,3 +160,12 @@ describe('router feedback', () => {
     expect(outcomes).toEqual([]);
   });
 });
+
+describe('enable_speculation', () => {
+  it('reports speculation as not applied and the header as 0, never a fake acceptance', async () => {
+    const { gateway, context } = setup(everyone());
+    const response = await served(gateway, context, ask('hi', { svc: { enableSpeculation: true } }));
+    expect(response.headers['x-svc-speculation-accepted']).toBe('0');
+    expect(response.metadata.not_applied).toEqual(['svc.enable_speculation']);
+  });
+});

@@ -143,7 +143,9 @@ export class Gateway {
   async chat(request: ChatRequest, context: RequestContext): Promise<ChatResponse> {
     const mode = resolveIntelligenceMode(context.intelligenceModeHeader, request.svc?.intelligenceMode, context.caller.org.defaultIntelligenceMode);
     const routed = this.route(request, context);
-    const decision = routed instanceof Promise ? await routed : routed;
+    let decision = routed instanceof Promise ? await routed : routed;
+    // Speculation needs output verification to accept a draft (issue 5): until then it is reported, not faked.
+    if (request.svc?.enableSpeculation === true) decision = { ...decision, notApplied: [...decision.notApplied, 'svc.enable_speculation'] };
     const routedAt = performance.now();
     const attempts: Attempt[] = [];
     const reliability = reliabilitySettings(request.svc?.reliabilityLevel, this.deps.retry ?? defaultRetry, this.maxAttempts);
