@@ -8,6 +8,10 @@ import { registerAdminKeys } from './routes/admin-keys.js';
 import { registerAdminOrgs } from './routes/admin-orgs.js';
 import { registerRoutingDecisions } from './routes/admin-routing-decisions.js';
 import { registerRoutingDiversity } from './routes/admin-routing-diversity.js';
+import { registerRoutingDrift } from './routes/admin-routing-drift.js';
+import { registerRoutingGate } from './routes/admin-routing-gate.js';
+import { registerRoutingMatrix } from './routes/admin-routing-matrix.js';
+import { registerRoutingPolicy } from './routes/admin-routing-policy.js';
 import { registerClassifyComplexity } from './routes/classify-complexity.js';
 import { registerBreakers } from './routes/observability-breakers.js';
 import { registerHedging } from './routes/observability-hedging.js';
@@ -41,5 +45,9 @@ export function createControlPlaneApp(deps: ControlPlaneDeps): Hono<ControlEnv> 
   registerAdminKeys(app, deps);
   registerRoutingDecisions(app, deps);
   registerRoutingDiversity(app, deps);
+  registerRoutingDrift(app, deps);
+  registerRoutingGate(app, deps);
+  registerRoutingPolicy(app, deps);
+  registerRoutingMatrix(app, deps);
   return app;
 }

@@ -1,5 +1,7 @@
 import type { Authenticator, AuthStore } from '@svc/auth';
+import type { Catalog } from '@svc/catalog';
 import type { DecisionRepository } from '@svc/db';
+import type { Kv } from '@svc/kv';
 import type { CircuitBreakers, HedgeStats, LatencyTracker } from '@svc/resilience';
 import type { Readiness, Runtime } from '@svc/runtime';
 import type { Logger, Metrics } from '@svc/telemetry';
@@ -8,13 +10,19 @@ import type { Logger, Metrics } from '@svc/telemetry';
 export interface ControlPlaneDeps {
   authenticator: Authenticator;
   /** Organisations, keys and the routing decision log (the relational store). */
-  db: AuthStore & { decisions: Pick<DecisionRepository, 'get' | 'list'> };
+  db: AuthStore & { decisions: Pick<DecisionRepository, 'get' | 'list' | 'tally' | 'outcomeStats' | 'outcomeStatsByModel' | 'constraintGroups'> };
+  /** The active catalog (models of configured providers): the capability matrix, free and family facts of the policy report. */
+  catalog: Pick<Catalog, 'list' | 'get' | 'resolve'>;
+  /** Shared state: the capability matrix snapshot and its refresh lock (Redis when configured). */
+  kv: Pick<Kv, 'get' | 'set' | 'setIfAbsent' | 'delete' | 'ttl'>;
   /** Circuit breakers (the same instances the inference pipeline consults). */
   breakers: Pick<CircuitBreakers, 'list' | 'reset'>;
   /** Hedging counters, learned latencies and the run-time default. */
   hedging: { latency: Pick<LatencyTracker, 'snapshot'>; stats: Pick<HedgeStats, 'snapshot'>; config: { enabledByDefault: boolean } };
   /** Arm-collapse alarm thresholds of `GET /v1/admin/routing/diversity` (deployment configuration). */
   diversity: Runtime['diversity'];
+  /** Thresholds of `/drift`, `/gate` and `/matrix` under /v1/admin/routing (deployment configuration). */
+  reports: Runtime['reports'];
   metrics: Metrics;
   logger: Logger;
   readiness(): Promise<Readiness>;

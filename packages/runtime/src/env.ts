@@ -108,6 +108,23 @@ const baseSchema = v.object({
   SVC_DIVERSITY_ENTROPY_FLOOR_BITS: nonNegativeNumber('SVC_DIVERSITY_ENTROPY_FLOOR_BITS', 1.0),
   SVC_DIVERSITY_ARM_SHARE_CAP: nonNegativeNumber('SVC_DIVERSITY_ARM_SHARE_CAP', 0.8, 1),
   SVC_DIVERSITY_MIN_DECISIONS: positiveInt('SVC_DIVERSITY_MIN_DECISIONS', 50),
+  // Routing reports (see docs/operations.md). Drift: a dimension whose Jensen-Shannon divergence
+  // (bits) between the previous and the current window exceeds the threshold has drifted; so has a
+  // scope whose success rate drops or mean latency rises beyond its bound; never below MIN_DECISIONS.
+  SVC_DRIFT_JS_THRESHOLD: nonNegativeNumber('SVC_DRIFT_JS_THRESHOLD', 0.1, 1),
+  SVC_DRIFT_MIN_DECISIONS: positiveInt('SVC_DRIFT_MIN_DECISIONS', 50),
+  SVC_DRIFT_SUCCESS_DROP: nonNegativeNumber('SVC_DRIFT_SUCCESS_DROP', 0.05, 1),
+  SVC_DRIFT_LATENCY_INCREASE: nonNegativeNumber('SVC_DRIFT_LATENCY_INCREASE', 0.5),
+  // Regression gate: each day against the BASELINE_DAYS before it; tolerances absolute for rates,
+  // relative for p50/p95 latency.
+  SVC_GATE_BASELINE_DAYS: v.pipe(positiveInt('SVC_GATE_BASELINE_DAYS', 7), v.minValue(1, 'SVC_GATE_BASELINE_DAYS must be 1..90'), v.maxValue(90, 'SVC_GATE_BASELINE_DAYS must be 1..90')),
+  SVC_GATE_MIN_DECISIONS: positiveInt('SVC_GATE_MIN_DECISIONS', 20),
+  SVC_GATE_MAX_SUCCESS_DROP: nonNegativeNumber('SVC_GATE_MAX_SUCCESS_DROP', 0.02, 1),
+  SVC_GATE_MAX_FALLBACK_INCREASE: nonNegativeNumber('SVC_GATE_MAX_FALLBACK_INCREASE', 0.05, 1),
+  SVC_GATE_MAX_LATENCY_INCREASE: nonNegativeNumber('SVC_GATE_MAX_LATENCY_INCREASE', 0.25),
+  // Capability matrix: a model's success rate over the last 24 h is judged from MIN_DECISIONS on.
+  SVC_MATRIX_MIN_DECISIONS: positiveInt('SVC_MATRIX_MIN_DECISIONS', 10),
+  SVC_MATRIX_MIN_SUCCESS_RATE: nonNegativeNumber('SVC_MATRIX_MIN_SUCCESS_RATE', 0.9, 1),
   // The learned router: exploration on by default (bounded by the policy), weights saved to the kv.
   SVC_ROUTER_EXPLORE: flag,
   SVC_ROUTER_SAVE_INTERVAL_MS: positiveInt('SVC_ROUTER_SAVE_INTERVAL_MS', 30_000),

@@ -18,6 +18,7 @@ import { BREAKER_STATE, type Logger, type Metrics, createLogger, createMetrics }
 import { type ConfigFile, loadConfigFile } from './config-file.js';
 import { ConfigError, type Env } from './env.js';
 import { type Readiness, probe, summarise } from './readiness.js';
+import { type ReportSettings, reportSettings } from './report-settings.js';
 
 /** Everything a gateway process runs on, built once from the validated environment. */
 export interface Runtime {
@@ -36,6 +37,8 @@ export interface Runtime {
   hedging: { latency: LatencyTracker; stats: HedgeStats; config: { enabledByDefault: boolean } };
   /** Arm-collapse alarm thresholds of the routing diversity report (`SVC_DIVERSITY_*`). */
   diversity: DiversityThresholds;
+  /** Thresholds of the drift, regression-gate and capability-matrix reports. */
+  reports: ReportSettings;
   metrics: Metrics;
   logger: Logger;
   mockEnabled: boolean;
@@ -229,6 +232,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     breakers,
     hedging,
     diversity: { entropyFloorBits: env.SVC_DIVERSITY_ENTROPY_FLOOR_BITS, armShareCap: env.SVC_DIVERSITY_ARM_SHARE_CAP, minDecisions: env.SVC_DIVERSITY_MIN_DECISIONS },
+    reports: reportSettings(env),
     metrics,
     logger,
     mockEnabled,

@@ -1,0 +1,41 @@
+import { evaluateGate, gateWindows } from '@svc/reports';
+import type { Hono } from 'hono';
+import type { ControlPlaneDeps } from '../deps.js';
+import type { ControlEnv } from '../env.js';
+import { parseReportQuery } from './admin-routing-decisions.js';
+import { reportScope } from './admin-routing-report-filter.js';
+
+/**
+ * `GET /gate` (spec document 2) → `RegressionGateHistory`, mounted under /v1/admin/routing: for
+ * each of the last `days` 24-hour windows (newest first, at most `limit` of them), the router's
+ * outcomes against a baseline (the `SVC_GATE_BASELINE_DAYS` before that window): success rate,
+ * fallback rate, p50 and p95 latency, each pass/fail against the `SVC_GATE_*` tolerances, and the
+ * day's verdict. `tenant_id` and `model` narrow the decisions on both sides.
+ */
+export function registerRoutingGate(app: Hono<ControlEnv>, deps: ControlPlaneDeps): void {
+  app.get('/v1/admin/routing/gate', async (c) => {
+    const query = parseReportQuery(c.req.query());
+    const settings = deps.reports.gate;
+    const windows = gateWindows(new Date(), Math.min(query.days, query.limit), settings.baselineDays);
+    // One query: each day and its baseline, in order.
+    const stats = await deps.db.decisions.outcomeStats(
+      windows.flatMap((w) => [w.day, w.baseline]),
+      reportScope(query),
+    );
+    const evaluations = windows.map((w, i) => evaluateGate(w, stats[2 * i]!, stats[2 * i + 1]!, settings));
+    const count = (status: string) => evaluations.filter((e) => e.status === status).length;
+    return c.json({
+      object: 'regression_gate_history',
+      window_days: query.days,
+      baseline_days: settings.baselineDays,
+      thresholds: {
+        min_decisions: settings.minDecisions,
+        max_success_rate_drop: settings.maxSuccessRateDrop,
+        max_fallback_rate_increase: settings.maxFallbackRateIncrease,
+        max_latency_increase: settings.maxLatencyIncrease,
+      },
+      summary: { evaluated: evaluations.length, passed: count('pass'), failed: count('fail'), insufficient_data: count('insufficient_data') },
+      evaluations,
+    });
+  });
+}
