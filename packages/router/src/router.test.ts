@@ -273,3 +273,43 @@ describe('workflow_type', () => {
     expect(planact.candidates[0]!.quality).toBeGreaterThanOrEqual(preact.candidates[0]!.quality);
   });
 });
+
+describe('the remaining hints', () => {
+  const standard = 'Write a python function that returns the n-th Fibonacci number iteratively.';
+
+  it('balanced mode is the auto preset', () => {
+    const r = router();
+    expect(r.route(ask(standard, { routingHints: { mode: 'balanced' } })).model.id).toBe(r.route(ask(standard)).model.id);
+  });
+
+  it('prefer_quality buys at least the quality of the plain request', () => {
+    const r = router();
+    const plain = r.route(ask(standard)).candidates[0]!.quality;
+    expect(r.route(ask(standard, { routingHints: { preferQuality: true } })).candidates[0]!.quality).toBeGreaterThanOrEqual(plain);
+  });
+
+  it('max_cost_per_token is advisory: reported as not applied, never a filter', () => {
+    const d = router().route(ask(hard, { routingHints: { maxCostPerToken: 1e-12 } }));
+    expect(d.notApplied).toContain('routing_hints.max_cost_per_token');
+    expect(d.waterfall.length).toBeGreaterThan(0);
+  });
+
+  it('required_capabilities is advisory, not a hard filter', () => {
+    const d = router().route(ask('hi', { routingHints: { requiredCapabilities: ['teleportation'] } }));
+    expect(d.waterfall.length).toBeGreaterThan(0);
+  });
+
+  it('aliases are case-insensitive', () => {
+    expect(router().route(ask(hard, { model: 'SVC/Auto-Speed' })).tier).toBe('T3');
+  });
+
+  it.each<[string, Partial<ChatRequest>, string]>([
+    ['an unknown mode', { routingHints: { mode: 'warp' as never } }, 'routing_hints.mode'],
+    ['an unknown task_complexity', { routingHints: { taskComplexity: 'hard' as never } }, 'routing_hints.task_complexity'],
+    ['a zero max_latency_ms', { routingHints: { maxLatencyMs: 0 } }, 'routing_hints.max_latency_ms'],
+    ['max_tier 0', { routingHints: { maxTier: 0 as never } }, 'routing_hints.max_tier'],
+    ['an unknown force_lane', { routingOverride: { forceLane: 'fast' as never } }, 'routing_override.force_lane'],
+  ])('rejects %s with 400 naming it', (_name, patch, param) => {
+    rejects(() => router().route(ask('hi', patch)), param);
+  });
+});
