@@ -6,3 +6,4 @@ export * from './metadata.js';
 export * from './errors.js';
 export * from './provider-error.js';
 export * from './ids.js';
+export * from './cache.js';
