@@ -208,6 +208,38 @@ describe('routing controls over HTTP', () => {
   });
 });
 
+describe('settings and the intelligence mode resolution order', () => {
+  const put = (body: unknown, key: string) => app.request('/v1/settings', { method: 'PUT', headers: auth(key), body: JSON.stringify(body) });
+  const modeOf = async (response: Response) => {
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { svc_metadata: { intelligence_mode: string } };
+    expect(response.headers.get('x-svc-intelligence-mode')).toBe(body.svc_metadata.intelligence_mode);
+    return body.svc_metadata.intelligence_mode;
+  };
+
+  it('header > body > tenant default (PUT /v1/settings) > full', async () => {
+    const org = await runtime.db.orgs.ensure(`settings-${Math.random()}`);
+    const key = (await runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:chat', 'settings:write'] })).secret;
+    expect(await modeOf(await chat(valid, auth(key)))).toBe('full');
+    const saved = await put({ default_intelligence_mode: 'cache' }, key);
+    expect(saved.status).toBe(200);
+    expect(await saved.json()).toMatchObject({ org_id: org.id, default_intelligence_mode: 'cache' });
+    expect(await modeOf(await chat(valid, auth(key)))).toBe('cache');
+    expect(await modeOf(await chat({ ...valid, svc: { intelligence_mode: 'full' } }, auth(key)))).toBe('full');
+    expect(await modeOf(await chat({ ...valid, svc: { intelligence_mode: 'full' } }, { ...auth(key), 'x-intelligence-mode': 'proxy' }))).toBe('proxy');
+    expect(await (await app.request('/v1/settings', { headers: auth(key) })).json()).toMatchObject({ default_intelligence_mode: 'cache' });
+    expect((await put({ default_intelligence_mode: null }, key)).status).toBe(200);
+    expect(await modeOf(await chat(valid, auth(key)))).toBe('full');
+  });
+
+  it('rejects other values with 400 naming the field, and needs settings:write', async () => {
+    await expectError(await put({ default_intelligence_mode: 'turbo' }, master), 400, 'invalid_request_error', undefined, 'default_intelligence_mode');
+    const org = await runtime.db.orgs.ensure(`settings-ro-${Math.random()}`);
+    const readOnly = (await runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:chat'] })).secret;
+    await expectError(await put({ default_intelligence_mode: 'proxy' }, readOnly), 403, 'authorization_error', 'insufficient_scopes');
+  });
+});
+
 describe('learn stage', () => {
   it('records one usage event and one decision per request, off the response path', async () => {
     const org = await runtime.db.orgs.ensure('ledger-test');

@@ -7,6 +7,7 @@ import { registerChatCompletions } from './routes/chat-completions.js';
 import { registerModels } from './routes/models.js';
 import { recordRequest } from './record-request.js';
 import { registerProbes } from './routes/probes.js';
+import { registerSettings } from './routes/settings.js';
 
 /** The inference API (spec document 1) under `/v1`, plus the probes. */
 export function createInferenceApp(deps: InferenceDeps): Hono<AppEnv> {
@@ -18,5 +19,6 @@ export function createInferenceApp(deps: InferenceDeps): Hono<AppEnv> {
   app.use('/v1/*', authenticate(deps));
   registerChatCompletions(app, deps);
   registerModels(app, deps);
+  registerSettings(app, deps);
   return app;
 }

@@ -1,4 +1,5 @@
 import type { Authenticator } from '@svc/auth';
+import type { OrgRepository } from '@svc/db';
 import type { Gateway } from '@svc/pipeline';
 import type { Readiness } from '@svc/runtime';
 import type { Logger, Metrics } from '@svc/telemetry';
@@ -7,6 +8,8 @@ import type { Logger, Metrics } from '@svc/telemetry';
 export interface InferenceDeps {
   gateway: Gateway;
   authenticator: Authenticator;
+  /** The relational store: settings write the organisation's defaults. */
+  db: { orgs: Pick<OrgRepository, 'update'> };
   metrics: Metrics;
   logger: Logger;
   readiness(): Promise<Readiness>;

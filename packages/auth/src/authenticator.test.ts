@@ -100,6 +100,24 @@ describe('Authenticator', () => {
     await bus.close();
   });
 
+  it('reloads an organisation on every instance once it changed', async () => {
+    const bus = createMemoryKv();
+    const a = new Authenticator({ store: db, bus });
+    const b = new Authenticator({ store: db, bus });
+    await a.start();
+    await b.start();
+    const org = await db.orgs.ensure('changing-org');
+    const { secret } = await a.issue({ orgId: org.id, scopes: [] });
+    expect((await b.authenticate(secret)).org.defaultIntelligenceMode).toBeNull();
+    await db.orgs.update(org.id, { defaultIntelligenceMode: 'proxy' });
+    expect((await b.authenticate(secret)).org.defaultIntelligenceMode).toBeNull(); // still cached
+    await a.orgChanged(org.id);
+    await expect.poll(async () => (await b.authenticate(secret)).org.defaultIntelligenceMode).toBe('proxy');
+    await a.stop();
+    await b.stop();
+    await bus.close();
+  });
+
   it('ensures the master key once, as an admin key of org default', async () => {
     const auth = new Authenticator({ store: db });
     const secret = 'sk-svc-master-key-for-auth-tests';

@@ -21,6 +21,7 @@ export interface IssuedKey {
 }
 
 const revocationChannel = 'auth:revoked';
+const orgChannel = 'auth:org-changed';
 
 interface CachedKey {
   caller: Caller;
@@ -42,7 +43,7 @@ export class Authenticator {
   private readonly now: () => number;
   private readonly cache: LRUCache<string, CacheEntry>;
   private readonly hashesById = new Map<string, string>();
-  private unsubscribe: (() => Promise<void>) | undefined;
+  private unsubscribe: (() => Promise<void>)[] | undefined;
 
   constructor(settings: AuthenticatorSettings) {
     this.store = settings.store;
@@ -60,12 +61,31 @@ export class Authenticator {
   /** Subscribes to cross-instance revocations. Call once at start. */
   async start(): Promise<void> {
     if (!this.bus || this.unsubscribe) return;
-    this.unsubscribe = await this.bus.subscribe(revocationChannel, (keyId) => this.evict(keyId));
+    this.unsubscribe = await Promise.all([
+      this.bus.subscribe(revocationChannel, (keyId) => this.evict(keyId)),
+      this.bus.subscribe(orgChannel, (orgId) => this.forgetOrg(orgId)),
+    ]);
   }
 
   async stop(): Promise<void> {
-    await this.unsubscribe?.();
+    const unsubscribe = this.unsubscribe ?? [];
     this.unsubscribe = undefined;
+    await Promise.all(unsubscribe.map((off) => off()));
+  }
+
+  /**
+   * An organisation's record changed (limits, default intelligence mode, ...): its callers are
+   * reloaded on their next request, here at once and on every instance sharing the bus.
+   */
+  async orgChanged(orgId: string): Promise<void> {
+    this.forgetOrg(orgId);
+    await this.bus?.publish(orgChannel, orgId);
+  }
+
+  private forgetOrg(orgId: string): void {
+    for (const [hash, entry] of this.cache.entries()) {
+      if (typeof entry === 'object' && entry.caller.org.id === orgId) this.cache.delete(hash);
+    }
   }
 
   /** Resolves a presented secret to its caller or throws 401 with the spec's code. */

@@ -53,6 +53,8 @@ export function registerAdminOrgs(app: Hono<ControlEnv>, deps: ControlPlaneDeps)
     const body = validate(patchSchema, await readJson(c, deps.maxBodyBytes));
     const org = await deps.db.orgs.update(c.req.param('id'), toOrgInput(body)).catch((error) => conflict(error, body.name));
     if (!org) throw notFound(`No organisation '${c.req.param('id')}'.`, 'id');
+    // Limits and defaults apply to the org's keys at once, on every instance.
+    await deps.authenticator.orgChanged(org.id);
     return c.json(orgToWire(org));
   });
 }
