@@ -42,7 +42,11 @@ export class StreamCollector {
         return;
       case 'tool-call-delta': {
         const calls = this.choice(event.choice).calls;
-        const call = (calls[event.index] ??= { id: '', name: '', arguments: '' });
+        let call = calls[event.index];
+        if (!call) {
+          call = { id: '', name: '', arguments: '' };
+          calls[event.index] = call;
+        }
         if (event.id) call.id = event.id;
         if (event.name) call.name = event.name;
         call.arguments += event.argumentsDelta;
