@@ -28,6 +28,11 @@ export interface SvcMetadata {
   workflow_type?: string;
   /** Request fields accepted but not applied, e.g. `routing_override.force_provider`. */
   not_applied?: readonly string[];
+  /** Present (true) on cache hits. */
+  cache_hit?: boolean;
+  cache_type?: 'exact' | 'semantic';
+  /** Semantic hits: cosine similarity of the query to the cached prompt. */
+  semantic_similarity?: number;
 }
 
 export interface HealerReport {

@@ -1,5 +1,5 @@
 import type { Catalog, ModelInfo } from '@svc/catalog';
-import { type Caller, type ChatRequest, type ChatResult, type IntelligenceMode, type StreamEvent, type SvcMetadata, type Usage, isProviderError, randomId } from '@svc/core';
+import { type CachedAnswer, type Caller, type ChatRequest, type ChatResult, type IntelligenceMode, type StreamEvent, type SvcMetadata, type Usage, isProviderError, randomId } from '@svc/core';
 import type { HedgeStats, LatencyTracker } from '@svc/resilience';
 import { type LatencyStats, type RouteContext, type Router, createLatencyStats, createRouter } from '@svc/router';
 import type { Logger, Metrics } from '@svc/telemetry';
@@ -12,7 +12,10 @@ import { resolveIntelligenceMode } from './intelligence-mode.js';
 import type { DecisionRecord, LearnQueue } from './learn-queue.js';
 import { answerHeaders, buildSvcMetadata, routingHeaders } from './metadata.js';
 import { replicateEvent } from './replicate-stream.js';
+import { type CacheHit, type CacheMiss, type ExactCachePort, type SemanticCachePort, cacheEnabled, hitCost, hitUsage, lookupCache, storeAnswer } from './cache-stage.js';
 import type { ChainLimiter } from './chain-limits.js';
+import { StreamCollector } from './stream-collect.js';
+import { replayStream } from './stream-replay.js';
 import { type RoutingDecision, decisionDetails, storedCandidates } from './decision-log.js';
 import { reliabilitySettings } from './reliability.js';
 import { largerContextModels, requiredCapabilities } from './route.js';
@@ -45,6 +48,10 @@ export interface GatewayDeps {
   sticky?: StickyStore;
   /** `max_chain_steps` / `chain_timeout_secs` enforcement; absent: not enforced. */
   chains?: ChainLimiter;
+  /** Exact cache (L0 in-process, L1 shared); absent: no exact caching. */
+  exactCache?: ExactCachePort;
+  /** Semantic cache; absent: no semantic caching. */
+  semanticCache?: SemanticCachePort;
 }
 
 /** Milliseconds; 0 disables a limit. */
@@ -142,6 +149,13 @@ export class Gateway {
 
   async chat(request: ChatRequest, context: RequestContext): Promise<ChatResponse> {
     const mode = resolveIntelligenceMode(context.intelligenceModeHeader, request.svc?.intelligenceMode, context.caller.org.defaultIntelligenceMode);
+    const { exactCache, semanticCache } = this.deps;
+    let miss: CacheMiss | undefined;
+    if ((exactCache || semanticCache) && cacheEnabled(mode, request)) {
+      const cached = await lookupCache(exactCache, semanticCache, request, context.caller.org.id);
+      if ('hit' in cached) return this.cacheHit(request, context, mode, cached.hit);
+      miss = cached.miss;
+    }
     const routed = this.route(request, context);
     let decision = routed instanceof Promise ? await routed : routed;
     // Speculation needs output verification to accept a draft (issue 5): until then it is reported, not faked.
@@ -175,11 +189,12 @@ export class Gateway {
     try {
       if (request.stream) {
         const opened = await openStream(request, decision.waterfall, settings, attempts);
-        return this.streamResponse(request, context, decision, mode, opened.model, opened.value, attempts, deadline);
+        return this.streamResponse(request, context, decision, mode, opened.model, opened.value, attempts, deadline, miss);
       }
       const { value: result, model, providerMs } = await callChat(request, decision.waterfall, settings, attempts);
       deadline.clear();
       const replicated = replicateChoices(result, request.n);
+      if (miss) storeAnswer(exactCache, semanticCache, request, context.caller.org.id, miss, { result, model: model.id, provider: model.provider, tier: model.tier, storedAt: Date.now() });
       const elapsed = performance.now() - context.startedAt;
       this.deps.metrics.gatewayOverhead.observe({ route: 'chat' }, Math.max(0, elapsed - providerMs) / 1000);
       const latencyMs = Math.round(elapsed);
@@ -210,6 +225,7 @@ export class Gateway {
     opened: { first: IteratorResult<StreamEvent>; rest: AsyncIterator<StreamEvent> },
     attempts: Attempt[],
     deadline: Deadline,
+    miss: CacheMiss | undefined,
   ): ChatStreamResponse {
     let metadata: SvcMetadata | undefined;
     const self = this;
@@ -218,7 +234,10 @@ export class Gateway {
       let usage: Usage | undefined;
       let chars = 0;
       let outcome = 'client_closed';
+      // Only when the answer will be cached: the events are kept to rebuild it once complete.
+      const collector = miss ? new StreamCollector(model.upstreamId) : undefined;
       const track = (event: StreamEvent) => {
+        collector?.add(event);
         if (event.type === 'usage') usage = event.usage;
         else if (event.type === 'text-delta' || event.type === 'reasoning-delta' || event.type === 'refusal-delta') chars += event.text.length;
         else if (event.type === 'tool-call-delta') chars += event.argumentsDelta.length;
@@ -237,6 +256,8 @@ export class Gateway {
           else yield next.value;
         }
         outcome = 'ok';
+        const complete = collector?.result();
+        if (complete) storeAnswer(self.deps.exactCache, self.deps.semanticCache, request, context.caller.org.id, miss!, { result: complete, model: model.id, provider: model.provider, tier: model.tier, storedAt: Date.now() });
       } catch (error) {
         // Our own abort (the client went away) surfaces as an upstream read failure.
         if (context.signal.aborted) return;
@@ -263,6 +284,122 @@ export class Gateway {
       model: model.id,
       metadata: () => metadata,
     };
+  }
+
+  /**
+   * A cache hit: the stored answer, free (cost 0, the baseline saved in full), lane `turbo`,
+   * `decision_source: CacheHit`; replayed token by token when the request streams. Logged in the
+   * ledger (cache_hit) and the decision log; the router learns nothing from it.
+   */
+  private cacheHit(request: ChatRequest, context: RequestContext, mode: IntelligenceMode, hit: CacheHit): ChatResponse {
+    const { answer } = hit;
+    const usage = hitUsage(answer);
+    const cost = hitCost(usage);
+    const latencyMs = Math.round(performance.now() - context.startedAt);
+    const served = this.deps.catalog.get(answer.model);
+    const metadata: SvcMetadata = {
+      request_id: context.requestId,
+      routing_decision: `turbo lane via CacheHit (${hit.layer === 'semantic' ? 'semantic' : `exact ${hit.layer}`}): ${answer.model}`,
+      provider: answer.provider,
+      tier: answer.tier,
+      provider_tier: null,
+      latency_ms: latencyMs,
+      requested_model: request.model,
+      decision_source: 'CacheHit',
+      task_family: null,
+      cost_usd: cost ? 0 : null,
+      baseline_cost_usd: cost?.baselineCostUsd ?? null,
+      savings_usd: cost?.savingsUsd ?? null,
+      savings_pct: cost?.savingsPct ?? null,
+      cost_attribution: 'svc',
+      estimated_cost_usd: cost ? 0 : null,
+      intelligence_mode: mode,
+      lane: 'turbo',
+      model: answer.model,
+      cache_hit: true,
+      cache_type: hit.layer === 'semantic' ? 'semantic' : 'exact',
+      ...(hit.similarity === undefined ? {} : { semantic_similarity: hit.similarity }),
+    };
+    const headers: Record<string, string> = {
+      'x-request-id': context.requestId,
+      'x-svc-request-id': context.requestId,
+      'x-svc-org-id': context.caller.org.id,
+      'x-svc-model': answer.model,
+      'x-svc-provider': answer.provider,
+      'x-svc-tier-used': answer.tier,
+      'x-svc-lane-used': 'turbo',
+      'x-svc-intelligence-mode': mode,
+      'x-svc-cache-hit': 'true',
+      'x-svc-cache-type': metadata.cache_type!,
+      'x-svc-latency-ms': String(latencyMs),
+    };
+    if (hit.similarity !== undefined) headers['x-svc-semantic-similarity'] = hit.similarity.toFixed(4);
+    if (usage) {
+      headers['x-svc-input-tokens'] = String(usage.promptTokens);
+      headers['x-svc-output-tokens'] = String(usage.completionTokens);
+      headers['x-svc-cost-usd'] = '0';
+    }
+    this.learnCacheHit(context, request, mode, answer, hit, usage, cost, latencyMs, served);
+    const result: ChatResult = { ...answer.result, ...(usage ? { usage } : {}) };
+    if (!request.stream) return { kind: 'json', result, metadata, headers };
+    async function* events(): AsyncGenerator<StreamEvent> {
+      yield* replayStream(result, usage);
+    }
+    return { kind: 'stream', events: events(), headers, model: answer.model, metadata: () => metadata };
+  }
+
+  private learnCacheHit(
+    context: RequestContext,
+    request: ChatRequest,
+    mode: IntelligenceMode,
+    answer: CachedAnswer,
+    hit: CacheHit,
+    usage: Usage | undefined,
+    cost: Cost | undefined,
+    latencyMs: number,
+    served: ModelInfo | undefined,
+  ): void {
+    const { metrics, learn } = this.deps;
+    const createdAt = new Date();
+    metrics.cacheHits.inc({ layer: hit.layer, type: 'chat' });
+    if (usage && cost) {
+      if (cost.savingsUsd > 0) metrics.savingsUsd.inc({ model: answer.model, provider: answer.provider }, cost.savingsUsd);
+      learn.recordUsage({
+        requestId: context.requestId,
+        orgId: context.caller.org.id,
+        keyId: context.caller.keyId,
+        model: answer.model,
+        provider: answer.provider,
+        promptTokens: usage.promptTokens,
+        completionTokens: usage.completionTokens,
+        cachedTokens: usage.promptTokens,
+        costUsd: 0,
+        baselineCostUsd: cost.baselineCostUsd,
+        cacheHit: true,
+        latencyMs,
+        status: 200,
+        stream: request.stream,
+        createdAt,
+      });
+    }
+    learn.recordDecision({
+      requestId: context.requestId,
+      orgId: context.caller.org.id,
+      requestedModel: request.model,
+      model: answer.model,
+      provider: answer.provider,
+      tier: served?.tier ?? answer.tier,
+      lane: 'turbo',
+      source: 'CacheHit',
+      taskFamily: null,
+      intelligenceMode: mode,
+      attempts: [],
+      candidates: [],
+      outcome: 'ok',
+      details: { cacheLayer: hit.layer, ...(hit.similarity === undefined ? {} : { similarity: hit.similarity }), storedAt: new Date(answer.storedAt).toISOString() },
+      latencyMs,
+      createdAt,
+    });
   }
 
   private observeAttempt(model: ModelInfo, attempt: Attempt): void {

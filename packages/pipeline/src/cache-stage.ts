@@ -1,0 +1,92 @@
+import type { CachedAnswer, CacheLayer, ChatRequest, ChatResult, IntelligenceMode, Usage } from '@svc/core';
+import { baselinePrices, type Cost } from './cost.js';
+
+/** The exact cache as the pipeline uses it (`@svc/cache` in production). */
+export interface ExactCachePort {
+  /** The entry key, or undefined when the request must not be cached (policy). */
+  key(request: ChatRequest, orgId: string): string | undefined;
+  get(key: string): Promise<{ answer: CachedAnswer; layer: 'l0' | 'l1' } | undefined>;
+  /** Fire and forget: never rejects. */
+  set(key: string, orgId: string, answer: CachedAnswer): void;
+}
+
+/** What a semantic lookup found; a miss may carry what `store` can reuse (the embedding). */
+export type SemanticLookup = { hit: true; answer: CachedAnswer; similarity: number } | { hit: false; reuse?: unknown };
+
+/** The semantic cache as the pipeline uses it (`@svc/semantic` in production). */
+export interface SemanticCachePort {
+  /** Undefined when the request is not eligible; a store failure is a miss, never a throw. */
+  lookup(request: ChatRequest, orgId: string): Promise<SemanticLookup | undefined>;
+  /** Fire and forget: never rejects. */
+  store(request: ChatRequest, orgId: string, answer: CachedAnswer, miss: SemanticLookup | undefined): void;
+}
+
+export interface CacheHit {
+  answer: CachedAnswer;
+  layer: CacheLayer;
+  /** Semantic hits only. */
+  similarity?: number;
+}
+
+/** What a miss remembers so the answer can be stored once it is complete. */
+export interface CacheMiss {
+  exactKey: string | undefined;
+  semantic: SemanticLookup | undefined;
+}
+
+/** Whether the cache stage runs: `cache` and `full` modes, AND-gated with `svc.enable_cache` (spec §Intelligence modes). */
+export function cacheEnabled(mode: IntelligenceMode, request: ChatRequest): boolean {
+  return mode !== 'proxy' && request.svc?.enableCache !== false;
+}
+
+/** Stage 2: exact (L0, then L1), then semantic. */
+export async function lookupCache(
+  exact: ExactCachePort | undefined,
+  semantic: SemanticCachePort | undefined,
+  request: ChatRequest,
+  orgId: string,
+): Promise<{ hit: CacheHit } | { miss: CacheMiss }> {
+  const exactKey = exact?.key(request, orgId);
+  if (exactKey !== undefined) {
+    const found = await exact!.get(exactKey);
+    if (found) return { hit: { answer: found.answer, layer: found.layer } };
+  }
+  const found = semantic ? await semantic.lookup(request, orgId) : undefined;
+  if (found?.hit) return { hit: { answer: found.answer, layer: 'semantic', similarity: found.similarity } };
+  return { miss: { exactKey, semantic: found } };
+}
+
+/** Whether an answer may be stored: every choice ended on its own (not filtered, not cut). */
+export function storable(result: ChatResult): boolean {
+  if (result.choices.length === 0) return false;
+  for (const choice of result.choices) if (choice.finishReason === 'content_filter') return false;
+  return true;
+}
+
+/** Stores a complete answer in both caches (fire and forget). */
+export function storeAnswer(
+  exact: ExactCachePort | undefined,
+  semantic: SemanticCachePort | undefined,
+  request: ChatRequest,
+  orgId: string,
+  miss: CacheMiss,
+  answer: CachedAnswer,
+): void {
+  if (!storable(answer.result)) return;
+  if (miss.exactKey !== undefined) exact?.set(miss.exactKey, orgId, answer);
+  if (miss.semantic !== undefined) semantic?.store(request, orgId, answer, miss.semantic);
+}
+
+/** A hit's usage: the stored answer's counts, every prompt token marked as served from cache. */
+export function hitUsage(answer: CachedAnswer): Usage | undefined {
+  const usage = answer.result.usage;
+  if (!usage) return undefined;
+  return { promptTokens: usage.promptTokens, completionTokens: usage.completionTokens, totalTokens: usage.totalTokens, cachedPromptTokens: usage.promptTokens };
+}
+
+/** A hit costs nothing (spec: cache hits consume no tokens and cost nothing); the baseline is saved in full. */
+export function hitCost(usage: Usage | undefined): Cost | undefined {
+  if (!usage) return undefined;
+  const baseline = Math.round((usage.promptTokens * baselinePrices.inputPerMTok + usage.completionTokens * baselinePrices.outputPerMTok) * 1e4) / 1e10;
+  return { costUsd: 0, baselineCostUsd: baseline, savingsUsd: baseline, savingsPct: baseline > 0 ? 100 : 0 };
+}
