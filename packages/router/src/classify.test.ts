@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { TaskComplexity } from '@svc/core';
 import { describe, expect, it } from 'vitest';
 import { classify } from './classify.js';
-import { extractFeatures } from './features.js';
+import { denseDimension, extractFeatures, featureDimension, maxTerms, toVector } from './features.js';
 import { ask } from './test/fixture-catalog.js';
 import type { TaskFamily } from './types.js';
 
@@ -64,6 +64,18 @@ describe('features', () => {
 
   it('ignores tools when tool_choice is none', () => {
     expect(extractFeatures({ ...ask('x'), tools: [{ name: 'a' }], toolChoice: 'none' }).tools).toBe(false);
+  });
+
+  it('hashes the words and word pairs of the message into a bounded list of terms', () => {
+    const f = extractFeatures(ask('Which of the following is NOT a prime number?'));
+    expect(f.terms.length).toBe(9 + 8 + 0); // 9 words, 8 pairs
+    expect(f.negations).toBeGreaterThan(0);
+    expect(extractFeatures(ask('which of the following is not a prime number')).terms).toEqual(f.terms);
+    expect(extractFeatures(ask('x '.repeat(10_000))).terms.length).toBe(maxTerms);
+    const v = toVector(f);
+    expect(v.length).toBe(featureDimension);
+    expect(v[denseDimension]).toBe(f.terms.length);
+    expect([...v.subarray(denseDimension + 1, denseDimension + 1 + f.terms.length)]).toEqual([...f.terms]);
   });
 
   it('estimates prompt tokens from every message but scans only a window of the last user turn', () => {

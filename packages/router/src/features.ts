@@ -1,5 +1,7 @@
 import type { ChatMessage, ChatRequest } from '@svc/core';
-import { type TextSignals, scanText } from './text-signals.js';
+import { maxTerms, scanText, type TextSignals, termBuckets } from './text-signals.js';
+
+export { maxTerms, scanWindow, termBuckets } from './text-signals.js';
 
 /** Cheap facts about a request, computed once per routing call. */
 export interface RequestFeatures extends TextSignals {
@@ -21,9 +23,6 @@ export interface RequestFeatures extends TextSignals {
   /** `max_tokens` when given. */
   maxTokens: number | undefined;
 }
-
-/** Text scanned per request: the last user message up to this many characters, head and tail. */
-const scanWindow = 6000;
 
 function textOf(message: ChatMessage): string {
   const { content } = message;
@@ -65,9 +64,7 @@ export function extractFeatures(request: ChatRequest): RequestFeatures {
     }
   }
   if (lastUserIndex >= 0) lastUser = textOf(messages[lastUserIndex]!);
-  const scanned =
-    lastUser.length > scanWindow ? `${lastUser.slice(0, scanWindow / 2)}\n${lastUser.slice(-scanWindow / 2)}` : lastUser;
-  const signals = scanText(scanned);
+  const signals = scanText(lastUser);
   const tools = (request.tools?.length ?? 0) > 0 && request.toolChoice !== 'none';
   const format = request.responseFormat?.type;
   const effort = request.reasoningEffort ?? request.reasoning?.effort;
@@ -87,12 +84,16 @@ export function extractFeatures(request: ChatRequest): RequestFeatures {
   };
 }
 
-/** Length of the dense vector `toVector` produces. */
-export const featureDimension = 16;
+/** Dense, roughly unit-scaled features at the head of the vector; index 0 is the bias term. */
+export const denseDimension = 19;
+
+/** Length of the vector `toVector` produces: the dense features, a term count, then up to `maxTerms` term buckets. */
+export const featureDimension = denseDimension + 1 + maxTerms;
 
 /**
- * The dense, roughly unit-scaled vector the learned policy sees. Index 0 is the bias term.
- * Writes into `out` when given so the hot path allocates nothing.
+ * The vector the learned policy sees: `denseDimension` dense features (index 0 the bias), then at
+ * `denseDimension` the number n of text terms, then n term buckets (integers below `termBuckets`);
+ * entries past them are not read. Writes into `out` when given so the hot path allocates nothing.
  */
 export function toVector(f: RequestFeatures, out: Float64Array = new Float64Array(featureDimension)): Float64Array {
   out[0] = 1;
@@ -111,5 +112,12 @@ export function toVector(f: RequestFeatures, out: Float64Array = new Float64Arra
   out[13] = f.numbers;
   out[14] = f.choices ? 1 : 0;
   out[15] = f.longWords;
+  out[16] = f.negations;
+  out[17] = f.questionMarks;
+  out[18] = f.lines;
+  const { terms } = f;
+  const n = Math.min(terms.length, maxTerms, out.length - denseDimension - 1);
+  out[denseDimension] = n;
+  for (let i = 0; i < n; i++) out[denseDimension + 1 + i] = terms[i]! & (termBuckets - 1);
   return out;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { featureDimension } from './features.js';
-import { createLinUcbPolicy } from './policy.js';
+import { extractFeatures, featureDimension, toVector } from './features.js';
+import { createLinUcbPolicy, PolicySnapshotError, type PolicySnapshot } from './policy.js';
 import { createRouter } from './router.js';
 import { ask, fixtureCatalog } from './test/fixture-catalog.js';
 
@@ -46,6 +46,58 @@ describe('LinUCB policy', () => {
     expect([...rb]).toEqual([...ra]);
     expect(b.modelAdjustment('m')).toBe(a.modelAdjustment('m'));
     expect(() => b.load({ ...a.serialize(), dimension: 3 })).toThrow(/dimension/);
+  });
+
+  it('rejects an old, foreign or damaged snapshot with a PolicySnapshotError and keeps its weights', () => {
+    const a = createLinUcbPolicy({ explore: false });
+    for (let i = 0; i < 50; i++) a.update({ taskFamily: 'math', vector: x(1), tier: 'T1', modelId: 'm', prior: 0.5, reward: 1 });
+    const before = new Float64Array(3);
+    a.adjust('math', x(1), before);
+    const good = a.serialize();
+    const v1 = { version: 1, dimension: 16, arms: {}, models: {} } as unknown as PolicySnapshot;
+    const damaged = [
+      v1,
+      null as unknown as PolicySnapshot,
+      { ...good, success: { ...good.success, weights: good.success.weights.slice(0, 100) } },
+      { ...good, arms: { math: [{ aInv: [1, 2], b: [], n: 1 }] } },
+      { ...good, models: { m: { n: -1, mean: 0 } } },
+      { ...good, success: undefined } as unknown as PolicySnapshot,
+    ];
+    for (const snapshot of damaged) expect(() => a.load(snapshot)).toThrow(PolicySnapshotError);
+    expect(() => a.load(v1)).toThrow(/version 1, dimension 16 does not match/);
+    const after = new Float64Array(3);
+    a.adjust('math', x(1), after);
+    expect([...after]).toEqual([...before]);
+  });
+
+  it('learns from the words of a request, and carries that through a snapshot', () => {
+    const vector = (text: string) => toVector(extractFeatures(ask(text)), new Float64Array(featureDimension));
+    const hard = ['Compute the determinant of the matrix', 'Find the eigenvalues of the matrix', 'Invert the matrix below'];
+    const easy = ['What is the capital of the country', 'Name the capital city of the country', 'Which city is the capital of the country'];
+    const policy = createLinUcbPolicy({ explore: false });
+    for (let i = 0; i < 300; i++) {
+      const h = hard[i % 3]!;
+      const e = easy[i % 3]!;
+      policy.update({ taskFamily: 'analysis', vector: vector(h), tier: 'T2', modelId: 'mid', prior: 0.7, reward: 0 });
+      policy.update({ taskFamily: 'analysis', vector: vector(e), tier: 'T2', modelId: 'mid', prior: 0.7, reward: 1 });
+    }
+    const [onHard, onEasy] = [new Float64Array(3), new Float64Array(3)];
+    // Unseen wordings: only the shared words (matrix, capital) carry over.
+    policy.adjust('analysis', vector('Diagonalise the matrix'), onHard);
+    policy.adjust('analysis', vector('Tell me the capital of the country'), onEasy);
+    expect(onEasy[1]! - onHard[1]!).toBeGreaterThan(0.3);
+    const copy = createLinUcbPolicy({ explore: false });
+    copy.load(JSON.parse(JSON.stringify(policy.serialize())));
+    const again = new Float64Array(3);
+    copy.adjust('analysis', vector('Diagonalise the matrix'), again);
+    expect([...again]).toEqual([...onHard]);
+  });
+
+  it('keeps memory bounded: at most maxModels per-model residuals', () => {
+    const policy = createLinUcbPolicy({ maxModels: 10 });
+    for (let i = 0; i < 100; i++) policy.update({ taskFamily: 'chat', vector: x(0), tier: 'T3', modelId: `m${i}`, prior: 0.5, reward: 1 });
+    expect(Object.keys(policy.serialize().models)).toHaveLength(10);
+    expect(policy.modelAdjustment('m99')).toBe(0);
   });
 });
 

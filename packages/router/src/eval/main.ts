@@ -6,59 +6,85 @@ import type { ChatRequest } from '@svc/core';
 import { classify } from '../classify.js';
 import { extractFeatures, featureDimension, toVector } from '../features.js';
 import { createLinUcbPolicy } from '../policy.js';
-import { type Row, findDataDir, loadRows, splitBySubject } from './dataset.js';
+import type { TaskFamily } from '../types.js';
+import { folds, type Row, findDataDir, loadRows, reportedFold, splitBySubject } from './dataset.js';
 import { type RouterMetrics, evaluate, rank, seeded, strongPrice, weakPrice } from './metrics.js';
 
-const { values } = parseArgs({ options: { data: { type: 'string' }, slice: { type: 'string' }, write: { type: 'boolean', default: true } } });
+const { values } = parseArgs({
+  options: { data: { type: 'string' }, slice: { type: 'string' }, fold: { type: 'string' }, write: { type: 'boolean', default: true } },
+  allowNegative: true,
+});
 const slice = values.slice === undefined ? undefined : Number(values.slice);
+const fold = values.fold === undefined ? reportedFold : Number(values.fold);
+if (!Number.isInteger(fold) || fold < 0 || fold >= folds) throw new Error(`--fold must be 0..${folds - 1}`);
 const started = performance.now();
 const here = dirname(fileURLToPath(import.meta.url));
-const dir = findDataDir(process.cwd(), values.data);
-const { train, validation, heldOut } = splitBySubject(loadRows(dir, slice));
+const subjects = loadRows(findDataDir(process.cwd(), values.data), slice);
 
 const ask = (prompt: string): ChatRequest => ({ model: 'svc/auto', messages: [{ role: 'user', content: prompt }], stream: false, n: 1, includeUsage: false });
+const prepared = new Map<Row, { family: TaskFamily; score: number; vector: Float64Array }>();
 const prepare = (row: Row) => {
-  const features = extractFeatures(ask(row.prompt));
-  const c = classify(features);
-  return { family: c.taskFamily, score: c.score, vector: toVector(features, new Float64Array(featureDimension)) };
+  let p = prepared.get(row);
+  if (!p) {
+    const features = extractFeatures(ask(row.prompt));
+    const c = classify(features);
+    p = { family: c.taskFamily, score: c.score, vector: toVector(features, new Float64Array(featureDimension)) };
+    prepared.set(row, p);
+  }
+  return p;
 };
-
-// Priors are the offsets the policy learns residuals from: the weak and strong training accuracies.
 const share = (rows: Row[], key: 'weak' | 'strong') => rows.filter((r) => r[key]).length / rows.length;
-const prior = { weak: share(train, 'weak'), strong: share(train, 'strong') };
-const policy = createLinUcbPolicy({ explore: false });
-for (const row of train) {
-  const p = prepare(row);
-  policy.update({ taskFamily: p.family, vector: p.vector, tier: 'T1', modelId: 'strong', prior: prior.strong, reward: row.strong ? 1 : 0 });
-  policy.update({ taskFamily: p.family, vector: p.vector, tier: 'T2', modelId: 'weak', prior: prior.weak, reward: row.weak ? 1 : 0 });
-}
-const adjust = new Float64Array(3);
-const learned: number[] = [];
-const heuristic: number[] = [];
-for (const row of validation) {
-  const p = prepare(row);
-  policy.adjust(p.family, p.vector, adjust);
-  learned.push(prior.strong + adjust[0]! - (prior.weak + adjust[1]!));
-  heuristic.push(p.score);
+
+/** Deterministic Fisher-Yates: the CSVs are sorted by subject, production traffic is interleaved. */
+function shuffled(rows: readonly Row[], seed: number): Row[] {
+  const out = [...rows];
+  const next = seeded(seed);
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
 }
 
-const results: [string, RouterMetrics][] = [
-  ['learned policy (LinUCB, production features)', evaluate(rank(validation, learned))],
-  ['heuristic complexity score', evaluate(rank(validation, heuristic))],
-];
-const seeds = 20;
-const randomRuns = Array.from({ length: seeds }, (_, s) => {
-  const next = seeded(s + 1);
-  return evaluate(rank(validation, validation.map(() => next())));
-});
-const mean = (pick: (m: RouterMetrics) => number) => randomRuns.reduce((s, m) => s + pick(m), 0) / seeds;
-results.push([
-  `random (mean of ${seeds})`,
-  { curve: [], apgr: mean((m) => m.apgr), cpt50: mean((m) => m.cpt50), cpt80: mean((m) => m.cpt80), share95: mean((m) => m.share95), saving95: mean((m) => m.saving95) },
-]);
-const oracle = validation.map((r) => (r.strong && !r.weak ? 1 : 0));
-results.push(['oracle (upper bound)', evaluate(rank(validation, oracle))]);
+/** Trains the production policy online on one fold's training subjects and scores its held-out ones. */
+function runFold(holdOut: number) {
+  const { train, validation, heldOut } = splitBySubject(subjects, holdOut);
+  // Priors are the offsets the policy learns residuals from: the weak and strong training accuracies.
+  const prior = { weak: share(train, 'weak'), strong: share(train, 'strong') };
+  const policy = createLinUcbPolicy({ explore: false });
+  for (const row of shuffled(train, 1)) {
+    const p = prepare(row);
+    policy.update({ taskFamily: p.family, vector: p.vector, tier: 'T1', modelId: 'strong', prior: prior.strong, reward: row.strong ? 1 : 0 });
+    policy.update({ taskFamily: p.family, vector: p.vector, tier: 'T2', modelId: 'weak', prior: prior.weak, reward: row.weak ? 1 : 0 });
+  }
+  const adjust = new Float64Array(3);
+  const learned: number[] = [];
+  const heuristic: number[] = [];
+  for (const row of validation) {
+    const p = prepare(row);
+    policy.adjust(p.family, p.vector, adjust);
+    learned.push(prior.strong + adjust[0]! - (prior.weak + adjust[1]!));
+    heuristic.push(p.score);
+  }
+  const seeds = 20;
+  const randomRuns = Array.from({ length: seeds }, (_, s) => {
+    const next = seeded(s + 1);
+    return evaluate(rank(validation, validation.map(() => next())));
+  });
+  const mean = (pick: (m: RouterMetrics) => number) => randomRuns.reduce((s, m) => s + pick(m), 0) / seeds;
+  const random: RouterMetrics = { curve: [], apgr: mean((m) => m.apgr), cpt50: mean((m) => m.cpt50), cpt80: mean((m) => m.cpt80), share95: mean((m) => m.share95), saving95: mean((m) => m.saving95) };
+  const oracle = validation.map((r) => (r.strong && !r.weak ? 1 : 0));
+  const results: [string, RouterMetrics][] = [
+    ['learned policy (LinUCB + success models, production features)', evaluate(rank(validation, learned))],
+    ['heuristic complexity score', evaluate(rank(validation, heuristic))],
+    [`random (mean of ${seeds})`, random],
+    ['oracle (upper bound)', evaluate(rank(validation, oracle))],
+  ];
+  return { train, validation, heldOut, results };
+}
 
+const { train, validation, heldOut, results } = runFold(fold);
+const crossFold = values.fold === undefined ? Array.from({ length: folds }, (_, f) => (f === fold ? results : runFold(f).results)) : [];
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const header = '| router | APGR | CPT(50%) | CPT(80%) | strong calls at 95% of GPT-4 | cost saving at 95% |';
 const lines = [header, '|---|---|---|---|---|---|', ...results.map(([name, m]) => `| ${name} | ${m.apgr.toFixed(3)} | ${pct(m.cpt50)} | ${pct(m.cpt80)} | ${pct(m.share95)} | ${pct(m.saving95)} |`)];
@@ -72,9 +98,21 @@ console.log(summary.join('\n'));
 console.log(lines.join('\n'));
 const curve = results[0]![1].curve;
 console.log(`PGR curve of the learned policy at 0,10..100% strong calls: ${[0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100].map((i) => curve[i]!.toFixed(2)).join(' ')}`);
+const crossLines: string[] = [];
+if (crossFold.length > 0) {
+  const avg = (row: number, pick: (m: RouterMetrics) => number) => crossFold.reduce((s, r) => s + pick(r[row]![1]), 0) / crossFold.length;
+  crossLines.push('| router | mean APGR | APGR per fold (0..4) | mean CPT(50%) | mean cost saving at 95% |', '|---|---|---|---|---|');
+  for (const [row, name] of [[0, 'learned policy'], [1, 'heuristic complexity score'], [2, 'random']] as const) {
+    crossLines.push(
+      `| ${name} | ${avg(row, (m) => m.apgr).toFixed(3)} | ${crossFold.map((r) => r[row]![1].apgr.toFixed(3)).join(' ')} | ${pct(avg(row, (m) => m.cpt50))} | ${pct(avg(row, (m) => m.saving95))} |`,
+    );
+  }
+  console.log(`every subject fold held out in turn (${folds} runs):`);
+  console.log(crossLines.join('\n'));
+}
 console.log(`done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
-if (values.write && slice === undefined) {
+if (values.write && slice === undefined && values.fold === undefined) {
   const doc = `Generated by \`pnpm --filter @svc/router eval\` (src/eval). Data: RouteLLM's MMLU responses (14,042 questions,
 57 subjects; see /work/shared/data/README.md). Train/validation split **by subject**: every fifth subject
 (sorted by name, offset 2) is held out: ${heldOut.join(', ')}.
