@@ -8,6 +8,7 @@ describe('parseBenchArgs', () => {
       warmupSec: 2,
       connections: [1, 10, 50],
       only: ['direct', 'svc', 'portkey'],
+      router: true,
       stream: false,
       pin: true,
       writeDocs: true,
@@ -15,10 +16,13 @@ describe('parseBenchArgs', () => {
   });
   it('parses flags, ignoring the -- that pnpm passes through', () => {
     const o = parseBenchArgs(['--', '--duration', '3', '--connections', '5,20', '--only', 'portkey,direct', '--stream', '--no-pin']);
-    expect(o).toMatchObject({ durationSec: 3, connections: [5, 20], only: ['direct', 'portkey'], stream: true, pin: false });
+    expect(o).toMatchObject({ durationSec: 3, connections: [5, 20], only: ['direct', 'portkey'], router: false, stream: true, pin: false });
+  });
+  it('runs only the routing decision with --only router', () => {
+    expect(parseBenchArgs(['--only', 'router'])).toMatchObject({ only: [], router: true });
   });
   it('names the bad flag', () => {
-    expect(() => parseBenchArgs(['--only', 'kong'])).toThrow(/--only/);
+    expect(() => parseBenchArgs(['--only', 'kong'])).toThrow(/--only: unknown part "kong"/);
     expect(() => parseBenchArgs(['--connections', '10,x'])).toThrow(/--connections/);
     expect(() => parseBenchArgs(['--duration', '0'])).toThrow(/--duration/);
   });

@@ -1,12 +1,17 @@
 import { parseArgs } from 'node:util';
 import { TARGET_NAMES, type TargetName } from './target.js';
 
+/** The `--only` name of the routing-decision part. */
+const ROUTER = 'router';
+
 /** Parsed `pnpm bench` flags. */
 export interface BenchOptions {
   durationSec: number;
   warmupSec: number;
   connections: number[];
   only: TargetName[];
+  /** Measure the in-process routing decision (`--only router`, or by default). */
+  router: boolean;
   /** Run the streaming variant too (after the JSON runs). */
   stream: boolean;
   /** Answer length of the mock, tokens. */
@@ -35,7 +40,8 @@ export const USAGE = `usage: pnpm bench [-- flags]
   --duration <s>         seconds per measured run (default 10)
   --warmup <s>           seconds of warm-up before each run (default 2)
   --connections <list>   concurrent connections, comma-separated (default 1,10,50)
-  --only <list>          targets: direct,svc,portkey (default all)
+  --only <list>          parts: direct,svc,portkey (HTTP targets) and router (the in-process routing
+                         decision over a 100-model catalog); default all
   --stream               also run the streaming variant (stream: true + include_usage)
   --tokens <n>           mock answer length in tokens (default 16)
   --rate <n>             send at most n requests/s in total (moderate-load runs; default: as fast as answered)
@@ -62,7 +68,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
       duration: { type: 'string', default: '10' },
       warmup: { type: 'string', default: '2' },
       connections: { type: 'string', default: '1,10,50' },
-      only: { type: 'string', default: TARGET_NAMES.join(',') },
+      only: { type: 'string', default: [...TARGET_NAMES, ROUTER].join(',') },
       stream: { type: 'boolean', default: false },
       tokens: { type: 'string', default: '16' },
       rate: { type: 'string' },
@@ -75,8 +81,8 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
   });
   const only = values.only.split(',').map((s) => s.trim()).filter(Boolean);
   for (const name of only) {
-    if (!(TARGET_NAMES as readonly string[]).includes(name)) {
-      throw new Error(`--only: unknown target "${name}" (use ${TARGET_NAMES.join(',')})`);
+    if (name !== ROUTER && !(TARGET_NAMES as readonly string[]).includes(name)) {
+      throw new Error(`--only: unknown part "${name}" (use ${[...TARGET_NAMES, ROUTER].join(',')})`);
     }
   }
   const fallbackEnv: Record<string, string> = {};
@@ -100,6 +106,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
     warmupSec: warmup,
     connections: values.connections.split(',').map((c) => positive('connections', c.trim(), true)),
     only: TARGET_NAMES.filter((t) => only.includes(t)),
+    router: only.includes(ROUTER),
     stream: values.stream,
     tokens: positive('tokens', values.tokens, true),
     ...(values.rate === undefined ? {} : { rate: positive('rate', values.rate, true) }),

@@ -15,7 +15,9 @@ export {
   renderReport,
   renderResults,
   renderRatios,
+  renderRouter,
   spliceGenerated,
   type BenchReport,
 } from './render.js';
 export { runBench } from './run-bench.js';
+export { benchCatalogModels, type RouterBenchResult, routerWorkload, runRouterBench } from './router-bench.js';

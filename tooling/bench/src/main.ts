@@ -4,7 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseBenchArgs, USAGE } from './args.js';
 import { ChildSet } from './children.js';
-import { renderReport, spliceGenerated } from './render.js';
+import { renderHttpReport, renderReport, renderRouter, spliceGenerated } from './render.js';
 import { runBench } from './run-bench.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -47,7 +47,10 @@ try {
     } catch {
       // first run: start the document
     }
-    writeFileSync(docPath, spliceGenerated(doc, markdown));
+    const http = renderHttpReport(report);
+    if (http !== undefined) doc = spliceGenerated(doc, http);
+    if (report.router) doc = spliceGenerated(doc, renderRouter(report.router, report.machine), 'router');
+    writeFileSync(docPath, doc);
     process.stderr.write(`[bench] updated ${docPath}\n`);
   }
 } catch (error) {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fakeMeasurement } from './fixtures.js';
-import { type BenchReport, renderReport, renderResults, spliceGenerated } from './render.js';
+import { type BenchReport, renderReport, renderResults, renderRouter, spliceGenerated } from './render.js';
+import type { RouterBenchResult } from './router-bench.js';
 
 const report: BenchReport = {
   machine: {
@@ -64,5 +65,33 @@ describe('spliceGenerated', () => {
     const out = spliceGenerated('# B\n', 'new');
     expect(out).toContain('## Latest results\n\n<!-- bench:results:start -->\nnew\n<!-- bench:results:end -->');
     expect(spliceGenerated(out, 'newer')).toContain('start -->\nnewer\n<!--');
+  });
+});
+
+describe('renderRouter', () => {
+  const timing = (p50: number, p99: number) => ({ count: 10, mean: p50, p50, p90: p99, p99, max: p99 * 2 });
+  const result: RouterBenchResult = {
+    catalogModels: 100,
+    warmup: 20_000,
+    decisions: 50_000,
+    route: timing(40, 150),
+    decisionsPerSec: 20_000,
+    classify: timing(5, 30),
+    record: timing(4, 8),
+    byKind: [{ name: 'short chat', share: 0.3, promptChars: 33, route: timing(35, 90) }],
+  };
+
+  it('states the figures and whether p99 is within the budget', () => {
+    const text = renderRouter(result, report.machine);
+    expect(text).toContain('| **route()**, whole mix | 40.0 | 150.0 | 150.0 | 300 | 40.0 |');
+    expect(text).toContain('p99 150.0 µs is within the 200 µs budget');
+    expect(renderRouter({ ...result, route: timing(40, 250) }, report.machine)).toContain('is **over** the 200 µs budget');
+  });
+
+  it('has its own generated section, so --only router keeps the HTTP results', () => {
+    const doc = spliceGenerated(spliceGenerated('# Benchmarks\n', 'HTTP'), 'ROUTER', 'router');
+    expect(doc).toContain('<!-- bench:results:start -->\nHTTP\n<!-- bench:results:end -->');
+    expect(spliceGenerated(doc, 'ROUTER 2', 'router')).toContain('HTTP');
+    expect(spliceGenerated(doc, 'ROUTER 2', 'router')).toContain('<!-- bench:router:start -->\nROUTER 2\n<!-- bench:router:end -->');
   });
 });

@@ -2,6 +2,8 @@ import { type Row, svcVsPortkey, withOverhead } from './compare.js';
 import { breakerReading, type FallbackReport, fallbackFigures, perResponse } from './fallback.js';
 import type { MachineInfo } from './machine.js';
 import type { Measurement } from './measure.js';
+import type { LatencySummary } from './percentiles.js';
+import type { RouterBenchResult } from './router-bench.js';
 import type { TargetName } from './target.js';
 
 /** Everything one bench run produced; also the shape of the JSON results file. */
@@ -25,6 +27,8 @@ export interface BenchReport {
   notes: string[];
   /** `--fallback`: normal vs failed attempt + fallback on svc. */
   fallback?: FallbackReport;
+  /** The in-process routing decision (`--only router`, or by default). */
+  router?: RouterBenchResult;
 }
 
 /** Fixed-point number, or an en dash for missing/NaN. */
@@ -115,13 +119,48 @@ export function renderFallback(fb: FallbackReport): string {
   return lines.join('\n');
 }
 
+/** The p99 budget of one routing decision (issue 4), µs. */
+export const routeBudgetUs = 200;
+
+function machineLine(machine: MachineInfo): string {
+  return `${machine.nproc} CPUs (${machine.cpuModel}), Linux ${machine.kernel}, Node ${machine.node}; load average at start ${machine.loadAvgAtStart.join(' / ')}`;
+}
+
+function timingCells(s: LatencySummary): string {
+  return `${fmt(s.p50, 1)} | ${fmt(s.p90, 1)} | ${fmt(s.p99, 1)} | ${fmt(s.max, 0)} | ${fmt(s.mean, 1)}`;
+}
+
+/** The routing-decision section: route() over the request mix, classify and record costs, per kind. */
+export function renderRouter(r: RouterBenchResult, machine: MachineInfo): string {
+  const verdict = r.route.p99 < routeBudgetUs ? 'within' : '**over**';
+  return [
+    `Run ${machine.date.slice(0, 16).replace('T', ' ')} UTC${machine.gitCommit ? ` at commit \`${machine.gitCommit}\`` : ''}; ${machineLine(machine)}.`,
+    '',
+    `\`createRouter({ catalog }).route(request)\` in process over a ${r.catalogModels}-model catalog (the built-in chat models, trimmed evenly across tiers), default policy (LinUCB with exploration): ${r.warmup.toLocaleString('en-US')} warm-up decisions with outcomes recorded, then ${r.decisions.toLocaleString('en-US')} measured one by one with \`performance.now()\`.`,
+    '',
+    '| measured | p50 µs | p90 µs | p99 µs | max µs | mean µs |',
+    '|---|---:|---:|---:|---:|---:|',
+    `| **route()**, whole mix | ${timingCells(r.route)} |`,
+    `| extractFeatures + classify | ${timingCells(r.classify)} |`,
+    `| record() (policy update) | ${timingCells(r.record)} |`,
+    '',
+    `**${fmt(r.decisionsPerSec, 0)} decisions/s** on one core; p99 ${fmt(r.route.p99, 1)} µs is ${verdict} the ${routeBudgetUs} µs budget.`,
+    '',
+    '| request kind | share | prompt chars | p50 µs | p99 µs | max µs |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...r.byKind.map((k) => `| ${k.name} | ${fmt(k.share * 100, 0)}% | ${k.promptChars.toLocaleString('en-US')} | ${fmt(k.route.p50, 1)} | ${fmt(k.route.p99, 1)} | ${fmt(k.route.max, 0)} |`),
+  ].join('\n');
+}
+
 /** The generated part of docs/benchmarks.md: machine, settings, results, ratios, skipped targets. */
 export function renderReport(report: BenchReport): string {
   const { machine, settings } = report;
+  const routing = report.router ? `**Routing decision**\n\n${renderRouter(report.router, machine)}` : '';
+  if (report.measurements.length === 0 && !report.fallback && Object.keys(report.skipped).length === 0) return routing;
   const lines = [
     `Run ${machine.date.slice(0, 16).replace('T', ' ')} UTC${machine.gitCommit ? ` at commit \`${machine.gitCommit}\`` : ''}.`,
     '',
-    `- Machine: ${machine.nproc} CPUs (${machine.cpuModel}), Linux ${machine.kernel}, Node ${machine.node}; load average at start ${machine.loadAvgAtStart.join(' / ')}.`,
+    `- Machine: ${machineLine(machine)}.`,
     `- Load: autocannon, ${settings.rate === undefined ? 'closed loop' : `at most ${settings.rate} requests/s in total`}, ${settings.durationSec} s per run after ${settings.warmupSec} s warm-up; connections ${settings.connections.join(', ')}; mock answer ${settings.tokens} tokens, no added latency.`,
     `- CPU placement: ${settings.pinning}.`,
     `- Versions: ${Object.entries(settings.versions)
@@ -140,22 +179,32 @@ export function renderReport(report: BenchReport): string {
   if (skipped.length > 0) {
     lines.push('', ...skipped.map(([name, reason]) => `- **${name} not measured:** ${reason}`));
   }
+  if (routing) lines.push('', routing);
   return lines.join('\n');
 }
 
-const START = '<!-- bench:results:start -->';
-const END = '<!-- bench:results:end -->';
+/** The HTTP part of a report alone (what the `results` section of docs/benchmarks.md holds), or undefined when none ran. */
+export function renderHttpReport(report: BenchReport): string | undefined {
+  if (report.measurements.length === 0 && !report.fallback && Object.keys(report.skipped).length === 0) return undefined;
+  const { router: _router, ...http } = report;
+  return renderReport(http);
+}
+
+const headings = { results: 'Latest results', router: 'Routing decision: latest run' } as const;
 
 /**
- * Put `generated` between the results markers of an existing document (keeping the hand-written
- * text around them), or append a marked section when the markers are missing.
+ * Put `generated` between the markers of one generated section (`results`: the HTTP runs,
+ * `router`: the routing decision) of an existing document, keeping the hand-written text around
+ * them, or append a marked section when the markers are missing.
  */
-export function spliceGenerated(document: string, generated: string): string {
+export function spliceGenerated(document: string, generated: string, section: keyof typeof headings = 'results'): string {
+  const START = `<!-- bench:${section}:start -->`;
+  const END = `<!-- bench:${section}:end -->`;
   const block = `${START}\n${generated}\n${END}`;
   const start = document.indexOf(START);
   const end = document.indexOf(END);
   if (start >= 0 && end > start) {
     return document.slice(0, start) + block + document.slice(end + END.length);
   }
-  return `${document.trimEnd()}\n\n## Latest results\n\n${block}\n`;
+  return `${document.trimEnd()}\n\n## ${headings[section]}\n\n${block}\n`;
 }

@@ -6,6 +6,7 @@ import { type FallbackReport, runFallback } from './fallback.js';
 import { hasTaskset, machineInfo } from './machine.js';
 import { type Measurement, measure } from './measure.js';
 import { startMockChild } from './mock-child.js';
+import { type RouterBenchResult, runRouterBench } from './router-bench.js';
 import { FETCH_SHIM_NOTE, findPortkey, startPortkey } from './portkey-target.js';
 import type { BenchReport } from './render.js';
 import { startSvc } from './svc-target.js';
@@ -53,6 +54,11 @@ function placement(pin: boolean): Placement {
  */
 export async function runBench(options: BenchOptions, root: string, children: ChildSet): Promise<BenchReport> {
   const machine = machineInfo(root); // before pinning narrows this process's CPU set
+  // In-process and single-threaded: first, while no child process competes for the CPUs.
+  const router = options.router ? routerPart() : undefined;
+  if (options.only.length === 0 && !options.fallback) {
+    return { machine, settings: settingsOf(options, 'not pinned (in-process measurement only)'), measurements: [], skipped: {}, notes: [], ...(router ? { router } : {}) };
+  }
   const place = placement(options.pin);
   log(`CPU placement: ${place.description}`);
   const mock = await startMockChild(children, { root, tokens: options.tokens, cpus: place.rest });
@@ -141,19 +147,32 @@ export async function runBench(options: BenchOptions, root: string, children: Ch
 
   return {
     machine,
-    settings: {
-      durationSec: options.durationSec,
-      warmupSec: options.warmupSec,
-      connections: options.connections,
-      stream: options.stream,
-      tokens: options.tokens,
-      ...(options.rate === undefined ? {} : { rate: options.rate }),
-      pinning: place.description,
-      versions: { autocannon: '8.0.0', '@portkey-ai/gateway': findPortkey()?.version ?? 'not installed' },
-    },
+    settings: settingsOf(options, place.description),
     measurements,
     skipped,
     notes,
     ...(fallback ? { fallback } : {}),
+    ...(router ? { router } : {}),
   };
+}
+
+function settingsOf(options: BenchOptions, pinning: string): BenchReport['settings'] {
+  return {
+    durationSec: options.durationSec,
+    warmupSec: options.warmupSec,
+    connections: options.connections,
+    stream: options.stream,
+    tokens: options.tokens,
+    ...(options.rate === undefined ? {} : { rate: options.rate }),
+    pinning,
+    versions: { autocannon: '8.0.0', '@portkey-ai/gateway': findPortkey()?.version ?? 'not installed' },
+  };
+}
+
+function routerPart(): RouterBenchResult {
+  log('routing decision: route() over a 100-model catalog, 20,000 warm-up + 50,000 measured calls...');
+  const result = runRouterBench();
+  const { route, classify } = result;
+  log(`  route() p50 ${route.p50.toFixed(1)} µs, p99 ${route.p99.toFixed(1)} µs, ${result.decisionsPerSec.toFixed(0)} decisions/s; features + classify p50 ${classify.p50.toFixed(1)} µs`);
+  return result;
 }
