@@ -176,6 +176,8 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     kv,
     consecutiveFailures: Math.max(1, env.SVC_BREAKER_CONSECUTIVE_FAILURES),
     cooldownBaseMs: env.SVC_BREAKER_COOLDOWN_MS,
+    // Relapses double the cooldown up to 5 min, or up to the first cooldown when that is longer.
+    cooldownMaxMs: Math.max(300_000, env.SVC_BREAKER_COOLDOWN_MS),
     onTransition: (transition) => {
       const slash = transition.key.indexOf('/');
       metrics.breakerState.set({ provider: transition.key.slice(0, slash), model: transition.key }, transition.to === 'half_open' ? BREAKER_STATE.halfOpen : BREAKER_STATE[transition.to]);

@@ -67,54 +67,24 @@ function toMessages(body: Body): ChatMessage[] {
 }
 
 /** Feature wire names. `maxTokens` and `reasoningEffort` are left out: this endpoint never sets them. */
-const featureNames = {
-  totalChars: 'total_chars',
-  promptTokens: 'prompt_tokens',
-  lastUserChars: 'last_user_chars',
-  turns: 'turns',
-  hasSystem: 'has_system',
-  tools: 'tools',
-  json: 'json',
-  vision: 'vision',
-  audio: 'audio',
-  code: 'code',
-  math: 'math',
-  markup: 'markup',
-  nonAscii: 'non_ascii',
-  reasoningWords: 'reasoning_words',
-  constraintWords: 'constraint_words',
-  numbers: 'numbers',
-  choices: 'choices',
-  longWords: 'long_words',
-  question: 'question',
-  words: 'words',
-  writingHits: 'writing_hits',
-  writingVerbs: 'writing_verbs',
-  extractionHits: 'extraction_hits',
-  translationHits: 'translation_hits',
-  analysisHits: 'analysis_hits',
-  chatHits: 'chat_hits',
-  codeHits: 'code_hits',
-  mathHits: 'math_hits',
-} as const satisfies Record<Exclude<keyof RequestFeatures, 'maxTokens' | 'reasoningEffort'>, string>;
-
 const round = (n: number) => Math.round(n * 1000) / 1000;
 
+const snakeCase = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/**
+ * The scalar features in wire (snake_case) names, numbers rounded to 3 decimals. Vectors (the
+ * hashed terms) and `max_tokens` (an echo of the request) are left out.
+ */
 function featuresToWire(features: RequestFeatures): Record<string, number | boolean> {
   const wire: Record<string, number | boolean> = {};
-  for (const [name, wireName] of Object.entries(featureNames) as [keyof typeof featureNames, string][]) {
-    const value = features[name];
-    wire[wireName] = typeof value === 'number' ? round(value) : value;
+  for (const [name, value] of Object.entries(features)) {
+    if (name === 'maxTokens') continue;
+    if (typeof value === 'number') wire[snakeCase(name)] = round(value);
+    else if (typeof value === 'boolean') wire[snakeCase(name)] = value;
   }
   return wire;
 }
 
-/**
- * `POST /classify_complexity` (spec document 2), mounted at `/v1/classify_complexity`: public,
- * pure compute, no writes. Body `{prompt}` or `{messages}`; extra fields are ignored.
- * Answers `{complexity, task_family, score, features}` from the router's own classifier, so the
- * verdict is the one routing would reach for the same text.
- */
 export function registerClassifyComplexity(app: Hono<ControlEnv>, deps: ControlPlaneDeps): void {
   app.post('/v1/classify_complexity', async (c) => {
     const body = validate(bodySchema, await readJson(c, deps.maxBodyBytes));
