@@ -85,7 +85,7 @@ export function extractFeatures(request: ChatRequest): RequestFeatures {
 }
 
 /** Dense, roughly unit-scaled features at the head of the vector; index 0 is the bias term. */
-export const denseDimension = 19;
+export const denseDimension = 21;
 
 /** Length of the vector `toVector` produces: the dense features, a term count, then up to `maxTerms` term buckets. */
 export const featureDimension = denseDimension + 1 + maxTerms;
@@ -115,6 +115,8 @@ export function toVector(f: RequestFeatures, out: Float64Array = new Float64Arra
   out[16] = f.negations;
   out[17] = f.questionMarks;
   out[18] = f.lines;
+  out[19] = f.numericOptions;
+  out[20] = f.mathSymbols;
   const { terms } = f;
   const n = Math.min(terms.length, maxTerms, out.length - denseDimension - 1);
   out[denseDimension] = n;

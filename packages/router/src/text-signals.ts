@@ -26,6 +26,10 @@ export interface TextSignals {
   questionMarks: number;
   /** Lines of the scanned text, log-scaled to about 0..1. */
   lines: number;
+  /** How numeric the answer options of a multiple-choice question are (share of digits, doubled, 0..1). */
+  numericOptions: number;
+  /** Math symbols (= ^ × ÷ ± π, U+2200..U+22FF operators), 0..1 (five or more count 1). */
+  mathSymbols: number;
   /** Vocabulary hits per family (counts, small integers). */
   writingHits: number;
   /** Writing verbs (write, draft): weak on their own, `write a function` is code. */
@@ -210,6 +214,13 @@ export function scanText(text: string): TextSignals {
   let contentFrom = 0;
   let contentOpen = false;
   let awaitSecond = false;
+  // The option line being read (after its marker), and the options so far.
+  let optionFrom = -1;
+  let optionChars = 0;
+  let optionDigits = 0;
+  let options = 0;
+  let optionDigitShare = 0;
+  let symbols = 0;
 
   for (let k = 0; k <= length; k++) {
     const raw = k < length ? (k < head ? text.charCodeAt(k) : k === head ? 10 : text.charCodeAt(k + offset)) : 32;
@@ -222,19 +233,24 @@ export function scanText(text: string): TextSignals {
       c = fold(raw);
       if (c !== 8217) kind = LETTER;
     }
-    if ((lineStart || awaitContent) && !choices && k < length && (raw < 128 ? kind !== SPACE : !isSpace(c))) {
+    if ((lineStart || awaitContent) && k < length && (raw < 128 ? kind !== SPACE : !isSpace(c))) {
       if (lineStart) {
         lineStart = false;
+        const marker = markerAt(k);
+        if (marker > 0) {
+          optionFrom = k + marker;
+          optionChars = 0;
+          optionDigits = 0;
+        }
         if (awaitSecond) {
-          if (markerAt(k) > 0) choices = true;
+          if (marker > 0) choices = true;
           awaitSecond = false;
         }
         if (awaitContent) {
           awaitContent = false;
           contentOpen = true;
         }
-        const marker = markerAt(k);
-        if (marker > 0) {
+        if (marker > 0 && !choices) {
           awaitContent = true;
           contentFrom = k + marker;
         }
@@ -243,8 +259,21 @@ export function scanText(text: string): TextSignals {
         contentOpen = true;
       }
     }
+    if (optionFrom >= 0 && k >= optionFrom) {
+      if (c === 10 || k === length) {
+        options++;
+        optionDigitShare += optionChars > 0 ? optionDigits / optionChars : 0;
+        optionFrom = -1;
+      } else if (raw < 128 ? kind !== SPACE : !isSpace(c)) {
+        optionChars++;
+        if (kind === DIGIT) optionDigits++;
+      }
+    }
     if (kind === LETTER) {
-      if (raw > 127) nonAscii++;
+      if (raw > 127) {
+        nonAscii++;
+        if (c === 215 || c === 247 || c === 177 || c === 960 || (c >= 8704 && c <= 8959)) symbols++;
+      }
       if (start < 0) {
         if (numberStart >= 0) {
           token(numberHash);
@@ -313,6 +342,7 @@ export function scanText(text: string): TextSignals {
       if ((next >= 97 && next <= 122) || next === 47) tags++;
     } else if (c === 37 || c === 43 || c === 42 || c === 61 || c === 94 || c === 47 || c === 45) {
       if (operand(fold(at(k - 1))) && operand(fold(at(k + 1)))) operatorsNearDigits++;
+      if (c === 61 || c === 94) symbols++;
     } else if (c === 34) {
       if (at(k + 1) === 58 && at(k + 2) === 32) jsonLike = true;
     } else if (c === 124) {
@@ -345,6 +375,8 @@ export function scanText(text: string): TextSignals {
     negations: Math.min(1, negations / 2),
     questionMarks: Math.min(1, questionMarks / 3),
     lines: Math.min(1, Math.log2(lines) / 8),
+    numericOptions: options > 0 ? Math.min(1, (optionDigitShare / options) * 2) : 0,
+    mathSymbols: Math.min(1, symbols / 5),
     writingHits: hits[5]!,
     writingVerbs: hits[4]!,
     question: (firstFlags & QUESTION_OPENER) !== 0,
