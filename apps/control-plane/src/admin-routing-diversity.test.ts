@@ -185,10 +185,10 @@ describe('GET /v1/admin/routing/diversity', () => {
     expect(today.scopes.map((s) => s.decisions)).toEqual([3, 1, 1, 1]);
   });
 
-  it('reads the newest 1000 decisions at most and says so', async () => {
+  it('counts every decision of the window, not a capped sample', async () => {
     const r = await report(`?days=365&tenant_id=${bulk.id}`);
-    expect(r.truncated).toBe(true);
-    expect(r.scopes[0]).toMatchObject({ decisions: 1000, entropy_bits: 1, top_share: 0.5 });
+    expect(r.truncated).toBe(false);
+    expect(r.scopes[0]).toMatchObject({ decisions: 1001, models: [{ model: 'openai/gpt-4o-mini', count: 501 }, { model: 'anthropic/claude-3-5-haiku', count: 500 }] });
   });
 
   it('applies the report query rules: 400 naming the parameter; limit is checked but ignored', async () => {
@@ -202,11 +202,17 @@ describe('GET /v1/admin/routing/diversity', () => {
   });
 });
 
+const counted = (models: readonly string[]) => {
+  const counts = new Map<string, number>();
+  for (const model of models) counts.set(model, (counts.get(model) ?? 0) + 1);
+  return counts;
+};
+
 describe('summariseScope', () => {
   const thresholds = { entropyFloorBits: 1, armShareCap: 0.8, minDecisions: 3 };
 
   it('gives log2(n) bits and normalised entropy 1 for n models used evenly', () => {
-    const s = summariseScope('fleet', ['c', 'a', 'b', 'b', 'a', 'c'], thresholds);
+    const s = summariseScope('fleet', counted(['c', 'a', 'b', 'b', 'a', 'c']), thresholds);
     expect(s.entropy_bits).toBeCloseTo(Math.log2(3), 12);
     expect(s.normalized_entropy).toBeCloseTo(1, 12);
     expect(s.models.map((m) => m.model)).toEqual(['a', 'b', 'c']);
@@ -214,8 +220,8 @@ describe('summariseScope', () => {
   });
 
   it('alarms at the cap only when the top share exceeds it', () => {
-    expect(summariseScope('fleet', ['a', 'a', 'a', 'a', 'b'], thresholds).alarms).toEqual([{ reason: 'entropy_below_floor', value: expect.closeTo(0.7219, 4), threshold: 1 }]);
-    expect(summariseScope('fleet', ['a', 'a', 'a', 'a', 'a', 'b'], thresholds).alarms.map((a) => a.reason)).toEqual(['entropy_below_floor', 'arm_share_above_cap']);
+    expect(summariseScope('fleet', counted(['a', 'a', 'a', 'a', 'b']), thresholds).alarms).toEqual([{ reason: 'entropy_below_floor', value: expect.closeTo(0.7219, 4), threshold: 1 }]);
+    expect(summariseScope('fleet', counted(['a', 'a', 'a', 'a', 'a', 'b']), thresholds).alarms.map((a) => a.reason)).toEqual(['entropy_below_floor', 'arm_share_above_cap']);
   });
 });
 

@@ -1,10 +1,8 @@
+import type { DecisionTally } from '@svc/db';
 import type { Hono } from 'hono';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
 import { parseReportQuery } from './admin-routing-decisions.js';
-
-/** The most decisions one report reads: the cap of `DecisionRepository.list`. */
-const MAX_DECISIONS = 1000;
 
 type Thresholds = ControlPlaneDeps['diversity'];
 
@@ -41,11 +39,10 @@ export interface DiversityScope {
   alarms: DiversityAlarm[];
 }
 
-/** Entropy, shares and arm-collapse alarms of the models chosen in one scope. */
-export function summariseScope(scope: string, models: readonly string[], thresholds: Thresholds): DiversityScope {
-  const counts = new Map<string, number>();
-  for (const model of models) counts.set(model, (counts.get(model) ?? 0) + 1);
-  const total = models.length;
+/** Entropy, shares and arm-collapse alarms of the models chosen in one scope, from decisions per model. */
+export function summariseScope(scope: string, counts: ReadonlyMap<string, number>, thresholds: Thresholds): DiversityScope {
+  let total = 0;
+  for (const count of counts.values()) total += count;
   const shares = [...counts]
     .map(([model, count]) => ({ model, count, share: count / total }))
     .sort((a, b) => b.count - a.count || (a.model < b.model ? -1 : a.model > b.model ? 1 : 0));
@@ -61,17 +58,35 @@ export function summariseScope(scope: string, models: readonly string[], thresho
   return { scope, decisions: total, models: shares, entropy_bits: entropy, normalized_entropy: normalized, top_share: topShare, alarms };
 }
 
-/** One scope per tenant, the busiest first. */
-function tenantScopes(decisions: readonly { orgId: string; model: string }[], thresholds: Thresholds): DiversityScope[] {
-  const byTenant = new Map<string, string[]>();
-  for (const d of decisions) {
-    const models = byTenant.get(d.orgId);
-    if (models) models.push(d.model);
-    else byTenant.set(d.orgId, [d.model]);
+/** Decisions per model, fleet-wide and per tenant, from the log's per-org model tally. */
+function countsByScope(rows: readonly DecisionTally[]): { fleet: Map<string, number>; tenants: Map<string, Map<string, number>> } {
+  const fleet = new Map<string, number>();
+  const tenants = new Map<string, Map<string, number>>();
+  for (const row of rows) {
+    if (row.value === null) continue;
+    fleet.set(row.value, (fleet.get(row.value) ?? 0) + row.decisions);
+    let tenant = tenants.get(row.orgId);
+    if (!tenant) {
+      tenant = new Map();
+      tenants.set(row.orgId, tenant);
+    }
+    tenant.set(row.value, (tenant.get(row.value) ?? 0) + row.decisions);
   }
-  return [...byTenant]
-    .sort(([a, x], [b, y]) => y.length - x.length || (a < b ? -1 : a > b ? 1 : 0))
-    .map(([orgId, models]) => summariseScope(`tenant:${orgId}`, models, thresholds));
+  return { fleet, tenants };
+}
+
+const sum = (counts: ReadonlyMap<string, number>) => {
+  let total = 0;
+  for (const count of counts.values()) total += count;
+  return total;
+};
+
+/** One scope per tenant, the busiest first. */
+function tenantScopes(tenants: ReadonlyMap<string, ReadonlyMap<string, number>>, thresholds: Thresholds): DiversityScope[] {
+  return [...tenants]
+    .map(([orgId, counts]) => ({ orgId, counts, total: sum(counts) }))
+    .sort((a, b) => b.total - a.total || (a.orgId < b.orgId ? -1 : a.orgId > b.orgId ? 1 : 0))
+    .map(({ orgId, counts }) => summariseScope(`tenant:${orgId}`, counts, thresholds));
 }
 
 /**
@@ -83,28 +98,26 @@ function tenantScopes(decisions: readonly { orgId: string; model: string }[], th
  * does not apply. With `tenant_id` the answer holds that tenant's scope only (also when it made no
  * decisions); without it, `fleet` first, then every tenant by decision count.
  *
- * The report reads at most the newest 1000 decisions of the window (the cap of the decision log's
- * `list`); when it reached that cap `truncated` is true and the report covers the newest 1000
- * decisions only, not the whole window.
+ * Counts come from a GROUP BY over the whole window (no row cap), so `truncated` is always false;
+ * the field stays for clients of the earlier, capped report.
  */
 export function registerRoutingDiversity(app: Hono<ControlEnv>, deps: ControlPlaneDeps): void {
   app.get('/v1/admin/routing/diversity', async (c) => {
     const query = parseReportQuery(c.req.query());
-    const decisions = await deps.db.decisions.list({
+    const rows = await deps.db.decisions.tally({
       since: new Date(Date.now() - query.days * 86_400_000),
-      limit: MAX_DECISIONS,
       ...(query.tenant_id !== undefined ? { orgId: query.tenant_id } : {}),
       ...(query.model !== undefined ? { model: query.model } : {}),
     });
     const thresholds = deps.diversity;
-    const models = decisions.map((d) => d.model);
-    // `list` already kept only that tenant's decisions (its id compared as a uuid, whatever the case).
-    const scopes = query.tenant_id !== undefined ? [summariseScope(`tenant:${query.tenant_id}`, models, thresholds)] : [summariseScope('fleet', models, thresholds), ...tenantScopes(decisions, thresholds)];
+    const { fleet, tenants } = countsByScope(rows.filter((row) => row.dimension === 'model'));
+    // The tally already kept only that tenant's decisions (its id compared as a uuid, whatever the case).
+    const scopes = query.tenant_id !== undefined ? [summariseScope(`tenant:${query.tenant_id}`, fleet, thresholds)] : [summariseScope('fleet', fleet, thresholds), ...tenantScopes(tenants, thresholds)];
     return c.json({
       window_days: query.days,
       thresholds: { entropy_floor_bits: thresholds.entropyFloorBits, arm_share_cap: thresholds.armShareCap, min_decisions: thresholds.minDecisions },
       scopes,
-      truncated: decisions.length >= MAX_DECISIONS,
+      truncated: false,
     });
   });
 }
