@@ -1,0 +1,2 @@
+export { changeConfidence, confidenceOf, meaningChangingKinds } from './confidence.js';
+export type * from './types.js';
