@@ -1,0 +1,69 @@
+import type { IntelligenceMode, OutputVerification, ResponseFormat } from '@svc/core';
+import type { VerifyResult } from './types.js';
+
+export interface VerificationPolicyInput {
+  /** The resolved intelligence mode; verification is off in `proxy` (spec §Intelligence modes). */
+  mode: IntelligenceMode;
+  /** `svc.output_verification`; undefined selects automatically. */
+  setting?: OutputVerification;
+  responseFormat?: ResponseFormat;
+  stream: boolean;
+}
+
+/** Who answers again when an answer stays invalid after healing. */
+export type Reask = 'none' | 'same_model' | 'other_model';
+
+export interface VerificationPlan {
+  /** Run {@link verifyJsonOutput} on the answer. */
+  verify: boolean;
+  /**
+   * Replace the answer with the healed text. False for streams: the content has already been sent,
+   * so the verdict and the healed text only go into the final `svc_metadata.healer_report`.
+   */
+  heal: boolean;
+  /** Re-ask once (never more) when the answer is still invalid (stage 3). Never for streams. */
+  reask: Reask;
+  /** The caller asked for verification and none of it applies (proxy mode, or a `text` format): list `svc.output_verification` in `not_applied`. */
+  notApplied: boolean;
+}
+
+const off: VerificationPlan = { verify: false, heal: false, reask: 'none', notApplied: false };
+
+/**
+ * What `svc.output_verification` does, gated by the intelligence mode (AND-gated like every
+ * per-request toggle). Only JSON formats are verified: there is no contract to check free text against.
+ *
+ * | setting | verify + heal | re-ask when still invalid |
+ * |---|---|---|
+ * | `none` | no | no |
+ * | (unset, auto) | when `response_format` is JSON | no (a second call is never spent unasked) |
+ * | `native` | yes | the same model, once |
+ * | `schema` | yes | the same model, once, for `json_schema` only (`json_object` is healed, not re-asked) |
+ * | `cross_model` | yes | another model (the next in the waterfall), once |
+ */
+export function planVerification(input: VerificationPolicyInput): VerificationPlan {
+  const { mode, setting, responseFormat, stream } = input;
+  if (setting === 'none') return off;
+  const requested = setting !== undefined;
+  if (mode === 'proxy' || !responseFormat || responseFormat.type === 'text') return { ...off, notApplied: requested };
+  if (stream) return { verify: true, heal: false, reask: 'none', notApplied: false };
+  return { verify: true, heal: true, reask: reaskFor(setting, responseFormat), notApplied: false };
+}
+
+function reaskFor(setting: OutputVerification | undefined, format: ResponseFormat): Reask {
+  switch (setting) {
+    case 'native':
+      return 'same_model';
+    case 'schema':
+      return format.type === 'json_schema' && format.schema !== undefined ? 'same_model' : 'none';
+    case 'cross_model':
+      return 'other_model';
+    default:
+      return 'none';
+  }
+}
+
+/** The re-ask to make for `result` under `plan`, or `none`. Valid answers (even with `meaningAtRisk`) are not re-asked: that is the caller's call. */
+export function reaskNeeded(result: VerifyResult, plan: VerificationPlan): Reask {
+  return plan.verify && !result.valid ? plan.reask : 'none';
+}
