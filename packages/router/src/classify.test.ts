@@ -39,14 +39,15 @@ describe('classify on the hand-labelled set', () => {
 
   it('costs microseconds per call', () => {
     const requests = labelled.map((item) => ask(item.prompt));
-    for (const r of requests) classify(extractFeatures(r));
-    const rounds = 20;
+    // Warm up until the scanner is optimised: the figure is the steady state, not the first calls.
+    for (let i = 0; i < 50; i++) for (const r of requests) classify(extractFeatures(r));
+    const rounds = 100;
     const start = process.cpuUsage();
     for (let i = 0; i < rounds; i++) for (const r of requests) classify(extractFeatures(r));
     const cpu = process.cpuUsage(start);
     const micros = (cpu.user + cpu.system) / (rounds * requests.length);
     console.info(`features + classify: ${micros.toFixed(1)} us CPU per call`);
-    expect(micros).toBeLessThan(200);
+    expect(micros).toBeLessThan(100);
   });
 });
 

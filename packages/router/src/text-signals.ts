@@ -57,7 +57,7 @@ export const scanWindow = 4000;
 /** Hash buckets of the text terms (a power of two). */
 export const termBuckets = 4096;
 /** Most terms kept per request. */
-export const maxTerms = 256;
+export const maxTerms = 128;
 const headTerms = (maxTerms * 3) / 4;
 const tailTerms = maxTerms - headTerms;
 
