@@ -36,6 +36,12 @@ describe('unfence', () => {
     expect(unfence('Here:\n```\n{"a":1}\n```\nBye', '{')).toEqual({ inner: '{"a":1}', prose: true });
   });
 
+  test('a fence on one line, and a code sample with a fence inside a JSON value', () => {
+    expect(unfence('```json {"a":1}```', '{')).toEqual({ inner: '{"a":1}', prose: false });
+    const inner = '{"code": "```js\\nx()\\n```"}';
+    expect(unfence('```json\n' + inner + '\n```\nDone.', '{')).toEqual({ inner, prose: true });
+  });
+
   test('an unclosed fence (truncated answer) runs to the end', () => {
     expect(unfence('```json\n{"a":[1,', '{')).toEqual({ inner: '{"a":[1,', prose: false });
   });

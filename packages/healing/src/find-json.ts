@@ -71,19 +71,26 @@ export interface Unfenced {
   prose: boolean;
 }
 
-const fencePattern = /```[^\n`]*\n?([\s\S]*?)(?:```|$)/;
+const fenceOpen = /```[\w+.-]*[ \t]*\n?/;
+const fenceCloseOnItsLine = /\n[ \t]*```/;
 
 /**
  * Takes the JSON out of a markdown code fence (```` ```json ... ``` ````), the commonest wrapping
- * models add. A fence that never closes (a truncated answer) runs to the end. Only fences that
- * open before the first `{`/`[` count: a fence inside a JSON string value is content.
+ * models add. The fence closes at the first ```` ``` ```` that starts a line (a JSON string cannot
+ * hold a raw newline, so a code sample inside a value does not end it), else at the last one; a
+ * fence that never closes (a truncated answer) runs to the end. Only fences that open before the
+ * first `{`/`[` count: a fence inside a JSON string value is content.
  */
 export function unfence(text: string, openers: string): Unfenced | undefined {
-  const match = fencePattern.exec(text);
-  if (!match) return undefined;
+  const open = fenceOpen.exec(text);
+  if (!open) return undefined;
   const firstOpener = indexOfAny(text, openers, 0);
-  if (firstOpener >= 0 && firstOpener < match.index) return undefined;
-  const before = text.slice(0, match.index);
-  const after = text.slice(match.index + match[0].length);
-  return { inner: (match[1] ?? '').trim(), prose: before.trim() !== '' || after.trim() !== '' };
+  if (firstOpener >= 0 && firstOpener < open.index) return undefined;
+  const from = open.index + open[0].length;
+  const onItsLine = fenceCloseOnItsLine.exec(text.slice(from));
+  const last = text.lastIndexOf('```');
+  const close = onItsLine ? from + onItsLine.index : last >= from ? last : text.length;
+  const after = close < text.length ? text.slice(text.indexOf('```', close) + 3) : '';
+  const before = text.slice(0, open.index);
+  return { inner: text.slice(from, close).trim(), prose: before.trim() !== '' || after.trim() !== '' };
 }
