@@ -1,6 +1,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createSchemaValidators } from './schema-validators.js';
+import { createOutputVerifier } from './verify-json-output.js';
 
 const schemaNumber = (n: number) => ({ type: 'object', properties: { [`field${n}`]: { type: 'integer' } }, required: [`field${n}`] });
 
@@ -56,5 +57,14 @@ describe('createSchemaValidators', () => {
     const lookup = createSchemaValidators().get(schema, true);
     expect(lookup.ok && lookup.validate({ a: 'x', b: 1 }).map((error) => error.keyword)).toEqual(['additionalProperties']);
     expect(schema).toEqual(before);
+  });
+
+  test('warming up compiles once, so the first real schema does not pay for the compiler', () => {
+    const compile = vi.spyOn(Ajv2020.prototype, 'compile');
+    const verifier = createOutputVerifier();
+    expect(compile).not.toHaveBeenCalled();
+    verifier.warmUp();
+    expect(compile).toHaveBeenCalledTimes(1);
+    expect(verifier.cachedSchemas).toBe(1);
   });
 });
