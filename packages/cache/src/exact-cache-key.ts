@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import type { ChatMessage, ChatRequest, SvcOptions } from '@svc/core';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalEncoding } from './canonical-encoding.js';
 
 /** Cache policy knobs of {@link exactCacheKey}. */
 export interface ExactCacheKeyOptions {
@@ -91,23 +91,23 @@ const DIGEST_LENGTH = 43;
  * The exact-cache key of `request` for `orgId`, or undefined when the request must not be
  * cached (see {@link uncacheableReason}).
  *
- * The key is `<orgId>:<sha256, base64url>` over the canonical JSON (sorted keys at every depth)
- * of every field that changes the answer, and of the organisation, so entries are never shared
- * across organisations and logically equal requests share one entry whatever their JSON key
- * order. `stream`, `stream_options.include_usage`, `user`, `metadata` and the `svc` ids and
+ * The key is `<orgId>:<sha256, base64url>` over a canonical encoding (sorted keys at every
+ * depth) of every field that changes the answer, and of the organisation, so entries are never
+ * shared across organisations and logically equal requests share one entry whatever their JSON
+ * key order. `stream`, `stream_options.include_usage`, `user`, `metadata` and the `svc` ids and
  * toggles are left out. A content array holding one text part keys like that text, and `stop`
  * is a set. Tool-call arguments in the history are hashed as the text they are.
  */
 export function exactCacheKey(request: ChatRequest, orgId: string, options: ExactCacheKeyOptions = {}): string | undefined {
   if (uncacheableReason(request, options) !== undefined) return undefined;
   const keyed: Record<string, unknown> = { format: KEY_FORMAT, org: orgId };
-  for (const field of keyedRequestFields) keyed[field] = request[field];
+  for (const field of keyedRequestFields) if (request[field] !== undefined) keyed[field] = request[field];
   keyed.messages = request.messages.map(canonicalMessage);
   keyed.stop = request.stop && request.stop.length > 0 ? [...request.stop].sort() : undefined;
   keyed.svc = request.svc && pick(request.svc, keyedSvcFields);
   // An empty block says nothing: `routing_hints: {}` keys like no hints at all.
   for (const field of optionalBlocks) if (isEmpty(keyed[field])) keyed[field] = undefined;
-  return `${orgId}:${hash('sha256', canonicalJson(keyed), 'base64url')}`;
+  return `${orgId}:${hash('sha256', canonicalEncoding(keyed), 'base64url')}`;
 }
 
 /** The organisation a key of {@link exactCacheKey} belongs to; undefined for anything else. */
