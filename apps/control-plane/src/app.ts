@@ -14,6 +14,7 @@ import { registerRoutingMatrix } from './routes/admin-routing-matrix.js';
 import { registerRoutingPolicy } from './routes/admin-routing-policy.js';
 import { registerClassifyComplexity } from './routes/classify-complexity.js';
 import { registerBreakers } from './routes/observability-breakers.js';
+import { registerCache } from './routes/observability-cache.js';
 import { registerHedging } from './routes/observability-hedging.js';
 
 /** The control plane (spec document 2) and the admin API, mounted as DESIGN.md §3 says. */
@@ -41,6 +42,7 @@ export function createControlPlaneApp(deps: ControlPlaneDeps): Hono<ControlEnv> 
   });
   registerBreakers(app, deps);
   registerHedging(app, deps);
+  registerCache(app, deps);
   registerAdminOrgs(app, deps);
   registerAdminKeys(app, deps);
   registerRoutingDecisions(app, deps);

@@ -3,7 +3,7 @@ import type { Catalog } from '@svc/catalog';
 import type { DecisionRepository } from '@svc/db';
 import type { Kv } from '@svc/kv';
 import type { CircuitBreakers, HedgeStats, LatencyTracker } from '@svc/resilience';
-import type { Readiness, Runtime } from '@svc/runtime';
+import type { CacheService, Readiness, Runtime } from '@svc/runtime';
 import type { Logger, Metrics } from '@svc/telemetry';
 
 /** What the control-plane app needs; a Runtime provides all of it. */
@@ -17,6 +17,8 @@ export interface ControlPlaneDeps {
   kv: Pick<Kv, 'get' | 'set' | 'setIfAbsent' | 'delete' | 'ttl'>;
   /** Circuit breakers (the same instances the inference pipeline consults). */
   breakers: Pick<CircuitBreakers, 'list' | 'reset'>;
+  /** The answer caches: stats and purge. */
+  cache: Pick<CacheService, 'stats' | 'purge'>;
   /** Hedging counters, learned latencies and the run-time default. */
   hedging: { latency: Pick<LatencyTracker, 'snapshot'>; stats: Pick<HedgeStats, 'snapshot'>; config: { enabledByDefault: boolean } };
   /** Arm-collapse alarm thresholds of `GET /v1/admin/routing/diversity` (deployment configuration). */

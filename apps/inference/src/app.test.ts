@@ -197,13 +197,15 @@ describe('routing controls over HTTP', () => {
 
   it('continues a conversation on its model (sticky) unless chain_routing is mixed', async () => {
     const conversation = `conv-${Math.random()}`;
-    const first = await chat({ ...valid, svc: { conversation_id: conversation }, routing_override: { force_tier: 'T1' } });
+    // Content of its own, so no earlier answer is served from the cache.
+    const turn = { model: 'svc/auto', messages: [{ role: 'user', content: `hi from ${conversation}` }] };
+    const first = await chat({ ...turn, svc: { conversation_id: conversation }, routing_override: { force_tier: 'T1' } });
     const model = first.headers.get('x-svc-model');
     await new Promise((resolve) => setImmediate(resolve));
-    const next = await chat({ ...valid, svc: { conversation_id: conversation } });
+    const next = await chat({ ...turn, svc: { conversation_id: conversation } });
     expect(next.headers.get('x-svc-model')).toBe(model);
     expect(((await next.json()) as Answer).svc_metadata.decision_source).toBe('Sticky');
-    const mixed = await chat({ ...valid, svc: { conversation_id: conversation }, routing_hints: { chain_routing: 'mixed' } });
+    const mixed = await chat({ ...turn, svc: { conversation_id: conversation }, routing_hints: { chain_routing: 'mixed' } });
     expect(((await mixed.json()) as Answer).svc_metadata.decision_source).toBe('Router');
   });
 });

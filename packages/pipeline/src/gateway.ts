@@ -149,6 +149,10 @@ export class Gateway {
 
   async chat(request: ChatRequest, context: RequestContext): Promise<ChatResponse> {
     const mode = resolveIntelligenceMode(context.intelligenceModeHeader, request.svc?.intelligenceMode, context.caller.org.defaultIntelligenceMode);
+    // Routing runs first even though a hit ignores it: it is synchronous and cheap, and a chain's
+    // step limits must count cached steps too.
+    const routed = this.route(request, context);
+    let decision = routed instanceof Promise ? await routed : routed;
     const { exactCache, semanticCache } = this.deps;
     let miss: CacheMiss | undefined;
     if ((exactCache || semanticCache) && cacheEnabled(mode, request)) {
@@ -156,8 +160,6 @@ export class Gateway {
       if ('hit' in cached) return this.cacheHit(request, context, mode, cached.hit);
       miss = cached.miss;
     }
-    const routed = this.route(request, context);
-    let decision = routed instanceof Promise ? await routed : routed;
     // Speculation needs output verification to accept a draft (issue 5): until then it is reported, not faked.
     if (request.svc?.enableSpeculation === true) decision = { ...decision, notApplied: [...decision.notApplied, 'svc.enable_speculation'] };
     const routedAt = performance.now();

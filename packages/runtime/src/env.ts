@@ -133,6 +133,12 @@ const baseSchema = v.object({
   // Limits of a stated long_horizon_autonomous chain when the request sets none (0: none).
   SVC_CHAIN_MAX_STEPS: positiveInt('SVC_CHAIN_MAX_STEPS', 200),
   SVC_CHAIN_TIMEOUT_SECS: positiveInt('SVC_CHAIN_TIMEOUT_SECS', 3_600),
+  // Answer caches (cache and full modes): lifetime, the in-process L0's bounds, and whether sampled
+  // requests without a seed (temperature > 0) may be cached.
+  SVC_CACHE_TTL_SECS: positiveInt('SVC_CACHE_TTL_SECS', 3_600),
+  SVC_CACHE_L0_MAX_ENTRIES: positiveInt('SVC_CACHE_L0_MAX_ENTRIES', 10_000),
+  SVC_CACHE_L0_MAX_MB: positiveInt('SVC_CACHE_L0_MAX_MB', 64),
+  SVC_CACHE_NON_DETERMINISTIC: flag,
   LOG_LEVEL: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'use one of fatal, error, warn, info, debug, trace, silent'), 'info'),
 });
 

@@ -3,3 +3,4 @@ export { ConfigError, envProviders, parseEnv, type Env, type EnvProvider, type P
 export { probe, summarise, type DependencyStatus, type Readiness } from './readiness.js';
 export type { ReportSettings } from './report-settings.js';
 export { createRuntime, providerConfig, type Runtime, type RuntimeOptions } from './runtime.js';
+export type { CacheService, CacheStatsWire } from './cache.js';

@@ -15,6 +15,7 @@ import {
 } from '@svc/providers';
 import { CircuitBreakers, HedgeStats, KeyCooldowns, LatencyTracker } from '@svc/resilience';
 import { BREAKER_STATE, type Logger, type Metrics, createLogger, createMetrics } from '@svc/telemetry';
+import { type CacheService, createCacheService } from './cache.js';
 import { type ConfigFile, loadConfigFile } from './config-file.js';
 import { ConfigError, type Env } from './env.js';
 import { type Readiness, probe, summarise } from './readiness.js';
@@ -30,6 +31,8 @@ export interface Runtime {
   providers: ProviderRegistry;
   authenticator: Authenticator;
   gateway: Gateway;
+  /** The answer caches (exact L0/L1, semantic), their stats and purge. */
+  cache: CacheService;
   learn: LearnQueue;
   /** Circuit breakers per model slug, shared through the kv (Redis when configured). */
   breakers: CircuitBreakers;
@@ -203,7 +206,11 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     onError: (error, what) => logger.warn({ err: error }, `${what} failed`),
   });
   await feedback.restore();
+  const cache = createCacheService(env, kv, logger);
+  await cache.start();
   const gateway = new Gateway({
+    ...(cache.exact ? { exactCache: cache.exact } : {}),
+    ...(cache.semantic ? { semanticCache: cache.semantic } : {}),
     router,
     routerLatency,
     feedback,
@@ -230,6 +237,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     providers,
     authenticator,
     gateway,
+    cache,
     learn,
     breakers,
     hedging,
@@ -249,7 +257,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     },
     close() {
       closed ??= (async () => {
-        await Promise.all([learn.close(), feedback.close()]);
+        await Promise.all([learn.close(), feedback.close(), cache.close()]);
         await authenticator.stop();
         await kv.close();
         await db.close();

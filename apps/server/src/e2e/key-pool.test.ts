@@ -12,7 +12,9 @@ describe('provider key pools', () => {
 
   beforeAll(async () => {
     upstream = await startMockUpstream({ tokens: 8 });
-    gateway = await startGateway({ OPENAI_API_KEY: 'sk-pool-a, sk-pool-b', OPENAI_BASE_URL: `${upstream.url}/v1` });
+    gateway = await startGateway({
+      // Identical requests must reach the upstream: no answer cache here.
+      SVC_CACHE_TTL_SECS: '0', OPENAI_API_KEY: 'sk-pool-a, sk-pool-b', OPENAI_BASE_URL: `${upstream.url}/v1` });
     client = new OpenAI({ baseURL: `${gateway.inferenceUrl}/v1`, apiKey: masterKey, maxRetries: 0 });
   });
   afterAll(async () => {

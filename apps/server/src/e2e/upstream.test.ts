@@ -18,6 +18,8 @@ describe('gateway -> real adapters -> mock upstream', () => {
   beforeAll(async () => {
     upstream = await startMockUpstream({ tokens: 12 });
     gateway = await startGateway({
+      // Identical requests must reach the upstream: no answer cache here.
+      SVC_CACHE_TTL_SECS: '0',
       OPENAI_API_KEY: 'sk-upstream-openai',
       OPENAI_BASE_URL: `${upstream.url}/v1`,
       ANTHROPIC_API_KEY: 'sk-upstream-anthropic',

@@ -15,6 +15,8 @@ describe('waterfall rules over the wire', () => {
     upstream = await startMockUpstream({ tokens: 6 });
     const v1 = `${upstream.url}/v1`;
     gateway = await startGateway({
+      // Identical requests must reach the upstream: no answer cache here.
+      SVC_CACHE_TTL_SECS: '0',
       OPENAI_API_KEY: 'openai-a,openai-b',
       OPENAI_BASE_URL: v1,
       GROQ_API_KEY: 'groq-key',
