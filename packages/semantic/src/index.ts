@@ -1,0 +1,6 @@
+export type { Embedder } from './embedder/interface.js';
+export { createHashedEmbedder, type HashedEmbedderOptions } from './embedder/hashed-embedder.js';
+export { createProviderEmbedder, type ProviderEmbedderSettings } from './embedder/provider-embedder.js';
+export type { VectorMatch, VectorPayload, VectorPoint, VectorSearch, VectorStore } from './store/interface.js';
+export { createMemoryVectorStore, type MemoryVectorStoreSettings } from './store/memory.js';
+export { createQdrantVectorStore, type QdrantVectorStoreSettings } from './store/qdrant.js';

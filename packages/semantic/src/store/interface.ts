@@ -1,0 +1,59 @@
+import type { CachedAnswer } from '@svc/core';
+
+/** What a stored point carries besides its vector. */
+export interface VectorPayload {
+  /** Owning organisation; a search never crosses organisations. */
+  orgId: string;
+  /** Hash of the model/alias and parameter class ({@link semanticScope}); a search never crosses scopes. */
+  scope: string;
+  /** Epoch ms after which the point is neither returned nor counted. */
+  expiresAt: number;
+  /** The text that was embedded, for the key-term guard. */
+  text: string;
+  answer: CachedAnswer;
+}
+
+export interface VectorPoint {
+  /** A UUID (Qdrant accepts only UUIDs and unsigned integers); upserting an existing id replaces the point. */
+  id: string;
+  /** Any length-`dimensions` vector; stores compare by cosine, so its norm does not matter. */
+  vector: Float32Array;
+  payload: VectorPayload;
+}
+
+export interface VectorSearch {
+  orgId: string;
+  scope: string;
+  /** Most matches to return, best first. */
+  limit: number;
+  /** Lowest cosine similarity returned, in -1..1. */
+  minScore: number;
+}
+
+export interface VectorMatch {
+  id: string;
+  /** Cosine similarity to the query. */
+  score: number;
+  payload: VectorPayload;
+}
+
+/**
+ * A vector index partitioned by organisation and scope. Implementations: in-process
+ * ({@link createMemoryVectorStore}) and Qdrant ({@link createQdrantVectorStore}); both pass
+ * `runVectorStoreConformance` from `@svc/semantic/test`. Methods reject when the backend is
+ * unreachable; {@link SemanticCache} turns that into a miss.
+ */
+export interface VectorStore {
+  readonly kind: 'memory' | 'qdrant';
+  upsert(points: readonly VectorPoint[]): Promise<void>;
+  /** Live points of `orgId` and `scope` with score >= minScore, best first, at most `limit`. */
+  search(vector: Float32Array, query: VectorSearch): Promise<VectorMatch[]>;
+  /** Removes every point of `orgId`, or every point of every organisation when absent. */
+  deleteByOrg(orgId?: string): Promise<void>;
+  /** Live (unexpired) points, of one organisation or of all. */
+  count(orgId?: string): Promise<number>;
+  /** True when the backend answers; never rejects. */
+  ping(): Promise<boolean>;
+  /** Stops timers and releases connections; the store is unusable afterwards. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,126 @@
+import type { VectorPayload } from './interface.js';
+
+export interface PartitionEntry {
+  id: string;
+  payload: VectorPayload;
+}
+
+/**
+ * The points of one organisation and scope: unit vectors packed row by row in one
+ * Float32Array, so a brute-force search is a single sequential pass over memory. Removal
+ * moves the last row into the hole.
+ */
+export class MemoryPartition {
+  private matrix: Float32Array;
+  private entries: PartitionEntry[] = [];
+  private rows = new Map<string, number>();
+
+  constructor(readonly dimensions: number) {
+    this.matrix = new Float32Array(dimensions * 16);
+  }
+
+  get size(): number {
+    return this.entries.length;
+  }
+
+  get(id: string): PartitionEntry | undefined {
+    const row = this.rows.get(id);
+    return row === undefined ? undefined : this.entries[row];
+  }
+
+  /** Adds or replaces; `unit` must have length `dimensions` and norm 1. */
+  set(entry: PartitionEntry, unit: Float32Array): void {
+    let row = this.rows.get(entry.id);
+    if (row === undefined) {
+      row = this.entries.length;
+      if ((row + 1) * this.dimensions > this.matrix.length) {
+        const grown = new Float32Array(this.matrix.length * 2);
+        grown.set(this.matrix);
+        this.matrix = grown;
+      }
+      this.rows.set(entry.id, row);
+      this.entries.push(entry);
+    } else this.entries[row] = entry;
+    this.matrix.set(unit, row * this.dimensions);
+  }
+
+  delete(id: string): void {
+    const row = this.rows.get(id);
+    if (row === undefined) return;
+    const last = this.entries.length - 1;
+    if (row !== last) {
+      const moved = this.entries[last]!;
+      this.entries[row] = moved;
+      this.rows.set(moved.id, row);
+      this.matrix.copyWithin(row * this.dimensions, last * this.dimensions, (last + 1) * this.dimensions);
+    }
+    this.entries.pop();
+    this.rows.delete(id);
+  }
+
+  ids(): string[] {
+    return this.entries.map((e) => e.id);
+  }
+
+  /** The `limit` best entries with score >= minScore and `keep(entry)` true, best first. */
+  search(unit: Float32Array, limit: number, minScore: number, keep: (entry: PartitionEntry) => boolean): { entry: PartitionEntry; score: number }[] {
+    const d = this.dimensions;
+    // Hashed-feature queries are sparse (a question touches ~150 of 512 buckets): then only
+    // their non-zero coordinates are multiplied, which is what makes 10k entries affordable.
+    let nonZero = 0;
+    for (let i = 0; i < d; i++) if (unit[i] !== 0) nonZero++;
+    const index = new Int32Array(nonZero <= d / 2 ? nonZero : 0);
+    const weight = new Float32Array(index.length);
+    if (index.length > 0) for (let i = 0, k = 0; i < d; i++) if (unit[i] !== 0) [index[k], weight[k++]] = [i, unit[i]!];
+    const best: { entry: PartitionEntry; score: number }[] = [];
+    const scores = new Float32Array(this.entries.length);
+    if (index.length > 0) sparseScores(index, weight, this.matrix, d, scores);
+    else denseScores(unit, this.matrix, d, scores);
+    // Rows may be deleted by `keep` (expired); walking from the end keeps the unvisited rows in place.
+    for (let row = scores.length - 1; row >= 0; row--) {
+      const score = scores[row]!;
+      if (score < minScore || (best.length === limit && score <= best[best.length - 1]!.score)) continue;
+      const entry = this.entries[row]!;
+      if (!keep(entry)) continue;
+      let at = best.length;
+      while (at > 0 && best[at - 1]!.score < score) at--;
+      best.splice(at, 0, { entry, score });
+      if (best.length > limit) best.pop();
+    }
+    return best;
+  }
+}
+
+/** One tight loop per query, so the JIT keeps everything in registers. */
+function sparseScores(index: Int32Array, weight: Float32Array, m: Float32Array, d: number, out: Float32Array): void {
+  const n = index.length;
+  for (let row = 0, base = 0; row < out.length; row++, base += d) {
+    let s0 = 0;
+    let s1 = 0;
+    let k = 0;
+    for (; k + 1 < n; k += 2) {
+      s0 += weight[k]! * m[base + index[k]!]!;
+      s1 += weight[k + 1]! * m[base + index[k + 1]!]!;
+    }
+    if (k < n) s0 += weight[k]! * m[base + index[k]!]!;
+    out[row] = s0 + s1;
+  }
+}
+
+function denseScores(q: Float32Array, m: Float32Array, d: number, out: Float32Array): void {
+  for (let row = 0, base = 0; row < out.length; row++, base += d) {
+    let s0 = 0;
+    let s1 = 0;
+    let s2 = 0;
+    let s3 = 0;
+    let i = 0;
+    for (; i + 3 < d; i += 4) {
+      s0 += q[i]! * m[base + i]!;
+      s1 += q[i + 1]! * m[base + i + 1]!;
+      s2 += q[i + 2]! * m[base + i + 2]!;
+      s3 += q[i + 3]! * m[base + i + 3]!;
+    }
+    for (; i < d; i++) s0 += q[i]! * m[base + i]!;
+    out[row] = s0 + s1 + s2 + s3;
+  }
+}

@@ -1,0 +1,113 @@
+import { LRUCache } from 'lru-cache';
+import type { VectorMatch, VectorPoint, VectorSearch, VectorStore } from './interface.js';
+import { MemoryPartition, type PartitionEntry } from './memory-partition.js';
+
+export interface MemoryVectorStoreSettings {
+  /** Most points kept across all organisations; the least recently stored or hit go first (default 10,000). */
+  capacity?: number;
+  /** Clock in epoch ms (tests). */
+  now?: () => number;
+}
+
+interface Entry extends PartitionEntry {
+  partition: string;
+}
+
+const partitionKey = (orgId: string, scope: string): string => `${orgId}\u0000${scope}`;
+
+function unit(vector: Float32Array): Float32Array {
+  let norm = 0;
+  for (let i = 0; i < vector.length; i++) norm += vector[i]! * vector[i]!;
+  const out = new Float32Array(vector.length);
+  if (norm === 0) return out;
+  const inverse = 1 / Math.sqrt(norm);
+  for (let i = 0; i < vector.length; i++) out[i] = vector[i]! * inverse;
+  return out;
+}
+
+/**
+ * The in-process vector store (the default): exact cosine search by brute force over the
+ * points of one organisation and scope, which at cache sizes (thousands per partition) is
+ * faster than maintaining a graph index. Bounded by `capacity` (least recently used first),
+ * expired points are skipped and dropped as searches meet them. Not shared between processes.
+ */
+export function createMemoryVectorStore(settings: MemoryVectorStoreSettings = {}): VectorStore {
+  const now = settings.now ?? Date.now;
+  const partitions = new Map<string, MemoryPartition>();
+  const entries = new LRUCache<string, Entry>({
+    max: settings.capacity ?? 10_000,
+    dispose: (entry, id) => {
+      const partition = partitions.get(entry.partition);
+      if (partition?.get(id) !== entry) return;
+      partition.delete(id);
+      if (partition.size === 0) partitions.delete(entry.partition);
+    },
+  });
+  let closed = false;
+
+  return {
+    kind: 'memory',
+
+    async upsert(points: readonly VectorPoint[]): Promise<void> {
+      for (const point of points) {
+        const key = partitionKey(point.payload.orgId, point.payload.scope);
+        const existing = partitions.get(key);
+        if (existing && existing.dimensions !== point.vector.length) {
+          throw new RangeError(`vector of ${point.vector.length} dimensions for a partition of ${existing.dimensions}`);
+        }
+        const entry: Entry = { id: point.id, payload: structuredClone(point.payload), partition: key };
+        entries.set(point.id, entry);
+        let partition = partitions.get(key);
+        if (!partition) {
+          partition = new MemoryPartition(point.vector.length);
+          partitions.set(key, partition);
+        }
+        partition.set(entry, unit(point.vector));
+      }
+    },
+
+    async search(vector: Float32Array, query: VectorSearch): Promise<VectorMatch[]> {
+      const partition = partitions.get(partitionKey(query.orgId, query.scope));
+      if (!partition || query.limit <= 0 || partition.dimensions !== vector.length) return [];
+      const at = now();
+      const best = partition.search(unit(vector), query.limit, query.minScore, (entry) => {
+        if (entry.payload.expiresAt > at) return true;
+        entries.delete(entry.id);
+        return false;
+      });
+      return best.map(({ entry, score }) => {
+        entries.get(entry.id); // a hit is a use: it moves to the back of the eviction queue
+        return { id: entry.id, score, payload: structuredClone(entry.payload) };
+      });
+    },
+
+    async deleteByOrg(orgId?: string): Promise<void> {
+      if (orgId === undefined) {
+        entries.clear();
+        return;
+      }
+      for (const [key, partition] of [...partitions]) {
+        if (key.startsWith(`${orgId}\u0000`)) for (const id of partition.ids()) entries.delete(id);
+      }
+    },
+
+    async count(orgId?: string): Promise<number> {
+      const at = now();
+      let n = 0;
+      for (const entry of [...entries.values()]) {
+        if (entry.payload.expiresAt <= at) entries.delete(entry.id);
+        else if (orgId === undefined || entry.payload.orgId === orgId) n++;
+      }
+      return n;
+    },
+
+    async ping(): Promise<boolean> {
+      return !closed;
+    },
+
+    async close(): Promise<void> {
+      closed = true;
+      entries.clear();
+    },
+  };
+}

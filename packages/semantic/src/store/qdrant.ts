@@ -1,0 +1,181 @@
+import { QdrantClient } from '@qdrant/js-client-rest';
+import type { VectorMatch, VectorPoint, VectorSearch, VectorStore } from './interface.js';
+import { isVectorPayload } from './payload-schema.js';
+
+export interface QdrantVectorStoreSettings {
+  /** `QDRANT_URL`, e.g. `http://127.0.0.1:6333`. Ignored when `client` is given. */
+  url?: string;
+  /** `QDRANT_API_KEY`. */
+  apiKey?: string;
+  /** A configured client (proxies, custom headers, tests). */
+  client?: QdrantClient;
+  /**
+   * Collection name. Vectors of different embedders are not comparable, so name it after the
+   * embedder (the default: `svc_semantic_<embedder id>`).
+   */
+  collection?: string;
+  /** Embedder id used in the default collection name. */
+  embedderId?: string;
+  /** Vector length; the collection is created with it, and an existing one must match. */
+  dimensions: number;
+  /** Per-request timeout, ms (default 2000). Also bounds `ping()`. */
+  timeoutMs?: number;
+  /** How often expired points are deleted, ms (default 10 minutes); 0 disables the sweep. */
+  cleanupIntervalMs?: number;
+  /** Failures of the background sweep (requests report theirs by rejecting). */
+  onError?: (error: unknown) => void;
+  /** Clock in epoch ms (tests). */
+  now?: () => number;
+}
+
+type Filter = { must: ({ key: string; match: { value: string } } | { key: string; range: { gt?: number; lt?: number } })[] };
+
+const byOrg = (orgId: string) => ({ key: 'orgId', match: { value: orgId } });
+
+/**
+ * The Qdrant vector store: one collection (created on first use with the embedder's
+ * dimension and cosine distance, with payload indexes on `orgId` (tenant), `scope` and
+ * `expiresAt`), organisations kept apart by a payload filter on every search, count and
+ * delete; expired points are filtered out at once and deleted by a periodic sweep. Nothing
+ * connects until the first call.
+ */
+export function createQdrantVectorStore(settings: QdrantVectorStoreSettings): VectorStore {
+  const { dimensions } = settings;
+  const timeoutMs = settings.timeoutMs ?? 2000;
+  const now = settings.now ?? Date.now;
+  const collection = settings.collection ?? `svc_semantic_${(settings.embedderId ?? `d${dimensions}`).replace(/[^A-Za-z0-9_-]/g, '_')}`;
+  let client: QdrantClient | undefined = settings.client;
+  let ready: Promise<void> | undefined;
+  let sweep: ReturnType<typeof setInterval> | undefined;
+  let closed = false;
+
+  const connect = (): QdrantClient => {
+    if (!client) {
+      if (!settings.url) throw new Error('createQdrantVectorStore needs `url` (QDRANT_URL) or `client`');
+      // checkCompatibility would call the server from the constructor and log on failure.
+      client = new QdrantClient({ url: settings.url, apiKey: settings.apiKey, timeout: timeoutMs, checkCompatibility: false });
+    }
+    return client;
+  };
+
+  async function createCollection(qdrant: QdrantClient): Promise<void> {
+    const { exists } = await qdrant.collectionExists(collection);
+    if (!exists) {
+      try {
+        await qdrant.createCollection(collection, { vectors: { size: dimensions, distance: 'Cosine' } });
+      } catch (error) {
+        // Another instance may have created it first (409); anything else is a real failure.
+        if (!(await qdrant.collectionExists(collection)).exists) throw error;
+      }
+    } else {
+      const info = await qdrant.getCollection(collection);
+      const vectors = info.config.params.vectors;
+      const size = vectors && 'size' in vectors ? vectors.size : undefined;
+      if (size !== dimensions) throw new Error(`Qdrant collection ${collection} holds vectors of size ${String(size)}, the embedder makes ${dimensions}; use another collection`);
+    }
+    // Idempotent: creating an index that exists is a no-op.
+    await qdrant.createPayloadIndex(collection, { field_name: 'orgId', field_schema: { type: 'keyword', is_tenant: true }, wait: true });
+    await qdrant.createPayloadIndex(collection, { field_name: 'scope', field_schema: 'keyword', wait: true });
+    await qdrant.createPayloadIndex(collection, { field_name: 'expiresAt', field_schema: { type: 'integer', lookup: false, range: true }, wait: true });
+  }
+
+  function startSweep(): void {
+    const every = settings.cleanupIntervalMs ?? 600_000;
+    if (sweep || every <= 0 || closed) return;
+    sweep = setInterval(() => {
+      removeExpired().catch((error: unknown) => settings.onError?.(error));
+    }, every);
+    sweep.unref();
+  }
+
+  /** Resolves once the collection exists; a failure is forgotten so the next call retries. */
+  function ensureReady(): Promise<QdrantClient> {
+    if (closed) return Promise.reject(new Error('the Qdrant vector store is closed'));
+    const qdrant = connect();
+    if (!ready) {
+      ready = createCollection(qdrant).then(startSweep, (error: unknown) => {
+        ready = undefined;
+        throw error;
+      });
+    }
+    return ready.then(() => qdrant);
+  }
+
+  async function removeExpired(): Promise<void> {
+    const qdrant = await ensureReady();
+    await qdrant.delete(collection, { wait: false, filter: { must: [{ key: 'expiresAt', range: { lt: now() } }] } });
+  }
+
+  const liveFilter = (orgId?: string, scope?: string): Filter => {
+    const must: Filter['must'] = [];
+    if (orgId !== undefined) must.push(byOrg(orgId));
+    if (scope !== undefined) must.push({ key: 'scope', match: { value: scope } });
+    must.push({ key: 'expiresAt', range: { gt: now() } });
+    return { must };
+  };
+
+  return {
+    kind: 'qdrant',
+
+    async upsert(points: readonly VectorPoint[]): Promise<void> {
+      if (points.length === 0) return;
+      const qdrant = await ensureReady();
+      await qdrant.upsert(collection, {
+        wait: true,
+        points: points.map((p) => ({ id: p.id, vector: Array.from(p.vector), payload: { ...p.payload } })),
+      });
+    },
+
+    async search(vector: Float32Array, query: VectorSearch): Promise<VectorMatch[]> {
+      if (query.limit <= 0) return [];
+      const qdrant = await ensureReady();
+      const { points } = await qdrant.query(collection, {
+        query: Array.from(vector),
+        filter: liveFilter(query.orgId, query.scope),
+        limit: query.limit,
+        score_threshold: query.minScore,
+        with_payload: true,
+      });
+      const matches: VectorMatch[] = [];
+      for (const p of points) {
+        // A payload this package did not write (or an older shape) is skipped, never served.
+        if (!isVectorPayload(p.payload) || p.payload.orgId !== query.orgId || p.payload.scope !== query.scope) continue;
+        matches.push({ id: String(p.id), score: p.score, payload: p.payload });
+      }
+      return matches;
+    },
+
+    async deleteByOrg(orgId?: string): Promise<void> {
+      const qdrant = await ensureReady();
+      if (orgId === undefined) {
+        // Dropping the collection is the fast way to purge everything; the next call recreates it.
+        await qdrant.deleteCollection(collection);
+        ready = undefined;
+        return;
+      }
+      await qdrant.delete(collection, { wait: true, filter: { must: [byOrg(orgId)] } });
+    },
+
+    async count(orgId?: string): Promise<number> {
+      const qdrant = await ensureReady();
+      const { count } = await qdrant.count(collection, { filter: liveFilter(orgId), exact: true });
+      return count;
+    },
+
+    async ping(): Promise<boolean> {
+      if (closed) return false;
+      try {
+        await connect().versionInfo();
+        return true;
+      } catch {
+        return false;
+      }
+    },
+
+    async close(): Promise<void> {
+      closed = true;
+      if (sweep) clearInterval(sweep);
+      sweep = undefined;
+    },
+  };
+}
