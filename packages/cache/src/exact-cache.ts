@@ -47,9 +47,9 @@ export interface PurgeResult {
   l0Dropped: number;
   /**
    * Whether the purge reached the Kv: the scope's L1 entries are unreachable for every instance
-   * from now on (they are not counted; they expire by TTL) and the other instances were told to
-   * drop their L0 entries. False when the Kv failed (reported to `onError`): only this
-   * instance's L0 was dropped.
+   * from now on (they are not counted; they expire by TTL), and the other instances drop their
+   * L0 entries when the purge message reaches them, or within `generationTtlMs`. False when the
+   * Kv failed (reported to `onError`): only this instance's L0 was dropped.
    */
   shared: boolean;
 }
