@@ -4,3 +4,14 @@ export { createProviderEmbedder, type ProviderEmbedderSettings } from './embedde
 export type { VectorMatch, VectorPayload, VectorPoint, VectorSearch, VectorStore } from './store/interface.js';
 export { createMemoryVectorStore, type MemoryVectorStoreSettings } from './store/memory.js';
 export { createQdrantVectorStore, type QdrantVectorStoreSettings } from './store/qdrant.js';
+export { type EligibilityOptions, type SemanticKey, semanticEligible, semanticIneligibility, semanticKeyOf } from './eligibility.js';
+export { type KeyTerms, keyTerms, sameKeyTerms } from './entity-guard.js';
+export {
+  createSemanticCache,
+  type SemanticCache,
+  type SemanticCacheSettings,
+  type SemanticLookup,
+  SemanticMissKey,
+  type SemanticOperation,
+} from './semantic-cache.js';
+export { calibratedThreshold, calibratedThresholds } from './thresholds.js';

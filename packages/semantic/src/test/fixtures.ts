@@ -1,4 +1,4 @@
-import type { CachedAnswer } from '@svc/core';
+import type { CachedAnswer, ChatRequest } from '@svc/core';
 
 /** A small complete answer, as the pipeline stores it. */
 export function cachedAnswer(text: string, storedAt = 1_700_000_000_000): CachedAnswer {
@@ -23,4 +23,9 @@ export function axisVector(dimensions: number, axis: number, tilt = 0): Float32A
   v[axis % dimensions] = 1;
   v[(axis + 1) % dimensions] = tilt;
   return v;
+}
+
+/** A decoded chat request asking `question` (one user message), with `extra` fields over the defaults. */
+export function chatRequest(question: string, extra: Partial<ChatRequest> = {}): ChatRequest {
+  return { model: 'svc/auto', messages: [{ role: 'user', content: question }], stream: false, n: 1, includeUsage: false, ...extra };
 }

@@ -1,0 +1,60 @@
+import { isSymbol, stem, wordTokens } from './embedder/tokens.js';
+
+/** The words of a text that pin down what it is about: numbers, names and symbols. */
+export interface KeyTerms {
+  /** Lower-cased tokens that contain a digit (`2016`, `5g`, `10k`). */
+  numbers: Set<string>;
+  /** Lower-cased, stemmed words written capitalised anywhere but at the start of a sentence, and acronyms. */
+  names: Set<string>;
+  /** Symbols such as `+`, `#`, `%`, `~` (`C++` is not `C`). */
+  symbols: Set<string>;
+  /** Every lower-cased, stemmed token, to test whether a key term of the other text occurs there in any case. */
+  tokens: Set<string>;
+}
+
+// Markup rather than meaning: code spans, emphasis, tables.
+const markup = new Set(['`', '^', '|', '*']);
+const scan = /[\p{L}\p{N}]+|[.!?:;\n]/gu;
+const sentenceEnd = /^[.!?:;\n]$/;
+
+/** Extracts {@link KeyTerms} (two passes over the words). */
+export function keyTerms(text: string): KeyTerms {
+  const numbers = new Set<string>();
+  const names = new Set<string>();
+  const symbols = new Set<string>();
+  const tokens = new Set<string>();
+  for (const token of wordTokens(text)) {
+    tokens.add(stem(token));
+    if (isSymbol(token) && !markup.has(token)) symbols.add(token);
+  }
+  let sentenceStart = true;
+  for (const match of text.normalize('NFKD').replace(/\p{M}+/gu, '').matchAll(scan)) {
+    const word = match[0];
+    if (sentenceEnd.test(word)) {
+      sentenceStart = true;
+      continue;
+    }
+    if (/\p{N}/u.test(word)) numbers.add(word.toLowerCase());
+    else if (word.length > 1 && /^\p{Lu}/u.test(word) && (!sentenceStart || word === word.toUpperCase())) names.add(stem(word.toLowerCase()));
+    sentenceStart = false;
+  }
+  return { numbers, names, symbols, tokens };
+}
+
+function unmatched(terms: Set<string>, other: KeyTerms): number {
+  let n = 0;
+  for (const term of terms) if (!other.tokens.has(term) && !other.tokens.has(stem(term))) n++;
+  return n;
+}
+
+/**
+ * Whether two texts plausibly ask about the same things: false when either has a number or a
+ * symbol the other lacks, or when each names something the other does not (a substitution:
+ * "capital of France" vs "capital of Spain"). A name only one side mentions ("Elvis Presley"
+ * vs "Elvis") passes, so paraphrases that drop a qualifier still hit.
+ */
+export function sameKeyTerms(a: KeyTerms, b: KeyTerms): boolean {
+  if (unmatched(a.numbers, b) > 0 || unmatched(b.numbers, a) > 0) return false;
+  if (unmatched(a.symbols, b) > 0 || unmatched(b.symbols, a) > 0) return false;
+  return unmatched(a.names, b) === 0 || unmatched(b.names, a) === 0;
+}
