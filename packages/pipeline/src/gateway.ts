@@ -1,6 +1,7 @@
 import type { Catalog, ModelInfo } from '@svc/catalog';
 import { type CachedAnswer, type Caller, type ChatRequest, type ChatResult, type IntelligenceMode, type StreamEvent, type SvcMetadata, type Usage, isProviderError, randomId } from '@svc/core';
 import type { HedgeStats, LatencyTracker } from '@svc/resilience';
+import { type OutputVerifier, createOutputVerifier } from '@svc/healing';
 import { type LatencyStats, type RouteContext, type Router, createLatencyStats, createRouter } from '@svc/router';
 import type { Logger, Metrics } from '@svc/telemetry';
 import type { Attempt } from './attempt.js';
@@ -15,6 +16,7 @@ import { replicateEvent } from './replicate-stream.js';
 import { type CacheHit, type CacheMiss, type ExactCachePort, type SemanticCachePort, cacheEnabled, hitCost, hitUsage, lookupCache, storeAnswer } from './cache-stage.js';
 import type { ChainLimiter } from './chain-limits.js';
 import { StreamCollector } from './stream-collect.js';
+import { type Verified, addUsage, streamReport, verificationPlan, verifyAnswer } from './verification.js';
 import { replayStream } from './stream-replay.js';
 import { type RoutingDecision, decisionDetails, storedCandidates } from './decision-log.js';
 import { reliabilitySettings } from './reliability.js';
@@ -48,6 +50,8 @@ export interface GatewayDeps {
   sticky?: StickyStore;
   /** `max_chain_steps` / `chain_timeout_secs` enforcement; absent: not enforced. */
   chains?: ChainLimiter;
+  /** JSON output verification (one per process: it caches compiled schemas). Default: a new one. */
+  verifier?: OutputVerifier;
   /** Exact cache (L0 in-process, L1 shared); absent: no exact caching. */
   exactCache?: ExactCachePort;
   /** Semantic cache; absent: no semantic caching. */
@@ -112,9 +116,11 @@ export class Gateway {
   private readonly router: Router;
   private readonly routerLatency: LatencyStats;
   private readonly routeContext: RouteContext;
+  private readonly verifier: OutputVerifier;
 
   constructor(private readonly deps: GatewayDeps) {
     this.maxAttempts = deps.maxAttempts ?? 4;
+    this.verifier = deps.verifier ?? createOutputVerifier();
     this.routerLatency = deps.routerLatency ?? createLatencyStats();
     this.router = deps.router ?? createRouter({ catalog: deps.catalog, latency: this.routerLatency });
     const latency = this.routerLatency;
@@ -193,15 +199,33 @@ export class Gateway {
         const opened = await openStream(request, decision.waterfall, settings, attempts);
         return this.streamResponse(request, context, decision, mode, opened.model, opened.value, attempts, deadline, miss);
       }
-      const { value: result, model, providerMs } = await callChat(request, decision.waterfall, settings, attempts);
+      const called = await callChat(request, decision.waterfall, settings, attempts);
+      const { model } = called;
+      let { value: result, providerMs } = called;
+      const plan = verificationPlan(request, mode);
+      let verified: Verified | undefined;
+      if (plan.verify || plan.notApplied) {
+        const before = performance.now();
+        verified = await verifyAnswer(request, plan, result, model, decision.waterfall, settings, attempts, this.verifier);
+        result = verified.result;
+        // A re-ask is a provider call: it is not the gateway's overhead.
+        if (verified.reask) providerMs += performance.now() - before;
+        if (verified.notApplied) decision = { ...decision, notApplied: [...decision.notApplied, 'svc.output_verification'] };
+      }
       deadline.clear();
       const replicated = replicateChoices(result, request.n);
       if (miss) storeAnswer(exactCache, semanticCache, request, context.caller.org.id, miss, { result, model: model.id, provider: model.provider, tier: model.tier, storedAt: Date.now() });
       const elapsed = performance.now() - context.startedAt;
       this.deps.metrics.gatewayOverhead.observe({ route: 'chat' }, Math.max(0, elapsed - providerMs) / 1000);
       const latencyMs = Math.round(elapsed);
-      const cost = result.usage ? computeCost(model, result.usage) : undefined;
+      const firstCost = result.usage ? computeCost(model, result.usage) : undefined;
+      const reask = verified?.reask;
+      const reaskCost = reask?.usage ? computeCost(reask.model, reask.usage) : undefined;
+      // The client is billed for the answer and its correction: usage and cost cover both calls.
+      const cost = reaskCost && firstCost ? sumCosts(firstCost, reaskCost) : (firstCost ?? reaskCost);
+      if (reask?.usage) result = { ...result, usage: addUsage(result.usage, reask.usage)! };
       const metadata = buildSvcMetadata({ requestId: context.requestId, requestedModel: request.model, decision, served: model, mode, latencyMs, cost });
+      if (verified?.healerReport) metadata.healer_report = verified.healerReport;
       const breakdown = {
         route_ms: round1(routedAt - context.startedAt),
         provider_ms: round1(providerMs),
@@ -209,7 +233,12 @@ export class Gateway {
       };
       const auditId = `aud_${randomId(20)}`;
       const headers = { ...routingHeaders(context.requestId, context.caller.org.id, decision, model, mode), ...answerHeaders(result.usage, cost, breakdown, auditId) };
-      this.learn(context, request, decision, mode, model, attempts, 'ok', result.usage, cost, latencyMs, false, replicated ? { replicatedChoices: replicated } : {});
+      const details: Record<string, unknown> = {};
+      if (replicated) details.replicatedChoices = replicated;
+      if (verified?.healerReport) details.healing = { stage: verified.healerReport.stage, confidence: verified.healerReport.confidence };
+      if (reask) details.reask = { model: reask.model.id, valid: reask.valid };
+      this.learn(context, request, decision, mode, model, attempts, 'ok', called.value.usage, firstCost, latencyMs, false, details);
+      if (reask?.usage && reaskCost) this.recordReaskUsage(context, reask.model, reask.usage, reaskCost, latencyMs);
       return { kind: 'json', result, metadata, headers };
     } catch (error) {
       deadline.clear();
@@ -236,8 +265,9 @@ export class Gateway {
       let usage: Usage | undefined;
       let chars = 0;
       let outcome = 'client_closed';
-      // Only when the answer will be cached: the events are kept to rebuild it once complete.
-      const collector = miss ? new StreamCollector(model.upstreamId) : undefined;
+      // Only when the answer will be cached or verified: the events are kept to rebuild it once complete.
+      const plan = verificationPlan(request, mode);
+      const collector = miss || plan.verify ? new StreamCollector(model.upstreamId) : undefined;
       const track = (event: StreamEvent) => {
         collector?.add(event);
         if (event.type === 'usage') usage = event.usage;
@@ -258,8 +288,8 @@ export class Gateway {
           else yield next.value;
         }
         outcome = 'ok';
-        const complete = collector?.result();
-        if (complete) storeAnswer(self.deps.exactCache, self.deps.semanticCache, request, context.caller.org.id, miss!, { result: complete, model: model.id, provider: model.provider, tier: model.tier, storedAt: Date.now() });
+        const complete = miss ? collector?.result() : undefined;
+        if (complete && miss) storeAnswer(self.deps.exactCache, self.deps.semanticCache, request, context.caller.org.id, miss, { result: complete, model: model.id, provider: model.provider, tier: model.tier, storedAt: Date.now() });
       } catch (error) {
         // Our own abort (the client went away) surfaces as an upstream read failure.
         if (context.signal.aborted) return;
@@ -273,6 +303,10 @@ export class Gateway {
         const latencyMs = Math.round(performance.now() - context.startedAt);
         const cost = computeCost(model, finalUsage);
         metadata = buildSvcMetadata({ requestId: context.requestId, requestedModel: request.model, decision, served: model, mode, latencyMs, cost });
+        // A stream is verified once complete and reported only: its chunks are already sent.
+        const report = outcome === 'ok' && plan.verify && request.responseFormat ? streamReport(collector?.result(), request.responseFormat, self.verifier) : undefined;
+        if (report) metadata.healer_report = report;
+        if (plan.notApplied) metadata.not_applied = [...(metadata.not_applied ?? []), 'svc.output_verification'];
         const details: Record<string, unknown> = {};
         if (!usage) details.usageEstimated = true;
         if (replicas > 1) details.replicatedChoices = replicas - 1;
@@ -404,6 +438,31 @@ export class Gateway {
     });
   }
 
+  /** The re-ask's own ledger row (`<request id>:reask`), so no spend goes unrecorded. */
+  private recordReaskUsage(context: RequestContext, model: ModelInfo, usage: Usage, cost: Cost, latencyMs: number): void {
+    const { metrics } = this.deps;
+    metrics.tokens.inc({ direction: 'prompt', model: model.id, provider: model.provider }, usage.promptTokens);
+    metrics.tokens.inc({ direction: 'completion', model: model.id, provider: model.provider }, usage.completionTokens);
+    metrics.costUsd.inc({ model: model.id, provider: model.provider }, cost.costUsd);
+    this.deps.learn.recordUsage({
+      requestId: `${context.requestId}:reask`,
+      orgId: context.caller.org.id,
+      keyId: context.caller.keyId,
+      model: model.id,
+      provider: model.provider,
+      promptTokens: usage.promptTokens,
+      completionTokens: usage.completionTokens,
+      cachedTokens: usage.cachedPromptTokens ?? 0,
+      costUsd: cost.costUsd,
+      baselineCostUsd: cost.baselineCostUsd,
+      cacheHit: false,
+      latencyMs,
+      status: 200,
+      stream: false,
+      createdAt: new Date(),
+    });
+  }
+
   private observeAttempt(model: ModelInfo, attempt: Attempt): void {
     const { metrics } = this.deps;
     metrics.providerDuration.observe({ provider: model.provider, model: model.id, outcome: attempt.outcome }, attempt.latencyMs / 1000);
@@ -525,6 +584,13 @@ function teachFailures(feedback: Pick<RouterFeedback, 'record'>, decision: Routi
 
 /** ProviderError kinds that say the model (not the caller) failed. */
 const upstreamFaults = new Set(['server', 'timeout', 'overloaded', 'network']);
+
+function sumCosts(a: Cost, b: Cost): Cost {
+  const costUsd = Math.round((a.costUsd + b.costUsd) * 1e10) / 1e10;
+  const baselineCostUsd = Math.round((a.baselineCostUsd + b.baselineCostUsd) * 1e10) / 1e10;
+  const savingsUsd = Math.round((baselineCostUsd - costUsd) * 1e10) / 1e10;
+  return { costUsd, baselineCostUsd, savingsUsd, savingsPct: baselineCostUsd > 0 ? Math.round((savingsUsd / baselineCostUsd) * 10_000) / 100 : 0 };
+}
 
 function round1(value: number): number {
   return Math.round(value * 10) / 10;

@@ -15,6 +15,7 @@ import {
 } from '@svc/providers';
 import { CircuitBreakers, HedgeStats, KeyCooldowns, LatencyTracker } from '@svc/resilience';
 import { BREAKER_STATE, type Logger, type Metrics, createLogger, createMetrics } from '@svc/telemetry';
+import { createOutputVerifier } from '@svc/healing';
 import { type CacheService, createCacheService } from './cache.js';
 import { type ConfigFile, loadConfigFile } from './config-file.js';
 import { ConfigError, type Env } from './env.js';
@@ -206,9 +207,13 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     onError: (error, what) => logger.warn({ err: error }, `${what} failed`),
   });
   await feedback.restore();
+  // One verifier per process (it caches compiled schemas); warmed now so the first JSON-schema answer does not pay ajv's start-up.
+  const verifier = createOutputVerifier();
+  verifier.warmUp();
   const cache = createCacheService(env, kv, logger);
   await cache.start();
   const gateway = new Gateway({
+    verifier,
     ...(cache.exact ? { exactCache: cache.exact } : {}),
     ...(cache.semantic ? { semanticCache: cache.semantic } : {}),
     router,

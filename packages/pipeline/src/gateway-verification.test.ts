@@ -1,0 +1,113 @@
+import type { ChatResult } from '@svc/core';
+import type { Provider, ProviderChatRequest } from '@svc/providers';
+import { describe, expect, it } from 'vitest';
+import type { ChatJsonResponse } from './gateway.js';
+import { llama, request, setup } from './test/gateway-harness.js';
+
+/** A provider answering the given texts in turn, recording what it was asked. */
+function answering(id: string, texts: string[]) {
+  const asked: ProviderChatRequest[] = [];
+  const provider: Provider & { asked: ProviderChatRequest[] } = {
+    id,
+    asked,
+    async chat(req): Promise<ChatResult> {
+      asked.push(req);
+      const content = texts[Math.min(asked.length - 1, texts.length - 1)]!;
+      return { model: req.model, choices: [{ index: 0, message: { role: 'assistant', content }, finishReason: 'stop' }], usage: { promptTokens: 100, completionTokens: 20, totalTokens: 120 } };
+    },
+    async stream() {
+      throw new Error('not used');
+    },
+  };
+  return provider;
+}
+
+const schema = { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer' } }, required: ['city', 'days'], additionalProperties: false };
+const jsonSchema = { type: 'json_schema' as const, name: 'forecast', schema, strict: true };
+
+describe('output verification and healing', () => {
+  it('heals a fenced answer with a string number, and reports how', async () => {
+    const groq = answering('groq', ['```json\n{"city": "Paris", "days": "3"}\n```']);
+    const { gateway, context } = setup([groq]);
+    const response = (await gateway.chat(request({ responseFormat: jsonSchema }), context())) as ChatJsonResponse;
+    expect(JSON.parse(response.result.choices[0]!.message.content!)).toEqual({ city: 'Paris', days: 3 });
+    expect(response.metadata.healer_report).toMatchObject({ original: expect.stringContaining('```'), stage: 2, confidence: expect.any(Number) });
+    expect(response.metadata.healer_report!.confidence).toBeLessThan(1);
+    expect(groq.asked).toHaveLength(1);
+  });
+
+  it('leaves a valid answer untouched, without a report', async () => {
+    const groq = answering('groq', ['{"city":"Paris","days":3}']);
+    const { gateway, context } = setup([groq]);
+    const response = (await gateway.chat(request({ responseFormat: jsonSchema }), context())) as ChatJsonResponse;
+    expect(response.result.choices[0]!.message.content).toBe('{"city":"Paris","days":3}');
+    expect(response.metadata.healer_report).toBeUndefined();
+  });
+
+  it('re-asks the same model once under native verification, bills both calls and logs the re-ask', async () => {
+    const groq = answering('groq', ['I cannot say.', '{"city":"Rome","days":2}']);
+    const { gateway, context, usage, decisions } = setup([groq]);
+    const response = (await gateway.chat(request({ responseFormat: jsonSchema, svc: { outputVerification: 'native' } }), context())) as ChatJsonResponse;
+    expect(groq.asked).toHaveLength(2);
+    expect(groq.asked[1]!.messages.at(-1)!.role).toBe('user');
+    expect(response.result.choices[0]!.message.content).toBe('{"city":"Rome","days":2}');
+    expect(response.metadata.healer_report).toMatchObject({ original: 'I cannot say.', stage: 3, confidence: 1 });
+    expect(response.result.usage).toMatchObject({ promptTokens: 200, completionTokens: 40 });
+    expect(usage.map((u) => u.requestId.endsWith(':reask'))).toEqual([false, true]);
+    expect(response.metadata.cost_usd).toBeCloseTo(usage[0]!.costUsd + usage[1]!.costUsd, 12);
+    expect(decisions[0]!.details).toMatchObject({ reask: { model: llama.id, valid: true } });
+  });
+
+  it('returns the model’s own answer, reported as still invalid, when the re-ask fails too', async () => {
+    const groq = answering('groq', ['nope', 'still nope']);
+    const { gateway, context } = setup([groq]);
+    const response = (await gateway.chat(request({ responseFormat: jsonSchema, svc: { outputVerification: 'native' } }), context())) as ChatJsonResponse;
+    expect(groq.asked).toHaveLength(2);
+    expect(response.result.choices[0]!.message.content).toBe('nope');
+    expect(response.metadata.healer_report).toMatchObject({ stage: 3, confidence: 0 });
+  });
+
+  it('re-asks another model of the waterfall under cross_model', async () => {
+    const groq = answering('groq', ['not json']);
+    const together = answering('together', ['{"city":"Oslo","days":1}']);
+    const { gateway, context } = setup([groq, together]);
+    const response = (await gateway.chat(request({ responseFormat: jsonSchema, svc: { outputVerification: 'cross_model' } }), context())) as ChatJsonResponse;
+    expect([groq.asked.length, together.asked.length]).toEqual([1, 1]);
+    expect(response.result.choices[0]!.message.content).toBe('{"city":"Oslo","days":1}');
+  });
+
+  it('does nothing in proxy mode, and says so when verification was asked for', async () => {
+    const groq = answering('groq', ['```json\n{"city": "Paris", "days": "3"}\n```']);
+    const { gateway, context } = setup([groq]);
+    const response = (await gateway.chat(request({ responseFormat: jsonSchema, svc: { outputVerification: 'native' } }), { ...context(), intelligenceModeHeader: 'proxy' })) as ChatJsonResponse;
+    expect(response.result.choices[0]!.message.content).toContain('```');
+    expect(response.metadata.healer_report).toBeUndefined();
+    expect(response.metadata.not_applied).toContain('svc.output_verification');
+  });
+
+  it('skips verification when output_verification is none', async () => {
+    const groq = answering('groq', ['```json\n{"city": "Paris", "days": "3"}\n```']);
+    const { gateway, context } = setup([groq]);
+    const response = (await gateway.chat(request({ responseFormat: jsonSchema, svc: { outputVerification: 'none' } }), context())) as ChatJsonResponse;
+    expect(response.result.choices[0]!.message.content).toContain('```');
+  });
+});
+
+describe('stream verification', () => {
+  it('verifies a stream once complete and reports in the final metadata, without touching the chunks', async () => {
+    const groq = answering('groq', []);
+    groq.stream = async () =>
+      (async function* () {
+        yield { type: 'text-delta' as const, choice: 0, text: '```json\n{"city": "Paris", ' };
+        yield { type: 'text-delta' as const, choice: 0, text: '"days": 3}\n```' };
+        yield { type: 'finish' as const, choice: 0, finishReason: 'stop' as const };
+      })();
+    const { gateway, context } = setup([groq]);
+    const response = await gateway.chat(request({ stream: true, responseFormat: jsonSchema }), context());
+    if (response.kind !== 'stream') throw new Error('stream expected');
+    let text = '';
+    for await (const event of response.events) if (event.type === 'text-delta') text += event.text;
+    expect(text).toContain('```');
+    expect(response.metadata()?.healer_report).toMatchObject({ stage: 1, healed: '{"city": "Paris", "days": 3}' });
+  });
+});
