@@ -238,7 +238,8 @@ export class Gateway {
       if (verified?.healerReport) details.healing = { stage: verified.healerReport.stage, confidence: verified.healerReport.confidence };
       if (reask) details.reask = { model: reask.model.id, valid: reask.valid };
       this.learn(context, request, decision, mode, model, attempts, 'ok', called.value.usage, firstCost, latencyMs, false, details);
-      if (reask?.usage && reaskCost) this.recordReaskUsage(context, reask.model, reask.usage, reaskCost, latencyMs);
+      // The re-ask has its own ledger row, so no spend goes unrecorded.
+      if (reask?.usage && reaskCost) this.recordSpend(`${context.requestId}:reask`, context, reask.model, reask.usage, reaskCost, latencyMs, 200, false, new Date());
       return { kind: 'json', result, metadata, headers };
     } catch (error) {
       deadline.clear();
@@ -438,14 +439,15 @@ export class Gateway {
     });
   }
 
-  /** The re-ask's own ledger row (`<request id>:reask`), so no spend goes unrecorded. */
-  private recordReaskUsage(context: RequestContext, model: ModelInfo, usage: Usage, cost: Cost, latencyMs: number): void {
+  /** Metrics and the ledger row of one billed provider answer. */
+  private recordSpend(requestId: string, context: RequestContext, model: ModelInfo, usage: Usage, cost: Cost, latencyMs: number, status: number, stream: boolean, createdAt: Date): void {
     const { metrics } = this.deps;
     metrics.tokens.inc({ direction: 'prompt', model: model.id, provider: model.provider }, usage.promptTokens);
     metrics.tokens.inc({ direction: 'completion', model: model.id, provider: model.provider }, usage.completionTokens);
     metrics.costUsd.inc({ model: model.id, provider: model.provider }, cost.costUsd);
+    if (cost.savingsUsd > 0) metrics.savingsUsd.inc({ model: model.id, provider: model.provider }, cost.savingsUsd);
     this.deps.learn.recordUsage({
-      requestId: `${context.requestId}:reask`,
+      requestId,
       orgId: context.caller.org.id,
       keyId: context.caller.keyId,
       model: model.id,
@@ -457,9 +459,9 @@ export class Gateway {
       baselineCostUsd: cost.baselineCostUsd,
       cacheHit: false,
       latencyMs,
-      status: 200,
-      stream: false,
-      createdAt: new Date(),
+      status,
+      stream,
+      createdAt,
     });
   }
 
@@ -487,31 +489,9 @@ export class Gateway {
     stream: boolean,
     details: Record<string, unknown>,
   ): void {
-    const { metrics, learn } = this.deps;
+    const { learn } = this.deps;
     const createdAt = new Date();
-    if (usage && cost) {
-      metrics.tokens.inc({ direction: 'prompt', model: model.id, provider: model.provider }, usage.promptTokens);
-      metrics.tokens.inc({ direction: 'completion', model: model.id, provider: model.provider }, usage.completionTokens);
-      metrics.costUsd.inc({ model: model.id, provider: model.provider }, cost.costUsd);
-      if (cost.savingsUsd > 0) metrics.savingsUsd.inc({ model: model.id, provider: model.provider }, cost.savingsUsd);
-      learn.recordUsage({
-        requestId: context.requestId,
-        orgId: context.caller.org.id,
-        keyId: context.caller.keyId,
-        model: model.id,
-        provider: model.provider,
-        promptTokens: usage.promptTokens,
-        completionTokens: usage.completionTokens,
-        cachedTokens: usage.cachedPromptTokens ?? 0,
-        costUsd: cost.costUsd,
-        baselineCostUsd: cost.baselineCostUsd,
-        cacheHit: false,
-        latencyMs,
-        status: outcome === 'ok' || outcome === 'client_closed' ? 200 : 502,
-        stream,
-        createdAt,
-      });
-    }
+    if (usage && cost) this.recordSpend(context.requestId, context, model, usage, cost, latencyMs, outcome === 'ok' || outcome === 'client_closed' ? 200 : 502, stream, createdAt);
     learn.recordDecision(decisionRecord(context, request, decision, mode, model, attempts, outcome, latencyMs, details, createdAt));
     const success = outcome === 'ok' || outcome === 'client_closed';
     const feedback = this.deps.feedback;
