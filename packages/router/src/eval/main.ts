@@ -150,9 +150,9 @@ honest error bar of a single fold's figure):
 
 ${crossLines.join('\n')}
 
-RouteLLM's published MMLU results come from routers trained with MMLU-labelled data and are not split by
-subject, so they are not directly comparable; their headline figures (APGR 0.802, CPT(50%) 13.4%) are on
-MT-Bench, not MMLU.
+RouteLLM's published figures come from routers trained on Chatbot Arena preference data (with data
+augmentation) and are not measured on held-out subjects as here, so they are not directly comparable;
+their headline APGR 0.802 and CPT(50%) 13.4% are on MT-Bench, not MMLU.
 `;
   // docs/routing.md keeps its hand-written part; only the generated section is replaced.
   const target = join(here, '..', '..', '..', '..', 'docs', 'routing.md');
