@@ -67,6 +67,17 @@ describe('features', () => {
     expect(extractFeatures({ ...ask('x'), tools: [{ name: 'a' }], toolChoice: 'none' }).tools).toBe(false);
   });
 
+  it('reads multiple-choice options, LaTeX and capitalised negations in the same pass', () => {
+    const f = (text: string) => extractFeatures(ask(text));
+    expect(f('Which is NOT blue?\nA. sky\nB. grass').choices).toBe(true);
+    expect(f('Pick one:\n\u00a0(a) red\n\u00a0(b) blue').choices).toBe(true);
+    expect(f('a. first point, then\n\nsome prose').choices).toBe(false);
+    expect(f('Which is NOT blue?\nA. sky\nB. grass').negations).toBeGreaterThan(0);
+    expect(f('which is not blue').negations).toBe(0);
+    expect(f('Simplify $x^2 + 1$').math).toBeGreaterThan(f('Simplify x and 1').math);
+    expect(f('What is 12 + 30?\nA. 42\nB. 43\nC. 41').numericOptions).toBeGreaterThan(0.5);
+  });
+
   it('hashes the words and word pairs of the message into a bounded list of terms', () => {
     const f = extractFeatures(ask('Which of the following is NOT a prime number?'));
     expect(f.terms.length).toBe(9 + 8 + 0); // 9 words, 8 pairs

@@ -224,6 +224,13 @@ export function scanText(text: string): TextSignals {
 
   for (let k = 0; k <= length; k++) {
     const raw = k < length ? (k < head ? text.charCodeAt(k) : k === head ? 10 : text.charCodeAt(k + offset)) : 32;
+    // Most characters are lower-case letters inside a word: they only extend its hash. (Not at a
+    // line start or awaited choice content: a word can begin with a non-ASCII space such as U+00A0.)
+    if (start >= 0 && raw >= 97 && raw <= 122 && !lineStart && !awaitContent) {
+      hash = Math.imul(hash ^ raw, 0x01000193);
+      if (optionFrom >= 0 && k >= optionFrom) optionChars++;
+      continue;
+    }
     let c = raw;
     let kind = OTHER;
     if (raw < 128) {
