@@ -2,6 +2,7 @@ import type { DecisionRepository } from './repositories/decisions.js';
 import type { KeyRepository } from './repositories/keys.js';
 import type { OrgRepository } from './repositories/orgs.js';
 import type { SettingsRepository } from './repositories/settings.js';
+import type { ToolGovernanceRepository } from './repositories/tool-governance.js';
 import type { UsageRepository } from './repositories/usage.js';
 
 export type DatabaseKind = 'postgres' | 'pglite';
@@ -15,6 +16,8 @@ export interface Database {
   readonly settings: SettingsRepository;
   readonly usage: UsageRepository;
   readonly decisions: DecisionRepository;
+  /** Each organisation's tool registry and tool policy. */
+  readonly toolGovernance: ToolGovernanceRepository;
   /** Applies pending migrations (createDb already did); a no-op when up to date. */
   migrate(): Promise<void>;
   /** True when `SELECT 1` answers within `timeoutMs` (default 2000). Never rejects. */

@@ -6,7 +6,13 @@ export type {
   DecisionRepository,
   KeyRepository,
   OrgRepository,
+  NewRegisteredTool,
+  NewToolPolicy,
+  RegisteredToolRecord,
   SettingsRepository,
+  ToolArgumentRule,
+  ToolGovernanceRepository,
+  ToolPolicyRecord,
   UsageRepository,
 } from './repositories/index.js';
 export type * from './types.js';

@@ -3,6 +3,7 @@ import type { Drizzle } from './drizzle.js';
 import { createKeyRepository } from './keys.js';
 import { createOrgRepository } from './orgs.js';
 import { createSettingsRepository } from './settings.js';
+import { createToolGovernanceRepository } from './tool-governance.js';
 import { createUsageRepository } from './usage.js';
 
 export function createRepositories(db: Drizzle) {
@@ -12,6 +13,7 @@ export function createRepositories(db: Drizzle) {
     settings: createSettingsRepository(db),
     usage: createUsageRepository(db),
     decisions: createDecisionRepository(db),
+    toolGovernance: createToolGovernanceRepository(db),
   };
 }
 
@@ -19,4 +21,12 @@ export type { DecisionRepository } from './decisions.js';
 export type { KeyRepository } from './keys.js';
 export type { OrgRepository } from './orgs.js';
 export type { SettingsRepository } from './settings.js';
+export type {
+  NewRegisteredTool,
+  NewToolPolicy,
+  RegisteredToolRecord,
+  ToolArgumentRule,
+  ToolGovernanceRepository,
+  ToolPolicyRecord,
+} from './tool-governance.js';
 export type { UsageRepository } from './usage.js';

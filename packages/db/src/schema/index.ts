@@ -2,3 +2,4 @@ export { apiKeys } from './api-keys.js';
 export { organizations, orgSettings } from './organizations.js';
 export { routingDecisions } from './routing-decisions.js';
 export { usageEvents } from './usage-events.js';
+export { toolPolicies, toolRegistry } from './tool-governance.js';

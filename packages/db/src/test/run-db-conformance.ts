@@ -4,6 +4,7 @@ import { decisionAggregateConformance, decisionConformance } from './conformance
 import { keyConformance } from './conformance/keys.js';
 import { orgConformance } from './conformance/orgs.js';
 import { settingsConformance } from './conformance/settings.js';
+import { toolGovernanceConformance } from './conformance/tool-governance.js';
 import { usageConformance } from './conformance/usage.js';
 import { createTestOrg } from './fixtures.js';
 
@@ -44,5 +45,6 @@ export function runDbConformance(name: string, create: () => Promise<Database>):
     describe('usage', () => usageConformance(getDb));
     describe('decisions', () => decisionConformance(getDb));
     describe('decision aggregates', () => decisionAggregateConformance(getDb));
+    describe('tool governance', () => toolGovernanceConformance(getDb));
   });
 }
