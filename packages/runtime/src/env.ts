@@ -139,6 +139,8 @@ const baseSchema = v.object({
   SVC_CACHE_L0_MAX_ENTRIES: positiveInt('SVC_CACHE_L0_MAX_ENTRIES', 10_000),
   SVC_CACHE_L0_MAX_MB: positiveInt('SVC_CACHE_L0_MAX_MB', 64),
   SVC_CACHE_NON_DETERMINISTIC: flag,
+  // How often the learn stage writes the usage ledger and decision log (journaled in Redis first when REDIS_URL is set).
+  SVC_LEARN_FLUSH_MS: positiveInt('SVC_LEARN_FLUSH_MS', 1_000),
   LOG_LEVEL: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'use one of fatal, error, warn, info, debug, trace, silent'), 'info'),
 });
 

@@ -2,7 +2,17 @@ import { type Catalog, createCatalog } from '@svc/catalog';
 import { Authenticator } from '@svc/auth';
 import { type Database, createDb } from '@svc/db';
 import { type Kv, createMemoryKv, createRedisKv } from '@svc/kv';
-import { ChainLimiter, Gateway, LearnQueue, RouterFeedback, createKvStickyStore, kvWeightStore } from '@svc/pipeline';
+import {
+  ChainLimiter,
+  Gateway,
+  KvLearnJournal,
+  type LearnSink,
+  LearnQueue,
+  type LearnWriter,
+  RouterFeedback,
+  createKvStickyStore,
+  kvWeightStore,
+} from '@svc/pipeline';
 import { createLatencyStats, createLinUcbPolicy, createRouter } from '@svc/router';
 import {
   type BedrockConfig,
@@ -34,7 +44,8 @@ export interface Runtime {
   gateway: Gateway;
   /** The answer caches (exact L0/L1, semantic), their stats and purge. */
   cache: CacheService;
-  learn: LearnQueue;
+  /** The learn stage: usage ledger and decision log writes, batched off the response path. */
+  learn: LearnSink;
   /** Circuit breakers per model slug, shared through the kv (Redis when configured). */
   breakers: CircuitBreakers;
   /** Per-model latency (this instance) and hedging counters; `config` is changed at run time. */
@@ -162,17 +173,19 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
 
   const db = await createDb(env.DATABASE_URL ? { url: env.DATABASE_URL } : { dataDir: env.SVC_DATA_DIR });
   const metrics = createMetrics();
-  const learn = new LearnQueue({
-    writer: {
-      writeUsage: async (events) => {
-        await db.usage.insertMany(events);
-      },
-      writeDecisions: async (rows) => {
-        await db.decisions.insertMany(rows);
-      },
+  const writer: LearnWriter = {
+    writeUsage: async (events) => {
+      await db.usage.insertMany(events);
     },
-    onError: (error) => logger.error({ err: error }, 'learn stage: batch write failed; will retry'),
-  });
+    writeDecisions: async (rows) => {
+      await db.decisions.insertMany(rows);
+    },
+  };
+  const onLearnError = (error: unknown) => logger.error({ err: error }, 'learn stage: batch write failed; will retry');
+  // With a shared kv the ledger is journaled there first (Redis Streams): a crash loses nothing queued.
+  const learn: LearnSink = env.REDIS_URL
+    ? new KvLearnJournal({ kv, writer, flushIntervalMs: env.SVC_LEARN_FLUSH_MS, onError: onLearnError })
+    : new LearnQueue({ writer, flushIntervalMs: env.SVC_LEARN_FLUSH_MS, onError: onLearnError });
   const authenticator = new Authenticator({ store: db, bus: kv });
   await authenticator.start();
   if (env.SVC_MASTER_KEY) await authenticator.ensureMasterKey(env.SVC_MASTER_KEY);

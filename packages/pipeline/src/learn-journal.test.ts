@@ -1,0 +1,109 @@
+import { createMemoryKv } from '@svc/kv';
+import { describe, expect, it } from 'vitest';
+import { KvLearnJournal } from './learn-journal.js';
+import type { DecisionRecord, UsageEvent } from './learn-queue.js';
+
+const event = (requestId: string): UsageEvent => ({
+  requestId,
+  orgId: '00000000-0000-4000-8000-000000000001',
+  keyId: 'key_1',
+  model: 'openai/gpt-4o-mini',
+  provider: 'openai',
+  promptTokens: 10,
+  completionTokens: 5,
+  cachedTokens: 0,
+  costUsd: 0.00001,
+  baselineCostUsd: 0.0001,
+  cacheHit: false,
+  latencyMs: 12,
+  status: 200,
+  stream: false,
+  createdAt: new Date('2026-11-21T10:00:00Z'),
+});
+
+function writer(options: { failFirst?: boolean } = {}) {
+  const usage: UsageEvent[] = [];
+  const decisions: DecisionRecord[] = [];
+  let fail = options.failFirst === true;
+  return {
+    usage,
+    decisions,
+    writeUsage: async (rows: UsageEvent[]) => {
+      if (fail) {
+        fail = false;
+        throw new Error('database down');
+      }
+      usage.push(...rows);
+    },
+    writeDecisions: async (rows: DecisionRecord[]) => void decisions.push(...rows),
+  };
+}
+
+describe('KvLearnJournal', () => {
+  it('journals events in the kv and drains them to the store, dates revived, streams emptied', async () => {
+    const kv = createMemoryKv();
+    const out = writer();
+    const journal = new KvLearnJournal({ kv, writer: out, flushIntervalMs: 60_000 });
+    journal.recordUsage(event('req_1'));
+    journal.recordUsage(event('req_2'));
+    await journal.flush();
+    expect(out.usage.map((u) => u.requestId)).toEqual(['req_1', 'req_2']);
+    expect(out.usage[0]!.createdAt).toEqual(new Date('2026-11-21T10:00:00Z'));
+    expect(await kv.read('svc:learn:usage', '0', 10)).toEqual([]);
+    expect(journal.stats()).toEqual({ queued: 0, processed: 2, failures: 0 });
+    await journal.close();
+  });
+
+  it('survives its process: another instance drains what a dead one journaled', async () => {
+    const kv = createMemoryKv();
+    const dead = new KvLearnJournal({ kv, writer: writer(), flushIntervalMs: 60_000 });
+    dead.recordUsage(event('req_a'));
+    dead.recordUsage(event('req_b'));
+    await new Promise((resolve) => setImmediate(resolve)); // the appends reached the kv; the process "dies" here
+    const out = writer();
+    const next = new KvLearnJournal({ kv, writer: out, flushIntervalMs: 60_000 });
+    await next.flush();
+    expect(out.usage.map((u) => u.requestId)).toEqual(['req_a', 'req_b']);
+    await next.close();
+  });
+
+  it('keeps a batch the store refused and writes it on the next flush', async () => {
+    const kv = createMemoryKv();
+    const out = writer({ failFirst: true });
+    const errors: unknown[] = [];
+    const journal = new KvLearnJournal({ kv, writer: out, flushIntervalMs: 60_000, onError: (e) => errors.push(e) });
+    journal.recordUsage(event('req_x'));
+    await journal.flush();
+    expect(out.usage).toEqual([]);
+    expect(errors).toHaveLength(1);
+    await journal.flush();
+    expect(out.usage.map((u) => u.requestId)).toEqual(['req_x']);
+    await journal.close();
+  });
+
+  it('lets one instance drain at a time, so two flushing instances write each event once', async () => {
+    const kv = createMemoryKv();
+    const out = writer();
+    const a = new KvLearnJournal({ kv, writer: out, flushIntervalMs: 60_000 });
+    const b = new KvLearnJournal({ kv, writer: out, flushIntervalMs: 60_000 });
+    for (let i = 0; i < 50; i++) (i % 2 ? a : b).recordUsage(event(`req_${i}`));
+    await Promise.all([a.flush(), b.flush()]);
+    await a.flush();
+    expect(out.usage).toHaveLength(50);
+    expect(new Set(out.usage.map((u) => u.requestId)).size).toBe(50);
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it('falls back to memory when the kv refuses an append, and still writes the event', async () => {
+    const kv = createMemoryKv();
+    const out = writer();
+    const failing = new Proxy(kv, {
+      get: (target, name) => (name === 'append' ? async () => Promise.reject(new Error('redis down')) : Reflect.get(target, name).bind(target)),
+    });
+    const journal = new KvLearnJournal({ kv: failing, writer: out, flushIntervalMs: 60_000 });
+    journal.recordUsage(event('req_f'));
+    await journal.flush();
+    expect(out.usage.map((u) => u.requestId)).toEqual(['req_f']);
+    await journal.close();
+  });
+});

@@ -1,0 +1,172 @@
+import type { Kv } from '@svc/kv';
+import type { DecisionRecord, LearnStats, LearnWriter, UsageEvent } from './learn-queue.js';
+
+/** What the pipeline and the runtime need of the learn stage, in memory or journaled. */
+export interface LearnSink {
+  recordUsage(event: UsageEvent): void;
+  recordDecision(row: DecisionRecord): void;
+  /** Writes everything recorded so far to the relational store. */
+  flush(): Promise<void>;
+  stats(): LearnStats;
+  /** Flushes and stops the timers. */
+  close(): Promise<void>;
+}
+
+export interface KvJournalSettings {
+  kv: Kv;
+  writer: LearnWriter;
+  /** Entries written per statement. Default 500. */
+  batchSize?: number;
+  flushIntervalMs?: number;
+  /** Key prefix of the two streams and the drain lock. Default `svc:learn:`. */
+  prefix?: string;
+  onError?: (error: unknown) => void;
+}
+
+const usageStream = 'usage';
+const decisionStream = 'decisions';
+
+/** Dates travel as ISO strings in the journal; the writer expects Date objects back. */
+function revive<T extends { createdAt?: Date | string | null }>(raw: string): T {
+  const value = JSON.parse(raw) as T;
+  if (typeof value.createdAt === 'string') (value as { createdAt: Date }).createdAt = new Date(value.createdAt);
+  return value;
+}
+
+/**
+ * The learn stage journaled in the shared kv (Redis Streams): each usage event and decision is
+ * appended on the response path (one command, not awaited by the answer) and drained in batches
+ * to the relational store by whichever instance holds the drain lock; entries are deleted only
+ * after their batch was written. A crash loses nothing that reached the stream, and a batch
+ * written twice (a crash between write and delete) is counted once: the ledger is idempotent by
+ * request id. An append that fails falls back to an in-memory queue drained the same way.
+ */
+export class KvLearnJournal implements LearnSink {
+  private readonly kv: Kv;
+  private readonly prefix: string;
+  private readonly batchSize: number;
+  private readonly flushIntervalMs: number;
+  private readonly onError: (error: unknown) => void;
+  private readonly instance = `${process.pid}-${Math.random().toString(36).slice(2)}`;
+  private readonly fallbackUsage: UsageEvent[] = [];
+  private readonly fallbackDecisions: DecisionRecord[] = [];
+  private pendingAppends = new Set<Promise<unknown>>();
+  private timer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> | undefined;
+  private processed = 0;
+  private failures = 0;
+  private closed = false;
+
+  constructor(private readonly settings: KvJournalSettings) {
+    this.kv = settings.kv;
+    this.prefix = settings.prefix ?? 'svc:learn:';
+    this.batchSize = settings.batchSize ?? 500;
+    this.flushIntervalMs = Math.max(10, settings.flushIntervalMs ?? 1_000);
+    this.onError = settings.onError ?? (() => {});
+    this.timer = setInterval(() => void this.flush().catch(this.onError), this.flushIntervalMs);
+    this.timer.unref();
+  }
+
+  recordUsage(event: UsageEvent): void {
+    this.append(usageStream, event, () => this.fallbackUsage.push(event));
+  }
+
+  recordDecision(row: DecisionRecord): void {
+    this.append(decisionStream, row, () => this.fallbackDecisions.push(row));
+  }
+
+  private append(stream: string, value: object, fallback: () => void): void {
+    const pending = this.kv.append(this.prefix + stream, { v: JSON.stringify(value) }).catch((error: unknown) => {
+      this.failures++;
+      this.onError(error);
+      fallback();
+    });
+    this.pendingAppends.add(pending);
+    void pending.finally(() => this.pendingAppends.delete(pending));
+  }
+
+  stats(): LearnStats {
+    return { queued: this.fallbackUsage.length + this.fallbackDecisions.length + this.pendingAppends.size, processed: this.processed, failures: this.failures };
+  }
+
+  /** Drains both streams (and the in-memory fallback) to the store; concurrent calls share one run. */
+  async flush(): Promise<void> {
+    while (this.flushing) await this.flushing;
+    this.flushing = this.drain().finally(() => {
+      this.flushing = undefined;
+    });
+    await this.flushing;
+  }
+
+  private async drain(): Promise<void> {
+    await Promise.all([...this.pendingAppends]);
+    await this.drainFallback();
+    const lock = `${this.prefix}drain-lock`;
+    // One drainer at a time across instances; the lock expires if its holder dies mid-drain.
+    if (!(await this.kv.setIfAbsent(lock, this.instance, { ttlMs: 60_000 }))) return;
+    try {
+      await this.drainStream(usageStream, (rows: UsageEvent[]) => this.settings.writer.writeUsage(rows));
+      await this.drainStream(decisionStream, (rows: DecisionRecord[]) => this.settings.writer.writeDecisions(rows));
+    } finally {
+      if ((await this.kv.get(lock)) === this.instance) await this.kv.delete(lock);
+    }
+  }
+
+  private async drainStream<T extends { createdAt?: Date | string | null }>(stream: string, write: (rows: T[]) => Promise<void>): Promise<void> {
+    const key = this.prefix + stream;
+    while (true) {
+      const entries = await this.kv.read(key, '0', this.batchSize);
+      if (entries.length === 0) return;
+      const rows: T[] = [];
+      for (const entry of entries) {
+        try {
+          rows.push(revive<T>(entry.fields.v ?? ''));
+        } catch (error) {
+          // An unreadable entry can never be written: reported, then dropped with its batch.
+          this.onError(error);
+        }
+      }
+      try {
+        if (rows.length > 0) await write(rows);
+      } catch (error) {
+        this.failures++;
+        this.onError(error);
+        return; // kept in the stream: the next flush retries it
+      }
+      await this.kv.ack(key, entries.map((e) => e.id));
+      this.processed += rows.length;
+      if (entries.length < this.batchSize) return;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  private async drainFallback(): Promise<void> {
+    if (this.fallbackUsage.length > 0) {
+      const rows = this.fallbackUsage.splice(0);
+      try {
+        await this.settings.writer.writeUsage(rows);
+        this.processed += rows.length;
+      } catch (error) {
+        this.fallbackUsage.unshift(...rows);
+        this.onError(error);
+      }
+    }
+    if (this.fallbackDecisions.length > 0) {
+      const rows = this.fallbackDecisions.splice(0);
+      try {
+        await this.settings.writer.writeDecisions(rows);
+        this.processed += rows.length;
+      } catch (error) {
+        this.fallbackDecisions.unshift(...rows);
+        this.onError(error);
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.flush();
+  }
+}
