@@ -22,7 +22,7 @@ const headers = (key: string) => ({ authorization: `Bearer ${key}`, 'content-typ
 const chat = (key: string, content = 'What is a cache line?') =>
   inference.request('/v1/chat/completions', { method: 'POST', headers: headers(key), body: JSON.stringify({ model: 'mock/mock-value', messages: [{ role: 'user', content }], temperature: 0 }) });
 const purge = (key: string, query = '') => control.request(`/v1/observability/cache/purge${query}`, { method: 'POST', headers: headers(key) });
-const stats = async () => (await (await control.request('/v1/observability/cache/stats', { headers: headers(master) })).json()) as { hits: { l0: number; total: number }; lookups: number; hit_rate: number; entries: { l0: number } };
+const stats = async () => (await (await control.request('/v1/observability/cache/stats', { headers: headers(master) })).json()) as { hits: { l0: number; semantic: number; total: number }; requests: number; hit_rate: number; entries: { l0: number } };
 
 async function tenant() {
   const org = await runtime.db.orgs.ensure(`cache-${randomUUID()}`);
@@ -46,7 +46,7 @@ describe('the exact cache through both apps', () => {
     expect((await chat(b.key)).headers.get('x-svc-cache-hit')).toBe('false');
     const after = await stats();
     expect(after.hits.total - before.hits.total).toBe(1);
-    expect(after.lookups - before.lookups).toBe(3);
+    expect(after.requests - before.requests).toBe(3);
     expect(after.entries.l0).toBeGreaterThanOrEqual(2);
   });
 
@@ -64,6 +64,22 @@ describe('the exact cache through both apps', () => {
     expect((await purge(master, `?org_id=${'x'.repeat(65)}`)).status).toBe(400);
     expect((await purge(master)).status).toBe(204);
     expect((await chat(b.key)).headers.get('x-svc-cache-hit')).toBe('false');
+  });
+
+  it('answers a rephrased question from the semantic cache, and misses the same question about another entity', async () => {
+    const a = await tenant();
+    const first = await chat(a.key, 'What is the capital city of France?');
+    expect(first.headers.get('x-svc-cache-hit')).toBe('false');
+    const rephrased = await chat(a.key, 'what is the capital city of France');
+    expect(rephrased.headers.get('x-svc-cache-hit')).toBe('true');
+    expect(rephrased.headers.get('x-svc-cache-type')).toBe('semantic');
+    expect(Number(rephrased.headers.get('x-svc-semantic-similarity'))).toBeGreaterThan(0.9);
+    expect(rephrased.headers.get('x-svc-request-id')).toMatch(/./);
+    const other = await chat(a.key, 'What is the capital city of Spain?');
+    expect(other.headers.get('x-svc-cache-hit')).toBe('false');
+    const b = await tenant();
+    expect((await chat(b.key, 'what is the capital city of France')).headers.get('x-svc-cache-hit')).toBe('false');
+    expect((await stats()).hits.semantic).toBeGreaterThanOrEqual(1);
   });
 
   it('needs observability:read', async () => {

@@ -1,4 +1,5 @@
 import { ExactCache, type ExactCacheStats } from '@svc/cache';
+import { type VectorStore, createHashedEmbedder, createMemoryVectorStore, createQdrantVectorStore, createSemanticCache } from '@svc/semantic';
 import type { Kv } from '@svc/kv';
 import type { ExactCachePort, SemanticCachePort } from '@svc/pipeline';
 import type { Logger } from '@svc/telemetry';
@@ -13,17 +14,31 @@ export interface CacheService {
   stats(): CacheStatsWire;
   /** Drops one organisation's entries, or everyone's; idempotent, across instances when the kv is shared. */
   purge(orgId?: string): Promise<void>;
+  /** The vector store behind the semantic cache, for readiness (`vector_db`); undefined when the semantic cache is off. */
+  vectorStore: { backend: 'in_process' | 'qdrant'; ping(): Promise<boolean> } | undefined;
   start(): Promise<void>;
   close(): Promise<void>;
 }
 
+/** Semantic lookups of this instance, counted by the adapter (the cache itself keeps none). */
+interface SemanticCounts {
+  hits: number;
+  misses: number;
+  ineligible: number;
+}
+
 export interface CacheStatsWire {
   object: 'cache_stats';
+  /** Requests that reached the cache stage (cache and full modes with enable_cache). */
+  requests: number;
   hits: { l0: number; l1: number; semantic: number; total: number };
+  /** Requests no layer answered. */
   misses: number;
-  lookups: number;
   hit_rate: number;
-  by_type: { exact: { hits: number; misses: number; hit_rate: number }; semantic: { hits: number; misses: number; hit_rate: number; enabled: boolean } };
+  by_type: {
+    exact: { lookups: number; hits: number; misses: number; hit_rate: number; uncacheable: number };
+    semantic: { enabled: boolean; lookups: number; hits: number; misses: number; ineligible: number; hit_rate: number; threshold: number | null; embedder: string | null };
+  };
   entries: { l0: number; semantic: number | null };
   bytes: { l0: number };
   limits: { l0_max_entries: number; l0_max_bytes: number; ttl_seconds: number };
@@ -33,21 +48,41 @@ export interface CacheStatsWire {
   errors: number;
 }
 
+/** What the adapters count (the caches count their own layers). */
+interface Counts {
+  requests: number;
+  uncacheable: number;
+  semanticHits: number;
+  semanticMisses: number;
+  semanticIneligible: number;
+}
+
 const rate = (hits: number, lookups: number) => (lookups > 0 ? Math.round((hits / lookups) * 10_000) / 10_000 : 0);
 
-function wire(exact: ExactCacheStats, ttlMs: number): CacheStatsWire {
+function wire(exact: ExactCacheStats, counts: Counts, ttlMs: number, semantic: { threshold: number; embedder: string; entries: number | null } | undefined): CacheStatsWire {
   const exactHits = exact.hits.l0 + exact.hits.l1;
+  const total = exactHits + counts.semanticHits;
+  const semanticLookups = counts.semanticHits + counts.semanticMisses;
   return {
     object: 'cache_stats',
-    hits: { l0: exact.hits.l0, l1: exact.hits.l1, semantic: 0, total: exactHits },
-    misses: exact.misses.l1,
-    lookups: exact.lookups,
-    hit_rate: exact.hitRate,
+    requests: counts.requests,
+    hits: { l0: exact.hits.l0, l1: exact.hits.l1, semantic: counts.semanticHits, total },
+    misses: Math.max(0, counts.requests - total),
+    hit_rate: rate(total, counts.requests),
     by_type: {
-      exact: { hits: exactHits, misses: exact.misses.l1, hit_rate: rate(exactHits, exact.lookups) },
-      semantic: { hits: 0, misses: 0, hit_rate: 0, enabled: false },
+      exact: { lookups: exact.lookups, hits: exactHits, misses: exact.misses.l1, hit_rate: rate(exactHits, exact.lookups), uncacheable: counts.uncacheable },
+      semantic: {
+        enabled: semantic !== undefined,
+        lookups: semanticLookups,
+        hits: counts.semanticHits,
+        misses: counts.semanticMisses,
+        ineligible: counts.semanticIneligible,
+        hit_rate: rate(counts.semanticHits, semanticLookups),
+        threshold: semantic?.threshold ?? null,
+        embedder: semantic?.embedder ?? null,
+      },
     },
-    entries: { l0: exact.l0.entries, semantic: null },
+    entries: { l0: exact.l0.entries, semantic: semantic?.entries ?? null },
     bytes: { l0: exact.l0.bytes },
     limits: { l0_max_entries: exact.l0.maxEntries, l0_max_bytes: exact.l0.maxBytes, ttl_seconds: Math.round(ttlMs / 1000) },
     sets: exact.sets,
@@ -57,25 +92,81 @@ function wire(exact: ExactCacheStats, ttlMs: number): CacheStatsWire {
   };
 }
 
-/** Builds the exact cache (L0 + the kv's L1) from the environment. */
+/**
+ * Builds the answer caches from the environment: the exact cache (L0 + the kv's L1) unless
+ * `SVC_CACHE_TTL_SECS` is 0, and the semantic cache unless `SVC_SEMANTIC_CACHE=0` — the local
+ * hashed n-gram embedder with its calibrated threshold, over Qdrant when `QDRANT_URL` is set, else
+ * the in-process index (bounded by `SVC_SEMANTIC_MAX_ENTRIES`).
+ */
 export function createCacheService(env: Env, kv: Kv, logger: Logger): CacheService {
   const ttlMs = env.SVC_CACHE_TTL_SECS * 1000;
+  const counts: Counts = { requests: 0, uncacheable: 0, semanticHits: 0, semanticMisses: 0, semanticIneligible: 0 };
   const exact = new ExactCache({
     kv,
-    ttlMs,
-    maxEntries: env.SVC_CACHE_L0_MAX_ENTRIES,
-    maxBytes: env.SVC_CACHE_L0_MAX_MB * 1024 * 1024,
+    ttlMs: Math.max(1, ttlMs),
+    maxEntries: Math.max(1, env.SVC_CACHE_L0_MAX_ENTRIES),
+    maxBytes: Math.max(1, env.SVC_CACHE_L0_MAX_MB) * 1024 * 1024,
     allowNonDeterministic: env.SVC_CACHE_NON_DETERMINISTIC ?? false,
     onError: (error) => logger.warn({ err: error }, 'exact cache unavailable; serving as a miss'),
   });
+  let store: VectorStore | undefined;
+  let semantic: SemanticCachePort | undefined;
+  let semanticCache: ReturnType<typeof createSemanticCache> | undefined;
+  if (env.SVC_SEMANTIC_CACHE ?? true) {
+    const embedder = createHashedEmbedder();
+    store = env.QDRANT_URL
+      ? createQdrantVectorStore({
+          url: env.QDRANT_URL,
+          ...(env.QDRANT_API_KEY ? { apiKey: env.QDRANT_API_KEY } : {}),
+          dimensions: embedder.dimensions,
+          embedderId: embedder.id,
+          onError: (error) => logger.warn({ err: error }, 'vector store sweep failed'),
+        })
+      : createMemoryVectorStore({ capacity: Math.max(1, env.SVC_SEMANTIC_MAX_ENTRIES) });
+    const cache = createSemanticCache({
+      embedder,
+      store,
+      ttlMs: Math.max(1, ttlMs),
+      onError: (error, operation) => logger.warn({ err: error, operation }, 'semantic cache unavailable; serving as a miss'),
+    });
+    semanticCache = cache;
+    semantic = {
+      async lookup(request, orgId) {
+        const found = await cache.lookup(request, orgId);
+        if (found === undefined) counts.semanticIneligible++;
+        else if (found.hit) counts.semanticHits++;
+        else counts.semanticMisses++;
+        return found;
+      },
+      store: (request, orgId, answer, miss) => void cache.store(request, orgId, answer, miss?.hit === false ? (miss.reuse as Parameters<typeof cache.store>[3]) : undefined),
+    };
+  }
+  const exactPort: ExactCachePort | undefined =
+    ttlMs > 0
+      ? {
+          key(request, orgId) {
+            counts.requests++;
+            const key = exact.key(request, orgId);
+            if (key === undefined) counts.uncacheable++;
+            return key;
+          },
+          get: (key) => exact.get(key),
+          set: (key, orgId, answer) => void exact.set(key, orgId, answer),
+        }
+      : undefined;
+  const vectorStore = store;
   return {
-    exact: ttlMs > 0 ? { key: (request, orgId) => exact.key(request, orgId), get: (key) => exact.get(key), set: (key, orgId, answer) => void exact.set(key, orgId, answer) } : undefined,
-    semantic: undefined,
-    stats: () => wire(exact.stats(), ttlMs),
+    exact: exactPort,
+    semantic,
+    vectorStore: vectorStore ? { backend: vectorStore.kind === 'qdrant' ? 'qdrant' : 'in_process', ping: () => vectorStore.ping() } : undefined,
+    stats: () =>
+      wire(exact.stats(), counts, ttlMs, semanticCache ? { threshold: semanticCache.threshold, embedder: semanticCache.embedder.id, entries: null } : undefined),
     async purge(orgId) {
-      await exact.purge(orgId);
+      await Promise.all([exact.purge(orgId), semanticCache?.purge(orgId)]);
     },
     start: () => exact.start(),
-    close: () => exact.close(),
+    async close() {
+      await Promise.all([exact.close(), semanticCache?.close()]);
+    },
   };
 }

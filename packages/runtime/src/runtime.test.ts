@@ -12,3 +12,36 @@ describe('createRuntime', () => {
     }
   });
 });
+
+describe('readiness with the vector store down', () => {
+  it('is degraded (200-class, ready) and the gateway keeps answering, semantic lookups missing', async () => {
+    const runtime = await createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent', QDRANT_URL: 'http://127.0.0.1:9' }));
+    try {
+      const readiness = await runtime.readiness();
+      expect(readiness).toMatchObject({ ready: true, status: 'degraded', dependencies: { vector_db: { status: 'down', backend: 'qdrant', required: false } } });
+      const org = await runtime.db.orgs.ensure('vector-down');
+      const caller = { keyId: 'k', keyPrefix: 'sk', org, scopes: new Set(['inference:chat'] as const) };
+      const ask = () =>
+        runtime.gateway.chat(
+          { model: 'mock/mock-value', messages: [{ role: 'user', content: 'What is a vector database?' }], stream: false, n: 1, includeUsage: false },
+          { caller, requestId: `req_${Math.random()}`, startedAt: performance.now(), signal: new AbortController().signal },
+        );
+      expect((await ask()).kind).toBe('json');
+      expect(runtime.cache.stats().by_type.semantic).toMatchObject({ enabled: true, hits: 0 });
+    } finally {
+      await runtime.close();
+    }
+  });
+
+  it('reports the in-process index as up by default, and disabled when the semantic cache is off', async () => {
+    const on = await createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent' }));
+    const off = await createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent', SVC_SEMANTIC_CACHE: '0' }));
+    try {
+      expect((await on.readiness()).dependencies.vector_db).toMatchObject({ status: 'up', backend: 'in_process' });
+      expect((await off.readiness()).dependencies.vector_db).toMatchObject({ status: 'up', backend: 'disabled' });
+      expect(off.cache.stats().by_type.semantic.enabled).toBe(false);
+    } finally {
+      await Promise.all([on.close(), off.close()]);
+    }
+  });
+});

@@ -29,7 +29,7 @@ import { createOutputVerifier } from '@svc/healing';
 import { type CacheService, createCacheService } from './cache.js';
 import { type ConfigFile, loadConfigFile } from './config-file.js';
 import { ConfigError, type Env } from './env.js';
-import { type Readiness, probe, summarise } from './readiness.js';
+import { type DependencyStatus, type Readiness, probe, summarise } from './readiness.js';
 import { type ReportSettings, reportSettings } from './report-settings.js';
 
 /** Everything a gateway process runs on, built once from the validated environment. */
@@ -265,12 +265,20 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     logger,
     mockEnabled,
     async readiness() {
-      const [database, shared] = await Promise.all([probe(() => db.ping(), 1_000), probe(() => kv.ping(), 1_000)]);
+      const store = cache.vectorStore;
+      const [database, shared, vectors] = await Promise.all([
+        probe(() => db.ping(), 1_000),
+        probe(() => kv.ping(), 1_000),
+        store ? probe(() => store.ping(), 1_000) : Promise.resolve(undefined),
+      ]);
+      const vectorDb: DependencyStatus = vectors
+        ? { status: vectors.up ? 'up' : 'down', backend: store!.backend, required: false, latency_ms: vectors.latencyMs }
+        : { status: 'up', backend: 'disabled', required: false };
       return summarise({
         database: { status: database.up ? 'up' : 'down', backend: db.kind, required: true, latency_ms: database.latencyMs },
         kv: { status: shared.up ? 'up' : 'down', backend: env.REDIS_URL ? 'redis' : 'in_process', required: true, latency_ms: shared.latencyMs },
-        // The in-process index is the default; the Qdrant adapter arrives with the cache issue.
-        vector_db: { status: 'up', backend: 'in_process', required: false },
+        // Optional: when it is down the gateway serves on, semantic lookups become misses (degraded).
+        vector_db: vectorDb,
       });
     },
     close() {
