@@ -42,6 +42,7 @@ export function decisionDetails(request: ChatRequest, decision: RoutingDecision)
     workflowStated: decision.workflowStated,
     waterfall: decision.waterfall.map((m) => m.id),
     promptTokensEstimate: decision.promptTokens,
+    featureCount: decision.featureCount,
   };
   const constraints = routingConstraints(request);
   for (const _ in constraints) {

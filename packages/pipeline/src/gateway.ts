@@ -116,6 +116,8 @@ export class Gateway {
   private readonly router: Router;
   private readonly routerLatency: LatencyStats;
   private readonly routeContext: RouteContext;
+  /** Proxy mode routes on the structural features only (spec §Intelligence modes: the small vector). */
+  private readonly proxyRouteContext: RouteContext;
   private readonly verifier: OutputVerifier;
 
   constructor(private readonly deps: GatewayDeps) {
@@ -129,21 +131,23 @@ export class Gateway {
       latencyMs: (id) => latency.get(id),
       ...(breakers?.knownOpen ? { breakerOpen: (id: string) => breakers.knownOpen!(id) } : {}),
     };
+    this.proxyRouteContext = { ...this.routeContext, textFeatures: false };
   }
 
   /** Routes without waiting unless the chain needs the shared store (sticky model, step limits). */
-  private route(request: ChatRequest, context: RequestContext): RoutingDecision | Promise<RoutingDecision> {
+  private route(request: ChatRequest, context: RequestContext, mode: IntelligenceMode): RoutingDecision | Promise<RoutingDecision> {
     const svc = request.svc;
     const { sticky, chains } = this.deps;
+    const routeContext = mode === 'proxy' ? this.proxyRouteContext : this.routeContext;
     const stickyKey = sticky && request.routingHints?.chainRouting !== 'mixed' ? (svc?.chainId ?? svc?.conversationId) : undefined;
-    if (stickyKey === undefined && !(chains && svc?.chainId !== undefined)) return this.router.route(request, this.routeContext);
-    return this.routeChain(request, context, stickyKey);
+    if (stickyKey === undefined && !(chains && svc?.chainId !== undefined)) return this.router.route(request, routeContext);
+    return this.routeChain(request, context, stickyKey, routeContext);
   }
 
-  private async routeChain(request: ChatRequest, context: RequestContext, stickyKey: string | undefined): Promise<RoutingDecision> {
+  private async routeChain(request: ChatRequest, context: RequestContext, stickyKey: string | undefined, routeContext: RouteContext): Promise<RoutingDecision> {
     const orgId = context.caller.org.id;
     const stickyModel = stickyKey === undefined ? undefined : await this.deps.sticky!.get(orgId, stickyKey);
-    const decision = this.router.route(request, stickyModel === undefined ? this.routeContext : { ...this.routeContext, stickyModel });
+    const decision = this.router.route(request, stickyModel === undefined ? routeContext : { ...routeContext, stickyModel });
     const { chains } = this.deps;
     if (chains?.applies(request, decision.workflowType)) await chains.check(orgId, request);
     return decision;
@@ -157,7 +161,7 @@ export class Gateway {
     const mode = resolveIntelligenceMode(context.intelligenceModeHeader, request.svc?.intelligenceMode, context.caller.org.defaultIntelligenceMode);
     // Routing runs first even though a hit ignores it: it is synchronous and cheap, and a chain's
     // step limits must count cached steps too.
-    const routed = this.route(request, context);
+    const routed = this.route(request, context, mode);
     let decision = routed instanceof Promise ? await routed : routed;
     const { exactCache, semanticCache } = this.deps;
     let miss: CacheMiss | undefined;

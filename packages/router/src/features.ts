@@ -35,11 +35,17 @@ function textOf(message: ChatMessage): string {
 
 const effortValue = { minimal: -1, low: -0.5, medium: 0, high: 1 } as const;
 
+/** Features with no text signal: what `extractFeatures(request, false)` scans. */
+const noText = scanText('');
+
 /**
  * Extracts the routing features of a request. Reads every message's length but scans only the
  * last user message (head and tail within `scanWindow`), so the cost stays flat for long chats.
+ * With `text` false (proxy mode) the text is not read at all: only the structural features are
+ * set (lengths, turns, system prompt, tools/JSON, vision, audio, reasoning effort, max_tokens),
+ * every text signal is zero.
  */
-export function extractFeatures(request: ChatRequest): RequestFeatures {
+export function extractFeatures(request: ChatRequest, text = true): RequestFeatures {
   let totalChars = 0;
   let turns = 0;
   let hasSystem = false;
@@ -64,7 +70,8 @@ export function extractFeatures(request: ChatRequest): RequestFeatures {
     }
   }
   if (lastUserIndex >= 0) lastUser = textOf(messages[lastUserIndex]!);
-  const s = scanText(lastUser);
+  // lastUser's length is structural; its content is read only by scanText.
+  const s = text ? scanText(lastUser) : noText;
   const tools = (request.tools?.length ?? 0) > 0 && request.toolChoice !== 'none';
   const format = request.responseFormat?.type;
   const effort = request.reasoningEffort ?? request.reasoning?.effort;
@@ -108,6 +115,9 @@ export function extractFeatures(request: ChatRequest): RequestFeatures {
     maxTokens: request.maxTokens,
   };
 }
+
+/** Features set when the text is not read (proxy mode): bias, two lengths, turns, tools/JSON, vision, reasoning effort and the term count (0). */
+export const structuralDimension = 8;
 
 /** Dense, roughly unit-scaled features at the head of the vector; index 0 is the bias term. */
 export const denseDimension = 21;

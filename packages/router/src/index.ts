@@ -1,6 +1,6 @@
 export { type Classification, classify } from './classify.js';
-export { type RequestFeatures, extractFeatures, featureDimension, toVector } from './features.js';
-export { type LinUcbOptions, type PolicyOutcome, type PolicySnapshot, type RoutingPolicy, createLinUcbPolicy } from './policy.js';
+export { type RequestFeatures, extractFeatures, featureDimension, structuralDimension, toVector } from './features.js';
+export { type LinUcbOptions, type PolicyOutcome, type PolicySnapshot, PolicySnapshotError, type RoutingPolicy, createLinUcbPolicy } from './policy.js';
 export { type Pool, aliasPool } from './pools.js';
 export { type Preferences, type Weights, modePresets, parseTier, resolvePreferences } from './preferences.js';
 export { type Router, type RouterOptions, createRouter } from './router.js';

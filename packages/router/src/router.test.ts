@@ -313,3 +313,16 @@ describe('the remaining hints', () => {
     rejects(() => router().route(ask('hi', patch)), param);
   });
 });
+
+describe('feature sets by intelligence mode', () => {
+  it('routes on the structural features without reading the text (proxy), on the text features otherwise', () => {
+    const r = router();
+    const full = r.route(ask(hard));
+    const structural = r.route(ask(hard), { textFeatures: false });
+    expect(full.featureCount).toBeGreaterThan(structural.featureCount);
+    expect(structural.featureCount).toBe(8);
+    // Without the text the hard prompt's signals are gone: its class can only come from its length.
+    expect(full.complexity).toBe('expert');
+    expect(structural.complexity).not.toBe('expert');
+  });
+});

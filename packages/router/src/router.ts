@@ -1,7 +1,7 @@
 import type { Catalog, ModelInfo } from '@svc/catalog';
 import { type ChatRequest, type TaskComplexity, circuitBreakerOpen, invalidRequest, noProviderConfigured } from '@svc/core';
 import { type Classification, classify } from './classify.js';
-import { type RequestFeatures, extractFeatures, featureDimension, toVector } from './features.js';
+import { type RequestFeatures, extractFeatures, featureDimension, structuralDimension, toVector } from './features.js';
 import { type PolicySnapshot, type RoutingPolicy, createLinUcbPolicy } from './policy.js';
 import { aliasPool, buildPools, requiredCapabilities } from './pools.js';
 import { resolvePreferences } from './preferences.js';
@@ -78,7 +78,8 @@ export function createRouter(options: RouterOptions): Router {
 
   function route(request: ChatRequest, context: RouteContext = {}): RouteDecision {
     if (pools.all.length === 0) throw noProviderConfigured('No chat model is available: configure a provider key or enable the mock provider.');
-    const features = extractFeatures(request);
+    const textFeatures = context.textFeatures !== false;
+    const features = extractFeatures(request, textFeatures);
     const classification = classify(features);
     const prefs = resolvePreferences(request, context.orgPolicy?.freeModelsOnly === true);
     const complexity = prefs.statedComplexity ?? shiftClass(classification.complexity, prefs.effortShift);
@@ -96,6 +97,7 @@ export function createRouter(options: RouterOptions): Router {
       notApplied: prefs.notApplied,
       vector,
       promptTokens: features.promptTokens,
+      featureCount: textFeatures ? featureDimension : structuralDimension,
       workflowType,
       workflowStated: stated !== undefined,
       stickyKey: prefs.sticky ? chainKey : undefined,
@@ -182,10 +184,11 @@ export function createRouter(options: RouterOptions): Router {
     async restore() {
       const saved = (await state.weights?.load()) as Partial<SavedRouter> | undefined | null;
       if (!saved || typeof saved !== 'object') return;
-      if (saved.policy) policy.load(saved.policy);
+      // Token estimates first: a policy snapshot the current policy cannot take must not lose them.
       for (const [family, tokens] of Object.entries(saved.completionTokens ?? {})) {
         if (taskFamilies.includes(family as TaskFamily) && Number.isFinite(tokens)) tokensByFamily.set(family as TaskFamily, tokens);
       }
+      if (saved.policy) policy.load(saved.policy);
     },
   };
 }

@@ -56,6 +56,8 @@ export interface RouteDecision {
   vector: Float64Array;
   /** Estimated prompt tokens. */
   promptTokens: number;
+  /** Features the decision was made on: `structuralDimension` without the text, `featureDimension` with it. */
+  featureCount: number;
   /** `svc.workflow_type`, or the one classified from the request when absent. */
   workflowType: WorkflowType;
   /** Whether `workflowType` was stated by the caller or classified. */
@@ -92,6 +94,11 @@ export interface RouteContext {
   breakerOpen?(modelId: string): boolean;
   /** Live latency estimate (e.g. an EWMA) in milliseconds, or undefined when unknown. */
   latencyMs?(modelId: string): number | undefined;
+  /**
+   * Read the request's text for the features (default). False in proxy mode: only the structural
+   * features (`structuralDimension`), no text scan.
+   */
+  textFeatures?: boolean;
   /**
    * The model that served this request's chain last, looked up by the caller under the
    * decision's sticky key (for shared stores that cannot answer synchronously). When absent,
