@@ -38,6 +38,14 @@ export interface Kv {
    */
   consumeWindow(key: string, cost: number, limit: number, windowMs: number): Promise<WindowResult>;
   /**
+   * Applies several token-bucket and counter steps atomically, all or nothing, across
+   * instances: when any step does not fit, nothing changes. One round trip (one script).
+   * Keys must be distinct (RangeError otherwise); for a Redis cluster they must share a hash
+   * slot (use a `{tag}`). Bucket time is the backend's clock (Redis `TIME`, or `now` of the
+   * memory Kv), so every instance refills a bucket alike.
+   */
+  consumeAll(steps: readonly ConsumeStep[]): Promise<ConsumeAllResult>;
+  /**
    * Appends to a stream/queue; returns the entry id, Redis-style `<ms>-<seq>`, strictly
    * increasing per stream. `fields` must not be empty.
    */
@@ -76,4 +84,80 @@ export interface WindowResult {
 export interface StreamEntry {
   id: string;
   fields: Record<string, string>;
+}
+
+/** One step of {@link Kv.consumeAll}. */
+export type ConsumeStep = BucketStep | CounterStep;
+
+/**
+ * A token bucket holding up to `capacity` tokens that refills continuously, from empty to
+ * full in `refillMs` (a rate limit of `capacity` per `refillMs` without window edges). An
+ * absent key is a full bucket; the key expires when the bucket is full again.
+ */
+export interface BucketStep {
+  kind: 'bucket';
+  key: string;
+  /**
+   * Tokens to take (a safe integer). A positive cost fits when the bucket holds at least that
+   * many tokens; a negative one gives tokens back (never above `capacity`) and always fits;
+   * 0 peeks.
+   */
+  cost: number;
+  /** Positive integer. */
+  capacity: number;
+  /** Positive integer, ms. */
+  refillMs: number;
+  /** Take even when too few tokens are left: the bucket goes into debt, which later refills repay. */
+  force?: boolean;
+}
+
+/** An integer counter (the one `increment` keeps) with an optional ceiling. */
+export interface CounterStep {
+  kind: 'counter';
+  key: string;
+  /** Added to the counter (a safe integer, may be negative). */
+  cost: number;
+  /**
+   * A positive cost fits only when the counter stays at or below `limit`; a cost <= 0 always
+   * fits. Omitted: no ceiling.
+   */
+  limit?: number;
+  /** Expiry set only when this step creates the counter, ms (as `increment`). */
+  ttlMs?: number;
+  /**
+   * When the counter does not exist: `create` it at 0 (default); `skip` the step without
+   * blocking the others; or `refuse` the whole call (the caller seeds the counter and retries).
+   */
+  onMissing?: 'create' | 'skip' | 'refuse';
+}
+
+export interface ConsumeAllResult {
+  /** Whether every step fitted and was applied; when false nothing changed. */
+  admitted: boolean;
+  /** One state per step, in the order of the steps: after the call when admitted, before it otherwise. */
+  steps: ConsumeStepResult[];
+}
+
+export type ConsumeStepResult = BucketStepResult | CounterStepResult;
+
+export interface BucketStepResult {
+  kind: 'bucket';
+  /** Whether this step fitted (forced and non-positive steps always do). */
+  fits: boolean;
+  /** Whole tokens in the bucket; negative while in debt. */
+  remaining: number;
+  /** Ms until the bucket is full again (0 when full). */
+  resetMs: number;
+  /** Ms until this step's cost would fit: 0 when it fits, -1 when it never can (cost > capacity). */
+  retryAfterMs: number;
+}
+
+export interface CounterStepResult {
+  kind: 'counter';
+  /** Whether this step fitted (a skipped step fits; a refused missing counter does not). */
+  fits: boolean;
+  /** The counter (0 when missing). */
+  value: number;
+  /** The counter did not exist (and `onMissing` was `skip` or `refuse`, or it was created). */
+  missing: boolean;
 }

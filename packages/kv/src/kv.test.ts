@@ -52,6 +52,20 @@ function describeAcrossInstances(url: string): void {
       expect(await a.consumeWindow('org:1:rpm', 0, 30, 10_000)).toMatchObject({ count: 30 });
     });
 
+    it('share one token bucket and its counters', async () => {
+      const [a, b] = pair();
+      const results = await Promise.all(
+        Array.from({ length: 200 }, (_, i) =>
+          (i % 2 === 0 ? a : b).consumeAll([
+            { kind: 'bucket', key: '{org}:rpm', cost: 1, capacity: 30, refillMs: 60_000 },
+            { kind: 'counter', key: '{org}:spend', cost: 5, limit: 1000 },
+          ]),
+        ),
+      );
+      expect(results.filter((r) => r.admitted)).toHaveLength(30);
+      expect(await b.get('{org}:spend')).toBe('150');
+    });
+
     it('let exactly one instance win setIfAbsent', async () => {
       const [a, b] = pair();
       const results = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? a : b).setIfAbsent('lock', `${i}`)));

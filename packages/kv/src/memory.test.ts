@@ -35,6 +35,22 @@ describe('memory kv with an injected clock', () => {
     await kv.close();
   });
 
+  it('refills a token bucket at exactly capacity per refillMs', async () => {
+    const c = clock();
+    const kv = createMemoryKv({ now: c.now });
+    const take = (cost: number) => kv.consumeAll([{ kind: 'bucket', key: 'rpm', cost, capacity: 50, refillMs: 60_000 }]);
+    for (let i = 0; i < 50; i += 1) expect((await take(1)).admitted).toBe(true);
+    expect((await take(1)).steps[0]).toEqual({ kind: 'bucket', fits: false, remaining: 0, resetMs: 60_000, retryAfterMs: 1200 });
+    c.advance(1199);
+    expect((await take(1)).steps[0]).toMatchObject({ fits: false, retryAfterMs: 1 });
+    c.advance(1);
+    expect((await take(1)).steps[0]).toEqual({ kind: 'bucket', fits: true, remaining: 0, resetMs: 60_000, retryAfterMs: 0 });
+    expect(await kv.ttl('rpm')).toBe(60_000);
+    c.advance(60_000);
+    expect(await kv.get('rpm')).toBeNull();
+    await kv.close();
+  });
+
   it('numbers stream ids by sequence within a millisecond and keeps them increasing when the clock goes back', async () => {
     const c = clock(5000);
     const kv = createMemoryKv({ now: c.now });

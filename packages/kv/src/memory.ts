@@ -1,6 +1,16 @@
-import { NOT_INTEGER, WRONGTYPE, checkIncrement, checkStreamId, checkWindow, toTtlMs } from './arguments.js';
-import type { Kv, StreamEntry, WindowResult } from './interface.js';
+import { NOT_INTEGER, WRONGTYPE, checkIncrement, checkSteps, checkStreamId, checkWindow, toTtlMs } from './arguments.js';
+import type {
+  BucketStep,
+  ConsumeAllResult,
+  ConsumeStep,
+  ConsumeStepResult,
+  CounterStep,
+  Kv,
+  StreamEntry,
+  WindowResult,
+} from './interface.js';
 import { MemoryStream } from './memory-stream.js';
+import { type BucketTake, bucketLevel, bucketResult, formatBucket, msUntilFull, takeFromBucket } from './token-bucket.js';
 
 /** Settings of the in-process Kv. */
 export interface MemoryKvOptions {
@@ -33,6 +43,11 @@ interface ValueEntry {
 }
 
 type Entry = ValueEntry | MemoryStream;
+
+/** What `consumeAll` found for one step, before anything is written. */
+type StepPlan =
+  | { kind: 'bucket'; step: BucketStep; before: number; take: BucketTake }
+  | { kind: 'counter'; step: CounterStep; entry: ValueEntry | undefined; value: number; fits: boolean };
 
 interface Subscription {
   readonly onMessage: (message: string) => void;
@@ -114,6 +129,31 @@ class MemoryKv implements Kv {
     if (count + cost > limit) return { admitted: false, count, resetMs };
     entry.value = count + cost;
     return { admitted: true, count: count + cost, resetMs };
+  }
+
+  async consumeAll(steps: readonly ConsumeStep[]): Promise<ConsumeAllResult> {
+    checkSteps(steps);
+    this.open();
+    const nowUs = this.now() * 1000;
+    // Read and decide every step first (a bad value throws before anything changed), then write.
+    const plans = steps.map((step) => this.planStep(step, nowUs));
+    const admitted = plans.every((plan) => (plan.kind === 'bucket' ? plan.take.fits : plan.fits));
+    const results = plans.map((plan): ConsumeStepResult => {
+      if (plan.kind === 'bucket') {
+        if (admitted && plan.step.cost !== 0) this.storeBucket(plan.step, plan.take.after, nowUs);
+        return bucketResult(plan.step, admitted ? plan.take.after : plan.before, plan.take);
+      }
+      const { step, entry, value, fits } = plan;
+      const skipped = entry === undefined && step.onMissing === 'skip';
+      if (!admitted || skipped) return { kind: 'counter', fits, value, missing: entry === undefined };
+      if (entry === undefined) {
+        this.data.set(step.key, { kind: 'value', value: step.cost, expiresAt: this.expiry(step.ttlMs) });
+      } else {
+        entry.value = value + step.cost;
+      }
+      return { kind: 'counter', fits, value: value + step.cost, missing: entry === undefined };
+    });
+    return { admitted, steps: results };
   }
 
   async append(stream: string, fields: Record<string, string>): Promise<string> {
@@ -209,6 +249,28 @@ class MemoryKv implements Kv {
     return entry;
   }
 
+  private planStep(step: ConsumeStep, nowUs: number): StepPlan {
+    const entry = this.value(step.key);
+    if (step.kind === 'bucket') {
+      const before = bucketLevel(entry === undefined ? null : String(entry.value), step, nowUs);
+      return { kind: 'bucket', step, before, take: takeFromBucket(step, before) };
+    }
+    if (entry === undefined) {
+      const onMissing = step.onMissing ?? 'create';
+      const fits = onMissing === 'skip' || (onMissing === 'create' && withinLimit(0, step));
+      return { kind: 'counter', step, entry, value: 0, fits };
+    }
+    const value = toInteger(entry.value);
+    if (!Number.isSafeInteger(value + step.cost)) throw new Error(NOT_INTEGER);
+    return { kind: 'counter', step, entry, value, fits: withinLimit(value, step) };
+  }
+
+  private storeBucket(step: BucketStep, level: number, nowUs: number): void {
+    const ttlMs = msUntilFull(step, level);
+    if (ttlMs === 0) this.data.delete(step.key);
+    else this.data.set(step.key, { kind: 'value', value: formatBucket(level, nowUs), expiresAt: this.expiry(ttlMs) });
+  }
+
   private expiry(ttlMs: number | undefined): number {
     if (ttlMs === undefined) return NO_EXPIRY;
     const expiresAt = this.now() + toTtlMs(ttlMs);
@@ -225,6 +287,10 @@ class MemoryKv implements Kv {
       if (entry.expiresAt <= now) this.data.delete(key);
     }
   }
+}
+
+function withinLimit(value: number, step: CounterStep): boolean {
+  return step.cost <= 0 || step.limit === undefined || value + step.cost <= step.limit;
 }
 
 function toInteger(value: string | number): number {

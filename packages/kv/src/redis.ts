@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
-import { checkFields, checkIncrement, checkStreamId, checkWindow, toTtlMs } from './arguments.js';
-import type { Kv, StreamEntry, WindowResult } from './interface.js';
+import { checkFields, checkIncrement, checkSteps, checkStreamId, checkWindow, toTtlMs } from './arguments.js';
+import type { ConsumeAllResult, ConsumeStep, ConsumeStepResult, Kv, StreamEntry, WindowResult } from './interface.js';
 import { type ScriptedRedis, defineScripts } from './redis-scripts.js';
 import { RedisSubscriber, quit } from './redis-subscriber.js';
 
@@ -98,6 +98,27 @@ class RedisKv implements Kv {
     checkWindow(cost, limit, windowMs);
     const [admitted, count, resetMs] = await this.client.svcConsumeWindow(this.prefix + key, cost, limit, windowMs);
     return { admitted: admitted === 1, count, resetMs };
+  }
+
+  async consumeAll(steps: readonly ConsumeStep[]): Promise<ConsumeAllResult> {
+    checkSteps(steps);
+    const keys: string[] = [];
+    const args: (string | number)[] = [];
+    for (const step of steps) {
+      keys.push(this.prefix + step.key);
+      if (step.kind === 'bucket') args.push('b', step.cost, step.capacity, step.refillMs, step.force === true ? '1' : '0');
+      else {
+        const ttlMs = step.ttlMs === undefined ? '' : toTtlMs(step.ttlMs);
+        args.push('c', step.cost, step.limit ?? '', ttlMs, step.onMissing ?? 'create');
+      }
+    }
+    const reply = await this.client.svcConsumeAll(keys.length, ...keys, ...args);
+    const results = steps.map((step, i): ConsumeStepResult => {
+      const [fits = 0, a = 0, b = 0, c = 0] = reply.slice(1 + i * 4, 5 + i * 4);
+      if (step.kind === 'bucket') return { kind: 'bucket', fits: fits === 1, remaining: a, resetMs: b, retryAfterMs: c };
+      return { kind: 'counter', fits: fits === 1, value: a, missing: b === 1 };
+    });
+    return { admitted: reply[0] === 1, steps: results };
   }
 
   async append(stream: string, fields: Record<string, string>): Promise<string> {

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Kv } from '../interface.js';
+import { describeConsumeAll } from './consume-all-conformance.js';
 
 /** Tuning for slow backends; the defaults keep the whole suite around a second. */
 export interface KvConformanceOptions {
@@ -176,6 +177,8 @@ export function runKvConformance(name: string, create: () => Promise<Kv>, option
         await expect(kv.consumeWindow('rl', 1, 10, 0)).rejects.toThrow(RangeError);
       });
     });
+
+    describeConsumeAll(() => kv, ttlMs);
 
     describe('streams', () => {
       it('appends with increasing <ms>-<seq> ids and reads in order', async () => {
