@@ -12,6 +12,8 @@ import { registerRoutingDrift } from './routes/admin-routing-drift.js';
 import { registerRoutingGate } from './routes/admin-routing-gate.js';
 import { registerRoutingMatrix } from './routes/admin-routing-matrix.js';
 import { registerRoutingPolicy } from './routes/admin-routing-policy.js';
+import { registerAdminTools } from './routes/admin-tools.js';
+import { registerAdminToolPolicy } from './routes/admin-tools-policy.js';
 import { registerClassifyComplexity } from './routes/classify-complexity.js';
 import { registerBreakers } from './routes/observability-breakers.js';
 import { registerCache } from './routes/observability-cache.js';
@@ -45,6 +47,8 @@ export function createControlPlaneApp(deps: ControlPlaneDeps): Hono<ControlEnv> 
   registerCache(app, deps);
   registerAdminOrgs(app, deps);
   registerAdminKeys(app, deps);
+  registerAdminTools(app, deps);
+  registerAdminToolPolicy(app, deps);
   registerRoutingDecisions(app, deps);
   registerRoutingDiversity(app, deps);
   registerRoutingDrift(app, deps);

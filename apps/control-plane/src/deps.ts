@@ -1,6 +1,7 @@
 import type { Authenticator, AuthStore } from '@svc/auth';
 import type { Catalog } from '@svc/catalog';
-import type { DecisionRepository } from '@svc/db';
+import type { DecisionRepository, ToolGovernanceRepository } from '@svc/db';
+import type { GovernanceSource } from '@svc/governance';
 import type { Kv } from '@svc/kv';
 import type { CircuitBreakers, HedgeStats, LatencyTracker } from '@svc/resilience';
 import type { CacheService, Readiness, Runtime } from '@svc/runtime';
@@ -9,8 +10,13 @@ import type { Logger, Metrics } from '@svc/telemetry';
 /** What the control-plane app needs; a Runtime provides all of it. */
 export interface ControlPlaneDeps {
   authenticator: Authenticator;
-  /** Organisations, keys and the routing decision log (the relational store). */
-  db: AuthStore & { decisions: Pick<DecisionRepository, 'get' | 'list' | 'tally' | 'outcomeStats' | 'outcomeStatsByModel' | 'constraintGroups'> };
+  /** Organisations, keys, the routing decision log and tool governance (the relational store). */
+  db: AuthStore & {
+    decisions: Pick<DecisionRepository, 'get' | 'list' | 'tally' | 'outcomeStats' | 'outcomeStatsByModel' | 'constraintGroups'>;
+    toolGovernance: ToolGovernanceRepository;
+  };
+  /** Tool governance snapshots: an admin write invalidates the organisation's, on every instance. */
+  governance: Pick<GovernanceSource, 'invalidate'>;
   /** The active catalog (models of configured providers): the capability matrix, free and family facts of the policy report. */
   catalog: Pick<Catalog, 'list' | 'get' | 'resolve'>;
   /** Shared state: the capability matrix snapshot and its refresh lock (Redis when configured). */

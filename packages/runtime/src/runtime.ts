@@ -26,6 +26,7 @@ import {
 import { CircuitBreakers, HedgeStats, KeyCooldowns, LatencyTracker } from '@svc/resilience';
 import { BREAKER_STATE, type Logger, type Metrics, createLogger, createMetrics } from '@svc/telemetry';
 import { createOutputVerifier } from '@svc/healing';
+import { CachedGovernanceSource } from '@svc/governance';
 import { type CacheService, createCacheService } from './cache.js';
 import { type ConfigFile, loadConfigFile } from './config-file.js';
 import { ConfigError, type Env } from './env.js';
@@ -41,6 +42,8 @@ export interface Runtime {
   catalog: Catalog;
   providers: ProviderRegistry;
   authenticator: Authenticator;
+  /** Each organisation's tool registry and policy (tool governance), cached; changes reach every instance through the kv. */
+  governance: CachedGovernanceSource;
   gateway: Gateway;
   /** The answer caches (exact L0/L1, semantic), their stats and purge. */
   cache: CacheService;
@@ -189,6 +192,15 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
   const authenticator = new Authenticator({ store: db, bus: kv });
   await authenticator.start();
   if (env.SVC_MASTER_KEY) await authenticator.ensureMasterKey(env.SVC_MASTER_KEY);
+  const governance = new CachedGovernanceSource({
+    load: async (orgId) => {
+      const [tools, policy] = await Promise.all([db.toolGovernance.listTools(orgId), db.toolGovernance.getPolicy(orgId)]);
+      return { tools, policy };
+    },
+    bus: kv,
+    onError: (error, orgId) => logger.warn({ err: error, orgId }, 'tool governance unavailable; serving the last snapshot'),
+  });
+  await governance.start();
   const breakers = new CircuitBreakers({
     kv,
     consecutiveFailures: Math.max(1, env.SVC_BREAKER_CONSECUTIVE_FAILURES),
@@ -254,6 +266,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     catalog,
     providers,
     authenticator,
+    governance,
     gateway,
     cache,
     learn,
@@ -284,7 +297,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     close() {
       closed ??= (async () => {
         await Promise.all([learn.close(), feedback.close(), cache.close()]);
-        await authenticator.stop();
+        await Promise.all([authenticator.stop(), governance.stop()]);
         await kv.close();
         await db.close();
         await http?.close();

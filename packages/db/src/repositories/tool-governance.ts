@@ -45,7 +45,12 @@ export interface ToolPolicyRecord {
 }
 
 /** A whole policy; omitted fields take their defaults (false, empty). */
-export type NewToolPolicy = Partial<Omit<ToolPolicyRecord, 'orgId' | 'updatedAt'>>;
+export interface NewToolPolicy {
+  enforceRegistry?: boolean;
+  requireSchemaMatch?: boolean;
+  blockedTools?: readonly string[];
+  blockedArgumentPatterns?: readonly ToolArgumentRule[];
+}
 
 /** The tool registry and tool policy of each organisation (tool governance). */
 export interface ToolGovernanceRepository {
