@@ -9,6 +9,7 @@ describe('parseBenchArgs', () => {
       connections: [1, 10, 50],
       only: ['direct', 'svc', 'portkey'],
       router: true,
+      cache: true,
       stream: false,
       pin: true,
       writeDocs: true,
@@ -16,13 +17,17 @@ describe('parseBenchArgs', () => {
   });
   it('parses flags, ignoring the -- that pnpm passes through', () => {
     const o = parseBenchArgs(['--', '--duration', '3', '--connections', '5,20', '--only', 'portkey,direct', '--stream', '--no-pin']);
-    expect(o).toMatchObject({ durationSec: 3, connections: [5, 20], only: ['direct', 'portkey'], router: false, stream: true, pin: false });
+    expect(o).toMatchObject({ durationSec: 3, connections: [5, 20], only: ['direct', 'portkey'], router: false, cache: false, stream: true, pin: false });
   });
   it('runs only the routing decision with --only router', () => {
-    expect(parseBenchArgs(['--only', 'router'])).toMatchObject({ only: [], router: true });
+    expect(parseBenchArgs(['--only', 'router'])).toMatchObject({ only: [], router: true, cache: false });
+  });
+  it('runs only the answer cache part with --only cache, or with others', () => {
+    expect(parseBenchArgs(['--only', 'cache'])).toMatchObject({ only: [], router: false, cache: true });
+    expect(parseBenchArgs(['--only', 'svc,cache'])).toMatchObject({ only: ['svc'], router: false, cache: true });
   });
   it('names the bad flag', () => {
-    expect(() => parseBenchArgs(['--only', 'kong'])).toThrow(/--only: unknown part "kong"/);
+    expect(() => parseBenchArgs(['--only', 'kong'])).toThrow(/--only: unknown part "kong" \(use direct,svc,portkey,router,cache\)/);
     expect(() => parseBenchArgs(['--connections', '10,x'])).toThrow(/--connections/);
     expect(() => parseBenchArgs(['--duration', '0'])).toThrow(/--duration/);
   });

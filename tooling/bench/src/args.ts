@@ -3,6 +3,10 @@ import { TARGET_NAMES, type TargetName } from './target.js';
 
 /** The `--only` name of the routing-decision part. */
 const ROUTER = 'router';
+/** The `--only` name of the answer-cache part. */
+const CACHE = 'cache';
+/** Every `--only` name, in run order. */
+const PARTS: readonly string[] = [...TARGET_NAMES, ROUTER, CACHE];
 
 /** Parsed `pnpm bench` flags. */
 export interface BenchOptions {
@@ -12,6 +16,11 @@ export interface BenchOptions {
   only: TargetName[];
   /** Measure the in-process routing decision (`--only router`, or by default). */
   router: boolean;
+  /**
+   * Measure the answer cache (`--only cache`, or by default): exact hit vs miss vs proxy mode on
+   * a svc of its own, and the semantic lookup in process.
+   */
+  cache: boolean;
   /** Run the streaming variant too (after the JSON runs). */
   stream: boolean;
   /** Answer length of the mock, tokens. */
@@ -40,8 +49,9 @@ export const USAGE = `usage: pnpm bench [-- flags]
   --duration <s>         seconds per measured run (default 10)
   --warmup <s>           seconds of warm-up before each run (default 2)
   --connections <list>   concurrent connections, comma-separated (default 1,10,50)
-  --only <list>          parts: direct,svc,portkey (HTTP targets) and router (the in-process routing
-                         decision over a 100-model catalog); default all
+  --only <list>          parts: direct,svc,portkey (HTTP targets, svc in proxy mode), router (the
+                         in-process routing decision over a 100-model catalog) and cache (exact hit vs
+                         miss vs proxy mode on svc, semantic lookup cost in process); default all
   --stream               also run the streaming variant (stream: true + include_usage)
   --tokens <n>           mock answer length in tokens (default 16)
   --rate <n>             send at most n requests/s in total (moderate-load runs; default: as fast as answered)
@@ -68,7 +78,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
       duration: { type: 'string', default: '10' },
       warmup: { type: 'string', default: '2' },
       connections: { type: 'string', default: '1,10,50' },
-      only: { type: 'string', default: [...TARGET_NAMES, ROUTER].join(',') },
+      only: { type: 'string', default: PARTS.join(',') },
       stream: { type: 'boolean', default: false },
       tokens: { type: 'string', default: '16' },
       rate: { type: 'string' },
@@ -81,8 +91,8 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
   });
   const only = values.only.split(',').map((s) => s.trim()).filter(Boolean);
   for (const name of only) {
-    if (name !== ROUTER && !(TARGET_NAMES as readonly string[]).includes(name)) {
-      throw new Error(`--only: unknown part "${name}" (use ${[...TARGET_NAMES, ROUTER].join(',')})`);
+    if (!PARTS.includes(name)) {
+      throw new Error(`--only: unknown part "${name}" (use ${PARTS.join(',')})`);
     }
   }
   const fallbackEnv: Record<string, string> = {};
@@ -107,6 +117,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
     connections: values.connections.split(',').map((c) => positive('connections', c.trim(), true)),
     only: TARGET_NAMES.filter((t) => only.includes(t)),
     router: only.includes(ROUTER),
+    cache: only.includes(CACHE),
     stream: values.stream,
     tokens: positive('tokens', values.tokens, true),
     ...(values.rate === undefined ? {} : { rate: positive('rate', values.rate, true) }),

@@ -1,8 +1,7 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { BenchOptions } from './args.js';
-import type { ChildSet } from './children.js';
 import { type Measurement, measure, upstreamCounts } from './measure.js';
+import type { PartContext } from './part-context.js';
 import { startSvcProcess, svcTarget } from './svc-target.js';
 import type { Target } from './target.js';
 import { verifyTarget } from './verify.js';
@@ -137,16 +136,6 @@ async function verifyUpstream(
   return undefined;
 }
 
-/** Everything the fallback scenario needs from the main run. */
-export interface FallbackContext {
-  options: BenchOptions;
-  root: string;
-  children: ChildSet;
-  mockUrl: string;
-  mockPid: number;
-  cpus: string | undefined;
-  log: (line: string) => void;
-}
 
 /**
  * Teach the mock to fail the failing provider's key, start svc with both providers on the mock
@@ -154,7 +143,7 @@ export interface FallbackContext {
  * connection count and stream mode, requests pinning the healthy model (normal) and requests
  * pinning the failing one (failed attempt + fallback), back to back on the same process.
  */
-export async function runFallback(ctx: FallbackContext): Promise<FallbackReport> {
+export async function runFallback(ctx: PartContext): Promise<FallbackReport> {
   const { options, log } = ctx;
   const report: FallbackReport = {
     pair: undefined,

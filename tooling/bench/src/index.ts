@@ -11,6 +11,7 @@ export {
   runFallback,
 } from './fallback.js';
 export {
+  renderCacheSection,
   renderFallback,
   renderReport,
   renderResults,
@@ -21,3 +22,6 @@ export {
 } from './render.js';
 export { runBench } from './run-bench.js';
 export { benchCatalogModels, type RouterBenchResult, routerWorkload, runRouterBench } from './router-bench.js';
+export { type CacheBenchReport, cacheFigures, cacheQuestion, type CacheScenario } from './cache-figures.js';
+export { renderCache, renderCacheRuns, renderSemanticCost } from './render-cache.js';
+export { runSemanticCost, type SemanticCost } from './semantic-cost.js';

@@ -6,6 +6,8 @@ export interface LoadSpec {
   url: string;
   headers: Record<string, string>;
   body: string;
+  /** Called for every request's body instead of sending `body` each time (unique bodies). */
+  nextBody?: () => string;
   connections: number;
   durationSec: number;
   /** Requests per second across all connections; unlimited when absent. */
@@ -26,6 +28,10 @@ export interface LoadResult {
   latency: LatencySummary;
 }
 
+function bodyFrom(next: () => string): (request: autocannon.Request) => autocannon.Request {
+  return (request) => ({ ...request, body: next() });
+}
+
 /**
  * Run autocannon (closed loop: each connection sends its next request when the last finishes).
  * Latencies come from its `response` event (hrtime, sub-ms) rather than its histogram, which
@@ -43,6 +49,7 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
         method: 'POST',
         headers: spec.headers,
         body: spec.body,
+        ...(spec.nextBody === undefined ? {} : { requests: [{ setupRequest: bodyFrom(spec.nextBody) }] }),
         connections: spec.connections,
         duration: spec.durationSec,
         ...(spec.overallRate === undefined ? {} : { overallRate: spec.overallRate }),

@@ -4,7 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseBenchArgs, USAGE } from './args.js';
 import { ChildSet } from './children.js';
-import { renderHttpReport, renderReport, renderRouter, spliceGenerated } from './render.js';
+import { renderCacheSection, renderHttpReport, renderReport, renderRouter, spliceGenerated } from './render.js';
 import { runBench } from './run-bench.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -50,6 +50,8 @@ try {
     const http = renderHttpReport(report);
     if (http !== undefined) doc = spliceGenerated(doc, http);
     if (report.router) doc = spliceGenerated(doc, renderRouter(report.router, report.machine), 'router');
+    const cache = renderCacheSection(report);
+    if (cache !== undefined) doc = spliceGenerated(doc, cache, 'cache');
     writeFileSync(docPath, doc);
     process.stderr.write(`[bench] updated ${docPath}\n`);
   }

@@ -1,5 +1,5 @@
 import { loadavg } from 'node:os';
-import { type LoadResult, runLoad } from './load.js';
+import { type LoadResult, type LoadSpec, runLoad } from './load.js';
 import { readProc } from './proc-stats.js';
 import type { Target, TargetName } from './target.js';
 
@@ -55,16 +55,26 @@ export async function upstreamCounts(mockUrl: string): Promise<UpstreamCounts> {
   return { total: stats.total ?? 0, faults: stats.faults ?? 0 };
 }
 
-/** Warm the target up, then load it and charge CPU/RSS from /proc to its process. */
-export async function measure(target: Target, spec: MeasureSpec): Promise<Measurement> {
-  const load = {
+function loadOf(target: Target, spec: MeasureSpec): Omit<LoadSpec, 'durationSec'> {
+  return {
     url: target.url,
     headers: target.headers,
     body: target.body(spec.stream),
+    ...(target.bodyPerRequest ? { nextBody: () => target.body(spec.stream) } : {}),
     connections: spec.connections,
     ...(spec.rate === undefined ? {} : { overallRate: spec.rate }),
   };
-  if (spec.warmupSec > 0) await runLoad({ ...load, durationSec: spec.warmupSec });
+}
+
+/** The warm-up run of {@link measure} alone (nothing when `warmupSec` is 0). */
+export async function warmUp(target: Target, spec: MeasureSpec): Promise<void> {
+  if (spec.warmupSec > 0) await runLoad({ ...loadOf(target, spec), durationSec: spec.warmupSec });
+}
+
+/** Warm the target up, then load it and charge CPU/RSS from /proc to its process. */
+export async function measure(target: Target, spec: MeasureSpec): Promise<Measurement> {
+  const load = loadOf(target, spec);
+  await warmUp(target, spec);
   const countsBefore = spec.upstreamStatsUrl ? await upstreamCounts(spec.upstreamStatsUrl) : undefined;
   const before = readProc(target.pid);
   const upstreamBefore = readProc(spec.upstreamPid);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fakeMeasurement } from './fixtures.js';
-import { type BenchReport, renderReport, renderResults, renderRouter, spliceGenerated } from './render.js';
+import { type BenchReport, renderCacheSection, renderHttpReport, renderReport, renderResults, renderRouter, spliceGenerated } from './render.js';
 import type { RouterBenchResult } from './router-bench.js';
 
 const report: BenchReport = {
@@ -48,6 +48,13 @@ describe('renderReport', () => {
     expect(md).toContain('**svc not measured:** dist missing');
   });
 
+  it('states the intelligence mode svc was measured in, when svc ran', () => {
+    const line = '- svc requests carry `x-intelligence-mode: proxy`: no answer cache';
+    expect(renderReport({ ...report, settings: { ...report.settings, svcMode: 'proxy' } })).toContain(line);
+    const withoutSvc = report.measurements.filter((m) => m.target !== 'svc');
+    expect(renderReport({ ...report, measurements: withoutSvc, settings: { ...report.settings, svcMode: 'proxy' } })).not.toContain(line);
+  });
+
   it('omits the ratio table when Portkey did not run', () => {
     const md = renderReport({ ...report, measurements: report.measurements.slice(0, 2) });
     expect(md).not.toContain('svc ÷ Portkey');
@@ -88,10 +95,25 @@ describe('renderRouter', () => {
     expect(renderRouter({ ...result, route: timing(40, 250) }, report.machine)).toContain('is **over** the 200 µs budget');
   });
 
+  it('keeps the in-process parts out of the HTTP section', () => {
+    const cache = { model: 'm', semanticCapacity: 2_000, scenarios: [], semantic: undefined, skipped: ['no svc build'] };
+    const full = { ...report, router: result, cache };
+    expect(renderReport(full)).toContain('**Routing decision**');
+    expect(renderReport(full)).toContain('**Answer cache**');
+    expect(renderHttpReport(full)).not.toContain('Routing decision');
+    expect(renderHttpReport(full)).not.toContain('Answer cache');
+    expect(renderCacheSection(full)).toContain('- **cache runs not measured:** no svc build');
+    expect(renderReport({ ...full, measurements: [] })).toMatch(/^\*\*Routing decision\*\*[\s\S]*\*\*Answer cache\*\*/);
+  });
+
   it('has its own generated section, so --only router keeps the HTTP results', () => {
     const doc = spliceGenerated(spliceGenerated('# Benchmarks\n', 'HTTP'), 'ROUTER', 'router');
     expect(doc).toContain('<!-- bench:results:start -->\nHTTP\n<!-- bench:results:end -->');
     expect(spliceGenerated(doc, 'ROUTER 2', 'router')).toContain('HTTP');
     expect(spliceGenerated(doc, 'ROUTER 2', 'router')).toContain('<!-- bench:router:start -->\nROUTER 2\n<!-- bench:router:end -->');
+    const cached = spliceGenerated(doc, 'CACHE', 'cache');
+    expect(cached).toContain('## Answer cache: latest run\n\n<!-- bench:cache:start -->\nCACHE\n<!-- bench:cache:end -->');
+    expect(spliceGenerated(cached, 'CACHE 2', 'cache')).toContain('HTTP');
+    expect(spliceGenerated(cached, 'CACHE 2', 'cache')).toContain('ROUTER');
   });
 });

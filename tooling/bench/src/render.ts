@@ -1,10 +1,15 @@
 import { type Row, svcVsPortkey, withOverhead } from './compare.js';
 import { breakerReading, type FallbackReport, fallbackFigures, perResponse } from './fallback.js';
+import type { CacheBenchReport } from './cache-figures.js';
 import type { MachineInfo } from './machine.js';
 import type { Measurement } from './measure.js';
 import type { LatencySummary } from './percentiles.js';
+import { renderCache } from './render-cache.js';
+import { fmt, machineLine, runLine, signed, times } from './render-format.js';
 import type { RouterBenchResult } from './router-bench.js';
-import type { TargetName } from './target.js';
+import type { IntelligenceMode, TargetName } from './target.js';
+
+export { fmt, signed, times } from './render-format.js';
 
 /** Everything one bench run produced; also the shape of the JSON results file. */
 export interface BenchReport {
@@ -18,6 +23,8 @@ export interface BenchReport {
     rate?: number;
     /** How processes were placed on CPUs, in words. */
     pinning: string;
+    /** The `x-intelligence-mode` every svc request of the main and fallback runs states. */
+    svcMode?: IntelligenceMode;
     versions: Record<string, string>;
   };
   measurements: Measurement[];
@@ -29,22 +36,8 @@ export interface BenchReport {
   fallback?: FallbackReport;
   /** The in-process routing decision (`--only router`, or by default). */
   router?: RouterBenchResult;
-}
-
-/** Fixed-point number, or an en dash for missing/NaN. */
-export function fmt(value: number | undefined, digits = 2): string {
-  return value === undefined || !Number.isFinite(value) ? '–' : value.toFixed(digits);
-}
-
-/** A signed overhead like `+0.42`. */
-export function signed(value: number | undefined, digits = 2): string {
-  if (value === undefined || !Number.isFinite(value)) return '–';
-  return `${value >= 0 ? '+' : ''}${value.toFixed(digits)}`;
-}
-
-/** A ratio like `0.85×`. */
-export function times(value: number | undefined): string {
-  return value === undefined ? '–' : `${value.toFixed(2)}×`;
+  /** The answer cache: exact hit vs miss vs proxy over HTTP, semantic cost in process (`--only cache`, or by default). */
+  cache?: CacheBenchReport;
 }
 
 function scenario(connections: number, stream: boolean, rate?: number): string {
@@ -122,10 +115,6 @@ export function renderFallback(fb: FallbackReport): string {
 /** The p99 budget of one routing decision (issue 4), µs. */
 export const routeBudgetUs = 200;
 
-function machineLine(machine: MachineInfo): string {
-  return `${machine.nproc} CPUs (${machine.cpuModel}), Linux ${machine.kernel}, Node ${machine.node}; load average at start ${machine.loadAvgAtStart.join(' / ')}`;
-}
-
 function timingCells(s: LatencySummary): string {
   return `${fmt(s.p50, 1)} | ${fmt(s.p90, 1)} | ${fmt(s.p99, 1)} | ${fmt(s.max, 0)} | ${fmt(s.mean, 1)}`;
 }
@@ -134,7 +123,7 @@ function timingCells(s: LatencySummary): string {
 export function renderRouter(r: RouterBenchResult, machine: MachineInfo): string {
   const verdict = r.route.p99 < routeBudgetUs ? 'within' : '**over**';
   return [
-    `Run ${machine.date.slice(0, 16).replace('T', ' ')} UTC${machine.gitCommit ? ` at commit \`${machine.gitCommit}\`` : ''}; ${machineLine(machine)}.`,
+    runLine(machine),
     '',
     `\`createRouter({ catalog }).route(request)\` in process over a ${r.catalogModels}-model catalog (the built-in chat models, trimmed evenly across tiers), default policy (LinUCB with exploration): ${r.warmup.toLocaleString('en-US')} warm-up decisions with outcomes recorded, then ${r.decisions.toLocaleString('en-US')} measured one by one with \`performance.now()\`.`,
     '',
@@ -152,16 +141,40 @@ export function renderRouter(r: RouterBenchResult, machine: MachineInfo): string
   ].join('\n');
 }
 
-/** The generated part of docs/benchmarks.md: machine, settings, results, ratios, skipped targets. */
+function svcModeLine(report: BenchReport): string | undefined {
+  const mode = report.settings.svcMode;
+  const svcRan = report.fallback !== undefined || report.measurements.some((m) => m.target === 'svc');
+  if (mode === undefined || !svcRan) return undefined;
+  return mode === 'proxy'
+    ? '- svc requests carry `x-intelligence-mode: proxy`: no answer cache, every request goes upstream as it does through Portkey, so the svc rows are per-request proxy overhead (the answer cache has its own section).'
+    : `- svc requests carry \`x-intelligence-mode: ${mode}\`.`;
+}
+
+function hasHttp(report: BenchReport): boolean {
+  return report.measurements.length > 0 || report.fallback !== undefined || Object.keys(report.skipped).length > 0;
+}
+
+/** The answer-cache section alone (what the `cache` section of docs/benchmarks.md holds), or undefined when it did not run. */
+export function renderCacheSection(report: BenchReport): string | undefined {
+  return report.cache ? renderCache(report.cache, report.machine, report.settings) : undefined;
+}
+
+/** The generated part of docs/benchmarks.md: machine, settings, results, ratios, skipped targets, then the in-process parts. */
 export function renderReport(report: BenchReport): string {
   const { machine, settings } = report;
-  const routing = report.router ? `**Routing decision**\n\n${renderRouter(report.router, machine)}` : '';
-  if (report.measurements.length === 0 && !report.fallback && Object.keys(report.skipped).length === 0) return routing;
+  const parts: string[] = [];
+  if (report.router) parts.push(`**Routing decision**\n\n${renderRouter(report.router, machine)}`);
+  const cache = renderCacheSection(report);
+  if (cache) parts.push(`**Answer cache**\n\n${cache}`);
+  const tail = parts.join('\n\n');
+  if (!hasHttp(report)) return tail;
+  const mode = svcModeLine(report);
   const lines = [
     `Run ${machine.date.slice(0, 16).replace('T', ' ')} UTC${machine.gitCommit ? ` at commit \`${machine.gitCommit}\`` : ''}.`,
     '',
     `- Machine: ${machineLine(machine)}.`,
     `- Load: autocannon, ${settings.rate === undefined ? 'closed loop' : `at most ${settings.rate} requests/s in total`}, ${settings.durationSec} s per run after ${settings.warmupSec} s warm-up; connections ${settings.connections.join(', ')}; mock answer ${settings.tokens} tokens, no added latency.`,
+    ...(mode ? [mode] : []),
     `- CPU placement: ${settings.pinning}.`,
     `- Versions: ${Object.entries(settings.versions)
       .map(([k, v]) => `${k} ${v}`)
@@ -179,22 +192,22 @@ export function renderReport(report: BenchReport): string {
   if (skipped.length > 0) {
     lines.push('', ...skipped.map(([name, reason]) => `- **${name} not measured:** ${reason}`));
   }
-  if (routing) lines.push('', routing);
+  if (tail) lines.push('', tail);
   return lines.join('\n');
 }
 
 /** The HTTP part of a report alone (what the `results` section of docs/benchmarks.md holds), or undefined when none ran. */
 export function renderHttpReport(report: BenchReport): string | undefined {
-  if (report.measurements.length === 0 && !report.fallback && Object.keys(report.skipped).length === 0) return undefined;
-  const { router: _router, ...http } = report;
+  if (!hasHttp(report)) return undefined;
+  const { router: _router, cache: _cache, ...http } = report;
   return renderReport(http);
 }
 
-const headings = { results: 'Latest results', router: 'Routing decision: latest run' } as const;
+const headings = { results: 'Latest results', router: 'Routing decision: latest run', cache: 'Answer cache: latest run' } as const;
 
 /**
  * Put `generated` between the markers of one generated section (`results`: the HTTP runs,
- * `router`: the routing decision) of an existing document, keeping the hand-written text around
+ * `router`: the routing decision, `cache`: the answer cache) of an existing document, keeping the hand-written text around
  * them, or append a marked section when the markers are missing.
  */
 export function spliceGenerated(document: string, generated: string, section: keyof typeof headings = 'results'): string {

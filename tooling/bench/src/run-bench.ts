@@ -1,6 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import type { BenchOptions } from './args.js';
+import { runCacheBench } from './cache-bench.js';
+import type { CacheBenchReport } from './cache-figures.js';
 import type { ChildSet } from './children.js';
 import { type FallbackReport, runFallback } from './fallback.js';
 import { hasTaskset, machineInfo } from './machine.js';
@@ -9,8 +11,9 @@ import { startMockChild } from './mock-child.js';
 import { type RouterBenchResult, runRouterBench } from './router-bench.js';
 import { FETCH_SHIM_NOTE, findPortkey, startPortkey } from './portkey-target.js';
 import type { BenchReport } from './render.js';
+import { runSemanticCost, type SemanticCost } from './semantic-cost.js';
 import { startSvc } from './svc-target.js';
-import { chatBody, type Target, type TargetName } from './target.js';
+import { COMPARISON_MODE, chatBody, type Target, type TargetName } from './target.js';
 import { verifyTarget } from './verify.js';
 
 /** Progress lines go to stderr so stdout stays the markdown report. */
@@ -56,7 +59,8 @@ export async function runBench(options: BenchOptions, root: string, children: Ch
   const machine = machineInfo(root); // before pinning narrows this process's CPU set
   // In-process and single-threaded: first, while no child process competes for the CPUs.
   const router = options.router ? routerPart() : undefined;
-  if (options.only.length === 0 && !options.fallback) {
+  const semantic = options.cache ? await semanticPart() : undefined;
+  if (options.only.length === 0 && !options.fallback && !options.cache) {
     return { machine, settings: settingsOf(options, 'not pinned (in-process measurement only)'), measurements: [], skipped: {}, notes: [], ...(router ? { router } : {}) };
   }
   const place = placement(options.pin);
@@ -143,6 +147,13 @@ export async function runBench(options: BenchOptions, root: string, children: Ch
     });
     for (const reason of fallback.skipped) log(`fallback NOT measured: ${reason}`);
   }
+  let cache: CacheBenchReport | undefined;
+  if (options.cache) {
+    // A fresh svc with empty caches, alone on the gateway CPU.
+    for (const target of targets) if (target.name !== 'direct') await children.stopPid(target.pid);
+    cache = await runCacheBench({ options, root, children, mockUrl: mock.url, mockPid: mock.child.pid, cpus: place.gateway, semantic, log });
+    for (const reason of cache.skipped) log(`cache runs NOT measured: ${reason}`);
+  }
   for (const [name, reason] of Object.entries(skipped)) log(`${name} NOT measured: ${reason}`);
 
   return {
@@ -153,6 +164,7 @@ export async function runBench(options: BenchOptions, root: string, children: Ch
     notes,
     ...(fallback ? { fallback } : {}),
     ...(router ? { router } : {}),
+    ...(cache ? { cache } : {}),
   };
 }
 
@@ -165,6 +177,7 @@ function settingsOf(options: BenchOptions, pinning: string): BenchReport['settin
     tokens: options.tokens,
     ...(options.rate === undefined ? {} : { rate: options.rate }),
     pinning,
+    svcMode: COMPARISON_MODE,
     versions: { autocannon: '8.0.0', '@portkey-ai/gateway': findPortkey()?.version ?? 'not installed' },
   };
 }
@@ -174,5 +187,14 @@ function routerPart(): RouterBenchResult {
   const result = runRouterBench();
   const { route, classify } = result;
   log(`  route() p50 ${route.p50.toFixed(1)} µs, p99 ${route.p99.toFixed(1)} µs, ${result.decisionsPerSec.toFixed(0)} decisions/s; features + classify p50 ${classify.p50.toFixed(1)} µs`);
+  return result;
+}
+
+async function semanticPart(): Promise<SemanticCost> {
+  log('semantic cache: lookups over the in-process store at 1,000 and 2,000 entries...');
+  const result = await runSemanticCost();
+  for (const r of result.rows) {
+    log(`  ${r.entries} entries: lookup p50 ${r.lookup.p50.toFixed(1)} µs, p99 ${r.lookup.p99.toFixed(1)} µs, ${r.lookupCpuUs.toFixed(1)} µs CPU; store p50 ${r.store.p50.toFixed(1)} µs; ${r.hits} hits`);
+  }
   return result;
 }

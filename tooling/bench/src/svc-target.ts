@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChildSet } from './children.js';
-import { chatBody, type Target, type TargetStart } from './target.js';
+import { COMPARISON_MODE, chatBody, type IntelligenceMode, type Target, type TargetStart } from './target.js';
 import { freePort, waitForHttp } from './wait-ready.js';
 
 /** Options of {@link startSvcProcess}. */
@@ -26,6 +26,8 @@ export interface SvcProcessOptions {
 export interface SvcProcess {
   /** `http://127.0.0.1:<port>` */
   base: string;
+  /** The control plane, `http://127.0.0.1:<control port>` (cache stats). */
+  control: string;
   masterKey: string;
   pid: number;
 }
@@ -85,26 +87,29 @@ export async function startSvcProcess(
     await children.stop(child);
     return { ok: false, reason: notReady };
   }
-  return { ok: true, svc: { base, masterKey, pid: child.pid } };
+  return { ok: true, svc: { base, control: `http://127.0.0.1:${controlPort}`, masterKey, pid: child.pid } };
 }
 
-/** A chat completions target on a running svc that pins `model`. */
-export function svcTarget(svc: SvcProcess, model: string): Target {
+/** A chat completions target on a running svc that pins `model`; every request states `mode` in `x-intelligence-mode`. */
+export function svcTarget(svc: SvcProcess, model: string, mode: IntelligenceMode = COMPARISON_MODE): Target {
   return {
     name: 'svc',
     url: `${svc.base}/v1/chat/completions`,
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${svc.masterKey}` },
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${svc.masterKey}`, 'x-intelligence-mode': mode },
     body: (stream) => chatBody(model, stream),
     pid: svc.pid,
   };
 }
 
-/** The svc target of the main runs: OpenAI pointed at the mock, `model: "openai/gpt-4o-mini"`. */
+/** The model svc requests pin in the main and cache runs (OpenAI on the mock). */
+export const SVC_MODEL = 'openai/gpt-4o-mini';
+
+/** The svc target of the main runs: OpenAI pointed at the mock, `model: "openai/gpt-4o-mini"`, proxy mode. */
 export async function startSvc(
   children: ChildSet,
   options: { root: string; mockUrl: string; cpus?: string; readyTimeoutMs?: number },
 ): Promise<TargetStart> {
   const started = await startSvcProcess(children, options);
   if (!started.ok) return started;
-  return { ok: true, target: svcTarget(started.svc, 'openai/gpt-4o-mini') };
+  return { ok: true, target: svcTarget(started.svc, SVC_MODEL) };
 }

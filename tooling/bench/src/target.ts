@@ -12,9 +12,23 @@ export interface Target {
   headers: Record<string, string>;
   /** The request body; `stream` asks for SSE with a usage chunk. */
   body(stream: boolean): string;
+  /**
+   * Build every request's body with `body()` while loading (autocannon `setupRequest`) instead
+   * of sending one prepared body: set when `body()` returns a new body at each call.
+   */
+  bodyPerRequest?: boolean;
   /** Process whose CPU time and RSS are charged to this target. */
   pid: number;
 }
+
+/** svc's intelligence modes (spec §Intelligence modes); `full` is its default. */
+export type IntelligenceMode = 'proxy' | 'cache' | 'full';
+
+/**
+ * The mode of the svc-vs-Portkey and fallback runs: `proxy` turns the answer cache off, so every
+ * request goes upstream as it does through Portkey and the rows measure per-request proxy overhead.
+ */
+export const COMPARISON_MODE: IntelligenceMode = 'proxy';
 
 /** A target that started, or the reason it could not. */
 export type TargetStart = { ok: true; target: Target } | { ok: false; reason: string };

@@ -2,7 +2,8 @@ import type { Target } from './target.js';
 
 /**
  * Send one request and check the answer is a real completion (JSON with a message, or an SSE
- * stream ending in `[DONE]`) so a misrouted target cannot post fast error-page numbers.
+ * stream ending in `[DONE]`) so a misrouted target cannot post fast error-page numbers; a target
+ * that asks for an intelligence mode must answer in it (`x-svc-intelligence-mode`).
  * Resolves `undefined` when good, else a one-line reason.
  */
 export async function verifyTarget(target: Target, stream: boolean): Promise<string | undefined> {
@@ -16,6 +17,11 @@ export async function verifyTarget(target: Target, stream: boolean): Promise<str
     const text = await res.text();
     const snippet = text.slice(0, 300).replace(/\s+/g, ' ');
     if (res.status !== 200) return `${target.name} answered ${res.status}: ${snippet}`;
+    const mode = target.headers['x-intelligence-mode'];
+    const served = res.headers.get('x-svc-intelligence-mode');
+    if (mode !== undefined && served !== mode) {
+      return `${target.name} was asked for x-intelligence-mode ${mode} and answered in ${served ?? 'no stated'} mode`;
+    }
     if (stream) {
       return text.includes('data: [DONE]') && text.includes('"chat.completion.chunk"')
         ? undefined
