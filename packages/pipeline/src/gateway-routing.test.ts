@@ -169,3 +169,22 @@ describe('enable_speculation', () => {
     expect(response.metadata.not_applied).toEqual(['svc.enable_speculation']);
   });
 });
+
+describe('BYOK providers', () => {
+  it('serves with the organisation’s own provider first and attributes the answer to byok', async () => {
+    const platform = scripted('groq', () => 'ok');
+    const own = scripted('groq', () => 'ok');
+    const { gateway, context } = setup([platform], undefined, { byok: { forOrg: (orgId) => (orgId === 'org_1' ? { get: (id) => (id === 'groq' ? own : undefined) } : undefined) } });
+    const response = await served(gateway, context, request({}));
+    expect([own.calls(), platform.calls()]).toEqual([1, 0]);
+    expect(response.metadata.cost_attribution).toBe('byok');
+  });
+
+  it('stays on the platform keys (svc) for providers the organisation has no key for', async () => {
+    const platform = scripted('groq', () => 'ok');
+    const { gateway, context } = setup([platform], undefined, { byok: { forOrg: async () => ({ get: () => undefined }) } });
+    const response = await served(gateway, context, request({}));
+    expect(platform.calls()).toBe(1);
+    expect(response.metadata.cost_attribution).toBe('svc');
+  });
+});

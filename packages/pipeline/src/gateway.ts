@@ -50,6 +50,11 @@ export interface GatewayDeps {
   sticky?: StickyStore;
   /** `max_chain_steps` / `chain_timeout_secs` enforcement; absent: not enforced. */
   chains?: ChainLimiter;
+  /**
+   * Providers configured with an organisation's own keys (BYOK): tried before the platform's for
+   * the same provider, and the answer is attributed `byok`. Sync when cached.
+   */
+  byok?: { forOrg(orgId: string): ProviderLookup | undefined | Promise<ProviderLookup | undefined> };
   /** JSON output verification (one per process: it caches compiled schemas). Default: a new one. */
   verifier?: OutputVerifier;
   /** Exact cache (L0 in-process, L1 shared); absent: no exact caching. */
@@ -175,10 +180,13 @@ export class Gateway {
     const routedAt = performance.now();
     const attempts: Attempt[] = [];
     const reliability = reliabilitySettings(request.svc?.reliabilityLevel, this.deps.retry ?? defaultRetry, this.maxAttempts);
+    const own = this.deps.byok?.forOrg(context.caller.org.id);
+    const orgProviders = own instanceof Promise ? await own : own;
+    const providers = orgProviders ? withOwnKeys(orgProviders, this.deps.providers) : this.deps.providers;
     const timeouts = this.deps.timeouts ?? defaultTimeouts;
     const deadline = createDeadline(context.signal, timeouts.requestMs);
     const settings: CallSettings = {
-      providers: this.deps.providers,
+      providers,
       observer: { attempt: (model, attempt) => this.observeAttempt(model, attempt) },
       maxAttempts: reliability.maxAttempts,
       signal: deadline.signal,
@@ -201,7 +209,7 @@ export class Gateway {
     try {
       if (request.stream) {
         const opened = await openStream(request, decision.waterfall, settings, attempts);
-        return this.streamResponse(request, context, decision, mode, opened.model, opened.value, attempts, deadline, miss);
+        return this.streamResponse(request, context, decision, mode, opened.model, opened.value, attempts, deadline, miss, providers, orgProviders);
       }
       const called = await callChat(request, decision.waterfall, settings, attempts);
       const { model } = called;
@@ -228,7 +236,7 @@ export class Gateway {
       // The client is billed for the answer and its correction: usage and cost cover both calls.
       const cost = reaskCost && firstCost ? sumCosts(firstCost, reaskCost) : (firstCost ?? reaskCost);
       if (reask?.usage) result = { ...result, usage: addUsage(result.usage, reask.usage)! };
-      const metadata = buildSvcMetadata({ requestId: context.requestId, requestedModel: request.model, decision, served: model, mode, latencyMs, cost });
+      const metadata = buildSvcMetadata({ requestId: context.requestId, requestedModel: request.model, decision, served: model, mode, latencyMs, cost, byok: orgProviders?.get(model.provider) !== undefined });
       if (verified?.healerReport) metadata.healer_report = verified.healerReport;
       const breakdown = {
         route_ms: round1(routedAt - context.startedAt),
@@ -262,10 +270,13 @@ export class Gateway {
     attempts: Attempt[],
     deadline: Deadline,
     miss: CacheMiss | undefined,
+    providers: ProviderLookup,
+    orgProviders: ProviderLookup | undefined,
   ): ChatStreamResponse {
     let metadata: SvcMetadata | undefined;
     const self = this;
-    const replicas = request.n > 1 && this.deps.providers.get(model.provider)?.multipleChoices === false ? request.n : 1;
+    const replicas = request.n > 1 && providers.get(model.provider)?.multipleChoices === false ? request.n : 1;
+    const byok = orgProviders?.get(model.provider) !== undefined;
     async function* events(): AsyncGenerator<StreamEvent> {
       let usage: Usage | undefined;
       let chars = 0;
@@ -307,7 +318,7 @@ export class Gateway {
         const finalUsage = usage ?? estimateUsage(request.messages, chars);
         const latencyMs = Math.round(performance.now() - context.startedAt);
         const cost = computeCost(model, finalUsage);
-        metadata = buildSvcMetadata({ requestId: context.requestId, requestedModel: request.model, decision, served: model, mode, latencyMs, cost });
+        metadata = buildSvcMetadata({ requestId: context.requestId, requestedModel: request.model, decision, served: model, mode, latencyMs, cost, byok });
         // A stream is verified once complete and reported only: its chunks are already sent.
         const report = outcome === 'ok' && plan.verify && request.responseFormat ? streamReport(collector?.result(), request.responseFormat, self.verifier) : undefined;
         if (report) metadata.healer_report = report;
@@ -555,6 +566,11 @@ export function replicateChoices(result: ChatResult, n: number): number {
   const added = n - result.choices.length;
   for (let index = result.choices.length; index < n; index++) result.choices.push({ ...first, index });
   return added;
+}
+
+/** An organisation's own providers first, the platform's for every other provider. */
+function withOwnKeys(own: ProviderLookup, platform: ProviderLookup): ProviderLookup {
+  return { get: (id) => own.get(id) ?? platform.get(id) };
 }
 
 /** Each candidate that failed on its own account teaches the router a failure (a caller-fault error teaches nothing). */

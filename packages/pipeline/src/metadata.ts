@@ -11,6 +11,8 @@ export interface MetadataInput {
   mode: IntelligenceMode;
   latencyMs: number;
   cost: Cost | undefined;
+  /** The organisation's own provider key served the answer. */
+  byok?: boolean;
 }
 
 export function routingDecisionLabel(decision: RoutingDecision, served: ModelInfo): string {
@@ -35,7 +37,7 @@ export function buildSvcMetadata(input: MetadataInput): SvcMetadata {
     baseline_cost_usd: cost?.baselineCostUsd ?? null,
     savings_usd: cost?.savingsUsd ?? null,
     savings_pct: cost?.savingsPct ?? null,
-    cost_attribution: 'svc',
+    cost_attribution: input.byok ? 'byok' : 'svc',
     estimated_cost_usd: cost?.costUsd ?? null,
     intelligence_mode: input.mode,
     lane: decision.lane,
