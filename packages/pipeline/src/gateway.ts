@@ -1,6 +1,7 @@
 import type { Catalog, ModelInfo } from '@svc/catalog';
-import { type CachedAnswer, type Caller, type ChatRequest, type ChatResult, type IntelligenceMode, type StreamEvent, type SvcMetadata, type Usage, isProviderError, randomId } from '@svc/core';
+import { type CachedAnswer, type Caller, type ChatRequest, type ChatResult, type GatewayError, type IntelligenceMode, type StreamEvent, type SvcMetadata, type Usage, isGatewayError, isProviderError, randomId } from '@svc/core';
 import type { HedgeStats, LatencyTracker } from '@svc/resilience';
+import { type GovernanceSource, type ToolGovernance, ToolCallStreamGuard, checkDeclaredTools, checkToolCalls } from '@svc/governance';
 import { type OutputVerifier, createOutputVerifier } from '@svc/healing';
 import { type LatencyStats, type RouteContext, type Router, createLatencyStats, createRouter } from '@svc/router';
 import type { Logger, Metrics } from '@svc/telemetry';
@@ -50,6 +51,8 @@ export interface GatewayDeps {
   sticky?: StickyStore;
   /** `max_chain_steps` / `chain_timeout_secs` enforcement; absent: not enforced. */
   chains?: ChainLimiter;
+  /** Tool governance per organisation (registry, blocked tools and arguments); absent: not enforced. */
+  governance?: Pick<GovernanceSource, 'get'>;
   /**
    * Providers configured with an organisation's own keys (BYOK): tried before the platform's for
    * the same provider, and the answer is attributed `byok`. Sync when cached.
@@ -139,6 +142,20 @@ export class Gateway {
     this.proxyRouteContext = { ...this.routeContext, textFeatures: false };
   }
 
+  /**
+   * Tool governance of the caller's organisation, for requests that declare tools (no tool, no
+   * check, no await); an org without a policy costs one cached lookup. Declared tools are checked
+   * here: 404 tool_not_registered / 422 tool_call_blocked before any provider call.
+   */
+  private async governance(request: ChatRequest, orgId: string): Promise<ToolGovernance | undefined> {
+    const source = this.deps.governance;
+    if (!source || !request.tools || request.tools.length === 0) return undefined;
+    const governance = await source.get(orgId);
+    if (!governance.active) return undefined;
+    checkDeclaredTools(request, governance);
+    return governance;
+  }
+
   /** Routes without waiting unless the chain needs the shared store (sticky model, step limits). */
   private route(request: ChatRequest, context: RequestContext, mode: IntelligenceMode): RoutingDecision | Promise<RoutingDecision> {
     const svc = request.svc;
@@ -166,13 +183,18 @@ export class Gateway {
     const mode = resolveIntelligenceMode(context.intelligenceModeHeader, request.svc?.intelligenceMode, context.caller.org.defaultIntelligenceMode);
     // Routing runs first even though a hit ignores it: it is synchronous and cheap, and a chain's
     // step limits must count cached steps too.
+    const governance = await this.governance(request, context.caller.org.id);
     const routed = this.route(request, context, mode);
     let decision = routed instanceof Promise ? await routed : routed;
     const { exactCache, semanticCache } = this.deps;
     let miss: CacheMiss | undefined;
     if ((exactCache || semanticCache) && cacheEnabled(mode, request)) {
       const cached = await lookupCache(exactCache, semanticCache, request, context.caller.org.id);
-      if ('hit' in cached) return this.cacheHit(request, context, mode, cached.hit);
+      if ('hit' in cached) {
+        const blocked = governance ? blockedCallError(cached.hit.answer.result, governance) : undefined;
+        if (blocked) throw blocked;
+        return this.cacheHit(request, context, mode, cached.hit);
+      }
       miss = cached.miss;
     }
     // Speculation needs output verification to accept a draft (issue 5): until then it is reported, not faked.
@@ -209,7 +231,7 @@ export class Gateway {
     try {
       if (request.stream) {
         const opened = await openStream(request, decision.waterfall, settings, attempts);
-        return this.streamResponse(request, context, decision, mode, opened.model, opened.value, attempts, deadline, miss, providers, orgProviders);
+        return this.streamResponse(request, context, decision, mode, opened.model, opened.value, attempts, deadline, miss, providers, orgProviders, governance);
       }
       const called = await callChat(request, decision.waterfall, settings, attempts);
       const { model } = called;
@@ -225,6 +247,15 @@ export class Gateway {
         if (verified.notApplied) decision = { ...decision, notApplied: [...decision.notApplied, 'svc.output_verification'] };
       }
       deadline.clear();
+      if (governance) {
+        const blocked = blockedCallError(result, governance);
+        if (blocked) {
+          // The answer was paid for: its spend is recorded before the refusal.
+          const spent = called.value.usage ? computeCost(model, called.value.usage) : undefined;
+          this.learn(context, request, decision, mode, model, attempts, 'tool_call_blocked', called.value.usage, spent, Math.round(performance.now() - context.startedAt), false, {});
+          throw blocked;
+        }
+      }
       const replicated = replicateChoices(result, request.n);
       if (miss) storeAnswer(exactCache, semanticCache, request, context.caller.org.id, miss, { result, model: model.id, provider: model.provider, tier: model.tier, storedAt: Date.now() });
       const elapsed = performance.now() - context.startedAt;
@@ -272,6 +303,7 @@ export class Gateway {
     miss: CacheMiss | undefined,
     providers: ProviderLookup,
     orgProviders: ProviderLookup | undefined,
+    governance: ToolGovernance | undefined,
   ): ChatStreamResponse {
     let metadata: SvcMetadata | undefined;
     const self = this;
@@ -290,31 +322,38 @@ export class Gateway {
         else if (event.type === 'text-delta' || event.type === 'reasoning-delta' || event.type === 'refusal-delta') chars += event.text.length;
         else if (event.type === 'tool-call-delta') chars += event.argumentsDelta.length;
       };
+      // Tool governance holds a call back until it can judge it; a blocked one ends the stream with an error event.
+      const guard = governance ? new ToolCallStreamGuard(governance) : undefined;
+      function* emit(event: StreamEvent): Generator<StreamEvent> {
+        for (const out of guard ? guard.push(event) : [event]) {
+          if (replicas > 1) yield* replicateEvent(out, replicas);
+          else yield out;
+        }
+      }
       try {
         if (!opened.first.done) {
           track(opened.first.value);
-          if (replicas > 1) yield* replicateEvent(opened.first.value, replicas);
-          else yield opened.first.value;
+          yield* emit(opened.first.value);
         }
         while (true) {
           const next = await opened.rest.next();
           if (next.done) break;
           track(next.value);
-          if (replicas > 1) yield* replicateEvent(next.value, replicas);
-          else yield next.value;
+          yield* emit(next.value);
         }
+        if (guard) for (const out of guard.end()) yield* replicas > 1 ? replicateEvent(out, replicas) : [out];
         outcome = 'ok';
         const complete = miss ? collector?.result() : undefined;
         if (complete && miss) storeAnswer(self.deps.exactCache, self.deps.semanticCache, request, context.caller.org.id, miss, { result: complete, model: model.id, provider: model.provider, tier: model.tier, storedAt: Date.now() });
       } catch (error) {
         // Our own abort (the client went away) surfaces as an upstream read failure.
         if (context.signal.aborted) return;
-        outcome = 'error_after_first_byte';
+        outcome = isGatewayError(error) && error.code === 'tool_call_blocked' ? 'tool_call_blocked' : 'error_after_first_byte';
         if (isProviderError(error) && error.retryable) void self.deps.breakers?.record(model.id, 'failure');
         throw error;
       } finally {
         deadline.clear();
-        if (outcome === 'client_closed') void opened.rest.return?.();
+        if (outcome !== 'ok') void opened.rest.return?.();
         const finalUsage = usage ?? estimateUsage(request.messages, chars);
         const latencyMs = Math.round(performance.now() - context.startedAt);
         const cost = computeCost(model, finalUsage);
@@ -566,6 +605,17 @@ export function replicateChoices(result: ChatResult, n: number): number {
   const added = n - result.choices.length;
   for (let index = result.choices.length; index < n; index++) result.choices.push({ ...first, index });
   return added;
+}
+
+/** The 422 for the first tool call of `result` the policy blocks, if any. */
+function blockedCallError(result: ChatResult, governance: ToolGovernance): GatewayError | undefined {
+  try {
+    checkToolCalls(result, governance);
+    return undefined;
+  } catch (error) {
+    if (isGatewayError(error)) return error;
+    throw error;
+  }
 }
 
 /** An organisation's own providers first, the platform's for every other provider. */

@@ -238,6 +238,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
   const cache = createCacheService(env, kv, logger);
   await cache.start();
   const gateway = new Gateway({
+    governance,
     verifier,
     ...(cache.exact ? { exactCache: cache.exact } : {}),
     ...(cache.semantic ? { semanticCache: cache.semantic } : {}),
