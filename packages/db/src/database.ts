@@ -1,6 +1,7 @@
 import type { DecisionRepository } from './repositories/decisions.js';
 import type { KeyRepository } from './repositories/keys.js';
 import type { OrgRepository } from './repositories/orgs.js';
+import type { ProviderKeyRepository } from './repositories/provider-keys.js';
 import type { SettingsRepository } from './repositories/settings.js';
 import type { ToolGovernanceRepository } from './repositories/tool-governance.js';
 import type { UsageRepository } from './repositories/usage.js';
@@ -18,6 +19,8 @@ export interface Database {
   readonly decisions: DecisionRepository;
   /** Each organisation's tool registry and tool policy. */
   readonly toolGovernance: ToolGovernanceRepository;
+  /** Each organisation's own provider credentials (BYOK), sealed by the caller. */
+  readonly providerKeys: ProviderKeyRepository;
   /** Applies pending migrations (createDb already did); a no-op when up to date. */
   migrate(): Promise<void>;
   /** True when `SELECT 1` answers within `timeoutMs` (default 2000). Never rejects. */

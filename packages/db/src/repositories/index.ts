@@ -2,6 +2,7 @@ import { createDecisionRepository } from './decisions.js';
 import type { Drizzle } from './drizzle.js';
 import { createKeyRepository } from './keys.js';
 import { createOrgRepository } from './orgs.js';
+import { createProviderKeyRepository } from './provider-keys.js';
 import { createSettingsRepository } from './settings.js';
 import { createToolGovernanceRepository } from './tool-governance.js';
 import { createUsageRepository } from './usage.js';
@@ -14,12 +15,14 @@ export function createRepositories(db: Drizzle) {
     usage: createUsageRepository(db),
     decisions: createDecisionRepository(db),
     toolGovernance: createToolGovernanceRepository(db),
+    providerKeys: createProviderKeyRepository(db),
   };
 }
 
 export type { DecisionRepository } from './decisions.js';
 export type { KeyRepository } from './keys.js';
 export type { OrgRepository } from './orgs.js';
+export type { NewProviderKey, ProviderKeyRecord, ProviderKeyRepository } from './provider-keys.js';
 export type { SettingsRepository } from './settings.js';
 export type {
   NewRegisteredTool,

@@ -3,3 +3,4 @@ export { organizations, orgSettings } from './organizations.js';
 export { routingDecisions } from './routing-decisions.js';
 export { usageEvents } from './usage-events.js';
 export { toolPolicies, toolRegistry } from './tool-governance.js';
+export { orgProviderKeys } from './org-provider-keys.js';

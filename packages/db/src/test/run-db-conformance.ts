@@ -3,6 +3,7 @@ import type { Database } from '../database.js';
 import { decisionAggregateConformance, decisionConformance } from './conformance/decisions.js';
 import { keyConformance } from './conformance/keys.js';
 import { orgConformance } from './conformance/orgs.js';
+import { providerKeyConformance } from './conformance/provider-keys.js';
 import { settingsConformance } from './conformance/settings.js';
 import { toolGovernanceConformance } from './conformance/tool-governance.js';
 import { usageConformance } from './conformance/usage.js';
@@ -46,5 +47,6 @@ export function runDbConformance(name: string, create: () => Promise<Database>):
     describe('decisions', () => decisionConformance(getDb));
     describe('decision aggregates', () => decisionAggregateConformance(getDb));
     describe('tool governance', () => toolGovernanceConformance(getDb));
+    describe('provider keys (BYOK)', () => providerKeyConformance(getDb));
   });
 }
