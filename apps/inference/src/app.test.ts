@@ -205,7 +205,8 @@ describe('routing controls over HTTP', () => {
     const next = await chat({ ...turn, svc: { conversation_id: conversation } });
     expect(next.headers.get('x-svc-model')).toBe(model);
     expect(((await next.json()) as Answer).svc_metadata.decision_source).toBe('Sticky');
-    const mixed = await chat({ ...turn, svc: { conversation_id: conversation }, routing_hints: { chain_routing: 'mixed' } });
+    // chain_routing does not change the answer: without enable_cache false the cache would serve it.
+    const mixed = await chat({ ...turn, svc: { conversation_id: conversation, enable_cache: false }, routing_hints: { chain_routing: 'mixed' } });
     expect(((await mixed.json()) as Answer).svc_metadata.decision_source).toBe('Router');
   });
 });
