@@ -1,21 +1,51 @@
 import type { ChatMessage, Usage } from '@svc/core';
 
-/** ~4 characters per token: the usual English average, used only when a provider reports none. */
+/** ~4 characters per token: the English average, the fallback when the tokenizer cannot load. */
 const charsPerToken = 4;
+/** Tokens of a message's role and framing in the chat format. */
+const perMessage = 4;
 
+type CountTokens = (text: string) => number;
+let tokenizer: Promise<CountTokens | undefined> | undefined;
+
+/**
+ * The o200k tokenizer (gpt-tokenizer, pure JS: no native build, no network), loaded on first use:
+ * its ranks take ~200 ms and a few MB, paid only by the first stream a provider leaves uncounted.
+ */
+function loadTokenizer(): Promise<CountTokens | undefined> {
+  tokenizer ??= import('gpt-tokenizer').then(
+    (module) => (text: string) => module.countTokens(text),
+    () => undefined,
+  );
+  return tokenizer;
+}
+
+function textOf(message: ChatMessage): string {
+  if (typeof message.content === 'string') return message.content;
+  let text = '';
+  if (message.content) for (const part of message.content) if (part.type === 'text') text += part.text;
+  return text;
+}
+
+/** Prompt tokens by the ~4-characters heuristic (synchronous; for admission-time estimates). */
 export function estimatePromptTokens(messages: readonly ChatMessage[]): number {
   let chars = 0;
-  for (const message of messages) {
-    if (typeof message.content === 'string') chars += message.content.length;
-    else if (message.content) for (const part of message.content) if (part.type === 'text') chars += part.text.length;
-    chars += 4; // role and framing
-  }
+  for (const message of messages) chars += textOf(message).length + perMessage * charsPerToken;
   return Math.ceil(chars / charsPerToken);
 }
 
-/** Usage for a stream that ended without the provider's count; marked `estimated`. */
-export function estimateUsage(messages: readonly ChatMessage[], completionChars: number): Usage {
-  const promptTokens = estimatePromptTokens(messages);
-  const completionTokens = Math.ceil(completionChars / charsPerToken);
+/**
+ * Usage for a stream that ended without the provider's count, counted with a real tokenizer over
+ * the prompt's text and the streamed text, and marked `estimated` (the provider's own tokenizer
+ * may differ; images and tool schemas are not counted).
+ */
+export async function estimateUsage(messages: readonly ChatMessage[], completionText: string): Promise<Usage> {
+  const count = await loadTokenizer();
+  let promptTokens = 0;
+  for (const message of messages) {
+    const text = textOf(message);
+    promptTokens += (count ? count(text) : Math.ceil(text.length / charsPerToken)) + perMessage;
+  }
+  const completionTokens = count ? count(completionText) : Math.ceil(completionText.length / charsPerToken);
   return { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens, estimated: true };
 }

@@ -311,7 +311,8 @@ export class Gateway {
     const byok = orgProviders?.get(model.provider) !== undefined;
     async function* events(): AsyncGenerator<StreamEvent> {
       let usage: Usage | undefined;
-      let chars = 0;
+      // References to the streamed text, joined only when the provider sends no usage (then tokenised).
+      const pieces: string[] = [];
       let outcome = 'client_closed';
       // Only when the answer will be cached or verified: the events are kept to rebuild it once complete.
       const plan = verificationPlan(request, mode);
@@ -319,8 +320,8 @@ export class Gateway {
       const track = (event: StreamEvent) => {
         collector?.add(event);
         if (event.type === 'usage') usage = event.usage;
-        else if (event.type === 'text-delta' || event.type === 'reasoning-delta' || event.type === 'refusal-delta') chars += event.text.length;
-        else if (event.type === 'tool-call-delta') chars += event.argumentsDelta.length;
+        else if (event.type === 'text-delta' || event.type === 'reasoning-delta' || event.type === 'refusal-delta') pieces.push(event.text);
+        else if (event.type === 'tool-call-delta') pieces.push(event.argumentsDelta);
       };
       // Tool governance holds a call back until it can judge it; a blocked one ends the stream with an error event.
       const guard = governance ? new ToolCallStreamGuard(governance) : undefined;
@@ -354,7 +355,7 @@ export class Gateway {
       } finally {
         deadline.clear();
         if (outcome !== 'ok') void opened.rest.return?.();
-        const finalUsage = usage ?? estimateUsage(request.messages, chars);
+        const finalUsage = usage ?? (await estimateUsage(request.messages, pieces.join('')));
         const latencyMs = Math.round(performance.now() - context.startedAt);
         const cost = computeCost(model, finalUsage);
         metadata = buildSvcMetadata({ requestId: context.requestId, requestedModel: request.model, decision, served: model, mode, latencyMs, cost, byok });
