@@ -1,3 +1,4 @@
+import { encryptionKeyFormat, isEncryptionKey } from '@svc/byok';
 import * as v from 'valibot';
 
 /**
@@ -77,7 +78,7 @@ const baseSchema = v.object({
   QDRANT_URL: url('QDRANT_URL', ['http:', 'https:']),
   QDRANT_API_KEY: v.optional(v.string()),
   SVC_MASTER_KEY: v.optional(v.pipe(v.string(), v.minLength(16, 'SVC_MASTER_KEY must be at least 16 characters'))),
-  SVC_ENCRYPTION_KEY: v.optional(v.pipe(v.string(), v.minLength(32, 'SVC_ENCRYPTION_KEY must be at least 32 characters'))),
+  SVC_ENCRYPTION_KEY: v.optional(v.pipe(v.string(), v.check(isEncryptionKey, `SVC_ENCRYPTION_KEY ${encryptionKeyFormat}`))),
   SVC_CONFIG: v.optional(v.string()),
   AZURE_API_VERSION: v.optional(v.pipe(v.string(), v.minLength(1, 'AZURE_API_VERSION must not be empty'))),
   BEDROCK_REGION: v.optional(v.pipe(v.string(), v.regex(/^[a-z]{2}(-[a-z]+)+-\d$/, 'BEDROCK_REGION must be an AWS region such as us-east-1'))),

@@ -27,6 +27,8 @@ import { CircuitBreakers, HedgeStats, KeyCooldowns, LatencyTracker } from '@svc/
 import { BREAKER_STATE, type Logger, type Metrics, createLogger, createMetrics } from '@svc/telemetry';
 import { createOutputVerifier } from '@svc/healing';
 import { CachedGovernanceSource } from '@svc/governance';
+import type { ByokService } from '@svc/byok';
+import { createByok } from './byok.js';
 import { type CacheService, createCacheService } from './cache.js';
 import { type ConfigFile, loadConfigFile } from './config-file.js';
 import { ConfigError, type Env } from './env.js';
@@ -44,6 +46,8 @@ export interface Runtime {
   authenticator: Authenticator;
   /** Each organisation's tool registry and policy (tool governance), cached; changes reach every instance through the kv. */
   governance: CachedGovernanceSource;
+  /** Organisations' own provider keys (BYOK): sealed storage and each org's providers, cached; changes reach every instance through the kv. */
+  byok: ByokService;
   gateway: Gateway;
   /** The answer caches (exact L0/L1, semantic), their stats and purge. */
   cache: CacheService;
@@ -201,6 +205,8 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     onError: (error, orgId) => logger.warn({ err: error, orgId }, 'tool governance unavailable; serving the last snapshot'),
   });
   await governance.start();
+  const byok = createByok(env, { store: db.providerKeys, kv, platform: config, logger });
+  await byok.start();
   const breakers = new CircuitBreakers({
     kv,
     consecutiveFailures: Math.max(1, env.SVC_BREAKER_CONSECUTIVE_FAILURES),
@@ -249,6 +255,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     chains: new ChainLimiter({ kv, defaults: { maxSteps: env.SVC_CHAIN_MAX_STEPS, timeoutSecs: env.SVC_CHAIN_TIMEOUT_SECS } }),
     catalog,
     providers,
+    byok,
     learn,
     metrics,
     logger,
@@ -268,6 +275,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     providers,
     authenticator,
     governance,
+    byok,
     gateway,
     cache,
     learn,
@@ -298,7 +306,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     close() {
       closed ??= (async () => {
         await Promise.all([learn.close(), feedback.close(), cache.close()]);
-        await Promise.all([authenticator.stop(), governance.stop()]);
+        await Promise.all([authenticator.stop(), governance.stop(), byok.stop()]);
         await kv.close();
         await db.close();
         await http?.close();
