@@ -114,12 +114,6 @@ describe('keys', () => {
     );
     expect(scoped).toMatchObject({ scopes: ['inference:embeddings'], expires_at: '2099-01-01T00:00:00.000Z' });
   });
-
-  it('answers BYOK routes with a clear 501 until they ship', async () => {
-    const response = await admin('PUT', '/v1/admin/orgs/x/provider-keys/openai', { api_key: 'sk' });
-    expect(response.status).toBe(501);
-    expect(await json(response)).toMatchObject({ error: { code: 'not_implemented' } });
-  });
 });
 
 const sharedStores = process.env.TEST_REDIS_URL && process.env.TEST_DATABASE_URL;

@@ -6,6 +6,7 @@ import type { ControlPlaneDeps } from './deps.js';
 import type { ControlEnv } from './env.js';
 import { registerAdminKeys } from './routes/admin-keys.js';
 import { registerAdminOrgs } from './routes/admin-orgs.js';
+import { registerAdminProviderKeys } from './routes/admin-provider-keys.js';
 import { registerRoutingDecisions } from './routes/admin-routing-decisions.js';
 import { registerRoutingDiversity } from './routes/admin-routing-diversity.js';
 import { registerRoutingDrift } from './routes/admin-routing-drift.js';
@@ -47,6 +48,7 @@ export function createControlPlaneApp(deps: ControlPlaneDeps): Hono<ControlEnv> 
   registerCache(app, deps);
   registerAdminOrgs(app, deps);
   registerAdminKeys(app, deps);
+  registerAdminProviderKeys(app, deps);
   registerAdminTools(app, deps);
   registerAdminToolPolicy(app, deps);
   registerRoutingDecisions(app, deps);

@@ -1,4 +1,5 @@
 import type { Authenticator, AuthStore } from '@svc/auth';
+import type { ByokService } from '@svc/byok';
 import type { Catalog } from '@svc/catalog';
 import type { DecisionRepository, ToolGovernanceRepository } from '@svc/db';
 import type { GovernanceSource } from '@svc/governance';
@@ -17,6 +18,8 @@ export interface ControlPlaneDeps {
   };
   /** Tool governance snapshots: an admin write invalidates the organisation's, on every instance. */
   governance: Pick<GovernanceSource, 'invalidate'>;
+  /** Organisations' own provider keys (BYOK): sealed storage; a write reaches every instance's cache. */
+  byok: Pick<ByokService, 'providerIds' | 'supports' | 'list' | 'put' | 'delete'>;
   /** The active catalog (models of configured providers): the capability matrix, free and family facts of the policy report. */
   catalog: Pick<Catalog, 'list' | 'get' | 'resolve'>;
   /** Shared state: the capability matrix snapshot and its refresh lock (Redis when configured). */

@@ -1,5 +1,5 @@
 import { parseScopes } from '@svc/auth';
-import { GatewayError, defaultKeyScopes, invalidRequest, notFound } from '@svc/core';
+import { defaultKeyScopes, invalidRequest, notFound } from '@svc/core';
 import { readJson } from '@svc/inference';
 import type { Hono } from 'hono';
 import * as v from 'valibot';
@@ -40,17 +40,4 @@ export function registerAdminKeys(app: Hono<ControlEnv>, deps: ControlPlaneDeps)
     if (!record) throw notFound(`No API key '${c.req.param('id')}'.`, 'id');
     return c.json({ id: record.id, status: 'revoked' });
   });
-
-  // BYOK credentials are stored encrypted with SVC_ENCRYPTION_KEY by the billing issue; until
-  // then the call fails clearly rather than pretending to store a credential.
-  const notYet = () => {
-    throw new GatewayError({
-      status: 501,
-      type: 'invalid_request_error',
-      code: 'not_implemented',
-      message: 'BYOK provider keys are not available yet in this version of the gateway.',
-    });
-  };
-  app.put('/v1/admin/orgs/:id/provider-keys/:provider', notYet);
-  app.delete('/v1/admin/orgs/:id/provider-keys/:provider', notYet);
 }
