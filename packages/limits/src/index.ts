@@ -1,0 +1,12 @@
+export type { CalendarMonth } from './calendar-month.js';
+export { type LimiterSettings, Limiter, type SpendSubject } from './limiter.js';
+export {
+  type ActualUsage,
+  type AdmitRequest,
+  type LedgerMonth,
+  type Limits,
+  type MonthSpend,
+  organizationLimits,
+} from './limits.js';
+export { formatDuration } from './rate-limit-response.js';
+export type { Reservation } from './reservation.js';

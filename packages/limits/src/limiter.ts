@@ -1,0 +1,218 @@
+import type { ConsumeAllResult, CounterStep, Kv } from '@svc/kv';
+import { Adjustments } from './adjustments.js';
+import { type AdmissionPlan, capacityOf, planAdmission } from './admission-plan.js';
+import { type CalendarMonth, monthAt, parseMonth } from './calendar-month.js';
+import { type MonthKeys, monthKeys } from './kv-keys.js';
+import {
+  type AdmitRequest,
+  type LedgerMonth,
+  type Limits,
+  type MonthSpend,
+  checkAmount,
+  hasMonthLimits,
+  hasRateLimits,
+} from './limits.js';
+import { spendMicros, toUsd } from './money.js';
+import { blockedError, rateLimitHeaders, refusalError } from './rate-limit-response.js';
+import { KvReservation, type Reservation, unlimitedReservation } from './reservation.js';
+
+const DAY_MS = 86_400_000;
+
+/** Settings of a {@link Limiter}. */
+export interface LimiterSettings {
+  /** Shared state: the Redis Kv when instances must agree, the in-process one otherwise. */
+  kv: Kv;
+  /** Clock in epoch ms that picks the calendar month (UTC). Default `Date.now`. Buckets use the Kv's clock. */
+  now?: () => number;
+  /** Prefix of every Kv key. Default `limits:`. */
+  keyPrefix?: string;
+  /**
+   * An organisation's spend and tokens in `month` according to the usage ledger (the source of
+   * truth), read when the month's counters are missing from the Kv (first request of the month,
+   * a flushed Kv). Without it a missing month starts at 0.
+   */
+  loadMonth?: (orgId: string, month: CalendarMonth) => Promise<LedgerMonth>;
+  /**
+   * Receives every failure the limiter absorbed: a Kv or ledger failure during `admit` (the
+   * request is then admitted: fail open), or during `charge`/`settle`/`release`.
+   */
+  onError?: (error: unknown) => void;
+  /** How long month counters are kept after their month ends, ms. Default 40 days (last month stays visible). */
+  monthRetentionMs?: number;
+  /** Month-counter corrections kept for retry while the Kv fails. Default 10 000. */
+  maxBacklog?: number;
+}
+
+/** The budget fields of an organisation that `spend` reports next to the counters. */
+export interface SpendSubject {
+  id: string;
+  monthlyBudgetUsd: number | null;
+  tokenQuota: number | null;
+}
+
+/**
+ * Per-organisation (and per-key) RPM/TPM limits and monthly budget/token quota over a shared
+ * {@link Kv}. One atomic `consumeAll` call admits a request against every limit at once across
+ * all instances sharing the Kv; a request without limits costs no Kv call.
+ */
+export class Limiter {
+  private readonly kv: Kv;
+  private readonly now: () => number;
+  private readonly prefix: string;
+  private readonly loadMonth: ((orgId: string, month: CalendarMonth) => Promise<LedgerMonth>) | undefined;
+  private readonly onError: (error: unknown) => void;
+  private readonly retentionMs: number;
+  private readonly adjustments: Adjustments;
+
+  constructor(settings: LimiterSettings) {
+    this.kv = settings.kv;
+    this.now = settings.now ?? Date.now;
+    this.prefix = settings.keyPrefix ?? 'limits:';
+    this.loadMonth = settings.loadMonth;
+    this.onError = settings.onError ?? (() => {});
+    this.retentionMs = settings.monthRetentionMs ?? 40 * DAY_MS;
+    if (!(this.retentionMs > 0)) throw new RangeError(`monthRetentionMs must be positive, got ${this.retentionMs}`);
+    this.adjustments = new Adjustments(this.kv, this.onError, settings.maxBacklog ?? 10_000);
+  }
+
+  /**
+   * Admits a request against its limits, or throws the spec's error: 429 `rate_limit_error` /
+   * `rate_limit_exceeded` (with `retry-after` and `x-ratelimit-*`) when a rate limit is
+   * reached, 402 `billing_error` / `budget_exceeded` or `quota_exceeded` when the month's
+   * budget or token quota cannot cover the estimate (402 wins: waiting does not help). A refused
+   * request consumes nothing. When the Kv (or the ledger) fails the request is admitted and
+   * the failure goes to `onError`.
+   */
+  async admit(request: AdmitRequest): Promise<Reservation> {
+    const { limits } = request;
+    const monthLimited = hasMonthLimits(limits);
+    if (!monthLimited && !hasRateLimits(limits)) return unlimitedReservation;
+    checkAmount('estimatedTokens', request.estimatedTokens);
+    checkAmount('estimatedCostUsd', request.estimatedCostUsd);
+    checkNotBlocked(limits);
+
+    const month = monthLimited ? this.currentMonth() : null;
+    const plan = planAdmission(request, { prefix: this.prefix, month });
+    let result: ConsumeAllResult;
+    try {
+      result = await this.kv.consumeAll(plan.steps);
+      if (!result.admitted && monthMissing(plan, result) && month !== null) {
+        await this.seedFromLedger(request.orgId, month.month);
+        result = await this.kv.consumeAll(plan.steps);
+      }
+    } catch (error) {
+      this.onError(error);
+      return this.reservation(plan, null);
+    }
+    if (!result.admitted) {
+      if (monthMissing(plan, result)) {
+        this.onError(new Error(`limits: the month counters of ${request.orgId} are missing right after seeding`));
+        return this.reservation(plan, null);
+      }
+      throw refusalError(plan, result);
+    }
+    this.adjustments.retrySoon();
+    return this.reservation(plan, result);
+  }
+
+  /**
+   * An organisation's month (default: the current one): settled and reserved spend and tokens
+   * from the Kv, or from the ledger (`loadMonth`) when the Kv has no counters for it (no budget
+   * or quota, or no request yet this month). Rejects when the Kv fails.
+   */
+  async spend(org: SpendSubject, month?: string): Promise<MonthSpend> {
+    const calendarMonth = month === undefined ? monthAt(this.now()) : parseMonth(month);
+    const keys = monthKeys(this.prefix, org.id, calendarMonth.id);
+    const read = (key: string): CounterStep => ({ kind: 'counter', key, cost: 0, onMissing: 'skip' });
+    const { steps } = await this.kv.consumeAll([
+      read(keys.usd),
+      read(keys.usdReserved),
+      read(keys.tokens),
+      read(keys.tokensReserved),
+    ]);
+    const [usd, usdReserved, tokens, tokensReserved] = steps.map((step) => (step.kind === 'counter' ? step : null));
+    const limits = { month: calendarMonth.id, budgetUsd: org.monthlyBudgetUsd, tokenQuota: org.tokenQuota };
+    if (usd?.missing !== false && tokens?.missing !== false) {
+      const ledger = this.loadMonth === undefined ? { spentUsd: 0, tokens: 0 } : await this.loadMonth(org.id, calendarMonth);
+      return { ...limits, spentUsd: ledger.spentUsd, reservedUsd: 0, tokens: ledger.tokens, reservedTokens: 0 };
+    }
+    const heldUsd = Math.max(0, usdReserved?.value ?? 0);
+    const heldTokens = Math.max(0, tokensReserved?.value ?? 0);
+    return {
+      ...limits,
+      spentUsd: toUsd(Math.max(0, (usd?.value ?? 0) - heldUsd)),
+      reservedUsd: toUsd(heldUsd),
+      tokens: Math.max(0, (tokens?.value ?? 0) - heldTokens),
+      reservedTokens: heldTokens,
+    };
+  }
+
+  /**
+   * Starts an organisation's month counters at the ledger's figures, unless they already exist
+   * (another instance or an earlier request seeded them, and they have moved on since). Resolves
+   * true when it set either. `admit` seeds by itself through `loadMonth`; call this at start-up
+   * to pay the ledger query before the first request, or after restoring a flushed Kv.
+   */
+  async seed(orgId: string, month: string, spentUsd: number, tokens: number): Promise<boolean> {
+    const calendarMonth = parseMonth(month);
+    const ttlMs = this.monthTtlMs(calendarMonth);
+    if (ttlMs <= 0) return false;
+    return this.seedCounters(monthKeys(this.prefix, orgId, month), ttlMs, { spentUsd, tokens });
+  }
+
+  /** Month-counter corrections waiting for the Kv after it failed (for metrics and tests). */
+  get backlog(): number {
+    return this.adjustments.backlog;
+  }
+
+  private currentMonth(): { month: CalendarMonth; ttlMs: number } {
+    const month = monthAt(this.now());
+    return { month, ttlMs: this.monthTtlMs(month) };
+  }
+
+  private monthTtlMs(month: CalendarMonth): number {
+    return month.end.getTime() + this.retentionMs - this.now();
+  }
+
+  private async seedFromLedger(orgId: string, month: CalendarMonth): Promise<void> {
+    const usage = this.loadMonth === undefined ? { spentUsd: 0, tokens: 0 } : await this.loadMonth(orgId, month);
+    await this.seedCounters(monthKeys(this.prefix, orgId, month.id), this.monthTtlMs(month), usage);
+  }
+
+  private async seedCounters(keys: MonthKeys, ttlMs: number, usage: LedgerMonth): Promise<boolean> {
+    checkAmount('spentUsd', usage.spentUsd);
+    checkAmount('tokens', usage.tokens);
+    const [usd, tokens] = await Promise.all([
+      this.kv.setIfAbsent(keys.usd, String(spendMicros(usage.spentUsd)), { ttlMs }),
+      this.kv.setIfAbsent(keys.tokens, String(Math.round(usage.tokens)), { ttlMs }),
+    ]);
+    return usd || tokens;
+  }
+
+  /** The reservation of an admitted plan; without a result (the Kv failed) it holds nothing. */
+  private reservation(plan: AdmissionPlan, result: ConsumeAllResult | null): Reservation {
+    return new KvReservation(
+      {
+        tokenBuckets: plan.tokenBuckets.map((slot) => slot.step),
+        month: plan.month === null ? null : { keys: plan.month.keys, ttlMs: plan.month.ttlMs },
+        tokens: result === null ? 0 : plan.tokens,
+        micros: result === null ? 0 : plan.micros,
+        headers: result === null ? {} : rateLimitHeaders(plan, result),
+      },
+      this.adjustments,
+    );
+  }
+}
+
+function monthMissing(plan: AdmissionPlan, result: ConsumeAllResult): boolean {
+  if (plan.month === null) return false;
+  const usd = result.steps[plan.month.usd];
+  const tokens = result.steps[plan.month.tokens];
+  return (usd?.kind === 'counter' && usd.missing) || (tokens?.kind === 'counter' && tokens.missing);
+}
+
+/** A rate limit of 0 refuses everything; a bucket needs a capacity of at least 1, so it never reaches the Kv. */
+function checkNotBlocked(limits: Limits): void {
+  if (capacityOf(limits.rpm) === 0 || capacityOf(limits.keyRpm) === 0) throw blockedError('requests');
+  if (capacityOf(limits.tpm) === 0 || capacityOf(limits.keyTpm) === 0) throw blockedError('tokens');
+}

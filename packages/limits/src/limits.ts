@@ -1,0 +1,81 @@
+import type { Organization } from '@svc/core';
+
+/**
+ * What one request is held to. Every limit is a positive number or null (unlimited; `undefined`
+ * too for the per-key ones). A limit of 0 refuses everything.
+ */
+export interface Limits {
+  /** Requests per minute for the organisation. */
+  rpm: number | null;
+  /** Tokens (prompt + completion) per minute for the organisation. */
+  tpm: number | null;
+  /** Requests per minute for the API key, on top of the organisation's. */
+  keyRpm?: number | null;
+  /** Tokens per minute for the API key, on top of the organisation's. */
+  keyTpm?: number | null;
+  /** Spend cap per calendar month (UTC), USD. */
+  monthlyBudgetUsd: number | null;
+  /** Tokens per calendar month (UTC). */
+  tokenQuota: number | null;
+}
+
+/** The limits stored on an organisation row (no per-key limits). */
+export function organizationLimits(org: Organization): Limits {
+  return {
+    rpm: org.rpmLimit,
+    tpm: org.tpmLimit,
+    monthlyBudgetUsd: org.monthlyBudgetUsd,
+    tokenQuota: org.tokenQuota,
+  };
+}
+
+export interface AdmitRequest {
+  orgId: string;
+  keyId: string;
+  limits: Limits;
+  /** Prompt tokens plus the completion tokens the request may produce (e.g. `max_tokens`). */
+  estimatedTokens: number;
+  /** The cost of those tokens, USD: an upper bound keeps spend within the budget. */
+  estimatedCostUsd: number;
+}
+
+/** What a request really used, reported once it is over. */
+export interface ActualUsage {
+  actualTokens: number;
+  actualCostUsd: number;
+}
+
+/** An organisation's month, as `spend()` reports it to the admin API. */
+export interface MonthSpend {
+  /** `YYYY-MM`, UTC. */
+  month: string;
+  /** Settled spend, USD. */
+  spentUsd: number;
+  /** Held by requests still in progress, USD. */
+  reservedUsd: number;
+  /** Settled tokens. */
+  tokens: number;
+  /** Held by requests still in progress. */
+  reservedTokens: number;
+  budgetUsd: number | null;
+  tokenQuota: number | null;
+}
+
+/** An organisation's usage of one month according to the usage ledger. */
+export interface LedgerMonth {
+  spentUsd: number;
+  tokens: number;
+}
+
+export function hasRateLimits(limits: Limits): boolean {
+  return limits.rpm != null || limits.tpm != null || limits.keyRpm != null || limits.keyTpm != null;
+}
+
+export function hasMonthLimits(limits: Limits): boolean {
+  return limits.monthlyBudgetUsd != null || limits.tokenQuota != null;
+}
+
+/** RangeError unless `value` is a finite number >= 0 (token counts, USD amounts). */
+export function checkAmount(name: string, value: number): void {
+  if (!(value >= 0) || !Number.isFinite(value)) throw new RangeError(`${name} must be a finite number >= 0, got ${value}`);
+}
