@@ -144,7 +144,9 @@ for i, plan in ipairs(plans) do
     if admitted and not plan.skip then
       value = value + plan.cost
       if not plan.missing then
-        redis.call('INCRBY', KEYS[i], plan.costArg)
+        if plan.cost ~= 0 then
+          redis.call('INCRBY', KEYS[i], plan.costArg)
+        end
       elseif plan.ttl ~= '' then
         redis.call('SET', KEYS[i], plan.costArg, 'PX', plan.ttl)
       else

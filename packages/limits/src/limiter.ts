@@ -63,6 +63,7 @@ export class Limiter {
   private readonly onError: (error: unknown) => void;
   private readonly retentionMs: number;
   private readonly adjustments: Adjustments;
+  private readonly seeding = new Map<string, Promise<void>>();
 
   constructor(settings: LimiterSettings) {
     this.kv = settings.kv;
@@ -174,9 +175,18 @@ export class Limiter {
     return month.end.getTime() + this.retentionMs - this.now();
   }
 
-  private async seedFromLedger(orgId: string, month: CalendarMonth): Promise<void> {
-    const usage = this.loadMonth === undefined ? { spentUsd: 0, tokens: 0 } : await this.loadMonth(orgId, month);
-    await this.seedCounters(monthKeys(this.prefix, orgId, month.id), this.monthTtlMs(month), usage);
+  /** Seeds a missing month; concurrent admissions of this instance share one ledger read. */
+  private seedFromLedger(orgId: string, month: CalendarMonth): Promise<void> {
+    const id = `${orgId} ${month.id}`;
+    let seeding = this.seeding.get(id);
+    if (seeding === undefined) {
+      seeding = (async () => {
+        const usage = this.loadMonth === undefined ? { spentUsd: 0, tokens: 0 } : await this.loadMonth(orgId, month);
+        await this.seedCounters(monthKeys(this.prefix, orgId, month.id), this.monthTtlMs(month), usage);
+      })().finally(() => this.seeding.delete(id));
+      this.seeding.set(id, seeding);
+    }
+    return seeding;
   }
 
   private async seedCounters(keys: MonthKeys, ttlMs: number, usage: LedgerMonth): Promise<boolean> {

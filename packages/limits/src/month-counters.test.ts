@@ -48,6 +48,13 @@ describe('month counters', () => {
     expect(loads).toHaveLength(1);
   });
 
+  it('read the ledger once for a burst of first requests', async () => {
+    const { limiter, loads } = setup('2025-03-10T08:00:00Z', { '2025-03': { spentUsd: 0.5, tokens: 0 } });
+    const outcomes = await Promise.allSettled(Array.from({ length: 20 }, () => limiter.admit(request(0.1))));
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(5);
+    expect(loads).toHaveLength(1);
+  });
+
   it('seed() sets a month only when the Kv has none (the running counters win)', async () => {
     const { limiter } = setup('2025-03-10T08:00:00Z');
     expect(await limiter.seed(org.id, '2025-03', 0.7, 700)).toBe(true);
