@@ -59,6 +59,17 @@ async function json<T = Record<string, unknown>>(response: Response, status = 20
 }
 const newOrg = () => runtime.db.orgs.ensure(`byok-${randomUUID()}`);
 
+/** One chat request: the Authorization the upstream saw and the answer's cost attribution. */
+async function chatAs(app: ReturnType<typeof createInferenceApp>, secret: string): Promise<[string | undefined, string]> {
+  const response = await app.request('/v1/chat/completions', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: `hi ${randomUUID()}` }] }),
+  });
+  const body = await json<{ svc_metadata: { cost_attribution: string } }>(response);
+  return [upstream.at(-1), body.svc_metadata.cost_attribution];
+}
+
 describe('BYOK provider keys admin API', () => {
   it('needs the admin role', async () => {
     const org = await newOrg();
@@ -155,15 +166,7 @@ describe('BYOK provider keys admin API', () => {
   it("serves the organisation's requests with its key (byok) from the next request on, on every instance sharing the kv", async () => {
     const org = await newOrg();
     const { secret } = await runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:chat'] });
-    const chat = async () => {
-      const response = await inference.request('/v1/chat/completions', {
-        method: 'POST',
-        headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: `hi ${randomUUID()}` }] }),
-      });
-      const body = await json<{ svc_metadata: { cost_attribution: string } }>(response);
-      return [upstream.at(-1), body.svc_metadata.cost_attribution];
-    };
+    const chat = () => chatAs(inference, secret);
     // Another instance: its own cache over the same store and kv.
     const elsewhere = new ByokService({
       store: runtime.db.providerKeys,
@@ -187,6 +190,34 @@ describe('BYOK provider keys admin API', () => {
       expect(await elsewhere.forOrg(org.id)).toBeUndefined();
     } finally {
       await elsewhere.stop();
+    }
+  });
+});
+
+const sharedStores = process.env.TEST_REDIS_URL && process.env.TEST_DATABASE_URL;
+describe.skipIf(!sharedStores && process.env.CI !== 'true')('BYOK across instances (PostgreSQL + Redis)', () => {
+  it('a key stored through one instance serves the next requests on another, and its deletion too', async () => {
+    const env = parseEnv({ ...envVars, SVC_DATA_DIR: undefined, DATABASE_URL: process.env.TEST_DATABASE_URL, REDIS_URL: process.env.TEST_REDIS_URL });
+    const [a, b] = await Promise.all([createRuntime(env, { fetch }), createRuntime(env, { fetch })]);
+    try {
+      const controlA = createControlPlaneApp({ ...a, maxBodyBytes: 64 * 1024 });
+      const inferenceB = createInferenceApp({ ...b, maxBodyBytes: 64 * 1024 });
+      const org = await a.db.orgs.ensure(`byok-shared-${randomUUID()}`);
+      const { secret } = await a.authenticator.issue({ orgId: org.id, scopes: ['inference:chat'] });
+      const put = (method: string, body?: unknown) =>
+        controlA.request(`/v1/admin/orgs/${org.id}/provider-keys/openai`, {
+          method,
+          headers: { authorization: `Bearer ${master}`, 'content-type': 'application/json' },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        });
+
+      expect(await chatAs(inferenceB, secret)).toEqual([`Bearer ${platformKey}`, 'svc']); // B caches "none"
+      await json(await put('PUT', { api_key: orgKey }));
+      await expect.poll(() => chatAs(inferenceB, secret), { timeout: 1_000, interval: 50 }).toEqual([`Bearer ${orgKey}`, 'byok']);
+      await json(await put('DELETE'));
+      await expect.poll(() => chatAs(inferenceB, secret), { timeout: 1_000, interval: 50 }).toEqual([`Bearer ${platformKey}`, 'svc']);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
     }
   });
 });
