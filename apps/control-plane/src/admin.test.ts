@@ -81,6 +81,26 @@ describe('organisations', () => {
   });
 });
 
+describe('spend', () => {
+  it('shows the month\'s settled spend and tokens against the budget, patched limits applying at once', async () => {
+    const created = (await (await admin('POST', '/v1/admin/orgs', { name: `spend-${randomUUID()}`, monthly_budget_usd: 5, token_quota: 1_000_000 })).json()) as { id: string };
+    const key = (await (await admin('POST', '/v1/admin/keys', { org_id: created.id })).json()) as { key: string };
+    expect((await chatWith(key.key)).status).toBe(200);
+    await runtime.learn.flush();
+    await expect
+      .poll(async () => (await (await admin('GET', `/v1/admin/orgs/${created.id}/spend`)).json()) as Record<string, unknown>)
+      .toMatchObject({ object: 'org_spend', org_id: created.id, monthly_budget_usd: 5, token_quota: 1_000_000, reserved_usd: 0, reserved_tokens: 0 });
+    const spend = (await (await admin('GET', `/v1/admin/orgs/${created.id}/spend`)).json()) as { spent_usd: number; tokens: number; month: string };
+    expect(spend.spent_usd).toBeGreaterThan(0);
+    expect(spend.tokens).toBeGreaterThan(0);
+    expect(spend.month).toMatch(/^\d{4}-\d{2}$/);
+    expect((await admin('GET', `/v1/admin/orgs/${created.id}/spend?month=2026-13`)).status).toBe(400);
+    expect((await admin('GET', `/v1/admin/orgs/${randomUUID()}/spend`)).status).toBe(404);
+    await admin('PATCH', `/v1/admin/orgs/${created.id}`, { monthly_budget_usd: 0.0000001 });
+    expect((await chatWith(key.key)).status).toBe(402);
+  });
+});
+
 describe('keys', () => {
   it('issues a key shown once, usable at once, listed without its secret, revoked at once', async () => {
     const org = await json<{ id: string }>(await admin('POST', '/v1/admin/orgs', { name: `keys-${randomUUID()}` }));

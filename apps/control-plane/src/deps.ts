@@ -4,6 +4,7 @@ import type { Catalog } from '@svc/catalog';
 import type { DecisionRepository, ToolGovernanceRepository } from '@svc/db';
 import type { GovernanceSource } from '@svc/governance';
 import type { Kv } from '@svc/kv';
+import type { Limiter } from '@svc/limits';
 import type { CircuitBreakers, HedgeStats, LatencyTracker } from '@svc/resilience';
 import type { CacheService, Readiness, Runtime } from '@svc/runtime';
 import type { Logger, Metrics } from '@svc/telemetry';
@@ -26,6 +27,8 @@ export interface ControlPlaneDeps {
   kv: Pick<Kv, 'get' | 'set' | 'setIfAbsent' | 'delete' | 'ttl'>;
   /** Circuit breakers (the same instances the inference pipeline consults). */
   breakers: Pick<CircuitBreakers, 'list' | 'reset'>;
+  /** Monthly spend against budgets (`GET /v1/admin/orgs/{id}/spend`). */
+  limiter: Pick<Limiter, 'spend'>;
   /** The answer caches: stats and purge. */
   cache: Pick<CacheService, 'stats' | 'purge'>;
   /** Hedging counters, learned latencies and the run-time default. */

@@ -211,6 +211,42 @@ describe('routing controls over HTTP', () => {
   });
 });
 
+describe('limits', () => {
+  const limited = async (limits: { rpmLimit?: number; tpmLimit?: number; monthlyBudgetUsd?: number; tokenQuota?: number }) => {
+    const org = await runtime.db.orgs.create({ name: `limits-${Math.random()}`, ...limits });
+    return (await runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:chat'] })).secret;
+  };
+  const ask = (key: string, i: number) => chat({ model: 'mock/mock-speed', messages: [{ role: 'user', content: `limit test ${i} ${Math.random()}` }] }, auth(key));
+
+  it('answers 429 rate_limit_exceeded with retry-after and x-ratelimit-* once the RPM is used up', async () => {
+    const key = await limited({ rpmLimit: 2 });
+    const first = await ask(key, 1);
+    expect(first.status).toBe(200);
+    expect(first.headers.get('x-ratelimit-limit-requests')).toBe('2');
+    expect(first.headers.get('x-ratelimit-remaining-requests')).toBe('1');
+    expect((await ask(key, 2)).status).toBe(200);
+    const refused = await ask(key, 3);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    await expectError(refused, 429, 'rate_limit_error', 'rate_limit_exceeded');
+  });
+
+  it('answers 402 billing_error when the monthly budget or the token quota cannot cover a request', async () => {
+    await expectError(await ask(await limited({ monthlyBudgetUsd: 0.000001 }), 1), 402, 'billing_error', 'budget_exceeded');
+    await expectError(await ask(await limited({ tokenQuota: 10 }), 1), 402, 'billing_error', 'quota_exceeded');
+  });
+
+  it('settles the actual usage: a streamed answer is counted against the token quota', async () => {
+    const org = await runtime.db.orgs.create({ name: `quota-${Math.random()}`, tokenQuota: 100_000 });
+    const key = (await runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:chat'] })).secret;
+    const response = await chat({ model: 'mock/mock-speed', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'count me' }] }, auth(key));
+    await response.text();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const spend = await runtime.limiter.spend(org);
+    expect(spend.tokens).toBeGreaterThan(0);
+    expect(spend.reservedTokens).toBe(0);
+  });
+});
+
 describe('settings and the intelligence mode resolution order', () => {
   const put = (body: unknown, key: string) => app.request('/v1/settings', { method: 'PUT', headers: auth(key), body: JSON.stringify(body) });
   const modeOf = async (response: Response) => {

@@ -3,6 +3,7 @@ import { type CachedAnswer, type Caller, type ChatRequest, type ChatResult, type
 import type { HedgeStats, LatencyTracker } from '@svc/resilience';
 import { type GovernanceSource, type ToolGovernance, ToolCallStreamGuard, checkDeclaredTools, checkToolCalls } from '@svc/governance';
 import { type OutputVerifier, createOutputVerifier } from '@svc/healing';
+import { type Limiter, type Reservation, organizationLimits } from '@svc/limits';
 import { type LatencyStats, type RouteContext, type Router, createLatencyStats, createRouter } from '@svc/router';
 import type { Logger, Metrics } from '@svc/telemetry';
 import type { Attempt } from './attempt.js';
@@ -51,6 +52,8 @@ export interface GatewayDeps {
   sticky?: StickyStore;
   /** `max_chain_steps` / `chain_timeout_secs` enforcement; absent: not enforced. */
   chains?: ChainLimiter;
+  /** RPM/TPM limits, monthly budget and token quota per organisation; absent: none enforced. */
+  limiter?: Pick<Limiter, 'admit'>;
   /** Tool governance per organisation (registry, blocked tools and arguments); absent: not enforced. */
   governance?: Pick<GovernanceSource, 'get'>;
   /**
@@ -143,6 +146,26 @@ export class Gateway {
   }
 
   /**
+   * Admission against the organisation's limits with an upper-bound estimate: the prompt plus
+   * `max_tokens` (1,000 when unset) at the first choice's prices. Throws 429 / 402.
+   */
+  private async admit(request: ChatRequest, context: RequestContext, model: ModelInfo, promptTokens: number): Promise<Reservation> {
+    const completion = request.maxTokens ?? defaultCompletionEstimate;
+    try {
+      return await this.deps.limiter!.admit({
+        orgId: context.caller.org.id,
+        keyId: context.caller.keyId,
+        limits: organizationLimits(context.caller.org),
+        estimatedTokens: promptTokens + completion,
+        estimatedCostUsd: (promptTokens * model.inputPricePerMTok + completion * model.outputPricePerMTok) / 1e6,
+      });
+    } catch (error) {
+      if (isGatewayError(error)) this.deps.metrics.rateLimitRejections.inc({ scope: error.status === 402 ? (error.code === 'quota_exceeded' ? 'quota' : 'budget') : 'rate' });
+      throw error;
+    }
+  }
+
+  /**
    * Tool governance of the caller's organisation, for requests that declare tools (no tool, no
    * check, no await); an org without a policy costs one cached lookup. Declared tools are checked
    * here: 404 tool_not_registered / 422 tool_call_blocked before any provider call.
@@ -186,14 +209,26 @@ export class Gateway {
     const governance = await this.governance(request, context.caller.org.id);
     const routed = this.route(request, context, mode);
     let decision = routed instanceof Promise ? await routed : routed;
+    // Stage 1's limits (RPM/TPM, monthly budget and quota): admitted against the first choice's prices.
+    const reservation = this.deps.limiter ? await this.admit(request, context, decision.model, decision.promptTokens) : unlimited;
     const { exactCache, semanticCache } = this.deps;
     let miss: CacheMiss | undefined;
     if ((exactCache || semanticCache) && cacheEnabled(mode, request)) {
-      const cached = await lookupCache(exactCache, semanticCache, request, context.caller.org.id);
+      let cached: Awaited<ReturnType<typeof lookupCache>>;
+      try {
+        cached = await lookupCache(exactCache, semanticCache, request, context.caller.org.id);
+        if ('hit' in cached) {
+          const blocked = governance ? blockedCallError(cached.hit.answer.result, governance) : undefined;
+          if (blocked) throw blocked;
+        }
+      } catch (error) {
+        void reservation.release();
+        throw error;
+      }
       if ('hit' in cached) {
-        const blocked = governance ? blockedCallError(cached.hit.answer.result, governance) : undefined;
-        if (blocked) throw blocked;
-        return this.cacheHit(request, context, mode, cached.hit);
+        // A hit consumes no tokens and costs nothing: only the request counts.
+        void reservation.settle({ actualTokens: 0, actualCostUsd: 0 });
+        return withHeaders(this.cacheHit(request, context, mode, cached.hit), reservation.headers);
       }
       miss = cached.miss;
     }
@@ -228,10 +263,13 @@ export class Gateway {
       ...(this.deps.breakers ? { breakers: this.deps.breakers } : {}),
       ...(context.forwardHeaders ? { headers: context.forwardHeaders } : {}),
     };
+    // Whether the reservation was ended on the way (a blocked tool call settles what it spent).
+    let ended = false;
     try {
       if (request.stream) {
         const opened = await openStream(request, decision.waterfall, settings, attempts);
-        return this.streamResponse(request, context, decision, mode, opened.model, opened.value, attempts, deadline, miss, providers, orgProviders, governance);
+        ended = true; // the stream owns the reservation from here
+        return this.streamResponse(request, context, decision, mode, opened.model, opened.value, attempts, deadline, miss, providers, orgProviders, governance, reservation);
       }
       const called = await callChat(request, decision.waterfall, settings, attempts);
       const { model } = called;
@@ -253,6 +291,8 @@ export class Gateway {
           // The answer was paid for: its spend is recorded before the refusal.
           const spent = called.value.usage ? computeCost(model, called.value.usage) : undefined;
           this.learn(context, request, decision, mode, model, attempts, 'tool_call_blocked', called.value.usage, spent, Math.round(performance.now() - context.startedAt), false, {});
+          void reservation.settle({ actualTokens: called.value.usage?.totalTokens ?? 0, actualCostUsd: spent?.costUsd ?? 0 });
+          ended = true;
           throw blocked;
         }
       }
@@ -283,10 +323,13 @@ export class Gateway {
       this.learn(context, request, decision, mode, model, attempts, 'ok', called.value.usage, firstCost, latencyMs, false, details);
       // The re-ask has its own ledger row, so no spend goes unrecorded.
       if (reask?.usage && reaskCost) this.recordSpend(`${context.requestId}:reask`, context, reask.model, reask.usage, reaskCost, latencyMs, 200, false, new Date());
-      return { kind: 'json', result, metadata, headers };
+      // An organisation's own key is paid by the organisation: it counts against rate limits, not the budget.
+      void reservation.settle({ actualTokens: result.usage?.totalTokens ?? 0, actualCostUsd: metadata.cost_attribution === 'byok' ? 0 : (cost?.costUsd ?? 0) });
+      return { kind: 'json', result, metadata, headers: { ...headers, ...reservation.headers } };
     } catch (error) {
       deadline.clear();
       this.recordFailure(context, request, decision, mode, attempts);
+      if (!ended) void reservation.release();
       throw error;
     }
   }
@@ -304,6 +347,7 @@ export class Gateway {
     providers: ProviderLookup,
     orgProviders: ProviderLookup | undefined,
     governance: ToolGovernance | undefined,
+    reservation: Reservation,
   ): ChatStreamResponse {
     let metadata: SvcMetadata | undefined;
     const self = this;
@@ -322,6 +366,18 @@ export class Gateway {
         if (event.type === 'usage') usage = event.usage;
         else if (event.type === 'text-delta' || event.type === 'reasoning-delta' || event.type === 'refusal-delta') pieces.push(event.text);
         else if (event.type === 'tool-call-delta') pieces.push(event.argumentsDelta);
+        else return;
+        // TPM counts streamed tokens as they are produced (about 4 characters each), every 32 pieces.
+        if (limited && pieces.length - charged >= 32) chargeSince();
+      };
+      const limited = reservation !== unlimited;
+      let charged = 0;
+      const chargeSince = () => {
+        let chars = 0;
+        for (let i = charged; i < pieces.length; i++) chars += pieces[i]!.length;
+        charged = pieces.length;
+        const tokens = Math.ceil(chars / 4);
+        void reservation.charge(tokens, byok ? 0 : (tokens * model.outputPricePerMTok) / 1e6);
       };
       // Tool governance holds a call back until it can judge it; a blocked one ends the stream with an error event.
       const guard = governance ? new ToolCallStreamGuard(governance) : undefined;
@@ -359,6 +415,7 @@ export class Gateway {
         const latencyMs = Math.round(performance.now() - context.startedAt);
         const cost = computeCost(model, finalUsage);
         metadata = buildSvcMetadata({ requestId: context.requestId, requestedModel: request.model, decision, served: model, mode, latencyMs, cost, byok });
+        void reservation.settle({ actualTokens: finalUsage.totalTokens, actualCostUsd: byok ? 0 : cost.costUsd });
         // A stream is verified once complete and reported only: its chunks are already sent.
         const report = outcome === 'ok' && plan.verify && request.responseFormat ? streamReport(collector?.result(), request.responseFormat, self.verifier) : undefined;
         if (report) metadata.healer_report = report;
@@ -372,7 +429,7 @@ export class Gateway {
     return {
       kind: 'stream',
       events: events(),
-      headers: routingHeaders(context.requestId, context.caller.org.id, decision, model, mode),
+      headers: { ...routingHeaders(context.requestId, context.caller.org.id, decision, model, mode), ...reservation.headers },
       model: model.id,
       metadata: () => metadata,
     };
@@ -606,6 +663,17 @@ export function replicateChoices(result: ChatResult, n: number): number {
   const added = n - result.choices.length;
   for (let index = result.choices.length; index < n; index++) result.choices.push({ ...first, index });
   return added;
+}
+
+/** Completion tokens assumed at admission when the request sets no `max_tokens`. */
+const defaultCompletionEstimate = 1_000;
+
+/** The reservation of a gateway without a limiter. */
+const unlimited: Reservation = { headers: {}, charge: async () => {}, settle: async () => {}, release: async () => {} };
+
+function withHeaders(response: ChatResponse, extra: Readonly<Record<string, string>>): ChatResponse {
+  for (const _ in extra) return { ...response, headers: { ...response.headers, ...extra } };
+  return response;
 }
 
 /** The 422 for the first tool call of `result` the policy blocks, if any. */

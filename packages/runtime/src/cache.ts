@@ -20,13 +20,6 @@ export interface CacheService {
   close(): Promise<void>;
 }
 
-/** Semantic lookups of this instance, counted by the adapter (the cache itself keeps none). */
-interface SemanticCounts {
-  hits: number;
-  misses: number;
-  ineligible: number;
-}
-
 export interface CacheStatsWire {
   object: 'cache_stats';
   /** Requests that reached the cache stage (cache and full modes with enable_cache). */

@@ -27,6 +27,7 @@ import { CircuitBreakers, HedgeStats, KeyCooldowns, LatencyTracker } from '@svc/
 import { BREAKER_STATE, type Logger, type Metrics, createLogger, createMetrics } from '@svc/telemetry';
 import { createOutputVerifier } from '@svc/healing';
 import { CachedGovernanceSource } from '@svc/governance';
+import { Limiter } from '@svc/limits';
 import type { ByokService } from '@svc/byok';
 import { createByok } from './byok.js';
 import { type CacheService, createCacheService } from './cache.js';
@@ -44,6 +45,8 @@ export interface Runtime {
   catalog: Catalog;
   providers: ProviderRegistry;
   authenticator: Authenticator;
+  /** RPM/TPM limits, monthly budgets and quotas, shared through the kv; `spend()` for the admin API. */
+  limiter: Limiter;
   /** Each organisation's tool registry and policy (tool governance), cached; changes reach every instance through the kv. */
   governance: CachedGovernanceSource;
   /** Organisations' own provider keys (BYOK): sealed storage and each org's providers, cached; changes reach every instance through the kv. */
@@ -243,7 +246,17 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
   verifier.warmUp();
   const cache = createCacheService(env, kv, logger);
   await cache.start();
+  // Limits: atomic across instances in the kv; a missing month is seeded from the usage ledger.
+  const limiter = new Limiter({
+    kv,
+    loadMonth: async (orgId, month) => {
+      const summary = await db.usage.summary(orgId, month.start);
+      return { spentUsd: summary.costUsd, tokens: summary.totalTokens };
+    },
+    onError: (error) => logger.warn({ err: error }, 'limits state unavailable; admitting'),
+  });
   const gateway = new Gateway({
+    limiter,
     governance,
     verifier,
     ...(cache.exact ? { exactCache: cache.exact } : {}),
@@ -277,6 +290,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     governance,
     byok,
     gateway,
+    limiter,
     cache,
     learn,
     breakers,

@@ -1,4 +1,4 @@
-import { GatewayError, intelligenceModes, notFound } from '@svc/core';
+import { GatewayError, intelligenceModes, invalidRequest, notFound } from '@svc/core';
 import { DbConflictError } from '@svc/db';
 import { readJson } from '@svc/inference';
 import type { Hono } from 'hono';
@@ -48,6 +48,26 @@ export function registerAdminOrgs(app: Hono<ControlEnv>, deps: ControlPlaneDeps)
   });
 
   app.get('/v1/admin/orgs', async (c) => c.json({ object: 'list', data: (await deps.db.orgs.list()).map(orgToWire) }));
+
+  // The month's spend against the budget and quota (settled + held by requests in flight).
+  app.get('/v1/admin/orgs/:id/spend', async (c) => {
+    const org = await deps.db.orgs.get(c.req.param('id'));
+    if (!org) throw notFound(`No organisation '${c.req.param('id')}'.`, 'id');
+    const month = c.req.query('month');
+    if (month !== undefined && !/^\d{4}-(0[1-9]|1[0-2])$/.test(month)) throw invalidRequest('month must be YYYY-MM.', 'month');
+    const spend = await deps.limiter.spend(org, month);
+    return c.json({
+      object: 'org_spend',
+      org_id: org.id,
+      month: spend.month,
+      spent_usd: spend.spentUsd,
+      reserved_usd: spend.reservedUsd,
+      tokens: spend.tokens,
+      reserved_tokens: spend.reservedTokens,
+      monthly_budget_usd: spend.budgetUsd,
+      token_quota: spend.tokenQuota,
+    });
+  });
 
   app.patch('/v1/admin/orgs/:id', async (c) => {
     const body = validate(patchSchema, await readJson(c, deps.maxBodyBytes));
