@@ -1,5 +1,5 @@
 import type { CachedAnswer, CacheLayer, ChatRequest, ChatResult, IntelligenceMode, Usage } from '@svc/core';
-import { baselinePrices, type Cost } from './cost.js';
+import { type Cost, cacheHitCost } from '@svc/billing';
 
 /** The exact cache as the pipeline uses it (`@svc/cache` in production). */
 export interface ExactCachePort {
@@ -86,7 +86,5 @@ export function hitUsage(answer: CachedAnswer): Usage | undefined {
 
 /** A hit costs nothing (spec: cache hits consume no tokens and cost nothing); the baseline is saved in full. */
 export function hitCost(usage: Usage | undefined): Cost | undefined {
-  if (!usage) return undefined;
-  const baseline = Math.round((usage.promptTokens * baselinePrices.inputPerMTok + usage.completionTokens * baselinePrices.outputPerMTok) * 1e4) / 1e10;
-  return { costUsd: 0, baselineCostUsd: baseline, savingsUsd: baseline, savingsPct: baseline > 0 ? 100 : 0 };
+  return usage ? cacheHitCost(usage) : undefined;
 }

@@ -8,7 +8,7 @@ import { type LatencyStats, type RouteContext, type Router, createLatencyStats, 
 import type { Logger, Metrics } from '@svc/telemetry';
 import type { Attempt } from './attempt.js';
 import { type BreakerGate, type CallSettings, type ProviderLookup, callChat, openStream } from './call.js';
-import { type Cost, computeCost } from './cost.js';
+import { type Cost, computeCost, sumCosts } from '@svc/billing';
 import { type Deadline, createDeadline } from './deadline.js';
 import { estimateUsage } from './estimate-usage.js';
 import { resolveIntelligenceMode } from './intelligence-mode.js';
@@ -703,13 +703,6 @@ function teachFailures(feedback: Pick<RouterFeedback, 'record'>, decision: Routi
 
 /** ProviderError kinds that say the model (not the caller) failed. */
 const upstreamFaults = new Set(['server', 'timeout', 'overloaded', 'network']);
-
-function sumCosts(a: Cost, b: Cost): Cost {
-  const costUsd = Math.round((a.costUsd + b.costUsd) * 1e10) / 1e10;
-  const baselineCostUsd = Math.round((a.baselineCostUsd + b.baselineCostUsd) * 1e10) / 1e10;
-  const savingsUsd = Math.round((baselineCostUsd - costUsd) * 1e10) / 1e10;
-  return { costUsd, baselineCostUsd, savingsUsd, savingsPct: baselineCostUsd > 0 ? Math.round((savingsUsd / baselineCostUsd) * 10_000) / 100 : 0 };
-}
 
 function round1(value: number): number {
   return Math.round(value * 10) / 10;

@@ -1,6 +1,6 @@
 import type { ModelInfo } from '@svc/catalog';
 import type { IntelligenceMode, SvcMetadata, Usage } from '@svc/core';
-import type { Cost } from './cost.js';
+import type { Cost } from '@svc/billing';
 import type { RoutingDecision } from './decision-log.js';
 
 export interface MetadataInput {

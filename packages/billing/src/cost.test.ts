@@ -1,7 +1,7 @@
 import { createCatalog } from '@svc/catalog';
 import type { ModelInfo } from '@svc/catalog';
 import { describe, expect, it } from 'vitest';
-import { computeCost } from './cost.js';
+import { cacheHitCost, computeCost, sumCosts } from './cost.js';
 
 const base = createCatalog().list({ kind: 'chat' })[0]!;
 const model: ModelInfo = { ...base, inputPricePerMTok: 0.15, outputPricePerMTok: 0.6, cachedInputPricePerMTok: 0.075, cacheWritePricePerMTok: undefined };
@@ -29,5 +29,31 @@ describe('computeCost', () => {
 
   it('keeps zero-token answers at zero with a 0 % saving', () => {
     expect(computeCost(model, { promptTokens: 0, completionTokens: 0, totalTokens: 0 })).toEqual({ costUsd: 0, baselineCostUsd: 0, savingsUsd: 0, savingsPct: 0 });
+  });
+});
+
+describe('cache-write and reasoning tokens', () => {
+  it('bills cache writes at the cache-write price and reasoning tokens as completion tokens', () => {
+    const writer: ModelInfo = { ...model, cacheWritePricePerMTok: 0.1875 };
+    const cost = computeCost(writer, { promptTokens: 1_000_000, completionTokens: 200_000, totalTokens: 1_200_000, cacheWriteTokens: 500_000, reasoningTokens: 150_000 });
+    // 500k fresh at 0.15, 500k written at 0.1875, 200k completion (reasoning included) at 0.6.
+    expect(cost.costUsd).toBeCloseTo(0.075 + 0.09375 + 0.12, 10);
+  });
+});
+
+describe('sums and cache hits', () => {
+  it('adds an answer and its re-ask into one bill, savings recomputed', () => {
+    const a = computeCost(model, { promptTokens: 1_000_000, completionTokens: 0, totalTokens: 1_000_000 });
+    const b = computeCost(model, { promptTokens: 0, completionTokens: 1_000_000, totalTokens: 1_000_000 });
+    const sum = sumCosts(a, b);
+    expect(sum.costUsd).toBeCloseTo(0.75, 10);
+    expect(sum.baselineCostUsd).toBeCloseTo(12.5, 10);
+    expect(sum.savingsUsd).toBeCloseTo(11.75, 10);
+    expect(sum.savingsPct).toBeCloseTo(94, 2);
+  });
+
+  it('makes a cache hit free with the whole baseline saved', () => {
+    expect(cacheHitCost({ promptTokens: 1_000_000, completionTokens: 100_000, totalTokens: 1_100_000 })).toEqual({ costUsd: 0, baselineCostUsd: 3.5, savingsUsd: 3.5, savingsPct: 100 });
+    expect(cacheHitCost({ promptTokens: 0, completionTokens: 0, totalTokens: 0 }).savingsPct).toBe(0);
   });
 });

@@ -39,3 +39,17 @@ export function computeCost(model: ModelInfo, usage: Usage): Cost {
   const savingsPct = baselineCostUsd > 0 ? Math.round((savingsUsd / baselineCostUsd) * 10_000) / 100 : 0;
   return { costUsd, baselineCostUsd, savingsUsd, savingsPct };
 }
+
+/** The cost of several calls billed as one answer (an answer and its re-ask). */
+export function sumCosts(a: Cost, b: Cost): Cost {
+  const costUsd = round(a.costUsd + b.costUsd);
+  const baselineCostUsd = round(a.baselineCostUsd + b.baselineCostUsd);
+  const savingsUsd = round(baselineCostUsd - costUsd);
+  return { costUsd, baselineCostUsd, savingsUsd, savingsPct: baselineCostUsd > 0 ? Math.round((savingsUsd / baselineCostUsd) * 10_000) / 100 : 0 };
+}
+
+/** A cache hit: nothing spent (spec: hits consume no tokens and cost nothing), the whole baseline saved. */
+export function cacheHitCost(usage: Usage): Cost {
+  const baselineCostUsd = round((usage.promptTokens * baselinePrices.inputPerMTok + usage.completionTokens * baselinePrices.outputPerMTok) * perToken);
+  return { costUsd: 0, baselineCostUsd, savingsUsd: baselineCostUsd, savingsPct: baselineCostUsd > 0 ? 100 : 0 };
+}

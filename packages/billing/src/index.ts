@@ -1,0 +1,1 @@
+export { type Cost, baselinePrices, cacheHitCost, computeCost, sumCosts } from './cost.js';
