@@ -29,10 +29,25 @@ export interface ModelInfo {
   openWeight: boolean;
   /** Embedding models: output dimensions. */
   dimensions?: number;
+  /**
+   * Prices of the non-token endpoints (images, audio, speech), USD. Absent for token-priced
+   * models; `@svc/billing` turns them into a cost.
+   */
+  unitPrices?: UnitPrices;
   /** Unix seconds, for `/v1/models` `created`. */
   created: number;
   /** Rough quality prior in 0..1 used by the router until it has learned better. */
   qualityPrior: number;
   /** Flagged for the `svc/auto-safety` pool. */
   safetyCritical?: boolean;
+}
+
+/** Per-unit prices of image, audio and speech models, USD. */
+export interface UnitPrices {
+  /** Per generated image, by `<size>` or `<quality>:<size>` (e.g. `hd:1024x1024`); `default` when the size is not listed. */
+  perImage?: Readonly<Record<string, number>>;
+  /** Per minute of audio in (transcription, translation, realtime) or out. */
+  perMinute?: number;
+  /** Per million characters of text in (speech synthesis). */
+  perMChars?: number;
 }

@@ -1,0 +1,40 @@
+import type { ModelInfo, UnitPrices } from '@svc/catalog';
+
+/** The price table a model needs for a non-token endpoint is missing: a catalog error, not a free call. */
+export class MissingPriceError extends Error {
+  override readonly name = 'MissingPriceError';
+}
+
+function prices(model: Pick<ModelInfo, 'id' | 'unitPrices'>): UnitPrices {
+  if (!model.unitPrices) throw new MissingPriceError(`${model.id} has no unit prices in the catalog`);
+  return model.unitPrices;
+}
+
+function round(value: number): number {
+  return Math.round(value * 1e10) / 1e10;
+}
+
+/**
+ * Images: `count` x the price of `quality:size`, else `size`, else `default`. Throws
+ * MissingPriceError when none applies (never bills an image as free by accident).
+ */
+export function imageCost(model: Pick<ModelInfo, 'id' | 'unitPrices'>, input: { count: number; size: string; quality?: string }): number {
+  const table = prices(model).perImage ?? {};
+  const each = (input.quality ? table[`${input.quality}:${input.size}`] : undefined) ?? table[input.size] ?? table.default;
+  if (each === undefined) throw new MissingPriceError(`${model.id} has no image price for ${input.quality ? `${input.quality}:` : ''}${input.size}`);
+  return round(input.count * each);
+}
+
+/** Audio (transcription, translation, realtime): per minute, billed by the started second. */
+export function audioCost(model: Pick<ModelInfo, 'id' | 'unitPrices'>, seconds: number): number {
+  const perMinute = prices(model).perMinute;
+  if (perMinute === undefined) throw new MissingPriceError(`${model.id} has no per-minute price`);
+  return round((Math.ceil(Math.max(0, seconds)) / 60) * perMinute);
+}
+
+/** Speech synthesis: per million input characters. */
+export function speechCost(model: Pick<ModelInfo, 'id' | 'unitPrices'>, characters: number): number {
+  const perMChars = prices(model).perMChars;
+  if (perMChars === undefined) throw new MissingPriceError(`${model.id} has no per-character price`);
+  return round((Math.max(0, characters) * perMChars) / 1e6);
+}
