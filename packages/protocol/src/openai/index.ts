@@ -20,3 +20,10 @@ export {
   routingOverrideSchema,
   svcBlockSchema,
 } from './svc-extensions-schema.js';
+export { completionsRequestSchema, type OpenAICompletionsRequest } from './completions-request-schema.js';
+export type { OpenAICompletion, OpenAICompletionChoice } from './completions-response-types.js';
+export { type DecodedCompletionsRequest, decodeCompletionsRequest } from './decode-completions-request.js';
+export { type CompletionMeta, encodeCompletion } from './encode-completion.js';
+export { embeddingsRequestSchema, type OpenAIEmbeddingsRequest } from './embeddings-request-schema.js';
+export { type DecodedEmbeddingsRequest, decodeEmbeddingsRequest } from './decode-embeddings-request.js';
+export { type EmbeddingsMeta, type OpenAIEmbedding, type OpenAIEmbeddingList, encodeEmbeddings } from './encode-embeddings.js';
