@@ -2,6 +2,7 @@
  * @svc/protocol: wire formats <-> canonical (@svc/core). One folder per wire protocol; each
  * exports a decoder for requests and encoders for responses and streams.
  */
+export * from './anthropic/index.js';
 export * from './openai/index.js';
 export { issuePath, issueToError } from './shared/issue-to-error.js';
 export { applyLegacyHeaders, legacyHeaderKeys } from './shared/legacy-headers.js';

@@ -111,7 +111,7 @@ function toReasoning(wire: NonNullable<OpenAIChatRequest['reasoning']>): Reasoni
   return out;
 }
 
-function toRoutingHints(wire: OpenAIRoutingHints): RoutingHints {
+export function toRoutingHints(wire: OpenAIRoutingHints): RoutingHints {
   const out: RoutingHints = {};
   if (wire.mode != null) out.mode = wire.mode;
   if (wire.preference_dial != null) out.preferenceDial = wire.preference_dial;
@@ -127,7 +127,7 @@ function toRoutingHints(wire: OpenAIRoutingHints): RoutingHints {
   return out;
 }
 
-function toRoutingOverride(wire: OpenAIRoutingOverride): RoutingOverride {
+export function toRoutingOverride(wire: OpenAIRoutingOverride): RoutingOverride {
   const out: RoutingOverride = {};
   if (wire.force_tier != null) out.forceTier = wire.force_tier;
   if (wire.force_lane != null) out.forceLane = wire.force_lane;
@@ -136,7 +136,7 @@ function toRoutingOverride(wire: OpenAIRoutingOverride): RoutingOverride {
   return out;
 }
 
-function toSvcOptions(wire: OpenAISvcBlock): SvcOptions {
+export function toSvcOptions(wire: OpenAISvcBlock): SvcOptions {
   const out: SvcOptions = {};
   if (wire.workflow_type != null) out.workflowType = wire.workflow_type;
   if (wire.chain_id != null) out.chainId = wire.chain_id;

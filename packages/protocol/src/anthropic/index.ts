@@ -1,0 +1,15 @@
+export { decodeMessagesRequest } from './decode-messages-request.js';
+export {
+  type AnthropicErrorBody,
+  type AnthropicErrorType,
+  type AnthropicMessage,
+  type AnthropicOutputBlock,
+  type AnthropicStopReason,
+  type AnthropicUsage,
+  anthropicErrorType,
+  encodeMessagesError,
+  encodeMessagesResponse,
+  type MessagesResponseMeta,
+} from './encode-messages-response.js';
+export { type AnthropicMessagesRequest, messagesRequestSchema } from './messages-request-schema.js';
+export { MessagesStreamEncoder, type MessagesStreamEncoderOptions } from './messages-stream-encoder.js';

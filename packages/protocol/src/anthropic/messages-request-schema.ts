@@ -1,0 +1,150 @@
+/**
+ * valibot schema of the Anthropic `POST /v1/messages` body (conformance/anthropic/NOTES.md), plus
+ * the gateway's own `svc`, `routing_hints` and `routing_override` extensions.
+ *
+ * - Unknown keys are dropped, not rejected: Anthropic SDKs keep adding optional fields
+ *   (`service_tier`, `container`, `output_config`, ...).
+ * - Every optional field also accepts `null`, which the decoder treats as absent.
+ * - Limits follow Anthropic's API: `temperature` 0..1, `top_p` 0..1, `top_k` >= 0,
+ *   `thinking.budget_tokens` >= 1024 and below `max_tokens`.
+ */
+import * as v from 'valibot';
+import {
+  arr,
+  block,
+  bool,
+  int,
+  jsonObject,
+  literal,
+  minArr,
+  nonEmptyStr,
+  num,
+  obj,
+  oneOf,
+  opt,
+  str,
+} from '../shared/fields.js';
+import { routingHintsSchema, routingOverrideSchema, svcBlockSchema } from '../openai/svc-extensions-schema.js';
+
+const textBlockSchema = obj({ type: v.literal('text'), text: str() });
+
+const imageSourceSchema = v.variant(
+  'type',
+  [
+    obj({
+      type: v.literal('base64'),
+      media_type: oneOf(['image/jpeg', 'image/png', 'image/gif', 'image/webp']),
+      data: nonEmptyStr(),
+    }),
+    obj({ type: v.literal('url'), url: nonEmptyStr() }),
+  ],
+  (issue) => (issue.expected === 'Object' ? 'must be an object' : "must be one of 'base64', 'url'"),
+);
+
+const imageBlockSchema = obj({ type: v.literal('image'), source: imageSourceSchema });
+
+const toolUseBlockSchema = obj({ type: v.literal('tool_use'), id: nonEmptyStr(), name: nonEmptyStr(), input: jsonObject() });
+
+const toolResultContentSchema = v.lazy((input) =>
+  Array.isArray(input)
+    ? arr(
+        v.variant('type', [textBlockSchema, imageBlockSchema], (issue) =>
+          issue.expected === 'Object' ? 'must be an object' : "must be one of 'text', 'image'",
+        ),
+      )
+    : v.string('must be a string or an array of content blocks'),
+);
+
+const toolResultBlockSchema = obj({
+  type: v.literal('tool_result'),
+  tool_use_id: nonEmptyStr(),
+  content: opt(toolResultContentSchema),
+  is_error: opt(bool()),
+});
+
+/** Replayed assistant reasoning: accepted so clients can send turns back verbatim, then dropped. */
+const thinkingBlockSchema = obj({ type: v.literal('thinking'), thinking: str(), signature: opt(str()) });
+const redactedThinkingBlockSchema = obj({ type: v.literal('redacted_thinking'), data: str() });
+
+const blockTypes = ['text', 'image', 'tool_use', 'tool_result', 'thinking', 'redacted_thinking'] as const;
+
+export const contentBlockSchema = v.variant(
+  'type',
+  [textBlockSchema, imageBlockSchema, toolUseBlockSchema, toolResultBlockSchema, thinkingBlockSchema, redactedThinkingBlockSchema],
+  (issue) =>
+    issue.expected === 'Object' ? 'must be an object' : `must be one of ${blockTypes.map((t) => `'${t}'`).join(', ')}`,
+);
+
+const contentSchema = v.lazy((input) =>
+  Array.isArray(input) ? arr(contentBlockSchema) : v.string('must be a string or an array of content blocks'),
+);
+
+export const messageSchema = obj({
+  /** `system` turns are sent by the 1.x SDK's system-message type. */
+  role: oneOf(['user', 'assistant', 'system']),
+  content: contentSchema,
+});
+
+const systemSchema = v.lazy((input) =>
+  Array.isArray(input) ? arr(textBlockSchema) : v.string('must be a string or an array of text blocks'),
+);
+
+export const toolSchema = obj({
+  name: nonEmptyStr(),
+  description: opt(str()),
+  input_schema: jsonObject(),
+  strict: opt(bool()),
+  type: opt(literal('custom')),
+});
+
+const disableParallel = opt(bool());
+
+const toolChoiceSchema = v.variant(
+  'type',
+  [
+    obj({ type: v.literal('auto'), disable_parallel_tool_use: disableParallel }),
+    obj({ type: v.literal('any'), disable_parallel_tool_use: disableParallel }),
+    obj({ type: v.literal('tool'), name: nonEmptyStr(), disable_parallel_tool_use: disableParallel }),
+    obj({ type: v.literal('none') }),
+  ],
+  (issue) => (issue.expected === 'Object' ? 'must be an object' : "must be one of 'auto', 'any', 'tool', 'none'"),
+);
+
+/** Anthropic's smallest thinking budget. */
+export const MIN_THINKING_BUDGET = 1024;
+
+const thinkingSchema = v.variant(
+  'type',
+  [
+    obj({ type: v.literal('enabled'), budget_tokens: int(MIN_THINKING_BUDGET, Number.MAX_SAFE_INTEGER) }),
+    obj({ type: v.literal('disabled') }),
+    obj({ type: v.literal('adaptive') }),
+  ],
+  (issue) => (issue.expected === 'Object' ? 'must be an object' : "must be one of 'enabled', 'disabled', 'adaptive'"),
+);
+
+export const messagesRequestSchema = obj({
+  model: nonEmptyStr(),
+  max_tokens: int(1, Number.MAX_SAFE_INTEGER),
+  messages: minArr(messageSchema, 1),
+  system: opt(systemSchema),
+  stream: opt(bool()),
+  stop_sequences: opt(arr(str())),
+  temperature: opt(num(0, 1)),
+  top_p: opt(num(0, 1)),
+  /** Accepted for compatibility; the canonical request has no top-k, so it is not forwarded. */
+  top_k: opt(int(0, Number.MAX_SAFE_INTEGER)),
+  tools: opt(arr(toolSchema)),
+  tool_choice: opt(toolChoiceSchema),
+  thinking: opt(thinkingSchema),
+  metadata: opt(block({ user_id: opt(str()) })),
+  service_tier: opt(str()),
+  routing_hints: opt(routingHintsSchema),
+  routing_override: opt(routingOverrideSchema),
+  svc: opt(svcBlockSchema),
+});
+
+/** The validated Messages request, still in wire names. */
+export type AnthropicMessagesRequest = v.InferOutput<typeof messagesRequestSchema>;
+export type AnthropicInputMessage = v.InferOutput<typeof messageSchema>;
+export type AnthropicContentBlock = v.InferOutput<typeof contentBlockSchema>;
