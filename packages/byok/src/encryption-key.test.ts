@@ -5,8 +5,8 @@ import { deriveDevEncryptionKey, isEncryptionKey, parseEncryptionKey } from './e
 describe('parseEncryptionKey', () => {
   const bytes = randomBytes(32);
 
-  it('accepts 32 bytes as 64 hex characters, base64 or base64url, all naming the same key', () => {
-    const keys = [bytes.toString('hex'), bytes.toString('hex').toUpperCase(), bytes.toString('base64'), bytes.toString('base64url'), ` ${bytes.toString('base64')}\n`].map(parseEncryptionKey);
+  it('accepts 32 bytes as 64 hex characters or padded base64 (either alphabet), all naming the same key', () => {
+    const keys = [bytes.toString('hex'), bytes.toString('hex').toUpperCase(), bytes.toString('base64'), `${bytes.toString('base64url')}=`, ` ${bytes.toString('base64')}\n`].map(parseEncryptionKey);
     for (const key of keys) {
       expect(key.key.equals(bytes)).toBe(true);
       expect(key.id).toBe(keys[0]!.id);
@@ -17,6 +17,9 @@ describe('parseEncryptionKey', () => {
   it('refuses passphrases, short or long keys and bad characters, without echoing the value', () => {
     const bad = [
       'correct horse battery staple correct horse',
+      // 43 base64url-looking characters: a passphrase, not a key (unpadded base64 is refused).
+      'not-a-key-but-long-enough-to-pass-old-check',
+      bytes.toString('base64url'),
       randomBytes(31).toString('hex'),
       randomBytes(31).toString('base64'),
       randomBytes(33).toString('base64'),
@@ -25,7 +28,7 @@ describe('parseEncryptionKey', () => {
     ];
     for (const value of bad) {
       expect(isEncryptionKey(value), value).toBe(false);
-      expect(() => parseEncryptionKey(value)).toThrow(/64 hex characters or base64/);
+      expect(() => parseEncryptionKey(value)).toThrow(/64 hex characters or 44 base64 characters/);
       if (value) expect(() => parseEncryptionKey(value)).not.toThrow(value);
     }
   });

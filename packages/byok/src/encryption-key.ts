@@ -11,12 +11,13 @@ export interface EncryptionKey {
 }
 
 /** Why a configured key was refused; the message names the accepted forms, never the value. */
-export const encryptionKeyFormat = 'must be 32 random bytes as 64 hex characters or base64 (e.g. `openssl rand -base64 32`)';
+export const encryptionKeyFormat = 'must be 32 random bytes as 64 hex characters or 44 base64 characters ending in = (`openssl rand -base64 32`)';
 
 const hex64 = /^[0-9a-fA-F]{64}$/;
-const base64 = /^[A-Za-z0-9+/]{43}=?$|^[A-Za-z0-9_-]{43}$/;
+// Padded base64 only (either alphabet): 43 unpadded characters are too easily an ordinary passphrase.
+const base64 = /^[A-Za-z0-9+/]{43}=$|^[A-Za-z0-9_-]{43}=$/;
 
-/** The key's 32 bytes, or undefined when `value` is neither 64 hex characters nor base64 of 32 bytes. */
+/** The key's 32 bytes, or undefined when `value` is neither 64 hex characters nor padded base64 of 32 bytes. */
 function decode(value: string): Buffer | undefined {
   const text = value.trim();
   if (hex64.test(text)) return Buffer.from(text, 'hex');
@@ -32,7 +33,7 @@ export function isEncryptionKey(value: string): boolean {
   return decode(value) !== undefined;
 }
 
-/** Parses a configured key (64 hex characters or base64 of 32 bytes); throws with {@link encryptionKeyFormat}. */
+/** Parses a configured key (64 hex characters or padded base64 of 32 bytes); throws with {@link encryptionKeyFormat}. */
 export function parseEncryptionKey(value: string): EncryptionKey {
   const key = decode(value);
   if (!key) throw new Error(encryptionKeyFormat);

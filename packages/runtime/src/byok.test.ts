@@ -33,7 +33,7 @@ describe('SVC_ENCRYPTION_KEY', () => {
       }
       expect(error, value).toBeInstanceOf(ConfigError);
       expect((error as ConfigError).variable).toBe('SVC_ENCRYPTION_KEY');
-      expect((error as ConfigError).message).toMatch(/^SVC_ENCRYPTION_KEY: .*64 hex characters or base64/);
+      expect((error as ConfigError).message).toMatch(/^SVC_ENCRYPTION_KEY: .*64 hex characters or 44 base64 characters/);
       expect((error as ConfigError).message).not.toContain('\n');
       if (value) expect((error as ConfigError).message).not.toContain(value);
     }
