@@ -4,5 +4,6 @@
  */
 export * from './anthropic/index.js';
 export * from './openai/index.js';
+export * from './responses/index.js';
 export { issuePath, issueToError } from './shared/issue-to-error.js';
 export { applyLegacyHeaders, legacyHeaderKeys } from './shared/legacy-headers.js';

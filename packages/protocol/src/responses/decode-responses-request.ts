@@ -1,0 +1,139 @@
+import { type ChatRequest, invalidRequest } from '@svc/core';
+import * as v from 'valibot';
+import type { chatRequestSchema } from '../openai/chat-request-schema.js';
+import { decodeChatRequest } from '../openai/decode-chat-request.js';
+import { issueToError } from '../shared/issue-to-error.js';
+import {
+  type ResponsesInputItem,
+  type ResponsesInputPart,
+  type ResponsesWireRequest,
+  responsesRequestSchema,
+} from './responses-request-schema.js';
+
+type ChatWireRequest = v.InferInput<typeof chatRequestSchema>;
+type ChatWireMessage = ChatWireRequest['messages'][number];
+type ChatWirePart = Exclude<Extract<ChatWireMessage, { role: 'user' }>['content'], string>[number];
+
+/** What the Response object echoes back of its request (wire names). */
+export interface ResponseEcho {
+  instructions: string | null;
+  /** Always false: the gateway keeps no responses, whatever `store` said. */
+  store: false;
+}
+
+export interface DecodedResponsesRequest {
+  request: ChatRequest;
+  echo: ResponseEcho;
+}
+
+const parseConfig = { abortEarly: true } as const;
+
+/**
+ * Validates a `POST /v1/responses` body and maps it to the canonical {@link ChatRequest}:
+ *
+ * - `instructions` becomes a leading `system` message; a string `input` one `user` message.
+ * - `function_call` items join the preceding assistant turn (or start one) as tool calls;
+ *   `function_call_output` items become `tool` turns.
+ * - `max_output_tokens` -> `maxTokens`, `text.format` -> `responseFormat`, `reasoning.effort`
+ *   -> `reasoning.effort`; streams always ask the provider for usage (`response.completed`
+ *   carries it).
+ * - `store` is accepted and ignored: nothing is stored, and `previous_response_id` is a 400.
+ *
+ * The canonical mapping is the chat decoder's (one place owns it); every field is validated
+ * here first, so a 400 names the Responses field (`input.2.call_id`, `text.format.type`).
+ *
+ * @throws GatewayError 400 `invalid_request_error` naming the first offending field.
+ */
+export function decodeResponsesRequest(body: unknown): DecodedResponsesRequest {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw invalidRequest('The request body must be a JSON object.', null);
+  }
+  const result = v.safeParse(responsesRequestSchema, body, parseConfig);
+  if (!result.success) throw issueToError(result.issues[0]);
+  const wire = result.output;
+  const request = decodeChatRequest(toChatWire(wire));
+  return { request, echo: { instructions: wire.instructions ?? null, store: false } };
+}
+
+function toChatWire(wire: ResponsesWireRequest): ChatWireRequest {
+  const messages: ChatWireMessage[] = [];
+  if (wire.instructions != null) messages.push({ role: 'system', content: wire.instructions });
+  if (typeof wire.input === 'string') messages.push({ role: 'user', content: wire.input });
+  else if (Array.isArray(wire.input)) for (const item of wire.input) pushItem(messages, item);
+  else pushItem(messages, wire.input);
+
+  const out: ChatWireRequest = { model: wire.model, messages };
+  if (wire.stream === true) {
+    out.stream = true;
+    out.stream_options = { include_usage: true };
+  }
+  if (wire.temperature != null) out.temperature = wire.temperature;
+  if (wire.top_p != null) out.top_p = wire.top_p;
+  if (wire.max_output_tokens != null) out.max_completion_tokens = wire.max_output_tokens;
+  if (wire.tools != null) {
+    out.tools = wire.tools.map(({ name, description, parameters, strict }) => ({
+      type: 'function',
+      function: { name, description, parameters, strict },
+    }));
+  }
+  if (wire.tool_choice != null) {
+    out.tool_choice =
+      typeof wire.tool_choice === 'string' ? wire.tool_choice : { type: 'function', function: { name: wire.tool_choice.name } };
+  }
+  if (wire.parallel_tool_calls != null) out.parallel_tool_calls = wire.parallel_tool_calls;
+  const format = wire.text?.format;
+  if (format != null) {
+    out.response_format =
+      format.type === 'json_schema'
+        ? {
+            type: 'json_schema',
+            json_schema: { name: format.name, schema: format.schema, strict: format.strict, description: format.description },
+          }
+        : { type: format.type };
+  }
+  if (wire.reasoning != null) out.reasoning = { effort: wire.reasoning.effort, summary: wire.reasoning.summary };
+  if (wire.user != null) out.user = wire.user;
+  if (wire.metadata != null) out.metadata = wire.metadata;
+  if (wire.routing_hints != null) out.routing_hints = wire.routing_hints;
+  if (wire.routing_override != null) out.routing_override = wire.routing_override;
+  if (wire.svc != null) out.svc = wire.svc;
+  return out;
+}
+
+function pushItem(messages: ChatWireMessage[], item: ResponsesInputItem): void {
+  switch (item.type) {
+    case 'function_call': {
+      const call = { id: item.call_id, type: 'function' as const, function: { name: item.name, arguments: item.arguments } };
+      const last = messages.at(-1);
+      if (last?.role === 'assistant') last.tool_calls = [...(last.tool_calls ?? []), call];
+      else messages.push({ role: 'assistant', content: null, tool_calls: [call] });
+      return;
+    }
+    case 'function_call_output':
+      messages.push({
+        role: 'tool',
+        tool_call_id: item.call_id,
+        content: typeof item.output === 'string' ? item.output : item.output.map(toChatPart),
+      });
+      return;
+    default: {
+      const content = typeof item.content === 'string' ? item.content : item.content.map(toChatPart);
+      messages.push({ role: item.role, content });
+    }
+  }
+}
+
+function toChatPart(part: ResponsesInputPart): ChatWirePart {
+  switch (part.type) {
+    case 'input_text':
+    case 'output_text':
+      return { type: 'text', text: part.text };
+    case 'input_image':
+      if (part.image_url != null) return { type: 'image_url', image_url: { url: part.image_url, detail: part.detail } };
+      return { type: 'file', file: { file_id: part.file_id } };
+    case 'input_file':
+      return { type: 'file', file: { file_data: part.file_data, file_id: part.file_id, filename: part.filename } };
+    case 'refusal':
+      return { type: 'refusal', refusal: part.refusal };
+  }
+}

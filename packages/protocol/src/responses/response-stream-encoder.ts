@@ -1,0 +1,238 @@
+import { type FinishReason, type GatewayError, type StreamEvent, type SvcMetadata, type Usage, randomId } from '@svc/core';
+import {
+  type ResponseMeta,
+  encodeResponsesUsage,
+  functionCallItemId,
+  messageItemId,
+  responseShell,
+  statusOf,
+} from './response-shell.js';
+import type { FunctionCallItem, ItemStatus, OutputContentPart, OutputItem, OutputMessageItem, ResponseObject } from './response-types.js';
+
+interface OpenMessage {
+  item: OutputMessageItem;
+  outputIndex: number;
+  /** The part being streamed into (the last of `item.content`), if any. */
+  part?: OutputContentPart;
+}
+
+interface OpenCall {
+  item: FunctionCallItem;
+  outputIndex: number;
+}
+
+const KEEP_ALIVE = ': keep-alive\n\n';
+
+/**
+ * Encodes canonical stream events as Responses-API SSE events, one instance per stream. Every
+ * method returns ready-to-write SSE text ('' when nothing is due) and never throws.
+ *
+ * Follows the openai SDK's `ResponseStream` rules: `response.created` comes first, every
+ * `output_index`/`content_index` refers to an item and part already announced, every event
+ * carries a growing `sequence_number`, and the stream ends with exactly one of
+ * `response.completed` / `response.incomplete` (full response, usage, `svc_metadata`) or, on
+ * failure, `response.failed` followed by an `error` event, never a completion.
+ *
+ * Text opens a `message` item; a tool call closes it and opens a `function_call` item per call
+ * (calls stay open until the end, so interleaved parallel-call fragments land on their item).
+ * Only choice 0 is encoded (the Responses API has no `n`); reasoning deltas are dropped.
+ */
+export class ResponseStreamEncoder {
+  readonly #meta: ResponseMeta;
+  readonly #output: OutputItem[] = [];
+  #message: OpenMessage | undefined;
+  readonly #calls = new Map<number, OpenCall>();
+  #finish: FinishReason | undefined;
+  #usage: Usage | undefined;
+  #sequence = 0;
+  #started = false;
+  #closed = false;
+
+  constructor(meta: ResponseMeta) {
+    this.#meta = meta;
+  }
+
+  /** `response.created` then `response.in_progress`, both with an empty output. */
+  start(): string {
+    if (this.#started || this.#closed) return '';
+    this.#started = true;
+    const response = responseShell(this.#meta, 'in_progress');
+    return this.#frame('response.created', { response }) + this.#frame('response.in_progress', { response });
+  }
+
+  /** The events for one canonical event ('' for usage, meta, reasoning and other choices). */
+  event(event: StreamEvent): string {
+    if (this.#closed) return '';
+    switch (event.type) {
+      case 'text-delta':
+        return event.choice === 0 ? this.#textDelta('output_text', event.text) : '';
+      case 'refusal-delta':
+        return event.choice === 0 ? this.#textDelta('refusal', event.text) : '';
+      case 'tool-call-delta':
+        return event.choice === 0 ? this.#toolCall(event) : '';
+      case 'finish':
+        if (event.choice === 0) this.#finish ??= event.finishReason;
+        return '';
+      case 'usage':
+        this.#usage = event.usage;
+        return '';
+      case 'reasoning-delta':
+      case 'meta':
+        return '';
+    }
+  }
+
+  /** Closes every open item, then `response.completed` (or `response.incomplete` on max tokens). */
+  end(svcMetadata?: SvcMetadata): string {
+    if (this.#closed) return '';
+    let out = this.start();
+    if (this.#output.length === 0) out += this.#openPart('output_text');
+    const { status, incomplete_details } = statusOf(this.#finish);
+    const itemStatus: ItemStatus = status === 'incomplete' ? 'incomplete' : 'completed';
+    out += this.#closeMessage(itemStatus);
+    for (const call of this.#calls.values()) out += this.#closeCall(call);
+    this.#calls.clear();
+    const response = this.#snapshot(status);
+    response.incomplete_details = incomplete_details;
+    if (this.#usage !== undefined) response.usage = encodeResponsesUsage(this.#usage);
+    if (svcMetadata !== undefined) response.svc_metadata = svcMetadata;
+    out += this.#frame(status === 'incomplete' ? 'response.incomplete' : 'response.completed', { response });
+    this.#closed = true;
+    return out;
+  }
+
+  /**
+   * `response.failed` (the snapshot so far, with `error`), then an `error` event. The latter
+   * also carries `error: {message, type, code, param}`, which makes the openai SDK throw an
+   * `APIError` mid-stream the way it does for chat.
+   */
+  error(error: GatewayError): string {
+    if (this.#closed) return '';
+    let out = this.start();
+    const response = this.#snapshot('failed');
+    response.error = { code: error.code ?? error.type, message: error.message };
+    out += this.#frame('response.failed', { response });
+    out += this.#frame('error', { code: error.code, message: error.message, param: error.param, error: error.toBody() });
+    this.#closed = true;
+    return out;
+  }
+
+  /** An SSE comment that keeps idle connections open; ignored by every SSE parser. */
+  keepAlive(): string {
+    return this.#closed ? '' : KEEP_ALIVE;
+  }
+
+  #frame(type: string, payload: Record<string, unknown>): string {
+    const data = JSON.stringify({ type, ...payload, sequence_number: this.#sequence++ });
+    return `event: ${type}\ndata: ${data}\n\n`;
+  }
+
+  #snapshot(status: ResponseObject['status']): ResponseObject {
+    const response = responseShell(this.#meta, status);
+    response.output = structuredClone(this.#output);
+    return response;
+  }
+
+  #textDelta(kind: OutputContentPart['type'], delta: string): string {
+    if (delta === '') return '';
+    let out = this.#openPart(kind);
+    const message = this.#message!;
+    const part = message.part!;
+    const where = { item_id: message.item.id, output_index: message.outputIndex, content_index: message.item.content.length - 1 };
+    if (part.type === 'output_text') {
+      part.text += delta;
+      out += this.#frame('response.output_text.delta', { ...where, delta, logprobs: [] });
+    } else {
+      part.refusal += delta;
+      out += this.#frame('response.refusal.delta', { ...where, delta });
+    }
+    return out;
+  }
+
+  /** Makes sure a message item is open with a `kind` part being streamed, announcing what is new. */
+  #openPart(kind: OutputContentPart['type']): string {
+    let out = '';
+    if (this.#message === undefined) {
+      const item: OutputMessageItem = { type: 'message', id: messageItemId(), status: 'in_progress', role: 'assistant', content: [] };
+      this.#message = { item, outputIndex: this.#output.length };
+      this.#output.push(item);
+      out += this.#frame('response.output_item.added', { output_index: this.#message.outputIndex, item: structuredClone(item) });
+    }
+    const message = this.#message;
+    if (message.part?.type === kind) return out;
+    out += this.#closePart(message);
+    const part: OutputContentPart =
+      kind === 'output_text' ? { type: 'output_text', text: '', annotations: [], logprobs: [] } : { type: 'refusal', refusal: '' };
+    message.item.content.push(part);
+    message.part = part;
+    out += this.#frame('response.content_part.added', {
+      item_id: message.item.id,
+      output_index: message.outputIndex,
+      content_index: message.item.content.length - 1,
+      part: structuredClone(part),
+    });
+    return out;
+  }
+
+  #closePart(message: OpenMessage): string {
+    const part = message.part;
+    if (part === undefined) return '';
+    message.part = undefined;
+    const where = { item_id: message.item.id, output_index: message.outputIndex, content_index: message.item.content.length - 1 };
+    const done =
+      part.type === 'output_text'
+        ? this.#frame('response.output_text.done', { ...where, text: part.text, logprobs: [] })
+        : this.#frame('response.refusal.done', { ...where, refusal: part.refusal });
+    return done + this.#frame('response.content_part.done', { ...where, part: structuredClone(part) });
+  }
+
+  #closeMessage(status: ItemStatus): string {
+    const message = this.#message;
+    if (message === undefined) return '';
+    this.#message = undefined;
+    const out = this.#closePart(message);
+    message.item.status = status;
+    return out + this.#frame('response.output_item.done', { output_index: message.outputIndex, item: structuredClone(message.item) });
+  }
+
+  #toolCall(event: Extract<StreamEvent, { type: 'tool-call-delta' }>): string {
+    let out = '';
+    let call = this.#calls.get(event.index);
+    if (call === undefined) {
+      out += this.#closeMessage('completed');
+      const item: FunctionCallItem = {
+        type: 'function_call',
+        id: functionCallItemId(),
+        call_id: event.id ?? `call_${randomId(24)}`,
+        name: event.name ?? '',
+        arguments: '',
+        status: 'in_progress',
+      };
+      call = { item, outputIndex: this.#output.length };
+      this.#output.push(item);
+      this.#calls.set(event.index, call);
+      out += this.#frame('response.output_item.added', { output_index: call.outputIndex, item: structuredClone(item) });
+    } else if (call.item.name === '' && event.name !== undefined) {
+      call.item.name = event.name;
+    }
+    if (event.argumentsDelta === '') return out;
+    call.item.arguments += event.argumentsDelta;
+    return (
+      out +
+      this.#frame('response.function_call_arguments.delta', {
+        item_id: call.item.id,
+        output_index: call.outputIndex,
+        delta: event.argumentsDelta,
+      })
+    );
+  }
+
+  #closeCall(call: OpenCall): string {
+    call.item.status = 'completed';
+    const where = { item_id: call.item.id, output_index: call.outputIndex };
+    return (
+      this.#frame('response.function_call_arguments.done', { ...where, name: call.item.name, arguments: call.item.arguments }) +
+      this.#frame('response.output_item.done', { output_index: call.outputIndex, item: structuredClone(call.item) })
+    );
+  }
+}

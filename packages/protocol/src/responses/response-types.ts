@@ -1,0 +1,78 @@
+/**
+ * TypeScript shapes of the Responses-API objects the gateway sends (wire names on purpose:
+ * they are serialised as they are).
+ */
+import type { SvcMetadata } from '@svc/core';
+
+export interface ResponsesUsage {
+  input_tokens: number;
+  input_tokens_details: { cached_tokens: number };
+  output_tokens: number;
+  output_tokens_details: { reasoning_tokens: number };
+  total_tokens: number;
+}
+
+export interface OutputTextPart {
+  type: 'output_text';
+  text: string;
+  annotations: unknown[];
+  logprobs: unknown[];
+}
+
+export interface RefusalPart {
+  type: 'refusal';
+  refusal: string;
+}
+
+export type OutputContentPart = OutputTextPart | RefusalPart;
+
+export type ItemStatus = 'in_progress' | 'completed' | 'incomplete';
+
+export interface OutputMessageItem {
+  type: 'message';
+  id: string;
+  status: ItemStatus;
+  role: 'assistant';
+  content: OutputContentPart[];
+}
+
+export interface FunctionCallItem {
+  type: 'function_call';
+  id: string;
+  call_id: string;
+  name: string;
+  arguments: string;
+  status: ItemStatus;
+}
+
+export type OutputItem = OutputMessageItem | FunctionCallItem;
+
+export type ResponseStatus = 'in_progress' | 'completed' | 'incomplete' | 'failed';
+
+/** The `response` object (non-stream body, and the snapshot inside lifecycle stream events). */
+export interface ResponseObject {
+  id: string;
+  object: 'response';
+  created_at: number;
+  status: ResponseStatus;
+  error: { code: string; message: string } | null;
+  incomplete_details: { reason: 'max_output_tokens' | 'content_filter' } | null;
+  instructions: string | null;
+  max_output_tokens: number | null;
+  model: string;
+  output: OutputItem[];
+  parallel_tool_calls: boolean;
+  previous_response_id: null;
+  reasoning: { effort: string | null; summary: string | null };
+  store: false;
+  temperature: number | null;
+  top_p: number | null;
+  text: { format: Record<string, unknown> };
+  tool_choice: string | { type: 'function'; name: string };
+  tools: Record<string, unknown>[];
+  truncation: 'disabled';
+  usage: ResponsesUsage | null;
+  metadata: Record<string, string>;
+  user?: string;
+  svc_metadata?: SvcMetadata;
+}

@@ -1,0 +1,171 @@
+/**
+ * valibot schema of the `POST /v1/responses` body (spec §POST /v1/responses), in wire names.
+ *
+ * - Unknown keys are dropped (new optional OpenAI fields are non-breaking); `null` is absent.
+ * - `input` items are messages (`type` absent or `'message'`), `function_call` and
+ *   `function_call_output`; any other item type (reasoning, file search, ...) is a 400 naming it.
+ * - Only function tools are served; hosted tools (`web_search`, `file_search`, ...) are a 400.
+ * - `previous_response_id` is a 400 (nothing is stored; see `decodeResponsesRequest`).
+ */
+import * as v from 'valibot';
+import { arr, block, bool, int, jsonObject, literal, minArr, nonEmptyStr, num, obj, oneOf, opt, str } from '../shared/fields.js';
+import { routingHintsSchema, routingOverrideSchema, svcBlockSchema } from '../openai/svc-extensions-schema.js';
+
+/** OpenAI's own metadata limits: 16 pairs, keys up to 64 and values up to 512 characters. */
+const METADATA_MAX_PAIRS = 16;
+const METADATA_KEY_MAX = 64;
+const METADATA_VALUE_MAX = 512;
+const metadataMessage = `must be an object of at most ${METADATA_MAX_PAIRS} string values (keys up to ${METADATA_KEY_MAX}, values up to ${METADATA_VALUE_MAX} characters)`;
+
+const metadataSchema = v.pipe(
+  v.record(
+    v.pipe(v.string(metadataMessage), v.maxLength(METADATA_KEY_MAX, metadataMessage)),
+    v.pipe(v.string(metadataMessage), v.maxLength(METADATA_VALUE_MAX, metadataMessage)),
+    metadataMessage,
+  ),
+  v.check((record) => Object.keys(record).length <= METADATA_MAX_PAIRS, metadataMessage),
+);
+
+const detailSchema = opt(oneOf(['auto', 'low', 'high']));
+
+const partTypes = ['input_text', 'input_image', 'input_file', 'output_text', 'refusal'] as const;
+
+/** One content part of a message item. `output_text`/`refusal` appear when clients replay `output`. */
+export const inputPartSchema = v.variant(
+  'type',
+  [
+    obj({ type: v.literal('input_text'), text: str() }),
+    obj({
+      type: v.literal('input_image'),
+      image_url: opt(nonEmptyStr()),
+      file_id: opt(nonEmptyStr()),
+      detail: detailSchema,
+    }),
+    obj({ type: v.literal('input_file'), file_data: opt(str()), file_id: opt(str()), filename: opt(str()) }),
+    obj({ type: v.literal('output_text'), text: str() }),
+    obj({ type: v.literal('refusal'), refusal: str() }),
+  ],
+  (issue) =>
+    issue.expected === 'Object' ? 'must be an object' : `must be one of ${partTypes.map((t) => `'${t}'`).join(', ')}`,
+);
+
+const messageContentSchema = v.lazy((input) =>
+  Array.isArray(input) ? arr(inputPartSchema) : v.string('must be a string or an array of content parts'),
+);
+
+const messageItemSchema = obj({
+  type: opt(literal('message')),
+  role: oneOf(['user', 'assistant', 'system', 'developer']),
+  content: messageContentSchema,
+});
+
+const functionCallItemSchema = obj({
+  type: v.literal('function_call'),
+  call_id: nonEmptyStr(),
+  name: nonEmptyStr(),
+  arguments: str(),
+});
+
+const functionCallOutputItemSchema = obj({
+  type: v.literal('function_call_output'),
+  call_id: nonEmptyStr(),
+  output: v.lazy((input) =>
+    Array.isArray(input) ? arr(inputPartSchema) : v.string('must be a string or an array of content parts'),
+  ),
+});
+
+const itemTypes = ['message', 'function_call', 'function_call_output'] as const;
+const itemTypeMessage = `must be one of ${itemTypes.map((t) => `'${t}'`).join(', ')}`;
+
+/** One element of `input`, chosen by `type` (absent means a message). */
+export const inputItemSchema = v.lazy((input) => {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    return v.custom<never>(() => false, 'must be an object');
+  }
+  switch ((input as { type?: unknown }).type) {
+    case undefined:
+    case null:
+    case 'message':
+      return messageItemSchema;
+    case 'function_call':
+      return functionCallItemSchema;
+    case 'function_call_output':
+      return functionCallOutputItemSchema;
+    default:
+      // Fails on `type` (so the 400 names `input.N.type`); typed never as it never passes.
+      return v.pipe(v.object({ type: v.picklist(itemTypes, itemTypeMessage) }), v.custom<never>(() => false, itemTypeMessage));
+  }
+});
+
+const inputSchema = v.lazy((input) => {
+  if (Array.isArray(input)) return minArr(inputItemSchema, 1);
+  if (typeof input === 'object' && input !== null) return inputItemSchema;
+  return v.string('must be a string, an array of input items or an input item');
+});
+
+const functionToolSchema = v.object(
+  {
+    type: v.literal('function', "must be 'function' (hosted tools are not supported)"),
+    name: nonEmptyStr(),
+    description: opt(str()),
+    parameters: opt(jsonObject()),
+    strict: opt(bool()),
+  },
+  'must be an object',
+);
+
+const toolChoiceMessage = "must be 'none', 'auto', 'required' or {type: 'function', name}";
+const toolChoiceSchema = v.lazy((input) =>
+  typeof input === 'string'
+    ? v.picklist(['none', 'auto', 'required'], toolChoiceMessage)
+    : v.object({ type: v.literal('function', toolChoiceMessage), name: nonEmptyStr() }, toolChoiceMessage),
+);
+
+export const textFormatSchema = v.variant(
+  'type',
+  [
+    obj({ type: v.literal('text') }),
+    obj({ type: v.literal('json_object') }),
+    obj({
+      type: v.literal('json_schema'),
+      name: nonEmptyStr(),
+      schema: jsonObject(),
+      strict: opt(bool()),
+      description: opt(str()),
+    }),
+  ],
+  (issue) => (issue.expected === 'Object' ? 'must be an object' : "must be one of 'text', 'json_object', 'json_schema'"),
+);
+
+const noPreviousResponse = v.custom<null | undefined>(
+  (input) => input === undefined || input === null,
+  'is not supported: this gateway stores no responses; send the whole conversation in input',
+);
+
+export const responsesRequestSchema = obj({
+  model: nonEmptyStr(),
+  input: inputSchema,
+  instructions: opt(str()),
+  stream: opt(bool()),
+  temperature: opt(num(0, 2)),
+  top_p: opt(num(0, 1)),
+  max_output_tokens: opt(int(1, Number.MAX_SAFE_INTEGER)),
+  tools: opt(arr(functionToolSchema)),
+  tool_choice: opt(toolChoiceSchema),
+  parallel_tool_calls: opt(bool()),
+  text: opt(block({ format: opt(textFormatSchema) })),
+  reasoning: opt(block({ effort: opt(oneOf(['minimal', 'low', 'medium', 'high'])), summary: opt(str()) })),
+  user: opt(str()),
+  metadata: opt(metadataSchema),
+  /** Accepted for compatibility; nothing is stored and responses report `store: false`. */
+  store: opt(bool()),
+  previous_response_id: v.optional(noPreviousResponse),
+  routing_hints: opt(routingHintsSchema),
+  routing_override: opt(routingOverrideSchema),
+  svc: opt(svcBlockSchema),
+});
+
+/** The validated Responses request, still in wire names. */
+export type ResponsesWireRequest = v.InferOutput<typeof responsesRequestSchema>;
+export type ResponsesInputItem = v.InferOutput<typeof inputItemSchema>;
+export type ResponsesInputPart = v.InferOutput<typeof inputPartSchema>;
