@@ -16,3 +16,4 @@ export { type ReliabilitySettings, reliabilitySettings } from './reliability.js'
 export { RouterFeedback, type RouterFeedbackSettings, kvWeightStore } from './router-feedback.js';
 export { type KvStickySettings, type StickyStore, createKvStickyStore } from './sticky-routes.js';
 export { type KvJournalSettings, KvLearnJournal, type LearnSink } from './learn-journal.js';
+export { type EmbedDeps, type EmbedRequest, type EmbedResponse, embed } from './embed.js';
