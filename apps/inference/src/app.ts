@@ -4,6 +4,7 @@ import type { InferenceDeps } from './deps.js';
 import type { AppEnv } from './env.js';
 import { notFoundHandler, onError } from './errors.js';
 import { registerChatCompletions } from './routes/chat-completions.js';
+import { registerMessages } from './routes/messages.js';
 import { registerModels } from './routes/models.js';
 import { recordRequest } from './record-request.js';
 import { registerProbes } from './routes/probes.js';
@@ -16,6 +17,8 @@ export function createInferenceApp(deps: InferenceDeps): Hono<AppEnv> {
   app.notFound(notFoundHandler);
   app.use(recordRequest(deps.metrics));
   registerProbes(app, deps);
+  // Authenticates itself so auth failures use the Anthropic error shape: keep it before /v1/* auth.
+  registerMessages(app, deps);
   app.use('/v1/*', authenticate(deps));
   registerChatCompletions(app, deps);
   registerModels(app, deps);

@@ -1,0 +1,82 @@
+import { type Runtime, createRuntime, parseEnv } from '@svc/runtime';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createInferenceApp } from '../app.js';
+
+const master = 'sk-svc-messages-route-test-master';
+let runtime: Runtime;
+let app: ReturnType<typeof createInferenceApp>;
+
+beforeAll(async () => {
+  runtime = await createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_MASTER_KEY: master, SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent' }));
+  app = createInferenceApp({ ...runtime, maxBodyBytes: 64 * 1024 });
+});
+afterAll(async () => {
+  await runtime?.close();
+});
+
+const valid = { model: 'svc/auto', max_tokens: 128, messages: [{ role: 'user', content: 'hi' }] };
+const post = (body: unknown, headers: Record<string, string> = { 'x-api-key': master }) =>
+  app.request('/v1/messages', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+
+interface ErrorEnvelope {
+  type: string;
+  error: { type: string; code: string; param: string | null; message: string };
+  request_id: string | null;
+}
+
+async function expectError(response: Response, status: number, type: string, code: string, param?: string | null) {
+  expect(response.status).toBe(status);
+  expect(response.headers.get('x-error-id')).toMatch(/^err_/);
+  const body = (await response.json()) as ErrorEnvelope;
+  expect(body.type).toBe('error');
+  expect(body.error).toMatchObject({ type, code, ...(param !== undefined ? { param } : {}) });
+  return body;
+}
+
+describe('POST /v1/messages', () => {
+  it('answers with an Anthropic message, key as x-api-key or Bearer', async () => {
+    const keyHeaders: Record<string, string>[] = [{ 'x-api-key': master }, { authorization: `Bearer ${master}` }];
+    for (const headers of keyHeaders) {
+      const response = await post(valid, headers);
+      expect(response.status).toBe(200);
+      const body = (await response.json()) as Record<string, unknown>;
+      expect(body).toMatchObject({ type: 'message', role: 'assistant', stop_reason: 'end_turn', stop_sequence: null, svc_metadata: { provider: 'mock' } });
+      expect(body.id).toMatch(/^msg_/);
+      expect(body.content).toEqual([expect.objectContaining({ type: 'text', text: expect.any(String) })]);
+      expect(response.headers.get('request-id')).toMatch(/^req_/);
+      expect(response.headers.get('x-svc-provider')).toBeTruthy();
+    }
+  });
+
+  it('streams the Anthropic events in strict order', async () => {
+    const response = await post({ ...valid, model: 'mock/mock-value', stream: true });
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    const names = [...(await response.text()).matchAll(/^event: (\w+)$/gm)].map((m) => m[1]).filter((name) => name !== 'ping');
+    expect(names[0]).toBe('message_start');
+    expect(names.slice(-2)).toEqual(['message_delta', 'message_stop']);
+    expect(names[1]).toBe('content_block_start');
+    expect(names.at(-3)).toBe('content_block_stop');
+    expect(names.slice(2, -3).every((name) => name === 'content_block_delta')).toBe(true);
+  });
+
+  it('keeps the client session header in metadata and forwards anthropic-beta', async () => {
+    const spy = vi.spyOn(runtime.gateway, 'chat');
+    await post(valid, { 'x-api-key': master, 'x-claude-code-session-id': 'sess-1', 'anthropic-beta': 'prompt-caching-2024-07-31' });
+    const [request, context] = spy.mock.calls[0]!;
+    spy.mockRestore();
+    expect(request.metadata).toMatchObject({ session_id: 'sess-1' });
+    expect(context.forwardHeaders).toEqual({ 'anthropic-beta': 'prompt-caching-2024-07-31' });
+  });
+
+  it('reports errors in the Anthropic envelope with the spec status codes', async () => {
+    const unauthorized = await expectError(await post(valid, { 'x-api-key': 'sk-svc-nope' }), 401, 'authentication_error', 'invalid_api_key');
+    expect(unauthorized.request_id).toMatch(/^req_/);
+    await expectError(await post(valid, {}), 401, 'authentication_error', 'invalid_api_key');
+    await expectError(await post({ ...valid, max_tokens: undefined }), 400, 'invalid_request_error', 'validation_error', 'max_tokens');
+    await expectError(await post({ ...valid, temperature: 1.2 }), 400, 'invalid_request_error', 'validation_error', 'temperature');
+    await expectError(await post({ ...valid, model: 'nobody/nothing' }), 400, 'invalid_request_error', 'model_not_found', 'model');
+    const org = await runtime.db.orgs.ensure('messages-scope-test');
+    const embedOnly = await runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:embeddings'] });
+    await expectError(await post(valid, { 'x-api-key': embedOnly.secret }), 403, 'permission_error', 'insufficient_scopes');
+  });
+});
