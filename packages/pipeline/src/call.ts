@@ -29,6 +29,12 @@ export interface CallSettings {
   /** Circuit breakers per `provider/model` slug; absent: every candidate is admitted. */
   breakers?: BreakerGate;
   /**
+   * Providers serving with the organisation's own key (BYOK): a fault of that key (rate limit,
+   * billing, authentication) says nothing about the model's health for everyone else, so it
+   * never counts against the shared breaker.
+   */
+  ownKey?: (providerId: string) => boolean;
+  /**
    * Longest wait for a stream's first event before the candidate counts as timed out and the
    * next one is tried; per provider id (0: no limit).
    */
@@ -101,7 +107,7 @@ async function walk<T>(
       const error = outcome.error;
       lastError = error;
       // The breaker hears about upstream trouble only: not caller faults, not our client leaving.
-      const upstreamFault = isProviderError(error) && error.retryable && !settings.signal.aborted;
+      const upstreamFault = isProviderError(error) && error.retryable && !settings.signal.aborted && !(settings.ownKey?.(model.provider) === true && keyFaults.has(error.kind));
       if (upstreamFault) void settings.breakers?.record(model.id, 'failure', { probe: admission.probe });
       else if (admission.probe) void settings.breakers?.releaseProbe(model.id);
       if (!isProviderError(error) || !error.retryable) throw toGatewayError(error);
@@ -121,6 +127,9 @@ async function walk<T>(
   if (skipped.length > 0) throw allBreakersOpen(skipped);
   throw noProviderConfigured(`No configured provider serves ${waterfall[0]?.id ?? 'this request'}.`);
 }
+
+/** Failures of a key rather than of the model. */
+const keyFaults = new Set<string>(['rate_limit', 'billing', 'authentication']);
 
 type AttemptOutcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
 

@@ -188,3 +188,15 @@ describe('BYOK providers', () => {
     expect(response.metadata.cost_attribution).toBe('svc');
   });
 });
+
+describe('BYOK and the shared breakers', () => {
+  it('never counts a fault of an organisation’s own key against the model’s breaker', async () => {
+    const { CircuitBreakers } = await import('@svc/resilience');
+    const breakers = new CircuitBreakers({ kv: createMemoryKv(), consecutiveFailures: 1 });
+    const own = scripted('groq', () => 'rate_limit');
+    const platform = scripted('groq', () => 'ok');
+    const { gateway, context } = setup([platform], breakers, { byok: { forOrg: () => ({ get: (id) => (id === 'groq' ? own : undefined) }) } });
+    await expect(gateway.chat(request({}), context())).rejects.toMatchObject({ status: 429 });
+    expect((await breakers.status(llama.id)).state).toBe('closed');
+  });
+});

@@ -244,6 +244,7 @@ export class Gateway {
     const deadline = createDeadline(context.signal, timeouts.requestMs);
     const settings: CallSettings = {
       providers,
+      ...(orgProviders ? { ownKey: (id: string) => orgProviders.get(id) !== undefined } : {}),
       observer: { attempt: (model, attempt) => this.observeAttempt(model, attempt) },
       maxAttempts: reliability.maxAttempts,
       signal: deadline.signal,
