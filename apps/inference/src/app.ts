@@ -8,6 +8,7 @@ import { registerMessages } from './routes/messages.js';
 import { registerModels } from './routes/models.js';
 import { recordRequest } from './record-request.js';
 import { registerProbes } from './routes/probes.js';
+import { registerResponses } from './routes/responses.js';
 import { registerSettings } from './routes/settings.js';
 
 /** The inference API (spec document 1) under `/v1`, plus the probes. */
@@ -21,6 +22,7 @@ export function createInferenceApp(deps: InferenceDeps): Hono<AppEnv> {
   registerMessages(app, deps);
   app.use('/v1/*', authenticate(deps));
   registerChatCompletions(app, deps);
+  registerResponses(app, deps);
   registerModels(app, deps);
   registerSettings(app, deps);
   return app;

@@ -1,8 +1,8 @@
-import { type ChatRequest, invalidRequest } from '@svc/core';
-import * as v from 'valibot';
+import type { ChatRequest } from '@svc/core';
+import type * as v from 'valibot';
 import type { chatRequestSchema } from '../openai/chat-request-schema.js';
 import { decodeChatRequest } from '../openai/decode-chat-request.js';
-import { issueToError } from '../shared/issue-to-error.js';
+import { parseRequestBody } from '../shared/parse-request-body.js';
 import {
   type ResponsesInputItem,
   type ResponsesInputPart,
@@ -26,8 +26,6 @@ export interface DecodedResponsesRequest {
   echo: ResponseEcho;
 }
 
-const parseConfig = { abortEarly: true } as const;
-
 /**
  * Validates a `POST /v1/responses` body and maps it to the canonical {@link ChatRequest}:
  *
@@ -45,12 +43,7 @@ const parseConfig = { abortEarly: true } as const;
  * @throws GatewayError 400 `invalid_request_error` naming the first offending field.
  */
 export function decodeResponsesRequest(body: unknown): DecodedResponsesRequest {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw invalidRequest('The request body must be a JSON object.', null);
-  }
-  const result = v.safeParse(responsesRequestSchema, body, parseConfig);
-  if (!result.success) throw issueToError(result.issues[0]);
-  const wire = result.output;
+  const wire = parseRequestBody(responsesRequestSchema, body);
   const request = decodeChatRequest(toChatWire(wire));
   return { request, echo: { instructions: wire.instructions ?? null, store: false } };
 }
