@@ -4,6 +4,8 @@ import type { InferenceDeps } from './deps.js';
 import type { AppEnv } from './env.js';
 import { notFoundHandler, onError } from './errors.js';
 import { registerChatCompletions } from './routes/chat-completions.js';
+import { registerCompletions } from './routes/completions.js';
+import { registerEmbeddings } from './routes/embeddings.js';
 import { registerMessages } from './routes/messages.js';
 import { registerModels } from './routes/models.js';
 import { recordRequest } from './record-request.js';
@@ -22,6 +24,8 @@ export function createInferenceApp(deps: InferenceDeps): Hono<AppEnv> {
   registerMessages(app, deps);
   app.use('/v1/*', authenticate(deps));
   registerChatCompletions(app, deps);
+  registerCompletions(app, deps);
+  registerEmbeddings(app, deps);
   registerResponses(app, deps);
   registerModels(app, deps);
   registerSettings(app, deps);

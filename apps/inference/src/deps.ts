@@ -1,11 +1,14 @@
 import type { Authenticator } from '@svc/auth';
 import type { OrgRepository } from '@svc/db';
-import type { Gateway } from '@svc/pipeline';
+import type { EmbedDeps, Gateway } from '@svc/pipeline';
 import type { Readiness } from '@svc/runtime';
 import type { Logger, Metrics } from '@svc/telemetry';
 
-/** What the inference app needs; a Runtime provides all of it. */
-export interface InferenceDeps {
+/**
+ * What the inference app needs; a Runtime provides all of it. The embed stage's deps (catalog,
+ * providers, learn, breakers, limiter) serve `/v1/embeddings`, which has no chat gateway path.
+ */
+export interface InferenceDeps extends Pick<EmbedDeps, 'catalog' | 'providers' | 'learn' | 'breakers' | 'limiter'> {
   gateway: Gateway;
   authenticator: Authenticator;
   /** The relational store: settings write the organisation's defaults. */

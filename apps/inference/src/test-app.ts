@@ -1,0 +1,32 @@
+import type { Scope } from '@svc/core';
+import { type Runtime, createRuntime, parseEnv } from '@svc/runtime';
+import { afterAll, beforeAll } from 'vitest';
+import { createInferenceApp } from './app.js';
+
+export interface TestApp {
+  runtime: Runtime;
+  app: ReturnType<typeof createInferenceApp>;
+  /** POSTs `body` as JSON to `path` with `key` (default: the master key) as the bearer. */
+  post(path: string, body: unknown, key?: string): Promise<Response>;
+  /** A key of a fresh organisation holding only `scopes`. */
+  keyWith(scopes: Scope[]): Promise<string>;
+}
+
+/** An in-memory runtime answering from the mock provider, started before and closed after the file's tests. */
+export function useTestApp(master: string): TestApp {
+  const state = {} as TestApp;
+  beforeAll(async () => {
+    state.runtime = await createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_MASTER_KEY: master, SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent' }));
+    state.app = createInferenceApp({ ...state.runtime, maxBodyBytes: 64 * 1024 });
+  });
+  afterAll(async () => {
+    await state.runtime?.close();
+  });
+  state.post = (path, body, key = master) =>
+    Promise.resolve(state.app.request(path, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify(body) }));
+  state.keyWith = async (scopes) => {
+    const org = await state.runtime.db.orgs.ensure(`test-${scopes.join('-')}-${Math.random()}`);
+    return (await state.runtime.authenticator.issue({ orgId: org.id, scopes })).secret;
+  };
+  return state;
+}
