@@ -1,0 +1,140 @@
+import { type MockUpstream, startMockUpstream } from '@svc/mock-upstream';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { masterKey, startGateway } from './harness.js';
+
+type Gateway = Awaited<ReturnType<typeof startGateway>>;
+
+interface WithSvc {
+  svc_metadata?: Record<string, unknown>;
+}
+
+const tools: OpenAI.Responses.FunctionTool[] = [
+  { type: 'function', name: 'get_weather', strict: true, parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false } },
+];
+
+/**
+ * The same `client.responses` scenarios against two backends: the built-in mock provider, and a
+ * provider that does not speak the Responses API (Anthropic, over the mock upstream), so the
+ * translation Responses -> canonical chat -> Anthropic -> Responses is exercised end to end.
+ */
+const backends = [
+  { name: 'mock provider', provider: 'mock', env: async () => ({ SVC_MOCK_PROVIDER: '1' }), model: (_: Gateway) => 'mock/mock-value' },
+  {
+    name: 'Anthropic via mock upstream',
+    provider: 'anthropic',
+    env: async (upstream: MockUpstream) => ({ SVC_CACHE_TTL_SECS: '0', ANTHROPIC_API_KEY: 'sk-upstream-anthropic', ANTHROPIC_BASE_URL: upstream.url }),
+    model: (gateway: Gateway) => gateway.runtime.catalog.list({ provider: 'anthropic', kind: 'chat' })[0]!.id,
+  },
+] as const;
+
+describe.each(backends)('openai SDK client.responses against the gateway ($name)', (backend) => {
+  let upstream: MockUpstream;
+  let gateway: Gateway;
+  let client: OpenAI;
+  let model: string;
+
+  beforeAll(async () => {
+    upstream = await startMockUpstream({ tokens: 12 });
+    gateway = await startGateway(await backend.env(upstream));
+    client = new OpenAI({ baseURL: `${gateway.inferenceUrl}/v1`, apiKey: masterKey, maxRetries: 0 });
+    model = backend.model(gateway);
+  });
+  afterAll(async () => {
+    await gateway?.stop();
+    await upstream?.close();
+  });
+
+  it('answers non-stream with output_text, usage and svc_metadata', async () => {
+    const { data, response } = await client.responses.create({ model, input: 'Say hello to the gateway', instructions: 'Be brief.' }).withResponse();
+    expect(data.object).toBe('response');
+    expect(data.id).toMatch(/^resp_/);
+    expect(data.status).toBe('completed');
+    expect(data.output_text.length).toBeGreaterThan(0);
+    expect(data.usage!.total_tokens).toBe(data.usage!.input_tokens + data.usage!.output_tokens);
+    expect((data as WithSvc).svc_metadata).toMatchObject({ requested_model: model, provider: backend.provider });
+    if (backend.provider === 'anthropic') expect(upstream.stats().lastRequest!.path).toBe('/v1/messages');
+    expect(response.headers.get('x-svc-provider')).toBeTruthy();
+  });
+
+  it('streams through responses.stream() into a final response', async () => {
+    const stream = client.responses.stream({ model, input: [{ role: 'user', content: [{ type: 'input_text', text: 'Tell me a story' }] }] });
+    const deltas: string[] = [];
+    const types: string[] = [];
+    stream.on('event', (event) => types.push(event.type));
+    stream.on('response.output_text.delta', (event) => deltas.push(event.delta));
+    const final = await stream.finalResponse();
+    expect(types[0]).toBe('response.created');
+    expect(types.at(-1)).toBe('response.completed');
+    expect(deltas.length).toBeGreaterThan(3);
+    expect(final.output_text).toBe(deltas.join(''));
+    expect(final.usage!.output_tokens).toBeGreaterThan(0);
+    expect((final as WithSvc).svc_metadata).toBeTruthy();
+  });
+
+  it('streams with create({stream: true})', async () => {
+    const stream = await client.responses.create({ model, input: 'hi', stream: true });
+    let completed: OpenAI.Responses.Response | undefined;
+    let text = '';
+    for await (const event of stream) {
+      if (event.type === 'response.output_text.delta') text += event.delta;
+      if (event.type === 'response.completed') completed = event.response;
+    }
+    expect(text.length).toBeGreaterThan(0);
+    expect(completed!.status).toBe('completed');
+  });
+
+  it('calls functions, and takes the result back as function_call_output', async () => {
+    const first = await client.responses.create({ model, input: 'Weather in Paris?', tools, tool_choice: 'required' });
+    const call = first.output.find((item) => item.type === 'function_call');
+    expect(call).toMatchObject({ type: 'function_call', name: 'get_weather', call_id: expect.any(String) });
+    expect(JSON.parse(call!.type === 'function_call' ? call!.arguments : '')).toHaveProperty('city');
+
+    const streamed = await client.responses.stream({ model, input: 'Weather in Oslo?', tools, tool_choice: { type: 'function', name: 'get_weather' } }).finalResponse();
+    const streamedCall = streamed.output.find((item) => item.type === 'function_call');
+    expect(streamedCall?.type === 'function_call' && JSON.parse(streamedCall.arguments)).toHaveProperty('city');
+
+    const second = await client.responses.create({
+      model,
+      tools,
+      input: [
+        { role: 'user', content: 'Weather in Paris?' },
+        ...first.output.filter((item) => item.type === 'function_call'),
+        { type: 'function_call_output', call_id: call!.type === 'function_call' ? call!.call_id : '', output: '{"temp_c":21}' },
+      ],
+    });
+    expect(second.status).toBe('completed');
+    expect(second.output_text.length).toBeGreaterThan(0);
+  });
+
+  it('answers text.format json_schema with JSON the SDK parses', async () => {
+    const answer = await client.responses.parse({
+      model,
+      input: 'A user record',
+      text: { format: { type: 'json_schema', name: 'user', strict: true, schema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'], additionalProperties: false } } },
+    });
+    expect(answer.output_parsed).toHaveProperty('name');
+  });
+
+  it('maps errors to the SDK classes naming the field', async () => {
+    await expect(client.responses.create({ model, input: 'x', temperature: 2.5 })).rejects.toMatchObject({ status: 400, param: 'temperature', type: 'invalid_request_error' });
+    await expect(client.responses.create({ model, input: 'x', previous_response_id: 'resp_123' })).rejects.toBeInstanceOf(OpenAI.BadRequestError);
+    const bad = new OpenAI({ baseURL: `${gateway.inferenceUrl}/v1`, apiKey: 'sk-svc-wrong', maxRetries: 0 });
+    await expect(bad.responses.create({ model, input: 'x' })).rejects.toMatchObject({ status: 401, code: 'invalid_api_key' });
+  });
+
+  it.runIf(backend.provider === 'anthropic')('fails a stream that breaks after the first byte, never completing', async () => {
+    upstream.configure({ fault: 'drop-mid-stream', tokens: 12 });
+    try {
+      const types: string[] = [];
+      const stream = client.responses.stream({ model, input: 'Tell me a story' });
+      stream.on('event', (event) => types.push(event.type));
+      await expect(stream.finalResponse()).rejects.toThrow();
+      expect(types[0]).toBe('response.created');
+      expect(types).toContain('response.failed');
+      expect(types).not.toContain('response.completed');
+    } finally {
+      upstream.configure({ fault: undefined });
+    }
+  });
+});
