@@ -125,6 +125,28 @@ describe('anthropic SDKs against the gateway (OpenAI model on the mock upstream)
   });
   for (const sdk of sdks) describe(sdk.name, () => messagesSuite(sdk, { model: 'openai/gpt-4o-mini', provider: 'openai' }, () => gateway.inferenceUrl));
 
+  it('ends a stream that breaks after the first byte with an error event, never message_stop', async () => {
+    upstream.configure({ fault: 'drop-mid-stream', tokens: 12 });
+    try {
+      const response = await fetch(`${gateway.inferenceUrl}/v1/messages`, {
+        method: 'POST',
+        headers: { 'x-api-key': masterKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'openai/gpt-4o-mini', max_tokens: 64, stream: true, messages: [{ role: 'user', content: 'Break please' }] }),
+      });
+      expect(response.status).toBe(200);
+      const text = await response.text();
+      expect(text).toMatch(/^event: message_start$/m);
+      expect(text).toMatch(/^event: error\ndata: \{"type":"error","error":\{"type":"api_error"/m);
+      expect(text).not.toContain('message_stop');
+      for (const sdk of sdks) {
+        const stream = sdk.create(gateway.inferenceUrl, masterKey).messages.stream({ model: 'openai/gpt-4o-mini', max_tokens: 64, messages: [{ role: 'user', content: `Break ${sdk.name}` }] });
+        await expect(stream.finalMessage()).rejects.toMatchObject({ status: undefined, error: { type: 'error', error: { type: 'api_error' } } });
+      }
+    } finally {
+      upstream.configure({ fault: undefined });
+    }
+  });
+
   it('sends the OpenAI wire upstream, system prompt and tool result included', async () => {
     const client = sdks[0]!.create(gateway.inferenceUrl, masterKey);
     await client.messages.create({
