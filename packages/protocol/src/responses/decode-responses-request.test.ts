@@ -65,6 +65,11 @@ describe('decodeResponsesRequest', () => {
     expect(request.toolChoice).toEqual({ name: 'get_weather' });
   });
 
+  it('drops replayed reasoning items', () => {
+    const { request } = decode({ input: [{ type: 'reasoning', id: 'rs_1', summary: [] }, { role: 'user', content: 'go on' }] });
+    expect(request.messages).toEqual([{ role: 'user', content: 'go on' }]);
+  });
+
   it('accepts a single input item and asks streams for usage', () => {
     const { request } = decode({ input: { role: 'user', content: 'one' }, stream: true });
     expect(request.messages).toEqual([{ role: 'user', content: 'one' }]);
@@ -83,7 +88,7 @@ describe('decodeResponsesRequest', () => {
     [{ input: undefined }, 'input', 'Missing required parameter'],
     [{ input: 7 }, 'input', 'must be a string'],
     [{ input: [] }, 'input', 'at least 1 element'],
-    [{ input: [{ type: 'reasoning', summary: [] }] }, 'input.0.type', "must be one of 'message'"],
+    [{ input: [{ type: 'web_search_call', id: 'ws_1' }] }, 'input.0.type', "must be one of 'message'"],
     [{ input: [{ role: 'tool', content: 'x' }] }, 'input.0.role', 'must be one of'],
     [{ input: [{ role: 'user', content: [{ type: 'input_audio' }] }] }, 'input.0.content.0.type', "'input_text'"],
     [{ input: [{ type: 'function_call', name: 'f', arguments: '{}' }] }, 'input.0.call_id', 'Missing required parameter'],

@@ -31,7 +31,7 @@ export interface DecodedResponsesRequest {
  *
  * - `instructions` becomes a leading `system` message; a string `input` one `user` message.
  * - `function_call` items join the preceding assistant turn (or start one) as tool calls;
- *   `function_call_output` items become `tool` turns.
+ *   `function_call_output` items become `tool` turns; replayed `reasoning` items are dropped.
  * - `max_output_tokens` -> `maxTokens`, `text.format` -> `responseFormat`, `reasoning.effort`
  *   -> `reasoning.effort`; streams always ask the provider for usage (`response.completed`
  *   carries it).
@@ -95,6 +95,9 @@ function toChatWire(wire: ResponsesWireRequest): ChatWireRequest {
 
 function pushItem(messages: ChatWireMessage[], item: ResponsesInputItem): void {
   switch (item.type) {
+    case 'reasoning':
+      // Provider reasoning cannot be replayed through the canonical request (no signatures).
+      return;
     case 'function_call': {
       const call = { id: item.call_id, type: 'function' as const, function: { name: item.name, arguments: item.arguments } };
       const last = messages.at(-1);

@@ -54,6 +54,14 @@ describe('encodeResponse', () => {
     expect(body.output[0]).toMatchObject({ type: 'message', status: 'incomplete' });
   });
 
+  it('puts reasoning text in a reasoning item before the message', () => {
+    const body = encodeResponse({ model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'Yes.', reasoning: 'Think.' }, finishReason: 'stop' }] }, meta);
+    expect(body.output).toMatchObject([
+      { type: 'reasoning', id: expect.stringMatching(/^rs_/), content: [{ type: 'reasoning_text', text: 'Think.' }] },
+      { type: 'message', content: [{ type: 'output_text', text: 'Yes.' }] },
+    ]);
+  });
+
   it('keeps a refusal as a refusal part', () => {
     const body = encodeResponse({ model: 'gpt-4o', choices: [{ index: 0, message: { role: 'assistant', content: null, refusal: 'No.' }, finishReason: 'stop' }] }, meta);
     expect(body.output).toMatchObject([{ type: 'message', content: [{ type: 'refusal', refusal: 'No.' }] }]);

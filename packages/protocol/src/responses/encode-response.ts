@@ -1,16 +1,25 @@
 import type { ChatResult } from '@svc/core';
-import { type ResponseMeta, encodeResponsesUsage, functionCallItemId, messageItemId, responseShell, statusOf } from './response-shell.js';
+import {
+  type ResponseMeta,
+  encodeResponsesUsage,
+  functionCallItemId,
+  messageItemId,
+  reasoningItemId,
+  responseShell,
+  statusOf,
+} from './response-shell.js';
 import type { OutputContentPart, OutputItem, ResponseObject } from './response-types.js';
 
 /**
  * Encodes a canonical result as the Responses-API `response` object.
  *
- * - Output: one `message` item with an `output_text` part (and a `refusal` part when the
+ * - Output: a `reasoning` item (`content: [{type: 'reasoning_text'}]`) when the provider
+ *   returned reasoning text, then one `message` item with an `output_text` part (and a `refusal` part when the
  *   model refused) unless the turn only called tools, then one `function_call` item per call.
  * - `status` is `completed`, or `incomplete` with `incomplete_details.reason`
  *   `max_output_tokens` / `content_filter`; the message item carries the same status.
  * - `output_text` is not sent: the official SDKs compute it client-side from `output`.
- * - Only the first choice is encoded (the Responses API has no `n`); reasoning text is not.
+ * - Only the first choice is encoded (the Responses API has no `n`).
  */
 export function encodeResponse(result: ChatResult, meta: ResponseMeta): ResponseObject {
   const body = responseShell(meta, 'completed');
@@ -22,6 +31,9 @@ export function encodeResponse(result: ChatResult, meta: ResponseMeta): Response
   if (message?.content) content.push({ type: 'output_text', text: message.content, annotations: [], logprobs: [] });
   if (message?.refusal) content.push({ type: 'refusal', refusal: message.refusal });
   const output: OutputItem[] = [];
+  if (message?.reasoning) {
+    output.push({ type: 'reasoning', id: reasoningItemId(), summary: [], content: [{ type: 'reasoning_text', text: message.reasoning }], status: 'completed' });
+  }
   if (content.length > 0 || calls.length === 0) {
     if (content.length === 0) content.push({ type: 'output_text', text: '', annotations: [], logprobs: [] });
     const status = body.status === 'incomplete' ? 'incomplete' : 'completed';

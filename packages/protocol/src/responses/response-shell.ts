@@ -19,6 +19,7 @@ export interface ResponseMeta {
 export const responseId = (): string => `resp_${randomId(32)}`;
 export const messageItemId = (): string => `msg_${randomId(32)}`;
 export const functionCallItemId = (): string => `fc_${randomId(32)}`;
+export const reasoningItemId = (): string => `rs_${randomId(32)}`;
 
 /** Canonical usage -> Responses `usage` (detail counts are 0 when the provider gave none). */
 export function encodeResponsesUsage(usage: Usage): ResponsesUsage {

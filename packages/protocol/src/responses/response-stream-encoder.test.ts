@@ -78,6 +78,20 @@ describe('ResponseStreamEncoder', () => {
     expect(events.at(-1)).toMatchObject({ type: 'response.completed', response: { output: [{ type: 'message' }, { type: 'function_call', call_id: 'call_a' }, { type: 'function_call', call_id: 'call_b' }] } });
   });
 
+  it('streams reasoning as its own item, closed before the text', () => {
+    const events = parse(encode([{ type: 'reasoning-delta', choice: 0, text: 'Hmm' }, text('Yes')]));
+    expect(events.map((e) => e.type).slice(2, 9)).toEqual([
+      'response.output_item.added',
+      'response.content_part.added',
+      'response.reasoning_text.delta',
+      'response.reasoning_text.done',
+      'response.content_part.done',
+      'response.output_item.done',
+      'response.output_item.added',
+    ]);
+    expect(events.at(-1)).toMatchObject({ response: { output: [{ type: 'reasoning', status: 'completed' }, { type: 'message', status: 'completed' }] } });
+  });
+
   it('ends with response.incomplete on max tokens', () => {
     const events = parse(encode([text('Hel'), { type: 'finish', choice: 0, finishReason: 'length' }]));
     expect(events.at(-1)).toMatchObject({ type: 'response.incomplete', response: { status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } } });
@@ -113,14 +127,16 @@ describe('ResponseStreamEncoder through the openai SDK', () => {
   });
 
   it('accumulates text and tool calls into the final response', async () => {
-    body = encode([text('Hi '), text('there'), call(0, '{"a":', 'call_1', 'f'), call(0, '1}'), { type: 'usage', usage }]);
+    const think: StreamEvent = { type: 'reasoning-delta', choice: 0, text: 'Hmm.' };
+    body = encode([think, text('Hi '), text('there'), call(0, '{"a":', 'call_1', 'f'), call(0, '1}'), { type: 'usage', usage }]);
     const deltas: string[] = [];
     const stream = client.responses.stream({ model: 'gpt-4o', input: 'hi' });
     stream.on('response.output_text.delta', (event) => deltas.push(event.delta));
     const final = await stream.finalResponse();
     expect(deltas).toEqual(['Hi ', 'there']);
     expect(final.output_text).toBe('Hi there');
-    expect(final.output[1]).toMatchObject({ type: 'function_call', call_id: 'call_1', name: 'f', arguments: '{"a":1}' });
+    expect(final.output[0]).toMatchObject({ type: 'reasoning', content: [{ type: 'reasoning_text', text: 'Hmm.' }] });
+    expect(final.output[2]).toMatchObject({ type: 'function_call', call_id: 'call_1', name: 'f', arguments: '{"a":1}' });
     expect(final.usage?.total_tokens).toBe(10);
   });
 

@@ -4,10 +4,19 @@ import {
   encodeResponsesUsage,
   functionCallItemId,
   messageItemId,
+  reasoningItemId,
   responseShell,
   statusOf,
 } from './response-shell.js';
-import type { FunctionCallItem, ItemStatus, OutputContentPart, OutputItem, OutputMessageItem, ResponseObject } from './response-types.js';
+import type {
+  FunctionCallItem,
+  ItemStatus,
+  OutputContentPart,
+  OutputItem,
+  OutputMessageItem,
+  ReasoningItem,
+  ResponseObject,
+} from './response-types.js';
 
 interface OpenMessage {
   item: OutputMessageItem;
@@ -18,6 +27,11 @@ interface OpenMessage {
 
 interface OpenCall {
   item: FunctionCallItem;
+  outputIndex: number;
+}
+
+interface OpenReasoning {
+  item: ReasoningItem;
   outputIndex: number;
 }
 
@@ -33,14 +47,16 @@ const KEEP_ALIVE = ': keep-alive\n\n';
  * `response.completed` / `response.incomplete` (full response, usage, `svc_metadata`) or, on
  * failure, `response.failed` followed by an `error` event, never a completion.
  *
- * Text opens a `message` item; a tool call closes it and opens a `function_call` item per call
- * (calls stay open until the end, so interleaved parallel-call fragments land on their item).
- * Only choice 0 is encoded (the Responses API has no `n`); reasoning deltas are dropped.
+ * Reasoning text opens a `reasoning` item (`response.reasoning_text.delta`), text a `message`
+ * item; either closes when something else starts. A tool call opens a `function_call` item per
+ * call; calls stay open until the end, so interleaved parallel-call fragments land on their item.
+ * Only choice 0 is encoded (the Responses API has no `n`).
  */
 export class ResponseStreamEncoder {
   readonly #meta: ResponseMeta;
   readonly #output: OutputItem[] = [];
   #message: OpenMessage | undefined;
+  #reasoning: OpenReasoning | undefined;
   readonly #calls = new Map<number, OpenCall>();
   #finish: FinishReason | undefined;
   #usage: Usage | undefined;
@@ -60,7 +76,7 @@ export class ResponseStreamEncoder {
     return this.#frame('response.created', { response }) + this.#frame('response.in_progress', { response });
   }
 
-  /** The events for one canonical event ('' for usage, meta, reasoning and other choices). */
+  /** The events for one canonical event ('' for usage, meta and other choices). */
   event(event: StreamEvent): string {
     if (this.#closed) return '';
     switch (event.type) {
@@ -77,6 +93,7 @@ export class ResponseStreamEncoder {
         this.#usage = event.usage;
         return '';
       case 'reasoning-delta':
+        return event.choice === 0 ? this.#reasoningDelta(event.text) : '';
       case 'meta':
         return '';
     }
@@ -86,7 +103,9 @@ export class ResponseStreamEncoder {
   end(svcMetadata?: SvcMetadata): string {
     if (this.#closed) return '';
     let out = this.start();
-    if (this.#output.length === 0) out += this.#openPart('output_text');
+    out += this.#closeReasoning();
+    // Like the JSON body: an answer with no text and no calls still has its (empty) message.
+    if (this.#output.every((item) => item.type === 'reasoning')) out += this.#openPart('output_text');
     const { status, incomplete_details } = statusOf(this.#finish);
     const itemStatus: ItemStatus = status === 'incomplete' ? 'incomplete' : 'completed';
     out += this.#closeMessage(itemStatus);
@@ -133,9 +152,46 @@ export class ResponseStreamEncoder {
     return response;
   }
 
+  #reasoningDelta(delta: string): string {
+    if (delta === '') return '';
+    let out = '';
+    if (this.#reasoning === undefined) {
+      out += this.#closeMessage('completed');
+      const item: ReasoningItem = { type: 'reasoning', id: reasoningItemId(), summary: [], content: [], status: 'in_progress' };
+      const reasoning = { item, outputIndex: this.#output.length };
+      this.#reasoning = reasoning;
+      this.#output.push(item);
+      out += this.#frame('response.output_item.added', { output_index: reasoning.outputIndex, item: structuredClone(item) });
+      item.content.push({ type: 'reasoning_text', text: '' });
+      out += this.#frame('response.content_part.added', {
+        item_id: item.id,
+        output_index: reasoning.outputIndex,
+        content_index: 0,
+        part: { type: 'reasoning_text', text: '' },
+      });
+    }
+    const { item, outputIndex } = this.#reasoning;
+    item.content[0]!.text += delta;
+    return out + this.#frame('response.reasoning_text.delta', { item_id: item.id, output_index: outputIndex, content_index: 0, delta });
+  }
+
+  #closeReasoning(): string {
+    const reasoning = this.#reasoning;
+    if (reasoning === undefined) return '';
+    this.#reasoning = undefined;
+    const { item, outputIndex } = reasoning;
+    item.status = 'completed';
+    const where = { item_id: item.id, output_index: outputIndex, content_index: 0 };
+    return (
+      this.#frame('response.reasoning_text.done', { ...where, text: item.content[0]!.text }) +
+      this.#frame('response.content_part.done', { ...where, part: structuredClone(item.content[0]!) }) +
+      this.#frame('response.output_item.done', { output_index: outputIndex, item: structuredClone(item) })
+    );
+  }
+
   #textDelta(kind: OutputContentPart['type'], delta: string): string {
     if (delta === '') return '';
-    let out = this.#openPart(kind);
+    let out = this.#closeReasoning() + this.#openPart(kind);
     const message = this.#message!;
     const part = message.part!;
     const where = { item_id: message.item.id, output_index: message.outputIndex, content_index: message.item.content.length - 1 };
@@ -199,7 +255,7 @@ export class ResponseStreamEncoder {
     let out = '';
     let call = this.#calls.get(event.index);
     if (call === undefined) {
-      out += this.#closeMessage('completed');
+      out += this.#closeReasoning() + this.#closeMessage('completed');
       const item: FunctionCallItem = {
         type: 'function_call',
         id: functionCallItemId(),

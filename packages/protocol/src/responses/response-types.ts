@@ -45,7 +45,16 @@ export interface FunctionCallItem {
   status: ItemStatus;
 }
 
-export type OutputItem = OutputMessageItem | FunctionCallItem;
+/** Reasoning text the provider returned (Anthropic thinking, DeepSeek/OpenRouter reasoning). */
+export interface ReasoningItem {
+  type: 'reasoning';
+  id: string;
+  summary: { type: 'summary_text'; text: string }[];
+  content: { type: 'reasoning_text'; text: string }[];
+  status: ItemStatus;
+}
+
+export type OutputItem = ReasoningItem | OutputMessageItem | FunctionCallItem;
 
 export type ResponseStatus = 'in_progress' | 'completed' | 'incomplete' | 'failed';
 

@@ -2,8 +2,9 @@
  * valibot schema of the `POST /v1/responses` body (spec §POST /v1/responses), in wire names.
  *
  * - Unknown keys are dropped (new optional OpenAI fields are non-breaking); `null` is absent.
- * - `input` items are messages (`type` absent or `'message'`), `function_call` and
- *   `function_call_output`; any other item type (reasoning, file search, ...) is a 400 naming it.
+ * - `input` items are messages (`type` absent or `'message'`), `function_call`,
+ *   `function_call_output` and replayed `reasoning` items (dropped); any other item type
+ *   (hosted tool calls, item references, ...) is a 400 naming it.
  * - Only function tools are served; hosted tools (`web_search`, `file_search`, ...) are a 400.
  * - `previous_response_id` is a 400 (nothing is stored; see `decodeResponsesRequest`).
  */
@@ -74,7 +75,10 @@ const functionCallOutputItemSchema = obj({
   ),
 });
 
-const itemTypes = ['message', 'function_call', 'function_call_output'] as const;
+/** A replayed reasoning item: accepted so `input: [...previous.output, ...]` works, then dropped. */
+const reasoningItemSchema = obj({ type: v.literal('reasoning') });
+
+const itemTypes = ['message', 'function_call', 'function_call_output', 'reasoning'] as const;
 const itemTypeMessage = `must be one of ${itemTypes.map((t) => `'${t}'`).join(', ')}`;
 
 /** One element of `input`, chosen by `type` (absent means a message). */
@@ -91,6 +95,8 @@ export const inputItemSchema = v.lazy((input) => {
       return functionCallItemSchema;
     case 'function_call_output':
       return functionCallOutputItemSchema;
+    case 'reasoning':
+      return reasoningItemSchema;
     default:
       // Fails on `type` (so the 400 names `input.N.type`); typed never as it never passes.
       return v.pipe(v.object({ type: v.picklist(itemTypes, itemTypeMessage) }), v.custom<never>(() => false, itemTypeMessage));
