@@ -91,6 +91,8 @@ describe('decodeResponsesRequest', () => {
     [{ input: [{ type: 'web_search_call', id: 'ws_1' }] }, 'input.0.type', "must be one of 'message'"],
     [{ input: [{ role: 'tool', content: 'x' }] }, 'input.0.role', 'must be one of'],
     [{ input: [{ role: 'user', content: [{ type: 'input_audio' }] }] }, 'input.0.content.0.type', "'input_text'"],
+    [{ input: [{ role: 'user', content: [{ type: 'input_image', detail: 'low' }] }] }, 'input.0.content.0', 'must have image_url or file_id'],
+    [{ input: [{ role: 'user', content: [{ type: 'input_file', filename: 'a.pdf' }] }] }, 'input.0.content.0', 'must have file_data or file_id'],
     [{ input: [{ type: 'function_call', name: 'f', arguments: '{}' }] }, 'input.0.call_id', 'Missing required parameter'],
     [{ input: [{ type: 'function_call_output', call_id: 'c' }] }, 'input.0.output', 'Missing required parameter'],
     [{ temperature: 2.5 }, 'temperature', 'between 0 and 2'],

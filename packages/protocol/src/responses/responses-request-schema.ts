@@ -36,13 +36,14 @@ export const inputPartSchema = v.variant(
   'type',
   [
     obj({ type: v.literal('input_text'), text: str() }),
-    obj({
-      type: v.literal('input_image'),
-      image_url: opt(nonEmptyStr()),
-      file_id: opt(nonEmptyStr()),
-      detail: detailSchema,
-    }),
-    obj({ type: v.literal('input_file'), file_data: opt(str()), file_id: opt(str()), filename: opt(str()) }),
+    v.pipe(
+      obj({ type: v.literal('input_image'), image_url: opt(nonEmptyStr()), file_id: opt(nonEmptyStr()), detail: detailSchema }),
+      v.check((part) => part.image_url != null || part.file_id != null, 'must have image_url or file_id'),
+    ),
+    v.pipe(
+      obj({ type: v.literal('input_file'), file_data: opt(str()), file_id: opt(str()), filename: opt(str()) }),
+      v.check((part) => part.file_data != null || part.file_id != null, 'must have file_data or file_id'),
+    ),
     obj({ type: v.literal('output_text'), text: str() }),
     obj({ type: v.literal('refusal'), refusal: str() }),
   ],
