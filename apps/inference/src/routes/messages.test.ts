@@ -1,22 +1,12 @@
-import { type Runtime, createRuntime, parseEnv } from '@svc/runtime';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createInferenceApp } from '../app.js';
+import { describe, expect, it, vi } from 'vitest';
+import { useTestApp } from '../test-app.js';
 
 const master = 'sk-svc-messages-route-test-master';
-let runtime: Runtime;
-let app: ReturnType<typeof createInferenceApp>;
-
-beforeAll(async () => {
-  runtime = await createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_MASTER_KEY: master, SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent' }));
-  app = createInferenceApp({ ...runtime, maxBodyBytes: 64 * 1024 });
-});
-afterAll(async () => {
-  await runtime?.close();
-});
+const t = useTestApp(master);
 
 const valid = { model: 'svc/auto', max_tokens: 128, messages: [{ role: 'user', content: 'hi' }] };
 const post = (body: unknown, headers: Record<string, string> = { 'x-api-key': master }) =>
-  app.request('/v1/messages', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  t.app.request('/v1/messages', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
 
 interface ErrorEnvelope {
   type: string;
@@ -60,7 +50,7 @@ describe('POST /v1/messages', () => {
   });
 
   it('keeps the client session header in metadata and forwards anthropic-beta', async () => {
-    const spy = vi.spyOn(runtime.gateway, 'chat');
+    const spy = vi.spyOn(t.runtime.gateway, 'chat');
     await post(valid, { 'x-api-key': master, 'x-claude-code-session-id': 'sess-1', 'anthropic-beta': 'prompt-caching-2024-07-31' });
     const [request, context] = spy.mock.calls[0]!;
     spy.mockRestore();
@@ -75,8 +65,7 @@ describe('POST /v1/messages', () => {
     await expectError(await post({ ...valid, max_tokens: undefined }), 400, 'invalid_request_error', 'validation_error', 'max_tokens');
     await expectError(await post({ ...valid, temperature: 1.2 }), 400, 'invalid_request_error', 'validation_error', 'temperature');
     await expectError(await post({ ...valid, model: 'nobody/nothing' }), 400, 'invalid_request_error', 'model_not_found', 'model');
-    const org = await runtime.db.orgs.ensure('messages-scope-test');
-    const embedOnly = await runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:embeddings'] });
-    await expectError(await post(valid, { 'x-api-key': embedOnly.secret }), 403, 'permission_error', 'insufficient_scopes');
+    const embedOnly = await t.keyWith(['inference:embeddings']);
+    await expectError(await post(valid, { 'x-api-key': embedOnly }), 403, 'permission_error', 'insufficient_scopes');
   });
 });
