@@ -102,8 +102,8 @@ describe('openai SDK: embeddings through the OpenAI adapter (mock upstream)', ()
     await upstream?.close();
   });
 
-  it('embeds a batch in order with the upstream model, shortened when asked, priced per prompt token', async () => {
-    const response = await client.embeddings.create({ model: 'text-embedding-3-small', input: ['one', 'two'], dimensions: 64 });
+  it('embeds a batch in order with the upstream model, shortened when asked, priced per prompt token in the ledger', async () => {
+    const { data: response, response: raw } = await client.embeddings.create({ model: 'text-embedding-3-small', input: ['one', 'two'], dimensions: 64 }).withResponse();
     expect(response.model).toBe('openai/text-embedding-3-small');
     expect(response.data.map((d) => [d.index, d.embedding.length])).toEqual([
       [0, 64],
@@ -113,6 +113,17 @@ describe('openai SDK: embeddings through the OpenAI adapter (mock upstream)', ()
     expect(upstream.stats().byPath['/v1/embeddings']).toBe(1);
     expect(upstream.stats().lastRequest?.body).toMatchObject({ model: 'text-embedding-3-small', input: ['one', 'two'], dimensions: 64 });
     expect((response as WithSvc).svc_metadata).toMatchObject({ provider: 'openai' });
-    expect((response as WithSvc).svc_metadata!.cost_usd).toBeGreaterThan(0);
+    const cost = (response as WithSvc).svc_metadata!.cost_usd!;
+    expect(cost).toBeGreaterThan(0);
+
+    await gateway.runtime.learn.flush();
+    const rows = await gateway.runtime.db.usage.listByOrg(raw.headers.get('x-svc-org-id')!, { limit: 10 });
+    expect(rows.find((row) => row.requestId === raw.headers.get('x-svc-request-id'))).toMatchObject({
+      model: 'openai/text-embedding-3-small',
+      provider: 'openai',
+      promptTokens: response.usage.prompt_tokens,
+      completionTokens: 0,
+      costUsd: cost,
+    });
   });
 });
