@@ -6,9 +6,9 @@ import type { Logger, Metrics } from '@svc/telemetry';
 
 /**
  * What the inference app needs; a Runtime provides all of it. The embed stage's deps (catalog,
- * providers, learn, breakers, limiter) serve `/v1/embeddings`, which has no chat gateway path.
+ * providers, learn, breakers, limiter, byok) serve `/v1/embeddings`, which has no chat gateway path.
  */
-export interface InferenceDeps extends Pick<EmbedDeps, 'catalog' | 'providers' | 'learn' | 'breakers' | 'limiter'> {
+export interface InferenceDeps extends Pick<EmbedDeps, 'catalog' | 'providers' | 'learn' | 'breakers' | 'limiter' | 'byok'> {
   gateway: Gateway;
   authenticator: Authenticator;
   /** The relational store: settings write the organisation's defaults. */

@@ -80,6 +80,15 @@ describe('embed', () => {
     expect(azure.requests).toEqual([]);
   });
 
+  it("serves an organisation's own key first and attributes the answer byok", async () => {
+    const platform = embedder('openai');
+    const own = embedder('openai');
+    const { deps, context } = setup([platform.provider]);
+    const out = await embed({ ...deps, byok: { forOrg: async (orgId) => (orgId === 'org_1' ? { get: (id) => (id === 'openai' ? own.provider : undefined) } : undefined) } }, { model: 'auto', input: ['x'] }, context);
+    expect(out.metadata.cost_attribution).toBe('byok');
+    expect([own.requests.length, platform.requests.length]).toEqual([1, 0]);
+  });
+
   it('picks the cheapest served embedding model for auto', async () => {
     const { deps, context } = setup([embedder('openai').provider]);
     expect((await embed(deps, { model: 'svc/auto', input: ['x'] }, context)).model).toBe('openai/text-embedding-3-small');

@@ -6,7 +6,7 @@ import type { Provider } from '@svc/providers';
 import { allBreakersOpen } from '@svc/resilience';
 import type { Metrics } from '@svc/telemetry';
 import type { BreakerGate, ProviderLookup } from './call.js';
-import type { RequestContext } from './gateway.js';
+import type { GatewayDeps, RequestContext } from './gateway.js';
 import type { LearnQueue } from './learn-queue.js';
 
 /** What the embeddings stage needs; a Runtime provides all of it. */
@@ -20,6 +20,8 @@ export interface EmbedDeps {
   breakers?: BreakerGate;
   /** RPM/TPM limits, monthly budget and token quota per organisation; absent: none enforced. */
   limiter?: Pick<Limiter, 'admit'>;
+  /** Organisations' own provider keys: used instead of the platform's for their providers, and the answer is attributed `byok`. */
+  byok?: GatewayDeps['byok'];
   /** Candidates tried per request at most. Default 4. */
   maxAttempts?: number;
 }
@@ -62,7 +64,9 @@ const unlimited: Reservation = { headers: {}, charge: async () => {}, settle: as
  *   the limits; the provider's error when every candidate failed.
  */
 export async function embed(deps: EmbedDeps, request: EmbedRequest, context: RequestContext): Promise<EmbedResponse> {
-  const primary = resolveEmbeddingModel(deps, request.model);
+  const own = deps.byok ? await deps.byok.forOrg(context.caller.org.id) : undefined;
+  const providers: ProviderLookup = own ? { get: (id) => own.get(id) ?? deps.providers.get(id) } : deps.providers;
+  const primary = resolveEmbeddingModel(deps.catalog, providers, request.model);
   if (request.dimensions !== undefined && primary.dimensions !== undefined && request.dimensions > primary.dimensions) {
     throw invalidRequest(`'dimensions' must be at most ${primary.dimensions} for ${primary.id}.`, 'dimensions');
   }
@@ -71,7 +75,7 @@ export async function embed(deps: EmbedDeps, request: EmbedRequest, context: Req
   const reservation = deps.limiter ? await admit(deps, context, primary, estimatedTokens) : unlimited;
   let answered: Awaited<ReturnType<typeof callWithFallback>>;
   try {
-    answered = await callWithFallback(deps, request, candidates, context.signal);
+    answered = await callWithFallback(deps, providers, (id) => own?.get(id) !== undefined, request, candidates, context.signal);
   } catch (error) {
     void reservation.release();
     throw error;
@@ -79,7 +83,9 @@ export async function embed(deps: EmbedDeps, request: EmbedRequest, context: Req
   const { model, result } = answered;
   const usage = { promptTokens: result.usage.promptTokens, completionTokens: 0, totalTokens: result.usage.promptTokens };
   const cost = computeCost(model, usage);
-  void reservation.settle({ actualTokens: usage.totalTokens, actualCostUsd: cost.costUsd });
+  const byok = own?.get(model.provider) !== undefined;
+  // The organisation pays its own provider: nothing counts against its budget here.
+  void reservation.settle({ actualTokens: usage.totalTokens, actualCostUsd: byok ? 0 : cost.costUsd });
   const latencyMs = Math.round(performance.now() - context.startedAt);
   deps.metrics.tokens.inc({ direction: 'prompt', model: model.id, provider: model.provider }, usage.promptTokens);
   deps.metrics.costUsd.inc({ model: model.id, provider: model.provider }, cost.costUsd);
@@ -114,7 +120,7 @@ export async function embed(deps: EmbedDeps, request: EmbedRequest, context: Req
     baseline_cost_usd: cost.costUsd,
     savings_usd: 0,
     savings_pct: 0,
-    cost_attribution: 'svc',
+    cost_attribution: byok ? 'byok' : 'svc',
     estimated_cost_usd: (estimatedTokens * primary.inputPricePerMTok) / 1e6,
     intelligence_mode: 'proxy',
     model: model.id,
@@ -134,17 +140,17 @@ export async function embed(deps: EmbedDeps, request: EmbedRequest, context: Req
 }
 
 /** The requested embedding model of the active catalog, or the `auto` choice. */
-function resolveEmbeddingModel(deps: EmbedDeps, requested: string): ModelInfo {
-  const served = (m: ModelInfo) => m.kind === 'embedding' && deps.providers.get(m.provider)?.embed !== undefined;
+function resolveEmbeddingModel(catalog: Catalog, providers: ProviderLookup, requested: string): ModelInfo {
+  const served = (m: ModelInfo) => m.kind === 'embedding' && providers.get(m.provider)?.embed !== undefined;
   if (autoNames.has(requested)) {
-    const choice = deps.catalog
+    const choice = catalog
       .list({ kind: 'embedding' })
       .filter(served)
       .sort((a, b) => a.inputPricePerMTok - b.inputPricePerMTok || b.qualityPrior - a.qualityPrior)[0];
     if (!choice) throw noProviderConfigured('No configured provider serves embeddings.');
     return choice;
   }
-  const model = deps.catalog.resolve(requested);
+  const model = catalog.resolve(requested);
   if (model?.kind !== 'embedding') {
     throw invalidRequest(
       `The model '${requested}' does not exist or is not an embedding model. GET /v1/models lists the available models.`,
@@ -178,16 +184,24 @@ async function admit(deps: EmbedDeps, context: RequestContext, model: ModelInfo,
 
 /**
  * Tries the candidates in order: the next one when a provider fails in a way another may not
- * (`ProviderError.retryable`), at once for a caller fault. Open breakers skip a candidate.
+ * (`ProviderError.retryable`), at once for a caller fault. Open breakers skip a candidate; a
+ * fault of an organisation's own key (`ownKey`) never opens the model's shared breaker.
  */
-async function callWithFallback(deps: EmbedDeps, request: EmbedRequest, candidates: readonly ModelInfo[], signal: AbortSignal) {
+async function callWithFallback(
+  deps: EmbedDeps,
+  providers: ProviderLookup,
+  ownKey: (provider: string) => boolean,
+  request: EmbedRequest,
+  candidates: readonly ModelInfo[],
+  signal: AbortSignal,
+) {
   const maxAttempts = deps.maxAttempts ?? 4;
   const skipped: { key: string; retryAfterMs?: number }[] = [];
   let tried = 0;
   let lastError: unknown;
   for (const model of candidates) {
     if (tried >= maxAttempts || signal.aborted) break;
-    const provider: Provider | undefined = deps.providers.get(model.provider);
+    const provider: Provider | undefined = providers.get(model.provider);
     if (!provider?.embed) continue;
     const admission = deps.breakers ? await deps.breakers.allow(model.id) : { allowed: true as const, probe: false };
     if (!admission.allowed) {
@@ -213,10 +227,11 @@ async function callWithFallback(deps: EmbedDeps, request: EmbedRequest, candidat
       lastError = error;
       deps.metrics.providerDuration.observe({ provider: model.provider, model: model.id, outcome: 'error' }, (performance.now() - started) / 1000);
       const upstreamFault = isProviderError(error) && error.retryable && !signal.aborted;
+      const sharedFault = upstreamFault && !ownKey(model.provider);
       if (isProviderError(error)) {
         deps.metrics.upstreamErrors.inc({ provider: model.provider, kind: error.kind, status: String(error.upstreamStatus ?? 0) });
       }
-      if (upstreamFault) void deps.breakers?.record(model.id, 'failure', { probe: admission.probe });
+      if (sharedFault) void deps.breakers?.record(model.id, 'failure', { probe: admission.probe });
       else if (admission.probe) void deps.breakers?.releaseProbe(model.id);
       if (!upstreamFault) throw toGatewayError(error);
     }
