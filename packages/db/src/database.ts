@@ -1,5 +1,6 @@
 import type { DecisionRepository } from './repositories/decisions.js';
 import type { KeyRepository } from './repositories/keys.js';
+import type { MemoryRepository } from './repositories/memories.js';
 import type { OrgRepository } from './repositories/orgs.js';
 import type { ProviderKeyRepository } from './repositories/provider-keys.js';
 import type { SettingsRepository } from './repositories/settings.js';
@@ -21,6 +22,8 @@ export interface Database {
   readonly toolGovernance: ToolGovernanceRepository;
   /** Each organisation's own provider credentials (BYOK), sealed by the caller. */
   readonly providerKeys: ProviderKeyRepository;
+  /** Each organisation's conversation memories (intelligence mode `full`). */
+  readonly memories: MemoryRepository;
   /** Applies pending migrations (createDb already did); a no-op when up to date. */
   migrate(): Promise<void>;
   /** True when `SELECT 1` answers within `timeoutMs` (default 2000). Never rejects. */

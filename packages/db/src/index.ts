@@ -5,6 +5,11 @@ export { defaultMigrationsFolder } from './migrate.js';
 export type {
   DecisionRepository,
   KeyRepository,
+  MemoryEntityRecord,
+  MemoryListOptions,
+  MemoryRecord,
+  MemoryRepository,
+  NewMemory,
   OrgRepository,
   ProviderKeyRecord,
   ProviderKeyRepository,

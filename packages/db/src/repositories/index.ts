@@ -1,6 +1,7 @@
 import { createDecisionRepository } from './decisions.js';
 import type { Drizzle } from './drizzle.js';
 import { createKeyRepository } from './keys.js';
+import { createMemoryRepository } from './memories.js';
 import { createOrgRepository } from './orgs.js';
 import { createProviderKeyRepository } from './provider-keys.js';
 import { createSettingsRepository } from './settings.js';
@@ -16,11 +17,13 @@ export function createRepositories(db: Drizzle) {
     decisions: createDecisionRepository(db),
     toolGovernance: createToolGovernanceRepository(db),
     providerKeys: createProviderKeyRepository(db),
+    memories: createMemoryRepository(db),
   };
 }
 
 export type { DecisionRepository } from './decisions.js';
 export type { KeyRepository } from './keys.js';
+export type { MemoryEntityRecord, MemoryListOptions, MemoryRecord, MemoryRepository, NewMemory } from './memories.js';
 export type { OrgRepository } from './orgs.js';
 export type { NewProviderKey, ProviderKeyRecord, ProviderKeyRepository } from './provider-keys.js';
 export type { SettingsRepository } from './settings.js';

@@ -4,3 +4,4 @@ export { routingDecisions } from './routing-decisions.js';
 export { usageEvents } from './usage-events.js';
 export { toolPolicies, toolRegistry } from './tool-governance.js';
 export { orgProviderKeys } from './org-provider-keys.js';
+export { memories } from './memories.js';

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../database.js';
 import { decisionAggregateConformance, decisionConformance } from './conformance/decisions.js';
 import { keyConformance } from './conformance/keys.js';
+import { memoryConformance } from './conformance/memories.js';
 import { orgConformance } from './conformance/orgs.js';
 import { providerKeyConformance } from './conformance/provider-keys.js';
 import { settingsConformance } from './conformance/settings.js';
@@ -48,5 +49,6 @@ export function runDbConformance(name: string, create: () => Promise<Database>):
     describe('decision aggregates', () => decisionAggregateConformance(getDb));
     describe('tool governance', () => toolGovernanceConformance(getDb));
     describe('provider keys (BYOK)', () => providerKeyConformance(getDb));
+    describe('memories', () => memoryConformance(getDb));
   });
 }
