@@ -1,7 +1,8 @@
 import type { Tier } from '@svc/core';
 
 export type Capability = 'tools' | 'vision' | 'json' | 'reasoning' | 'audio';
-export type ModelKind = 'chat' | 'embedding';
+/** `moderation`, `speech` and `transcription` models serve only their own endpoints; the router routes `chat` only. */
+export type ModelKind = 'chat' | 'embedding' | 'moderation' | 'speech' | 'transcription';
 
 /** One model of the catalog. Prices are USD per million tokens. */
 export interface ModelInfo {

@@ -1,6 +1,6 @@
 import type { Capability, ModelInfo, ModelKind } from './model.js';
 
-const kinds: ReadonlySet<ModelKind> = new Set<ModelKind>(['chat', 'embedding']);
+const kinds: ReadonlySet<ModelKind> = new Set<ModelKind>(['chat', 'embedding', 'moderation', 'speech', 'transcription']);
 const tiers: ReadonlySet<string> = new Set(['T1', 'T2', 'T3']);
 const capabilities: ReadonlySet<Capability> = new Set<Capability>(['tools', 'vision', 'json', 'reasoning', 'audio']);
 const prices = ['inputPricePerMTok', 'outputPricePerMTok', 'cachedInputPricePerMTok', 'cacheWritePricePerMTok'] as const;
@@ -45,7 +45,7 @@ export function validateModel(model: ModelInfo): void {
   }
   if (typeof model.upstreamId !== 'string' || model.upstreamId.length === 0) fail(id, 'upstreamId must be non-empty');
   if (typeof model.family !== 'string' || model.family.length === 0) fail(id, 'family must be non-empty');
-  if (!kinds.has(model.kind)) fail(id, `kind must be "chat" or "embedding" (got ${JSON.stringify(model.kind)})`);
+  if (!kinds.has(model.kind)) fail(id, `kind must be one of ${[...kinds].join(', ')} (got ${JSON.stringify(model.kind)})`);
   if (!tiers.has(model.tier)) fail(id, `tier must be T1, T2 or T3 (got ${JSON.stringify(model.tier)})`);
   if (!(typeof model.contextWindow === 'number' && Number.isFinite(model.contextWindow) && model.contextWindow > 0)) {
     fail(id, `contextWindow must be a positive number (got ${String(model.contextWindow)})`);

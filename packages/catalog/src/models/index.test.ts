@@ -189,3 +189,15 @@ describe('embedded default (mock provider)', () => {
     expect(mock.resolve('gpt-4o-mini')).toBeUndefined();
   });
 });
+
+describe('moderation, speech and transcription models', () => {
+  it('resolve by bare name, are priced per unit and never join the chat pools', () => {
+    expect(catalog.resolve('omni-moderation-latest')).toMatchObject({ id: 'openai/omni-moderation-latest', kind: 'moderation', free: true });
+    expect(catalog.resolve('tts-1')).toMatchObject({ kind: 'speech', unitPrices: { perMChars: 15 } });
+    expect(catalog.resolve('whisper-1')).toMatchObject({ kind: 'transcription', unitPrices: { perMinute: 0.006 } });
+    for (const kind of ['speech', 'transcription'] as const) {
+      for (const m of catalog.list({ kind })) expect(m.unitPrices, m.id).toBeDefined();
+    }
+    expect(chat.some((m) => m.id === 'openai/tts-1' || m.id === 'openai/omni-moderation-latest')).toBe(false);
+  });
+});

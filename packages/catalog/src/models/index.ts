@@ -13,6 +13,7 @@ import { geminiModels } from './gemini.js';
 import { mockModels } from './mock.js';
 import { ollamaEmbeddingModels, ollamaModels } from './ollama.js';
 import { openaiModels } from './openai.js';
+import { openaiAudioModels } from './openai-audio.js';
 import { deepseekModels, mistralModels, perplexityModels, xaiModels } from './open-compatible.js';
 import { cerebrasModels, fireworksModels, groqModels, openrouterModels, togetherModels } from './open-weight-hosts.js';
 import { vertexEmbeddingModels, vertexModels } from './vertex.js';
@@ -48,5 +49,6 @@ export const builtInModels: readonly ModelInfo[] = [
   ...bedrockEmbeddingModels,
   ...vertexEmbeddingModels,
   ...ollamaEmbeddingModels,
+  ...openaiAudioModels,
   ...mockModels,
 ];
