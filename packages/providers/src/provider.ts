@@ -1,5 +1,8 @@
 import type { ChatRequest, ChatResult, StreamEvent } from '@svc/core';
+import type { ModerationRequest, ModerationResult, SpeechRequest, SpeechResult } from './provider-audio.js';
 import type { HttpClient } from './shared/http-client.js';
+
+export type * from './provider-audio.js';
 
 /** The chat request a provider receives: the canonical request with the upstream model resolved. */
 export interface ProviderChatRequest extends Omit<ChatRequest, 'model' | 'routingHints' | 'routingOverride' | 'svc'> {
@@ -40,6 +43,13 @@ export interface Provider {
    * Rejects with a `ProviderError` like `chat()`.
    */
   embed?(request: EmbeddingRequest, options?: CallOptions): Promise<EmbeddingResult>;
+  /** Classifies texts or images for policy violations; present only on providers that moderate (OpenAI). */
+  moderate?(request: ModerationRequest, options?: CallOptions): Promise<ModerationResult>;
+  /**
+   * Synthesises speech; present only on providers that serve text-to-speech (OpenAI). Resolves
+   * once the upstream answered 2xx, before the audio is read; rejects with a `ProviderError`.
+   */
+  speech?(request: SpeechRequest, options?: CallOptions): Promise<SpeechResult>;
 }
 
 /** An embeddings call as a provider receives it: the texts and the upstream model resolved. */

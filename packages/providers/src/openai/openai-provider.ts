@@ -6,6 +6,8 @@ import { type OpenAICompatibility, resolveCompatibility } from './openai-compati
 import type { OpenAIConfig } from './openai-config.js';
 import { openAIEmbed } from './openai-embed.js';
 import { classifyOpenAIError } from './openai-error.js';
+import { openAIModerate } from './openai-moderation.js';
+import { openAISpeech } from './openai-speech.js';
 import { openAIStream } from './openai-stream.js';
 
 /** Settings of an OpenAI or OpenAI-compatible provider. */
@@ -28,7 +30,8 @@ export const defaultOpenAIBaseUrl = 'https://api.openai.com/v1';
  * every vendor that speaks the same wire format. Keys rotate round-robin unless the call names
  * one (`options.apiKey`). With no keys at all (a local server such as Ollama or vLLM) no
  * Authorization header is sent. `embed` (`POST {baseUrl}/embeddings`) is there unless the
- * compatibility says the vendor has no embeddings.
+ * compatibility says the vendor has no embeddings; `moderate` (`/moderations`) and `speech`
+ * (`/audio/speech`) only on OpenAI itself.
  */
 export function createOpenAIProvider(settings: OpenAIProviderSettings): Provider {
   const id = settings.id ?? 'openai';
@@ -60,6 +63,13 @@ export function createOpenAIProvider(settings: OpenAIProviderSettings): Provider
               request,
               options,
             ),
+        }
+      : {}),
+    // Moderation and speech are OpenAI's own endpoints; compatible vendors do not share them.
+    ...(id === 'openai'
+      ? {
+          moderate: (request, options) => openAIModerate({ provider: id, http: config.http, url: `${base}/moderations`, headers: config.headers(options) }, request, options),
+          speech: (request, options) => openAISpeech({ provider: id, http: config.http, url: `${base}/audio/speech`, headers: config.headers(options) }, request, options),
         }
       : {}),
   };
