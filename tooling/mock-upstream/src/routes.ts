@@ -3,6 +3,8 @@ import type { Answer, AnswerContext, Dialect } from './answer.js';
 import { geminiGenerate } from './gemini-generate.js';
 import { openaiChat } from './openai-chat.js';
 import { openaiEmbeddings } from './openai-embeddings.js';
+import { openaiModerations } from './openai-moderations.js';
+import { openaiSpeech } from './openai-speech.js';
 
 /** A POST route the mock answers: its dialect (for errors) and the answer builder. */
 export interface Route {
@@ -12,6 +14,8 @@ export interface Route {
 
 const OPENAI_CHAT: Route = { dialect: 'openai', answer: openaiChat };
 const OPENAI_EMBEDDINGS: Route = { dialect: 'openai', answer: openaiEmbeddings };
+const OPENAI_MODERATIONS: Route = { dialect: 'openai', answer: openaiModerations };
+const OPENAI_SPEECH: Route = { dialect: 'openai', answer: openaiSpeech };
 const ANTHROPIC_MESSAGES: Route = { dialect: 'anthropic', answer: anthropicMessages };
 const GEMINI_PATH = /^\/v1(?:beta)?\/models\/([^/:]+):(generateContent|streamGenerateContent)$/;
 
@@ -24,6 +28,12 @@ export function matchRoute(path: string, query: string): Route | undefined {
     case '/v1/embeddings':
     case '/embeddings':
       return OPENAI_EMBEDDINGS;
+    case '/v1/moderations':
+    case '/moderations':
+      return OPENAI_MODERATIONS;
+    case '/v1/audio/speech':
+    case '/audio/speech':
+      return OPENAI_SPEECH;
     case '/v1/messages':
       return ANTHROPIC_MESSAGES;
   }
