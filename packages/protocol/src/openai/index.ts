@@ -27,3 +27,14 @@ export { type CompletionMeta, encodeCompletion } from './encode-completion.js';
 export { embeddingsRequestSchema, type OpenAIEmbeddingsRequest } from './embeddings-request-schema.js';
 export { type DecodedEmbeddingsRequest, decodeEmbeddingsRequest } from './decode-embeddings-request.js';
 export { type EmbeddingsMeta, type OpenAIEmbedding, type OpenAIEmbeddingList, encodeEmbeddings } from './encode-embeddings.js';
+export { type DecodedModerationsRequest, type ModerationPart, decodeModerationsRequest, moderationsRequestSchema } from './moderations-request.js';
+export {
+  type DecodedSpeechRequest,
+  MAX_SPEECH_INPUT_CHARS,
+  type SpeechResponseFormat,
+  type SpeechVoice,
+  decodeSpeechRequest,
+  speechFormats,
+  speechRequestSchema,
+  speechVoices,
+} from './speech-request.js';
