@@ -9,4 +9,4 @@ export {
   type RecallOptions,
   type StoredMemory,
 } from './memory-store.js';
-export { ibanValid, luhnValid, type PiiKind, type Redaction, redactPii } from './redact-pii.js';
+export { createPiiRedactor, ibanValid, luhnValid, type PiiKind, type PiiRedactor, type Redaction, redactPii } from './redact-pii.js';

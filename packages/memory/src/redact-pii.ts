@@ -89,39 +89,56 @@ const DETECTORS: readonly Detector[] = [
   },
 ];
 
+/** One redaction shared by several texts (the messages of a request): equal values get equal placeholders. */
+export interface PiiRedactor {
+  /** `text` with every detected value replaced by its placeholder. */
+  redact(text: string): string;
+  /** How many distinct values of each kind were replaced so far. */
+  readonly counts: Partial<Record<PiiKind, number>>;
+  /** See {@link Redaction.restore}. */
+  restore(answer: string): string;
+}
+
+/** A {@link PiiRedactor} with no placeholders issued yet. */
+export function createPiiRedactor(): PiiRedactor {
+  const placeholders = new Map<string, string>();
+  const originals = new Map<string, string>();
+  const counts: Partial<Record<PiiKind, number>> = {};
+
+  return {
+    counts,
+    redact(text: string): string {
+      let redacted = text;
+      for (const detector of DETECTORS) {
+        redacted = redacted.replace(detector.pattern, (match) => {
+          if (detector.accept && !detector.accept(match)) return match;
+          const key = `${detector.kind}\u0000${match}`;
+          let placeholder = placeholders.get(key);
+          if (!placeholder) {
+            const n = (counts[detector.kind] ?? 0) + 1;
+            counts[detector.kind] = n;
+            placeholder = `[${detector.kind}_${n}]`;
+            placeholders.set(key, placeholder);
+            originals.set(placeholder, match);
+          }
+          return placeholder;
+        });
+      }
+      return redacted;
+    },
+    restore(answer: string): string {
+      if (originals.size === 0) return answer;
+      return answer.replace(/\[(?:API_KEY|EMAIL|IBAN|CARD|IP|PHONE)_\d+\]/g, (placeholder) => originals.get(placeholder) ?? placeholder);
+    },
+  };
+}
+
 /**
  * Replaces emails, API keys, IBANs (checksum-valid), card numbers (Luhn-valid), IPv4/IPv6
  * addresses and phone numbers in `text` with numbered placeholders (`[EMAIL_1]`, `[CARD_2]`);
  * a value that occurs twice gets the same placeholder. Pure: nothing is stored elsewhere.
  */
 export function redactPii(text: string): Redaction {
-  const placeholders = new Map<string, string>();
-  const originals = new Map<string, string>();
-  const counts: Partial<Record<PiiKind, number>> = {};
-  let redacted = text;
-
-  for (const detector of DETECTORS) {
-    redacted = redacted.replace(detector.pattern, (match) => {
-      if (detector.accept && !detector.accept(match)) return match;
-      const key = `${detector.kind}\u0000${match}`;
-      let placeholder = placeholders.get(key);
-      if (!placeholder) {
-        const n = (counts[detector.kind] ?? 0) + 1;
-        counts[detector.kind] = n;
-        placeholder = `[${detector.kind}_${n}]`;
-        placeholders.set(key, placeholder);
-        originals.set(placeholder, match);
-      }
-      return placeholder;
-    });
-  }
-
-  return {
-    text: redacted,
-    counts,
-    restore(answer: string): string {
-      if (originals.size === 0) return answer;
-      return answer.replace(/\[(?:API_KEY|EMAIL|IBAN|CARD|IP|PHONE)_\d+\]/g, (placeholder) => originals.get(placeholder) ?? placeholder);
-    },
-  };
+  const redactor = createPiiRedactor();
+  return { text: redactor.redact(text), counts: redactor.counts, restore: redactor.restore };
 }
