@@ -1,13 +1,14 @@
 import { computeCost } from '@svc/billing';
 import type { Catalog, ModelInfo } from '@svc/catalog';
-import { type SvcMetadata, invalidRequest, isGatewayError, isProviderError, noProviderConfigured, toGatewayError } from '@svc/core';
-import { type Limiter, type Reservation, organizationLimits } from '@svc/limits';
+import { type SvcMetadata, invalidRequest, isProviderError, noProviderConfigured, toGatewayError } from '@svc/core';
+import type { Limiter } from '@svc/limits';
 import type { Provider } from '@svc/providers';
 import { allBreakersOpen } from '@svc/resilience';
 import type { Metrics } from '@svc/telemetry';
 import type { BreakerGate, ProviderLookup } from './call.js';
 import type { GatewayDeps, RequestContext } from './gateway.js';
 import type { LearnQueue } from './learn-queue.js';
+import { admitUnits, recordUnitUsage } from './unit-stage.js';
 
 /** What the embeddings stage needs; a Runtime provides all of it. */
 export interface EmbedDeps {
@@ -49,7 +50,6 @@ export interface EmbedResponse {
 }
 
 const autoNames = new Set(['auto', 'svc/auto']);
-const unlimited: Reservation = { headers: {}, charge: async () => {}, settle: async () => {}, release: async () => {} };
 
 /**
  * The embeddings stage: resolve the model, admit against the organisation's limits, call the
@@ -72,7 +72,7 @@ export async function embed(deps: EmbedDeps, request: EmbedRequest, context: Req
   }
   const candidates = [primary, ...deps.catalog.family(primary.family).filter((m) => m.kind === 'embedding' && m.id !== primary.id && m.dimensions === primary.dimensions)];
   const estimatedTokens = estimateTokens(request.input);
-  const reservation = deps.limiter ? await admit(deps, context, primary, estimatedTokens) : unlimited;
+  const reservation = await admitUnits(deps, context, { tokens: estimatedTokens, costUsd: (estimatedTokens * primary.inputPricePerMTok) / 1e6 });
   let answered: Awaited<ReturnType<typeof callWithFallback>>;
   try {
     answered = await callWithFallback(deps, providers, (id) => own?.get(id) !== undefined, request, candidates, context.signal);
@@ -83,59 +83,16 @@ export async function embed(deps: EmbedDeps, request: EmbedRequest, context: Req
   const { model, result } = answered;
   const usage = { promptTokens: result.usage.promptTokens, completionTokens: 0, totalTokens: result.usage.promptTokens };
   const cost = computeCost(model, usage);
-  const byok = own?.get(model.provider) !== undefined;
-  // The organisation pays its own provider: nothing counts against its budget here.
-  void reservation.settle({ actualTokens: usage.totalTokens, actualCostUsd: byok ? 0 : cost.costUsd });
-  const latencyMs = Math.round(performance.now() - context.startedAt);
   deps.metrics.tokens.inc({ direction: 'prompt', model: model.id, provider: model.provider }, usage.promptTokens);
-  deps.metrics.costUsd.inc({ model: model.id, provider: model.provider }, cost.costUsd);
-  deps.learn.recordUsage({
-    requestId: context.requestId,
-    orgId: context.caller.org.id,
-    keyId: context.caller.keyId,
-    model: model.id,
-    provider: model.provider,
-    promptTokens: usage.promptTokens,
-    completionTokens: 0,
-    cachedTokens: 0,
+  const { metadata, headers } = recordUnitUsage(deps, context, reservation, {
+    model,
+    requestedModel: request.model,
     costUsd: cost.costUsd,
-    // The savings baseline is a chat model's price: an embedding claims no savings against it.
-    baselineCostUsd: cost.costUsd,
-    cacheHit: false,
-    latencyMs,
-    status: 200,
-    stream: false,
-    createdAt: new Date(),
+    byok: own?.get(model.provider) !== undefined,
+    promptTokens: usage.promptTokens,
+    decisionSource: autoNames.has(request.model) ? 'Auto' : 'Explicit',
+    estimatedCostUsd: (estimatedTokens * primary.inputPricePerMTok) / 1e6,
   });
-  const metadata: SvcMetadata = {
-    request_id: context.requestId,
-    routing_decision: model.id,
-    provider: model.provider,
-    tier: model.tier,
-    latency_ms: latencyMs,
-    requested_model: request.model,
-    decision_source: autoNames.has(request.model) ? 'Auto' : 'Explicit',
-    task_family: null,
-    cost_usd: cost.costUsd,
-    baseline_cost_usd: cost.costUsd,
-    savings_usd: 0,
-    savings_pct: 0,
-    cost_attribution: byok ? 'byok' : 'svc',
-    estimated_cost_usd: (estimatedTokens * primary.inputPricePerMTok) / 1e6,
-    intelligence_mode: 'proxy',
-    model: model.id,
-  };
-  const headers: Record<string, string> = {
-    'x-svc-request-id': context.requestId,
-    'x-svc-org-id': context.caller.org.id,
-    'x-svc-provider': model.provider,
-    'x-svc-model': model.id,
-    'x-svc-tier-used': model.tier,
-    'x-svc-cost-usd': String(cost.costUsd),
-    'x-svc-input-tokens': String(usage.promptTokens),
-    'x-svc-cache-hit': 'false',
-    ...reservation.headers,
-  };
   return { model: model.id, embeddings: result.embeddings, usage: { promptTokens: usage.promptTokens, totalTokens: usage.totalTokens }, metadata, headers };
 }
 
@@ -165,21 +122,6 @@ function estimateTokens(input: readonly string[]): number {
   let tokens = 0;
   for (const text of input) tokens += Math.ceil(text.length / 4);
   return tokens;
-}
-
-async function admit(deps: EmbedDeps, context: RequestContext, model: ModelInfo, tokens: number): Promise<Reservation> {
-  try {
-    return await deps.limiter!.admit({
-      orgId: context.caller.org.id,
-      keyId: context.caller.keyId,
-      limits: organizationLimits(context.caller.org),
-      estimatedTokens: tokens,
-      estimatedCostUsd: (tokens * model.inputPricePerMTok) / 1e6,
-    });
-  } catch (error) {
-    if (isGatewayError(error)) deps.metrics.rateLimitRejections.inc({ scope: error.status === 402 ? (error.code === 'quota_exceeded' ? 'quota' : 'budget') : 'rate' });
-    throw error;
-  }
 }
 
 /**

@@ -17,4 +17,7 @@ export { RouterFeedback, type RouterFeedbackSettings, kvWeightStore } from './ro
 export { type KvStickySettings, type StickyStore, createKvStickyStore } from './sticky-routes.js';
 export { type KvJournalSettings, KvLearnJournal, type LearnSink } from './learn-journal.js';
 export { type EmbedDeps, type EmbedRequest, type EmbedResponse, embed } from './embed.js';
+export { type ModerateRequest, type ModerateResponse, moderate } from './moderate.js';
+export { type SpeakRequest, type SpeakResponse, speak } from './speech.js';
+export type { UnitStageDeps } from './unit-stage.js';
 export { MEMORY_TOKEN_BUDGET, type MemoryPort, type Restore, injectMemory, lastUserText, recallForRequest, redactRequest, rememberExchange, restoreResult } from './memory-stage.js';
