@@ -6,6 +6,7 @@ import { notFoundHandler, onError } from './errors.js';
 import { registerChatCompletions } from './routes/chat-completions.js';
 import { registerCompletions } from './routes/completions.js';
 import { registerEmbeddings } from './routes/embeddings.js';
+import { registerMemory } from './routes/memory.js';
 import { registerMessages } from './routes/messages.js';
 import { registerModels } from './routes/models.js';
 import { recordRequest } from './record-request.js';
@@ -29,5 +30,6 @@ export function createInferenceApp(deps: InferenceDeps): Hono<AppEnv> {
   registerResponses(app, deps);
   registerModels(app, deps);
   registerSettings(app, deps);
+  registerMemory(app, deps);
   return app;
 }

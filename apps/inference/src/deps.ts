@@ -1,6 +1,6 @@
 import type { Authenticator } from '@svc/auth';
 import type { OrgRepository } from '@svc/db';
-import type { EmbedDeps, Gateway } from '@svc/pipeline';
+import type { EmbedDeps, Gateway, MemoryPort } from '@svc/pipeline';
 import type { Readiness } from '@svc/runtime';
 import type { Logger, Metrics } from '@svc/telemetry';
 
@@ -13,6 +13,8 @@ export interface InferenceDeps extends Pick<EmbedDeps, 'catalog' | 'providers' |
   authenticator: Authenticator;
   /** The relational store: settings write the organisation's defaults. */
   db: { orgs: Pick<OrgRepository, 'update'> };
+  /** Each organisation's memory: `POST /v1/memory/search` recalls from it. */
+  memory: Pick<MemoryPort, 'recall'>;
   metrics: Metrics;
   logger: Logger;
   readiness(): Promise<Readiness>;

@@ -33,6 +33,7 @@ import { createByok } from './byok.js';
 import { type CacheService, createCacheService } from './cache.js';
 import { type ConfigFile, loadConfigFile } from './config-file.js';
 import { ConfigError, type Env } from './env.js';
+import { type MemoryService, createMemoryService } from './memory.js';
 import { type DependencyStatus, type Readiness, probe, summarise } from './readiness.js';
 import { type ReportSettings, reportSettings } from './report-settings.js';
 
@@ -54,6 +55,8 @@ export interface Runtime {
   gateway: Gateway;
   /** The answer caches (exact L0/L1, semantic), their stats and purge. */
   cache: CacheService;
+  /** Each organisation's memory (intelligence mode `full`, `POST /v1/memory/search`). */
+  memory: MemoryService['store'];
   /** The learn stage: usage ledger and decision log writes, batched off the response path. */
   learn: LearnSink;
   /** Circuit breakers per model slug, shared through the kv (Redis when configured). */
@@ -246,6 +249,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
   verifier.warmUp();
   const cache = createCacheService(env, kv, logger);
   await cache.start();
+  const memory: MemoryService = createMemoryService(env, db, logger);
   // Limits: atomic across instances in the kv; a missing month is seeded from the usage ledger.
   const limiter = new Limiter({
     kv,
@@ -292,6 +296,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     gateway,
     limiter,
     cache,
+    memory: memory.store,
     learn,
     breakers,
     hedging,
@@ -319,7 +324,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     },
     close() {
       closed ??= (async () => {
-        await Promise.all([learn.close(), feedback.close(), cache.close()]);
+        await Promise.all([learn.close(), feedback.close(), cache.close(), memory.close()]);
         await Promise.all([authenticator.stop(), governance.stop(), byok.stop()]);
         await kv.close();
         await db.close();
