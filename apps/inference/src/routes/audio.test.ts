@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../test-app.js';
+
+// The test runtime serves the mock provider only: no OpenAI key, so no speech model.
+const test = useTestApp('sk-svc-audio-route-test-master');
+
+interface ErrorBody {
+  error: { type: string; code: string | null; param: string | null; message: string };
+}
+
+const speech = { model: 'tts-1', input: 'Hello there', voice: 'alloy' };
+
+describe('POST /v1/audio/speech', () => {
+  // Every limit is tested on the decoder; here, that each reaches the client as a 400 naming it.
+  it.each(['input', 'voice', 'response_format', 'speed'])('answers 400 on a bad %s', async (param) => {
+    const bad: Record<string, unknown> = { input: 'x'.repeat(4097), voice: 'robot', response_format: 'ogg', speed: 4.5 };
+    const response = await test.post('/v1/audio/speech', { ...speech, [param]: bad[param] });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as ErrorBody).error).toMatchObject({ type: 'invalid_request_error', param });
+  });
+
+  it('answers 403 without the audio scope', async () => {
+    const chatOnly = await test.keyWith(['inference:chat']);
+    expect((await test.post('/v1/audio/speech', speech, chatOnly)).status).toBe(403);
+  });
+
+  it('answers 400 model_not_found for a model that is not a configured speech model', async () => {
+    const response = await test.post('/v1/audio/speech', { ...speech, model: 'mock/mock-value' });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as ErrorBody).error).toMatchObject({ code: 'model_not_found', param: 'model' });
+  });
+});
