@@ -1,0 +1,91 @@
+import { type MockUpstream, startMockUpstream } from '@svc/mock-upstream';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { masterKey, startGateway } from './harness.js';
+
+type Gateway = Awaited<ReturnType<typeof startGateway>>;
+
+/** Moderations and speech through the OpenAI adapter against the project's mock upstream, with the official SDK. */
+describe('openai SDK: moderations and speech (mock upstream)', () => {
+  let upstream: MockUpstream;
+  let gateway: Gateway;
+  let client: OpenAI;
+
+  beforeAll(async () => {
+    upstream = await startMockUpstream();
+    gateway = await startGateway({ OPENAI_API_KEY: 'sk-upstream-openai', OPENAI_BASE_URL: `${upstream.url}/v1` });
+    client = new OpenAI({ baseURL: `${gateway.inferenceUrl}/v1`, apiKey: masterKey, maxRetries: 0 });
+  });
+  afterAll(async () => {
+    await gateway?.stop();
+    await upstream?.close();
+  });
+
+  async function ledgerRow(headers: Headers) {
+    await gateway.runtime.learn.flush();
+    const rows = await gateway.runtime.db.usage.listByOrg(headers.get('x-svc-org-id')!, { limit: 20 });
+    return rows.find((row) => row.requestId === headers.get('x-svc-request-id'));
+  }
+
+  it('moderates texts with the default model, one verdict per input, and lands a free ledger row', async () => {
+    const { data: moderation, response } = await client.moderations.create({ input: ['I will kill the process', 'good morning'] }).withResponse();
+    expect(moderation.id).toMatch(/^modr-/);
+    expect(moderation.model).toBe('omni-moderation-latest');
+    expect(moderation.results.map((r) => r.flagged)).toEqual([true, false]);
+    expect(moderation.results[0]!.categories.violence).toBe(true);
+    expect(moderation.results[0]!.category_scores.violence).toBeGreaterThan(0.5);
+    expect(upstream.stats().lastRequest?.headers.authorization).toBe('Bearer sk-upstream-openai');
+    expect(await ledgerRow(response.headers)).toMatchObject({ model: 'openai/omni-moderation-latest', provider: 'openai', costUsd: 0 });
+  });
+
+  it('moderates the multimodal form with category_applied_input_types', async () => {
+    const moderation = await client.moderations.create({
+      model: 'omni-moderation-latest',
+      input: [
+        { type: 'text', text: 'a picture of a cat' },
+        { type: 'image_url', image_url: { url: 'https://example.com/cat.png' } },
+      ],
+    });
+    expect(moderation.results).toHaveLength(1);
+    expect(moderation.results[0]!.category_applied_input_types?.violence).toEqual(['text', 'image']);
+  });
+
+  it('speaks: audio bytes with the format content type, priced per character in the ledger', async () => {
+    const input = 'Hello from the gateway.';
+    const response = await client.audio.speech.create({ model: 'tts-1-hd', input, voice: 'nova', response_format: 'wav', speed: 1.25 });
+    expect(response.headers.get('content-type')).toBe('audio/wav');
+    const bytes = Buffer.from(await response.arrayBuffer());
+    expect(bytes.subarray(0, 4).toString('latin1')).toBe('RIFF');
+    expect(bytes.length).toBe(4 + input.length);
+    expect(upstream.stats().lastRequest?.body).toMatchObject({ model: 'tts-1-hd', input, voice: 'nova', response_format: 'wav', speed: 1.25 });
+    // 23 characters at $30 per million.
+    const cost = (input.length * 30) / 1e6;
+    expect(Number(response.headers.get('x-svc-cost-usd'))).toBeCloseTo(cost, 12);
+    expect(await ledgerRow(response.headers)).toMatchObject({ model: 'openai/tts-1-hd', provider: 'openai', costUsd: cost });
+  });
+
+  it('defaults to mp3, passes instructions to gpt-4o-mini-tts, and refuses limits with 400 naming the param', async () => {
+    const mp3 = await client.audio.speech.create({ model: 'gpt-4o-mini-tts', input: 'Hi', voice: 'coral', instructions: 'Speak warmly.' });
+    expect(mp3.headers.get('content-type')).toBe('audio/mpeg');
+    expect(upstream.stats().lastRequest?.body).toMatchObject({ instructions: 'Speak warmly.' });
+    for (const [param, body] of [
+      ['input', { model: 'tts-1', input: 'x'.repeat(4097), voice: 'alloy' }],
+      ['speed', { model: 'tts-1', input: 'x', voice: 'alloy', speed: 4.5 }],
+    ] as const) {
+      const error = await client.audio.speech.create(body).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+      expect((error as InstanceType<typeof OpenAI.BadRequestError>).param).toBe(param);
+    }
+  });
+
+  it('answers 403 without the moderations or audio scope', async () => {
+    const org = await gateway.runtime.db.orgs.ensure('e2e-audio-scope');
+    const chatOnly = (await gateway.runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:chat'] })).secret;
+    const limited = new OpenAI({ baseURL: `${gateway.inferenceUrl}/v1`, apiKey: chatOnly, maxRetries: 0 });
+    await expect(limited.moderations.create({ input: 'x' })).rejects.toBeInstanceOf(OpenAI.PermissionDeniedError);
+    await expect(limited.audio.speech.create({ model: 'tts-1', input: 'x', voice: 'alloy' })).rejects.toBeInstanceOf(OpenAI.PermissionDeniedError);
+  });
+});
