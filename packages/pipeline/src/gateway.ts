@@ -25,6 +25,7 @@ import { reliabilitySettings } from './reliability.js';
 import { largerContextModels, requiredCapabilities } from './route.js';
 import type { RouterFeedback } from './router-feedback.js';
 import type { StickyStore } from './sticky-routes.js';
+import { injectMemory, type MemoryPort, recallForRequest, redactRequest, rememberExchange, restoreResult } from './memory-stage.js';
 
 export interface GatewayDeps {
   /** The active catalog: models of configured providers only. */
@@ -67,6 +68,8 @@ export interface GatewayDeps {
   exactCache?: ExactCachePort;
   /** Semantic cache; absent: no semantic caching. */
   semanticCache?: SemanticCachePort;
+  /** Per-organisation memory: recalled into and stored from requests in mode `full`. */
+  memory?: MemoryPort;
 }
 
 /** Milliseconds; 0 disables a limit. */
@@ -232,6 +235,11 @@ export class Gateway {
       }
       miss = cached.miss;
     }
+    // Full mode recalls the org's memory into the prompt; svc.redact_pii hides PII from the provider (and from memory).
+    const memory = mode === 'full' ? this.deps.memory : undefined;
+    const redaction = request.svc?.redactPii === true ? redactRequest(request) : undefined;
+    const sent = redaction?.request ?? request;
+    const outbound = memory ? injectMemory(sent, await recallForRequest(memory, sent, context.caller.org.id)) : sent;
     // Speculation needs output verification to accept a draft (issue 5): until then it is reported, not faked.
     if (request.svc?.enableSpeculation === true) decision = { ...decision, notApplied: [...decision.notApplied, 'svc.enable_speculation'] };
     const routedAt = performance.now();
@@ -268,18 +276,18 @@ export class Gateway {
     let ended = false;
     try {
       if (request.stream) {
-        const opened = await openStream(request, decision.waterfall, settings, attempts);
+        const opened = await openStream(outbound, decision.waterfall, settings, attempts);
         ended = true; // the stream owns the reservation from here
         return this.streamResponse(request, context, decision, mode, opened.model, opened.value, attempts, deadline, miss, providers, orgProviders, governance, reservation);
       }
-      const called = await callChat(request, decision.waterfall, settings, attempts);
+      const called = await callChat(outbound, decision.waterfall, settings, attempts);
       const { model } = called;
       let { value: result, providerMs } = called;
       const plan = verificationPlan(request, mode);
       let verified: Verified | undefined;
       if (plan.verify || plan.notApplied) {
         const before = performance.now();
-        verified = await verifyAnswer(request, plan, result, model, decision.waterfall, settings, attempts, this.verifier);
+        verified = await verifyAnswer(outbound, plan, result, model, decision.waterfall, settings, attempts, this.verifier);
         result = verified.result;
         // A re-ask is a provider call: it is not the gateway's overhead.
         if (verified.reask) providerMs += performance.now() - before;
@@ -297,6 +305,8 @@ export class Gateway {
           throw blocked;
         }
       }
+      if (memory) rememberExchange(memory, sent, result, context.caller.org.id);
+      if (redaction) result = restoreResult(result, redaction.restore);
       const replicated = replicateChoices(result, request.n);
       if (miss) storeAnswer(exactCache, semanticCache, request, context.caller.org.id, miss, { result, model: model.id, provider: model.provider, tier: model.tier, storedAt: Date.now() });
       const elapsed = performance.now() - context.startedAt;

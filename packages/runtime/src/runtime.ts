@@ -265,6 +265,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     verifier,
     ...(cache.exact ? { exactCache: cache.exact } : {}),
     ...(cache.semantic ? { semanticCache: cache.semantic } : {}),
+    memory: memory.store,
     router,
     routerLatency,
     feedback,
