@@ -1,8 +1,10 @@
 import type { ChatRequest, ChatResult, StreamEvent } from '@svc/core';
 import type { ModerationRequest, ModerationResult, SpeechRequest, SpeechResult } from './provider-audio.js';
+import type { TranscriptionRequest, TranscriptionResult } from './provider-transcription.js';
 import type { HttpClient } from './shared/http-client.js';
 
 export type * from './provider-audio.js';
+export type * from './provider-transcription.js';
 
 /** The chat request a provider receives: the canonical request with the upstream model resolved. */
 export interface ProviderChatRequest extends Omit<ChatRequest, 'model' | 'routingHints' | 'routingOverride' | 'svc'> {
@@ -50,6 +52,8 @@ export interface Provider {
    * once the upstream answered 2xx, before the audio is read; rejects with a `ProviderError`.
    */
   speech?(request: SpeechRequest, options?: CallOptions): Promise<SpeechResult>;
+  /** Speech to text (or to English); present only on providers that serve it (OpenAI). */
+  transcribe?(request: TranscriptionRequest, options?: CallOptions): Promise<TranscriptionResult>;
 }
 
 /** An embeddings call as a provider receives it: the texts and the upstream model resolved. */

@@ -8,6 +8,7 @@ import { openAIEmbed } from './openai-embed.js';
 import { classifyOpenAIError } from './openai-error.js';
 import { openAIModerate } from './openai-moderation.js';
 import { openAISpeech } from './openai-speech.js';
+import { openAITranscribe } from './openai-transcription.js';
 import { openAIStream } from './openai-stream.js';
 
 /** Settings of an OpenAI or OpenAI-compatible provider. */
@@ -70,6 +71,7 @@ export function createOpenAIProvider(settings: OpenAIProviderSettings): Provider
       ? {
           moderate: (request, options) => openAIModerate({ provider: id, http: config.http, url: `${base}/moderations`, headers: config.headers(options) }, request, options),
           speech: (request, options) => openAISpeech({ provider: id, http: config.http, url: `${base}/audio/speech`, headers: config.headers(options) }, request, options),
+          transcribe: (request, options) => openAITranscribe({ provider: id, http: config.http, base, headers: config.headers(options) }, request, options),
         }
       : {}),
   };

@@ -17,8 +17,8 @@ export interface HttpRequest {
   method: 'GET' | 'POST';
   /** Header names in lowercase. */
   headers: Readonly<Record<string, string>>;
-  /** Already serialised; sent as is, never copied or teed. */
-  body?: string;
+  /** Already serialised (JSON text, or multipart bytes); sent as is, never copied or teed. */
+  body?: string | Uint8Array;
   /** Aborts the request, and the body while it is being read. */
   signal?: AbortSignal;
 }
