@@ -19,5 +19,6 @@ export { type KvJournalSettings, KvLearnJournal, type LearnSink } from './learn-
 export { type EmbedDeps, type EmbedRequest, type EmbedResponse, embed } from './embed.js';
 export { type ModerateRequest, type ModerateResponse, moderate } from './moderate.js';
 export { type SpeakRequest, type SpeakResponse, speak } from './speech.js';
+export { type TranscribeRequest, type TranscribeResponse, transcribe } from './transcribe.js';
 export type { UnitStageDeps } from './unit-stage.js';
 export { MEMORY_TOKEN_BUDGET, type MemoryPort, type Restore, injectMemory, lastUserText, recallForRequest, redactRequest, rememberExchange, restoreResult } from './memory-stage.js';

@@ -7,6 +7,7 @@ import type { RequestContext } from './gateway.js';
 import type { UsageEvent } from './learn-queue.js';
 import { moderate } from './moderate.js';
 import { speak } from './speech.js';
+import { transcribe } from './transcribe.js';
 import { caller } from './test/gateway-harness.js';
 import type { UnitStageDeps } from './unit-stage.js';
 
@@ -22,6 +23,11 @@ function openai(label: string, fail = false) {
       moderations.push(request);
       if (fail) throw new ProviderError({ provider: 'openai', kind: 'authentication', message: 'bad key', upstreamStatus: 401 });
       return { id: `modr-${label}`, model: request.model, results: [{ flagged: false, categories: { hate: false }, category_scores: { hate: 0.01 } }] };
+    },
+    async transcribe(request) {
+      return request.responseFormat === 'verbose_json'
+        ? { contentType: 'application/json', body: '{"text":"hi","duration":90}', durationSeconds: 90 }
+        : { contentType: 'text/plain', body: 'hi' };
     },
     async speech(request) {
       speeches.push(request);
@@ -91,5 +97,20 @@ describe('speak', () => {
     await expect(speak(deps, { model: 'tts-1', input: 'x', voice: 'alloy', instructions: 'calm' }, context)).rejects.toMatchObject({ status: 400, param: 'instructions' });
     await expect(speak(deps, { model: 'gpt-4o-mini', input: 'x', voice: 'alloy' }, context)).rejects.toMatchObject({ status: 400, param: 'model' });
     await expect(speak(deps, { model: 'gpt-4o-mini-tts', input: 'x', voice: 'alloy', instructions: 'calm' }, context)).resolves.toMatchObject({ model: 'openai/gpt-4o-mini-tts' });
+  });
+});
+
+describe('transcribe', () => {
+  it('prices the reported duration per minute, else the size-estimated one, and says which', async () => {
+    const { deps, usage, context } = setup(openai('p').provider);
+    const file = new Uint8Array(16_000 * 30);
+    const reported = await transcribe(deps, { task: 'transcription', model: 'whisper-1', file, filename: 'a.mp3', responseFormat: 'verbose_json' }, context);
+    // 90 s at $0.006 per minute.
+    expect(reported).toMatchObject({ costUsd: 0.009, costEstimated: false });
+    expect(reported.headers['x-svc-cost-estimated']).toBe('false');
+    const estimated = await transcribe(deps, { task: 'translation', model: 'whisper-1', file, filename: 'a.mp3', responseFormat: 'text' }, context);
+    // 480 kB at 16 kB/s: 30 s.
+    expect(estimated).toMatchObject({ costUsd: 0.003, costEstimated: true });
+    expect(usage.map((row) => row.costUsd)).toEqual([0.009, 0.003]);
   });
 });
