@@ -49,3 +49,32 @@ describe('POST /v1/audio/speech', () => {
     expect((await post(`${mock.url}/v1/audio/speech`, { model: 'tts-1', input: 'Hi', voice: 'alloy', speed: 5 })).status).toBe(400);
   });
 });
+
+describe('POST /v1/audio/transcriptions and /translations', () => {
+  function upload(path: string, fields: Record<string, string>, bytes = 2500) {
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(bytes)], { type: 'audio/mpeg' }), 'hello.mp3');
+    for (const [name, value] of Object.entries(fields)) form.append(name, value);
+    return fetch(`${mock.url}${path}`, { method: 'POST', body: form });
+  }
+
+  it('answers json by default and verbose_json with one second per kB', async () => {
+    expect(await readJson(await upload('/v1/audio/transcriptions', { model: 'whisper-1' }))).toEqual({ text: 'Transcribed hello.mp3.' });
+    const verbose = await readJson<{ task: string; duration: number; language: string }>(await upload('/v1/audio/translations', { model: 'whisper-1', response_format: 'verbose_json' }));
+    expect(verbose).toMatchObject({ task: 'translate', duration: 2.5, language: 'english' });
+  });
+
+  it('answers text, srt and vtt as plain text', async () => {
+    const text = await upload('/v1/audio/transcriptions', { model: 'whisper-1', response_format: 'text' });
+    expect(text.headers.get('content-type')).toMatch(/^text\/plain/);
+    expect(await text.text()).toBe('Transcribed hello.mp3.\n');
+    expect(await (await upload('/v1/audio/transcriptions', { model: 'whisper-1', response_format: 'srt' })).text()).toContain('00:00:00,000 --> 00:00:02,500');
+    expect(await (await upload('/v1/audio/transcriptions', { model: 'whisper-1', response_format: 'vtt' })).text()).toMatch(/^WEBVTT/);
+  });
+
+  it('answers 400 without a file', async () => {
+    const form = new FormData();
+    form.append('model', 'whisper-1');
+    expect((await fetch(`${mock.url}/v1/audio/transcriptions`, { method: 'POST', body: form })).status).toBe(400);
+  });
+});

@@ -5,6 +5,7 @@ import { openaiChat } from './openai-chat.js';
 import { openaiEmbeddings } from './openai-embeddings.js';
 import { openaiModerations } from './openai-moderations.js';
 import { openaiSpeech } from './openai-speech.js';
+import { openaiTranscriptions } from './openai-transcriptions.js';
 
 /** A POST route the mock answers: its dialect (for errors) and the answer builder. */
 export interface Route {
@@ -16,6 +17,8 @@ const OPENAI_CHAT: Route = { dialect: 'openai', answer: openaiChat };
 const OPENAI_EMBEDDINGS: Route = { dialect: 'openai', answer: openaiEmbeddings };
 const OPENAI_MODERATIONS: Route = { dialect: 'openai', answer: openaiModerations };
 const OPENAI_SPEECH: Route = { dialect: 'openai', answer: openaiSpeech };
+const OPENAI_TRANSCRIPTIONS: Route = { dialect: 'openai', answer: openaiTranscriptions('transcribe') };
+const OPENAI_TRANSLATIONS: Route = { dialect: 'openai', answer: openaiTranscriptions('translate') };
 const ANTHROPIC_MESSAGES: Route = { dialect: 'anthropic', answer: anthropicMessages };
 const GEMINI_PATH = /^\/v1(?:beta)?\/models\/([^/:]+):(generateContent|streamGenerateContent)$/;
 
@@ -34,6 +37,12 @@ export function matchRoute(path: string, query: string): Route | undefined {
     case '/v1/audio/speech':
     case '/audio/speech':
       return OPENAI_SPEECH;
+    case '/v1/audio/transcriptions':
+    case '/audio/transcriptions':
+      return OPENAI_TRANSCRIPTIONS;
+    case '/v1/audio/translations':
+    case '/audio/translations':
+      return OPENAI_TRANSLATIONS;
     case '/v1/messages':
       return ANTHROPIC_MESSAGES;
   }

@@ -84,7 +84,7 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     counters.clear();
   };
 
-  const handle = (req: IncomingMessage, res: ServerResponse, raw: Buffer): void => {
+  const handle = (req: IncomingMessage, res: ServerResponse, raw: Buffer, form?: Record<string, unknown>): void => {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
@@ -108,7 +108,7 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       writeAnswer(res, invalidRequest(dialect, plan, id), NO_DELAY, timers);
       return;
     }
-    const body = parseBody(raw);
+    const body = form ?? parseBody(raw);
     stats.lastRequest = { method: req.method ?? 'POST', path, headers: req.headers, body };
     if (!route) {
       writeAnswer(res, notFound(dialect, path, id), NO_DELAY, timers);
@@ -137,9 +137,12 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
   const server = createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () =>
-      handle(req, res, chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)),
-    );
+    req.on('end', () => {
+      const raw = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+      const type = req.headers['content-type'] ?? '';
+      if (!type.startsWith('multipart/form-data')) return handle(req, res, raw);
+      void readMultipart(raw, type).then((form) => handle(req, res, raw, form));
+    });
     req.on('error', () => res.destroy());
   });
   await new Promise<void>((resolve, reject) => {
@@ -167,6 +170,21 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
 }
 
 const NO_DELAY = { latencyMs: 0, tokensPerSecond: 0, drop: false };
+
+/**
+ * A multipart body as a record: text fields as strings, files as `{filename, type, size}`;
+ * undefined when it does not parse (the route then answers 400).
+ */
+async function readMultipart(raw: Buffer, contentType: string): Promise<Record<string, unknown> | undefined> {
+  try {
+    const form = await new Response(raw, { headers: { 'content-type': contentType } }).formData();
+    const out: Record<string, unknown> = {};
+    for (const [name, value] of form) out[name] = typeof value === 'string' ? value : { filename: value.name, type: value.type, size: value.size };
+    return out;
+  } catch {
+    return undefined;
+  }
+}
 
 function parseBody(raw: Buffer): unknown {
   if (raw.length === 0) return undefined;
