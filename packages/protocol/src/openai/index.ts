@@ -38,3 +38,11 @@ export {
   speechRequestSchema,
   speechVoices,
 } from './speech-request.js';
+export {
+  type DecodedTranscriptionRequest,
+  MAX_AUDIO_FILE_BYTES,
+  type TranscriptionResponseFormat,
+  decodeTranscriptionRequest,
+  transcriptionContentTypes,
+  transcriptionFormats,
+} from './transcriptions-request.js';
