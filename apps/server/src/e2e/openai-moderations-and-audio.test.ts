@@ -1,12 +1,12 @@
 import { type MockUpstream, startMockUpstream } from '@svc/mock-upstream';
-import OpenAI from 'openai';
+import OpenAI, { toFile } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { masterKey, startGateway } from './harness.js';
 
 type Gateway = Awaited<ReturnType<typeof startGateway>>;
 
-/** Moderations and speech through the OpenAI adapter against the project's mock upstream, with the official SDK. */
-describe('openai SDK: moderations and speech (mock upstream)', () => {
+/** Moderations, speech and transcription through the OpenAI adapter against the project's mock upstream, with the official SDK. */
+describe('openai SDK: moderations and audio (mock upstream)', () => {
   let upstream: MockUpstream;
   let gateway: Gateway;
   let client: OpenAI;
@@ -87,5 +87,30 @@ describe('openai SDK: moderations and speech (mock upstream)', () => {
     const limited = new OpenAI({ baseURL: `${gateway.inferenceUrl}/v1`, apiKey: chatOnly, maxRetries: 0 });
     await expect(limited.moderations.create({ input: 'x' })).rejects.toBeInstanceOf(OpenAI.PermissionDeniedError);
     await expect(limited.audio.speech.create({ model: 'tts-1', input: 'x', voice: 'alloy' })).rejects.toBeInstanceOf(OpenAI.PermissionDeniedError);
+  });
+
+  it('transcribes: json by default, verbose_json priced by the reported duration, text as a string', async () => {
+    const audio = () => toFile(Buffer.alloc(3000), 'hello.mp3', { type: 'audio/mpeg' });
+    const json = await client.audio.transcriptions.create({ file: await audio(), model: 'whisper-1', language: 'en', temperature: 0.2 });
+    expect(json.text).toBe('Transcribed hello.mp3.');
+    expect(upstream.stats().lastRequest?.body).toMatchObject({ model: 'whisper-1', language: 'en', temperature: '0.2', file: { filename: 'hello.mp3', size: 3000 } });
+
+    const { data: verbose, response } = await client.audio.transcriptions.create({ file: await audio(), model: 'whisper-1', response_format: 'verbose_json' }).withResponse();
+    expect(verbose.duration).toBe(3);
+    // 3 s at $0.006 per minute.
+    expect(response.headers.get('x-svc-cost-estimated')).toBe('false');
+    expect(await ledgerRow(response.headers)).toMatchObject({ model: 'openai/whisper-1', costUsd: 0.0003 });
+
+    const text = await client.audio.transcriptions.create({ file: await audio(), model: 'whisper-1', response_format: 'text' });
+    expect(text).toBe('Transcribed hello.mp3.\n');
+  });
+
+  it('translates to English, subtitles with their content type, cost estimated from the size', async () => {
+    const file = await toFile(Buffer.alloc(3000), 'hallo.mp3');
+    const { data, response } = await client.audio.translations.create({ file, model: 'whisper-1', response_format: 'srt' }).withResponse();
+    expect(data).toContain('Transcribed hallo.mp3.');
+    expect(response.headers.get('content-type')).toMatch(/^application\/x-subrip/);
+    expect(response.headers.get('x-svc-cost-estimated')).toBe('true');
+    expect(upstream.stats().byPath['/v1/audio/translations']).toBe(1);
   });
 });
