@@ -144,7 +144,9 @@ const baseSchema = v.object({
   SVC_LEARN_FLUSH_MS: positiveInt('SVC_LEARN_FLUSH_MS', 1_000),
   // The semantic cache (cache and full modes): on unless 0; the in-process index's bound (Qdrant when QDRANT_URL is set).
   SVC_SEMANTIC_CACHE: flag,
-  SVC_SEMANTIC_MAX_ENTRIES: positiveInt('SVC_SEMANTIC_MAX_ENTRIES', 2_000),
+  SVC_SEMANTIC_MAX_ENTRIES: positiveInt('SVC_SEMANTIC_MAX_ENTRIES', 1_000),
+  // Vectors of the in-process memory index (full mode; Qdrant when QDRANT_URL is set), newest kept.
+  SVC_MEMORY_MAX_ENTRIES: positiveInt('SVC_MEMORY_MAX_ENTRIES', 2_000),
   LOG_LEVEL: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'use one of fatal, error, warn, info, debug, trace, silent'), 'info'),
 });
 

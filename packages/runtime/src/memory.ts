@@ -27,7 +27,8 @@ export function createMemoryService(env: Env, db: Database, logger: Logger): Mem
         collection: `svc_memory_${embedder.id.replace(/[^A-Za-z0-9_-]/g, '_')}`,
         onError: (error) => logger.warn({ err: error }, 'memory vector store sweep failed'),
       })
-    : createMemoryVectorStore({ capacity: 100_000 });
+    : // Brute-force search cost grows with the entries: bounded like the semantic cache's index.
+      createMemoryVectorStore({ capacity: Math.max(1, env.SVC_MEMORY_MAX_ENTRIES) });
   const store = createMemoryStore({
     records: db.memories,
     vectors,
