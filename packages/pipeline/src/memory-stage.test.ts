@@ -87,3 +87,13 @@ describe('memory stage', () => {
     expect(redactRequest(plain).request).toBe(plain);
   });
 });
+
+describe('injectMemory de-duplication', () => {
+  it('keeps one copy of a sentence remembered many times', () => {
+    const memory = (id: string, score: number) => ({ id, orgId: 'o', conversationId: null, role: 'user' as const, text: 'Weather in Paris?', entities: [], createdAt: new Date(), score });
+    const request = { model: 'svc/auto', messages: [{ role: 'user' as const, content: 'hi' }], stream: false, n: 1, includeUsage: false };
+    const injected = injectMemory(request, [memory('a', 0.9), memory('b', 0.8), memory('c', 0.7)]);
+    const context = injected.messages[0]!.content as string;
+    expect(context.match(/Weather in Paris\?/g)).toHaveLength(1);
+  });
+});

@@ -50,7 +50,15 @@ export async function recallForRequest(memory: MemoryPort, request: ChatRequest,
  * the caller's decision.
  */
 export function injectMemory(request: ChatRequest, memories: readonly RecalledMemory[], tokenBudget = MEMORY_TOKEN_BUDGET): ChatRequest {
-  const context = assembleContext(memories, tokenBudget);
+  // The same sentence remembered many times is one memory: the best-ranked copy is kept.
+  const seen = new Set<string>();
+  const distinct = memories.filter((memory) => {
+    const key = `${memory.role}\u0000${memory.text.trim().toLowerCase()}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  const context = assembleContext(distinct, tokenBudget);
   if (context.length === 0) return request;
   return { ...request, messages: [{ role: 'system', content: context }, ...request.messages] };
 }

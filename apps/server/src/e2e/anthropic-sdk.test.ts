@@ -159,7 +159,7 @@ describe('anthropic SDKs against the gateway (OpenAI model on the mock upstream)
         { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Oslo' } }] },
         { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'Rain' }] },
       ],
-    });
+    }, { headers: { 'x-intelligence-mode': 'cache' } }); // cache mode: no memory context is added to the wire checked here
     const sent = upstream.stats().lastRequest!;
     expect(sent.path).toBe('/v1/chat/completions');
     expect(sent.body).toMatchObject({
