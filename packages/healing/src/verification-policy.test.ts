@@ -36,6 +36,18 @@ describe('planVerification', () => {
     expect(plan('schema', text)).toMatchObject({ verify: false, notApplied: true });
   });
 
+  test('reliability_level sets the strength when the request names none; an explicit setting wins', () => {
+    const withLevel = (reliability: 'standard' | 'high' | 'critical', setting?: OutputVerification, mode: IntelligenceMode = 'cache') =>
+      planVerification({ mode, setting, responseFormat: jsonSchema, stream: false, reliability });
+    expect(withLevel('standard').reask).toBe('none');
+    expect(withLevel('high').reask).toBe('same_model');
+    expect(withLevel('critical').reask).toBe('other_model');
+    expect(withLevel('critical', 'none').verify).toBe(false);
+    expect(withLevel('critical', 'native').reask).toBe('same_model');
+    // a level is not a request for verification: nothing to report as not applied in proxy mode
+    expect(withLevel('critical', undefined, 'proxy')).toEqual({ verify: false, heal: false, reask: 'none', notApplied: false });
+  });
+
   test('streams are verified at the end and reported, never rewritten or re-asked', () => {
     expect(plan('cross_model', jsonSchema, 'full', true)).toEqual({ verify: true, heal: false, reask: 'none', notApplied: false });
   });

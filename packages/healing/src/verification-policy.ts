@@ -8,6 +8,8 @@ export interface VerificationPolicyInput {
   setting?: OutputVerification;
   responseFormat?: ResponseFormat;
   stream: boolean;
+  /** `svc.reliability_level`: when `setting` is unset, `high` re-asks the same model and `critical` another one. */
+  reliability?: 'standard' | 'high' | 'critical';
 }
 
 /** Who answers again when an answer stays invalid after healing. */
@@ -36,18 +38,26 @@ const off: VerificationPlan = { verify: false, heal: false, reask: 'none', notAp
  * | setting | verify + heal | re-ask when still invalid |
  * |---|---|---|
  * | `none` | no | no |
- * | (unset, auto) | when `response_format` is JSON | no (a second call is never spent unasked) |
+ * | (unset, auto) | when `response_format` is JSON | no (a second call is never spent unasked), except as `reliability_level` asks: `high` like `native`, `critical` like `cross_model` |
  * | `native` | yes | the same model, once |
  * | `schema` | yes | the same model, once, for `json_schema` only (`json_object` is healed, not re-asked) |
  * | `cross_model` | yes | another model (the next in the waterfall), once |
  */
 export function planVerification(input: VerificationPolicyInput): VerificationPlan {
-  const { mode, setting, responseFormat, stream } = input;
+  const { mode, responseFormat, stream } = input;
+  const setting = input.setting ?? strengthFor(input.reliability);
   if (setting === 'none') return off;
-  const requested = setting !== undefined;
+  const requested = input.setting !== undefined;
   if (mode === 'proxy' || !responseFormat || responseFormat.type === 'text') return { ...off, notApplied: requested };
   if (stream) return { verify: true, heal: false, reask: 'none', notApplied: false };
   return { verify: true, heal: true, reask: reaskFor(setting, responseFormat), notApplied: false };
+}
+
+/** The verification a reliability level asks for when the request names none (spec §svc: it drives verification strength). */
+function strengthFor(level: VerificationPolicyInput['reliability']): OutputVerification | undefined {
+  if (level === 'high') return 'native';
+  if (level === 'critical') return 'cross_model';
+  return undefined;
 }
 
 function reaskFor(setting: OutputVerification | undefined, format: ResponseFormat): Reask {

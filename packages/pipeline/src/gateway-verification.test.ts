@@ -76,6 +76,23 @@ describe('output verification and healing', () => {
     expect(response.result.choices[0]!.message.content).toBe('{"city":"Oslo","days":1}');
   });
 
+  it('reliability_level critical re-asks another model when the request names no verification', async () => {
+    const groq = answering('groq', ['not json']);
+    const together = answering('together', ['{"city":"Oslo","days":1}']);
+    const { gateway, context } = setup([groq, together]);
+    const response = (await gateway.chat(request({ responseFormat: jsonSchema, svc: { reliabilityLevel: 'critical' } }), context())) as ChatJsonResponse;
+    expect([groq.asked.length, together.asked.length]).toEqual([1, 1]);
+    expect(response.result.choices[0]!.message.content).toBe('{"city":"Oslo","days":1}');
+  });
+
+  it('reliability_level standard spends no second call', async () => {
+    const groq = answering('groq', ['not json', '{"city":"Rome","days":2}']);
+    const { gateway, context } = setup([groq]);
+    const response = (await gateway.chat(request({ responseFormat: jsonSchema, svc: { reliabilityLevel: 'standard' } }), context())) as ChatJsonResponse;
+    expect(groq.asked).toHaveLength(1);
+    expect(response.metadata.healer_report).toMatchObject({ confidence: 0 });
+  });
+
   it('does nothing in proxy mode, and says so when verification was asked for', async () => {
     const groq = answering('groq', ['```json\n{"city": "Paris", "days": "3"}\n```']);
     const { gateway, context } = setup([groq]);

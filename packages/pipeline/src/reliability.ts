@@ -15,7 +15,8 @@ export interface ReliabilitySettings {
  * What `svc.reliability_level` buys (spec §svc orchestration block): `standard` runs the
  * deployment's settings; `high` tries one more candidate, retries the last one once more and
  * hedges; `critical` adds two of each. An explicit `enable_hedging: false` still wins.
- * Verification strength follows the level once output verification exists (issue 5).
+ * Verification strength follows the level too (`verificationPlan`): `high` re-asks the same
+ * model once when a JSON answer stays invalid, `critical` another model.
  */
 export function reliabilitySettings(level: SvcOptions['reliabilityLevel'], retry: Retry, maxAttempts: number): ReliabilitySettings {
   if (level === undefined || level === 'standard') return { maxAttempts, retry, hedge: false };

@@ -25,6 +25,7 @@ export function verificationPlan(request: ChatRequest, mode: IntelligenceMode): 
     mode,
     ...(request.svc?.outputVerification ? { setting: request.svc.outputVerification } : {}),
     ...(request.responseFormat ? { responseFormat: request.responseFormat } : {}),
+    ...(request.svc?.reliabilityLevel ? { reliability: request.svc.reliabilityLevel } : {}),
     stream: request.stream,
   });
 }
