@@ -22,6 +22,7 @@ import { type Verified, addUsage, streamReport, verificationPlan, verifyAnswer }
 import { replayStream } from './stream-replay.js';
 import { type RoutingDecision, decisionDetails, storedCandidates } from './decision-log.js';
 import { reliabilitySettings } from './reliability.js';
+import { type Speculation, speculate, speculationDraft } from './speculation.js';
 import { largerContextModels, requiredCapabilities } from './route.js';
 import type { RouterFeedback } from './router-feedback.js';
 import type { StickyStore } from './sticky-routes.js';
@@ -240,8 +241,9 @@ export class Gateway {
     const redaction = request.svc?.redactPii === true ? redactRequest(request) : undefined;
     const sent = redaction?.request ?? request;
     const outbound = memory ? injectMemory(sent, await recallForRequest(memory, sent, context.caller.org.id)) : sent;
-    // Speculation needs output verification to accept a draft (issue 5): until then it is reported, not faked.
-    if (request.svc?.enableSpeculation === true) decision = { ...decision, notApplied: [...decision.notApplied, 'svc.enable_speculation'] };
+    // Speculation drafts with a cheaper model and serves the draft when verification accepts it; where nothing can check a draft it is reported as not applied.
+    const draft = request.svc?.enableSpeculation === true ? speculationDraft(request, mode, decision) : undefined;
+    if (request.svc?.enableSpeculation === true && !draft) decision = { ...decision, notApplied: [...decision.notApplied, 'svc.enable_speculation'] };
     const routedAt = performance.now();
     const attempts: Attempt[] = [];
     const reliability = reliabilitySettings(request.svc?.reliabilityLevel, this.deps.retry ?? defaultRetry, this.maxAttempts);
@@ -274,18 +276,25 @@ export class Gateway {
     };
     // Whether the reservation was ended on the way (a blocked tool call settles what it spent).
     let ended = false;
+    let speculation: Speculation | undefined;
     try {
       if (request.stream) {
         const opened = await openStream(outbound, decision.waterfall, settings, attempts);
         ended = true; // the stream owns the reservation from here
         return this.streamResponse(request, context, decision, mode, opened.model, opened.value, attempts, deadline, miss, providers, orgProviders, governance, reservation);
       }
-      const called = await callChat(outbound, decision.waterfall, settings, attempts);
+      speculation = draft ? await speculate(outbound, draft, settings, attempts, this.verifier) : undefined;
+      const called = speculation?.accepted
+        ? { value: speculation.result!, model: speculation.draft, providerMs: speculation.providerMs }
+        : await callChat(outbound, decision.waterfall, settings, attempts);
       const { model } = called;
       let { value: result, providerMs } = called;
+      // A rejected draft was a provider call too: not the gateway's overhead.
+      if (speculation && !speculation.accepted) providerMs += speculation.providerMs;
       const plan = verificationPlan(request, mode);
       let verified: Verified | undefined;
-      if (plan.verify || plan.notApplied) {
+      if (speculation?.accepted) verified = { result, healerReport: speculation.healerReport, reask: undefined, notApplied: false };
+      else if (plan.verify || plan.notApplied) {
         const before = performance.now();
         verified = await verifyAnswer(outbound, plan, result, model, decision.waterfall, settings, attempts, this.verifier);
         result = verified.result;
@@ -315,9 +324,13 @@ export class Gateway {
       const firstCost = result.usage ? computeCost(model, result.usage) : undefined;
       const reask = verified?.reask;
       const reaskCost = reask?.usage ? computeCost(reask.model, reask.usage) : undefined;
-      // The client is billed for the answer and its correction: usage and cost cover both calls.
-      const cost = reaskCost && firstCost ? sumCosts(firstCost, reaskCost) : (firstCost ?? reaskCost);
+      // A rejected draft was paid for too.
+      const rejected = speculation && !speculation.accepted && speculation.usage ? { model: speculation.draft, usage: speculation.usage } : undefined;
+      const draftCost = rejected ? computeCost(rejected.model, rejected.usage) : undefined;
+      // The client is billed for the answer, its correction and a rejected draft: usage and cost cover every call.
+      const cost = [reaskCost, draftCost].reduce<Cost | undefined>((sum, extra) => (extra ? (sum ? sumCosts(sum, extra) : extra) : sum), firstCost);
       if (reask?.usage) result = { ...result, usage: addUsage(result.usage, reask.usage)! };
+      if (rejected) result = { ...result, usage: addUsage(result.usage, rejected.usage)! };
       const metadata = buildSvcMetadata({ requestId: context.requestId, requestedModel: request.model, decision, served: model, mode, latencyMs, cost, byok: orgProviders?.get(model.provider) !== undefined });
       if (verified?.healerReport) metadata.healer_report = verified.healerReport;
       const breakdown = {
@@ -327,19 +340,29 @@ export class Gateway {
       };
       const auditId = `aud_${randomId(20)}`;
       const headers = { ...routingHeaders(context.requestId, context.caller.org.id, decision, model, mode), ...answerHeaders(result.usage, cost, breakdown, auditId) };
+      if (speculation?.accepted) headers['x-svc-speculation-accepted'] = '1';
       const details: Record<string, unknown> = {};
       if (replicated) details.replicatedChoices = replicated;
       if (verified?.healerReport) details.healing = { stage: verified.healerReport.stage, confidence: verified.healerReport.confidence };
       if (reask) details.reask = { model: reask.model.id, valid: reask.valid };
+      if (speculation) details.speculation = { draft: speculation.draft.id, accepted: speculation.accepted };
       this.learn(context, request, decision, mode, model, attempts, 'ok', called.value.usage, firstCost, latencyMs, false, details);
       // The re-ask has its own ledger row, so no spend goes unrecorded.
       if (reask?.usage && reaskCost) this.recordSpend(`${context.requestId}:reask`, context, reask.model, reask.usage, reaskCost, latencyMs, 200, false, new Date());
+      if (rejected && draftCost) this.recordSpend(`${context.requestId}:draft`, context, rejected.model, rejected.usage, draftCost, latencyMs, 200, false, new Date());
       // An organisation's own key is paid by the organisation: it counts against rate limits, not the budget.
       void reservation.settle({ actualTokens: result.usage?.totalTokens ?? 0, actualCostUsd: metadata.cost_attribution === 'byok' ? 0 : (cost?.costUsd ?? 0) });
       return { kind: 'json', result, metadata, headers: { ...headers, ...reservation.headers } };
     } catch (error) {
       deadline.clear();
       this.recordFailure(context, request, decision, mode, attempts);
+      // A draft answered before the chosen model failed: what it spent is still recorded and charged.
+      const spent = speculation?.usage && !speculation.accepted ? computeCost(speculation.draft, speculation.usage) : undefined;
+      if (spent && speculation?.usage) this.recordSpend(`${context.requestId}:draft`, context, speculation.draft, speculation.usage, spent, Math.round(performance.now() - context.startedAt), 200, false, new Date());
+      if (!ended && spent && speculation?.usage) {
+        ended = true;
+        void reservation.settle({ actualTokens: speculation.usage.totalTokens, actualCostUsd: orgProviders?.get(speculation.draft.provider) ? 0 : spent.costUsd });
+      }
       if (!ended) void reservation.release();
       throw error;
     }

@@ -1,0 +1,75 @@
+import type { ChatResult } from '@svc/core';
+import type { Provider, ProviderChatRequest } from '@svc/providers';
+import { describe, expect, it } from 'vitest';
+import type { ChatJsonResponse } from './gateway.js';
+import { catalog, request, setup } from './test/gateway-harness.js';
+
+/** A provider answering per upstream model: the text `answers` gives, recording what it was asked. */
+function answering(id: string, answers: (model: string) => string) {
+  const asked: ProviderChatRequest[] = [];
+  const provider: Provider & { asked: ProviderChatRequest[] } = {
+    id,
+    asked,
+    async chat(req): Promise<ChatResult> {
+      asked.push(req);
+      return { model: req.model, choices: [{ index: 0, message: { role: 'assistant', content: answers(req.model) }, finishReason: 'stop' }], usage: { promptTokens: 100, completionTokens: 20, totalTokens: 120 } };
+    },
+    async stream() {
+      throw new Error('not used');
+    },
+  };
+  return provider;
+}
+
+const jsonObject = { type: 'json_object' as const };
+const price = (id: string) => {
+  const model = catalog.get(id)!;
+  return model.inputPricePerMTok + model.outputPricePerMTok;
+};
+
+describe('svc.enable_speculation', () => {
+  it('serves a cheaper draft that verification accepts, and says so', async () => {
+    const providers = ['groq', 'together', 'anthropic', 'openai'].map((id) => answering(id, () => '{"answer": 42}'));
+    const { gateway, context, usage, decisions } = setup(providers);
+    const response = (await gateway.chat(request({ model: 'auto', responseFormat: jsonObject, svc: { enableSpeculation: true } }), context())) as ChatJsonResponse;
+    const details = decisions[0]!.details as { speculation?: { draft: string; accepted: boolean }; waterfall: string[] };
+    expect(details.speculation).toMatchObject({ accepted: true });
+    expect(response.headers['x-svc-speculation-accepted']).toBe('1');
+    expect(response.metadata.model).toBe(details.speculation!.draft);
+    // the router's choice heads the waterfall; the draft is cheaper
+    expect(price(details.speculation!.draft)).toBeLessThan(price(details.waterfall[0]!));
+    expect(providers.reduce((n, p) => n + p.asked.length, 0)).toBe(1);
+    expect(usage).toHaveLength(1);
+    expect(response.metadata.not_applied ?? []).not.toContain('svc.enable_speculation');
+  });
+
+  it('falls back to the chosen model when the draft is not valid JSON, billing both calls', async () => {
+    let draftModel = '';
+    const providers = ['groq', 'together', 'anthropic', 'openai'].map((id) =>
+      answering(id, (model) => {
+        if (!draftModel) draftModel = model;
+        return model === draftModel ? 'I think the answer is forty-two.' : '{"answer": 42}';
+      }),
+    );
+    const { gateway, context, usage, decisions } = setup(providers);
+    const response = (await gateway.chat(request({ model: 'auto', responseFormat: jsonObject, svc: { enableSpeculation: true } }), context())) as ChatJsonResponse;
+    expect(response.headers['x-svc-speculation-accepted']).toBe('0');
+    expect(response.result.choices[0]!.message.content).toBe('{"answer": 42}');
+    expect(response.metadata.model).toBe((decisions[0]!.details as { waterfall: string[] }).waterfall[0]);
+    expect(response.result.usage).toMatchObject({ promptTokens: 200, completionTokens: 40 });
+    expect(usage.map((u) => u.requestId.endsWith(':draft'))).toEqual([false, true]);
+    expect(response.metadata.cost_usd).toBeCloseTo(usage[0]!.costUsd + usage[1]!.costUsd, 12);
+    expect(decisions[0]!.details).toMatchObject({ speculation: { accepted: false } });
+  });
+
+  it('is reported as not applied where nothing can check a draft: free text, streams, proxy mode', async () => {
+    const providers = ['groq', 'together', 'anthropic', 'openai'].map((id) => answering(id, () => 'plain text'));
+    const { gateway, context } = setup(providers);
+    const free = (await gateway.chat(request({ model: 'auto', svc: { enableSpeculation: true } }), context())) as ChatJsonResponse;
+    expect(free.metadata.not_applied).toContain('svc.enable_speculation');
+    expect(free.headers['x-svc-speculation-accepted']).toBe('0');
+    const proxy = (await gateway.chat(request({ model: 'auto', responseFormat: jsonObject, svc: { enableSpeculation: true } }), { ...context(), intelligenceModeHeader: 'proxy' })) as ChatJsonResponse;
+    expect(proxy.metadata.not_applied).toContain('svc.enable_speculation');
+    expect(providers.reduce((n, p) => n + p.asked.length, 0)).toBe(2);
+  });
+});
