@@ -1,9 +1,10 @@
 import { ExactCache, type ExactCacheStats } from '@svc/cache';
-import { type VectorStore, createHashedEmbedder, createMemoryVectorStore, createQdrantVectorStore, createSemanticCache } from '@svc/semantic';
+import { type VectorStore, calibratedThreshold, createHashedEmbedder, createMemoryVectorStore, createQdrantVectorStore, createSemanticCache } from '@svc/semantic';
 import type { Kv } from '@svc/kv';
 import type { ExactCachePort, SemanticCachePort } from '@svc/pipeline';
 import type { Logger } from '@svc/telemetry';
 import type { Env } from './env.js';
+import type { SemanticEmbedderChoice } from './semantic-embedder.js';
 
 /** The answer caches of one instance, as the pipeline and the control plane use them. */
 export interface CacheService {
@@ -85,13 +86,19 @@ function wire(exact: ExactCacheStats, counts: Counts, ttlMs: number, semantic: {
   };
 }
 
+function hashedChoice(): SemanticEmbedderChoice {
+  const embedder = createHashedEmbedder();
+  return { embedder, threshold: calibratedThreshold(embedder.id)! };
+}
+
 /**
  * Builds the answer caches from the environment: the exact cache (L0 + the kv's L1) unless
  * `SVC_CACHE_TTL_SECS` is 0, and the semantic cache unless `SVC_SEMANTIC_CACHE=0` — the local
- * hashed n-gram embedder with its calibrated threshold, over Qdrant when `QDRANT_URL` is set, else
+ * embedder `SVC_SEMANTIC_EMBEDDER` selects (`chooseSemanticEmbedder`; default the local hashed
+ * n-gram embedder with its calibrated threshold), over Qdrant when `QDRANT_URL` is set, else
  * the in-process index (bounded by `SVC_SEMANTIC_MAX_ENTRIES`).
  */
-export function createCacheService(env: Env, kv: Kv, logger: Logger): CacheService {
+export function createCacheService(env: Env, kv: Kv, logger: Logger, chooseEmbedder: () => SemanticEmbedderChoice = hashedChoice): CacheService {
   const ttlMs = env.SVC_CACHE_TTL_SECS * 1000;
   const counts: Counts = { requests: 0, uncacheable: 0, semanticHits: 0, semanticMisses: 0, semanticIneligible: 0 };
   const exact = new ExactCache({
@@ -106,7 +113,7 @@ export function createCacheService(env: Env, kv: Kv, logger: Logger): CacheServi
   let semantic: SemanticCachePort | undefined;
   let semanticCache: ReturnType<typeof createSemanticCache> | undefined;
   if (env.SVC_SEMANTIC_CACHE ?? true) {
-    const embedder = createHashedEmbedder();
+    const { embedder, threshold } = chooseEmbedder();
     store = env.QDRANT_URL
       ? createQdrantVectorStore({
           url: env.QDRANT_URL,
@@ -118,6 +125,7 @@ export function createCacheService(env: Env, kv: Kv, logger: Logger): CacheServi
       : createMemoryVectorStore({ capacity: Math.max(1, env.SVC_SEMANTIC_MAX_ENTRIES) });
     const cache = createSemanticCache({
       embedder,
+      threshold,
       store,
       ttlMs: Math.max(1, ttlMs),
       onError: (error, operation) => logger.warn({ err: error, operation }, 'semantic cache unavailable; serving as a miss'),

@@ -31,6 +31,7 @@ import { Limiter } from '@svc/limits';
 import type { ByokService } from '@svc/byok';
 import { createByok } from './byok.js';
 import { type CacheService, createCacheService } from './cache.js';
+import { chooseSemanticEmbedder } from './semantic-embedder.js';
 import { type ConfigFile, loadConfigFile } from './config-file.js';
 import { ConfigError, type Env } from './env.js';
 import { type MemoryService, createMemoryService } from './memory.js';
@@ -247,7 +248,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
   // One verifier per process (it caches compiled schemas); warmed now so the first JSON-schema answer does not pay ajv's start-up.
   const verifier = createOutputVerifier();
   verifier.warmUp();
-  const cache = createCacheService(env, kv, logger);
+  const cache = createCacheService(env, kv, logger, () => chooseSemanticEmbedder(env.SVC_SEMANTIC_EMBEDDER, env.SVC_SEMANTIC_THRESHOLD, catalog, providers, metrics));
   await cache.start();
   const memory: MemoryService = createMemoryService(env, db, logger);
   // Limits: atomic across instances in the kv; a missing month is seeded from the usage ledger.

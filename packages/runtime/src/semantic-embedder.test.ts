@@ -1,0 +1,56 @@
+import { createCatalog } from '@svc/catalog';
+import { createProviderRegistry } from '@svc/providers';
+import { createMetrics } from '@svc/telemetry';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, parseEnv } from './env.js';
+import { createRuntime } from './runtime.js';
+import { chooseSemanticEmbedder } from './semantic-embedder.js';
+
+const providers = createProviderRegistry({ mock: { enabled: true, latencyMs: 0 } });
+const catalog = createCatalog().forProviders(providers.ids());
+const metrics = createMetrics({ defaultMetrics: false });
+const embeddingModel = catalog.list({ provider: 'mock', kind: 'embedding' })[0]!;
+
+describe('chooseSemanticEmbedder (SVC_SEMANTIC_EMBEDDER)', () => {
+  it('defaults to the local hashed embedder at its calibrated threshold', () => {
+    const choice = chooseSemanticEmbedder('hashed', undefined, catalog, providers, metrics);
+    expect(choice.embedder.id).toBe('hashed-ngram-v1-512');
+    expect(choice.threshold).toBe(0.988);
+  });
+
+  it('uses a configured embeddings model with the threshold it is given, counting its spend', async () => {
+    const choice = chooseSemanticEmbedder(embeddingModel.id, 0.93, catalog, providers, metrics);
+    expect(choice).toMatchObject({ threshold: 0.93, embedder: { id: `${embeddingModel.id}@${embeddingModel.dimensions}`, dimensions: embeddingModel.dimensions } });
+    const [a, b] = await choice.embedder.embed(['What is the capital of France?', 'capital of France?']);
+    expect(a).toHaveLength(embeddingModel.dimensions!);
+    const norm = Math.hypot(...a!);
+    expect(norm).toBeCloseTo(1, 5);
+    expect(a).not.toEqual(b);
+    const tokens = await metrics.registry.getSingleMetricAsString('svc_tokens_total');
+    expect(tokens).toContain(`model="${embeddingModel.id}"`);
+  });
+
+  it('refuses what it cannot use, naming the variable', () => {
+    const chatModel = catalog.list({ provider: 'mock', kind: 'chat' })[0]!;
+    const attempt = (setting: string, threshold?: number) => () => chooseSemanticEmbedder(setting, threshold, catalog, providers, metrics);
+    expect(attempt('not a slug')).toThrow(ConfigError);
+    expect(attempt('openai/text-embedding-3-small', 0.9)).toThrow(/SVC_SEMANTIC_EMBEDDER: 'openai\/text-embedding-3-small' is not an embeddings model of a configured provider/);
+    expect(attempt(chatModel.id, 0.9)).toThrow(/not an embeddings model/);
+    expect(attempt(embeddingModel.id)).toThrow(/^SVC_SEMANTIC_THRESHOLD: embedder .* has no calibrated threshold/);
+  });
+
+  it('is what the runtime builds the semantic cache with; a bad setting fails at start', async () => {
+    const runtime = await createRuntime(
+      parseEnv({ SVC_DATA_DIR: 'memory://', SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent', SVC_SEMANTIC_EMBEDDER: `${embeddingModel.id}@64`, SVC_SEMANTIC_THRESHOLD: '0.95' }),
+    );
+    try {
+      expect(runtime.cache.stats().by_type.semantic).toMatchObject({ enabled: true, embedder: `${embeddingModel.id}@64`, threshold: 0.95 });
+    } finally {
+      await runtime.close();
+    }
+    await expect(createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent', SVC_SEMANTIC_EMBEDDER: embeddingModel.id }))).rejects.toThrow(
+      /SVC_SEMANTIC_THRESHOLD/,
+    );
+    expect(() => parseEnv({ SVC_SEMANTIC_THRESHOLD: '1.5' })).toThrow(/SVC_SEMANTIC_THRESHOLD/);
+  });
+});
