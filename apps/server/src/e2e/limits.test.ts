@@ -1,6 +1,6 @@
 import { createDb } from '@svc/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGateway } from './harness.js';
+import { masterKey, startGateway } from './harness.js';
 
 type Gateway = Awaited<ReturnType<typeof startGateway>>;
 const shared = process.env.TEST_REDIS_URL && process.env.TEST_DATABASE_URL;
@@ -42,6 +42,27 @@ describe.skipIf(!shared && process.env.CI !== 'true')('limits across three insta
     expect(statuses.filter((s) => s === 200)).toHaveLength(50);
     expect(statuses.filter((s) => s === 429)).toHaveLength(250);
   }, 60_000);
+
+  it('honours a revocation made on one instance on the others within a second', async () => {
+    const org = await gateways[0]!.runtime.db.orgs.create({ name: `revoke-e2e-${Date.now()}` });
+    const { record, secret } = await gateways[0]!.runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:chat'] });
+    const ask = async (g: Gateway) => {
+      const response = await fetch(`${g.inferenceUrl}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'mock/mock-speed', messages: [{ role: 'user', content: 'still valid?' }] }),
+      });
+      const body = (await response.json()) as { error?: { code: string } };
+      return response.status === 200 ? 'valid' : (body.error?.code ?? String(response.status));
+    };
+    // Every instance has the key cached as valid before the revocation.
+    expect(await Promise.all(gateways.map(ask))).toEqual(['valid', 'valid', 'valid']);
+    const revoked = await fetch(`${gateways[0]!.controlUrl}/v1/admin/keys/${record.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${masterKey}` } });
+    expect(revoked.status).toBe(200);
+    const since = performance.now();
+    for (const g of gateways.slice(1)) await expect.poll(() => ask(g), { timeout: 1_000, interval: 20 }).toBe('revoked_api_key');
+    expect(performance.now() - since).toBeLessThan(1_000);
+  }, 30_000);
 
   it('keeps the settled spend of parallel requests within the monthly budget', async () => {
     const budget = 0.0005;
