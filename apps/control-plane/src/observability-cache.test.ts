@@ -59,8 +59,13 @@ describe('the exact cache through both apps', () => {
     expect((await purge(a.key, `?org_id=${a.org.id}`)).status).toBe(204);
     expect((await chat(a.key)).headers.get('x-svc-cache-hit')).toBe('false');
     expect((await chat(b.key)).headers.get('x-svc-cache-hit')).toBe('true');
-    expect((await purge(a.key, `?org_id=${b.org.id}`)).status).toBe(403);
-    expect((await purge(a.key)).status).toBe(403);
+    const foreign = await purge(a.key, `?org_id=${b.org.id}`);
+    expect(foreign.status).toBe(403);
+    expect(await foreign.json()).toMatchObject({ error: { type: 'authorization_error', code: 'tenant_violation' } });
+    expect(foreign.headers.get('x-error-id')).toBeTruthy();
+    const everything = await purge(a.key);
+    expect(everything.status).toBe(403);
+    expect(await everything.json()).toMatchObject({ error: { code: 'forbidden' } });
     expect((await purge(master, `?org_id=${'x'.repeat(65)}`)).status).toBe(400);
     expect((await purge(master)).status).toBe(204);
     expect((await chat(b.key)).headers.get('x-svc-cache-hit')).toBe('false');

@@ -1,3 +1,4 @@
+import { requireSameOrg } from '@svc/auth';
 import { authorizationError, invalidRequest } from '@svc/core';
 import type { Hono } from 'hono';
 import type { ControlPlaneDeps } from '../deps.js';
@@ -24,7 +25,7 @@ export function registerCache(app: Hono<ControlEnv>, deps: ControlPlaneDeps): vo
       return c.body(null, 204);
     }
     if (orgId === '' || orgId.length > maxOrgIdChars) throw invalidRequest(`org_id must be 1 to ${maxOrgIdChars} characters.`, 'org_id');
-    if (!admin && orgId !== caller.org.id) throw authorizationError('tenant_violation', 'A key may purge only its own organisation.');
+    requireSameOrg(caller, orgId);
     await deps.cache.purge(orgId);
     return c.body(null, 204);
   });
