@@ -72,6 +72,7 @@ describe('Gateway.chat', () => {
     await drain(response);
     expect(usage[0]!.completionTokens).toBe(2); // "hello world": 2 tokens for the o200k tokenizer
     expect(decisions[0]!.details).toMatchObject({ usageEstimated: true });
+    expect(response.metadata()).toMatchObject({ usage_estimated: true });
   });
 
   it('answers 502 after every candidate failed', async () => {

@@ -455,7 +455,10 @@ export class Gateway {
         if (report) metadata.healer_report = report;
         if (plan.notApplied) metadata.not_applied = [...(metadata.not_applied ?? []), 'svc.output_verification'];
         const details: Record<string, unknown> = {};
-        if (!usage) details.usageEstimated = true;
+        if (!usage) {
+          details.usageEstimated = true;
+          metadata.usage_estimated = true;
+        }
         if (replicas > 1) details.replicatedChoices = replicas - 1;
         self.learn(context, request, decision, mode, model, attempts, outcome, finalUsage, cost, latencyMs, true, details);
       }
