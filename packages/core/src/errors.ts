@@ -3,17 +3,21 @@
  * GatewayError with a stable HTTP status, `type` and `code`; apps only encode it.
  */
 
-export type ErrorType =
-  | 'invalid_request_error'
-  | 'authentication_error'
-  | 'billing_error'
-  | 'authorization_error'
-  | 'not_found_error'
-  | 'governance_error'
-  | 'rate_limit_error'
-  | 'internal_error'
-  | 'provider_error'
-  | 'upstream_error';
+/** Every `error.type` of the spec's error table (the published API description lists them). */
+export const errorTypes = [
+  'invalid_request_error',
+  'authentication_error',
+  'billing_error',
+  'authorization_error',
+  'not_found_error',
+  'governance_error',
+  'rate_limit_error',
+  'internal_error',
+  'provider_error',
+  'upstream_error',
+] as const;
+
+export type ErrorType = (typeof errorTypes)[number];
 
 export interface GatewayErrorOptions {
   status: number;

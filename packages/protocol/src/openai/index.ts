@@ -44,5 +44,6 @@ export {
   type TranscriptionResponseFormat,
   decodeTranscriptionRequest,
   transcriptionContentTypes,
+  transcriptionFormSchema,
   transcriptionFormats,
 } from './transcriptions-request.js';

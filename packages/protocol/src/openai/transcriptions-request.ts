@@ -1,4 +1,7 @@
-import { invalidRequest, payloadTooLarge } from '@svc/core';
+import { payloadTooLarge } from '@svc/core';
+import * as v from 'valibot';
+import { oneOf } from '../shared/fields.js';
+import { issueToError } from '../shared/issue-to-error.js';
 
 /** Largest audio file a transcription or translation takes (spec §Limits): 25 MB. */
 export const MAX_AUDIO_FILE_BYTES = 25 * 1024 * 1024;
@@ -31,12 +34,32 @@ export interface DecodedTranscriptionRequest {
   temperature?: number;
 }
 
-function text(form: FormData, name: string): string | undefined {
-  const value = form.get(name);
-  if (value === null) return undefined;
-  if (typeof value !== 'string') throw invalidRequest(`Invalid '${name}': must be a text field, not a file.`, name);
-  return value;
-}
+const textField = v.string('must be a text field, not a file');
+const temperatureMessage = 'must be a number between 0 and 1';
+
+/**
+ * valibot schema of the multipart form of `POST /v1/audio/transcriptions` and `/translations`
+ * (spec §Limits: the file up to 25 MB, answered 413 above). Multipart text parts arrive as
+ * strings, so `temperature` is checked as text and converted.
+ */
+export const transcriptionFormSchema = v.object({
+  file: v.pipe(v.blob('must be an audio file part (multipart/form-data)'), v.description(`The audio file, at most ${MAX_AUDIO_FILE_BYTES} bytes (413 above).`)),
+  model: v.pipe(textField, v.minLength(1, 'must not be empty')),
+  language: v.optional(v.pipe(textField, v.description('ISO 639-1 language of the audio; transcriptions only (translations are always into English).'))),
+  prompt: v.optional(textField),
+  response_format: v.optional(oneOf(transcriptionFormats)),
+  temperature: v.optional(
+    v.pipe(
+      textField,
+      v.check((value) => value.trim() !== '' && Number.isFinite(Number(value)), temperatureMessage),
+      v.transform(Number),
+      v.minValue(0, temperatureMessage),
+      v.maxValue(1, temperatureMessage),
+    ),
+  ),
+});
+
+const formFields = Object.keys(transcriptionFormSchema.entries);
 
 /**
  * Validates the multipart form of `POST /v1/audio/transcriptions` or `/translations`.
@@ -45,35 +68,26 @@ function text(form: FormData, name: string): string | undefined {
  *   `model`, an unknown `response_format`, a `temperature` outside 0..1.
  */
 export async function decodeTranscriptionRequest(form: FormData, task: DecodedTranscriptionRequest['task']): Promise<DecodedTranscriptionRequest> {
-  const file = form.get('file');
-  if (file === null) throw invalidRequest("Missing required parameter: 'file'.", 'file');
-  if (typeof file === 'string') throw invalidRequest("Invalid 'file': must be an audio file part (multipart/form-data).", 'file');
-  if (file.size > MAX_AUDIO_FILE_BYTES) throw payloadTooLarge(MAX_AUDIO_FILE_BYTES);
-  const model = text(form, 'model');
-  if (!model) throw invalidRequest("Missing required parameter: 'model'.", 'model');
-  const format = text(form, 'response_format') ?? 'json';
-  if (!(transcriptionFormats as readonly string[]).includes(format)) {
-    throw invalidRequest(`Invalid 'response_format': must be one of ${transcriptionFormats.join(', ')} (got ${format}).`, 'response_format');
+  const upload = form.get('file');
+  if (upload instanceof Blob && upload.size > MAX_AUDIO_FILE_BYTES) throw payloadTooLarge(MAX_AUDIO_FILE_BYTES);
+  const parts: Record<string, unknown> = {};
+  for (const name of formFields) {
+    const value = form.get(name);
+    if (value !== null) parts[name] = value;
   }
+  const parsed = v.safeParse(transcriptionFormSchema, parts, { abortEarly: true });
+  if (!parsed.success) throw issueToError(parsed.issues[0]);
+  const { file, model, language, prompt, response_format: responseFormat = 'json', temperature } = parsed.output;
   const out: DecodedTranscriptionRequest = {
     task,
     model,
     file: new Uint8Array(await file.arrayBuffer()),
-    filename: file.name || 'audio',
-    responseFormat: format as TranscriptionResponseFormat,
+    filename: (file instanceof File && file.name) || 'audio',
+    responseFormat,
   };
   if (file.type) out.fileType = file.type;
-  const language = text(form, 'language');
   if (language && task === 'transcription') out.language = language;
-  const prompt = text(form, 'prompt');
   if (prompt !== undefined) out.prompt = prompt;
-  const temperature = text(form, 'temperature');
-  if (temperature !== undefined) {
-    const value = Number(temperature);
-    if (temperature.trim() === '' || !Number.isFinite(value) || value < 0 || value > 1) {
-      throw invalidRequest(`Invalid 'temperature': must be a number between 0 and 1 (got ${temperature}).`, 'temperature');
-    }
-    out.temperature = value;
-  }
+  if (temperature !== undefined) out.temperature = temperature;
   return out;
 }

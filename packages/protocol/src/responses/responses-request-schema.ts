@@ -82,27 +82,17 @@ const reasoningItemSchema = obj({ type: v.literal('reasoning') });
 const itemTypes = ['message', 'function_call', 'function_call_output', 'reasoning'] as const;
 const itemTypeMessage = `must be one of ${itemTypes.map((t) => `'${t}'`).join(', ')}`;
 
-/** One element of `input`, chosen by `type` (absent means a message). */
-export const inputItemSchema = v.lazy((input) => {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    return v.custom<never>(() => false, 'must be an object');
-  }
-  switch ((input as { type?: unknown }).type) {
-    case undefined:
-    case null:
-    case 'message':
-      return messageItemSchema;
-    case 'function_call':
-      return functionCallItemSchema;
-    case 'function_call_output':
-      return functionCallOutputItemSchema;
-    case 'reasoning':
-      return reasoningItemSchema;
-    default:
-      // Fails on `type` (so the 400 names `input.N.type`); typed never as it never passes.
-      return v.pipe(v.object({ type: v.picklist(itemTypes, itemTypeMessage) }), v.custom<never>(() => false, itemTypeMessage));
-  }
-});
+/**
+ * One element of `input`, chosen by `type` (absent or null means a message). A `variant`, not a
+ * lazy switch, so the published API description lists every item type; arrays are refused
+ * first (`v.object` would take them for objects).
+ */
+export const inputItemSchema = v.pipe(
+  v.custom<unknown>((input) => !Array.isArray(input), 'must be an object'),
+  v.variant('type', [messageItemSchema, functionCallItemSchema, functionCallOutputItemSchema, reasoningItemSchema], (issue) =>
+    issue.expected === 'Object' ? 'must be an object' : itemTypeMessage,
+  ),
+);
 
 const inputSchema = v.lazy((input) => {
   if (Array.isArray(input)) return minArr(inputItemSchema, 1);
