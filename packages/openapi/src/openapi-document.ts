@@ -1,0 +1,196 @@
+import type * as v from 'valibot';
+import { deprecationNotice } from './deprecation.js';
+import {
+  anthropicErrorResponseSchema,
+  errorComponentPrefix,
+  errorObjectSchema,
+  errorResponseSchema,
+  errorStatusDescriptions,
+} from './error-schemas.js';
+import { type JsonSchema, SchemaConverter } from './json-schema.js';
+import type { OpenApiDocument, OpenApiOperation, OpenApiParameter, OpenApiReference, OpenApiResponse } from './openapi-types.js';
+import { type ErrorFormat, type ErrorStatus, type ObjectSchemaLike, type RouteDescriptor, pathParamNames } from './route-descriptor.js';
+
+export interface OpenApiOptions {
+  readonly title: string;
+  readonly version: string;
+  readonly description?: string;
+  /** A header that also carries the key, besides `Authorization: Bearer` (`x-api-key` on the inference API). */
+  readonly apiKeyHeader?: string;
+  /** Tag name -> description. */
+  readonly tags?: Readonly<Record<string, string>>;
+}
+
+export interface OpenApiBuild {
+  readonly document: OpenApiDocument;
+  /** What the schema converter could not express; empty when every schema converted cleanly. */
+  readonly problems: readonly string[];
+}
+
+const optionalTypes = new Set(['optional', 'exact_optional', 'nullish']);
+
+const ref = (section: string, name: string): OpenApiReference => ({ $ref: `#/components/${section}/${name}` });
+
+/** Builds the OpenAPI 3.1 document of an app's routes, in registration order. */
+export function buildOpenApiDocument(routes: readonly RouteDescriptor[], options: OpenApiOptions): OpenApiBuild {
+  const converter = new SchemaConverter();
+  const document: OpenApiDocument = {
+    openapi: '3.1.0',
+    info: { title: options.title, version: options.version, ...(options.description ? { description: options.description } : {}) },
+    tags: [],
+    paths: {},
+    components: {
+      schemas: { Error: converter.convert(errorObjectSchema) },
+      responses: {},
+      headers: {
+        XErrorId: { description: 'Identifies this error occurrence (quote it when reporting a problem).', required: true, schema: { type: 'string' } },
+        RetryAfter: { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 1 } },
+      },
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: `Authorization: Bearer <key>`.' },
+        ...(options.apiKeyHeader
+          ? { apiKeyAuth: { type: 'apiKey' as const, in: 'header' as const, name: options.apiKeyHeader, description: `An API key in \`${options.apiKeyHeader}\`.` } }
+          : {}),
+      },
+    },
+  };
+  const errorBodies: Record<ErrorFormat, () => JsonSchema> = {
+    openai: () => converter.convert(errorResponseSchema, { Error: errorObjectSchema }),
+    anthropic: () => converter.convert(anthropicErrorResponseSchema),
+  };
+  const errorResponse = (format: ErrorFormat, status: ErrorStatus | 'default'): OpenApiReference => {
+    const prefix = errorComponentPrefix[format];
+    const name = `${prefix}${status === 'default' ? 'Default' : status}`;
+    const schemas = document.components.schemas;
+    schemas[`${prefix}Response`] ??= errorBodies[format]();
+    document.components.responses[name] ??= {
+      description: status === 'default' ? 'Any other error, in the same shape.' : errorStatusDescriptions[status],
+      headers: {
+        'x-error-id': ref('headers', 'XErrorId'),
+        ...(status === 429 || status === 503 ? { 'retry-after': ref('headers', 'RetryAfter') } : {}),
+      },
+      content: { 'application/json': { schema: ref('schemas', `${prefix}Response`) } },
+    };
+    return ref('responses', name);
+  };
+
+  const seen = new Set<string>();
+  for (const route of routes) {
+    const key = `${route.method.toUpperCase()} ${route.path}`;
+    if (seen.has(key) || seen.has(route.operationId)) throw new Error(`Two routes declare ${seen.has(key) ? key : `operationId ${route.operationId}`}.`);
+    seen.add(key);
+    seen.add(route.operationId);
+    for (const tag of route.tags) {
+      if (!document.tags.some((known) => known.name === tag)) {
+        const description = options.tags?.[tag];
+        document.tags.push({ name: tag, ...(description ? { description } : {}) });
+      }
+    }
+    document.paths[route.path] = { ...document.paths[route.path], [route.method]: operation(route, converter, document, options, errorResponse) };
+  }
+  Object.assign(document.components.schemas, converter.definitions);
+  return { document, problems: converter.problems };
+}
+
+function operation(
+  route: RouteDescriptor,
+  converter: SchemaConverter,
+  document: OpenApiDocument,
+  options: OpenApiOptions,
+  errorResponse: (format: ErrorFormat, status: ErrorStatus | 'default') => OpenApiReference,
+): OpenApiOperation {
+  const description = [route.deprecation ? deprecationNotice(route.deprecation) : '', route.description ?? '', authSentence(route)].filter(Boolean).join('\n\n');
+  const out: OpenApiOperation = {
+    operationId: route.operationId,
+    summary: route.summary,
+    description,
+    tags: [...route.tags],
+    security: security(route, options),
+    responses: {},
+  };
+  const parameters = [...pathParameters(route, converter), ...queryParameters(route.query, converter)];
+  if (parameters.length > 0) out.parameters = parameters;
+  if (route.body) {
+    let schema = converter.convert(route.body.schema);
+    if (route.body.name) {
+      document.components.schemas[route.body.name] = schema;
+      schema = ref('schemas', route.body.name);
+    }
+    out.requestBody = {
+      required: true,
+      ...(route.body.description ? { description: route.body.description } : {}),
+      content: { [route.body.contentType ?? 'application/json']: { schema } },
+    };
+  }
+  for (const [status, response] of Object.entries(route.responses)) out.responses[status] = successResponse(response, converter);
+  const format = route.errorFormat ?? 'openai';
+  for (const status of errorStatuses(route)) out.responses[String(status)] = errorResponse(format, status);
+  out.responses.default = errorResponse(format, 'default');
+  if (route.deprecation) {
+    const { deprecatedAt, sunsetAt, migrationUrl, successor } = route.deprecation;
+    out.deprecated = true;
+    out['x-svc-deprecation'] = {
+      deprecated_at: new Date(deprecatedAt).toISOString(),
+      sunset_at: new Date(sunsetAt).toISOString(),
+      migration_url: migrationUrl,
+      successor: successor ? `${successor.method.toUpperCase()} ${successor.path}` : null,
+    };
+  }
+  return out;
+}
+
+function authSentence(route: RouteDescriptor): string {
+  const auth = route.auth;
+  if (auth.kind === 'public') return 'Public: no API key needed.';
+  if (auth.kind === 'admin') return 'Needs an API key with the admin role.';
+  return auth.scope ? `Needs an API key with scope \`${auth.scope}\` (admin keys hold every scope).` : 'Needs a valid API key.';
+}
+
+function security(route: RouteDescriptor, options: OpenApiOptions): Record<string, string[]>[] {
+  const auth = route.auth;
+  if (auth.kind === 'public') return [];
+  const roles = auth.kind === 'admin' ? ['admin'] : auth.scope ? [auth.scope] : [];
+  return [{ bearerAuth: roles }, ...(options.apiKeyHeader ? [{ apiKeyAuth: roles }] : [])];
+}
+
+function errorStatuses(route: RouteDescriptor): ErrorStatus[] {
+  const statuses = new Set<ErrorStatus>(route.errors ?? []);
+  if (route.auth.kind !== 'public') statuses.add(401);
+  if (route.auth.kind === 'admin' || (route.auth.kind === 'bearer' && route.auth.scope)) statuses.add(403);
+  return [...statuses].sort((a, b) => a - b);
+}
+
+function successResponse(response: RouteDescriptor['responses'][number], converter: SchemaConverter): OpenApiResponse {
+  const out: OpenApiResponse = { description: response.description };
+  if (response.headers) {
+    out.headers = Object.fromEntries(Object.entries(response.headers).map(([name, text]) => [name, { description: text, schema: { type: 'string' } }]));
+  }
+  if (response.content) {
+    out.content = Object.fromEntries(
+      Object.entries(response.content).map(([mediaType, schema]) => [mediaType, schema ? { schema: converter.convert(schema) } : {}]),
+    );
+  }
+  return out;
+}
+
+/** A parameter from a schema: the schema's own description becomes the parameter's. */
+function parameter(name: string, place: 'path' | 'query', schema: v.GenericSchema | undefined, converter: SchemaConverter): OpenApiParameter {
+  const { description, ...json } = schema ? converter.convert(schema) : { type: 'string' as const };
+  const required = place === 'path' || !schema || !optionalTypes.has(schema.type);
+  return { name, in: place, required, ...(description ? { description } : {}), schema: json };
+}
+
+function pathParameters(route: RouteDescriptor, converter: SchemaConverter): OpenApiParameter[] {
+  const entries = route.params?.entries ?? {};
+  return pathParamNames(route.path).map((name) => {
+    const param = parameter(name, 'path', entries[name], converter);
+    if (route.greedyParams?.includes(name)) {
+      param.description = `${param.description ? `${param.description} ` : ''}May hold \`/\` (send it percent-encoded as %2F; an unencoded slash is accepted too).`;
+    }
+    return param;
+  });
+}
+
+function queryParameters(query: ObjectSchemaLike | undefined, converter: SchemaConverter): OpenApiParameter[] {
+  return Object.entries(query?.entries ?? {}).map(([name, schema]) => parameter(name, 'query', schema, converter));
+}

@@ -1,0 +1,13 @@
+import { defineConfig } from 'tsup';
+
+export default defineConfig({
+  entry: ['src/index.ts', 'src/test/index.ts'],
+  format: ['esm'],
+  target: 'node20',
+  // `pnpm start` skips declarations (SVC_SKIP_DTS=1): only library consumers need them.
+  dts: process.env.SVC_SKIP_DTS !== '1',
+  sourcemap: true,
+  clean: true,
+  // The test helpers' validators are dev dependencies; never bundle them.
+  external: ['@readme/openapi-parser', 'ajv', 'ajv-formats'],
+});
