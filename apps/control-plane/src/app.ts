@@ -1,6 +1,6 @@
-import { readCredential, requireAdmin, requireScope } from '@svc/auth';
+import { readCredential } from '@svc/auth';
 import { requestId } from '@svc/core';
-import { notFoundHandler, onError, recordRequest, registerProbes } from '@svc/inference';
+import { RouteRegistry, notFoundHandler, onError, recordRequest, registerOpenApi, registerProbes } from '@svc/inference';
 import { Hono } from 'hono';
 import type { ControlPlaneDeps } from './deps.js';
 import type { ControlEnv } from './env.js';
@@ -20,42 +20,45 @@ import { registerBreakers } from './routes/observability-breakers.js';
 import { registerCache } from './routes/observability-cache.js';
 import { registerHedging } from './routes/observability-hedging.js';
 
-/** The control plane (spec document 2) and the admin API, mounted as DESIGN.md §3 says. */
+/**
+ * The control plane (spec document 2) and the admin API, mounted as DESIGN.md §3 says. Every
+ * route is registered from its descriptor, with the auth it declares: public, a key with
+ * `observability:read`, or the admin role.
+ */
 export function createControlPlaneApp(deps: ControlPlaneDeps): Hono<ControlEnv> {
   const app = new Hono<ControlEnv>();
   app.onError(onError(deps.logger));
   app.notFound(notFoundHandler);
   app.use(recordRequest(deps.metrics));
-  registerProbes(app, deps);
-  // Public (spec document 2): pure compute, outside every auth middleware; the body limit still applies.
-  registerClassifyComplexity(app, deps);
-  app.use('/v1/admin/*', async (c, next) => {
-    c.set('requestId', requestId());
-    const caller = await deps.authenticator.authenticate(readCredential(c.req.header('authorization')));
-    requireAdmin(caller);
-    c.set('caller', caller);
-    await next();
+  const routes = new RouteRegistry(app, {
+    authenticate: async (c) => {
+      c.set('requestId', requestId());
+      const caller = await deps.authenticator.authenticate(readCredential(c.req.header('authorization')));
+      c.set('caller', caller);
+      return caller;
+    },
+    openapi: {
+      title: 'svc gateway: control plane',
+      version: '1',
+      description: 'Health, observability, routing intelligence and the admin API (spec document 2 and DESIGN.md §3). Generated from the routes this instance serves.',
+    },
   });
-  app.use('/v1/observability/*', async (c, next) => {
-    c.set('requestId', requestId());
-    const caller = await deps.authenticator.authenticate(readCredential(c.req.header('authorization')));
-    requireScope(caller, 'observability:read');
-    c.set('caller', caller);
-    await next();
-  });
-  registerBreakers(app, deps);
-  registerHedging(app, deps);
-  registerCache(app, deps);
-  registerAdminOrgs(app, deps);
-  registerAdminKeys(app, deps);
-  registerAdminProviderKeys(app, deps);
-  registerAdminTools(app, deps);
-  registerAdminToolPolicy(app, deps);
-  registerRoutingDecisions(app, deps);
-  registerRoutingDiversity(app, deps);
-  registerRoutingDrift(app, deps);
-  registerRoutingGate(app, deps);
-  registerRoutingPolicy(app, deps);
-  registerRoutingMatrix(app, deps);
+  registerProbes(routes, deps);
+  registerOpenApi(routes);
+  registerClassifyComplexity(routes, deps);
+  registerBreakers(routes, deps);
+  registerHedging(routes, deps);
+  registerCache(routes, deps);
+  registerAdminOrgs(routes, deps);
+  registerAdminKeys(routes, deps);
+  registerAdminProviderKeys(routes, deps);
+  registerAdminTools(routes, deps);
+  registerAdminToolPolicy(routes, deps);
+  registerRoutingDecisions(routes, deps);
+  registerRoutingDiversity(routes, deps);
+  registerRoutingDrift(routes, deps);
+  registerRoutingGate(routes, deps);
+  registerRoutingPolicy(routes, deps);
+  registerRoutingMatrix(routes, deps);
   return app;
 }

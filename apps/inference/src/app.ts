@@ -1,8 +1,11 @@
 import { Hono } from 'hono';
+import { anthropicErrors } from './anthropic-errors.js';
 import { authenticate } from './authenticate.js';
 import type { InferenceDeps } from './deps.js';
 import type { AppEnv } from './env.js';
 import { notFoundHandler, onError } from './errors.js';
+import { recordRequest } from './record-request.js';
+import { RouteRegistry } from './route-registry.js';
 import { registerAudio } from './routes/audio.js';
 import { registerChatCompletions } from './routes/chat-completions.js';
 import { registerCompletions } from './routes/completions.js';
@@ -11,29 +14,44 @@ import { registerMemory } from './routes/memory.js';
 import { registerMessages } from './routes/messages.js';
 import { registerModels } from './routes/models.js';
 import { registerModerations } from './routes/moderations.js';
-import { recordRequest } from './record-request.js';
+import { registerOpenApi } from './routes/openapi.js';
 import { registerProbes } from './routes/probes.js';
 import { registerResponses } from './routes/responses.js';
 import { registerSettings } from './routes/settings.js';
 
-/** The inference API (spec document 1) under `/v1`, plus the probes. */
-export function createInferenceApp(deps: InferenceDeps): Hono<AppEnv> {
+export interface InferenceAppOptions {
+  /** Registers operations of the embedder's own (or a test's) after the built-in ones; they are described in `/openapi.json` too. */
+  extraRoutes?: (routes: RouteRegistry<AppEnv>) => void;
+}
+
+/** The inference API (spec document 1) under `/v1`, plus the probes and `/openapi.json`. */
+export function createInferenceApp(deps: InferenceDeps, options: InferenceAppOptions = {}): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.onError(onError(deps.logger));
   app.notFound(notFoundHandler);
   app.use(recordRequest(deps.metrics));
-  registerProbes(app, deps);
-  // Authenticates itself so auth failures use the Anthropic error shape: keep it before /v1/* auth.
-  registerMessages(app, deps);
-  app.use('/v1/*', authenticate(deps));
-  registerChatCompletions(app, deps);
-  registerCompletions(app, deps);
-  registerEmbeddings(app, deps);
-  registerModerations(app, deps);
-  registerAudio(app, deps);
-  registerResponses(app, deps);
-  registerModels(app, deps);
-  registerSettings(app, deps);
-  registerMemory(app, deps);
+  const routes = new RouteRegistry(app, {
+    authenticate: authenticate(deps),
+    errorFormats: { anthropic: anthropicErrors() },
+    openapi: {
+      title: 'svc gateway: inference API',
+      version: '1',
+      description: 'OpenAI- and Anthropic-compatible inference (spec document 1). Generated from the routes this instance serves.',
+      apiKeyHeader: 'x-api-key',
+    },
+  });
+  registerProbes(routes, deps);
+  registerOpenApi(routes);
+  registerChatCompletions(routes, deps);
+  registerMessages(routes, deps);
+  registerCompletions(routes, deps);
+  registerEmbeddings(routes, deps);
+  registerModerations(routes, deps);
+  registerAudio(routes, deps);
+  registerResponses(routes, deps);
+  registerModels(routes, deps);
+  registerSettings(routes, deps);
+  registerMemory(routes, deps);
+  options.extraRoutes?.(routes);
   return app;
 }

@@ -1,17 +1,21 @@
 import { readCredential } from '@svc/auth';
-import { requestId as newRequestId } from '@svc/core';
-import type { MiddlewareHandler } from 'hono';
+import { type Caller, requestId as newRequestId } from '@svc/core';
+import type { Context } from 'hono';
 import type { InferenceDeps } from './deps.js';
-import { readHeader } from './node-request.js';
 import type { AppEnv } from './env.js';
+import { readHeader } from './node-request.js';
 
-/** Stage 1: resolves the caller from `Authorization: Bearer` (or `x-api-key`). */
-export function authenticate(deps: InferenceDeps): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
+/**
+ * Stage 1: resolves the caller from `Authorization: Bearer` (or `x-api-key`) and keeps it, the
+ * request id and the start time on the context. The route registry runs it for every route that
+ * declares an API key and checks the declared scope or role on the caller it returns.
+ */
+export function authenticate(deps: InferenceDeps): (c: Context<AppEnv>) => Promise<Caller> {
+  return async (c) => {
     c.set('startedAt', performance.now());
     c.set('requestId', newRequestId());
     const caller = await deps.authenticator.authenticate(readCredential(readHeader(c, 'authorization'), readHeader(c, 'x-api-key')));
     c.set('caller', caller);
-    await next();
+    return caller;
   };
 }

@@ -1,7 +1,7 @@
 import { parseScopes } from '@svc/auth';
 import { defaultKeyScopes, invalidRequest, notFound } from '@svc/core';
-import { readJson } from '@svc/inference';
-import type { Hono } from 'hono';
+import { type RouteRegistry, readJson } from '@svc/inference';
+import { adminOnly, defineRoute, jsonResponse } from '@svc/openapi';
 import * as v from 'valibot';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
@@ -15,8 +15,48 @@ const createSchema = v.object({
   expires_at: v.optional(v.nullable(v.pipe(v.string(), v.isoTimestamp('must be an ISO-8601 timestamp')))),
 });
 
-export function registerAdminKeys(app: Hono<ControlEnv>, deps: ControlPlaneDeps): void {
-  app.post('/v1/admin/keys', async (c) => {
+const listQuery = v.object({ org_id: v.optional(v.pipe(v.string(), v.description("Only this organisation's keys; all keys when absent or empty."))) });
+
+export const createKeyRoute = defineRoute({
+  method: 'post',
+  path: '/v1/admin/keys',
+  operationId: 'createApiKey',
+  summary: 'Create an API key',
+  description: 'Without `scopes` the key gets every scope but `admin`. The secret (`key`) is in this answer only.',
+  tags: ['Admin: API keys'],
+  auth: adminOnly,
+  body: { schema: createSchema, name: 'CreateApiKeyRequest' },
+  responses: { 201: jsonResponse('The key with its secret: `{id, key, org_id, name, scopes, expires_at, created_at}`.') },
+  errors: [400, 404, 413],
+});
+
+export const listKeysRoute = defineRoute({
+  method: 'get',
+  path: '/v1/admin/keys',
+  operationId: 'listApiKeys',
+  summary: 'List API keys (without secrets)',
+  tags: ['Admin: API keys'],
+  auth: adminOnly,
+  query: listQuery,
+  responses: { 200: jsonResponse('A `list` of `api_key` objects.') },
+  errors: [400],
+});
+
+export const revokeKeyRoute = defineRoute({
+  method: 'delete',
+  path: '/v1/admin/keys/{id}',
+  operationId: 'revokeApiKey',
+  summary: 'Revoke an API key',
+  description: 'The key fails with `revoked_api_key` at once, on every instance.',
+  tags: ['Admin: API keys'],
+  auth: adminOnly,
+  params: v.object({ id: v.pipe(v.string(), v.description('The key id.')) }),
+  responses: { 200: jsonResponse('`{id, status: "revoked"}`.') },
+  errors: [404],
+});
+
+export function registerAdminKeys(routes: RouteRegistry<ControlEnv>, deps: ControlPlaneDeps): void {
+  routes.add(createKeyRoute, async (c) => {
     const body = validate(createSchema, await readJson(c, deps.maxBodyBytes));
     const org = await deps.db.orgs.get(body.org_id).catch(() => undefined);
     if (!org) throw notFound(`No organisation '${body.org_id}'.`, 'org_id');
@@ -29,14 +69,14 @@ export function registerAdminKeys(app: Hono<ControlEnv>, deps: ControlPlaneDeps)
     return c.json({ id: wire.id, key: secret, org_id: wire.org_id, name: wire.name, scopes: wire.scopes, expires_at: wire.expires_at, created_at: wire.created_at }, 201);
   });
 
-  app.get('/v1/admin/keys', async (c) => {
-    const orgId = c.req.query('org_id');
+  routes.add(listKeysRoute, async (c) => {
+    const { org_id: orgId } = validate(listQuery, c.req.query());
     const keys = await deps.db.keys.list(orgId || undefined);
     return c.json({ object: 'list', data: keys.map(keyToWire) });
   });
 
-  app.delete('/v1/admin/keys/:id', async (c) => {
-    const record = await deps.authenticator.revoke(c.req.param('id'));
+  routes.add(revokeKeyRoute, async (c) => {
+    const record = await deps.authenticator.revoke(c.req.param('id') ?? '');
     if (!record) throw notFound(`No API key '${c.req.param('id')}'.`, 'id');
     return c.json({ id: record.id, status: 'revoked' });
   });

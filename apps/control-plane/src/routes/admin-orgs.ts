@@ -1,11 +1,12 @@
-import { GatewayError, intelligenceModes, invalidRequest, notFound } from '@svc/core';
+import { GatewayError, intelligenceModes, notFound } from '@svc/core';
 import { DbConflictError } from '@svc/db';
-import { readJson } from '@svc/inference';
-import type { Hono } from 'hono';
+import { type RouteRegistry, readJson } from '@svc/inference';
+import { adminOnly, defineRoute, jsonResponse } from '@svc/openapi';
 import * as v from 'valibot';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
 import { validate } from '../validate.js';
+import { orgParams } from './admin-params.js';
 import { orgToWire } from './admin-wire.js';
 
 const limit = v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0))));
@@ -40,21 +41,77 @@ function conflict(error: unknown, orgName: string | undefined): never {
   throw error;
 }
 
-export function registerAdminOrgs(app: Hono<ControlEnv>, deps: ControlPlaneDeps): void {
-  app.post('/v1/admin/orgs', async (c) => {
+const spendQuery = v.object({
+  month: v.optional(v.pipe(v.string(), v.regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be YYYY-MM'), v.description('The month (UTC); the current one when absent.'))),
+});
+
+const orgAnswer = jsonResponse('The `organization`.');
+const tags = ['Admin: organisations'];
+
+export const createOrgRoute = defineRoute({
+  method: 'post',
+  path: '/v1/admin/orgs',
+  operationId: 'createOrganization',
+  summary: 'Create an organisation',
+  tags,
+  auth: adminOnly,
+  body: { schema: createSchema, name: 'CreateOrganizationRequest' },
+  responses: { 201: orgAnswer },
+  errors: [400, 409, 413],
+});
+
+export const listOrgsRoute = defineRoute({
+  method: 'get',
+  path: '/v1/admin/orgs',
+  operationId: 'listOrganizations',
+  summary: 'List organisations',
+  tags,
+  auth: adminOnly,
+  responses: { 200: jsonResponse('A `list` of `organization` objects.') },
+});
+
+export const orgSpendRoute = defineRoute({
+  method: 'get',
+  path: '/v1/admin/orgs/{id}/spend',
+  operationId: 'getOrganizationSpend',
+  summary: "An organisation's spend in a month",
+  description: 'Settled spend and tokens, plus what requests in flight hold, against the budget and quota.',
+  tags,
+  auth: adminOnly,
+  params: orgParams,
+  query: spendQuery,
+  responses: { 200: jsonResponse('The `org_spend`.') },
+  errors: [400, 404],
+});
+
+export const updateOrgRoute = defineRoute({
+  method: 'patch',
+  path: '/v1/admin/orgs/{id}',
+  operationId: 'updateOrganization',
+  summary: 'Change an organisation',
+  description: "Limits and defaults apply to the organisation's keys at once, on every instance.",
+  tags,
+  auth: adminOnly,
+  params: orgParams,
+  body: { schema: patchSchema, name: 'UpdateOrganizationRequest' },
+  responses: { 200: orgAnswer },
+  errors: [400, 404, 409, 413],
+});
+
+export function registerAdminOrgs(routes: RouteRegistry<ControlEnv>, deps: ControlPlaneDeps): void {
+  routes.add(createOrgRoute, async (c) => {
     const body = validate(createSchema, await readJson(c, deps.maxBodyBytes));
     const org = await deps.db.orgs.create({ ...toOrgInput(body), name: body.name }).catch((error) => conflict(error, body.name));
     return c.json(orgToWire(org), 201);
   });
 
-  app.get('/v1/admin/orgs', async (c) => c.json({ object: 'list', data: (await deps.db.orgs.list()).map(orgToWire) }));
+  routes.add(listOrgsRoute, async (c) => c.json({ object: 'list', data: (await deps.db.orgs.list()).map(orgToWire) }));
 
-  // The month's spend against the budget and quota (settled + held by requests in flight).
-  app.get('/v1/admin/orgs/:id/spend', async (c) => {
-    const org = await deps.db.orgs.get(c.req.param('id'));
-    if (!org) throw notFound(`No organisation '${c.req.param('id')}'.`, 'id');
-    const month = c.req.query('month');
-    if (month !== undefined && !/^\d{4}-(0[1-9]|1[0-2])$/.test(month)) throw invalidRequest('month must be YYYY-MM.', 'month');
+  routes.add(orgSpendRoute, async (c) => {
+    const id = c.req.param('id') ?? '';
+    const org = await deps.db.orgs.get(id);
+    if (!org) throw notFound(`No organisation '${id}'.`, 'id');
+    const { month } = validate(spendQuery, c.req.query());
     const spend = await deps.limiter.spend(org, month);
     return c.json({
       object: 'org_spend',
@@ -69,10 +126,11 @@ export function registerAdminOrgs(app: Hono<ControlEnv>, deps: ControlPlaneDeps)
     });
   });
 
-  app.patch('/v1/admin/orgs/:id', async (c) => {
+  routes.add(updateOrgRoute, async (c) => {
+    const id = c.req.param('id') ?? '';
     const body = validate(patchSchema, await readJson(c, deps.maxBodyBytes));
-    const org = await deps.db.orgs.update(c.req.param('id'), toOrgInput(body)).catch((error) => conflict(error, body.name));
-    if (!org) throw notFound(`No organisation '${c.req.param('id')}'.`, 'id');
+    const org = await deps.db.orgs.update(id, toOrgInput(body)).catch((error) => conflict(error, body.name));
+    if (!org) throw notFound(`No organisation '${id}'.`, 'id');
     // Limits and defaults apply to the org's keys at once, on every instance.
     await deps.authenticator.orgChanged(org.id);
     return c.json(orgToWire(org));

@@ -1,11 +1,13 @@
 import type { MaskedProviderKey } from '@svc/byok';
 import { notFound } from '@svc/core';
-import { readJson } from '@svc/inference';
-import type { Context, Hono } from 'hono';
+import { type RouteRegistry, readJson } from '@svc/inference';
+import { adminOnly, defineRoute, jsonResponse } from '@svc/openapi';
+import type { Context } from 'hono';
 import * as v from 'valibot';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
 import { validate } from '../validate.js';
+import { orgIdParam, orgParams } from './admin-params.js';
 import { pathOrg } from './admin-tools.js';
 
 /** Provider keys are printable ASCII without spaces (they travel in HTTP headers); surrounding whitespace is trimmed. */
@@ -40,14 +42,59 @@ function pathProvider(c: Context<ControlEnv>, deps: ControlPlaneDeps): string {
   return validate(schema, { provider: c.req.param('provider') ?? '' }).provider;
 }
 
+const providerParams = v.object({
+  id: orgIdParam,
+  provider: v.pipe(v.string(), v.description('A provider id (`openai`, `anthropic`, ...); an unknown one is a 400 listing the supported ones.')),
+});
+const keyAnswer = jsonResponse('The `provider_key`: a hint of the key (`key_hint`), never the key.');
+const tags = ['Admin: provider keys (BYOK)'];
+
+export const listProviderKeysRoute = defineRoute({
+  method: 'get',
+  path: '/v1/admin/orgs/{id}/provider-keys',
+  operationId: 'listProviderKeys',
+  summary: "An organisation's own provider keys",
+  tags,
+  auth: adminOnly,
+  params: orgParams,
+  responses: { 200: jsonResponse('A `list` of `provider_key` objects.') },
+  errors: [404],
+});
+
+export const putProviderKeyRoute = defineRoute({
+  method: 'put',
+  path: '/v1/admin/orgs/{id}/provider-keys/{provider}',
+  operationId: 'putProviderKey',
+  summary: 'Set the organisation\'s key for a provider',
+  description: 'Sealed at rest (AES-256-GCM); requests of the organisation use it before the platform keys.',
+  tags,
+  auth: adminOnly,
+  params: providerParams,
+  body: { schema: putSchema, name: 'PutProviderKeyRequest' },
+  responses: { 200: keyAnswer },
+  errors: [400, 404, 413],
+});
+
+export const deleteProviderKeyRoute = defineRoute({
+  method: 'delete',
+  path: '/v1/admin/orgs/{id}/provider-keys/{provider}',
+  operationId: 'deleteProviderKey',
+  summary: "Remove the organisation's key for a provider",
+  tags,
+  auth: adminOnly,
+  params: providerParams,
+  responses: { 200: jsonResponse('`{object: "provider_key", org_id, provider, status: "deleted"}`.') },
+  errors: [400, 404],
+});
+
 /** `/v1/admin/orgs/{id}/provider-keys[/{provider}]`: the organisation's own provider keys (BYOK), sealed at rest. */
-export function registerAdminProviderKeys(app: Hono<ControlEnv>, deps: ControlPlaneDeps): void {
-  app.get('/v1/admin/orgs/:id/provider-keys', async (c) => {
+export function registerAdminProviderKeys(routes: RouteRegistry<ControlEnv>, deps: ControlPlaneDeps): void {
+  routes.add(listProviderKeysRoute, async (c) => {
     const org = await pathOrg(c, deps);
     return c.json({ object: 'list', data: (await deps.byok.list(org.id)).map((key) => providerKeyToWire(org.id, key, deps)) });
   });
 
-  app.put('/v1/admin/orgs/:id/provider-keys/:provider', async (c) => {
+  routes.add(putProviderKeyRoute, async (c) => {
     const provider = pathProvider(c, deps);
     const body = validate(putSchema, await readJson(c, deps.maxBodyBytes));
     const org = await pathOrg(c, deps);
@@ -55,7 +102,7 @@ export function registerAdminProviderKeys(app: Hono<ControlEnv>, deps: ControlPl
     return c.json(providerKeyToWire(org.id, key, deps));
   });
 
-  app.delete('/v1/admin/orgs/:id/provider-keys/:provider', async (c) => {
+  routes.add(deleteProviderKeyRoute, async (c) => {
     const provider = pathProvider(c, deps);
     const org = await pathOrg(c, deps);
     if (!(await deps.byok.delete(org.id, provider))) throw notFound(`This organisation has no ${provider} key.`, 'provider');

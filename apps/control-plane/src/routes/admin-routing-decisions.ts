@@ -1,6 +1,7 @@
 import { notFound } from '@svc/core';
 import type { RoutingDecisionRecord } from '@svc/db';
-import type { Hono } from 'hono';
+import type { RouteRegistry } from '@svc/inference';
+import { type RouteDescriptor, adminOnly, defineRoute, jsonResponse } from '@svc/openapi';
 import * as v from 'valibot';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
@@ -22,14 +23,32 @@ export const reportQuerySchema = v.object({
   days: v.optional(
     v.pipe(
       integer,
+      v.description('Window in days, an integer; clamped to 1..365.'),
       v.transform((days) => Math.min(365, Math.max(1, days))),
     ),
     '7',
   ),
-  tenant_id: v.optional(v.pipe(v.string(), v.maxLength(64, 'at most 64 characters'))),
-  model: v.optional(v.pipe(v.string(), v.maxLength(50, 'at most 50 characters'))),
-  limit: v.optional(v.pipe(integer, v.minValue(1, 'must be at least 1'), v.maxValue(1000, 'must be at most 1000')), '100'),
+  tenant_id: v.optional(v.pipe(v.string(), v.maxLength(64, 'at most 64 characters'), v.description('Only this organisation (tenant) id.'))),
+  model: v.optional(v.pipe(v.string(), v.maxLength(50, 'at most 50 characters'), v.description('Only decisions served by this model.'))),
+  limit: v.optional(
+    v.pipe(integer, v.description('Most rows (or days, for the gate) answered, an integer 1..1000.'), v.minValue(1, 'must be at least 1'), v.maxValue(1000, 'must be at most 1000')),
+    '100',
+  ),
 });
+
+/** A `GET /v1/admin/routing/<report>` operation: admin only, the report query, one JSON answer. */
+export function routingReportRoute(fields: Pick<RouteDescriptor, 'path' | 'operationId' | 'summary' | 'description'> & { answer: string }): RouteDescriptor {
+  const { answer, ...rest } = fields;
+  return defineRoute({
+    ...rest,
+    method: 'get',
+    tags: ['Admin: routing reports'],
+    auth: adminOnly,
+    query: reportQuerySchema,
+    responses: { 200: jsonResponse(answer) },
+    errors: [400],
+  });
+}
 
 export type ReportQuery = v.InferOutput<typeof reportQuerySchema>;
 
@@ -77,9 +96,28 @@ function toDetail(d: RoutingDecisionRecord) {
   return { ...toSummary(d), attempts: d.attempts, candidates: d.candidates, details: d.details };
 }
 
+export const listDecisionsRoute = routingReportRoute({
+  path: '/v1/admin/routing/decisions',
+  operationId: 'listRoutingDecisions',
+  summary: 'Recent routing decisions',
+  answer: 'An array of `DecisionSummary` (`routing_decision` objects), newest first, at most `limit`.',
+});
+
+export const getDecisionRoute = defineRoute({
+  method: 'get',
+  path: '/v1/admin/routing/decisions/{request_id}',
+  operationId: 'getRoutingDecision',
+  summary: 'One routing decision, with its waterfall and scored candidates',
+  tags: ['Admin: routing reports'],
+  auth: adminOnly,
+  params: v.object({ request_id: requestIdSchema }),
+  responses: { 200: jsonResponse('The `DecisionDetail`.') },
+  errors: [400, 404],
+});
+
 /** `GET /decisions`, `GET /decisions/{request_id}` (spec document 2), mounted under /v1/admin/routing. */
-export function registerRoutingDecisions(app: Hono<ControlEnv>, deps: ControlPlaneDeps): void {
-  app.get('/v1/admin/routing/decisions', async (c) => {
+export function registerRoutingDecisions(routes: RouteRegistry<ControlEnv>, deps: ControlPlaneDeps): void {
+  routes.add(listDecisionsRoute, async (c) => {
     const query = parseReportQuery(c.req.query());
     const decisions = await deps.db.decisions.list({
       since: new Date(Date.now() - query.days * 86_400_000),
@@ -90,7 +128,7 @@ export function registerRoutingDecisions(app: Hono<ControlEnv>, deps: ControlPla
     return c.json(decisions.map(toSummary));
   });
 
-  app.get('/v1/admin/routing/decisions/:request_id', async (c) => {
+  routes.add(getDecisionRoute, async (c) => {
     const id = validate(v.object({ request_id: requestIdSchema }), { request_id: c.req.param('request_id') }).request_id;
     const decision = await deps.db.decisions.get(id);
     if (!decision) throw notFound(`No routing decision for request '${id}'.`, 'request_id');

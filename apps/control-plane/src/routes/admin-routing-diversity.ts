@@ -1,8 +1,8 @@
 import type { DecisionTally } from '@svc/db';
-import type { Hono } from 'hono';
+import type { RouteRegistry } from '@svc/inference';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
-import { parseReportQuery } from './admin-routing-decisions.js';
+import { parseReportQuery, routingReportRoute } from './admin-routing-decisions.js';
 
 type Thresholds = ControlPlaneDeps['diversity'];
 
@@ -89,6 +89,13 @@ function tenantScopes(tenants: ReadonlyMap<string, ReadonlyMap<string, number>>,
     .map(({ orgId, counts }) => summariseScope(`tenant:${orgId}`, counts, thresholds));
 }
 
+export const routingDiversityRoute = routingReportRoute({
+  path: '/v1/admin/routing/diversity',
+  operationId: 'getRoutingDiversity',
+  summary: 'Arm-collapse alarms: how diverse the chosen models are',
+  answer: '`RoutingDiversityResponse`: per scope (fleet, tenants) the model shares, entropy and alarms.',
+});
+
 /**
  * `GET /diversity` (spec document 2, behaviour note 1), mounted under /v1/admin/routing: how
  * evenly routing spread decisions over models in the last `days`, fleet-wide and per tenant, with
@@ -101,8 +108,8 @@ function tenantScopes(tenants: ReadonlyMap<string, ReadonlyMap<string, number>>,
  * Counts come from a GROUP BY over the whole window (no row cap), so `truncated` is always false;
  * the field stays for clients of the earlier, capped report.
  */
-export function registerRoutingDiversity(app: Hono<ControlEnv>, deps: ControlPlaneDeps): void {
-  app.get('/v1/admin/routing/diversity', async (c) => {
+export function registerRoutingDiversity(routes: RouteRegistry<ControlEnv>, deps: ControlPlaneDeps): void {
+  routes.add(routingDiversityRoute, async (c) => {
     const query = parseReportQuery(c.req.query());
     const rows = await deps.db.decisions.tally({
       since: new Date(Date.now() - query.days * 86_400_000),

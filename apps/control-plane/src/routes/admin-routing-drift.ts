@@ -1,9 +1,16 @@
 import { driftFeed } from '@svc/reports';
-import type { Hono } from 'hono';
+import type { RouteRegistry } from '@svc/inference';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
-import { parseReportQuery } from './admin-routing-decisions.js';
+import { parseReportQuery, routingReportRoute } from './admin-routing-decisions.js';
 import { DAY_MS, reportScope, windowBounds } from './admin-routing-report-filter.js';
+
+export const routingDriftRoute = routingReportRoute({
+  path: '/v1/admin/routing/drift',
+  operationId: 'getRoutingDrift',
+  summary: 'How the traffic and routing mix moved against the previous window',
+  answer: '`DriftFeed`: per scope and dimension the Jensen–Shannon divergence, top movers and `drifted` flags.',
+});
 
 /**
  * `GET /drift` (spec document 2) → `DriftFeed`, mounted under /v1/admin/routing: how the traffic
@@ -16,8 +23,8 @@ import { DAY_MS, reportScope, windowBounds } from './admin-routing-report-filter
  * that model; `limit` is validated but does not apply. Every decision of both windows counts
  * (GROUP BY in the database, no row cap).
  */
-export function registerRoutingDrift(app: Hono<ControlEnv>, deps: ControlPlaneDeps): void {
-  app.get('/v1/admin/routing/drift', async (c) => {
+export function registerRoutingDrift(routes: RouteRegistry<ControlEnv>, deps: ControlPlaneDeps): void {
+  routes.add(routingDriftRoute, async (c) => {
     const query = parseReportQuery(c.req.query());
     const now = Date.now();
     const span = query.days * DAY_MS;

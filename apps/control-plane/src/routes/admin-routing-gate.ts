@@ -1,9 +1,16 @@
 import { evaluateGate, gateWindows } from '@svc/reports';
-import type { Hono } from 'hono';
+import type { RouteRegistry } from '@svc/inference';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
-import { parseReportQuery } from './admin-routing-decisions.js';
+import { parseReportQuery, routingReportRoute } from './admin-routing-decisions.js';
 import { reportScope } from './admin-routing-report-filter.js';
+
+export const routingGateRoute = routingReportRoute({
+  path: '/v1/admin/routing/gate',
+  operationId: 'getRoutingGate',
+  summary: "Regression gate: each day's outcomes against its baseline",
+  answer: '`RegressionGateHistory`: per 24-hour window the checks and the verdict.',
+});
 
 /**
  * `GET /gate` (spec document 2) → `RegressionGateHistory`, mounted under /v1/admin/routing: for
@@ -12,8 +19,8 @@ import { reportScope } from './admin-routing-report-filter.js';
  * fallback rate, p50 and p95 latency, each pass/fail against the `SVC_GATE_*` tolerances, and the
  * day's verdict. `tenant_id` and `model` narrow the decisions on both sides.
  */
-export function registerRoutingGate(app: Hono<ControlEnv>, deps: ControlPlaneDeps): void {
-  app.get('/v1/admin/routing/gate', async (c) => {
+export function registerRoutingGate(routes: RouteRegistry<ControlEnv>, deps: ControlPlaneDeps): void {
+  routes.add(routingGateRoute, async (c) => {
     const query = parseReportQuery(c.req.query());
     const settings = deps.reports.gate;
     const windows = gateWindows(new Date(), Math.min(query.days, query.limit), settings.baselineDays);

@@ -1,8 +1,35 @@
 import { isGatewayError } from '@svc/core';
-import type { Hono } from 'hono';
+import type { RouteRegistry } from '@svc/inference';
+import { adminOnly, defineRoute, jsonResponse } from '@svc/openapi';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
 import { createMatrixStore } from './admin-routing-matrix-store.js';
+
+export const matrixRoute = defineRoute({
+  method: 'get',
+  path: '/v1/admin/routing/matrix',
+  operationId: 'getCapabilityMatrix',
+  summary: 'Capability matrix health',
+  description: 'The last computed matrix (computed on the first call): capabilities, limits and prices of the chat models joined with breaker state and recent outcomes.',
+  tags: ['Admin: routing reports'],
+  auth: adminOnly,
+  responses: { 200: jsonResponse('`CapabilityMatrixHealth` (`capability_matrix`).') },
+});
+
+export const matrixRefreshRoute = defineRoute({
+  method: 'post',
+  path: '/v1/admin/routing/matrix/refresh',
+  operationId: 'refreshCapabilityMatrix',
+  summary: 'Recompute the capability matrix',
+  description: 'One refresh at a time across the instances sharing the kv: another one in progress is a 503 (`matrix_refresh_in_progress`, with `retry-after`).',
+  tags: ['Admin: routing reports'],
+  auth: adminOnly,
+  responses: {
+    200: jsonResponse('`MatrixRefreshResponse` with `ok: true`.'),
+    500: jsonResponse('`MatrixRefreshResponse` with `ok: false` and `error_detail` when a step failed.'),
+  },
+  errors: [503],
+});
 
 /**
  * `GET /matrix` → `CapabilityMatrixHealth` and `POST /matrix/refresh` → `MatrixRefreshResponse`
@@ -13,12 +40,12 @@ import { createMatrixStore } from './admin-routing-matrix-store.js';
  * (`matrix_refresh_in_progress`, with `retry-after`) while another refresh runs on any instance
  * sharing the kv.
  */
-export function registerRoutingMatrix(app: Hono<ControlEnv>, deps: ControlPlaneDeps): void {
+export function registerRoutingMatrix(routes: RouteRegistry<ControlEnv>, deps: ControlPlaneDeps): void {
   const store = createMatrixStore(deps);
 
-  app.get('/v1/admin/routing/matrix', async (c) => c.json({ object: 'capability_matrix', ...(await store.current()) }));
+  routes.add(matrixRoute, async (c) => c.json({ object: 'capability_matrix', ...(await store.current()) }));
 
-  app.post('/v1/admin/routing/matrix/refresh', async (c) => {
+  routes.add(matrixRefreshRoute, async (c) => {
     const started = performance.now();
     const duration = () => Math.round(performance.now() - started);
     try {

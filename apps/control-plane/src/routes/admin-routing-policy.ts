@@ -1,9 +1,16 @@
 import { policyCompliance } from '@svc/reports';
-import type { Hono } from 'hono';
+import type { RouteRegistry } from '@svc/inference';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
-import { parseReportQuery } from './admin-routing-decisions.js';
+import { parseReportQuery, routingReportRoute } from './admin-routing-decisions.js';
 import { DAY_MS, reportScope, windowBounds } from './admin-routing-report-filter.js';
+
+export const routingPolicyRoute = routingReportRoute({
+  path: '/v1/admin/routing/policy',
+  operationId: 'getRoutingPolicyCompliance',
+  summary: 'How often stated routing constraints were honoured',
+  answer: '`PolicyComplianceStats`: a verdict per hard constraint, counts, rates and violating request ids.',
+});
 
 /**
  * `GET /policy` (spec document 2) → `PolicyComplianceStats`, mounted under /v1/admin/routing: for
@@ -13,8 +20,8 @@ import { DAY_MS, reportScope, windowBounds } from './admin-routing-report-filter
  * Decisions without `details.constraints` (rows older than it, or requests that set none) are
  * unconstrained. `tenant_id` and `model` narrow the decisions.
  */
-export function registerRoutingPolicy(app: Hono<ControlEnv>, deps: ControlPlaneDeps): void {
-  app.get('/v1/admin/routing/policy', async (c) => {
+export function registerRoutingPolicy(routes: RouteRegistry<ControlEnv>, deps: ControlPlaneDeps): void {
+  routes.add(routingPolicyRoute, async (c) => {
     const query = parseReportQuery(c.req.query());
     const until = new Date();
     const since = new Date(until.getTime() - query.days * DAY_MS);

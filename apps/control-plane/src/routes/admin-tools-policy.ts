@@ -1,12 +1,13 @@
 import { invalidRequest } from '@svc/core';
 import { type ToolPolicy, ToolPolicyError, validateToolPolicy } from '@svc/governance';
-import { readJson } from '@svc/inference';
-import type { Hono } from 'hono';
+import { type RouteRegistry, readJson } from '@svc/inference';
+import { adminOnly, defineRoute, jsonResponse } from '@svc/openapi';
 import * as v from 'valibot';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
 import { validate } from '../validate.js';
-import { pathOrg } from './admin-tools.js';
+import { orgParams } from './admin-params.js';
+import { pathOrg, toolGovernanceTags } from './admin-tools.js';
 import { toolPolicyToWire } from './admin-tools-wire.js';
 
 // Shapes here; sizes, globs and patterns are checked by @svc/governance, which owns the language.
@@ -37,14 +38,42 @@ function toPolicy(body: v.InferOutput<typeof putSchema>): ToolPolicy {
   return policy;
 }
 
+const policyAnswer = jsonResponse('The `tool_policy`.');
+
+export const getToolPolicyRoute = defineRoute({
+  method: 'get',
+  path: '/v1/admin/orgs/{id}/tool-policy',
+  operationId: 'getToolPolicy',
+  summary: "The organisation's tool policy",
+  tags: toolGovernanceTags,
+  auth: adminOnly,
+  params: orgParams,
+  responses: { 200: policyAnswer },
+  errors: [404],
+});
+
+export const putToolPolicyRoute = defineRoute({
+  method: 'put',
+  path: '/v1/admin/orgs/{id}/tool-policy',
+  operationId: 'putToolPolicy',
+  summary: "Replace the organisation's tool policy",
+  description: 'Sizes, globs and patterns are checked by the governance engine (400 naming the field).',
+  tags: toolGovernanceTags,
+  auth: adminOnly,
+  params: orgParams,
+  body: { schema: putSchema, name: 'PutToolPolicyRequest' },
+  responses: { 200: policyAnswer },
+  errors: [400, 404, 413],
+});
+
 /** `/v1/admin/orgs/{id}/tool-policy`: the organisation's tool policy, replaced as a whole by PUT. */
-export function registerAdminToolPolicy(app: Hono<ControlEnv>, deps: ControlPlaneDeps): void {
-  app.get('/v1/admin/orgs/:id/tool-policy', async (c) => {
+export function registerAdminToolPolicy(routes: RouteRegistry<ControlEnv>, deps: ControlPlaneDeps): void {
+  routes.add(getToolPolicyRoute, async (c) => {
     const org = await pathOrg(c, deps);
     return c.json(toolPolicyToWire(org.id, await deps.db.toolGovernance.getPolicy(org.id)));
   });
 
-  app.put('/v1/admin/orgs/:id/tool-policy', async (c) => {
+  routes.add(putToolPolicyRoute, async (c) => {
     const policy = toPolicy(validate(putSchema, await readJson(c, deps.maxBodyBytes)));
     const org = await pathOrg(c, deps);
     const stored = await deps.db.toolGovernance.putPolicy(org.id, policy);

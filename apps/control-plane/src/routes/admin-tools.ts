@@ -1,10 +1,12 @@
 import { notFound } from '@svc/core';
-import { readJson } from '@svc/inference';
-import type { Context, Hono } from 'hono';
+import { type RouteRegistry, readJson } from '@svc/inference';
+import { adminOnly, defineRoute, jsonResponse } from '@svc/openapi';
+import type { Context } from 'hono';
 import * as v from 'valibot';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
 import { validate } from '../validate.js';
+import { orgIdParam, orgParams } from './admin-params.js';
 import { toolToWire } from './admin-tools-wire.js';
 
 /** Tool names as providers accept them (OpenAI allows `[A-Za-z0-9_-]{1,64}`; MCP-style names add `.` and `:`). */
@@ -25,21 +27,75 @@ export async function pathOrg(c: Context<ControlEnv>, deps: ControlPlaneDeps) {
   return org;
 }
 
+const toolParams = v.object({ id: orgIdParam, name: toolName });
+const toolAnswer = jsonResponse('The registered `tool`.');
+export const toolGovernanceTags = ['Admin: tool governance'];
+
+export const listToolsRoute = defineRoute({
+  method: 'get',
+  path: '/v1/admin/orgs/{id}/tools',
+  operationId: 'listTools',
+  summary: "The organisation's registered tools",
+  tags: toolGovernanceTags,
+  auth: adminOnly,
+  params: orgParams,
+  responses: { 200: jsonResponse('A `list` of `tool` objects.') },
+  errors: [404],
+});
+
+export const getToolRoute = defineRoute({
+  method: 'get',
+  path: '/v1/admin/orgs/{id}/tools/{name}',
+  operationId: 'getTool',
+  summary: 'A registered tool',
+  tags: toolGovernanceTags,
+  auth: adminOnly,
+  params: toolParams,
+  responses: { 200: toolAnswer },
+  errors: [404],
+});
+
+export const putToolRoute = defineRoute({
+  method: 'put',
+  path: '/v1/admin/orgs/{id}/tools/{name}',
+  operationId: 'putTool',
+  summary: 'Register or replace a tool',
+  tags: toolGovernanceTags,
+  auth: adminOnly,
+  params: toolParams,
+  body: { schema: putSchema, name: 'PutToolRequest' },
+  responses: { 200: { ...toolAnswer, description: 'The replaced `tool`.' }, 201: { ...toolAnswer, description: 'The newly registered `tool`.' } },
+  errors: [400, 404, 413],
+});
+
+export const deleteToolRoute = defineRoute({
+  method: 'delete',
+  path: '/v1/admin/orgs/{id}/tools/{name}',
+  operationId: 'deleteTool',
+  summary: 'Unregister a tool',
+  tags: toolGovernanceTags,
+  auth: adminOnly,
+  params: toolParams,
+  responses: { 200: jsonResponse('`{object: "tool", name, deleted: true}`.') },
+  errors: [404],
+});
+
 /** `/v1/admin/orgs/{id}/tools[/{name}]`: the organisation's tool registry (tool governance). */
-export function registerAdminTools(app: Hono<ControlEnv>, deps: ControlPlaneDeps): void {
-  app.get('/v1/admin/orgs/:id/tools', async (c) => {
+export function registerAdminTools(routes: RouteRegistry<ControlEnv>, deps: ControlPlaneDeps): void {
+  routes.add(listToolsRoute, async (c) => {
     const org = await pathOrg(c, deps);
     return c.json({ object: 'list', data: (await deps.db.toolGovernance.listTools(org.id)).map(toolToWire) });
   });
 
-  app.get('/v1/admin/orgs/:id/tools/:name', async (c) => {
+  routes.add(getToolRoute, async (c) => {
     const org = await pathOrg(c, deps);
-    const tool = await deps.db.toolGovernance.getTool(org.id, c.req.param('name'));
-    if (!tool) throw notFound(`No tool '${c.req.param('name')}' is registered for this organisation.`, 'name');
+    const name = c.req.param('name') ?? '';
+    const tool = await deps.db.toolGovernance.getTool(org.id, name);
+    if (!tool) throw notFound(`No tool '${name}' is registered for this organisation.`, 'name');
     return c.json(toolToWire(tool));
   });
 
-  app.put('/v1/admin/orgs/:id/tools/:name', async (c) => {
+  routes.add(putToolRoute, async (c) => {
     const name = validate(v.object({ name: toolName }), { name: c.req.param('name') }).name;
     const body = validate(putSchema, await readJson(c, deps.maxBodyBytes));
     const org = await pathOrg(c, deps);
@@ -48,9 +104,9 @@ export function registerAdminTools(app: Hono<ControlEnv>, deps: ControlPlaneDeps
     return c.json(toolToWire(tool), created ? 201 : 200);
   });
 
-  app.delete('/v1/admin/orgs/:id/tools/:name', async (c) => {
+  routes.add(deleteToolRoute, async (c) => {
     const org = await pathOrg(c, deps);
-    const name = c.req.param('name');
+    const name = c.req.param('name') ?? '';
     if (!(await deps.db.toolGovernance.deleteTool(org.id, name))) throw notFound(`No tool '${name}' is registered for this organisation.`, 'name');
     await deps.governance.invalidate(org.id);
     return c.json({ object: 'tool', name, deleted: true });

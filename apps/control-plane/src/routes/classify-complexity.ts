@@ -1,7 +1,7 @@
 import { type ChatMessage, type ChatRequest, type TextPart, invalidRequest } from '@svc/core';
-import { readJson } from '@svc/inference';
+import { type RouteRegistry, readJson } from '@svc/inference';
+import { defineRoute, jsonResponse, publicAccess } from '@svc/openapi';
 import { type RequestFeatures, classify, extractFeatures } from '@svc/router';
-import type { Hono } from 'hono';
 import * as v from 'valibot';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
@@ -85,8 +85,21 @@ function featuresToWire(features: RequestFeatures): Record<string, number | bool
   return wire;
 }
 
-export function registerClassifyComplexity(app: Hono<ControlEnv>, deps: ControlPlaneDeps): void {
-  app.post('/v1/classify_complexity', async (c) => {
+export const classifyComplexityRoute = defineRoute({
+  method: 'post',
+  path: '/v1/classify_complexity',
+  operationId: 'classifyComplexity',
+  summary: 'Classify a prompt as the router would',
+  description: `Send \`prompt\` (a string) or \`messages\` (chat messages; text parts count, other parts are ignored), at most ${maxClassifyChars} characters of text. Pure computation: nothing is stored or routed.`,
+  tags: ['Routing'],
+  auth: publicAccess,
+  body: { schema: bodySchema, name: 'ClassifyComplexityRequest' },
+  responses: { 200: jsonResponse('`{complexity, task_family, score, features}`.') },
+  errors: [400, 413],
+});
+
+export function registerClassifyComplexity(routes: RouteRegistry<ControlEnv>, deps: ControlPlaneDeps): void {
+  routes.add(classifyComplexityRoute, async (c) => {
     const body = validate(bodySchema, await readJson(c, deps.maxBodyBytes));
     const request: ChatRequest = { model: 'auto', messages: toMessages(body), stream: false, n: 1, includeUsage: false };
     const features = extractFeatures(request);

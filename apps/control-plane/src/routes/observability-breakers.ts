@@ -1,6 +1,6 @@
-import { readJson } from '@svc/inference';
+import { type RouteRegistry, readJson } from '@svc/inference';
+import { bearer, defineRoute, jsonResponse } from '@svc/openapi';
 import type { BreakerStatus } from '@svc/resilience';
-import type { Hono } from 'hono';
 import * as v from 'valibot';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
@@ -26,11 +26,34 @@ function toWire(status: BreakerStatus) {
 /** Any JSON object; `key` (a model slug) narrows the reset to one breaker. */
 const resetSchema = v.object({ key: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(200, 'at most 200 characters'))) });
 
-/** `GET /breakers`, `POST /breakers/reset` (spec document 2), mounted under /v1/observability. */
-export function registerBreakers(app: Hono<ControlEnv>, deps: ControlPlaneDeps): void {
-  app.get('/v1/observability/breakers', async (c) => c.json((await deps.breakers.list()).map(toWire)));
+export const listBreakersRoute = defineRoute({
+  method: 'get',
+  path: '/v1/observability/breakers',
+  operationId: 'listBreakers',
+  summary: 'Circuit breakers per model',
+  tags: ['Observability'],
+  auth: bearer('observability:read'),
+  responses: { 200: jsonResponse('An array of `BreakerStatus` (state, counts, `opened_at`, `next_probe_at`, `cooldown_ms`).') },
+});
 
-  app.post('/v1/observability/breakers/reset', async (c) => {
+export const resetBreakersRoute = defineRoute({
+  method: 'post',
+  path: '/v1/observability/breakers/reset',
+  operationId: 'resetBreakers',
+  summary: 'Close circuit breakers',
+  description: 'Every breaker, or the one of `key` (a model slug), on every instance sharing the kv.',
+  tags: ['Observability'],
+  auth: bearer('observability:read'),
+  body: { schema: resetSchema, name: 'ResetBreakersRequest' },
+  responses: { 204: { description: 'Reset.' } },
+  errors: [400, 413],
+});
+
+/** `GET /breakers`, `POST /breakers/reset` (spec document 2), mounted under /v1/observability. */
+export function registerBreakers(routes: RouteRegistry<ControlEnv>, deps: ControlPlaneDeps): void {
+  routes.add(listBreakersRoute, async (c) => c.json((await deps.breakers.list()).map(toWire)));
+
+  routes.add(resetBreakersRoute, async (c) => {
     const body = validate(resetSchema, await readJson(c, deps.maxBodyBytes));
     await deps.breakers.reset(body.key);
     return c.body(null, 204);

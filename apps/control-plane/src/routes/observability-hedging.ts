@@ -1,6 +1,5 @@
-import { requireAdmin } from '@svc/auth';
-import { readJson } from '@svc/inference';
-import type { Hono } from 'hono';
+import { type RouteRegistry, readJson } from '@svc/inference';
+import { adminOnly, bearer, defineRoute, jsonResponse } from '@svc/openapi';
 import * as v from 'valibot';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
@@ -8,9 +7,32 @@ import { validate } from '../validate.js';
 
 const configSchema = v.object({ enabled_by_default: v.boolean('must be true or false') });
 
+export const hedgingStatsRoute = defineRoute({
+  method: 'get',
+  path: '/v1/observability/hedging/stats',
+  operationId: 'getHedgingStats',
+  summary: "This instance's hedging counters and per-model latency",
+  tags: ['Observability'],
+  auth: bearer('observability:read'),
+  responses: { 200: jsonResponse('Counters (`requests`, `fired`, `secondary_wins`, ...) and, per model, what a hedge waits for.') },
+});
+
+export const hedgingConfigRoute = defineRoute({
+  method: 'post',
+  path: '/v1/observability/hedging/config',
+  operationId: 'setHedgingConfig',
+  summary: 'Turn hedging on or off by default',
+  description: "Changes how every request of this instance behaves, hence admin only.",
+  tags: ['Observability'],
+  auth: adminOnly,
+  body: { schema: configSchema, name: 'HedgingConfigRequest' },
+  responses: { 200: jsonResponse('`{enabled_by_default}`.') },
+  errors: [400, 413],
+});
+
 /** `GET /hedging/stats`, `POST /hedging/config` (spec document 2), mounted under /v1/observability. */
-export function registerHedging(app: Hono<ControlEnv>, deps: ControlPlaneDeps): void {
-  app.get('/v1/observability/hedging/stats', (c) => {
+export function registerHedging(routes: RouteRegistry<ControlEnv>, deps: ControlPlaneDeps): void {
+  routes.add(hedgingStatsRoute, (c) => {
     const stats = deps.hedging.stats.snapshot();
     return c.json({
       enabled_by_default: deps.hedging.config.enabledByDefault,
@@ -29,9 +51,7 @@ export function registerHedging(app: Hono<ControlEnv>, deps: ControlPlaneDeps): 
     });
   });
 
-  // Changes how every request of this instance behaves: admin only (403 otherwise).
-  app.post('/v1/observability/hedging/config', async (c) => {
-    requireAdmin(c.get('caller'));
+  routes.add(hedgingConfigRoute, async (c) => {
     const body = validate(configSchema, await readJson(c, deps.maxBodyBytes));
     deps.hedging.config.enabledByDefault = body.enabled_by_default;
     return c.json({ enabled_by_default: deps.hedging.config.enabledByDefault });

@@ -1,13 +1,21 @@
-import { requireScope } from '@svc/auth';
 import { invalidRequest, payloadTooLarge } from '@svc/core';
+import { type RouteDescriptor, bearer, defineRoute } from '@svc/openapi';
 import { speak, transcribe } from '@svc/pipeline';
-import { MAX_AUDIO_FILE_BYTES, decodeSpeechRequest, decodeTranscriptionRequest, transcriptionContentTypes } from '@svc/protocol';
+import {
+  MAX_AUDIO_FILE_BYTES,
+  decodeSpeechRequest,
+  decodeTranscriptionRequest,
+  speechRequestSchema,
+  transcriptionContentTypes,
+  transcriptionFormSchema,
+} from '@svc/protocol';
 import type { Context } from 'hono';
-import type { Hono } from 'hono';
 import type { InferenceDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
 import { readJson } from '../read-body.js';
 import { requestContext } from '../request-context.js';
+import type { RouteRegistry } from '../route-registry.js';
+import { answerHeaders, callErrors } from './answer-headers.js';
 
 /** The provider's audio as a web stream; cancelling it (client gone) ends the upstream read. */
 function audioStream(body: AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> {
@@ -40,21 +48,74 @@ async function readForm(c: Context<AppEnv>): Promise<FormData> {
   }
 }
 
+export const speechRoute = defineRoute({
+  method: 'post',
+  path: '/v1/audio/speech',
+  operationId: 'createSpeech',
+  summary: 'Generate speech from text',
+  tags: ['Audio'],
+  auth: bearer('inference:audio'),
+  body: { schema: speechRequestSchema, name: 'CreateSpeechRequest' },
+  responses: {
+    200: {
+      description: "The provider's audio, streamed through with its content type (`audio/mpeg` for mp3, ...).",
+      content: { 'application/octet-stream': null },
+      headers: answerHeaders,
+    },
+  },
+  errors: callErrors,
+});
+
+const transcriptAnswer = {
+  description: 'The text in the requested `response_format`: JSON (`json`, `verbose_json`), plain text, SubRip or WebVTT.',
+  content: { 'application/json': null, 'text/plain': null, 'application/x-subrip': null, 'text/vtt': null },
+  headers: answerHeaders,
+};
+
+const transcriptionForm = { schema: transcriptionFormSchema, contentType: 'multipart/form-data', name: 'CreateTranscriptionRequest' } as const;
+
+export const transcriptionRoute = defineRoute({
+  method: 'post',
+  path: '/v1/audio/transcriptions',
+  operationId: 'createTranscription',
+  summary: 'Transcribe audio into text',
+  tags: ['Audio'],
+  auth: bearer('inference:audio'),
+  body: transcriptionForm,
+  responses: { 200: transcriptAnswer },
+  errors: callErrors,
+});
+
+export const translationRoute = defineRoute({
+  method: 'post',
+  path: '/v1/audio/translations',
+  operationId: 'createTranslation',
+  summary: 'Translate audio into English text',
+  description: 'The same form as transcriptions; `language` is ignored (the output is English).',
+  tags: ['Audio'],
+  auth: bearer('inference:audio'),
+  body: { ...transcriptionForm, name: 'CreateTranslationRequest' },
+  responses: { 200: transcriptAnswer },
+  errors: callErrors,
+});
+
 /**
  * `POST /v1/audio/speech`: the provider's audio bytes streamed through with their content type.
  * `POST /v1/audio/transcriptions` and `/translations`: the provider's text in the requested
  * format, with that format's content type.
  */
-export function registerAudio(app: Hono<AppEnv>, deps: InferenceDeps): void {
-  app.post('/v1/audio/speech', async (c) => {
-    requireScope(c.get('caller'), 'inference:audio');
+export function registerAudio(routes: RouteRegistry<AppEnv>, deps: InferenceDeps): void {
+  routes.add(speechRoute, async (c) => {
     const request = decodeSpeechRequest(await readJson(c, deps.maxBodyBytes));
     const { audio, headers } = await speak(deps, request, requestContext(c));
     return c.body(audioStream(audio.body), 200, { 'content-type': audio.contentType, ...headers });
   });
-  for (const [path, task] of [['/v1/audio/transcriptions', 'transcription'], ['/v1/audio/translations', 'translation']] as const) {
-    app.post(path, async (c) => {
-      requireScope(c.get('caller'), 'inference:audio');
+  const tasks: [RouteDescriptor, 'transcription' | 'translation'][] = [
+    [transcriptionRoute, 'transcription'],
+    [translationRoute, 'translation'],
+  ];
+  for (const [route, task] of tasks) {
+    routes.add(route, async (c) => {
       const request = await decodeTranscriptionRequest(await readForm(c), task);
       const { transcription, headers } = await transcribe(deps, request, requestContext(c));
       return c.body(transcription.body, 200, { 'content-type': transcriptionContentTypes[request.responseFormat], ...headers });

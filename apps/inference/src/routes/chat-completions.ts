@@ -1,31 +1,55 @@
-import { requireScope } from '@svc/auth';
-import { GatewayError, chatCompletionId, toGatewayError } from '@svc/core';
+import { chatCompletionId, toGatewayError } from '@svc/core';
+import { bearer, defineRoute } from '@svc/openapi';
 import type { ChatStreamResponse } from '@svc/pipeline';
-import { ChatChunkEncoder, applyLegacyHeaders, decodeChatRequest, encodeChatCompletion } from '@svc/protocol';
-import type { Hono } from 'hono';
+import { ChatChunkEncoder, applyLegacyHeaders, chatRequestSchema, decodeChatRequest, encodeChatCompletion } from '@svc/protocol';
 import type { InferenceDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
 import { onClientGone, readHeader } from '../node-request.js';
 import { readJson } from '../read-body.js';
+import type { RouteRegistry } from '../route-registry.js';
 import { sseResponse } from '../sse-response.js';
+import { answerHeaders, chatErrors } from './answer-headers.js';
 
 /** Headers from the caller that providers may need (prompt caching betas). */
 const forwarded = ['anthropic-beta'] as const;
 
-export function registerChatCompletions(app: Hono<AppEnv>, deps: InferenceDeps): void {
-  // Auth / rate-limit probe: 204 when the key is good, 401 otherwise (middleware throws).
-  // Hono dispatches HEAD as GET, so the probe lives on GET and a real GET is refused.
-  app.get('/v1/chat/completions', (c) => {
-    if (c.req.raw.method !== 'HEAD') {
-      throw new GatewayError({ status: 405, type: 'invalid_request_error', code: 'method_not_allowed', message: 'Use POST /v1/chat/completions.' });
-    }
-    requireScope(c.get('caller'), 'inference:chat');
-    return c.body(null, 204, { 'x-svc-org-id': c.get('caller').org.id });
-  });
+export const chatCompletionsProbeRoute = defineRoute({
+  method: 'head',
+  path: '/v1/chat/completions',
+  operationId: 'probeChatCompletions',
+  summary: 'Check an API key',
+  description: 'Answers 204 when the key is valid and holds `inference:chat`; nothing is generated. `GET` on this path answers 405.',
+  tags: ['Chat'],
+  auth: bearer('inference:chat'),
+  responses: { 204: { description: 'The key is good.', headers: { 'x-svc-org-id': "The key's organisation." } } },
+});
 
-  app.post('/v1/chat/completions', async (c) => {
+export const chatCompletionsRoute = defineRoute({
+  method: 'post',
+  path: '/v1/chat/completions',
+  operationId: 'createChatCompletion',
+  summary: 'Create a chat completion',
+  description:
+    'OpenAI-compatible chat completion, routed, cached and with fallback. With `stream: true` the answer is server-sent events (`chat.completion.chunk` objects, then `data: [DONE]`); `svc_metadata` rides on the JSON answer and on the final chunk.',
+  tags: ['Chat'],
+  auth: bearer('inference:chat'),
+  body: { schema: chatRequestSchema, name: 'CreateChatCompletionRequest' },
+  responses: {
+    200: {
+      description: 'The completion (`chat.completion`), or its chunks as server-sent events when `stream` is true.',
+      content: { 'application/json': null, 'text/event-stream': null },
+      headers: answerHeaders,
+    },
+  },
+  errors: chatErrors,
+});
+
+export function registerChatCompletions(routes: RouteRegistry<AppEnv>, deps: InferenceDeps): void {
+  // Auth / rate-limit probe: the key was checked by the route's auth; Hono dispatches HEAD as GET.
+  routes.add(chatCompletionsProbeRoute, (c) => c.body(null, 204, { 'x-svc-org-id': c.get('caller').org.id }));
+
+  routes.add(chatCompletionsRoute, async (c) => {
     const caller = c.get('caller');
-    requireScope(caller, 'inference:chat');
     const request = decodeChatRequest(await readJson(c, deps.maxBodyBytes));
     applyLegacyHeaders(request, (name) => readHeader(c, name));
     const abort = new AbortController();

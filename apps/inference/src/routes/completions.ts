@@ -1,16 +1,29 @@
-import { requireScope } from '@svc/auth';
 import { randomId } from '@svc/core';
-import { decodeCompletionsRequest, encodeCompletion } from '@svc/protocol';
-import type { Hono } from 'hono';
+import { bearer, defineRoute, jsonResponse } from '@svc/openapi';
+import { completionsRequestSchema, decodeCompletionsRequest, encodeCompletion } from '@svc/protocol';
 import type { InferenceDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
 import { readJson } from '../read-body.js';
 import { requestContext } from '../request-context.js';
+import type { RouteRegistry } from '../route-registry.js';
+import { answerHeaders, chatErrors } from './answer-headers.js';
+
+export const completionsRoute = defineRoute({
+  method: 'post',
+  path: '/v1/completions',
+  operationId: 'createCompletion',
+  summary: 'Create a (legacy) text completion',
+  description: 'The prompt goes through the chat pipeline as one user message and comes back as `text_completion`. JSON only: `stream: true` is a 400.',
+  tags: ['Completions'],
+  auth: bearer('inference:chat'),
+  body: { schema: completionsRequestSchema, name: 'CreateCompletionRequest' },
+  responses: { 200: jsonResponse('The completion (`text_completion`).', answerHeaders) },
+  errors: chatErrors,
+});
 
 /** Legacy `POST /v1/completions`: one user message through the chat pipeline, answered as `text_completion`. */
-export function registerCompletions(app: Hono<AppEnv>, deps: InferenceDeps): void {
-  app.post('/v1/completions', async (c) => {
-    requireScope(c.get('caller'), 'inference:chat');
+export function registerCompletions(routes: RouteRegistry<AppEnv>, deps: InferenceDeps): void {
+  routes.add(completionsRoute, async (c) => {
     const { request, prompt, echo, notApplied } = decodeCompletionsRequest(await readJson(c, deps.maxBodyBytes));
     const response = await deps.gateway.chat(request, requestContext(c));
     // The decoder refuses `stream: true`, so the pipeline answers JSON.

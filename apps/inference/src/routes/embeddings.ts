@@ -1,16 +1,29 @@
-import { requireScope } from '@svc/auth';
+import { bearer, defineRoute, jsonResponse } from '@svc/openapi';
 import { embed } from '@svc/pipeline';
-import { decodeEmbeddingsRequest, encodeEmbeddings } from '@svc/protocol';
-import type { Hono } from 'hono';
+import { decodeEmbeddingsRequest, embeddingsRequestSchema, encodeEmbeddings } from '@svc/protocol';
 import type { InferenceDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
 import { readJson } from '../read-body.js';
 import { requestContext } from '../request-context.js';
+import type { RouteRegistry } from '../route-registry.js';
+import { answerHeaders, callErrors } from './answer-headers.js';
+
+export const embeddingsRoute = defineRoute({
+  method: 'post',
+  path: '/v1/embeddings',
+  operationId: 'createEmbedding',
+  summary: 'Create embeddings',
+  description: 'Vectors for one or more inputs, as floats or base64, with fallback across embedding models.',
+  tags: ['Embeddings'],
+  auth: bearer('inference:embeddings'),
+  body: { schema: embeddingsRequestSchema, name: 'CreateEmbeddingRequest' },
+  responses: { 200: jsonResponse('The embeddings (`list` of `embedding`).', answerHeaders) },
+  errors: callErrors,
+});
 
 /** `POST /v1/embeddings` through the pipeline's embed stage (limits, fallback, cost, ledger). */
-export function registerEmbeddings(app: Hono<AppEnv>, deps: InferenceDeps): void {
-  app.post('/v1/embeddings', async (c) => {
-    requireScope(c.get('caller'), 'inference:embeddings');
+export function registerEmbeddings(routes: RouteRegistry<AppEnv>, deps: InferenceDeps): void {
+  routes.add(embeddingsRoute, async (c) => {
     const { encodingFormat, ...request } = decodeEmbeddingsRequest(await readJson(c, deps.maxBodyBytes));
     const answer = await embed(deps, request, requestContext(c));
     const body = encodeEmbeddings(answer.embeddings, { model: answer.model, usage: answer.usage, encodingFormat, svcMetadata: answer.metadata });

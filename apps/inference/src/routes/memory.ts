@@ -1,10 +1,10 @@
-import { requireScope } from '@svc/auth';
+import { bearer, defineRoute, jsonResponse } from '@svc/openapi';
 import { issueToError } from '@svc/protocol';
-import type { Hono } from 'hono';
 import * as v from 'valibot';
 import type { InferenceDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
 import { readJson } from '../read-body.js';
+import type { RouteRegistry } from '../route-registry.js';
 
 /** Body of `POST /v1/memory/search`; the spec names `query`, the rest are this gateway's additions. */
 const searchSchema = v.object({
@@ -18,10 +18,22 @@ const searchSchema = v.object({
  * settings): the caller's organisation's memories closest to `query`, ranked by similarity and
  * recency, never another organisation's. Needs `memory:read`.
  */
-export function registerMemory(app: Hono<AppEnv>, deps: InferenceDeps): void {
-  app.post('/v1/memory/search', async (c) => {
+export const memorySearchRoute = defineRoute({
+  method: 'post',
+  path: '/v1/memory/search',
+  operationId: 'searchMemory',
+  summary: "Search the organisation's memories",
+  description: "The caller organisation's memories closest to `query`, ranked by similarity and recency; never another organisation's.",
+  tags: ['Memory'],
+  auth: bearer('memory:read'),
+  body: { schema: searchSchema, name: 'MemorySearchRequest' },
+  responses: { 200: jsonResponse('A `list` of `memory` objects, best first.') },
+  errors: [400, 413],
+});
+
+export function registerMemory(routes: RouteRegistry<AppEnv>, deps: InferenceDeps): void {
+  routes.add(memorySearchRoute, async (c) => {
     const caller = c.get('caller');
-    requireScope(caller, 'memory:read');
     const parsed = v.safeParse(searchSchema, await readJson(c, deps.maxBodyBytes), { abortEarly: true });
     if (!parsed.success) throw issueToError(parsed.issues[0]);
     const { query, limit, conversation_id: conversationId } = parsed.output;

@@ -1,20 +1,14 @@
-import { requireScope } from '@svc/auth';
 import { randomId, toGatewayError } from '@svc/core';
+import { bearer, defineRoute } from '@svc/openapi';
 import type { ChatStreamResponse } from '@svc/pipeline';
-import {
-  MessagesStreamEncoder,
-  applyLegacyHeaders,
-  decodeMessagesRequest,
-  encodeMessagesError,
-  encodeMessagesResponse,
-} from '@svc/protocol';
-import type { Hono, MiddlewareHandler } from 'hono';
-import { authenticate } from '../authenticate.js';
+import { MessagesStreamEncoder, applyLegacyHeaders, decodeMessagesRequest, encodeMessagesResponse, messagesRequestSchema } from '@svc/protocol';
 import type { InferenceDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
 import { onClientGone, readHeader } from '../node-request.js';
 import { readJson } from '../read-body.js';
+import type { RouteRegistry } from '../route-registry.js';
 import { sseResponse } from '../sse-response.js';
+import { answerHeaders, chatErrors } from './answer-headers.js';
 
 /** Headers from the caller that providers may need (prompt caching betas). */
 const forwarded = ['anthropic-beta'] as const;
@@ -22,18 +16,36 @@ const forwarded = ['anthropic-beta'] as const;
 /** Client session headers, kept in `metadata.session_id` for audit (Claude Code sends the first). */
 const sessionHeaders = ['x-claude-code-session-id', 'x-session-id'] as const;
 
+export const messagesRoute = defineRoute({
+  method: 'post',
+  path: '/v1/messages',
+  operationId: 'createMessage',
+  summary: 'Create a message (Anthropic Messages API)',
+  description:
+    "Anthropic-compatible: Anthropic SDKs use the gateway's base URL without `/v1`; the key may come as `x-api-key` or `Authorization: Bearer`. With `stream: true` the answer is Anthropic's event stream. Every error, authentication included, uses Anthropic's envelope.",
+  tags: ['Messages'],
+  auth: bearer('inference:chat'),
+  body: { schema: messagesRequestSchema, name: 'CreateMessageRequest' },
+  responses: {
+    200: {
+      description: 'The `message`, or its events (`message_start` ... `message_stop`) as server-sent events when `stream` is true.',
+      content: { 'application/json': null, 'text/event-stream': null },
+      headers: { ...answerHeaders, 'request-id': 'The request id, where Anthropic SDKs read it.' },
+    },
+  },
+  errors: chatErrors,
+  errorFormat: 'anthropic',
+});
+
 /**
  * `POST /v1/messages`, the Anthropic Messages API (Anthropic SDKs use the gateway's base URL
- * without `/v1`). The key may come as `x-api-key` (0.x SDKs) or `Authorization: Bearer` (1.x).
- *
- * The route authenticates itself, behind {@link anthropicErrors}, so that every failure on it,
- * authentication included, uses the Anthropic error envelope: register it before the app's
- * `/v1/*` authentication middleware (a matched handler ends the chain, so auth runs once).
+ * without `/v1`). The key may come as `x-api-key` (0.x SDKs) or `Authorization: Bearer` (1.x);
+ * `errorFormat: 'anthropic'` puts every failure on it, authentication included, in Anthropic's
+ * envelope (see `anthropic-errors.ts`).
  */
-export function registerMessages(app: Hono<AppEnv>, deps: InferenceDeps): void {
-  app.post('/v1/messages', anthropicErrors(), authenticate(deps), async (c) => {
+export function registerMessages(routes: RouteRegistry<AppEnv>, deps: InferenceDeps): void {
+  routes.add(messagesRoute, async (c) => {
     const caller = c.get('caller');
-    requireScope(caller, 'inference:chat');
     const request = decodeMessagesRequest(await readJson(c, deps.maxBodyBytes));
     applyLegacyHeaders(request, (name) => readHeader(c, name));
     for (const name of sessionHeaders) {
@@ -91,21 +103,4 @@ async function* events(encoder: MessagesStreamEncoder, response: ChatStreamRespo
     return;
   }
   yield encoder.end(response.metadata());
-}
-
-/**
- * Re-encodes the app's error response (already built by `onError`, with `x-error-id` and
- * `retry-after`) in the Anthropic envelope `{type: "error", error: {...}, request_id}`; the
- * status stays the spec's. The SDKs read `request-id` as the request id.
- */
-function anthropicErrors(): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    await next();
-    if (c.error === undefined) return;
-    const error = toGatewayError(c.error);
-    const requestId = c.get('requestId') as string | undefined;
-    const headers: Record<string, string> = { 'content-type': 'application/json' };
-    if (requestId) headers['request-id'] = requestId;
-    c.res = new Response(JSON.stringify(encodeMessagesError(error, requestId)), { status: error.status, headers });
-  };
 }

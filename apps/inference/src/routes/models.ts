@@ -1,8 +1,10 @@
 import type { ModelInfo } from '@svc/catalog';
 import { notFound } from '@svc/core';
-import type { Hono } from 'hono';
+import { bearer, defineRoute, jsonResponse } from '@svc/openapi';
+import * as v from 'valibot';
 import type { InferenceDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
+import type { RouteRegistry } from '../route-registry.js';
 
 /** Routing aliases are model identifiers too (spec §Routing aliases). */
 const aliases = ['svc/auto', 'svc/auto-quality', 'svc/auto-value', 'svc/auto-speed', 'svc/auto-safety'];
@@ -19,16 +21,40 @@ function toWire(model: ModelInfo): WireModel {
   return { id: model.id, object: 'model', created: model.created, owned_by: model.provider };
 }
 
-export function registerModels(app: Hono<AppEnv>, deps: InferenceDeps): void {
-  app.get('/v1/models', (c) => {
+export const listModelsRoute = defineRoute({
+  method: 'get',
+  path: '/v1/models',
+  operationId: 'listModels',
+  summary: 'List the models',
+  description: 'The active catalog (models of the configured providers) and the routing aliases (`svc/auto`, ...).',
+  tags: ['Models'],
+  auth: bearer(),
+  responses: { 200: jsonResponse('A `list` of `model` objects (`id`, `created`, `owned_by`).') },
+});
+
+export const retrieveModelRoute = defineRoute({
+  method: 'get',
+  path: '/v1/models/{model}',
+  operationId: 'retrieveModel',
+  summary: 'Retrieve a model',
+  tags: ['Models'],
+  auth: bearer(),
+  params: v.object({ model: v.pipe(v.string(), v.description('A model id (`provider/model`) or a routing alias.')) }),
+  greedyParams: ['model'],
+  responses: { 200: jsonResponse('The `model`.') },
+  errors: [404],
+});
+
+export function registerModels(routes: RouteRegistry<AppEnv>, deps: InferenceDeps): void {
+  routes.add(listModelsRoute, (c) => {
     const data: WireModel[] = deps.gateway.catalog.list().map(toWire);
     for (const id of aliases) data.push({ id, object: 'model', created: aliasCreated, owned_by: 'svc' });
     return c.json({ object: 'list', data });
   });
 
-  // `{.+}` so an unencoded slug with a slash matches too; SDKs send it percent-encoded.
-  app.get('/v1/models/:id{.+}', (c) => {
-    const id = decodeURIComponent(c.req.param('id'));
+  // Greedy, so an unencoded slug with a slash matches too; SDKs send it percent-encoded.
+  routes.add(retrieveModelRoute, (c) => {
+    const id = decodeURIComponent(c.req.param('model') ?? '');
     if (aliases.includes(id)) return c.json({ id, object: 'model', created: aliasCreated, owned_by: 'svc' });
     const model = deps.gateway.catalog.get(id);
     if (!model) throw notFound(`The model '${id}' does not exist or is not available.`, 'model');

@@ -1,16 +1,28 @@
-import { requireScope } from '@svc/auth';
+import { bearer, defineRoute, jsonResponse } from '@svc/openapi';
 import { moderate } from '@svc/pipeline';
-import { decodeModerationsRequest } from '@svc/protocol';
-import type { Hono } from 'hono';
+import { decodeModerationsRequest, moderationsRequestSchema } from '@svc/protocol';
 import type { InferenceDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
 import { readJson } from '../read-body.js';
 import { requestContext } from '../request-context.js';
+import type { RouteRegistry } from '../route-registry.js';
+import { answerHeaders, callErrors } from './answer-headers.js';
+
+export const moderationsRoute = defineRoute({
+  method: 'post',
+  path: '/v1/moderations',
+  operationId: 'createModeration',
+  summary: 'Classify text or images for policy violations',
+  tags: ['Moderations'],
+  auth: bearer('inference:moderations'),
+  body: { schema: moderationsRequestSchema, name: 'CreateModerationRequest' },
+  responses: { 200: jsonResponse("The provider's verdicts (`id`, `model`, `results`).", answerHeaders) },
+  errors: callErrors,
+});
 
 /** `POST /v1/moderations`: the provider's verdicts in the OpenAI shape (`id`, `model`, `results`). */
-export function registerModerations(app: Hono<AppEnv>, deps: InferenceDeps): void {
-  app.post('/v1/moderations', async (c) => {
-    requireScope(c.get('caller'), 'inference:moderations');
+export function registerModerations(routes: RouteRegistry<AppEnv>, deps: InferenceDeps): void {
+  routes.add(moderationsRoute, async (c) => {
     const request = decodeModerationsRequest(await readJson(c, deps.maxBodyBytes));
     const { moderation, headers } = await moderate(deps, request, requestContext(c));
     return c.body(JSON.stringify(moderation), 200, { 'content-type': 'application/json', ...headers });

@@ -1,12 +1,48 @@
-import type { Env, Hono } from 'hono';
+import { defineRoute, jsonResponse, publicAccess } from '@svc/openapi';
+import type { Env } from 'hono';
 import type { InferenceDeps } from '../deps.js';
+import type { RouteRegistry } from '../route-registry.js';
+
+export const healthRoute = defineRoute({
+  method: 'get',
+  path: '/health',
+  operationId: 'getHealth',
+  summary: 'Liveness',
+  tags: ['Operations'],
+  auth: publicAccess,
+  responses: { 200: jsonResponse('`{"status": "ok"}` while the process serves.') },
+});
+
+export const readyRoute = defineRoute({
+  method: 'get',
+  path: '/ready',
+  operationId: 'getReadiness',
+  summary: 'Readiness',
+  description: 'The shared stores are checked: PostgreSQL or Redis down is 503 `not_ready`; the vector store down is 200 `degraded`.',
+  tags: ['Operations'],
+  auth: publicAccess,
+  responses: {
+    200: jsonResponse('Ready (or degraded), with each dependency.'),
+    503: jsonResponse('Not ready, with each dependency.'),
+  },
+});
+
+export const metricsRoute = defineRoute({
+  method: 'get',
+  path: '/metrics',
+  operationId: 'getMetrics',
+  summary: 'Prometheus metrics of this instance',
+  tags: ['Operations'],
+  auth: publicAccess,
+  responses: { 200: { description: 'The Prometheus text exposition.', content: { 'text/plain': null } } },
+});
 
 /** `/health` (liveness), `/ready` (dependency checks), `/metrics` (Prometheus text); public. Both apps mount them. */
-export function registerProbes<E extends Env>(app: Hono<E>, deps: Pick<InferenceDeps, 'readiness' | 'metrics'>): void {
-  app.get('/health', (c) => c.json({ status: 'ok' }));
-  app.get('/ready', async (c) => {
+export function registerProbes<E extends Env>(routes: RouteRegistry<E>, deps: Pick<InferenceDeps, 'readiness' | 'metrics'>): void {
+  routes.add(healthRoute, (c) => c.json({ status: 'ok' }));
+  routes.add(readyRoute, async (c) => {
     const readiness = await deps.readiness();
     return c.json(readiness, readiness.ready ? 200 : 503);
   });
-  app.get('/metrics', async (c) => c.body(await deps.metrics.metrics(), 200, { 'content-type': deps.metrics.contentType }));
+  routes.add(metricsRoute, async (c) => c.body(await deps.metrics.metrics(), 200, { 'content-type': deps.metrics.contentType }));
 }

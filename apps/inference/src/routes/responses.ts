@@ -1,23 +1,42 @@
-import { requireScope } from '@svc/auth';
 import { toGatewayError } from '@svc/core';
+import { bearer, defineRoute } from '@svc/openapi';
 import type { ChatStreamResponse } from '@svc/pipeline';
-import { ResponseStreamEncoder, applyLegacyHeaders, decodeResponsesRequest, encodeResponse, responseId } from '@svc/protocol';
-import type { Hono } from 'hono';
+import { ResponseStreamEncoder, applyLegacyHeaders, decodeResponsesRequest, encodeResponse, responseId, responsesRequestSchema } from '@svc/protocol';
 import type { InferenceDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
 import { onClientGone, readHeader } from '../node-request.js';
 import { readJson } from '../read-body.js';
+import type { RouteRegistry } from '../route-registry.js';
 import { sseResponse } from '../sse-response.js';
+import { answerHeaders, chatErrors } from './answer-headers.js';
 
 /**
  * `POST /v1/responses`, the OpenAI Responses API, translated to the chat pipeline and back
  * (scope `inference:chat`). Stateless: `store` is ignored and `previous_response_id` is a 400.
  * Errors before the first byte use the app's error shape; after it, `response.failed` + `error`.
  */
-export function registerResponses(app: Hono<AppEnv>, deps: InferenceDeps): void {
-  app.post('/v1/responses', async (c) => {
+export const responsesRoute = defineRoute({
+  method: 'post',
+  path: '/v1/responses',
+  operationId: 'createResponse',
+  summary: 'Create a model response (OpenAI Responses API)',
+  description: 'Stateless: `store` is ignored and `previous_response_id` is a 400. With `stream: true` the answer is the Responses event stream (`response.created` ... `response.completed`).',
+  tags: ['Responses'],
+  auth: bearer('inference:chat'),
+  body: { schema: responsesRequestSchema, name: 'CreateResponse' },
+  responses: {
+    200: {
+      description: 'The `response`, or its events as server-sent events when `stream` is true.',
+      content: { 'application/json': null, 'text/event-stream': null },
+      headers: answerHeaders,
+    },
+  },
+  errors: chatErrors,
+});
+
+export function registerResponses(routes: RouteRegistry<AppEnv>, deps: InferenceDeps): void {
+  routes.add(responsesRoute, async (c) => {
     const caller = c.get('caller');
-    requireScope(caller, 'inference:chat');
     const { request, echo } = decodeResponsesRequest(await readJson(c, deps.maxBodyBytes));
     applyLegacyHeaders(request, (name) => readHeader(c, name));
     const abort = new AbortController();

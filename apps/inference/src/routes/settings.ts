@@ -1,11 +1,11 @@
-import { requireScope } from '@svc/auth';
 import { type Caller, intelligenceModes, notFound } from '@svc/core';
+import { bearer, defineRoute, jsonResponse } from '@svc/openapi';
 import { issueToError } from '@svc/protocol';
-import type { Hono } from 'hono';
 import * as v from 'valibot';
 import type { InferenceDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
 import { readJson } from '../read-body.js';
+import type { RouteRegistry } from '../route-registry.js';
 
 const modeMessage = `must be one of ${intelligenceModes.join(', ')}, or null for the system default (full)`;
 
@@ -24,12 +24,36 @@ function settingsWire(org: Caller['org']) {
  * resolution order (header > body > this > `full`). A change applies to the org's next request
  * on every instance. `PUT` needs `settings:write`.
  */
-export function registerSettings(app: Hono<AppEnv>, deps: InferenceDeps): void {
-  app.get('/v1/settings', (c) => c.json(settingsWire(c.get('caller').org)));
+const settingsAnswer = jsonResponse('The settings (`object: "settings"`, `org_id`, `default_intelligence_mode`).');
 
-  app.put('/v1/settings', async (c) => {
+export const getSettingsRoute = defineRoute({
+  method: 'get',
+  path: '/v1/settings',
+  operationId: 'getSettings',
+  summary: "The organisation's settings",
+  tags: ['Settings'],
+  auth: bearer(),
+  responses: { 200: settingsAnswer },
+});
+
+export const updateSettingsRoute = defineRoute({
+  method: 'put',
+  path: '/v1/settings',
+  operationId: 'updateSettings',
+  summary: "Change the organisation's default intelligence mode",
+  description: 'Third in the resolution order (header > body > this > `full`); applies to the next request on every instance. Unknown fields are ignored.',
+  tags: ['Settings'],
+  auth: bearer('settings:write'),
+  body: { schema: settingsSchema, name: 'UpdateSettingsRequest' },
+  responses: { 200: settingsAnswer },
+  errors: [400, 404, 413],
+});
+
+export function registerSettings(routes: RouteRegistry<AppEnv>, deps: InferenceDeps): void {
+  routes.add(getSettingsRoute, (c) => c.json(settingsWire(c.get('caller').org)));
+
+  routes.add(updateSettingsRoute, async (c) => {
     const caller = c.get('caller');
-    requireScope(caller, 'settings:write');
     const parsed = v.safeParse(settingsSchema, await readJson(c, deps.maxBodyBytes), { abortEarly: true });
     if (!parsed.success) throw issueToError(parsed.issues[0]);
     const patch = parsed.output.default_intelligence_mode === undefined ? {} : { defaultIntelligenceMode: parsed.output.default_intelligence_mode };
