@@ -8,6 +8,7 @@ import {
   speechRequestSchema,
   transcriptionContentTypes,
   transcriptionFormSchema,
+  translationFormSchema,
 } from '@svc/protocol';
 import type { Context } from 'hono';
 import type { InferenceDeps } from '../deps.js';
@@ -72,8 +73,6 @@ const transcriptAnswer = {
   headers: answerHeaders,
 };
 
-const transcriptionForm = { schema: transcriptionFormSchema, contentType: 'multipart/form-data', name: 'CreateTranscriptionRequest' } as const;
-
 export const transcriptionRoute = defineRoute({
   method: 'post',
   path: '/v1/audio/transcriptions',
@@ -81,7 +80,7 @@ export const transcriptionRoute = defineRoute({
   summary: 'Transcribe audio into text',
   tags: ['Audio'],
   auth: bearer('inference:audio'),
-  body: transcriptionForm,
+  body: { schema: transcriptionFormSchema, contentType: 'multipart/form-data', name: 'CreateTranscriptionRequest' },
   responses: { 200: transcriptAnswer },
   errors: callErrors,
 });
@@ -91,10 +90,10 @@ export const translationRoute = defineRoute({
   path: '/v1/audio/translations',
   operationId: 'createTranslation',
   summary: 'Translate audio into English text',
-  description: 'The same form as transcriptions; `language` is ignored (the output is English).',
+  description: 'The transcription form without `language`: the output is English (a `language` part is ignored).',
   tags: ['Audio'],
   auth: bearer('inference:audio'),
-  body: { ...transcriptionForm, name: 'CreateTranslationRequest' },
+  body: { schema: translationFormSchema, contentType: 'multipart/form-data', name: 'CreateTranslationRequest' },
   responses: { 200: transcriptAnswer },
   errors: callErrors,
 });

@@ -46,4 +46,5 @@ export {
   transcriptionContentTypes,
   transcriptionFormSchema,
   transcriptionFormats,
+  translationFormSchema,
 } from './transcriptions-request.js';

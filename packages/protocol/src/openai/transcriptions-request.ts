@@ -45,7 +45,7 @@ const temperatureMessage = 'must be a number between 0 and 1';
 export const transcriptionFormSchema = v.object({
   file: v.pipe(v.blob('must be an audio file part (multipart/form-data)'), v.description(`The audio file, at most ${MAX_AUDIO_FILE_BYTES} bytes (413 above).`)),
   model: v.pipe(textField, v.minLength(1, 'must not be empty')),
-  language: v.optional(v.pipe(textField, v.description('ISO 639-1 language of the audio; transcriptions only (translations are always into English).'))),
+  language: v.optional(v.pipe(textField, v.description('ISO 639-1 language of the audio.'))),
   prompt: v.optional(textField),
   response_format: v.optional(oneOf(transcriptionFormats)),
   temperature: v.optional(
@@ -59,6 +59,10 @@ export const transcriptionFormSchema = v.object({
   ),
 });
 
+/** The translation form: the same without `language` (the output is always English; a sent one is ignored). */
+export const translationFormSchema = v.omit(transcriptionFormSchema, ['language']);
+
+const forms = { transcription: transcriptionFormSchema, translation: translationFormSchema } as const;
 const formFields = Object.keys(transcriptionFormSchema.entries);
 
 /**
@@ -75,9 +79,10 @@ export async function decodeTranscriptionRequest(form: FormData, task: DecodedTr
     const value = form.get(name);
     if (value !== null) parts[name] = value;
   }
-  const parsed = v.safeParse(transcriptionFormSchema, parts, { abortEarly: true });
+  const parsed = v.safeParse(forms[task], parts, { abortEarly: true });
   if (!parsed.success) throw issueToError(parsed.issues[0]);
-  const { file, model, language, prompt, response_format: responseFormat = 'json', temperature } = parsed.output;
+  const { file, model, prompt, response_format: responseFormat = 'json', temperature } = parsed.output;
+  const language = 'language' in parsed.output ? parsed.output.language : undefined;
   const out: DecodedTranscriptionRequest = {
     task,
     model,
@@ -86,7 +91,7 @@ export async function decodeTranscriptionRequest(form: FormData, task: DecodedTr
     responseFormat,
   };
   if (file.type) out.fileType = file.type;
-  if (language && task === 'transcription') out.language = language;
+  if (language) out.language = language;
   if (prompt !== undefined) out.prompt = prompt;
   if (temperature !== undefined) out.temperature = temperature;
   return out;
