@@ -8,6 +8,6 @@ export default defineConfig({
   dts: process.env.SVC_SKIP_DTS !== '1',
   sourcemap: true,
   clean: true,
-  // The test helpers' validators are dev dependencies; never bundle them.
-  external: ['@readme/openapi-parser', 'ajv', 'ajv-formats'],
+  // The test helpers run inside the consumer's vitest with dev-only validators; never bundle them.
+  external: ['@readme/openapi-parser', 'ajv', 'ajv-formats', 'vitest'],
 });

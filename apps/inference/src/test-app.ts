@@ -1,7 +1,7 @@
 import type { Scope } from '@svc/core';
 import { type Runtime, createRuntime, parseEnv } from '@svc/runtime';
 import { afterAll, beforeAll } from 'vitest';
-import { createInferenceApp } from './app.js';
+import { type InferenceAppOptions, createInferenceApp } from './app.js';
 
 export interface TestApp {
   runtime: Runtime;
@@ -12,12 +12,15 @@ export interface TestApp {
   keyWith(scopes: Scope[]): Promise<string>;
 }
 
-/** An in-memory runtime answering from the mock provider, started before and closed after the file's tests. */
-export function useTestApp(master: string): TestApp {
+/**
+ * An in-memory runtime answering from the mock provider, started before and closed after the
+ * file's tests; `options` as `createInferenceApp` takes them (extra routes of a test).
+ */
+export function useTestApp(master: string, options: InferenceAppOptions = {}): TestApp {
   const state = {} as TestApp;
   beforeAll(async () => {
     state.runtime = await createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_MASTER_KEY: master, SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent' }));
-    state.app = createInferenceApp({ ...state.runtime, maxBodyBytes: 64 * 1024 });
+    state.app = createInferenceApp({ ...state.runtime, maxBodyBytes: 64 * 1024 }, options);
   });
   afterAll(async () => {
     await state.runtime?.close();

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { errorResponseSchema } from './error-schemas.js';
 import { buildOpenApiDocument } from './openapi-document.js';
 import { adminOnly, bearer, defineRoute, publicAccess } from './route-descriptor.js';
-import { openApiProblems, schemaValidator } from './test/index.js';
+import { documentedOperations, openApiProblems, schemaValidator, servedOperations } from './test/index.js';
 
 const createThing = defineRoute({
   method: 'post',
@@ -116,6 +116,20 @@ describe('buildOpenApiDocument', () => {
     });
     expect(operation.responses['401']).toEqual({ $ref: '#/components/responses/AnthropicError401' });
     expect(document.paths['/v1/things']?.post).not.toHaveProperty('deprecated');
+  });
+
+  it('compares a router table with the document: a route added around the registry stands out', () => {
+    const table = [
+      { method: 'ALL', path: '*' },
+      { method: 'POST', path: '/v1/things' },
+      { method: 'POST', path: '/v1/things' },
+      { method: 'POST', path: '/v1/legacy-things' },
+      { method: 'GET', path: '/v1/things/:slug{.+}' },
+      { method: 'GET', path: '/health' },
+    ];
+    expect(servedOperations(table, document)).toEqual(documentedOperations(document));
+    const stray = servedOperations([...table, { method: 'DELETE', path: '/v1/things/:slug' }], document);
+    expect([...stray].filter((operation) => !documentedOperations(document).has(operation))).toEqual(['delete /v1/things/{slug}']);
   });
 
   it('refuses two routes with the same method and path, or operationId', () => {

@@ -1,7 +1,3 @@
-/**
- * @svc/openapi/test: checks an app's OpenAPI document against the standard and against the app.
- * Used by the apps' tests; never bundled into them.
- */
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
