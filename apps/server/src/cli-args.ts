@@ -22,7 +22,7 @@ export class CliError extends Error {
 
 export const usage = `usage: svc <command>
 
-  svc orgs create NAME [--plan P] [--rpm N] [--tpm N] [--budget-usd X] [--token-quota N]
+  svc orgs create NAME [--plan P] [--rpm N] [--tpm N] [--budget-usd X] [--token-quota N] [--free-models-only]
   svc orgs list
   svc keys create --org NAME [--name N] [--scopes a,b] [--rpm N] [--tpm N] [--budget-usd X] [--expires-in 30d]
   svc keys list [--org NAME]

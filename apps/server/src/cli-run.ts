@@ -22,13 +22,14 @@ const options = {
   'budget-usd': { type: 'string' },
   'token-quota': { type: 'string' },
   'expires-in': { type: 'string' },
+  'free-models-only': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof options; allowPositionals: true }>>['values'];
 
 function limits(values: Values) {
-  const out: { rpmLimit?: number; tpmLimit?: number; monthlyBudgetUsd?: number; tokenQuota?: number; plan?: string } = {};
+  const out: { rpmLimit?: number; tpmLimit?: number; monthlyBudgetUsd?: number; tokenQuota?: number; plan?: string; freeModelsOnly?: boolean } = {};
   const rpm = parseNumber('rpm', values.rpm, true);
   const tpm = parseNumber('tpm', values.tpm, true);
   const budget = parseNumber('budget-usd', values['budget-usd'], false);
@@ -38,6 +39,7 @@ function limits(values: Values) {
   if (budget !== undefined) out.monthlyBudgetUsd = budget;
   if (quota !== undefined) out.tokenQuota = quota;
   if (values.plan) out.plan = values.plan;
+  if (values['free-models-only']) out.freeModelsOnly = true;
   return out;
 }
 

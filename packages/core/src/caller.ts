@@ -31,6 +31,8 @@ export interface Organization {
   monthlyBudgetUsd: number | null;
   tokenQuota: number | null;
   defaultIntelligenceMode: IntelligenceMode | null;
+  /** Routing policy: only free or open-weight models serve this organisation (absent = false). */
+  freeModelsOnly?: boolean;
   createdAt: Date;
 }
 
