@@ -1,4 +1,5 @@
 import type { ChatResult } from '@svc/core';
+import { computeCost } from '@svc/billing';
 import type { Provider, ProviderChatRequest } from '@svc/providers';
 import { describe, expect, it } from 'vitest';
 import type { ChatJsonResponse } from './gateway.js';
@@ -53,8 +54,11 @@ describe('output verification and healing', () => {
     expect(response.result.choices[0]!.message.content).toBe('{"city":"Rome","days":2}');
     expect(response.metadata.healer_report).toMatchObject({ original: 'I cannot say.', stage: 3, confidence: 1 });
     expect(response.result.usage).toMatchObject({ promptTokens: 200, completionTokens: 40 });
-    expect(usage.map((u) => u.requestId.endsWith(':reask'))).toEqual([false, true]);
-    expect(response.metadata.cost_usd).toBeCloseTo(usage[0]!.costUsd + usage[1]!.costUsd, 12);
+    // One ledger row for the request, billing both calls.
+    expect(usage).toHaveLength(1);
+    expect(usage[0]).toMatchObject({ promptTokens: 200, completionTokens: 40 });
+    expect(usage[0]!.costUsd).toBeCloseTo(response.metadata.cost_usd!, 12);
+    expect(usage[0]!.costUsd).toBeCloseTo(2 * computeCost(llama, { promptTokens: 100, completionTokens: 20, totalTokens: 120 }).costUsd, 12);
     expect(decisions[0]!.details).toMatchObject({ reask: { model: llama.id, valid: true } });
   });
 

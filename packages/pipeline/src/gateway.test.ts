@@ -71,6 +71,7 @@ describe('Gateway.chat', () => {
     if (response.kind !== 'stream') throw new Error('expected a stream');
     await drain(response);
     expect(usage[0]!.completionTokens).toBe(2); // "hello world": 2 tokens for the o200k tokenizer
+    expect(usage[0]!.usageEstimated).toBe(true);
     expect(decisions[0]!.details).toMatchObject({ usageEstimated: true });
     expect(response.metadata()).toMatchObject({ usage_estimated: true });
   });

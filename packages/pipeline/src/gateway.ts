@@ -130,9 +130,9 @@ export class Gateway {
   private readonly maxAttempts: number;
   private readonly router: Router;
   private readonly routerLatency: LatencyStats;
-  private readonly routeContext: RouteContext;
+  /** Route contexts by mode and org policy, built once: [full/cache, proxy, free full/cache, free proxy]. */
+  private readonly routeContexts: readonly RouteContext[];
   /** Proxy mode routes on the structural features only (spec §Intelligence modes: the small vector). */
-  private readonly proxyRouteContext: RouteContext;
   private readonly verifier: OutputVerifier;
 
   constructor(private readonly deps: GatewayDeps) {
@@ -142,11 +142,12 @@ export class Gateway {
     this.router = deps.router ?? createRouter({ catalog: deps.catalog, latency: this.routerLatency });
     const latency = this.routerLatency;
     const breakers = deps.breakers;
-    this.routeContext = {
+    const live: RouteContext = {
       latencyMs: (id) => latency.get(id),
       ...(breakers?.knownOpen ? { breakerOpen: (id: string) => breakers.knownOpen!(id) } : {}),
     };
-    this.proxyRouteContext = { ...this.routeContext, textFeatures: false };
+    const free: RouteContext = { ...live, orgPolicy: { freeModelsOnly: true } };
+    this.routeContexts = [live, { ...live, textFeatures: false }, free, { ...free, textFeatures: false }];
   }
 
   /**
@@ -187,7 +188,7 @@ export class Gateway {
   private route(request: ChatRequest, context: RequestContext, mode: IntelligenceMode): RoutingDecision | Promise<RoutingDecision> {
     const svc = request.svc;
     const { sticky, chains } = this.deps;
-    const routeContext = mode === 'proxy' ? this.proxyRouteContext : this.routeContext;
+    const routeContext = this.routeContexts[(mode === 'proxy' ? 1 : 0) + (context.caller.org.freeModelsOnly === true ? 2 : 0)]!;
     const stickyKey = sticky && request.routingHints?.chainRouting !== 'mixed' ? (svc?.chainId ?? svc?.conversationId) : undefined;
     if (stickyKey === undefined && !(chains && svc?.chainId !== undefined)) return this.router.route(request, routeContext);
     return this.routeChain(request, context, stickyKey, routeContext);
@@ -346,19 +347,23 @@ export class Gateway {
       if (verified?.healerReport) details.healing = { stage: verified.healerReport.stage, confidence: verified.healerReport.confidence };
       if (reask) details.reask = { model: reask.model.id, valid: reask.valid };
       if (speculation) details.speculation = { draft: speculation.draft.id, accepted: speculation.accepted };
-      this.learn(context, request, decision, mode, model, attempts, 'ok', called.value.usage, firstCost, latencyMs, false, details);
-      // The re-ask has its own ledger row, so no spend goes unrecorded.
-      if (reask?.usage && reaskCost) this.recordSpend(`${context.requestId}:reask`, context, reask.model, reask.usage, reaskCost, latencyMs, 200, false, new Date());
-      if (rejected && draftCost) this.recordSpend(`${context.requestId}:draft`, context, rejected.model, rejected.usage, draftCost, latencyMs, 200, false, new Date());
+      // One ledger row per request, billing every call it made; the metrics count each call on its own model.
+      if (reask?.usage && reaskCost) this.countSpend(reask.model, reask.usage, reaskCost);
+      if (rejected && draftCost) this.countSpend(rejected.model, rejected.usage, draftCost);
+      const billed = result.usage && cost ? { usage: result.usage, cost } : undefined;
+      this.learn(context, request, decision, mode, model, attempts, 'ok', called.value.usage, firstCost, latencyMs, false, details, billed);
       // An organisation's own key is paid by the organisation: it counts against rate limits, not the budget.
       void reservation.settle({ actualTokens: result.usage?.totalTokens ?? 0, actualCostUsd: metadata.cost_attribution === 'byok' ? 0 : (cost?.costUsd ?? 0) });
       return { kind: 'json', result, metadata, headers: { ...headers, ...reservation.headers } };
     } catch (error) {
       deadline.clear();
       this.recordFailure(context, request, decision, mode, attempts);
-      // A draft answered before the chosen model failed: what it spent is still recorded and charged.
+      // A draft answered before the chosen model failed: what it spent is still recorded and charged, in the request's one row.
       const spent = speculation?.usage && !speculation.accepted ? computeCost(speculation.draft, speculation.usage) : undefined;
-      if (spent && speculation?.usage) this.recordSpend(`${context.requestId}:draft`, context, speculation.draft, speculation.usage, spent, Math.round(performance.now() - context.startedAt), 200, false, new Date());
+      if (spent && speculation?.usage) {
+        this.countSpend(speculation.draft, speculation.usage, spent);
+        this.recordUsage(context, speculation.draft, speculation.usage, spent, Math.round(performance.now() - context.startedAt), isGatewayError(error) ? error.status : 500, false, false, new Date());
+      }
       if (!ended && spent && speculation?.usage) {
         ended = true;
         void reservation.settle({ actualTokens: speculation.usage.totalTokens, actualCostUsd: orgProviders?.get(speculation.draft.provider) ? 0 : spent.costUsd });
@@ -588,15 +593,19 @@ export class Gateway {
     });
   }
 
-  /** Metrics and the ledger row of one billed provider answer. */
-  private recordSpend(requestId: string, context: RequestContext, model: ModelInfo, usage: Usage, cost: Cost, latencyMs: number, status: number, stream: boolean, createdAt: Date): void {
+  /** The token, cost and savings counters of one provider call, on the model that made it. */
+  private countSpend(model: ModelInfo, usage: Usage, cost: Cost): void {
     const { metrics } = this.deps;
     metrics.tokens.inc({ direction: 'prompt', model: model.id, provider: model.provider }, usage.promptTokens);
     metrics.tokens.inc({ direction: 'completion', model: model.id, provider: model.provider }, usage.completionTokens);
     metrics.costUsd.inc({ model: model.id, provider: model.provider }, cost.costUsd);
     if (cost.savingsUsd > 0) metrics.savingsUsd.inc({ model: model.id, provider: model.provider }, cost.savingsUsd);
+  }
+
+  /** The request's one ledger row (idempotent by request id): what every call it made cost. */
+  private recordUsage(context: RequestContext, model: ModelInfo, usage: Usage, cost: Cost, latencyMs: number, status: number, stream: boolean, usageEstimated: boolean, createdAt: Date): void {
     this.deps.learn.recordUsage({
-      requestId,
+      requestId: context.requestId,
       orgId: context.caller.org.id,
       keyId: context.caller.keyId,
       model: model.id,
@@ -610,6 +619,7 @@ export class Gateway {
       latencyMs,
       status,
       stream,
+      usageEstimated,
       createdAt,
     });
   }
@@ -637,10 +647,15 @@ export class Gateway {
     latencyMs: number,
     stream: boolean,
     details: Record<string, unknown>,
+    /** What the request is billed when it made more calls than the one answering (a re-ask, a rejected draft). */
+    billed?: { usage: Usage; cost: Cost },
   ): void {
     const { learn } = this.deps;
     const createdAt = new Date();
-    if (usage && cost) this.recordSpend(context.requestId, context, model, usage, cost, latencyMs, outcome === 'ok' || outcome === 'client_closed' ? 200 : 502, stream, createdAt);
+    if (usage && cost) this.countSpend(model, usage, cost);
+    const row = billed ?? (usage && cost ? { usage, cost } : undefined);
+    const status = outcome === 'ok' || outcome === 'client_closed' ? 200 : 502;
+    if (row) this.recordUsage(context, model, row.usage, row.cost, latencyMs, status, stream, details.usageEstimated === true, createdAt);
     learn.recordDecision(decisionRecord(context, request, decision, mode, model, attempts, outcome, latencyMs, details, createdAt));
     const success = outcome === 'ok' || outcome === 'client_closed';
     const feedback = this.deps.feedback;

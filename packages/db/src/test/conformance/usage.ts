@@ -23,7 +23,7 @@ export function usageConformance(getDb: GetDb): void {
   it('inserts the same request id once', async () => {
     const db = getDb();
     const org = await createTestOrg(db);
-    const event = usageEvent(org.id, { keyId: 'key_a', cachedTokens: 20, cacheHit: true, stream: true });
+    const event = usageEvent(org.id, { keyId: 'key_a', cachedTokens: 20, cacheHit: true, stream: true, usageEstimated: true });
     expect(await db.usage.insertMany([event])).toBe(1);
     expect(await db.usage.insertMany([event, { ...event, costUsd: 99 }])).toBe(0);
     const rows = await db.usage.listByOrg(org.id);
@@ -42,6 +42,7 @@ export function usageConformance(getDb: GetDb): void {
       cachedTokens: 0,
       cacheHit: false,
       stream: false,
+      usageEstimated: false,
     });
   });
 
