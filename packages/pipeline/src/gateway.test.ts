@@ -56,6 +56,9 @@ describe('Gateway.chat', () => {
       [2, 'from anthropic'],
     ]);
     expect(decisions[0]!.details).toMatchObject({ replicatedChoices: 2, complexity: 'trivial', workflowType: 'single_turn', waterfall: [claude.id] });
+    // The scalar features the decision was made on are logged with it (snake_case, as /v1/classify_complexity names them).
+    expect(decisions[0]!.details).toMatchObject({ features: expect.objectContaining({ turns: 1, tools: false, has_system: false }) });
+    expect((decisions[0]!.details as { features: Record<string, unknown> }).features.prompt_tokens).toBeGreaterThan(0);
 
     const stream = await gateway.chat(request({ model: claude.id, n: 2, stream: true }), context());
     if (stream.kind !== 'stream') throw new Error('expected a stream');

@@ -121,6 +121,7 @@ export function createRouter(options: RouterOptions): Router {
       complexity,
       notApplied: prefs.notApplied,
       vector,
+      features,
       promptTokens: features.promptTokens,
       featureCount: textFeatures ? featureDimension : structuralDimension,
       workflowType,
