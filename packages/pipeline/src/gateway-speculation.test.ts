@@ -1,4 +1,5 @@
 import type { ChatResult } from '@svc/core';
+import type { RouteOutcome } from '@svc/router';
 import type { Provider, ProviderChatRequest } from '@svc/providers';
 import { describe, expect, it } from 'vitest';
 import type { ChatJsonResponse } from './gateway.js';
@@ -51,9 +52,16 @@ describe('svc.enable_speculation', () => {
         return model === draftModel ? 'I think the answer is forty-two.' : '{"answer": 42}';
       }),
     );
-    const { gateway, context, usage, decisions } = setup(providers);
+    const outcomes: RouteOutcome[] = [];
+    const { gateway, context, usage, decisions } = setup(providers, undefined, { feedback: { record: (o) => outcomes.push(o) } });
     const response = (await gateway.chat(request({ model: 'auto', responseFormat: jsonObject, svc: { enableSpeculation: true } }), context())) as ChatJsonResponse;
     expect(response.headers['x-svc-speculation-accepted']).toBe('0');
+    // The router learns that the draft model failed this request and the chosen one answered it.
+    const draft = (decisions[0]!.details as { speculation: { draft: string } }).speculation.draft;
+    expect(outcomes.map((o) => [o.modelId, o.success])).toEqual([
+      [response.metadata.model, true],
+      [draft, false],
+    ]);
     expect(response.result.choices[0]!.message.content).toBe('{"answer": 42}');
     expect(response.metadata.model).toBe((decisions[0]!.details as { waterfall: string[] }).waterfall[0]);
     expect(response.result.usage).toMatchObject({ promptTokens: 200, completionTokens: 40 });

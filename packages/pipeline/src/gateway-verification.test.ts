@@ -1,4 +1,5 @@
 import type { ChatResult } from '@svc/core';
+import type { RouteOutcome } from '@svc/router';
 import { computeCost } from '@svc/billing';
 import type { Provider, ProviderChatRequest } from '@svc/providers';
 import { describe, expect, it } from 'vitest';
@@ -130,5 +131,32 @@ describe('stream verification', () => {
     for await (const event of response.events) if (event.type === 'text-delta') text += event.text;
     expect(text).toContain('```');
     expect(response.metadata()?.healer_report).toMatchObject({ stage: 1, healed: '{"city": "Paris", "days": 3}' });
+  });
+});
+
+describe('verification teaches the router', () => {
+  const learnFrom = (groq: Provider) => {
+    const outcomes: RouteOutcome[] = [];
+    return { outcomes, ...setup([groq], undefined, { feedback: { record: (o) => outcomes.push(o) } }) };
+  };
+
+  it('a valid answer is a full success, with its cost', async () => {
+    const { gateway, context, outcomes } = learnFrom(answering('groq', ['{"city":"Paris","days":3}']));
+    await gateway.chat(request({ responseFormat: jsonSchema }), context());
+    expect(outcomes).toHaveLength(1);
+    expect(outcomes[0]).toMatchObject({ modelId: llama.id, success: true });
+    expect(outcomes[0]!.quality).toBeUndefined();
+    expect(outcomes[0]!.costUsd).toBeGreaterThan(0);
+  });
+
+  it('a healed answer is worth its confidence, a re-asked one nothing', async () => {
+    const healed = learnFrom(answering('groq', ['```json\n{"city": "Paris", "days": "3"}\n```']));
+    const response = (await healed.gateway.chat(request({ responseFormat: jsonSchema }), healed.context())) as ChatJsonResponse;
+    expect(healed.outcomes[0]!.quality).toBe(response.metadata.healer_report!.confidence);
+    expect(healed.outcomes[0]!.quality).toBeLessThan(1);
+
+    const reasked = learnFrom(answering('groq', ['I cannot say.', '{"city":"Rome","days":2}']));
+    await reasked.gateway.chat(request({ responseFormat: jsonSchema, svc: { outputVerification: 'native' } }), reasked.context());
+    expect(reasked.outcomes[0]).toMatchObject({ modelId: llama.id, success: true, quality: 0 });
   });
 });

@@ -351,7 +351,12 @@ export class Gateway {
       if (reask?.usage && reaskCost) this.countSpend(reask.model, reask.usage, reaskCost);
       if (rejected && draftCost) this.countSpend(rejected.model, rejected.usage, draftCost);
       const billed = result.usage && cost ? { usage: result.usage, cost } : undefined;
-      this.learn(context, request, decision, mode, model, attempts, 'ok', called.value.usage, firstCost, latencyMs, false, details, billed);
+      this.learn(context, request, decision, mode, model, attempts, 'ok', called.value.usage, firstCost, latencyMs, false, details, {
+        ...(billed ? { billed } : {}),
+        // What verification found is the router's quality signal: a re-ask means the answer failed, healing is worth its confidence.
+        ...(reask ? { quality: 0 } : verified?.healerReport ? { quality: verified.healerReport.confidence } : {}),
+        ...(rejected ? { rejectedDraft: rejected.model } : {}),
+      });
       // An organisation's own key is paid by the organisation: it counts against rate limits, not the budget.
       void reservation.settle({ actualTokens: result.usage?.totalTokens ?? 0, actualCostUsd: metadata.cost_attribution === 'byok' ? 0 : (cost?.costUsd ?? 0) });
       return { kind: 'json', result, metadata, headers: { ...headers, ...reservation.headers } };
@@ -647,13 +652,12 @@ export class Gateway {
     latencyMs: number,
     stream: boolean,
     details: Record<string, unknown>,
-    /** What the request is billed when it made more calls than the one answering (a re-ask, a rejected draft). */
-    billed?: { usage: Usage; cost: Cost },
+    extra: LearnExtra = {},
   ): void {
     const { learn } = this.deps;
     const createdAt = new Date();
     if (usage && cost) this.countSpend(model, usage, cost);
-    const row = billed ?? (usage && cost ? { usage, cost } : undefined);
+    const row = extra.billed ?? (usage && cost ? { usage, cost } : undefined);
     const status = outcome === 'ok' || outcome === 'client_closed' ? 200 : 502;
     if (row) this.recordUsage(context, model, row.usage, row.cost, latencyMs, status, stream, details.usageEstimated === true, createdAt);
     learn.recordDecision(decisionRecord(context, request, decision, mode, model, attempts, outcome, latencyMs, details, createdAt));
@@ -661,7 +665,16 @@ export class Gateway {
     const feedback = this.deps.feedback;
     if (feedback) {
       teachFailures(feedback, decision, attempts);
-      feedback.record({ decision, modelId: model.id, success, ...(usage ? { completionTokens: usage.completionTokens } : {}) });
+      feedback.record({
+        decision,
+        modelId: model.id,
+        success,
+        ...(usage ? { completionTokens: usage.completionTokens } : {}),
+        ...(cost ? { costUsd: cost.costUsd } : {}),
+        ...(extra.quality === undefined ? {} : { quality: extra.quality }),
+      });
+      // A draft verification refused taught the router that the cheaper model could not do this request.
+      if (extra.rejectedDraft) feedback.record({ decision, modelId: extra.rejectedDraft.id, success: false });
     }
     if (success && decision.stickyKey !== undefined) this.deps.sticky?.set(context.caller.org.id, decision.stickyKey, model.id);
   }
@@ -745,6 +758,16 @@ function withOwnKeys(own: ProviderLookup, platform: ProviderLookup): ProviderLoo
 }
 
 /** Each candidate that failed on its own account teaches the router a failure (a caller-fault error teaches nothing). */
+/** What the learn stage needs beyond the answering call. */
+interface LearnExtra {
+  /** What the request is billed when it made more calls than the one answering (a re-ask, a rejected draft). */
+  billed?: { usage: Usage; cost: Cost };
+  /** Quality of the answer in 0..1 as verification judged it (absent: a plain success is 1). */
+  quality?: number;
+  /** A speculation draft verification refused. */
+  rejectedDraft?: ModelInfo;
+}
+
 function teachFailures(feedback: Pick<RouterFeedback, 'record'>, decision: RoutingDecision, attempts: readonly Attempt[]): void {
   for (const attempt of attempts) {
     if (attempt.outcome === 'error' && attempt.errorKind !== undefined && upstreamFaults.has(attempt.errorKind)) {
