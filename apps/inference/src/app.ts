@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { authenticate } from './authenticate.js';
 import type { InferenceDeps } from './deps.js';
 import type { AppEnv } from './env.js';
@@ -15,11 +15,18 @@ import { recordRequest } from './record-request.js';
 import { registerProbes } from './routes/probes.js';
 import { registerResponses } from './routes/responses.js';
 import { registerSettings } from './routes/settings.js';
+import { reportMode, resolvedMode } from './report-mode.js';
+
+/** Errors after authentication carry the mode the request resolved to, like every other response. */
+function modeHeader(c: Context<AppEnv>): Record<string, string> | undefined {
+  const mode = resolvedMode(c);
+  return mode ? { 'x-svc-intelligence-mode': mode } : undefined;
+}
 
 /** The inference API (spec document 1) under `/v1`, plus the probes. */
 export function createInferenceApp(deps: InferenceDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.onError(onError(deps.logger));
+  app.onError(onError(deps.logger, modeHeader));
   app.notFound(notFoundHandler);
   app.use(recordRequest(deps.metrics));
   registerProbes(app, deps);
@@ -32,6 +39,7 @@ export function createInferenceApp(deps: InferenceDeps): Hono<AppEnv> {
   registerModerations(app, deps);
   registerAudio(app, deps);
   registerResponses(app, deps);
+  for (const path of ['/v1/models', '/v1/models/*', '/v1/settings', '/v1/memory/*']) app.use(path, reportMode());
   registerModels(app, deps);
   registerSettings(app, deps);
   registerMemory(app, deps);

@@ -1,11 +1,12 @@
 import type { Catalog, ModelInfo, ModelKind } from '@svc/catalog';
-import { type SvcMetadata, invalidRequest, isGatewayError, isProviderError, noProviderConfigured, toGatewayError } from '@svc/core';
+import { type IntelligenceMode, type SvcMetadata, invalidRequest, isGatewayError, isProviderError, noProviderConfigured, toGatewayError } from '@svc/core';
 import { type Reservation, organizationLimits } from '@svc/limits';
 import type { Provider } from '@svc/providers';
 import { allBreakersOpen } from '@svc/resilience';
 import type { ProviderLookup } from './call.js';
 import type { EmbedDeps } from './embed.js';
 import type { RequestContext } from './gateway.js';
+import { resolveIntelligenceMode } from './intelligence-mode.js';
 
 /**
  * What the non-chat stages (embeddings, moderations, speech) share: the embed stage's deps but
@@ -49,6 +50,7 @@ const unlimited: Reservation = { headers: {}, charge: async () => {}, settle: as
 
 /** Admits the request against the organisation's RPM/TPM limits, budget and quota. */
 export async function admitUnits(deps: UnitStageDeps, context: RequestContext, estimate: { tokens: number; costUsd: number }): Promise<Reservation> {
+  unitMode(context); // a bad X-Intelligence-Mode is a 400 before anything is spent
   if (!deps.limiter) return unlimited;
   try {
     return await deps.limiter.admit({
@@ -119,6 +121,14 @@ export interface UnitOutcome {
 }
 
 /**
+ * The resolved intelligence mode of a single-model endpoint (header > org default > full; these
+ * requests carry no `svc` block). Reported on every response; none of its stages apply here.
+ */
+function unitMode(context: RequestContext): IntelligenceMode {
+  return resolveIntelligenceMode(context.intelligenceModeHeader, undefined, context.caller.org.defaultIntelligenceMode);
+}
+
+/**
  * Settles the reservation, counts the cost, queues the usage-ledger row and builds the
  * `svc_metadata` and `x-svc-*` headers of a single-model answer.
  */
@@ -129,6 +139,7 @@ export function recordUnitUsage(
   outcome: UnitOutcome,
 ): { metadata: SvcMetadata; headers: Record<string, string> } {
   const { model, costUsd, byok, promptTokens } = outcome;
+  const mode = unitMode(context);
   void reservation.settle({ actualTokens: promptTokens, actualCostUsd: byok ? 0 : costUsd });
   const latencyMs = Math.round(performance.now() - context.startedAt);
   deps.metrics.costUsd.inc({ model: model.id, provider: model.provider }, costUsd);
@@ -165,7 +176,7 @@ export function recordUnitUsage(
     savings_pct: 0,
     cost_attribution: byok ? 'byok' : 'svc',
     estimated_cost_usd: outcome.estimatedCostUsd ?? costUsd,
-    intelligence_mode: 'proxy',
+    intelligence_mode: mode,
     model: model.id,
   };
   const headers: Record<string, string> = {
@@ -177,6 +188,7 @@ export function recordUnitUsage(
     'x-svc-cost-usd': String(costUsd),
     ...(promptTokens > 0 ? { 'x-svc-input-tokens': String(promptTokens) } : {}),
     'x-svc-cache-hit': 'false',
+    'x-svc-intelligence-mode': mode,
     ...reservation.headers,
   };
   return { metadata, headers };
