@@ -1,7 +1,8 @@
 import type { ModelInfo } from '../model.js';
 import { type ModelSpec, defineModels, hostModels, released } from './define.js';
 
-// Image generation models, priced per image by `<quality>:<size>` (`unitPrices.perImage`).
+// Image generation models, priced per image by `<quality>:<size>` (`unitPrices.perImage`);
+// `default` prices a request that names no size: the model's default image.
 // Source: openai.com/api/pricing (2026). DALL·E 3: standard 1024² $0.04, wide $0.08; hd 1024²
 // $0.08, wide $0.12. DALL·E 2: 256² $0.016, 512² $0.018, 1024² $0.02.
 // gpt-image-1 is billed by tokens (text in $5, image out $40 per million): its token prices bill
@@ -43,6 +44,7 @@ export const openaiImageModels: readonly ModelInfo[] = /* @__PURE__ */ images([
         'hd:1024x1024': 0.08,
         'hd:1024x1792': 0.12,
         'hd:1792x1024': 0.12,
+        default: 0.04,
       },
     },
   },
@@ -52,7 +54,7 @@ export const openaiImageModels: readonly ModelInfo[] = /* @__PURE__ */ images([
     tier: 'T3',
     created: released('2022-11-03'),
     qualityPrior: 0.5,
-    unitPrices: { perImage: { '256x256': 0.016, '512x512': 0.018, '1024x1024': 0.02 } },
+    unitPrices: { perImage: { '256x256': 0.016, '512x512': 0.018, '1024x1024': 0.02, default: 0.02 } },
   },
   {
     upstreamId: 'gpt-image-1',
