@@ -15,7 +15,7 @@ export interface ImageStoreSettings {
 
 /** A stored image, read back. */
 export interface StoredImage {
-  bytes: Uint8Array;
+  bytes: Uint8Array<ArrayBuffer>;
   contentType: string;
   /** Ms until it expires (at least 1). */
   ttlMs: number;
