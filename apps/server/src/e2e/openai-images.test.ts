@@ -97,6 +97,13 @@ describe('openai SDK: images (mock upstream)', () => {
     }
   });
 
+  it('lists the image models with the other models', async () => {
+    const ids = [];
+    for await (const model of served.client.models.list()) ids.push(model.id);
+    expect(ids).toEqual(expect.arrayContaining(['openai/dall-e-3', 'openai/dall-e-2', 'openai/gpt-image-1', 'openai/tts-1']));
+    expect(await served.client.models.retrieve('openai/dall-e-3')).toMatchObject({ id: 'openai/dall-e-3', owned_by: 'openai' });
+  });
+
   it('answers 403 without the images scope', async () => {
     const org = await served.gateway.runtime.db.orgs.ensure('e2e-images-scope');
     const chatOnly = (await served.gateway.runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:chat'] })).secret;
