@@ -7,6 +7,8 @@ import { registerAudio } from './routes/audio.js';
 import { registerChatCompletions } from './routes/chat-completions.js';
 import { registerCompletions } from './routes/completions.js';
 import { registerEmbeddings } from './routes/embeddings.js';
+import { registerImageFiles } from './routes/image-files.js';
+import { registerImageGenerations } from './routes/image-generations.js';
 import { registerMemory } from './routes/memory.js';
 import { registerMessages } from './routes/messages.js';
 import { registerModels } from './routes/models.js';
@@ -32,12 +34,15 @@ export function createInferenceApp(deps: InferenceDeps): Hono<AppEnv> {
   registerProbes(app, deps);
   // Authenticates itself so auth failures use the Anthropic error shape: keep it before /v1/* auth.
   registerMessages(app, deps);
+  // Image URLs are capabilities, fetched without a key: before /v1/* auth.
+  registerImageFiles(app, deps);
   app.use('/v1/*', authenticate(deps));
   registerChatCompletions(app, deps);
   registerCompletions(app, deps);
   registerEmbeddings(app, deps);
   registerModerations(app, deps);
   registerAudio(app, deps);
+  registerImageGenerations(app, deps);
   registerResponses(app, deps);
   for (const path of ['/v1/models', '/v1/models/*', '/v1/settings', '/v1/memory/*']) app.use(path, reportMode());
   registerModels(app, deps);

@@ -1,6 +1,6 @@
 import { createControlPlaneApp } from '@svc/control-plane';
 import { createInferenceApp } from '@svc/inference';
-import { type Env, type Runtime, createRuntime } from '@svc/runtime';
+import { type Env, type Runtime, type RuntimeOptions, createRuntime } from '@svc/runtime';
 import { type Listening, listen, shutdown } from './serve.js';
 
 export type Role = 'all' | 'inference' | 'control-plane';
@@ -13,12 +13,12 @@ export interface Started {
 }
 
 /** Builds the runtime and starts the apps of `role` on the configured ports. */
-export async function start(env: Env, role: Role, options: { fetch?: typeof globalThis.fetch } = {}): Promise<Started> {
+export async function start(env: Env, role: Role, options: Pick<RuntimeOptions, 'fetch' | 'imageUrlTtlMs'> = {}): Promise<Started> {
   const runtime = await createRuntime(env, options);
   const servers: Listening[] = [];
   try {
     if (role !== 'control-plane') {
-      const app = createInferenceApp({ ...runtime, maxBodyBytes: env.SVC_MAX_BODY_BYTES });
+      const app = createInferenceApp({ ...runtime, maxBodyBytes: env.SVC_MAX_BODY_BYTES, ...(env.SVC_PUBLIC_URL ? { publicUrl: env.SVC_PUBLIC_URL } : {}) });
       servers.push(await listen('inference', app, env.PORT, env.HOST));
     }
     if (role !== 'inference') {

@@ -1,8 +1,8 @@
 import type { Tier } from '@svc/core';
 
 export type Capability = 'tools' | 'vision' | 'json' | 'reasoning' | 'audio';
-/** `moderation`, `speech` and `transcription` models serve only their own endpoints; the router routes `chat` only. */
-export type ModelKind = 'chat' | 'embedding' | 'moderation' | 'speech' | 'transcription';
+/** `moderation`, `speech`, `transcription` and `image` models serve only their own endpoints; the router routes `chat` only. */
+export type ModelKind = 'chat' | 'embedding' | 'moderation' | 'speech' | 'transcription' | 'image';
 
 /** One model of the catalog. Prices are USD per million tokens. */
 export interface ModelInfo {

@@ -1,6 +1,6 @@
 import type { Capability, ModelInfo, ModelKind } from './model.js';
 
-const kinds: ReadonlySet<ModelKind> = new Set<ModelKind>(['chat', 'embedding', 'moderation', 'speech', 'transcription']);
+const kinds: ReadonlySet<ModelKind> = new Set<ModelKind>(['chat', 'embedding', 'moderation', 'speech', 'transcription', 'image']);
 const tiers: ReadonlySet<string> = new Set(['T1', 'T2', 'T3']);
 const capabilities: ReadonlySet<Capability> = new Set<Capability>(['tools', 'vision', 'json', 'reasoning', 'audio']);
 const prices = ['inputPricePerMTok', 'outputPricePerMTok', 'cachedInputPricePerMTok', 'cacheWritePricePerMTok'] as const;
@@ -66,6 +66,13 @@ export function validateModel(model: ModelInfo): void {
   }
   if (model.kind === 'embedding' && !(typeof model.dimensions === 'number' && model.dimensions > 0)) {
     fail(id, 'embedding models need positive dimensions');
+  }
+  if (model.kind === 'image') {
+    const perImage = model.unitPrices?.perImage;
+    if (!perImage || Object.keys(perImage).length === 0) fail(id, 'image models need unitPrices.perImage (USD per image by size or quality:size)');
+    for (const [key, price] of Object.entries(perImage)) {
+      if (!isNonNegative(price)) fail(id, `unitPrices.perImage[${JSON.stringify(key)}] must be a non-negative number (got ${String(price)})`);
+    }
   }
   if (!isNonNegative(model.created)) fail(id, 'created must be unix seconds');
   if (!(isNonNegative(model.qualityPrior) && model.qualityPrior <= 1)) {

@@ -20,5 +20,7 @@ export { type EmbedDeps, type EmbedRequest, type EmbedResponse, embed } from './
 export { type ModerateRequest, type ModerateResponse, moderate } from './moderate.js';
 export { type SpeakRequest, type SpeakResponse, speak } from './speech.js';
 export { type TranscribeRequest, type TranscribeResponse, transcribe } from './transcribe.js';
+export { type DeliveredImageRef, type GenerateImagesRequest, type GenerateImagesResponse, type ImageStageDeps, generateImages } from './images.js';
+export { IMAGE_URL_TTL_MS, ImageStore, type ImageStoreSettings, type StoredImage } from './image-store.js';
 export type { UnitStageDeps } from './unit-stage.js';
 export { MEMORY_TOKEN_BUDGET, type MemoryPort, type Restore, injectMemory, lastUserText, recallForRequest, redactRequest, rememberExchange, restoreResult } from './memory-stage.js';

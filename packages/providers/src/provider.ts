@@ -1,9 +1,11 @@
 import type { ChatRequest, ChatResult, StreamEvent } from '@svc/core';
 import type { ModerationRequest, ModerationResult, SpeechRequest, SpeechResult } from './provider-audio.js';
+import type { ImageGenerationRequest, ImageGenerationResult } from './provider-images.js';
 import type { TranscriptionRequest, TranscriptionResult } from './provider-transcription.js';
 import type { HttpClient } from './shared/http-client.js';
 
 export type * from './provider-audio.js';
+export type * from './provider-images.js';
 export type * from './provider-transcription.js';
 
 /** The chat request a provider receives: the canonical request with the upstream model resolved. */
@@ -54,6 +56,11 @@ export interface Provider {
   speech?(request: SpeechRequest, options?: CallOptions): Promise<SpeechResult>;
   /** Speech to text (or to English); present only on providers that serve it (OpenAI). */
   transcribe?(request: TranscriptionRequest, options?: CallOptions): Promise<TranscriptionResult>;
+  /**
+   * Generates images, answered as base64 whatever the client asked for; present only on
+   * providers that serve image generation (OpenAI, Azure OpenAI). Rejects with a `ProviderError`.
+   */
+  generateImages?(request: ImageGenerationRequest, options?: CallOptions): Promise<ImageGenerationResult>;
 }
 
 /** An embeddings call as a provider receives it: the texts and the upstream model resolved. */

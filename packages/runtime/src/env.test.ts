@@ -17,6 +17,8 @@ describe('parseEnv', () => {
       [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
       [{ SVC_MOCK_PROVIDER: 'maybe' }, 'SVC_MOCK_PROVIDER'],
       [{ OPENAI_BASE_URL: 'ftp://x' }, 'OPENAI_BASE_URL'],
+      [{ SVC_PUBLIC_URL: 'llm.example.com' }, 'SVC_PUBLIC_URL'],
+      [{ SVC_PUBLIC_URL: 'https://llm.example.com/?x=1' }, 'SVC_PUBLIC_URL'],
     ];
     for (const [env, variable] of cases) {
       let error: unknown;
@@ -30,6 +32,11 @@ describe('parseEnv', () => {
       expect((error as ConfigError).message.startsWith(`${variable}: `)).toBe(true);
       expect((error as ConfigError).message).not.toContain('\n');
     }
+  });
+
+  it('takes the public URL without its trailing slashes', () => {
+    expect(parseEnv({ SVC_PUBLIC_URL: 'https://llm.example.com/gateway//' }).SVC_PUBLIC_URL).toBe('https://llm.example.com/gateway');
+    expect(parseEnv({}).SVC_PUBLIC_URL).toBeUndefined();
   });
 
   it('reads key pools and base URLs per provider', () => {

@@ -68,6 +68,22 @@ const url = (name: string, schemes: readonly string[]) =>
     ),
   );
 
+/** The public base URL: http(s), no query or fragment, without trailing slashes. */
+const publicUrl = v.optional(
+  v.pipe(
+    v.string(),
+    v.check((value) => {
+      try {
+        const url = new URL(value);
+        return (url.protocol === 'http:' || url.protocol === 'https:') && url.search === '' && url.hash === '';
+      } catch {
+        return false;
+      }
+    }, 'SVC_PUBLIC_URL must be the http:// or https:// URL clients reach the gateway at, without /v1, query or fragment (e.g. https://llm.example.com)'),
+    v.transform((value) => value.replace(/\/+$/, '')),
+  ),
+);
+
 const baseSchema = v.object({
   PORT: port('PORT', 8080),
   CONTROL_PORT: port('CONTROL_PORT', 8081),
@@ -96,6 +112,8 @@ const baseSchema = v.object({
   SVC_MOCK_LATENCY_MS: positiveInt('SVC_MOCK_LATENCY_MS', 0),
   SVC_MOCK_TOKENS_PER_SECOND: positiveInt('SVC_MOCK_TOKENS_PER_SECOND', 0),
   SVC_MAX_BODY_BYTES: positiveInt('SVC_MAX_BODY_BYTES', 10 * 1024 * 1024),
+  // Where clients reach the gateway: the base of the URLs it answers with (generated images).
+  SVC_PUBLIC_URL: publicUrl,
   SVC_SHUTDOWN_GRACE_MS: positiveInt('SVC_SHUTDOWN_GRACE_MS', 10_000),
   SVC_REQUEST_TIMEOUT_MS: positiveInt('SVC_REQUEST_TIMEOUT_MS', 600_000),
   SVC_FIRST_BYTE_TIMEOUT_MS: positiveInt('SVC_FIRST_BYTE_TIMEOUT_MS', 120_000),

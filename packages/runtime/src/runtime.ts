@@ -5,6 +5,7 @@ import { type Kv, createMemoryKv, createRedisKv } from '@svc/kv';
 import {
   ChainLimiter,
   Gateway,
+  ImageStore,
   KvLearnJournal,
   type LearnSink,
   LearnQueue,
@@ -60,6 +61,8 @@ export interface Runtime {
   memory: MemoryService['store'];
   /** The learn stage: usage ledger and decision log writes, batched off the response path. */
   learn: LearnSink;
+  /** Generated images behind their URLs, in the kv for an hour (Redis when configured: any instance serves them). */
+  images: ImageStore;
   /** Circuit breakers per model slug, shared through the kv (Redis when configured). */
   breakers: CircuitBreakers;
   /** Per-model latency (this instance) and hedging counters; `config` is changed at run time. */
@@ -91,6 +94,8 @@ export interface RuntimeOptions {
   /** Injected fetch for provider calls (tests). */
   fetch?: typeof globalThis.fetch;
   logger?: Logger;
+  /** Lifetime of generated images' URLs in ms; default one hour (the spec's). Tests shorten it. */
+  imageUrlTtlMs?: number;
 }
 
 /** Merges `SVC_CONFIG` and `<PROVIDER>_*` variables (the environment wins) into registry config. */
@@ -300,6 +305,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     cache,
     memory: memory.store,
     learn,
+    images: new ImageStore({ kv, ...(options.imageUrlTtlMs === undefined ? {} : { ttlMs: options.imageUrlTtlMs }) }),
     breakers,
     hedging,
     diversity: { entropyFloorBits: env.SVC_DIVERSITY_ENTROPY_FLOOR_BITS, armShareCap: env.SVC_DIVERSITY_ARM_SHARE_CAP, minDecisions: env.SVC_DIVERSITY_MIN_DECISIONS },

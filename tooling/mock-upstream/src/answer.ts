@@ -34,6 +34,8 @@ export interface AnswerContext {
   promptTokens: number;
   /** Answer length wanted by the plan (before any max-tokens cap). */
   tokens: number;
+  /** `http://<host>` as the client addressed the mock: the base of URLs it answers with. */
+  origin: string;
 }
 
 const JSON_TYPE = 'application/json';

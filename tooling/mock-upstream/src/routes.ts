@@ -3,6 +3,7 @@ import type { Answer, AnswerContext, Dialect } from './answer.js';
 import { geminiGenerate } from './gemini-generate.js';
 import { openaiChat } from './openai-chat.js';
 import { openaiEmbeddings } from './openai-embeddings.js';
+import { openaiImages } from './openai-images.js';
 import { openaiModerations } from './openai-moderations.js';
 import { openaiSpeech } from './openai-speech.js';
 import { openaiTranscriptions } from './openai-transcriptions.js';
@@ -17,6 +18,7 @@ const OPENAI_CHAT: Route = { dialect: 'openai', answer: openaiChat };
 const OPENAI_EMBEDDINGS: Route = { dialect: 'openai', answer: openaiEmbeddings };
 const OPENAI_MODERATIONS: Route = { dialect: 'openai', answer: openaiModerations };
 const OPENAI_SPEECH: Route = { dialect: 'openai', answer: openaiSpeech };
+const OPENAI_IMAGES: Route = { dialect: 'openai', answer: openaiImages };
 const OPENAI_TRANSCRIPTIONS: Route = { dialect: 'openai', answer: openaiTranscriptions('transcribe') };
 const OPENAI_TRANSLATIONS: Route = { dialect: 'openai', answer: openaiTranscriptions('translate') };
 const ANTHROPIC_MESSAGES: Route = { dialect: 'anthropic', answer: anthropicMessages };
@@ -37,6 +39,9 @@ export function matchRoute(path: string, query: string): Route | undefined {
     case '/v1/audio/speech':
     case '/audio/speech':
       return OPENAI_SPEECH;
+    case '/v1/images/generations':
+    case '/images/generations':
+      return OPENAI_IMAGES;
     case '/v1/audio/transcriptions':
     case '/audio/transcriptions':
       return OPENAI_TRANSCRIPTIONS;

@@ -12,6 +12,7 @@ import { behaviourFromJson, DEFAULT_BEHAVIOUR, type MockBehaviour } from './beha
 import { faultAnswer, invalidRequest, isStatusFault, notFound } from './faults.js';
 import { asRecord } from './json.js';
 import { type FailCounters, planRequest } from './plan-request.js';
+import { parseColour, solidPng } from './png.js';
 import { dialectOf, matchRoute } from './routes.js';
 import { type Timers, writeAnswer } from './write-answer.js';
 
@@ -128,6 +129,7 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
           created: Math.floor(Date.now() / 1000),
           promptTokens: estimateTokens(raw.length),
           tokens: plan.tokens,
+          origin: `http://${req.headers.host ?? `${host}:${port}`}`,
         })
       : invalidRequest(dialect, 'We could not parse the JSON body of your request.', id);
     delivery.drop = plan.fault === 'drop-mid-stream';
@@ -205,7 +207,15 @@ const MODELS_BODY = JSON.stringify({
   })),
 });
 
+const MOCK_IMAGE_PATH = /^\/v1\/images\/mock\/([0-9a-f]{6})\.png$/;
+
 function handleGet(path: string, res: ServerResponse, stats: MockUpstreamStats): void {
+  const colour = parseColour(MOCK_IMAGE_PATH.exec(path)?.[1] ?? '');
+  if (colour) {
+    const png = solidPng(colour);
+    res.writeHead(200, { 'content-type': 'image/png', 'content-length': png.length }).end(png);
+    return;
+  }
   const answer =
     path === '/health'
       ? jsonAnswer(200, '{"status":"ok"}')

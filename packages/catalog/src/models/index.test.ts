@@ -201,3 +201,21 @@ describe('moderation, speech and transcription models', () => {
     expect(chat.some((m) => m.id === 'openai/tts-1' || m.id === 'openai/omni-moderation-latest')).toBe(false);
   });
 });
+
+describe('image models', () => {
+  it('are their own kind, priced per image by quality and size, DALL·E 3 first, and never join the chat pools', () => {
+    const image = catalog.list({ kind: 'image' });
+    expect(image[0]).toMatchObject({ id: 'openai/dall-e-3', family: 'dall-e-3' });
+    expect(catalog.resolve('dall-e-2')).toMatchObject({ id: 'openai/dall-e-2', kind: 'image', unitPrices: { perImage: { '256x256': 0.016 } } });
+    expect(catalog.resolve('dall-e-3')?.unitPrices?.perImage).toMatchObject({ 'standard:1024x1024': 0.04, 'hd:1792x1024': 0.12 });
+    expect(catalog.resolve('gpt-image-1')).toMatchObject({ inputPricePerMTok: 5, outputPricePerMTok: 40 });
+    expect(catalog.family('dall-e-3').map((m) => m.id)).toEqual(['openai/dall-e-3', 'azure/dall-e-3']);
+    expect(chat.some((m) => m.kind === 'image' || m.family.startsWith('dall-e'))).toBe(false);
+  });
+
+  it('refuses an image model without per-image prices', () => {
+    const dalle = catalog.get('openai/dall-e-2')!;
+    expect(() => createCatalog([{ ...dalle, unitPrices: {} }])).toThrow(/perImage/);
+    expect(() => createCatalog([{ ...dalle, unitPrices: { perImage: { '256x256': -1 } } }])).toThrow(/256x256/);
+  });
+});

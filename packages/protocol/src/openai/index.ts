@@ -46,3 +46,12 @@ export {
   transcriptionContentTypes,
   transcriptionFormats,
 } from './transcriptions-request.js';
+export {
+  type DecodedImageGenerationRequest,
+  type ImageResponseFormat,
+  MAX_IMAGES_PER_REQUEST,
+  decodeImageGenerationRequest,
+  imageGenerationRequestSchema,
+  imageResponseFormats,
+} from './image-generation-request.js';
+export { type DeliveredImage, type ImagesMeta, type OpenAIImage, type OpenAIImagesResponse, encodeImagesResponse } from './encode-images.js';

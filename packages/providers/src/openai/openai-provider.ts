@@ -6,6 +6,7 @@ import { type OpenAICompatibility, resolveCompatibility } from './openai-compati
 import type { OpenAIConfig } from './openai-config.js';
 import { openAIEmbed } from './openai-embed.js';
 import { classifyOpenAIError } from './openai-error.js';
+import { openAIGenerateImages } from './openai-images.js';
 import { openAIModerate } from './openai-moderation.js';
 import { openAISpeech } from './openai-speech.js';
 import { openAITranscribe } from './openai-transcription.js';
@@ -31,8 +32,8 @@ export const defaultOpenAIBaseUrl = 'https://api.openai.com/v1';
  * every vendor that speaks the same wire format. Keys rotate round-robin unless the call names
  * one (`options.apiKey`). With no keys at all (a local server such as Ollama or vLLM) no
  * Authorization header is sent. `embed` (`POST {baseUrl}/embeddings`) is there unless the
- * compatibility says the vendor has no embeddings; `moderate` (`/moderations`) and `speech`
- * (`/audio/speech`) only on OpenAI itself.
+ * compatibility says the vendor has no embeddings; `moderate` (`/moderations`), `speech`
+ * (`/audio/speech`), `transcribe` and `generateImages` (`/images/generations`) only on OpenAI itself.
  */
 export function createOpenAIProvider(settings: OpenAIProviderSettings): Provider {
   const id = settings.id ?? 'openai';
@@ -66,12 +67,18 @@ export function createOpenAIProvider(settings: OpenAIProviderSettings): Provider
             ),
         }
       : {}),
-    // Moderation and speech are OpenAI's own endpoints; compatible vendors do not share them.
+    // Moderation, audio and images are OpenAI's own endpoints; compatible vendors do not share them.
     ...(id === 'openai'
       ? {
           moderate: (request, options) => openAIModerate({ provider: id, http: config.http, url: `${base}/moderations`, headers: config.headers(options) }, request, options),
           speech: (request, options) => openAISpeech({ provider: id, http: config.http, url: `${base}/audio/speech`, headers: config.headers(options) }, request, options),
           transcribe: (request, options) => openAITranscribe({ provider: id, http: config.http, base, headers: config.headers(options) }, request, options),
+          generateImages: (request, options) =>
+            openAIGenerateImages(
+              { provider: id, http: config.http, url: `${base}/images/generations`, headers: config.headers(options), model: request.model, classify: classifyOpenAIError },
+              request,
+              options,
+            ),
         }
       : {}),
   };
