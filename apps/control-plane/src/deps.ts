@@ -1,7 +1,7 @@
-import type { Authenticator, AuthStore } from '@svc/auth';
+import type { Authenticator, AuthStore, DashboardAuth } from '@svc/auth';
 import type { ByokService } from '@svc/byok';
 import type { Catalog } from '@svc/catalog';
-import type { DecisionRepository, ToolGovernanceRepository } from '@svc/db';
+import type { DashboardUsageRepository, DashboardUserRepository, DecisionRepository, PasskeyRepository, ToolGovernanceRepository } from '@svc/db';
 import type { GovernanceSource } from '@svc/governance';
 import type { Kv } from '@svc/kv';
 import type { Limiter } from '@svc/limits';
@@ -16,7 +16,13 @@ export interface ControlPlaneDeps {
   db: AuthStore & {
     decisions: Pick<DecisionRepository, 'get' | 'list' | 'tally' | 'outcomeStats' | 'outcomeStatsByModel' | 'constraintGroups'>;
     toolGovernance: ToolGovernanceRepository;
+    dashboardUsers: DashboardUserRepository;
+    passkeys: Pick<PasskeyRepository, 'listByUser' | 'delete'>;
+    /** The dashboard overview's usage figures. */
+    dashboard: DashboardUsageRepository;
   };
+  /** Dashboard sign-in: passkeys, sessions, accounts and enrollment links. */
+  dashboardAuth: DashboardAuth;
   /** Tool governance snapshots: an admin write invalidates the organisation's, on every instance. */
   governance: Pick<GovernanceSource, 'invalidate'>;
   /** Organisations' own provider keys (BYOK): sealed storage; a write reaches every instance's cache. */
