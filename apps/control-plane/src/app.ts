@@ -2,6 +2,7 @@ import { readCredential, requireAdmin, requireScope } from '@svc/auth';
 import { requestId } from '@svc/core';
 import { notFoundHandler, onError, recordRequest, registerProbes } from '@svc/inference';
 import { Hono } from 'hono';
+import { registerDashboard } from './dashboard/routes.js';
 import type { ControlPlaneDeps } from './deps.js';
 import type { ControlEnv } from './env.js';
 import { registerAdminKeys } from './routes/admin-keys.js';
@@ -37,6 +38,7 @@ export function createControlPlaneApp(deps: ControlPlaneDeps): Hono<ControlEnv> 
   registerAuthLogin(app, deps);
   registerAuthSession(app, deps);
   registerAuthPasskeys(app, deps);
+  registerDashboard(app, deps);
   app.use('/v1/admin/*', async (c, next) => {
     c.set('requestId', requestId());
     const caller = await deps.authenticator.authenticate(readCredential(c.req.header('authorization')));

@@ -5,6 +5,7 @@ import type { DashboardUsageRepository, DashboardUserRepository, DecisionReposit
 import type { GovernanceSource } from '@svc/governance';
 import type { Kv } from '@svc/kv';
 import type { Limiter } from '@svc/limits';
+import type { OnboardingSource } from './dashboard/onboarding-seam.js';
 import type { CircuitBreakers, HedgeStats, LatencyTracker } from '@svc/resilience';
 import type { CacheService, Readiness, Runtime } from '@svc/runtime';
 import type { Logger, Metrics } from '@svc/telemetry';
@@ -23,6 +24,11 @@ export interface ControlPlaneDeps {
   };
   /** Dashboard sign-in: passkeys, sessions, accounts and enrollment links. */
   dashboardAuth: DashboardAuth;
+  /**
+   * The onboarding service (branch `alerts`, `GET /v1/onboarding/next-step`) once it exists;
+   * without it the dashboard derives the next step itself (dashboard/onboarding-seam.ts).
+   */
+  onboarding?: OnboardingSource;
   /** Tool governance snapshots: an admin write invalidates the organisation's, on every instance. */
   governance: Pick<GovernanceSource, 'invalidate'>;
   /** Organisations' own provider keys (BYOK): sealed storage; a write reaches every instance's cache. */
