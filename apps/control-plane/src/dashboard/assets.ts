@@ -13,14 +13,14 @@ function webauthnBundle(): string {
   return readFileSync(join(dirname(main), '..', 'dist', 'bundle', 'index.umd.min.js'), 'utf8');
 }
 
-/** Static files of the dashboard: our script and stylesheet, and the WebAuthn browser library. */
+/** Static files of the dashboard (under its mount, /dashboard/assets/...): our script and stylesheet, and the WebAuthn browser library. */
 export function registerDashboardAssets(app: Hono<ControlEnv>): void {
   let bundle: string | undefined;
   const headers = (type: string) => ({ 'content-type': type, 'cache-control': 'public, max-age=300', 'x-content-type-options': 'nosniff' });
-  app.get('/dashboard/assets/webauthn.js', (c) => {
+  app.get('/assets/webauthn.js', (c) => {
     bundle ??= webauthnBundle();
     return c.body(bundle, 200, headers('text/javascript; charset=utf-8'));
   });
-  app.get('/dashboard/assets/dashboard.js', (c) => c.body(clientScript, 200, headers('text/javascript; charset=utf-8')));
-  app.get('/dashboard/assets/dashboard.css', (c) => c.body(styles, 200, headers('text/css; charset=utf-8')));
+  app.get('/assets/dashboard.js', (c) => c.body(clientScript, 200, headers('text/javascript; charset=utf-8')));
+  app.get('/assets/dashboard.css', (c) => c.body(styles, 200, headers('text/css; charset=utf-8')));
 }

@@ -25,7 +25,9 @@ export interface Overview {
 export async function loadOverview(deps: ControlPlaneDeps, input: { orgId: string | undefined; range: RangeId; userId: string; now?: Date }): Promise<Overview> {
   const { hours, bucket } = ranges[input.range];
   const until = input.now ?? new Date();
-  const since = new Date(until.getTime() - hours * 3_600_000);
+  // Whole buckets ending with the current one: 24 hours, or 7/30 UTC days.
+  const step = bucket === 'hour' ? 3_600_000 : 86_400_000;
+  const since = new Date(Math.floor(until.getTime() / step) * step - (hours * 3_600_000 - step));
   const query = { ...(input.orgId ? { orgId: input.orgId } : {}), since, until };
   const [totals, series, tally, breakers, keys, passkeys] = await Promise.all([
     deps.db.dashboard.usageTotals(query),
