@@ -58,7 +58,7 @@ export function LineChart(props: LineChartProps) {
           {props.format(0)}
         </text>
         {ticks.map((i) => (
-          <text x={x(i)} y={height - 8} class="xlabel">
+          <text x={x(i)} y={height - 8} class="xlabel" text-anchor={i === 0 && n > 1 ? 'start' : i === n - 1 && n > 1 ? 'end' : 'middle'}>
             {props.labels[i] ?? ''}
           </text>
         ))}

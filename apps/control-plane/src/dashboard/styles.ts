@@ -25,7 +25,7 @@ figcaption { font-weight: 600; margin-bottom: 4px; display: flex; justify-conten
 .legend i { display: inline-block; width: 10px; height: 10px; border-radius: 2px; margin-right: 4px; }
 svg { width: 100%; height: auto; display: block; }
 svg .axis { stroke: #98a2b3; } svg .grid { stroke: var(--line); stroke-dasharray: 3 3; }
-svg .ylabel { font-size: 10px; fill: var(--muted); text-anchor: end; } svg .xlabel { font-size: 10px; fill: var(--muted); text-anchor: middle; }
+svg .ylabel { font-size: 10px; fill: var(--muted); text-anchor: end; } svg .xlabel { font-size: 10px; fill: var(--muted); }
 ul.bars { list-style: none; margin: 0; padding: 0; }
 ul.bars li { display: grid; grid-template-columns: 200px 1fr 110px; gap: 8px; align-items: center; padding: 3px 0; }
 .bar-label { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
