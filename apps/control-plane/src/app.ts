@@ -2,6 +2,7 @@ import { readCredential, requireAdmin, requireScope } from '@svc/auth';
 import { requestId } from '@svc/core';
 import { notFoundHandler, onError, recordRequest, registerProbes } from '@svc/inference';
 import { Hono } from 'hono';
+import { registerDashboard } from './dashboard/routes.js';
 import type { ControlPlaneDeps } from './deps.js';
 import type { ControlEnv } from './env.js';
 import { registerAdminKeys } from './routes/admin-keys.js';
@@ -14,6 +15,10 @@ import { registerRoutingGate } from './routes/admin-routing-gate.js';
 import { registerRoutingMatrix } from './routes/admin-routing-matrix.js';
 import { registerRoutingPolicy } from './routes/admin-routing-policy.js';
 import { registerAdminTools } from './routes/admin-tools.js';
+import { registerAdminUsers } from './routes/admin-users.js';
+import { registerAuthLogin } from './routes/auth-login.js';
+import { registerAuthPasskeys } from './routes/auth-passkeys.js';
+import { registerAuthSession } from './routes/auth-session.js';
 import { registerAdminToolPolicy } from './routes/admin-tools-policy.js';
 import { registerClassifyComplexity } from './routes/classify-complexity.js';
 import { registerBreakers } from './routes/observability-breakers.js';
@@ -29,6 +34,11 @@ export function createControlPlaneApp(deps: ControlPlaneDeps): Hono<ControlEnv> 
   registerProbes(app, deps);
   // Public (spec document 2): pure compute, outside every auth middleware; the body limit still applies.
   registerClassifyComplexity(app, deps);
+  // Dashboard sign-in: public ceremonies and session-authenticated calls (never API keys).
+  registerAuthLogin(app, deps);
+  registerAuthSession(app, deps);
+  registerAuthPasskeys(app, deps);
+  registerDashboard(app, deps);
   app.use('/v1/admin/*', async (c, next) => {
     c.set('requestId', requestId());
     const caller = await deps.authenticator.authenticate(readCredential(c.req.header('authorization')));
@@ -48,6 +58,7 @@ export function createControlPlaneApp(deps: ControlPlaneDeps): Hono<ControlEnv> 
   registerCache(app, deps);
   registerAdminOrgs(app, deps);
   registerAdminKeys(app, deps);
+  registerAdminUsers(app, deps);
   registerAdminProviderKeys(app, deps);
   registerAdminTools(app, deps);
   registerAdminToolPolicy(app, deps);

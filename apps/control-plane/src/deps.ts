@@ -1,10 +1,11 @@
-import type { Authenticator, AuthStore } from '@svc/auth';
+import type { Authenticator, AuthStore, DashboardAuth } from '@svc/auth';
 import type { ByokService } from '@svc/byok';
 import type { Catalog } from '@svc/catalog';
-import type { DecisionRepository, ToolGovernanceRepository } from '@svc/db';
+import type { DashboardUsageRepository, DashboardUserRepository, DecisionRepository, PasskeyRepository, ToolGovernanceRepository } from '@svc/db';
 import type { GovernanceSource } from '@svc/governance';
 import type { Kv } from '@svc/kv';
 import type { Limiter } from '@svc/limits';
+import type { OnboardingSource } from './dashboard/onboarding-seam.js';
 import type { CircuitBreakers, HedgeStats, LatencyTracker } from '@svc/resilience';
 import type { CacheService, Readiness, Runtime } from '@svc/runtime';
 import type { Logger, Metrics } from '@svc/telemetry';
@@ -16,7 +17,18 @@ export interface ControlPlaneDeps {
   db: AuthStore & {
     decisions: Pick<DecisionRepository, 'get' | 'list' | 'tally' | 'outcomeStats' | 'outcomeStatsByModel' | 'constraintGroups'>;
     toolGovernance: ToolGovernanceRepository;
+    dashboardUsers: DashboardUserRepository;
+    passkeys: Pick<PasskeyRepository, 'listByUser' | 'delete'>;
+    /** The dashboard overview's usage figures. */
+    dashboard: DashboardUsageRepository;
   };
+  /** Dashboard sign-in: passkeys, sessions, accounts and enrollment links. */
+  dashboardAuth: DashboardAuth;
+  /**
+   * The onboarding service (branch `alerts`, `GET /v1/onboarding/next-step`) once it exists;
+   * without it the dashboard derives the next step itself (dashboard/onboarding-seam.ts).
+   */
+  onboarding?: OnboardingSource;
   /** Tool governance snapshots: an admin write invalidates the organisation's, on every instance. */
   governance: Pick<GovernanceSource, 'invalidate'>;
   /** Organisations' own provider keys (BYOK): sealed storage; a write reaches every instance's cache. */

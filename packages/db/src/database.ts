@@ -1,7 +1,10 @@
+import type { DashboardUsageRepository } from './repositories/dashboard-usage.js';
+import type { DashboardUserRepository } from './repositories/dashboard-users.js';
 import type { DecisionRepository } from './repositories/decisions.js';
 import type { KeyRepository } from './repositories/keys.js';
 import type { MemoryRepository } from './repositories/memories.js';
 import type { OrgRepository } from './repositories/orgs.js';
+import type { PasskeyRepository } from './repositories/passkeys.js';
 import type { ProviderKeyRepository } from './repositories/provider-keys.js';
 import type { SettingsRepository } from './repositories/settings.js';
 import type { ToolGovernanceRepository } from './repositories/tool-governance.js';
@@ -24,6 +27,12 @@ export interface Database {
   readonly providerKeys: ProviderKeyRepository;
   /** Each organisation's conversation memories (intelligence mode `full`). */
   readonly memories: MemoryRepository;
+  /** People who sign in to the dashboard, and their enrollment links. */
+  readonly dashboardUsers: DashboardUserRepository;
+  /** Dashboard users' passkeys (WebAuthn credentials). */
+  readonly passkeys: PasskeyRepository;
+  /** The dashboard overview's usage figures (GROUP BY hour/day over the ledger). */
+  readonly dashboard: DashboardUsageRepository;
   /** Applies pending migrations (createDb already did); a no-op when up to date. */
   migrate(): Promise<void>;
   /** True when `SELECT 1` answers within `timeoutMs` (default 2000). Never rejects. */

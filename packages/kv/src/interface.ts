@@ -18,6 +18,11 @@ export interface Kv {
   /** Sets only when absent; true when this call set it. */
   setIfAbsent(key: string, value: string, options?: { ttlMs?: number }): Promise<boolean>;
   delete(key: string): Promise<boolean>;
+  /**
+   * Atomically reads and deletes a value (Redis `GETDEL`): of concurrent callers on any
+   * instance, exactly one gets the value, the others null. For single-use tokens and challenges.
+   */
+  take(key: string): Promise<string | null>;
   /** Remaining time to live in ms, -1 without expiry, -2 when absent. */
   ttl(key: string): Promise<number>;
   /**

@@ -93,6 +93,14 @@ class MemoryKv implements Kv {
     return this.data.delete(key);
   }
 
+  async take(key: string): Promise<string | null> {
+    // No await between the read and the delete: the pair is atomic.
+    const entry = this.value(key);
+    if (entry === undefined) return null;
+    this.data.delete(key);
+    return typeof entry.value === 'string' ? entry.value : String(entry.value);
+  }
+
   async ttl(key: string): Promise<number> {
     const entry = this.live(key);
     if (entry === undefined) return -2;

@@ -83,6 +83,10 @@ class RedisKv implements Kv {
     return (await this.client.del(this.prefix + key)) > 0;
   }
 
+  async take(key: string): Promise<string | null> {
+    return this.client.getdel(this.prefix + key);
+  }
+
   async ttl(key: string): Promise<number> {
     return this.client.pttl(this.prefix + key);
   }

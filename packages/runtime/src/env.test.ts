@@ -86,3 +86,12 @@ describe('providerConfig', () => {
     expect(() => providerConfig(parseEnv({ VERTEX_PROJECT: 'p' }), undefined)).toThrow(expect.objectContaining({ variable: 'VERTEX_ACCESS_TOKEN' }));
   });
 });
+
+describe('dashboard settings', () => {
+  it('defaults the dashboard origin to localhost on the control port and validates an explicit one', () => {
+    expect(parseEnv({ CONTROL_PORT: '9000' }).dashboard).toMatchObject({ origin: 'http://localhost:9000', rpId: 'localhost', secureCookies: false });
+    expect(parseEnv({ SVC_DASHBOARD_ORIGIN: 'https://gw.example.com' }).dashboard).toMatchObject({ rpId: 'gw.example.com', secureCookies: true });
+    expect(() => parseEnv({ SVC_DASHBOARD_ORIGIN: 'http://127.0.0.1:8081' })).toThrow(expect.objectContaining({ variable: 'SVC_DASHBOARD_ORIGIN', message: expect.stringContaining('http://localhost:8081') }));
+    expect(() => parseEnv({ SVC_SESSION_TTL_SECS: '5' })).toThrow(expect.objectContaining({ variable: 'SVC_SESSION_TTL_SECS' }));
+  });
+});

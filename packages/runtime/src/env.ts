@@ -1,4 +1,5 @@
 import { encryptionKeyFormat, isEncryptionKey } from '@svc/byok';
+import { type RelyingParty, relyingPartyFromOrigin } from '@svc/auth';
 import * as v from 'valibot';
 
 /**
@@ -170,6 +171,11 @@ const baseSchema = v.object({
   ),
   // Vectors of the in-process memory index (full mode; Qdrant when QDRANT_URL is set), newest kept.
   SVC_MEMORY_MAX_ENTRIES: positiveInt('SVC_MEMORY_MAX_ENTRIES', 2_000),
+  // The dashboard: its public origin (WebAuthn RP id and allowed origin; default http://localhost:CONTROL_PORT),
+  // the lifetime of a passkey session, and how long an enrollment link works.
+  SVC_DASHBOARD_ORIGIN: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('SVC_DASHBOARD_ORIGIN must not be empty'))),
+  SVC_SESSION_TTL_SECS: v.pipe(positiveInt('SVC_SESSION_TTL_SECS', 43_200), v.minValue(60, 'SVC_SESSION_TTL_SECS must be at least 60')),
+  SVC_ENROLLMENT_TTL_SECS: v.pipe(positiveInt('SVC_ENROLLMENT_TTL_SECS', 3_600), v.minValue(60, 'SVC_ENROLLMENT_TTL_SECS must be at least 60')),
   LOG_LEVEL: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'use one of fatal, error, warn, info, debug, trace, silent'), 'info'),
 });
 
@@ -180,6 +186,8 @@ export interface ProviderEnv {
 
 export type Env = v.InferOutput<typeof baseSchema> & {
   providers: Partial<Record<EnvProvider, ProviderEnv>>;
+  /** The dashboard's relying party, from SVC_DASHBOARD_ORIGIN (validated) or http://localhost:CONTROL_PORT. */
+  dashboard: RelyingParty;
 };
 
 /** A configuration error: one line naming the variable and the fix. */
@@ -217,5 +225,11 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     if (id === 'azure' && !baseUrl) throw new ConfigError('AZURE_BASE_URL', 'is required with AZURE_API_KEY: the resource endpoint, e.g. https://my-resource.openai.azure.com');
     providers[id] = { apiKeys, ...(baseUrl ? { baseUrl: baseUrl.replace(/\/+$/, '') } : {}) };
   }
-  return { ...result.output, providers };
+  let dashboard: RelyingParty;
+  try {
+    dashboard = relyingPartyFromOrigin(result.output.SVC_DASHBOARD_ORIGIN ?? `http://localhost:${result.output.CONTROL_PORT}`);
+  } catch (error) {
+    throw new ConfigError('SVC_DASHBOARD_ORIGIN', (error as Error).message);
+  }
+  return { ...result.output, providers, dashboard };
 }

@@ -1,5 +1,5 @@
 import { type Catalog, createCatalog } from '@svc/catalog';
-import { Authenticator } from '@svc/auth';
+import { Authenticator, type DashboardAuth, createDashboardAuth } from '@svc/auth';
 import { type Database, createDb } from '@svc/db';
 import { type Kv, createMemoryKv, createRedisKv } from '@svc/kv';
 import {
@@ -48,6 +48,8 @@ export interface Runtime {
   catalog: Catalog;
   providers: ProviderRegistry;
   authenticator: Authenticator;
+  /** Dashboard sign-in: passkeys, sessions (in the kv, shared by every instance), accounts and enrollment links. */
+  dashboardAuth: DashboardAuth;
   /** RPM/TPM limits, monthly budgets and quotas, shared through the kv; `spend()` for the admin API. */
   limiter: Limiter;
   /** Each organisation's tool registry and policy (tool governance), cached; changes reach every instance through the kv. */
@@ -208,6 +210,13 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
   const authenticator = new Authenticator({ store: db, bus: kv });
   await authenticator.start();
   if (env.SVC_MASTER_KEY) await authenticator.ensureMasterKey(env.SVC_MASTER_KEY);
+  const dashboardAuth = createDashboardAuth({
+    rp: env.dashboard,
+    store: db,
+    kv,
+    sessionTtlMs: env.SVC_SESSION_TTL_SECS * 1000,
+    enrollmentTtlMs: env.SVC_ENROLLMENT_TTL_SECS * 1000,
+  });
   const governance = new CachedGovernanceSource({
     load: async (orgId) => {
       const [tools, policy] = await Promise.all([db.toolGovernance.listTools(orgId), db.toolGovernance.getPolicy(orgId)]);
@@ -298,6 +307,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     catalog,
     providers,
     authenticator,
+    dashboardAuth,
     governance,
     byok,
     gateway,

@@ -1,8 +1,11 @@
+import { createDashboardUsageRepository } from './dashboard-usage.js';
+import { createDashboardUserRepository } from './dashboard-users.js';
 import { createDecisionRepository } from './decisions.js';
 import type { Drizzle } from './drizzle.js';
 import { createKeyRepository } from './keys.js';
 import { createMemoryRepository } from './memories.js';
 import { createOrgRepository } from './orgs.js';
+import { createPasskeyRepository } from './passkeys.js';
 import { createProviderKeyRepository } from './provider-keys.js';
 import { createSettingsRepository } from './settings.js';
 import { createToolGovernanceRepository } from './tool-governance.js';
@@ -18,9 +21,21 @@ export function createRepositories(db: Drizzle) {
     toolGovernance: createToolGovernanceRepository(db),
     providerKeys: createProviderKeyRepository(db),
     memories: createMemoryRepository(db),
+    dashboardUsers: createDashboardUserRepository(db),
+    passkeys: createPasskeyRepository(db),
+    dashboard: createDashboardUsageRepository(db),
   };
 }
 
+export type {
+  DashboardBucket,
+  DashboardUsageFigures,
+  DashboardUsagePoint,
+  DashboardUsageQuery,
+  DashboardUsageRepository,
+} from './dashboard-usage.js';
+export type { DashboardRole, DashboardUserRecord, DashboardUserRepository, NewDashboardUser } from './dashboard-users.js';
+export type { NewPasskey, PasskeyRecord, PasskeyRepository } from './passkeys.js';
 export type { DecisionRepository } from './decisions.js';
 export type { KeyRepository } from './keys.js';
 export type { MemoryEntityRecord, MemoryListOptions, MemoryRecord, MemoryRepository, NewMemory } from './memories.js';

@@ -5,3 +5,4 @@ export { usageEvents } from './usage-events.js';
 export { toolPolicies, toolRegistry } from './tool-governance.js';
 export { orgProviderKeys } from './org-provider-keys.js';
 export { memories } from './memories.js';
+export { dashboardUsers, passkeys } from './dashboard-users.js';

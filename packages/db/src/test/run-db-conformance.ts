@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../database.js';
+import { dashboardUsageConformance } from './conformance/dashboard-usage.js';
+import { dashboardUserConformance } from './conformance/dashboard-users.js';
 import { decisionAggregateConformance, decisionConformance } from './conformance/decisions.js';
 import { keyConformance } from './conformance/keys.js';
 import { memoryConformance } from './conformance/memories.js';
@@ -50,5 +52,7 @@ export function runDbConformance(name: string, create: () => Promise<Database>):
     describe('tool governance', () => toolGovernanceConformance(getDb));
     describe('provider keys (BYOK)', () => providerKeyConformance(getDb));
     describe('memories', () => memoryConformance(getDb));
+    describe('dashboard users and passkeys', () => dashboardUserConformance(getDb));
+    describe('dashboard usage figures', () => dashboardUsageConformance(getDb));
   });
 }
