@@ -4,7 +4,7 @@ export { estimatePromptTokens, estimateUsage } from './estimate-usage.js';
 export { Gateway, type ChatJsonResponse, type ChatResponse, type ChatStreamResponse, type GatewayDeps, type GatewayTimeouts, type RequestContext, replicateChoices } from './gateway.js';
 export { type Deadline, createDeadline } from './deadline.js';
 export { resolveIntelligenceMode } from './intelligence-mode.js';
-export { LearnQueue, type DecisionRecord, type LearnQueueSettings, type LearnStats, type LearnWriter, type UsageEvent } from './learn-queue.js';
+export { LearnQueue, type DecisionRecord, type LearnBacklog, type LearnQueueSettings, type LearnStats, type LearnWriter, type UsageEvent } from './learn-queue.js';
 export { buildSvcMetadata, routingHeaders } from './metadata.js';
 export { type CacheHit, type CacheMiss, type ExactCachePort, type SemanticCachePort, type SemanticLookup, cacheEnabled, lookupCache, storeAnswer } from './cache-stage.js';
 export { StreamCollector } from './stream-collect.js';
