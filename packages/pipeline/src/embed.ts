@@ -6,6 +6,7 @@ import type { Provider } from '@svc/providers';
 import { allBreakersOpen } from '@svc/resilience';
 import type { Metrics } from '@svc/telemetry';
 import type { BreakerGate, ProviderLookup } from './call.js';
+import { observeProviderError, observeProviderOk } from './call-metrics.js';
 import type { GatewayDeps, RequestContext } from './gateway.js';
 import type { LearnQueue } from './learn-queue.js';
 import { admitUnits, recordUnitUsage } from './unit-stage.js';
@@ -83,7 +84,7 @@ export async function embed(deps: EmbedDeps, request: EmbedRequest, context: Req
   const { model, result } = answered;
   const usage = { promptTokens: result.usage.promptTokens, completionTokens: 0, totalTokens: result.usage.promptTokens };
   const cost = computeCost(model, usage);
-  deps.metrics.tokens.inc({ direction: 'prompt', model: model.id, provider: model.provider }, usage.promptTokens);
+  deps.metrics.model(model.provider, model.id).promptTokens.inc(usage.promptTokens);
   const { metadata, headers } = recordUnitUsage(deps, context, reservation, {
     model,
     requestedModel: request.model,
@@ -162,17 +163,14 @@ async function callWithFallback(
         },
         { signal },
       );
-      deps.metrics.providerDuration.observe({ provider: model.provider, model: model.id, outcome: 'ok' }, (performance.now() - started) / 1000);
+      observeProviderOk(deps.metrics, model, (performance.now() - started) / 1000);
       void deps.breakers?.record(model.id, 'success', { probe: admission.probe });
       return { model, result };
     } catch (error) {
       lastError = error;
-      deps.metrics.providerDuration.observe({ provider: model.provider, model: model.id, outcome: 'error' }, (performance.now() - started) / 1000);
+      observeProviderError(deps.metrics, model, (performance.now() - started) / 1000, error);
       const upstreamFault = isProviderError(error) && error.retryable && !signal.aborted;
       const sharedFault = upstreamFault && !ownKey(model.provider);
-      if (isProviderError(error)) {
-        deps.metrics.upstreamErrors.inc({ provider: model.provider, kind: error.kind, status: String(error.upstreamStatus ?? 0) });
-      }
       if (sharedFault) void deps.breakers?.record(model.id, 'failure', { probe: admission.probe });
       else if (admission.probe) void deps.breakers?.releaseProbe(model.id);
       if (!upstreamFault) throw toGatewayError(error);

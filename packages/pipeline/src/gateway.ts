@@ -5,9 +5,10 @@ import { type GovernanceSource, type ToolGovernance, ToolCallStreamGuard, checkD
 import { type OutputVerifier, createOutputVerifier } from '@svc/healing';
 import { type Limiter, type Reservation, organizationLimits } from '@svc/limits';
 import { type LatencyStats, type RouteContext, type Router, createLatencyStats, createRouter } from '@svc/router';
-import type { Logger, Metrics } from '@svc/telemetry';
+import type { HistogramSeries, Logger, Metrics } from '@svc/telemetry';
 import type { Attempt } from './attempt.js';
 import { type BreakerGate, type CallSettings, type ProviderLookup, callChat, openStream } from './call.js';
+import { countRejection, countUpstreamError } from './call-metrics.js';
 import { type Cost, computeCost, sumCosts } from '@svc/billing';
 import { type Deadline, createDeadline } from './deadline.js';
 import { estimateUsage } from './estimate-usage.js';
@@ -134,8 +135,12 @@ export class Gateway {
   /** Proxy mode routes on the structural features only (spec §Intelligence modes: the small vector). */
   private readonly proxyRouteContext: RouteContext;
   private readonly verifier: OutputVerifier;
+  private readonly overhead: HistogramSeries;
+  private readonly streamOverhead: HistogramSeries;
 
   constructor(private readonly deps: GatewayDeps) {
+    this.overhead = deps.metrics.gatewayOverhead.series('chat');
+    this.streamOverhead = deps.metrics.gatewayOverhead.series('chat_stream');
     this.maxAttempts = deps.maxAttempts ?? 4;
     this.verifier = deps.verifier ?? createOutputVerifier();
     this.routerLatency = deps.routerLatency ?? createLatencyStats();
@@ -164,7 +169,7 @@ export class Gateway {
         estimatedCostUsd: (promptTokens * model.inputPricePerMTok + completion * model.outputPricePerMTok) / 1e6,
       });
     } catch (error) {
-      if (isGatewayError(error)) this.deps.metrics.rateLimitRejections.inc({ scope: error.status === 402 ? (error.code === 'quota_exceeded' ? 'quota' : 'budget') : 'rate' });
+      countRejection(this.deps.metrics, error);
       throw error;
     }
   }
@@ -281,6 +286,8 @@ export class Gateway {
       if (request.stream) {
         const opened = await openStream(outbound, decision.waterfall, settings, attempts);
         ended = true; // the stream owns the reservation from here
+        // Until the first event is ready to send: the request's time so far less the provider's.
+        this.streamOverhead.observe(Math.max(0, performance.now() - context.startedAt - opened.providerMs) / 1000);
         return this.streamResponse(request, context, decision, mode, opened.model, opened.value, attempts, deadline, miss, providers, orgProviders, governance, reservation);
       }
       speculation = draft ? await speculate(outbound, draft, settings, attempts, this.verifier) : undefined;
@@ -319,7 +326,7 @@ export class Gateway {
       const replicated = replicateChoices(result, request.n);
       if (miss) storeAnswer(exactCache, semanticCache, request, context.caller.org.id, miss, { result, model: model.id, provider: model.provider, tier: model.tier, storedAt: Date.now() });
       const elapsed = performance.now() - context.startedAt;
-      this.deps.metrics.gatewayOverhead.observe({ route: 'chat' }, Math.max(0, elapsed - providerMs) / 1000);
+      this.overhead.observe(Math.max(0, elapsed - providerMs) / 1000);
       const latencyMs = Math.round(elapsed);
       const firstCost = result.usage ? computeCost(model, result.usage) : undefined;
       const reask = verified?.reask;
@@ -387,6 +394,7 @@ export class Gateway {
     const self = this;
     const replicas = request.n > 1 && providers.get(model.provider)?.multipleChoices === false ? request.n : 1;
     const byok = orgProviders?.get(model.provider) !== undefined;
+    const firstToken = this.deps.metrics.model(model.provider, model.id).timeToFirstToken;
     async function* events(): AsyncGenerator<StreamEvent> {
       let usage: Usage | undefined;
       // References to the streamed text, joined only when the provider sends no usage (then tokenised).
@@ -398,9 +406,13 @@ export class Gateway {
       const track = (event: StreamEvent) => {
         collector?.add(event);
         if (event.type === 'usage') usage = event.usage;
-        else if (event.type === 'text-delta' || event.type === 'reasoning-delta' || event.type === 'refusal-delta') pieces.push(event.text);
-        else if (event.type === 'tool-call-delta') pieces.push(event.argumentsDelta);
-        else return;
+        else if (event.type === 'text-delta' || event.type === 'reasoning-delta' || event.type === 'refusal-delta') {
+          if (pieces.length === 0) firstToken.observe((performance.now() - context.startedAt) / 1000);
+          pieces.push(event.text);
+        } else if (event.type === 'tool-call-delta') {
+          if (pieces.length === 0) firstToken.observe((performance.now() - context.startedAt) / 1000);
+          pieces.push(event.argumentsDelta);
+        } else return;
         // TPM counts streamed tokens as they are produced (about 4 characters each), every 32 pieces.
         if (limited && pieces.length - charged >= 32) chargeSince();
       };
@@ -547,9 +559,9 @@ export class Gateway {
   ): void {
     const { metrics, learn } = this.deps;
     const createdAt = new Date();
-    metrics.cacheHits.inc({ layer: hit.layer, type: 'chat' });
+    metrics.cacheHits.series(hit.layer, 'chat').inc();
     if (usage && cost) {
-      if (cost.savingsUsd > 0) metrics.savingsUsd.inc({ model: answer.model, provider: answer.provider }, cost.savingsUsd);
+      if (cost.savingsUsd > 0) metrics.model(answer.provider, answer.model).savingsUsd.inc(cost.savingsUsd);
       learn.recordUsage({
         requestId: context.requestId,
         orgId: context.caller.org.id,
@@ -590,11 +602,11 @@ export class Gateway {
 
   /** Metrics and the ledger row of one billed provider answer. */
   private recordSpend(requestId: string, context: RequestContext, model: ModelInfo, usage: Usage, cost: Cost, latencyMs: number, status: number, stream: boolean, createdAt: Date): void {
-    const { metrics } = this.deps;
-    metrics.tokens.inc({ direction: 'prompt', model: model.id, provider: model.provider }, usage.promptTokens);
-    metrics.tokens.inc({ direction: 'completion', model: model.id, provider: model.provider }, usage.completionTokens);
-    metrics.costUsd.inc({ model: model.id, provider: model.provider }, cost.costUsd);
-    if (cost.savingsUsd > 0) metrics.savingsUsd.inc({ model: model.id, provider: model.provider }, cost.savingsUsd);
+    const series = this.deps.metrics.model(model.provider, model.id);
+    series.promptTokens.inc(usage.promptTokens);
+    series.completionTokens.inc(usage.completionTokens);
+    series.costUsd.inc(cost.costUsd);
+    if (cost.savingsUsd > 0) series.savingsUsd.inc(cost.savingsUsd);
     this.deps.learn.recordUsage({
       requestId,
       orgId: context.caller.org.id,
@@ -615,13 +627,16 @@ export class Gateway {
   }
 
   private observeAttempt(model: ModelInfo, attempt: Attempt): void {
-    const { metrics } = this.deps;
-    metrics.providerDuration.observe({ provider: model.provider, model: model.id, outcome: attempt.outcome }, attempt.latencyMs / 1000);
+    const series = this.deps.metrics.model(model.provider, model.id);
+    const seconds = attempt.latencyMs / 1000;
     // Time to the answer (or to a stream's first event): what the router weighs as latency.
-    if (attempt.outcome === 'ok') this.routerLatency.observe(model.id, attempt.latencyMs);
-    else if (attempt.outcome === 'error') {
-      metrics.upstreamErrors.inc({ provider: model.provider, kind: attempt.errorKind ?? 'unknown', status: String(attempt.upstreamStatus ?? 0) });
-    }
+    if (attempt.outcome === 'ok') {
+      series.providerOk.observe(seconds);
+      this.routerLatency.observe(model.id, attempt.latencyMs);
+    } else if (attempt.outcome === 'error') {
+      series.providerError.observe(seconds);
+      countUpstreamError(this.deps.metrics, model, attempt.errorKind ?? 'unknown', attempt.upstreamStatus);
+    } else series.providerSkipped.observe(seconds);
   }
 
   private learn(

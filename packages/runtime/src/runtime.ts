@@ -200,6 +200,13 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
   const learn: LearnSink = env.REDIS_URL
     ? new KvLearnJournal({ kv, writer, flushIntervalMs: env.SVC_LEARN_FLUSH_MS, onError: onLearnError })
     : new LearnQueue({ writer, flushIntervalMs: env.SVC_LEARN_FLUSH_MS, onError: onLearnError });
+  metrics.watch({
+    learn: () => {
+      const backlog = learn.lastBacklog();
+      const stats = learn.stats();
+      return { depth: backlog.usage + backlog.decisions, processed: stats.processed, failures: stats.failures, oldestPendingAt: backlog.oldestPendingAt };
+    },
+  });
   const authenticator = new Authenticator({ store: db, bus: kv });
   await authenticator.start();
   if (env.SVC_MASTER_KEY) await authenticator.ensureMasterKey(env.SVC_MASTER_KEY);
