@@ -5,6 +5,7 @@ import type { OrgRepository } from './repositories/orgs.js';
 import type { ProviderKeyRepository } from './repositories/provider-keys.js';
 import type { SettingsRepository } from './repositories/settings.js';
 import type { ToolGovernanceRepository } from './repositories/tool-governance.js';
+import type { TrafficRepository } from './repositories/traffic.js';
 import type { UsageRepository } from './repositories/usage.js';
 
 export type DatabaseKind = 'postgres' | 'pglite';
@@ -24,6 +25,8 @@ export interface Database {
   readonly providerKeys: ProviderKeyRepository;
   /** Each organisation's conversation memories (intelligence mode `full`). */
   readonly memories: MemoryRepository;
+  /** Request figures over the decision log and the usage ledger (observability reports). */
+  readonly traffic: TrafficRepository;
   /** Applies pending migrations (createDb already did); a no-op when up to date. */
   migrate(): Promise<void>;
   /** True when `SELECT 1` answers within `timeoutMs` (default 2000). Never rejects. */

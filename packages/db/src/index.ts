@@ -21,6 +21,11 @@ export type {
   ToolArgumentRule,
   ToolGovernanceRepository,
   ToolPolicyRecord,
+  DailyModelFigures,
+  TrafficFigures,
+  TrafficFilter,
+  TrafficRepository,
+  WorkloadFigures,
   UsageRepository,
 } from './repositories/index.js';
 export type * from './types.js';

@@ -6,6 +6,7 @@ import { createOrgRepository } from './orgs.js';
 import { createProviderKeyRepository } from './provider-keys.js';
 import { createSettingsRepository } from './settings.js';
 import { createToolGovernanceRepository } from './tool-governance.js';
+import { createTrafficRepository } from './traffic.js';
 import { createUsageRepository } from './usage.js';
 
 export function createRepositories(db: Drizzle) {
@@ -18,6 +19,7 @@ export function createRepositories(db: Drizzle) {
     toolGovernance: createToolGovernanceRepository(db),
     providerKeys: createProviderKeyRepository(db),
     memories: createMemoryRepository(db),
+    traffic: createTrafficRepository(db),
   };
 }
 
@@ -35,4 +37,5 @@ export type {
   ToolGovernanceRepository,
   ToolPolicyRecord,
 } from './tool-governance.js';
+export type { DailyModelFigures, TrafficFigures, TrafficFilter, TrafficRepository, WorkloadFigures } from './traffic.js';
 export type { UsageRepository } from './usage.js';

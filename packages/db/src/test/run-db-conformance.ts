@@ -7,6 +7,7 @@ import { orgConformance } from './conformance/orgs.js';
 import { providerKeyConformance } from './conformance/provider-keys.js';
 import { settingsConformance } from './conformance/settings.js';
 import { toolGovernanceConformance } from './conformance/tool-governance.js';
+import { trafficConformance } from './conformance/traffic.js';
 import { usageConformance } from './conformance/usage.js';
 import { createTestOrg } from './fixtures.js';
 
@@ -50,5 +51,6 @@ export function runDbConformance(name: string, create: () => Promise<Database>):
     describe('tool governance', () => toolGovernanceConformance(getDb));
     describe('provider keys (BYOK)', () => providerKeyConformance(getDb));
     describe('memories', () => memoryConformance(getDb));
+    describe('traffic figures', () => trafficConformance(getDb));
   });
 }
