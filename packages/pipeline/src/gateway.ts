@@ -28,6 +28,7 @@ import { largerContextModels, requiredCapabilities } from './route.js';
 import type { RouterFeedback } from './router-feedback.js';
 import type { StickyStore } from './sticky-routes.js';
 import { injectMemory, type MemoryPort, recallForRequest, redactRequest, rememberExchange, restoreResult } from './memory-stage.js';
+import { NORMAL, type Shed, type Switches, reportShed, runs, shedList, shedMetadata, switchedVerification } from './switches.js';
 
 export interface GatewayDeps {
   /** The active catalog: models of configured providers only. */
@@ -72,6 +73,11 @@ export interface GatewayDeps {
   semanticCache?: SemanticCachePort;
   /** Per-organisation memory: recalled into and stored from requests in mode `full`. */
   memory?: MemoryPort;
+  /**
+   * Feature flags and the degradation level (shared across instances); read once per request,
+   * no I/O. Absent: every optional stage runs.
+   */
+  switches?: { readonly current: Switches };
 }
 
 /** Milliseconds; 0 disables a limit. */
@@ -220,9 +226,14 @@ export class Gateway {
     let decision = routed instanceof Promise ? await routed : routed;
     // Stage 1's limits (RPM/TPM, monthly budget and quota): admitted against the first choice's prices.
     const reservation = this.deps.limiter ? await this.admit(request, context, decision.model, decision.promptTokens) : unlimited;
-    const { exactCache, semanticCache } = this.deps;
+    // The operator's flags and degradation level: one snapshot for the whole request.
+    const switches = this.deps.switches?.current ?? NORMAL;
+    const shed = shedList(switches);
+    const cacheRuns = cacheEnabled(mode, request);
+    const exactCache = cacheRuns && this.deps.exactCache && runs(switches, 'exact_cache', shed) ? this.deps.exactCache : undefined;
+    const semanticCache = cacheRuns && this.deps.semanticCache && runs(switches, 'semantic_cache', shed) ? this.deps.semanticCache : undefined;
     let miss: CacheMiss | undefined;
-    if ((exactCache || semanticCache) && cacheEnabled(mode, request)) {
+    if (exactCache || semanticCache) {
       let cached: Awaited<ReturnType<typeof lookupCache>>;
       try {
         cached = await lookupCache(exactCache, semanticCache, request, context.caller.org.id);
@@ -237,17 +248,21 @@ export class Gateway {
       if ('hit' in cached) {
         // A hit consumes no tokens and costs nothing: only the request counts.
         void reservation.settle({ actualTokens: 0, actualCostUsd: 0 });
-        return withHeaders(this.cacheHit(request, context, mode, cached.hit), reservation.headers);
+        const hit = withHeaders(this.cacheHit(request, context, mode, cached.hit), reservation.headers);
+        reportShed(switches, shed, this.deps.metrics, hit.headers);
+        shedMetadata(switches, shed, hit.kind === 'json' ? hit.metadata : hit.metadata()!);
+        return hit;
       }
       miss = cached.miss;
     }
     // Full mode recalls the org's memory into the prompt; svc.redact_pii hides PII from the provider (and from memory).
-    const memory = mode === 'full' ? this.deps.memory : undefined;
+    const memory = mode === 'full' && this.deps.memory && runs(switches, 'memory', shed) ? this.deps.memory : undefined;
     const redaction = request.svc?.redactPii === true ? redactRequest(request) : undefined;
     const sent = redaction?.request ?? request;
     const outbound = memory ? injectMemory(sent, await recallForRequest(memory, sent, context.caller.org.id)) : sent;
     // Speculation drafts with a cheaper model and serves the draft when verification accepts it; where nothing can check a draft it is reported as not applied.
-    const draft = request.svc?.enableSpeculation === true ? speculationDraft(request, mode, decision) : undefined;
+    const speculating = request.svc?.enableSpeculation === true && runs(switches, 'speculation', shed);
+    const draft = speculating ? speculationDraft(request, mode, decision) : undefined;
     if (request.svc?.enableSpeculation === true && !draft) decision = { ...decision, notApplied: [...decision.notApplied, 'svc.enable_speculation'] };
     const routedAt = performance.now();
     const attempts: Attempt[] = [];
@@ -271,7 +286,7 @@ export class Gateway {
             hedging: {
               latency: this.deps.hedging.latency,
               stats: this.deps.hedging.stats,
-              enabled: request.svc?.enableHedging ?? (reliability.hedge || this.deps.hedging.config.enabledByDefault),
+              enabled: (request.svc?.enableHedging ?? (reliability.hedge || this.deps.hedging.config.enabledByDefault)) && runs(switches, 'hedging', shed),
             },
           }
         : {}),
@@ -288,7 +303,7 @@ export class Gateway {
         ended = true; // the stream owns the reservation from here
         // Until the first event is ready to send: the request's time so far less the provider's.
         this.streamOverhead.observe(Math.max(0, performance.now() - context.startedAt - opened.providerMs) / 1000);
-        return this.streamResponse(request, context, decision, mode, opened.model, opened.value, attempts, deadline, miss, providers, orgProviders, governance, reservation);
+        return this.streamResponse(request, context, decision, mode, opened.model, opened.value, attempts, deadline, miss, providers, orgProviders, governance, reservation, switches, shed);
       }
       speculation = draft ? await speculate(outbound, draft, settings, attempts, this.verifier) : undefined;
       const called = speculation?.accepted
@@ -298,7 +313,7 @@ export class Gateway {
       let { value: result, providerMs } = called;
       // A rejected draft was a provider call too: not the gateway's overhead.
       if (speculation && !speculation.accepted) providerMs += speculation.providerMs;
-      const plan = verificationPlan(request, mode);
+      const plan = switchedVerification(verificationPlan(request, mode), request.svc?.outputVerification !== undefined, switches, shed);
       let verified: Verified | undefined;
       if (speculation?.accepted) verified = { result, healerReport: speculation.healerReport, reask: undefined, notApplied: false };
       else if (plan.verify || plan.notApplied) {
@@ -353,6 +368,9 @@ export class Gateway {
       if (verified?.healerReport) details.healing = { stage: verified.healerReport.stage, confidence: verified.healerReport.confidence };
       if (reask) details.reask = { model: reask.model.id, valid: reask.valid };
       if (speculation) details.speculation = { draft: speculation.draft.id, accepted: speculation.accepted };
+      if (shed.length > 0) details.shed = [...shed];
+      reportShed(switches, shed, this.deps.metrics, headers);
+      shedMetadata(switches, shed, metadata);
       this.learn(context, request, decision, mode, model, attempts, 'ok', called.value.usage, firstCost, latencyMs, false, details);
       // The re-ask has its own ledger row, so no spend goes unrecorded.
       if (reask?.usage && reaskCost) this.recordSpend(`${context.requestId}:reask`, context, reask.model, reask.usage, reaskCost, latencyMs, 200, false, new Date());
@@ -389,11 +407,15 @@ export class Gateway {
     orgProviders: ProviderLookup | undefined,
     governance: ToolGovernance | undefined,
     reservation: Reservation,
+    switches: Switches,
+    shed: Shed,
   ): ChatStreamResponse {
     let metadata: SvcMetadata | undefined;
     const self = this;
     const replicas = request.n > 1 && providers.get(model.provider)?.multipleChoices === false ? request.n : 1;
     const byok = orgProviders?.get(model.provider) !== undefined;
+    // Before the headers, so a verification the switches skip is named in them.
+    const plan = switchedVerification(verificationPlan(request, mode), request.svc?.outputVerification !== undefined, switches, shed);
     const firstToken = this.deps.metrics.model(model.provider, model.id).timeToFirstToken;
     async function* events(): AsyncGenerator<StreamEvent> {
       let usage: Usage | undefined;
@@ -401,7 +423,6 @@ export class Gateway {
       const pieces: string[] = [];
       let outcome = 'client_closed';
       // Only when the answer will be cached or verified: the events are kept to rebuild it once complete.
-      const plan = verificationPlan(request, mode);
       const collector = miss || plan.verify ? new StreamCollector(model.upstreamId) : undefined;
       const track = (event: StreamEvent) => {
         collector?.add(event);
@@ -472,13 +493,17 @@ export class Gateway {
           metadata.usage_estimated = true;
         }
         if (replicas > 1) details.replicatedChoices = replicas - 1;
+        if (shed.length > 0) details.shed = [...shed];
+        shedMetadata(switches, shed, metadata);
         self.learn(context, request, decision, mode, model, attempts, outcome, finalUsage, cost, latencyMs, true, details);
       }
     }
+    const headers = { ...routingHeaders(context.requestId, context.caller.org.id, decision, model, mode), ...reservation.headers };
+    reportShed(switches, shed, this.deps.metrics, headers);
     return {
       kind: 'stream',
       events: events(),
-      headers: { ...routingHeaders(context.requestId, context.caller.org.id, decision, model, mode), ...reservation.headers },
+      headers,
       model: model.id,
       metadata: () => metadata,
     };

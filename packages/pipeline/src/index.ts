@@ -21,4 +21,19 @@ export { type ModerateRequest, type ModerateResponse, moderate } from './moderat
 export { type SpeakRequest, type SpeakResponse, speak } from './speech.js';
 export { type TranscribeRequest, type TranscribeResponse, transcribe } from './transcribe.js';
 export type { UnitStageDeps } from './unit-stage.js';
+export {
+  ALL_FLAGS_ON,
+  DEGRADATION_GAUGE,
+  DEGRADATION_LEVELS,
+  DEGRADATION_SHEDS,
+  FLAG_DESCRIPTIONS,
+  FLAG_KEYS,
+  NORMAL,
+  type DegradationLevel,
+  type FlagKey,
+  type OptionalStage,
+  type Switches,
+  buildSwitches,
+} from './switches.js';
+export { type DegradationState, type FlagState, SharedSwitches, type SharedSwitchesSettings } from './shared-switches.js';
 export { MEMORY_TOKEN_BUDGET, type MemoryPort, type Restore, injectMemory, lastUserText, recallForRequest, redactRequest, rememberExchange, restoreResult } from './memory-stage.js';
