@@ -1,10 +1,11 @@
 import type { Authenticator, AuthStore } from '@svc/auth';
 import type { ByokService } from '@svc/byok';
 import type { Catalog } from '@svc/catalog';
-import type { DecisionRepository, ToolGovernanceRepository } from '@svc/db';
+import type { DecisionRepository, ToolGovernanceRepository, TrafficRepository } from '@svc/db';
 import type { GovernanceSource } from '@svc/governance';
 import type { Kv } from '@svc/kv';
 import type { Limiter } from '@svc/limits';
+import type { LearnSink, SharedSwitches } from '@svc/pipeline';
 import type { CircuitBreakers, HedgeStats, LatencyTracker } from '@svc/resilience';
 import type { CacheService, Readiness, Runtime } from '@svc/runtime';
 import type { Logger, Metrics } from '@svc/telemetry';
@@ -16,7 +17,13 @@ export interface ControlPlaneDeps {
   db: AuthStore & {
     decisions: Pick<DecisionRepository, 'get' | 'list' | 'tally' | 'outcomeStats' | 'outcomeStatsByModel' | 'constraintGroups'>;
     toolGovernance: ToolGovernanceRepository;
+    /** Request figures of the observability reports (decision log and usage ledger). */
+    traffic: TrafficRepository;
   };
+  /** The learn stage (ledger and decision-log writes): `/crane/stats`. */
+  learn: Pick<LearnSink, 'stats' | 'backlog'>;
+  /** Feature flags and the degradation level, shared by every instance through the kv. */
+  switches: Pick<SharedSwitches, 'current' | 'degradation' | 'flags' | 'setDegradation' | 'setFlag'>;
   /** Tool governance snapshots: an admin write invalidates the organisation's, on every instance. */
   governance: Pick<GovernanceSource, 'invalidate'>;
   /** Organisations' own provider keys (BYOK): sealed storage; a write reaches every instance's cache. */
