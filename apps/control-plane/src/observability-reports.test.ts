@@ -33,7 +33,8 @@ beforeAll(async () => {
   const question = `what is the capital of france ${randomUUID()}`;
   expect((await chat(question)).status).toBe(200);
   expect((await chat(question)).headers.get('x-svc-cache-hit')).toBe('true');
-  expect((await chat(`write a python function that sorts a list ${randomUUID()}`)).status).toBe(200);
+  // No random suffix here: digits would sway the task family.
+  expect((await chat('write a python function that sorts a list of strings by length')).status).toBe(200);
   expect((await chat(`fail please [mock:error=503] ${randomUUID()}`)).status).toBeGreaterThanOrEqual(500);
   // Another organisation's traffic, seeded in the ledger: only the fleet sees it.
   const other = await ctx.org('other');
@@ -170,5 +171,19 @@ describe('the reports\u2019 authentication and scope', () => {
       expect(await malformed.json()).toMatchObject({ error: { param: 'org_id' } });
       expect((await get(`${path}?days=soon`)).status, path).toBe(400);
     }
+  });
+});
+
+describe('GET /metrics on the control plane', () => {
+  it('counts its own requests next to the gateway metrics of the runtime it shares', async () => {
+    await get('/v1/observability/metrics/summary');
+    const scraped = await ctx.control.request('/metrics');
+    expect(scraped.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
+    const text = await scraped.text();
+    expect(text).toMatch(/svc_requests_total\{route="\/v1\/observability\/metrics\/summary",status="200",model="",provider="",cache=""\} [1-9]/);
+    expect(text).toMatch(/svc_request_duration_seconds_count\{route="\/v1\/observability\/crane\/stats",status="200"\} [1-9]/);
+    expect(text).toMatch(/svc_tokens_total\{direction="prompt",model="mock\/mock-value",provider="mock"\} [1-9]/);
+    expect(text).toMatch(/svc_learn_queue_depth \d+/);
+    expect(text).toContain('svc_degradation_level 0');
   });
 });
