@@ -24,6 +24,12 @@ import { registerClassifyComplexity } from './routes/classify-complexity.js';
 import { registerBreakers } from './routes/observability-breakers.js';
 import { registerCache } from './routes/observability-cache.js';
 import { registerHedging } from './routes/observability-hedging.js';
+import { registerBenchmarks } from './routes/observability-benchmarks.js';
+import { registerCraneStats } from './routes/observability-crane.js';
+import { registerDegradation } from './routes/observability-degradation.js';
+import { registerFlags } from './routes/observability-flags.js';
+import { registerMetricsSummary } from './routes/observability-metrics-summary.js';
+import { registerMetricsSwc } from './routes/observability-metrics-swc.js';
 
 /** The control plane (spec document 2) and the admin API, mounted as DESIGN.md §3 says. */
 export function createControlPlaneApp(deps: ControlPlaneDeps): Hono<ControlEnv> {
@@ -56,6 +62,12 @@ export function createControlPlaneApp(deps: ControlPlaneDeps): Hono<ControlEnv> 
   registerBreakers(app, deps);
   registerHedging(app, deps);
   registerCache(app, deps);
+  registerMetricsSummary(app, deps);
+  registerMetricsSwc(app, deps);
+  registerBenchmarks(app, deps);
+  registerCraneStats(app, deps);
+  registerDegradation(app, deps);
+  registerFlags(app, deps);
   registerAdminOrgs(app, deps);
   registerAdminKeys(app, deps);
   registerAdminUsers(app, deps);

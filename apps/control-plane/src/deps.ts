@@ -1,14 +1,15 @@
 import type { Authenticator, AuthStore, DashboardAuth } from '@svc/auth';
 import type { ByokService } from '@svc/byok';
 import type { Catalog } from '@svc/catalog';
-import type { DashboardUsageRepository, DashboardUserRepository, DecisionRepository, PasskeyRepository, ToolGovernanceRepository } from '@svc/db';
+import type { DashboardUsageRepository, DashboardUserRepository, DecisionRepository, PasskeyRepository, ToolGovernanceRepository, TrafficRepository } from '@svc/db';
 import type { GovernanceSource } from '@svc/governance';
 import type { Kv } from '@svc/kv';
 import type { Limiter } from '@svc/limits';
-import type { OnboardingSource } from './dashboard/onboarding-seam.js';
+import type { LearnSink, SharedSwitches } from '@svc/pipeline';
 import type { CircuitBreakers, HedgeStats, LatencyTracker } from '@svc/resilience';
 import type { CacheService, Readiness, Runtime } from '@svc/runtime';
 import type { Logger, Metrics } from '@svc/telemetry';
+import type { OnboardingSource } from './dashboard/onboarding-seam.js';
 
 /** What the control-plane app needs; a Runtime provides all of it. */
 export interface ControlPlaneDeps {
@@ -21,6 +22,8 @@ export interface ControlPlaneDeps {
     passkeys: Pick<PasskeyRepository, 'listByUser' | 'delete'>;
     /** The dashboard overview's usage figures. */
     dashboard: DashboardUsageRepository;
+    /** Request figures of the observability reports (decision log and usage ledger). */
+    traffic: TrafficRepository;
   };
   /** Dashboard sign-in: passkeys, sessions, accounts and enrollment links. */
   dashboardAuth: DashboardAuth;
@@ -29,6 +32,10 @@ export interface ControlPlaneDeps {
    * without it the dashboard derives the next step itself (dashboard/onboarding-seam.ts).
    */
   onboarding?: OnboardingSource;
+  /** The learn stage (ledger and decision-log writes): `/crane/stats`. */
+  learn: Pick<LearnSink, 'stats' | 'backlog'>;
+  /** Feature flags and the degradation level, shared by every instance through the kv. */
+  switches: Pick<SharedSwitches, 'current' | 'degradation' | 'flags' | 'setDegradation' | 'setFlag'>;
   /** Tool governance snapshots: an admin write invalidates the organisation's, on every instance. */
   governance: Pick<GovernanceSource, 'invalidate'>;
   /** Organisations' own provider keys (BYOK): sealed storage; a write reaches every instance's cache. */

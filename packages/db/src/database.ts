@@ -8,6 +8,7 @@ import type { PasskeyRepository } from './repositories/passkeys.js';
 import type { ProviderKeyRepository } from './repositories/provider-keys.js';
 import type { SettingsRepository } from './repositories/settings.js';
 import type { ToolGovernanceRepository } from './repositories/tool-governance.js';
+import type { TrafficRepository } from './repositories/traffic.js';
 import type { UsageRepository } from './repositories/usage.js';
 
 export type DatabaseKind = 'postgres' | 'pglite';
@@ -33,6 +34,8 @@ export interface Database {
   readonly passkeys: PasskeyRepository;
   /** The dashboard overview's usage figures (GROUP BY hour/day over the ledger). */
   readonly dashboard: DashboardUsageRepository;
+  /** Request figures over the decision log and the usage ledger (observability reports). */
+  readonly traffic: TrafficRepository;
   /** Applies pending migrations (createDb already did); a no-op when up to date. */
   migrate(): Promise<void>;
   /** True when `SELECT 1` answers within `timeoutMs` (default 2000). Never rejects. */

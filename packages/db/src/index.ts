@@ -2,6 +2,7 @@ export { createDb } from './create-db.js';
 export type { CreateDbOptions, Database, DatabaseKind } from './database.js';
 export { DbConflictError } from './errors.js';
 export { defaultMigrationsFolder } from './migrate.js';
+export { isUuid } from './repositories/drizzle.js';
 export type {
   DashboardBucket,
   DashboardRole,
@@ -33,6 +34,11 @@ export type {
   ToolArgumentRule,
   ToolGovernanceRepository,
   ToolPolicyRecord,
+  DailyModelFigures,
+  TrafficFigures,
+  TrafficFilter,
+  TrafficRepository,
+  WorkloadFigures,
   UsageRepository,
 } from './repositories/index.js';
 export type * from './types.js';

@@ -62,6 +62,8 @@ export interface Kv {
   read(stream: string, afterId: string, count: number): Promise<StreamEntry[]>;
   /** Deletes stream entries by id (after they were processed). */
   ack(stream: string, ids: readonly string[]): Promise<void>;
+  /** Entries in a stream (Redis `XLEN`); 0 for a missing stream. */
+  streamLength(stream: string): Promise<number>;
   /**
    * Publish/subscribe for cross-instance invalidation (e.g. key revocation). Delivery is
    * at-most-once and asynchronous; subscribers of this same Kv receive their own messages.

@@ -191,6 +191,13 @@ class MemoryKv implements Kv {
     entry.ack(ids);
   }
 
+  async streamLength(stream: string): Promise<number> {
+    const entry = this.live(stream);
+    if (entry === undefined) return 0;
+    if (entry.kind !== 'stream') throw new Error(WRONGTYPE);
+    return entry.length;
+  }
+
   async publish(channel: string, message: string): Promise<void> {
     this.open();
     const subscriptions = this.channels.get(channel);

@@ -150,6 +150,10 @@ class RedisKv implements Kv {
     await this.client.xdel(this.prefix + stream, ...ids);
   }
 
+  streamLength(stream: string): Promise<number> {
+    return this.client.xlen(this.prefix + stream);
+  }
+
   async publish(channel: string, message: string): Promise<void> {
     await this.client.publish(this.prefix + channel, message);
   }

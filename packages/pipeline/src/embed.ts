@@ -91,7 +91,7 @@ export async function embed(deps: EmbedDeps, request: EmbedRequest, context: Req
   const { model, result } = answered;
   const usage = { promptTokens: result.usage.promptTokens, completionTokens: 0, totalTokens: result.usage.promptTokens };
   const cost = computeCost(model, usage);
-  deps.metrics.tokens.inc({ direction: 'prompt', model: model.id, provider: model.provider }, usage.promptTokens);
+  deps.metrics.model(model.provider, model.id).promptTokens.inc(usage.promptTokens);
   const { metadata, headers } = recordUnitUsage(deps, context, reservation, {
     model,
     requestedModel: request.model,

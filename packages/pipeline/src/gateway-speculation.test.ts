@@ -1,26 +1,7 @@
-import type { ChatResult } from '@svc/core';
 import type { RouteOutcome } from '@svc/router';
-import type { Provider, ProviderChatRequest } from '@svc/providers';
 import { describe, expect, it } from 'vitest';
 import type { ChatJsonResponse } from './gateway.js';
-import { catalog, request, setup } from './test/gateway-harness.js';
-
-/** A provider answering per upstream model: the text `answers` gives, recording what it was asked. */
-function answering(id: string, answers: (model: string) => string) {
-  const asked: ProviderChatRequest[] = [];
-  const provider: Provider & { asked: ProviderChatRequest[] } = {
-    id,
-    asked,
-    async chat(req): Promise<ChatResult> {
-      asked.push(req);
-      return { model: req.model, choices: [{ index: 0, message: { role: 'assistant', content: answers(req.model) }, finishReason: 'stop' }], usage: { promptTokens: 100, completionTokens: 20, totalTokens: 120 } };
-    },
-    async stream() {
-      throw new Error('not used');
-    },
-  };
-  return provider;
-}
+import { answering, catalog, request, setup } from './test/gateway-harness.js';
 
 const jsonObject = { type: 'json_object' as const };
 const price = (id: string) => {
@@ -47,7 +28,7 @@ describe('svc.enable_speculation', () => {
   it('falls back to the chosen model when the draft is not valid JSON, billing both calls', async () => {
     let draftModel = '';
     const providers = ['groq', 'together', 'anthropic', 'openai'].map((id) =>
-      answering(id, (model) => {
+      answering(id, (_call, { model }) => {
         if (!draftModel) draftModel = model;
         return model === draftModel ? 'I think the answer is forty-two.' : '{"answer": 42}';
       }),

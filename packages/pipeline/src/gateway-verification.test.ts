@@ -1,35 +1,19 @@
-import type { ChatResult } from '@svc/core';
-import type { RouteOutcome } from '@svc/router';
 import { computeCost } from '@svc/billing';
-import type { Provider, ProviderChatRequest } from '@svc/providers';
+import type { Provider } from '@svc/providers';
+import type { RouteOutcome } from '@svc/router';
 import { describe, expect, it } from 'vitest';
 import type { ChatJsonResponse } from './gateway.js';
-import { llama, request, setup } from './test/gateway-harness.js';
+import { answering, llama, request, setup } from './test/gateway-harness.js';
 
-/** A provider answering the given texts in turn, recording what it was asked. */
-function answering(id: string, texts: string[]) {
-  const asked: ProviderChatRequest[] = [];
-  const provider: Provider & { asked: ProviderChatRequest[] } = {
-    id,
-    asked,
-    async chat(req): Promise<ChatResult> {
-      asked.push(req);
-      const content = texts[Math.min(asked.length - 1, texts.length - 1)]!;
-      return { model: req.model, choices: [{ index: 0, message: { role: 'assistant', content }, finishReason: 'stop' }], usage: { promptTokens: 100, completionTokens: 20, totalTokens: 120 } };
-    },
-    async stream() {
-      throw new Error('not used');
-    },
-  };
-  return provider;
-}
+/** A provider answering the given texts in turn (the last one again once they run out). */
+const inTurn = (id: string, texts: string[]) => answering(id, (call) => texts[Math.min(call, texts.length - 1)]!);
 
 const schema = { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer' } }, required: ['city', 'days'], additionalProperties: false };
 const jsonSchema = { type: 'json_schema' as const, name: 'forecast', schema, strict: true };
 
 describe('output verification and healing', () => {
   it('heals a fenced answer with a string number, and reports how', async () => {
-    const groq = answering('groq', ['```json\n{"city": "Paris", "days": "3"}\n```']);
+    const groq = inTurn('groq', ['```json\n{"city": "Paris", "days": "3"}\n```']);
     const { gateway, context } = setup([groq]);
     const response = (await gateway.chat(request({ responseFormat: jsonSchema }), context())) as ChatJsonResponse;
     expect(JSON.parse(response.result.choices[0]!.message.content!)).toEqual({ city: 'Paris', days: 3 });
@@ -39,7 +23,7 @@ describe('output verification and healing', () => {
   });
 
   it('leaves a valid answer untouched, without a report', async () => {
-    const groq = answering('groq', ['{"city":"Paris","days":3}']);
+    const groq = inTurn('groq', ['{"city":"Paris","days":3}']);
     const { gateway, context } = setup([groq]);
     const response = (await gateway.chat(request({ responseFormat: jsonSchema }), context())) as ChatJsonResponse;
     expect(response.result.choices[0]!.message.content).toBe('{"city":"Paris","days":3}');
@@ -47,7 +31,7 @@ describe('output verification and healing', () => {
   });
 
   it('re-asks the same model once under native verification, bills both calls and logs the re-ask', async () => {
-    const groq = answering('groq', ['I cannot say.', '{"city":"Rome","days":2}']);
+    const groq = inTurn('groq', ['I cannot say.', '{"city":"Rome","days":2}']);
     const { gateway, context, usage, decisions } = setup([groq]);
     const response = (await gateway.chat(request({ responseFormat: jsonSchema, svc: { outputVerification: 'native' } }), context())) as ChatJsonResponse;
     expect(groq.asked).toHaveLength(2);
@@ -64,7 +48,7 @@ describe('output verification and healing', () => {
   });
 
   it('returns the model’s own answer, reported as still invalid, when the re-ask fails too', async () => {
-    const groq = answering('groq', ['nope', 'still nope']);
+    const groq = inTurn('groq', ['nope', 'still nope']);
     const { gateway, context } = setup([groq]);
     const response = (await gateway.chat(request({ responseFormat: jsonSchema, svc: { outputVerification: 'native' } }), context())) as ChatJsonResponse;
     expect(groq.asked).toHaveLength(2);
@@ -73,8 +57,8 @@ describe('output verification and healing', () => {
   });
 
   it('re-asks another model of the waterfall under cross_model', async () => {
-    const groq = answering('groq', ['not json']);
-    const together = answering('together', ['{"city":"Oslo","days":1}']);
+    const groq = inTurn('groq', ['not json']);
+    const together = inTurn('together', ['{"city":"Oslo","days":1}']);
     const { gateway, context } = setup([groq, together]);
     const response = (await gateway.chat(request({ responseFormat: jsonSchema, svc: { outputVerification: 'cross_model' } }), context())) as ChatJsonResponse;
     expect([groq.asked.length, together.asked.length]).toEqual([1, 1]);
@@ -82,8 +66,8 @@ describe('output verification and healing', () => {
   });
 
   it('reliability_level critical re-asks another model when the request names no verification', async () => {
-    const groq = answering('groq', ['not json']);
-    const together = answering('together', ['{"city":"Oslo","days":1}']);
+    const groq = inTurn('groq', ['not json']);
+    const together = inTurn('together', ['{"city":"Oslo","days":1}']);
     const { gateway, context } = setup([groq, together]);
     const response = (await gateway.chat(request({ responseFormat: jsonSchema, svc: { reliabilityLevel: 'critical' } }), context())) as ChatJsonResponse;
     expect([groq.asked.length, together.asked.length]).toEqual([1, 1]);
@@ -91,7 +75,7 @@ describe('output verification and healing', () => {
   });
 
   it('reliability_level standard spends no second call', async () => {
-    const groq = answering('groq', ['not json', '{"city":"Rome","days":2}']);
+    const groq = inTurn('groq', ['not json', '{"city":"Rome","days":2}']);
     const { gateway, context } = setup([groq]);
     const response = (await gateway.chat(request({ responseFormat: jsonSchema, svc: { reliabilityLevel: 'standard' } }), context())) as ChatJsonResponse;
     expect(groq.asked).toHaveLength(1);
@@ -99,7 +83,7 @@ describe('output verification and healing', () => {
   });
 
   it('does nothing in proxy mode, and says so when verification was asked for', async () => {
-    const groq = answering('groq', ['```json\n{"city": "Paris", "days": "3"}\n```']);
+    const groq = inTurn('groq', ['```json\n{"city": "Paris", "days": "3"}\n```']);
     const { gateway, context } = setup([groq]);
     const response = (await gateway.chat(request({ responseFormat: jsonSchema, svc: { outputVerification: 'native' } }), { ...context(), intelligenceModeHeader: 'proxy' })) as ChatJsonResponse;
     expect(response.result.choices[0]!.message.content).toContain('```');
@@ -108,7 +92,7 @@ describe('output verification and healing', () => {
   });
 
   it('skips verification when output_verification is none', async () => {
-    const groq = answering('groq', ['```json\n{"city": "Paris", "days": "3"}\n```']);
+    const groq = inTurn('groq', ['```json\n{"city": "Paris", "days": "3"}\n```']);
     const { gateway, context } = setup([groq]);
     const response = (await gateway.chat(request({ responseFormat: jsonSchema, svc: { outputVerification: 'none' } }), context())) as ChatJsonResponse;
     expect(response.result.choices[0]!.message.content).toContain('```');
@@ -117,7 +101,7 @@ describe('output verification and healing', () => {
 
 describe('stream verification', () => {
   it('verifies a stream once complete and reports in the final metadata, without touching the chunks', async () => {
-    const groq = answering('groq', []);
+    const groq = inTurn('groq', []);
     groq.stream = async () =>
       (async function* () {
         yield { type: 'text-delta' as const, choice: 0, text: '```json\n{"city": "Paris", ' };
@@ -141,7 +125,7 @@ describe('verification teaches the router', () => {
   };
 
   it('a valid answer is a full success, with its cost', async () => {
-    const { gateway, context, outcomes } = learnFrom(answering('groq', ['{"city":"Paris","days":3}']));
+    const { gateway, context, outcomes } = learnFrom(inTurn('groq', ['{"city":"Paris","days":3}']));
     await gateway.chat(request({ responseFormat: jsonSchema }), context());
     expect(outcomes).toHaveLength(1);
     expect(outcomes[0]).toMatchObject({ modelId: llama.id, success: true });
@@ -150,12 +134,12 @@ describe('verification teaches the router', () => {
   });
 
   it('a healed answer is worth its confidence, a re-asked one nothing', async () => {
-    const healed = learnFrom(answering('groq', ['```json\n{"city": "Paris", "days": "3"}\n```']));
+    const healed = learnFrom(inTurn('groq', ['```json\n{"city": "Paris", "days": "3"}\n```']));
     const response = (await healed.gateway.chat(request({ responseFormat: jsonSchema }), healed.context())) as ChatJsonResponse;
     expect(healed.outcomes[0]!.quality).toBe(response.metadata.healer_report!.confidence);
     expect(healed.outcomes[0]!.quality).toBeLessThan(1);
 
-    const reasked = learnFrom(answering('groq', ['I cannot say.', '{"city":"Rome","days":2}']));
+    const reasked = learnFrom(inTurn('groq', ['I cannot say.', '{"city":"Rome","days":2}']));
     await reasked.gateway.chat(request({ responseFormat: jsonSchema, svc: { outputVerification: 'native' } }), reasked.context());
     expect(reasked.outcomes[0]).toMatchObject({ modelId: llama.id, success: true, quality: 0 });
   });

@@ -5,9 +5,10 @@ import { type GovernanceSource, type ToolGovernance, ToolCallStreamGuard, checkD
 import { type OutputVerifier, createOutputVerifier } from '@svc/healing';
 import { type Limiter, type Reservation, organizationLimits } from '@svc/limits';
 import { type LatencyStats, type RouteContext, type Router, createLatencyStats, createRouter } from '@svc/router';
-import type { Logger, Metrics } from '@svc/telemetry';
+import type { HistogramSeries, Logger, Metrics } from '@svc/telemetry';
 import type { Attempt } from './attempt.js';
 import { type BreakerGate, type CallSettings, type ProviderLookup, callChat, openStream } from './call.js';
+import { countRejection, countUpstreamError } from './call-metrics.js';
 import { type Cost, computeCost, sumCosts } from '@svc/billing';
 import { type Deadline, createDeadline } from './deadline.js';
 import { estimateUsage } from './estimate-usage.js';
@@ -27,6 +28,7 @@ import { largerContextModels, requiredCapabilities } from './route.js';
 import type { RouterFeedback } from './router-feedback.js';
 import type { StickyStore } from './sticky-routes.js';
 import { injectMemory, type MemoryPort, recallForRequest, redactRequest, rememberExchange, restoreResult } from './memory-stage.js';
+import { NORMAL, type Shed, type Switches, reportShed, runs, shedList, shedMetadata, switchedVerification } from './switches.js';
 
 export interface GatewayDeps {
   /** The active catalog: models of configured providers only. */
@@ -71,6 +73,11 @@ export interface GatewayDeps {
   semanticCache?: SemanticCachePort;
   /** Per-organisation memory: recalled into and stored from requests in mode `full`. */
   memory?: MemoryPort;
+  /**
+   * Feature flags and the degradation level (shared across instances); read once per request,
+   * no I/O. Absent: every optional stage runs.
+   */
+  switches?: { readonly current: Switches };
 }
 
 /** Milliseconds; 0 disables a limit. */
@@ -134,8 +141,12 @@ export class Gateway {
   private readonly routeContexts: readonly RouteContext[];
   /** Proxy mode routes on the structural features only (spec §Intelligence modes: the small vector). */
   private readonly verifier: OutputVerifier;
+  private readonly overhead: HistogramSeries;
+  private readonly streamOverhead: HistogramSeries;
 
   constructor(private readonly deps: GatewayDeps) {
+    this.overhead = deps.metrics.gatewayOverhead.series('chat');
+    this.streamOverhead = deps.metrics.gatewayOverhead.series('chat_stream');
     this.maxAttempts = deps.maxAttempts ?? 4;
     this.verifier = deps.verifier ?? createOutputVerifier();
     this.routerLatency = deps.routerLatency ?? createLatencyStats();
@@ -165,7 +176,7 @@ export class Gateway {
         estimatedCostUsd: (promptTokens * model.inputPricePerMTok + completion * model.outputPricePerMTok) / 1e6,
       });
     } catch (error) {
-      if (isGatewayError(error)) this.deps.metrics.rateLimitRejections.inc({ scope: error.status === 402 ? (error.code === 'quota_exceeded' ? 'quota' : 'budget') : 'rate' });
+      countRejection(this.deps.metrics, error);
       throw error;
     }
   }
@@ -216,9 +227,14 @@ export class Gateway {
     let decision = routed instanceof Promise ? await routed : routed;
     // Stage 1's limits (RPM/TPM, monthly budget and quota): admitted against the first choice's prices.
     const reservation = this.deps.limiter ? await this.admit(request, context, decision.model, decision.promptTokens) : unlimited;
-    const { exactCache, semanticCache } = this.deps;
+    // The operator's flags and degradation level: one snapshot for the whole request.
+    const switches = this.deps.switches?.current ?? NORMAL;
+    const shed = shedList(switches);
+    const cacheRuns = cacheEnabled(mode, request);
+    const exactCache = cacheRuns && this.deps.exactCache && runs(switches, 'exact_cache', shed) ? this.deps.exactCache : undefined;
+    const semanticCache = cacheRuns && this.deps.semanticCache && runs(switches, 'semantic_cache', shed) ? this.deps.semanticCache : undefined;
     let miss: CacheMiss | undefined;
-    if ((exactCache || semanticCache) && cacheEnabled(mode, request)) {
+    if (exactCache || semanticCache) {
       let cached: Awaited<ReturnType<typeof lookupCache>>;
       try {
         cached = await lookupCache(exactCache, semanticCache, request, context.caller.org.id);
@@ -233,17 +249,21 @@ export class Gateway {
       if ('hit' in cached) {
         // A hit consumes no tokens and costs nothing: only the request counts.
         void reservation.settle({ actualTokens: 0, actualCostUsd: 0 });
-        return withHeaders(this.cacheHit(request, context, mode, cached.hit), reservation.headers);
+        const hit = withHeaders(this.cacheHit(request, context, mode, cached.hit), reservation.headers);
+        reportShed(switches, shed, this.deps.metrics, hit.headers);
+        shedMetadata(switches, shed, hit.kind === 'json' ? hit.metadata : hit.metadata()!);
+        return hit;
       }
       miss = cached.miss;
     }
     // Full mode recalls the org's memory into the prompt; svc.redact_pii hides PII from the provider (and from memory).
-    const memory = mode === 'full' ? this.deps.memory : undefined;
+    const memory = mode === 'full' && this.deps.memory && runs(switches, 'memory', shed) ? this.deps.memory : undefined;
     const redaction = request.svc?.redactPii === true ? redactRequest(request) : undefined;
     const sent = redaction?.request ?? request;
     const outbound = memory ? injectMemory(sent, await recallForRequest(memory, sent, context.caller.org.id)) : sent;
     // Speculation drafts with a cheaper model and serves the draft when verification accepts it; where nothing can check a draft it is reported as not applied.
-    const draft = request.svc?.enableSpeculation === true ? speculationDraft(request, mode, decision) : undefined;
+    const speculating = request.svc?.enableSpeculation === true && runs(switches, 'speculation', shed);
+    const draft = speculating ? speculationDraft(request, mode, decision) : undefined;
     if (request.svc?.enableSpeculation === true && !draft) decision = { ...decision, notApplied: [...decision.notApplied, 'svc.enable_speculation'] };
     const routedAt = performance.now();
     const attempts: Attempt[] = [];
@@ -267,7 +287,7 @@ export class Gateway {
             hedging: {
               latency: this.deps.hedging.latency,
               stats: this.deps.hedging.stats,
-              enabled: request.svc?.enableHedging ?? (reliability.hedge || this.deps.hedging.config.enabledByDefault),
+              enabled: (request.svc?.enableHedging ?? (reliability.hedge || this.deps.hedging.config.enabledByDefault)) && runs(switches, 'hedging', shed),
             },
           }
         : {}),
@@ -282,7 +302,9 @@ export class Gateway {
       if (request.stream) {
         const opened = await openStream(outbound, decision.waterfall, settings, attempts);
         ended = true; // the stream owns the reservation from here
-        return this.streamResponse(request, context, decision, mode, opened.model, opened.value, attempts, deadline, miss, providers, orgProviders, governance, reservation);
+        // Until the first event is ready to send: the request's time so far less the provider's.
+        this.streamOverhead.observe(Math.max(0, performance.now() - context.startedAt - opened.providerMs) / 1000);
+        return this.streamResponse(request, context, decision, mode, opened.model, opened.value, attempts, deadline, miss, providers, orgProviders, governance, reservation, switches, shed);
       }
       speculation = draft ? await speculate(outbound, draft, settings, attempts, this.verifier) : undefined;
       const called = speculation?.accepted
@@ -292,7 +314,7 @@ export class Gateway {
       let { value: result, providerMs } = called;
       // A rejected draft was a provider call too: not the gateway's overhead.
       if (speculation && !speculation.accepted) providerMs += speculation.providerMs;
-      const plan = verificationPlan(request, mode);
+      const plan = switchedVerification(verificationPlan(request, mode), request.svc?.outputVerification !== undefined, switches, shed);
       let verified: Verified | undefined;
       if (speculation?.accepted) verified = { result, healerReport: speculation.healerReport, reask: undefined, notApplied: false };
       else if (plan.verify || plan.notApplied) {
@@ -320,7 +342,7 @@ export class Gateway {
       const replicated = replicateChoices(result, request.n);
       if (miss) storeAnswer(exactCache, semanticCache, request, context.caller.org.id, miss, { result, model: model.id, provider: model.provider, tier: model.tier, storedAt: Date.now() });
       const elapsed = performance.now() - context.startedAt;
-      this.deps.metrics.gatewayOverhead.observe({ route: 'chat' }, Math.max(0, elapsed - providerMs) / 1000);
+      this.overhead.observe(Math.max(0, elapsed - providerMs) / 1000);
       const latencyMs = Math.round(elapsed);
       const firstCost = result.usage ? computeCost(model, result.usage) : undefined;
       const reask = verified?.reask;
@@ -347,6 +369,9 @@ export class Gateway {
       if (verified?.healerReport) details.healing = { stage: verified.healerReport.stage, confidence: verified.healerReport.confidence };
       if (reask) details.reask = { model: reask.model.id, valid: reask.valid };
       if (speculation) details.speculation = { draft: speculation.draft.id, accepted: speculation.accepted };
+      if (shed.length > 0) details.shed = [...shed];
+      reportShed(switches, shed, this.deps.metrics, headers);
+      shedMetadata(switches, shed, metadata);
       // One ledger row per request, billing every call it made; the metrics count each call on its own model.
       if (reask?.usage && reaskCost) this.countSpend(reask.model, reask.usage, reaskCost);
       if (rejected && draftCost) this.countSpend(rejected.model, rejected.usage, draftCost);
@@ -392,25 +417,33 @@ export class Gateway {
     orgProviders: ProviderLookup | undefined,
     governance: ToolGovernance | undefined,
     reservation: Reservation,
+    switches: Switches,
+    shed: Shed,
   ): ChatStreamResponse {
     let metadata: SvcMetadata | undefined;
     const self = this;
     const replicas = request.n > 1 && providers.get(model.provider)?.multipleChoices === false ? request.n : 1;
     const byok = orgProviders?.get(model.provider) !== undefined;
+    // Before the headers, so a verification the switches skip is named in them.
+    const plan = switchedVerification(verificationPlan(request, mode), request.svc?.outputVerification !== undefined, switches, shed);
+    const firstToken = this.deps.metrics.model(model.provider, model.id).timeToFirstToken;
     async function* events(): AsyncGenerator<StreamEvent> {
       let usage: Usage | undefined;
       // References to the streamed text, joined only when the provider sends no usage (then tokenised).
       const pieces: string[] = [];
       let outcome = 'client_closed';
       // Only when the answer will be cached or verified: the events are kept to rebuild it once complete.
-      const plan = verificationPlan(request, mode);
       const collector = miss || plan.verify ? new StreamCollector(model.upstreamId) : undefined;
       const track = (event: StreamEvent) => {
         collector?.add(event);
         if (event.type === 'usage') usage = event.usage;
-        else if (event.type === 'text-delta' || event.type === 'reasoning-delta' || event.type === 'refusal-delta') pieces.push(event.text);
-        else if (event.type === 'tool-call-delta') pieces.push(event.argumentsDelta);
-        else return;
+        else if (event.type === 'text-delta' || event.type === 'reasoning-delta' || event.type === 'refusal-delta') {
+          if (pieces.length === 0) firstToken.observe((performance.now() - context.startedAt) / 1000);
+          pieces.push(event.text);
+        } else if (event.type === 'tool-call-delta') {
+          if (pieces.length === 0) firstToken.observe((performance.now() - context.startedAt) / 1000);
+          pieces.push(event.argumentsDelta);
+        } else return;
         // TPM counts streamed tokens as they are produced (about 4 characters each), every 32 pieces.
         if (limited && pieces.length - charged >= 32) chargeSince();
       };
@@ -470,13 +503,17 @@ export class Gateway {
           metadata.usage_estimated = true;
         }
         if (replicas > 1) details.replicatedChoices = replicas - 1;
+        if (shed.length > 0) details.shed = [...shed];
+        shedMetadata(switches, shed, metadata);
         self.learn(context, request, decision, mode, model, attempts, outcome, finalUsage, cost, latencyMs, true, details);
       }
     }
+    const headers = { ...routingHeaders(context.requestId, context.caller.org.id, decision, model, mode), ...reservation.headers };
+    reportShed(switches, shed, this.deps.metrics, headers);
     return {
       kind: 'stream',
       events: events(),
-      headers: { ...routingHeaders(context.requestId, context.caller.org.id, decision, model, mode), ...reservation.headers },
+      headers,
       model: model.id,
       metadata: () => metadata,
     };
@@ -557,9 +594,9 @@ export class Gateway {
   ): void {
     const { metrics, learn } = this.deps;
     const createdAt = new Date();
-    metrics.cacheHits.inc({ layer: hit.layer, type: 'chat' });
+    metrics.cacheHits.series(hit.layer, 'chat').inc();
     if (usage && cost) {
-      if (cost.savingsUsd > 0) metrics.savingsUsd.inc({ model: answer.model, provider: answer.provider }, cost.savingsUsd);
+      if (cost.savingsUsd > 0) metrics.model(answer.provider, answer.model).savingsUsd.inc(cost.savingsUsd);
       learn.recordUsage({
         requestId: context.requestId,
         orgId: context.caller.org.id,
@@ -600,11 +637,11 @@ export class Gateway {
 
   /** The token, cost and savings counters of one provider call, on the model that made it. */
   private countSpend(model: ModelInfo, usage: Usage, cost: Cost): void {
-    const { metrics } = this.deps;
-    metrics.tokens.inc({ direction: 'prompt', model: model.id, provider: model.provider }, usage.promptTokens);
-    metrics.tokens.inc({ direction: 'completion', model: model.id, provider: model.provider }, usage.completionTokens);
-    metrics.costUsd.inc({ model: model.id, provider: model.provider }, cost.costUsd);
-    if (cost.savingsUsd > 0) metrics.savingsUsd.inc({ model: model.id, provider: model.provider }, cost.savingsUsd);
+    const series = this.deps.metrics.model(model.provider, model.id);
+    series.promptTokens.inc(usage.promptTokens);
+    series.completionTokens.inc(usage.completionTokens);
+    series.costUsd.inc(cost.costUsd);
+    if (cost.savingsUsd > 0) series.savingsUsd.inc(cost.savingsUsd);
   }
 
   /** The request's one ledger row (idempotent by request id): what every call it made cost. */
@@ -630,13 +667,16 @@ export class Gateway {
   }
 
   private observeAttempt(model: ModelInfo, attempt: Attempt): void {
-    const { metrics } = this.deps;
-    metrics.providerDuration.observe({ provider: model.provider, model: model.id, outcome: attempt.outcome }, attempt.latencyMs / 1000);
+    const series = this.deps.metrics.model(model.provider, model.id);
+    const seconds = attempt.latencyMs / 1000;
     // Time to the answer (or to a stream's first event): what the router weighs as latency.
-    if (attempt.outcome === 'ok') this.routerLatency.observe(model.id, attempt.latencyMs);
-    else if (attempt.outcome === 'error') {
-      metrics.upstreamErrors.inc({ provider: model.provider, kind: attempt.errorKind ?? 'unknown', status: String(attempt.upstreamStatus ?? 0) });
-    }
+    if (attempt.outcome === 'ok') {
+      series.providerOk.observe(seconds);
+      this.routerLatency.observe(model.id, attempt.latencyMs);
+    } else if (attempt.outcome === 'error') {
+      series.providerError.observe(seconds);
+      countUpstreamError(this.deps.metrics, model, attempt.errorKind ?? 'unknown', attempt.upstreamStatus);
+    } else series.providerSkipped.observe(seconds);
   }
 
   private learn(

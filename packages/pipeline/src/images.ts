@@ -75,8 +75,9 @@ export async function generateImages(deps: ImageStageDeps, request: GenerateImag
   const { model, result } = answered;
   const { costUsd, costEstimated } = priceImages(model, request, result);
   if (result.usage) {
-    deps.metrics.tokens.inc({ direction: 'prompt', model: model.id, provider: model.provider }, result.usage.inputTokens);
-    deps.metrics.tokens.inc({ direction: 'completion', model: model.id, provider: model.provider }, result.usage.outputTokens);
+    const series = deps.metrics.model(model.provider, model.id);
+    series.promptTokens.inc(result.usage.inputTokens);
+    series.completionTokens.inc(result.usage.outputTokens);
   }
   // The ledger row goes first: the upstream billed the images even if storing them fails.
   const { metadata, headers } = recordUnitUsage(deps, context, reservation, {

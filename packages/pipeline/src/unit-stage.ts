@@ -1,9 +1,10 @@
 import type { Catalog, ModelInfo, ModelKind } from '@svc/catalog';
-import { type IntelligenceMode, type SvcMetadata, invalidRequest, isGatewayError, isProviderError, noProviderConfigured, toGatewayError } from '@svc/core';
+import { type IntelligenceMode, type SvcMetadata, invalidRequest, isProviderError, noProviderConfigured, toGatewayError } from '@svc/core';
 import { type Reservation, organizationLimits } from '@svc/limits';
 import type { Provider } from '@svc/providers';
 import { allBreakersOpen } from '@svc/resilience';
 import type { ProviderLookup } from './call.js';
+import { countRejection, observeProviderError, observeProviderOk } from './call-metrics.js';
 import type { EmbedDeps } from './embed.js';
 import type { RequestContext } from './gateway.js';
 import { resolveIntelligenceMode } from './intelligence-mode.js';
@@ -61,7 +62,7 @@ export async function admitUnits(deps: UnitStageDeps, context: RequestContext, e
       estimatedCostUsd: estimate.costUsd,
     });
   } catch (error) {
-    if (isGatewayError(error)) deps.metrics.rateLimitRejections.inc({ scope: error.status === 402 ? (error.code === 'quota_exceeded' ? 'quota' : 'budget') : 'rate' });
+    countRejection(deps.metrics, error);
     throw error;
   }
 }
@@ -117,13 +118,12 @@ export async function callCandidates<T>(
     const started = performance.now();
     try {
       const result = await call();
-      deps.metrics.providerDuration.observe({ provider: model.provider, model: model.id, outcome: 'ok' }, (performance.now() - started) / 1000);
+      observeProviderOk(deps.metrics, model, (performance.now() - started) / 1000);
       void deps.breakers?.record(model.id, 'success', { probe: admission.probe });
       return { model, result };
     } catch (error) {
       lastError = error;
-      deps.metrics.providerDuration.observe({ provider: model.provider, model: model.id, outcome: 'error' }, (performance.now() - started) / 1000);
-      if (isProviderError(error)) deps.metrics.upstreamErrors.inc({ provider: model.provider, kind: error.kind, status: String(error.upstreamStatus ?? 0) });
+      observeProviderError(deps.metrics, model, (performance.now() - started) / 1000, error);
       const upstreamFault = isProviderError(error) && error.retryable && !signal.aborted;
       // A fault of the organisation's own key says nothing about the model's health for others.
       if (upstreamFault && !org.ownKey(model.provider)) void deps.breakers?.record(model.id, 'failure', { probe: admission.probe });
@@ -177,7 +177,7 @@ export function recordUnitUsage(
   const completionTokens = outcome.completionTokens ?? 0;
   void reservation.settle({ actualTokens: promptTokens + completionTokens, actualCostUsd: byok ? 0 : costUsd });
   const latencyMs = Math.round(performance.now() - context.startedAt);
-  deps.metrics.costUsd.inc({ model: model.id, provider: model.provider }, costUsd);
+  deps.metrics.model(model.provider, model.id).costUsd.inc(costUsd);
   deps.learn.recordUsage({
     requestId: context.requestId,
     orgId: context.caller.org.id,

@@ -11,6 +11,7 @@ import {
   LearnQueue,
   type LearnWriter,
   RouterFeedback,
+  type SharedSwitches,
   createKvStickyStore,
   kvWeightStore,
 } from '@svc/pipeline';
@@ -38,6 +39,7 @@ import { ConfigError, type Env } from './env.js';
 import { type MemoryService, createMemoryService } from './memory.js';
 import { type DependencyStatus, type Readiness, probe, summarise } from './readiness.js';
 import { type ReportSettings, reportSettings } from './report-settings.js';
+import { createSwitches } from './switches.js';
 
 /** Everything a gateway process runs on, built once from the validated environment. */
 export interface Runtime {
@@ -67,6 +69,8 @@ export interface Runtime {
   images: ImageStore;
   /** Circuit breakers per model slug, shared through the kv (Redis when configured). */
   breakers: CircuitBreakers;
+  /** Feature flags and the degradation level, shared by every instance through the kv. */
+  switches: SharedSwitches;
   /** Per-model latency (this instance) and hedging counters; `config` is changed at run time. */
   hedging: { latency: LatencyTracker; stats: HedgeStats; config: { enabledByDefault: boolean } };
   /** Arm-collapse alarm thresholds of the routing diversity report (`SVC_DIVERSITY_*`). */
@@ -207,6 +211,13 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
   const learn: LearnSink = env.REDIS_URL
     ? new KvLearnJournal({ kv, writer, flushIntervalMs: env.SVC_LEARN_FLUSH_MS, onError: onLearnError })
     : new LearnQueue({ writer, flushIntervalMs: env.SVC_LEARN_FLUSH_MS, onError: onLearnError });
+  metrics.watch({
+    learn: () => {
+      const backlog = learn.lastBacklog();
+      const stats = learn.stats();
+      return { depth: backlog.usage + backlog.decisions, processed: stats.processed, failures: stats.failures, oldestPendingAt: backlog.oldestPendingAt };
+    },
+  });
   const authenticator = new Authenticator({ store: db, bus: kv });
   await authenticator.start();
   if (env.SVC_MASTER_KEY) await authenticator.ensureMasterKey(env.SVC_MASTER_KEY);
@@ -246,11 +257,13 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
   for (const [id, entry] of Object.entries(file?.providers ?? {})) {
     if (entry.first_byte_timeout_ms !== undefined) perProvider[id] = { firstByteMs: entry.first_byte_timeout_ms };
   }
+  const switches = createSwitches(env, file, kv, metrics, logger);
+  await switches.start();
   const routerLatency = createLatencyStats();
   const router = createRouter({
     catalog,
     latency: routerLatency,
-    policy: createLinUcbPolicy({ explore: env.SVC_ROUTER_EXPLORE ?? true }),
+    policy: createLinUcbPolicy({ explore: () => switches.current.flags.router_exploration }),
     state: { weights: kvWeightStore(kv) },
   });
   const feedback = new RouterFeedback({
@@ -281,6 +294,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     ...(cache.exact ? { exactCache: cache.exact } : {}),
     ...(cache.semantic ? { semanticCache: cache.semantic } : {}),
     memory: memory.store,
+    switches,
     router,
     routerLatency,
     feedback,
@@ -317,6 +331,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     learn,
     images: new ImageStore({ kv, ...(options.imageUrlTtlMs === undefined ? {} : { ttlMs: options.imageUrlTtlMs }) }),
     breakers,
+    switches,
     hedging,
     diversity: { entropyFloorBits: env.SVC_DIVERSITY_ENTROPY_FLOOR_BITS, armShareCap: env.SVC_DIVERSITY_ARM_SHARE_CAP, minDecisions: env.SVC_DIVERSITY_MIN_DECISIONS },
     reports: reportSettings(env),
@@ -343,7 +358,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     close() {
       closed ??= (async () => {
         await Promise.all([learn.close(), feedback.close(), cache.close(), memory.close()]);
-        await Promise.all([authenticator.stop(), governance.stop(), byok.stop()]);
+        await Promise.all([authenticator.stop(), governance.stop(), byok.stop(), switches.stop()]);
         await kv.close();
         await db.close();
         await http?.close();

@@ -28,7 +28,7 @@ export function chooseSemanticEmbedder(
   thresholdSetting: number | undefined,
   catalog: Pick<Catalog, 'get'>,
   providers: Pick<ProviderRegistry, 'get'>,
-  metrics: Pick<Metrics, 'tokens' | 'costUsd'>,
+  metrics: Pick<Metrics, 'model'>,
 ): SemanticEmbedderChoice {
   if (setting === 'hashed') {
     const embedder = createHashedEmbedder();
@@ -56,8 +56,9 @@ export function chooseSemanticEmbedder(
     async embed(texts) {
       const result = await embed({ model: model.upstreamId, input: texts, ...(shorten ? { dimensions } : {}) });
       const tokens = result.usage.promptTokens;
-      metrics.tokens.inc({ direction: 'prompt', model: model.id, provider: model.provider }, tokens);
-      metrics.costUsd.inc({ model: model.id, provider: model.provider }, (tokens * model.inputPricePerMTok) / 1e6);
+      const series = metrics.model(model.provider, model.id);
+      series.promptTokens.inc(tokens);
+      series.costUsd.inc((tokens * model.inputPricePerMTok) / 1e6);
       return result.embeddings;
     },
   });

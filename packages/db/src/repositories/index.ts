@@ -9,6 +9,7 @@ import { createPasskeyRepository } from './passkeys.js';
 import { createProviderKeyRepository } from './provider-keys.js';
 import { createSettingsRepository } from './settings.js';
 import { createToolGovernanceRepository } from './tool-governance.js';
+import { createTrafficRepository } from './traffic.js';
 import { createUsageRepository } from './usage.js';
 
 export function createRepositories(db: Drizzle) {
@@ -24,6 +25,7 @@ export function createRepositories(db: Drizzle) {
     dashboardUsers: createDashboardUserRepository(db),
     passkeys: createPasskeyRepository(db),
     dashboard: createDashboardUsageRepository(db),
+    traffic: createTrafficRepository(db),
   };
 }
 
@@ -50,4 +52,5 @@ export type {
   ToolGovernanceRepository,
   ToolPolicyRecord,
 } from './tool-governance.js';
+export type { DailyModelFigures, TrafficFigures, TrafficFilter, TrafficRepository, WorkloadFigures } from './traffic.js';
 export type { UsageRepository } from './usage.js';

@@ -9,6 +9,7 @@ import { orgConformance } from './conformance/orgs.js';
 import { providerKeyConformance } from './conformance/provider-keys.js';
 import { settingsConformance } from './conformance/settings.js';
 import { toolGovernanceConformance } from './conformance/tool-governance.js';
+import { trafficConformance } from './conformance/traffic.js';
 import { usageConformance } from './conformance/usage.js';
 import { createTestOrg } from './fixtures.js';
 
@@ -54,5 +55,6 @@ export function runDbConformance(name: string, create: () => Promise<Database>):
     describe('memories', () => memoryConformance(getDb));
     describe('dashboard users and passkeys', () => dashboardUserConformance(getDb));
     describe('dashboard usage figures', () => dashboardUsageConformance(getDb));
+    describe('traffic figures', () => trafficConformance(getDb));
   });
 }

@@ -233,7 +233,10 @@ export function runKvConformance(name: string, create: () => Promise<Kv>, option
         await kv.ack('q', [a, b]);
         await kv.ack('q', []);
         expect((await kv.read('q', '0', 10)).map((e) => e.id)).toEqual([c]);
+        expect(await kv.streamLength('q')).toBe(1);
+        expect(await kv.streamLength('missing')).toBe(0);
         const d = await kv.append('q', { v: 'd' });
+        expect(await kv.streamLength('q')).toBe(2);
         expect(compareIds(c, d)).toBeLessThan(0);
         await kv.ack('missing', [a]);
       });
@@ -244,6 +247,7 @@ export function runKvConformance(name: string, create: () => Promise<Kv>, option
         await expect(kv.increment('q')).rejects.toThrow(/WRONGTYPE/);
         await kv.set('s', 'x');
         await expect(kv.append('s', { v: 'a' })).rejects.toThrow(/WRONGTYPE/);
+        await expect(kv.streamLength('s')).rejects.toThrow(/WRONGTYPE/);
         expect(await kv.delete('q')).toBe(true);
         expect(await kv.read('q', '0', 10)).toEqual([]);
       });
