@@ -3,7 +3,7 @@ import { type CachedAnswer, type Caller, type ChatRequest, type ChatResult, type
 import type { HedgeStats, LatencyTracker } from '@svc/resilience';
 import { type GovernanceSource, type ToolGovernance, ToolCallStreamGuard, checkDeclaredTools, checkToolCalls } from '@svc/governance';
 import { type OutputVerifier, createOutputVerifier } from '@svc/healing';
-import { type Limiter, type Reservation, organizationLimits } from '@svc/limits';
+import { type Limiter, type Reservation, organizationLimits, refusalKind } from '@svc/limits';
 import { type LatencyStats, type RouteContext, type Router, createLatencyStats, createRouter } from '@svc/router';
 import type { Logger, Metrics } from '@svc/telemetry';
 import type { Attempt } from './attempt.js';
@@ -164,7 +164,7 @@ export class Gateway {
         estimatedCostUsd: (promptTokens * model.inputPricePerMTok + completion * model.outputPricePerMTok) / 1e6,
       });
     } catch (error) {
-      if (isGatewayError(error)) this.deps.metrics.rateLimitRejections.inc({ scope: error.status === 402 ? (error.code === 'quota_exceeded' ? 'quota' : 'budget') : 'rate' });
+      if (isGatewayError(error)) this.deps.metrics.rateLimitRejections.inc({ scope: refusalKind(error) });
       throw error;
     }
   }

@@ -1,6 +1,6 @@
 import type { Catalog, ModelInfo, ModelKind } from '@svc/catalog';
 import { type SvcMetadata, invalidRequest, isGatewayError, isProviderError, noProviderConfigured, toGatewayError } from '@svc/core';
-import { type Reservation, organizationLimits } from '@svc/limits';
+import { type Reservation, organizationLimits, refusalKind } from '@svc/limits';
 import type { Provider } from '@svc/providers';
 import { allBreakersOpen } from '@svc/resilience';
 import type { ProviderLookup } from './call.js';
@@ -59,7 +59,7 @@ export async function admitUnits(deps: UnitStageDeps, context: RequestContext, e
       estimatedCostUsd: estimate.costUsd,
     });
   } catch (error) {
-    if (isGatewayError(error)) deps.metrics.rateLimitRejections.inc({ scope: error.status === 402 ? (error.code === 'quota_exceeded' ? 'quota' : 'budget') : 'rate' });
+    if (isGatewayError(error)) deps.metrics.rateLimitRejections.inc({ scope: refusalKind(error) });
     throw error;
   }
 }
