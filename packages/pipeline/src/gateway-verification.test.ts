@@ -1,8 +1,8 @@
-import type { ChatResult } from '@svc/core';
+import { type ChatResult, type OutputConfig, defaultOutputConfig } from '@svc/core';
 import type { Provider, ProviderChatRequest } from '@svc/providers';
 import { describe, expect, it } from 'vitest';
 import type { ChatJsonResponse } from './gateway.js';
-import { llama, request, setup } from './test/gateway-harness.js';
+import { caller, catalog, llama, request, setup } from './test/gateway-harness.js';
 
 /** A provider answering the given texts in turn, recording what it was asked. */
 function answering(id: string, texts: string[]) {
@@ -107,6 +107,79 @@ describe('output verification and healing', () => {
     const { gateway, context } = setup([groq]);
     const response = (await gateway.chat(request({ responseFormat: jsonSchema, svc: { outputVerification: 'none' } }), context())) as ChatJsonResponse;
     expect(response.result.choices[0]!.message.content).toContain('```');
+  });
+});
+
+describe('the organisation’s output config (a request that names no output_verification)', () => {
+  /** A request context whose organisation stored `config`. */
+  const withConfig = (context: () => ReturnType<ReturnType<typeof setup>['context']>, config: Partial<OutputConfig>) => ({
+    ...context(),
+    caller: { ...caller, org: { ...caller.org, outputConfig: { ...defaultOutputConfig, ...config } } },
+  });
+  const fenced = '```json\n{"city": "Paris", "days": "3"}\n```';
+
+  it('re-asks under the organisation’s default mode; the request’s own setting still wins', async () => {
+    const groq = answering('groq', ['nope', '{"city":"Rome","days":2}']);
+    const { gateway, context } = setup([groq]);
+    const response = (await gateway.chat(request({ responseFormat: jsonSchema }), withConfig(context, { outputVerification: 'native' }))) as ChatJsonResponse;
+    expect(groq.asked).toHaveLength(2);
+    expect(response.result.choices[0]!.message.content).toBe('{"city":"Rome","days":2}');
+    const none = answering('groq', ['nope', '{"city":"Rome","days":2}']);
+    const other = setup([none]);
+    await other.gateway.chat(request({ responseFormat: jsonSchema, svc: { outputVerification: 'none' } }), withConfig(other.context, { outputVerification: 'native' }));
+    expect(none.asked).toHaveLength(1);
+  });
+
+  it('serves no healed answer with healing off: the answer stays as written, reported invalid, and is re-asked when the mode allows', async () => {
+    const groq = answering('groq', [fenced]);
+    const { gateway, context } = setup([groq]);
+    const response = (await gateway.chat(request({ responseFormat: jsonSchema }), withConfig(context, { healing: false }))) as ChatJsonResponse;
+    expect(response.result.choices[0]!.message.content).toBe(fenced);
+    expect(response.metadata.healer_report).toMatchObject({ original: fenced, healed: fenced, stage: 3, confidence: 0 });
+    const reasked = answering('groq', [fenced, '{"city":"Paris","days":3}']);
+    const second = setup([reasked]);
+    const fixed = (await second.gateway.chat(request({ responseFormat: jsonSchema }), withConfig(second.context, { healing: false, outputVerification: 'native' }))) as ChatJsonResponse;
+    expect(reasked.asked).toHaveLength(2);
+    expect(fixed.result.choices[0]!.message.content).toBe('{"city":"Paris","days":3}');
+  });
+
+  it('refuses a healed answer below the minimum confidence', async () => {
+    const groq = answering('groq', [fenced]);
+    const { gateway, context } = setup([groq]);
+    const accepted = (await gateway.chat(request({ responseFormat: jsonSchema }), context())) as ChatJsonResponse;
+    const confidence = accepted.metadata.healer_report!.confidence;
+    expect(JSON.parse(accepted.result.choices[0]!.message.content!)).toEqual({ city: 'Paris', days: 3 });
+    const refused = (await gateway.chat(request({ responseFormat: jsonSchema }), withConfig(context, { minConfidence: Math.min(1, confidence + 0.01) }))) as ChatJsonResponse;
+    expect(refused.result.choices[0]!.message.content).toBe(fenced);
+    expect(refused.metadata.healer_report).toMatchObject({ stage: 3, confidence: 0 });
+  });
+
+  it('re-asks up to max_reasks times, each billed on its own ledger row; 0 re-asks none even when the request asks', async () => {
+    const groq = answering('groq', ['nope', 'still nope', '{"city":"Rome","days":2}']);
+    const { gateway, context, usage, decisions } = setup([groq]);
+    const response = (await gateway.chat(request({ responseFormat: jsonSchema }), withConfig(context, { outputVerification: 'native', maxReasks: 2 }))) as ChatJsonResponse;
+    expect(groq.asked).toHaveLength(3);
+    expect(response.result.choices[0]!.message.content).toBe('{"city":"Rome","days":2}');
+    expect(response.result.usage).toMatchObject({ promptTokens: 300, completionTokens: 60 });
+    expect(usage.map((u) => u.requestId.split(':')[1] ?? '')).toEqual(['', 'reask', 'reask2']);
+    expect(response.metadata.cost_usd).toBeCloseTo(usage.reduce((sum, u) => sum + u.costUsd, 0), 12);
+    expect(decisions[0]!.details).toMatchObject({ reask: { valid: true, count: 2 } });
+    const capped = answering('groq', ['nope', '{"city":"Rome","days":2}']);
+    const second = setup([capped]);
+    await second.gateway.chat(request({ responseFormat: jsonSchema, svc: { outputVerification: 'native' } }), withConfig(second.context, { maxReasks: 0 }));
+    expect(capped.asked).toHaveLength(1);
+  });
+
+  it('re-asks the organisation’s cross-model candidate first', async () => {
+    const candidate = catalog.list({ provider: 'openai', kind: 'chat' })[0]!;
+    const groq = answering('groq', ['not json']);
+    const together = answering('together', ['{"city":"Oslo","days":1}']);
+    const openai = answering('openai', ['{"city":"Lima","days":4}']);
+    const { gateway, context } = setup([groq, together, openai]);
+    const response = (await gateway.chat(request({ responseFormat: jsonSchema }), withConfig(context, { outputVerification: 'cross_model', crossModelCandidate: candidate.id }))) as ChatJsonResponse;
+    expect([groq.asked.length, together.asked.length, openai.asked.length]).toEqual([1, 0, 1]);
+    expect(openai.asked[0]!.model).toBe(candidate.upstreamId);
+    expect(response.result.choices[0]!.message.content).toBe('{"city":"Lima","days":4}');
   });
 });
 
