@@ -17,6 +17,11 @@ describe('parseEnv', () => {
       [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
       [{ SVC_MOCK_PROVIDER: 'maybe' }, 'SVC_MOCK_PROVIDER'],
       [{ OPENAI_BASE_URL: 'ftp://x' }, 'OPENAI_BASE_URL'],
+      [{ SVC_CONTROL_PUBLIC_URL: 'gateway.example.com' }, 'SVC_CONTROL_PUBLIC_URL'],
+      [{ SVC_CONTROL_PUBLIC_URL: 'https://gateway.example.com/?x=1' }, 'SVC_CONTROL_PUBLIC_URL'],
+      [{ SVC_CONTROL_PUBLIC_URL: 'https://gateway.example.com/#top' }, 'SVC_CONTROL_PUBLIC_URL'],
+      [{ SVC_ALERT_REFUSALS_PER_MINUTE: '0' }, 'SVC_ALERT_REFUSALS_PER_MINUTE'],
+      [{ SVC_ALERTS_INTERVAL_MS: '-1' }, 'SVC_ALERTS_INTERVAL_MS'],
     ];
     for (const [env, variable] of cases) {
       let error: unknown;
@@ -30,6 +35,13 @@ describe('parseEnv', () => {
       expect((error as ConfigError).message.startsWith(`${variable}: `)).toBe(true);
       expect((error as ConfigError).message).not.toContain('\n');
     }
+  });
+
+  it('reads the alert settings and the control plane public URL (without its trailing slash)', () => {
+    expect(parseEnv({})).toMatchObject({ SVC_ALERTS_INTERVAL_MS: 30_000, SVC_ALERT_REFUSALS_PER_MINUTE: 20 });
+    expect(parseEnv({}).SVC_CONTROL_PUBLIC_URL).toBeUndefined();
+    expect(parseEnv({ SVC_CONTROL_PUBLIC_URL: 'https://cp.example.com/' }).SVC_CONTROL_PUBLIC_URL).toBe('https://cp.example.com');
+    expect(parseEnv({ SVC_CONTROL_PUBLIC_URL: 'https://example.com/svc' }).SVC_CONTROL_PUBLIC_URL).toBe('https://example.com/svc');
   });
 
   it('reads key pools and base URLs per provider', () => {

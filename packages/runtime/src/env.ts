@@ -152,6 +152,25 @@ const baseSchema = v.object({
   ),
   // Vectors of the in-process memory index (full mode; Qdrant when QDRANT_URL is set), newest kept.
   SVC_MEMORY_MAX_ENTRIES: positiveInt('SVC_MEMORY_MAX_ENTRIES', 2_000),
+  // Alerts: how often SLOs are judged and refusal counts shared (0: never), and the refusals of one
+  // organisation and one allowance within a minute that raise a spike alert.
+  SVC_ALERTS_INTERVAL_MS: positiveInt('SVC_ALERTS_INTERVAL_MS', 30_000),
+  SVC_ALERT_REFUSALS_PER_MINUTE: v.pipe(positiveInt('SVC_ALERT_REFUSALS_PER_MINUTE', 20), v.minValue(1, 'SVC_ALERT_REFUSALS_PER_MINUTE must be at least 1')),
+  // The control plane's public base URL (issuer of /.well-known/*); absent: the request's origin.
+  SVC_CONTROL_PUBLIC_URL: v.optional(
+    v.pipe(
+      v.string(),
+      v.check((value) => {
+        try {
+          const url = new URL(value);
+          return (url.protocol === 'https:' || url.protocol === 'http:') && url.search === '' && url.hash === '' && url.username === '' && url.password === '';
+        } catch {
+          return false;
+        }
+      }, 'SVC_CONTROL_PUBLIC_URL must be an http:// or https:// URL without query, fragment or credentials'),
+      v.transform((value) => value.replace(/\/+$/, '')),
+    ),
+  ),
   LOG_LEVEL: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'use one of fatal, error, warn, info, debug, trace, silent'), 'info'),
 });
 
