@@ -1,7 +1,7 @@
 import type { Authenticator, AuthStore } from '@svc/auth';
 import type { ByokService } from '@svc/byok';
 import type { Catalog } from '@svc/catalog';
-import type { DecisionRepository, ToolGovernanceRepository } from '@svc/db';
+import type { AlertRepository, DecisionRepository, OnboardingRepository, OutputConfigRepository, SloRepository, ToolGovernanceRepository } from '@svc/db';
 import type { GovernanceSource } from '@svc/governance';
 import type { Kv } from '@svc/kv';
 import type { Limiter } from '@svc/limits';
@@ -12,10 +12,14 @@ import type { Logger, Metrics } from '@svc/telemetry';
 /** What the control-plane app needs; a Runtime provides all of it. */
 export interface ControlPlaneDeps {
   authenticator: Authenticator;
-  /** Organisations, keys, the routing decision log and tool governance (the relational store). */
+  /** Organisations, keys, the routing decision log, tool governance, SLOs, alerts, output configs and onboarding (the relational store). */
   db: AuthStore & {
     decisions: Pick<DecisionRepository, 'get' | 'list' | 'tally' | 'outcomeStats' | 'outcomeStatsByModel' | 'constraintGroups'>;
     toolGovernance: ToolGovernanceRepository;
+    slos: SloRepository;
+    alerts: Pick<AlertRepository, 'list' | 'resolve'>;
+    outputConfigs: OutputConfigRepository;
+    onboarding: OnboardingRepository;
   };
   /** Tool governance snapshots: an admin write invalidates the organisation's, on every instance. */
   governance: Pick<GovernanceSource, 'invalidate'>;
@@ -41,4 +45,9 @@ export interface ControlPlaneDeps {
   logger: Logger;
   readiness(): Promise<Readiness>;
   maxBodyBytes: number;
+  /**
+   * The control plane's public base URL (`SVC_CONTROL_PUBLIC_URL`): issuer and resource of the
+   * `/.well-known/*` documents. Absent: the origin of each request.
+   */
+  publicUrl?: string | undefined;
 }
