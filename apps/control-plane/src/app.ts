@@ -1,8 +1,9 @@
-import { readCredential, requireAdmin, requireScope } from '@svc/auth';
-import { requestId } from '@svc/core';
+import { requireAdmin, requireScope } from '@svc/auth';
+import type { Caller } from '@svc/core';
 import { notFoundHandler, onError, recordRequest, registerProbes } from '@svc/inference';
 import { Hono } from 'hono';
 import { registerDashboard } from './dashboard/routes.js';
+import { bearer } from './bearer.js';
 import type { ControlPlaneDeps } from './deps.js';
 import type { ControlEnv } from './env.js';
 import { registerAdminKeys } from './routes/admin-keys.js';
@@ -19,6 +20,7 @@ import { registerAdminUsers } from './routes/admin-users.js';
 import { registerAuthLogin } from './routes/auth-login.js';
 import { registerAuthPasskeys } from './routes/auth-passkeys.js';
 import { registerAuthSession } from './routes/auth-session.js';
+import { registerAlertHistory } from './routes/alerts-history.js';
 import { registerAdminToolPolicy } from './routes/admin-tools-policy.js';
 import { registerClassifyComplexity } from './routes/classify-complexity.js';
 import { registerBreakers } from './routes/observability-breakers.js';
@@ -30,6 +32,15 @@ import { registerDegradation } from './routes/observability-degradation.js';
 import { registerFlags } from './routes/observability-flags.js';
 import { registerMetricsSummary } from './routes/observability-metrics-summary.js';
 import { registerMetricsSwc } from './routes/observability-metrics-swc.js';
+import { registerOnboardingNextStep } from './routes/onboarding-next-step.js';
+import { registerOnboardingProgress } from './routes/onboarding-progress.js';
+import { registerOutputConfig } from './routes/output-config.js';
+import { registerSlo } from './routes/slo.js';
+import { registerAuthorizationServerMetadata } from './routes/well-known-authorization-server.js';
+import { registerProtectedResourceMetadata } from './routes/well-known-protected-resource.js';
+
+/** The scope of the control plane's Bearer operations (DESIGN.md §3). */
+const observer = (caller: Caller) => requireScope(caller, 'observability:read');
 
 /** The control plane (spec document 2) and the admin API, mounted as DESIGN.md §3 says. */
 export function createControlPlaneApp(deps: ControlPlaneDeps): Hono<ControlEnv> {
@@ -45,20 +56,15 @@ export function createControlPlaneApp(deps: ControlPlaneDeps): Hono<ControlEnv> 
   registerAuthSession(app, deps);
   registerAuthPasskeys(app, deps);
   registerDashboard(app, deps);
-  app.use('/v1/admin/*', async (c, next) => {
-    c.set('requestId', requestId());
-    const caller = await deps.authenticator.authenticate(readCredential(c.req.header('authorization')));
-    requireAdmin(caller);
-    c.set('caller', caller);
-    await next();
-  });
-  app.use('/v1/observability/*', async (c, next) => {
-    c.set('requestId', requestId());
-    const caller = await deps.authenticator.authenticate(readCredential(c.req.header('authorization')));
-    requireScope(caller, 'observability:read');
-    c.set('caller', caller);
-    await next();
-  });
+  registerAuthorizationServerMetadata(app, deps);
+  registerProtectedResourceMetadata(app, deps);
+  app.use('/v1/admin/*', bearer(deps, requireAdmin));
+  app.use('/v1/observability/*', bearer(deps, observer));
+  app.use('/v1/slo/*', bearer(deps, observer));
+  app.use('/v1/alerts/*', bearer(deps, observer));
+  app.use('/v1/onboarding/*', bearer(deps, observer));
+  // GET needs observability:read, PUT settings:write: each route checks its own.
+  app.use('/v1/output/*', bearer(deps));
   registerBreakers(app, deps);
   registerHedging(app, deps);
   registerCache(app, deps);
@@ -80,5 +86,10 @@ export function createControlPlaneApp(deps: ControlPlaneDeps): Hono<ControlEnv> 
   registerRoutingGate(app, deps);
   registerRoutingPolicy(app, deps);
   registerRoutingMatrix(app, deps);
+  registerSlo(app, deps);
+  registerAlertHistory(app, deps);
+  registerOutputConfig(app, deps);
+  registerOnboardingProgress(app, deps);
+  registerOnboardingNextStep(app, deps);
   return app;
 }

@@ -1,7 +1,7 @@
 import type { Authenticator, AuthStore, DashboardAuth } from '@svc/auth';
 import type { ByokService } from '@svc/byok';
 import type { Catalog } from '@svc/catalog';
-import type { DashboardUsageRepository, DashboardUserRepository, DecisionRepository, PasskeyRepository, ToolGovernanceRepository, TrafficRepository } from '@svc/db';
+import type { AlertRepository, DashboardUsageRepository, DashboardUserRepository, DecisionRepository, OnboardingRepository, OutputConfigRepository, PasskeyRepository, SloRepository, ToolGovernanceRepository, TrafficRepository } from '@svc/db';
 import type { GovernanceSource } from '@svc/governance';
 import type { Kv } from '@svc/kv';
 import type { Limiter } from '@svc/limits';
@@ -14,7 +14,7 @@ import type { OnboardingSource } from './dashboard/onboarding-seam.js';
 /** What the control-plane app needs; a Runtime provides all of it. */
 export interface ControlPlaneDeps {
   authenticator: Authenticator;
-  /** Organisations, keys, the routing decision log and tool governance (the relational store). */
+  /** Organisations, keys, the routing decision log, tool governance, SLOs, alerts, output configs and onboarding (the relational store). */
   db: AuthStore & {
     decisions: Pick<DecisionRepository, 'get' | 'list' | 'tally' | 'outcomeStats' | 'outcomeStatsByModel' | 'constraintGroups'>;
     toolGovernance: ToolGovernanceRepository;
@@ -24,6 +24,10 @@ export interface ControlPlaneDeps {
     dashboard: DashboardUsageRepository;
     /** Request figures of the observability reports (decision log and usage ledger). */
     traffic: TrafficRepository;
+    slos: SloRepository;
+    alerts: Pick<AlertRepository, 'list' | 'resolve'>;
+    outputConfigs: OutputConfigRepository;
+    onboarding: OnboardingRepository;
   };
   /** Dashboard sign-in: passkeys, sessions, accounts and enrollment links. */
   dashboardAuth: DashboardAuth;
@@ -60,4 +64,9 @@ export interface ControlPlaneDeps {
   logger: Logger;
   readiness(): Promise<Readiness>;
   maxBodyBytes: number;
+  /**
+   * The control plane's public base URL (`SVC_CONTROL_PUBLIC_URL`): issuer and resource of the
+   * `/.well-known/*` documents. Absent: the origin of each request.
+   */
+  publicUrl?: string | undefined;
 }

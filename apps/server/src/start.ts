@@ -22,7 +22,7 @@ export async function start(env: Env, role: Role, options: Pick<RuntimeOptions, 
       servers.push(await listen('inference', app, env.PORT, env.HOST));
     }
     if (role !== 'inference') {
-      const app = createControlPlaneApp({ ...runtime, maxBodyBytes: env.SVC_MAX_BODY_BYTES });
+      const app = createControlPlaneApp({ ...runtime, maxBodyBytes: env.SVC_MAX_BODY_BYTES, publicUrl: env.SVC_CONTROL_PUBLIC_URL });
       servers.push(await listen('control-plane', app, env.CONTROL_PORT, env.HOST));
     }
   } catch (error) {

@@ -7,3 +7,5 @@ export * from './errors.js';
 export * from './provider-error.js';
 export * from './ids.js';
 export * from './cache.js';
+export * from './output-config.js';
+export * from './slo.js';

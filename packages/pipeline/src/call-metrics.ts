@@ -1,11 +1,12 @@
 import type { ModelInfo } from '@svc/catalog';
 import { isGatewayError, isProviderError } from '@svc/core';
+import { refusalKind } from '@svc/limits';
 import type { Metrics } from '@svc/telemetry';
 
 /** Counts a limit's refusal: `rate` (429 RPM/TPM), `budget` or `quota` (402). */
 export function countRejection(metrics: Metrics, error: unknown): void {
   if (!isGatewayError(error)) return;
-  metrics.rateLimitRejections.series(error.status === 402 ? (error.code === 'quota_exceeded' ? 'quota' : 'budget') : 'rate').inc();
+  metrics.rateLimitRejections.series(refusalKind(error)).inc();
 }
 
 /** One provider call that answered, in seconds. */

@@ -1,9 +1,10 @@
+import { type OutputConfig, defaultOutputConfig } from '@svc/core';
 import { computeCost } from '@svc/billing';
 import type { Provider } from '@svc/providers';
 import type { RouteOutcome } from '@svc/router';
 import { describe, expect, it } from 'vitest';
 import type { ChatJsonResponse } from './gateway.js';
-import { answering, llama, request, setup } from './test/gateway-harness.js';
+import { answering, caller, catalog, llama, request, setup } from './test/gateway-harness.js';
 
 /** A provider answering the given texts in turn (the last one again once they run out). */
 const inTurn = (id: string, texts: string[]) => answering(id, (call) => texts[Math.min(call, texts.length - 1)]!);
@@ -96,6 +97,80 @@ describe('output verification and healing', () => {
     const { gateway, context } = setup([groq]);
     const response = (await gateway.chat(request({ responseFormat: jsonSchema, svc: { outputVerification: 'none' } }), context())) as ChatJsonResponse;
     expect(response.result.choices[0]!.message.content).toContain('```');
+  });
+});
+
+describe('the organisation’s output config (a request that names no output_verification)', () => {
+  /** A request context whose organisation stored `config`. */
+  const withConfig = (context: () => ReturnType<ReturnType<typeof setup>['context']>, config: Partial<OutputConfig>) => ({
+    ...context(),
+    caller: { ...caller, org: { ...caller.org, outputConfig: { ...defaultOutputConfig, ...config } } },
+  });
+  const fenced = '```json\n{"city": "Paris", "days": "3"}\n```';
+
+  it('re-asks under the organisation’s default mode; the request’s own setting still wins', async () => {
+    const groq = inTurn('groq', ['nope', '{"city":"Rome","days":2}']);
+    const { gateway, context } = setup([groq]);
+    const response = (await gateway.chat(request({ responseFormat: jsonSchema }), withConfig(context, { outputVerification: 'native' }))) as ChatJsonResponse;
+    expect(groq.asked).toHaveLength(2);
+    expect(response.result.choices[0]!.message.content).toBe('{"city":"Rome","days":2}');
+    const none = inTurn('groq', ['nope', '{"city":"Rome","days":2}']);
+    const other = setup([none]);
+    await other.gateway.chat(request({ responseFormat: jsonSchema, svc: { outputVerification: 'none' } }), withConfig(other.context, { outputVerification: 'native' }));
+    expect(none.asked).toHaveLength(1);
+  });
+
+  it('serves no healed answer with healing off: the answer stays as written, reported invalid, and is re-asked when the mode allows', async () => {
+    const groq = inTurn('groq', [fenced]);
+    const { gateway, context } = setup([groq]);
+    const response = (await gateway.chat(request({ responseFormat: jsonSchema }), withConfig(context, { healing: false }))) as ChatJsonResponse;
+    expect(response.result.choices[0]!.message.content).toBe(fenced);
+    expect(response.metadata.healer_report).toMatchObject({ original: fenced, healed: fenced, stage: 3, confidence: 0 });
+    const reasked = inTurn('groq', [fenced, '{"city":"Paris","days":3}']);
+    const second = setup([reasked]);
+    const fixed = (await second.gateway.chat(request({ responseFormat: jsonSchema }), withConfig(second.context, { healing: false, outputVerification: 'native' }))) as ChatJsonResponse;
+    expect(reasked.asked).toHaveLength(2);
+    expect(fixed.result.choices[0]!.message.content).toBe('{"city":"Paris","days":3}');
+  });
+
+  it('refuses a healed answer below the minimum confidence', async () => {
+    const groq = inTurn('groq', [fenced]);
+    const { gateway, context } = setup([groq]);
+    const accepted = (await gateway.chat(request({ responseFormat: jsonSchema }), context())) as ChatJsonResponse;
+    const confidence = accepted.metadata.healer_report!.confidence;
+    expect(JSON.parse(accepted.result.choices[0]!.message.content!)).toEqual({ city: 'Paris', days: 3 });
+    const refused = (await gateway.chat(request({ responseFormat: jsonSchema }), withConfig(context, { minConfidence: Math.min(1, confidence + 0.01) }))) as ChatJsonResponse;
+    expect(refused.result.choices[0]!.message.content).toBe(fenced);
+    expect(refused.metadata.healer_report).toMatchObject({ stage: 3, confidence: 0 });
+  });
+
+  it('re-asks up to max_reasks times, all billed in the request’s one ledger row; 0 re-asks none even when the request asks', async () => {
+    const groq = inTurn('groq', ['nope', 'still nope', '{"city":"Rome","days":2}']);
+    const { gateway, context, usage, decisions } = setup([groq]);
+    const response = (await gateway.chat(request({ responseFormat: jsonSchema }), withConfig(context, { outputVerification: 'native', maxReasks: 2 }))) as ChatJsonResponse;
+    expect(groq.asked).toHaveLength(3);
+    expect(response.result.choices[0]!.message.content).toBe('{"city":"Rome","days":2}');
+    expect(response.result.usage).toMatchObject({ promptTokens: 300, completionTokens: 60 });
+    expect(usage).toHaveLength(1);
+    expect(usage[0]).toMatchObject({ promptTokens: 300, completionTokens: 60 });
+    expect(response.metadata.cost_usd).toBeCloseTo(usage[0]!.costUsd, 12);
+    expect(decisions[0]!.details).toMatchObject({ reask: { valid: true, count: 2 } });
+    const capped = inTurn('groq', ['nope', '{"city":"Rome","days":2}']);
+    const second = setup([capped]);
+    await second.gateway.chat(request({ responseFormat: jsonSchema, svc: { outputVerification: 'native' } }), withConfig(second.context, { maxReasks: 0 }));
+    expect(capped.asked).toHaveLength(1);
+  });
+
+  it('re-asks the organisation’s cross-model candidate first', async () => {
+    const candidate = catalog.list({ provider: 'openai', kind: 'chat' })[0]!;
+    const groq = inTurn('groq', ['not json']);
+    const together = inTurn('together', ['{"city":"Oslo","days":1}']);
+    const openai = inTurn('openai', ['{"city":"Lima","days":4}']);
+    const { gateway, context } = setup([groq, together, openai]);
+    const response = (await gateway.chat(request({ responseFormat: jsonSchema }), withConfig(context, { outputVerification: 'cross_model', crossModelCandidate: candidate.id }))) as ChatJsonResponse;
+    expect([groq.asked.length, together.asked.length, openai.asked.length]).toEqual([1, 0, 1]);
+    expect(openai.asked[0]!.model).toBe(candidate.upstreamId);
+    expect(response.result.choices[0]!.message.content).toBe('{"city":"Lima","days":4}');
   });
 });
 

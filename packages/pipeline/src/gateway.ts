@@ -1,5 +1,5 @@
 import type { Catalog, ModelInfo } from '@svc/catalog';
-import { type CachedAnswer, type Caller, type ChatRequest, type ChatResult, type GatewayError, type IntelligenceMode, type StreamEvent, type SvcMetadata, type Usage, isGatewayError, isProviderError, randomId } from '@svc/core';
+import { type CachedAnswer, type Caller, type ChatRequest, type ChatResult, type GatewayError, type IntelligenceMode, type OutputConfig, type StreamEvent, type SvcMetadata, type Usage, defaultOutputConfig, isGatewayError, isProviderError, randomId } from '@svc/core';
 import type { HedgeStats, LatencyTracker } from '@svc/resilience';
 import { type GovernanceSource, type ToolGovernance, ToolCallStreamGuard, checkDeclaredTools, checkToolCalls } from '@svc/governance';
 import { type OutputVerifier, createOutputVerifier } from '@svc/healing';
@@ -19,7 +19,7 @@ import { replicateEvent } from './replicate-stream.js';
 import { type CacheHit, type CacheMiss, type ExactCachePort, type SemanticCachePort, cacheEnabled, hitCost, hitUsage, lookupCache, storeAnswer } from './cache-stage.js';
 import type { ChainLimiter } from './chain-limits.js';
 import { StreamCollector } from './stream-collect.js';
-import { type Verified, addUsage, streamReport, verificationPlan, verifyAnswer } from './verification.js';
+import { type Verified, addUsage, healOptions, streamReport, verificationPlan, verifyAnswer } from './verification.js';
 import { replayStream } from './stream-replay.js';
 import { type RoutingDecision, decisionDetails, storedCandidates } from './decision-log.js';
 import { reliabilitySettings } from './reliability.js';
@@ -220,6 +220,7 @@ export class Gateway {
 
   async chat(request: ChatRequest, context: RequestContext): Promise<ChatResponse> {
     const mode = resolveIntelligenceMode(context.intelligenceModeHeader, request.svc?.intelligenceMode, context.caller.org.defaultIntelligenceMode);
+    const output = context.caller.org.outputConfig ?? defaultOutputConfig;
     // Routing runs first even though a hit ignores it: it is synchronous and cheap, and a chain's
     // step limits must count cached steps too.
     const governance = await this.governance(request, context.caller.org.id);
@@ -304,9 +305,9 @@ export class Gateway {
         ended = true; // the stream owns the reservation from here
         // Until the first event is ready to send: the request's time so far less the provider's.
         this.streamOverhead.observe(Math.max(0, performance.now() - context.startedAt - opened.providerMs) / 1000);
-        return this.streamResponse(request, context, decision, mode, opened.model, opened.value, attempts, deadline, miss, providers, orgProviders, governance, reservation, switches, shed);
+        return this.streamResponse(request, context, decision, mode, output, opened.model, opened.value, attempts, deadline, miss, providers, orgProviders, governance, reservation, switches, shed);
       }
-      speculation = draft ? await speculate(outbound, draft, settings, attempts, this.verifier) : undefined;
+      speculation = draft ? await speculate(outbound, draft, settings, attempts, healOptions(output, this.verifier)) : undefined;
       const called = speculation?.accepted
         ? { value: speculation.result!, model: speculation.draft, providerMs: speculation.providerMs }
         : await callChat(outbound, decision.waterfall, settings, attempts);
@@ -314,15 +315,16 @@ export class Gateway {
       let { value: result, providerMs } = called;
       // A rejected draft was a provider call too: not the gateway's overhead.
       if (speculation && !speculation.accepted) providerMs += speculation.providerMs;
-      const plan = switchedVerification(verificationPlan(request, mode), request.svc?.outputVerification !== undefined, switches, shed);
+      const plan = switchedVerification(verificationPlan(request, mode, output), request.svc?.outputVerification !== undefined, switches, shed);
       let verified: Verified | undefined;
-      if (speculation?.accepted) verified = { result, healerReport: speculation.healerReport, reask: undefined, notApplied: false };
+      if (speculation?.accepted) verified = { result, healerReport: speculation.healerReport, reasks: [], notApplied: false };
       else if (plan.verify || plan.notApplied) {
         const before = performance.now();
-        verified = await verifyAnswer(outbound, plan, result, model, decision.waterfall, settings, attempts, this.verifier);
+        const crossModel = output.crossModelCandidate === null ? undefined : this.deps.catalog.get(output.crossModelCandidate);
+        verified = await verifyAnswer(outbound, plan, result, model, decision.waterfall, settings, attempts, { config: output, verifier: this.verifier, crossModel });
         result = verified.result;
         // A re-ask is a provider call: it is not the gateway's overhead.
-        if (verified.reask) providerMs += performance.now() - before;
+        if (verified.reasks.length > 0) providerMs += performance.now() - before;
         if (verified.notApplied) decision = { ...decision, notApplied: [...decision.notApplied, 'svc.output_verification'] };
       }
       deadline.clear();
@@ -345,14 +347,14 @@ export class Gateway {
       this.overhead.observe(Math.max(0, elapsed - providerMs) / 1000);
       const latencyMs = Math.round(elapsed);
       const firstCost = result.usage ? computeCost(model, result.usage) : undefined;
-      const reask = verified?.reask;
-      const reaskCost = reask?.usage ? computeCost(reask.model, reask.usage) : undefined;
+      // Every re-ask was paid for: billed with the answer, in the request's one ledger row.
+      const reasks = (verified?.reasks ?? []).flatMap((reask) => (reask.usage ? [{ ...reask, usage: reask.usage, cost: computeCost(reask.model, reask.usage) }] : []));
       // A rejected draft was paid for too.
       const rejected = speculation && !speculation.accepted && speculation.usage ? { model: speculation.draft, usage: speculation.usage } : undefined;
       const draftCost = rejected ? computeCost(rejected.model, rejected.usage) : undefined;
       // The client is billed for the answer, its correction and a rejected draft: usage and cost cover every call.
-      const cost = [reaskCost, draftCost].reduce<Cost | undefined>((sum, extra) => (extra ? (sum ? sumCosts(sum, extra) : extra) : sum), firstCost);
-      if (reask?.usage) result = { ...result, usage: addUsage(result.usage, reask.usage)! };
+      const cost = [...reasks.map((reask) => reask.cost), draftCost].reduce<Cost | undefined>((sum, extra) => (extra ? (sum ? sumCosts(sum, extra) : extra) : sum), firstCost);
+      for (const reask of reasks) result = { ...result, usage: addUsage(result.usage, reask.usage)! };
       if (rejected) result = { ...result, usage: addUsage(result.usage, rejected.usage)! };
       const metadata = buildSvcMetadata({ requestId: context.requestId, requestedModel: request.model, decision, served: model, mode, latencyMs, cost, byok: orgProviders?.get(model.provider) !== undefined });
       if (verified?.healerReport) metadata.healer_report = verified.healerReport;
@@ -367,19 +369,20 @@ export class Gateway {
       const details: Record<string, unknown> = {};
       if (replicated) details.replicatedChoices = replicated;
       if (verified?.healerReport) details.healing = { stage: verified.healerReport.stage, confidence: verified.healerReport.confidence };
-      if (reask) details.reask = { model: reask.model.id, valid: reask.valid };
+      const lastReask = verified?.reasks.at(-1);
+      if (lastReask) details.reask = { model: lastReask.model.id, valid: lastReask.valid, ...(verified!.reasks.length > 1 ? { count: verified!.reasks.length } : {}) };
       if (speculation) details.speculation = { draft: speculation.draft.id, accepted: speculation.accepted };
       if (shed.length > 0) details.shed = [...shed];
       reportShed(switches, shed, this.deps.metrics, headers);
       shedMetadata(switches, shed, metadata);
       // One ledger row per request, billing every call it made; the metrics count each call on its own model.
-      if (reask?.usage && reaskCost) this.countSpend(reask.model, reask.usage, reaskCost);
+      for (const reask of reasks) this.countSpend(reask.model, reask.usage, reask.cost);
       if (rejected && draftCost) this.countSpend(rejected.model, rejected.usage, draftCost);
       const billed = result.usage && cost ? { usage: result.usage, cost } : undefined;
       this.learn(context, request, decision, mode, model, attempts, 'ok', called.value.usage, firstCost, latencyMs, false, details, {
         ...(billed ? { billed } : {}),
         // What verification found is the router's quality signal: a re-ask means the answer failed, healing is worth its confidence.
-        ...(reask ? { quality: 0 } : verified?.healerReport ? { quality: verified.healerReport.confidence } : {}),
+        ...(lastReask ? { quality: 0 } : verified?.healerReport ? { quality: verified.healerReport.confidence } : {}),
         ...(rejected ? { rejectedDraft: rejected.model } : {}),
       });
       // An organisation's own key is paid by the organisation: it counts against rate limits, not the budget.
@@ -408,6 +411,7 @@ export class Gateway {
     context: RequestContext,
     decision: RoutingDecision,
     mode: IntelligenceMode,
+    output: OutputConfig,
     model: ModelInfo,
     opened: { first: IteratorResult<StreamEvent>; rest: AsyncIterator<StreamEvent> },
     attempts: Attempt[],
@@ -425,7 +429,7 @@ export class Gateway {
     const replicas = request.n > 1 && providers.get(model.provider)?.multipleChoices === false ? request.n : 1;
     const byok = orgProviders?.get(model.provider) !== undefined;
     // Before the headers, so a verification the switches skip is named in them.
-    const plan = switchedVerification(verificationPlan(request, mode), request.svc?.outputVerification !== undefined, switches, shed);
+    const plan = switchedVerification(verificationPlan(request, mode, output), request.svc?.outputVerification !== undefined, switches, shed);
     const firstToken = this.deps.metrics.model(model.provider, model.id).timeToFirstToken;
     async function* events(): AsyncGenerator<StreamEvent> {
       let usage: Usage | undefined;
@@ -494,7 +498,7 @@ export class Gateway {
         metadata = buildSvcMetadata({ requestId: context.requestId, requestedModel: request.model, decision, served: model, mode, latencyMs, cost, byok });
         void reservation.settle({ actualTokens: finalUsage.totalTokens, actualCostUsd: byok ? 0 : cost.costUsd });
         // A stream is verified once complete and reported only: its chunks are already sent.
-        const report = outcome === 'ok' && plan.verify && request.responseFormat ? streamReport(collector?.result(), request.responseFormat, self.verifier) : undefined;
+        const report = outcome === 'ok' && plan.verify && request.responseFormat ? streamReport(collector?.result(), request.responseFormat, self.verifier, output) : undefined;
         if (report) metadata.healer_report = report;
         if (plan.notApplied) metadata.not_applied = [...(metadata.not_applied ?? []), 'svc.output_verification'];
         const details: Record<string, unknown> = {};

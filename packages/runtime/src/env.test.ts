@@ -19,6 +19,11 @@ describe('parseEnv', () => {
       [{ OPENAI_BASE_URL: 'ftp://x' }, 'OPENAI_BASE_URL'],
       [{ SVC_PUBLIC_URL: 'llm.example.com' }, 'SVC_PUBLIC_URL'],
       [{ SVC_PUBLIC_URL: 'https://llm.example.com/?x=1' }, 'SVC_PUBLIC_URL'],
+      [{ SVC_CONTROL_PUBLIC_URL: 'gateway.example.com' }, 'SVC_CONTROL_PUBLIC_URL'],
+      [{ SVC_CONTROL_PUBLIC_URL: 'https://gateway.example.com/?x=1' }, 'SVC_CONTROL_PUBLIC_URL'],
+      [{ SVC_CONTROL_PUBLIC_URL: 'https://gateway.example.com/#top' }, 'SVC_CONTROL_PUBLIC_URL'],
+      [{ SVC_ALERT_REFUSALS_PER_MINUTE: '0' }, 'SVC_ALERT_REFUSALS_PER_MINUTE'],
+      [{ SVC_ALERTS_INTERVAL_MS: '-1' }, 'SVC_ALERTS_INTERVAL_MS'],
     ];
     for (const [env, variable] of cases) {
       let error: unknown;
@@ -37,6 +42,13 @@ describe('parseEnv', () => {
   it('takes the public URL without its trailing slashes', () => {
     expect(parseEnv({ SVC_PUBLIC_URL: 'https://llm.example.com/gateway//' }).SVC_PUBLIC_URL).toBe('https://llm.example.com/gateway');
     expect(parseEnv({}).SVC_PUBLIC_URL).toBeUndefined();
+  });
+
+  it('reads the alert settings and the control plane public URL (without its trailing slash)', () => {
+    expect(parseEnv({})).toMatchObject({ SVC_ALERTS_INTERVAL_MS: 30_000, SVC_ALERT_REFUSALS_PER_MINUTE: 20 });
+    expect(parseEnv({}).SVC_CONTROL_PUBLIC_URL).toBeUndefined();
+    expect(parseEnv({ SVC_CONTROL_PUBLIC_URL: 'https://cp.example.com/' }).SVC_CONTROL_PUBLIC_URL).toBe('https://cp.example.com');
+    expect(parseEnv({ SVC_CONTROL_PUBLIC_URL: 'https://example.com/svc' }).SVC_CONTROL_PUBLIC_URL).toBe('https://example.com/svc');
   });
 
   it('reads key pools and base URLs per provider', () => {

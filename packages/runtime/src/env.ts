@@ -69,21 +69,22 @@ const url = (name: string, schemes: readonly string[]) =>
     ),
   );
 
-/** The public base URL: http(s), no query or fragment, without trailing slashes. */
-const publicUrl = v.optional(
-  v.pipe(
-    v.string(),
-    v.check((value) => {
-      try {
-        const url = new URL(value);
-        return (url.protocol === 'http:' || url.protocol === 'https:') && url.search === '' && url.hash === '';
-      } catch {
-        return false;
-      }
-    }, 'SVC_PUBLIC_URL must be the http:// or https:// URL clients reach the gateway at, without /v1, query or fragment (e.g. https://llm.example.com)'),
-    v.transform((value) => value.replace(/\/+$/, '')),
-  ),
-);
+/** A public base URL: http(s), no query, fragment or credentials, kept without trailing slashes. */
+const publicUrl = (name: string, what: string) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.check((value) => {
+        try {
+          const url = new URL(value);
+          return (url.protocol === 'http:' || url.protocol === 'https:') && url.search === '' && url.hash === '' && url.username === '' && url.password === '';
+        } catch {
+          return false;
+        }
+      }, `${name} must be ${what}, an http:// or https:// URL without query, fragment or credentials`),
+      v.transform((value) => value.replace(/\/+$/, '')),
+    ),
+  );
 
 const baseSchema = v.object({
   PORT: port('PORT', 8080),
@@ -114,7 +115,7 @@ const baseSchema = v.object({
   SVC_MOCK_TOKENS_PER_SECOND: positiveInt('SVC_MOCK_TOKENS_PER_SECOND', 0),
   SVC_MAX_BODY_BYTES: positiveInt('SVC_MAX_BODY_BYTES', 10 * 1024 * 1024),
   // Where clients reach the gateway: the base of the URLs it answers with (generated images).
-  SVC_PUBLIC_URL: publicUrl,
+  SVC_PUBLIC_URL: publicUrl('SVC_PUBLIC_URL', 'the URL clients reach the gateway at, without /v1 (e.g. https://llm.example.com)'),
   SVC_SHUTDOWN_GRACE_MS: positiveInt('SVC_SHUTDOWN_GRACE_MS', 10_000),
   SVC_REQUEST_TIMEOUT_MS: positiveInt('SVC_REQUEST_TIMEOUT_MS', 600_000),
   SVC_FIRST_BYTE_TIMEOUT_MS: positiveInt('SVC_FIRST_BYTE_TIMEOUT_MS', 120_000),
@@ -176,6 +177,12 @@ const baseSchema = v.object({
   SVC_DASHBOARD_ORIGIN: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('SVC_DASHBOARD_ORIGIN must not be empty'))),
   SVC_SESSION_TTL_SECS: v.pipe(positiveInt('SVC_SESSION_TTL_SECS', 43_200), v.minValue(60, 'SVC_SESSION_TTL_SECS must be at least 60')),
   SVC_ENROLLMENT_TTL_SECS: v.pipe(positiveInt('SVC_ENROLLMENT_TTL_SECS', 3_600), v.minValue(60, 'SVC_ENROLLMENT_TTL_SECS must be at least 60')),
+  // Alerts: how often SLOs are judged and refusal counts shared (0: never), and the refusals of one
+  // organisation and one allowance within a minute that raise a spike alert.
+  SVC_ALERTS_INTERVAL_MS: positiveInt('SVC_ALERTS_INTERVAL_MS', 30_000),
+  SVC_ALERT_REFUSALS_PER_MINUTE: v.pipe(positiveInt('SVC_ALERT_REFUSALS_PER_MINUTE', 20), v.minValue(1, 'SVC_ALERT_REFUSALS_PER_MINUTE must be at least 1')),
+  // The control plane's public base URL (issuer of /.well-known/*); absent: the request's origin.
+  SVC_CONTROL_PUBLIC_URL: publicUrl('SVC_CONTROL_PUBLIC_URL', "the control plane's public base URL"),
   LOG_LEVEL: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'use one of fatal, error, warn, info, debug, trace, silent'), 'info'),
 });
 

@@ -31,6 +31,8 @@ import { createOutputVerifier } from '@svc/healing';
 import { CachedGovernanceSource } from '@svc/governance';
 import { Limiter } from '@svc/limits';
 import type { ByokService } from '@svc/byok';
+import type { AlertEvaluator } from '@svc/alerts';
+import { breakerAlertEvent, createAlerts } from './alerts.js';
 import { createByok } from './byok.js';
 import { type CacheService, createCacheService } from './cache.js';
 import { chooseSemanticEmbedder } from './semantic-embedder.js';
@@ -71,6 +73,8 @@ export interface Runtime {
   breakers: CircuitBreakers;
   /** Feature flags and the degradation level, shared by every instance through the kv. */
   switches: SharedSwitches;
+  /** Alerts from SLOs, breaker transitions and limit refusals (`/v1/alerts/history`); started, stopped by `close`. */
+  alerts: AlertEvaluator;
   /** Per-model latency (this instance) and hedging counters; `config` is changed at run time. */
   hedging: { latency: LatencyTracker; stats: HedgeStats; config: { enabledByDefault: boolean } };
   /** Arm-collapse alarm thresholds of the routing diversity report (`SVC_DIVERSITY_*`). */
@@ -239,7 +243,9 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
   await governance.start();
   const byok = createByok(env, { store: db.providerKeys, kv, platform: config, logger });
   await byok.start();
-  const breakers = new CircuitBreakers({
+  // The evaluator reads breaker states lazily: breakers report their transitions to it.
+  const alerts = createAlerts(env, db, kv, logger, () => breakers);
+  const breakers: CircuitBreakers = new CircuitBreakers({
     kv,
     consecutiveFailures: Math.max(1, env.SVC_BREAKER_CONSECUTIVE_FAILURES),
     cooldownBaseMs: env.SVC_BREAKER_COOLDOWN_MS,
@@ -249,6 +255,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       const slash = transition.key.indexOf('/');
       metrics.breakerState.set({ provider: transition.key.slice(0, slash), model: transition.key }, transition.to === 'half_open' ? BREAKER_STATE.halfOpen : BREAKER_STATE[transition.to]);
       logger.warn({ breaker: transition.key, from: transition.from, to: transition.to, reason: transition.reason }, 'circuit breaker transition');
+      breakerAlertEvent(alerts, transition);
     },
     onError: (error) => logger.error({ err: error }, 'circuit breaker state unavailable; admitting calls'),
   });
@@ -286,6 +293,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       return { spentUsd: summary.costUsd, tokens: summary.totalTokens };
     },
     onError: (error) => logger.warn({ err: error }, 'limits state unavailable; admitting'),
+    onRefusal: (refusal) => alerts.emit({ type: 'limit_refused', orgId: refusal.orgId, kind: refusal.kind }),
   });
   const gateway = new Gateway({
     limiter,
@@ -332,6 +340,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     images: new ImageStore({ kv, ...(options.imageUrlTtlMs === undefined ? {} : { ttlMs: options.imageUrlTtlMs }) }),
     breakers,
     switches,
+    alerts,
     hedging,
     diversity: { entropyFloorBits: env.SVC_DIVERSITY_ENTROPY_FLOOR_BITS, armShareCap: env.SVC_DIVERSITY_ARM_SHARE_CAP, minDecisions: env.SVC_DIVERSITY_MIN_DECISIONS },
     reports: reportSettings(env),
@@ -357,7 +366,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     },
     close() {
       closed ??= (async () => {
-        await Promise.all([learn.close(), feedback.close(), cache.close(), memory.close()]);
+        await Promise.all([learn.close(), feedback.close(), cache.close(), memory.close(), alerts.stop()]);
         await Promise.all([authenticator.stop(), governance.stop(), byok.stop(), switches.stop()]);
         await kv.close();
         await db.close();

@@ -6,3 +6,7 @@ export { toolPolicies, toolRegistry } from './tool-governance.js';
 export { orgProviderKeys } from './org-provider-keys.js';
 export { memories } from './memories.js';
 export { dashboardUsers, passkeys } from './dashboard-users.js';
+export { slos } from './slos.js';
+export { alerts } from './alerts.js';
+export { orgOutputConfigs } from './org-output-configs.js';
+export { onboardingSteps } from './onboarding-steps.js';

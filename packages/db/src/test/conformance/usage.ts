@@ -1,23 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
-import type { NewUsageEvent } from '../../types.js';
-import { createTestOrg, type GetDb } from '../fixtures.js';
+import { createTestOrg, type GetDb, newUsageEvent } from '../fixtures.js';
 
-function usageEvent(orgId: string, overrides: Partial<NewUsageEvent> = {}): NewUsageEvent {
-  return {
-    requestId: `req_${randomUUID()}`,
-    orgId,
-    model: 'openai/gpt-4o-mini',
-    provider: 'openai',
-    promptTokens: 100,
-    completionTokens: 50,
-    costUsd: 0.001,
-    baselineCostUsd: 0.01,
-    latencyMs: 120,
-    status: 200,
-    ...overrides,
-  };
-}
+const usageEvent = newUsageEvent;
 
 export function usageConformance(getDb: GetDb): void {
   it('inserts the same request id once', async () => {
