@@ -1,6 +1,6 @@
 import type { Capability, ModelInfo, ModelKind } from './model.js';
 
-const kinds: ReadonlySet<ModelKind> = new Set<ModelKind>(['chat', 'embedding', 'moderation', 'speech', 'transcription']);
+const kinds: ReadonlySet<ModelKind> = new Set<ModelKind>(['chat', 'embedding', 'moderation', 'speech', 'transcription', 'realtime']);
 const tiers: ReadonlySet<string> = new Set(['T1', 'T2', 'T3']);
 const capabilities: ReadonlySet<Capability> = new Set<Capability>(['tools', 'vision', 'json', 'reasoning', 'audio']);
 const prices = ['inputPricePerMTok', 'outputPricePerMTok', 'cachedInputPricePerMTok', 'cacheWritePricePerMTok'] as const;

@@ -14,6 +14,7 @@ import { mockModels } from './mock.js';
 import { ollamaEmbeddingModels, ollamaModels } from './ollama.js';
 import { openaiModels } from './openai.js';
 import { openaiAudioModels } from './openai-audio.js';
+import { openaiRealtimeModels } from './openai-realtime.js';
 import { deepseekModels, mistralModels, perplexityModels, xaiModels } from './open-compatible.js';
 import { cerebrasModels, fireworksModels, groqModels, openrouterModels, togetherModels } from './open-weight-hosts.js';
 import { vertexEmbeddingModels, vertexModels } from './vertex.js';
@@ -50,5 +51,6 @@ export const builtInModels: readonly ModelInfo[] = [
   ...vertexEmbeddingModels,
   ...ollamaEmbeddingModels,
   ...openaiAudioModels,
+  ...openaiRealtimeModels,
   ...mockModels,
 ];
