@@ -7,3 +7,4 @@ export * from './errors.js';
 export * from './provider-error.js';
 export * from './ids.js';
 export * from './cache.js';
+export * from './realtime.js';

@@ -46,3 +46,4 @@ export {
   transcriptionContentTypes,
   transcriptionFormats,
 } from './transcriptions-request.js';
+export { type RealtimeObservation, readRealtimeEvent } from './realtime-events.js';
