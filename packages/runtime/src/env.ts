@@ -152,6 +152,8 @@ const baseSchema = v.object({
   ),
   // Vectors of the in-process memory index (full mode; Qdrant when QDRANT_URL is set), newest kept.
   SVC_MEMORY_MAX_ENTRIES: positiveInt('SVC_MEMORY_MAX_ENTRIES', 2_000),
+  // Voice billing: the platform fee per started minute, USD, on top of the provider's cost.
+  SVC_VOICE_PLATFORM_FEE_PER_MINUTE: nonNegativeNumber('SVC_VOICE_PLATFORM_FEE_PER_MINUTE', 0.002),
   LOG_LEVEL: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'use one of fatal, error, warn, info, debug, trace, silent'), 'info'),
 });
 

@@ -49,6 +49,12 @@ export interface Metrics {
   readonly learnQueueDepth: Gauge;
   /** Circuit breaker state per provider/model: 0 closed, 1 half-open, 2 open. */
   readonly breakerState: Gauge<'provider' | 'model'>;
+  /** Realtime voice sessions open on this instance. */
+  readonly realtimeSessions: Gauge<'provider' | 'model'>;
+  /** Billed minutes of ended realtime sessions (every started minute). */
+  readonly realtimeSessionMinutes: Counter<'provider' | 'model'>;
+  /** Ended realtime sessions. `reason`: `client` | `upstream` | `upstream_error` | `deadline` | `shutdown` | `error`. */
+  readonly realtimeSessionsClosed: Counter<'reason'>;
   /** The exposition text for `GET /metrics`. */
   metrics(): Promise<string>;
   /** `Content-Type` of {@link Metrics.metrics}: Prometheus text format 0.0.4. */
@@ -153,6 +159,24 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
       name: `${prefix}breaker_state`,
       help: 'Circuit breaker state: 0 closed, 1 half-open, 2 open.',
       labelNames: ['provider', 'model'] as const,
+      registers,
+    }),
+    realtimeSessions: new Gauge({
+      name: `${prefix}realtime_sessions_open`,
+      help: 'Realtime voice sessions open on this instance.',
+      labelNames: ['provider', 'model'] as const,
+      registers,
+    }),
+    realtimeSessionMinutes: new Counter({
+      name: `${prefix}realtime_session_minutes_total`,
+      help: 'Billed minutes of ended realtime voice sessions (every started minute).',
+      labelNames: ['provider', 'model'] as const,
+      registers,
+    }),
+    realtimeSessionsClosed: new Counter({
+      name: `${prefix}realtime_sessions_closed_total`,
+      help: 'Ended realtime voice sessions by who or what ended them.',
+      labelNames: ['reason'] as const,
       registers,
     }),
     metrics: () => registry.metrics(),
