@@ -15,6 +15,7 @@ import { recordRequest } from './record-request.js';
 import { registerProbes } from './routes/probes.js';
 import { registerResponses } from './routes/responses.js';
 import { registerSettings } from './routes/settings.js';
+import { registerVoiceRealtime } from './routes/voice-realtime.js';
 
 /** The inference API (spec document 1) under `/v1`, plus the probes. */
 export function createInferenceApp(deps: InferenceDeps): Hono<AppEnv> {
@@ -35,5 +36,6 @@ export function createInferenceApp(deps: InferenceDeps): Hono<AppEnv> {
   registerModels(app, deps);
   registerSettings(app, deps);
   registerMemory(app, deps);
+  registerVoiceRealtime(app);
   return app;
 }

@@ -46,4 +46,4 @@ export {
   transcriptionContentTypes,
   transcriptionFormats,
 } from './transcriptions-request.js';
-export { type RealtimeObservation, readRealtimeEvent } from './realtime-events.js';
+export { REALTIME_TYPE_HEAD, type RealtimeObservation, mayObserveRealtimeFrame, readRealtimeEvent } from './realtime-events.js';

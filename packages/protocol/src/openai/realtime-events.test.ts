@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readRealtimeEvent } from './realtime-events.js';
+import { mayObserveRealtimeFrame, readRealtimeEvent } from './realtime-events.js';
 
 const responseDone = {
   type: 'response.done',
@@ -51,6 +51,8 @@ describe('readRealtimeEvent', () => {
   it('does not parse the audio deltas it relays', () => {
     const delta = JSON.stringify({ type: 'response.audio.delta', event_id: 'e', delta: 'A'.repeat(100_000) });
     expect(readRealtimeEvent(delta)).toBeUndefined();
+    expect(mayObserveRealtimeFrame(delta.slice(0, 160), delta.length)).toBe(false);
+    expect(mayObserveRealtimeFrame('{"type":"response.done","event_id"', 50_000)).toBe(true);
     // A large frame whose head names a type it does not observe is never parsed, even if a later field would match.
     expect(readRealtimeEvent(JSON.stringify({ type: 'response.audio.delta', delta: 'x', response: responseDone.response }))).toBeUndefined();
   });

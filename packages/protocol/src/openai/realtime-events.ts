@@ -36,10 +36,21 @@ const observed: ReadonlyMap<string, (event: unknown) => RealtimeObservation | un
 ]);
 
 /** How far into a frame its `type` is looked for; OpenAI sends it first. */
-const TYPE_HEAD = 160;
+export const REALTIME_TYPE_HEAD = 160;
+const TYPE_HEAD = REALTIME_TYPE_HEAD;
 /** A frame whose head names no type is parsed whole only when it is this small. */
 const SMALL_FRAME = 4096;
 const typeField = /"type"\s*:\s*"([^"]{1,80})"/;
+
+/**
+ * Whether a frame may carry something `readRealtimeEvent` keeps, from its first
+ * `REALTIME_TYPE_HEAD` characters and its size: lets a relay holding raw bytes skip decoding
+ * the large audio frames at all.
+ */
+export function mayObserveRealtimeFrame(head: string, byteLength: number): boolean {
+  const type = typeField.exec(head)?.[1];
+  return type === undefined ? byteLength <= SMALL_FRAME : observed.has(type);
+}
 
 /**
  * Reads one OpenAI Realtime server event (a text frame) for the gateway's own use: the token
@@ -49,9 +60,7 @@ const typeField = /"type"\s*:\s*"([^"]{1,80})"/;
  * malformed (the frame is relayed regardless; the gateway never judges the client's protocol).
  */
 export function readRealtimeEvent(frame: string): RealtimeObservation | undefined {
-  const type = typeField.exec(frame.length > TYPE_HEAD ? frame.slice(0, TYPE_HEAD) : frame)?.[1];
-  if (type === undefined && frame.length > SMALL_FRAME) return undefined;
-  if (type !== undefined && !observed.has(type)) return undefined;
+  if (!mayObserveRealtimeFrame(frame.length > TYPE_HEAD ? frame.slice(0, TYPE_HEAD) : frame, frame.length)) return undefined;
   let event: unknown;
   try {
     event = JSON.parse(frame);
