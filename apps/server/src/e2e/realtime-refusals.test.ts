@@ -26,7 +26,7 @@ describe('realtime voice: refusals and broken sessions (mock upstream)', () => {
     await upstream?.close();
   });
 
-  async function keyOf(org: { monthlyBudgetUsd?: number }, scopes: ('inference:audio' | 'inference:chat')[]) {
+  async function keyOf(org: { monthlyBudgetUsd?: number; rpmLimit?: number }, scopes: ('inference:audio' | 'inference:chat')[]) {
     const created = await gateway.runtime.db.orgs.create({ name: `rt-${Math.random()}`, ...org });
     return (await gateway.runtime.authenticator.issue({ orgId: created.id, scopes })).secret;
   }
@@ -40,6 +40,7 @@ describe('realtime voice: refusals and broken sessions (mock upstream)', () => {
       [{ headers: { authorization: 'Bearer sk-svc-nope' } }, 401, 'authentication_error', 'invalid_api_key'],
       [{ headers: { authorization: `Bearer ${revoked.secret}` } }, 401, 'authentication_error', 'revoked_api_key'],
       [{ protocols: ['realtime', `openai-insecure-api-key.${await keyOf({}, ['inference:chat'])}`] }, 403, 'authorization_error', 'insufficient_scopes'],
+      [{ headers: { authorization: `Bearer ${await keyOf({ rpmLimit: 0 }, ['inference:audio'])}` } }, 429, 'rate_limit_error', 'rate_limit_exceeded'],
       [{ headers: { authorization: `Bearer ${await keyOf({ monthlyBudgetUsd: 0 }, ['inference:audio'])}` } }, 402, 'billing_error', undefined],
     ] as const;
     for (const [options, status, type, code] of cases) {
