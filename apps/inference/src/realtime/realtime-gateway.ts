@@ -93,7 +93,7 @@ export function createRealtimeGateway(deps: RealtimeGatewayDeps): RealtimeGatewa
     } catch (thrown) {
       socket.off('close', onGone);
       const error = toGatewayError(thrown);
-      if (error.status >= 500 && error.type === 'internal_error') deps.logger.error({ err: thrown, request_id: requestId }, 'realtime upgrade failed');
+      if (error.code === 'internal_error') deps.logger.error({ err: thrown, request_id: requestId }, 'realtime upgrade failed');
       deps.metrics.requests.inc({ route: '/v1/voice/realtime', status: String(error.status), model: '', provider: '', cache: '' });
       await refuseUpgrade(socket, error, requestId);
       return;
@@ -103,11 +103,13 @@ export function createRealtimeGateway(deps: RealtimeGatewayDeps): RealtimeGatewa
     if (gone.signal.aborted || !socket.writable) {
       // The client left while the upstream was opening: the upstream minute was opened, bill it.
       session.end('client');
-      session.upstream.close(CLOSE.normal);
+      session.upstream.terminate();
       return;
     }
     headersFor.set(req, session.headers);
+    let accepted = false;
     wss.handleUpgrade(req, socket, head, (client) => {
+      accepted = true;
       const { done, close } = relay(client, session, {
         deadlineMs: deps.sessionTimeoutMs,
         heartbeatMs: deps.heartbeatMs ?? 30_000,
@@ -117,6 +119,11 @@ export function createRealtimeGateway(deps: RealtimeGatewayDeps): RealtimeGatewa
       live.add(entry);
       void done.then(() => live.delete(entry));
     });
+    // ws completes (or aborts with 400) the handshake synchronously: one it refused still owes its bill.
+    if (!accepted) {
+      session.end('error');
+      session.upstream.terminate();
+    }
   };
 
   return {

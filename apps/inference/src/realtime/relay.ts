@@ -17,7 +17,7 @@ export const CLOSE = {
 } as const;
 
 export interface RelaySettings {
-  /** Ends the session after this long, ms. */
+  /** Ends the session after this long, ms; 0: never. */
   deadlineMs: number;
   /** Pings the client this often; a client that missed a whole interval is gone. */
   heartbeatMs: number;
@@ -120,8 +120,9 @@ export function relay(client: WebSocket, session: RealtimeSession, settings: Rel
     if (client.readyState === client.OPEN) client.ping();
   }, settings.heartbeatMs);
   heartbeat.unref();
-  const deadline = setTimeout(() => close('deadline', CLOSE.policy, 'session time limit reached'), settings.deadlineMs);
-  deadline.unref();
+  // Like the request deadline, 0 means none.
+  const deadline = settings.deadlineMs > 0 ? setTimeout(() => close('deadline', CLOSE.policy, 'session time limit reached'), settings.deadlineMs) : undefined;
+  deadline?.unref();
 
   client.on('error', (error) => log.warn({ err: error }, 'realtime client socket error'));
   upstream.on('error', (error) => log.warn({ err: error }, 'realtime upstream socket error'));
@@ -135,10 +136,11 @@ export function relay(client: WebSocket, session: RealtimeSession, settings: Rel
   });
   const upstreamClosed = new Promise<void>((resolve) => {
     upstream.once('close', (code, reason) => {
-      const failed = !sendable(code) || code === CLOSE.internal || code === CLOSE.badGateway;
-      finish(failed ? 'upstream_error' : 'upstream');
-      if (sendable(code)) closeSocket(client, code, reasonText(reason));
-      else closeSocket(client, CLOSE.badGateway, 'upstream connection lost');
+      // 1005: a close frame without a code, a clean close; 1006/1015: the connection was lost.
+      const lost = code === 1006 || code === 1015;
+      finish(lost || code === CLOSE.internal || code === CLOSE.badGateway ? 'upstream_error' : 'upstream');
+      if (lost) closeSocket(client, CLOSE.badGateway, 'upstream connection lost');
+      else closeSocket(client, sendable(code) ? code : CLOSE.normal, reasonText(reason));
       resolve();
     });
   });
