@@ -139,6 +139,20 @@ describe('realtime voice: openai SDK through the gateway (mock upstream)', () =>
     expect(await createKvVoiceContext({ kv: gateway.runtime.kv, ttlMs: 60_000 }).turns(String(s.headers()['x-svc-org-id']), 'conv-e2e-proxy')).toEqual([]);
   });
 
+  it("opens the organisation's own OpenAI key first (BYOK)", async () => {
+    const org = await gateway.runtime.db.orgs.create({ name: `rt-byok-${Date.now()}` });
+    await gateway.runtime.byok.put(org.id, 'openai', 'sk-org-own-openai-key');
+    const key = (await gateway.runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:audio'] })).secret;
+    const s = openSocket(`${gateway.inferenceUrl.replace('http', 'ws')}/v1/voice/realtime?model=gpt-realtime`, { headers: { authorization: `Bearer ${key}` } });
+    await s.opened;
+    await s.waitFor('session.created');
+    expect(upstream.stats().lastRequest?.headers.authorization).toBe('Bearer sk-org-own-openai-key');
+    s.ws.close();
+    await s.closed;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await sessionRows(gateway.runtime, s.headers())).toMatchObject([{ orgId: org.id, costUsd: FEE }]);
+  });
+
   it('bills a client that vanishes mid-session (connection cut, no close frame)', async () => {
     const s = openSocket(`${gateway.inferenceUrl.replace('http', 'ws')}/v1/voice/realtime?model=gpt-realtime-mini`, { headers: { authorization: `Bearer ${masterKey}` } });
     await s.opened;
