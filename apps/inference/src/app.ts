@@ -11,11 +11,11 @@ import { registerMemory } from './routes/memory.js';
 import { registerMessages } from './routes/messages.js';
 import { registerModels } from './routes/models.js';
 import { registerModerations } from './routes/moderations.js';
+import { registerVoiceRealtime } from './routes/voice-realtime.js';
 import { recordRequest } from './record-request.js';
 import { registerProbes } from './routes/probes.js';
 import { registerResponses } from './routes/responses.js';
 import { registerSettings } from './routes/settings.js';
-import { registerVoiceRealtime } from './routes/voice-realtime.js';
 
 /** The inference API (spec document 1) under `/v1`, plus the probes. */
 export function createInferenceApp(deps: InferenceDeps): Hono<AppEnv> {
