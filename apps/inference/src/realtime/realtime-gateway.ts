@@ -75,6 +75,10 @@ export function createRealtimeGateway(deps: RealtimeGatewayDeps): RealtimeGatewa
     const gone = new AbortController();
     const onGone = () => gone.abort(new Error('client went away during the handshake'));
     socket.once('close', onGone);
+    // Node's HTTP server drops its error handler from an upgraded socket: a reset while the
+    // session is being opened must not be an uncaught error ('close' follows and aborts it).
+    const onSocketError = (error: Error) => deps.logger.debug({ err: error, request_id: requestId }, 'realtime client socket error during the handshake');
+    socket.on('error', onSocketError);
     let session: RealtimeSession;
     try {
       if (stopping) throw shuttingDown();
@@ -119,6 +123,7 @@ export function createRealtimeGateway(deps: RealtimeGatewayDeps): RealtimeGatewa
       live.add(entry);
       void done.then(() => live.delete(entry));
     });
+    socket.off('error', onSocketError);
     // ws completes (or aborts with 400) the handshake synchronously: one it refused still owes its bill.
     if (!accepted) {
       session.end('error');
