@@ -52,6 +52,8 @@ describe('realtime voice: refusals and broken sessions (mock upstream)', () => {
     }
     const notRealtime = await refusal(url.replace('gpt-realtime', 'gpt-4o-mini'), { headers: { authorization: `Bearer ${masterKey}` } });
     expect(notRealtime).toMatchObject({ status: 400, body: { error: { param: 'model' } } });
+    const badMode = await refusal(url, { headers: { authorization: `Bearer ${masterKey}`, 'x-intelligence-mode': 'turbo' } });
+    expect(badMode).toMatchObject({ status: 400, body: { error: { param: 'X-Intelligence-Mode' } } });
     expect(upstream.stats().total).toBe(0);
   });
 
