@@ -13,6 +13,7 @@ import { registerMemory } from './routes/memory.js';
 import { registerMessages } from './routes/messages.js';
 import { registerModels } from './routes/models.js';
 import { registerModerations } from './routes/moderations.js';
+import { registerVoiceRealtime } from './routes/voice-realtime.js';
 import { recordRequest } from './record-request.js';
 import { registerProbes } from './routes/probes.js';
 import { registerResponses } from './routes/responses.js';
@@ -48,5 +49,6 @@ export function createInferenceApp(deps: InferenceDeps): Hono<AppEnv> {
   registerModels(app, deps);
   registerSettings(app, deps);
   registerMemory(app, deps);
+  registerVoiceRealtime(app);
   return app;
 }

@@ -1,8 +1,8 @@
 import type { Tier } from '@svc/core';
 
 export type Capability = 'tools' | 'vision' | 'json' | 'reasoning' | 'audio';
-/** `moderation`, `speech`, `transcription` and `image` models serve only their own endpoints; the router routes `chat` only. */
-export type ModelKind = 'chat' | 'embedding' | 'moderation' | 'speech' | 'transcription' | 'image';
+/** `moderation`, `speech`, `transcription`, `image` and `realtime` models serve only their own endpoints; the router routes `chat` only. */
+export type ModelKind = 'chat' | 'embedding' | 'moderation' | 'speech' | 'transcription' | 'image' | 'realtime';
 
 /** One model of the catalog. Prices are USD per million tokens. */
 export interface ModelInfo {
@@ -51,4 +51,11 @@ export interface UnitPrices {
   perMinute?: number;
   /** Per million characters of text in (speech synthesis). */
   perMChars?: number;
+  /**
+   * Realtime models: audio tokens per million, in, cached in and out (text tokens use the
+   * model's token prices). OpenAI prices a realtime session's audio this way, not by the minute.
+   */
+  audioInputPerMTok?: number;
+  cachedAudioInputPerMTok?: number;
+  audioOutputPerMTok?: number;
 }

@@ -1,6 +1,6 @@
 import type { Capability, ModelInfo, ModelKind } from './model.js';
 
-const kinds: ReadonlySet<ModelKind> = new Set<ModelKind>(['chat', 'embedding', 'moderation', 'speech', 'transcription', 'image']);
+const kinds: ReadonlySet<ModelKind> = new Set<ModelKind>(['chat', 'embedding', 'moderation', 'speech', 'transcription', 'image', 'realtime']);
 const tiers: ReadonlySet<string> = new Set(['T1', 'T2', 'T3']);
 const capabilities: ReadonlySet<Capability> = new Set<Capability>(['tools', 'vision', 'json', 'reasoning', 'audio']);
 const prices = ['inputPricePerMTok', 'outputPricePerMTok', 'cachedInputPricePerMTok', 'cacheWritePricePerMTok'] as const;

@@ -9,3 +9,4 @@ export * from './ids.js';
 export * from './cache.js';
 export * from './output-config.js';
 export * from './slo.js';
+export * from './realtime.js';

@@ -1,12 +1,14 @@
 import type { ChatRequest, ChatResult, StreamEvent } from '@svc/core';
 import type { ModerationRequest, ModerationResult, SpeechRequest, SpeechResult } from './provider-audio.js';
 import type { ImageGenerationRequest, ImageGenerationResult } from './provider-images.js';
+import type { RealtimeConnectOptions, RealtimeRequest, RealtimeSocket } from './provider-realtime.js';
 import type { TranscriptionRequest, TranscriptionResult } from './provider-transcription.js';
 import type { HttpClient } from './shared/http-client.js';
 
 export type * from './provider-audio.js';
 export type * from './provider-images.js';
 export type * from './provider-transcription.js';
+export type * from './provider-realtime.js';
 
 /** The chat request a provider receives: the canonical request with the upstream model resolved. */
 export interface ProviderChatRequest extends Omit<ChatRequest, 'model' | 'routingHints' | 'routingOverride' | 'svc'> {
@@ -61,6 +63,13 @@ export interface Provider {
    * providers that serve image generation (OpenAI, Azure OpenAI). Rejects with a `ProviderError`.
    */
   generateImages?(request: ImageGenerationRequest, options?: CallOptions): Promise<ImageGenerationResult>;
+  /**
+   * Opens a realtime (speech-to-speech) WebSocket to the upstream; present only on providers
+   * that serve one (OpenAI). Resolves once the upstream accepted the upgrade, with the socket
+   * paused (call `resume()` once listening, so no early event is lost); rejects with a
+   * `ProviderError` (the upstream's refusal status and body classified, or a transport failure).
+   */
+  realtime?(request: RealtimeRequest, options?: RealtimeConnectOptions): Promise<RealtimeSocket>;
 }
 
 /** An embeddings call as a provider receives it: the texts and the upstream model resolved. */

@@ -66,6 +66,12 @@ export interface Metrics {
   model(provider: string, id: string): ModelSeries;
   /** Live state read at scrape time (learn stage, degradation level, flags); later calls add or replace sources. */
   watch(sources: LiveSources): void;
+  /** Realtime voice sessions open on this instance. */
+  readonly realtimeSessions: Gauge<'provider' | 'model'>;
+  /** Billed minutes of ended realtime sessions (every started minute). */
+  readonly realtimeSessionMinutes: Counter<'provider' | 'model'>;
+  /** Ended realtime sessions. `reason`: `client` | `upstream` | `upstream_error` | `deadline` | `shutdown` | `error`. */
+  readonly realtimeSessionsClosed: Counter<'reason'>;
   /** The exposition text for `GET /metrics`. */
   metrics(): Promise<string>;
   /** `Content-Type` of {@link Metrics.metrics}: Prometheus text format 0.0.4. */
@@ -173,6 +179,24 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     watch(next) {
       Object.assign(sources, next);
     },
+    realtimeSessions: new Gauge({
+      name: `${prefix}realtime_sessions_open`,
+      help: 'Realtime voice sessions open on this instance.',
+      labelNames: ['provider', 'model'] as const,
+      registers,
+    }),
+    realtimeSessionMinutes: new Counter({
+      name: `${prefix}realtime_session_minutes_total`,
+      help: 'Billed minutes of ended realtime voice sessions (every started minute).',
+      labelNames: ['provider', 'model'] as const,
+      registers,
+    }),
+    realtimeSessionsClosed: new Counter({
+      name: `${prefix}realtime_sessions_closed_total`,
+      help: 'Ended realtime voice sessions by who or what ended them.',
+      labelNames: ['reason'] as const,
+      registers,
+    }),
     metrics: () => registry.metrics(),
     contentType: prometheusContentType,
   };

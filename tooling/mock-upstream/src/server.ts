@@ -6,10 +6,12 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { jsonAnswer } from './answer.js';
 import { estimateTokens } from './answer-text.js';
 import { behaviourFromJson, DEFAULT_BEHAVIOUR, type MockBehaviour } from './behaviour.js';
 import { faultAnswer, invalidRequest, isStatusFault, notFound } from './faults.js';
+import { REALTIME_PATHS, createRealtimeHandler } from './openai-realtime.js';
 import { asRecord } from './json.js';
 import { type FailCounters, planRequest } from './plan-request.js';
 import { parseColour, solidPng } from './png.js';
@@ -60,8 +62,8 @@ function emptyStats(): MockUpstreamStats {
 }
 
 /**
- * Start the mock upstream: OpenAI chat/embeddings, Anthropic messages and Gemini generateContent
- * on plain `node:http`, with latency, pacing and faults from `options` or `x-mock-*` headers.
+ * Start the mock upstream: OpenAI chat/embeddings/audio and the Realtime WebSocket, Anthropic
+ * messages and Gemini generateContent on plain `node:http`, with latency, pacing and faults from `options` or `x-mock-*` headers.
  */
 export async function startMockUpstream(options: MockUpstreamOptions = {}): Promise<MockUpstream> {
   const { port = 0, host = '127.0.0.1', ...behaviour } = options;
@@ -147,6 +149,31 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     });
     req.on('error', () => res.destroy());
   });
+  // The OpenAI Realtime WebSocket (`/v1/realtime?model=`), with the same faults and stats.
+  const upgraded = new Set<Duplex>();
+  const realtime = createRealtimeHandler({
+    plan: (req) => planRequest(defaults, req.headers, counters),
+    onRequest: (req, path) => {
+      stats.total++;
+      stats.byPath[path] = (stats.byPath[path] ?? 0) + 1;
+      stats.lastRequest = { method: req.method ?? 'GET', path, headers: req.headers, body: undefined };
+    },
+    later: timers.later,
+    nextId: () => `${nonce}${(++seq).toString(36)}`,
+  });
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    upgraded.add(socket);
+    socket.once('close', () => upgraded.delete(socket));
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const path = q < 0 ? url : url.slice(0, q);
+    if (!REALTIME_PATHS.has(path)) {
+      const answer = notFound('openai', path, 'upgrade');
+      socket.end(`HTTP/1.1 404 Not Found\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(answer.body)}\r\nconnection: close\r\n\r\n${answer.body}`);
+      return;
+    }
+    realtime.handle(req, socket, head, path, q < 0 ? '' : url.slice(q + 1));
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());
@@ -165,6 +192,9 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       new Promise<void>((resolve) => {
         for (const timer of pending) clearTimeout(timer);
         pending.clear();
+        // Realtime sockets are no longer the HTTP server's: cut them here.
+        for (const socket of upgraded) socket.destroy();
+        realtime.close();
         server.close(() => resolve());
         server.closeAllConnections();
       }),

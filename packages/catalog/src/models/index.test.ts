@@ -219,3 +219,17 @@ describe('image models', () => {
     expect(() => createCatalog([{ ...dalle, unitPrices: { perImage: { '256x256': -1 } } }])).toThrow(/256x256/);
   });
 });
+
+describe('realtime models', () => {
+  it('resolve by bare name, carry text and audio token prices and never join the chat pools', () => {
+    const realtime = catalog.list({ kind: 'realtime' });
+    expect(realtime.map((m) => m.id)).toEqual(expect.arrayContaining(['openai/gpt-realtime', 'openai/gpt-realtime-mini', 'openai/gpt-realtime-2']));
+    expect(catalog.resolve('gpt-realtime')).toMatchObject({ kind: 'realtime', inputPricePerMTok: 4, outputPricePerMTok: 16, unitPrices: { audioInputPerMTok: 32, audioOutputPerMTok: 64 } });
+    for (const m of realtime) {
+      expect(m.unitPrices?.audioInputPerMTok, m.id).toBeGreaterThan(m.inputPricePerMTok);
+      expect(m.unitPrices?.cachedAudioInputPerMTok, m.id).toBeLessThan(m.unitPrices?.audioInputPerMTok ?? 0);
+      expect(m.unitPrices?.audioOutputPerMTok, m.id).toBeGreaterThan(m.outputPricePerMTok);
+    }
+    expect(chat.some((m) => m.kind === 'realtime')).toBe(false);
+  });
+});

@@ -15,6 +15,7 @@ import { ollamaEmbeddingModels, ollamaModels } from './ollama.js';
 import { openaiModels } from './openai.js';
 import { openaiAudioModels } from './openai-audio.js';
 import { azureImageModels, openaiImageModels } from './openai-images.js';
+import { openaiRealtimeModels } from './openai-realtime.js';
 import { deepseekModels, mistralModels, perplexityModels, xaiModels } from './open-compatible.js';
 import { cerebrasModels, fireworksModels, groqModels, openrouterModels, togetherModels } from './open-weight-hosts.js';
 import { vertexEmbeddingModels, vertexModels } from './vertex.js';
@@ -53,5 +54,6 @@ export const builtInModels: readonly ModelInfo[] = [
   ...openaiAudioModels,
   ...openaiImageModels,
   ...azureImageModels,
+  ...openaiRealtimeModels,
   ...mockModels,
 ];

@@ -55,3 +55,4 @@ export {
   imageResponseFormats,
 } from './image-generation-request.js';
 export { type DeliveredImage, type ImagesMeta, type OpenAIImage, type OpenAIImagesResponse, encodeImagesResponse } from './encode-images.js';
+export { REALTIME_TYPE_HEAD, type RealtimeObservation, mayObserveRealtimeFrame, readRealtimeEvent } from './realtime-events.js';

@@ -8,6 +8,7 @@ import { openAIEmbed } from './openai-embed.js';
 import { classifyOpenAIError } from './openai-error.js';
 import { openAIGenerateImages } from './openai-images.js';
 import { openAIModerate } from './openai-moderation.js';
+import { openAIRealtime } from './openai-realtime.js';
 import { openAISpeech } from './openai-speech.js';
 import { openAITranscribe } from './openai-transcription.js';
 import { openAIStream } from './openai-stream.js';
@@ -33,7 +34,8 @@ export const defaultOpenAIBaseUrl = 'https://api.openai.com/v1';
  * one (`options.apiKey`). With no keys at all (a local server such as Ollama or vLLM) no
  * Authorization header is sent. `embed` (`POST {baseUrl}/embeddings`) is there unless the
  * compatibility says the vendor has no embeddings; `moderate` (`/moderations`), `speech`
- * (`/audio/speech`), `transcribe` and `generateImages` (`/images/generations`) only on OpenAI itself.
+ * (`/audio/speech`), `transcribe`, `generateImages` (`/images/generations`) and `realtime` (the
+ * `/realtime` WebSocket) only on OpenAI itself.
  */
 export function createOpenAIProvider(settings: OpenAIProviderSettings): Provider {
   const id = settings.id ?? 'openai';
@@ -79,6 +81,7 @@ export function createOpenAIProvider(settings: OpenAIProviderSettings): Provider
               request,
               options,
             ),
+          realtime: (request, options) => openAIRealtime({ provider: id, base, headers: config.headers(options) }, request, options),
         }
       : {}),
   };

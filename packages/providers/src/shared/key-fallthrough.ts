@@ -1,5 +1,5 @@
 import { type ProviderErrorKind, isProviderError } from '@svc/core';
-import type { CallOptions, EmbeddingRequest, Provider, ProviderChatRequest } from '../provider.js';
+import type { CallOptions, EmbeddingRequest, Provider, ProviderChatRequest, RealtimeConnectOptions, RealtimeRequest } from '../provider.js';
 import { KeyPool } from './key-pool.js';
 
 /**
@@ -83,6 +83,7 @@ export function withKeyFallthrough(provider: Provider, keys: readonly string[], 
   }
 
   const embed = provider.embed?.bind(provider);
+  const realtime = provider.realtime?.bind(provider);
   return {
     id: provider.id,
     ...(provider.multipleChoices === undefined ? {} : { multipleChoices: provider.multipleChoices }),
@@ -95,6 +96,13 @@ export function withKeyFallthrough(provider: Provider, keys: readonly string[], 
       : {
           embed: (request: EmbeddingRequest, options: KeyPoolCallOptions = {}) =>
             options.apiKey ? embed(request, options) : eachKey(options, (o) => embed(request, o)),
+        }),
+    // A realtime session falls through like a call: a key refused at the upgrade (429, 402, 401) gives way to the next.
+    ...(realtime === undefined
+      ? {}
+      : {
+          realtime: (request: RealtimeRequest, options: RealtimeConnectOptions & Pick<KeyPoolCallOptions, 'onKeyAttempt'> = {}) =>
+            options.apiKey ? realtime(request, options) : eachKey(options, (o) => realtime(request, { ...options, ...o })),
         }),
   };
 }
