@@ -134,8 +134,8 @@ const baseSchema = v.object({
   // Limits of a stated long_horizon_autonomous chain when the request sets none (0: none).
   SVC_CHAIN_MAX_STEPS: positiveInt('SVC_CHAIN_MAX_STEPS', 200),
   SVC_CHAIN_TIMEOUT_SECS: positiveInt('SVC_CHAIN_TIMEOUT_SECS', 3_600),
-  // Answer caches (cache and full modes): lifetime, the in-process L0's bounds, and whether sampled
-  // requests without a seed (temperature > 0) may be cached.
+  // Answer caches (cache and full modes): lifetime (0 turns the exact and the semantic cache off), the
+  // in-process L0's bounds, and whether sampled requests without a seed (temperature > 0) may be cached.
   SVC_CACHE_TTL_SECS: positiveInt('SVC_CACHE_TTL_SECS', 3_600),
   SVC_CACHE_L0_MAX_ENTRIES: positiveInt('SVC_CACHE_L0_MAX_ENTRIES', 10_000),
   SVC_CACHE_L0_MAX_MB: positiveInt('SVC_CACHE_L0_MAX_MB', 64),
