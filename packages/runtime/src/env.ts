@@ -154,8 +154,8 @@ const baseSchema = v.object({
   // Limits of a stated long_horizon_autonomous chain when the request sets none (0: none).
   SVC_CHAIN_MAX_STEPS: positiveInt('SVC_CHAIN_MAX_STEPS', 200),
   SVC_CHAIN_TIMEOUT_SECS: positiveInt('SVC_CHAIN_TIMEOUT_SECS', 3_600),
-  // Answer caches (cache and full modes): lifetime, the in-process L0's bounds, and whether sampled
-  // requests without a seed (temperature > 0) may be cached.
+  // Answer caches (cache and full modes): lifetime (0 turns the exact and the semantic cache off), the
+  // in-process L0's bounds, and whether sampled requests without a seed (temperature > 0) may be cached.
   SVC_CACHE_TTL_SECS: positiveInt('SVC_CACHE_TTL_SECS', 3_600),
   SVC_CACHE_L0_MAX_ENTRIES: positiveInt('SVC_CACHE_L0_MAX_ENTRIES', 10_000),
   SVC_CACHE_L0_MAX_MB: positiveInt('SVC_CACHE_L0_MAX_MB', 64),
@@ -165,7 +165,7 @@ const baseSchema = v.object({
   // The semantic cache (cache and full modes): on unless 0; the in-process index's bound (Qdrant when QDRANT_URL is set).
   SVC_SEMANTIC_CACHE: flag,
   SVC_SEMANTIC_MAX_ENTRIES: positiveInt('SVC_SEMANTIC_MAX_ENTRIES', 1_000),
-  // Its embedder: `hashed` (local, calibrated) or `<provider>/<embeddings model>[@dimensions]`, which needs SVC_SEMANTIC_THRESHOLD.
+  // Its embedder: `hashed` (local, with its trained verifier) or `<provider>/<embeddings model>[@dimensions]`, which needs SVC_SEMANTIC_THRESHOLD.
   SVC_SEMANTIC_EMBEDDER: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('SVC_SEMANTIC_EMBEDDER: use hashed or <provider>/<model>[@dimensions]')), 'hashed'),
   SVC_SEMANTIC_THRESHOLD: v.optional(
     v.pipe(v.string(), v.transform(Number), v.number('SVC_SEMANTIC_THRESHOLD must be a number in (0, 1]'), v.gtValue(0, 'SVC_SEMANTIC_THRESHOLD must be a number in (0, 1]'), v.maxValue(1, 'SVC_SEMANTIC_THRESHOLD must be a number in (0, 1]')),

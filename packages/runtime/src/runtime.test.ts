@@ -73,4 +73,16 @@ describe('readiness with the vector store down', () => {
       await Promise.all([on.close(), off.close()]);
     }
   });
+
+  it('turns both answer caches off when cached answers may not be kept (SVC_CACHE_TTL_SECS=0)', async () => {
+    const runtime = await createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent', SVC_CACHE_TTL_SECS: '0' }));
+    try {
+      expect(runtime.cache.exact).toBeUndefined();
+      expect(runtime.cache.semantic).toBeUndefined();
+      expect(runtime.cache.stats().by_type.semantic).toMatchObject({ enabled: false, threshold: null });
+      expect((await runtime.readiness()).dependencies.vector_db).toMatchObject({ backend: 'disabled' });
+    } finally {
+      await runtime.close();
+    }
+  });
 });

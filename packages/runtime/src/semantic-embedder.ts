@@ -7,13 +7,14 @@ import { ConfigError } from './env.js';
 /** The semantic cache's embedder and the similarity threshold it is used at. */
 export interface SemanticEmbedderChoice {
   embedder: Embedder;
+  /** Lowest cosine: for an embedder with a trained verifier (hashed), the floor under which the verifier is not asked. */
   threshold: number;
 }
 
 const slugPattern = /^(?<slug>[^@\s]+\/[^@\s]+?)(?:@(?<dimensions>\d+))?$/;
 
 /**
- * `SVC_SEMANTIC_EMBEDDER`: `hashed` (the default: local, no network, calibrated) or an
+ * `SVC_SEMANTIC_EMBEDDER`: `hashed` (the default: local, no network, with its trained verifier) or an
  * embeddings model of a configured provider, `<provider>/<model>[@dimensions]` (e.g.
  * `openai/text-embedding-3-small@512`). A model embedder has no calibrated threshold until someone
  * calibrates it on the evaluation data (docs/caching.md), so `SVC_SEMANTIC_THRESHOLD` is then
