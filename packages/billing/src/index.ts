@@ -1,2 +1,2 @@
 export { type Cost, baselinePrices, cacheHitCost, computeCost, sumCosts } from './cost.js';
-export { MissingPriceError, audioCost, imageCost, speechCost } from './unit-cost.js';
+export { MissingPriceError, audioCost, imageCost, perMinuteCost, speechCost } from './unit-cost.js';

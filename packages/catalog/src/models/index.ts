@@ -17,6 +17,7 @@ import { openaiAudioModels } from './openai-audio.js';
 import { deepseekModels, mistralModels, perplexityModels, xaiModels } from './open-compatible.js';
 import { cerebrasModels, fireworksModels, groqModels, openrouterModels, togetherModels } from './open-weight-hosts.js';
 import { vertexEmbeddingModels, vertexModels } from './vertex.js';
+import { voiceProviderModels } from './voice.js';
 
 /**
  * Every built-in model. The order matters: when several third-party hosts serve the same
@@ -50,5 +51,6 @@ export const builtInModels: readonly ModelInfo[] = [
   ...vertexEmbeddingModels,
   ...ollamaEmbeddingModels,
   ...openaiAudioModels,
+  ...voiceProviderModels,
   ...mockModels,
 ];
