@@ -33,6 +33,25 @@ describe('provider registry', () => {
     expect(registry.get('constructor')).toBeUndefined();
   });
 
+  it('registers the speech providers with their keys and public endpoints, recognize and speech on them, Groq\'s Whisper too', async () => {
+    const urls: string[] = [];
+    const fetch: typeof globalThis.fetch = async (input) => {
+      urls.push(String(input));
+      return new Response(JSON.stringify({ metadata: { duration: 1 }, results: { channels: [{ alternatives: [{ transcript: 'hi' }] }] }, text: 'hi' }), { status: 200 });
+    };
+    const registry = createProviderRegistry({ fetch, deepgram: { apiKeys: ['dg'] }, elevenlabs: { apiKeys: ['xi'] }, compatible: [{ id: 'groq', apiKeys: ['g'] }] });
+    expect([...registry.ids()].sort()).toEqual(['deepgram', 'elevenlabs', 'groq']);
+    const audio = { model: 'm', file: new Uint8Array(1), filename: 'a.wav' };
+    for (const id of ['deepgram', 'elevenlabs', 'groq']) await registry.get(id)!.recognize!(audio);
+    expect(urls).toEqual([
+      'https://api.deepgram.com/v1/listen?model=m&smart_format=true&detect_language=true',
+      'https://api.elevenlabs.io/v1/speech-to-text',
+      'https://api.groq.com/openai/v1/audio/transcriptions',
+    ]);
+    expect(registry.get('deepgram')?.speech).toBeDefined();
+    expect(registry.get('groq')?.speech).toBeUndefined();
+  });
+
   it('is empty without configuration; mock only when enabled', () => {
     expect(createProviderRegistry({}).ids().size).toBe(0);
     expect([...createProviderRegistry({ mock: { enabled: false } }).ids()]).toEqual([]);

@@ -38,6 +38,15 @@ describe('parseEnv', () => {
     expect(env.providers.groq).toEqual({ apiKeys: ['g'] });
     expect(env.providers.ollama).toEqual({ apiKeys: [], baseUrl: 'http://127.0.0.1:11434/v1' });
   });
+
+  it('reads the voice providers like the others, and hands them to the registry as first-party providers', () => {
+    const env = parseEnv({ DEEPGRAM_API_KEY: 'dg1,dg2', DEEPGRAM_BASE_URL: 'http://127.0.0.1:9/', ELEVENLABS_API_KEY: 'xi' });
+    expect(env.providers.deepgram).toEqual({ apiKeys: ['dg1', 'dg2'], baseUrl: 'http://127.0.0.1:9' });
+    const { config } = providerConfig(env, undefined);
+    expect(config.deepgram).toEqual({ apiKeys: ['dg1', 'dg2'], baseUrl: 'http://127.0.0.1:9' });
+    expect(config.elevenlabs).toEqual({ apiKeys: ['xi'] });
+    expect(config.compatible).toEqual([]);
+  });
 });
 
 describe('providerConfig', () => {

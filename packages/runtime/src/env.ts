@@ -23,6 +23,8 @@ export const envProviders = [
   'perplexity',
   'openrouter',
   'ollama',
+  'deepgram',
+  'elevenlabs',
 ] as const;
 export type EnvProvider = (typeof envProviders)[number];
 

@@ -103,7 +103,7 @@ export function providerConfig(env: Env, file: ConfigFile | undefined): { config
   const compatible: CompatibleProviderConfig[] = [];
   const config: ProviderRegistryConfig = { compatible };
   for (const [id, entry] of merged) {
-    if (id === 'openai' || id === 'anthropic' || id === 'gemini' || id === 'cohere') config[id] = entry;
+    if (id === 'openai' || id === 'anthropic' || id === 'gemini' || id === 'cohere' || id === 'deepgram' || id === 'elevenlabs') config[id] = entry;
     else if (id === 'azure') {
       if (!entry.baseUrl) throw new ConfigError('AZURE_BASE_URL', 'is required for Azure OpenAI: the resource endpoint, e.g. https://my-resource.openai.azure.com');
       const fromFile = file?.providers?.azure;
