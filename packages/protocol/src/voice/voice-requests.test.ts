@@ -22,9 +22,9 @@ async function error(promise: Promise<unknown> | (() => unknown)): Promise<Gatew
 }
 
 describe('decodeVoiceTranscribeRequest', () => {
-  it('reads the audio (file or audio part), the model, the language as its primary code, and the conversation', async () => {
-    const decoded = await decodeVoiceTranscribeRequest(form({ stt_model: 'deepgram/nova-3', language: 'en-US', conversation_id: ' c-1 ' }));
-    expect(decoded).toMatchObject({ filename: 'hello.wav', fileType: 'audio/wav', sttModel: 'deepgram/nova-3', language: 'en', conversationId: 'c-1' });
+  it('reads the audio (file or audio part), the model and the language as its primary code', async () => {
+    const decoded = await decodeVoiceTranscribeRequest(form({ stt_model: 'deepgram/nova-3', language: 'en-US' }));
+    expect(decoded).toMatchObject({ filename: 'hello.wav', fileType: 'audio/wav', sttModel: 'deepgram/nova-3', language: 'en' });
     expect(decoded.file.byteLength).toBe(10);
     expect(await decodeVoiceTranscribeRequest(form({}, new Blob(['x']), 'audio'))).toMatchObject({ filename: 'hello.wav' });
     expect(await decodeVoiceTranscribeRequest(form({ language: '' }))).not.toHaveProperty('language');
@@ -37,7 +37,6 @@ describe('decodeVoiceTranscribeRequest', () => {
     ['language', { language: 'english' }, undefined],
     ['language', { language: 'e' }, undefined],
     ['language', { language: new Blob(['en']) }, undefined],
-    ['conversation_id', { conversation_id: 'x'.repeat(257) }, undefined],
   ] as const)('answers 400 naming %s for a bad value', async (param, fields, file) => {
     const failure = await error(decodeVoiceTranscribeRequest(form(fields, file === undefined ? undefined : file)));
     expect(failure).toMatchObject({ status: 400, type: 'invalid_request_error', param });

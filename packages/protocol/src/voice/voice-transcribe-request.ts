@@ -1,5 +1,5 @@
 import { type AudioUpload, audioUpload, formText } from '../shared/multipart-fields.js';
-import { MAX_CONVERSATION_ID_CHARS, languageField, modelField, optionalText } from './voice-fields.js';
+import { languageField, modelField } from './voice-fields.js';
 
 /** A validated `POST /v1/voice/transcribe` form. */
 export interface DecodedVoiceTranscribeRequest extends AudioUpload {
@@ -7,16 +7,14 @@ export interface DecodedVoiceTranscribeRequest extends AudioUpload {
   sttModel?: string;
   /** ISO 639 primary code of the speech (`en`); absent: unspecified. */
   language?: string;
-  /** The voice session this turn belongs to (form field `conversation_id`). */
-  conversationId?: string;
 }
 
 /**
  * Validates the multipart form of `POST /v1/voice/transcribe`: the audio (`file`, or `audio`),
- * optional `stt_model`, `language` and `conversation_id`.
+ * optional `stt_model` and `language`.
  *
  * @throws GatewayError 413 above 25 MB; 400 naming the part: a missing or non-file `file`, an
- *   empty `stt_model`, a `language` that is not a language code, an empty or overlong `conversation_id`.
+ *   empty `stt_model`, a `language` that is not a language code.
  */
 export async function decodeVoiceTranscribeRequest(form: FormData): Promise<DecodedVoiceTranscribeRequest> {
   const out: DecodedVoiceTranscribeRequest = await audioUpload(form, ['file', 'audio']);
@@ -24,7 +22,5 @@ export async function decodeVoiceTranscribeRequest(form: FormData): Promise<Deco
   if (sttModel !== undefined) out.sttModel = sttModel;
   const language = formText(form, 'language');
   if (language !== undefined && language.trim() !== '') out.language = languageField(language);
-  const conversationId = optionalText(form, 'conversation_id', MAX_CONVERSATION_ID_CHARS);
-  if (conversationId !== undefined) out.conversationId = conversationId;
   return out;
 }
