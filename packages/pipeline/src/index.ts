@@ -22,3 +22,4 @@ export { type SpeakRequest, type SpeakResponse, speak } from './speech.js';
 export { type TranscribeRequest, type TranscribeResponse, transcribe } from './transcribe.js';
 export type { UnitStageDeps } from './unit-stage.js';
 export { MEMORY_TOKEN_BUDGET, type MemoryPort, type Restore, injectMemory, lastUserText, recallForRequest, redactRequest, rememberExchange, restoreResult } from './memory-stage.js';
+export * from './voice/index.js';

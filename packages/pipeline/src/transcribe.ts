@@ -24,7 +24,7 @@ export interface TranscribeResponse {
  * a common bitrate of compressed speech (MP3, M4A). Uncompressed WAV overstates the duration,
  * and so the cost, which errs on the side of the budget.
  */
-const ASSUMED_BYTES_PER_SECOND = 16_000;
+export const ASSUMED_BYTES_PER_SECOND = 16_000;
 
 /**
  * The speech-to-text stage: resolve the transcription model, admit against the organisation's

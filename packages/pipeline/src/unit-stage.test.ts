@@ -97,6 +97,9 @@ describe('speak', () => {
     await expect(speak(deps, { model: 'tts-1', input: 'x', voice: 'alloy', instructions: 'calm' }, context)).rejects.toMatchObject({ status: 400, param: 'instructions' });
     await expect(speak(deps, { model: 'gpt-4o-mini', input: 'x', voice: 'alloy' }, context)).rejects.toMatchObject({ status: 400, param: 'model' });
     await expect(speak(deps, { model: 'gpt-4o-mini-tts', input: 'x', voice: 'alloy', instructions: 'calm' }, context)).resolves.toMatchObject({ model: 'openai/gpt-4o-mini-tts' });
+    // `ballad` is a gpt-4o-mini-tts voice; tts-1 does not have it.
+    await expect(speak(deps, { model: 'tts-1', input: 'x', voice: 'ballad' }, context)).rejects.toMatchObject({ status: 400, param: 'voice' });
+    await expect(speak(deps, { model: 'gpt-4o-mini-tts', input: 'x', voice: 'ballad' }, context)).resolves.toMatchObject({ model: 'openai/gpt-4o-mini-tts' });
   });
 });
 
