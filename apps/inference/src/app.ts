@@ -15,6 +15,10 @@ import { recordRequest } from './record-request.js';
 import { registerProbes } from './routes/probes.js';
 import { registerResponses } from './routes/responses.js';
 import { registerSettings } from './routes/settings.js';
+import { registerVoiceChat } from './routes/voice-chat.js';
+import { registerVoiceSynthesize } from './routes/voice-synthesize.js';
+import { registerVoiceTranscribe } from './routes/voice-transcribe.js';
+import { voiceModeHeader } from './voice-mode-header.js';
 
 /** The inference API (spec document 1) under `/v1`, plus the probes. */
 export function createInferenceApp(deps: InferenceDeps): Hono<AppEnv> {
@@ -25,6 +29,8 @@ export function createInferenceApp(deps: InferenceDeps): Hono<AppEnv> {
   registerProbes(app, deps);
   // Authenticates itself so auth failures use the Anthropic error shape: keep it before /v1/* auth.
   registerMessages(app, deps);
+  // Before authentication, so that voice errors (a 401 too) carry the voice intelligence mode.
+  app.use('/v1/voice/*', voiceModeHeader());
   app.use('/v1/*', authenticate(deps));
   registerChatCompletions(app, deps);
   registerCompletions(app, deps);
@@ -35,5 +41,8 @@ export function createInferenceApp(deps: InferenceDeps): Hono<AppEnv> {
   registerModels(app, deps);
   registerSettings(app, deps);
   registerMemory(app, deps);
+  registerVoiceTranscribe(app, deps);
+  registerVoiceSynthesize(app, deps);
+  registerVoiceChat(app, deps);
   return app;
 }

@@ -4,7 +4,8 @@ import { providerConfig } from './runtime.js';
 
 describe('parseEnv', () => {
   it('has the operator contract defaults', () => {
-    expect(parseEnv({})).toMatchObject({ PORT: 8080, CONTROL_PORT: 8081, HOST: '127.0.0.1', SVC_DATA_DIR: './.svc-data', LOG_LEVEL: 'info', providers: {} });
+    expect(parseEnv({})).toMatchObject({ PORT: 8080, CONTROL_PORT: 8081, HOST: '127.0.0.1', SVC_DATA_DIR: './.svc-data', LOG_LEVEL: 'info', providers: {}, SVC_VOICE_PLATFORM_FEE_PER_MINUTE: 0.002 });
+    expect(parseEnv({ SVC_VOICE_PLATFORM_FEE_PER_MINUTE: '0' }).SVC_VOICE_PLATFORM_FEE_PER_MINUTE).toBe(0);
   });
 
   it('names the variable and the fix in one line', () => {
@@ -17,6 +18,9 @@ describe('parseEnv', () => {
       [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
       [{ SVC_MOCK_PROVIDER: 'maybe' }, 'SVC_MOCK_PROVIDER'],
       [{ OPENAI_BASE_URL: 'ftp://x' }, 'OPENAI_BASE_URL'],
+      [{ DEEPGRAM_BASE_URL: 'ws://x' }, 'DEEPGRAM_BASE_URL'],
+      [{ SVC_VOICE_PLATFORM_FEE_PER_MINUTE: '-0.01' }, 'SVC_VOICE_PLATFORM_FEE_PER_MINUTE'],
+      [{ SVC_VOICE_PLATFORM_FEE_PER_MINUTE: 'cheap' }, 'SVC_VOICE_PLATFORM_FEE_PER_MINUTE'],
     ];
     for (const [env, variable] of cases) {
       let error: unknown;

@@ -152,6 +152,8 @@ const baseSchema = v.object({
   SVC_SEMANTIC_THRESHOLD: v.optional(
     v.pipe(v.string(), v.transform(Number), v.number('SVC_SEMANTIC_THRESHOLD must be a number in (0, 1]'), v.gtValue(0, 'SVC_SEMANTIC_THRESHOLD must be a number in (0, 1]'), v.maxValue(1, 'SVC_SEMANTIC_THRESHOLD must be a number in (0, 1]')),
   ),
+  // Voice endpoints: the platform's fee per minute of audio heard or spoken, USD, on top of the providers' pass-through cost.
+  SVC_VOICE_PLATFORM_FEE_PER_MINUTE: nonNegativeNumber('SVC_VOICE_PLATFORM_FEE_PER_MINUTE', 0.002, 1),
   // Vectors of the in-process memory index (full mode; Qdrant when QDRANT_URL is set), newest kept.
   SVC_MEMORY_MAX_ENTRIES: positiveInt('SVC_MEMORY_MAX_ENTRIES', 2_000),
   LOG_LEVEL: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'use one of fatal, error, warn, info, debug, trace, silent'), 'info'),

@@ -10,7 +10,9 @@ import {
   LearnQueue,
   type LearnWriter,
   RouterFeedback,
+  type VoiceSettings,
   createKvStickyStore,
+  createKvVoiceSessionStore,
   kvWeightStore,
 } from '@svc/pipeline';
 import { createLatencyStats, createLinUcbPolicy, createRouter } from '@svc/router';
@@ -60,6 +62,8 @@ export interface Runtime {
   memory: MemoryService['store'];
   /** The learn stage: usage ledger and decision log writes, batched off the response path. */
   learn: LearnSink;
+  /** The voice endpoints' platform fee and their sessions (turn history of `full` mode) in the kv. */
+  voice: VoiceSettings;
   /** Circuit breakers per model slug, shared through the kv (Redis when configured). */
   breakers: CircuitBreakers;
   /** Per-model latency (this instance) and hedging counters; `config` is changed at run time. */
@@ -300,6 +304,10 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     cache,
     memory: memory.store,
     learn,
+    voice: {
+      platformFeePerMinute: env.SVC_VOICE_PLATFORM_FEE_PER_MINUTE,
+      sessions: createKvVoiceSessionStore({ kv, onError: (error) => logger.warn({ err: error }, 'voice sessions unavailable; the turn runs without its history') }),
+    },
     breakers,
     hedging,
     diversity: { entropyFloorBits: env.SVC_DIVERSITY_ENTROPY_FLOOR_BITS, armShareCap: env.SVC_DIVERSITY_ARM_SHARE_CAP, minDecisions: env.SVC_DIVERSITY_MIN_DECISIONS },
