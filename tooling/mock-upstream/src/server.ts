@@ -59,8 +59,9 @@ function emptyStats(): MockUpstreamStats {
 }
 
 /**
- * Start the mock upstream: OpenAI chat/embeddings, Anthropic messages and Gemini generateContent
- * on plain `node:http`, with latency, pacing and faults from `options` or `x-mock-*` headers.
+ * Start the mock upstream: OpenAI chat/embeddings/audio, Anthropic messages, Gemini
+ * generateContent, Deepgram listen/speak and ElevenLabs text-to-speech/speech-to-text on plain
+ * `node:http`, with latency, pacing and faults from `options` or `x-mock-*` headers.
  */
 export async function startMockUpstream(options: MockUpstreamOptions = {}): Promise<MockUpstream> {
   const { port = 0, host = '127.0.0.1', ...behaviour } = options;
@@ -108,7 +109,7 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       writeAnswer(res, invalidRequest(dialect, plan, id), NO_DELAY, timers);
       return;
     }
-    const body = form ?? parseBody(raw);
+    const body = route?.body === 'audio' ? { bytes: raw.length, content_type: req.headers['content-type'] ?? null } : (form ?? parseBody(raw));
     stats.lastRequest = { method: req.method ?? 'POST', path, headers: req.headers, body };
     if (!route) {
       writeAnswer(res, notFound(dialect, path, id), NO_DELAY, timers);
@@ -128,6 +129,7 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
           created: Math.floor(Date.now() / 1000),
           promptTokens: estimateTokens(raw.length),
           tokens: plan.tokens,
+          query: new URLSearchParams(query),
         })
       : invalidRequest(dialect, 'We could not parse the JSON body of your request.', id);
     delivery.drop = plan.fault === 'drop-mid-stream';
@@ -141,6 +143,7 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       const raw = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
       const type = req.headers['content-type'] ?? '';
       if (!type.startsWith('multipart/form-data')) return handle(req, res, raw);
+      // Multipart bodies are parsed into a record (files as their name, type and size).
       void readMultipart(raw, type).then((form) => handle(req, res, raw, form));
     });
     req.on('error', () => res.destroy());
