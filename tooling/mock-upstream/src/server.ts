@@ -27,6 +27,8 @@ export interface MockUpstreamOptions extends Partial<MockBehaviour> {
 export interface RecordedRequest {
   method: string;
   path: string;
+  /** The raw query string, `''` when there is none. */
+  query: string;
   headers: IncomingHttpHeaders;
   body: unknown;
 }
@@ -110,7 +112,7 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       return;
     }
     const body = route?.body === 'audio' ? { bytes: raw.length, content_type: req.headers['content-type'] ?? null } : (form ?? parseBody(raw));
-    stats.lastRequest = { method: req.method ?? 'POST', path, headers: req.headers, body };
+    stats.lastRequest = { method: req.method ?? 'POST', path, query, headers: req.headers, body };
     if (!route) {
       writeAnswer(res, notFound(dialect, path, id), NO_DELAY, timers);
       return;
