@@ -66,6 +66,7 @@ describe('createCatalog validation', () => {
     expect(() => createCatalog([model('acme', 's', { ...tts, voice: { ...spec, voices: undefined, defaultVoice: 'x', voicePattern: '^[0-9]+$' } })])).toThrow(/defaultVoice/);
     expect(() => createCatalog([model('acme', 's', { ...tts, voice: { ...spec, maxChars: 0 } })])).toThrow(/maxChars/);
     expect(() => createCatalog([model('acme', 'c', { voice: { languages: 'multilingual' } })])).toThrow(/only speech and transcription/);
+    expect(() => createCatalog([model('acme', 'c', { audioInputPricePerMTok: -1 })])).toThrow(/audioInputPricePerMTok/);
   });
 
   it('accepts an empty catalog', () => {

@@ -37,6 +37,8 @@ export interface ModelInfo {
   cachedInputPricePerMTok?: number;
   /** Price of prompt tokens written to the provider's prompt cache, when it differs. */
   cacheWritePricePerMTok?: number;
+  /** Price of prompt tokens that are audio (audio content parts), when it differs from text's. */
+  audioInputPricePerMTok?: number;
   capabilities: readonly Capability[];
   /** Free to call or open-weight (the `free_models_only` routing mode). */
   free: boolean;
@@ -54,6 +56,11 @@ export interface ModelInfo {
   qualityPrior: number;
   /** Flagged for the `svc/auto-safety` pool. */
   safetyCritical?: boolean;
+  /**
+   * False: never chosen by the routing aliases nor as another model's fallback, served only when
+   * named (audio chat models, priced for audio, would otherwise take text traffic). Default true.
+   */
+  routable?: boolean;
   /** Speech-to-text and text-to-speech models: what the voice endpoints validate and default to. */
   voice?: VoiceSpec;
 }

@@ -3,7 +3,7 @@ import { type Capability, type ModelInfo, type ModelKind, type UnitPrices, type 
 const kinds: ReadonlySet<ModelKind> = new Set<ModelKind>(modelKinds);
 const tiers: ReadonlySet<string> = new Set(['T1', 'T2', 'T3']);
 const capabilities: ReadonlySet<Capability> = new Set<Capability>(['tools', 'vision', 'json', 'reasoning', 'audio']);
-const prices = ['inputPricePerMTok', 'outputPricePerMTok', 'cachedInputPricePerMTok', 'cacheWritePricePerMTok'] as const;
+const prices = ['inputPricePerMTok', 'outputPricePerMTok', 'cachedInputPricePerMTok', 'cacheWritePricePerMTok', 'audioInputPricePerMTok'] as const;
 
 /** Keys a model given in full (an operator override that adds a model) must carry. */
 export const requiredModelKeys = [
@@ -55,7 +55,7 @@ export function validateModel(model: ModelInfo): void {
   }
   for (const key of prices) {
     const value = model[key];
-    if (value === undefined && (key === 'cachedInputPricePerMTok' || key === 'cacheWritePricePerMTok')) continue;
+    if (value === undefined && key !== 'inputPricePerMTok' && key !== 'outputPricePerMTok') continue;
     if (!isNonNegative(value)) fail(id, `${key} must be a non-negative number (got ${String(value)})`);
   }
   if (!Array.isArray(model.capabilities) || !model.capabilities.every((c) => capabilities.has(c))) {
@@ -67,6 +67,7 @@ export function validateModel(model: ModelInfo): void {
   if (model.kind === 'embedding' && !(typeof model.dimensions === 'number' && model.dimensions > 0)) {
     fail(id, 'embedding models need positive dimensions');
   }
+  if (model.routable !== undefined && typeof model.routable !== 'boolean') fail(id, 'routable must be a boolean');
   if (model.unitPrices !== undefined) validateUnitPrices(id, model.unitPrices);
   if (model.voice !== undefined) validateVoice(id, model.kind, model.voice);
   if (!isNonNegative(model.created)) fail(id, 'created must be unix seconds');

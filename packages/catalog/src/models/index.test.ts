@@ -234,3 +234,16 @@ describe('voice models', () => {
     expect(fast).not.toContain('groq/whisper-large-v3');
   });
 });
+
+describe('audio-capable chat models', () => {
+  it('take audio content parts, price audio prompt tokens apart, and are served only when named', () => {
+    const audio = catalog.list({ kind: 'chat', provider: 'openai' }).filter((m) => m.routable === false);
+    expect(audio.map((m) => m.id)).toEqual(['openai/gpt-audio-1.5', 'openai/gpt-audio', 'openai/gpt-audio-mini']);
+    for (const m of audio) {
+      expect(m.capabilities, m.id).toContain('audio');
+      expect(m.audioInputPricePerMTok, m.id).toBeGreaterThan(m.inputPricePerMTok);
+    }
+    // Every other chat model is routable.
+    expect(chat.filter((m) => m.routable === false)).toHaveLength(audio.length);
+  });
+});

@@ -14,6 +14,7 @@ import { mockModels } from './mock.js';
 import { ollamaEmbeddingModels, ollamaModels } from './ollama.js';
 import { openaiModels } from './openai.js';
 import { openaiAudioModels } from './openai-audio.js';
+import { openaiAudioChatModels } from './openai-audio-chat.js';
 import { deepseekModels, mistralModels, perplexityModels, xaiModels } from './open-compatible.js';
 import { cerebrasModels, fireworksModels, groqModels, openrouterModels, togetherModels } from './open-weight-hosts.js';
 import { vertexEmbeddingModels, vertexModels } from './vertex.js';
@@ -26,6 +27,7 @@ import { voiceProviderModels } from './voice.js';
  */
 export const builtInModels: readonly ModelInfo[] = [
   ...openaiModels,
+  ...openaiAudioChatModels,
   ...anthropicModels,
   ...geminiModels,
   ...deepseekModels,
