@@ -116,4 +116,11 @@ describe('transcribe', () => {
     expect(estimated).toMatchObject({ costUsd: 0.003, costEstimated: true });
     expect(usage.map((row) => row.costUsd)).toEqual([0.009, 0.003]);
   });
+
+  it('sends a model of a provider without OpenAI formats (Deepgram) to the voice endpoint with a 400', async () => {
+    const deepgram: Provider = { id: 'deepgram', chat: () => Promise.reject(new Error('not used')), stream: () => Promise.reject(new Error('not used')), recognize: async () => ({ text: 'x' }) };
+    const { deps, context } = setup(deepgram);
+    deps.catalog = createCatalog().forProviders(new Set(['deepgram']));
+    await expect(transcribe(deps, { task: 'transcription', model: 'deepgram/nova-3', file: new Uint8Array(1), filename: 'a.wav', responseFormat: 'json' }, context)).rejects.toMatchObject({ status: 400, param: 'model', message: expect.stringContaining('/v1/voice/transcribe') });
+  });
 });
