@@ -195,6 +195,7 @@ describe('voice endpoints (mock upstream)', () => {
         conversation_id: null,
       });
       expect(body.reply.text.length).toBeGreaterThan(0);
+      expect(upstream.stats().byPath['/v1/audio/transcriptions']).toBeGreaterThan(0);
       const audio = Buffer.from(body.audio!.data, 'base64');
       expect(audio.subarray(0, 3).toString('latin1')).toBe('ID3');
       expect(audio.length).toBe(3 + body.reply.text.length);

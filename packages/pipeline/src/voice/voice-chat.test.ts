@@ -51,6 +51,8 @@ describe('voice chat', () => {
     const elevenlabs = speechProvider('elevenlabs');
     const { deps, chats } = voiceSetup([deepgram.provider, elevenlabs.provider]);
     const out = await chatByVoice(deps, { ...request(), provider: 'elevenlabs', model: 'mock/mock-quality' }, voiceSetup([]).context());
+    // The chat model is the chat step's: the speech-to-text call keeps its own.
+    expect(deepgram.recognitions[0]).toEqual({ model: 'nova-3', file: expect.any(Uint8Array), filename: 'speech.wav', fileType: 'audio/wav', language: 'en' });
     expect(elevenlabs.speeches[0]).toMatchObject({ model: 'eleven_flash_v2_5', voice: 'JBFqnCBsd6RMkjVDRZzb', responseFormat: 'mp3', sampleRate: 44100 });
     expect(out.audio?.model).toBe('elevenlabs/eleven_flash_v2_5');
     expect(chats[0]?.model).toBe('mock/mock-quality');

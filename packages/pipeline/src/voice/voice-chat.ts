@@ -1,4 +1,4 @@
-import { audioCost } from '@svc/billing';
+import { audioCost, speechCost } from '@svc/billing';
 import type { ChatMessage, ChatRequest, IntelligenceMode } from '@svc/core';
 import { internalError, invalidRequest } from '@svc/core';
 import type { DecodedVoiceChatRequest } from '@svc/protocol';
@@ -66,7 +66,7 @@ export async function chatByVoice(deps: VoiceChatDeps, request: VoiceChatRequest
   const replyEstimate = Math.min(maxChars, 1_000);
   const reservation = await admitUnits(deps, context, {
     tokens: 0,
-    costUsd: audioCost(stt, heardEstimate) + tts.unitPrices!.perMChars! * (replyEstimate / 1e6) + voiceFee(heardEstimate + spokenSeconds(replyEstimate), perMinute).usd,
+    costUsd: audioCost(stt, heardEstimate) + speechCost(tts, replyEstimate) + voiceFee(heardEstimate + spokenSeconds(replyEstimate), perMinute).usd,
   });
 
   const heard = await releasedOnFailure(reservation, () => hearSpeech(deps, org, stt, request, request.language, context.signal));

@@ -3,7 +3,7 @@ import type { ModelInfo } from '@svc/catalog';
 import type { IntelligenceMode } from '@svc/core';
 import type { Reservation } from '@svc/limits';
 import type { AudioUpload } from '@svc/protocol';
-import type { Recognition, SpeechResult } from '@svc/providers';
+import type { Recognition, RecognitionRequest, SpeechResult } from '@svc/providers';
 import type { Gateway, RequestContext } from '../gateway.js';
 import { ASSUMED_BYTES_PER_SECOND } from '../transcribe.js';
 import { type OrgProviders, type UnitStageDeps, callUnit, recordUnitRow } from '../unit-stage.js';
@@ -61,7 +61,10 @@ export async function hearSpeech(deps: UnitStageDeps, org: OrgProviders, model: 
   const started = performance.now();
   const recognition = await callUnit(deps, org, model, signal, (provider) => {
     const recognize = provider.recognize?.bind(provider);
-    return recognize && (() => recognize({ model: model.upstreamId, ...audio, ...(language === undefined ? {} : { language }) }, { signal }));
+    const request: RecognitionRequest = { model: model.upstreamId, file: audio.file, filename: audio.filename };
+    if (audio.fileType !== undefined) request.fileType = audio.fileType;
+    if (language !== undefined) request.language = language;
+    return recognize && (() => recognize(request, { signal }));
   });
   const reported = recognition.durationSeconds;
   const seconds = reported ?? estimatedSeconds(audio);
