@@ -19,7 +19,7 @@ export function voiceModeHeader(): MiddlewareHandler<AppEnv> {
     try {
       c.res.headers.set('x-svc-intelligence-mode', resolveVoiceMode(readHeader(c, 'x-intelligence-mode'), caller?.org.defaultIntelligenceMode));
     } catch {
-      // The request's own mode header is invalid: its 400 says so.
+      // An invalid mode header (its 400 says so), or a response whose headers are sealed (an upgrade).
     }
   };
 }

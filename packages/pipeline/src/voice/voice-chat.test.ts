@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { VOICE_FEE_MODEL } from './voice-billing.js';
 import { chatByVoice } from './voice-chat.js';
 import { fitForSpeech } from './voice-speech-text.js';
-import { audioOf, speechProvider, voiceSetup } from './voice-test-kit.js';
+import { audioOf, speechProvider, voiceSetup } from '../test/voice-harness.js';
 
 const request = (patch: Record<string, string> = {}) => ({ ...audioOf(2), language: 'en', ...patch });
 

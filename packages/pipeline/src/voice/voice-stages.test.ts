@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { VOICE_FEE_MODEL } from './voice-billing.js';
 import { transcribeVoice } from './voice-transcribe.js';
 import { synthesizeVoice } from './voice-synthesize.js';
-import { audioOf, speechProvider, voiceSetup } from './voice-test-kit.js';
+import { audioOf, speechProvider, voiceSetup } from '../test/voice-harness.js';
 
 describe('voice transcribe: billing', () => {
   it('bills the provider per minute of the reported duration plus the platform fee, as two ledger rows and one settlement', async () => {

@@ -6,9 +6,9 @@ import type { Provider, RecognitionRequest, SpeechRequest } from '@svc/providers
 import { createMetrics } from '@svc/telemetry';
 import type { ChatJsonResponse, RequestContext } from '../gateway.js';
 import type { UsageEvent } from '../learn-queue.js';
-import { caller } from '../test/gateway-harness.js';
-import { createKvVoiceSessionStore } from './voice-session.js';
-import type { VoiceChatDeps } from './voice-steps.js';
+import { caller } from './gateway-harness.js';
+import { createKvVoiceSessionStore } from '../voice/voice-session.js';
+import type { VoiceChatDeps } from '../voice/voice-steps.js';
 
 /**
  * A Deepgram-like provider for the voice stages' tests: it hears `seconds` of audio saying
