@@ -1,3 +1,4 @@
+import { createCatalog } from '@svc/catalog';
 import { describe, expect, it } from 'vitest';
 import type { ProviderChatRequest } from './provider.js';
 import { createProviderRegistry } from './registry.js';
@@ -50,6 +51,22 @@ describe('provider registry', () => {
     ]);
     expect(registry.get('deepgram')?.speech).toBeDefined();
     expect(registry.get('groq')?.speech).toBeUndefined();
+  });
+
+  it('serves every speech-to-text and text-to-speech model of the catalog with an adapter method', () => {
+    const catalog = createCatalog();
+    const voice = [...catalog.list({ kind: 'transcription' }), ...catalog.list({ kind: 'speech' })];
+    const providers = new Set(voice.map((m) => m.provider));
+    const registry = createProviderRegistry({
+      openai: { apiKeys: ['sk'] },
+      deepgram: { apiKeys: ['dg'] },
+      elevenlabs: { apiKeys: ['xi'] },
+      compatible: [...providers].filter((id) => !['openai', 'deepgram', 'elevenlabs'].includes(id)).map((id) => ({ id, apiKeys: ['k'] })),
+    });
+    for (const model of voice) {
+      const provider = registry.get(model.provider);
+      expect(model.kind === 'speech' ? provider?.speech : provider?.recognize, model.id).toBeTypeOf('function');
+    }
   });
 
   it('is empty without configuration; mock only when enabled', () => {
