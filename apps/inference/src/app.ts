@@ -18,10 +18,16 @@ import { recordRequest } from './record-request.js';
 import { registerProbes } from './routes/probes.js';
 import { registerResponses } from './routes/responses.js';
 import { registerSettings } from './routes/settings.js';
+import { registerVoiceChat } from './routes/voice-chat.js';
+import { registerVoiceSynthesize } from './routes/voice-synthesize.js';
+import { registerVoiceTranscribe } from './routes/voice-transcribe.js';
+import { voiceModeHeader } from './voice-mode-header.js';
 import { reportMode, resolvedMode } from './report-mode.js';
 
 /** Errors after authentication carry the mode the request resolved to, like every other response. */
 function modeHeader(c: Context<AppEnv>): Record<string, string> | undefined {
+  // Voice answers escalate proxy to cache: their own middleware reports them (voice-mode-header.ts).
+  if (c.req.path.startsWith('/v1/voice/')) return undefined;
   const mode = resolvedMode(c);
   return mode ? { 'x-svc-intelligence-mode': mode } : undefined;
 }
@@ -37,6 +43,8 @@ export function createInferenceApp(deps: InferenceDeps): Hono<AppEnv> {
   registerMessages(app, deps);
   // Image URLs are capabilities, fetched without a key: before /v1/* auth.
   registerImageFiles(app, deps);
+  // Before authentication, so that voice errors (a 401 too) carry the voice intelligence mode.
+  app.use('/v1/voice/*', voiceModeHeader());
   app.use('/v1/*', authenticate(deps));
   registerChatCompletions(app, deps);
   registerCompletions(app, deps);
@@ -50,5 +58,8 @@ export function createInferenceApp(deps: InferenceDeps): Hono<AppEnv> {
   registerSettings(app, deps);
   registerMemory(app, deps);
   registerVoiceRealtime(app);
+  registerVoiceTranscribe(app, deps);
+  registerVoiceSynthesize(app, deps);
+  registerVoiceChat(app, deps);
   return app;
 }

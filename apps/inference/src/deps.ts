@@ -1,6 +1,6 @@
 import type { Authenticator } from '@svc/auth';
 import type { OrgRepository } from '@svc/db';
-import type { EmbedDeps, Gateway, ImageStore, MemoryPort } from '@svc/pipeline';
+import type { EmbedDeps, Gateway, ImageStore, MemoryPort, VoiceSettings } from '@svc/pipeline';
 import type { Readiness } from '@svc/runtime';
 import type { Logger, Metrics } from '@svc/telemetry';
 
@@ -15,6 +15,8 @@ export interface InferenceDeps extends Pick<EmbedDeps, 'catalog' | 'providers' |
   db: { orgs: Pick<OrgRepository, 'update'> };
   /** Each organisation's memory: `POST /v1/memory/search` recalls from it. */
   memory: Pick<MemoryPort, 'recall'>;
+  /** The voice endpoints' platform fee and sessions (`/v1/voice/*`). */
+  voice: VoiceSettings;
   metrics: Metrics;
   logger: Logger;
   readiness(): Promise<Readiness>;

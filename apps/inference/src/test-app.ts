@@ -12,11 +12,15 @@ export interface TestApp {
   keyWith(scopes: Scope[]): Promise<string>;
 }
 
-/** An in-memory runtime answering from the mock provider, started before and closed after the file's tests. */
-export function useTestApp(master: string): TestApp {
+/**
+ * An in-memory runtime answering from the mock provider, started before and closed after the
+ * file's tests; `env` adds variables (provider keys whose base URL nothing answers, to test what
+ * is refused before any call).
+ */
+export function useTestApp(master: string, env: Record<string, string> = {}): TestApp {
   const state = {} as TestApp;
   beforeAll(async () => {
-    state.runtime = await createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_MASTER_KEY: master, SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent' }));
+    state.runtime = await createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_MASTER_KEY: master, SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent', ...env }));
     state.app = createInferenceApp({ ...state.runtime, maxBodyBytes: 64 * 1024 });
   });
   afterAll(async () => {

@@ -41,3 +41,4 @@ export { type DegradationState, type FlagState, SharedSwitches, type SharedSwitc
 export { MEMORY_TOKEN_BUDGET, type MemoryPort, type Restore, injectMemory, lastUserText, recallForRequest, redactRequest, rememberExchange, restoreResult } from './memory-stage.js';
 export { type RealtimeBill, type RealtimeDeps, type RealtimeEndReason, type RealtimeOpenRequest, RealtimeSession, openRealtimeSession } from './realtime-session.js';
 export { type KvVoiceContextSettings, type VoiceContextStore, type VoiceTurn, createKvVoiceContext } from './voice-context.js';
+export * from './voice/index.js';

@@ -154,6 +154,41 @@ export interface UnitOutcome {
   estimatedCostUsd?: number;
 }
 
+/** One ledger row of a single-model call (or of a platform fee): what `recordUnitRow` writes. */
+export interface UnitRow {
+  /** The request id, or `<request id>:<part>` for the parts of a request that bills several. */
+  requestId: string;
+  model: string;
+  provider: string;
+  costUsd: number;
+  promptTokens: number;
+  completionTokens?: number;
+  latencyMs: number;
+}
+
+/** Counts the cost in the metrics and queues the usage-ledger row (off the response path). */
+export function recordUnitRow(deps: Pick<UnitStageDeps, 'metrics' | 'learn'>, context: RequestContext, row: UnitRow): void {
+  deps.metrics.model(row.provider, row.model).costUsd.inc(row.costUsd);
+  deps.learn.recordUsage({
+    requestId: row.requestId,
+    orgId: context.caller.org.id,
+    keyId: context.caller.keyId,
+    model: row.model,
+    provider: row.provider,
+    promptTokens: row.promptTokens,
+    completionTokens: row.completionTokens ?? 0,
+    cachedTokens: 0,
+    costUsd: row.costUsd,
+    // The savings baseline is a chat model's price: these endpoints claim no savings against it.
+    baselineCostUsd: row.costUsd,
+    cacheHit: false,
+    latencyMs: row.latencyMs,
+    status: 200,
+    stream: false,
+    createdAt: new Date(),
+  });
+}
+
 /**
  * The resolved intelligence mode of a single-model endpoint (header > org default > full; these
  * requests carry no `svc` block). Reported on every response; none of its stages apply here.
@@ -177,25 +212,7 @@ export function recordUnitUsage(
   const completionTokens = outcome.completionTokens ?? 0;
   void reservation.settle({ actualTokens: promptTokens + completionTokens, actualCostUsd: byok ? 0 : costUsd });
   const latencyMs = Math.round(performance.now() - context.startedAt);
-  deps.metrics.model(model.provider, model.id).costUsd.inc(costUsd);
-  deps.learn.recordUsage({
-    requestId: context.requestId,
-    orgId: context.caller.org.id,
-    keyId: context.caller.keyId,
-    model: model.id,
-    provider: model.provider,
-    promptTokens,
-    completionTokens,
-    cachedTokens: 0,
-    costUsd,
-    // The savings baseline is a chat model's price: these endpoints claim no savings against it.
-    baselineCostUsd: costUsd,
-    cacheHit: false,
-    latencyMs,
-    status: 200,
-    stream: false,
-    createdAt: new Date(),
-  });
+  recordUnitRow(deps, context, { requestId: context.requestId, model: model.id, provider: model.provider, costUsd, promptTokens, completionTokens, latencyMs });
   const metadata: SvcMetadata = {
     request_id: context.requestId,
     routing_decision: model.id,

@@ -93,6 +93,15 @@ describe('aliases', () => {
     expect(d.source).toBe('Router');
   });
 
+  it('never draws a model served only when named (routable: false), which a pin still reaches', () => {
+    const withAudio = catalog.withOverrides([
+      { id: 'acme/voice', provider: 'acme', upstreamId: 'voice', family: 'voice', kind: 'chat', tier: 'T3', contextWindow: 128_000, maxOutputTokens: 16_000, inputPricePerMTok: 0.01, outputPricePerMTok: 0.01, capabilities: ['tools', 'json', 'audio'], free: false, openWeight: false, created: 1_700_000_000, qualityPrior: 0.99, routable: false },
+    ]);
+    const r = createRouter({ catalog: withAudio });
+    for (const model of ['svc/auto', 'svc/auto-speed']) expect(r.route(ask('hi', { model })).waterfall.map((m) => m.id)).not.toContain('acme/voice');
+    expect(r.route(ask('hi', { model: 'acme/voice' })).model.id).toBe('acme/voice');
+  });
+
   it('svc/auto-safety draws from safety-critical models', () => {
     expect(router().route(ask('hi', { model: 'svc/auto-safety' })).waterfall.map((m) => m.id)).toEqual(['acme/opus']);
   });

@@ -4,7 +4,8 @@ import { providerConfig } from './runtime.js';
 
 describe('parseEnv', () => {
   it('has the operator contract defaults', () => {
-    expect(parseEnv({})).toMatchObject({ PORT: 8080, CONTROL_PORT: 8081, HOST: '127.0.0.1', SVC_DATA_DIR: './.svc-data', LOG_LEVEL: 'info', providers: {} });
+    expect(parseEnv({})).toMatchObject({ PORT: 8080, CONTROL_PORT: 8081, HOST: '127.0.0.1', SVC_DATA_DIR: './.svc-data', LOG_LEVEL: 'info', providers: {}, SVC_VOICE_PLATFORM_FEE_PER_MINUTE: 0.002 });
+    expect(parseEnv({ SVC_VOICE_PLATFORM_FEE_PER_MINUTE: '0' }).SVC_VOICE_PLATFORM_FEE_PER_MINUTE).toBe(0);
   });
 
   it('names the variable and the fix in one line', () => {
@@ -24,6 +25,9 @@ describe('parseEnv', () => {
       [{ SVC_CONTROL_PUBLIC_URL: 'https://gateway.example.com/#top' }, 'SVC_CONTROL_PUBLIC_URL'],
       [{ SVC_ALERT_REFUSALS_PER_MINUTE: '0' }, 'SVC_ALERT_REFUSALS_PER_MINUTE'],
       [{ SVC_ALERTS_INTERVAL_MS: '-1' }, 'SVC_ALERTS_INTERVAL_MS'],
+      [{ DEEPGRAM_BASE_URL: 'ws://x' }, 'DEEPGRAM_BASE_URL'],
+      [{ SVC_VOICE_PLATFORM_FEE_PER_MINUTE: '-0.01' }, 'SVC_VOICE_PLATFORM_FEE_PER_MINUTE'],
+      [{ SVC_VOICE_PLATFORM_FEE_PER_MINUTE: 'cheap' }, 'SVC_VOICE_PLATFORM_FEE_PER_MINUTE'],
     ];
     for (const [env, variable] of cases) {
       let error: unknown;
@@ -56,6 +60,15 @@ describe('parseEnv', () => {
     expect(env.providers.openai).toEqual({ apiKeys: ['k1', 'k2', 'k3'], baseUrl: 'http://127.0.0.1:9/v1' });
     expect(env.providers.groq).toEqual({ apiKeys: ['g'] });
     expect(env.providers.ollama).toEqual({ apiKeys: [], baseUrl: 'http://127.0.0.1:11434/v1' });
+  });
+
+  it('reads the voice providers like the others, and hands them to the registry as first-party providers', () => {
+    const env = parseEnv({ DEEPGRAM_API_KEY: 'dg1,dg2', DEEPGRAM_BASE_URL: 'http://127.0.0.1:9/', ELEVENLABS_API_KEY: 'xi' });
+    expect(env.providers.deepgram).toEqual({ apiKeys: ['dg1', 'dg2'], baseUrl: 'http://127.0.0.1:9' });
+    const { config } = providerConfig(env, undefined);
+    expect(config.deepgram).toEqual({ apiKeys: ['dg1', 'dg2'], baseUrl: 'http://127.0.0.1:9' });
+    expect(config.elevenlabs).toEqual({ apiKeys: ['xi'] });
+    expect(config.compatible).toEqual([]);
   });
 });
 

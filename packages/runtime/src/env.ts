@@ -24,6 +24,8 @@ export const envProviders = [
   'perplexity',
   'openrouter',
   'ollama',
+  'deepgram',
+  'elevenlabs',
 ] as const;
 export type EnvProvider = (typeof envProviders)[number];
 
@@ -170,6 +172,8 @@ const baseSchema = v.object({
   SVC_SEMANTIC_THRESHOLD: v.optional(
     v.pipe(v.string(), v.transform(Number), v.number('SVC_SEMANTIC_THRESHOLD must be a number in (0, 1]'), v.gtValue(0, 'SVC_SEMANTIC_THRESHOLD must be a number in (0, 1]'), v.maxValue(1, 'SVC_SEMANTIC_THRESHOLD must be a number in (0, 1]')),
   ),
+  // Voice billing (/v1/voice/* and realtime sessions): the platform fee per minute of audio, USD, on top of the providers' pass-through cost.
+  SVC_VOICE_PLATFORM_FEE_PER_MINUTE: nonNegativeNumber('SVC_VOICE_PLATFORM_FEE_PER_MINUTE', 0.002, 1),
   // Vectors of the in-process memory index (full mode; Qdrant when QDRANT_URL is set), newest kept.
   SVC_MEMORY_MAX_ENTRIES: positiveInt('SVC_MEMORY_MAX_ENTRIES', 2_000),
   // The dashboard: its public origin (WebAuthn RP id and allowed origin; default http://localhost:CONTROL_PORT),
@@ -183,8 +187,6 @@ const baseSchema = v.object({
   SVC_ALERT_REFUSALS_PER_MINUTE: v.pipe(positiveInt('SVC_ALERT_REFUSALS_PER_MINUTE', 20), v.minValue(1, 'SVC_ALERT_REFUSALS_PER_MINUTE must be at least 1')),
   // The control plane's public base URL (issuer of /.well-known/*); absent: the request's origin.
   SVC_CONTROL_PUBLIC_URL: publicUrl('SVC_CONTROL_PUBLIC_URL', "the control plane's public base URL"),
-  // Voice billing: the platform fee per started minute, USD, on top of the provider's cost.
-  SVC_VOICE_PLATFORM_FEE_PER_MINUTE: nonNegativeNumber('SVC_VOICE_PLATFORM_FEE_PER_MINUTE', 0.002),
   LOG_LEVEL: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'use one of fatal, error, warn, info, debug, trace, silent'), 'info'),
 });
 

@@ -12,7 +12,9 @@ import {
   type LearnWriter,
   RouterFeedback,
   type SharedSwitches,
+  type VoiceSettings,
   createKvStickyStore,
+  createKvVoiceSessionStore,
   kvWeightStore,
 } from '@svc/pipeline';
 import { createLatencyStats, createLinUcbPolicy, createRouter } from '@svc/router';
@@ -69,6 +71,8 @@ export interface Runtime {
   learn: LearnSink;
   /** Generated images behind their URLs, in the kv for an hour (Redis when configured: any instance serves them). */
   images: ImageStore;
+  /** The voice endpoints' platform fee and their sessions (turn history of `full` mode) in the kv. */
+  voice: VoiceSettings;
   /** Circuit breakers per model slug, shared through the kv (Redis when configured). */
   breakers: CircuitBreakers;
   /** Feature flags and the degradation level, shared by every instance through the kv. */
@@ -118,7 +122,7 @@ export function providerConfig(env: Env, file: ConfigFile | undefined): { config
   const compatible: CompatibleProviderConfig[] = [];
   const config: ProviderRegistryConfig = { compatible };
   for (const [id, entry] of merged) {
-    if (id === 'openai' || id === 'anthropic' || id === 'gemini' || id === 'cohere') config[id] = entry;
+    if (id === 'openai' || id === 'anthropic' || id === 'gemini' || id === 'cohere' || id === 'deepgram' || id === 'elevenlabs') config[id] = entry;
     else if (id === 'azure') {
       if (!entry.baseUrl) throw new ConfigError('AZURE_BASE_URL', 'is required for Azure OpenAI: the resource endpoint, e.g. https://my-resource.openai.azure.com');
       const fromFile = file?.providers?.azure;
@@ -338,6 +342,10 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     memory: memory.store,
     learn,
     images: new ImageStore({ kv, ...(options.imageUrlTtlMs === undefined ? {} : { ttlMs: options.imageUrlTtlMs }) }),
+    voice: {
+      platformFeePerMinute: env.SVC_VOICE_PLATFORM_FEE_PER_MINUTE,
+      sessions: createKvVoiceSessionStore({ kv, onError: (error) => logger.warn({ err: error }, 'voice sessions unavailable; the turn runs without its history') }),
+    },
     breakers,
     switches,
     alerts,

@@ -30,6 +30,8 @@ export interface MockUpstreamOptions extends Partial<MockBehaviour> {
 export interface RecordedRequest {
   method: string;
   path: string;
+  /** The raw query string, `''` when there is none. */
+  query: string;
   headers: IncomingHttpHeaders;
   body: unknown;
 }
@@ -62,8 +64,10 @@ function emptyStats(): MockUpstreamStats {
 }
 
 /**
- * Start the mock upstream: OpenAI chat/embeddings/audio and the Realtime WebSocket, Anthropic
- * messages and Gemini generateContent on plain `node:http`, with latency, pacing and faults from `options` or `x-mock-*` headers.
+ * Start the mock upstream: OpenAI chat/embeddings/audio/images and the Realtime WebSocket,
+ * Anthropic messages, Gemini generateContent, Deepgram listen/speak and ElevenLabs
+ * text-to-speech/speech-to-text on plain `node:http`, with latency, pacing and faults from
+ * `options` or `x-mock-*` headers.
  */
 export async function startMockUpstream(options: MockUpstreamOptions = {}): Promise<MockUpstream> {
   const { port = 0, host = '127.0.0.1', ...behaviour } = options;
@@ -111,8 +115,8 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       writeAnswer(res, invalidRequest(dialect, plan, id), NO_DELAY, timers);
       return;
     }
-    const body = form ?? parseBody(raw);
-    stats.lastRequest = { method: req.method ?? 'POST', path, headers: req.headers, body };
+    const body = route?.body === 'audio' ? { bytes: raw.length, content_type: req.headers['content-type'] ?? null } : (form ?? parseBody(raw));
+    stats.lastRequest = { method: req.method ?? 'POST', path, query, headers: req.headers, body };
     if (!route) {
       writeAnswer(res, notFound(dialect, path, id), NO_DELAY, timers);
       return;
@@ -132,6 +136,7 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
           promptTokens: estimateTokens(raw.length),
           tokens: plan.tokens,
           origin: `http://${req.headers.host ?? `${host}:${port}`}`,
+          query: new URLSearchParams(query),
         })
       : invalidRequest(dialect, 'We could not parse the JSON body of your request.', id);
     delivery.drop = plan.fault === 'drop-mid-stream';
@@ -145,6 +150,7 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       const raw = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
       const type = req.headers['content-type'] ?? '';
       if (!type.startsWith('multipart/form-data')) return handle(req, res, raw);
+      // Multipart bodies are parsed into a record (files as their name, type and size).
       void readMultipart(raw, type).then((form) => handle(req, res, raw, form));
     });
     req.on('error', () => res.destroy());
@@ -156,7 +162,9 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     onRequest: (req, path) => {
       stats.total++;
       stats.byPath[path] = (stats.byPath[path] ?? 0) + 1;
-      stats.lastRequest = { method: req.method ?? 'GET', path, headers: req.headers, body: undefined };
+      const url = req.url ?? '/';
+      const q = url.indexOf('?');
+      stats.lastRequest = { method: req.method ?? 'GET', path, query: q < 0 ? '' : url.slice(q + 1), headers: req.headers, body: undefined };
     },
     later: timers.later,
     nextId: () => `${nonce}${(++seq).toString(36)}`,

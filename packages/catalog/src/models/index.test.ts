@@ -233,3 +233,49 @@ describe('realtime models', () => {
     expect(chat.some((m) => m.kind === 'realtime')).toBe(false);
   });
 });
+
+describe('voice models', () => {
+  const stt = catalog.list({ kind: 'transcription' });
+  const tts = catalog.list({ kind: 'speech' });
+
+  it('lists speech-to-text and text-to-speech models of OpenAI, Groq, Deepgram and ElevenLabs, each with a voice spec and a unit price', () => {
+    expect(new Set(stt.map((m) => m.provider))).toEqual(new Set(['openai', 'groq', 'deepgram', 'elevenlabs']));
+    expect(new Set(tts.map((m) => m.provider))).toEqual(new Set(['openai', 'deepgram', 'elevenlabs']));
+    for (const m of stt) {
+      expect(m.voice, m.id).toBeDefined();
+      expect((m.unitPrices?.perMinute ?? m.unitPrices?.perHour ?? 0) > 0, m.id).toBe(true);
+    }
+    for (const m of tts) {
+      expect(m.voice?.outputFormats?.length, m.id).toBeGreaterThan(0);
+      expect(m.unitPrices?.perMChars, m.id).toBeGreaterThan(0);
+    }
+  });
+
+  it('keeps published units: Groq and Scribe per hour, Deepgram per minute, speech per million characters', () => {
+    expect(catalog.get('groq/whisper-large-v3-turbo')?.unitPrices).toEqual({ perHour: 0.04 });
+    expect(catalog.get('elevenlabs/scribe_v2')?.unitPrices).toEqual({ perHour: 0.22 });
+    expect(catalog.get('deepgram/nova-3')?.unitPrices).toEqual({ perMinute: 0.0043 });
+    expect(catalog.get('deepgram/aura-2')?.unitPrices).toEqual({ perMChars: 30 });
+    expect(catalog.get('elevenlabs/eleven_flash_v2_5')?.unitPrices).toEqual({ perMChars: 50 });
+  });
+
+  it('flags low-latency speech-to-text models for the English default, and leaves classic multilingual ones unflagged', () => {
+    const fast = stt.filter((m) => m.voice?.lowLatency).map((m) => m.id);
+    expect(fast).toEqual(expect.arrayContaining(['openai/gpt-4o-mini-transcribe', 'groq/whisper-large-v3-turbo', 'deepgram/nova-3']));
+    expect(fast).not.toContain('openai/whisper-1');
+    expect(fast).not.toContain('groq/whisper-large-v3');
+  });
+});
+
+describe('audio-capable chat models', () => {
+  it('take audio content parts, price audio prompt tokens apart, and are served only when named', () => {
+    const audio = catalog.list({ kind: 'chat', provider: 'openai' }).filter((m) => m.routable === false);
+    expect(audio.map((m) => m.id)).toEqual(['openai/gpt-audio-1.5', 'openai/gpt-audio', 'openai/gpt-audio-mini']);
+    for (const m of audio) {
+      expect(m.capabilities, m.id).toContain('audio');
+      expect(m.audioInputPricePerMTok, m.id).toBeGreaterThan(m.inputPricePerMTok);
+    }
+    // Every other chat model is routable.
+    expect(chat.filter((m) => m.routable === false)).toHaveLength(audio.length);
+  });
+});

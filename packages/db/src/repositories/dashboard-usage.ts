@@ -56,7 +56,8 @@ const num = (value: unknown): number => Number(value ?? 0);
 const numOrNull = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
 
 const figureColumns = sql`
-  count(u.request_id)::int AS requests,
+  -- A request's extra rows (<request id>:<part>, voice steps and fees) are one request.
+  count(DISTINCT split_part(u.request_id, ':', 1))::int AS requests,
   count(*) FILTER (WHERE u.status >= 400)::int AS errors,
   coalesce(sum(u.cost_usd), 0)::float8 AS cost_usd,
   coalesce(sum(u.baseline_cost_usd), 0)::float8 AS baseline_cost_usd,

@@ -87,7 +87,8 @@ export function createUsageRepository(db: Drizzle): UsageRepository {
       if (!isUuid(orgId)) return { ...emptySummary };
       const [row] = await db
         .select({
-          requests: sql`count(*)`.mapWith(Number),
+          // A request's extra rows (`<request id>:<part>`, voice steps and fees) are one request.
+          requests: sql`count(distinct split_part(${usageEvents.requestId}, ':', 1))`.mapWith(Number),
           promptTokens: total(usageEvents.promptTokens),
           completionTokens: total(usageEvents.completionTokens),
           cachedTokens: total(usageEvents.cachedTokens),

@@ -1,7 +1,7 @@
-import { invalidRequest, payloadTooLarge } from '@svc/core';
+import { invalidRequest } from '@svc/core';
+import { audioUpload, formText as text } from '../shared/multipart-fields.js';
 
-/** Largest audio file a transcription or translation takes (spec §Limits): 25 MB. */
-export const MAX_AUDIO_FILE_BYTES = 25 * 1024 * 1024;
+export { MAX_AUDIO_FILE_BYTES } from '../shared/multipart-fields.js';
 
 export const transcriptionFormats = ['json', 'text', 'srt', 'verbose_json', 'vtt'] as const;
 export type TranscriptionResponseFormat = (typeof transcriptionFormats)[number];
@@ -31,13 +31,6 @@ export interface DecodedTranscriptionRequest {
   temperature?: number;
 }
 
-function text(form: FormData, name: string): string | undefined {
-  const value = form.get(name);
-  if (value === null) return undefined;
-  if (typeof value !== 'string') throw invalidRequest(`Invalid '${name}': must be a text field, not a file.`, name);
-  return value;
-}
-
 /**
  * Validates the multipart form of `POST /v1/audio/transcriptions` or `/translations`.
  *
@@ -45,24 +38,14 @@ function text(form: FormData, name: string): string | undefined {
  *   `model`, an unknown `response_format`, a `temperature` outside 0..1.
  */
 export async function decodeTranscriptionRequest(form: FormData, task: DecodedTranscriptionRequest['task']): Promise<DecodedTranscriptionRequest> {
-  const file = form.get('file');
-  if (file === null) throw invalidRequest("Missing required parameter: 'file'.", 'file');
-  if (typeof file === 'string') throw invalidRequest("Invalid 'file': must be an audio file part (multipart/form-data).", 'file');
-  if (file.size > MAX_AUDIO_FILE_BYTES) throw payloadTooLarge(MAX_AUDIO_FILE_BYTES);
+  const upload = await audioUpload(form);
   const model = text(form, 'model');
   if (!model) throw invalidRequest("Missing required parameter: 'model'.", 'model');
   const format = text(form, 'response_format') ?? 'json';
   if (!(transcriptionFormats as readonly string[]).includes(format)) {
     throw invalidRequest(`Invalid 'response_format': must be one of ${transcriptionFormats.join(', ')} (got ${format}).`, 'response_format');
   }
-  const out: DecodedTranscriptionRequest = {
-    task,
-    model,
-    file: new Uint8Array(await file.arrayBuffer()),
-    filename: file.name || 'audio',
-    responseFormat: format as TranscriptionResponseFormat,
-  };
-  if (file.type) out.fileType = file.type;
+  const out: DecodedTranscriptionRequest = { task, model, ...upload, responseFormat: format as TranscriptionResponseFormat };
   const language = text(form, 'language');
   if (language && task === 'transcription') out.language = language;
   const prompt = text(form, 'prompt');
