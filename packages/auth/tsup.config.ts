@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  entry: { index: 'src/index.ts', 'test/index': 'src/test/index.ts' },
   format: ['esm'],
   target: 'node20',
   // `pnpm start` skips declarations (SVC_SKIP_DTS=1): only library consumers need them.

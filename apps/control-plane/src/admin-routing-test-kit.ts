@@ -15,7 +15,8 @@ export const MASTER_KEY = 'sk-svc-routing-reports-test-master';
 export interface ReportTestContext {
   runtime: Runtime;
   control: ReturnType<typeof createControlPlaneApp>;
-  request(path: string, init?: { method?: string; key?: string | null }): Promise<Response>;
+  /** `path` with `key` (default: the master key; null: none) and `body` sent as JSON (a string as is). */
+  request(path: string, init?: { method?: string; key?: string | null; body?: unknown }): Promise<Response>;
   /** A control plane over the same runtime with some dependencies replaced. */
   withDeps(overrides: Partial<ControlPlaneDeps>): ReturnType<typeof createControlPlaneApp>;
   org(name: string): Promise<Organization>;
@@ -31,7 +32,10 @@ export async function startReportRuntime(env: Record<string, string> = {}): Prom
     withDeps,
     request: async (path, init = {}) => {
       const key = init.key === undefined ? MASTER_KEY : init.key;
-      return control.request(path, { method: init.method ?? 'GET', headers: key === null ? {} : { authorization: `Bearer ${key}` } });
+      const headers: Record<string, string> = key === null ? {} : { authorization: `Bearer ${key}` };
+      if (init.body === undefined) return control.request(path, { method: init.method ?? 'GET', headers });
+      const body = typeof init.body === 'string' ? init.body : JSON.stringify(init.body);
+      return control.request(path, { method: init.method ?? 'POST', headers: { ...headers, 'content-type': 'application/json' }, body });
     },
     org: (name) => runtime.db.orgs.ensure(`${name}-${randomUUID()}`),
   };

@@ -74,6 +74,25 @@ describe('organisations', () => {
     expect((await admin('PATCH', `/v1/admin/orgs/${randomUUID()}`, { plan: 'pro' })).status).toBe(404);
   });
 
+  it('restricts an organisation to free or open-weight models (free_models_only), at once', async () => {
+    const org = await json<{ id: string; free_models_only: boolean }>(await admin('POST', '/v1/admin/orgs', { name: `free-${randomUUID()}` }));
+    expect(org.free_models_only).toBe(false);
+    const key = await json<{ key: string }>(await admin('POST', '/v1/admin/keys', { org_id: org.id }));
+    expect((await chatWith(key.key)).status).toBe(200);
+    const patched = await json(await admin('PATCH', `/v1/admin/orgs/${org.id}`, { free_models_only: true }));
+    expect(patched).toMatchObject({ free_models_only: true });
+    // The mock catalog has no free model: an explicit paid model is a policy denial, an alias finds nothing eligible.
+    const explicit = await inference.request('/v1/chat/completions', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'mock/mock-speed', messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(explicit.status).toBe(403);
+    expect(await json(explicit)).toMatchObject({ error: { type: 'authorization_error', code: 'forbidden' } });
+    expect(await json(await chatWith(key.key))).toMatchObject({ error: { code: 'no_eligible_model' } });
+    expect(await json(await admin('PATCH', `/v1/admin/orgs/${org.id}`, { free_models_only: 'yes' }))).toMatchObject({ error: { param: 'free_models_only' } });
+  });
+
   it('makes the org default intelligence mode the fallback of every request', async () => {
     const org = await json<{ id: string }>(await admin('POST', '/v1/admin/orgs', { name: `mode-${randomUUID()}`, default_intelligence_mode: 'proxy' }));
     const key = await json<{ key: string }>(await admin('POST', '/v1/admin/keys', { org_id: org.id }));

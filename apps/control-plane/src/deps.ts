@@ -1,22 +1,45 @@
-import type { Authenticator, AuthStore } from '@svc/auth';
+import type { Authenticator, AuthStore, DashboardAuth } from '@svc/auth';
 import type { ByokService } from '@svc/byok';
 import type { Catalog } from '@svc/catalog';
-import type { DecisionRepository, ToolGovernanceRepository } from '@svc/db';
+import type { AlertRepository, DashboardUsageRepository, DashboardUserRepository, DecisionRepository, OnboardingRepository, OutputConfigRepository, PasskeyRepository, SloRepository, ToolGovernanceRepository, TrafficRepository } from '@svc/db';
 import type { GovernanceSource } from '@svc/governance';
 import type { Kv } from '@svc/kv';
 import type { Limiter } from '@svc/limits';
+import type { LearnSink, SharedSwitches } from '@svc/pipeline';
 import type { CircuitBreakers, HedgeStats, LatencyTracker } from '@svc/resilience';
 import type { CacheService, Readiness, Runtime } from '@svc/runtime';
 import type { Logger, Metrics } from '@svc/telemetry';
+import type { OnboardingSource } from './dashboard/onboarding-seam.js';
 
 /** What the control-plane app needs; a Runtime provides all of it. */
 export interface ControlPlaneDeps {
   authenticator: Authenticator;
-  /** Organisations, keys, the routing decision log and tool governance (the relational store). */
+  /** Organisations, keys, the routing decision log, tool governance, SLOs, alerts, output configs and onboarding (the relational store). */
   db: AuthStore & {
     decisions: Pick<DecisionRepository, 'get' | 'list' | 'tally' | 'outcomeStats' | 'outcomeStatsByModel' | 'constraintGroups'>;
     toolGovernance: ToolGovernanceRepository;
+    dashboardUsers: DashboardUserRepository;
+    passkeys: Pick<PasskeyRepository, 'listByUser' | 'delete'>;
+    /** The dashboard overview's usage figures. */
+    dashboard: DashboardUsageRepository;
+    /** Request figures of the observability reports (decision log and usage ledger). */
+    traffic: TrafficRepository;
+    slos: SloRepository;
+    alerts: Pick<AlertRepository, 'list' | 'resolve'>;
+    outputConfigs: OutputConfigRepository;
+    onboarding: OnboardingRepository;
   };
+  /** Dashboard sign-in: passkeys, sessions, accounts and enrollment links. */
+  dashboardAuth: DashboardAuth;
+  /**
+   * The onboarding service (branch `alerts`, `GET /v1/onboarding/next-step`) once it exists;
+   * without it the dashboard derives the next step itself (dashboard/onboarding-seam.ts).
+   */
+  onboarding?: OnboardingSource;
+  /** The learn stage (ledger and decision-log writes): `/crane/stats`. */
+  learn: Pick<LearnSink, 'stats' | 'backlog'>;
+  /** Feature flags and the degradation level, shared by every instance through the kv. */
+  switches: Pick<SharedSwitches, 'current' | 'degradation' | 'flags' | 'setDegradation' | 'setFlag'>;
   /** Tool governance snapshots: an admin write invalidates the organisation's, on every instance. */
   governance: Pick<GovernanceSource, 'invalidate'>;
   /** Organisations' own provider keys (BYOK): sealed storage; a write reaches every instance's cache. */
@@ -41,4 +64,9 @@ export interface ControlPlaneDeps {
   logger: Logger;
   readiness(): Promise<Readiness>;
   maxBodyBytes: number;
+  /**
+   * The control plane's public base URL (`SVC_CONTROL_PUBLIC_URL`): issuer and resource of the
+   * `/.well-known/*` documents. Absent: the origin of each request.
+   */
+  publicUrl?: string | undefined;
 }

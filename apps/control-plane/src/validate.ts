@@ -19,6 +19,13 @@ function specific(issue: Issue, prefix: readonly PathItem[] = []): { path: PathI
   return best;
 }
 
+/** A query parameter holding a whole number (sign allowed, at most 15 digits), as a number. */
+export const integerParam = v.pipe(
+  v.string(),
+  v.regex(/^[+-]?\d{1,15}$/, 'must be an integer'),
+  v.transform((text) => Number(text)),
+);
+
 /** Validates a body with a valibot schema; the first issue becomes a 400 naming the field. */
 export function validate<const TSchema extends v.GenericSchema>(schema: TSchema, input: unknown): v.InferOutput<TSchema> {
   const result = v.safeParse(schema, input, { abortEarly: true });

@@ -279,6 +279,28 @@ describe('settings and the intelligence mode resolution order', () => {
   });
 });
 
+describe('X-Svc-Intelligence-Mode on every authenticated response', () => {
+  it('reports the resolved mode on models, settings, embeddings and errors; a 401 knows no tenant', async () => {
+    const org = await runtime.db.orgs.create({ name: `mode-everywhere-${Math.random()}`, defaultIntelligenceMode: 'cache' });
+    const key = (await runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:chat', 'inference:embeddings'] })).secret;
+    const mode = (response: Response) => response.headers.get('x-svc-intelligence-mode');
+    expect(mode(await app.request('/v1/models', { headers: auth(key) }))).toBe('cache');
+    expect(mode(await app.request('/v1/models/svc%2Fauto', { headers: { ...auth(key), 'x-intelligence-mode': 'proxy' } }))).toBe('proxy');
+    expect(mode(await app.request('/v1/settings', { headers: auth(key) }))).toBe('cache');
+    const embedded = await app.request('/v1/embeddings', { method: 'POST', headers: auth(key), body: JSON.stringify({ model: 'mock/mock-embed', input: 'hi' }) });
+    expect(embedded.status).toBe(200);
+    expect(mode(embedded)).toBe('cache');
+    const invalid = await chat({ ...valid, temperature: 9 }, { ...auth(key), 'x-intelligence-mode': 'full' });
+    expect(invalid.status).toBe(400);
+    expect(mode(invalid)).toBe('full');
+    expect(mode(await app.request('/v1/models/nope%2Fnothing', { headers: auth(key) }))).toBe('cache');
+    // A header that is not a mode is itself the error: nothing is claimed.
+    const bad = await app.request('/v1/embeddings', { method: 'POST', headers: { ...auth(key), 'x-intelligence-mode': 'turbo' }, body: JSON.stringify({ model: 'mock/mock-embed', input: 'hi' }) });
+    await expectError(bad, 400, 'invalid_request_error', undefined, 'X-Intelligence-Mode');
+    expect(mode(await app.request('/v1/models'))).toBeNull();
+  });
+});
+
 describe('learn stage', () => {
   it('records one usage event and one decision per request, off the response path', async () => {
     const org = await runtime.db.orgs.ensure('ledger-test');

@@ -45,7 +45,7 @@ async function echo(c: Context<AppEnv>) {
 }
 
 const master = 'sk-svc-deprecation-test-master';
-const t = useTestApp(master, {
+const t = useTestApp(master, {}, {
   extraRoutes: (routes) => {
     routes.add(echoRoute, echo);
     routes.add(legacyEchoRoute, echo);

@@ -1,6 +1,6 @@
 import type { Authenticator } from '@svc/auth';
 import type { OrgRepository } from '@svc/db';
-import type { EmbedDeps, Gateway, MemoryPort } from '@svc/pipeline';
+import type { EmbedDeps, Gateway, ImageStore, MemoryPort, VoiceSettings } from '@svc/pipeline';
 import type { Readiness } from '@svc/runtime';
 import type { Logger, Metrics } from '@svc/telemetry';
 
@@ -15,9 +15,15 @@ export interface InferenceDeps extends Pick<EmbedDeps, 'catalog' | 'providers' |
   db: { orgs: Pick<OrgRepository, 'update'> };
   /** Each organisation's memory: `POST /v1/memory/search` recalls from it. */
   memory: Pick<MemoryPort, 'recall'>;
+  /** The voice endpoints' platform fee and sessions (`/v1/voice/*`). */
+  voice: VoiceSettings;
   metrics: Metrics;
   logger: Logger;
   readiness(): Promise<Readiness>;
+  /** Generated images behind their URLs (`POST /v1/images/generations`, `GET /v1/images/files/<name>`). */
+  images: ImageStore;
+  /** SVC_PUBLIC_URL: the base of the URLs the gateway answers with; absent: derived from each request. */
+  publicUrl?: string;
   /** Largest accepted request body in bytes (413 above). */
   maxBodyBytes: number;
   /** SSE keep-alive comment interval while a stream is quiet. Default 15 s. */

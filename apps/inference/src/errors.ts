@@ -3,9 +3,9 @@ import type { Context } from 'hono';
 import type { Logger } from '@svc/telemetry';
 
 /** Every error response: the spec's body, `x-error-id`, and the error's own headers (retry-after). */
-export function errorResponse(error: GatewayError, requestId?: string): Response {
+export function errorResponse(error: GatewayError, requestId?: string, extra?: Record<string, string>): Response {
   const id = errorId();
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'x-error-id': id, ...error.headers };
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'x-error-id': id, ...error.headers, ...extra };
   if (requestId) {
     headers['x-request-id'] = requestId;
     headers['x-svc-request-id'] = requestId;
@@ -13,13 +13,16 @@ export function errorResponse(error: GatewayError, requestId?: string): Response
   return new Response(JSON.stringify({ error: error.toBody() }), { status: error.status, headers });
 }
 
-/** The app's single onError mapper: anything thrown becomes the spec's error shape. */
-export function onError(logger: Logger) {
+/**
+ * The app's single onError mapper: anything thrown becomes the spec's error shape. `headers`
+ * adds response headers of the request's context (the inference app reports the resolved mode).
+ */
+export function onError(logger: Logger, headers?: (c: Context) => Record<string, string> | undefined) {
   return (thrown: unknown, c: Context): Response => {
     const error = toGatewayError(thrown);
     const requestId = c.get('requestId') as string | undefined;
     if (error.status >= 500 && error.type === 'internal_error') logger.error({ err: thrown, request_id: requestId }, 'internal error');
-    return errorResponse(error, requestId);
+    return errorResponse(error, requestId, headers?.(c));
   };
 }
 

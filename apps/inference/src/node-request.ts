@@ -43,3 +43,11 @@ export function onClientGone(c: Context, onGone: () => void): void {
   }
   c.req.raw.signal.addEventListener('abort', onGone, { once: true });
 }
+
+/** Calls `onClosed` once the response is fully written or its connection closed; false when not on Node (nothing registered). */
+export function onResponseClosed(c: Context, onClosed: () => void): boolean {
+  const outgoing = nodeOutgoing(c);
+  if (!outgoing) return false;
+  outgoing.once('close', onClosed);
+  return true;
+}

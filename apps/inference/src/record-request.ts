@@ -1,10 +1,12 @@
 import type { Metrics } from '@svc/telemetry';
 import type { MiddlewareHandler } from 'hono';
+import { onResponseClosed } from './node-request.js';
 
 /**
  * Counts every request by route pattern (bounded cardinality), status, served model and cache
- * outcome, and observes its duration. For streams the duration ends when the headers go out;
- * provider time and time to first token are measured by the pipeline.
+ * outcome, and observes its end-to-end duration: for streamed bodies (SSE, audio) until the
+ * last byte is written or the client leaves (on Node; elsewhere when the headers go out).
+ * Series are found by map lookups, no label string is built per request.
  */
 export function recordRequest(metrics: Metrics): MiddlewareHandler {
   return async (c, next) => {
@@ -13,7 +15,10 @@ export function recordRequest(metrics: Metrics): MiddlewareHandler {
     const route = c.req.routePath;
     const status = String(c.res.status);
     const headers = c.res.headers;
-    metrics.requests.inc({ route, status, model: headers.get('x-svc-model') ?? '', provider: headers.get('x-svc-provider') ?? '', cache: headers.get('x-svc-cache-hit') ?? '' });
-    metrics.requestDuration.observe({ route, status }, (performance.now() - started) / 1000);
+    metrics.requests.series(route, status, headers.get('x-svc-model') ?? '', headers.get('x-svc-provider') ?? '', headers.get('x-svc-cache-hit') ?? '').inc();
+    const duration = metrics.requestDuration.series(route, status);
+    const type = headers.get('content-type');
+    if (type !== null && (type.startsWith('text/event-stream') || type.startsWith('audio/')) && onResponseClosed(c, () => duration.observe((performance.now() - started) / 1000))) return;
+    duration.observe((performance.now() - started) / 1000);
   };
 }

@@ -14,12 +14,13 @@ export interface TestApp {
 
 /**
  * An in-memory runtime answering from the mock provider, started before and closed after the
- * file's tests; `options` as `createInferenceApp` takes them (extra routes of a test).
+ * file's tests; `env` adds variables (provider keys whose base URL nothing answers, to test what
+ * is refused before any call), `options` as `createInferenceApp` takes them (extra routes of a test).
  */
-export function useTestApp(master: string, options: InferenceAppOptions = {}): TestApp {
+export function useTestApp(master: string, env: Record<string, string> = {}, options: InferenceAppOptions = {}): TestApp {
   const state = {} as TestApp;
   beforeAll(async () => {
-    state.runtime = await createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_MASTER_KEY: master, SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent' }));
+    state.runtime = await createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_MASTER_KEY: master, SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent', ...env }));
     state.app = createInferenceApp({ ...state.runtime, maxBodyBytes: 64 * 1024 }, options);
   });
   afterAll(async () => {

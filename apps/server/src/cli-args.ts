@@ -22,12 +22,16 @@ export class CliError extends Error {
 
 export const usage = `usage: svc <command>
 
-  svc orgs create NAME [--plan P] [--rpm N] [--tpm N] [--budget-usd X] [--token-quota N]
+  svc orgs create NAME [--plan P] [--rpm N] [--tpm N] [--budget-usd X] [--token-quota N] [--free-models-only]
   svc orgs list
   svc keys create --org NAME [--name N] [--scopes a,b] [--rpm N] [--tpm N] [--budget-usd X] [--expires-in 30d]
   svc keys list [--org NAME]
   svc keys revoke ID
+  svc users create --email ADDRESS --org NAME [--role admin|member]   (prints a one-time enrollment link)
+  svc users enroll EMAIL                                              (a new link; the previous one stops working)
+  svc users list
   svc migrate
 
 Uses DATABASE_URL (or the embedded store in SVC_DATA_DIR; stop the server first, the embedded
-store has one writer) and REDIS_URL (revocations reach running instances at once).`;
+store has one writer) and REDIS_URL (revocations reach running instances at once). Enrollment
+links point at SVC_DASHBOARD_ORIGIN (default http://localhost:CONTROL_PORT).`;

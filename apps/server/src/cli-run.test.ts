@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DashboardAccounts } from '@svc/auth';
 import { createDb } from '@svc/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDuration } from './cli-args.js';
@@ -76,4 +77,31 @@ describe('svc CLI on the embedded store', () => {
     expect(parseDuration('2w')).toBe(14 * 86_400_000);
     expect(parseDuration('10y')).toBeUndefined();
   });
+});
+
+describe('svc users', () => {
+  it('creates a dashboard user with a one-time enrollment link that the server redeems once', async () => {
+    expect((await svc('orgs', 'create', 'dash-org')).code).toBe(0);
+    const created = await svc('users', 'create', '--email', 'Ops@Example.com', '--org', 'dash-org', '--role', 'admin');
+    expect(created.code).toBe(0);
+    expect(created.out[0]).toMatch(/^http:\/\/localhost:8081\/dashboard\/enroll#token=[\w-]+$/);
+    expect(created.err[0]).toContain('works once');
+    expect((await svc('users', 'create', '--email', 'ops@example.com', '--org', 'dash-org')).code).toBe(2);
+    expect((await svc('users', 'create', '--email', 'x@example.com', '--org', 'dash-org', '--role', 'owner')).code).toBe(2);
+    expect((await svc('users', 'create', '--email', 'x@example.com', '--org', 'missing')).code).toBe(2);
+    expect((await svc('users', 'list')).out.join('\n')).toContain('ops@example.com  admin');
+
+    const reissued = await svc('users', 'enroll', 'ops@example.com');
+    expect(reissued.code).toBe(0);
+    const db = await createDb({ dataDir });
+    try {
+      const accounts = new DashboardAccounts({ store: db, origin: 'http://localhost:8081', enrollmentTtlMs: 60_000 });
+      const token = (url: string) => new URL(url).hash.replace('#token=', '');
+      expect(await accounts.redeemEnrollment(token(created.out[0]!))).toBeUndefined();
+      expect((await accounts.redeemEnrollment(token(reissued.out[0]!)))?.email).toBe('ops@example.com');
+      expect(await accounts.redeemEnrollment(token(reissued.out[0]!))).toBeUndefined();
+    } finally {
+      await db.close();
+    }
+  }, 60_000);
 });

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import { Authenticator, parseScopes } from '@svc/auth';
-import { defaultKeyScopes } from '@svc/core';
+import { Authenticator, DashboardAccounts, parseScopes } from '@svc/auth';
+import { defaultKeyScopes, isGatewayError } from '@svc/core';
 import { type Database, createDb } from '@svc/db';
 import { type Kv, createRedisKv } from '@svc/kv';
 import { ConfigError, parseEnv } from '@svc/runtime';
@@ -10,6 +10,7 @@ interface Context {
   db: Database;
   kv: Kv | undefined;
   authenticator: Authenticator;
+  accounts: DashboardAccounts;
 }
 
 const options = {
@@ -22,13 +23,16 @@ const options = {
   'budget-usd': { type: 'string' },
   'token-quota': { type: 'string' },
   'expires-in': { type: 'string' },
+  'free-models-only': { type: 'boolean' },
+  email: { type: 'string' },
+  role: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof options; allowPositionals: true }>>['values'];
 
 function limits(values: Values) {
-  const out: { rpmLimit?: number; tpmLimit?: number; monthlyBudgetUsd?: number; tokenQuota?: number; plan?: string } = {};
+  const out: { rpmLimit?: number; tpmLimit?: number; monthlyBudgetUsd?: number; tokenQuota?: number; plan?: string; freeModelsOnly?: boolean } = {};
   const rpm = parseNumber('rpm', values.rpm, true);
   const tpm = parseNumber('tpm', values.tpm, true);
   const budget = parseNumber('budget-usd', values['budget-usd'], false);
@@ -38,6 +42,7 @@ function limits(values: Values) {
   if (budget !== undefined) out.monthlyBudgetUsd = budget;
   if (quota !== undefined) out.tokenQuota = quota;
   if (values.plan) out.plan = values.plan;
+  if (values['free-models-only']) out.freeModelsOnly = true;
   return out;
 }
 
@@ -95,6 +100,30 @@ async function run(command: string[], values: Values, context: Context, io: CliI
     io.out(JSON.stringify({ id: record.id, status: 'revoked' }));
     return;
   }
+  if (group === 'users' && action === 'create') {
+    if (!values.email || !values.org) throw new CliError('svc users create: --email ADDRESS and --org NAME are required');
+    const role = values.role ?? 'member';
+    if (role !== 'admin' && role !== 'member') throw new CliError(`--role must be admin or member (got '${role}')`);
+    const org = await db.orgs.getByName(values.org);
+    if (!org) throw new CliError(`no organisation named '${values.org}' (create it with svc orgs create)`);
+    const { user, enrollment } = await context.accounts.create({ email: values.email, orgId: org.id, role });
+    io.out(enrollment.url);
+    io.err(`created dashboard user ${user.email} (${user.role}) of org ${org.name}; the enrollment link works once, until ${enrollment.expiresAt.toISOString()}, and only registers a passkey.`);
+    return;
+  }
+  if (group === 'users' && action === 'enroll') {
+    if (!argument) throw new CliError('svc users enroll EMAIL: the e-mail is missing');
+    const user = await db.dashboardUsers.getByEmail(argument);
+    if (!user) throw new CliError(`no dashboard user '${argument}'`);
+    const enrollment = await context.accounts.issueEnrollment(user.id);
+    io.out(enrollment.url);
+    io.err(`new enrollment link for ${user.email}, valid once until ${enrollment.expiresAt.toISOString()}; earlier links no longer work.`);
+    return;
+  }
+  if (group === 'users' && action === 'list') {
+    for (const user of await db.dashboardUsers.list()) io.out(`${user.id}  ${user.email}  ${user.role}  org=${user.orgId}`);
+    return;
+  }
   throw new CliError(`unknown command '${command.join(' ')}'\n\n${usage}`);
 }
 
@@ -116,11 +145,12 @@ export async function runCli(args: readonly string[], environment: Record<string
     const env = parseEnv(environment);
     const db = await createDb(env.DATABASE_URL ? { url: env.DATABASE_URL } : { dataDir: env.SVC_DATA_DIR });
     const kv = env.REDIS_URL ? createRedisKv({ url: env.REDIS_URL }) : undefined;
-    context = { db, kv, authenticator: new Authenticator({ store: db, ...(kv ? { bus: kv } : {}) }) };
+    const accounts = new DashboardAccounts({ store: db, origin: env.dashboard.origin, enrollmentTtlMs: env.SVC_ENROLLMENT_TTL_SECS * 1000 });
+    context = { db, kv, authenticator: new Authenticator({ store: db, ...(kv ? { bus: kv } : {}) }), accounts };
     await run(parsed.positionals, parsed.values, context, io);
     return 0;
   } catch (error) {
-    if (error instanceof CliError || error instanceof ConfigError) {
+    if (error instanceof CliError || error instanceof ConfigError || isGatewayError(error)) {
       io.err(`svc: ${error.message}`);
       return 2;
     }

@@ -1,6 +1,7 @@
 import { createControlPlaneApp } from '@svc/control-plane';
-import { createInferenceApp } from '@svc/inference';
-import { type Env, type Runtime, createRuntime } from '@svc/runtime';
+import { type RealtimeGateway, createInferenceApp, createRealtimeGateway } from '@svc/inference';
+import { createKvVoiceContext } from '@svc/pipeline';
+import { type Env, type Runtime, type RuntimeOptions, createRuntime } from '@svc/runtime';
 import { type Listening, listen, shutdown } from './serve.js';
 
 export type Role = 'all' | 'inference' | 'control-plane';
@@ -8,21 +9,34 @@ export type Role = 'all' | 'inference' | 'control-plane';
 export interface Started {
   runtime: Runtime;
   servers: Listening[];
+  /** Realtime voice sessions (`GET /v1/voice/realtime`) of the inference server, when it runs. */
+  realtime: RealtimeGateway | undefined;
   /** Graceful stop: servers drain, then the ledger is flushed and the stores closed. */
   stop(): Promise<void>;
 }
 
 /** Builds the runtime and starts the apps of `role` on the configured ports. */
-export async function start(env: Env, role: Role, options: { fetch?: typeof globalThis.fetch } = {}): Promise<Started> {
+export async function start(env: Env, role: Role, options: Pick<RuntimeOptions, 'fetch' | 'imageUrlTtlMs'> = {}): Promise<Started> {
   const runtime = await createRuntime(env, options);
   const servers: Listening[] = [];
+  let realtime: RealtimeGateway | undefined;
   try {
     if (role !== 'control-plane') {
-      const app = createInferenceApp({ ...runtime, maxBodyBytes: env.SVC_MAX_BODY_BYTES });
-      servers.push(await listen('inference', app, env.PORT, env.HOST));
+      const app = createInferenceApp({ ...runtime, maxBodyBytes: env.SVC_MAX_BODY_BYTES, ...(env.SVC_PUBLIC_URL ? { publicUrl: env.SVC_PUBLIC_URL } : {}) });
+      const inference = await listen('inference', app, env.PORT, env.HOST);
+      servers.push(inference);
+      realtime = createRealtimeGateway({
+        ...runtime,
+        platformFeePerMinute: env.SVC_VOICE_PLATFORM_FEE_PER_MINUTE,
+        sessionTimeoutMs: env.SVC_REQUEST_TIMEOUT_MS,
+        handshakeTimeoutMs: env.SVC_CONNECT_TIMEOUT_MS,
+        // Turn history of full-mode voice sessions, kept as long as sticky conversations are.
+        voiceContext: createKvVoiceContext({ kv: runtime.kv, ttlMs: env.SVC_STICKY_TTL_SECS * 1000 }),
+      });
+      inference.server.on('upgrade', realtime.handleUpgrade);
     }
     if (role !== 'inference') {
-      const app = createControlPlaneApp({ ...runtime, maxBodyBytes: env.SVC_MAX_BODY_BYTES });
+      const app = createControlPlaneApp({ ...runtime, maxBodyBytes: env.SVC_MAX_BODY_BYTES, publicUrl: env.SVC_CONTROL_PUBLIC_URL });
       servers.push(await listen('control-plane', app, env.CONTROL_PORT, env.HOST));
     }
   } catch (error) {
@@ -34,8 +48,10 @@ export async function start(env: Env, role: Role, options: { fetch?: typeof glob
   return {
     runtime,
     servers,
+    realtime,
     stop() {
-      stopping ??= shutdown(servers, env.SVC_SHUTDOWN_GRACE_MS).then(() => runtime.close());
+      // Realtime sessions get the same grace as requests, then end with 1001 (each billed) before the ledger is flushed.
+      stopping ??= Promise.all([shutdown(servers, env.SVC_SHUTDOWN_GRACE_MS), realtime?.shutdown(env.SVC_SHUTDOWN_GRACE_MS)]).then(() => runtime.close());
       return stopping;
     },
   };

@@ -20,6 +20,14 @@ describe('computeCost', () => {
     expect(cost.costUsd).toBeCloseTo(0.6 * 0.15 + 0.4 * 0.075, 10);
   });
 
+  it('bills audio prompt tokens at the audio input price, the rest of the prompt at the text price', () => {
+    const audio: ModelInfo = { ...model, inputPricePerMTok: 2.5, audioInputPricePerMTok: 32, outputPricePerMTok: 10 };
+    const cost = computeCost(audio, { promptTokens: 1_000, completionTokens: 100, totalTokens: 1_100, audioPromptTokens: 800 });
+    expect(cost.costUsd).toBeCloseTo((200 * 2.5 + 800 * 32 + 100 * 10) / 1e6, 12);
+    // Without an audio price, audio tokens cost what text tokens do.
+    expect(computeCost(model, { promptTokens: 1_000, completionTokens: 0, totalTokens: 1_000, audioPromptTokens: 800 }).costUsd).toBeCloseTo(1_000 * 0.15 / 1e6, 12);
+  });
+
   it('reports negative savings when the model costs more than the baseline', () => {
     const pricey: ModelInfo = { ...model, inputPricePerMTok: 15, outputPricePerMTok: 75 };
     const cost = computeCost(pricey, { promptTokens: 1000, completionTokens: 1000, totalTokens: 2000 });

@@ -21,14 +21,17 @@ function round(value: number): number {
 
 /**
  * Cost of one answer from the catalog's prices and the provider's usage. Cached prompt
- * tokens and cache writes are billed at their own prices when the catalog has them.
+ * tokens, cache writes and audio prompt tokens are billed at their own prices when the catalog
+ * has them.
  */
 export function computeCost(model: ModelInfo, usage: Usage): Cost {
   const cached = usage.cachedPromptTokens ?? 0;
   const written = usage.cacheWriteTokens ?? 0;
   const fresh = Math.max(0, usage.promptTokens - cached - written);
+  const audio = Math.min(fresh, usage.audioPromptTokens ?? 0);
   const input =
-    fresh * model.inputPricePerMTok +
+    (fresh - audio) * model.inputPricePerMTok +
+    audio * (model.audioInputPricePerMTok ?? model.inputPricePerMTok) +
     cached * (model.cachedInputPricePerMTok ?? model.inputPricePerMTok) +
     written * (model.cacheWritePricePerMTok ?? model.inputPricePerMTok);
   const costUsd = round((input + usage.completionTokens * model.outputPricePerMTok) * perToken);

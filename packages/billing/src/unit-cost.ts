@@ -25,10 +25,16 @@ export function imageCost(model: Pick<ModelInfo, 'id' | 'unitPrices'>, input: { 
   return round(input.count * each);
 }
 
-/** Audio (transcription, translation, realtime): per minute, billed by the started second. */
+/** Audio (transcription, translation, realtime): per minute (or the hourly rate's share of it), billed by the started second. */
 export function audioCost(model: Pick<ModelInfo, 'id' | 'unitPrices'>, seconds: number): number {
-  const perMinute = prices(model).perMinute;
-  if (perMinute === undefined) throw new MissingPriceError(`${model.id} has no per-minute price`);
+  const table = prices(model);
+  const perMinute = table.perMinute ?? (table.perHour === undefined ? undefined : table.perHour / 60);
+  if (perMinute === undefined) throw new MissingPriceError(`${model.id} has no per-minute or per-hour price`);
+  return perMinuteCost(seconds, perMinute);
+}
+
+/** `perMinute` USD for the started seconds of `seconds` (the platform's voice fee is billed this way too). */
+export function perMinuteCost(seconds: number, perMinute: number): number {
   return round((Math.ceil(Math.max(0, seconds)) / 60) * perMinute);
 }
 

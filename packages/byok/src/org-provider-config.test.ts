@@ -6,6 +6,7 @@ const fetch: typeof globalThis.fetch = async () => new Response('{}');
 const platform: ProviderRegistryConfig = {
   fetch,
   openai: { apiKeys: ['sk-platform'], baseUrl: 'http://upstream.test/v1' },
+  deepgram: { apiKeys: ['dg-platform'], baseUrl: 'http://deepgram.test' },
   azure: { apiKeys: ['az-platform'], baseUrl: 'https://res.openai.azure.com', apiVersion: '2024-10-21', deployments: { 'gpt-4o': 'prod-4o' } },
   compatible: [{ id: 'groq', apiKeys: ['g-platform'], baseUrl: 'http://groq.test/v1', compatibility: { embeddings: false } }, { id: 'vllm', apiKeys: ['v'], baseUrl: 'http://vllm.test/v1' }],
   keyCooldowns: { available: async () => [0], failure: async () => undefined, success: async () => {} },
@@ -22,8 +23,12 @@ describe('orgProviderConfig', () => {
         ['groq', 'g-org'],
         ['anthropic', 'ak-org'],
         ['mistral', 'm-org'],
+        ['deepgram', 'dg-org'],
+        ['elevenlabs', 'xi-org'],
       ]),
     );
+    expect(config.deepgram).toEqual({ apiKeys: ['dg-org'], baseUrl: 'http://deepgram.test' });
+    expect(config.elevenlabs).toEqual({ apiKeys: ['xi-org'] });
     expect(config.openai).toEqual({ apiKeys: ['sk-org'], baseUrl: 'http://upstream.test/v1' });
     expect(config.azure).toEqual({ apiKeys: ['az-org'], baseUrl: 'https://res.openai.azure.com', apiVersion: '2024-10-21', deployments: { 'gpt-4o': 'prod-4o' } });
     expect(config.anthropic).toEqual({ apiKeys: ['ak-org'] });
@@ -47,7 +52,7 @@ describe('orgProviderConfig', () => {
 describe('byokProviderIds', () => {
   it('lists keyed first-party providers, keyed compatible vendors and the platform’s own compatible ids', () => {
     const ids = byokProviderIds(platform);
-    for (const id of ['openai', 'anthropic', 'gemini', 'cohere', 'azure', 'bedrock', 'groq', 'mistral', 'openrouter', 'vllm']) expect(ids.has(id), id).toBe(true);
+    for (const id of ['openai', 'anthropic', 'gemini', 'cohere', 'deepgram', 'elevenlabs', 'azure', 'bedrock', 'groq', 'mistral', 'openrouter', 'vllm']) expect(ids.has(id), id).toBe(true);
     for (const id of ['vertex', 'mock', 'ollama', 'nope', 'constructor']) expect(ids.has(id), id).toBe(false);
   });
 });

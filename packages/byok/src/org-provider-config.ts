@@ -4,7 +4,7 @@ import { type CompatibleProviderConfig, type ProviderRegistryConfig, compatibleV
  * First-party providers that take an API key. Vertex is left out (it takes a short-lived OAuth
  * token, not a key), so is the built-in `mock`.
  */
-const firstParty = ['openai', 'anthropic', 'gemini', 'cohere', 'azure', 'bedrock'] as const;
+const firstParty = ['openai', 'anthropic', 'gemini', 'cohere', 'deepgram', 'elevenlabs', 'azure', 'bedrock'] as const;
 
 /**
  * Provider ids an organisation may store a key for: the first-party providers, the known
@@ -36,7 +36,9 @@ export function orgProviderConfig(platform: ProviderRegistryConfig, secrets: Rea
       case 'openai':
       case 'anthropic':
       case 'gemini':
-      case 'cohere': {
+      case 'cohere':
+      case 'deepgram':
+      case 'elevenlabs': {
         const baseUrl = platform[provider]?.baseUrl;
         config[provider] = { apiKeys, ...(baseUrl ? { baseUrl } : {}) };
         break;

@@ -55,6 +55,20 @@ describe('createCatalog validation', () => {
     expect(() => createCatalog([model('acme', 'a-1', { qualityPrior: 1.5 })])).toThrow(/qualityPrior/);
   });
 
+  it('checks unit prices and the voice spec of speech and transcription models', () => {
+    const tts = { kind: 'speech', maxOutputTokens: 0, unitPrices: { perMChars: 15 } } as const;
+    const spec = { languages: ['en'], outputFormats: ['mp3_22050'], voices: ['thalia-en'], maxChars: 2000 } as const;
+    expect(() => createCatalog([model('acme', 's', { ...tts, voice: spec })])).not.toThrow();
+    expect(() => createCatalog([model('acme', 's', { ...tts, unitPrices: { perHour: -1 } })])).toThrow(/unitPrices.perHour/);
+    expect(() => createCatalog([model('acme', 's', { ...tts, voice: { ...spec, outputFormats: ['mp3'] } })])).toThrow(/outputFormats/);
+    expect(() => createCatalog([model('acme', 's', { ...tts, voice: { ...spec, languages: ['english'] } })])).toThrow(/languages/);
+    expect(() => createCatalog([model('acme', 's', { ...tts, voice: { languages: 'multilingual', outputFormats: ['mp3_22050'], maxChars: 10 } })])).toThrow(/voices/);
+    expect(() => createCatalog([model('acme', 's', { ...tts, voice: { ...spec, voices: undefined, defaultVoice: 'x', voicePattern: '^[0-9]+$' } })])).toThrow(/defaultVoice/);
+    expect(() => createCatalog([model('acme', 's', { ...tts, voice: { ...spec, maxChars: 0 } })])).toThrow(/maxChars/);
+    expect(() => createCatalog([model('acme', 'c', { voice: { languages: 'multilingual' } })])).toThrow(/only speech and transcription/);
+    expect(() => createCatalog([model('acme', 'c', { audioInputPricePerMTok: -1 })])).toThrow(/audioInputPricePerMTok/);
+  });
+
   it('accepts an empty catalog', () => {
     expect(createCatalog([]).size).toBe(0);
   });

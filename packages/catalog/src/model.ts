@@ -1,8 +1,23 @@
 import type { Tier } from '@svc/core';
 
 export type Capability = 'tools' | 'vision' | 'json' | 'reasoning' | 'audio';
-/** `moderation`, `speech` and `transcription` models serve only their own endpoints; the router routes `chat` only. */
-export type ModelKind = 'chat' | 'embedding' | 'moderation' | 'speech' | 'transcription';
+
+/**
+ * What a model serves. The router routes `chat` only; every other kind serves its own endpoints:
+ * `speech` is text-to-speech (`/v1/audio/speech`, `/v1/voice/synthesize`), `transcription` is
+ * speech-to-text (`/v1/audio/transcriptions`, `/v1/voice/transcribe`), `image` is
+ * `/v1/images/generations` and `realtime` is `/v1/voice/realtime`. One kind a line.
+ */
+export const modelKinds = [
+  'chat',
+  'embedding',
+  'moderation',
+  'speech',
+  'transcription',
+  'image',
+  'realtime',
+] as const;
+export type ModelKind = (typeof modelKinds)[number];
 
 /** One model of the catalog. Prices are USD per million tokens. */
 export interface ModelInfo {
@@ -24,6 +39,8 @@ export interface ModelInfo {
   cachedInputPricePerMTok?: number;
   /** Price of prompt tokens written to the provider's prompt cache, when it differs. */
   cacheWritePricePerMTok?: number;
+  /** Price of prompt tokens that are audio (audio content parts), when it differs from text's. */
+  audioInputPricePerMTok?: number;
   capabilities: readonly Capability[];
   /** Free to call or open-weight (the `free_models_only` routing mode). */
   free: boolean;
@@ -41,6 +58,38 @@ export interface ModelInfo {
   qualityPrior: number;
   /** Flagged for the `svc/auto-safety` pool. */
   safetyCritical?: boolean;
+  /**
+   * False: never chosen by the routing aliases nor as another model's fallback, served only when
+   * named (audio chat models, priced for audio, would otherwise take text traffic). Default true.
+   */
+  routable?: boolean;
+  /** Speech-to-text and text-to-speech models: what the voice endpoints validate and default to. */
+  voice?: VoiceSpec;
+}
+
+/**
+ * The voice endpoints' view of a speech-to-text or text-to-speech model. Formats are
+ * `<format>_<sample rate in Hz>` (`mp3_44100`, `pcm_16000`, `ulaw_8000`), the shape
+ * `/v1/voice/synthesize` takes as `output_format`.
+ */
+export interface VoiceSpec {
+  /** ISO 639-1 codes the model transcribes or speaks, or `multilingual` when it takes any the provider supports. */
+  languages: 'multilingual' | readonly string[];
+  /** Speech-to-text: transcribes with low latency (the English default of the voice endpoints). */
+  lowLatency?: boolean;
+  /** Text-to-speech: the output formats it produces; the first is the default. */
+  outputFormats?: readonly string[];
+  /**
+   * Text-to-speech: the voices it speaks with, the first being the default. Absent when the
+   * provider takes any voice id of the account's library (`voicePattern` then checks its shape).
+   */
+  voices?: readonly string[];
+  /** Text-to-speech with an open voice library: the default voice id. */
+  defaultVoice?: string;
+  /** Text-to-speech with an open voice library: the pattern a voice id must match (a RegExp source). */
+  voicePattern?: string;
+  /** Text-to-speech: most characters one request may hold. */
+  maxChars?: number;
 }
 
 /** Per-unit prices of image, audio and speech models, USD. */
@@ -49,6 +98,15 @@ export interface UnitPrices {
   perImage?: Readonly<Record<string, number>>;
   /** Per minute of audio in (transcription, translation, realtime) or out. */
   perMinute?: number;
+  /** Per hour of audio in, for providers that publish an hourly rate (billed by the second like `perMinute`). */
+  perHour?: number;
   /** Per million characters of text in (speech synthesis). */
   perMChars?: number;
+  /**
+   * Realtime models: audio tokens per million, in, cached in and out (text tokens use the
+   * model's token prices). OpenAI prices a realtime session's audio this way, not by the minute.
+   */
+  audioInputPerMTok?: number;
+  cachedAudioInputPerMTok?: number;
+  audioOutputPerMTok?: number;
 }

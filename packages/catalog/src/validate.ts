@@ -1,9 +1,9 @@
-import type { Capability, ModelInfo, ModelKind } from './model.js';
+import { type Capability, type ModelInfo, type ModelKind, type UnitPrices, type VoiceSpec, modelKinds } from './model.js';
 
-const kinds: ReadonlySet<ModelKind> = new Set<ModelKind>(['chat', 'embedding', 'moderation', 'speech', 'transcription']);
+const kinds: ReadonlySet<ModelKind> = new Set<ModelKind>(modelKinds);
 const tiers: ReadonlySet<string> = new Set(['T1', 'T2', 'T3']);
 const capabilities: ReadonlySet<Capability> = new Set<Capability>(['tools', 'vision', 'json', 'reasoning', 'audio']);
-const prices = ['inputPricePerMTok', 'outputPricePerMTok', 'cachedInputPricePerMTok', 'cacheWritePricePerMTok'] as const;
+const prices = ['inputPricePerMTok', 'outputPricePerMTok', 'cachedInputPricePerMTok', 'cacheWritePricePerMTok', 'audioInputPricePerMTok'] as const;
 
 /** Keys a model given in full (an operator override that adds a model) must carry. */
 export const requiredModelKeys = [
@@ -55,7 +55,7 @@ export function validateModel(model: ModelInfo): void {
   }
   for (const key of prices) {
     const value = model[key];
-    if (value === undefined && (key === 'cachedInputPricePerMTok' || key === 'cacheWritePricePerMTok')) continue;
+    if (value === undefined && key !== 'inputPricePerMTok' && key !== 'outputPricePerMTok') continue;
     if (!isNonNegative(value)) fail(id, `${key} must be a non-negative number (got ${String(value)})`);
   }
   if (!Array.isArray(model.capabilities) || !model.capabilities.every((c) => capabilities.has(c))) {
@@ -67,10 +67,55 @@ export function validateModel(model: ModelInfo): void {
   if (model.kind === 'embedding' && !(typeof model.dimensions === 'number' && model.dimensions > 0)) {
     fail(id, 'embedding models need positive dimensions');
   }
+  if (model.kind === 'image' && Object.keys(model.unitPrices?.perImage ?? {}).length === 0) {
+    fail(id, 'image models need unitPrices.perImage (USD per image by size or quality:size)');
+  }
+  if (model.routable !== undefined && typeof model.routable !== 'boolean') fail(id, 'routable must be a boolean');
+  if (model.unitPrices !== undefined) validateUnitPrices(id, model.unitPrices);
+  if (model.voice !== undefined) validateVoice(id, model.kind, model.voice);
   if (!isNonNegative(model.created)) fail(id, 'created must be unix seconds');
   if (!(isNonNegative(model.qualityPrior) && model.qualityPrior <= 1)) {
     fail(id, `qualityPrior must be within 0..1 (got ${String(model.qualityPrior)})`);
   }
+}
+
+function validateUnitPrices(id: string, prices: UnitPrices): void {
+  for (const key of ['perMinute', 'perHour', 'perMChars', 'audioInputPerMTok', 'cachedAudioInputPerMTok', 'audioOutputPerMTok'] as const) {
+    const value = prices[key];
+    if (value !== undefined && !isNonNegative(value)) fail(id, `unitPrices.${key} must be a non-negative number (got ${String(value)})`);
+  }
+  for (const [key, price] of Object.entries(prices.perImage ?? {})) {
+    if (!isNonNegative(price)) fail(id, `unitPrices.perImage[${JSON.stringify(key)}] must be a non-negative number (got ${String(price)})`);
+  }
+}
+
+/** `<format>_<sample rate>`: lowercase letters and digits, an underscore, the rate in Hz. */
+const outputFormatPattern = /^[a-z][a-z0-9]*_\d{4,6}$/;
+const languagePattern = /^[a-z]{2,3}$/;
+
+function validateVoice(id: string, kind: ModelKind, voice: VoiceSpec): void {
+  if (kind !== 'speech' && kind !== 'transcription') fail(id, `only speech and transcription models carry a voice spec (kind ${kind})`);
+  const { languages } = voice;
+  if (languages !== 'multilingual' && !(Array.isArray(languages) && languages.length > 0 && languages.every((l) => languagePattern.test(l)))) {
+    fail(id, 'voice.languages must be "multilingual" or a non-empty list of ISO 639-1 codes');
+  }
+  if (kind !== 'speech') return;
+  const formats = voice.outputFormats;
+  if (!(Array.isArray(formats) && formats.length > 0 && formats.every((f) => outputFormatPattern.test(f)))) {
+    fail(id, 'voice.outputFormats must list formats such as mp3_44100 (the first is the default)');
+  }
+  const listed = Array.isArray(voice.voices) && voice.voices.length > 0;
+  if (!listed && !(voice.defaultVoice && voice.voicePattern)) fail(id, 'voice.voices, or voice.defaultVoice with voice.voicePattern, is required for speech models');
+  if (voice.voicePattern !== undefined) {
+    let pattern: RegExp;
+    try {
+      pattern = new RegExp(voice.voicePattern);
+    } catch {
+      fail(id, 'voice.voicePattern must be a valid regular expression');
+    }
+    if (voice.defaultVoice !== undefined && !pattern.test(voice.defaultVoice)) fail(id, 'voice.defaultVoice must match voice.voicePattern');
+  }
+  if (!(typeof voice.maxChars === 'number' && Number.isInteger(voice.maxChars) && voice.maxChars > 0)) fail(id, 'voice.maxChars must be a positive integer');
 }
 
 /** Validates every model and that ids are unique. */

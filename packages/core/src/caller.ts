@@ -1,3 +1,4 @@
+import type { OutputConfig } from './output-config.js';
 import type { IntelligenceMode } from './request.js';
 
 /** Scopes enforced per endpoint (DESIGN.md §3); also published as `scopes_supported`. */
@@ -31,6 +32,13 @@ export interface Organization {
   monthlyBudgetUsd: number | null;
   tokenQuota: number | null;
   defaultIntelligenceMode: IntelligenceMode | null;
+  /** Routing policy: only free or open-weight models serve this organisation (absent = false). */
+  freeModelsOnly?: boolean;
+  /**
+   * Output verification defaults, loaded with the caller on the auth path (so reloaded with it when
+   * the org changes); absent or null: `defaultOutputConfig`.
+   */
+  outputConfig?: OutputConfig | null;
   createdAt: Date;
 }
 

@@ -113,6 +113,8 @@ export interface Usage {
   cacheWriteTokens?: number;
   /** Completion tokens spent on hidden reasoning (already included in completionTokens). */
   reasoningTokens?: number;
+  /** Prompt tokens that were audio (already included in promptTokens; billed at the audio input price where the catalog has one). */
+  audioPromptTokens?: number;
   /** True when the counts were estimated locally because the provider reported none. */
   estimated?: boolean;
 }

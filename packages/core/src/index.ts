@@ -7,3 +7,6 @@ export * from './errors.js';
 export * from './provider-error.js';
 export * from './ids.js';
 export * from './cache.js';
+export * from './output-config.js';
+export * from './slo.js';
+export * from './realtime.js';

@@ -35,6 +35,10 @@ export interface SvcMetadata {
   semantic_similarity?: number;
   /** Present (true) when the provider reported no usage: tokens and cost were counted by the gateway's tokenizer. */
   usage_estimated?: boolean;
+  /** The operator's degradation level (`light`, `heavy`) while one is in force. */
+  degradation_level?: string;
+  /** Optional stages this request skipped because of a feature flag or the degradation level. */
+  shed_stages?: readonly string[];
 }
 
 export interface HealerReport {

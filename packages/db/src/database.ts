@@ -1,10 +1,18 @@
+import type { DashboardUsageRepository } from './repositories/dashboard-usage.js';
+import type { DashboardUserRepository } from './repositories/dashboard-users.js';
+import type { AlertRepository } from './repositories/alerts.js';
 import type { DecisionRepository } from './repositories/decisions.js';
 import type { KeyRepository } from './repositories/keys.js';
 import type { MemoryRepository } from './repositories/memories.js';
+import type { OnboardingRepository } from './repositories/onboarding.js';
 import type { OrgRepository } from './repositories/orgs.js';
+import type { PasskeyRepository } from './repositories/passkeys.js';
+import type { OutputConfigRepository } from './repositories/output-configs.js';
 import type { ProviderKeyRepository } from './repositories/provider-keys.js';
 import type { SettingsRepository } from './repositories/settings.js';
+import type { SloRepository } from './repositories/slos.js';
 import type { ToolGovernanceRepository } from './repositories/tool-governance.js';
+import type { TrafficRepository } from './repositories/traffic.js';
 import type { UsageRepository } from './repositories/usage.js';
 
 export type DatabaseKind = 'postgres' | 'pglite';
@@ -24,6 +32,22 @@ export interface Database {
   readonly providerKeys: ProviderKeyRepository;
   /** Each organisation's conversation memories (intelligence mode `full`). */
   readonly memories: MemoryRepository;
+  /** People who sign in to the dashboard, and their enrollment links. */
+  readonly dashboardUsers: DashboardUserRepository;
+  /** Dashboard users' passkeys (WebAuthn credentials). */
+  readonly passkeys: PasskeyRepository;
+  /** The dashboard overview's usage figures (GROUP BY hour/day over the ledger). */
+  readonly dashboard: DashboardUsageRepository;
+  /** Request figures over the decision log and the usage ledger (observability reports). */
+  readonly traffic: TrafficRepository;
+  /** Each organisation's service-level objectives, and their compliance computed in SQL. */
+  readonly slos: SloRepository;
+  /** Alerts raised from SLOs, breakers and limit refusals; one firing alert per condition. */
+  readonly alerts: AlertRepository;
+  /** Each organisation's output verification defaults. */
+  readonly outputConfigs: OutputConfigRepository;
+  /** Each organisation's onboarding completions and the queries that derive them. */
+  readonly onboarding: OnboardingRepository;
   /** Applies pending migrations (createDb already did); a no-op when up to date. */
   migrate(): Promise<void>;
   /** True when `SELECT 1` answers within `timeoutMs` (default 2000). Never rejects. */

@@ -19,6 +19,8 @@ export interface NewOrganization {
   /** Total token allowance; null = unlimited. */
   tokenQuota?: number | null;
   defaultIntelligenceMode?: Organization['defaultIntelligenceMode'];
+  /** Only free or open-weight models may serve the organisation. Defaults to false. */
+  freeModelsOnly?: boolean;
 }
 
 /** Any subset of the creation fields; `undefined` leaves a field as it is, `null` clears a limit. */
@@ -74,15 +76,18 @@ export interface UsageEvent {
   /** HTTP status returned to the client. */
   status: number;
   stream: boolean;
+  /** The provider reported no usage: the tokens were counted by the gateway's tokenizer (absent = false). */
+  usageEstimated?: boolean;
   createdAt: Date;
 }
 
 /** A ledger row to insert; `createdAt` defaults to the database's now(). */
-export type NewUsageEvent = Omit<UsageEvent, 'createdAt' | 'keyId' | 'cachedTokens' | 'cacheHit' | 'stream'> & {
+export type NewUsageEvent = Omit<UsageEvent, 'createdAt' | 'keyId' | 'cachedTokens' | 'cacheHit' | 'stream' | 'usageEstimated'> & {
   keyId?: string | null;
   cachedTokens?: number;
   cacheHit?: boolean;
   stream?: boolean;
+  usageEstimated?: boolean;
   createdAt?: Date;
 };
 

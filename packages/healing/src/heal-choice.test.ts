@@ -58,6 +58,23 @@ describe('healChatResult', () => {
     expect(healed.invalidChoices).toEqual([2]);
   });
 
+  test('healing off, or a confidence under the minimum, leaves healable answers as written and counts them invalid', () => {
+    const answers = result(['{"a": 1}', "{'b': 2}", '{"c": 3,}']);
+    const off = healChatResult(answers, jsonObject, { healing: false });
+    expect(off.result).toBe(answers);
+    expect(off.invalidChoices).toEqual([1, 2]);
+    expect(off.healerReport).toBeUndefined();
+    // "{'b': 2}" heals at confidence 0.9; a minimum of 0.95 refuses it and keeps the next report that passes, if any.
+    const strict = healChatResult(answers, jsonObject, { minConfidence: 0.95 });
+    expect(strict.invalidChoices).toEqual(strict.verifications.flatMap((v, i) => (v?.report && v.confidence < 0.95 ? [i] : [])));
+    expect(strict.invalidChoices).toContain(1);
+    expect(strict.result.choices[1]!.message.content).toBe("{'b': 2}");
+    const lenient = healChatResult(answers, jsonObject, { minConfidence: 0.9 });
+    expect(lenient.invalidChoices).not.toContain(1);
+    expect(lenient.result.choices[1]!.message.content).toBe('{"b": 2}');
+    expect(healChoice(choice("{'b': 2}"), jsonObject, { healing: false })).toMatchObject({ refused: true, verification: { valid: true, stage: 1 } });
+  });
+
   test('an answer that needed nothing is the same object, with no report', () => {
     const answer = result(['{"a": 1}']);
     const healed = healChatResult(answer, jsonObject);

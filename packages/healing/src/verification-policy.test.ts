@@ -48,6 +48,17 @@ describe('planVerification', () => {
     expect(withLevel('critical', undefined, 'proxy')).toEqual({ verify: false, heal: false, reask: 'none', notApplied: false });
   });
 
+  test('the organisation’s default applies when the request states neither a setting nor a level, and is never reported', () => {
+    const withOrg = (orgSetting: OutputVerification, extra: Partial<Parameters<typeof planVerification>[0]> = {}) =>
+      planVerification({ mode: 'cache', responseFormat: jsonSchema, stream: false, orgSetting, ...extra });
+    expect(withOrg('native').reask).toBe('same_model');
+    expect(withOrg('none').verify).toBe(false);
+    expect(withOrg('none', { setting: 'native' }).reask).toBe('same_model');
+    expect(withOrg('none', { reliability: 'critical' }).reask).toBe('other_model');
+    expect(withOrg('native', { reliability: 'standard' }).reask).toBe('same_model');
+    expect(withOrg('cross_model', { mode: 'proxy' })).toEqual({ verify: false, heal: false, reask: 'none', notApplied: false });
+  });
+
   test('streams are verified at the end and reported, never rewritten or re-asked', () => {
     expect(plan('cross_model', jsonSchema, 'full', true)).toEqual({ verify: true, heal: false, reask: 'none', notApplied: false });
   });

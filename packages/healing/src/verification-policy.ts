@@ -10,6 +10,11 @@ export interface VerificationPolicyInput {
   stream: boolean;
   /** `svc.reliability_level`: when `setting` is unset, `high` re-asks the same model and `critical` another one. */
   reliability?: 'standard' | 'high' | 'critical';
+  /**
+   * The organisation's default (`/v1/output/config`), used when the request states neither a
+   * setting nor a reliability level above `standard`. Not a request: never reported as not applied.
+   */
+  orgSetting?: OutputVerification;
 }
 
 /** Who answers again when an answer stays invalid after healing. */
@@ -42,10 +47,13 @@ const off: VerificationPlan = { verify: false, heal: false, reask: 'none', notAp
  * | `native` | yes | the same model, once |
  * | `schema` | yes | the same model, once, for `json_schema` only (`json_object` is healed, not re-asked) |
  * | `cross_model` | yes | another model (the next in the waterfall), once |
+ *
+ * The setting is the request's, else the one its reliability level implies, else the organisation's
+ * default, else auto.
  */
 export function planVerification(input: VerificationPolicyInput): VerificationPlan {
   const { mode, responseFormat, stream } = input;
-  const setting = input.setting ?? strengthFor(input.reliability);
+  const setting = input.setting ?? strengthFor(input.reliability) ?? input.orgSetting;
   if (setting === 'none') return off;
   const requested = input.setting !== undefined;
   if (mode === 'proxy' || !responseFormat || responseFormat.type === 'text') return { ...off, notApplied: requested };

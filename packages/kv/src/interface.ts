@@ -18,6 +18,11 @@ export interface Kv {
   /** Sets only when absent; true when this call set it. */
   setIfAbsent(key: string, value: string, options?: { ttlMs?: number }): Promise<boolean>;
   delete(key: string): Promise<boolean>;
+  /**
+   * Atomically reads and deletes a value (Redis `GETDEL`): of concurrent callers on any
+   * instance, exactly one gets the value, the others null. For single-use tokens and challenges.
+   */
+  take(key: string): Promise<string | null>;
   /** Remaining time to live in ms, -1 without expiry, -2 when absent. */
   ttl(key: string): Promise<number>;
   /**
@@ -57,6 +62,8 @@ export interface Kv {
   read(stream: string, afterId: string, count: number): Promise<StreamEntry[]>;
   /** Deletes stream entries by id (after they were processed). */
   ack(stream: string, ids: readonly string[]): Promise<void>;
+  /** Entries in a stream (Redis `XLEN`); 0 for a missing stream. */
+  streamLength(stream: string): Promise<number>;
   /**
    * Publish/subscribe for cross-instance invalidation (e.g. key revocation). Delivery is
    * at-most-once and asynchronous; subscribers of this same Kv receive their own messages.

@@ -45,6 +45,10 @@ export class MemoryStream {
     return out;
   }
 
+  get length(): number {
+    return this.entries.length;
+  }
+
   ack(ids: readonly string[]): void {
     if (ids.length === 0) return;
     const drop = new Set(ids);

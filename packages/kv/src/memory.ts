@@ -93,6 +93,14 @@ class MemoryKv implements Kv {
     return this.data.delete(key);
   }
 
+  async take(key: string): Promise<string | null> {
+    // No await between the read and the delete: the pair is atomic.
+    const entry = this.value(key);
+    if (entry === undefined) return null;
+    this.data.delete(key);
+    return typeof entry.value === 'string' ? entry.value : String(entry.value);
+  }
+
   async ttl(key: string): Promise<number> {
     const entry = this.live(key);
     if (entry === undefined) return -2;
@@ -181,6 +189,13 @@ class MemoryKv implements Kv {
     if (entry === undefined) return;
     if (entry.kind !== 'stream') throw new Error(WRONGTYPE);
     entry.ack(ids);
+  }
+
+  async streamLength(stream: string): Promise<number> {
+    const entry = this.live(stream);
+    if (entry === undefined) return 0;
+    if (entry.kind !== 'stream') throw new Error(WRONGTYPE);
+    return entry.length;
   }
 
   async publish(channel: string, message: string): Promise<void> {

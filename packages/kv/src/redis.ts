@@ -83,6 +83,10 @@ class RedisKv implements Kv {
     return (await this.client.del(this.prefix + key)) > 0;
   }
 
+  async take(key: string): Promise<string | null> {
+    return this.client.getdel(this.prefix + key);
+  }
+
   async ttl(key: string): Promise<number> {
     return this.client.pttl(this.prefix + key);
   }
@@ -144,6 +148,10 @@ class RedisKv implements Kv {
   async ack(stream: string, ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
     await this.client.xdel(this.prefix + stream, ...ids);
+  }
+
+  streamLength(stream: string): Promise<number> {
+    return this.client.xlen(this.prefix + stream);
   }
 
   async publish(channel: string, message: string): Promise<void> {

@@ -9,4 +9,5 @@ export {
   organizationLimits,
 } from './limits.js';
 export { formatDuration } from './rate-limit-response.js';
+export { type LimitRefusal, type RefusalKind, refusalKind } from './refusal.js';
 export type { Reservation } from './reservation.js';

@@ -3,6 +3,7 @@ import { createMemoryKv } from '@svc/kv';
 import { describe, expect, it } from 'vitest';
 import { Limiter } from './limiter.js';
 import type { AdmitRequest, Limits } from './limits.js';
+import type { LimitRefusal } from './refusal.js';
 import { fakeClock, limits, noLimits, switchableKv } from './test-support.js';
 
 function setup(): { limiter: Limiter; clock: ReturnType<typeof fakeClock> } {
@@ -169,6 +170,24 @@ describe('Limiter.admit', () => {
     expect(blocked.headers).toMatchObject({ 'retry-after': '60', 'x-ratelimit-limit-requests': '0' });
     expect(kv.calls).toBe(0);
     expect((await refusal(limiter.admit(request(limits({ monthlyBudgetUsd: 0 }), 1, 0)))).code).toBe('budget_exceeded');
+  });
+
+  it('reports every refusal (rate, budget, quota, a limit of 0) to onRefusal, and no admission', async () => {
+    const clock = fakeClock('2025-06-15T12:00:00Z');
+    const refusals: LimitRefusal[] = [];
+    const limiter = new Limiter({ kv: createMemoryKv({ now: clock.now }), now: clock.now, onRefusal: (refusal) => refusals.push(refusal) });
+    const rate = limits({ rpm: 1 });
+    await limiter.admit(request(rate));
+    await refusal(limiter.admit(request(rate)));
+    await refusal(limiter.admit(request(limits({ monthlyBudgetUsd: 0.1 }), 10, 0.5, 'key_2')));
+    await refusal(limiter.admit(request(limits({ tokenQuota: 10 }), 500)));
+    await refusal(limiter.admit(request(limits({ tpm: 0 }))));
+    expect(refusals).toEqual([
+      { orgId: 'org_1', keyId: 'key_1', kind: 'rate' },
+      { orgId: 'org_1', keyId: 'key_2', kind: 'budget' },
+      { orgId: 'org_1', keyId: 'key_1', kind: 'quota' },
+      { orgId: 'org_1', keyId: 'key_1', kind: 'rate' },
+    ]);
   });
 
   it('rejects estimates that are not finite non-negative numbers', async () => {

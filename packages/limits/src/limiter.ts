@@ -1,3 +1,4 @@
+import type { GatewayError } from '@svc/core';
 import type { ConsumeAllResult, CounterStep, Kv } from '@svc/kv';
 import { Adjustments } from './adjustments.js';
 import { type AdmissionPlan, capacityOf, planAdmission } from './admission-plan.js';
@@ -14,6 +15,7 @@ import {
 } from './limits.js';
 import { spendMicros, toUsd } from './money.js';
 import { blockedError, rateLimitHeaders, refusalError } from './rate-limit-response.js';
+import { type LimitRefusal, refusalKind } from './refusal.js';
 import { KvReservation, type Reservation, unlimitedReservation } from './reservation.js';
 
 const DAY_MS = 86_400_000;
@@ -37,6 +39,11 @@ export interface LimiterSettings {
    * request is then admitted: fail open), or during `charge`/`settle`/`release`.
    */
   onError?: (error: unknown) => void;
+  /**
+   * Told (synchronously, before the error is thrown) about every refused request: for alerting
+   * on refusal spikes. Must return at once and never throw; it runs on the request path.
+   */
+  onRefusal?: (refusal: LimitRefusal) => void;
   /** How long month counters are kept after their month ends, ms. Default 40 days (last month stays visible). */
   monthRetentionMs?: number;
   /** Month-counter corrections kept for retry while the Kv fails. Default 10 000. */
@@ -61,6 +68,7 @@ export class Limiter {
   private readonly prefix: string;
   private readonly loadMonth: ((orgId: string, month: CalendarMonth) => Promise<LedgerMonth>) | undefined;
   private readonly onError: (error: unknown) => void;
+  private readonly onRefusal: ((refusal: LimitRefusal) => void) | undefined;
   private readonly retentionMs: number;
   private readonly adjustments: Adjustments;
   private readonly seeding = new Map<string, Promise<void>>();
@@ -71,6 +79,7 @@ export class Limiter {
     this.prefix = settings.keyPrefix ?? 'limits:';
     this.loadMonth = settings.loadMonth;
     this.onError = settings.onError ?? (() => {});
+    this.onRefusal = settings.onRefusal;
     this.retentionMs = settings.monthRetentionMs ?? 40 * DAY_MS;
     if (!(this.retentionMs > 0)) throw new RangeError(`monthRetentionMs must be positive, got ${this.retentionMs}`);
     this.adjustments = new Adjustments(this.kv, this.onError, settings.maxBacklog ?? 10_000);
@@ -90,7 +99,8 @@ export class Limiter {
     if (!monthLimited && !hasRateLimits(limits)) return unlimitedReservation;
     checkAmount('estimatedTokens', request.estimatedTokens);
     checkAmount('estimatedCostUsd', request.estimatedCostUsd);
-    checkNotBlocked(limits);
+    const blocked = blockedBy(limits);
+    if (blocked) throw this.refused(request, blocked);
 
     const month = monthLimited ? this.currentMonth() : null;
     const plan = planAdmission(request, { prefix: this.prefix, month });
@@ -110,10 +120,15 @@ export class Limiter {
         this.onError(new Error(`limits: the month counters of ${request.orgId} are missing right after seeding`));
         return this.reservation(plan, null);
       }
-      throw refusalError(plan, result);
+      throw this.refused(request, refusalError(plan, result));
     }
     this.adjustments.retrySoon();
     return this.reservation(plan, result);
+  }
+
+  private refused(request: AdmitRequest, error: GatewayError): GatewayError {
+    this.onRefusal?.({ orgId: request.orgId, keyId: request.keyId, kind: refusalKind(error) });
+    return error;
   }
 
   /**
@@ -222,7 +237,9 @@ function monthMissing(plan: AdmissionPlan, result: ConsumeAllResult): boolean {
 }
 
 /** A rate limit of 0 refuses everything; a bucket needs a capacity of at least 1, so it never reaches the Kv. */
-function checkNotBlocked(limits: Limits): void {
-  if (capacityOf(limits.rpm) === 0 || capacityOf(limits.keyRpm) === 0) throw blockedError('requests');
-  if (capacityOf(limits.tpm) === 0 || capacityOf(limits.keyTpm) === 0) throw blockedError('tokens');
+/** The refusal of a limit set to 0 (nothing may pass), if any. */
+function blockedBy(limits: Limits): GatewayError | undefined {
+  if (capacityOf(limits.rpm) === 0 || capacityOf(limits.keyRpm) === 0) return blockedError('requests');
+  if (capacityOf(limits.tpm) === 0 || capacityOf(limits.keyTpm) === 0) return blockedError('tokens');
+  return undefined;
 }

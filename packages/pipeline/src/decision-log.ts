@@ -1,5 +1,5 @@
 import type { ChatRequest } from '@svc/core';
-import type { RouteDecision, ScoredCandidate } from '@svc/router';
+import { type RouteDecision, type ScoredCandidate, scalarFeatures } from '@svc/router';
 
 /** The route stage's outcome: the router's decision (model, waterfall, tier, lane, source, classification). */
 export type RoutingDecision = RouteDecision;
@@ -43,6 +43,7 @@ export function decisionDetails(request: ChatRequest, decision: RoutingDecision)
     waterfall: decision.waterfall.map((m) => m.id),
     promptTokensEstimate: decision.promptTokens,
     featureCount: decision.featureCount,
+    features: scalarFeatures(decision.features),
   };
   const constraints = routingConstraints(request);
   for (const _ in constraints) {

@@ -1,14 +1,13 @@
 import { computeCost } from '@svc/billing';
 import type { Catalog, ModelInfo } from '@svc/catalog';
-import { type SvcMetadata, invalidRequest, isProviderError, noProviderConfigured, toGatewayError } from '@svc/core';
+import { type SvcMetadata, invalidRequest, noProviderConfigured } from '@svc/core';
 import type { Limiter } from '@svc/limits';
-import type { Provider } from '@svc/providers';
-import { allBreakersOpen } from '@svc/resilience';
+import type { EmbeddingRequest, EmbeddingResult } from '@svc/providers';
 import type { Metrics } from '@svc/telemetry';
 import type { BreakerGate, ProviderLookup } from './call.js';
 import type { GatewayDeps, RequestContext } from './gateway.js';
 import type { LearnQueue } from './learn-queue.js';
-import { admitUnits, recordUnitUsage } from './unit-stage.js';
+import { admitUnits, callCandidates, orgProviders, recordUnitUsage } from './unit-stage.js';
 
 /** What the embeddings stage needs; a Runtime provides all of it. */
 export interface EmbedDeps {
@@ -64,18 +63,27 @@ const autoNames = new Set(['auto', 'svc/auto']);
  *   the limits; the provider's error when every candidate failed.
  */
 export async function embed(deps: EmbedDeps, request: EmbedRequest, context: RequestContext): Promise<EmbedResponse> {
-  const own = deps.byok ? await deps.byok.forOrg(context.caller.org.id) : undefined;
-  const providers: ProviderLookup = own ? { get: (id) => own.get(id) ?? deps.providers.get(id) } : deps.providers;
-  const primary = resolveEmbeddingModel(deps.catalog, providers, request.model);
+  const org = await orgProviders(deps, context.caller.org.id);
+  const primary = resolveEmbeddingModel(deps.catalog, org.providers, request.model);
   if (request.dimensions !== undefined && primary.dimensions !== undefined && request.dimensions > primary.dimensions) {
     throw invalidRequest(`'dimensions' must be at most ${primary.dimensions} for ${primary.id}.`, 'dimensions');
   }
   const candidates = [primary, ...deps.catalog.family(primary.family).filter((m) => m.kind === 'embedding' && m.id !== primary.id && m.dimensions === primary.dimensions)];
   const estimatedTokens = estimateTokens(request.input);
   const reservation = await admitUnits(deps, context, { tokens: estimatedTokens, costUsd: (estimatedTokens * primary.inputPricePerMTok) / 1e6 });
-  let answered: Awaited<ReturnType<typeof callWithFallback>>;
+  let answered: { model: ModelInfo; result: EmbeddingResult };
   try {
-    answered = await callWithFallback(deps, providers, (id) => own?.get(id) !== undefined, request, candidates, context.signal);
+    answered = await callCandidates(
+      deps,
+      org,
+      candidates,
+      context.signal,
+      (provider, model) => {
+        const call = provider.embed?.bind(provider);
+        return call && (() => call(embeddingCall(model, request), { signal: context.signal }));
+      },
+      deps.maxAttempts,
+    );
   } catch (error) {
     void reservation.release();
     throw error;
@@ -83,12 +91,12 @@ export async function embed(deps: EmbedDeps, request: EmbedRequest, context: Req
   const { model, result } = answered;
   const usage = { promptTokens: result.usage.promptTokens, completionTokens: 0, totalTokens: result.usage.promptTokens };
   const cost = computeCost(model, usage);
-  deps.metrics.tokens.inc({ direction: 'prompt', model: model.id, provider: model.provider }, usage.promptTokens);
+  deps.metrics.model(model.provider, model.id).promptTokens.inc(usage.promptTokens);
   const { metadata, headers } = recordUnitUsage(deps, context, reservation, {
     model,
     requestedModel: request.model,
     costUsd: cost.costUsd,
-    byok: own?.get(model.provider) !== undefined,
+    byok: org.ownKey(model.provider),
     promptTokens: usage.promptTokens,
     decisionSource: autoNames.has(request.model) ? 'Auto' : 'Explicit',
     estimatedCostUsd: (estimatedTokens * primary.inputPricePerMTok) / 1e6,
@@ -124,61 +132,10 @@ function estimateTokens(input: readonly string[]): number {
   return tokens;
 }
 
-/**
- * Tries the candidates in order: the next one when a provider fails in a way another may not
- * (`ProviderError.retryable`), at once for a caller fault. Open breakers skip a candidate; a
- * fault of an organisation's own key (`ownKey`) never opens the model's shared breaker.
- */
-async function callWithFallback(
-  deps: EmbedDeps,
-  providers: ProviderLookup,
-  ownKey: (provider: string) => boolean,
-  request: EmbedRequest,
-  candidates: readonly ModelInfo[],
-  signal: AbortSignal,
-) {
-  const maxAttempts = deps.maxAttempts ?? 4;
-  const skipped: { key: string; retryAfterMs?: number }[] = [];
-  let tried = 0;
-  let lastError: unknown;
-  for (const model of candidates) {
-    if (tried >= maxAttempts || signal.aborted) break;
-    const provider: Provider | undefined = providers.get(model.provider);
-    if (!provider?.embed) continue;
-    const admission = deps.breakers ? await deps.breakers.allow(model.id) : { allowed: true as const, probe: false };
-    if (!admission.allowed) {
-      skipped.push({ key: model.id, ...(admission.retryAfterMs === undefined ? {} : { retryAfterMs: admission.retryAfterMs }) });
-      continue;
-    }
-    tried++;
-    const started = performance.now();
-    try {
-      const result = await provider.embed(
-        {
-          model: model.upstreamId,
-          input: request.input,
-          ...(request.dimensions === undefined ? {} : { dimensions: request.dimensions }),
-          ...(request.user === undefined ? {} : { user: request.user }),
-        },
-        { signal },
-      );
-      deps.metrics.providerDuration.observe({ provider: model.provider, model: model.id, outcome: 'ok' }, (performance.now() - started) / 1000);
-      void deps.breakers?.record(model.id, 'success', { probe: admission.probe });
-      return { model, result };
-    } catch (error) {
-      lastError = error;
-      deps.metrics.providerDuration.observe({ provider: model.provider, model: model.id, outcome: 'error' }, (performance.now() - started) / 1000);
-      const upstreamFault = isProviderError(error) && error.retryable && !signal.aborted;
-      const sharedFault = upstreamFault && !ownKey(model.provider);
-      if (isProviderError(error)) {
-        deps.metrics.upstreamErrors.inc({ provider: model.provider, kind: error.kind, status: String(error.upstreamStatus ?? 0) });
-      }
-      if (sharedFault) void deps.breakers?.record(model.id, 'failure', { probe: admission.probe });
-      else if (admission.probe) void deps.breakers?.releaseProbe(model.id);
-      if (!upstreamFault) throw toGatewayError(error);
-    }
-  }
-  if (lastError !== undefined) throw toGatewayError(lastError);
-  if (skipped.length > 0) throw allBreakersOpen(skipped);
-  throw noProviderConfigured(`No configured provider serves embeddings with ${candidates[0]?.id ?? 'this model'}.`);
+/** The provider's call for one candidate: its upstream name, the options the request sets. */
+function embeddingCall(model: ModelInfo, request: EmbedRequest): EmbeddingRequest {
+  const call: EmbeddingRequest = { model: model.upstreamId, input: request.input };
+  if (request.dimensions !== undefined) call.dimensions = request.dimensions;
+  if (request.user !== undefined) call.user = request.user;
+  return call;
 }

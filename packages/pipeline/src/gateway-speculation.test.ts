@@ -1,25 +1,7 @@
-import type { ChatResult } from '@svc/core';
-import type { Provider, ProviderChatRequest } from '@svc/providers';
+import type { RouteOutcome } from '@svc/router';
 import { describe, expect, it } from 'vitest';
 import type { ChatJsonResponse } from './gateway.js';
-import { catalog, request, setup } from './test/gateway-harness.js';
-
-/** A provider answering per upstream model: the text `answers` gives, recording what it was asked. */
-function answering(id: string, answers: (model: string) => string) {
-  const asked: ProviderChatRequest[] = [];
-  const provider: Provider & { asked: ProviderChatRequest[] } = {
-    id,
-    asked,
-    async chat(req): Promise<ChatResult> {
-      asked.push(req);
-      return { model: req.model, choices: [{ index: 0, message: { role: 'assistant', content: answers(req.model) }, finishReason: 'stop' }], usage: { promptTokens: 100, completionTokens: 20, totalTokens: 120 } };
-    },
-    async stream() {
-      throw new Error('not used');
-    },
-  };
-  return provider;
-}
+import { answering, catalog, request, setup } from './test/gateway-harness.js';
 
 const jsonObject = { type: 'json_object' as const };
 const price = (id: string) => {
@@ -46,19 +28,28 @@ describe('svc.enable_speculation', () => {
   it('falls back to the chosen model when the draft is not valid JSON, billing both calls', async () => {
     let draftModel = '';
     const providers = ['groq', 'together', 'anthropic', 'openai'].map((id) =>
-      answering(id, (model) => {
+      answering(id, (_call, { model }) => {
         if (!draftModel) draftModel = model;
         return model === draftModel ? 'I think the answer is forty-two.' : '{"answer": 42}';
       }),
     );
-    const { gateway, context, usage, decisions } = setup(providers);
+    const outcomes: RouteOutcome[] = [];
+    const { gateway, context, usage, decisions } = setup(providers, undefined, { feedback: { record: (o) => outcomes.push(o) } });
     const response = (await gateway.chat(request({ model: 'auto', responseFormat: jsonObject, svc: { enableSpeculation: true } }), context())) as ChatJsonResponse;
     expect(response.headers['x-svc-speculation-accepted']).toBe('0');
+    // The router learns that the draft model failed this request and the chosen one answered it.
+    const draft = (decisions[0]!.details as { speculation: { draft: string } }).speculation.draft;
+    expect(outcomes.map((o) => [o.modelId, o.success])).toEqual([
+      [response.metadata.model, true],
+      [draft, false],
+    ]);
     expect(response.result.choices[0]!.message.content).toBe('{"answer": 42}');
     expect(response.metadata.model).toBe((decisions[0]!.details as { waterfall: string[] }).waterfall[0]);
     expect(response.result.usage).toMatchObject({ promptTokens: 200, completionTokens: 40 });
-    expect(usage.map((u) => u.requestId.endsWith(':draft'))).toEqual([false, true]);
-    expect(response.metadata.cost_usd).toBeCloseTo(usage[0]!.costUsd + usage[1]!.costUsd, 12);
+    // One ledger row for the request, billing the draft and the answer.
+    expect(usage).toHaveLength(1);
+    expect(usage[0]).toMatchObject({ promptTokens: 200, completionTokens: 40 });
+    expect(usage[0]!.costUsd).toBeCloseTo(response.metadata.cost_usd!, 12);
     expect(decisions[0]!.details).toMatchObject({ speculation: { accepted: false } });
   });
 

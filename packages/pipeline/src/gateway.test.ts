@@ -56,6 +56,9 @@ describe('Gateway.chat', () => {
       [2, 'from anthropic'],
     ]);
     expect(decisions[0]!.details).toMatchObject({ replicatedChoices: 2, complexity: 'trivial', workflowType: 'single_turn', waterfall: [claude.id] });
+    // The scalar features the decision was made on are logged with it (snake_case, as /v1/classify_complexity names them).
+    expect(decisions[0]!.details).toMatchObject({ features: expect.objectContaining({ turns: 1, tools: false, has_system: false }) });
+    expect((decisions[0]!.details as { features: Record<string, unknown> }).features.prompt_tokens).toBeGreaterThan(0);
 
     const stream = await gateway.chat(request({ model: claude.id, n: 2, stream: true }), context());
     if (stream.kind !== 'stream') throw new Error('expected a stream');
@@ -71,6 +74,7 @@ describe('Gateway.chat', () => {
     if (response.kind !== 'stream') throw new Error('expected a stream');
     await drain(response);
     expect(usage[0]!.completionTokens).toBe(2); // "hello world": 2 tokens for the o200k tokenizer
+    expect(usage[0]!.usageEstimated).toBe(true);
     expect(decisions[0]!.details).toMatchObject({ usageEstimated: true });
     expect(response.metadata()).toMatchObject({ usage_estimated: true });
   });

@@ -1,13 +1,14 @@
 import type { Catalog, ModelInfo } from '@svc/catalog';
-import { type CachedAnswer, type Caller, type ChatRequest, type ChatResult, type GatewayError, type IntelligenceMode, type StreamEvent, type SvcMetadata, type Usage, isGatewayError, isProviderError, randomId } from '@svc/core';
+import { type CachedAnswer, type Caller, type ChatRequest, type ChatResult, type GatewayError, type IntelligenceMode, type OutputConfig, type StreamEvent, type SvcMetadata, type Usage, defaultOutputConfig, isGatewayError, isProviderError, randomId } from '@svc/core';
 import type { HedgeStats, LatencyTracker } from '@svc/resilience';
 import { type GovernanceSource, type ToolGovernance, ToolCallStreamGuard, checkDeclaredTools, checkToolCalls } from '@svc/governance';
 import { type OutputVerifier, createOutputVerifier } from '@svc/healing';
 import { type Limiter, type Reservation, organizationLimits } from '@svc/limits';
 import { type LatencyStats, type RouteContext, type Router, createLatencyStats, createRouter } from '@svc/router';
-import type { Logger, Metrics } from '@svc/telemetry';
+import type { HistogramSeries, Logger, Metrics } from '@svc/telemetry';
 import type { Attempt } from './attempt.js';
 import { type BreakerGate, type CallSettings, type ProviderLookup, callChat, openStream } from './call.js';
+import { countRejection, countUpstreamError } from './call-metrics.js';
 import { type Cost, computeCost, sumCosts } from '@svc/billing';
 import { type Deadline, createDeadline } from './deadline.js';
 import { estimateUsage } from './estimate-usage.js';
@@ -18,7 +19,7 @@ import { replicateEvent } from './replicate-stream.js';
 import { type CacheHit, type CacheMiss, type ExactCachePort, type SemanticCachePort, cacheEnabled, hitCost, hitUsage, lookupCache, storeAnswer } from './cache-stage.js';
 import type { ChainLimiter } from './chain-limits.js';
 import { StreamCollector } from './stream-collect.js';
-import { type Verified, addUsage, streamReport, verificationPlan, verifyAnswer } from './verification.js';
+import { type Verified, addUsage, healOptions, streamReport, verificationPlan, verifyAnswer } from './verification.js';
 import { replayStream } from './stream-replay.js';
 import { type RoutingDecision, decisionDetails, storedCandidates } from './decision-log.js';
 import { reliabilitySettings } from './reliability.js';
@@ -27,6 +28,7 @@ import { largerContextModels, requiredCapabilities } from './route.js';
 import type { RouterFeedback } from './router-feedback.js';
 import type { StickyStore } from './sticky-routes.js';
 import { injectMemory, type MemoryPort, recallForRequest, redactRequest, rememberExchange, restoreResult } from './memory-stage.js';
+import { NORMAL, type Shed, type Switches, reportShed, runs, shedList, shedMetadata, switchedVerification } from './switches.js';
 
 export interface GatewayDeps {
   /** The active catalog: models of configured providers only. */
@@ -71,6 +73,11 @@ export interface GatewayDeps {
   semanticCache?: SemanticCachePort;
   /** Per-organisation memory: recalled into and stored from requests in mode `full`. */
   memory?: MemoryPort;
+  /**
+   * Feature flags and the degradation level (shared across instances); read once per request,
+   * no I/O. Absent: every optional stage runs.
+   */
+  switches?: { readonly current: Switches };
 }
 
 /** Milliseconds; 0 disables a limit. */
@@ -130,23 +137,28 @@ export class Gateway {
   private readonly maxAttempts: number;
   private readonly router: Router;
   private readonly routerLatency: LatencyStats;
-  private readonly routeContext: RouteContext;
+  /** Route contexts by mode and org policy, built once: [full/cache, proxy, free full/cache, free proxy]. */
+  private readonly routeContexts: readonly RouteContext[];
   /** Proxy mode routes on the structural features only (spec §Intelligence modes: the small vector). */
-  private readonly proxyRouteContext: RouteContext;
   private readonly verifier: OutputVerifier;
+  private readonly overhead: HistogramSeries;
+  private readonly streamOverhead: HistogramSeries;
 
   constructor(private readonly deps: GatewayDeps) {
+    this.overhead = deps.metrics.gatewayOverhead.series('chat');
+    this.streamOverhead = deps.metrics.gatewayOverhead.series('chat_stream');
     this.maxAttempts = deps.maxAttempts ?? 4;
     this.verifier = deps.verifier ?? createOutputVerifier();
     this.routerLatency = deps.routerLatency ?? createLatencyStats();
     this.router = deps.router ?? createRouter({ catalog: deps.catalog, latency: this.routerLatency });
     const latency = this.routerLatency;
     const breakers = deps.breakers;
-    this.routeContext = {
+    const live: RouteContext = {
       latencyMs: (id) => latency.get(id),
       ...(breakers?.knownOpen ? { breakerOpen: (id: string) => breakers.knownOpen!(id) } : {}),
     };
-    this.proxyRouteContext = { ...this.routeContext, textFeatures: false };
+    const free: RouteContext = { ...live, orgPolicy: { freeModelsOnly: true } };
+    this.routeContexts = [live, { ...live, textFeatures: false }, free, { ...free, textFeatures: false }];
   }
 
   /**
@@ -164,7 +176,7 @@ export class Gateway {
         estimatedCostUsd: (promptTokens * model.inputPricePerMTok + completion * model.outputPricePerMTok) / 1e6,
       });
     } catch (error) {
-      if (isGatewayError(error)) this.deps.metrics.rateLimitRejections.inc({ scope: error.status === 402 ? (error.code === 'quota_exceeded' ? 'quota' : 'budget') : 'rate' });
+      countRejection(this.deps.metrics, error);
       throw error;
     }
   }
@@ -187,7 +199,7 @@ export class Gateway {
   private route(request: ChatRequest, context: RequestContext, mode: IntelligenceMode): RoutingDecision | Promise<RoutingDecision> {
     const svc = request.svc;
     const { sticky, chains } = this.deps;
-    const routeContext = mode === 'proxy' ? this.proxyRouteContext : this.routeContext;
+    const routeContext = this.routeContexts[(mode === 'proxy' ? 1 : 0) + (context.caller.org.freeModelsOnly === true ? 2 : 0)]!;
     const stickyKey = sticky && request.routingHints?.chainRouting !== 'mixed' ? (svc?.chainId ?? svc?.conversationId) : undefined;
     if (stickyKey === undefined && !(chains && svc?.chainId !== undefined)) return this.router.route(request, routeContext);
     return this.routeChain(request, context, stickyKey, routeContext);
@@ -208,6 +220,7 @@ export class Gateway {
 
   async chat(request: ChatRequest, context: RequestContext): Promise<ChatResponse> {
     const mode = resolveIntelligenceMode(context.intelligenceModeHeader, request.svc?.intelligenceMode, context.caller.org.defaultIntelligenceMode);
+    const output = context.caller.org.outputConfig ?? defaultOutputConfig;
     // Routing runs first even though a hit ignores it: it is synchronous and cheap, and a chain's
     // step limits must count cached steps too.
     const governance = await this.governance(request, context.caller.org.id);
@@ -215,9 +228,14 @@ export class Gateway {
     let decision = routed instanceof Promise ? await routed : routed;
     // Stage 1's limits (RPM/TPM, monthly budget and quota): admitted against the first choice's prices.
     const reservation = this.deps.limiter ? await this.admit(request, context, decision.model, decision.promptTokens) : unlimited;
-    const { exactCache, semanticCache } = this.deps;
+    // The operator's flags and degradation level: one snapshot for the whole request.
+    const switches = this.deps.switches?.current ?? NORMAL;
+    const shed = shedList(switches);
+    const cacheRuns = cacheEnabled(mode, request);
+    const exactCache = cacheRuns && this.deps.exactCache && runs(switches, 'exact_cache', shed) ? this.deps.exactCache : undefined;
+    const semanticCache = cacheRuns && this.deps.semanticCache && runs(switches, 'semantic_cache', shed) ? this.deps.semanticCache : undefined;
     let miss: CacheMiss | undefined;
-    if ((exactCache || semanticCache) && cacheEnabled(mode, request)) {
+    if (exactCache || semanticCache) {
       let cached: Awaited<ReturnType<typeof lookupCache>>;
       try {
         cached = await lookupCache(exactCache, semanticCache, request, context.caller.org.id);
@@ -232,17 +250,21 @@ export class Gateway {
       if ('hit' in cached) {
         // A hit consumes no tokens and costs nothing: only the request counts.
         void reservation.settle({ actualTokens: 0, actualCostUsd: 0 });
-        return withHeaders(this.cacheHit(request, context, mode, cached.hit), reservation.headers);
+        const hit = withHeaders(this.cacheHit(request, context, mode, cached.hit), reservation.headers);
+        reportShed(switches, shed, this.deps.metrics, hit.headers);
+        shedMetadata(switches, shed, hit.kind === 'json' ? hit.metadata : hit.metadata()!);
+        return hit;
       }
       miss = cached.miss;
     }
     // Full mode recalls the org's memory into the prompt; svc.redact_pii hides PII from the provider (and from memory).
-    const memory = mode === 'full' ? this.deps.memory : undefined;
+    const memory = mode === 'full' && this.deps.memory && runs(switches, 'memory', shed) ? this.deps.memory : undefined;
     const redaction = request.svc?.redactPii === true ? redactRequest(request) : undefined;
     const sent = redaction?.request ?? request;
     const outbound = memory ? injectMemory(sent, await recallForRequest(memory, sent, context.caller.org.id)) : sent;
     // Speculation drafts with a cheaper model and serves the draft when verification accepts it; where nothing can check a draft it is reported as not applied.
-    const draft = request.svc?.enableSpeculation === true ? speculationDraft(request, mode, decision) : undefined;
+    const speculating = request.svc?.enableSpeculation === true && runs(switches, 'speculation', shed);
+    const draft = speculating ? speculationDraft(request, mode, decision) : undefined;
     if (request.svc?.enableSpeculation === true && !draft) decision = { ...decision, notApplied: [...decision.notApplied, 'svc.enable_speculation'] };
     const routedAt = performance.now();
     const attempts: Attempt[] = [];
@@ -266,7 +288,7 @@ export class Gateway {
             hedging: {
               latency: this.deps.hedging.latency,
               stats: this.deps.hedging.stats,
-              enabled: request.svc?.enableHedging ?? (reliability.hedge || this.deps.hedging.config.enabledByDefault),
+              enabled: (request.svc?.enableHedging ?? (reliability.hedge || this.deps.hedging.config.enabledByDefault)) && runs(switches, 'hedging', shed),
             },
           }
         : {}),
@@ -281,9 +303,11 @@ export class Gateway {
       if (request.stream) {
         const opened = await openStream(outbound, decision.waterfall, settings, attempts);
         ended = true; // the stream owns the reservation from here
-        return this.streamResponse(request, context, decision, mode, opened.model, opened.value, attempts, deadline, miss, providers, orgProviders, governance, reservation);
+        // Until the first event is ready to send: the request's time so far less the provider's.
+        this.streamOverhead.observe(Math.max(0, performance.now() - context.startedAt - opened.providerMs) / 1000);
+        return this.streamResponse(request, context, decision, mode, output, opened.model, opened.value, attempts, deadline, miss, providers, orgProviders, governance, reservation, switches, shed);
       }
-      speculation = draft ? await speculate(outbound, draft, settings, attempts, this.verifier) : undefined;
+      speculation = draft ? await speculate(outbound, draft, settings, attempts, healOptions(output, this.verifier)) : undefined;
       const called = speculation?.accepted
         ? { value: speculation.result!, model: speculation.draft, providerMs: speculation.providerMs }
         : await callChat(outbound, decision.waterfall, settings, attempts);
@@ -291,15 +315,16 @@ export class Gateway {
       let { value: result, providerMs } = called;
       // A rejected draft was a provider call too: not the gateway's overhead.
       if (speculation && !speculation.accepted) providerMs += speculation.providerMs;
-      const plan = verificationPlan(request, mode);
+      const plan = switchedVerification(verificationPlan(request, mode, output), request.svc?.outputVerification !== undefined, switches, shed);
       let verified: Verified | undefined;
-      if (speculation?.accepted) verified = { result, healerReport: speculation.healerReport, reask: undefined, notApplied: false };
+      if (speculation?.accepted) verified = { result, healerReport: speculation.healerReport, reasks: [], notApplied: false };
       else if (plan.verify || plan.notApplied) {
         const before = performance.now();
-        verified = await verifyAnswer(outbound, plan, result, model, decision.waterfall, settings, attempts, this.verifier);
+        const crossModel = output.crossModelCandidate === null ? undefined : this.deps.catalog.get(output.crossModelCandidate);
+        verified = await verifyAnswer(outbound, plan, result, model, decision.waterfall, settings, attempts, { config: output, verifier: this.verifier, crossModel });
         result = verified.result;
         // A re-ask is a provider call: it is not the gateway's overhead.
-        if (verified.reask) providerMs += performance.now() - before;
+        if (verified.reasks.length > 0) providerMs += performance.now() - before;
         if (verified.notApplied) decision = { ...decision, notApplied: [...decision.notApplied, 'svc.output_verification'] };
       }
       deadline.clear();
@@ -319,17 +344,17 @@ export class Gateway {
       const replicated = replicateChoices(result, request.n);
       if (miss) storeAnswer(exactCache, semanticCache, request, context.caller.org.id, miss, { result, model: model.id, provider: model.provider, tier: model.tier, storedAt: Date.now() });
       const elapsed = performance.now() - context.startedAt;
-      this.deps.metrics.gatewayOverhead.observe({ route: 'chat' }, Math.max(0, elapsed - providerMs) / 1000);
+      this.overhead.observe(Math.max(0, elapsed - providerMs) / 1000);
       const latencyMs = Math.round(elapsed);
       const firstCost = result.usage ? computeCost(model, result.usage) : undefined;
-      const reask = verified?.reask;
-      const reaskCost = reask?.usage ? computeCost(reask.model, reask.usage) : undefined;
+      // Every re-ask was paid for: billed with the answer, in the request's one ledger row.
+      const reasks = (verified?.reasks ?? []).flatMap((reask) => (reask.usage ? [{ ...reask, usage: reask.usage, cost: computeCost(reask.model, reask.usage) }] : []));
       // A rejected draft was paid for too.
       const rejected = speculation && !speculation.accepted && speculation.usage ? { model: speculation.draft, usage: speculation.usage } : undefined;
       const draftCost = rejected ? computeCost(rejected.model, rejected.usage) : undefined;
       // The client is billed for the answer, its correction and a rejected draft: usage and cost cover every call.
-      const cost = [reaskCost, draftCost].reduce<Cost | undefined>((sum, extra) => (extra ? (sum ? sumCosts(sum, extra) : extra) : sum), firstCost);
-      if (reask?.usage) result = { ...result, usage: addUsage(result.usage, reask.usage)! };
+      const cost = [...reasks.map((reask) => reask.cost), draftCost].reduce<Cost | undefined>((sum, extra) => (extra ? (sum ? sumCosts(sum, extra) : extra) : sum), firstCost);
+      for (const reask of reasks) result = { ...result, usage: addUsage(result.usage, reask.usage)! };
       if (rejected) result = { ...result, usage: addUsage(result.usage, rejected.usage)! };
       const metadata = buildSvcMetadata({ requestId: context.requestId, requestedModel: request.model, decision, served: model, mode, latencyMs, cost, byok: orgProviders?.get(model.provider) !== undefined });
       if (verified?.healerReport) metadata.healer_report = verified.healerReport;
@@ -344,21 +369,34 @@ export class Gateway {
       const details: Record<string, unknown> = {};
       if (replicated) details.replicatedChoices = replicated;
       if (verified?.healerReport) details.healing = { stage: verified.healerReport.stage, confidence: verified.healerReport.confidence };
-      if (reask) details.reask = { model: reask.model.id, valid: reask.valid };
+      const lastReask = verified?.reasks.at(-1);
+      if (lastReask) details.reask = { model: lastReask.model.id, valid: lastReask.valid, ...(verified!.reasks.length > 1 ? { count: verified!.reasks.length } : {}) };
       if (speculation) details.speculation = { draft: speculation.draft.id, accepted: speculation.accepted };
-      this.learn(context, request, decision, mode, model, attempts, 'ok', called.value.usage, firstCost, latencyMs, false, details);
-      // The re-ask has its own ledger row, so no spend goes unrecorded.
-      if (reask?.usage && reaskCost) this.recordSpend(`${context.requestId}:reask`, context, reask.model, reask.usage, reaskCost, latencyMs, 200, false, new Date());
-      if (rejected && draftCost) this.recordSpend(`${context.requestId}:draft`, context, rejected.model, rejected.usage, draftCost, latencyMs, 200, false, new Date());
+      if (shed.length > 0) details.shed = [...shed];
+      reportShed(switches, shed, this.deps.metrics, headers);
+      shedMetadata(switches, shed, metadata);
+      // One ledger row per request, billing every call it made; the metrics count each call on its own model.
+      for (const reask of reasks) this.countSpend(reask.model, reask.usage, reask.cost);
+      if (rejected && draftCost) this.countSpend(rejected.model, rejected.usage, draftCost);
+      const billed = result.usage && cost ? { usage: result.usage, cost } : undefined;
+      this.learn(context, request, decision, mode, model, attempts, 'ok', called.value.usage, firstCost, latencyMs, false, details, {
+        ...(billed ? { billed } : {}),
+        // What verification found is the router's quality signal: a re-ask means the answer failed, healing is worth its confidence.
+        ...(lastReask ? { quality: 0 } : verified?.healerReport ? { quality: verified.healerReport.confidence } : {}),
+        ...(rejected ? { rejectedDraft: rejected.model } : {}),
+      });
       // An organisation's own key is paid by the organisation: it counts against rate limits, not the budget.
       void reservation.settle({ actualTokens: result.usage?.totalTokens ?? 0, actualCostUsd: metadata.cost_attribution === 'byok' ? 0 : (cost?.costUsd ?? 0) });
       return { kind: 'json', result, metadata, headers: { ...headers, ...reservation.headers } };
     } catch (error) {
       deadline.clear();
       this.recordFailure(context, request, decision, mode, attempts);
-      // A draft answered before the chosen model failed: what it spent is still recorded and charged.
+      // A draft answered before the chosen model failed: what it spent is still recorded and charged, in the request's one row.
       const spent = speculation?.usage && !speculation.accepted ? computeCost(speculation.draft, speculation.usage) : undefined;
-      if (spent && speculation?.usage) this.recordSpend(`${context.requestId}:draft`, context, speculation.draft, speculation.usage, spent, Math.round(performance.now() - context.startedAt), 200, false, new Date());
+      if (spent && speculation?.usage) {
+        this.countSpend(speculation.draft, speculation.usage, spent);
+        this.recordUsage(context, speculation.draft, speculation.usage, spent, Math.round(performance.now() - context.startedAt), isGatewayError(error) ? error.status : 500, false, false, new Date());
+      }
       if (!ended && spent && speculation?.usage) {
         ended = true;
         void reservation.settle({ actualTokens: speculation.usage.totalTokens, actualCostUsd: orgProviders?.get(speculation.draft.provider) ? 0 : spent.costUsd });
@@ -373,6 +411,7 @@ export class Gateway {
     context: RequestContext,
     decision: RoutingDecision,
     mode: IntelligenceMode,
+    output: OutputConfig,
     model: ModelInfo,
     opened: { first: IteratorResult<StreamEvent>; rest: AsyncIterator<StreamEvent> },
     attempts: Attempt[],
@@ -382,25 +421,33 @@ export class Gateway {
     orgProviders: ProviderLookup | undefined,
     governance: ToolGovernance | undefined,
     reservation: Reservation,
+    switches: Switches,
+    shed: Shed,
   ): ChatStreamResponse {
     let metadata: SvcMetadata | undefined;
     const self = this;
     const replicas = request.n > 1 && providers.get(model.provider)?.multipleChoices === false ? request.n : 1;
     const byok = orgProviders?.get(model.provider) !== undefined;
+    // Before the headers, so a verification the switches skip is named in them.
+    const plan = switchedVerification(verificationPlan(request, mode, output), request.svc?.outputVerification !== undefined, switches, shed);
+    const firstToken = this.deps.metrics.model(model.provider, model.id).timeToFirstToken;
     async function* events(): AsyncGenerator<StreamEvent> {
       let usage: Usage | undefined;
       // References to the streamed text, joined only when the provider sends no usage (then tokenised).
       const pieces: string[] = [];
       let outcome = 'client_closed';
       // Only when the answer will be cached or verified: the events are kept to rebuild it once complete.
-      const plan = verificationPlan(request, mode);
       const collector = miss || plan.verify ? new StreamCollector(model.upstreamId) : undefined;
       const track = (event: StreamEvent) => {
         collector?.add(event);
         if (event.type === 'usage') usage = event.usage;
-        else if (event.type === 'text-delta' || event.type === 'reasoning-delta' || event.type === 'refusal-delta') pieces.push(event.text);
-        else if (event.type === 'tool-call-delta') pieces.push(event.argumentsDelta);
-        else return;
+        else if (event.type === 'text-delta' || event.type === 'reasoning-delta' || event.type === 'refusal-delta') {
+          if (pieces.length === 0) firstToken.observe((performance.now() - context.startedAt) / 1000);
+          pieces.push(event.text);
+        } else if (event.type === 'tool-call-delta') {
+          if (pieces.length === 0) firstToken.observe((performance.now() - context.startedAt) / 1000);
+          pieces.push(event.argumentsDelta);
+        } else return;
         // TPM counts streamed tokens as they are produced (about 4 characters each), every 32 pieces.
         if (limited && pieces.length - charged >= 32) chargeSince();
       };
@@ -451,7 +498,7 @@ export class Gateway {
         metadata = buildSvcMetadata({ requestId: context.requestId, requestedModel: request.model, decision, served: model, mode, latencyMs, cost, byok });
         void reservation.settle({ actualTokens: finalUsage.totalTokens, actualCostUsd: byok ? 0 : cost.costUsd });
         // A stream is verified once complete and reported only: its chunks are already sent.
-        const report = outcome === 'ok' && plan.verify && request.responseFormat ? streamReport(collector?.result(), request.responseFormat, self.verifier) : undefined;
+        const report = outcome === 'ok' && plan.verify && request.responseFormat ? streamReport(collector?.result(), request.responseFormat, self.verifier, output) : undefined;
         if (report) metadata.healer_report = report;
         if (plan.notApplied) metadata.not_applied = [...(metadata.not_applied ?? []), 'svc.output_verification'];
         const details: Record<string, unknown> = {};
@@ -460,13 +507,17 @@ export class Gateway {
           metadata.usage_estimated = true;
         }
         if (replicas > 1) details.replicatedChoices = replicas - 1;
+        if (shed.length > 0) details.shed = [...shed];
+        shedMetadata(switches, shed, metadata);
         self.learn(context, request, decision, mode, model, attempts, outcome, finalUsage, cost, latencyMs, true, details);
       }
     }
+    const headers = { ...routingHeaders(context.requestId, context.caller.org.id, decision, model, mode), ...reservation.headers };
+    reportShed(switches, shed, this.deps.metrics, headers);
     return {
       kind: 'stream',
       events: events(),
-      headers: { ...routingHeaders(context.requestId, context.caller.org.id, decision, model, mode), ...reservation.headers },
+      headers,
       model: model.id,
       metadata: () => metadata,
     };
@@ -547,9 +598,9 @@ export class Gateway {
   ): void {
     const { metrics, learn } = this.deps;
     const createdAt = new Date();
-    metrics.cacheHits.inc({ layer: hit.layer, type: 'chat' });
+    metrics.cacheHits.series(hit.layer, 'chat').inc();
     if (usage && cost) {
-      if (cost.savingsUsd > 0) metrics.savingsUsd.inc({ model: answer.model, provider: answer.provider }, cost.savingsUsd);
+      if (cost.savingsUsd > 0) metrics.model(answer.provider, answer.model).savingsUsd.inc(cost.savingsUsd);
       learn.recordUsage({
         requestId: context.requestId,
         orgId: context.caller.org.id,
@@ -588,15 +639,19 @@ export class Gateway {
     });
   }
 
-  /** Metrics and the ledger row of one billed provider answer. */
-  private recordSpend(requestId: string, context: RequestContext, model: ModelInfo, usage: Usage, cost: Cost, latencyMs: number, status: number, stream: boolean, createdAt: Date): void {
-    const { metrics } = this.deps;
-    metrics.tokens.inc({ direction: 'prompt', model: model.id, provider: model.provider }, usage.promptTokens);
-    metrics.tokens.inc({ direction: 'completion', model: model.id, provider: model.provider }, usage.completionTokens);
-    metrics.costUsd.inc({ model: model.id, provider: model.provider }, cost.costUsd);
-    if (cost.savingsUsd > 0) metrics.savingsUsd.inc({ model: model.id, provider: model.provider }, cost.savingsUsd);
+  /** The token, cost and savings counters of one provider call, on the model that made it. */
+  private countSpend(model: ModelInfo, usage: Usage, cost: Cost): void {
+    const series = this.deps.metrics.model(model.provider, model.id);
+    series.promptTokens.inc(usage.promptTokens);
+    series.completionTokens.inc(usage.completionTokens);
+    series.costUsd.inc(cost.costUsd);
+    if (cost.savingsUsd > 0) series.savingsUsd.inc(cost.savingsUsd);
+  }
+
+  /** The request's one ledger row (idempotent by request id): what every call it made cost. */
+  private recordUsage(context: RequestContext, model: ModelInfo, usage: Usage, cost: Cost, latencyMs: number, status: number, stream: boolean, usageEstimated: boolean, createdAt: Date): void {
     this.deps.learn.recordUsage({
-      requestId,
+      requestId: context.requestId,
       orgId: context.caller.org.id,
       keyId: context.caller.keyId,
       model: model.id,
@@ -610,18 +665,22 @@ export class Gateway {
       latencyMs,
       status,
       stream,
+      usageEstimated,
       createdAt,
     });
   }
 
   private observeAttempt(model: ModelInfo, attempt: Attempt): void {
-    const { metrics } = this.deps;
-    metrics.providerDuration.observe({ provider: model.provider, model: model.id, outcome: attempt.outcome }, attempt.latencyMs / 1000);
+    const series = this.deps.metrics.model(model.provider, model.id);
+    const seconds = attempt.latencyMs / 1000;
     // Time to the answer (or to a stream's first event): what the router weighs as latency.
-    if (attempt.outcome === 'ok') this.routerLatency.observe(model.id, attempt.latencyMs);
-    else if (attempt.outcome === 'error') {
-      metrics.upstreamErrors.inc({ provider: model.provider, kind: attempt.errorKind ?? 'unknown', status: String(attempt.upstreamStatus ?? 0) });
-    }
+    if (attempt.outcome === 'ok') {
+      series.providerOk.observe(seconds);
+      this.routerLatency.observe(model.id, attempt.latencyMs);
+    } else if (attempt.outcome === 'error') {
+      series.providerError.observe(seconds);
+      countUpstreamError(this.deps.metrics, model, attempt.errorKind ?? 'unknown', attempt.upstreamStatus);
+    } else series.providerSkipped.observe(seconds);
   }
 
   private learn(
@@ -637,16 +696,29 @@ export class Gateway {
     latencyMs: number,
     stream: boolean,
     details: Record<string, unknown>,
+    extra: LearnExtra = {},
   ): void {
     const { learn } = this.deps;
     const createdAt = new Date();
-    if (usage && cost) this.recordSpend(context.requestId, context, model, usage, cost, latencyMs, outcome === 'ok' || outcome === 'client_closed' ? 200 : 502, stream, createdAt);
+    if (usage && cost) this.countSpend(model, usage, cost);
+    const row = extra.billed ?? (usage && cost ? { usage, cost } : undefined);
+    const status = outcome === 'ok' || outcome === 'client_closed' ? 200 : 502;
+    if (row) this.recordUsage(context, model, row.usage, row.cost, latencyMs, status, stream, details.usageEstimated === true, createdAt);
     learn.recordDecision(decisionRecord(context, request, decision, mode, model, attempts, outcome, latencyMs, details, createdAt));
     const success = outcome === 'ok' || outcome === 'client_closed';
     const feedback = this.deps.feedback;
     if (feedback) {
       teachFailures(feedback, decision, attempts);
-      feedback.record({ decision, modelId: model.id, success, ...(usage ? { completionTokens: usage.completionTokens } : {}) });
+      feedback.record({
+        decision,
+        modelId: model.id,
+        success,
+        ...(usage ? { completionTokens: usage.completionTokens } : {}),
+        ...(cost ? { costUsd: cost.costUsd } : {}),
+        ...(extra.quality === undefined ? {} : { quality: extra.quality }),
+      });
+      // A draft verification refused taught the router that the cheaper model could not do this request.
+      if (extra.rejectedDraft) feedback.record({ decision, modelId: extra.rejectedDraft.id, success: false });
     }
     if (success && decision.stickyKey !== undefined) this.deps.sticky?.set(context.caller.org.id, decision.stickyKey, model.id);
   }
@@ -730,6 +802,16 @@ function withOwnKeys(own: ProviderLookup, platform: ProviderLookup): ProviderLoo
 }
 
 /** Each candidate that failed on its own account teaches the router a failure (a caller-fault error teaches nothing). */
+/** What the learn stage needs beyond the answering call. */
+interface LearnExtra {
+  /** What the request is billed when it made more calls than the one answering (a re-ask, a rejected draft). */
+  billed?: { usage: Usage; cost: Cost };
+  /** Quality of the answer in 0..1 as verification judged it (absent: a plain success is 1). */
+  quality?: number;
+  /** A speculation draft verification refused. */
+  rejectedDraft?: ModelInfo;
+}
+
 function teachFailures(feedback: Pick<RouterFeedback, 'record'>, decision: RoutingDecision, attempts: readonly Attempt[]): void {
   for (const attempt of attempts) {
     if (attempt.outcome === 'error' && attempt.errorKind !== undefined && upstreamFaults.has(attempt.errorKind)) {

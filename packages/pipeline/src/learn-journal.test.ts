@@ -50,8 +50,26 @@ describe('KvLearnJournal', () => {
     expect(out.usage.map((u) => u.requestId)).toEqual(['req_1', 'req_2']);
     expect(out.usage[0]!.createdAt).toEqual(new Date('2026-11-21T10:00:00Z'));
     expect(await kv.read('svc:learn:usage', '0', 10)).toEqual([]);
-    expect(journal.stats()).toEqual({ queued: 0, processed: 2, failures: 0 });
+    expect(journal.stats()).toMatchObject({ queued: 0, processed: 2, failures: 0, lastErrorAt: null });
     await journal.close();
+  });
+
+  it('measures the shared backlog: entries every instance journaled, oldest by its stream id', async () => {
+    const kv = createMemoryKv();
+    const journal = new KvLearnJournal({ kv, writer: writer(), flushIntervalMs: 60_000 });
+    const other = new KvLearnJournal({ kv, writer: writer(), flushIntervalMs: 60_000 });
+    expect(await journal.backlog()).toEqual({ scope: 'shared', usage: 0, decisions: 0, oldestPendingAt: null });
+    const before = Date.now();
+    journal.recordUsage(event('req_1'));
+    other.recordUsage(event('req_2'));
+    await new Promise((resolve) => setImmediate(resolve));
+    const backlog = await journal.backlog();
+    expect(backlog).toMatchObject({ scope: 'shared', usage: 2, decisions: 0 });
+    expect(backlog.oldestPendingAt).toBeGreaterThanOrEqual(before);
+    expect(journal.lastBacklog()).toEqual(backlog);
+    await journal.flush();
+    expect(await other.backlog()).toMatchObject({ usage: 0, oldestPendingAt: null });
+    await Promise.all([journal.close(), other.close()]);
   });
 
   it('survives its process: another instance drains what a dead one journaled', async () => {

@@ -1,5 +1,5 @@
 import type { Kv } from '@svc/kv';
-import type { DecisionRecord, LearnStats, LearnWriter, UsageEvent } from './learn-queue.js';
+import { type DecisionRecord, type LearnBacklog, type LearnStats, type LearnWriter, type UsageEvent, firstCreatedAt, older } from './learn-queue.js';
 
 /** What the pipeline and the runtime need of the learn stage, in memory or journaled. */
 export interface LearnSink {
@@ -8,6 +8,13 @@ export interface LearnSink {
   /** Writes everything recorded so far to the relational store. */
   flush(): Promise<void>;
   stats(): LearnStats;
+  /** What waits to be written now (reads the journal when there is one). */
+  backlog(): Promise<LearnBacklog>;
+  /**
+   * The last backlog measured without waiting: the queue itself in memory; for the journal the
+   * figures of its last drain tick (once a flush interval).
+   */
+  lastBacklog(): LearnBacklog;
   /** Flushes and stops the timers. */
   close(): Promise<void>;
 }
@@ -55,6 +62,9 @@ export class KvLearnJournal implements LearnSink {
   private flushing: Promise<void> | undefined;
   private processed = 0;
   private failures = 0;
+  private lastFlushAt: number | null = null;
+  private lastErrorAt: number | null = null;
+  private measured: LearnBacklog = { scope: 'shared', usage: 0, decisions: 0, oldestPendingAt: null };
   private closed = false;
 
   constructor(private readonly settings: KvJournalSettings) {
@@ -63,7 +73,8 @@ export class KvLearnJournal implements LearnSink {
     this.batchSize = settings.batchSize ?? 500;
     this.flushIntervalMs = Math.max(10, settings.flushIntervalMs ?? 1_000);
     this.onError = settings.onError ?? (() => {});
-    this.timer = setInterval(() => void this.flush().catch(this.onError), this.flushIntervalMs);
+    // Each tick drains, then measures what is left for the metrics (a failed measure keeps the last one).
+    this.timer = setInterval(() => void this.flush().then(() => this.backlog().then(() => undefined, () => undefined), this.onError), this.flushIntervalMs);
     this.timer.unref();
   }
 
@@ -77,8 +88,7 @@ export class KvLearnJournal implements LearnSink {
 
   private append(stream: string, value: object, fallback: () => void): void {
     const pending = this.kv.append(this.prefix + stream, { v: JSON.stringify(value) }).catch((error: unknown) => {
-      this.failures++;
-      this.onError(error);
+      this.failed(error);
       fallback();
     });
     this.pendingAppends.add(pending);
@@ -86,7 +96,44 @@ export class KvLearnJournal implements LearnSink {
   }
 
   stats(): LearnStats {
-    return { queued: this.fallbackUsage.length + this.fallbackDecisions.length + this.pendingAppends.size, processed: this.processed, failures: this.failures };
+    return {
+      queued: this.fallbackUsage.length + this.fallbackDecisions.length + this.pendingAppends.size,
+      processed: this.processed,
+      failures: this.failures,
+      lastFlushAt: this.lastFlushAt,
+      lastErrorAt: this.lastErrorAt,
+    };
+  }
+
+  /** The journal's two streams (every instance's entries) plus this instance's fallback queue. */
+  async backlog(): Promise<LearnBacklog> {
+    const usageKey = this.prefix + usageStream;
+    const decisionKey = this.prefix + decisionStream;
+    const [usage, decisions, [firstUsage], [firstDecision]] = await Promise.all([
+      this.kv.streamLength(usageKey),
+      this.kv.streamLength(decisionKey),
+      this.kv.read(usageKey, '0', 1),
+      this.kv.read(decisionKey, '0', 1),
+    ]);
+    // A stream entry's id starts with the ms it was appended at.
+    const journaled = older(firstUsage ? Number.parseInt(firstUsage.id, 10) : null, firstDecision ? Number.parseInt(firstDecision.id, 10) : null);
+    this.measured = {
+      scope: 'shared',
+      usage: usage + this.fallbackUsage.length,
+      decisions: decisions + this.fallbackDecisions.length,
+      oldestPendingAt: older(journaled, older(firstCreatedAt(this.fallbackUsage), firstCreatedAt(this.fallbackDecisions))),
+    };
+    return this.measured;
+  }
+
+  lastBacklog(): LearnBacklog {
+    return this.measured;
+  }
+
+  private failed(error: unknown): void {
+    this.failures++;
+    this.lastErrorAt = Date.now();
+    this.onError(error);
   }
 
   /** Drains both streams (and the in-memory fallback) to the store; concurrent calls share one run. */
@@ -129,12 +176,12 @@ export class KvLearnJournal implements LearnSink {
       try {
         if (rows.length > 0) await write(rows);
       } catch (error) {
-        this.failures++;
-        this.onError(error);
+        this.failed(error);
         return; // kept in the stream: the next flush retries it
       }
       await this.kv.ack(key, entries.map((e) => e.id));
       this.processed += rows.length;
+      this.lastFlushAt = Date.now();
       if (entries.length < this.batchSize) return;
       await new Promise((resolve) => setImmediate(resolve));
     }
@@ -146,9 +193,10 @@ export class KvLearnJournal implements LearnSink {
       try {
         await this.settings.writer.writeUsage(rows);
         this.processed += rows.length;
+        this.lastFlushAt = Date.now();
       } catch (error) {
         this.fallbackUsage.unshift(...rows);
-        this.onError(error);
+        this.failed(error);
       }
     }
     if (this.fallbackDecisions.length > 0) {
@@ -156,9 +204,10 @@ export class KvLearnJournal implements LearnSink {
       try {
         await this.settings.writer.writeDecisions(rows);
         this.processed += rows.length;
+        this.lastFlushAt = Date.now();
       } catch (error) {
         this.fallbackDecisions.unshift(...rows);
-        this.onError(error);
+        this.failed(error);
       }
     }
   }

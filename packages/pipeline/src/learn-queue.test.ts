@@ -18,7 +18,19 @@ describe('LearnQueue', () => {
     expect(written).toEqual([]);
     await queue.close();
     expect(written.map((batch) => batch.map((e) => e.requestId))).toEqual([['a', 'b'], ['c']]);
-    expect(queue.stats()).toEqual({ queued: 0, processed: 3, failures: 0 });
+    expect(queue.stats()).toMatchObject({ queued: 0, processed: 3, failures: 0, lastErrorAt: null });
+    expect(queue.stats().lastFlushAt).toBeGreaterThan(Date.now() - 5_000);
+  });
+
+  it('reports its backlog: entries per kind and when the oldest was recorded', async () => {
+    const queue = new LearnQueue({ flushIntervalMs: 60_000, writer: { writeUsage: async () => {}, writeDecisions: async () => {} } });
+    expect(await queue.backlog()).toEqual({ scope: 'instance', usage: 0, decisions: 0, oldestPendingAt: null });
+    queue.recordUsage({ ...usage('old'), createdAt: new Date('2026-01-01T00:00:00Z') });
+    queue.recordUsage(usage('new'));
+    queue.recordDecision({ ...decision('d'), createdAt: new Date('2026-01-01T00:00:05Z') });
+    expect(queue.lastBacklog()).toEqual({ scope: 'instance', usage: 2, decisions: 1, oldestPendingAt: Date.parse('2026-01-01T00:00:00Z') });
+    await queue.close();
+    expect((await queue.backlog()).usage).toBe(0);
   });
 
   it('keeps a failed batch and retries it, losing nothing', async () => {
@@ -37,7 +49,8 @@ describe('LearnQueue', () => {
     queue.recordUsage(usage('x'));
     queue.recordDecision(decision('x'));
     await queue.flush();
-    expect(queue.stats()).toMatchObject({ queued: 2, failures: 1 });
+    expect(queue.stats()).toMatchObject({ queued: 2, failures: 1, lastFlushAt: null });
+    expect(queue.stats().lastErrorAt).toBeGreaterThan(Date.now() - 5_000);
     fail = false;
     await queue.close();
     expect(stored.sort()).toEqual(['d:x', 'x']);

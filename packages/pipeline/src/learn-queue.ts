@@ -23,10 +23,42 @@ export interface LearnQueueSettings {
   onError?: (error: unknown) => void;
 }
 
+/** Counters of the learn stage on this instance since it started. Times are epoch ms. */
 export interface LearnStats {
+  /** Entries recorded here and not yet written (nor journaled). */
   queued: number;
+  /** Entries written to the store by this instance. */
   processed: number;
+  /** Failed batch writes and journal appends. */
   failures: number;
+  /** When a batch was last written; null before the first. */
+  lastFlushAt: number | null;
+  /** When a write or append last failed; null when none has. */
+  lastErrorAt: number | null;
+}
+
+/**
+ * What waits to be written, wherever it waits: this instance's queue (`instance`), or the
+ * journal every instance appends to (`shared`, plus this instance's unjournaled fallback).
+ */
+export interface LearnBacklog {
+  scope: 'instance' | 'shared';
+  usage: number;
+  decisions: number;
+  /** Epoch ms the oldest waiting entry was recorded; null when nothing waits. */
+  oldestPendingAt: number | null;
+}
+
+/** The older of two epoch-ms instants, either possibly absent. */
+export function older(a: number | null, b: number | null): number | null {
+  if (a === null) return b;
+  return b === null ? a : Math.min(a, b);
+}
+
+/** Epoch ms of the first (oldest) queued record. */
+export function firstCreatedAt(rows: readonly { createdAt: Date }[]): number | null {
+  const first = rows[0];
+  return first ? new Date(first.createdAt).getTime() : null;
 }
 
 /**
@@ -41,6 +73,8 @@ export class LearnQueue {
   private flushing: Promise<void> | undefined;
   private processed = 0;
   private failures = 0;
+  private lastFlushAt: number | null = null;
+  private lastErrorAt: number | null = null;
   private readonly batchSize: number;
   private readonly flushIntervalMs: number;
 
@@ -64,7 +98,22 @@ export class LearnQueue {
   }
 
   stats(): LearnStats {
-    return { queued: this.usage.length + this.decisions.length, processed: this.processed, failures: this.failures };
+    return { queued: this.usage.length + this.decisions.length, processed: this.processed, failures: this.failures, lastFlushAt: this.lastFlushAt, lastErrorAt: this.lastErrorAt };
+  }
+
+  backlog(): Promise<LearnBacklog> {
+    return Promise.resolve(this.lastBacklog());
+  }
+
+  lastBacklog(): LearnBacklog {
+    return { scope: 'instance', usage: this.usage.length, decisions: this.decisions.length, oldestPendingAt: older(firstCreatedAt(this.usage), firstCreatedAt(this.decisions)) };
+  }
+
+  private failed(error: unknown): void {
+    this.failures++;
+    this.lastErrorAt = Date.now();
+    this.settings.onError?.(error);
+    this.schedule();
   }
 
   private schedule(): void {
@@ -93,24 +142,21 @@ export class LearnQueue {
       try {
         if (usage.length > 0) await this.settings.writer.writeUsage(usage);
       } catch (error) {
-        this.failures++;
         this.usage.unshift(...usage);
         this.decisions.unshift(...decisions);
-        this.settings.onError?.(error);
-        this.schedule();
+        this.failed(error);
         return;
       }
       try {
         if (decisions.length > 0) await this.settings.writer.writeDecisions(decisions);
       } catch (error) {
-        this.failures++;
         this.decisions.unshift(...decisions);
-        this.settings.onError?.(error);
         this.processed += usage.length;
-        this.schedule();
+        this.failed(error);
         return;
       }
       this.processed += usage.length + decisions.length;
+      this.lastFlushAt = Date.now();
       // Let waiting requests run between statements.
       if (this.usage.length > 0 || this.decisions.length > 0) await new Promise((resolve) => setImmediate(resolve));
     }

@@ -31,14 +31,14 @@ function byQualityThenPrice(a: ModelInfo, b: ModelInfo): number {
 }
 
 /**
- * Chat models of the catalog with a larger context window than `model` that serve `needed`:
+ * Routable chat models of the catalog with a larger context window than `model` that serve `needed`:
  * the same family first, then the smallest sufficient window, then quality. Used after a
  * context-length error, whatever the alias or pin (the same window cannot succeed).
  */
 export function largerContextModels(catalog: Catalog, model: ModelInfo, needed: readonly Capability[]): ModelInfo[] {
   return catalog
     .list({ kind: 'chat' })
-    .filter((m) => m.contextWindow > model.contextWindow && serves(m, needed))
+    .filter((m) => m.contextWindow > model.contextWindow && m.routable !== false && serves(m, needed))
     .sort(
       (a, b) =>
         Number(b.family === model.family) - Number(a.family === model.family) ||

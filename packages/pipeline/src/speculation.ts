@@ -1,6 +1,6 @@
 import type { ModelInfo } from '@svc/catalog';
 import type { ChatRequest, ChatResult, HealerReport, IntelligenceMode, Usage } from '@svc/core';
-import { type OutputVerifier, healChatResult } from '@svc/healing';
+import { type HealOptions, healChatResult } from '@svc/healing';
 import type { Attempt } from './attempt.js';
 import { type CallSettings, callChat } from './call.js';
 import type { RoutingDecision } from './decision-log.js';
@@ -46,7 +46,8 @@ export function speculationDraft(request: ChatRequest, mode: IntelligenceMode, d
 /**
  * Asks the draft model once (no fallback, no retry, no hedge: the chosen model is the fallback)
  * and verifies its answer against `response_format`. Accepted when every choice is valid JSON
- * for the format, as written or healed with a confidence of at least 0.9. A failed draft call
+ * for the format, as written or healed with a confidence of at least 0.9 (or the organisation's
+ * higher minimum; never healed when it refuses healing). A failed draft call
  * is an attempt like any other (decision log, breakers) and simply not accepted.
  */
 export async function speculate(
@@ -54,7 +55,7 @@ export async function speculate(
   draft: ModelInfo,
   settings: CallSettings,
   attempts: Attempt[],
-  verifier: OutputVerifier,
+  heal: HealOptions,
 ): Promise<Speculation> {
   const format = request.responseFormat!;
   const once: CallSettings = { ...settings, maxAttempts: 1, ...(settings.retry ? { retry: { ...settings.retry, maxRetries: 0 } } : {}) };
@@ -65,8 +66,8 @@ export async function speculate(
   } catch {
     return { draft, accepted: false, result: undefined, healerReport: undefined, usage: undefined, providerMs: 0 };
   }
-  const healed = healChatResult(called.value, format, { verifier });
+  const healed = healChatResult(called.value, format, heal);
   const confidence = healed.healerReport?.confidence ?? 1;
-  const accepted = healed.result.choices.length > 0 && healed.invalidChoices.length === 0 && confidence >= MIN_CONFIDENCE;
+  const accepted = healed.result.choices.length > 0 && healed.invalidChoices.length === 0 && confidence >= Math.max(MIN_CONFIDENCE, heal.minConfidence ?? 0);
   return { draft, accepted, result: healed.result, healerReport: healed.healerReport, usage: called.value.usage, providerMs: called.providerMs };
 }

@@ -3,6 +3,7 @@ import { invalidRequest } from '@svc/core';
 import type { SpeechRequest, SpeechResult } from '@svc/providers';
 import type { RequestContext } from './gateway.js';
 import { type UnitStageDeps, admitUnits, callUnit, orgProviders, recordUnitUsage, resolveUnitModel } from './unit-stage.js';
+import { checkVoice } from './voice/voice-models.js';
 
 /** A speech request in canonical names; the protocol layer has checked the limits. */
 export interface SpeakRequest extends Omit<SpeechRequest, 'model'> {
@@ -30,7 +31,7 @@ const noInstructions = /^tts-1(?:-hd)?(?:-\d+)?$/;
  * the audio bytes are not read here.
  *
  * @throws GatewayError 400 `model_not_found` (param `model`); 400 (param `instructions`) on a
- *   model that takes none; 500 `no_provider_configured`; 429/402 from the limits; the provider's error.
+ *   model that takes none, (param `voice`) for a voice the model does not have; 500 `no_provider_configured`; 429/402 from the limits; the provider's error.
  */
 export async function speak(deps: UnitStageDeps, request: SpeakRequest, context: RequestContext): Promise<SpeakResponse> {
   const org = await orgProviders(deps, context.caller.org.id);
@@ -38,6 +39,8 @@ export async function speak(deps: UnitStageDeps, request: SpeakRequest, context:
   if (request.instructions !== undefined && noInstructions.test(model.upstreamId)) {
     throw invalidRequest(`'instructions' is not supported by ${model.id}; use a model such as gpt-4o-mini-tts.`, 'instructions');
   }
+  // The catalog knows each model's voices: a voice the model lacks is the caller's 400, not the upstream's.
+  if (model.voice) checkVoice(model, request.voice);
   const costUsd = speechCost(model, request.input.length);
   const reservation = await admitUnits(deps, context, { tokens: 0, costUsd });
   let audio: SpeechResult;

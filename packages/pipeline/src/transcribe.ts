@@ -1,4 +1,5 @@
 import { audioCost } from '@svc/billing';
+import { invalidRequest } from '@svc/core';
 import type { TranscriptionRequest, TranscriptionResult } from '@svc/providers';
 import type { RequestContext } from './gateway.js';
 import { type UnitStageDeps, admitUnits, callUnit, orgProviders, recordUnitUsage, resolveUnitModel } from './unit-stage.js';
@@ -24,7 +25,7 @@ export interface TranscribeResponse {
  * a common bitrate of compressed speech (MP3, M4A). Uncompressed WAV overstates the duration,
  * and so the cost, which errs on the side of the budget.
  */
-const ASSUMED_BYTES_PER_SECOND = 16_000;
+export const ASSUMED_BYTES_PER_SECOND = 16_000;
 
 /**
  * The speech-to-text stage: resolve the transcription model, admit against the organisation's
@@ -32,12 +33,17 @@ const ASSUMED_BYTES_PER_SECOND = 16_000;
  * queue the ledger row priced per minute (`unitPrices.perMinute`) of the duration the upstream
  * reported (`verbose_json`), else of the duration estimated from the file size.
  *
- * @throws GatewayError 400 `model_not_found` (param `model`); 500 `no_provider_configured`;
+ * @throws GatewayError 400 `model_not_found` (param `model`), or (param `model`) for a model whose
+ *   provider serves speech-to-text only through the voice endpoints; 500 `no_provider_configured`;
  *   429/402 from the limits; the provider's error.
  */
 export async function transcribe(deps: UnitStageDeps, request: TranscribeRequest, context: RequestContext): Promise<TranscribeResponse> {
   const org = await orgProviders(deps, context.caller.org.id);
   const model = resolveUnitModel(deps.catalog, request.model, 'transcription', 'transcription');
+  const provider = org.providers.get(model.provider);
+  if (provider && !provider.transcribe && provider.recognize) {
+    throw invalidRequest(`${model.id} has no OpenAI transcription formats; use POST /v1/voice/transcribe for it.`, 'model');
+  }
   const estimatedSeconds = request.file.byteLength / ASSUMED_BYTES_PER_SECOND;
   const estimatedCostUsd = audioCost(model, estimatedSeconds);
   const reservation = await admitUnits(deps, context, { tokens: 0, costUsd: estimatedCostUsd });

@@ -97,6 +97,9 @@ describe('speak', () => {
     await expect(speak(deps, { model: 'tts-1', input: 'x', voice: 'alloy', instructions: 'calm' }, context)).rejects.toMatchObject({ status: 400, param: 'instructions' });
     await expect(speak(deps, { model: 'gpt-4o-mini', input: 'x', voice: 'alloy' }, context)).rejects.toMatchObject({ status: 400, param: 'model' });
     await expect(speak(deps, { model: 'gpt-4o-mini-tts', input: 'x', voice: 'alloy', instructions: 'calm' }, context)).resolves.toMatchObject({ model: 'openai/gpt-4o-mini-tts' });
+    // `ballad` is a gpt-4o-mini-tts voice; tts-1 does not have it.
+    await expect(speak(deps, { model: 'tts-1', input: 'x', voice: 'ballad' }, context)).rejects.toMatchObject({ status: 400, param: 'voice' });
+    await expect(speak(deps, { model: 'gpt-4o-mini-tts', input: 'x', voice: 'ballad' }, context)).resolves.toMatchObject({ model: 'openai/gpt-4o-mini-tts' });
   });
 });
 
@@ -112,5 +115,12 @@ describe('transcribe', () => {
     // 480 kB at 16 kB/s: 30 s.
     expect(estimated).toMatchObject({ costUsd: 0.003, costEstimated: true });
     expect(usage.map((row) => row.costUsd)).toEqual([0.009, 0.003]);
+  });
+
+  it('sends a model of a provider without OpenAI formats (Deepgram) to the voice endpoint with a 400', async () => {
+    const deepgram: Provider = { id: 'deepgram', chat: () => Promise.reject(new Error('not used')), stream: () => Promise.reject(new Error('not used')), recognize: async () => ({ text: 'x' }) };
+    const { deps, context } = setup(deepgram);
+    deps.catalog = createCatalog().forProviders(new Set(['deepgram']));
+    await expect(transcribe(deps, { task: 'transcription', model: 'deepgram/nova-3', file: new Uint8Array(1), filename: 'a.wav', responseFormat: 'json' }, context)).rejects.toMatchObject({ status: 400, param: 'model', message: expect.stringContaining('/v1/voice/transcribe') });
   });
 });

@@ -1,11 +1,13 @@
 import type { Catalog, ModelInfo, ModelKind } from '@svc/catalog';
-import { type SvcMetadata, invalidRequest, isGatewayError, isProviderError, noProviderConfigured, toGatewayError } from '@svc/core';
+import { type IntelligenceMode, type SvcMetadata, invalidRequest, isProviderError, noProviderConfigured, toGatewayError } from '@svc/core';
 import { type Reservation, organizationLimits } from '@svc/limits';
 import type { Provider } from '@svc/providers';
 import { allBreakersOpen } from '@svc/resilience';
 import type { ProviderLookup } from './call.js';
+import { countRejection, observeProviderError, observeProviderOk } from './call-metrics.js';
 import type { EmbedDeps } from './embed.js';
 import type { RequestContext } from './gateway.js';
+import { resolveIntelligenceMode } from './intelligence-mode.js';
 
 /**
  * What the non-chat stages (embeddings, moderations, speech) share: the embed stage's deps but
@@ -49,6 +51,7 @@ const unlimited: Reservation = { headers: {}, charge: async () => {}, settle: as
 
 /** Admits the request against the organisation's RPM/TPM limits, budget and quota. */
 export async function admitUnits(deps: UnitStageDeps, context: RequestContext, estimate: { tokens: number; costUsd: number }): Promise<Reservation> {
+  unitMode(context); // a bad X-Intelligence-Mode is a 400 before anything is spent
   if (!deps.limiter) return unlimited;
   try {
     return await deps.limiter.admit({
@@ -59,14 +62,13 @@ export async function admitUnits(deps: UnitStageDeps, context: RequestContext, e
       estimatedCostUsd: estimate.costUsd,
     });
   } catch (error) {
-    if (isGatewayError(error)) deps.metrics.rateLimitRejections.inc({ scope: error.status === 402 ? (error.code === 'quota_exceeded' ? 'quota' : 'budget') : 'rate' });
+    countRejection(deps.metrics, error);
     throw error;
   }
 }
 
 /**
- * One provider call behind the model's circuit breaker. `serve` returns the call to make, or
- * undefined when the provider does not serve the endpoint.
+ * One provider call behind the model's circuit breaker (`callCandidates` with one candidate).
  *
  * @throws GatewayError 500 `no_provider_configured` when no provider (platform or the
  *   organisation's own) serves the model; 503 when its breaker is open; the provider's error.
@@ -78,28 +80,60 @@ export async function callUnit<T>(
   signal: AbortSignal,
   serve: (provider: Provider) => (() => Promise<T>) | undefined,
 ): Promise<T> {
-  const provider = org.providers.get(model.provider);
-  const call = provider ? serve(provider) : undefined;
-  if (!call) throw noProviderConfigured(`No provider key configured for ${model.id}.`);
-  const admission = deps.breakers ? await deps.breakers.allow(model.id) : { allowed: true as const, probe: false };
-  if (!admission.allowed) {
-    throw allBreakersOpen([{ key: model.id, ...(admission.retryAfterMs === undefined ? {} : { retryAfterMs: admission.retryAfterMs }) }]);
+  return (await callCandidates(deps, org, [model], signal, serve)).result;
+}
+
+/**
+ * Calls the candidates in order, each behind its model's circuit breaker: the next one when a
+ * provider fails in a way another may not (`ProviderError.retryable`), at once for a caller
+ * fault. Open breakers skip a candidate; a fault of an organisation's own key never opens the
+ * model's shared breaker. `serve` returns the call to make, or undefined when the provider does
+ * not serve the endpoint (the candidate is skipped). At most `maxAttempts` calls are made.
+ *
+ * @throws the last failure as a GatewayError; 503 `circuit_breaker_open` when every served
+ *   candidate's breaker is open; 500 `no_provider_configured` when no provider serves any.
+ */
+export async function callCandidates<T>(
+  deps: UnitStageDeps,
+  org: OrgProviders,
+  candidates: readonly ModelInfo[],
+  signal: AbortSignal,
+  serve: (provider: Provider, model: ModelInfo) => (() => Promise<T>) | undefined,
+  maxAttempts = 4,
+): Promise<{ model: ModelInfo; result: T }> {
+  const skipped: { key: string; retryAfterMs?: number }[] = [];
+  let tried = 0;
+  let lastError: unknown;
+  for (const model of candidates) {
+    if (tried >= maxAttempts || signal.aborted) break;
+    const provider = org.providers.get(model.provider);
+    const call = provider ? serve(provider, model) : undefined;
+    if (!call) continue;
+    const admission = deps.breakers ? await deps.breakers.allow(model.id) : { allowed: true as const, probe: false };
+    if (!admission.allowed) {
+      skipped.push({ key: model.id, ...(admission.retryAfterMs === undefined ? {} : { retryAfterMs: admission.retryAfterMs }) });
+      continue;
+    }
+    tried++;
+    const started = performance.now();
+    try {
+      const result = await call();
+      observeProviderOk(deps.metrics, model, (performance.now() - started) / 1000);
+      void deps.breakers?.record(model.id, 'success', { probe: admission.probe });
+      return { model, result };
+    } catch (error) {
+      lastError = error;
+      observeProviderError(deps.metrics, model, (performance.now() - started) / 1000, error);
+      const upstreamFault = isProviderError(error) && error.retryable && !signal.aborted;
+      // A fault of the organisation's own key says nothing about the model's health for others.
+      if (upstreamFault && !org.ownKey(model.provider)) void deps.breakers?.record(model.id, 'failure', { probe: admission.probe });
+      else if (admission.probe) void deps.breakers?.releaseProbe(model.id);
+      if (!upstreamFault) throw toGatewayError(error);
+    }
   }
-  const started = performance.now();
-  try {
-    const result = await call();
-    deps.metrics.providerDuration.observe({ provider: model.provider, model: model.id, outcome: 'ok' }, (performance.now() - started) / 1000);
-    void deps.breakers?.record(model.id, 'success', { probe: admission.probe });
-    return result;
-  } catch (error) {
-    deps.metrics.providerDuration.observe({ provider: model.provider, model: model.id, outcome: 'error' }, (performance.now() - started) / 1000);
-    if (isProviderError(error)) deps.metrics.upstreamErrors.inc({ provider: model.provider, kind: error.kind, status: String(error.upstreamStatus ?? 0) });
-    // A fault of the organisation's own key says nothing about the model's health for others.
-    if (isProviderError(error) && error.retryable && !signal.aborted && !org.ownKey(model.provider)) {
-      void deps.breakers?.record(model.id, 'failure', { probe: admission.probe });
-    } else if (admission.probe) void deps.breakers?.releaseProbe(model.id);
-    throw toGatewayError(error);
-  }
+  if (lastError !== undefined) throw toGatewayError(lastError);
+  if (skipped.length > 0) throw allBreakersOpen(skipped);
+  throw noProviderConfigured(`No provider key configured for ${candidates[0]?.id ?? 'this model'}.`);
 }
 
 /** What a single-model stage answered, for the ledger and the response headers. */
@@ -112,10 +146,55 @@ export interface UnitOutcome {
   byok: boolean;
   /** Text tokens the request carried, where there are any (moderated or embedded texts). */
   promptTokens: number;
+  /** Output tokens the upstream billed, where it bills any (GPT image models). Default 0. */
+  completionTokens?: number;
   /** `Auto` when the stage chose the model; default `Explicit`. */
   decisionSource?: 'Auto' | 'Explicit';
   /** The estimate the limits were admitted with; default the cost. */
   estimatedCostUsd?: number;
+}
+
+/** One ledger row of a single-model call (or of a platform fee): what `recordUnitRow` writes. */
+export interface UnitRow {
+  /** The request id, or `<request id>:<part>` for the parts of a request that bills several. */
+  requestId: string;
+  model: string;
+  provider: string;
+  costUsd: number;
+  promptTokens: number;
+  completionTokens?: number;
+  latencyMs: number;
+}
+
+/** Counts the cost in the metrics and queues the usage-ledger row (off the response path). */
+export function recordUnitRow(deps: Pick<UnitStageDeps, 'metrics' | 'learn'>, context: RequestContext, row: UnitRow): void {
+  deps.metrics.model(row.provider, row.model).costUsd.inc(row.costUsd);
+  deps.learn.recordUsage({
+    requestId: row.requestId,
+    orgId: context.caller.org.id,
+    keyId: context.caller.keyId,
+    model: row.model,
+    provider: row.provider,
+    promptTokens: row.promptTokens,
+    completionTokens: row.completionTokens ?? 0,
+    cachedTokens: 0,
+    costUsd: row.costUsd,
+    // The savings baseline is a chat model's price: these endpoints claim no savings against it.
+    baselineCostUsd: row.costUsd,
+    cacheHit: false,
+    latencyMs: row.latencyMs,
+    status: 200,
+    stream: false,
+    createdAt: new Date(),
+  });
+}
+
+/**
+ * The resolved intelligence mode of a single-model endpoint (header > org default > full; these
+ * requests carry no `svc` block). Reported on every response; none of its stages apply here.
+ */
+function unitMode(context: RequestContext): IntelligenceMode {
+  return resolveIntelligenceMode(context.intelligenceModeHeader, undefined, context.caller.org.defaultIntelligenceMode);
 }
 
 /**
@@ -129,27 +208,11 @@ export function recordUnitUsage(
   outcome: UnitOutcome,
 ): { metadata: SvcMetadata; headers: Record<string, string> } {
   const { model, costUsd, byok, promptTokens } = outcome;
-  void reservation.settle({ actualTokens: promptTokens, actualCostUsd: byok ? 0 : costUsd });
+  const mode = unitMode(context);
+  const completionTokens = outcome.completionTokens ?? 0;
+  void reservation.settle({ actualTokens: promptTokens + completionTokens, actualCostUsd: byok ? 0 : costUsd });
   const latencyMs = Math.round(performance.now() - context.startedAt);
-  deps.metrics.costUsd.inc({ model: model.id, provider: model.provider }, costUsd);
-  deps.learn.recordUsage({
-    requestId: context.requestId,
-    orgId: context.caller.org.id,
-    keyId: context.caller.keyId,
-    model: model.id,
-    provider: model.provider,
-    promptTokens,
-    completionTokens: 0,
-    cachedTokens: 0,
-    costUsd,
-    // The savings baseline is a chat model's price: these endpoints claim no savings against it.
-    baselineCostUsd: costUsd,
-    cacheHit: false,
-    latencyMs,
-    status: 200,
-    stream: false,
-    createdAt: new Date(),
-  });
+  recordUnitRow(deps, context, { requestId: context.requestId, model: model.id, provider: model.provider, costUsd, promptTokens, completionTokens, latencyMs });
   const metadata: SvcMetadata = {
     request_id: context.requestId,
     routing_decision: model.id,
@@ -165,7 +228,7 @@ export function recordUnitUsage(
     savings_pct: 0,
     cost_attribution: byok ? 'byok' : 'svc',
     estimated_cost_usd: outcome.estimatedCostUsd ?? costUsd,
-    intelligence_mode: 'proxy',
+    intelligence_mode: mode,
     model: model.id,
   };
   const headers: Record<string, string> = {
@@ -176,7 +239,9 @@ export function recordUnitUsage(
     'x-svc-tier-used': model.tier,
     'x-svc-cost-usd': String(costUsd),
     ...(promptTokens > 0 ? { 'x-svc-input-tokens': String(promptTokens) } : {}),
+    ...(completionTokens > 0 ? { 'x-svc-output-tokens': String(completionTokens) } : {}),
     'x-svc-cache-hit': 'false',
+    'x-svc-intelligence-mode': mode,
     ...reservation.headers,
   };
   return { metadata, headers };

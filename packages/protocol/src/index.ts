@@ -5,5 +5,7 @@
 export * from './anthropic/index.js';
 export * from './openai/index.js';
 export * from './responses/index.js';
+export * from './voice/index.js';
+export type { AudioUpload } from './shared/multipart-fields.js';
 export { issuePath, issueToError } from './shared/issue-to-error.js';
 export { applyLegacyHeaders, legacyHeaderKeys } from './shared/legacy-headers.js';

@@ -26,8 +26,11 @@ export interface ModerationResult {
   results: ModerationVerdict[];
 }
 
-/** The output formats of speech synthesis. */
-export type SpeechFormat = 'mp3' | 'opus' | 'aac' | 'flac' | 'wav' | 'pcm';
+/**
+ * The output formats of speech synthesis: OpenAI's six, plus 8-bit mu-law and A-law telephony
+ * audio (Deepgram, ElevenLabs). `pcm` is raw 16-bit little-endian mono.
+ */
+export type SpeechFormat = 'mp3' | 'opus' | 'aac' | 'flac' | 'wav' | 'pcm' | 'ulaw' | 'alaw';
 
 /** A speech-synthesis call as a provider receives it. */
 export interface SpeechRequest {
@@ -42,6 +45,11 @@ export interface SpeechRequest {
   speed?: number;
   /** How to speak (tone, accent); models that take it only (`gpt-4o-mini-tts`). */
   instructions?: string;
+  /**
+   * Sample rate in Hz, for providers that produce several (Deepgram, ElevenLabs); absent: the
+   * provider's default for the format. OpenAI has one rate (24 kHz) and ignores it.
+   */
+  sampleRate?: number;
 }
 
 /** Synthesised audio, not read yet: the bytes are streamed through as the upstream sends them. */

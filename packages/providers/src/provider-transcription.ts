@@ -28,3 +28,26 @@ export interface TranscriptionResult {
   /** Seconds of audio, when the upstream said (`verbose_json`). */
   durationSeconds?: number;
 }
+
+/** Speech to text for the voice endpoints: the transcript in one shape, whatever the provider's. */
+export interface RecognitionRequest {
+  /** The provider's own model name (catalog `upstreamId`). */
+  model: string;
+  /** The audio file's bytes. */
+  file: Uint8Array;
+  /** The file's name; its extension may tell the upstream the audio format. */
+  filename: string;
+  /** The file's content type, when the client sent one. */
+  fileType?: string;
+  /** ISO 639-1 of the speech; absent: the provider detects it (or assumes its default). */
+  language?: string;
+}
+
+/** A transcript in the gateway's own shape. */
+export interface Recognition {
+  text: string;
+  /** ISO 639-1 of the speech, as detected (or as asked) when the provider says; else undefined. */
+  language?: string;
+  /** Seconds of audio, when the provider reports it (the basis of the price). */
+  durationSeconds?: number;
+}

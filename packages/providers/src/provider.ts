@@ -1,10 +1,14 @@
 import type { ChatRequest, ChatResult, StreamEvent } from '@svc/core';
 import type { ModerationRequest, ModerationResult, SpeechRequest, SpeechResult } from './provider-audio.js';
-import type { TranscriptionRequest, TranscriptionResult } from './provider-transcription.js';
+import type { ImageGenerationRequest, ImageGenerationResult } from './provider-images.js';
+import type { RealtimeConnectOptions, RealtimeRequest, RealtimeSocket } from './provider-realtime.js';
+import type { Recognition, RecognitionRequest, TranscriptionRequest, TranscriptionResult } from './provider-transcription.js';
 import type { HttpClient } from './shared/http-client.js';
 
 export type * from './provider-audio.js';
+export type * from './provider-images.js';
 export type * from './provider-transcription.js';
+export type * from './provider-realtime.js';
 
 /** The chat request a provider receives: the canonical request with the upstream model resolved. */
 export interface ProviderChatRequest extends Omit<ChatRequest, 'model' | 'routingHints' | 'routingOverride' | 'svc'> {
@@ -48,12 +52,34 @@ export interface Provider {
   /** Classifies texts or images for policy violations; present only on providers that moderate (OpenAI). */
   moderate?(request: ModerationRequest, options?: CallOptions): Promise<ModerationResult>;
   /**
-   * Synthesises speech; present only on providers that serve text-to-speech (OpenAI). Resolves
-   * once the upstream answered 2xx, before the audio is read; rejects with a `ProviderError`.
+   * Synthesises speech; present only on providers that serve text-to-speech (OpenAI, Deepgram,
+   * ElevenLabs). Resolves once the upstream answered 2xx, before the audio is read; rejects with
+   * a `ProviderError`.
    */
   speech?(request: SpeechRequest, options?: CallOptions): Promise<SpeechResult>;
-  /** Speech to text (or to English); present only on providers that serve it (OpenAI). */
+  /**
+   * Speech to text (or to English) in OpenAI's wire formats, passed through; present only on
+   * providers that speak them (OpenAI, Groq).
+   */
   transcribe?(request: TranscriptionRequest, options?: CallOptions): Promise<TranscriptionResult>;
+  /**
+   * Generates images, answered as base64 whatever the client asked for; present only on
+   * providers that serve image generation (OpenAI, Azure OpenAI). Rejects with a `ProviderError`.
+   */
+  generateImages?(request: ImageGenerationRequest, options?: CallOptions): Promise<ImageGenerationResult>;
+  /**
+   * Opens a realtime (speech-to-speech) WebSocket to the upstream; present only on providers
+   * that serve one (OpenAI). Resolves once the upstream accepted the upgrade, with the socket
+   * paused (call `resume()` once listening, so no early event is lost); rejects with a
+   * `ProviderError` (the upstream's refusal status and body classified, or a transport failure).
+   */
+  realtime?(request: RealtimeRequest, options?: RealtimeConnectOptions): Promise<RealtimeSocket>;
+  /**
+   * Speech to text in the gateway's own shape (text, language, duration), for the voice
+   * endpoints; present on every provider that serves speech-to-text (OpenAI, Groq, Deepgram,
+   * ElevenLabs). Rejects with a `ProviderError`.
+   */
+  recognize?(request: RecognitionRequest, options?: CallOptions): Promise<Recognition>;
 }
 
 /** An embeddings call as a provider receives it: the texts and the upstream model resolved. */

@@ -1,3 +1,4 @@
+import { createCatalog } from '@svc/catalog';
 import { describe, expect, it } from 'vitest';
 import type { ProviderChatRequest } from './provider.js';
 import { createProviderRegistry } from './registry.js';
@@ -31,6 +32,41 @@ describe('provider registry', () => {
     expect(registry.get('groq')?.id).toBe('groq');
     expect(registry.get('gemini')).toBeUndefined();
     expect(registry.get('constructor')).toBeUndefined();
+  });
+
+  it('registers the speech providers with their keys and public endpoints, recognize and speech on them, Groq\'s Whisper too', async () => {
+    const urls: string[] = [];
+    const fetch: typeof globalThis.fetch = async (input) => {
+      urls.push(String(input));
+      return new Response(JSON.stringify({ metadata: { duration: 1 }, results: { channels: [{ alternatives: [{ transcript: 'hi' }] }] }, text: 'hi' }), { status: 200 });
+    };
+    const registry = createProviderRegistry({ fetch, deepgram: { apiKeys: ['dg'] }, elevenlabs: { apiKeys: ['xi'] }, compatible: [{ id: 'groq', apiKeys: ['g'] }] });
+    expect([...registry.ids()].sort()).toEqual(['deepgram', 'elevenlabs', 'groq']);
+    const audio = { model: 'm', file: new Uint8Array(1), filename: 'a.wav' };
+    for (const id of ['deepgram', 'elevenlabs', 'groq']) await registry.get(id)!.recognize!(audio);
+    expect(urls).toEqual([
+      'https://api.deepgram.com/v1/listen?model=m&smart_format=true&detect_language=true',
+      'https://api.elevenlabs.io/v1/speech-to-text',
+      'https://api.groq.com/openai/v1/audio/transcriptions',
+    ]);
+    expect(registry.get('deepgram')?.speech).toBeDefined();
+    expect(registry.get('groq')?.speech).toBeUndefined();
+  });
+
+  it('serves every speech-to-text and text-to-speech model of the catalog with an adapter method', () => {
+    const catalog = createCatalog();
+    const voice = [...catalog.list({ kind: 'transcription' }), ...catalog.list({ kind: 'speech' })];
+    const providers = new Set(voice.map((m) => m.provider));
+    const registry = createProviderRegistry({
+      openai: { apiKeys: ['sk'] },
+      deepgram: { apiKeys: ['dg'] },
+      elevenlabs: { apiKeys: ['xi'] },
+      compatible: [...providers].filter((id) => !['openai', 'deepgram', 'elevenlabs'].includes(id)).map((id) => ({ id, apiKeys: ['k'] })),
+    });
+    for (const model of voice) {
+      const provider = registry.get(model.provider);
+      expect(model.kind === 'speech' ? provider?.speech : provider?.recognize, model.id).toBeTypeOf('function');
+    }
   });
 
   it('is empty without configuration; mock only when enabled', () => {

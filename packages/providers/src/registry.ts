@@ -3,6 +3,8 @@ import { createAzureOpenAIProvider } from './azure/azure-provider.js';
 import type { BedrockCredentials } from './bedrock/bedrock-auth.js';
 import { bedrockPoolKeys, createBedrockProvider } from './bedrock/bedrock-provider.js';
 import { createCohereProvider } from './cohere/cohere-provider.js';
+import { createDeepgramProvider } from './deepgram/deepgram-provider.js';
+import { createElevenLabsProvider } from './elevenlabs/elevenlabs-provider.js';
 import { createGeminiProvider } from './gemini/gemini-provider.js';
 import { createMockProvider } from './mock/mock-provider.js';
 import { compatibleVendors } from './openai/compatible-vendors.js';
@@ -67,6 +69,10 @@ export interface ProviderRegistryConfig {
   gemini?: ProviderKeyConfig;
   azure?: AzureKeyConfig;
   cohere?: ProviderKeyConfig;
+  /** Deepgram speech to text and text to speech; `baseUrl` without `/v1`. */
+  deepgram?: ProviderKeyConfig;
+  /** ElevenLabs text to speech and speech to text; `baseUrl` without `/v1`. */
+  elevenlabs?: ProviderKeyConfig;
   bedrock?: BedrockConfig;
   vertex?: VertexConfig;
   compatible?: readonly CompatibleProviderConfig[];
@@ -111,6 +117,8 @@ export function createProviderRegistry(config: ProviderRegistryConfig): Provider
     add(createAzureOpenAIProvider({ apiKeys, baseUrl, ...(apiVersion ? { apiVersion } : {}), ...(deployments ? { deployments: { ...deployments } } : {}), ...transport }), apiKeys);
   }
   if (hasKeys(config.cohere)) add(createCohereProvider({ apiKeys: config.cohere.apiKeys, baseUrl: config.cohere.baseUrl, ...transport }), config.cohere.apiKeys);
+  if (hasKeys(config.deepgram)) add(createDeepgramProvider({ apiKeys: config.deepgram.apiKeys, baseUrl: config.deepgram.baseUrl, ...transport }), config.deepgram.apiKeys);
+  if (hasKeys(config.elevenlabs)) add(createElevenLabsProvider({ apiKeys: config.elevenlabs.apiKeys, baseUrl: config.elevenlabs.baseUrl, ...transport }), config.elevenlabs.apiKeys);
   if (config.bedrock) {
     const { region, credentials, apiKeys, baseUrl } = config.bedrock;
     const settings = { region, ...(credentials ? { credentials } : {}), ...(apiKeys ? { apiKeys } : {}), ...(baseUrl ? { baseUrl } : {}), ...transport };

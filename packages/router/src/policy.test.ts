@@ -36,6 +36,17 @@ describe('LinUCB policy', () => {
     expect([...out]).toEqual([0, 0, 0]);
   });
 
+  it('asks a switch on every decision (the router_exploration flag)', () => {
+    let on = true;
+    const policy = createLinUcbPolicy({ maxBonus: 0.03, alpha: 10, explore: () => on });
+    const out = new Float64Array(3);
+    policy.adjust('chat', x(1), out);
+    expect([...out]).toEqual([0.03, 0.03, 0.03]);
+    on = false;
+    policy.adjust('chat', x(1), out);
+    expect([...out]).toEqual([0, 0, 0]);
+  });
+
   it('round-trips through JSON and rejects a foreign snapshot', () => {
     const a = createLinUcbPolicy({ explore: false });
     for (let i = 0; i < 20; i++) a.update({ taskFamily: 'math', vector: x(1), tier: 'T1', modelId: 'm', prior: 0.5, reward: 1 });

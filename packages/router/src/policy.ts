@@ -56,8 +56,11 @@ export class PolicySnapshotError extends Error {
 }
 
 export interface LinUcbOptions {
-  /** Upper-confidence exploration on (default) or off (pure exploitation). */
-  explore?: boolean;
+  /**
+   * Upper-confidence exploration on (default) or off (pure exploitation); a function is asked on
+   * every decision, so an operator's switch applies at once.
+   */
+  explore?: boolean | (() => boolean);
   /** Width of the confidence bonus. Default 0.05. */
   alpha?: number;
   /** Ceiling of the bonus, in quality units, so exploration stays bounded. Default 0.05. */
@@ -130,7 +133,8 @@ const count = (value: unknown): value is number => typeof value === 'number' && 
  * held-out MMLU subjects per-family arms overfit, and shared arms learn seven times faster.
  */
 export function createLinUcbPolicy(options: LinUcbOptions = {}): RoutingPolicy {
-  const explore = options.explore ?? true;
+  const exploring = options.explore ?? true;
+  const explore = typeof exploring === 'function' ? exploring : () => exploring;
   const alpha = options.alpha ?? 0.05;
   const maxBonus = options.maxBonus ?? 0.05;
   const ridge = options.ridge ?? 1;
@@ -210,12 +214,13 @@ export function createLinUcbPolicy(options: LinUcbOptions = {}): RoutingPolicy {
   }
 
   return {
-    name: explore ? 'LinUCB' : 'LinUCB-greedy',
+    name: explore() ? 'LinUCB' : 'LinUCB-greedy',
     adjust(taskFamily, vector, out) {
       const f = familyIndex.get(taskFamily) ?? 0;
+      const bonus = explore();
       for (let t = 0; t < arms.length; t++) {
         fill(t, f, vector);
-        out[t] = predict(arms[t]!, context, explore);
+        out[t] = predict(arms[t]!, context, bonus);
       }
     },
     modelAdjustment(modelId) {

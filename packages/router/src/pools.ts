@@ -29,7 +29,8 @@ export interface Pools {
 }
 
 export function buildPools(catalog: Catalog): Pools {
-  const all = catalog.list({ kind: 'chat' });
+  // Models served only when named (`routable: false`) are in no pool.
+  const all = catalog.list({ kind: 'chat' }).filter((m) => m.routable !== false);
   const flagged = all.filter((m) => m.safetyCritical === true);
   const T1 = all.filter((m) => m.tier === 'T1');
   return { all, T1, T2: all.filter((m) => m.tier === 'T2'), T3: all.filter((m) => m.tier === 'T3'), safety: flagged.length > 0 ? flagged : T1 };

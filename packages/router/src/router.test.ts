@@ -1,4 +1,5 @@
 import { type ChatRequest, GatewayError } from '@svc/core';
+import { createCatalog } from '@svc/catalog';
 import { describe, expect, it } from 'vitest';
 import { createRouter } from './router.js';
 import { createMemoryStickyRoutes } from './state.js';
@@ -20,6 +21,12 @@ function rejects(run: () => unknown, param: string, code?: string) {
   throw new Error('expected a 400');
 }
 
+/** Score of candidate `a` minus that of `b` in one decision (scores compare only within a decision). */
+function gap(decision: { candidates: readonly { id: string; score: number }[] }, a: string, b: string): number {
+  const score = (id: string) => decision.candidates.find((c) => c.id === id)?.score ?? Number.NaN;
+  return score(a) - score(b);
+}
+
 describe('explicit models', () => {
   it('honours a slug exactly, with same-family fallback and the turbo lane', () => {
     const d = router().route(ask('hi', { model: 'open/llama-70b' }));
@@ -36,9 +43,42 @@ describe('explicit models', () => {
     rejects(() => router().route(ask('hi', { model: 'nope/nothing' })), 'model', 'model_not_found');
   });
 
-  it('moves siblings with an open breaker to the end', () => {
-    const d = router().route(ask('hi', { model: 'open/llama-70b' }), { breakerOpen: (id) => id === 'other/llama-70b' });
-    expect(d.model.id).toBe('open/llama-70b');
+  it('moves siblings with an open breaker to the end, keeping the pinned model first', () => {
+    const family = [
+      ...catalog.list(),
+      { ...catalog.get('other/llama-70b')!, id: 'third/llama-70b', provider: 'third' },
+    ];
+    const r = createRouter({ catalog: createCatalog(family) });
+    const open = new Set(['open/llama-70b', 'other/llama-70b']);
+    const d = r.route(ask('hi', { model: 'open/llama-70b' }), { breakerOpen: (id) => open.has(id) });
+    expect(d.waterfall.map((m) => m.id)).toEqual(['open/llama-70b', 'third/llama-70b', 'other/llama-70b']);
+    const closed = r.route(ask('hi', { model: 'open/llama-70b' }));
+    expect(closed.waterfall.map((m) => m.id)).toEqual(['open/llama-70b', 'other/llama-70b', 'third/llama-70b']);
+  });
+
+  it('refuses a paid model to an organisation restricted to free models (403), and keeps fallback free', () => {
+    const r = router();
+    try {
+      r.route(ask('hi', { model: 'acme/opus' }), { orgPolicy: { freeModelsOnly: true } });
+      throw new Error('expected a 403');
+    } catch (error) {
+      expect(error).toMatchObject({ status: 403, type: 'authorization_error', code: 'forbidden' });
+    }
+    const free = r.route(ask('hi', { model: 'open/llama-70b' }), { orgPolicy: { freeModelsOnly: true } });
+    expect(free.waterfall.every((m) => m.free || m.openWeight)).toBe(true);
+    const forced = () => r.route(ask('hi', { routingOverride: { forceModel: 'acme/mini' } }), { orgPolicy: { freeModelsOnly: true } });
+    expect(forced).toThrowError(expect.objectContaining({ status: 403, code: 'forbidden' }));
+  });
+
+  it('reports the selection knobs an explicit model leaves nothing to choose for as not applied', () => {
+    const d = router().route(
+      ask('hi', { model: 'acme/mid', routingHints: { mode: 'quality', maxTier: 3, preferenceDial: 0.2 }, routingOverride: { forceTier: 'T1' } }),
+    );
+    expect(d.model.id).toBe('acme/mid');
+    expect(d.notApplied).toEqual(expect.arrayContaining(['routing_hints.mode', 'routing_hints.max_tier', 'routing_hints.preference_dial', 'routing_override.force_tier']));
+    expect(router().route(ask('hi', { model: 'acme/mid' })).notApplied).toEqual([]);
+    // Through an alias the same knobs do choose: nothing is reported.
+    expect(router().route(ask('hi', { routingHints: { mode: 'quality', maxTier: 3 } })).notApplied).toEqual([]);
   });
 });
 
@@ -51,6 +91,15 @@ describe('aliases', () => {
     const d = router().route(ask(hard, { model }));
     expect(d.waterfall.every((m) => m.tier === tier)).toBe(true);
     expect(d.source).toBe('Router');
+  });
+
+  it('never draws a model served only when named (routable: false), which a pin still reaches', () => {
+    const withAudio = catalog.withOverrides([
+      { id: 'acme/voice', provider: 'acme', upstreamId: 'voice', family: 'voice', kind: 'chat', tier: 'T3', contextWindow: 128_000, maxOutputTokens: 16_000, inputPricePerMTok: 0.01, outputPricePerMTok: 0.01, capabilities: ['tools', 'json', 'audio'], free: false, openWeight: false, created: 1_700_000_000, qualityPrior: 0.99, routable: false },
+    ]);
+    const r = createRouter({ catalog: withAudio });
+    for (const model of ['svc/auto', 'svc/auto-speed']) expect(r.route(ask('hi', { model })).waterfall.map((m) => m.id)).not.toContain('acme/voice');
+    expect(r.route(ask('hi', { model: 'acme/voice' })).model.id).toBe('acme/voice');
   });
 
   it('svc/auto-safety draws from safety-critical models', () => {
@@ -174,9 +223,14 @@ describe('routing_hints and modes', () => {
     expect(batch.model.outputPricePerMTok).toBeLessThan(normal.model.outputPricePerMTok);
   });
 
-  it('allow_free_fallback appends free models to the waterfall', () => {
-    const d = router().route(ask(hard, { model: 'svc/auto-quality', routingHints: { allowFreeFallback: true, maxTier: 1 } }));
-    expect(d.waterfall.every((m) => m.tier === 'T1')).toBe(true);
+  it('allow_free_fallback appends free models beyond the waterfall window', () => {
+    const r = createRouter({ catalog, maxWaterfall: 2 });
+    const plain = r.route(ask(hard, { routingHints: { mode: 'quality' } }));
+    expect(plain.waterfall).toHaveLength(2);
+    expect(plain.waterfall.some((m) => m.free)).toBe(false);
+    const d = r.route(ask(hard, { routingHints: { mode: 'quality', allowFreeFallback: true } }));
+    expect(d.waterfall.slice(0, 2)).toEqual(plain.waterfall);
+    expect(d.waterfall.slice(2).map((m) => m.id).sort()).toEqual(['open/llama-70b', 'other/llama-70b']);
   });
 });
 
@@ -264,6 +318,8 @@ describe('workflow_type', () => {
     expect(voice.lane).toBe('turbo');
     const rank = (t: string) => Number(t.slice(1));
     expect(rank(voice.tier)).toBeGreaterThanOrEqual(rank(plain.tier));
+    // Voice weighs latency up: the fastest model gains on the slowest.
+    expect(gap(voice, 'fast/tiny', 'acme/opus')).toBeGreaterThan(gap(plain, 'fast/tiny', 'acme/opus'));
   });
 
   it('leans to quality for plan-then-act planning', () => {
@@ -271,6 +327,7 @@ describe('workflow_type', () => {
     const preact = router().route(ask(q, { svc: { planningMode: 'preact' } }));
     const planact = router().route(ask(q, { svc: { planningMode: 'planact' } }));
     expect(planact.candidates[0]!.quality).toBeGreaterThanOrEqual(preact.candidates[0]!.quality);
+    expect(gap(planact, 'acme/opus', 'fast/tiny')).toBeGreaterThan(gap(preact, 'acme/opus', 'fast/tiny'));
   });
 });
 
@@ -284,8 +341,11 @@ describe('the remaining hints', () => {
 
   it('prefer_quality buys at least the quality of the plain request', () => {
     const r = router();
-    const plain = r.route(ask(standard)).candidates[0]!.quality;
-    expect(r.route(ask(standard, { routingHints: { preferQuality: true } })).candidates[0]!.quality).toBeGreaterThanOrEqual(plain);
+    const plain = r.route(ask(standard));
+    const preferred = r.route(ask(standard, { routingHints: { preferQuality: true } }));
+    expect(preferred.candidates[0]!.quality).toBeGreaterThanOrEqual(plain.candidates[0]!.quality);
+    // The quality weight really rose: the best model gains on the weakest.
+    expect(gap(preferred, 'acme/opus', 'fast/tiny')).toBeGreaterThan(gap(plain, 'acme/opus', 'fast/tiny'));
   });
 
   it('max_cost_per_token is advisory: reported as not applied, never a filter', () => {

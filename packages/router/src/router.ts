@@ -1,5 +1,5 @@
 import type { Catalog, ModelInfo } from '@svc/catalog';
-import { type ChatRequest, type TaskComplexity, circuitBreakerOpen, invalidRequest, noProviderConfigured } from '@svc/core';
+import { type ChatRequest, type TaskComplexity, authorizationError, circuitBreakerOpen, invalidRequest, noProviderConfigured } from '@svc/core';
 import { type Classification, classify } from './classify.js';
 import { type RequestFeatures, extractFeatures, featureDimension, structuralDimension, toVector } from './features.js';
 import { type PolicySnapshot, type RoutingPolicy, createLinUcbPolicy } from './policy.js';
@@ -44,6 +44,25 @@ interface SavedRouter {
 
 type DecisionBase = Omit<RouteDecision, 'model' | 'waterfall' | 'tier' | 'source' | 'candidates'>;
 
+/** The candidate-selection knobs a request set, as spec field paths (reported as not applied to an explicit model). */
+function selectionKnobs(request: ChatRequest): string[] {
+  const hints = request.routingHints ?? {};
+  const knobs: string[] = [];
+  if (hints.mode !== undefined) knobs.push('routing_hints.mode');
+  if (hints.preferenceDial !== undefined) knobs.push('routing_hints.preference_dial');
+  if (hints.preferLatency !== undefined) knobs.push('routing_hints.prefer_latency');
+  if (hints.preferQuality !== undefined) knobs.push('routing_hints.prefer_quality');
+  if (hints.maxLatencyMs !== undefined) knobs.push('routing_hints.max_latency_ms');
+  if (hints.maxTier !== undefined) knobs.push('routing_hints.max_tier');
+  if (hints.taskComplexity !== undefined) knobs.push('routing_hints.task_complexity');
+  if (hints.allowFreeFallback !== undefined) knobs.push('routing_hints.allow_free_fallback');
+  if (request.routingOverride?.forceTier !== undefined) knobs.push('routing_override.force_tier');
+  return knobs;
+}
+
+/** What the `free_models_only` policy admits: free to call or open-weight. */
+const isFree = (model: ModelInfo): boolean => model.free || model.openWeight;
+
 const shiftClass = (c: TaskComplexity, by: number): TaskComplexity =>
   complexities[Math.min(3, Math.max(0, complexities.indexOf(c) + by))]!;
 
@@ -60,16 +79,22 @@ export function createRouter(options: RouterOptions): Router {
   /** Same-family chat models of each pinned model, computed once (the catalog is immutable). */
   const siblingsOf = new Map<string, readonly ModelInfo[]>();
 
-  function pinned(requested: string, param: string, base: DecisionBase, source: 'Pinned' | 'Override', breakerOpen: RouteContext['breakerOpen']): RouteDecision {
+  function pinned(requested: string, param: string, base: DecisionBase, source: 'Pinned' | 'Override', context: RouteContext): RouteDecision {
     const model = catalog.resolve(requested);
     if (model?.kind !== 'chat') {
       throw invalidRequest(`The model '${requested}' does not exist or is not available. GET /v1/models lists the available models.`, param, 'model_not_found');
+    }
+    const freeOnly = context.orgPolicy?.freeModelsOnly === true;
+    if (freeOnly && !isFree(model)) {
+      throw authorizationError('forbidden', `Your organisation may use free or open-weight models only, and '${model.id}' is neither. Ask for one of those or for svc/auto.`);
     }
     let siblings = siblingsOf.get(model.id);
     if (siblings === undefined) {
       siblings = catalog.family(model.family).filter((m) => m.id !== model.id && m.kind === 'chat');
       siblingsOf.set(model.id, siblings);
     }
+    if (freeOnly) siblings = siblings.filter(isFree);
+    const { breakerOpen } = context;
     let waterfall: readonly ModelInfo[] = siblings.length === 0 ? [model] : [model, ...siblings];
     // Same-family siblings with an open breaker go last (the first choice is honoured whatever its breaker says).
     if (breakerOpen && siblings.length > 1) waterfall = [model, ...[...siblings].sort((a, b) => Number(breakerOpen(a.id)) - Number(breakerOpen(b.id)))];
@@ -96,6 +121,7 @@ export function createRouter(options: RouterOptions): Router {
       complexity,
       notApplied: prefs.notApplied,
       vector,
+      features,
       promptTokens: features.promptTokens,
       featureCount: textFeatures ? featureDimension : structuralDimension,
       workflowType,
@@ -104,7 +130,12 @@ export function createRouter(options: RouterOptions): Router {
     };
     const pool = aliasPool(request.model);
     const forced = request.routingOverride?.forceModel;
-    if (pool === undefined) return pinned(forced ?? request.model, forced ? 'routing_override.force_model' : 'model', { ...base, lane: prefs.forceLane ?? 'turbo' }, forced ? 'Override' : 'Pinned', context.breakerOpen);
+    if (pool === undefined) {
+      // An explicit model is honoured exactly: knobs that choose among candidates had nothing to choose.
+      const ignored = request.routingHints || request.routingOverride?.forceTier !== undefined ? selectionKnobs(request) : [];
+      const notApplied = ignored.length === 0 ? base.notApplied : [...base.notApplied, ...ignored];
+      return pinned(forced ?? request.model, forced ? 'routing_override.force_model' : 'model', { ...base, notApplied, lane: prefs.forceLane ?? 'turbo' }, forced ? 'Override' : 'Pinned', context);
+    }
 
     policy.adjust(classification.taskFamily, vector, tierAdjust);
     const stickyModel = base.stickyKey === undefined ? undefined : (context.stickyModel ?? state.sticky?.get(base.stickyKey));
@@ -147,7 +178,7 @@ export function createRouter(options: RouterOptions): Router {
     const decision: RouteDecision = { ...base, model: first, waterfall, tier: first.tier, source: stickyIndex >= 0 ? 'Sticky' : 'Router', candidates };
     if (forced === undefined) return decision;
     // force_model pins after routing: the classification stays, the model and its family replace the plan.
-    return pinned(forced, 'routing_override.force_model', { ...base, lane: decision.lane }, 'Override', context.breakerOpen);
+    return pinned(forced, 'routing_override.force_model', { ...base, lane: decision.lane }, 'Override', context);
   }
 
   function record(outcome: RouteOutcome): void {

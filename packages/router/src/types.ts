@@ -1,5 +1,6 @@
 import type { ModelInfo } from '@svc/catalog';
 import type { Lane, TaskComplexity, Tier, WorkflowType } from '@svc/core';
+import type { RequestFeatures } from './features.js';
 
 /** What a request is mostly about; drives the quality prediction and the learned policy. */
 export type TaskFamily = 'code' | 'math' | 'analysis' | 'writing' | 'extraction' | 'translation' | 'chat';
@@ -54,6 +55,8 @@ export interface RouteDecision {
   notApplied: readonly string[];
   /** The request's feature vector, kept for `router.record` (the learned policy's context). */
   vector: Float64Array;
+  /** The features the vector was built from (the decision log keeps their scalars). */
+  features: RequestFeatures;
   /** Estimated prompt tokens. */
   promptTokens: number;
   /** Features the decision was made on: `structuralDimension` without the text, `featureDimension` with it. */

@@ -10,6 +10,7 @@ import type { SemanticEmbedderChoice } from './semantic-embedder.js';
 export interface CacheService {
   /** Undefined when `SVC_CACHE_TTL_SECS` is 0. */
   exact: ExactCachePort | undefined;
+  /** Undefined when `SVC_SEMANTIC_CACHE` or `SVC_CACHE_TTL_SECS` is 0. */
   semantic: SemanticCachePort | undefined;
   /** `GET /v1/observability/cache/stats` (this instance's counters, in wire names). */
   stats(): CacheStatsWire;
@@ -93,7 +94,9 @@ function hashedChoice(): SemanticEmbedderChoice {
 
 /**
  * Builds the answer caches from the environment: the exact cache (L0 + the kv's L1) unless
- * `SVC_CACHE_TTL_SECS` is 0, and the semantic cache unless `SVC_SEMANTIC_CACHE=0` — the local
+ * `SVC_CACHE_TTL_SECS` is 0, and the semantic cache unless `SVC_SEMANTIC_CACHE=0` or
+ * `SVC_CACHE_TTL_SECS` is 0 (an answer that may not be kept cannot be served: embedding and
+ * searching would cost every request and never hit) — the local
  * embedder `SVC_SEMANTIC_EMBEDDER` selects (`chooseSemanticEmbedder`; default the local hashed
  * n-gram embedder with its calibrated threshold), over Qdrant when `QDRANT_URL` is set, else
  * the in-process index (bounded by `SVC_SEMANTIC_MAX_ENTRIES`).
@@ -112,7 +115,7 @@ export function createCacheService(env: Env, kv: Kv, logger: Logger, chooseEmbed
   let store: VectorStore | undefined;
   let semantic: SemanticCachePort | undefined;
   let semanticCache: ReturnType<typeof createSemanticCache> | undefined;
-  if (env.SVC_SEMANTIC_CACHE ?? true) {
+  if ((env.SVC_SEMANTIC_CACHE ?? true) && ttlMs > 0) {
     const { embedder, threshold } = chooseEmbedder();
     store = env.QDRANT_URL
       ? createQdrantVectorStore({
@@ -127,7 +130,7 @@ export function createCacheService(env: Env, kv: Kv, logger: Logger, chooseEmbed
       embedder,
       threshold,
       store,
-      ttlMs: Math.max(1, ttlMs),
+      ttlMs,
       onError: (error, operation) => logger.warn({ err: error, operation }, 'semantic cache unavailable; serving as a miss'),
     });
     semanticCache = cache;

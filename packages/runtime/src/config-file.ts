@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import * as v from 'valibot';
 import { parse as parseYaml } from 'yaml';
+import { FLAG_KEYS } from '@svc/pipeline';
 import { ConfigError } from './env.js';
 
 const keyList = v.union([v.pipe(v.string(), v.transform((value) => value.split(',').map((k) => k.trim()).filter(Boolean))), v.array(v.string())]);
@@ -24,6 +25,8 @@ const configSchema = v.object({
       tokens_per_second: v.optional(v.pipe(v.number(), v.minValue(0))),
     }),
   ),
+  /** Feature flags' defaults (on unless listed false); the control plane overrides them at run time. */
+  flags: v.optional(v.record(v.picklist(FLAG_KEYS, `flags are ${FLAG_KEYS.join(', ')}`), v.boolean('a flag is true or false'))),
 });
 
 export type ConfigFile = v.InferOutput<typeof configSchema>;

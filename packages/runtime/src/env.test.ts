@@ -4,7 +4,8 @@ import { providerConfig } from './runtime.js';
 
 describe('parseEnv', () => {
   it('has the operator contract defaults', () => {
-    expect(parseEnv({})).toMatchObject({ PORT: 8080, CONTROL_PORT: 8081, HOST: '127.0.0.1', SVC_DATA_DIR: './.svc-data', LOG_LEVEL: 'info', providers: {} });
+    expect(parseEnv({})).toMatchObject({ PORT: 8080, CONTROL_PORT: 8081, HOST: '127.0.0.1', SVC_DATA_DIR: './.svc-data', LOG_LEVEL: 'info', providers: {}, SVC_VOICE_PLATFORM_FEE_PER_MINUTE: 0.002 });
+    expect(parseEnv({ SVC_VOICE_PLATFORM_FEE_PER_MINUTE: '0' }).SVC_VOICE_PLATFORM_FEE_PER_MINUTE).toBe(0);
   });
 
   it('names the variable and the fix in one line', () => {
@@ -17,6 +18,16 @@ describe('parseEnv', () => {
       [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
       [{ SVC_MOCK_PROVIDER: 'maybe' }, 'SVC_MOCK_PROVIDER'],
       [{ OPENAI_BASE_URL: 'ftp://x' }, 'OPENAI_BASE_URL'],
+      [{ SVC_PUBLIC_URL: 'llm.example.com' }, 'SVC_PUBLIC_URL'],
+      [{ SVC_PUBLIC_URL: 'https://llm.example.com/?x=1' }, 'SVC_PUBLIC_URL'],
+      [{ SVC_CONTROL_PUBLIC_URL: 'gateway.example.com' }, 'SVC_CONTROL_PUBLIC_URL'],
+      [{ SVC_CONTROL_PUBLIC_URL: 'https://gateway.example.com/?x=1' }, 'SVC_CONTROL_PUBLIC_URL'],
+      [{ SVC_CONTROL_PUBLIC_URL: 'https://gateway.example.com/#top' }, 'SVC_CONTROL_PUBLIC_URL'],
+      [{ SVC_ALERT_REFUSALS_PER_MINUTE: '0' }, 'SVC_ALERT_REFUSALS_PER_MINUTE'],
+      [{ SVC_ALERTS_INTERVAL_MS: '-1' }, 'SVC_ALERTS_INTERVAL_MS'],
+      [{ DEEPGRAM_BASE_URL: 'ws://x' }, 'DEEPGRAM_BASE_URL'],
+      [{ SVC_VOICE_PLATFORM_FEE_PER_MINUTE: '-0.01' }, 'SVC_VOICE_PLATFORM_FEE_PER_MINUTE'],
+      [{ SVC_VOICE_PLATFORM_FEE_PER_MINUTE: 'cheap' }, 'SVC_VOICE_PLATFORM_FEE_PER_MINUTE'],
     ];
     for (const [env, variable] of cases) {
       let error: unknown;
@@ -32,11 +43,32 @@ describe('parseEnv', () => {
     }
   });
 
+  it('takes the public URL without its trailing slashes', () => {
+    expect(parseEnv({ SVC_PUBLIC_URL: 'https://llm.example.com/gateway//' }).SVC_PUBLIC_URL).toBe('https://llm.example.com/gateway');
+    expect(parseEnv({}).SVC_PUBLIC_URL).toBeUndefined();
+  });
+
+  it('reads the alert settings and the control plane public URL (without its trailing slash)', () => {
+    expect(parseEnv({})).toMatchObject({ SVC_ALERTS_INTERVAL_MS: 30_000, SVC_ALERT_REFUSALS_PER_MINUTE: 20 });
+    expect(parseEnv({}).SVC_CONTROL_PUBLIC_URL).toBeUndefined();
+    expect(parseEnv({ SVC_CONTROL_PUBLIC_URL: 'https://cp.example.com/' }).SVC_CONTROL_PUBLIC_URL).toBe('https://cp.example.com');
+    expect(parseEnv({ SVC_CONTROL_PUBLIC_URL: 'https://example.com/svc' }).SVC_CONTROL_PUBLIC_URL).toBe('https://example.com/svc');
+  });
+
   it('reads key pools and base URLs per provider', () => {
     const env = parseEnv({ OPENAI_API_KEY: 'k1, k2,,k3', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1/', GROQ_API_KEY: 'g', OLLAMA_BASE_URL: 'http://127.0.0.1:11434/v1' });
     expect(env.providers.openai).toEqual({ apiKeys: ['k1', 'k2', 'k3'], baseUrl: 'http://127.0.0.1:9/v1' });
     expect(env.providers.groq).toEqual({ apiKeys: ['g'] });
     expect(env.providers.ollama).toEqual({ apiKeys: [], baseUrl: 'http://127.0.0.1:11434/v1' });
+  });
+
+  it('reads the voice providers like the others, and hands them to the registry as first-party providers', () => {
+    const env = parseEnv({ DEEPGRAM_API_KEY: 'dg1,dg2', DEEPGRAM_BASE_URL: 'http://127.0.0.1:9/', ELEVENLABS_API_KEY: 'xi' });
+    expect(env.providers.deepgram).toEqual({ apiKeys: ['dg1', 'dg2'], baseUrl: 'http://127.0.0.1:9' });
+    const { config } = providerConfig(env, undefined);
+    expect(config.deepgram).toEqual({ apiKeys: ['dg1', 'dg2'], baseUrl: 'http://127.0.0.1:9' });
+    expect(config.elevenlabs).toEqual({ apiKeys: ['xi'] });
+    expect(config.compatible).toEqual([]);
   });
 });
 
@@ -77,5 +109,14 @@ describe('providerConfig', () => {
     expect(() => parseEnv({ BEDROCK_REGION: 'moon' })).toThrow(expect.objectContaining({ variable: 'BEDROCK_REGION' }));
     expect(providerConfig(parseEnv({ VERTEX_PROJECT: 'p', VERTEX_ACCESS_TOKEN: 'ya29' }), undefined).config.vertex).toEqual({ project: 'p', location: 'global', accessToken: 'ya29' });
     expect(() => providerConfig(parseEnv({ VERTEX_PROJECT: 'p' }), undefined)).toThrow(expect.objectContaining({ variable: 'VERTEX_ACCESS_TOKEN' }));
+  });
+});
+
+describe('dashboard settings', () => {
+  it('defaults the dashboard origin to localhost on the control port and validates an explicit one', () => {
+    expect(parseEnv({ CONTROL_PORT: '9000' }).dashboard).toMatchObject({ origin: 'http://localhost:9000', rpId: 'localhost', secureCookies: false });
+    expect(parseEnv({ SVC_DASHBOARD_ORIGIN: 'https://gw.example.com' }).dashboard).toMatchObject({ rpId: 'gw.example.com', secureCookies: true });
+    expect(() => parseEnv({ SVC_DASHBOARD_ORIGIN: 'http://127.0.0.1:8081' })).toThrow(expect.objectContaining({ variable: 'SVC_DASHBOARD_ORIGIN', message: expect.stringContaining('http://localhost:8081') }));
+    expect(() => parseEnv({ SVC_SESSION_TTL_SECS: '5' })).toThrow(expect.objectContaining({ variable: 'SVC_SESSION_TTL_SECS' }));
   });
 });

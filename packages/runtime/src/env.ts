@@ -1,4 +1,5 @@
 import { encryptionKeyFormat, isEncryptionKey } from '@svc/byok';
+import { type RelyingParty, relyingPartyFromOrigin } from '@svc/auth';
 import * as v from 'valibot';
 
 /**
@@ -23,6 +24,8 @@ export const envProviders = [
   'perplexity',
   'openrouter',
   'ollama',
+  'deepgram',
+  'elevenlabs',
 ] as const;
 export type EnvProvider = (typeof envProviders)[number];
 
@@ -68,6 +71,23 @@ const url = (name: string, schemes: readonly string[]) =>
     ),
   );
 
+/** A public base URL: http(s), no query, fragment or credentials, kept without trailing slashes. */
+const publicUrl = (name: string, what: string) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.check((value) => {
+        try {
+          const url = new URL(value);
+          return (url.protocol === 'http:' || url.protocol === 'https:') && url.search === '' && url.hash === '' && url.username === '' && url.password === '';
+        } catch {
+          return false;
+        }
+      }, `${name} must be ${what}, an http:// or https:// URL without query, fragment or credentials`),
+      v.transform((value) => value.replace(/\/+$/, '')),
+    ),
+  );
+
 const baseSchema = v.object({
   PORT: port('PORT', 8080),
   CONTROL_PORT: port('CONTROL_PORT', 8081),
@@ -96,6 +116,8 @@ const baseSchema = v.object({
   SVC_MOCK_LATENCY_MS: positiveInt('SVC_MOCK_LATENCY_MS', 0),
   SVC_MOCK_TOKENS_PER_SECOND: positiveInt('SVC_MOCK_TOKENS_PER_SECOND', 0),
   SVC_MAX_BODY_BYTES: positiveInt('SVC_MAX_BODY_BYTES', 10 * 1024 * 1024),
+  // Where clients reach the gateway: the base of the URLs it answers with (generated images).
+  SVC_PUBLIC_URL: publicUrl('SVC_PUBLIC_URL', 'the URL clients reach the gateway at, without /v1 (e.g. https://llm.example.com)'),
   SVC_SHUTDOWN_GRACE_MS: positiveInt('SVC_SHUTDOWN_GRACE_MS', 10_000),
   SVC_REQUEST_TIMEOUT_MS: positiveInt('SVC_REQUEST_TIMEOUT_MS', 600_000),
   SVC_FIRST_BYTE_TIMEOUT_MS: positiveInt('SVC_FIRST_BYTE_TIMEOUT_MS', 120_000),
@@ -134,8 +156,8 @@ const baseSchema = v.object({
   // Limits of a stated long_horizon_autonomous chain when the request sets none (0: none).
   SVC_CHAIN_MAX_STEPS: positiveInt('SVC_CHAIN_MAX_STEPS', 200),
   SVC_CHAIN_TIMEOUT_SECS: positiveInt('SVC_CHAIN_TIMEOUT_SECS', 3_600),
-  // Answer caches (cache and full modes): lifetime, the in-process L0's bounds, and whether sampled
-  // requests without a seed (temperature > 0) may be cached.
+  // Answer caches (cache and full modes): lifetime (0 turns the exact and the semantic cache off), the
+  // in-process L0's bounds, and whether sampled requests without a seed (temperature > 0) may be cached.
   SVC_CACHE_TTL_SECS: positiveInt('SVC_CACHE_TTL_SECS', 3_600),
   SVC_CACHE_L0_MAX_ENTRIES: positiveInt('SVC_CACHE_L0_MAX_ENTRIES', 10_000),
   SVC_CACHE_L0_MAX_MB: positiveInt('SVC_CACHE_L0_MAX_MB', 64),
@@ -145,13 +167,26 @@ const baseSchema = v.object({
   // The semantic cache (cache and full modes): on unless 0; the in-process index's bound (Qdrant when QDRANT_URL is set).
   SVC_SEMANTIC_CACHE: flag,
   SVC_SEMANTIC_MAX_ENTRIES: positiveInt('SVC_SEMANTIC_MAX_ENTRIES', 1_000),
-  // Its embedder: `hashed` (local, calibrated) or `<provider>/<embeddings model>[@dimensions]`, which needs SVC_SEMANTIC_THRESHOLD.
+  // Its embedder: `hashed` (local, with its trained verifier) or `<provider>/<embeddings model>[@dimensions]`, which needs SVC_SEMANTIC_THRESHOLD.
   SVC_SEMANTIC_EMBEDDER: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('SVC_SEMANTIC_EMBEDDER: use hashed or <provider>/<model>[@dimensions]')), 'hashed'),
   SVC_SEMANTIC_THRESHOLD: v.optional(
     v.pipe(v.string(), v.transform(Number), v.number('SVC_SEMANTIC_THRESHOLD must be a number in (0, 1]'), v.gtValue(0, 'SVC_SEMANTIC_THRESHOLD must be a number in (0, 1]'), v.maxValue(1, 'SVC_SEMANTIC_THRESHOLD must be a number in (0, 1]')),
   ),
+  // Voice billing (/v1/voice/* and realtime sessions): the platform fee per minute of audio, USD, on top of the providers' pass-through cost.
+  SVC_VOICE_PLATFORM_FEE_PER_MINUTE: nonNegativeNumber('SVC_VOICE_PLATFORM_FEE_PER_MINUTE', 0.002, 1),
   // Vectors of the in-process memory index (full mode; Qdrant when QDRANT_URL is set), newest kept.
   SVC_MEMORY_MAX_ENTRIES: positiveInt('SVC_MEMORY_MAX_ENTRIES', 2_000),
+  // The dashboard: its public origin (WebAuthn RP id and allowed origin; default http://localhost:CONTROL_PORT),
+  // the lifetime of a passkey session, and how long an enrollment link works.
+  SVC_DASHBOARD_ORIGIN: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('SVC_DASHBOARD_ORIGIN must not be empty'))),
+  SVC_SESSION_TTL_SECS: v.pipe(positiveInt('SVC_SESSION_TTL_SECS', 43_200), v.minValue(60, 'SVC_SESSION_TTL_SECS must be at least 60')),
+  SVC_ENROLLMENT_TTL_SECS: v.pipe(positiveInt('SVC_ENROLLMENT_TTL_SECS', 3_600), v.minValue(60, 'SVC_ENROLLMENT_TTL_SECS must be at least 60')),
+  // Alerts: how often SLOs are judged and refusal counts shared (0: never), and the refusals of one
+  // organisation and one allowance within a minute that raise a spike alert.
+  SVC_ALERTS_INTERVAL_MS: positiveInt('SVC_ALERTS_INTERVAL_MS', 30_000),
+  SVC_ALERT_REFUSALS_PER_MINUTE: v.pipe(positiveInt('SVC_ALERT_REFUSALS_PER_MINUTE', 20), v.minValue(1, 'SVC_ALERT_REFUSALS_PER_MINUTE must be at least 1')),
+  // The control plane's public base URL (issuer of /.well-known/*); absent: the request's origin.
+  SVC_CONTROL_PUBLIC_URL: publicUrl('SVC_CONTROL_PUBLIC_URL', "the control plane's public base URL"),
   LOG_LEVEL: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'use one of fatal, error, warn, info, debug, trace, silent'), 'info'),
 });
 
@@ -162,6 +197,8 @@ export interface ProviderEnv {
 
 export type Env = v.InferOutput<typeof baseSchema> & {
   providers: Partial<Record<EnvProvider, ProviderEnv>>;
+  /** The dashboard's relying party, from SVC_DASHBOARD_ORIGIN (validated) or http://localhost:CONTROL_PORT. */
+  dashboard: RelyingParty;
 };
 
 /** A configuration error: one line naming the variable and the fix. */
@@ -199,5 +236,11 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     if (id === 'azure' && !baseUrl) throw new ConfigError('AZURE_BASE_URL', 'is required with AZURE_API_KEY: the resource endpoint, e.g. https://my-resource.openai.azure.com');
     providers[id] = { apiKeys, ...(baseUrl ? { baseUrl: baseUrl.replace(/\/+$/, '') } : {}) };
   }
-  return { ...result.output, providers };
+  let dashboard: RelyingParty;
+  try {
+    dashboard = relyingPartyFromOrigin(result.output.SVC_DASHBOARD_ORIGIN ?? `http://localhost:${result.output.CONTROL_PORT}`);
+  } catch (error) {
+    throw new ConfigError('SVC_DASHBOARD_ORIGIN', (error as Error).message);
+  }
+  return { ...result.output, providers, dashboard };
 }

@@ -1,5 +1,8 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseEnv } from './env.js';
+import { ConfigError, parseEnv } from './env.js';
 import { createRuntime } from './runtime.js';
 
 describe('createRuntime', () => {
@@ -10,6 +13,32 @@ describe('createRuntime', () => {
     } finally {
       await runtime.close();
     }
+  });
+});
+
+describe('feature flags', () => {
+  it('take their defaults from SVC_CONFIG flags and SVC_ROUTER_EXPLORE; say which features this deployment lacks', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'svc-flags-'));
+    const config = join(dir, 'svc.json');
+    await writeFile(config, JSON.stringify({ flags: { memory: false, speculation: false } }));
+    const runtime = await createRuntime(
+      parseEnv({ SVC_DATA_DIR: 'memory://', SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent', SVC_CONFIG: config, SVC_ROUTER_EXPLORE: '0', SVC_SEMANTIC_CACHE: '0' }),
+    );
+    try {
+      expect(runtime.switches.current.flags).toMatchObject({ memory: false, speculation: false, router_exploration: false, exact_cache: true, semantic_cache: true });
+      expect(runtime.switches.flags().find((flag) => flag.key === 'semantic_cache')).toMatchObject({ enabled: true, available: false });
+      expect(await runtime.metrics.metrics()).toContain('svc_feature_flag_enabled{flag="memory"} 0');
+    } finally {
+      await runtime.close();
+    }
+  });
+
+  it('refuses an unknown flag in SVC_CONFIG at start', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'svc-flags-'));
+    const config = join(dir, 'svc.json');
+    await writeFile(config, JSON.stringify({ flags: { warp_drive: true } }));
+    await expect(createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', LOG_LEVEL: 'silent', SVC_CONFIG: config }))).rejects.toThrow(ConfigError);
+    await expect(createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', LOG_LEVEL: 'silent', SVC_CONFIG: config }))).rejects.toThrow(/flags are exact_cache/);
   });
 });
 
@@ -42,6 +71,18 @@ describe('readiness with the vector store down', () => {
       expect(off.cache.stats().by_type.semantic.enabled).toBe(false);
     } finally {
       await Promise.all([on.close(), off.close()]);
+    }
+  });
+
+  it('turns both answer caches off when cached answers may not be kept (SVC_CACHE_TTL_SECS=0)', async () => {
+    const runtime = await createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent', SVC_CACHE_TTL_SECS: '0' }));
+    try {
+      expect(runtime.cache.exact).toBeUndefined();
+      expect(runtime.cache.semantic).toBeUndefined();
+      expect(runtime.cache.stats().by_type.semantic).toMatchObject({ enabled: false, threshold: null });
+      expect((await runtime.readiness()).dependencies.vector_db).toMatchObject({ backend: 'disabled' });
+    } finally {
+      await runtime.close();
     }
   });
 });

@@ -1,16 +1,20 @@
 import { type Catalog, createCatalog } from '@svc/catalog';
-import { Authenticator } from '@svc/auth';
+import { Authenticator, type DashboardAuth, createDashboardAuth } from '@svc/auth';
 import { type Database, createDb } from '@svc/db';
 import { type Kv, createMemoryKv, createRedisKv } from '@svc/kv';
 import {
   ChainLimiter,
   Gateway,
+  ImageStore,
   KvLearnJournal,
   type LearnSink,
   LearnQueue,
   type LearnWriter,
   RouterFeedback,
+  type SharedSwitches,
+  type VoiceSettings,
   createKvStickyStore,
+  createKvVoiceSessionStore,
   kvWeightStore,
 } from '@svc/pipeline';
 import { createLatencyStats, createLinUcbPolicy, createRouter } from '@svc/router';
@@ -29,6 +33,8 @@ import { createOutputVerifier } from '@svc/healing';
 import { CachedGovernanceSource } from '@svc/governance';
 import { Limiter } from '@svc/limits';
 import type { ByokService } from '@svc/byok';
+import type { AlertEvaluator } from '@svc/alerts';
+import { breakerAlertEvent, createAlerts } from './alerts.js';
 import { createByok } from './byok.js';
 import { type CacheService, createCacheService } from './cache.js';
 import { chooseSemanticEmbedder } from './semantic-embedder.js';
@@ -37,6 +43,7 @@ import { ConfigError, type Env } from './env.js';
 import { type MemoryService, createMemoryService } from './memory.js';
 import { type DependencyStatus, type Readiness, probe, summarise } from './readiness.js';
 import { type ReportSettings, reportSettings } from './report-settings.js';
+import { createSwitches } from './switches.js';
 
 /** Everything a gateway process runs on, built once from the validated environment. */
 export interface Runtime {
@@ -47,6 +54,8 @@ export interface Runtime {
   catalog: Catalog;
   providers: ProviderRegistry;
   authenticator: Authenticator;
+  /** Dashboard sign-in: passkeys, sessions (in the kv, shared by every instance), accounts and enrollment links. */
+  dashboardAuth: DashboardAuth;
   /** RPM/TPM limits, monthly budgets and quotas, shared through the kv; `spend()` for the admin API. */
   limiter: Limiter;
   /** Each organisation's tool registry and policy (tool governance), cached; changes reach every instance through the kv. */
@@ -60,8 +69,16 @@ export interface Runtime {
   memory: MemoryService['store'];
   /** The learn stage: usage ledger and decision log writes, batched off the response path. */
   learn: LearnSink;
+  /** Generated images behind their URLs, in the kv for an hour (Redis when configured: any instance serves them). */
+  images: ImageStore;
+  /** The voice endpoints' platform fee and their sessions (turn history of `full` mode) in the kv. */
+  voice: VoiceSettings;
   /** Circuit breakers per model slug, shared through the kv (Redis when configured). */
   breakers: CircuitBreakers;
+  /** Feature flags and the degradation level, shared by every instance through the kv. */
+  switches: SharedSwitches;
+  /** Alerts from SLOs, breaker transitions and limit refusals (`/v1/alerts/history`); started, stopped by `close`. */
+  alerts: AlertEvaluator;
   /** Per-model latency (this instance) and hedging counters; `config` is changed at run time. */
   hedging: { latency: LatencyTracker; stats: HedgeStats; config: { enabledByDefault: boolean } };
   /** Arm-collapse alarm thresholds of the routing diversity report (`SVC_DIVERSITY_*`). */
@@ -91,6 +108,8 @@ export interface RuntimeOptions {
   /** Injected fetch for provider calls (tests). */
   fetch?: typeof globalThis.fetch;
   logger?: Logger;
+  /** Lifetime of generated images' URLs in ms; default one hour (the spec's). Tests shorten it. */
+  imageUrlTtlMs?: number;
 }
 
 /** Merges `SVC_CONFIG` and `<PROVIDER>_*` variables (the environment wins) into registry config. */
@@ -103,7 +122,7 @@ export function providerConfig(env: Env, file: ConfigFile | undefined): { config
   const compatible: CompatibleProviderConfig[] = [];
   const config: ProviderRegistryConfig = { compatible };
   for (const [id, entry] of merged) {
-    if (id === 'openai' || id === 'anthropic' || id === 'gemini' || id === 'cohere') config[id] = entry;
+    if (id === 'openai' || id === 'anthropic' || id === 'gemini' || id === 'cohere' || id === 'deepgram' || id === 'elevenlabs') config[id] = entry;
     else if (id === 'azure') {
       if (!entry.baseUrl) throw new ConfigError('AZURE_BASE_URL', 'is required for Azure OpenAI: the resource endpoint, e.g. https://my-resource.openai.azure.com');
       const fromFile = file?.providers?.azure;
@@ -200,9 +219,23 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
   const learn: LearnSink = env.REDIS_URL
     ? new KvLearnJournal({ kv, writer, flushIntervalMs: env.SVC_LEARN_FLUSH_MS, onError: onLearnError })
     : new LearnQueue({ writer, flushIntervalMs: env.SVC_LEARN_FLUSH_MS, onError: onLearnError });
+  metrics.watch({
+    learn: () => {
+      const backlog = learn.lastBacklog();
+      const stats = learn.stats();
+      return { depth: backlog.usage + backlog.decisions, processed: stats.processed, failures: stats.failures, oldestPendingAt: backlog.oldestPendingAt };
+    },
+  });
   const authenticator = new Authenticator({ store: db, bus: kv });
   await authenticator.start();
   if (env.SVC_MASTER_KEY) await authenticator.ensureMasterKey(env.SVC_MASTER_KEY);
+  const dashboardAuth = createDashboardAuth({
+    rp: env.dashboard,
+    store: db,
+    kv,
+    sessionTtlMs: env.SVC_SESSION_TTL_SECS * 1000,
+    enrollmentTtlMs: env.SVC_ENROLLMENT_TTL_SECS * 1000,
+  });
   const governance = new CachedGovernanceSource({
     load: async (orgId) => {
       const [tools, policy] = await Promise.all([db.toolGovernance.listTools(orgId), db.toolGovernance.getPolicy(orgId)]);
@@ -214,7 +247,9 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
   await governance.start();
   const byok = createByok(env, { store: db.providerKeys, kv, platform: config, logger });
   await byok.start();
-  const breakers = new CircuitBreakers({
+  // The evaluator reads breaker states lazily: breakers report their transitions to it.
+  const alerts = createAlerts(env, db, kv, logger, () => breakers);
+  const breakers: CircuitBreakers = new CircuitBreakers({
     kv,
     consecutiveFailures: Math.max(1, env.SVC_BREAKER_CONSECUTIVE_FAILURES),
     cooldownBaseMs: env.SVC_BREAKER_COOLDOWN_MS,
@@ -224,6 +259,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       const slash = transition.key.indexOf('/');
       metrics.breakerState.set({ provider: transition.key.slice(0, slash), model: transition.key }, transition.to === 'half_open' ? BREAKER_STATE.halfOpen : BREAKER_STATE[transition.to]);
       logger.warn({ breaker: transition.key, from: transition.from, to: transition.to, reason: transition.reason }, 'circuit breaker transition');
+      breakerAlertEvent(alerts, transition);
     },
     onError: (error) => logger.error({ err: error }, 'circuit breaker state unavailable; admitting calls'),
   });
@@ -232,11 +268,13 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
   for (const [id, entry] of Object.entries(file?.providers ?? {})) {
     if (entry.first_byte_timeout_ms !== undefined) perProvider[id] = { firstByteMs: entry.first_byte_timeout_ms };
   }
+  const switches = createSwitches(env, file, kv, metrics, logger);
+  await switches.start();
   const routerLatency = createLatencyStats();
   const router = createRouter({
     catalog,
     latency: routerLatency,
-    policy: createLinUcbPolicy({ explore: env.SVC_ROUTER_EXPLORE ?? true }),
+    policy: createLinUcbPolicy({ explore: () => switches.current.flags.router_exploration }),
     state: { weights: kvWeightStore(kv) },
   });
   const feedback = new RouterFeedback({
@@ -259,6 +297,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       return { spentUsd: summary.costUsd, tokens: summary.totalTokens };
     },
     onError: (error) => logger.warn({ err: error }, 'limits state unavailable; admitting'),
+    onRefusal: (refusal) => alerts.emit({ type: 'limit_refused', orgId: refusal.orgId, kind: refusal.kind }),
   });
   const gateway = new Gateway({
     limiter,
@@ -267,6 +306,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     ...(cache.exact ? { exactCache: cache.exact } : {}),
     ...(cache.semantic ? { semanticCache: cache.semantic } : {}),
     memory: memory.store,
+    switches,
     router,
     routerLatency,
     feedback,
@@ -293,6 +333,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     catalog,
     providers,
     authenticator,
+    dashboardAuth,
     governance,
     byok,
     gateway,
@@ -300,7 +341,14 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     cache,
     memory: memory.store,
     learn,
+    images: new ImageStore({ kv, ...(options.imageUrlTtlMs === undefined ? {} : { ttlMs: options.imageUrlTtlMs }) }),
+    voice: {
+      platformFeePerMinute: env.SVC_VOICE_PLATFORM_FEE_PER_MINUTE,
+      sessions: createKvVoiceSessionStore({ kv, onError: (error) => logger.warn({ err: error }, 'voice sessions unavailable; the turn runs without its history') }),
+    },
     breakers,
+    switches,
+    alerts,
     hedging,
     diversity: { entropyFloorBits: env.SVC_DIVERSITY_ENTROPY_FLOOR_BITS, armShareCap: env.SVC_DIVERSITY_ARM_SHARE_CAP, minDecisions: env.SVC_DIVERSITY_MIN_DECISIONS },
     reports: reportSettings(env),
@@ -326,8 +374,8 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     },
     close() {
       closed ??= (async () => {
-        await Promise.all([learn.close(), feedback.close(), cache.close(), memory.close()]);
-        await Promise.all([authenticator.stop(), governance.stop(), byok.stop()]);
+        await Promise.all([learn.close(), feedback.close(), cache.close(), memory.close(), alerts.stop()]);
+        await Promise.all([authenticator.stop(), governance.stop(), byok.stop(), switches.stop()]);
         await kv.close();
         await db.close();
         await http?.close();

@@ -1,5 +1,6 @@
 import { createCatalog } from '@svc/catalog';
 import { createProviderRegistry } from '@svc/providers';
+import { trainedVerifier } from '@svc/semantic';
 import { createMetrics } from '@svc/telemetry';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseEnv } from './env.js';
@@ -12,10 +13,10 @@ const metrics = createMetrics({ defaultMetrics: false });
 const embeddingModel = catalog.list({ provider: 'mock', kind: 'embedding' })[0]!;
 
 describe('chooseSemanticEmbedder (SVC_SEMANTIC_EMBEDDER)', () => {
-  it('defaults to the local hashed embedder at its calibrated threshold', () => {
+  it('defaults to the local hashed embedder at its verifier’s candidate floor', () => {
     const choice = chooseSemanticEmbedder('hashed', undefined, catalog, providers, metrics);
     expect(choice.embedder.id).toBe('hashed-ngram-v1-512');
-    expect(choice.threshold).toBe(0.988);
+    expect(choice.threshold).toBe(trainedVerifier('hashed-ngram-v1-512')!.candidateFloor);
   });
 
   it('uses a configured embeddings model with the threshold it is given, counting its spend', async () => {

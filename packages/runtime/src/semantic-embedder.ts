@@ -7,13 +7,14 @@ import { ConfigError } from './env.js';
 /** The semantic cache's embedder and the similarity threshold it is used at. */
 export interface SemanticEmbedderChoice {
   embedder: Embedder;
+  /** Lowest cosine: for an embedder with a trained verifier (hashed), the floor under which the verifier is not asked. */
   threshold: number;
 }
 
 const slugPattern = /^(?<slug>[^@\s]+\/[^@\s]+?)(?:@(?<dimensions>\d+))?$/;
 
 /**
- * `SVC_SEMANTIC_EMBEDDER`: `hashed` (the default: local, no network, calibrated) or an
+ * `SVC_SEMANTIC_EMBEDDER`: `hashed` (the default: local, no network, with its trained verifier) or an
  * embeddings model of a configured provider, `<provider>/<model>[@dimensions]` (e.g.
  * `openai/text-embedding-3-small@512`). A model embedder has no calibrated threshold until someone
  * calibrates it on the evaluation data (docs/caching.md), so `SVC_SEMANTIC_THRESHOLD` is then
@@ -28,7 +29,7 @@ export function chooseSemanticEmbedder(
   thresholdSetting: number | undefined,
   catalog: Pick<Catalog, 'get'>,
   providers: Pick<ProviderRegistry, 'get'>,
-  metrics: Pick<Metrics, 'tokens' | 'costUsd'>,
+  metrics: Pick<Metrics, 'model'>,
 ): SemanticEmbedderChoice {
   if (setting === 'hashed') {
     const embedder = createHashedEmbedder();
@@ -56,8 +57,9 @@ export function chooseSemanticEmbedder(
     async embed(texts) {
       const result = await embed({ model: model.upstreamId, input: texts, ...(shorten ? { dimensions } : {}) });
       const tokens = result.usage.promptTokens;
-      metrics.tokens.inc({ direction: 'prompt', model: model.id, provider: model.provider }, tokens);
-      metrics.costUsd.inc({ model: model.id, provider: model.provider }, (tokens * model.inputPricePerMTok) / 1e6);
+      const series = metrics.model(model.provider, model.id);
+      series.promptTokens.inc(tokens);
+      series.costUsd.inc((tokens * model.inputPricePerMTok) / 1e6);
       return result.embeddings;
     },
   });

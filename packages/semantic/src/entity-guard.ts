@@ -16,26 +16,31 @@ export interface KeyTerms {
 const markup = new Set(['`', '^', '|', '*']);
 const scan = /[\p{L}\p{N}]+|[.!?:;\n]/gu;
 const sentenceEnd = /^[.!?:;\n]$/;
+const digit = /\p{N}/u;
+const capital = /^\p{Lu}/u;
+const marks = /\p{M}+/gu;
 
-/** Extracts {@link KeyTerms} (two passes over the words). */
-export function keyTerms(text: string): KeyTerms {
+/**
+ * Extracts {@link KeyTerms} (two passes over the words). `words` and `stems` may be passed when
+ * the caller already has them: `wordTokens(text)` and their stems.
+ */
+export function keyTerms(text: string, words: readonly string[] = wordTokens(text), stems: readonly string[] = words.map(stem)): KeyTerms {
   const numbers = new Set<string>();
   const names = new Set<string>();
   const symbols = new Set<string>();
-  const tokens = new Set<string>();
-  for (const token of wordTokens(text)) {
-    tokens.add(stem(token));
-    if (isSymbol(token) && !markup.has(token)) symbols.add(token);
-  }
+  const tokens = new Set(stems);
+  for (const token of words) if (isSymbol(token) && !markup.has(token)) symbols.add(token);
   let sentenceStart = true;
-  for (const match of text.normalize('NFKD').replace(/\p{M}+/gu, '').matchAll(scan)) {
+  const folded = text.normalize('NFKD').replace(marks, '');
+  scan.lastIndex = 0;
+  for (let match = scan.exec(folded); match !== null; match = scan.exec(folded)) {
     const word = match[0];
     if (sentenceEnd.test(word)) {
       sentenceStart = true;
       continue;
     }
-    if (/\p{N}/u.test(word)) numbers.add(word.toLowerCase());
-    else if (word.length > 1 && /^\p{Lu}/u.test(word) && (!sentenceStart || word === word.toUpperCase())) names.add(stem(word.toLowerCase()));
+    if (digit.test(word)) numbers.add(word.toLowerCase());
+    else if (word.length > 1 && capital.test(word) && (!sentenceStart || word === word.toUpperCase())) names.add(stem(word.toLowerCase()));
     sentenceStart = false;
   }
   return { numbers, names, symbols, tokens };

@@ -14,4 +14,6 @@ export {
   SemanticMissKey,
   type SemanticOperation,
 } from './semantic-cache.js';
-export { calibratedThreshold, calibratedThresholds } from './thresholds.js';
+export { calibratedThreshold, calibratedThresholds, similarityThreshold } from './thresholds.js';
+export { trainedVerifier } from './verifier/trained.js';
+export { createVerifier, type TrainedVerifier, type Verifier } from './verifier/verifier.js';

@@ -2,11 +2,12 @@ import type { CachedAnswer } from '@svc/core';
 import { describe, expect, it } from 'vitest';
 import { createHashedEmbedder } from './embedder/hashed-embedder.js';
 import type { Embedder } from './embedder/interface.js';
-import { createSemanticCache } from './semantic-cache.js';
+import { createSemanticCache, type SemanticCacheSettings } from './semantic-cache.js';
 import type { VectorStore } from './store/interface.js';
 import { createMemoryVectorStore } from './store/memory.js';
 import { createQdrantVectorStore } from './store/qdrant.js';
 import { cachedAnswer, chatRequest } from './test/index.js';
+import { trainedVerifier } from './verifier/trained.js';
 
 const ask = chatRequest;
 const paris = cachedAnswer('Paris.');
@@ -30,7 +31,7 @@ function downStore(): VectorStore {
   return { kind: 'qdrant', upsert: fail, search: fail, deleteByOrg: fail, count: fail, ping: async () => false, close: async () => {} };
 }
 
-async function stored(question: string, settings: { threshold?: number; keyTermGuard?: boolean } = {}, answer: CachedAnswer = paris) {
+async function stored(question: string, settings: Pick<SemanticCacheSettings, 'threshold' | 'keyTermGuard' | 'verifier'> = {}, answer: CachedAnswer = paris) {
   let clock = 1_700_000_000_000;
   const store = createMemoryVectorStore({ now: () => clock });
   const cache = createSemanticCache({ embedder: createHashedEmbedder(), store, now: () => clock, ...settings });
@@ -39,31 +40,40 @@ async function stored(question: string, settings: { threshold?: number; keyTermG
 }
 
 describe('semantic cache', () => {
-  it('uses the embedder’s calibrated threshold, and insists on one', () => {
+  it('decides with the verifier trained for its embedder, and insists on a threshold without one', () => {
     const cache = createSemanticCache({ embedder: createHashedEmbedder(), store: createMemoryVectorStore() });
-    expect(cache.threshold).toBe(0.988);
+    expect(cache.verifier).toBe(trainedVerifier('hashed-ngram-v1-512'));
+    expect(cache.threshold).toBe(cache.verifier!.candidateFloor);
     expect(() => createSemanticCache({ embedder: createHashedEmbedder({ dimensions: 256 }), store: createMemoryVectorStore() })).toThrow(/no calibrated semantic-cache threshold for embedder hashed-ngram-v1-d256/);
+    expect(() => createSemanticCache({ embedder: createHashedEmbedder(), store: createMemoryVectorStore(), verifier: false })).toThrow(/no calibrated semantic-cache threshold/);
+    const other = createSemanticCache({ embedder: createHashedEmbedder({ dimensions: 256 }), store: createMemoryVectorStore(), threshold: 0.9 });
+    expect(other.verifier).toBeUndefined();
   });
 
   it('misses, stores, then answers the same question asked another way', async () => {
-    const { cache } = await stored('What is the capital of France?');
-    const found = await cache.lookup(ask('what is the capital of france'), 'org-a');
-    expect(found).toMatchObject({ hit: true, answer: paris });
-    expect(found?.hit && found.similarity).toBeGreaterThanOrEqual(0.988);
+    const { cache } = await stored('How do I reverse a list in Python?');
+    expect((await cache.lookup(ask('how do i reverse a list in python'), 'org-a'))).toMatchObject({ hit: true, answer: paris, similarity: 1 });
+    const reworded = await cache.lookup(ask('How can I reverse a list in Python?'), 'org-a');
+    expect(reworded).toMatchObject({ hit: true, answer: paris });
+    expect(reworded?.hit && reworded.similarity).toBeLessThan(1);
     expect((await cache.lookup(ask('How tall is the Eiffel Tower?'), 'org-a'))?.hit).toBe(false);
   });
 
-  it('misses a near question below the threshold', async () => {
+  it('misses a near question the verifier does not accept, however close the vectors', async () => {
     const { cache } = await stored('What is the capital of France?');
     expect((await cache.lookup(ask('What was the capital of France?'), 'org-a'))?.hit).toBe(false);
+    expect((await cache.lookup(ask('What is the capital of Spain?'), 'org-a'))?.hit).toBe(false);
+    const versus = await stored('How is Apple better than Samsung?');
+    // Same words in another order: cosine above the floor, another question.
+    expect((await versus.cache.lookup(ask('How is Samsung better than Apple?'), 'org-a'))?.hit).toBe(false);
   });
 
   it('refuses the same question about another entity even when the vectors are close enough', async () => {
-    // A low threshold stands for an embedding model that scores these two above its own threshold.
-    const guarded = await stored('What is the capital of France?', { threshold: 0.6 });
+    // Similarity alone at a low threshold stands for an embedding model that scores these two above its own threshold.
+    const guarded = await stored('What is the capital of France?', { threshold: 0.6, verifier: false });
     expect((await guarded.cache.lookup(ask('What is the capital of Spain?'), 'org-a'))?.hit).toBe(false);
     expect((await guarded.cache.lookup(ask("What's the capital of France?"), 'org-a'))?.hit).toBe(true);
-    const unguarded = await stored('What is the capital of France?', { threshold: 0.6, keyTermGuard: false });
+    const unguarded = await stored('What is the capital of France?', { threshold: 0.6, keyTermGuard: false, verifier: false });
     expect((await unguarded.cache.lookup(ask('What is the capital of Spain?'), 'org-a'))?.hit).toBe(true);
   });
 

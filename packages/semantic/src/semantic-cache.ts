@@ -1,10 +1,13 @@
 import type { CachedAnswer, ChatRequest } from '@svc/core';
 import { type EligibilityOptions, semanticKeyOf } from './eligibility.js';
 import type { Embedder } from './embedder/interface.js';
-import { keyTerms, sameKeyTerms } from './entity-guard.js';
+import { type KeyTerms, keyTerms, sameKeyTerms } from './entity-guard.js';
 import { pointId } from './scope.js';
 import type { VectorMatch, VectorStore } from './store/interface.js';
-import { calibratedThreshold } from './thresholds.js';
+import { similarityThreshold } from './thresholds.js';
+import type { TextProfile } from './verifier/pair-features.js';
+import { trainedVerifier } from './verifier/trained.js';
+import type { Verifier } from './verifier/verifier.js';
 
 /** What a miss carries so `store` need not embed the question again. Opaque to callers. */
 export class SemanticMissKey {
@@ -27,10 +30,16 @@ export interface SemanticCacheSettings {
   embedder: Embedder;
   store: VectorStore;
   /**
-   * Lowest cosine similarity that counts as the same question. Default: the calibrated value
-   * for `embedder.id` ({@link calibratedThreshold}); required for an embedder without one.
+   * Lowest cosine similarity a stored question needs: with a verifier, to be verified at all
+   * (the search's floor; default the verifier's calibrated floor); without, to be served
+   * (default {@link similarityThreshold}; required for an embedder without one).
    */
   threshold?: number;
+  /**
+   * The learned pair classifier that decides a hit among the nearest entries (default: the one
+   * trained for `embedder.id`, if any, see {@link trainedVerifier}; false: similarity alone).
+   */
+  verifier?: Verifier | false;
   /** How long an answer stays servable, ms (default 24 h, the spec's `cache_ttl_secs` maximum). */
   ttlMs?: number;
   /**
@@ -55,6 +64,8 @@ export interface SemanticCacheSettings {
 export interface SemanticCache {
   readonly embedder: Embedder;
   readonly threshold: number;
+  /** The verifier deciding hits, if any. */
+  readonly verifier: Verifier | undefined;
   /** Undefined when the request is not eligible; a failure is a miss, never a rejection. */
   lookup(request: ChatRequest, orgId: string): Promise<SemanticLookup | undefined>;
   /** Stores a complete answer; pass the lookup's miss to reuse its embedding. Never rejects. */
@@ -95,7 +106,9 @@ function fits(match: VectorMatch, request: ChatRequest): boolean {
  */
 export function createSemanticCache(settings: SemanticCacheSettings): SemanticCache {
   const { embedder, store } = settings;
-  const threshold = settings.threshold ?? calibratedThreshold(embedder.id);
+  const verifier = settings.verifier === false ? undefined : (settings.verifier ?? trainedVerifier(embedder.id));
+  if (verifier && verifier.embedder !== embedder.id) throw new Error(`the verifier was trained on embedder ${verifier.embedder}, not ${embedder.id}`);
+  const threshold = settings.threshold ?? (verifier ? verifier.candidateFloor : similarityThreshold(embedder.id));
   if (threshold === undefined) {
     throw new Error(`no calibrated semantic-cache threshold for embedder ${embedder.id}; calibrate it (pnpm --filter @svc/semantic eval) and pass \`threshold\``);
   }
@@ -122,6 +135,7 @@ export function createSemanticCache(settings: SemanticCacheSettings): SemanticCa
   return {
     embedder,
     threshold,
+    verifier,
 
     async lookup(request, orgId) {
       const key = semanticKeyOf(request, settings.eligibility);
@@ -143,13 +157,29 @@ export function createSemanticCache(settings: SemanticCacheSettings): SemanticCa
         report(error, 'search');
         return { hit: false, reuse };
       }
-      const terms = guard && matches.length > 0 ? keyTerms(key.text) : undefined;
+      // The query's key terms and profile, computed once if a match needs them; a candidate's
+      // profile only once the key-term guard (the cheaper test) has let it through.
+      let terms: KeyTerms | undefined;
+      let query: TextProfile | undefined;
+      let best: VectorMatch | undefined;
+      let bestScore = 0;
       for (const match of matches) {
         if (match.score < threshold || match.payload.orgId !== orgId || match.payload.scope !== key.scope) continue;
         if (match.payload.expiresAt <= now() || !fits(match, request)) continue;
-        if (terms && !sameKeyTerms(terms, keyTerms(match.payload.text))) continue;
-        return { hit: true, answer: match.payload.answer, similarity: Math.min(1, match.score) };
+        const candidateTerms = guard ? keyTerms(match.payload.text) : undefined;
+        if (candidateTerms) {
+          terms ??= keyTerms(key.text);
+          if (!sameKeyTerms(terms, candidateTerms)) continue;
+        }
+        if (!verifier) {
+          best = match;
+          break;
+        }
+        query ??= verifier.profile(key.text, terms);
+        const score = verifier.score(query, verifier.profile(match.payload.text, candidateTerms), match.score);
+        if (score >= verifier.threshold && score > bestScore) [best, bestScore] = [match, score];
       }
+      if (best) return { hit: true, answer: best.payload.answer, similarity: Math.min(1, best.score) };
       return { hit: false, reuse };
     },
 

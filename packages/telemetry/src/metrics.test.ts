@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { Histogram, Registry } from 'prom-client';
 import { BREAKER_STATE, createMetrics } from './metrics.js';
 
 describe('createMetrics', () => {
@@ -15,7 +16,8 @@ describe('createMetrics', () => {
     m.upstreamErrors.inc({ provider: 'openai', kind: 'rate_limit', status: 429 });
     m.cacheHits.inc({ layer: 'l0', type: 'chat' });
     m.rateLimitRejections.inc({ scope: 'rpm' });
-    m.learnQueueDepth.set(3);
+    m.stagesShed.inc({ stage: 'memory', reason: 'degradation' });
+    m.watch({ learn: () => ({ depth: 3, processed: 10, failures: 1, oldestPendingAt: Date.now() - 2_000 }), degradationLevel: () => 1, flags: () => ({ memory: false, hedging: true }) });
     m.breakerState.set({ provider: 'openai', model: 'gpt-4o-mini' }, BREAKER_STATE.open);
 
     const text = await m.metrics();
@@ -33,6 +35,12 @@ describe('createMetrics', () => {
       'svc_cache_hits_total',
       'svc_rate_limit_rejections_total',
       'svc_learn_queue_depth',
+      'svc_learn_lag_seconds',
+      'svc_learn_processed_total',
+      'svc_learn_failures_total',
+      'svc_stages_shed_total',
+      'svc_degradation_level',
+      'svc_feature_flag_enabled',
       'svc_breaker_state',
     ]) {
       expect(text).toContain(`# TYPE ${name} `);
@@ -43,6 +51,46 @@ describe('createMetrics', () => {
     expect(text).toContain('svc_breaker_state{provider="openai",model="gpt-4o-mini"} 2');
     expect(text).toContain('svc_gateway_overhead_seconds_bucket{le="0.00001",route="/v1/chat/completions"} 0');
     expect(text).toContain('svc_request_duration_seconds_bucket{le="60",route="/v1/chat/completions",status="200"} 1');
+    expect(text).toContain('svc_learn_queue_depth 3');
+    expect(text).toContain('svc_learn_processed_total 10');
+    expect(text).toMatch(/svc_learn_lag_seconds 2(\.\d+)?\n/);
+    expect(text).toContain('svc_degradation_level 1');
+    expect(text).toContain('svc_feature_flag_enabled{flag="memory"} 0');
+    expect(text).toContain('svc_feature_flag_enabled{flag="hedging"} 1');
+    expect(text).toContain('svc_stages_shed_total{stage="memory",reason="degradation"} 1');
+  });
+
+  it('writes bound histograms exactly as prom-client does', async () => {
+    const bound = createMetrics({ defaultMetrics: false });
+    const reference = new Histogram({ name: 'svc_gateway_overhead_seconds', help: 'Time spent in the gateway excluding provider calls, in seconds.', labelNames: ['route'], buckets: [0.00001, 0.000025, 0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1], registers: [] });
+    const series = bound.gatewayOverhead.series('chat');
+    for (const seconds of [0.000004, 0.00003, 0.0003, 0.0003, 0.2, 0.00005]) {
+      series.observe(seconds);
+      reference.observe({ route: 'chat' }, seconds);
+    }
+    const registry = new Registry();
+    registry.registerMetric(reference);
+    const expected = (await registry.metrics()).trim();
+    const text = await bound.metrics();
+    const start = text.indexOf('# HELP svc_gateway_overhead_seconds');
+    expect(text.slice(start, start + expected.length)).toBe(expected);
+  });
+
+  it('adds to bound counters between scrapes, and keeps their totals across scrapes', async () => {
+    const m = createMetrics({ defaultMetrics: false });
+    const model = m.model('openai', 'openai/gpt-4o-mini');
+    expect(m.model('openai', 'openai/gpt-4o-mini')).toBe(model);
+    model.promptTokens.inc(10);
+    model.costUsd.inc(0.5);
+    expect(await m.metrics()).toContain('svc_tokens_total{direction="prompt",model="openai/gpt-4o-mini",provider="openai"} 10');
+    model.promptTokens.inc(5);
+    model.promptTokens.inc(-3);
+    m.tokens.inc({ direction: 'prompt', model: 'openai/gpt-4o-mini', provider: 'openai' }, 1);
+    const text = await m.metrics();
+    expect(text).toContain('svc_tokens_total{direction="prompt",model="openai/gpt-4o-mini",provider="openai"} 16');
+    expect(text).toContain('svc_cost_usd_total{model="openai/gpt-4o-mini",provider="openai"} 0.5');
+    // Bound but never used: exported at 0, so a rate() sees the series from its first scrape.
+    expect(text).toContain('svc_tokens_total{direction="completion",model="openai/gpt-4o-mini",provider="openai"} 0');
   });
 
   it('gives each instance its own registry', async () => {

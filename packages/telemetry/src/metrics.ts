@@ -1,4 +1,5 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics, prometheusContentType } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics, prometheusContentType } from 'prom-client';
+import { BoundCounter, BoundHistogram, type CounterSeries, type HistogramSeries } from './series.js';
 
 /** Settings of {@link createMetrics}. */
 export interface MetricsOptions {
@@ -20,39 +21,93 @@ export interface MetricsOptions {
  * model catalog (callers map unknown ids to `unknown`, never echo user input); `route` is the
  * route pattern (`/v1/chat/completions`), never the raw path; `status` is the HTTP status
  * code; the remaining labels are small closed sets documented on each metric.
+ *
+ * Request-path metrics are {@link BoundCounter}s and {@link BoundHistogram}s: bind a series once
+ * (`series(...)`, or {@link Metrics.model} for a model's set) and `inc`/`observe` on it costs a
+ * number addition; `inc(labels)`/`observe(labels)` remain for cold paths.
  */
 export interface Metrics {
   readonly registry: Registry;
-  /** Requests answered. `cache`: `hit` | `miss` | `bypass`. */
-  readonly requests: Counter<'route' | 'status' | 'model' | 'provider' | 'cache'>;
+  /** Requests answered. `cache`: the `x-svc-cache-hit` header (`true` | `false` | empty when none). */
+  readonly requests: BoundCounter<'route' | 'status' | 'model' | 'provider' | 'cache'>;
   /** End-to-end request time in seconds, until the last byte (streams included). */
-  readonly requestDuration: Histogram<'route' | 'status'>;
-  /** Time spent in the gateway itself (everything except waiting for providers), seconds. */
-  readonly gatewayOverhead: Histogram<'route'>;
-  /** One provider attempt, seconds. `outcome`: `success` | `error` | `timeout` | `cancelled`. */
-  readonly providerDuration: Histogram<'provider' | 'model' | 'outcome'>;
-  /** Time from sending a streaming request to its first content token, seconds. */
-  readonly timeToFirstToken: Histogram<'provider' | 'model'>;
+  readonly requestDuration: BoundHistogram<'route' | 'status'>;
+  /**
+   * Time spent in the gateway itself, seconds: the request's time minus the provider calls'
+   * (JSON answers: until the answer is ready; streams: until the first event is ready to send).
+   * `route`: `chat` | `chat_stream`.
+   */
+  readonly gatewayOverhead: BoundHistogram<'route'>;
+  /** One provider attempt, seconds. `outcome`: `ok` | `error` | `skipped`. */
+  readonly providerDuration: BoundHistogram<'provider' | 'model' | 'outcome'>;
+  /** Time from the request's arrival to its first streamed content token, seconds. */
+  readonly timeToFirstToken: BoundHistogram<'provider' | 'model'>;
   /** Tokens billed. `direction`: `prompt` | `completion`. */
-  readonly tokens: Counter<'direction' | 'model' | 'provider'>;
+  readonly tokens: BoundCounter<'direction' | 'model' | 'provider'>;
   /** Cost charged at catalog prices, US dollars. */
-  readonly costUsd: Counter<'model' | 'provider'>;
+  readonly costUsd: BoundCounter<'model' | 'provider'>;
   /** Savings against the baseline model (routing to a cheaper model, cache hits), US dollars. */
-  readonly savingsUsd: Counter<'model' | 'provider'>;
-  /** Failed provider calls. `kind`: the normalised error type (`rate_limit`, `timeout`, `server`, ...). */
-  readonly upstreamErrors: Counter<'provider' | 'kind' | 'status'>;
+  readonly savingsUsd: BoundCounter<'model' | 'provider'>;
+  /** Failed provider calls. `kind`: the normalised error type (`rate_limit`, `timeout`, `server`, ...); `status`: the upstream HTTP status (0 without one). */
+  readonly upstreamErrors: BoundCounter<'provider' | 'kind' | 'status'>;
   /** Cache hits. `layer`: `l0` | `l1` | `semantic`; `type`: the request kind (`chat`, `embeddings`, ...). */
-  readonly cacheHits: Counter<'layer' | 'type'>;
-  /** Requests rejected by a limit. `scope`: `rpm` | `tpm` | `budget` | `quota` | `ip`. */
-  readonly rateLimitRejections: Counter<'scope'>;
-  /** Entries waiting in the learn queue (ledger, decisions, feedback). */
-  readonly learnQueueDepth: Gauge;
+  readonly cacheHits: BoundCounter<'layer' | 'type'>;
+  /** Requests refused by a limit. `scope`: `rate` (RPM/TPM, 429) | `budget` | `quota` (402). */
+  readonly rateLimitRejections: BoundCounter<'scope'>;
+  /**
+   * Optional stages skipped by the operator's switches. `stage`: `exact_cache` | `semantic_cache`
+   * | `memory` | `hedging` | `speculation` | `output_verification` | `router_exploration`;
+   * `reason`: `degradation` | `flag`.
+   */
+  readonly stagesShed: BoundCounter<'stage' | 'reason'>;
   /** Circuit breaker state per provider/model: 0 closed, 1 half-open, 2 open. */
   readonly breakerState: Gauge<'provider' | 'model'>;
+  /** The request-path series of one model, bound once and cached. */
+  model(provider: string, id: string): ModelSeries;
+  /** Live state read at scrape time (learn stage, degradation level, flags); later calls add or replace sources. */
+  watch(sources: LiveSources): void;
+  /** Realtime voice sessions open on this instance. */
+  readonly realtimeSessions: Gauge<'provider' | 'model'>;
+  /** Billed minutes of ended realtime sessions (every started minute). */
+  readonly realtimeSessionMinutes: Counter<'provider' | 'model'>;
+  /** Ended realtime sessions. `reason`: `client` | `upstream` | `upstream_error` | `deadline` | `shutdown` | `error`. */
+  readonly realtimeSessionsClosed: Counter<'reason'>;
   /** The exposition text for `GET /metrics`. */
   metrics(): Promise<string>;
   /** `Content-Type` of {@link Metrics.metrics}: Prometheus text format 0.0.4. */
   readonly contentType: string;
+}
+
+/** A model's pre-bound series. */
+export interface ModelSeries {
+  readonly promptTokens: CounterSeries;
+  readonly completionTokens: CounterSeries;
+  readonly costUsd: CounterSeries;
+  readonly savingsUsd: CounterSeries;
+  readonly providerOk: HistogramSeries;
+  readonly providerError: HistogramSeries;
+  readonly providerSkipped: HistogramSeries;
+  readonly timeToFirstToken: HistogramSeries;
+}
+
+/** Figures of the asynchronous learn stage, as `svc_learn_*` exports them. */
+export interface LearnStageFigures {
+  /** Entries waiting to be written: the shared journal's backlog when there is one, else this instance's queue. */
+  depth: number;
+  /** Entries written since start (this instance). */
+  processed: number;
+  /** Failed writes and journal appends since start (this instance). */
+  failures: number;
+  /** Epoch ms of the oldest entry still waiting; null when none waits. */
+  oldestPendingAt: number | null;
+}
+
+export interface LiveSources {
+  learn?: () => LearnStageFigures;
+  /** 0 none, 1 light, 2 heavy. */
+  degradationLevel?: () => number;
+  /** Every feature flag and whether it is on. */
+  flags?: () => Readonly<Record<string, boolean>>;
 }
 
 /** Breaker states as exported by {@link Metrics.breakerState}. */
@@ -71,91 +126,125 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
   registry.setContentType(prometheusContentType);
   if (options.defaultMetrics !== false) collectDefaultMetrics({ register: registry, prefix });
   const registers = [registry];
+  const counter = <L extends string>(name: string, help: string, labelNames: readonly L[]) => new BoundCounter({ name: prefix + name, help, labelNames, registers });
+  const histogram = <L extends string>(name: string, help: string, labelNames: readonly L[], buckets: readonly number[]) =>
+    new BoundHistogram({ name: prefix + name, help, labelNames, buckets, registers });
+
+  const providerDuration = histogram('provider_duration_seconds', 'Duration of one provider attempt in seconds.', ['provider', 'model', 'outcome'], REQUEST_BUCKETS);
+  const timeToFirstToken = histogram('time_to_first_token_seconds', 'Time from the request to its first streamed content token in seconds.', ['provider', 'model'], FIRST_TOKEN_BUCKETS);
+  const tokens = counter('tokens_total', 'Tokens billed, by direction.', ['direction', 'model', 'provider']);
+  const costUsd = counter('cost_usd_total', 'Cost at catalog prices in US dollars.', ['model', 'provider']);
+  const savingsUsd = counter('savings_usd_total', 'Savings against the baseline model in US dollars.', ['model', 'provider']);
+  const models = new Map<string, ModelSeries>();
+  const sources: LiveSources = {};
+  watchLive(prefix, registers, sources);
 
   return {
     registry,
-    requests: new Counter({
-      name: `${prefix}requests_total`,
-      help: 'Requests answered by the gateway.',
-      labelNames: ['route', 'status', 'model', 'provider', 'cache'] as const,
-      registers,
-    }),
-    requestDuration: new Histogram({
-      name: `${prefix}request_duration_seconds`,
-      help: 'End-to-end request duration in seconds.',
-      labelNames: ['route', 'status'] as const,
-      buckets: REQUEST_BUCKETS,
-      registers,
-    }),
-    gatewayOverhead: new Histogram({
-      name: `${prefix}gateway_overhead_seconds`,
-      help: 'Time spent in the gateway excluding provider calls, in seconds.',
-      labelNames: ['route'] as const,
-      buckets: OVERHEAD_BUCKETS,
-      registers,
-    }),
-    providerDuration: new Histogram({
-      name: `${prefix}provider_duration_seconds`,
-      help: 'Duration of one provider attempt in seconds.',
-      labelNames: ['provider', 'model', 'outcome'] as const,
-      buckets: REQUEST_BUCKETS,
-      registers,
-    }),
-    timeToFirstToken: new Histogram({
-      name: `${prefix}time_to_first_token_seconds`,
-      help: 'Time to the first streamed content token in seconds.',
-      labelNames: ['provider', 'model'] as const,
-      buckets: FIRST_TOKEN_BUCKETS,
-      registers,
-    }),
-    tokens: new Counter({
-      name: `${prefix}tokens_total`,
-      help: 'Tokens billed, by direction.',
-      labelNames: ['direction', 'model', 'provider'] as const,
-      registers,
-    }),
-    costUsd: new Counter({
-      name: `${prefix}cost_usd_total`,
-      help: 'Cost at catalog prices in US dollars.',
-      labelNames: ['model', 'provider'] as const,
-      registers,
-    }),
-    savingsUsd: new Counter({
-      name: `${prefix}savings_usd_total`,
-      help: 'Savings against the baseline model in US dollars.',
-      labelNames: ['model', 'provider'] as const,
-      registers,
-    }),
-    upstreamErrors: new Counter({
-      name: `${prefix}upstream_errors_total`,
-      help: 'Failed provider calls.',
-      labelNames: ['provider', 'kind', 'status'] as const,
-      registers,
-    }),
-    cacheHits: new Counter({
-      name: `${prefix}cache_hits_total`,
-      help: 'Cache hits by layer.',
-      labelNames: ['layer', 'type'] as const,
-      registers,
-    }),
-    rateLimitRejections: new Counter({
-      name: `${prefix}rate_limit_rejections_total`,
-      help: 'Requests rejected by a rate limit, budget or quota.',
-      labelNames: ['scope'] as const,
-      registers,
-    }),
-    learnQueueDepth: new Gauge({
-      name: `${prefix}learn_queue_depth`,
-      help: 'Entries waiting in the learn queue.',
-      registers,
-    }),
+    requests: counter('requests_total', 'Requests answered by the gateway.', ['route', 'status', 'model', 'provider', 'cache']),
+    requestDuration: histogram('request_duration_seconds', 'End-to-end request duration in seconds.', ['route', 'status'], REQUEST_BUCKETS),
+    gatewayOverhead: histogram('gateway_overhead_seconds', 'Time spent in the gateway excluding provider calls, in seconds.', ['route'], OVERHEAD_BUCKETS),
+    providerDuration,
+    timeToFirstToken,
+    tokens,
+    costUsd,
+    savingsUsd,
+    upstreamErrors: counter('upstream_errors_total', 'Failed provider calls.', ['provider', 'kind', 'status']),
+    cacheHits: counter('cache_hits_total', 'Cache hits by layer.', ['layer', 'type']),
+    rateLimitRejections: counter('rate_limit_rejections_total', 'Requests rejected by a rate limit, budget or quota.', ['scope']),
+    stagesShed: counter('stages_shed_total', 'Optional stages skipped by degradation or a feature flag.', ['stage', 'reason']),
     breakerState: new Gauge({
       name: `${prefix}breaker_state`,
       help: 'Circuit breaker state: 0 closed, 1 half-open, 2 open.',
       labelNames: ['provider', 'model'] as const,
       registers,
     }),
+    model(provider, id) {
+      let bound = models.get(id);
+      if (!bound) {
+        bound = {
+          promptTokens: tokens.series('prompt', id, provider),
+          completionTokens: tokens.series('completion', id, provider),
+          costUsd: costUsd.series(id, provider),
+          savingsUsd: savingsUsd.series(id, provider),
+          providerOk: providerDuration.series(provider, id, 'ok'),
+          providerError: providerDuration.series(provider, id, 'error'),
+          providerSkipped: providerDuration.series(provider, id, 'skipped'),
+          timeToFirstToken: timeToFirstToken.series(provider, id),
+        };
+        models.set(id, bound);
+      }
+      return bound;
+    },
+    watch(next) {
+      Object.assign(sources, next);
+    },
+    realtimeSessions: new Gauge({
+      name: `${prefix}realtime_sessions_open`,
+      help: 'Realtime voice sessions open on this instance.',
+      labelNames: ['provider', 'model'] as const,
+      registers,
+    }),
+    realtimeSessionMinutes: new Counter({
+      name: `${prefix}realtime_session_minutes_total`,
+      help: 'Billed minutes of ended realtime voice sessions (every started minute).',
+      labelNames: ['provider', 'model'] as const,
+      registers,
+    }),
+    realtimeSessionsClosed: new Counter({
+      name: `${prefix}realtime_sessions_closed_total`,
+      help: 'Ended realtime voice sessions by who or what ended them.',
+      labelNames: ['reason'] as const,
+      registers,
+    }),
     metrics: () => registry.metrics(),
     contentType: prometheusContentType,
   };
+}
+
+/** The scrape-time gauges and counters over {@link LiveSources} (absent sources export nothing). */
+function watchLive(prefix: string, registers: Registry[], sources: LiveSources): void {
+  const gauge = (name: string, help: string, read: () => number | undefined) =>
+    new Gauge({
+      name: prefix + name,
+      help,
+      registers,
+      collect() {
+        const value = read();
+        if (value !== undefined) this.set(value);
+      },
+    });
+  // Totals the learn stage keeps itself: exported as they are.
+  const total = (name: string, help: string, read: () => number | undefined) =>
+    new Counter({
+      name: prefix + name,
+      help,
+      registers,
+      collect() {
+        const value = read();
+        if (value === undefined) return;
+        this.reset();
+        this.inc(value);
+      },
+    });
+  const learn = () => sources.learn?.();
+  gauge('learn_queue_depth', 'Entries of the learn stage (usage ledger, decision log) waiting to be written.', () => learn()?.depth);
+  gauge('learn_lag_seconds', 'Age of the oldest entry waiting in the learn stage, seconds (0 when none waits).', () => {
+    const oldest = learn()?.oldestPendingAt;
+    return oldest === undefined ? undefined : oldest === null ? 0 : Math.max(0, Date.now() - oldest) / 1000;
+  });
+  total('learn_processed_total', 'Learn-stage entries written to the database by this instance.', () => learn()?.processed);
+  total('learn_failures_total', 'Failed learn-stage writes and journal appends on this instance.', () => learn()?.failures);
+  gauge('degradation_level', 'Degradation level in force: 0 none, 1 light, 2 heavy.', () => sources.degradationLevel?.());
+  new Gauge({
+    name: `${prefix}feature_flag_enabled`,
+    help: 'Feature flags in force: 1 on, 0 off.',
+    labelNames: ['flag'] as const,
+    registers,
+    collect() {
+      const flags = sources.flags?.();
+      if (!flags) return;
+      for (const flag in flags) this.set({ flag }, flags[flag] ? 1 : 0);
+    },
+  });
 }

@@ -16,9 +16,8 @@ import type { SemanticCost } from './semantic-cost.js';
 import { SVC_MODEL, type SvcProcess, startSvcProcess, svcTarget } from './svc-target.js';
 import type { Target } from './target.js';
 import { verifyTarget } from './verify.js';
+import { semanticCapacity } from './semantic-capacity.js';
 
-/** svc's default semantic store capacity (`SVC_SEMANTIC_MAX_ENTRIES`). */
-export const DEFAULT_SEMANTIC_CAPACITY = 2_000;
 
 /** The fields of `GET /v1/observability/cache/stats` the bench reads. */
 interface CacheStatsWire {
@@ -110,10 +109,9 @@ export interface CacheBenchContext extends PartContext {
  */
 export async function runCacheBench(ctx: CacheBenchContext): Promise<CacheBenchReport> {
   const { options, log } = ctx;
-  const capacity = Number(process.env.SVC_SEMANTIC_MAX_ENTRIES ?? DEFAULT_SEMANTIC_CAPACITY);
   const report: CacheBenchReport = {
     model: SVC_MODEL,
-    semanticCapacity: Number.isFinite(capacity) && capacity > 0 ? capacity : DEFAULT_SEMANTIC_CAPACITY,
+    semanticCapacity: semanticCapacity(),
     scenarios: [],
     semantic: ctx.semantic,
     skipped: [],

@@ -47,7 +47,7 @@ export interface CacheScenario {
 export interface CacheBenchReport {
   /** The model every request pins. */
   model: string;
-  /** svc's semantic store capacity (`SVC_SEMANTIC_MAX_ENTRIES`, default 2000). */
+  /** svc's semantic store capacity (`SVC_SEMANTIC_MAX_ENTRIES` as the gateway reads it, see semantic-capacity.ts). */
   semanticCapacity: number;
   scenarios: CacheScenario[];
   /** In-process semantic lookup and store cost at fixed store sizes. */

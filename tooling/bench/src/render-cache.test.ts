@@ -21,7 +21,8 @@ function run(variant: CacheVariant, v: { rps: number; p50: number; p99: number; 
 const semantic: SemanticCost = {
   embedder: 'hashed-ngram-v1-512',
   dimensions: 512,
-  threshold: 0.988,
+  threshold: 0.9,
+  verifierThreshold: 0.912,
   embed: { count: 100, mean: 12, p50: 11.5, p90: 20, p99: 51, max: 80 },
   rows: [{ entries: 2_000, lookups: 2_000, hits: 0, lookup: { count: 2_000, mean: 300, p50: 260, p90: 400, p99: 900, max: 4_000 }, lookupCpuUs: 280, store: { count: 2_000, mean: 30, p50: 25.3, p90: 40, p99: 120, max: 500 } }],
 };
@@ -55,9 +56,10 @@ describe('renderCacheRuns', () => {
 });
 
 describe('renderSemanticCost', () => {
-  it('states the embedder, the threshold and the cost per store size', () => {
+  it('states the embedder, its floor and verifier, and the cost per store size', () => {
     const text = renderSemanticCost(semantic);
-    expect(text).toContain('embedder `hashed-ngram-v1-512` (512 dimensions, threshold 0.988)');
+    expect(text).toContain('embedder `hashed-ngram-v1-512` (512 dimensions, candidates from cosine 0.900, verifier at 0.912)');
+    expect(renderCache({ ...report, semantic: { ...semantic, verifierThreshold: null, threshold: 0.95 } }, machine, settings)).toContain('(512 dimensions, threshold 0.950)');
     expect(text).toContain('| 2,000 | 2,000 | 0 | 260.0 | 400.0 | 900.0 | 300.0 | 280.0 | 25.3 | 120.0 |');
   });
 });

@@ -68,7 +68,7 @@ export function renderCacheRuns(report: CacheBenchReport): string {
 /** The in-process semantic lookup and store cost per store size. */
 export function renderSemanticCost(s: SemanticCost): string {
   return [
-    `\`SemanticCache\` in process as the gateway builds it: embedder \`${s.embedder}\` (${s.dimensions} dimensions, threshold ${fmt(s.threshold, 3)}), in-process store bounded at the entry count and filled with that many questions of one organisation and scope (every entry is a search candidate), then new questions looked up one by one (all miss) and their answers stored into the full store (one eviction each). Embedding one question alone: p50 ${fmt(s.embed.p50, 1)} µs, p99 ${fmt(s.embed.p99, 1)} µs.`,
+    `\`SemanticCache\` in process as the gateway builds it: embedder \`${s.embedder}\` (${s.dimensions} dimensions, ${s.verifierThreshold === null ? `threshold ${fmt(s.threshold, 3)}` : `candidates from cosine ${fmt(s.threshold, 3)}, verifier at ${fmt(s.verifierThreshold, 3)}`}), in-process store bounded at the entry count and filled with that many questions of one organisation and scope (every entry is a search candidate), then new questions looked up one by one (all miss) and their answers stored into the full store (one eviction each). Embedding one question alone: p50 ${fmt(s.embed.p50, 1)} µs, p99 ${fmt(s.embed.p99, 1)} µs.`,
     '',
     '| entries | lookups | hits | lookup p50 µs | p90 µs | p99 µs | mean µs | CPU µs/lookup | store p50 µs | store p99 µs |',
     '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',

@@ -11,7 +11,7 @@ import { startMockChild } from './mock-child.js';
 import { type RouterBenchResult, runRouterBench } from './router-bench.js';
 import { FETCH_SHIM_NOTE, findPortkey, startPortkey } from './portkey-target.js';
 import type { BenchReport } from './render.js';
-import { runSemanticCost, type SemanticCost } from './semantic-cost.js';
+import { runSemanticCost, type SemanticCost, semanticSizes } from './semantic-cost.js';
 import { startSvc } from './svc-target.js';
 import { COMPARISON_MODE, chatBody, type Target, type TargetName } from './target.js';
 import { verifyTarget } from './verify.js';
@@ -191,8 +191,9 @@ function routerPart(): RouterBenchResult {
 }
 
 async function semanticPart(): Promise<SemanticCost> {
-  log('semantic cache: lookups over the in-process store at 1,000 and 2,000 entries...');
-  const result = await runSemanticCost();
+  const sizes = semanticSizes();
+  log(`semantic cache: lookups over the in-process store at ${sizes.map((n) => n.toLocaleString('en-US')).join(' and ')} entries...`);
+  const result = await runSemanticCost({ sizes });
   for (const r of result.rows) {
     log(`  ${r.entries} entries: lookup p50 ${r.lookup.p50.toFixed(1)} µs, p99 ${r.lookup.p99.toFixed(1)} µs, ${r.lookupCpuUs.toFixed(1)} µs CPU; store p50 ${r.store.p50.toFixed(1)} µs; ${r.hits} hits`);
   }

@@ -2,6 +2,7 @@ import type { CachedAnswer, ChatRequest } from '@svc/core';
 import { createHashedEmbedder, createMemoryVectorStore, createSemanticCache } from '@svc/semantic';
 import { cacheQuestion } from './cache-figures.js';
 import { type LatencySummary, summarise } from './percentiles.js';
+import { semanticCapacity } from './semantic-capacity.js';
 
 /** Semantic cache cost with the store holding `entries` questions of one organisation and scope. */
 export interface SemanticCostRow {
@@ -22,14 +23,19 @@ export interface SemanticCostRow {
 export interface SemanticCost {
   embedder: string;
   dimensions: number;
+  /** Lowest cosine a stored question needs (with a verifier: to be verified at all). */
   threshold: number;
+  /** The verifier's probability threshold, or null when the cache decides by similarity alone. */
+  verifierThreshold: number | null;
   /** `embedder.embed([question])` alone, µs. */
   embed: LatencySummary;
   rows: SemanticCostRow[];
 }
 
-/** Store sizes measured by default: half and all of the gateway's default capacity (2000). */
-export const SEMANTIC_SIZES = [1_000, 2_000] as const;
+/** Store sizes measured by default: half and all of the capacity the gateway runs with (`SVC_SEMANTIC_MAX_ENTRIES`). */
+export function semanticSizes(capacity = semanticCapacity()): number[] {
+  return [...new Set([Math.max(1, Math.floor(capacity / 2)), capacity])];
+}
 
 const orgId = 'bench';
 const warmupLookups = 200;
@@ -55,14 +61,14 @@ const answer: CachedAnswer = {
 const micros = (since: number): number => (performance.now() - since) * 1000;
 
 /**
- * The gateway's semantic cache in process, as it builds it (`createHashedEmbedder()`, its
- * calibrated threshold, the in-process store bounded at `entries`): fill the store with
+ * The gateway's semantic cache in process, as it builds it (`createHashedEmbedder()` with its
+ * trained verifier, the in-process store bounded at `entries`): fill the store with
  * `entries` questions of one organisation and scope (every entry is a search candidate, the
  * worst case), then time `lookups` new questions one by one (all miss) and store each miss's
  * answer the way the pipeline does after the upstream call. Single-threaded: run it on an idle core.
  */
 export async function runSemanticCost(options: { sizes?: readonly number[]; lookups?: number } = {}): Promise<SemanticCost> {
-  const sizes = options.sizes ?? SEMANTIC_SIZES;
+  const sizes = options.sizes ?? semanticSizes();
   const lookups = options.lookups ?? 2_000;
   const embedder = createHashedEmbedder();
   const embedTimes = new Float64Array(lookups);
@@ -73,10 +79,12 @@ export async function runSemanticCost(options: { sizes?: readonly number[]; look
   }
   const rows: SemanticCostRow[] = [];
   let threshold = Number.NaN;
+  let verifierThreshold: number | null = null;
   for (const entries of sizes) {
     const store = createMemoryVectorStore({ capacity: entries });
     const cache = createSemanticCache({ embedder, store });
     threshold = cache.threshold;
+    verifierThreshold = cache.verifier?.threshold ?? null;
     for (let i = 0; i < entries; i++) await cache.store(question(cacheQuestion(i)), orgId, answer);
     const lookupTimes = new Float64Array(lookups);
     const storeTimes = new Float64Array(lookups);
@@ -110,5 +118,5 @@ export async function runSemanticCost(options: { sizes?: readonly number[]; look
       store: summarise(storeTimes),
     });
   }
-  return { embedder: embedder.id, dimensions: embedder.dimensions, threshold, embed: summarise(embedTimes), rows };
+  return { embedder: embedder.id, dimensions: embedder.dimensions, threshold, verifierThreshold, embed: summarise(embedTimes), rows };
 }

@@ -1,7 +1,7 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 
 /** Which provider's wire conventions (error shape, request-id header) a route follows. */
-export type Dialect = 'openai' | 'anthropic' | 'gemini';
+export type Dialect = 'openai' | 'anthropic' | 'gemini' | 'deepgram' | 'elevenlabs';
 
 /** A complete JSON answer. `generatedTokens` drives the generation delay when pacing is on. */
 export interface JsonAnswer {
@@ -34,6 +34,10 @@ export interface AnswerContext {
   promptTokens: number;
   /** Answer length wanted by the plan (before any max-tokens cap). */
   tokens: number;
+  /** `http://<host>` as the client addressed the mock: the base of URLs it answers with. */
+  origin: string;
+  /** The request's query string. */
+  query: URLSearchParams;
 }
 
 const JSON_TYPE = 'application/json';

@@ -8,6 +8,9 @@ interface ErrorSpec {
   openai: { type: string; code: string | null; message: string; param?: string };
   anthropic: { type: string; message: string };
   gemini: { status: string; message: string };
+  /** Deepgram `{err_code, err_msg}`; ElevenLabs `{detail: {status, message}}`, with its own HTTP status where it differs (a spent quota is a 401). */
+  deepgram: { code: string; message: string };
+  elevenlabs: { status: string; message: string; httpStatus?: number };
 }
 
 const SPECS: Record<StatusFault, ErrorSpec> = {
@@ -21,6 +24,8 @@ const SPECS: Record<StatusFault, ErrorSpec> = {
     },
     anthropic: { type: 'invalid_request_error', message: 'tools.0.input_schema: JSON schema is invalid' },
     gemini: { status: 'INVALID_ARGUMENT', message: 'Invalid JSON payload received. Unknown name "parameters".' },
+    deepgram: { code: 'Bad Request', message: 'Bad Request: failed to process audio: corrupt or unsupported data' },
+    elevenlabs: { status: 'invalid_request', message: 'The request is invalid.' },
   },
   '402': {
     status: 402,
@@ -31,6 +36,8 @@ const SPECS: Record<StatusFault, ErrorSpec> = {
     },
     anthropic: { type: 'billing_error', message: 'Your credit balance is too low to access the API.' },
     gemini: { status: 'FAILED_PRECONDITION', message: 'Billing is not enabled for this project.' },
+    deepgram: { code: 'ASR_PAYMENT_REQUIRED', message: 'Project does not have enough credits for an ASR request and does not have an overage agreement.' },
+    elevenlabs: { status: 'quota_exceeded', message: 'This request exceeds your quota of 10000. You have 12 credits remaining, while 38 credits are required for this request.', httpStatus: 401 },
   },
   '429': {
     status: 429,
@@ -49,6 +56,8 @@ const SPECS: Record<StatusFault, ErrorSpec> = {
       status: 'RESOURCE_EXHAUSTED',
       message: 'Resource has been exhausted (e.g. check quota).',
     },
+    deepgram: { code: 'TOO_MANY_REQUESTS', message: 'Too many requests. Please try again later.' },
+    elevenlabs: { status: 'too_many_concurrent_requests', message: 'Too many concurrent requests for your subscription. Please try again later.' },
   },
   '500': {
     status: 500,
@@ -59,6 +68,8 @@ const SPECS: Record<StatusFault, ErrorSpec> = {
     },
     anthropic: { type: 'api_error', message: 'Internal server error' },
     gemini: { status: 'INTERNAL', message: 'An internal error has occurred.' },
+    deepgram: { code: 'INTERNAL_SERVER_ERROR', message: 'An internal server error occurred.' },
+    elevenlabs: { status: 'internal_error', message: 'Internal server error.' },
   },
   '503': {
     status: 503,
@@ -69,12 +80,16 @@ const SPECS: Record<StatusFault, ErrorSpec> = {
     },
     anthropic: { type: 'api_error', message: 'Service unavailable' },
     gemini: { status: 'UNAVAILABLE', message: 'The model is overloaded. Please try again later.' },
+    deepgram: { code: 'SERVICE_UNAVAILABLE', message: 'The service is temporarily unavailable.' },
+    elevenlabs: { status: 'system_busy', message: 'Our services are experiencing high levels of traffic.' },
   },
   '529': {
     status: 529,
     openai: { type: 'server_error', code: null, message: 'The server is overloaded.' },
     anthropic: { type: 'overloaded_error', message: 'Overloaded' },
     gemini: { status: 'UNAVAILABLE', message: 'The model is overloaded. Please try again later.' },
+    deepgram: { code: 'SERVICE_UNAVAILABLE', message: 'The service is overloaded.' },
+    elevenlabs: { status: 'system_busy', message: 'Our services are experiencing high levels of traffic.' },
   },
   'context-length': {
     status: 400,
@@ -94,6 +109,8 @@ const SPECS: Record<StatusFault, ErrorSpec> = {
       message:
         'The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).',
     },
+    deepgram: { code: 'PAYLOAD_TOO_LARGE', message: 'The audio is too long.' },
+    elevenlabs: { status: 'text_too_long', message: 'The text exceeds the maximum length for this model.' },
   },
 };
 
@@ -140,6 +157,14 @@ function errorAnswer(
       headers,
     );
   }
+  if (dialect === 'deepgram') {
+    const { code, message } = spec.deepgram;
+    return jsonAnswer(spec.status, JSON.stringify({ err_code: code, err_msg: message, request_id: requestId }), { ...headers, 'dg-request-id': requestId });
+  }
+  if (dialect === 'elevenlabs') {
+    const { status, message, httpStatus } = spec.elevenlabs;
+    return jsonAnswer(httpStatus ?? spec.status, JSON.stringify({ detail: { status, message } }), { ...headers, 'request-id': requestId });
+  }
   const { type, code, message, param } = spec.openai;
   return jsonAnswer(
     spec.status,
@@ -157,6 +182,8 @@ export function invalidRequest(dialect: Dialect, message: string, requestId: str
       openai: { type: 'invalid_request_error', code: null, message },
       anthropic: { type: 'invalid_request_error', message },
       gemini: { status: 'INVALID_ARGUMENT', message },
+      deepgram: { code: 'Bad Request', message },
+      elevenlabs: { status: 'invalid_request', message },
     },
     requestId,
     {},
@@ -173,6 +200,8 @@ export function notFound(dialect: Dialect, path: string, requestId: string): Jso
       openai: { type: 'invalid_request_error', code: 'unknown_url', message },
       anthropic: { type: 'not_found_error', message },
       gemini: { status: 'NOT_FOUND', message },
+      deepgram: { code: 'NOT_FOUND', message },
+      elevenlabs: { status: 'not_found', message },
     },
     requestId,
     {},

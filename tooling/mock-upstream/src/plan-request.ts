@@ -69,13 +69,15 @@ export function planRequest(
   };
 }
 
-/** The API key a request carries: `Authorization: Bearer <key>`, else `x-api-key`, else `x-goog-api-key`. */
+/**
+ * The API key a request carries: `Authorization: Bearer <key>` (or Deepgram's `Token <key>`),
+ * else `x-api-key`, `x-goog-api-key` or ElevenLabs' `xi-api-key`.
+ */
 export function requestCredential(headers: IncomingHttpHeaders): string | undefined {
   const authorization = header(headers, 'authorization');
-  if (authorization !== undefined && authorization.length > 7 && authorization.slice(0, 7).toLowerCase() === 'bearer ') {
-    return authorization.slice(7).trim();
-  }
-  return header(headers, 'x-api-key') ?? header(headers, 'x-goog-api-key');
+  const scheme = authorization === undefined ? undefined : /^(?:bearer|token) +(.+)$/i.exec(authorization);
+  if (scheme) return scheme[1]!.trim();
+  return header(headers, 'x-api-key') ?? header(headers, 'x-goog-api-key') ?? header(headers, 'xi-api-key');
 }
 
 function resolveFault(

@@ -6,12 +6,15 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { jsonAnswer } from './answer.js';
 import { estimateTokens } from './answer-text.js';
 import { behaviourFromJson, DEFAULT_BEHAVIOUR, type MockBehaviour } from './behaviour.js';
 import { faultAnswer, invalidRequest, isStatusFault, notFound } from './faults.js';
+import { REALTIME_PATHS, createRealtimeHandler } from './openai-realtime.js';
 import { asRecord } from './json.js';
 import { type FailCounters, planRequest } from './plan-request.js';
+import { parseColour, solidPng } from './png.js';
 import { dialectOf, matchRoute } from './routes.js';
 import { type Timers, writeAnswer } from './write-answer.js';
 
@@ -27,6 +30,8 @@ export interface MockUpstreamOptions extends Partial<MockBehaviour> {
 export interface RecordedRequest {
   method: string;
   path: string;
+  /** The raw query string, `''` when there is none. */
+  query: string;
   headers: IncomingHttpHeaders;
   body: unknown;
 }
@@ -59,8 +64,10 @@ function emptyStats(): MockUpstreamStats {
 }
 
 /**
- * Start the mock upstream: OpenAI chat/embeddings, Anthropic messages and Gemini generateContent
- * on plain `node:http`, with latency, pacing and faults from `options` or `x-mock-*` headers.
+ * Start the mock upstream: OpenAI chat/embeddings/audio/images and the Realtime WebSocket,
+ * Anthropic messages, Gemini generateContent, Deepgram listen/speak and ElevenLabs
+ * text-to-speech/speech-to-text on plain `node:http`, with latency, pacing and faults from
+ * `options` or `x-mock-*` headers.
  */
 export async function startMockUpstream(options: MockUpstreamOptions = {}): Promise<MockUpstream> {
   const { port = 0, host = '127.0.0.1', ...behaviour } = options;
@@ -108,8 +115,8 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       writeAnswer(res, invalidRequest(dialect, plan, id), NO_DELAY, timers);
       return;
     }
-    const body = form ?? parseBody(raw);
-    stats.lastRequest = { method: req.method ?? 'POST', path, headers: req.headers, body };
+    const body = route?.body === 'audio' ? { bytes: raw.length, content_type: req.headers['content-type'] ?? null } : (form ?? parseBody(raw));
+    stats.lastRequest = { method: req.method ?? 'POST', path, query, headers: req.headers, body };
     if (!route) {
       writeAnswer(res, notFound(dialect, path, id), NO_DELAY, timers);
       return;
@@ -128,6 +135,8 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
           created: Math.floor(Date.now() / 1000),
           promptTokens: estimateTokens(raw.length),
           tokens: plan.tokens,
+          origin: `http://${req.headers.host ?? `${host}:${port}`}`,
+          query: new URLSearchParams(query),
         })
       : invalidRequest(dialect, 'We could not parse the JSON body of your request.', id);
     delivery.drop = plan.fault === 'drop-mid-stream';
@@ -141,9 +150,37 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       const raw = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
       const type = req.headers['content-type'] ?? '';
       if (!type.startsWith('multipart/form-data')) return handle(req, res, raw);
+      // Multipart bodies are parsed into a record (files as their name, type and size).
       void readMultipart(raw, type).then((form) => handle(req, res, raw, form));
     });
     req.on('error', () => res.destroy());
+  });
+  // The OpenAI Realtime WebSocket (`/v1/realtime?model=`), with the same faults and stats.
+  const upgraded = new Set<Duplex>();
+  const realtime = createRealtimeHandler({
+    plan: (req) => planRequest(defaults, req.headers, counters),
+    onRequest: (req, path) => {
+      stats.total++;
+      stats.byPath[path] = (stats.byPath[path] ?? 0) + 1;
+      const url = req.url ?? '/';
+      const q = url.indexOf('?');
+      stats.lastRequest = { method: req.method ?? 'GET', path, query: q < 0 ? '' : url.slice(q + 1), headers: req.headers, body: undefined };
+    },
+    later: timers.later,
+    nextId: () => `${nonce}${(++seq).toString(36)}`,
+  });
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    upgraded.add(socket);
+    socket.once('close', () => upgraded.delete(socket));
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const path = q < 0 ? url : url.slice(0, q);
+    if (!REALTIME_PATHS.has(path)) {
+      const answer = notFound('openai', path, 'upgrade');
+      socket.end(`HTTP/1.1 404 Not Found\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(answer.body)}\r\nconnection: close\r\n\r\n${answer.body}`);
+      return;
+    }
+    realtime.handle(req, socket, head, path, q < 0 ? '' : url.slice(q + 1));
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -163,6 +200,9 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       new Promise<void>((resolve) => {
         for (const timer of pending) clearTimeout(timer);
         pending.clear();
+        // Realtime sockets are no longer the HTTP server's: cut them here.
+        for (const socket of upgraded) socket.destroy();
+        realtime.close();
         server.close(() => resolve());
         server.closeAllConnections();
       }),
@@ -205,7 +245,15 @@ const MODELS_BODY = JSON.stringify({
   })),
 });
 
+const MOCK_IMAGE_PATH = /^\/v1\/images\/mock\/([0-9a-f]{6})\.png$/;
+
 function handleGet(path: string, res: ServerResponse, stats: MockUpstreamStats): void {
+  const colour = parseColour(MOCK_IMAGE_PATH.exec(path)?.[1] ?? '');
+  if (colour) {
+    const png = solidPng(colour);
+    res.writeHead(200, { 'content-type': 'image/png', 'content-length': png.length }).end(png);
+    return;
+  }
   const answer =
     path === '/health'
       ? jsonAnswer(200, '{"status":"ok"}')

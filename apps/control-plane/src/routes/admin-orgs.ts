@@ -17,6 +17,7 @@ const orgFields = {
   monthly_budget_usd: v.optional(v.nullable(v.pipe(v.number(), v.minValue(0)))),
   token_quota: limit,
   default_intelligence_mode: v.optional(v.nullable(v.picklist(intelligenceModes))),
+  free_models_only: v.optional(v.boolean()),
 };
 const name = v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(100, 'at most 100 characters'));
 const createSchema = v.object({ name, ...orgFields });
@@ -31,6 +32,7 @@ function toOrgInput(body: v.InferOutput<typeof patchSchema>) {
     ...(body.monthly_budget_usd !== undefined ? { monthlyBudgetUsd: body.monthly_budget_usd } : {}),
     ...(body.token_quota !== undefined ? { tokenQuota: body.token_quota } : {}),
     ...(body.default_intelligence_mode !== undefined ? { defaultIntelligenceMode: body.default_intelligence_mode } : {}),
+    ...(body.free_models_only !== undefined ? { freeModelsOnly: body.free_models_only } : {}),
   };
 }
 

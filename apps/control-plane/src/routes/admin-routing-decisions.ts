@@ -5,13 +5,7 @@ import { type RouteDescriptor, adminOnly, defineRoute, jsonResponse } from '@svc
 import * as v from 'valibot';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
-import { validate } from '../validate.js';
-
-const integer = v.pipe(
-  v.string(),
-  v.regex(/^[+-]?\d{1,15}$/, 'must be an integer'),
-  v.transform((text) => Number(text)),
-);
+import { integerParam as integer, validate } from '../validate.js';
 
 /**
  * Admin report query parameters (spec document 2, shared by /decisions, /diversity, /drift,

@@ -13,6 +13,7 @@ export function orgToWire(org: Organization) {
     monthly_budget_usd: org.monthlyBudgetUsd,
     token_quota: org.tokenQuota,
     default_intelligence_mode: org.defaultIntelligenceMode,
+    free_models_only: org.freeModelsOnly === true,
     created_at: org.createdAt.toISOString(),
   };
 }

@@ -1,7 +1,7 @@
 import { type ChatMessage, type ChatRequest, type TextPart, invalidRequest } from '@svc/core';
 import { type RouteRegistry, readJson } from '@svc/inference';
 import { defineRoute, jsonResponse, publicAccess } from '@svc/openapi';
-import { type RequestFeatures, classify, extractFeatures } from '@svc/router';
+import { classify, extractFeatures, scalarFeatures } from '@svc/router';
 import * as v from 'valibot';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
@@ -66,24 +66,7 @@ function toMessages(body: Body): ChatMessage[] {
   return messages;
 }
 
-/** Feature wire names. `maxTokens` and `reasoningEffort` are left out: this endpoint never sets them. */
 const round = (n: number) => Math.round(n * 1000) / 1000;
-
-const snakeCase = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-
-/**
- * The scalar features in wire (snake_case) names, numbers rounded to 3 decimals. Vectors (the
- * hashed terms) and `max_tokens` (an echo of the request) are left out.
- */
-function featuresToWire(features: RequestFeatures): Record<string, number | boolean> {
-  const wire: Record<string, number | boolean> = {};
-  for (const [name, value] of Object.entries(features)) {
-    if (name === 'maxTokens') continue;
-    if (typeof value === 'number') wire[snakeCase(name)] = round(value);
-    else if (typeof value === 'boolean') wire[snakeCase(name)] = value;
-  }
-  return wire;
-}
 
 export const classifyComplexityRoute = defineRoute({
   method: 'post',
@@ -108,7 +91,7 @@ export function registerClassifyComplexity(routes: RouteRegistry<ControlEnv>, de
       complexity: verdict.complexity,
       task_family: verdict.taskFamily,
       score: round(verdict.score),
-      features: featuresToWire(features),
+      features: scalarFeatures(features),
     });
   });
 }

@@ -1,8 +1,6 @@
-import { invalidRequest, payloadTooLarge } from '@svc/core';
 import { type RouteDescriptor, bearer, defineRoute } from '@svc/openapi';
 import { speak, transcribe } from '@svc/pipeline';
 import {
-  MAX_AUDIO_FILE_BYTES,
   decodeSpeechRequest,
   decodeTranscriptionRequest,
   speechRequestSchema,
@@ -10,44 +8,14 @@ import {
   transcriptionFormSchema,
   translationFormSchema,
 } from '@svc/protocol';
-import type { Context } from 'hono';
+import { audioStream } from '../audio-stream.js';
 import type { InferenceDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
+import { readAudioForm } from '../multipart-form.js';
 import { readJson } from '../read-body.js';
 import { requestContext } from '../request-context.js';
 import type { RouteRegistry } from '../route-registry.js';
 import { answerHeaders, callErrors } from './answer-headers.js';
-
-/** The provider's audio as a web stream; cancelling it (client gone) ends the upstream read. */
-function audioStream(body: AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> {
-  const iterator = body[Symbol.asyncIterator]();
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const next = await iterator.next();
-      if (next.done) controller.close();
-      else controller.enqueue(next.value);
-    },
-    async cancel() {
-      await iterator.return?.();
-    },
-  });
-}
-
-/** Room for the form's other parts and boundaries around a file at the limit. */
-const FORM_OVERHEAD_BYTES = 1024 * 1024;
-
-/** The multipart form: 413 when the declared length is above a file at the limit, 400 when it does not parse. */
-async function readForm(c: Context<AppEnv>): Promise<FormData> {
-  if (Number(c.req.header('content-length')) > MAX_AUDIO_FILE_BYTES + FORM_OVERHEAD_BYTES) throw payloadTooLarge(MAX_AUDIO_FILE_BYTES);
-  if (!c.req.header('content-type')?.startsWith('multipart/form-data')) {
-    throw invalidRequest('The request body must be multipart/form-data with a file part.', null);
-  }
-  try {
-    return await c.req.formData();
-  } catch {
-    throw invalidRequest('The multipart/form-data body could not be parsed.', null);
-  }
-}
 
 export const speechRoute = defineRoute({
   method: 'post',
@@ -115,7 +83,7 @@ export function registerAudio(routes: RouteRegistry<AppEnv>, deps: InferenceDeps
   ];
   for (const [route, task] of tasks) {
     routes.add(route, async (c) => {
-      const request = await decodeTranscriptionRequest(await readForm(c), task);
+      const request = await decodeTranscriptionRequest(await readAudioForm(c), task);
       const { transcription, headers } = await transcribe(deps, request, requestContext(c));
       return c.body(transcription.body, 200, { 'content-type': transcriptionContentTypes[request.responseFormat], ...headers });
     });

@@ -3,11 +3,15 @@ import { type Started, start } from '../start.js';
 
 export const masterKey = 'sk-svc-test-master-key-0123456789';
 
-/** Starts the whole gateway (both apps, ports picked by the OS) on in-memory stores. */
-export async function startGateway(env: Record<string, string> = {}): Promise<Started & { inferenceUrl: string; controlUrl: string }> {
+/** Starts the whole gateway (both apps, ports picked by the OS) on in-memory stores; `options` reach the runtime (e.g. a short image URL lifetime). */
+export async function startGateway(
+  env: Record<string, string> = {},
+  options: Parameters<typeof start>[2] = {},
+): Promise<Started & { inferenceUrl: string; controlUrl: string }> {
   const started = await start(
     parseEnv({ PORT: '0', CONTROL_PORT: '0', SVC_DATA_DIR: 'memory://', SVC_MASTER_KEY: masterKey, LOG_LEVEL: 'silent', SVC_SHUTDOWN_GRACE_MS: '2000', ...env }),
     'all',
+    options,
   );
   const port = (name: string) => started.servers.find((s) => s.name === name)!.port;
   return { ...started, inferenceUrl: `http://127.0.0.1:${port('inference')}`, controlUrl: `http://127.0.0.1:${port('control-plane')}` };

@@ -38,9 +38,17 @@ describe.skipIf(!shared && process.env.CI !== 'true')('limits across three insta
 
   it('admits exactly 50 of a burst of 300 against an RPM of 50, whichever instance takes them', async () => {
     const key = await tenant({ rpmLimit: 50 });
+    const started = performance.now();
     const statuses = await burst(key, 300, (i) => ({ model: 'mock/mock-speed', messages: [{ role: 'user', content: `burst ${i}` }] }));
-    expect(statuses.filter((s) => s === 200)).toHaveLength(50);
-    expect(statuses.filter((s) => s === 429)).toHaveLength(250);
+    const elapsedMs = performance.now() - started;
+    // The bucket refills continuously (one request per 1.2 s at 50 RPM): a burst that outlasts
+    // 1.2 s on a loaded machine has honestly earned one more admission per 1.2 s, never more.
+    const refilled = Math.floor(elapsedMs / 1_200);
+    const admitted = statuses.filter((s) => s === 200).length;
+    expect(admitted).toBeGreaterThanOrEqual(50);
+    expect(admitted).toBeLessThanOrEqual(50 + refilled);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(300 - admitted);
+    if (refilled === 0) expect(admitted).toBe(50);
   }, 60_000);
 
   it('honours a revocation made on one instance on the others within a second', async () => {
@@ -70,6 +78,7 @@ describe.skipIf(!shared && process.env.CI !== 'true')('limits across three insta
     const key = (await gateways[0]!.runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:chat'] })).secret;
     const statuses = await burst(key, 120, (i) => ({ model: 'mock/mock-quality', max_tokens: 64, messages: [{ role: 'user', content: `spend ${i}` }] }));
     expect(statuses.filter((s) => s === 402).length).toBeGreaterThan(0);
+    expect(statuses.filter((s) => s === 200).length).toBeGreaterThan(0);
     expect(statuses.every((s) => s === 200 || s === 402)).toBe(true);
     await Promise.all(gateways.map((g) => g.runtime.learn.flush()));
     const db = await createDb({ url: env.DATABASE_URL });

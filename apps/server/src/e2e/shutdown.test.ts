@@ -22,7 +22,7 @@ describe('graceful shutdown', () => {
     await expect(fetch(`${gateway.inferenceUrl}/health`)).rejects.toThrow();
     await stopping;
     // Stores are closed now; the stream's usage event and decision were written before that.
-    expect(gateway.runtime.learn.stats()).toEqual({ queued: 0, processed: 2, failures: 0 });
+    expect(gateway.runtime.learn.stats()).toMatchObject({ queued: 0, processed: 2, failures: 0, lastErrorAt: null });
     expect(requestId).toMatch(/^req_/);
   }, 20_000);
 });

@@ -47,3 +47,24 @@ export function hostModels(
     return { ...model, ...changes, id: `${provider}/${upstreamId}`, provider, upstreamId };
   });
 }
+
+/** One entry of a moderation, speech or transcription model: the token fields are implied (none). */
+export type AudioSpec = Pick<ModelSpec, 'upstreamId' | 'family' | 'tier' | 'created' | 'qualityPrior' | 'unitPrices' | 'voice'> & { contextWindow?: number };
+
+/** Moderation, speech and transcription models of one provider: no token prices, no output tokens; moderation is free. */
+export function audio(provider: string, kind: 'moderation' | 'speech' | 'transcription', specs: readonly AudioSpec[]): ModelInfo[] {
+  return defineModels(
+    provider,
+    kind,
+    specs.map((spec) => ({
+      contextWindow: 4_096,
+      ...spec,
+      maxOutputTokens: 0,
+      inputPricePerMTok: 0,
+      outputPricePerMTok: 0,
+      capabilities: kind === 'moderation' ? [] : (['audio'] as const),
+      free: kind === 'moderation',
+    })),
+  );
+}
+

@@ -201,3 +201,81 @@ describe('moderation, speech and transcription models', () => {
     expect(chat.some((m) => m.id === 'openai/tts-1' || m.id === 'openai/omni-moderation-latest')).toBe(false);
   });
 });
+
+describe('image models', () => {
+  it('are their own kind, priced per image by quality and size, DALL·E 3 first, and never join the chat pools', () => {
+    const image = catalog.list({ kind: 'image' });
+    expect(image[0]).toMatchObject({ id: 'openai/dall-e-3', family: 'dall-e-3' });
+    expect(catalog.resolve('dall-e-2')).toMatchObject({ id: 'openai/dall-e-2', kind: 'image', unitPrices: { perImage: { '256x256': 0.016 } } });
+    expect(catalog.resolve('dall-e-3')?.unitPrices?.perImage).toMatchObject({ 'standard:1024x1024': 0.04, 'hd:1792x1024': 0.12 });
+    expect(catalog.resolve('gpt-image-1')).toMatchObject({ inputPricePerMTok: 5, outputPricePerMTok: 40 });
+    expect(catalog.family('dall-e-3').map((m) => m.id)).toEqual(['openai/dall-e-3', 'azure/dall-e-3']);
+    expect(chat.some((m) => m.kind === 'image' || m.family.startsWith('dall-e'))).toBe(false);
+  });
+
+  it('refuses an image model without per-image prices', () => {
+    const dalle = catalog.get('openai/dall-e-2')!;
+    expect(() => createCatalog([{ ...dalle, unitPrices: {} }])).toThrow(/perImage/);
+    expect(() => createCatalog([{ ...dalle, unitPrices: { perImage: { '256x256': -1 } } }])).toThrow(/256x256/);
+  });
+});
+
+describe('realtime models', () => {
+  it('resolve by bare name, carry text and audio token prices and never join the chat pools', () => {
+    const realtime = catalog.list({ kind: 'realtime' });
+    expect(realtime.map((m) => m.id)).toEqual(expect.arrayContaining(['openai/gpt-realtime', 'openai/gpt-realtime-mini', 'openai/gpt-realtime-2']));
+    expect(catalog.resolve('gpt-realtime')).toMatchObject({ kind: 'realtime', inputPricePerMTok: 4, outputPricePerMTok: 16, unitPrices: { audioInputPerMTok: 32, audioOutputPerMTok: 64 } });
+    for (const m of realtime) {
+      expect(m.unitPrices?.audioInputPerMTok, m.id).toBeGreaterThan(m.inputPricePerMTok);
+      expect(m.unitPrices?.cachedAudioInputPerMTok, m.id).toBeLessThan(m.unitPrices?.audioInputPerMTok ?? 0);
+      expect(m.unitPrices?.audioOutputPerMTok, m.id).toBeGreaterThan(m.outputPricePerMTok);
+    }
+    expect(chat.some((m) => m.kind === 'realtime')).toBe(false);
+  });
+});
+
+describe('voice models', () => {
+  const stt = catalog.list({ kind: 'transcription' });
+  const tts = catalog.list({ kind: 'speech' });
+
+  it('lists speech-to-text and text-to-speech models of OpenAI, Groq, Deepgram and ElevenLabs, each with a voice spec and a unit price', () => {
+    expect(new Set(stt.map((m) => m.provider))).toEqual(new Set(['openai', 'groq', 'deepgram', 'elevenlabs']));
+    expect(new Set(tts.map((m) => m.provider))).toEqual(new Set(['openai', 'deepgram', 'elevenlabs']));
+    for (const m of stt) {
+      expect(m.voice, m.id).toBeDefined();
+      expect((m.unitPrices?.perMinute ?? m.unitPrices?.perHour ?? 0) > 0, m.id).toBe(true);
+    }
+    for (const m of tts) {
+      expect(m.voice?.outputFormats?.length, m.id).toBeGreaterThan(0);
+      expect(m.unitPrices?.perMChars, m.id).toBeGreaterThan(0);
+    }
+  });
+
+  it('keeps published units: Groq and Scribe per hour, Deepgram per minute, speech per million characters', () => {
+    expect(catalog.get('groq/whisper-large-v3-turbo')?.unitPrices).toEqual({ perHour: 0.04 });
+    expect(catalog.get('elevenlabs/scribe_v2')?.unitPrices).toEqual({ perHour: 0.22 });
+    expect(catalog.get('deepgram/nova-3')?.unitPrices).toEqual({ perMinute: 0.0043 });
+    expect(catalog.get('deepgram/aura-2')?.unitPrices).toEqual({ perMChars: 30 });
+    expect(catalog.get('elevenlabs/eleven_flash_v2_5')?.unitPrices).toEqual({ perMChars: 50 });
+  });
+
+  it('flags low-latency speech-to-text models for the English default, and leaves classic multilingual ones unflagged', () => {
+    const fast = stt.filter((m) => m.voice?.lowLatency).map((m) => m.id);
+    expect(fast).toEqual(expect.arrayContaining(['openai/gpt-4o-mini-transcribe', 'groq/whisper-large-v3-turbo', 'deepgram/nova-3']));
+    expect(fast).not.toContain('openai/whisper-1');
+    expect(fast).not.toContain('groq/whisper-large-v3');
+  });
+});
+
+describe('audio-capable chat models', () => {
+  it('take audio content parts, price audio prompt tokens apart, and are served only when named', () => {
+    const audio = catalog.list({ kind: 'chat', provider: 'openai' }).filter((m) => m.routable === false);
+    expect(audio.map((m) => m.id)).toEqual(['openai/gpt-audio-1.5', 'openai/gpt-audio', 'openai/gpt-audio-mini']);
+    for (const m of audio) {
+      expect(m.capabilities, m.id).toContain('audio');
+      expect(m.audioInputPricePerMTok, m.id).toBeGreaterThan(m.inputPricePerMTok);
+    }
+    // Every other chat model is routable.
+    expect(chat.filter((m) => m.routable === false)).toHaveLength(audio.length);
+  });
+});

@@ -14,9 +14,13 @@ import { mockModels } from './mock.js';
 import { ollamaEmbeddingModels, ollamaModels } from './ollama.js';
 import { openaiModels } from './openai.js';
 import { openaiAudioModels } from './openai-audio.js';
+import { azureImageModels, openaiImageModels } from './openai-images.js';
+import { openaiRealtimeModels } from './openai-realtime.js';
+import { openaiAudioChatModels } from './openai-audio-chat.js';
 import { deepseekModels, mistralModels, perplexityModels, xaiModels } from './open-compatible.js';
 import { cerebrasModels, fireworksModels, groqModels, openrouterModels, togetherModels } from './open-weight-hosts.js';
 import { vertexEmbeddingModels, vertexModels } from './vertex.js';
+import { voiceProviderModels } from './voice.js';
 
 /**
  * Every built-in model. The order matters: when several third-party hosts serve the same
@@ -25,6 +29,7 @@ import { vertexEmbeddingModels, vertexModels } from './vertex.js';
  */
 export const builtInModels: readonly ModelInfo[] = [
   ...openaiModels,
+  ...openaiAudioChatModels,
   ...anthropicModels,
   ...geminiModels,
   ...deepseekModels,
@@ -50,5 +55,9 @@ export const builtInModels: readonly ModelInfo[] = [
   ...vertexEmbeddingModels,
   ...ollamaEmbeddingModels,
   ...openaiAudioModels,
+  ...openaiImageModels,
+  ...azureImageModels,
+  ...openaiRealtimeModels,
+  ...voiceProviderModels,
   ...mockModels,
 ];

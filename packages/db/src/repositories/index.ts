@@ -1,11 +1,19 @@
+import { createDashboardUsageRepository } from './dashboard-usage.js';
+import { createDashboardUserRepository } from './dashboard-users.js';
+import { createAlertRepository } from './alerts.js';
 import { createDecisionRepository } from './decisions.js';
 import type { Drizzle } from './drizzle.js';
 import { createKeyRepository } from './keys.js';
 import { createMemoryRepository } from './memories.js';
+import { createOnboardingRepository } from './onboarding.js';
 import { createOrgRepository } from './orgs.js';
+import { createPasskeyRepository } from './passkeys.js';
+import { createOutputConfigRepository } from './output-configs.js';
 import { createProviderKeyRepository } from './provider-keys.js';
 import { createSettingsRepository } from './settings.js';
+import { createSloRepository } from './slos.js';
 import { createToolGovernanceRepository } from './tool-governance.js';
+import { createTrafficRepository } from './traffic.js';
 import { createUsageRepository } from './usage.js';
 
 export function createRepositories(db: Drizzle) {
@@ -18,15 +26,43 @@ export function createRepositories(db: Drizzle) {
     toolGovernance: createToolGovernanceRepository(db),
     providerKeys: createProviderKeyRepository(db),
     memories: createMemoryRepository(db),
+    dashboardUsers: createDashboardUserRepository(db),
+    passkeys: createPasskeyRepository(db),
+    dashboard: createDashboardUsageRepository(db),
+    traffic: createTrafficRepository(db),
+    slos: createSloRepository(db),
+    alerts: createAlertRepository(db),
+    outputConfigs: createOutputConfigRepository(db),
+    onboarding: createOnboardingRepository(db),
   };
 }
 
+export type {
+  DashboardBucket,
+  DashboardUsageFigures,
+  DashboardUsagePoint,
+  DashboardUsageQuery,
+  DashboardUsageRepository,
+} from './dashboard-usage.js';
+export type { DashboardRole, DashboardUserRecord, DashboardUserRepository, NewDashboardUser } from './dashboard-users.js';
+export type { NewPasskey, PasskeyRecord, PasskeyRepository } from './passkeys.js';
+
+export type { AlertListOptions, AlertRecord, AlertRepository, AlertStatus, NewAlert } from './alerts.js';
 export type { DecisionRepository } from './decisions.js';
 export type { KeyRepository } from './keys.js';
 export type { MemoryEntityRecord, MemoryListOptions, MemoryRecord, MemoryRepository, NewMemory } from './memories.js';
+export {
+  type DerivedOnboardingStep,
+  type OnboardingCompletion,
+  type OnboardingRepository,
+  type OnboardingSource,
+  derivedOnboardingSteps,
+} from './onboarding.js';
 export type { OrgRepository } from './orgs.js';
+export type { OutputConfigRecord, OutputConfigRepository } from './output-configs.js';
 export type { NewProviderKey, ProviderKeyRecord, ProviderKeyRepository } from './provider-keys.js';
 export type { SettingsRepository } from './settings.js';
+export type { NewSlo, SloRecord, SloRepository, SloWindowStats } from './slos.js';
 export type {
   NewRegisteredTool,
   NewToolPolicy,
@@ -35,4 +71,5 @@ export type {
   ToolGovernanceRepository,
   ToolPolicyRecord,
 } from './tool-governance.js';
+export type { DailyModelFigures, TrafficFigures, TrafficFilter, TrafficRepository, WorkloadFigures } from './traffic.js';
 export type { UsageRepository } from './usage.js';

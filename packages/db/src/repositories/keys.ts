@@ -1,18 +1,21 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import { toDbError } from '../errors.js';
 import { apiKeys } from '../schema/api-keys.js';
+import { orgOutputConfigs } from '../schema/org-output-configs.js';
 import { organizations } from '../schema/organizations.js';
 import type { ApiKeyRecord, NewApiKey, OrganizationRecord } from '../types.js';
 import { type Drizzle, isUuid } from './drizzle.js';
 import { toOrganization } from './orgs.js';
+import { toOutputConfig } from './output-configs.js';
 
 /** API keys (hashed). */
 export interface KeyRepository {
   /** Stores a key. Throws DbConflictError when the id or hash already exists. */
   create(input: NewApiKey): Promise<ApiKeyRecord>;
   /**
-   * The key with this SHA-256 hex digest and its organisation, in one round trip (auth path).
-   * Revoked and expired keys are returned too, so the caller can say why they fail.
+   * The key with this SHA-256 hex digest and its organisation (with its output config, null when
+   * it has none), in one round trip (auth path). Revoked and expired keys are returned too, so the
+   * caller can say why they fail.
    */
   findByHash(keyHash: string): Promise<{ key: ApiKeyRecord; org: OrganizationRecord } | undefined>;
   get(id: string): Promise<ApiKeyRecord | undefined>;
@@ -66,12 +69,14 @@ export function createKeyRepository(db: Drizzle): KeyRepository {
 
     async findByHash(keyHash) {
       const [row] = await db
-        .select({ key: apiKeys, org: organizations })
+        .select({ key: apiKeys, org: organizations, output: orgOutputConfigs })
         .from(apiKeys)
         .innerJoin(organizations, eq(organizations.id, apiKeys.orgId))
+        .leftJoin(orgOutputConfigs, eq(orgOutputConfigs.orgId, apiKeys.orgId))
         .where(eq(apiKeys.keyHash, keyHash))
         .limit(1);
-      return row ? { key: toApiKey(row.key), org: toOrganization(row.org) } : undefined;
+      if (!row) return undefined;
+      return { key: toApiKey(row.key), org: { ...toOrganization(row.org), outputConfig: row.output ? toOutputConfig(row.output) : null } };
     },
 
     async get(id) {

@@ -41,6 +41,7 @@ export function toOrganization(row: OrgRow): OrganizationRecord {
     monthlyBudgetUsd: row.monthlyBudgetUsd,
     tokenQuota: row.tokenQuota,
     defaultIntelligenceMode: toIntelligenceMode(row.defaultIntelligenceMode),
+    freeModelsOnly: row.freeModelsOnly,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
@@ -56,6 +57,7 @@ function toColumns(patch: OrganizationPatch): Partial<OrgInsert> {
   if (patch.monthlyBudgetUsd !== undefined) columns.monthlyBudgetUsd = patch.monthlyBudgetUsd;
   if (patch.tokenQuota !== undefined) columns.tokenQuota = patch.tokenQuota;
   if (patch.defaultIntelligenceMode !== undefined) columns.defaultIntelligenceMode = patch.defaultIntelligenceMode;
+  if (patch.freeModelsOnly !== undefined) columns.freeModelsOnly = patch.freeModelsOnly;
   return columns;
 }
 

@@ -53,17 +53,18 @@ export function createUsageRepository(db: Drizzle): UsageRepository {
           latency_ms: e.latencyMs,
           status: e.status,
           stream: e.stream ?? false,
+          usage_estimated: e.usageEstimated ?? false,
           created_at: e.createdAt?.toISOString() ?? null,
         }),
         (json) => sql`
           INSERT INTO usage_events (request_id, org_id, key_id, model, provider, prompt_tokens, completion_tokens, cached_tokens,
-            cost_usd, baseline_cost_usd, cache_hit, latency_ms, status, stream, created_at)
+            cost_usd, baseline_cost_usd, cache_hit, latency_ms, status, stream, usage_estimated, created_at)
           SELECT request_id, org_id, key_id, model, provider, prompt_tokens, completion_tokens, cached_tokens,
-            cost_usd, baseline_cost_usd, cache_hit, latency_ms, status, stream, coalesce(created_at, now())
+            cost_usd, baseline_cost_usd, cache_hit, latency_ms, status, stream, usage_estimated, coalesce(created_at, now())
           FROM jsonb_to_recordset(${json}) AS x(request_id text, org_id uuid, key_id text, model text, provider text,
             prompt_tokens integer, completion_tokens integer, cached_tokens integer, cost_usd double precision,
             baseline_cost_usd double precision, cache_hit boolean, latency_ms integer, status integer, stream boolean,
-            created_at timestamptz)
+            usage_estimated boolean, created_at timestamptz)
           ON CONFLICT (request_id) DO NOTHING
           RETURNING 1`,
       );
@@ -86,7 +87,8 @@ export function createUsageRepository(db: Drizzle): UsageRepository {
       if (!isUuid(orgId)) return { ...emptySummary };
       const [row] = await db
         .select({
-          requests: sql`count(*)`.mapWith(Number),
+          // A request's extra rows (`<request id>:<part>`, voice steps and fees) are one request.
+          requests: sql`count(distinct split_part(${usageEvents.requestId}, ':', 1))`.mapWith(Number),
           promptTokens: total(usageEvents.promptTokens),
           completionTokens: total(usageEvents.completionTokens),
           cachedTokens: total(usageEvents.cachedTokens),

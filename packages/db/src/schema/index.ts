@@ -5,3 +5,8 @@ export { usageEvents } from './usage-events.js';
 export { toolPolicies, toolRegistry } from './tool-governance.js';
 export { orgProviderKeys } from './org-provider-keys.js';
 export { memories } from './memories.js';
+export { dashboardUsers, passkeys } from './dashboard-users.js';
+export { slos } from './slos.js';
+export { alerts } from './alerts.js';
+export { orgOutputConfigs } from './org-output-configs.js';
+export { onboardingSteps } from './onboarding-steps.js';

@@ -1,4 +1,4 @@
-import { bigint, doublePrecision, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, doublePrecision, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -12,6 +12,7 @@ export const organizations = pgTable('organizations', {
   monthlyBudgetUsd: doublePrecision('monthly_budget_usd'),
   tokenQuota: bigint('token_quota', { mode: 'number' }),
   defaultIntelligenceMode: text('default_intelligence_mode'),
+  freeModelsOnly: boolean('free_models_only').notNull().default(false),
   createdAt: timestamptz('created_at').notNull().defaultNow(),
   updatedAt: timestamptz('updated_at').notNull().defaultNow(),
 });

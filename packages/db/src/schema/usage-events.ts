@@ -21,6 +21,7 @@ export const usageEvents = pgTable(
     latencyMs: integer('latency_ms').notNull().default(0),
     status: integer('status').notNull(),
     stream: boolean('stream').notNull().default(false),
+    usageEstimated: boolean('usage_estimated').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (table) => [

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Database } from '../database.js';
-import type { NewApiKey, OrganizationRecord } from '../types.js';
+import type { NewApiKey, NewRoutingDecision, NewUsageEvent, OrganizationRecord } from '../types.js';
 
 /** A name no other test (or earlier run against the same database) uses. */
 export function uniqueName(prefix: string): string {
@@ -32,3 +32,33 @@ export function newKeyInput(orgId: string, overrides: Partial<NewApiKey> = {}): 
 
 /** Registers the shared instance for the conformance modules; set in beforeAll. */
 export type GetDb = () => Database;
+
+/** A decision-log row with a fresh request id and the given overrides. */
+export function newDecision(orgId: string, overrides: Partial<NewRoutingDecision> = {}): NewRoutingDecision {
+  return {
+    requestId: `req_${randomUUID()}`,
+    orgId,
+    model: 'anthropic/claude-3-5-haiku',
+    provider: 'anthropic',
+    source: 'auto',
+    outcome: 'success',
+    ...overrides,
+  };
+}
+
+/** A usage-ledger row with a fresh request id and the given overrides. */
+export function newUsageEvent(orgId: string, overrides: Partial<NewUsageEvent> = {}): NewUsageEvent {
+  return {
+    requestId: `req_${randomUUID()}`,
+    orgId,
+    model: 'openai/gpt-4o-mini',
+    provider: 'openai',
+    promptTokens: 100,
+    completionTokens: 50,
+    costUsd: 0.001,
+    baselineCostUsd: 0.01,
+    latencyMs: 120,
+    status: 200,
+    ...overrides,
+  };
+}

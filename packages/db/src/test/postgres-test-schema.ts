@@ -29,3 +29,30 @@ export async function checkPostgres(url: string, timeoutMs = 5000): Promise<stri
     await sql.end({ timeout: 1 });
   }
 }
+
+/**
+ * A database of its own on the server of `url` (dropped by `drop`), for tests that start whole
+ * gateways: their migrations then never meet another branch's in a shared database.
+ */
+export async function createScratchDatabase(url: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = randomSchemaName('svc_scratch');
+  const admin = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    await admin`create database ${admin(name)}`;
+  } finally {
+    await admin.end({ timeout: 5 });
+  }
+  const scratch = new URL(url);
+  scratch.pathname = `/${name}`;
+  return {
+    url: scratch.toString(),
+    async drop() {
+      const sql = postgres(url, { max: 1, onnotice: () => {} });
+      try {
+        await sql`drop database if exists ${sql(name)} with (force)`;
+      } finally {
+        await sql.end({ timeout: 5 });
+      }
+    },
+  };
+}

@@ -1,12 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../database.js';
+import { dashboardUsageConformance } from './conformance/dashboard-usage.js';
+import { dashboardUserConformance } from './conformance/dashboard-users.js';
+import { alertConformance } from './conformance/alerts.js';
 import { decisionAggregateConformance, decisionConformance } from './conformance/decisions.js';
 import { keyConformance } from './conformance/keys.js';
 import { memoryConformance } from './conformance/memories.js';
+import { onboardingConformance } from './conformance/onboarding.js';
 import { orgConformance } from './conformance/orgs.js';
+import { outputConfigConformance } from './conformance/output-configs.js';
 import { providerKeyConformance } from './conformance/provider-keys.js';
 import { settingsConformance } from './conformance/settings.js';
+import { sloConformance } from './conformance/slos.js';
 import { toolGovernanceConformance } from './conformance/tool-governance.js';
+import { trafficConformance } from './conformance/traffic.js';
 import { usageConformance } from './conformance/usage.js';
 import { createTestOrg } from './fixtures.js';
 
@@ -50,5 +57,12 @@ export function runDbConformance(name: string, create: () => Promise<Database>):
     describe('tool governance', () => toolGovernanceConformance(getDb));
     describe('provider keys (BYOK)', () => providerKeyConformance(getDb));
     describe('memories', () => memoryConformance(getDb));
+    describe('dashboard users and passkeys', () => dashboardUserConformance(getDb));
+    describe('dashboard usage figures', () => dashboardUsageConformance(getDb));
+    describe('traffic figures', () => trafficConformance(getDb));
+    describe('slos', () => sloConformance(getDb));
+    describe('alerts', () => alertConformance(getDb));
+    describe('output configs', () => outputConfigConformance(getDb));
+    describe('onboarding', () => onboardingConformance(getDb));
   });
 }

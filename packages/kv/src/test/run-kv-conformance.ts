@@ -94,6 +94,24 @@ export function runKvConformance(name: string, create: () => Promise<Kv>, option
       });
     });
 
+    describe('take', () => {
+      it('reads and deletes a value once; of concurrent takers exactly one gets it', async () => {
+        expect(await kv.take('token')).toBeNull();
+        await kv.set('token', 'secret', { ttlMs: 10_000 });
+        const results = await Promise.all(Array.from({ length: 20 }, () => kv.take('token')));
+        expect(results.filter((value) => value === 'secret')).toHaveLength(1);
+        expect(results.filter((value) => value === null)).toHaveLength(19);
+        expect(await kv.get('token')).toBeNull();
+        expect(await kv.ttl('token')).toBe(-2);
+      });
+
+      it('finds nothing once the value expired', async () => {
+        await kv.set('token', 'secret', { ttlMs });
+        await sleep(ttlMs + 50);
+        expect(await kv.take('token')).toBeNull();
+      });
+    });
+
     describe('increment', () => {
       it('starts at 0, adds `by` and can go negative', async () => {
         expect(await kv.increment('n')).toBe(1);
@@ -215,7 +233,10 @@ export function runKvConformance(name: string, create: () => Promise<Kv>, option
         await kv.ack('q', [a, b]);
         await kv.ack('q', []);
         expect((await kv.read('q', '0', 10)).map((e) => e.id)).toEqual([c]);
+        expect(await kv.streamLength('q')).toBe(1);
+        expect(await kv.streamLength('missing')).toBe(0);
         const d = await kv.append('q', { v: 'd' });
+        expect(await kv.streamLength('q')).toBe(2);
         expect(compareIds(c, d)).toBeLessThan(0);
         await kv.ack('missing', [a]);
       });
@@ -226,6 +247,7 @@ export function runKvConformance(name: string, create: () => Promise<Kv>, option
         await expect(kv.increment('q')).rejects.toThrow(/WRONGTYPE/);
         await kv.set('s', 'x');
         await expect(kv.append('s', { v: 'a' })).rejects.toThrow(/WRONGTYPE/);
+        await expect(kv.streamLength('s')).rejects.toThrow(/WRONGTYPE/);
         expect(await kv.delete('q')).toBe(true);
         expect(await kv.read('q', '0', 10)).toEqual([]);
       });

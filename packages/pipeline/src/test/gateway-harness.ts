@@ -1,6 +1,6 @@
 import { createCatalog } from '@svc/catalog';
 import { type Caller, type ChatRequest, type ChatResult, ProviderError, type ProviderErrorKind, type StreamEvent } from '@svc/core';
-import type { Provider } from '@svc/providers';
+import type { Provider, ProviderChatRequest } from '@svc/providers';
 import type { CircuitBreakers } from '@svc/resilience';
 import { createLogger, createMetrics } from '@svc/telemetry';
 import { Gateway, type GatewayDeps, type RequestContext } from '../gateway.js';
@@ -27,6 +27,33 @@ export function scripted(id: string, plan: (call: number) => 'ok' | ProviderErro
         yield { type: 'text-delta', choice: 0, text: 'world' };
         yield { type: 'finish', choice: 0, finishReason: 'stop' };
         if (options.usage !== false) yield { type: 'usage', usage: { promptTokens: 10, completionTokens: 2, totalTokens: 12 } };
+      }
+      return events();
+    },
+  };
+  return provider;
+}
+
+/**
+ * A provider answering the text `answer` gives for each call (0-based, streams included),
+ * recording what it was asked.
+ */
+export function answering(id: string, answer: (call: number, request: ProviderChatRequest) => string = () => 'an answer') {
+  const asked: ProviderChatRequest[] = [];
+  const provider: Provider & { asked: ProviderChatRequest[] } = {
+    id,
+    asked,
+    async chat(req): Promise<ChatResult> {
+      asked.push(req);
+      const content = answer(asked.length - 1, req);
+      return { model: req.model, choices: [{ index: 0, message: { role: 'assistant', content }, finishReason: 'stop' }], usage: { promptTokens: 100, completionTokens: 20, totalTokens: 120 } };
+    },
+    async stream(req) {
+      asked.push(req);
+      const text = answer(asked.length - 1, req);
+      async function* events(): AsyncGenerator<StreamEvent> {
+        yield { type: 'text-delta', choice: 0, text };
+        yield { type: 'finish', choice: 0, finishReason: 'stop' };
       }
       return events();
     },

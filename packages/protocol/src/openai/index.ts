@@ -48,3 +48,13 @@ export {
   transcriptionFormats,
   translationFormSchema,
 } from './transcriptions-request.js';
+export {
+  type DecodedImageGenerationRequest,
+  type ImageResponseFormat,
+  MAX_IMAGES_PER_REQUEST,
+  decodeImageGenerationRequest,
+  imageGenerationRequestSchema,
+  imageResponseFormats,
+} from './image-generation-request.js';
+export { type DeliveredImage, type ImagesMeta, type OpenAIImage, type OpenAIImagesResponse, encodeImagesResponse } from './encode-images.js';
+export { REALTIME_TYPE_HEAD, type RealtimeObservation, mayObserveRealtimeFrame, readRealtimeEvent } from './realtime-events.js';

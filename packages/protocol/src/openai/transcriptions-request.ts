@@ -2,9 +2,9 @@ import { payloadTooLarge } from '@svc/core';
 import * as v from 'valibot';
 import { oneOf } from '../shared/fields.js';
 import { issueToError } from '../shared/issue-to-error.js';
+import { MAX_AUDIO_FILE_BYTES } from '../shared/multipart-fields.js';
 
-/** Largest audio file a transcription or translation takes (spec §Limits): 25 MB. */
-export const MAX_AUDIO_FILE_BYTES = 25 * 1024 * 1024;
+export { MAX_AUDIO_FILE_BYTES } from '../shared/multipart-fields.js';
 
 export const transcriptionFormats = ['json', 'text', 'srt', 'verbose_json', 'vtt'] as const;
 export type TranscriptionResponseFormat = (typeof transcriptionFormats)[number];

@@ -1,6 +1,7 @@
 import type { OpenAICompatibility } from '../openai/openai-compatibility.js';
 import { resolveCompatibility } from '../openai/openai-compatibility.js';
 import { openAIEmbed } from '../openai/openai-embed.js';
+import { openAIGenerateImages } from '../openai/openai-images.js';
 import type { CallOptions, Provider, ProviderSettings } from '../provider.js';
 import { resolveHttpClient } from '../shared/http.js';
 import { KeyPool } from '../shared/key-pool.js';
@@ -54,7 +55,8 @@ const azureCompatibility: OpenAICompatibility = { reasoningEffort: 'reasoning-mo
  * the key in an `api-key` header (never `Authorization`), `prompt_filter_results` skipped, and
  * Azure error codes (`DeploymentNotFound` -> not_found, `content_filter` -> content_filter).
  * Keys rotate round-robin unless the call names one (`options.apiKey`). `embed` posts to the
- * deployment's `/embeddings` (`/openai/v1/embeddings` on the v1 surface) the same way.
+ * deployment's `/embeddings` (`/openai/v1/embeddings` on the v1 surface) the same way, and
+ * `generateImages` to its `/images/generations` with the OpenAI adapter's body.
  */
 export function createAzureOpenAIProvider(settings: AzureSettings): Provider {
   const id = settings.id ?? 'azure';
@@ -64,8 +66,9 @@ export function createAzureOpenAIProvider(settings: AzureSettings): Provider {
   const deployments = settings.deployments ?? {};
   const baseHeaders = settings.headers ?? {};
   const query = `?api-version=${encodeURIComponent(apiVersion)}`;
-  const embedUrl = (deployment: string) =>
-    apiVersion === 'v1' ? `${base}/openai/v1/embeddings` : `${base}/openai/deployments/${encodeURIComponent(deployment)}/embeddings${query}`;
+  // One URL shape for every deployment endpoint but chat (which `config.url` builds).
+  const deploymentUrl = (deployment: string, path: string) =>
+    apiVersion === 'v1' ? `${base}/openai/v1/${path}` : `${base}/openai/deployments/${encodeURIComponent(deployment)}/${path}${query}`;
   const config: AzureConfig = {
     provider: id,
     http: resolveHttpClient(settings),
@@ -87,7 +90,15 @@ export function createAzureOpenAIProvider(settings: AzureSettings): Provider {
     embed: (request, options) => {
       const deployment = config.deployment(request.model);
       return openAIEmbed(
-        { provider: id, http: config.http, url: embedUrl(deployment), headers: config.headers(options), model: deployment, compat: config.compat, classify: classifyAzureError },
+        { provider: id, http: config.http, url: deploymentUrl(deployment, 'embeddings'), headers: config.headers(options), model: deployment, compat: config.compat, classify: classifyAzureError },
+        request,
+        options,
+      );
+    },
+    generateImages: (request, options) => {
+      const deployment = config.deployment(request.model);
+      return openAIGenerateImages(
+        { provider: id, http: config.http, url: deploymentUrl(deployment, 'images/generations'), headers: config.headers(options), model: deployment, classify: classifyAzureError },
         request,
         options,
       );

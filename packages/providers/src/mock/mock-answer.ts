@@ -49,12 +49,13 @@ export function planAnswer(provider: string, request: ProviderChatRequest): Mock
 function planText(request: ProviderChatRequest, directives: MockDirectives, random: () => number): PlannedChoice {
   const format = request.responseFormat;
   let tokens: string[];
-  if (format !== undefined && format.type !== 'text') {
+  // A scripted reply wins over JSON mode: tests script a malformed JSON answer this way.
+  if (directives.reply !== undefined) {
+    tokens = directives.reply.split(/(?=\s)/);
+  } else if (format !== undefined && format.type !== 'text') {
     const schema = format.type === 'json_schema' ? format.schema : undefined;
     const value = schema !== undefined ? sampleFromSchema(schema, random) : { answer: generateWords(random, 8).join('') };
     tokens = chunkText(JSON.stringify(value));
-  } else if (directives.reply !== undefined) {
-    tokens = directives.reply.split(/(?=\s)/);
   } else {
     tokens = generateWords(random, directives.tokens ?? 16 + Math.floor(random() * 32));
   }

@@ -7,7 +7,7 @@
  *                                        the first byte.
  * - `[mock:stream-error-after=<n>]`     stream n token steps, then throw a `server` ProviderError
  *                                        (chat() fails at once with the same error).
- * - `[mock:reply=<text>]`               answer exactly <text> (up to the closing bracket).
+ * - `[mock:reply=<text>]`               answer exactly <text> (up to the closing bracket), in JSON mode too.
  * - `[mock:tokens=<n>]`                 generate exactly n tokens of text.
  * - `[mock:latency=<ms>]`               first-token latency for this request.
  * - `[mock:tool=<name>]`                call the tool <name> (it must be among the request's tools).

@@ -108,6 +108,9 @@ describe('mock provider', () => {
     const value = JSON.parse(shaped.choices[0]!.message.content!) as Record<string, unknown>;
     expect(Object.keys(value)).toEqual(['name', 'age', 'emails']);
     expect(value.emails).toEqual(['user@example.com']);
+    // A scripted reply still wins: how tests get a malformed JSON answer to heal.
+    const scripted = await mock.chat(request('Give me a person [mock:reply={"name": "Ada", "age": "36"}]', { responseFormat: { type: 'json_schema', name: 'person', schema } }));
+    expect(scripted.choices[0]!.message.content).toBe('{"name": "Ada", "age": "36"}');
   });
 
   it('streams token by token with the same text as chat, then finish and usage', async () => {

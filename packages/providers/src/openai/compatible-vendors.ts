@@ -15,7 +15,8 @@ export interface CompatibleVendorDefaults {
  */
 export const compatibleVendors: Readonly<Record<string, CompatibleVendorDefaults>> = {
   // Vendors without an embeddings endpoint say so, so `embed` is left off their provider.
-  groq: { baseUrl: 'https://api.groq.com/openai/v1', compatibility: { embeddings: false } },
+  // Groq serves Whisper on OpenAI's `/audio/transcriptions` and `/audio/translations`.
+  groq: { baseUrl: 'https://api.groq.com/openai/v1', compatibility: { embeddings: false, transcriptions: true } },
   together: { baseUrl: 'https://api.together.xyz/v1' },
   fireworks: { baseUrl: 'https://api.fireworks.ai/inference/v1' },
   deepseek: { baseUrl: 'https://api.deepseek.com/v1', compatibility: { embeddings: false } },

@@ -10,7 +10,7 @@ const usageSchema = v.object({
   prompt_tokens: v.number(),
   completion_tokens: v.number(),
   total_tokens: v.nullish(v.number()),
-  prompt_tokens_details: v.nullish(v.object({ cached_tokens: v.nullish(v.number()) })),
+  prompt_tokens_details: v.nullish(v.object({ cached_tokens: v.nullish(v.number()), audio_tokens: v.nullish(v.number()) })),
   completion_tokens_details: v.nullish(v.object({ reasoning_tokens: v.nullish(v.number()) })),
   /** DeepSeek reports its prompt-cache hits here instead of in prompt_tokens_details. */
   prompt_cache_hit_tokens: v.nullish(v.number()),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Provider } from '../provider.js';
 import { fixtureFiles } from '../test/fixture-files.js';
-import { rejection } from '../test/outcomes.js';
+import { readBytes, rejection } from '../test/outcomes.js';
 import { useFixtureProvider } from '../test/use-fixture-server.js';
 import { type OpenAIProviderSettings, createOpenAIProvider } from './openai-provider.js';
 
@@ -19,12 +19,6 @@ function moderate(provider: Provider) {
 function speech(provider: Provider) {
   if (!provider.speech) throw new Error('provider has no speech');
   return provider.speech.bind(provider);
-}
-
-async function bytes(body: AsyncIterable<Uint8Array>): Promise<string> {
-  const parts: Uint8Array[] = [];
-  for await (const part of body) parts.push(part);
-  return Buffer.concat(parts).toString('utf8');
 }
 
 describe('openai moderations', () => {
@@ -67,7 +61,7 @@ describe('openai speech', () => {
       body: { model: 'gpt-4o-mini-tts', input: 'Hello', voice: 'nova', response_format: 'flac', speed: 1.5, instructions: 'cheerful' },
     });
     expect(result.contentType).toBe('audio/flac');
-    expect(await bytes(result.body)).toBe('fLaC-frame-1-frame-2');
+    expect((await readBytes(result.body)).toString()).toBe('fLaC-frame-1-frame-2');
   });
 
   it('names the format\'s content type when the upstream sends none of audio', async () => {
@@ -75,7 +69,7 @@ describe('openai speech', () => {
     const result = await speech(provider)({ model: 'tts-1', input: 'Hi', voice: 'alloy' });
     expect(server.requests[0]?.body).toEqual({ model: 'tts-1', input: 'Hi', voice: 'alloy' });
     expect(result.contentType).toBe('audio/mpeg');
-    expect(await bytes(result.body)).toBe('ID3');
+    expect((await readBytes(result.body)).toString()).toBe('ID3');
   });
 
   it('rejects before any byte on an upstream error', async () => {

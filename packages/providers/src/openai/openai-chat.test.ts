@@ -42,6 +42,15 @@ describe('openai chat (non-stream)', () => {
     });
   });
 
+  it('sends audio content parts as input_audio and reports the audio prompt tokens', async () => {
+    const { server, provider } = await serve(() => ({ json: json('audio-input') }));
+    const result = await provider.chat(request({ model: 'gpt-audio-mini', messages: [{ role: 'user', content: [{ type: 'text', text: 'What is asked?' }, { type: 'audio', data: 'UklGRg==', format: 'wav' }] }] }));
+    expect(server.requests[0]?.body).toMatchObject({
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'What is asked?' }, { type: 'input_audio', input_audio: { data: 'UklGRg==', format: 'wav' } }] }],
+    });
+    expect(result.usage).toEqual({ promptTokens: 96, completionTokens: 12, totalTokens: 108, audioPromptTokens: 79 });
+  });
+
   it('rotates keys round-robin and lets the call pick one', async () => {
     const { server, provider } = await serve(() => ({ json: json('text') }));
     await provider.chat(request());

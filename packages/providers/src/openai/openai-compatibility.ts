@@ -28,6 +28,11 @@ export interface OpenAICompatibility {
   embeddingEncoding?: 'base64' | 'float';
   /** Name of the vector-length field of `/embeddings`. Mistral calls it `output_dimension`. Default `dimensions`. */
   embeddingDimensionsField?: 'dimensions' | 'output_dimension';
+  /**
+   * The vendor serves `POST {baseUrl}/audio/transcriptions` and `/audio/translations` (Groq's
+   * Whisper): `transcribe` and `recognize` are on the provider. Default: true for `openai` only.
+   */
+  transcriptions?: boolean;
 }
 
 /** Optional request fields a vendor may reject. */
@@ -43,6 +48,7 @@ export interface ResolvedCompatibility {
   embeddings: boolean;
   embeddingEncoding: 'base64' | 'float';
   embeddingDimensionsField: 'dimensions' | 'output_dimension';
+  transcriptions: boolean;
 }
 
 export function resolveCompatibility(providerId: string, compat: OpenAICompatibility | undefined): ResolvedCompatibility {
@@ -55,5 +61,6 @@ export function resolveCompatibility(providerId: string, compat: OpenAICompatibi
     embeddings: compat?.embeddings ?? true,
     embeddingEncoding: compat?.embeddingEncoding ?? (providerId === 'openai' ? 'base64' : 'float'),
     embeddingDimensionsField: compat?.embeddingDimensionsField ?? 'dimensions',
+    transcriptions: compat?.transcriptions ?? providerId === 'openai',
   };
 }

@@ -16,6 +16,8 @@ const kindByCode: ReadonlyMap<string, ProviderErrorKind> = new Map<string, Provi
   ['model_not_found', 'not_found'],
   ['content_filter', 'content_filter'],
   ['content_policy_violation', 'content_filter'],
+  // GPT image models' refusal of a prompt by their moderation.
+  ['moderation_blocked', 'content_filter'],
   ['server_error', 'server'],
   ['overloaded_error', 'overloaded'],
   ['engine_overloaded', 'overloaded'],

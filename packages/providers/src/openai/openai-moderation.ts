@@ -1,10 +1,9 @@
-import { ProviderError } from '@svc/core';
-import * as v from 'valibot';
 import type { CallOptions, ModerationRequest, ModerationResult } from '../provider.js';
 import type { HttpClient } from '../shared/http-client.js';
-import { isRecord, postJson, readResponseJson } from '../shared/http.js';
-import { classifyOpenAIError, openAIPayloadError } from './openai-error.js';
+import { postJson } from '../shared/http.js';
+import { classifyOpenAIError } from './openai-error.js';
 import { openAIModerationResponseSchema } from './openai-moderation-api.js';
+import { readOpenAIAnswer } from './read-openai-answer.js';
 
 /** Where one `/moderations` call goes. */
 export interface OpenAIModerationTarget {
@@ -26,17 +25,7 @@ export async function openAIModerate(target: OpenAIModerationTarget, request: Mo
     signal: options?.signal,
     classify: classifyOpenAIError,
   });
-  const json = await readResponseJson(target.provider, response, options?.signal);
-  if (isRecord(json) && json.error != null && json.results === undefined) throw openAIPayloadError(target.provider, json);
-  const parsed = v.safeParse(openAIModerationResponseSchema, json);
-  if (!parsed.success) {
-    throw new ProviderError({
-      provider: target.provider,
-      kind: 'server',
-      message: `${target.provider} sent a malformed moderation: ${v.summarize(parsed.issues)}`,
-      upstreamStatus: response.status,
-    });
-  }
-  const { id, model, results } = parsed.output;
+  const answer = { schema: openAIModerationResponseSchema, member: 'results', what: 'moderation' };
+  const { id, model, results } = await readOpenAIAnswer(target.provider, response, answer, options?.signal);
   return { id, model: model ?? request.model, results };
 }

@@ -6,7 +6,10 @@ import { type OpenAICompatibility, resolveCompatibility } from './openai-compati
 import type { OpenAIConfig } from './openai-config.js';
 import { openAIEmbed } from './openai-embed.js';
 import { classifyOpenAIError } from './openai-error.js';
+import { openAIGenerateImages } from './openai-images.js';
 import { openAIModerate } from './openai-moderation.js';
+import { openAIRealtime } from './openai-realtime.js';
+import { openAIRecognize } from './openai-recognize.js';
 import { openAISpeech } from './openai-speech.js';
 import { openAITranscribe } from './openai-transcription.js';
 import { openAIStream } from './openai-stream.js';
@@ -31,8 +34,10 @@ export const defaultOpenAIBaseUrl = 'https://api.openai.com/v1';
  * every vendor that speaks the same wire format. Keys rotate round-robin unless the call names
  * one (`options.apiKey`). With no keys at all (a local server such as Ollama or vLLM) no
  * Authorization header is sent. `embed` (`POST {baseUrl}/embeddings`) is there unless the
- * compatibility says the vendor has no embeddings; `moderate` (`/moderations`) and `speech`
- * (`/audio/speech`) only on OpenAI itself.
+ * compatibility says the vendor has no embeddings; `transcribe` and `recognize`
+ * (`/audio/transcriptions`, `/audio/translations`) where it says the vendor has them (OpenAI,
+ * Groq); `moderate` (`/moderations`), `speech` (`/audio/speech`), `generateImages`
+ * (`/images/generations`) and `realtime` (the `/realtime` WebSocket) only on OpenAI itself.
  */
 export function createOpenAIProvider(settings: OpenAIProviderSettings): Provider {
   const id = settings.id ?? 'openai';
@@ -66,12 +71,24 @@ export function createOpenAIProvider(settings: OpenAIProviderSettings): Provider
             ),
         }
       : {}),
-    // Moderation and speech are OpenAI's own endpoints; compatible vendors do not share them.
+    ...(config.compat.transcriptions
+      ? {
+          transcribe: (request, options) => openAITranscribe({ provider: id, http: config.http, base, headers: config.headers(options) }, request, options),
+          recognize: (request, options) => openAIRecognize({ provider: id, http: config.http, base, headers: config.headers(options) }, request, options),
+        }
+      : {}),
+    // Moderation, speech, images and realtime are OpenAI's own endpoints; compatible vendors do not share them.
     ...(id === 'openai'
       ? {
           moderate: (request, options) => openAIModerate({ provider: id, http: config.http, url: `${base}/moderations`, headers: config.headers(options) }, request, options),
           speech: (request, options) => openAISpeech({ provider: id, http: config.http, url: `${base}/audio/speech`, headers: config.headers(options) }, request, options),
-          transcribe: (request, options) => openAITranscribe({ provider: id, http: config.http, base, headers: config.headers(options) }, request, options),
+          generateImages: (request, options) =>
+            openAIGenerateImages(
+              { provider: id, http: config.http, url: `${base}/images/generations`, headers: config.headers(options), model: request.model, classify: classifyOpenAIError },
+              request,
+              options,
+            ),
+          realtime: (request, options) => openAIRealtime({ provider: id, base, headers: config.headers(options) }, request, options),
         }
       : {}),
   };

@@ -1,6 +1,7 @@
-import type { CallOptions, SpeechFormat, SpeechRequest, SpeechResult } from '../provider.js';
+import type { CallOptions, SpeechRequest, SpeechResult } from '../provider.js';
 import type { HttpClient } from '../shared/http-client.js';
 import { postJson } from '../shared/http.js';
+import { speechResult } from '../shared/speech-audio.js';
 import { classifyOpenAIError } from './openai-error.js';
 
 /** Where one `/audio/speech` call goes. */
@@ -11,16 +12,6 @@ export interface OpenAISpeechTarget {
   url: string;
   headers: Record<string, string>;
 }
-
-/** The content type of each output format, for an upstream that sends none. */
-export const speechContentTypes: Readonly<Record<SpeechFormat, string>> = {
-  mp3: 'audio/mpeg',
-  opus: 'audio/ogg',
-  aac: 'audio/aac',
-  flac: 'audio/flac',
-  wav: 'audio/wav',
-  pcm: 'audio/pcm',
-};
 
 /** The `/audio/speech` body: only the fields the request sets. */
 export function buildOpenAISpeechBody(request: SpeechRequest): Record<string, string | number> {
@@ -42,7 +33,5 @@ export async function openAISpeech(target: OpenAISpeechTarget, request: SpeechRe
     signal: options?.signal,
     classify: classifyOpenAIError,
   });
-  const upstreamType = response.headers.get('content-type');
-  const contentType = upstreamType?.startsWith('audio/') ? upstreamType : speechContentTypes[request.responseFormat ?? 'mp3'];
-  return { contentType, body: response.body };
+  return speechResult(response, request.responseFormat ?? 'mp3');
 }

@@ -1,7 +1,6 @@
-import { ProviderError, kindFromStatus } from '@svc/core';
 import type { CallOptions, TranscriptionRequest, TranscriptionResult } from '../provider.js';
-import type { HttpClient, HttpResponse } from '../shared/http-client.js';
-import { transportError } from '../shared/http.js';
+import type { HttpClient } from '../shared/http-client.js';
+import { encodeMultipart, postBody } from '../shared/http.js';
 import { classifyOpenAIError } from './openai-error.js';
 
 /** Where one `/audio/transcriptions` or `/audio/translations` call goes. */
@@ -23,33 +22,14 @@ export async function buildOpenAITranscriptionBody(request: TranscriptionRequest
   if (request.prompt !== undefined) form.append('prompt', request.prompt);
   if (request.responseFormat !== undefined) form.append('response_format', request.responseFormat);
   if (request.temperature !== undefined) form.append('temperature', String(request.temperature));
-  const encoded = new Response(form);
-  return { body: new Uint8Array(await encoded.arrayBuffer()), contentType: encoded.headers.get('content-type') ?? 'multipart/form-data' };
+  return encodeMultipart(form);
 }
 
 /** POSTs the audio as multipart and passes the answer through; `verbose_json` gives the duration. */
 export async function openAITranscribe(target: OpenAITranscriptionTarget, request: TranscriptionRequest, options: CallOptions | undefined): Promise<TranscriptionResult> {
   const { body, contentType } = await buildOpenAITranscriptionBody(request);
   const url = `${target.base}/audio/${request.task === 'translation' ? 'translations' : 'transcriptions'}`;
-  let response: HttpResponse;
-  let text: string;
-  try {
-    response = await target.http.request({ url, method: 'POST', headers: { ...target.headers, 'content-type': contentType }, body, signal: options?.signal });
-    text = await response.text();
-  } catch (error) {
-    throw transportError(target.provider, error, options?.signal);
-  }
-  if (response.status < 200 || response.status >= 300) {
-    const classified = classifyOpenAIError(response.status, text);
-    throw new ProviderError({
-      provider: target.provider,
-      kind: classified.kind ?? kindFromStatus(response.status),
-      message: classified.message ?? (text.slice(0, 500) || `Upstream answered ${response.status}.`),
-      upstreamStatus: response.status,
-      upstreamCode: classified.code,
-      param: classified.param ?? null,
-    });
-  }
+  const { response, text } = await postBody({ provider: target.provider, http: target.http, url, headers: target.headers, body, contentType, signal: options?.signal, classify: classifyOpenAIError });
   const result: TranscriptionResult = { contentType: response.headers.get('content-type') ?? 'application/json', body: text };
   const duration = request.responseFormat === 'verbose_json' ? readDuration(text) : undefined;
   if (duration !== undefined) result.durationSeconds = duration;

@@ -48,9 +48,14 @@ export async function postJson(options: PostOptions): Promise<HttpResponse> {
   }
   if (response.status >= 200 && response.status < 300) return response;
   const text = await response.text().catch(() => '');
-  const classified = options.classify?.(response.status, text) ?? {};
-  throw new ProviderError({
-    provider: options.provider,
+  throw statusError(options.provider, response, text, options.classify);
+}
+
+/** The ProviderError of a non-2xx answer: the kind from the provider's error body when `classify` reads one, else from the status. */
+export function statusError(provider: string, response: HttpResponse, text: string, classify: PostOptions['classify']): ProviderError {
+  const classified = classify?.(response.status, text) ?? {};
+  return new ProviderError({
+    provider,
     kind: classified.kind ?? kindFromStatus(response.status),
     message: classified.message ?? (text.slice(0, 500) || `Upstream answered ${response.status}.`),
     upstreamStatus: response.status,
@@ -58,6 +63,41 @@ export async function postJson(options: PostOptions): Promise<HttpResponse> {
     retryAfterMs: retryAfter(response.headers),
     param: classified.param ?? null,
   });
+}
+
+/** What `postBody` sends: an already encoded body (multipart bytes, raw audio) and its content type. */
+export interface PostBodyOptions extends Omit<PostOptions, 'body'> {
+  body: Uint8Array | string;
+  contentType: string;
+}
+
+/**
+ * POSTs an already encoded body and reads the whole answer as text. A transport failure (also
+ * while reading) or a non-2xx status is a ProviderError, as with `postJson`.
+ */
+export async function postBody(options: PostBodyOptions): Promise<{ response: HttpResponse; text: string }> {
+  let response: HttpResponse;
+  let text: string;
+  try {
+    response = await options.http.request({
+      url: options.url,
+      method: 'POST',
+      headers: { ...options.headers, 'content-type': options.contentType },
+      body: options.body,
+      signal: options.signal,
+    });
+    text = await response.text();
+  } catch (error) {
+    throw transportError(options.provider, error, options.signal);
+  }
+  if (response.status < 200 || response.status >= 300) throw statusError(options.provider, response, text, options.classify);
+  return { response, text };
+}
+
+/** A FormData serialised by the platform's own encoder: its bytes and content type (with the boundary). */
+export async function encodeMultipart(form: FormData): Promise<{ body: Uint8Array; contentType: string }> {
+  const encoded = new Response(form);
+  return { body: new Uint8Array(await encoded.arrayBuffer()), contentType: encoded.headers.get('content-type') ?? 'multipart/form-data' };
 }
 
 /** `parseRetryAfter` takes a WHATWG `Headers`; copy the two headers it reads into one (error path only). */
@@ -130,6 +170,16 @@ export function readErrorObject(parsed: unknown): ErrorFields {
     code: typeof root.code === 'string' ? root.code : typeof root.code === 'number' ? String(root.code) : undefined,
     param: typeof root.param === 'string' ? root.param : undefined,
   };
+}
+
+/** An error body parsed as a JSON object, or undefined when it is not one. */
+export function readErrorRecord(text: string): Record<string, unknown> | undefined {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return isRecord(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {

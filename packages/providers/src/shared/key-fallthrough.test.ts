@@ -132,4 +132,30 @@ describe('withKeyFallthrough embed', () => {
     expect(seen).toEqual(['a', 'b', 'b', 'c', 'b']);
     expect((await cooldowns.status('p', 3))[0]).toMatchObject({ index: 0 });
   });
+
+  it('keeps the audio endpoints of a pooled provider, each falling through like chat', async () => {
+    const seen: string[] = [];
+    const { provider } = byKey({});
+    const fail = (options?: CallOptions) => {
+      seen.push(options?.apiKey ?? '');
+      if (options?.apiKey === 'a') throw new ProviderError({ provider: 'p', kind: 'billing', message: 'no credit', upstreamStatus: 402 });
+    };
+    const audio: Provider = {
+      ...provider,
+      async recognize(_request, options) {
+        fail(options);
+        return { text: 'hi' };
+      },
+      async speech(_request, options) {
+        fail(options);
+        return { contentType: 'audio/mpeg', body: (async function* () {})() };
+      },
+    };
+    const pooled = withKeyFallthrough(audio, ['a', 'b']);
+    await expect(pooled.recognize?.({ model: 'm', file: new Uint8Array(1), filename: 'a.wav' })).resolves.toEqual({ text: 'hi' });
+    await expect(pooled.speech?.({ model: 'm', input: 'x', voice: 'v' })).resolves.toMatchObject({ contentType: 'audio/mpeg' });
+    // The second call starts where round-robin stands (b).
+    expect(seen).toEqual(['a', 'b', 'b']);
+    expect(pooled.moderate).toBeUndefined();
+  });
 });

@@ -1,5 +1,5 @@
 import { type ProviderErrorKind, isProviderError } from '@svc/core';
-import type { CallOptions, EmbeddingRequest, Provider, ProviderChatRequest } from '../provider.js';
+import type { CallOptions, Provider, ProviderChatRequest, RealtimeConnectOptions, RealtimeRequest } from '../provider.js';
 import { KeyPool } from './key-pool.js';
 
 /**
@@ -35,8 +35,9 @@ export interface KeyPoolCallOptions extends CallOptions {
 /**
  * Wraps a provider so a 402, 429 or 401 on one key of its pool falls through to the next key
  * within the same request, round-robin from where the pool stands. Streams fall through only
- * before their first byte (`stream()` rejects then); `embed`, where the provider has it, falls
- * through like `chat`. A caller that pins `apiKey` (BYOK) gets exactly that key.
+ * before their first byte (`stream()` rejects then); `embed`, `moderate`, `speech` (before the
+ * audio is read), `transcribe` and `recognize`, where the provider has them, fall through like
+ * `chat`. A caller that pins `apiKey` (BYOK) gets exactly that key.
  */
 export function withKeyFallthrough(provider: Provider, keys: readonly string[], cooldowns?: KeyCooldownGate): Provider {
   if (keys.length < 2) return provider;
@@ -82,19 +83,38 @@ export function withKeyFallthrough(provider: Provider, keys: readonly string[], 
     throw lastError;
   }
 
-  const embed = provider.embed?.bind(provider);
-  return {
+  /** One optional endpoint (`embed`, `moderate`, `speech`, ...) with the same fallthrough as `chat`. */
+  function pooled<R, T>(call: ((request: R, options?: CallOptions) => Promise<T>) | undefined) {
+    if (call === undefined) return undefined;
+    const bound = call.bind(provider);
+    return (request: R, options: KeyPoolCallOptions = {}) => (options.apiKey ? bound(request, options) : eachKey(options, (o) => bound(request, o)));
+  }
+
+  const wrapped: Provider = {
     id: provider.id,
     ...(provider.multipleChoices === undefined ? {} : { multipleChoices: provider.multipleChoices }),
     chat: (request: ProviderChatRequest, options: KeyPoolCallOptions = {}) =>
       options.apiKey ? provider.chat(request, options) : eachKey(options, (o) => provider.chat(request, o)),
     stream: (request: ProviderChatRequest, options: KeyPoolCallOptions = {}) =>
       options.apiKey ? provider.stream(request, options) : eachKey(options, (o) => provider.stream(request, o)),
-    ...(embed === undefined
-      ? {}
-      : {
-          embed: (request: EmbeddingRequest, options: KeyPoolCallOptions = {}) =>
-            options.apiKey ? embed(request, options) : eachKey(options, (o) => embed(request, o)),
-        }),
   };
+  const embed = pooled(provider.embed);
+  if (embed) wrapped.embed = embed;
+  const moderate = pooled(provider.moderate);
+  if (moderate) wrapped.moderate = moderate;
+  const speech = pooled(provider.speech);
+  if (speech) wrapped.speech = speech;
+  const transcribe = pooled(provider.transcribe);
+  if (transcribe) wrapped.transcribe = transcribe;
+  const recognize = pooled(provider.recognize);
+  if (recognize) wrapped.recognize = recognize;
+  const generateImages = pooled(provider.generateImages);
+  if (generateImages) wrapped.generateImages = generateImages;
+  // A realtime session falls through like a call: a key refused at the upgrade (429, 402, 401) gives way to the next.
+  const realtime = provider.realtime?.bind(provider);
+  if (realtime) {
+    wrapped.realtime = (request: RealtimeRequest, options: RealtimeConnectOptions & Pick<KeyPoolCallOptions, 'onKeyAttempt'> = {}) =>
+      options.apiKey ? realtime(request, options) : eachKey(options, (o) => realtime(request, { ...options, ...o }));
+  }
+  return wrapped;
 }

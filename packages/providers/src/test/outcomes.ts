@@ -28,3 +28,10 @@ export async function drainUntilError(stream: AsyncIterable<StreamEvent>): Promi
   );
   return { events, error };
 }
+
+/** Reads a byte stream (speech audio) to its end, as one Buffer. */
+export async function readBytes(body: AsyncIterable<Uint8Array>): Promise<Buffer> {
+  const parts: Uint8Array[] = [];
+  for await (const part of body) parts.push(part);
+  return Buffer.concat(parts);
+}

@@ -1,4 +1,5 @@
 import { FeatureTable } from './feature-table.js';
+import { fnv, fnvBasis, fnvStep, mix } from './hash.js';
 import type { Embedder } from './interface.js';
 import { stem, stopwords, wordTokens } from './tokens.js';
 
@@ -29,28 +30,10 @@ const defaults = {
   stemming: true,
 };
 
-const FNV_OFFSET = 0x811c9dc5;
-const FNV_PRIME = 0x01000193;
 const CHARS = 0;
 const WORDS = 1;
 const BIGRAMS = 2;
 const groupSeeds = [0x2545f491, 0x9e3779b9, 0x85ebca6b];
-
-/** murmur3's finaliser: spreads FNV's weak low bits over the whole word. */
-function mix(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
-}
-
-function fnv(text: string, seed: number): number {
-  let h = (FNV_OFFSET ^ seed) >>> 0;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), FNV_PRIME);
-  return h >>> 0;
-}
 
 /**
  * A local embedder that needs no model and no network: signed feature hashing of character
@@ -109,10 +92,10 @@ export function createHashedEmbedder(options: HashedEmbedderOptions = {}): Embed
       const padded = ` ${token} `;
       if (padded.length < charMin) table.add(mix(fnv(padded, groupSeeds[CHARS]!)), weight, CHARS);
       for (let start = 0; start + charMin <= padded.length; start++) {
-        let h = (FNV_OFFSET ^ groupSeeds[CHARS]!) >>> 0;
+        let h = fnvBasis(groupSeeds[CHARS]!);
         const end = Math.min(padded.length, start + charMax);
         for (let j = start; j < end; j++) {
-          h = Math.imul(h ^ padded.charCodeAt(j), FNV_PRIME);
+          h = fnvStep(h, padded.charCodeAt(j));
           if (j - start + 1 >= charMin) table.add(mix(h), weight, CHARS);
         }
       }

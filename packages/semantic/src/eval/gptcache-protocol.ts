@@ -1,16 +1,18 @@
 import type { Embedder } from '../embedder/interface.js';
-import { createSemanticCache } from '../semantic-cache.js';
+import { createSemanticCache, type SemanticCacheSettings } from '../semantic-cache.js';
 import { createMemoryVectorStore } from '../store/memory.js';
 import { cachedAnswer, chatRequest } from '../test/fixtures.js';
 import type { ParaphrasePair } from './dataset.js';
 
 export interface ProtocolCounts {
-  threshold: number;
-  guard: boolean;
+  label: string;
   correct: number;
   wrong: number;
   miss: number;
 }
+
+/** One way of deciding a hit: the cache settings that differ from the defaults. */
+export type Decider = { label: string } & Pick<SemanticCacheSettings, 'threshold' | 'verifier' | 'keyTermGuard'>;
 
 // GPTCache's benchmark asks with this system prompt; ours is part of the scope, so it must match.
 const ask = (question: string) =>
@@ -28,28 +30,26 @@ const ask = (question: string) =>
  * against the whole store. A hit answering with the pair's own number is correct, a hit with
  * another pair's number is wrong, no hit is a miss. The data repeats 35 origins under two
  * numbers; a hit on the twin of the same origin text counts as correct (the answer is right).
- * Lookups go through the production path: eligibility, scope, search, key-term guard.
+ * Lookups go through the production path: eligibility, scope, search, key-term guard, verifier.
  */
-export async function runGptCacheProtocol(embedder: Embedder, pairs: readonly ParaphrasePair[], thresholds: readonly number[]): Promise<ProtocolCounts[]> {
+export async function runGptCacheProtocol(embedder: Embedder, pairs: readonly ParaphrasePair[], deciders: readonly Decider[]): Promise<ProtocolCounts[]> {
   const store = createMemoryVectorStore({ capacity: pairs.length + 10 });
-  const loader = createSemanticCache({ embedder, store, threshold: 1 });
+  const loader = createSemanticCache({ embedder, store, threshold: 1, verifier: false });
   for (const [i, pair] of pairs.entries()) await loader.store(ask(pair.origin), 'eval', cachedAnswer(String(i)));
   const counts: ProtocolCounts[] = [];
-  for (const threshold of thresholds) {
-    for (const guard of [true, false]) {
-      const cache = createSemanticCache({ embedder, store, threshold, keyTermGuard: guard, lookupTimeoutMs: 60_000 });
-      const row: ProtocolCounts = { threshold, guard, correct: 0, wrong: 0, miss: 0 };
-      for (const [i, pair] of pairs.entries()) {
-        const found = await cache.lookup(ask(pair.similar), 'eval');
-        if (!found?.hit) row.miss++;
-        else {
-          const answered = pairs[Number(found.answer.result.choices[0]!.message.content)];
-          if (answered?.origin === pair.origin || found.answer.result.choices[0]!.message.content === String(i)) row.correct++;
-          else row.wrong++;
-        }
+  for (const { label, ...decider } of deciders) {
+    const cache = createSemanticCache({ embedder, store, lookupTimeoutMs: 60_000, ...decider });
+    const row: ProtocolCounts = { label, correct: 0, wrong: 0, miss: 0 };
+    for (const [i, pair] of pairs.entries()) {
+      const found = await cache.lookup(ask(pair.similar), 'eval');
+      if (!found?.hit) row.miss++;
+      else {
+        const content = found.answer.result.choices[0]!.message.content;
+        if (pairs[Number(content)]?.origin === pair.origin || content === String(i)) row.correct++;
+        else row.wrong++;
       }
-      counts.push(row);
     }
+    counts.push(row);
   }
   await store.close();
   return counts;

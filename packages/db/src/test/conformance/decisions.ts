@@ -1,19 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
-import type { NewRoutingDecision } from '../../types.js';
-import { createTestOrg, type GetDb } from '../fixtures.js';
+import { createTestOrg, type GetDb, newDecision } from '../fixtures.js';
 
-function decision(orgId: string, overrides: Partial<NewRoutingDecision> = {}): NewRoutingDecision {
-  return {
-    requestId: `req_${randomUUID()}`,
-    orgId,
-    model: 'anthropic/claude-3-5-haiku',
-    provider: 'anthropic',
-    source: 'auto',
-    outcome: 'success',
-    ...overrides,
-  };
-}
+const decision = newDecision;
 
 export function decisionConformance(getDb: GetDb): void {
   it('round-trips a decision with its JSON attempts and candidates', async () => {

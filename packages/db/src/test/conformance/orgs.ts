@@ -16,6 +16,7 @@ export function orgConformance(getDb: GetDb): void {
       monthlyBudgetUsd: null,
       tokenQuota: null,
       defaultIntelligenceMode: null,
+      freeModelsOnly: false,
     });
     expect(org.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(org.createdAt).toBeInstanceOf(Date);
@@ -34,8 +35,10 @@ export function orgConformance(getDb: GetDb): void {
       monthlyBudgetUsd: 49.95,
       tokenQuota: 5_000_000_000,
       defaultIntelligenceMode: 'cache',
+      freeModelsOnly: true,
     });
     expect(await db.orgs.get(org.id)).toMatchObject({
+      freeModelsOnly: true,
       plan: 'pro',
       rpmLimit: 600,
       tpmLimit: 120_000,

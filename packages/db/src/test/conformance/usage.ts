@@ -1,29 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
-import type { NewUsageEvent } from '../../types.js';
-import { createTestOrg, type GetDb } from '../fixtures.js';
+import { createTestOrg, type GetDb, newUsageEvent } from '../fixtures.js';
 
-function usageEvent(orgId: string, overrides: Partial<NewUsageEvent> = {}): NewUsageEvent {
-  return {
-    requestId: `req_${randomUUID()}`,
-    orgId,
-    model: 'openai/gpt-4o-mini',
-    provider: 'openai',
-    promptTokens: 100,
-    completionTokens: 50,
-    costUsd: 0.001,
-    baselineCostUsd: 0.01,
-    latencyMs: 120,
-    status: 200,
-    ...overrides,
-  };
-}
+const usageEvent = newUsageEvent;
 
 export function usageConformance(getDb: GetDb): void {
   it('inserts the same request id once', async () => {
     const db = getDb();
     const org = await createTestOrg(db);
-    const event = usageEvent(org.id, { keyId: 'key_a', cachedTokens: 20, cacheHit: true, stream: true });
+    const event = usageEvent(org.id, { keyId: 'key_a', cachedTokens: 20, cacheHit: true, stream: true, usageEstimated: true });
     expect(await db.usage.insertMany([event])).toBe(1);
     expect(await db.usage.insertMany([event, { ...event, costUsd: 99 }])).toBe(0);
     const rows = await db.usage.listByOrg(org.id);
@@ -42,6 +27,7 @@ export function usageConformance(getDb: GetDb): void {
       cachedTokens: 0,
       cacheHit: false,
       stream: false,
+      usageEstimated: false,
     });
   });
 

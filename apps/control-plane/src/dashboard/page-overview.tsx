@@ -1,0 +1,116 @@
+import type { Organization } from '@svc/core';
+import { LineChart, ShareBars } from './charts.js';
+import { count, ms, percent, usd } from './format.js';
+import type { Overview, RangeId } from './overview-data.js';
+
+const rangeLabels: Record<RangeId, string> = { '24h': 'Last 24 hours', '7d': 'Last 7 days', '30d': 'Last 30 days' };
+
+function Card(props: { label: string; value: string; sub?: string; testid: string }) {
+  return (
+    <div class="card" data-testid={props.testid}>
+      <div class="label">{props.label}</div>
+      <div class="value">{props.value}</div>
+      {props.sub ? <div class="sub">{props.sub}</div> : null}
+    </div>
+  );
+}
+
+/** Picks the organisation (admins) and the period; keeps the other choice in the link. */
+function Toolbar(props: { overview: Overview; org: Organization | undefined; orgs: Organization[] }) {
+  const orgQuery = props.org ? `&org=${props.org.id}` : '';
+  return (
+    <div class="toolbar">
+      {(Object.keys(rangeLabels) as RangeId[]).map((id) => (
+        <a href={`/dashboard?range=${id}${orgQuery}`} class={props.overview.range === id ? 'active' : undefined}>
+          {rangeLabels[id]}
+        </a>
+      ))}
+      {props.orgs.length > 0 ? (
+        <>
+          <span class="muted">·</span>
+          <a href={`/dashboard?range=${props.overview.range}`} class={props.org ? undefined : 'active'}>
+            Whole fleet
+          </a>
+          {props.orgs.map((o) => (
+            <a href={`/dashboard?range=${props.overview.range}&org=${o.id}`} class={props.org?.id === o.id ? 'active' : undefined}>
+              {o.name}
+            </a>
+          ))}
+        </>
+      ) : null}
+    </div>
+  );
+}
+
+export function OverviewPage(props: { overview: Overview; org: Organization | undefined; orgs: Organization[] }) {
+  const { totals, series, diversity, breakers, nextStep, bucket } = props.overview;
+  const labels = series.map((p) => (bucket === 'hour' ? `${p.start.toISOString().slice(11, 16)}` : p.start.toISOString().slice(5, 10)));
+  const savingsShare = totals.baselineCostUsd > 0 ? totals.savingsUsd / totals.baselineCostUsd : null;
+  return (
+    <>
+      <Toolbar overview={props.overview} org={props.org} orgs={props.orgs} />
+      <p class="muted" data-testid="scope">
+        {props.org ? `Organisation ${props.org.name}` : 'Whole fleet'} · {rangeLabels[props.overview.range]} · UTC
+      </p>
+      {nextStep ? (
+        <div class="next" data-testid="next-step">
+          <strong>Next step: {nextStep.title}.</strong> {nextStep.detail} {nextStep.href ? <a href={nextStep.href}>Go →</a> : null}
+        </div>
+      ) : null}
+      <div class="cards">
+        <Card testid="requests" label="Requests" value={count(totals.requests)} sub={`${count(totals.errors)} errors`} />
+        <Card testid="spend" label="Spend" value={usd(totals.costUsd)} sub={`${count(totals.totalTokens)} tokens`} />
+        <Card testid="savings" label="Savings vs baseline" value={usd(totals.savingsUsd)} sub={`${percent(savingsShare)} of ${usd(totals.baselineCostUsd)}`} />
+        <Card testid="cache-hit-rate" label="Cache hit rate" value={percent(totals.cacheHitRate)} sub={`${count(totals.cacheHits)} hits`} />
+        <Card testid="latency" label="Latency p50 / p95" value={ms(totals.latencyP50Ms)} sub={`p95 ${ms(totals.latencyP95Ms)}`} />
+      </div>
+      <div class="grid2">
+        <LineChart title="Requests" labels={labels} series={[{ name: 'requests', color: '#3b5bdb', values: series.map((p) => p.requests) }]} format={(v) => count(Math.round(v))} />
+        <LineChart
+          title="Spend and baseline (USD)"
+          labels={labels}
+          series={[
+            { name: 'spend', color: '#3b5bdb', values: series.map((p) => p.costUsd) },
+            { name: 'baseline', color: '#adb5bd', values: series.map((p) => p.baselineCostUsd) },
+          ]}
+          format={usd}
+        />
+        <LineChart title="Cache hit rate" labels={labels} max={1} series={[{ name: 'hit rate', color: '#2b8a3e', values: series.map((p) => p.cacheHitRate) }]} format={percent} />
+        <LineChart
+          title="Latency"
+          labels={labels}
+          series={[
+            { name: 'p50', color: '#3b5bdb', values: series.map((p) => p.latencyP50Ms) },
+            { name: 'p95', color: '#e8590c', values: series.map((p) => p.latencyP95Ms) },
+          ]}
+          format={ms}
+        />
+      </div>
+      <div class="grid2">
+        <ShareBars
+          title={`Model shares · entropy ${diversity.entropy_bits.toFixed(2)} bits over ${count(diversity.decisions)} decisions${diversity.alarms.length ? ' · arm collapse!' : ''}`}
+          shares={diversity.models.map((m) => ({ label: m.model, share: m.share, detail: `${percent(m.share)} · ${count(m.count)}` }))}
+        />
+        <figure class="chart">
+          <figcaption>Circuit breakers</figcaption>
+          {breakers.length === 0 ? <p class="muted">No breaker has seen traffic yet.</p> : null}
+          <table>
+            <tbody>
+              {breakers.map((b) => (
+                <tr>
+                  <td>{b.key}</td>
+                  <td>
+                    <span class={`pill ${b.state === 'closed' ? 'ok' : 'bad'}`}>{b.state}</span>
+                  </td>
+                  <td class="num">
+                    {b.failures} failures / {b.successes} ok
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </figure>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,142 @@
+import { defaultKeyScopes, invalidRequest, isGatewayError, notFound, toGatewayError } from '@svc/core';
+import { type Context, Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { ControlPlaneDeps } from '../deps.js';
+import type { ControlEnv } from '../env.js';
+import { clearSessionCookie } from '../session-cookie.js';
+import { readSession, requireSession } from '../session.js';
+import { registerDashboardAssets } from './assets.js';
+import { EnrollPage, LoginPage, PasskeysPage } from './page-auth.js';
+import { KeysPage } from './page-keys.js';
+import { OrgPage } from './page-org.js';
+import { OverviewPage } from './page-overview.js';
+import { loadOverview, parseRange } from './overview-data.js';
+import { page, securityHeaders } from './render.js';
+import { requireDashboardAdmin, requireOrgAccess, viewScope } from './scope.js';
+
+/** A form field as text ('' when absent). */
+async function field(c: { req: { parseBody(): Promise<Record<string, unknown>> } }, name: string): Promise<string> {
+  const value = (await c.req.parseBody())[name];
+  return typeof value === 'string' ? value.trim() : '';
+}
+
+/** An optional non-negative number field: '' = null (unlimited); 400 naming the field otherwise. */
+function optionalNumber(name: string, text: string, integer: boolean): number | null {
+  if (text === '') return null;
+  const value = Number(text);
+  if (!Number.isFinite(value) || value < 0 || (integer && !Number.isInteger(value))) throw invalidRequest(`${name} must be a ${integer ? 'whole ' : ''}number >= 0.`, name);
+  return value;
+}
+
+/**
+ * The dashboard: server-rendered pages (Hono JSX, SVG charts) under /dashboard. Pages need a
+ * passkey session (AAL2) except sign-in, enrollment and the passkeys page; form posts need the
+ * session's CSRF token. Members see and act on their own organisation only; admins on any.
+ */
+export function registerDashboard(app: Hono<ControlEnv>, deps: ControlPlaneDeps): void {
+  const dash = new Hono<ControlEnv>();
+  dash.use(async (c, next) => {
+    await next();
+    for (const [name, value] of Object.entries(securityHeaders)) c.res.headers.set(name, value);
+  });
+  dash.use(bodyLimit({ maxSize: 64 * 1024 }));
+  dash.onError(async (error, c) => {
+    const gateway = isGatewayError(error) ? error : toGatewayError(error);
+    if (!isGatewayError(error)) deps.logger.error({ err: error }, 'dashboard page failed');
+    const response = await page(c, { title: 'Something went wrong' }, <p class="status error">{gateway.message}</p>, gateway.status as 400);
+    for (const [name, value] of Object.entries(securityHeaders)) response.headers.set(name, value);
+    return response;
+  });
+  registerDashboardAssets(dash);
+  const signedIn = requireSession(deps, { onMissing: 'redirect' });
+  const enrolled = requireSession(deps, { aal: 'any', onMissing: 'redirect' });
+
+  dash.get('/login', async (c) => {
+    if ((await readSession(c, deps))?.session.aal === 'aal2') return c.redirect('/dashboard', 303);
+    return page(c, { title: 'Sign in' }, <LoginPage />);
+  });
+  dash.get('/enroll', (c) => page(c, { title: 'Set up your passkey' }, <EnrollPage />));
+
+  dash.post('/logout', enrolled, async (c) => {
+    await deps.dashboardAuth.sessions.revoke(c.get('dashboard').token);
+    clearSessionCookie(c, deps.dashboardAuth.rp);
+    return c.redirect('/dashboard/login', 303);
+  });
+
+  dash.get('/passkeys', enrolled, async (c) => {
+    const { user, session } = c.get('dashboard');
+    const passkeys = await deps.db.passkeys.listByUser(user.id);
+    const full = session.aal === 'aal2';
+    return page(c, { title: 'Passkeys', user, csrf: session.csrfToken, active: 'passkeys', full }, <PasskeysPage passkeys={passkeys} csrf={session.csrfToken} enrollment={!full} />);
+  });
+
+  dash.post('/passkeys/:id/delete', signedIn, async (c) => {
+    if (!(await deps.db.passkeys.delete(c.get('dashboard').user.id, c.req.param('id')))) throw notFound(`No passkey '${c.req.param('id')}'.`, 'id');
+    return c.redirect('/dashboard/passkeys', 303);
+  });
+
+  dash.get('/', signedIn, async (c) => {
+    const { user, session } = c.get('dashboard');
+    const scope = await viewScope(deps, user, c.req.query('org'));
+    const overview = await loadOverview(deps, { orgId: scope.org?.id, range: parseRange(c.req.query('range')), userId: user.id });
+    return page(c, { title: 'Overview', user, csrf: session.csrfToken, active: 'overview', full: true }, <OverviewPage overview={overview} org={scope.org} orgs={scope.orgs} />);
+  });
+
+  const keysPage = async (c: Context<ControlEnv>, orgQuery: string | undefined, created?: { id: string; secret: string }) => {
+    const { user, session } = c.get('dashboard');
+    const scope = await viewScope(deps, user, orgQuery);
+    const keys = await deps.db.keys.list(scope.org?.id);
+    return page(c, { title: 'API keys', user, csrf: session.csrfToken, active: 'keys', full: true }, <KeysPage keys={keys} org={scope.org} orgs={scope.orgs} csrf={session.csrfToken} {...(created ? { created } : {})} />, created ? 201 : 200);
+  };
+
+  dash.get('/keys', signedIn, (c) => keysPage(c, c.req.query('org')));
+
+  dash.post('/keys', signedIn, async (c) => {
+    const { user } = c.get('dashboard');
+    const orgId = (await field(c, 'org_id')) || user.orgId;
+    requireOrgAccess(user, orgId);
+    const org = await deps.db.orgs.get(orgId);
+    if (!org) throw notFound(`No organisation '${orgId}'.`, 'org_id');
+    const name = await field(c, 'name');
+    if (name.length > 100) throw invalidRequest('name: at most 100 characters.', 'name');
+    const days = optionalNumber('expires_in_days', await field(c, 'expires_in_days'), true);
+    if (days !== null && (days < 1 || days > 3650)) throw invalidRequest('expires_in_days must be 1..3650.', 'expires_in_days');
+    // The dashboard never issues admin keys: the admin API (with an admin key) does.
+    const { record, secret } = await deps.authenticator.issue({ orgId: org.id, name: name || null, scopes: defaultKeyScopes, expiresAt: days === null ? null : new Date(Date.now() + days * 86_400_000) });
+    return keysPage(c, user.role === 'admin' ? org.id : undefined, { id: record.id, secret });
+  });
+
+  dash.post('/keys/:id/revoke', signedIn, async (c) => {
+    const { user } = c.get('dashboard');
+    const key = await deps.db.keys.get(c.req.param('id'));
+    if (!key) throw notFound(`No API key '${c.req.param('id')}'.`, 'id');
+    requireOrgAccess(user, key.orgId);
+    await deps.authenticator.revoke(key.id);
+    return c.redirect(user.role === 'admin' ? `/dashboard/keys?org=${key.orgId}` : '/dashboard/keys', 303);
+  });
+
+  dash.get('/org', signedIn, async (c) => {
+    const { user, session } = c.get('dashboard');
+    const scope = await viewScope(deps, user, c.req.query('org') ?? user.orgId);
+    const org = scope.org!;
+    const spend = await deps.limiter.spend(org);
+    return page(c, { title: 'Limits', user, csrf: session.csrfToken, active: 'org', full: true }, <OrgPage org={org} orgs={scope.orgs} spend={spend} csrf={session.csrfToken} canEdit={user.role === 'admin'} />);
+  });
+
+  dash.post('/org/:id', signedIn, async (c) => {
+    requireDashboardAdmin(c.get('dashboard').user);
+    const patch = {
+      rpmLimit: optionalNumber('rpm_limit', await field(c, 'rpm_limit'), true),
+      tpmLimit: optionalNumber('tpm_limit', await field(c, 'tpm_limit'), true),
+      monthlyBudgetUsd: optionalNumber('monthly_budget_usd', await field(c, 'monthly_budget_usd'), false),
+      tokenQuota: optionalNumber('token_quota', await field(c, 'token_quota'), true),
+    };
+    const org = await deps.db.orgs.update(c.req.param('id'), patch);
+    if (!org) throw notFound(`No organisation '${c.req.param('id')}'.`, 'id');
+    await deps.authenticator.orgChanged(org.id);
+    return c.redirect(`/dashboard/org?org=${org.id}`, 303);
+  });
+
+  app.route('/dashboard', dash);
+}
+

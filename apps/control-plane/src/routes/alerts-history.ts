@@ -1,0 +1,63 @@
+import { alertSeverities } from '@svc/core';
+import type { AlertRecord } from '@svc/db';
+import type { Hono } from 'hono';
+import * as v from 'valibot';
+import type { ControlPlaneDeps } from '../deps.js';
+import type { ControlEnv } from '../env.js';
+import { integerParam, validate } from '../validate.js';
+
+/** Hard cap of `limit` (spec document 2 §Limits); larger values are clamped to it. */
+const maxLimit = 1000;
+
+const historyQuery = v.object({
+  alert_id: v.optional(v.pipe(v.string(), v.uuid('must be a UUID'))),
+  severity: v.optional(v.picklist(alertSeverities, `must be one of ${alertSeverities.join(', ')}`)),
+  status: v.optional(v.picklist(['firing', 'resolved'], 'must be firing or resolved')),
+  limit: v.optional(
+    v.pipe(
+      integerParam,
+      v.minValue(1, 'must be at least 1'),
+      v.transform((limit) => Math.min(limit, maxLimit)),
+    ),
+    '100',
+  ),
+});
+
+/** `AlertHistoryResponse` item. */
+function alertToWire(alert: AlertRecord) {
+  return {
+    id: alert.id,
+    object: 'alert',
+    org_id: alert.orgId,
+    kind: alert.kind,
+    severity: alert.severity,
+    status: alert.status,
+    subject: alert.subject,
+    message: alert.message,
+    details: alert.details,
+    fired_at: alert.firedAt.toISOString(),
+    resolved_at: alert.resolvedAt?.toISOString() ?? null,
+  };
+}
+
+/**
+ * `GET /v1/alerts/history` (spec document 2 `/history`): alerts newest first, of the caller's
+ * organisation and the platform-wide ones (breakers); an admin sees every organisation's.
+ * `alert_id` (UUID), `severity`, `status` filter; `limit` defaults to 100 and is capped at 1000.
+ */
+export function registerAlertHistory(app: Hono<ControlEnv>, deps: ControlPlaneDeps): void {
+  app.get('/v1/alerts/history', async (c) => {
+    const { alert_id, severity, status, limit } = c.req.query();
+    const present = Object.entries({ alert_id, severity, status, limit }).filter(([, value]) => value !== undefined);
+    const query = validate(historyQuery, Object.fromEntries(present));
+    const caller = c.get('caller');
+    const rows = await deps.db.alerts.list({
+      ...(caller.scopes.has('admin') ? {} : { orgId: caller.org.id }),
+      ...(query.alert_id ? { id: query.alert_id } : {}),
+      ...(query.severity ? { severity: query.severity } : {}),
+      ...(query.status ? { status: query.status } : {}),
+      limit: query.limit,
+    });
+    return c.json({ object: 'list', data: rows.map(alertToWire) });
+  });
+}

@@ -1,0 +1,35 @@
+import type { Hono } from 'hono';
+import type { ControlPlaneDeps } from '../deps.js';
+import type { ControlEnv } from '../env.js';
+import { latencyWire, spendWire, tokensWire } from './observability-figures.js';
+import { ratio, reportHeader, reportScope, reportWindow } from './observability-scope.js';
+
+/**
+ * `GET /metrics/swc` (specialised workload costs, spec document 2), mounted under
+ * /v1/observability: per workflow type and task family (null where a request had none: cache
+ * hits, embeddings and audio), requests, spend, savings, tokens and mean latency over `days`
+ * (default 30, clamped to 1..365), costliest first.
+ */
+export function registerMetricsSwc(app: Hono<ControlEnv>, deps: ControlPlaneDeps): void {
+  app.get('/v1/observability/metrics/swc', async (c) => {
+    const scope = reportScope(c.get('caller'), c.req.query('org_id'));
+    const window = reportWindow(c.req.query('days'), 30);
+    const rows = await deps.db.traffic.workloads({ since: window.since, until: window.until, ...(scope.orgId ? { orgId: scope.orgId } : {}) });
+    const totalCost = rows.reduce((sum, row) => sum + row.costUsd, 0);
+    return c.json({
+      object: 'metrics.swc',
+      ...reportHeader(scope, window),
+      workloads: rows.map((row) => ({
+        workflow_type: row.workflowType,
+        task_family: row.taskFamily,
+        requests: row.requests,
+        failed: row.failed,
+        ...spendWire(row),
+        cost_share: ratio(row.costUsd, totalCost),
+        cost_per_request_usd: ratio(row.costUsd, row.requests),
+        tokens: tokensWire(row),
+        mean_latency_ms: latencyWire(row).mean,
+      })),
+    });
+  });
+}

@@ -1,0 +1,87 @@
+import { judgeSlo, sloAlertKey, sloBounds, thresholdAllowed, thresholdRange } from '@svc/alerts';
+import { type SloMetric, invalidRequest, notFound, sloMetrics } from '@svc/core';
+import type { SloRecord } from '@svc/db';
+import { readJson } from '@svc/inference';
+import type { Hono } from 'hono';
+import * as v from 'valibot';
+import type { ControlPlaneDeps } from '../deps.js';
+import type { ControlEnv } from '../env.js';
+import { targetOrg } from '../target-org.js';
+import { validate } from '../validate.js';
+import { sloToWire } from './slo-wire.js';
+
+/** SLOs one organisation may keep: each is judged in SQL every evaluation round. */
+export const maxSlosPerOrg = 100;
+
+function rangeMessage(metric: SloMetric): string {
+  const range = thresholdRange(metric);
+  const unit = range.unit === 'ratio' ? 'a ratio' : range.unit === 'ms' ? 'milliseconds' : 'USD';
+  return `must be ${range.minExclusive ? 'greater than' : 'at least'} ${range.min} and at most ${range.max} (${unit}) for ${metric}`;
+}
+
+/** `SloRequest`: every field required; the threshold's range depends on the metric. Extra fields are ignored. */
+const sloSchema = v.pipe(
+  v.object({
+    name: v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(100, 'at most 100 characters')),
+    metric: v.picklist(sloMetrics, `must be one of ${sloMetrics.join(', ')}`),
+    threshold: v.pipe(v.number('must be a number'), v.finite('must be a finite number')),
+    target: v.pipe(
+      v.number('must be a number'),
+      v.gtValue(sloBounds.targetMin, `must be greater than ${sloBounds.targetMin} and at most ${sloBounds.targetMax} (the share of good hours)`),
+      v.maxValue(sloBounds.targetMax, `must be greater than ${sloBounds.targetMin} and at most ${sloBounds.targetMax} (the share of good hours)`),
+    ),
+    window_days: v.pipe(
+      v.number('must be a number'),
+      v.integer('must be a whole number of days'),
+      v.minValue(sloBounds.windowDaysMin, `must be ${sloBounds.windowDaysMin}..${sloBounds.windowDaysMax}`),
+      v.maxValue(sloBounds.windowDaysMax, `must be ${sloBounds.windowDaysMin}..${sloBounds.windowDaysMax}`),
+    ),
+  }),
+  v.forward(
+    v.check(
+      (body) => thresholdAllowed(body.metric, body.threshold),
+      (issue) => rangeMessage((issue.input as { metric: SloMetric }).metric),
+    ),
+    ['threshold'],
+  ),
+);
+
+/** Judges each SLO over its window ending `now`, one SQL aggregate each. */
+async function withCompliance(deps: ControlPlaneDeps, slos: SloRecord[], now: Date) {
+  const out = [];
+  for (const slo of slos) out.push(sloToWire(slo, judgeSlo(slo, await deps.db.slos.windowStats(slo, now)), now));
+  return out;
+}
+
+/**
+ * `POST /v1/slo` (spec document 2 `POST /`): creates the organisation's SLO, or replaces its SLO
+ * of the same name, and answers it with its current compliance computed from the decision log
+ * (200). `GET /v1/slo` lists them the same way; `DELETE /v1/slo/{id}` removes one and resolves
+ * its firing alert. `?org_id=` lets an admin act on another organisation.
+ */
+export function registerSlo(app: Hono<ControlEnv>, deps: ControlPlaneDeps): void {
+  app.post('/v1/slo', async (c) => {
+    const body = validate(sloSchema, await readJson(c, deps.maxBodyBytes));
+    const org = await targetOrg(c, deps);
+    const existing = await deps.db.slos.list(org.id);
+    if (existing.length >= maxSlosPerOrg && !existing.some((slo) => slo.name === body.name)) {
+      throw invalidRequest(`An organisation keeps at most ${maxSlosPerOrg} SLOs; delete one or reuse a name to replace it.`, 'name');
+    }
+    const { slo } = await deps.db.slos.put({ orgId: org.id, name: body.name, metric: body.metric, threshold: body.threshold, target: body.target, windowDays: body.window_days });
+    const [wire] = await withCompliance(deps, [slo], new Date());
+    return c.json(wire);
+  });
+
+  app.get('/v1/slo', async (c) => {
+    const org = await targetOrg(c, deps);
+    return c.json({ object: 'list', data: await withCompliance(deps, await deps.db.slos.list(org.id), new Date()) });
+  });
+
+  app.delete('/v1/slo/:id', async (c) => {
+    const org = await targetOrg(c, deps);
+    const id = c.req.param('id');
+    if (!(await deps.db.slos.delete(org.id, id))) throw notFound(`This organisation has no SLO '${id}'.`, 'id');
+    await deps.db.alerts.resolve(sloAlertKey(id), { resolution: 'slo_deleted' });
+    return c.json({ object: 'slo', id, deleted: true });
+  });
+}

@@ -1,0 +1,163 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { type Authenticator, requireScope } from '@svc/auth';
+import { GatewayError, requestId as newRequestId, toGatewayError } from '@svc/core';
+import { type RealtimeDeps, type RealtimeSession, openRealtimeSession } from '@svc/pipeline';
+import type { Logger } from '@svc/telemetry';
+import { WebSocketServer } from 'ws';
+import { refuseUpgrade } from './refuse-upgrade.js';
+import { CLOSE, relay } from './relay.js';
+import { readRealtimeUpgrade, selectProtocol } from './upgrade-request.js';
+
+/** What `GET /v1/voice/realtime` needs; a Runtime and the environment provide it. */
+export interface RealtimeGatewayDeps extends Omit<RealtimeDeps, 'onError'> {
+  authenticator: Pick<Authenticator, 'authenticate'>;
+  logger: Logger;
+  /** Longest a session may last, ms (`SVC_REQUEST_TIMEOUT_MS`). */
+  sessionTimeoutMs: number;
+  /** Client ping interval, ms: a client that misses one whole interval is cut (and billed). Default 30 000. */
+  heartbeatMs?: number;
+  /** Largest message accepted from the client, bytes. Default 16 MiB (OpenAI's audio appends are at most 15 MiB). */
+  maxClientPayload?: number;
+}
+
+/** Realtime sessions of one server: attach `handleUpgrade` to its `upgrade` event. */
+export interface RealtimeGateway {
+  /**
+   * Handles one HTTP upgrade: authenticates it (Bearer key, `x-api-key`, or the browser's
+   * `openai-insecure-api-key.<key>` subprotocol), requires `inference:audio`, admits the session
+   * against the organisation's limits, opens the upstream, and only then completes the
+   * client's handshake. Any refusal is the spec's HTTP error on the upgrade request.
+   */
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /** Sessions open now on this instance. */
+  readonly open: number;
+  /**
+   * Graceful stop: refuses new sessions (503), lets open ones run for `graceMs`, then ends
+   * them with 1001 (each billed), and resolves when every socket is closed.
+   */
+  shutdown(graceMs: number): Promise<void>;
+}
+
+/** 503 for a session asked for while the instance drains; another instance will take it. */
+function shuttingDown(): GatewayError {
+  return new GatewayError({ status: 503, type: 'internal_error', code: 'shutting_down', message: 'This gateway instance is shutting down; retry.', headers: { 'retry-after': '1' }, retryable: true });
+}
+
+interface Live {
+  session: RealtimeSession;
+  close(reason: 'shutdown', code: number, text: string): void;
+  done: Promise<void>;
+}
+
+/** The realtime endpoint: `GET /v1/voice/realtime` (and `/v1/realtime`, where the openai SDK connects). */
+export function createRealtimeGateway(deps: RealtimeGatewayDeps): RealtimeGateway {
+  const live = new Set<Live>();
+  /** Handshakes between the upgrade request and the relay (authenticating, connecting upstream). */
+  const opening = new Set<Promise<void>>();
+  const headersFor = new WeakMap<IncomingMessage, Record<string, string>>();
+  let stopping = false;
+  const onError = (error: unknown) => deps.logger.warn({ err: error }, 'realtime session: background write failed');
+  const stageDeps: RealtimeDeps = { ...deps, onError };
+  const wss = new WebSocketServer({
+    noServer: true,
+    clientTracking: false,
+    perMessageDeflate: false,
+    maxPayload: deps.maxClientPayload ?? 16 * 1024 * 1024,
+    handleProtocols: (protocols) => selectProtocol(protocols),
+  });
+  wss.on('headers', (headers, req) => {
+    for (const [name, value] of Object.entries(headersFor.get(req) ?? {})) headers.push(`${name}: ${value}`);
+  });
+
+  const open = async (req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> => {
+    const requestId = newRequestId();
+    const gone = new AbortController();
+    const onGone = () => gone.abort(new Error('client went away during the handshake'));
+    socket.once('close', onGone);
+    // Node's HTTP server drops its error handler from an upgraded socket: a reset while the
+    // session is being opened must not be an uncaught error ('close' follows and aborts it).
+    const onSocketError = (error: Error) => deps.logger.debug({ err: error, request_id: requestId }, 'realtime client socket error during the handshake');
+    socket.on('error', onSocketError);
+    let session: RealtimeSession;
+    try {
+      if (stopping) throw shuttingDown();
+      const upgrade = readRealtimeUpgrade(req);
+      const caller = await deps.authenticator.authenticate(upgrade.credential);
+      requireScope(caller, 'inference:audio');
+      session = await openRealtimeSession(
+        stageDeps,
+        {
+          beta: upgrade.beta,
+          ...(upgrade.model === undefined ? {} : { model: upgrade.model }),
+          ...(upgrade.conversationId === undefined ? {} : { conversationId: upgrade.conversationId }),
+        },
+        { caller, requestId, startedAt: performance.now(), signal: gone.signal, intelligenceModeHeader: upgrade.intelligenceModeHeader ?? null },
+      );
+    } catch (thrown) {
+      socket.off('close', onGone);
+      const error = toGatewayError(thrown);
+      if (error.code === 'internal_error') deps.logger.error({ err: thrown, request_id: requestId }, 'realtime upgrade failed');
+      deps.metrics.requests.inc({ route: '/v1/voice/realtime', status: String(error.status), model: '', provider: '', cache: '' });
+      await refuseUpgrade(socket, error, requestId);
+      return;
+    }
+    socket.off('close', onGone);
+    deps.metrics.requests.inc({ route: '/v1/voice/realtime', status: '101', model: session.model.id, provider: session.model.provider, cache: '' });
+    if (gone.signal.aborted || !socket.writable) {
+      // The client left while the upstream was opening: the upstream minute was opened, bill it.
+      session.end('client');
+      session.upstream.terminate();
+      return;
+    }
+    headersFor.set(req, session.headers);
+    let accepted = false;
+    wss.handleUpgrade(req, socket, head, (client) => {
+      accepted = true;
+      const { done, close } = relay(client, session, {
+        deadlineMs: deps.sessionTimeoutMs,
+        heartbeatMs: deps.heartbeatMs ?? 30_000,
+        logger: deps.logger,
+      });
+      const entry: Live = { session, close, done };
+      live.add(entry);
+      void done.then(() => live.delete(entry));
+    });
+    socket.off('error', onSocketError);
+    // ws completes (or aborts with 400) the handshake synchronously: one it refused still owes its bill.
+    if (!accepted) {
+      session.end('error');
+      session.upstream.terminate();
+    }
+  };
+
+  return {
+    handleUpgrade(req, socket, head) {
+      const pending = open(req, socket, head).catch((error: unknown) => {
+        deps.logger.error({ err: error }, 'realtime upgrade failed');
+        socket.destroy();
+      });
+      opening.add(pending);
+      void pending.finally(() => opening.delete(pending));
+    },
+    get open() {
+      return live.size;
+    },
+    async shutdown(graceMs) {
+      stopping = true;
+      await Promise.all(opening);
+      const allDone = () => Promise.all([...live].map((entry) => entry.done));
+      let timer: NodeJS.Timeout | undefined;
+      const graceOver = new Promise<'grace'>((resolve) => {
+        timer = setTimeout(() => resolve('grace'), graceMs);
+      });
+      const outcome = await Promise.race([allDone().then(() => 'done' as const), graceOver]);
+      clearTimeout(timer);
+      if (outcome === 'grace') {
+        for (const entry of live) entry.close('shutdown', CLOSE.goingAway, 'server shutting down');
+        await allDone();
+      }
+      wss.close();
+    },
+  };
+}

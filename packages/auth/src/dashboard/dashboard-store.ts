@@ -1,0 +1,20 @@
+import type { DashboardUserRecord, DashboardUserRepository, PasskeyRepository } from '@svc/db';
+
+export type { DashboardRole, DashboardUserRecord, PasskeyRecord } from '@svc/db';
+
+/** What dashboard sign-in needs from the relational store (a subset of @svc/db's Database). */
+export interface DashboardStore {
+  dashboardUsers: DashboardUserRepository;
+  passkeys: PasskeyRepository;
+  orgs: { get(id: string): Promise<{ id: string } | undefined> };
+}
+
+/** The part of @svc/kv that sessions and challenges need (shared across instances). */
+export interface DashboardKv {
+  get(key: string): Promise<string | null>;
+  set(key: string, value: string, options?: { ttlMs?: number }): Promise<void>;
+  delete(key: string): Promise<boolean>;
+  /** Atomic get-and-delete. */
+  take(key: string): Promise<string | null>;
+}
+

@@ -1,0 +1,1 @@
+export { type CeremonyOverrides, SoftAuthenticator } from './soft-authenticator.js';

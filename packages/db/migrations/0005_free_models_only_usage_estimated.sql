@@ -1,0 +1,2 @@
+ALTER TABLE "organizations" ADD COLUMN "free_models_only" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+ALTER TABLE "usage_events" ADD COLUMN "usage_estimated" boolean DEFAULT false NOT NULL;

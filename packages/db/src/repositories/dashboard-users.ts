@@ -1,0 +1,124 @@
+import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import { toDbError } from '../errors.js';
+import { dashboardUsers } from '../schema/dashboard-users.js';
+import { type Drizzle, isUuid } from './drizzle.js';
+
+export type DashboardRole = 'admin' | 'member';
+
+/** A person who signs in to the dashboard. */
+export interface DashboardUserRecord {
+  id: string;
+  /** Lower-cased. */
+  email: string;
+  orgId: string;
+  role: DashboardRole;
+  /** The WebAuthn user handle (base64url, random). */
+  webauthnUserId: string;
+  /** Expiry of the pending enrollment link; null when none is pending. */
+  enrollmentExpiresAt: Date | null;
+  createdAt: Date;
+  lastLoginAt: Date | null;
+}
+
+export interface NewDashboardUser {
+  email: string;
+  orgId: string;
+  role: DashboardRole;
+  webauthnUserId: string;
+}
+
+/** Dashboard users and their one-time enrollment links. */
+export interface DashboardUserRepository {
+  /** Throws DbConflictError when the e-mail (compared lower-cased) is taken; rejects for an unknown org. */
+  create(input: NewDashboardUser): Promise<DashboardUserRecord>;
+  get(id: string): Promise<DashboardUserRecord | undefined>;
+  /** Case-insensitive. */
+  getByEmail(email: string): Promise<DashboardUserRecord | undefined>;
+  /** Users of one organisation, or all; oldest first. */
+  list(orgId?: string): Promise<DashboardUserRecord[]>;
+  /**
+   * Replaces the user's pending enrollment link (SHA-256 of its token) and its expiry: an
+   * earlier link stops working. Undefined for an unknown user.
+   */
+  setEnrollment(id: string, tokenHash: string, expiresAt: Date): Promise<DashboardUserRecord | undefined>;
+  /**
+   * Redeems an enrollment link atomically: of concurrent callers exactly one gets the user, and
+   * only before the expiry. The link is spent either way once found.
+   */
+  redeemEnrollment(tokenHash: string): Promise<DashboardUserRecord | undefined>;
+  /** Sets `lastLoginAt` to now. */
+  touchLogin(id: string): Promise<void>;
+}
+
+type Row = typeof dashboardUsers.$inferSelect;
+
+export function toDashboardUser(row: Row): DashboardUserRecord {
+  return {
+    id: row.id,
+    email: row.email,
+    orgId: row.orgId,
+    role: row.role,
+    webauthnUserId: row.webauthnUserId,
+    enrollmentExpiresAt: row.enrollmentExpiresAt,
+    createdAt: row.createdAt,
+    lastLoginAt: row.lastLoginAt,
+  };
+}
+
+export function createDashboardUserRepository(db: Drizzle): DashboardUserRepository {
+  return {
+    async create(input) {
+      try {
+        const [row] = await db
+          .insert(dashboardUsers)
+          .values({ email: input.email.toLowerCase(), orgId: input.orgId, role: input.role, webauthnUserId: input.webauthnUserId })
+          .returning();
+        return toDashboardUser(row!);
+      } catch (error) {
+        throw toDbError(error, `dashboard user already exists: ${input.email}`);
+      }
+    },
+
+    async get(id) {
+      if (!isUuid(id)) return undefined;
+      const [row] = await db.select().from(dashboardUsers).where(eq(dashboardUsers.id, id)).limit(1);
+      return row ? toDashboardUser(row) : undefined;
+    },
+
+    async getByEmail(email) {
+      const [row] = await db.select().from(dashboardUsers).where(eq(dashboardUsers.email, email.toLowerCase())).limit(1);
+      return row ? toDashboardUser(row) : undefined;
+    },
+
+    async list(orgId) {
+      if (orgId !== undefined && !isUuid(orgId)) return [];
+      const query = db.select().from(dashboardUsers);
+      const rows = await (orgId === undefined ? query : query.where(eq(dashboardUsers.orgId, orgId))).orderBy(asc(dashboardUsers.createdAt), asc(dashboardUsers.email));
+      return rows.map(toDashboardUser);
+    },
+
+    async setEnrollment(id, tokenHash, expiresAt) {
+      if (!isUuid(id)) return undefined;
+      const [row] = await db.update(dashboardUsers).set({ enrollmentTokenHash: tokenHash, enrollmentExpiresAt: expiresAt }).where(eq(dashboardUsers.id, id)).returning();
+      return row ? toDashboardUser(row) : undefined;
+    },
+
+    async redeemEnrollment(tokenHash) {
+      // One UPDATE: the row lock makes a second concurrent redeemer find the hash already cleared.
+      const [row] = await db
+        .update(dashboardUsers)
+        .set({ enrollmentTokenHash: null, enrollmentExpiresAt: null })
+        .where(and(eq(dashboardUsers.enrollmentTokenHash, tokenHash), gt(dashboardUsers.enrollmentExpiresAt, sql`now()`)))
+        .returning();
+      if (row) return toDashboardUser(row);
+      // An expired link found here is spent too, so it cannot linger.
+      await db.update(dashboardUsers).set({ enrollmentTokenHash: null, enrollmentExpiresAt: null }).where(eq(dashboardUsers.enrollmentTokenHash, tokenHash));
+      return undefined;
+    },
+
+    async touchLogin(id) {
+      if (!isUuid(id)) return;
+      await db.update(dashboardUsers).set({ lastLoginAt: sql`now()` }).where(eq(dashboardUsers.id, id));
+    },
+  };
+}
