@@ -1,8 +1,6 @@
-import { payloadTooLarge } from '@svc/core';
 import * as v from 'valibot';
 import { oneOf } from '../shared/fields.js';
-import { issueToError } from '../shared/issue-to-error.js';
-import { MAX_AUDIO_FILE_BYTES } from '../shared/multipart-fields.js';
+import { audioFilePart, formTextPart, parseMultipartForm, readUpload } from '../shared/multipart-fields.js';
 
 export { MAX_AUDIO_FILE_BYTES } from '../shared/multipart-fields.js';
 
@@ -34,7 +32,6 @@ export interface DecodedTranscriptionRequest {
   temperature?: number;
 }
 
-const textField = v.string('must be a text field, not a file');
 const temperatureMessage = 'must be a number between 0 and 1';
 
 /**
@@ -43,14 +40,14 @@ const temperatureMessage = 'must be a number between 0 and 1';
  * strings, so `temperature` is checked as text and converted.
  */
 export const transcriptionFormSchema = v.object({
-  file: v.pipe(v.blob('must be an audio file part (multipart/form-data)'), v.description(`The audio file, at most ${MAX_AUDIO_FILE_BYTES} bytes (413 above).`)),
-  model: v.pipe(textField, v.minLength(1, 'must not be empty')),
-  language: v.optional(v.pipe(textField, v.description('ISO 639-1 language of the audio.'))),
-  prompt: v.optional(textField),
+  file: audioFilePart,
+  model: v.pipe(formTextPart, v.minLength(1, 'must not be empty')),
+  language: v.optional(v.pipe(formTextPart, v.description('ISO 639-1 language of the audio.'))),
+  prompt: v.optional(formTextPart),
   response_format: v.optional(oneOf(transcriptionFormats)),
   temperature: v.optional(
     v.pipe(
-      textField,
+      formTextPart,
       v.check((value) => value.trim() !== '' && Number.isFinite(Number(value)), temperatureMessage),
       v.transform(Number),
       v.minValue(0, temperatureMessage),
@@ -63,7 +60,6 @@ export const transcriptionFormSchema = v.object({
 export const translationFormSchema = v.omit(transcriptionFormSchema, ['language']);
 
 const forms = { transcription: transcriptionFormSchema, translation: translationFormSchema } as const;
-const formFields = Object.keys(transcriptionFormSchema.entries);
 
 /**
  * Validates the multipart form of `POST /v1/audio/transcriptions` or `/translations`.
@@ -72,25 +68,10 @@ const formFields = Object.keys(transcriptionFormSchema.entries);
  *   `model`, an unknown `response_format`, a `temperature` outside 0..1.
  */
 export async function decodeTranscriptionRequest(form: FormData, task: DecodedTranscriptionRequest['task']): Promise<DecodedTranscriptionRequest> {
-  const upload = form.get('file');
-  if (upload instanceof Blob && upload.size > MAX_AUDIO_FILE_BYTES) throw payloadTooLarge(MAX_AUDIO_FILE_BYTES);
-  const parts: Record<string, unknown> = {};
-  for (const name of formFields) {
-    const value = form.get(name);
-    if (value !== null) parts[name] = value;
-  }
-  const parsed = v.safeParse(forms[task], parts, { abortEarly: true });
-  if (!parsed.success) throw issueToError(parsed.issues[0]);
-  const { file, model, prompt, response_format: responseFormat = 'json', temperature } = parsed.output;
-  const language = 'language' in parsed.output ? parsed.output.language : undefined;
-  const out: DecodedTranscriptionRequest = {
-    task,
-    model,
-    file: new Uint8Array(await file.arrayBuffer()),
-    filename: (file instanceof File && file.name) || 'audio',
-    responseFormat,
-  };
-  if (file.type) out.fileType = file.type;
+  const parts = parseMultipartForm(forms[task], form);
+  const { file, model, prompt, response_format: responseFormat = 'json', temperature } = parts;
+  const language = 'language' in parts ? parts.language : undefined;
+  const out: DecodedTranscriptionRequest = { task, model, ...(await readUpload(file)), responseFormat };
   if (language) out.language = language;
   if (prompt !== undefined) out.prompt = prompt;
   if (temperature !== undefined) out.temperature = temperature;

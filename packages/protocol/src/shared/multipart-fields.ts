@@ -1,4 +1,6 @@
-import { invalidRequest, payloadTooLarge } from '@svc/core';
+import { payloadTooLarge } from '@svc/core';
+import * as v from 'valibot';
+import { issueToError } from './issue-to-error.js';
 
 /** Largest audio file an upload takes (spec §Limits): 25 MB. */
 export const MAX_AUDIO_FILE_BYTES = 25 * 1024 * 1024;
@@ -12,30 +14,35 @@ export interface AudioUpload {
   fileType?: string;
 }
 
-/** A text part of a multipart form; 400 naming it when it is a file. */
-export function formText(form: FormData, name: string): string | undefined {
-  const value = form.get(name);
-  if (value === null) return undefined;
-  if (typeof value !== 'string') throw invalidRequest(`Invalid '${name}': must be a text field, not a file.`, name);
-  return value;
-}
+/** A text part of a multipart form (a file sent there is a 400 naming the part). */
+export const formTextPart = v.string('must be a text field, not a file');
+
+/** An audio file part: documented as binary, 413 above 25 MB (checked by {@link parseMultipartForm}). */
+export const audioFilePart = v.pipe(
+  v.blob('must be an audio file part (multipart/form-data)'),
+  v.description(`The audio file, at most ${MAX_AUDIO_FILE_BYTES} bytes (413 above).`),
+);
 
 /**
- * The audio file part of a form, under the first of `names` present; the error names the first.
- *
- * @throws GatewayError 400 when it is missing or a text field; 413 above 25 MB.
+ * Validates a multipart form with the valibot schema of its parts (the schema its route
+ * publishes): a file part above 25 MB is a 413 first, then the first issue is a 400 naming the
+ * part. Each part is read once (`form.get`: the first of a repeated name).
  */
-export async function audioUpload(form: FormData, names: readonly string[] = ['file']): Promise<AudioUpload> {
-  const param = names[0] ?? 'file';
-  let file: ReturnType<FormData['get']> = null;
-  for (const name of names) {
-    file = form.get(name);
-    if (file !== null) break;
+export function parseMultipartForm<const TSchema extends v.GenericSchema>(schema: TSchema, form: FormData): v.InferOutput<TSchema> {
+  const parts: Record<string, string | Blob> = {};
+  for (const [name, value] of form) {
+    if (name in parts) continue;
+    if (typeof value !== 'string' && value.size > MAX_AUDIO_FILE_BYTES) throw payloadTooLarge(MAX_AUDIO_FILE_BYTES);
+    parts[name] = value;
   }
-  if (file === null) throw invalidRequest(`Missing required parameter: '${param}'.`, param);
-  if (typeof file === 'string') throw invalidRequest(`Invalid '${param}': must be an audio file part (multipart/form-data).`, param);
-  if (file.size > MAX_AUDIO_FILE_BYTES) throw payloadTooLarge(MAX_AUDIO_FILE_BYTES);
-  const upload: AudioUpload = { file: new Uint8Array(await file.arrayBuffer()), filename: file.name || 'audio' };
+  const parsed = v.safeParse(schema, parts, { abortEarly: true });
+  if (!parsed.success) throw issueToError(parsed.issues[0]);
+  return parsed.output;
+}
+
+/** The bytes, name and type of an uploaded file part. */
+export async function readUpload(file: Blob): Promise<AudioUpload> {
+  const upload: AudioUpload = { file: new Uint8Array(await file.arrayBuffer()), filename: (file instanceof File && file.name) || 'audio' };
   if (file.type) upload.fileType = file.type;
   return upload;
 }

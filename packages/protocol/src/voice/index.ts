@@ -1,4 +1,4 @@
-export { type DecodedVoiceChatRequest, MAX_VOICE_SYSTEM_CHARS, decodeVoiceChatRequest } from './voice-chat-request.js';
+export { type DecodedVoiceChatRequest, MAX_VOICE_SYSTEM_CHARS, decodeVoiceChatRequest, voiceChatFormSchema } from './voice-chat-request.js';
 export { MAX_CONVERSATION_ID_CHARS, OUTPUT_FORMAT_PATTERN } from './voice-fields.js';
 export {
   type DecodedVoiceSynthesizeRequest,
@@ -6,4 +6,4 @@ export {
   decodeVoiceSynthesizeRequest,
   voiceSynthesizeRequestSchema,
 } from './voice-synthesize-request.js';
-export { type DecodedVoiceTranscribeRequest, decodeVoiceTranscribeRequest } from './voice-transcribe-request.js';
+export { type DecodedVoiceTranscribeRequest, decodeVoiceTranscribeRequest, voiceTranscribeFormSchema } from './voice-transcribe-request.js';

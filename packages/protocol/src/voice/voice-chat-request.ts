@@ -1,6 +1,6 @@
-import { invalidRequest } from '@svc/core';
-import { type AudioUpload, audioUpload, formText } from '../shared/multipart-fields.js';
-import { MAX_CONVERSATION_ID_CHARS, languageField, modelField, optionalText, outputFormatField } from './voice-fields.js';
+import * as v from 'valibot';
+import { type AudioUpload, formTextPart, parseMultipartForm, readUpload } from '../shared/multipart-fields.js';
+import { MAX_CONVERSATION_ID_CHARS, languagePart, modelPart, outputFormatPart, trimmedTextPart, voiceFormSchema } from './voice-fields.js';
 
 /** Longest system prompt a voice chat takes. */
 export const MAX_VOICE_SYSTEM_CHARS = 8_000;
@@ -29,6 +29,25 @@ export interface DecodedVoiceChatRequest extends AudioUpload {
 
 const providerPattern = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
+/** valibot schema of the multipart form of `POST /v1/voice/chat` (the one the route publishes). */
+export const voiceChatFormSchema = voiceFormSchema({
+    language: languagePart,
+    stt_model: v.optional(v.pipe(modelPart, v.description('Speech-to-text model slug; absent: chosen by language.'))),
+    tts_model: v.optional(v.pipe(modelPart, v.description('Text-to-speech model slug; absent: a cheap default (of `provider` when set).'))),
+    provider: v.optional(
+      v.pipe(
+        formTextPart,
+        v.regex(providerPattern, 'must be a provider id such as openai, deepgram or elevenlabs'),
+        v.description('The text-to-speech provider when `tts_model` is absent.'),
+      ),
+    ),
+    voice: v.optional(v.pipe(trimmedTextPart(200), v.description("Voice of the reply; absent: the TTS model's default."))),
+    output_format: v.optional(v.pipe(outputFormatPart, v.description("`<format>_<rate>` of the reply's audio; absent: the TTS model's default."))),
+    model: v.optional(v.pipe(modelPart, v.description('The chat model (slug or alias); absent: `svc/auto`.'))),
+    system: v.optional(v.pipe(trimmedTextPart(MAX_VOICE_SYSTEM_CHARS), v.description('A system prompt for the chat step.'))),
+    conversation_id: v.optional(v.pipe(trimmedTextPart(MAX_CONVERSATION_ID_CHARS), v.description('The voice session (else the `x-svc-conversation-id` header).'))),
+});
+
 /**
  * Validates the multipart form of `POST /v1/voice/chat`: the audio (`file` or `audio`), the
  * required `language`, optional `stt_model`, `tts_model`, `provider`, `voice`, `output_format`,
@@ -39,26 +58,15 @@ const providerPattern = /^[a-z0-9][a-z0-9_-]{0,63}$/;
  *   empty or overlong text part.
  */
 export async function decodeVoiceChatRequest(form: FormData): Promise<DecodedVoiceChatRequest> {
-  const upload = await audioUpload(form, ['file', 'audio']);
-  const language = formText(form, 'language');
-  if (language === undefined || language.trim() === '') throw invalidRequest("Missing required parameter: 'language'.", 'language');
-  const out: DecodedVoiceChatRequest = { ...upload, language: languageField(language) };
-  const provider = formText(form, 'provider');
-  if (provider !== undefined) {
-    if (!providerPattern.test(provider)) throw invalidRequest(`Invalid 'provider': must be a provider id such as openai, deepgram or elevenlabs (got ${provider.slice(0, 40)}).`, 'provider');
-    out.provider = provider;
-  }
-  for (const [field, key] of [['stt_model', 'sttModel'], ['tts_model', 'ttsModel'], ['model', 'model']] as const) {
-    const value = modelField(form, field);
-    if (value !== undefined) out[key] = value;
-  }
-  const voice = optionalText(form, 'voice', 200);
-  if (voice !== undefined) out.voice = voice;
-  const outputFormat = outputFormatField(form);
-  if (outputFormat !== undefined) out.outputFormat = outputFormat;
-  const system = optionalText(form, 'system', MAX_VOICE_SYSTEM_CHARS);
-  if (system !== undefined) out.system = system;
-  const conversationId = optionalText(form, 'conversation_id', MAX_CONVERSATION_ID_CHARS);
-  if (conversationId !== undefined) out.conversationId = conversationId;
+  const parts = parseMultipartForm(voiceChatFormSchema, form);
+  const out: DecodedVoiceChatRequest = { ...(await readUpload((parts.file ?? parts.audio)!)), language: parts.language };
+  if (parts.provider !== undefined) out.provider = parts.provider;
+  if (parts.stt_model !== undefined) out.sttModel = parts.stt_model;
+  if (parts.tts_model !== undefined) out.ttsModel = parts.tts_model;
+  if (parts.model !== undefined) out.model = parts.model;
+  if (parts.voice !== undefined) out.voice = parts.voice;
+  if (parts.output_format !== undefined) out.outputFormat = parts.output_format;
+  if (parts.system !== undefined) out.system = parts.system;
+  if (parts.conversation_id !== undefined) out.conversationId = parts.conversation_id;
   return out;
 }

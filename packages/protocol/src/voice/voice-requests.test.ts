@@ -42,6 +42,13 @@ describe('decodeVoiceTranscribeRequest', () => {
     expect(failure).toMatchObject({ status: 400, type: 'invalid_request_error', param });
   });
 
+  it('names the audio part that is not a file, and takes file over audio when both come', async () => {
+    expect(await error(decodeVoiceTranscribeRequest(form({}, 'not a file', 'audio')))).toMatchObject({ status: 400, param: 'audio' });
+    const both = form({}, new Blob([new Uint8Array(3)]), 'audio');
+    both.append('file', new Blob([new Uint8Array(5)]), 'first.wav');
+    expect(await decodeVoiceTranscribeRequest(both)).toMatchObject({ filename: 'first.wav' });
+  });
+
   it('answers 413 above 25 MB', async () => {
     const big = new Blob([new Uint8Array(25 * 1024 * 1024 + 1)]);
     expect(await error(decodeVoiceTranscribeRequest(form({}, big)))).toMatchObject({ status: 413 });

@@ -1,5 +1,6 @@
-import { type AudioUpload, audioUpload, formText } from '../shared/multipart-fields.js';
-import { languageField, modelField } from './voice-fields.js';
+import * as v from 'valibot';
+import { type AudioUpload, parseMultipartForm, readUpload } from '../shared/multipart-fields.js';
+import { modelPart, optionalLanguagePart, voiceFormSchema } from './voice-fields.js';
 
 /** A validated `POST /v1/voice/transcribe` form. */
 export interface DecodedVoiceTranscribeRequest extends AudioUpload {
@@ -9,6 +10,12 @@ export interface DecodedVoiceTranscribeRequest extends AudioUpload {
   language?: string;
 }
 
+/** valibot schema of the multipart form of `POST /v1/voice/transcribe` (the one the route publishes). */
+export const voiceTranscribeFormSchema = voiceFormSchema({
+    stt_model: v.optional(v.pipe(modelPart, v.description('A speech-to-text model slug; absent: chosen by language.'))),
+    language: v.optional(optionalLanguagePart),
+});
+
 /**
  * Validates the multipart form of `POST /v1/voice/transcribe`: the audio (`file`, or `audio`),
  * optional `stt_model` and `language`.
@@ -17,10 +24,9 @@ export interface DecodedVoiceTranscribeRequest extends AudioUpload {
  *   empty `stt_model`, a `language` that is not a language code.
  */
 export async function decodeVoiceTranscribeRequest(form: FormData): Promise<DecodedVoiceTranscribeRequest> {
-  const out: DecodedVoiceTranscribeRequest = await audioUpload(form, ['file', 'audio']);
-  const sttModel = modelField(form, 'stt_model');
-  if (sttModel !== undefined) out.sttModel = sttModel;
-  const language = formText(form, 'language');
-  if (language !== undefined && language.trim() !== '') out.language = languageField(language);
+  const parts = parseMultipartForm(voiceTranscribeFormSchema, form);
+  const out: DecodedVoiceTranscribeRequest = await readUpload((parts.file ?? parts.audio)!);
+  if (parts.stt_model !== undefined) out.sttModel = parts.stt_model;
+  if (parts.language !== undefined) out.language = parts.language;
   return out;
 }
