@@ -1,4 +1,5 @@
 import type { Scope } from '@svc/core';
+import { RouteRegistry } from '@svc/inference';
 import type { JsonSchema, OpenApiDocument } from '@svc/openapi';
 import { runOpenApiConformance, schemaValidator } from '@svc/openapi/test';
 import { type Runtime, createRuntime, parseEnv } from '@svc/runtime';
@@ -25,7 +26,7 @@ async function keyWith(scopes: Scope[]): Promise<string> {
 }
 
 describe('control-plane /openapi.json', () => {
-  runOpenApiConformance({ app: () => app, keyWith });
+  runOpenApiConformance({ app: () => app, keyWith, registry: () => RouteRegistry.of(app)! });
 
   const parameter = (path: string, name: string) => document.paths[path]?.get?.parameters?.find((p) => p.name === name);
 

@@ -1,11 +1,12 @@
-import { type Context, Hono, type MiddlewareHandler } from 'hono';
+import { type Context, Hono } from 'hono';
 import { anthropicErrors } from './anthropic-errors.js';
 import { authenticate } from './authenticate.js';
 import type { InferenceDeps } from './deps.js';
 import type { AppEnv } from './env.js';
 import { notFoundHandler, onError } from './errors.js';
+import { REALTIME_PATHS } from './realtime/upgrade-request.js';
 import { recordRequest } from './record-request.js';
-import { reportMode, resolvedMode } from './report-mode.js';
+import { resolvedMode } from './report-mode.js';
 import { RouteRegistry } from './route-registry.js';
 import { registerAudio } from './routes/audio.js';
 import { registerChatCompletions } from './routes/chat-completions.js';
@@ -30,7 +31,7 @@ import { voiceModeHeader } from './voice-mode-header.js';
 /** Errors after authentication carry the mode the request resolved to, like every other response. */
 function modeHeader(c: Context<AppEnv>): Record<string, string> | undefined {
   // Voice answers escalate proxy to cache: their own middleware reports them (voice-mode-header.ts).
-  if (c.req.path.startsWith('/v1/voice/')) return undefined;
+  if (c.req.path.startsWith('/v1/voice/') || REALTIME_PATHS.has(c.req.path)) return undefined;
   const mode = resolvedMode(c);
   return mode ? { 'x-svc-intelligence-mode': mode } : undefined;
 }
@@ -46,9 +47,8 @@ export function createInferenceApp(deps: InferenceDeps, options: InferenceAppOpt
   app.onError(onError(deps.logger, modeHeader));
   app.notFound(notFoundHandler);
   app.use(recordRequest(deps.metrics));
-  const caller = authenticate(deps);
   const routes = new RouteRegistry(app, {
-    authenticate: caller,
+    authenticate: authenticate(deps),
     errorFormats: { anthropic: anthropicErrors() },
     openapi: {
       title: 'svc gateway: inference API',
@@ -65,28 +65,18 @@ export function createInferenceApp(deps: InferenceDeps, options: InferenceAppOpt
   registerEmbeddings(routes, deps);
   registerModerations(routes, deps);
   registerAudio(routes, deps);
+  registerImageGenerations(routes, deps);
+  registerImageFiles(routes, deps);
   registerResponses(routes, deps);
-  for (const path of ['/v1/models', '/v1/models/*', '/v1/settings', '/v1/memory/*']) app.use(path, reportMode());
   registerModels(routes, deps);
   registerSettings(routes, deps);
   registerMemory(routes, deps);
-  // Merged from main, not on the registry yet: their own auth middleware as on main.
-  const authenticated: MiddlewareHandler<AppEnv> = async (c, next) => {
-    await caller(c);
-    await next();
-  };
-  // Image URLs are capabilities, fetched without a key.
-  registerImageFiles(app, deps);
-  app.use('/v1/images/generations', authenticated);
-  registerImageGenerations(app, deps);
-  // Before authentication, so that voice errors (a 401 too) carry the voice intelligence mode.
-  app.use('/v1/voice/*', voiceModeHeader());
-  app.use('/v1/voice/*', authenticated);
-  app.use('/v1/realtime', authenticated);
-  registerVoiceRealtime(app);
-  registerVoiceTranscribe(app, deps);
-  registerVoiceSynthesize(app, deps);
-  registerVoiceChat(app, deps);
+  // Around the auth, so that voice errors (a 401 too) carry the voice intelligence mode.
+  const voice = routes.around(voiceModeHeader());
+  registerVoiceRealtime(voice);
+  registerVoiceTranscribe(voice, deps);
+  registerVoiceSynthesize(voice, deps);
+  registerVoiceChat(voice, deps);
   options.extraRoutes?.(routes);
   return app;
 }

@@ -4,6 +4,7 @@ import { runOpenApiConformance, schemaValidator } from '@svc/openapi/test';
 import { decodeChatRequest } from '@svc/protocol';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { RouteRegistry } from './route-registry.js';
 import { useTestApp } from './test-app.js';
 
 const master = 'sk-svc-openapi-test-master-key';
@@ -25,7 +26,7 @@ beforeAll(async () => {
 });
 
 describe('inference /openapi.json', () => {
-  runOpenApiConformance({ app: () => t.app, keyWith: (scopes) => t.keyWith(scopes) });
+  runOpenApiConformance({ app: () => t.app, keyWith: (scopes) => t.keyWith(scopes), registry: () => RouteRegistry.of(t.app)! });
 
   it("holds the spec's limits (document 1 §Limits) in the request schemas", () => {
     expect(property('CreateChatCompletionRequest', 'n')).toMatchObject({ type: 'integer', minimum: 1, maximum: 8 });
@@ -77,6 +78,39 @@ describe('inference /openapi.json', () => {
     expect(valid({ model: 'm', input: [{ type: 'web_search_call', id: 'x' }] })).toBe(false);
   });
 
+  it('describes the voice forms as multipart, the image URLs as public and the realtime upgrade as a 101', () => {
+    for (const [path, name] of [
+      ['/v1/voice/transcribe', 'VoiceTranscribeRequest'],
+      ['/v1/voice/chat', 'VoiceChatRequest'],
+    ] as const) {
+      expect(document.paths[path]?.post?.requestBody?.content['multipart/form-data']?.schema).toEqual({ $ref: `#/components/schemas/${name}` });
+      expect(property(name, 'file')).toMatchObject({ type: 'string', contentMediaType: 'application/octet-stream' });
+    }
+    expect(property('VoiceChatRequest', 'system')).toMatchObject({ type: 'string', minLength: 1, maxLength: 8000 });
+    expect(schema('VoiceChatRequest').required).toEqual(['language']);
+    expect(document.paths['/v1/voice/synthesize']?.post?.requestBody?.content['application/json']?.schema).toEqual({ $ref: '#/components/schemas/VoiceSynthesizeRequest' });
+    expect(document.paths['/v1/images/files/{name}']?.get?.security).toEqual([]);
+    for (const path of ['/v1/voice/realtime', '/v1/realtime']) {
+      const upgrade = document.paths[path]?.get;
+      expect(Object.keys(upgrade?.responses ?? {})).toEqual(expect.arrayContaining(['101', '401', '403', '426']));
+      expect(upgrade?.security).toContainEqual({ bearerAuth: ['inference:audio'] });
+      expect(upgrade?.parameters?.map((p) => p.name)).toEqual(['model', 'conversation_id']);
+    }
+  });
+
+  it('validates a voice form with the schema it publishes (same 400 naming the part)', async () => {
+    const key = await t.keyWith(['inference:audio']);
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(8)], { type: 'audio/wav' }), 'a.wav');
+    form.append('language', 'Deutsch!');
+    const response = await t.app.request('/v1/voice/chat', { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: { param: string } }).error.param).toBe('language');
+    const language = property('VoiceChatRequest', 'language');
+    expect(new RegExp(language.pattern!).test('Deutsch!')).toBe(false);
+    expect(new RegExp(language.pattern!).test('de-DE')).toBe(true);
+  });
+
   it("answers errors in the shapes it describes, with x-error-id", async () => {
     const bad = await t.post('/v1/chat/completions', { model: 'svc/auto', messages: [], n: 9 });
     expect(bad.status).toBe(400);
@@ -114,6 +148,7 @@ describe("inference /openapi.json against OpenAI's own description", () => {
     ['/audio/transcriptions', 'post', 'CreateTranscriptionRequest'],
     ['/audio/translations', 'post', 'CreateTranslationRequest'],
     ['/responses', 'post', 'CreateResponse'],
+    ['/images/generations', 'post', 'CreateImageRequest'],
   ])('%s: same operationId and request schema name, and every field name is OpenAI\'s or a declared extension', (path, method, name) => {
     const ours = document.paths[`/v1${path}`]?.[method as 'post'];
     expect(ours?.operationId).toBe(openai.paths[path]?.[method]?.operationId);

@@ -8,8 +8,9 @@ import { readHeader } from './node-request.js';
  * Every `/v1/voice/*` response carries `X-Svc-Intelligence-Mode` (spec §Intelligence modes,
  * Voice), errors included: after the handler (or the error mapper) answered, a response without
  * it gets the voice mode of the request (`proxy` escalated to `cache`; the organisation's default
- * once authenticated). Registered before authentication, so a 401 carries it too; an unknown
- * `X-Intelligence-Mode` (the 400 that names it) gets none.
+ * once authenticated). Registered around the voice operations (`RouteRegistry.around`), before
+ * their authentication, so a 401 carries it too; an unknown `X-Intelligence-Mode` (the 400 that
+ * names it) gets none.
  */
 export function voiceModeHeader(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {

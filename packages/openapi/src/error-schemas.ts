@@ -28,14 +28,15 @@ export const anthropicErrorResponseSchema = v.object({
 /** What each error status means (spec document 1 §Errors, triggers). */
 export const errorStatusDescriptions: Readonly<Record<ErrorStatus, string>> = {
   400: 'Invalid request: a parameter is missing, malformed or out of range; `param` names it.',
-  401: 'Missing, invalid, expired or revoked API key.',
+  401: 'Missing, invalid, expired or revoked credential: the API key, or the dashboard session where the operation takes one.',
   402: 'Token quota or monthly budget exceeded.',
-  403: 'The key lacks the scope or role this operation needs, or touches another organisation.',
+  403: 'The key lacks the scope or role this operation needs, or touches another organisation; for a session: its assurance is too low, or the CSRF token or Origin is refused.',
   404: 'No such resource (model, organisation, key, tool, ...).',
   405: 'Method not allowed on this path.',
   409: 'Conflicts with an existing resource.',
   413: 'The body (or uploaded file) is above the size limit.',
   422: 'Governance blocked a tool call.',
+  426: 'A WebSocket endpoint asked without the upgrade: connect with a WebSocket client.',
   429: 'Rate limited (tenant or upstream); `retry-after` says when to try again.',
   500: 'Internal failure, or no provider key configured for what was asked.',
   502: 'The upstream provider failed.',

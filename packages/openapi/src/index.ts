@@ -25,10 +25,13 @@ export {
   type RouteDeprecation,
   type RouteDescriptor,
   type RouteResponse,
+  type SessionAssurance,
   adminOnly,
   bearer,
   defineRoute,
   jsonResponse,
   pathParamNames,
   publicAccess,
+  session,
+  unsafeMethods,
 } from './route-descriptor.js';

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { errorResponseSchema } from './error-schemas.js';
 import { buildOpenApiDocument } from './openapi-document.js';
-import { adminOnly, bearer, defineRoute, publicAccess } from './route-descriptor.js';
+import { adminOnly, bearer, defineRoute, publicAccess, session } from './route-descriptor.js';
 import { documentedOperations, openApiProblems, schemaValidator, servedOperations } from './test/index.js';
 
 const createThing = defineRoute({
@@ -57,6 +57,37 @@ const { document, problems } = buildOpenApiDocument([createThing, legacyThing, g
   version: '1',
   apiKeyHeader: 'x-api-key',
   tags: { Things: 'All about things.' },
+});
+
+const deleteSessionThing = defineRoute({
+  method: 'delete',
+  path: '/v1/auth/things/{id}',
+  operationId: 'deleteSessionThing',
+  summary: 'Remove a thing of the signed-in user',
+  tags: ['Auth'],
+  auth: session(),
+  responses: { 200: { description: 'Removed.' } },
+});
+
+const listSessionThings = defineRoute({
+  method: 'get',
+  path: '/v1/auth/things',
+  operationId: 'listSessionThings',
+  summary: "The signed-in user's things",
+  tags: ['Auth'],
+  auth: session('any'),
+  responses: { 200: { description: 'The things.' } },
+});
+
+const upgrade = defineRoute({
+  method: 'get',
+  path: '/v1/socket',
+  operationId: 'openSocket',
+  summary: 'A WebSocket',
+  tags: ['Things'],
+  auth: bearer('inference:audio'),
+  responses: { 101: { description: 'Switching Protocols: the WebSocket.' } },
+  errors: [426],
 });
 
 describe('buildOpenApiDocument', () => {
@@ -130,6 +161,23 @@ describe('buildOpenApiDocument', () => {
     expect(servedOperations(table, document)).toEqual(documentedOperations(document));
     const stray = servedOperations([...table, { method: 'DELETE', path: '/v1/things/:slug' }], document);
     expect([...stray].filter((operation) => !documentedOperations(document).has(operation))).toEqual(['delete /v1/things/{slug}']);
+  });
+
+  it('describes session operations: cookie or session token, never an API key, and the CSRF header on state changes', async () => {
+    const built = buildOpenApiDocument([deleteSessionThing, listSessionThings, upgrade], { title: 't', version: '1', session: { cookieName: 'svc_session' } });
+    expect(await openApiProblems(built.document)).toEqual([]);
+    expect(built.document.components.securitySchemes.sessionCookie).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'svc_session' });
+    expect(built.document.components.securitySchemes.sessionToken).toMatchObject({ type: 'http', scheme: 'bearer' });
+    const remove = built.document.paths['/v1/auth/things/{id}']!.delete!;
+    expect(remove.security).toEqual([{ sessionCookie: [] }, { sessionToken: [] }]);
+    expect(remove.parameters).toContainEqual(expect.objectContaining({ name: 'x-csrf-token', in: 'header', required: false }));
+    expect(Object.keys(remove.responses)).toEqual(['200', '401', '403', 'default']);
+    expect(remove.description).toMatch(/AAL2.*API key is refused.*CSRF/s);
+    const list = built.document.paths['/v1/auth/things']!.get!;
+    expect(list.parameters).toBeUndefined();
+    expect(list.description).toMatch(/enrollment session/);
+    expect(Object.keys(built.document.paths['/v1/socket']!.get!.responses)).toEqual(['101', '401', '403', '426', 'default']);
+    expect(() => buildOpenApiDocument([listSessionThings], { title: 't', version: '1' })).toThrow(/session auth needs/);
   });
 
   it('refuses two routes with the same method and path, or operationId', () => {

@@ -9,7 +9,7 @@ import {
 } from './error-schemas.js';
 import { type JsonSchema, SchemaConverter } from './json-schema.js';
 import type { OpenApiDocument, OpenApiOperation, OpenApiParameter, OpenApiReference, OpenApiResponse } from './openapi-types.js';
-import { type ErrorFormat, type ErrorStatus, type ObjectSchemaLike, type RouteDescriptor, pathParamNames } from './route-descriptor.js';
+import { type ErrorFormat, type ErrorStatus, type ObjectSchemaLike, type RouteDescriptor, pathParamNames, unsafeMethods } from './route-descriptor.js';
 
 export interface OpenApiOptions {
   readonly title: string;
@@ -19,6 +19,8 @@ export interface OpenApiOptions {
   readonly apiKeyHeader?: string;
   /** Tag name -> description. */
   readonly tags?: Readonly<Record<string, string>>;
+  /** How dashboard sessions are presented; needed when a route declares `session` auth. */
+  readonly session?: { readonly cookieName: string };
 }
 
 export interface OpenApiBuild {
@@ -50,6 +52,22 @@ export function buildOpenApiDocument(routes: readonly RouteDescriptor[], options
         bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: `Authorization: Bearer <key>`.' },
         ...(options.apiKeyHeader
           ? { apiKeyAuth: { type: 'apiKey' as const, in: 'header' as const, name: options.apiKeyHeader, description: `An API key in \`${options.apiKeyHeader}\`.` } }
+          : {}),
+        ...(options.session
+          ? {
+              sessionCookie: {
+                type: 'apiKey' as const,
+                in: 'cookie' as const,
+                name: options.session.cookieName,
+                description: 'A dashboard session (passkey sign-in), set HttpOnly by `POST /v1/auth/login/complete`. State-changing requests need its CSRF token in `x-csrf-token`.',
+              },
+              sessionToken: {
+                type: 'http' as const,
+                scheme: 'bearer' as const,
+                bearerFormat: 'dashboard session token',
+                description: 'A dashboard session token as `Authorization: Bearer <token>` (no CSRF token needed). API keys are refused here.',
+              },
+            }
           : {}),
       },
     },
@@ -108,7 +126,7 @@ function operation(
     security: security(route, options),
     responses: {},
   };
-  const parameters = [...pathParameters(route, converter), ...queryParameters(route.query, converter)];
+  const parameters = [...pathParameters(route, converter), ...queryParameters(route.query, converter), ...sessionParameters(route)];
   if (parameters.length > 0) out.parameters = parameters;
   if (route.body) {
     let schema = converter.convert(route.body.schema);
@@ -143,21 +161,38 @@ function authSentence(route: RouteDescriptor): string {
   const auth = route.auth;
   if (auth.kind === 'public') return 'Public: no API key needed.';
   if (auth.kind === 'admin') return 'Needs an API key with the admin role.';
+  if (auth.kind === 'session') {
+    const who = auth.aal === 'any' ? 'a dashboard session (a passkey sign-in, or the enrollment session of an enrollment link)' : 'a dashboard session signed in with a passkey (AAL2)';
+    const csrf = unsafeMethods.has(route.method) ? ' With the cookie, send the session\'s CSRF token in `x-csrf-token` from the dashboard\'s origin (403 otherwise).' : '';
+    return `Needs ${who}: the session cookie or \`Authorization: Bearer <session token>\`; an API key is refused (401).${csrf}`;
+  }
   return auth.scope ? `Needs an API key with scope \`${auth.scope}\` (admin keys hold every scope).` : 'Needs a valid API key.';
 }
 
 function security(route: RouteDescriptor, options: OpenApiOptions): Record<string, string[]>[] {
   const auth = route.auth;
   if (auth.kind === 'public') return [];
+  if (auth.kind === 'session') {
+    if (!options.session) throw new Error(`${route.method.toUpperCase()} ${route.path}: session auth needs the document's session options.`);
+    return [{ sessionCookie: [] }, { sessionToken: [] }];
+  }
   const roles = auth.kind === 'admin' ? ['admin'] : auth.scope ? [auth.scope] : [];
   return [{ bearerAuth: roles }, ...(options.apiKeyHeader ? [{ apiKeyAuth: roles }] : [])];
 }
 
 function errorStatuses(route: RouteDescriptor): ErrorStatus[] {
   const statuses = new Set<ErrorStatus>(route.errors ?? []);
-  if (route.auth.kind !== 'public') statuses.add(401);
-  if (route.auth.kind === 'admin' || (route.auth.kind === 'bearer' && route.auth.scope)) statuses.add(403);
+  const auth = route.auth;
+  if (auth.kind !== 'public') statuses.add(401);
+  if (auth.kind === 'admin' || auth.kind === 'session' || (auth.kind === 'bearer' && auth.scope)) statuses.add(403);
   return [...statuses].sort((a, b) => a - b);
+}
+
+/** The CSRF token header of a state-changing session operation (required with the cookie only). */
+function sessionParameters(route: RouteDescriptor): OpenApiParameter[] {
+  if (route.auth.kind !== 'session' || !unsafeMethods.has(route.method)) return [];
+  const description = "The session's CSRF token (`csrf_token` of the session): required when the session rides on the cookie, not with a bearer session token.";
+  return [{ name: 'x-csrf-token', in: 'header', required: false, description, schema: { type: 'string' } }];
 }
 
 function successResponse(response: RouteDescriptor['responses'][number], converter: SchemaConverter): OpenApiResponse {

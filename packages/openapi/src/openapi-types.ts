@@ -37,7 +37,7 @@ export interface OpenApiResponse {
 
 export interface OpenApiParameter {
   name: string;
-  in: 'path' | 'query';
+  in: 'path' | 'query' | 'header';
   required: boolean;
   description?: string;
   schema: JsonSchema;
@@ -59,5 +59,5 @@ export interface OpenApiOperation {
 }
 
 export type OpenApiSecurityScheme =
-  | { type: 'http'; scheme: 'bearer'; description: string }
-  | { type: 'apiKey'; in: 'header'; name: string; description: string };
+  | { type: 'http'; scheme: 'bearer'; bearerFormat?: string; description: string }
+  | { type: 'apiKey'; in: 'header' | 'cookie'; name: string; description: string };

@@ -10,11 +10,26 @@ export type RouteAuth =
   /** A valid API key; with `scope`, one holding that scope (admin keys hold every scope). */
   | { readonly kind: 'bearer'; readonly scope?: Scope }
   /** An API key with the admin role. */
-  | { readonly kind: 'admin' };
+  | { readonly kind: 'admin' }
+  /**
+   * A dashboard session (passkey sign-in), never an API key: the session cookie or
+   * `Authorization: Bearer <session token>`. `aal: 'any'` also takes an enrollment session
+   * (AAL1), for registering a first passkey. State-changing requests that ride on the cookie
+   * need the session's CSRF token (`x-csrf-token`) and a same-origin `Origin`.
+   */
+  | { readonly kind: 'session'; readonly aal: SessionAssurance };
+
+/** `aal2`: a passkey sign-in; `any`: an enrollment session will do. */
+export type SessionAssurance = 'aal2' | 'any';
 
 export const publicAccess: RouteAuth = { kind: 'public' };
 export const adminOnly: RouteAuth = { kind: 'admin' };
 export const bearer = (scope?: Scope): RouteAuth => (scope ? { kind: 'bearer', scope } : { kind: 'bearer' });
+/** A dashboard session, at AAL2 unless told (see {@link RouteAuth}). */
+export const session = (aal: SessionAssurance = 'aal2'): RouteAuth => ({ kind: 'session', aal });
+
+/** Methods that change state: with a session cookie they need the CSRF token. */
+export const unsafeMethods: ReadonlySet<HttpMethod> = new Set(['post', 'put', 'patch', 'delete']);
 
 /** An object schema (`v.object`, `v.looseObject`, ...): its entries are parameters or form fields. */
 export type ObjectSchemaLike = v.GenericSchema & { readonly entries: v.ObjectEntries };
@@ -46,7 +61,7 @@ export function jsonResponse(description: string, headers?: RouteResponse['heade
 }
 
 /** Error statuses an operation documents (auth statuses are added from `auth`). */
-export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 405 | 409 | 413 | 422 | 429 | 500 | 502 | 503 | 504;
+export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 405 | 409 | 413 | 422 | 426 | 429 | 500 | 502 | 503 | 504;
 
 /** The error envelope: the spec's `{error: {...}}`, or Anthropic's `{type: "error", error, request_id}`. */
 export type ErrorFormat = 'openai' | 'anthropic';

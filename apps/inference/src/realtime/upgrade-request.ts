@@ -2,8 +2,12 @@ import type { IncomingMessage } from 'node:http';
 import { readCredential } from '@svc/auth';
 import { type GatewayError, invalidRequest, notFound } from '@svc/core';
 
-/** The paths that open a realtime session: the spec's, and the openai SDK's (`{baseURL}/realtime`). */
-export const REALTIME_PATHS: ReadonlySet<string> = new Set(['/v1/voice/realtime', '/v1/realtime']);
+/** The spec's realtime path. */
+export const REALTIME_PATH = '/v1/voice/realtime';
+/** Where the openai SDK connects with baseURL `{base}/v1` (`{baseURL}/realtime`). */
+export const SDK_REALTIME_PATH = '/v1/realtime';
+/** The paths that open a realtime session (each also a described GET route answering 426 without the upgrade). */
+export const REALTIME_PATHS: ReadonlySet<string> = new Set([REALTIME_PATH, SDK_REALTIME_PATH]);
 
 /** The browser client's way to pass the key (a WebSocket cannot set headers there). */
 export const KEY_SUBPROTOCOL_PREFIX = 'openai-insecure-api-key.';

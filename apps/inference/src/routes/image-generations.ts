@@ -1,12 +1,27 @@
-import { requireScope } from '@svc/auth';
+import { bearer, defineRoute, jsonResponse } from '@svc/openapi';
 import { generateImages } from '@svc/pipeline';
-import { type DeliveredImage, decodeImageGenerationRequest, encodeImagesResponse } from '@svc/protocol';
-import type { Hono } from 'hono';
+import { type DeliveredImage, decodeImageGenerationRequest, encodeImagesResponse, imageGenerationRequestSchema } from '@svc/protocol';
 import type { InferenceDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
 import { publicBaseUrl } from '../public-url.js';
 import { readJson } from '../read-body.js';
 import { requestContext } from '../request-context.js';
+import type { RouteRegistry } from '../route-registry.js';
+import { answerHeaders, callErrors } from './answer-headers.js';
+
+export const createImageRoute = defineRoute({
+  method: 'post',
+  path: '/v1/images/generations',
+  operationId: 'createImage',
+  summary: 'Create images from a prompt',
+  description:
+    "Sizes, qualities, styles and `n` are checked against the model's own rules (DALL·E 3 when no model is named); `stream: true` is refused. A `url` answer is the gateway's own `/v1/images/files/<name>`, served without a key for one hour.",
+  tags: ['Images'],
+  auth: bearer('inference:images'),
+  body: { schema: imageGenerationRequestSchema, name: 'CreateImageRequest' },
+  responses: { 200: jsonResponse('`{created, data: [{url | b64_json, revised_prompt?}], usage?, svc_metadata}`.', answerHeaders) },
+  errors: callErrors,
+});
 
 /**
  * `POST /v1/images/generations` (scope `inference:images`): validated per model, generated
@@ -14,9 +29,8 @@ import { requestContext } from '../request-context.js';
  * revised_prompt}], svc_metadata}`. A `url` is the gateway's own
  * `{public base}/v1/images/files/<name>`, served without a key for one hour.
  */
-export function registerImageGenerations(app: Hono<AppEnv>, deps: InferenceDeps): void {
-  app.post('/v1/images/generations', async (c) => {
-    requireScope(c.get('caller'), 'inference:images');
+export function registerImageGenerations(routes: RouteRegistry<AppEnv>, deps: InferenceDeps): void {
+  routes.add(createImageRoute, async (c) => {
     const request = decodeImageGenerationRequest(await readJson(c, deps.maxBodyBytes));
     const answer = await generateImages(deps, request, requestContext(c));
     const files = `${publicBaseUrl(c, deps.publicUrl)}/v1/images/files/`;

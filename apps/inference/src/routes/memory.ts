@@ -4,6 +4,7 @@ import * as v from 'valibot';
 import type { InferenceDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
 import { readJson } from '../read-body.js';
+import { reportMode } from '../report-mode.js';
 import type { RouteRegistry } from '../route-registry.js';
 
 /** Body of `POST /v1/memory/search`; the spec names `query`, the rest are this gateway's additions. */
@@ -32,7 +33,9 @@ export const memorySearchRoute = defineRoute({
 });
 
 export function registerMemory(routes: RouteRegistry<AppEnv>, deps: InferenceDeps): void {
-  routes.add(memorySearchRoute, async (c) => {
+  // The mode these routes would run in (they run no pipeline stage): X-Svc-Intelligence-Mode on their answers.
+  const mode = reportMode();
+  routes.add(memorySearchRoute, mode, async (c) => {
     const caller = c.get('caller');
     const parsed = v.safeParse(searchSchema, await readJson(c, deps.maxBodyBytes), { abortEarly: true });
     if (!parsed.success) throw issueToError(parsed.issues[0]);

@@ -4,6 +4,7 @@ import { bearer, defineRoute, jsonResponse } from '@svc/openapi';
 import * as v from 'valibot';
 import type { InferenceDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
+import { reportMode } from '../report-mode.js';
 import type { RouteRegistry } from '../route-registry.js';
 
 /** Routing aliases are model identifiers too (spec §Routing aliases). */
@@ -46,14 +47,16 @@ export const retrieveModelRoute = defineRoute({
 });
 
 export function registerModels(routes: RouteRegistry<AppEnv>, deps: InferenceDeps): void {
-  routes.add(listModelsRoute, (c) => {
+  // The mode these routes would run in (they run no pipeline stage): X-Svc-Intelligence-Mode on their answers.
+  const mode = reportMode();
+  routes.add(listModelsRoute, mode, (c) => {
     const data: WireModel[] = deps.gateway.catalog.list().map(toWire);
     for (const id of aliases) data.push({ id, object: 'model', created: aliasCreated, owned_by: 'svc' });
     return c.json({ object: 'list', data });
   });
 
   // Greedy, so an unencoded slug with a slash matches too; SDKs send it percent-encoded.
-  routes.add(retrieveModelRoute, (c) => {
+  routes.add(retrieveModelRoute, mode, (c) => {
     const id = decodeURIComponent(c.req.param('model') ?? '');
     if (aliases.includes(id)) return c.json({ id, object: 'model', created: aliasCreated, owned_by: 'svc' });
     const model = deps.gateway.catalog.get(id);

@@ -5,6 +5,7 @@ import * as v from 'valibot';
 import type { InferenceDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
 import { readJson } from '../read-body.js';
+import { reportMode } from '../report-mode.js';
 import type { RouteRegistry } from '../route-registry.js';
 
 const modeMessage = `must be one of ${intelligenceModes.join(', ')}, or null for the system default (full)`;
@@ -50,9 +51,11 @@ export const updateSettingsRoute = defineRoute({
 });
 
 export function registerSettings(routes: RouteRegistry<AppEnv>, deps: InferenceDeps): void {
-  routes.add(getSettingsRoute, (c) => c.json(settingsWire(c.get('caller').org)));
+  // The mode these routes would run in (they run no pipeline stage): X-Svc-Intelligence-Mode on their answers.
+  const mode = reportMode();
+  routes.add(getSettingsRoute, mode, (c) => c.json(settingsWire(c.get('caller').org)));
 
-  routes.add(updateSettingsRoute, async (c) => {
+  routes.add(updateSettingsRoute, mode, async (c) => {
     const caller = c.get('caller');
     const parsed = v.safeParse(settingsSchema, await readJson(c, deps.maxBodyBytes), { abortEarly: true });
     if (!parsed.success) throw issueToError(parsed.issues[0]);

@@ -1,13 +1,16 @@
-import { requireScope } from '@svc/auth';
-import { chatByVoice } from '@svc/pipeline';
-import { MAX_CONVERSATION_ID_CHARS, applyLegacyHeaders, decodeVoiceChatRequest } from '@svc/protocol';
 import { invalidRequest } from '@svc/core';
-import type { Context, Hono } from 'hono';
+import { bearer, defineRoute, jsonResponse } from '@svc/openapi';
+import { chatByVoice } from '@svc/pipeline';
+import { MAX_CONVERSATION_ID_CHARS, applyLegacyHeaders, decodeVoiceChatRequest, voiceChatFormSchema } from '@svc/protocol';
+import type { Context } from 'hono';
 import type { InferenceDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
 import { readAudioForm } from '../multipart-form.js';
 import { readHeader } from '../node-request.js';
 import { requestContext } from '../request-context.js';
+import type { RouteAdder } from '../route-registry.js';
+import { chatErrors } from './answer-headers.js';
+import { voiceAnswerHeaders } from './voice-answer.js';
 
 /** Headers the voice chat reads itself, kept off the chat step's legacy mapping. */
 const ownHeaders = new Set(['x-svc-conversation-id', 'x-intelligence-mode']);
@@ -20,6 +23,25 @@ function conversationHeader(c: Context<AppEnv>): string | undefined {
   return value;
 }
 
+export const voiceChatRoute = defineRoute({
+  method: 'post',
+  path: '/v1/voice/chat',
+  operationId: 'chatByVoice',
+  summary: 'One spoken turn: speech to text, chat, text to speech',
+  description:
+    'The transcript goes through the chat pipeline (routing, limits, ledger) and the reply is spoken. The legacy `x-svc-*` routing headers (`x-svc-workflow`, `x-svc-tier`, ...) apply to the chat step; `x-svc-conversation-id` names the session when the form has no `conversation_id` (full mode keeps its turns).',
+  tags: ['Voice'],
+  auth: bearer('inference:audio'),
+  body: { schema: voiceChatFormSchema, contentType: 'multipart/form-data', name: 'VoiceChatRequest' },
+  responses: {
+    200: jsonResponse(
+      '`{object: "voice.chat", conversation_id, history_turns, transcript, reply, audio: {data (base64), content_type, format, model, voice}, latency_ms, cost, intelligence_mode}`.',
+      voiceAnswerHeaders,
+    ),
+  },
+  errors: chatErrors,
+});
+
 /**
  * `POST /v1/voice/chat` (multipart: `file` or `audio`, `language`, optional `stt_model`,
  * `tts_model`, `provider`, `voice`, `output_format`, `model`, `system`, `conversation_id`):
@@ -28,9 +50,8 @@ function conversationHeader(c: Context<AppEnv>): string | undefined {
  * `x-svc-*` routing headers (`x-svc-workflow`, `x-svc-tier`, ...) apply to the chat step. Scope
  * `inference:audio`.
  */
-export function registerVoiceChat(app: Hono<AppEnv>, deps: InferenceDeps): void {
-  app.post('/v1/voice/chat', async (c) => {
-    requireScope(c.get('caller'), 'inference:audio');
+export function registerVoiceChat(routes: RouteAdder<AppEnv>, deps: InferenceDeps): void {
+  routes.add(voiceChatRoute, async (c) => {
     const request = await decodeVoiceChatRequest(await readAudioForm(c));
     const header = conversationHeader(c);
     if (request.conversationId === undefined && header !== undefined) request.conversationId = header;

@@ -1,11 +1,32 @@
-import { requireScope } from '@svc/auth';
+import { bearer, defineRoute, jsonResponse } from '@svc/openapi';
 import { transcribeVoice } from '@svc/pipeline';
-import { decodeVoiceTranscribeRequest } from '@svc/protocol';
-import type { Hono } from 'hono';
+import { decodeVoiceTranscribeRequest, voiceTranscribeFormSchema } from '@svc/protocol';
 import type { InferenceDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
 import { readAudioForm } from '../multipart-form.js';
 import { requestContext } from '../request-context.js';
+import type { RouteAdder } from '../route-registry.js';
+import { callErrors } from './answer-headers.js';
+import { voiceAnswerHeaders } from './voice-answer.js';
+
+export const voiceTranscribeRoute = defineRoute({
+  method: 'post',
+  path: '/v1/voice/transcribe',
+  operationId: 'transcribeVoice',
+  summary: 'Transcribe speech (voice pipeline)',
+  description:
+    'Speech to text on the voice catalog (OpenAI, Groq, Deepgram, ElevenLabs): `stt_model` names the model, else the gateway picks one by `language` (English or unspecified: the cheapest low-latency model). Billed as the provider\'s price plus the per-minute platform fee.',
+  tags: ['Voice'],
+  auth: bearer('inference:audio'),
+  body: { schema: voiceTranscribeFormSchema, contentType: 'multipart/form-data', name: 'VoiceTranscribeRequest' },
+  responses: {
+    200: jsonResponse(
+      '`{object: "voice.transcription", text, language, duration, duration_estimated, model, intelligence_mode, cost: {provider_usd, platform_fee_usd, total_usd, attribution}}`.',
+      voiceAnswerHeaders,
+    ),
+  },
+  errors: callErrors,
+});
 
 /**
  * `POST /v1/voice/transcribe` (multipart: `file` or `audio`, optional `stt_model`, `language`):
@@ -13,9 +34,8 @@ import { requestContext } from '../request-context.js';
  * intelligence_mode, cost: {provider_usd, platform_fee_usd, total_usd, attribution}}`. Scope
  * `inference:audio`.
  */
-export function registerVoiceTranscribe(app: Hono<AppEnv>, deps: InferenceDeps): void {
-  app.post('/v1/voice/transcribe', async (c) => {
-    requireScope(c.get('caller'), 'inference:audio');
+export function registerVoiceTranscribe(routes: RouteAdder<AppEnv>, deps: InferenceDeps): void {
+  routes.add(voiceTranscribeRoute, async (c) => {
     const request = await decodeVoiceTranscribeRequest(await readAudioForm(c));
     const out = await transcribeVoice(deps, request, requestContext(c));
     return c.json(
