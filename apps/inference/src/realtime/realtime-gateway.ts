@@ -7,7 +7,7 @@ import type { Logger } from '@svc/telemetry';
 import { WebSocketServer } from 'ws';
 import { refuseUpgrade } from './refuse-upgrade.js';
 import { CLOSE, relay } from './relay.js';
-import { readRealtimeUpgrade, selectProtocol } from './upgrade-request.js';
+import { REALTIME_SCOPE, readRealtimeUpgrade, selectProtocol } from './upgrade-request.js';
 
 /** What `GET /v1/voice/realtime` needs; a Runtime and the environment provide it. */
 export interface RealtimeGatewayDeps extends Omit<RealtimeDeps, 'onError'> {
@@ -84,7 +84,7 @@ export function createRealtimeGateway(deps: RealtimeGatewayDeps): RealtimeGatewa
       if (stopping) throw shuttingDown();
       const upgrade = readRealtimeUpgrade(req);
       const caller = await deps.authenticator.authenticate(upgrade.credential);
-      requireScope(caller, 'inference:audio');
+      requireScope(caller, REALTIME_SCOPE);
       session = await openRealtimeSession(
         stageDeps,
         {

@@ -1,11 +1,13 @@
 import type { IncomingMessage } from 'node:http';
 import { readCredential } from '@svc/auth';
-import { type GatewayError, invalidRequest, notFound } from '@svc/core';
+import { type GatewayError, type Scope, invalidRequest, notFound } from '@svc/core';
 
 /** The spec's realtime path. */
 export const REALTIME_PATH = '/v1/voice/realtime';
 /** Where the openai SDK connects with baseURL `{base}/v1` (`{baseURL}/realtime`). */
 export const SDK_REALTIME_PATH = '/v1/realtime';
+/** The scope a realtime session needs: checked on the upgrade, and declared by the described GET routes. */
+export const REALTIME_SCOPE = 'inference:audio' satisfies Scope;
 /** The paths that open a realtime session (each also a described GET route answering 426 without the upgrade). */
 export const REALTIME_PATHS: ReadonlySet<string> = new Set([REALTIME_PATH, SDK_REALTIME_PATH]);
 

@@ -3,7 +3,7 @@ import { type RouteDescriptor, bearer, defineRoute } from '@svc/openapi';
 import { MAX_CONVERSATION_ID_CHARS } from '@svc/protocol';
 import * as v from 'valibot';
 import type { AppEnv } from '../env.js';
-import { REALTIME_PATH, SDK_REALTIME_PATH } from '../realtime/upgrade-request.js';
+import { REALTIME_PATH, REALTIME_SCOPE, SDK_REALTIME_PATH } from '../realtime/upgrade-request.js';
 import type { RouteAdder } from '../route-registry.js';
 import { voiceAnswerHeaders } from './voice-answer.js';
 
@@ -31,7 +31,7 @@ function realtimeRoute(path: string, operationId: string, summary: string): Rout
     summary,
     description: upgradeDescription,
     tags: ['Voice'],
-    auth: bearer('inference:audio'),
+    auth: bearer(REALTIME_SCOPE),
     query: realtimeQuery,
     responses: {
       101: {
