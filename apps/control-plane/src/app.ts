@@ -1,11 +1,10 @@
-import { readCredential, requireAdmin, requireScope } from '@svc/auth';
-import { type Caller, requestId } from '@svc/core';
 import { RouteRegistry, notFoundHandler, onError, recordRequest, registerOpenApi, registerProbes } from '@svc/inference';
 import { Hono } from 'hono';
+import { authenticateKey } from './authenticate-key.js';
 import { registerDashboard } from './dashboard/routes.js';
-import { bearer } from './bearer.js';
 import type { ControlPlaneDeps } from './deps.js';
 import type { ControlEnv } from './env.js';
+import { requireSession } from './session.js';
 import { registerAdminKeys } from './routes/admin-keys.js';
 import { registerAdminOrgs } from './routes/admin-orgs.js';
 import { registerAdminProviderKeys } from './routes/admin-provider-keys.js';
@@ -39,13 +38,12 @@ import { registerSlo } from './routes/slo.js';
 import { registerAuthorizationServerMetadata } from './routes/well-known-authorization-server.js';
 import { registerProtectedResourceMetadata } from './routes/well-known-protected-resource.js';
 
-/** The scope of the control plane's Bearer operations (DESIGN.md §3). */
-const observer = (caller: Caller) => requireScope(caller, 'observability:read');
-
 /**
  * The control plane (spec document 2) and the admin API, mounted as DESIGN.md §3 says. Every
- * route is registered from its descriptor, with the auth it declares: public, a key with
- * `observability:read`, or the admin role.
+ * route is registered from its descriptor, with the auth it declares: public, a key with a
+ * scope (`observability:read`, `settings:write`), the admin role, or a dashboard session
+ * (`/v1/auth/*`, with CSRF on state-changing cookie requests). The dashboard's HTML pages are
+ * mounted outside the API description, with their own session middleware.
  */
 export function createControlPlaneApp(deps: ControlPlaneDeps): Hono<ControlEnv> {
   const app = new Hono<ControlEnv>();
@@ -53,26 +51,41 @@ export function createControlPlaneApp(deps: ControlPlaneDeps): Hono<ControlEnv> 
   app.notFound(notFoundHandler);
   app.use(recordRequest(deps.metrics));
   const routes = new RouteRegistry(app, {
-    authenticate: async (c) => {
-      c.set('requestId', requestId());
-      const caller = await deps.authenticator.authenticate(readCredential(c.req.header('authorization')));
-      c.set('caller', caller);
-      return caller;
-    },
+    authenticate: authenticateKey(deps),
+    session: (aal) => requireSession(deps, { aal }),
     openapi: {
       title: 'svc gateway: control plane',
       version: '1',
-      description: 'Health, observability, routing intelligence and the admin API (spec document 2 and DESIGN.md §3). Generated from the routes this instance serves.',
+      description:
+        'Health, observability, routing intelligence, SLOs and alerts, output config, onboarding, discovery, dashboard sign-in and the admin API (spec document 2 and DESIGN.md §3). Generated from the routes this instance serves; the dashboard\'s HTML pages under /dashboard are not API operations and are not described.',
+      session: { cookieName: deps.dashboardAuth.rp.cookieName },
     },
   });
   registerProbes(routes, deps);
   registerOpenApi(routes);
+  registerAuthorizationServerMetadata(routes, deps);
+  registerProtectedResourceMetadata(routes, deps);
   registerClassifyComplexity(routes, deps);
+  registerAuthLogin(routes, deps);
+  registerAuthSession(routes, deps);
+  registerAuthPasskeys(routes, deps);
   registerBreakers(routes, deps);
   registerHedging(routes, deps);
   registerCache(routes, deps);
+  registerMetricsSummary(routes, deps);
+  registerMetricsSwc(routes, deps);
+  registerBenchmarks(routes, deps);
+  registerCraneStats(routes, deps);
+  registerDegradation(routes, deps);
+  registerFlags(routes, deps);
+  registerSlo(routes, deps);
+  registerAlertHistory(routes, deps);
+  registerOutputConfig(routes, deps);
+  registerOnboardingProgress(routes, deps);
+  registerOnboardingNextStep(routes, deps);
   registerAdminOrgs(routes, deps);
   registerAdminKeys(routes, deps);
+  registerAdminUsers(routes, deps);
   registerAdminProviderKeys(routes, deps);
   registerAdminTools(routes, deps);
   registerAdminToolPolicy(routes, deps);
@@ -82,32 +95,6 @@ export function createControlPlaneApp(deps: ControlPlaneDeps): Hono<ControlEnv> 
   registerRoutingGate(routes, deps);
   registerRoutingPolicy(routes, deps);
   registerRoutingMatrix(routes, deps);
-  // Merged from main, not on the registry yet: their own auth middlewares as on main.
-  // Dashboard sign-in: public ceremonies and session-authenticated calls (never API keys).
-  registerAuthLogin(app, deps);
-  registerAuthSession(app, deps);
-  registerAuthPasskeys(app, deps);
-  registerDashboard(app, deps);
-  registerAuthorizationServerMetadata(app, deps);
-  registerProtectedResourceMetadata(app, deps);
-  app.use('/v1/admin/users/*', bearer(deps, requireAdmin));
-  app.use('/v1/observability/*', bearer(deps, observer));
-  app.use('/v1/slo/*', bearer(deps, observer));
-  app.use('/v1/alerts/*', bearer(deps, observer));
-  app.use('/v1/onboarding/*', bearer(deps, observer));
-  // GET needs observability:read, PUT settings:write: each route checks its own.
-  app.use('/v1/output/*', bearer(deps));
-  registerMetricsSummary(app, deps);
-  registerMetricsSwc(app, deps);
-  registerBenchmarks(app, deps);
-  registerCraneStats(app, deps);
-  registerDegradation(app, deps);
-  registerFlags(app, deps);
-  registerAdminUsers(app, deps);
-  registerSlo(app, deps);
-  registerAlertHistory(app, deps);
-  registerOutputConfig(app, deps);
-  registerOnboardingProgress(app, deps);
-  registerOnboardingNextStep(app, deps);
+  registerDashboard(routes, deps);
   return app;
 }

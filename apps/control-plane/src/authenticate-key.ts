@@ -1,19 +1,19 @@
 import { readCredential } from '@svc/auth';
 import { type Caller, requestId } from '@svc/core';
-import type { MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import type { ControlPlaneDeps } from './deps.js';
 import type { ControlEnv } from './env.js';
 
 /**
- * Middleware of Bearer operations: authenticates the key (401 as the spec's error table says),
- * runs `check` (a scope or the admin role: 403), and sets `caller` and `requestId`.
+ * Resolves the API key of a Bearer operation (401 as the spec's error table says) and keeps
+ * `caller` and `requestId` on the context. The route registry runs it for every operation that
+ * declares an API key and checks the declared scope or role on the caller it returns.
  */
-export function bearer(deps: Pick<ControlPlaneDeps, 'authenticator'>, check?: (caller: Caller) => void): MiddlewareHandler<ControlEnv> {
-  return async (c, next) => {
+export function authenticateKey(deps: Pick<ControlPlaneDeps, 'authenticator'>): (c: Context<ControlEnv>) => Promise<Caller> {
+  return async (c) => {
     c.set('requestId', requestId());
     const caller = await deps.authenticator.authenticate(readCredential(c.req.header('authorization')));
-    check?.(caller);
     c.set('caller', caller);
-    await next();
+    return caller;
   };
 }

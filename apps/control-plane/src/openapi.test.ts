@@ -51,6 +51,38 @@ describe('control-plane /openapi.json', () => {
     expect(valid({ scopes: [] })).toBe(false);
   });
 
+  it('describes /v1/auth/* with session auth (cookie or session token, CSRF header on changes) and the ceremonies as public', () => {
+    expect(document.components.securitySchemes.sessionCookie).toMatchObject({ type: 'apiKey', in: 'cookie', name: runtime.dashboardAuth.rp.cookieName });
+    const session = document.paths['/v1/auth/session']?.get;
+    expect(session?.security).toEqual([{ sessionCookie: [] }, { sessionToken: [] }]);
+    expect(session?.parameters).toBeUndefined();
+    for (const [path, method] of [
+      ['/v1/auth/logout', 'post'],
+      ['/v1/auth/passkeys/register/complete', 'post'],
+      ['/v1/auth/passkeys/{id}', 'delete'],
+    ] as const) {
+      expect(document.paths[path]?.[method]?.parameters, path).toContainEqual(expect.objectContaining({ name: 'x-csrf-token', in: 'header' }));
+    }
+    expect(document.paths['/v1/auth/passkeys/{id}']?.delete?.description).toMatch(/AAL2/);
+    for (const path of ['/v1/auth/login/begin', '/v1/auth/login/complete', '/v1/auth/enroll']) expect(document.paths[path]?.post?.security, path).toEqual([]);
+  });
+
+  it('leaves the dashboard pages out, and says so', () => {
+    expect(RouteRegistry.of(app)!.outsideApi).toEqual([{ prefix: '/dashboard', reason: expect.stringMatching(/HTML pages/) }]);
+    expect(Object.keys(document.paths).filter((path) => path.startsWith('/dashboard'))).toEqual([]);
+    expect(document.info.description).toMatch(/\/dashboard are not API operations/);
+  });
+
+  it('publishes the queries and parameters the new operations validate', () => {
+    expect(parameter('/v1/observability/metrics/summary', 'org_id')).toMatchObject({ in: 'query', required: false, schema: { type: 'string', format: 'uuid' } });
+    expect(parameter('/v1/observability/benchmarks', 'days')?.description).toContain('default 30');
+    expect(parameter('/v1/slo', 'org_id')).toMatchObject({ schema: { minLength: 1, maxLength: 64 } });
+    expect(parameter('/v1/alerts/history', 'status')).toMatchObject({ schema: { enum: ['firing', 'resolved'] } });
+    expect(document.paths['/v1/observability/flags/{key}']?.put?.parameters?.[0]).toMatchObject({ name: 'key', in: 'path', schema: { enum: expect.arrayContaining(['semantic_cache']) } });
+    expect(document.paths['/.well-known/oauth-authorization-server/{path}']?.get?.security).toEqual([]);
+    expect(document.components.schemas.SloRequest?.required).toEqual(['name', 'metric', 'threshold', 'target', 'window_days']);
+  });
+
   it('describes the probes and classify as public and the rest with their scope or role', () => {
     const security = (path: string, method: 'get' | 'post') => document.paths[path]?.[method]?.security;
     expect(security('/v1/classify_complexity', 'post')).toEqual([]);
@@ -58,5 +90,9 @@ describe('control-plane /openapi.json', () => {
     expect(security('/v1/observability/breakers', 'get')).toEqual([{ bearerAuth: ['observability:read'] }]);
     expect(security('/v1/observability/hedging/config', 'post')).toEqual([{ bearerAuth: ['admin'] }]);
     expect(security('/v1/admin/orgs', 'get')).toEqual([{ bearerAuth: ['admin'] }]);
+    expect(security('/v1/observability/flags', 'get')).toEqual([{ bearerAuth: ['observability:read'] }]);
+    expect((document.paths['/v1/observability/flags/{key}']?.put?.security)).toEqual([{ bearerAuth: ['admin'] }]);
+    expect((document.paths['/v1/output/config']?.put?.security)).toEqual([{ bearerAuth: ['settings:write'] }]);
+    expect(security('/.well-known/oauth-protected-resource', 'get')).toEqual([]);
   });
 });

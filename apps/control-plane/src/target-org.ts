@@ -1,10 +1,25 @@
 import { requireSameOrg } from '@svc/auth';
-import { type Organization, invalidRequest, notFound } from '@svc/core';
+import { type Organization, notFound } from '@svc/core';
 import type { Context } from 'hono';
+import * as v from 'valibot';
 import type { ControlPlaneDeps } from './deps.js';
 import type { ControlEnv } from './env.js';
+import { validate } from './validate.js';
 
 const maxOrgIdChars = 64;
+const orgIdMessage = `must be 1 to ${maxOrgIdChars} characters`;
+
+/** The query of a per-org operation (the one its descriptor publishes and {@link targetOrg} validates). */
+export const targetOrgQuery = v.object({
+  org_id: v.optional(
+    v.pipe(
+      v.string(),
+      v.minLength(1, orgIdMessage),
+      v.maxLength(maxOrgIdChars, orgIdMessage),
+      v.description("Act on this organisation instead of the key's own: any with an admin key, otherwise only the key's own (403 `tenant_violation`)."),
+    ),
+  ),
+});
 
 /**
  * The organisation a per-org operation acts on: the caller's, or `?org_id=` (an admin may name
@@ -13,8 +28,7 @@ const maxOrgIdChars = 64;
  */
 export async function targetOrg(c: Context<ControlEnv>, deps: Pick<ControlPlaneDeps, 'db'>): Promise<Organization> {
   const caller = c.get('caller');
-  const named = c.req.query('org_id');
-  if (named !== undefined && (named === '' || named.length > maxOrgIdChars)) throw invalidRequest(`org_id must be 1 to ${maxOrgIdChars} characters.`, 'org_id');
+  const { org_id: named } = validate(targetOrgQuery, { org_id: c.req.query('org_id') });
   const orgId = named ?? caller.org.id;
   requireSameOrg(caller, orgId);
   const org = await deps.db.orgs.get(orgId);

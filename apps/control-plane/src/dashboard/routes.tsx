@@ -1,4 +1,5 @@
 import { defaultKeyScopes, invalidRequest, isGatewayError, notFound, toGatewayError } from '@svc/core';
+import type { RouteRegistry } from '@svc/inference';
 import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { ControlPlaneDeps } from '../deps.js';
@@ -28,12 +29,17 @@ function optionalNumber(name: string, text: string, integer: boolean): number | 
   return value;
 }
 
+/** Why the dashboard is not in the control plane's API description (the registry records it). */
+export const dashboardOutsideApi =
+  'Server-rendered HTML pages and their form posts for browsers: they answer HTML and 303 redirects (to sign in, after a form), authenticate with the session cookie and CSRF form field, and are not API operations. The API they use is /v1/auth/* and the admin API, which are described.';
+
 /**
- * The dashboard: server-rendered pages (Hono JSX, SVG charts) under /dashboard. Pages need a
- * passkey session (AAL2) except sign-in, enrollment and the passkeys page; form posts need the
- * session's CSRF token. Members see and act on their own organisation only; admins on any.
+ * The dashboard: server-rendered pages (Hono JSX, SVG charts) under /dashboard, mounted outside
+ * the API description. Pages need a passkey session (AAL2) except sign-in, enrollment and the
+ * passkeys page; form posts need the session's CSRF token. Members see and act on their own
+ * organisation only; admins on any.
  */
-export function registerDashboard(app: Hono<ControlEnv>, deps: ControlPlaneDeps): void {
+export function registerDashboard(routes: RouteRegistry<ControlEnv>, deps: ControlPlaneDeps): void {
   const dash = new Hono<ControlEnv>();
   dash.use(async (c, next) => {
     await next();
@@ -137,6 +143,6 @@ export function registerDashboard(app: Hono<ControlEnv>, deps: ControlPlaneDeps)
     return c.redirect(`/dashboard/org?org=${org.id}`, 303);
   });
 
-  app.route('/dashboard', dash);
+  routes.mountOutsideApi('/dashboard', dash, dashboardOutsideApi);
 }
 

@@ -1,6 +1,7 @@
 import { alertSeverities } from '@svc/core';
 import type { AlertRecord } from '@svc/db';
-import type { Hono } from 'hono';
+import type { RouteRegistry } from '@svc/inference';
+import { bearer, defineRoute, jsonResponse } from '@svc/openapi';
 import * as v from 'valibot';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
@@ -10,17 +11,31 @@ import { integerParam, validate } from '../validate.js';
 const maxLimit = 1000;
 
 const historyQuery = v.object({
-  alert_id: v.optional(v.pipe(v.string(), v.uuid('must be a UUID'))),
+  alert_id: v.optional(v.pipe(v.string(), v.uuid('must be a UUID'), v.description('Only this alert.'))),
   severity: v.optional(v.picklist(alertSeverities, `must be one of ${alertSeverities.join(', ')}`)),
   status: v.optional(v.picklist(['firing', 'resolved'], 'must be firing or resolved')),
   limit: v.optional(
     v.pipe(
       integerParam,
+      v.description(`Most alerts answered, an integer of at least 1; larger than ${maxLimit} counts as ${maxLimit}.`),
       v.minValue(1, 'must be at least 1'),
       v.transform((limit) => Math.min(limit, maxLimit)),
     ),
     '100',
   ),
+});
+
+export const alertHistoryRoute = defineRoute({
+  method: 'get',
+  path: '/v1/alerts/history',
+  operationId: 'listAlertHistory',
+  summary: 'Alerts, newest first',
+  description: "The caller organisation's alerts and the platform-wide ones (breakers); an admin key sees every organisation's.",
+  tags: ['SLOs and alerts'],
+  auth: bearer('observability:read'),
+  query: historyQuery,
+  responses: { 200: jsonResponse('A `list` of `alert` objects (`kind`, `severity`, `status`, `subject`, `message`, `details`, `fired_at`, `resolved_at`).') },
+  errors: [400],
 });
 
 /** `AlertHistoryResponse` item. */
@@ -45,8 +60,8 @@ function alertToWire(alert: AlertRecord) {
  * organisation and the platform-wide ones (breakers); an admin sees every organisation's.
  * `alert_id` (UUID), `severity`, `status` filter; `limit` defaults to 100 and is capped at 1000.
  */
-export function registerAlertHistory(app: Hono<ControlEnv>, deps: ControlPlaneDeps): void {
-  app.get('/v1/alerts/history', async (c) => {
+export function registerAlertHistory(routes: RouteRegistry<ControlEnv>, deps: ControlPlaneDeps): void {
+  routes.add(alertHistoryRoute, async (c) => {
     const { alert_id, severity, status, limit } = c.req.query();
     const present = Object.entries({ alert_id, severity, status, limit }).filter(([, value]) => value !== undefined);
     const query = validate(historyQuery, Object.fromEntries(present));

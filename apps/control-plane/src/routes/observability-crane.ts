@@ -1,8 +1,20 @@
-import type { Hono } from 'hono';
+import type { RouteRegistry } from '@svc/inference';
+import { bearer, defineRoute, jsonResponse } from '@svc/openapi';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+export const craneStatsRoute = defineRoute({
+  method: 'get',
+  path: '/v1/observability/crane/stats',
+  operationId: 'getLearnStageStats',
+  summary: 'The learn stage: backlog, lag and counters',
+  description: "What waits to be written to the usage ledger and the decision log: the shared Redis journal (every instance's entries) when `REDIS_URL` is set, else this instance's queue; `instance` holds this instance's counters since it started.",
+  tags: ['Observability'],
+  auth: bearer('observability:read'),
+  responses: { 200: jsonResponse('`{object: "crane.stats", backend, scope, queue_depth, pending, oldest_pending_at, lag_ms, instance}`.') },
+});
 
 /**
  * `GET /crane/stats` (spec document 2), mounted under /v1/observability: the asynchronous learn
@@ -10,8 +22,8 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
  * are what waits now: the shared Redis journal (every instance's entries) when `REDIS_URL` is
  * set, else this instance's queue. `instance` holds this instance's counters since it started.
  */
-export function registerCraneStats(app: Hono<ControlEnv>, deps: ControlPlaneDeps): void {
-  app.get('/v1/observability/crane/stats', async (c) => {
+export function registerCraneStats(routes: RouteRegistry<ControlEnv>, deps: ControlPlaneDeps): void {
+  routes.add(craneStatsRoute, async (c) => {
     const backlog = await deps.learn.backlog();
     const stats = deps.learn.stats();
     const now = Date.now();

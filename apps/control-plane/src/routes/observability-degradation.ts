@@ -1,7 +1,6 @@
-import { requireAdmin } from '@svc/auth';
-import { readJson } from '@svc/inference';
+import { type RouteRegistry, readJson } from '@svc/inference';
+import { adminOnly, bearer, defineRoute, jsonResponse } from '@svc/openapi';
 import { DEGRADATION_LEVELS, DEGRADATION_SHEDS, type DegradationState } from '@svc/pipeline';
-import type { Hono } from 'hono';
 import * as v from 'valibot';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
@@ -26,17 +25,41 @@ function toWire(state: DegradationState) {
   };
 }
 
+const tags = ['Observability'];
+
+export const getDegradationRoute = defineRoute({
+  method: 'get',
+  path: '/v1/observability/degradation',
+  operationId: 'getDegradation',
+  summary: 'The degradation level in force on the fleet',
+  tags,
+  auth: bearer('observability:read'),
+  responses: { 200: jsonResponse('`{object: "degradation", level, shed_stages, reason, updated_at, updated_by, levels}`.') },
+});
+
+export const setDegradationRoute = defineRoute({
+  method: 'put',
+  path: '/v1/observability/degradation',
+  operationId: 'setDegradation',
+  summary: 'Change the degradation level (fleet-wide)',
+  description: 'In force on every instance within a pub/sub round trip; `light` and `heavy` shed optional stages. Extra fields are ignored.',
+  tags,
+  auth: adminOnly,
+  body: { schema: updateSchema, name: 'DegradationUpdate' },
+  responses: { 200: jsonResponse('The degradation state, with `previous_level`.') },
+  errors: [400, 413],
+});
+
 /**
  * `GET /degradation`, `PUT /degradation` (spec document 2), mounted under /v1/observability. The
  * level is fleet-wide (kept in the kv, in force on every instance within a pub/sub round trip):
  * reading needs `observability:read`, changing it the admin role (403 otherwise).
  */
-export function registerDegradation(app: Hono<ControlEnv>, deps: ControlPlaneDeps): void {
-  app.get('/v1/observability/degradation', (c) => c.json(toWire(deps.switches.degradation())));
+export function registerDegradation(routes: RouteRegistry<ControlEnv>, deps: ControlPlaneDeps): void {
+  routes.add(getDegradationRoute, (c) => c.json(toWire(deps.switches.degradation())));
 
-  app.put('/v1/observability/degradation', async (c) => {
+  routes.add(setDegradationRoute, async (c) => {
     const caller = c.get('caller');
-    requireAdmin(caller);
     const body = validate(updateSchema, await readJson(c, deps.maxBodyBytes));
     const previous = deps.switches.degradation().level;
     const state = await deps.switches.setDegradation(body.level, body.reason ?? null, caller.keyId);

@@ -1,8 +1,7 @@
-import { requireAdmin } from '@svc/auth';
 import { notFound } from '@svc/core';
-import { readJson } from '@svc/inference';
-import { FLAG_DESCRIPTIONS, FLAG_KEYS, type FlagKey, type FlagState } from '@svc/pipeline';
-import type { Hono } from 'hono';
+import { type RouteRegistry, readJson } from '@svc/inference';
+import { adminOnly, bearer, defineRoute, jsonResponse } from '@svc/openapi';
+import { FLAG_DESCRIPTIONS, FLAG_KEYS, type FlagState } from '@svc/pipeline';
 import * as v from 'valibot';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
@@ -25,21 +24,47 @@ function toWire(flag: FlagState) {
   };
 }
 
-const isFlag = (key: string): key is FlagKey => (FLAG_KEYS as readonly string[]).includes(key);
+/** `{key}`: one of the flags; any other is 404 naming `key`. */
+const flagKey = v.pipe(v.picklist(FLAG_KEYS), v.description('The feature flag (an unknown one is 404).'));
+
+const tags = ['Observability'];
+
+export const listFlagsRoute = defineRoute({
+  method: 'get',
+  path: '/v1/observability/flags',
+  operationId: 'listFlags',
+  summary: 'The feature flags and their state',
+  tags,
+  auth: bearer('observability:read'),
+  responses: { 200: jsonResponse('A `list` of `flag` objects (`key`, `enabled`, `description`, `default_enabled`, `overridden`, `available`, `updated_at`, `updated_by`).') },
+});
+
+export const setFlagRoute = defineRoute({
+  method: 'put',
+  path: '/v1/observability/flags/{key}',
+  operationId: 'setFlag',
+  summary: 'Turn a feature flag on or off (fleet-wide)',
+  description: 'In force on every instance within a pub/sub round trip. Extra fields are ignored.',
+  tags,
+  auth: adminOnly,
+  params: v.object({ key: flagKey }),
+  body: { schema: toggleSchema, name: 'FlagToggle' },
+  responses: { 200: jsonResponse('The `flag`.') },
+  errors: [400, 404, 413],
+});
 
 /**
  * `GET /flags`, `PUT /flags/{key}` (spec document 2), mounted under /v1/observability. Flags are
  * fleet-wide (kept in the kv, in force on every instance within a pub/sub round trip): reading
  * needs `observability:read`, changing one the admin role (403 otherwise). An unknown key is 404.
  */
-export function registerFlags(app: Hono<ControlEnv>, deps: ControlPlaneDeps): void {
-  app.get('/v1/observability/flags', (c) => c.json({ object: 'list', data: deps.switches.flags().map(toWire) }));
+export function registerFlags(routes: RouteRegistry<ControlEnv>, deps: ControlPlaneDeps): void {
+  routes.add(listFlagsRoute, (c) => c.json({ object: 'list', data: deps.switches.flags().map(toWire) }));
 
-  app.put('/v1/observability/flags/:key', async (c) => {
+  routes.add(setFlagRoute, async (c) => {
     const caller = c.get('caller');
-    requireAdmin(caller);
-    const key = c.req.param('key');
-    if (!isFlag(key)) throw notFound(`No feature flag '${key}'; the flags are ${FLAG_KEYS.join(', ')}.`, 'key');
+    const key = c.req.param('key') ?? '';
+    if (!v.is(flagKey, key)) throw notFound(`No feature flag '${key}'; the flags are ${FLAG_KEYS.join(', ')}.`, 'key');
     const body = validate(toggleSchema, await readJson(c, deps.maxBodyBytes));
     return c.json(toWire(await deps.switches.setFlag(key, body.enabled, caller.keyId)));
   });

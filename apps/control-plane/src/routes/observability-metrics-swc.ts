@@ -1,8 +1,19 @@
-import type { Hono } from 'hono';
+import type { RouteRegistry } from '@svc/inference';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
 import { latencyWire, spendWire, tokensWire } from './observability-figures.js';
-import { ratio, reportHeader, reportScope, reportWindow } from './observability-scope.js';
+import { ratio, readReportQuery, reportHeader, reportQuery, reportScope, reportWindow, trafficReportRoute } from './observability-scope.js';
+
+const query = reportQuery(30);
+
+export const metricsSwcRoute = trafficReportRoute({
+  path: '/v1/observability/metrics/swc',
+  operationId: 'getWorkloadCosts',
+  summary: 'Specialised workload costs per workflow type and task family',
+  description: 'Requests, spend, savings, tokens and mean latency per workflow type and task family (null where a request had none: cache hits, embeddings, audio), costliest first.',
+  query,
+  answer: '`{object: "metrics.swc", scope, org_id, window, workloads: [...]}`.',
+});
 
 /**
  * `GET /metrics/swc` (specialised workload costs, spec document 2), mounted under
@@ -10,10 +21,11 @@ import { ratio, reportHeader, reportScope, reportWindow } from './observability-
  * hits, embeddings and audio), requests, spend, savings, tokens and mean latency over `days`
  * (default 30, clamped to 1..365), costliest first.
  */
-export function registerMetricsSwc(app: Hono<ControlEnv>, deps: ControlPlaneDeps): void {
-  app.get('/v1/observability/metrics/swc', async (c) => {
-    const scope = reportScope(c.get('caller'), c.req.query('org_id'));
-    const window = reportWindow(c.req.query('days'), 30);
+export function registerMetricsSwc(routes: RouteRegistry<ControlEnv>, deps: ControlPlaneDeps): void {
+  routes.add(metricsSwcRoute, async (c) => {
+    const { org_id, days } = readReportQuery(query, c.req.query());
+    const scope = reportScope(c.get('caller'), org_id);
+    const window = reportWindow(days, 30);
     const rows = await deps.db.traffic.workloads({ since: window.since, until: window.until, ...(scope.orgId ? { orgId: scope.orgId } : {}) });
     const totalCost = rows.reduce((sum, row) => sum + row.costUsd, 0);
     return c.json({

@@ -1,12 +1,12 @@
 import { invalidRequest } from '@svc/core';
-import { readJson } from '@svc/inference';
-import type { Hono } from 'hono';
+import { type RouteRegistry, readJson } from '@svc/inference';
+import { bearer, defineRoute, jsonResponse } from '@svc/openapi';
 import * as v from 'valibot';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
 import { onboardingState, progressToWire } from '../onboarding-progress.js';
 import { onboardingStepIds, onboardingSteps } from '../onboarding-steps.js';
-import { targetOrg } from '../target-org.js';
+import { targetOrg, targetOrgQuery } from '../target-org.js';
 import { validate } from '../validate.js';
 
 const manualSteps = onboardingSteps.filter((step) => step.completion === 'manual').map((step) => step.id);
@@ -17,19 +17,48 @@ const updateSchema = v.object({
   completed: v.boolean('must be true or false'),
 });
 
+const tags = ['Onboarding'];
+const progressAnswer = '`{object: "onboarding_progress", org_id, steps: [...], completed_steps, total_steps, percent_complete, done}`.';
+
+export const getOnboardingProgressRoute = defineRoute({
+  method: 'get',
+  path: '/v1/onboarding/progress',
+  operationId: 'getOnboardingProgress',
+  summary: 'The onboarding checklist with what the organisation has done',
+  tags,
+  auth: bearer('observability:read'),
+  query: targetOrgQuery,
+  responses: { 200: jsonResponse(progressAnswer) },
+  errors: [400, 404],
+});
+
+export const updateOnboardingProgressRoute = defineRoute({
+  method: 'post',
+  path: '/v1/onboarding/progress',
+  operationId: 'updateOnboardingProgress',
+  summary: 'Mark (or unmark) a manual onboarding step',
+  description: `Only manual steps (${manualSteps.join(', ')}); the others follow the organisation's data (400 naming \`step\`).`,
+  tags,
+  auth: bearer('observability:read'),
+  query: targetOrgQuery,
+  body: { schema: updateSchema, name: 'UpdateProgressRequest' },
+  responses: { 201: jsonResponse(progressAnswer) },
+  errors: [400, 404, 413],
+});
+
 /**
  * `GET /v1/onboarding/progress` and `POST /v1/onboarding/progress {step, completed}` (spec
  * document 2 `/progress`): the checklist with what the organisation has done. Derived steps
  * follow the organisation's data; only manual steps can be marked (or unmarked) by hand (201).
  * `?org_id=` lets an admin look at another organisation.
  */
-export function registerOnboardingProgress(app: Hono<ControlEnv>, deps: ControlPlaneDeps): void {
-  app.get('/v1/onboarding/progress', async (c) => {
+export function registerOnboardingProgress(routes: RouteRegistry<ControlEnv>, deps: ControlPlaneDeps): void {
+  routes.add(getOnboardingProgressRoute, async (c) => {
     const org = await targetOrg(c, deps);
     return c.json(progressToWire(org.id, await onboardingState(deps.db.onboarding, org.id)));
   });
 
-  app.post('/v1/onboarding/progress', async (c) => {
+  routes.add(updateOnboardingProgressRoute, async (c) => {
     const body = validate(updateSchema, await readJson(c, deps.maxBodyBytes));
     const step = onboardingSteps.find((entry) => entry.id === body.step)!;
     if (step.completion === 'derived') {

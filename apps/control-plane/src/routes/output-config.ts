@@ -1,12 +1,11 @@
-import { requireScope } from '@svc/auth';
 import { type OutputConfig, defaultOutputConfig, invalidRequest, maxReasksLimit, outputVerificationDefaults } from '@svc/core';
 import type { OutputConfigRecord } from '@svc/db';
-import { readJson } from '@svc/inference';
-import type { Hono } from 'hono';
+import { type RouteRegistry, readJson } from '@svc/inference';
+import { bearer, defineRoute, jsonResponse } from '@svc/openapi';
 import * as v from 'valibot';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
-import { targetOrg } from '../target-org.js';
+import { targetOrg, targetOrgQuery } from '../target-org.js';
 import { validate } from '../validate.js';
 
 /** `UpdateOutputConfigRequest`: any subset of the fields; the others keep their value. Extra fields are ignored. */
@@ -39,6 +38,35 @@ function storedConfig(record: OutputConfigRecord | undefined): OutputConfig {
   return { outputVerification, healing, minConfidence, maxReasks, crossModelCandidate };
 }
 
+const tags = ['Output config'];
+const configAnswer = jsonResponse('`OutputConfigResponse`: `{object: "output_config", org_id, output_verification, healing, min_confidence, max_reasks, cross_model_candidate, source, updated_at}`.');
+
+export const getOutputConfigRoute = defineRoute({
+  method: 'get',
+  path: '/v1/output/config',
+  operationId: 'getOutputConfig',
+  summary: "The organisation's output verification defaults",
+  tags,
+  auth: bearer('observability:read'),
+  query: targetOrgQuery,
+  responses: { 200: configAnswer },
+  errors: [400, 404],
+});
+
+export const updateOutputConfigRoute = defineRoute({
+  method: 'put',
+  path: '/v1/output/config',
+  operationId: 'updateOutputConfig',
+  summary: "Change the organisation's output verification defaults",
+  description: "Any subset of the fields; the others keep their value. `cross_model_candidate` must be a chat model of a configured provider. Reaches every instance with the organisation's next request. Extra fields are ignored.",
+  tags,
+  auth: bearer('settings:write'),
+  query: targetOrgQuery,
+  body: { schema: updateSchema, name: 'UpdateOutputConfigRequest' },
+  responses: { 200: configAnswer },
+  errors: [400, 404, 413],
+});
+
 /**
  * `GET/PUT /v1/output/config` (spec document 2 `/config`): the organisation's output
  * verification defaults, applied by the pipeline to requests that name no
@@ -47,16 +75,14 @@ function storedConfig(record: OutputConfigRecord | undefined): OutputConfig {
  * reaches every instance with the organisation's next request. `?org_id=` lets an admin act on
  * another organisation (404 when there is none).
  */
-export function registerOutputConfig(app: Hono<ControlEnv>, deps: ControlPlaneDeps): void {
-  app.get('/v1/output/config', async (c) => {
-    requireScope(c.get('caller'), 'observability:read');
+export function registerOutputConfig(routes: RouteRegistry<ControlEnv>, deps: ControlPlaneDeps): void {
+  routes.add(getOutputConfigRoute, async (c) => {
     const org = await targetOrg(c, deps);
     const stored = await deps.db.outputConfigs.get(org.id);
     return c.json(configToWire(org.id, storedConfig(stored), stored));
   });
 
-  app.put('/v1/output/config', async (c) => {
-    requireScope(c.get('caller'), 'settings:write');
+  routes.add(updateOutputConfigRoute, async (c) => {
     const body = validate(updateSchema, await readJson(c, deps.maxBodyBytes));
     let candidate = body.cross_model_candidate;
     if (typeof candidate === 'string') {

@@ -1,12 +1,12 @@
 import { judgeSlo, sloAlertKey, sloBounds, thresholdAllowed, thresholdRange } from '@svc/alerts';
 import { type SloMetric, invalidRequest, notFound, sloMetrics } from '@svc/core';
 import type { SloRecord } from '@svc/db';
-import { readJson } from '@svc/inference';
-import type { Hono } from 'hono';
+import { type RouteRegistry, readJson } from '@svc/inference';
+import { bearer, defineRoute, jsonResponse } from '@svc/openapi';
 import * as v from 'valibot';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
-import { targetOrg } from '../target-org.js';
+import { targetOrg, targetOrgQuery } from '../target-org.js';
 import { validate } from '../validate.js';
 import { sloToWire } from './slo-wire.js';
 
@@ -46,6 +46,48 @@ const sloSchema = v.pipe(
   ),
 );
 
+const tags = ['SLOs and alerts'];
+const sloAnswer = '`SloResponse`: the SLO (`id`, `name`, `metric`, `threshold`, `target`, `window_days`, `objective`, `description`) with its `compliance` over the window ending now.';
+
+export const putSloRoute = defineRoute({
+  method: 'post',
+  path: '/v1/slo',
+  operationId: 'putSlo',
+  summary: "Create the organisation's SLO, or replace its SLO of the same name",
+  description: `The threshold's range depends on the metric. At most ${maxSlosPerOrg} SLOs per organisation. Extra fields are ignored.`,
+  tags,
+  auth: bearer('observability:read'),
+  query: targetOrgQuery,
+  body: { schema: sloSchema, name: 'SloRequest' },
+  responses: { 200: jsonResponse(sloAnswer) },
+  errors: [400, 404, 413],
+});
+
+export const listSlosRoute = defineRoute({
+  method: 'get',
+  path: '/v1/slo',
+  operationId: 'listSlos',
+  summary: "The organisation's SLOs with their compliance",
+  tags,
+  auth: bearer('observability:read'),
+  query: targetOrgQuery,
+  responses: { 200: jsonResponse(`A \`list\` of SLOs; each is ${sloAnswer}`) },
+  errors: [400, 404],
+});
+
+export const deleteSloRoute = defineRoute({
+  method: 'delete',
+  path: '/v1/slo/{id}',
+  operationId: 'deleteSlo',
+  summary: 'Remove an SLO (and resolve its firing alert)',
+  tags,
+  auth: bearer('observability:read'),
+  params: v.object({ id: v.pipe(v.string(), v.description('The SLO id.')) }),
+  query: targetOrgQuery,
+  responses: { 200: jsonResponse('`{object: "slo", id, deleted: true}`.') },
+  errors: [400, 404],
+});
+
 /** Judges each SLO over its window ending `now`, one SQL aggregate each. */
 async function withCompliance(deps: ControlPlaneDeps, slos: SloRecord[], now: Date) {
   const out = [];
@@ -59,8 +101,8 @@ async function withCompliance(deps: ControlPlaneDeps, slos: SloRecord[], now: Da
  * (200). `GET /v1/slo` lists them the same way; `DELETE /v1/slo/{id}` removes one and resolves
  * its firing alert. `?org_id=` lets an admin act on another organisation.
  */
-export function registerSlo(app: Hono<ControlEnv>, deps: ControlPlaneDeps): void {
-  app.post('/v1/slo', async (c) => {
+export function registerSlo(routes: RouteRegistry<ControlEnv>, deps: ControlPlaneDeps): void {
+  routes.add(putSloRoute, async (c) => {
     const body = validate(sloSchema, await readJson(c, deps.maxBodyBytes));
     const org = await targetOrg(c, deps);
     const existing = await deps.db.slos.list(org.id);
@@ -72,14 +114,14 @@ export function registerSlo(app: Hono<ControlEnv>, deps: ControlPlaneDeps): void
     return c.json(wire);
   });
 
-  app.get('/v1/slo', async (c) => {
+  routes.add(listSlosRoute, async (c) => {
     const org = await targetOrg(c, deps);
     return c.json({ object: 'list', data: await withCompliance(deps, await deps.db.slos.list(org.id), new Date()) });
   });
 
-  app.delete('/v1/slo/:id', async (c) => {
+  routes.add(deleteSloRoute, async (c) => {
     const org = await targetOrg(c, deps);
-    const id = c.req.param('id');
+    const id = c.req.param('id') ?? '';
     if (!(await deps.db.slos.delete(org.id, id))) throw notFound(`This organisation has no SLO '${id}'.`, 'id');
     await deps.db.alerts.resolve(sloAlertKey(id), { resolution: 'slo_deleted' });
     return c.json({ object: 'slo', id, deleted: true });

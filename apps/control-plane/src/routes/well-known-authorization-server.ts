@@ -1,8 +1,8 @@
 import { scopes } from '@svc/core';
-import type { Hono } from 'hono';
+import type { RouteRegistry } from '@svc/inference';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
-import { registerWellKnown } from '../public-url.js';
+import { type WellKnownDocument, registerWellKnown } from '../public-url.js';
 
 /** The grant of the dashboard's passkey login: a WebAuthn assertion (after `login/begin`) posted to the token endpoint for a session. An extension grant (RFC 6749 §4.5), named by URI. */
 export const passkeyGrantType = 'urn:svc:params:oauth:grant-type:passkey';
@@ -28,6 +28,13 @@ export function authorizationServerMetadata(base: string): Record<string, unknow
   };
 }
 
-export function registerAuthorizationServerMetadata(app: Hono<ControlEnv>, deps: ControlPlaneDeps): void {
-  registerWellKnown(app, deps, 'oauth-authorization-server', authorizationServerMetadata);
+const authorizationServerMetadataDocument: WellKnownDocument = {
+  name: 'oauth-authorization-server',
+  operationId: 'getAuthorizationServerMetadata',
+  summary: 'Authorization server metadata (RFC 8414)',
+  build: authorizationServerMetadata,
+};
+
+export function registerAuthorizationServerMetadata(routes: RouteRegistry<ControlEnv>, deps: ControlPlaneDeps): void {
+  registerWellKnown(routes, deps, authorizationServerMetadataDocument);
 }

@@ -1,8 +1,8 @@
 import { scopes } from '@svc/core';
-import type { Hono } from 'hono';
+import type { RouteRegistry } from '@svc/inference';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
-import { registerWellKnown } from '../public-url.js';
+import { type WellKnownDocument, registerWellKnown } from '../public-url.js';
 
 /**
  * Protected resource metadata (RFC 9728): the gateway's API is the resource, this control plane
@@ -20,6 +20,13 @@ export function protectedResourceMetadata(base: string): Record<string, unknown>
   };
 }
 
-export function registerProtectedResourceMetadata(app: Hono<ControlEnv>, deps: ControlPlaneDeps): void {
-  registerWellKnown(app, deps, 'oauth-protected-resource', protectedResourceMetadata);
+const protectedResourceMetadataDocument: WellKnownDocument = {
+  name: 'oauth-protected-resource',
+  operationId: 'getProtectedResourceMetadata',
+  summary: 'Protected resource metadata (RFC 9728)',
+  build: protectedResourceMetadata,
+};
+
+export function registerProtectedResourceMetadata(routes: RouteRegistry<ControlEnv>, deps: ControlPlaneDeps): void {
+  registerWellKnown(routes, deps, protectedResourceMetadataDocument);
 }
