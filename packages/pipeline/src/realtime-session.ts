@@ -7,6 +7,8 @@ import type { RequestContext } from './gateway.js';
 import { resolveIntelligenceMode } from './intelligence-mode.js';
 import { type UnitStageDeps, admitUnits, callUnit, orgProviders, resolveUnitModel } from './unit-stage.js';
 import type { VoiceSessionStore } from './voice/voice-session.js';
+import { requireAllowedModel } from './org-policy.js';
+import { resolveVoiceMode } from './voice/voice-mode.js';
 
 /** What the realtime stage needs on top of the other single-model stages. */
 export interface RealtimeDeps extends UnitStageDeps {
@@ -64,13 +66,12 @@ const emptyUsage = (): RealtimeUsage => ({ textInputTokens: 0, cachedTextInputTo
  *   (429 `upstream_rate_limit`, 502, 504 ...). Nothing is billed then.
  */
 export async function openRealtimeSession(deps: RealtimeDeps, request: RealtimeOpenRequest, context: RequestContext): Promise<RealtimeSession> {
-  const resolved = resolveIntelligenceMode(context.intelligenceModeHeader, undefined, context.caller.org.defaultIntelligenceMode);
   // Spec §Intelligence modes, Voice: proxy escalates to cache; the context is kept in full only.
-  const mode: IntelligenceMode = resolved === 'proxy' ? 'cache' : resolved;
+  const mode: IntelligenceMode = resolveVoiceMode(context.intelligenceModeHeader, context.caller.org.defaultIntelligenceMode);
   if (request.conversationId !== undefined && (request.conversationId.length === 0 || request.conversationId.length > MAX_CONVERSATION_ID)) {
     throw invalidRequest(`conversation_id must be 1 to ${MAX_CONVERSATION_ID} characters.`, 'conversation_id');
   }
-  const model = resolveUnitModel(deps.catalog, request.model, 'realtime', 'realtime');
+  const model = requireAllowedModel(context.caller.org, resolveUnitModel(deps.catalog, request.model, 'realtime', 'realtime'));
   const org = await orgProviders(deps, context.caller.org.id);
   const byok = org.ownKey(model.provider);
   const firstMinute = realtimeCost(model, { durationMs: 0, usage: emptyUsage(), platformFeePerMinute: deps.platformFeePerMinute });
