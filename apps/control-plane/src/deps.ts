@@ -9,7 +9,7 @@ import type { LearnSink, SharedSwitches } from '@svc/pipeline';
 import type { CircuitBreakers, HedgeStats, LatencyTracker } from '@svc/resilience';
 import type { CacheService, Readiness, Runtime } from '@svc/runtime';
 import type { Logger, Metrics } from '@svc/telemetry';
-import type { OnboardingSource } from './dashboard/onboarding-seam.js';
+import type { OnboardingSource } from './dashboard/next-step.js';
 
 /** What the control-plane app needs; a Runtime provides all of it. */
 export interface ControlPlaneDeps {
@@ -31,10 +31,7 @@ export interface ControlPlaneDeps {
   };
   /** Dashboard sign-in: passkeys, sessions, accounts and enrollment links. */
   dashboardAuth: DashboardAuth;
-  /**
-   * The onboarding service (branch `alerts`, `GET /v1/onboarding/next-step`) once it exists;
-   * without it the dashboard derives the next step itself (dashboard/onboarding-seam.ts).
-   */
+  /** The dashboard overview's next step; default: the onboarding checklist (dashboard/next-step.ts). */
   onboarding?: OnboardingSource;
   /** The learn stage (ledger and decision-log writes): `/crane/stats`. */
   learn: Pick<LearnSink, 'stats' | 'backlog'>;

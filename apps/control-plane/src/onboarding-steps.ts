@@ -5,9 +5,6 @@ import type { DerivedOnboardingStep } from '@svc/db';
  * gateway from the organisation's own data (`OnboardingRepository.firstOccurrences`, one query
  * per step, kept once seen) and cannot be set by hand; a `manual` step is something the gateway
  * cannot observe and is marked with `POST /v1/onboarding/progress`.
- *
- * When dashboard passkeys land, `register_passkey` becomes one more derived step: its query in
- * the repository (the org's first passkey) and an entry here.
  */
 export type OnboardingStepDefinition =
   | { id: DerivedOnboardingStep; completion: 'derived'; title: string; description: string; action: string }
@@ -57,6 +54,13 @@ export const onboardingSteps: readonly OnboardingStepDefinition[] = [
     title: 'Choose your output verification',
     description: 'How JSON answers are verified, healed and re-asked when a request does not say.',
     action: 'PUT /v1/output/config',
+  },
+  {
+    id: 'register_passkey',
+    completion: 'derived',
+    title: 'Sign in to the dashboard with a passkey',
+    description: 'A dashboard user of the organisation registers a passkey: sign-in without passwords, at AAL2.',
+    action: 'Open the enrollment link from POST /v1/admin/users (or `pnpm svc users create`), then register a passkey',
   },
   {
     id: 'go_live',

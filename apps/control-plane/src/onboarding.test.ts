@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createInferenceApp } from '@svc/inference';
+import { newPasskey, newUser } from '@svc/db/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ReportTestContext, json, startReportRuntime } from './admin-routing-test-kit.js';
 import { expectBearer, expectInvalid, keyWith } from './control-test-kit.js';
@@ -51,13 +52,13 @@ describe('/v1/onboarding', () => {
     expect(((await derived.json()) as { error: { message: string } }).error.message).toContain('cannot be set by hand');
   });
 
-  it('flips each step as the organisation creates a key, is served, hits the cache, stores a BYOK key, an SLO, an output config; go_live by hand', async () => {
+  it('flips each step as the organisation creates a key, is served, hits the cache, stores a BYOK key, an SLO, an output config, registers a passkey; go_live by hand', async () => {
     const org = await json<{ id: string }>(await ctx.request('/v1/admin/orgs', { body: { name: `onboarding-${randomUUID()}` } }), 201);
     const progress = async () => json<Progress>(await ctx.request(`/v1/onboarding/progress?org_id=${org.id}`));
     const next = async () => json<NextStep>(await ctx.request(`/v1/onboarding/next-step?org_id=${org.id}`));
 
     const fresh = await progress();
-    expect(fresh).toMatchObject({ object: 'onboarding_progress', org_id: org.id, completed_steps: 0, total_steps: 7, percent_complete: 0, done: false });
+    expect(fresh).toMatchObject({ object: 'onboarding_progress', org_id: org.id, completed_steps: 0, total_steps: 8, percent_complete: 0, done: false });
     expect(fresh.steps.map((s) => [s.step, s.completion])).toEqual([
       ['create_api_key', 'derived'],
       ['first_request', 'derived'],
@@ -65,9 +66,10 @@ describe('/v1/onboarding', () => {
       ['add_provider_key', 'derived'],
       ['create_slo', 'derived'],
       ['configure_output', 'derived'],
+      ['register_passkey', 'derived'],
       ['go_live', 'manual'],
     ]);
-    expect(await next()).toMatchObject({ object: 'onboarding_next_step', step: 'create_api_key', completion: 'derived', remaining_steps: 7 });
+    expect(await next()).toMatchObject({ object: 'onboarding_next_step', step: 'create_api_key', completion: 'derived', remaining_steps: 8 });
 
     const { key } = await json<{ key: string }>(await ctx.request('/v1/admin/keys', { body: { org_id: org.id } }), 201);
     expect(done(await progress())).toEqual(['create_api_key']);
@@ -95,18 +97,23 @@ describe('/v1/onboarding', () => {
     const derived = await progress();
     expect(done(derived)).toEqual(['create_api_key', 'first_request', 'first_cache_hit', 'add_provider_key', 'create_slo', 'configure_output']);
     expect(derived.steps.every((s) => (s.completed ? Date.parse(s.completed_at!) <= Date.now() : s.completed_at === null))).toBe(true);
+    expect(await next()).toMatchObject({ step: 'register_passkey', completion: 'derived', remaining_steps: 2 });
+    // A dashboard user of the organisation registers a passkey (the ceremony itself is tested in auth.test.ts).
+    const user = await ctx.runtime.db.dashboardUsers.create(newUser(org.id));
+    await ctx.runtime.db.passkeys.create(newPasskey(user.id));
+    expect(done(await progress())).toContain('register_passkey');
     expect(await next()).toMatchObject({ step: 'go_live', completion: 'manual', remaining_steps: 1 });
 
     // The organisation's own key marks the manual step (201), and every step is done: no next step.
     const marked = await ctx.request('/v1/onboarding/progress', { body: { step: 'go_live', completed: true }, key });
     expect(marked.status).toBe(201);
-    expect(await marked.json()).toMatchObject({ completed_steps: 7, percent_complete: 100, done: true });
+    expect(await marked.json()).toMatchObject({ completed_steps: 8, percent_complete: 100, done: true });
     const none = await ctx.request('/v1/onboarding/next-step', { key });
     expect(none.status).toBe(404);
     expect(await none.json()).toMatchObject({ error: { type: 'not_found_error', code: 'onboarding_complete' } });
 
     const unmarked = await json<Progress>(await ctx.request('/v1/onboarding/progress', { body: { step: 'go_live', completed: false }, key }), 201);
-    expect(unmarked).toMatchObject({ completed_steps: 6, done: false });
+    expect(unmarked).toMatchObject({ completed_steps: 7, done: false });
     expect((await next()).step).toBe('go_live');
   });
 

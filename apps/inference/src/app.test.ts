@@ -279,6 +279,16 @@ describe('settings and the intelligence mode resolution order', () => {
   });
 });
 
+describe('free_models_only on the single-model endpoints', () => {
+  it('refuses a model neither free nor open-weight with 403 forbidden, as chat routing does', async () => {
+    const org = await runtime.db.orgs.create({ name: `free-only-${Math.random()}`, freeModelsOnly: true });
+    const key = (await runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:chat', 'inference:embeddings'] })).secret;
+    const embedded = await app.request('/v1/embeddings', { method: 'POST', headers: auth(key), body: JSON.stringify({ model: 'mock/mock-embed', input: 'hi' }) });
+    await expectError(embedded, 403, 'authorization_error', 'forbidden');
+    await expectError(await chat({ ...valid, model: 'mock/mock-speed' }, auth(key)), 403, 'authorization_error', 'forbidden');
+  });
+});
+
 describe('X-Svc-Intelligence-Mode on every authenticated response', () => {
   it('reports the resolved mode on models, settings, embeddings and errors; a 401 knows no tenant', async () => {
     const org = await runtime.db.orgs.create({ name: `mode-everywhere-${Math.random()}`, defaultIntelligenceMode: 'cache' });

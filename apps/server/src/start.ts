@@ -1,6 +1,5 @@
 import { createControlPlaneApp } from '@svc/control-plane';
 import { type RealtimeGateway, createInferenceApp, createRealtimeGateway } from '@svc/inference';
-import { createKvVoiceContext } from '@svc/pipeline';
 import { type Env, type Runtime, type RuntimeOptions, createRuntime } from '@svc/runtime';
 import { type Listening, listen, shutdown } from './serve.js';
 
@@ -30,8 +29,8 @@ export async function start(env: Env, role: Role, options: Pick<RuntimeOptions, 
         platformFeePerMinute: env.SVC_VOICE_PLATFORM_FEE_PER_MINUTE,
         sessionTimeoutMs: env.SVC_REQUEST_TIMEOUT_MS,
         handshakeTimeoutMs: env.SVC_CONNECT_TIMEOUT_MS,
-        // Turn history of full-mode voice sessions, kept as long as sticky conversations are.
-        voiceContext: createKvVoiceContext({ kv: runtime.kv, ttlMs: env.SVC_STICKY_TTL_SECS * 1000 }),
+        // Turn history of full-mode voice conversations, shared with /v1/voice/chat.
+        voiceContext: runtime.voice.sessions,
       });
       inference.server.on('upgrade', realtime.handleUpgrade);
     }

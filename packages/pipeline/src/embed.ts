@@ -8,6 +8,7 @@ import type { BreakerGate, ProviderLookup } from './call.js';
 import type { GatewayDeps, RequestContext } from './gateway.js';
 import type { LearnQueue } from './learn-queue.js';
 import { admitUnits, callCandidates, orgProviders, recordUnitUsage } from './unit-stage.js';
+import { requireAllowedModel } from './org-policy.js';
 
 /** What the embeddings stage needs; a Runtime provides all of it. */
 export interface EmbedDeps {
@@ -64,7 +65,7 @@ const autoNames = new Set(['auto', 'svc/auto']);
  */
 export async function embed(deps: EmbedDeps, request: EmbedRequest, context: RequestContext): Promise<EmbedResponse> {
   const org = await orgProviders(deps, context.caller.org.id);
-  const primary = resolveEmbeddingModel(deps.catalog, org.providers, request.model);
+  const primary = requireAllowedModel(context.caller.org, resolveEmbeddingModel(deps.catalog, org.providers, request.model));
   if (request.dimensions !== undefined && primary.dimensions !== undefined && request.dimensions > primary.dimensions) {
     throw invalidRequest(`'dimensions' must be at most ${primary.dimensions} for ${primary.id}.`, 'dimensions');
   }

@@ -48,6 +48,26 @@ describe('routing in the pipeline', () => {
   });
 });
 
+describe('feature vector size by intelligence mode', () => {
+  it('decides on 8 features in proxy, 392 in cache and 396 in full mode, where memory is recalled before routing', async () => {
+    const recalled = [{ id: 'm1', orgId: 'org_1', conversationId: 'conv-1', role: 'user', text: 'Our cluster runs Raft with five nodes.', entities: [], createdAt: new Date(), score: 0.7 }];
+    const asked: string[] = [];
+    const memory = {
+      remember: () => true,
+      recall: async (_org: string, query: string) => {
+        asked.push(query);
+        return recalled;
+      },
+    };
+    const { gateway, decisions, context } = setup(everyone(), undefined, { memory });
+    for (const mode of ['proxy', 'cache', 'full'] as const) {
+      await served(gateway, () => ({ ...context(), intelligenceModeHeader: mode }), ask(hard, { svc: { conversationId: 'conv-1' } }));
+    }
+    expect(decisions.map((d) => d.details.featureCount)).toEqual([8, 392, 396]);
+    expect(asked).toEqual([hard]); // only full mode recalls
+  });
+});
+
 describe('sticky chains', () => {
   it('continues a conversation on the model that served it, on every instance sharing the kv', async () => {
     const kv = createMemoryKv();

@@ -4,7 +4,7 @@ import type { HedgeStats, LatencyTracker } from '@svc/resilience';
 import { type GovernanceSource, type ToolGovernance, ToolCallStreamGuard, checkDeclaredTools, checkToolCalls } from '@svc/governance';
 import { type OutputVerifier, createOutputVerifier } from '@svc/healing';
 import { type Limiter, type Reservation, organizationLimits } from '@svc/limits';
-import { type LatencyStats, type RouteContext, type Router, createLatencyStats, createRouter } from '@svc/router';
+import { type LatencyStats, type MemorySignals, type RouteContext, type Router, createLatencyStats, createRouter } from '@svc/router';
 import type { HistogramSeries, Logger, Metrics } from '@svc/telemetry';
 import type { Attempt } from './attempt.js';
 import { type BreakerGate, type CallSettings, type ProviderLookup, callChat, openStream } from './call.js';
@@ -27,7 +27,7 @@ import { type Speculation, speculate, speculationDraft } from './speculation.js'
 import { largerContextModels, requiredCapabilities } from './route.js';
 import type { RouterFeedback } from './router-feedback.js';
 import type { StickyStore } from './sticky-routes.js';
-import { injectMemory, type MemoryPort, recallForRequest, redactRequest, rememberExchange, restoreResult } from './memory-stage.js';
+import { injectMemory, type MemoryPort, memorySignals, recallForRequest, redactRequest, rememberExchange, restoreResult } from './memory-stage.js';
 import { NORMAL, type Shed, type Switches, reportShed, runs, shedList, shedMetadata, switchedVerification } from './switches.js';
 
 export interface GatewayDeps {
@@ -196,10 +196,11 @@ export class Gateway {
   }
 
   /** Routes without waiting unless the chain needs the shared store (sticky model, step limits). */
-  private route(request: ChatRequest, context: RequestContext, mode: IntelligenceMode): RoutingDecision | Promise<RoutingDecision> {
+  private route(request: ChatRequest, context: RequestContext, mode: IntelligenceMode, memory: MemorySignals | undefined): RoutingDecision | Promise<RoutingDecision> {
     const svc = request.svc;
     const { sticky, chains } = this.deps;
-    const routeContext = this.routeContexts[(mode === 'proxy' ? 1 : 0) + (context.caller.org.freeModelsOnly === true ? 2 : 0)]!;
+    const shared = this.routeContexts[(mode === 'proxy' ? 1 : 0) + (context.caller.org.freeModelsOnly === true ? 2 : 0)]!;
+    const routeContext = memory ? { ...shared, memory } : shared;
     const stickyKey = sticky && request.routingHints?.chainRouting !== 'mixed' ? (svc?.chainId ?? svc?.conversationId) : undefined;
     if (stickyKey === undefined && !(chains && svc?.chainId !== undefined)) return this.router.route(request, routeContext);
     return this.routeChain(request, context, stickyKey, routeContext);
@@ -224,13 +225,20 @@ export class Gateway {
     // Routing runs first even though a hit ignores it: it is synchronous and cheap, and a chain's
     // step limits must count cached steps too.
     const governance = await this.governance(request, context.caller.org.id);
-    const routed = this.route(request, context, mode);
-    let decision = routed instanceof Promise ? await routed : routed;
-    // Stage 1's limits (RPM/TPM, monthly budget and quota): admitted against the first choice's prices.
-    const reservation = this.deps.limiter ? await this.admit(request, context, decision.model, decision.promptTokens) : unlimited;
     // The operator's flags and degradation level: one snapshot for the whole request.
     const switches = this.deps.switches?.current ?? NORMAL;
     const shed = shedList(switches);
+    // Full mode recalls the org's memory before routing (the router's memory features: the spec's
+    // "memory router cascade") and injects it into the prompt; svc.redact_pii hides PII from the
+    // provider and from memory.
+    const memory = mode === 'full' && this.deps.memory && runs(switches, 'memory', shed) ? this.deps.memory : undefined;
+    const redaction = request.svc?.redactPii === true ? redactRequest(request) : undefined;
+    const sent = redaction?.request ?? request;
+    const recalled = memory ? await recallForRequest(memory, sent, context.caller.org.id) : undefined;
+    const routed = this.route(request, context, mode, recalled ? memorySignals(recalled, request.svc?.conversationId) : undefined);
+    let decision = routed instanceof Promise ? await routed : routed;
+    // Stage 1's limits (RPM/TPM, monthly budget and quota): admitted against the first choice's prices.
+    const reservation = this.deps.limiter ? await this.admit(request, context, decision.model, decision.promptTokens) : unlimited;
     const cacheRuns = cacheEnabled(mode, request);
     const exactCache = cacheRuns && this.deps.exactCache && runs(switches, 'exact_cache', shed) ? this.deps.exactCache : undefined;
     const semanticCache = cacheRuns && this.deps.semanticCache && runs(switches, 'semantic_cache', shed) ? this.deps.semanticCache : undefined;
@@ -257,11 +265,7 @@ export class Gateway {
       }
       miss = cached.miss;
     }
-    // Full mode recalls the org's memory into the prompt; svc.redact_pii hides PII from the provider (and from memory).
-    const memory = mode === 'full' && this.deps.memory && runs(switches, 'memory', shed) ? this.deps.memory : undefined;
-    const redaction = request.svc?.redactPii === true ? redactRequest(request) : undefined;
-    const sent = redaction?.request ?? request;
-    const outbound = memory ? injectMemory(sent, await recallForRequest(memory, sent, context.caller.org.id)) : sent;
+    const outbound = recalled ? injectMemory(sent, recalled) : sent;
     // Speculation drafts with a cheaper model and serves the draft when verification accepts it; where nothing can check a draft it is reported as not applied.
     const speculating = request.svc?.enableSpeculation === true && runs(switches, 'speculation', shed);
     const draft = speculating ? speculationDraft(request, mode, decision) : undefined;

@@ -5,6 +5,7 @@ import type { ImageGenerationRequest, ImageGenerationResult, ImageUsage } from '
 import type { RequestContext } from './gateway.js';
 import type { ImageStore } from './image-store.js';
 import { type UnitStageDeps, admitUnits, callCandidates, orgProviders, recordUnitUsage, resolveUnitModel } from './unit-stage.js';
+import { requireAllowedModel } from './org-policy.js';
 
 /** The image stage's deps: the single-model stages' and where URL-delivered images are kept. */
 export interface ImageStageDeps extends UnitStageDeps {
@@ -57,7 +58,7 @@ export interface GenerateImagesResponse {
  */
 export async function generateImages(deps: ImageStageDeps, request: GenerateImagesRequest, context: RequestContext): Promise<GenerateImagesResponse> {
   const org = await orgProviders(deps, context.caller.org.id);
-  const primary = resolveImageModel(deps.catalog, request.model);
+  const primary = requireAllowedModel(context.caller.org, resolveImageModel(deps.catalog, request.model));
   const candidates = [primary, ...deps.catalog.family(primary.family).filter((m) => m.kind === 'image' && m.id !== primary.id)];
   const estimatedCostUsd = perImageCost(primary, request, request.n);
   const reservation = await admitUnits(deps, context, { tokens: 0, costUsd: estimatedCostUsd });

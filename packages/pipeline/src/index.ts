@@ -40,5 +40,4 @@ export {
 export { type DegradationState, type FlagState, SharedSwitches, type SharedSwitchesSettings } from './shared-switches.js';
 export { MEMORY_TOKEN_BUDGET, type MemoryPort, type Restore, injectMemory, lastUserText, recallForRequest, redactRequest, rememberExchange, restoreResult } from './memory-stage.js';
 export { type RealtimeBill, type RealtimeDeps, type RealtimeEndReason, type RealtimeOpenRequest, RealtimeSession, openRealtimeSession } from './realtime-session.js';
-export { type KvVoiceContextSettings, type VoiceContextStore, type VoiceTurn, createKvVoiceContext } from './voice-context.js';
 export * from './voice/index.js';

@@ -1,5 +1,6 @@
 import type { ChatMessage, ChatRequest, ChatResult, ContentPart } from '@svc/core';
 import { assembleContext, createPiiRedactor, type RecalledMemory, type RecallOptions } from '@svc/memory';
+import type { MemorySignals } from '@svc/router';
 
 /** What the gateway needs of `@svc/memory`'s MemoryStore. */
 export interface MemoryPort {
@@ -42,6 +43,19 @@ export async function recallForRequest(memory: MemoryPort, request: ChatRequest,
   } catch {
     return [];
   }
+}
+
+/** What the recalled memories offer the router (its four memory features, `full` mode). */
+export function memorySignals(memories: readonly RecalledMemory[], conversationId: string | undefined): MemorySignals {
+  let topScore = 0;
+  let chars = 0;
+  let sameConversation = false;
+  for (const memory of memories) {
+    if (memory.score > topScore) topScore = memory.score;
+    chars += memory.text.length;
+    if (conversationId !== undefined && memory.conversationId === conversationId) sameConversation = true;
+  }
+  return { recalled: memories.length, topScore, chars, sameConversation };
 }
 
 /**

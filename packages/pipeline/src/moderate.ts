@@ -1,6 +1,7 @@
 import type { ModerationRequest, ModerationResult } from '@svc/providers';
 import type { RequestContext } from './gateway.js';
 import { type UnitStageDeps, admitUnits, callUnit, orgProviders, recordUnitUsage, resolveUnitModel } from './unit-stage.js';
+import { requireAllowedModel } from './org-policy.js';
 
 /** A moderations request: one text, several, or one multimodal input. */
 export interface ModerateRequest {
@@ -26,7 +27,7 @@ export interface ModerateResponse {
  */
 export async function moderate(deps: UnitStageDeps, request: ModerateRequest, context: RequestContext): Promise<ModerateResponse> {
   const org = await orgProviders(deps, context.caller.org.id);
-  const model = resolveUnitModel(deps.catalog, request.model, 'moderation', 'moderation');
+  const model = requireAllowedModel(context.caller.org, resolveUnitModel(deps.catalog, request.model, 'moderation', 'moderation'));
   const promptTokens = estimateTokens(request.input);
   const reservation = await admitUnits(deps, context, { tokens: promptTokens, costUsd: 0 });
   let moderation: ModerationResult;

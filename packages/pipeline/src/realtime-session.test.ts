@@ -8,7 +8,7 @@ import type { RequestContext } from './gateway.js';
 import type { UsageEvent } from './learn-queue.js';
 import { type RealtimeDeps, openRealtimeSession } from './realtime-session.js';
 import { caller } from './test/gateway-harness.js';
-import { createKvVoiceContext } from './voice-context.js';
+import { createKvVoiceSessionStore } from './voice/voice-session.js';
 
 /** Stands in for the open upstream socket: the session only holds it for the relay. */
 const upstream = { readyState: 1 } as unknown as RealtimeSocket;
@@ -28,7 +28,7 @@ function setup(options: { fail?: ProviderError; mode?: 'proxy' | 'cache' | 'full
     },
   };
   const kv = createMemoryKv();
-  const voiceContext = createKvVoiceContext({ kv, ttlMs: 60_000 });
+  const voiceContext = createKvVoiceSessionStore({ kv, ttlMs: 60_000 });
   const deps: RealtimeDeps = {
     catalog: createCatalog().forProviders(new Set(['openai'])),
     providers: { get: (id) => (id === 'openai' ? provider : undefined) },
@@ -124,9 +124,9 @@ describe('openRealtimeSession', () => {
     session.addTurn({ role: 'user', text: 'Hello' });
     session.addTurn({ role: 'assistant', text: 'Hi there' });
     await session.contextWritten();
-    expect((await full.voiceContext.turns(caller.org.id, 'conv-42')).map((t) => [t.role, t.text, t.requestId])).toEqual([
-      ['user', 'Hello', 'req_rt'],
-      ['assistant', 'Hi there', 'req_rt'],
+    expect(await full.voiceContext.history(caller.org.id, 'conv-42')).toEqual([
+      { role: 'user', content: 'Hello' },
+      { role: 'assistant', content: 'Hi there' },
     ]);
     session.end('client');
 
@@ -134,7 +134,7 @@ describe('openRealtimeSession', () => {
     const skipped = await openRealtimeSession(cache.deps, { beta: false, conversationId: 'conv-42' }, cache.context);
     skipped.addTurn({ role: 'user', text: 'Hello' });
     await skipped.contextWritten();
-    expect(await cache.voiceContext.turns(caller.org.id, 'conv-42')).toEqual([]);
+    expect(await cache.voiceContext.history(caller.org.id, 'conv-42')).toEqual([]);
     skipped.end('client');
   });
 

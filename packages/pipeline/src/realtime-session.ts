@@ -6,14 +6,20 @@ import type { RealtimeSocket } from '@svc/providers';
 import type { RequestContext } from './gateway.js';
 import { resolveIntelligenceMode } from './intelligence-mode.js';
 import { type UnitStageDeps, admitUnits, callUnit, orgProviders, resolveUnitModel } from './unit-stage.js';
-import type { VoiceContextStore } from './voice-context.js';
+import type { VoiceSessionStore } from './voice/voice-session.js';
+import { requireAllowedModel } from './org-policy.js';
+import { resolveVoiceMode } from './voice/voice-mode.js';
 
 /** What the realtime stage needs on top of the other single-model stages. */
 export interface RealtimeDeps extends UnitStageDeps {
   /** The voice platform fee per started minute, USD (`SVC_VOICE_PLATFORM_FEE_PER_MINUTE`). */
   platformFeePerMinute: number;
-  /** Where `full` mode keeps each conversation's turns; absent: nothing is kept. */
-  voiceContext?: VoiceContextStore;
+  /**
+   * Where `full` mode keeps each conversation's turns: the voice endpoints' session store, so a
+   * realtime conversation and `/v1/voice/chat` under one conversation id share their history.
+   * Absent: nothing is kept.
+   */
+  voiceContext?: Pick<VoiceSessionStore, 'append'>;
   /** Longest wait for the upstream's handshake, ms. */
   handshakeTimeoutMs?: number;
   /** Largest message accepted from the upstream, bytes. */
@@ -60,13 +66,12 @@ const emptyUsage = (): RealtimeUsage => ({ textInputTokens: 0, cachedTextInputTo
  *   (429 `upstream_rate_limit`, 502, 504 ...). Nothing is billed then.
  */
 export async function openRealtimeSession(deps: RealtimeDeps, request: RealtimeOpenRequest, context: RequestContext): Promise<RealtimeSession> {
-  const resolved = resolveIntelligenceMode(context.intelligenceModeHeader, undefined, context.caller.org.defaultIntelligenceMode);
   // Spec §Intelligence modes, Voice: proxy escalates to cache; the context is kept in full only.
-  const mode: IntelligenceMode = resolved === 'proxy' ? 'cache' : resolved;
+  const mode: IntelligenceMode = resolveVoiceMode(context.intelligenceModeHeader, context.caller.org.defaultIntelligenceMode);
   if (request.conversationId !== undefined && (request.conversationId.length === 0 || request.conversationId.length > MAX_CONVERSATION_ID)) {
     throw invalidRequest(`conversation_id must be 1 to ${MAX_CONVERSATION_ID} characters.`, 'conversation_id');
   }
-  const model = resolveUnitModel(deps.catalog, request.model, 'realtime', 'realtime');
+  const model = requireAllowedModel(context.caller.org, resolveUnitModel(deps.catalog, request.model, 'realtime', 'realtime'));
   const org = await orgProviders(deps, context.caller.org.id);
   const byok = org.ownKey(model.provider);
   const firstMinute = realtimeCost(model, { durationMs: 0, usage: emptyUsage(), platformFeePerMinute: deps.platformFeePerMinute });
@@ -179,10 +184,9 @@ export class RealtimeSession {
     const store = this.deps.voiceContext;
     const conversationId = this.conversationId;
     if (this.mode !== 'full' || !store || conversationId === undefined) return;
-    const stored = { ...turn, at: new Date().toISOString(), requestId: this.context.requestId };
     // One write at a time per session, so turns keep their order.
     this.contextWrites = this.contextWrites
-      .then(() => store.append(this.context.caller.org.id, conversationId, [stored]))
+      .then(() => store.append(this.context.caller.org.id, conversationId, [{ role: turn.role, content: turn.text }]))
       .catch((error: unknown) => this.deps.onError?.(error));
   }
 

@@ -3,6 +3,7 @@ import { invalidRequest } from '@svc/core';
 import type { TranscriptionRequest, TranscriptionResult } from '@svc/providers';
 import type { RequestContext } from './gateway.js';
 import { type UnitStageDeps, admitUnits, callUnit, orgProviders, recordUnitUsage, resolveUnitModel } from './unit-stage.js';
+import { requireAllowedModel } from './org-policy.js';
 
 /** A transcription or translation request; the protocol layer has checked the parts and the size. */
 export interface TranscribeRequest extends Omit<TranscriptionRequest, 'model'> {
@@ -39,7 +40,7 @@ export const ASSUMED_BYTES_PER_SECOND = 16_000;
  */
 export async function transcribe(deps: UnitStageDeps, request: TranscribeRequest, context: RequestContext): Promise<TranscribeResponse> {
   const org = await orgProviders(deps, context.caller.org.id);
-  const model = resolveUnitModel(deps.catalog, request.model, 'transcription', 'transcription');
+  const model = requireAllowedModel(context.caller.org, resolveUnitModel(deps.catalog, request.model, 'transcription', 'transcription'));
   const provider = org.providers.get(model.provider);
   if (provider && !provider.transcribe && provider.recognize) {
     throw invalidRequest(`${model.id} has no OpenAI transcription formats; use POST /v1/voice/transcribe for it.`, 'model');

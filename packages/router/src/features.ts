@@ -119,18 +119,39 @@ export function extractFeatures(request: ChatRequest, text = true): RequestFeatu
 /** Features set when the text is not read (proxy mode): bias, two lengths, turns, tools/JSON, vision, reasoning effort and the term count (0). */
 export const structuralDimension = 8;
 
+/** What the organisation's memory offered a request (`full` mode), for the memory features. */
+export interface MemorySignals {
+  /** Memories recalled for the request. */
+  recalled: number;
+  /** Score of the best one, 0..1 (similarity blended with recency). */
+  topScore: number;
+  /** Characters of recalled text. */
+  chars: number;
+  /** Whether any came from the request's own conversation. */
+  sameConversation: boolean;
+}
+
+/** The memory features at the end of the dense block; zero outside `full` mode. */
+export const memoryDimension = 4;
+
 /** Dense, roughly unit-scaled features at the head of the vector; index 0 is the bias term. */
-export const denseDimension = 21;
+export const denseDimension = 21 + memoryDimension;
 
 /** Length of the vector `toVector` produces: the dense features, a term count, then up to `maxTerms` term buckets. */
 export const featureDimension = denseDimension + 1 + maxTerms;
+
+/**
+ * Features a decision is made on, by intelligence mode (document 1's table: 8, 392, 396): the
+ * structural ones without the text (proxy), with the text and terms but no memory (cache), all (full).
+ */
+export const modeFeatureCount = { proxy: structuralDimension, cache: featureDimension - memoryDimension, full: featureDimension } as const;
 
 /**
  * The vector the learned policy sees: `denseDimension` dense features (index 0 the bias), then at
  * `denseDimension` the number n of text terms, then n term buckets (integers below `termBuckets`);
  * entries past them are not read. Writes into `out` when given so the hot path allocates nothing.
  */
-export function toVector(f: RequestFeatures, out: Float64Array = new Float64Array(featureDimension)): Float64Array {
+export function toVector(f: RequestFeatures, out: Float64Array = new Float64Array(featureDimension), memory?: MemorySignals): Float64Array {
   out[0] = 1;
   out[1] = Math.log1p(f.lastUserChars) / 9;
   out[2] = Math.log1p(f.totalChars) / 11;
@@ -152,6 +173,10 @@ export function toVector(f: RequestFeatures, out: Float64Array = new Float64Arra
   out[18] = f.lines;
   out[19] = f.numericOptions;
   out[20] = f.mathSymbols;
+  out[21] = memory ? Math.min(memory.recalled, 10) / 10 : 0;
+  out[22] = memory ? memory.topScore : 0;
+  out[23] = memory ? Math.log1p(memory.chars) / 10 : 0;
+  out[24] = memory?.sameConversation ? 1 : 0;
   const { terms } = f;
   const n = Math.min(terms.length, maxTerms, out.length - denseDimension - 1);
   out[denseDimension] = n;

@@ -1,5 +1,5 @@
 export { type Classification, classify } from './classify.js';
-export { type RequestFeatures, extractFeatures, featureDimension, structuralDimension, toVector } from './features.js';
+export { type MemorySignals, type RequestFeatures, extractFeatures, featureDimension, memoryDimension, modeFeatureCount, structuralDimension, toVector } from './features.js';
 export { type LinUcbOptions, type PolicyOutcome, type PolicySnapshot, PolicySnapshotError, type RoutingPolicy, createLinUcbPolicy } from './policy.js';
 export { type Pool, aliasPool } from './pools.js';
 export { type Preferences, type Weights, modePresets, parseTier, resolvePreferences } from './preferences.js';

@@ -380,7 +380,13 @@ describe('feature sets by intelligence mode', () => {
     const full = r.route(ask(hard));
     const structural = r.route(ask(hard), { textFeatures: false });
     expect(full.featureCount).toBeGreaterThan(structural.featureCount);
+    // Document 1's table: 8 (proxy), 392 (cache), 396 (full: the memory features too).
     expect(structural.featureCount).toBe(8);
+    expect(full.featureCount).toBe(392);
+    const withMemory = r.route(ask(hard), { memory: { recalled: 3, topScore: 0.8, chars: 240, sameConversation: true } });
+    expect(withMemory.featureCount).toBe(396);
+    expect(Array.from(withMemory.vector.slice(21, 25))).toEqual([0.3, 0.8, Math.log1p(240) / 10, 1]);
+    expect(Array.from(full.vector.slice(21, 25))).toEqual([0, 0, 0, 0]);
     // Without the text the hard prompt's signals are gone: its class can only come from its length.
     expect(full.complexity).toBe('expert');
     expect(structural.complexity).not.toBe('expert');

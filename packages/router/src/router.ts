@@ -1,7 +1,7 @@
 import type { Catalog, ModelInfo } from '@svc/catalog';
 import { type ChatRequest, type TaskComplexity, authorizationError, circuitBreakerOpen, invalidRequest, noProviderConfigured } from '@svc/core';
 import { type Classification, classify } from './classify.js';
-import { type RequestFeatures, extractFeatures, featureDimension, structuralDimension, toVector } from './features.js';
+import { type RequestFeatures, extractFeatures, featureDimension, memoryDimension, structuralDimension, toVector } from './features.js';
 import { type PolicySnapshot, type RoutingPolicy, createLinUcbPolicy } from './policy.js';
 import { aliasPool, buildPools, requiredCapabilities } from './pools.js';
 import { resolvePreferences } from './preferences.js';
@@ -111,7 +111,7 @@ export function createRouter(options: RouterOptions): Router {
     const stated = request.svc?.workflowType;
     const workflowType = stated ?? classifyWorkflow(request, features, classification.taskFamily, complexity);
     applyWorkflowWeights(prefs.weights, workflowType, request.svc?.planningMode);
-    const vector = toVector(features, new Float64Array(featureDimension));
+    const vector = toVector(features, new Float64Array(featureDimension), context.memory);
     const fastLane = complexity === 'trivial' || workflowType === 'voice_simple' || (prefs.maxLatencyMs !== undefined && prefs.maxLatencyMs <= 300);
     const lane = prefs.forceLane ?? (fastLane ? 'turbo' : 'smart');
     const chainKey = request.svc?.chainId ?? request.svc?.conversationId;
@@ -123,7 +123,7 @@ export function createRouter(options: RouterOptions): Router {
       vector,
       features,
       promptTokens: features.promptTokens,
-      featureCount: textFeatures ? featureDimension : structuralDimension,
+      featureCount: !textFeatures ? structuralDimension : context.memory ? featureDimension : featureDimension - memoryDimension,
       workflowType,
       workflowStated: stated !== undefined,
       stickyKey: prefs.sticky ? chainKey : undefined,

@@ -54,5 +54,8 @@ export interface TextSignals {
 export const scanWindow = 4000;
 /** Hash buckets of the text terms (a power of two). */
 export const termBuckets = 4096;
-/** Most terms kept per request. */
-export const maxTerms = 128;
+/**
+ * Most terms kept per request: with the 21 text-mode dense features and the term count, the
+ * cache-mode vector has 392 slots, the size document 1's intelligence-mode table gives.
+ */
+export const maxTerms = 370;

@@ -3,7 +3,7 @@ import { CHAT_OPENER, entries, fnvOffset, fnvStep, lookup, NEGATION, QUESTION_OP
 import { maxTerms, scanWindow, type TextSignals, termBuckets } from './text-signals-shape.js';
 
 export { maxTerms, scanWindow, termBuckets, type TextSignals } from './text-signals-shape.js';
-const headTerms = (maxTerms * 3) / 4;
+const headTerms = Math.round((maxTerms * 3) / 4);
 const tailTerms = maxTerms - headTerms;
 
 const latexCommands = ['frac', 'sum', 'int', 'sqrt', 'begin', 'alpha', 'beta', 'theta', 'lambda', 'pi', 'infty', 'cdot', 'times', 'leq', 'geq'];

@@ -1,6 +1,6 @@
 import type { ModelInfo } from '@svc/catalog';
 import type { Lane, TaskComplexity, Tier, WorkflowType } from '@svc/core';
-import type { RequestFeatures } from './features.js';
+import type { MemorySignals, RequestFeatures } from './features.js';
 
 /** What a request is mostly about; drives the quality prediction and the learned policy. */
 export type TaskFamily = 'code' | 'math' | 'analysis' | 'writing' | 'extraction' | 'translation' | 'chat';
@@ -59,7 +59,7 @@ export interface RouteDecision {
   features: RequestFeatures;
   /** Estimated prompt tokens. */
   promptTokens: number;
-  /** Features the decision was made on: `structuralDimension` without the text, `featureDimension` with it. */
+  /** Features the decision was made on (`modeFeatureCount`): 8 without the text, 392 with it, 396 with memory too. */
   featureCount: number;
   /** `svc.workflow_type`, or the one classified from the request when absent. */
   workflowType: WorkflowType;
@@ -108,4 +108,9 @@ export interface RouteContext {
    * `RouterState.sticky` is asked.
    */
   stickyModel?: string;
+  /**
+   * What the organisation's memory offered the request (intelligence mode `full`): the four memory
+   * features. Absent: they are zero and not counted in `featureCount`.
+   */
+  memory?: MemorySignals;
 }

@@ -44,21 +44,36 @@ describe('feature flags', () => {
 
 describe('readiness with the vector store down', () => {
   it('is degraded (200-class, ready) and the gateway keeps answering, semantic lookups missing', async () => {
-    const runtime = await createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent', QDRANT_URL: 'http://127.0.0.1:9' }));
-    try {
-      const readiness = await runtime.readiness();
-      expect(readiness).toMatchObject({ ready: true, status: 'degraded', dependencies: { vector_db: { status: 'down', backend: 'qdrant', required: false } } });
+    // The same question twice, worded differently enough to miss the exact cache: the in-process
+    // index answers the second from the semantic cache; with Qdrant down it is a miss, and served.
+    const ask = async (runtime: Awaited<ReturnType<typeof createRuntime>>, content: string) => {
       const org = await runtime.db.orgs.ensure('vector-down');
       const caller = { keyId: 'k', keyPrefix: 'sk', org, scopes: new Set(['inference:chat'] as const) };
-      const ask = () =>
-        runtime.gateway.chat(
-          { model: 'mock/mock-value', messages: [{ role: 'user', content: 'What is a vector database?' }], stream: false, n: 1, includeUsage: false },
-          { caller, requestId: `req_${Math.random()}`, startedAt: performance.now(), signal: new AbortController().signal },
-        );
-      expect((await ask()).kind).toBe('json');
-      expect(runtime.cache.stats().by_type.semantic).toMatchObject({ enabled: true, hits: 0 });
+      const response = await runtime.gateway.chat(
+        { model: 'mock/mock-value', messages: [{ role: 'user', content }], stream: false, n: 1, includeUsage: false },
+        { caller, requestId: `req_${Math.random()}`, startedAt: performance.now(), signal: new AbortController().signal },
+      );
+      if (response.kind !== 'json') throw new Error('expected a JSON answer');
+      return response.headers['x-svc-cache-type'];
+    };
+    const up = await createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent' }));
+    const down = await createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent', QDRANT_URL: 'http://127.0.0.1:9' }));
+    try {
+      expect(await up.readiness()).toMatchObject({ ready: true, status: 'ready' });
+      expect(await ask(up, 'What is a vector database?')).toBeUndefined();
+      // The answer is stored off the response path: each try words it anew, so none is an exact hit.
+      const wordings = ['what is a vector database', 'What is a vector database', 'what is a vector database?', 'WHAT IS A VECTOR DATABASE?'];
+      let tries = 0;
+      await expect.poll(() => ask(up, wordings[tries++ % wordings.length]!), { interval: 20 }).toBe('semantic');
+
+      const readiness = await down.readiness();
+      expect(readiness).toMatchObject({ ready: true, status: 'degraded', dependencies: { vector_db: { status: 'down', backend: 'qdrant', required: false } } });
+      expect(await ask(down, 'What is a vector database?')).toBeUndefined();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(await ask(down, 'what is a vector database')).toBeUndefined();
+      expect(down.cache.stats().by_type.semantic).toMatchObject({ enabled: true, hits: 0 });
     } finally {
-      await runtime.close();
+      await Promise.all([up.close(), down.close()]);
     }
   });
 

@@ -2,7 +2,7 @@ import type { DashboardBucket, DashboardUsageFigures, DashboardUsagePoint } from
 import type { BreakerStatus } from '@svc/resilience';
 import type { ControlPlaneDeps } from '../deps.js';
 import { type DiversityScope, summariseScope } from '../routes/admin-routing-diversity.js';
-import { derivedOnboarding, type NextStep } from './onboarding-seam.js';
+import { checklistOnboarding, type NextStep } from './next-step.js';
 
 export const ranges = { '24h': { hours: 24, bucket: 'hour' }, '7d': { hours: 24 * 7, bucket: 'day' }, '30d': { hours: 24 * 30, bucket: 'day' } } as const satisfies Record<string, { hours: number; bucket: DashboardBucket }>;
 export type RangeId = keyof typeof ranges;
@@ -42,7 +42,7 @@ export async function loadOverview(deps: ControlPlaneDeps, input: { orgId: strin
     if (row.dimension === 'model' && row.value !== null) counts.set(row.value, (counts.get(row.value) ?? 0) + row.decisions);
   }
   const diversity = summariseScope(input.orgId ? `tenant:${input.orgId}` : 'fleet', counts, deps.diversity);
-  const onboarding = deps.onboarding ?? derivedOnboarding;
+  const onboarding = deps.onboarding ?? checklistOnboarding(deps.db.onboarding);
   const nextStep = await onboarding.nextStep({
     orgId: input.orgId,
     activeKeys: keys.filter((k) => k.status === 'active' && (k.expiresAt === null || k.expiresAt > until)).length,

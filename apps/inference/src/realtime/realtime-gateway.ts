@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type Authenticator, requireScope } from '@svc/auth';
-import { GatewayError, requestId as newRequestId, toGatewayError } from '@svc/core';
-import { type RealtimeDeps, type RealtimeSession, openRealtimeSession } from '@svc/pipeline';
+import { GatewayError, type IntelligenceMode, requestId as newRequestId, toGatewayError } from '@svc/core';
+import { type RealtimeDeps, type RealtimeSession, openRealtimeSession, resolveVoiceMode } from '@svc/pipeline';
 import type { Logger } from '@svc/telemetry';
 import { WebSocketServer } from 'ws';
 import { refuseUpgrade } from './refuse-upgrade.js';
@@ -80,10 +80,14 @@ export function createRealtimeGateway(deps: RealtimeGatewayDeps): RealtimeGatewa
     const onSocketError = (error: Error) => deps.logger.debug({ err: error, request_id: requestId }, 'realtime client socket error during the handshake');
     socket.on('error', onSocketError);
     let session: RealtimeSession;
+    let modeHeader: string | null | undefined;
+    let orgDefault: IntelligenceMode | null | undefined;
     try {
       if (stopping) throw shuttingDown();
       const upgrade = readRealtimeUpgrade(req);
+      modeHeader = upgrade.intelligenceModeHeader;
       const caller = await deps.authenticator.authenticate(upgrade.credential);
+      orgDefault = caller.org.defaultIntelligenceMode;
       requireScope(caller, REALTIME_SCOPE);
       session = await openRealtimeSession(
         stageDeps,
@@ -99,7 +103,7 @@ export function createRealtimeGateway(deps: RealtimeGatewayDeps): RealtimeGatewa
       const error = toGatewayError(thrown);
       if (error.code === 'internal_error') deps.logger.error({ err: thrown, request_id: requestId }, 'realtime upgrade failed');
       deps.metrics.requests.inc({ route: '/v1/voice/realtime', status: String(error.status), model: '', provider: '', cache: '' });
-      await refuseUpgrade(socket, error, requestId);
+      await refuseUpgrade(socket, error, requestId, refusalModeHeader(modeHeader, orgDefault));
       return;
     }
     socket.off('close', onGone);
@@ -160,4 +164,17 @@ export function createRealtimeGateway(deps: RealtimeGatewayDeps): RealtimeGatewa
       wss.close();
     },
   };
+}
+
+/**
+ * A refused session still says the voice mode it resolved to (spec: `X-Svc-Intelligence-Mode` on
+ * every voice response; the organisation's default once authenticated), except when the mode
+ * header itself was the error.
+ */
+function refusalModeHeader(header: string | null | undefined, orgDefault: IntelligenceMode | null | undefined): Record<string, string> | undefined {
+  try {
+    return { 'x-svc-intelligence-mode': resolveVoiceMode(header, orgDefault) };
+  } catch {
+    return undefined;
+  }
 }

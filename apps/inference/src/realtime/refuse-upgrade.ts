@@ -8,12 +8,12 @@ import { errorResponse } from '../errors.js';
  * `retry-after` where the error has one) and closes the connection: a refused session is never
  * an accepted socket that then dies.
  */
-export async function refuseUpgrade(socket: Duplex, error: GatewayError, requestId?: string): Promise<void> {
+export async function refuseUpgrade(socket: Duplex, error: GatewayError, requestId?: string, headers?: Record<string, string>): Promise<void> {
   if (!socket.writable) {
     socket.destroy();
     return;
   }
-  const response = errorResponse(error, requestId);
+  const response = errorResponse(error, requestId, headers);
   const body = Buffer.from(await response.text());
   let head = `HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? 'Error'}\r\n`;
   response.headers.forEach((value, name) => {

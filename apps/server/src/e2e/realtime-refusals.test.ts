@@ -26,7 +26,7 @@ describe('realtime voice: refusals and broken sessions (mock upstream)', () => {
     await upstream?.close();
   });
 
-  async function keyOf(org: { monthlyBudgetUsd?: number; rpmLimit?: number }, scopes: ('inference:audio' | 'inference:chat')[]) {
+  async function keyOf(org: { monthlyBudgetUsd?: number; rpmLimit?: number; freeModelsOnly?: boolean; defaultIntelligenceMode?: 'proxy' }, scopes: ('inference:audio' | 'inference:chat')[]) {
     const created = await gateway.runtime.db.orgs.create({ name: `rt-${Math.random()}`, ...org });
     return (await gateway.runtime.authenticator.issue({ orgId: created.id, scopes })).secret;
   }
@@ -42,6 +42,8 @@ describe('realtime voice: refusals and broken sessions (mock upstream)', () => {
       [{ protocols: ['realtime', `openai-insecure-api-key.${await keyOf({}, ['inference:chat'])}`] }, 403, 'authorization_error', 'insufficient_scopes'],
       [{ headers: { authorization: `Bearer ${await keyOf({ rpmLimit: 0 }, ['inference:audio'])}` } }, 429, 'rate_limit_error', 'rate_limit_exceeded'],
       [{ headers: { authorization: `Bearer ${await keyOf({ monthlyBudgetUsd: 0 }, ['inference:audio'])}` } }, 402, 'billing_error', undefined],
+      // A realtime model is neither free nor open-weight: an organisation restricted to those may not open a session.
+      [{ headers: { authorization: `Bearer ${await keyOf({ freeModelsOnly: true }, ['inference:audio'])}` } }, 403, 'authorization_error', 'forbidden'],
     ] as const;
     for (const [options, status, type, code] of cases) {
       const refused = await refusal(url, options);
@@ -49,11 +51,17 @@ describe('realtime voice: refusals and broken sessions (mock upstream)', () => {
       expect(refused.body.error.type).toBe(type);
       if (code) expect(refused.body.error.code).toBe(code);
       expect(refused.headers['x-error-id']).toMatch(/.+/);
+      // Every voice answer says its mode, refusals included (no org default known before authentication: full).
+      expect(refused.headers['x-svc-intelligence-mode']).toBe('full');
     }
+    const proxied = await refusal(url, { headers: { authorization: `Bearer ${await keyOf({ monthlyBudgetUsd: 0, defaultIntelligenceMode: 'proxy' }, ['inference:audio'])}` } });
+    expect(proxied.status).toBe(402);
+    expect(proxied.headers['x-svc-intelligence-mode']).toBe('cache');
     const notRealtime = await refusal(url.replace('gpt-realtime', 'gpt-4o-mini'), { headers: { authorization: `Bearer ${masterKey}` } });
     expect(notRealtime).toMatchObject({ status: 400, body: { error: { param: 'model' } } });
     const badMode = await refusal(url, { headers: { authorization: `Bearer ${masterKey}`, 'x-intelligence-mode': 'turbo' } });
     expect(badMode).toMatchObject({ status: 400, body: { error: { param: 'X-Intelligence-Mode' } } });
+    expect(badMode.headers['x-svc-intelligence-mode']).toBeUndefined();
     expect(upstream.stats().total).toBe(0);
   });
 

@@ -1,5 +1,4 @@
 import { type MockUpstream, startMockUpstream } from '@svc/mock-upstream';
-import { createKvVoiceContext } from '@svc/pipeline';
 import OpenAI from 'openai';
 import { OpenAIRealtimeWS as BetaRealtimeWS } from 'openai/beta/realtime/ws';
 import { OpenAIRealtimeWS } from 'openai/realtime/ws';
@@ -118,8 +117,8 @@ describe('realtime voice: openai SDK through the gateway (mock upstream)', () =>
     expect(headers['x-svc-conversation-id']).toBe('conv-e2e-beta');
     rt.close();
     await new Promise((resolve) => rt.socket.once('close', resolve));
-    const turns = await createKvVoiceContext({ kv: gateway.runtime.kv, ttlMs: 60_000 }).turns(String(headers['x-svc-org-id']), 'conv-e2e-beta');
-    expect(turns.map((t) => [t.role, t.text])).toEqual([
+    const turns = await gateway.runtime.voice.sessions!.history(String(headers['x-svc-org-id']), 'conv-e2e-beta');
+    expect(turns.map((t) => [t.role, t.content])).toEqual([
       ['user', 'heard 9600 bytes of audio'],
       ['assistant', 'Hello from the mock'],
     ]);
@@ -136,7 +135,7 @@ describe('realtime voice: openai SDK through the gateway (mock upstream)', () =>
     await s.waitFor('response.done');
     s.ws.close();
     await s.closed;
-    expect(await createKvVoiceContext({ kv: gateway.runtime.kv, ttlMs: 60_000 }).turns(String(s.headers()['x-svc-org-id']), 'conv-e2e-proxy')).toEqual([]);
+    expect(await gateway.runtime.voice.sessions!.history(String(s.headers()['x-svc-org-id']), 'conv-e2e-proxy')).toEqual([]);
   });
 
   it("opens the organisation's own OpenAI key first (BYOK)", async () => {

@@ -5,8 +5,7 @@ import { type Drizzle, isUuid } from './drizzle.js';
 
 /**
  * Onboarding steps the database can tell are done, each with the query that finds when it first
- * happened. A new derivable step (a passkey registered, once dashboard users exist) is one more
- * entry here and in the step list of the control plane.
+ * happened. A new derivable step is one more entry here and in the step list of the control plane.
  */
 const firstOccurrence = {
   /** The organisation's first API key. */
@@ -23,6 +22,9 @@ const firstOccurrence = {
   create_slo: (org: SQL) => sql`(SELECT min(created_at) FROM slos WHERE org_id = ${org})`,
   /** Output verification defaults stored. */
   configure_output: (org: SQL) => sql`(SELECT created_at FROM org_output_configs WHERE org_id = ${org})`,
+  /** The first passkey a dashboard user of the organisation registered. */
+  register_passkey: (org: SQL) =>
+    sql`(SELECT min(p.created_at) FROM passkeys p JOIN dashboard_users u ON u.id = p.user_id WHERE u.org_id = ${org})`,
 } satisfies Record<string, (org: SQL) => SQL>;
 
 export type DerivedOnboardingStep = keyof typeof firstOccurrence;

@@ -1,3 +1,4 @@
+import type { NewPasskey } from '../repositories/passkeys.js';
 import { createHash, randomUUID } from 'node:crypto';
 import type { Database } from '../database.js';
 import type { NewApiKey, NewRoutingDecision, NewUsageEvent, OrganizationRecord } from '../types.js';
@@ -59,6 +60,25 @@ export function newUsageEvent(orgId: string, overrides: Partial<NewUsageEvent> =
     baselineCostUsd: 0.01,
     latencyMs: 120,
     status: 200,
+    ...overrides,
+  };
+}
+
+/** A dashboard user of `orgId` to create (unique e-mail and WebAuthn user id). */
+export const newUser = (orgId: string, role: 'admin' | 'member' = 'member') => ({ email: `${uniqueName('User')}@Example.com`, orgId, role, webauthnUserId: randomUUID() });
+
+/** A passkey of `userId` to store (unique ids). */
+export function newPasskey(userId: string, overrides: Partial<NewPasskey> = {}): NewPasskey {
+  return {
+    id: `pk_${randomUUID().slice(0, 12)}`,
+    userId,
+    name: 'Laptop',
+    credentialId: randomUUID(),
+    publicKey: 'pQECAyYgASFYIA',
+    counter: 0,
+    transports: ['internal', 'hybrid'],
+    deviceType: 'multiDevice',
+    backedUp: true,
     ...overrides,
   };
 }

@@ -10,6 +10,7 @@ import { chooseSttModel, chooseTtsModel, planSynthesis } from './voice-models.js
 import type { VoiceTurn } from './voice-session.js';
 import { fitForSpeech, readAudio } from './voice-speech-text.js';
 import { type VoiceChatDeps, estimatedSeconds, hearSpeech, recordProviderRow, releasedOnFailure, speakText, speakingCost, voiceHeaders } from './voice-steps.js';
+import { requireAllowedModel } from '../org-policy.js';
 
 /** A `POST /v1/voice/chat` request, validated. */
 export type VoiceChatRequest = DecodedVoiceChatRequest;
@@ -56,8 +57,8 @@ function replyTokens(maxChars: number): number {
  */
 export async function chatByVoice(deps: VoiceChatDeps, request: VoiceChatRequest, context: RequestContext, options: VoiceChatOptions = {}): Promise<VoiceChatResult> {
   const mode = resolveVoiceMode(context.intelligenceModeHeader, context.caller.org.defaultIntelligenceMode);
-  const stt = chooseSttModel(deps.catalog, request.sttModel, request.language);
-  const tts = chooseTtsModel(deps.catalog, request.ttsModel, request.provider, 'tts_model');
+  const stt = requireAllowedModel(context.caller.org, chooseSttModel(deps.catalog, request.sttModel, request.language));
+  const tts = requireAllowedModel(context.caller.org, chooseTtsModel(deps.catalog, request.ttsModel, request.provider, 'tts_model'));
   const plan = planSynthesis(tts, request);
   const maxChars = tts.voice?.maxChars ?? 4_096;
   const org = await orgProviders(deps, context.caller.org.id);

@@ -7,6 +7,7 @@ import { recordVoiceFee, spokenSeconds, sumUsd, voiceFee } from './voice-billing
 import { resolveVoiceMode } from './voice-mode.js';
 import { chooseTtsModel, planSynthesis } from './voice-models.js';
 import { type VoiceCost, type VoiceDeps, recordProviderRow, releasedOnFailure, speakText, speakingCost, voiceHeaders } from './voice-steps.js';
+import { requireAllowedModel } from '../org-policy.js';
 
 /** A `POST /v1/voice/synthesize` request, validated in shape (the model's own limits are checked here). */
 export type VoiceSynthesizeRequest = DecodedVoiceSynthesizeRequest;
@@ -32,7 +33,7 @@ export interface VoiceSynthesis {
  */
 export async function synthesizeVoice(deps: VoiceDeps, request: VoiceSynthesizeRequest, context: RequestContext): Promise<VoiceSynthesis> {
   const mode = resolveVoiceMode(context.intelligenceModeHeader, context.caller.org.defaultIntelligenceMode);
-  const model = chooseTtsModel(deps.catalog, request.model, undefined, 'model');
+  const model = requireAllowedModel(context.caller.org, chooseTtsModel(deps.catalog, request.model, undefined, 'model'));
   const plan = planSynthesis(model, request);
   const org = await orgProviders(deps, context.caller.org.id);
   const byok = org.ownKey(model.provider);

@@ -7,6 +7,7 @@ import { recordVoiceFee, sumUsd, voiceFee } from './voice-billing.js';
 import { resolveVoiceMode } from './voice-mode.js';
 import { chooseSttModel } from './voice-models.js';
 import { type VoiceCost, type VoiceDeps, estimatedSeconds, hearSpeech, recordProviderRow, releasedOnFailure, voiceHeaders } from './voice-steps.js';
+import { requireAllowedModel } from '../org-policy.js';
 
 /** A `POST /v1/voice/transcribe` request, validated. */
 export type VoiceTranscribeRequest = DecodedVoiceTranscribeRequest;
@@ -41,7 +42,7 @@ export interface VoiceTranscription {
  */
 export async function transcribeVoice(deps: VoiceDeps, request: VoiceTranscribeRequest, context: RequestContext): Promise<VoiceTranscription> {
   const mode = resolveVoiceMode(context.intelligenceModeHeader, context.caller.org.defaultIntelligenceMode);
-  const model = chooseSttModel(deps.catalog, request.sttModel, request.language);
+  const model = requireAllowedModel(context.caller.org, chooseSttModel(deps.catalog, request.sttModel, request.language));
   const org = await orgProviders(deps, context.caller.org.id);
   const byok = org.ownKey(model.provider);
   const estimate = estimatedSeconds(request);

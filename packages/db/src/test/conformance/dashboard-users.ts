@@ -1,25 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
 import { DbConflictError } from '../../errors.js';
-import type { NewPasskey } from '../../repositories/passkeys.js';
-import { createTestOrg, type GetDb, sha256Hex, uniqueName } from '../fixtures.js';
-
-const newUser = (orgId: string, role: 'admin' | 'member' = 'member') => ({ email: `${uniqueName('User')}@Example.com`, orgId, role, webauthnUserId: randomUUID() });
-
-function newPasskey(userId: string, overrides: Partial<NewPasskey> = {}): NewPasskey {
-  return {
-    id: `pk_${randomUUID().slice(0, 12)}`,
-    userId,
-    name: 'Laptop',
-    credentialId: randomUUID(),
-    publicKey: 'pQECAyYgASFYIA',
-    counter: 0,
-    transports: ['internal', 'hybrid'],
-    deviceType: 'multiDevice',
-    backedUp: true,
-    ...overrides,
-  };
-}
+import { createTestOrg, type GetDb, newPasskey, newUser, sha256Hex } from '../fixtures.js';
 
 export function dashboardUserConformance(getDb: GetDb): void {
   it('creates users with lower-cased e-mails, unique case-insensitively', async () => {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { expect, it } from 'vitest';
 import { derivedOnboardingSteps } from '../../repositories/onboarding.js';
-import { createTestOrg, type GetDb, newDecision, newKeyInput, newUsageEvent } from '../fixtures.js';
+import { createTestOrg, type GetDb, newDecision, newKeyInput, newPasskey, newUsageEvent, newUser } from '../fixtures.js';
 
 export function onboardingConformance(getDb: GetDb): void {
   it('derives when each step first happened from the organisation’s own rows', async () => {
@@ -22,12 +22,16 @@ export function onboardingConformance(getDb: GetDb): void {
     await db.providerKeys.put(org.id, { provider: 'openai', ciphertext: randomBytes(20), iv: randomBytes(12), tag: randomBytes(16), keyVersion: 'k1', last4: 'abcd' });
     await db.slos.put({ orgId: org.id, name: 'availability', metric: 'availability', threshold: 0.99, target: 0.9, windowDays: 7 });
     await db.outputConfigs.put(org.id, { outputVerification: 'native', healing: true, minConfidence: 0, maxReasks: 1, crossModelCandidate: null });
+    // A passkey of another organisation's user counts for nothing here.
+    await db.passkeys.create(newPasskey((await db.dashboardUsers.create(newUser(other.id))).id));
+    const passkey = await db.passkeys.create(newPasskey((await db.dashboardUsers.create(newUser(org.id))).id));
 
     const seen = await db.onboarding.firstOccurrences(org.id, derivedOnboardingSteps);
     expect(seen.create_api_key?.getTime()).toBe(key.createdAt.getTime());
     expect(seen.first_request?.getTime()).toBe(early.getTime());
     expect(seen.first_cache_hit?.getTime()).toBe(early.getTime() + 1000);
     for (const step of ['add_provider_key', 'create_slo', 'configure_output'] as const) expect(seen[step]).toBeInstanceOf(Date);
+    expect(seen.register_passkey?.getTime()).toBe(passkey.createdAt.getTime());
     expect(await db.onboarding.firstOccurrences(org.id, ['create_slo'])).toEqual({ create_slo: seen.create_slo });
   });
 
