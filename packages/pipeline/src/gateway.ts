@@ -196,14 +196,26 @@ export class Gateway {
   }
 
   /** Routes without waiting unless the chain needs the shared store (sticky model, step limits). */
-  private route(request: ChatRequest, context: RequestContext, mode: IntelligenceMode, memory: MemorySignals | undefined): RoutingDecision | Promise<RoutingDecision> {
+  private route(request: ChatRequest, context: RequestContext, mode: IntelligenceMode): RoutingDecision | Promise<RoutingDecision> {
     const svc = request.svc;
     const { sticky, chains } = this.deps;
-    const shared = this.routeContexts[(mode === 'proxy' ? 1 : 0) + (context.caller.org.freeModelsOnly === true ? 2 : 0)]!;
-    const routeContext = memory ? { ...shared, memory } : shared;
+    const routeContext = this.routeContext(context, mode);
     const stickyKey = sticky && request.routingHints?.chainRouting !== 'mixed' ? (svc?.chainId ?? svc?.conversationId) : undefined;
     if (stickyKey === undefined && !(chains && svc?.chainId !== undefined)) return this.router.route(request, routeContext);
     return this.routeChain(request, context, stickyKey, routeContext);
+  }
+
+  private routeContext(context: RequestContext, mode: IntelligenceMode): RouteContext {
+    return this.routeContexts[(mode === 'proxy' ? 1 : 0) + (context.caller.org.freeModelsOnly === true ? 2 : 0)]!;
+  }
+
+  /**
+   * Full mode, after a cache miss: the router decides again with the memory features (the spec's
+   * "memory router cascade"). Synchronous; a chain keeps its sticky model and is not counted twice.
+   */
+  private withMemory(request: ChatRequest, context: RequestContext, decision: RoutingDecision, memory: MemorySignals): RoutingDecision {
+    const routeContext: RouteContext = { ...this.routeContext(context, 'full'), memory, ...(decision.source === 'Sticky' ? { stickyModel: decision.model.id } : {}) };
+    return this.router.route(request, routeContext);
   }
 
   private async routeChain(request: ChatRequest, context: RequestContext, stickyKey: string | undefined, routeContext: RouteContext): Promise<RoutingDecision> {
@@ -225,20 +237,13 @@ export class Gateway {
     // Routing runs first even though a hit ignores it: it is synchronous and cheap, and a chain's
     // step limits must count cached steps too.
     const governance = await this.governance(request, context.caller.org.id);
-    // The operator's flags and degradation level: one snapshot for the whole request.
-    const switches = this.deps.switches?.current ?? NORMAL;
-    const shed = shedList(switches);
-    // Full mode recalls the org's memory before routing (the router's memory features: the spec's
-    // "memory router cascade") and injects it into the prompt; svc.redact_pii hides PII from the
-    // provider and from memory.
-    const memory = mode === 'full' && this.deps.memory && runs(switches, 'memory', shed) ? this.deps.memory : undefined;
-    const redaction = request.svc?.redactPii === true ? redactRequest(request) : undefined;
-    const sent = redaction?.request ?? request;
-    const recalled = memory ? await recallForRequest(memory, sent, context.caller.org.id) : undefined;
-    const routed = this.route(request, context, mode, recalled ? memorySignals(recalled, request.svc?.conversationId) : undefined);
+    const routed = this.route(request, context, mode);
     let decision = routed instanceof Promise ? await routed : routed;
     // Stage 1's limits (RPM/TPM, monthly budget and quota): admitted against the first choice's prices.
     const reservation = this.deps.limiter ? await this.admit(request, context, decision.model, decision.promptTokens) : unlimited;
+    // The operator's flags and degradation level: one snapshot for the whole request.
+    const switches = this.deps.switches?.current ?? NORMAL;
+    const shed = shedList(switches);
     const cacheRuns = cacheEnabled(mode, request);
     const exactCache = cacheRuns && this.deps.exactCache && runs(switches, 'exact_cache', shed) ? this.deps.exactCache : undefined;
     const semanticCache = cacheRuns && this.deps.semanticCache && runs(switches, 'semantic_cache', shed) ? this.deps.semanticCache : undefined;
@@ -265,6 +270,14 @@ export class Gateway {
       }
       miss = cached.miss;
     }
+    // Full mode recalls the org's memory (after a miss: a hit never pays for it), routes again with
+    // the memory features and injects the memories into the prompt; svc.redact_pii hides PII from
+    // the provider and from memory.
+    const memory = mode === 'full' && this.deps.memory && runs(switches, 'memory', shed) ? this.deps.memory : undefined;
+    const redaction = request.svc?.redactPii === true ? redactRequest(request) : undefined;
+    const sent = redaction?.request ?? request;
+    const recalled = memory ? await recallForRequest(memory, sent, context.caller.org.id) : undefined;
+    if (recalled) decision = this.withMemory(request, context, decision, memorySignals(recalled, request.svc?.conversationId));
     const outbound = recalled ? injectMemory(sent, recalled) : sent;
     // Speculation drafts with a cheaper model and serves the draft when verification accepts it; where nothing can check a draft it is reported as not applied.
     const speculating = request.svc?.enableSpeculation === true && runs(switches, 'speculation', shed);
