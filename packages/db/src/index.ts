@@ -28,6 +28,7 @@ export type {
   NewAlert,
   NewDashboardUser,
   NewMemory,
+  NewMemoryRow,
   NewPasskey,
   NewProviderKey,
   NewRegisteredTool,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createHashedEmbedder, createMemoryVectorStore } from '@svc/semantic';
+import { createHashedEmbedder, createMemoryVectorStore, createQdrantVectorStore } from '@svc/semantic';
+import { startFakeQdrantServer } from '@svc/semantic/test';
 import { describe, expect, it } from 'vitest';
 import { createMemoryStore, type MemoryRecordStore, type StoredMemory } from './memory-store.js';
 
@@ -7,18 +8,9 @@ import { createMemoryStore, type MemoryRecordStore, type StoredMemory } from './
 function recordStore(clock: () => number): MemoryRecordStore {
   const rows: StoredMemory[] = [];
   return {
-    async insert(orgId, memory) {
-      const row: StoredMemory = {
-        id: memory.id ?? randomUUID(),
-        orgId,
-        conversationId: memory.conversationId ?? null,
-        role: memory.role,
-        text: memory.text,
-        entities: [...(memory.entities ?? [])],
-        createdAt: new Date(clock()),
-      };
-      rows.push(row);
-      return row;
+    async insertMany(batch) {
+      for (const row of batch) rows.push({ ...row, entities: [...row.entities] });
+      return batch.length;
     },
     async getMany(orgId, ids) {
       return rows.filter((row) => row.orgId === orgId && ids.includes(row.id));
@@ -82,5 +74,50 @@ describe('createMemoryStore', () => {
     expect(memory.remember('org-a', undefined, 'two', 'user')).toBe(false);
     await memory.idle();
     expect(memory.stats()).toEqual({ pending: 0, dropped: 1, failed: 0 });
+  });
+
+  it('writes records in batches, recalls queued ones before they are written and never reads the database for points that carry their record', async () => {
+    const records = recordStore(Date.now);
+    const calls = { insertMany: [] as number[], getMany: 0 };
+    const counted: MemoryRecordStore = {
+      insertMany: async (rows) => {
+        calls.insertMany.push(rows.length);
+        return records.insertMany(rows);
+      },
+      getMany: async (orgId, ids) => {
+        calls.getMany++;
+        return records.getMany(orgId, ids);
+      },
+      listRecent: records.listRecent,
+    };
+    const memory = createMemoryStore({ records: counted, vectors: createMemoryVectorStore(), embedder: createHashedEmbedder(), flushMs: 60_000 });
+    memory.remember('org-a', 'c1', 'The staging database lives in Frankfurt.', 'user');
+    memory.remember('org-a', 'c1', 'Noted: staging is in Frankfurt.', 'assistant');
+    memory.remember('org-b', undefined, 'Our office is in Oslo.', 'user');
+    await new Promise((resolve) => setTimeout(resolve, 10)); // embedded and indexed; the batch waits
+    expect(calls.insertMany).toEqual([]);
+    const early = await memory.recall('org-a', 'where is the staging database?', { conversationId: 'c1' });
+    expect(early.map((m) => m.role).sort()).toEqual(['assistant', 'user']);
+    await memory.idle();
+    expect(calls.insertMany).toEqual([3]);
+    const found = await memory.recall('org-a', 'where is the staging database?');
+    expect(found[0]).toMatchObject({ conversationId: 'c1', entities: expect.arrayContaining([{ type: 'place', value: 'Frankfurt' }]) });
+    expect(calls.getMany).toBe(0);
+  });
+
+  it('recalls through Qdrant: a memory point has the shape a remote store checks before serving it', async () => {
+    const qdrant = await startFakeQdrantServer();
+    const embedder = createHashedEmbedder();
+    const vectors = createQdrantVectorStore({ url: qdrant.url, dimensions: embedder.dimensions, collection: `memory_test_${randomUUID().slice(0, 8)}` });
+    try {
+      const memory = createMemoryStore({ records: recordStore(Date.now), vectors, embedder });
+      memory.remember('org-a', 'c1', 'The release train leaves every Thursday.', 'user');
+      await memory.idle();
+      const [found] = await memory.recall('org-a', 'when does the release train leave?');
+      expect(found).toMatchObject({ text: 'The release train leaves every Thursday.', role: 'user', conversationId: 'c1' });
+    } finally {
+      await vectors.close();
+      await qdrant.close();
+    }
   });
 });

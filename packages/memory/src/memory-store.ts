@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CachedAnswer } from '@svc/core';
-import type { Embedder, VectorStore } from '@svc/semantic';
+import type { Embedder, VectorPayload, VectorStore } from '@svc/semantic';
 import { extractEntities, type MemoryEntity } from './entities.js';
 
 /** A stored memory as the store's repository returns it. */
@@ -16,10 +16,8 @@ export interface StoredMemory {
 
 /** The relational half of the store (`@svc/db`'s `MemoryRepository` satisfies it). */
 export interface MemoryRecordStore {
-  insert(
-    orgId: string,
-    memory: { id?: string; conversationId?: string | null; role: string; text: string; entities?: readonly MemoryEntity[] },
-  ): Promise<StoredMemory>;
+  /** Writes a batch (any organisations); an id already stored is skipped. */
+  insertMany(rows: readonly StoredMemory[]): Promise<number>;
   getMany(orgId: string, ids: readonly string[]): Promise<StoredMemory[]>;
   listRecent(orgId: string, options?: { conversationId?: string; limit?: number }): Promise<StoredMemory[]>;
 }
@@ -53,6 +51,13 @@ export interface MemoryStoreSettings {
   recencyWeight?: number;
   /** Called when a background store fails (the request already answered). */
   onError?: (error: unknown) => void;
+  /**
+   * Records are written in batches, at most this long after the first one queued (default 500):
+   * one statement for many exchanges instead of one per message. Recall finds queued ones too.
+   */
+  flushMs?: number;
+  /** A batch is written at once when it holds this many records (default 100). */
+  batchSize?: number;
   /** Clock in epoch ms (tests). */
   now?: () => number;
 }
@@ -75,8 +80,20 @@ export interface MemoryStore {
 const MEMORY_SCOPE = 'memory';
 const NEVER = Number.MAX_SAFE_INTEGER;
 
+/** The answer slot of a memory point: never served (the scope keeps caches away), but shaped like one so every store keeps it. */
 function placeholderAnswer(storedAt: number): CachedAnswer {
-  return { result: { model: 'memory', choices: [] }, model: 'memory', provider: 'memory', tier: 'T3', storedAt };
+  const choice = { index: 0, message: { role: 'assistant' as const, content: null }, finishReason: 'stop' as const };
+  return { result: { model: 'memory', choices: [choice] }, model: 'memory', provider: 'memory', tier: 'T3', storedAt };
+}
+
+/** The record a memory point carries in `meta` (points stored before it carried one have none). */
+function recordOf(id: string, payload: VectorPayload): StoredMemory | undefined {
+  const meta = payload.meta;
+  if (!meta) return undefined;
+  const { role, conversationId, entities, createdAt } = meta;
+  if (typeof role !== 'string' || !(conversationId === null || typeof conversationId === 'string') || typeof createdAt !== 'number' || !Array.isArray(entities)) return undefined;
+  const kept = entities.filter((e): e is { type: string; value: string } => typeof e === 'object' && e !== null && typeof e.type === 'string' && typeof e.value === 'string');
+  return { id, orgId: payload.orgId, conversationId, role, text: payload.text, entities: kept, createdAt: new Date(createdAt) };
 }
 
 /** Per-organisation memory over a relational record store and a vector store. */
@@ -86,17 +103,61 @@ export function createMemoryStore(settings: MemoryStoreSettings): MemoryStore {
   const maxTextLength = settings.maxTextLength ?? 4000;
   const halfLifeMs = (settings.halfLifeDays ?? 30) * 86_400_000;
   const recencyWeight = settings.recencyWeight ?? 0.2;
+  const flushMs = settings.flushMs ?? 500;
+  const batchSize = settings.batchSize ?? 100;
   const pending = new Set<Promise<void>>();
+  /** Records embedded and indexed but not yet written, by id (recall reads them too). */
+  const queued = new Map<string, StoredMemory>();
+  let timer: NodeJS.Timeout | undefined;
   let dropped = 0;
   let failed = 0;
 
+  function track(task: Promise<void>): void {
+    const tracked = task
+      .catch((error: unknown) => {
+        failed++;
+        settings.onError?.(error);
+      })
+      .finally(() => pending.delete(tracked));
+    pending.add(tracked);
+  }
+
+  /**
+   * Writes every queued record in one statement. When that fails (an organisation deleted
+   * meanwhile, say) each organisation's records are written on their own, so one cannot cost
+   * the others theirs; what still fails is counted and reported.
+   */
+  function flush(): void {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    if (queued.size === 0) return;
+    const batch = [...queued.values()];
+    const written = settings.records.insertMany(batch).catch(async () => {
+      const byOrg = new Map<string, StoredMemory[]>();
+      for (const record of batch) byOrg.set(record.orgId, [...(byOrg.get(record.orgId) ?? []), record]);
+      const results = await Promise.allSettled([...byOrg.values()].map((rows) => settings.records.insertMany(rows)));
+      const failure = results.find((result) => result.status === 'rejected');
+      if (failure) throw failure.reason;
+      return 0;
+    });
+    track(written.then(() => undefined).finally(() => {
+      for (const record of batch) queued.delete(record.id);
+    }));
+  }
+
   async function store(orgId: string, conversationId: string | undefined, text: string, role: string): Promise<void> {
     const id = randomUUID();
+    const createdAt = new Date(now());
     const [vector] = await settings.embedder.embed([text]);
-    const record = await settings.records.insert(orgId, { id, conversationId: conversationId ?? null, role, text, entities: extractEntities(text) });
-    await settings.vectors.upsert([
-      { id, vector: vector!, payload: { orgId, scope: MEMORY_SCOPE, expiresAt: NEVER, text, answer: placeholderAnswer(record.createdAt.getTime()) } },
-    ]);
+    const record: StoredMemory = { id, orgId, conversationId: conversationId ?? null, role, text, entities: extractEntities(text), createdAt };
+    const meta = { role, conversationId: record.conversationId, entities: record.entities, createdAt: createdAt.getTime() };
+    await settings.vectors.upsert([{ id, vector: vector!, payload: { orgId, scope: MEMORY_SCOPE, expiresAt: NEVER, text, answer: placeholderAnswer(createdAt.getTime()), meta } }]);
+    queued.set(id, record);
+    if (queued.size >= batchSize) flush();
+    else if (!timer) {
+      timer = setTimeout(flush, flushMs);
+      timer.unref?.();
+    }
   }
 
   return {
@@ -107,12 +168,7 @@ export function createMemoryStore(settings: MemoryStoreSettings): MemoryStore {
         dropped++;
         return false;
       }
-      const task = store(orgId, conversationId, trimmed, role).catch((error: unknown) => {
-        failed++;
-        settings.onError?.(error);
-      });
-      const tracked = task.finally(() => pending.delete(tracked));
-      pending.add(tracked);
+      track(store(orgId, conversationId, trimmed, role));
       return true;
     },
 
@@ -124,7 +180,16 @@ export function createMemoryStore(settings: MemoryStoreSettings): MemoryStore {
       const wide = options.conversationId ? limit * 10 : limit * 2;
       const matches = await settings.vectors.search(vector!, { orgId, scope: MEMORY_SCOPE, limit: wide, minScore: options.minSimilarity ?? 0.2 });
       const similarity = new Map(matches.map((match) => [match.id, match.score]));
-      const records = (await settings.records.getMany(orgId, [...similarity.keys()])).filter(
+      // The point carries its record: the database is read only for points stored without one.
+      const carried: StoredMemory[] = [];
+      const missing: string[] = [];
+      for (const match of matches) {
+        const record = recordOf(match.id, match.payload) ?? queued.get(match.id);
+        if (record) carried.push(record);
+        else missing.push(match.id);
+      }
+      const read = missing.length === 0 ? [] : await settings.records.getMany(orgId, missing);
+      const records = [...carried, ...read].filter(
         (record) => options.conversationId === undefined || record.conversationId === options.conversationId,
       );
       const at = now();
@@ -141,9 +206,12 @@ export function createMemoryStore(settings: MemoryStoreSettings): MemoryStore {
     },
 
     async idle() {
-      while (pending.size > 0) await Promise.all([...pending]);
+      do {
+        while (pending.size > 0) await Promise.all([...pending]);
+        flush();
+      } while (pending.size > 0);
     },
 
-    stats: () => ({ pending: pending.size, dropped, failed }),
+    stats: () => ({ pending: pending.size + queued.size, dropped, failed }),
   };
 }

@@ -22,10 +22,9 @@ function memoryStore() {
   const rows: StoredMemory[] = [];
   return createMemoryStore({
     records: {
-      async insert(orgId, memory) {
-        const row = { id: memory.id!, orgId, conversationId: memory.conversationId ?? null, role: memory.role, text: memory.text, entities: [...(memory.entities ?? [])], createdAt: new Date() };
-        rows.push(row);
-        return row;
+      async insertMany(batch) {
+        rows.push(...batch);
+        return batch.length;
       },
       getMany: async (orgId, ids) => rows.filter((row) => row.orgId === orgId && ids.includes(row.id)),
       listRecent: async (orgId) => rows.filter((row) => row.orgId === orgId),

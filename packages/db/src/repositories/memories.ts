@@ -24,6 +24,13 @@ export interface NewMemory {
   entities?: readonly MemoryEntityRecord[];
 }
 
+/** A memory written in a batch: its id and time are the caller's (the vector already carries the id). */
+export interface NewMemoryRow extends NewMemory {
+  id: string;
+  orgId: string;
+  createdAt: Date;
+}
+
 export interface MemoryListOptions {
   /** Only this conversation's memories when given. */
   conversationId?: string;
@@ -35,6 +42,11 @@ export interface MemoryListOptions {
 export interface MemoryRepository {
   /** Rejects when the organisation does not exist. */
   insert(orgId: string, memory: NewMemory): Promise<MemoryRecord>;
+  /**
+   * Writes many memories in one statement (any organisations); an id already stored is skipped.
+   * Returns the rows written. Rejects when an organisation does not exist (nothing is written).
+   */
+  insertMany(rows: readonly NewMemoryRow[]): Promise<number>;
   /** The given ids that belong to `orgId`, in no particular order; unknown ids are skipped. */
   getMany(orgId: string, ids: readonly string[]): Promise<MemoryRecord[]>;
   /** Newest first. */
@@ -70,6 +82,26 @@ export function createMemoryRepository(db: Drizzle): MemoryRepository {
         })
         .returning();
       return toRecord(row!);
+    },
+
+    async insertMany(rows) {
+      if (rows.length === 0) return 0;
+      const written = await db
+        .insert(memories)
+        .values(
+          rows.map((row) => ({
+            id: row.id,
+            orgId: row.orgId,
+            conversationId: row.conversationId ?? null,
+            role: row.role,
+            text: row.text,
+            entities: (row.entities ?? []).map((entity) => ({ type: entity.type, value: entity.value })),
+            createdAt: row.createdAt,
+          })),
+        )
+        .onConflictDoNothing({ target: memories.id })
+        .returning({ id: memories.id });
+      return written.length;
     },
 
     async getMany(orgId, ids) {

@@ -11,6 +11,8 @@ export interface VectorPayload {
   /** The text that was embedded, for the key-term guard. */
   text: string;
   answer: CachedAnswer;
+  /** What another user of the store keeps with a point (the memory store: its record); stores pass it through. */
+  meta?: Readonly<Record<string, unknown>>;
 }
 
 export interface VectorPoint {

@@ -53,6 +53,14 @@ export function runVectorStoreConformance(name: string, create: () => Promise<Ve
       expect(found[0]!.payload).toEqual(near.payload);
     });
 
+    it('passes a point’s meta through untouched (the memory store keeps its records there)', async () => {
+      const meta = { role: 'user', conversationId: null, entities: [{ type: 'place', value: 'Oslo' }], createdAt: 1_767_225_600_000 };
+      const withMeta = point(axisVector(d, 0), { meta });
+      await store.upsert([withMeta]);
+      const [found] = await store.search(axisVector(d, 0), query);
+      expect(found!.payload.meta).toEqual(meta);
+    });
+
     it('compares by cosine: scaling a vector changes nothing', async () => {
       const scaled = axisVector(d, 1).map((x) => x * 7.5);
       await store.upsert([point(scaled)]);

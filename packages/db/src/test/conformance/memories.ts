@@ -41,6 +41,25 @@ export function memoryConformance(getDb: GetDb): void {
     expect(await db.memories.listRecent(owner.id)).toEqual([]);
   });
 
+  it('writes a batch of memories of several organisations in one call, skipping ids already stored', async () => {
+    const db = getDb();
+    const a = await createTestOrg(db);
+    const b = await createTestOrg(db);
+    const at = new Date(Date.now() - 60_000);
+    const rows = [
+      { id: randomUUID(), orgId: a.id, conversationId: 'c', role: 'user', text: 'Ada lives in Lisbon', entities: [{ type: 'place', value: 'Lisbon' }], createdAt: at },
+      { id: randomUUID(), orgId: a.id, role: 'assistant', text: 'noted', createdAt: at },
+      { id: randomUUID(), orgId: b.id, role: 'user', text: 'other org', createdAt: at },
+    ];
+    expect(await db.memories.insertMany(rows)).toBe(3);
+    expect(await db.memories.insertMany([rows[0]!])).toBe(0);
+    expect(await db.memories.insertMany([])).toBe(0);
+    const stored = await db.memories.getMany(a.id, rows.map((row) => row.id));
+    expect(stored.map((m) => m.text).sort()).toEqual(['Ada lives in Lisbon', 'noted']);
+    expect(stored.find((m) => m.id === rows[0]!.id)).toMatchObject({ conversationId: 'c', entities: [{ type: 'place', value: 'Lisbon' }], createdAt: at });
+    await expect(db.memories.insertMany([{ id: randomUUID(), orgId: randomUUID(), role: 'user', text: 'x', createdAt: at }])).rejects.toThrow();
+  });
+
   it('rejects a memory of an unknown organisation', async () => {
     await expect(getDb().memories.insert(randomUUID(), { role: 'user', text: 'x' })).rejects.toThrow();
   });
