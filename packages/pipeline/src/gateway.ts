@@ -1,131 +1,37 @@
 import type { Catalog, ModelInfo } from '@svc/catalog';
-import { type CachedAnswer, type Caller, type ChatRequest, type ChatResult, type GatewayError, type IntelligenceMode, type OutputConfig, type StreamEvent, type SvcMetadata, type Usage, defaultOutputConfig, isGatewayError, isProviderError, randomId } from '@svc/core';
-import type { HedgeStats, LatencyTracker } from '@svc/resilience';
-import { type GovernanceSource, type ToolGovernance, ToolCallStreamGuard, checkDeclaredTools, checkToolCalls } from '@svc/governance';
+import { type ChatRequest, type ChatResult, type GatewayError, type IntelligenceMode, type OutputConfig, type StreamEvent, type SvcMetadata, type Usage, defaultOutputConfig, isGatewayError, isProviderError, randomId } from '@svc/core';
+import { type ToolGovernance, ToolCallStreamGuard, checkDeclaredTools, checkToolCalls } from '@svc/governance';
 import { type OutputVerifier, createOutputVerifier } from '@svc/healing';
-import { type Limiter, type Reservation, organizationLimits } from '@svc/limits';
+import { type Reservation, organizationLimits } from '@svc/limits';
 import { type LatencyStats, type MemorySignals, type RouteContext, type Router, createLatencyStats, createRouter } from '@svc/router';
-import type { HistogramSeries, Logger, Metrics } from '@svc/telemetry';
+import type { HistogramSeries } from '@svc/telemetry';
 import type { Attempt } from './attempt.js';
-import { type BreakerGate, type CallSettings, type ProviderLookup, callChat, openStream } from './call.js';
+import type { ChatResponse, ChatStreamResponse, GatewayDeps, GatewayTimeouts, RequestContext } from './gateway-types.js';
+import { LearnRecorder } from './learn-records.js';
+
+export type { ChatJsonResponse, ChatResponse, ChatStreamResponse, GatewayDeps, GatewayTimeouts, RequestContext } from './gateway-types.js';
+import { type CallSettings, type ProviderLookup, callChat, openStream } from './call.js';
 import { countRejection, countUpstreamError } from './call-metrics.js';
 import { type Cost, computeCost, sumCosts } from '@svc/billing';
 import { type Deadline, createDeadline } from './deadline.js';
 import { estimateUsage } from './estimate-usage.js';
 import { resolveIntelligenceMode } from './intelligence-mode.js';
-import type { DecisionRecord, LearnQueue } from './learn-queue.js';
 import { answerHeaders, buildSvcMetadata, routingHeaders } from './metadata.js';
 import { replicateEvent } from './replicate-stream.js';
-import { type CacheHit, type CacheMiss, type ExactCachePort, type SemanticCachePort, cacheEnabled, hitCost, hitUsage, lookupCache, storeAnswer } from './cache-stage.js';
-import type { ChainLimiter } from './chain-limits.js';
+import { type CacheHit, type CacheMiss, cacheEnabled, hitCost, hitUsage, lookupCache, storeAnswer } from './cache-stage.js';
 import { StreamCollector } from './stream-collect.js';
 import { type Verified, addUsage, healOptions, streamReport, verificationPlan, verifyAnswer } from './verification.js';
 import { replayStream } from './stream-replay.js';
-import { type RoutingDecision, decisionDetails, storedCandidates } from './decision-log.js';
+import type { RoutingDecision } from './decision-log.js';
 import { reliabilitySettings } from './reliability.js';
 import { type Speculation, speculate, speculationDraft } from './speculation.js';
 import { largerContextModels, requiredCapabilities } from './route.js';
-import type { RouterFeedback } from './router-feedback.js';
-import type { StickyStore } from './sticky-routes.js';
-import { injectMemory, type MemoryPort, memorySignals, recallForRequest, redactRequest, rememberExchange, restoreResult } from './memory-stage.js';
+import { injectMemory, memorySignals, recallForRequest, redactRequest, rememberExchange, restoreResult } from './memory-stage.js';
 import { NORMAL, type Shed, type Switches, reportShed, runs, shedList, shedMetadata, switchedVerification } from './switches.js';
-
-export interface GatewayDeps {
-  /** The active catalog: models of configured providers only. */
-  catalog: Catalog;
-  providers: ProviderLookup;
-  learn: Pick<LearnQueue, 'recordUsage' | 'recordDecision'>;
-  metrics: Metrics;
-  logger: Logger;
-  /** Candidates tried per request at most. Default 4. */
-  maxAttempts?: number;
-  /** Circuit breakers per model slug (shared through the kv across instances). */
-  breakers?: BreakerGate;
-  timeouts?: GatewayTimeouts;
-  /** Latency learning and hedging (`svc.enable_hedging`, else `config.enabledByDefault`). */
-  hedging?: { latency: LatencyTracker; stats: HedgeStats; config: { enabledByDefault: boolean } };
-  /** Retries of the last candidate left; default one retry, waits of 200 ms base and 2 s at most. */
-  retry?: { maxRetries: number; baseMs: number; capMs: number };
-  /** The routing engine; default `@svc/router` over the catalog, learning nothing across restarts. */
-  router?: Router;
-  /** Where outcomes go to teach the router (queued, learned off the response path). */
-  feedback?: Pick<RouterFeedback, 'record'>;
-  /** Live latency per model for routing (fed by every successful attempt). Default: an in-process EWMA. */
-  routerLatency?: LatencyStats;
-  /** Sticky chain routes shared across instances; absent: chains are not sticky. */
-  sticky?: StickyStore;
-  /** `max_chain_steps` / `chain_timeout_secs` enforcement; absent: not enforced. */
-  chains?: ChainLimiter;
-  /** RPM/TPM limits, monthly budget and token quota per organisation; absent: none enforced. */
-  limiter?: Pick<Limiter, 'admit'>;
-  /** Tool governance per organisation (registry, blocked tools and arguments); absent: not enforced. */
-  governance?: Pick<GovernanceSource, 'get'>;
-  /**
-   * Providers configured with an organisation's own keys (BYOK): tried before the platform's for
-   * the same provider, and the answer is attributed `byok`. Sync when cached.
-   */
-  byok?: { forOrg(orgId: string): ProviderLookup | undefined | Promise<ProviderLookup | undefined> };
-  /** JSON output verification (one per process: it caches compiled schemas). Default: a new one. */
-  verifier?: OutputVerifier;
-  /** Exact cache (L0 in-process, L1 shared); absent: no exact caching. */
-  exactCache?: ExactCachePort;
-  /** Semantic cache; absent: no semantic caching. */
-  semanticCache?: SemanticCachePort;
-  /** Per-organisation memory: recalled into and stored from requests in mode `full`. */
-  memory?: MemoryPort;
-  /**
-   * Feature flags and the degradation level (shared across instances); read once per request,
-   * no I/O. Absent: every optional stage runs.
-   */
-  switches?: { readonly current: Switches };
-}
-
-/** Milliseconds; 0 disables a limit. */
-export interface GatewayTimeouts {
-  /** The whole request, streams included (the SDKs' own default is 10 minutes). */
-  requestMs: number;
-  /** A stream's first event, per candidate; `perProvider` overrides it by provider id. */
-  firstByteMs: number;
-  perProvider?: Readonly<Record<string, { firstByteMs?: number }>>;
-}
 
 const defaultTimeouts: GatewayTimeouts = { requestMs: 600_000, firstByteMs: 120_000 };
 const defaultRetry = { maxRetries: 1, baseMs: 200, capMs: 2_000 };
 
-/** Per-request context the app hands to the pipeline after authentication. */
-export interface RequestContext {
-  caller: Caller;
-  requestId: string;
-  /** `performance.now()` when the request arrived. */
-  startedAt: number;
-  /** Aborted when the client goes away. */
-  signal: AbortSignal;
-  /** Raw `X-Intelligence-Mode` header, if any. */
-  intelligenceModeHeader?: string | null;
-  /** Headers to forward upstream. */
-  forwardHeaders?: Record<string, string>;
-}
-
-export interface ChatJsonResponse {
-  kind: 'json';
-  result: ChatResult;
-  metadata: SvcMetadata;
-  headers: Record<string, string>;
-}
-
-export interface ChatStreamResponse {
-  kind: 'stream';
-  /** Upstream events, the first one already received. Iterate once. */
-  events: AsyncIterable<StreamEvent>;
-  /** Headers known before the first byte. */
-  headers: Record<string, string>;
-  /** The served model's slug, for the chunks' `model` field. */
-  model: string;
-  /** `svc_metadata` with cost, available once `events` is exhausted. */
-  metadata(): SvcMetadata | undefined;
-}
-
-export type ChatResponse = ChatJsonResponse | ChatStreamResponse;
 
 /**
  * The six stages for chat, protocol-neutral: (1) authenticate happened in the app through
@@ -141,6 +47,7 @@ export class Gateway {
   private readonly routeContexts: readonly RouteContext[];
   /** Proxy mode routes on the structural features only (spec §Intelligence modes: the small vector). */
   private readonly verifier: OutputVerifier;
+  private readonly recorder: LearnRecorder;
   private readonly overhead: HistogramSeries;
   private readonly streamOverhead: HistogramSeries;
 
@@ -149,6 +56,7 @@ export class Gateway {
     this.streamOverhead = deps.metrics.gatewayOverhead.series('chat_stream');
     this.maxAttempts = deps.maxAttempts ?? 4;
     this.verifier = deps.verifier ?? createOutputVerifier();
+    this.recorder = new LearnRecorder(deps);
     this.routerLatency = deps.routerLatency ?? createLatencyStats();
     this.router = deps.router ?? createRouter({ catalog: deps.catalog, latency: this.routerLatency });
     const latency = this.routerLatency;
@@ -350,7 +258,7 @@ export class Gateway {
         if (blocked) {
           // The answer was paid for: its spend is recorded before the refusal.
           const spent = called.value.usage ? computeCost(model, called.value.usage) : undefined;
-          this.learn(context, request, decision, mode, model, attempts, 'tool_call_blocked', called.value.usage, spent, Math.round(performance.now() - context.startedAt), false, {});
+          this.recorder.outcome(context, request, decision, mode, model, attempts, 'tool_call_blocked', called.value.usage, spent, Math.round(performance.now() - context.startedAt), false, {});
           void reservation.settle({ actualTokens: called.value.usage?.totalTokens ?? 0, actualCostUsd: spent?.costUsd ?? 0 });
           ended = true;
           throw blocked;
@@ -393,10 +301,10 @@ export class Gateway {
       reportShed(switches, shed, this.deps.metrics, headers);
       shedMetadata(switches, shed, metadata);
       // One ledger row per request, billing every call it made; the metrics count each call on its own model.
-      for (const reask of reasks) this.countSpend(reask.model, reask.usage, reask.cost);
-      if (rejected && draftCost) this.countSpend(rejected.model, rejected.usage, draftCost);
+      for (const reask of reasks) this.recorder.countSpend(reask.model, reask.usage, reask.cost);
+      if (rejected && draftCost) this.recorder.countSpend(rejected.model, rejected.usage, draftCost);
       const billed = result.usage && cost ? { usage: result.usage, cost } : undefined;
-      this.learn(context, request, decision, mode, model, attempts, 'ok', called.value.usage, firstCost, latencyMs, false, details, {
+      this.recorder.outcome(context, request, decision, mode, model, attempts, 'ok', called.value.usage, firstCost, latencyMs, false, details, {
         ...(billed ? { billed } : {}),
         // What verification found is the router's quality signal: a re-ask means the answer failed, healing is worth its confidence.
         ...(lastReask ? { quality: 0 } : verified?.healerReport ? { quality: verified.healerReport.confidence } : {}),
@@ -407,12 +315,12 @@ export class Gateway {
       return { kind: 'json', result, metadata, headers: { ...headers, ...reservation.headers } };
     } catch (error) {
       deadline.clear();
-      this.recordFailure(context, request, decision, mode, attempts);
+      this.recorder.failure(context, request, decision, mode, attempts);
       // A draft answered before the chosen model failed: what it spent is still recorded and charged, in the request's one row.
       const spent = speculation?.usage && !speculation.accepted ? computeCost(speculation.draft, speculation.usage) : undefined;
       if (spent && speculation?.usage) {
-        this.countSpend(speculation.draft, speculation.usage, spent);
-        this.recordUsage(context, speculation.draft, speculation.usage, spent, Math.round(performance.now() - context.startedAt), isGatewayError(error) ? error.status : 500, false, false, new Date());
+        this.recorder.countSpend(speculation.draft, speculation.usage, spent);
+        this.recorder.usage(context, speculation.draft, speculation.usage, spent, Math.round(performance.now() - context.startedAt), isGatewayError(error) ? error.status : 500, false, false, new Date());
       }
       if (!ended && spent && speculation?.usage) {
         ended = true;
@@ -526,7 +434,7 @@ export class Gateway {
         if (replicas > 1) details.replicatedChoices = replicas - 1;
         if (shed.length > 0) details.shed = [...shed];
         shedMetadata(switches, shed, metadata);
-        self.learn(context, request, decision, mode, model, attempts, outcome, finalUsage, cost, latencyMs, true, details);
+        self.recorder.outcome(context, request, decision, mode, model, attempts, outcome, finalUsage, cost, latencyMs, true, details);
       }
     }
     const headers = { ...routingHeaders(context.requestId, context.caller.org.id, decision, model, mode), ...reservation.headers };
@@ -593,98 +501,13 @@ export class Gateway {
       headers['x-svc-output-tokens'] = String(usage.completionTokens);
       headers['x-svc-cost-usd'] = '0';
     }
-    this.learnCacheHit(context, request, mode, answer, hit, usage, cost, latencyMs, served);
+    this.recorder.cacheHit(context, request, mode, answer, hit, usage, cost, latencyMs, served);
     const result: ChatResult = { ...answer.result, ...(usage ? { usage } : {}) };
     if (!request.stream) return { kind: 'json', result, metadata, headers };
     async function* events(): AsyncGenerator<StreamEvent> {
       yield* replayStream(result, usage);
     }
     return { kind: 'stream', events: events(), headers, model: answer.model, metadata: () => metadata };
-  }
-
-  private learnCacheHit(
-    context: RequestContext,
-    request: ChatRequest,
-    mode: IntelligenceMode,
-    answer: CachedAnswer,
-    hit: CacheHit,
-    usage: Usage | undefined,
-    cost: Cost | undefined,
-    latencyMs: number,
-    served: ModelInfo | undefined,
-  ): void {
-    const { metrics, learn } = this.deps;
-    const createdAt = new Date();
-    metrics.cacheHits.series(hit.layer, 'chat').inc();
-    if (usage && cost) {
-      if (cost.savingsUsd > 0) metrics.model(answer.provider, answer.model).savingsUsd.inc(cost.savingsUsd);
-      learn.recordUsage({
-        requestId: context.requestId,
-        orgId: context.caller.org.id,
-        keyId: context.caller.keyId,
-        model: answer.model,
-        provider: answer.provider,
-        promptTokens: usage.promptTokens,
-        completionTokens: usage.completionTokens,
-        cachedTokens: usage.promptTokens,
-        costUsd: 0,
-        baselineCostUsd: cost.baselineCostUsd,
-        cacheHit: true,
-        latencyMs,
-        status: 200,
-        stream: request.stream,
-        createdAt,
-      });
-    }
-    learn.recordDecision({
-      requestId: context.requestId,
-      orgId: context.caller.org.id,
-      requestedModel: request.model,
-      model: answer.model,
-      provider: answer.provider,
-      tier: served?.tier ?? answer.tier,
-      lane: 'turbo',
-      source: 'CacheHit',
-      taskFamily: null,
-      intelligenceMode: mode,
-      attempts: [],
-      candidates: [],
-      outcome: 'ok',
-      details: { cacheLayer: hit.layer, ...(hit.similarity === undefined ? {} : { similarity: hit.similarity }), storedAt: new Date(answer.storedAt).toISOString() },
-      latencyMs,
-      createdAt,
-    });
-  }
-
-  /** The token, cost and savings counters of one provider call, on the model that made it. */
-  private countSpend(model: ModelInfo, usage: Usage, cost: Cost): void {
-    const series = this.deps.metrics.model(model.provider, model.id);
-    series.promptTokens.inc(usage.promptTokens);
-    series.completionTokens.inc(usage.completionTokens);
-    series.costUsd.inc(cost.costUsd);
-    if (cost.savingsUsd > 0) series.savingsUsd.inc(cost.savingsUsd);
-  }
-
-  /** The request's one ledger row (idempotent by request id): what every call it made cost. */
-  private recordUsage(context: RequestContext, model: ModelInfo, usage: Usage, cost: Cost, latencyMs: number, status: number, stream: boolean, usageEstimated: boolean, createdAt: Date): void {
-    this.deps.learn.recordUsage({
-      requestId: context.requestId,
-      orgId: context.caller.org.id,
-      keyId: context.caller.keyId,
-      model: model.id,
-      provider: model.provider,
-      promptTokens: usage.promptTokens,
-      completionTokens: usage.completionTokens,
-      cachedTokens: usage.cachedPromptTokens ?? 0,
-      costUsd: cost.costUsd,
-      baselineCostUsd: cost.baselineCostUsd,
-      cacheHit: false,
-      latencyMs,
-      status,
-      stream,
-      usageEstimated,
-      createdAt,
-    });
   }
 
   private observeAttempt(model: ModelInfo, attempt: Attempt): void {
@@ -700,83 +523,6 @@ export class Gateway {
     } else series.providerSkipped.observe(seconds);
   }
 
-  private learn(
-    context: RequestContext,
-    request: ChatRequest,
-    decision: RoutingDecision,
-    mode: IntelligenceMode,
-    model: ModelInfo,
-    attempts: Attempt[],
-    outcome: string,
-    usage: Usage | undefined,
-    cost: Cost | undefined,
-    latencyMs: number,
-    stream: boolean,
-    details: Record<string, unknown>,
-    extra: LearnExtra = {},
-  ): void {
-    const { learn } = this.deps;
-    const createdAt = new Date();
-    if (usage && cost) this.countSpend(model, usage, cost);
-    const row = extra.billed ?? (usage && cost ? { usage, cost } : undefined);
-    const status = outcome === 'ok' || outcome === 'client_closed' ? 200 : 502;
-    if (row) this.recordUsage(context, model, row.usage, row.cost, latencyMs, status, stream, details.usageEstimated === true, createdAt);
-    learn.recordDecision(decisionRecord(context, request, decision, mode, model, attempts, outcome, latencyMs, details, createdAt));
-    const success = outcome === 'ok' || outcome === 'client_closed';
-    const feedback = this.deps.feedback;
-    if (feedback) {
-      teachFailures(feedback, decision, attempts);
-      feedback.record({
-        decision,
-        modelId: model.id,
-        success,
-        ...(usage ? { completionTokens: usage.completionTokens } : {}),
-        ...(cost ? { costUsd: cost.costUsd } : {}),
-        ...(extra.quality === undefined ? {} : { quality: extra.quality }),
-      });
-      // A draft verification refused taught the router that the cheaper model could not do this request.
-      if (extra.rejectedDraft) feedback.record({ decision, modelId: extra.rejectedDraft.id, success: false });
-    }
-    if (success && decision.stickyKey !== undefined) this.deps.sticky?.set(context.caller.org.id, decision.stickyKey, model.id);
-  }
-
-  private recordFailure(context: RequestContext, request: ChatRequest, decision: RoutingDecision, mode: IntelligenceMode, attempts: Attempt[]): void {
-    const latencyMs = Math.round(performance.now() - context.startedAt);
-    this.deps.learn.recordDecision(decisionRecord(context, request, decision, mode, decision.model, attempts, 'error', latencyMs, {}, new Date()));
-    if (this.deps.feedback) teachFailures(this.deps.feedback, decision, attempts);
-  }
-}
-
-function decisionRecord(
-  context: RequestContext,
-  request: ChatRequest,
-  decision: RoutingDecision,
-  mode: IntelligenceMode,
-  model: ModelInfo,
-  attempts: Attempt[],
-  outcome: string,
-  latencyMs: number,
-  details: Record<string, unknown>,
-  createdAt: Date,
-): DecisionRecord {
-  return {
-    requestId: context.requestId,
-    orgId: context.caller.org.id,
-    requestedModel: request.model,
-    model: model.id,
-    provider: model.provider,
-    tier: model.tier,
-    lane: decision.lane,
-    source: decision.source,
-    taskFamily: decision.taskFamily,
-    intelligenceMode: mode,
-    attempts,
-    candidates: storedCandidates(decision),
-    outcome,
-    details: { ...decisionDetails(request, decision), ...details },
-    latencyMs,
-    createdAt,
-  };
 }
 
 /**
@@ -817,28 +563,6 @@ function blockedCallError(result: ChatResult, governance: ToolGovernance): Gatew
 function withOwnKeys(own: ProviderLookup, platform: ProviderLookup): ProviderLookup {
   return { get: (id) => own.get(id) ?? platform.get(id) };
 }
-
-/** Each candidate that failed on its own account teaches the router a failure (a caller-fault error teaches nothing). */
-/** What the learn stage needs beyond the answering call. */
-interface LearnExtra {
-  /** What the request is billed when it made more calls than the one answering (a re-ask, a rejected draft). */
-  billed?: { usage: Usage; cost: Cost };
-  /** Quality of the answer in 0..1 as verification judged it (absent: a plain success is 1). */
-  quality?: number;
-  /** A speculation draft verification refused. */
-  rejectedDraft?: ModelInfo;
-}
-
-function teachFailures(feedback: Pick<RouterFeedback, 'record'>, decision: RoutingDecision, attempts: readonly Attempt[]): void {
-  for (const attempt of attempts) {
-    if (attempt.outcome === 'error' && attempt.errorKind !== undefined && upstreamFaults.has(attempt.errorKind)) {
-      feedback.record({ decision, modelId: attempt.model, success: false });
-    }
-  }
-}
-
-/** ProviderError kinds that say the model (not the caller) failed. */
-const upstreamFaults = new Set(['server', 'timeout', 'overloaded', 'network']);
 
 function round1(value: number): number {
   return Math.round(value * 10) / 10;

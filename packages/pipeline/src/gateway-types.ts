@@ -1,0 +1,111 @@
+import type { Catalog } from '@svc/catalog';
+import type { Caller, ChatResult, StreamEvent, SvcMetadata } from '@svc/core';
+import type { GovernanceSource } from '@svc/governance';
+import type { OutputVerifier } from '@svc/healing';
+import type { Limiter } from '@svc/limits';
+import type { HedgeStats, LatencyTracker } from '@svc/resilience';
+import type { LatencyStats, Router } from '@svc/router';
+import type { Logger, Metrics } from '@svc/telemetry';
+import type { BreakerGate, ProviderLookup } from './call.js';
+import type { ExactCachePort, SemanticCachePort } from './cache-stage.js';
+import type { ChainLimiter } from './chain-limits.js';
+import type { LearnQueue } from './learn-queue.js';
+import type { MemoryPort } from './memory-stage.js';
+import type { RouterFeedback } from './router-feedback.js';
+import type { StickyStore } from './sticky-routes.js';
+import type { Switches } from './switches.js';
+
+export interface GatewayDeps {
+  /** The active catalog: models of configured providers only. */
+  catalog: Catalog;
+  providers: ProviderLookup;
+  learn: Pick<LearnQueue, 'recordUsage' | 'recordDecision'>;
+  metrics: Metrics;
+  logger: Logger;
+  /** Candidates tried per request at most. Default 4. */
+  maxAttempts?: number;
+  /** Circuit breakers per model slug (shared through the kv across instances). */
+  breakers?: BreakerGate;
+  timeouts?: GatewayTimeouts;
+  /** Latency learning and hedging (`svc.enable_hedging`, else `config.enabledByDefault`). */
+  hedging?: { latency: LatencyTracker; stats: HedgeStats; config: { enabledByDefault: boolean } };
+  /** Retries of the last candidate left; default one retry, waits of 200 ms base and 2 s at most. */
+  retry?: { maxRetries: number; baseMs: number; capMs: number };
+  /** The routing engine; default `@svc/router` over the catalog, learning nothing across restarts. */
+  router?: Router;
+  /** Where outcomes go to teach the router (queued, learned off the response path). */
+  feedback?: Pick<RouterFeedback, 'record'>;
+  /** Live latency per model for routing (fed by every successful attempt). Default: an in-process EWMA. */
+  routerLatency?: LatencyStats;
+  /** Sticky chain routes shared across instances; absent: chains are not sticky. */
+  sticky?: StickyStore;
+  /** `max_chain_steps` / `chain_timeout_secs` enforcement; absent: not enforced. */
+  chains?: ChainLimiter;
+  /** RPM/TPM limits, monthly budget and token quota per organisation; absent: none enforced. */
+  limiter?: Pick<Limiter, 'admit'>;
+  /** Tool governance per organisation (registry, blocked tools and arguments); absent: not enforced. */
+  governance?: Pick<GovernanceSource, 'get'>;
+  /**
+   * Providers configured with an organisation's own keys (BYOK): tried before the platform's for
+   * the same provider, and the answer is attributed `byok`. Sync when cached.
+   */
+  byok?: { forOrg(orgId: string): ProviderLookup | undefined | Promise<ProviderLookup | undefined> };
+  /** JSON output verification (one per process: it caches compiled schemas). Default: a new one. */
+  verifier?: OutputVerifier;
+  /** Exact cache (L0 in-process, L1 shared); absent: no exact caching. */
+  exactCache?: ExactCachePort;
+  /** Semantic cache; absent: no semantic caching. */
+  semanticCache?: SemanticCachePort;
+  /** Per-organisation memory: recalled into and stored from requests in mode `full`. */
+  memory?: MemoryPort;
+  /**
+   * Feature flags and the degradation level (shared across instances); read once per request,
+   * no I/O. Absent: every optional stage runs.
+   */
+  switches?: { readonly current: Switches };
+}
+
+/** Milliseconds; 0 disables a limit. */
+export interface GatewayTimeouts {
+  /** The whole request, streams included (the SDKs' own default is 10 minutes). */
+  requestMs: number;
+  /** A stream's first event, per candidate; `perProvider` overrides it by provider id. */
+  firstByteMs: number;
+  perProvider?: Readonly<Record<string, { firstByteMs?: number }>>;
+}
+
+
+/** Per-request context the app hands to the pipeline after authentication. */
+export interface RequestContext {
+  caller: Caller;
+  requestId: string;
+  /** `performance.now()` when the request arrived. */
+  startedAt: number;
+  /** Aborted when the client goes away. */
+  signal: AbortSignal;
+  /** Raw `X-Intelligence-Mode` header, if any. */
+  intelligenceModeHeader?: string | null;
+  /** Headers to forward upstream. */
+  forwardHeaders?: Record<string, string>;
+}
+
+export interface ChatJsonResponse {
+  kind: 'json';
+  result: ChatResult;
+  metadata: SvcMetadata;
+  headers: Record<string, string>;
+}
+
+export interface ChatStreamResponse {
+  kind: 'stream';
+  /** Upstream events, the first one already received. Iterate once. */
+  events: AsyncIterable<StreamEvent>;
+  /** Headers known before the first byte. */
+  headers: Record<string, string>;
+  /** The served model's slug, for the chunks' `model` field. */
+  model: string;
+  /** `svc_metadata` with cost, available once `events` is exhausted. */
+  metadata(): SvcMetadata | undefined;
+}
+
+export type ChatResponse = ChatJsonResponse | ChatStreamResponse;
