@@ -1,20 +1,23 @@
 import { createHashedEmbedder } from '../embedder/hashed-embedder.js';
 import type { Embedder } from '../embedder/interface.js';
 import { createProviderEmbedder } from '../embedder/provider-embedder.js';
+import { createUseLiteEmbedder } from './use-lite-embedder.js';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**
- * The embedder to calibrate: `hashed` (the local default), or `openai` — any OpenAI-compatible
+ * The embedder to calibrate: `hashed` (the local default), `use-lite` (a local neural sentence
+ * encoder, evaluation only: docs/caching.md) or `openai` — any OpenAI-compatible
  * `/embeddings` endpoint (`OPENAI_BASE_URL`, default https://api.openai.com/v1, and
  * `OPENAI_API_KEY`), so a provider model gets its own calibrated threshold. A full run embeds
  * about 82,000 short texts (roughly 1.3 M tokens).
  */
-export function pickEmbedder(kind: string, model: string | undefined, dimensions: number | undefined): Embedder {
+export function pickEmbedder(kind: string, model: string | undefined, dimensions: number | undefined, vectorsFile?: string): Embedder & { flush?(): void } {
   if (kind === 'hashed') return createHashedEmbedder(dimensions === undefined ? {} : { dimensions });
-  if (kind !== 'openai') throw new Error(`--embedder must be hashed or openai, got ${kind}`);
+  if (kind === 'use-lite') return createUseLiteEmbedder(vectorsFile);
+  if (kind !== 'openai') throw new Error(`--embedder must be hashed, use-lite or openai, got ${kind}`);
   const key = process.env.OPENAI_API_KEY;
   if (!key) throw new Error('--embedder openai needs OPENAI_API_KEY');
   if (!model || dimensions === undefined) throw new Error('--embedder openai needs --model and --dimensions');

@@ -21,6 +21,7 @@ const { values } = parseArgs({
     data: { type: 'string' },
     slice: { type: 'string' },
     embedder: { type: 'string', default: 'hashed' },
+    vectors: { type: 'string' },
     model: { type: 'string' },
     dimensions: { type: 'string' },
     target: { type: 'string', default: '0.97' },
@@ -36,7 +37,7 @@ const target = Number(values.target);
 const started = performance.now();
 const here = dirname(fileURLToPath(import.meta.url));
 const dir = findDataDir(process.cwd(), values.data);
-const embedder = pickEmbedder(values.embedder, values.model, values.dimensions === undefined ? undefined : Number(values.dimensions));
+const embedder = pickEmbedder(values.embedder, values.model, values.dimensions === undefined ? undefined : Number(values.dimensions), values.vectors);
 // The split is always made over the whole file, so a slice's held-out pairs are held out too.
 const { train, heldOut: allHeldOut } = splitByQuestion(loadQqp(dir));
 const heldOut = allHeldOut.slice(0, slice);
@@ -95,7 +96,11 @@ const similarityOnly: Scored[] = rows.map((r) => ({ score: r.guard ? r.cosine : 
 const positives = heldOut.filter((p) => p.duplicate).length;
 
 say();
-say(`embedder ${embedder.id} (${embedder.dimensions} dimensions): ${fixed(embedUs, 1)} us per embed (mean of ${sample.length} single-text calls)`);
+say(
+  values.vectors
+    ? `embedder ${embedder.id} (${embedder.dimensions} dimensions), vectors read from --vectors (no encoding time measured)`
+    : `embedder ${embedder.id} (${embedder.dimensions} dimensions): ${fixed(embedUs, 1)} us per embed (mean of ${sample.length} single-text calls)`,
+);
 say(`verifier: ${trained.trees.length} trees of depth ${trained.depth} over ${trained.features.length} features; candidates need cosine >= ${trained.candidateFloor}; hit when the verifier's probability >= ${trained.threshold}.`);
 say();
 say(`Held-out QQP (${heldOut.length} pairs, ${pct(positives / Math.max(1, heldOut.length))} duplicates): a pair is a hit when the cache would serve one question's answer for the other.`);
@@ -141,6 +146,7 @@ const deciders: Decider[] = [
   ...[0.95, 0.9, 0.8].map((t): Decider => ({ label: `cosine >= ${fixed(t)}, no verifier`, verifier: false, threshold: t })),
 ];
 await embedAll(embedder, paraphrases.flatMap((p) => [asked(p.origin), asked(p.similar)]));
+embedder.flush?.();
 const protocol = await runGptCacheProtocol(embedder, paraphrases, deciders);
 say();
 say(`GPTCache protocol: ${paraphrases.length} origins stored, each paraphrase looked up against the whole store. GPTCache (its ONNX embedder, its own score scale): 425 / 25 / 549 at 0.95, 804 / 77 / 118 at 0.90, 904 / 92 / 3 at 0.80.`);
