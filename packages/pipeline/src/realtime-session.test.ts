@@ -71,22 +71,41 @@ describe('openRealtimeSession', () => {
     expect(refused.rows).toHaveLength(0);
   });
 
-  it('meters every started minute at the platform fee plus the reported tokens, in one ledger row', async () => {
+  it('meters every started minute at the platform fee plus the reported tokens, writing each minute to the ledger as it starts', async () => {
     vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'] });
     const { deps, rows, context } = setup();
     const session = await openRealtimeSession(deps, { model: 'openai/gpt-realtime', beta: false }, context);
+    expect(rows).toMatchObject([{ requestId: 'req_rt:minute-1', costUsd: 0.002, promptTokens: 0, status: 101 }]);
     session.addUsage(usage);
+    vi.advanceTimersByTime(60_000);
     session.addUsage({ ...usage, textInputTokens: 0, audioInputTokens: 0, textOutputTokens: 0, audioOutputTokens: 1000 });
-    vi.advanceTimersByTime(125_000);
+    vi.advanceTimersByTime(65_000);
     const bill = session.end('client');
     expect(session.end('upstream')).toBe(bill);
     const tokenCost = (100 * 4 + 1000 * 32 + 50 * 16 + 3000 * 64) / 1e6;
     expect(bill).toMatchObject({ minutes: 3, durationMs: 125_000, platformFeeUsd: 0.006 });
     expect(bill.costUsd).toBeCloseTo(tokenCost + 0.006, 10);
-    expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ requestId: 'req_rt', model: 'openai/gpt-realtime', promptTokens: 1100, completionTokens: 3050, latencyMs: 125_000, status: 101, stream: true });
-    expect(rows[0]?.costUsd).toBeCloseTo(tokenCost + 0.006, 10);
+    // Minute 2 carries the tokens reported during minute 1, minute 3 those of minute 2; the
+    // session's own row has its length and status and nothing left to bill.
+    expect(rows.map((r) => r.requestId)).toEqual(['req_rt:minute-1', 'req_rt:minute-2', 'req_rt:minute-3', 'req_rt']);
+    expect(rows[1]).toMatchObject({ promptTokens: 1100, completionTokens: 2050, latencyMs: 60_000 });
+    expect(rows[2]).toMatchObject({ promptTokens: 0, completionTokens: 1000, latencyMs: 120_000 });
+    expect(rows[3]).toMatchObject({ promptTokens: 0, completionTokens: 0, costUsd: 0, latencyMs: 125_000, status: 101, stream: true });
+    const sum = (key: 'costUsd' | 'promptTokens' | 'completionTokens') => rows.reduce((total, row) => total + row[key], 0);
+    expect(sum('costUsd')).toBeCloseTo(tokenCost + 0.006, 10);
+    expect([sum('promptTokens'), sum('completionTokens')]).toEqual([1100, 3050]);
     expect(await deps.metrics.metrics()).toMatch(/svc_realtime_session_minutes_total\{provider="openai",model="openai\/gpt-realtime"\} 3/);
+  });
+
+  it('never bills fewer minutes than were written: a session ending as its next minute starts keeps that minute', async () => {
+    vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'] });
+    const { deps, rows, context } = setup();
+    const session = await openRealtimeSession(deps, { model: 'openai/gpt-realtime', beta: false }, context);
+    vi.advanceTimersByTime(60_000); // the tick writes minute 2 at 60 s
+    const bill = session.end('client'); // a session of exactly 60 s would otherwise be 1 minute
+    expect(bill.minutes).toBe(2);
+    expect(rows.reduce((total, row) => total + row.costUsd, 0)).toBeCloseTo(bill.costUsd, 10);
+    expect(rows.every((row) => row.costUsd >= 0)).toBe(true);
   });
 
   it('admits with the first minute, charges each minute as it starts and settles the bill', async () => {
@@ -107,14 +126,15 @@ describe('openRealtimeSession', () => {
     expect(calls[0]?.[1]).toBe(0.002);
     expect(calls[1]?.[2]).toBeCloseTo(0.004, 10); // minutes 1 and 2 so far
     expect(calls[2]?.[2]).toBeCloseTo(0.002, 10); // minute 3 started
-    expect(calls[3]?.[1]).toEqual({ actualTokens: 0, actualCostUsd: 0.004 });
+    // Ended as minute 3 started: that minute was charged and written, so it is billed.
+    expect(calls[3]?.[1]).toEqual({ actualTokens: 0, actualCostUsd: 0.006 });
   });
 
   it('records a session the upstream broke as 502, still billed', async () => {
     const { deps, rows, context } = setup();
     const session = await openRealtimeSession(deps, { beta: false }, context);
     session.end('upstream_error');
-    expect(rows[0]).toMatchObject({ status: 502, costUsd: 0.002 });
+    expect(rows).toMatchObject([{ requestId: 'req_rt:minute-1', costUsd: 0.002 }, { requestId: 'req_rt', status: 502, costUsd: 0 }]);
   });
 
   it('keeps the turns under the conversation id in full mode only', async () => {

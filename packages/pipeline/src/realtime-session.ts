@@ -4,7 +4,6 @@ import { type IntelligenceMode, type RealtimeTurn, type RealtimeUsage, invalidRe
 import type { Reservation } from '@svc/limits';
 import type { RealtimeSocket } from '@svc/providers';
 import type { RequestContext } from './gateway.js';
-import { resolveIntelligenceMode } from './intelligence-mode.js';
 import { type UnitStageDeps, admitUnits, callUnit, orgProviders, resolveUnitModel } from './unit-stage.js';
 import type { VoiceSessionStore } from './voice/voice-session.js';
 import { requireAllowedModel } from './org-policy.js';
@@ -41,7 +40,7 @@ export interface RealtimeOpenRequest {
 /** Why a session ended; `upstream_error` and `error` are failures, the rest normal ends. */
 export type RealtimeEndReason = 'client' | 'upstream' | 'upstream_error' | 'deadline' | 'shutdown' | 'error';
 
-/** A session's bill, as its ledger row holds it. */
+/** A session's bill, as its ledger rows hold it together. */
 export interface RealtimeBill {
   minutes: number;
   durationMs: number;
@@ -113,8 +112,12 @@ interface SessionParts {
 /**
  * One open realtime session: the upstream socket (paused until the caller resumes it), the
  * headers of the client's 101, and the meter. Every started minute is charged to the
- * organisation's limits while the session runs (never refused: it is already running); `end`
- * settles the reservation and queues the single ledger row.
+ * organisation's limits while the session runs (never refused: it is already running) and
+ * written to the ledger as it starts: a `<id>:minute-<n>` row with what the session cost since
+ * the last row (the minute, and the tokens reported meanwhile), so a process killed mid-session
+ * leaves its spend recorded up to the minute it was in. `end` settles the reservation and queues
+ * the session's own row (`<id>`: the rest of the cost, its length and status). Reports count a
+ * request's `<id>:<part>` rows as one request.
  */
 export class RealtimeSession {
   readonly model: ModelInfo;
@@ -129,6 +132,10 @@ export class RealtimeSession {
   private readonly reservation: Reservation;
   private readonly minuteTimer: NodeJS.Timeout;
   private chargedUsd = 0;
+  /** The longest duration priced so far: a minute charged at its start stays billed. */
+  private pricedMs = 0;
+  /** What the ledger rows written so far hold. */
+  private readonly recorded = { costUsd: 0, promptTokens: 0, completionTokens: 0, cachedTokens: 0 };
   private contextWrites: Promise<void> = Promise.resolve();
   private bill: RealtimeBill | undefined;
 
@@ -156,6 +163,8 @@ export class RealtimeSession {
     this.minuteTimer = setInterval(() => this.chargeSoFar(), MINUTE_MS);
     this.minuteTimer.unref();
     deps.metrics.realtimeSessions.inc({ provider: this.model.provider, model: this.model.id });
+    // The first minute, admitted with the session, is in the ledger from its start.
+    this.recordSoFar(this.price(0), ':minute-1', 101, 0);
   }
 
   /** Milliseconds since the session opened. */
@@ -197,16 +206,17 @@ export class RealtimeSession {
 
   /**
    * Ends the meter (idempotent: later calls return the first bill): the started minutes and
-   * reported tokens are priced, the reservation settled and one ledger row queued.
+   * reported tokens are priced, the reservation settled and the session's own ledger row queued
+   * with what the minute rows do not hold yet.
    */
   end(reason: RealtimeEndReason): RealtimeBill {
     if (this.bill) return this.bill;
     clearInterval(this.minuteTimer);
     const durationMs = this.durationMs;
-    const cost = realtimeCost(this.model, { durationMs, usage: this.usage, platformFeePerMinute: this.deps.platformFeePerMinute });
+    const cost = this.price(durationMs);
     this.bill = { minutes: cost.minutes, durationMs, usage: { ...this.usage }, costUsd: cost.costUsd, platformFeeUsd: cost.platformFeeUsd };
     const tokens = realtimeTokens(this.usage);
-    const { model, deps, context } = this;
+    const { model, deps } = this;
     void this.reservation.settle({ actualTokens: tokens, actualCostUsd: this.budgetCost(cost.costUsd, cost.platformFeeUsd) }).catch((error: unknown) => deps.onError?.(error));
     deps.metrics.realtimeSessions.dec({ provider: model.provider, model: model.id });
     deps.metrics.realtimeSessionMinutes.inc({ provider: model.provider, model: model.id }, cost.minutes);
@@ -214,26 +224,9 @@ export class RealtimeSession {
     deps.metrics.costUsd.inc({ model: model.id, provider: model.provider }, cost.costUsd);
     deps.metrics.tokens.inc({ direction: 'prompt', model: model.id, provider: model.provider }, this.usage.textInputTokens + this.usage.audioInputTokens);
     deps.metrics.tokens.inc({ direction: 'completion', model: model.id, provider: model.provider }, this.usage.textOutputTokens + this.usage.audioOutputTokens);
-    deps.learn.recordUsage({
-      requestId: context.requestId,
-      orgId: context.caller.org.id,
-      keyId: context.caller.keyId,
-      model: model.id,
-      provider: model.provider,
-      promptTokens: this.usage.textInputTokens + this.usage.audioInputTokens,
-      completionTokens: this.usage.textOutputTokens + this.usage.audioOutputTokens,
-      cachedTokens: this.usage.cachedTextInputTokens + this.usage.cachedAudioInputTokens,
-      costUsd: cost.costUsd,
-      // Voice claims no savings against the chat baseline.
-      baselineCostUsd: cost.costUsd,
-      cacheHit: false,
-      // The session's length: the billed minutes are its started minutes.
-      latencyMs: durationMs,
-      // 101 Switching Protocols was the answer; a session the upstream broke is recorded as 502.
-      status: reason === 'upstream_error' ? 502 : 101,
-      stream: true,
-      createdAt: new Date(),
-    });
+    // The session's length: the billed minutes are its started minutes. 101 Switching Protocols
+    // was the answer; a session the upstream broke is recorded as 502.
+    this.recordSoFar(cost, '', reason === 'upstream_error' ? 502 : 101, durationMs);
     return this.bill;
   }
 
@@ -246,11 +239,54 @@ export class RealtimeSession {
   private chargeSoFar(): void {
     if (this.bill) return;
     // +1 ms: the minute that starts now is charged at its start.
-    const cost = realtimeCost(this.model, { durationMs: this.durationMs + 1, usage: this.usage, platformFeePerMinute: this.deps.platformFeePerMinute });
+    const durationMs = this.durationMs;
+    const cost = this.price(durationMs + 1);
+    this.recordSoFar(cost, `:minute-${cost.minutes}`, 101, durationMs);
     const total = this.budgetCost(cost.costUsd, cost.platformFeeUsd);
     const delta = total - this.chargedUsd;
     if (delta <= 0) return;
     this.chargedUsd = total;
     void this.reservation.charge(0, delta).catch((error: unknown) => this.deps.onError?.(error));
+  }
+
+  /** The bill of the first `durationMs` (never fewer minutes than were already priced) and the tokens so far. */
+  private price(durationMs: number): ReturnType<typeof realtimeCost> {
+    this.pricedMs = Math.max(this.pricedMs, durationMs);
+    return realtimeCost(this.model, { durationMs: this.pricedMs, usage: this.usage, platformFeePerMinute: this.deps.platformFeePerMinute });
+  }
+
+  /**
+   * Queues a ledger row `<request id><suffix>` with what `cost` and the reported tokens add to
+   * the rows already written. An interim row that adds nothing is skipped; the session's own
+   * row (suffix '') is always written.
+   */
+  private recordSoFar(cost: ReturnType<typeof realtimeCost>, suffix: string, status: number, latencyMs: number): void {
+    const { usage, recorded, model, context } = this;
+    const promptTokens = usage.textInputTokens + usage.audioInputTokens;
+    const completionTokens = usage.textOutputTokens + usage.audioOutputTokens;
+    const cachedTokens = usage.cachedTextInputTokens + usage.cachedAudioInputTokens;
+    const row = {
+      costUsd: cost.costUsd - recorded.costUsd,
+      promptTokens: promptTokens - recorded.promptTokens,
+      completionTokens: completionTokens - recorded.completionTokens,
+      cachedTokens: cachedTokens - recorded.cachedTokens,
+    };
+    if (suffix !== '' && row.costUsd <= 1e-12 && row.promptTokens === 0 && row.completionTokens === 0) return;
+    Object.assign(recorded, { costUsd: cost.costUsd, promptTokens, completionTokens, cachedTokens });
+    this.deps.learn.recordUsage({
+      requestId: context.requestId + suffix,
+      orgId: context.caller.org.id,
+      keyId: context.caller.keyId,
+      model: model.id,
+      provider: model.provider,
+      ...row,
+      // Voice claims no savings against the chat baseline.
+      baselineCostUsd: row.costUsd,
+      cacheHit: false,
+      latencyMs,
+      status,
+      stream: true,
+      createdAt: new Date(),
+    });
   }
 }

@@ -105,5 +105,7 @@ export function refusal(url: string, options: { headers?: Record<string, string>
 export async function sessionRows(runtime: { db: Pick<Runtime['db'], 'usage'>; learn?: Pick<Runtime['learn'], 'flush'> }, headers: Record<string, unknown>) {
   await runtime.learn?.flush();
   const rows = await runtime.db.usage.listByOrg(String(headers['x-svc-org-id']), { limit: 50 });
-  return rows.filter((row) => row.requestId === headers['x-svc-request-id']);
+  const id = String(headers['x-svc-request-id']);
+  // The session's own row first, then its minute rows (`<id>:minute-<n>`).
+  return rows.filter((row) => row.requestId === id || row.requestId.startsWith(`${id}:`)).sort((a, b) => (a.requestId < b.requestId ? -1 : 1));
 }

@@ -101,8 +101,7 @@ describe('realtime voice: refusals and broken sessions (mock upstream)', () => {
       expect(s.events.some((e) => e.type === 'response.output_audio.delta')).toBe(true);
       await new Promise((resolve) => setTimeout(resolve, 50));
       const rows = await sessionRows(gateway.runtime, s.headers());
-      expect(rows).toHaveLength(1);
-      expect(rows[0]).toMatchObject({ status: 502, costUsd: FEE });
+      expect(rows).toMatchObject([{ status: 502, costUsd: 0 }, { status: 101, costUsd: FEE }]);
     } finally {
       upstream.configure({ fault: undefined });
     }
@@ -115,13 +114,13 @@ describe('realtime voice: refusals and broken sessions (mock upstream)', () => {
       await s.opened;
       expect(await s.closed).toEqual({ code: 1008, reason: 'session time limit reached' });
       await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(await sessionRows(short.runtime, s.headers())).toMatchObject([{ status: 101, costUsd: FEE }]);
+      expect(await sessionRows(short.runtime, s.headers())).toMatchObject([{ status: 101, costUsd: 0 }, { status: 101, costUsd: FEE }]);
     } finally {
       await short.stop();
     }
   });
 
-  it('on shutdown lets a session run for the grace period, then closes it with 1001 and keeps its ledger row', async () => {
+  it('on shutdown lets a session run for the grace period, then closes it with 1001 and keeps its ledger rows', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'svc-rt-'));
     try {
       const draining = await startGateway({ OPENAI_API_KEY: 'sk-upstream-openai', OPENAI_BASE_URL: `${upstream.url}/v1`, SVC_DATA_DIR: dataDir, SVC_SHUTDOWN_GRACE_MS: '400', SVC_VOICE_PLATFORM_FEE_PER_MINUTE: String(FEE) });
@@ -137,7 +136,7 @@ describe('realtime voice: refusals and broken sessions (mock upstream)', () => {
       const db = await createDb({ dataDir });
       try {
         // Nothing is left to flush: the runtime flushed the ledger when it closed.
-        expect(await sessionRows({ db }, s.headers())).toMatchObject([{ status: 101, costUsd: FEE }]);
+        expect(await sessionRows({ db }, s.headers())).toMatchObject([{ status: 101, costUsd: 0 }, { status: 101, costUsd: FEE }]);
       } finally {
         await db.close();
       }

@@ -63,7 +63,7 @@ describe('realtime voice: openai SDK through the gateway (mock upstream)', () =>
     return events;
   }
 
-  it('relays a spoken turn both ways and bills exactly one ledger row: started minutes x fee + the reported tokens', async () => {
+  it('relays a spoken turn both ways and bills started minutes x fee + the reported tokens, the first minute written as it starts', async () => {
     const rt = new OpenAIRealtimeWS({ model: 'gpt-realtime', options: { ca: testCa } }, client);
     const upgrade = new Promise<Record<string, unknown>>((resolve) => rt.socket.once('upgrade', (res) => resolve(res.headers)));
     const instructions = 'Answer in four words.';
@@ -88,12 +88,15 @@ describe('realtime voice: openai SDK through the gateway (mock upstream)', () =>
     expect(await closed).toBe(1000);
     await new Promise((resolve) => setTimeout(resolve, 50)); // the gateway's close handler runs after the frame
     const rows = await sessionRows(gateway.runtime, headers);
-    expect(rows).toHaveLength(1);
+    const id = String(headers['x-svc-request-id']);
+    // The first minute was written as the session opened; the session's own row holds the tokens.
+    expect(rows.map((row) => row.requestId)).toEqual([id, `${id}:minute-1`]);
     const expected = mockResponseCost(gateway, 'openai/gpt-realtime', 4, 9600, instructions);
     expect(rows[0]).toMatchObject({ model: 'openai/gpt-realtime', provider: 'openai', status: 101, stream: true, promptTokens: expected.promptTokens, completionTokens: expected.completionTokens });
+    expect(rows[1]).toMatchObject({ model: 'openai/gpt-realtime', status: 101, promptTokens: 0, completionTokens: 0, costUsd: FEE });
     // A session under a minute is one started minute.
     expect(rows[0]!.latencyMs).toBeLessThan(60_000);
-    expect(rows[0]!.costUsd).toBeCloseTo(FEE + expected.usd, 9);
+    expect(rows[0]!.costUsd + rows[1]!.costUsd).toBeCloseTo(FEE + expected.usd, 9);
 
     const metrics = await (await fetch(`${gateway.inferenceUrl}/metrics`)).text();
     expect(metrics).toMatch(/svc_realtime_session_minutes_total\{provider="openai",model="openai\/gpt-realtime"\} 1/);
@@ -149,7 +152,7 @@ describe('realtime voice: openai SDK through the gateway (mock upstream)', () =>
     s.ws.close();
     await s.closed;
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(await sessionRows(gateway.runtime, s.headers())).toMatchObject([{ orgId: org.id, costUsd: FEE }]);
+    expect(await sessionRows(gateway.runtime, s.headers())).toMatchObject([{ orgId: org.id, costUsd: 0 }, { orgId: org.id, costUsd: FEE }]);
   });
 
   it('bills a client that vanishes mid-session (connection cut, no close frame)', async () => {
@@ -159,7 +162,6 @@ describe('realtime voice: openai SDK through the gateway (mock upstream)', () =>
     s.ws.terminate();
     await new Promise((resolve) => setTimeout(resolve, 100));
     const rows = await sessionRows(gateway.runtime, s.headers());
-    expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ status: 101, costUsd: FEE });
+    expect(rows).toMatchObject([{ status: 101, costUsd: 0 }, { status: 101, costUsd: FEE }]);
   });
 });
