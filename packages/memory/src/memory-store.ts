@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CachedAnswer } from '@svc/core';
 import type { Embedder, VectorPayload, VectorStore } from '@svc/semantic';
-import { extractEntities, type MemoryEntity } from './entities.js';
+import { extractEntities, } from './entities.js';
 
 /** A stored memory as the store's repository returns it. */
 export interface StoredMemory {

@@ -1,4 +1,4 @@
-import type { DashboardUserRecord, DashboardUserRepository, PasskeyRepository } from '@svc/db';
+import type { DashboardUserRepository, PasskeyRepository } from '@svc/db';
 
 export type { DashboardRole, DashboardUserRecord, PasskeyRecord } from '@svc/db';
 
