@@ -155,6 +155,39 @@ describe('keys', () => {
   });
 });
 
+describe('per-key limits', () => {
+  it('holds a key to its own RPM on top of its organisation, leaving the org\'s other keys alone', async () => {
+    const org = await json<{ id: string }>(await admin('POST', '/v1/admin/orgs', { name: `kl-${randomUUID()}`, rpm_limit: 100 }));
+    const limited = await admin('POST', '/v1/admin/keys', { org_id: org.id, name: 'batch', rpm_limit: 2, tpm_limit: 50_000 });
+    expect(limited.status).toBe(201);
+    const batch = await json<{ id: string; key: string }>(limited);
+    expect(batch).toMatchObject({ rpm_limit: 2, tpm_limit: 50_000 });
+    const other = await json<{ key: string; rpm_limit: null; tpm_limit: null }>(await admin('POST', '/v1/admin/keys', { org_id: org.id }));
+    expect(other).toMatchObject({ rpm_limit: null, tpm_limit: null });
+
+    expect((await chatWith(batch.key)).status).toBe(200);
+    expect((await chatWith(batch.key)).status).toBe(200);
+    const refused = await chatWith(batch.key);
+    expect(refused.status).toBe(429);
+    expect(await json(refused)).toMatchObject({ error: { type: 'rate_limit_error', code: 'rate_limit_exceeded' } });
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+    // The organisation's 100 RPM still has room: its other key is served.
+    expect((await chatWith(other.key)).status).toBe(200);
+
+    const listed = await json<{ data: Record<string, unknown>[] }>(await admin('GET', `/v1/admin/keys?org_id=${org.id}`));
+    expect(listed.data.find((k) => k.id === batch.id)).toMatchObject({ rpm_limit: 2, tpm_limit: 50_000 });
+  });
+
+  it('refuses limits that are not whole numbers >= 0', async () => {
+    const org = await json<{ id: string }>(await admin('POST', '/v1/admin/orgs', { name: `klv-${randomUUID()}` }));
+    for (const body of [{ rpm_limit: -1 }, { rpm_limit: 1.5 }, { tpm_limit: 'many' }, { tpm_limit: 3_000_000_000 }]) {
+      const answer = await admin('POST', '/v1/admin/keys', { org_id: org.id, ...body });
+      expect(answer.status).toBe(400);
+      expect(await json(answer)).toMatchObject({ error: { type: 'invalid_request_error', param: Object.keys(body)[0] } });
+    }
+  });
+});
+
 const sharedStores = process.env.TEST_REDIS_URL && process.env.TEST_DATABASE_URL;
 describe.skipIf(!sharedStores && process.env.CI !== 'true')('revocation across instances (PostgreSQL + Redis)', () => {
   it('is honoured by another instance within a second', async () => {

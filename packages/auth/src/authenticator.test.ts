@@ -47,6 +47,16 @@ describe('Authenticator', () => {
     expect([...caller.scopes]).toEqual(['inference:chat']);
   });
 
+  it('carries a key\'s own per-minute limits to the caller, and none for a key without them', async () => {
+    const auth = new Authenticator({ store: db });
+    const org = await db.orgs.ensure('key-limits-org');
+    const limited = await auth.issue({ orgId: org.id, scopes: ['inference:chat'], rpmLimit: 5, tpmLimit: null });
+    expect(limited.record).toMatchObject({ rpmLimit: 5, tpmLimit: null });
+    expect((await auth.authenticate(limited.secret)).keyLimits).toEqual({ rpm: 5, tpm: null });
+    const plain = await auth.issue({ orgId: org.id, scopes: ['inference:chat'] });
+    expect((await auth.authenticate(plain.secret)).keyLimits).toBeUndefined();
+  });
+
   it('serves repeated verifications from its cache, refusals included', async () => {
     const store = counting(db);
     const auth = new Authenticator({ store });

@@ -116,12 +116,27 @@ export class Authenticator {
     return {
       keyHash: hash,
       expiresAt: found.key.expiresAt ? found.key.expiresAt.getTime() : null,
-      caller: { keyId: found.key.id, keyPrefix: found.key.keyPrefix, org: found.org, scopes },
+      caller: {
+        keyId: found.key.id,
+        keyPrefix: found.key.keyPrefix,
+        org: found.org,
+        scopes,
+        ...(found.key.rpmLimit === null && found.key.tpmLimit === null ? {} : { keyLimits: { rpm: found.key.rpmLimit, tpm: found.key.tpmLimit } }),
+      },
     };
   }
 
   /** Creates a key; the secret is returned once and never stored. */
-  async issue(input: { orgId: string; name?: string | null; scopes: readonly Scope[]; expiresAt?: Date | null; secret?: string }): Promise<IssuedKey> {
+  async issue(input: {
+    orgId: string;
+    name?: string | null;
+    scopes: readonly Scope[];
+    expiresAt?: Date | null;
+    /** The key's own requests and tokens per minute, on top of its organisation's limits. */
+    rpmLimit?: number | null;
+    tpmLimit?: number | null;
+    secret?: string;
+  }): Promise<IssuedKey> {
     const secret = input.secret ?? generateApiKey();
     const record = await this.store.keys.create({
       id: generateKeyId(),
@@ -131,6 +146,8 @@ export class Authenticator {
       keyPrefix: keyPrefix(secret),
       scopes: [...input.scopes],
       expiresAt: input.expiresAt ?? null,
+      rpmLimit: input.rpmLimit ?? null,
+      tpmLimit: input.tpmLimit ?? null,
     });
     return { record, secret };
   }

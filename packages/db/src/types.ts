@@ -42,6 +42,10 @@ export interface ApiKeyRecord {
   status: ApiKeyStatus;
   /** Null = never expires. Expiry is not reflected in `status`; callers compare with now. */
   expiresAt: Date | null;
+  /** Requests per minute for this key, on top of its organisation's limit; null = none of its own. */
+  rpmLimit: number | null;
+  /** Tokens per minute for this key, on top of its organisation's limit; null = none of its own. */
+  tpmLimit: number | null;
   createdAt: Date;
   revokedAt: Date | null;
   lastUsedAt: Date | null;
@@ -55,6 +59,8 @@ export interface NewApiKey {
   keyPrefix: string;
   scopes: readonly string[];
   expiresAt?: Date | null;
+  rpmLimit?: number | null;
+  tpmLimit?: number | null;
 }
 
 /** One billed request in the usage ledger. Costs are USD, latency milliseconds. */

@@ -6,6 +6,7 @@ export {
   type LedgerMonth,
   type Limits,
   type MonthSpend,
+  callerLimits,
   organizationLimits,
 } from './limits.js';
 export { formatDuration } from './rate-limit-response.js';

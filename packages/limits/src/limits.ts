@@ -1,4 +1,4 @@
-import type { Organization } from '@svc/core';
+import type { Caller, Organization } from '@svc/core';
 
 /**
  * What one request is held to. Every limit is a positive number or null (unlimited; `undefined`
@@ -27,6 +27,16 @@ export function organizationLimits(org: Organization): Limits {
     monthlyBudgetUsd: org.monthlyBudgetUsd,
     tokenQuota: org.tokenQuota,
   };
+}
+
+/** What a caller's requests are held to: its organisation's limits and its key's own per-minute limits. */
+export function callerLimits(caller: Caller): Limits {
+  const limits = organizationLimits(caller.org);
+  if (caller.keyLimits) {
+    limits.keyRpm = caller.keyLimits.rpm;
+    limits.keyTpm = caller.keyLimits.tpm;
+  }
+  return limits;
 }
 
 export interface AdmitRequest {

@@ -2,7 +2,7 @@ import type { Catalog, ModelInfo } from '@svc/catalog';
 import { type ChatRequest, type ChatResult, type GatewayError, type IntelligenceMode, type OutputConfig, type StreamEvent, type SvcMetadata, type Usage, defaultOutputConfig, isGatewayError, isProviderError, randomId } from '@svc/core';
 import { type ToolGovernance, ToolCallStreamGuard, checkDeclaredTools, checkToolCalls } from '@svc/governance';
 import { type OutputVerifier, createOutputVerifier } from '@svc/healing';
-import { type Reservation, organizationLimits } from '@svc/limits';
+import { type Reservation, callerLimits } from '@svc/limits';
 import { type LatencyStats, type MemorySignals, type RouteContext, type Router, createLatencyStats, createRouter } from '@svc/router';
 import type { HistogramSeries } from '@svc/telemetry';
 import type { Attempt } from './attempt.js';
@@ -79,7 +79,7 @@ export class Gateway {
       return await this.deps.limiter!.admit({
         orgId: context.caller.org.id,
         keyId: context.caller.keyId,
-        limits: organizationLimits(context.caller.org),
+        limits: callerLimits(context.caller),
         estimatedTokens: promptTokens + completion,
         estimatedCostUsd: (promptTokens * model.inputPricePerMTok + completion * model.outputPricePerMTok) / 1e6,
       });

@@ -1,6 +1,6 @@
 import type { Catalog, ModelInfo, ModelKind } from '@svc/catalog';
 import { type IntelligenceMode, type SvcMetadata, invalidRequest, isProviderError, noProviderConfigured, toGatewayError } from '@svc/core';
-import { type Reservation, organizationLimits } from '@svc/limits';
+import { type Reservation, callerLimits } from '@svc/limits';
 import type { Provider } from '@svc/providers';
 import { allBreakersOpen } from '@svc/resilience';
 import type { ProviderLookup } from './call.js';
@@ -57,7 +57,7 @@ export async function admitUnits(deps: UnitStageDeps, context: RequestContext, e
     return await deps.limiter.admit({
       orgId: context.caller.org.id,
       keyId: context.caller.keyId,
-      limits: organizationLimits(context.caller.org),
+      limits: callerLimits(context.caller),
       estimatedTokens: estimate.tokens,
       estimatedCostUsd: estimate.costUsd,
     });

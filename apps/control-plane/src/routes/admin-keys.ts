@@ -13,6 +13,8 @@ const createSchema = v.object({
   name: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(100, 'at most 100 characters')))),
   scopes: v.optional(v.array(v.string())),
   expires_at: v.optional(v.nullable(v.pipe(v.string(), v.isoTimestamp('must be an ISO-8601 timestamp')))),
+  rpm_limit: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(2_147_483_647), v.description("The key's own requests per minute, held on top of its organisation's; null or absent: none of its own.")))),
+  tpm_limit: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(2_147_483_647), v.description("The key's own tokens per minute, held on top of its organisation's; null or absent: none of its own.")))),
 });
 
 const listQuery = v.object({ org_id: v.optional(v.pipe(v.string(), v.description("Only this organisation's keys; all keys when absent or empty."))) });
@@ -22,11 +24,12 @@ export const createKeyRoute = defineRoute({
   path: '/v1/admin/keys',
   operationId: 'createApiKey',
   summary: 'Create an API key',
-  description: 'Without `scopes` the key gets every scope but `admin`. The secret (`key`) is in this answer only.',
+  description:
+    'Without `scopes` the key gets every scope but `admin`. `rpm_limit` / `tpm_limit` limit this key on top of its organisation (a request must fit both). The secret (`key`) is in this answer only.',
   tags: ['Admin: API keys'],
   auth: adminOnly,
   body: { schema: createSchema, name: 'CreateApiKeyRequest' },
-  responses: { 201: jsonResponse('The key with its secret: `{id, key, org_id, name, scopes, expires_at, created_at}`.') },
+  responses: { 201: jsonResponse('The key with its secret: `{id, key, org_id, name, scopes, expires_at, rpm_limit, tpm_limit, created_at}`.') },
   errors: [400, 404, 413],
 });
 
@@ -64,9 +67,29 @@ export function registerAdminKeys(routes: RouteRegistry<ControlEnv>, deps: Contr
     if ('unknown' in parsed) throw invalidRequest(`Unknown scope '${parsed.unknown}'.`, 'scopes');
     const expiresAt = body.expires_at ? new Date(body.expires_at) : null;
     if (expiresAt && expiresAt.getTime() <= Date.now()) throw invalidRequest('expires_at must be in the future.', 'expires_at');
-    const { record, secret } = await deps.authenticator.issue({ orgId: org.id, name: body.name ?? null, scopes: parsed.scopes, expiresAt });
+    const { record, secret } = await deps.authenticator.issue({
+      orgId: org.id,
+      name: body.name ?? null,
+      scopes: parsed.scopes,
+      expiresAt,
+      rpmLimit: body.rpm_limit ?? null,
+      tpmLimit: body.tpm_limit ?? null,
+    });
     const wire = keyToWire(record);
-    return c.json({ id: wire.id, key: secret, org_id: wire.org_id, name: wire.name, scopes: wire.scopes, expires_at: wire.expires_at, created_at: wire.created_at }, 201);
+    return c.json(
+      {
+        id: wire.id,
+        key: secret,
+        org_id: wire.org_id,
+        name: wire.name,
+        scopes: wire.scopes,
+        expires_at: wire.expires_at,
+        rpm_limit: wire.rpm_limit,
+        tpm_limit: wire.tpm_limit,
+        created_at: wire.created_at,
+      },
+      201,
+    );
   });
 
   routes.add(listKeysRoute, async (c) => {

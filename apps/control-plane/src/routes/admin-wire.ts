@@ -29,6 +29,8 @@ export function keyToWire(key: ApiKeyRecord) {
     scopes: key.scopes,
     status: key.status,
     expires_at: key.expiresAt?.toISOString() ?? null,
+    rpm_limit: key.rpmLimit,
+    tpm_limit: key.tpmLimit,
     created_at: key.createdAt.toISOString(),
     revoked_at: key.revokedAt?.toISOString() ?? null,
   };

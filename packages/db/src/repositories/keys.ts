@@ -39,6 +39,8 @@ function toApiKey(row: KeyRow): ApiKeyRecord {
     scopes: [...row.scopes],
     status: row.status,
     expiresAt: row.expiresAt,
+    rpmLimit: row.rpmLimit,
+    tpmLimit: row.tpmLimit,
     createdAt: row.createdAt,
     revokedAt: row.revokedAt,
     lastUsedAt: row.lastUsedAt,
@@ -59,6 +61,8 @@ export function createKeyRepository(db: Drizzle): KeyRepository {
             keyPrefix: input.keyPrefix,
             scopes: [...input.scopes],
             expiresAt: input.expiresAt ?? null,
+            rpmLimit: input.rpmLimit ?? null,
+            tpmLimit: input.tpmLimit ?? null,
           })
           .returning();
         return toApiKey(row!);

@@ -1,4 +1,4 @@
-import { index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { organizations } from './organizations.js';
 
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -19,6 +19,10 @@ export const apiKeys = pgTable(
       .notNull()
       .default('active'),
     expiresAt: timestamptz('expires_at'),
+    /** Requests per minute for this key, on top of its organisation's; null = only the organisation's. */
+    rpmLimit: integer('rpm_limit'),
+    /** Tokens per minute for this key, on top of its organisation's; null = only the organisation's. */
+    tpmLimit: integer('tpm_limit'),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
     revokedAt: timestamptz('revoked_at'),
     lastUsedAt: timestamptz('last_used_at'),
