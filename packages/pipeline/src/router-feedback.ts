@@ -1,15 +1,36 @@
+import { randomUUID } from 'node:crypto';
 import type { Kv } from '@svc/kv';
 import type { RouteOutcome, Router, WeightStore } from '@svc/router';
 
 /** A kv key holding the router's learned state as JSON (shared by every instance). */
 export function kvWeightStore(kv: Kv, key = 'svc:router:weights'): WeightStore {
+  const lockKey = `${key}:lock`;
+  const read = async (): Promise<unknown> => {
+    const raw = await kv.get(key);
+    if (raw === null) return undefined;
+    try {
+      return JSON.parse(raw) as unknown;
+    } catch {
+      return undefined; // unreadable: the next save replaces it
+    }
+  };
   return {
-    async load() {
-      const raw = await kv.get(key);
-      return raw === null ? undefined : (JSON.parse(raw) as unknown);
-    },
+    load: read,
     async save(snapshot) {
       await kv.set(key, JSON.stringify(snapshot));
+    },
+    // A lease (SET NX with an expiry) serialises the instances' read-merge-write; one that finds
+    // it taken retries at its next save, keeping what it learned meanwhile.
+    async update(merge) {
+      const token = randomUUID();
+      if (!(await kv.setIfAbsent(lockKey, token, { ttlMs: 10_000 }))) throw new Error('router weights: another instance is saving; retrying at the next save');
+      try {
+        const next = merge(await read());
+        await kv.set(key, JSON.stringify(next));
+        return next;
+      } finally {
+        if ((await kv.get(lockKey)) === token) await kv.delete(lockKey);
+      }
     },
   };
 }
@@ -89,9 +110,13 @@ export class RouterFeedback {
     }
   }
 
-  /** Saves the weights when anything was learned since the last save. Never rejects. */
+  /** Saves the weights when anything was learned since the last save (merged with the other instances'), else reloads them. Never rejects. */
   async save(): Promise<void> {
-    if (!this.dirty) return;
+    if (!this.dirty) {
+      // Nothing to add: take up what the other instances learned since.
+      await this.restore();
+      return;
+    }
     this.dirty = false;
     try {
       await this.settings.router.save();

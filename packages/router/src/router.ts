@@ -3,6 +3,7 @@ import { type ChatRequest, type TaskComplexity, authorizationError, circuitBreak
 import { type Classification, classify } from './classify.js';
 import { type RequestFeatures, extractFeatures, featureDimension, memoryDimension, structuralDimension, toVector } from './features.js';
 import { type PolicySnapshot, type RoutingPolicy, createLinUcbPolicy } from './policy.js';
+import { mergePolicySnapshots } from './policy-merge.js';
 import { aliasPool, buildPools, requiredCapabilities } from './pools.js';
 import { resolvePreferences } from './preferences.js';
 import { byScore, expectedCompletionTokens, explain, scoreCandidates } from './score.js';
@@ -30,9 +31,18 @@ export interface Router {
   classify(request: ChatRequest): Classification & { features: RequestFeatures };
   /** Learns from an outcome: policy update, latency and token statistics. O(d^2), no I/O. */
   record(outcome: RouteOutcome): void;
-  /** Writes the learned state through `state.weights`; resolves without effect when none is set. */
+  /**
+   * Writes the learned state through `state.weights`; resolves without effect when none is set.
+   * With a store that can `update`, what this instance learned since its last save or restore is
+   * merged into what the other instances saved meanwhile (`mergePolicySnapshots`), and the merged
+   * learning becomes this instance's too.
+   */
   save(): Promise<void>;
-  /** Loads the learned state from `state.weights`, if any was saved. */
+  /**
+   * Loads the learned state from `state.weights`, if any was saved, keeping what this instance
+   * learned since its last save or restore on top of it: at start-up, and to take up the other
+   * instances' learning between saves.
+   */
   restore(): Promise<void>;
   readonly policy: RoutingPolicy;
 }
@@ -40,6 +50,12 @@ export interface Router {
 interface SavedRouter {
   policy: PolicySnapshot;
   completionTokens: Record<string, number>;
+}
+
+function isSavedRouter(value: unknown): value is SavedRouter {
+  if (typeof value !== 'object' || value === null) return false;
+  const p = (value as { policy?: unknown }).policy;
+  return typeof p === 'object' && p !== null && Array.isArray((p as { arms?: unknown }).arms) && typeof (p as { success?: unknown }).success === 'object';
 }
 
 type DecisionBase = Omit<RouteDecision, 'model' | 'waterfall' | 'tier' | 'source' | 'candidates'>;
@@ -181,6 +197,9 @@ export function createRouter(options: RouterOptions): Router {
     return pinned(forced, 'routing_override.force_model', { ...base, lane: decision.lane }, 'Override', context);
   }
 
+  /** Outcomes the policy learned (to tell whether it changed while a save or restore waited). */
+  let updates = 0;
+
   function record(outcome: RouteOutcome): void {
     const { decision } = outcome;
     const modelId = outcome.modelId ?? decision.model.id;
@@ -197,7 +216,13 @@ export function createRouter(options: RouterOptions): Router {
     }
     const reward = outcome.success ? (outcome.quality ?? 1) : 0;
     policy.update({ taskFamily: decision.taskFamily, vector: decision.vector, tier: model.tier, modelId, prior: model.qualityPrior, reward });
+    updates++;
   }
+
+  // The shared learning this instance last merged with (restore or save): what `save` adds to is
+  // everything learned since. A fresh policy starts from the untrained state every instance shares.
+  let synced: PolicySnapshot | undefined = policy.serialize();
+  let updatesAtSync = 0;
 
   return {
     route,
@@ -208,9 +233,36 @@ export function createRouter(options: RouterOptions): Router {
       return { ...classify(features), features };
     },
     async save() {
-      if (!state.weights) return;
-      const saved: SavedRouter = { policy: policy.serialize(), completionTokens: Object.fromEntries(tokensByFamily) };
-      await state.weights.save(saved);
+      const store = state.weights;
+      if (!store) return;
+      const completionTokens = Object.fromEntries(tokensByFamily);
+      const mine = policy.serialize();
+      const updatesAtStart = updates;
+      if (!store.update) {
+        await store.save({ policy: mine, completionTokens } satisfies SavedRouter);
+        synced = mine;
+        updatesAtSync = updatesAtStart;
+        return;
+      }
+      const since = synced;
+      const written = (await store.update((current) => {
+        const shared = isSavedRouter(current) ? current.policy : undefined;
+        // Nothing stored, or a snapshot of another build: this instance's learning is the state.
+        let merged = mine;
+        if (shared && since) {
+          try {
+            merged = mergePolicySnapshots(shared, since, mine);
+          } catch {
+            merged = mine;
+          }
+        }
+        return { policy: merged, completionTokens } satisfies SavedRouter;
+      })) as SavedRouter;
+      // Outcomes learned while the store was busy are kept on top of the merged state.
+      if (updates === updatesAtStart) policy.load(written.policy);
+      else policy.load(mergePolicySnapshots(written.policy, mine, policy.serialize()));
+      synced = written.policy;
+      updatesAtSync = updatesAtStart;
     },
     async restore() {
       const saved = (await state.weights?.load()) as Partial<SavedRouter> | undefined | null;
@@ -219,7 +271,21 @@ export function createRouter(options: RouterOptions): Router {
       for (const [family, tokens] of Object.entries(saved.completionTokens ?? {})) {
         if (taskFamilies.includes(family as TaskFamily) && Number.isFinite(tokens)) tokensByFamily.set(family as TaskFamily, tokens);
       }
-      if (saved.policy) policy.load(saved.policy);
+      if (saved.policy) {
+        // What this instance learned since it last synchronised stays, on top of the shared state.
+        let next = saved.policy;
+        if (synced && updates !== updatesAtSync) {
+          const mine = policy.serialize();
+          try {
+            next = mergePolicySnapshots(saved.policy, synced, mine);
+          } catch {
+            next = saved.policy; // another build's snapshot: load() below says why it cannot be taken
+          }
+        }
+        policy.load(next);
+        synced = saved.policy;
+        updatesAtSync = updates;
+      }
     },
   };
 }

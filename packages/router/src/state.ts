@@ -8,6 +8,13 @@ export interface StickyRoutes {
 export interface WeightStore {
   load(): Promise<unknown>;
   save(snapshot: unknown): Promise<void>;
+  /**
+   * Replaces the stored value with `merge(current)` atomically with respect to other instances'
+   * updates (current is undefined when nothing is stored) and resolves the value written. Rejects
+   * without writing when another instance holds the store; the caller retries later. Without it,
+   * `save` overwrites: the last instance to save wins.
+   */
+  update?(merge: (current: unknown) => unknown): Promise<unknown>;
 }
 
 /** Everything the router remembers between calls, supplied by the caller. */
