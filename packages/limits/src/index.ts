@@ -11,4 +11,4 @@ export {
 } from './limits.js';
 export { formatDuration } from './rate-limit-response.js';
 export { type LimitRefusal, type RefusalKind, refusalKind } from './refusal.js';
-export type { Reservation } from './reservation.js';
+export { type Reservation, unlimitedReservation } from './reservation.js';

@@ -1,33 +1,31 @@
 import type { Catalog, ModelInfo } from '@svc/catalog';
-import { type ChatRequest, type ChatResult, type GatewayError, type IntelligenceMode, type OutputConfig, type StreamEvent, type SvcMetadata, type Usage, defaultOutputConfig, isGatewayError, isProviderError, randomId } from '@svc/core';
-import { type ToolGovernance, ToolCallStreamGuard, checkDeclaredTools, checkToolCalls } from '@svc/governance';
+import { type ChatRequest, type ChatResult, type GatewayError, type IntelligenceMode, defaultOutputConfig, isGatewayError, randomId } from '@svc/core';
+import { type ToolGovernance, checkDeclaredTools, checkToolCalls } from '@svc/governance';
 import { type OutputVerifier, createOutputVerifier } from '@svc/healing';
-import { type Reservation, callerLimits } from '@svc/limits';
+import { type Reservation, callerLimits, unlimitedReservation } from '@svc/limits';
 import { type LatencyStats, type MemorySignals, type RouteContext, type Router, createLatencyStats, createRouter } from '@svc/router';
 import type { HistogramSeries } from '@svc/telemetry';
 import type { Attempt } from './attempt.js';
-import type { ChatResponse, ChatStreamResponse, GatewayDeps, GatewayTimeouts, RequestContext } from './gateway-types.js';
+import type { ChatResponse, GatewayDeps, GatewayTimeouts, RequestContext } from './gateway-types.js';
 import { LearnRecorder } from './learn-records.js';
 
 export type { ChatJsonResponse, ChatResponse, ChatStreamResponse, GatewayDeps, GatewayTimeouts, RequestContext } from './gateway-types.js';
 import { type CallSettings, type ProviderLookup, callChat, openStream } from './call.js';
 import { countRejection, countUpstreamError } from './call-metrics.js';
 import { type Cost, computeCost, sumCosts } from '@svc/billing';
-import { type Deadline, createDeadline } from './deadline.js';
-import { estimateUsage } from './estimate-usage.js';
+import { createDeadline } from './deadline.js';
 import { resolveIntelligenceMode } from './intelligence-mode.js';
 import { answerHeaders, buildSvcMetadata, routingHeaders } from './metadata.js';
-import { replicateEvent } from './replicate-stream.js';
-import { type CacheHit, type CacheMiss, cacheEnabled, hitCost, hitUsage, lookupCache, storeAnswer } from './cache-stage.js';
-import { StreamCollector } from './stream-collect.js';
-import { type Verified, addUsage, healOptions, streamReport, verificationPlan, verifyAnswer } from './verification.js';
-import { replayStream } from './stream-replay.js';
+import { type CacheMiss, cacheEnabled, lookupCache, storeAnswer } from './cache-stage.js';
+import { type StreamOwner, streamResponse } from './stream-response.js';
+import { cacheHitResponse } from './cache-hit-response.js';
+import { type Verified, addUsage, healOptions, verificationPlan, verifyAnswer } from './verification.js';
 import type { RoutingDecision } from './decision-log.js';
 import { reliabilitySettings } from './reliability.js';
 import { type Speculation, speculate, speculationDraft } from './speculation.js';
 import { largerContextModels, requiredCapabilities } from './route.js';
 import { injectMemory, memorySignals, recallForRequest, redactRequest, rememberExchange, restoreResult } from './memory-stage.js';
-import { NORMAL, type Shed, type Switches, reportShed, runs, shedList, shedMetadata, switchedVerification } from './switches.js';
+import { NORMAL, reportShed, runs, shedList, shedMetadata, switchedVerification } from './switches.js';
 
 const defaultTimeouts: GatewayTimeouts = { requestMs: 600_000, firstByteMs: 120_000 };
 const defaultRetry = { maxRetries: 1, baseMs: 200, capMs: 2_000 };
@@ -48,6 +46,9 @@ export class Gateway {
   /** Proxy mode routes on the structural features only (spec §Intelligence modes: the small vector). */
   private readonly verifier: OutputVerifier;
   private readonly recorder: LearnRecorder;
+  /** What a streamed answer needs of this gateway (`stream-response.ts`). */
+  private readonly streamOwner: StreamOwner;
+  private readonly cacheHitOwner: { catalog: Catalog; recorder: LearnRecorder };
   private readonly overhead: HistogramSeries;
   private readonly streamOverhead: HistogramSeries;
 
@@ -57,6 +58,8 @@ export class Gateway {
     this.maxAttempts = deps.maxAttempts ?? 4;
     this.verifier = deps.verifier ?? createOutputVerifier();
     this.recorder = new LearnRecorder(deps);
+    this.streamOwner = { deps, verifier: this.verifier, recorder: this.recorder };
+    this.cacheHitOwner = { catalog: deps.catalog, recorder: this.recorder };
     this.routerLatency = deps.routerLatency ?? createLatencyStats();
     this.router = deps.router ?? createRouter({ catalog: deps.catalog, latency: this.routerLatency });
     const latency = this.routerLatency;
@@ -148,7 +151,7 @@ export class Gateway {
     const routed = this.route(request, context, mode);
     let decision = routed instanceof Promise ? await routed : routed;
     // Stage 1's limits (RPM/TPM, monthly budget and quota): admitted against the first choice's prices.
-    const reservation = this.deps.limiter ? await this.admit(request, context, decision.model, decision.promptTokens) : unlimited;
+    const reservation = this.deps.limiter ? await this.admit(request, context, decision.model, decision.promptTokens) : unlimitedReservation;
     // The operator's flags and degradation level: one snapshot for the whole request.
     const switches = this.deps.switches?.current ?? NORMAL;
     const shed = shedList(switches);
@@ -171,7 +174,7 @@ export class Gateway {
       if ('hit' in cached) {
         // A hit consumes no tokens and costs nothing: only the request counts.
         void reservation.settle({ actualTokens: 0, actualCostUsd: 0 });
-        const hit = withHeaders(this.cacheHit(request, context, mode, cached.hit), reservation.headers);
+        const hit = withHeaders(cacheHitResponse(this.cacheHitOwner, request, context, mode, cached.hit), reservation.headers);
         reportShed(switches, shed, this.deps.metrics, hit.headers);
         shedMetadata(switches, shed, hit.kind === 'json' ? hit.metadata : hit.metadata()!);
         return hit;
@@ -230,7 +233,7 @@ export class Gateway {
         ended = true; // the stream owns the reservation from here
         // Until the first event is ready to send: the request's time so far less the provider's.
         this.streamOverhead.observe(Math.max(0, performance.now() - context.startedAt - opened.providerMs) / 1000);
-        return this.streamResponse(request, context, decision, mode, output, opened.model, opened.value, attempts, deadline, miss, providers, orgProviders, governance, reservation, switches, shed);
+        return streamResponse(this.streamOwner, { request, context, decision, mode, output, model: opened.model, opened: opened.value, attempts, deadline, miss, providers, orgProviders, governance, reservation, switches, shed });
       }
       speculation = draft ? await speculate(outbound, draft, settings, attempts, healOptions(output, this.verifier)) : undefined;
       const called = speculation?.accepted
@@ -331,185 +334,6 @@ export class Gateway {
     }
   }
 
-  private streamResponse(
-    request: ChatRequest,
-    context: RequestContext,
-    decision: RoutingDecision,
-    mode: IntelligenceMode,
-    output: OutputConfig,
-    model: ModelInfo,
-    opened: { first: IteratorResult<StreamEvent>; rest: AsyncIterator<StreamEvent> },
-    attempts: Attempt[],
-    deadline: Deadline,
-    miss: CacheMiss | undefined,
-    providers: ProviderLookup,
-    orgProviders: ProviderLookup | undefined,
-    governance: ToolGovernance | undefined,
-    reservation: Reservation,
-    switches: Switches,
-    shed: Shed,
-  ): ChatStreamResponse {
-    let metadata: SvcMetadata | undefined;
-    const self = this;
-    const replicas = request.n > 1 && providers.get(model.provider)?.multipleChoices === false ? request.n : 1;
-    const byok = orgProviders?.get(model.provider) !== undefined;
-    // Before the headers, so a verification the switches skip is named in them.
-    const plan = switchedVerification(verificationPlan(request, mode, output), request.svc?.outputVerification !== undefined, switches, shed);
-    const firstToken = this.deps.metrics.model(model.provider, model.id).timeToFirstToken;
-    async function* events(): AsyncGenerator<StreamEvent> {
-      let usage: Usage | undefined;
-      // References to the streamed text, joined only when the provider sends no usage (then tokenised).
-      const pieces: string[] = [];
-      let outcome = 'client_closed';
-      // Only when the answer will be cached or verified: the events are kept to rebuild it once complete.
-      const collector = miss || plan.verify ? new StreamCollector(model.upstreamId) : undefined;
-      const track = (event: StreamEvent) => {
-        collector?.add(event);
-        if (event.type === 'usage') usage = event.usage;
-        else if (event.type === 'text-delta' || event.type === 'reasoning-delta' || event.type === 'refusal-delta') {
-          if (pieces.length === 0) firstToken.observe((performance.now() - context.startedAt) / 1000);
-          pieces.push(event.text);
-        } else if (event.type === 'tool-call-delta') {
-          if (pieces.length === 0) firstToken.observe((performance.now() - context.startedAt) / 1000);
-          pieces.push(event.argumentsDelta);
-        } else return;
-        // TPM counts streamed tokens as they are produced (about 4 characters each), every 32 pieces.
-        if (limited && pieces.length - charged >= 32) chargeSince();
-      };
-      const limited = reservation !== unlimited;
-      let charged = 0;
-      const chargeSince = () => {
-        let chars = 0;
-        for (let i = charged; i < pieces.length; i++) chars += pieces[i]!.length;
-        charged = pieces.length;
-        const tokens = Math.ceil(chars / 4);
-        void reservation.charge(tokens, byok ? 0 : (tokens * model.outputPricePerMTok) / 1e6);
-      };
-      // Tool governance holds a call back until it can judge it; a blocked one ends the stream with an error event.
-      const guard = governance ? new ToolCallStreamGuard(governance) : undefined;
-      function* emit(event: StreamEvent): Generator<StreamEvent> {
-        for (const out of guard ? guard.push(event) : [event]) {
-          if (replicas > 1) yield* replicateEvent(out, replicas);
-          else yield out;
-        }
-      }
-      try {
-        if (!opened.first.done) {
-          track(opened.first.value);
-          yield* emit(opened.first.value);
-        }
-        while (true) {
-          const next = await opened.rest.next();
-          if (next.done) break;
-          track(next.value);
-          yield* emit(next.value);
-        }
-        if (guard) for (const out of guard.end()) yield* replicas > 1 ? replicateEvent(out, replicas) : [out];
-        outcome = 'ok';
-        const complete = miss ? collector?.result() : undefined;
-        if (complete && miss) storeAnswer(self.deps.exactCache, self.deps.semanticCache, request, context.caller.org.id, miss, { result: complete, model: model.id, provider: model.provider, tier: model.tier, storedAt: Date.now() });
-      } catch (error) {
-        // Our own abort (the client went away) surfaces as an upstream read failure.
-        if (context.signal.aborted) return;
-        outcome = isGatewayError(error) && error.code === 'tool_call_blocked' ? 'tool_call_blocked' : 'error_after_first_byte';
-        if (isProviderError(error) && error.retryable) void self.deps.breakers?.record(model.id, 'failure');
-        throw error;
-      } finally {
-        deadline.clear();
-        if (outcome !== 'ok') void opened.rest.return?.();
-        const finalUsage = usage ?? (await estimateUsage(request.messages, pieces.join('')));
-        const latencyMs = Math.round(performance.now() - context.startedAt);
-        const cost = computeCost(model, finalUsage);
-        metadata = buildSvcMetadata({ requestId: context.requestId, requestedModel: request.model, decision, served: model, mode, latencyMs, cost, byok });
-        void reservation.settle({ actualTokens: finalUsage.totalTokens, actualCostUsd: byok ? 0 : cost.costUsd });
-        // A stream is verified once complete and reported only: its chunks are already sent.
-        const report = outcome === 'ok' && plan.verify && request.responseFormat ? streamReport(collector?.result(), request.responseFormat, self.verifier, output) : undefined;
-        if (report) metadata.healer_report = report;
-        if (plan.notApplied) metadata.not_applied = [...(metadata.not_applied ?? []), 'svc.output_verification'];
-        const details: Record<string, unknown> = {};
-        if (!usage) {
-          details.usageEstimated = true;
-          metadata.usage_estimated = true;
-        }
-        if (replicas > 1) details.replicatedChoices = replicas - 1;
-        if (shed.length > 0) details.shed = [...shed];
-        shedMetadata(switches, shed, metadata);
-        self.recorder.outcome(context, request, decision, mode, model, attempts, outcome, finalUsage, cost, latencyMs, true, details);
-      }
-    }
-    const headers = { ...routingHeaders(context.requestId, context.caller.org.id, decision, model, mode), ...reservation.headers };
-    reportShed(switches, shed, this.deps.metrics, headers);
-    return {
-      kind: 'stream',
-      events: events(),
-      headers,
-      model: model.id,
-      metadata: () => metadata,
-    };
-  }
-
-  /**
-   * A cache hit: the stored answer, free (cost 0, the baseline saved in full), lane `turbo`,
-   * `decision_source: CacheHit`; replayed token by token when the request streams. Logged in the
-   * ledger (cache_hit) and the decision log; the router learns nothing from it.
-   */
-  private cacheHit(request: ChatRequest, context: RequestContext, mode: IntelligenceMode, hit: CacheHit): ChatResponse {
-    const { answer } = hit;
-    const usage = hitUsage(answer);
-    const cost = hitCost(usage);
-    const latencyMs = Math.round(performance.now() - context.startedAt);
-    const served = this.deps.catalog.get(answer.model);
-    const metadata: SvcMetadata = {
-      request_id: context.requestId,
-      routing_decision: `turbo lane via CacheHit (${hit.layer === 'semantic' ? 'semantic' : `exact ${hit.layer}`}): ${answer.model}`,
-      provider: answer.provider,
-      tier: answer.tier,
-      provider_tier: null,
-      latency_ms: latencyMs,
-      requested_model: request.model,
-      decision_source: 'CacheHit',
-      task_family: null,
-      cost_usd: cost ? 0 : null,
-      baseline_cost_usd: cost?.baselineCostUsd ?? null,
-      savings_usd: cost?.savingsUsd ?? null,
-      savings_pct: cost?.savingsPct ?? null,
-      cost_attribution: 'svc',
-      estimated_cost_usd: cost ? 0 : null,
-      intelligence_mode: mode,
-      lane: 'turbo',
-      model: answer.model,
-      cache_hit: true,
-      cache_type: hit.layer === 'semantic' ? 'semantic' : 'exact',
-      ...(hit.similarity === undefined ? {} : { semantic_similarity: hit.similarity }),
-    };
-    const headers: Record<string, string> = {
-      'x-request-id': context.requestId,
-      'x-svc-request-id': context.requestId,
-      'x-svc-org-id': context.caller.org.id,
-      'x-svc-model': answer.model,
-      'x-svc-provider': answer.provider,
-      'x-svc-tier-used': answer.tier,
-      'x-svc-lane-used': 'turbo',
-      'x-svc-intelligence-mode': mode,
-      'x-svc-cache-hit': 'true',
-      'x-svc-cache-type': metadata.cache_type!,
-      'x-svc-latency-ms': String(latencyMs),
-    };
-    if (hit.similarity !== undefined) headers['x-svc-semantic-similarity'] = hit.similarity.toFixed(4);
-    if (usage) {
-      headers['x-svc-input-tokens'] = String(usage.promptTokens);
-      headers['x-svc-output-tokens'] = String(usage.completionTokens);
-      headers['x-svc-cost-usd'] = '0';
-    }
-    this.recorder.cacheHit(context, request, mode, answer, hit, usage, cost, latencyMs, served);
-    const result: ChatResult = { ...answer.result, ...(usage ? { usage } : {}) };
-    if (!request.stream) return { kind: 'json', result, metadata, headers };
-    async function* events(): AsyncGenerator<StreamEvent> {
-      yield* replayStream(result, usage);
-    }
-    return { kind: 'stream', events: events(), headers, model: answer.model, metadata: () => metadata };
-  }
-
   private observeAttempt(model: ModelInfo, attempt: Attempt): void {
     const series = this.deps.metrics.model(model.provider, model.id);
     const seconds = attempt.latencyMs / 1000;
@@ -541,7 +365,6 @@ export function replicateChoices(result: ChatResult, n: number): number {
 const defaultCompletionEstimate = 1_000;
 
 /** The reservation of a gateway without a limiter. */
-const unlimited: Reservation = { headers: {}, charge: async () => {}, settle: async () => {}, release: async () => {} };
 
 function withHeaders(response: ChatResponse, extra: Readonly<Record<string, string>>): ChatResponse {
   for (const _ in extra) return { ...response, headers: { ...response.headers, ...extra } };

@@ -1,6 +1,6 @@
 import type { Catalog, ModelInfo, ModelKind } from '@svc/catalog';
 import { type IntelligenceMode, type SvcMetadata, invalidRequest, isProviderError, noProviderConfigured, toGatewayError } from '@svc/core';
-import { type Reservation, callerLimits } from '@svc/limits';
+import { type Reservation, callerLimits, unlimitedReservation } from '@svc/limits';
 import type { Provider } from '@svc/providers';
 import { allBreakersOpen } from '@svc/resilience';
 import type { ProviderLookup } from './call.js';
@@ -47,12 +47,11 @@ export function resolveUnitModel(catalog: Catalog, requested: string | undefined
   return model;
 }
 
-const unlimited: Reservation = { headers: {}, charge: async () => {}, settle: async () => {}, release: async () => {} };
 
 /** Admits the request against the organisation's RPM/TPM limits, budget and quota. */
 export async function admitUnits(deps: UnitStageDeps, context: RequestContext, estimate: { tokens: number; costUsd: number }): Promise<Reservation> {
   unitMode(context); // a bad X-Intelligence-Mode is a 400 before anything is spent
-  if (!deps.limiter) return unlimited;
+  if (!deps.limiter) return unlimitedReservation;
   try {
     return await deps.limiter.admit({
       orgId: context.caller.org.id,
