@@ -178,6 +178,21 @@ describe('per-key limits', () => {
     expect(listed.data.find((k) => k.id === batch.id)).toMatchObject({ rpm_limit: 2, tpm_limit: 50_000 });
   });
 
+  it('changes a key\'s limits at once (PATCH), null clearing one; an unknown key is 404', async () => {
+    const org = await json<{ id: string }>(await admin('POST', '/v1/admin/orgs', { name: `kp-${randomUUID()}` }));
+    const key = await json<{ id: string; key: string }>(await admin('POST', '/v1/admin/keys', { org_id: org.id }));
+    expect((await chatWith(key.key)).status).toBe(200); // the key is now in the auth cache
+    const patched = await admin('PATCH', `/v1/admin/keys/${key.id}`, { rpm_limit: 1, name: 'throttled' });
+    expect(patched.status).toBe(200);
+    expect(await json(patched)).toMatchObject({ id: key.id, object: 'api_key', name: 'throttled', rpm_limit: 1, tpm_limit: null });
+    expect((await chatWith(key.key)).status).toBe(200);
+    expect((await chatWith(key.key)).status).toBe(429);
+    expect(await json(await admin('PATCH', `/v1/admin/keys/${key.id}`, { rpm_limit: null }))).toMatchObject({ rpm_limit: null, name: 'throttled' });
+    expect((await chatWith(key.key)).status).toBe(200);
+    expect((await admin('PATCH', '/v1/admin/keys/key_missing', { rpm_limit: 5 })).status).toBe(404);
+    expect(await json(await admin('PATCH', `/v1/admin/keys/${key.id}`, { tpm_limit: -5 }))).toMatchObject({ error: { param: 'tpm_limit' } });
+  });
+
   it('refuses limits that are not whole numbers >= 0', async () => {
     const org = await json<{ id: string }>(await admin('POST', '/v1/admin/orgs', { name: `klv-${randomUUID()}` }));
     for (const body of [{ rpm_limit: -1 }, { rpm_limit: 1.5 }, { tpm_limit: 'many' }, { tpm_limit: 3_000_000_000 }]) {
@@ -206,6 +221,31 @@ describe.skipIf(!sharedStores && process.env.CI !== 'true')('revocation across i
       expect((await callB()).status).toBe(200); // B has now cached the key as valid
       await a.authenticator.revoke(record.id);
       await expect.poll(async () => (await callB()).status, { timeout: 1_000, interval: 50 }).toBe(401);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  it('applies a key\'s new limits on another instance at once, counted in the shared buckets', async () => {
+    const env = parseEnv({ DATABASE_URL: process.env.TEST_DATABASE_URL, REDIS_URL: process.env.TEST_REDIS_URL, SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent' });
+    const [a, b] = await Promise.all([createRuntime(env), createRuntime(env)]);
+    try {
+      const org = await a.db.orgs.ensure(`shared-limits-${randomUUID()}`);
+      const { record, secret } = await a.authenticator.issue({ orgId: org.id, scopes: ['inference:chat'] });
+      const [appA, appB] = [createInferenceApp({ ...a, maxBodyBytes: 1024 * 1024 }), createInferenceApp({ ...b, maxBodyBytes: 1024 * 1024 })];
+      const call = (app: typeof appA) =>
+        app.request('/v1/chat/completions', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ model: 'svc/auto', messages: [{ role: 'user', content: 'hi' }] }),
+        });
+      expect((await call(appB)).status).toBe(200); // B has the key cached without limits
+      await a.authenticator.update(record.id, { rpmLimit: 2 });
+      await expect.poll(async () => (await b.authenticator.authenticate(secret)).keyLimits, { timeout: 1_000, interval: 50 }).toEqual({ rpm: 2, tpm: null });
+      // Two requests a minute, across both instances.
+      expect((await call(appA)).status).toBe(200);
+      expect((await call(appB)).status).toBe(200);
+      expect((await call(appA)).status).toBe(429);
     } finally {
       await Promise.all([a.close(), b.close()]);
     }

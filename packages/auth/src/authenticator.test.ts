@@ -28,6 +28,7 @@ function counting(store: Database): AuthStore & { lookups: number } {
       get: store.keys.get,
       list: store.keys.list,
       revoke: store.keys.revoke,
+      update: store.keys.update,
     },
   };
   return counted;

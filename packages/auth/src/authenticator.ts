@@ -1,7 +1,7 @@
 import { type Caller, type Scope, authenticationError, isScope, scopes as allScopes } from '@svc/core';
 import { LRUCache } from 'lru-cache';
 import { digestsEqual, generateApiKey, generateKeyId, hashApiKey, keyPrefix } from './api-key.js';
-import type { ApiKeyRecord, AuthStore, RevocationBus } from './store.js';
+import type { ApiKeyPatch, ApiKeyRecord, AuthStore, RevocationBus } from './store.js';
 
 export interface AuthenticatorSettings {
   store: AuthStore;
@@ -22,6 +22,7 @@ export interface IssuedKey {
 
 const revocationChannel = 'auth:revoked';
 const orgChannel = 'auth:org-changed';
+const keyChannel = 'auth:key-changed';
 
 interface CachedKey {
   caller: Caller;
@@ -64,6 +65,7 @@ export class Authenticator {
     this.unsubscribe = await Promise.all([
       this.bus.subscribe(revocationChannel, (keyId) => this.evict(keyId)),
       this.bus.subscribe(orgChannel, (orgId) => this.forgetOrg(orgId)),
+      this.bus.subscribe(keyChannel, (keyId) => this.forgetKey(keyId)),
     ]);
   }
 
@@ -80,6 +82,23 @@ export class Authenticator {
   async orgChanged(orgId: string): Promise<void> {
     this.forgetOrg(orgId);
     await this.bus?.publish(orgChannel, orgId);
+  }
+
+  /**
+   * Changes a key's name or its own per-minute limits; the key is reloaded on its next request,
+   * here at once and on every instance sharing the bus. Undefined for an unknown id.
+   */
+  async update(id: string, patch: ApiKeyPatch): Promise<ApiKeyRecord | undefined> {
+    const record = await this.store.keys.update(id, patch);
+    if (!record) return undefined;
+    this.forgetKey(id);
+    await this.bus?.publish(keyChannel, id);
+    return record;
+  }
+
+  private forgetKey(keyId: string): void {
+    const hash = this.hashesById.get(keyId);
+    if (hash !== undefined && typeof this.cache.peek(hash) === 'object') this.cache.delete(hash);
   }
 
   private forgetOrg(orgId: string): void {

@@ -1,7 +1,7 @@
 import type { Organization } from '@svc/core';
-import type { ApiKeyRecord, NewApiKey, NewOrganization, OrganizationPatch } from '@svc/db';
+import type { ApiKeyPatch, ApiKeyRecord, NewApiKey, NewOrganization, OrganizationPatch } from '@svc/db';
 
-export type { ApiKeyRecord, NewApiKey, NewOrganization, OrganizationPatch };
+export type { ApiKeyPatch, ApiKeyRecord, NewApiKey, NewOrganization, OrganizationPatch };
 
 /** What authentication needs from the relational store (a subset of @svc/db's Database). */
 export interface AuthStore {
@@ -19,6 +19,7 @@ export interface AuthStore {
     get(id: string): Promise<ApiKeyRecord | undefined>;
     list(orgId?: string): Promise<ApiKeyRecord[]>;
     revoke(id: string): Promise<ApiKeyRecord | undefined>;
+    update(id: string, patch: ApiKeyPatch): Promise<ApiKeyRecord | undefined>;
   };
 }
 

@@ -63,6 +63,13 @@ export interface NewApiKey {
   tpmLimit?: number | null;
 }
 
+/** What `keys.update` may change; an absent field is left as it is. */
+export interface ApiKeyPatch {
+  name?: string | null;
+  rpmLimit?: number | null;
+  tpmLimit?: number | null;
+}
+
 /** One billed request in the usage ledger. Costs are USD, latency milliseconds. */
 export interface UsageEvent {
   /** Idempotency key: inserting the same id twice keeps the first row. */

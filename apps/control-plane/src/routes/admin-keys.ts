@@ -17,6 +17,12 @@ const createSchema = v.object({
   tpm_limit: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(2_147_483_647), v.description("The key's own tokens per minute, held on top of its organisation's; null or absent: none of its own.")))),
 });
 
+const patchSchema = v.object({
+  name: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(100, 'at most 100 characters')))),
+  rpm_limit: createSchema.entries.rpm_limit,
+  tpm_limit: createSchema.entries.tpm_limit,
+});
+
 const listQuery = v.object({ org_id: v.optional(v.pipe(v.string(), v.description("Only this organisation's keys; all keys when absent or empty."))) });
 
 export const createKeyRoute = defineRoute({
@@ -43,6 +49,20 @@ export const listKeysRoute = defineRoute({
   query: listQuery,
   responses: { 200: jsonResponse('A `list` of `api_key` objects.') },
   errors: [400],
+});
+
+export const updateKeyRoute = defineRoute({
+  method: 'patch',
+  path: '/v1/admin/keys/{id}',
+  operationId: 'updateApiKey',
+  summary: "Change an API key's name or its own rate limits",
+  description: 'Absent fields stay as they are; `null` clears a limit. Applies to the next request, on every instance.',
+  tags: ['Admin: API keys'],
+  auth: adminOnly,
+  params: v.object({ id: v.pipe(v.string(), v.description('The key id.')) }),
+  body: { schema: patchSchema, name: 'UpdateApiKeyRequest' },
+  responses: { 200: jsonResponse('The `api_key` object (without its secret).') },
+  errors: [400, 404, 413],
 });
 
 export const revokeKeyRoute = defineRoute({
@@ -96,6 +116,17 @@ export function registerAdminKeys(routes: RouteRegistry<ControlEnv>, deps: Contr
     const { org_id: orgId } = validate(listQuery, c.req.query());
     const keys = await deps.db.keys.list(orgId || undefined);
     return c.json({ object: 'list', data: keys.map(keyToWire) });
+  });
+
+  routes.add(updateKeyRoute, async (c) => {
+    const body = validate(patchSchema, await readJson(c, deps.maxBodyBytes));
+    const record = await deps.authenticator.update(c.req.param('id') ?? '', {
+      ...(body.name !== undefined ? { name: body.name } : {}),
+      ...(body.rpm_limit !== undefined ? { rpmLimit: body.rpm_limit } : {}),
+      ...(body.tpm_limit !== undefined ? { tpmLimit: body.tpm_limit } : {}),
+    });
+    if (!record) throw notFound(`No API key '${c.req.param('id')}'.`, 'id');
+    return c.json(keyToWire(record));
   });
 
   routes.add(revokeKeyRoute, async (c) => {

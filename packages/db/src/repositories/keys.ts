@@ -3,7 +3,7 @@ import { toDbError } from '../errors.js';
 import { apiKeys } from '../schema/api-keys.js';
 import { orgOutputConfigs } from '../schema/org-output-configs.js';
 import { organizations } from '../schema/organizations.js';
-import type { ApiKeyRecord, NewApiKey, OrganizationRecord } from '../types.js';
+import type { ApiKeyPatch, ApiKeyRecord, NewApiKey, OrganizationRecord } from '../types.js';
 import { type Drizzle, isUuid } from './drizzle.js';
 import { toOrganization } from './orgs.js';
 import { toOutputConfig } from './output-configs.js';
@@ -21,6 +21,8 @@ export interface KeyRepository {
   get(id: string): Promise<ApiKeyRecord | undefined>;
   /** Keys of one organisation, or of all when orgId is omitted; oldest first. */
   list(orgId?: string): Promise<ApiKeyRecord[]>;
+  /** Changes a key's name or its own per-minute limits (null clears one). Undefined for unknown ids. */
+  update(id: string, patch: ApiKeyPatch): Promise<ApiKeyRecord | undefined>;
   /** Marks the key revoked. Idempotent: the first `revokedAt` is kept. Undefined for unknown ids. */
   revoke(id: string): Promise<ApiKeyRecord | undefined>;
   /** Sets `lastUsedAt` to now. Never rejects (resolves false on failure), so it can be left unawaited. */
@@ -96,6 +98,16 @@ export function createKeyRepository(db: Drizzle): KeyRepository {
         asc(apiKeys.id),
       );
       return rows.map(toApiKey);
+    },
+
+    async update(id, patch) {
+      const set: Partial<typeof apiKeys.$inferInsert> = {};
+      if (patch.name !== undefined) set.name = patch.name;
+      if (patch.rpmLimit !== undefined) set.rpmLimit = patch.rpmLimit;
+      if (patch.tpmLimit !== undefined) set.tpmLimit = patch.tpmLimit;
+      if (Object.keys(set).length === 0) return this.get(id);
+      const [row] = await db.update(apiKeys).set(set).where(eq(apiKeys.id, id)).returning();
+      return row ? toApiKey(row) : undefined;
     },
 
     async revoke(id) {
