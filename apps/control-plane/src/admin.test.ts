@@ -193,6 +193,22 @@ describe('per-key limits', () => {
     expect(await json(await admin('PATCH', `/v1/admin/keys/${key.id}`, { tpm_limit: -5 }))).toMatchObject({ error: { param: 'tpm_limit' } });
   });
 
+  it('holds a key to its own monthly budget: 402 once spent, the org\'s other key served', async () => {
+    const org = await json<{ id: string }>(await admin('POST', '/v1/admin/orgs', { name: `kb-${randomUUID()}` }));
+    const created = await admin('POST', '/v1/admin/keys', { org_id: org.id, monthly_budget_usd: 0.0000001 });
+    const capped = await json<{ id: string; key: string; monthly_budget_usd: number }>(created);
+    expect(capped.monthly_budget_usd).toBe(0.0000001);
+    const refused = await chatWith(capped.key);
+    expect(refused.status).toBe(402);
+    expect(await json(refused)).toMatchObject({ error: { type: 'billing_error', code: 'budget_exceeded' } });
+    const other = await json<{ key: string }>(await admin('POST', '/v1/admin/keys', { org_id: org.id }));
+    expect((await chatWith(other.key)).status).toBe(200);
+    // Raised, it serves at once; negative budgets are refused.
+    expect(await json(await admin('PATCH', `/v1/admin/keys/${capped.id}`, { monthly_budget_usd: 50 }))).toMatchObject({ monthly_budget_usd: 50 });
+    expect((await chatWith(capped.key)).status).toBe(200);
+    expect(await json(await admin('PATCH', `/v1/admin/keys/${capped.id}`, { monthly_budget_usd: -1 }))).toMatchObject({ error: { param: 'monthly_budget_usd' } });
+  });
+
   it('refuses limits that are not whole numbers >= 0', async () => {
     const org = await json<{ id: string }>(await admin('POST', '/v1/admin/orgs', { name: `klv-${randomUUID()}` }));
     for (const body of [{ rpm_limit: -1 }, { rpm_limit: 1.5 }, { tpm_limit: 'many' }, { tpm_limit: 3_000_000_000 }]) {
@@ -241,7 +257,7 @@ describe.skipIf(!sharedStores && process.env.CI !== 'true')('revocation across i
         });
       expect((await call(appB)).status).toBe(200); // B has the key cached without limits
       await a.authenticator.update(record.id, { rpmLimit: 2 });
-      await expect.poll(async () => (await b.authenticator.authenticate(secret)).keyLimits, { timeout: 1_000, interval: 50 }).toEqual({ rpm: 2, tpm: null });
+      await expect.poll(async () => (await b.authenticator.authenticate(secret)).keyLimits, { timeout: 1_000, interval: 50 }).toEqual({ rpm: 2, tpm: null, monthlyBudgetUsd: null });
       // Two requests a minute, across both instances.
       expect((await call(appA)).status).toBe(200);
       expect((await call(appB)).status).toBe(200);

@@ -25,8 +25,8 @@ export const usage = `usage: svc <command>
   svc orgs create NAME [--plan P] [--rpm N] [--tpm N] [--budget-usd X] [--token-quota N] [--free-models-only]
   svc orgs list
   svc keys create --org NAME [--name N] [--scopes a,b] [--rpm N] [--tpm N] [--budget-usd X] [--expires-in 30d]
-        (--rpm/--tpm hold this key, on top of its organisation's limits; --budget-usd sets the
-         organisation's monthly budget: budgets are per organisation)
+        (--rpm, --tpm and --budget-usd hold this key, on top of its organisation's limits, which
+         svc orgs create sets)
   svc keys list [--org NAME]
   svc keys revoke ID
   svc users create --email ADDRESS --org NAME [--role admin|member]   (prints a one-time enrollment link)

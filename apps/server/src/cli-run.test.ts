@@ -39,17 +39,17 @@ describe('svc CLI on the embedded store', () => {
     const listed = await svc('keys', 'list', '--org', 'acme');
     expect(listed.out).toHaveLength(1);
     expect(listed.out[0]).toContain('active');
-    expect(listed.out[0]).toContain('tpm=1000');
+    expect(listed.out[0]).toContain('tpm=1000  budget=$12.5');
     expect(listed.out[0]).not.toContain(secret);
     const keyId = listed.out[0]!.split(/\s+/)[0]!;
 
     const db = await createDb({ dataDir });
     try {
       const acme = await db.orgs.getByName('acme');
-      // --tpm held the key, not the organisation; the budget is the organisation's.
-      expect(acme).toMatchObject({ rpmLimit: 60, tpmLimit: null, monthlyBudgetUsd: 12.5 });
+      // --tpm and --budget-usd held the key, not the organisation.
+      expect(acme).toMatchObject({ rpmLimit: 60, tpmLimit: null, monthlyBudgetUsd: null });
       const key = await db.keys.get(keyId);
-      expect(key).toMatchObject({ rpmLimit: null, tpmLimit: 1000 });
+      expect(key).toMatchObject({ rpmLimit: null, tpmLimit: 1000, monthlyBudgetUsd: 12.5 });
       expect(key!.scopes).toEqual(['inference:chat', 'memory:read']);
       const days = (key!.expiresAt!.getTime() - Date.now()) / 86_400_000;
       expect(days).toBeGreaterThan(29.9);

@@ -80,21 +80,32 @@ async function run(command: string[], values: Values, context: Context, io: CliI
       expiresAt = new Date(Date.now() + ms);
     }
     let org = await db.orgs.ensure(values.org);
-    // --rpm/--tpm hold this key (on top of its organisation); a budget, quota or plan is the organisation's.
-    const { rpmLimit, tpmLimit, ...patch } = limits(values);
+    // --rpm/--tpm/--budget-usd hold this key (on top of its organisation); a quota or plan is the organisation's.
+    const { rpmLimit, tpmLimit, monthlyBudgetUsd, ...patch } = limits(values);
     if (Object.keys(patch).length > 0) org = (await db.orgs.update(org.id, patch)) ?? org;
-    const { record, secret } = await authenticator.issue({ orgId: org.id, name: values.name ?? null, scopes: parsed.scopes, expiresAt, rpmLimit: rpmLimit ?? null, tpmLimit: tpmLimit ?? null });
+    const { record, secret } = await authenticator.issue({
+      orgId: org.id,
+      name: values.name ?? null,
+      scopes: parsed.scopes,
+      expiresAt,
+      rpmLimit: rpmLimit ?? null,
+      tpmLimit: tpmLimit ?? null,
+      monthlyBudgetUsd: monthlyBudgetUsd ?? null,
+    });
     io.out(secret);
-    const held = [record.rpmLimit === null ? '' : `; ${record.rpmLimit} requests/min`, record.tpmLimit === null ? '' : `; ${record.tpmLimit} tokens/min`].join('');
-    const budget = patch.monthlyBudgetUsd === undefined ? '' : `; org monthly budget $${patch.monthlyBudgetUsd}`;
-    io.err(`created ${record.id} for org ${org.name} (${org.id}); scopes ${record.scopes.join(',')}${held}${budget}${expiresAt ? `; expires ${expiresAt.toISOString()}` : ''}. The key is shown only this once.`);
+    const held = [
+      record.rpmLimit === null ? '' : `; ${record.rpmLimit} requests/min`,
+      record.tpmLimit === null ? '' : `; ${record.tpmLimit} tokens/min`,
+      record.monthlyBudgetUsd === null ? '' : `; $${record.monthlyBudgetUsd} a month`,
+    ].join('');
+    io.err(`created ${record.id} for org ${org.name} (${org.id}); scopes ${record.scopes.join(',')}${held}${expiresAt ? `; expires ${expiresAt.toISOString()}` : ''}. The key is shown only this once.`);
     return;
   }
   if (group === 'keys' && action === 'list') {
     const org = values.org ? await db.orgs.getByName(values.org) : undefined;
     if (values.org && !org) throw new CliError(`no organisation named '${values.org}'`);
     for (const key of await db.keys.list(org?.id)) {
-      const held = `${key.rpmLimit === null ? '' : `  rpm=${key.rpmLimit}`}${key.tpmLimit === null ? '' : `  tpm=${key.tpmLimit}`}`;
+      const held = `${key.rpmLimit === null ? '' : `  rpm=${key.rpmLimit}`}${key.tpmLimit === null ? '' : `  tpm=${key.tpmLimit}`}${key.monthlyBudgetUsd === null ? '' : `  budget=$${key.monthlyBudgetUsd}`}`;
       io.out(`${key.id}  ${key.keyPrefix}…  ${key.status}  org=${key.orgId}  scopes=${key.scopes.join(',')}${held}`);
     }
     return;

@@ -53,7 +53,7 @@ describe('Authenticator', () => {
     const org = await db.orgs.ensure('key-limits-org');
     const limited = await auth.issue({ orgId: org.id, scopes: ['inference:chat'], rpmLimit: 5, tpmLimit: null });
     expect(limited.record).toMatchObject({ rpmLimit: 5, tpmLimit: null });
-    expect((await auth.authenticate(limited.secret)).keyLimits).toEqual({ rpm: 5, tpm: null });
+    expect((await auth.authenticate(limited.secret)).keyLimits).toEqual({ rpm: 5, tpm: null, monthlyBudgetUsd: null });
     const plain = await auth.issue({ orgId: org.id, scopes: ['inference:chat'] });
     expect((await auth.authenticate(plain.secret)).keyLimits).toBeUndefined();
   });

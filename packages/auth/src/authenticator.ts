@@ -85,7 +85,7 @@ export class Authenticator {
   }
 
   /**
-   * Changes a key's name or its own per-minute limits; the key is reloaded on its next request,
+   * Changes a key's name or its own limits; the key is reloaded on its next request,
    * here at once and on every instance sharing the bus. Undefined for an unknown id.
    */
   async update(id: string, patch: ApiKeyPatch): Promise<ApiKeyRecord | undefined> {
@@ -140,7 +140,9 @@ export class Authenticator {
         keyPrefix: found.key.keyPrefix,
         org: found.org,
         scopes,
-        ...(found.key.rpmLimit === null && found.key.tpmLimit === null ? {} : { keyLimits: { rpm: found.key.rpmLimit, tpm: found.key.tpmLimit } }),
+        ...(found.key.rpmLimit === null && found.key.tpmLimit === null && found.key.monthlyBudgetUsd === null
+          ? {}
+          : { keyLimits: { rpm: found.key.rpmLimit, tpm: found.key.tpmLimit, monthlyBudgetUsd: found.key.monthlyBudgetUsd } }),
       },
     };
   }
@@ -151,9 +153,10 @@ export class Authenticator {
     name?: string | null;
     scopes: readonly Scope[];
     expiresAt?: Date | null;
-    /** The key's own requests and tokens per minute, on top of its organisation's limits. */
+    /** The key's own requests and tokens per minute and monthly budget, on top of its organisation's limits. */
     rpmLimit?: number | null;
     tpmLimit?: number | null;
+    monthlyBudgetUsd?: number | null;
     secret?: string;
   }): Promise<IssuedKey> {
     const secret = input.secret ?? generateApiKey();
@@ -167,6 +170,7 @@ export class Authenticator {
       expiresAt: input.expiresAt ?? null,
       rpmLimit: input.rpmLimit ?? null,
       tpmLimit: input.tpmLimit ?? null,
+      monthlyBudgetUsd: input.monthlyBudgetUsd ?? null,
     });
     return { record, secret };
   }

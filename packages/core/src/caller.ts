@@ -49,6 +49,6 @@ export interface Caller {
   keyPrefix: string;
   org: Organization;
   scopes: ReadonlySet<Scope>;
-  /** The key's own per-minute limits, held on top of the organisation's (absent or null: none). */
-  keyLimits?: { rpm: number | null; tpm: number | null };
+  /** The key's own limits, held on top of the organisation's (absent or null: none). */
+  keyLimits?: { rpm: number | null; tpm: number | null; monthlyBudgetUsd: number | null };
 }

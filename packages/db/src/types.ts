@@ -46,6 +46,8 @@ export interface ApiKeyRecord {
   rpmLimit: number | null;
   /** Tokens per minute for this key, on top of its organisation's limit; null = none of its own. */
   tpmLimit: number | null;
+  /** Spend cap of this key per calendar month, USD, on top of its organisation's budget; null = none of its own. */
+  monthlyBudgetUsd: number | null;
   createdAt: Date;
   revokedAt: Date | null;
   lastUsedAt: Date | null;
@@ -61,6 +63,7 @@ export interface NewApiKey {
   expiresAt?: Date | null;
   rpmLimit?: number | null;
   tpmLimit?: number | null;
+  monthlyBudgetUsd?: number | null;
 }
 
 /** What `keys.update` may change; an absent field is left as it is. */
@@ -68,6 +71,7 @@ export interface ApiKeyPatch {
   name?: string | null;
   rpmLimit?: number | null;
   tpmLimit?: number | null;
+  monthlyBudgetUsd?: number | null;
 }
 
 /** One billed request in the usage ledger. Costs are USD, latency milliseconds. */

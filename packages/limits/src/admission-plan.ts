@@ -1,6 +1,6 @@
 import type { BucketStep, ConsumeStep, CounterStep } from '@svc/kv';
 import type { CalendarMonth } from './calendar-month.js';
-import { type MonthKeys, monthKeys, rateKeys } from './kv-keys.js';
+import { type KeyMonthKeys, type MonthKeys, keyMonthKeys, monthKeys, rateKeys } from './kv-keys.js';
 import type { AdmitRequest } from './limits.js';
 import { reserveMicros, spendMicros } from './money.js';
 
@@ -28,6 +28,8 @@ export interface MonthSlots {
   tokensReserved: number;
   budgetMicros: number | null;
   tokenQuota: number | null;
+  /** The API key's own budget counters, when it has a budget. */
+  key: { keys: KeyMonthKeys; usd: number; usdReserved: number; budgetMicros: number } | null;
 }
 
 /** The one `consumeAll` call that admits a request, and how to read its result. */
@@ -91,7 +93,18 @@ export function planAdmission(request: AdmitRequest, context: PlanContext): Admi
       usdReserved: counter(names.usdReserved, micros, null, 'create'),
       tokens: counter(names.tokens, tokens, tokenQuota, 'refuse'),
       tokensReserved: counter(names.tokensReserved, tokens, null, 'create'),
+      key: null,
     };
+    if (limits.keyMonthlyBudgetUsd != null) {
+      const keyNames = keyMonthKeys(context.prefix, request.orgId, request.keyId, month.id);
+      const keyBudget = spendMicros(Math.max(0, limits.keyMonthlyBudgetUsd));
+      plan.month.key = {
+        keys: keyNames,
+        budgetMicros: keyBudget,
+        usd: counter(keyNames.usd, micros, keyBudget, 'refuse'),
+        usdReserved: counter(keyNames.usdReserved, micros, null, 'create'),
+      };
+    }
   }
   return plan;
 }

@@ -31,6 +31,17 @@ export function monthKeys(prefix: string, orgId: string, month: string): MonthKe
   };
 }
 
+/** An API key's month spend counters (its budget): `usd` holds settled plus reserved, `usdReserved` the reserved part. */
+export interface KeyMonthKeys {
+  usd: string;
+  usdReserved: string;
+}
+
+export function keyMonthKeys(prefix: string, orgId: string, keyId: string, month: string): KeyMonthKeys {
+  const base = `${prefix}{${orgId}}:${month}:key:${keyId}`;
+  return { usd: `${base}:usd`, usdReserved: `${base}:usd-reserved` };
+}
+
 /** The hash tag of a key (`{orgId}`), or the key itself without one. */
 export function slotOf(key: string): string {
   const open = key.indexOf('{');

@@ -3,7 +3,7 @@ import type { ConsumeAllResult, CounterStep, Kv } from '@svc/kv';
 import { Adjustments } from './adjustments.js';
 import { type AdmissionPlan, capacityOf, planAdmission } from './admission-plan.js';
 import { type CalendarMonth, monthAt, parseMonth } from './calendar-month.js';
-import { type MonthKeys, monthKeys } from './kv-keys.js';
+import { type MonthKeys, keyMonthKeys, monthKeys } from './kv-keys.js';
 import {
   type AdmitRequest,
   type LedgerMonth,
@@ -34,6 +34,8 @@ export interface LimiterSettings {
    * a flushed Kv). Without it a missing month starts at 0.
    */
   loadMonth?: (orgId: string, month: CalendarMonth) => Promise<LedgerMonth>;
+  /** One API key's spend in `month` according to the ledger, read when its budget counter is missing; without it, 0. */
+  loadKeyMonth?: (orgId: string, keyId: string, month: CalendarMonth) => Promise<LedgerMonth>;
   /**
    * Receives every failure the limiter absorbed: a Kv or ledger failure during `admit` (the
    * request is then admitted: fail open), or during `charge`/`settle`/`release`.
@@ -67,6 +69,7 @@ export class Limiter {
   private readonly now: () => number;
   private readonly prefix: string;
   private readonly loadMonth: ((orgId: string, month: CalendarMonth) => Promise<LedgerMonth>) | undefined;
+  private readonly loadKeyMonth: ((orgId: string, keyId: string, month: CalendarMonth) => Promise<LedgerMonth>) | undefined;
   private readonly onError: (error: unknown) => void;
   private readonly onRefusal: ((refusal: LimitRefusal) => void) | undefined;
   private readonly retentionMs: number;
@@ -78,6 +81,7 @@ export class Limiter {
     this.now = settings.now ?? Date.now;
     this.prefix = settings.keyPrefix ?? 'limits:';
     this.loadMonth = settings.loadMonth;
+    this.loadKeyMonth = settings.loadKeyMonth;
     this.onError = settings.onError ?? (() => {});
     this.onRefusal = settings.onRefusal;
     this.retentionMs = settings.monthRetentionMs ?? 40 * DAY_MS;
@@ -108,7 +112,7 @@ export class Limiter {
     try {
       result = await this.kv.consumeAll(plan.steps);
       if (!result.admitted && monthMissing(plan, result) && month !== null) {
-        await this.seedFromLedger(request.orgId, month.month);
+        await this.seedFromLedger(request.orgId, month.month, plan.month?.key ? request.keyId : undefined);
         result = await this.kv.consumeAll(plan.steps);
       }
     } catch (error) {
@@ -190,18 +194,35 @@ export class Limiter {
     return month.end.getTime() + this.retentionMs - this.now();
   }
 
-  /** Seeds a missing month; concurrent admissions of this instance share one ledger read. */
-  private seedFromLedger(orgId: string, month: CalendarMonth): Promise<void> {
-    const id = `${orgId} ${month.id}`;
-    let seeding = this.seeding.get(id);
-    if (seeding === undefined) {
-      seeding = (async () => {
+  /**
+   * Seeds a missing month (and the key's budget counter, with `keyId`); concurrent admissions of
+   * this instance share one ledger read per organisation and per key.
+   */
+  private async seedFromLedger(orgId: string, month: CalendarMonth, keyId?: string): Promise<void> {
+    const ttlMs = this.monthTtlMs(month);
+    const once = (id: string, seed: () => Promise<unknown>): Promise<void> => {
+      let seeding = this.seeding.get(id);
+      if (seeding === undefined) {
+        seeding = seed()
+          .then(() => {})
+          .finally(() => this.seeding.delete(id));
+        this.seeding.set(id, seeding);
+      }
+      return seeding;
+    };
+    await Promise.all([
+      once(`${orgId} ${month.id}`, async () => {
         const usage = this.loadMonth === undefined ? { spentUsd: 0, tokens: 0 } : await this.loadMonth(orgId, month);
-        await this.seedCounters(monthKeys(this.prefix, orgId, month.id), this.monthTtlMs(month), usage);
-      })().finally(() => this.seeding.delete(id));
-      this.seeding.set(id, seeding);
-    }
-    return seeding;
+        await this.seedCounters(monthKeys(this.prefix, orgId, month.id), ttlMs, usage);
+      }),
+      keyId === undefined
+        ? undefined
+        : once(`${orgId} ${month.id} ${keyId}`, async () => {
+            const usage = this.loadKeyMonth === undefined ? { spentUsd: 0, tokens: 0 } : await this.loadKeyMonth(orgId, keyId, month);
+            checkAmount('spentUsd', usage.spentUsd);
+            await this.kv.setIfAbsent(keyMonthKeys(this.prefix, orgId, keyId, month.id).usd, String(spendMicros(usage.spentUsd)), { ttlMs });
+          }),
+    ]);
   }
 
   private async seedCounters(keys: MonthKeys, ttlMs: number, usage: LedgerMonth): Promise<boolean> {
@@ -219,7 +240,7 @@ export class Limiter {
     return new KvReservation(
       {
         tokenBuckets: plan.tokenBuckets.map((slot) => slot.step),
-        month: plan.month === null ? null : { keys: plan.month.keys, ttlMs: plan.month.ttlMs },
+        month: plan.month === null ? null : { keys: plan.month.keys, ttlMs: plan.month.ttlMs, keyKeys: plan.month.key?.keys ?? null },
         tokens: result === null ? 0 : plan.tokens,
         micros: result === null ? 0 : plan.micros,
         headers: result === null ? {} : rateLimitHeaders(plan, result),
@@ -231,9 +252,11 @@ export class Limiter {
 
 function monthMissing(plan: AdmissionPlan, result: ConsumeAllResult): boolean {
   if (plan.month === null) return false;
-  const usd = result.steps[plan.month.usd];
-  const tokens = result.steps[plan.month.tokens];
-  return (usd?.kind === 'counter' && usd.missing) || (tokens?.kind === 'counter' && tokens.missing);
+  const missing = (index: number | undefined) => {
+    const step = index === undefined ? undefined : result.steps[index];
+    return step?.kind === 'counter' && step.missing;
+  };
+  return missing(plan.month.usd) || missing(plan.month.tokens) || missing(plan.month.key?.usd);
 }
 
 /** A rate limit of 0 refuses everything; a bucket needs a capacity of at least 1, so it never reaches the Kv. */

@@ -8,6 +8,6 @@ const caller = (keyLimits?: Caller['keyLimits']): Caller => ({ keyId: 'k', keyPr
 describe('callerLimits', () => {
   it('is the organisation’s limits plus the key’s own per-minute limits', () => {
     expect(callerLimits(caller())).toEqual({ rpm: 100, tpm: null, monthlyBudgetUsd: 5, tokenQuota: null });
-    expect(callerLimits(caller({ rpm: 2, tpm: null }))).toEqual({ rpm: 100, tpm: null, keyRpm: 2, keyTpm: null, monthlyBudgetUsd: 5, tokenQuota: null });
+    expect(callerLimits(caller({ rpm: 2, tpm: null, monthlyBudgetUsd: 1 }))).toEqual({ rpm: 100, tpm: null, keyRpm: 2, keyTpm: null, keyMonthlyBudgetUsd: 1, monthlyBudgetUsd: 5, tokenQuota: null });
   });
 });

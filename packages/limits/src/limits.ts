@@ -15,6 +15,8 @@ export interface Limits {
   keyTpm?: number | null;
   /** Spend cap per calendar month (UTC), USD. */
   monthlyBudgetUsd: number | null;
+  /** Spend cap of the API key per calendar month (UTC), USD, on top of the organisation's. */
+  keyMonthlyBudgetUsd?: number | null;
   /** Tokens per calendar month (UTC). */
   tokenQuota: number | null;
 }
@@ -29,12 +31,13 @@ export function organizationLimits(org: Organization): Limits {
   };
 }
 
-/** What a caller's requests are held to: its organisation's limits and its key's own per-minute limits. */
+/** What a caller's requests are held to: its organisation's limits and its key's own. */
 export function callerLimits(caller: Caller): Limits {
   const limits = organizationLimits(caller.org);
   if (caller.keyLimits) {
     limits.keyRpm = caller.keyLimits.rpm;
     limits.keyTpm = caller.keyLimits.tpm;
+    limits.keyMonthlyBudgetUsd = caller.keyLimits.monthlyBudgetUsd;
   }
   return limits;
 }
@@ -82,7 +85,7 @@ export function hasRateLimits(limits: Limits): boolean {
 }
 
 export function hasMonthLimits(limits: Limits): boolean {
-  return limits.monthlyBudgetUsd != null || limits.tokenQuota != null;
+  return limits.monthlyBudgetUsd != null || limits.tokenQuota != null || limits.keyMonthlyBudgetUsd != null;
 }
 
 /** RangeError unless `value` is a finite number >= 0 (token counts, USD amounts). */

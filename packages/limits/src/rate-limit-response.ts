@@ -1,6 +1,6 @@
 import { type GatewayError, billingError, rateLimited } from '@svc/core';
 import type { BucketStepResult, ConsumeAllResult, CounterStepResult } from '@svc/kv';
-import { type AdmissionPlan, type BucketSlot, MINUTE_MS, type MonthSlots } from './admission-plan.js';
+import { type AdmissionPlan, type BucketSlot, type LimitScope, MINUTE_MS, type MonthSlots } from './admission-plan.js';
 import { toUsd } from './money.js';
 
 type Dimension = 'requests' | 'tokens';
@@ -93,6 +93,13 @@ function monthRefusal(plan: AdmissionPlan, month: MonthSlots, result: ConsumeAll
     const reserved = counterState(result, month.usdReserved).value;
     return budgetExceeded(month.month.id, month.budgetMicros, usd.value - reserved, reserved, plan.micros);
   }
+  if (month.key !== null) {
+    const keyUsd = counterState(result, month.key.usd);
+    if (!keyUsd.fits) {
+      const reserved = counterState(result, month.key.usdReserved).value;
+      return budgetExceeded(month.month.id, month.key.budgetMicros, keyUsd.value - reserved, reserved, plan.micros, 'API key');
+    }
+  }
   const tokens = counterState(result, month.tokens);
   if (!tokens.fits && month.tokenQuota !== null) {
     const reserved = counterState(result, month.tokensReserved).value;
@@ -102,9 +109,9 @@ function monthRefusal(plan: AdmissionPlan, month: MonthSlots, result: ConsumeAll
 }
 
 /** 402 `billing_error` / `budget_exceeded`. Amounts in micro-USD. */
-export function budgetExceeded(month: string, budget: number, spent: number, reserved: number, asked: number): GatewayError {
+export function budgetExceeded(month: string, budget: number, spent: number, reserved: number, asked: number, scope: LimitScope = 'organisation'): GatewayError {
   return billingError(
-    `Monthly budget exceeded: ${dollars(budget)} for ${month}, ${dollars(Math.max(0, spent))} spent and ` +
+    `Monthly budget ${scope === 'API key' ? 'of this API key ' : ''}exceeded: ${dollars(budget)} for ${month}, ${dollars(Math.max(0, spent))} spent and ` +
       `${dollars(reserved)} held by requests in progress; this request may cost up to ${dollars(asked)}.`,
     'budget_exceeded',
   );

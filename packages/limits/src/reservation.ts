@@ -1,6 +1,6 @@
 import type { BucketStep, ConsumeStep } from '@svc/kv';
 import type { Adjustments } from './adjustments.js';
-import type { MonthKeys } from './kv-keys.js';
+import type { KeyMonthKeys, MonthKeys } from './kv-keys.js';
 import { type ActualUsage, checkAmount } from './limits.js';
 import { reserveMicros, spendMicros } from './money.js';
 
@@ -40,7 +40,7 @@ export interface ReservationState {
   /** The TPM buckets the request took its tokens from (their `cost` is ignored). */
   tokenBuckets: readonly BucketStep[];
   /** The month counters, and the expiry they get when a correction creates them. */
-  month: { keys: MonthKeys; ttlMs: number } | null;
+  month: { keys: MonthKeys; ttlMs: number; keyKeys: KeyMonthKeys | null } | null;
   /** Tokens and micro-USD the Kv holds for this request (0 when admitted without the Kv). */
   tokens: number;
   micros: number;
@@ -132,9 +132,11 @@ export class KvReservation implements Reservation {
       };
       counter(month.keys.usd, micros);
       counter(month.keys.tokens, tokens);
+      if (month.keyKeys) counter(month.keyKeys.usd, micros);
       if (releaseHeld) {
         counter(month.keys.usdReserved, -this.state.micros);
         counter(month.keys.tokensReserved, -this.state.tokens);
+        if (month.keyKeys) counter(month.keyKeys.usdReserved, -this.state.micros);
       }
     }
     return this.adjustments.apply(steps);

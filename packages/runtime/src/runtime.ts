@@ -296,6 +296,10 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       const summary = await db.usage.summary(orgId, month.start);
       return { spentUsd: summary.costUsd, tokens: summary.totalTokens };
     },
+    loadKeyMonth: async (orgId, keyId, month) => {
+      const summary = await db.usage.summary(orgId, month.start, keyId);
+      return { spentUsd: summary.costUsd, tokens: summary.totalTokens };
+    },
     onError: (error) => logger.warn({ err: error }, 'limits state unavailable; admitting'),
     onRefusal: (refusal) => alerts.emit({ type: 'limit_refused', orgId: refusal.orgId, kind: refusal.kind }),
   });

@@ -15,12 +15,16 @@ const createSchema = v.object({
   expires_at: v.optional(v.nullable(v.pipe(v.string(), v.isoTimestamp('must be an ISO-8601 timestamp')))),
   rpm_limit: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(2_147_483_647), v.description("The key's own requests per minute, held on top of its organisation's; null or absent: none of its own.")))),
   tpm_limit: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(2_147_483_647), v.description("The key's own tokens per minute, held on top of its organisation's; null or absent: none of its own.")))),
+  monthly_budget_usd: v.optional(
+    v.nullable(v.pipe(v.number(), v.minValue(0), v.finite(), v.description("The key's own spend cap per calendar month (UTC), USD, held on top of its organisation's budget; null or absent: none of its own."))),
+  ),
 });
 
 const patchSchema = v.object({
   name: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(100, 'at most 100 characters')))),
   rpm_limit: createSchema.entries.rpm_limit,
   tpm_limit: createSchema.entries.tpm_limit,
+  monthly_budget_usd: createSchema.entries.monthly_budget_usd,
 });
 
 const listQuery = v.object({ org_id: v.optional(v.pipe(v.string(), v.description("Only this organisation's keys; all keys when absent or empty."))) });
@@ -31,11 +35,11 @@ export const createKeyRoute = defineRoute({
   operationId: 'createApiKey',
   summary: 'Create an API key',
   description:
-    'Without `scopes` the key gets every scope but `admin`. `rpm_limit` / `tpm_limit` limit this key on top of its organisation (a request must fit both). The secret (`key`) is in this answer only.',
+    'Without `scopes` the key gets every scope but `admin`. `rpm_limit` / `tpm_limit` / `monthly_budget_usd` limit this key on top of its organisation (a request must fit both). The secret (`key`) is in this answer only.',
   tags: ['Admin: API keys'],
   auth: adminOnly,
   body: { schema: createSchema, name: 'CreateApiKeyRequest' },
-  responses: { 201: jsonResponse('The key with its secret: `{id, key, org_id, name, scopes, expires_at, rpm_limit, tpm_limit, created_at}`.') },
+  responses: { 201: jsonResponse('The key with its secret: `{id, key, org_id, name, scopes, expires_at, rpm_limit, tpm_limit, monthly_budget_usd, created_at}`.') },
   errors: [400, 404, 413],
 });
 
@@ -55,7 +59,7 @@ export const updateKeyRoute = defineRoute({
   method: 'patch',
   path: '/v1/admin/keys/{id}',
   operationId: 'updateApiKey',
-  summary: "Change an API key's name or its own rate limits",
+  summary: "Change an API key's name or its own limits",
   description: 'Absent fields stay as they are; `null` clears a limit. Applies to the next request, on every instance.',
   tags: ['Admin: API keys'],
   auth: adminOnly,
@@ -94,6 +98,7 @@ export function registerAdminKeys(routes: RouteRegistry<ControlEnv>, deps: Contr
       expiresAt,
       rpmLimit: body.rpm_limit ?? null,
       tpmLimit: body.tpm_limit ?? null,
+      monthlyBudgetUsd: body.monthly_budget_usd ?? null,
     });
     const wire = keyToWire(record);
     return c.json(
@@ -106,6 +111,7 @@ export function registerAdminKeys(routes: RouteRegistry<ControlEnv>, deps: Contr
         expires_at: wire.expires_at,
         rpm_limit: wire.rpm_limit,
         tpm_limit: wire.tpm_limit,
+        monthly_budget_usd: wire.monthly_budget_usd,
         created_at: wire.created_at,
       },
       201,
@@ -124,6 +130,7 @@ export function registerAdminKeys(routes: RouteRegistry<ControlEnv>, deps: Contr
       ...(body.name !== undefined ? { name: body.name } : {}),
       ...(body.rpm_limit !== undefined ? { rpmLimit: body.rpm_limit } : {}),
       ...(body.tpm_limit !== undefined ? { tpmLimit: body.tpm_limit } : {}),
+      ...(body.monthly_budget_usd !== undefined ? { monthlyBudgetUsd: body.monthly_budget_usd } : {}),
     });
     if (!record) throw notFound(`No API key '${c.req.param('id')}'.`, 'id');
     return c.json(keyToWire(record));

@@ -31,6 +31,7 @@ export function keyToWire(key: ApiKeyRecord) {
     expires_at: key.expiresAt?.toISOString() ?? null,
     rpm_limit: key.rpmLimit,
     tpm_limit: key.tpmLimit,
+    monthly_budget_usd: key.monthlyBudgetUsd,
     created_at: key.createdAt.toISOString(),
     revoked_at: key.revokedAt?.toISOString() ?? null,
   };

@@ -21,7 +21,7 @@ export interface KeyRepository {
   get(id: string): Promise<ApiKeyRecord | undefined>;
   /** Keys of one organisation, or of all when orgId is omitted; oldest first. */
   list(orgId?: string): Promise<ApiKeyRecord[]>;
-  /** Changes a key's name or its own per-minute limits (null clears one). Undefined for unknown ids. */
+  /** Changes a key's name or its own limits (null clears one). Undefined for unknown ids. */
   update(id: string, patch: ApiKeyPatch): Promise<ApiKeyRecord | undefined>;
   /** Marks the key revoked. Idempotent: the first `revokedAt` is kept. Undefined for unknown ids. */
   revoke(id: string): Promise<ApiKeyRecord | undefined>;
@@ -43,6 +43,7 @@ function toApiKey(row: KeyRow): ApiKeyRecord {
     expiresAt: row.expiresAt,
     rpmLimit: row.rpmLimit,
     tpmLimit: row.tpmLimit,
+    monthlyBudgetUsd: row.monthlyBudgetUsd,
     createdAt: row.createdAt,
     revokedAt: row.revokedAt,
     lastUsedAt: row.lastUsedAt,
@@ -65,6 +66,7 @@ export function createKeyRepository(db: Drizzle): KeyRepository {
             expiresAt: input.expiresAt ?? null,
             rpmLimit: input.rpmLimit ?? null,
             tpmLimit: input.tpmLimit ?? null,
+            monthlyBudgetUsd: input.monthlyBudgetUsd ?? null,
           })
           .returning();
         return toApiKey(row!);
@@ -105,6 +107,7 @@ export function createKeyRepository(db: Drizzle): KeyRepository {
       if (patch.name !== undefined) set.name = patch.name;
       if (patch.rpmLimit !== undefined) set.rpmLimit = patch.rpmLimit;
       if (patch.tpmLimit !== undefined) set.tpmLimit = patch.tpmLimit;
+      if (patch.monthlyBudgetUsd !== undefined) set.monthlyBudgetUsd = patch.monthlyBudgetUsd;
       if (Object.keys(set).length === 0) return this.get(id);
       const [row] = await db.update(apiKeys).set(set).where(eq(apiKeys.id, id)).returning();
       return row ? toApiKey(row) : undefined;

@@ -13,8 +13,8 @@ export interface UsageRepository {
   insertMany(events: readonly NewUsageEvent[]): Promise<number>;
   /** An organisation's events, newest first. */
   listByOrg(orgId: string, options?: UsageListOptions): Promise<UsageEvent[]>;
-  /** Totals of an organisation's events created at or after `since`. */
-  summary(orgId: string, since: Date): Promise<UsageSummary>;
+  /** Totals of an organisation's events created at or after `since`; only one API key's with `keyId`. */
+  summary(orgId: string, since: Date, keyId?: string): Promise<UsageSummary>;
 }
 
 const emptySummary: UsageSummary = {
@@ -83,7 +83,7 @@ export function createUsageRepository(db: Drizzle): UsageRepository {
         .limit(clampLimit(options.limit, 100));
     },
 
-    async summary(orgId, since) {
+    async summary(orgId, since, keyId) {
       if (!isUuid(orgId)) return { ...emptySummary };
       const [row] = await db
         .select({
@@ -97,7 +97,7 @@ export function createUsageRepository(db: Drizzle): UsageRepository {
           cacheHits: sql`count(*) filter (where ${usageEvents.cacheHit})`.mapWith(Number),
         })
         .from(usageEvents)
-        .where(and(eq(usageEvents.orgId, orgId), gte(usageEvents.createdAt, since)));
+        .where(and(eq(usageEvents.orgId, orgId), gte(usageEvents.createdAt, since), keyId === undefined ? undefined : eq(usageEvents.keyId, keyId)));
       if (!row) return { ...emptySummary };
       return { ...row, totalTokens: row.promptTokens + row.completionTokens };
     },

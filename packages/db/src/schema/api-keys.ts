@@ -1,4 +1,4 @@
-import { index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { doublePrecision, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { organizations } from './organizations.js';
 
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -23,6 +23,8 @@ export const apiKeys = pgTable(
     rpmLimit: integer('rpm_limit'),
     /** Tokens per minute for this key, on top of its organisation's; null = only the organisation's. */
     tpmLimit: integer('tpm_limit'),
+    /** Spend cap of this key per calendar month (UTC), USD, on top of its organisation's budget; null = none of its own. */
+    monthlyBudgetUsd: doublePrecision('monthly_budget_usd'),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
     revokedAt: timestamptz('revoked_at'),
     lastUsedAt: timestamptz('last_used_at'),
