@@ -24,11 +24,11 @@ const admin = (method: string, path: string, body?: unknown, key = master) =>
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
-const chatWith = (key: string) =>
+const chatWith = (key: string, content = 'hi') =>
   inference.request('/v1/chat/completions', {
     method: 'POST',
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ model: 'svc/auto', messages: [{ role: 'user', content: 'hi' }] }),
+    body: JSON.stringify({ model: 'svc/auto', messages: [{ role: 'user', content }] }),
   });
 const json = async <T = Record<string, unknown>>(response: Response) => (await response.json()) as T;
 
@@ -205,8 +205,17 @@ describe('per-key limits', () => {
     expect((await chatWith(other.key)).status).toBe(200);
     // Raised, it serves at once; negative budgets are refused.
     expect(await json(await admin('PATCH', `/v1/admin/keys/${capped.id}`, { monthly_budget_usd: 50 }))).toMatchObject({ monthly_budget_usd: 50 });
-    expect((await chatWith(capped.key)).status).toBe(200);
+    // Another question than the other key's: a cache hit would cost nothing.
+    expect((await chatWith(capped.key, 'What is the capital of Peru?')).status).toBe(200);
     expect(await json(await admin('PATCH', `/v1/admin/keys/${capped.id}`, { monthly_budget_usd: -1 }))).toMatchObject({ error: { param: 'monthly_budget_usd' } });
+    // The key's month: what it spent (this request), against its budget; the ledger agrees once flushed.
+    const keySpend = async () => json<Record<string, unknown>>(await admin('GET', `/v1/admin/keys/${capped.id}/spend`));
+    await expect.poll(async () => (await keySpend()).spent_usd).toBeGreaterThan(0); // settled just after the answer
+    const spend = await keySpend();
+    expect(spend).toMatchObject({ object: 'api_key_spend', key_id: capped.id, org_id: org.id, monthly_budget_usd: 50, reserved_usd: 0 });
+    expect(spend.month).toMatch(/^\d{4}-\d{2}$/);
+    expect((await admin('GET', `/v1/admin/keys/${capped.id}/spend?month=2026-13`)).status).toBe(400);
+    expect((await admin('GET', '/v1/admin/keys/key_missing/spend')).status).toBe(404);
   });
 
   it('refuses limits that are not whole numbers >= 0', async () => {

@@ -48,7 +48,7 @@ export interface ControlPlaneDeps {
   /** Circuit breakers (the same instances the inference pipeline consults). */
   breakers: Pick<CircuitBreakers, 'list' | 'reset'>;
   /** Monthly spend against budgets (`GET /v1/admin/orgs/{id}/spend`). */
-  limiter: Pick<Limiter, 'spend'>;
+  limiter: Pick<Limiter, 'spend' | 'keySpend'>;
   /** The answer caches: stats and purge. */
   cache: Pick<CacheService, 'stats' | 'purge'>;
   /** Hedging counters, learned latencies and the run-time default. */

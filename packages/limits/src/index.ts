@@ -3,6 +3,7 @@ export { type LimiterSettings, Limiter, type SpendSubject } from './limiter.js';
 export {
   type ActualUsage,
   type AdmitRequest,
+  type KeyMonthSpend,
   type LedgerMonth,
   type Limits,
   type MonthSpend,

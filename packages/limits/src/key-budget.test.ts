@@ -67,3 +67,16 @@ describe('an API key’s own monthly budget', () => {
     expect(keyLoads).toEqual(['org_1 key_batch 2026-03']);
   });
 });
+
+describe('keySpend', () => {
+  it('reports the key’s settled and held spend from the Kv, and the ledger’s figure for a month the Kv has not seen', async () => {
+    const { limiter } = setup({ key_old: 0.42 });
+    const key = { orgId, id: 'key_batch', monthlyBudgetUsd: 1 };
+    await (await limiter.admit(request('key_batch', 1, 0.3))).settle({ actualTokens: 10, actualCostUsd: 0.2 });
+    const held = await limiter.admit(request('key_batch', 1, 0.5));
+    expect(await limiter.keySpend(key)).toEqual({ month: '2026-03', spentUsd: 0.2, reservedUsd: 0.5, budgetUsd: 1 });
+    await held.release();
+    expect(await limiter.keySpend(key)).toMatchObject({ spentUsd: 0.2, reservedUsd: 0 });
+    expect(await limiter.keySpend({ orgId, id: 'key_old', monthlyBudgetUsd: null })).toEqual({ month: '2026-03', spentUsd: 0.42, reservedUsd: 0, budgetUsd: null });
+  });
+});

@@ -8,6 +8,7 @@ import {
   type AdmitRequest,
   type LedgerMonth,
   type Limits,
+  type KeyMonthSpend,
   type MonthSpend,
   checkAmount,
   hasMonthLimits,
@@ -165,6 +166,26 @@ export class Limiter {
       tokens: Math.max(0, (tokens?.value ?? 0) - heldTokens),
       reservedTokens: heldTokens,
     };
+  }
+
+  /**
+   * One API key's spend in a month (default: the current one), settled and held by requests in
+   * progress, from the Kv or from the ledger (`loadKeyMonth`) when the Kv has no counter for it
+   * (the key has no budget, or no request yet this month). Rejects when the Kv fails.
+   */
+  async keySpend(key: { orgId: string; id: string; monthlyBudgetUsd: number | null }, month?: string): Promise<KeyMonthSpend> {
+    const calendarMonth = month === undefined ? monthAt(this.now()) : parseMonth(month);
+    const keys = keyMonthKeys(this.prefix, key.orgId, key.id, calendarMonth.id);
+    const read = (name: string): CounterStep => ({ kind: 'counter', key: name, cost: 0, onMissing: 'skip' });
+    const { steps } = await this.kv.consumeAll([read(keys.usd), read(keys.usdReserved)]);
+    const [usd, usdReserved] = steps.map((step) => (step.kind === 'counter' ? step : null));
+    const base = { month: calendarMonth.id, budgetUsd: key.monthlyBudgetUsd };
+    if (usd?.missing !== false) {
+      const ledger = this.loadKeyMonth === undefined ? { spentUsd: 0, tokens: 0 } : await this.loadKeyMonth(key.orgId, key.id, calendarMonth);
+      return { ...base, spentUsd: ledger.spentUsd, reservedUsd: 0 };
+    }
+    const held = Math.max(0, usdReserved?.value ?? 0);
+    return { ...base, spentUsd: toUsd(Math.max(0, (usd.value ?? 0) - held)), reservedUsd: toUsd(held) };
   }
 
   /**

@@ -58,6 +58,17 @@ export interface ActualUsage {
   actualCostUsd: number;
 }
 
+/** An API key's month, as `keySpend()` reports it to the admin API. */
+export interface KeyMonthSpend {
+  /** `YYYY-MM`, UTC. */
+  month: string;
+  /** Settled spend, USD. */
+  spentUsd: number;
+  /** Held by requests still in progress, USD. */
+  reservedUsd: number;
+  budgetUsd: number | null;
+}
+
 /** An organisation's month, as `spend()` reports it to the admin API. */
 export interface MonthSpend {
   /** `YYYY-MM`, UTC. */

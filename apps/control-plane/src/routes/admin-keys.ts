@@ -6,6 +6,7 @@ import * as v from 'valibot';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
 import { validate } from '../validate.js';
+import { spendQuery } from './admin-params.js';
 import { keyToWire } from './admin-wire.js';
 
 const createSchema = v.object({
@@ -67,6 +68,21 @@ export const updateKeyRoute = defineRoute({
   body: { schema: patchSchema, name: 'UpdateApiKeyRequest' },
   responses: { 200: jsonResponse('The `api_key` object (without its secret).') },
   errors: [400, 404, 413],
+});
+
+
+export const keySpendRoute = defineRoute({
+  method: 'get',
+  path: '/v1/admin/keys/{id}/spend',
+  operationId: 'getApiKeySpend',
+  summary: "An API key's spend in a month",
+  description: "Settled spend, plus what the key's requests in flight hold, against the key's own budget.",
+  tags: ['Admin: API keys'],
+  auth: adminOnly,
+  params: v.object({ id: v.pipe(v.string(), v.description('The key id.')) }),
+  query: spendQuery,
+  responses: { 200: jsonResponse('`{object: "api_key_spend", key_id, org_id, month, spent_usd, reserved_usd, monthly_budget_usd}`.') },
+  errors: [400, 404],
 });
 
 export const revokeKeyRoute = defineRoute({
@@ -134,6 +150,23 @@ export function registerAdminKeys(routes: RouteRegistry<ControlEnv>, deps: Contr
     });
     if (!record) throw notFound(`No API key '${c.req.param('id')}'.`, 'id');
     return c.json(keyToWire(record));
+  });
+
+  routes.add(keySpendRoute, async (c) => {
+    const id = c.req.param('id') ?? '';
+    const key = await deps.db.keys.get(id);
+    if (!key) throw notFound(`No API key '${id}'.`, 'id');
+    const { month } = validate(spendQuery, c.req.query());
+    const spend = await deps.limiter.keySpend({ orgId: key.orgId, id: key.id, monthlyBudgetUsd: key.monthlyBudgetUsd }, month);
+    return c.json({
+      object: 'api_key_spend',
+      key_id: key.id,
+      org_id: key.orgId,
+      month: spend.month,
+      spent_usd: spend.spentUsd,
+      reserved_usd: spend.reservedUsd,
+      monthly_budget_usd: spend.budgetUsd,
+    });
   });
 
   routes.add(revokeKeyRoute, async (c) => {

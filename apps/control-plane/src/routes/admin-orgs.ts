@@ -6,7 +6,7 @@ import * as v from 'valibot';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
 import { validate } from '../validate.js';
-import { orgParams } from './admin-params.js';
+import { orgParams, spendQuery } from './admin-params.js';
 import { orgToWire } from './admin-wire.js';
 
 const limit = v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0))));
@@ -43,9 +43,6 @@ function conflict(error: unknown, orgName: string | undefined): never {
   throw error;
 }
 
-const spendQuery = v.object({
-  month: v.optional(v.pipe(v.string(), v.regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be YYYY-MM'), v.description('The month (UTC); the current one when absent.'))),
-});
 
 const orgAnswer = jsonResponse('The `organization`.');
 const tags = ['Admin: organisations'];

@@ -5,3 +5,8 @@ export const orgIdParam = v.pipe(v.string(), v.description('The organisation id.
 
 /** Path parameters of the routes under `/v1/admin/orgs/{id}`. */
 export const orgParams = v.object({ id: orgIdParam });
+
+/** `?month=YYYY-MM` of the spend reports (UTC; the current month when absent). */
+export const spendQuery = v.object({
+  month: v.optional(v.pipe(v.string(), v.regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be YYYY-MM'), v.description('The month (UTC); the current one when absent.'))),
+});
