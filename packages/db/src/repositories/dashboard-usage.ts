@@ -55,16 +55,37 @@ type Row = Record<string, unknown>;
 const num = (value: unknown): number => Number(value ?? 0);
 const numOrNull = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
 
+/** Figures over `r`, one row per request (see {@link requestsOf}). */
 const figureColumns = sql`
-  -- A request's extra rows (<request id>:<part>, voice steps and fees) are one request.
-  count(DISTINCT split_part(u.request_id, ':', 1))::int AS requests,
-  count(*) FILTER (WHERE u.status >= 400)::int AS errors,
-  coalesce(sum(u.cost_usd), 0)::float8 AS cost_usd,
-  coalesce(sum(u.baseline_cost_usd), 0)::float8 AS baseline_cost_usd,
-  count(*) FILTER (WHERE u.cache_hit)::int AS cache_hits,
-  coalesce(sum(u.prompt_tokens + u.completion_tokens), 0)::float8 AS total_tokens,
-  (percentile_cont(0.5) WITHIN GROUP (ORDER BY u.latency_ms) FILTER (WHERE u.status < 400))::float8 AS latency_p50_ms,
-  (percentile_cont(0.95) WITHIN GROUP (ORDER BY u.latency_ms) FILTER (WHERE u.status < 400))::float8 AS latency_p95_ms`;
+  count(r.id)::int AS requests,
+  count(r.id) FILTER (WHERE r.status >= 400)::int AS errors,
+  coalesce(sum(r.cost_usd), 0)::float8 AS cost_usd,
+  coalesce(sum(r.baseline_cost_usd), 0)::float8 AS baseline_cost_usd,
+  count(r.id) FILTER (WHERE r.cache_hit)::int AS cache_hits,
+  coalesce(sum(r.total_tokens), 0)::float8 AS total_tokens,
+  (percentile_cont(0.5) WITHIN GROUP (ORDER BY r.latency_ms) FILTER (WHERE r.status < 400))::float8 AS latency_p50_ms,
+  (percentile_cont(0.95) WITHIN GROUP (ORDER BY r.latency_ms) FILTER (WHERE r.status < 400))::float8 AS latency_p95_ms`;
+
+/**
+ * The ledger rows of [since, until) as one row per request (`r`): a request's `<id>:<part>` rows
+ * (voice steps and fee, realtime minutes, re-asks) are summed, its time the first row's, its
+ * latency and status the largest, so a request counts once in the counts and the percentiles.
+ */
+function requestsOf(since: SQL, until: SQL, orgId: string | undefined): SQL {
+  return sql`(
+    SELECT split_part(u.request_id, ':', 1) AS id,
+      min(u.created_at) AS created_at,
+      max(u.latency_ms) AS latency_ms,
+      max(u.status) AS status,
+      bool_or(u.cache_hit) AS cache_hit,
+      sum(u.cost_usd) AS cost_usd,
+      sum(u.baseline_cost_usd) AS baseline_cost_usd,
+      sum(u.prompt_tokens + u.completion_tokens) AS total_tokens
+    FROM usage_events u
+    WHERE u.created_at >= ${since} AND u.created_at < ${until} AND ${orgFilter(orgId)}
+    GROUP BY 1
+  ) AS r`;
+}
 
 function toFigures(row: Row): DashboardUsageFigures {
   const requests = num(row.requests);
@@ -105,9 +126,8 @@ export function createDashboardUsageRepository(db: Drizzle): DashboardUsageRepos
         await db.execute(sql`
           SELECT b.start, ${figureColumns}
           FROM generate_series(${truncUtc(query.bucket, since)}, ${end} - interval '1 microsecond', ${step}) AS b(start)
-          LEFT JOIN usage_events u
-            ON u.created_at >= b.start AND u.created_at < b.start + ${step}
-            AND u.created_at >= ${since} AND u.created_at < ${end} AND ${orgFilter(query.orgId)}
+          LEFT JOIN ${requestsOf(since, end, query.orgId)}
+            ON r.created_at >= b.start AND r.created_at < b.start + ${step}
           GROUP BY b.start
           ORDER BY b.start`),
       ) as Row[];
@@ -119,9 +139,7 @@ export function createDashboardUsageRepository(db: Drizzle): DashboardUsageRepos
       const [row] = rowsOf(
         await db.execute(sql`
           SELECT ${figureColumns}
-          FROM usage_events u
-          WHERE u.created_at >= ${query.since.toISOString()}::timestamptz AND u.created_at < ${until.toISOString()}::timestamptz
-            AND ${orgFilter(query.orgId)}`),
+          FROM ${requestsOf(sql`${query.since.toISOString()}::timestamptz`, sql`${until.toISOString()}::timestamptz`, query.orgId)}`),
       ) as Row[];
       return toFigures(row ?? {});
     },

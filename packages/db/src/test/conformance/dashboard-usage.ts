@@ -51,6 +51,25 @@ export function dashboardUsageConformance(getDb: GetDb): void {
     expect(totals.latencyP95Ms).toBeCloseTo(290, 6);
   });
 
+  it('counts a request with several ledger rows (voice steps, realtime minutes) once, at its longest latency', async () => {
+    const db = getDb();
+    const org = await createTestOrg(db);
+    const at = (minute: number) => new Date(Date.UTC(2013, 4, 6, 10, minute));
+    await db.usage.insertMany([
+      // A realtime session of 2.5 minutes: a row per started minute, then its own row.
+      event(org.id, at(0), { requestId: 'req_rt:minute-1', latencyMs: 0, status: 101, promptTokens: 0, completionTokens: 0, costUsd: 0.002, baselineCostUsd: 0.002 }),
+      event(org.id, at(1), { requestId: 'req_rt:minute-2', latencyMs: 60_000, status: 101, costUsd: 0.003, baselineCostUsd: 0.003 }),
+      event(org.id, at(2), { requestId: 'req_rt', latencyMs: 150_000, status: 101, costUsd: 0, baselineCostUsd: 0 }),
+      event(org.id, at(3), { latencyMs: 100 }),
+    ]);
+    const totals = await db.dashboard.usageTotals({ orgId: org.id, since: at(0), until: at(10) });
+    expect(totals).toMatchObject({ requests: 2, errors: 0, totalTokens: 45 });
+    expect(totals.costUsd).toBeCloseTo(0.015, 10);
+    expect(totals.latencyP50Ms).toBeCloseTo((100 + 150_000) / 2, 6);
+    const [hour] = await db.dashboard.usageSeries({ orgId: org.id, since: at(0), until: at(10), bucket: 'hour' });
+    expect(hour).toMatchObject({ requests: 2, totalTokens: 45 });
+  });
+
   it('buckets the fleet by UTC day and ignores org ids that cannot match', async () => {
     const db = getDb();
     const [a, b] = [await createTestOrg(db), await createTestOrg(db)];
