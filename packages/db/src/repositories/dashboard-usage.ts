@@ -1,6 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { rowsOf } from './bulk-insert.js';
 import { type Drizzle, isUuid } from './drizzle.js';
+import { ledgerRequests } from './ledger-requests.js';
 
 /**
  * The dashboard's overview figures, aggregated from the usage ledger in SQL (GROUP BY hour or
@@ -55,37 +56,16 @@ type Row = Record<string, unknown>;
 const num = (value: unknown): number => Number(value ?? 0);
 const numOrNull = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
 
-/** Figures over `r`, one row per request (see {@link requestsOf}). */
+/** Figures over `r`, one row per request ({@link requestsOf}). */
 const figureColumns = sql`
   count(r.id)::int AS requests,
   count(r.id) FILTER (WHERE r.status >= 400)::int AS errors,
   coalesce(sum(r.cost_usd), 0)::float8 AS cost_usd,
   coalesce(sum(r.baseline_cost_usd), 0)::float8 AS baseline_cost_usd,
   count(r.id) FILTER (WHERE r.cache_hit)::int AS cache_hits,
-  coalesce(sum(r.total_tokens), 0)::float8 AS total_tokens,
+  coalesce(sum(r.prompt_tokens + r.completion_tokens), 0)::float8 AS total_tokens,
   (percentile_cont(0.5) WITHIN GROUP (ORDER BY r.latency_ms) FILTER (WHERE r.status < 400))::float8 AS latency_p50_ms,
   (percentile_cont(0.95) WITHIN GROUP (ORDER BY r.latency_ms) FILTER (WHERE r.status < 400))::float8 AS latency_p95_ms`;
-
-/**
- * The ledger rows of [since, until) as one row per request (`r`): a request's `<id>:<part>` rows
- * (voice steps and fee, realtime minutes, re-asks) are summed, its time the first row's, its
- * latency and status the largest, so a request counts once in the counts and the percentiles.
- */
-function requestsOf(since: SQL, until: SQL, orgId: string | undefined): SQL {
-  return sql`(
-    SELECT split_part(u.request_id, ':', 1) AS id,
-      min(u.created_at) AS created_at,
-      max(u.latency_ms) AS latency_ms,
-      max(u.status) AS status,
-      bool_or(u.cache_hit) AS cache_hit,
-      sum(u.cost_usd) AS cost_usd,
-      sum(u.baseline_cost_usd) AS baseline_cost_usd,
-      sum(u.prompt_tokens + u.completion_tokens) AS total_tokens
-    FROM usage_events u
-    WHERE u.created_at >= ${since} AND u.created_at < ${until} AND ${orgFilter(orgId)}
-    GROUP BY 1
-  ) AS r`;
-}
 
 function toFigures(row: Row): DashboardUsageFigures {
   const requests = num(row.requests);
@@ -110,6 +90,11 @@ function toFigures(row: Row): DashboardUsageFigures {
 function orgFilter(orgId: string | undefined): SQL {
   if (orgId === undefined) return sql`true`;
   return isUuid(orgId) ? sql`u.org_id = ${orgId}::uuid` : sql`false`;
+}
+
+/** The ledger of [since, until) as one row per request (`r`), so a request counts once in counts and percentiles. */
+function requestsOf(since: SQL, until: SQL, orgId: string | undefined): SQL {
+  return sql`(${ledgerRequests(sql`u.created_at >= ${since} AND u.created_at < ${until} AND ${orgFilter(orgId)}`)}) AS r`;
 }
 
 /** `date_trunc` in UTC, whatever the session's time zone. */

@@ -1,6 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { rowsOf } from './bulk-insert.js';
 import { type Drizzle, isUuid } from './drizzle.js';
+import { ledgerRequests } from './ledger-requests.js';
 
 /**
  * Traffic figures for the observability reports (`/metrics/summary`, `/metrics/swc`,
@@ -74,28 +75,12 @@ function window(alias: SQL, filter: TrafficFilter): SQL {
 }
 
 /**
- * One row per request (`r`): the decision and the request's ledger rows joined on the request
- * id (a `:reask`/`:draft` row belongs to the id before the colon). The base row sorts before
- * its suffixed rows, so the first model of a ledger-only group is the one that answered.
+ * One row per request (`r`): the decision and the request's ledger rows ({@link ledgerRequests})
+ * joined on the request id.
  */
 function requests(filter: TrafficFilter): SQL {
   return sql`
-    spend AS (
-      SELECT split_part(u.request_id, ':', 1) AS id,
-        (array_agg(u.model ORDER BY u.request_id))[1] AS model,
-        min(u.created_at) AS created_at,
-        max(u.latency_ms) AS latency_ms,
-        max(u.status) AS status,
-        bool_or(u.cache_hit) AS cache_hit,
-        sum(u.prompt_tokens) AS prompt_tokens,
-        sum(u.completion_tokens) AS completion_tokens,
-        sum(u.cached_tokens) AS cached_tokens,
-        sum(u.cost_usd) AS cost_usd,
-        sum(u.baseline_cost_usd) AS baseline_cost_usd
-      FROM usage_events u
-      WHERE ${window(sql`u`, filter)}
-      GROUP BY 1
-    ),
+    spend AS (${ledgerRequests(window(sql`u`, filter))}),
     r AS (
       SELECT coalesce(d.model, s.model) AS model,
         coalesce(d.created_at, s.created_at) AS created_at,

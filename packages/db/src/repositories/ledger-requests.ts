@@ -1,0 +1,26 @@
+import { type SQL, sql } from 'drizzle-orm';
+
+/**
+ * The usage ledger's rows matching `where` (on alias `u`) as one row per request: a request's
+ * `<id>:<part>` rows (a re-ask or speculation draft, voice steps and fee, realtime minutes) are
+ * summed under the id before the colon; its time is the first row's, its latency and status the
+ * largest, its model the base row's (it sorts before its suffixed rows). A SELECT, to be wrapped
+ * as a CTE or a subquery.
+ */
+export function ledgerRequests(where: SQL): SQL {
+  return sql`
+    SELECT split_part(u.request_id, ':', 1) AS id,
+      (array_agg(u.model ORDER BY u.request_id))[1] AS model,
+      min(u.created_at) AS created_at,
+      max(u.latency_ms) AS latency_ms,
+      max(u.status) AS status,
+      bool_or(u.cache_hit) AS cache_hit,
+      sum(u.prompt_tokens) AS prompt_tokens,
+      sum(u.completion_tokens) AS completion_tokens,
+      sum(u.cached_tokens) AS cached_tokens,
+      sum(u.cost_usd) AS cost_usd,
+      sum(u.baseline_cost_usd) AS baseline_cost_usd
+    FROM usage_events u
+    WHERE ${where}
+    GROUP BY 1`;
+}
