@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createMemoryStore, type MemoryRecordStore, type StoredMemory } from './memory-store.js';
 
 /** An in-process record store with the repository's contract (the db conformance suite covers the real one). */
-function recordStore(clock: () => number): MemoryRecordStore {
+function recordStore(): MemoryRecordStore {
   const rows: StoredMemory[] = [];
   return {
     async insertMany(batch) {
@@ -24,7 +24,7 @@ function recordStore(clock: () => number): MemoryRecordStore {
 function setup() {
   let time = Date.UTC(2026, 0, 1);
   const clock = () => time;
-  const memory = createMemoryStore({ records: recordStore(clock), vectors: createMemoryVectorStore(), embedder: createHashedEmbedder(), now: clock });
+  const memory = createMemoryStore({ records: recordStore(), vectors: createMemoryVectorStore(), embedder: createHashedEmbedder(), now: clock });
   return { memory, advance: (ms: number) => (time += ms) };
 }
 
@@ -64,7 +64,7 @@ describe('createMemoryStore', () => {
 
   it('drops stores beyond its bound and ignores blank text', async () => {
     const memory = createMemoryStore({
-      records: recordStore(Date.now),
+      records: recordStore(),
       vectors: createMemoryVectorStore(),
       embedder: createHashedEmbedder(),
       maxPending: 1,
@@ -77,7 +77,7 @@ describe('createMemoryStore', () => {
   });
 
   it('writes records in batches, recalls queued ones before they are written and never reads the database for points that carry their record', async () => {
-    const records = recordStore(Date.now);
+    const records = recordStore();
     const calls = { insertMany: [] as number[], getMany: 0 };
     const counted: MemoryRecordStore = {
       insertMany: async (rows) => {
@@ -110,7 +110,7 @@ describe('createMemoryStore', () => {
     const embedder = createHashedEmbedder();
     const vectors = createQdrantVectorStore({ url: qdrant.url, dimensions: embedder.dimensions, collection: `memory_test_${randomUUID().slice(0, 8)}` });
     try {
-      const memory = createMemoryStore({ records: recordStore(Date.now), vectors, embedder });
+      const memory = createMemoryStore({ records: recordStore(), vectors, embedder });
       memory.remember('org-a', 'c1', 'The release train leaves every Thursday.', 'user');
       await memory.idle();
       const [found] = await memory.recall('org-a', 'when does the release train leave?');

@@ -133,7 +133,12 @@ describe('vertex gemini', () => {
       project: 'p',
       location: 'global',
       accessToken: 't',
-      http: { request: async (request) => (seen.push(request.url), { status: 200, headers: { get: () => null }, text: async () => JSON.stringify(json('gemini-text')), body: (async function* () {})() }) },
+      http: {
+        request: async (request) => {
+          seen.push(request.url);
+          return { status: 200, headers: { get: () => null }, text: async () => JSON.stringify(json('gemini-text')), body: (async function* () {})() };
+        },
+      },
     });
     await provider.chat(base);
     expect(seen).toEqual(['https://aiplatform.googleapis.com/v1/projects/p/locations/global/publishers/google/models/gemini-2.5-flash:generateContent']);
