@@ -1,4 +1,4 @@
-import { type PolicySnapshot, PolicySnapshotError } from './policy.js';
+import { type PolicySnapshot, PolicySnapshotError, fromBase64, toBase64 } from './policy.js';
 
 /** Inverts the n x n row-major matrix `m` (Gauss-Jordan with partial pivoting); throws when singular. */
 function invert(m: readonly number[], n: number): number[] {
@@ -34,18 +34,12 @@ function invert(m: readonly number[], n: number): number[] {
 
 const plusDelta = (shared: readonly number[], base: readonly number[], local: readonly number[]) => shared.map((s, i) => s + local[i]! - base[i]!);
 
-function floats(text: string): Float32Array {
-  const bytes = Buffer.from(text, 'base64');
-  const out = new Float32Array(bytes.byteLength / 4);
-  new Uint8Array(out.buffer).set(bytes);
-  return out;
-}
-
-function base64PlusDelta(shared: string, base: string, local: string): string {
-  const [s, b, l] = [floats(shared), floats(base), floats(local)];
-  if (s.length !== b.length || s.length !== l.length) throw new PolicySnapshotError('policy snapshots: success weights of different lengths');
-  for (let i = 0; i < s.length; i++) s[i]! += l[i]! - b[i]!;
-  return Buffer.from(s.buffer).toString('base64');
+/** `shared + local - base` of three success-model vectors ({@link toBase64} encoded, of one length). */
+function base64PlusDelta(shared: string, base: string, local: string, what: string): string {
+  const length = Buffer.byteLength(shared, 'base64') / 4;
+  const [s, b, l] = [fromBase64(shared, length, what), fromBase64(base, length, what), fromBase64(local, length, what)];
+  for (let i = 0; i < length; i++) s[i]! += l[i]! - b[i]!;
+  return toBase64(s);
 }
 
 function sameShape(a: PolicySnapshot, b: PolicySnapshot): boolean {
@@ -109,8 +103,8 @@ export function mergePolicySnapshots(shared: PolicySnapshot, base: PolicySnapsho
     arms,
     models,
     success: {
-      weights: base64PlusDelta(shared.success.weights, base.success.weights, local.success.weights),
-      squares: base64PlusDelta(shared.success.squares, base.success.squares, local.success.squares),
+      weights: base64PlusDelta(shared.success.weights, base.success.weights, local.success.weights, 'success.weights'),
+      squares: base64PlusDelta(shared.success.squares, base.success.squares, local.success.squares, 'success.squares'),
       n: shared.success.n.map((n, t) => n + Math.max(0, (local.success.n[t] ?? 0) - (base.success.n[t] ?? 0))),
     },
   };

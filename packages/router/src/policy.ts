@@ -104,9 +104,11 @@ function solve(arm: Arm): void {
   }
 }
 
-const toBase64 = (values: Float32Array) => Buffer.from(values.buffer, values.byteOffset, values.byteLength).toString('base64');
+/** Float32 values as little-endian bytes, base64 (how snapshots carry the success models). */
+export const toBase64 = (values: Float32Array) => Buffer.from(values.buffer, values.byteOffset, values.byteLength).toString('base64');
 
-function fromBase64(text: unknown, length: number, what: string): Float32Array<ArrayBuffer> {
+/** Reads {@link toBase64}'s encoding back; throws PolicySnapshotError unless it holds `length` finite values. */
+export function fromBase64(text: unknown, length: number, what: string): Float32Array<ArrayBuffer> {
   if (typeof text !== 'string') throw new PolicySnapshotError(`policy snapshot: ${what} is missing`);
   const bytes = Buffer.from(text, 'base64');
   if (bytes.byteLength !== length * 4) throw new PolicySnapshotError(`policy snapshot: ${what} has ${bytes.byteLength / 4} values, expected ${length}`);

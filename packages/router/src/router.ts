@@ -52,10 +52,14 @@ interface SavedRouter {
   completionTokens: Record<string, number>;
 }
 
-function isSavedRouter(value: unknown): value is SavedRouter {
-  if (typeof value !== 'object' || value === null) return false;
-  const p = (value as { policy?: unknown }).policy;
-  return typeof p === 'object' && p !== null && Array.isArray((p as { arms?: unknown }).arms) && typeof (p as { success?: unknown }).success === 'object';
+/** `shared` plus what `mine` learned since `base`, or undefined when they cannot be merged (another build's or a malformed snapshot). */
+function tryMerge(shared: PolicySnapshot | undefined, base: PolicySnapshot, mine: PolicySnapshot): PolicySnapshot | undefined {
+  if (!shared) return undefined;
+  try {
+    return mergePolicySnapshots(shared, base, mine);
+  } catch {
+    return undefined;
+  }
 }
 
 type DecisionBase = Omit<RouteDecision, 'model' | 'waterfall' | 'tier' | 'source' | 'candidates'>;
@@ -221,7 +225,7 @@ export function createRouter(options: RouterOptions): Router {
 
   // The shared learning this instance last merged with (restore or save): what `save` adds to is
   // everything learned since. A fresh policy starts from the untrained state every instance shares.
-  let synced: PolicySnapshot | undefined = policy.serialize();
+  let synced: PolicySnapshot = policy.serialize();
   let updatesAtSync = 0;
 
   return {
@@ -245,19 +249,11 @@ export function createRouter(options: RouterOptions): Router {
         return;
       }
       const since = synced;
-      const written = (await store.update((current) => {
-        const shared = isSavedRouter(current) ? current.policy : undefined;
-        // Nothing stored, or a snapshot of another build: this instance's learning is the state.
-        let merged = mine;
-        if (shared && since) {
-          try {
-            merged = mergePolicySnapshots(shared, since, mine);
-          } catch {
-            merged = mine;
-          }
-        }
-        return { policy: merged, completionTokens } satisfies SavedRouter;
-      })) as SavedRouter;
+      // Nothing stored, or a snapshot of another build: this instance's learning is the state.
+      const written = (await store.update((current) => ({
+        policy: tryMerge((current as Partial<SavedRouter> | undefined)?.policy, since, mine) ?? mine,
+        completionTokens,
+      }))) as SavedRouter;
       // Outcomes learned while the store was busy are kept on top of the merged state.
       if (updates === updatesAtStart) policy.load(written.policy);
       else policy.load(mergePolicySnapshots(written.policy, mine, policy.serialize()));
@@ -273,15 +269,8 @@ export function createRouter(options: RouterOptions): Router {
       }
       if (saved.policy) {
         // What this instance learned since it last synchronised stays, on top of the shared state.
-        let next = saved.policy;
-        if (synced && updates !== updatesAtSync) {
-          const mine = policy.serialize();
-          try {
-            next = mergePolicySnapshots(saved.policy, synced, mine);
-          } catch {
-            next = saved.policy; // another build's snapshot: load() below says why it cannot be taken
-          }
-        }
+        // A snapshot of another build is not merged: load() below says why it cannot be taken.
+        const next = updates === updatesAtSync ? saved.policy : (tryMerge(saved.policy, synced, policy.serialize()) ?? saved.policy);
         policy.load(next);
         synced = saved.policy;
         updatesAtSync = updates;
