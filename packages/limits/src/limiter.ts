@@ -144,27 +144,21 @@ export class Limiter {
   async spend(org: SpendSubject, month?: string): Promise<MonthSpend> {
     const calendarMonth = month === undefined ? monthAt(this.now()) : parseMonth(month);
     const keys = monthKeys(this.prefix, org.id, calendarMonth.id);
-    const read = (key: string): CounterStep => ({ kind: 'counter', key, cost: 0, onMissing: 'skip' });
-    const { steps } = await this.kv.consumeAll([
-      read(keys.usd),
-      read(keys.usdReserved),
-      read(keys.tokens),
-      read(keys.tokensReserved),
+    const [usd, tokens] = await this.readMonthCounters([
+      [keys.usd, keys.usdReserved],
+      [keys.tokens, keys.tokensReserved],
     ]);
-    const [usd, usdReserved, tokens, tokensReserved] = steps.map((step) => (step.kind === 'counter' ? step : null));
     const limits = { month: calendarMonth.id, budgetUsd: org.monthlyBudgetUsd, tokenQuota: org.tokenQuota };
-    if (usd?.missing !== false && tokens?.missing !== false) {
+    if (!usd && !tokens) {
       const ledger = this.loadMonth === undefined ? { spentUsd: 0, tokens: 0 } : await this.loadMonth(org.id, calendarMonth);
       return { ...limits, spentUsd: ledger.spentUsd, reservedUsd: 0, tokens: ledger.tokens, reservedTokens: 0 };
     }
-    const heldUsd = Math.max(0, usdReserved?.value ?? 0);
-    const heldTokens = Math.max(0, tokensReserved?.value ?? 0);
     return {
       ...limits,
-      spentUsd: toUsd(Math.max(0, (usd?.value ?? 0) - heldUsd)),
-      reservedUsd: toUsd(heldUsd),
-      tokens: Math.max(0, (tokens?.value ?? 0) - heldTokens),
-      reservedTokens: heldTokens,
+      spentUsd: toUsd(usd?.settled ?? 0),
+      reservedUsd: toUsd(usd?.held ?? 0),
+      tokens: tokens?.settled ?? 0,
+      reservedTokens: tokens?.held ?? 0,
     };
   }
 
@@ -176,16 +170,29 @@ export class Limiter {
   async keySpend(key: { orgId: string; id: string; monthlyBudgetUsd: number | null }, month?: string): Promise<KeyMonthSpend> {
     const calendarMonth = month === undefined ? monthAt(this.now()) : parseMonth(month);
     const keys = keyMonthKeys(this.prefix, key.orgId, key.id, calendarMonth.id);
-    const read = (name: string): CounterStep => ({ kind: 'counter', key: name, cost: 0, onMissing: 'skip' });
-    const { steps } = await this.kv.consumeAll([read(keys.usd), read(keys.usdReserved)]);
-    const [usd, usdReserved] = steps.map((step) => (step.kind === 'counter' ? step : null));
+    const [usd] = await this.readMonthCounters([[keys.usd, keys.usdReserved]]);
     const base = { month: calendarMonth.id, budgetUsd: key.monthlyBudgetUsd };
-    if (usd?.missing !== false) {
+    if (!usd) {
       const ledger = this.loadKeyMonth === undefined ? { spentUsd: 0, tokens: 0 } : await this.loadKeyMonth(key.orgId, key.id, calendarMonth);
       return { ...base, spentUsd: ledger.spentUsd, reservedUsd: 0 };
     }
-    const held = Math.max(0, usdReserved?.value ?? 0);
-    return { ...base, spentUsd: toUsd(Math.max(0, (usd.value ?? 0) - held)), reservedUsd: toUsd(held) };
+    return { ...base, spentUsd: toUsd(usd.settled), reservedUsd: toUsd(usd.held) };
+  }
+
+  /**
+   * Reads month counter pairs (the total: settled plus held; the held part) in one Kv call: each
+   * pair's settled and held amounts, or null where the total counter is missing.
+   */
+  private async readMonthCounters(pairs: readonly (readonly [total: string, held: string])[]): Promise<({ settled: number; held: number } | null)[]> {
+    const read = (key: string): CounterStep => ({ kind: 'counter', key, cost: 0, onMissing: 'skip' });
+    const { steps } = await this.kv.consumeAll(pairs.flatMap(([total, held]) => [read(total), read(held)]));
+    return pairs.map((_, i) => {
+      const total = steps[2 * i];
+      const heldStep = steps[2 * i + 1];
+      if (total?.kind !== 'counter' || total.missing) return null;
+      const held = Math.max(0, heldStep?.kind === 'counter' ? heldStep.value : 0);
+      return { settled: Math.max(0, total.value - held), held };
+    });
   }
 
   /**
