@@ -68,6 +68,8 @@ export function streamResponse(owner: StreamOwner, stream: OpenedStreamRequest):
     // References to the streamed text, joined only when the provider sends no usage (then tokenised).
     const pieces: string[] = [];
     let outcome = 'client_closed';
+    // The answer rebuilt from the events once the stream is complete (for the caches and the verifier).
+    let complete: ReturnType<StreamCollector['result']> | undefined;
     // Only when the answer will be cached or verified: the events are kept to rebuild it once complete.
     const collector = miss || plan.verify ? new StreamCollector(model.upstreamId) : undefined;
     const track = (event: StreamEvent) => {
@@ -113,7 +115,7 @@ export function streamResponse(owner: StreamOwner, stream: OpenedStreamRequest):
       }
       if (guard) for (const out of guard.end()) yield* replicas > 1 ? replicateEvent(out, replicas) : [out];
       outcome = 'ok';
-      const complete = miss ? collector?.result() : undefined;
+      complete = collector?.result();
       if (complete && miss) storeAnswer(deps.exactCache, deps.semanticCache, request, context.caller.org.id, miss, { result: complete, model: model.id, provider: model.provider, tier: model.tier, storedAt: Date.now() });
     } catch (error) {
       // Our own abort (the client went away) surfaces as an upstream read failure.
@@ -130,7 +132,7 @@ export function streamResponse(owner: StreamOwner, stream: OpenedStreamRequest):
       metadata = buildSvcMetadata({ requestId: context.requestId, requestedModel: request.model, decision, served: model, mode, latencyMs, cost, byok });
       void reservation.settle({ actualTokens: finalUsage.totalTokens, actualCostUsd: byok ? 0 : cost.costUsd });
       // A stream is verified once complete and reported only: its chunks are already sent.
-      const report = outcome === 'ok' && plan.verify && request.responseFormat ? streamReport(collector?.result(), request.responseFormat, verifier, output) : undefined;
+      const report = outcome === 'ok' && plan.verify && request.responseFormat ? streamReport(complete, request.responseFormat, verifier, output) : undefined;
       if (report) metadata.healer_report = report;
       if (plan.notApplied) metadata.not_applied = [...(metadata.not_applied ?? []), 'svc.output_verification'];
       const details: Record<string, unknown> = {};
