@@ -11,16 +11,20 @@ function setup(keyLedger: Record<string, number> = {}) {
   const clock = fakeClock('2026-03-10T12:00:00Z');
   const kv = createMemoryKv({ now: clock.now });
   const keyLoads: string[] = [];
+  const orgLoads: string[] = [];
   const limiter = new Limiter({
     kv,
     now: clock.now,
-    loadMonth: async (): Promise<LedgerMonth> => ({ spentUsd: 0, tokens: 0 }),
+    loadMonth: async (org: string, month: CalendarMonth): Promise<LedgerMonth> => {
+      orgLoads.push(`${org} ${month.id}`);
+      return { spentUsd: 0, tokens: 0 };
+    },
     loadKeyMonth: async (org: string, keyId: string, month: CalendarMonth): Promise<LedgerMonth> => {
       keyLoads.push(`${org} ${keyId} ${month.id}`);
       return { spentUsd: keyLedger[keyId] ?? 0, tokens: 0 };
     },
   });
-  return { limiter, keyLoads };
+  return { limiter, keyLoads, orgLoads };
 }
 
 const request = (keyId: string, keyMonthlyBudgetUsd: number | null, estimatedCostUsd: number, monthlyBudgetUsd: number | null = 100): AdmitRequest => ({
@@ -59,12 +63,14 @@ describe('an API key’s own monthly budget', () => {
     await expect(limiter.admit(request('key_batch', 1, 2, 10))).rejects.toThrow(/budget of this API key/);
   });
 
-  it('starts the key’s month from the ledger, once per key', async () => {
-    const { limiter, keyLoads } = setup({ key_batch: 0.95 });
+  it('starts the key’s month from the ledger, once per key, without reading the organisation’s month again', async () => {
+    const { limiter, keyLoads, orgLoads } = setup({ key_batch: 0.95 });
+    await (await limiter.admit(request('key_app', null, 0.01))).release(); // seeds the organisation's month
     await expect(limiter.admit(request('key_batch', 1, 0.1))).rejects.toMatchObject({ code: 'budget_exceeded' });
     await (await limiter.admit(request('key_batch', 1, 0.05))).settle({ actualTokens: 1, actualCostUsd: 0.05 });
     await expect(limiter.admit(request('key_batch', 1, 0.01))).rejects.toMatchObject({ code: 'budget_exceeded' });
     expect(keyLoads).toEqual(['org_1 key_batch 2026-03']);
+    expect(orgLoads).toEqual(['org_1 2026-03']);
   });
 });
 

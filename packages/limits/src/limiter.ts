@@ -112,8 +112,9 @@ export class Limiter {
     let result: ConsumeAllResult;
     try {
       result = await this.kv.consumeAll(plan.steps);
-      if (!result.admitted && monthMissing(plan, result) && month !== null) {
-        await this.seedFromLedger(request.orgId, month.month, plan.month?.key ? request.keyId : undefined);
+      const missing = missingCounters(plan, result);
+      if (!result.admitted && (missing.org || missing.key) && month !== null) {
+        await this.seedFromLedger(request.orgId, month.month, missing.org, missing.key ? request.keyId : undefined);
         result = await this.kv.consumeAll(plan.steps);
       }
     } catch (error) {
@@ -121,7 +122,8 @@ export class Limiter {
       return this.reservation(plan, null);
     }
     if (!result.admitted) {
-      if (monthMissing(plan, result)) {
+      const missing = missingCounters(plan, result);
+      if (missing.org || missing.key) {
         this.onError(new Error(`limits: the month counters of ${request.orgId} are missing right after seeding`));
         return this.reservation(plan, null);
       }
@@ -223,10 +225,10 @@ export class Limiter {
   }
 
   /**
-   * Seeds a missing month (and the key's budget counter, with `keyId`); concurrent admissions of
-   * this instance share one ledger read per organisation and per key.
+   * Seeds the missing counters of a month: the organisation's when `org`, the key's budget counter
+   * with `keyId`; concurrent admissions of this instance share one ledger read per organisation and per key.
    */
-  private async seedFromLedger(orgId: string, month: CalendarMonth, keyId?: string): Promise<void> {
+  private async seedFromLedger(orgId: string, month: CalendarMonth, org: boolean, keyId?: string): Promise<void> {
     const ttlMs = this.monthTtlMs(month);
     const once = (id: string, seed: () => Promise<unknown>): Promise<void> => {
       let seeding = this.seeding.get(id);
@@ -239,10 +241,12 @@ export class Limiter {
       return seeding;
     };
     await Promise.all([
-      once(`${orgId} ${month.id}`, async () => {
-        const usage = this.loadMonth === undefined ? { spentUsd: 0, tokens: 0 } : await this.loadMonth(orgId, month);
-        await this.seedCounters(monthKeys(this.prefix, orgId, month.id), ttlMs, usage);
-      }),
+      org
+        ? once(`${orgId} ${month.id}`, async () => {
+            const usage = this.loadMonth === undefined ? { spentUsd: 0, tokens: 0 } : await this.loadMonth(orgId, month);
+            await this.seedCounters(monthKeys(this.prefix, orgId, month.id), ttlMs, usage);
+          })
+        : undefined,
       keyId === undefined
         ? undefined
         : once(`${orgId} ${month.id} ${keyId}`, async () => {
@@ -278,13 +282,14 @@ export class Limiter {
   }
 }
 
-function monthMissing(plan: AdmissionPlan, result: ConsumeAllResult): boolean {
-  if (plan.month === null) return false;
+/** Which month counters the admission found missing: the organisation's, the key's budget counter. */
+function missingCounters(plan: AdmissionPlan, result: ConsumeAllResult): { org: boolean; key: boolean } {
+  if (plan.month === null) return { org: false, key: false };
   const missing = (index: number | undefined) => {
     const step = index === undefined ? undefined : result.steps[index];
     return step?.kind === 'counter' && step.missing;
   };
-  return missing(plan.month.usd) || missing(plan.month.tokens) || missing(plan.month.key?.usd);
+  return { org: missing(plan.month.usd) || missing(plan.month.tokens), key: missing(plan.month.key?.usd) };
 }
 
 /** A rate limit of 0 refuses everything; a bucket needs a capacity of at least 1, so it never reaches the Kv. */
