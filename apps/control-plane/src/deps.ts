@@ -9,7 +9,6 @@ import type { LearnSink, SharedSwitches } from '@svc/pipeline';
 import type { CircuitBreakers, HedgeStats, LatencyTracker } from '@svc/resilience';
 import type { CacheService, Readiness, Runtime } from '@svc/runtime';
 import type { Logger, Metrics } from '@svc/telemetry';
-import type { OnboardingSource } from './dashboard/next-step.js';
 
 /** What the control-plane app needs; a Runtime provides all of it. */
 export interface ControlPlaneDeps {
@@ -31,8 +30,6 @@ export interface ControlPlaneDeps {
   };
   /** Dashboard sign-in: passkeys, sessions, accounts and enrollment links. */
   dashboardAuth: DashboardAuth;
-  /** The dashboard overview's next step; default: the onboarding checklist (dashboard/next-step.ts). */
-  onboarding?: OnboardingSource;
   /** The learn stage (ledger and decision-log writes): `/crane/stats`. */
   learn: Pick<LearnSink, 'stats' | 'backlog'>;
   /** Feature flags and the degradation level, shared by every instance through the kv. */

@@ -10,22 +10,6 @@ export interface NextStep {
   href?: string;
 }
 
-/** What the overview knows about the organisation in view. */
-export interface OnboardingFacts {
-  /** The organisation in view; undefined when an admin looks at the whole fleet. */
-  orgId: string | undefined;
-  activeKeys: number;
-  requests: number;
-  cacheHits: number;
-  /** Passkeys of the signed-in user. */
-  passkeys: number;
-}
-
-export interface OnboardingSource {
-  /** The next step to suggest, or undefined when there is nothing left to do. */
-  nextStep(facts: OnboardingFacts): Promise<NextStep | undefined>;
-}
-
 /** Dashboard pages of the checklist steps that have one. */
 const pages: Readonly<Record<string, string>> = { create_api_key: '/dashboard/keys', register_passkey: '/dashboard/passkeys' };
 
@@ -40,19 +24,19 @@ const backupPasskey: NextStep = {
  * The overview's next step: for an organisation, the first step of the onboarding checklist it has
  * not done (`GET /v1/onboarding/next-step` answers the same, from the same state); once the
  * checklist is done, and for an admin looking at the whole fleet, a backup passkey while the
- * signed-in user has only one.
+ * signed-in user has only one. `orgId`: the organisation in view (undefined for the fleet);
+ * `passkeys`: how many the signed-in user has.
  */
-export function checklistOnboarding(repository: OnboardingRepository): OnboardingSource {
-  return {
-    async nextStep(facts) {
-      if (facts.orgId !== undefined) {
-        const next = (await onboardingState(repository, facts.orgId)).find((state) => state.completedAt === null);
-        if (next) {
-          const href = pages[next.step.id];
-          return { step: next.step.id, title: next.step.title, detail: `${next.step.description} ${next.step.action}.`, ...(href ? { href } : {}) };
-        }
-      }
-      return facts.passkeys < 2 ? backupPasskey : undefined;
-    },
-  };
+export async function nextStep(
+  repository: OnboardingRepository,
+  facts: { orgId: string | undefined; passkeys: number },
+): Promise<NextStep | undefined> {
+  if (facts.orgId !== undefined) {
+    const next = (await onboardingState(repository, facts.orgId)).find((state) => state.completedAt === null);
+    if (next) {
+      const href = pages[next.step.id];
+      return { step: next.step.id, title: next.step.title, detail: `${next.step.description} ${next.step.action}.`, ...(href ? { href } : {}) };
+    }
+  }
+  return facts.passkeys < 2 ? backupPasskey : undefined;
 }

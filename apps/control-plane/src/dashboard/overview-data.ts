@@ -2,7 +2,7 @@ import type { DashboardBucket, DashboardUsageFigures, DashboardUsagePoint } from
 import type { BreakerStatus } from '@svc/resilience';
 import type { ControlPlaneDeps } from '../deps.js';
 import { type DiversityScope, summariseScope } from '../routes/admin-routing-diversity.js';
-import { checklistOnboarding, type NextStep } from './next-step.js';
+import { type NextStep, nextStep } from './next-step.js';
 
 export const ranges = { '24h': { hours: 24, bucket: 'hour' }, '7d': { hours: 24 * 7, bucket: 'day' }, '30d': { hours: 24 * 30, bucket: 'day' } } as const satisfies Record<string, { hours: number; bucket: DashboardBucket }>;
 export type RangeId = keyof typeof ranges;
@@ -29,12 +29,11 @@ export async function loadOverview(deps: ControlPlaneDeps, input: { orgId: strin
   const step = bucket === 'hour' ? 3_600_000 : 86_400_000;
   const since = new Date(Math.floor(until.getTime() / step) * step - (hours * 3_600_000 - step));
   const query = { ...(input.orgId ? { orgId: input.orgId } : {}), since, until };
-  const [totals, series, tally, breakers, keys, passkeys] = await Promise.all([
+  const [totals, series, tally, breakers, passkeys] = await Promise.all([
     deps.db.dashboard.usageTotals(query),
     deps.db.dashboard.usageSeries({ ...query, bucket }),
     deps.db.decisions.tally(query),
     deps.breakers.list(),
-    input.orgId ? deps.db.keys.list(input.orgId) : Promise.resolve([]),
     deps.db.passkeys.listByUser(input.userId),
   ]);
   const counts = new Map<string, number>();
@@ -42,13 +41,6 @@ export async function loadOverview(deps: ControlPlaneDeps, input: { orgId: strin
     if (row.dimension === 'model' && row.value !== null) counts.set(row.value, (counts.get(row.value) ?? 0) + row.decisions);
   }
   const diversity = summariseScope(input.orgId ? `tenant:${input.orgId}` : 'fleet', counts, deps.diversity);
-  const onboarding = deps.onboarding ?? checklistOnboarding(deps.db.onboarding);
-  const nextStep = await onboarding.nextStep({
-    orgId: input.orgId,
-    activeKeys: keys.filter((k) => k.status === 'active' && (k.expiresAt === null || k.expiresAt > until)).length,
-    requests: totals.requests,
-    cacheHits: totals.cacheHits,
-    passkeys: passkeys.length,
-  });
-  return { range: input.range, bucket, totals, series, diversity, breakers, nextStep };
+  const next = await nextStep(deps.db.onboarding, { orgId: input.orgId, passkeys: passkeys.length });
+  return { range: input.range, bucket, totals, series, diversity, breakers, nextStep: next };
 }
