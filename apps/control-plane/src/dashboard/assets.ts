@@ -16,7 +16,7 @@ function webauthnBundle(): string {
 /** Static files of the dashboard (under its mount, /dashboard/assets/...): our script and stylesheet, and the WebAuthn browser library. */
 export function registerDashboardAssets(app: Hono<ControlEnv>): void {
   let bundle: string | undefined;
-  const headers = (type: string) => ({ 'content-type': type, 'cache-control': 'public, max-age=300', 'x-content-type-options': 'nosniff' });
+  const headers = (type: string) => ({ 'content-type': type, 'cache-control': 'public, max-age=300' });
   app.get('/assets/webauthn.js', (c) => {
     bundle ??= webauthnBundle();
     return c.body(bundle, 200, headers('text/javascript; charset=utf-8'));

@@ -43,6 +43,12 @@ describe('dashboard pages', () => {
     expect(login.status).toBe(200);
     expect(login.headers.get('content-security-policy')).toContain("script-src 'self'");
     expect(await login.text()).toMatch(/^<!doctype html>/);
+    expect(login.headers.get('cache-control')).toBe('no-store');
+    // The static assets keep their own caching, with the security headers.
+    const script = await app.request('/dashboard/assets/dashboard.js');
+    expect(script.status).toBe(200);
+    expect(script.headers.get('cache-control')).toBe('public, max-age=300');
+    expect(script.headers.get('x-content-type-options')).toBe('nosniff');
   });
 
   it('keeps a member to its own organisation: other orgs, their keys and limits are refused', async () => {

@@ -43,7 +43,8 @@ export function registerDashboard(routes: RouteRegistry<ControlEnv>, deps: Contr
   const dash = new Hono<ControlEnv>();
   dash.use(async (c, next) => {
     await next();
-    for (const [name, value] of Object.entries(securityHeaders)) c.res.headers.set(name, value);
+    // Every response gets the security headers; `no-store` only where the route chose no caching of its own (the assets do).
+    for (const [name, value] of Object.entries(securityHeaders)) if (name !== 'cache-control' || !c.res.headers.has(name)) c.res.headers.set(name, value);
   });
   dash.use(bodyLimit({ maxSize: 64 * 1024 }));
   dash.onError(async (error, c) => {
