@@ -2,6 +2,7 @@ import { realtimeCost, realtimeTokens } from '@svc/billing';
 import type { ModelInfo } from '@svc/catalog';
 import { type IntelligenceMode, type RealtimeTurn, type RealtimeUsage, invalidRequest } from '@svc/core';
 import type { Reservation } from '@svc/limits';
+import { MAX_CONVERSATION_ID_CHARS } from '@svc/protocol';
 import type { RealtimeSocket } from '@svc/providers';
 import type { RequestContext } from './gateway.js';
 import { type UnitStageDeps, admitUnits, callUnit, orgProviders, resolveUnitModel } from './unit-stage.js';
@@ -50,7 +51,6 @@ export interface RealtimeBill {
 }
 
 const MINUTE_MS = 60_000;
-const MAX_CONVERSATION_ID = 256;
 const emptyUsage = (): RealtimeUsage => ({ textInputTokens: 0, cachedTextInputTokens: 0, audioInputTokens: 0, cachedAudioInputTokens: 0, textOutputTokens: 0, audioOutputTokens: 0 });
 
 /**
@@ -67,8 +67,8 @@ const emptyUsage = (): RealtimeUsage => ({ textInputTokens: 0, cachedTextInputTo
 export async function openRealtimeSession(deps: RealtimeDeps, request: RealtimeOpenRequest, context: RequestContext): Promise<RealtimeSession> {
   // Spec §Intelligence modes, Voice: proxy escalates to cache; the context is kept in full only.
   const mode: IntelligenceMode = resolveVoiceMode(context.intelligenceModeHeader, context.caller.org.defaultIntelligenceMode);
-  if (request.conversationId !== undefined && (request.conversationId.length === 0 || request.conversationId.length > MAX_CONVERSATION_ID)) {
-    throw invalidRequest(`conversation_id must be 1 to ${MAX_CONVERSATION_ID} characters.`, 'conversation_id');
+  if (request.conversationId !== undefined && (request.conversationId.length === 0 || request.conversationId.length > MAX_CONVERSATION_ID_CHARS)) {
+    throw invalidRequest(`conversation_id must be 1 to ${MAX_CONVERSATION_ID_CHARS} characters.`, 'conversation_id');
   }
   const model = requireAllowedModel(context.caller.org, resolveUnitModel(deps.catalog, request.model, 'realtime', 'realtime'));
   const org = await orgProviders(deps, context.caller.org.id);

@@ -1,7 +1,7 @@
 import type { Catalog, ModelInfo } from '@svc/catalog';
 import { type ChatRequest, type TaskComplexity, authorizationError, circuitBreakerOpen, invalidRequest, noProviderConfigured } from '@svc/core';
 import { type Classification, classify } from './classify.js';
-import { type RequestFeatures, extractFeatures, featureDimension, memoryDimension, structuralDimension, toVector } from './features.js';
+import { type RequestFeatures, extractFeatures, featureDimension, modeFeatureCount, toVector } from './features.js';
 import { type PolicySnapshot, type RoutingPolicy, createLinUcbPolicy } from './policy.js';
 import { mergePolicySnapshots } from './policy-merge.js';
 import { aliasPool, buildPools, requiredCapabilities } from './pools.js';
@@ -143,7 +143,7 @@ export function createRouter(options: RouterOptions): Router {
       vector,
       features,
       promptTokens: features.promptTokens,
-      featureCount: !textFeatures ? structuralDimension : context.memory ? featureDimension : featureDimension - memoryDimension,
+      featureCount: modeFeatureCount[!textFeatures ? 'proxy' : context.memory ? 'full' : 'cache'],
       workflowType,
       workflowStated: stated !== undefined,
       stickyKey: prefs.sticky ? chainKey : undefined,

@@ -6,7 +6,7 @@ import * as v from 'valibot';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
 import { validate } from '../validate.js';
-import { orgParams, spendQuery } from './admin-params.js';
+import { orgParams, spendQuery, pathOrg } from './admin-params.js';
 import { orgToWire } from './admin-wire.js';
 
 const limit = v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0))));
@@ -107,9 +107,7 @@ export function registerAdminOrgs(routes: RouteRegistry<ControlEnv>, deps: Contr
   routes.add(listOrgsRoute, async (c) => c.json({ object: 'list', data: (await deps.db.orgs.list()).map(orgToWire) }));
 
   routes.add(orgSpendRoute, async (c) => {
-    const id = c.req.param('id') ?? '';
-    const org = await deps.db.orgs.get(id);
-    if (!org) throw notFound(`No organisation '${id}'.`, 'id');
+    const org = await pathOrg(c, deps);
     const { month } = validate(spendQuery, c.req.query());
     const spend = await deps.limiter.spend(org, month);
     return c.json({

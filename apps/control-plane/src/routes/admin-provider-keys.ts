@@ -7,8 +7,7 @@ import * as v from 'valibot';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
 import { validate } from '../validate.js';
-import { orgIdParam, orgParams } from './admin-params.js';
-import { pathOrg } from './admin-tools.js';
+import { orgIdParam, orgParams, pathOrg } from './admin-params.js';
 
 /** Provider keys are printable ASCII without spaces (they travel in HTTP headers); surrounding whitespace is trimmed. */
 const putSchema = v.object({

@@ -6,8 +6,8 @@ import * as v from 'valibot';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
 import { validate } from '../validate.js';
-import { orgParams } from './admin-params.js';
-import { pathOrg, toolGovernanceTags } from './admin-tools.js';
+import { orgParams, pathOrg } from './admin-params.js';
+import { toolGovernanceTags } from './admin-tools.js';
 import { toolPolicyToWire } from './admin-tools-wire.js';
 
 // Shapes here; sizes, globs and patterns are checked by @svc/governance, which owns the language.

@@ -1,12 +1,11 @@
 import { notFound } from '@svc/core';
 import { type RouteRegistry, readJson } from '@svc/inference';
 import { adminOnly, defineRoute, jsonResponse } from '@svc/openapi';
-import type { Context } from 'hono';
 import * as v from 'valibot';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
 import { validate } from '../validate.js';
-import { orgIdParam, orgParams } from './admin-params.js';
+import { orgIdParam, orgParams, pathOrg } from './admin-params.js';
 import { toolToWire } from './admin-tools-wire.js';
 
 /** Tool names as providers accept them (OpenAI allows `[A-Za-z0-9_-]{1,64}`; MCP-style names add `.` and `:`). */
@@ -19,13 +18,6 @@ const putSchema = v.object({
   ),
 });
 
-/** The organisation in the path, or 404. */
-export async function pathOrg(c: Context<ControlEnv>, deps: ControlPlaneDeps) {
-  const id = c.req.param('id') ?? '';
-  const org = await deps.db.orgs.get(id);
-  if (!org) throw notFound(`No organisation '${id}'.`, 'id');
-  return org;
-}
 
 const toolParams = v.object({ id: orgIdParam, name: toolName });
 const toolAnswer = jsonResponse('The registered `tool`.');
