@@ -9,12 +9,17 @@ export const scopes = [
   'inference:audio',
   'inference:images',
   'memory:read',
+  'memory:write',
   'settings:write',
   'observability:read',
   'admin',
 ] as const;
 
 export type Scope = (typeof scopes)[number];
+
+/** How far an organisation's memory recall reaches (`PUT /v1/settings {memory_scope}`). */
+export const memoryScopeSettings = ['end_user', 'organization'] as const;
+export type MemoryScopeSetting = (typeof memoryScopeSettings)[number];
 
 /** Scopes a key gets when created without an explicit list: everything but `admin`. */
 export const defaultKeyScopes: readonly Scope[] = scopes.filter((scope) => scope !== 'admin');
@@ -39,6 +44,11 @@ export interface Organization {
    * the org changes); absent or null: `defaultOutputConfig`.
    */
   outputConfig?: OutputConfig | null;
+  /**
+   * How far memory recall reaches: `end_user` (default: the end user's own memories, or the
+   * key's user-less ones) or `organization` (the whole organisation, opted in).
+   */
+  memoryScope?: MemoryScopeSetting;
   createdAt: Date;
 }
 

@@ -30,7 +30,7 @@ export interface Database {
   readonly toolGovernance: ToolGovernanceRepository;
   /** Each organisation's own provider credentials (BYOK), sealed by the caller. */
   readonly providerKeys: ProviderKeyRepository;
-  /** Each organisation's conversation memories (intelligence mode `full`). */
+  /** Each organisation's end users' stated facts (memory, intelligence mode `full`). */
   readonly memories: MemoryRepository;
   /** People who sign in to the dashboard, and their enrollment links. */
   readonly dashboardUsers: DashboardUserRepository;

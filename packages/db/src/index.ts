@@ -27,7 +27,6 @@ export type {
   MemoryRepository,
   NewAlert,
   NewDashboardUser,
-  NewMemory,
   NewMemoryRow,
   NewPasskey,
   NewProviderKey,

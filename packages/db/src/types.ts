@@ -21,6 +21,8 @@ export interface NewOrganization {
   defaultIntelligenceMode?: Organization['defaultIntelligenceMode'];
   /** Only free or open-weight models may serve the organisation. Defaults to false. */
   freeModelsOnly?: boolean;
+  /** How far memory recall reaches; defaults to `end_user`. */
+  memoryScope?: Organization['memoryScope'];
 }
 
 /** Any subset of the creation fields; `undefined` leaves a field as it is, `null` clears a limit. */

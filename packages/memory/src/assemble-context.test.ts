@@ -10,8 +10,8 @@ describe('assembleContext', () => {
 
   it('keeps the best memories that fit the budget, skipping one too long', () => {
     const text = assembleContext(memories, 60);
-    expect(text).toContain('- (user) My favourite colour is teal.');
-    expect(text).toContain('- (user) I live in Lisbon.');
+    expect(text).toContain('- My favourite colour is teal.');
+    expect(text).toContain('- I live in Lisbon.');
     expect(text).not.toContain('xxxx');
     expect(approximateTokens(text)).toBeLessThanOrEqual(60);
   });

@@ -1,13 +1,12 @@
 /** What context assembly needs of a memory. */
 export interface ContextMemory {
-  role: string;
   text: string;
 }
 
 /** Rough token count: ~4 characters per token, the English average. */
 export const approximateTokens = (text: string): number => Math.ceil(text.length / 4);
 
-const HEADER = 'Relevant memory from earlier conversations of this organisation (may be outdated; use only when it helps):';
+const HEADER = 'What this user told you in earlier conversations (may be outdated; use only when it helps answer):';
 
 /**
  * A system message text holding as many of `memories` (best first) as fit in `tokenBudget`
@@ -23,7 +22,7 @@ export function assembleContext(
   if (used > tokenBudget) return '';
   const lines: string[] = [];
   for (const memory of memories) {
-    const line = `- (${memory.role}) ${memory.text.replace(/\s+/g, ' ').trim()}`;
+    const line = `- ${memory.text.replace(/\s+/g, ' ').trim()}`;
     const cost = countTokens(line) + 1;
     if (used + cost > tokenBudget) continue;
     used += cost;

@@ -1,5 +1,7 @@
 export { approximateTokens, assembleContext, type ContextMemory } from './assemble-context.js';
 export { type EntityType, extractEntities, type MemoryEntity } from './entities.js';
+export { type ExtractedFact, type ExtractFactsOptions, extractFacts, factSlot, isSelfStatement } from './extract-facts.js';
+export { endUserSubject, keySubject, type MemoryScope, memoryScopeOf, type RecallScope } from './memory-scope.js';
 export {
   createMemoryStore,
   type MemoryRecordStore,
@@ -7,6 +9,9 @@ export {
   type MemoryStoreSettings,
   type RecalledMemory,
   type RecallOptions,
+  type RememberOptions,
   type StoredMemory,
+  type StoredMemoryRow,
 } from './memory-store.js';
+export { recallThreshold } from './recall-threshold.js';
 export { createPiiRedactor, ibanValid, luhnValid, type PiiKind, type PiiRedactor, type Redaction, redactPii } from './redact-pii.js';

@@ -1,120 +1,178 @@
 import { randomUUID } from 'node:crypto';
-import { createHashedEmbedder, createMemoryVectorStore, createQdrantVectorStore } from '@svc/semantic';
+import { createHashedEmbedder, createMemoryVectorStore, createQdrantVectorStore, type VectorStore } from '@svc/semantic';
 import { startFakeQdrantServer } from '@svc/semantic/test';
 import { describe, expect, it } from 'vitest';
-import { createMemoryStore, type MemoryRecordStore, type StoredMemory } from './memory-store.js';
+import { endUserSubject, keySubject } from './memory-scope.js';
+import { createMemoryStore, type MemoryRecordStore, type MemoryStoreSettings, type StoredMemoryRow } from './memory-store.js';
 
 /** An in-process record store with the repository's contract (the db conformance suite covers the real one). */
-function recordStore(): MemoryRecordStore {
-  const rows: StoredMemory[] = [];
+function recordStore(): MemoryRecordStore & { rows: Map<string, StoredMemoryRow> } {
+  const rows = new Map<string, StoredMemoryRow>();
+  const newestFirst = (list: StoredMemoryRow[]) => list.sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime());
   return {
-    async insertMany(batch) {
-      for (const row of batch) rows.push({ ...row, entities: [...row.entities] });
+    rows,
+    async saveMany(batch) {
+      for (const row of batch) {
+        const stored = rows.get(row.id);
+        if (!stored || (stored.orgId === row.orgId && stored.subject === row.subject)) rows.set(row.id, { ...row, createdAt: stored?.createdAt ?? row.createdAt });
+      }
       return batch.length;
     },
     async getMany(orgId, ids) {
-      return rows.filter((row) => row.orgId === orgId && ids.includes(row.id));
+      return [...rows.values()].filter((row) => row.orgId === orgId && ids.includes(row.id));
     },
-    async listRecent(orgId) {
-      return rows.filter((row) => row.orgId === orgId).reverse();
+    async list(orgId, options = {}) {
+      return newestFirst([...rows.values()].filter((row) => row.orgId === orgId && (options.subject === undefined || row.subject === options.subject))).slice(0, options.limit ?? 50);
+    },
+    async listNewest(limit) {
+      return newestFirst([...rows.values()]).slice(0, limit);
+    },
+    async deleteMany(orgId, ids) {
+      const gone = ids.filter((id) => rows.get(id)?.orgId === orgId);
+      for (const id of gone) rows.delete(id);
+      return gone;
+    },
+    async deleteBySubject(orgId, subject) {
+      const gone = [...rows.values()].filter((row) => row.orgId === orgId && row.subject === subject).map((row) => row.id);
+      for (const id of gone) rows.delete(id);
+      return gone;
+    },
+    async deleteOlderThan(before) {
+      const gone = [...rows.values()].filter((row) => row.updatedAt < before);
+      for (const row of gone) rows.delete(row.id);
+      return gone.map((row) => ({ id: row.id, orgId: row.orgId }));
     },
   };
 }
 
-function setup() {
+const ada = { orgId: 'org-a', subject: endUserSubject('org-a', 'ada') };
+const bob = { orgId: 'org-a', subject: endUserSubject('org-a', 'bob') };
+
+function setup(settings: Partial<MemoryStoreSettings> = {}) {
   let time = Date.UTC(2026, 0, 1);
-  const clock = () => time;
-  const memory = createMemoryStore({ records: recordStore(), vectors: createMemoryVectorStore(), embedder: createHashedEmbedder(), now: clock });
-  return { memory, advance: (ms: number) => (time += ms) };
+  const records = recordStore();
+  const vectors = settings.vectors ?? createMemoryVectorStore({ now: () => time });
+  const memory = createMemoryStore({ records, vectors, embedder: createHashedEmbedder(), recallThreshold: 0.3, now: () => time, ...settings });
+  return { memory, records, vectors, advance: (ms: number) => (time += ms) };
 }
 
 describe('createMemoryStore', () => {
-  it('recalls what an organisation said, ranked by relevance, never for another organisation', async () => {
+  it('stores the facts an end user stated, never questions or requests, and recalls them only for that end user', async () => {
+    const { memory, records } = setup();
+    expect(memory.remember(ada, 'Hi! I live in Lisbon. Which city is warmer, Lisbon or Rome?')).toBe(1);
+    expect(memory.remember(ada, 'say exactly: from gemini')).toBe(0);
+    await memory.idle();
+    expect([...records.rows.values()].map((row) => row.text)).toEqual(['I live in Lisbon.']);
+
+    const found = await memory.recall(ada, 'In which city do I live?');
+    expect(found.map((m) => m.text)).toEqual(['I live in Lisbon.']);
+    expect(await memory.recall(bob, 'In which city do I live?')).toEqual([]);
+    expect(await memory.recall({ orgId: 'org-b', subject: ada.subject }, 'In which city do I live?')).toEqual([]);
+    expect(await memory.recall({ orgId: 'org-a', subject: keySubject('key_1') }, 'In which city do I live?')).toEqual([]);
+    // An organisation that opted in recalls across its end users.
+    expect((await memory.recall({ orgId: 'org-a' }, 'In which city do I live?')).map((m) => m.subject)).toEqual([ada.subject]);
+  });
+
+  it('injects nothing for an unrelated request: the similarity floor holds', async () => {
     const { memory } = setup();
-    memory.remember('org-a', 'c1', 'My favourite colour is teal and I live in Lisbon.', 'user');
-    memory.remember('org-a', 'c1', 'The quarterly budget for marketing is 40k euros.', 'user');
+    memory.remember(ada, 'My favourite colour is teal. I work at Acme Robotics.');
     await memory.idle();
-
-    const found = await memory.recall('org-a', 'what is my favourite colour?');
-    expect(found[0]?.text).toContain('teal');
-    expect(found[0]?.entities).toContainEqual({ type: 'place', value: 'Lisbon' });
-    expect(await memory.recall('org-b', 'what is my favourite colour?')).toEqual([]);
+    expect(await memory.recall(ada, 'Explain the difference between TCP and UDP')).toEqual([]);
+    expect((await memory.recall(ada, 'what is my favourite colour')).map((m) => m.text)).toEqual(['My favourite colour is teal.']);
   });
 
-  it('keeps to one conversation when asked', async () => {
+  it('replaces a fact of the same slot with the newer one, and merges a near-duplicate', async () => {
+    const { memory, records, advance } = setup();
+    memory.remember(ada, 'I live in Lisbon.');
+    await memory.idle();
+    const [first] = [...records.rows.values()];
+    advance(60_000);
+    memory.remember(ada, 'I moved to Berlin last month.');
+    memory.remember(ada, 'I moved to Berlin last month!');
+    await memory.idle();
+    const rows = [...records.rows.values()];
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ id: first!.id, text: 'I moved to Berlin last month!', slot: 'home' });
+    expect(rows[0]!.updatedAt.getTime()).toBeGreaterThan(rows[0]!.createdAt.getTime());
+    expect((await memory.recall(ada, 'I moved to Berlin')).map((m) => m.text)).toEqual(['I moved to Berlin last month!']);
+  });
+
+  it('ranks the own conversation first and redacts PII before storing when asked', async () => {
+    const { memory, records } = setup();
+    memory.remember({ ...ada, conversationId: 'c1' }, 'My project codename is Bluebird.');
+    memory.remember({ ...ada, conversationId: 'c2' }, 'My side project codename is Redwing.');
+    memory.remember(ada, 'My email is ada@example.com.', { redactPii: true });
+    await memory.idle();
+    const found = await memory.recall({ ...ada, conversationId: 'c2' }, 'my project codename');
+    expect(found[0]!.text).toBe('My side project codename is Redwing.');
+    expect([...records.rows.values()].map((row) => row.text)).toContain('My email is [EMAIL_1].');
+  });
+
+  it('forgets by id and by end user, in the database, the index and the write queue', async () => {
+    const { memory, records } = setup({ flushMs: 60_000 });
+    memory.remember(ada, 'I live in Lisbon. I have two cats.');
+    memory.remember(bob, 'I live in Oslo.');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(await memory.forgetSubject('org-a', ada.subject)).toEqual([]); // still queued: dropped before it is written
+    await memory.idle();
+    expect([...records.rows.values()].map((row) => row.text)).toEqual(['I live in Oslo.']);
+    expect(await memory.recall(ada, 'where do I live')).toEqual([]);
+    const [oslo] = await memory.recall(bob, 'where do I live');
+    expect(await memory.forget('org-b', [oslo!.id])).toEqual([]);
+    expect(await memory.forget('org-a', [oslo!.id])).toEqual([oslo!.id]);
+    expect(await memory.recall(bob, 'where do I live')).toEqual([]);
+  });
+
+  it('drops another instance’s forgotten facts from its own index on evict', async () => {
     const { memory } = setup();
-    memory.remember('org-a', 'c1', 'The project codename is Bluebird.', 'user');
-    memory.remember('org-a', 'c2', 'The project codename is Redwing.', 'user');
+    memory.remember(ada, 'I live in Lisbon.');
     await memory.idle();
-    const found = await memory.recall('org-a', 'project codename', { conversationId: 'c2' });
-    expect(found.map((m) => m.text)).toEqual(['The project codename is Redwing.']);
+    await memory.evict('org-a', { subject: ada.subject });
+    expect(await memory.recall(ada, 'where do I live')).toEqual([]);
   });
 
-  it('prefers the more recent of two equally relevant memories', async () => {
-    const { memory, advance } = setup();
-    memory.remember('org-a', undefined, 'The office wifi password is alpha.', 'user');
+  it('expires facts past the retention period and rebuilds an in-process index from the table after a restart', async () => {
+    const { memory, records, advance } = setup({ ttlDays: 30 });
+    memory.remember(ada, 'I live in Lisbon.');
     await memory.idle();
-    advance(90 * 86_400_000);
-    memory.remember('org-a', undefined, 'The office wifi password is alpha.', 'user');
+    advance(10 * 86_400_000);
+    memory.remember(bob, 'I live in Oslo.');
     await memory.idle();
-    const [first, second] = await memory.recall('org-a', 'office wifi password');
-    expect(first!.createdAt.getTime()).toBeGreaterThan(second!.createdAt.getTime());
-    expect(first!.score).toBeGreaterThan(second!.score);
+
+    const at = () => Date.UTC(2026, 0, 11);
+    const restarted = createMemoryStore({ records, vectors: createMemoryVectorStore({ now: at }), embedder: createHashedEmbedder(), recallThreshold: 0.3, now: at });
+    expect(await restarted.recall(ada, 'where do I live')).toEqual([]);
+    expect(await restarted.hydrate(100)).toBe(2);
+    expect((await restarted.recall(ada, 'where do I live')).map((m) => m.text)).toEqual(['I live in Lisbon.']);
+
+    advance(25 * 86_400_000);
+    expect(await memory.recall(ada, 'where do I live')).toEqual([]);
+    expect(await memory.expire()).toBe(1);
+    expect([...records.rows.values()].map((row) => row.text)).toEqual(['I live in Oslo.']);
   });
 
-  it('drops stores beyond its bound and ignores blank text', async () => {
-    const memory = createMemoryStore({
-      records: recordStore(),
-      vectors: createMemoryVectorStore(),
-      embedder: createHashedEmbedder(),
-      maxPending: 1,
-    });
-    expect(memory.remember('org-a', undefined, '   ', 'user')).toBe(false);
-    expect(memory.remember('org-a', undefined, 'one', 'user')).toBe(true);
-    expect(memory.remember('org-a', undefined, 'two', 'user')).toBe(false);
+  it('drops stores beyond its bound and ignores text without facts', async () => {
+    const { memory } = setup({ maxPending: 1 });
+    expect(memory.remember(ada, '   ')).toBe(0);
+    expect(memory.remember(ada, 'I live in Lisbon.')).toBe(1);
+    expect(memory.remember(bob, 'I live in Oslo.')).toBe(0);
     await memory.idle();
     expect(memory.stats()).toEqual({ pending: 0, dropped: 1, failed: 0 });
   });
 
-  it('writes records in batches, recalls queued ones before they are written and never reads the database for points that carry their record', async () => {
-    const records = recordStore();
-    const calls = { insertMany: [] as number[], getMany: 0 };
-    const counted: MemoryRecordStore = {
-      insertMany: async (rows) => {
-        calls.insertMany.push(rows.length);
-        return records.insertMany(rows);
-      },
-      getMany: async (orgId, ids) => {
-        calls.getMany++;
-        return records.getMany(orgId, ids);
-      },
-      listRecent: records.listRecent,
-    };
-    const memory = createMemoryStore({ records: counted, vectors: createMemoryVectorStore(), embedder: createHashedEmbedder(), flushMs: 60_000 });
-    memory.remember('org-a', 'c1', 'The staging database lives in Frankfurt.', 'user');
-    memory.remember('org-a', 'c1', 'Noted: staging is in Frankfurt.', 'assistant');
-    memory.remember('org-b', undefined, 'Our office is in Oslo.', 'user');
-    await new Promise((resolve) => setTimeout(resolve, 10)); // embedded and indexed; the batch waits
-    expect(calls.insertMany).toEqual([]);
-    const early = await memory.recall('org-a', 'where is the staging database?', { conversationId: 'c1' });
-    expect(early.map((m) => m.role).sort()).toEqual(['assistant', 'user']);
-    await memory.idle();
-    expect(calls.insertMany).toEqual([3]);
-    const found = await memory.recall('org-a', 'where is the staging database?');
-    expect(found[0]).toMatchObject({ conversationId: 'c1', entities: expect.arrayContaining([{ type: 'place', value: 'Frankfurt' }]) });
-    expect(calls.getMany).toBe(0);
-  });
-
-  it('recalls through Qdrant: a memory point has the shape a remote store checks before serving it', async () => {
+  it('recalls through Qdrant, kept apart by end user', async () => {
     const qdrant = await startFakeQdrantServer();
     const embedder = createHashedEmbedder();
-    const vectors = createQdrantVectorStore({ url: qdrant.url, dimensions: embedder.dimensions, collection: `memory_test_${randomUUID().slice(0, 8)}` });
+    const vectors: VectorStore = createQdrantVectorStore({ url: qdrant.url, dimensions: embedder.dimensions, collection: `memory_test_${randomUUID().slice(0, 8)}`, now: () => Date.UTC(2026, 0, 1) });
     try {
-      const memory = createMemoryStore({ records: recordStore(), vectors, embedder });
-      memory.remember('org-a', 'c1', 'The release train leaves every Thursday.', 'user');
+      const { memory } = setup({ vectors });
+      memory.remember({ ...ada, conversationId: 'c1' }, 'I take the release train every Thursday.');
       await memory.idle();
-      const [found] = await memory.recall('org-a', 'when does the release train leave?');
-      expect(found).toMatchObject({ text: 'The release train leaves every Thursday.', role: 'user', conversationId: 'c1' });
+      const [found] = await memory.recall(ada, 'when do I take the release train?');
+      expect(found).toMatchObject({ text: 'I take the release train every Thursday.', role: 'user', conversationId: 'c1', subject: ada.subject });
+      expect(await memory.recall(bob, 'when do I take the release train?')).toEqual([]);
+      await memory.forgetSubject('org-a', ada.subject);
+      expect(await memory.recall(ada, 'when do I take the release train?')).toEqual([]);
     } finally {
       await vectors.close();
       await qdrant.close();

@@ -1,39 +1,60 @@
 import { randomUUID } from 'node:crypto';
 import type { CachedAnswer } from '@svc/core';
-import type { Embedder, VectorPayload, VectorStore } from '@svc/semantic';
-import { extractEntities, } from './entities.js';
+import type { Embedder, VectorMatch, VectorPayload, VectorStore } from '@svc/semantic';
+import { type ExtractedFact, extractFacts } from './extract-facts.js';
+import type { MemoryScope, RecallScope } from './memory-scope.js';
+import { recallThreshold } from './recall-threshold.js';
+import { redactPii } from './redact-pii.js';
 
-/** A stored memory as the store's repository returns it. */
+/** A stored fact as the store's repository returns it. */
 export interface StoredMemory {
   id: string;
   orgId: string;
+  subject: string;
   conversationId: string | null;
   role: string;
+  slot: string | null;
   text: string;
   entities: { type: string; value: string }[];
   createdAt: Date;
+  updatedAt: Date;
+}
+
+/** A stored fact with its vector, as written and as read back for rebuilding an index. */
+export interface StoredMemoryRow extends StoredMemory {
+  embedder: string | null;
+  embedding: Float32Array | null;
 }
 
 /** The relational half of the store (`@svc/db`'s `MemoryRepository` satisfies it). */
 export interface MemoryRecordStore {
-  /** Writes a batch (any organisations); an id already stored is skipped. */
-  insertMany(rows: readonly StoredMemory[]): Promise<number>;
+  /** Writes a batch (any organisations); a stored id is updated in place. */
+  saveMany(rows: readonly StoredMemoryRow[]): Promise<number>;
   getMany(orgId: string, ids: readonly string[]): Promise<StoredMemory[]>;
-  listRecent(orgId: string, options?: { conversationId?: string; limit?: number }): Promise<StoredMemory[]>;
+  list(orgId: string, options?: { subject?: string; limit?: number; after?: { id: string; updatedAt: Date } }): Promise<StoredMemory[]>;
+  listNewest(limit: number): Promise<StoredMemoryRow[]>;
+  deleteMany(orgId: string, ids: readonly string[]): Promise<string[]>;
+  deleteBySubject(orgId: string, subject: string): Promise<string[]>;
+  deleteOlderThan(before: Date): Promise<{ id: string; orgId: string }[]>;
 }
 
 export interface RecalledMemory extends StoredMemory {
-  /** Blend of cosine similarity and recency, 0..1, higher first. */
+  /** Cosine similarity of the fact to the request, -1..1. */
   score: number;
 }
 
 export interface RecallOptions {
-  /** Only this conversation's memories when given. */
-  conversationId?: string;
   /** Most memories returned (default 5). */
   limit?: number;
-  /** Lowest cosine similarity considered (default 0.2). */
+  /** Lowest similarity injected; default: the threshold calibrated for the embedder. */
   minSimilarity?: number;
+  /** The query's vector when the caller has it already (one embedding per request). */
+  vector?: Float32Array;
+}
+
+export interface RememberOptions {
+  /** Replace emails, phone numbers, cards, IBANs, keys and IPs with placeholders before storing. */
+  redactPii?: boolean;
 }
 
 export interface MemoryStoreSettings {
@@ -41,44 +62,57 @@ export interface MemoryStoreSettings {
   /** A vector store of its own, never the semantic cache's (a separate collection for Qdrant). */
   vectors: VectorStore;
   embedder: Embedder;
+  /** Days a fact is kept after it was last stated (default 90). */
+  ttlDays?: number;
+  /** Lowest similarity recalled; default: calibrated for the embedder (`recallThreshold`). */
+  recallThreshold?: number;
+  /** Similarity at which a new fact merges into a stored one of the same subject (default 0.9). */
+  mergeSimilarity?: number;
   /** Most `remember` calls in flight; further ones are dropped and counted (default 64). */
   maxPending?: number;
-  /** Texts longer than this many characters are cut before storing (default 4000). */
-  maxTextLength?: number;
-  /** Days after which a memory's recency weight halves (default 30). */
-  halfLifeDays?: number;
-  /** Weight of recency against similarity in the score, 0..1 (default 0.2). */
-  recencyWeight?: number;
-  /** Called when a background store fails (the request already answered). */
+  /** Called when a background store fails (the request already answered). Never given the text. */
   onError?: (error: unknown) => void;
-  /**
-   * Records are written in batches, at most this long after the first one queued (default 500):
-   * one statement for many exchanges instead of one per message. Recall finds queued ones too.
-   */
+  /** Facts are written in batches, at most this long after the first one queued (default 500 ms). */
   flushMs?: number;
-  /** A batch is written at once when it holds this many records (default 100). */
+  /** A batch is written at once when it holds this many facts (default 100). */
   batchSize?: number;
   /** Clock in epoch ms (tests). */
   now?: () => number;
 }
 
 export interface MemoryStore {
+  /** The similarity floor of recall (calibrated for the embedder unless set). */
+  readonly threshold: number;
   /**
-   * Stores `text` with its entities, in the background: resolves at once with false when the
-   * store is saturated or the text is blank, otherwise true once queued. Never rejects.
+   * Extracts the facts the end user stated in `userText` and stores them in `scope`, in the
+   * background: returns at once how many facts were queued (0 when none, or the store is
+   * saturated). A fact close to a stored one of the same scope merges into it; a fact of the same
+   * slot (their home, their name) replaces the older one. Never rejects.
    */
-  remember(orgId: string, conversationId: string | undefined, text: string, role: string): boolean;
-  /** Memories of `orgId` closest to `query`, ranked by similarity and recency. Never another org's. */
-  recall(orgId: string, query: string, options?: RecallOptions): Promise<RecalledMemory[]>;
-  /** Resolves when every queued `remember` has settled (tests, shutdown). */
+  remember(scope: MemoryScope, userText: string, options?: RememberOptions): number;
+  /** Facts of the scope whose similarity to `query` passes the threshold, best first (own conversation first). */
+  recall(scope: RecallScope, query: string, options?: RecallOptions): Promise<RecalledMemory[]>;
+  /** Facts of the organisation (one subject when given), most recently stated first. */
+  list(orgId: string, options?: { subject?: string; limit?: number; after?: { id: string; updatedAt: Date } }): Promise<StoredMemory[]>;
+  /** Deletes facts of `orgId` by id; returns the ids deleted. */
+  forget(orgId: string, ids: readonly string[]): Promise<string[]>;
+  /** Deletes every fact of one subject (forget an end user); returns the ids deleted. */
+  forgetSubject(orgId: string, subject: string): Promise<string[]>;
+  /** Drops facts from this process's index and queue only (another instance deleted them). */
+  evict(orgId: string, target: { ids: readonly string[] } | { subject: string }): Promise<void>;
+  /** Loads the newest stored facts into an in-process index after a start; returns how many. */
+  hydrate(limit: number): Promise<number>;
+  /** Deletes facts older than the retention period; returns how many. */
+  expire(): Promise<number>;
+  /** Resolves when every queued write has settled (tests, shutdown). */
   idle(): Promise<void>;
-  /** Counts of dropped (saturated) and failed background stores. */
   stats(): { pending: number; dropped: number; failed: number };
 }
 
-/** Vector-store scope of memories; the cache's scopes are hashes, so the two never meet even in one store. */
+/** The partition of memory points; the cache's scopes are hashes, so the two never meet even in one store. */
 const MEMORY_SCOPE = 'memory';
-const NEVER = Number.MAX_SAFE_INTEGER;
+/** Facts of one subject looked at when a new one may merge into or replace them. */
+const NEIGHBOURS = 50;
 
 /** The answer slot of a memory point: never served (the scope keeps caches away), but shaped like one so every store keeps it. */
 function placeholderAnswer(storedAt: number): CachedAnswer {
@@ -86,28 +120,65 @@ function placeholderAnswer(storedAt: number): CachedAnswer {
   return { result: { model: 'memory', choices: [choice] }, model: 'memory', provider: 'memory', tier: 'T3', storedAt };
 }
 
-/** The record a memory point carries in `meta` (points stored before it carried one have none). */
+/** The record a memory point carries in `meta`. */
 function recordOf(id: string, payload: VectorPayload): StoredMemory | undefined {
   const meta = payload.meta;
-  if (!meta) return undefined;
-  const { role, conversationId, entities, createdAt } = meta;
-  if (typeof role !== 'string' || !(conversationId === null || typeof conversationId === 'string') || typeof createdAt !== 'number' || !Array.isArray(entities)) return undefined;
+  if (!meta || payload.subject === undefined) return undefined;
+  const { role, conversationId, entities, createdAt, updatedAt, slot } = meta;
+  if (typeof role !== 'string' || !(conversationId === null || typeof conversationId === 'string') || typeof createdAt !== 'number' || typeof updatedAt !== 'number' || !Array.isArray(entities)) return undefined;
   const kept = entities.filter((e): e is { type: string; value: string } => typeof e === 'object' && e !== null && typeof e.type === 'string' && typeof e.value === 'string');
-  return { id, orgId: payload.orgId, conversationId, role, text: payload.text, entities: kept, createdAt: new Date(createdAt) };
+  return {
+    id,
+    orgId: payload.orgId,
+    subject: payload.subject,
+    conversationId,
+    role,
+    slot: typeof slot === 'string' ? slot : null,
+    text: payload.text,
+    entities: kept,
+    createdAt: new Date(createdAt),
+    updatedAt: new Date(updatedAt),
+  };
 }
 
-/** Per-organisation memory over a relational record store and a vector store. */
+function pointOf(record: StoredMemory, vector: Float32Array, ttlMs: number) {
+  const meta = { role: record.role, conversationId: record.conversationId, entities: record.entities, slot: record.slot, createdAt: record.createdAt.getTime(), updatedAt: record.updatedAt.getTime() };
+  const payload: VectorPayload = {
+    orgId: record.orgId,
+    scope: MEMORY_SCOPE,
+    subject: record.subject,
+    expiresAt: record.updatedAt.getTime() + ttlMs,
+    text: record.text,
+    answer: placeholderAnswer(record.updatedAt.getTime()),
+    meta,
+  };
+  return { id: record.id, vector, payload };
+}
+
+/** The stored fact a new one replaces: a near-duplicate, else the holder of the same slot. */
+function replaced(fact: ExtractedFact, neighbours: readonly VectorMatch[], mergeSimilarity: number): StoredMemory | undefined {
+  const records = neighbours.map((match) => ({ match, record: recordOf(match.id, match.payload) }));
+  const duplicate = records.find(({ match, record }) => record && match.score >= mergeSimilarity);
+  if (duplicate) return duplicate.record;
+  if (fact.slot === undefined) return undefined;
+  return records.find(({ record }) => record?.slot === fact.slot)?.record;
+}
+
+/** Per-organisation memory of end users' stated facts over a relational store and a vector store. */
 export function createMemoryStore(settings: MemoryStoreSettings): MemoryStore {
   const now = settings.now ?? Date.now;
+  const { embedder, vectors, records } = settings;
+  const ttlMs = (settings.ttlDays ?? 90) * 86_400_000;
+  const threshold = settings.recallThreshold ?? recallThreshold(embedder.id);
+  const mergeSimilarity = settings.mergeSimilarity ?? 0.9;
   const maxPending = settings.maxPending ?? 64;
-  const maxTextLength = settings.maxTextLength ?? 4000;
-  const halfLifeMs = (settings.halfLifeDays ?? 30) * 86_400_000;
-  const recencyWeight = settings.recencyWeight ?? 0.2;
   const flushMs = settings.flushMs ?? 500;
   const batchSize = settings.batchSize ?? 100;
   const pending = new Set<Promise<void>>();
-  /** Records embedded and indexed but not yet written, by id (recall reads them too). */
-  const queued = new Map<string, StoredMemory>();
+  /** Facts indexed but not yet written, by id (recall reads them from their points). */
+  const queued = new Map<string, StoredMemoryRow>();
+  /** One write chain per subject: facts of one end user merge in the order they were said. */
+  const chains = new Map<string, Promise<void>>();
   let timer: NodeJS.Timeout | undefined;
   let dropped = 0;
   let failed = 0;
@@ -122,37 +193,29 @@ export function createMemoryStore(settings: MemoryStoreSettings): MemoryStore {
     pending.add(tracked);
   }
 
-  /**
-   * Writes every queued record in one statement. When that fails (an organisation deleted
-   * meanwhile, say) each organisation's records are written on their own, so one cannot cost
-   * the others theirs; what still fails is counted and reported.
-   */
+  /** Writes every queued fact in one statement; when that fails, each organisation's on its own. */
   function flush(): void {
     if (timer) clearTimeout(timer);
     timer = undefined;
     if (queued.size === 0) return;
     const batch = [...queued.values()];
-    const written = settings.records.insertMany(batch).catch(async () => {
-      const byOrg = new Map<string, StoredMemory[]>();
-      for (const record of batch) byOrg.set(record.orgId, [...(byOrg.get(record.orgId) ?? []), record]);
-      const results = await Promise.allSettled([...byOrg.values()].map((rows) => settings.records.insertMany(rows)));
+    const written = records.saveMany(batch).catch(async () => {
+      const byOrg = new Map<string, StoredMemoryRow[]>();
+      for (const row of batch) byOrg.set(row.orgId, [...(byOrg.get(row.orgId) ?? []), row]);
+      const results = await Promise.allSettled([...byOrg.values()].map((rows) => records.saveMany(rows)));
       const failure = results.find((result) => result.status === 'rejected');
       if (failure) throw failure.reason;
       return 0;
     });
-    track(written.then(() => undefined).finally(() => {
-      for (const record of batch) queued.delete(record.id);
-    }));
+    track(
+      written.then(() => undefined).finally(() => {
+        for (const row of batch) if (queued.get(row.id) === row) queued.delete(row.id);
+      }),
+    );
   }
 
-  async function store(orgId: string, conversationId: string | undefined, text: string, role: string): Promise<void> {
-    const id = randomUUID();
-    const createdAt = new Date(now());
-    const [vector] = await settings.embedder.embed([text]);
-    const record: StoredMemory = { id, orgId, conversationId: conversationId ?? null, role, text, entities: extractEntities(text), createdAt };
-    const meta = { role, conversationId: record.conversationId, entities: record.entities, createdAt: createdAt.getTime() };
-    await settings.vectors.upsert([{ id, vector: vector!, payload: { orgId, scope: MEMORY_SCOPE, expiresAt: NEVER, text, answer: placeholderAnswer(createdAt.getTime()), meta } }]);
-    queued.set(id, record);
+  function queue(row: StoredMemoryRow): void {
+    queued.set(row.id, row);
     if (queued.size >= batchSize) flush();
     else if (!timer) {
       timer = setTimeout(flush, flushMs);
@@ -160,49 +223,126 @@ export function createMemoryStore(settings: MemoryStoreSettings): MemoryStore {
     }
   }
 
+  async function storeFacts(scope: MemoryScope, facts: readonly ExtractedFact[]): Promise<void> {
+    const vectorsOf = await embedder.embed(facts.map((fact) => fact.text));
+    for (const [i, fact] of facts.entries()) {
+      const vector = vectorsOf[i]!;
+      const neighbours = await vectors.search(vector, { orgId: scope.orgId, scope: MEMORY_SCOPE, subject: scope.subject, limit: NEIGHBOURS, minScore: -1 });
+      const previous = replaced(fact, neighbours, mergeSimilarity);
+      const at = new Date(now());
+      const row: StoredMemoryRow = {
+        id: previous?.id ?? randomUUID(),
+        orgId: scope.orgId,
+        subject: scope.subject,
+        conversationId: scope.conversationId ?? null,
+        role: 'user',
+        slot: fact.slot ?? null,
+        text: fact.text,
+        entities: fact.entities,
+        createdAt: previous?.createdAt ?? at,
+        updatedAt: at,
+        embedder: embedder.id,
+        embedding: vector,
+      };
+      await vectors.upsert([pointOf(row, vector, ttlMs)]);
+      queue(row);
+    }
+  }
+
+  function dropQueued(orgId: string, target: { ids: readonly string[] } | { subject: string }): void {
+    const ids = 'ids' in target ? new Set(target.ids) : undefined;
+    for (const [id, row] of queued) {
+      if (row.orgId === orgId && (ids ? ids.has(id) : row.subject === (target as { subject: string }).subject)) queued.delete(id);
+    }
+  }
+
   return {
-    remember(orgId, conversationId, text, role) {
-      const trimmed = text.trim().slice(0, maxTextLength);
-      if (trimmed.length === 0) return false;
+    threshold,
+
+    remember(scope, userText, options = {}) {
+      const text = options.redactPii ? redactPii(userText).text : userText;
+      const facts = extractFacts(text);
+      if (facts.length === 0) return 0;
       if (pending.size >= maxPending) {
         dropped++;
-        return false;
+        return 0;
       }
-      track(store(orgId, conversationId, trimmed, role));
-      return true;
+      const key = `${scope.orgId}\u0000${scope.subject}`;
+      const previous = chains.get(key) ?? Promise.resolve();
+      const next = previous.then(() => storeFacts(scope, facts));
+      const settled = next.catch(() => undefined);
+      chains.set(key, settled);
+      void settled.then(() => {
+        if (chains.get(key) === settled) chains.delete(key);
+      });
+      track(next);
+      return facts.length;
     },
 
-    async recall(orgId, query, options = {}) {
+    async recall(scope, query, options = {}) {
       const limit = options.limit ?? 5;
       if (query.trim().length === 0 || limit <= 0) return [];
-      const [vector] = await settings.embedder.embed([query]);
-      // A conversation-scoped recall looks wider and keeps that conversation's memories.
-      const wide = options.conversationId ? limit * 10 : limit * 2;
-      const matches = await settings.vectors.search(vector!, { orgId, scope: MEMORY_SCOPE, limit: wide, minScore: options.minSimilarity ?? 0.2 });
-      const similarity = new Map(matches.map((match) => [match.id, match.score]));
-      // The point carries its record: the database is read only for points stored without one.
-      const carried: StoredMemory[] = [];
-      const missing: string[] = [];
-      for (const match of matches) {
-        const record = recordOf(match.id, match.payload) ?? queued.get(match.id);
-        if (record) carried.push(record);
-        else missing.push(match.id);
-      }
-      const read = missing.length === 0 ? [] : await settings.records.getMany(orgId, missing);
-      const records = [...carried, ...read].filter(
-        (record) => options.conversationId === undefined || record.conversationId === options.conversationId,
-      );
+      const vector = options.vector ?? (await embedder.embed([query]))[0]!;
+      const minScore = options.minSimilarity ?? threshold;
+      const matches = await vectors.search(vector, {
+        orgId: scope.orgId,
+        scope: MEMORY_SCOPE,
+        ...(scope.subject !== undefined ? { subject: scope.subject } : {}),
+        limit: limit * 3,
+        minScore,
+      });
       const at = now();
-      return records
-        .filter((record) => record.orgId === orgId)
-        .map((record) => {
-          const age = Math.max(0, at - record.createdAt.getTime());
-          const recency = 0.5 ** (age / halfLifeMs);
-          const score = (1 - recencyWeight) * similarity.get(record.id)! + recencyWeight * recency;
-          return { ...record, score: Math.round(score * 10_000) / 10_000 };
-        })
-        .sort((a, b) => b.score - a.score || b.createdAt.getTime() - a.createdAt.getTime())
-        .slice(0, limit);
+      const recalled: RecalledMemory[] = [];
+      for (const match of matches) {
+        const record = recordOf(match.id, match.payload);
+        // Never another scope's, never past retention (a remote store may lag its own expiry).
+        if (!record || record.orgId !== scope.orgId || (scope.subject !== undefined && record.subject !== scope.subject)) continue;
+        if (at - record.updatedAt.getTime() > ttlMs) continue;
+        recalled.push({ ...record, score: Math.round(match.score * 10_000) / 10_000 });
+      }
+      const own = (memory: RecalledMemory) => (scope.conversationId !== undefined && memory.conversationId === scope.conversationId ? 1 : 0);
+      return recalled.sort((a, b) => own(b) - own(a) || b.score - a.score || b.updatedAt.getTime() - a.updatedAt.getTime()).slice(0, limit);
+    },
+
+    list: (orgId, options) => records.list(orgId, options),
+
+    async forget(orgId, ids) {
+      dropQueued(orgId, { ids });
+      const deleted = await records.deleteMany(orgId, ids);
+      await vectors.deletePoints(orgId, { ids });
+      return deleted;
+    },
+
+    async forgetSubject(orgId, subject) {
+      // Facts still being embedded land after this: wait for the subject's chain first.
+      await chains.get(`${orgId}\u0000${subject}`);
+      dropQueued(orgId, { subject });
+      const deleted = await records.deleteBySubject(orgId, subject);
+      await vectors.deletePoints(orgId, { subject });
+      return deleted;
+    },
+
+    async evict(orgId, target) {
+      dropQueued(orgId, target);
+      if (vectors.kind === 'memory') await vectors.deletePoints(orgId, target);
+    },
+
+    async hydrate(limit) {
+      if (vectors.kind !== 'memory' || limit <= 0) return 0;
+      const rows = (await records.listNewest(limit)).filter((row) => now() - row.updatedAt.getTime() <= ttlMs);
+      const stale = rows.filter((row) => row.embedder !== embedder.id || row.embedding?.length !== embedder.dimensions);
+      const fresh = stale.length === 0 ? [] : await embedder.embed(stale.map((row) => row.text));
+      const vectorOf = new Map(stale.map((row, i) => [row.id, fresh[i]!]));
+      // Oldest first, so the index's recency order matches the table's.
+      const points = rows.reverse().map((row) => pointOf(row, vectorOf.get(row.id) ?? row.embedding!, ttlMs));
+      await vectors.upsert(points);
+      if (stale.length > 0) await records.saveMany(stale.map((row) => ({ ...row, embedder: embedder.id, embedding: vectorOf.get(row.id)! })));
+      return points.length;
+    },
+
+    async expire() {
+      const removed = await records.deleteOlderThan(new Date(now() - ttlMs));
+      return removed.length;
     },
 
     async idle() {

@@ -28,7 +28,7 @@ function counting(embedder: Embedder): Embedder & { calls: number } {
 /** A store whose every call fails the way an unreachable backend does. */
 function downStore(): VectorStore {
   const fail = () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:6333'));
-  return { kind: 'qdrant', upsert: fail, search: fail, deleteByOrg: fail, count: fail, ping: async () => false, close: async () => {} };
+  return { kind: 'qdrant', upsert: fail, search: fail, deletePoints: fail, deleteByOrg: fail, count: fail, ping: async () => false, close: async () => {} };
 }
 
 async function stored(question: string, settings: Pick<SemanticCacheSettings, 'threshold' | 'keyTermGuard' | 'verifier'> = {}, answer: CachedAnswer = paris) {

@@ -50,7 +50,7 @@ export type { NewPasskey, PasskeyRecord, PasskeyRepository } from './passkeys.js
 export type { AlertListOptions, AlertRecord, AlertRepository, AlertStatus, NewAlert } from './alerts.js';
 export type { DecisionRepository } from './decisions.js';
 export type { KeyRepository } from './keys.js';
-export type { MemoryEntityRecord, MemoryListOptions, MemoryRecord, MemoryRepository, NewMemory, NewMemoryRow } from './memories.js';
+export type { MemoryEntityRecord, MemoryListOptions, MemoryRecord, MemoryRepository, NewMemoryRow } from './memories.js';
 export {
   type DerivedOnboardingStep,
   type OnboardingCompletion,

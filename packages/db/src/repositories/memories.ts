@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray } from 'drizzle-orm';
+import { and, desc, eq, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
 import { memories, type StoredMemoryEntity } from '../schema/memories.js';
 import { type Drizzle, isUuid } from './drizzle.js';
 
@@ -7,99 +7,142 @@ export type MemoryEntityRecord = StoredMemoryEntity;
 export interface MemoryRecord {
   id: string;
   orgId: string;
+  /** The memory scope inside the organisation: `u:<end user hash>` or `k:<api key id>`. */
+  subject: string;
   conversationId: string | null;
-  /** `user`, `assistant` or `system`: who said it. */
+  /** Who said it: `user` (the only role memory stores facts from today). */
   role: string;
+  /** What the fact is about (`home`, `name`, ...), when known: a newer fact of the same slot replaces it. */
+  slot: string | null;
   text: string;
   entities: MemoryEntityRecord[];
+  /** The embedder `embedding` was made with; null when no vector is stored. */
+  embedder: string | null;
+  embedding: Float32Array | null;
   createdAt: Date;
+  updatedAt: Date;
 }
 
-export interface NewMemory {
-  /** A UUID chosen by the caller (it doubles as the vector id); generated when absent. */
-  id?: string;
-  conversationId?: string | null;
-  role: string;
-  text: string;
-  entities?: readonly MemoryEntityRecord[];
-}
-
-/** A memory written in a batch: its id and time are the caller's (the vector already carries the id). */
-export interface NewMemoryRow extends NewMemory {
+/** A memory as written: its id, scope and times are the caller's (the vector already carries the id). */
+export interface NewMemoryRow {
   id: string;
   orgId: string;
+  subject: string;
+  conversationId?: string | null;
+  role: string;
+  slot?: string | null;
+  text: string;
+  entities?: readonly MemoryEntityRecord[];
+  embedder?: string | null;
+  embedding?: Float32Array | null;
   createdAt: Date;
+  /** Defaults to `createdAt`. */
+  updatedAt?: Date;
 }
 
 export interface MemoryListOptions {
+  /** Only this scope's memories when given (else the whole organisation's). */
+  subject?: string;
   /** Only this conversation's memories when given. */
   conversationId?: string;
-  /** Most rows, newest first (default 50). */
+  /** Most rows, most recently updated first (default 50). */
   limit?: number;
+  /** Only rows that come after this one in that order (pagination cursor). */
+  after?: { id: string; updatedAt: Date };
 }
 
-/** Each organisation's memories; no method ever returns another organisation's rows. */
+/** Each organisation's memories; no method ever returns or deletes another organisation's rows. */
 export interface MemoryRepository {
-  /** Rejects when the organisation does not exist. */
-  insert(orgId: string, memory: NewMemory): Promise<MemoryRecord>;
   /**
-   * Writes many memories in one statement (any organisations); an id already stored is skipped.
-   * Returns the rows written. Rejects when an organisation does not exist (nothing is written).
+   * Writes many memories in one statement (any organisations); a row whose id is stored already
+   * is updated (text, slot, entities, vector, conversation, `updatedAt`). Returns the rows written.
+   * Rejects when an organisation does not exist (nothing is written).
    */
-  insertMany(rows: readonly NewMemoryRow[]): Promise<number>;
+  saveMany(rows: readonly NewMemoryRow[]): Promise<number>;
   /** The given ids that belong to `orgId`, in no particular order; unknown ids are skipped. */
   getMany(orgId: string, ids: readonly string[]): Promise<MemoryRecord[]>;
-  /** Newest first. */
-  listRecent(orgId: string, options?: MemoryListOptions): Promise<MemoryRecord[]>;
+  /** Most recently updated first. */
+  list(orgId: string, options?: MemoryListOptions): Promise<MemoryRecord[]>;
+  /** The newest memories of every organisation, at most `limit` (rebuilding an in-process index). */
+  listNewest(limit: number): Promise<MemoryRecord[]>;
+  /** Removes the given memories of `orgId`; returns the ids removed. */
+  deleteMany(orgId: string, ids: readonly string[]): Promise<string[]>;
+  /** Removes every memory of one scope; returns the ids removed. */
+  deleteBySubject(orgId: string, subject: string): Promise<string[]>;
   /** Removes every memory of the organisation; returns how many. */
   deleteByOrg(orgId: string): Promise<number>;
+  /** Removes memories last updated before `before` (retention); returns what was removed. */
+  deleteOlderThan(before: Date): Promise<{ id: string; orgId: string }[]>;
 }
 
 type Row = typeof memories.$inferSelect;
 
+/** The value an upsert's conflicting row proposed for `column`. */
+const sqlExcluded = (column: string): SQL => sql.raw(`excluded."${column}"`);
+
+function vectorOf(bytes: Uint8Array | null): Float32Array | null {
+  if (!bytes || bytes.byteLength % 4 !== 0) return null;
+  // A copy: the driver's buffer may be shared and unaligned.
+  return new Float32Array(bytes.slice().buffer);
+}
+
+const bytesOf = (vector: Float32Array): Uint8Array => new Uint8Array(vector.buffer.slice(vector.byteOffset, vector.byteOffset + vector.byteLength));
+
 const toRecord = (row: Row): MemoryRecord => ({
   id: row.id,
   orgId: row.orgId,
+  subject: row.subject,
   conversationId: row.conversationId,
   role: row.role,
+  slot: row.slot,
   text: row.text,
   entities: row.entities.map((entity) => ({ type: entity.type, value: entity.value })),
+  embedder: row.embedder,
+  embedding: vectorOf(row.embedding),
   createdAt: row.createdAt,
+  updatedAt: row.updatedAt,
 });
+
+function toColumns(row: NewMemoryRow) {
+  return {
+    id: row.id,
+    orgId: row.orgId,
+    subject: row.subject,
+    conversationId: row.conversationId ?? null,
+    role: row.role,
+    slot: row.slot ?? null,
+    text: row.text,
+    entities: (row.entities ?? []).map((entity) => ({ type: entity.type, value: entity.value })),
+    embedder: row.embedding ? (row.embedder ?? null) : null,
+    embedding: row.embedding ? bytesOf(row.embedding) : null,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt ?? row.createdAt,
+  };
+}
 
 export function createMemoryRepository(db: Drizzle): MemoryRepository {
   return {
-    async insert(orgId, memory) {
-      const [row] = await db
-        .insert(memories)
-        .values({
-          ...(memory.id !== undefined ? { id: memory.id } : {}),
-          orgId,
-          conversationId: memory.conversationId ?? null,
-          role: memory.role,
-          text: memory.text,
-          entities: (memory.entities ?? []).map((entity) => ({ type: entity.type, value: entity.value })),
-        })
-        .returning();
-      return toRecord(row!);
-    },
-
-    async insertMany(rows) {
+    async saveMany(rows) {
       if (rows.length === 0) return 0;
+      // One row per id: a batch may carry a fact and its later merge.
+      const latest = new Map(rows.map((row) => [row.id, row]));
       const written = await db
         .insert(memories)
-        .values(
-          rows.map((row) => ({
-            id: row.id,
-            orgId: row.orgId,
-            conversationId: row.conversationId ?? null,
-            role: row.role,
-            text: row.text,
-            entities: (row.entities ?? []).map((entity) => ({ type: entity.type, value: entity.value })),
-            createdAt: row.createdAt,
-          })),
-        )
-        .onConflictDoNothing({ target: memories.id })
+        .values([...latest.values()].map(toColumns))
+        .onConflictDoUpdate({
+          target: memories.id,
+          set: {
+            conversationId: sqlExcluded('conversation_id'),
+            slot: sqlExcluded('slot'),
+            text: sqlExcluded('text'),
+            entities: sqlExcluded('entities'),
+            embedder: sqlExcluded('embedder'),
+            embedding: sqlExcluded('embedding'),
+            updatedAt: sqlExcluded('updated_at'),
+          },
+          // Never moves a row to another organisation or scope.
+          setWhere: and(eq(memories.orgId, sqlExcluded('org_id')), eq(memories.subject, sqlExcluded('subject'))),
+        })
         .returning({ id: memories.id });
       return written.length;
     },
@@ -114,25 +157,57 @@ export function createMemoryRepository(db: Drizzle): MemoryRepository {
       return rows.map(toRecord);
     },
 
-    async listRecent(orgId, options = {}) {
+    async list(orgId, options = {}) {
       if (!isUuid(orgId)) return [];
-      const scope =
-        options.conversationId !== undefined
-          ? and(eq(memories.orgId, orgId), eq(memories.conversationId, options.conversationId))
-          : eq(memories.orgId, orgId);
+      const where: SQL[] = [eq(memories.orgId, orgId)];
+      if (options.subject !== undefined) where.push(eq(memories.subject, options.subject));
+      if (options.conversationId !== undefined) where.push(eq(memories.conversationId, options.conversationId));
+      const after = options.after;
+      if (after && isUuid(after.id)) {
+        where.push(or(lt(memories.updatedAt, after.updatedAt), and(eq(memories.updatedAt, after.updatedAt), lt(memories.id, after.id)))!);
+      }
       const rows = await db
         .select()
         .from(memories)
-        .where(scope)
-        .orderBy(desc(memories.createdAt), desc(memories.id))
+        .where(and(...where))
+        .orderBy(desc(memories.updatedAt), desc(memories.id))
         .limit(options.limit ?? 50);
       return rows.map(toRecord);
+    },
+
+    async listNewest(limit) {
+      if (limit <= 0) return [];
+      const rows = await db.select().from(memories).orderBy(desc(memories.updatedAt), desc(memories.id)).limit(limit);
+      return rows.map(toRecord);
+    },
+
+    async deleteMany(orgId, ids) {
+      const valid = ids.filter(isUuid);
+      if (!isUuid(orgId) || valid.length === 0) return [];
+      const rows = await db
+        .delete(memories)
+        .where(and(eq(memories.orgId, orgId), inArray(memories.id, valid)))
+        .returning({ id: memories.id });
+      return rows.map((row) => row.id);
+    },
+
+    async deleteBySubject(orgId, subject) {
+      if (!isUuid(orgId)) return [];
+      const rows = await db
+        .delete(memories)
+        .where(and(eq(memories.orgId, orgId), eq(memories.subject, subject)))
+        .returning({ id: memories.id });
+      return rows.map((row) => row.id);
     },
 
     async deleteByOrg(orgId) {
       if (!isUuid(orgId)) return 0;
       const rows = await db.delete(memories).where(eq(memories.orgId, orgId)).returning({ id: memories.id });
       return rows.length;
+    },
+
+    async deleteOlderThan(before) {
+      return db.delete(memories).where(lt(memories.updatedAt, before)).returning({ id: memories.id, orgId: memories.orgId });
     },
   };
 }

@@ -1,4 +1,5 @@
 import { index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bytea } from './bytea.js';
 import { organizations } from './organizations.js';
 
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -9,7 +10,13 @@ export interface StoredMemoryEntity {
   value: string;
 }
 
-/** What an organisation's conversations said, kept for recall in `full` mode. */
+/**
+ * Facts an end user stated, kept for recall in `full` mode. `subject` is the memory scope
+ * inside the organisation: `u:<hash of the end user id>` or `k:<api key id>` for requests that
+ * name no end user. `slot` names what a fact is about (`home`, `name`, ...): a newer fact of the
+ * same slot and subject replaces the older one. `embedding` is the fact's vector (little-endian
+ * float32) under `embedder`, so an in-process index is rebuilt after a restart without re-embedding.
+ */
 export const memories = pgTable(
   'memories',
   {
@@ -17,14 +24,20 @@ export const memories = pgTable(
     orgId: uuid('org_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
+    subject: text('subject').notNull().default(''),
     conversationId: text('conversation_id'),
     role: text('role').notNull(),
+    slot: text('slot'),
     text: text('text').notNull(),
     entities: jsonb('entities').$type<StoredMemoryEntity[]>().notNull().default([]),
+    embedder: text('embedder'),
+    embedding: bytea('embedding'),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
+    updatedAt: timestamptz('updated_at').notNull().defaultNow(),
   },
   (table) => [
     index('memories_org_created_idx').on(table.orgId, table.createdAt),
-    index('memories_org_conversation_created_idx').on(table.orgId, table.conversationId, table.createdAt),
+    index('memories_org_subject_updated_idx').on(table.orgId, table.subject, table.updatedAt),
+    index('memories_updated_idx').on(table.updatedAt),
   ],
 );

@@ -1,14 +1,9 @@
-import { customType, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bytea } from './bytea.js';
 import { organizations } from './organizations.js';
 
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
-/** `bytea` as a Uint8Array on both drivers (postgres.js hands back a Buffer, PGlite a Uint8Array). */
-const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
-  dataType: () => 'bytea',
-  toDriver: (value) => value,
-  fromDriver: (value) => new Uint8Array(value),
-});
 
 /**
  * An organisation's own provider credential (BYOK), one per (org, provider), sealed with

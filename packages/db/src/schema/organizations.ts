@@ -13,6 +13,8 @@ export const organizations = pgTable('organizations', {
   tokenQuota: bigint('token_quota', { mode: 'number' }),
   defaultIntelligenceMode: text('default_intelligence_mode'),
   freeModelsOnly: boolean('free_models_only').notNull().default(false),
+  /** `end_user` (null: the default) or `organization`: how far memory recall reaches. */
+  memoryScope: text('memory_scope'),
   createdAt: timestamptz('created_at').notNull().defaultNow(),
   updatedAt: timestamptz('updated_at').notNull().defaultNow(),
 });

@@ -8,6 +8,11 @@ export interface VectorPayload {
   scope: string;
   /** Epoch ms after which the point is neither returned nor counted. */
   expiresAt: number;
+  /**
+   * Who inside the organisation the point belongs to (the memory store: an end user or key scope);
+   * a search that names a subject sees only that subject's points.
+   */
+  subject?: string;
   /** The text that was embedded, for the key-term guard. */
   text: string;
   answer: CachedAnswer;
@@ -26,6 +31,8 @@ export interface VectorPoint {
 export interface VectorSearch {
   orgId: string;
   scope: string;
+  /** Only points of this subject when given. */
+  subject?: string;
   /** Most matches to return, best first. */
   limit: number;
   /** Lowest cosine similarity returned, in -1..1. */
@@ -50,6 +57,8 @@ export interface VectorStore {
   upsert(points: readonly VectorPoint[]): Promise<void>;
   /** Live points of `orgId` and `scope` with score >= minScore, best first, at most `limit`. */
   search(vector: Float32Array, query: VectorSearch): Promise<VectorMatch[]>;
+  /** Removes points of `orgId`: the given ids, or every point of one subject. Never another organisation's. */
+  deletePoints(orgId: string, target: { ids: readonly string[] } | { subject: string }): Promise<void>;
   /** Removes every point of `orgId`, or every point of every organisation when absent. */
   deleteByOrg(orgId?: string): Promise<void>;
   /** Live (unexpired) points, of one organisation or of all. */

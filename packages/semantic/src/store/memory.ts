@@ -70,15 +70,26 @@ export function createMemoryVectorStore(settings: MemoryVectorStoreSettings = {}
       const partition = partitions.get(partitionKey(query.orgId, query.scope));
       if (!partition || query.limit <= 0 || partition.dimensions !== vector.length) return [];
       const at = now();
+      const subject = query.subject;
       const best = partition.search(unit(vector), query.limit, query.minScore, (entry) => {
-        if (entry.payload.expiresAt > at) return true;
-        entries.delete(entry.id);
-        return false;
+        if (entry.payload.expiresAt <= at) {
+          entries.delete(entry.id);
+          return false;
+        }
+        return subject === undefined || entry.payload.subject === subject;
       });
       return best.map(({ entry, score }) => {
         entries.get(entry.id); // a hit is a use: it moves to the back of the eviction queue
         return { id: entry.id, score, payload: structuredClone(entry.payload) };
       });
+    },
+
+    async deletePoints(orgId, target): Promise<void> {
+      if ('ids' in target) {
+        for (const id of target.ids) if (entries.peek(id)?.payload.orgId === orgId) entries.delete(id);
+        return;
+      }
+      for (const [id, entry] of [...entries.entries()]) if (entry.payload.orgId === orgId && entry.payload.subject === target.subject) entries.delete(id);
     },
 
     async deleteByOrg(orgId?: string): Promise<void> {

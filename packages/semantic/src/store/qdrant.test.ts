@@ -33,6 +33,7 @@ describe('qdrant vector store', () => {
     expect(indexes).toEqual([
       { field_name: 'orgId', field_schema: { type: 'keyword', is_tenant: true } },
       { field_name: 'scope', field_schema: 'keyword' },
+      { field_name: 'subject', field_schema: 'keyword' },
       { field_name: 'expiresAt', field_schema: { type: 'integer', lookup: false, range: true } },
     ]);
     await store.upsert([point('org-a')]);

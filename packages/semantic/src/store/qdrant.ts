@@ -28,7 +28,7 @@ export interface QdrantVectorStoreSettings {
   now?: () => number;
 }
 
-type Filter = { must: ({ key: string; match: { value: string } } | { key: string; range: { gt?: number; lt?: number } })[] };
+type Filter = { must: ({ key: string; match: { value: string } } | { key: string; range: { gt?: number; lt?: number } } | { has_id: string[] })[] };
 
 const byOrg = (orgId: string) => ({ key: 'orgId', match: { value: orgId } });
 
@@ -76,6 +76,7 @@ export function createQdrantVectorStore(settings: QdrantVectorStoreSettings): Ve
     // Idempotent: creating an index that exists is a no-op.
     await qdrant.createPayloadIndex(collection, { field_name: 'orgId', field_schema: { type: 'keyword', is_tenant: true }, wait: true });
     await qdrant.createPayloadIndex(collection, { field_name: 'scope', field_schema: 'keyword', wait: true });
+    await qdrant.createPayloadIndex(collection, { field_name: 'subject', field_schema: 'keyword', wait: true });
     await qdrant.createPayloadIndex(collection, { field_name: 'expiresAt', field_schema: { type: 'integer', lookup: false, range: true }, wait: true });
   }
 
@@ -106,10 +107,11 @@ export function createQdrantVectorStore(settings: QdrantVectorStoreSettings): Ve
     await qdrant.delete(collection, { wait: false, filter: { must: [{ key: 'expiresAt', range: { lt: now() } }] } });
   }
 
-  const liveFilter = (orgId?: string, scope?: string): Filter => {
+  const liveFilter = (orgId?: string, scope?: string, subject?: string): Filter => {
     const must: Filter['must'] = [];
     if (orgId !== undefined) must.push(byOrg(orgId));
     if (scope !== undefined) must.push({ key: 'scope', match: { value: scope } });
+    if (subject !== undefined) must.push({ key: 'subject', match: { value: subject } });
     must.push({ key: 'expiresAt', range: { gt: now() } });
     return { must };
   };
@@ -131,7 +133,7 @@ export function createQdrantVectorStore(settings: QdrantVectorStoreSettings): Ve
       const qdrant = await ensureReady();
       const { points } = await qdrant.query(collection, {
         query: Array.from(vector),
-        filter: liveFilter(query.orgId, query.scope),
+        filter: liveFilter(query.orgId, query.scope, query.subject),
         limit: query.limit,
         score_threshold: query.minScore,
         with_payload: true,
@@ -140,9 +142,21 @@ export function createQdrantVectorStore(settings: QdrantVectorStoreSettings): Ve
       for (const p of points) {
         // A payload this package did not write (or an older shape) is skipped, never served.
         if (!isVectorPayload(p.payload) || p.payload.orgId !== query.orgId || p.payload.scope !== query.scope) continue;
+        if (query.subject !== undefined && p.payload.subject !== query.subject) continue;
         matches.push({ id: String(p.id), score: p.score, payload: p.payload });
       }
       return matches;
+    },
+
+    async deletePoints(orgId, target): Promise<void> {
+      const qdrant = await ensureReady();
+      if ('ids' in target) {
+        if (target.ids.length === 0) return;
+        // The organisation filter keeps an id of another organisation's point from deleting it.
+        await qdrant.delete(collection, { wait: true, filter: { must: [byOrg(orgId), { has_id: [...target.ids] }] } });
+        return;
+      }
+      await qdrant.delete(collection, { wait: true, filter: { must: [byOrg(orgId), { key: 'subject', match: { value: target.subject } }] } });
     },
 
     async deleteByOrg(orgId?: string): Promise<void> {

@@ -42,12 +42,14 @@ function unit(vector: number[]): number[] {
   return norm === 0 ? vector : vector.map((x) => x / norm);
 }
 
-function matches(payload: Json, filter: unknown): boolean {
+function matches(point: { id: string | number; payload: Json }, filter: unknown): boolean {
+  const payload = point.payload;
   if (filter === undefined || filter === null) return true;
   if (!isJson(filter)) throw new Error('filter must be an object');
   const must = filter['must'] === undefined ? [] : Array.isArray(filter['must']) ? filter['must'] : [filter['must']];
   return must.every((condition: unknown) => {
-    if (!isJson(condition) || typeof condition['key'] !== 'string') throw new Error('only field conditions are supported');
+    if (isJson(condition) && Array.isArray(condition['has_id'])) return condition['has_id'].map((id) => String(id).toLowerCase()).includes(String(point.id).toLowerCase());
+    if (!isJson(condition) || typeof condition['key'] !== 'string') throw new Error('only field and has_id conditions are supported');
     const value = payload[condition['key']];
     const match = condition['match'];
     if (isJson(match)) return value === match['value'];
@@ -130,7 +132,7 @@ export async function startFakeQdrantServer(): Promise<FakeQdrantServer> {
       const threshold = typeof input['score_threshold'] === 'number' ? input['score_threshold'] : Number.NEGATIVE_INFINITY;
       const limit = typeof input['limit'] === 'number' ? input['limit'] : 10;
       const scored = [...collection.points.values()]
-        .filter((p) => matches(p.payload, filter))
+        .filter((p) => matches(p, filter))
         .map((p) => ({ id: p.id, version, score: p.vector.reduce((s, x, i) => s + x * q[i]!, 0), payload: input['with_payload'] === true ? p.payload : null }))
         .filter((p) => p.score >= threshold)
         .sort((a, b) => b.score - a.score)
@@ -138,10 +140,10 @@ export async function startFakeQdrantServer(): Promise<FakeQdrantServer> {
       return { status: 200, result: { points: scored } };
     }
     if (method === 'POST' && rest === 'points/count') {
-      return { status: 200, result: { count: [...collection.points.values()].filter((p) => matches(p.payload, filter)).length } };
+      return { status: 200, result: { count: [...collection.points.values()].filter((p) => matches(p, filter)).length } };
     }
     if (method === 'POST' && rest === 'points/delete') {
-      for (const [key, p] of collection.points) if (matches(p.payload, filter)) collection.points.delete(key);
+      for (const [key, p] of collection.points) if (matches(p, filter)) collection.points.delete(key);
       return done();
     }
     return { status: 404, error: `no route ${method} ${url.pathname}` };

@@ -104,6 +104,28 @@ export function runVectorStoreConformance(name: string, create: () => Promise<Ve
       expect(await store.count()).toBe(1);
     });
 
+    it('keeps subjects apart when a search names one, and deletes by ids or by subject within one organisation', async () => {
+      const v = axisVector(d, 7);
+      const ada = point(v, { subject: 'u:ada', text: 'ada' });
+      const ada2 = point(v, { subject: 'u:ada', text: 'ada 2' });
+      const bob = point(v, { subject: 'u:bob', text: 'bob' });
+      const other = point(v, { orgId: 'org-b', subject: 'u:ada', text: 'other org' });
+      await store.upsert([ada, ada2, bob, other]);
+      expect((await store.search(v, { ...query, subject: 'u:ada' })).map((m) => m.payload.text).sort()).toEqual(['ada', 'ada 2']);
+      expect((await store.search(v, { ...query, subject: 'u:bob' })).map((m) => m.payload.subject)).toEqual(['u:bob']);
+      expect(await store.search(v, { ...query, subject: 'u:nobody' })).toEqual([]);
+      expect(await store.search(v, query)).toHaveLength(3);
+      // Another organisation's ids and subjects are out of reach.
+      await store.deletePoints('org-b', { ids: [ada.id] });
+      await store.deletePoints('org-b', { subject: 'u:bob' });
+      expect(await store.count('org-a')).toBe(3);
+      await store.deletePoints('org-a', { ids: [ada.id] });
+      expect((await store.search(v, query)).map((m) => m.id).sort()).toEqual([ada2.id, bob.id].sort());
+      await store.deletePoints('org-a', { subject: 'u:ada' });
+      expect((await store.search(v, query)).map((m) => m.id)).toEqual([bob.id]);
+      expect(await store.count('org-b')).toBe(1);
+    });
+
     it('purges one organisation, then all', async () => {
       const v = axisVector(d, 6);
       await store.upsert([point(v), point(v, { scope: 'scope-2' }), point(v, { orgId: 'org-b' }), point(v, { orgId: 'org-c' })]);

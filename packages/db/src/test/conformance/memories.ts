@@ -2,65 +2,82 @@ import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
 import { createTestOrg, type GetDb } from '../fixtures.js';
 
+const row = (orgId: string, subject: string, text: string, at: Date, extra: Record<string, unknown> = {}) => ({
+  id: randomUUID(),
+  orgId,
+  subject,
+  role: 'user',
+  text,
+  createdAt: at,
+  ...extra,
+});
+
 export function memoryConformance(getDb: GetDb): void {
-  it('stores memories with entities and lists them newest first, per conversation when asked', async () => {
+  it('saves facts with their scope, slot, entities and vector, and lists them per scope newest first', async () => {
     const db = getDb();
     const org = await createTestOrg(db);
-    const id = randomUUID();
-    const first = await db.memories.insert(org.id, {
-      id,
-      conversationId: 'conv-1',
-      role: 'user',
-      text: 'Ada works at Acme',
-      entities: [{ type: 'person', value: 'Ada' }],
-    });
-    expect(first).toMatchObject({ id, orgId: org.id, conversationId: 'conv-1', role: 'user', entities: [{ type: 'person', value: 'Ada' }] });
-    expect(first.createdAt).toBeInstanceOf(Date);
-    const second = await db.memories.insert(org.id, { role: 'assistant', text: 'noted' });
-    expect(second.conversationId).toBeNull();
-    expect(second.entities).toEqual([]);
+    const t0 = new Date(Date.now() - 60_000);
+    const vector = new Float32Array([0.5, -0.25, 1]);
+    const first = row(org.id, 'u:ada', 'Ada lives in Lisbon', t0, { slot: 'home', conversationId: 'c1', entities: [{ type: 'place', value: 'Lisbon' }], embedder: 'e1', embedding: vector });
+    const second = row(org.id, 'u:ada', 'Ada likes tea', new Date(t0.getTime() + 1000));
+    const other = row(org.id, 'u:bob', 'Bob lives in Oslo', new Date(t0.getTime() + 2000));
+    expect(await db.memories.saveMany([first, second, other])).toBe(3);
 
-    expect((await db.memories.listRecent(org.id)).map((m) => m.text)).toEqual(['noted', 'Ada works at Acme']);
-    expect((await db.memories.listRecent(org.id, { conversationId: 'conv-1' })).map((m) => m.id)).toEqual([id]);
-    expect(await db.memories.listRecent(org.id, { limit: 1 })).toHaveLength(1);
-    expect((await db.memories.getMany(org.id, [id, second.id, randomUUID(), 'not-a-uuid'])).map((m) => m.id).sort()).toEqual(
-      [id, second.id].sort(),
-    );
+    const [stored] = await db.memories.getMany(org.id, [first.id]);
+    expect(stored).toMatchObject({ subject: 'u:ada', slot: 'home', conversationId: 'c1', embedder: 'e1', entities: [{ type: 'place', value: 'Lisbon' }] });
+    expect([...stored!.embedding!]).toEqual([0.5, -0.25, 1]);
+    expect(stored!.createdAt.getTime()).toBe(t0.getTime());
+
+    expect((await db.memories.list(org.id, { subject: 'u:ada' })).map((m) => m.text)).toEqual(['Ada likes tea', 'Ada lives in Lisbon']);
+    expect((await db.memories.list(org.id)).map((m) => m.subject)).toEqual(['u:bob', 'u:ada', 'u:ada']);
+    expect((await db.memories.list(org.id, { conversationId: 'c1' })).map((m) => m.id)).toEqual([first.id]);
+    const page1 = await db.memories.list(org.id, { limit: 2 });
+    const page2 = await db.memories.list(org.id, { limit: 2, after: page1.at(-1)! });
+    expect([...page1, ...page2].map((m) => m.text)).toEqual(['Bob lives in Oslo', 'Ada likes tea', 'Ada lives in Lisbon']);
+    expect((await db.memories.listNewest(2)).map((m) => m.text)).toContain('Bob lives in Oslo');
   });
 
-  it('never returns or deletes another organisation’s memories', async () => {
+  it('updates a saved fact in place (a merge or a replacement), never across scopes', async () => {
+    const db = getDb();
+    const org = await createTestOrg(db);
+    const at = new Date(Date.now() - 60_000);
+    const fact = row(org.id, 'u:ada', 'Ada lives in Lisbon', at, { slot: 'home' });
+    await db.memories.saveMany([fact]);
+    const later = new Date(at.getTime() + 5000);
+    await db.memories.saveMany([{ ...fact, text: 'Ada lives in Porto', updatedAt: later }]);
+    const [moved] = await db.memories.getMany(org.id, [fact.id]);
+    expect(moved).toMatchObject({ text: 'Ada lives in Porto', slot: 'home' });
+    expect(moved!.updatedAt.getTime()).toBe(later.getTime());
+    expect(moved!.createdAt.getTime()).toBe(at.getTime());
+    // The same id offered under another scope changes nothing.
+    await db.memories.saveMany([{ ...fact, subject: 'u:eve', text: 'hijacked' }]);
+    expect((await db.memories.getMany(org.id, [fact.id]))[0]).toMatchObject({ subject: 'u:ada', text: 'Ada lives in Porto' });
+  });
+
+  it('deletes by id, by scope, by age and by organisation, never another organisation’s', async () => {
     const db = getDb();
     const owner = await createTestOrg(db);
     const other = await createTestOrg(db);
-    const memory = await db.memories.insert(owner.id, { role: 'user', text: 'secret plan' });
-    expect(await db.memories.getMany(other.id, [memory.id])).toEqual([]);
-    expect(await db.memories.listRecent(other.id)).toEqual([]);
+    const old = new Date(Date.now() - 100 * 86_400_000);
+    const a = row(owner.id, 'u:ada', 'one', new Date());
+    const b = row(owner.id, 'u:ada', 'two', new Date());
+    const c = row(owner.id, 'k:key_1', 'three', new Date());
+    const stale = row(owner.id, 'u:bob', 'stale', old);
+    await db.memories.saveMany([a, b, c, stale]);
+    expect(await db.memories.getMany(other.id, [a.id])).toEqual([]);
+    expect(await db.memories.deleteMany(other.id, [a.id])).toEqual([]);
+    expect(await db.memories.deleteBySubject(other.id, 'u:ada')).toEqual([]);
+    expect(await db.memories.deleteMany(owner.id, [a.id, 'not-a-uuid'])).toEqual([a.id]);
+    expect(await db.memories.deleteBySubject(owner.id, 'u:ada')).toEqual([b.id]);
+    const expired = await db.memories.deleteOlderThan(new Date(Date.now() - 90 * 86_400_000));
+    expect(expired.filter((e) => e.orgId === owner.id)).toEqual([{ id: stale.id, orgId: owner.id }]);
     expect(await db.memories.deleteByOrg(other.id)).toBe(0);
-    expect(await db.memories.listRecent('not-a-uuid')).toEqual([]);
+    expect(await db.memories.list('not-a-uuid')).toEqual([]);
     expect(await db.memories.deleteByOrg(owner.id)).toBe(1);
-    expect(await db.memories.listRecent(owner.id)).toEqual([]);
+    expect(await db.memories.list(owner.id)).toEqual([]);
   });
 
-  it('writes a batch of memories of several organisations in one call, skipping ids already stored', async () => {
-    const db = getDb();
-    const a = await createTestOrg(db);
-    const b = await createTestOrg(db);
-    const at = new Date(Date.now() - 60_000);
-    const rows = [
-      { id: randomUUID(), orgId: a.id, conversationId: 'c', role: 'user', text: 'Ada lives in Lisbon', entities: [{ type: 'place', value: 'Lisbon' }], createdAt: at },
-      { id: randomUUID(), orgId: a.id, role: 'assistant', text: 'noted', createdAt: at },
-      { id: randomUUID(), orgId: b.id, role: 'user', text: 'other org', createdAt: at },
-    ];
-    expect(await db.memories.insertMany(rows)).toBe(3);
-    expect(await db.memories.insertMany([rows[0]!])).toBe(0);
-    expect(await db.memories.insertMany([])).toBe(0);
-    const stored = await db.memories.getMany(a.id, rows.map((row) => row.id));
-    expect(stored.map((m) => m.text).sort()).toEqual(['Ada lives in Lisbon', 'noted']);
-    expect(stored.find((m) => m.id === rows[0]!.id)).toMatchObject({ conversationId: 'c', entities: [{ type: 'place', value: 'Lisbon' }], createdAt: at });
-    await expect(db.memories.insertMany([{ id: randomUUID(), orgId: randomUUID(), role: 'user', text: 'x', createdAt: at }])).rejects.toThrow();
-  });
-
-  it('rejects a memory of an unknown organisation', async () => {
-    await expect(getDb().memories.insert(randomUUID(), { role: 'user', text: 'x' })).rejects.toThrow();
+  it('rejects a batch naming an unknown organisation', async () => {
+    await expect(getDb().memories.saveMany([row(randomUUID(), 'u:x', 'x', new Date())])).rejects.toThrow();
   });
 }
