@@ -10,6 +10,11 @@ export interface ExactCacheKeyOptions {
    * Never extends to `n > 1`, which is cached only when deterministic.
    */
   allowNonDeterministic?: boolean;
+  /**
+   * Who inside the organisation may share the entry (a memory scope in intelligence mode `full`,
+   * where an answer may hold what one end user told the gateway); absent: the whole organisation.
+   */
+  audience?: string;
 }
 
 /** Why {@link exactCacheKey} declined a request. */
@@ -101,6 +106,7 @@ const DIGEST_LENGTH = 43;
 export function exactCacheKey(request: ChatRequest, orgId: string, options: ExactCacheKeyOptions = {}): string | undefined {
   if (uncacheableReason(request, options) !== undefined) return undefined;
   const keyed: Record<string, unknown> = { format: KEY_FORMAT, org: orgId };
+  if (options.audience !== undefined) keyed.audience = options.audience;
   for (const field of keyedRequestFields) if (request[field] !== undefined) keyed[field] = request[field];
   keyed.messages = request.messages.map(canonicalMessage);
   keyed.stop = request.stop && request.stop.length > 0 ? [...request.stop].sort() : undefined;

@@ -137,9 +137,12 @@ export class ExactCache {
     });
   }
 
-  /** The key of `request` for `orgId` under this cache's policy; undefined: do not cache it. */
-  key(request: ChatRequest, orgId: string): string | undefined {
-    return exactCacheKey(request, orgId, { allowNonDeterministic: this.allowNonDeterministic(orgId) });
+  /**
+   * The key of `request` for `orgId` (and `audience` inside it, see {@link ExactCacheKeyOptions})
+   * under this cache's policy; undefined: do not cache it.
+   */
+  key(request: ChatRequest, orgId: string, audience?: string): string | undefined {
+    return exactCacheKey(request, orgId, { allowNonDeterministic: this.allowNonDeterministic(orgId), ...(audience !== undefined ? { audience } : {}) });
   }
 
   /** L0, then L1 (a hit there is promoted into L0); undefined on a miss or a Kv failure. */

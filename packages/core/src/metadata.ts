@@ -39,6 +39,14 @@ export interface SvcMetadata {
   degradation_level?: string;
   /** Optional stages this request skipped because of a feature flag or the degradation level. */
   shed_stages?: readonly string[];
+  /** Mode `full`: the caller's stated facts injected into the prompt (count and tokens of the memory message). */
+  memory?: MemoryReport;
+}
+
+/** What memory added to a request's prompt (`svc_metadata.memory`, header `x-svc-memory-injected`). */
+export interface MemoryReport {
+  injected: number;
+  tokens: number;
 }
 
 export interface HealerReport {

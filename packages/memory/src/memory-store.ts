@@ -92,6 +92,8 @@ export interface MemoryStore {
   remember(scope: MemoryScope, userText: string, options?: RememberOptions): number;
   /** Facts of the scope whose similarity to `query` passes the threshold, best first (own conversation first). */
   recall(scope: RecallScope, query: string, options?: RecallOptions): Promise<RecalledMemory[]>;
+  /** The given facts of `orgId`; unknown ids are skipped. */
+  get(orgId: string, ids: readonly string[]): Promise<StoredMemory[]>;
   /** Facts of the organisation (one subject when given), most recently stated first. */
   list(orgId: string, options?: { subject?: string; limit?: number; after?: { id: string; updatedAt: Date } }): Promise<StoredMemory[]>;
   /** Deletes facts of `orgId` by id; returns the ids deleted. */
@@ -304,6 +306,7 @@ export function createMemoryStore(settings: MemoryStoreSettings): MemoryStore {
       return recalled.sort((a, b) => own(b) - own(a) || b.score - a.score || b.updatedAt.getTime() - a.updatedAt.getTime()).slice(0, limit);
     },
 
+    get: (orgId, ids) => records.getMany(orgId, ids),
     list: (orgId, options) => records.list(orgId, options),
 
     async forget(orgId, ids) {

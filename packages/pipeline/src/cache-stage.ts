@@ -3,8 +3,8 @@ import { type Cost, cacheHitCost } from '@svc/billing';
 
 /** The exact cache as the pipeline uses it (`@svc/cache` in production). */
 export interface ExactCachePort {
-  /** The entry key, or undefined when the request must not be cached (policy). */
-  key(request: ChatRequest, orgId: string): string | undefined;
+  /** The entry key (shared only with `audience` when given), or undefined when the request must not be cached (policy). */
+  key(request: ChatRequest, orgId: string, audience?: string): string | undefined;
   get(key: string): Promise<{ answer: CachedAnswer; layer: 'l0' | 'l1' } | undefined>;
   /** Fire and forget: never rejects. */
   set(key: string, orgId: string, answer: CachedAnswer): void;
@@ -16,9 +16,9 @@ export type SemanticLookup = { hit: true; answer: CachedAnswer; similarity: numb
 /** The semantic cache as the pipeline uses it (`@svc/semantic` in production). */
 export interface SemanticCachePort {
   /** Undefined when the request is not eligible; a store failure is a miss, never a throw. */
-  lookup(request: ChatRequest, orgId: string): Promise<SemanticLookup | undefined>;
+  lookup(request: ChatRequest, orgId: string, audience?: string): Promise<SemanticLookup | undefined>;
   /** Fire and forget: never rejects. */
-  store(request: ChatRequest, orgId: string, answer: CachedAnswer, miss: SemanticLookup | undefined): void;
+  store(request: ChatRequest, orgId: string, answer: CachedAnswer, miss: SemanticLookup | undefined, audience?: string): void;
 }
 
 export interface CacheHit {
@@ -28,8 +28,19 @@ export interface CacheHit {
   similarity?: number;
 }
 
+/**
+ * Where cached answers are shared: the organisation, or only `audience` inside it. In mode `full`
+ * with memory the audience is the caller's memory scope, so an answer that may hold what one end
+ * user told the gateway is never served to another (docs/memory.md).
+ */
+export interface CachePartition {
+  orgId: string;
+  audience?: string;
+}
+
 /** What a miss remembers so the answer can be stored once it is complete. */
 export interface CacheMiss {
+  partition: CachePartition;
   exactKey: string | undefined;
   semantic: SemanticLookup | undefined;
 }
@@ -44,16 +55,17 @@ export async function lookupCache(
   exact: ExactCachePort | undefined,
   semantic: SemanticCachePort | undefined,
   request: ChatRequest,
-  orgId: string,
+  partition: CachePartition,
 ): Promise<{ hit: CacheHit } | { miss: CacheMiss }> {
-  const exactKey = exact?.key(request, orgId);
+  const { orgId, audience } = partition;
+  const exactKey = exact?.key(request, orgId, audience);
   if (exactKey !== undefined) {
     const found = await exact!.get(exactKey);
     if (found) return { hit: { answer: found.answer, layer: found.layer } };
   }
-  const found = semantic ? await semantic.lookup(request, orgId) : undefined;
+  const found = semantic ? await semantic.lookup(request, orgId, audience) : undefined;
   if (found?.hit) return { hit: { answer: found.answer, layer: 'semantic', similarity: found.similarity } };
-  return { miss: { exactKey, semantic: found } };
+  return { miss: { partition, exactKey, semantic: found } };
 }
 
 /** Whether an answer may be stored: every choice ended on its own (not filtered, not cut). */
@@ -63,18 +75,12 @@ export function storable(result: ChatResult): boolean {
   return true;
 }
 
-/** Stores a complete answer in both caches (fire and forget). */
-export function storeAnswer(
-  exact: ExactCachePort | undefined,
-  semantic: SemanticCachePort | undefined,
-  request: ChatRequest,
-  orgId: string,
-  miss: CacheMiss,
-  answer: CachedAnswer,
-): void {
+/** Stores a complete answer in both caches, in the partition the lookup searched (fire and forget). */
+export function storeAnswer(exact: ExactCachePort | undefined, semantic: SemanticCachePort | undefined, request: ChatRequest, miss: CacheMiss, answer: CachedAnswer): void {
   if (!storable(answer.result)) return;
+  const { orgId, audience } = miss.partition;
   if (miss.exactKey !== undefined) exact?.set(miss.exactKey, orgId, answer);
-  if (miss.semantic !== undefined) semantic?.store(request, orgId, answer, miss.semantic);
+  if (miss.semantic !== undefined) semantic?.store(request, orgId, answer, miss.semantic, audience);
 }
 
 /** A hit's usage: the stored answer's counts, every prompt token marked as served from cache. */

@@ -50,11 +50,11 @@ describe('routing in the pipeline', () => {
 
 describe('feature vector size by intelligence mode', () => {
   it('decides on 8 features in proxy, 392 in cache and 396 in full mode, where memory is recalled before routing', async () => {
-    const recalled = [{ id: 'm1', orgId: 'org_1', conversationId: 'conv-1', role: 'user', text: 'Our cluster runs Raft with five nodes.', entities: [], createdAt: new Date(), score: 0.7 }];
+    const recalled = [{ id: 'm1', orgId: 'org_1', subject: 'k:key_1', conversationId: 'conv-1', role: 'user', slot: null, text: 'Our cluster runs Raft with five nodes.', entities: [], createdAt: new Date(), updatedAt: new Date(), score: 0.7 }];
     const asked: string[] = [];
     const memory = {
-      remember: () => true,
-      recall: async (_org: string, query: string) => {
+      remember: () => 1,
+      recall: async (_scope: unknown, query: string) => {
         asked.push(query);
         return recalled;
       },

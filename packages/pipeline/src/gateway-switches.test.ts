@@ -41,13 +41,13 @@ const alwaysSimilar: SemanticCachePort = {
 /** A memory that recalls one fact and records what it is asked to remember. */
 function factMemory() {
   const remembered: string[] = [];
-  const fact: RecalledMemory = { id: 'm1', orgId: 'org_1', conversationId: null, role: 'user', text: 'My favourite colour is teal.', entities: [], createdAt: new Date(), score: 0.9 };
+  const fact: RecalledMemory = { id: 'm1', orgId: 'org_1', subject: 'k:key_1', conversationId: null, role: 'user', slot: null, text: 'My favourite colour is teal.', entities: [], createdAt: new Date(), updatedAt: new Date(), score: 0.9 };
   const port: MemoryPort & { remembered: string[]; recalls: number } = {
     remembered,
     recalls: 0,
-    remember: (_org, _conversation, text) => {
+    remember: (_scope, text) => {
       remembered.push(text);
-      return true;
+      return 1;
     },
     recall: async () => {
       port.recalls++;
@@ -104,13 +104,14 @@ describe('feature flags and degradation in the request path', () => {
       const { gateway, context } = setup([groq], undefined, { memory, switches: switched('none') });
       await gateway.chat(request({}), context());
       expect(groq.asked[0]!.messages[0]).toMatchObject({ role: 'system', content: expect.stringContaining('teal') });
-      expect(memory.remembered).toEqual(['hi', 'an answer']);
+      // What the user said is offered to memory (which keeps only stated facts); never the answer.
+      expect(memory.remembered).toEqual(['hi']);
 
       const shedding = setup([groq], undefined, { memory, switches });
       const response = await shedding.gateway.chat(request({}), shedding.context());
       expect(groq.asked[1]!.messages.map((m) => m.role), reason).toEqual(['user']);
       expect(memory.recalls).toBe(1);
-      expect(memory.remembered).toHaveLength(2);
+      expect(memory.remembered).toHaveLength(1);
       expect(shedOf(response)).toEqual(['memory']);
     }
   });

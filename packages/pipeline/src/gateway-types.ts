@@ -85,6 +85,11 @@ export interface RequestContext {
   signal: AbortSignal;
   /** Raw `X-Intelligence-Mode` header, if any. */
   intelligenceModeHeader?: string | null;
+  /**
+   * The end user the request is for (header `x-svc-user`, which wins over the body's `user` /
+   * Anthropic `metadata.user_id`); absent: the request's own `user`, else none. Scopes memory.
+   */
+  endUser?: string;
   /** Headers to forward upstream. */
   forwardHeaders?: Record<string, string>;
 }

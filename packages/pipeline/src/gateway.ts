@@ -15,7 +15,7 @@ import { countRejection, countUpstreamError } from './call-metrics.js';
 import { type Cost, computeCost, sumCosts } from '@svc/billing';
 import { createDeadline } from './deadline.js';
 import { resolveIntelligenceMode } from './intelligence-mode.js';
-import { answerHeaders, buildSvcMetadata, routingHeaders } from './metadata.js';
+import { answerHeaders, buildSvcMetadata, memoryHeader, routingHeaders } from './metadata.js';
 import { type CacheMiss, cacheEnabled, lookupCache, storeAnswer } from './cache-stage.js';
 import { type StreamOwner, streamResponse } from './stream-response.js';
 import { cacheHitResponse } from './cache-hit-response.js';
@@ -24,8 +24,8 @@ import type { RoutingDecision } from './decision-log.js';
 import { reliabilitySettings } from './reliability.js';
 import { type Speculation, speculate, speculationDraft } from './speculation.js';
 import { largerContextModels, requiredCapabilities } from './route.js';
-import { injectMemory, memorySignals, recallForRequest, redactRequest, rememberExchange, restoreResult } from './memory-stage.js';
-import { NORMAL, reportShed, runs, shedList, shedMetadata, switchedVerification } from './switches.js';
+import { injectMemory, memorySignals, recallForRequest, redactRequest, rememberRequest, requestMemory, restoreResult } from './memory-stage.js';
+import { NORMAL, isOn, reportShed, runs, shedList, shedMetadata, switchedVerification } from './switches.js';
 
 const defaultTimeouts: GatewayTimeouts = { requestMs: 600_000, firstByteMs: 120_000 };
 const defaultRetry = { maxRetries: 1, baseMs: 200, capMs: 2_000 };
@@ -158,11 +158,14 @@ export class Gateway {
     const cacheRuns = cacheEnabled(mode, request);
     const exactCache = cacheRuns && this.deps.exactCache && runs(switches, 'exact_cache', shed) ? this.deps.exactCache : undefined;
     const semanticCache = cacheRuns && this.deps.semanticCache && runs(switches, 'semantic_cache', shed) ? this.deps.semanticCache : undefined;
+    // Full mode with memory: answers are cached only for the memory scope whose facts they may hold.
+    const scoped = mode === 'full' && this.deps.memory !== undefined && isOn(switches, 'memory') ? requestMemory(request, context.caller, context.endUser) : undefined;
+    const partition = scoped?.partition ?? { orgId: context.caller.org.id };
     let miss: CacheMiss | undefined;
     if (exactCache || semanticCache) {
       let cached: Awaited<ReturnType<typeof lookupCache>>;
       try {
-        cached = await lookupCache(exactCache, semanticCache, request, context.caller.org.id);
+        cached = await lookupCache(exactCache, semanticCache, request, partition);
         if ('hit' in cached) {
           const blocked = governance ? blockedCallError(cached.hit.answer.result, governance) : undefined;
           if (blocked) throw blocked;
@@ -174,9 +177,13 @@ export class Gateway {
       if ('hit' in cached) {
         // A hit consumes no tokens and costs nothing: only the request counts.
         void reservation.settle({ actualTokens: 0, actualCostUsd: 0 });
-        const hit = withHeaders(cacheHitResponse(this.cacheHitOwner, request, context, mode, cached.hit), reservation.headers);
+        // A hit ran no memory stage: it reports nothing injected (the answer was cached for this scope only).
+        const nothing = scoped ? { injected: 0, tokens: 0 } : undefined;
+        const hit = withHeaders(cacheHitResponse(this.cacheHitOwner, request, context, mode, cached.hit), { ...memoryHeader(nothing), ...reservation.headers });
         reportShed(switches, shed, this.deps.metrics, hit.headers);
-        shedMetadata(switches, shed, hit.kind === 'json' ? hit.metadata : hit.metadata()!);
+        const hitMetadata = hit.kind === 'json' ? hit.metadata : hit.metadata()!;
+        if (nothing) hitMetadata.memory = nothing;
+        shedMetadata(switches, shed, hitMetadata);
         return hit;
       }
       miss = cached.miss;
@@ -187,9 +194,11 @@ export class Gateway {
     const memory = mode === 'full' && this.deps.memory && runs(switches, 'memory', shed) ? this.deps.memory : undefined;
     const redaction = request.svc?.redactPii === true ? redactRequest(request) : undefined;
     const sent = redaction?.request ?? request;
-    const recalled = memory ? await recallForRequest(memory, sent, context.caller.org.id) : undefined;
+    const recalled = memory && scoped ? await recallForRequest(memory, sent, scoped.recall) : undefined;
     if (recalled) decision = this.withMemory(request, context, decision, memorySignals(recalled, request.svc?.conversationId));
-    const outbound = recalled ? injectMemory(sent, recalled) : sent;
+    const injected = recalled ? injectMemory(sent, recalled) : undefined;
+    const outbound = injected?.request ?? sent;
+    const memoryReport = injected?.report;
     // Speculation drafts with a cheaper model and serves the draft when verification accepts it; where nothing can check a draft it is reported as not applied.
     const speculating = request.svc?.enableSpeculation === true && runs(switches, 'speculation', shed);
     const draft = speculating ? speculationDraft(request, mode, decision) : undefined;
@@ -233,7 +242,8 @@ export class Gateway {
         ended = true; // the stream owns the reservation from here
         // Until the first event is ready to send: the request's time so far less the provider's.
         this.streamOverhead.observe(Math.max(0, performance.now() - context.startedAt - opened.providerMs) / 1000);
-        return streamResponse(this.streamOwner, { request, context, decision, mode, output, model: opened.model, opened: opened.value, attempts, deadline, miss, providers, orgProviders, governance, reservation, switches, shed });
+        if (memory && scoped) rememberRequest(memory, sent, scoped.scope);
+        return streamResponse(this.streamOwner, { request, context, decision, mode, output, model: opened.model, opened: opened.value, attempts, deadline, miss, providers, orgProviders, governance, reservation, switches, shed, memory: memoryReport });
       }
       speculation = draft ? await speculate(outbound, draft, settings, attempts, healOptions(output, this.verifier)) : undefined;
       const called = speculation?.accepted
@@ -267,10 +277,10 @@ export class Gateway {
           throw blocked;
         }
       }
-      if (memory) rememberExchange(memory, sent, result, context.caller.org.id);
+      if (memory && scoped) rememberRequest(memory, sent, scoped.scope);
       if (redaction) result = restoreResult(result, redaction.restore);
       const replicated = replicateChoices(result, request.n);
-      if (miss) storeAnswer(exactCache, semanticCache, request, context.caller.org.id, miss, { result, model: model.id, provider: model.provider, tier: model.tier, storedAt: Date.now() });
+      if (miss) storeAnswer(exactCache, semanticCache, request, miss, { result, model: model.id, provider: model.provider, tier: model.tier, storedAt: Date.now() });
       const elapsed = performance.now() - context.startedAt;
       this.overhead.observe(Math.max(0, elapsed - providerMs) / 1000);
       const latencyMs = Math.round(elapsed);
@@ -284,7 +294,7 @@ export class Gateway {
       const cost = [...reasks.map((reask) => reask.cost), draftCost].reduce<Cost | undefined>((sum, extra) => (extra ? (sum ? sumCosts(sum, extra) : extra) : sum), firstCost);
       for (const reask of reasks) result = { ...result, usage: addUsage(result.usage, reask.usage)! };
       if (rejected) result = { ...result, usage: addUsage(result.usage, rejected.usage)! };
-      const metadata = buildSvcMetadata({ requestId: context.requestId, requestedModel: request.model, decision, served: model, mode, latencyMs, cost, byok: orgProviders?.get(model.provider) !== undefined });
+      const metadata = buildSvcMetadata({ requestId: context.requestId, requestedModel: request.model, decision, served: model, mode, latencyMs, cost, byok: orgProviders?.get(model.provider) !== undefined, memory: memoryReport });
       if (verified?.healerReport) metadata.healer_report = verified.healerReport;
       const breakdown = {
         route_ms: round1(routedAt - context.startedAt),
@@ -292,7 +302,7 @@ export class Gateway {
         total_ms: latencyMs,
       };
       const auditId = `aud_${randomId(20)}`;
-      const headers = { ...routingHeaders(context.requestId, context.caller.org.id, decision, model, mode), ...answerHeaders(result.usage, cost, breakdown, auditId) };
+      const headers = { ...routingHeaders(context.requestId, context.caller.org.id, decision, model, mode), ...memoryHeader(memoryReport), ...answerHeaders(result.usage, cost, breakdown, auditId) };
       if (speculation?.accepted) headers['x-svc-speculation-accepted'] = '1';
       const details: Record<string, unknown> = {};
       if (replicated) details.replicatedChoices = replicated;

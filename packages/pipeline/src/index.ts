@@ -6,7 +6,7 @@ export { type Deadline, createDeadline } from './deadline.js';
 export { resolveIntelligenceMode } from './intelligence-mode.js';
 export { LearnQueue, type DecisionRecord, type LearnBacklog, type LearnQueueSettings, type LearnStats, type LearnWriter, type UsageEvent } from './learn-queue.js';
 export { buildSvcMetadata, routingHeaders } from './metadata.js';
-export { type CacheHit, type CacheMiss, type ExactCachePort, type SemanticCachePort, type SemanticLookup, cacheEnabled, lookupCache, storeAnswer } from './cache-stage.js';
+export { type CacheHit, type CacheMiss, type CachePartition, type ExactCachePort, type SemanticCachePort, type SemanticLookup, cacheEnabled, lookupCache, storeAnswer } from './cache-stage.js';
 export { StreamCollector } from './stream-collect.js';
 export { replayStream } from './stream-replay.js';
 export { largerContextModels, requiredCapabilities } from './route.js';
@@ -38,6 +38,6 @@ export {
   buildSwitches,
 } from './switches.js';
 export { type DegradationState, type FlagState, SharedSwitches, type SharedSwitchesSettings } from './shared-switches.js';
-export { MEMORY_TOKEN_BUDGET, type MemoryPort, type Restore, injectMemory, lastUserText, recallForRequest, redactRequest, rememberExchange, restoreResult } from './memory-stage.js';
+export { MEMORY_TOKEN_BUDGET, type MemoryPort, type RequestMemory, type Restore, injectMemory, lastUserText, recallForRequest, redactRequest, rememberRequest, requestMemory, restoreResult } from './memory-stage.js';
 export { type RealtimeBill, type RealtimeDeps, type RealtimeEndReason, type RealtimeOpenRequest, RealtimeSession, openRealtimeSession } from './realtime-session.js';
 export * from './voice/index.js';

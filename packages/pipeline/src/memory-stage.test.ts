@@ -1,10 +1,10 @@
-import type { ChatRequest, ChatResult } from '@svc/core';
-import { createMemoryStore, type StoredMemory } from '@svc/memory';
+import type { Caller, ChatRequest, ChatResult } from '@svc/core';
+import { createMemoryStore, endUserSubject, keySubject, type StoredMemoryRow } from '@svc/memory';
 import { createHashedEmbedder, createMemoryVectorStore } from '@svc/semantic';
 import { describe, expect, it } from 'vitest';
-import { injectMemory, recallForRequest, redactRequest, rememberExchange, restoreResult } from './memory-stage.js';
+import { injectMemory, recallForRequest, redactRequest, rememberRequest, requestMemory, restoreResult } from './memory-stage.js';
 
-const request = (content: string, svc: ChatRequest['svc'] = {}): ChatRequest => ({
+const request = (content: string, svc: ChatRequest['svc'] = {}, user?: string): ChatRequest => ({
   model: 'gpt-4o-mini',
   messages: [
     { role: 'system', content: 'Be brief.' },
@@ -14,51 +14,81 @@ const request = (content: string, svc: ChatRequest['svc'] = {}): ChatRequest => 
   n: 1,
   includeUsage: false,
   svc,
+  ...(user !== undefined ? { user } : {}),
 });
 
 const answer = (content: string): ChatResult => ({ model: 'm', choices: [{ index: 0, message: { role: 'assistant', content }, finishReason: 'stop' }] });
 
+const caller = (memoryScope: 'end_user' | 'organization' = 'end_user'): Caller => ({
+  keyId: 'key_1',
+  keyPrefix: 'sk-svc-abc',
+  org: { id: 'org-a', name: 'a', plan: 'free', rpmLimit: null, tpmLimit: null, monthlyBudgetUsd: null, tokenQuota: null, defaultIntelligenceMode: null, memoryScope, createdAt: new Date() },
+  scopes: new Set(),
+});
+
 function memoryStore() {
-  const rows: StoredMemory[] = [];
+  const rows: StoredMemoryRow[] = [];
+  const none = async () => [];
   return createMemoryStore({
     records: {
-      async insertMany(batch) {
+      async saveMany(batch) {
         rows.push(...batch);
         return batch.length;
       },
       getMany: async (orgId, ids) => rows.filter((row) => row.orgId === orgId && ids.includes(row.id)),
-      listRecent: async (orgId) => rows.filter((row) => row.orgId === orgId),
+      list: async (orgId) => rows.filter((row) => row.orgId === orgId),
+      listNewest: async () => rows,
+      deleteMany: none,
+      deleteBySubject: none,
+      deleteOlderThan: none,
     },
     vectors: createMemoryVectorStore(),
     embedder: createHashedEmbedder(),
+    recallThreshold: 0.3,
   });
 }
 
 describe('memory stage', () => {
-  it('remembers an exchange and injects it into a later request of the same organisation only', async () => {
+  it('scopes memory by end user (the edge’s, else the request’s user), else by key, and partitions the caches the same way', () => {
+    const ada = requestMemory(request('hi', { conversationId: 'c1' }, 'ada'), caller(), undefined);
+    expect(ada.scope).toEqual({ orgId: 'org-a', subject: endUserSubject('org-a', 'ada'), conversationId: 'c1' });
+    expect(ada.recall).toEqual(ada.scope);
+    expect(ada.partition).toEqual({ orgId: 'org-a', audience: endUserSubject('org-a', 'ada') });
+    expect(requestMemory(request('hi', {}, 'ada'), caller(), 'bob').scope.subject).toBe(endUserSubject('org-a', 'bob'));
+    expect(requestMemory(request('hi'), caller(), undefined).scope.subject).toBe(keySubject('key_1'));
+    const shared = requestMemory(request('hi', {}, 'ada'), caller('organization'), undefined);
+    expect(shared.recall).toEqual({ orgId: 'org-a' });
+    expect(shared.partition).toEqual({ orgId: 'org-a' });
+  });
+
+  it('remembers what the end user stated (not the answer) and injects it into their later request only', async () => {
     const memory = memoryStore();
-    expect(rememberExchange(memory, request('My favourite colour is teal.'), answer('Noted: teal.'), 'org-a')).toBe(2);
+    const ada = requestMemory(request('x', {}, 'ada'), caller(), undefined);
+    const bob = requestMemory(request('x', {}, 'bob'), caller(), undefined);
+    expect(rememberRequest(memory, request('My favourite colour is teal. What goes with it?'), ada.scope)).toBe(1);
     await memory.idle();
 
     const later = request('What is my favourite colour?');
-    const recalled = await recallForRequest(memory, later, 'org-a');
-    const injected = injectMemory(later, recalled);
-    expect(injected.messages).toHaveLength(3);
-    expect(injected.messages[0]).toMatchObject({ role: 'system' });
-    expect(injected.messages[0]!.content).toContain('My favourite colour is teal.');
-    expect(injected.messages.slice(1)).toEqual(later.messages);
+    const injected = injectMemory(later, await recallForRequest(memory, later, ada.recall));
+    expect(injected.report).toEqual({ injected: 1, tokens: expect.any(Number) });
+    expect(injected.request.messages).toHaveLength(3);
+    expect(injected.request.messages[0]).toMatchObject({ role: 'system' });
+    expect(injected.request.messages[0]!.content).toContain('- My favourite colour is teal.');
+    expect(injected.request.messages.slice(1)).toEqual(later.messages);
 
-    expect(injectMemory(later, await recallForRequest(memory, later, 'org-b'))).toBe(later);
+    const forBob = injectMemory(later, await recallForRequest(memory, later, bob.recall));
+    expect(forBob.request).toBe(later);
+    expect(forBob.report).toEqual({ injected: 0, tokens: 0 });
   });
 
   it('stores nothing when svc.enable_memory is false', () => {
     const memory = memoryStore();
-    expect(rememberExchange(memory, request('My name is Ada.', { enableMemory: false }), answer('Hi Ada'), 'org-a')).toBe(0);
+    expect(rememberRequest(memory, request('My name is Ada.', { enableMemory: false }), { orgId: 'org-a', subject: 'u:x' })).toBe(0);
   });
 
   it('recalls nothing rather than failing when the store fails', async () => {
-    const failing = { remember: () => false, recall: () => Promise.reject(new Error('down')) };
-    expect(await recallForRequest(failing, request('anything'), 'org-a')).toEqual([]);
+    const failing = { remember: () => 0, recall: () => Promise.reject(new Error('down')) };
+    expect(await recallForRequest(failing, request('anything'), { orgId: 'org-a', subject: 'u:x' })).toEqual([]);
   });
 
   it('redacts PII in every message with one numbering and restores it in the answer', () => {
@@ -84,15 +114,5 @@ describe('memory stage', () => {
   it('leaves a request without PII as it is', () => {
     const plain = request('hello');
     expect(redactRequest(plain).request).toBe(plain);
-  });
-});
-
-describe('injectMemory de-duplication', () => {
-  it('keeps one copy of a sentence remembered many times', () => {
-    const memory = (id: string, score: number) => ({ id, orgId: 'o', conversationId: null, role: 'user' as const, text: 'Weather in Paris?', entities: [], createdAt: new Date(), score });
-    const request = { model: 'svc/auto', messages: [{ role: 'user' as const, content: 'hi' }], stream: false, n: 1, includeUsage: false };
-    const injected = injectMemory(request, [memory('a', 0.9), memory('b', 0.8), memory('c', 0.7)]);
-    const context = injected.messages[0]!.content as string;
-    expect(context.match(/Weather in Paris\?/g)).toHaveLength(1);
   });
 });

@@ -1,12 +1,10 @@
-import type { ChatMessage, ChatRequest, ChatResult, ContentPart } from '@svc/core';
-import { assembleContext, createPiiRedactor, type RecalledMemory, type RecallOptions } from '@svc/memory';
+import type { Caller, ChatMessage, ChatRequest, ChatResult, ContentPart, MemoryReport } from '@svc/core';
+import { type MemoryScope, type MemoryStore, type RecalledMemory, type RecallScope, approximateTokens, assembleContext, createPiiRedactor, memoryScopeOf } from '@svc/memory';
 import type { MemorySignals } from '@svc/router';
+import type { CachePartition } from './cache-stage.js';
 
 /** What the gateway needs of `@svc/memory`'s MemoryStore. */
-export interface MemoryPort {
-  remember(orgId: string, conversationId: string | undefined, text: string, role: string): boolean;
-  recall(orgId: string, query: string, options?: RecallOptions): Promise<RecalledMemory[]>;
-}
+export type MemoryPort = Pick<MemoryStore, 'remember' | 'recall'>;
 
 /** Default token budget of the injected memory message. */
 export const MEMORY_TOKEN_BUDGET = 400;
@@ -30,16 +28,39 @@ export function lastUserText(request: ChatRequest): string {
 }
 
 /**
- * Memories of the caller's organisation for this request (its conversation's when
- * `svc.conversation_id` is set), best first. Never rejects: a memory fault costs the request
- * its context, not its answer.
+ * Where one request's memory lives: it stores into the caller's scope (their end user, else their
+ * key), recalls from it (or from the whole organisation when the organisation opted in), and its
+ * answers are cached only for the audience whose memory they may hold.
  */
-export async function recallForRequest(memory: MemoryPort, request: ChatRequest, orgId: string, limit = 5): Promise<RecalledMemory[]> {
+export interface RequestMemory {
+  scope: MemoryScope;
+  recall: RecallScope;
+  partition: CachePartition;
+}
+
+/**
+ * The request's memory scope, decided once from the caller, the end user (the edge's `endUser`,
+ * else the request's own `user`) and the conversation.
+ */
+export function requestMemory(request: ChatRequest, caller: Caller, endUser: string | undefined): RequestMemory {
+  const orgId = caller.org.id;
+  const conversationId = request.svc?.conversationId;
+  const scope = memoryScopeOf({ orgId, keyId: caller.keyId, endUser: endUser ?? request.user, conversationId });
+  if (caller.org.memoryScope === 'organization') {
+    return { scope, recall: { orgId, ...(conversationId !== undefined ? { conversationId } : {}) }, partition: { orgId } };
+  }
+  return { scope, recall: scope, partition: { orgId, audience: scope.subject } };
+}
+
+/**
+ * The caller's facts relevant to this request, best first. Never rejects: a memory fault costs the
+ * request its context, not its answer.
+ */
+export async function recallForRequest(memory: MemoryPort, request: ChatRequest, scope: RecallScope, limit = 5): Promise<RecalledMemory[]> {
   const query = lastUserText(request);
   if (query.trim().length === 0) return [];
-  const conversationId = request.svc?.conversationId;
   try {
-    return await memory.recall(orgId, query, { limit, ...(conversationId ? { conversationId } : {}) });
+    return await memory.recall(scope, query, { limit });
   } catch {
     return [];
   }
@@ -59,37 +80,29 @@ export function memorySignals(memories: readonly RecalledMemory[], conversationI
 }
 
 /**
- * The request with the memories assembled into one system message (within `tokenBudget`)
- * before its messages; the request itself when none fits. Whether to call it (mode `full`) is
- * the caller's decision.
+ * The request with the recalled facts assembled into one system message (within `tokenBudget`)
+ * before its messages, and what was injected; the request itself (and nothing injected, not even
+ * an empty message) when none fits. Whether to call it (mode `full`) is the caller's decision.
  */
-export function injectMemory(request: ChatRequest, memories: readonly RecalledMemory[], tokenBudget = MEMORY_TOKEN_BUDGET): ChatRequest {
-  // The same sentence remembered many times is one memory: the best-ranked copy is kept.
-  const seen = new Set<string>();
-  const distinct = memories.filter((memory) => {
-    const key = `${memory.role}\u0000${memory.text.trim().toLowerCase()}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-  const context = assembleContext(distinct, tokenBudget);
-  if (context.length === 0) return request;
-  return { ...request, messages: [{ role: 'system', content: context }, ...request.messages] };
+export function injectMemory(request: ChatRequest, memories: readonly RecalledMemory[], tokenBudget = MEMORY_TOKEN_BUDGET): { request: ChatRequest; report: MemoryReport } {
+  const context = assembleContext(memories, tokenBudget);
+  if (context.length === 0) return { request, report: { injected: 0, tokens: 0 } };
+  const injected = context.split('\n').length - 1;
+  return {
+    request: { ...request, messages: [{ role: 'system', content: context }, ...request.messages] },
+    report: { injected, tokens: approximateTokens(context) },
+  };
 }
 
 /**
- * Stores the last user message and the answer in the background, unless the caller sent
- * `svc.enable_memory: false`. Returns how many were queued.
+ * Stores the facts the end user stated in the request's last message (never the assistant's
+ * answer), in the background, unless the caller sent `svc.enable_memory: false`; PII is redacted
+ * first when the request asked for it. Returns how many facts were queued.
  */
-export function rememberExchange(memory: MemoryPort, request: ChatRequest, result: ChatResult, orgId: string): number {
+export function rememberRequest(memory: MemoryPort, request: ChatRequest, scope: MemoryScope): number {
   if (request.svc?.enableMemory === false) return 0;
-  const conversationId = request.svc?.conversationId;
-  let queued = 0;
-  const question = lastUserText(request);
-  if (question && memory.remember(orgId, conversationId, question, 'user')) queued++;
-  const answer = result.choices[0]?.message.content;
-  if (answer && memory.remember(orgId, conversationId, answer, 'assistant')) queued++;
-  return queued;
+  const said = lastUserText(request);
+  return said ? memory.remember(scope, said, { redactPii: request.svc?.redactPii === true }) : 0;
 }
 
 /** Maps the original values back into an answer (see `@svc/memory`'s `Redaction.restore`). */

@@ -1,5 +1,5 @@
 import type { ModelInfo } from '@svc/catalog';
-import type { IntelligenceMode, SvcMetadata, Usage } from '@svc/core';
+import type { IntelligenceMode, MemoryReport, SvcMetadata, Usage } from '@svc/core';
 import type { Cost } from '@svc/billing';
 import type { RoutingDecision } from './decision-log.js';
 
@@ -13,6 +13,8 @@ export interface MetadataInput {
   cost: Cost | undefined;
   /** The organisation's own provider key served the answer. */
   byok?: boolean;
+  /** Mode `full`: what memory injected (reported even when nothing was). */
+  memory?: MemoryReport | undefined;
 }
 
 export function routingDecisionLabel(decision: RoutingDecision, served: ModelInfo): string {
@@ -46,7 +48,13 @@ export function buildSvcMetadata(input: MetadataInput): SvcMetadata {
     workflow_type: decision.workflowType,
   };
   if (decision.notApplied.length > 0) metadata.not_applied = decision.notApplied;
+  if (input.memory) metadata.memory = input.memory;
   return metadata;
+}
+
+/** The header reporting what memory injected (mode `full` only). */
+export function memoryHeader(memory: MemoryReport | undefined): Record<string, string> {
+  return memory ? { 'x-svc-memory-injected': String(memory.injected) } : {};
 }
 
 /** Headers known before the answer: sent on streams too. */

@@ -1,6 +1,6 @@
 import { computeCost } from '@svc/billing';
 import type { ModelInfo } from '@svc/catalog';
-import { type ChatRequest, type IntelligenceMode, type OutputConfig, type StreamEvent, type SvcMetadata, type Usage, isGatewayError, isProviderError } from '@svc/core';
+import { type ChatRequest, type IntelligenceMode, type MemoryReport, type OutputConfig, type StreamEvent, type SvcMetadata, type Usage, isGatewayError, isProviderError } from '@svc/core';
 import { type ToolGovernance, ToolCallStreamGuard } from '@svc/governance';
 import type { OutputVerifier } from '@svc/healing';
 import { type Reservation, unlimitedReservation } from '@svc/limits';
@@ -12,7 +12,7 @@ import type { RoutingDecision } from './decision-log.js';
 import { estimateUsage } from './estimate-usage.js';
 import type { ChatStreamResponse, GatewayDeps, RequestContext } from './gateway-types.js';
 import type { LearnRecorder } from './learn-records.js';
-import { buildSvcMetadata, routingHeaders } from './metadata.js';
+import { buildSvcMetadata, memoryHeader, routingHeaders } from './metadata.js';
 import { replicateEvent } from './replicate-stream.js';
 import { StreamCollector } from './stream-collect.js';
 import { type Shed, type Switches, reportShed, shedMetadata, switchedVerification } from './switches.js';
@@ -45,6 +45,8 @@ export interface OpenedStreamRequest {
   reservation: Reservation;
   switches: Switches;
   shed: Shed;
+  /** Mode `full`: what memory injected into the prompt. */
+  memory?: MemoryReport | undefined;
 }
 
 /**
@@ -56,7 +58,7 @@ export interface OpenedStreamRequest {
  */
 export function streamResponse(owner: StreamOwner, stream: OpenedStreamRequest): ChatStreamResponse {
   const { deps, verifier, recorder } = owner;
-  const { request, context, decision, mode, output, model, opened, attempts, deadline, miss, providers, orgProviders, governance, reservation, switches, shed } = stream;
+  const { request, context, decision, mode, output, model, opened, attempts, deadline, miss, providers, orgProviders, governance, reservation, switches, shed, memory } = stream;
   let metadata: SvcMetadata | undefined;
   const replicas = request.n > 1 && providers.get(model.provider)?.multipleChoices === false ? request.n : 1;
   const byok = orgProviders?.get(model.provider) !== undefined;
@@ -116,7 +118,7 @@ export function streamResponse(owner: StreamOwner, stream: OpenedStreamRequest):
       if (guard) for (const out of guard.end()) yield* replicas > 1 ? replicateEvent(out, replicas) : [out];
       outcome = 'ok';
       complete = collector?.result();
-      if (complete && miss) storeAnswer(deps.exactCache, deps.semanticCache, request, context.caller.org.id, miss, { result: complete, model: model.id, provider: model.provider, tier: model.tier, storedAt: Date.now() });
+      if (complete && miss) storeAnswer(deps.exactCache, deps.semanticCache, request, miss, { result: complete, model: model.id, provider: model.provider, tier: model.tier, storedAt: Date.now() });
     } catch (error) {
       // Our own abort (the client went away) surfaces as an upstream read failure.
       if (context.signal.aborted) return;
@@ -129,7 +131,7 @@ export function streamResponse(owner: StreamOwner, stream: OpenedStreamRequest):
       const finalUsage = usage ?? (await estimateUsage(request.messages, pieces.join('')));
       const latencyMs = Math.round(performance.now() - context.startedAt);
       const cost = computeCost(model, finalUsage);
-      metadata = buildSvcMetadata({ requestId: context.requestId, requestedModel: request.model, decision, served: model, mode, latencyMs, cost, byok });
+      metadata = buildSvcMetadata({ requestId: context.requestId, requestedModel: request.model, decision, served: model, mode, latencyMs, cost, byok, memory });
       void reservation.settle({ actualTokens: finalUsage.totalTokens, actualCostUsd: byok ? 0 : cost.costUsd });
       // A stream is verified once complete and reported only: its chunks are already sent.
       const report = outcome === 'ok' && plan.verify && request.responseFormat ? streamReport(complete, request.responseFormat, verifier, output) : undefined;
@@ -146,7 +148,7 @@ export function streamResponse(owner: StreamOwner, stream: OpenedStreamRequest):
       recorder.outcome(context, request, decision, mode, model, attempts, outcome, finalUsage, cost, latencyMs, true, details);
     }
   }
-  const headers = { ...routingHeaders(context.requestId, context.caller.org.id, decision, model, mode), ...reservation.headers };
+  const headers = { ...routingHeaders(context.requestId, context.caller.org.id, decision, model, mode), ...memoryHeader(memory), ...reservation.headers };
   reportShed(switches, shed, deps.metrics, headers);
   return {
     kind: 'stream',

@@ -84,9 +84,14 @@ export function shedList(switches: Switches): Shed {
 
 /** Whether `stage`, which would run for this request, may; when it may not it is added to `shed`. */
 export function runs(switches: Switches, stage: OptionalStage, shed: Shed): boolean {
-  if (switches.normal || switches.off[stage] === undefined) return true;
+  if (isOn(switches, stage)) return true;
   shed.push(stage);
   return false;
+}
+
+/** Whether an optional stage is on, without reporting it shed (a look ahead; `runs` reports). */
+export function isOn(switches: Switches, stage: OptionalStage): boolean {
+  return switches.normal || switches.off[stage] === undefined;
 }
 
 /**

@@ -135,22 +135,23 @@ export function createCacheService(env: Env, kv: Kv, logger: Logger, chooseEmbed
     });
     semanticCache = cache;
     semantic = {
-      async lookup(request, orgId) {
-        const found = await cache.lookup(request, orgId);
+      async lookup(request, orgId, audience) {
+        const found = await cache.lookup(request, orgId, audience);
         if (found === undefined) counts.semanticIneligible++;
         else if (found.hit) counts.semanticHits++;
         else counts.semanticMisses++;
         return found;
       },
-      store: (request, orgId, answer, miss) => void cache.store(request, orgId, answer, miss?.hit === false ? (miss.reuse as Parameters<typeof cache.store>[3]) : undefined),
+      store: (request, orgId, answer, miss, audience) =>
+        void cache.store(request, orgId, answer, miss?.hit === false ? (miss.reuse as Parameters<typeof cache.store>[3]) : undefined, audience),
     };
   }
   const exactPort: ExactCachePort | undefined =
     ttlMs > 0
       ? {
-          key(request, orgId) {
+          key(request, orgId, audience) {
             counts.requests++;
-            const key = exact.key(request, orgId);
+            const key = exact.key(request, orgId, audience);
             if (key === undefined) counts.uncacheable++;
             return key;
           },

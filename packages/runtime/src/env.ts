@@ -176,6 +176,8 @@ const baseSchema = v.object({
   SVC_VOICE_PLATFORM_FEE_PER_MINUTE: nonNegativeNumber('SVC_VOICE_PLATFORM_FEE_PER_MINUTE', 0.002, 1),
   // Vectors of the in-process memory index (full mode; Qdrant when QDRANT_URL is set), newest kept.
   SVC_MEMORY_MAX_ENTRIES: positiveInt('SVC_MEMORY_MAX_ENTRIES', 2_000),
+  // Days a stated fact is kept after it was last stated (retention of memory).
+  SVC_MEMORY_TTL_DAYS: positiveInt('SVC_MEMORY_TTL_DAYS', 90),
   // The dashboard: its public origin (WebAuthn RP id and allowed origin; default http://localhost:CONTROL_PORT),
   // the lifetime of a passkey session, and how long an enrollment link works.
   SVC_DASHBOARD_ORIGIN: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('SVC_DASHBOARD_ORIGIN must not be empty'))),

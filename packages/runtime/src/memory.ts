@@ -1,23 +1,44 @@
 import type { Database } from '@svc/db';
+import type { Kv } from '@svc/kv';
 import { createMemoryStore, type MemoryStore } from '@svc/memory';
-import { createHashedEmbedder, createMemoryVectorStore, createQdrantVectorStore, type VectorStore } from '@svc/semantic';
+import { createMemoryVectorStore, createQdrantVectorStore, type Embedder, type VectorStore } from '@svc/semantic';
 import type { Logger } from '@svc/telemetry';
 import type { Env } from './env.js';
 
-/** The memory of intelligence mode `full` and its vector store (closed with the runtime). */
+/** Channel on which an instance tells the others which facts it forgot (their in-process index drops them). */
+const FORGET_CHANNEL = 'memory:forget';
+/** How often expired facts are deleted from the table (their vectors expire by themselves). */
+const SWEEP_MS = 3_600_000;
+
+/** The memory of intelligence mode `full`: a store whose deletions reach every instance. */
 export interface MemoryService {
   store: MemoryStore;
+  /** Rebuilds the in-process index from the table, listens for other instances' deletions, starts the retention sweep. */
+  start(): Promise<void>;
   close(): Promise<void>;
 }
 
+type ForgetMessage = { orgId: string; ids: string[] } | { orgId: string; subject: string };
+
+function parseForget(message: string): ForgetMessage | undefined {
+  try {
+    const value: unknown = JSON.parse(message);
+    if (typeof value !== 'object' || value === null || !('orgId' in value) || typeof value.orgId !== 'string') return undefined;
+    if ('subject' in value && typeof value.subject === 'string') return { orgId: value.orgId, subject: value.subject };
+    if ('ids' in value && Array.isArray(value.ids) && value.ids.every((id) => typeof id === 'string')) return { orgId: value.orgId, ids: value.ids };
+    return undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * Memory over the database's `memories` table and a vector store of its own: a Qdrant
- * collection `svc_memory_<embedder>` when `QDRANT_URL` is set (never the semantic cache's
- * collection), else an in-process store. The in-process store starts empty on each start: the
- * rows survive in the database, their vectors do not (documented in docs/operations.md).
+ * Memory over the database's `memories` table and a vector store of its own: a Qdrant collection
+ * `svc_memory_<embedder>` when `QDRANT_URL` is set (never the semantic cache's collection), else an
+ * in-process index rebuilt from the table at start (facts keep their vectors in their row). A
+ * forget on one instance reaches the others through the kv's bus.
  */
-export function createMemoryService(env: Env, db: Database, logger: Logger): MemoryService {
-  const embedder = createHashedEmbedder();
+export function createMemoryService(env: Env, db: Database, kv: Kv, logger: Logger, embedder: Embedder): MemoryService {
   const vectors: VectorStore = env.QDRANT_URL
     ? createQdrantVectorStore({
         url: env.QDRANT_URL,
@@ -29,16 +50,53 @@ export function createMemoryService(env: Env, db: Database, logger: Logger): Mem
       })
     : // Brute-force search cost grows with the entries: bounded like the semantic cache's index.
       createMemoryVectorStore({ capacity: Math.max(1, env.SVC_MEMORY_MAX_ENTRIES) });
-  const store = createMemoryStore({
+  const inner = createMemoryStore({
     records: db.memories,
     vectors,
     embedder,
-    onError: (error) => logger.warn({ err: error }, 'memory store failed; the exchange is not remembered'),
+    ttlDays: env.SVC_MEMORY_TTL_DAYS,
+    // Never the error's text alone: a driver message can quote the statement's values.
+    onError: (error) => logger.warn({ err: { name: (error as Error)?.name, code: (error as { code?: unknown })?.code } }, 'memory store failed; the facts are not remembered'),
   });
+  const announce = (message: ForgetMessage) =>
+    kv.publish(FORGET_CHANNEL, JSON.stringify(message)).catch((error: unknown) => logger.warn({ err: error }, 'memory: could not tell other instances about a deletion'));
+  const store: MemoryStore = {
+    ...inner,
+    async forget(orgId, ids) {
+      const deleted = await inner.forget(orgId, ids);
+      if (deleted.length > 0) await announce({ orgId, ids: deleted });
+      return deleted;
+    },
+    async forgetSubject(orgId, subject) {
+      const deleted = await inner.forgetSubject(orgId, subject);
+      await announce({ orgId, subject });
+      return deleted;
+    },
+  };
+  let unsubscribe: (() => Promise<void>) | undefined;
+  let sweep: NodeJS.Timeout | undefined;
   return {
     store,
+    async start() {
+      unsubscribe = await kv.subscribe(FORGET_CHANNEL, (message) => {
+        const forget = parseForget(message);
+        if (forget) void inner.evict(forget.orgId, 'ids' in forget ? { ids: forget.ids } : { subject: forget.subject }).catch(() => undefined);
+      });
+      const loaded = await inner.hydrate(env.SVC_MEMORY_MAX_ENTRIES).catch((error: unknown) => {
+        logger.warn({ err: error }, 'memory: could not rebuild the index from the table; recall starts empty');
+        return 0;
+      });
+      if (loaded > 0) logger.info({ facts: loaded }, 'memory index rebuilt from the table');
+      sweep = setInterval(() => {
+        inner.expire().catch((error: unknown) => logger.warn({ err: error }, 'memory retention sweep failed'));
+      }, SWEEP_MS);
+      sweep.unref();
+      await inner.expire().catch(() => 0);
+    },
     async close() {
-      await store.idle();
+      if (sweep) clearInterval(sweep);
+      await unsubscribe?.();
+      await inner.idle();
       await vectors.close();
     },
   };

@@ -41,6 +41,7 @@ import { chooseSemanticEmbedder } from './semantic-embedder.js';
 import { type ConfigFile, loadConfigFile } from './config-file.js';
 import { ConfigError, type Env } from './env.js';
 import { type MemoryService, createMemoryService } from './memory.js';
+import { createHashedEmbedder } from '@svc/semantic';
 import { type DependencyStatus, type Readiness, probe, summarise } from './readiness.js';
 import { type ReportSettings, reportSettings } from './report-settings.js';
 import { createSwitches } from './switches.js';
@@ -288,7 +289,8 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
   verifier.warmUp();
   const cache = createCacheService(env, kv, logger, () => chooseSemanticEmbedder(env.SVC_SEMANTIC_EMBEDDER, env.SVC_SEMANTIC_THRESHOLD, catalog, providers, metrics));
   await cache.start();
-  const memory: MemoryService = createMemoryService(env, db, logger);
+  const memory: MemoryService = createMemoryService(env, db, kv, logger, createHashedEmbedder());
+  await memory.start();
   // Limits: atomic across instances in the kv; a missing month is seeded from the usage ledger.
   const limiter = new Limiter({
     kv,

@@ -66,16 +66,25 @@ export interface SemanticCache {
   readonly threshold: number;
   /** The verifier deciding hits, if any. */
   readonly verifier: Verifier | undefined;
-  /** Undefined when the request is not eligible; a failure is a miss, never a rejection. */
-  lookup(request: ChatRequest, orgId: string): Promise<SemanticLookup | undefined>;
-  /** Stores a complete answer; pass the lookup's miss to reuse its embedding. Never rejects. */
-  store(request: ChatRequest, orgId: string, answer: CachedAnswer, miss?: SemanticLookup): Promise<void>;
+  /**
+   * Undefined when the request is not eligible; a failure is a miss, never a rejection.
+   * `audience` narrows the entries searched to those stored for it (a memory scope, see `store`).
+   */
+  lookup(request: ChatRequest, orgId: string, audience?: string): Promise<SemanticLookup | undefined>;
+  /**
+   * Stores a complete answer; pass the lookup's miss to reuse its embedding (and its audience).
+   * With `audience` the entry is served only to lookups of the same audience. Never rejects.
+   */
+  store(request: ChatRequest, orgId: string, answer: CachedAnswer, miss?: SemanticLookup, audience?: string): Promise<void>;
   /** Removes an organisation's entries, or everyone's. Rejects when the store fails (an admin action). */
   purge(orgId?: string): Promise<void>;
   /** Whether the vector store answers (readiness: `degraded` when false). */
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }
+
+/** The scope of entries shared only with `audience` (a memory scope) inside the organisation. */
+const scopeFor = (scope: string, audience: string | undefined): string => (audience === undefined ? scope : `${scope}/${audience}`);
 
 class LookupTimeout extends Error {
   constructor(ms: number) {
@@ -137,9 +146,10 @@ export function createSemanticCache(settings: SemanticCacheSettings): SemanticCa
     threshold,
     verifier,
 
-    async lookup(request, orgId) {
-      const key = semanticKeyOf(request, settings.eligibility);
-      if (!key) return undefined;
+    async lookup(request, orgId, audience) {
+      const found = semanticKeyOf(request, settings.eligibility);
+      if (!found) return undefined;
+      const key = { ...found, scope: scopeFor(found.scope, audience) };
       const started = Date.now();
       let vector: Float32Array;
       try {
@@ -183,7 +193,7 @@ export function createSemanticCache(settings: SemanticCacheSettings): SemanticCa
       return { hit: false, reuse };
     },
 
-    async store(request, orgId, answer, miss) {
+    async store(request, orgId, answer, miss, audience) {
       let reuse = miss && !miss.hit ? miss.reuse : undefined;
       if (!(reuse instanceof SemanticMissKey) || reuse.orgId !== orgId) reuse = undefined;
       let text = reuse?.text;
@@ -193,7 +203,7 @@ export function createSemanticCache(settings: SemanticCacheSettings): SemanticCa
         const key = semanticKeyOf(request, settings.eligibility);
         if (!key) return;
         text = key.text;
-        scope = key.scope;
+        scope = scopeFor(key.scope, audience);
         try {
           vector = await embedOne(text);
         } catch (error) {
