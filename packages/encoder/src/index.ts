@@ -1,0 +1,1 @@
+export { referenceComponents, referenceSentence } from './reference.js';
