@@ -6,3 +6,4 @@ export {
   type SentenceEncoderSettings,
   type SentenceEncoderStatus,
 } from './sentence-encoder.js';
+export { cachedEmbedMany, readVectorFile, textsFingerprint, type VectorFile, writeVectorFile } from './vector-file.js';
