@@ -11,8 +11,6 @@ export interface MicroBatcherSettings<I, O> {
 /** Coalesces single items into batches for a worker that does one batch at a time. */
 export interface MicroBatcher<I, O> {
   add(item: I): Promise<O>;
-  /** Rejects every queued item (the running batch settles on its own). */
-  cancel(reason: Error): void;
 }
 
 interface Queued<I, O> {
@@ -60,11 +58,6 @@ export function createMicroBatcher<I, O>(settings: MicroBatcherSettings<I, O>): 
         if (queue.length >= settings.maxBatch) flush();
         else timer ??= setTimeout(flush, settings.windowMs);
       });
-    },
-    cancel(reason) {
-      if (timer) clearTimeout(timer);
-      timer = undefined;
-      for (const q of queue.splice(0)) q.reject(reason);
     },
   };
 }

@@ -91,5 +91,6 @@ describe('sentence encoder (all-MiniLM-L6-v2)', () => {
     const closing = createSentenceEncoder();
     await closing.close();
     await expect(closing.embed(['x'])).rejects.toThrow(/closed/);
+    expect(closing.status()).toMatchObject({ state: 'failed', error: 'sentence encoder: closed' });
   });
 });

@@ -1,10 +1,9 @@
-import type { Worker } from 'node:worker_threads';
 import type { Embedder } from '@svc/semantic';
 import { type EmbedManyOptions, embedMany } from './embed-many.js';
 import { createMicroBatcher } from './micro-batcher.js';
 import { createTextMemo } from './text-memo.js';
-import type { WorkerMessage, WorkerSettings } from './worker/protocol.js';
-import { spawnEncoderWorker } from './worker/spawn-worker.js';
+import { startEncoderThread } from './worker/encoder-thread.js';
+import type { WorkerSettings } from './worker/protocol.js';
 
 /** Tuning of {@link createSentenceEncoder}; every field has a default. */
 export interface SentenceEncoderSettings {
@@ -17,6 +16,11 @@ export interface SentenceEncoderSettings {
   maxTokens?: number;
   /** Most texts per inference call (default 32). */
   maxBatch?: number;
+  /**
+   * Most padded tokens (texts x longest) per onnxruntime run (default 4096). A batch is sorted
+   * by length and split to fit, which bounds memory when long texts arrive together.
+   */
+  maxBatchTokens?: number;
   /** How long a lone `embed` waits for others to share its batch, in ms (default 1). */
   batchWindowMs?: number;
   /** Recent distinct texts whose vectors are kept (default 2000, ~3.5 MB; 0 disables). */
@@ -44,7 +48,7 @@ export interface SentenceEncoder extends Embedder {
   status(): SentenceEncoderStatus;
   /** Embeds a large list in length-sorted batches (less padding), reporting progress; vectors in input order. */
   embedMany(texts: readonly string[], options?: EmbedManyOptions): Promise<Float32Array[]>;
-  /** Stops the inference thread; pending and later calls reject. */
+  /** Stops the inference thread; pending and later calls reject, and `status()` reports it as failed (closed). */
   close(): Promise<void>;
 }
 
@@ -67,75 +71,27 @@ export function createSentenceEncoder(settings: SentenceEncoderSettings = {}): S
   const workerSettings: WorkerSettings = {
     modelDir: settings.modelDir,
     maxTokens,
+    maxBatchTokens: positiveInteger('maxBatchTokens', settings.maxBatchTokens ?? 4096, 1 << 20),
     intraOpNumThreads: positiveInteger('intraOpNumThreads', settings.intraOpNumThreads ?? 1, 256),
     selfCheck: settings.selfCheck ?? true,
   };
   const id = maxTokens === DEFAULT_MAX_TOKENS ? 'all-MiniLM-L6-v2' : `all-MiniLM-L6-v2-max${maxTokens}`;
 
   const startedAt = performance.now();
-  let status: SentenceEncoderStatus = { state: 'loading' };
-  let closedError: Error | undefined;
-  const worker: Worker = spawnEncoderWorker(workerSettings);
-  const pending = new Map<number, { resolve: (data: Float32Array) => void; reject: (error: Error) => void }>();
-  let nextId = 0;
-
-  // The thread keeps the process alive only while it owes an answer.
-  const track = () => (pending.size > 0 || status.state === 'loading' ? worker.ref() : worker.unref());
-
-  const failAll = (error: Error) => {
-    for (const p of pending.values()) p.reject(error);
-    pending.clear();
-    batcher.cancel(error);
-  };
-
-  const ready = new Promise<void>((resolve, reject) => {
-    worker.on('message', (message: WorkerMessage) => {
-      if (message.type === 'ready') {
-        if (message.dimensions !== DIMENSIONS) {
-          status = { state: 'failed', error: `sentence encoder: the model has ${message.dimensions} dimensions, expected ${DIMENSIONS}` };
-          reject(new Error(status.error));
-          void worker.terminate();
-          return;
-        }
-        status = { state: 'ready', loadMs: Math.round(performance.now() - startedAt) };
-        resolve();
-      } else if (message.type === 'failed') {
-        status = { state: 'failed', error: message.error };
-        reject(new Error(message.error));
-        void worker.terminate();
-      } else {
-        const waiter = pending.get(message.id);
-        pending.delete(message.id);
-        if (message.type === 'vectors') waiter?.resolve(message.data);
-        else waiter?.reject(new Error(message.error));
-      }
-      track();
-    });
-    const lost = (error: Error) => {
-      if (status.state === 'loading') {
-        status = { state: 'failed', error: error.message };
-        reject(error);
-      }
-      failAll(closedError ?? error);
-    };
-    worker.on('error', (error) => lost(new Error(`sentence encoder: inference thread crashed (${error.message.split('\n')[0]})`)));
-    worker.on('exit', (code) => lost(new Error(`sentence encoder: inference thread exited (code ${code})`)));
-  });
-  // Callers learn of a failed load through `ready`, `status()` or `embed`; never as an unhandled rejection.
-  ready.catch(() => {});
+  const thread = startEncoderThread(workerSettings, DIMENSIONS);
+  let loadMs: number | undefined;
+  thread.ready.then(
+    () => {
+      loadMs = Math.round(performance.now() - startedAt);
+    },
+    () => {},
+  );
 
   const batcher = createMicroBatcher<string, Float32Array>({
     maxBatch,
     windowMs: settings.batchWindowMs ?? 1,
     run: async (texts) => {
-      await ready;
-      if (closedError) throw closedError;
-      const requestId = nextId++;
-      const data = await new Promise<Float32Array>((resolve, reject) => {
-        pending.set(requestId, { resolve, reject });
-        track();
-        worker.postMessage({ id: requestId, texts });
-      });
+      const data = await thread.run(texts);
       return texts.map((_, i) => data.slice(i * DIMENSIONS, (i + 1) * DIMENSIONS));
     },
   });
@@ -144,19 +100,20 @@ export function createSentenceEncoder(settings: SentenceEncoderSettings = {}): S
   const encoder: SentenceEncoder = {
     id,
     dimensions: DIMENSIONS,
-    ready,
-    status: () => ({ ...status }),
+    ready: thread.ready,
+    status() {
+      const fatal = thread.fatal();
+      if (fatal) return { state: 'failed', error: fatal.message, ...(loadMs === undefined ? {} : { loadMs }) };
+      return loadMs === undefined ? { state: 'loading' } : { state: 'ready', loadMs };
+    },
     async embed(texts) {
-      if (closedError) throw closedError;
+      const fatal = thread.fatal();
+      if (fatal) throw fatal;
       const vectors = await Promise.all(texts.map((text) => memo.get(text)));
       return vectors.map((v) => v.slice());
     },
     embedMany: (texts, options) => embedMany(encoder, texts, options),
-    async close() {
-      closedError ??= new Error('sentence encoder: closed');
-      failAll(closedError);
-      await worker.terminate();
-    },
+    close: () => thread.stop(new Error('sentence encoder: closed')),
   };
   return encoder;
 }

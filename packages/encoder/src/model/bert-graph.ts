@@ -34,10 +34,11 @@ export function buildBertGraph(weights: BertWeights): Uint8Array {
 
   // Padding gets a large negative score before the softmax, as in BertModel.
   const mask = g.op('Cast', [graphNames.attentionMask], { to: 1 });
-  const maskBias = g.op('Mul', [g.op('Sub', [g.scalar('one_f', 1), mask]), g.scalar('mask_min', -3.4028234663852886e38)]);
+  const oneFloat = g.scalar('oneFloat', 1);
+  const maskBias = g.op('Mul', [g.op('Sub', [oneFloat, mask]), g.scalar('mask_min', -3.4028234663852886e38)]);
   const scoreBias = g.op('Unsqueeze', [maskBias, g.int64s('mask_axes', [2], [1, 2])]);
   const scale = g.scalar('attention_scale', 1 / Math.sqrt(headSize));
-  const sqrtHalf = g.scalar('sqrt_half', Math.SQRT1_2);
+  const sqrt2 = g.scalar('sqrt2', Math.SQRT2);
   const half = g.scalar('half', 0.5);
 
   weights.layers.forEach((layer, n) => {
@@ -51,7 +52,8 @@ export function buildBertGraph(weights: BertWeights): Uint8Array {
     const merged = g.op('Reshape', [g.op('Transpose', [context], { perm: [0, 2, 1, 3] }), mergeHeads]);
     const attended = layerNorm(g.op('Add', [dense(merged, layer.attentionOutput, `${p}.attention_output`), x]), layer.attentionNorm, `${p}.attention_norm`);
     const inner = dense(attended, layer.intermediate, `${p}.intermediate`);
-    const gelu = g.op('Mul', [g.op('Mul', [inner, half]), g.op('Add', [g.op('Erf', [g.op('Mul', [inner, sqrtHalf])]), g.scalar(`${p}.one`, 1)])]);
+    // x * 0.5 * (1 + erf(x / sqrt 2)), in the shape PyTorch exports, which onnxruntime fuses into one Gelu.
+    const gelu = g.op('Mul', [g.op('Mul', [inner, g.op('Add', [g.op('Erf', [g.op('Div', [inner, sqrt2])]), oneFloat])]), half]);
     x = layerNorm(g.op('Add', [dense(gelu, layer.output, `${p}.output`), attended]), layer.outputNorm, `${p}.output_norm`);
   });
 

@@ -4,6 +4,7 @@ import * as ort from 'onnxruntime-node';
 import { graphNames } from '../model/bert-graph.js';
 import { loadModel } from '../model/load-model.js';
 import { referenceMismatch, referenceSentence } from '../reference.js';
+import { padBatch, planRuns } from '../tokenize/token-batches.js';
 import { createWordPiece } from '../tokenize/word-piece.js';
 import type { WorkerSettings } from './protocol.js';
 
@@ -66,16 +67,28 @@ export async function createInference(settings: WorkerSettings): Promise<Inferen
   }
   const dimensions = model.hidden;
 
-  async function run(texts: readonly string[]): Promise<Float32Array> {
-    const batch = tokenizer.batch(texts);
+  async function runPadded(rows: number[][]): Promise<Float32Array> {
+    const batch = padBatch(rows);
     const dims = [batch.count, batch.sequence];
     const outputs = await session.run({
       [graphNames.inputIds]: new ort.Tensor('int64', batch.inputIds, dims),
       [graphNames.attentionMask]: new ort.Tensor('int64', batch.attentionMask, dims),
     });
     const data = outputs[graphNames.output]?.data;
-    if (!(data instanceof Float32Array) || data.length !== texts.length * dimensions) throw new Error('sentence encoder: the graph returned no embeddings');
+    if (!(data instanceof Float32Array) || data.length !== rows.length * dimensions) throw new Error('sentence encoder: the graph returned no embeddings');
     return data;
+  }
+
+  async function run(texts: readonly string[]): Promise<Float32Array> {
+    const rows = texts.map((text) => tokenizer.encode(text));
+    const out = new Float32Array(texts.length * dimensions);
+    for (const indices of planRuns(rows.map((r) => r.length), settings.maxBatchTokens)) {
+      const data = await runPadded(indices.map((i) => rows[i]!));
+      indices.forEach((index, j) => {
+        out.set(data.subarray(j * dimensions, (j + 1) * dimensions), index * dimensions);
+      });
+    }
+    return out;
   }
 
   if (settings.selfCheck) {

@@ -3,6 +3,8 @@ export interface WorkerSettings {
   /** Folder with `config.json`, `model.fp16.safetensors`, `tokenizer.json`; undefined: the weights package's. */
   modelDir: string | undefined;
   maxTokens: number;
+  /** Padded tokens (rows x longest) per onnxruntime run; a batch over it is split. */
+  maxBatchTokens: number;
   intraOpNumThreads: number;
   selfCheck: boolean;
 }
