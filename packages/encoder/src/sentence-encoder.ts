@@ -17,8 +17,9 @@ export interface SentenceEncoderSettings {
   /** Most texts per inference call (default 32). */
   maxBatch?: number;
   /**
-   * Most padded tokens (texts x longest) per onnxruntime run (default 4096). A batch is sorted
-   * by length and split to fit, which bounds memory when long texts arrive together.
+   * Most padded tokens (texts x longest) per onnxruntime run (default 1024: 32 questions of
+   * ~30 word pieces, or 4 texts at the 256 cap). A batch is sorted by length and split to
+   * fit, which bounds memory when long texts arrive together; on CPU larger runs are no faster.
    */
   maxBatchTokens?: number;
   /** How long a lone `embed` waits for others to share its batch, in ms (default 1). */
@@ -71,7 +72,7 @@ export function createSentenceEncoder(settings: SentenceEncoderSettings = {}): S
   const workerSettings: WorkerSettings = {
     modelDir: settings.modelDir,
     maxTokens,
-    maxBatchTokens: positiveInteger('maxBatchTokens', settings.maxBatchTokens ?? 4096, 1 << 20),
+    maxBatchTokens: positiveInteger('maxBatchTokens', settings.maxBatchTokens ?? 1024, 1 << 20),
     intraOpNumThreads: positiveInteger('intraOpNumThreads', settings.intraOpNumThreads ?? 1, 256),
     selfCheck: settings.selfCheck ?? true,
   };

@@ -26,9 +26,9 @@ export function buildBertGraph(weights: BertWeights): Uint8Array {
   const splitHeads = g.int64s('split_heads', [4], [0, 0, heads, headSize]);
   const mergeHeads = g.int64s('merge_heads', [3], [0, 0, hidden]);
 
-  // Embeddings: the position table is sliced to the batch's sequence length.
+  // Embeddings: word rows gathered in fp16 and widened; the position table sliced to the batch's length.
   const sequence = g.op('Shape', [graphNames.inputIds], { start: 1, end: 2 });
-  const words = g.op('Gather', [g.floats('word_embeddings', [config.vocab_size, hidden], weights.wordEmbeddings), graphNames.inputIds]);
+  const words = g.op('Cast', [g.op('Gather', [g.halves('word_embeddings', [config.vocab_size, hidden], weights.wordEmbeddings), graphNames.inputIds])], { to: 1 });
   const positions = g.op('Slice', [g.floats('position_embeddings', [config.max_position_embeddings, hidden], weights.positionEmbeddings), zero, sequence, zero]);
   let x = layerNorm(g.op('Add', [words, positions]), weights.embeddingNorm, 'embeddings.norm');
 

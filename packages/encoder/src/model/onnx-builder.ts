@@ -15,7 +15,7 @@ function attribute(name: string, value: Attribute): import('onnx-proto').onnx.IA
   return { name, type: AttributeType.INT, i: value };
 }
 
-const bytesOf = (array: Float32Array | BigInt64Array) => new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
+const bytesOf = (array: Float32Array | Uint16Array | BigInt64Array) => new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
 
 /** A graph under construction: nodes in topological order (the order they are added) and initializers. */
 export class GraphBuilder {
@@ -32,6 +32,12 @@ export class GraphBuilder {
   /** Adds a float initializer (the array is referenced, not copied, until `encode`). */
   floats(name: string, dims: number[], data: Float32Array): string {
     this.initializers.push({ name, dims, dataType: DataType.FLOAT, rawData: bytesOf(data) });
+    return name;
+  }
+
+  /** Adds an fp16 initializer from raw IEEE half bits. */
+  halves(name: string, dims: number[], data: Uint16Array): string {
+    this.initializers.push({ name, dims, dataType: DataType.FLOAT16, rawData: bytesOf(data) });
     return name;
   }
 

@@ -59,10 +59,10 @@ export function parseSafetensors(bytes: Uint8Array): Safetensors {
 }
 
 /**
- * The named fp16 tensor as fp32, after checking its dtype, shape and byte length. Throws a
- * message that names the tensor and what differs.
+ * The named fp16 tensor's raw halves, after checking its dtype, shape and byte length. Throws
+ * a message that names the tensor and what differs.
  */
-export function readHalfTensor(file: Safetensors, name: string, shape: readonly number[]): Float32Array {
+export function readHalves(file: Safetensors, name: string, shape: readonly number[]): Uint16Array {
   const entry = file.entries.get(name);
   if (!entry) throw new Error(`tensor ${name} is missing`);
   if (entry.dtype !== 'F16') throw new Error(`tensor ${name} is ${entry.dtype}, expected F16`);
@@ -75,5 +75,10 @@ export function readHalfTensor(file: Safetensors, name: string, shape: readonly 
   // Copied so the halves are 2-byte aligned whatever the header length (and the data may be a Buffer view).
   const halves = new Uint16Array(count);
   new Uint8Array(halves.buffer).set(file.data.subarray(begin, end));
-  return halfToFloat(halves);
+  return halves;
+}
+
+/** The named fp16 tensor widened to fp32 (see {@link readHalves}). */
+export function readHalfTensor(file: Safetensors, name: string, shape: readonly number[]): Float32Array {
+  return halfToFloat(readHalves(file, name, shape));
 }
