@@ -2,10 +2,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as ort from 'onnxruntime-node';
 import { graphNames } from '../model/bert-graph.js';
-import { loadModel } from '../model/load-model.js';
+import { type LoadedModel, loadModel } from '../model/load-model.js';
 import { referenceMismatch, referenceSentence } from '../reference.js';
 import { padBatch, planRuns } from '../tokenize/token-batches.js';
-import { createWordPiece } from '../tokenize/word-piece.js';
+import { createWordPiece, type WordPiece } from '../tokenize/word-piece.js';
 import type { WorkerSettings } from './protocol.js';
 
 /** A loaded model: texts in, `[texts, dimensions]` L2-normalised vectors out. */
@@ -41,19 +41,18 @@ async function defaultModelDir(): Promise<string> {
  */
 export async function createInference(settings: WorkerSettings): Promise<Inference> {
   const modelDir = settings.modelDir ?? (await defaultModelDir());
-  let model: Awaited<ReturnType<typeof loadModel>>;
+  let model: LoadedModel;
   try {
     model = await loadModel(modelDir);
   } catch (error) {
     throw new EncoderLoadError(firstLine(error));
   }
-  const tokenizer = (() => {
-    try {
-      return createWordPiece(model.tokenizerJson, settings.maxTokens);
-    } catch (error) {
-      throw new EncoderLoadError(`tokenizer.json: ${firstLine(error)}`);
-    }
-  })();
+  let tokenizer: WordPiece;
+  try {
+    tokenizer = createWordPiece(model.tokenizerJson, settings.maxTokens);
+  } catch (error) {
+    throw new EncoderLoadError(`tokenizer.json: ${firstLine(error)}`);
+  }
   let session: ort.InferenceSession;
   try {
     session = await ort.InferenceSession.create(model.graph, {
