@@ -1,0 +1,81 @@
+import { createRequire } from 'node:module';
+
+// onnx-proto is CommonJS that assigns `module.exports`, so Node's ESM loader sees no named
+// exports; require gives the typed namespace directly.
+const { onnx } = createRequire(import.meta.url)('onnx-proto') as typeof import('onnx-proto');
+
+type Attribute = number | number[] | { float: number };
+
+const { AttributeType } = onnx.AttributeProto;
+const { DataType } = onnx.TensorProto;
+
+function attribute(name: string, value: Attribute): import('onnx-proto').onnx.IAttributeProto {
+  if (Array.isArray(value)) return { name, type: AttributeType.INTS, ints: value };
+  if (typeof value === 'object') return { name, type: AttributeType.FLOAT, f: value.float };
+  return { name, type: AttributeType.INT, i: value };
+}
+
+const bytesOf = (array: Float32Array | Uint16Array | BigInt64Array) => new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
+
+/** A graph under construction: nodes in topological order (the order they are added) and initializers. */
+export class GraphBuilder {
+  private readonly nodes: import('onnx-proto').onnx.INodeProto[] = [];
+  private readonly initializers: import('onnx-proto').onnx.ITensorProto[] = [];
+  private counter = 0;
+
+  /** Adds one node and returns the name of its (first) output. Integer attributes are INT(S); `{ float }` is FLOAT. */
+  op(opType: string, inputs: string[], attributes: Record<string, Attribute> = {}, output = `${opType.toLowerCase()}_${this.counter++}`): string {
+    this.nodes.push({ opType, input: inputs, output: [output], attribute: Object.entries(attributes).map(([k, v]) => attribute(k, v)) });
+    return output;
+  }
+
+  /** Adds a float initializer (the array is referenced, not copied, until `encode`). */
+  floats(name: string, dims: number[], data: Float32Array): string {
+    this.initializers.push({ name, dims, dataType: DataType.FLOAT, rawData: bytesOf(data) });
+    return name;
+  }
+
+  /** Adds an fp16 initializer from raw IEEE half bits. */
+  halves(name: string, dims: number[], data: Uint16Array): string {
+    this.initializers.push({ name, dims, dataType: DataType.FLOAT16, rawData: bytesOf(data) });
+    return name;
+  }
+
+  /** Adds an int64 initializer. */
+  int64s(name: string, dims: number[], values: number[]): string {
+    this.initializers.push({ name, dims, dataType: DataType.INT64, rawData: bytesOf(BigInt64Array.from(values, BigInt)) });
+    return name;
+  }
+
+  /** A scalar float initializer. */
+  scalar(name: string, value: number): string {
+    return this.floats(name, [], Float32Array.of(value));
+  }
+
+  /**
+   * Serialises the model. Inputs and outputs are named tensors of the given element type;
+   * `-1` in a shape is a symbolic dimension (`batch`, `sequence`).
+   */
+  encode(settings: {
+    inputs: { name: string; type: 'int64' | 'float'; shape: (number | string)[] }[];
+    outputs: { name: string; type: 'int64' | 'float'; shape: (number | string)[] }[];
+    opset: number;
+  }): Uint8Array {
+    const valueInfo = (v: { name: string; type: 'int64' | 'float'; shape: (number | string)[] }) => ({
+      name: v.name,
+      type: {
+        tensorType: {
+          elemType: v.type === 'int64' ? DataType.INT64 : DataType.FLOAT,
+          shape: { dim: v.shape.map((d) => (typeof d === 'number' ? { dimValue: d } : { dimParam: d })) },
+        },
+      },
+    });
+    const model = onnx.ModelProto.create({
+      irVersion: 8,
+      producerName: '@svc/encoder',
+      opsetImport: [{ domain: '', version: settings.opset }],
+      graph: { name: 'graph', node: this.nodes, initializer: this.initializers, input: settings.inputs.map(valueInfo), output: settings.outputs.map(valueInfo) },
+    });
+    return onnx.ModelProto.encode(model).finish();
+  }
+}

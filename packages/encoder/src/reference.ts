@@ -1,0 +1,16 @@
+/**
+ * sentence-transformers' published vector for all-MiniLM-L6-v2 (its model card example): the
+ * first components of the embedding of {@link referenceSentence}. A load that reproduces them
+ * has the right weights, tokenizer, graph and pooling.
+ */
+export const referenceSentence = 'This is an example sentence';
+export const referenceComponents = [0.0677, 0.0636, 0.0487] as const;
+/** Largest difference allowed per component (the published values have four decimals). */
+export const referenceTolerance = 1e-3;
+
+/** Why `vector` is not the reference embedding, or undefined when it is. */
+export function referenceMismatch(vector: Float32Array): string | undefined {
+  const got = referenceComponents.map((_, i) => vector[i] ?? Number.NaN);
+  if (got.every((x, i) => Math.abs(x - referenceComponents[i]!) <= referenceTolerance)) return undefined;
+  return `reference vector starts ${got.map((x) => x.toFixed(4)).join(', ')}, expected ${referenceComponents.join(', ')}`;
+}

@@ -1,0 +1,96 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { referenceComponents, referenceSentence } from './reference.js';
+import { createSentenceEncoder } from './sentence-encoder.js';
+
+const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i]!, 0);
+
+describe('sentence encoder (all-MiniLM-L6-v2)', () => {
+  const encoder = createSentenceEncoder();
+  // No cache: every call below reaches the model, so batch and single results are really compared.
+  const uncached = createSentenceEncoder({ cacheSize: 0 });
+  afterAll(() => Promise.all([encoder.close(), uncached.close()]));
+
+  it('reproduces sentence-transformers published vector for the model card example', async () => {
+    await encoder.ready;
+    expect(encoder.status()).toMatchObject({ state: 'ready' });
+    expect(encoder.status().loadMs).toBeGreaterThan(0);
+    const [vector] = await encoder.embed([referenceSentence]);
+    expect(vector).toHaveLength(384);
+    const first = Array.from(vector!.subarray(0, 3));
+    first.forEach((x, i) => {
+      expect(Math.abs(x - referenceComponents[i]!)).toBeLessThan(1e-3);
+    });
+    expect(dot(vector!, vector!)).toBeCloseTo(1, 5);
+    expect(encoder.id).toBe('all-MiniLM-L6-v2');
+  });
+
+  it('scores paraphrases above unrelated sentences', async () => {
+    const [a, paraphrase, unrelated, b, bParaphrase] = await encoder.embed([
+      'How do I reset my password?',
+      "I forgot my password, how can I change it?",
+      'What is the capital of France?',
+      'The cat sits outside',
+      'A cat is sitting outdoors',
+    ]);
+    expect(dot(a!, paraphrase!)).toBeGreaterThan(0.6);
+    expect(dot(a!, unrelated!)).toBeLessThan(0.2);
+    expect(dot(b!, bParaphrase!)).toBeGreaterThan(dot(b!, unrelated!) + 0.4);
+  });
+
+  it('gives a text the same vector alone as in a padded batch', async () => {
+    const texts = ['short', 'A considerably longer sentence, so that the others in its batch are padded.', 'mid length text here'];
+    const batch = await uncached.embed(texts);
+    for (const [i, text] of texts.entries()) {
+      const [single] = await uncached.embed([text]);
+      const largest = single!.reduce((m, x, j) => Math.max(m, Math.abs(x - batch[i]![j]!)), 0);
+      expect(largest).toBeLessThan(1e-5);
+    }
+  });
+
+  it('coalesces concurrent calls and answers each with its own vectors', async () => {
+    const texts = Array.from({ length: 40 }, (_, i) => `question number ${i} about topic ${i % 5}`);
+    const each = await Promise.all(texts.map((t) => uncached.embed([t])));
+    const together = await uncached.embed(texts);
+    const closeness = each.map(([v], i) => dot(v!, together[i]!));
+    expect(Math.min(...closeness)).toBeGreaterThan(0.99999);
+  });
+
+  it('keeps the event loop free while it computes', async () => {
+    const texts = Array.from({ length: 96 }, (_, i) => `Sentence ${i} is long enough to take the model a little while to encode, about subject ${i * 13}.`);
+    let longest = 0;
+    let last = performance.now();
+    const ticker = setInterval(() => {
+      const now = performance.now();
+      longest = Math.max(longest, now - last);
+      last = now;
+    }, 2);
+    const started = performance.now();
+    await uncached.embed(texts);
+    const elapsed = performance.now() - started;
+    clearInterval(ticker);
+    expect(elapsed).toBeGreaterThan(200);
+    expect(longest).toBeLessThan(100);
+  });
+
+  it('truncates at 256 word pieces: only what follows the cut leaves the vector unchanged', async () => {
+    const ending = (topic: string) => ` and then a long closing remark about ${topic} that runs on for a while`.repeat(3);
+    const prefix = (words: number) => 'word '.repeat(words);
+    const [cutA, cutB, keptA, keptB] = await encoder.embed([prefix(300) + ending('cooking'), prefix(300) + ending('astronomy'), prefix(200) + ending('cooking'), prefix(200) + ending('astronomy')]);
+    expect(dot(cutA!, cutB!)).toBeGreaterThan(0.99999);
+    expect(dot(keptA!, keptB!)).toBeLessThan(0.999);
+  });
+
+  it('returns copies: mutating a vector does not change the next answer', async () => {
+    const [first] = await encoder.embed(['mutable']);
+    first!.fill(0);
+    const [second] = await encoder.embed(['mutable']);
+    expect(dot(second!, second!)).toBeCloseTo(1, 5);
+  });
+
+  it('rejects embed calls after close', async () => {
+    const closing = createSentenceEncoder();
+    await closing.close();
+    await expect(closing.embed(['x'])).rejects.toThrow(/closed/);
+    expect(closing.status()).toMatchObject({ state: 'failed', error: 'sentence encoder: closed' });
+  });
+});

