@@ -26,7 +26,7 @@ const fetch: typeof globalThis.fetch = async (_input, init) => {
 };
 
 const envVars = {
-  SVC_DATA_DIR: 'memory://',
+  SVC_DATA_DIR: 'memory://', SVC_SENTENCE_ENCODER: 'hashed',
   SVC_MASTER_KEY: master,
   SVC_ENCRYPTION_KEY: encryptionKey,
   OPENAI_API_KEY: platformKey,

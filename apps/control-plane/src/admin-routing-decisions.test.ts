@@ -14,7 +14,7 @@ let globex: Organization;
 let chatRequestId: string;
 
 beforeAll(async () => {
-  runtime = await createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_MASTER_KEY: master, SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent' }));
+  runtime = await createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_SENTENCE_ENCODER: 'hashed', SVC_MASTER_KEY: master, SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent' }));
   control = createControlPlaneApp({ ...runtime, maxBodyBytes: 64 * 1024 });
   [acme, globex] = await Promise.all([runtime.db.orgs.ensure(`acme-${randomUUID()}`), runtime.db.orgs.ensure(`globex-${randomUUID()}`)]);
   const ago = (ms: number) => new Date(Date.now() - ms);

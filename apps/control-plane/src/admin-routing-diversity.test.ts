@@ -38,7 +38,7 @@ interface Report {
 beforeAll(async () => {
   runtime = await createRuntime(
     parseEnv({
-      SVC_DATA_DIR: 'memory://',
+      SVC_DATA_DIR: 'memory://', SVC_SENTENCE_ENCODER: 'hashed',
       SVC_MASTER_KEY: master,
       SVC_MOCK_PROVIDER: '1',
       LOG_LEVEL: 'silent',

@@ -23,7 +23,7 @@ export interface ReportTestContext {
 }
 
 export async function startReportRuntime(env: Record<string, string> = {}): Promise<ReportTestContext> {
-  const runtime = await createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_MASTER_KEY: MASTER_KEY, SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent', ...env }));
+  const runtime = await createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_SENTENCE_ENCODER: 'hashed', SVC_MASTER_KEY: MASTER_KEY, SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent', ...env }));
   const withDeps = (overrides: Partial<ControlPlaneDeps>) => createControlPlaneApp({ ...runtime, maxBodyBytes: 64 * 1024, ...overrides });
   const control = withDeps({});
   return {

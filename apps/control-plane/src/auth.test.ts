@@ -12,7 +12,7 @@ let orgId: string;
 let serial = 0;
 
 beforeAll(async () => {
-  runtime = await createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_MASTER_KEY: master, SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent' }));
+  runtime = await createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_SENTENCE_ENCODER: 'hashed', SVC_MASTER_KEY: master, SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent' }));
   app = createControlPlaneApp({ ...runtime, maxBodyBytes: 1024 * 1024 });
   orgId = (await runtime.db.orgs.ensure('dashboard-auth')).id;
 });

@@ -10,7 +10,7 @@ let control: ReturnType<typeof createControlPlaneApp>;
 let inference: ReturnType<typeof createInferenceApp>;
 
 beforeAll(async () => {
-  runtime = await createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_MASTER_KEY: master, SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent' }));
+  runtime = await createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_SENTENCE_ENCODER: 'hashed', SVC_MASTER_KEY: master, SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent' }));
   control = createControlPlaneApp({ ...runtime, maxBodyBytes: 64 * 1024 });
   inference = createInferenceApp({ ...runtime, maxBodyBytes: 64 * 1024 });
 });

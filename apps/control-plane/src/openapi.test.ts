@@ -12,7 +12,7 @@ let app: ReturnType<typeof createControlPlaneApp>;
 let document: OpenApiDocument;
 
 beforeAll(async () => {
-  runtime = await createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_MASTER_KEY: 'sk-svc-openapi-control-master', SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent' }));
+  runtime = await createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_SENTENCE_ENCODER: 'hashed', SVC_MASTER_KEY: 'sk-svc-openapi-control-master', SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent' }));
   app = createControlPlaneApp({ ...runtime, maxBodyBytes: 64 * 1024 });
   document = (await (await app.request('/openapi.json')).json()) as OpenApiDocument;
 });

@@ -1,6 +1,7 @@
 import type { Authenticator } from '@svc/auth';
 import type { OrgRepository } from '@svc/db';
-import type { EmbedDeps, Gateway, ImageStore, MemoryPort, VoiceSettings } from '@svc/pipeline';
+import type { MemoryStore } from '@svc/memory';
+import type { EmbedDeps, Gateway, ImageStore, VoiceSettings } from '@svc/pipeline';
 import type { Readiness } from '@svc/runtime';
 import type { Logger, Metrics } from '@svc/telemetry';
 
@@ -13,8 +14,8 @@ export interface InferenceDeps extends Pick<EmbedDeps, 'catalog' | 'providers' |
   authenticator: Authenticator;
   /** The relational store: settings write the organisation's defaults. */
   db: { orgs: Pick<OrgRepository, 'update'> };
-  /** Each organisation's memory: `POST /v1/memory/search` recalls from it. */
-  memory: Pick<MemoryPort, 'recall'>;
+  /** Each organisation's memory: search, list and forget (`/v1/memory*`). */
+  memory: Pick<MemoryStore, 'recall' | 'get' | 'list' | 'forget' | 'forgetSubject'>;
   /** The voice endpoints' platform fee and sessions (`/v1/voice/*`). */
   voice: VoiceSettings;
   metrics: Metrics;

@@ -1,3 +1,4 @@
+import { invalidRequest } from '@svc/core';
 import type { RequestContext } from '@svc/pipeline';
 import type { Context } from 'hono';
 import type { AppEnv } from './env.js';
@@ -16,5 +17,20 @@ export function requestContext(c: Context<AppEnv>): RequestContext {
     startedAt: c.get('startedAt'),
     signal: abort.signal,
     intelligenceModeHeader: readHeader(c, 'x-intelligence-mode') ?? null,
+    ...endUserHeader(c),
   };
+}
+
+/** Longest end-user id accepted (OpenAI's `user` has no documented bound; this keeps keys and logs small). */
+const MAX_END_USER_CHARS = 256;
+
+/**
+ * The end user named by the `x-svc-user` header, which wins over the body's `user` (or Anthropic's
+ * `metadata.user_id`) on every endpoint; `{}` when absent. Scopes memory and what is cached with it.
+ */
+export function endUserHeader(c: Context<AppEnv>): { endUser?: string } {
+  const value = readHeader(c, 'x-svc-user')?.trim();
+  if (!value) return {};
+  if (value.length > MAX_END_USER_CHARS) throw invalidRequest(`Header x-svc-user must be at most ${MAX_END_USER_CHARS} characters.`, 'x-svc-user');
+  return { endUser: value };
 }

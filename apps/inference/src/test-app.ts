@@ -20,7 +20,7 @@ export interface TestApp {
 export function useTestApp(master: string, env: Record<string, string> = {}, options: InferenceAppOptions = {}): TestApp {
   const state = {} as TestApp;
   beforeAll(async () => {
-    state.runtime = await createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_MASTER_KEY: master, SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent', ...env }));
+    state.runtime = await createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_SENTENCE_ENCODER: 'hashed', SVC_MASTER_KEY: master, SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent', ...env }));
     state.app = createInferenceApp({ ...state.runtime, maxBodyBytes: 64 * 1024 }, options);
   });
   afterAll(async () => {

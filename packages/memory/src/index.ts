@@ -13,5 +13,5 @@ export {
   type StoredMemory,
   type StoredMemoryRow,
 } from './memory-store.js';
-export { recallThreshold } from './recall-threshold.js';
+export { type RecallFloors, recallFloors, refersToUser } from './recall-threshold.js';
 export { createPiiRedactor, ibanValid, luhnValid, type PiiKind, type PiiRedactor, type Redaction, redactPii } from './redact-pii.js';

@@ -3,7 +3,7 @@ import type { CachedAnswer } from '@svc/core';
 import type { Embedder, VectorMatch, VectorPayload, VectorStore } from '@svc/semantic';
 import { type ExtractedFact, extractFacts } from './extract-facts.js';
 import type { MemoryScope, RecallScope } from './memory-scope.js';
-import { recallThreshold } from './recall-threshold.js';
+import { type RecallFloors, recallFloors, refersToUser } from './recall-threshold.js';
 import { redactPii } from './redact-pii.js';
 
 /** A stored fact as the store's repository returns it. */
@@ -46,7 +46,7 @@ export interface RecalledMemory extends StoredMemory {
 export interface RecallOptions {
   /** Most memories returned (default 5). */
   limit?: number;
-  /** Lowest similarity injected; default: the threshold calibrated for the embedder. */
+  /** Lowest similarity returned; default: the floor calibrated for the embedder (see {@link RecallFloors}). */
   minSimilarity?: number;
   /** The query's vector when the caller has it already (one embedding per request). */
   vector?: Float32Array;
@@ -64,8 +64,8 @@ export interface MemoryStoreSettings {
   embedder: Embedder;
   /** Days a fact is kept after it was last stated (default 90). */
   ttlDays?: number;
-  /** Lowest similarity recalled; default: calibrated for the embedder (`recallThreshold`). */
-  recallThreshold?: number;
+  /** Lowest similarities recalled; default: calibrated for the embedder (`recallFloors`). A number sets both. */
+  recallThreshold?: number | RecallFloors;
   /** Similarity at which a new fact merges into a stored one of the same subject (default 0.9). */
   mergeSimilarity?: number;
   /** Most `remember` calls in flight; further ones are dropped and counted (default 64). */
@@ -81,8 +81,8 @@ export interface MemoryStoreSettings {
 }
 
 export interface MemoryStore {
-  /** The similarity floor of recall (calibrated for the embedder unless set). */
-  readonly threshold: number;
+  /** The similarity floors of recall (calibrated for the embedder unless set). */
+  readonly floors: RecallFloors;
   /**
    * Extracts the facts the end user stated in `userText` and stores them in `scope`, in the
    * background: returns at once how many facts were queued (0 when none, or the store is
@@ -171,7 +171,8 @@ export function createMemoryStore(settings: MemoryStoreSettings): MemoryStore {
   const now = settings.now ?? Date.now;
   const { embedder, vectors, records } = settings;
   const ttlMs = (settings.ttlDays ?? 90) * 86_400_000;
-  const threshold = settings.recallThreshold ?? recallThreshold(embedder.id);
+  const set = settings.recallThreshold;
+  const floors: RecallFloors = set === undefined ? recallFloors(embedder.id) : typeof set === 'number' ? { self: set, other: set } : set;
   const mergeSimilarity = settings.mergeSimilarity ?? 0.9;
   const maxPending = settings.maxPending ?? 64;
   const flushMs = settings.flushMs ?? 500;
@@ -259,7 +260,7 @@ export function createMemoryStore(settings: MemoryStoreSettings): MemoryStore {
   }
 
   return {
-    threshold,
+    floors,
 
     remember(scope, userText, options = {}) {
       const text = options.redactPii ? redactPii(userText).text : userText;
@@ -284,15 +285,10 @@ export function createMemoryStore(settings: MemoryStoreSettings): MemoryStore {
     async recall(scope, query, options = {}) {
       const limit = options.limit ?? 5;
       if (query.trim().length === 0 || limit <= 0) return [];
+      const self = refersToUser(query);
+      const minScore = options.minSimilarity ?? (self ? floors.self : floors.other);
       const vector = options.vector ?? (await embedder.embed([query]))[0]!;
-      const minScore = options.minSimilarity ?? threshold;
-      const matches = await vectors.search(vector, {
-        orgId: scope.orgId,
-        scope: MEMORY_SCOPE,
-        ...(scope.subject !== undefined ? { subject: scope.subject } : {}),
-        limit: limit * 3,
-        minScore,
-      });
+      const matches = await vectors.search(vector, { orgId: scope.orgId, scope: MEMORY_SCOPE, ...(scope.subject !== undefined ? { subject: scope.subject } : {}), limit: limit * 3, minScore });
       const at = now();
       const recalled: RecalledMemory[] = [];
       for (const match of matches) {

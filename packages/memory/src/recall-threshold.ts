@@ -1,15 +1,33 @@
 /**
  * The lowest similarity at which a stored fact is injected, per embedder, calibrated by
- * `tooling/evals/memory` (docs/memory.md has the curve): the point where at most 1% of unrelated
- * prompts get anything injected from a user's 50 facts. An embedder without a calibration
- * gets the strict fallback, which injects less rather than more.
+ * `pnpm --filter @svc/evals memory` (docs/memory.md has the curve): the lowest floor at which at
+ * most 0.5% of the dev set's unrelated prompts get anything injected from a user's 50 facts.
+ * A request that does not refer to its user (no I, my, me, we, our...) must clear a higher floor:
+ * personal facts rarely help it, and most unrelated prompts that match a fact are of that kind.
+ * An embedder without a calibration gets the strict fallback, which injects less rather than more.
  */
-const calibrated: Readonly<Record<string, number>> = {
-  'hashed-ngram-v1-512': 0.5,
+export interface RecallFloors {
+  /** Floor for a request that refers to its user. */
+  self: number;
+  /** Floor for any other request. */
+  other: number;
+}
+
+const calibrated: Readonly<Record<string, RecallFloors>> = {
+  'all-MiniLM-L6-v2': { self: 0.45, other: 0.56 },
+  'hashed-ngram-v1-512': { self: 0.5, other: 0.5 },
 };
 
-const FALLBACK = 0.6;
+const FALLBACK: RecallFloors = { self: 0.6, other: 0.7 };
 
-export function recallThreshold(embedderId: string): number {
+export function recallFloors(embedderId: string): RecallFloors {
   return calibrated[embedderId] ?? FALLBACK;
+}
+
+/** First- or second-person words: the request is about its user (or the user's own things). */
+const SELF = /\b(?:i|i'm|i've|i'd|i'll|im|me|my|mine|myself|we|we're|our|ours|us)\b/i;
+
+/** Whether a request refers to its user, so a stated fact may answer it. */
+export function refersToUser(text: string): boolean {
+  return SELF.test(text);
 }

@@ -1,5 +1,6 @@
 import type { Caller, ChatRequest, ChatResult } from '@svc/core';
-import { createMemoryStore, endUserSubject, keySubject, type StoredMemoryRow } from '@svc/memory';
+import { createMemoryStore, endUserSubject, keySubject } from '@svc/memory';
+import { createInProcessRecordStore } from '@svc/memory/test';
 import { createHashedEmbedder, createMemoryVectorStore } from '@svc/semantic';
 import { describe, expect, it } from 'vitest';
 import { injectMemory, recallForRequest, redactRequest, rememberRequest, requestMemory, restoreResult } from './memory-stage.js';
@@ -27,25 +28,7 @@ const caller = (memoryScope: 'end_user' | 'organization' = 'end_user'): Caller =
 });
 
 function memoryStore() {
-  const rows: StoredMemoryRow[] = [];
-  const none = async () => [];
-  return createMemoryStore({
-    records: {
-      async saveMany(batch) {
-        rows.push(...batch);
-        return batch.length;
-      },
-      getMany: async (orgId, ids) => rows.filter((row) => row.orgId === orgId && ids.includes(row.id)),
-      list: async (orgId) => rows.filter((row) => row.orgId === orgId),
-      listNewest: async () => rows,
-      deleteMany: none,
-      deleteBySubject: none,
-      deleteOlderThan: none,
-    },
-    vectors: createMemoryVectorStore(),
-    embedder: createHashedEmbedder(),
-    recallThreshold: 0.3,
-  });
+  return createMemoryStore({ records: createInProcessRecordStore(), vectors: createMemoryVectorStore(), embedder: createHashedEmbedder(), recallThreshold: 0.3 });
 }
 
 describe('memory stage', () => {

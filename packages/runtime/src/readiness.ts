@@ -11,7 +11,8 @@ export interface DependencyStatus {
 export interface Readiness {
   ready: boolean;
   status: 'ready' | 'degraded' | 'not_ready';
-  dependencies: { database: DependencyStatus; kv: DependencyStatus; vector_db: DependencyStatus };
+  /** `encoder`: the local sentence encoder (`SVC_SENTENCE_ENCODER`) memory and the semantic stages share. */
+  dependencies: { database: DependencyStatus; kv: DependencyStatus; vector_db: DependencyStatus; encoder: DependencyStatus };
 }
 
 /** Resolves false after `ms` instead of hanging: a probe must answer fast. */

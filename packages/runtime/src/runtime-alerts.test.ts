@@ -8,7 +8,7 @@ describe('alerts of a runtime', () => {
   let runtime: Runtime;
   beforeAll(async () => {
     runtime = await createRuntime(
-      parseEnv({ SVC_DATA_DIR: 'memory://', SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent', SVC_ALERTS_INTERVAL_MS: '0', SVC_ALERT_REFUSALS_PER_MINUTE: '2', SVC_BREAKER_CONSECUTIVE_FAILURES: '2', SVC_RETRY_MAX: '0' }),
+      parseEnv({ SVC_DATA_DIR: 'memory://', SVC_SENTENCE_ENCODER: 'hashed', SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent', SVC_ALERTS_INTERVAL_MS: '0', SVC_ALERT_REFUSALS_PER_MINUTE: '2', SVC_BREAKER_CONSECUTIVE_FAILURES: '2', SVC_RETRY_MAX: '0' }),
     );
   });
   afterAll(async () => {

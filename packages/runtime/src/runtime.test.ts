@@ -7,7 +7,7 @@ import { createRuntime } from './runtime.js';
 
 describe('createRuntime', () => {
   it('starts with a first breaker cooldown longer than the default ceiling', async () => {
-    const runtime = await createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent', SVC_BREAKER_COOLDOWN_MS: '600000' }));
+    const runtime = await createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_SENTENCE_ENCODER: 'hashed', SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent', SVC_BREAKER_COOLDOWN_MS: '600000' }));
     try {
       expect((await runtime.readiness()).ready).toBe(true);
     } finally {
@@ -22,7 +22,7 @@ describe('feature flags', () => {
     const config = join(dir, 'svc.json');
     await writeFile(config, JSON.stringify({ flags: { memory: false, speculation: false } }));
     const runtime = await createRuntime(
-      parseEnv({ SVC_DATA_DIR: 'memory://', SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent', SVC_CONFIG: config, SVC_ROUTER_EXPLORE: '0', SVC_SEMANTIC_CACHE: '0' }),
+      parseEnv({ SVC_DATA_DIR: 'memory://', SVC_SENTENCE_ENCODER: 'hashed', SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent', SVC_CONFIG: config, SVC_ROUTER_EXPLORE: '0', SVC_SEMANTIC_CACHE: '0' }),
     );
     try {
       expect(runtime.switches.current.flags).toMatchObject({ memory: false, speculation: false, router_exploration: false, exact_cache: true, semantic_cache: true });
@@ -37,8 +37,8 @@ describe('feature flags', () => {
     const dir = await mkdtemp(join(tmpdir(), 'svc-flags-'));
     const config = join(dir, 'svc.json');
     await writeFile(config, JSON.stringify({ flags: { warp_drive: true } }));
-    await expect(createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', LOG_LEVEL: 'silent', SVC_CONFIG: config }))).rejects.toThrow(ConfigError);
-    await expect(createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', LOG_LEVEL: 'silent', SVC_CONFIG: config }))).rejects.toThrow(/flags are exact_cache/);
+    await expect(createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_SENTENCE_ENCODER: 'hashed', LOG_LEVEL: 'silent', SVC_CONFIG: config }))).rejects.toThrow(ConfigError);
+    await expect(createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_SENTENCE_ENCODER: 'hashed', LOG_LEVEL: 'silent', SVC_CONFIG: config }))).rejects.toThrow(/flags are exact_cache/);
   });
 });
 
@@ -56,8 +56,8 @@ describe('readiness with the vector store down', () => {
       if (response.kind !== 'json') throw new Error('expected a JSON answer');
       return response.headers['x-svc-cache-type'];
     };
-    const up = await createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent' }));
-    const down = await createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent', QDRANT_URL: 'http://127.0.0.1:9' }));
+    const up = await createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_SENTENCE_ENCODER: 'hashed', SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent' }));
+    const down = await createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_SENTENCE_ENCODER: 'hashed', SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent', QDRANT_URL: 'http://127.0.0.1:9' }));
     try {
       expect(await up.readiness()).toMatchObject({ ready: true, status: 'ready' });
       expect(await ask(up, 'What is a vector database?')).toBeUndefined();
@@ -78,8 +78,8 @@ describe('readiness with the vector store down', () => {
   });
 
   it('reports the in-process index as up by default, and disabled when the semantic cache is off', async () => {
-    const on = await createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent' }));
-    const off = await createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent', SVC_SEMANTIC_CACHE: '0' }));
+    const on = await createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_SENTENCE_ENCODER: 'hashed', SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent' }));
+    const off = await createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_SENTENCE_ENCODER: 'hashed', SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent', SVC_SEMANTIC_CACHE: '0' }));
     try {
       expect((await on.readiness()).dependencies.vector_db).toMatchObject({ status: 'up', backend: 'in_process' });
       expect((await off.readiness()).dependencies.vector_db).toMatchObject({ status: 'up', backend: 'disabled' });
@@ -90,7 +90,7 @@ describe('readiness with the vector store down', () => {
   });
 
   it('turns both answer caches off when cached answers may not be kept (SVC_CACHE_TTL_SECS=0)', async () => {
-    const runtime = await createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent', SVC_CACHE_TTL_SECS: '0' }));
+    const runtime = await createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_SENTENCE_ENCODER: 'hashed', SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent', SVC_CACHE_TTL_SECS: '0' }));
     try {
       expect(runtime.cache.exact).toBeUndefined();
       expect(runtime.cache.semantic).toBeUndefined();

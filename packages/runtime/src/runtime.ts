@@ -41,7 +41,7 @@ import { chooseSemanticEmbedder } from './semantic-embedder.js';
 import { type ConfigFile, loadConfigFile } from './config-file.js';
 import { ConfigError, type Env } from './env.js';
 import { type MemoryService, createMemoryService } from './memory.js';
-import { createHashedEmbedder } from '@svc/semantic';
+import { startSentenceEncoder } from './sentence-encoder.js';
 import { type DependencyStatus, type Readiness, probe, summarise } from './readiness.js';
 import { type ReportSettings, reportSettings } from './report-settings.js';
 import { createSwitches } from './switches.js';
@@ -289,7 +289,8 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
   verifier.warmUp();
   const cache = createCacheService(env, kv, logger, () => chooseSemanticEmbedder(env.SVC_SEMANTIC_EMBEDDER, env.SVC_SEMANTIC_THRESHOLD, catalog, providers, metrics));
   await cache.start();
-  const memory: MemoryService = createMemoryService(env, db, kv, logger, createHashedEmbedder());
+  const encoder = await startSentenceEncoder(env);
+  const memory: MemoryService = createMemoryService(env, db, kv, logger, encoder.embedder);
   await memory.start();
   // Limits: atomic across instances in the kv; a missing month is seeded from the usage ledger.
   const limiter = new Limiter({
@@ -376,11 +377,13 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
         kv: { status: shared.up ? 'up' : 'down', backend: env.REDIS_URL ? 'redis' : 'in_process', required: true, latency_ms: shared.latencyMs },
         // Optional: when it is down the gateway serves on, semantic lookups become misses (degraded).
         vector_db: vectorDb,
+        encoder: encoder.status(),
       });
     },
     close() {
       closed ??= (async () => {
         await Promise.all([learn.close(), feedback.close(), cache.close(), memory.close(), alerts.stop()]);
+        await encoder.close();
         await Promise.all([authenticator.stop(), governance.stop(), byok.stop(), switches.stop()]);
         await kv.close();
         await db.close();

@@ -42,14 +42,14 @@ describe('chooseSemanticEmbedder (SVC_SEMANTIC_EMBEDDER)', () => {
 
   it('is what the runtime builds the semantic cache with; a bad setting fails at start', async () => {
     const runtime = await createRuntime(
-      parseEnv({ SVC_DATA_DIR: 'memory://', SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent', SVC_SEMANTIC_EMBEDDER: `${embeddingModel.id}@64`, SVC_SEMANTIC_THRESHOLD: '0.95' }),
+      parseEnv({ SVC_DATA_DIR: 'memory://', SVC_SENTENCE_ENCODER: 'hashed', SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent', SVC_SEMANTIC_EMBEDDER: `${embeddingModel.id}@64`, SVC_SEMANTIC_THRESHOLD: '0.95' }),
     );
     try {
       expect(runtime.cache.stats().by_type.semantic).toMatchObject({ enabled: true, embedder: `${embeddingModel.id}@64`, threshold: 0.95 });
     } finally {
       await runtime.close();
     }
-    await expect(createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent', SVC_SEMANTIC_EMBEDDER: embeddingModel.id }))).rejects.toThrow(
+    await expect(createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_SENTENCE_ENCODER: 'hashed', SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent', SVC_SEMANTIC_EMBEDDER: embeddingModel.id }))).rejects.toThrow(
       /SVC_SEMANTIC_THRESHOLD/,
     );
     expect(() => parseEnv({ SVC_SEMANTIC_THRESHOLD: '1.5' })).toThrow(/SVC_SEMANTIC_THRESHOLD/);

@@ -47,7 +47,7 @@ export async function startDashboardServer(env: Record<string, string> = {}): Pr
   const [controlPort, inferencePort] = [await freePort(), await freePort()];
   const origin = `http://localhost:${controlPort}`;
   const runtime = await createRuntime(
-    parseEnv({ SVC_DATA_DIR: 'memory://', SVC_MASTER_KEY: masterKey, SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent', CONTROL_PORT: String(controlPort), SVC_DASHBOARD_ORIGIN: origin, SVC_LEARN_FLUSH_MS: '100', ...env }),
+    parseEnv({ SVC_DATA_DIR: 'memory://', SVC_SENTENCE_ENCODER: 'hashed', SVC_MASTER_KEY: masterKey, SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent', CONTROL_PORT: String(controlPort), SVC_DASHBOARD_ORIGIN: origin, SVC_LEARN_FLUSH_MS: '100', ...env }),
   );
   const servers = [
     await listen(createControlPlaneApp({ ...runtime, maxBodyBytes: 1024 * 1024 }).fetch, controlPort),

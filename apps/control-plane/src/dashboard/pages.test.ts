@@ -9,7 +9,7 @@ let own: { id: string };
 let other: { id: string };
 
 beforeAll(async () => {
-  runtime = await createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent' }));
+  runtime = await createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_SENTENCE_ENCODER: 'hashed', SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent' }));
   app = createControlPlaneApp({ ...runtime, maxBodyBytes: 1024 * 1024 });
   own = await runtime.db.orgs.ensure('pages-own');
   other = await runtime.db.orgs.ensure('pages-other');

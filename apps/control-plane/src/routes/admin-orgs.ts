@@ -1,4 +1,4 @@
-import { GatewayError, intelligenceModes, notFound } from '@svc/core';
+import { GatewayError, intelligenceModes, memoryScopeSettings, notFound } from '@svc/core';
 import { DbConflictError } from '@svc/db';
 import { type RouteRegistry, readJson } from '@svc/inference';
 import { adminOnly, defineRoute, jsonResponse } from '@svc/openapi';
@@ -18,6 +18,7 @@ const orgFields = {
   token_quota: limit,
   default_intelligence_mode: v.optional(v.nullable(v.picklist(intelligenceModes))),
   free_models_only: v.optional(v.boolean()),
+  memory_scope: v.optional(v.picklist(memoryScopeSettings)),
 };
 const name = v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(100, 'at most 100 characters'));
 const createSchema = v.object({ name, ...orgFields });
@@ -33,6 +34,7 @@ function toOrgInput(body: v.InferOutput<typeof patchSchema>) {
     ...(body.token_quota !== undefined ? { tokenQuota: body.token_quota } : {}),
     ...(body.default_intelligence_mode !== undefined ? { defaultIntelligenceMode: body.default_intelligence_mode } : {}),
     ...(body.free_models_only !== undefined ? { freeModelsOnly: body.free_models_only } : {}),
+    ...(body.memory_scope !== undefined ? { memoryScope: body.memory_scope } : {}),
   };
 }
 

@@ -6,6 +6,7 @@ import type { InferenceDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
 import { onClientGone, readHeader } from '../node-request.js';
 import { readJson } from '../read-body.js';
+import { endUserHeader } from '../request-context.js';
 import type { RouteRegistry } from '../route-registry.js';
 import { sseResponse } from '../sse-response.js';
 import { answerHeaders, chatErrors } from './answer-headers.js';
@@ -65,6 +66,7 @@ export function registerChatCompletions(routes: RouteRegistry<AppEnv>, deps: Inf
       startedAt: c.get('startedAt'),
       signal: abort.signal,
       intelligenceModeHeader: readHeader(c, 'x-intelligence-mode') ?? null,
+      ...endUserHeader(c),
       ...(forwardHeaders ? { forwardHeaders } : {}),
     });
     const created = Math.floor(Date.now() / 1000);

@@ -7,7 +7,7 @@ let runtime: Runtime;
 let app: ReturnType<typeof createInferenceApp>;
 
 beforeAll(async () => {
-  runtime = await createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_MASTER_KEY: master, SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent' }));
+  runtime = await createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_SENTENCE_ENCODER: 'hashed', SVC_MASTER_KEY: master, SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent' }));
   app = createInferenceApp({ ...runtime, maxBodyBytes: 64 * 1024 });
 });
 afterAll(async () => {

@@ -1,4 +1,4 @@
-import { type Caller, intelligenceModes, notFound } from '@svc/core';
+import { type Caller, intelligenceModes, memoryScopeSettings, notFound } from '@svc/core';
 import { bearer, defineRoute, jsonResponse } from '@svc/openapi';
 import { issueToError } from '@svc/protocol';
 import * as v from 'valibot';
@@ -10,13 +10,14 @@ import type { RouteRegistry } from '../route-registry.js';
 
 const modeMessage = `must be one of ${intelligenceModes.join(', ')}, or null for the system default (full)`;
 
-/** `PUT /v1/settings`: the organisation's defaults. Unknown fields are ignored; the spec names only this one. */
+/** `PUT /v1/settings`: the organisation's defaults. Unknown fields are ignored. */
 const settingsSchema = v.object({
   default_intelligence_mode: v.optional(v.nullable(v.picklist(intelligenceModes, modeMessage))),
+  memory_scope: v.optional(v.picklist(memoryScopeSettings, `must be one of ${memoryScopeSettings.join(', ')}`)),
 });
 
 function settingsWire(org: Caller['org']) {
-  return { object: 'settings', org_id: org.id, default_intelligence_mode: org.defaultIntelligenceMode };
+  return { object: 'settings', org_id: org.id, default_intelligence_mode: org.defaultIntelligenceMode, memory_scope: org.memoryScope ?? 'end_user' };
 }
 
 /**
@@ -25,7 +26,7 @@ function settingsWire(org: Caller['org']) {
  * resolution order (header > body > this > `full`). A change applies to the org's next request
  * on every instance. `PUT` needs `settings:write`.
  */
-const settingsAnswer = jsonResponse('The settings (`object: "settings"`, `org_id`, `default_intelligence_mode`).');
+const settingsAnswer = jsonResponse('The settings (`object: "settings"`, `org_id`, `default_intelligence_mode`, `memory_scope`).');
 
 export const getSettingsRoute = defineRoute({
   method: 'get',
@@ -41,8 +42,9 @@ export const updateSettingsRoute = defineRoute({
   method: 'put',
   path: '/v1/settings',
   operationId: 'updateSettings',
-  summary: "Change the organisation's default intelligence mode",
-  description: 'Third in the resolution order (header > body > this > `full`); applies to the next request on every instance. Unknown fields are ignored.',
+  summary: "Change the organisation's defaults",
+  description:
+    '`default_intelligence_mode`: third in the resolution order (header > body > this > `full`). `memory_scope`: `end_user` (default: memory is recalled only for the end user who stated it) or `organization` (recalled across the organisation). Applies to the next request on every instance. Unknown fields are ignored.',
   tags: ['Settings'],
   auth: bearer('settings:write'),
   body: { schema: settingsSchema, name: 'UpdateSettingsRequest' },
@@ -59,7 +61,8 @@ export function registerSettings(routes: RouteRegistry<AppEnv>, deps: InferenceD
     const caller = c.get('caller');
     const parsed = v.safeParse(settingsSchema, await readJson(c, deps.maxBodyBytes), { abortEarly: true });
     if (!parsed.success) throw issueToError(parsed.issues[0]);
-    const patch = parsed.output.default_intelligence_mode === undefined ? {} : { defaultIntelligenceMode: parsed.output.default_intelligence_mode };
+    const { default_intelligence_mode: mode, memory_scope: memoryScope } = parsed.output;
+    const patch = { ...(mode === undefined ? {} : { defaultIntelligenceMode: mode }), ...(memoryScope === undefined ? {} : { memoryScope }) };
     const org = await deps.db.orgs.update(caller.org.id, patch);
     if (!org) throw notFound('The organisation of this key no longer exists.');
     await deps.authenticator.orgChanged(org.id);

@@ -9,7 +9,7 @@ export async function startGateway(
   options: Parameters<typeof start>[2] = {},
 ): Promise<Started & { inferenceUrl: string; controlUrl: string }> {
   const started = await start(
-    parseEnv({ PORT: '0', CONTROL_PORT: '0', SVC_DATA_DIR: 'memory://', SVC_MASTER_KEY: masterKey, LOG_LEVEL: 'silent', SVC_SHUTDOWN_GRACE_MS: '2000', ...env }),
+    parseEnv({ PORT: '0', CONTROL_PORT: '0', SVC_DATA_DIR: 'memory://', SVC_SENTENCE_ENCODER: 'hashed', SVC_MASTER_KEY: masterKey, LOG_LEVEL: 'silent', SVC_SHUTDOWN_GRACE_MS: '2000', ...env }),
     'all',
     options,
   );

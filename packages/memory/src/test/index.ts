@@ -1,0 +1,1 @@
+export { createInProcessRecordStore } from './record-store.js';
