@@ -16,6 +16,7 @@ import { registerImageFiles } from './routes/image-files.js';
 import { registerImageGenerations } from './routes/image-generations.js';
 import { registerMemory } from './routes/memory.js';
 import { registerMessages } from './routes/messages.js';
+import { registerMessagesCountTokens } from './routes/messages-count-tokens.js';
 import { registerModels } from './routes/models.js';
 import { registerModerations } from './routes/moderations.js';
 import { registerOpenApi } from './routes/openapi.js';
@@ -61,6 +62,7 @@ export function createInferenceApp(deps: InferenceDeps, options: InferenceAppOpt
   registerOpenApi(routes);
   registerChatCompletions(routes, deps);
   registerMessages(routes, deps);
+  registerMessagesCountTokens(routes, deps);
   registerCompletions(routes, deps);
   registerEmbeddings(routes, deps);
   registerModerations(routes, deps);
