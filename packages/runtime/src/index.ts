@@ -4,3 +4,4 @@ export { probe, summarise, type DependencyStatus, type Readiness } from './readi
 export type { ReportSettings } from './report-settings.js';
 export { createRuntime, providerConfig, type Runtime, type RuntimeOptions } from './runtime.js';
 export type { CacheService, CacheStatsWire } from './cache.js';
+export { type DatabaseOpener, openDatabase } from './open-database.js';

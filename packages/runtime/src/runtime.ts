@@ -1,6 +1,6 @@
 import { type Catalog, createCatalog } from '@svc/catalog';
 import { Authenticator, type DashboardAuth, createDashboardAuth } from '@svc/auth';
-import { type Database, createDb } from '@svc/db';
+import type { Database } from '@svc/db';
 import { type Kv, createMemoryKv, createRedisKv } from '@svc/kv';
 import {
   ChainLimiter,
@@ -39,6 +39,7 @@ import { createByok } from './byok.js';
 import { type CacheService, createCacheService } from './cache.js';
 import { chooseSemanticEmbedder } from './semantic-embedder.js';
 import { type ConfigFile, loadConfigFile } from './config-file.js';
+import { openDatabase } from './open-database.js';
 import { ConfigError, type Env } from './env.js';
 import { type MemoryService, createMemoryService } from './memory.js';
 import { type DependencyStatus, type Readiness, probe, summarise } from './readiness.js';
@@ -204,7 +205,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
   }
   const catalog = createCatalog().forProviders(providers.ids());
 
-  const db = await createDb(env.DATABASE_URL ? { url: env.DATABASE_URL } : { dataDir: env.SVC_DATA_DIR });
+  const db = await openDatabase(env, 'gateway');
   const metrics = createMetrics();
   const writer: LearnWriter = {
     writeUsage: async (events) => {
