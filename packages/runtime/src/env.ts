@@ -190,6 +190,16 @@ const baseSchema = v.object({
   LOG_LEVEL: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'use one of fatal, error, warn, info, debug, trace, silent'), 'info'),
 });
 
+/**
+ * Whether the gateway reads the variable `name`: one of the schema above, or a provider's
+ * `<PROVIDER>_API_KEY` / `<PROVIDER>_BASE_URL`. Deployment files set only these (a test checks
+ * the Dockerfile, compose.yaml and the Helm chart against it).
+ */
+export function isEnvVariable(name: string): boolean {
+  if (Object.hasOwn(baseSchema.entries, name)) return true;
+  return envProviders.some((id) => name === `${id.toUpperCase()}_API_KEY` || name === `${id.toUpperCase()}_BASE_URL`);
+}
+
 export interface ProviderEnv {
   apiKeys: string[];
   baseUrl?: string;
