@@ -7,8 +7,10 @@
 ARG NODE_IMAGE=node:20-bookworm-slim
 
 FROM ${NODE_IMAGE} AS build
-# Declarations only: the image needs no type declarations, and turbo reuses the install's build.
-ENV SVC_SKIP_DTS=1
+# JavaScript only (the image needs no type declarations); the install's own build-and-migrate
+# step is skipped, the next RUN builds explicitly.
+ENV SVC_SKIP_DTS=1 \
+    SVC_SKIP_INSTALL_BUILD=1
 WORKDIR /src
 # pnpm at the version package.json pins (packageManager).
 RUN corepack enable
