@@ -24,6 +24,8 @@ export interface InferenceDeps extends Pick<EmbedDeps, 'catalog' | 'providers' |
   images: ImageStore;
   /** SVC_PUBLIC_URL: the base of the URLs the gateway answers with; absent: derived from each request. */
   publicUrl?: string;
+  /** SVC_METRICS_TOKEN: the Bearer token `/metrics` requires; absent: loopback callers only (metrics-access.ts). */
+  metricsToken?: string;
   /** Largest accepted request body in bytes (413 above). */
   maxBodyBytes: number;
   /** SSE keep-alive comment interval while a stream is quiet. Default 15 s. */

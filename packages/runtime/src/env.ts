@@ -187,6 +187,10 @@ const baseSchema = v.object({
   SVC_ALERT_REFUSALS_PER_MINUTE: v.pipe(positiveInt('SVC_ALERT_REFUSALS_PER_MINUTE', 20), v.minValue(1, 'SVC_ALERT_REFUSALS_PER_MINUTE must be at least 1')),
   // The control plane's public base URL (issuer of /.well-known/*); absent: the request's origin.
   SVC_CONTROL_PUBLIC_URL: publicUrl('SVC_CONTROL_PUBLIC_URL', "the control plane's public base URL"),
+  // Who reads /metrics on the app ports: Bearer SVC_METRICS_TOKEN, else loopback callers only;
+  // METRICS_PORT adds a listener (on HOST) that serves only /metrics, for a scraper's network.
+  SVC_METRICS_TOKEN: v.optional(v.pipe(v.string(), v.minLength(16, 'SVC_METRICS_TOKEN must be at least 16 characters'))),
+  METRICS_PORT: v.optional(v.pipe(v.string(), v.transform(Number), v.number('METRICS_PORT must be a number'), v.integer('METRICS_PORT must be a whole number'), v.minValue(0, 'METRICS_PORT must be 0..65535'), v.maxValue(65535, 'METRICS_PORT must be 0..65535'))),
   LOG_LEVEL: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'use one of fatal, error, warn, info, debug, trace, silent'), 'info'),
 });
 

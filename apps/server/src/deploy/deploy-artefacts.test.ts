@@ -25,8 +25,9 @@ function expectGatewayVariables(env: Record<string, unknown>, where: string) {
   expect(() => parseEnv(Object.fromEntries(Object.entries(env).map(([name, value]) => [name, String(value)])))).not.toThrow();
 }
 
-/** Paths the probes and scrapers of the files use, each checked against a running gateway. */
+/** Paths the probes (app port) and scrapers (METRICS_PORT) of the files use, each checked against a running gateway. */
 const probed = new Set<string>();
+const scraped = new Set<string>();
 
 describe('Dockerfile', () => {
   // Continuation lines joined, comments dropped: one instruction per entry.
@@ -151,9 +152,11 @@ describe('Helm chart deploy/helm/svc-gateway', () => {
     expect(String(inference.containerPort)).toBe(values.config.PORT);
     expect(template.spec.securityContext.runAsNonRoot).toBe(true);
     const annotations = template.metadata.annotations;
-    expect(annotations).toMatchObject({ 'prometheus.io/scrape': 'true', 'prometheus.io/port': values.config.PORT, 'prometheus.io/path': '/metrics' });
+    // Prometheus scrapes from another pod: the METRICS_PORT listener, not the loopback-only app port.
+    expect(annotations).toMatchObject({ 'prometheus.io/scrape': 'true', 'prometheus.io/port': values.config.METRICS_PORT, 'prometheus.io/path': '/metrics' });
+    expect(String(container!.ports.find((port) => port.name === 'metrics')?.containerPort)).toBe(values.config.METRICS_PORT);
     for (const probe of [container!.livenessProbe, container!.readinessProbe, container!.startupProbe!]) probed.add(probe.httpGet.path);
-    probed.add(annotations['prometheus.io/path']!);
+    scraped.add(annotations['prometheus.io/path']!);
   });
 
   it('puts configuration in the ConfigMap and keys in the Secret, all of them gateway variables the gateway accepts', () => {
@@ -180,12 +183,15 @@ describe('Helm chart deploy/helm/svc-gateway', () => {
 describe('every path the deploy files probe or scrape', () => {
   let gateway: Awaited<ReturnType<typeof startGateway>>;
   beforeAll(async () => {
-    gateway = await startGateway();
+    gateway = await startGateway({ METRICS_PORT: '0' });
   });
   afterAll(() => gateway.stop());
 
-  it('is served 200 by the inference port', async () => {
-    expect([...probed].sort()).toEqual(['/health', '/metrics', '/ready']);
+  it('is served 200: probes by the inference port, scrapes by the METRICS_PORT listener', async () => {
+    expect([...probed].sort()).toEqual(['/health', '/ready']);
     for (const path of probed) expect((await fetch(`${gateway.inferenceUrl}${path}`)).status, path).toBe(200);
+    expect([...scraped]).toEqual(['/metrics']);
+    const metricsPort = gateway.servers.find((server) => server.name === 'metrics')!.port;
+    for (const path of scraped) expect((await fetch(`http://127.0.0.1:${metricsPort}${path}`)).status, path).toBe(200);
   });
 });
