@@ -1,4 +1,5 @@
 import { type Context, Hono } from 'hono';
+import { accessLog } from './access-log.js';
 import { anthropicErrors } from './anthropic-errors.js';
 import { authenticate } from './authenticate.js';
 import type { InferenceDeps } from './deps.js';
@@ -48,6 +49,7 @@ export function createInferenceApp(deps: InferenceDeps, options: InferenceAppOpt
   app.onError(onError(deps.logger, modeHeader));
   app.notFound(notFoundHandler);
   app.use(recordRequest(deps.metrics));
+  app.use(accessLog(deps.logger));
   const routes = new RouteRegistry(app, {
     authenticate: authenticate(deps),
     errorFormats: { anthropic: anthropicErrors() },

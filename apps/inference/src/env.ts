@@ -1,4 +1,5 @@
 import type { Caller } from '@svc/core';
+import type { AccessRecord } from '@svc/pipeline';
 
 /** Hono context variables set by the middleware. */
 export interface AppEnv {
@@ -6,5 +7,7 @@ export interface AppEnv {
     requestId: string;
     caller: Caller;
     startedAt: number;
+    /** Filled by the pipeline at a chat request's ending; written by the access log (access-log.ts). */
+    access: AccessRecord;
   };
 }

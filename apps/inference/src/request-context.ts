@@ -16,5 +16,6 @@ export function requestContext(c: Context<AppEnv>): RequestContext {
     startedAt: c.get('startedAt'),
     signal: abort.signal,
     intelligenceModeHeader: readHeader(c, 'x-intelligence-mode') ?? null,
+    access: c.get('access'),
   };
 }

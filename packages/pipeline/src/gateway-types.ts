@@ -6,6 +6,7 @@ import type { Limiter } from '@svc/limits';
 import type { HedgeStats, LatencyTracker } from '@svc/resilience';
 import type { LatencyStats, Router } from '@svc/router';
 import type { Logger, Metrics } from '@svc/telemetry';
+import type { AccessRecord } from './access-record.js';
 import type { BreakerGate, ProviderLookup } from './call.js';
 import type { ExactCachePort, SemanticCachePort } from './cache-stage.js';
 import type { ChainLimiter } from './chain-limits.js';
@@ -87,6 +88,8 @@ export interface RequestContext {
   intelligenceModeHeader?: string | null;
   /** Headers to forward upstream. */
   forwardHeaders?: Record<string, string>;
+  /** The request's access-log record, filled at its ending (access-record.ts). */
+  access?: AccessRecord;
 }
 
 export interface ChatJsonResponse {

@@ -1,3 +1,4 @@
+export { type AccessRecord, hashEndUser } from './access-record.js';
 export type { Attempt } from './attempt.js';
 export { type BreakerGate, type CallObserver, type ProviderLookup, callChat, openStream } from './call.js';
 export { countPromptTokens, estimatePromptTokens, estimateUsage } from './estimate-usage.js';

@@ -65,6 +65,7 @@ export function registerChatCompletions(routes: RouteRegistry<AppEnv>, deps: Inf
       startedAt: c.get('startedAt'),
       signal: abort.signal,
       intelligenceModeHeader: readHeader(c, 'x-intelligence-mode') ?? null,
+      access: c.get('access'),
       ...(forwardHeaders ? { forwardHeaders } : {}),
     });
     const created = Math.floor(Date.now() / 1000);

@@ -69,6 +69,7 @@ export function registerMessages(routes: RouteRegistry<AppEnv>, deps: InferenceD
       startedAt: c.get('startedAt'),
       signal: abort.signal,
       intelligenceModeHeader: readHeader(c, 'x-intelligence-mode') ?? null,
+      access: c.get('access'),
       ...(forwardHeaders ? { forwardHeaders } : {}),
     });
     const id = `msg_${randomId(24)}`;

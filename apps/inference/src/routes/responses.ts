@@ -47,6 +47,7 @@ export function registerResponses(routes: RouteRegistry<AppEnv>, deps: Inference
       startedAt: c.get('startedAt'),
       signal: abort.signal,
       intelligenceModeHeader: readHeader(c, 'x-intelligence-mode') ?? null,
+      access: c.get('access'),
     });
     const createdAt = Math.floor(Date.now() / 1000);
     if (response.kind === 'json') {
