@@ -49,7 +49,7 @@ export function createInferenceApp(deps: InferenceDeps, options: InferenceAppOpt
   app.onError(onError(deps.logger, modeHeader));
   app.notFound(notFoundHandler);
   app.use(recordRequest(deps.metrics));
-  app.use(accessLog(deps.logger));
+  app.use(accessLog(deps.logger, deps.tracing));
   const routes = new RouteRegistry(app, {
     authenticate: authenticate(deps),
     errorFormats: { anthropic: anthropicErrors() },

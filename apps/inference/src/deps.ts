@@ -2,7 +2,7 @@ import type { Authenticator } from '@svc/auth';
 import type { OrgRepository } from '@svc/db';
 import type { EmbedDeps, Gateway, ImageStore, MemoryPort, VoiceSettings } from '@svc/pipeline';
 import type { Readiness } from '@svc/runtime';
-import type { Logger, Metrics } from '@svc/telemetry';
+import type { Logger, Metrics, Tracing } from '@svc/telemetry';
 
 /**
  * What the inference app needs; a Runtime provides all of it. The embed stage's deps (catalog,
@@ -19,6 +19,8 @@ export interface InferenceDeps extends Pick<EmbedDeps, 'catalog' | 'providers' |
   voice: VoiceSettings;
   metrics: Metrics;
   logger: Logger;
+  /** OpenTelemetry traces: a root span per request, a child per upstream attempt. */
+  tracing: Tracing;
   readiness(): Promise<Readiness>;
   /** Generated images behind their URLs (`POST /v1/images/generations`, `GET /v1/images/files/<name>`). */
   images: ImageStore;

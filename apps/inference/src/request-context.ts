@@ -17,5 +17,6 @@ export function requestContext(c: Context<AppEnv>): RequestContext {
     signal: abort.signal,
     intelligenceModeHeader: readHeader(c, 'x-intelligence-mode') ?? null,
     access: c.get('access'),
+    trace: c.get('trace'),
   };
 }

@@ -8,6 +8,9 @@ import type { ChatRequest, IntelligenceMode, Usage } from '@svc/core';
  * or a secret; the end user only as a hash.
  */
 export interface AccessRecord {
+  /** The `model` the client asked for (an alias, a slug or a bare name). */
+  requestedModel?: string;
+  /** The model that answered. */
   model?: string;
   provider?: string;
   mode?: IntelligenceMode;
@@ -32,9 +35,10 @@ export function hashEndUser(orgId: string, user: string): string {
 /** Fills `record` (when the edge gave one) with a chat request's ending. */
 export function noteChatEnding(
   record: AccessRecord | undefined,
-  ending: { orgId: string; request: Pick<ChatRequest, 'user'>; model: string; provider: string; mode: IntelligenceMode; cache: string | false; usage: Usage | undefined; costUsd: number | undefined },
+  ending: { orgId: string; request: Pick<ChatRequest, 'user' | 'model'>; model: string; provider: string; mode: IntelligenceMode; cache: string | false; usage: Usage | undefined; costUsd: number | undefined },
 ): void {
   if (!record) return;
+  record.requestedModel = ending.request.model;
   record.model = ending.model;
   record.provider = ending.provider;
   record.mode = ending.mode;

@@ -28,7 +28,7 @@ import {
   createUndiciHttpClient,
 } from '@svc/providers';
 import { CircuitBreakers, HedgeStats, KeyCooldowns, LatencyTracker } from '@svc/resilience';
-import { BREAKER_STATE, type Logger, type Metrics, createLogger, createMetrics } from '@svc/telemetry';
+import { BREAKER_STATE, type Logger, type Metrics, type Tracing, createLogger, createMetrics, createTracing } from '@svc/telemetry';
 import { createOutputVerifier } from '@svc/healing';
 import { CachedGovernanceSource } from '@svc/governance';
 import { Limiter } from '@svc/limits';
@@ -40,6 +40,7 @@ import { type CacheService, createCacheService } from './cache.js';
 import { chooseSemanticEmbedder } from './semantic-embedder.js';
 import { type ConfigFile, loadConfigFile } from './config-file.js';
 import { openDatabase } from './open-database.js';
+import { tracingSettings } from './tracing-settings.js';
 import { ConfigError, type Env } from './env.js';
 import { type MemoryService, createMemoryService } from './memory.js';
 import { type DependencyStatus, type Readiness, probe, summarise } from './readiness.js';
@@ -88,6 +89,8 @@ export interface Runtime {
   reports: ReportSettings;
   metrics: Metrics;
   logger: Logger;
+  /** OpenTelemetry traces (OTEL_* variables); a no-op when no endpoint is set. */
+  tracing: Tracing;
   mockEnabled: boolean;
   readiness(): Promise<Readiness>;
   /** Flushes the learn queue and closes the stores. Idempotent. */
@@ -205,6 +208,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
   }
   const catalog = createCatalog().forProviders(providers.ids());
 
+  const tracing = createTracing(tracingSettings(env));
   const db = await openDatabase(env, 'gateway');
   const metrics = createMetrics();
   const writer: LearnWriter = {
@@ -333,6 +337,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
   let closed: Promise<void> | undefined;
   return {
     env,
+    tracing,
     db,
     kv,
     catalog,
@@ -384,6 +389,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
         await kv.close();
         await db.close();
         await http?.close();
+        await tracing.shutdown();
       })();
       return closed;
     },

@@ -66,6 +66,7 @@ export function registerChatCompletions(routes: RouteRegistry<AppEnv>, deps: Inf
       signal: abort.signal,
       intelligenceModeHeader: readHeader(c, 'x-intelligence-mode') ?? null,
       access: c.get('access'),
+      trace: c.get('trace'),
       ...(forwardHeaders ? { forwardHeaders } : {}),
     });
     const created = Math.floor(Date.now() / 1000);

@@ -70,6 +70,7 @@ export function registerMessages(routes: RouteRegistry<AppEnv>, deps: InferenceD
       signal: abort.signal,
       intelligenceModeHeader: readHeader(c, 'x-intelligence-mode') ?? null,
       access: c.get('access'),
+      trace: c.get('trace'),
       ...(forwardHeaders ? { forwardHeaders } : {}),
     });
     const id = `msg_${randomId(24)}`;

@@ -48,6 +48,7 @@ export function registerResponses(routes: RouteRegistry<AppEnv>, deps: Inference
       signal: abort.signal,
       intelligenceModeHeader: readHeader(c, 'x-intelligence-mode') ?? null,
       access: c.get('access'),
+      trace: c.get('trace'),
     });
     const createdAt = Math.floor(Date.now() / 1000);
     if (response.kind === 'json') {
