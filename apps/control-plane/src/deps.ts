@@ -56,6 +56,8 @@ export interface ControlPlaneDeps {
   reports: Runtime['reports'];
   metrics: Metrics;
   logger: Logger;
+  /** SVC_METRICS_TOKEN: the Bearer token `/metrics` requires; absent: loopback callers only. */
+  metricsToken?: string;
   readiness(): Promise<Readiness>;
   maxBodyBytes: number;
   /**

@@ -1,4 +1,5 @@
 import { type Context, Hono } from 'hono';
+import { accessLog } from './access-log.js';
 import { anthropicErrors } from './anthropic-errors.js';
 import { authenticate } from './authenticate.js';
 import type { InferenceDeps } from './deps.js';
@@ -16,6 +17,7 @@ import { registerImageFiles } from './routes/image-files.js';
 import { registerImageGenerations } from './routes/image-generations.js';
 import { registerMemory } from './routes/memory.js';
 import { registerMessages } from './routes/messages.js';
+import { registerMessagesCountTokens } from './routes/messages-count-tokens.js';
 import { registerModels } from './routes/models.js';
 import { registerModerations } from './routes/moderations.js';
 import { registerOpenApi } from './routes/openapi.js';
@@ -47,6 +49,7 @@ export function createInferenceApp(deps: InferenceDeps, options: InferenceAppOpt
   app.onError(onError(deps.logger, modeHeader));
   app.notFound(notFoundHandler);
   app.use(recordRequest(deps.metrics));
+  app.use(accessLog(deps.logger, deps.tracing));
   const routes = new RouteRegistry(app, {
     authenticate: authenticate(deps),
     errorFormats: { anthropic: anthropicErrors() },
@@ -61,6 +64,7 @@ export function createInferenceApp(deps: InferenceDeps, options: InferenceAppOpt
   registerOpenApi(routes);
   registerChatCompletions(routes, deps);
   registerMessages(routes, deps);
+  registerMessagesCountTokens(routes, deps);
   registerCompletions(routes, deps);
   registerEmbeddings(routes, deps);
   registerModerations(routes, deps);

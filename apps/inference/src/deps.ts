@@ -3,7 +3,7 @@ import type { OrgRepository } from '@svc/db';
 import type { MemoryStore } from '@svc/memory';
 import type { EmbedDeps, Gateway, ImageStore, VoiceSettings } from '@svc/pipeline';
 import type { Readiness } from '@svc/runtime';
-import type { Logger, Metrics } from '@svc/telemetry';
+import type { Logger, Metrics, Tracing } from '@svc/telemetry';
 
 /**
  * What the inference app needs; a Runtime provides all of it. The embed stage's deps (catalog,
@@ -20,11 +20,15 @@ export interface InferenceDeps extends Pick<EmbedDeps, 'catalog' | 'providers' |
   voice: VoiceSettings;
   metrics: Metrics;
   logger: Logger;
+  /** OpenTelemetry traces: a root span per request, a child per upstream attempt. */
+  tracing: Tracing;
   readiness(): Promise<Readiness>;
   /** Generated images behind their URLs (`POST /v1/images/generations`, `GET /v1/images/files/<name>`). */
   images: ImageStore;
   /** SVC_PUBLIC_URL: the base of the URLs the gateway answers with; absent: derived from each request. */
   publicUrl?: string;
+  /** SVC_METRICS_TOKEN: the Bearer token `/metrics` requires; absent: loopback callers only (metrics-access.ts). */
+  metricsToken?: string;
   /** Largest accepted request body in bytes (413 above). */
   maxBodyBytes: number;
   /** SSE keep-alive comment interval while a stream is quiet. Default 15 s. */

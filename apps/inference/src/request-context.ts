@@ -18,6 +18,8 @@ export function requestContext(c: Context<AppEnv>): RequestContext {
     signal: abort.signal,
     intelligenceModeHeader: readHeader(c, 'x-intelligence-mode') ?? null,
     ...endUserHeader(c),
+    access: c.get('access'),
+    trace: c.get('trace'),
   };
 }
 

@@ -34,6 +34,6 @@ export const usage = `usage: svc <command>
   svc users list
   svc migrate
 
-Uses DATABASE_URL (or the embedded store in SVC_DATA_DIR; stop the server first, the embedded
-store has one writer) and REDIS_URL (revocations reach running instances at once). Enrollment
+Uses DATABASE_URL (or the embedded store in SVC_DATA_DIR, which has one writer: while a gateway
+runs on it the CLI stops with one line saying so; use the admin API then) and REDIS_URL (revocations reach running instances at once). Enrollment
 links point at SVC_DASHBOARD_ORIGIN (default http://localhost:CONTROL_PORT).`;

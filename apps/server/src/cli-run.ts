@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
 import { Authenticator, DashboardAccounts, parseScopes } from '@svc/auth';
 import { defaultKeyScopes, isGatewayError } from '@svc/core';
-import { type Database, createDb } from '@svc/db';
+import type { Database } from '@svc/db';
 import { type Kv, createRedisKv } from '@svc/kv';
-import { ConfigError, parseEnv } from '@svc/runtime';
+import { ConfigError, openDatabase, parseEnv } from '@svc/runtime';
 import { CliError, parseDuration, parseNumber, usage } from './cli-args.js';
 
 interface Context {
@@ -160,7 +160,7 @@ export async function runCli(args: readonly string[], environment: Record<string
   let context: Context | undefined;
   try {
     const env = parseEnv(environment);
-    const db = await createDb(env.DATABASE_URL ? { url: env.DATABASE_URL } : { dataDir: env.SVC_DATA_DIR });
+    const db = await openDatabase(env, 'cli');
     const kv = env.REDIS_URL ? createRedisKv({ url: env.REDIS_URL }) : undefined;
     const accounts = new DashboardAccounts({ store: db, origin: env.dashboard.origin, enrollmentTtlMs: env.SVC_ENROLLMENT_TTL_SECS * 1000 });
     context = { db, kv, authenticator: new Authenticator({ store: db, ...(kv ? { bus: kv } : {}) }), accounts };

@@ -1,6 +1,7 @@
 import { createControlPlaneApp } from '@svc/control-plane';
 import { type RealtimeGateway, createInferenceApp, createRealtimeGateway } from '@svc/inference';
 import { type Env, type Runtime, type RuntimeOptions, createRuntime } from '@svc/runtime';
+import { metricsOnly } from './metrics-only.js';
 import { type Listening, listen, shutdown } from './serve.js';
 
 export type Role = 'all' | 'inference' | 'control-plane';
@@ -21,7 +22,7 @@ export async function start(env: Env, role: Role, options: Pick<RuntimeOptions, 
   let realtime: RealtimeGateway | undefined;
   try {
     if (role !== 'control-plane') {
-      const app = createInferenceApp({ ...runtime, maxBodyBytes: env.SVC_MAX_BODY_BYTES, ...(env.SVC_PUBLIC_URL ? { publicUrl: env.SVC_PUBLIC_URL } : {}) });
+      const app = createInferenceApp({ ...runtime, maxBodyBytes: env.SVC_MAX_BODY_BYTES, metricsToken: env.SVC_METRICS_TOKEN, ...(env.SVC_PUBLIC_URL ? { publicUrl: env.SVC_PUBLIC_URL } : {}) });
       const inference = await listen('inference', app, env.PORT, env.HOST);
       servers.push(inference);
       realtime = createRealtimeGateway({
@@ -35,9 +36,10 @@ export async function start(env: Env, role: Role, options: Pick<RuntimeOptions, 
       inference.server.on('upgrade', realtime.handleUpgrade);
     }
     if (role !== 'inference') {
-      const app = createControlPlaneApp({ ...runtime, maxBodyBytes: env.SVC_MAX_BODY_BYTES, publicUrl: env.SVC_CONTROL_PUBLIC_URL });
+      const app = createControlPlaneApp({ ...runtime, maxBodyBytes: env.SVC_MAX_BODY_BYTES, metricsToken: env.SVC_METRICS_TOKEN, publicUrl: env.SVC_CONTROL_PUBLIC_URL });
       servers.push(await listen('control-plane', app, env.CONTROL_PORT, env.HOST));
     }
+    if (env.METRICS_PORT !== undefined) servers.push(await listen('metrics', metricsOnly(runtime.metrics), env.METRICS_PORT, env.HOST));
   } catch (error) {
     await shutdown(servers, 0);
     await runtime.close();

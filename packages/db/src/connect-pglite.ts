@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
+import { lockDataDir } from './data-dir-lock.js';
 import type { Database } from './database.js';
 import { type MigrateTarget, migratePglite } from './migrate.js';
 import { createRepositories } from './repositories/index.js';
@@ -13,8 +14,22 @@ export interface PgliteOptions extends MigrateTarget {
 
 export async function connectPglite(options: PgliteOptions): Promise<Database> {
   const inMemory = options.dataDir === undefined || options.dataDir.startsWith('memory://');
-  if (!inMemory && options.dataDir) await mkdir(options.dataDir, { recursive: true });
-  const client = await PGlite.create(options.dataDir);
+  let unlock: (() => Promise<void>) | undefined;
+  let dataDir = options.dataDir;
+  if (!inMemory && options.dataDir) {
+    await mkdir(options.dataDir, { recursive: true });
+    const held = await lockDataDir(options.dataDir);
+    unlock = held.release;
+    dataDir = held.pgliteDir;
+  }
+  let client: PGlite;
+  try {
+    if (!inMemory && dataDir) await mkdir(dataDir, { recursive: true });
+    client = await PGlite.create(dataDir);
+  } catch (error) {
+    await unlock?.();
+    throw error;
+  }
   try {
     if (options.schema) {
       await client.exec(`create schema if not exists "${options.schema}"; set search_path to "${options.schema}"`);
@@ -30,12 +45,13 @@ export async function connectPglite(options: PgliteOptions): Promise<Database> {
       migrate,
       ping: (timeoutMs = 2000) => probe(() => client.query('select 1'), timeoutMs),
       close: () => {
-        closed ??= client.closed ? Promise.resolve() : client.close();
+        closed ??= (client.closed ? Promise.resolve() : client.close()).finally(() => unlock?.());
         return closed;
       },
     };
   } catch (error) {
     await client.close().catch(() => {});
+    await unlock?.();
     throw error;
   }
 }

@@ -1,4 +1,5 @@
 export { createDb } from './create-db.js';
+export { DataDirError, type DataDirHolder, LOCK_FILE } from './data-dir-lock.js';
 export type { CreateDbOptions, Database, DatabaseKind } from './database.js';
 export { DbConflictError } from './errors.js';
 export { defaultMigrationsFolder } from './migrate.js';

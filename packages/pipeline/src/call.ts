@@ -2,6 +2,7 @@ import type { ModelInfo } from '@svc/catalog';
 import { type ChatRequest, type ChatResult, type StreamEvent, isProviderError, noProviderConfigured, toGatewayError } from '@svc/core';
 import type { KeyAttempt, KeyPoolCallOptions, Provider, ProviderChatRequest } from '@svc/providers';
 import { type CircuitBreakers, type HedgeStats, type LatencyTracker, type RetryPolicy, allBreakersOpen, hedge, retryDelay, sleep } from '@svc/resilience';
+import type { TraceSpan } from '@svc/telemetry';
 import { createDeadline } from './deadline.js';
 import type { Attempt } from './attempt.js';
 
@@ -26,6 +27,8 @@ export interface CallSettings {
    */
   largerContext?: (model: ModelInfo) => readonly ModelInfo[];
   headers?: Record<string, string>;
+  /** The request's span: each attempt becomes a child (GenAI semantic conventions) and sends its traceparent upstream. */
+  trace?: TraceSpan;
   /** Circuit breakers per `provider/model` slug; absent: every candidate is admitted. */
   breakers?: BreakerGate;
   /**
@@ -152,9 +155,16 @@ async function attemptOnce<T>(
   let keyStarted = started;
   let lastKey: number | undefined;
   let pendingKey: KeyAttempt | undefined;
+  const span = settings.trace?.child(`chat ${model.upstreamId}`, 'client', {
+    'gen_ai.operation.name': 'chat',
+    'gen_ai.provider.name': model.provider,
+    'gen_ai.request.model': model.upstreamId,
+    'svc.model': model.id,
+  });
+  const headers = span ? { ...settings.headers, ...span.headers() } : settings.headers;
   const options: KeyPoolCallOptions = {
     signal: firstByte.signal,
-    ...(settings.headers ? { headers: settings.headers } : {}),
+    ...(headers ? { headers } : {}),
     onKeyAttempt: (key: KeyAttempt) => {
       if (lastKey !== undefined) {
         const failed = keyFailure(model, lastKey, pendingKey, keyStarted);
@@ -176,6 +186,7 @@ async function attemptOnce<T>(
     if (lastKey !== undefined) attempt.keyIndex = lastKey;
     attempts.push(attempt);
     settings.observer.attempt(model, attempt);
+    span?.end();
     return { ok: true, value };
   } catch (error) {
     firstByte.clear();
@@ -192,6 +203,8 @@ async function attemptOnce<T>(
     if (isProviderError(error) && error.upstreamStatus !== undefined) attempt.upstreamStatus = error.upstreamStatus;
     attempts.push(attempt);
     settings.observer.attempt(model, attempt);
+    span?.set({ 'svc.error_kind': attempt.errorKind ?? 'internal', ...(attempt.upstreamStatus !== undefined ? { 'http.response.status_code': attempt.upstreamStatus } : {}) });
+    span?.end(error);
     return { ok: false, error };
   }
 }

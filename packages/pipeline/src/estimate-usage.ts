@@ -1,9 +1,16 @@
-import type { ChatMessage, Usage } from '@svc/core';
+import type { ChatMessage, ChatRequest, Usage } from '@svc/core';
 
 /** ~4 characters per token: the English average, the fallback when the tokenizer cannot load. */
 const charsPerToken = 4;
 /** Tokens of a message's role and framing in the chat format. */
 const perMessage = 4;
+/**
+ * An image's tokens when its pixels are not read: Anthropic's figure for an image at its largest
+ * unresized size (~1.15 megapixels / 750), so a count errs towards the larger bill.
+ */
+const perImage = 1600;
+/** A tool definition's framing (its name, type and the schema's wrapper) on top of its JSON. */
+const perTool = 8;
 
 type CountTokens = (text: string) => number;
 let tokenizer: Promise<CountTokens | undefined> | undefined;
@@ -48,4 +55,27 @@ export async function estimateUsage(messages: readonly ChatMessage[], completion
   }
   const completionTokens = count ? count(completionText) : Math.ceil(completionText.length / charsPerToken);
   return { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens, estimated: true };
+}
+
+/**
+ * The prompt tokens a chat request would send, for `POST /v1/messages/count_tokens`: system and
+ * message text, tool calls and results, tool definitions (name, description, JSON schema) with
+ * the o200k tokenizer, images at a fixed {@link perImage}. Exact for OpenAI's o200k models, an
+ * estimate for others (their tokenizers are not public); the ~4-characters rule when the
+ * tokenizer cannot load.
+ */
+export async function countPromptTokens(request: Pick<ChatRequest, 'messages' | 'tools'>): Promise<number> {
+  const count = (await loadTokenizer()) ?? ((text: string) => Math.ceil(text.length / charsPerToken));
+  let tokens = 0;
+  for (const message of request.messages) {
+    tokens += perMessage + count(textOf(message));
+    if (Array.isArray(message.content)) for (const part of message.content) if (part.type === 'image') tokens += perImage;
+    for (const call of message.toolCalls ?? []) tokens += count(call.name) + count(call.arguments);
+  }
+  for (const tool of request.tools ?? []) {
+    tokens += perTool + count(tool.name);
+    if (tool.description) tokens += count(tool.description);
+    if (tool.parameters) tokens += count(JSON.stringify(tool.parameters));
+  }
+  return tokens;
 }

@@ -5,7 +5,8 @@ import type { OutputVerifier } from '@svc/healing';
 import type { Limiter } from '@svc/limits';
 import type { HedgeStats, LatencyTracker } from '@svc/resilience';
 import type { LatencyStats, Router } from '@svc/router';
-import type { Logger, Metrics } from '@svc/telemetry';
+import type { Logger, Metrics, TraceSpan } from '@svc/telemetry';
+import type { AccessRecord } from './access-record.js';
 import type { BreakerGate, ProviderLookup } from './call.js';
 import type { ExactCachePort, SemanticCachePort } from './cache-stage.js';
 import type { ChainLimiter } from './chain-limits.js';
@@ -92,6 +93,10 @@ export interface RequestContext {
   endUser?: string;
   /** Headers to forward upstream. */
   forwardHeaders?: Record<string, string>;
+  /** The request's access-log record, filled at its ending (access-record.ts). */
+  access?: AccessRecord;
+  /** The request's root span: each upstream attempt is a child span, whose traceparent goes upstream. */
+  trace?: TraceSpan;
 }
 
 export interface ChatJsonResponse {

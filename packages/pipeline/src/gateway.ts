@@ -232,6 +232,7 @@ export class Gateway {
       largerContext: (model) => largerContextModels(this.deps.catalog, model, requiredCapabilities(request)),
       ...(this.deps.breakers ? { breakers: this.deps.breakers } : {}),
       ...(context.forwardHeaders ? { headers: context.forwardHeaders } : {}),
+      ...(context.trace ? { trace: context.trace } : {}),
     };
     // Whether the reservation was ended on the way (a blocked tool call settles what it spent).
     let ended = false;

@@ -1,6 +1,7 @@
 import type { ModelInfo } from '@svc/catalog';
 import type { CachedAnswer, ChatRequest, IntelligenceMode, Usage } from '@svc/core';
 import type { Cost } from '@svc/billing';
+import { noteChatEnding } from './access-record.js';
 import type { Attempt } from './attempt.js';
 import type { CacheHit } from './cache-stage.js';
 import { type RoutingDecision, decisionDetails, storedCandidates } from './decision-log.js';
@@ -29,6 +30,7 @@ export class LearnRecorder {
   ): void {
     const { metrics, learn } = this.deps;
     const createdAt = new Date();
+    noteChatEnding(context.access, { orgId: context.caller.org.id, request, model: answer.model, provider: answer.provider, mode, cache: hit.layer, usage, costUsd: usage && cost ? 0 : undefined });
     metrics.cacheHits.series(hit.layer, 'chat').inc();
     if (usage && cost) {
       if (cost.savingsUsd > 0) metrics.model(answer.provider, answer.model).savingsUsd.inc(cost.savingsUsd);
@@ -119,6 +121,7 @@ export class LearnRecorder {
   ): void {
     const { learn } = this.deps;
     const createdAt = new Date();
+    noteChatEnding(context.access, { orgId: context.caller.org.id, request, model: model.id, provider: model.provider, mode, cache: false, usage, costUsd: cost?.costUsd });
     if (usage && cost) this.countSpend(model, usage, cost);
     const row = extra.billed ?? (usage && cost ? { usage, cost } : undefined);
     const status = outcome === 'ok' || outcome === 'client_closed' ? 200 : 502;

@@ -6,7 +6,8 @@ import { ConfigError } from './env.js';
 
 const keyList = v.union([v.pipe(v.string(), v.transform((value) => value.split(',').map((k) => k.trim()).filter(Boolean))), v.array(v.string())]);
 
-const providerSchema = v.object({
+/** Exported for the test that keeps docs/svc.config.example.yaml complete. */
+export const providerSchema = v.strictObject({
   api_keys: v.optional(keyList),
   base_url: v.optional(v.pipe(v.string(), v.url('base_url must be a URL'))),
   /** Azure OpenAI: `api-version` and model -> deployment names. */
@@ -16,15 +17,15 @@ const providerSchema = v.object({
   first_byte_timeout_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
 });
 
-const configSchema = v.object({
+export const mockSchema = v.strictObject({
+  enabled: v.optional(v.boolean()),
+  latency_ms: v.optional(v.pipe(v.number(), v.minValue(0))),
+  tokens_per_second: v.optional(v.pipe(v.number(), v.minValue(0))),
+});
+
+export const configSchema = v.strictObject({
   providers: v.optional(v.record(v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9-]*$/, 'provider ids are lowercase letters, digits and dashes')), providerSchema), {}),
-  mock: v.optional(
-    v.object({
-      enabled: v.optional(v.boolean()),
-      latency_ms: v.optional(v.pipe(v.number(), v.minValue(0))),
-      tokens_per_second: v.optional(v.pipe(v.number(), v.minValue(0))),
-    }),
-  ),
+  mock: v.optional(mockSchema),
   /** Feature flags' defaults (on unless listed false); the control plane overrides them at run time. */
   flags: v.optional(v.record(v.picklist(FLAG_KEYS, `flags are ${FLAG_KEYS.join(', ')}`), v.boolean('a flag is true or false'))),
 });
@@ -48,8 +49,23 @@ export async function loadConfigFile(path: string): Promise<ConfigFile> {
   const result = v.safeParse(configSchema, data ?? {});
   if (!result.success) {
     const issue = result.issues[0];
-    const where = issue.path?.map((item) => String(item.key)).join('.') ?? '';
+    const keys = issue.path?.map((item) => String(item.key)) ?? [];
+    if (issue.type === 'strict_object' && keys.length > 0) {
+      // A misspelt key would otherwise be ignored silently (e.g. `provider:` -> the mock provider).
+      const where = keys.slice(0, -1).join('.');
+      const known = Object.keys(knownKeys(keys.slice(0, -1)));
+      throw new ConfigError('SVC_CONFIG', `${path}: unknown key '${keys.join('.')}'${where ? '' : ' at the top level'}; the keys known ${where ? `in '${where}'` : 'here'} are ${known.join(', ')}`);
+    }
+    const where = keys.join('.');
     throw new ConfigError('SVC_CONFIG', `${path}${where ? ` at ${where}` : ''}: ${issue.message}`);
   }
   return result.output;
+}
+
+/** The entries of the object schema at `path` (`[]`: the top level; `['providers', id]`: a provider; `['mock']`). */
+function knownKeys(path: readonly string[]): Record<string, unknown> {
+  if (path.length === 0) return configSchema.entries;
+  if (path[0] === 'providers') return providerSchema.entries;
+  if (path[0] === 'mock') return mockSchema.entries;
+  return {};
 }

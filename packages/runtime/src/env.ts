@@ -192,8 +192,33 @@ const baseSchema = v.object({
   SVC_ALERT_REFUSALS_PER_MINUTE: v.pipe(positiveInt('SVC_ALERT_REFUSALS_PER_MINUTE', 20), v.minValue(1, 'SVC_ALERT_REFUSALS_PER_MINUTE must be at least 1')),
   // The control plane's public base URL (issuer of /.well-known/*); absent: the request's origin.
   SVC_CONTROL_PUBLIC_URL: publicUrl('SVC_CONTROL_PUBLIC_URL', "the control plane's public base URL"),
+  // Who reads /metrics on the app ports: Bearer SVC_METRICS_TOKEN, else loopback callers only;
+  // METRICS_PORT adds a listener (on HOST) that serves only /metrics, for a scraper's network.
+  SVC_METRICS_TOKEN: v.optional(v.pipe(v.string(), v.minLength(16, 'SVC_METRICS_TOKEN must be at least 16 characters'))),
+  METRICS_PORT: v.optional(v.pipe(v.string(), v.transform(Number), v.number('METRICS_PORT must be a number'), v.integer('METRICS_PORT must be a whole number'), v.minValue(0, 'METRICS_PORT must be 0..65535'), v.maxValue(65535, 'METRICS_PORT must be 0..65535'))),
+  // OpenTelemetry traces, by the standard variables; off unless an OTLP endpoint is set.
+  OTEL_EXPORTER_OTLP_ENDPOINT: url('OTEL_EXPORTER_OTLP_ENDPOINT', ['http:', 'https:']),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: url('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', ['http:', 'https:']),
+  OTEL_EXPORTER_OTLP_HEADERS: v.optional(v.string()),
+  OTEL_EXPORTER_OTLP_TRACES_HEADERS: v.optional(v.string()),
+  OTEL_EXPORTER_OTLP_PROTOCOL: v.optional(v.picklist(['http/json'], 'OTEL_EXPORTER_OTLP_PROTOCOL: the gateway exports OTLP over HTTP as JSON; use http/json or leave it unset')),
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: v.optional(v.picklist(['http/json'], 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: the gateway exports OTLP over HTTP as JSON; use http/json or leave it unset')),
+  OTEL_TRACES_EXPORTER: v.optional(v.picklist(['otlp', 'none'], 'OTEL_TRACES_EXPORTER: use otlp or none')),
+  OTEL_SDK_DISABLED: v.optional(v.picklist(['true', 'false', ''], 'OTEL_SDK_DISABLED: use true or false')),
+  OTEL_SERVICE_NAME: v.optional(v.pipe(v.string(), v.minLength(1, 'OTEL_SERVICE_NAME must not be empty')), 'svc-gateway'),
+  OTEL_RESOURCE_ATTRIBUTES: v.optional(v.string()),
   LOG_LEVEL: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'use one of fatal, error, warn, info, debug, trace, silent'), 'info'),
 });
+
+/**
+ * Whether the gateway reads the variable `name`: one of the schema above, or a provider's
+ * `<PROVIDER>_API_KEY` / `<PROVIDER>_BASE_URL`. Deployment files set only these (a test checks
+ * the Dockerfile, compose.yaml and the Helm chart against it).
+ */
+export function isEnvVariable(name: string): boolean {
+  if (Object.hasOwn(baseSchema.entries, name)) return true;
+  return envProviders.some((id) => name === `${id.toUpperCase()}_API_KEY` || name === `${id.toUpperCase()}_BASE_URL`);
+}
 
 export interface ProviderEnv {
   apiKeys: string[];

@@ -1,6 +1,6 @@
 import { type Catalog, createCatalog } from '@svc/catalog';
 import { Authenticator, type DashboardAuth, createDashboardAuth } from '@svc/auth';
-import { type Database, createDb } from '@svc/db';
+import type { Database } from '@svc/db';
 import { type Kv, createMemoryKv, createRedisKv } from '@svc/kv';
 import {
   ChainLimiter,
@@ -28,7 +28,7 @@ import {
   createUndiciHttpClient,
 } from '@svc/providers';
 import { CircuitBreakers, HedgeStats, KeyCooldowns, LatencyTracker } from '@svc/resilience';
-import { BREAKER_STATE, type Logger, type Metrics, createLogger, createMetrics } from '@svc/telemetry';
+import { BREAKER_STATE, type Logger, type Metrics, type Tracing, createLogger, createMetrics, createTracing } from '@svc/telemetry';
 import { createOutputVerifier } from '@svc/healing';
 import { CachedGovernanceSource } from '@svc/governance';
 import { Limiter } from '@svc/limits';
@@ -39,6 +39,8 @@ import { createByok } from './byok.js';
 import { type CacheService, createCacheService } from './cache.js';
 import { chooseSemanticEmbedder } from './semantic-embedder.js';
 import { type ConfigFile, loadConfigFile } from './config-file.js';
+import { openDatabase } from './open-database.js';
+import { tracingSettings } from './tracing-settings.js';
 import { ConfigError, type Env } from './env.js';
 import { type MemoryService, createMemoryService } from './memory.js';
 import { startSentenceEncoder } from './sentence-encoder.js';
@@ -88,6 +90,8 @@ export interface Runtime {
   reports: ReportSettings;
   metrics: Metrics;
   logger: Logger;
+  /** OpenTelemetry traces (OTEL_* variables); a no-op when no endpoint is set. */
+  tracing: Tracing;
   mockEnabled: boolean;
   readiness(): Promise<Readiness>;
   /** Flushes the learn queue and closes the stores. Idempotent. */
@@ -205,7 +209,8 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
   }
   const catalog = createCatalog().forProviders(providers.ids());
 
-  const db = await createDb(env.DATABASE_URL ? { url: env.DATABASE_URL } : { dataDir: env.SVC_DATA_DIR });
+  const tracing = createTracing(tracingSettings(env));
+  const db = await openDatabase(env, 'gateway');
   const metrics = createMetrics();
   const writer: LearnWriter = {
     writeUsage: async (events) => {
@@ -335,6 +340,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
   let closed: Promise<void> | undefined;
   return {
     env,
+    tracing,
     db,
     kv,
     catalog,
@@ -388,6 +394,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
         await kv.close();
         await db.close();
         await http?.close();
+        await tracing.shutdown();
       })();
       return closed;
     },

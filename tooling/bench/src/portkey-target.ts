@@ -1,6 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ChildSet } from './children.js';
 import { chatBody, type TargetStart } from './target.js';
@@ -14,16 +14,50 @@ export interface PortkeyInstall {
   script: string;
 }
 
-/** Locate the installed Portkey gateway; `undefined` when it is not installed. */
-export function findPortkey(): PortkeyInstall | undefined {
+/** The peer gateway the bench compares with, pinned: the figures in docs/benchmarks.md are of it. */
+export const PORTKEY_VERSION = '1.15.2';
+
+/**
+ * Where the bench keeps its own install of the peer gateway: a cache folder, not a project
+ * dependency, so `pnpm install` neither downloads it nor warns about its install script.
+ */
+export function portkeyCacheDir(root: string): string {
+  return join(root, 'node_modules', '.cache', 'svc-bench', `portkey-${PORTKEY_VERSION}`);
+}
+
+/** Locate the bench's install of the Portkey gateway under `cacheDir`; `undefined` when absent. */
+export function findPortkey(cacheDir: string): PortkeyInstall | undefined {
+  const dir = join(cacheDir, 'node_modules', '@portkey-ai', 'gateway');
   try {
-    const pkgPath = createRequire(import.meta.url).resolve('@portkey-ai/gateway/package.json');
-    const dir = dirname(pkgPath);
-    const { version } = JSON.parse(readFileSync(pkgPath, 'utf8')) as { version: string };
+    const { version } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string };
     return { dir, version, script: join(dir, 'build/start-server.js') };
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Installs `@portkey-ai/gateway@PORTKEY_VERSION` into `cacheDir` with npm when it is not there
+ * yet (the first `--only portkey` run needs the npm registry; later runs are offline).
+ * `--ignore-scripts`: its only install script is patch-package, which the bench never needed.
+ */
+export function installPortkey(cacheDir: string, log: (line: string) => void): PortkeyInstall | { error: string } {
+  const found = findPortkey(cacheDir);
+  if (found?.version === PORTKEY_VERSION) return found;
+  log(`installing @portkey-ai/gateway@${PORTKEY_VERSION} into ${cacheDir} (once)...`);
+  mkdirSync(cacheDir, { recursive: true });
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const result = spawnSync(
+    npm,
+    ['install', '--no-save', '--no-package-lock', '--ignore-scripts', '--no-audit', '--no-fund', '--prefix', cacheDir, `@portkey-ai/gateway@${PORTKEY_VERSION}`],
+    { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' },
+  );
+  const installed = findPortkey(cacheDir);
+  if (result.status !== 0 || !installed) {
+    const why = (result.stderr ?? '').trim().split('\n').at(-1) ?? result.error?.message ?? 'unknown error';
+    return { error: `npm install @portkey-ai/gateway@${PORTKEY_VERSION} failed: ${why}` };
+  }
+  return installed;
 }
 
 /** The preload that lets Portkey 1.15.2 stream on Node (see portkey-fetch-shim.ts). */
@@ -38,10 +72,9 @@ export const FETCH_SHIM_NOTE =
  */
 export async function startPortkey(
   children: ChildSet,
-  options: { mockUrl: string; cpus?: string; fetchShim?: boolean },
+  options: { install: PortkeyInstall; mockUrl: string; cpus?: string; fetchShim?: boolean },
 ): Promise<TargetStart> {
-  const install = findPortkey();
-  if (!install) return { ok: false, reason: '@portkey-ai/gateway is not installed (pnpm install)' };
+  const { install } = options;
   if (!existsSync(install.script)) {
     return { ok: false, reason: `${install.script} missing: the package ships no prebuilt server` };
   }

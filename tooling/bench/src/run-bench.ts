@@ -9,7 +9,7 @@ import { hasTaskset, machineInfo } from './machine.js';
 import { type Measurement, measure } from './measure.js';
 import { startMockChild } from './mock-child.js';
 import { type RouterBenchResult, runRouterBench } from './router-bench.js';
-import { FETCH_SHIM_NOTE, findPortkey, startPortkey } from './portkey-target.js';
+import { FETCH_SHIM_NOTE, type PortkeyInstall, findPortkey, installPortkey, portkeyCacheDir, startPortkey } from './portkey-target.js';
 import type { BenchReport } from './render.js';
 import { runSemanticCost, type SemanticCost, semanticSizes } from './semantic-cost.js';
 import { startSvc } from './svc-target.js';
@@ -61,7 +61,7 @@ export async function runBench(options: BenchOptions, root: string, children: Ch
   const router = options.router ? routerPart() : undefined;
   const semantic = options.cache ? await semanticPart() : undefined;
   if (options.only.length === 0 && !options.fallback && !options.cache) {
-    return { machine, settings: settingsOf(options, 'not pinned (in-process measurement only)'), measurements: [], skipped: {}, notes: [], ...(router ? { router } : {}) };
+    return { machine, settings: settingsOf(options, 'not pinned (in-process measurement only)', root), measurements: [], skipped: {}, notes: [], ...(router ? { router } : {}) };
   }
   const place = placement(options.pin);
   log(`CPU placement: ${place.description}`);
@@ -69,6 +69,7 @@ export async function runBench(options: BenchOptions, root: string, children: Ch
   log(`mock upstream at ${mock.url} (pid ${mock.child.pid})`);
 
   const targets: Target[] = [];
+  let portkey: PortkeyInstall | undefined;
   const skipped: Partial<Record<TargetName, string>> = {};
   for (const name of options.only) {
     if (name === 'direct') {
@@ -81,11 +82,19 @@ export async function runBench(options: BenchOptions, root: string, children: Ch
       });
       continue;
     }
+    if (name === 'portkey') {
+      const installed = installPortkey(portkeyCacheDir(root), log);
+      if ('error' in installed) {
+        skipped[name] = installed.error;
+        continue;
+      }
+      portkey = installed;
+    }
     log(`starting ${name}...`);
     const started =
       name === 'svc'
         ? await startSvc(children, { root, mockUrl: mock.url, cpus: place.gateway })
-        : await startPortkey(children, { mockUrl: mock.url, cpus: place.gateway });
+        : await startPortkey(children, { install: portkey!, mockUrl: mock.url, cpus: place.gateway });
     if (started.ok) targets.push(started.target);
     else skipped[name] = started.reason;
   }
@@ -93,14 +102,14 @@ export async function runBench(options: BenchOptions, root: string, children: Ch
   const notes: string[] = [];
   const measurements: Measurement[] = [];
   for (const stream of options.stream ? [false, true] : [false]) {
-    if (stream && options.only.includes('portkey')) {
+    if (stream && portkey) {
       const plain = targets.findIndex((t) => t.name === 'portkey');
       if (plain >= 0) {
         await children.stopPid(targets[plain]?.pid ?? 0);
         targets.splice(plain, 1);
       }
       log('starting portkey with the stream fetch shim...');
-      const shimmed = await startPortkey(children, { mockUrl: mock.url, cpus: place.gateway, fetchShim: true });
+      const shimmed = await startPortkey(children, { install: portkey, mockUrl: mock.url, cpus: place.gateway, fetchShim: true });
       if (shimmed.ok) {
         targets.push(shimmed.target);
         notes.push(FETCH_SHIM_NOTE);
@@ -158,7 +167,7 @@ export async function runBench(options: BenchOptions, root: string, children: Ch
 
   return {
     machine,
-    settings: settingsOf(options, place.description),
+    settings: settingsOf(options, place.description, root),
     measurements,
     skipped,
     notes,
@@ -168,7 +177,7 @@ export async function runBench(options: BenchOptions, root: string, children: Ch
   };
 }
 
-function settingsOf(options: BenchOptions, pinning: string): BenchReport['settings'] {
+function settingsOf(options: BenchOptions, pinning: string, root: string): BenchReport['settings'] {
   return {
     durationSec: options.durationSec,
     warmupSec: options.warmupSec,
@@ -178,7 +187,7 @@ function settingsOf(options: BenchOptions, pinning: string): BenchReport['settin
     ...(options.rate === undefined ? {} : { rate: options.rate }),
     pinning,
     svcMode: COMPARISON_MODE,
-    versions: { autocannon: '8.0.0', '@portkey-ai/gateway': findPortkey()?.version ?? 'not installed' },
+    versions: { autocannon: '8.0.0', '@portkey-ai/gateway': findPortkey(portkeyCacheDir(root))?.version ?? 'not installed' },
   };
 }
 

@@ -67,6 +67,8 @@ export function registerChatCompletions(routes: RouteRegistry<AppEnv>, deps: Inf
       signal: abort.signal,
       intelligenceModeHeader: readHeader(c, 'x-intelligence-mode') ?? null,
       ...endUserHeader(c),
+      access: c.get('access'),
+      trace: c.get('trace'),
       ...(forwardHeaders ? { forwardHeaders } : {}),
     });
     const created = Math.floor(Date.now() / 1000);

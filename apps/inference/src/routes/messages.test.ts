@@ -69,3 +69,30 @@ describe('POST /v1/messages', () => {
     await expectError(await post(valid, { 'x-api-key': embedOnly }), 403, 'permission_error', 'insufficient_scopes');
   });
 });
+
+describe('POST /v1/messages/count_tokens', () => {
+  const count = (body: unknown, headers: Record<string, string> = { 'x-api-key': master }) =>
+    t.app.request('/v1/messages/count_tokens', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const ask = { model: 'svc/auto', messages: [{ role: 'user', content: 'Hello world' }] };
+
+  it('answers {input_tokens} for the Messages body without max_tokens, more for a longer prompt, and calls no model', async () => {
+    const spy = vi.spyOn(t.runtime.gateway, 'chat');
+    const short = await count(ask);
+    expect(short.status).toBe(200);
+    expect(short.headers.get('request-id')).toMatch(/^req_/);
+    const { input_tokens: few } = (await short.json()) as { input_tokens: number };
+    expect(few).toBeGreaterThan(0);
+    const long = await count({ ...ask, model: 'mock/mock-value', system: 'You answer in French, briefly and kindly.', tools: [{ name: 'get_weather', input_schema: { type: 'object', properties: { city: { type: 'string' } } } }] });
+    expect(((await long.json()) as { input_tokens: number }).input_tokens).toBeGreaterThan(few + 15);
+    expect(spy).not.toHaveBeenCalled();
+    spy.mockRestore();
+  });
+
+  it('fails in the Anthropic envelope: bad key, bad body, unknown model, missing scope', async () => {
+    await expectError(await count(ask, { 'x-api-key': 'sk-svc-nope' }), 401, 'authentication_error', 'invalid_api_key');
+    await expectError(await count({ model: 'svc/auto' }), 400, 'invalid_request_error', 'validation_error', 'messages');
+    await expectError(await count({ ...ask, model: 'nobody/nothing' }), 400, 'invalid_request_error', 'model_not_found', 'model');
+    const embedOnly = await t.keyWith(['inference:embeddings']);
+    await expectError(await count(ask, { 'x-api-key': embedOnly }), 403, 'permission_error', 'insufficient_scopes');
+  });
+});

@@ -71,6 +71,8 @@ export function registerMessages(routes: RouteRegistry<AppEnv>, deps: InferenceD
       signal: abort.signal,
       intelligenceModeHeader: readHeader(c, 'x-intelligence-mode') ?? null,
       ...endUserHeader(c),
+      access: c.get('access'),
+      trace: c.get('trace'),
       ...(forwardHeaders ? { forwardHeaders } : {}),
     });
     const id = `msg_${randomId(24)}`;

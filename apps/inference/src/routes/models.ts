@@ -8,7 +8,7 @@ import { reportMode } from '../report-mode.js';
 import type { RouteRegistry } from '../route-registry.js';
 
 /** Routing aliases are model identifiers too (spec §Routing aliases). */
-const aliases = ['svc/auto', 'svc/auto-quality', 'svc/auto-value', 'svc/auto-speed', 'svc/auto-safety'];
+export const routingAliases: readonly string[] = ['svc/auto', 'svc/auto-quality', 'svc/auto-value', 'svc/auto-speed', 'svc/auto-safety'];
 const aliasCreated = 1767225600; // 2026-01-01: when the alias set was published
 
 interface WireModel {
@@ -51,14 +51,14 @@ export function registerModels(routes: RouteRegistry<AppEnv>, deps: InferenceDep
   const mode = reportMode();
   routes.add(listModelsRoute, mode, (c) => {
     const data: WireModel[] = deps.gateway.catalog.list().map(toWire);
-    for (const id of aliases) data.push({ id, object: 'model', created: aliasCreated, owned_by: 'svc' });
+    for (const id of routingAliases) data.push({ id, object: 'model', created: aliasCreated, owned_by: 'svc' });
     return c.json({ object: 'list', data });
   });
 
   // Greedy, so an unencoded slug with a slash matches too; SDKs send it percent-encoded.
   routes.add(retrieveModelRoute, mode, (c) => {
     const id = decodeURIComponent(c.req.param('model') ?? '');
-    if (aliases.includes(id)) return c.json({ id, object: 'model', created: aliasCreated, owned_by: 'svc' });
+    if (routingAliases.includes(id)) return c.json({ id, object: 'model', created: aliasCreated, owned_by: 'svc' });
     const model = deps.gateway.catalog.get(id);
     if (!model) throw notFound(`The model '${id}' does not exist or is not available.`, 'model');
     return c.json(toWire(model));

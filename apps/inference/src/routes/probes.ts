@@ -1,6 +1,7 @@
 import { defineRoute, jsonResponse, publicAccess } from '@svc/openapi';
 import type { Env } from 'hono';
 import type { InferenceDeps } from '../deps.js';
+import { checkMetricsAccess } from '../metrics-access.js';
 import type { RouteRegistry } from '../route-registry.js';
 
 export const healthRoute = defineRoute({
@@ -32,17 +33,23 @@ export const metricsRoute = defineRoute({
   path: '/metrics',
   operationId: 'getMetrics',
   summary: 'Prometheus metrics of this instance',
+  description:
+    'Spend per model and traffic per route, so not public: with SVC_METRICS_TOKEN set, callers send `Authorization: Bearer <token>`; without it, only loopback callers are answered. METRICS_PORT serves the same text on a port of its own.',
   tags: ['Operations'],
   auth: publicAccess,
   responses: { 200: { description: 'The Prometheus text exposition.', content: { 'text/plain': null } } },
+  errors: [401, 403],
 });
 
 /** `/health` (liveness), `/ready` (dependency checks), `/metrics` (Prometheus text); public. Both apps mount them. */
-export function registerProbes<E extends Env>(routes: RouteRegistry<E>, deps: Pick<InferenceDeps, 'readiness' | 'metrics'>): void {
+export function registerProbes<E extends Env>(routes: RouteRegistry<E>, deps: Pick<InferenceDeps, 'readiness' | 'metrics' | 'metricsToken'>): void {
   routes.add(healthRoute, (c) => c.json({ status: 'ok' }));
   routes.add(readyRoute, async (c) => {
     const readiness = await deps.readiness();
     return c.json(readiness, readiness.ready ? 200 : 503);
   });
-  routes.add(metricsRoute, async (c) => c.body(await deps.metrics.metrics(), 200, { 'content-type': deps.metrics.contentType }));
+  routes.add(metricsRoute, async (c) => {
+    checkMetricsAccess(c, deps.metricsToken);
+    return c.body(await deps.metrics.metrics(), 200, { 'content-type': deps.metrics.contentType });
+  });
 }

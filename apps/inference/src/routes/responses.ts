@@ -49,6 +49,8 @@ export function registerResponses(routes: RouteRegistry<AppEnv>, deps: Inference
       signal: abort.signal,
       intelligenceModeHeader: readHeader(c, 'x-intelligence-mode') ?? null,
       ...endUserHeader(c),
+      access: c.get('access'),
+      trace: c.get('trace'),
     });
     const createdAt = Math.floor(Date.now() / 1000);
     if (response.kind === 'json') {

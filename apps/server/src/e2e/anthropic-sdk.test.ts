@@ -99,6 +99,12 @@ function messagesSuite(sdk: Sdk, served: Served, url: () => string) {
       error: { type: 'error', error: { type: 'invalid_request_error', param: 'messages' } },
     });
   });
+
+  it('counts tokens with messages.countTokens, and refuses an unknown model as a BadRequestError', async () => {
+    const counted = await client().messages.countTokens({ model: served.model, system: 'Be brief.', messages: [{ role: 'user', content: 'How many tokens is this?' }], tools });
+    expect(counted.input_tokens).toBeGreaterThan(10);
+    await expect(client().messages.countTokens({ model: 'nobody/nothing', messages: [{ role: 'user', content: 'x' }] })).rejects.toBeInstanceOf(sdk.BadRequestError);
+  });
 }
 
 describe('anthropic SDKs against the gateway (mock provider)', () => {

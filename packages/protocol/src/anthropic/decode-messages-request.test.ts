@@ -1,6 +1,6 @@
 import { GatewayError } from '@svc/core';
 import { describe, expect, it } from 'vitest';
-import { decodeMessagesRequest } from './decode-messages-request.js';
+import { decodeCountTokensRequest, decodeMessagesRequest } from './decode-messages-request.js';
 
 const base = { model: 'claude-sonnet-4-5', max_tokens: 256, messages: [{ role: 'user', content: 'hi' }] };
 
@@ -98,5 +98,21 @@ describe('decodeMessagesRequest', () => {
 
   it('refuses a body that is not an object', () => {
     expect(rejection([])).toMatchObject({ status: 400, param: null });
+  });
+});
+
+describe('decodeCountTokensRequest', () => {
+  it('takes the Messages body without max_tokens and maps it like decodeMessagesRequest', () => {
+    const { max_tokens: _, ...body } = { ...base, system: 'Be brief.', thinking: { type: 'enabled', budget_tokens: 2048 } };
+    const request = decodeCountTokensRequest(body);
+    expect(request.messages).toEqual([
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'hi' },
+    ]);
+    expect(request.maxTokens).toBeUndefined();
+  });
+
+  it('still validates the rest of the body', () => {
+    expect(() => decodeCountTokensRequest({ model: 'm', messages: [] })).toThrow(/messages/);
   });
 });

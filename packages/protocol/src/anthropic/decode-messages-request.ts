@@ -4,8 +4,10 @@ import { toRoutingHints, toRoutingOverride, toSvcOptions } from '../openai/decod
 import { issueToError } from '../shared/issue-to-error.js';
 import {
   type AnthropicContentBlock,
+  type AnthropicCountTokensRequest,
   type AnthropicInputMessage,
   type AnthropicMessagesRequest,
+  countTokensRequestSchema,
   messagesRequestSchema,
 } from './messages-request-schema.js';
 
@@ -39,7 +41,23 @@ export function decodeMessagesRequest(body: unknown): ChatRequest {
   return toChatRequest(result.output);
 }
 
-function toChatRequest(wire: AnthropicMessagesRequest): ChatRequest {
+/**
+ * Validates an Anthropic `POST /v1/messages/count_tokens` body (the Messages body without
+ * `max_tokens` and `stream`) and maps it to the canonical {@link ChatRequest} the same way as
+ * {@link decodeMessagesRequest}, so what is counted is what a `/v1/messages` call would send.
+ *
+ * @throws GatewayError 400 `invalid_request_error` naming the first offending field.
+ */
+export function decodeCountTokensRequest(body: unknown): ChatRequest {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw invalidRequest('The request body must be a JSON object.', null);
+  }
+  const result = v.safeParse(countTokensRequestSchema, body, parseConfig);
+  if (!result.success) throw issueToError(result.issues[0]);
+  return toChatRequest(result.output);
+}
+
+function toChatRequest(wire: AnthropicCountTokensRequest & Partial<Pick<AnthropicMessagesRequest, 'max_tokens' | 'stream'>>): ChatRequest {
   const messages: ChatMessage[] = [];
   if (wire.system != null) {
     const system = typeof wire.system === 'string' ? wire.system : wire.system.map((b) => b.text).join('\n');
@@ -48,8 +66,8 @@ function toChatRequest(wire: AnthropicMessagesRequest): ChatRequest {
   for (let i = 0; i < wire.messages.length; i++) decodeMessage(wire.messages[i]!, i, messages);
 
   const out: ChatRequest = { model: wire.model, messages, stream: wire.stream ?? false, n: 1, includeUsage: true };
-  out.maxTokens = wire.max_tokens;
-  if (wire.thinking?.type === 'enabled') {
+  if (wire.max_tokens != null) out.maxTokens = wire.max_tokens;
+  if (wire.thinking?.type === 'enabled' && wire.max_tokens != null) {
     const budget = wire.thinking.budget_tokens;
     if (budget >= wire.max_tokens) {
       throw invalidRequest("Invalid 'thinking.budget_tokens': must be less than max_tokens.", 'thinking.budget_tokens');

@@ -18,13 +18,21 @@ describe('encodeMessagesResponse', () => {
       role: 'assistant',
       model: 'openai/gpt-4o-mini',
       content: [
-        { type: 'text', text: 'Let me check.', citations: null },
+        { type: 'text', text: 'Let me check.' },
         { type: 'tool_use', id: 'call_1', name: 'get_weather', input: { city: 'Paris' } },
       ],
       stop_reason: 'tool_use',
       stop_sequence: null,
       usage: { input_tokens: 30, output_tokens: 7, cache_read_input_tokens: 60, cache_creation_input_tokens: 10 },
     });
+  });
+
+  it('omits `citations` on a text block: the Vercel AI SDK rejects `citations: null`', () => {
+    const body = encodeMessagesResponse(
+      { model: 'm', choices: [{ index: 0, finishReason: 'stop', message: { role: 'assistant', content: 'Hi.' } }], usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 } },
+      { id: 'msg_2', model: 'm' },
+    );
+    expect(body.content[0]).not.toHaveProperty('citations');
   });
 
   it.each([

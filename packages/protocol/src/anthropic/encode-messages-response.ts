@@ -3,7 +3,11 @@ import type { ChatResult, FinishReason, GatewayError, SvcMetadata, Usage } from 
 export type AnthropicStopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use' | 'refusal';
 
 export type AnthropicOutputBlock =
-  | { type: 'text'; text: string; citations: null }
+  /**
+   * No `citations` key: Anthropic omits it on a plain answer, and the Vercel AI SDK's Anthropic
+   * provider rejects `citations: null` (its schema is an optional array).
+   */
+  | { type: 'text'; text: string }
   | { type: 'thinking'; thinking: string; signature: string }
   | { type: 'tool_use'; id: string; name: string; input: unknown };
 
@@ -84,7 +88,7 @@ export function encodeMessagesResponse(result: ChatResult, meta: MessagesRespons
   const message = choice?.message;
   if (message?.reasoning) content.push({ type: 'thinking', thinking: message.reasoning, signature: '' });
   const text = (message?.content ?? '') + (message?.refusal ?? '');
-  if (text !== '') content.push({ type: 'text', text, citations: null });
+  if (text !== '') content.push({ type: 'text', text });
   for (const call of message?.toolCalls ?? []) {
     content.push({ type: 'tool_use', id: call.id, name: call.name, input: parseToolInput(call.arguments) });
   }

@@ -1,4 +1,4 @@
-export { decodeMessagesRequest } from './decode-messages-request.js';
+export { decodeCountTokensRequest, decodeMessagesRequest } from './decode-messages-request.js';
 export {
   type AnthropicErrorBody,
   type AnthropicErrorType,
@@ -11,5 +11,5 @@ export {
   encodeMessagesResponse,
   type MessagesResponseMeta,
 } from './encode-messages-response.js';
-export { type AnthropicMessagesRequest, messagesRequestSchema } from './messages-request-schema.js';
+export { type AnthropicCountTokensRequest, type AnthropicMessagesRequest, countTokensRequestSchema, messagesRequestSchema } from './messages-request-schema.js';
 export { MessagesStreamEncoder, type MessagesStreamEncoderOptions } from './messages-stream-encoder.js';

@@ -144,7 +144,14 @@ export const messagesRequestSchema = obj({
   svc: opt(svcBlockSchema),
 });
 
+/**
+ * `POST /v1/messages/count_tokens`: the Messages body without `max_tokens` and `stream`
+ * (a client may still send them; like every unknown key they are dropped).
+ */
+export const countTokensRequestSchema = v.omit(messagesRequestSchema, ['max_tokens', 'stream']);
+
 /** The validated Messages request, still in wire names. */
 export type AnthropicMessagesRequest = v.InferOutput<typeof messagesRequestSchema>;
+export type AnthropicCountTokensRequest = v.InferOutput<typeof countTokensRequestSchema>;
 export type AnthropicInputMessage = v.InferOutput<typeof messageSchema>;
 export type AnthropicContentBlock = v.InferOutput<typeof contentBlockSchema>;

@@ -60,7 +60,7 @@ describe('MessagesStreamEncoder', () => {
     ]);
     expect(events[0]!.data).toMatchObject({ message: { id: 'msg_abc', content: [], stop_reason: null, usage: { input_tokens: 0, output_tokens: 0 } } });
     expect(events.filter((e) => e.event.startsWith('content_block')).map((e) => e.data.index)).toEqual([0, 0, 0, 0, 1, 1, 1, 1, 2, 2]);
-    expect(events[1]!.data.content_block).toEqual({ type: 'text', text: '', citations: null });
+    expect(events[1]!.data.content_block).toEqual({ type: 'text', text: '' });
     expect(events[5]!.data.content_block).toEqual({ type: 'tool_use', id: 'call_1', name: 'get_weather', input: {} });
     const json = events.filter((e) => e.data.index === 1 && e.event === 'content_block_delta').map((e) => (e.data.delta as { partial_json: string }).partial_json);
     expect(JSON.parse(json.join(''))).toEqual({ city: 'Paris' });

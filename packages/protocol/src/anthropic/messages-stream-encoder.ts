@@ -137,7 +137,7 @@ export class MessagesStreamEncoder {
     if (this.#open?.kind !== kind) {
       out = this.#openBlock(
         { kind },
-        kind === 'text' ? { type: 'text', text: '', citations: null } : { type: 'thinking', thinking: '', signature: '' },
+        kind === 'text' ? { type: 'text', text: '' } : { type: 'thinking', thinking: '', signature: '' },
       );
     }
     const delta = kind === 'text' ? { type: 'text_delta', text } : { type: 'thinking_delta', thinking: text };

@@ -1,0 +1,83 @@
+import type { AccessRecord } from '@svc/pipeline';
+import type { Logger, TraceSpan, Tracing } from '@svc/telemetry';
+import type { MiddlewareHandler } from 'hono';
+import type { AppEnv } from './env.js';
+import { onResponseClosed, readHeader } from './node-request.js';
+
+/** Probes and scrapes: called every few seconds by machines, they would drown the log. */
+const quiet = new Set(['/health', '/ready', '/metrics']);
+
+const numberHeader = (value: string | null): number | undefined => (value === null || value === '' ? undefined : Number(value));
+
+/**
+ * One structured line per request at `info` (`msg: "request"`), written when the answer is
+ * complete (a stream: when its last byte is written or the client left): request id, org, key
+ * prefix, method, route pattern, status, latency, and for answers the model, provider, mode,
+ * cache layer, tokens, cost and the end user as a hash. Never a key, a prompt or an answer:
+ * only the caller's key prefix and what the pipeline put in the request's AccessRecord.
+ */
+export function accessLog(logger: Logger, tracing: Tracing): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const started = performance.now();
+    const access: AccessRecord = {};
+    c.set('access', access);
+    const quietPath = quiet.has(c.req.path);
+    // One trace per request, a child of the caller's traceparent; probes are not traced.
+    const span = quietPath ? undefined : tracing.request(c.req.method, (name) => readHeader(c, name), { 'http.request.method': c.req.method });
+    if (span) c.set('trace', span);
+    await next();
+    if (quietPath) return;
+    const write = () => {
+      const caller = c.get('caller');
+      const headers = c.res.headers;
+      if (span) endRequestSpan(span, c.req.method, c.req.routePath, c.res.status, access, c.get('requestId'), caller?.org.id);
+      logger.info(
+        {
+          request_id: c.get('requestId') ?? headers.get('x-svc-request-id') ?? undefined,
+          org: caller?.org.id,
+          key_prefix: caller?.keyPrefix,
+          method: c.req.method,
+          route: c.req.routePath,
+          status: c.res.status,
+          latency_ms: Math.round(performance.now() - started),
+          model: access.model ?? headers.get('x-svc-model') ?? undefined,
+          provider: access.provider ?? headers.get('x-svc-provider') ?? undefined,
+          mode: access.mode ?? headers.get('x-svc-intelligence-mode') ?? undefined,
+          cache: access.cache ?? undefined,
+          prompt_tokens: access.promptTokens ?? numberHeader(headers.get('x-svc-input-tokens')),
+          completion_tokens: access.completionTokens ?? numberHeader(headers.get('x-svc-output-tokens')),
+          cost_usd: access.costUsd ?? numberHeader(headers.get('x-svc-cost-usd')),
+          end_user: access.endUser,
+        },
+        'request',
+      );
+    };
+    const type = c.res.headers.get('content-type');
+    const streamed = type !== null && (type.startsWith('text/event-stream') || type.startsWith('audio/'));
+    if (!streamed || !c.res.body) return write();
+    if (onResponseClosed(c, write)) return;
+    // Not on Node (app.request(), other runtimes): the line follows the body's last chunk.
+    c.res = new Response(c.res.body.pipeThrough(new TransformStream({ flush: write })), c.res);
+  };
+}
+
+/** The request span's name and attributes (OpenTelemetry HTTP and GenAI semantic conventions). */
+function endRequestSpan(span: TraceSpan, method: string, route: string, status: number, access: AccessRecord, requestId: string | undefined, orgId: string | undefined): void {
+  span.rename(`${method} ${route}`);
+  const attributes: Record<string, string | number | boolean> = { 'http.route': route, 'http.response.status_code': status };
+  if (requestId) attributes['svc.request_id'] = requestId;
+  if (orgId) attributes['svc.org_id'] = orgId;
+  if (access.model) {
+    attributes['gen_ai.operation.name'] = 'chat';
+    attributes['gen_ai.response.model'] = access.model;
+  }
+  if (access.requestedModel) attributes['gen_ai.request.model'] = access.requestedModel;
+  if (access.provider) attributes['gen_ai.provider.name'] = access.provider;
+  if (access.promptTokens !== undefined) attributes['gen_ai.usage.input_tokens'] = access.promptTokens;
+  if (access.completionTokens !== undefined) attributes['gen_ai.usage.output_tokens'] = access.completionTokens;
+  if (access.costUsd !== undefined) attributes['svc.cost_usd'] = access.costUsd;
+  if (access.mode) attributes['svc.intelligence_mode'] = access.mode;
+  if (access.cache !== undefined) attributes['svc.cache'] = access.cache === false ? 'miss' : access.cache;
+  span.set(attributes);
+  span.end(status >= 500 ? new Error(`HTTP ${status}`) : undefined);
+}

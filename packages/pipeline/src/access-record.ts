@@ -1,0 +1,52 @@
+import { createHash } from 'node:crypto';
+import type { ChatRequest, IntelligenceMode, Usage } from '@svc/core';
+
+/**
+ * What a request's access-log line knows beyond the edge's own fields (request id, caller,
+ * route, status, latency): the edge puts an empty record on the RequestContext, the pipeline
+ * fills it once at the request's ending (answer, stream end or cache hit). Never prompt text
+ * or a secret; the end user only as a hash.
+ */
+export interface AccessRecord {
+  /** The `model` the client asked for (an alias, a slug or a bare name). */
+  requestedModel?: string;
+  /** The model that answered. */
+  model?: string;
+  provider?: string;
+  mode?: IntelligenceMode;
+  /** The cache layer that answered (`l0`, `l1`, `semantic`), or false for a provider answer. */
+  cache?: string | false;
+  promptTokens?: number;
+  completionTokens?: number;
+  costUsd?: number;
+  /** {@link hashEndUser} of the request's `user`. */
+  endUser?: string;
+}
+
+/**
+ * The end user as the access log shows it: 16 hex characters of SHA-256 over the organisation
+ * and the client's `user`, so lines of one user correlate within an organisation and the
+ * identifier itself (often an e-mail) is not written.
+ */
+export function hashEndUser(orgId: string, user: string): string {
+  return createHash('sha256').update(`${orgId}\u0000${user}`).digest('hex').slice(0, 16);
+}
+
+/** Fills `record` (when the edge gave one) with a chat request's ending. */
+export function noteChatEnding(
+  record: AccessRecord | undefined,
+  ending: { orgId: string; request: Pick<ChatRequest, 'user' | 'model'>; model: string; provider: string; mode: IntelligenceMode; cache: string | false; usage: Usage | undefined; costUsd: number | undefined },
+): void {
+  if (!record) return;
+  record.requestedModel = ending.request.model;
+  record.model = ending.model;
+  record.provider = ending.provider;
+  record.mode = ending.mode;
+  record.cache = ending.cache;
+  if (ending.usage) {
+    record.promptTokens = ending.usage.promptTokens;
+    record.completionTokens = ending.usage.completionTokens;
+  }
+  if (ending.costUsd !== undefined) record.costUsd = ending.costUsd;
+  if (ending.request.user) record.endUser = hashEndUser(ending.orgId, ending.request.user);
+}
