@@ -15,7 +15,7 @@ export interface RecallFloors {
 
 const calibrated: Readonly<Record<string, RecallFloors>> = {
   'all-MiniLM-L6-v2': { self: 0.45, other: 0.56 },
-  'hashed-ngram-v1-512': { self: 0.5, other: 0.5 },
+  'hashed-ngram-v1-512': { self: 0.37, other: 0.36 },
 };
 
 const FALLBACK: RecallFloors = { self: 0.6, other: 0.7 };
