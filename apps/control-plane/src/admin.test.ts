@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createInferenceApp } from '@svc/inference';
+import { endUserSubject } from '@svc/memory';
 import { type Runtime, createRuntime, parseEnv } from '@svc/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createControlPlaneApp } from './app.js';
@@ -274,5 +275,24 @@ describe.skipIf(!sharedStores && process.env.CI !== 'true')('revocation across i
     } finally {
       await Promise.all([a.close(), b.close()]);
     }
+  });
+});
+
+describe('admin memory of an organisation', () => {
+  it('sets memory_scope, lists an end user’s facts, deletes one and forgets the end user', async () => {
+    const org = await json<{ id: string; memory_scope: string }>(await admin('POST', '/v1/admin/orgs', { name: `memory-${randomUUID()}` }));
+    expect(org.memory_scope).toBe('end_user');
+    expect(await json(await admin('PATCH', `/v1/admin/orgs/${org.id}`, { memory_scope: 'organization' }))).toMatchObject({ memory_scope: 'organization' });
+    expect((await admin('PATCH', `/v1/admin/orgs/${org.id}`, { memory_scope: 'everyone' })).status).toBe(400);
+
+    runtime.memory.remember({ orgId: org.id, subject: endUserSubject(org.id, 'ada') }, 'I live in Lisbon. I have two cats.');
+    await runtime.memory.idle();
+    const listed = await json<{ data: { id: string; text: string }[] }>(await admin('GET', `/v1/admin/orgs/${org.id}/memory?user=ada`));
+    expect(listed.data.map((m) => m.text).sort()).toEqual(['I have two cats.', 'I live in Lisbon.']);
+    expect(await json(await admin('DELETE', `/v1/admin/orgs/${org.id}/memory/${listed.data[0]!.id}`))).toMatchObject({ deleted: true });
+    expect((await admin('DELETE', `/v1/admin/orgs/${org.id}/memory/${listed.data[0]!.id}`)).status).toBe(404);
+    expect(await json(await admin('DELETE', `/v1/admin/orgs/${org.id}/memory?user=ada`))).toEqual({ object: 'memory.forgotten', user: 'ada', deleted: 1 });
+    expect((await admin('GET', `/v1/admin/orgs/${org.id}/memory`)).status).toBe(400);
+    expect((await admin('GET', `/v1/admin/orgs/${randomUUID()}/memory?user=ada`)).status).toBe(404);
   });
 });

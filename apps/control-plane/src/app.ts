@@ -6,6 +6,7 @@ import type { ControlPlaneDeps } from './deps.js';
 import type { ControlEnv } from './env.js';
 import { requireSession } from './session.js';
 import { registerAdminKeys } from './routes/admin-keys.js';
+import { registerAdminMemory } from './routes/admin-memory.js';
 import { registerAdminOrgs } from './routes/admin-orgs.js';
 import { registerAdminProviderKeys } from './routes/admin-provider-keys.js';
 import { registerRoutingDecisions } from './routes/admin-routing-decisions.js';
@@ -84,6 +85,7 @@ export function createControlPlaneApp(deps: ControlPlaneDeps): Hono<ControlEnv> 
   registerOnboardingProgress(routes, deps);
   registerOnboardingNextStep(routes, deps);
   registerAdminOrgs(routes, deps);
+  registerAdminMemory(routes, deps);
   registerAdminKeys(routes, deps);
   registerAdminUsers(routes, deps);
   registerAdminProviderKeys(routes, deps);

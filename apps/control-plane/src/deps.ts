@@ -5,6 +5,7 @@ import type { AlertRepository, DashboardUsageRepository, DashboardUserRepository
 import type { GovernanceSource } from '@svc/governance';
 import type { Kv } from '@svc/kv';
 import type { Limiter } from '@svc/limits';
+import type { MemoryStore } from '@svc/memory';
 import type { LearnSink, SharedSwitches } from '@svc/pipeline';
 import type { CircuitBreakers, HedgeStats, LatencyTracker } from '@svc/resilience';
 import type { CacheService, Readiness, Runtime } from '@svc/runtime';
@@ -46,6 +47,8 @@ export interface ControlPlaneDeps {
   breakers: Pick<CircuitBreakers, 'list' | 'reset'>;
   /** Monthly spend against budgets (`GET /v1/admin/orgs/{id}/spend`). */
   limiter: Pick<Limiter, 'spend' | 'keySpend'>;
+  /** Organisations' memory (admin list and forget). */
+  memory: Pick<MemoryStore, 'list' | 'forget' | 'forgetSubject'>;
   /** The answer caches: stats and purge. */
   cache: Pick<CacheService, 'stats' | 'purge'>;
   /** Hedging counters, learned latencies and the run-time default. */
