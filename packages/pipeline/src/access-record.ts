@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import type { ChatRequest, IntelligenceMode, Usage } from '@svc/core';
+import { endUserSubject } from '@svc/memory';
 
 /**
  * What a request's access-log line knows beyond the edge's own fields (request id, caller,
@@ -19,23 +19,24 @@ export interface AccessRecord {
   promptTokens?: number;
   completionTokens?: number;
   costUsd?: number;
-  /** {@link hashEndUser} of the request's `user`. */
+  /** {@link hashEndUser} of the request's end user (`x-svc-user`, else its `user`). */
   endUser?: string;
 }
 
 /**
- * The end user as the access log shows it: 16 hex characters of SHA-256 over the organisation
- * and the client's `user`, so lines of one user correlate within an organisation and the
- * identifier itself (often an e-mail) is not written.
+ * The end user as the access log shows it: the memory subject (`u:` and 32 hex characters of
+ * SHA-256 over the organisation and the id, `@svc/memory`), so lines of one user correlate within
+ * an organisation and with their memory rows, and the identifier itself (often an e-mail) is not
+ * written.
  */
 export function hashEndUser(orgId: string, user: string): string {
-  return createHash('sha256').update(`${orgId}\u0000${user}`).digest('hex').slice(0, 16);
+  return endUserSubject(orgId, user);
 }
 
 /** Fills `record` (when the edge gave one) with a chat request's ending. */
 export function noteChatEnding(
   record: AccessRecord | undefined,
-  ending: { orgId: string; request: Pick<ChatRequest, 'user' | 'model'>; model: string; provider: string; mode: IntelligenceMode; cache: string | false; usage: Usage | undefined; costUsd: number | undefined },
+  ending: { orgId: string; endUser?: string | undefined; request: Pick<ChatRequest, 'user' | 'model'>; model: string; provider: string; mode: IntelligenceMode; cache: string | false; usage: Usage | undefined; costUsd: number | undefined },
 ): void {
   if (!record) return;
   record.requestedModel = ending.request.model;
@@ -48,5 +49,7 @@ export function noteChatEnding(
     record.completionTokens = ending.usage.completionTokens;
   }
   if (ending.costUsd !== undefined) record.costUsd = ending.costUsd;
-  if (ending.request.user) record.endUser = hashEndUser(ending.orgId, ending.request.user);
+  // The edge's end user (x-svc-user) wins over the body's, as it does for memory.
+  const endUser = ending.endUser ?? ending.request.user;
+  if (endUser) record.endUser = hashEndUser(ending.orgId, endUser);
 }

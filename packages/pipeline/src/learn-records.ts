@@ -30,7 +30,7 @@ export class LearnRecorder {
   ): void {
     const { metrics, learn } = this.deps;
     const createdAt = new Date();
-    noteChatEnding(context.access, { orgId: context.caller.org.id, request, model: answer.model, provider: answer.provider, mode, cache: hit.layer, usage, costUsd: usage && cost ? 0 : undefined });
+    noteChatEnding(context.access, { orgId: context.caller.org.id, endUser: context.endUser, request, model: answer.model, provider: answer.provider, mode, cache: hit.layer, usage, costUsd: usage && cost ? 0 : undefined });
     metrics.cacheHits.series(hit.layer, 'chat').inc();
     if (usage && cost) {
       if (cost.savingsUsd > 0) metrics.model(answer.provider, answer.model).savingsUsd.inc(cost.savingsUsd);
@@ -121,7 +121,7 @@ export class LearnRecorder {
   ): void {
     const { learn } = this.deps;
     const createdAt = new Date();
-    noteChatEnding(context.access, { orgId: context.caller.org.id, request, model: model.id, provider: model.provider, mode, cache: false, usage, costUsd: cost?.costUsd });
+    noteChatEnding(context.access, { orgId: context.caller.org.id, endUser: context.endUser, request, model: model.id, provider: model.provider, mode, cache: false, usage, costUsd: cost?.costUsd });
     if (usage && cost) this.countSpend(model, usage, cost);
     const row = extra.billed ?? (usage && cost ? { usage, cost } : undefined);
     const status = outcome === 'ok' || outcome === 'client_closed' ? 200 : 502;
