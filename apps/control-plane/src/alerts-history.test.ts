@@ -83,7 +83,7 @@ describe('GET /v1/alerts/history', () => {
     expect(opened).toHaveLength(1);
     expect(opened[0]).toMatchObject({ kind: 'breaker_open', org_id: null, severity: 'warning' });
     expect(opened[0]!.message).toContain(`Circuit breaker of ${breaker} opened`);
-    expect((await ctx.request('/v1/observability/breakers/reset', { body: { key: breaker }, key })).status).toBe(204);
+    expect((await ctx.request('/v1/observability/breakers/reset', { body: { key: breaker } })).status).toBe(204);
     await ctx.runtime.alerts.flush();
     expect((await json<History>(await ctx.request(`/v1/alerts/history?alert_id=${opened[0]!.id}`, { key }))).data[0]).toMatchObject({ status: 'resolved' });
   });
