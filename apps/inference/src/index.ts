@@ -4,6 +4,8 @@ export type { InferenceDeps } from './deps.js';
 export type { AppEnv } from './env.js';
 export { errorResponse, notFoundHandler, onError } from './errors.js';
 export { readBodyText, readJson } from './read-body.js';
+export { DEFAULT_MAX_JSON_DEPTH, type JsonShapeRules, checkJsonShape } from './json-shape.js';
+export { refuseMalformedUrl } from './refuse-malformed-url.js';
 export { type OutsideApiMount, type RouteAdder, RouteRegistry, type RouteHandlers, type RouteRegistryOptions } from './route-registry.js';
 export { registerOpenApi } from './routes/openapi.js';
 export { registerProbes } from './routes/probes.js';
