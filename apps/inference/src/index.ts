@@ -6,6 +6,7 @@ export { errorResponse, notFoundHandler, onError } from './errors.js';
 export { readBodyText, readJson } from './read-body.js';
 export { DEFAULT_MAX_JSON_DEPTH, type JsonShapeRules, checkJsonShape } from './json-shape.js';
 export { refuseMalformedUrl } from './refuse-malformed-url.js';
+export { apiHeaders } from './api-headers.js';
 export { type OutsideApiMount, type RouteAdder, RouteRegistry, type RouteHandlers, type RouteRegistryOptions } from './route-registry.js';
 export { registerOpenApi } from './routes/openapi.js';
 export { registerProbes } from './routes/probes.js';
