@@ -100,14 +100,35 @@ export class DbCircuit {
       this.openUntil = 0;
       return value;
     } catch (error) {
-      if (!isDbUnavailable(error)) throw error;
-      this.lastError = error;
+      if (!isDbUnavailable(error)) throw withoutQueryParams(error);
+      this.lastError = withoutQueryParams(error);
       this.openUntil = this.now() + this.cooldownMs;
       throw error instanceof DbUnavailableError ? error : new DbUnavailableError('PostgreSQL is unavailable.', { cause: error });
     } finally {
       clearTimeout(timer);
     }
   }
+}
+
+/**
+ * Drizzle's query errors carry the bound values in their message (`Failed query: ... params:
+ * ...`), i.e. prompt text, memories, e-mail addresses, and the errors end up in warnings. Every
+ * such error in the chain (a DbConflictError's cause too) keeps the query and loses the values;
+ * in place, as the error is the caller's to rethrow.
+ */
+export function withoutQueryParams(error: unknown): unknown {
+  let current: unknown = error;
+  for (let depth = 0; depth < 6 && current instanceof Error; depth++) {
+    const query = (current as { query?: unknown }).query;
+    if (typeof query === 'string' && 'params' in current && current.message.startsWith('Failed query:')) {
+      const before = current.message;
+      current.message = `Failed query: ${query}\nparams: [redacted]`;
+      if (current.stack) current.stack = current.stack.replace(before, current.message);
+      (current as { params?: unknown }).params = '[redacted]';
+    }
+    current = current.cause;
+  }
+  return error;
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
