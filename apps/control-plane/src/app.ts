@@ -1,4 +1,4 @@
-import { RouteRegistry, notFoundHandler, onError, recordRequest, registerOpenApi, registerProbes } from '@svc/inference';
+import { RouteRegistry, apiHeaders, notFoundHandler, onError, recordRequest, refuseMalformedUrl, registerOpenApi, registerProbes } from '@svc/inference';
 import { Hono } from 'hono';
 import { authenticateKey } from './authenticate-key.js';
 import { registerDashboard } from './dashboard/routes.js';
@@ -51,6 +51,8 @@ export function createControlPlaneApp(deps: ControlPlaneDeps): Hono<ControlEnv> 
   app.onError(onError(deps.logger));
   app.notFound(notFoundHandler);
   app.use(recordRequest(deps.metrics));
+  app.use(apiHeaders());
+  app.use(refuseMalformedUrl());
   const routes = new RouteRegistry(app, {
     authenticate: authenticateKey(deps),
     session: (aal) => requireSession(deps, { aal }),

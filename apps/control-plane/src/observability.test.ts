@@ -44,6 +44,20 @@ describe('/v1/observability/breakers', () => {
     expect((await call('POST', '/v1/observability/breakers/reset', '{}')).status).toBe(204);
   });
 
+  it('resets only with the admin role: breakers are platform state (403 for a tenant key)', async () => {
+    for (let i = 0; i < 5; i++) await runtime.breakers.record('mock/mock-value', 'failure');
+    const org = await runtime.db.orgs.ensure(`obs-${randomUUID()}`);
+    const reader = await runtime.authenticator.issue({ orgId: org.id, scopes: ['observability:read'] });
+    for (const body of ['{}', JSON.stringify({ key: 'mock/mock-value' })]) {
+      const denied = await call('POST', '/v1/observability/breakers/reset', body, reader.secret);
+      expect(denied.status).toBe(403);
+      expect(denied.headers.get('x-error-id')).toBeTruthy();
+    }
+    expect((await runtime.breakers.status('mock/mock-value')).state).toBe('open');
+    expect((await call('GET', '/v1/observability/breakers', undefined, reader.secret)).status).toBe(200);
+    await runtime.breakers.reset();
+  });
+
   it('validates the reset body (400)', async () => {
     expect((await call('POST', '/v1/observability/breakers/reset', 'not json')).status).toBe(400);
     expect((await call('POST', '/v1/observability/breakers/reset')).status).toBe(400);

@@ -4,6 +4,8 @@ import { anthropicErrors } from './anthropic-errors.js';
 import { authenticate } from './authenticate.js';
 import type { InferenceDeps } from './deps.js';
 import type { AppEnv } from './env.js';
+import { refuseMalformedUrl } from './refuse-malformed-url.js';
+import { apiHeaders } from './api-headers.js';
 import { notFoundHandler, onError } from './errors.js';
 import { REALTIME_PATHS } from './realtime/upgrade-request.js';
 import { recordRequest } from './record-request.js';
@@ -49,6 +51,8 @@ export function createInferenceApp(deps: InferenceDeps, options: InferenceAppOpt
   app.onError(onError(deps.logger, modeHeader));
   app.notFound(notFoundHandler);
   app.use(recordRequest(deps.metrics));
+  app.use(apiHeaders());
+  app.use(refuseMalformedUrl());
   app.use(accessLog(deps.logger, deps.tracing));
   const routes = new RouteRegistry(app, {
     authenticate: authenticate(deps),

@@ -21,7 +21,9 @@ export function onError(logger: Logger, headers?: (c: Context) => Record<string,
   return (thrown: unknown, c: Context): Response => {
     const error = toGatewayError(thrown);
     const requestId = c.get('requestId') as string | undefined;
-    if (error.status >= 500 && error.type === 'internal_error') logger.error({ err: thrown, request_id: requestId }, 'internal error');
+    // An outage is one warning per request, without the stack: the cause is known and shared.
+    if (error.code === 'database_unavailable') logger.warn({ request_id: requestId }, 'database unavailable');
+    else if (error.status >= 500 && error.type === 'internal_error') logger.error({ err: thrown, request_id: requestId }, 'internal error');
     return errorResponse(error, requestId, headers?.(c));
   };
 }

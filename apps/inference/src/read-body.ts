@@ -1,5 +1,6 @@
 import { invalidRequest, payloadTooLarge } from '@svc/core';
 import type { Context } from 'hono';
+import { type JsonShapeRules, checkJsonShape } from './json-shape.js';
 import { nodeIncoming } from './node-request.js';
 
 /**
@@ -30,13 +31,19 @@ export async function readBodyText(c: Context, limit: number): Promise<string> {
   return chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, size).toString('utf8');
 }
 
-/** Parses a JSON body; malformed JSON is a 400, not a 500. */
-export async function readJson(c: Context, limit: number): Promise<unknown> {
+/**
+ * Parses a JSON body; malformed JSON is a 400, not a 500, and so is a body that is valid JSON but
+ * no store or walker can take (nested past `rules.maxDepth`, lone surrogates, NUL by rule).
+ */
+export async function readJson(c: Context, limit: number, rules?: JsonShapeRules): Promise<unknown> {
   const text = await readBodyText(c, limit);
   if (text.length === 0) throw invalidRequest('The request body is empty; send a JSON object.', null, 'invalid_json');
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     throw invalidRequest('The request body is not valid JSON.', null, 'invalid_json');
   }
+  checkJsonShape(value, rules);
+  return value;
 }

@@ -9,7 +9,7 @@ const platform: ProviderRegistryConfig = {
   deepgram: { apiKeys: ['dg-platform'], baseUrl: 'http://deepgram.test' },
   azure: { apiKeys: ['az-platform'], baseUrl: 'https://res.openai.azure.com', apiVersion: '2024-10-21', deployments: { 'gpt-4o': 'prod-4o' } },
   compatible: [{ id: 'groq', apiKeys: ['g-platform'], baseUrl: 'http://groq.test/v1', compatibility: { embeddings: false } }, { id: 'vllm', apiKeys: ['v'], baseUrl: 'http://vllm.test/v1' }],
-  keyCooldowns: { available: async () => [0], failure: async () => undefined, success: async () => {} },
+  keyCooldowns: { order: async () => [0], failure: async () => undefined, success: async () => {} },
   mock: { enabled: true },
 };
 

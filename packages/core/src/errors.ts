@@ -174,7 +174,28 @@ export function circuitBreakerOpen(message: string, retryAfterSeconds?: number):
   });
 }
 
-/** Coerces anything thrown into a GatewayError (unknown errors become 500). */
+/**
+ * 503 `internal_error` / `database_unavailable` with `retry-after: 1`: PostgreSQL cannot be
+ * reached; nothing was written, and trying again shortly may succeed.
+ */
+export function databaseUnavailable(cause?: unknown): GatewayError {
+  return new GatewayError({
+    status: 503,
+    type: 'internal_error',
+    code: 'database_unavailable',
+    message: 'The database is unavailable; try again shortly.',
+    headers: { 'retry-after': '1' },
+    retryable: true,
+    cause,
+  });
+}
+
+/**
+ * Coerces anything thrown into a GatewayError: @svc/db's DbUnavailableError (recognised by its
+ * code, core depending on nothing) becomes 503 `database_unavailable`, other unknown errors 500.
+ */
 export function toGatewayError(error: unknown): GatewayError {
-  return isGatewayError(error) ? error : internalError(error);
+  if (isGatewayError(error)) return error;
+  if (error instanceof Error && (error as { code?: unknown }).code === 'database_unavailable') return databaseUnavailable(error);
+  return internalError(error);
 }

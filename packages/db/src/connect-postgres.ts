@@ -1,6 +1,7 @@
 import { drizzle } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import type { Database } from './database.js';
+import { DbCircuit, guardRepositories } from './availability.js';
 import { type MigrateTarget, migratePostgres } from './migrate.js';
 import { createRepositories } from './repositories/index.js';
 import { probe } from './with-timeout.js';
@@ -9,12 +10,17 @@ export interface PostgresOptions extends MigrateTarget {
   url: string;
   poolSize: number;
   migrate: boolean;
+  /** Limit for opening one connection, ms. */
+  connectTimeoutMs: number;
+  /** Limit for one repository call, ms (see DbCircuitOptions.callTimeoutMs). */
+  callTimeoutMs: number;
 }
 
-function connect(url: string, schema: string | undefined, max: number) {
+function connect(url: string, schema: string | undefined, max: number, connectTimeoutMs: number) {
   return postgres(url, {
     max,
-    connect_timeout: 10,
+    // Seconds; a blackholed database must cost a request this long at most (then the circuit answers).
+    connect_timeout: connectTimeoutMs / 1000,
     idle_timeout: 60,
     // Notices like "schema already exists, skipping" are expected noise, not logs.
     onnotice: () => {},
@@ -25,7 +31,7 @@ function connect(url: string, schema: string | undefined, max: number) {
 export async function connectPostgres(options: PostgresOptions): Promise<Database> {
   const target: MigrateTarget = { migrationsFolder: options.migrationsFolder, schema: options.schema };
   const migrate = async () => {
-    const sql = connect(options.url, options.schema, 1);
+    const sql = connect(options.url, options.schema, 1, Math.max(options.connectTimeoutMs, 10_000));
     try {
       await migratePostgres(sql, target);
     } finally {
@@ -34,11 +40,11 @@ export async function connectPostgres(options: PostgresOptions): Promise<Databas
   };
   if (options.migrate) await migrate();
 
-  const sql = connect(options.url, options.schema, options.poolSize);
+  const sql = connect(options.url, options.schema, options.poolSize, options.connectTimeoutMs);
   let closed: Promise<void> | undefined;
   return {
     kind: 'postgres',
-    ...createRepositories(drizzle(sql)),
+    ...guardRepositories(createRepositories(drizzle(sql)), new DbCircuit({ callTimeoutMs: options.callTimeoutMs })),
     migrate,
     ping: (timeoutMs = 2000) => probe(() => sql`select 1`, timeoutMs),
     close: () => {

@@ -82,6 +82,27 @@ describe.skipIf(!reachable)('createDb on PostgreSQL', () => {
     }
   }, 60_000);
 
+  it('never lets a failed query carry the values it was sent (they reach warnings)', async () => {
+    const schema = randomSchemaName();
+    schemas.push(schema);
+    const db = await createDb({ url, schema, poolSize: 1 });
+    try {
+      // PostgreSQL refuses U+0000 in text: the query fails with the value among its params.
+      const secret = 'my private prompt text';
+      const error = (await db.orgs.create({ name: `${secret}\u0000` }).then(
+        () => undefined,
+        (failure: unknown) => failure,
+      )) as Error;
+      expect(error).toBeInstanceOf(Error);
+      const chain: string[] = [];
+      for (let e: unknown = error; e instanceof Error; e = e.cause) chain.push(e.message, e.stack ?? '', String((e as { params?: unknown }).params ?? ''));
+      expect(chain.join('\n')).not.toContain(secret);
+      expect(error.message).toContain('Failed query:');
+    } finally {
+      await db.close();
+    }
+  }, 60_000);
+
   it('keeps schemas isolated', async () => {
     const [a, b] = [randomSchemaName(), randomSchemaName()];
     schemas.push(a, b);

@@ -21,7 +21,7 @@ export async function createDb(options: CreateDbOptions = {}): Promise<Database>
     if (!/^postgres(ql)?:\/\//.test(url)) {
       throw new Error('database url must start with postgres:// or postgresql://');
     }
-    return connectPostgres({ ...target, url, poolSize: options.poolSize ?? 10, migrate });
+    return connectPostgres({ ...target, url, poolSize: options.poolSize ?? 10, migrate, connectTimeoutMs: options.connectTimeoutMs ?? 3000, callTimeoutMs: options.callTimeoutMs ?? 10_000 });
   }
   return connectPglite({ ...target, dataDir: options.dataDir, migrate });
 }

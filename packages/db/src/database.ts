@@ -68,6 +68,17 @@ export interface CreateDbOptions {
   schema?: string;
   /** PostgreSQL pool size. Default 10. */
   poolSize?: number;
+  /**
+   * Limit for opening one PostgreSQL connection, ms (migrations at start get at least 10 s).
+   * While the database is unreachable, repository calls then fail with DbUnavailableError, at
+   * once for a second after each failure. Default 3000.
+   */
+  connectTimeoutMs?: number;
+  /**
+   * Limit for one repository call, ms: a partitioned database keeps connections open and
+   * silent, and the driver waits forever. Past it the call is DbUnavailableError. Default 10 000.
+   */
+  callTimeoutMs?: number;
   /** Run migrations before returning. Default true. */
   migrate?: boolean;
   /** Override where the SQL migrations live (for bundlers that relocate this package). */

@@ -2,6 +2,7 @@ export { createDb } from './create-db.js';
 export { DataDirError, type DataDirHolder, LOCK_FILE } from './data-dir-lock.js';
 export type { CreateDbOptions, Database, DatabaseKind } from './database.js';
 export { DbConflictError } from './errors.js';
+export { DbUnavailableError, isDbUnavailable } from './availability.js';
 export { defaultMigrationsFolder } from './migrate.js';
 export { isUuid } from './repositories/drizzle.js';
 export { derivedOnboardingSteps } from './repositories/index.js';

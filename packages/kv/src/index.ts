@@ -1,3 +1,4 @@
 export type * from './interface.js';
 export { type MemoryKvOptions, createMemoryKv } from './memory.js';
 export { type RedisKvOptions, createRedisKv } from './redis.js';
+export { type KvCircuitOptions, KvUnavailableError } from './redis-circuit.js';

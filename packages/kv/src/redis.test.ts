@@ -1,4 +1,7 @@
+import { type Server, type Socket, connect, createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { KvUnavailableError } from './redis-circuit.js';
 import { createRedisKv } from './redis.js';
 
 // Port 1 refuses connections: a Redis that is down. No server is needed for these tests.
@@ -29,5 +32,67 @@ describe('redis kv with Redis down', () => {
     expect(errors.length).toBeGreaterThan(0);
     await kv.close();
     expect(await kv.ping()).toBe(false);
+  });
+});
+
+describe('redis kv circuit', () => {
+  it('fails fast while Redis is down: no timeout per call once the connection is known lost', async () => {
+    const kv = createRedisKv({ url: DOWN });
+    await expect(kv.get('a')).rejects.toThrow();
+    const started = performance.now();
+    for (let i = 0; i < 50; i++) await expect(kv.get('a')).rejects.toBeInstanceOf(KvUnavailableError);
+    // 50 calls together well under one connect or command timeout.
+    expect(performance.now() - started).toBeLessThan(200);
+    await kv.close();
+  });
+
+  it('fails fast on a hung Redis after two command timeouts, without the connection dropping', async () => {
+    // Accepts connections and never answers: a blackholed Redis.
+    const sockets: Socket[] = [];
+    const hung = createServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => hung.listen(0, '127.0.0.1', resolve));
+    const kv = createRedisKv({ url: `redis://127.0.0.1:${(hung.address() as AddressInfo).port}`, commandTimeoutMs: 150, circuit: { threshold: 2, cooldownMs: 5_000 } });
+    await expect(kv.get('a')).rejects.toThrow();
+    await expect(kv.get('a')).rejects.toThrow();
+    const started = performance.now();
+    await expect(kv.get('a')).rejects.toBeInstanceOf(KvUnavailableError);
+    expect(performance.now() - started).toBeLessThan(50);
+    await kv.close();
+    for (const socket of sockets) socket.destroy();
+    await new Promise((resolve) => hung.close(resolve));
+  });
+
+  it.skipIf(!process.env.TEST_REDIS_URL)('closes again as soon as Redis is back', async () => {
+    // A TCP proxy to the real Redis that can be cut and restored.
+    const target = new URL(process.env.TEST_REDIS_URL!);
+    const open: Socket[] = [];
+    let proxy: Server | undefined;
+    const start = (port = 0) =>
+      new Promise<number>((resolve) => {
+        proxy = createServer((client) => {
+          const upstream = connect(Number(target.port || 6379), target.hostname);
+          open.push(client, upstream);
+          client.pipe(upstream).pipe(client);
+          client.on('error', () => upstream.destroy());
+          upstream.on('error', () => client.destroy());
+        });
+        proxy.listen(port, '127.0.0.1', () => resolve((proxy!.address() as AddressInfo).port));
+      });
+    const cut = () => {
+      for (const socket of open.splice(0)) socket.destroy();
+      return new Promise((resolve) => proxy!.close(resolve));
+    };
+    const port = await start();
+    const kv = createRedisKv({ url: `redis://127.0.0.1:${port}${target.pathname}`, keyPrefix: `circuit-${Math.random()}:` });
+    await kv.set('k', 'v');
+    await cut();
+    await expect(kv.get('k')).rejects.toThrow();
+    const started = performance.now();
+    await expect(kv.get('k')).rejects.toBeInstanceOf(KvUnavailableError);
+    expect(performance.now() - started).toBeLessThan(50);
+    await start(port);
+    await expect.poll(() => kv.get('k').catch(() => 'down'), { timeout: 3_000, interval: 50 }).toBe('v');
+    await kv.close();
+    await cut();
   });
 });

@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import { checkFields, checkIncrement, checkSteps, checkStreamId, checkWindow, toTtlMs } from './arguments.js';
 import type { ConsumeAllResult, ConsumeStep, ConsumeStepResult, Kv, StreamEntry, WindowResult } from './interface.js';
+import { KvCircuit, type KvCircuitOptions } from './redis-circuit.js';
 import { type ScriptedRedis, defineScripts } from './redis-scripts.js';
 import { RedisSubscriber, quit } from './redis-subscriber.js';
 
@@ -16,6 +17,11 @@ export interface RedisKvOptions {
   commandTimeoutMs?: number;
   /** `ping()` resolves false after this long, ms. Default 500. */
   pingTimeoutMs?: number;
+  /**
+   * The circuit in front of the command connection: while Redis is down, commands reject at
+   * once (KvUnavailableError) instead of each waiting for a timeout. `false` turns it off.
+   */
+  circuit?: KvCircuitOptions | false;
   /** Receives connection errors and errors thrown by subscriber callbacks. Default: ignored. */
   onError?: (error: unknown) => void;
 }
@@ -27,8 +33,9 @@ export interface RedisKvOptions {
  * Failure behaviour: commands issued while disconnected wait in ioredis' offline queue (so a
  * start-up or a short blip costs latency, not errors) but are failed after one reconnection
  * attempt (`maxRetriesPerRequest: 1`, reconnect backoff capped at 500 ms), so while Redis is
- * down every call rejects within about a second instead of hanging. Callers decide whether to
- * fail open or closed.
+ * down every call rejects within about a second instead of hanging; past the first failures
+ * (or at once when the connection drops) a circuit rejects without a round trip until Redis
+ * answers again. Callers decide whether to fail open or closed.
  */
 export function createRedisKv(options: RedisKvOptions): Kv {
   return new RedisKv(options);
@@ -39,6 +46,7 @@ class RedisKv implements Kv {
   private readonly prefix: string;
   private readonly pingTimeoutMs: number;
   private readonly onError: (error: unknown) => void;
+  private readonly circuit: KvCircuit | undefined;
   private subscriber: RedisSubscriber | undefined;
   private closed = false;
 
@@ -56,17 +64,29 @@ class RedisKv implements Kv {
       retryStrategy: (attempt) => Math.min(attempt * 50, 500),
     });
     client.on('error', this.onError);
+    if (options.circuit !== false) {
+      const circuit = new KvCircuit(options.circuit);
+      // 'close' fires on a dropped connection (and on each failed reconnection), 'ready' once usable again.
+      client.on('close', () => circuit.tripped(new Error('Redis connection closed')));
+      client.on('ready', () => circuit.closed());
+      this.circuit = circuit;
+    }
     this.client = defineScripts(client);
   }
 
+  /** One command through the circuit. */
+  private call<T>(command: () => Promise<T>): Promise<T> {
+    return this.circuit ? this.circuit.run(command) : command();
+  }
+
   async get(key: string): Promise<string | null> {
-    return this.client.get(this.prefix + key);
+    return this.call(() => this.client.get(this.prefix + key));
   }
 
   async set(key: string, value: string, options?: { ttlMs?: number }): Promise<void> {
     const ttlMs = options?.ttlMs;
-    if (ttlMs === undefined) await this.client.set(this.prefix + key, value);
-    else await this.client.set(this.prefix + key, value, 'PX', toTtlMs(ttlMs));
+    if (ttlMs === undefined) await this.call(() => this.client.set(this.prefix + key, value));
+    else await this.call(() => this.client.set(this.prefix + key, value, 'PX', toTtlMs(ttlMs)));
   }
 
   async setIfAbsent(key: string, value: string, options?: { ttlMs?: number }): Promise<boolean> {
@@ -74,33 +94,33 @@ class RedisKv implements Kv {
     const ttlMs = options?.ttlMs;
     const reply =
       ttlMs === undefined
-        ? await this.client.set(this.prefix + key, value, 'NX')
-        : await this.client.set(this.prefix + key, value, 'PX', toTtlMs(ttlMs), 'NX');
+        ? await this.call(() => this.client.set(this.prefix + key, value, 'NX'))
+        : await this.call(() => this.client.set(this.prefix + key, value, 'PX', toTtlMs(ttlMs), 'NX'));
     return reply === 'OK';
   }
 
   async delete(key: string): Promise<boolean> {
-    return (await this.client.del(this.prefix + key)) > 0;
+    return (await this.call(() => this.client.del(this.prefix + key))) > 0;
   }
 
   async take(key: string): Promise<string | null> {
-    return this.client.getdel(this.prefix + key);
+    return this.call(() => this.client.getdel(this.prefix + key));
   }
 
   async ttl(key: string): Promise<number> {
-    return this.client.pttl(this.prefix + key);
+    return this.call(() => this.client.pttl(this.prefix + key));
   }
 
   async increment(key: string, by = 1, options?: { ttlMs?: number }): Promise<number> {
     checkIncrement(by);
     const ttlMs = options?.ttlMs;
-    if (ttlMs === undefined) return this.client.incrby(this.prefix + key, by);
-    return this.client.svcIncrementWithTtl(this.prefix + key, by, toTtlMs(ttlMs));
+    if (ttlMs === undefined) return this.call(() => this.client.incrby(this.prefix + key, by));
+    return this.call(() => this.client.svcIncrementWithTtl(this.prefix + key, by, toTtlMs(ttlMs)));
   }
 
   async consumeWindow(key: string, cost: number, limit: number, windowMs: number): Promise<WindowResult> {
     checkWindow(cost, limit, windowMs);
-    const [admitted, count, resetMs] = await this.client.svcConsumeWindow(this.prefix + key, cost, limit, windowMs);
+    const [admitted, count, resetMs] = await this.call(() => this.client.svcConsumeWindow(this.prefix + key, cost, limit, windowMs));
     return { admitted: admitted === 1, count, resetMs };
   }
 
@@ -116,7 +136,7 @@ class RedisKv implements Kv {
         args.push('c', step.cost, step.limit ?? '', ttlMs, step.onMissing ?? 'create');
       }
     }
-    const reply = await this.client.svcConsumeAll(keys.length, ...keys, ...args);
+    const reply = await this.call(() => this.client.svcConsumeAll(keys.length, ...keys, ...args));
     const results = steps.map((step, i): ConsumeStepResult => {
       const [fits = 0, a = 0, b = 0, c = 0] = reply.slice(1 + i * 4, 5 + i * 4);
       if (step.kind === 'bucket') return { kind: 'bucket', fits: fits === 1, remaining: a, resetMs: b, retryAfterMs: c };
@@ -129,7 +149,7 @@ class RedisKv implements Kv {
     checkFields(fields);
     const args: string[] = [];
     for (const name in fields) args.push(name, fields[name]!);
-    const id = await this.client.xadd(this.prefix + stream, '*', ...args);
+    const id = await this.call(() => this.client.xadd(this.prefix + stream, '*', ...args));
     if (id === null) throw new Error('XADD returned no id');
     return id;
   }
@@ -137,7 +157,7 @@ class RedisKv implements Kv {
   async read(stream: string, afterId: string, count: number): Promise<StreamEntry[]> {
     checkStreamId(afterId);
     if (count <= 0) return [];
-    const rows = await this.client.xrange(this.prefix + stream, `(${afterId}`, '+', 'COUNT', count);
+    const rows = await this.call(() => this.client.xrange(this.prefix + stream, `(${afterId}`, '+', 'COUNT', count));
     return rows.map(([id, flat]) => {
       const fields: Record<string, string> = {};
       for (let i = 0; i + 1 < flat.length; i += 2) fields[flat[i]!] = flat[i + 1]!;
@@ -147,15 +167,15 @@ class RedisKv implements Kv {
 
   async ack(stream: string, ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
-    await this.client.xdel(this.prefix + stream, ...ids);
+    await this.call(() => this.client.xdel(this.prefix + stream, ...ids));
   }
 
   streamLength(stream: string): Promise<number> {
-    return this.client.xlen(this.prefix + stream);
+    return this.call(() => this.client.xlen(this.prefix + stream));
   }
 
   async publish(channel: string, message: string): Promise<void> {
-    await this.client.publish(this.prefix + channel, message);
+    await this.call(() => this.client.publish(this.prefix + channel, message));
   }
 
   async subscribe(channel: string, onMessage: (message: string) => void): Promise<() => Promise<void>> {

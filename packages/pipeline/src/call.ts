@@ -38,8 +38,8 @@ export interface CallSettings {
    */
   ownKey?: (providerId: string) => boolean;
   /**
-   * Longest wait for a stream's first event before the candidate counts as timed out and the
-   * next one is tried; per provider id (0: no limit).
+   * Longest wait for the first byte before the candidate counts as timed out and the next one is
+   * tried: a stream's first event, a JSON call's response headers; per provider id (0: no limit).
    */
   firstByteTimeoutMs?: (provider: string) => number;
   /** Retries of the last candidate left (retry-after honoured, bounded by the deadline). */
@@ -74,7 +74,7 @@ async function walk<T>(
   waterfall: readonly ModelInfo[],
   settings: CallSettings,
   attempts: Attempt[],
-  firstByteTimer: boolean,
+  firstByte: FirstByte,
   run: (provider: Provider, model: ModelInfo, options: KeyPoolCallOptions) => Promise<T>,
   dispose?: (value: T) => void,
 ): Promise<{ value: T; model: ModelInfo; providerMs: number }> {
@@ -97,12 +97,12 @@ async function walk<T>(
       continue;
     }
     tried++;
-    const timeoutOf = (m: ModelInfo) => (firstByteTimer ? (settings.firstByteTimeoutMs?.(m.provider) ?? 0) : 0);
+    const timeoutOf = (m: ModelInfo) => settings.firstByteTimeoutMs?.(m.provider) ?? 0;
     for (let retries = 0; ; retries++) {
-      const hedged = retries === 0 ? await hedgedPair(queue, position, model, provider, settings, attempted, attempts, spent, timeoutOf, run, dispose) : undefined;
+      const hedged = retries === 0 ? await hedgedPair(queue, position, model, provider, settings, attempted, attempts, spent, timeoutOf, firstByte, run, dispose) : undefined;
       if (hedged?.partner) tried++;
       if (hedged?.won) return { value: hedged.won.value, model: hedged.won.model, providerMs: spent.providerMs };
-      const outcome = hedged?.failed ?? (await attemptOnce(provider, model, settings, settings.signal, attempts, spent, timeoutOf(model), run));
+      const outcome = hedged?.failed ?? (await attemptOnce(provider, model, settings, settings.signal, attempts, spent, { ms: timeoutOf(model), until: firstByte }, run));
       if (outcome.ok) {
         void settings.breakers?.record(model.id, 'success', { probe: admission.probe });
         return { value: outcome.value, model, providerMs: spent.providerMs };
@@ -131,6 +131,12 @@ async function walk<T>(
   throw noProviderConfigured(`No configured provider serves ${waterfall[0]?.id ?? 'this request'}.`);
 }
 
+/**
+ * What ends a candidate's first-byte timer: a stream's first event, or a JSON call's response
+ * headers (an upstream that accepted the request and never answers is abandoned either way).
+ */
+type FirstByte = 'event' | 'headers';
+
 /** Failures of a key rather than of the model. */
 const keyFaults = new Set<string>(['rate_limit', 'billing', 'authentication']);
 
@@ -147,11 +153,11 @@ async function attemptOnce<T>(
   signal: AbortSignal,
   attempts: Attempt[],
   spent: { providerMs: number },
-  timeoutMs: number,
+  timer: { ms: number; until: FirstByte },
   run: (provider: Provider, model: ModelInfo, options: KeyPoolCallOptions) => Promise<T>,
 ): Promise<AttemptOutcome<T>> {
   const started = performance.now();
-  const firstByte = createDeadline(signal, timeoutMs);
+  const firstByte = createDeadline(signal, timer.ms);
   let keyStarted = started;
   let lastKey: number | undefined;
   let pendingKey: KeyAttempt | undefined;
@@ -165,6 +171,9 @@ async function attemptOnce<T>(
   const options: KeyPoolCallOptions = {
     signal: firstByte.signal,
     ...(headers ? { headers } : {}),
+    // A JSON answer may take long to generate; only its headers are bounded. A stream's timer
+    // runs until its first event (`run` resolves then).
+    ...(timer.until === 'headers' ? { onResponse: () => firstByte.clear() } : {}),
     onKeyAttempt: (key: KeyAttempt) => {
       if (lastKey !== undefined) {
         const failed = keyFailure(model, lastKey, pendingKey, keyStarted);
@@ -233,6 +242,7 @@ async function hedgedPair<T>(
   attempts: Attempt[],
   spent: { providerMs: number },
   timeoutOf: (model: ModelInfo) => number,
+  firstByte: FirstByte,
   run: (provider: Provider, model: ModelInfo, options: KeyPoolCallOptions) => Promise<T>,
   dispose: ((value: T) => void) | undefined,
 ): Promise<HedgeOutcome<T> | undefined> {
@@ -250,11 +260,11 @@ async function hedgedPair<T>(
   let partnerStarted = false;
   try {
     const result = await hedge(
-      (signal) => attemptOnce(provider, model, settings, signal, attempts, spent, timeoutOf(model), run).then(unwrap),
+      (signal) => attemptOnce(provider, model, settings, signal, attempts, spent, { ms: timeoutOf(model), until: firstByte }, run).then(unwrap),
       (signal) => {
         partnerStarted = true;
         attempted.add(partner.id);
-        return attemptOnce(partnerProvider, partner, settings, signal, attempts, spent, timeoutOf(partner), run).then(unwrap);
+        return attemptOnce(partnerProvider, partner, settings, signal, attempts, spent, { ms: timeoutOf(partner), until: firstByte }, run).then(unwrap);
       },
       {
         delayMs,
@@ -283,8 +293,7 @@ function keyFailure(model: ModelInfo, keyIndex: number, key: KeyAttempt | undefi
 
 /** Non-streaming call with fallback. */
 export function callChat(request: ChatRequest, waterfall: readonly ModelInfo[], settings: CallSettings, attempts: Attempt[]) {
-  // A non-stream answer arrives whole, so its "first byte" is the answer: only the overall deadline bounds it.
-  return walk<ChatResult>(waterfall, settings, attempts, false, (provider, model, options) => provider.chat(toProviderRequest(request, model), options));
+  return walk<ChatResult>(waterfall, settings, attempts, 'headers', (provider, model, options) => provider.chat(toProviderRequest(request, model), options));
 }
 
 /** An upstream stream whose first event has already arrived. */
@@ -298,7 +307,7 @@ export interface OpenedStream {
  * arrived, so an upstream that fails before anything reached the client still falls back.
  */
 export function openStream(request: ChatRequest, waterfall: readonly ModelInfo[], settings: CallSettings, attempts: Attempt[]) {
-  return walk<OpenedStream>(waterfall, settings, attempts, true, async (provider, model, options) => {
+  return walk<OpenedStream>(waterfall, settings, attempts, 'event', async (provider, model, options) => {
     const iterable = await provider.stream(toProviderRequest(request, model), options);
     const rest = iterable[Symbol.asyncIterator]();
     const first = await rest.next();

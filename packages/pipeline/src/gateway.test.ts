@@ -169,6 +169,41 @@ describe('Gateway.chat', () => {
     expect(decisions[0]!.attempts[0]).toMatchObject({ provider: 'groq', outcome: 'error', errorKind: 'timeout' });
   });
 
+  it('gives up on a JSON call whose response headers do not come in time, and moves on', async () => {
+    const hung: Provider = {
+      id: 'groq',
+      chat: (_request, options) =>
+        new Promise((_resolve, reject) => {
+          options?.signal?.addEventListener('abort', () => reject(new ProviderError({ provider: 'groq', kind: 'timeout', message: 'no response headers' })));
+        }),
+      stream: () => Promise.reject(new Error('unused')),
+    };
+    const { gateway, decisions, context } = setup([hung, scripted('together', () => 'ok')], undefined, { timeouts: { requestMs: 5_000, firstByteMs: 50 } });
+    const started = performance.now();
+    const response = await gateway.chat(request({}), context());
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(response.kind === 'json' && response.metadata.provider).toBe('together');
+    expect(decisions[0]!.attempts[0]).toMatchObject({ provider: 'groq', outcome: 'error', errorKind: 'timeout' });
+  });
+
+  it('bounds only the headers of a JSON call: a long answer after them is not cut', async () => {
+    const slowBody: Provider = {
+      ...scripted('groq', () => 'ok'),
+      chat: (request, options) =>
+        new Promise((resolve, reject) => {
+          options?.onResponse?.();
+          const timer = setTimeout(() => resolve({ model: request.model, choices: [{ index: 0, message: { role: 'assistant', content: 'long' }, finishReason: 'stop' }] }), 150);
+          options?.signal?.addEventListener('abort', () => {
+            clearTimeout(timer);
+            reject(new ProviderError({ provider: 'groq', kind: 'timeout', message: 'aborted' }));
+          });
+        }),
+    };
+    const { gateway, context } = setup([slowBody, scripted('together', () => 'ok')], undefined, { timeouts: { requestMs: 5_000, firstByteMs: 50 } });
+    const response = await gateway.chat(request({}), context());
+    expect(response.kind === 'json' && response.result.choices[0]!.message.content).toBe('long');
+  });
+
   it('hedges a slow primary once its p95 is known: the partner wins, the primary is cancelled', async () => {
     let slow = false;
     const primary: Provider = {

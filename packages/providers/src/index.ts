@@ -29,4 +29,5 @@ export {
   type ProviderRegistryConfig,
   type VertexConfig,
 } from './registry.js';
+export { REDACTED, SecretSet, scrubError, withSecretScrubbing } from './shared/scrub-secrets.js';
 export { type KeyAttempt, type KeyCooldownGate, type KeyPoolCallOptions, withKeyFallthrough } from './shared/key-fallthrough.js';

@@ -24,6 +24,11 @@ export interface CallOptions {
   apiKey?: string;
   /** Extra headers to forward upstream. */
   headers?: Record<string, string>;
+  /**
+   * Called once the upstream's response headers have arrived (any status): a non-stream call's
+   * time to first byte, so a hung upstream can be abandoned without bounding a long answer.
+   */
+  onResponse?: () => void;
 }
 
 /**

@@ -15,6 +15,7 @@ import type { Provider } from './provider.js';
 import { type KeyCooldownGate, withKeyFallthrough } from './shared/key-fallthrough.js';
 import type { HttpClient } from './shared/http-client.js';
 import { resolveHttpClient } from './shared/http.js';
+import { SecretSet, withSecretScrubbing } from './shared/scrub-secrets.js';
 
 /** Keys and endpoint of one first-party provider. A block with no keys counts as absent. */
 export interface ProviderKeyConfig {
@@ -102,9 +103,12 @@ const providerIdPattern = /^[a-z0-9][a-z0-9_-]*$/;
  */
 export function createProviderRegistry(config: ProviderRegistryConfig): ProviderRegistry {
   const providers = new Map<string, Provider>();
+  // Every credential of this registry, scrubbed from every provider's errors: a proxy in front of
+  // one vendor may echo any header it was sent.
+  const secrets = registrySecrets(config);
   const add = (provider: Provider, keys: readonly string[] = []): void => {
     if (providers.has(provider.id)) throw new Error(`Provider '${provider.id}' is configured twice.`);
-    providers.set(provider.id, withKeyFallthrough(provider, keys, config.keyCooldowns));
+    providers.set(provider.id, withSecretScrubbing(withKeyFallthrough(provider, keys, config.keyCooldowns), secrets));
   };
   // One client for every provider: the injected one, the injected fetch wrapped, or the shared default.
   const transport = { http: resolveHttpClient(config) };
@@ -125,7 +129,16 @@ export function createProviderRegistry(config: ProviderRegistryConfig): Provider
     add(createBedrockProvider(settings), bedrockPoolKeys(settings));
   }
   if (config.vertex) {
-    const { project, location, accessToken, baseUrl } = config.vertex;
+    const { project, location, accessToken: configured, baseUrl } = config.vertex;
+    // A minted token is a secret from the moment it exists.
+    const accessToken =
+      typeof configured === 'string'
+        ? configured
+        : async () => {
+            const token = await configured();
+            secrets.add(token);
+            return token;
+          };
     add(createVertexProvider({ project, location, accessToken, ...(baseUrl ? { baseUrl } : {}), ...transport }));
   }
 
@@ -154,6 +167,18 @@ export function createProviderRegistry(config: ProviderRegistryConfig): Provider
     get: (id) => providers.get(id),
     ids: () => ids,
   };
+}
+
+/** Every key, SigV4 secret and static token the configuration holds. */
+function registrySecrets(config: ProviderRegistryConfig): SecretSet {
+  const blocks = [config.openai, config.anthropic, config.gemini, config.azure, config.cohere, config.deepgram, config.elevenlabs, config.bedrock, ...(config.compatible ?? [])];
+  const secrets = new SecretSet(blocks.flatMap((block) => block?.apiKeys ?? []));
+  for (const credentials of config.bedrock?.credentials ?? []) {
+    secrets.add(credentials.secretAccessKey);
+    secrets.add(credentials.sessionToken);
+  }
+  if (typeof config.vertex?.accessToken === 'string') secrets.add(config.vertex.accessToken);
+  return secrets;
 }
 
 function hasKeys(block: ProviderKeyConfig | undefined): block is ProviderKeyConfig {

@@ -10,7 +10,7 @@ export interface KeyCooldownSettings {
   cooldownMs?: number;
   /** Failures further apart than this do not add up. Default 60 000. */
   failureWindowMs?: number;
-  /** How long `available()` trusts its local view; another instance's cooldown shows here within it. Default 250. */
+  /** How long `order()` trusts its local view; another instance's cooldown shows here within it. Default 250. */
   cacheMs?: number;
   /** Prefix of every Kv key. Default `keycool:`. */
   keyPrefix?: string;
@@ -79,12 +79,13 @@ export class KeyCooldowns {
   }
 
   /**
-   * Key indexes of a pool of `keyCount` keys in the order to try them: available keys in
-   * round-robin order. When every key is cooling, all of them, the soonest to recover first —
-   * refusing outright would turn a key problem into an outage, and the circuit breaker already
-   * skips a provider that keeps failing. Never rejects.
+   * Every key index of a pool of `keyCount` keys in the order to try them: available keys in
+   * round-robin order, then the cooling ones, the soonest to recover first. Cooling keys come
+   * last, never out: when the available ones fail for their own reasons (one 402s after another
+   * 429ed), a cooling key may still answer, and refusing would turn a key problem into an outage.
+   * Never rejects.
    */
-  async available(provider: string, keyCount: number): Promise<number[]> {
+  async order(provider: string, keyCount: number): Promise<number[]> {
     if (keyCount <= 0) return [];
     const view = await this.view(provider, keyCount);
     const turn = this.turns.get(provider) ?? 0;
@@ -98,8 +99,7 @@ export class KeyCooldowns {
       if (until === null || until <= now) ready.push(index);
       else cooling.push(index);
     }
-    if (ready.length > 0) return ready;
-    return cooling.sort((a, b) => (view.until[a] ?? 0) - (view.until[b] ?? 0));
+    return [...ready, ...cooling.sort((a, b) => (view.until[a] ?? 0) - (view.until[b] ?? 0))];
   }
 
   /**

@@ -1,6 +1,6 @@
 import { parseScopes } from '@svc/auth';
 import { defaultKeyScopes, invalidRequest, notFound } from '@svc/core';
-import { type RouteRegistry, readJson } from '@svc/inference';
+import type { RouteRegistry } from '@svc/inference';
 import { adminOnly, defineRoute, jsonResponse } from '@svc/openapi';
 import * as v from 'valibot';
 import type { ControlPlaneDeps } from '../deps.js';
@@ -8,6 +8,7 @@ import type { ControlEnv } from '../env.js';
 import { validate } from '../validate.js';
 import { spendQuery } from './admin-params.js';
 import { keyToWire } from './admin-wire.js';
+import { readJson } from '../read-json.js';
 
 const createSchema = v.object({
   org_id: v.pipe(v.string(), v.minLength(1, 'is required')),

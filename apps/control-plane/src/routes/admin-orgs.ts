@@ -1,6 +1,6 @@
 import { GatewayError, intelligenceModes, memoryScopeSettings, notFound } from '@svc/core';
 import { DbConflictError } from '@svc/db';
-import { type RouteRegistry, readJson } from '@svc/inference';
+import type { RouteRegistry } from '@svc/inference';
 import { adminOnly, defineRoute, jsonResponse } from '@svc/openapi';
 import * as v from 'valibot';
 import type { ControlPlaneDeps } from '../deps.js';
@@ -8,14 +8,16 @@ import type { ControlEnv } from '../env.js';
 import { validate } from '../validate.js';
 import { orgParams, spendQuery, pathOrg } from './admin-params.js';
 import { orgToWire } from './admin-wire.js';
+import { readJson } from '../read-json.js';
 
-const limit = v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0))));
+// The columns' ranges: rpm/tpm are PostgreSQL integers, the token quota a bigint read as a JS number.
+const limit = (max: number) => v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(max, `must be at most ${max}`))));
 const orgFields = {
   plan: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(64))),
-  rpm_limit: limit,
-  tpm_limit: limit,
-  monthly_budget_usd: v.optional(v.nullable(v.pipe(v.number(), v.minValue(0)))),
-  token_quota: limit,
+  rpm_limit: limit(2_147_483_647),
+  tpm_limit: limit(2_147_483_647),
+  monthly_budget_usd: v.optional(v.nullable(v.pipe(v.number(), v.minValue(0), v.finite()))),
+  token_quota: limit(Number.MAX_SAFE_INTEGER),
   default_intelligence_mode: v.optional(v.nullable(v.picklist(intelligenceModes))),
   free_models_only: v.optional(v.boolean()),
   memory_scope: v.optional(v.picklist(memoryScopeSettings)),

@@ -1,6 +1,6 @@
 import type { MaskedProviderKey } from '@svc/byok';
 import { notFound } from '@svc/core';
-import { type RouteRegistry, readJson } from '@svc/inference';
+import type { RouteRegistry } from '@svc/inference';
 import { adminOnly, defineRoute, jsonResponse } from '@svc/openapi';
 import type { Context } from 'hono';
 import * as v from 'valibot';
@@ -8,6 +8,7 @@ import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
 import { validate } from '../validate.js';
 import { orgIdParam, orgParams, pathOrg } from './admin-params.js';
+import { readJson } from '../read-json.js';
 
 /** Provider keys are printable ASCII without spaces (they travel in HTTP headers); surrounding whitespace is trimmed. */
 const putSchema = v.object({

@@ -1,6 +1,6 @@
 import { invalidRequest } from '@svc/core';
 import { type ToolPolicy, ToolPolicyError, validateToolPolicy } from '@svc/governance';
-import { type RouteRegistry, readJson } from '@svc/inference';
+import type { RouteRegistry } from '@svc/inference';
 import { adminOnly, defineRoute, jsonResponse } from '@svc/openapi';
 import * as v from 'valibot';
 import type { ControlPlaneDeps } from '../deps.js';
@@ -9,6 +9,7 @@ import { validate } from '../validate.js';
 import { orgParams, pathOrg } from './admin-params.js';
 import { toolGovernanceTags } from './admin-tools.js';
 import { toolPolicyToWire } from './admin-tools-wire.js';
+import { readJson } from '../read-json.js';
 
 // Shapes here; sizes, globs and patterns are checked by @svc/governance, which owns the language.
 const putSchema = v.object({

@@ -1,5 +1,5 @@
 import { notFound } from '@svc/core';
-import { type RouteRegistry, readJson } from '@svc/inference';
+import type { RouteRegistry } from '@svc/inference';
 import { adminOnly, defineRoute, jsonResponse } from '@svc/openapi';
 import * as v from 'valibot';
 import type { ControlPlaneDeps } from '../deps.js';
@@ -7,6 +7,7 @@ import type { ControlEnv } from '../env.js';
 import { validate } from '../validate.js';
 import { orgIdParam, orgParams, pathOrg } from './admin-params.js';
 import { toolToWire } from './admin-tools-wire.js';
+import { readJson } from '../read-json.js';
 
 /** Tool names as providers accept them (OpenAI allows `[A-Za-z0-9_-]{1,64}`; MCP-style names add `.` and `:`). */
 const toolName = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_.:-]{1,128}$/, 'must be 1 to 128 letters, digits, _ - . or :'));

@@ -1,10 +1,11 @@
-import { type RouteRegistry, readJson } from '@svc/inference';
+import type { RouteRegistry } from '@svc/inference';
 import { adminOnly, defineRoute, jsonResponse } from '@svc/openapi';
 import * as v from 'valibot';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
 import { validate } from '../validate.js';
 import { dashboardUserToWire } from './auth-wire.js';
+import { readJson } from '../read-json.js';
 
 const createSchema = v.object({
   email: v.pipe(v.string('is required'), v.trim(), v.maxLength(254, 'at most 254 characters'), v.email('must be an e-mail address')),

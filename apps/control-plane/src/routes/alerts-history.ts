@@ -5,12 +5,14 @@ import { bearer, defineRoute, jsonResponse } from '@svc/openapi';
 import * as v from 'valibot';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
+import { targetOrg, targetOrgQuery } from '../target-org.js';
 import { integerParam, validate } from '../validate.js';
 
 /** Hard cap of `limit` (spec document 2 §Limits); larger values are clamped to it. */
 const maxLimit = 1000;
 
 const historyQuery = v.object({
+  ...targetOrgQuery.entries,
   alert_id: v.optional(v.pipe(v.string(), v.uuid('must be a UUID'), v.description('Only this alert.'))),
   severity: v.optional(v.picklist(alertSeverities, `must be one of ${alertSeverities.join(', ')}`)),
   status: v.optional(v.picklist(['firing', 'resolved'], 'must be firing or resolved')),
@@ -30,12 +32,13 @@ export const alertHistoryRoute = defineRoute({
   path: '/v1/alerts/history',
   operationId: 'listAlertHistory',
   summary: 'Alerts, newest first',
-  description: "The caller organisation's alerts and the platform-wide ones (breakers); an admin key sees every organisation's.",
+  description:
+    "The caller organisation's alerts and the platform-wide ones (breakers); an admin key sees every organisation's, or one with `org_id`. A non-admin naming another organisation gets 403 `tenant_violation`.",
   tags: ['SLOs and alerts'],
   auth: bearer('observability:read'),
   query: historyQuery,
   responses: { 200: jsonResponse('A `list` of `alert` objects (`kind`, `severity`, `status`, `subject`, `message`, `details`, `fired_at`, `resolved_at`).') },
-  errors: [400],
+  errors: [400, 403, 404],
 });
 
 /** `AlertHistoryResponse` item. */
@@ -62,12 +65,14 @@ function alertToWire(alert: AlertRecord) {
  */
 export function registerAlertHistory(routes: RouteRegistry<ControlEnv>, deps: ControlPlaneDeps): void {
   routes.add(alertHistoryRoute, async (c) => {
-    const { alert_id, severity, status, limit } = c.req.query();
-    const present = Object.entries({ alert_id, severity, status, limit }).filter(([, value]) => value !== undefined);
+    const { org_id, alert_id, severity, status, limit } = c.req.query();
+    const present = Object.entries({ org_id, alert_id, severity, status, limit }).filter(([, value]) => value !== undefined);
     const query = validate(historyQuery, Object.fromEntries(present));
     const caller = c.get('caller');
+    // `org_id` names whose alerts (403 for another organisation unless admin); absent: an admin sees all.
+    const orgId = query.org_id !== undefined ? (await targetOrg(c, deps)).id : caller.scopes.has('admin') ? undefined : caller.org.id;
     const rows = await deps.db.alerts.list({
-      ...(caller.scopes.has('admin') ? {} : { orgId: caller.org.id }),
+      ...(orgId === undefined ? {} : { orgId }),
       ...(query.alert_id ? { id: query.alert_id } : {}),
       ...(query.severity ? { severity: query.severity } : {}),
       ...(query.status ? { status: query.status } : {}),

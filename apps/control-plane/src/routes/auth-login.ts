@@ -1,4 +1,4 @@
-import { type RouteRegistry, readJson } from '@svc/inference';
+import type { RouteRegistry } from '@svc/inference';
 import { defineRoute, jsonResponse, publicAccess } from '@svc/openapi';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
@@ -6,6 +6,7 @@ import { setSessionCookie } from '../session-cookie.js';
 import { checkOrigin } from '../session.js';
 import { validate } from '../validate.js';
 import { loginBeginSchema, loginCompleteSchema, sessionToWire } from './auth-wire.js';
+import { readJson } from '../read-json.js';
 
 const tags = ['Dashboard sign-in'];
 const origin = "A browser request from another site (an `Origin` other than the dashboard's) is refused with 403.";

@@ -1,11 +1,12 @@
 import { notFound } from '@svc/core';
-import { type RouteRegistry, readJson } from '@svc/inference';
+import type { RouteRegistry } from '@svc/inference';
 import { defineRoute, jsonResponse, session } from '@svc/openapi';
 import * as v from 'valibot';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
 import { validate } from '../validate.js';
 import { passkeyToWire, registrationCompleteSchema } from './auth-wire.js';
+import { readJson } from '../read-json.js';
 
 const tags = ['Dashboard sign-in'];
 const challenge = '`{object: "challenge", public_key}`: the options for `navigator.credentials.create()`.';

@@ -1,5 +1,5 @@
 import { GatewayError } from '@svc/core';
-import { type RouteRegistry, readJson } from '@svc/inference';
+import type { RouteRegistry } from '@svc/inference';
 import { defineRoute, jsonResponse, publicAccess, session } from '@svc/openapi';
 import * as v from 'valibot';
 import type { ControlPlaneDeps } from '../deps.js';
@@ -8,6 +8,7 @@ import { clearSessionCookie, setSessionCookie } from '../session-cookie.js';
 import { checkOrigin } from '../session.js';
 import { validate } from '../validate.js';
 import { sessionToWire } from './auth-wire.js';
+import { readJson } from '../read-json.js';
 
 const enrollSchema = v.object({ token: v.pipe(v.string('is required'), v.minLength(1, 'is required'), v.maxLength(200, 'too long')) });
 

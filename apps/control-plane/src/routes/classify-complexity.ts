@@ -1,11 +1,12 @@
 import { type ChatMessage, type ChatRequest, type TextPart, invalidRequest } from '@svc/core';
-import { type RouteRegistry, readJson } from '@svc/inference';
+import type { RouteRegistry } from '@svc/inference';
 import { defineRoute, jsonResponse, publicAccess } from '@svc/openapi';
 import { classify, extractFeatures, scalarFeatures } from '@svc/router';
 import * as v from 'valibot';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
 import { validate } from '../validate.js';
+import { readJson } from '../read-json.js';
 
 /**
  * Most text one call classifies, in characters (the prompt, or the text of every message).

@@ -1,10 +1,11 @@
-import { type RouteRegistry, readJson } from '@svc/inference';
-import { bearer, defineRoute, jsonResponse } from '@svc/openapi';
+import type { RouteRegistry } from '@svc/inference';
+import { adminOnly, bearer, defineRoute, jsonResponse } from '@svc/openapi';
 import type { BreakerStatus } from '@svc/resilience';
 import * as v from 'valibot';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
 import { validate } from '../validate.js';
+import { readJson } from '../read-json.js';
 
 /** `BreakerStatus` in wire names; times as ISO-8601. */
 function toWire(status: BreakerStatus) {
@@ -41,12 +42,13 @@ export const resetBreakersRoute = defineRoute({
   path: '/v1/observability/breakers/reset',
   operationId: 'resetBreakers',
   summary: 'Close circuit breakers',
-  description: 'Every breaker, or the one of `key` (a model slug), on every instance sharing the kv.',
+  description:
+    'Every breaker, or the one of `key` (a model slug), on every instance sharing the kv. Breakers are platform state (every organisation shares them), hence admin only (403 otherwise).',
   tags: ['Observability'],
-  auth: bearer('observability:read'),
+  auth: adminOnly,
   body: { schema: resetSchema, name: 'ResetBreakersRequest' },
   responses: { 204: { description: 'Reset.' } },
-  errors: [400, 413],
+  errors: [400, 403, 413],
 });
 
 /** `GET /breakers`, `POST /breakers/reset` (spec document 2), mounted under /v1/observability. */

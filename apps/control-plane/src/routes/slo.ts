@@ -1,7 +1,7 @@
 import { judgeSlo, sloAlertKey, sloBounds, thresholdAllowed, thresholdRange } from '@svc/alerts';
 import { type SloMetric, invalidRequest, notFound, sloMetrics } from '@svc/core';
 import type { SloRecord } from '@svc/db';
-import { type RouteRegistry, readJson } from '@svc/inference';
+import type { RouteRegistry } from '@svc/inference';
 import { bearer, defineRoute, jsonResponse } from '@svc/openapi';
 import * as v from 'valibot';
 import type { ControlPlaneDeps } from '../deps.js';
@@ -9,6 +9,7 @@ import type { ControlEnv } from '../env.js';
 import { targetOrg, targetOrgQuery } from '../target-org.js';
 import { validate } from '../validate.js';
 import { sloToWire } from './slo-wire.js';
+import { readJson } from '../read-json.js';
 
 /** SLOs one organisation may keep: each is judged in SQL every evaluation round. */
 export const maxSlosPerOrg = 100;

@@ -4,3 +4,4 @@
  */
 export { type AppUnderTest, type OpenApiConformanceOptions, type OutsideApiMount, type RegistryUnderTest, runOpenApiConformance } from './conformance.js';
 export { type RegisteredRoute, documentedOperations, openApiProblems, schemaValidator, servedOperations } from './validate.js';
+export { type BoundaryFuzzOptions, deeplyNested, hostileNumbers, hostileStrings, runBoundaryFuzz } from './boundary-fuzz.js';

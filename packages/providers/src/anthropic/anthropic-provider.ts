@@ -42,6 +42,7 @@ export function createAnthropicProvider(settings: ProviderSettings): Provider {
       },
       body: prepared.body,
       signal: options.signal,
+      onResponse: options.onResponse,
       classify: classifyAnthropicError,
     });
   }

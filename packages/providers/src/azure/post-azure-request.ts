@@ -25,6 +25,7 @@ export function postAzureRequest(config: AzureConfig, request: ProviderChatReque
     headers: config.headers(options),
     body,
     signal: options?.signal,
+    onResponse: options?.onResponse,
     classify: classifyAzureError,
   });
 }

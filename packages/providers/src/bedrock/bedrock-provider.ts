@@ -68,6 +68,7 @@ export function createBedrockProvider(settings: BedrockSettings): Provider {
     } catch (error) {
       throw transportError(PROVIDER, error, options.signal);
     }
+    options.onResponse?.();
     if (response.status >= 200 && response.status < 300) return response;
     const text = await response.text().catch(() => '');
     throw bedrockHttpError(response.status, response.headers, text);

@@ -42,6 +42,7 @@ export function createCohereProvider(settings: ProviderSettings): Provider {
       },
       body,
       signal: options.signal,
+      onResponse: options.onResponse,
       classify: classifyCohereError,
     });
   }

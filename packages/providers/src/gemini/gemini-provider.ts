@@ -46,6 +46,7 @@ export function createGeminiProvider(settings: ProviderSettings): Provider {
         },
         body,
         signal: options.signal,
+        onResponse: options.onResponse,
         classify: (status, text) => {
           const classified = classifyGeminiError(status, text);
           retryAfterMs = classified.retryAfterMs;

@@ -39,7 +39,10 @@ export function createMockProvider(settings: MockProviderSettings = {}): Provide
       const answer = planAnswer(id, request);
       if (answer.directives.streamErrorAfter !== undefined) throw midStreamError(id);
       const steps = Math.max(0, ...answer.choices.map((choice) => choice.tokens.length));
-      await wait(id, (answer.directives.latencyMs ?? baseLatencyMs) + steps * intervalMs, signal);
+      // The latency is the time to the first byte (the response headers of a real upstream).
+      await wait(id, answer.directives.latencyMs ?? baseLatencyMs, signal);
+      options?.onResponse?.();
+      await wait(id, steps * intervalMs, signal);
       return {
         id: answer.id,
         model: request.model,

@@ -14,6 +14,7 @@ export function postOpenAIRequest(config: OpenAIConfig, request: ProviderChatReq
     headers: config.headers(options),
     body: buildOpenAIRequest(request, config.compat, stream),
     signal: options?.signal,
+    onResponse: options?.onResponse,
     classify: classifyOpenAIError,
   });
 }

@@ -105,6 +105,21 @@ describe.each(clients)('%s', (_name, http) => {
     expect(seen).toMatchObject({ 'content-type': 'application/json', 'x-key': 'k', 'content-length': String(Buffer.byteLength('{"hello":"wörld"}')) });
   });
 
+  it('reports the response headers (time to first byte) before the body has arrived', async () => {
+    const server = await startServer(async (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.flushHeaders();
+      await sleep(100);
+      res.end('{"ok":true}');
+    });
+    const started = performance.now();
+    let headersAt = 0;
+    const response = await postJson({ provider: 'test', http, url: server.url, headers: {}, body: {}, onResponse: () => (headersAt = performance.now() - started) });
+    expect(await readResponseJson('test', response, undefined)).toEqual({ ok: true });
+    expect(headersAt).toBeGreaterThan(0);
+    expect(headersAt).toBeLessThan(performance.now() - started - 50);
+  });
+
   it('reuses one keep-alive connection for sequential requests', async () => {
     const server = await startServer((_req, res) => res.end('{}'));
     for (let i = 0; i < 4; i++) {

@@ -18,6 +18,8 @@ export interface PostOptions {
   headers: Record<string, string>;
   body: unknown;
   signal?: AbortSignal;
+  /** Called as soon as the response headers have arrived (`CallOptions.onResponse`). */
+  onResponse?: (() => void) | undefined;
   /** Reads the provider's error body into a kind/message; defaults to status-only mapping. */
   classify?: (status: number, body: string) => ErrorClassification;
 }
@@ -46,6 +48,7 @@ export async function postJson(options: PostOptions): Promise<HttpResponse> {
   } catch (error) {
     throw transportError(options.provider, error, options.signal);
   }
+  options.onResponse?.();
   if (response.status >= 200 && response.status < 300) return response;
   const text = await response.text().catch(() => '');
   throw statusError(options.provider, response, text, options.classify);
@@ -86,6 +89,7 @@ export async function postBody(options: PostBodyOptions): Promise<{ response: Ht
       body: options.body,
       signal: options.signal,
     });
+    options.onResponse?.();
     text = await response.text();
   } catch (error) {
     throw transportError(options.provider, error, options.signal);

@@ -133,6 +133,18 @@ describe('withKeyFallthrough embed', () => {
     expect((await cooldowns.status('p', 3))[0]).toMatchObject({ index: 0 });
   });
 
+  it('still tries a cooling key, last, when the usable ones fail: a 429 then a 402 is not a 502', async () => {
+    const outcomes: Record<string, 'ok' | ProviderErrorKind> = { a: 'rate_limit' };
+    const { provider, seen } = byKey(outcomes);
+    const cooldowns = new KeyCooldowns({ kv: createMemoryKv(), threshold: 1, cooldownMs: 60_000, cacheMs: 0 });
+    const pooled = withKeyFallthrough(provider, ['a', 'b'], cooldowns);
+    await pooled.chat(request); // a 429s and cools; b answers
+    outcomes.a = 'ok';
+    outcomes.b = 'billing';
+    await expect(pooled.chat(request)).resolves.toMatchObject({ choices: [{ message: { content: 'ok' } }] });
+    expect(seen).toEqual(['a', 'b', 'b', 'a']);
+  });
+
   it('keeps the audio endpoints of a pooled provider, each falling through like chat', async () => {
     const seen: string[] = [];
     const { provider } = byKey({});

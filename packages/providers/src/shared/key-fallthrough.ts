@@ -13,8 +13,8 @@ const keyKinds: ReadonlySet<ProviderErrorKind> = new Set(['rate_limit', 'billing
  * failing is skipped for a while by every instance. Keys are named by index, never by secret.
  */
 export interface KeyCooldownGate {
-  /** Usable key indexes; every index (soonest to recover first) when all are cooling. */
-  available(provider: string, keyCount: number): Promise<number[]>;
+  /** Every key index in the order to try: usable keys round-robin, then cooling ones (soonest to recover first). */
+  order(provider: string, keyCount: number): Promise<number[]>;
   failure(provider: string, index: number, options?: { retryAfterMs?: number }): Promise<unknown>;
   success(provider: string, index: number): Promise<void>;
 }
@@ -43,16 +43,14 @@ export function withKeyFallthrough(provider: Provider, keys: readonly string[], 
   if (keys.length < 2) return provider;
   const pool = new KeyPool(keys);
 
-  /** Key indexes for one request: round-robin from where the pool stands, cooling keys last out. */
+  /**
+   * Key indexes for one request: round-robin from where the pool stands, or the cooldown gate's
+   * order (usable keys round-robin, cooling ones last, never left out).
+   */
   async function order(): Promise<number[]> {
+    if (cooldowns) return cooldowns.order(provider.id, pool.size);
     const start = pool.take().index;
-    const rotation = Array.from({ length: pool.size }, (_, i) => (start + i) % pool.size);
-    if (!cooldowns) return rotation;
-    const available = await cooldowns.available(provider.id, pool.size);
-    const usable = new Set(available);
-    const healthy = rotation.filter((index) => usable.has(index));
-    // Every key cooling: the gate's own order (soonest to recover first).
-    return healthy.length > 0 ? healthy : available;
+    return Array.from({ length: pool.size }, (_, i) => (start + i) % pool.size);
   }
 
   async function eachKey<T>(options: KeyPoolCallOptions, run: (options: CallOptions) => Promise<T>): Promise<T> {

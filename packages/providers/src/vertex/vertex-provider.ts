@@ -77,6 +77,7 @@ export function createVertexProvider(settings: VertexSettings): Provider {
         },
         body,
         signal: options.signal,
+        onResponse: options.onResponse,
         classify: (status, text) => {
           const classified = classify(status, text);
           retryAfterMs = classified.retryAfterMs;

@@ -271,8 +271,8 @@ export function runBreakerConformance(name: string, create: () => Promise<Kv>, o
         expect(await a.failure('openai', 1)).toBe(false);
         expect(await b.failure('openai', 1)).toBe(true);
         for (let i = 0; i < 3; i++) {
-          expect((await a.available('openai', 3)).sort()).toEqual([0, 2]);
-          expect((await b.available('openai', 3)).sort()).toEqual([0, 2]);
+          expect((await a.order('openai', 3)).slice(0, 2).sort()).toEqual([0, 2]);
+          expect((await b.order('openai', 3))[2]).toBe(1);
         }
         expect(await a.status('openai', 3)).toEqual([
           { index: 0, coolingUntil: null },
@@ -280,13 +280,13 @@ export function runBreakerConformance(name: string, create: () => Promise<Kv>, o
           { index: 2, coolingUntil: null },
         ]);
         clock += 5000;
-        expect((await b.available('openai', 3)).sort()).toEqual([0, 1, 2]);
+        expect((await b.order('openai', 3)).sort()).toEqual([0, 1, 2]);
       });
 
       it('rotate the first key to try', async () => {
         const c = cooldowns(kv);
         const firsts = [];
-        for (let i = 0; i < 3; i++) firsts.push((await c.available('groq', 3))[0]);
+        for (let i = 0; i < 3; i++) firsts.push((await c.order('groq', 3))[0]);
         expect(firsts.sort()).toEqual([0, 1, 2]);
       });
 
@@ -294,9 +294,20 @@ export function runBreakerConformance(name: string, create: () => Promise<Kv>, o
         const c = cooldowns(kv);
         await c.failure('gemini', 0, { retryAfterMs: 3000 });
         await c.failure('gemini', 1, { retryAfterMs: 1000 });
-        expect(await c.available('gemini', 2)).toEqual([1, 0]);
+        expect(await c.order('gemini', 2)).toEqual([1, 0]);
         clock += 1000;
-        expect(await c.available('gemini', 2)).toEqual([1]);
+        expect(await c.order('gemini', 2)).toEqual([1, 0]);
+      });
+
+      it('order cooling keys last, the soonest to recover first, never leave them out', async () => {
+        const c = cooldowns(kv);
+        await c.failure('cohere', 1, { retryAfterMs: 4000 });
+        await c.failure('cohere', 3, { retryAfterMs: 1000 });
+        for (let i = 0; i < 4; i++) {
+          const order = await c.order('cohere', 4);
+          expect(order.slice(0, 2).sort()).toEqual([0, 2]);
+          expect(order.slice(2)).toEqual([3, 1]);
+        }
       });
 
       it('let a success end a failure run, and reset idempotently', async () => {
@@ -307,7 +318,7 @@ export function runBreakerConformance(name: string, create: () => Promise<Kv>, o
         expect(await c.failure('mistral', 0)).toBe(true);
         await c.reset('mistral', 0);
         await c.reset('mistral', 0);
-        expect(await c.available('mistral', 1)).toEqual([0]);
+        expect(await c.order('mistral', 1)).toEqual([0]);
       });
     });
   });

@@ -1,0 +1,141 @@
+import { ProviderError, isProviderError } from '@svc/core';
+import type { StreamEvent } from '@svc/core';
+import type { CallOptions, Provider, ProviderChatRequest, RealtimeConnectOptions, RealtimeRequest } from '../provider.js';
+
+/** What a secret is replaced with in upstream text. */
+export const REDACTED = '[redacted]';
+
+/** Shorter values are not scrubbed: replacing two letters everywhere would garble every message. */
+const minSecretLength = 6;
+
+/**
+ * The credentials one registry holds (platform or pool keys, a BYOK organisation's keys, SigV4
+ * secrets, Vertex tokens as they are minted). Mutable on purpose: a token fetched at call time is
+ * added when it is known.
+ */
+export class SecretSet {
+  private readonly values = new Set<string>();
+  private pattern: RegExp | undefined;
+
+  constructor(secrets: Iterable<string | undefined> = []) {
+    for (const secret of secrets) this.add(secret);
+  }
+
+  add(secret: string | undefined): void {
+    if (secret?.includes(':')) for (const part of secret.split(':')) this.add(part);
+    if (secret === undefined || secret.length < minSecretLength || this.values.has(secret)) return;
+    this.values.add(secret);
+    this.pattern = undefined;
+  }
+
+  get size(): number {
+    return this.values.size;
+  }
+
+  /** `text` with every known secret (and `extra`, a key pinned by the call) replaced by `[redacted]`. */
+  scrub(text: string, extra?: string): string {
+    let out = text;
+    if (this.values.size > 0) {
+      // Longest first, so a secret that contains another is replaced whole.
+      this.pattern ??= new RegExp([...this.values].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|'), 'g');
+      out = out.replace(this.pattern, REDACTED);
+    }
+    if (extra === undefined) return out;
+    // A Bedrock pool key packs `ACCESS_KEY_ID:SECRET_ACCESS_KEY[:SESSION_TOKEN]`: each part on its own too.
+    for (const part of [extra, ...(extra.includes(':') ? extra.split(':') : [])]) {
+      if (part.length >= minSecretLength) out = out.split(part).join(REDACTED);
+    }
+    return out;
+  }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * The error with every secret scrubbed from what a client or a log can read of it: message,
+ * stack, param, upstream code and cause. A ProviderError is rebuilt (its fields are readonly);
+ * other errors are scrubbed in place.
+ */
+export function scrubError(error: unknown, secrets: SecretSet, extra?: string): unknown {
+  const scrub = (text: string) => secrets.scrub(text, extra);
+  if (isProviderError(error)) {
+    const message = scrub(error.message);
+    const param = error.param === null ? null : scrub(error.param);
+    const upstreamCode = error.upstreamCode === undefined ? undefined : scrub(error.upstreamCode);
+    const cause = scrubError(error.cause, secrets, extra);
+    if (message === error.message && param === error.param && upstreamCode === error.upstreamCode && cause === error.cause) return error;
+    return new ProviderError({
+      provider: error.provider,
+      kind: error.kind,
+      message,
+      param,
+      ...(error.upstreamStatus === undefined ? {} : { upstreamStatus: error.upstreamStatus }),
+      ...(upstreamCode === undefined ? {} : { upstreamCode }),
+      ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
+      ...(cause === undefined ? {} : { cause }),
+    });
+  }
+  if (error instanceof Error) {
+    error.message = scrub(error.message);
+    if (error.stack !== undefined) error.stack = scrub(error.stack);
+    if (error.cause !== undefined) error.cause = scrubError(error.cause, secrets, extra);
+    return error;
+  }
+  return typeof error === 'string' ? scrub(error) : error;
+}
+
+/**
+ * Wraps a provider so no error it raises (a rejected call, a stream that fails mid-way, a
+ * realtime upgrade refused) carries a configured secret: upstreams and proxies may echo the key
+ * they were sent ("Incorrect API key provided: sk-..."), and that text would otherwise reach
+ * tenants in a 502 and the logs. The one place upstream failure text is scrubbed.
+ */
+export function withSecretScrubbing(provider: Provider, secrets: SecretSet): Provider {
+  const guard = async <T>(options: CallOptions | undefined, call: () => Promise<T>): Promise<T> => {
+    try {
+      return await call();
+    } catch (error) {
+      throw scrubError(error, secrets, options?.apiKey);
+    }
+  };
+  const wrap = <R, T>(call: ((request: R, options?: CallOptions) => Promise<T>) | undefined) => {
+    if (call === undefined) return undefined;
+    const bound = call.bind(provider);
+    return (request: R, options?: CallOptions) => guard(options, () => bound(request, options));
+  };
+
+  const wrapped: Provider = {
+    id: provider.id,
+    ...(provider.multipleChoices === undefined ? {} : { multipleChoices: provider.multipleChoices }),
+    chat: (request: ProviderChatRequest, options?: CallOptions) => guard(options, () => provider.chat(request, options)),
+    stream: async (request: ProviderChatRequest, options?: CallOptions) => {
+      const events = await guard(options, () => provider.stream(request, options));
+      return scrubbedEvents(events, secrets, options?.apiKey);
+    },
+  };
+  const embed = wrap(provider.embed);
+  if (embed) wrapped.embed = embed;
+  const moderate = wrap(provider.moderate);
+  if (moderate) wrapped.moderate = moderate;
+  const speech = wrap(provider.speech);
+  if (speech) wrapped.speech = speech;
+  const transcribe = wrap(provider.transcribe);
+  if (transcribe) wrapped.transcribe = transcribe;
+  const recognize = wrap(provider.recognize);
+  if (recognize) wrapped.recognize = recognize;
+  const generateImages = wrap(provider.generateImages);
+  if (generateImages) wrapped.generateImages = generateImages;
+  const realtime = provider.realtime?.bind(provider);
+  if (realtime) wrapped.realtime = (request: RealtimeRequest, options?: RealtimeConnectOptions) => guard(options, () => realtime(request, options));
+  return wrapped;
+}
+
+async function* scrubbedEvents(events: AsyncIterable<StreamEvent>, secrets: SecretSet, extra: string | undefined): AsyncIterable<StreamEvent> {
+  try {
+    yield* events;
+  } catch (error) {
+    throw scrubError(error, secrets, extra);
+  }
+}
