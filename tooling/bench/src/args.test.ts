@@ -7,9 +7,10 @@ describe('parseBenchArgs', () => {
       durationSec: 10,
       warmupSec: 2,
       connections: [1, 10, 50],
-      only: ['direct', 'svc', 'portkey'],
+      only: ['direct', 'floor', 'svc', 'portkey'],
       router: true,
       cache: true,
+      encoder: true,
       stream: false,
       pin: true,
       writeDocs: true,
@@ -20,14 +21,14 @@ describe('parseBenchArgs', () => {
     expect(o).toMatchObject({ durationSec: 3, connections: [5, 20], only: ['direct', 'portkey'], router: false, cache: false, stream: true, pin: false });
   });
   it('runs only the routing decision with --only router', () => {
-    expect(parseBenchArgs(['--only', 'router'])).toMatchObject({ only: [], router: true, cache: false });
+    expect(parseBenchArgs(['--only', 'router'])).toMatchObject({ only: [], router: true, cache: false, encoder: false });
   });
   it('runs only the answer cache part with --only cache, or with others', () => {
     expect(parseBenchArgs(['--only', 'cache'])).toMatchObject({ only: [], router: false, cache: true });
     expect(parseBenchArgs(['--only', 'svc,cache'])).toMatchObject({ only: ['svc'], router: false, cache: true });
   });
   it('names the bad flag', () => {
-    expect(() => parseBenchArgs(['--only', 'kong'])).toThrow(/--only: unknown part "kong" \(use direct,svc,portkey,router,cache\)/);
+    expect(() => parseBenchArgs(['--only', 'kong'])).toThrow(/--only: unknown part "kong" \(use direct,floor,svc,portkey,router,cache,encoder\)/);
     expect(() => parseBenchArgs(['--connections', '10,x'])).toThrow(/--connections/);
     expect(() => parseBenchArgs(['--duration', '0'])).toThrow(/--duration/);
   });

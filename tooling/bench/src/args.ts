@@ -5,8 +5,10 @@ import { TARGET_NAMES, type TargetName } from './target.js';
 const ROUTER = 'router';
 /** The `--only` name of the answer-cache part. */
 const CACHE = 'cache';
+/** The `--only` name of the sentence-encoder part. */
+const ENCODER = 'encoder';
 /** Every `--only` name, in run order. */
-const PARTS: readonly string[] = [...TARGET_NAMES, ROUTER, CACHE];
+const PARTS: readonly string[] = [...TARGET_NAMES, ROUTER, CACHE, ENCODER];
 
 /** Parsed `pnpm bench` flags. */
 export interface BenchOptions {
@@ -21,6 +23,12 @@ export interface BenchOptions {
    * a svc of its own, and the semantic lookup in process.
    */
   cache: boolean;
+  /**
+   * Measure the local sentence encoder (`--only encoder`, or by default): svc with
+   * `SVC_SENTENCE_ENCODER=hashed` against the default `minilm`, in cache and full mode, and a
+   * proxy-mode probe beside full-mode load.
+   */
+  encoder: boolean;
   /** Run the streaming variant too (after the JSON runs). */
   stream: boolean;
   /** Answer length of the mock, tokens. */
@@ -49,9 +57,11 @@ export const USAGE = `usage: pnpm bench [-- flags]
   --duration <s>         seconds per measured run (default 10)
   --warmup <s>           seconds of warm-up before each run (default 2)
   --connections <list>   concurrent connections, comma-separated (default 1,10,50)
-  --only <list>          parts: direct,svc,portkey (HTTP targets, svc in proxy mode), router (the
-                         in-process routing decision over a 100-model catalog) and cache (exact hit vs
-                         miss vs proxy mode on svc, semantic lookup cost in process); default all
+  --only <list>          parts: direct,floor,svc,portkey (HTTP targets: floor is a minimal Node.js proxy,
+                         svc runs in proxy mode), router (the in-process routing decision over a 100-model
+                         catalog), cache (exact hit vs miss vs proxy mode on svc, semantic lookup cost in
+                         process) and encoder (SVC_SENTENCE_ENCODER=hashed vs minilm in cache and full
+                         mode, proxy requests beside full-mode load); default all
   --stream               also run the streaming variant (stream: true + include_usage)
   --tokens <n>           mock answer length in tokens (default 16)
   --rate <n>             send at most n requests/s in total (moderate-load runs; default: as fast as answered)
@@ -118,6 +128,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
     only: TARGET_NAMES.filter((t) => only.includes(t)),
     router: only.includes(ROUTER),
     cache: only.includes(CACHE),
+    encoder: only.includes(ENCODER),
     stream: values.stream,
     tokens: positive('tokens', values.tokens, true),
     ...(values.rate === undefined ? {} : { rate: positive('rate', values.rate, true) }),

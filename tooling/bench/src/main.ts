@@ -4,6 +4,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseBenchArgs, USAGE } from './args.js';
 import { ChildSet } from './children.js';
+import { renderEncoder } from './render-encoder.js';
+import { renderFloorSection } from './render-floor.js';
 import { renderCacheSection, renderHttpReport, renderReport, renderRouter, spliceGenerated } from './render.js';
 import { runBench } from './run-bench.js';
 
@@ -52,6 +54,9 @@ try {
     if (report.router) doc = spliceGenerated(doc, renderRouter(report.router, report.machine), 'router');
     const cache = renderCacheSection(report);
     if (cache !== undefined) doc = spliceGenerated(doc, cache, 'cache');
+    if (report.encoder) doc = spliceGenerated(doc, renderEncoder(report.encoder, report.machine), 'encoder');
+    const floor = renderFloorSection(report);
+    if (floor !== undefined) doc = spliceGenerated(doc, floor, 'floor');
     writeFileSync(docPath, doc);
     process.stderr.write(`[bench] updated ${docPath}\n`);
   }

@@ -1,10 +1,13 @@
 import { type Row, svcVsPortkey, withOverhead } from './compare.js';
 import { breakerReading, type FallbackReport, fallbackFigures, perResponse } from './fallback.js';
 import type { CacheBenchReport } from './cache-figures.js';
+import type { EncoderBenchReport } from './encoder-bench.js';
 import type { MachineInfo } from './machine.js';
 import type { Measurement } from './measure.js';
 import type { LatencySummary } from './percentiles.js';
 import { renderCache } from './render-cache.js';
+import { renderEncoder } from './render-encoder.js';
+import { renderFloorSection } from './render-floor.js';
 import { fmt, machineLine, runLine, signed, times } from './render-format.js';
 import type { RouterBenchResult } from './router-bench.js';
 import type { IntelligenceMode, TargetName } from './target.js';
@@ -38,6 +41,8 @@ export interface BenchReport {
   router?: RouterBenchResult;
   /** The answer cache: exact hit vs miss vs proxy over HTTP, semantic cost in process (`--only cache`, or by default). */
   cache?: CacheBenchReport;
+  /** The local sentence encoder: hashed vs minilm over HTTP (`--only encoder`, or by default). */
+  encoder?: EncoderBenchReport;
 }
 
 function scenario(connections: number, stream: boolean, rate?: number): string {
@@ -160,12 +165,15 @@ export function renderCacheSection(report: BenchReport): string | undefined {
 }
 
 /** The generated part of docs/benchmarks.md: machine, settings, results, ratios, skipped targets, then the in-process parts. */
-export function renderReport(report: BenchReport): string {
+export function renderReport(report: BenchReport, withFloor = true): string {
   const { machine, settings } = report;
   const parts: string[] = [];
   if (report.router) parts.push(`**Routing decision**\n\n${renderRouter(report.router, machine)}`);
   const cache = renderCacheSection(report);
   if (cache) parts.push(`**Answer cache**\n\n${cache}`);
+  if (report.encoder) parts.push(`**Sentence encoder**\n\n${renderEncoder(report.encoder, machine)}`);
+  const floor = withFloor ? renderFloorSection(report) : undefined;
+  if (floor) parts.push(`**Against the Node.js floor**\n\n${floor}`);
   const tail = parts.join('\n\n');
   if (!hasHttp(report)) return tail;
   const mode = svcModeLine(report);
@@ -199,11 +207,17 @@ export function renderReport(report: BenchReport): string {
 /** The HTTP part of a report alone (what the `results` section of docs/benchmarks.md holds), or undefined when none ran. */
 export function renderHttpReport(report: BenchReport): string | undefined {
   if (!hasHttp(report)) return undefined;
-  const { router: _router, cache: _cache, ...http } = report;
-  return renderReport(http);
+  const { router: _router, cache: _cache, encoder: _encoder, ...http } = report;
+  return renderReport(http, false);
 }
 
-const headings = { results: 'Latest results', router: 'Routing decision: latest run', cache: 'Answer cache: latest run' } as const;
+const headings = {
+  results: 'Latest results',
+  router: 'Routing decision: latest run',
+  cache: 'Answer cache: latest run',
+  encoder: 'Sentence encoder: latest run',
+  floor: 'Against the Node.js floor: latest run',
+} as const;
 
 /**
  * Put `generated` between the markers of one generated section (`results`: the HTTP runs,

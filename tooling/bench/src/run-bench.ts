@@ -5,6 +5,8 @@ import { runCacheBench } from './cache-bench.js';
 import type { CacheBenchReport } from './cache-figures.js';
 import type { ChildSet } from './children.js';
 import { type FallbackReport, runFallback } from './fallback.js';
+import { startFloor } from './floor-target.js';
+import { type EncoderBenchReport, runEncoderBench } from './encoder-bench.js';
 import { hasTaskset, machineInfo } from './machine.js';
 import { type Measurement, measure } from './measure.js';
 import { startMockChild } from './mock-child.js';
@@ -60,7 +62,7 @@ export async function runBench(options: BenchOptions, root: string, children: Ch
   // In-process and single-threaded: first, while no child process competes for the CPUs.
   const router = options.router ? routerPart() : undefined;
   const semantic = options.cache ? await semanticPart() : undefined;
-  if (options.only.length === 0 && !options.fallback && !options.cache) {
+  if (options.only.length === 0 && !options.fallback && !options.cache && !options.encoder) {
     return { machine, settings: settingsOf(options, 'not pinned (in-process measurement only)', root), measurements: [], skipped: {}, notes: [], ...(router ? { router } : {}) };
   }
   const place = placement(options.pin);
@@ -80,6 +82,12 @@ export async function runBench(options: BenchOptions, root: string, children: Ch
         body: (stream) => chatBody('gpt-4o-mini', stream),
         pid: mock.child.pid,
       });
+      continue;
+    }
+    if (name === 'floor') {
+      const floor = await startFloor(children, { mockUrl: mock.url, cpus: place.gateway });
+      if (floor.ok) targets.push(floor.target);
+      else skipped[name] = floor.reason;
       continue;
     }
     if (name === 'portkey') {
@@ -163,6 +171,12 @@ export async function runBench(options: BenchOptions, root: string, children: Ch
     cache = await runCacheBench({ options, root, children, mockUrl: mock.url, mockPid: mock.child.pid, cpus: place.gateway, semantic, log });
     for (const reason of cache.skipped) log(`cache runs NOT measured: ${reason}`);
   }
+  let encoder: EncoderBenchReport | undefined;
+  if (options.encoder) {
+    for (const target of targets) if (target.name !== 'direct') await children.stopPid(target.pid);
+    encoder = await runEncoderBench({ options, root, children, mockUrl: mock.url, mockPid: mock.child.pid, cpus: place.gateway, log });
+    for (const reason of encoder.skipped) log(`encoder runs NOT measured: ${reason}`);
+  }
   for (const [name, reason] of Object.entries(skipped)) log(`${name} NOT measured: ${reason}`);
 
   return {
@@ -174,6 +188,7 @@ export async function runBench(options: BenchOptions, root: string, children: Ch
     ...(fallback ? { fallback } : {}),
     ...(router ? { router } : {}),
     ...(cache ? { cache } : {}),
+    ...(encoder ? { encoder } : {}),
   };
 }
 

@@ -1,8 +1,11 @@
-/** The three things the bench can load. */
-export type TargetName = 'direct' | 'svc' | 'portkey';
+/**
+ * The HTTP targets the bench can load: the mock itself (`direct`), the Node.js floor (a minimal
+ * proxy, `floor-proxy.ts`), svc and Portkey.
+ */
+export type TargetName = 'direct' | 'floor' | 'svc' | 'portkey';
 
 /** Every target, in report order. */
-export const TARGET_NAMES: readonly TargetName[] = ['direct', 'svc', 'portkey'];
+export const TARGET_NAMES: readonly TargetName[] = ['direct', 'floor', 'svc', 'portkey'];
 
 /** A started, loadable HTTP target. */
 export interface Target {

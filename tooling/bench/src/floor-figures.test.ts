@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { floorGoals, floorRows } from './floor-figures.js';
+import { fakeMeasurement } from './fixtures.js';
+
+describe('floor figures', () => {
+  const measurements = [
+    fakeMeasurement('direct', 16, { rps: 12_000, p50: 1, p99: 2, cpuUs: 40, rssMb: 90 }),
+    fakeMeasurement('floor', 16, { rps: 10_000, p50: 1.5, p99: 5, cpuUs: 70, rssMb: 110 }),
+    fakeMeasurement('svc', 16, { rps: 2_000, p50: 7, p99: 80, cpuUs: 525, rssMb: 600 }),
+  ];
+
+  it('divides each figure by the floor of the same connection count', () => {
+    const svc = floorRows({ measurements }).find((r) => r.label === 'svc, proxy mode');
+    expect(svc?.cpu).toBeCloseTo(7.5);
+    expect(svc?.p99).toBeCloseTo(16);
+    expect(svc?.peakRss).toBeCloseTo(600 / 110);
+    expect(floorRows({ measurements: measurements.filter((m) => m.target !== 'floor') })).toEqual([]);
+  });
+
+  it('judges the goals, and leaves unmeasured ones open', () => {
+    const goals = floorGoals({ measurements });
+    expect(goals.find((g) => g.goal.startsWith('proxy-mode CPU'))?.met).toBe(false);
+    expect(goals.find((g) => g.goal.startsWith('p99 at 16'))?.met).toBe(false);
+    expect(goals.find((g) => g.goal.startsWith('exact hit'))?.met).toBeUndefined();
+    const fast = floorGoals({ measurements: [measurements[1]!, fakeMeasurement('svc', 16, { rps: 9_000, p50: 1.6, p99: 6, cpuUs: 90, rssMb: 150 })] });
+    expect(fast.find((g) => g.goal.startsWith('proxy-mode CPU'))?.met).toBe(true);
+  });
+});
