@@ -140,3 +140,19 @@ describe('createMemoryStore', () => {
     }
   });
 });
+
+describe('recall cost', () => {
+  it('embeds nothing for an end user who never stated a fact (in-process index)', async () => {
+    const inner = createHashedEmbedder();
+    let embedded = 0;
+    const counting = { id: inner.id, dimensions: inner.dimensions, embed: (texts: readonly string[]) => ((embedded += texts.length), inner.embed(texts)) };
+    const { memory } = setup({ embedder: counting });
+    memory.remember(ada, 'I live in Lisbon.');
+    await memory.idle();
+    embedded = 0;
+    expect(await memory.recall(bob, 'where do I live')).toEqual([]);
+    expect(embedded).toBe(0);
+    expect((await memory.recall(ada, 'where do I live')).length).toBe(1);
+    expect(embedded).toBe(1);
+  });
+});

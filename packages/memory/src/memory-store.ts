@@ -166,6 +166,27 @@ function replaced(fact: ExtractedFact, neighbours: readonly VectorMatch[], merge
   return records.find(({ record }) => record?.slot === fact.slot)?.record;
 }
 
+/**
+ * The subjects that hold facts in this process's index, per organisation. A subject stays listed
+ * after its facts were forgotten or expired (a recall then searches and finds nothing): the set
+ * only saves work, it never decides what is recalled.
+ */
+class SubjectIndex {
+  private readonly byOrg = new Map<string, Set<string>>();
+
+  add(orgId: string, subject: string): void {
+    let subjects = this.byOrg.get(orgId);
+    if (!subjects) this.byOrg.set(orgId, (subjects = new Set()));
+    subjects.add(subject);
+  }
+
+  /** Whether `subject` of `orgId` (any subject when absent) may hold facts. */
+  holds(orgId: string, subject: string | undefined): boolean {
+    const subjects = this.byOrg.get(orgId);
+    return subjects !== undefined && (subject === undefined || subjects.has(subject));
+  }
+}
+
 /** Per-organisation memory of end users' stated facts over a relational store and a vector store. */
 export function createMemoryStore(settings: MemoryStoreSettings): MemoryStore {
   const now = settings.now ?? Date.now;
@@ -182,6 +203,12 @@ export function createMemoryStore(settings: MemoryStoreSettings): MemoryStore {
   const queued = new Map<string, StoredMemoryRow>();
   /** One write chain per subject: facts of one end user merge in the order they were said. */
   const chains = new Map<string, Promise<void>>();
+  /**
+   * With the in-process index this process knows every subject that holds facts: a recall for
+   * any other (most requests: end users who never stated anything) costs no embedding at all.
+   * A shared store (Qdrant) may hold facts another instance wrote, so there every recall searches.
+   */
+  const holders = vectors.kind === 'memory' ? new SubjectIndex() : undefined;
   let timer: NodeJS.Timeout | undefined;
   let dropped = 0;
   let failed = 0;
@@ -248,6 +275,7 @@ export function createMemoryStore(settings: MemoryStoreSettings): MemoryStore {
         embedding: vector,
       };
       await vectors.upsert([pointOf(row, vector, ttlMs)]);
+      holders?.add(row.orgId, row.subject);
       queue(row);
     }
   }
@@ -285,6 +313,7 @@ export function createMemoryStore(settings: MemoryStoreSettings): MemoryStore {
     async recall(scope, query, options = {}) {
       const limit = options.limit ?? 5;
       if (query.trim().length === 0 || limit <= 0) return [];
+      if (holders && !holders.holds(scope.orgId, scope.subject)) return [];
       const self = refersToUser(query);
       const minScore = options.minSimilarity ?? (self ? floors.self : floors.other);
       const vector = options.vector ?? (await embedder.embed([query]))[0]!;
@@ -334,6 +363,7 @@ export function createMemoryStore(settings: MemoryStoreSettings): MemoryStore {
       const vectorOf = new Map(stale.map((row, i) => [row.id, fresh[i]!]));
       // Oldest first, so the index's recency order matches the table's.
       const points = rows.reverse().map((row) => pointOf(row, vectorOf.get(row.id) ?? row.embedding!, ttlMs));
+      for (const row of rows) holders?.add(row.orgId, row.subject);
       await vectors.upsert(points);
       if (stale.length > 0) await records.saveMany(stale.map((row) => ({ ...row, embedder: embedder.id, embedding: vectorOf.get(row.id)! })));
       return points.length;
