@@ -145,7 +145,14 @@ describe('recall cost', () => {
   it('embeds nothing for an end user who never stated a fact (in-process index)', async () => {
     const inner = createHashedEmbedder();
     let embedded = 0;
-    const counting = { id: inner.id, dimensions: inner.dimensions, embed: (texts: readonly string[]) => ((embedded += texts.length), inner.embed(texts)) };
+    const counting = {
+      id: inner.id,
+      dimensions: inner.dimensions,
+      embed: (texts: readonly string[]) => {
+        embedded += texts.length;
+        return inner.embed(texts);
+      },
+    };
     const { memory } = setup({ embedder: counting });
     memory.remember(ada, 'I live in Lisbon.');
     await memory.idle();

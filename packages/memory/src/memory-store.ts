@@ -175,9 +175,9 @@ class SubjectIndex {
   private readonly byOrg = new Map<string, Set<string>>();
 
   add(orgId: string, subject: string): void {
-    let subjects = this.byOrg.get(orgId);
-    if (!subjects) this.byOrg.set(orgId, (subjects = new Set()));
+    const subjects = this.byOrg.get(orgId) ?? new Set<string>();
     subjects.add(subject);
+    this.byOrg.set(orgId, subjects);
   }
 
   /** Whether `subject` of `orgId` (any subject when absent) may hold facts. */
