@@ -8,6 +8,7 @@ export { DEFAULT_MAX_JSON_DEPTH, type JsonShapeRules, checkJsonShape } from './j
 export { refuseMalformedUrl } from './refuse-malformed-url.js';
 export { apiHeaders } from './api-headers.js';
 export { type OutsideApiMount, type RouteAdder, RouteRegistry, type RouteHandlers, type RouteRegistryOptions } from './route-registry.js';
+export { memoryToWire } from './routes/memory.js';
 export { registerOpenApi } from './routes/openapi.js';
 export { registerProbes } from './routes/probes.js';
 export { recordRequest } from './record-request.js';

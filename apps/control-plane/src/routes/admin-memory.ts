@@ -1,5 +1,5 @@
 import { notFound } from '@svc/core';
-import type { RouteRegistry } from '@svc/inference';
+import { type RouteRegistry, memoryToWire } from '@svc/inference';
 import { endUserSubject } from '@svc/memory';
 import { adminOnly, defineRoute, jsonResponse } from '@svc/openapi';
 import * as v from 'valibot';
@@ -62,7 +62,7 @@ export function registerAdminMemory(routes: RouteRegistry<ControlEnv>, deps: Con
     const memories = await deps.memory.list(org.id, { subject: endUserSubject(org.id, user), limit: 100 });
     return c.json({
       object: 'list',
-      data: memories.map((m) => ({ id: m.id, object: 'memory', text: m.text, slot: m.slot, conversation_id: m.conversationId, created_at: Math.floor(m.createdAt.getTime() / 1000), updated_at: Math.floor(m.updatedAt.getTime() / 1000) })),
+      data: memories.map(memoryToWire),
     });
   });
 

@@ -85,7 +85,8 @@ export const forgetUserRoute = defineRoute({
   errors: [400],
 });
 
-function memoryWire(memory: StoredMemory & { score?: number }) {
+/** A memory in wire names (`/v1/memory*`, and the control plane's admin view). */
+export function memoryToWire(memory: StoredMemory & { score?: number }) {
   return {
     id: memory.id,
     object: 'memory',
@@ -119,7 +120,7 @@ export function registerMemory(routes: RouteRegistry<AppEnv>, deps: InferenceDep
     const scope = callerScope(c, caller, user, conversationId);
     const recall: RecallScope = caller.org.memoryScope === 'organization' ? { orgId: scope.orgId, ...(conversationId ? { conversationId } : {}) } : scope;
     const memories = await deps.memory.recall(recall, query, { limit });
-    return c.json({ object: 'list', data: memories.map(memoryWire) });
+    return c.json({ object: 'list', data: memories.map(memoryToWire) });
   });
 
   routes.add(listMemoryRoute, mode, async (c) => {
@@ -128,7 +129,7 @@ export function registerMemory(routes: RouteRegistry<AppEnv>, deps: InferenceDep
     const { subject } = callerScope(c, caller, user);
     const cursor = after ? await cursorOf(deps, caller.org.id, subject, after) : undefined;
     const page = await deps.memory.list(caller.org.id, { subject, limit: Number(limit) + 1, ...(cursor ? { after: cursor } : {}) });
-    const data = page.slice(0, Number(limit)).map(memoryWire);
+    const data = page.slice(0, Number(limit)).map(memoryToWire);
     return c.json({ object: 'list', data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: page.length > Number(limit) });
   });
 
