@@ -40,6 +40,17 @@ function writer(options: { failFirst?: boolean } = {}) {
 }
 
 describe('KvLearnJournal', () => {
+  it('shuts down when the kv is unavailable at that moment: the drain fails and is reported, the close does not', async () => {
+    const kv = createMemoryKv();
+    const errors: unknown[] = [];
+    const journal = new KvLearnJournal({ kv, writer: writer(), flushIntervalMs: 60_000, onError: (error) => errors.push(error) });
+    journal.recordUsage(event('req_1'));
+    await journal.flush();
+    kv.setIfAbsent = () => Promise.reject(new Error('Redis is unavailable (circuit open)'));
+    await expect(journal.close()).resolves.toBeUndefined();
+    expect(errors).toHaveLength(1);
+  });
+
   it('journals events in the kv and drains them to the store, dates revived, streams emptied', async () => {
     const kv = createMemoryKv();
     const out = writer();

@@ -212,10 +212,15 @@ export class KvLearnJournal implements LearnSink {
     }
   }
 
+  /**
+   * Stops the timer and drains once more. A kv that is unavailable at that moment (its circuit
+   * open) fails the drain, not the shutdown: what is journaled stays in the kv for the next
+   * instance to drain, and the failure is reported.
+   */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
-    await this.flush();
+    await this.flush().catch((error: unknown) => this.failed(error));
   }
 }
