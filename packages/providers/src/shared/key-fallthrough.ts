@@ -1,4 +1,5 @@
 import { type ProviderErrorKind, isProviderError } from '@svc/core';
+import { wrapOptionalCalls } from './wrap-optional-calls.js';
 import type { CallOptions, Provider, ProviderChatRequest, RealtimeConnectOptions, RealtimeRequest } from '../provider.js';
 import { KeyPool } from './key-pool.js';
 
@@ -81,13 +82,6 @@ export function withKeyFallthrough(provider: Provider, keys: readonly string[], 
     throw lastError;
   }
 
-  /** One optional endpoint (`embed`, `moderate`, `speech`, ...) with the same fallthrough as `chat`. */
-  function pooled<R, T>(call: ((request: R, options?: CallOptions) => Promise<T>) | undefined) {
-    if (call === undefined) return undefined;
-    const bound = call.bind(provider);
-    return (request: R, options: KeyPoolCallOptions = {}) => (options.apiKey ? bound(request, options) : eachKey(options, (o) => bound(request, o)));
-  }
-
   const wrapped: Provider = {
     id: provider.id,
     ...(provider.multipleChoices === undefined ? {} : { multipleChoices: provider.multipleChoices }),
@@ -96,18 +90,8 @@ export function withKeyFallthrough(provider: Provider, keys: readonly string[], 
     stream: (request: ProviderChatRequest, options: KeyPoolCallOptions = {}) =>
       options.apiKey ? provider.stream(request, options) : eachKey(options, (o) => provider.stream(request, o)),
   };
-  const embed = pooled(provider.embed);
-  if (embed) wrapped.embed = embed;
-  const moderate = pooled(provider.moderate);
-  if (moderate) wrapped.moderate = moderate;
-  const speech = pooled(provider.speech);
-  if (speech) wrapped.speech = speech;
-  const transcribe = pooled(provider.transcribe);
-  if (transcribe) wrapped.transcribe = transcribe;
-  const recognize = pooled(provider.recognize);
-  if (recognize) wrapped.recognize = recognize;
-  const generateImages = pooled(provider.generateImages);
-  if (generateImages) wrapped.generateImages = generateImages;
+  // Every other endpoint falls through the same way.
+  wrapOptionalCalls<KeyPoolCallOptions>(provider, wrapped, (call) => (request, options = {}) => (options.apiKey ? call(request, options) : eachKey(options, (o) => call(request, o))));
   // A realtime session falls through like a call: a key refused at the upgrade (429, 402, 401) gives way to the next.
   const realtime = provider.realtime?.bind(provider);
   if (realtime) {

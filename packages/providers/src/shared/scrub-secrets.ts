@@ -1,6 +1,7 @@
 import { ProviderError, isProviderError } from '@svc/core';
 import type { StreamEvent } from '@svc/core';
 import type { CallOptions, Provider, ProviderChatRequest, RealtimeConnectOptions, RealtimeRequest } from '../provider.js';
+import { wrapOptionalCalls } from './wrap-optional-calls.js';
 
 /** What a secret is replaced with in upstream text. */
 export const REDACTED = '[redacted]';
@@ -100,11 +101,6 @@ export function withSecretScrubbing(provider: Provider, secrets: SecretSet): Pro
       throw scrubError(error, secrets, options?.apiKey);
     }
   };
-  const wrap = <R, T>(call: ((request: R, options?: CallOptions) => Promise<T>) | undefined) => {
-    if (call === undefined) return undefined;
-    const bound = call.bind(provider);
-    return (request: R, options?: CallOptions) => guard(options, () => bound(request, options));
-  };
 
   const wrapped: Provider = {
     id: provider.id,
@@ -115,18 +111,7 @@ export function withSecretScrubbing(provider: Provider, secrets: SecretSet): Pro
       return scrubbedEvents(events, secrets, options?.apiKey);
     },
   };
-  const embed = wrap(provider.embed);
-  if (embed) wrapped.embed = embed;
-  const moderate = wrap(provider.moderate);
-  if (moderate) wrapped.moderate = moderate;
-  const speech = wrap(provider.speech);
-  if (speech) wrapped.speech = speech;
-  const transcribe = wrap(provider.transcribe);
-  if (transcribe) wrapped.transcribe = transcribe;
-  const recognize = wrap(provider.recognize);
-  if (recognize) wrapped.recognize = recognize;
-  const generateImages = wrap(provider.generateImages);
-  if (generateImages) wrapped.generateImages = generateImages;
+  wrapOptionalCalls(provider, wrapped, (call) => (request, options) => guard(options, () => call(request, options)));
   const realtime = provider.realtime?.bind(provider);
   if (realtime) wrapped.realtime = (request: RealtimeRequest, options?: RealtimeConnectOptions) => guard(options, () => realtime(request, options));
   return wrapped;
