@@ -1,35 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { appDir, freePort, main, waitHealthy } from './gateway-process.js';
 import { runCli } from '../cli-run.js';
 
-const main = fileURLToPath(new URL('../main.ts', import.meta.url));
-const appDir = fileURLToPath(new URL('../..', import.meta.url));
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-async function waitHealthy(url: string, child: ChildProcess): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    if (child.exitCode !== null) throw new Error(`gateway exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${url}/health`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('gateway did not become healthy');
-}
 
 async function svc(dataDir: string, ...args: string[]) {
   const out: string[] = [];
@@ -54,7 +30,7 @@ describe('the embedded data directory has one writer', () => {
     const env = { PATH: process.env.PATH, SVC_DATA_DIR: dataDir, PORT: String(port), CONTROL_PORT: String(await freePort()), SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'error' };
     const gateway = spawn(process.execPath, ['--conditions=@svc/source', '--import', 'tsx', main], { env, cwd: appDir, stdio: ['ignore', 'ignore', 'inherit'] });
     child = gateway;
-    await waitHealthy(`http://127.0.0.1:${port}`, gateway);
+    await waitHealthy(`http://127.0.0.1:${port}`, gateway, 600);
 
     const refused = await svc(dataDir, 'keys', 'create', '--org', 'acme');
     expect(refused.code).toBe(2);

@@ -1,35 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { createDb } from '@svc/db';
 import { afterAll, describe, expect, it } from 'vitest';
+import { appDir, freePort, main, waitHealthy } from './gateway-process.js';
 import { masterKey, startGateway } from './harness.js';
 
 const shared = process.env.TEST_REDIS_URL && process.env.TEST_DATABASE_URL;
-const main = fileURLToPath(new URL('../main.ts', import.meta.url));
-const appDir = fileURLToPath(new URL('../..', import.meta.url));
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-async function waitHealthy(url: string, child: ChildProcess): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    if (child.exitCode !== null) throw new Error(`gateway exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${url}/health`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('gateway did not become healthy');
-}
 
 /** Issue 6: the usage ledger survives a crash of the gateway process (journaled in Redis Streams). */
 describe.skipIf(!shared && process.env.CI !== 'true')('ledger crash', () => {
