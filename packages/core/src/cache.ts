@@ -11,6 +11,8 @@ export interface CachedAnswer {
   tier: Tier;
   /** Epoch milliseconds when it was stored. */
   storedAt: number;
+  /** The request whose answer this is (its `x-svc-request-id`): a semantic hit names it, so an operator can see what answered. */
+  requestId?: string;
 }
 
 /** Where a hit came from: in-process exact (L0), shared exact (L1) or the semantic cache. */

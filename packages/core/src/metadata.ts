@@ -33,6 +33,8 @@ export interface SvcMetadata {
   cache_type?: 'exact' | 'semantic';
   /** Semantic hits: cosine similarity of the query to the cached prompt. */
   semantic_similarity?: number;
+  /** Semantic hits: the request id of the cached question whose answer was served. */
+  cached_request_id?: string;
   /** Present (true) when the provider reported no usage: tokens and cost were counted by the gateway's tokenizer. */
   usage_estimated?: boolean;
   /** The operator's degradation level (`light`, `heavy`) while one is in force. */

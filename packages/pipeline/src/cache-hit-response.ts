@@ -38,6 +38,7 @@ export function cacheHitResponse(owner: { catalog: Pick<Catalog, 'get'>; recorde
     cache_hit: true,
     cache_type: hit.layer === 'semantic' ? 'semantic' : 'exact',
     ...(hit.similarity === undefined ? {} : { semantic_similarity: hit.similarity }),
+    ...(hit.layer === 'semantic' && answer.requestId !== undefined ? { cached_request_id: answer.requestId } : {}),
   };
   const headers: Record<string, string> = {
     'x-request-id': context.requestId,

@@ -114,11 +114,14 @@ describe('the cache stage', () => {
       },
     };
     const { gateway, context } = setup([groq], undefined, { semanticCache });
-    await gateway.chat(request({}), context());
+    const first = await gateway.chat(request({}), context());
     expect(stored).toEqual([{ hit: false, reuse: 'embedding' }]);
     const hit = await gateway.chat(request({ messages: [{ role: 'user', content: 'hello?' }] }), context());
     expect(hit.headers).toMatchObject({ 'x-svc-cache-type': 'semantic', 'x-svc-semantic-similarity': '0.9731' });
-    expect(hit.kind === 'json' && hit.metadata).toMatchObject({ semantic_similarity: 0.9731, decision_source: 'CacheHit' });
+    // The cached question's request id, so an operator can see what answered.
+    expect(answer?.requestId).toBeTruthy();
+    expect(answer?.requestId).toBe(first.headers['x-svc-request-id']);
+    expect(hit.kind === 'json' && hit.metadata).toMatchObject({ semantic_similarity: 0.9731, decision_source: 'CacheHit', cached_request_id: answer?.requestId });
     expect(groq.calls()).toBe(1);
   });
 });

@@ -281,7 +281,7 @@ export class Gateway {
       if (memory && scoped) rememberRequest(memory, sent, scoped.scope);
       if (redaction) result = restoreResult(result, redaction.restore);
       const replicated = replicateChoices(result, request.n);
-      if (miss) storeAnswer(exactCache, semanticCache, request, miss, { result, model: model.id, provider: model.provider, tier: model.tier, storedAt: Date.now() });
+      if (miss) storeAnswer(exactCache, semanticCache, request, miss, { result, model: model.id, provider: model.provider, tier: model.tier, storedAt: Date.now(), requestId: context.requestId });
       const elapsed = performance.now() - context.startedAt;
       this.overhead.observe(Math.max(0, elapsed - providerMs) / 1000);
       const latencyMs = Math.round(elapsed);

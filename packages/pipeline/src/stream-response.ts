@@ -118,7 +118,7 @@ export function streamResponse(owner: StreamOwner, stream: OpenedStreamRequest):
       if (guard) for (const out of guard.end()) yield* replicas > 1 ? replicateEvent(out, replicas) : [out];
       outcome = 'ok';
       complete = collector?.result();
-      if (complete && miss) storeAnswer(deps.exactCache, deps.semanticCache, request, miss, { result: complete, model: model.id, provider: model.provider, tier: model.tier, storedAt: Date.now() });
+      if (complete && miss) storeAnswer(deps.exactCache, deps.semanticCache, request, miss, { result: complete, model: model.id, provider: model.provider, tier: model.tier, storedAt: Date.now(), requestId: context.requestId });
     } catch (error) {
       // Our own abort (the client went away) surfaces as an upstream read failure.
       if (context.signal.aborted) return;
