@@ -1,4 +1,5 @@
 import type { VectorPayload } from './interface.js';
+import { SignSketch } from './sign-sketch.js';
 
 export interface PartitionEntry {
   id: string;
@@ -7,16 +8,19 @@ export interface PartitionEntry {
 
 /**
  * The points of one organisation and scope: unit vectors packed row by row in one
- * Float32Array, so a brute-force search is a single sequential pass over memory. Removal
- * moves the last row into the hole.
+ * Float32Array, so a brute-force search is a single sequential pass over memory, and beside
+ * them each row's sign bits ({@link SignSketch}), the pre-filter of a dense search with a high
+ * floor. Removal moves the last row into the hole.
  */
 export class MemoryPartition {
   private matrix: Float32Array;
+  private readonly sketch: SignSketch;
   private entries: PartitionEntry[] = [];
   private rows = new Map<string, number>();
 
   constructor(readonly dimensions: number) {
     this.matrix = new Float32Array(dimensions * 16);
+    this.sketch = new SignSketch(dimensions, 16);
   }
 
   get size(): number {
@@ -37,11 +41,13 @@ export class MemoryPartition {
         const grown = new Float32Array(this.matrix.length * 2);
         grown.set(this.matrix);
         this.matrix = grown;
+        this.sketch.grow(this.matrix.length / this.dimensions);
       }
       this.rows.set(entry.id, row);
       this.entries.push(entry);
     } else this.entries[row] = entry;
     this.matrix.set(unit, row * this.dimensions);
+    this.sketch.set(row, unit);
   }
 
   delete(id: string): void {
@@ -53,6 +59,7 @@ export class MemoryPartition {
       this.entries[row] = moved;
       this.rows.set(moved.id, row);
       this.matrix.copyWithin(row * this.dimensions, last * this.dimensions, (last + 1) * this.dimensions);
+      this.sketch.move(last, row);
     }
     this.entries.pop();
     this.rows.delete(id);
@@ -74,8 +81,15 @@ export class MemoryPartition {
     if (index.length > 0) for (let i = 0, k = 0; i < d; i++) if (unit[i] !== 0) [index[k], weight[k++]] = [i, unit[i]!];
     const best: { entry: PartitionEntry; score: number }[] = [];
     const scores = new Float32Array(this.entries.length);
+    const cutoff = index.length > 0 ? undefined : this.sketch.cutoff(minScore);
     if (index.length > 0) sparseScores(index, weight, this.matrix, d, scores);
-    else denseScores(unit, this.matrix, d, scores);
+    else if (cutoff === undefined) denseScores(unit, this.matrix, d, scores);
+    else {
+      // Rows whose signs differ in more than `cutoff` coordinates are (all but certainly) under the floor.
+      scores.fill(-2);
+      const near = this.sketch.within(unit, cutoff, this.entries.length);
+      for (const row of near) scores[row] = dot(unit, this.matrix, row * d, d);
+    }
     // Rows may be deleted by `keep` (expired); walking from the end keeps the unvisited rows in place.
     for (let row = scores.length - 1; row >= 0; row--) {
       const score = scores[row]!;
@@ -107,20 +121,23 @@ function sparseScores(index: Int32Array, weight: Float32Array, m: Float32Array, 
   }
 }
 
-function denseScores(q: Float32Array, m: Float32Array, d: number, out: Float32Array): void {
-  for (let row = 0, base = 0; row < out.length; row++, base += d) {
-    let s0 = 0;
-    let s1 = 0;
-    let s2 = 0;
-    let s3 = 0;
-    let i = 0;
-    for (; i + 3 < d; i += 4) {
-      s0 += q[i]! * m[base + i]!;
-      s1 += q[i + 1]! * m[base + i + 1]!;
-      s2 += q[i + 2]! * m[base + i + 2]!;
-      s3 += q[i + 3]! * m[base + i + 3]!;
-    }
-    for (; i < d; i++) s0 += q[i]! * m[base + i]!;
-    out[row] = s0 + s1 + s2 + s3;
+/** One row's dot product, four accumulators so the loop does not wait on one sum. */
+function dot(q: Float32Array, m: Float32Array, base: number, d: number): number {
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  let i = 0;
+  for (; i + 3 < d; i += 4) {
+    s0 += q[i]! * m[base + i]!;
+    s1 += q[i + 1]! * m[base + i + 1]!;
+    s2 += q[i + 2]! * m[base + i + 2]!;
+    s3 += q[i + 3]! * m[base + i + 3]!;
   }
+  for (; i < d; i++) s0 += q[i]! * m[base + i]!;
+  return s0 + s1 + s2 + s3;
+}
+
+function denseScores(q: Float32Array, m: Float32Array, d: number, out: Float32Array): void {
+  for (let row = 0, base = 0; row < out.length; row++, base += d) out[row] = dot(q, m, base, d);
 }
