@@ -1,4 +1,5 @@
-import { isSymbol, stem, wordTokens } from './embedder/tokens.js';
+import { isNegation, isSymbol, stem, stopwords, wordTokens } from './embedder/tokens.js';
+import { opposed } from './opposites.js';
 
 /** The words of a text that pin down what it is about: numbers, names and symbols. */
 export interface KeyTerms {
@@ -10,16 +11,44 @@ export interface KeyTerms {
   symbols: Set<string>;
   /** Every lower-cased, stemmed token, to test whether a key term of the other text occurs there in any case. */
   tokens: Set<string>;
-  /** Ordered pairs around a direction word (`celsius>fahrenheit` in "Celsius to Fahrenheit", "Python than Java"). */
+  /** Ordered pairs around a relation word (`celsius>fahrenheit` in "10 Celsius to Fahrenheit", `python>java` in "Python faster than Java"). */
   directions: Set<string>;
+  /** Whether the text negates anything ("not", "never", "without", "can't"). */
+  negated: boolean;
 }
 
-/** Two words joined by a word that orders them: "A to B", "A into B", "A than B", "A versus B". */
-const directed = /([\p{L}\p{N}]+)\s+(?:to|into|than|vs|versus)\s+(?:an?\s+|the\s+)?([\p{L}\p{N}]+)/giu;
+/** Words that order the words around them: "A to B", "A than B", "A in B", "from A", "A or B". */
+const relations = new Set(['than', 'to', 'into', 'vs', 'versus', 'against', 'from', 'in', 'per', 'or']);
+/** Words skipped when looking for the neighbours of a relation ("gold more expensive than silver"). */
+const skipped = new Set(['more', 'less', 'most', 'least', 'much', 'a', 'an', 'the']);
+const questionWords = new Set(['what', 'why', 'how', 'which', 'who', 'when', 'where']);
+const hasDigit = /\p{N}/u;
+/** How many words each side of a relation word may stand from it. */
+const reach = 2;
 
-function directionsOf(text: string): Set<string> {
+const ordered = (word: string): boolean => !stopwords.has(word) && !questionWords.has(word) && !relations.has(word) && !hasDigit.test(word);
+
+/** The content words within {@link reach} of `words[at]` going by `step` (-1 before, +1 after), up to another relation word. */
+function neighbours(words: readonly string[], at: number, step: 1 | -1): string[] {
+  const found: string[] = [];
+  for (let k = at + step, seen = 0; k >= 0 && k < words.length && seen < reach; k += step) {
+    const word = words[k]!;
+    if (relations.has(word)) break;
+    if (skipped.has(word)) continue;
+    seen++;
+    if (ordered(word)) found.push(stem(word));
+  }
+  return found;
+}
+
+/** Ordered pairs `x>y` of a content word before a relation word and one after it ("Python faster than Java": `python>java`, `faster>java`). */
+function directionsOf(words: readonly string[]): Set<string> {
   const pairs = new Set<string>();
-  for (const match of text.matchAll(directed)) pairs.add(`${stem(match[1]!.toLowerCase())}>${stem(match[2]!.toLowerCase())}`);
+  for (let i = 0; i < words.length; i++) {
+    if (!relations.has(words[i]!)) continue;
+    const after = neighbours(words, i, 1);
+    for (const x of neighbours(words, i, -1)) for (const y of after) if (x !== y) pairs.add(`${x}>${y}`);
+  }
   return pairs;
 }
 
@@ -63,7 +92,8 @@ export function keyTerms(text: string, words: readonly string[] = wordTokens(tex
     else if (word.length > 1 && capital.test(word) && (!sentenceStart || word === word.toUpperCase())) names.add(stem(word.toLowerCase()));
     sentenceStart = false;
   }
-  return { numbers, names, symbols, tokens, directions: directionsOf(folded) };
+  const negated = words.some((_, i) => isNegation(words, i));
+  return { numbers, names, symbols, tokens, directions: directionsOf(words), negated };
 }
 
 function unmatched(terms: Set<string>, other: KeyTerms): number {
@@ -84,4 +114,15 @@ export function sameKeyTerms(a: KeyTerms, b: KeyTerms): boolean {
   if (reversed(a, b)) return false;
   if (unmatched(a.symbols, b) > 0 || unmatched(b.symbols, a) > 0) return false;
   return unmatched(a.names, b) === 0 || unmatched(b.names, a) === 0;
+}
+
+/**
+ * The near-miss guard: {@link sameKeyTerms}, and neither text negates what the other does not
+ * ("Is coffee bad for you?" / "Is coffee not bad for you?") nor has a word whose opposite only
+ * the other has ("how to lose weight" / "how to gain weight", "before" / "after"). A sentence
+ * encoder puts such pairs at cosines a paraphrase shows, so they are told apart by rule.
+ */
+export function mayShareAnswer(a: KeyTerms, b: KeyTerms): boolean {
+  if (!sameKeyTerms(a, b) || a.negated !== b.negated) return false;
+  return !opposed(a.tokens, b.tokens);
 }

@@ -39,3 +39,12 @@ export function stem(word: string): string {
   if (word.endsWith('s') && !word.endsWith('ss') && !word.endsWith('us') && !word.endsWith('is')) return word.slice(0, -1);
   return word;
 }
+
+/** Words that negate what follows; with `t` after a word ("can't" is `can t`), see {@link isNegation}. */
+export const negationWords: ReadonlySet<string> = new Set(['not', 'no', 'never', 'nor', 'without', 'cannot', 'nothing', 'none', 'neither', 'nobody']);
+
+/** Whether `tokens[i]` negates: a negation word, or the `t` of a contraction ("don't"). */
+export function isNegation(tokens: readonly string[], i: number): boolean {
+  const token = tokens[i]!;
+  return negationWords.has(token) || (token === 't' && i > 0);
+}

@@ -1,4 +1,4 @@
-import { stem, stopwords, wordTokens } from '../embedder/tokens.js';
+import { isNegation, stem, stopwords, wordTokens } from '../embedder/tokens.js';
 import { type KeyTerms, keyTerms } from '../entity-guard.js';
 import type { WordWeights } from './word-weights.js';
 
@@ -39,7 +39,6 @@ export interface TextProfile {
 
 const questionWordList = ['what', 'why', 'how', 'which', 'who', 'whom', 'whose', 'when', 'where', 'whether', 'is', 'are', 'can', 'do', 'does', 'should', 'will', 'would'];
 const questionWordBits = new Map(questionWordList.map((w, i) => [w, 1 << i]));
-const negationWords = new Set(['not', 'no', 'never', 'nor', 'without', 'cannot', 'nothing', 'none', 'neither', 'nobody']);
 const degreeList = ['best', 'worst', 'better', 'worse', 'most', 'least', 'more', 'less', 'top', 'good', 'bad', 'easiest', 'hardest', 'cheapest', 'fastest', 'biggest', 'largest', 'smallest'];
 const degreeBits = new Map(degreeList.map((w, i) => [w, 1 << i]));
 const personalWords = new Set(['i', 'my', 'me', 'mine', 'myself']);
@@ -77,7 +76,7 @@ export function profile(text: string, weights: WordWeights, terms?: KeyTerms): T
     const token = tokens[i]!;
     questionWords |= questionWordBits.get(token) ?? 0;
     degree |= degreeBits.get(token) ?? 0;
-    if (negationWords.has(token) || (token === 't' && i > 0)) negations++;
+    if (isNegation(tokens, i)) negations++;
     if (personalWords.has(token)) personal++;
     if (secondWords.has(token)) second++;
     if (deicticWords.has(token)) deictic++;
