@@ -96,10 +96,10 @@ function hashedChoice(): SemanticEmbedderChoice {
  * Builds the answer caches from the environment: the exact cache (L0 + the kv's L1) unless
  * `SVC_CACHE_TTL_SECS` is 0, and the semantic cache unless `SVC_SEMANTIC_CACHE=0` or
  * `SVC_CACHE_TTL_SECS` is 0 (an answer that may not be kept cannot be served: embedding and
- * searching would cost every request and never hit) — the local
- * embedder `SVC_SEMANTIC_EMBEDDER` selects (`chooseSemanticEmbedder`; default the local hashed
- * n-gram embedder with its calibrated threshold), over Qdrant when `QDRANT_URL` is set, else
- * the in-process index (bounded by `SVC_SEMANTIC_MAX_ENTRIES`).
+ * searching would cost every request and never hit) — with the embedder `SVC_SEMANTIC_EMBEDDER`
+ * selects (`chooseSemanticEmbedder`: the runtime passes its shared sentence encoder; without a
+ * chooser, tests, the local hashed n-gram embedder with its calibrated threshold), over Qdrant
+ * when `QDRANT_URL` is set, else the in-process index (bounded by `SVC_SEMANTIC_MAX_ENTRIES`).
  */
 export function createCacheService(env: Env, kv: Kv, logger: Logger, chooseEmbedder: () => SemanticEmbedderChoice = hashedChoice): CacheService {
   const ttlMs = env.SVC_CACHE_TTL_SECS * 1000;
@@ -135,8 +135,8 @@ export function createCacheService(env: Env, kv: Kv, logger: Logger, chooseEmbed
     });
     semanticCache = cache;
     semantic = {
-      async lookup(request, orgId, audience) {
-        const found = await cache.lookup(request, orgId, audience);
+      async lookup(request, orgId, audience, vector?: Float32Array) {
+        const found = await cache.lookup(request, orgId, audience, vector);
         if (found === undefined) counts.semanticIneligible++;
         else if (found.hit) counts.semanticHits++;
         else counts.semanticMisses++;

@@ -292,9 +292,18 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
   // One verifier per process (it caches compiled schemas); warmed now so the first JSON-schema answer does not pay ajv's start-up.
   const verifier = createOutputVerifier();
   verifier.warmUp();
-  const cache = createCacheService(env, kv, logger, () => chooseSemanticEmbedder(env.SVC_SEMANTIC_EMBEDDER, env.SVC_SEMANTIC_THRESHOLD, catalog, providers, metrics));
-  await cache.start();
+  // The sentence encoder first: the semantic cache embeds with it by default (SVC_SEMANTIC_EMBEDDER=shared).
   const encoder = await startSentenceEncoder(env);
+  let cache: CacheService;
+  try {
+    cache = createCacheService(env, kv, logger, () =>
+      chooseSemanticEmbedder({ setting: env.SVC_SEMANTIC_EMBEDDER, threshold: env.SVC_SEMANTIC_THRESHOLD, shared: encoder.embedder, catalog, providers, metrics }),
+    );
+  } catch (error) {
+    await encoder.close();
+    throw error;
+  }
+  await cache.start();
   const memory: MemoryService = createMemoryService(env, db, kv, logger, encoder.embedder);
   await memory.start();
   // Limits: atomic across instances in the kv; a missing month is seeded from the usage ledger.

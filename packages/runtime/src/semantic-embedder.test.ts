@@ -1,6 +1,6 @@
 import { createCatalog } from '@svc/catalog';
 import { createProviderRegistry } from '@svc/providers';
-import { trainedVerifier } from '@svc/semantic';
+import { createHashedEmbedder, similarityThreshold, trainedVerifier } from '@svc/semantic';
 import { createMetrics } from '@svc/telemetry';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseEnv } from './env.js';
@@ -11,16 +11,26 @@ const providers = createProviderRegistry({ mock: { enabled: true, latencyMs: 0 }
 const catalog = createCatalog().forProviders(providers.ids());
 const metrics = createMetrics({ defaultMetrics: false });
 const embeddingModel = catalog.list({ provider: 'mock', kind: 'embedding' })[0]!;
+const shared = createHashedEmbedder({ dimensions: 64 });
 
 describe('chooseSemanticEmbedder (SVC_SEMANTIC_EMBEDDER)', () => {
   it('defaults to the local hashed embedder at its verifier’s candidate floor', () => {
-    const choice = chooseSemanticEmbedder('hashed', undefined, catalog, providers, metrics);
+    const choice = chooseSemanticEmbedder({ setting: 'hashed', threshold: undefined, shared, catalog, providers, metrics });
     expect(choice.embedder.id).toBe('hashed-ngram-v1-512');
     expect(choice.threshold).toBe(trainedVerifier('hashed-ngram-v1-512')!.candidateFloor);
   });
 
+  it('by default uses the runtime’s shared sentence encoder at its calibrated threshold', () => {
+    const encoder = { id: 'all-MiniLM-L6-v2', dimensions: 384, embed: async () => [] };
+    const choice = chooseSemanticEmbedder({ setting: parseEnv({}).SVC_SEMANTIC_EMBEDDER, threshold: undefined, shared: encoder, catalog, providers, metrics });
+    expect(choice.embedder).toBe(encoder);
+    expect(choice.threshold).toBe(similarityThreshold('all-MiniLM-L6-v2'));
+    // An encoder nobody calibrated needs SVC_SEMANTIC_THRESHOLD.
+    expect(() => chooseSemanticEmbedder({ setting: 'shared', threshold: undefined, shared, catalog, providers, metrics })).toThrow(/^SVC_SEMANTIC_THRESHOLD/);
+  });
+
   it('uses a configured embeddings model with the threshold it is given, counting its spend', async () => {
-    const choice = chooseSemanticEmbedder(embeddingModel.id, 0.93, catalog, providers, metrics);
+    const choice = chooseSemanticEmbedder({ setting: embeddingModel.id, threshold: 0.93, shared, catalog, providers, metrics });
     expect(choice).toMatchObject({ threshold: 0.93, embedder: { id: `${embeddingModel.id}@${embeddingModel.dimensions}`, dimensions: embeddingModel.dimensions } });
     const [a, b] = await choice.embedder.embed(['What is the capital of France?', 'capital of France?']);
     expect(a).toHaveLength(embeddingModel.dimensions!);
@@ -33,7 +43,7 @@ describe('chooseSemanticEmbedder (SVC_SEMANTIC_EMBEDDER)', () => {
 
   it('refuses what it cannot use, naming the variable', () => {
     const chatModel = catalog.list({ provider: 'mock', kind: 'chat' })[0]!;
-    const attempt = (setting: string, threshold?: number) => () => chooseSemanticEmbedder(setting, threshold, catalog, providers, metrics);
+    const attempt = (setting: string, threshold?: number) => () => chooseSemanticEmbedder({ setting, threshold, shared, catalog, providers, metrics });
     expect(attempt('not a slug')).toThrow(ConfigError);
     expect(attempt('openai/text-embedding-3-small', 0.9)).toThrow(/SVC_SEMANTIC_EMBEDDER: 'openai\/text-embedding-3-small' is not an embeddings model of a configured provider/);
     expect(attempt(chatModel.id, 0.9)).toThrow(/not an embeddings model/);

@@ -13,30 +13,46 @@ export interface SemanticEmbedderChoice {
 
 const slugPattern = /^(?<slug>[^@\s]+\/[^@\s]+?)(?:@(?<dimensions>\d+))?$/;
 
+/** What {@link chooseSemanticEmbedder} reads. */
+export interface SemanticEmbedderSettings {
+  /** `SVC_SEMANTIC_EMBEDDER`. */
+  setting: string;
+  /** `SVC_SEMANTIC_THRESHOLD`, when set. */
+  threshold: number | undefined;
+  /** The runtime's one sentence encoder (`SVC_SENTENCE_ENCODER`), shared with memory. */
+  shared: Embedder;
+  catalog: Pick<Catalog, 'get'>;
+  providers: Pick<ProviderRegistry, 'get'>;
+  metrics: Pick<Metrics, 'model'>;
+}
+
+function calibrated(embedder: Embedder, thresholdSetting: number | undefined): SemanticEmbedderChoice {
+  const threshold = thresholdSetting ?? calibratedThreshold(embedder.id);
+  if (threshold === undefined) {
+    throw new ConfigError('SVC_SEMANTIC_THRESHOLD', `embedder ${embedder.id} has no calibrated threshold; calibrate it (docs/caching.md, "Semantic cache") and set SVC_SEMANTIC_THRESHOLD`);
+  }
+  return { embedder, threshold };
+}
+
 /**
- * `SVC_SEMANTIC_EMBEDDER`: `hashed` (the default: local, no network, with its trained verifier) or an
+ * `SVC_SEMANTIC_EMBEDDER`: `shared` (the default: the runtime's one sentence encoder, all-MiniLM-L6-v2
+ * unless `SVC_SENTENCE_ENCODER=hashed`, so a request is embedded once for memory and the cache),
+ * `hashed` (local n-grams with their trained verifier, for tests and tiny machines) or an
  * embeddings model of a configured provider, `<provider>/<model>[@dimensions]` (e.g.
- * `openai/text-embedding-3-small@512`). A model embedder has no calibrated threshold until someone
- * calibrates it on the evaluation data (docs/caching.md), so `SVC_SEMANTIC_THRESHOLD` is then
- * required; a guessed default would serve wrong answers or never hit. Its calls are the
- * platform's own spend: counted in the token and cost metrics under the model.
+ * `openai/text-embedding-3-small@512`). An embedder has no threshold until someone calibrates it
+ * on the evaluation data (docs/caching.md), so `SVC_SEMANTIC_THRESHOLD` is then required; a
+ * guessed default would serve wrong answers or never hit. A model's calls are the platform's own
+ * spend: counted in the token and cost metrics under the model.
  *
  * @throws ConfigError naming the variable: unknown model, not an embeddings model, provider not
  *   configured, no threshold.
  */
-export function chooseSemanticEmbedder(
-  setting: string,
-  thresholdSetting: number | undefined,
-  catalog: Pick<Catalog, 'get'>,
-  providers: Pick<ProviderRegistry, 'get'>,
-  metrics: Pick<Metrics, 'model'>,
-): SemanticEmbedderChoice {
-  if (setting === 'hashed') {
-    const embedder = createHashedEmbedder();
-    return { embedder, threshold: thresholdSetting ?? calibratedThreshold(embedder.id)! };
-  }
+export function chooseSemanticEmbedder(settings: SemanticEmbedderSettings): SemanticEmbedderChoice {
+  const { setting, threshold: thresholdSetting, catalog, providers, metrics } = settings;
+  if (setting === 'shared') return calibrated(settings.shared, thresholdSetting);
+  if (setting === 'hashed') return calibrated(createHashedEmbedder(), thresholdSetting);
   const parsed = slugPattern.exec(setting)?.groups;
-  const fix = 'use `hashed` or `<provider>/<embeddings model>[@dimensions]` of a configured provider';
+  const fix = 'use `shared`, `hashed` or `<provider>/<embeddings model>[@dimensions]` of a configured provider';
   if (!parsed) throw new ConfigError('SVC_SEMANTIC_EMBEDDER', `'${setting}' is not an embedder; ${fix}`);
   const model = catalog.get(parsed.slug!);
   if (model?.kind !== 'embedding') throw new ConfigError('SVC_SEMANTIC_EMBEDDER', `'${parsed.slug}' is not an embeddings model of a configured provider; ${fix}`);
@@ -46,10 +62,6 @@ export function chooseSemanticEmbedder(
   const dimensions = parsed.dimensions === undefined ? model.dimensions : Number(parsed.dimensions);
   if (!dimensions) throw new ConfigError('SVC_SEMANTIC_EMBEDDER', `'${parsed.slug}' has no known dimensions; name them as ${parsed.slug}@<dimensions>`);
   const id = `${model.id}@${dimensions}`;
-  const threshold = thresholdSetting ?? calibratedThreshold(id);
-  if (threshold === undefined) {
-    throw new ConfigError('SVC_SEMANTIC_THRESHOLD', `embedder ${id} has no calibrated threshold; calibrate it (docs/caching.md, "Semantic cache") and set SVC_SEMANTIC_THRESHOLD`);
-  }
   const shorten = parsed.dimensions !== undefined;
   const embedder = createProviderEmbedder({
     id,
@@ -63,5 +75,5 @@ export function chooseSemanticEmbedder(
       return result.embeddings;
     },
   });
-  return { embedder, threshold };
+  return calibrated(embedder, thresholdSetting);
 }

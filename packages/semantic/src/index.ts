@@ -5,7 +5,7 @@ export type { VectorMatch, VectorPayload, VectorPoint, VectorSearch, VectorStore
 export { createMemoryVectorStore, type MemoryVectorStoreSettings } from './store/memory.js';
 export { createQdrantVectorStore, type QdrantVectorStoreSettings } from './store/qdrant.js';
 export { type EligibilityOptions, type SemanticKey, semanticEligible, semanticIneligibility, semanticKeyOf } from './eligibility.js';
-export { type KeyTerms, keyTerms, sameKeyTerms } from './entity-guard.js';
+export { type KeyTerms, keyTerms, mayShareAnswer, sameKeyTerms } from './entity-guard.js';
 export {
   createSemanticCache,
   type SemanticCache,
@@ -14,6 +14,6 @@ export {
   SemanticMissKey,
   type SemanticOperation,
 } from './semantic-cache.js';
-export { calibratedThreshold, calibratedThresholds, similarityThreshold } from './thresholds.js';
+export { calibratedThreshold, calibratedThresholds, calibrations, type SimilarityCalibration, similarityCalibration, similarityThreshold } from './thresholds.js';
 export { trainedVerifier } from './verifier/trained.js';
 export { createVerifier, type TrainedVerifier, type Verifier } from './verifier/verifier.js';

@@ -77,6 +77,38 @@ describe('semantic cache', () => {
     expect((await unguarded.cache.lookup(ask('What is the capital of Spain?'), 'org-a'))?.hit).toBe(true);
   });
 
+  it('uses a vector the caller already computed instead of embedding again', async () => {
+    const embedder = counting(createHashedEmbedder());
+    const cache = createSemanticCache({ embedder, store: createMemoryVectorStore() });
+    await cache.store(ask('How do I reverse a list in Python?'), 'org-a', paris);
+    const calls = embedder.calls;
+    const [vector] = await createHashedEmbedder().embed(['How do I reverse a list in Python?']);
+    expect(await cache.lookup(ask('How do I reverse a list in Python?'), 'org-a', undefined, vector)).toMatchObject({ hit: true, answer: paris });
+    expect(embedder.calls).toBe(calls);
+    // A vector of another length is not this embedder's: the question is embedded here.
+    expect((await cache.lookup(ask('How do I reverse a list in Python?'), 'org-a', undefined, new Float32Array(3)))?.hit).toBe(true);
+    expect(embedder.calls).toBe(calls + 1);
+  });
+
+  it('without a verifier: the nearest question decides, and a second one as close makes the query ambiguous', async () => {
+    const axis = (values: number[]) => Float32Array.from(values);
+    const vectors: Record<string, Float32Array> = {
+      'How do I learn Go?': axis([1, 0, 0]),
+      'How do I learn Rust?': axis([0.8, 0.6, 0]),
+      'How do I learn Go and Rust?': axis([0.9, 0.3, 0]),
+      'What is the capital of France?': axis([0, 0, 1]),
+      'What is the capital of Spain?': axis([0, 0.1, 0.995]),
+    };
+    const embedder: Embedder = { id: 'table', dimensions: 3, embed: async (texts) => texts.map((t) => vectors[t]!) };
+    const cache = createSemanticCache({ embedder, store: createMemoryVectorStore(), threshold: 0.9, ambiguityMargin: 0.05, candidates: 5 });
+    for (const question of ['How do I learn Go?', 'How do I learn Rust?', 'What is the capital of Spain?']) await cache.store(ask(question), 'org-a', cachedAnswer(question));
+    // Go and Rust are equally near (0.95 each): either answer may be the wrong one.
+    expect((await cache.lookup(ask('How do I learn Go and Rust?'), 'org-a'))?.hit).toBe(false);
+    expect(await cache.lookup(ask('How do I learn Go?'), 'org-a')).toMatchObject({ hit: true, answer: cachedAnswer('How do I learn Go?') });
+    // The nearest is a near miss (another name): no farther entry is served instead.
+    expect((await cache.lookup(ask('What is the capital of France?'), 'org-a'))?.hit).toBe(false);
+  });
+
   it('never answers another organisation or another scope', async () => {
     const { cache } = await stored('What is the capital of France?');
     expect((await cache.lookup(ask('What is the capital of France?'), 'org-b'))?.hit).toBe(false);

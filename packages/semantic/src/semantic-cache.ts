@@ -1,10 +1,10 @@
 import type { CachedAnswer, ChatRequest } from '@svc/core';
 import { type EligibilityOptions, semanticKeyOf } from './eligibility.js';
 import type { Embedder } from './embedder/interface.js';
-import { type KeyTerms, keyTerms, sameKeyTerms } from './entity-guard.js';
+import { type KeyTerms, keyTerms, mayShareAnswer } from './entity-guard.js';
 import { pointId } from './scope.js';
 import type { VectorMatch, VectorStore } from './store/interface.js';
-import { similarityThreshold } from './thresholds.js';
+import { similarityCalibration } from './thresholds.js';
 import type { TextProfile } from './verifier/pair-features.js';
 import { trainedVerifier } from './verifier/trained.js';
 import type { Verifier } from './verifier/verifier.js';
@@ -43,12 +43,19 @@ export interface SemanticCacheSettings {
   /** How long an answer stays servable, ms (default 24 h, the spec's `cache_ttl_secs` maximum). */
   ttlMs?: number;
   /**
-   * Refuse a hit whose numbers, symbols or names differ from the question's ("capital of
-   * France" vs "capital of Spain") (default true).
+   * The near-miss guard ({@link mayShareAnswer}): refuse a hit whose numbers, symbols, names,
+   * negation, opposite words or order around a relation word differ from the question's
+   * ("capital of France" vs "capital of Spain", "lose" vs "gain weight") (default true).
    */
   keyTermGuard?: boolean;
-  /** Nearest entries examined per lookup, best first, until one passes the guard (default 3). */
+  /** Nearest entries examined per lookup, best first (default the embedder's calibration, else 3). */
   candidates?: number;
+  /**
+   * Without a verifier: refuse a hit when another candidate the guard lets through is within this
+   * much cosine of the best (ambiguous between two stored questions) (default the embedder's
+   * calibration, else 0: off).
+   */
+  ambiguityMargin?: number;
   /** A lookup (embed + search) that takes longer is a miss, ms (default 250). */
   lookupTimeoutMs?: number;
   eligibility?: EligibilityOptions;
@@ -69,8 +76,11 @@ export interface SemanticCache {
   /**
    * Undefined when the request is not eligible; a failure is a miss, never a rejection.
    * `audience` narrows the entries searched to those stored for it (a memory scope, see `store`).
+   * `vector`, when the caller already embedded the question with this cache's embedder (the text
+   * {@link semanticKeyOf} gives: the final user message, spacing collapsed), spares a second
+   * embedding; one of another length is ignored and the question embedded here.
    */
-  lookup(request: ChatRequest, orgId: string, audience?: string): Promise<SemanticLookup | undefined>;
+  lookup(request: ChatRequest, orgId: string, audience?: string, vector?: Float32Array): Promise<SemanticLookup | undefined>;
   /**
    * Stores a complete answer; pass the lookup's miss to reuse its embedding (and its audience).
    * With `audience` the entry is served only to lookups of the same audience. Never rejects.
@@ -117,14 +127,16 @@ export function createSemanticCache(settings: SemanticCacheSettings): SemanticCa
   const { embedder, store } = settings;
   const verifier = settings.verifier === false ? undefined : (settings.verifier ?? trainedVerifier(embedder.id));
   if (verifier && verifier.embedder !== embedder.id) throw new Error(`the verifier was trained on embedder ${verifier.embedder}, not ${embedder.id}`);
-  const threshold = settings.threshold ?? (verifier ? verifier.candidateFloor : similarityThreshold(embedder.id));
+  const calibration = similarityCalibration(embedder.id);
+  const threshold = settings.threshold ?? (verifier ? verifier.candidateFloor : calibration?.threshold);
   if (threshold === undefined) {
     throw new Error(`no calibrated semantic-cache threshold for embedder ${embedder.id}; calibrate it (pnpm --filter @svc/semantic eval) and pass \`threshold\``);
   }
   if (!(threshold > -1 && threshold <= 1)) throw new RangeError(`threshold must be in (-1, 1], got ${threshold}`);
   const ttlMs = settings.ttlMs ?? 86_400_000;
   const guard = settings.keyTermGuard ?? true;
-  const candidates = settings.candidates ?? 3;
+  const candidates = settings.candidates ?? calibration?.candidates ?? 3;
+  const margin = verifier ? 0 : (settings.ambiguityMargin ?? calibration?.margin ?? 0);
   const lookupTimeoutMs = settings.lookupTimeoutMs ?? 250;
   const now = settings.now ?? Date.now;
   const report = (error: unknown, operation: SemanticOperation): void => {
@@ -146,14 +158,14 @@ export function createSemanticCache(settings: SemanticCacheSettings): SemanticCa
     threshold,
     verifier,
 
-    async lookup(request, orgId, audience) {
+    async lookup(request, orgId, audience, given) {
       const found = semanticKeyOf(request, settings.eligibility);
       if (!found) return undefined;
       const key = { ...found, scope: scopeFor(found.scope, audience) };
       const started = Date.now();
       let vector: Float32Array;
       try {
-        vector = await within(embedOne(key.text), lookupTimeoutMs);
+        vector = given?.length === embedder.dimensions ? given : await within(embedOne(key.text), lookupTimeoutMs);
       } catch (error) {
         report(error, 'embed');
         return { hit: false };
@@ -176,14 +188,23 @@ export function createSemanticCache(settings: SemanticCacheSettings): SemanticCa
       for (const match of matches) {
         if (match.score < threshold || match.payload.orgId !== orgId || match.payload.scope !== key.scope) continue;
         if (match.payload.expiresAt <= now() || !fits(match, request)) continue;
+        if (!verifier && best) {
+          // Similarity alone, matches best first: a second stored question as close as the best makes the query ambiguous.
+          if (match.score >= best.score - margin) return { hit: false, reuse };
+          break;
+        }
         const candidateTerms = guard ? keyTerms(match.payload.text) : undefined;
         if (candidateTerms) {
           terms ??= keyTerms(key.text);
-          if (!sameKeyTerms(terms, candidateTerms)) continue;
+          const passes = mayShareAnswer(terms, candidateTerms);
+          // Without a verifier the nearest question decides: when it is a near miss, a farther one is no safer.
+          if (!passes && !verifier) return { hit: false, reuse };
+          if (!passes) continue;
         }
         if (!verifier) {
           best = match;
-          break;
+          if (margin <= 0) break;
+          continue;
         }
         query ??= verifier.profile(key.text, terms);
         const score = verifier.score(query, verifier.profile(match.payload.text, candidateTerms), match.score);
