@@ -12,7 +12,7 @@ export interface ProtocolCounts {
 }
 
 /** One way of deciding a hit: the cache settings that differ from the defaults. */
-export type Decider = { label: string } & Pick<SemanticCacheSettings, 'threshold' | 'verifier' | 'keyTermGuard'>;
+export type Decider = { label: string } & Pick<SemanticCacheSettings, 'threshold' | 'verifier' | 'keyTermGuard' | 'ambiguityMargin' | 'candidates'>;
 
 // GPTCache's benchmark asks with this system prompt; ours is part of the scope, so it must match.
 const ask = (question: string) =>

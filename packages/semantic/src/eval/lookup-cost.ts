@@ -27,7 +27,7 @@ export async function measureLookupCost(
   stored: readonly string[],
   queries: readonly string[],
   entries: number,
-  settings: Pick<SemanticCacheSettings, 'threshold' | 'verifier'> = {},
+  settings: Pick<SemanticCacheSettings, 'threshold' | 'verifier' | 'ambiguityMargin' | 'candidates'> = {},
 ): Promise<LookupCost> {
   const store = createMemoryVectorStore({ capacity: entries });
   const cache = createSemanticCache({ embedder, store, lookupTimeoutMs: 60_000, ...settings });
