@@ -11,6 +11,13 @@ afterAll(() => fake.close());
 runVectorStoreConformance('qdrant vector store (fake Qdrant REST server)', async () =>
   createQdrantVectorStore({ url: fake.url, dimensions: 8, collection: `svc_test_${randomUUID()}` }),
 );
+// The sentence encoder's 384 dimensions, as the gateway stores them by default.
+runVectorStoreConformance('memory vector store, 384 dimensions', async () => createMemoryVectorStore(), { dimensions: 384 });
+runVectorStoreConformance(
+  'qdrant vector store (fake Qdrant REST server), 384 dimensions',
+  async () => createQdrantVectorStore({ url: fake.url, dimensions: 384, collection: `svc_test_${randomUUID()}` }),
+  { dimensions: 384 },
+);
 
 const qdrantUrl = process.env.TEST_QDRANT_URL;
 if (qdrantUrl !== undefined && qdrantUrl !== '') {
