@@ -34,9 +34,9 @@ for (const pair of pairs.split('|')) {
     [a, b],
     [b, a],
   ] as const) {
-    let set = opposite.get(x);
-    if (!set) opposite.set(x, (set = new Set()));
+    const set = opposite.get(x) ?? new Set<string>();
     set.add(y);
+    opposite.set(x, set);
   }
 }
 

@@ -25,6 +25,14 @@ function near(base: Float32Array, cosine: number, next: () => number): Float32Ar
   return unit(base.map((x, i) => cosine * x + sin * noise[i]!));
 }
 
+/** A partition of `count` random unit rows of `d` dimensions, ids `r0`, `r1`, ... */
+function filled(count: number, d: number, next: () => number): { rows: Float32Array[]; partition: MemoryPartition } {
+  const rows = Array.from({ length: count }, () => unit(Float32Array.from({ length: d }, () => next() - 0.5)));
+  const partition = new MemoryPartition(d);
+  for (const [i, row] of rows.entries()) partition.set({ id: `r${i}`, payload: {} as never }, row);
+  return { rows, partition };
+}
+
 describe('SignSketch, the pre-filter of dense searches', () => {
   it('applies only to long vectors and high floors', () => {
     expect(new SignSketch(64, 1).cutoff(0.95)).toBeUndefined();
@@ -35,9 +43,7 @@ describe('SignSketch, the pre-filter of dense searches', () => {
   it('returns exactly what a plain scan returns at a high floor (384 dimensions, 2,000 rows, neighbours near the floor)', () => {
     const next = random(17);
     const d = 384;
-    const rows = Array.from({ length: 2000 }, () => unit(Float32Array.from({ length: d }, () => next() - 0.5)));
-    const partition = new MemoryPartition(d);
-    rows.forEach((row, i) => partition.set({ id: `r${i}`, payload: {} as never }, row));
+    const { rows, partition } = filled(2000, d, next);
     for (let q = 0; q < 50; q++) {
       const target = rows[q * 7]!;
       const query = near(target, 0.86 + (q % 10) / 100, next);
@@ -54,9 +60,7 @@ describe('SignSketch, the pre-filter of dense searches', () => {
   it('keeps its bits with their rows when a row is deleted (the last row moves into the hole)', () => {
     const next = random(5);
     const d = 384;
-    const rows = Array.from({ length: 40 }, () => unit(Float32Array.from({ length: d }, () => next() - 0.5)));
-    const partition = new MemoryPartition(d);
-    rows.forEach((row, i) => partition.set({ id: `r${i}`, payload: {} as never }, row));
+    const { rows, partition } = filled(40, d, next);
     partition.delete('r3');
     expect(partition.search(rows[39]!, 1, 0.9, () => true)[0]?.entry.id).toBe('r39');
     expect(partition.search(rows[3]!, 1, 0.9, () => true)).toEqual([]);
