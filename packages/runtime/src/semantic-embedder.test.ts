@@ -1,6 +1,7 @@
 import { createCatalog } from '@svc/catalog';
 import { createProviderRegistry } from '@svc/providers';
 import { createHashedEmbedder, similarityThreshold, trainedVerifier } from '@svc/semantic';
+import { cachedAnswer, chatRequest } from '@svc/semantic/test';
 import { createMetrics } from '@svc/telemetry';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseEnv } from './env.js';
@@ -64,4 +65,19 @@ describe('chooseSemanticEmbedder (SVC_SEMANTIC_EMBEDDER)', () => {
     );
     expect(() => parseEnv({ SVC_SEMANTIC_THRESHOLD: '1.5' })).toThrow(/SVC_SEMANTIC_THRESHOLD/);
   });
+
+  it('by default the runtime’s semantic cache embeds with its one sentence encoder (all-MiniLM-L6-v2) and hits a rewording', async () => {
+    const runtime = await createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent' }));
+    try {
+      expect(runtime.cache.stats().by_type.semantic).toMatchObject({ enabled: true, embedder: 'all-MiniLM-L6-v2', threshold: similarityThreshold('all-MiniLM-L6-v2') });
+      const semantic = runtime.cache.semantic!;
+      const miss = await semantic.lookup(chatRequest('How do I reverse a list in Python?'), 'org-a');
+      semantic.store(chatRequest('How do I reverse a list in Python?'), 'org-a', cachedAnswer('list[::-1]'), miss);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(await semantic.lookup(chatRequest('What is the way to reverse a Python list?'), 'org-a')).toMatchObject({ hit: true, answer: { result: { choices: [{ message: { content: 'list[::-1]' } }] } } });
+      expect((await semantic.lookup(chatRequest('How do I reverse a list in Java?'), 'org-a'))?.hit).toBe(false);
+    } finally {
+      await runtime.close();
+    }
+  }, 60_000);
 });
