@@ -4,11 +4,15 @@ import { createMemoryVectorStore } from '../store/memory.js';
 import { cachedAnswer, chatRequest } from '../test/fixtures.js';
 import type { ParaphrasePair } from './dataset.js';
 
+export type Outcome = 'correct' | 'wrong' | 'miss';
+
 export interface ProtocolCounts {
   label: string;
   correct: number;
   wrong: number;
   miss: number;
+  /** Each paraphrase's outcome, in pair order (halves of the data, per-pair reading). */
+  outcomes: Outcome[];
 }
 
 /** One way of deciding a hit: the cache settings that differ from the defaults. */
@@ -39,15 +43,16 @@ export async function runGptCacheProtocol(embedder: Embedder, pairs: readonly Pa
   const counts: ProtocolCounts[] = [];
   for (const { label, ...decider } of deciders) {
     const cache = createSemanticCache({ embedder, store, lookupTimeoutMs: 60_000, ...decider });
-    const row: ProtocolCounts = { label, correct: 0, wrong: 0, miss: 0 };
+    const row: ProtocolCounts = { label, correct: 0, wrong: 0, miss: 0, outcomes: [] };
     for (const [i, pair] of pairs.entries()) {
       const found = await cache.lookup(ask(pair.similar), 'eval');
-      if (!found?.hit) row.miss++;
-      else {
+      let outcome: Outcome = 'miss';
+      if (found?.hit) {
         const content = found.answer.result.choices[0]!.message.content;
-        if (pairs[Number(content)]?.origin === pair.origin || content === String(i)) row.correct++;
-        else row.wrong++;
+        outcome = pairs[Number(content)]?.origin === pair.origin || content === String(i) ? 'correct' : 'wrong';
       }
+      row[outcome]++;
+      row.outcomes.push(outcome);
     }
     counts.push(row);
   }
