@@ -3,7 +3,7 @@ import { endUserSubject } from '@svc/memory';
 
 /**
  * What a request's access-log line knows beyond the edge's own fields (request id, caller,
- * route, status, latency): the edge puts an empty record on the RequestContext, the pipeline
+ * route, status, latency): the edge puts an empty record on the Exchange, the pipeline
  * fills it once at the request's ending (answer, stream end or cache hit). Never prompt text
  * or a secret; the end user only as a hash.
  */

@@ -1,7 +1,7 @@
 import type { Catalog } from '@svc/catalog';
-import type { ChatRequest, ChatResult, IntelligenceMode, StreamEvent, SvcMetadata } from '@svc/core';
+import type { ChatRequest, ChatResult, StreamEvent, SvcMetadata } from '@svc/core';
 import { type CacheHit, hitCost, hitUsage } from './cache-stage.js';
-import type { ChatResponse, RequestContext } from './gateway-types.js';
+import type { ChatResponse, Exchange } from './gateway-types.js';
 import type { LearnRecorder } from './learn-records.js';
 import { replayStream } from './stream-replay.js';
 
@@ -10,8 +10,9 @@ import { replayStream } from './stream-replay.js';
  * `decision_source: CacheHit`; replayed token by token when the request streams. Logged in the
  * ledger (cache_hit) and the decision log; the router learns nothing from it.
  */
-export function cacheHitResponse(owner: { catalog: Pick<Catalog, 'get'>; recorder: LearnRecorder }, request: ChatRequest, context: RequestContext, mode: IntelligenceMode, hit: CacheHit): ChatResponse {
+export function cacheHitResponse(owner: { catalog: Pick<Catalog, 'get'>; recorder: LearnRecorder }, request: ChatRequest, context: Exchange, hit: CacheHit): ChatResponse {
   const { answer } = hit;
+  const { mode } = context;
   const usage = hitUsage(answer);
   const cost = hitCost(usage);
   const latencyMs = Math.round(performance.now() - context.startedAt);
@@ -58,7 +59,7 @@ export function cacheHitResponse(owner: { catalog: Pick<Catalog, 'get'>; recorde
     headers['x-svc-output-tokens'] = String(usage.completionTokens);
     headers['x-svc-cost-usd'] = '0';
   }
-  owner.recorder.cacheHit(context, request, mode, answer, hit, usage, cost, latencyMs, served);
+  owner.recorder.cacheHit({ exchange: context, request, answer, hit, usage, cost, latencyMs, model: served });
   const result: ChatResult = { ...answer.result, ...(usage ? { usage } : {}) };
   if (!request.stream) return { kind: 'json', result, metadata, headers };
   async function* events(): AsyncGenerator<StreamEvent> {

@@ -4,7 +4,7 @@ import type { EmbeddingRequest, Provider } from '@svc/providers';
 import { createMetrics } from '@svc/telemetry';
 import { describe, expect, it } from 'vitest';
 import { type EmbedDeps, embed } from './embed.js';
-import type { RequestContext } from './gateway.js';
+import type { Exchange } from './gateway.js';
 import type { UsageEvent } from './learn-queue.js';
 import { caller } from './test/gateway-harness.js';
 
@@ -40,7 +40,7 @@ function setup(providers: Provider[]) {
     learn: { recordUsage: (event) => usage.push(event) },
     metrics: createMetrics({ defaultMetrics: false }),
   };
-  const context: RequestContext = { caller, requestId: 'req_1', startedAt: performance.now(), signal: new AbortController().signal };
+  const context: Exchange = { caller, requestId: 'req_1', startedAt: performance.now(), signal: new AbortController().signal, mode: 'full' };
   return { deps, usage, context };
 }
 

@@ -5,7 +5,7 @@ import type { Limiter } from '@svc/limits';
 import type { EmbeddingRequest, EmbeddingResult } from '@svc/providers';
 import type { Metrics } from '@svc/telemetry';
 import type { BreakerGate, ProviderLookup } from './call.js';
-import type { GatewayDeps, RequestContext } from './gateway.js';
+import type { GatewayDeps, Exchange } from './gateway.js';
 import type { LearnQueue } from './learn-queue.js';
 import { admitUnits, callCandidates, orgProviders, recordUnitUsage } from './unit-stage.js';
 import { requireAllowedModel } from './org-policy.js';
@@ -63,7 +63,7 @@ const autoNames = new Set(['auto', 'svc/auto']);
  *   model of the active catalog; 400 (param `dimensions`) above the model's length; 429/402 from
  *   the limits; the provider's error when every candidate failed.
  */
-export async function embed(deps: EmbedDeps, request: EmbedRequest, context: RequestContext): Promise<EmbedResponse> {
+export async function embed(deps: EmbedDeps, request: EmbedRequest, context: Exchange): Promise<EmbedResponse> {
   const org = await orgProviders(deps, context.caller.org.id);
   const primary = requireAllowedModel(context.caller.org, resolveEmbeddingModel(deps.catalog, org.providers, request.model));
   if (request.dimensions !== undefined && primary.dimensions !== undefined && request.dimensions > primary.dimensions) {

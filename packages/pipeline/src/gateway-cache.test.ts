@@ -70,11 +70,11 @@ describe('the cache stage', () => {
     const groq = scripted('groq', () => 'ok');
     const exactCache = mapCache();
     const { gateway, context } = setup([groq], undefined, { exactCache });
-    await gateway.chat(request({}), { ...context(), intelligenceModeHeader: 'proxy' });
+    await gateway.chat(request({}), context('proxy'));
     await gateway.chat(request({ svc: { enableCache: false } }), context());
     expect(exactCache.lookups).toBe(0);
     expect(exactCache.entries.size).toBe(0);
-    await gateway.chat(request({ svc: { intelligenceMode: 'cache' } }), context());
+    await gateway.chat(request({ svc: { intelligenceMode: 'cache' } }), context('cache'));
     expect(exactCache.lookups).toBe(1);
     expect(exactCache.entries.size).toBe(1);
   });

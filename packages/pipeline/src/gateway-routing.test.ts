@@ -61,7 +61,7 @@ describe('feature vector size by intelligence mode', () => {
     };
     const { gateway, decisions, context } = setup(everyone(), undefined, { memory });
     for (const mode of ['proxy', 'cache', 'full'] as const) {
-      await served(gateway, () => ({ ...context(), intelligenceModeHeader: mode }), ask(hard, { svc: { conversationId: 'conv-1' } }));
+      await served(gateway, () => context(mode), ask(hard, { svc: { conversationId: 'conv-1' } }));
     }
     expect(decisions.map((d) => d.details.featureCount)).toEqual([8, 392, 396]);
     expect(asked).toEqual([hard]); // only full mode recalls

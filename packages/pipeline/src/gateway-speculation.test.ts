@@ -59,7 +59,7 @@ describe('svc.enable_speculation', () => {
     const free = (await gateway.chat(request({ model: 'auto', svc: { enableSpeculation: true } }), context())) as ChatJsonResponse;
     expect(free.metadata.not_applied).toContain('svc.enable_speculation');
     expect(free.headers['x-svc-speculation-accepted']).toBe('0');
-    const proxy = (await gateway.chat(request({ model: 'auto', responseFormat: jsonObject, svc: { enableSpeculation: true } }), { ...context(), intelligenceModeHeader: 'proxy' })) as ChatJsonResponse;
+    const proxy = (await gateway.chat(request({ model: 'auto', responseFormat: jsonObject, svc: { enableSpeculation: true } }), context('proxy'))) as ChatJsonResponse;
     expect(proxy.metadata.not_applied).toContain('svc.enable_speculation');
     expect(providers.reduce((n, p) => n + p.asked.length, 0)).toBe(2);
   });

@@ -86,7 +86,7 @@ describe('output verification and healing', () => {
   it('does nothing in proxy mode, and says so when verification was asked for', async () => {
     const groq = inTurn('groq', ['```json\n{"city": "Paris", "days": "3"}\n```']);
     const { gateway, context } = setup([groq]);
-    const response = (await gateway.chat(request({ responseFormat: jsonSchema, svc: { outputVerification: 'native' } }), { ...context(), intelligenceModeHeader: 'proxy' })) as ChatJsonResponse;
+    const response = (await gateway.chat(request({ responseFormat: jsonSchema, svc: { outputVerification: 'native' } }), context('proxy'))) as ChatJsonResponse;
     expect(response.result.choices[0]!.message.content).toContain('```');
     expect(response.metadata.healer_report).toBeUndefined();
     expect(response.metadata.not_applied).toContain('svc.output_verification');

@@ -5,7 +5,7 @@ import type { AdmitRequest, Reservation } from '@svc/limits';
 import type { ImageGenerationRequest, ImageUsage, Provider } from '@svc/providers';
 import { createMetrics } from '@svc/telemetry';
 import { describe, expect, it } from 'vitest';
-import type { RequestContext } from './gateway.js';
+import type { Exchange } from './gateway.js';
 import { ImageStore } from './image-store.js';
 import { type ImageStageDeps, generateImages } from './images.js';
 import type { UsageEvent } from './learn-queue.js';
@@ -57,7 +57,7 @@ function setup(platform: Provider[], own?: Provider, enabled: readonly string[] 
     images,
     ...(own ? { byok: { forOrg: () => ({ get: (id: string) => (id === own.id ? own : undefined) }) } } : {}),
   };
-  const context: RequestContext = { caller, requestId: 'req_img', startedAt: performance.now(), signal: new AbortController().signal };
+  const context: Exchange = { caller, requestId: 'req_img', startedAt: performance.now(), signal: new AbortController().signal, mode: 'full' };
   return { deps, usage, admitted, settled, released, images, context };
 }
 

@@ -2,7 +2,7 @@ import { computeCost, imageCost } from '@svc/billing';
 import type { Catalog, ModelInfo } from '@svc/catalog';
 import { type SvcMetadata, noProviderConfigured } from '@svc/core';
 import type { ImageGenerationRequest, ImageGenerationResult, ImageUsage } from '@svc/providers';
-import type { RequestContext } from './gateway.js';
+import type { Exchange } from './gateway.js';
 import type { ImageStore } from './image-store.js';
 import { type UnitStageDeps, admitUnits, callCandidates, orgProviders, recordUnitUsage, resolveUnitModel } from './unit-stage.js';
 import { requireAllowedModel } from './org-policy.js';
@@ -56,7 +56,7 @@ export interface GenerateImagesResponse {
  *   `model_not_found` (param `model`); 429/402 from the limits; the provider's error (a refused
  *   prompt is 400 `content_filter`); 500 when the kv cannot store the images.
  */
-export async function generateImages(deps: ImageStageDeps, request: GenerateImagesRequest, context: RequestContext): Promise<GenerateImagesResponse> {
+export async function generateImages(deps: ImageStageDeps, request: GenerateImagesRequest, context: Exchange): Promise<GenerateImagesResponse> {
   const org = await orgProviders(deps, context.caller.org.id);
   const primary = requireAllowedModel(context.caller.org, resolveImageModel(deps.catalog, request.model));
   const candidates = [primary, ...deps.catalog.family(primary.family).filter((m) => m.kind === 'image' && m.id !== primary.id)];

@@ -2,7 +2,7 @@ export { type AccessRecord, hashEndUser } from './access-record.js';
 export type { Attempt } from './attempt.js';
 export { type BreakerGate, type CallObserver, type ProviderLookup, callChat, openStream } from './call.js';
 export { countPromptTokens, estimatePromptTokens, estimateUsage } from './estimate-usage.js';
-export { Gateway, type ChatJsonResponse, type ChatResponse, type ChatStreamResponse, type GatewayDeps, type GatewayTimeouts, type RequestContext, replicateChoices } from './gateway.js';
+export { Gateway, type ChatJsonResponse, type ChatResponse, type ChatStreamResponse, type GatewayDeps, type GatewayTimeouts, type Exchange, replicateChoices } from './gateway.js';
 export { type Deadline, createDeadline } from './deadline.js';
 export { resolveIntelligenceMode } from './intelligence-mode.js';
 export { LearnQueue, type DecisionRecord, type LearnBacklog, type LearnQueueSettings, type LearnStats, type LearnWriter, type UsageEvent } from './learn-queue.js';

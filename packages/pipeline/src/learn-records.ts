@@ -1,11 +1,12 @@
 import type { ModelInfo } from '@svc/catalog';
-import type { CachedAnswer, ChatRequest, IntelligenceMode, Usage } from '@svc/core';
+import type { CachedAnswer, ChatRequest, Usage } from '@svc/core';
 import type { Cost } from '@svc/billing';
 import { noteChatEnding } from './access-record.js';
 import type { Attempt } from './attempt.js';
 import type { CacheHit } from './cache-stage.js';
 import { type RoutingDecision, decisionDetails, storedCandidates } from './decision-log.js';
-import type { GatewayDeps, RequestContext } from './gateway-types.js';
+import type { Exchange } from './exchange.js';
+import type { GatewayDeps } from './gateway-types.js';
 import type { DecisionRecord } from './learn-queue.js';
 import type { RouterFeedback } from './router-feedback.js';
 
@@ -17,27 +18,19 @@ export class LearnRecorder {
   constructor(private readonly deps: Pick<GatewayDeps, 'learn' | 'metrics' | 'feedback' | 'sticky'>) {}
 
   /** The ledger row (free, baseline kept) and the decision of an answer served from the cache; the router learns nothing from it. */
-  cacheHit(
-    context: RequestContext,
-    request: ChatRequest,
-    mode: IntelligenceMode,
-    answer: CachedAnswer,
-    hit: CacheHit,
-    usage: Usage | undefined,
-    cost: Cost | undefined,
-    latencyMs: number,
-    served: ModelInfo | undefined,
-  ): void {
+  cacheHit(served: CacheHitRecord): void {
+    const { exchange, request, answer, hit, usage, cost, latencyMs } = served;
     const { metrics, learn } = this.deps;
     const createdAt = new Date();
-    noteChatEnding(context.access, { orgId: context.caller.org.id, endUser: context.endUser, request, model: answer.model, provider: answer.provider, mode, cache: hit.layer, usage, costUsd: usage && cost ? 0 : undefined });
+    const mode = exchange.mode;
+    noteChatEnding(exchange.access, { orgId: exchange.caller.org.id, endUser: exchange.endUser, request, model: answer.model, provider: answer.provider, mode, cache: hit.layer, usage, costUsd: usage && cost ? 0 : undefined });
     metrics.cacheHits.series(hit.layer, 'chat').inc();
     if (usage && cost) {
       if (cost.savingsUsd > 0) metrics.model(answer.provider, answer.model).savingsUsd.inc(cost.savingsUsd);
       learn.recordUsage({
-        requestId: context.requestId,
-        orgId: context.caller.org.id,
-        keyId: context.caller.keyId,
+        requestId: exchange.requestId,
+        orgId: exchange.caller.org.id,
+        keyId: exchange.caller.keyId,
         model: answer.model,
         provider: answer.provider,
         promptTokens: usage.promptTokens,
@@ -53,12 +46,12 @@ export class LearnRecorder {
       });
     }
     learn.recordDecision({
-      requestId: context.requestId,
-      orgId: context.caller.org.id,
+      requestId: exchange.requestId,
+      orgId: exchange.caller.org.id,
       requestedModel: request.model,
       model: answer.model,
       provider: answer.provider,
-      tier: served?.tier ?? answer.tier,
+      tier: served.model?.tier ?? answer.tier,
       lane: 'turbo',
       source: 'CacheHit',
       taskFamily: null,
@@ -82,11 +75,12 @@ export class LearnRecorder {
   }
 
   /** The request's one ledger row (idempotent by request id): what every call it made cost. */
-  usage(context: RequestContext, model: ModelInfo, usage: Usage, cost: Cost, latencyMs: number, status: number, stream: boolean, usageEstimated: boolean, createdAt: Date): void {
+  usage(row: UsageRow): void {
+    const { exchange, model, usage, cost } = row;
     this.deps.learn.recordUsage({
-      requestId: context.requestId,
-      orgId: context.caller.org.id,
-      keyId: context.caller.keyId,
+      requestId: exchange.requestId,
+      orgId: exchange.caller.org.id,
+      keyId: exchange.caller.keyId,
       model: model.id,
       provider: model.provider,
       promptTokens: usage.promptTokens,
@@ -95,42 +89,29 @@ export class LearnRecorder {
       costUsd: cost.costUsd,
       baselineCostUsd: cost.baselineCostUsd,
       cacheHit: false,
-      latencyMs,
-      status,
-      stream,
-      usageEstimated,
-      createdAt,
+      latencyMs: row.latencyMs,
+      status: row.status,
+      stream: row.stream,
+      usageEstimated: row.usageEstimated,
+      createdAt: row.createdAt,
     });
   }
 
   /** The ledger row, the decision and the router's lesson of an answered (or failed after the first byte) request. */
-  outcome(
-    context: RequestContext,
-    request: ChatRequest,
-    decision: RoutingDecision,
-    mode: IntelligenceMode,
-    model: ModelInfo,
-    attempts: Attempt[],
-    outcome: string,
-    usage: Usage | undefined,
-    cost: Cost | undefined,
-    latencyMs: number,
-    stream: boolean,
-    details: Record<string, unknown>,
-    extra: LearnExtra = {},
-  ): void {
+  outcome(ended: OutcomeRecord): void {
+    const { exchange, request, decision, model, outcome, usage, cost, latencyMs, stream, details, extra = {} } = ended;
     const { learn } = this.deps;
     const createdAt = new Date();
-    noteChatEnding(context.access, { orgId: context.caller.org.id, endUser: context.endUser, request, model: model.id, provider: model.provider, mode, cache: false, usage, costUsd: cost?.costUsd });
+    noteChatEnding(exchange.access, { orgId: exchange.caller.org.id, endUser: exchange.endUser, request, model: model.id, provider: model.provider, mode: exchange.mode, cache: false, usage, costUsd: cost?.costUsd });
     if (usage && cost) this.countSpend(model, usage, cost);
     const row = extra.billed ?? (usage && cost ? { usage, cost } : undefined);
-    const status = outcome === 'ok' || outcome === 'client_closed' ? 200 : 502;
-    if (row) this.usage(context, model, row.usage, row.cost, latencyMs, status, stream, details.usageEstimated === true, createdAt);
-    learn.recordDecision(decisionRecord(context, request, decision, mode, model, attempts, outcome, latencyMs, details, createdAt));
     const success = outcome === 'ok' || outcome === 'client_closed';
+    const status = success ? 200 : 502;
+    if (row) this.usage({ exchange, model, usage: row.usage, cost: row.cost, latencyMs, status, stream, usageEstimated: details.usageEstimated === true, createdAt });
+    learn.recordDecision(decisionRecord({ ...ended, createdAt }));
     const feedback = this.deps.feedback;
     if (feedback) {
-      teachFailures(feedback, decision, attempts);
+      teachFailures(feedback, decision, ended.attempts);
       feedback.record({
         decision,
         modelId: model.id,
@@ -142,32 +123,23 @@ export class LearnRecorder {
       // A draft verification refused taught the router that the cheaper model could not do this request.
       if (extra.rejectedDraft) feedback.record({ decision, modelId: extra.rejectedDraft.id, success: false });
     }
-    if (success && decision.stickyKey !== undefined) this.deps.sticky?.set(context.caller.org.id, decision.stickyKey, model.id);
+    if (success && decision.stickyKey !== undefined) this.deps.sticky?.set(exchange.caller.org.id, decision.stickyKey, model.id);
   }
 
   /** The decision of a request every candidate failed, and what the router learns from it. */
-  failure(context: RequestContext, request: ChatRequest, decision: RoutingDecision, mode: IntelligenceMode, attempts: Attempt[]): void {
-    const latencyMs = Math.round(performance.now() - context.startedAt);
-    this.deps.learn.recordDecision(decisionRecord(context, request, decision, mode, decision.model, attempts, 'error', latencyMs, {}, new Date()));
-    if (this.deps.feedback) teachFailures(this.deps.feedback, decision, attempts);
+  failure(failed: FailureRecord): void {
+    const { exchange, decision } = failed;
+    const latencyMs = Math.round(performance.now() - exchange.startedAt);
+    this.deps.learn.recordDecision(decisionRecord({ ...failed, model: decision.model, outcome: 'error', latencyMs, details: {}, createdAt: new Date() }));
+    if (this.deps.feedback) teachFailures(this.deps.feedback, decision, failed.attempts);
   }
 }
 
-function decisionRecord(
-  context: RequestContext,
-  request: ChatRequest,
-  decision: RoutingDecision,
-  mode: IntelligenceMode,
-  model: ModelInfo,
-  attempts: Attempt[],
-  outcome: string,
-  latencyMs: number,
-  details: Record<string, unknown>,
-  createdAt: Date,
-): DecisionRecord {
+function decisionRecord(ended: Omit<OutcomeRecord, 'usage' | 'cost' | 'stream' | 'extra'> & { createdAt: Date }): DecisionRecord {
+  const { exchange, request, decision, model } = ended;
   return {
-    requestId: context.requestId,
-    orgId: context.caller.org.id,
+    requestId: exchange.requestId,
+    orgId: exchange.caller.org.id,
     requestedModel: request.model,
     model: model.id,
     provider: model.provider,
@@ -175,14 +147,65 @@ function decisionRecord(
     lane: decision.lane,
     source: decision.source,
     taskFamily: decision.taskFamily,
-    intelligenceMode: mode,
-    attempts,
+    intelligenceMode: exchange.mode,
+    attempts: ended.attempts,
     candidates: storedCandidates(decision),
-    outcome,
-    details: { ...decisionDetails(request, decision), ...details },
-    latencyMs,
-    createdAt,
+    outcome: ended.outcome,
+    details: { ...decisionDetails(request, decision), ...ended.details },
+    latencyMs: ended.latencyMs,
+    createdAt: ended.createdAt,
   };
+}
+
+/** A chat request that ran the call stage: what was asked, how it was routed, the calls it made. */
+export interface FailureRecord {
+  exchange: Exchange;
+  request: ChatRequest;
+  decision: RoutingDecision;
+  attempts: Attempt[];
+}
+
+/** How a request that reached a model ended (answered, refused by a policy, cut after the first byte). */
+export interface OutcomeRecord extends FailureRecord {
+  /** The model that answered. */
+  model: ModelInfo;
+  /** `ok`, `client_closed`, `tool_call_blocked`, `error_after_first_byte`. */
+  outcome: string;
+  /** The answering call's usage and cost. */
+  usage: Usage | undefined;
+  cost: Cost | undefined;
+  latencyMs: number;
+  stream: boolean;
+  /** Decision-log details of this request (replicated choices, healing, shed stages...). */
+  details: Record<string, unknown>;
+  extra?: LearnExtra;
+}
+
+/** One ledger row. */
+export interface UsageRow {
+  exchange: Exchange;
+  model: ModelInfo;
+  usage: Usage;
+  cost: Cost;
+  latencyMs: number;
+  status: number;
+  stream: boolean;
+  usageEstimated: boolean;
+  createdAt: Date;
+}
+
+/** An answer served from a cache. */
+export interface CacheHitRecord {
+  exchange: Exchange;
+  request: ChatRequest;
+  answer: CachedAnswer;
+  hit: CacheHit;
+  /** The stored answer's usage (every prompt token cached) and what it saved. */
+  usage: Usage | undefined;
+  cost: Cost | undefined;
+  latencyMs: number;
+  /** The catalog's entry of the model that once answered, when it is still served. */
+  model: ModelInfo | undefined;
 }
 
 /** What the learn stage needs beyond the answering call. */

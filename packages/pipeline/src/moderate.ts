@@ -1,5 +1,5 @@
 import type { ModerationRequest, ModerationResult } from '@svc/providers';
-import type { RequestContext } from './gateway.js';
+import type { Exchange } from './gateway.js';
 import { type UnitStageDeps, admitUnits, callUnit, orgProviders, recordUnitUsage, resolveUnitModel } from './unit-stage.js';
 import { requireAllowedModel } from './org-policy.js';
 
@@ -25,7 +25,7 @@ export interface ModerateResponse {
  * @throws GatewayError 400 `model_not_found` (param `model`); 500 `no_provider_configured`
  *   when no key serves moderations; 429/402 from the limits; the provider's error.
  */
-export async function moderate(deps: UnitStageDeps, request: ModerateRequest, context: RequestContext): Promise<ModerateResponse> {
+export async function moderate(deps: UnitStageDeps, request: ModerateRequest, context: Exchange): Promise<ModerateResponse> {
   const org = await orgProviders(deps, context.caller.org.id);
   const model = requireAllowedModel(context.caller.org, resolveUnitModel(deps.catalog, request.model, 'moderation', 'moderation'));
   const promptTokens = estimateTokens(request.input);

@@ -4,11 +4,10 @@ import { type IntelligenceMode, type RealtimeTurn, type RealtimeUsage, invalidRe
 import type { Reservation } from '@svc/limits';
 import { MAX_CONVERSATION_ID_CHARS } from '@svc/protocol';
 import type { RealtimeSocket } from '@svc/providers';
-import type { RequestContext } from './gateway.js';
+import type { Exchange } from './gateway.js';
 import { type UnitStageDeps, admitUnits, callUnit, orgProviders, resolveUnitModel } from './unit-stage.js';
 import type { VoiceSessionStore } from './voice/voice-session.js';
 import { requireAllowedModel } from './org-policy.js';
-import { resolveVoiceMode } from './voice/voice-mode.js';
 
 /** What the realtime stage needs on top of the other single-model stages. */
 export interface RealtimeDeps extends UnitStageDeps {
@@ -64,9 +63,9 @@ const emptyUsage = (): RealtimeUsage => ({ textInputTokens: 0, cachedTextInputTo
  *   `no_provider_configured`; 429/402 from the limits; 503 breaker open; the upstream's refusal
  *   (429 `upstream_rate_limit`, 502, 504 ...). Nothing is billed then.
  */
-export async function openRealtimeSession(deps: RealtimeDeps, request: RealtimeOpenRequest, context: RequestContext): Promise<RealtimeSession> {
+export async function openRealtimeSession(deps: RealtimeDeps, request: RealtimeOpenRequest, context: Exchange): Promise<RealtimeSession> {
   // Spec §Intelligence modes, Voice: proxy escalates to cache; the context is kept in full only.
-  const mode: IntelligenceMode = resolveVoiceMode(context.intelligenceModeHeader, context.caller.org.defaultIntelligenceMode);
+  const { mode } = context;
   if (request.conversationId !== undefined && (request.conversationId.length === 0 || request.conversationId.length > MAX_CONVERSATION_ID_CHARS)) {
     throw invalidRequest(`conversation_id must be 1 to ${MAX_CONVERSATION_ID_CHARS} characters.`, 'conversation_id');
   }
@@ -141,7 +140,7 @@ export class RealtimeSession {
 
   constructor(
     private readonly deps: RealtimeDeps,
-    private readonly context: RequestContext,
+    private readonly context: Exchange,
     parts: SessionParts,
   ) {
     this.model = parts.model;

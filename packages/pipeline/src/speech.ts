@@ -1,7 +1,7 @@
 import { speechCost } from '@svc/billing';
 import { invalidRequest } from '@svc/core';
 import type { SpeechRequest, SpeechResult } from '@svc/providers';
-import type { RequestContext } from './gateway.js';
+import type { Exchange } from './gateway.js';
 import { type UnitStageDeps, admitUnits, callUnit, orgProviders, recordUnitUsage, resolveUnitModel } from './unit-stage.js';
 import { checkVoice } from './voice/voice-models.js';
 import { requireAllowedModel } from './org-policy.js';
@@ -34,7 +34,7 @@ const noInstructions = /^tts-1(?:-hd)?(?:-\d+)?$/;
  * @throws GatewayError 400 `model_not_found` (param `model`); 400 (param `instructions`) on a
  *   model that takes none, (param `voice`) for a voice the model does not have; 500 `no_provider_configured`; 429/402 from the limits; the provider's error.
  */
-export async function speak(deps: UnitStageDeps, request: SpeakRequest, context: RequestContext): Promise<SpeakResponse> {
+export async function speak(deps: UnitStageDeps, request: SpeakRequest, context: Exchange): Promise<SpeakResponse> {
   const org = await orgProviders(deps, context.caller.org.id);
   const model = requireAllowedModel(context.caller.org, resolveUnitModel(deps.catalog, request.model, 'speech', 'speech'));
   if (request.instructions !== undefined && noInstructions.test(model.upstreamId)) {

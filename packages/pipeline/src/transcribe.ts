@@ -1,7 +1,7 @@
 import { audioCost } from '@svc/billing';
 import { invalidRequest } from '@svc/core';
 import type { TranscriptionRequest, TranscriptionResult } from '@svc/providers';
-import type { RequestContext } from './gateway.js';
+import type { Exchange } from './gateway.js';
 import { type UnitStageDeps, admitUnits, callUnit, orgProviders, recordUnitUsage, resolveUnitModel } from './unit-stage.js';
 import { requireAllowedModel } from './org-policy.js';
 
@@ -38,7 +38,7 @@ export const ASSUMED_BYTES_PER_SECOND = 16_000;
  *   provider serves speech-to-text only through the voice endpoints; 500 `no_provider_configured`;
  *   429/402 from the limits; the provider's error.
  */
-export async function transcribe(deps: UnitStageDeps, request: TranscribeRequest, context: RequestContext): Promise<TranscribeResponse> {
+export async function transcribe(deps: UnitStageDeps, request: TranscribeRequest, context: Exchange): Promise<TranscribeResponse> {
   const org = await orgProviders(deps, context.caller.org.id);
   const model = requireAllowedModel(context.caller.org, resolveUnitModel(deps.catalog, request.model, 'transcription', 'transcription'));
   const provider = org.providers.get(model.provider);

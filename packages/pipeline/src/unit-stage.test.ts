@@ -3,7 +3,7 @@ import { ProviderError } from '@svc/core';
 import type { ModerationRequest, Provider, SpeechRequest } from '@svc/providers';
 import { createMetrics } from '@svc/telemetry';
 import { describe, expect, it } from 'vitest';
-import type { RequestContext } from './gateway.js';
+import type { Exchange } from './gateway.js';
 import type { UsageEvent } from './learn-queue.js';
 import { moderate } from './moderate.js';
 import { speak } from './speech.js';
@@ -46,7 +46,7 @@ function setup(platform: Provider | undefined, own?: Provider) {
     metrics: createMetrics({ defaultMetrics: false }),
     ...(own ? { byok: { forOrg: () => ({ get: (id: string) => (id === own.id ? own : undefined) }) } } : {}),
   };
-  const context: RequestContext = { caller, requestId: 'req_1', startedAt: performance.now(), signal: new AbortController().signal };
+  const context: Exchange = { caller, requestId: 'req_1', startedAt: performance.now(), signal: new AbortController().signal, mode: 'full' };
   return { deps, usage, context };
 }
 

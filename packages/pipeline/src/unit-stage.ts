@@ -1,13 +1,12 @@
 import type { Catalog, ModelInfo, ModelKind } from '@svc/catalog';
-import { type IntelligenceMode, type SvcMetadata, invalidRequest, isProviderError, noProviderConfigured, toGatewayError } from '@svc/core';
+import { type SvcMetadata, invalidRequest, isProviderError, noProviderConfigured, toGatewayError } from '@svc/core';
 import { type Reservation, callerLimits, unlimitedReservation } from '@svc/limits';
 import type { Provider } from '@svc/providers';
 import { allBreakersOpen } from '@svc/resilience';
 import type { ProviderLookup } from './call.js';
 import { countRejection, observeProviderError, observeProviderOk } from './call-metrics.js';
 import type { EmbedDeps } from './embed.js';
-import type { RequestContext } from './gateway.js';
-import { resolveIntelligenceMode } from './intelligence-mode.js';
+import type { Exchange } from './gateway.js';
 
 /**
  * What the non-chat stages (embeddings, moderations, speech) share: the embed stage's deps but
@@ -49,8 +48,7 @@ export function resolveUnitModel(catalog: Catalog, requested: string | undefined
 
 
 /** Admits the request against the organisation's RPM/TPM limits, budget and quota. */
-export async function admitUnits(deps: UnitStageDeps, context: RequestContext, estimate: { tokens: number; costUsd: number }): Promise<Reservation> {
-  unitMode(context); // a bad X-Intelligence-Mode is a 400 before anything is spent
+export async function admitUnits(deps: UnitStageDeps, context: Exchange, estimate: { tokens: number; costUsd: number }): Promise<Reservation> {
   if (!deps.limiter) return unlimitedReservation;
   try {
     return await deps.limiter.admit({
@@ -166,7 +164,7 @@ export interface UnitRow {
 }
 
 /** Counts the cost in the metrics and queues the usage-ledger row (off the response path). */
-export function recordUnitRow(deps: Pick<UnitStageDeps, 'metrics' | 'learn'>, context: RequestContext, row: UnitRow): void {
+export function recordUnitRow(deps: Pick<UnitStageDeps, 'metrics' | 'learn'>, context: Exchange, row: UnitRow): void {
   deps.metrics.model(row.provider, row.model).costUsd.inc(row.costUsd);
   deps.learn.recordUsage({
     requestId: row.requestId,
@@ -189,25 +187,17 @@ export function recordUnitRow(deps: Pick<UnitStageDeps, 'metrics' | 'learn'>, co
 }
 
 /**
- * The resolved intelligence mode of a single-model endpoint (header > org default > full; these
- * requests carry no `svc` block). Reported on every response; none of its stages apply here.
- */
-function unitMode(context: RequestContext): IntelligenceMode {
-  return resolveIntelligenceMode(context.intelligenceModeHeader, undefined, context.caller.org.defaultIntelligenceMode);
-}
-
-/**
  * Settles the reservation, counts the cost, queues the usage-ledger row and builds the
  * `svc_metadata` and `x-svc-*` headers of a single-model answer.
  */
 export function recordUnitUsage(
   deps: UnitStageDeps,
-  context: RequestContext,
+  context: Exchange,
   reservation: Reservation,
   outcome: UnitOutcome,
 ): { metadata: SvcMetadata; headers: Record<string, string> } {
   const { model, costUsd, byok, promptTokens } = outcome;
-  const mode = unitMode(context);
+  const { mode } = context;
   const completionTokens = outcome.completionTokens ?? 0;
   void reservation.settle({ actualTokens: promptTokens + completionTokens, actualCostUsd: byok ? 0 : costUsd });
   const latencyMs = Math.round(performance.now() - context.startedAt);
