@@ -1,6 +1,6 @@
 import type { Caller, IntelligenceMode } from '@svc/core';
 import type { TraceSpan } from '@svc/telemetry';
-import type { AccessRecord } from './access-record.js';
+import type { AccessRecord } from './learn/access-record.js';
 
 /**
  * One request as the edge decided it, before any stage runs: who asks (the authenticated caller),

@@ -6,14 +6,14 @@ import type { Limiter } from '@svc/limits';
 import type { HedgeStats, LatencyTracker } from '@svc/resilience';
 import type { LatencyStats, Router } from '@svc/router';
 import type { Logger, Metrics } from '@svc/telemetry';
-import type { BreakerGate, ProviderLookup } from './call.js';
-import type { ExactCachePort, SemanticCachePort } from './cache-stage.js';
-import type { ChainLimiter } from './chain-limits.js';
-import type { LearnQueue } from './learn-queue.js';
-import type { MemoryPort } from './memory-stage.js';
-import type { RouterFeedback } from './router-feedback.js';
-import type { StickyStore } from './sticky-routes.js';
-import type { Switches } from './switches.js';
+import type { BreakerGate, ProviderLookup } from './call/call.js';
+import type { ExactCachePort, SemanticCachePort } from './chat/cache-stage.js';
+import type { ChainLimiter } from './chat/chain-limits.js';
+import type { LearnQueue } from './learn/learn-queue.js';
+import type { MemoryPort } from './chat/memory-stage.js';
+import type { RouterFeedback } from './learn/router-feedback.js';
+import type { StickyStore } from './chat/sticky-routes.js';
+import type { Switches } from './switches/switches.js';
 
 export type { Exchange } from './exchange.js';
 

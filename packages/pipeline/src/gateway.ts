@@ -3,7 +3,7 @@ import type { ChatRequest } from '@svc/core';
 import { type OutputVerifier, createOutputVerifier } from '@svc/healing';
 import { type LatencyStats, createLatencyStats, createRouter } from '@svc/router';
 import type { HistogramSeries } from '@svc/telemetry';
-import { openStream } from './call.js';
+import { openStream } from './call/call.js';
 import { answerFromCache } from './chat/cache-answer.js';
 import { planCalls } from './chat/call-plan.js';
 import { ChatRouting } from './chat/chat-routing.js';
@@ -11,16 +11,16 @@ import type { ChatTurn } from './chat/chat-turn.js';
 import { answerJson } from './chat/json-answer.js';
 import { openTurn } from './chat/open-turn.js';
 import { type Outbound, prepareOutbound } from './chat/outbound.js';
-import type { CacheMiss } from './cache-stage.js';
+import type { CacheMiss } from './chat/cache-stage.js';
 import type { Exchange } from './exchange.js';
 import type { ChatResponse, GatewayDeps } from './gateway-types.js';
-import { LearnRecorder } from './learn-records.js';
-import { speculationDraft } from './speculation.js';
-import { streamResponse } from './stream-response.js';
-import { runs } from './switches.js';
+import { LearnRecorder } from './learn/learn-records.js';
+import { speculationDraft } from './chat/speculation.js';
+import { streamResponse } from './stream/stream-response.js';
+import { runs } from './switches/switches.js';
 
 export type { ChatJsonResponse, ChatResponse, ChatStreamResponse, Exchange, GatewayDeps, GatewayTimeouts } from './gateway-types.js';
-export { replicateChoices } from './replicate-choices.js';
+export { replicateChoices } from './chat/replicate-choices.js';
 
 /**
  * The six stages for chat, protocol-neutral, each a function of the turn: (1) authenticate

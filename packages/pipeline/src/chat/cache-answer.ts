@@ -1,10 +1,10 @@
 import type { Catalog } from '@svc/catalog';
-import { type CacheMiss, cacheEnabled, lookupCache } from '../cache-stage.js';
-import { cacheHitResponse } from '../cache-hit-response.js';
+import { type CacheMiss, cacheEnabled, lookupCache } from './cache-stage.js';
+import { cacheHitResponse } from './cache-hit-response.js';
 import type { ChatResponse, GatewayDeps } from '../gateway-types.js';
-import type { LearnRecorder } from '../learn-records.js';
-import { memoryHeader } from '../metadata.js';
-import { reportShed, runs, shedMetadata } from '../switches.js';
+import type { LearnRecorder } from '../learn/learn-records.js';
+import { memoryHeader } from './metadata.js';
+import { reportShed, runs, shedMetadata } from '../switches/switches.js';
 import type { ChatTurn } from './chat-turn.js';
 import { blockedCallError } from './open-turn.js';
 

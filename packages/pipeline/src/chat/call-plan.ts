@@ -1,13 +1,13 @@
 import type { ModelInfo } from '@svc/catalog';
 import type { LatencyStats } from '@svc/router';
-import type { Attempt } from '../attempt.js';
-import type { CallSettings, ProviderLookup } from '../call.js';
-import { countUpstreamError } from '../call-metrics.js';
-import { type Deadline, createDeadline } from '../deadline.js';
+import type { Attempt } from '../call/attempt.js';
+import type { CallSettings, ProviderLookup } from '../call/call.js';
+import { countUpstreamError } from '../call/call-metrics.js';
+import { type Deadline, createDeadline } from '../call/deadline.js';
 import type { GatewayDeps, GatewayTimeouts } from '../gateway-types.js';
-import { reliabilitySettings } from '../reliability.js';
-import { largerContextModels, requiredCapabilities } from '../route.js';
-import { runs } from '../switches.js';
+import { reliabilitySettings } from '../call/reliability.js';
+import { largerContextModels, requiredCapabilities } from './route.js';
+import { runs } from '../switches/switches.js';
 import type { ChatTurn } from './chat-turn.js';
 
 const defaultTimeouts: GatewayTimeouts = { requestMs: 600_000, firstByteMs: 120_000 };

@@ -1,6 +1,6 @@
 import type { ChatRequest, IntelligenceMode } from '@svc/core';
 import type { LatencyStats, MemorySignals, RouteContext, Router } from '@svc/router';
-import type { RoutingDecision } from '../decision-log.js';
+import type { RoutingDecision } from '../learn/decision-log.js';
 import type { Exchange } from '../exchange.js';
 import type { GatewayDeps } from '../gateway-types.js';
 

@@ -1,10 +1,10 @@
 import type { ChatRequest, OutputConfig } from '@svc/core';
 import type { ToolGovernance } from '@svc/governance';
-import type { CachePartition } from '../cache-stage.js';
-import type { RoutingDecision } from '../decision-log.js';
+import type { CachePartition } from './cache-stage.js';
+import type { RoutingDecision } from '../learn/decision-log.js';
 import type { Exchange } from '../exchange.js';
-import type { RequestMemory } from '../memory-stage.js';
-import type { Shed, Switches } from '../switches.js';
+import type { RequestMemory } from './memory-stage.js';
+import type { Shed, Switches } from '../switches/switches.js';
 import type { RequestSpend } from './request-spend.js';
 
 /**

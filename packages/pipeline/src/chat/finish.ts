@@ -1,9 +1,9 @@
 import type { Cost } from '@svc/billing';
 import type { ModelInfo } from '@svc/catalog';
 import type { MemoryReport, SvcMetadata, Usage } from '@svc/core';
-import type { LearnExtra, LearnRecorder } from '../learn-records.js';
-import { buildSvcMetadata } from '../metadata.js';
-import { shedMetadata } from '../switches.js';
+import type { LearnExtra, LearnRecorder } from '../learn/learn-records.js';
+import { buildSvcMetadata } from './metadata.js';
+import { shedMetadata } from '../switches/switches.js';
 import type { CallPlan } from './call-plan.js';
 import type { ChatTurn } from './chat-turn.js';
 

@@ -1,7 +1,7 @@
 import type { ChatRequest, MemoryReport } from '@svc/core';
 import type { GatewayDeps } from '../gateway-types.js';
-import { type Restore, injectMemory, memorySignals, recallForRequest, redactRequest, rememberRequest } from '../memory-stage.js';
-import { runs } from '../switches.js';
+import { type Restore, injectMemory, memorySignals, recallForRequest, redactRequest, rememberRequest } from './memory-stage.js';
+import { runs } from '../switches/switches.js';
 import type { ChatRouting } from './chat-routing.js';
 import type { ChatTurn } from './chat-turn.js';
 

@@ -4,7 +4,7 @@ import type { Provider, ProviderChatRequest } from '@svc/providers';
 import type { CircuitBreakers } from '@svc/resilience';
 import { createLogger, createMetrics } from '@svc/telemetry';
 import { Gateway, type GatewayDeps, type Exchange } from '../gateway.js';
-import type { DecisionRecord, UsageEvent } from '../learn-queue.js';
+import type { DecisionRecord, UsageEvent } from '../learn/learn-queue.js';
 
 /** A provider scripted per call: an answer, or a failure of a given kind. */
 export function scripted(id: string, plan: (call: number) => 'ok' | ProviderErrorKind, options: { multipleChoices?: boolean; usage?: boolean } = {}) {

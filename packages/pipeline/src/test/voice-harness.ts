@@ -5,7 +5,7 @@ import type { ActualUsage, AdmitRequest, Reservation } from '@svc/limits';
 import type { Provider, RecognitionRequest, SpeechRequest } from '@svc/providers';
 import { createMetrics } from '@svc/telemetry';
 import type { ChatJsonResponse, Exchange } from '../gateway.js';
-import type { UsageEvent } from '../learn-queue.js';
+import type { UsageEvent } from '../learn/learn-queue.js';
 import { caller } from './gateway-harness.js';
 import { createKvVoiceSessionStore } from '../voice/voice-session.js';
 import { resolveVoiceMode } from '../voice/voice-mode.js';

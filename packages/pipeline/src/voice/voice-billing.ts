@@ -1,6 +1,6 @@
 import { perMinuteCost } from '@svc/billing';
 import type { Exchange } from '../gateway.js';
-import { type UnitStageDeps, recordUnitRow } from '../unit-stage.js';
+import { type UnitStageDeps, recordUnitRow } from '../units/unit-stage.js';
 
 /** The ledger's model and provider of the platform's voice fee. */
 export const VOICE_FEE_MODEL = 'svc/voice-platform-fee';

@@ -3,13 +3,13 @@ import type { ChatMessage, ChatRequest, IntelligenceMode } from '@svc/core';
 import { internalError, invalidRequest } from '@svc/core';
 import type { DecodedVoiceChatRequest } from '@svc/protocol';
 import type { Exchange } from '../gateway.js';
-import { admitUnits, orgProviders } from '../unit-stage.js';
+import { admitUnits, orgProviders } from '../units/unit-stage.js';
 import { recordVoiceFee, spokenSeconds, sumUsd, voiceFee } from './voice-billing.js';
 import { chooseSttModel, chooseTtsModel, planSynthesis } from './voice-models.js';
 import type { VoiceTurn } from './voice-session.js';
 import { fitForSpeech, readAudio } from './voice-speech-text.js';
 import { type VoiceChatDeps, estimatedSeconds, hearSpeech, recordProviderRow, releasedOnFailure, speakText, speakingCost, voiceHeaders } from './voice-steps.js';
-import { requireAllowedModel } from '../org-policy.js';
+import { requireAllowedModel } from '../chat/org-policy.js';
 
 /** A `POST /v1/voice/chat` request, validated. */
 export type VoiceChatRequest = DecodedVoiceChatRequest;

@@ -5,8 +5,8 @@ import type { Reservation } from '@svc/limits';
 import type { AudioUpload } from '@svc/protocol';
 import type { Recognition, RecognitionRequest, SpeechResult } from '@svc/providers';
 import type { Gateway, Exchange } from '../gateway.js';
-import { ASSUMED_BYTES_PER_SECOND } from '../transcribe.js';
-import { type OrgProviders, type UnitStageDeps, callUnit, recordUnitRow } from '../unit-stage.js';
+import { ASSUMED_BYTES_PER_SECOND } from '../units/transcribe.js';
+import { type OrgProviders, type UnitStageDeps, callUnit, recordUnitRow } from '../units/unit-stage.js';
 import type { VoiceSessionStore } from './voice-session.js';
 import type { SynthesisPlan } from './voice-models.js';
 

@@ -2,11 +2,11 @@ import type { IntelligenceMode } from '@svc/core';
 import type { DecodedVoiceSynthesizeRequest } from '@svc/protocol';
 import type { SpeechResult } from '@svc/providers';
 import type { Exchange } from '../gateway.js';
-import { admitUnits, orgProviders } from '../unit-stage.js';
+import { admitUnits, orgProviders } from '../units/unit-stage.js';
 import { recordVoiceFee, spokenSeconds, sumUsd, voiceFee } from './voice-billing.js';
 import { chooseTtsModel, planSynthesis } from './voice-models.js';
 import { type VoiceCost, type VoiceDeps, recordProviderRow, releasedOnFailure, speakText, speakingCost, voiceHeaders } from './voice-steps.js';
-import { requireAllowedModel } from '../org-policy.js';
+import { requireAllowedModel } from '../chat/org-policy.js';
 
 /** A `POST /v1/voice/synthesize` request, validated in shape (the model's own limits are checked here). */
 export type VoiceSynthesizeRequest = DecodedVoiceSynthesizeRequest;

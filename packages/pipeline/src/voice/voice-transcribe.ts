@@ -2,11 +2,11 @@ import { audioCost } from '@svc/billing';
 import type { IntelligenceMode } from '@svc/core';
 import type { DecodedVoiceTranscribeRequest } from '@svc/protocol';
 import type { Exchange } from '../gateway.js';
-import { admitUnits, orgProviders } from '../unit-stage.js';
+import { admitUnits, orgProviders } from '../units/unit-stage.js';
 import { recordVoiceFee, sumUsd, voiceFee } from './voice-billing.js';
 import { chooseSttModel } from './voice-models.js';
 import { type VoiceCost, type VoiceDeps, estimatedSeconds, hearSpeech, recordProviderRow, releasedOnFailure, voiceHeaders } from './voice-steps.js';
-import { requireAllowedModel } from '../org-policy.js';
+import { requireAllowedModel } from '../chat/org-policy.js';
 
 /** A `POST /v1/voice/transcribe` request, validated. */
 export type VoiceTranscribeRequest = DecodedVoiceTranscribeRequest;

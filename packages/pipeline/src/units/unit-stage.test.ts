@@ -3,12 +3,12 @@ import { ProviderError } from '@svc/core';
 import type { ModerationRequest, Provider, SpeechRequest } from '@svc/providers';
 import { createMetrics } from '@svc/telemetry';
 import { describe, expect, it } from 'vitest';
-import type { Exchange } from './gateway.js';
-import type { UsageEvent } from './learn-queue.js';
+import type { Exchange } from '../gateway.js';
+import type { UsageEvent } from '../learn/learn-queue.js';
 import { moderate } from './moderate.js';
 import { speak } from './speech.js';
 import { transcribe } from './transcribe.js';
-import { caller } from './test/gateway-harness.js';
+import { caller } from '../test/gateway-harness.js';
 import type { UnitStageDeps } from './unit-stage.js';
 
 /** An OpenAI provider that moderates (flagging nothing) and speaks (`RIFF` + the text), recording the keys it was given. */

@@ -3,8 +3,8 @@ import { computeCost } from '@svc/billing';
 import type { Provider } from '@svc/providers';
 import type { RouteOutcome } from '@svc/router';
 import { describe, expect, it } from 'vitest';
-import type { ChatJsonResponse } from './gateway.js';
-import { answering, caller, catalog, llama, request, setup } from './test/gateway-harness.js';
+import type { ChatJsonResponse } from '../gateway.js';
+import { answering, caller, catalog, llama, request, setup } from '../test/gateway-harness.js';
 
 /** A provider answering the given texts in turn (the last one again once they run out). */
 const inTurn = (id: string, texts: string[]) => answering(id, (call) => texts[Math.min(call, texts.length - 1)]!);

@@ -4,10 +4,10 @@ import { type IntelligenceMode, type RealtimeTurn, type RealtimeUsage, invalidRe
 import type { Reservation } from '@svc/limits';
 import { MAX_CONVERSATION_ID_CHARS } from '@svc/protocol';
 import type { RealtimeSocket } from '@svc/providers';
-import type { Exchange } from './gateway.js';
-import { type UnitStageDeps, admitUnits, callUnit, orgProviders, resolveUnitModel } from './unit-stage.js';
-import type { VoiceSessionStore } from './voice/voice-session.js';
-import { requireAllowedModel } from './org-policy.js';
+import type { Exchange } from '../gateway.js';
+import { type UnitStageDeps, admitUnits, callUnit, orgProviders, resolveUnitModel } from '../units/unit-stage.js';
+import type { VoiceSessionStore } from './voice-session.js';
+import { requireAllowedModel } from '../chat/org-policy.js';
 
 /** What the realtime stage needs on top of the other single-model stages. */
 export interface RealtimeDeps extends UnitStageDeps {

@@ -4,10 +4,10 @@ import { HedgeStats, LatencyTracker } from '@svc/resilience';
 import { createMetrics } from '@svc/telemetry';
 import { describe, expect, it } from 'vitest';
 import type { ExactCachePort, SemanticCachePort } from './cache-stage.js';
-import type { ChatJsonResponse, ChatResponse, ChatStreamResponse } from './gateway.js';
+import type { ChatJsonResponse, ChatResponse, ChatStreamResponse } from '../gateway.js';
 import type { MemoryPort } from './memory-stage.js';
-import { ALL_FLAGS_ON, type DegradationLevel, type FlagKey, type Switches, buildSwitches } from './switches.js';
-import { answering, llama, request, setup } from './test/gateway-harness.js';
+import { ALL_FLAGS_ON, type DegradationLevel, type FlagKey, type Switches, buildSwitches } from '../switches/switches.js';
+import { answering, llama, request, setup } from '../test/gateway-harness.js';
 
 const switched = (level: DegradationLevel, off: FlagKey[] = []): { current: Switches } => ({
   current: buildSwitches(level, { ...ALL_FLAGS_ON, ...Object.fromEntries(off.map((key) => [key, false])) }),

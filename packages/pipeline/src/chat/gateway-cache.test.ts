@@ -1,8 +1,8 @@
 import type { CachedAnswer, ChatRequest, StreamEvent } from '@svc/core';
 import { describe, expect, it } from 'vitest';
 import type { ExactCachePort, SemanticCachePort, SemanticLookup } from './cache-stage.js';
-import type { ChatResponse, ChatStreamResponse } from './gateway.js';
-import { llama, request, scripted, setup } from './test/gateway-harness.js';
+import type { ChatResponse, ChatStreamResponse } from '../gateway.js';
+import { llama, request, scripted, setup } from '../test/gateway-harness.js';
 
 /** An exact cache over a Map: the key is the org plus the request's messages and model. */
 function mapCache(): ExactCachePort & { entries: Map<string, CachedAnswer>; lookups: number } {

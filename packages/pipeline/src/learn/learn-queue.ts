@@ -1,5 +1,5 @@
 import type { UsageEvent as DbUsageEvent, RoutingDecisionRecord } from '@svc/db';
-import type { Attempt } from './attempt.js';
+import type { Attempt } from '../call/attempt.js';
 
 /** One billable request, as the usage ledger stores it. */
 export type UsageEvent = DbUsageEvent;

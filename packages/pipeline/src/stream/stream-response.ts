@@ -3,19 +3,19 @@ import type { ModelInfo } from '@svc/catalog';
 import { type StreamEvent, type SvcMetadata, type Usage, isGatewayError, isProviderError } from '@svc/core';
 import { ToolCallStreamGuard } from '@svc/governance';
 import type { OutputVerifier } from '@svc/healing';
-import { type CacheMiss, storeAnswer } from './cache-stage.js';
-import type { CallPlan } from './chat/call-plan.js';
-import type { ChatTurn } from './chat/chat-turn.js';
-import { finish } from './chat/finish.js';
-import type { Outbound } from './chat/outbound.js';
-import { estimateUsage } from './estimate-usage.js';
-import type { ChatStreamResponse, GatewayDeps } from './gateway-types.js';
-import type { LearnRecorder } from './learn-records.js';
-import { memoryHeader, routingHeaders } from './metadata.js';
+import { type CacheMiss, storeAnswer } from '../chat/cache-stage.js';
+import type { CallPlan } from '../chat/call-plan.js';
+import type { ChatTurn } from '../chat/chat-turn.js';
+import { finish } from '../chat/finish.js';
+import type { Outbound } from '../chat/outbound.js';
+import { estimateUsage } from '../estimate-usage.js';
+import type { ChatStreamResponse, GatewayDeps } from '../gateway-types.js';
+import type { LearnRecorder } from '../learn/learn-records.js';
+import { memoryHeader, routingHeaders } from '../chat/metadata.js';
 import { replicateEvent } from './replicate-stream.js';
 import { StreamCollector } from './stream-collect.js';
-import { reportShed, switchedVerification } from './switches.js';
-import { streamReport, verificationPlan } from './verification.js';
+import { reportShed, switchedVerification } from '../switches/switches.js';
+import { streamReport, verificationPlan } from '../chat/verification.js';
 
 /** What the gateway holds that a streamed answer uses. */
 export interface StreamOwner {

@@ -1,9 +1,9 @@
 import { audioCost } from '@svc/billing';
 import { invalidRequest } from '@svc/core';
 import type { TranscriptionRequest, TranscriptionResult } from '@svc/providers';
-import type { Exchange } from './gateway.js';
+import type { Exchange } from '../gateway.js';
 import { type UnitStageDeps, admitUnits, callUnit, orgProviders, recordUnitUsage, resolveUnitModel } from './unit-stage.js';
-import { requireAllowedModel } from './org-policy.js';
+import { requireAllowedModel } from '../chat/org-policy.js';
 
 /** A transcription or translation request; the protocol layer has checked the parts and the size. */
 export interface TranscribeRequest extends Omit<TranscriptionRequest, 'model'> {

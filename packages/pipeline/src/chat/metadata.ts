@@ -1,7 +1,7 @@
 import type { ModelInfo } from '@svc/catalog';
 import type { IntelligenceMode, MemoryReport, SvcMetadata, Usage } from '@svc/core';
 import type { Cost } from '@svc/billing';
-import type { RoutingDecision } from './decision-log.js';
+import type { RoutingDecision } from '../learn/decision-log.js';
 
 export interface MetadataInput {
   requestId: string;

@@ -5,11 +5,11 @@ import type { AdmitRequest, Reservation } from '@svc/limits';
 import type { ImageGenerationRequest, ImageUsage, Provider } from '@svc/providers';
 import { createMetrics } from '@svc/telemetry';
 import { describe, expect, it } from 'vitest';
-import type { Exchange } from './gateway.js';
+import type { Exchange } from '../gateway.js';
 import { ImageStore } from './image-store.js';
 import { type ImageStageDeps, generateImages } from './images.js';
-import type { UsageEvent } from './learn-queue.js';
-import { caller } from './test/gateway-harness.js';
+import type { UsageEvent } from '../learn/learn-queue.js';
+import { caller } from '../test/gateway-harness.js';
 
 const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP438AAAAQBAYDFKhhdAAAAAElFTkSuQmCC';
 

@@ -1,28 +1,14 @@
 import { computeCost } from '@svc/billing';
 import type { Catalog, ModelInfo } from '@svc/catalog';
 import { type SvcMetadata, invalidRequest, noProviderConfigured } from '@svc/core';
-import type { Limiter } from '@svc/limits';
 import type { EmbeddingRequest, EmbeddingResult } from '@svc/providers';
-import type { Metrics } from '@svc/telemetry';
-import type { BreakerGate, ProviderLookup } from './call.js';
-import type { GatewayDeps, Exchange } from './gateway.js';
-import type { LearnQueue } from './learn-queue.js';
-import { admitUnits, callCandidates, orgProviders, recordUnitUsage } from './unit-stage.js';
-import { requireAllowedModel } from './org-policy.js';
+import type { ProviderLookup } from '../call/call.js';
+import type { Exchange } from '../exchange.js';
+import { type UnitStageDeps, admitUnits, callCandidates, orgProviders, recordUnitUsage } from './unit-stage.js';
+import { requireAllowedModel } from '../chat/org-policy.js';
 
-/** What the embeddings stage needs; a Runtime provides all of it. */
-export interface EmbedDeps {
-  /** The active catalog: models of configured providers only. */
-  catalog: Catalog;
-  providers: ProviderLookup;
-  learn: Pick<LearnQueue, 'recordUsage'>;
-  metrics: Metrics;
-  /** Circuit breakers per model slug; absent: every candidate is admitted. */
-  breakers?: BreakerGate;
-  /** RPM/TPM limits, monthly budget and token quota per organisation; absent: none enforced. */
-  limiter?: Pick<Limiter, 'admit'>;
-  /** Organisations' own provider keys: used instead of the platform's for their providers, and the answer is attributed `byok`. */
-  byok?: GatewayDeps['byok'];
+/** What the embeddings stage needs (a Runtime provides all of it): the non-chat stages' deps, and how many candidates an embedding may fall back through. */
+export interface EmbedDeps extends UnitStageDeps {
   /** Candidates tried per request at most. Default 4. */
   maxAttempts?: number;
 }

@@ -3,8 +3,8 @@ import type { CallOptions, Provider, ProviderChatRequest } from '@svc/providers'
 import { createMemoryKv } from '@svc/kv';
 import { CircuitBreakers, HedgeStats, LatencyTracker } from '@svc/resilience';
 import { describe, expect, it } from 'vitest';
-import type { ChatStreamResponse } from './gateway.js';
-import { catalog, llama, request, scripted, setup } from './test/gateway-harness.js';
+import type { ChatStreamResponse } from '../gateway.js';
+import { catalog, llama, request, scripted, setup } from '../test/gateway-harness.js';
 
 async function drain(response: ChatStreamResponse): Promise<StreamEvent[]> {
   const out: StreamEvent[] = [];

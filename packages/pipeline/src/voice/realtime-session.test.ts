@@ -4,12 +4,12 @@ import { createMemoryKv } from '@svc/kv';
 import type { Provider, RealtimeRequest, RealtimeSocket } from '@svc/providers';
 import { createMetrics } from '@svc/telemetry';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Exchange } from './gateway.js';
-import type { UsageEvent } from './learn-queue.js';
+import type { Exchange } from '../gateway.js';
+import type { UsageEvent } from '../learn/learn-queue.js';
 import { type RealtimeDeps, openRealtimeSession } from './realtime-session.js';
-import { caller } from './test/gateway-harness.js';
-import { createKvVoiceSessionStore } from './voice/voice-session.js';
-import { resolveVoiceMode } from './voice/voice-mode.js';
+import { caller } from '../test/gateway-harness.js';
+import { createKvVoiceSessionStore } from './voice-session.js';
+import { resolveVoiceMode } from './voice-mode.js';
 
 /** Stands in for the open upstream socket: the session only holds it for the relay. */
 const upstream = { readyState: 1 } as unknown as RealtimeSocket;

@@ -1,8 +1,8 @@
 import type { ModelInfo } from '@svc/catalog';
 import type { ChatRequest, ChatResult, HealerReport, IntelligenceMode, OutputConfig, ResponseFormat, Usage } from '@svc/core';
 import { type HealOptions, type OutputVerifier, type VerificationPlan, buildCorrectionMessages, healChatResult, planVerification } from '@svc/healing';
-import type { Attempt } from './attempt.js';
-import { type CallSettings, callChat } from './call.js';
+import type { Attempt } from '../call/attempt.js';
+import { type CallSettings, callChat } from '../call/call.js';
 
 /** A second call made to correct an invalid answer; billed and logged on its own. */
 export interface Reasked {

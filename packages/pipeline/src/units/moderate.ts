@@ -1,7 +1,7 @@
 import type { ModerationRequest, ModerationResult } from '@svc/providers';
-import type { Exchange } from './gateway.js';
+import type { Exchange } from '../gateway.js';
 import { type UnitStageDeps, admitUnits, callUnit, orgProviders, recordUnitUsage, resolveUnitModel } from './unit-stage.js';
-import { requireAllowedModel } from './org-policy.js';
+import { requireAllowedModel } from '../chat/org-policy.js';
 
 /** A moderations request: one text, several, or one multimodal input. */
 export interface ModerateRequest {

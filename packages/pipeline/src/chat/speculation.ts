@@ -1,9 +1,9 @@
 import type { ModelInfo } from '@svc/catalog';
 import type { ChatRequest, ChatResult, HealerReport, IntelligenceMode, Usage } from '@svc/core';
 import { type HealOptions, healChatResult } from '@svc/healing';
-import type { Attempt } from './attempt.js';
-import { type CallSettings, callChat } from './call.js';
-import type { RoutingDecision } from './decision-log.js';
+import type { Attempt } from '../call/attempt.js';
+import { type CallSettings, callChat } from '../call/call.js';
+import type { RoutingDecision } from '../learn/decision-log.js';
 
 /** The least a healed draft must be trusted to be served instead of the chosen model's answer. */
 const MIN_CONFIDENCE = 0.9;

@@ -2,11 +2,11 @@ import type { ModelInfo } from '@svc/catalog';
 import type { CachedAnswer, ChatRequest, Usage } from '@svc/core';
 import type { Cost } from '@svc/billing';
 import { noteChatEnding } from './access-record.js';
-import type { Attempt } from './attempt.js';
-import type { CacheHit } from './cache-stage.js';
+import type { Attempt } from '../call/attempt.js';
+import type { CacheHit } from '../chat/cache-stage.js';
 import { type RoutingDecision, decisionDetails, storedCandidates } from './decision-log.js';
-import type { Exchange } from './exchange.js';
-import type { GatewayDeps } from './gateway-types.js';
+import type { Exchange } from '../exchange.js';
+import type { GatewayDeps } from '../gateway-types.js';
 import type { DecisionRecord } from './learn-queue.js';
 import type { RouterFeedback } from './router-feedback.js';
 

@@ -2,7 +2,7 @@ import { createMemoryKv } from '@svc/kv';
 import { createRouter } from '@svc/router';
 import { describe, expect, it } from 'vitest';
 import { RouterFeedback, kvWeightStore } from './router-feedback.js';
-import { catalog, request } from './test/gateway-harness.js';
+import { catalog, request } from '../test/gateway-harness.js';
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 const ask = (content: string) => request({ model: 'svc/auto', messages: [{ role: 'user', content }] });

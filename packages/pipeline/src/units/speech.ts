@@ -1,10 +1,10 @@
 import { speechCost } from '@svc/billing';
 import { invalidRequest } from '@svc/core';
 import type { SpeechRequest, SpeechResult } from '@svc/providers';
-import type { Exchange } from './gateway.js';
+import type { Exchange } from '../gateway.js';
 import { type UnitStageDeps, admitUnits, callUnit, orgProviders, recordUnitUsage, resolveUnitModel } from './unit-stage.js';
-import { checkVoice } from './voice/voice-models.js';
-import { requireAllowedModel } from './org-policy.js';
+import { checkVoice } from '../voice/voice-models.js';
+import { requireAllowedModel } from '../chat/org-policy.js';
 
 /** A speech request in canonical names; the protocol layer has checked the limits. */
 export interface SpeakRequest extends Omit<SpeechRequest, 'model'> {

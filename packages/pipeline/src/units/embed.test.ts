@@ -4,9 +4,9 @@ import type { EmbeddingRequest, Provider } from '@svc/providers';
 import { createMetrics } from '@svc/telemetry';
 import { describe, expect, it } from 'vitest';
 import { type EmbedDeps, embed } from './embed.js';
-import type { Exchange } from './gateway.js';
-import type { UsageEvent } from './learn-queue.js';
-import { caller } from './test/gateway-harness.js';
+import type { Exchange } from '../gateway.js';
+import type { UsageEvent } from '../learn/learn-queue.js';
+import { caller } from '../test/gateway-harness.js';
 
 const catalog = createCatalog().forProviders(new Set(['openai', 'azure', 'groq']));
 

@@ -1,9 +1,9 @@
 import type { Catalog } from '@svc/catalog';
 import type { ChatRequest, ChatResult, StreamEvent, SvcMetadata } from '@svc/core';
 import { type CacheHit, hitCost, hitUsage } from './cache-stage.js';
-import type { ChatResponse, Exchange } from './gateway-types.js';
-import type { LearnRecorder } from './learn-records.js';
-import { replayStream } from './stream-replay.js';
+import type { ChatResponse, Exchange } from '../gateway-types.js';
+import type { LearnRecorder } from '../learn/learn-records.js';
+import { replayStream } from '../stream/stream-replay.js';
 
 /**
  * A cache hit: the stored answer, free (cost 0, the baseline saved in full), lane `turbo`,

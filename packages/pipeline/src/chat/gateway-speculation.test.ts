@@ -1,7 +1,7 @@
 import type { RouteOutcome } from '@svc/router';
 import { describe, expect, it } from 'vitest';
-import type { ChatJsonResponse } from './gateway.js';
-import { answering, catalog, request, setup } from './test/gateway-harness.js';
+import type { ChatJsonResponse } from '../gateway.js';
+import { answering, catalog, request, setup } from '../test/gateway-harness.js';
 
 const jsonObject = { type: 'json_object' as const };
 const price = (id: string) => {

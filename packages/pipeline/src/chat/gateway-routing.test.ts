@@ -3,9 +3,9 @@ import { createMemoryKv } from '@svc/kv';
 import type { RouteOutcome } from '@svc/router';
 import { describe, expect, it } from 'vitest';
 import { ChainLimiter } from './chain-limits.js';
-import type { GatewayDeps } from './gateway.js';
+import type { GatewayDeps } from '../gateway.js';
 import { createKvStickyStore } from './sticky-routes.js';
-import { catalog, llama, request, scripted, setup } from './test/gateway-harness.js';
+import { catalog, llama, request, scripted, setup } from '../test/gateway-harness.js';
 
 const everyone = () => ['groq', 'together', 'anthropic', 'openai'].map((id) => scripted(id, () => 'ok'));
 const hard =

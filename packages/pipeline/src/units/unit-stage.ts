@@ -1,18 +1,30 @@
 import type { Catalog, ModelInfo, ModelKind } from '@svc/catalog';
 import { type SvcMetadata, invalidRequest, isProviderError, noProviderConfigured, toGatewayError } from '@svc/core';
-import { type Reservation, callerLimits, unlimitedReservation } from '@svc/limits';
+import { type Limiter, type Reservation, callerLimits, unlimitedReservation } from '@svc/limits';
 import type { Provider } from '@svc/providers';
 import { allBreakersOpen } from '@svc/resilience';
-import type { ProviderLookup } from './call.js';
-import { countRejection, observeProviderError, observeProviderOk } from './call-metrics.js';
-import type { EmbedDeps } from './embed.js';
-import type { Exchange } from './gateway.js';
+import type { Metrics } from '@svc/telemetry';
+import type { BreakerGate, ProviderLookup } from '../call/call.js';
+import { countRejection, observeProviderError, observeProviderOk } from '../call/call-metrics.js';
+import type { Exchange } from '../exchange.js';
+import type { GatewayDeps } from '../gateway-types.js';
+import type { LearnQueue } from '../learn/learn-queue.js';
 
-/**
- * What the non-chat stages (embeddings, moderations, speech) share: the embed stage's deps but
- * the fallback bound, since moderation and speech models have no siblings to fall back to.
- */
-export type UnitStageDeps = Omit<EmbedDeps, 'maxAttempts'>;
+/** What the non-chat stages (embeddings, moderations, speech, images, voice) share. */
+export interface UnitStageDeps {
+  /** The active catalog: models of configured providers only. */
+  catalog: Catalog;
+  providers: ProviderLookup;
+  learn: Pick<LearnQueue, 'recordUsage'>;
+  metrics: Metrics;
+  /** Circuit breakers per model slug; absent: every candidate is admitted. */
+  breakers?: BreakerGate;
+  /** RPM/TPM limits, monthly budget and token quota per organisation; absent: none enforced. */
+  limiter?: Pick<Limiter, 'admit'>;
+  /** Organisations' own provider keys: used instead of the platform's for their providers, and the answer is attributed `byok`. */
+  byok?: GatewayDeps['byok'];
+}
+
 
 /** The providers that serve one organisation: its own keys (BYOK) first, then the platform's. */
 export interface OrgProviders {

@@ -2,10 +2,10 @@ import { computeCost, imageCost } from '@svc/billing';
 import type { Catalog, ModelInfo } from '@svc/catalog';
 import { type SvcMetadata, noProviderConfigured } from '@svc/core';
 import type { ImageGenerationRequest, ImageGenerationResult, ImageUsage } from '@svc/providers';
-import type { Exchange } from './gateway.js';
+import type { Exchange } from '../gateway.js';
 import type { ImageStore } from './image-store.js';
 import { type UnitStageDeps, admitUnits, callCandidates, orgProviders, recordUnitUsage, resolveUnitModel } from './unit-stage.js';
-import { requireAllowedModel } from './org-policy.js';
+import { requireAllowedModel } from '../chat/org-policy.js';
 
 /** The image stage's deps: the single-model stages' and where URL-delivered images are kept. */
 export interface ImageStageDeps extends UnitStageDeps {

@@ -2,7 +2,7 @@ import type { ChatResult, StreamEvent } from '@svc/core';
 import { compileGovernance } from '@svc/governance';
 import type { Provider } from '@svc/providers';
 import { describe, expect, it } from 'vitest';
-import { request, setup } from './test/gateway-harness.js';
+import { request, setup } from '../test/gateway-harness.js';
 
 /** A provider that answers with one call of `tool` (arguments as given), as JSON or as a stream. */
 function calling(tool: string, args: string) {
