@@ -1,7 +1,6 @@
-import { computeCost } from '@svc/billing';
+import { type Limiter, computeCost } from '@svc/billing';
 import type { Catalog, ModelInfo } from '@svc/catalog';
 import { type SvcMetadata, invalidRequest, noProviderConfigured } from '@svc/core';
-import type { Limiter } from '@svc/limits';
 import type { EmbeddingRequest, EmbeddingResult } from '@svc/providers';
 import type { Metrics } from '@svc/telemetry';
 import type { BreakerGate, ProviderLookup } from './call.js';

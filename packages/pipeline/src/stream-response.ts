@@ -1,9 +1,8 @@
-import { computeCost } from '@svc/billing';
+import { type Reservation, computeCost, unlimitedReservation } from '@svc/billing';
 import type { ModelInfo } from '@svc/catalog';
 import { type ChatRequest, type IntelligenceMode, type MemoryReport, type OutputConfig, type StreamEvent, type SvcMetadata, type Usage, isGatewayError, isProviderError } from '@svc/core';
 import { type ToolGovernance, ToolCallStreamGuard } from '@svc/governance';
 import type { OutputVerifier } from '@svc/healing';
-import { type Reservation, unlimitedReservation } from '@svc/limits';
 import type { Attempt } from './attempt.js';
 import { type CacheMiss, storeAnswer } from './cache-stage.js';
 import type { ProviderLookup } from './call.js';

@@ -1,6 +1,6 @@
 import type { Catalog, ModelInfo, ModelKind } from '@svc/catalog';
 import { type IntelligenceMode, type SvcMetadata, invalidRequest, isProviderError, noProviderConfigured, toGatewayError } from '@svc/core';
-import { type Reservation, callerLimits, unlimitedReservation } from '@svc/limits';
+import { type Reservation, callerLimits, unlimitedReservation } from '@svc/billing';
 import type { Provider } from '@svc/providers';
 import { allBreakersOpen } from '@svc/resilience';
 import type { ProviderLookup } from './call.js';
