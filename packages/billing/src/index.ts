@@ -1,6 +1,8 @@
 export { type Cost, baselinePrices, cacheHitCost, computeCost, sumCosts } from './cost/cost.js';
 export { MissingPriceError, audioCost, imageCost, perMinuteCost, speechCost } from './cost/unit-cost.js';
 export { type RealtimeCost, realtimeCost, realtimeMinutes, realtimeTokenCost, realtimeTokens } from './cost/realtime-cost.js';
+export { tokenCostUsd } from './cost/token-cost.js';
+export { charsPerToken, estimateTokens, tokensForChars } from './cost/token-estimate.js';
 export type { CalendarMonth } from './limits/calendar-month.js';
 export { type LimiterSettings, Limiter, type SpendSubject } from './limits/limiter.js';
 export {

@@ -1,4 +1,4 @@
-import { type Limiter, computeCost } from '@svc/billing';
+import { type Limiter, computeCost, tokenCostUsd, tokensForChars } from '@svc/billing';
 import type { Catalog, ModelInfo } from '@svc/catalog';
 import { type SvcMetadata, invalidRequest, noProviderConfigured } from '@svc/core';
 import type { EmbeddingRequest, EmbeddingResult } from '@svc/providers';
@@ -70,7 +70,7 @@ export async function embed(deps: EmbedDeps, request: EmbedRequest, context: Req
   }
   const candidates = [primary, ...deps.catalog.family(primary.family).filter((m) => m.kind === 'embedding' && m.id !== primary.id && m.dimensions === primary.dimensions)];
   const estimatedTokens = estimateTokens(request.input);
-  const reservation = await admitUnits(deps, context, { tokens: estimatedTokens, costUsd: (estimatedTokens * primary.inputPricePerMTok) / 1e6 });
+  const reservation = await admitUnits(deps, context, { tokens: estimatedTokens, costUsd: tokenCostUsd(primary, { promptTokens: estimatedTokens }) });
   let answered: { model: ModelInfo; result: EmbeddingResult };
   try {
     answered = await callCandidates(
@@ -99,7 +99,7 @@ export async function embed(deps: EmbedDeps, request: EmbedRequest, context: Req
     byok: org.ownKey(model.provider),
     promptTokens: usage.promptTokens,
     decisionSource: autoNames.has(request.model) ? 'Auto' : 'Explicit',
-    estimatedCostUsd: (estimatedTokens * primary.inputPricePerMTok) / 1e6,
+    estimatedCostUsd: tokenCostUsd(primary, { promptTokens: estimatedTokens }),
   });
   return { model: model.id, embeddings: result.embeddings, usage: { promptTokens: usage.promptTokens, totalTokens: usage.totalTokens }, metadata, headers };
 }
@@ -128,7 +128,7 @@ function resolveEmbeddingModel(catalog: Catalog, providers: ProviderLookup, requ
 
 function estimateTokens(input: readonly string[]): number {
   let tokens = 0;
-  for (const text of input) tokens += Math.ceil(text.length / 4);
+  for (const text of input) tokens += tokensForChars(text.length);
   return tokens;
 }
 

@@ -2,7 +2,7 @@ import type { Catalog, ModelInfo } from '@svc/catalog';
 import { type ChatRequest, type ChatResult, type GatewayError, type IntelligenceMode, defaultOutputConfig, isGatewayError, randomId } from '@svc/core';
 import { type ToolGovernance, checkDeclaredTools, checkToolCalls } from '@svc/governance';
 import { type OutputVerifier, createOutputVerifier } from '@svc/healing';
-import { type Cost, type Reservation, callerLimits, computeCost, sumCosts, unlimitedReservation } from '@svc/billing';
+import { type Cost, type Reservation, callerLimits, computeCost, sumCosts, tokenCostUsd, unlimitedReservation } from '@svc/billing';
 import { type LatencyStats, type MemorySignals, type RouteContext, type Router, createLatencyStats, createRouter } from '@svc/router';
 import type { HistogramSeries } from '@svc/telemetry';
 import type { Attempt } from './attempt.js';
@@ -83,7 +83,7 @@ export class Gateway {
         keyId: context.caller.keyId,
         limits: callerLimits(context.caller),
         estimatedTokens: promptTokens + completion,
-        estimatedCostUsd: (promptTokens * model.inputPricePerMTok + completion * model.outputPricePerMTok) / 1e6,
+        estimatedCostUsd: tokenCostUsd(model, { promptTokens, completionTokens: completion }),
       });
     } catch (error) {
       countRejection(this.deps.metrics, error);

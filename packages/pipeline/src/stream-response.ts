@@ -1,4 +1,4 @@
-import { type Reservation, computeCost, unlimitedReservation } from '@svc/billing';
+import { type Reservation, computeCost, tokenCostUsd, tokensForChars, unlimitedReservation } from '@svc/billing';
 import type { ModelInfo } from '@svc/catalog';
 import { type ChatRequest, type IntelligenceMode, type MemoryReport, type OutputConfig, type StreamEvent, type SvcMetadata, type Usage, isGatewayError, isProviderError } from '@svc/core';
 import { type ToolGovernance, ToolCallStreamGuard } from '@svc/governance';
@@ -92,8 +92,8 @@ export function streamResponse(owner: StreamOwner, stream: OpenedStreamRequest):
       let chars = 0;
       for (let i = charged; i < pieces.length; i++) chars += pieces[i]!.length;
       charged = pieces.length;
-      const tokens = Math.ceil(chars / 4);
-      void reservation.charge(tokens, byok ? 0 : (tokens * model.outputPricePerMTok) / 1e6);
+      const tokens = tokensForChars(chars);
+      void reservation.charge(tokens, byok ? 0 : tokenCostUsd(model, { completionTokens: tokens }));
     };
     // Tool governance holds a call back until it can judge it; a blocked one ends the stream with an error event.
     const guard = governance ? new ToolCallStreamGuard(governance) : undefined;
