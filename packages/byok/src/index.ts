@@ -3,3 +3,4 @@ export { CredentialCipher, CredentialOpenError, type CredentialOwner, type Seale
 export { type EncryptionKey, deriveDevEncryptionKey, encryptionKeyFormat, isEncryptionKey, parseEncryptionKey } from './encryption-key.js';
 export { OrgProviderCache, type OrgProviderCacheSettings, type ProviderLookup } from './org-provider-cache.js';
 export { byokProviderIds, orgProviderConfig } from './org-provider-config.js';
+export { type OrgProviders, withOwnKeys } from './with-own-keys.js';

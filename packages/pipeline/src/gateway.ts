@@ -3,6 +3,7 @@ import { type ChatRequest, type ChatResult, type GatewayError, type Intelligence
 import { type ToolGovernance, checkDeclaredTools, checkToolCalls } from '@svc/governance';
 import { type OutputVerifier, createOutputVerifier } from '@svc/healing';
 import { type Cost, type Reservation, callerLimits, computeCost, sumCosts, tokenCostUsd, unlimitedReservation } from '@svc/billing';
+import { withOwnKeys } from '@svc/byok';
 import { type LatencyStats, type MemorySignals, type RouteContext, type Router, createLatencyStats, createRouter } from '@svc/router';
 import type { HistogramSeries } from '@svc/telemetry';
 import type { Attempt } from './attempt.js';
@@ -10,7 +11,7 @@ import type { ChatResponse, GatewayDeps, GatewayTimeouts, RequestContext } from 
 import { LearnRecorder } from './learn-records.js';
 
 export type { ChatJsonResponse, ChatResponse, ChatStreamResponse, GatewayDeps, GatewayTimeouts, RequestContext } from './gateway-types.js';
-import { type CallSettings, type ProviderLookup, callChat, openStream } from './call.js';
+import { type CallSettings, callChat, openStream } from './call.js';
 import { countRejection, countUpstreamError } from './call-metrics.js';
 import { createDeadline } from './deadline.js';
 import { resolveIntelligenceMode } from './intelligence-mode.js';
@@ -207,12 +208,12 @@ export class Gateway {
     const reliability = reliabilitySettings(request.svc?.reliabilityLevel, this.deps.retry ?? defaultRetry, this.maxAttempts);
     const own = this.deps.byok?.forOrg(context.caller.org.id);
     const orgProviders = own instanceof Promise ? await own : own;
-    const providers = orgProviders ? withOwnKeys(orgProviders, this.deps.providers) : this.deps.providers;
+    const { providers, ownKey } = withOwnKeys(orgProviders, this.deps.providers);
     const timeouts = this.deps.timeouts ?? defaultTimeouts;
     const deadline = createDeadline(context.signal, timeouts.requestMs);
     const settings: CallSettings = {
       providers,
-      ...(orgProviders ? { ownKey: (id: string) => orgProviders.get(id) !== undefined } : {}),
+      ...(orgProviders ? { ownKey } : {}),
       observer: { attempt: (model, attempt) => this.observeAttempt(model, attempt) },
       maxAttempts: reliability.maxAttempts,
       signal: deadline.signal,
@@ -390,11 +391,6 @@ function blockedCallError(result: ChatResult, governance: ToolGovernance): Gatew
     if (isGatewayError(error)) return error;
     throw error;
   }
-}
-
-/** An organisation's own providers first, the platform's for every other provider. */
-function withOwnKeys(own: ProviderLookup, platform: ProviderLookup): ProviderLookup {
-  return { get: (id) => own.get(id) ?? platform.get(id) };
 }
 
 function round1(value: number): number {

@@ -1,9 +1,9 @@
 import type { Catalog, ModelInfo, ModelKind } from '@svc/catalog';
 import { type IntelligenceMode, type SvcMetadata, invalidRequest, isProviderError, noProviderConfigured, toGatewayError } from '@svc/core';
 import { type Reservation, callerLimits, unlimitedReservation } from '@svc/billing';
+import { type OrgProviders, withOwnKeys } from '@svc/byok';
 import type { Provider } from '@svc/providers';
 import { allBreakersOpen } from '@svc/resilience';
-import type { ProviderLookup } from './call.js';
 import { countRejection, observeProviderError, observeProviderOk } from './call-metrics.js';
 import type { EmbedDeps } from './embed.js';
 import type { RequestContext } from './gateway.js';
@@ -15,17 +15,10 @@ import { resolveIntelligenceMode } from './intelligence-mode.js';
  */
 export type UnitStageDeps = Omit<EmbedDeps, 'maxAttempts'>;
 
-/** The providers that serve one organisation: its own keys (BYOK) first, then the platform's. */
-export interface OrgProviders {
-  providers: ProviderLookup;
-  /** Whether `provider` serves with the organisation's own key. */
-  ownKey(provider: string): boolean;
-}
+export type { OrgProviders };
 
 export async function orgProviders(deps: UnitStageDeps, orgId: string): Promise<OrgProviders> {
-  const own = deps.byok ? await deps.byok.forOrg(orgId) : undefined;
-  if (!own) return { providers: deps.providers, ownKey: () => false };
-  return { providers: { get: (id) => own.get(id) ?? deps.providers.get(id) }, ownKey: (id) => own.get(id) !== undefined };
+  return withOwnKeys(deps.byok ? await deps.byok.forOrg(orgId) : undefined, deps.providers);
 }
 
 /**
