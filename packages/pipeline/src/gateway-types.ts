@@ -2,7 +2,7 @@ import type { Catalog } from '@svc/catalog';
 import type { ChatResult, StreamEvent, SvcMetadata } from '@svc/core';
 import type { GovernanceSource } from '@svc/governance';
 import type { OutputVerifier } from '@svc/healing';
-import type { Limiter } from '@svc/limits';
+import type { Limiter } from '@svc/billing';
 import type { HedgeStats, LatencyTracker } from '@svc/resilience';
 import type { LatencyStats, Router } from '@svc/router';
 import type { Logger, Metrics } from '@svc/telemetry';

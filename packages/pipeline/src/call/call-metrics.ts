@@ -1,6 +1,6 @@
 import type { ModelInfo } from '@svc/catalog';
 import { isGatewayError, isProviderError } from '@svc/core';
-import { refusalKind } from '@svc/limits';
+import { refusalKind } from '@svc/billing';
 import type { Metrics } from '@svc/telemetry';
 
 /** Counts a limit's refusal: `rate` (429 RPM/TPM), `budget` or `quota` (402). */

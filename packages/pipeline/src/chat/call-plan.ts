@@ -1,4 +1,5 @@
 import type { ModelInfo } from '@svc/catalog';
+import { withOwnKeys } from '@svc/byok';
 import type { LatencyStats } from '@svc/router';
 import type { Attempt } from '../call/attempt.js';
 import type { CallSettings, ProviderLookup } from '../call/call.js';
@@ -37,13 +38,13 @@ export async function planCalls(deps: PlanDeps, turn: ChatTurn, maxAttempts: num
   const reliability = reliabilitySettings(request.svc?.reliabilityLevel, deps.retry ?? defaultRetry, maxAttempts);
   const found = deps.byok?.forOrg(exchange.caller.org.id);
   const own = found instanceof Promise ? await found : found;
-  const providers = own ? withOwnKeys(own, deps.providers) : deps.providers;
+  const { providers, ownKey } = withOwnKeys(own, deps.providers);
   const timeouts = deps.timeouts ?? defaultTimeouts;
   const deadline = createDeadline(exchange.signal, timeouts.requestMs);
   const hedging = deps.hedging;
   const settings: CallSettings = {
     providers,
-    ...(own ? { ownKey: (id: string) => own.get(id) !== undefined } : {}),
+    ...(own ? { ownKey } : {}),
     observer: { attempt: (model, attempt) => observeAttempt(deps, latency, model, attempt) },
     maxAttempts: reliability.maxAttempts,
     signal: deadline.signal,
@@ -59,11 +60,6 @@ export async function planCalls(deps: PlanDeps, turn: ChatTurn, maxAttempts: num
     ...(exchange.trace ? { trace: exchange.trace } : {}),
   };
   return { settings, deadline, attempts: [], own, providers };
-}
-
-/** An organisation's own providers first, the platform's for every other provider. */
-function withOwnKeys(own: ProviderLookup, platform: ProviderLookup): ProviderLookup {
-  return { get: (id) => own.get(id) ?? platform.get(id) };
 }
 
 /** Each attempt's latency on its model's series; a success's latency is what the router weighs. */

@@ -1,7 +1,7 @@
 import type { ModelInfo } from '@svc/catalog';
 import { type ChatRequest, type ChatResult, type GatewayError, defaultOutputConfig, isGatewayError } from '@svc/core';
 import { type ToolGovernance, checkDeclaredTools, checkToolCalls } from '@svc/governance';
-import { type Reservation, callerLimits, unlimitedReservation } from '@svc/limits';
+import { type Reservation, callerLimits, tokenCostUsd, unlimitedReservation } from '@svc/billing';
 import { countRejection } from '../call/call-metrics.js';
 import type { Exchange } from '../exchange.js';
 import type { GatewayDeps } from '../gateway-types.js';
@@ -71,7 +71,7 @@ async function admit(deps: OpenDeps, exchange: Exchange, request: ChatRequest, m
       keyId: exchange.caller.keyId,
       limits: callerLimits(exchange.caller),
       estimatedTokens: promptTokens + completion,
-      estimatedCostUsd: (promptTokens * model.inputPricePerMTok + completion * model.outputPricePerMTok) / 1e6,
+      estimatedCostUsd: tokenCostUsd(model, { promptTokens, completionTokens: completion }),
     });
   } catch (error) {
     countRejection(deps.metrics, error);

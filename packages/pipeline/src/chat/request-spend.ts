@@ -1,4 +1,4 @@
-import { type ActualUsage, type Reservation, unlimitedReservation } from '@svc/limits';
+import { type ActualUsage, type Reservation, unlimitedReservation } from '@svc/billing';
 
 /**
  * A request's admission, ended exactly once: settled with what the request spent when it spent

@@ -1,4 +1,4 @@
-import { computeCost } from '@svc/billing';
+import { computeCost, tokenCostUsd, tokensForChars } from '@svc/billing';
 import type { ModelInfo } from '@svc/catalog';
 import { type StreamEvent, type SvcMetadata, type Usage, isGatewayError, isProviderError } from '@svc/core';
 import { ToolCallStreamGuard } from '@svc/governance';
@@ -82,8 +82,8 @@ export function streamResponse(owner: StreamOwner, turn: ChatTurn, stream: Opene
       let chars = 0;
       for (let i = charged; i < pieces.length; i++) chars += pieces[i]!.length;
       charged = pieces.length;
-      const tokens = Math.ceil(chars / 4);
-      spend.charge(tokens, byok ? 0 : (tokens * model.outputPricePerMTok) / 1e6);
+      const tokens = tokensForChars(chars);
+      spend.charge(tokens, byok ? 0 : tokenCostUsd(model, { completionTokens: tokens }));
     };
     // Tool governance holds a call back until it can judge it; a blocked one ends the stream with an error event.
     const guard = governance ? new ToolCallStreamGuard(governance) : undefined;

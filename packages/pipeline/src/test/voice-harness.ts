@@ -1,7 +1,7 @@
 import { createCatalog } from '@svc/catalog';
 import { type Caller, type ChatRequest, ProviderError } from '@svc/core';
 import { createMemoryKv } from '@svc/kv';
-import type { ActualUsage, AdmitRequest, Reservation } from '@svc/limits';
+import type { ActualUsage, AdmitRequest, Reservation } from '@svc/billing';
 import type { Provider, RecognitionRequest, SpeechRequest } from '@svc/providers';
 import { createMetrics } from '@svc/telemetry';
 import type { ChatJsonResponse, Exchange } from '../gateway.js';

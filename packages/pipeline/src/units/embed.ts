@@ -1,4 +1,4 @@
-import { computeCost } from '@svc/billing';
+import { computeCost, tokenCostUsd, tokensForChars } from '@svc/billing';
 import type { Catalog, ModelInfo } from '@svc/catalog';
 import { type SvcMetadata, invalidRequest, noProviderConfigured } from '@svc/core';
 import type { EmbeddingRequest, EmbeddingResult } from '@svc/providers';
@@ -57,7 +57,7 @@ export async function embed(deps: EmbedDeps, request: EmbedRequest, context: Exc
   }
   const candidates = [primary, ...deps.catalog.family(primary.family).filter((m) => m.kind === 'embedding' && m.id !== primary.id && m.dimensions === primary.dimensions)];
   const estimatedTokens = estimateTokens(request.input);
-  const reservation = await admitUnits(deps, context, { tokens: estimatedTokens, costUsd: (estimatedTokens * primary.inputPricePerMTok) / 1e6 });
+  const reservation = await admitUnits(deps, context, { tokens: estimatedTokens, costUsd: tokenCostUsd(primary, { promptTokens: estimatedTokens }) });
   let answered: { model: ModelInfo; result: EmbeddingResult };
   try {
     answered = await callCandidates(
@@ -86,7 +86,7 @@ export async function embed(deps: EmbedDeps, request: EmbedRequest, context: Exc
     byok: org.ownKey(model.provider),
     promptTokens: usage.promptTokens,
     decisionSource: autoNames.has(request.model) ? 'Auto' : 'Explicit',
-    estimatedCostUsd: (estimatedTokens * primary.inputPricePerMTok) / 1e6,
+    estimatedCostUsd: tokenCostUsd(primary, { promptTokens: estimatedTokens }),
   });
   return { model: model.id, embeddings: result.embeddings, usage: { promptTokens: usage.promptTokens, totalTokens: usage.totalTokens }, metadata, headers };
 }
@@ -115,7 +115,7 @@ function resolveEmbeddingModel(catalog: Catalog, providers: ProviderLookup, requ
 
 function estimateTokens(input: readonly string[]): number {
   let tokens = 0;
-  for (const text of input) tokens += Math.ceil(text.length / 4);
+  for (const text of input) tokens += tokensForChars(text.length);
   return tokens;
 }
 

@@ -1,7 +1,7 @@
 import { createCatalog } from '@svc/catalog';
 import { ProviderError, type ProviderErrorKind, billingError } from '@svc/core';
 import { createMemoryKv } from '@svc/kv';
-import type { AdmitRequest, Reservation } from '@svc/limits';
+import type { AdmitRequest, Reservation } from '@svc/billing';
 import type { ImageGenerationRequest, ImageUsage, Provider } from '@svc/providers';
 import { createMetrics } from '@svc/telemetry';
 import { describe, expect, it } from 'vitest';

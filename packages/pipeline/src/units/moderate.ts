@@ -1,3 +1,4 @@
+import { tokenCostUsd, tokensForChars } from '@svc/billing';
 import type { ModerationRequest, ModerationResult } from '@svc/providers';
 import type { Exchange } from '../gateway.js';
 import { type UnitStageDeps, admitUnits, callUnit, orgProviders, recordUnitUsage, resolveUnitModel } from './unit-stage.js';
@@ -44,7 +45,7 @@ export async function moderate(deps: UnitStageDeps, request: ModerateRequest, co
     model,
     requestedModel: request.model ?? model.id,
     // Moderation models are free; a priced one would carry input token prices.
-    costUsd: (promptTokens * model.inputPricePerMTok) / 1e6,
+    costUsd: tokenCostUsd(model, { promptTokens }),
     byok: org.ownKey(model.provider),
     promptTokens,
   });
@@ -52,8 +53,8 @@ export async function moderate(deps: UnitStageDeps, request: ModerateRequest, co
 }
 
 function estimateTokens(input: ModerationRequest['input']): number {
-  if (typeof input === 'string') return Math.ceil(input.length / 4);
+  if (typeof input === 'string') return tokensForChars(input.length);
   let tokens = 0;
-  for (const item of input) tokens += Math.ceil((typeof item === 'string' ? item.length : item.type === 'text' ? item.text.length : 0) / 4);
+  for (const item of input) tokens += tokensForChars(typeof item === 'string' ? item.length : item.type === 'text' ? item.text.length : 0);
   return tokens;
 }

@@ -1,6 +1,7 @@
 import type { Catalog, ModelInfo, ModelKind } from '@svc/catalog';
 import { type SvcMetadata, invalidRequest, isProviderError, noProviderConfigured, toGatewayError } from '@svc/core';
-import { type Limiter, type Reservation, callerLimits, unlimitedReservation } from '@svc/limits';
+import { type Limiter, type Reservation, callerLimits, unlimitedReservation } from '@svc/billing';
+import { type OrgProviders, withOwnKeys } from '@svc/byok';
 import type { Provider } from '@svc/providers';
 import { allBreakersOpen } from '@svc/resilience';
 import type { Metrics } from '@svc/telemetry';
@@ -26,17 +27,10 @@ export interface UnitStageDeps {
 }
 
 
-/** The providers that serve one organisation: its own keys (BYOK) first, then the platform's. */
-export interface OrgProviders {
-  providers: ProviderLookup;
-  /** Whether `provider` serves with the organisation's own key. */
-  ownKey(provider: string): boolean;
-}
+export type { OrgProviders };
 
 export async function orgProviders(deps: UnitStageDeps, orgId: string): Promise<OrgProviders> {
-  const own = deps.byok ? await deps.byok.forOrg(orgId) : undefined;
-  if (!own) return { providers: deps.providers, ownKey: () => false };
-  return { providers: { get: (id) => own.get(id) ?? deps.providers.get(id) }, ownKey: (id) => own.get(id) !== undefined };
+  return withOwnKeys(deps.byok ? await deps.byok.forOrg(orgId) : undefined, deps.providers);
 }
 
 /**

@@ -1,7 +1,6 @@
-import { realtimeCost, realtimeTokens } from '@svc/billing';
+import { type Reservation, realtimeCost, realtimeTokens } from '@svc/billing';
 import type { ModelInfo } from '@svc/catalog';
 import { type IntelligenceMode, type RealtimeTurn, type RealtimeUsage, invalidRequest } from '@svc/core';
-import type { Reservation } from '@svc/limits';
 import { MAX_CONVERSATION_ID_CHARS } from '@svc/protocol';
 import type { RealtimeSocket } from '@svc/providers';
 import type { Exchange } from '../gateway.js';

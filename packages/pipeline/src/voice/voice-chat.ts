@@ -1,4 +1,4 @@
-import { audioCost, speechCost } from '@svc/billing';
+import { audioCost, charsPerToken, speechCost } from '@svc/billing';
 import type { ChatMessage, ChatRequest, IntelligenceMode } from '@svc/core';
 import { internalError, invalidRequest } from '@svc/core';
 import type { DecodedVoiceChatRequest } from '@svc/protocol';
@@ -37,7 +37,7 @@ export interface VoiceChatOptions {
 
 /** Tokens the chat step may answer with: what the speech model can say at about 4 characters a token. */
 function replyTokens(maxChars: number): number {
-  return Math.max(16, Math.min(1_024, Math.floor(maxChars / 4)));
+  return Math.max(16, Math.min(1_024, Math.floor(maxChars / charsPerToken)));
 }
 
 /**

@@ -1,7 +1,6 @@
-import { audioCost, speechCost } from '@svc/billing';
+import { type Reservation, audioCost, speechCost } from '@svc/billing';
 import type { ModelInfo } from '@svc/catalog';
 import type { IntelligenceMode } from '@svc/core';
-import type { Reservation } from '@svc/limits';
 import type { AudioUpload } from '@svc/protocol';
 import type { Recognition, RecognitionRequest, SpeechResult } from '@svc/providers';
 import type { Gateway, Exchange } from '../gateway.js';

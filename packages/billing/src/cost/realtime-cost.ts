@@ -1,5 +1,6 @@
 import type { ModelInfo } from '@svc/catalog';
 import type { RealtimeUsage } from '@svc/core';
+import { perMillion, roundUsd as round } from './usd.js';
 
 /** What one realtime session is billed, USD; `costUsd` is the sum of the three parts. */
 export interface RealtimeCost {
@@ -15,10 +16,6 @@ export interface RealtimeCost {
 }
 
 const MINUTE_MS = 60_000;
-
-function round(value: number): number {
-  return Math.round(value * 1e10) / 1e10;
-}
 
 /** Minutes billed for a session that lasted `durationMs`: every started minute, at least one. */
 export function realtimeMinutes(durationMs: number): number {
@@ -47,7 +44,7 @@ export function realtimeTokenCost(model: Pick<ModelInfo, 'inputPricePerMTok' | '
     cachedAudio * (prices.cachedAudioInputPerMTok ?? audioIn) +
     usage.textOutputTokens * model.outputPricePerMTok +
     usage.audioOutputTokens * (prices.audioOutputPerMTok ?? model.outputPricePerMTok);
-  return round(micro / 1e6);
+  return round(perMillion(micro));
 }
 
 /**

@@ -1,5 +1,7 @@
 import type { ModelInfo } from '@svc/catalog';
 import type { Usage } from '@svc/core';
+import { tokenCostUsd } from './token-cost.js';
+import { perMillion, roundUsd as round } from './usd.js';
 
 /** The flagship reference the savings are measured against: USD per million tokens. */
 export const baselinePrices = { inputPerMTok: 2.5, outputPerMTok: 10 } as const;
@@ -12,12 +14,8 @@ export interface Cost {
   savingsPct: number;
 }
 
-const perToken = 1 / 1_000_000;
-
-/** Rounds to 1e-10 USD so float noise never shows up in reports. */
-function round(value: number): number {
-  return Math.round(value * 1e10) / 1e10;
-}
+/** The baseline's prices in the catalog's shape. */
+const baseline = { inputPricePerMTok: baselinePrices.inputPerMTok, outputPricePerMTok: baselinePrices.outputPerMTok };
 
 /**
  * Cost of one answer from the catalog's prices and the provider's usage. Cached prompt
@@ -34,10 +32,8 @@ export function computeCost(model: ModelInfo, usage: Usage): Cost {
     audio * (model.audioInputPricePerMTok ?? model.inputPricePerMTok) +
     cached * (model.cachedInputPricePerMTok ?? model.inputPricePerMTok) +
     written * (model.cacheWritePricePerMTok ?? model.inputPricePerMTok);
-  const costUsd = round((input + usage.completionTokens * model.outputPricePerMTok) * perToken);
-  const baselineCostUsd = round(
-    (usage.promptTokens * baselinePrices.inputPerMTok + usage.completionTokens * baselinePrices.outputPerMTok) * perToken,
-  );
+  const costUsd = round(perMillion(input + usage.completionTokens * model.outputPricePerMTok));
+  const baselineCostUsd = round(tokenCostUsd(baseline, usage));
   const savingsUsd = round(baselineCostUsd - costUsd);
   const savingsPct = baselineCostUsd > 0 ? Math.round((savingsUsd / baselineCostUsd) * 10_000) / 100 : 0;
   return { costUsd, baselineCostUsd, savingsUsd, savingsPct };
@@ -53,6 +49,6 @@ export function sumCosts(a: Cost, b: Cost): Cost {
 
 /** A cache hit: nothing spent (spec: hits consume no tokens and cost nothing), the whole baseline saved. */
 export function cacheHitCost(usage: Usage): Cost {
-  const baselineCostUsd = round((usage.promptTokens * baselinePrices.inputPerMTok + usage.completionTokens * baselinePrices.outputPerMTok) * perToken);
+  const baselineCostUsd = round(tokenCostUsd(baseline, usage));
   return { costUsd: 0, baselineCostUsd, savingsUsd: baselineCostUsd, savingsPct: baselineCostUsd > 0 ? 100 : 0 };
 }

@@ -1,4 +1,5 @@
 import type { ModelInfo, UnitPrices } from '@svc/catalog';
+import { perMillion, roundUsd as round } from './usd.js';
 
 /** The price table a model needs for a non-token endpoint is missing: a catalog error, not a free call. */
 export class MissingPriceError extends Error {
@@ -8,10 +9,6 @@ export class MissingPriceError extends Error {
 function prices(model: Pick<ModelInfo, 'id' | 'unitPrices'>): UnitPrices {
   if (!model.unitPrices) throw new MissingPriceError(`${model.id} has no unit prices in the catalog`);
   return model.unitPrices;
-}
-
-function round(value: number): number {
-  return Math.round(value * 1e10) / 1e10;
 }
 
 /**
@@ -42,5 +39,5 @@ export function perMinuteCost(seconds: number, perMinute: number): number {
 export function speechCost(model: Pick<ModelInfo, 'id' | 'unitPrices'>, characters: number): number {
   const perMChars = prices(model).perMChars;
   if (perMChars === undefined) throw new MissingPriceError(`${model.id} has no per-character price`);
-  return round((Math.max(0, characters) * perMChars) / 1e6);
+  return round(perMillion(Math.max(0, characters) * perMChars));
 }
