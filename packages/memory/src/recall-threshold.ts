@@ -24,7 +24,7 @@ export const RECALL_CUE_WEIGHTS: CueWeights = { wordHit: 0.03, slotHit: 0.25 };
 
 const calibrated: Readonly<Record<string, RecallFloors>> = {
   'all-MiniLM-L6-v2': { self: 0.46, other: 0.59 },
-  'hashed-ngram-v1-512': { self: 0.37, other: 0.36 },
+  'hashed-ngram-v1-512': { self: 0.4, other: 0.39 },
 };
 
 const FALLBACK: RecallFloors = { self: 0.6, other: 0.7 };
