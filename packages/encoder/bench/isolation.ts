@@ -57,7 +57,8 @@ const texts = benchSentences(1100);
 const encoders = { 0: createSentenceEncoder({ cacheSize: 0, niceness: 0 }), 19: createSentenceEncoder({ cacheSize: 0, niceness: 19 }) };
 await Promise.all([encoders[0].ready, encoders[19].ready]);
 for (const e of Object.values(encoders)) await e.embed(texts.slice(0, 8));
-console.log(`load average ${os.loadavg().map((x) => x.toFixed(1)).join(' / ')}; ${PERIOD_MS} ms period, ${TASK_MS} ms task, ${seconds} s per phase, ${values.rounds} rounds`);
+const nice = (e: SentenceEncoder) => e.status().niceness ?? 'unchanged (refused)';
+console.log(`load average ${os.loadavg().map((x) => x.toFixed(1)).join(' / ')}; ${PERIOD_MS} ms period, ${TASK_MS} ms task, ${seconds} s per phase, ${values.rounds} rounds; inference threads at nice ${nice(encoders[0])} and ${nice(encoders[19])}`);
 for (let round = 0; round < Number(values.rounds); round++) {
   record('alone', await requestPath(), 0);
   for (const nice of [0, 19] as const) {
