@@ -13,6 +13,6 @@ export {
   type StoredMemory,
   type StoredMemoryRow,
 } from './memory-store.js';
-export { contentWords, type CueWeights, cueBonus, maxCueBonus, type RecallCues, recallCues } from './recall-cues.js';
+export { type CueWeights, cueBonus, type RecallCues, recallCues } from './recall-cues.js';
 export { RECALL_CUE_WEIGHTS, type RecallFloors, recallFloors, refersToUser } from './recall-threshold.js';
 export { createPiiRedactor, ibanValid, luhnValid, type PiiKind, type PiiRedactor, type Redaction, redactPii } from './redact-pii.js';
