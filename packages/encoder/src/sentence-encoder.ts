@@ -12,6 +12,7 @@ export interface SentenceEncoderSettings {
   /**
    * Nice value of the inference thread, 0..19 (default 19, the lowest priority): request handling
    * on the event loop always gets the core first, embeddings take what is left. 0 leaves it as is.
+   * Linux only: elsewhere a nice value belongs to the whole process, so it is not touched.
    */
   niceness?: number;
   /**
@@ -42,7 +43,7 @@ export interface SentenceEncoderStatus {
   state: 'loading' | 'ready' | 'failed';
   error?: string;
   loadMs?: number;
-  /** Nice value of the inference thread once ready (absent when the system refused to lower it). */
+  /** Nice value of the inference thread once ready (absent off Linux, or when the system refused to lower it). */
   niceness?: number;
 }
 
