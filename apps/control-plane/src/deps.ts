@@ -4,7 +4,7 @@ import type { Catalog } from '@svc/catalog';
 import type { AlertRepository, DashboardUsageRepository, DashboardUserRepository, DecisionRepository, OnboardingRepository, OutputConfigRepository, PasskeyRepository, SloRepository, ToolGovernanceRepository, TrafficRepository } from '@svc/db';
 import type { GovernanceSource } from '@svc/governance';
 import type { Kv } from '@svc/kv';
-import type { Limiter } from '@svc/limits';
+import type { Limiter } from '@svc/billing';
 import type { MemoryStore } from '@svc/memory';
 import type { LearnSink, SharedSwitches } from '@svc/pipeline';
 import type { CircuitBreakers, HedgeStats, LatencyTracker } from '@svc/resilience';

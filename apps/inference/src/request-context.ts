@@ -1,26 +1,56 @@
-import { invalidRequest } from '@svc/core';
-import type { RequestContext } from '@svc/pipeline';
+import { type IntelligenceMode, invalidRequest } from '@svc/core';
+import { type Exchange, resolveIntelligenceMode, resolveVoiceMode } from '@svc/pipeline';
 import type { Context } from 'hono';
 import type { AppEnv } from './env.js';
 import { onClientGone, readHeader } from './node-request.js';
 
+/** What an endpoint adds to what every authenticated request's exchange holds. */
+export interface ExchangeOptions {
+  /** The body's `svc.intelligence_mode` (chat endpoints); the header still wins. */
+  bodyMode?: IntelligenceMode | undefined;
+  /** Voice endpoints: `proxy` escalates to `cache` (spec §Intelligence modes, Voice). */
+  voice?: boolean;
+  /** Request headers relayed upstream when present (e.g. `anthropic-beta`). */
+  forward?: readonly string[];
+  /** The controller aborted when the client goes away (a stream's cancel aborts it too). */
+  abort?: AbortController;
+}
+
 /**
- * The pipeline's context of an authenticated request: its caller, id and start, the
- * `X-Intelligence-Mode` header, and a signal aborted when the client goes away.
+ * The pipeline's exchange of an authenticated request, decided here once: its caller, id and
+ * start, the intelligence mode (`X-Intelligence-Mode` > body > the organisation's default > full),
+ * the end user, the headers to forward, and a signal aborted when the client goes away.
+ *
+ * @throws GatewayError 400 (param `X-Intelligence-Mode` / `x-svc-user`) for a bad header.
  */
-export function requestContext(c: Context<AppEnv>): RequestContext {
-  const abort = new AbortController();
+export function exchangeOf(c: Context<AppEnv>, options: ExchangeOptions = {}): Exchange {
+  const caller = c.get('caller');
+  const header = readHeader(c, 'x-intelligence-mode');
+  const orgDefault = caller.org.defaultIntelligenceMode;
+  const mode = options.voice ? resolveVoiceMode(header, orgDefault) : resolveIntelligenceMode(header, options.bodyMode, orgDefault);
+  const abort = options.abort ?? new AbortController();
   onClientGone(c, () => abort.abort());
+  const forwardHeaders = options.forward ? forwardedHeaders(c, options.forward) : undefined;
   return {
-    caller: c.get('caller'),
+    caller,
     requestId: c.get('requestId'),
     startedAt: c.get('startedAt'),
     signal: abort.signal,
-    intelligenceModeHeader: readHeader(c, 'x-intelligence-mode') ?? null,
+    mode,
     ...endUserHeader(c),
     access: c.get('access'),
     trace: c.get('trace'),
+    ...(forwardHeaders ? { forwardHeaders } : {}),
   };
+}
+
+function forwardedHeaders(c: Context<AppEnv>, names: readonly string[]): Record<string, string> | undefined {
+  let headers: Record<string, string> | undefined;
+  for (const name of names) {
+    const value = readHeader(c, name);
+    if (value) headers = { ...headers, [name]: value };
+  }
+  return headers;
 }
 
 /** Longest end-user id accepted (OpenAI's `user` has no documented bound; this keeps keys and logs small). */

@@ -77,7 +77,7 @@ describe('Authenticator', () => {
     await auth.authenticate(secret);
     await auth.authenticate(secret);
     expect(store.lookups).toBe(1);
-    now += 5_000; // the key's own expiry check uses this clock; the cache TTL uses lru-cache's
+    now += 5_000; // the key's own expiry check and the cache TTL both use this clock
     await new Promise((resolve) => setTimeout(resolve, 1_050));
     await auth.authenticate(secret);
     expect(store.lookups).toBe(2);

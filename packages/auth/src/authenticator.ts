@@ -1,12 +1,12 @@
 import { type Caller, type Scope, authenticationError, isScope, scopes as allScopes } from '@svc/core';
-import { LRUCache } from 'lru-cache';
+import { type InvalidationBus, type OrgCache, createOrgCache } from '@svc/kv';
 import { digestsEqual, generateApiKey, generateKeyId, hashApiKey, keyPrefix } from './api-key.js';
-import type { ApiKeyPatch, ApiKeyRecord, AuthStore, RevocationBus } from './store.js';
+import type { ApiKeyPatch, ApiKeyRecord, AuthStore } from './store.js';
 
 export interface AuthenticatorSettings {
   store: AuthStore;
-  /** Cross-instance revocation: every instance evicts a revoked key from its cache at once. */
-  bus?: RevocationBus;
+  /** Cross-instance revocation (the kv): every instance evicts a revoked key from its cache at once. */
+  bus?: InvalidationBus;
   /** How long a verified key is trusted without a database read. Default 30 s. */
   cacheTtlMs?: number;
   /** Verified keys kept in memory. Default 10,000. */
@@ -20,9 +20,9 @@ export interface IssuedKey {
   secret: string;
 }
 
-const revocationChannel = 'auth:revoked';
-const orgChannel = 'auth:org-changed';
-const keyChannel = 'auth:key-changed';
+/** Verified keys are cached by hash and invalidated by these tags. */
+const orgTag = (orgId: string): string => `org:${orgId}`;
+const keyTag = (keyId: string): string => `key:${keyId}`;
 
 interface CachedKey {
   caller: Caller;
@@ -35,53 +35,45 @@ type CacheEntry = CachedKey | 'invalid' | 'revoked';
 
 /**
  * Verifies API keys: SHA-256 of the presented secret, looked up by hash, cached for a short
- * TTL. Revocation evicts at once on this instance and, through the bus, on every other one.
- * Unknown hashes are cached too (briefly) so a flood of bad keys does not reach the database.
+ * TTL in an {@link OrgCache} (channel `auth:changed`). Revocation evicts at once on this instance
+ * and, through the bus, on every other one. Unknown hashes are cached too (briefly) so a flood of
+ * bad keys does not reach the database.
  */
 export class Authenticator {
   private readonly store: AuthStore;
-  private readonly bus: RevocationBus | undefined;
   private readonly now: () => number;
-  private readonly cache: LRUCache<string, CacheEntry>;
-  private readonly hashesById = new Map<string, string>();
-  private unsubscribe: (() => Promise<void>)[] | undefined;
+  private readonly cache: OrgCache<CacheEntry>;
 
   constructor(settings: AuthenticatorSettings) {
     this.store = settings.store;
-    this.bus = settings.bus;
     this.now = settings.now ?? Date.now;
-    this.cache = new LRUCache<string, CacheEntry>({
-      max: settings.cacheSize ?? 10_000,
-      ttl: settings.cacheTtlMs ?? 30_000,
-      dispose: (value) => {
-        if (typeof value === 'object') this.hashesById.delete(value.caller.keyId);
-      },
+    this.cache = createOrgCache<CacheEntry>({
+      load: (hash) => this.load(hash),
+      channel: 'auth:changed',
+      ttlMs: settings.cacheTtlMs ?? 30_000,
+      ttlOf: (entry) => (entry === 'invalid' ? 2_000 : entry === 'revoked' ? 60_000 : undefined),
+      tagsOf: (entry) => (typeof entry === 'object' ? [orgTag(entry.caller.org.id), keyTag(entry.caller.keyId)] : []),
+      maxOrgs: settings.cacheSize ?? 10_000,
+      now: this.now,
+      ...(settings.bus ? { bus: settings.bus } : {}),
     });
   }
 
-  /** Subscribes to cross-instance revocations. Call once at start. */
-  async start(): Promise<void> {
-    if (!this.bus || this.unsubscribe) return;
-    this.unsubscribe = await Promise.all([
-      this.bus.subscribe(revocationChannel, (keyId) => this.evict(keyId)),
-      this.bus.subscribe(orgChannel, (orgId) => this.forgetOrg(orgId)),
-      this.bus.subscribe(keyChannel, (keyId) => this.forgetKey(keyId)),
-    ]);
+  /** Subscribes to cross-instance revocations and changes. Call once at start. */
+  start(): Promise<void> {
+    return this.cache.start();
   }
 
-  async stop(): Promise<void> {
-    const unsubscribe = this.unsubscribe ?? [];
-    this.unsubscribe = undefined;
-    await Promise.all(unsubscribe.map((off) => off()));
+  stop(): Promise<void> {
+    return this.cache.stop();
   }
 
   /**
    * An organisation's record changed (limits, default intelligence mode, ...): its callers are
    * reloaded on their next request, here at once and on every instance sharing the bus.
    */
-  async orgChanged(orgId: string): Promise<void> {
-    this.forgetOrg(orgId);
-    await this.bus?.publish(orgChannel, orgId);
+  orgChanged(orgId: string): Promise<void> {
+    return this.cache.invalidate(orgTag(orgId));
   }
 
   /**
@@ -91,36 +83,16 @@ export class Authenticator {
   async update(id: string, patch: ApiKeyPatch): Promise<ApiKeyRecord | undefined> {
     const record = await this.store.keys.update(id, patch);
     if (!record) return undefined;
-    this.forgetKey(id);
-    await this.bus?.publish(keyChannel, id);
+    await this.cache.invalidate(keyTag(id));
     return record;
-  }
-
-  private forgetKey(keyId: string): void {
-    const hash = this.hashesById.get(keyId);
-    if (hash !== undefined && typeof this.cache.peek(hash) === 'object') this.cache.delete(hash);
-  }
-
-  private forgetOrg(orgId: string): void {
-    for (const [hash, entry] of this.cache.entries()) {
-      if (typeof entry === 'object' && entry.caller.org.id === orgId) this.cache.delete(hash);
-    }
   }
 
   /** Resolves a presented secret to its caller or throws 401 with the spec's code. */
   async authenticate(secret: string | undefined): Promise<Caller> {
     if (!secret) throw authenticationError('missing_api_key');
-    const hash = hashApiKey(secret);
-    let entry = this.cache.get(hash);
-    if (entry === undefined) {
-      entry = await this.load(hash);
-      if (typeof entry === 'object') {
-        this.cache.set(hash, entry);
-        this.hashesById.set(entry.caller.keyId, hash);
-      } else {
-        this.cache.set(hash, entry, { ttl: entry === 'invalid' ? 2_000 : 60_000 });
-      }
-    }
+    const cached = this.cache.get(hashApiKey(secret));
+    // A cached answer needs no extra microtask on the request path.
+    const entry = cached instanceof Promise ? await cached : cached;
     if (entry === 'invalid') throw authenticationError('invalid_api_key');
     if (entry === 'revoked') throw authenticationError('revoked_api_key');
     if (entry.expiresAt !== null && entry.expiresAt <= this.now()) throw authenticationError('expired_api_key');
@@ -179,8 +151,8 @@ export class Authenticator {
   async revoke(id: string): Promise<ApiKeyRecord | undefined> {
     const record = await this.store.keys.revoke(id);
     if (!record) return undefined;
-    this.evict(id);
-    await this.bus?.publish(revocationChannel, id);
+    // Dropped here and on every instance: its next use reads the store and caches 'revoked'.
+    await this.cache.invalidate(keyTag(id));
     return record;
   }
 
@@ -200,10 +172,5 @@ export class Authenticator {
       if (raced) return raced.key;
       throw error;
     }
-  }
-
-  private evict(keyId: string): void {
-    const hash = this.hashesById.get(keyId);
-    if (hash !== undefined) this.cache.set(hash, 'revoked', { ttl: 60_000 });
   }
 }

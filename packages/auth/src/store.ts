@@ -23,8 +23,3 @@ export interface AuthStore {
   };
 }
 
-/** The pub/sub part of @svc/kv that revocation needs. */
-export interface RevocationBus {
-  publish(channel: string, message: string): Promise<void>;
-  subscribe(channel: string, onMessage: (message: string) => void): Promise<() => Promise<void>>;
-}

@@ -1,6 +1,7 @@
+import type { InvalidationBus } from '@svc/kv';
 import { type ProviderRegistryConfig, createProviderRegistry } from '@svc/providers';
 import type { CredentialCipher, SealedCredential } from './credential-cipher.js';
-import { type InvalidationBus, OrgProviderCache, type ProviderLookup } from './org-provider-cache.js';
+import { OrgProviderCache, type ProviderLookup } from './org-provider-cache.js';
 import { byokProviderIds, orgProviderConfig } from './org-provider-config.js';
 
 /** A stored credential as the store returns it (`@svc/db`'s ProviderKeyRecord fits). */
@@ -69,14 +70,7 @@ export class ByokService {
   constructor(settings: ByokSettings) {
     this.settings = settings;
     this.providerIds = byokProviderIds(settings.platform);
-    this.cache = new OrgProviderCache({
-      load: (orgId) => this.load(orgId),
-      ...(settings.bus ? { bus: settings.bus } : {}),
-      ...(settings.ttlMs !== undefined ? { ttlMs: settings.ttlMs } : {}),
-      ...(settings.maxOrgs !== undefined ? { maxOrgs: settings.maxOrgs } : {}),
-      ...(settings.onError ? { onError: settings.onError } : {}),
-      ...(settings.now ? { now: settings.now } : {}),
-    });
+    this.cache = new OrgProviderCache({ ...settings, load: (orgId) => this.load(orgId) });
   }
 
   /** Subscribes to invalidations from other instances. Call once at start. */

@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { getPriority } from 'node:os';
 import { afterAll, describe, expect, it } from 'vitest';
 import { referenceComponents, referenceSentence } from './reference.js';
 import { createSentenceEncoder } from './sentence-encoder.js';
@@ -70,6 +72,17 @@ describe('sentence encoder (all-MiniLM-L6-v2)', () => {
     clearInterval(ticker);
     expect(elapsed).toBeGreaterThan(200);
     expect(longest).toBeLessThan(100);
+  });
+
+  it.runIf(process.platform === 'linux')('runs inference at nice 19 on its own thread while the event loop keeps its priority', async () => {
+    await encoder.ready;
+    expect(encoder.status().niceness).toBe(19);
+    expect(getPriority()).toBe(0);
+    // /proc/<pid>/task/<tid>/stat: field 19 is the nice value (after the parenthesised name).
+    const nice = (tid: string) => Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]);
+    const values = readdirSync('/proc/self/task').map(nice);
+    expect(nice(String(process.pid))).toBe(0);
+    expect(values).toContain(19);
   });
 
   it('truncates at 256 word pieces: only what follows the cut leaves the vector unchanged', async () => {

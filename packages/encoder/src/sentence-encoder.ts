@@ -10,6 +10,12 @@ export interface SentenceEncoderSettings {
   /** onnxruntime intra-op threads of the inference thread (default 1: one core). */
   intraOpNumThreads?: number;
   /**
+   * Nice value of the inference thread, 0..19 (default 19, the lowest priority): request handling
+   * on the event loop always gets the core first, embeddings take what is left. 0 leaves it as is.
+   * Linux only: elsewhere a nice value belongs to the whole process, so it is not touched.
+   */
+  niceness?: number;
+  /**
    * Word pieces per text, `[CLS]`/`[SEP]` included; longer texts are truncated (default 256,
    * sentence-transformers' `max_seq_length` for this model, so vectors equal its own).
    */
@@ -37,6 +43,8 @@ export interface SentenceEncoderStatus {
   state: 'loading' | 'ready' | 'failed';
   error?: string;
   loadMs?: number;
+  /** Nice value of the inference thread once ready (absent off Linux, or when the system refused to lower it). */
+  niceness?: number;
 }
 
 /** all-MiniLM-L6-v2 as an {@link Embedder}, computing on its own thread. */
@@ -75,6 +83,7 @@ export function createSentenceEncoder(settings: SentenceEncoderSettings = {}): S
     maxBatchTokens: positiveInteger('maxBatchTokens', settings.maxBatchTokens ?? 1024, 1 << 20),
     intraOpNumThreads: positiveInteger('intraOpNumThreads', settings.intraOpNumThreads ?? 1, 256),
     selfCheck: settings.selfCheck ?? true,
+    niceness: settings.niceness === 0 ? 0 : positiveInteger('niceness', settings.niceness ?? 19, 19),
   };
   const id = maxTokens === DEFAULT_MAX_TOKENS ? 'all-MiniLM-L6-v2' : `all-MiniLM-L6-v2-max${maxTokens}`;
 
@@ -105,7 +114,9 @@ export function createSentenceEncoder(settings: SentenceEncoderSettings = {}): S
     status() {
       const fatal = thread.fatal();
       if (fatal) return { state: 'failed', error: fatal.message, ...(loadMs === undefined ? {} : { loadMs }) };
-      return loadMs === undefined ? { state: 'loading' } : { state: 'ready', loadMs };
+      if (loadMs === undefined) return { state: 'loading' };
+      const niceness = thread.niceness();
+      return { state: 'ready', loadMs, ...(niceness === undefined ? {} : { niceness }) };
     },
     async embed(texts) {
       const fatal = thread.fatal();

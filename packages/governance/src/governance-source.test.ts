@@ -1,8 +1,9 @@
+import type { InvalidationBus } from '@svc/kv';
 import { describe, expect, it } from 'vitest';
-import { CachedGovernanceSource, type GovernanceBus, type GovernanceSnapshot } from './index.js';
+import { CachedGovernanceSource, type GovernanceSnapshot } from './index.js';
 
 /** One in-process bus shared by several sources, as the kv is shared by several instances. */
-function createBus(): GovernanceBus {
+function createBus(): InvalidationBus {
   const listeners = new Map<string, Set<(message: string) => void>>();
   return {
     async publish(channel, message) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractFacts, factSlot } from './extract-facts.js';
+import { extractFacts, factSlot, slotsAskedFor } from './extract-facts.js';
 
 const texts = (message: string) => extractFacts(message).map((fact) => fact.text);
 
@@ -9,6 +9,18 @@ describe('extractFacts', () => {
     expect(texts('My favourite colour is teal and I live in Lisbon.')).toEqual(['My favourite colour is teal', 'I live in Lisbon.']);
     expect(texts('I went to a support group yesterday and it was so powerful.')).toEqual(['I went to a support group yesterday and it was so powerful.']);
     expect(texts('Remember that my sister is called Ann.')).toEqual(['My sister is called Ann.']);
+  });
+
+  it('does not end a sentence after a title: the name stays in the fact', () => {
+    expect(texts('My doctor is Dr. Patel. I see Mr. Smith on Fridays.')).toEqual(['My doctor is Dr. Patel.', 'I see Mr. Smith on Fridays.']);
+  });
+
+  it('reads which slots a question asks for', () => {
+    expect(slotsAskedFor('Where do I live?')).toEqual(new Set(['home']));
+    expect(slotsAskedFor('What is my favourite colour?')).toEqual(new Set(['my:favorite', 'my:favorite color']));
+    expect(slotsAskedFor("What is my dog's name?")).toEqual(new Set(["my:dog's", "my:dog's name", 'my:dog']));
+    expect(slotsAskedFor('What is my job?')).toEqual(new Set(['my:job', 'job']));
+    expect(slotsAskedFor('How do I bake bread?')).toEqual(new Set());
   });
 
   it('never keeps questions, requests to the assistant or acknowledgements', () => {

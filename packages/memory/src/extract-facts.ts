@@ -44,7 +44,8 @@ const SLOTS: readonly (readonly [RegExp, string])[] = [
 /** `my favourite colour is ...` -> `my:favorite color`: one value per thing the user owns or prefers. */
 const MY_THING = /\bmy ((?:[a-z']+ ){0,2}[a-z']+) (?:is|are)\b/i;
 
-function normalizeThing(thing: string): string {
+/** One spelling per thing: `favourite colour` and `favorite color` name one slot. */
+export function normalizeThing(thing: string): string {
   return thing.toLowerCase().replace(/\bfavourite\b/g, 'favorite').replace(/\bcolour\b/g, 'color');
 }
 
@@ -55,10 +56,64 @@ export function factSlot(sentence: string): string | undefined {
   return thing ? `my:${normalizeThing(thing)}` : undefined;
 }
 
+/** Question forms of the named slots, mirroring the statements of {@link SLOTS}. */
+const ASKED: readonly (readonly [RegExp, string])[] = [
+  [/\b(?:(?:i'?m|i am|am i) called|call me)\b/i, 'name'],
+  [/\b(?:do i live|am i living|am i based|do i reside)\b/i, 'home'],
+  [/\b(?:was i born in|where was i born|am i from|do i come from)\b/i, 'origin'],
+  [/\b(?:do i work (?:at|for)|where do i work|am i employed)\b/i, 'employer'],
+  [/\b(?:do i work as|am i working as)\b/i, 'job'],
+  [/\bhow old am i\b/i, 'age'],
+  [/\b(?:when was i born|was i born on)\b/i, 'birthday'],
+];
+/** "my <thing>" in a question that names a slot of its own. */
+const NAMED_THINGS: Readonly<Record<string, string>> = { name: 'name', job: 'job', profession: 'job', occupation: 'job', birthday: 'birthday', age: 'age', home: 'home', hometown: 'home', employer: 'employer', birthplace: 'origin' };
+
+/**
+ * The slots a question asks for, so recall can favour the fact that fills one: "What is my
+ * favourite colour?" asks for `my:favorite color`, "Where do I live?" for `home`; any "my <thing>"
+ * asks for `my:<thing>` (and for the named slot a thing names: "my job" for `job`).
+ */
+export function slotsAskedFor(question: string): Set<string> {
+  const slots = new Set<string>();
+  for (const [pattern, slot] of ASKED) if (pattern.test(question)) slots.add(slot);
+  const text = normalizeThing(question);
+  for (const match of text.matchAll(/\bmy ((?:[a-z']+ ){0,2}[a-z']+)/g)) {
+    const words = match[1]!.split(' ');
+    for (let n = 1; n <= words.length; n++) {
+      const thing = words.slice(0, n).join(' ');
+      slots.add(`my:${thing}`);
+      const named = NAMED_THINGS[thing];
+      if (named) slots.add(named);
+    }
+  }
+  // "my dog's name" asks about the dog: `my:dog`.
+  for (const match of text.matchAll(/\bmy ([a-z]+)'s\b/g)) slots.add(`my:${match[1]}`);
+  return slots;
+}
+
 /** Strips a leading "remember (that)" so the fact itself is kept. */
 function unwrapReminder(sentence: string): string {
   const fact = sentence.replace(/^(?:please )?(?:remember|note|keep in mind|for the record|fyi|btw|by the way)(?: that)?[,:]?\s+/i, '');
   return fact === sentence ? fact : fact.charAt(0).toUpperCase() + fact.slice(1);
+}
+
+/** Titles and abbreviations after which the segmenter ends a sentence that goes on ("Dr. Patel"). */
+const ABBREVIATION = /\b(?:dr|mr|mrs|ms|mx|prof|st|mt|jr|sr|capt|lt|col|gen|rev|no|vs|approx)\.\s*$/i;
+
+/** The sentences of a text, rejoined where the segmenter cut after an abbreviation. */
+function sentencesOf(text: string): string[] {
+  const sentences: string[] = [];
+  let carried = '';
+  for (const { segment } of segmenter.segment(text)) {
+    carried += segment;
+    if (!ABBREVIATION.test(carried)) {
+      sentences.push(carried);
+      carried = '';
+    }
+  }
+  if (carried) sentences.push(carried);
+  return sentences;
 }
 
 /** "My colour is teal and I live in Lisbon" holds two facts: split where a new first-person clause starts. */
@@ -85,7 +140,7 @@ export function extractFacts(text: string, options: ExtractFactsOptions = {}): E
   const maxFacts = options.maxFacts ?? 8;
   const facts: ExtractedFact[] = [];
   const seen = new Set<string>();
-  for (const { segment } of segmenter.segment(text.slice(0, maxChars))) {
+  for (const segment of sentencesOf(text.slice(0, maxChars))) {
     const clauses = segment.split(/\n+/).flatMap((line) => line.split(CLAUSE_BREAK));
     for (const clause of clauses) {
       const sentence = unwrapReminder(clause.replace(/\s+/g, ' ').trim().replace(/^[-*•>\d.)\s]+/, ''));

@@ -1,6 +1,6 @@
 export { approximateTokens, assembleContext, type ContextMemory } from './assemble-context.js';
 export { type EntityType, extractEntities, type MemoryEntity } from './entities.js';
-export { type ExtractedFact, type ExtractFactsOptions, extractFacts, factSlot, isSelfStatement } from './extract-facts.js';
+export { type ExtractedFact, type ExtractFactsOptions, extractFacts, factSlot, isSelfStatement, slotsAskedFor } from './extract-facts.js';
 export { endUserSubject, keySubject, type MemoryScope, memoryScopeOf, type RecallScope } from './memory-scope.js';
 export {
   createMemoryStore,
@@ -13,5 +13,6 @@ export {
   type StoredMemory,
   type StoredMemoryRow,
 } from './memory-store.js';
-export { type RecallFloors, recallFloors, refersToUser } from './recall-threshold.js';
+export { type CueWeights, cueBonus, type RecallCues, recallCues } from './recall-cues.js';
+export { RECALL_CUE_WEIGHTS, type RecallFloors, recallFloors, refersToUser } from './recall-threshold.js';
 export { createPiiRedactor, ibanValid, luhnValid, type PiiKind, type PiiRedactor, type Redaction, redactPii } from './redact-pii.js';

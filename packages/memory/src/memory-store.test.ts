@@ -4,6 +4,7 @@ import { startFakeQdrantServer } from '@svc/semantic/test';
 import { describe, expect, it } from 'vitest';
 import { endUserSubject, keySubject } from './memory-scope.js';
 import { createMemoryStore, type MemoryStoreSettings } from './memory-store.js';
+import { RECALL_CUE_WEIGHTS } from './recall-threshold.js';
 import { createInProcessRecordStore as recordStore } from './test/record-store.js';
 
 const ada = { orgId: 'org-a', subject: endUserSubject('org-a', 'ada') };
@@ -40,6 +41,22 @@ describe('createMemoryStore', () => {
     await memory.idle();
     expect(await memory.recall(ada, 'Explain the difference between TCP and UDP')).toEqual([]);
     expect((await memory.recall(ada, 'what is my favourite colour')).map((m) => m.text)).toEqual(['My favourite colour is teal.']);
+  });
+
+  it('adds the cue bonus to the similarity: a question that asks for a slot reaches the fact that fills it', async () => {
+    const { memory } = setup();
+    memory.remember(ada, 'My name is Ada. My sister is called Ann.');
+    await memory.idle();
+    const asked = 'Do you remember what I am called?';
+    const plain = await memory.recall(ada, asked, { cues: false, minSimilarity: -1 });
+    const name = plain.find((m) => m.text === 'My name is Ada.')!;
+    expect(name.score).toBe(name.similarity);
+    // A floor the similarity alone misses by less than the slot bonus.
+    const floor = name.similarity! + RECALL_CUE_WEIGHTS.slotHit / 2;
+    expect((await memory.recall(ada, asked, { cues: false, minSimilarity: floor })).map((m) => m.text)).not.toContain('My name is Ada.');
+    const found = (await memory.recall(ada, asked, { minSimilarity: floor })).find((m) => m.slot === 'name');
+    expect(found).toMatchObject({ text: 'My name is Ada.', slot: 'name', similarity: name.similarity });
+    expect(found!.score).toBeCloseTo(Math.min(1, name.similarity! + RECALL_CUE_WEIGHTS.slotHit), 3);
   });
 
   it('replaces a fact of the same slot with the newer one, and merges a near-duplicate', async () => {

@@ -3,7 +3,8 @@ import type { CachedAnswer } from '@svc/core';
 import type { Embedder, VectorMatch, VectorPayload, VectorStore } from '@svc/semantic';
 import { type ExtractedFact, extractFacts } from './extract-facts.js';
 import type { MemoryScope, RecallScope } from './memory-scope.js';
-import { type RecallFloors, recallFloors, refersToUser } from './recall-threshold.js';
+import { cueBonus, maxCueBonus, recallCues } from './recall-cues.js';
+import { RECALL_CUE_WEIGHTS, type RecallFloors, recallFloors, refersToUser } from './recall-threshold.js';
 import { redactPii } from './redact-pii.js';
 
 /** A stored fact as the store's repository returns it. */
@@ -39,8 +40,13 @@ export interface MemoryRecordStore {
 }
 
 export interface RecalledMemory extends StoredMemory {
-  /** Cosine similarity of the fact to the request, -1..1. */
+  /**
+   * Relevance to the request, at most 1: the cosine similarity plus the bonus for cues the fact
+   * shares with it (`recall-cues.ts`). What the floor is compared with and what ranks.
+   */
   score: number;
+  /** The cosine similarity alone, -1..1. */
+  similarity?: number;
 }
 
 export interface RecallOptions {
@@ -50,6 +56,8 @@ export interface RecallOptions {
   minSimilarity?: number;
   /** The query's vector when the caller has it already (one embedding per request). */
   vector?: Float32Array;
+  /** Add the cue bonus to the similarity (default true); false ranks by similarity alone (evaluations' baseline). */
+  cues?: boolean;
 }
 
 export interface RememberOptions {
@@ -115,6 +123,8 @@ export interface MemoryStore {
 const MEMORY_SCOPE = 'memory';
 /** Facts of one subject looked at when a new one may merge into or replace them. */
 const NEIGHBOURS = 50;
+
+const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
 
 /** The answer slot of a memory point: never served (the scope keeps caches away), but shaped like one so every store keeps it. */
 function placeholderAnswer(storedAt: number): CachedAnswer {
@@ -314,21 +324,26 @@ export function createMemoryStore(settings: MemoryStoreSettings): MemoryStore {
       const limit = options.limit ?? 5;
       if (query.trim().length === 0 || limit <= 0) return [];
       if (holders && !holders.holds(scope.orgId, scope.subject)) return [];
-      const self = refersToUser(query);
-      const minScore = options.minSimilarity ?? (self ? floors.self : floors.other);
+      const floor = options.minSimilarity ?? (refersToUser(query) ? floors.self : floors.other);
+      const cues = options.cues === false ? undefined : recallCues(query);
       const vector = options.vector ?? (await embedder.embed([query]))[0]!;
-      const matches = await vectors.search(vector, { orgId: scope.orgId, scope: MEMORY_SCOPE, ...(scope.subject !== undefined ? { subject: scope.subject } : {}), limit: limit * 3, minScore });
+      // A fact below the floor by less than the largest bonus may still clear it: search that far down.
+      const reach = cues ? maxCueBonus(RECALL_CUE_WEIGHTS) : 0;
+      const matches = await vectors.search(vector, { orgId: scope.orgId, scope: MEMORY_SCOPE, ...(scope.subject !== undefined ? { subject: scope.subject } : {}), limit: cues ? Math.max(limit * 3, NEIGHBOURS) : limit * 3, minScore: floor - reach });
       const at = now();
-      const recalled: RecalledMemory[] = [];
+      const recalled: (RecalledMemory & { relevance: number })[] = [];
       for (const match of matches) {
         const record = recordOf(match.id, match.payload);
         // Never another scope's, never past retention (a remote store may lag its own expiry).
         if (!record || record.orgId !== scope.orgId || (scope.subject !== undefined && record.subject !== scope.subject)) continue;
         if (at - record.updatedAt.getTime() > ttlMs) continue;
-        recalled.push({ ...record, score: Math.round(match.score * 10_000) / 10_000 });
+        const relevance = match.score + (cues ? cueBonus(cues, record, RECALL_CUE_WEIGHTS) : 0);
+        if (relevance < floor) continue;
+        recalled.push({ ...record, score: round4(Math.min(1, relevance)), similarity: round4(match.score), relevance });
       }
       const own = (memory: RecalledMemory) => (scope.conversationId !== undefined && memory.conversationId === scope.conversationId ? 1 : 0);
-      return recalled.sort((a, b) => own(b) - own(a) || b.score - a.score || b.updatedAt.getTime() - a.updatedAt.getTime()).slice(0, limit);
+      const best = recalled.sort((a, b) => own(b) - own(a) || b.relevance - a.relevance || b.updatedAt.getTime() - a.updatedAt.getTime()).slice(0, limit);
+      return best.map(({ relevance: _, ...memory }) => memory);
     },
 
     get: (orgId, ids) => records.getMany(orgId, ids),

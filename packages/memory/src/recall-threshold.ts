@@ -1,7 +1,10 @@
+import type { CueWeights } from './recall-cues.js';
+
 /**
- * The lowest similarity at which a stored fact is injected, per embedder, calibrated by
- * `pnpm --filter @svc/evals memory` (docs/memory.md has the curve): the lowest floor at which at
- * most 0.5% of the dev set's unrelated prompts get anything injected from a user's 50 facts.
+ * The lowest relevance (similarity plus cue bonus) at which a stored fact is injected, per
+ * embedder, calibrated by `pnpm --filter @svc/evals memory` (docs/memory.md has the curve): the
+ * lowest floor at which at most 0.5% of the dev set's unrelated prompts get anything injected
+ * from a user's 50 facts.
  * A request that does not refer to its user (no I, my, me, we, our...) must clear a higher floor:
  * personal facts rarely help it, and most unrelated prompts that match a fact are of that kind.
  * An embedder without a calibration gets the strict fallback, which injects less rather than more.
@@ -13,9 +16,15 @@ export interface RecallFloors {
   other: number;
 }
 
+/**
+ * What a fact's shared cues add to its similarity before the floor (`recall-cues.ts`), chosen
+ * with the floors on the calibration split of `pnpm --filter @svc/evals memory`.
+ */
+export const RECALL_CUE_WEIGHTS: CueWeights = { wordHit: 0.03, slotHit: 0.25 };
+
 const calibrated: Readonly<Record<string, RecallFloors>> = {
-  'all-MiniLM-L6-v2': { self: 0.45, other: 0.56 },
-  'hashed-ngram-v1-512': { self: 0.37, other: 0.36 },
+  'all-MiniLM-L6-v2': { self: 0.46, other: 0.59 },
+  'hashed-ngram-v1-512': { self: 0.4, other: 0.39 },
 };
 
 const FALLBACK: RecallFloors = { self: 0.6, other: 0.7 };

@@ -1,7 +1,6 @@
+import { charsPerToken, estimateTokens, tokensForChars } from '@svc/billing';
 import type { ChatMessage, ChatRequest, Usage } from '@svc/core';
 
-/** ~4 characters per token: the English average, the fallback when the tokenizer cannot load. */
-const charsPerToken = 4;
 /** Tokens of a message's role and framing in the chat format. */
 const perMessage = 4;
 /**
@@ -38,7 +37,7 @@ function textOf(message: ChatMessage): string {
 export function estimatePromptTokens(messages: readonly ChatMessage[]): number {
   let chars = 0;
   for (const message of messages) chars += textOf(message).length + perMessage * charsPerToken;
-  return Math.ceil(chars / charsPerToken);
+  return tokensForChars(chars);
 }
 
 /**
@@ -51,9 +50,9 @@ export async function estimateUsage(messages: readonly ChatMessage[], completion
   let promptTokens = 0;
   for (const message of messages) {
     const text = textOf(message);
-    promptTokens += (count ? count(text) : Math.ceil(text.length / charsPerToken)) + perMessage;
+    promptTokens += (count ? count(text) : estimateTokens(text)) + perMessage;
   }
-  const completionTokens = count ? count(completionText) : Math.ceil(completionText.length / charsPerToken);
+  const completionTokens = count ? count(completionText) : estimateTokens(completionText);
   return { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens, estimated: true };
 }
 
@@ -65,7 +64,7 @@ export async function estimateUsage(messages: readonly ChatMessage[], completion
  * tokenizer cannot load.
  */
 export async function countPromptTokens(request: Pick<ChatRequest, 'messages' | 'tools'>): Promise<number> {
-  const count = (await loadTokenizer()) ?? ((text: string) => Math.ceil(text.length / charsPerToken));
+  const count = (await loadTokenizer()) ?? estimateTokens;
   let tokens = 0;
   for (const message of request.messages) {
     tokens += perMessage + count(textOf(message));

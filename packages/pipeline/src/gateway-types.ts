@@ -1,20 +1,21 @@
 import type { Catalog } from '@svc/catalog';
-import type { Caller, ChatResult, StreamEvent, SvcMetadata } from '@svc/core';
+import type { ChatResult, StreamEvent, SvcMetadata } from '@svc/core';
 import type { GovernanceSource } from '@svc/governance';
 import type { OutputVerifier } from '@svc/healing';
-import type { Limiter } from '@svc/limits';
+import type { Limiter } from '@svc/billing';
 import type { HedgeStats, LatencyTracker } from '@svc/resilience';
 import type { LatencyStats, Router } from '@svc/router';
-import type { Logger, Metrics, TraceSpan } from '@svc/telemetry';
-import type { AccessRecord } from './access-record.js';
-import type { BreakerGate, ProviderLookup } from './call.js';
-import type { ExactCachePort, SemanticCachePort } from './cache-stage.js';
-import type { ChainLimiter } from './chain-limits.js';
-import type { LearnQueue } from './learn-queue.js';
-import type { MemoryPort } from './memory-stage.js';
-import type { RouterFeedback } from './router-feedback.js';
-import type { StickyStore } from './sticky-routes.js';
-import type { Switches } from './switches.js';
+import type { Logger, Metrics } from '@svc/telemetry';
+import type { BreakerGate, ProviderLookup } from './call/call.js';
+import type { ExactCachePort, SemanticCachePort } from './chat/cache-stage.js';
+import type { ChainLimiter } from './chat/chain-limits.js';
+import type { LearnQueue } from './learn/learn-queue.js';
+import type { MemoryPort } from './chat/memory-stage.js';
+import type { RouterFeedback } from './learn/router-feedback.js';
+import type { StickyStore } from './chat/sticky-routes.js';
+import type { Switches } from './switches/switches.js';
+
+export type { Exchange } from './exchange.js';
 
 export interface GatewayDeps {
   /** The active catalog: models of configured providers only. */
@@ -75,29 +76,6 @@ export interface GatewayTimeouts {
   perProvider?: Readonly<Record<string, { firstByteMs?: number }>>;
 }
 
-
-/** Per-request context the app hands to the pipeline after authentication. */
-export interface RequestContext {
-  caller: Caller;
-  requestId: string;
-  /** `performance.now()` when the request arrived. */
-  startedAt: number;
-  /** Aborted when the client goes away. */
-  signal: AbortSignal;
-  /** Raw `X-Intelligence-Mode` header, if any. */
-  intelligenceModeHeader?: string | null;
-  /**
-   * The end user the request is for (header `x-svc-user`, which wins over the body's `user` /
-   * Anthropic `metadata.user_id`); absent: the request's own `user`, else none. Scopes memory.
-   */
-  endUser?: string;
-  /** Headers to forward upstream. */
-  forwardHeaders?: Record<string, string>;
-  /** The request's access-log record, filled at its ending (access-record.ts). */
-  access?: AccessRecord;
-  /** The request's root span: each upstream attempt is a child span, whose traceparent goes upstream. */
-  trace?: TraceSpan;
-}
 
 export interface ChatJsonResponse {
   kind: 'json';

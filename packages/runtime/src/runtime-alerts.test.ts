@@ -19,7 +19,7 @@ describe('alerts of a runtime', () => {
     runtime.gateway
       .chat(
         { model: 'mock/mock-value', messages: [{ role: 'user', content }], stream: false, n: 1, includeUsage: false },
-        { caller, requestId: `req_${Math.random()}`, startedAt: performance.now(), signal: new AbortController().signal },
+        { caller, requestId: `req_${Math.random()}`, startedAt: performance.now(), signal: new AbortController().signal, mode: 'full' },
       )
       .then(
         () => 'ok',

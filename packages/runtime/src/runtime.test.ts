@@ -51,7 +51,7 @@ describe('readiness with the vector store down', () => {
       const caller = { keyId: 'k', keyPrefix: 'sk', org, scopes: new Set(['inference:chat'] as const) };
       const response = await runtime.gateway.chat(
         { model: 'mock/mock-value', messages: [{ role: 'user', content }], stream: false, n: 1, includeUsage: false },
-        { caller, requestId: `req_${Math.random()}`, startedAt: performance.now(), signal: new AbortController().signal },
+        { caller, requestId: `req_${Math.random()}`, startedAt: performance.now(), signal: new AbortController().signal, mode: 'full' },
       );
       if (response.kind !== 'json') throw new Error('expected a JSON answer');
       return response.headers['x-svc-cache-type'];

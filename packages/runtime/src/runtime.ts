@@ -31,7 +31,7 @@ import { CircuitBreakers, HedgeStats, KeyCooldowns, LatencyTracker } from '@svc/
 import { BREAKER_STATE, type Logger, type Metrics, type Tracing, createLogger, createMetrics, createTracing } from '@svc/telemetry';
 import { createOutputVerifier } from '@svc/healing';
 import { CachedGovernanceSource } from '@svc/governance';
-import { Limiter } from '@svc/limits';
+import { Limiter } from '@svc/billing';
 import type { ByokService } from '@svc/byok';
 import type { AlertEvaluator } from '@svc/alerts';
 import { breakerAlertEvent, createAlerts } from './alerts.js';

@@ -1,3 +1,4 @@
+import { tokenCostUsd } from '@svc/billing';
 import type { Catalog } from '@svc/catalog';
 import type { ProviderRegistry } from '@svc/providers';
 import { type Embedder, calibratedThreshold, createHashedEmbedder, createProviderEmbedder } from '@svc/semantic';
@@ -71,7 +72,7 @@ export function chooseSemanticEmbedder(settings: SemanticEmbedderSettings): Sema
       const tokens = result.usage.promptTokens;
       const series = metrics.model(model.provider, model.id);
       series.promptTokens.inc(tokens);
-      series.costUsd.inc((tokens * model.inputPricePerMTok) / 1e6);
+      series.costUsd.inc(tokenCostUsd(model, { promptTokens: tokens }));
       return result.embeddings;
     },
   });

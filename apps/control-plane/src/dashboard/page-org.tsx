@@ -1,5 +1,5 @@
 import type { Organization } from '@svc/core';
-import type { MonthSpend } from '@svc/limits';
+import type { MonthSpend } from '@svc/billing';
 import { count, usd } from './format.js';
 
 const limitFields = [

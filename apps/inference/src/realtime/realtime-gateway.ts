@@ -96,7 +96,7 @@ export function createRealtimeGateway(deps: RealtimeGatewayDeps): RealtimeGatewa
           ...(upgrade.model === undefined ? {} : { model: upgrade.model }),
           ...(upgrade.conversationId === undefined ? {} : { conversationId: upgrade.conversationId }),
         },
-        { caller, requestId, startedAt: performance.now(), signal: gone.signal, intelligenceModeHeader: upgrade.intelligenceModeHeader ?? null },
+        { caller, requestId, startedAt: performance.now(), signal: gone.signal, mode: resolveVoiceMode(upgrade.intelligenceModeHeader, orgDefault) },
       );
     } catch (thrown) {
       socket.off('close', onGone);

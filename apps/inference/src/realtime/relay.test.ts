@@ -61,7 +61,7 @@ async function wire(options: { heartbeatMs?: number; autoPong?: boolean } = {}) 
       platformFeePerMinute: 0.002,
     },
     { beta: false },
-    { caller, requestId: 'req_relay', startedAt: performance.now(), signal: new AbortController().signal },
+    { caller, requestId: 'req_relay', startedAt: performance.now(), signal: new AbortController().signal, mode: 'full' },
   );
   const peer = await peerReady;
   const gateway = await listen();

@@ -13,7 +13,7 @@ import type { InferenceDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
 import { readAudioForm } from '../multipart-form.js';
 import { readJson } from '../read-body.js';
-import { requestContext } from '../request-context.js';
+import { exchangeOf } from '../request-context.js';
 import type { RouteRegistry } from '../route-registry.js';
 import { answerHeaders, callErrors } from './answer-headers.js';
 
@@ -74,7 +74,7 @@ export const translationRoute = defineRoute({
 export function registerAudio(routes: RouteRegistry<AppEnv>, deps: InferenceDeps): void {
   routes.add(speechRoute, async (c) => {
     const request = decodeSpeechRequest(await readJson(c, deps.maxBodyBytes));
-    const { audio, headers } = await speak(deps, request, requestContext(c));
+    const { audio, headers } = await speak(deps, request, exchangeOf(c));
     return c.body(audioStream(audio.body), 200, { 'content-type': audio.contentType, ...headers });
   });
   const tasks: [RouteDescriptor, 'transcription' | 'translation'][] = [
@@ -84,7 +84,7 @@ export function registerAudio(routes: RouteRegistry<AppEnv>, deps: InferenceDeps
   for (const [route, task] of tasks) {
     routes.add(route, async (c) => {
       const request = await decodeTranscriptionRequest(await readAudioForm(c), task);
-      const { transcription, headers } = await transcribe(deps, request, requestContext(c));
+      const { transcription, headers } = await transcribe(deps, request, exchangeOf(c));
       return c.body(transcription.body, 200, { 'content-type': transcriptionContentTypes[request.responseFormat], ...headers });
     });
   }

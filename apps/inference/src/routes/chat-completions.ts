@@ -4,9 +4,9 @@ import type { ChatStreamResponse } from '@svc/pipeline';
 import { ChatChunkEncoder, applyLegacyHeaders, chatRequestSchema, decodeChatRequest, encodeChatCompletion } from '@svc/protocol';
 import type { InferenceDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
-import { onClientGone, readHeader } from '../node-request.js';
+import { readHeader } from '../node-request.js';
 import { readJson } from '../read-body.js';
-import { endUserHeader } from '../request-context.js';
+import { exchangeOf } from '../request-context.js';
 import type { RouteRegistry } from '../route-registry.js';
 import { sseResponse } from '../sse-response.js';
 import { answerHeaders, chatErrors } from './answer-headers.js';
@@ -50,27 +50,10 @@ export function registerChatCompletions(routes: RouteRegistry<AppEnv>, deps: Inf
   routes.add(chatCompletionsProbeRoute, (c) => c.body(null, 204, { 'x-svc-org-id': c.get('caller').org.id }));
 
   routes.add(chatCompletionsRoute, async (c) => {
-    const caller = c.get('caller');
     const request = decodeChatRequest(await readJson(c, deps.maxBodyBytes));
     applyLegacyHeaders(request, (name) => readHeader(c, name));
     const abort = new AbortController();
-    onClientGone(c, () => abort.abort());
-    let forwardHeaders: Record<string, string> | undefined;
-    for (const name of forwarded) {
-      const value = readHeader(c, name);
-      if (value) forwardHeaders = { ...forwardHeaders, [name]: value };
-    }
-    const response = await deps.gateway.chat(request, {
-      caller,
-      requestId: c.get('requestId'),
-      startedAt: c.get('startedAt'),
-      signal: abort.signal,
-      intelligenceModeHeader: readHeader(c, 'x-intelligence-mode') ?? null,
-      ...endUserHeader(c),
-      access: c.get('access'),
-      trace: c.get('trace'),
-      ...(forwardHeaders ? { forwardHeaders } : {}),
-    });
+    const response = await deps.gateway.chat(request, exchangeOf(c, { bodyMode: request.svc?.intelligenceMode, forward: forwarded, abort }));
     const created = Math.floor(Date.now() / 1000);
     if (response.kind === 'json') {
       const { body } = encodeChatCompletion(response.result, {

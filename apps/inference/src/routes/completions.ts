@@ -4,7 +4,7 @@ import { completionsRequestSchema, decodeCompletionsRequest, encodeCompletion } 
 import type { InferenceDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
 import { readJson } from '../read-body.js';
-import { requestContext } from '../request-context.js';
+import { exchangeOf } from '../request-context.js';
 import type { RouteRegistry } from '../route-registry.js';
 import { answerHeaders, chatErrors } from './answer-headers.js';
 
@@ -25,7 +25,7 @@ export const completionsRoute = defineRoute({
 export function registerCompletions(routes: RouteRegistry<AppEnv>, deps: InferenceDeps): void {
   routes.add(completionsRoute, async (c) => {
     const { request, prompt, echo, notApplied } = decodeCompletionsRequest(await readJson(c, deps.maxBodyBytes));
-    const response = await deps.gateway.chat(request, requestContext(c));
+    const response = await deps.gateway.chat(request, exchangeOf(c, { bodyMode: request.svc?.intelligenceMode }));
     // The decoder refuses `stream: true`, so the pipeline answers JSON.
     if (response.kind !== 'json') throw new Error('The chat pipeline streamed a non-stream request.');
     const body = encodeCompletion(response.result, {

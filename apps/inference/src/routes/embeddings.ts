@@ -4,7 +4,7 @@ import { decodeEmbeddingsRequest, embeddingsRequestSchema, encodeEmbeddings } fr
 import type { InferenceDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
 import { readJson } from '../read-body.js';
-import { requestContext } from '../request-context.js';
+import { exchangeOf } from '../request-context.js';
 import type { RouteRegistry } from '../route-registry.js';
 import { answerHeaders, callErrors } from './answer-headers.js';
 
@@ -25,7 +25,7 @@ export const embeddingsRoute = defineRoute({
 export function registerEmbeddings(routes: RouteRegistry<AppEnv>, deps: InferenceDeps): void {
   routes.add(embeddingsRoute, async (c) => {
     const { encodingFormat, ...request } = decodeEmbeddingsRequest(await readJson(c, deps.maxBodyBytes));
-    const answer = await embed(deps, request, requestContext(c));
+    const answer = await embed(deps, request, exchangeOf(c));
     const body = encodeEmbeddings(answer.embeddings, { model: answer.model, usage: answer.usage, encodingFormat, svcMetadata: answer.metadata });
     return c.body(JSON.stringify(body), 200, { 'content-type': 'application/json', ...answer.headers });
   });

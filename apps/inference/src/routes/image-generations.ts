@@ -5,7 +5,7 @@ import type { InferenceDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
 import { publicBaseUrl } from '../public-url.js';
 import { readJson } from '../read-body.js';
-import { requestContext } from '../request-context.js';
+import { exchangeOf } from '../request-context.js';
 import type { RouteRegistry } from '../route-registry.js';
 import { answerHeaders, callErrors } from './answer-headers.js';
 
@@ -32,7 +32,7 @@ export const createImageRoute = defineRoute({
 export function registerImageGenerations(routes: RouteRegistry<AppEnv>, deps: InferenceDeps): void {
   routes.add(createImageRoute, async (c) => {
     const request = decodeImageGenerationRequest(await readJson(c, deps.maxBodyBytes));
-    const answer = await generateImages(deps, request, requestContext(c));
+    const answer = await generateImages(deps, request, exchangeOf(c));
     const files = `${publicBaseUrl(c, deps.publicUrl)}/v1/images/files/`;
     const images = answer.images.map((image): DeliveredImage => {
       const delivered: DeliveredImage = 'file' in image ? { url: files + image.file } : { b64Json: image.b64Json };

@@ -4,9 +4,9 @@ import type { ChatStreamResponse } from '@svc/pipeline';
 import { MessagesStreamEncoder, applyLegacyHeaders, decodeMessagesRequest, encodeMessagesResponse, messagesRequestSchema } from '@svc/protocol';
 import type { InferenceDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
-import { onClientGone, readHeader } from '../node-request.js';
+import { readHeader } from '../node-request.js';
 import { readJson } from '../read-body.js';
-import { endUserHeader } from '../request-context.js';
+import { exchangeOf } from '../request-context.js';
 import type { RouteRegistry } from '../route-registry.js';
 import { sseResponse } from '../sse-response.js';
 import { answerHeaders, chatErrors } from './answer-headers.js';
@@ -46,7 +46,6 @@ export const messagesRoute = defineRoute({
  */
 export function registerMessages(routes: RouteRegistry<AppEnv>, deps: InferenceDeps): void {
   routes.add(messagesRoute, async (c) => {
-    const caller = c.get('caller');
     const request = decodeMessagesRequest(await readJson(c, deps.maxBodyBytes));
     applyLegacyHeaders(request, (name) => readHeader(c, name));
     for (const name of sessionHeaders) {
@@ -57,24 +56,8 @@ export function registerMessages(routes: RouteRegistry<AppEnv>, deps: InferenceD
       }
     }
     const abort = new AbortController();
-    onClientGone(c, () => abort.abort());
-    let forwardHeaders: Record<string, string> | undefined;
-    for (const name of forwarded) {
-      const value = readHeader(c, name);
-      if (value) forwardHeaders = { ...forwardHeaders, [name]: value };
-    }
     const requestId = c.get('requestId');
-    const response = await deps.gateway.chat(request, {
-      caller,
-      requestId,
-      startedAt: c.get('startedAt'),
-      signal: abort.signal,
-      intelligenceModeHeader: readHeader(c, 'x-intelligence-mode') ?? null,
-      ...endUserHeader(c),
-      access: c.get('access'),
-      trace: c.get('trace'),
-      ...(forwardHeaders ? { forwardHeaders } : {}),
-    });
+    const response = await deps.gateway.chat(request, exchangeOf(c, { bodyMode: request.svc?.intelligenceMode, forward: forwarded, abort }));
     const id = `msg_${randomId(24)}`;
     if (response.kind === 'json') {
       const body = encodeMessagesResponse(response.result, {

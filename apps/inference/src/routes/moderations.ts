@@ -4,7 +4,7 @@ import { decodeModerationsRequest, moderationsRequestSchema } from '@svc/protoco
 import type { InferenceDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
 import { readJson } from '../read-body.js';
-import { requestContext } from '../request-context.js';
+import { exchangeOf } from '../request-context.js';
 import type { RouteRegistry } from '../route-registry.js';
 import { answerHeaders, callErrors } from './answer-headers.js';
 
@@ -24,7 +24,7 @@ export const moderationsRoute = defineRoute({
 export function registerModerations(routes: RouteRegistry<AppEnv>, deps: InferenceDeps): void {
   routes.add(moderationsRoute, async (c) => {
     const request = decodeModerationsRequest(await readJson(c, deps.maxBodyBytes));
-    const { moderation, headers } = await moderate(deps, request, requestContext(c));
+    const { moderation, headers } = await moderate(deps, request, exchangeOf(c));
     return c.body(JSON.stringify(moderation), 200, { 'content-type': 'application/json', ...headers });
   });
 }

@@ -4,9 +4,9 @@ import type { ChatStreamResponse } from '@svc/pipeline';
 import { ResponseStreamEncoder, applyLegacyHeaders, decodeResponsesRequest, encodeResponse, responseId, responsesRequestSchema } from '@svc/protocol';
 import type { InferenceDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
-import { onClientGone, readHeader } from '../node-request.js';
+import { readHeader } from '../node-request.js';
 import { readJson } from '../read-body.js';
-import { endUserHeader } from '../request-context.js';
+import { exchangeOf } from '../request-context.js';
 import type { RouteRegistry } from '../route-registry.js';
 import { sseResponse } from '../sse-response.js';
 import { answerHeaders, chatErrors } from './answer-headers.js';
@@ -37,21 +37,10 @@ export const responsesRoute = defineRoute({
 
 export function registerResponses(routes: RouteRegistry<AppEnv>, deps: InferenceDeps): void {
   routes.add(responsesRoute, async (c) => {
-    const caller = c.get('caller');
     const { request, echo } = decodeResponsesRequest(await readJson(c, deps.maxBodyBytes));
     applyLegacyHeaders(request, (name) => readHeader(c, name));
     const abort = new AbortController();
-    onClientGone(c, () => abort.abort());
-    const response = await deps.gateway.chat(request, {
-      caller,
-      requestId: c.get('requestId'),
-      startedAt: c.get('startedAt'),
-      signal: abort.signal,
-      intelligenceModeHeader: readHeader(c, 'x-intelligence-mode') ?? null,
-      ...endUserHeader(c),
-      access: c.get('access'),
-      trace: c.get('trace'),
-    });
+    const response = await deps.gateway.chat(request, exchangeOf(c, { bodyMode: request.svc?.intelligenceMode, abort }));
     const createdAt = Math.floor(Date.now() / 1000);
     if (response.kind === 'json') {
       const body = encodeResponse(response.result, {

@@ -7,7 +7,7 @@ import type { InferenceDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
 import { readAudioForm } from '../multipart-form.js';
 import { readHeader } from '../node-request.js';
-import { requestContext } from '../request-context.js';
+import { exchangeOf } from '../request-context.js';
 import type { RouteAdder } from '../route-registry.js';
 import { chatErrors } from './answer-headers.js';
 import { voiceAnswerHeaders } from './voice-answer.js';
@@ -55,7 +55,7 @@ export function registerVoiceChat(routes: RouteAdder<AppEnv>, deps: InferenceDep
     const request = await decodeVoiceChatRequest(await readAudioForm(c));
     const header = conversationHeader(c);
     if (request.conversationId === undefined && header !== undefined) request.conversationId = header;
-    const out = await chatByVoice(deps, request, requestContext(c), {
+    const out = await chatByVoice(deps, request, exchangeOf(c, { voice: true }), {
       prepareChat: (chat) => applyLegacyHeaders(chat, (name) => (ownHeaders.has(name) ? undefined : readHeader(c, name))),
     });
     return c.json(

@@ -5,7 +5,7 @@ import { audioStream } from '../audio-stream.js';
 import type { InferenceDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
 import { readJson } from '../read-body.js';
-import { requestContext } from '../request-context.js';
+import { exchangeOf } from '../request-context.js';
 import type { RouteAdder } from '../route-registry.js';
 import { callErrors } from './answer-headers.js';
 import { voiceAnswerHeaders } from './voice-answer.js';
@@ -38,7 +38,7 @@ export const voiceSynthesizeRoute = defineRoute({
 export function registerVoiceSynthesize(routes: RouteAdder<AppEnv>, deps: InferenceDeps): void {
   routes.add(voiceSynthesizeRoute, async (c) => {
     const request = decodeVoiceSynthesizeRequest(await readJson(c, deps.maxBodyBytes));
-    const { audio, headers } = await synthesizeVoice(deps, request, requestContext(c));
+    const { audio, headers } = await synthesizeVoice(deps, request, exchangeOf(c, { voice: true }));
     return c.body(audioStream(audio.body), 200, { 'content-type': audio.contentType, ...headers });
   });
 }

@@ -4,7 +4,7 @@ import { decodeVoiceTranscribeRequest, voiceTranscribeFormSchema } from '@svc/pr
 import type { InferenceDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
 import { readAudioForm } from '../multipart-form.js';
-import { requestContext } from '../request-context.js';
+import { exchangeOf } from '../request-context.js';
 import type { RouteAdder } from '../route-registry.js';
 import { callErrors } from './answer-headers.js';
 import { voiceAnswerHeaders } from './voice-answer.js';
@@ -37,7 +37,7 @@ export const voiceTranscribeRoute = defineRoute({
 export function registerVoiceTranscribe(routes: RouteAdder<AppEnv>, deps: InferenceDeps): void {
   routes.add(voiceTranscribeRoute, async (c) => {
     const request = await decodeVoiceTranscribeRequest(await readAudioForm(c));
-    const out = await transcribeVoice(deps, request, requestContext(c));
+    const out = await transcribeVoice(deps, request, exchangeOf(c, { voice: true }));
     return c.json(
       {
         object: 'voice.transcription',

@@ -7,6 +7,8 @@ export interface EncoderThread {
   readonly ready: Promise<void>;
   /** Embeds one batch: `[texts, dimensions]` row-major. Rejects with {@link fatal} once there is one. */
   run(texts: string[]): Promise<Float32Array>;
+  /** The inference thread's nice value once loaded; undefined before, or when the system refused to set it. */
+  niceness(): number | undefined;
   /** The first terminal error (a failed load, a crash, or `stop`), or undefined while healthy. */
   fatal(): Error | undefined;
   /** Ends the thread; pending and later runs reject with `reason`. */
@@ -23,6 +25,7 @@ export function startEncoderThread(settings: WorkerSettings, dimensions: number)
   const pending = new Map<number, { resolve: (data: Float32Array) => void; reject: (error: Error) => void }>();
   let nextId = 0;
   let loaded = false;
+  let niceness: number | undefined;
   let fatal: Error | undefined;
   let rejectReady: (error: Error) => void = () => {};
 
@@ -42,6 +45,7 @@ export function startEncoderThread(settings: WorkerSettings, dimensions: number)
       if (message.type === 'ready') {
         if (message.dimensions !== dimensions) die(new Error(`sentence encoder: the model has ${message.dimensions} dimensions, expected ${dimensions}`));
         loaded = true;
+        niceness = message.niceness;
         resolve();
       } else if (message.type === 'failed') {
         die(new Error(message.error));
@@ -63,6 +67,7 @@ export function startEncoderThread(settings: WorkerSettings, dimensions: number)
   return {
     ready,
     fatal: () => fatal,
+    niceness: () => niceness,
     async run(texts) {
       await ready;
       if (fatal) throw fatal;

@@ -1,27 +1,32 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { createInference, type Inference } from './inference.js';
 import type { EmbedRequest, WorkerMessage, WorkerSettings } from './protocol.js';
+import { lowerThreadPriority } from './thread-priority.js';
 
 // Entry of the inference thread: onnxruntime-node's `session.run` computes on the calling JS
 // thread (it only defers to `setImmediate`), so it runs here, never on the gateway's loop.
 const port = parentPort;
 if (!port) throw new Error('encoder-worker must run as a worker thread');
 const post = (message: WorkerMessage, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
+const settings = workerData as WorkerSettings;
+// Before onnxruntime loads (a dynamic import), so any thread it starts inherits the lower priority.
+const niceness = lowerThreadPriority(settings.niceness);
 
-createInference(workerData as WorkerSettings).then(
-  (inference: Inference) => {
-    post({ type: 'ready', dimensions: inference.dimensions });
-    let queue = Promise.resolve();
-    port.on('message', (request: EmbedRequest) => {
-      queue = queue.then(async () => {
-        try {
-          const data = await inference.run(request.texts);
-          post({ type: 'vectors', id: request.id, data }, [data.buffer as ArrayBuffer]);
-        } catch (error) {
-          post({ type: 'error', id: request.id, error: error instanceof Error ? error.message : String(error) });
-        }
+import('./inference.js')
+  .then(({ createInference }) => createInference(settings))
+  .then(
+    (inference) => {
+      post({ type: 'ready', dimensions: inference.dimensions, niceness });
+      let queue = Promise.resolve();
+      port.on('message', (request: EmbedRequest) => {
+        queue = queue.then(async () => {
+          try {
+            const data = await inference.run(request.texts);
+            post({ type: 'vectors', id: request.id, data }, [data.buffer as ArrayBuffer]);
+          } catch (error) {
+            post({ type: 'error', id: request.id, error: error instanceof Error ? error.message : String(error) });
+          }
+        });
       });
-    });
-  },
-  (error: unknown) => post({ type: 'failed', error: error instanceof Error ? error.message : String(error) }),
-);
+    },
+    (error: unknown) => post({ type: 'failed', error: (error instanceof Error ? error.message : String(error)).split('\n')[0]! }),
+  );

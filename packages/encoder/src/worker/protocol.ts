@@ -7,6 +7,8 @@ export interface WorkerSettings {
   maxBatchTokens: number;
   intraOpNumThreads: number;
   selfCheck: boolean;
+  /** Nice value the inference thread gives itself before it loads onnxruntime (0: unchanged). */
+  niceness: number;
 }
 
 /** Main thread to worker: embed one batch. Only one is in flight at a time. */
@@ -17,7 +19,8 @@ export interface EmbedRequest {
 
 /** Worker to main thread. `vectors` is `[texts, dimensions]` row-major, its buffer transferred. */
 export type WorkerMessage =
-  | { type: 'ready'; dimensions: number }
+  /** `niceness`: the inference thread's nice value, or undefined when the system refused it. */
+  | { type: 'ready'; dimensions: number; niceness: number | undefined }
   | { type: 'failed'; error: string }
   | { type: 'vectors'; id: number; data: Float32Array }
   | { type: 'error'; id: number; error: string };

@@ -1,10 +1,10 @@
 import { createCatalog } from '@svc/catalog';
-import { type Caller, type ChatRequest, type ChatResult, ProviderError, type ProviderErrorKind, type StreamEvent } from '@svc/core';
+import { type Caller, type ChatRequest, type IntelligenceMode, type ChatResult, ProviderError, type ProviderErrorKind, type StreamEvent } from '@svc/core';
 import type { Provider, ProviderChatRequest } from '@svc/providers';
 import type { CircuitBreakers } from '@svc/resilience';
 import { createLogger, createMetrics } from '@svc/telemetry';
-import { Gateway, type GatewayDeps, type RequestContext } from '../gateway.js';
-import type { DecisionRecord, UsageEvent } from '../learn-queue.js';
+import { Gateway, type GatewayDeps, type Exchange } from '../gateway.js';
+import type { DecisionRecord, UsageEvent } from '../learn/learn-queue.js';
 
 /** A provider scripted per call: an answer, or a failure of a given kind. */
 export function scripted(id: string, plan: (call: number) => 'ok' | ProviderErrorKind, options: { multipleChoices?: boolean; usage?: boolean } = {}) {
@@ -84,7 +84,8 @@ export function setup(providers: Provider[], breakers?: CircuitBreakers, extra: 
     retry: { maxRetries: 0, baseMs: 1, capMs: 1 },
     ...extra,
   });
-  const context = (): RequestContext => ({ caller, requestId: `req_${Math.random()}`, startedAt: performance.now(), signal: new AbortController().signal });
+  /** The exchange the edge would hand over: `mode` as resolved there (default `full`). */
+  const context = (mode: IntelligenceMode = 'full'): Exchange => ({ caller, requestId: `req_${Math.random()}`, startedAt: performance.now(), signal: new AbortController().signal, mode });
   return { gateway, usage, decisions, context };
 }
 

@@ -1,13 +1,14 @@
 import { createCatalog } from '@svc/catalog';
 import { type Caller, type ChatRequest, ProviderError } from '@svc/core';
 import { createMemoryKv } from '@svc/kv';
-import type { ActualUsage, AdmitRequest, Reservation } from '@svc/limits';
+import type { ActualUsage, AdmitRequest, Reservation } from '@svc/billing';
 import type { Provider, RecognitionRequest, SpeechRequest } from '@svc/providers';
 import { createMetrics } from '@svc/telemetry';
-import type { ChatJsonResponse, RequestContext } from '../gateway.js';
-import type { UsageEvent } from '../learn-queue.js';
+import type { ChatJsonResponse, Exchange } from '../gateway.js';
+import type { UsageEvent } from '../learn/learn-queue.js';
 import { caller } from './gateway-harness.js';
 import { createKvVoiceSessionStore } from '../voice/voice-session.js';
+import { resolveVoiceMode } from '../voice/voice-mode.js';
 import type { VoiceChatDeps } from '../voice/voice-steps.js';
 
 /**
@@ -45,7 +46,7 @@ export interface LimiterLog {
 export function voiceSetup(providers: Provider[], options: { feePerMinute?: number; reply?: string; own?: Provider; failChat?: boolean; defaultMode?: Caller['org']['defaultIntelligenceMode'] } = {}) {
   const usage: UsageEvent[] = [];
   const chats: ChatRequest[] = [];
-  const chatContexts: RequestContext[] = [];
+  const chatContexts: Exchange[] = [];
   const limiter: LimiterLog = { admitted: [], settled: [], released: 0 };
   const byId = new Map(providers.map((p) => [p.id, p]));
   const reservation: Reservation = {
@@ -104,12 +105,13 @@ export function voiceSetup(providers: Provider[], options: { feePerMinute?: numb
       },
     },
   };
-  const context = (header?: string): RequestContext => ({
+  const context = (header?: string): Exchange => ({
     caller: { ...caller, org: { ...caller.org, defaultIntelligenceMode: options.defaultMode ?? null } },
     requestId: `req_${Math.random().toString(36).slice(2)}`,
     startedAt: performance.now(),
     signal: new AbortController().signal,
-    ...(header === undefined ? {} : { intelligenceModeHeader: header }),
+    // What the edge resolves: the header, else the organisation's default; proxy escalates to cache.
+    mode: resolveVoiceMode(header, options.defaultMode ?? null),
   });
   return { deps, usage, chats, chatContexts, limiter, context };
 }

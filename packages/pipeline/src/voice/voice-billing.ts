@@ -1,6 +1,6 @@
 import { perMinuteCost } from '@svc/billing';
-import type { RequestContext } from '../gateway.js';
-import { type UnitStageDeps, recordUnitRow } from '../unit-stage.js';
+import type { Exchange } from '../gateway.js';
+import { type UnitStageDeps, recordUnitRow } from '../units/unit-stage.js';
 
 /** The ledger's model and provider of the platform's voice fee. */
 export const VOICE_FEE_MODEL = 'svc/voice-platform-fee';
@@ -33,7 +33,7 @@ export function voiceFee(seconds: number, perMinuteUsd: number): VoiceFee {
  * provider `svc`), beside the provider rows: pass-through cost and fee stay apart and auditable.
  * A zero fee writes nothing.
  */
-export function recordVoiceFee(deps: Pick<UnitStageDeps, 'metrics' | 'learn'>, context: RequestContext, fee: VoiceFee): void {
+export function recordVoiceFee(deps: Pick<UnitStageDeps, 'metrics' | 'learn'>, context: Exchange, fee: VoiceFee): void {
   if (fee.usd <= 0) return;
   recordUnitRow(deps, context, {
     requestId: `${context.requestId}:platform_fee`,

@@ -19,7 +19,7 @@ describe('voice chat', () => {
       messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'What time is it?' }],
       svc: { voiceMode: 'true', intelligenceMode: 'full' },
     });
-    expect(chatContexts[0]).toMatchObject({ requestId: `${ctx.requestId}:chat`, intelligenceModeHeader: 'full' });
+    expect(chatContexts[0]).toMatchObject({ requestId: `${ctx.requestId}:chat`, mode: 'full' });
     expect(deepgram.speeches[0]).toMatchObject({ model: 'aura', input: 'It is noon.', voice: 'asteria-en', responseFormat: 'mp3', sampleRate: 22050 });
     expect(out).toMatchObject({
       transcript: { text: 'What time is it?', language: 'en', durationSeconds: 3, model: 'deepgram/nova-3' },

@@ -1,16 +1,15 @@
-import { audioCost, speechCost } from '@svc/billing';
+import { audioCost, charsPerToken, speechCost } from '@svc/billing';
 import type { ChatMessage, ChatRequest, IntelligenceMode } from '@svc/core';
 import { internalError, invalidRequest } from '@svc/core';
 import type { DecodedVoiceChatRequest } from '@svc/protocol';
-import type { RequestContext } from '../gateway.js';
-import { admitUnits, orgProviders } from '../unit-stage.js';
+import type { Exchange } from '../gateway.js';
+import { admitUnits, orgProviders } from '../units/unit-stage.js';
 import { recordVoiceFee, spokenSeconds, sumUsd, voiceFee } from './voice-billing.js';
-import { resolveVoiceMode } from './voice-mode.js';
 import { chooseSttModel, chooseTtsModel, planSynthesis } from './voice-models.js';
 import type { VoiceTurn } from './voice-session.js';
 import { fitForSpeech, readAudio } from './voice-speech-text.js';
 import { type VoiceChatDeps, estimatedSeconds, hearSpeech, recordProviderRow, releasedOnFailure, speakText, speakingCost, voiceHeaders } from './voice-steps.js';
-import { requireAllowedModel } from '../org-policy.js';
+import { requireAllowedModel } from '../chat/org-policy.js';
 
 /** A `POST /v1/voice/chat` request, validated. */
 export type VoiceChatRequest = DecodedVoiceChatRequest;
@@ -38,7 +37,7 @@ export interface VoiceChatOptions {
 
 /** Tokens the chat step may answer with: what the speech model can say at about 4 characters a token. */
 function replyTokens(maxChars: number): number {
-  return Math.max(16, Math.min(1_024, Math.floor(maxChars / 4)));
+  return Math.max(16, Math.min(1_024, Math.floor(maxChars / charsPerToken)));
 }
 
 /**
@@ -55,8 +54,8 @@ function replyTokens(maxChars: number): number {
  * @throws GatewayError 400 (`stt_model`, `tts_model`, `provider`, `voice`, `output_format`,
  *   `language`, `file` when no speech was heard); 429/402; 500; the providers' errors.
  */
-export async function chatByVoice(deps: VoiceChatDeps, request: VoiceChatRequest, context: RequestContext, options: VoiceChatOptions = {}): Promise<VoiceChatResult> {
-  const mode = resolveVoiceMode(context.intelligenceModeHeader, context.caller.org.defaultIntelligenceMode);
+export async function chatByVoice(deps: VoiceChatDeps, request: VoiceChatRequest, context: Exchange, options: VoiceChatOptions = {}): Promise<VoiceChatResult> {
+  const { mode } = context;
   const stt = requireAllowedModel(context.caller.org, chooseSttModel(deps.catalog, request.sttModel, request.language));
   const tts = requireAllowedModel(context.caller.org, chooseTtsModel(deps.catalog, request.ttsModel, request.provider, 'tts_model'));
   const plan = planSynthesis(tts, request);
@@ -99,7 +98,7 @@ export async function chatByVoice(deps: VoiceChatDeps, request: VoiceChatRequest
     if (session) history = await session.history(context.caller.org.id, request.conversationId!);
     const chat = chatRequest(request, transcript, history, mode, maxChars, session !== undefined);
     options.prepareChat?.(chat);
-    const answered = await deps.gateway.chat(chat, { ...context, requestId: `${context.requestId}:chat`, intelligenceModeHeader: mode });
+    const answered = await deps.gateway.chat(chat, { ...context, requestId: `${context.requestId}:chat` });
     if (answered.kind !== 'json') throw internalError(undefined, 'The chat step streamed an answer to a non-stream request.');
     reply = answered.result.choices[0]?.message.content?.trim() ?? '';
     replyModel = answered.metadata.model ?? answered.result.model;

@@ -1,12 +1,11 @@
-import { audioCost, speechCost } from '@svc/billing';
+import { type Reservation, audioCost, speechCost } from '@svc/billing';
 import type { ModelInfo } from '@svc/catalog';
 import type { IntelligenceMode } from '@svc/core';
-import type { Reservation } from '@svc/limits';
 import type { AudioUpload } from '@svc/protocol';
 import type { Recognition, RecognitionRequest, SpeechResult } from '@svc/providers';
-import type { Gateway, RequestContext } from '../gateway.js';
-import { ASSUMED_BYTES_PER_SECOND } from '../transcribe.js';
-import { type OrgProviders, type UnitStageDeps, callUnit, recordUnitRow } from '../unit-stage.js';
+import type { Gateway, Exchange } from '../gateway.js';
+import { ASSUMED_BYTES_PER_SECOND } from '../units/transcribe.js';
+import { type OrgProviders, type UnitStageDeps, callUnit, recordUnitRow } from '../units/unit-stage.js';
 import type { VoiceSessionStore } from './voice-session.js';
 import type { SynthesisPlan } from './voice-models.js';
 
@@ -85,7 +84,7 @@ export function speakingCost(model: ModelInfo, text: string): number {
 }
 
 /** A provider call's ledger row, `<request id><suffix>`. */
-export function recordProviderRow(deps: UnitStageDeps, context: RequestContext, model: ModelInfo, costUsd: number, suffix = ''): void {
+export function recordProviderRow(deps: UnitStageDeps, context: Exchange, model: ModelInfo, costUsd: number, suffix = ''): void {
   recordUnitRow(deps, context, {
     requestId: `${context.requestId}${suffix}`,
     model: model.id,
@@ -107,7 +106,7 @@ export interface VoiceCost {
 }
 
 /** `x-svc-*` headers of a voice answer; `model` is the one that did the endpoint's own work. */
-export function voiceHeaders(context: RequestContext, mode: IntelligenceMode, model: ModelInfo, cost: VoiceCost, reservation: Reservation): Record<string, string> {
+export function voiceHeaders(context: Exchange, mode: IntelligenceMode, model: ModelInfo, cost: VoiceCost, reservation: Reservation): Record<string, string> {
   return {
     'x-request-id': context.requestId,
     'x-svc-request-id': context.requestId,

@@ -1,13 +1,12 @@
 import type { IntelligenceMode } from '@svc/core';
 import type { DecodedVoiceSynthesizeRequest } from '@svc/protocol';
 import type { SpeechResult } from '@svc/providers';
-import type { RequestContext } from '../gateway.js';
-import { admitUnits, orgProviders } from '../unit-stage.js';
+import type { Exchange } from '../gateway.js';
+import { admitUnits, orgProviders } from '../units/unit-stage.js';
 import { recordVoiceFee, spokenSeconds, sumUsd, voiceFee } from './voice-billing.js';
-import { resolveVoiceMode } from './voice-mode.js';
 import { chooseTtsModel, planSynthesis } from './voice-models.js';
 import { type VoiceCost, type VoiceDeps, recordProviderRow, releasedOnFailure, speakText, speakingCost, voiceHeaders } from './voice-steps.js';
-import { requireAllowedModel } from '../org-policy.js';
+import { requireAllowedModel } from '../chat/org-policy.js';
 
 /** A `POST /v1/voice/synthesize` request, validated in shape (the model's own limits are checked here). */
 export type VoiceSynthesizeRequest = DecodedVoiceSynthesizeRequest;
@@ -31,8 +30,8 @@ export interface VoiceSynthesis {
  * the provider answered; the audio bytes are streamed by the caller. Ledger rows: the model's
  * cost (`<request id>`) and the fee (`<request id>:platform_fee`).
  */
-export async function synthesizeVoice(deps: VoiceDeps, request: VoiceSynthesizeRequest, context: RequestContext): Promise<VoiceSynthesis> {
-  const mode = resolveVoiceMode(context.intelligenceModeHeader, context.caller.org.defaultIntelligenceMode);
+export async function synthesizeVoice(deps: VoiceDeps, request: VoiceSynthesizeRequest, context: Exchange): Promise<VoiceSynthesis> {
+  const { mode } = context;
   const model = requireAllowedModel(context.caller.org, chooseTtsModel(deps.catalog, request.model, undefined, 'model'));
   const plan = planSynthesis(model, request);
   const org = await orgProviders(deps, context.caller.org.id);

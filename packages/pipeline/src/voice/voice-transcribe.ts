@@ -1,13 +1,12 @@
 import { audioCost } from '@svc/billing';
 import type { IntelligenceMode } from '@svc/core';
 import type { DecodedVoiceTranscribeRequest } from '@svc/protocol';
-import type { RequestContext } from '../gateway.js';
-import { admitUnits, orgProviders } from '../unit-stage.js';
+import type { Exchange } from '../gateway.js';
+import { admitUnits, orgProviders } from '../units/unit-stage.js';
 import { recordVoiceFee, sumUsd, voiceFee } from './voice-billing.js';
-import { resolveVoiceMode } from './voice-mode.js';
 import { chooseSttModel } from './voice-models.js';
 import { type VoiceCost, type VoiceDeps, estimatedSeconds, hearSpeech, recordProviderRow, releasedOnFailure, voiceHeaders } from './voice-steps.js';
-import { requireAllowedModel } from '../org-policy.js';
+import { requireAllowedModel } from '../chat/org-policy.js';
 
 /** A `POST /v1/voice/transcribe` request, validated. */
 export type VoiceTranscribeRequest = DecodedVoiceTranscribeRequest;
@@ -40,8 +39,8 @@ export interface VoiceTranscription {
  * @throws GatewayError 400 (`stt_model`, `language`, `X-Intelligence-Mode`); 429/402 from the
  *   limits; 500 when no model is configured; the provider's error.
  */
-export async function transcribeVoice(deps: VoiceDeps, request: VoiceTranscribeRequest, context: RequestContext): Promise<VoiceTranscription> {
-  const mode = resolveVoiceMode(context.intelligenceModeHeader, context.caller.org.defaultIntelligenceMode);
+export async function transcribeVoice(deps: VoiceDeps, request: VoiceTranscribeRequest, context: Exchange): Promise<VoiceTranscription> {
+  const { mode } = context;
   const model = requireAllowedModel(context.caller.org, chooseSttModel(deps.catalog, request.sttModel, request.language));
   const org = await orgProviders(deps, context.caller.org.id);
   const byok = org.ownKey(model.provider);

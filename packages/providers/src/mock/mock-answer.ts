@@ -1,3 +1,4 @@
+import { tokensForChars } from '@svc/billing';
 import { type ChatMessage, type FinishReason, ProviderError, type ToolCall, type ToolDefinition, type Usage, kindFromStatus } from '@svc/core';
 import type { ProviderChatRequest } from '../provider.js';
 import { type MockDirectives, readDirectives } from './mock-directives.js';
@@ -124,7 +125,7 @@ function estimatePromptTokens(messages: readonly ChatMessage[]): number {
     }
     for (const call of message.toolCalls ?? []) chars += call.name.length + call.arguments.length;
   }
-  return Math.max(1, Math.ceil(chars / 4) + extra);
+  return Math.max(1, tokensForChars(chars) + extra);
 }
 
 /** The ProviderError an upstream `status` maps to, for `[mock:error=<status>]`. */

@@ -1,3 +1,4 @@
+import { estimateTokens } from '@svc/billing';
 import type { EmbeddingRequest, EmbeddingResult } from '../provider.js';
 import { malformedEmbeddings } from './embedding-vectors.js';
 import { chunk, mapConcurrent } from './map-concurrent.js';
@@ -41,6 +42,6 @@ export async function embedInBatches(
 /** A token count for upstreams that report none (about four characters per token). */
 export function estimateEmbeddingTokens(input: readonly string[]): number {
   let tokens = 0;
-  for (const text of input) tokens += Math.ceil(text.length / 4);
+  for (const text of input) tokens += estimateTokens(text);
   return tokens;
 }

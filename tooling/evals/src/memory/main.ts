@@ -1,17 +1,19 @@
 /**
- * Memory recall, measured: calibrates the similarity floor of `@svc/memory` for an embedder and
- * reports, on held-out data, the share of unrelated prompts that get anything injected (goal:
- * <= 1%) and the share of related questions that get the right fact (goal: >= 80%); LoCoMo's
- * evidence recall@5 when `--locomo` names its data. Prints a table and a JSON line.
+ * Memory recall, measured: calibrates the cue weights and similarity floors of `@svc/memory` for
+ * an embedder and reports, on held-out data, the share of unrelated prompts that get anything
+ * injected (goal: <= 1%) and the share of related questions that get the right fact (goal: >= 80%);
+ * LoCoMo's evidence recall@5 when `--locomo` names its data. Prints tables and a JSON line.
  *
  *   pnpm --filter @svc/evals memory [--data ../shared/data/semcache] [--embedder minilm|hashed] [--locomo DIR]
  */
 import { parseArgs } from 'node:util';
 import { createSentenceEncoder } from '@svc/encoder';
+import { RECALL_CUE_WEIGHTS, recallFloors } from '@svc/memory';
 import { createHashedEmbedder, type Embedder } from '@svc/semantic';
+import { calibrateFloors, chooseWeights } from './calibrate.js';
 import { loadFacts, loadUnrelated, usersOf } from './dataset.js';
 import { evaluateLocomo } from './locomo.js';
-import { falseInjection, probeRelated, probeUnrelated, relatedHit, storeUsers } from './recall-eval.js';
+import { falseInjection, NO_CUES, probeRelated, probeUnrelated, relatedHit, shippedRecall, storeUsers } from './recall-eval.js';
 
 const { values } = parseArgs({
   options: {
@@ -24,43 +26,47 @@ const { values } = parseArgs({
 });
 
 const embedder: Embedder & { close?: () => Promise<void> } = values.embedder === 'hashed' ? createHashedEmbedder() : createSentenceEncoder({ cacheSize: 0 });
-const facts = loadFacts();
-const users = usersOf(facts, Number(values.users));
+const users = usersOf(loadFacts(), Number(values.users));
 const unrelated = loadUnrelated(values.data);
 const memory = await storeUsers(embedder, users);
 const related = await probeRelated(memory, users);
 // Templates alternate between calibration and the held-out report.
-const relatedDev = related.filter((p) => p.template % 2 === 0);
-const relatedTest = related.filter((p) => p.template % 2 === 1);
-const unrelatedDev = await probeUnrelated(memory, users.length, unrelated.dev);
-const unrelatedTest = await probeUnrelated(memory, users.length, unrelated.test);
-
-const grid = Array.from({ length: 61 }, (_, i) => Math.round((0.2 + i * 0.01) * 100) / 100);
+const dev = { related: related.filter((p) => p.template % 2 === 0), unrelated: await probeUnrelated(memory, users.length, unrelated.dev) };
+const test = { related: related.filter((p) => p.template % 2 === 1), unrelated: await probeUnrelated(memory, users.length, unrelated.test) };
 const ceiling = Number(values['max-false-injection']);
-// Prompts that do not refer to their user first: the lowest floor at which they alone stay under
-// half the budget; then the floor of self-referring prompts, the lowest that keeps the whole under it.
-const others = unrelatedDev.filter((p) => !p.self);
-const other = grid.find((t) => falseInjection(others, { self: 1, other: t }) * (others.length / unrelatedDev.length) <= ceiling / 2) ?? 1;
-const self = grid.find((t) => falseInjection(unrelatedDev, { self: t, other }) <= ceiling) ?? 1;
-const floors = { self, other };
-const percent = (x: number) => `${(x * 100).toFixed(1)}%`.padStart(10);
+const percent = (x: number) => `${(x * 100).toFixed(1)}%`.padStart(8);
+const row = (label: string, floors: { self: number; other: number }, weights = NO_CUES) =>
+  `${label.padEnd(44)}${[falseInjection(dev.unrelated, floors, weights), falseInjection(test.unrelated, floors, weights), relatedHit(dev.related, floors, weights), relatedHit(test.related, floors, weights)].map(percent).join('  ')}`;
+const header = `${''.padEnd(44)}  FI dev   FI test  hit dev  hit test`;
 
-console.log(`memory recall: ${embedder.id}, ${users.length} users x ${users[0]!.length} facts; unrelated prompts referring to their user: dev ${percent(unrelatedDev.filter((p) => p.self).length / unrelatedDev.length)}, test ${percent(unrelatedTest.filter((p) => p.self).length / unrelatedTest.length)}`);
-console.log('one floor  false-injection(dev)  false-injection(test)  related-hit(dev)  related-hit(test)');
-for (const t of grid.filter((t) => Math.round(t * 100) % 5 === 0)) {
-  const one = { self: t, other: t };
-  console.log(`${t.toFixed(2)}      ${[falseInjection(unrelatedDev, one), falseInjection(unrelatedTest, one), relatedHit(relatedDev, one), relatedHit(relatedTest, one)].map(percent).join('             ')}`);
-}
-console.log(`calibrated floors (self ${self}, other ${other}): false injection dev ${percent(falseInjection(unrelatedDev, floors))}, test ${percent(falseInjection(unrelatedTest, floors))}; related hit dev ${percent(relatedHit(relatedDev, floors))}, test ${percent(relatedHit(relatedTest, floors))}`);
+console.log(`memory recall: ${embedder.id}, ${users.length} users x ${users[0]!.length} facts; ${dev.unrelated.length} + ${test.unrelated.length} unrelated prompts, ${dev.related.length} + ${test.related.length} related questions (dev + held out)`);
+console.log(`one floor for every prompt, similarity alone\n${header}`);
+for (const t of [0.2, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7]) console.log(row(`${t.toFixed(2)}`, { self: t, other: t }));
+console.log(`one floor for every prompt, with the shipped cue weights (word ${RECALL_CUE_WEIGHTS.wordHit}, slot ${RECALL_CUE_WEIGHTS.slotHit})\n${header}`);
+for (const t of [0.3, 0.4, 0.45, 0.5, 0.55, 0.6, 0.7]) console.log(row(`${t.toFixed(2)}`, { self: t, other: t }, RECALL_CUE_WEIGHTS));
+
+console.log(`cue weights, each with floors calibrated on dev (FI <= ${ceiling * 100}%)\n${header}`);
+const choice = chooseWeights(dev, ceiling, (weights, floors) => console.log(row(`word ${weights.wordHit} slot ${weights.slotHit}: self ${floors.self} other ${floors.other}`, floors, weights)));
+const cosineFloors = calibrateFloors(dev.unrelated, ceiling, NO_CUES);
+const floorsForShipped = calibrateFloors(dev.unrelated, ceiling, RECALL_CUE_WEIGHTS);
+console.log(`chosen on dev: word ${choice.weights.wordHit}, slot ${choice.weights.slotHit}, floors self ${choice.floors.self} / other ${choice.floors.other}; floors for the shipped weights: self ${floorsForShipped.self} / other ${floorsForShipped.other}`);
+
+const shippedFloors = recallFloors(embedder.id);
+const shipped = await shippedRecall(memory, users.length, unrelated.test, test.related);
+console.log(header);
+console.log(row('similarity alone, calibrated floors', cosineFloors));
+console.log(row(`shipped (floors ${shippedFloors.self} / ${shippedFloors.other}, cues)`, shippedFloors, RECALL_CUE_WEIGHTS));
+console.log(`through the store's recall with its defaults, held out: false injection ${percent(shipped.falseInjection)}, related hit ${percent(shipped.relatedHit)}`);
 const result: Record<string, unknown> = {
   embedder: embedder.id,
-  floors,
-  falseInjectionTest: falseInjection(unrelatedTest, floors),
-  unrelatedTest: unrelatedTest.length,
-  relatedHitTest: relatedHit(relatedTest, floors),
-  relatedTest: relatedTest.length,
-  naiveBaseline: { floor: 0.2, falseInjectionTest: falseInjection(unrelatedTest, { self: 0.2, other: 0.2 }), relatedHitTest: relatedHit(relatedTest, { self: 0.2, other: 0.2 }) },
+  chosen: choice,
+  floorsForShippedWeights: floorsForShipped,
+  shipped: { weights: RECALL_CUE_WEIGHTS, floors: shippedFloors, falseInjectionTest: shipped.falseInjection, relatedHitTest: shipped.relatedHit },
+  unrelatedTest: test.unrelated.length,
+  relatedTest: test.related.length,
+  similarityAlone: { floors: cosineFloors, falseInjectionTest: falseInjection(test.unrelated, cosineFloors), relatedHitTest: relatedHit(test.related, cosineFloors) },
+  naiveBaseline: { floor: 0.2, falseInjectionTest: falseInjection(test.unrelated, { self: 0.2, other: 0.2 }), relatedHitTest: relatedHit(test.related, { self: 0.2, other: 0.2 }) },
 };
-if (values.locomo) result.locomo = await evaluateLocomo(embedder, values.locomo, floors);
+if (values.locomo) result.locomo = await evaluateLocomo(embedder, values.locomo, shippedFloors);
 console.log(JSON.stringify(result));
 await embedder.close?.();

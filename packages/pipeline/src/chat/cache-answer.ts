@@ -1,0 +1,46 @@
+import type { Catalog } from '@svc/catalog';
+import { type CacheMiss, cacheEnabled, lookupCache } from './cache-stage.js';
+import { cacheHitResponse } from './cache-hit-response.js';
+import type { ChatResponse, GatewayDeps } from '../gateway-types.js';
+import type { LearnRecorder } from '../learn/learn-records.js';
+import { memoryHeader } from './metadata.js';
+import { reportShed, runs, shedMetadata } from '../switches/switches.js';
+import type { ChatTurn } from './chat-turn.js';
+import { blockedCallError } from './open-turn.js';
+
+/** What the cache stage uses of the gateway. */
+export interface CacheStageOwner {
+  deps: Pick<GatewayDeps, 'exactCache' | 'semanticCache' | 'metrics'>;
+  catalog: Catalog;
+  recorder: LearnRecorder;
+}
+
+/**
+ * Stage 2 for chat (cache and full modes, unless `svc.enable_cache` is false or a switch sheds
+ * it): exact (L0, then L1), then semantic, in the turn's partition. A hit is the answer, free
+ * (its spend is zero); a miss remembers where to store the answer once complete. A hit that holds
+ * a tool call the organisation's policy blocks is refused like a provider's answer would be.
+ */
+export async function answerFromCache(owner: CacheStageOwner, turn: ChatTurn): Promise<{ response: ChatResponse } | { miss: CacheMiss | undefined }> {
+  const { request, exchange, switches, shed } = turn;
+  const { exactCache, semanticCache } = owner.deps;
+  const cacheRuns = cacheEnabled(exchange.mode, request);
+  const exact = cacheRuns && exactCache && runs(switches, 'exact_cache', shed) ? exactCache : undefined;
+  const semantic = cacheRuns && semanticCache && runs(switches, 'semantic_cache', shed) ? semanticCache : undefined;
+  if (!exact && !semantic) return { miss: undefined };
+  const cached = await lookupCache(exact, semantic, request, turn.partition);
+  if ('miss' in cached) return cached;
+  const blocked = turn.governance ? blockedCallError(cached.hit.answer.result, turn.governance) : undefined;
+  if (blocked) throw blocked;
+  // A hit consumes no tokens and costs nothing: only the request counts.
+  turn.spend.record({ actualTokens: 0, actualCostUsd: 0 });
+  // A hit ran no memory stage: it reports nothing injected (the answer was cached for this scope only).
+  const nothing = turn.memory ? { injected: 0, tokens: 0 } : undefined;
+  const hit = cacheHitResponse(owner, request, exchange, cached.hit);
+  Object.assign(hit.headers, memoryHeader(nothing), turn.spend.headers);
+  reportShed(switches, shed, owner.deps.metrics, hit.headers);
+  const metadata = hit.kind === 'json' ? hit.metadata : hit.metadata()!;
+  if (nothing) metadata.memory = nothing;
+  shedMetadata(switches, shed, metadata);
+  return { response: hit };
+}

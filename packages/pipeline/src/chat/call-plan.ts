@@ -1,0 +1,77 @@
+import type { ModelInfo } from '@svc/catalog';
+import { withOwnKeys } from '@svc/byok';
+import type { LatencyStats } from '@svc/router';
+import type { Attempt } from '../call/attempt.js';
+import type { CallSettings, ProviderLookup } from '../call/call.js';
+import { countUpstreamError } from '../call/call-metrics.js';
+import { type Deadline, createDeadline } from '../call/deadline.js';
+import type { GatewayDeps, GatewayTimeouts } from '../gateway-types.js';
+import { reliabilitySettings } from '../call/reliability.js';
+import { largerContextModels, requiredCapabilities } from './route.js';
+import { runs } from '../switches/switches.js';
+import type { ChatTurn } from './chat-turn.js';
+
+const defaultTimeouts: GatewayTimeouts = { requestMs: 600_000, firstByteMs: 120_000 };
+const defaultRetry = { maxRetries: 1, baseMs: 200, capMs: 2_000 };
+
+/** How one request calls its providers: the settings of the waterfall, its deadline, the attempts it made. */
+export interface CallPlan {
+  settings: CallSettings;
+  deadline: Deadline;
+  /** Every provider call, in order (the decision log's `attempts`). */
+  attempts: Attempt[];
+  /** The organisation's own providers (BYOK), when it has any. */
+  own: ProviderLookup | undefined;
+  /** Which providers the request may reach: the organisation's own first. */
+  providers: ProviderLookup;
+}
+
+type PlanDeps = Pick<GatewayDeps, 'byok' | 'providers' | 'timeouts' | 'retry' | 'hedging' | 'catalog' | 'breakers' | 'metrics'>;
+
+/**
+ * Stage 4's settings for one request: its reliability level (candidates, retries, hedging), the
+ * organisation's own keys before the platform's, the deadline and first-byte bounds, breakers,
+ * forwarded headers and the trace. Waits only for an organisation's keys that are not cached.
+ */
+export async function planCalls(deps: PlanDeps, turn: ChatTurn, maxAttempts: number, latency: LatencyStats): Promise<CallPlan> {
+  const { request, exchange, switches, shed } = turn;
+  const reliability = reliabilitySettings(request.svc?.reliabilityLevel, deps.retry ?? defaultRetry, maxAttempts);
+  const found = deps.byok?.forOrg(exchange.caller.org.id);
+  const own = found instanceof Promise ? await found : found;
+  const { providers, ownKey } = withOwnKeys(own, deps.providers);
+  const timeouts = deps.timeouts ?? defaultTimeouts;
+  const deadline = createDeadline(exchange.signal, timeouts.requestMs);
+  const hedging = deps.hedging;
+  const settings: CallSettings = {
+    providers,
+    ...(own ? { ownKey } : {}),
+    observer: { attempt: (model, attempt) => observeAttempt(deps, latency, model, attempt) },
+    maxAttempts: reliability.maxAttempts,
+    signal: deadline.signal,
+    firstByteTimeoutMs: (provider) => timeouts.perProvider?.[provider]?.firstByteMs ?? timeouts.firstByteMs,
+    retry: reliability.retry,
+    ...(timeouts.requestMs > 0 ? { deadline: Date.now() + timeouts.requestMs } : {}),
+    ...(hedging
+      ? { hedging: { latency: hedging.latency, stats: hedging.stats, enabled: (request.svc?.enableHedging ?? (reliability.hedge || hedging.config.enabledByDefault)) && runs(switches, 'hedging', shed) } }
+      : {}),
+    largerContext: (model) => largerContextModels(deps.catalog, model, requiredCapabilities(request)),
+    ...(deps.breakers ? { breakers: deps.breakers } : {}),
+    ...(exchange.forwardHeaders ? { headers: exchange.forwardHeaders } : {}),
+    ...(exchange.trace ? { trace: exchange.trace } : {}),
+  };
+  return { settings, deadline, attempts: [], own, providers };
+}
+
+/** Each attempt's latency on its model's series; a success's latency is what the router weighs. */
+function observeAttempt(deps: Pick<GatewayDeps, 'metrics'>, latency: LatencyStats, model: ModelInfo, attempt: Attempt): void {
+  const series = deps.metrics.model(model.provider, model.id);
+  const seconds = attempt.latencyMs / 1000;
+  // Time to the answer (or to a stream's first event): what the router weighs as latency.
+  if (attempt.outcome === 'ok') {
+    series.providerOk.observe(seconds);
+    latency.observe(model.id, attempt.latencyMs);
+  } else if (attempt.outcome === 'error') {
+    series.providerError.observe(seconds);
+    countUpstreamError(deps.metrics, model, attempt.errorKind ?? 'unknown', attempt.upstreamStatus);
+  } else series.providerSkipped.observe(seconds);
+}

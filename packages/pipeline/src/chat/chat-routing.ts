@@ -1,0 +1,62 @@
+import type { ChatRequest, IntelligenceMode } from '@svc/core';
+import type { LatencyStats, MemorySignals, RouteContext, Router } from '@svc/router';
+import type { RoutingDecision } from '../learn/decision-log.js';
+import type { Exchange } from '../exchange.js';
+import type { GatewayDeps } from '../gateway-types.js';
+
+/**
+ * Stage 3 for chat: the router over the request, with the live latencies and open breakers, the
+ * organisation's free-models policy, a chain's sticky model and step limits, and (full mode) the
+ * caller's memory features.
+ */
+export class ChatRouting {
+  /** Route contexts by mode and org policy, built once: [full/cache, proxy, free full/cache, free proxy]. */
+  private readonly contexts: readonly RouteContext[];
+
+  constructor(
+    private readonly router: Router,
+    latency: LatencyStats,
+    private readonly deps: Pick<GatewayDeps, 'breakers' | 'sticky' | 'chains'>,
+  ) {
+    const breakers = deps.breakers;
+    const live: RouteContext = {
+      latencyMs: (id) => latency.get(id),
+      ...(breakers?.knownOpen ? { breakerOpen: (id: string) => breakers.knownOpen!(id) } : {}),
+    };
+    const free: RouteContext = { ...live, orgPolicy: { freeModelsOnly: true } };
+    // Proxy mode routes on the structural features only (spec §Intelligence modes: the small vector).
+    this.contexts = [live, { ...live, textFeatures: false }, free, { ...free, textFeatures: false }];
+  }
+
+  /** Routes without waiting unless the chain needs the shared store (sticky model, step limits). */
+  route(request: ChatRequest, exchange: Exchange): RoutingDecision | Promise<RoutingDecision> {
+    const svc = request.svc;
+    const { sticky, chains } = this.deps;
+    const context = this.context(exchange, exchange.mode);
+    const stickyKey = sticky && request.routingHints?.chainRouting !== 'mixed' ? (svc?.chainId ?? svc?.conversationId) : undefined;
+    if (stickyKey === undefined && !(chains && svc?.chainId !== undefined)) return this.router.route(request, context);
+    return this.routeChain(request, exchange, stickyKey, context);
+  }
+
+  /**
+   * Full mode, after a cache miss: the router decides again with the memory features (the spec's
+   * "memory router cascade"). Synchronous; a chain keeps its sticky model and is not counted twice.
+   */
+  withMemory(request: ChatRequest, exchange: Exchange, decision: RoutingDecision, memory: MemorySignals): RoutingDecision {
+    const context: RouteContext = { ...this.context(exchange, 'full'), memory, ...(decision.source === 'Sticky' ? { stickyModel: decision.model.id } : {}) };
+    return this.router.route(request, context);
+  }
+
+  private context(exchange: Exchange, mode: IntelligenceMode): RouteContext {
+    return this.contexts[(mode === 'proxy' ? 1 : 0) + (exchange.caller.org.freeModelsOnly === true ? 2 : 0)]!;
+  }
+
+  private async routeChain(request: ChatRequest, exchange: Exchange, stickyKey: string | undefined, context: RouteContext): Promise<RoutingDecision> {
+    const orgId = exchange.caller.org.id;
+    const stickyModel = stickyKey === undefined ? undefined : await this.deps.sticky!.get(orgId, stickyKey);
+    const decision = this.router.route(request, stickyModel === undefined ? context : { ...context, stickyModel });
+    const { chains } = this.deps;
+    if (chains?.applies(request, decision.workflowType)) await chains.check(orgId, request);
+    return decision;
+  }
+}

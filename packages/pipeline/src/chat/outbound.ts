@@ -1,0 +1,39 @@
+import type { ChatRequest, MemoryReport } from '@svc/core';
+import type { GatewayDeps } from '../gateway-types.js';
+import { type Restore, injectMemory, memorySignals, recallForRequest, redactRequest, rememberRequest } from './memory-stage.js';
+import { runs } from '../switches/switches.js';
+import type { ChatRouting } from './chat-routing.js';
+import type { ChatTurn } from './chat-turn.js';
+
+/** The request as the providers will see it, and what memory did to it. */
+export interface Outbound {
+  /** Redacted (`svc.redact_pii`) and, in full mode, with the recalled facts injected. */
+  request: ChatRequest;
+  /** Puts the redacted values back into the answer. */
+  restore: Restore | undefined;
+  /** Mode `full`: what memory injected (reported even when nothing was). */
+  memory: MemoryReport | undefined;
+  /** Stores what the end user stated (full mode; once the provider answered). */
+  remember(): void;
+}
+
+const nothingToRemember = () => {};
+
+/**
+ * Stage 4 before the call, after a cache miss (a hit never pays for it): `svc.redact_pii` hides
+ * PII from the provider and from memory; full mode recalls the caller's facts, routes again with
+ * the memory features (the turn's decision changes) and injects what clears the floors.
+ */
+export async function prepareOutbound(deps: Pick<GatewayDeps, 'memory'>, routing: ChatRouting, turn: ChatTurn): Promise<Outbound> {
+  const { request, exchange } = turn;
+  const memory = exchange.mode === 'full' && deps.memory && runs(turn.switches, 'memory', turn.shed) ? deps.memory : undefined;
+  const redaction = request.svc?.redactPii === true ? redactRequest(request) : undefined;
+  const sent = redaction?.request ?? request;
+  const restore = redaction?.restore;
+  if (!memory || !turn.memory) return { request: sent, restore, memory: undefined, remember: nothingToRemember };
+  const scope = turn.memory;
+  const recalled = await recallForRequest(memory, sent, scope.recall);
+  turn.decision = routing.withMemory(request, exchange, turn.decision, memorySignals(recalled, request.svc?.conversationId));
+  const injected = injectMemory(sent, recalled);
+  return { request: injected.request, restore, memory: injected.report, remember: () => void rememberRequest(memory, sent, scope.scope) };
+}

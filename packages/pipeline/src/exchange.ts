@@ -1,0 +1,34 @@
+import type { Caller, IntelligenceMode } from '@svc/core';
+import type { TraceSpan } from '@svc/telemetry';
+import type { AccessRecord } from './learn/access-record.js';
+
+/**
+ * One request as the edge decided it, before any stage runs: who asks (the authenticated caller),
+ * in which intelligence mode, for which end user, and how to reach back to the client. The app
+ * resolves every header into it once; nothing in the pipeline reads a header again.
+ */
+export interface Exchange {
+  caller: Caller;
+  requestId: string;
+  /** `performance.now()` when the request arrived. */
+  startedAt: number;
+  /** Aborted when the client goes away. */
+  signal: AbortSignal;
+  /**
+   * The intelligence mode, resolved at the edge: `X-Intelligence-Mode` > body `svc.intelligence_mode`
+   * > the organisation's default > `full` (`resolveIntelligenceMode`); voice requests escalate
+   * `proxy` to `cache` (`resolveVoiceMode`).
+   */
+  mode: IntelligenceMode;
+  /**
+   * The end user the request is for (header `x-svc-user`, which wins over the body's `user` /
+   * Anthropic `metadata.user_id`); absent: the request's own `user`, else none. Scopes memory.
+   */
+  endUser?: string;
+  /** Headers to forward upstream. */
+  forwardHeaders?: Record<string, string>;
+  /** The request's access-log record, filled at its ending (access-record.ts). */
+  access?: AccessRecord;
+  /** The request's root span: each upstream attempt is a child span, whose traceparent goes upstream. */
+  trace?: TraceSpan;
+}

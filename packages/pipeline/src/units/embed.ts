@@ -1,0 +1,128 @@
+import { computeCost, tokenCostUsd, tokensForChars } from '@svc/billing';
+import type { Catalog, ModelInfo } from '@svc/catalog';
+import { type SvcMetadata, invalidRequest, noProviderConfigured } from '@svc/core';
+import type { EmbeddingRequest, EmbeddingResult } from '@svc/providers';
+import type { ProviderLookup } from '../call/call.js';
+import type { Exchange } from '../exchange.js';
+import { type UnitStageDeps, admitUnits, callCandidates, orgProviders, recordUnitUsage } from './unit-stage.js';
+import { requireAllowedModel } from '../chat/org-policy.js';
+
+/** What the embeddings stage needs (a Runtime provides all of it): the non-chat stages' deps, and how many candidates an embedding may fall back through. */
+export interface EmbedDeps extends UnitStageDeps {
+  /** Candidates tried per request at most. Default 4. */
+  maxAttempts?: number;
+}
+
+/** An embeddings request in canonical names. */
+export interface EmbedRequest {
+  /** A slug (`openai/text-embedding-3-small`), a bare upstream name, or `auto` / `svc/auto`. */
+  model: string;
+  /** The texts, at least one; the vectors come back in this order. */
+  input: string[];
+  /** Vector length; at most the model's own. */
+  dimensions?: number;
+  user?: string;
+}
+
+export interface EmbedResponse {
+  /** The slug of the model that answered. */
+  model: string;
+  /** One vector per input text, in input order. */
+  embeddings: Float32Array[];
+  usage: { promptTokens: number; totalTokens: number };
+  metadata: SvcMetadata;
+  /** `x-svc-*` and `x-ratelimit-*` headers for the response. */
+  headers: Record<string, string>;
+}
+
+const autoNames = new Set(['auto', 'svc/auto']);
+
+/**
+ * The embeddings stage: resolve the model, admit against the organisation's limits, call the
+ * provider with same-family fallback, price the prompt tokens and queue the ledger row.
+ *
+ * - `auto` / `svc/auto` is the cheapest configured embedding model (ties: the better quality
+ *   prior). Fallback never leaves the family: another family's vectors live in another space.
+ * - No cache and no router: embeddings are deterministic per model and priced per input token.
+ *
+ * @throws GatewayError 400 `model_not_found` (param `model`) when the model is not an embedding
+ *   model of the active catalog; 400 (param `dimensions`) above the model's length; 429/402 from
+ *   the limits; the provider's error when every candidate failed.
+ */
+export async function embed(deps: EmbedDeps, request: EmbedRequest, context: Exchange): Promise<EmbedResponse> {
+  const org = await orgProviders(deps, context.caller.org.id);
+  const primary = requireAllowedModel(context.caller.org, resolveEmbeddingModel(deps.catalog, org.providers, request.model));
+  if (request.dimensions !== undefined && primary.dimensions !== undefined && request.dimensions > primary.dimensions) {
+    throw invalidRequest(`'dimensions' must be at most ${primary.dimensions} for ${primary.id}.`, 'dimensions');
+  }
+  const candidates = [primary, ...deps.catalog.family(primary.family).filter((m) => m.kind === 'embedding' && m.id !== primary.id && m.dimensions === primary.dimensions)];
+  const estimatedTokens = estimateTokens(request.input);
+  const reservation = await admitUnits(deps, context, { tokens: estimatedTokens, costUsd: tokenCostUsd(primary, { promptTokens: estimatedTokens }) });
+  let answered: { model: ModelInfo; result: EmbeddingResult };
+  try {
+    answered = await callCandidates(
+      deps,
+      org,
+      candidates,
+      context.signal,
+      (provider, model) => {
+        const call = provider.embed?.bind(provider);
+        return call && (() => call(embeddingCall(model, request), { signal: context.signal }));
+      },
+      deps.maxAttempts,
+    );
+  } catch (error) {
+    void reservation.release();
+    throw error;
+  }
+  const { model, result } = answered;
+  const usage = { promptTokens: result.usage.promptTokens, completionTokens: 0, totalTokens: result.usage.promptTokens };
+  const cost = computeCost(model, usage);
+  deps.metrics.model(model.provider, model.id).promptTokens.inc(usage.promptTokens);
+  const { metadata, headers } = recordUnitUsage(deps, context, reservation, {
+    model,
+    requestedModel: request.model,
+    costUsd: cost.costUsd,
+    byok: org.ownKey(model.provider),
+    promptTokens: usage.promptTokens,
+    decisionSource: autoNames.has(request.model) ? 'Auto' : 'Explicit',
+    estimatedCostUsd: tokenCostUsd(primary, { promptTokens: estimatedTokens }),
+  });
+  return { model: model.id, embeddings: result.embeddings, usage: { promptTokens: usage.promptTokens, totalTokens: usage.totalTokens }, metadata, headers };
+}
+
+/** The requested embedding model of the active catalog, or the `auto` choice. */
+function resolveEmbeddingModel(catalog: Catalog, providers: ProviderLookup, requested: string): ModelInfo {
+  const served = (m: ModelInfo) => m.kind === 'embedding' && providers.get(m.provider)?.embed !== undefined;
+  if (autoNames.has(requested)) {
+    const choice = catalog
+      .list({ kind: 'embedding' })
+      .filter(served)
+      .sort((a, b) => a.inputPricePerMTok - b.inputPricePerMTok || b.qualityPrior - a.qualityPrior)[0];
+    if (!choice) throw noProviderConfigured('No configured provider serves embeddings.');
+    return choice;
+  }
+  const model = catalog.resolve(requested);
+  if (model?.kind !== 'embedding') {
+    throw invalidRequest(
+      `The model '${requested}' does not exist or is not an embedding model. GET /v1/models lists the available models.`,
+      'model',
+      'model_not_found',
+    );
+  }
+  return model;
+}
+
+function estimateTokens(input: readonly string[]): number {
+  let tokens = 0;
+  for (const text of input) tokens += tokensForChars(text.length);
+  return tokens;
+}
+
+/** The provider's call for one candidate: its upstream name, the options the request sets. */
+function embeddingCall(model: ModelInfo, request: EmbedRequest): EmbeddingRequest {
+  const call: EmbeddingRequest = { model: model.upstreamId, input: request.input };
+  if (request.dimensions !== undefined) call.dimensions = request.dimensions;
+  if (request.user !== undefined) call.user = request.user;
+  return call;
+}

@@ -1,0 +1,243 @@
+import type { Catalog, ModelInfo, ModelKind } from '@svc/catalog';
+import { type SvcMetadata, invalidRequest, isProviderError, noProviderConfigured, toGatewayError } from '@svc/core';
+import { type Limiter, type Reservation, callerLimits, unlimitedReservation } from '@svc/billing';
+import { type OrgProviders, withOwnKeys } from '@svc/byok';
+import type { Provider } from '@svc/providers';
+import { allBreakersOpen } from '@svc/resilience';
+import type { Metrics } from '@svc/telemetry';
+import type { BreakerGate, ProviderLookup } from '../call/call.js';
+import { countRejection, observeProviderError, observeProviderOk } from '../call/call-metrics.js';
+import type { Exchange } from '../exchange.js';
+import type { GatewayDeps } from '../gateway-types.js';
+import type { LearnQueue } from '../learn/learn-queue.js';
+
+/** What the non-chat stages (embeddings, moderations, speech, images, voice) share. */
+export interface UnitStageDeps {
+  /** The active catalog: models of configured providers only. */
+  catalog: Catalog;
+  providers: ProviderLookup;
+  learn: Pick<LearnQueue, 'recordUsage'>;
+  metrics: Metrics;
+  /** Circuit breakers per model slug; absent: every candidate is admitted. */
+  breakers?: BreakerGate;
+  /** RPM/TPM limits, monthly budget and token quota per organisation; absent: none enforced. */
+  limiter?: Pick<Limiter, 'admit'>;
+  /** Organisations' own provider keys: used instead of the platform's for their providers, and the answer is attributed `byok`. */
+  byok?: GatewayDeps['byok'];
+}
+
+
+export type { OrgProviders };
+
+export async function orgProviders(deps: UnitStageDeps, orgId: string): Promise<OrgProviders> {
+  return withOwnKeys(deps.byok ? await deps.byok.forOrg(orgId) : undefined, deps.providers);
+}
+
+/**
+ * The model of `kind` a client named, or the catalog's first one of that kind when it named none.
+ *
+ * @throws GatewayError 400 `model_not_found` (param `model`) for a model that is not of `kind`;
+ *   500 `no_provider_configured` when no model of `kind` is configured at all.
+ */
+export function resolveUnitModel(catalog: Catalog, requested: string | undefined, kind: ModelKind, what: string): ModelInfo {
+  if (requested === undefined) {
+    const first = catalog.list({ kind })[0];
+    if (!first) throw noProviderConfigured(`No provider key configured for ${what}.`);
+    return first;
+  }
+  const model = catalog.resolve(requested);
+  if (model?.kind !== kind) {
+    throw invalidRequest(`The model '${requested}' does not exist or is not a ${what} model. GET /v1/models lists the available models.`, 'model', 'model_not_found');
+  }
+  return model;
+}
+
+
+/** Admits the request against the organisation's RPM/TPM limits, budget and quota. */
+export async function admitUnits(deps: UnitStageDeps, context: Exchange, estimate: { tokens: number; costUsd: number }): Promise<Reservation> {
+  if (!deps.limiter) return unlimitedReservation;
+  try {
+    return await deps.limiter.admit({
+      orgId: context.caller.org.id,
+      keyId: context.caller.keyId,
+      limits: callerLimits(context.caller),
+      estimatedTokens: estimate.tokens,
+      estimatedCostUsd: estimate.costUsd,
+    });
+  } catch (error) {
+    countRejection(deps.metrics, error);
+    throw error;
+  }
+}
+
+/**
+ * One provider call behind the model's circuit breaker (`callCandidates` with one candidate).
+ *
+ * @throws GatewayError 500 `no_provider_configured` when no provider (platform or the
+ *   organisation's own) serves the model; 503 when its breaker is open; the provider's error.
+ */
+export async function callUnit<T>(
+  deps: UnitStageDeps,
+  org: OrgProviders,
+  model: ModelInfo,
+  signal: AbortSignal,
+  serve: (provider: Provider) => (() => Promise<T>) | undefined,
+): Promise<T> {
+  return (await callCandidates(deps, org, [model], signal, serve)).result;
+}
+
+/**
+ * Calls the candidates in order, each behind its model's circuit breaker: the next one when a
+ * provider fails in a way another may not (`ProviderError.retryable`), at once for a caller
+ * fault. Open breakers skip a candidate; a fault of an organisation's own key never opens the
+ * model's shared breaker. `serve` returns the call to make, or undefined when the provider does
+ * not serve the endpoint (the candidate is skipped). At most `maxAttempts` calls are made.
+ *
+ * @throws the last failure as a GatewayError; 503 `circuit_breaker_open` when every served
+ *   candidate's breaker is open; 500 `no_provider_configured` when no provider serves any.
+ */
+export async function callCandidates<T>(
+  deps: UnitStageDeps,
+  org: OrgProviders,
+  candidates: readonly ModelInfo[],
+  signal: AbortSignal,
+  serve: (provider: Provider, model: ModelInfo) => (() => Promise<T>) | undefined,
+  maxAttempts = 4,
+): Promise<{ model: ModelInfo; result: T }> {
+  const skipped: { key: string; retryAfterMs?: number }[] = [];
+  let tried = 0;
+  let lastError: unknown;
+  for (const model of candidates) {
+    if (tried >= maxAttempts || signal.aborted) break;
+    const provider = org.providers.get(model.provider);
+    const call = provider ? serve(provider, model) : undefined;
+    if (!call) continue;
+    const admission = deps.breakers ? await deps.breakers.allow(model.id) : { allowed: true as const, probe: false };
+    if (!admission.allowed) {
+      skipped.push({ key: model.id, ...(admission.retryAfterMs === undefined ? {} : { retryAfterMs: admission.retryAfterMs }) });
+      continue;
+    }
+    tried++;
+    const started = performance.now();
+    try {
+      const result = await call();
+      observeProviderOk(deps.metrics, model, (performance.now() - started) / 1000);
+      void deps.breakers?.record(model.id, 'success', { probe: admission.probe });
+      return { model, result };
+    } catch (error) {
+      lastError = error;
+      observeProviderError(deps.metrics, model, (performance.now() - started) / 1000, error);
+      const upstreamFault = isProviderError(error) && error.retryable && !signal.aborted;
+      // A fault of the organisation's own key says nothing about the model's health for others.
+      if (upstreamFault && !org.ownKey(model.provider)) void deps.breakers?.record(model.id, 'failure', { probe: admission.probe });
+      else if (admission.probe) void deps.breakers?.releaseProbe(model.id);
+      if (!upstreamFault) throw toGatewayError(error);
+    }
+  }
+  if (lastError !== undefined) throw toGatewayError(lastError);
+  if (skipped.length > 0) throw allBreakersOpen(skipped);
+  throw noProviderConfigured(`No provider key configured for ${candidates[0]?.id ?? 'this model'}.`);
+}
+
+/** What a single-model stage answered, for the ledger and the response headers. */
+export interface UnitOutcome {
+  model: ModelInfo;
+  /** What the client asked for (`model`), or the default's slug. */
+  requestedModel: string;
+  costUsd: number;
+  /** Served with the organisation's own key: nothing counts against its budget. */
+  byok: boolean;
+  /** Text tokens the request carried, where there are any (moderated or embedded texts). */
+  promptTokens: number;
+  /** Output tokens the upstream billed, where it bills any (GPT image models). Default 0. */
+  completionTokens?: number;
+  /** `Auto` when the stage chose the model; default `Explicit`. */
+  decisionSource?: 'Auto' | 'Explicit';
+  /** The estimate the limits were admitted with; default the cost. */
+  estimatedCostUsd?: number;
+}
+
+/** One ledger row of a single-model call (or of a platform fee): what `recordUnitRow` writes. */
+export interface UnitRow {
+  /** The request id, or `<request id>:<part>` for the parts of a request that bills several. */
+  requestId: string;
+  model: string;
+  provider: string;
+  costUsd: number;
+  promptTokens: number;
+  completionTokens?: number;
+  latencyMs: number;
+}
+
+/** Counts the cost in the metrics and queues the usage-ledger row (off the response path). */
+export function recordUnitRow(deps: Pick<UnitStageDeps, 'metrics' | 'learn'>, context: Exchange, row: UnitRow): void {
+  deps.metrics.model(row.provider, row.model).costUsd.inc(row.costUsd);
+  deps.learn.recordUsage({
+    requestId: row.requestId,
+    orgId: context.caller.org.id,
+    keyId: context.caller.keyId,
+    model: row.model,
+    provider: row.provider,
+    promptTokens: row.promptTokens,
+    completionTokens: row.completionTokens ?? 0,
+    cachedTokens: 0,
+    costUsd: row.costUsd,
+    // The savings baseline is a chat model's price: these endpoints claim no savings against it.
+    baselineCostUsd: row.costUsd,
+    cacheHit: false,
+    latencyMs: row.latencyMs,
+    status: 200,
+    stream: false,
+    createdAt: new Date(),
+  });
+}
+
+/**
+ * Settles the reservation, counts the cost, queues the usage-ledger row and builds the
+ * `svc_metadata` and `x-svc-*` headers of a single-model answer.
+ */
+export function recordUnitUsage(
+  deps: UnitStageDeps,
+  context: Exchange,
+  reservation: Reservation,
+  outcome: UnitOutcome,
+): { metadata: SvcMetadata; headers: Record<string, string> } {
+  const { model, costUsd, byok, promptTokens } = outcome;
+  const { mode } = context;
+  const completionTokens = outcome.completionTokens ?? 0;
+  void reservation.settle({ actualTokens: promptTokens + completionTokens, actualCostUsd: byok ? 0 : costUsd });
+  const latencyMs = Math.round(performance.now() - context.startedAt);
+  recordUnitRow(deps, context, { requestId: context.requestId, model: model.id, provider: model.provider, costUsd, promptTokens, completionTokens, latencyMs });
+  const metadata: SvcMetadata = {
+    request_id: context.requestId,
+    routing_decision: model.id,
+    provider: model.provider,
+    tier: model.tier,
+    latency_ms: latencyMs,
+    requested_model: outcome.requestedModel,
+    decision_source: outcome.decisionSource ?? 'Explicit',
+    task_family: null,
+    cost_usd: costUsd,
+    baseline_cost_usd: costUsd,
+    savings_usd: 0,
+    savings_pct: 0,
+    cost_attribution: byok ? 'byok' : 'svc',
+    estimated_cost_usd: outcome.estimatedCostUsd ?? costUsd,
+    intelligence_mode: mode,
+    model: model.id,
+  };
+  const headers: Record<string, string> = {
+    'x-svc-request-id': context.requestId,
+    'x-svc-org-id': context.caller.org.id,
+    'x-svc-provider': model.provider,
+    'x-svc-model': model.id,
+    'x-svc-tier-used': model.tier,
+    'x-svc-cost-usd': String(costUsd),
+    ...(promptTokens > 0 ? { 'x-svc-input-tokens': String(promptTokens) } : {}),
+    ...(completionTokens > 0 ? { 'x-svc-output-tokens': String(completionTokens) } : {}),
+    'x-svc-cache-hit': 'false',
+    'x-svc-intelligence-mode': mode,
+    ...reservation.headers,
+  };
+  return { metadata, headers };
+}
