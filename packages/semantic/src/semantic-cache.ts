@@ -119,6 +119,42 @@ function fits(match: VectorMatch, request: ChatRequest): boolean {
 }
 
 /**
+ * Similarity alone, matches best first: the nearest decides. Undefined when the guard refuses it
+ * (a farther question is no safer than a near miss) or when the next is within `margin` of it
+ * (the query sits between two stored questions).
+ */
+function nearest(matches: readonly VectorMatch[], text: string, guard: boolean, margin: number): VectorMatch | undefined {
+  const [best, next] = matches;
+  if (!best) return undefined;
+  if (guard && !mayShareAnswer(keyTerms(text), keyTerms(best.payload.text))) return undefined;
+  if (margin > 0 && next && next.score >= best.score - margin) return undefined;
+  return best;
+}
+
+/**
+ * With a verifier: the candidate it is surest of, among those the guard lets through. The query's
+ * key terms and profile are computed once; a candidate's profile only once the guard (the cheaper
+ * test) has let it through.
+ */
+function verified(matches: readonly VectorMatch[], text: string, guard: boolean, verifier: Verifier): VectorMatch | undefined {
+  let terms: KeyTerms | undefined;
+  let query: TextProfile | undefined;
+  let best: VectorMatch | undefined;
+  let bestScore = 0;
+  for (const match of matches) {
+    const candidateTerms = guard ? keyTerms(match.payload.text) : undefined;
+    if (candidateTerms) {
+      terms ??= keyTerms(text);
+      if (!mayShareAnswer(terms, candidateTerms)) continue;
+    }
+    query ??= verifier.profile(text, terms);
+    const score = verifier.score(query, verifier.profile(match.payload.text, candidateTerms), match.score);
+    if (score >= verifier.threshold && score > bestScore) [best, bestScore] = [match, score];
+  }
+  return best;
+}
+
+/**
  * The semantic cache: answers a request with a stored answer to a question close enough in
  * meaning, asked within the same organisation and scope (model, parameters, system prompt,
  * earlier turns). Eligibility: {@link semanticKeyOf}.
@@ -179,37 +215,10 @@ export function createSemanticCache(settings: SemanticCacheSettings): SemanticCa
         report(error, 'search');
         return { hit: false, reuse };
       }
-      // The query's key terms and profile, computed once if a match needs them; a candidate's
-      // profile only once the key-term guard (the cheaper test) has let it through.
-      let terms: KeyTerms | undefined;
-      let query: TextProfile | undefined;
-      let best: VectorMatch | undefined;
-      let bestScore = 0;
-      for (const match of matches) {
-        if (match.score < threshold || match.payload.orgId !== orgId || match.payload.scope !== key.scope) continue;
-        if (match.payload.expiresAt <= now() || !fits(match, request)) continue;
-        if (!verifier && best) {
-          // Similarity alone, matches best first: a second stored question as close as the best makes the query ambiguous.
-          if (match.score >= best.score - margin) return { hit: false, reuse };
-          break;
-        }
-        const candidateTerms = guard ? keyTerms(match.payload.text) : undefined;
-        if (candidateTerms) {
-          terms ??= keyTerms(key.text);
-          const passes = mayShareAnswer(terms, candidateTerms);
-          // Without a verifier the nearest question decides: when it is a near miss, a farther one is no safer.
-          if (!passes && !verifier) return { hit: false, reuse };
-          if (!passes) continue;
-        }
-        if (!verifier) {
-          best = match;
-          if (margin <= 0) break;
-          continue;
-        }
-        query ??= verifier.profile(key.text, terms);
-        const score = verifier.score(query, verifier.profile(match.payload.text, candidateTerms), match.score);
-        if (score >= verifier.threshold && score > bestScore) [best, bestScore] = [match, score];
-      }
+      const usable = (match: VectorMatch) =>
+        match.score >= threshold && match.payload.orgId === orgId && match.payload.scope === key.scope && match.payload.expiresAt > now() && fits(match, request);
+      const servable = matches.filter(usable);
+      const best = verifier ? verified(servable, key.text, guard, verifier) : nearest(servable, key.text, guard, margin);
       if (best) return { hit: true, answer: best.payload.answer, similarity: Math.min(1, best.score) };
       return { hit: false, reuse };
     },
