@@ -1,8 +1,8 @@
 import type { AccessRecord } from '@svc/pipeline';
 import type { Logger, TraceSpan, Tracing } from '@svc/telemetry';
 import type { MiddlewareHandler } from 'hono';
+import { onResponseClosed, readHeader } from '@svc/http-kit';
 import type { AppEnv } from './env.js';
-import { onResponseClosed, readHeader } from './node-request.js';
 
 /** Probes and scrapes: called every few seconds by machines, they would drown the log. */
 const quiet = new Set(['/health', '/ready', '/metrics']);

@@ -1,8 +1,8 @@
 import { invalidRequest } from '@svc/core';
 import type { RequestContext } from '@svc/pipeline';
 import type { Context } from 'hono';
+import { onClientGone, readHeader } from '@svc/http-kit';
 import type { AppEnv } from './env.js';
-import { onClientGone, readHeader } from './node-request.js';
 
 /**
  * The pipeline's context of an authenticated request: its caller, id and start, the

@@ -1,5 +1,5 @@
 import { defaultKeyScopes, invalidRequest, isGatewayError, notFound, toGatewayError } from '@svc/core';
-import type { RouteRegistry } from '@svc/inference';
+import type { RouteRegistry } from '@svc/http-kit';
 import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { ControlPlaneDeps } from '../deps.js';

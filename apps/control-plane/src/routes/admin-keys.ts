@@ -1,11 +1,11 @@
 import { parseScopes } from '@svc/auth';
 import { defaultKeyScopes, invalidRequest, notFound } from '@svc/core';
-import type { RouteRegistry } from '@svc/inference';
+import type { RouteRegistry } from '@svc/http-kit';
 import { adminOnly, defineRoute, jsonResponse } from '@svc/openapi';
 import * as v from 'valibot';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
-import { validate } from '../validate.js';
+import { validate } from '@svc/http-kit';
 import { spendQuery } from './admin-params.js';
 import { keyToWire } from './admin-wire.js';
 import { readJson } from '../read-json.js';
