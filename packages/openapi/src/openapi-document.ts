@@ -9,7 +9,8 @@ import {
 } from './error-schemas.js';
 import { type JsonSchema, SchemaConverter } from './json-schema.js';
 import type { OpenApiDocument, OpenApiOperation, OpenApiParameter, OpenApiReference, OpenApiResponse } from './openapi-types.js';
-import { type ErrorFormat, type ErrorStatus, type ObjectSchemaLike, type RouteDescriptor, pathParamNames, unsafeMethods } from './route-descriptor.js';
+import { pathParamNames } from './define-route.js';
+import { type ErrorFormat, type ErrorStatus, type ObjectSchemaLike, type RouteDescriptor, unsafeMethods } from './route-descriptor.js';
 
 export interface OpenApiOptions {
   readonly title: string;

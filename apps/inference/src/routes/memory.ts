@@ -1,5 +1,5 @@
 import { type Caller, invalidRequest, notFound } from '@svc/core';
-import { endUserSubject, memoryScopeOf, type RecallScope, type StoredMemory } from '@svc/memory';
+import { endUserSubject, memoryScopeOf, type RecallScope } from '@svc/memory';
 import { bearer, defineRoute, jsonResponse } from '@svc/openapi';
 import { type RouteRegistry, readJson, validate } from '@svc/http-kit';
 import { issueToError, memoryToWire } from '@svc/protocol';
