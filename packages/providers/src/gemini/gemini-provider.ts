@@ -1,7 +1,7 @@
 import { ProviderError } from '@svc/core';
 import type { CallOptions, EmbeddingRequest, Provider, ProviderChatRequest, ProviderSettings } from '../provider.js';
 import type { HttpClient, HttpResponse } from '../shared/http-client.js';
-import { postJson, readResponseJson, resolveHttpClient } from '../shared/http.js';
+import { postJsonWithBodyRetryHint, readResponseJson, resolveHttpClient } from '../shared/http.js';
 import { KeyPool } from '../shared/key-pool.js';
 import { readSse } from '../shared/sse.js';
 import { parseGeminiResponse } from './gemini-chat.js';
@@ -15,6 +15,20 @@ export const GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com';
 
 const PROVIDER = 'gemini';
 
+/** A ProviderError with the retry hint of Gemini's error body, when the answer's headers gave none. */
+function withRetryHint(error: unknown, retryAfterMs: number | undefined): unknown {
+  if (!(error instanceof ProviderError) || error.retryAfterMs !== undefined || retryAfterMs === undefined) return error;
+  return new ProviderError({
+    provider: PROVIDER,
+    kind: error.kind,
+    message: error.message,
+    upstreamStatus: error.upstreamStatus,
+    upstreamCode: error.upstreamCode,
+    retryAfterMs,
+    param: error.param,
+  });
+}
+
 /** What every call of one Gemini adapter shares. */
 interface GeminiClient {
   http: HttpClient;
@@ -26,41 +40,19 @@ interface GeminiClient {
 async function post(client: GeminiClient, call: { url: string; body: unknown; options: CallOptions; accept: string }): Promise<HttpResponse> {
   const { http, keys, settings } = client;
   const { url, body, options, accept } = call;
-  // Gemini's retry hint lives in the error body (RetryInfo), which postJson's classifier
-  // reads but its ProviderError cannot carry; keep it here and re-attach it below.
-  let retryAfterMs: number | undefined;
-  try {
-    return await postJson({
+  return postJsonWithBodyRetryHint(
+    {
       provider: PROVIDER,
       http,
       url,
-      headers: {
-        accept,
-        ...settings.headers,
-        ...options.headers,
-        'x-goog-api-key': options.apiKey ?? keys.take().key,
-      },
+      headers: { accept, ...settings.headers, ...options.headers, 'x-goog-api-key': options.apiKey ?? keys.take().key },
       body,
       signal: options.signal,
       onResponse: options.onResponse,
-      classify: (status, text) => {
-        const classified = classifyGeminiError(status, text);
-        retryAfterMs = classified.retryAfterMs;
-        return classified;
-      },
-    });
-  } catch (error) {
-    if (!(error instanceof ProviderError) || error.retryAfterMs !== undefined || retryAfterMs === undefined) throw error;
-    throw new ProviderError({
-      provider: PROVIDER,
-      kind: error.kind,
-      message: error.message,
-      upstreamStatus: error.upstreamStatus,
-      upstreamCode: error.upstreamCode,
-      retryAfterMs,
-      param: error.param,
-    });
-  }
+      classify: classifyGeminiError,
+    },
+    withRetryHint,
+  );
 }
 
 /**

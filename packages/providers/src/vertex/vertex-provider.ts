@@ -8,7 +8,7 @@ import { buildGeminiRequest } from '../gemini/gemini-request.js';
 import { streamGeminiEvents } from '../gemini/gemini-stream.js';
 import type { CallOptions, Provider, ProviderChatRequest, ProviderSettings } from '../provider.js';
 import type { HttpClient, HttpResponse } from '../shared/http-client.js';
-import { postJson, readResponseJson, resolveHttpClient } from '../shared/http.js';
+import { postJsonWithBodyRetryHint, readResponseJson, resolveHttpClient } from '../shared/http.js';
 import { readSse } from '../shared/sse.js';
 import { vertexAnthropicBody } from './vertex-anthropic.js';
 import { asVertexError, asVertexStream, classifyVertexAnthropicError } from './vertex-error.js';
@@ -56,11 +56,9 @@ async function token(settings: VertexSettings, options: CallOptions): Promise<st
 async function post(client: VertexClient, call: { url: string; body: unknown; options: CallOptions; stream: boolean; classify: Classify }): Promise<HttpResponse> {
   const { http, settings } = client;
   const { url, body, options, stream, classify } = call;
-  // The Google error body may carry RetryInfo, which postJson's classifier reads but its
-  // ProviderError cannot carry; keep it here and re-attach it (as the Gemini adapter does).
-  let retryAfterMs: number | undefined;
-  try {
-    return await postJson({
+  // The Google error body may carry RetryInfo; asVertexError re-attaches it (as the Gemini adapter does).
+  return postJsonWithBodyRetryHint(
+    {
       provider: PROVIDER,
       http,
       url,
@@ -73,15 +71,10 @@ async function post(client: VertexClient, call: { url: string; body: unknown; op
       body,
       signal: options.signal,
       onResponse: options.onResponse,
-      classify: (status, text) => {
-        const classified = classify(status, text);
-        retryAfterMs = classified.retryAfterMs;
-        return classified;
-      },
-    });
-  } catch (error) {
-    throw asVertexError(error, retryAfterMs);
-  }
+      classify,
+    },
+    asVertexError,
+  );
 }
 
 /**
