@@ -1,4 +1,4 @@
-import { RouteRegistry, apiHeaders, notFoundHandler, onError, recordRequest, refuseMalformedUrl, registerOpenApi, registerProbes } from '@svc/inference';
+import { RouteRegistry, apiHeaders, notFoundHandler, onError, recordRequest, refuseMalformedUrl, registerOpenApi, registerProbes } from '@svc/http-kit';
 import { Hono } from 'hono';
 import { authenticateKey } from './authenticate-key.js';
 import { registerDashboard } from './dashboard/routes.js';

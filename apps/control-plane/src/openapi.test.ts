@@ -1,5 +1,5 @@
 import type { Scope } from '@svc/core';
-import { RouteRegistry } from '@svc/inference';
+import { RouteRegistry } from '@svc/http-kit';
 import type { JsonSchema, OpenApiDocument } from '@svc/openapi';
 import { runOpenApiConformance, schemaValidator } from '@svc/openapi/test';
 import { type Runtime, createRuntime, parseEnv } from '@svc/runtime';

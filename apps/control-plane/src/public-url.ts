@@ -1,4 +1,4 @@
-import type { RouteRegistry } from '@svc/inference';
+import type { RouteRegistry } from '@svc/http-kit';
 import { type RouteDescriptor, defineRoute, jsonResponse, publicAccess } from '@svc/openapi';
 import type { Context } from 'hono';
 import * as v from 'valibot';

@@ -1,4 +1,4 @@
-import { readJson as readJsonBody } from '@svc/inference';
+import { readJson as readJsonBody } from '@svc/http-kit';
 import type { Context } from 'hono';
 
 /**

@@ -1,19 +1,8 @@
-import { type DashboardSession, type DashboardUserRecord, assuranceTooLow, csrfRejected, csrfTokenMatches, readCredential, sessionRequired } from '@svc/auth';
+import { assuranceTooLow, csrfRejected, csrfTokenMatches, readCredential, sessionRequired } from '@svc/auth';
 import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
 import type { ControlPlaneDeps } from './deps.js';
-import type { ControlEnv } from './env.js';
-
-/** The signed-in dashboard user of a request. */
-export interface SessionContext {
-  /** The session token (cookie value or bearer). */
-  token: string;
-  session: DashboardSession;
-  /** Re-read on every request: a role or org change applies at once. */
-  user: DashboardUserRecord;
-  /** A bearer session needs no CSRF token (browsers never attach it on their own). */
-  via: 'cookie' | 'bearer';
-}
+import type { ControlEnv, SessionContext } from './env.js';
 
 const unsafeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 

@@ -4,7 +4,7 @@ import type { Context } from 'hono';
 import * as v from 'valibot';
 import type { ControlPlaneDeps } from './deps.js';
 import type { ControlEnv } from './env.js';
-import { validate } from './validate.js';
+import { validate } from '@svc/http-kit';
 
 const maxOrgIdChars = 64;
 const orgIdMessage = `must be 1 to ${maxOrgIdChars} characters`;

@@ -1,8 +1,8 @@
 import type { AccessRecord } from '@svc/pipeline';
 import type { Logger, TraceSpan, Tracing } from '@svc/telemetry';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
+import { onResponseClosed, readHeader } from '@svc/http-kit';
 import type { AppEnv } from './env.js';
-import { onResponseClosed, readHeader } from './node-request.js';
 
 /** Probes and scrapes: called every few seconds by machines, they would drown the log. */
 const quiet = new Set(['/health', '/ready', '/metrics']);
@@ -30,7 +30,7 @@ export function accessLog(logger: Logger, tracing: Tracing): MiddlewareHandler<A
     const write = () => {
       const caller = c.get('caller');
       const headers = c.res.headers;
-      if (span) endRequestSpan(span, c.req.method, c.req.routePath, c.res.status, access, c.get('requestId'), caller?.org.id);
+      if (span) endRequestSpan(span, c, access);
       logger.info(
         {
           request_id: c.get('requestId') ?? headers.get('x-svc-request-id') ?? undefined,
@@ -62,7 +62,11 @@ export function accessLog(logger: Logger, tracing: Tracing): MiddlewareHandler<A
 }
 
 /** The request span's name and attributes (OpenTelemetry HTTP and GenAI semantic conventions). */
-function endRequestSpan(span: TraceSpan, method: string, route: string, status: number, access: AccessRecord, requestId: string | undefined, orgId: string | undefined): void {
+function endRequestSpan(span: TraceSpan, c: Context<AppEnv>, access: AccessRecord): void {
+  const { method, routePath: route } = c.req;
+  const status = c.res.status;
+  const requestId = c.get('requestId');
+  const orgId = c.get('caller')?.org.id;
   span.rename(`${method} ${route}`);
   const attributes: Record<string, string | number | boolean> = { 'http.route': route, 'http.response.status_code': status };
   if (requestId) attributes['svc.request_id'] = requestId;

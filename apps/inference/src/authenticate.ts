@@ -1,9 +1,9 @@
 import { readCredential } from '@svc/auth';
 import { type Caller, requestId as newRequestId } from '@svc/core';
 import type { Context } from 'hono';
+import { readHeader } from '@svc/http-kit';
 import type { InferenceDeps } from './deps.js';
 import type { AppEnv } from './env.js';
-import { readHeader } from './node-request.js';
 
 /**
  * Stage 1: resolves the caller from `Authorization: Bearer` (or `x-api-key`) and keeps it, the

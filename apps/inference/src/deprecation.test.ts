@@ -6,8 +6,8 @@ import { issueToError } from '@svc/protocol';
 import type { Context } from 'hono';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
+import { readJson } from '@svc/http-kit';
 import type { AppEnv } from './env.js';
-import { readJson } from './read-body.js';
 import { useTestApp } from './test-app.js';
 
 // One operation, registered only here, and the deprecated copy of it that names it as successor.

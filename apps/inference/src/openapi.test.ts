@@ -4,7 +4,7 @@ import { runOpenApiConformance, schemaValidator } from '@svc/openapi/test';
 import { decodeChatRequest } from '@svc/protocol';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { RouteRegistry } from './route-registry.js';
+import { RouteRegistry } from '@svc/http-kit';
 import { useTestApp } from './test-app.js';
 
 const master = 'sk-svc-openapi-test-master-key';

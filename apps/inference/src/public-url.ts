@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { readHeader } from './node-request.js';
+import { readHeader } from '@svc/http-kit';
 
 // A host name, IPv4 or bracketed IPv6, with an optional port: nothing that could reshape a URL.
 const hostPattern = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;

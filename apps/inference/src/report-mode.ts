@@ -1,7 +1,7 @@
 import { resolveIntelligenceMode } from '@svc/pipeline';
 import type { Context, MiddlewareHandler } from 'hono';
+import { readHeader } from '@svc/http-kit';
 import type { AppEnv } from './env.js';
-import { readHeader } from './node-request.js';
 
 /**
  * The intelligence mode a request of an authenticated caller resolves to without a body:

@@ -1,8 +1,8 @@
 import { type IntelligenceMode, invalidRequest } from '@svc/core';
 import { type Exchange, resolveIntelligenceMode, resolveVoiceMode } from '@svc/pipeline';
 import type { Context } from 'hono';
+import { onClientGone, readHeader } from '@svc/http-kit';
 import type { AppEnv } from './env.js';
-import { onClientGone, readHeader } from './node-request.js';
 
 /** What an endpoint adds to what every authenticated request's exchange holds. */
 export interface ExchangeOptions {

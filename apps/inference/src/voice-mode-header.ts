@@ -1,8 +1,8 @@
 import type { Caller } from '@svc/core';
 import { resolveVoiceMode } from '@svc/pipeline';
 import type { MiddlewareHandler } from 'hono';
+import { readHeader } from '@svc/http-kit';
 import type { AppEnv } from './env.js';
-import { readHeader } from './node-request.js';
 
 /**
  * Every `/v1/voice/*` response carries `X-Svc-Intelligence-Mode` (spec §Intelligence modes,

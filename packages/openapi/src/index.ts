@@ -28,10 +28,9 @@ export {
   type SessionAssurance,
   adminOnly,
   bearer,
-  defineRoute,
   jsonResponse,
-  pathParamNames,
   publicAccess,
   session,
   unsafeMethods,
 } from './route-descriptor.js';
+export { defineRoute, pathParamNames } from './define-route.js';

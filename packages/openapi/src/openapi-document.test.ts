@@ -2,7 +2,8 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { errorResponseSchema } from './error-schemas.js';
 import { buildOpenApiDocument } from './openapi-document.js';
-import { adminOnly, bearer, defineRoute, publicAccess, session } from './route-descriptor.js';
+import { defineRoute } from './define-route.js';
+import { adminOnly, bearer, publicAccess, session } from './route-descriptor.js';
 import { documentedOperations, openApiProblems, schemaValidator, servedOperations } from './test/index.js';
 
 const createThing = defineRoute({

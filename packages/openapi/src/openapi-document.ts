@@ -9,7 +9,8 @@ import {
 } from './error-schemas.js';
 import { type JsonSchema, SchemaConverter } from './json-schema.js';
 import type { OpenApiDocument, OpenApiOperation, OpenApiParameter, OpenApiReference, OpenApiResponse } from './openapi-types.js';
-import { type ErrorFormat, type ErrorStatus, type ObjectSchemaLike, type RouteDescriptor, pathParamNames, unsafeMethods } from './route-descriptor.js';
+import { pathParamNames } from './define-route.js';
+import { type ErrorFormat, type ErrorStatus, type ObjectSchemaLike, type RouteDescriptor, unsafeMethods } from './route-descriptor.js';
 
 export interface OpenApiOptions {
   readonly title: string;
@@ -33,10 +34,37 @@ const optionalTypes = new Set(['optional', 'exact_optional', 'nullish']);
 
 const ref = (section: string, name: string): OpenApiReference => ({ $ref: `#/components/${section}/${name}` });
 
-/** Builds the OpenAPI 3.1 document of an app's routes, in registration order. */
-export function buildOpenApiDocument(routes: readonly RouteDescriptor[], options: OpenApiOptions): OpenApiBuild {
-  const converter = new SchemaConverter();
-  const document: OpenApiDocument = {
+type ErrorResponder = (format: ErrorFormat, status: ErrorStatus | 'default') => OpenApiReference;
+
+/** How callers authenticate: API keys always, the key header and dashboard sessions when the app has them. */
+function securitySchemes(options: OpenApiOptions): OpenApiDocument['components']['securitySchemes'] {
+  return {
+    bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: `Authorization: Bearer <key>`.' },
+    ...(options.apiKeyHeader
+      ? { apiKeyAuth: { type: 'apiKey' as const, in: 'header' as const, name: options.apiKeyHeader, description: `An API key in \`${options.apiKeyHeader}\`.` } }
+      : {}),
+    ...(options.session
+      ? {
+          sessionCookie: {
+            type: 'apiKey' as const,
+            in: 'cookie' as const,
+            name: options.session.cookieName,
+            description: 'A dashboard session (passkey sign-in), set HttpOnly by `POST /v1/auth/login/complete`. State-changing requests need its CSRF token in `x-csrf-token`.',
+          },
+          sessionToken: {
+            type: 'http' as const,
+            scheme: 'bearer' as const,
+            bearerFormat: 'dashboard session token',
+            description: 'A dashboard session token as `Authorization: Bearer <token>` (no CSRF token needed). API keys are refused here.',
+          },
+        }
+      : {}),
+  };
+}
+
+/** The document before any operation: info, the shared error headers and the security schemes. */
+function emptyDocument(options: OpenApiOptions, converter: SchemaConverter): OpenApiDocument {
+  return {
     openapi: '3.1.0',
     info: { title: options.title, version: options.version, ...(options.description ? { description: options.description } : {}) },
     tags: [],
@@ -48,35 +76,18 @@ export function buildOpenApiDocument(routes: readonly RouteDescriptor[], options
         XErrorId: { description: 'Identifies this error occurrence (quote it when reporting a problem).', required: true, schema: { type: 'string' } },
         RetryAfter: { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 1 } },
       },
-      securitySchemes: {
-        bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: `Authorization: Bearer <key>`.' },
-        ...(options.apiKeyHeader
-          ? { apiKeyAuth: { type: 'apiKey' as const, in: 'header' as const, name: options.apiKeyHeader, description: `An API key in \`${options.apiKeyHeader}\`.` } }
-          : {}),
-        ...(options.session
-          ? {
-              sessionCookie: {
-                type: 'apiKey' as const,
-                in: 'cookie' as const,
-                name: options.session.cookieName,
-                description: 'A dashboard session (passkey sign-in), set HttpOnly by `POST /v1/auth/login/complete`. State-changing requests need its CSRF token in `x-csrf-token`.',
-              },
-              sessionToken: {
-                type: 'http' as const,
-                scheme: 'bearer' as const,
-                bearerFormat: 'dashboard session token',
-                description: 'A dashboard session token as `Authorization: Bearer <token>` (no CSRF token needed). API keys are refused here.',
-              },
-            }
-          : {}),
-      },
+      securitySchemes: securitySchemes(options),
     },
   };
+}
+
+/** The error response of a format and status, added to the components on first use. */
+function errorResponder(document: OpenApiDocument, converter: SchemaConverter): ErrorResponder {
   const errorBodies: Record<ErrorFormat, () => JsonSchema> = {
     openai: () => converter.convert(errorResponseSchema, { Error: errorObjectSchema }),
     anthropic: () => converter.convert(anthropicErrorResponseSchema),
   };
-  const errorResponse = (format: ErrorFormat, status: ErrorStatus | 'default'): OpenApiReference => {
+  return (format, status) => {
     const prefix = errorComponentPrefix[format];
     const name = `${prefix}${status === 'default' ? 'Default' : status}`;
     const schemas = document.components.schemas;
@@ -91,19 +102,30 @@ export function buildOpenApiDocument(routes: readonly RouteDescriptor[], options
     };
     return ref('responses', name);
   };
+}
 
+/** Adds the route's tags the document does not list yet, with their descriptions. */
+function addTags(document: OpenApiDocument, route: RouteDescriptor, options: OpenApiOptions): void {
+  for (const tag of route.tags) {
+    if (!document.tags.some((known) => known.name === tag)) {
+      const description = options.tags?.[tag];
+      document.tags.push({ name: tag, ...(description ? { description } : {}) });
+    }
+  }
+}
+
+/** Builds the OpenAPI 3.1 document of an app's routes, in registration order. */
+export function buildOpenApiDocument(routes: readonly RouteDescriptor[], options: OpenApiOptions): OpenApiBuild {
+  const converter = new SchemaConverter();
+  const document = emptyDocument(options, converter);
+  const errorResponse = errorResponder(document, converter);
   const seen = new Set<string>();
   for (const route of routes) {
     const key = `${route.method.toUpperCase()} ${route.path}`;
     if (seen.has(key) || seen.has(route.operationId)) throw new Error(`Two routes declare ${seen.has(key) ? key : `operationId ${route.operationId}`}.`);
     seen.add(key);
     seen.add(route.operationId);
-    for (const tag of route.tags) {
-      if (!document.tags.some((known) => known.name === tag)) {
-        const description = options.tags?.[tag];
-        document.tags.push({ name: tag, ...(description ? { description } : {}) });
-      }
-    }
+    addTags(document, route, options);
     document.paths[route.path] = { ...document.paths[route.path], [route.method]: operation(route, converter, document, options, errorResponse) };
   }
   Object.assign(document.components.schemas, converter.definitions);
@@ -115,7 +137,7 @@ function operation(
   converter: SchemaConverter,
   document: OpenApiDocument,
   options: OpenApiOptions,
-  errorResponse: (format: ErrorFormat, status: ErrorStatus | 'default') => OpenApiReference,
+  errorResponse: ErrorResponder,
 ): OpenApiOperation {
   const description = [route.deprecation ? deprecationNotice(route.deprecation) : '', route.description ?? '', authSentence(route)].filter(Boolean).join('\n\n');
   const out: OpenApiOperation = {

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { bearer, defineRoute, pathParamNames } from './route-descriptor.js';
+import { defineRoute, pathParamNames } from './define-route.js';
+import { bearer } from './route-descriptor.js';
 
 const base = {
   method: 'get',

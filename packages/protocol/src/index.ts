@@ -9,3 +9,4 @@ export * from './voice/index.js';
 export type { AudioUpload } from './shared/multipart-fields.js';
 export { issuePath, issueToError } from './shared/issue-to-error.js';
 export { applyLegacyHeaders, legacyHeaderKeys } from './shared/legacy-headers.js';
+export { type MemoryWireSource, memoryToWire } from './shared/encode-memory.js';

@@ -96,6 +96,42 @@ export interface ProviderRegistry {
 
 const providerIdPattern = /^[a-z0-9][a-z0-9_-]*$/;
 
+type Transport = { http: HttpClient };
+
+/** The Vertex adapter; a token minted by the configured function joins the registry's secrets. */
+function vertexProvider(vertex: VertexConfig, secrets: SecretSet, transport: Transport): Provider {
+  const { project, location, accessToken: configured, baseUrl } = vertex;
+  // A minted token is a secret from the moment it exists.
+  const accessToken =
+    typeof configured === 'string'
+      ? configured
+      : async () => {
+          const token = await configured();
+          secrets.add(token);
+          return token;
+        };
+  return createVertexProvider({ project, location, accessToken, ...(baseUrl ? { baseUrl } : {}), ...transport });
+}
+
+/** An OpenAI-compatible vendor's adapter; undefined for a known vendor configured without keys or URL (skipped). */
+function compatibleProvider(entry: CompatibleProviderConfig, transport: Transport): Provider | undefined {
+  if (!providerIdPattern.test(entry.id)) {
+    throw new Error(`Provider id '${entry.id}' is invalid: use lowercase letters, digits, '-' or '_'.`);
+  }
+  // Object.hasOwn: a vendor id like `constructor` must not match the prototype.
+  const known = Object.hasOwn(compatibleVendors, entry.id) ? compatibleVendors[entry.id] : undefined;
+  const baseUrl = entry.baseUrl ?? known?.baseUrl;
+  if (baseUrl === undefined) {
+    throw new Error(
+      `Provider '${entry.id}' needs a baseUrl: it is not a known OpenAI-compatible vendor (${Object.keys(compatibleVendors).join(', ')}).`,
+    );
+  }
+  const apiKeys = entry.apiKeys ?? [];
+  if (apiKeys.length === 0 && entry.baseUrl === undefined && known?.keyless !== true) return undefined;
+  const compatibility = known?.compatibility === undefined ? entry.compatibility : { ...known.compatibility, ...entry.compatibility };
+  return createOpenAIProvider({ id: entry.id, apiKeys, baseUrl, ...transport, compatibility });
+}
+
 /**
  * Builds every configured provider once, at start. Throws (with a message naming the provider)
  * on configuration that can never work: an unknown compatible vendor without a base URL, a
@@ -128,36 +164,11 @@ export function createProviderRegistry(config: ProviderRegistryConfig): Provider
     const settings = { region, ...(credentials ? { credentials } : {}), ...(apiKeys ? { apiKeys } : {}), ...(baseUrl ? { baseUrl } : {}), ...transport };
     add(createBedrockProvider(settings), bedrockPoolKeys(settings));
   }
-  if (config.vertex) {
-    const { project, location, accessToken: configured, baseUrl } = config.vertex;
-    // A minted token is a secret from the moment it exists.
-    const accessToken =
-      typeof configured === 'string'
-        ? configured
-        : async () => {
-            const token = await configured();
-            secrets.add(token);
-            return token;
-          };
-    add(createVertexProvider({ project, location, accessToken, ...(baseUrl ? { baseUrl } : {}), ...transport }));
-  }
+  if (config.vertex) add(vertexProvider(config.vertex, secrets, transport));
 
   for (const entry of config.compatible ?? []) {
-    if (!providerIdPattern.test(entry.id)) {
-      throw new Error(`Provider id '${entry.id}' is invalid: use lowercase letters, digits, '-' or '_'.`);
-    }
-    // Object.hasOwn: a vendor id like `constructor` must not match the prototype.
-    const known = Object.hasOwn(compatibleVendors, entry.id) ? compatibleVendors[entry.id] : undefined;
-    const baseUrl = entry.baseUrl ?? known?.baseUrl;
-    if (baseUrl === undefined) {
-      throw new Error(
-        `Provider '${entry.id}' needs a baseUrl: it is not a known OpenAI-compatible vendor (${Object.keys(compatibleVendors).join(', ')}).`,
-      );
-    }
-    const apiKeys = entry.apiKeys ?? [];
-    if (apiKeys.length === 0 && entry.baseUrl === undefined && known?.keyless !== true) continue;
-    const compatibility = known?.compatibility === undefined ? entry.compatibility : { ...known.compatibility, ...entry.compatibility };
-    add(createOpenAIProvider({ id: entry.id, apiKeys, baseUrl, ...transport, compatibility }), apiKeys);
+    const compatible = compatibleProvider(entry, transport);
+    if (compatible) add(compatible, entry.apiKeys ?? []);
   }
 
   if (config.mock?.enabled) add(createMockProvider({ latencyMs: config.mock.latencyMs, tokensPerSecond: config.mock.tokensPerSecond }));

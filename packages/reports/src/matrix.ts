@@ -89,6 +89,42 @@ function status(reasons: readonly StatusReason[]): ModelStatus {
   return 'healthy';
 }
 
+/** One model's row: its catalog facts, its breaker, its window's figures and the status they give. */
+function matrixRow(m: ModelInfo, breaker: BreakerView | undefined, figures: OutcomeStats | undefined, settings: MatrixSettings): MatrixModel {
+  const decisions = figures?.decisions ?? 0;
+  const successRate = figures ? ratio(figures.succeeded, figures.succeeded + figures.failed) : null;
+  const reasons: StatusReason[] = [];
+  if (breaker?.state === 'open') reasons.push('breaker_open');
+  if (breaker?.state === 'half_open') reasons.push('breaker_half_open');
+  if (decisions < settings.minDecisions) reasons.push('too_few_decisions');
+  else if (successRate !== null && successRate < settings.minSuccessRate) reasons.push('success_rate_below_threshold');
+  return {
+    id: m.id,
+    provider: m.provider,
+    family: m.family,
+    tier: m.tier,
+    capabilities: Object.fromEntries(capabilityColumns.map((c) => [c, m.capabilities.includes(c)])) as Record<Capability, boolean>,
+    context_window: m.contextWindow,
+    max_output_tokens: m.maxOutputTokens,
+    input_price_per_mtok: m.inputPricePerMTok,
+    output_price_per_mtok: m.outputPricePerMTok,
+    free: m.free,
+    open_weight: m.openWeight,
+    safety_critical: m.safetyCritical === true,
+    breaker: {
+      state: breaker?.state ?? 'closed',
+      consecutive_failures: breaker?.consecutiveFailures ?? 0,
+      opened_at: iso(breaker?.openedAt ?? null),
+      next_probe_at: iso(breaker?.nextProbeAt ?? null),
+    },
+    decisions,
+    success_rate: successRate,
+    p50_latency_ms: figures?.latencyP50Ms ?? null,
+    status: status(reasons),
+    reasons,
+  };
+}
+
 /** Joins the chat models of the catalog with their breakers and their decisions of the window. */
 export function capabilityMatrix(
   models: readonly ModelInfo[],
@@ -101,42 +137,7 @@ export function capabilityMatrix(
   const statsOf = new Map(stats.map((s) => [s.model, s]));
   const rows = models
     .filter((m) => m.kind === 'chat')
-    .map((m): MatrixModel => {
-      const breaker = breakerOf.get(m.id);
-      const figures = statsOf.get(m.id);
-      const decisions = figures?.decisions ?? 0;
-      const successRate = figures ? ratio(figures.succeeded, figures.succeeded + figures.failed) : null;
-      const reasons: StatusReason[] = [];
-      if (breaker?.state === 'open') reasons.push('breaker_open');
-      if (breaker?.state === 'half_open') reasons.push('breaker_half_open');
-      if (decisions < settings.minDecisions) reasons.push('too_few_decisions');
-      else if (successRate !== null && successRate < settings.minSuccessRate) reasons.push('success_rate_below_threshold');
-      return {
-        id: m.id,
-        provider: m.provider,
-        family: m.family,
-        tier: m.tier,
-        capabilities: Object.fromEntries(capabilityColumns.map((c) => [c, m.capabilities.includes(c)])) as Record<Capability, boolean>,
-        context_window: m.contextWindow,
-        max_output_tokens: m.maxOutputTokens,
-        input_price_per_mtok: m.inputPricePerMTok,
-        output_price_per_mtok: m.outputPricePerMTok,
-        free: m.free,
-        open_weight: m.openWeight,
-        safety_critical: m.safetyCritical === true,
-        breaker: {
-          state: breaker?.state ?? 'closed',
-          consecutive_failures: breaker?.consecutiveFailures ?? 0,
-          opened_at: iso(breaker?.openedAt ?? null),
-          next_probe_at: iso(breaker?.nextProbeAt ?? null),
-        },
-        decisions,
-        success_rate: successRate,
-        p50_latency_ms: figures?.latencyP50Ms ?? null,
-        status: status(reasons),
-        reasons,
-      };
-    });
+    .map((m) => matrixRow(m, breakerOf.get(m.id), statsOf.get(m.id), settings));
   const count = (s: ModelStatus) => rows.filter((r) => r.status === s).length;
   return {
     refreshed_at: now.toISOString(),

@@ -45,6 +45,125 @@ export interface HedgeResult<T> {
 
 type Attempt<T> = (signal: AbortSignal) => Promise<T>;
 
+type Side = 'primary' | 'secondary';
+
+const otherSide = (side: Side): Side => (side === 'primary' ? 'secondary' : 'primary');
+
+/** The state of one {@link hedge} call: which attempts run, which failed, whether the race is decided. */
+class HedgeRace<T> {
+  readonly #attempts: Record<Side, Attempt<T>>;
+  readonly #options: HedgeOptions<T>;
+  readonly #resolve: (result: HedgeResult<T>) => void;
+  readonly #reject: (reason: unknown) => void;
+  readonly #controllers = { primary: new AbortController(), secondary: new AbortController() };
+  readonly #running = { primary: false, secondary: false };
+  readonly #failed: { primary?: { error: unknown }; secondary?: { error: unknown } } = {};
+  #secondaryStarted = false;
+  #settled = false;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(attempts: Record<Side, Attempt<T>>, options: HedgeOptions<T>, settle: { resolve: (result: HedgeResult<T>) => void; reject: (reason: unknown) => void }) {
+    this.#attempts = attempts;
+    this.#options = options;
+    this.#resolve = settle.resolve;
+    this.#reject = settle.reject;
+  }
+
+  /** Starts the primary, and the timer that starts the secondary after `delayMs`. */
+  start(): void {
+    this.#options.signal?.addEventListener('abort', this.#onAbort, { once: true });
+    this.#run('primary');
+    if (this.#settled || this.#secondaryStarted || !Number.isFinite(this.#options.delayMs)) return;
+    this.#timer = setTimeout(
+      () => {
+        if (this.#settled || this.#secondaryStarted) return;
+        if (this.#options.stats !== undefined) this.#options.stats.fired++;
+        this.#startSecondary();
+      },
+      Math.max(0, this.#options.delayMs),
+    );
+  }
+
+  #cancel(which: Side, reason: unknown): void {
+    if (!this.#running[which]) return;
+    this.#running[which] = false;
+    this.#controllers[which].abort(reason);
+    if (this.#options.stats !== undefined) this.#options.stats.cancelled++;
+  }
+
+  #settle(finish: () => void): void {
+    this.#settled = true;
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#options.signal?.removeEventListener('abort', this.#onAbort);
+    finish();
+  }
+
+  readonly #onAbort = (): void => {
+    if (this.#settled) return;
+    const reason: unknown = this.#options.signal?.reason;
+    this.#cancel('primary', reason);
+    this.#cancel('secondary', reason);
+    this.#settle(() => this.#reject(reason));
+  };
+
+  #run(which: Side): void {
+    this.#running[which] = true;
+    let attempt: Promise<T>;
+    try {
+      attempt = this.#attempts[which](this.#controllers[which].signal);
+    } catch (error) {
+      attempt = Promise.reject(error);
+    }
+    attempt.then(
+      (value) => this.#succeeded(which, value),
+      (error: unknown) => this.#failedWith(which, error),
+    );
+  }
+
+  #succeeded(which: Side, value: T): void {
+    this.#running[which] = false;
+    if (this.#settled) {
+      this.#options.dispose?.(value);
+      return;
+    }
+    this.#cancel(otherSide(which), new DOMException('The other hedged attempt won.', 'AbortError'));
+    if (which === 'secondary' && this.#options.stats !== undefined) this.#options.stats.secondaryWins++;
+    this.#settle(() => this.#resolve({ value, winner: which, secondaryStarted: this.#secondaryStarted }));
+  }
+
+  #failedWith(which: Side, error: unknown): void {
+    const wasRunning = this.#running[which];
+    this.#running[which] = false;
+    // A cancelled loser's rejection is expected; the race is already decided.
+    if (this.#settled || !wasRunning) return;
+    this.#failed[which] = { error };
+    if (which === 'secondary') {
+      if (this.#failed.primary !== undefined) this.#bothFailed(this.#failed.primary.error);
+      return;
+    }
+    const fallBackOn = this.#options.fallBackOn ?? (() => true);
+    if (!fallBackOn(error)) {
+      this.#cancel('secondary', error);
+      this.#settle(() => this.#reject(error));
+    } else if (!this.#secondaryStarted) {
+      this.#startSecondary();
+    } else if (this.#failed.secondary !== undefined) {
+      this.#bothFailed(error);
+    }
+  }
+
+  #bothFailed(primaryError: unknown): void {
+    if (this.#options.stats !== undefined) this.#options.stats.bothFailed++;
+    this.#settle(() => this.#reject(primaryError));
+  }
+
+  #startSecondary(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#secondaryStarted = true;
+    this.#run('secondary');
+  }
+}
+
 /**
  * Races a primary against a secondary started after `delayMs` (or at once when the primary fails
  * first). Resolves with the first success and aborts the other attempt; rejects with the
@@ -54,104 +173,12 @@ type Attempt<T> = (signal: AbortSignal) => Promise<T>;
  * first event (the attempt resolves with the opened stream).
  */
 export function hedge<T>(primary: Attempt<T>, secondary: Attempt<T>, options: HedgeOptions<T>): Promise<HedgeResult<T>> {
-  const { signal, stats, dispose } = options;
-  const fallBackOn = options.fallBackOn ?? (() => true);
-  if (stats !== undefined) stats.requests++;
-
+  if (options.stats !== undefined) options.stats.requests++;
   return new Promise<HedgeResult<T>>((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
+    if (options.signal?.aborted) {
+      reject(options.signal.reason);
       return;
     }
-    const controllers = { primary: new AbortController(), secondary: new AbortController() };
-    const running = { primary: false, secondary: false };
-    const failed: { primary?: { error: unknown }; secondary?: { error: unknown } } = {};
-    let secondaryStarted = false;
-    let settled = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-
-    const cancel = (which: 'primary' | 'secondary', reason: unknown): void => {
-      if (!running[which]) return;
-      running[which] = false;
-      controllers[which].abort(reason);
-      if (stats !== undefined) stats.cancelled++;
-    };
-    const settle = (finish: () => void): void => {
-      settled = true;
-      if (timer !== undefined) clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      finish();
-    };
-    const onAbort = (): void => {
-      if (settled) return;
-      const reason: unknown = signal?.reason;
-      cancel('primary', reason);
-      cancel('secondary', reason);
-      settle(() => reject(reason));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-
-    const run = (which: 'primary' | 'secondary'): void => {
-      running[which] = true;
-      const other = which === 'primary' ? 'secondary' : 'primary';
-      let attempt: Promise<T>;
-      try {
-        attempt = (which === 'primary' ? primary : secondary)(controllers[which].signal);
-      } catch (error) {
-        attempt = Promise.reject(error);
-      }
-      attempt.then(
-        (value) => {
-          running[which] = false;
-          if (settled) {
-            dispose?.(value);
-            return;
-          }
-          cancel(other, new DOMException('The other hedged attempt won.', 'AbortError'));
-          if (which === 'secondary' && stats !== undefined) stats.secondaryWins++;
-          settle(() => resolve({ value, winner: which, secondaryStarted }));
-        },
-        (error: unknown) => {
-          const wasRunning = running[which];
-          running[which] = false;
-          // A cancelled loser's rejection is expected; the race is already decided.
-          if (settled || !wasRunning) return;
-          failed[which] = { error };
-          if (which === 'primary') {
-            if (!fallBackOn(error)) {
-              cancel('secondary', error);
-              settle(() => reject(error));
-            } else if (!secondaryStarted) {
-              startSecondary();
-            } else if (failed.secondary !== undefined) {
-              bothFailed(error);
-            }
-          } else if (failed.primary !== undefined) {
-            bothFailed(failed.primary.error);
-          }
-        },
-      );
-    };
-    const bothFailed = (primaryError: unknown): void => {
-      if (stats !== undefined) stats.bothFailed++;
-      settle(() => reject(primaryError));
-    };
-    const startSecondary = (): void => {
-      if (timer !== undefined) clearTimeout(timer);
-      secondaryStarted = true;
-      run('secondary');
-    };
-
-    run('primary');
-    if (!settled && !secondaryStarted && Number.isFinite(options.delayMs)) {
-      timer = setTimeout(
-        () => {
-          if (settled || secondaryStarted) return;
-          if (stats !== undefined) stats.fired++;
-          startSecondary();
-        },
-        Math.max(0, options.delayMs),
-      );
-    }
+    new HedgeRace({ primary, secondary }, options, { resolve, reject }).start();
   });
 }

@@ -119,6 +119,53 @@ const REQUEST_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 const OVERHEAD_BUCKETS = [0.00001, 0.000025, 0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1];
 const FIRST_TOKEN_BUCKETS = [0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1, 1.5, 2, 3, 5, 10, 20, 30];
 
+/** Each model's series, bound once on its first request (a map lookup afterwards). */
+function seriesByModel(families: Pick<Metrics, 'tokens' | 'costUsd' | 'savingsUsd' | 'providerDuration' | 'timeToFirstToken'>): Metrics['model'] {
+  const { tokens, costUsd, savingsUsd, providerDuration, timeToFirstToken } = families;
+  const models = new Map<string, ModelSeries>();
+  return (provider, id) => {
+    let bound = models.get(id);
+    if (!bound) {
+      bound = {
+        promptTokens: tokens.series('prompt', id, provider),
+        completionTokens: tokens.series('completion', id, provider),
+        costUsd: costUsd.series(id, provider),
+        savingsUsd: savingsUsd.series(id, provider),
+        providerOk: providerDuration.series(provider, id, 'ok'),
+        providerError: providerDuration.series(provider, id, 'error'),
+        providerSkipped: providerDuration.series(provider, id, 'skipped'),
+        timeToFirstToken: timeToFirstToken.series(provider, id),
+      };
+      models.set(id, bound);
+    }
+    return bound;
+  };
+}
+
+/** The realtime voice sessions' gauge and counters. */
+function realtimeMetrics(prefix: string, registers: Registry[]): Pick<Metrics, 'realtimeSessions' | 'realtimeSessionMinutes' | 'realtimeSessionsClosed'> {
+  return {
+    realtimeSessions: new Gauge({
+      name: `${prefix}realtime_sessions_open`,
+      help: 'Realtime voice sessions open on this instance.',
+      labelNames: ['provider', 'model'] as const,
+      registers,
+    }),
+    realtimeSessionMinutes: new Counter({
+      name: `${prefix}realtime_session_minutes_total`,
+      help: 'Billed minutes of ended realtime voice sessions (every started minute).',
+      labelNames: ['provider', 'model'] as const,
+      registers,
+    }),
+    realtimeSessionsClosed: new Counter({
+      name: `${prefix}realtime_sessions_closed_total`,
+      help: 'Ended realtime voice sessions by who or what ended them.',
+      labelNames: ['reason'] as const,
+      registers,
+    }),
+  };
+}
+
 /** Creates the metric set on a fresh registry. Nothing is global; nothing runs until scraped. */
 export function createMetrics(options: MetricsOptions = {}): Metrics {
   const prefix = options.prefix ?? 'svc_';
@@ -135,7 +182,6 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
   const tokens = counter('tokens_total', 'Tokens billed, by direction.', ['direction', 'model', 'provider']);
   const costUsd = counter('cost_usd_total', 'Cost at catalog prices in US dollars.', ['model', 'provider']);
   const savingsUsd = counter('savings_usd_total', 'Savings against the baseline model in US dollars.', ['model', 'provider']);
-  const models = new Map<string, ModelSeries>();
   const sources: LiveSources = {};
   watchLive(prefix, registers, sources);
 
@@ -159,44 +205,11 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
       labelNames: ['provider', 'model'] as const,
       registers,
     }),
-    model(provider, id) {
-      let bound = models.get(id);
-      if (!bound) {
-        bound = {
-          promptTokens: tokens.series('prompt', id, provider),
-          completionTokens: tokens.series('completion', id, provider),
-          costUsd: costUsd.series(id, provider),
-          savingsUsd: savingsUsd.series(id, provider),
-          providerOk: providerDuration.series(provider, id, 'ok'),
-          providerError: providerDuration.series(provider, id, 'error'),
-          providerSkipped: providerDuration.series(provider, id, 'skipped'),
-          timeToFirstToken: timeToFirstToken.series(provider, id),
-        };
-        models.set(id, bound);
-      }
-      return bound;
-    },
+    model: seriesByModel({ tokens, costUsd, savingsUsd, providerDuration, timeToFirstToken }),
     watch(next) {
       Object.assign(sources, next);
     },
-    realtimeSessions: new Gauge({
-      name: `${prefix}realtime_sessions_open`,
-      help: 'Realtime voice sessions open on this instance.',
-      labelNames: ['provider', 'model'] as const,
-      registers,
-    }),
-    realtimeSessionMinutes: new Counter({
-      name: `${prefix}realtime_session_minutes_total`,
-      help: 'Billed minutes of ended realtime voice sessions (every started minute).',
-      labelNames: ['provider', 'model'] as const,
-      registers,
-    }),
-    realtimeSessionsClosed: new Counter({
-      name: `${prefix}realtime_sessions_closed_total`,
-      help: 'Ended realtime voice sessions by who or what ended them.',
-      labelNames: ['reason'] as const,
-      registers,
-    }),
+    ...realtimeMetrics(prefix, registers),
     metrics: () => registry.metrics(),
     contentType: prometheusContentType,
   };

@@ -12,8 +12,83 @@ export interface KeysPageProps {
   created?: { id: string; secret: string };
 }
 
-export function KeysPage(props: KeysPageProps) {
+/** Every key in view, with a revoke button on the active ones. */
+function KeysTable(props: KeysPageProps) {
   const orgName = (id: string) => props.orgs.find((o) => o.id === id)?.name ?? props.org?.name ?? id;
+  return (
+    <table data-testid="keys">
+      <thead>
+        <tr>
+          <th>Name</th>
+          <th>Key</th>
+          {props.org ? null : <th>Organisation</th>}
+          <th>Status</th>
+          <th>Created</th>
+          <th>Expires</th>
+          <th />
+        </tr>
+      </thead>
+      <tbody>
+        {props.keys.map((k) => (
+          <tr data-key-id={k.id}>
+            <td>{k.name ?? '–'}</td>
+            <td>
+              <code>{k.keyPrefix}…</code>
+            </td>
+            {props.org ? null : <td>{orgName(k.orgId)}</td>}
+            <td>
+              <span class={`pill ${k.status === 'active' ? 'ok' : 'bad'}`}>{k.status}</span>
+            </td>
+            <td>{when(k.createdAt)}</td>
+            <td>{k.expiresAt ? when(k.expiresAt) : 'never'}</td>
+            <td>
+              {k.status === 'active' ? (
+                <form method="post" action={`/dashboard/keys/${k.id}/revoke`} class="inline">
+                  <input type="hidden" name="_csrf" value={props.csrf} />
+                  <button type="submit" class="danger" data-testid={`revoke-${k.id}`}>
+                    Revoke
+                  </button>
+                </form>
+              ) : null}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** Issues a key in the organisation in view (admins pick one). */
+function CreateKeyForm(props: Pick<KeysPageProps, 'org' | 'orgs' | 'csrf'>) {
+  return (
+    <form method="post" action="/dashboard/keys" class="panel">
+      <input type="hidden" name="_csrf" value={props.csrf} />
+      {props.orgs.length > 0 ? (
+        <>
+          <label for="org_id">Organisation</label>
+          <select id="org_id" name="org_id">
+            {props.orgs.map((o) => (
+              <option value={o.id} selected={o.id === props.org?.id}>
+                {o.name}
+              </option>
+            ))}
+          </select>
+        </>
+      ) : (
+        <input type="hidden" name="org_id" value={props.org?.id ?? ''} />
+      )}
+      <label for="key-name">Name</label>
+      <input id="key-name" name="name" type="text" maxlength={100} placeholder="e.g. backend production" />
+      <label for="expires">Expires in days (empty: never)</label>
+      <input id="expires" name="expires_in_days" type="number" min={1} max={3650} />
+      <button type="submit" data-testid="create-key">
+        Create key
+      </button>
+    </form>
+  );
+}
+
+export function KeysPage(props: KeysPageProps) {
   return (
     <>
       {props.created ? (
@@ -24,70 +99,9 @@ export function KeysPage(props: KeysPageProps) {
           </p>
         </div>
       ) : null}
-      <table data-testid="keys">
-        <thead>
-          <tr>
-            <th>Name</th>
-            <th>Key</th>
-            {props.org ? null : <th>Organisation</th>}
-            <th>Status</th>
-            <th>Created</th>
-            <th>Expires</th>
-            <th />
-          </tr>
-        </thead>
-        <tbody>
-          {props.keys.map((k) => (
-            <tr data-key-id={k.id}>
-              <td>{k.name ?? '–'}</td>
-              <td>
-                <code>{k.keyPrefix}…</code>
-              </td>
-              {props.org ? null : <td>{orgName(k.orgId)}</td>}
-              <td>
-                <span class={`pill ${k.status === 'active' ? 'ok' : 'bad'}`}>{k.status}</span>
-              </td>
-              <td>{when(k.createdAt)}</td>
-              <td>{k.expiresAt ? when(k.expiresAt) : 'never'}</td>
-              <td>
-                {k.status === 'active' ? (
-                  <form method="post" action={`/dashboard/keys/${k.id}/revoke`} class="inline">
-                    <input type="hidden" name="_csrf" value={props.csrf} />
-                    <button type="submit" class="danger" data-testid={`revoke-${k.id}`}>
-                      Revoke
-                    </button>
-                  </form>
-                ) : null}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <KeysTable {...props} />
       <h2>Create a key</h2>
-      <form method="post" action="/dashboard/keys" class="panel">
-        <input type="hidden" name="_csrf" value={props.csrf} />
-        {props.orgs.length > 0 ? (
-          <>
-            <label for="org_id">Organisation</label>
-            <select id="org_id" name="org_id">
-              {props.orgs.map((o) => (
-                <option value={o.id} selected={o.id === props.org?.id}>
-                  {o.name}
-                </option>
-              ))}
-            </select>
-          </>
-        ) : (
-          <input type="hidden" name="org_id" value={props.org?.id ?? ''} />
-        )}
-        <label for="key-name">Name</label>
-        <input id="key-name" name="name" type="text" maxlength={100} placeholder="e.g. backend production" />
-        <label for="expires">Expires in days (empty: never)</label>
-        <input id="expires" name="expires_in_days" type="number" min={1} max={3650} />
-        <button type="submit" data-testid="create-key">
-          Create key
-        </button>
-      </form>
+      <CreateKeyForm org={props.org} orgs={props.orgs} csrf={props.csrf} />
     </>
   );
 }

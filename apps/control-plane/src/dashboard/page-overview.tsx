@@ -42,10 +42,78 @@ function Toolbar(props: { overview: Overview; org: Organization | undefined; org
   );
 }
 
-export function OverviewPage(props: { overview: Overview; org: Organization | undefined; orgs: Organization[] }) {
-  const { totals, series, diversity, breakers, nextStep, bucket } = props.overview;
-  const labels = series.map((p) => (bucket === 'hour' ? `${p.start.toISOString().slice(11, 16)}` : p.start.toISOString().slice(5, 10)));
+/** The period's totals, one card each. */
+function TotalCards(props: { totals: Overview['totals'] }) {
+  const { totals } = props;
   const savingsShare = totals.baselineCostUsd > 0 ? totals.savingsUsd / totals.baselineCostUsd : null;
+  return (
+    <div class="cards">
+      <Card testid="requests" label="Requests" value={count(totals.requests)} sub={`${count(totals.errors)} errors`} />
+      <Card testid="spend" label="Spend" value={usd(totals.costUsd)} sub={`${count(totals.totalTokens)} tokens`} />
+      <Card testid="savings" label="Savings vs baseline" value={usd(totals.savingsUsd)} sub={`${percent(savingsShare)} of ${usd(totals.baselineCostUsd)}`} />
+      <Card testid="cache-hit-rate" label="Cache hit rate" value={percent(totals.cacheHitRate)} sub={`${count(totals.cacheHits)} hits`} />
+      <Card testid="latency" label="Latency p50 / p95" value={ms(totals.latencyP50Ms)} sub={`p95 ${ms(totals.latencyP95Ms)}`} />
+    </div>
+  );
+}
+
+/** Requests, spend against baseline, cache hit rate and latency over the period. */
+function SeriesCharts(props: { overview: Overview }) {
+  const { series, bucket } = props.overview;
+  const labels = series.map((p) => (bucket === 'hour' ? `${p.start.toISOString().slice(11, 16)}` : p.start.toISOString().slice(5, 10)));
+  return (
+    <div class="grid2">
+      <LineChart title="Requests" labels={labels} series={[{ name: 'requests', color: '#3b5bdb', values: series.map((p) => p.requests) }]} format={(v) => count(Math.round(v))} />
+      <LineChart
+        title="Spend and baseline (USD)"
+        labels={labels}
+        series={[
+          { name: 'spend', color: '#3b5bdb', values: series.map((p) => p.costUsd) },
+          { name: 'baseline', color: '#adb5bd', values: series.map((p) => p.baselineCostUsd) },
+        ]}
+        format={usd}
+      />
+      <LineChart title="Cache hit rate" labels={labels} max={1} series={[{ name: 'hit rate', color: '#2b8a3e', values: series.map((p) => p.cacheHitRate) }]} format={percent} />
+      <LineChart
+        title="Latency"
+        labels={labels}
+        series={[
+          { name: 'p50', color: '#3b5bdb', values: series.map((p) => p.latencyP50Ms) },
+          { name: 'p95', color: '#e8590c', values: series.map((p) => p.latencyP95Ms) },
+        ]}
+        format={ms}
+      />
+    </div>
+  );
+}
+
+function BreakersFigure(props: { breakers: Overview['breakers'] }) {
+  const { breakers } = props;
+  return (
+    <figure class="chart">
+      <figcaption>Circuit breakers</figcaption>
+      {breakers.length === 0 ? <p class="muted">No breaker has seen traffic yet.</p> : null}
+      <table>
+        <tbody>
+          {breakers.map((b) => (
+            <tr>
+              <td>{b.key}</td>
+              <td>
+                <span class={`pill ${b.state === 'closed' ? 'ok' : 'bad'}`}>{b.state}</span>
+              </td>
+              <td class="num">
+                {b.failures} failures / {b.successes} ok
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </figure>
+  );
+}
+
+export function OverviewPage(props: { overview: Overview; org: Organization | undefined; orgs: Organization[] }) {
+  const { diversity, nextStep } = props.overview;
   return (
     <>
       <Toolbar overview={props.overview} org={props.org} orgs={props.orgs} />
@@ -57,59 +125,14 @@ export function OverviewPage(props: { overview: Overview; org: Organization | un
           <strong>Next step: {nextStep.title}.</strong> {nextStep.detail} {nextStep.href ? <a href={nextStep.href}>Go →</a> : null}
         </div>
       ) : null}
-      <div class="cards">
-        <Card testid="requests" label="Requests" value={count(totals.requests)} sub={`${count(totals.errors)} errors`} />
-        <Card testid="spend" label="Spend" value={usd(totals.costUsd)} sub={`${count(totals.totalTokens)} tokens`} />
-        <Card testid="savings" label="Savings vs baseline" value={usd(totals.savingsUsd)} sub={`${percent(savingsShare)} of ${usd(totals.baselineCostUsd)}`} />
-        <Card testid="cache-hit-rate" label="Cache hit rate" value={percent(totals.cacheHitRate)} sub={`${count(totals.cacheHits)} hits`} />
-        <Card testid="latency" label="Latency p50 / p95" value={ms(totals.latencyP50Ms)} sub={`p95 ${ms(totals.latencyP95Ms)}`} />
-      </div>
-      <div class="grid2">
-        <LineChart title="Requests" labels={labels} series={[{ name: 'requests', color: '#3b5bdb', values: series.map((p) => p.requests) }]} format={(v) => count(Math.round(v))} />
-        <LineChart
-          title="Spend and baseline (USD)"
-          labels={labels}
-          series={[
-            { name: 'spend', color: '#3b5bdb', values: series.map((p) => p.costUsd) },
-            { name: 'baseline', color: '#adb5bd', values: series.map((p) => p.baselineCostUsd) },
-          ]}
-          format={usd}
-        />
-        <LineChart title="Cache hit rate" labels={labels} max={1} series={[{ name: 'hit rate', color: '#2b8a3e', values: series.map((p) => p.cacheHitRate) }]} format={percent} />
-        <LineChart
-          title="Latency"
-          labels={labels}
-          series={[
-            { name: 'p50', color: '#3b5bdb', values: series.map((p) => p.latencyP50Ms) },
-            { name: 'p95', color: '#e8590c', values: series.map((p) => p.latencyP95Ms) },
-          ]}
-          format={ms}
-        />
-      </div>
+      <TotalCards totals={props.overview.totals} />
+      <SeriesCharts overview={props.overview} />
       <div class="grid2">
         <ShareBars
           title={`Model shares · entropy ${diversity.entropy_bits.toFixed(2)} bits over ${count(diversity.decisions)} decisions${diversity.alarms.length ? ' · arm collapse!' : ''}`}
           shares={diversity.models.map((m) => ({ label: m.model, share: m.share, detail: `${percent(m.share)} · ${count(m.count)}` }))}
         />
-        <figure class="chart">
-          <figcaption>Circuit breakers</figcaption>
-          {breakers.length === 0 ? <p class="muted">No breaker has seen traffic yet.</p> : null}
-          <table>
-            <tbody>
-              {breakers.map((b) => (
-                <tr>
-                  <td>{b.key}</td>
-                  <td>
-                    <span class={`pill ${b.state === 'closed' ? 'ok' : 'bad'}`}>{b.state}</span>
-                  </td>
-                  <td class="num">
-                    {b.failures} failures / {b.successes} ok
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </figure>
+        <BreakersFigure breakers={props.overview.breakers} />
       </div>
     </>
   );

@@ -1,6 +1,6 @@
 import { defaultKeyScopes, invalidRequest, isGatewayError, notFound, toGatewayError } from '@svc/core';
-import type { RouteRegistry } from '@svc/inference';
-import { type Context, Hono } from 'hono';
+import type { RouteRegistry } from '@svc/http-kit';
+import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
@@ -33,13 +33,8 @@ function optionalNumber(name: string, text: string, integer: boolean): number | 
 export const dashboardOutsideApi =
   'Server-rendered HTML pages and their form posts for browsers: they answer HTML and 303 redirects (to sign in, after a form), authenticate with the session cookie and CSRF form field, and are not API operations. The API they use is /v1/auth/* and the admin API, which are described.';
 
-/**
- * The dashboard: server-rendered pages (Hono JSX, SVG charts) under /dashboard, mounted outside
- * the API description. Pages need a passkey session (AAL2) except sign-in, enrollment and the
- * passkeys page; form posts need the session's CSRF token. Members see and act on their own
- * organisation only; admins on any.
- */
-export function registerDashboard(routes: RouteRegistry<ControlEnv>, deps: ControlPlaneDeps): void {
+/** The pages' Hono app: security headers on every answer, a 64 KiB body limit, errors as an HTML page. */
+function dashboardApp(deps: ControlPlaneDeps): Hono<ControlEnv> {
   const dash = new Hono<ControlEnv>();
   dash.use(async (c, next) => {
     await next();
@@ -55,9 +50,14 @@ export function registerDashboard(routes: RouteRegistry<ControlEnv>, deps: Contr
     return response;
   });
   registerDashboardAssets(dash);
-  const signedIn = requireSession(deps, { onMissing: 'redirect' });
-  const enrolled = requireSession(deps, { aal: 'any', onMissing: 'redirect' });
+  return dash;
+}
 
+type Guard = MiddlewareHandler<ControlEnv>;
+
+/** Sign-in, enrollment, sign-out and the passkeys page (which an enrolling user reaches at AAL1). */
+function registerSessionPages(dash: Hono<ControlEnv>, deps: ControlPlaneDeps, guards: { signedIn: Guard; enrolled: Guard }): void {
+  const { signedIn, enrolled } = guards;
   dash.get('/login', async (c) => {
     if ((await readSession(c, deps))?.session.aal === 'aal2') return c.redirect('/dashboard', 303);
     return page(c, { title: 'Sign in' }, <LoginPage />);
@@ -81,14 +81,10 @@ export function registerDashboard(routes: RouteRegistry<ControlEnv>, deps: Contr
     if (!(await deps.db.passkeys.delete(c.get('dashboard').user.id, c.req.param('id')))) throw notFound(`No passkey '${c.req.param('id')}'.`, 'id');
     return c.redirect('/dashboard/passkeys', 303);
   });
+}
 
-  dash.get('/', signedIn, async (c) => {
-    const { user, session } = c.get('dashboard');
-    const scope = await viewScope(deps, user, c.req.query('org'));
-    const overview = await loadOverview(deps, { orgId: scope.org?.id, range: parseRange(c.req.query('range')), userId: user.id });
-    return page(c, { title: 'Overview', user, csrf: session.csrfToken, active: 'overview', full: true }, <OverviewPage overview={overview} org={scope.org} orgs={scope.orgs} />);
-  });
-
+/** The API keys page, issuing a key (its secret shown once) and revoking one. */
+function registerKeyPages(dash: Hono<ControlEnv>, deps: ControlPlaneDeps, signedIn: Guard): void {
   const keysPage = async (c: Context<ControlEnv>, orgQuery: string | undefined, created?: { id: string; secret: string }) => {
     const { user, session } = c.get('dashboard');
     const scope = await viewScope(deps, user, orgQuery);
@@ -121,6 +117,16 @@ export function registerDashboard(routes: RouteRegistry<ControlEnv>, deps: Contr
     await deps.authenticator.revoke(key.id);
     return c.redirect(user.role === 'admin' ? `/dashboard/keys?org=${key.orgId}` : '/dashboard/keys', 303);
   });
+}
+
+/** The overview and the organisation's limits. */
+function registerOrgPages(dash: Hono<ControlEnv>, deps: ControlPlaneDeps, signedIn: Guard): void {
+  dash.get('/', signedIn, async (c) => {
+    const { user, session } = c.get('dashboard');
+    const scope = await viewScope(deps, user, c.req.query('org'));
+    const overview = await loadOverview(deps, { orgId: scope.org?.id, range: parseRange(c.req.query('range')), userId: user.id });
+    return page(c, { title: 'Overview', user, csrf: session.csrfToken, active: 'overview', full: true }, <OverviewPage overview={overview} org={scope.org} orgs={scope.orgs} />);
+  });
 
   dash.get('/org', signedIn, async (c) => {
     const { user, session } = c.get('dashboard');
@@ -143,7 +149,20 @@ export function registerDashboard(routes: RouteRegistry<ControlEnv>, deps: Contr
     await deps.authenticator.orgChanged(org.id);
     return c.redirect(`/dashboard/org?org=${org.id}`, 303);
   });
-
-  routes.mountOutsideApi('/dashboard', dash, dashboardOutsideApi);
 }
 
+/**
+ * The dashboard: server-rendered pages (Hono JSX, SVG charts) under /dashboard, mounted outside
+ * the API description. Pages need a passkey session (AAL2) except sign-in, enrollment and the
+ * passkeys page; form posts need the session's CSRF token. Members see and act on their own
+ * organisation only; admins on any.
+ */
+export function registerDashboard(routes: RouteRegistry<ControlEnv>, deps: ControlPlaneDeps): void {
+  const dash = dashboardApp(deps);
+  const signedIn = requireSession(deps, { onMissing: 'redirect' });
+  const enrolled = requireSession(deps, { aal: 'any', onMissing: 'redirect' });
+  registerSessionPages(dash, deps, { signedIn, enrolled });
+  registerOrgPages(dash, deps, signedIn);
+  registerKeyPages(dash, deps, signedIn);
+  routes.mountOutsideApi('/dashboard', dash, dashboardOutsideApi);
+}

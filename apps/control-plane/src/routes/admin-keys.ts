@@ -1,11 +1,12 @@
 import { parseScopes } from '@svc/auth';
 import { defaultKeyScopes, invalidRequest, notFound } from '@svc/core';
-import type { RouteRegistry } from '@svc/inference';
+import type { RouteRegistry } from '@svc/http-kit';
 import { adminOnly, defineRoute, jsonResponse } from '@svc/openapi';
+import type { Context } from 'hono';
 import * as v from 'valibot';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
-import { validate } from '../validate.js';
+import { validate } from '@svc/http-kit';
 import { spendQuery } from './admin-params.js';
 import { keyToWire } from './admin-wire.js';
 import { readJson } from '../read-json.js';
@@ -99,41 +100,62 @@ export const revokeKeyRoute = defineRoute({
   errors: [404],
 });
 
-export function registerAdminKeys(routes: RouteRegistry<ControlEnv>, deps: ControlPlaneDeps): void {
-  routes.add(createKeyRoute, async (c) => {
-    const body = validate(createSchema, await readJson(c, deps.maxBodyBytes));
-    const org = await deps.db.orgs.get(body.org_id).catch(() => undefined);
-    if (!org) throw notFound(`No organisation '${body.org_id}'.`, 'org_id');
-    const parsed = body.scopes ? parseScopes(body.scopes) : { scopes: [...defaultKeyScopes] };
-    if ('unknown' in parsed) throw invalidRequest(`Unknown scope '${parsed.unknown}'.`, 'scopes');
-    const expiresAt = body.expires_at ? new Date(body.expires_at) : null;
-    if (expiresAt && expiresAt.getTime() <= Date.now()) throw invalidRequest('expires_at must be in the future.', 'expires_at');
-    const { record, secret } = await deps.authenticator.issue({
-      orgId: org.id,
-      name: body.name ?? null,
-      scopes: parsed.scopes,
-      expiresAt,
-      rpmLimit: body.rpm_limit ?? null,
-      tpmLimit: body.tpm_limit ?? null,
-      monthlyBudgetUsd: body.monthly_budget_usd ?? null,
-    });
-    const wire = keyToWire(record);
-    return c.json(
-      {
-        id: wire.id,
-        key: secret,
-        org_id: wire.org_id,
-        name: wire.name,
-        scopes: wire.scopes,
-        expires_at: wire.expires_at,
-        rpm_limit: wire.rpm_limit,
-        tpm_limit: wire.tpm_limit,
-        monthly_budget_usd: wire.monthly_budget_usd,
-        created_at: wire.created_at,
-      },
-      201,
-    );
+/** POST /v1/admin/keys: the key's secret is in this answer only. */
+async function createKey(c: Context<ControlEnv>, deps: ControlPlaneDeps): Promise<Response> {
+  const body = validate(createSchema, await readJson(c, deps.maxBodyBytes));
+  const org = await deps.db.orgs.get(body.org_id).catch(() => undefined);
+  if (!org) throw notFound(`No organisation '${body.org_id}'.`, 'org_id');
+  const parsed = body.scopes ? parseScopes(body.scopes) : { scopes: [...defaultKeyScopes] };
+  if ('unknown' in parsed) throw invalidRequest(`Unknown scope '${parsed.unknown}'.`, 'scopes');
+  const expiresAt = body.expires_at ? new Date(body.expires_at) : null;
+  if (expiresAt && expiresAt.getTime() <= Date.now()) throw invalidRequest('expires_at must be in the future.', 'expires_at');
+  const { record, secret } = await deps.authenticator.issue({
+    orgId: org.id,
+    name: body.name ?? null,
+    scopes: parsed.scopes,
+    expiresAt,
+    rpmLimit: body.rpm_limit ?? null,
+    tpmLimit: body.tpm_limit ?? null,
+    monthlyBudgetUsd: body.monthly_budget_usd ?? null,
   });
+  const wire = keyToWire(record);
+  return c.json(
+    {
+      id: wire.id,
+      key: secret,
+      org_id: wire.org_id,
+      name: wire.name,
+      scopes: wire.scopes,
+      expires_at: wire.expires_at,
+      rpm_limit: wire.rpm_limit,
+      tpm_limit: wire.tpm_limit,
+      monthly_budget_usd: wire.monthly_budget_usd,
+      created_at: wire.created_at,
+    },
+    201,
+  );
+}
+
+/** GET /v1/admin/keys/{id}/spend: the key's month against its budget. */
+async function keySpend(c: Context<ControlEnv>, deps: ControlPlaneDeps): Promise<Response> {
+  const id = c.req.param('id') ?? '';
+  const key = await deps.db.keys.get(id);
+  if (!key) throw notFound(`No API key '${id}'.`, 'id');
+  const { month } = validate(spendQuery, c.req.query());
+  const spend = await deps.limiter.keySpend({ orgId: key.orgId, id: key.id, monthlyBudgetUsd: key.monthlyBudgetUsd }, month);
+  return c.json({
+    object: 'api_key_spend',
+    key_id: key.id,
+    org_id: key.orgId,
+    month: spend.month,
+    spent_usd: spend.spentUsd,
+    reserved_usd: spend.reservedUsd,
+    monthly_budget_usd: spend.budgetUsd,
+  });
+}
+
+export function registerAdminKeys(routes: RouteRegistry<ControlEnv>, deps: ControlPlaneDeps): void {
+  routes.add(createKeyRoute, (c) => createKey(c, deps));
 
   routes.add(listKeysRoute, async (c) => {
     const { org_id: orgId } = validate(listQuery, c.req.query());
@@ -153,22 +175,7 @@ export function registerAdminKeys(routes: RouteRegistry<ControlEnv>, deps: Contr
     return c.json(keyToWire(record));
   });
 
-  routes.add(keySpendRoute, async (c) => {
-    const id = c.req.param('id') ?? '';
-    const key = await deps.db.keys.get(id);
-    if (!key) throw notFound(`No API key '${id}'.`, 'id');
-    const { month } = validate(spendQuery, c.req.query());
-    const spend = await deps.limiter.keySpend({ orgId: key.orgId, id: key.id, monthlyBudgetUsd: key.monthlyBudgetUsd }, month);
-    return c.json({
-      object: 'api_key_spend',
-      key_id: key.id,
-      org_id: key.orgId,
-      month: spend.month,
-      spent_usd: spend.spentUsd,
-      reserved_usd: spend.reservedUsd,
-      monthly_budget_usd: spend.budgetUsd,
-    });
-  });
+  routes.add(keySpendRoute, (c) => keySpend(c, deps));
 
   routes.add(revokeKeyRoute, async (c) => {
     const record = await deps.authenticator.revoke(c.req.param('id') ?? '');

@@ -1,11 +1,12 @@
 import { notFound } from '@svc/core';
-import { type RouteRegistry, memoryToWire } from '@svc/inference';
+import type { RouteRegistry } from '@svc/http-kit';
+import { memoryToWire } from '@svc/protocol';
 import { endUserSubject } from '@svc/memory';
 import { adminOnly, defineRoute, jsonResponse } from '@svc/openapi';
 import * as v from 'valibot';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
-import { validate } from '../validate.js';
+import { validate } from '@svc/http-kit';
 import { orgIdParam, pathOrg } from './admin-params.js';
 
 const userQuery = v.object({

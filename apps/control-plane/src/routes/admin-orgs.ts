@@ -1,11 +1,11 @@
 import { GatewayError, intelligenceModes, memoryScopeSettings, notFound } from '@svc/core';
 import { DbConflictError } from '@svc/db';
-import type { RouteRegistry } from '@svc/inference';
+import type { RouteRegistry } from '@svc/http-kit';
 import { adminOnly, defineRoute, jsonResponse } from '@svc/openapi';
 import * as v from 'valibot';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
-import { validate } from '../validate.js';
+import { validate } from '@svc/http-kit';
 import { orgParams, spendQuery, pathOrg } from './admin-params.js';
 import { orgToWire } from './admin-wire.js';
 import { readJson } from '../read-json.js';

@@ -1,12 +1,12 @@
 import type { MaskedProviderKey } from '@svc/byok';
 import { notFound } from '@svc/core';
-import type { RouteRegistry } from '@svc/inference';
+import type { RouteRegistry } from '@svc/http-kit';
 import { adminOnly, defineRoute, jsonResponse } from '@svc/openapi';
 import type { Context } from 'hono';
 import * as v from 'valibot';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
-import { validate } from '../validate.js';
+import { validate } from '@svc/http-kit';
 import { orgIdParam, orgParams, pathOrg } from './admin-params.js';
 import { readJson } from '../read-json.js';
 

@@ -1,11 +1,12 @@
 import { notFound } from '@svc/core';
 import type { RoutingDecisionRecord } from '@svc/db';
-import type { RouteRegistry } from '@svc/inference';
+import type { RouteRegistry } from '@svc/http-kit';
 import { type RouteDescriptor, adminOnly, defineRoute, jsonResponse } from '@svc/openapi';
 import * as v from 'valibot';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
-import { integerParam as integer, validate } from '../validate.js';
+import { validate } from '@svc/http-kit';
+import { integerParam as integer } from '../integer-param.js';
 
 /**
  * Admin report query parameters (spec document 2, shared by /decisions, /diversity, /drift,

@@ -1,5 +1,5 @@
 import { driftFeed } from '@svc/reports';
-import type { RouteRegistry } from '@svc/inference';
+import type { RouteRegistry } from '@svc/http-kit';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
 import { parseReportQuery, routingReportRoute } from './admin-routing-decisions.js';

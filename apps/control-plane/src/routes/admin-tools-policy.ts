@@ -1,11 +1,11 @@
 import { invalidRequest } from '@svc/core';
 import { type ToolPolicy, ToolPolicyError, validateToolPolicy } from '@svc/governance';
-import type { RouteRegistry } from '@svc/inference';
+import type { RouteRegistry } from '@svc/http-kit';
 import { adminOnly, defineRoute, jsonResponse } from '@svc/openapi';
 import * as v from 'valibot';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
-import { validate } from '../validate.js';
+import { validate } from '@svc/http-kit';
 import { orgParams, pathOrg } from './admin-params.js';
 import { toolGovernanceTags } from './admin-tools.js';
 import { toolPolicyToWire } from './admin-tools-wire.js';

@@ -1,10 +1,10 @@
 import { notFound } from '@svc/core';
-import type { RouteRegistry } from '@svc/inference';
+import type { RouteRegistry } from '@svc/http-kit';
 import { adminOnly, defineRoute, jsonResponse } from '@svc/openapi';
 import * as v from 'valibot';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
-import { validate } from '../validate.js';
+import { validate } from '@svc/http-kit';
 import { orgIdParam, orgParams, pathOrg } from './admin-params.js';
 import { toolToWire } from './admin-tools-wire.js';
 import { readJson } from '../read-json.js';

@@ -1,12 +1,13 @@
 import { alertSeverities } from '@svc/core';
 import type { AlertRecord } from '@svc/db';
-import type { RouteRegistry } from '@svc/inference';
+import type { RouteRegistry } from '@svc/http-kit';
 import { bearer, defineRoute, jsonResponse } from '@svc/openapi';
 import * as v from 'valibot';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
 import { targetOrg, targetOrgQuery } from '../target-org.js';
-import { integerParam, validate } from '../validate.js';
+import { validate } from '@svc/http-kit';
+import { integerParam } from '../integer-param.js';
 
 /** Hard cap of `limit` (spec document 2 §Limits); larger values are clamped to it. */
 const maxLimit = 1000;

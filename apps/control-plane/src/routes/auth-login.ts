@@ -1,10 +1,10 @@
-import type { RouteRegistry } from '@svc/inference';
+import type { RouteRegistry } from '@svc/http-kit';
 import { defineRoute, jsonResponse, publicAccess } from '@svc/openapi';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
 import { setSessionCookie } from '../session-cookie.js';
 import { checkOrigin } from '../session.js';
-import { validate } from '../validate.js';
+import { validate } from '@svc/http-kit';
 import { loginBeginSchema, loginCompleteSchema, sessionToWire } from './auth-wire.js';
 import { readJson } from '../read-json.js';
 

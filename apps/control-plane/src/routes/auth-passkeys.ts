@@ -1,10 +1,10 @@
 import { notFound } from '@svc/core';
-import type { RouteRegistry } from '@svc/inference';
+import type { RouteRegistry } from '@svc/http-kit';
 import { defineRoute, jsonResponse, session } from '@svc/openapi';
 import * as v from 'valibot';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
-import { validate } from '../validate.js';
+import { validate } from '@svc/http-kit';
 import { passkeyToWire, registrationCompleteSchema } from './auth-wire.js';
 import { readJson } from '../read-json.js';
 

@@ -1,12 +1,12 @@
 import { GatewayError } from '@svc/core';
-import type { RouteRegistry } from '@svc/inference';
+import type { RouteRegistry } from '@svc/http-kit';
 import { defineRoute, jsonResponse, publicAccess, session } from '@svc/openapi';
 import * as v from 'valibot';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
 import { clearSessionCookie, setSessionCookie } from '../session-cookie.js';
 import { checkOrigin } from '../session.js';
-import { validate } from '../validate.js';
+import { validate } from '@svc/http-kit';
 import { sessionToWire } from './auth-wire.js';
 import { readJson } from '../read-json.js';
 

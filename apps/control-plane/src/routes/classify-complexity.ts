@@ -1,11 +1,11 @@
 import { type ChatMessage, type ChatRequest, type TextPart, invalidRequest } from '@svc/core';
-import type { RouteRegistry } from '@svc/inference';
+import type { RouteRegistry } from '@svc/http-kit';
 import { defineRoute, jsonResponse, publicAccess } from '@svc/openapi';
 import { classify, extractFeatures, scalarFeatures } from '@svc/router';
 import * as v from 'valibot';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
-import { validate } from '../validate.js';
+import { validate } from '@svc/http-kit';
 import { readJson } from '../read-json.js';
 
 /**

@@ -1,11 +1,11 @@
 import { requireSameOrg } from '@svc/auth';
 import { authorizationError } from '@svc/core';
-import type { RouteRegistry } from '@svc/inference';
+import type { RouteRegistry } from '@svc/http-kit';
 import { bearer, defineRoute, jsonResponse } from '@svc/openapi';
 import * as v from 'valibot';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
-import { validate } from '../validate.js';
+import { validate } from '@svc/http-kit';
 
 const maxOrgIdChars = 64;
 const purgeQuery = v.object({

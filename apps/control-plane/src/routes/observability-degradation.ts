@@ -1,10 +1,10 @@
-import type { RouteRegistry } from '@svc/inference';
+import type { RouteRegistry } from '@svc/http-kit';
 import { adminOnly, bearer, defineRoute, jsonResponse } from '@svc/openapi';
 import { DEGRADATION_LEVELS, DEGRADATION_SHEDS, type DegradationState } from '@svc/pipeline';
 import * as v from 'valibot';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
-import { validate } from '../validate.js';
+import { validate } from '@svc/http-kit';
 import { readJson } from '../read-json.js';
 
 /** `DegradationUpdate`: the level, and an optional note for the other operators; extra fields are ignored. */

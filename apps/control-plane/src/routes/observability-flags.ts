@@ -1,11 +1,11 @@
 import { notFound } from '@svc/core';
-import type { RouteRegistry } from '@svc/inference';
+import type { RouteRegistry } from '@svc/http-kit';
 import { adminOnly, bearer, defineRoute, jsonResponse } from '@svc/openapi';
 import { FLAG_DESCRIPTIONS, FLAG_KEYS, type FlagState } from '@svc/pipeline';
 import * as v from 'valibot';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
-import { validate } from '../validate.js';
+import { validate } from '@svc/http-kit';
 import { readJson } from '../read-json.js';
 
 /** `PUT /flags/{key}` body; extra fields are ignored. */

@@ -1,4 +1,4 @@
-import type { RouteRegistry } from '@svc/inference';
+import type { RouteRegistry } from '@svc/http-kit';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
 import { latencyWire, spendWire, tokensWire } from './observability-figures.js';

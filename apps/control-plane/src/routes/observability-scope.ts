@@ -2,7 +2,8 @@ import { requireSameOrg } from '@svc/auth';
 import type { Caller } from '@svc/core';
 import { type RouteDescriptor, bearer, defineRoute, jsonResponse } from '@svc/openapi';
 import * as v from 'valibot';
-import { integerParam, validate } from '../validate.js';
+import { validate } from '@svc/http-kit';
+import { integerParam } from '../integer-param.js';
 
 export const DAY_MS = 86_400_000;
 

@@ -1,5 +1,5 @@
 import { GatewayError } from '@svc/core';
-import type { RouteRegistry } from '@svc/inference';
+import type { RouteRegistry } from '@svc/http-kit';
 import { bearer, defineRoute, jsonResponse } from '@svc/openapi';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';

@@ -1,5 +1,5 @@
 import { invalidRequest } from '@svc/core';
-import type { RouteRegistry } from '@svc/inference';
+import type { RouteRegistry } from '@svc/http-kit';
 import { bearer, defineRoute, jsonResponse } from '@svc/openapi';
 import * as v from 'valibot';
 import type { ControlPlaneDeps } from '../deps.js';
@@ -7,7 +7,7 @@ import type { ControlEnv } from '../env.js';
 import { onboardingState, progressToWire } from '../onboarding-progress.js';
 import { onboardingStepIds, onboardingSteps } from '../onboarding-steps.js';
 import { targetOrg, targetOrgQuery } from '../target-org.js';
-import { validate } from '../validate.js';
+import { validate } from '@svc/http-kit';
 import { readJson } from '../read-json.js';
 
 const manualSteps = onboardingSteps.filter((step) => step.completion === 'manual').map((step) => step.id);

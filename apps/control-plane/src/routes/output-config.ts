@@ -1,12 +1,12 @@
 import { type OutputConfig, defaultOutputConfig, invalidRequest, maxReasksLimit, outputVerificationDefaults } from '@svc/core';
 import type { OutputConfigRecord } from '@svc/db';
-import type { RouteRegistry } from '@svc/inference';
+import type { RouteRegistry } from '@svc/http-kit';
 import { bearer, defineRoute, jsonResponse } from '@svc/openapi';
 import * as v from 'valibot';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
 import { targetOrg, targetOrgQuery } from '../target-org.js';
-import { validate } from '../validate.js';
+import { validate } from '@svc/http-kit';
 import { readJson } from '../read-json.js';
 
 /** `UpdateOutputConfigRequest`: any subset of the fields; the others keep their value. Extra fields are ignored. */

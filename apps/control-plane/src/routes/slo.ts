@@ -1,13 +1,13 @@
 import { judgeSlo, sloAlertKey, sloBounds, thresholdAllowed, thresholdRange } from '@svc/alerts';
 import { type SloMetric, invalidRequest, notFound, sloMetrics } from '@svc/core';
 import type { SloRecord } from '@svc/db';
-import type { RouteRegistry } from '@svc/inference';
+import type { RouteRegistry } from '@svc/http-kit';
 import { bearer, defineRoute, jsonResponse } from '@svc/openapi';
 import * as v from 'valibot';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
 import { targetOrg, targetOrgQuery } from '../target-org.js';
-import { validate } from '../validate.js';
+import { validate } from '@svc/http-kit';
 import { sloToWire } from './slo-wire.js';
 import { readJson } from '../read-json.js';
 

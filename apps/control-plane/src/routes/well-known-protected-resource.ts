@@ -1,5 +1,5 @@
 import { scopes } from '@svc/core';
-import type { RouteRegistry } from '@svc/inference';
+import type { RouteRegistry } from '@svc/http-kit';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
 import { type WellKnownDocument, registerWellKnown } from '../public-url.js';

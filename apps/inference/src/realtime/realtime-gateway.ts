@@ -50,15 +50,8 @@ interface Live {
   done: Promise<void>;
 }
 
-/** The realtime endpoint: `GET /v1/voice/realtime` (and `/v1/realtime`, where the openai SDK connects). */
-export function createRealtimeGateway(deps: RealtimeGatewayDeps): RealtimeGateway {
-  const live = new Set<Live>();
-  /** Handshakes between the upgrade request and the relay (authenticating, connecting upstream). */
-  const opening = new Set<Promise<void>>();
-  const headersFor = new WeakMap<IncomingMessage, Record<string, string>>();
-  let stopping = false;
-  const onError = (error: unknown) => deps.logger.warn({ err: error }, 'realtime session: background write failed');
-  const stageDeps: RealtimeDeps = { ...deps, onError };
+/** The WebSocket server that completes accepted handshakes, adding each session's headers to its 101. */
+function upgradeServer(deps: RealtimeGatewayDeps, headersFor: WeakMap<IncomingMessage, Record<string, string>>): WebSocketServer {
   const wss = new WebSocketServer({
     noServer: true,
     clientTracking: false,
@@ -69,6 +62,56 @@ export function createRealtimeGateway(deps: RealtimeGatewayDeps): RealtimeGatewa
   wss.on('headers', (headers, req) => {
     for (const [name, value] of Object.entries(headersFor.get(req) ?? {})) headers.push(`${name}: ${value}`);
   });
+  return wss;
+}
+
+/** Completes the client's handshake and relays the session; a handshake ws refused still owes its bill. */
+function accept(server: { wss: WebSocketServer; deps: RealtimeGatewayDeps; live: Set<Live> }, upgrade: { req: IncomingMessage; socket: Duplex; head: Buffer }, session: RealtimeSession): void {
+  const { wss, deps, live } = server;
+  let accepted = false;
+  wss.handleUpgrade(upgrade.req, upgrade.socket, upgrade.head, (client) => {
+    accepted = true;
+    const { done, close } = relay(client, session, {
+      deadlineMs: deps.sessionTimeoutMs,
+      heartbeatMs: deps.heartbeatMs ?? 30_000,
+      logger: deps.logger,
+    });
+    const entry: Live = { session, close, done };
+    live.add(entry);
+    void done.then(() => live.delete(entry));
+  });
+  // ws completes (or aborts with 400) the handshake synchronously.
+  if (!accepted) {
+    session.end('error');
+    session.upstream.terminate();
+  }
+}
+
+/** Lets open sessions run for `graceMs`, then ends the rest with 1001 (each billed); resolves when all are closed. */
+async function drain(live: Set<Live>, graceMs: number): Promise<void> {
+  const allDone = () => Promise.all([...live].map((entry) => entry.done));
+  let timer: NodeJS.Timeout | undefined;
+  const graceOver = new Promise<'grace'>((resolve) => {
+    timer = setTimeout(() => resolve('grace'), graceMs);
+  });
+  const outcome = await Promise.race([allDone().then(() => 'done' as const), graceOver]);
+  clearTimeout(timer);
+  if (outcome === 'grace') {
+    for (const entry of live) entry.close('shutdown', CLOSE.goingAway, 'server shutting down');
+    await allDone();
+  }
+}
+
+/** The realtime endpoint: `GET /v1/voice/realtime` (and `/v1/realtime`, where the openai SDK connects). */
+export function createRealtimeGateway(deps: RealtimeGatewayDeps): RealtimeGateway {
+  const live = new Set<Live>();
+  /** Handshakes between the upgrade request and the relay (authenticating, connecting upstream). */
+  const opening = new Set<Promise<void>>();
+  const headersFor = new WeakMap<IncomingMessage, Record<string, string>>();
+  let stopping = false;
+  const onError = (error: unknown) => deps.logger.warn({ err: error }, 'realtime session: background write failed');
+  const stageDeps: RealtimeDeps = { ...deps, onError };
+  const wss = upgradeServer(deps, headersFor);
 
   const open = async (req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> => {
     const requestId = newRequestId();
@@ -115,24 +158,8 @@ export function createRealtimeGateway(deps: RealtimeGatewayDeps): RealtimeGatewa
       return;
     }
     headersFor.set(req, session.headers);
-    let accepted = false;
-    wss.handleUpgrade(req, socket, head, (client) => {
-      accepted = true;
-      const { done, close } = relay(client, session, {
-        deadlineMs: deps.sessionTimeoutMs,
-        heartbeatMs: deps.heartbeatMs ?? 30_000,
-        logger: deps.logger,
-      });
-      const entry: Live = { session, close, done };
-      live.add(entry);
-      void done.then(() => live.delete(entry));
-    });
+    accept({ wss, deps, live }, { req, socket, head }, session);
     socket.off('error', onSocketError);
-    // ws completes (or aborts with 400) the handshake synchronously: one it refused still owes its bill.
-    if (!accepted) {
-      session.end('error');
-      session.upstream.terminate();
-    }
   };
 
   return {
@@ -150,17 +177,7 @@ export function createRealtimeGateway(deps: RealtimeGatewayDeps): RealtimeGatewa
     async shutdown(graceMs) {
       stopping = true;
       await Promise.all(opening);
-      const allDone = () => Promise.all([...live].map((entry) => entry.done));
-      let timer: NodeJS.Timeout | undefined;
-      const graceOver = new Promise<'grace'>((resolve) => {
-        timer = setTimeout(() => resolve('grace'), graceMs);
-      });
-      const outcome = await Promise.race([allDone().then(() => 'done' as const), graceOver]);
-      clearTimeout(timer);
-      if (outcome === 'grace') {
-        for (const entry of live) entry.close('shutdown', CLOSE.goingAway, 'server shutting down');
-        await allDone();
-      }
+      await drain(live, graceMs);
       wss.close();
     },
   };

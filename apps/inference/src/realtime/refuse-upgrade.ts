@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { GatewayError } from '@svc/core';
-import { errorResponse } from '../errors.js';
+import { errorResponse } from '@svc/http-kit';
 
 /**
  * Answers a WebSocket upgrade with an ordinary HTTP error (the spec's JSON body, `x-error-id`,

@@ -56,6 +56,44 @@ function forward(from: WebSocket, to: WebSocket, data: RawData, isBinary: boolea
   }
 }
 
+/** Closes a socket with a close frame, cut after a timeout when the peer never answers. */
+function closeSocket(socket: WebSocket, code: number, text: string): void {
+  if (socket.readyState === socket.CLOSED) return;
+  if (socket.readyState === socket.CONNECTING) {
+    socket.terminate();
+    return;
+  }
+  if (socket.readyState === socket.OPEN) socket.close(code, reasonText(text));
+  setTimeout(() => socket.terminate(), CLOSE_TIMEOUT_MS).unref();
+}
+
+/** Reads the usage and transcripts of an upstream text event into the session; other frames are not parsed. */
+function meter(session: RealtimeSession, data: RawData, isBinary: boolean): void {
+  if (isBinary || !Buffer.isBuffer(data) || !mayObserveRealtimeFrame(data.toString('utf8', 0, REALTIME_TYPE_HEAD), data.length)) return;
+  const observed = readRealtimeEvent(data.toString('utf8'));
+  if (observed?.kind === 'usage') session.addUsage(observed.usage);
+  else if (observed?.kind === 'turn') session.addTurn(observed.turn);
+}
+
+/** Pings the client every `ms`; a client that answered no ping in a whole interval is cut. */
+function startHeartbeat(client: WebSocket, ms: number, log: Logger): NodeJS.Timeout {
+  let alive = true;
+  client.on('pong', () => {
+    alive = true;
+  });
+  const heartbeat = setInterval(() => {
+    if (!alive) {
+      log.info('realtime client stopped answering pings; cutting the session');
+      client.terminate();
+      return;
+    }
+    alive = false;
+    if (client.readyState === client.OPEN) client.ping();
+  }, ms);
+  heartbeat.unref();
+  return heartbeat;
+}
+
 /**
  * Relays one realtime session between the client's socket and the upstream's, both ways,
  * text and binary frames as they are, with backpressure, and meters it: upstream text events
@@ -72,23 +110,11 @@ export function relay(client: WebSocket, session: RealtimeSession, settings: Rel
   const log = settings.logger.child({ request_id: session.headers['x-svc-request-id'], model: session.model.id });
   const upstreamPaused = { on: false };
   const clientPaused = { on: false };
-  let alive = true;
 
   const finish = (reason: RealtimeEndReason) => {
     if (session.ended) return;
     const bill = session.end(reason);
     log.info({ reason, minutes: bill.minutes, cost_usd: bill.costUsd, duration_ms: bill.durationMs }, 'realtime session ended');
-  };
-
-  /** Closes a socket with a close frame, cut after a timeout when the peer never answers. */
-  const closeSocket = (socket: WebSocket, code: number, text: string) => {
-    if (socket.readyState === socket.CLOSED) return;
-    if (socket.readyState === socket.CONNECTING) {
-      socket.terminate();
-      return;
-    }
-    if (socket.readyState === socket.OPEN) socket.close(code, reasonText(text));
-    setTimeout(() => socket.terminate(), CLOSE_TIMEOUT_MS).unref();
   };
 
   const close = (reason: RealtimeEndReason, code: number, text: string) => {
@@ -99,27 +125,10 @@ export function relay(client: WebSocket, session: RealtimeSession, settings: Rel
 
   client.on('message', (data, isBinary) => forward(client, upstream, data, isBinary, clientPaused));
   upstream.on('message', (data, isBinary) => {
-    if (!isBinary && Buffer.isBuffer(data) && mayObserveRealtimeFrame(data.toString('utf8', 0, REALTIME_TYPE_HEAD), data.length)) {
-      const observed = readRealtimeEvent(data.toString('utf8'));
-      if (observed?.kind === 'usage') session.addUsage(observed.usage);
-      else if (observed?.kind === 'turn') session.addTurn(observed.turn);
-    }
+    meter(session, data, isBinary);
     forward(upstream, client, data, isBinary, upstreamPaused);
   });
-
-  client.on('pong', () => {
-    alive = true;
-  });
-  const heartbeat = setInterval(() => {
-    if (!alive) {
-      log.info('realtime client stopped answering pings; cutting the session');
-      client.terminate();
-      return;
-    }
-    alive = false;
-    if (client.readyState === client.OPEN) client.ping();
-  }, settings.heartbeatMs);
-  heartbeat.unref();
+  const heartbeat = startHeartbeat(client, settings.heartbeatMs, log);
   // Like the request deadline, 0 means none.
   const deadline = settings.deadlineMs > 0 ? setTimeout(() => close('deadline', CLOSE.policy, 'session time limit reached'), settings.deadlineMs) : undefined;
   deadline?.unref();

@@ -8,13 +8,12 @@ import {
   transcriptionFormSchema,
   translationFormSchema,
 } from '@svc/protocol';
+import { type RouteRegistry, readJson } from '@svc/http-kit';
 import { audioStream } from '../audio-stream.js';
 import type { InferenceDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
 import { readAudioForm } from '../multipart-form.js';
-import { readJson } from '../read-body.js';
 import { exchangeOf } from '../request-context.js';
-import type { RouteRegistry } from '../route-registry.js';
 import { answerHeaders, callErrors } from './answer-headers.js';
 
 export const speechRoute = defineRoute({

@@ -2,12 +2,10 @@ import { chatCompletionId, toGatewayError } from '@svc/core';
 import { bearer, defineRoute } from '@svc/openapi';
 import type { ChatStreamResponse } from '@svc/pipeline';
 import { ChatChunkEncoder, applyLegacyHeaders, chatRequestSchema, decodeChatRequest, encodeChatCompletion } from '@svc/protocol';
+import { type RouteRegistry, readHeader, readJson } from '@svc/http-kit';
 import type { InferenceDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
-import { readHeader } from '../node-request.js';
-import { readJson } from '../read-body.js';
 import { exchangeOf } from '../request-context.js';
-import type { RouteRegistry } from '../route-registry.js';
 import { sseResponse } from '../sse-response.js';
 import { answerHeaders, chatErrors } from './answer-headers.js';
 

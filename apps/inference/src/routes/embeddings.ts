@@ -1,11 +1,10 @@
 import { bearer, defineRoute, jsonResponse } from '@svc/openapi';
 import { embed } from '@svc/pipeline';
 import { decodeEmbeddingsRequest, embeddingsRequestSchema, encodeEmbeddings } from '@svc/protocol';
+import { type RouteRegistry, readJson } from '@svc/http-kit';
 import type { InferenceDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
-import { readJson } from '../read-body.js';
 import { exchangeOf } from '../request-context.js';
-import type { RouteRegistry } from '../route-registry.js';
 import { answerHeaders, callErrors } from './answer-headers.js';
 
 export const embeddingsRoute = defineRoute({

@@ -1,9 +1,9 @@
 import { notFound } from '@svc/core';
 import { defineRoute, publicAccess } from '@svc/openapi';
 import * as v from 'valibot';
+import type { RouteRegistry } from '@svc/http-kit';
 import type { InferenceDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
-import type { RouteRegistry } from '../route-registry.js';
 
 export const imageFileRoute = defineRoute({
   method: 'get',

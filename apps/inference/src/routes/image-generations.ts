@@ -1,12 +1,11 @@
 import { bearer, defineRoute, jsonResponse } from '@svc/openapi';
 import { generateImages } from '@svc/pipeline';
 import { type DeliveredImage, decodeImageGenerationRequest, encodeImagesResponse, imageGenerationRequestSchema } from '@svc/protocol';
+import { type RouteRegistry, readJson } from '@svc/http-kit';
 import type { InferenceDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
 import { publicBaseUrl } from '../public-url.js';
-import { readJson } from '../read-body.js';
 import { exchangeOf } from '../request-context.js';
-import type { RouteRegistry } from '../route-registry.js';
 import { answerHeaders, callErrors } from './answer-headers.js';
 
 export const createImageRoute = defineRoute({

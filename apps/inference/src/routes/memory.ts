@@ -1,15 +1,14 @@
 import { type Caller, invalidRequest, notFound } from '@svc/core';
-import { endUserSubject, memoryScopeOf, type RecallScope, type StoredMemory } from '@svc/memory';
+import { endUserSubject, memoryScopeOf, type RecallScope } from '@svc/memory';
 import { bearer, defineRoute, jsonResponse } from '@svc/openapi';
-import { issueToError } from '@svc/protocol';
+import { type RouteRegistry, readJson, validate } from '@svc/http-kit';
+import { issueToError, memoryToWire } from '@svc/protocol';
 import type { Context } from 'hono';
 import * as v from 'valibot';
 import type { InferenceDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
-import { readJson } from '../read-body.js';
 import { reportMode } from '../report-mode.js';
 import { endUserHeader } from '../request-context.js';
-import type { RouteRegistry } from '../route-registry.js';
 
 const endUser = v.pipe(v.string('user must be a string'), v.trim(), v.minLength(1, 'user must not be empty'), v.maxLength(256, 'user must be at most 256 characters'));
 
@@ -85,27 +84,6 @@ export const forgetUserRoute = defineRoute({
   errors: [400],
 });
 
-/** A memory in wire names (`/v1/memory*`, and the control plane's admin view). */
-export function memoryToWire(memory: StoredMemory & { score?: number }) {
-  return {
-    id: memory.id,
-    object: 'memory',
-    text: memory.text,
-    slot: memory.slot,
-    conversation_id: memory.conversationId,
-    entities: memory.entities,
-    ...(memory.score !== undefined ? { score: memory.score } : {}),
-    created_at: Math.floor(memory.createdAt.getTime() / 1000),
-    updated_at: Math.floor(memory.updatedAt.getTime() / 1000),
-  };
-}
-
-function parse<const TSchema extends v.GenericSchema>(schema: TSchema, input: unknown): v.InferOutput<TSchema> {
-  const parsed = v.safeParse(schema, input, { abortEarly: true });
-  if (!parsed.success) throw issueToError(parsed.issues[0]);
-  return parsed.output;
-}
-
 /** The caller's scope: the header's end user wins over the body's or the query's. */
 function callerScope(c: Context<AppEnv>, caller: Caller, user: string | undefined, conversationId?: string) {
   return memoryScopeOf({ orgId: caller.org.id, keyId: caller.keyId, endUser: endUserHeader(c).endUser ?? user, conversationId });
@@ -116,7 +94,7 @@ export function registerMemory(routes: RouteRegistry<AppEnv>, deps: InferenceDep
   const mode = reportMode();
   routes.add(memorySearchRoute, mode, async (c) => {
     const caller = c.get('caller');
-    const { query, limit, conversation_id: conversationId, user } = parse(searchSchema, await readJson(c, deps.maxBodyBytes));
+    const { query, limit, conversation_id: conversationId, user } = validate(searchSchema, await readJson(c, deps.maxBodyBytes), issueToError);
     const scope = callerScope(c, caller, user, conversationId);
     const recall: RecallScope = caller.org.memoryScope === 'organization' ? { orgId: scope.orgId, ...(conversationId ? { conversationId } : {}) } : scope;
     const memories = await deps.memory.recall(recall, query, { limit });
@@ -125,7 +103,7 @@ export function registerMemory(routes: RouteRegistry<AppEnv>, deps: InferenceDep
 
   routes.add(listMemoryRoute, mode, async (c) => {
     const caller = c.get('caller');
-    const { user, limit, after } = parse(listQuery, c.req.query());
+    const { user, limit, after } = validate(listQuery, c.req.query(), issueToError);
     const { subject } = callerScope(c, caller, user);
     const cursor = after ? await cursorOf(deps, caller.org.id, subject, after) : undefined;
     const page = await deps.memory.list(caller.org.id, { subject, limit: Number(limit) + 1, ...(cursor ? { after: cursor } : {}) });
@@ -135,7 +113,7 @@ export function registerMemory(routes: RouteRegistry<AppEnv>, deps: InferenceDep
 
   routes.add(deleteMemoryRoute, mode, async (c) => {
     const caller = c.get('caller');
-    const { id } = parse(idParams, { id: c.req.param('id') });
+    const { id } = validate(idParams, { id: c.req.param('id') }, issueToError);
     const deleted = await deps.memory.forget(caller.org.id, [id]);
     if (deleted.length === 0) throw notFound(`No memory '${id.slice(0, 64)}' in this organisation.`);
     return c.json({ id, object: 'memory.deleted', deleted: true });
@@ -143,7 +121,7 @@ export function registerMemory(routes: RouteRegistry<AppEnv>, deps: InferenceDep
 
   routes.add(forgetUserRoute, mode, async (c) => {
     const caller = c.get('caller');
-    const { user } = parse(forgetQuery, c.req.query());
+    const { user } = validate(forgetQuery, c.req.query(), issueToError);
     const deleted = await deps.memory.forgetSubject(caller.org.id, endUserSubject(caller.org.id, user));
     return c.json({ object: 'memory.forgotten', user, deleted: deleted.length });
   });

@@ -2,11 +2,10 @@ import { invalidRequest } from '@svc/core';
 import { bearer, defineRoute, jsonResponse } from '@svc/openapi';
 import { countPromptTokens } from '@svc/pipeline';
 import { countTokensRequestSchema, decodeCountTokensRequest } from '@svc/protocol';
+import { type RouteRegistry, readJson } from '@svc/http-kit';
 import type { InferenceDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
-import { readJson } from '../read-body.js';
 import { reportMode } from '../report-mode.js';
-import type { RouteRegistry } from '../route-registry.js';
 import { routingAliases } from './models.js';
 
 export const messagesCountTokensRoute = defineRoute({

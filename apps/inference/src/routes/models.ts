@@ -2,10 +2,10 @@ import type { ModelInfo } from '@svc/catalog';
 import { notFound } from '@svc/core';
 import { bearer, defineRoute, jsonResponse } from '@svc/openapi';
 import * as v from 'valibot';
+import type { RouteRegistry } from '@svc/http-kit';
 import type { InferenceDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
 import { reportMode } from '../report-mode.js';
-import type { RouteRegistry } from '../route-registry.js';
 
 /** Routing aliases are model identifiers too (spec §Routing aliases). */
 export const routingAliases: readonly string[] = ['svc/auto', 'svc/auto-quality', 'svc/auto-value', 'svc/auto-speed', 'svc/auto-safety'];

@@ -2,11 +2,10 @@ import { type Caller, intelligenceModes, memoryScopeSettings, notFound } from '@
 import { bearer, defineRoute, jsonResponse } from '@svc/openapi';
 import { issueToError } from '@svc/protocol';
 import * as v from 'valibot';
+import { type RouteRegistry, readJson, validate } from '@svc/http-kit';
 import type { InferenceDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
-import { readJson } from '../read-body.js';
 import { reportMode } from '../report-mode.js';
-import type { RouteRegistry } from '../route-registry.js';
 
 const modeMessage = `must be one of ${intelligenceModes.join(', ')}, or null for the system default (full)`;
 
@@ -59,9 +58,7 @@ export function registerSettings(routes: RouteRegistry<AppEnv>, deps: InferenceD
 
   routes.add(updateSettingsRoute, mode, async (c) => {
     const caller = c.get('caller');
-    const parsed = v.safeParse(settingsSchema, await readJson(c, deps.maxBodyBytes), { abortEarly: true });
-    if (!parsed.success) throw issueToError(parsed.issues[0]);
-    const { default_intelligence_mode: mode, memory_scope: memoryScope } = parsed.output;
+    const { default_intelligence_mode: mode, memory_scope: memoryScope } = validate(settingsSchema, await readJson(c, deps.maxBodyBytes), issueToError);
     const patch = { ...(mode === undefined ? {} : { defaultIntelligenceMode: mode }), ...(memoryScope === undefined ? {} : { memoryScope }) };
     const org = await deps.db.orgs.update(caller.org.id, patch);
     if (!org) throw notFound('The organisation of this key no longer exists.');

@@ -3,12 +3,11 @@ import { bearer, defineRoute, jsonResponse } from '@svc/openapi';
 import { chatByVoice } from '@svc/pipeline';
 import { MAX_CONVERSATION_ID_CHARS, applyLegacyHeaders, decodeVoiceChatRequest, voiceChatFormSchema } from '@svc/protocol';
 import type { Context } from 'hono';
+import { type RouteAdder, readHeader } from '@svc/http-kit';
 import type { InferenceDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
 import { readAudioForm } from '../multipart-form.js';
-import { readHeader } from '../node-request.js';
 import { exchangeOf } from '../request-context.js';
-import type { RouteAdder } from '../route-registry.js';
 import { chatErrors } from './answer-headers.js';
 import { voiceAnswerHeaders } from './voice-answer.js';
 

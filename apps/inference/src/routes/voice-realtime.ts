@@ -2,9 +2,9 @@ import { GatewayError } from '@svc/core';
 import { type RouteDescriptor, bearer, defineRoute } from '@svc/openapi';
 import { MAX_CONVERSATION_ID_CHARS } from '@svc/protocol';
 import * as v from 'valibot';
+import type { RouteAdder } from '@svc/http-kit';
 import type { AppEnv } from '../env.js';
 import { REALTIME_PATH, REALTIME_SCOPE, SDK_REALTIME_PATH } from '../realtime/upgrade-request.js';
-import type { RouteAdder } from '../route-registry.js';
 import { voiceAnswerHeaders } from './voice-answer.js';
 
 /** The upgrade's query, as the realtime stage reads and checks it (400 naming the parameter). */

@@ -1,12 +1,11 @@
 import { bearer, defineRoute } from '@svc/openapi';
 import { synthesizeVoice } from '@svc/pipeline';
 import { decodeVoiceSynthesizeRequest, voiceSynthesizeRequestSchema } from '@svc/protocol';
+import { type RouteAdder, readJson } from '@svc/http-kit';
 import { audioStream } from '../audio-stream.js';
 import type { InferenceDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
-import { readJson } from '../read-body.js';
 import { exchangeOf } from '../request-context.js';
-import type { RouteAdder } from '../route-registry.js';
 import { callErrors } from './answer-headers.js';
 import { voiceAnswerHeaders } from './voice-answer.js';
 

@@ -1,11 +1,11 @@
 import { bearer, defineRoute, jsonResponse } from '@svc/openapi';
 import { transcribeVoice } from '@svc/pipeline';
 import { decodeVoiceTranscribeRequest, voiceTranscribeFormSchema } from '@svc/protocol';
+import type { RouteAdder } from '@svc/http-kit';
 import type { InferenceDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
 import { readAudioForm } from '../multipart-form.js';
 import { exchangeOf } from '../request-context.js';
-import type { RouteAdder } from '../route-registry.js';
 import { callErrors } from './answer-headers.js';
 import { voiceAnswerHeaders } from './voice-answer.js';
 

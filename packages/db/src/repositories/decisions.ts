@@ -40,42 +40,45 @@ export interface DecisionRepository {
   constraintGroups(filter: DecisionFilter, sampleSize: number): Promise<DecisionConstraintGroup[]>;
 }
 
+/** Writes a batch in one statement; a request id already stored is skipped. */
+function insertDecisions(db: Drizzle, rows: readonly NewRoutingDecision[]): Promise<number> {
+  return bulkInsert(
+    db,
+    rows,
+    (d) => ({
+      request_id: d.requestId,
+      org_id: d.orgId,
+      requested_model: d.requestedModel ?? null,
+      model: d.model,
+      provider: d.provider,
+      tier: d.tier ?? null,
+      lane: d.lane ?? null,
+      source: d.source,
+      task_family: d.taskFamily ?? null,
+      intelligence_mode: d.intelligenceMode ?? null,
+      attempts: d.attempts ?? [],
+      candidates: d.candidates ?? [],
+      outcome: d.outcome,
+      details: d.details ?? {},
+      latency_ms: d.latencyMs ?? 0,
+      created_at: d.createdAt?.toISOString() ?? null,
+    }),
+    (json) => sql`
+      INSERT INTO routing_decisions (request_id, org_id, requested_model, model, provider, tier, lane, source, task_family,
+        intelligence_mode, attempts, candidates, outcome, details, latency_ms, created_at)
+      SELECT request_id, org_id, requested_model, model, provider, tier, lane, source, task_family,
+        intelligence_mode, attempts, candidates, outcome, details, latency_ms, coalesce(created_at, now())
+      FROM jsonb_to_recordset(${json}) AS x(request_id text, org_id uuid, requested_model text, model text, provider text,
+        tier text, lane text, source text, task_family text, intelligence_mode text, attempts jsonb, candidates jsonb,
+        outcome text, details jsonb, latency_ms integer, created_at timestamptz)
+      ON CONFLICT (request_id) DO NOTHING
+      RETURNING 1`,
+  );
+}
+
 export function createDecisionRepository(db: Drizzle): DecisionRepository {
   return {
-    insertMany(rows) {
-      return bulkInsert(
-        db,
-        rows,
-        (d) => ({
-          request_id: d.requestId,
-          org_id: d.orgId,
-          requested_model: d.requestedModel ?? null,
-          model: d.model,
-          provider: d.provider,
-          tier: d.tier ?? null,
-          lane: d.lane ?? null,
-          source: d.source,
-          task_family: d.taskFamily ?? null,
-          intelligence_mode: d.intelligenceMode ?? null,
-          attempts: d.attempts ?? [],
-          candidates: d.candidates ?? [],
-          outcome: d.outcome,
-          details: d.details ?? {},
-          latency_ms: d.latencyMs ?? 0,
-          created_at: d.createdAt?.toISOString() ?? null,
-        }),
-        (json) => sql`
-          INSERT INTO routing_decisions (request_id, org_id, requested_model, model, provider, tier, lane, source, task_family,
-            intelligence_mode, attempts, candidates, outcome, details, latency_ms, created_at)
-          SELECT request_id, org_id, requested_model, model, provider, tier, lane, source, task_family,
-            intelligence_mode, attempts, candidates, outcome, details, latency_ms, coalesce(created_at, now())
-          FROM jsonb_to_recordset(${json}) AS x(request_id text, org_id uuid, requested_model text, model text, provider text,
-            tier text, lane text, source text, task_family text, intelligence_mode text, attempts jsonb, candidates jsonb,
-            outcome text, details jsonb, latency_ms integer, created_at timestamptz)
-          ON CONFLICT (request_id) DO NOTHING
-          RETURNING 1`,
-      );
-    },
+    insertMany: (rows) => insertDecisions(db, rows),
 
     async get(requestId) {
       const [row] = await db

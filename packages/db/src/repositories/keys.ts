@@ -50,42 +50,46 @@ function toApiKey(row: KeyRow): ApiKeyRecord {
   };
 }
 
+async function insertKey(db: Drizzle, input: NewApiKey): Promise<ApiKeyRecord> {
+  try {
+    const [row] = await db
+      .insert(apiKeys)
+      .values({
+        id: input.id,
+        orgId: input.orgId,
+        name: input.name ?? null,
+        keyHash: input.keyHash,
+        keyPrefix: input.keyPrefix,
+        scopes: [...input.scopes],
+        expiresAt: input.expiresAt ?? null,
+        rpmLimit: input.rpmLimit ?? null,
+        tpmLimit: input.tpmLimit ?? null,
+        monthlyBudgetUsd: input.monthlyBudgetUsd ?? null,
+      })
+      .returning();
+    return toApiKey(row!);
+  } catch (error) {
+    throw toDbError(error, `api key already exists: ${input.id}`);
+  }
+}
+
+async function findKeyByHash(db: Drizzle, keyHash: string): ReturnType<KeyRepository['findByHash']> {
+  const [row] = await db
+    .select({ key: apiKeys, org: organizations, output: orgOutputConfigs })
+    .from(apiKeys)
+    .innerJoin(organizations, eq(organizations.id, apiKeys.orgId))
+    .leftJoin(orgOutputConfigs, eq(orgOutputConfigs.orgId, apiKeys.orgId))
+    .where(eq(apiKeys.keyHash, keyHash))
+    .limit(1);
+  if (!row) return undefined;
+  return { key: toApiKey(row.key), org: { ...toOrganization(row.org), outputConfig: row.output ? toOutputConfig(row.output) : null } };
+}
+
 export function createKeyRepository(db: Drizzle): KeyRepository {
   return {
-    async create(input) {
-      try {
-        const [row] = await db
-          .insert(apiKeys)
-          .values({
-            id: input.id,
-            orgId: input.orgId,
-            name: input.name ?? null,
-            keyHash: input.keyHash,
-            keyPrefix: input.keyPrefix,
-            scopes: [...input.scopes],
-            expiresAt: input.expiresAt ?? null,
-            rpmLimit: input.rpmLimit ?? null,
-            tpmLimit: input.tpmLimit ?? null,
-            monthlyBudgetUsd: input.monthlyBudgetUsd ?? null,
-          })
-          .returning();
-        return toApiKey(row!);
-      } catch (error) {
-        throw toDbError(error, `api key already exists: ${input.id}`);
-      }
-    },
+    create: (input) => insertKey(db, input),
 
-    async findByHash(keyHash) {
-      const [row] = await db
-        .select({ key: apiKeys, org: organizations, output: orgOutputConfigs })
-        .from(apiKeys)
-        .innerJoin(organizations, eq(organizations.id, apiKeys.orgId))
-        .leftJoin(orgOutputConfigs, eq(orgOutputConfigs.orgId, apiKeys.orgId))
-        .where(eq(apiKeys.keyHash, keyHash))
-        .limit(1);
-      if (!row) return undefined;
-      return { key: toApiKey(row.key), org: { ...toOrganization(row.org), outputConfig: row.output ? toOutputConfig(row.output) : null } };
-    },
+    findByHash: (keyHash) => findKeyByHash(db, keyHash),
 
     async get(id) {
       const [row] = await db.select().from(apiKeys).where(eq(apiKeys.id, id)).limit(1);

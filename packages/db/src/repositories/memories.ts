@@ -120,32 +120,54 @@ function toColumns(row: NewMemoryRow) {
   };
 }
 
+/** Writes a batch; a stored id is updated in place, never moved to another organisation or scope. */
+async function saveMemories(db: Drizzle, rows: readonly NewMemoryRow[]): Promise<number> {
+  if (rows.length === 0) return 0;
+  // One row per id: a batch may carry a fact and its later merge.
+  const latest = new Map(rows.map((row) => [row.id, row]));
+  const written = await db
+    .insert(memories)
+    .values([...latest.values()].map(toColumns))
+    .onConflictDoUpdate({
+      target: memories.id,
+      set: {
+        conversationId: sqlExcluded('conversation_id'),
+        slot: sqlExcluded('slot'),
+        text: sqlExcluded('text'),
+        entities: sqlExcluded('entities'),
+        embedder: sqlExcluded('embedder'),
+        embedding: sqlExcluded('embedding'),
+        updatedAt: sqlExcluded('updated_at'),
+      },
+      // Never moves a row to another organisation or scope.
+      setWhere: and(eq(memories.orgId, sqlExcluded('org_id')), eq(memories.subject, sqlExcluded('subject'))),
+    })
+    .returning({ id: memories.id });
+  return written.length;
+}
+
+/** One page of an organisation's facts, newest first. */
+async function listMemories(db: Drizzle, orgId: string, options: MemoryListOptions = {}): Promise<MemoryRecord[]> {
+  if (!isUuid(orgId)) return [];
+  const where: SQL[] = [eq(memories.orgId, orgId)];
+  if (options.subject !== undefined) where.push(eq(memories.subject, options.subject));
+  if (options.conversationId !== undefined) where.push(eq(memories.conversationId, options.conversationId));
+  const after = options.after;
+  if (after && isUuid(after.id)) {
+    where.push(or(lt(memories.updatedAt, after.updatedAt), and(eq(memories.updatedAt, after.updatedAt), lt(memories.id, after.id)))!);
+  }
+  const rows = await db
+    .select()
+    .from(memories)
+    .where(and(...where))
+    .orderBy(desc(memories.updatedAt), desc(memories.id))
+    .limit(options.limit ?? 50);
+  return rows.map(toRecord);
+}
+
 export function createMemoryRepository(db: Drizzle): MemoryRepository {
   return {
-    async saveMany(rows) {
-      if (rows.length === 0) return 0;
-      // One row per id: a batch may carry a fact and its later merge.
-      const latest = new Map(rows.map((row) => [row.id, row]));
-      const written = await db
-        .insert(memories)
-        .values([...latest.values()].map(toColumns))
-        .onConflictDoUpdate({
-          target: memories.id,
-          set: {
-            conversationId: sqlExcluded('conversation_id'),
-            slot: sqlExcluded('slot'),
-            text: sqlExcluded('text'),
-            entities: sqlExcluded('entities'),
-            embedder: sqlExcluded('embedder'),
-            embedding: sqlExcluded('embedding'),
-            updatedAt: sqlExcluded('updated_at'),
-          },
-          // Never moves a row to another organisation or scope.
-          setWhere: and(eq(memories.orgId, sqlExcluded('org_id')), eq(memories.subject, sqlExcluded('subject'))),
-        })
-        .returning({ id: memories.id });
-      return written.length;
-    },
+    saveMany: (rows) => saveMemories(db, rows),
 
     async getMany(orgId, ids) {
       const valid = ids.filter(isUuid);
@@ -157,23 +179,7 @@ export function createMemoryRepository(db: Drizzle): MemoryRepository {
       return rows.map(toRecord);
     },
 
-    async list(orgId, options = {}) {
-      if (!isUuid(orgId)) return [];
-      const where: SQL[] = [eq(memories.orgId, orgId)];
-      if (options.subject !== undefined) where.push(eq(memories.subject, options.subject));
-      if (options.conversationId !== undefined) where.push(eq(memories.conversationId, options.conversationId));
-      const after = options.after;
-      if (after && isUuid(after.id)) {
-        where.push(or(lt(memories.updatedAt, after.updatedAt), and(eq(memories.updatedAt, after.updatedAt), lt(memories.id, after.id)))!);
-      }
-      const rows = await db
-        .select()
-        .from(memories)
-        .where(and(...where))
-        .orderBy(desc(memories.updatedAt), desc(memories.id))
-        .limit(options.limit ?? 50);
-      return rows.map(toRecord);
-    },
+    list: (orgId, options) => listMemories(db, orgId, options),
 
     async listNewest(limit) {
       if (limit <= 0) return [];

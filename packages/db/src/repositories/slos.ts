@@ -74,23 +74,48 @@ function toRecord(row: Row): SloRecord {
 
 const DAY_MS = 86_400_000;
 
+/** Creates or updates the organisation's SLO of that name. */
+async function putSlo(db: Drizzle, input: NewSlo): Promise<{ slo: SloRecord; created: boolean }> {
+  const values = { metric: input.metric, threshold: input.threshold, target: input.target, windowDays: input.windowDays };
+  try {
+    const [row] = await db
+      .insert(slos)
+      .values({ orgId: input.orgId, name: input.name, ...values })
+      .onConflictDoUpdate({ target: [slos.orgId, slos.name], set: { ...values, updatedAt: sql`now()` } })
+      // xmax is 0 on a freshly inserted row version, non-zero when the upsert updated.
+      .returning({ ...getTableColumns(slos), created: sql<boolean>`(xmax = 0)` });
+    const { created, ...stored } = row!;
+    return { slo: toRecord(stored), created };
+  } catch (error) {
+    throw toDbError(error, `slo already exists: ${input.name}`);
+  }
+}
+
+/** The SLO's slices over its window ending at `until`, and how many met the threshold. */
+async function windowStats(db: Drizzle, slo: Pick<SloRecord, 'orgId' | 'metric' | 'threshold' | 'windowDays'>, until: Date): Promise<SloWindowStats> {
+  const since = new Date(until.getTime() - slo.windowDays * DAY_MS);
+  const good = sloObjective(slo.metric) === 'at_least' ? sql`value >= ${slo.threshold}::float8` : sql`value <= ${slo.threshold}::float8`;
+  const [row] = rowsOf(
+    await db.execute(sql`
+      WITH ${sloWindowRows(slo.orgId, slo.metric, since, until)},
+      s AS (SELECT d.whole AS whole, ${sloValue(slo.metric)} AS value FROM d ${slo.metric === 'cost_per_request_usd' ? sql`LEFT JOIN u ON u.whole = d.whole AND u.slice IS NOT DISTINCT FROM d.slice` : sql``})
+      SELECT count(*) FILTER (WHERE whole = 0 AND value IS NOT NULL)::int AS slices,
+        count(*) FILTER (WHERE whole = 0 AND ${good})::int AS good,
+        max(value) FILTER (WHERE whole = 1)::float8 AS value
+      FROM s`),
+  ) as Record<string, unknown>[];
+  return {
+    since,
+    until,
+    slices: Number(row?.slices ?? 0),
+    goodSlices: Number(row?.good ?? 0),
+    value: row?.value === null || row?.value === undefined ? null : Number(row.value),
+  };
+}
+
 export function createSloRepository(db: Drizzle): SloRepository {
   return {
-    async put(input) {
-      const values = { metric: input.metric, threshold: input.threshold, target: input.target, windowDays: input.windowDays };
-      try {
-        const [row] = await db
-          .insert(slos)
-          .values({ orgId: input.orgId, name: input.name, ...values })
-          .onConflictDoUpdate({ target: [slos.orgId, slos.name], set: { ...values, updatedAt: sql`now()` } })
-          // xmax is 0 on a freshly inserted row version, non-zero when the upsert updated.
-          .returning({ ...getTableColumns(slos), created: sql<boolean>`(xmax = 0)` });
-        const { created, ...stored } = row!;
-        return { slo: toRecord(stored), created };
-      } catch (error) {
-        throw toDbError(error, `slo already exists: ${input.name}`);
-      }
-    },
+    put: (input) => putSlo(db, input),
 
     async get(id) {
       if (!isUuid(id)) return undefined;
@@ -114,25 +139,6 @@ export function createSloRepository(db: Drizzle): SloRepository {
       return rows.length > 0;
     },
 
-    async windowStats(slo, until) {
-      const since = new Date(until.getTime() - slo.windowDays * DAY_MS);
-      const good = sloObjective(slo.metric) === 'at_least' ? sql`value >= ${slo.threshold}::float8` : sql`value <= ${slo.threshold}::float8`;
-      const [row] = rowsOf(
-        await db.execute(sql`
-          WITH ${sloWindowRows(slo.orgId, slo.metric, since, until)},
-          s AS (SELECT d.whole AS whole, ${sloValue(slo.metric)} AS value FROM d ${slo.metric === 'cost_per_request_usd' ? sql`LEFT JOIN u ON u.whole = d.whole AND u.slice IS NOT DISTINCT FROM d.slice` : sql``})
-          SELECT count(*) FILTER (WHERE whole = 0 AND value IS NOT NULL)::int AS slices,
-            count(*) FILTER (WHERE whole = 0 AND ${good})::int AS good,
-            max(value) FILTER (WHERE whole = 1)::float8 AS value
-          FROM s`),
-      ) as Record<string, unknown>[];
-      return {
-        since,
-        until,
-        slices: Number(row?.slices ?? 0),
-        goodSlices: Number(row?.good ?? 0),
-        value: row?.value === null || row?.value === undefined ? null : Number(row.value),
-      };
-    },
+    windowStats: (slo, until) => windowStats(db, slo, until),
   };
 }

@@ -99,6 +99,29 @@ function toPolicy(row: PolicyRow): ToolPolicyRecord {
   };
 }
 
+/** Registers or updates a tool of the organisation. */
+async function putTool(db: Drizzle, orgId: string, tool: NewRegisteredTool): Promise<{ tool: RegisteredToolRecord; created: boolean }> {
+  const [row] = await db
+    .insert(toolRegistry)
+    .values({ orgId, name: tool.name, description: tool.description ?? null, parameters: tool.parameters })
+    .onConflictDoUpdate({
+      target: [toolRegistry.orgId, toolRegistry.name],
+      set: { description: sql`excluded.description`, parameters: sql`excluded.parameters`, updatedAt: sql`now()` },
+    })
+    // xmax is 0 on a freshly inserted row version, non-zero when the upsert updated.
+    .returning({
+      orgId: toolRegistry.orgId,
+      name: toolRegistry.name,
+      description: toolRegistry.description,
+      parameters: toolRegistry.parameters,
+      createdAt: toolRegistry.createdAt,
+      updatedAt: toolRegistry.updatedAt,
+      created: sql<boolean>`(xmax = 0)`,
+    });
+  const { created, ...stored } = row!;
+  return { tool: toTool(stored), created };
+}
+
 export function createToolGovernanceRepository(db: Drizzle): ToolGovernanceRepository {
   return {
     async listTools(orgId) {
@@ -117,27 +140,7 @@ export function createToolGovernanceRepository(db: Drizzle): ToolGovernanceRepos
       return row ? toTool(row) : undefined;
     },
 
-    async putTool(orgId, tool) {
-      const [row] = await db
-        .insert(toolRegistry)
-        .values({ orgId, name: tool.name, description: tool.description ?? null, parameters: tool.parameters })
-        .onConflictDoUpdate({
-          target: [toolRegistry.orgId, toolRegistry.name],
-          set: { description: sql`excluded.description`, parameters: sql`excluded.parameters`, updatedAt: sql`now()` },
-        })
-        // xmax is 0 on a freshly inserted row version, non-zero when the upsert updated.
-        .returning({
-          orgId: toolRegistry.orgId,
-          name: toolRegistry.name,
-          description: toolRegistry.description,
-          parameters: toolRegistry.parameters,
-          createdAt: toolRegistry.createdAt,
-          updatedAt: toolRegistry.updatedAt,
-          created: sql<boolean>`(xmax = 0)`,
-        });
-      const { created, ...stored } = row!;
-      return { tool: toTool(stored), created };
-    },
+    putTool: (orgId, tool) => putTool(db, orgId, tool),
 
     async deleteTool(orgId, name) {
       if (!isUuid(orgId)) return false;

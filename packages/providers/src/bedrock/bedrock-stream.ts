@@ -18,6 +18,86 @@ type ToolBlock = { kind: 'tool' | 'json'; ordinal: number; sent: boolean };
 
 const PROVIDER = 'bedrock';
 
+type Prepared = Pick<PreparedBedrockRequest, 'jsonTool' | 'includeReasoning'>;
+
+/** What the stream has seen so far. */
+interface StreamState {
+  tools: Map<number, ToolBlock>;
+  toolCount: number;
+  jsonUsed: boolean;
+  stopped: boolean;
+  usage: BedrockUsage | undefined;
+}
+
+function blockStart(state: StreamState, payload: unknown, prepared: Prepared): StreamEvent | undefined {
+  const { contentBlockIndex: index, start } = parseBedrockWire(contentBlockStartSchema, payload, 'contentBlockStart event');
+  const toolUse = start?.toolUse;
+  if (!toolUse) return undefined;
+  if (prepared.jsonTool !== undefined && toolUse.name === prepared.jsonTool) {
+    state.jsonUsed = true;
+    state.tools.set(index, { kind: 'json', ordinal: -1, sent: false });
+    return undefined;
+  }
+  const ordinal = state.toolCount++;
+  state.tools.set(index, { kind: 'tool', ordinal, sent: false });
+  // id and name go out at once, so a client can show the call before its arguments.
+  return { type: 'tool-call-delta', choice: 0, index: ordinal, id: toolUse.toolUseId, name: toolUse.name, argumentsDelta: '' };
+}
+
+function blockDelta(state: StreamState, payload: unknown, prepared: Prepared): StreamEvent | undefined {
+  const { contentBlockIndex: index, delta } = parseBedrockWire(contentBlockDeltaSchema, payload, 'contentBlockDelta event');
+  const tool = state.tools.get(index);
+  if (delta.text) return { type: 'text-delta', choice: 0, text: delta.text };
+  if (delta.toolUse?.input && tool) {
+    tool.sent = true;
+    if (tool.kind === 'tool') return { type: 'tool-call-delta', choice: 0, index: tool.ordinal, argumentsDelta: delta.toolUse.input };
+    return { type: 'text-delta', choice: 0, text: delta.toolUse.input };
+  }
+  // `signature` and `redactedContent` fragments carry nothing a caller can read.
+  if (delta.reasoningContent?.text && prepared.includeReasoning) return { type: 'reasoning-delta', choice: 0, text: delta.reasoningContent.text };
+  return undefined;
+}
+
+function blockStop(state: StreamState, payload: unknown): StreamEvent | undefined {
+  const { contentBlockIndex: index } = parseBedrockWire(contentBlockStopSchema, payload, 'contentBlockStop event');
+  const tool = state.tools.get(index);
+  // A call without arguments streams no input; canonical arguments are JSON text.
+  if (!tool || tool.sent) return undefined;
+  tool.sent = true;
+  if (tool.kind === 'tool') return { type: 'tool-call-delta', choice: 0, index: tool.ordinal, argumentsDelta: '{}' };
+  return { type: 'text-delta', choice: 0, text: '{}' };
+}
+
+/** The event of one frame; undefined for what carries nothing to send. */
+function translate(state: StreamState, frame: BedrockEventFrame, prepared: Prepared, meta: { model: string; id?: string }): StreamEvent | undefined {
+  switch (frame.event) {
+    case 'messageStart': {
+      const start: Extract<StreamEvent, { type: 'meta' }> = { type: 'meta', model: meta.model };
+      if (meta.id) start.id = meta.id;
+      return start;
+    }
+    case 'contentBlockStart':
+      return blockStart(state, frame.payload, prepared);
+    case 'contentBlockDelta':
+      return blockDelta(state, frame.payload, prepared);
+    case 'contentBlockStop':
+      return blockStop(state, frame.payload);
+    case 'messageStop': {
+      const { stopReason } = parseBedrockWire(messageStopSchema, frame.payload, 'messageStop event');
+      state.stopped = true;
+      return { type: 'finish', choice: 0, finishReason: mapBedrockStopReason(stopReason, state.jsonUsed && state.toolCount === 0) };
+    }
+    case 'metadata': {
+      const metadata = parseBedrockWire(metadataSchema, frame.payload, 'metadata event');
+      if (metadata.usage) state.usage = metadata.usage;
+      return undefined;
+    }
+    // Event types added later carry nothing we translate.
+    default:
+      return undefined;
+  }
+}
+
 /**
  * Turns ConverseStream events into canonical stream events as they arrive: text, reasoning and
  * tool-input fragments pass through one by one; `finish` goes out at `messageStop` and `usage`
@@ -26,80 +106,12 @@ const PROVIDER = 'bedrock';
  *
  * `meta` carries what Converse does not put in the stream: the request id and the model asked for.
  */
-export async function* streamBedrockEvents(
-  frames: AsyncIterable<BedrockEventFrame>,
-  prepared: Pick<PreparedBedrockRequest, 'jsonTool' | 'includeReasoning'>,
-  meta: { model: string; id?: string },
-): AsyncGenerator<StreamEvent> {
-  const tools = new Map<number, ToolBlock>();
-  let toolCount = 0;
-  let jsonUsed = false;
-  let stopped = false;
-  let usage: BedrockUsage | undefined;
-
+export async function* streamBedrockEvents(frames: AsyncIterable<BedrockEventFrame>, prepared: Prepared, meta: { model: string; id?: string }): AsyncGenerator<StreamEvent> {
+  const state: StreamState = { tools: new Map(), toolCount: 0, jsonUsed: false, stopped: false, usage: undefined };
   for await (const frame of frames) {
-    switch (frame.event) {
-      case 'messageStart': {
-        const start: Extract<StreamEvent, { type: 'meta' }> = { type: 'meta', model: meta.model };
-        if (meta.id) start.id = meta.id;
-        yield start;
-        break;
-      }
-      case 'contentBlockStart': {
-        const { contentBlockIndex: index, start } = parseBedrockWire(contentBlockStartSchema, frame.payload, 'contentBlockStart event');
-        const toolUse = start?.toolUse;
-        if (!toolUse) break;
-        if (prepared.jsonTool !== undefined && toolUse.name === prepared.jsonTool) {
-          jsonUsed = true;
-          tools.set(index, { kind: 'json', ordinal: -1, sent: false });
-        } else {
-          const ordinal = toolCount++;
-          tools.set(index, { kind: 'tool', ordinal, sent: false });
-          // id and name go out at once, so a client can show the call before its arguments.
-          yield { type: 'tool-call-delta', choice: 0, index: ordinal, id: toolUse.toolUseId, name: toolUse.name, argumentsDelta: '' };
-        }
-        break;
-      }
-      case 'contentBlockDelta': {
-        const { contentBlockIndex: index, delta } = parseBedrockWire(contentBlockDeltaSchema, frame.payload, 'contentBlockDelta event');
-        const tool = tools.get(index);
-        if (delta.text) {
-          yield { type: 'text-delta', choice: 0, text: delta.text };
-        } else if (delta.toolUse?.input && tool) {
-          tool.sent = true;
-          if (tool.kind === 'tool') yield { type: 'tool-call-delta', choice: 0, index: tool.ordinal, argumentsDelta: delta.toolUse.input };
-          else yield { type: 'text-delta', choice: 0, text: delta.toolUse.input };
-        } else if (delta.reasoningContent?.text && prepared.includeReasoning) {
-          // `signature` and `redactedContent` fragments carry nothing a caller can read.
-          yield { type: 'reasoning-delta', choice: 0, text: delta.reasoningContent.text };
-        }
-        break;
-      }
-      case 'contentBlockStop': {
-        const { contentBlockIndex: index } = parseBedrockWire(contentBlockStopSchema, frame.payload, 'contentBlockStop event');
-        const tool = tools.get(index);
-        // A call without arguments streams no input; canonical arguments are JSON text.
-        if (tool && !tool.sent) {
-          tool.sent = true;
-          if (tool.kind === 'tool') yield { type: 'tool-call-delta', choice: 0, index: tool.ordinal, argumentsDelta: '{}' };
-          else yield { type: 'text-delta', choice: 0, text: '{}' };
-        }
-        break;
-      }
-      case 'messageStop': {
-        const { stopReason } = parseBedrockWire(messageStopSchema, frame.payload, 'messageStop event');
-        stopped = true;
-        yield { type: 'finish', choice: 0, finishReason: mapBedrockStopReason(stopReason, jsonUsed && toolCount === 0) };
-        break;
-      }
-      case 'metadata': {
-        const metadata = parseBedrockWire(metadataSchema, frame.payload, 'metadata event');
-        if (metadata.usage) usage = metadata.usage;
-        break;
-      }
-      // Event types added later carry nothing we translate.
-    }
+    const event = translate(state, frame, prepared, meta);
+    if (event) yield event;
   }
-  if (!stopped) throw new ProviderError({ provider: PROVIDER, kind: 'server', message: 'bedrock stream ended before messageStop.' });
-  if (usage) yield { type: 'usage', usage: mapBedrockUsage(usage) };
+  if (!state.stopped) throw new ProviderError({ provider: PROVIDER, kind: 'server', message: 'bedrock stream ended before messageStop.' });
+  if (state.usage) yield { type: 'usage', usage: mapBedrockUsage(state.usage) };
 }

@@ -1,7 +1,7 @@
 import { ProviderError, type StreamEvent } from '@svc/core';
 import type { EventSourceMessage } from 'eventsource-parser';
 import { parseSseJson } from '../shared/sse.js';
-import { cohereStreamEventSchema, parseCohereWire } from './cohere-api.js';
+import { type CohereStreamEvent, cohereStreamEventSchema, parseCohereWire } from './cohere-api.js';
 import { mapCohereUsage } from './cohere-chat.js';
 import { cohereStreamError } from './cohere-error.js';
 import { mapCohereFinishReason } from './map-cohere-finish-reason.js';
@@ -12,6 +12,38 @@ interface PendingCall {
   flushed: boolean;
 }
 
+/** The tool calls of the stream so far, by index. */
+interface ToolCalls {
+  calls: Map<number, PendingCall>;
+  count: number;
+}
+
+/** A tool call's id and name first, then its argument fragments, `{}` for a call without arguments. */
+function* toolCallEvents(tools: ToolCalls, type: string, event: CohereStreamEvent): Generator<StreamEvent> {
+  const delta = event.delta;
+  if (type === 'tool-call-start') {
+    const index = event.index ?? tools.count;
+    tools.count = Math.max(tools.count, index + 1);
+    const call = delta?.message?.tool_calls;
+    const pending: PendingCall = { held: '', flushed: false };
+    tools.calls.set(index, pending);
+    yield { type: 'tool-call-delta', choice: 0, index, id: call?.id ?? '', name: call?.function?.name ?? '', argumentsDelta: '' };
+    const text = argumentsFragment(pending, call?.function?.arguments);
+    if (text) yield { type: 'tool-call-delta', choice: 0, index, argumentsDelta: text };
+    return;
+  }
+  const index = event.index ?? tools.count - 1;
+  const pending = tools.calls.get(index);
+  if (type === 'tool-call-delta') {
+    const text = pending && argumentsFragment(pending, delta?.message?.tool_calls?.function?.arguments);
+    if (text) yield { type: 'tool-call-delta', choice: 0, index, argumentsDelta: text };
+    return;
+  }
+  // Nothing, or a bare `null`, means a call without arguments: canonical text is `{}`.
+  if (pending && !pending.flushed) yield { type: 'tool-call-delta', choice: 0, index, argumentsDelta: pending.held.trim() === '' || pending.held.trim() === 'null' ? '{}' : pending.held };
+  tools.calls.delete(index);
+}
+
 /**
  * Turns Cohere's v2 SSE events into canonical stream events as they arrive: content and
  * tool-plan text as text deltas (the plan is the text before tool calls, as in the non-stream
@@ -20,8 +52,7 @@ interface PendingCall {
  * ERROR/TIMEOUT, or a stream that stops before `message-end` throws, never ends quietly.
  */
 export async function* streamCohereEvents(messages: AsyncIterable<EventSourceMessage>): AsyncGenerator<StreamEvent> {
-  const calls = new Map<number, PendingCall>();
-  let toolCount = 0;
+  const tools: ToolCalls = { calls: new Map(), count: 0 };
   for await (const message of messages) {
     const event = parseCohereWire(cohereStreamEventSchema, parseSseJson('cohere', message.data), 'stream event');
     // The data repeats the SSE `event:` name as `type`; either may be missing behind a proxy.
@@ -41,32 +72,11 @@ export async function* streamCohereEvents(messages: AsyncIterable<EventSourceMes
       case 'tool-plan-delta':
         if (delta?.message?.tool_plan) yield { type: 'text-delta', choice: 0, text: delta.message.tool_plan };
         break;
-      case 'tool-call-start': {
-        const index = event.index ?? toolCount;
-        toolCount = Math.max(toolCount, index + 1);
-        const call = delta?.message?.tool_calls;
-        const pending: PendingCall = { held: '', flushed: false };
-        calls.set(index, pending);
-        yield { type: 'tool-call-delta', choice: 0, index, id: call?.id ?? '', name: call?.function?.name ?? '', argumentsDelta: '' };
-        const text = argumentsFragment(pending, call?.function?.arguments);
-        if (text) yield { type: 'tool-call-delta', choice: 0, index, argumentsDelta: text };
+      case 'tool-call-start':
+      case 'tool-call-delta':
+      case 'tool-call-end':
+        yield* toolCallEvents(tools, type, event);
         break;
-      }
-      case 'tool-call-delta': {
-        const index = event.index ?? toolCount - 1;
-        const pending = calls.get(index);
-        const text = pending && argumentsFragment(pending, delta?.message?.tool_calls?.function?.arguments);
-        if (text) yield { type: 'tool-call-delta', choice: 0, index, argumentsDelta: text };
-        break;
-      }
-      case 'tool-call-end': {
-        const index = event.index ?? toolCount - 1;
-        const pending = calls.get(index);
-        // Nothing, or a bare `null`, means a call without arguments: canonical text is `{}`.
-        if (pending && !pending.flushed) yield { type: 'tool-call-delta', choice: 0, index, argumentsDelta: pending.held.trim() === '' || pending.held.trim() === 'null' ? '{}' : pending.held };
-        calls.delete(index);
-        break;
-      }
       case 'message-end': {
         const reason = delta?.finish_reason;
         const finishReason = mapCohereFinishReason(reason);

@@ -1,7 +1,7 @@
 import { ProviderError } from '@svc/core';
 import type { CallOptions, EmbeddingRequest, Provider, ProviderChatRequest, ProviderSettings } from '../provider.js';
-import type { HttpResponse } from '../shared/http-client.js';
-import { postJson, readResponseJson, resolveHttpClient } from '../shared/http.js';
+import type { HttpClient, HttpResponse } from '../shared/http-client.js';
+import { postJsonWithBodyRetryHint, readResponseJson, resolveHttpClient } from '../shared/http.js';
 import { KeyPool } from '../shared/key-pool.js';
 import { readSse } from '../shared/sse.js';
 import { parseGeminiResponse } from './gemini-chat.js';
@@ -15,6 +15,46 @@ export const GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com';
 
 const PROVIDER = 'gemini';
 
+/** A ProviderError with the retry hint of Gemini's error body, when the answer's headers gave none. */
+function withRetryHint(error: unknown, retryAfterMs: number | undefined): unknown {
+  if (!(error instanceof ProviderError) || error.retryAfterMs !== undefined || retryAfterMs === undefined) return error;
+  return new ProviderError({
+    provider: PROVIDER,
+    kind: error.kind,
+    message: error.message,
+    upstreamStatus: error.upstreamStatus,
+    upstreamCode: error.upstreamCode,
+    retryAfterMs,
+    param: error.param,
+  });
+}
+
+/** What every call of one Gemini adapter shares. */
+interface GeminiClient {
+  http: HttpClient;
+  keys: KeyPool;
+  settings: ProviderSettings;
+}
+
+/** POSTs to `url`; a non-2xx answer rejects with a ProviderError that keeps Gemini's retry hint. */
+async function post(client: GeminiClient, call: { url: string; body: unknown; options: CallOptions; accept: string }): Promise<HttpResponse> {
+  const { http, keys, settings } = client;
+  const { url, body, options, accept } = call;
+  return postJsonWithBodyRetryHint(
+    {
+      provider: PROVIDER,
+      http,
+      url,
+      headers: { accept, ...settings.headers, ...options.headers, 'x-goog-api-key': options.apiKey ?? keys.take().key },
+      body,
+      signal: options.signal,
+      onResponse: options.onResponse,
+      classify: classifyGeminiError,
+    },
+    withRetryHint,
+  );
+}
+
 /**
  * The Gemini API adapter, id `gemini`: `POST {baseUrl}/v1beta/models/{model}:generateContent`
  * and `:streamGenerateContent?alt=sse`; embeddings through `:batchEmbedContents` (see `geminiEmbed`).
@@ -26,51 +66,12 @@ const PROVIDER = 'gemini';
 export function createGeminiProvider(settings: ProviderSettings): Provider {
   const root = `${(settings.baseUrl ?? GEMINI_BASE_URL).replace(/\/+$/, '')}/v1beta/models/`;
   const keys = new KeyPool(settings.apiKeys);
-  const http = resolveHttpClient(settings);
-
-  /** POSTs to `url`; a non-2xx answer rejects with a ProviderError that keeps Gemini's retry hint. */
-  async function post(url: string, body: unknown, options: CallOptions, accept: string): Promise<HttpResponse> {
-    // Gemini's retry hint lives in the error body (RetryInfo), which postJson's classifier
-    // reads but its ProviderError cannot carry; keep it here and re-attach it below.
-    let retryAfterMs: number | undefined;
-    try {
-      return await postJson({
-        provider: PROVIDER,
-        http,
-        url,
-        headers: {
-          accept,
-          ...settings.headers,
-          ...options.headers,
-          'x-goog-api-key': options.apiKey ?? keys.take().key,
-        },
-        body,
-        signal: options.signal,
-        onResponse: options.onResponse,
-        classify: (status, text) => {
-          const classified = classifyGeminiError(status, text);
-          retryAfterMs = classified.retryAfterMs;
-          return classified;
-        },
-      });
-    } catch (error) {
-      if (!(error instanceof ProviderError) || error.retryAfterMs !== undefined || retryAfterMs === undefined) throw error;
-      throw new ProviderError({
-        provider: PROVIDER,
-        kind: error.kind,
-        message: error.message,
-        upstreamStatus: error.upstreamStatus,
-        upstreamCode: error.upstreamCode,
-        retryAfterMs,
-        param: error.param,
-      });
-    }
-  }
+  const client: GeminiClient = { http: resolveHttpClient(settings), keys, settings };
 
   function send(request: ProviderChatRequest, prepared: PreparedGeminiRequest, options: CallOptions, stream: boolean): Promise<HttpResponse> {
     const model = encodeURIComponent(request.model);
     const url = stream ? `${root}${model}:streamGenerateContent?alt=sse` : `${root}${model}:generateContent`;
-    return post(url, prepared.body, options, stream ? 'text/event-stream' : 'application/json');
+    return post(client, { url, body: prepared.body, options, accept: stream ? 'text/event-stream' : 'application/json' });
   }
 
   return {
@@ -90,7 +91,7 @@ export function createGeminiProvider(settings: ProviderSettings): Provider {
 
     embed: (request: EmbeddingRequest, options: CallOptions = {}) =>
       geminiEmbed(request, options, (model, body, batchOptions) =>
-        post(`${root}${encodeURIComponent(model)}:batchEmbedContents`, body, batchOptions, 'application/json'),
+        post(client, { url: `${root}${encodeURIComponent(model)}:batchEmbedContents`, body, options: batchOptions, accept: 'application/json' }),
       ),
   };
 }

@@ -54,6 +54,28 @@ export async function postJson(options: PostOptions): Promise<HttpResponse> {
   throw statusError(options.provider, response, text, options.classify);
 }
 
+/**
+ * {@link postJson} for providers whose error body carries a retry hint (Google's RetryInfo) that
+ * `classify` reads but the ProviderError it builds cannot hold: a failure reaches `onFailure`
+ * with that hint, and what it returns is thrown.
+ */
+export async function postJsonWithBodyRetryHint(
+  options: Omit<PostOptions, 'classify'> & { classify: (status: number, body: string) => ErrorClassification & { retryAfterMs?: number } },
+  onFailure: (error: unknown, retryAfterMs: number | undefined) => unknown,
+): Promise<HttpResponse> {
+  let retryAfterMs: number | undefined;
+  const classify = (status: number, text: string): ErrorClassification => {
+    const classified = options.classify(status, text);
+    retryAfterMs = classified.retryAfterMs;
+    return classified;
+  };
+  try {
+    return await postJson({ ...options, classify });
+  } catch (error) {
+    throw onFailure(error, retryAfterMs);
+  }
+}
+
 /** The ProviderError of a non-2xx answer: the kind from the provider's error body when `classify` reads one, else from the status. */
 export function statusError(provider: string, response: HttpResponse, text: string, classify: PostOptions['classify']): ProviderError {
   const classified = classify?.(response.status, text) ?? {};

@@ -7,8 +7,8 @@ import { type GeminiErrorClassification, classifyGeminiError } from '../gemini/g
 import { buildGeminiRequest } from '../gemini/gemini-request.js';
 import { streamGeminiEvents } from '../gemini/gemini-stream.js';
 import type { CallOptions, Provider, ProviderChatRequest, ProviderSettings } from '../provider.js';
-import type { HttpResponse } from '../shared/http-client.js';
-import { postJson, readResponseJson, resolveHttpClient } from '../shared/http.js';
+import type { HttpClient, HttpResponse } from '../shared/http-client.js';
+import { postJsonWithBodyRetryHint, readResponseJson, resolveHttpClient } from '../shared/http.js';
 import { readSse } from '../shared/sse.js';
 import { vertexAnthropicBody } from './vertex-anthropic.js';
 import { asVertexError, asVertexStream, classifyVertexAnthropicError } from './vertex-error.js';
@@ -34,6 +34,49 @@ const PROVIDER = 'vertex';
 
 type Classify = (status: number, body: string) => GeminiErrorClassification;
 
+/** What every call of one Vertex adapter shares. */
+interface VertexClient {
+  http: HttpClient;
+  settings: VertexSettings;
+}
+
+/** The OAuth token of a call: the call's own key, else the settings' token (minted per request when a function). */
+async function token(settings: VertexSettings, options: CallOptions): Promise<string> {
+  if (options.apiKey) return options.apiKey;
+  if (typeof settings.accessToken === 'string') return settings.accessToken;
+  try {
+    return await settings.accessToken();
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ProviderError({ provider: PROVIDER, kind: 'authentication', message: `Could not get a Vertex AI access token: ${reason}`, cause: error });
+  }
+}
+
+/** POSTs one call; a non-2xx answer rejects with a `vertex` ProviderError that keeps Google's retry hint. */
+async function post(client: VertexClient, call: { url: string; body: unknown; options: CallOptions; stream: boolean; classify: Classify }): Promise<HttpResponse> {
+  const { http, settings } = client;
+  const { url, body, options, stream, classify } = call;
+  // The Google error body may carry RetryInfo; asVertexError re-attaches it (as the Gemini adapter does).
+  return postJsonWithBodyRetryHint(
+    {
+      provider: PROVIDER,
+      http,
+      url,
+      headers: {
+        accept: stream ? 'text/event-stream' : 'application/json',
+        ...settings.headers,
+        ...options.headers,
+        authorization: `Bearer ${await token(settings, options)}`,
+      },
+      body,
+      signal: options.signal,
+      onResponse: options.onResponse,
+      classify,
+    },
+    asVertexError,
+  );
+}
+
 /**
  * The Vertex AI adapter, id `vertex`, routing by model name:
  * - `claude-*` -> Anthropic's publisher, `:rawPredict` / `:streamRawPredict` with the Messages
@@ -46,58 +89,18 @@ type Classify = (status: number, body: string) => GeminiErrorClassification;
  */
 export function createVertexProvider(settings: VertexSettings): Provider {
   const baseUrl = settings.baseUrl ?? vertexBaseUrl(settings.location);
-  const http = resolveHttpClient(settings);
+  const client: VertexClient = { http: resolveHttpClient(settings), settings };
   const modelUrl = (model: string) => vertexModelUrl(baseUrl, settings.project, settings.location, model);
-
-  async function token(options: CallOptions): Promise<string> {
-    if (options.apiKey) return options.apiKey;
-    if (typeof settings.accessToken === 'string') return settings.accessToken;
-    try {
-      return await settings.accessToken();
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new ProviderError({ provider: PROVIDER, kind: 'authentication', message: `Could not get a Vertex AI access token: ${reason}`, cause: error });
-    }
-  }
-
-  async function post(url: string, body: unknown, options: CallOptions, stream: boolean, classify: Classify): Promise<HttpResponse> {
-    // The Google error body may carry RetryInfo, which postJson's classifier reads but its
-    // ProviderError cannot carry; keep it here and re-attach it (as the Gemini adapter does).
-    let retryAfterMs: number | undefined;
-    try {
-      return await postJson({
-        provider: PROVIDER,
-        http,
-        url,
-        headers: {
-          accept: stream ? 'text/event-stream' : 'application/json',
-          ...settings.headers,
-          ...options.headers,
-          authorization: `Bearer ${await token(options)}`,
-        },
-        body,
-        signal: options.signal,
-        onResponse: options.onResponse,
-        classify: (status, text) => {
-          const classified = classify(status, text);
-          retryAfterMs = classified.retryAfterMs;
-          return classified;
-        },
-      });
-    } catch (error) {
-      throw asVertexError(error, retryAfterMs);
-    }
-  }
 
   async function chat(request: ProviderChatRequest, options: CallOptions) {
     const url = modelUrl(request.model);
     if (vertexPublisher(request.model) === 'anthropic') {
       const prepared = buildAnthropicRequest(request, false);
-      const response = await post(`${url}:rawPredict`, vertexAnthropicBody(prepared.body), options, false, classifyVertexAnthropicError);
+      const response = await post(client, { url: `${url}:rawPredict`, body: vertexAnthropicBody(prepared.body), options, stream: false, classify: classifyVertexAnthropicError });
       return parseAnthropicMessage(await readResponseJson(PROVIDER, response, options.signal), prepared);
     }
     const prepared = buildGeminiRequest({ ...request, n: 1 });
-    const response = await post(`${url}:generateContent`, prepared.body, options, false, classifyGeminiError);
+    const response = await post(client, { url: `${url}:generateContent`, body: prepared.body, options, stream: false, classify: classifyGeminiError });
     return parseGeminiResponse(await readResponseJson(PROVIDER, response, options.signal), prepared);
   }
 
@@ -105,11 +108,11 @@ export function createVertexProvider(settings: VertexSettings): Provider {
     const url = modelUrl(request.model);
     if (vertexPublisher(request.model) === 'anthropic') {
       const prepared = buildAnthropicRequest(request, true);
-      const response = await post(`${url}:streamRawPredict`, vertexAnthropicBody(prepared.body), options, true, classifyVertexAnthropicError);
+      const response = await post(client, { url: `${url}:streamRawPredict`, body: vertexAnthropicBody(prepared.body), options, stream: true, classify: classifyVertexAnthropicError });
       return asVertexStream(streamAnthropicEvents(readSse(PROVIDER, response.body, options.signal), prepared));
     }
     const prepared = buildGeminiRequest({ ...request, n: 1 });
-    const response = await post(`${url}:streamGenerateContent?alt=sse`, prepared.body, options, true, classifyGeminiError);
+    const response = await post(client, { url: `${url}:streamGenerateContent?alt=sse`, body: prepared.body, options, stream: true, classify: classifyGeminiError });
     return asVertexStream(streamGeminiEvents(readSse(PROVIDER, response.body, options.signal), prepared));
   }
 

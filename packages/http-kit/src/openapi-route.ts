@@ -1,6 +1,6 @@
 import { defineRoute, jsonResponse, publicAccess } from '@svc/openapi';
 import type { Env } from 'hono';
-import type { RouteRegistry } from '../route-registry.js';
+import type { RouteRegistry } from './route-registry.js';
 
 export const openApiRoute = defineRoute({
   method: 'get',

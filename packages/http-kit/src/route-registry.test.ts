@@ -1,11 +1,15 @@
-import { GatewayError } from '@svc/core';
+import { type Caller, GatewayError } from '@svc/core';
 import { type RouteDescriptor, bearer, defineRoute, jsonResponse, session } from '@svc/openapi';
 import { createLogger } from '@svc/telemetry';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { describe, expect, it } from 'vitest';
-import type { AppEnv } from './env.js';
 import { notFoundHandler, onError } from './errors.js';
 import { RouteRegistry, type RouteRegistryOptions } from './route-registry.js';
+
+/** An app's context variables, as the apps declare theirs. */
+interface AppEnv {
+  Variables: { requestId: string; caller: Caller };
+}
 
 const noKey = () => new GatewayError({ status: 401, type: 'authentication_error', code: 'missing_api_key', message: 'No key.' });
 

@@ -1,8 +1,8 @@
 import { defineRoute, jsonResponse, publicAccess } from '@svc/openapi';
+import type { Metrics } from '@svc/telemetry';
 import type { Env } from 'hono';
-import type { InferenceDeps } from '../deps.js';
-import { checkMetricsAccess } from '../metrics-access.js';
-import type { RouteRegistry } from '../route-registry.js';
+import { checkMetricsAccess } from './metrics-access.js';
+import type { RouteRegistry } from './route-registry.js';
 
 export const healthRoute = defineRoute({
   method: 'get',
@@ -41,8 +41,17 @@ export const metricsRoute = defineRoute({
   errors: [401, 403],
 });
 
+/** What the probes read: the app's readiness check, its metrics registry and SVC_METRICS_TOKEN. */
+export interface ProbeDeps {
+  /** The dependency checks; `ready: false` answers 503, the whole object is the body. */
+  readiness(): Promise<{ ready: boolean }>;
+  metrics: Pick<Metrics, 'metrics' | 'contentType'>;
+  /** SVC_METRICS_TOKEN: without it `/metrics` answers loopback callers only. */
+  metricsToken?: string;
+}
+
 /** `/health` (liveness), `/ready` (dependency checks), `/metrics` (Prometheus text); public. Both apps mount them. */
-export function registerProbes<E extends Env>(routes: RouteRegistry<E>, deps: Pick<InferenceDeps, 'readiness' | 'metrics' | 'metricsToken'>): void {
+export function registerProbes<E extends Env>(routes: RouteRegistry<E>, deps: ProbeDeps): void {
   routes.add(healthRoute, (c) => c.json({ status: 'ok' }));
   routes.add(readyRoute, async (c) => {
     const readiness = await deps.readiness();

@@ -1,0 +1,12 @@
+export { apiHeaders } from './api-headers.js';
+export { errorResponse, notFoundHandler, onError } from './errors.js';
+export { DEFAULT_MAX_JSON_DEPTH, type JsonShapeRules, checkJsonShape } from './json-shape.js';
+export { checkMetricsAccess } from './metrics-access.js';
+export { nodeIncoming, onClientGone, onResponseClosed, readHeader } from './node-request.js';
+export { openApiRoute, registerOpenApi } from './openapi-route.js';
+export { type ProbeDeps, healthRoute, metricsRoute, readyRoute, registerProbes } from './probes.js';
+export { readBodyText, readJson } from './read-body.js';
+export { recordRequest } from './record-request.js';
+export { refuseMalformedUrl } from './refuse-malformed-url.js';
+export { type OutsideApiMount, type RouteAdder, type RouteHandlers, RouteRegistry, type RouteRegistryOptions } from './route-registry.js';
+export { type IssueToError, fieldIssueError, validate } from './validate.js';
