@@ -80,9 +80,9 @@ async function walk<T>(
 ): Promise<{ value: T; model: ModelInfo; providerMs: number }> {
   let lastError: unknown;
   let tried = 0;
-  const spent = { providerMs: 0 };
   let queue: readonly ModelInfo[] = waterfall;
-  const attempted = new Set<string>();
+  const state: Walk<T> = { settings, attempts, spent: { providerMs: 0 }, firstByte, run, dispose, attempted: new Set<string>() };
+  const { attempted, spent } = state;
   const skipped: { key: string; retryAfterMs?: number }[] = [];
   for (let position = 0; position < queue.length; position++) {
     const model = queue[position]!;
@@ -97,12 +97,11 @@ async function walk<T>(
       continue;
     }
     tried++;
-    const timeoutOf = (m: ModelInfo) => settings.firstByteTimeoutMs?.(m.provider) ?? 0;
     for (let retries = 0; ; retries++) {
-      const hedged = retries === 0 ? await hedgedPair(queue, position, model, provider, settings, attempted, attempts, spent, timeoutOf, firstByte, run, dispose) : undefined;
+      const hedged = retries === 0 ? await hedgedPair(state, queue, position, provider) : undefined;
       if (hedged?.partner) tried++;
       if (hedged?.won) return { value: hedged.won.value, model: hedged.won.model, providerMs: spent.providerMs };
-      const outcome = hedged?.failed ?? (await attemptOnce(provider, model, settings, settings.signal, attempts, spent, { ms: timeoutOf(model), until: firstByte }, run));
+      const outcome = hedged?.failed ?? (await attemptOnce(state, provider, model, settings.signal));
       if (outcome.ok) {
         void settings.breakers?.record(model.id, 'success', { probe: admission.probe });
         return { value: outcome.value, model, providerMs: spent.providerMs };
@@ -142,25 +141,29 @@ const keyFaults = new Set<string>(['rate_limit', 'billing', 'authentication']);
 
 type AttemptOutcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
 
+/** One walk down the waterfall: the request's settings, what it tried, and how a candidate is called. */
+interface Walk<T> {
+  settings: CallSettings;
+  attempts: Attempt[];
+  /** Time spent waiting for providers (every attempt, hedges included). */
+  spent: { providerMs: number };
+  firstByte: FirstByte;
+  run: (provider: Provider, model: ModelInfo, options: KeyPoolCallOptions) => Promise<T>;
+  /** Releases a value that lost a hedge race (a stream's upstream). */
+  dispose: ((value: T) => void) | undefined;
+  /** Candidates already called (or skipped by their breaker). */
+  attempted: Set<string>;
+}
+
 /**
  * One call of one candidate. Key-pool fall-through happens inside the provider call: every key
  * that failed before the last one is its own attempt in the decision log.
  */
-async function attemptOnce<T>(
-  provider: Provider,
-  model: ModelInfo,
-  settings: CallSettings,
-  signal: AbortSignal,
-  attempts: Attempt[],
-  spent: { providerMs: number },
-  timer: { ms: number; until: FirstByte },
-  run: (provider: Provider, model: ModelInfo, options: KeyPoolCallOptions) => Promise<T>,
-): Promise<AttemptOutcome<T>> {
+async function attemptOnce<T>(walk: Walk<T>, provider: Provider, model: ModelInfo, signal: AbortSignal): Promise<AttemptOutcome<T>> {
+  const { settings } = walk;
   const started = performance.now();
-  const firstByte = createDeadline(signal, timer.ms);
-  let keyStarted = started;
-  let lastKey: number | undefined;
-  let pendingKey: KeyAttempt | undefined;
+  const firstByte = createDeadline(signal, settings.firstByteTimeoutMs?.(model.provider) ?? 0);
+  const keys = new KeyAttempts(model, walk, started);
   const span = settings.trace?.child(`chat ${model.upstreamId}`, 'client', {
     'gen_ai.operation.name': 'chat',
     'gen_ai.provider.name': model.provider,
@@ -173,48 +176,65 @@ async function attemptOnce<T>(
     ...(headers ? { headers } : {}),
     // A JSON answer may take long to generate; only its headers are bounded. A stream's timer
     // runs until its first event (`run` resolves then).
-    ...(timer.until === 'headers' ? { onResponse: () => firstByte.clear() } : {}),
-    onKeyAttempt: (key: KeyAttempt) => {
-      if (lastKey !== undefined) {
-        const failed = keyFailure(model, lastKey, pendingKey, keyStarted);
-        attempts.push(failed);
-        settings.observer.attempt(model, failed);
-        keyStarted = performance.now();
-      }
-      lastKey = key.keyIndex;
-      pendingKey = key;
-    },
+    ...(walk.firstByte === 'headers' ? { onResponse: () => firstByte.clear() } : {}),
+    onKeyAttempt: (key: KeyAttempt) => keys.next(key),
   };
   try {
-    const value = await run(provider, model, options);
+    const value = await walk.run(provider, model, options);
     firstByte.clear();
     const elapsed = performance.now() - started;
-    spent.providerMs += elapsed;
+    walk.spent.providerMs += elapsed;
     settings.hedging?.latency.observe(model.id, elapsed);
-    const attempt: Attempt = { model: model.id, provider: model.provider, outcome: 'ok', latencyMs: Math.round(performance.now() - keyStarted) };
-    if (lastKey !== undefined) attempt.keyIndex = lastKey;
-    attempts.push(attempt);
-    settings.observer.attempt(model, attempt);
+    keys.record({ outcome: 'ok' });
     span?.end();
     return { ok: true, value };
   } catch (error) {
     firstByte.clear();
-    spent.providerMs += performance.now() - started;
-    const attempt: Attempt = {
-      model: model.id,
-      provider: model.provider,
-      outcome: 'error',
-      // Aborted by a hedge race it lost (not by the client, not by its own timer).
-      errorKind: signal.aborted && !settings.signal.aborted && !firstByte.expired ? 'cancelled' : isProviderError(error) ? error.kind : 'internal',
-      latencyMs: Math.round(performance.now() - keyStarted),
-    };
-    if (lastKey !== undefined) attempt.keyIndex = lastKey;
-    if (isProviderError(error) && error.upstreamStatus !== undefined) attempt.upstreamStatus = error.upstreamStatus;
-    attempts.push(attempt);
-    settings.observer.attempt(model, attempt);
-    span?.set({ 'svc.error_kind': attempt.errorKind ?? 'internal', ...(attempt.upstreamStatus !== undefined ? { 'http.response.status_code': attempt.upstreamStatus } : {}) });
+    walk.spent.providerMs += performance.now() - started;
+    // Aborted by a hedge race it lost (not by the client, not by its own timer).
+    const errorKind = signal.aborted && !settings.signal.aborted && !firstByte.expired ? 'cancelled' : isProviderError(error) ? error.kind : 'internal';
+    const upstreamStatus = isProviderError(error) ? error.upstreamStatus : undefined;
+    keys.record({ outcome: 'error', errorKind, ...(upstreamStatus !== undefined ? { upstreamStatus } : {}) });
+    span?.set({ 'svc.error_kind': errorKind, ...(upstreamStatus !== undefined ? { 'http.response.status_code': upstreamStatus } : {}) });
     span?.end(error);
     return { ok: false, error };
+  }
+}
+
+/** The attempts of one candidate's call, one per key of its pool that was tried. */
+class KeyAttempts {
+  private keyStarted: number;
+  private lastKey: number | undefined;
+  private pending: KeyAttempt | undefined;
+
+  constructor(
+    private readonly model: ModelInfo,
+    private readonly walk: Pick<Walk<unknown>, 'attempts' | 'settings'>,
+    started: number,
+  ) {
+    this.keyStarted = started;
+  }
+
+  /** The pool moves to another key: the one before it failed. */
+  next(key: KeyAttempt): void {
+    if (this.lastKey !== undefined) {
+      this.push(keyFailure(this.model, this.lastKey, this.pending, this.keyStarted));
+      this.keyStarted = performance.now();
+    }
+    this.lastKey = key.keyIndex;
+    this.pending = key;
+  }
+
+  /** How the call ended, on its last key. */
+  record(ended: Pick<Attempt, 'outcome' | 'errorKind' | 'upstreamStatus'>): void {
+    const attempt: Attempt = { model: this.model.id, provider: this.model.provider, ...ended, latencyMs: Math.round(performance.now() - this.keyStarted) };
+    if (this.lastKey !== undefined) attempt.keyIndex = this.lastKey;
+    this.push(attempt);
+  }
+
+  private push(attempt: Attempt): void {
+    this.walk.attempts.push(attempt);
+    this.walk.settings.observer.attempt(this.model, attempt);
   }
 }
 
@@ -232,20 +252,9 @@ interface HedgeOutcome<T> {
  * within that time; the first success wins and the other attempt is cancelled. Returns undefined
  * when there is nothing to hedge with, so the walk calls the primary alone.
  */
-async function hedgedPair<T>(
-  queue: readonly ModelInfo[],
-  position: number,
-  model: ModelInfo,
-  provider: Provider,
-  settings: CallSettings,
-  attempted: Set<string>,
-  attempts: Attempt[],
-  spent: { providerMs: number },
-  timeoutOf: (model: ModelInfo) => number,
-  firstByte: FirstByte,
-  run: (provider: Provider, model: ModelInfo, options: KeyPoolCallOptions) => Promise<T>,
-  dispose: ((value: T) => void) | undefined,
-): Promise<HedgeOutcome<T> | undefined> {
+async function hedgedPair<T>(walk: Walk<T>, queue: readonly ModelInfo[], position: number, provider: Provider): Promise<HedgeOutcome<T> | undefined> {
+  const { settings, attempted } = walk;
+  const model = queue[position]!;
   const hedging = settings.hedging;
   if (!hedging?.enabled) return undefined;
   const delayMs = hedging.latency.hedgeDelay(model.id);
@@ -260,18 +269,18 @@ async function hedgedPair<T>(
   let partnerStarted = false;
   try {
     const result = await hedge(
-      (signal) => attemptOnce(provider, model, settings, signal, attempts, spent, { ms: timeoutOf(model), until: firstByte }, run).then(unwrap),
+      (signal) => attemptOnce(walk, provider, model, signal).then(unwrap),
       (signal) => {
         partnerStarted = true;
         attempted.add(partner.id);
-        return attemptOnce(partnerProvider, partner, settings, signal, attempts, spent, { ms: timeoutOf(partner), until: firstByte }, run).then(unwrap);
+        return attemptOnce(walk, partnerProvider, partner, signal).then(unwrap);
       },
       {
         delayMs,
         signal: settings.signal,
         stats: hedging.stats,
         fallBackOn: (error) => isProviderError(error) && error.retryable,
-        ...(dispose ? { dispose } : {}),
+        ...(walk.dispose ? { dispose: walk.dispose } : {}),
       },
     );
     const winner = result.winner === 'primary' ? model : partner;

@@ -85,7 +85,8 @@ async function callForAnswer(owner: JsonOwner, turn: ChatTurn, call: JsonCall, s
   else if (verification.verify || verification.notApplied) {
     const before = performance.now();
     const crossModel = output.crossModelCandidate === null ? undefined : owner.deps.catalog.get(output.crossModelCandidate);
-    verified = await verifyAnswer(outbound.request, verification, result, model, turn.decision.waterfall, plan.settings, plan.attempts, { config: output, verifier: owner.verifier, crossModel });
+    const reask = { waterfall: turn.decision.waterfall, settings: plan.settings, attempts: plan.attempts };
+    verified = await verifyAnswer({ request: outbound.request, result, model }, verification, reask, { config: output, verifier: owner.verifier, crossModel });
     result = verified.result;
     // A re-ask is a provider call: it is not the gateway's overhead.
     if (verified.reasks.length > 0) providerMs += performance.now() - before;

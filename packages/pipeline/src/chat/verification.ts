@@ -47,16 +47,8 @@ export function verificationPlan(request: ChatRequest, mode: IntelligenceMode, c
  * invalid answer and the problems found. A corrected answer replaces the invalid one; otherwise
  * the model's own answer is returned untouched and the report says it is still invalid (confidence 0).
  */
-export async function verifyAnswer(
-  request: ChatRequest,
-  plan: VerificationPlan,
-  result: ChatResult,
-  model: ModelInfo,
-  waterfall: readonly ModelInfo[],
-  settings: CallSettings,
-  attempts: Attempt[],
-  options: VerifyOptions,
-): Promise<Verified> {
+export async function verifyAnswer(answer: AnswerToVerify, plan: VerificationPlan, call: ReaskCall, options: VerifyOptions): Promise<Verified> {
+  const { request, result, model } = answer;
   const format = request.responseFormat;
   if (!plan.verify || !format) return { result, healerReport: undefined, reasks: [], notApplied: plan.notApplied };
   const started = performance.now();
@@ -66,7 +58,7 @@ export async function verifyAnswer(
   const rounds = plan.reask === 'none' ? 0 : options.config.maxReasks;
   if (index === undefined || rounds === 0) return { result: healed.result, healerReport: healed.healerReport ?? stillInvalid(healed, index, started), reasks: [], notApplied: false };
 
-  const targets = reaskTargets(plan, model, waterfall, options.crossModel);
+  const targets = reaskTargets(plan, model, call.waterfall, options.crossModel);
   const reasks: Reasked[] = [];
   let invalid = { text: result.choices[index]!.message.content ?? '', verdict: healed.verifications[index]! };
   const original = invalid.text;
@@ -74,7 +66,7 @@ export async function verifyAnswer(
     const correction: ChatRequest = { ...request, n: 1, stream: false, messages: buildCorrectionMessages({ messages: request.messages, answer: invalid.text, result: invalid.verdict, format }) };
     let second: { value: ChatResult; model: ModelInfo };
     try {
-      second = await callChat(correction, targets, settings, attempts);
+      second = await callChat(correction, targets, call.settings, call.attempts);
     } catch {
       // The last answer stands; the failed re-ask is in the attempts.
       break;
@@ -98,6 +90,20 @@ export async function verifyAnswer(
     if (verdict) invalid = { text: second.value.choices[0]?.message.content ?? '', verdict };
   }
   return { result: healed.result, healerReport: stillInvalid(healed, index, started), reasks, notApplied: false };
+}
+
+/** The answer to verify: what was asked, what came back, and from which model. */
+export interface AnswerToVerify {
+  request: ChatRequest;
+  result: ChatResult;
+  model: ModelInfo;
+}
+
+/** How a re-ask calls: the request's waterfall (cross-model targets), its call settings, its attempts. */
+export interface ReaskCall {
+  waterfall: readonly ModelInfo[];
+  settings: CallSettings;
+  attempts: Attempt[];
 }
 
 /** What `verifyAnswer` needs besides the call: the organisation's config, the verifier and the resolved cross-model candidate. */

@@ -1,14 +1,15 @@
-import { audioCost, charsPerToken, speechCost } from '@svc/billing';
+import { type Reservation, audioCost, charsPerToken, speechCost } from '@svc/billing';
+import type { ModelInfo } from '@svc/catalog';
 import type { ChatMessage, ChatRequest, IntelligenceMode } from '@svc/core';
 import { internalError, invalidRequest } from '@svc/core';
 import type { DecodedVoiceChatRequest } from '@svc/protocol';
 import type { Exchange } from '../gateway.js';
-import { admitUnits, orgProviders } from '../units/unit-stage.js';
-import { recordVoiceFee, spokenSeconds, sumUsd, voiceFee } from './voice-billing.js';
-import { chooseSttModel, chooseTtsModel, planSynthesis } from './voice-models.js';
+import { type OrgProviders, admitUnits, orgProviders } from '../units/unit-stage.js';
+import { type VoiceFee, recordVoiceFee, spokenSeconds, sumUsd, voiceFee } from './voice-billing.js';
+import { type SynthesisPlan, chooseSttModel, chooseTtsModel, planSynthesis } from './voice-models.js';
 import type { VoiceTurn } from './voice-session.js';
 import { fitForSpeech, readAudio } from './voice-speech-text.js';
-import { type VoiceChatDeps, estimatedSeconds, hearSpeech, recordProviderRow, releasedOnFailure, speakText, speakingCost, voiceHeaders } from './voice-steps.js';
+import { type HeardSpeech, type VoiceChatDeps, estimatedSeconds, hearSpeech, recordProviderRow, releasedOnFailure, speakText, speakingCost, voiceHeaders } from './voice-steps.js';
 import { requireAllowedModel } from '../chat/org-policy.js';
 
 /** A `POST /v1/voice/chat` request, validated. */
@@ -55,7 +56,6 @@ function replyTokens(maxChars: number): number {
  *   `language`, `file` when no speech was heard); 429/402; 500; the providers' errors.
  */
 export async function chatByVoice(deps: VoiceChatDeps, request: VoiceChatRequest, context: Exchange, options: VoiceChatOptions = {}): Promise<VoiceChatResult> {
-  const { mode } = context;
   const stt = requireAllowedModel(context.caller.org, chooseSttModel(deps.catalog, request.sttModel, request.language));
   const tts = requireAllowedModel(context.caller.org, chooseTtsModel(deps.catalog, request.ttsModel, request.provider, 'tts_model'));
   const plan = planSynthesis(tts, request);
@@ -68,84 +68,113 @@ export async function chatByVoice(deps: VoiceChatDeps, request: VoiceChatRequest
     tokens: 0,
     costUsd: audioCost(stt, heardEstimate) + speechCost(tts, replyEstimate) + voiceFee(heardEstimate + spokenSeconds(replyEstimate), perMinute).usd,
   });
-
   const heard = await releasedOnFailure(reservation, () => hearSpeech(deps, org, stt, request, request.language, context.signal));
   // From here every step bills what ran, whatever fails later.
-  let spokenText = '';
-  let ttsUsd = 0;
-  const settle = () => {
-    const fee = voiceFee(heard.seconds + spokenSeconds(spokenText.length), perMinute);
-    recordProviderRow(deps, context, stt, heard.costUsd, ':stt');
-    if (spokenText !== '') recordProviderRow(deps, context, tts, ttsUsd, ':tts');
-    recordVoiceFee(deps, context, fee);
-    const charged = sumUsd(org.ownKey(stt.provider) ? 0 : heard.costUsd, org.ownKey(tts.provider) ? 0 : ttsUsd, fee.usd);
-    void reservation.settle({ actualTokens: 0, actualCostUsd: charged });
-    return fee;
-  };
-
+  const bill = new VoiceTurnBill({ deps, context, org, stt, tts, heard, reservation });
   const transcript = heard.recognition.text.trim();
-  if (transcript === '') {
-    settle();
-    throw invalidRequest('No speech was recognised in the audio.', 'file', 'no_speech');
-  }
-  const session = mode === 'full' && request.conversationId !== undefined ? deps.voice.sessions : undefined;
-  let history: VoiceTurn[] = [];
-  let reply: string;
-  let replyModel: string;
-  let chatUsd: number;
-  const chatStarted = performance.now();
-  try {
-    if (session) history = await session.history(context.caller.org.id, request.conversationId!);
-    const chat = chatRequest(request, transcript, history, mode, maxChars, session !== undefined);
-    options.prepareChat?.(chat);
-    const answered = await deps.gateway.chat(chat, { ...context, requestId: `${context.requestId}:chat` });
-    if (answered.kind !== 'json') throw internalError(undefined, 'The chat step streamed an answer to a non-stream request.');
-    reply = answered.result.choices[0]?.message.content?.trim() ?? '';
-    replyModel = answered.metadata.model ?? answered.result.model;
-    chatUsd = answered.metadata.cost_usd ?? 0;
-  } catch (error) {
-    settle();
-    throw error;
-  }
-  const chatMs = Math.round(performance.now() - chatStarted);
+  const turn = await bill.onFailure(async () => {
+    if (transcript === '') throw invalidRequest('No speech was recognised in the audio.', 'file', 'no_speech');
+    const answered = await askChat({ deps, request, context, transcript, maxChars, options });
+    const spoken = await speakReply({ deps, org, tts, plan, signal: context.signal }, answered.reply, maxChars);
+    return { answered, spoken };
+  });
+  if (turn.spoken.text !== '') bill.spoke(turn.spoken.text);
+  const fee = bill.settle();
+  const { answered, spoken } = turn;
+  if (answered.session) await answered.session.append(context.caller.org.id, request.conversationId!, [{ role: 'user', content: transcript }, { role: 'assistant', content: answered.reply }]);
+  const providerUsd = sumUsd(heard.costUsd, bill.ttsUsd);
+  const totalUsd = sumUsd(providerUsd, answered.chatUsd, fee.usd);
+  const headers = voiceHeaders(context, context.mode, tts, { providerUsd, platformFeeUsd: fee.usd, totalUsd: sumUsd(providerUsd, fee.usd), billedSeconds: fee.seconds }, reservation);
+  headers['x-svc-cost-usd'] = String(totalUsd);
+  headers['x-svc-stt-model'] = stt.id;
+  headers['x-svc-chat-model'] = answered.replyModel;
+  headers['x-svc-latency-breakdown'] = JSON.stringify({ stt_ms: heard.latencyMs, chat_ms: answered.chatMs, tts_ms: spoken.ttsMs });
+  return {
+    conversationId: answered.session ? request.conversationId! : null,
+    historyTurns: answered.historyTurns,
+    transcript: { text: transcript, language: heard.recognition.language ?? request.language, durationSeconds: heard.seconds, durationEstimated: heard.estimated, model: stt.id },
+    reply: { text: answered.reply, model: answered.replyModel, truncated: spoken.truncated },
+    audio: spoken.audio,
+    latencyMs: { stt: heard.latencyMs, chat: answered.chatMs, tts: spoken.ttsMs, total: Math.round(performance.now() - context.startedAt) },
+    cost: { sttUsd: heard.costUsd, chatUsd: answered.chatUsd, ttsUsd: bill.ttsUsd, platformFeeUsd: fee.usd, totalUsd, billedSeconds: fee.seconds },
+    mode: context.mode,
+    headers,
+  };
+}
 
-  const fitted = fitForSpeech(reply, maxChars);
-  let audio: VoiceChatResult['audio'] = null;
-  const ttsStarted = performance.now();
-  if (fitted.text !== '') {
+/**
+ * What a voice turn bills once the speech was heard: the STT row, the TTS row when something was
+ * spoken, the platform fee on the heard plus spoken seconds; the admission settled with what the
+ * platform pays (an organisation's own keys cost it nothing). Settled exactly once.
+ */
+class VoiceTurnBill {
+  ttsUsd = 0;
+  private spokenText = '';
+  private fee: VoiceFee | undefined;
+
+  constructor(private readonly turn: { deps: VoiceChatDeps; context: Exchange; org: OrgProviders; stt: ModelInfo; tts: ModelInfo; heard: HeardSpeech; reservation: Reservation }) {}
+
+  spoke(text: string): void {
+    this.spokenText = text;
+    this.ttsUsd = speakingCost(this.turn.tts, text);
+  }
+
+  /** Runs the turn's later steps; a failure still bills what ran before it. */
+  async onFailure<T>(steps: () => Promise<T>): Promise<T> {
     try {
-      const speech = await speakText(deps, org, tts, plan, fitted.text, context.signal);
-      const data = await readAudio(tts.provider, speech.body, context.signal);
-      spokenText = fitted.text;
-      ttsUsd = speakingCost(tts, spokenText);
-      audio = { data, contentType: speech.contentType, outputFormat: plan.outputFormat, model: tts.id, voice: plan.voice };
+      return await steps();
     } catch (error) {
-      settle();
+      this.settle();
       throw error;
     }
   }
-  const ttsMs = Math.round(performance.now() - ttsStarted);
-  const fee = settle();
-  if (session) await session.append(context.caller.org.id, request.conversationId!, [{ role: 'user', content: transcript }, { role: 'assistant', content: reply }]);
 
-  const providerUsd = sumUsd(heard.costUsd, ttsUsd);
-  const headers = voiceHeaders(context, mode, tts, { providerUsd, platformFeeUsd: fee.usd, totalUsd: sumUsd(providerUsd, fee.usd), billedSeconds: fee.seconds }, reservation);
-  const totalUsd = sumUsd(providerUsd, chatUsd, fee.usd);
-  headers['x-svc-cost-usd'] = String(totalUsd);
-  headers['x-svc-stt-model'] = stt.id;
-  headers['x-svc-chat-model'] = replyModel;
-  headers['x-svc-latency-breakdown'] = JSON.stringify({ stt_ms: heard.latencyMs, chat_ms: chatMs, tts_ms: ttsMs });
+  settle(): VoiceFee {
+    if (this.fee) return this.fee;
+    const { deps, context, org, stt, tts, heard, reservation } = this.turn;
+    const fee = voiceFee(heard.seconds + spokenSeconds(this.spokenText.length), deps.voice.platformFeePerMinute);
+    recordProviderRow(deps, context, stt, heard.costUsd, ':stt');
+    if (this.spokenText !== '') recordProviderRow(deps, context, tts, this.ttsUsd, ':tts');
+    recordVoiceFee(deps, context, fee);
+    const charged = sumUsd(org.ownKey(stt.provider) ? 0 : heard.costUsd, org.ownKey(tts.provider) ? 0 : this.ttsUsd, fee.usd);
+    void reservation.settle({ actualTokens: 0, actualCostUsd: charged });
+    this.fee = fee;
+    return fee;
+  }
+}
+
+/** The chat step through the gateway's own pipeline; in full mode with a conversation, the session's turns go with it. */
+async function askChat(step: { deps: VoiceChatDeps; request: VoiceChatRequest; context: Exchange; transcript: string; maxChars: number; options: VoiceChatOptions }) {
+  const { deps, request, context } = step;
+  const session = context.mode === 'full' && request.conversationId !== undefined ? deps.voice.sessions : undefined;
+  const started = performance.now();
+  const history: VoiceTurn[] = session ? await session.history(context.caller.org.id, request.conversationId!) : [];
+  const chat = chatRequest(request, step.transcript, history, context.mode, step.maxChars, session !== undefined);
+  step.options.prepareChat?.(chat);
+  const answered = await deps.gateway.chat(chat, { ...context, requestId: `${context.requestId}:chat` });
+  if (answered.kind !== 'json') throw internalError(undefined, 'The chat step streamed an answer to a non-stream request.');
   return {
-    conversationId: session ? request.conversationId! : null,
+    reply: answered.result.choices[0]?.message.content?.trim() ?? '',
+    replyModel: answered.metadata.model ?? answered.result.model,
+    chatUsd: answered.metadata.cost_usd ?? 0,
     historyTurns: history.length,
-    transcript: { text: transcript, language: heard.recognition.language ?? request.language, durationSeconds: heard.seconds, durationEstimated: heard.estimated, model: stt.id },
-    reply: { text: reply, model: replyModel, truncated: fitted.truncated },
-    audio,
-    latencyMs: { stt: heard.latencyMs, chat: chatMs, tts: ttsMs, total: Math.round(performance.now() - context.startedAt) },
-    cost: { sttUsd: heard.costUsd, chatUsd, ttsUsd, platformFeeUsd: fee.usd, totalUsd, billedSeconds: fee.seconds },
-    mode,
-    headers,
+    session,
+    chatMs: Math.round(performance.now() - started),
   };
+}
+
+/** The reply spoken, cut at a sentence to fit the speech model's longest text; no audio for an empty reply. */
+async function speakReply(speech: { deps: VoiceChatDeps; org: OrgProviders; tts: ModelInfo; plan: SynthesisPlan; signal: AbortSignal }, reply: string, maxChars: number) {
+  const { deps, org, tts, plan, signal } = speech;
+  const fitted = fitForSpeech(reply, maxChars);
+  const started = performance.now();
+  let audio: VoiceChatResult['audio'] = null;
+  if (fitted.text !== '') {
+    const spoken = await speakText(deps, org, tts, plan, fitted.text, signal);
+    const data = await readAudio(tts.provider, spoken.body, signal);
+    audio = { data, contentType: spoken.contentType, outputFormat: plan.outputFormat, model: tts.id, voice: plan.voice };
+  }
+  return { text: audio ? fitted.text : '', audio, truncated: fitted.truncated, ttsMs: Math.round(performance.now() - started) };
 }
 
 /** The chat step: the system prompt, the session's turns (full mode), the heard text; voice routing on. */
