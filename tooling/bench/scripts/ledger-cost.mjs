@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// node tooling/bench/scripts/ledger-cost.mjs <repo root> (built): CPU per learn-stage row pair (usage + decision) on embedded PGlite.
+// node tooling/bench/scripts/ledger-cost.mjs <repo root> (built): CPU per learn-stage row pair
+// (usage + decision) on embedded PGlite; ONLY=usage or ONLY=decisions writes one table.
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,10 +18,10 @@ const batch = () => {
   }
   return { usage, decisions };
 };
-const run = async (n) => { for (let b = 0; b < n; b++) { const { usage, decisions } = batch(); await db.usage.insertMany(usage); await db.decisions.insertMany(decisions); } };
+const only = process.env.ONLY; const run = async (n) => { for (let b = 0; b < n; b++) { const { usage, decisions } = batch(); if (only !== "decisions") await db.usage.insertMany(usage); if (only !== "usage") await db.decisions.insertMany(decisions); } };
 await run(4);
 const t = process.cpuUsage(); const w = performance.now();
 await run(20);
 const c = process.cpuUsage(t);
-console.log(`${((c.user + c.system) / 10000).toFixed(1)} us CPU per row pair (20 x 500), wall ${((performance.now() - w) / 10000).toFixed(1)} us, rss ${Math.round(process.memoryUsage().rss / 1048576)} MB`);
+console.log(`${((c.user + c.system) / 10000).toFixed(1)} us CPU per row pair (20 x 500), wall ${((performance.now() - w) / 10).toFixed(1)} us, rss ${Math.round(process.memoryUsage().rss / 1048576)} MB`);
 await db.close();
