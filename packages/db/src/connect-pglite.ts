@@ -1,10 +1,11 @@
 import { mkdir } from 'node:fs/promises';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
 import { lockDataDir } from './data-dir-lock.js';
 import type { Database } from './database.js';
 import { type MigrateTarget, migratePglite } from './migrate.js';
 import { createRepositories } from './repositories/index.js';
+import { initDataDirApart, openPglite } from './pglite-start.js';
 import { probe } from './with-timeout.js';
 
 export interface PgliteOptions extends MigrateTarget {
@@ -24,8 +25,11 @@ export async function connectPglite(options: PgliteOptions): Promise<Database> {
   }
   let client: PGlite;
   try {
-    if (!inMemory && dataDir) await mkdir(dataDir, { recursive: true });
-    client = await PGlite.create(dataDir);
+    if (!inMemory && dataDir) {
+      await mkdir(dataDir, { recursive: true });
+      await initDataDirApart(dataDir);
+    }
+    client = await openPglite(dataDir);
   } catch (error) {
     await unlock?.();
     throw error;
