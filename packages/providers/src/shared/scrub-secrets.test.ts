@@ -116,6 +116,16 @@ describe('secret scrubbing of upstream errors', () => {
     expect(error.message).not.toContain(token);
   });
 
+  it('scrubs a DOMException (an abort or a timeout) without throwing on its read-only message', () => {
+    const set = new SecretSet(['sk-live-0123456789']);
+    const timeout = new DOMException('The operation was aborted.', 'TimeoutError');
+    expect(scrubError(timeout, set)).toBe(timeout);
+    const leaking = new DOMException('aborted while sending sk-live-0123456789', 'AbortError');
+    const scrubbed = scrubError(leaking, set) as DOMException;
+    expect(scrubbed.message).not.toContain('sk-live-0123456789');
+    expect(scrubbed.name).toBe('AbortError');
+  });
+
   it('replaces the longest secret first and leaves short values alone', () => {
     const set = new SecretSet(['abcdef', 'abcdefghij', 'ab']);
     expect(set.scrub('x abcdefghij y abcdef z ab')).toBe('x [redacted] y [redacted] z ab');

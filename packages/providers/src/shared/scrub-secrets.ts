@@ -79,12 +79,22 @@ export function scrubError(error: unknown, secrets: SecretSet, extra?: string): 
     });
   }
   if (error instanceof Error) {
-    error.message = scrub(error.message);
-    if (error.stack !== undefined) error.stack = scrub(error.stack);
-    if (error.cause !== undefined) error.cause = scrubError(error.cause, secrets, extra);
+    rewrite(error, 'message', scrub(error.message));
+    if (error.stack !== undefined) rewrite(error, 'stack', scrub(error.stack));
+    if (error.cause !== undefined) rewrite(error, 'cause', scrubError(error.cause, secrets, extra));
     return error;
   }
   return typeof error === 'string' ? scrub(error) : error;
+}
+
+/**
+ * Sets a field of an error only when its value changes, as an own property: a DOMException's
+ * `message` (an abort, a timeout) is a getter on its prototype, which plain assignment cannot
+ * write (it threw, and the request's real error became a 500).
+ */
+function rewrite(error: Error, key: 'message' | 'stack' | 'cause', value: unknown): void {
+  if (error[key] === value) return;
+  Object.defineProperty(error, key, { value, writable: true, configurable: true, enumerable: false });
 }
 
 /**
