@@ -1,0 +1,118 @@
+import { type RequestFeatures, featureDimension, toVector } from '../features.js';
+
+/**
+ * A learned difficulty model (Rasch / one-parameter IRT): the probability that a model of ability
+ * `theta` answers a request well is `sigmoid(theta - difficulty(request))`, and the difficulty is
+ * linear in the request's sentence embedding plus a few text signals. Trained offline on public
+ * per-model correctness data (`tooling/evals/src/router`), shipped as `shipped-model.ts`.
+ */
+export interface QualityModel {
+  /** Format version. */
+  version: 1;
+  /** Embedder the weights expect (`all-MiniLM-L6-v2`), and its dimensions. */
+  embedder: string;
+  dimensions: number;
+  /** Difficulty = bias + embedding . embeddingWeights + textSignals(request) . textWeights. */
+  bias: number;
+  embeddingWeights: Float32Array;
+  textWeights: Float32Array;
+  /** The text-only head used when no embedding is available (proxy-free sync routing). */
+  textOnly: { bias: number; weights: Float32Array };
+  /** Quantiles (0..100%) of the training prompts' difficulty: maps a quality prior to an ability. */
+  difficultyQuantiles: Float32Array;
+  /** Abilities learned for the training models (by name), for reference and evaluation. */
+  abilities: Record<string, number>;
+  /** Where the weights came from (data sets, rows), for the docs. */
+  trainedOn: string;
+}
+
+/** Number of text signals the difficulty reads (see {@link textSignals}). */
+export const textSignalCount = 12;
+
+/** Slots of `toVector`'s dense features the difficulty model reads: length, code, math, reasoning and constraint words, numbers, long words, negations, lines, numeric options, math symbols, markup. */
+const textSignalSlots = [1, 4, 5, 11, 12, 13, 15, 16, 18, 19, 20, 6] as const;
+const scratch = new Float64Array(featureDimension);
+
+/** The request's text signals the difficulty model reads (unit-scaled, as the policy sees them); written into `out`. */
+export function textSignals(f: RequestFeatures, out: Float32Array = new Float32Array(textSignalCount)): Float32Array {
+  toVector(f, scratch);
+  for (let i = 0; i < textSignalCount; i++) out[i] = scratch[textSignalSlots[i]!]!;
+  return out;
+}
+
+const sigmoid = (z: number) => 1 / (1 + Math.exp(-Math.max(-30, Math.min(30, z))));
+
+/** Difficulty of a request: from its embedding when given, else from the text signals alone. */
+export function difficulty(model: QualityModel, signals: Float32Array, embedding?: ArrayLike<number>): number {
+  if (embedding === undefined || embedding.length !== model.dimensions) {
+    let d = model.textOnly.bias;
+    for (let i = 0; i < textSignalCount; i++) d += model.textOnly.weights[i]! * signals[i]!;
+    return d;
+  }
+  let d = model.bias;
+  const w = model.embeddingWeights;
+  for (let i = 0; i < w.length; i++) d += w[i]! * embedding[i]!;
+  for (let i = 0; i < textSignalCount; i++) d += model.textWeights[i]! * signals[i]!;
+  return d;
+}
+
+/** P(a model of ability `theta` answers a request of difficulty `d` well). */
+export const pCorrect = (theta: number, d: number): number => sigmoid(theta - d);
+
+/** Float32 weights <-> base64 (little-endian), for the shipped file. */
+export function encodeFloats(values: ArrayLike<number>): string {
+  return Buffer.from(Float32Array.from(values).buffer).toString('base64');
+}
+
+export function decodeFloats(text: string): Float32Array {
+  const bytes = Buffer.from(text, 'base64');
+  const out = new Float32Array(bytes.length / 4);
+  new Uint8Array(out.buffer).set(bytes);
+  return out;
+}
+
+type FloatFields = 'embeddingWeights' | 'textWeights' | 'difficultyQuantiles' | 'textOnly';
+
+/** The serialised form of a {@link QualityModel}: its float arrays as base64 (little-endian float32). */
+export type QualityModelFile = Omit<QualityModel, FloatFields> & Record<Exclude<FloatFields, 'textOnly'>, string> & { textOnly: { bias: number; weights: string } };
+
+/** Error for a malformed quality-model file. */
+export class QualityModelError extends Error {
+  override name = 'QualityModelError';
+  readonly code = 'quality_model_invalid';
+}
+
+export function serializeQualityModel(m: QualityModel): QualityModelFile {
+  return {
+    version: 1,
+    embedder: m.embedder,
+    dimensions: m.dimensions,
+    bias: m.bias,
+    embeddingWeights: encodeFloats(m.embeddingWeights),
+    textWeights: encodeFloats(m.textWeights),
+    textOnly: { bias: m.textOnly.bias, weights: encodeFloats(m.textOnly.weights) },
+    difficultyQuantiles: encodeFloats(m.difficultyQuantiles),
+    abilities: m.abilities,
+    trainedOn: m.trainedOn,
+  };
+}
+
+export function parseQualityModel(file: QualityModelFile): QualityModel {
+  if (file.version !== 1) throw new QualityModelError(`quality model version ${String(file.version)} is not supported (1)`);
+  const model: QualityModel = {
+    version: 1,
+    embedder: file.embedder,
+    dimensions: file.dimensions,
+    bias: file.bias,
+    embeddingWeights: decodeFloats(file.embeddingWeights),
+    textWeights: decodeFloats(file.textWeights),
+    textOnly: { bias: file.textOnly.bias, weights: decodeFloats(file.textOnly.weights) },
+    difficultyQuantiles: decodeFloats(file.difficultyQuantiles),
+    abilities: file.abilities,
+    trainedOn: file.trainedOn,
+  };
+  if (model.embeddingWeights.length !== model.dimensions || model.textWeights.length !== textSignalCount || model.textOnly.weights.length !== textSignalCount || model.difficultyQuantiles.length < 2) {
+    throw new QualityModelError('quality model weights have the wrong shapes');
+  }
+  return model;
+}
