@@ -209,13 +209,14 @@ export function createRouter(options: RouterOptions): Router {
       maxShift,
       learned: estimator && context.embedding ? { estimator, difficulty: difficulty! } : undefined,
       only: context.candidates ? new Set(context.candidates) : undefined,
+      fresh: guard !== undefined,
     };
-    let scored = scoreCandidates(input);
+    const scored = scoreCandidates(input);
     if (scored.length === 0) throw noCandidate(request.model, input.dropped);
     scored.sort(byScore);
     const cascading = estimator !== undefined && (context.strongShare !== undefined || context.threshold !== undefined);
     const cascade = cascading ? chooseCascade(scored, { estimator, difficulty: difficulty!, context }) : undefined;
-    if (!cascade && guard) scored = guarded(scored, input, complexity);
+    if (!cascade && guard) guarded(scored, complexity);
     const stickyIndex = stickyModel ? scored.findIndex((s) => s.sticky) : -1;
     if (stickyIndex > 0) scored.unshift(...scored.splice(stickyIndex, 1));
     const waterfall: ModelInfo[] = [];
@@ -240,16 +241,14 @@ export function createRouter(options: RouterOptions): Router {
     return pinned(forced, 'routing_override.force_model', { ...base, lane: decision.lane }, 'Override', context);
   }
 
-  const noAdjust = new Float64Array(3);
   /**
    * The learned order when the tier guard admits its first choice's tier; else the learned order
    * with the best model of the tier chosen without online learning moved first (learning still
    * picks inside that tier).
    */
-  function guarded(scored: Scored[], input: ScoreInput, complexity: TaskComplexity): Scored[] {
-    const fresh = scoreCandidates({ ...input, tierAdjust: noAdjust, modelAdjust: () => 0, dropped: new Map() });
-    let best = fresh[0]!;
-    for (const s of fresh) if (byScore(s, best) < 0) best = s;
+  function guarded(scored: Scored[], complexity: TaskComplexity): Scored[] {
+    let best = scored[0]!;
+    for (const s of scored) if (s.fresh > best.fresh || (s.fresh === best.fresh && s.costUsd < best.costUsd)) best = s;
     if (guard!.admit(complexity, best.model.tier, scored[0]!.model.tier)) return scored;
     const at = scored.findIndex((s) => s.model.tier === best.model.tier);
     if (at > 0) scored.unshift(...scored.splice(at, 1));

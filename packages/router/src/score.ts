@@ -27,6 +27,11 @@ export interface Scored {
   latencyMs: number;
   overBudget: boolean;
   sticky: boolean;
+  /** The score without the online adjustments (only with `ScoreInput.fresh`), for the tier guard. */
+  fresh: number;
+  /** Quality and P(success) without the online adjustments. */
+  freshQuality: number;
+  freshSuccess: number;
 }
 
 export interface ScoreInput {
@@ -49,6 +54,13 @@ export interface ScoreInput {
   learned?: { estimator: QualityEstimator; difficulty: number };
   /** Only these model ids (`rank`'s candidates). */
   only?: ReadonlySet<string>;
+  /** Also score every candidate without the online adjustments (`Scored.fresh`), in the same pass. */
+  fresh?: boolean;
+}
+
+/** P(success) of a model of quality `quality`: learned from the request's difficulty when a quality model is given, else a logistic against the class's need. */
+function successOf(input: ScoreInput, need: number, quality: number): number {
+  return input.learned ? input.learned.estimator.pCorrect(quality, input.learned.difficulty) : 1 / (1 + Math.exp((need - quality) / 0.04));
 }
 
 function serves(model: ModelInfo, needed: readonly Capability[]): boolean {
@@ -82,11 +94,13 @@ export function scoreCandidates(input: ScoreInput): Scored[] {
     else if (context.breakerOpen?.(model.id)) drop(dropped, 'breaker_open');
     else {
       const quality = Math.min(1, Math.max(0, model.qualityPrior + bound(input.tierAdjust[rank - 1]!, input.maxShift) + bound(input.modelAdjust(model.id), input.maxShift)));
-      const success = input.learned ? input.learned.estimator.pCorrect(quality, input.learned.difficulty) : 1 / (1 + Math.exp((need - quality) / 0.04));
+      const success = successOf(input, need, quality);
+      const freshQuality = Math.min(1, Math.max(0, model.qualityPrior));
+      const freshSuccess = !input.fresh ? success : freshQuality === quality ? success : successOf(input, need, freshQuality);
       const costUsd = (features.promptTokens * model.inputPricePerMTok + input.completionTokens * model.outputPricePerMTok) / 1e6;
       const latencyMs = context.latencyMs?.(model.id) ?? defaultLatencyMs[model.tier];
       const overBudget = prefs.maxLatencyMs !== undefined && latencyMs > prefs.maxLatencyMs;
-      out.push({ model, score: 0, quality, success, costUsd, latencyMs, overBudget, sticky: model.id === input.stickyModel });
+      out.push({ model, score: 0, quality, success, costUsd, latencyMs, overBudget, sticky: model.id === input.stickyModel, fresh: 0, freshQuality, freshSuccess });
       if (costUsd > maxCost) maxCost = costUsd;
       if (latencyMs < minLatency) minLatency = latencyMs;
       if (latencyMs > maxLatency) maxLatency = latencyMs;
@@ -102,7 +116,9 @@ export function scoreCandidates(input: ScoreInput): Scored[] {
   for (const s of out) {
     const costNorm = maxCost > 0 ? s.costUsd / maxCost : 0;
     const latencyNorm = (Math.log(s.latencyMs + 1) - logMinLatency) / latencySpan;
-    s.score = wq * (0.7 * s.success + 0.3 * s.quality) - wc * costNorm - wl * latencyNorm - (s.overBudget ? Math.min(1.5, 0.5 * (s.latencyMs / prefs.maxLatencyMs! - 1)) : 0);
+    const rest = -wc * costNorm - wl * latencyNorm - (s.overBudget ? Math.min(1.5, 0.5 * (s.latencyMs / prefs.maxLatencyMs! - 1)) : 0);
+    s.score = wq * (0.7 * s.success + 0.3 * s.quality) + rest;
+    s.fresh = input.fresh ? wq * (0.7 * s.freshSuccess + 0.3 * s.freshQuality) + rest : s.score;
   }
   return out;
 }

@@ -37,6 +37,7 @@ export function createQualityEstimator(model: QualityModel): QualityEstimator {
   }
   const signals = new Float32Array(textSignalCount);
   const memo = new Map<number, number>();
+  const thresholds = new Map<string, number>();
 
   function ability(prior: number): number {
     const cached = memo.get(prior);
@@ -68,8 +69,13 @@ export function createQualityEstimator(model: QualityModel): QualityEstimator {
       return n / q.length;
     },
     thresholdFor(strongPrior, weakPrior, share) {
+      const key = `${strongPrior}:${weakPrior}:${share}`;
+      const cached = thresholds.get(key);
+      if (cached !== undefined) return cached;
       const wins = Array.from(q, (d) => winAt(strongPrior, weakPrior, d)).sort((a, b) => b - a);
-      return thresholdForShare(wins, share);
+      const threshold = thresholdForShare(wins, share);
+      if (thresholds.size < 10_000) thresholds.set(key, threshold);
+      return threshold;
     },
   };
 }
