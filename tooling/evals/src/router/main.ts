@@ -5,7 +5,8 @@
  * `router.winRate(prompt, strong, weak)` and reports APGR, CPT(50%), CPT(80%) and the cost saving
  * at 95% of the strong model's quality, next to random, always-weak and always-strong.
  *
- *   pnpm --filter @svc/evals router [--folds 0,1] [--steps 250] [--write]   (needs router:prepare first)
+ *   pnpm --filter @svc/evals router [--folds 0,1] [--steps 250] [--only routellm-mmlu] [--no-alternatives] [--write]
+ *   (run router:prepare first: it embeds the prompts once)
  */
 import { parseArgs } from 'node:util';
 import { closeEncoder } from './embed.js';
@@ -25,12 +26,13 @@ const { values } = parseArgs({
     alternatives: { type: 'boolean', default: true },
     mmlu: { type: 'string' },
     'mmlu-pro': { type: 'string' },
+    only: { type: 'string' },
   },
   allowNegative: true,
 });
 const steps = Number(values.steps);
 const chosen = values.folds === undefined ? Array.from({ length: folds }, (_, f) => f) : values.folds.split(',').map(Number);
-const sources = await loadSources({ mmlu: values.mmlu, mmluPro: values['mmlu-pro'], embed: true });
+const sources = await loadSources({ mmlu: values.mmlu, mmluPro: values['mmlu-pro'], embed: true, only: values.only?.split(',') });
 await closeEncoder();
 const items = sources.flatMap((s) => s.items);
 const vectors = sources.flatMap((s) => s.vectors);
@@ -51,11 +53,14 @@ for (const f of chosen) {
   }
   // Split by source too: RouteLLM's MMLU with a model trained on MMLU-Pro alone.
   const cross = split(items, vectors, heldOut, new Set(['mmlu-pro']));
-  const crossIndex = new Map<string, number>();
-  const crossQuality = trainQualityModel(toExamples(cross.train, cross.trainVectors, crossIndex), crossIndex, `fold ${f}, mmlu-pro only`, { steps });
-  const crossResult = await evaluatePair(pairs[0]!, { quality: crossQuality, train, dev: dev.filter((i) => i.source === pairs[0]!.source), embedder });
-  if (crossResult) results.push({ pair: `${pairs[0]!.strong} / ${pairs[0]!.weak}, trained on MMLU-Pro only`, source: 'routellm-mmlu', result: crossResult });
-  const alt: AlternativeResult[] = values.alternatives ? alternatives({ train, trainVectors, examples, index, dev: split(items, vectors, heldOut).dev, devVectors: split(items, vectors, heldOut).devVectors, steps }) : [];
+  if (cross.train.length > 0) {
+    const crossIndex = new Map<string, number>();
+    const crossQuality = trainQualityModel(toExamples(cross.train, cross.trainVectors, crossIndex), crossIndex, `fold ${f}, mmlu-pro only`, { steps });
+    const crossResult = await evaluatePair(pairs[0]!, { quality: crossQuality, train, dev: dev.filter((i) => i.source === pairs[0]!.source), embedder });
+    if (crossResult) results.push({ pair: `${pairs[0]!.strong} / ${pairs[0]!.weak}, trained on MMLU-Pro only`, source: 'routellm-mmlu', result: crossResult });
+  }
+  const { devVectors } = split(items, vectors, heldOut);
+  const alt: AlternativeResult[] = values.alternatives ? alternatives({ train, trainVectors, examples, index, dev, devVectors, steps }) : [];
   reports.push({ fold: f, heldOut: [...heldOut], train: train.length, results, alternatives: alt, seconds: (performance.now() - started) / 1000 });
   console.error(`fold ${f} done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }

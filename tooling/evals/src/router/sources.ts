@@ -14,6 +14,8 @@ export interface SourceOptions {
   /** Fetched TIGER-AI-Lab/MMLU-Pro git dir (default /work/.mirror/TIGER-AI-Lab+MMLU-Pro/repo or SVC_MMLU_PRO). */
   mmluPro?: string;
   embed: boolean;
+  /** Only these sources (default both). */
+  only?: readonly string[];
 }
 
 export const defaultMmluPro = process.env.SVC_MMLU_PRO ?? '/work/.mirror/TIGER-AI-Lab+MMLU-Pro/repo';
@@ -23,6 +25,7 @@ export async function loadSources(options: SourceOptions): Promise<Source[]> {
   const mmlu = loadRouteLlmMmlu(findRouteLlmDir(process.cwd(), options.mmlu), mmluSubjectGroups(pro));
   const out: Source[] = [];
   for (const [name, items] of [['routellm-mmlu', mmlu], ['mmlu-pro', pro]] as const) {
+    if (options.only && !options.only.includes(name)) continue;
     out.push({ name, items, vectors: options.embed ? await embedItems(name, items) : [] });
   }
   return out;
