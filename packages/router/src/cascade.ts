@@ -1,12 +1,11 @@
 import { invalidRequest } from '@svc/core';
-import type { QualityEstimator } from './quality/estimator.js';
-import { winRateOf } from './quality/estimator.js';
+import type { Item, QualityEstimator } from './quality/estimator.js';
 import type { Scored } from './score.js';
 import type { RouteContext } from './types.js';
 
 export interface CascadeInput {
   estimator: QualityEstimator;
-  difficulty: number;
+  item: Item;
   context: RouteContext;
 }
 
@@ -33,10 +32,10 @@ function pick(scored: readonly Scored[], id: string | undefined, fallback: (s: S
  * one; the other candidates keep their order behind.
  */
 export function chooseCascade(scored: Scored[], input: CascadeInput): CascadeChoice {
-  const { estimator, difficulty, context } = input;
+  const { estimator, item, context } = input;
   const strong = pick(scored, context.strongModel, (s, best) => s.model.qualityPrior > best.model.qualityPrior);
   const weak = pick(scored, context.weakModel, (s, best) => s.costUsd < best.costUsd);
-  const winRate = winRateOf(estimator.pCorrect(strong.model.qualityPrior, difficulty), estimator.pCorrect(weak.model.qualityPrior, difficulty));
+  const winRate = estimator.winRate(strong.model.qualityPrior, weak.model.qualityPrior, item);
   let threshold = context.threshold;
   if (threshold === undefined) {
     const share = context.strongShare!;

@@ -15,7 +15,9 @@ const toy: QualityModel = {
   embeddingWeights: Float32Array.from([3, 0, 0, 0]),
   textWeights: new Float32Array(textSignalCount),
   textOnly: { bias: 0, weights: new Float32Array(textSignalCount) },
+  discrimination: { bias: 0, embeddingWeights: new Float32Array(4), textWeights: new Float32Array(textSignalCount), textOnly: { bias: 0, weights: new Float32Array(textSignalCount) } },
   difficultyQuantiles: Float32Array.from({ length: 101 }, (_, i) => -3 + (6 * i) / 100),
+  discriminationSample: new Float32Array(101),
   abilities: {},
   trainedOn: 'test',
 };

@@ -2,7 +2,7 @@ import type { Catalog, ModelInfo } from '@svc/catalog';
 import { type ChatRequest, invalidRequest } from '@svc/core';
 import { type RequestEmbedder, defaultEmbedder } from './embedder.js';
 import { extractFeatures, lastUserText } from './features.js';
-import { type QualityEstimator, thresholdForShare, winRateOf } from './quality/estimator.js';
+import { type QualityEstimator, thresholdForShare } from './quality/estimator.js';
 import type { RouteContext, RouteDecision } from './types.js';
 
 /** One ranked model: higher score is better (comparable inside one call only). */
@@ -60,8 +60,7 @@ export function createLearnedApi(settings: LearnedApiSettings): LearnedApi {
     const weak = model(weakId, 'weak').qualityPrior;
     const vectors = await embedAll(requests);
     return requests.map((r, i) => {
-      const d = q.difficulty(extractFeatures(r), vectors[i]);
-      return winRateOf(q.pCorrect(strong, d), q.pCorrect(weak, d));
+      return q.winRate(strong, weak, q.item(extractFeatures(r), vectors[i]));
     });
   }
 

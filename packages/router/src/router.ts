@@ -193,7 +193,7 @@ export function createRouter(options: RouterOptions): Router {
     const latency = options.latency;
     const scoreContext: RouteContext =
       context.latencyMs || !latency ? context : { ...context, latencyMs: (id) => latency.get(id) };
-    const difficulty = estimator?.difficulty(features, context.embedding);
+    const item = estimator?.item(features, context.embedding);
     const input: ScoreInput = {
       pool: prefs.forceTier ? pools[prefs.forceTier] : pools[pool],
       features,
@@ -207,7 +207,7 @@ export function createRouter(options: RouterOptions): Router {
       completionTokens: features.maxTokens ?? tokensByFamily.get(classification.taskFamily) ?? expectedCompletionTokens[complexity],
       dropped: new Map<string, number>(),
       maxShift,
-      learned: estimator && context.embedding ? { estimator, difficulty: difficulty! } : undefined,
+      learned: estimator && context.embedding ? { estimator, item: item! } : undefined,
       only: context.candidates ? new Set(context.candidates) : undefined,
       fresh: guard !== undefined,
     };
@@ -215,7 +215,7 @@ export function createRouter(options: RouterOptions): Router {
     if (scored.length === 0) throw noCandidate(request.model, input.dropped);
     scored.sort(byScore);
     const cascading = estimator !== undefined && (context.strongShare !== undefined || context.threshold !== undefined);
-    const cascade = cascading ? chooseCascade(scored, { estimator, difficulty: difficulty!, context }) : undefined;
+    const cascade = cascading ? chooseCascade(scored, { estimator, item: item!, context }) : undefined;
     if (!cascade && guard) guarded(scored, complexity);
     const stickyIndex = stickyModel ? scored.findIndex((s) => s.sticky) : -1;
     if (stickyIndex > 0) scored.unshift(...scored.splice(stickyIndex, 1));
@@ -235,7 +235,7 @@ export function createRouter(options: RouterOptions): Router {
     const candidates: ScoredCandidate[] = [];
     const keep = context.maxCandidates ?? maxCandidates;
     for (let i = 0; i < scored.length && i < keep; i++) candidates.push(explain(scored[i]!));
-    const decision: RouteDecision = { ...base, model: first, waterfall, tier: first.tier, source: stickyIndex >= 0 ? 'Sticky' : 'Router', candidates, difficulty, cascade };
+    const decision: RouteDecision = { ...base, model: first, waterfall, tier: first.tier, source: stickyIndex >= 0 ? 'Sticky' : 'Router', candidates, difficulty: item?.d, cascade };
     if (forced === undefined) return decision;
     // force_model pins after routing: the classification stays, the model and its family replace the plan.
     return pinned(forced, 'routing_override.force_model', { ...base, lane: decision.lane }, 'Override', context);

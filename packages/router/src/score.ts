@@ -2,7 +2,7 @@ import type { Capability, ModelInfo } from '@svc/catalog';
 import type { TaskComplexity, Tier } from '@svc/core';
 import type { RequestFeatures } from './features.js';
 import type { Preferences } from './preferences.js';
-import type { QualityEstimator } from './quality/estimator.js';
+import type { Item, QualityEstimator } from './quality/estimator.js';
 import { tierRank } from './preferences.js';
 import type { RouteContext, ScoredCandidate } from './types.js';
 
@@ -51,7 +51,7 @@ export interface ScoreInput {
   /** Most the learned online adjustments may raise / lower a model's quality (default unbounded). */
   maxShift?: { up: number; down: number };
   /** The learned quality model and the request's difficulty: P(success) comes from it instead of the complexity class. */
-  learned?: { estimator: QualityEstimator; difficulty: number };
+  learned?: { estimator: QualityEstimator; item: Item };
   /** Only these model ids (`rank`'s candidates). */
   only?: ReadonlySet<string>;
   /** Also score every candidate without the online adjustments (`Scored.fresh`), in the same pass. */
@@ -60,7 +60,7 @@ export interface ScoreInput {
 
 /** P(success) of a model of quality `quality`: learned from the request's difficulty when a quality model is given, else a logistic against the class's need. */
 function successOf(input: ScoreInput, need: number, quality: number): number {
-  return input.learned ? input.learned.estimator.pCorrect(quality, input.learned.difficulty) : 1 / (1 + Math.exp((need - quality) / 0.04));
+  return input.learned ? input.learned.estimator.pCorrect(quality, input.learned.item) : 1 / (1 + Math.exp((need - quality) / 0.04));
 }
 
 function serves(model: ModelInfo, needed: readonly Capability[]): boolean {

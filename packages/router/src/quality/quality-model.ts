@@ -18,8 +18,15 @@ export interface QualityModel {
   textWeights: Float32Array;
   /** The text-only head used when no embedding is available (proxy-free sync routing). */
   textOnly: { bias: number; weights: Float32Array };
-  /** Quantiles (0..100%) of the training prompts' difficulty: maps a quality prior to an ability. */
+  /**
+   * How much ability matters for a request (2PL IRT discrimination): P = sigmoid(a theta - d) with
+   * log a linear in the same inputs. Zero weights: a = 1 (the one-parameter model).
+   */
+  discrimination: { bias: number; embeddingWeights: Float32Array; textWeights: Float32Array; textOnly: { bias: number; weights: Float32Array } };
+  /** Difficulties of a sample of training prompts (sorted): maps a quality prior to an ability. */
   difficultyQuantiles: Float32Array;
+  /** Log discrimination of the same sample, index for index. */
+  discriminationSample: Float32Array;
   /** Abilities learned for the training models (by name), for reference and evaluation. */
   abilities: Record<string, number>;
   /** Where the weights came from (data sets, rows), for the docs. */
@@ -56,8 +63,23 @@ export function difficulty(model: QualityModel, signals: Float32Array, embedding
   return d;
 }
 
-/** P(a model of ability `theta` answers a request of difficulty `d` well). */
-export const pCorrect = (theta: number, d: number): number => sigmoid(theta - d);
+/** Log discrimination of a request (its embedding when given, else text signals only). */
+export function logDiscrimination(model: QualityModel, signals: Float32Array, embedding?: ArrayLike<number>): number {
+  const m = model.discrimination;
+  let z: number;
+  if (embedding === undefined || embedding.length !== model.dimensions) {
+    z = m.textOnly.bias;
+    for (let i = 0; i < textSignalCount; i++) z += m.textOnly.weights[i]! * signals[i]!;
+  } else {
+    z = m.bias;
+    for (let i = 0; i < m.embeddingWeights.length; i++) z += m.embeddingWeights[i]! * embedding[i]!;
+    for (let i = 0; i < textSignalCount; i++) z += m.textWeights[i]! * signals[i]!;
+  }
+  return Math.max(-3, Math.min(3, z));
+}
+
+/** P(a model of ability `theta` answers a request of difficulty `d` and log discrimination `logA` well). */
+export const pCorrect = (theta: number, d: number, logA = 0): number => sigmoid(Math.exp(logA) * theta - d);
 
 /** Float32 weights <-> base64 (little-endian), for the shipped file. */
 export function encodeFloats(values: ArrayLike<number>): string {
@@ -71,10 +93,11 @@ export function decodeFloats(text: string): Float32Array {
   return out;
 }
 
-type FloatFields = 'embeddingWeights' | 'textWeights' | 'difficultyQuantiles' | 'textOnly';
+/** A float vector as base64 (little-endian float32). */
+type Encoded<T> = { [K in keyof T]: T[K] extends Float32Array ? string : T[K] extends Record<string, unknown> ? Encoded<T[K]> : T[K] };
 
 /** The serialised form of a {@link QualityModel}: its float arrays as base64 (little-endian float32). */
-export type QualityModelFile = Omit<QualityModel, FloatFields> & Record<Exclude<FloatFields, 'textOnly'>, string> & { textOnly: { bias: number; weights: string } };
+export type QualityModelFile = Encoded<Omit<QualityModel, 'abilities'>> & { abilities: Record<string, number> };
 
 /** Error for a malformed quality-model file. */
 export class QualityModelError extends Error {
@@ -82,7 +105,11 @@ export class QualityModelError extends Error {
   readonly code = 'quality_model_invalid';
 }
 
+const encodeHead = (h: { bias: number; weights: Float32Array }) => ({ bias: h.bias, weights: encodeFloats(h.weights) });
+const decodeHead = (h: { bias: number; weights: string }) => ({ bias: h.bias, weights: decodeFloats(h.weights) });
+
 export function serializeQualityModel(m: QualityModel): QualityModelFile {
+  const a = m.discrimination;
   return {
     version: 1,
     embedder: m.embedder,
@@ -90,8 +117,10 @@ export function serializeQualityModel(m: QualityModel): QualityModelFile {
     bias: m.bias,
     embeddingWeights: encodeFloats(m.embeddingWeights),
     textWeights: encodeFloats(m.textWeights),
-    textOnly: { bias: m.textOnly.bias, weights: encodeFloats(m.textOnly.weights) },
+    textOnly: encodeHead(m.textOnly),
+    discrimination: { bias: a.bias, embeddingWeights: encodeFloats(a.embeddingWeights), textWeights: encodeFloats(a.textWeights), textOnly: encodeHead(a.textOnly) },
     difficultyQuantiles: encodeFloats(m.difficultyQuantiles),
+    discriminationSample: encodeFloats(m.discriminationSample),
     abilities: m.abilities,
     trainedOn: m.trainedOn,
   };
@@ -99,6 +128,7 @@ export function serializeQualityModel(m: QualityModel): QualityModelFile {
 
 export function parseQualityModel(file: QualityModelFile): QualityModel {
   if (file.version !== 1) throw new QualityModelError(`quality model version ${String(file.version)} is not supported (1)`);
+  const a = file.discrimination;
   const model: QualityModel = {
     version: 1,
     embedder: file.embedder,
@@ -106,12 +136,21 @@ export function parseQualityModel(file: QualityModelFile): QualityModel {
     bias: file.bias,
     embeddingWeights: decodeFloats(file.embeddingWeights),
     textWeights: decodeFloats(file.textWeights),
-    textOnly: { bias: file.textOnly.bias, weights: decodeFloats(file.textOnly.weights) },
+    textOnly: decodeHead(file.textOnly),
+    discrimination: { bias: a.bias, embeddingWeights: decodeFloats(a.embeddingWeights), textWeights: decodeFloats(a.textWeights), textOnly: decodeHead(a.textOnly) },
     difficultyQuantiles: decodeFloats(file.difficultyQuantiles),
+    discriminationSample: decodeFloats(file.discriminationSample),
     abilities: file.abilities,
     trainedOn: file.trainedOn,
   };
-  if (model.embeddingWeights.length !== model.dimensions || model.textWeights.length !== textSignalCount || model.textOnly.weights.length !== textSignalCount || model.difficultyQuantiles.length < 2) {
+  const heads = [model.textWeights, model.textOnly.weights, model.discrimination.textWeights, model.discrimination.textOnly.weights];
+  if (
+    model.embeddingWeights.length !== model.dimensions ||
+    model.discrimination.embeddingWeights.length !== model.dimensions ||
+    heads.some((h) => h.length !== textSignalCount) ||
+    model.difficultyQuantiles.length < 2 ||
+    model.discriminationSample.length !== model.difficultyQuantiles.length
+  ) {
     throw new QualityModelError('quality model weights have the wrong shapes');
   }
   return model;

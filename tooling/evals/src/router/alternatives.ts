@@ -1,4 +1,4 @@
-import { classify, createQualityEstimator, extractFeatures, type QualityModel, winRateOf } from '@svc/router';
+import { classify, createQualityEstimator, extractFeatures, type QualityModel, type WinRateForm } from '@svc/router';
 import type { Item } from './data.js';
 import { evaluate, rank, type Row } from './metrics.js';
 import { accuracy, pairs } from './pairs.js';
@@ -20,6 +20,8 @@ export interface AlternativeInput {
   dev: Item[];
   devVectors: Float32Array[];
   steps: number;
+  /** The fold's trained model (embedding + text). */
+  model: QualityModel;
 }
 
 const ask = (prompt: string) => ({ model: 'svc/auto', messages: [{ role: 'user' as const, content: prompt }], stream: false, n: 1, includeUsage: false });
@@ -51,9 +53,10 @@ function knnScores(input: AlternativeInput, devIdx: number[], strong: string, we
 
 /** Ranks of the dev prompts by other quality models, for the comparison in docs/routing.md (internals, not the API). */
 export function alternatives(input: AlternativeInput): AlternativeResult[] {
-  const variants: [string, QualityModel][] = [
-    ['Rasch difficulty, text signals only', trainQualityModel(input.examples, input.index, 'text only', { steps: input.steps, useEmbedding: false })],
-    ['Rasch difficulty, embedding only', trainQualityModel(input.examples, input.index, 'embedding only', { steps: input.steps, useText: false })],
+  const variants: [string, QualityModel, WinRateForm][] = [
+    ['2PL item model, embedding + text, win rate growing with difficulty (weaker-fails)', input.model, 'weaker-fails'],
+    ['2PL item model, text signals only', trainQualityModel(input.examples, input.index, 'text only', { steps: input.steps, useEmbedding: false }), 'independent'],
+    ['2PL item model, embedding only', trainQualityModel(input.examples, input.index, 'embedding only', { steps: input.steps, useText: false }), 'independent'],
   ];
   const out: AlternativeResult[] = [];
   for (const pair of pairs) {
@@ -67,11 +70,11 @@ export function alternatives(input: AlternativeInput): AlternativeResult[] {
       const m = evaluate(rank(rows, scores), pair.prices);
       out.push({ name: label, pair: name, apgr: m.apgr, saving95: m.saving95 });
     };
-    for (const [label, model] of variants) {
+    for (const [label, model, form] of variants) {
       const q = createQualityEstimator(model);
       push(label, devIdx.map((i) => {
-        const d = q.difficulty(extractFeatures(ask(input.dev[i]!.prompt)), label.includes('text signals only') ? undefined : input.devVectors[i]);
-        return winRateOf(q.pCorrect(priors.strong, d), q.pCorrect(priors.weak, d));
+        const item = q.item(extractFeatures(ask(input.dev[i]!.prompt)), label.includes('text signals only') ? undefined : input.devVectors[i]);
+        return q.winRate(priors.strong, priors.weak, item, form);
       }));
     }
     // kNN over at most 1,500 dev prompts (brute force is slow in JS); the sample keeps every 1 in n.

@@ -60,7 +60,7 @@ for (const f of chosen) {
     if (crossResult) results.push({ pair: `${pairs[0]!.strong} / ${pairs[0]!.weak}, trained on MMLU-Pro only`, source: 'routellm-mmlu', result: crossResult });
   }
   const { devVectors } = split(items, vectors, heldOut);
-  const alt: AlternativeResult[] = values.alternatives ? alternatives({ train, trainVectors, examples, index, dev, devVectors, steps }) : [];
+  const alt: AlternativeResult[] = values.alternatives ? alternatives({ train, trainVectors, examples, index, dev, devVectors, steps, model: quality }) : [];
   reports.push({ fold: f, heldOut: [...heldOut], train: train.length, results, alternatives: alt, seconds: (performance.now() - started) / 1000 });
   console.error(`fold ${f} done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }

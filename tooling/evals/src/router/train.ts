@@ -70,49 +70,64 @@ function adam(size: number, rate: number): Adam {
   };
 }
 
+/** Parameter layout: difficulty head, discrimination head (each bias, embedding, text), abilities. */
+interface Layout {
+  dims: number;
+  head: number;
+  theta0: number;
+}
+
+const layoutOf = (dims: number): Layout => ({ dims, head: 1 + dims + textSignalCount, theta0: 2 * (1 + dims + textSignalCount) });
+
 /**
- * Fits the Rasch difficulty model: P(model m right on x) = sigmoid(theta_m - d(x)), d linear in
- * the embedding and text signals; full-batch Adam on the mean log loss. Parameters: [bias,
- * embedding weights, text weights, abilities].
+ * Fits the 2PL item model: P(model m right on x) = sigmoid(a(x) theta_m - d(x)), with d and
+ * log a linear in the embedding and text signals; full-batch Adam on the mean log loss.
  */
-export function fitDifficulty(examples: readonly Example[], modelCount: number, settings: TrainSettings = {}): { params: Float64Array; dims: number } {
-  const dims = examples[0]!.embedding.length;
-  const useEmbedding = settings.useEmbedding ?? true;
-  const useText = settings.useText ?? true;
-  const size = 1 + dims + textSignalCount + modelCount;
+export function fitItems(examples: readonly Example[], modelCount: number, settings: TrainSettings = {}): { params: Float64Array; layout: Layout } {
+  const layout = layoutOf(examples[0]!.embedding.length);
+  const size = layout.theta0 + modelCount;
   const params = new Float64Array(size);
   const grad = new Float64Array(size);
   const optimiser = adam(size, settings.learningRate ?? 0.02);
   const l2 = settings.l2 ?? 1e-3;
-  const theta0 = 1 + dims + textSignalCount;
   let observations = 0;
   for (const e of examples) observations += e.models.length;
   for (let step = 0; step < (settings.steps ?? 250); step++) {
     grad.fill(0);
     for (const e of examples) {
-      const d = predict(params, e, dims, useEmbedding, useText);
+      const d = head(params, 0, e, layout, settings);
+      const z = Math.max(-3, Math.min(3, head(params, layout.head, e, layout, settings)));
+      const a = Math.exp(z);
       let gd = 0;
+      let gz = 0;
       for (let j = 0; j < e.models.length; j++) {
-        const k = theta0 + e.models[j]!;
-        const r = sigmoid(params[k]! - d) - e.correct[j]!;
-        grad[k]! += r / observations;
-        gd -= r / observations;
+        const k = layout.theta0 + e.models[j]!;
+        const r = (sigmoid(a * params[k]! - d) - e.correct[j]!) / observations;
+        grad[k]! += r * a;
+        gd -= r;
+        gz += r * params[k]! * a;
       }
-      grad[0]! += gd;
-      if (useEmbedding) for (let i = 0; i < dims; i++) grad[1 + i]! += gd * e.embedding[i]!;
-      if (useText) for (let i = 0; i < textSignalCount; i++) grad[1 + dims + i]! += gd * e.signals[i]!;
+      addHead(grad, 0, gd, e, layout, settings);
+      addHead(grad, layout.head, gz, e, layout, settings);
     }
-    for (let i = 1; i < theta0; i++) grad[i]! += 2 * l2 * params[i]!;
+    for (let i = 1; i < layout.theta0; i++) if (i !== layout.head) grad[i]! += 2 * l2 * params[i]!;
     optimiser.step(params, grad);
   }
-  return { params, dims };
+  return { params, layout };
 }
 
-function predict(params: Float64Array, e: Example, dims: number, useEmbedding: boolean, useText: boolean): number {
-  let d = params[0]!;
-  if (useEmbedding) for (let i = 0; i < dims; i++) d += params[1 + i]! * e.embedding[i]!;
-  if (useText) for (let i = 0; i < textSignalCount; i++) d += params[1 + dims + i]! * e.signals[i]!;
-  return d;
+/** One linear head (bias, embedding weights, text weights) at `at`. */
+function head(params: Float64Array, at: number, e: Example, layout: Layout, settings: TrainSettings): number {
+  let v = params[at]!;
+  if (settings.useEmbedding ?? true) for (let i = 0; i < layout.dims; i++) v += params[at + 1 + i]! * e.embedding[i]!;
+  if (settings.useText ?? true) for (let i = 0; i < textSignalCount; i++) v += params[at + 1 + layout.dims + i]! * e.signals[i]!;
+  return v;
+}
+
+function addHead(grad: Float64Array, at: number, g: number, e: Example, layout: Layout, settings: TrainSettings): void {
+  grad[at]! += g;
+  if (settings.useEmbedding ?? true) for (let i = 0; i < layout.dims; i++) grad[at + 1 + i]! += g * e.embedding[i]!;
+  if (settings.useText ?? true) for (let i = 0; i < textSignalCount; i++) grad[at + 1 + layout.dims + i]! += g * e.signals[i]!;
 }
 
 /** Least-squares fit (ridge) of the full model's difficulty from the text signals alone: the head used without an embedding. */
@@ -154,25 +169,36 @@ function solve(a: Float64Array, b: Float64Array, k: number): Float64Array {
   return x;
 }
 
-/** Trains the shipped form: the Rasch model, its text-only head, and the difficulty quantiles. */
+const slice = (params: Float64Array, from: number, length: number, on: boolean) => (on ? Float32Array.from(params.subarray(from, from + length)) : new Float32Array(length));
+
+/** Trains the shipped form: the 2PL item model, its text-only heads, and a sample of training items for the prior-to-ability map. */
 export function trainQualityModel(examples: readonly Example[], modelIndex: ReadonlyMap<string, number>, trainedOn: string, settings: TrainSettings = {}): QualityModel {
-  const { params, dims } = fitDifficulty(examples, modelIndex.size, settings);
+  const { params, layout } = fitItems(examples, modelIndex.size, settings);
   const useEmbedding = settings.useEmbedding ?? true;
   const useText = settings.useText ?? true;
-  const d = Float64Array.from(examples, (e) => predict(params, e, dims, useEmbedding, useText));
-  const sorted = Float64Array.from(d).sort();
-  const quantiles = Float32Array.from({ length: 101 }, (_, i) => sorted[Math.min(sorted.length - 1, Math.round((i / 100) * (sorted.length - 1)))]!);
-  const theta0 = 1 + dims + textSignalCount;
+  const { dims } = layout;
+  const d = Float64Array.from(examples, (e) => head(params, 0, e, layout, settings));
+  const z = Float64Array.from(examples, (e) => Math.max(-3, Math.min(3, head(params, layout.head, e, layout, settings))));
+  const order = Array.from(d.keys()).sort((x, y) => d[x]! - d[y]!);
+  const picks = Array.from({ length: 257 }, (_, i) => order[Math.round((i / 256) * (order.length - 1))]!);
+  const h = layout.head;
   return {
     version: 1,
     embedder: 'all-MiniLM-L6-v2',
     dimensions: dims,
     bias: params[0]!,
-    embeddingWeights: useEmbedding ? Float32Array.from(params.subarray(1, 1 + dims)) : new Float32Array(dims),
-    textWeights: useText ? Float32Array.from(params.subarray(1 + dims, theta0)) : new Float32Array(textSignalCount),
+    embeddingWeights: slice(params, 1, dims, useEmbedding),
+    textWeights: slice(params, 1 + dims, textSignalCount, useText),
     textOnly: fitTextOnly(examples, d),
-    difficultyQuantiles: quantiles,
-    abilities: Object.fromEntries([...modelIndex].map(([name, i]) => [name, Math.round(params[theta0 + i]! * 1e4) / 1e4])),
+    discrimination: {
+      bias: params[h]!,
+      embeddingWeights: slice(params, h + 1, dims, useEmbedding),
+      textWeights: slice(params, h + 1 + dims, textSignalCount, useText),
+      textOnly: fitTextOnly(examples, z),
+    },
+    difficultyQuantiles: Float32Array.from(picks, (i) => d[i]!),
+    discriminationSample: Float32Array.from(picks, (i) => z[i]!),
+    abilities: Object.fromEntries([...modelIndex].map(([name, i]) => [name, Math.round(params[layout.theta0 + i]! * 1e4) / 1e4])),
     trainedOn,
   };
 }
