@@ -1,10 +1,11 @@
 import { type RequestFeatures, featureDimension, toVector } from '../features.js';
 
 /**
- * A learned difficulty model (Rasch / one-parameter IRT): the probability that a model of ability
- * `theta` answers a request well is `sigmoid(theta - difficulty(request))`, and the difficulty is
- * linear in the request's sentence embedding plus a few text signals. Trained offline on public
- * per-model correctness data (`tooling/evals/src/router`), shipped as `shipped-model.ts`.
+ * A learned item model (two-parameter IRT): the probability that a model of ability `theta`
+ * answers a request well is `sigmoid(a(request) theta - d(request))`; the difficulty `d` and the
+ * log discrimination `log a` are linear in the request's sentence embedding plus 12 text signals.
+ * Trained offline on public per-model correctness data (`tooling/evals/src/router`), shipped as
+ * `shipped-model.ts`.
  */
 export interface QualityModel {
   /** Format version. */
