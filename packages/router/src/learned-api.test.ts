@@ -102,6 +102,8 @@ describe('the quality model file', () => {
     const r = createRouter({ catalog: fixtureCatalog(), embedder: false });
     const w = await r.winRate('Prove that there are infinitely many primes.', 'acme/opus', 'fast/tiny');
     expect(w).toBeGreaterThan(0.5);
+    const hard = await r.winRate('Let f be continuous on [0,1] with f(0)=0. Prove that the integral of f(x)^2 dx is at most the integral of f\'(x)^2 dx, and compute the constant.', 'acme/opus', 'fast/tiny');
+    expect(hard).toBeGreaterThan(await r.winRate('hi', 'acme/opus', 'fast/tiny'));
     const none = createRouter({ catalog: fixtureCatalog(), quality: false, embedder: false });
     await expect(none.winRate('x', 'acme/opus', 'fast/tiny')).rejects.toThrow(/quality model/);
   });

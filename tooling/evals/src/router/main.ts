@@ -5,7 +5,7 @@
  * `router.winRate(prompt, strong, weak)` and reports APGR, CPT(50%), CPT(80%) and the cost saving
  * at 95% of the strong model's quality, next to random, always-weak and always-strong.
  *
- *   pnpm --filter @svc/evals router [--folds 0,1] [--steps 250] [--only routellm-mmlu] [--no-alternatives] [--write]
+ *   pnpm --filter @svc/evals router [--folds 0,1] [--steps 250] [--only routellm-mmlu] [--train-sources routellm-mmlu] [--no-alternatives] [--write]
  *   (run router:prepare first: it embeds the prompts once)
  */
 import { parseArgs } from 'node:util';
@@ -27,6 +27,7 @@ const { values } = parseArgs({
     mmlu: { type: 'string' },
     'mmlu-pro': { type: 'string' },
     only: { type: 'string' },
+    'train-sources': { type: 'string' },
   },
   allowNegative: true,
 });
@@ -42,9 +43,12 @@ const reports: FoldReport[] = [];
 for (const f of chosen) {
   const heldOut = foldGroups(items, f);
   const started = performance.now();
-  const { train, trainVectors, dev } = split(items, vectors, heldOut);
+  const trainSources = values['train-sources'] ? new Set(values['train-sources'].split(',')) : undefined;
+  const { train: trained, trainVectors, dev } = split(items, vectors, heldOut, trainSources);
+  // Priors come from every source's training folds (what an operator knows of each model), even when the item model is trained on fewer.
+  const { train } = split(items, vectors, heldOut);
   const index = new Map<string, number>();
-  const examples = toExamples(train, trainVectors, index);
+  const examples = toExamples(trained, trainVectors, index);
   const quality = trainQualityModel(examples, index, `fold ${f}`, { steps });
   const results: { pair: string; source: string; result: PairResult }[] = [];
   for (const pair of pairs) {
@@ -60,7 +64,7 @@ for (const f of chosen) {
     if (crossResult) results.push({ pair: `${pairs[0]!.strong} / ${pairs[0]!.weak}, trained on MMLU-Pro only`, source: 'routellm-mmlu', result: crossResult });
   }
   const { devVectors } = split(items, vectors, heldOut);
-  const alt: AlternativeResult[] = values.alternatives ? alternatives({ train, trainVectors, examples, index, dev, devVectors, steps, model: quality }) : [];
+  const alt: AlternativeResult[] = values.alternatives ? alternatives({ train: trained, trainVectors, examples, index, dev, devVectors, steps, model: quality }) : [];
   reports.push({ fold: f, heldOut: [...heldOut], train: train.length, results, alternatives: alt, seconds: (performance.now() - started) / 1000 });
   console.error(`fold ${f} done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }

@@ -2,7 +2,7 @@
  * Trains the quality model shipped in `@svc/router` on every labelled prompt of every source and
  * writes it to `packages/router/src/quality/shipped-model.ts`. Run `router:prepare` first.
  *
- *   pnpm --filter @svc/evals router:train [--steps 250]
+ *   pnpm --filter @svc/evals router:train [--steps 250] [--only routellm-mmlu]
  */
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -12,8 +12,8 @@ import { closeEncoder } from './embed.js';
 import { loadSources } from './sources.js';
 import { toExamples, trainQualityModel } from './train.js';
 
-const { values } = parseArgs({ options: { steps: { type: 'string', default: '250' }, mmlu: { type: 'string' }, 'mmlu-pro': { type: 'string' } } });
-const sources = await loadSources({ mmlu: values.mmlu, mmluPro: values['mmlu-pro'], embed: true });
+const { values } = parseArgs({ options: { steps: { type: 'string', default: '250' }, mmlu: { type: 'string' }, 'mmlu-pro': { type: 'string' }, only: { type: 'string' } } });
+const sources = await loadSources({ mmlu: values.mmlu, mmluPro: values['mmlu-pro'], embed: true, only: values.only?.split(',') });
 await closeEncoder();
 const index = new Map<string, number>();
 const examples = sources.flatMap((s) => toExamples(s.items, s.vectors, index));
