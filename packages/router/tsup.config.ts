@@ -4,8 +4,9 @@ export default defineConfig({
   entry: ['src/index.ts'],
   format: ['esm'],
   target: 'node20',
-  // `pnpm start` skips declarations (SVC_SKIP_DTS=1): only library consumers need them.
-  dts: process.env.SVC_SKIP_DTS !== '1',
+  // Always emitted, even under SVC_SKIP_DTS: other TypeScript projects import the router as a library,
+  // and `exports.types` must name a file the build wrote.
+  dts: true,
   sourcemap: true,
   clean: true,
 });

@@ -33,6 +33,13 @@ function textOf(message: ChatMessage): string {
   return text;
 }
 
+/** Text of the last user message (text parts joined), what the router embeds and scans. */
+export function lastUserText(request: ChatRequest): string {
+  const { messages } = request;
+  for (let i = messages.length - 1; i >= 0; i--) if (messages[i]!.role === 'user') return textOf(messages[i]!);
+  return '';
+}
+
 const effortValue = { minimal: -1, low: -0.5, medium: 0, high: 1 } as const;
 
 /** Features with no text signal: what `extractFeatures(request, false)` scans. */

@@ -1,4 +1,20 @@
 export { type Classification, classify } from './classify.js';
+export { type RequestEmbedder, defaultEmbedder } from './embedder.js';
+export type { LearnedApi, RankedModel } from './learned-api.js';
+export { type ModelSpec, modelFromSpec, tierPriors } from './model-spec.js';
+export { type Item as QualityItem, type QualityEstimator, type WinRateForm, createQualityEstimator, thresholdForShare, winRateOf } from './quality/estimator.js';
+export {
+  type QualityModel,
+  type QualityModelFile,
+  QualityModelError,
+  parseQualityModel,
+  serializeQualityModel,
+  textSignalCount,
+  textSignals,
+} from './quality/quality-model.js';
+export { shippedQualityModel } from './quality/shipped.js';
+export { type TierGuard, type TierGuardSettings, createTierGuard } from './tier-guard.js';
+export { lastUserText } from './features.js';
 export { type MemorySignals, type RequestFeatures, extractFeatures, featureDimension, memoryDimension, modeFeatureCount, structuralDimension, toVector } from './features.js';
 export { type LinUcbOptions, type PolicyOutcome, type PolicySnapshot, PolicySnapshotError, type RoutingPolicy, createLinUcbPolicy } from './policy.js';
 export { type Pool, aliasPool } from './pools.js';

@@ -1,12 +1,21 @@
 import type { Catalog, ModelInfo } from '@svc/catalog';
 import { type ChatRequest, type TaskComplexity, authorizationError, circuitBreakerOpen, invalidRequest, noProviderConfigured } from '@svc/core';
 import { type Classification, classify } from './classify.js';
+import { createCatalog } from '@svc/catalog';
+import { chooseCascade } from './cascade.js';
+import type { RequestEmbedder } from './embedder.js';
 import { type RequestFeatures, extractFeatures, featureDimension, modeFeatureCount, toVector } from './features.js';
+import { type LearnedApi, createLearnedApi } from './learned-api.js';
+import { type ModelSpec, modelFromSpec } from './model-spec.js';
+import { type QualityEstimator, createQualityEstimator } from './quality/estimator.js';
+import type { QualityModel } from './quality/quality-model.js';
+import { shippedQualityModel } from './quality/shipped.js';
+import { type TierGuard, type TierGuardSettings, createTierGuard } from './tier-guard.js';
 import { type PolicySnapshot, type RoutingPolicy, createLinUcbPolicy } from './policy.js';
 import { mergePolicySnapshots } from './policy-merge.js';
 import { aliasPool, buildPools, requiredCapabilities } from './pools.js';
 import { resolvePreferences } from './preferences.js';
-import { byScore, expectedCompletionTokens, explain, scoreCandidates } from './score.js';
+import { type Scored, type ScoreInput, byScore, expectedCompletionTokens, explain, scoreCandidates } from './score.js';
 import type { LatencyStats, RouterState } from './state.js';
 import { type RouteContext, type RouteDecision, type RouteOutcome, type ScoredCandidate, type TaskFamily, complexities, taskFamilies } from './types.js';
 import { applyWorkflowWeights, classifyWorkflow } from './workflow.js';
@@ -22,9 +31,27 @@ export interface RouterOptions {
   maxWaterfall?: number;
   /** Scored candidates kept on the decision. Default 10. */
   maxCandidates?: number;
+  /**
+   * Turns request texts into sentence vectors for the quality model: any `{ embed(texts) }`.
+   * Default: the local all-MiniLM-L6-v2 of `@svc/encoder` when installed (loaded on first use by
+   * `winRate`, `rank`, `embed` and `calibrate`); `false`: text signals only.
+   */
+  embedder?: RequestEmbedder | false;
+  /** The learned quality model; default the one shipped in the package; `false`: priors and heuristics only. */
+  quality?: QualityModel | false;
+  /** Models outside the catalog, from a minimal spec (see `ModelSpec` for the defaults). */
+  models?: readonly ModelSpec[];
+  /**
+   * Most the online learning may raise (`up`, default 0.05) or lower (`down`, default 0.3) a
+   * model's quality (0..1 scale). Traffic rewards success, latency and cost but carries little
+   * quality signal, so it may demote a failing model but barely promote a cheap one.
+   */
+  maxOnlineShift?: { up?: number; down?: number };
+  /** The tier-mix guard of online learning; `false` disables it. */
+  guard?: TierGuardSettings | false;
 }
 
-export interface Router {
+export interface Router extends LearnedApi {
   /** Picks the model and the ordered waterfall for one request. Synchronous; throws GatewayError on invalid routing fields. */
   route(request: ChatRequest, context?: RouteContext): RouteDecision;
   /** Complexity and task family of a request, with its features (for `/v1/classify_complexity`). */
@@ -88,7 +115,11 @@ const shiftClass = (c: TaskComplexity, by: number): TaskComplexity =>
 
 /** Creates a router over an immutable catalog. No I/O, no timers: state comes in through `state`. */
 export function createRouter(options: RouterOptions): Router {
-  const { catalog, state = {} } = options;
+  const { state = {} } = options;
+  const catalog = options.models?.length ? createCatalog([...options.catalog.list(), ...options.models.map(modelFromSpec)]) : options.catalog;
+  const estimator: QualityEstimator | undefined = options.quality === false ? undefined : createQualityEstimator(options.quality ?? shippedQualityModel());
+  const guard: TierGuard | undefined = options.guard === false ? undefined : createTierGuard(options.guard);
+  const maxShift = { up: options.maxOnlineShift?.up ?? 0.05, down: options.maxOnlineShift?.down ?? 0.3 };
   const policy = options.policy ?? createLinUcbPolicy();
   const maxWaterfall = options.maxWaterfall ?? 8;
   const maxCandidates = options.maxCandidates ?? 10;
@@ -159,11 +190,11 @@ export function createRouter(options: RouterOptions): Router {
 
     policy.adjust(classification.taskFamily, vector, tierAdjust);
     const stickyModel = base.stickyKey === undefined ? undefined : (context.stickyModel ?? state.sticky?.get(base.stickyKey));
-    const dropped = new Map<string, number>();
     const latency = options.latency;
     const scoreContext: RouteContext =
       context.latencyMs || !latency ? context : { ...context, latencyMs: (id) => latency.get(id) };
-    const scored = scoreCandidates({
+    const item = estimator?.item(features, context.embedding);
+    const input: ScoreInput = {
       pool: prefs.forceTier ? pools[prefs.forceTier] : pools[pool],
       features,
       complexity,
@@ -174,10 +205,18 @@ export function createRouter(options: RouterOptions): Router {
       modelAdjust,
       stickyModel,
       completionTokens: features.maxTokens ?? tokensByFamily.get(classification.taskFamily) ?? expectedCompletionTokens[complexity],
-      dropped,
-    });
-    if (scored.length === 0) throw noCandidate(request.model, dropped);
+      dropped: new Map<string, number>(),
+      maxShift,
+      learned: estimator && context.embedding ? { estimator, item: item! } : undefined,
+      only: context.candidates ? new Set(context.candidates) : undefined,
+      fresh: guard !== undefined,
+    };
+    const scored = scoreCandidates(input);
+    if (scored.length === 0) throw noCandidate(request.model, input.dropped);
     scored.sort(byScore);
+    const cascading = estimator !== undefined && (context.strongShare !== undefined || context.threshold !== undefined);
+    const cascade = cascading ? chooseCascade(scored, { estimator, item: item!, context }) : undefined;
+    if (!cascade && guard) guarded(scored, complexity);
     const stickyIndex = stickyModel ? scored.findIndex((s) => s.sticky) : -1;
     if (stickyIndex > 0) scored.unshift(...scored.splice(stickyIndex, 1));
     const waterfall: ModelInfo[] = [];
@@ -194,11 +233,26 @@ export function createRouter(options: RouterOptions): Router {
     const first = scored[0]!.model;
     if (base.stickyKey !== undefined && context.stickyModel === undefined && state.sticky && first.id !== stickyModel) state.sticky.set(base.stickyKey, first.id);
     const candidates: ScoredCandidate[] = [];
-    for (let i = 0; i < scored.length && i < maxCandidates; i++) candidates.push(explain(scored[i]!));
-    const decision: RouteDecision = { ...base, model: first, waterfall, tier: first.tier, source: stickyIndex >= 0 ? 'Sticky' : 'Router', candidates };
+    const keep = context.maxCandidates ?? maxCandidates;
+    for (let i = 0; i < scored.length && i < keep; i++) candidates.push(explain(scored[i]!));
+    const decision: RouteDecision = { ...base, model: first, waterfall, tier: first.tier, source: stickyIndex >= 0 ? 'Sticky' : 'Router', candidates, difficulty: item?.d, cascade };
     if (forced === undefined) return decision;
     // force_model pins after routing: the classification stays, the model and its family replace the plan.
     return pinned(forced, 'routing_override.force_model', { ...base, lane: decision.lane }, 'Override', context);
+  }
+
+  /**
+   * The learned order when the tier guard admits its first choice's tier; else the learned order
+   * with the best model of the tier chosen without online learning moved first (learning still
+   * picks inside that tier).
+   */
+  function guarded(scored: Scored[], complexity: TaskComplexity): Scored[] {
+    let best = scored[0]!;
+    for (const s of scored) if (s.fresh > best.fresh || (s.fresh === best.fresh && s.costUsd < best.costUsd)) best = s;
+    if (guard!.admit(complexity, best.model.tier, scored[0]!.model.tier)) return scored;
+    const at = scored.findIndex((s) => s.model.tier === best.model.tier);
+    if (at > 0) scored.unshift(...scored.splice(at, 1));
+    return scored;
   }
 
   /** Outcomes the policy learned (to tell whether it changed while a save or restore waited). */
@@ -232,6 +286,7 @@ export function createRouter(options: RouterOptions): Router {
     route,
     record,
     policy,
+    ...createLearnedApi({ catalog, estimator, embedder: options.embedder, route }),
     classify(request) {
       const features = extractFeatures(request);
       return { ...classify(features), features };

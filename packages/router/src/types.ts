@@ -65,6 +65,10 @@ export interface RouteDecision {
   workflowType: WorkflowType;
   /** Whether `workflowType` was stated by the caller or classified. */
   workflowStated: boolean;
+  /** The learned difficulty of the request (logit scale; higher is harder), when a quality model is loaded. */
+  difficulty?: number | undefined;
+  /** Strong/weak routing (`strongShare` or `threshold` in the context): the pair, the win rate and the threshold applied. */
+  cascade?: { strong: string; weak: string; winRate: number; threshold: number } | undefined;
   /** The sticky-route key (`chain_id`, else `conversation_id`) when chain routing is sticky; the caller stores the served model under it. */
   stickyKey: string | undefined;
 }
@@ -113,4 +117,24 @@ export interface RouteContext {
    * features. Absent: they are zero and not counted in `featureCount`.
    */
   memory?: MemorySignals;
+  /**
+   * The request's sentence embedding (from `router.embed(request)` or the shared encoder): the
+   * learned quality model then gives each candidate's P(success). Absent: the complexity heuristic does.
+   */
+  embedding?: ArrayLike<number>;
+  /** Scored candidates kept on this decision (default the router's `maxCandidates`). */
+  maxCandidates?: number;
+  /** Only these model ids are considered. */
+  candidates?: readonly string[];
+  /**
+   * Strong/weak routing (RouteLLM-style): the strong model is chosen when its win rate over the
+   * weak one reaches `threshold`; with `strongShare` (0..1) instead, the threshold is calibrated
+   * so that this share of typical prompts goes to the strong model (`router.thresholdFor`, or
+   * `router.calibrate` on your own prompts). Strong defaults to the eligible model of highest
+   * quality prior, weak to the cheapest eligible one.
+   */
+  strongShare?: number;
+  threshold?: number;
+  strongModel?: string;
+  weakModel?: string;
 }

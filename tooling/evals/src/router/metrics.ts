@@ -1,4 +1,8 @@
-import type { Row } from './dataset.js';
+/** One dev prompt: whether the weak and the strong model answered it correctly. */
+export interface Row {
+  weak: boolean;
+  strong: boolean;
+}
 
 /** RouteLLM's metrics for one ranking of the validation rows (most "strong needed" first). */
 export interface RouterMetrics {
@@ -14,9 +18,11 @@ export interface RouterMetrics {
   saving95: number;
 }
 
-/** Blended USD per million tokens RouteLLM uses: GPT-4 24.7, Mixtral 0.24. */
-export const strongPrice = 24.7;
-export const weakPrice = 0.24;
+/** Blended USD per million tokens of the pair (RouteLLM uses GPT-4 24.7, Mixtral 0.24). */
+export interface Prices {
+  strong: number;
+  weak: number;
+}
 
 /** Accuracy after sending the first k rows of `ordered` to the strong model, for every k. */
 function accuracies(ordered: readonly Row[]): Float64Array {
@@ -32,7 +38,7 @@ function accuracies(ordered: readonly Row[]): Float64Array {
   return acc;
 }
 
-export function evaluate(ordered: readonly Row[]): RouterMetrics {
+export function evaluate(ordered: readonly Row[], prices: Prices): RouterMetrics {
   const n = ordered.length;
   const acc = accuracies(ordered);
   const weak = acc[0]!;
@@ -45,19 +51,19 @@ export function evaluate(ordered: readonly Row[]): RouterMetrics {
     return 1;
   };
   const share95 = first((k) => acc[k]! >= 0.95 * strong);
-  const cost = share95 * strongPrice + (1 - share95) * weakPrice;
+  const cost = share95 * prices.strong + (1 - share95) * prices.weak;
   return {
     curve: Array.from({ length: 101 }, (_, i) => pgr(Math.round((i / 100) * n))),
     apgr: area,
     cpt50: first((k) => pgr(k) >= 0.5),
     cpt80: first((k) => pgr(k) >= 0.8),
     share95,
-    saving95: 1 - cost / strongPrice,
+    saving95: 1 - cost / prices.strong,
   };
 }
 
 /** Rows ordered by descending score; ties keep input order. */
-export function rank(rows: readonly Row[], scores: readonly number[]): Row[] {
+export function rank<R>(rows: readonly R[], scores: readonly number[]): R[] {
   return rows.map((row, i) => ({ row, score: scores[i]!, i })).sort((a, b) => b.score - a.score || a.i - b.i).map((x) => x.row);
 }
 

@@ -1,0 +1,73 @@
+import { createCatalog } from '@svc/catalog';
+import { type QualityModel, type RequestEmbedder, createRouter } from '@svc/router';
+import type { Item } from './data.js';
+import { type Row, type RouterMetrics, evaluate, rank, seeded } from './metrics.js';
+import { type Pair, pairSpecs } from './pairs.js';
+
+/** An embedder that answers from vectors computed once (the eval's stand-in for the shared encoder). */
+export function lookupEmbedder(items: readonly Item[], vectors: readonly Float32Array[]): RequestEmbedder {
+  const byText = new Map<string, Float32Array>();
+  items.forEach((item, i) => {
+    byText.set(item.prompt, vectors[i]!);
+  });
+  return {
+    embed: async (texts) =>
+      texts.map((t) => {
+        const v = byText.get(t);
+        if (!v) throw new Error('lookup embedder: text not embedded beforehand');
+        return v;
+      }),
+  };
+}
+
+export interface PairResult {
+  rows: number;
+  weakAccuracy: number;
+  strongAccuracy: number;
+  learned: RouterMetrics;
+  random: RouterMetrics;
+  oracle: RouterMetrics;
+  /** Strong share `route()` produced on the dev prompts with `strongShare: 0.5` (threshold calibrated on the training distribution). */
+  routedShareAt50: number;
+}
+
+const meanOf = (runs: RouterMetrics[], pick: (m: RouterMetrics) => number) => runs.reduce((s, m) => s + pick(m), 0) / runs.length;
+
+/** The random router's expected metrics (mean of 20 seeded orders). */
+export function randomMetrics<R extends Row>(rows: readonly R[], prices: Pair['prices']): RouterMetrics {
+  const runs = Array.from({ length: 20 }, (_, s) => {
+    const next = seeded(s + 1);
+    return evaluate(rank(rows, rows.map(() => next())), prices);
+  });
+  return { curve: [], apgr: meanOf(runs, (m) => m.apgr), cpt50: meanOf(runs, (m) => m.cpt50), cpt80: meanOf(runs, (m) => m.cpt80), share95: meanOf(runs, (m) => m.share95), saving95: meanOf(runs, (m) => m.saving95) };
+}
+
+/**
+ * Scores one pair on dev items through the public API only: `createRouter` with the pair as
+ * minimal specs, `winRate` per prompt for the ranking, `route` with `strongShare` for calibration.
+ */
+export async function evaluatePair(pair: Pair, settings: { quality: QualityModel; train: readonly Item[]; dev: readonly Item[]; embedder: RequestEmbedder }): Promise<PairResult | undefined> {
+  const dev = settings.dev.filter((i) => i.correct[pair.strong] !== undefined && i.correct[pair.weak] !== undefined);
+  if (dev.length < 50) return undefined;
+  const [strong, weak] = pairSpecs(pair, settings.train);
+  const router = createRouter({ catalog: createCatalog([]), models: [strong!, weak!], quality: settings.quality, embedder: settings.embedder, guard: false });
+  const wins: number[] = [];
+  let routedStrong = 0;
+  for (const item of dev) {
+    wins.push(await router.winRate(item.prompt, strong!.id, weak!.id));
+    const embedding = await router.embed(item.prompt);
+    const request = { model: 'svc/auto', messages: [{ role: 'user' as const, content: item.prompt }], stream: false, n: 1, includeUsage: false };
+    if (router.route(request, { embedding, strongShare: 0.5, strongModel: strong!.id, weakModel: weak!.id }).model.id === strong!.id) routedStrong++;
+  }
+  const rows: Row[] = dev.map((i) => ({ strong: i.correct[pair.strong]!, weak: i.correct[pair.weak]! }));
+  const share = (key: 'weak' | 'strong') => rows.filter((r) => r[key]).length / rows.length;
+  return {
+    rows: rows.length,
+    weakAccuracy: share('weak'),
+    strongAccuracy: share('strong'),
+    learned: evaluate(rank(rows, wins), pair.prices),
+    random: randomMetrics(rows, pair.prices),
+    oracle: evaluate(rank(rows, rows.map((r) => (r.strong && !r.weak ? 1 : r.weak && !r.strong ? -1 : 0))), pair.prices),
+    routedShareAt50: routedStrong / dev.length,
+  };
+}

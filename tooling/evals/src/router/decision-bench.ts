@@ -1,0 +1,46 @@
+/**
+ * Cost of a routing decision over the built-in catalog (100+ chat models), excluding the
+ * embedding (given precomputed): route() without an embedding, with one (learned P(success)),
+ * and strong/weak routing at a strong share.
+ *
+ *   pnpm --filter @svc/evals router:bench [--n 20000]
+ */
+import { parseArgs } from 'node:util';
+import { createCatalog } from '@svc/catalog';
+import type { ChatRequest } from '@svc/core';
+import { createRouter, type RouteContext } from '@svc/router';
+
+const { values } = parseArgs({ options: { n: { type: 'string', default: '20000' } } });
+const n = Number(values.n);
+const catalog = createCatalog();
+const models = catalog.list({ kind: 'chat' }).length;
+const router = createRouter({ catalog, embedder: false, guard: process.env.NO_GUARD ? false : {} });
+const prompts = ['hi', 'Write a python function that sorts a list of tuples by the second item.', `Explain the difference between a stock and a bond. ${'Why? '.repeat(60)}`, 'Prove that the sum of two even integers is even, step by step.'];
+const ask = (content: string): ChatRequest => ({ model: 'svc/auto', messages: [{ role: 'user', content }], stream: false, n: 1, includeUsage: false });
+const embedding = Float32Array.from({ length: 384 }, (_, i) => Math.sin(i) / 10);
+const ids = catalog.list({ kind: 'chat' }).map((m) => m.id);
+
+function measure(name: string, context: RouteContext): void {
+  const times = new Float64Array(n);
+  const cpu = new Float64Array(n);
+  for (let i = 0; i < 2000; i++) router.route(ask(prompts[i % prompts.length]!), context);
+  for (let i = 0; i < n; i++) {
+    const request = ask(prompts[i % prompts.length]!);
+    const c = process.cpuUsage();
+    const t = performance.now();
+    router.route(request, context);
+    times[i] = (performance.now() - t) * 1000;
+    const used = process.cpuUsage(c);
+    cpu[i] = used.user + used.system;
+  }
+  times.sort();
+  cpu.sort();
+  const at = (a: Float64Array, q: number) => `${a[Math.floor(q * (n - 1))]!.toFixed(0)} µs`;
+  console.log(`| ${name} | ${models} | ${at(times, 0.5)} | ${at(times, 0.99)} | ${at(cpu, 0.5)} | ${at(cpu, 0.99)} |`);
+}
+
+// Wall time includes preemption by other processes on a shared VM; CPU time (process.cpuUsage) does not.
+console.log('| route() | chat models | wall p50 | wall p99 | CPU p50 | CPU p99 |\n|---|---|---|---|---|---|');
+measure('no embedding (heuristic P(success), as the gateway calls it today)', {});
+measure('with the embedding (learned P(success) per model)', { embedding });
+measure('strong/weak at strongShare 0.3', { embedding, strongShare: 0.3, strongModel: ids[0], weakModel: ids[ids.length - 1] });

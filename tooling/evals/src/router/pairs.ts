@@ -1,0 +1,45 @@
+import type { ModelSpec } from '@svc/router';
+import type { Item } from './data.js';
+
+/** A strong/weak pair evaluated on one source, with blended list prices (USD per M tokens). */
+export interface Pair {
+  source: string;
+  strong: string;
+  weak: string;
+  prices: { strong: number; weak: number };
+}
+
+/**
+ * The pairs measured: RouteLLM's own (GPT-4 vs Mixtral, at RouteLLM's prices) and on MMLU-Pro a
+ * frontier/open pair and a large/small pair of one family (blended list prices of 2024).
+ */
+export const pairs: readonly Pair[] = [
+  { source: 'routellm-mmlu', strong: 'gpt-4-1106-preview', weak: 'mistralai/Mixtral-8x7B-Instruct-v0.1', prices: { strong: 24.7, weak: 0.24 } },
+  { source: 'mmlu-pro', strong: 'gemini-1.5-pro-002', weak: 'Mixtral-8x7B-Instruct-v0.1', prices: { strong: 2.19, weak: 0.24 } },
+  { source: 'mmlu-pro', strong: 'Meta-Llama-3_1-70B-Instruct', weak: 'Meta-Llama-3_1-8B-Instruct', prices: { strong: 0.88, weak: 0.18 } },
+];
+
+/** Share of `items` a model answered correctly (items it has no answer for are skipped). */
+export function accuracy(items: readonly Item[], model: string): number {
+  let n = 0;
+  let right = 0;
+  for (const item of items) {
+    const ok = item.correct[model];
+    if (ok === undefined) continue;
+    n++;
+    if (ok) right++;
+  }
+  return n === 0 ? 0 : right / n;
+}
+
+/**
+ * The pair as a user of the router declares it: a minimal spec each, the quality prior being the
+ * model's accuracy on the training prompts (what a published benchmark score gives an operator).
+ */
+export function pairSpecs(pair: Pair, train: readonly Item[]): ModelSpec[] {
+  const own = train.filter((i) => i.source === pair.source);
+  return [
+    { id: `eval/${pair.strong}`, inputPricePerMTok: pair.prices.strong, outputPricePerMTok: pair.prices.strong, qualityPrior: accuracy(own, pair.strong) },
+    { id: `eval/${pair.weak}`, inputPricePerMTok: pair.prices.weak, outputPricePerMTok: pair.prices.weak, qualityPrior: accuracy(own, pair.weak) },
+  ];
+}
