@@ -5,6 +5,7 @@ import { type Reservation, callerLimits, tokenCostUsd, unlimitedReservation } fr
 import { countRejection } from '../call/call-metrics.js';
 import type { Exchange } from '../exchange.js';
 import type { GatewayDeps } from '../gateway-types.js';
+import { noteEndUserSubject } from '../learn/access-record.js';
 import { requestMemory } from './memory-stage.js';
 import { NORMAL, isOn, shedList } from '../switches/switches.js';
 import type { ChatRouting } from './chat-routing.js';
@@ -31,6 +32,8 @@ export async function openTurn(deps: OpenDeps, routing: ChatRouting, request: Ch
   const switches = deps.switches?.current ?? NORMAL;
   // Full mode with memory: answers are cached only for the memory scope whose facts they may hold.
   const memory = exchange.mode === 'full' && deps.memory !== undefined && isOn(switches, 'memory') ? requestMemory(request, exchange.caller, exchange.endUser) : undefined;
+  // The access log shows the end user as this same subject: hashed once per request.
+  if (memory && (exchange.endUser ?? request.user) !== undefined) noteEndUserSubject(exchange.access, memory.scope.subject);
   return {
     request,
     exchange,

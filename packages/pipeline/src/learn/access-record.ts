@@ -49,7 +49,13 @@ export function noteChatEnding(
     record.completionTokens = ending.usage.completionTokens;
   }
   if (ending.costUsd !== undefined) record.costUsd = ending.costUsd;
-  // The edge's end user (x-svc-user) wins over the body's, as it does for memory.
+  // The edge's end user (x-svc-user) wins over the body's, as it does for memory; hashed once per
+  // request (the memory stage may have noted it already).
   const endUser = ending.endUser ?? ending.request.user;
-  if (endUser) record.endUser = hashEndUser(ending.orgId, endUser);
+  if (endUser && record.endUser === undefined) record.endUser = hashEndUser(ending.orgId, endUser);
+}
+
+/** The end user's hash, when the memory stage already computed it as its subject (the same SHA-256). */
+export function noteEndUserSubject(record: AccessRecord | undefined, subject: string): void {
+  if (record) record.endUser = subject;
 }
