@@ -143,6 +143,14 @@ describe('keys', () => {
     expect((await admin('DELETE', '/v1/admin/keys/key_missing')).status).toBe(404);
   });
 
+  it('refuses to revoke the master key (409, it is rotated through SVC_MASTER_KEY)', async () => {
+    const caller = await runtime.authenticator.authenticate(master);
+    const refused = await admin('DELETE', `/v1/admin/keys/${caller.keyId}`);
+    expect(refused.status).toBe(409);
+    expect(await json(refused)).toMatchObject({ error: { code: 'master_key_protected', param: 'id' } });
+    expect((await admin('GET', '/v1/admin/orgs')).status).toBe(200);
+  });
+
   it('validates scopes, org and expiry', async () => {
     const org = await json<{ id: string }>(await admin('POST', '/v1/admin/orgs', { name: `kv-${randomUUID()}` }));
     expect(await json(await admin('POST', '/v1/admin/keys', { org_id: org.id, scopes: ['inference:chat', 'root'] }))).toMatchObject({ error: { param: 'scopes' } });

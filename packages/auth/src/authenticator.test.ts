@@ -138,6 +138,18 @@ describe('Authenticator', () => {
     expect(caller.org.name).toBe('default');
     expect(caller.scopes.has('admin')).toBe(true);
   });
+
+  it('never revokes the master key: it is rotated through SVC_MASTER_KEY', async () => {
+    const auth = new Authenticator({ store: db });
+    const secret = 'sk-svc-master-key-for-revoke-tests';
+    const master = await auth.ensureMasterKey(secret);
+    expect(auth.isMasterKey(master.id)).toBe(true);
+    await expect(auth.revoke(master.id)).rejects.toMatchObject({ status: 409, code: 'master_key_protected', param: 'id' });
+    expect((await auth.authenticate(secret)).keyId).toBe(master.id);
+    const other = await auth.issue({ orgId: master.orgId, scopes: ['inference:chat'] });
+    expect(auth.isMasterKey(other.record.id)).toBe(false);
+    expect((await auth.revoke(other.record.id))?.status).toBe('revoked');
+  });
 });
 
 describe('readCredential', () => {

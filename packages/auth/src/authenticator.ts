@@ -1,4 +1,4 @@
-import { type Caller, type Scope, authenticationError, isScope, scopes as allScopes } from '@svc/core';
+import { type Caller, type Scope, authenticationError, isScope, masterKeyProtected, scopes as allScopes } from '@svc/core';
 import { type InvalidationBus, type OrgCache, createOrgCache } from '@svc/kv';
 import { digestsEqual, generateApiKey, generateKeyId, hashApiKey, keyPrefix } from './api-key.js';
 import type { ApiKeyPatch, ApiKeyRecord, AuthStore } from './store.js';
@@ -43,6 +43,8 @@ export class Authenticator {
   private readonly store: AuthStore;
   private readonly now: () => number;
   private readonly cache: OrgCache<CacheEntry>;
+  /** The bootstrap master key's id, once `ensureMasterKey` ran. */
+  private masterKeyId: string | undefined;
 
   constructor(settings: AuthenticatorSettings) {
     this.store = settings.store;
@@ -149,6 +151,7 @@ export class Authenticator {
 
   /** Revokes a key: effective at once here, and on every instance sharing the bus. */
   async revoke(id: string): Promise<ApiKeyRecord | undefined> {
+    if (this.isMasterKey(id)) throw masterKeyProtected();
     const record = await this.store.keys.revoke(id);
     if (!record) return undefined;
     // Dropped here and on every instance: its next use reads the store and caches 'revoked'.
@@ -161,6 +164,17 @@ export class Authenticator {
    * (`SVC_MASTER_KEY`). Idempotent across restarts and instances.
    */
   async ensureMasterKey(secret: string): Promise<ApiKeyRecord> {
+    const record = await this.findOrIssueMaster(secret);
+    this.masterKeyId = record.id;
+    return record;
+  }
+
+  /** Whether `id` is the bootstrap master key (`SVC_MASTER_KEY`): it is never revoked through the API. */
+  isMasterKey(id: string): boolean {
+    return id === this.masterKeyId;
+  }
+
+  private async findOrIssueMaster(secret: string): Promise<ApiKeyRecord> {
     const existing = await this.store.keys.findByHash(hashApiKey(secret));
     if (existing) return existing.key;
     const org = await this.store.orgs.ensure('default');

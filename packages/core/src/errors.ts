@@ -142,6 +142,21 @@ export function rateLimited(message: string, retryAfterSeconds: number, headers:
   });
 }
 
+/**
+ * 409 `master_key_protected`: the bootstrap master key is the operator's (`SVC_MASTER_KEY`) and is
+ * rotated there; revoking it through the API would lock the operator out at the next restart's
+ * check while leaving the variable set.
+ */
+export function masterKeyProtected(): GatewayError {
+  return new GatewayError({
+    status: 409,
+    type: 'invalid_request_error',
+    code: 'master_key_protected',
+    param: 'id',
+    message: 'The master key is set by SVC_MASTER_KEY and cannot be revoked here: change the variable and restart to rotate it.',
+  });
+}
+
 /** 413 for bodies over the documented size limit. */
 export function payloadTooLarge(limitBytes: number): GatewayError {
   return new GatewayError({

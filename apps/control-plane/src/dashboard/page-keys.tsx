@@ -8,6 +8,8 @@ export interface KeysPageProps {
   org: Organization | undefined;
   orgs: Organization[];
   csrf: string;
+  /** The bootstrap master key (`SVC_MASTER_KEY`): listed, never offered for revocation. */
+  isMasterKey: (id: string) => boolean;
   /** A key just created: its secret is shown this once. */
   created?: { id: string; secret: string };
 }
@@ -42,7 +44,11 @@ function KeysTable(props: KeysPageProps) {
             <td>{when(k.createdAt)}</td>
             <td>{k.expiresAt ? when(k.expiresAt) : 'never'}</td>
             <td>
-              {k.status === 'active' ? (
+              {k.status === 'active' && props.isMasterKey(k.id) ? (
+                <span class="muted" data-testid={`master-${k.id}`}>
+                  master key: rotate SVC_MASTER_KEY
+                </span>
+              ) : k.status === 'active' ? (
                 <form method="post" action={`/dashboard/keys/${k.id}/revoke`} class="inline">
                   <input type="hidden" name="_csrf" value={props.csrf} />
                   <button type="submit" class="danger" data-testid={`revoke-${k.id}`}>

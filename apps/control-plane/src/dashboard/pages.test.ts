@@ -51,6 +51,16 @@ describe('dashboard pages', () => {
     expect(script.headers.get('x-content-type-options')).toBe('nosniff');
   });
 
+  it('lists the master key without offering to revoke it, and refuses a forged revoke (409)', async () => {
+    const master = await runtime.authenticator.ensureMasterKey('sk-svc-pages-master-key-0123456789');
+    const admin = await signedIn('admin');
+    const page = await (await admin.get(`/dashboard/keys?org=${master.orgId}`)).text();
+    expect(page).toContain(`data-testid="master-${master.id}"`);
+    expect(page).not.toContain(`data-testid="revoke-${master.id}"`);
+    expect((await admin.post(`/dashboard/keys/${master.id}/revoke`, {})).status).toBe(409);
+    expect((await runtime.db.keys.get(master.id))!.status).toBe('active');
+  });
+
   it('keeps a member to its own organisation: other orgs, their keys and limits are refused', async () => {
     const member = await signedIn('member');
     expect((await member.get('/dashboard')).status).toBe(200);

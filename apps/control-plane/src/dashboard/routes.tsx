@@ -89,7 +89,7 @@ function registerKeyPages(dash: Hono<ControlEnv>, deps: ControlPlaneDeps, signed
     const { user, session } = c.get('dashboard');
     const scope = await viewScope(deps, user, orgQuery);
     const keys = await deps.db.keys.list(scope.org?.id);
-    return page(c, { title: 'API keys', user, csrf: session.csrfToken, active: 'keys', full: true }, <KeysPage keys={keys} org={scope.org} orgs={scope.orgs} csrf={session.csrfToken} {...(created ? { created } : {})} />, created ? 201 : 200);
+    return page(c, { title: 'API keys', user, csrf: session.csrfToken, active: 'keys', full: true }, <KeysPage keys={keys} org={scope.org} orgs={scope.orgs} csrf={session.csrfToken} isMasterKey={(id) => deps.authenticator.isMasterKey(id)} {...(created ? { created } : {})} />, created ? 201 : 200);
   };
 
   dash.get('/keys', signedIn, (c) => keysPage(c, c.req.query('org')));

@@ -92,12 +92,12 @@ export const revokeKeyRoute = defineRoute({
   path: '/v1/admin/keys/{id}',
   operationId: 'revokeApiKey',
   summary: 'Revoke an API key',
-  description: 'The key fails with `revoked_api_key` at once, on every instance.',
+  description: 'The key fails with `revoked_api_key` at once, on every instance. The bootstrap master key (`SVC_MASTER_KEY`) is refused with 409 `master_key_protected`: rotate the variable instead.',
   tags: ['Admin: API keys'],
   auth: adminOnly,
   params: v.object({ id: v.pipe(v.string(), v.description('The key id.')) }),
   responses: { 200: jsonResponse('`{id, status: "revoked"}`.') },
-  errors: [404],
+  errors: [404, 409],
 });
 
 /** POST /v1/admin/keys: the key's secret is in this answer only. */
