@@ -1,8 +1,8 @@
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import { requireScope } from '@svc/auth';
 import { type GatewayError, invalidRequest, notFound, payloadTooLarge, randomId, toGatewayError } from '@svc/core';
-import { type ChatStreamResponse, type Exchange, type Gateway, resolveIntelligenceMode } from '@svc/pipeline';
-import { ChatChunkEncoder, decodeChatRequest, encodeChatCompletion } from '@svc/protocol';
+import { type Exchange, type Gateway, resolveIntelligenceMode } from '@svc/pipeline';
+import { ChatChunkEncoder, chatChunks, decodeChatRequest, encodeChatCompletion } from '@svc/protocol';
 import type { Runtime } from '@svc/runtime';
 
 /** Largest request body read (the gateway's own default is larger; an example keeps it small). */
@@ -48,23 +48,8 @@ async function handle(host: PipelineHost, req: IncomingMessage, res: ServerRespo
   }
   res.writeHead(200, { ...response.headers, 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   const encoder = new ChatChunkEncoder({ id, created, model: response.model, includeUsage: request.includeUsage, n: request.n });
-  for await (const chunk of chunks(encoder, response)) res.write(chunk);
+  for await (const chunk of chatChunks(encoder, response)) res.write(chunk);
   res.end();
-}
-
-/** Role chunk first, token chunks as they come, then usage and `[DONE]`, or an error event (never a stream that looks complete). */
-async function* chunks(encoder: ChatChunkEncoder, response: ChatStreamResponse): AsyncGenerator<string> {
-  yield encoder.start();
-  try {
-    for await (const event of response.events) {
-      const chunk = encoder.event(event);
-      if (chunk) yield chunk;
-    }
-  } catch (error) {
-    yield encoder.error(toGatewayError(error));
-    return;
-  }
-  yield encoder.end(response.metadata());
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {

@@ -1,7 +1,6 @@
-import { chatCompletionId, toGatewayError } from '@svc/core';
+import { chatCompletionId } from '@svc/core';
 import { bearer, defineRoute } from '@svc/openapi';
-import type { ChatStreamResponse } from '@svc/pipeline';
-import { ChatChunkEncoder, applyLegacyHeaders, chatRequestSchema, decodeChatRequest, encodeChatCompletion } from '@svc/protocol';
+import { ChatChunkEncoder, applyLegacyHeaders, chatChunks, chatRequestSchema, decodeChatRequest, encodeChatCompletion } from '@svc/protocol';
 import { type RouteRegistry, readHeader, readJson } from '@svc/http-kit';
 import type { InferenceDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
@@ -63,26 +62,11 @@ export function registerChatCompletions(routes: RouteRegistry<AppEnv>, deps: Inf
       return c.body(JSON.stringify(body), 200, { 'content-type': 'application/json', ...response.headers });
     }
     const encoder = new ChatChunkEncoder({ id: chatCompletionId(), created, model: response.model, includeUsage: request.includeUsage, n: request.n });
-    return sseResponse(chunks(encoder, response), {
+    return sseResponse(chatChunks(encoder, response), {
       headers: response.headers,
       keepAliveMs: deps.keepAliveMs ?? 15_000,
       keepAlive: encoder.keepAlive(),
       onCancel: () => abort.abort(),
     });
   });
-}
-
-/** Role chunk first, token chunks as they come, then usage and [DONE], or an error event. */
-async function* chunks(encoder: ChatChunkEncoder, response: ChatStreamResponse): AsyncGenerator<string> {
-  yield encoder.start();
-  try {
-    for await (const event of response.events) {
-      const chunk = encoder.event(event);
-      if (chunk) yield chunk;
-    }
-  } catch (error) {
-    yield encoder.error(toGatewayError(error));
-    return;
-  }
-  yield encoder.end(response.metadata());
 }

@@ -1,4 +1,5 @@
 export { ChatChunkEncoder, type ChatChunkEncoderOptions } from './chat-chunk-encoder.js';
+export { type ChatEventStream, chatChunks } from './chat-chunks.js';
 export { type OpenAIChatMessage, type OpenAIContentPart, chatMessageSchema } from './chat-message-schema.js';
 export { chatRequestSchema, type OpenAIChatRequest } from './chat-request-schema.js';
 export type {
