@@ -1,25 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { CachedAnswer } from '@svc/core';
-import type { Embedder, VectorMatch, VectorPayload, VectorStore } from '@svc/semantic';
+import type { Embedder, VectorMatch, VectorStore } from '@svc/semantic';
 import { type ExtractedFact, extractFacts } from './extract-facts.js';
+import { MEMORY_SCOPE, type StoredMemory, pointOf, recordOf } from './memory-points.js';
 import type { MemoryScope, RecallScope } from './memory-scope.js';
 import { cueBonus, maxCueBonus, recallCues } from './recall-cues.js';
 import { RECALL_CUE_WEIGHTS, type RecallFloors, recallFloors, refersToUser } from './recall-threshold.js';
 import { redactPii } from './redact-pii.js';
 
-/** A stored fact as the store's repository returns it. */
-export interface StoredMemory {
-  id: string;
-  orgId: string;
-  subject: string;
-  conversationId: string | null;
-  role: string;
-  slot: string | null;
-  text: string;
-  entities: { type: string; value: string }[];
-  createdAt: Date;
-  updatedAt: Date;
-}
+export type { StoredMemory } from './memory-points.js';
 
 /** A stored fact with its vector, as written and as read back for rebuilding an index. */
 export interface StoredMemoryRow extends StoredMemory {
@@ -119,53 +107,10 @@ export interface MemoryStore {
   stats(): { pending: number; dropped: number; failed: number };
 }
 
-/** The partition of memory points; the cache's scopes are hashes, so the two never meet even in one store. */
-const MEMORY_SCOPE = 'memory';
 /** Facts of one subject looked at when a new one may merge into or replace them. */
 const NEIGHBOURS = 50;
 
 const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
-
-/** The answer slot of a memory point: never served (the scope keeps caches away), but shaped like one so every store keeps it. */
-function placeholderAnswer(storedAt: number): CachedAnswer {
-  const choice = { index: 0, message: { role: 'assistant' as const, content: null }, finishReason: 'stop' as const };
-  return { result: { model: 'memory', choices: [choice] }, model: 'memory', provider: 'memory', tier: 'T3', storedAt };
-}
-
-/** The record a memory point carries in `meta`. */
-function recordOf(id: string, payload: VectorPayload): StoredMemory | undefined {
-  const meta = payload.meta;
-  if (!meta || payload.subject === undefined) return undefined;
-  const { role, conversationId, entities, createdAt, updatedAt, slot } = meta;
-  if (typeof role !== 'string' || !(conversationId === null || typeof conversationId === 'string') || typeof createdAt !== 'number' || typeof updatedAt !== 'number' || !Array.isArray(entities)) return undefined;
-  const kept = entities.filter((e): e is { type: string; value: string } => typeof e === 'object' && e !== null && typeof e.type === 'string' && typeof e.value === 'string');
-  return {
-    id,
-    orgId: payload.orgId,
-    subject: payload.subject,
-    conversationId,
-    role,
-    slot: typeof slot === 'string' ? slot : null,
-    text: payload.text,
-    entities: kept,
-    createdAt: new Date(createdAt),
-    updatedAt: new Date(updatedAt),
-  };
-}
-
-function pointOf(record: StoredMemory, vector: Float32Array, ttlMs: number) {
-  const meta = { role: record.role, conversationId: record.conversationId, entities: record.entities, slot: record.slot, createdAt: record.createdAt.getTime(), updatedAt: record.updatedAt.getTime() };
-  const payload: VectorPayload = {
-    orgId: record.orgId,
-    scope: MEMORY_SCOPE,
-    subject: record.subject,
-    expiresAt: record.updatedAt.getTime() + ttlMs,
-    text: record.text,
-    answer: placeholderAnswer(record.updatedAt.getTime()),
-    meta,
-  };
-  return { id: record.id, vector, payload };
-}
 
 /** The stored fact a new one replaces: a near-duplicate, else the holder of the same slot. */
 function replaced(fact: ExtractedFact, neighbours: readonly VectorMatch[], mergeSimilarity: number): StoredMemory | undefined {
