@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseEnv } from './env.js';
-import { providerConfig } from './runtime.js';
+import { providerConfig } from './provider-config.js';
 
 describe('parseEnv', () => {
   it('has the operator contract defaults', () => {
