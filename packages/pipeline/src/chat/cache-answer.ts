@@ -1,10 +1,11 @@
 import type { Catalog } from '@svc/catalog';
-import { type CacheMiss, cacheEnabled, lookupCache } from './cache-stage.js';
+import { type CacheMiss, cacheEnabled, hitCost, hitUsage, lookupCache } from './cache-stage.js';
+import { finish } from './finish.js';
 import { cacheHitResponse } from './cache-hit-response.js';
 import type { ChatResponse, GatewayDeps } from '../gateway-types.js';
 import type { LearnRecorder } from '../learn/learn-records.js';
 import { memoryHeader } from './metadata.js';
-import { reportShed, runs, shedMetadata } from '../switches/switches.js';
+import { reportShed, runs } from '../switches/switches.js';
 import type { ChatTurn } from './chat-turn.js';
 import { blockedCallError } from './open-turn.js';
 
@@ -32,15 +33,13 @@ export async function answerFromCache(owner: CacheStageOwner, turn: ChatTurn): P
   if ('miss' in cached) return cached;
   const blocked = turn.governance ? blockedCallError(cached.hit.answer.result, turn.governance) : undefined;
   if (blocked) throw blocked;
-  // A hit consumes no tokens and costs nothing: only the request counts.
-  turn.spend.record({ actualTokens: 0, actualCostUsd: 0 });
-  // A hit ran no memory stage: it reports nothing injected (the answer was cached for this scope only).
-  const nothing = turn.memory ? { injected: 0, tokens: 0 } : undefined;
-  const hit = cacheHitResponse(owner, request, exchange, cached.hit);
-  Object.assign(hit.headers, memoryHeader(nothing), turn.spend.headers);
-  reportShed(switches, shed, owner.deps.metrics, hit.headers);
-  const metadata = hit.kind === 'json' ? hit.metadata : hit.metadata()!;
-  if (nothing) metadata.memory = nothing;
-  shedMetadata(switches, shed, metadata);
-  return { response: hit };
+  const { hit } = cached;
+  const usage = hitUsage(hit.answer);
+  const cost = hitCost(usage);
+  const latencyMs = Math.round(performance.now() - exchange.startedAt);
+  const metadata = finish(owner.recorder, turn, { kind: 'cached', hit, usage, cost, latencyMs, model: owner.catalog.get(hit.answer.model) });
+  const response = cacheHitResponse({ request, exchange, hit, usage, cost, latencyMs, metadata });
+  Object.assign(response.headers, memoryHeader(metadata.memory), turn.spend.headers);
+  reportShed(switches, shed, owner.deps.metrics, response.headers);
+  return { response };
 }

@@ -112,7 +112,9 @@ function finishJson(owner: JsonOwner, turn: ChatTurn, call: JsonCall, answered: 
   if (bill.usage !== result.usage) result = { ...result, usage: bill.usage! };
   const details = jsonDetails(replicated, verified, speculation);
   const lastReask = verified?.reasks.at(-1);
-  const metadata = finish(owner.recorder, turn, call.plan, {
+  const metadata = finish(owner.recorder, turn, {
+    kind: 'answered',
+    plan: call.plan,
     model,
     outcome: 'ok',
     answering: { usage: answered.usage, cost: bill.answering },
@@ -142,7 +144,7 @@ function refuseBlockedCall(owner: JsonOwner, turn: ChatTurn, call: JsonCall, ans
   const cost = answered.usage ? computeCost(answered.model, answered.usage) : undefined;
   const spent = { usage: answered.usage, cost };
   const latencyMs = Math.round(performance.now() - turn.exchange.startedAt);
-  finish(owner.recorder, turn, call.plan, { model: answered.model, outcome: 'tool_call_blocked', answering: spent, spent, latencyMs, stream: false, details: {}, memory: call.outbound.memory });
+  finish(owner.recorder, turn, { kind: 'answered', plan: call.plan, model: answered.model, outcome: 'tool_call_blocked', answering: spent, spent, latencyMs, stream: false, details: {}, memory: call.outbound.memory });
   throw blocked;
 }
 
