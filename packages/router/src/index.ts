@@ -32,3 +32,5 @@ export {
 } from './state.js';
 export * from './types.js';
 export { applyWorkflowWeights, classifyWorkflow, voiceRequested } from './workflow.js';
+export { type ModalityWords, choosesModel, embeddingModel, imageModel, namedModel, unitModel } from './modality/named-model.js';
+export { chooseSttModel, chooseTtsModel } from './modality/voice-model.js';

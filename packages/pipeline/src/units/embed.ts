@@ -6,6 +6,7 @@ import type { ProviderLookup } from '../call/call.js';
 import type { Exchange } from '../exchange.js';
 import { type UnitStageDeps, admitUnits, callCandidates, orgProviders, recordUnitUsage } from './unit-stage.js';
 import { requireAllowedModel } from '../chat/org-policy.js';
+import { choosesModel, embeddingModel } from '@svc/router';
 
 /** What the embeddings stage needs (a Runtime provides all of it): the non-chat stages' deps, and how many candidates an embedding may fall back through. */
 export interface EmbedDeps extends UnitStageDeps {
@@ -35,7 +36,6 @@ export interface EmbedResponse {
   headers: Record<string, string>;
 }
 
-const autoNames = new Set(['auto', 'svc/auto']);
 
 /**
  * The embeddings stage: resolve the model, admit against the organisation's limits, call the
@@ -51,7 +51,7 @@ const autoNames = new Set(['auto', 'svc/auto']);
  */
 export async function embed(deps: EmbedDeps, request: EmbedRequest, context: Exchange): Promise<EmbedResponse> {
   const org = await orgProviders(deps, context.caller.org.id);
-  const primary = requireAllowedModel(context.caller.org, resolveEmbeddingModel(deps.catalog, org.providers, request.model));
+  const primary = requireAllowedModel(context.caller.org, embeddingModel(deps.catalog, request.model, (m) => org.providers.get(m.provider)?.embed !== undefined));
   if (request.dimensions !== undefined && primary.dimensions !== undefined && request.dimensions > primary.dimensions) {
     throw invalidRequest(`'dimensions' must be at most ${primary.dimensions} for ${primary.id}.`, 'dimensions');
   }
@@ -85,32 +85,10 @@ export async function embed(deps: EmbedDeps, request: EmbedRequest, context: Exc
     costUsd: cost.costUsd,
     byok: org.ownKey(model.provider),
     promptTokens: usage.promptTokens,
-    decisionSource: autoNames.has(request.model) ? 'Auto' : 'Explicit',
+    decisionSource: choosesModel(request.model) ? 'Auto' : 'Explicit',
     estimatedCostUsd: tokenCostUsd(primary, { promptTokens: estimatedTokens }),
   });
   return { model: model.id, embeddings: result.embeddings, usage: { promptTokens: usage.promptTokens, totalTokens: usage.totalTokens }, metadata, headers };
-}
-
-/** The requested embedding model of the active catalog, or the `auto` choice. */
-function resolveEmbeddingModel(catalog: Catalog, providers: ProviderLookup, requested: string): ModelInfo {
-  const served = (m: ModelInfo) => m.kind === 'embedding' && providers.get(m.provider)?.embed !== undefined;
-  if (autoNames.has(requested)) {
-    const choice = catalog
-      .list({ kind: 'embedding' })
-      .filter(served)
-      .sort((a, b) => a.inputPricePerMTok - b.inputPricePerMTok || b.qualityPrior - a.qualityPrior)[0];
-    if (!choice) throw noProviderConfigured('No configured provider serves embeddings.');
-    return choice;
-  }
-  const model = catalog.resolve(requested);
-  if (model?.kind !== 'embedding') {
-    throw invalidRequest(
-      `The model '${requested}' does not exist or is not an embedding model. GET /v1/models lists the available models.`,
-      'model',
-      'model_not_found',
-    );
-  }
-  return model;
 }
 
 function estimateTokens(input: readonly string[]): number {

@@ -4,8 +4,9 @@ import { type SvcMetadata, noProviderConfigured } from '@svc/core';
 import type { ImageGenerationRequest, ImageGenerationResult, ImageUsage } from '@svc/providers';
 import type { Exchange } from '../gateway.js';
 import type { ImageStore } from './image-store.js';
-import { type UnitStageDeps, admitUnits, callCandidates, orgProviders, recordUnitUsage, resolveUnitModel } from './unit-stage.js';
+import { type UnitStageDeps, admitUnits, callCandidates, orgProviders, recordUnitUsage } from './unit-stage.js';
 import { requireAllowedModel } from '../chat/org-policy.js';
+import { imageModel } from '@svc/router';
 
 /** The image stage's deps: the single-model stages' and where URL-delivered images are kept. */
 export interface ImageStageDeps extends UnitStageDeps {
@@ -58,7 +59,7 @@ export interface GenerateImagesResponse {
  */
 export async function generateImages(deps: ImageStageDeps, request: GenerateImagesRequest, context: Exchange): Promise<GenerateImagesResponse> {
   const org = await orgProviders(deps, context.caller.org.id);
-  const primary = requireAllowedModel(context.caller.org, resolveImageModel(deps.catalog, request.model));
+  const primary = requireAllowedModel(context.caller.org, imageModel(deps.catalog, request.model));
   const candidates = [primary, ...deps.catalog.family(primary.family).filter((m) => m.kind === 'image' && m.id !== primary.id)];
   const estimatedCostUsd = perImageCost(primary, request, request.n);
   const reservation = await admitUnits(deps, context, { tokens: 0, costUsd: estimatedCostUsd });
@@ -115,12 +116,6 @@ function priceImages(model: ModelInfo, request: GenerateImagesRequest, result: I
     return { costUsd: computeCost(model, { promptTokens: inputTokens, completionTokens: outputTokens, totalTokens: inputTokens + outputTokens }).costUsd, costEstimated: false };
   }
   return { costUsd: perImageCost(model, request, result.images.length), costEstimated: byTokens };
-}
-
-/** The named image model, or the default; 500 when no key serves images at all, whatever was named. */
-function resolveImageModel(catalog: Catalog, requested: string | undefined): ModelInfo {
-  if (catalog.list({ kind: 'image' }).length === 0) throw noProviderConfigured('No provider key configured for image generation.');
-  return resolveUnitModel(catalog, requested, 'image', 'image generation');
 }
 
 async function deliver(store: ImageStore, result: ImageGenerationResult, format: 'url' | 'b64_json'): Promise<DeliveredImageRef[]> {

@@ -1,8 +1,9 @@
 import { tokenCostUsd, tokensForChars } from '@svc/billing';
 import type { ModerationRequest, ModerationResult } from '@svc/providers';
 import type { Exchange } from '../gateway.js';
-import { type UnitStageDeps, admitUnits, callUnit, orgProviders, recordUnitUsage, resolveUnitModel } from './unit-stage.js';
+import { type UnitStageDeps, admitUnits, callUnit, orgProviders, recordUnitUsage } from './unit-stage.js';
 import { requireAllowedModel } from '../chat/org-policy.js';
+import { unitModel } from '@svc/router';
 
 /** A moderations request: one text, several, or one multimodal input. */
 export interface ModerateRequest {
@@ -28,7 +29,7 @@ export interface ModerateResponse {
  */
 export async function moderate(deps: UnitStageDeps, request: ModerateRequest, context: Exchange): Promise<ModerateResponse> {
   const org = await orgProviders(deps, context.caller.org.id);
-  const model = requireAllowedModel(context.caller.org, resolveUnitModel(deps.catalog, request.model, 'moderation', 'moderation'));
+  const model = requireAllowedModel(context.caller.org, unitModel(deps.catalog, request.model, 'moderation', 'moderation'));
   const promptTokens = estimateTokens(request.input);
   const reservation = await admitUnits(deps, context, { tokens: promptTokens, costUsd: 0 });
   let moderation: ModerationResult;

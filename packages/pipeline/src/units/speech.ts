@@ -2,9 +2,10 @@ import { speechCost } from '@svc/billing';
 import { invalidRequest } from '@svc/core';
 import type { SpeechRequest, SpeechResult } from '@svc/providers';
 import type { Exchange } from '../gateway.js';
-import { type UnitStageDeps, admitUnits, callUnit, orgProviders, recordUnitUsage, resolveUnitModel } from './unit-stage.js';
+import { type UnitStageDeps, admitUnits, callUnit, orgProviders, recordUnitUsage } from './unit-stage.js';
 import { checkVoice } from '../voice/voice-models.js';
 import { requireAllowedModel } from '../chat/org-policy.js';
+import { unitModel } from '@svc/router';
 
 /** A speech request in canonical names; the protocol layer has checked the limits. */
 export interface SpeakRequest extends Omit<SpeechRequest, 'model'> {
@@ -36,7 +37,7 @@ const noInstructions = /^tts-1(?:-hd)?(?:-\d+)?$/;
  */
 export async function speak(deps: UnitStageDeps, request: SpeakRequest, context: Exchange): Promise<SpeakResponse> {
   const org = await orgProviders(deps, context.caller.org.id);
-  const model = requireAllowedModel(context.caller.org, resolveUnitModel(deps.catalog, request.model, 'speech', 'speech'));
+  const model = requireAllowedModel(context.caller.org, unitModel(deps.catalog, request.model, 'speech', 'speech'));
   if (request.instructions !== undefined && noInstructions.test(model.upstreamId)) {
     throw invalidRequest(`'instructions' is not supported by ${model.id}; use a model such as gpt-4o-mini-tts.`, 'instructions');
   }

@@ -2,8 +2,9 @@ import { audioCost } from '@svc/billing';
 import { invalidRequest } from '@svc/core';
 import type { TranscriptionRequest, TranscriptionResult } from '@svc/providers';
 import type { Exchange } from '../gateway.js';
-import { type UnitStageDeps, admitUnits, callUnit, orgProviders, recordUnitUsage, resolveUnitModel } from './unit-stage.js';
+import { type UnitStageDeps, admitUnits, callUnit, orgProviders, recordUnitUsage } from './unit-stage.js';
 import { requireAllowedModel } from '../chat/org-policy.js';
+import { unitModel } from '@svc/router';
 
 /** A transcription or translation request; the protocol layer has checked the parts and the size. */
 export interface TranscribeRequest extends Omit<TranscriptionRequest, 'model'> {
@@ -40,7 +41,7 @@ export const ASSUMED_BYTES_PER_SECOND = 16_000;
  */
 export async function transcribe(deps: UnitStageDeps, request: TranscribeRequest, context: Exchange): Promise<TranscribeResponse> {
   const org = await orgProviders(deps, context.caller.org.id);
-  const model = requireAllowedModel(context.caller.org, resolveUnitModel(deps.catalog, request.model, 'transcription', 'transcription'));
+  const model = requireAllowedModel(context.caller.org, unitModel(deps.catalog, request.model, 'transcription', 'transcription'));
   const provider = org.providers.get(model.provider);
   if (provider && !provider.transcribe && provider.recognize) {
     throw invalidRequest(`${model.id} has no OpenAI transcription formats; use POST /v1/voice/transcribe for it.`, 'model');

@@ -33,26 +33,6 @@ export async function orgProviders(deps: UnitStageDeps, orgId: string): Promise<
   return withOwnKeys(deps.byok ? await deps.byok.forOrg(orgId) : undefined, deps.providers);
 }
 
-/**
- * The model of `kind` a client named, or the catalog's first one of that kind when it named none.
- *
- * @throws GatewayError 400 `model_not_found` (param `model`) for a model that is not of `kind`;
- *   500 `no_provider_configured` when no model of `kind` is configured at all.
- */
-export function resolveUnitModel(catalog: Catalog, requested: string | undefined, kind: ModelKind, what: string): ModelInfo {
-  if (requested === undefined) {
-    const first = catalog.list({ kind })[0];
-    if (!first) throw noProviderConfigured(`No provider key configured for ${what}.`);
-    return first;
-  }
-  const model = catalog.resolve(requested);
-  if (model?.kind !== kind) {
-    throw invalidRequest(`The model '${requested}' does not exist or is not a ${what} model. GET /v1/models lists the available models.`, 'model', 'model_not_found');
-  }
-  return model;
-}
-
-
 /** Admits the request against the organisation's RPM/TPM limits, budget and quota. */
 export async function admitUnits(deps: UnitStageDeps, context: Exchange, estimate: { tokens: number; costUsd: number }): Promise<Reservation> {
   if (!deps.limiter) return unlimitedReservation;

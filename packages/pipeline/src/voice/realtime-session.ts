@@ -4,9 +4,10 @@ import { type IntelligenceMode, type RealtimeTurn, type RealtimeUsage, invalidRe
 import { MAX_CONVERSATION_ID_CHARS } from '@svc/protocol';
 import type { RealtimeSocket } from '@svc/providers';
 import type { Exchange } from '../gateway.js';
-import { type UnitStageDeps, admitUnits, callUnit, orgProviders, resolveUnitModel } from '../units/unit-stage.js';
+import { type UnitStageDeps, admitUnits, callUnit, orgProviders } from '../units/unit-stage.js';
 import type { VoiceSessionStore } from './voice-session.js';
 import { requireAllowedModel } from '../chat/org-policy.js';
+import { unitModel } from '@svc/router';
 
 /** What the realtime stage needs on top of the other single-model stages. */
 export interface RealtimeDeps extends UnitStageDeps {
@@ -68,7 +69,7 @@ export async function openRealtimeSession(deps: RealtimeDeps, request: RealtimeO
   if (request.conversationId !== undefined && (request.conversationId.length === 0 || request.conversationId.length > MAX_CONVERSATION_ID_CHARS)) {
     throw invalidRequest(`conversation_id must be 1 to ${MAX_CONVERSATION_ID_CHARS} characters.`, 'conversation_id');
   }
-  const model = requireAllowedModel(context.caller.org, resolveUnitModel(deps.catalog, request.model, 'realtime', 'realtime'));
+  const model = requireAllowedModel(context.caller.org, unitModel(deps.catalog, request.model, 'realtime', 'realtime'));
   const org = await orgProviders(deps, context.caller.org.id);
   const byok = org.ownKey(model.provider);
   const firstMinute = realtimeCost(model, { durationMs: 0, usage: emptyUsage(), platformFeePerMinute: deps.platformFeePerMinute });

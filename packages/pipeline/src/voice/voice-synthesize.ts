@@ -4,7 +4,8 @@ import type { SpeechResult } from '@svc/providers';
 import type { Exchange } from '../gateway.js';
 import { admitUnits, orgProviders } from '../units/unit-stage.js';
 import { recordVoiceFee, spokenSeconds, sumUsd, voiceFee } from './voice-billing.js';
-import { chooseTtsModel, planSynthesis } from './voice-models.js';
+import { chooseTtsModel } from '@svc/router';
+import { planSynthesis } from './voice-models.js';
 import { type VoiceCost, type VoiceDeps, recordProviderRow, releasedOnFailure, speakText, speakingCost, voiceHeaders } from './voice-steps.js';
 import { requireAllowedModel } from '../chat/org-policy.js';
 

@@ -4,7 +4,7 @@ import type { DecodedVoiceTranscribeRequest } from '@svc/protocol';
 import type { Exchange } from '../gateway.js';
 import { admitUnits, orgProviders } from '../units/unit-stage.js';
 import { recordVoiceFee, sumUsd, voiceFee } from './voice-billing.js';
-import { chooseSttModel } from './voice-models.js';
+import { chooseSttModel } from '@svc/router';
 import { type VoiceCost, type VoiceDeps, estimatedSeconds, hearSpeech, recordProviderRow, releasedOnFailure, voiceHeaders } from './voice-steps.js';
 import { requireAllowedModel } from '../chat/org-policy.js';
 
