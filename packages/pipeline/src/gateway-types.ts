@@ -4,7 +4,7 @@ import type { GovernanceSource } from '@svc/governance';
 import type { OutputVerifier } from '@svc/healing';
 import type { Limiter } from '@svc/billing';
 import type { HedgeStats, LatencyTracker } from '@svc/resilience';
-import type { LatencyStats, Router } from '@svc/router';
+import type { LatencyStats, RequestEmbedder, Router } from '@svc/router';
 import type { Logger, Metrics } from '@svc/telemetry';
 import type { BreakerGate, ProviderLookup } from './call/call.js';
 import type { ExactCachePort, SemanticCachePort } from './chat/cache-stage.js';
@@ -60,6 +60,12 @@ export interface GatewayDeps {
   semanticCache?: SemanticCachePort;
   /** Per-organisation memory: recalled into and stored from requests in mode `full`. */
   memory?: MemoryPort;
+  /**
+   * The shared sentence encoder, when it is the one the router's quality model was trained on
+   * (all-MiniLM-L6-v2): cache and full modes then route alias requests with the embedding of the
+   * last user message (`chat/request-embedding.ts`). Absent: routing reads the text signals only.
+   */
+  sentences?: RequestEmbedder;
   /**
    * Feature flags and the degradation level (shared across instances); read once per request,
    * no I/O. Absent: every optional stage runs.

@@ -247,6 +247,8 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     ...(cache.exact ? { exactCache: cache.exact } : {}),
     ...(cache.semantic ? { semanticCache: cache.semantic } : {}),
     memory: memory.store,
+    // The router's quality model reads MiniLM vectors: the hashed stand-in would mislead it.
+    ...(env.SVC_SENTENCE_ENCODER === 'hashed' ? {} : { sentences: encoder.embedder }),
     switches,
     router,
     routerLatency,

@@ -39,11 +39,19 @@ export class ChatRouting {
   }
 
   /**
-   * Full mode, after a cache miss: the router decides again with the memory features (the spec's
-   * "memory router cascade"). Synchronous; a chain keeps its sticky model and is not counted twice.
+   * After a cache miss, in cache and full modes: the router decides again with what the turn has
+   * learned since, the request's sentence embedding (the learned quality model reads it) and, in
+   * full mode, the memory features (the spec's "memory router cascade"). Synchronous; a chain
+   * keeps its sticky model and is not counted twice.
    */
-  withMemory(request: ChatRequest, exchange: Exchange, decision: RoutingDecision, memory: MemorySignals): RoutingDecision {
-    const context: RouteContext = { ...this.context(exchange, 'full'), memory, ...(decision.source === 'Sticky' ? { stickyModel: decision.model.id } : {}) };
+  again(request: ChatRequest, exchange: Exchange, decision: RoutingDecision, learned: { memory?: MemorySignals; embedding?: Float32Array }): RoutingDecision {
+    const base = this.context(exchange, learned.memory ? 'full' : exchange.mode);
+    const context: RouteContext = {
+      ...base,
+      ...(learned.memory ? { memory: learned.memory } : {}),
+      ...(learned.embedding ? { embedding: learned.embedding } : {}),
+      ...(decision.source === 'Sticky' ? { stickyModel: decision.model.id } : {}),
+    };
     return this.router.route(request, context);
   }
 
