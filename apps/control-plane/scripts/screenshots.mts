@@ -42,6 +42,17 @@ try {
 
   await page.goto(`${server.origin}/dashboard?range=24h&org=${org.id}`);
   await page.screenshot({ path: `${out}dashboard-overview.png`, fullPage: true });
+  await server.admin('POST', `/v1/slo?org_id=${org.id}`, { name: 'chat latency p95', metric: 'latency_p95_ms', threshold: 2000, target: 0.99, window_days: 7 });
+  await server.admin('POST', `/v1/slo?org_id=${org.id}`, { name: 'availability', metric: 'availability', threshold: 0.999, target: 0.95, window_days: 30 });
+  await page.goto(`${server.origin}/dashboard/requests?org=${org.id}`);
+  await page.screenshot({ path: `${out}dashboard-requests.png`, fullPage: true });
+  await page.locator('[data-testid="request-log"] tbody tr').last().getByRole('link', { name: 'decision →' }).click();
+  await page.waitForURL('**/dashboard/requests/*');
+  await page.screenshot({ path: `${out}dashboard-request-decision.png`, fullPage: true });
+  await page.goto(`${server.origin}/dashboard/costs?range=24h&org=${org.id}`);
+  await page.screenshot({ path: `${out}dashboard-costs.png`, fullPage: true });
+  await page.goto(`${server.origin}/dashboard/alerts?org=${org.id}`);
+  await page.screenshot({ path: `${out}dashboard-alerts.png`, fullPage: true });
   await page.goto(`${server.origin}/dashboard/org?org=${org.id}`);
   await page.screenshot({ path: `${out}dashboard-limits.png`, fullPage: true });
   await page.goto(`${server.origin}/dashboard/passkeys`);

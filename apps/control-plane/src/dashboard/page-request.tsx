@@ -14,8 +14,9 @@ const field = (value: unknown, name: string): unknown => (typeof value === 'obje
  * text the gateway never reads), kept for the admin API, not shown on a page.
  */
 export function shownDetails(details: Record<string, unknown>): Record<string, unknown> {
-  const { metadata: _metadata, ...shown } = details;
-  return shown;
+  // The router's features (long) go last, after the facts one reads first.
+  const { metadata: _metadata, features, ...shown } = details;
+  return features === undefined ? shown : { ...shown, features };
 }
 
 function Facts(props: { decision: RoutingDecisionRecord; orgName: string }) {
