@@ -53,7 +53,7 @@ export function RequestPage(props: { decision: RoutingDecisionRecord; orgName: s
   return (
     <>
       <p>
-        <a href="/dashboard/requests">← Request log</a>
+        <a href={`/dashboard/requests?org=${decision.orgId}`}>← Request log</a>
       </p>
       <Facts decision={decision} orgName={props.orgName} />
       <h2>Attempts</h2>
