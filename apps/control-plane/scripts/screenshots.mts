@@ -7,7 +7,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { enrollInBrowser, launchDashboardBrowser, sendTraffic, signInInBrowser, startDashboardServer } from '../src/dashboard/browser-harness.js';
+import { createKeyInBrowser, enrollInBrowser, launchDashboardBrowser, sendTraffic, signInInBrowser, startDashboardServer } from '../src/dashboard/browser-harness.js';
 
 const out = fileURLToPath(new URL('../../../docs/img/', import.meta.url));
 await mkdir(out, { recursive: true });
@@ -23,10 +23,7 @@ try {
   await page.screenshot({ path: `${out}dashboard-login.png` });
   await signInInBrowser(server, page, 'ada@acme.example');
 
-  await page.goto(`${server.origin}/dashboard/keys?org=${org.id}`);
-  await page.fill('#key-name', 'backend production');
-  await page.getByTestId('create-key').click();
-  const secret = (await page.getByTestId('new-key-secret').textContent())!.trim();
+  const { secret } = await createKeyInBrowser(server, page, { name: 'backend production', orgId: String(org.id) });
   await page.screenshot({ path: `${out}dashboard-keys.png`, fullPage: true });
 
   const prompts = [

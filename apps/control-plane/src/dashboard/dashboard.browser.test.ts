@@ -3,6 +3,7 @@ import {
   type DashboardBrowser,
   type DashboardServer,
   chromiumAvailable,
+  createKeyInBrowser,
   enrollInBrowser,
   launchDashboardBrowser,
   sendTraffic,
@@ -51,10 +52,7 @@ describe.runIf(run)('dashboard in headless Chromium with a virtual passkey authe
 
   it('shows real figures after gateway traffic, and creates and revokes a key', async () => {
     const { page } = browser;
-    await page.goto(`${server.origin}/dashboard/keys`);
-    await page.fill('#key-name', 'browser test');
-    await page.getByTestId('create-key').click();
-    const secret = (await page.getByTestId('new-key-secret').textContent())!.trim();
+    const { secret } = await createKeyInBrowser(server, page, { name: 'browser test' });
     expect(secret).toMatch(/^sk-svc-/);
 
     const statuses = await sendTraffic(server, secret, ['one', 'two', 'three', 'one']);
@@ -76,16 +74,12 @@ describe.runIf(run)('dashboard in headless Chromium with a virtual passkey authe
 
   it('shows real traffic in the request log (filters, decision detail), costs per key and model, and the SLOs', async () => {
     const { page } = browser;
-    await page.goto(`${server.origin}/dashboard/keys`);
-    await page.fill('#key-name', 'incident key');
-    await page.getByTestId('create-key').click();
-    const secret = (await page.getByTestId('new-key-secret').textContent())!.trim();
-    const keyId = await page.locator('tr[data-key-id]', { hasText: 'incident key' }).getAttribute('data-key-id');
+    const { secret, keyId } = await createKeyInBrowser(server, page, { name: 'incident key' });
     expect(await sendTraffic(server, secret, ['alpha', 'beta', 'alpha'])).toEqual([200, 200, 200]);
     await server.runtime.learn.flush();
 
     await page.goto(`${server.origin}/dashboard/requests`);
-    await page.selectOption('#filter-key', keyId!);
+    await page.selectOption('#filter-key', keyId);
     await page.getByTestId('apply-filters').click();
     await page.waitForURL(`**/dashboard/requests?*key=${keyId}*`);
     const rows = page.locator('[data-testid="request-log"] tbody tr');
