@@ -1,5 +1,6 @@
-import type { RoutingDecisionRecord } from '@svc/db';
-import { ms, when } from './format.js';
+import type { ApiKeyRecord } from '@svc/auth';
+import type { RequestLogEntry, RoutingDecisionRecord } from '@svc/db';
+import { keyLabel, ms, usd, when } from './format.js';
 
 /** A JSON value of the decision log as text for a cell ('–' when absent). */
 function text(value: unknown): string {
@@ -19,7 +20,28 @@ export function shownDetails(details: Record<string, unknown>): Record<string, u
   return features === undefined ? shown : { ...shown, features };
 }
 
-function Facts(props: { decision: RoutingDecisionRecord; orgName: string }) {
+export interface RequestPageProps {
+  decision: RoutingDecisionRecord;
+  orgName: string;
+  /** The request as the log shows it (cost, key, end user hash, memories, status); absent when nothing was billed. */
+  entry: RequestLogEntry | undefined;
+  keys: ApiKeyRecord[];
+}
+
+/** The ledger's facts of the request: none when it was never billed (every candidate failed). */
+function ledgerFacts(entry: RequestLogEntry | undefined, keys: ApiKeyRecord[]): [string, string][] {
+  if (!entry) return [['Ledger', 'no row (nothing was billed)']];
+  return [
+    ['Key', keyLabel(keys, entry.keyId)],
+    ['End user (hash)', entry.endUser ?? '–'],
+    ['Cache', entry.cache ?? 'none'],
+    ['Memories injected', entry.memoryInjected === null ? '–' : String(entry.memoryInjected)],
+    ['Cost', usd(entry.costUsd)],
+    ['Status', entry.status === null ? '–' : String(entry.status)],
+  ];
+}
+
+function Facts(props: RequestPageProps) {
   const d = props.decision;
   const facts: [string, string][] = [
     ['Request', d.requestId],
@@ -32,6 +54,7 @@ function Facts(props: { decision: RoutingDecisionRecord; orgName: string }) {
     ['Task family · mode', `${d.taskFamily ?? '–'} · ${d.intelligenceMode ?? '–'}`],
     ['Outcome', d.outcome],
     ['Latency', ms(d.latencyMs)],
+    ...ledgerFacts(props.entry, props.keys),
   ];
   return (
     <table data-testid="decision-facts">
@@ -48,14 +71,14 @@ function Facts(props: { decision: RoutingDecisionRecord; orgName: string }) {
 }
 
 /** One routing decision: what was asked, the waterfall's attempts, the scored candidates and the audit details. */
-export function RequestPage(props: { decision: RoutingDecisionRecord; orgName: string }) {
+export function RequestPage(props: RequestPageProps) {
   const { decision } = props;
   return (
     <>
       <p>
         <a href={`/dashboard/requests?org=${decision.orgId}`}>← Request log</a>
       </p>
-      <Facts decision={decision} orgName={props.orgName} />
+      <Facts {...props} />
       <h2>Attempts</h2>
       {decision.attempts.length === 0 ? <p class="muted">No provider call (a cache hit, or refused before the call).</p> : null}
       <table data-testid="attempts">

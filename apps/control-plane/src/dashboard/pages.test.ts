@@ -145,6 +145,10 @@ describe('incident pages', () => {
     const detailText = await detail.text();
     expect(detailText).toContain('complexity');
     expect(detailText).not.toContain('client tracing text');
+    // The ledger's side of the request: its key, end user hash and memories.
+    expect(detailText).toContain('log key');
+    expect(detailText).toContain(endUserSubject(own.id, 'ada@example.com'));
+    expect(detailText).toMatch(/Memories injected<\/th><td>3</);
     expect((await member.get(`/dashboard/requests/${foreign}`)).status).toBe(403);
     expect((await member.get(`/dashboard/requests?org=${other.id}`)).status).toBe(403);
   });

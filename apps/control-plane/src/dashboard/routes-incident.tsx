@@ -33,8 +33,11 @@ export function registerIncidentPages(dash: Hono<ControlEnv>, deps: ControlPlane
     const decision = await deps.db.decisions.get(c.req.param('id'));
     if (!decision) throw notFound(`No routing decision for request '${c.req.param('id')}'.`, 'id');
     requireOrgAccess(user, decision.orgId);
-    const org = await deps.db.orgs.get(decision.orgId);
-    return page(c, { title: 'Routing decision', user, csrf: session.csrfToken, active: 'requests', full: true }, <RequestPage decision={decision} orgName={org?.name ?? decision.orgId} />);
+    // The request's ledger figures: written with the decision, looked up a day either side.
+    const around = { since: new Date(decision.createdAt.getTime() - 86_400_000), until: new Date(decision.createdAt.getTime() + 86_400_000) };
+    const [org, ledger, keys] = await Promise.all([deps.db.orgs.get(decision.orgId), deps.db.requestLog.list({ ...around, orgId: decision.orgId, requestId: decision.requestId, limit: 1 }), deps.db.keys.list(decision.orgId)]);
+    const props = { decision, orgName: org?.name ?? decision.orgId, entry: ledger.entries[0], keys };
+    return page(c, { title: 'Routing decision', user, csrf: session.csrfToken, active: 'requests', full: true }, <RequestPage {...props} />);
   });
 
   dash.get('/costs', signedIn, async (c) => {

@@ -16,6 +16,8 @@ export interface RequestLogQuery extends TrafficFilter {
   model?: string;
   /** The end user's hash as the access log and the ledger hold it (`u:` + 32 hex). */
   endUser?: string;
+  /** One request (the id before any `:<part>` suffix). */
+  requestId?: string;
   /** From the previous page's `next`; absent = the newest. */
   cursor?: string;
   /** Rows per page, 1..100 (default 50). */
@@ -70,6 +72,7 @@ function narrowing(query: RequestLogQuery): SQL {
   if (query.keyId !== undefined) parts.push(sql`r.key_id = ${query.keyId}`);
   if (query.model !== undefined) parts.push(sql`r.model = ${query.model}`);
   if (query.endUser !== undefined) parts.push(sql`r.end_user = ${query.endUser}`);
+  if (query.requestId !== undefined) parts.push(sql`r.request_id = ${query.requestId}`);
   const after = parseCursor(query.cursor);
   if (after) parts.push(sql`(r.created_us, r.request_id) < (${after.micros}::bigint, ${after.id})`);
   return sql.join(parts, sql` AND `);

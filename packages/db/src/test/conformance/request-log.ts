@@ -65,6 +65,7 @@ export function requestLogConformance(getDb: GetDb): void {
     expect(await ids({ model: 'anthropic/claude-3-5-haiku' })).toEqual([s.routed]);
     expect(await ids({ endUser: ada })).toEqual([s.exact, s.routed]);
     expect(await ids({ endUser: `u:${'b'.repeat(32)}` })).toEqual([]);
+    expect(await ids({ requestId: s.routed })).toEqual([s.routed]);
     const fleet = await getDb().requestLog.list(period);
     expect(fleet.entries.map((e) => e.requestId)).toContain(s.foreign);
     expect((await getDb().requestLog.list({ ...period, orgId: 'not-a-uuid' })).entries).toEqual([]);
