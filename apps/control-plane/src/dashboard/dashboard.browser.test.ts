@@ -100,7 +100,7 @@ describe.runIf(run)('dashboard in headless Chromium with a virtual passkey authe
     await rows.last().getByRole('link', { name: 'decision →' }).click();
     await page.waitForURL('**/dashboard/requests/*');
     expect(await page.getByTestId('decision-facts').textContent()).toContain(model);
-    expect(await page.locator('[data-testid="attempts"] tr').count()).toBeGreaterThan(0);
+    expect(await page.locator('[data-testid="attempts"] tbody tr').count()).toBeGreaterThan(0);
 
     await page.goto(`${server.origin}/dashboard/costs?range=24h`);
     expect(await page.locator(`[data-testid="cost-by-key"] tr[data-group="${keyId}"]`).textContent()).toContain('incident key');

@@ -82,6 +82,16 @@ export function RequestPage(props: RequestPageProps) {
       <h2>Attempts</h2>
       {decision.attempts.length === 0 ? <p class="muted">No provider call (a cache hit, or refused before the call).</p> : null}
       <table data-testid="attempts">
+        <thead>
+          <tr>
+            <th class="num">#</th>
+            <th>Model</th>
+            <th>Outcome</th>
+            <th>Error</th>
+            <th class="num">Upstream status</th>
+            <th class="num">Latency</th>
+          </tr>
+        </thead>
         <tbody>
           {decision.attempts.map((a, i) => (
             <tr>
@@ -99,6 +109,12 @@ export function RequestPage(props: RequestPageProps) {
       </table>
       <h2>Candidates</h2>
       <table data-testid="candidates">
+        <thead>
+          <tr>
+            <th>Candidate</th>
+            <th class="num">Router score</th>
+          </tr>
+        </thead>
         <tbody>
           {decision.candidates.slice(0, 20).map((c) => (
             <tr>
