@@ -151,6 +151,8 @@ describe('incident pages', () => {
     expect(detailText).toMatch(/Memories injected<\/th><td>3</);
     expect((await member.get(`/dashboard/requests/${foreign}`)).status).toBe(403);
     expect((await member.get(`/dashboard/requests?org=${other.id}`)).status).toBe(403);
+    expect((await member.get(`/dashboard/costs?org=${other.id}`)).status).toBe(403);
+    expect(await (await member.get('/dashboard/costs')).text()).not.toContain('Whole fleet');
   });
 
   it('pages the log newest first, and refuses an end user id in the fleet view (a hash is needed)', async () => {
