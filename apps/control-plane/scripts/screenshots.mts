@@ -7,7 +7,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { enrollInBrowser, launchDashboardBrowser, sendTraffic, signInInBrowser, startDashboardServer } from '../src/dashboard/browser-harness.js';
+import { createKeyInBrowser, enrollInBrowser, launchDashboardBrowser, sendTraffic, signInInBrowser, startDashboardServer } from '../src/dashboard/browser-harness.js';
 
 const out = fileURLToPath(new URL('../../../docs/img/', import.meta.url));
 await mkdir(out, { recursive: true });
@@ -23,10 +23,7 @@ try {
   await page.screenshot({ path: `${out}dashboard-login.png` });
   await signInInBrowser(server, page, 'ada@acme.example');
 
-  await page.goto(`${server.origin}/dashboard/keys?org=${org.id}`);
-  await page.fill('#key-name', 'backend production');
-  await page.getByTestId('create-key').click();
-  const secret = (await page.getByTestId('new-key-secret').textContent())!.trim();
+  const { secret } = await createKeyInBrowser(server, page, { name: 'backend production', orgId: String(org.id) });
   await page.screenshot({ path: `${out}dashboard-keys.png`, fullPage: true });
 
   const prompts = [
@@ -42,6 +39,17 @@ try {
 
   await page.goto(`${server.origin}/dashboard?range=24h&org=${org.id}`);
   await page.screenshot({ path: `${out}dashboard-overview.png`, fullPage: true });
+  await server.admin('POST', `/v1/slo?org_id=${org.id}`, { name: 'chat latency p95', metric: 'latency_p95_ms', threshold: 2000, target: 0.99, window_days: 7 });
+  await server.admin('POST', `/v1/slo?org_id=${org.id}`, { name: 'availability', metric: 'availability', threshold: 0.999, target: 0.95, window_days: 30 });
+  await page.goto(`${server.origin}/dashboard/requests?org=${org.id}`);
+  await page.screenshot({ path: `${out}dashboard-requests.png`, fullPage: true });
+  await page.locator('[data-testid="request-log"] tbody tr').last().getByRole('link', { name: 'decision →' }).click();
+  await page.waitForURL('**/dashboard/requests/*');
+  await page.screenshot({ path: `${out}dashboard-request-decision.png`, fullPage: true });
+  await page.goto(`${server.origin}/dashboard/costs?range=24h&org=${org.id}`);
+  await page.screenshot({ path: `${out}dashboard-costs.png`, fullPage: true });
+  await page.goto(`${server.origin}/dashboard/alerts?org=${org.id}`);
+  await page.screenshot({ path: `${out}dashboard-alerts.png`, fullPage: true });
   await page.goto(`${server.origin}/dashboard/org?org=${org.id}`);
   await page.screenshot({ path: `${out}dashboard-limits.png`, fullPage: true });
   await page.goto(`${server.origin}/dashboard/passkeys`);

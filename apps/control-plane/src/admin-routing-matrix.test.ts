@@ -59,6 +59,7 @@ function slowBreakers(deps: Pick<ControlPlaneDeps, 'breakers'>) {
       return deps.breakers.list();
     },
     reset: (key) => deps.breakers.reset(key),
+    windowMs: deps.breakers.windowMs,
   };
   return { breakers, started, release: () => release() };
 }
@@ -125,6 +126,7 @@ describe('POST /v1/admin/routing/matrix/refresh', () => {
           throw new Error('breaker store down');
         },
         reset: async () => {},
+        windowMs: 30_000,
       },
     });
     const body = await json<Refresh>(await refresh(failing), 500);

@@ -1,7 +1,7 @@
 import type { Authenticator, AuthStore, DashboardAuth } from '@svc/auth';
 import type { ByokService } from '@svc/byok';
 import type { Catalog } from '@svc/catalog';
-import type { AlertRepository, DashboardUsageRepository, DashboardUserRepository, DecisionRepository, OnboardingRepository, OutputConfigRepository, PasskeyRepository, SloRepository, ToolGovernanceRepository, TrafficRepository } from '@svc/db';
+import type { AlertRepository, DashboardUsageRepository, DashboardUserRepository, DecisionRepository, OnboardingRepository, OutputConfigRepository, PasskeyRepository, RequestLogRepository, SloRepository, ToolGovernanceRepository, TrafficRepository } from '@svc/db';
 import type { GovernanceSource } from '@svc/governance';
 import type { Kv } from '@svc/kv';
 import type { Limiter } from '@svc/billing';
@@ -24,6 +24,8 @@ export interface ControlPlaneDeps {
     dashboard: DashboardUsageRepository;
     /** Request figures of the observability reports (decision log and usage ledger). */
     traffic: TrafficRepository;
+    /** The dashboard's request log. */
+    requestLog: RequestLogRepository;
     slos: SloRepository;
     alerts: Pick<AlertRepository, 'list' | 'resolve'>;
     outputConfigs: OutputConfigRepository;
@@ -44,7 +46,7 @@ export interface ControlPlaneDeps {
   /** Shared state: the capability matrix snapshot and its refresh lock (Redis when configured). */
   kv: Pick<Kv, 'get' | 'set' | 'setIfAbsent' | 'delete' | 'ttl'>;
   /** Circuit breakers (the same instances the inference pipeline consults). */
-  breakers: Pick<CircuitBreakers, 'list' | 'reset'>;
+  breakers: Pick<CircuitBreakers, 'list' | 'reset' | 'windowMs'>;
   /** Monthly spend against budgets (`GET /v1/admin/orgs/{id}/spend`). */
   limiter: Pick<Limiter, 'spend' | 'keySpend'>;
   /** Organisations' memory (admin list and forget). */

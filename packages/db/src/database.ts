@@ -12,6 +12,7 @@ import type { ProviderKeyRepository } from './repositories/provider-keys.js';
 import type { SettingsRepository } from './repositories/settings.js';
 import type { SloRepository } from './repositories/slos.js';
 import type { ToolGovernanceRepository } from './repositories/tool-governance.js';
+import type { RequestLogRepository } from './repositories/request-log.js';
 import type { TrafficRepository } from './repositories/traffic.js';
 import type { UsageRepository } from './repositories/usage.js';
 
@@ -40,6 +41,8 @@ export interface Database {
   readonly dashboard: DashboardUsageRepository;
   /** Request figures over the decision log and the usage ledger (observability reports). */
   readonly traffic: TrafficRepository;
+  /** The dashboard's request log: requests of the decision log and the ledger, newest first, by pages. */
+  readonly requestLog: RequestLogRepository;
   /** Each organisation's service-level objectives, and their compliance computed in SQL. */
   readonly slos: SloRepository;
   /** Alerts raised from SLOs, breakers and limit refusals; one firing alert per condition. */

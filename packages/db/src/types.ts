@@ -97,6 +97,10 @@ export interface UsageEvent {
   stream: boolean;
   /** The provider reported no usage: the tokens were counted by the gateway's tokenizer (absent = false). */
   usageEstimated?: boolean;
+  /** The end user as the access log writes it (`endUserSubject`: `u:` and 32 hex digits), never the raw id; null when none was named. */
+  endUser?: string | null;
+  /** Memories the memory stage injected into the prompt; null when the stage did not run. */
+  memoryInjected?: number | null;
   createdAt: Date;
 }
 

@@ -68,6 +68,11 @@ export class CircuitBreakers {
     this.onTransition = settings.onTransition ?? (() => {});
   }
 
+  /** The rolling window of the failure and success counts `status()` reports (ms). */
+  get windowMs(): number {
+    return this.settings.windowMs;
+  }
+
   /**
    * Whether `key` may be called now. Resolves (never rejects) with `probe: true` for the one
    * caller admitted as the half-open probe; that caller must report with `record(..., { probe:

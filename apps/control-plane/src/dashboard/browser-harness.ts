@@ -128,6 +128,16 @@ export async function signInInBrowser(server: DashboardServer, page: Page, email
   await page.waitForURL(`${server.origin}/dashboard`);
 }
 
+/** Creates an API key on the keys page (`?org=` for an admin's choice); resolves to its secret, shown once, and its id. */
+export async function createKeyInBrowser(server: DashboardServer, page: Page, input: { name: string; orgId?: string }): Promise<{ secret: string; keyId: string }> {
+  await page.goto(`${server.origin}/dashboard/keys${input.orgId ? `?org=${input.orgId}` : ''}`);
+  await page.fill('#key-name', input.name);
+  await page.getByTestId('create-key').click();
+  const secret = (await page.getByTestId('new-key-secret').textContent())!.trim();
+  const keyId = await page.locator('tr[data-key-id]', { hasText: input.name }).first().getAttribute('data-key-id');
+  return { secret, keyId: keyId! };
+}
+
 /** Sends `count` chat requests through the inference app with `key`; resolves to their statuses. */
 export async function sendTraffic(server: DashboardServer, key: string, prompts: readonly string[]): Promise<number[]> {
   const statuses: number[] = [];

@@ -3,6 +3,7 @@ import {
   type DashboardBrowser,
   type DashboardServer,
   chromiumAvailable,
+  createKeyInBrowser,
   enrollInBrowser,
   launchDashboardBrowser,
   sendTraffic,
@@ -51,10 +52,7 @@ describe.runIf(run)('dashboard in headless Chromium with a virtual passkey authe
 
   it('shows real figures after gateway traffic, and creates and revokes a key', async () => {
     const { page } = browser;
-    await page.goto(`${server.origin}/dashboard/keys`);
-    await page.fill('#key-name', 'browser test');
-    await page.getByTestId('create-key').click();
-    const secret = (await page.getByTestId('new-key-secret').textContent())!.trim();
+    const { secret } = await createKeyInBrowser(server, page, { name: 'browser test' });
     expect(secret).toMatch(/^sk-svc-/);
 
     const statuses = await sendTraffic(server, secret, ['one', 'two', 'three', 'one']);
@@ -72,6 +70,51 @@ describe.runIf(run)('dashboard in headless Chromium with a virtual passkey authe
     await page.waitForURL('**/dashboard/keys');
     expect(await page.locator(`tr[data-key-id="${keyId}"] .pill`).textContent()).toBe('revoked');
     expect(await sendTraffic(server, secret, ['after revocation'])).toEqual([401]);
+  });
+
+  it('shows real traffic in the request log (filters, decision detail), costs per key and model, and the SLOs', async () => {
+    const { page } = browser;
+    const { secret, keyId } = await createKeyInBrowser(server, page, { name: 'incident key' });
+    expect(await sendTraffic(server, secret, ['alpha', 'beta', 'alpha'])).toEqual([200, 200, 200]);
+    await server.runtime.learn.flush();
+
+    await page.goto(`${server.origin}/dashboard/requests`);
+    await page.selectOption('#filter-key', keyId);
+    await page.getByTestId('apply-filters').click();
+    await page.waitForURL(`**/dashboard/requests?*key=${keyId}*`);
+    const rows = page.locator('[data-testid="request-log"] tbody tr');
+    expect(await rows.count()).toBe(3);
+    // Newest first: the repeated prompt was answered from the cache.
+    expect(await rows.first().getByTestId('cache').textContent()).toBe('exact');
+    const model = (await rows.last().locator('td').nth(1).textContent())!.split(' → ').pop()!;
+    await page.fill('#filter-model', model);
+    await page.getByTestId('apply-filters').click();
+    await page.waitForURL('**/dashboard/requests?*model=*');
+    expect(await rows.count()).toBe(3);
+    await page.fill('#filter-model', 'no/such-model');
+    await page.getByTestId('apply-filters').click();
+    await page.waitForURL('**/dashboard/requests?*model=no*');
+    expect(await rows.count()).toBe(0);
+
+    await page.goto(`${server.origin}/dashboard/requests?key=${keyId}`);
+    await rows.last().getByRole('link', { name: 'decision →' }).click();
+    await page.waitForURL('**/dashboard/requests/*');
+    expect(await page.getByTestId('decision-facts').textContent()).toContain(model);
+    expect(await page.locator('[data-testid="attempts"] tbody tr').count()).toBeGreaterThan(0);
+
+    await page.goto(`${server.origin}/dashboard/costs?range=24h`);
+    expect(await page.locator(`[data-testid="cost-by-key"] tr[data-group="${keyId}"]`).textContent()).toContain('incident key');
+    expect(await page.locator(`[data-testid="cost-by-model"] tr[data-group="${model}"]`).count()).toBe(1);
+
+    await server.admin('POST', `/v1/slo?org_id=${orgId}`, { name: 'chat latency', metric: 'latency_p95_ms', threshold: 60_000, target: 0.9, window_days: 1 });
+    await page.goto(`${server.origin}/dashboard/alerts`);
+    expect(await page.locator('tr[data-slo="chat latency"]').textContent()).toContain('ok');
+    expect(await page.getByTestId('no-firing').count()).toBe(1);
+
+    // The overview's breakers name their window and count the period's requests from the ledger.
+    await page.goto(`${server.origin}/dashboard?range=24h`);
+    expect(await page.getByTestId('breaker-window').textContent()).toContain('last 30 s');
+    expect(await page.locator(`tr[data-breaker="${model}"] [data-testid="breaker-period"]`).textContent()).toMatch(/\/ [1-9]/);
   });
 
   it('refuses a dashboard form post without the session CSRF token', async () => {

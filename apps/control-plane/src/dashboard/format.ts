@@ -1,3 +1,5 @@
+import type { ApiKeyRecord } from '@svc/auth';
+
 /** Display helpers of the dashboard pages. */
 
 export function usd(value: number): string {
@@ -20,4 +22,11 @@ export function count(value: number): string {
 
 export function when(value: Date | null): string {
   return value === null ? 'never' : value.toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
+}
+
+/** A key as the pages name it: its name and prefix, never its secret; `none` when the row has no key. */
+export function keyLabel(keys: readonly ApiKeyRecord[], id: string | null, none = '–'): string {
+  if (id === null) return none;
+  const key = keys.find((k) => k.id === id);
+  return key ? `${key.name ?? 'unnamed'} (${key.keyPrefix}…)` : id;
 }

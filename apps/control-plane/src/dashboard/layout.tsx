@@ -8,7 +8,7 @@ export interface LayoutProps {
   /** Sent back by the page's script in `x-csrf-token` (state-changing fetches). */
   csrf?: string;
   /** The nav entry to highlight. */
-  active?: 'overview' | 'keys' | 'org' | 'passkeys';
+  active?: 'overview' | 'requests' | 'costs' | 'alerts' | 'keys' | 'org' | 'passkeys';
   /** Whether the user may see more than the passkeys page (AAL2). */
   full?: boolean;
   children?: Child;
@@ -16,6 +16,9 @@ export interface LayoutProps {
 
 const nav = [
   { id: 'overview', href: '/dashboard', label: 'Overview' },
+  { id: 'requests', href: '/dashboard/requests', label: 'Requests' },
+  { id: 'costs', href: '/dashboard/costs', label: 'Costs' },
+  { id: 'alerts', href: '/dashboard/alerts', label: 'Alerts' },
   { id: 'keys', href: '/dashboard/keys', label: 'API keys' },
   { id: 'org', href: '/dashboard/org', label: 'Limits' },
   { id: 'passkeys', href: '/dashboard/passkeys', label: 'Passkeys' },

@@ -11,29 +11,42 @@ export function parseRange(value: string | undefined): RangeId {
   return value !== undefined && value in ranges ? (value as RangeId) : '7d';
 }
 
+/** The period a page shows: whole buckets ending with the current one (24 hours, or 7/30 UTC days). */
+export function periodOf(range: RangeId, now = new Date()): { since: Date; until: Date; bucket: DashboardBucket } {
+  const { hours, bucket } = ranges[range];
+  const step = bucket === 'hour' ? 3_600_000 : 86_400_000;
+  return { since: new Date(Math.floor(now.getTime() / step) * step - (hours * 3_600_000 - step)), until: now, bucket };
+}
+
+/**
+ * A breaker as the overview shows it: its own counts cover only its rolling window (30 s by
+ * default, gone a minute after the traffic stops), so the ledger's requests and failures of the
+ * model over the page's period come with it.
+ */
+export type OverviewBreaker = BreakerStatus & { period: { requests: number; failed: number } };
+
 export interface Overview {
   range: RangeId;
   bucket: DashboardBucket;
   totals: DashboardUsageFigures;
   series: DashboardUsagePoint[];
   diversity: DiversityScope;
-  breakers: BreakerStatus[];
+  breakers: OverviewBreaker[];
+  /** The span the breakers' own failure/success counts cover. */
+  breakerWindowMs: number;
   nextStep: NextStep | undefined;
 }
 
 /** Everything the overview shows for one organisation (or the fleet), read in parallel. */
 export async function loadOverview(deps: ControlPlaneDeps, input: { orgId: string | undefined; range: RangeId; userId: string; now?: Date }): Promise<Overview> {
-  const { hours, bucket } = ranges[input.range];
-  const until = input.now ?? new Date();
-  // Whole buckets ending with the current one: 24 hours, or 7/30 UTC days.
-  const step = bucket === 'hour' ? 3_600_000 : 86_400_000;
-  const since = new Date(Math.floor(until.getTime() / step) * step - (hours * 3_600_000 - step));
+  const { since, until, bucket } = periodOf(input.range, input.now);
   const query = { ...(input.orgId ? { orgId: input.orgId } : {}), since, until };
-  const [totals, series, tally, breakers, passkeys] = await Promise.all([
+  const [totals, series, tally, breakers, byModel, passkeys] = await Promise.all([
     deps.db.dashboard.usageTotals(query),
     deps.db.dashboard.usageSeries({ ...query, bucket }),
     deps.db.decisions.tally(query),
     deps.breakers.list(),
+    deps.db.traffic.costs(query, 'model'),
     deps.db.passkeys.listByUser(input.userId),
   ]);
   const counts = new Map<string, number>();
@@ -42,5 +55,15 @@ export async function loadOverview(deps: ControlPlaneDeps, input: { orgId: strin
   }
   const diversity = summariseScope(input.orgId ? `tenant:${input.orgId}` : 'fleet', counts, deps.diversity);
   const next = await nextStep(deps.db.onboarding, { orgId: input.orgId, passkeys: passkeys.length });
-  return { range: input.range, bucket, totals, series, diversity, breakers, nextStep: next };
+  const periodCounts = new Map(byModel.map((m) => [m.group ?? '', { requests: m.requests, failed: m.failed }]));
+  return {
+    range: input.range,
+    bucket,
+    totals,
+    series,
+    diversity,
+    breakers: breakers.map((b) => ({ ...b, period: periodCounts.get(b.key) ?? { requests: 0, failed: 0 } })),
+    breakerWindowMs: deps.breakers.windowMs,
+    nextStep: next,
+  };
 }

@@ -2,8 +2,8 @@ import type { Organization } from '@svc/core';
 import { LineChart, ShareBars } from './charts.js';
 import { count, ms, percent, usd } from './format.js';
 import type { Overview, RangeId } from './overview-data.js';
+import { PeriodToolbar, rangeLabels } from './period-toolbar.js';
 
-const rangeLabels: Record<RangeId, string> = { '24h': 'Last 24 hours', '7d': 'Last 7 days', '30d': 'Last 30 days' };
 
 function Card(props: { label: string; value: string; sub?: string; testid: string }) {
   return (
@@ -11,33 +11,6 @@ function Card(props: { label: string; value: string; sub?: string; testid: strin
       <div class="label">{props.label}</div>
       <div class="value">{props.value}</div>
       {props.sub ? <div class="sub">{props.sub}</div> : null}
-    </div>
-  );
-}
-
-/** Picks the organisation (admins) and the period; keeps the other choice in the link. */
-function Toolbar(props: { overview: Overview; org: Organization | undefined; orgs: Organization[] }) {
-  const orgQuery = props.org ? `&org=${props.org.id}` : '';
-  return (
-    <div class="toolbar">
-      {(Object.keys(rangeLabels) as RangeId[]).map((id) => (
-        <a href={`/dashboard?range=${id}${orgQuery}`} class={props.overview.range === id ? 'active' : undefined}>
-          {rangeLabels[id]}
-        </a>
-      ))}
-      {props.orgs.length > 0 ? (
-        <>
-          <span class="muted">·</span>
-          <a href={`/dashboard?range=${props.overview.range}`} class={props.org ? undefined : 'active'}>
-            Whole fleet
-          </a>
-          {props.orgs.map((o) => (
-            <a href={`/dashboard?range=${props.overview.range}&org=${o.id}`} class={props.org?.id === o.id ? 'active' : undefined}>
-              {o.name}
-            </a>
-          ))}
-        </>
-      ) : null}
     </div>
   );
 }
@@ -87,27 +60,49 @@ function SeriesCharts(props: { overview: Overview }) {
   );
 }
 
-function BreakersFigure(props: { breakers: Overview['breakers'] }) {
+/** `30 s`, `2 min`: a window length for a caption. */
+function span(windowMs: number): string {
+  return windowMs < 120_000 ? `${Math.round(windowMs / 1000)} s` : `${Math.round(windowMs / 60_000)} min`;
+}
+
+/**
+ * Each breaker's state with two counts that say what they cover: the breaker's own rolling
+ * window (every organisation, what opens it) and the model's requests in the page's period.
+ */
+function BreakersFigure(props: { breakers: Overview['breakers']; windowMs: number; range: RangeId }) {
   const { breakers } = props;
+  const window = span(props.windowMs);
   return (
-    <figure class="chart">
+    <figure class="chart" data-testid="breakers">
       <figcaption>Circuit breakers</figcaption>
       {breakers.length === 0 ? <p class="muted">No breaker has seen traffic yet.</p> : null}
       <table>
+        <thead>
+          <tr>
+            <th>Model</th>
+            <th>State</th>
+            <th class="num" data-testid="breaker-window">Calls, last {window} (all orgs)</th>
+            <th class="num">Requests, {rangeLabels[props.range].toLowerCase()}</th>
+          </tr>
+        </thead>
         <tbody>
           {breakers.map((b) => (
-            <tr>
+            <tr data-breaker={b.key}>
               <td>{b.key}</td>
               <td>
                 <span class={`pill ${b.state === 'closed' ? 'ok' : 'bad'}`}>{b.state}</span>
               </td>
               <td class="num">
-                {b.failures} failures / {b.successes} ok
+                {b.failures} failed / {b.successes} ok
+              </td>
+              <td class="num" data-testid="breaker-period">
+                {count(b.period.failed)} failed / {count(b.period.requests)}
               </td>
             </tr>
           ))}
         </tbody>
       </table>
+      <p class="muted">A breaker counts its calls over a rolling {window} window only (it opens on a streak of failures or on the failure ratio of that window); the last column is the ledger&apos;s requests served by the model in the period.</p>
     </figure>
   );
 }
@@ -116,7 +111,7 @@ export function OverviewPage(props: { overview: Overview; org: Organization | un
   const { diversity, nextStep } = props.overview;
   return (
     <>
-      <Toolbar overview={props.overview} org={props.org} orgs={props.orgs} />
+      <PeriodToolbar range={props.overview.range} org={props.org} orgs={props.orgs} href={(range, org) => `/dashboard?range=${range}${org ? `&org=${org.id}` : ''}`} />
       <p class="muted" data-testid="scope">
         {props.org ? `Organisation ${props.org.name}` : 'Whole fleet'} · {rangeLabels[props.overview.range]} · UTC
       </p>
@@ -132,7 +127,7 @@ export function OverviewPage(props: { overview: Overview; org: Organization | un
           title={`Model shares · entropy ${diversity.entropy_bits.toFixed(2)} bits over ${count(diversity.decisions)} decisions${diversity.alarms.length ? ' · arm collapse!' : ''}`}
           shares={diversity.models.map((m) => ({ label: m.model, share: m.share, detail: `${percent(m.share)} · ${count(m.count)}` }))}
         />
-        <BreakersFigure breakers={props.overview.breakers} />
+        <BreakersFigure breakers={props.overview.breakers} windowMs={props.overview.breakerWindowMs} range={props.overview.range} />
       </div>
     </>
   );

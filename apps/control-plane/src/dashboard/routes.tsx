@@ -13,6 +13,7 @@ import { OrgPage } from './page-org.js';
 import { OverviewPage } from './page-overview.js';
 import { loadOverview, parseRange } from './overview-data.js';
 import { page, securityHeaders } from './render.js';
+import { registerIncidentPages } from './routes-incident.js';
 import { requireDashboardAdmin, requireOrgAccess, viewScope } from './scope.js';
 
 /** A form field as text ('' when absent). */
@@ -164,5 +165,6 @@ export function registerDashboard(routes: RouteRegistry<ControlEnv>, deps: Contr
   registerSessionPages(dash, deps, { signedIn, enrolled });
   registerOrgPages(dash, deps, signedIn);
   registerKeyPages(dash, deps, signedIn);
+  registerIncidentPages(dash, deps, signedIn);
   routes.mountOutsideApi('/dashboard', dash, dashboardOutsideApi);
 }

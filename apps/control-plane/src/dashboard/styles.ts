@@ -50,4 +50,7 @@ button.link { background: none; border: none; color: var(--accent); padding: 0; 
 .toolbar { display: flex; gap: 8px; align-items: center; margin-bottom: 12px; flex-wrap: wrap; }
 .toolbar a { padding: 4px 10px; border-radius: 6px; border: 1px solid var(--line); background: #fff; color: var(--fg); text-decoration: none; }
 .toolbar a.active { border-color: var(--accent); color: var(--accent); }
+form.filters { display: flex; gap: 12px; align-items: flex-end; flex-wrap: wrap; margin-bottom: 12px; }
+form.filters label { margin: 0; font-size: 12px; color: var(--muted); } form.filters input, form.filters select { min-width: 200px; margin-top: 2px; } form.filters button { margin: 0; }
+pre.details { background: #fff; border: 1px solid var(--line); border-radius: 10px; padding: 12px; overflow: auto; max-height: 480px; font-size: 12px; }
 `;

@@ -1,4 +1,4 @@
-import { judgeSlo, sloAlertKey, sloBounds, thresholdAllowed, thresholdRange } from '@svc/alerts';
+import { type SloCompliance, judgeSlo, sloAlertKey, sloBounds, thresholdAllowed, thresholdRange } from '@svc/alerts';
 import { type SloMetric, invalidRequest, notFound, sloMetrics } from '@svc/core';
 import type { SloRecord } from '@svc/db';
 import type { RouteRegistry } from '@svc/http-kit';
@@ -89,11 +89,15 @@ export const deleteSloRoute = defineRoute({
   errors: [400, 404],
 });
 
-/** Judges each SLO over its window ending `now`, one SQL aggregate each. */
-async function withCompliance(deps: ControlPlaneDeps, slos: SloRecord[], now: Date) {
+/** Judges each SLO over its window ending `now`, one SQL aggregate each (in turn: at most {@link maxSlosPerOrg} per organisation). */
+export async function judgeSlos(deps: Pick<ControlPlaneDeps, 'db'>, slos: SloRecord[], now: Date): Promise<{ slo: SloRecord; compliance: SloCompliance }[]> {
   const out = [];
-  for (const slo of slos) out.push(sloToWire(slo, judgeSlo(slo, await deps.db.slos.windowStats(slo, now)), now));
+  for (const slo of slos) out.push({ slo, compliance: judgeSlo(slo, await deps.db.slos.windowStats(slo, now)) });
   return out;
+}
+
+async function withCompliance(deps: ControlPlaneDeps, slos: SloRecord[], now: Date) {
+  return (await judgeSlos(deps, slos, now)).map(({ slo, compliance }) => sloToWire(slo, compliance, now));
 }
 
 /**

@@ -10,6 +10,7 @@ import { createOrgRepository } from './orgs.js';
 import { createPasskeyRepository } from './passkeys.js';
 import { createOutputConfigRepository } from './output-configs.js';
 import { createProviderKeyRepository } from './provider-keys.js';
+import { createRequestLogRepository } from './request-log.js';
 import { createSettingsRepository } from './settings.js';
 import { createSloRepository } from './slos.js';
 import { createToolGovernanceRepository } from './tool-governance.js';
@@ -30,6 +31,7 @@ export function createRepositories(db: Drizzle) {
     passkeys: createPasskeyRepository(db),
     dashboard: createDashboardUsageRepository(db),
     traffic: createTrafficRepository(db),
+    requestLog: createRequestLogRepository(db),
     slos: createSloRepository(db),
     alerts: createAlertRepository(db),
     outputConfigs: createOutputConfigRepository(db),
@@ -71,5 +73,6 @@ export type {
   ToolGovernanceRepository,
   ToolPolicyRecord,
 } from './tool-governance.js';
-export type { DailyModelFigures, TrafficFigures, TrafficFilter, TrafficRepository, WorkloadFigures } from './traffic.js';
+export type { RequestLogEntry, RequestLogPage, RequestLogQuery, RequestLogRepository } from './request-log.js';
+export type { CostFigures, DailyModelFigures, TrafficFigures, TrafficFilter, TrafficRepository, WorkloadFigures } from './traffic.js';
 export type { UsageRepository } from './usage.js';

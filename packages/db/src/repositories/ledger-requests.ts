@@ -4,13 +4,18 @@ import { type SQL, sql } from 'drizzle-orm';
  * The usage ledger's rows matching `where` (on alias `u`) as one row per request: a request's
  * `<id>:<part>` rows (a re-ask or speculation draft, voice steps and fee, realtime minutes) are
  * summed under the id before the colon; its time is the first row's, its latency and status the
- * largest, its model the base row's (it sorts before its suffixed rows). A SELECT, to be wrapped
+ * largest, its model, key, end user and injected memories the base row's (it sorts before its
+ * suffixed rows). A SELECT, to be wrapped
  * as a CTE or a subquery.
  */
 export function ledgerRequests(where: SQL): SQL {
   return sql`
     SELECT split_part(u.request_id, ':', 1) AS id,
       (array_agg(u.model ORDER BY u.request_id))[1] AS model,
+      (array_agg(u.org_id ORDER BY u.request_id))[1] AS org_id,
+      (array_agg(u.key_id ORDER BY u.request_id))[1] AS key_id,
+      (array_agg(u.end_user ORDER BY u.request_id))[1] AS end_user,
+      (array_agg(u.memory_injected ORDER BY u.request_id))[1] AS memory_injected,
       min(u.created_at) AS created_at,
       max(u.latency_ms) AS latency_ms,
       max(u.status) AS status,

@@ -65,7 +65,12 @@ export interface TrafficRepository {
   workloads(filter: TrafficFilter): Promise<WorkloadFigures[]>;
   /** Per UTC day and served model, by day then model. */
   dailyByModel(filter: TrafficFilter): Promise<DailyModelFigures[]>;
+  /** Per served model or per API key (null: requests without a key, e.g. failures before any spend), costliest first. */
+  costs(filter: TrafficFilter, by: 'model' | 'key'): Promise<CostFigures[]>;
 }
+
+/** Figures of one served model or one API key. */
+export type CostFigures = TrafficFigures & { group: string | null };
 
 function window(alias: SQL, filter: TrafficFilter): SQL {
   const parts = [sql`${alias}.created_at >= ${filter.since.toISOString()}::timestamptz`];
@@ -76,13 +81,22 @@ function window(alias: SQL, filter: TrafficFilter): SQL {
 
 /**
  * One row per request (`r`): the decision and the request's ledger rows ({@link ledgerRequests})
- * joined on the request id.
+ * joined on the request id. CTEs to follow a `WITH`; the request log reads its rows.
  */
-function requests(filter: TrafficFilter): SQL {
+export function trafficRequests(filter: TrafficFilter): SQL {
   return sql`
     spend AS (${ledgerRequests(window(sql`u`, filter))}),
     r AS (
-      SELECT coalesce(d.model, s.model) AS model,
+      SELECT coalesce(d.request_id, s.id) AS request_id,
+        coalesce(d.org_id, s.org_id) AS org_id,
+        s.key_id,
+        s.end_user,
+        s.memory_injected,
+        s.status,
+        d.requested_model,
+        d.tier,
+        d.source,
+        coalesce(d.model, s.model) AS model,
         coalesce(d.created_at, s.created_at) AS created_at,
         CASE WHEN d.request_id IS NOT NULL THEN d.outcome WHEN s.status < 400 THEN 'ok' ELSE 'error' END AS outcome,
         coalesce(d.latency_ms, s.latency_ms) AS latency_ms,
@@ -152,13 +166,13 @@ export function createTrafficRepository(db: Drizzle): TrafficRepository {
   const query = async (statement: SQL) => rowsOf(await db.execute(statement)) as Row[];
   return {
     async summary(filter) {
-      const [row] = await query(sql`WITH ${requests(filter)} SELECT ${figures} FROM r`);
+      const [row] = await query(sql`WITH ${trafficRequests(filter)} SELECT ${figures} FROM r`);
       return toFigures(row);
     },
 
     async workloads(filter) {
       const rows = await query(sql`
-        WITH ${requests(filter)}
+        WITH ${trafficRequests(filter)}
         SELECT r.workflow_type, r.task_family, ${figures}
         FROM r
         GROUP BY r.workflow_type, r.task_family
@@ -166,9 +180,20 @@ export function createTrafficRepository(db: Drizzle): TrafficRepository {
       return rows.map((row) => ({ workflowType: textOrNull(row.workflow_type), taskFamily: textOrNull(row.task_family), ...toFigures(row) }));
     },
 
+    async costs(filter, by) {
+      const group = by === 'model' ? sql`r.model` : sql`r.key_id`;
+      const rows = await query(sql`
+        WITH ${trafficRequests(filter)}
+        SELECT ${group} AS grp, ${figures}
+        FROM r
+        GROUP BY 1
+        ORDER BY cost_usd DESC, requests DESC, 1 NULLS LAST`);
+      return rows.map((row) => ({ group: textOrNull(row.grp), ...toFigures(row) }));
+    },
+
     async dailyByModel(filter) {
       const rows = await query(sql`
-        WITH ${requests(filter)}
+        WITH ${trafficRequests(filter)}
         SELECT to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, r.model, ${figures}
         FROM r
         GROUP BY 1, r.model

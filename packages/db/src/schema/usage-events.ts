@@ -22,10 +22,15 @@ export const usageEvents = pgTable(
     status: integer('status').notNull(),
     stream: boolean('stream').notNull().default(false),
     usageEstimated: boolean('usage_estimated').notNull().default(false),
+    /** The request's end user as the access log writes it (`u:` + 32 hex of SHA-256, `endUserSubject`); null when none was named. */
+    endUser: text('end_user'),
+    /** Memories the memory stage injected into the prompt (mode `full`); null when the stage did not run. */
+    memoryInjected: integer('memory_injected'),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (table) => [
     index('usage_events_org_created_idx').on(table.orgId, table.createdAt),
     index('usage_events_created_idx').on(table.createdAt),
+    index('usage_events_org_end_user_created_idx').on(table.orgId, table.endUser, table.createdAt),
   ],
 );

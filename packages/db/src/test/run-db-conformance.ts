@@ -10,6 +10,7 @@ import { onboardingConformance } from './conformance/onboarding.js';
 import { orgConformance } from './conformance/orgs.js';
 import { outputConfigConformance } from './conformance/output-configs.js';
 import { providerKeyConformance } from './conformance/provider-keys.js';
+import { requestLogConformance } from './conformance/request-log.js';
 import { settingsConformance } from './conformance/settings.js';
 import { sloConformance } from './conformance/slos.js';
 import { toolGovernanceConformance } from './conformance/tool-governance.js';
@@ -54,6 +55,7 @@ export function runDbConformance(name: string, create: () => Promise<Database>):
     describe('usage', () => usageConformance(getDb));
     describe('decisions', () => decisionConformance(getDb));
     describe('decision aggregates', () => decisionAggregateConformance(getDb));
+    describe('request log and costs', () => requestLogConformance(getDb));
     describe('tool governance', () => toolGovernanceConformance(getDb));
     describe('provider keys (BYOK)', () => providerKeyConformance(getDb));
     describe('memories', () => memoryConformance(getDb));
