@@ -77,7 +77,7 @@ function finishAnswer(recorder: LearnRecorder, turn: ChatTurn, ending: AnsweredE
     latencyMs: ending.latencyMs,
     stream: ending.stream,
     details,
-    extra: { ...ending.learn, ...(billed ? { billed } : {}) },
+    extra: { ...ending.learn, ...(billed ? { billed } : {}), ...(ending.memory ? { memory: ending.memory } : {}) },
   });
   turn.spend.record({ actualTokens: spent.usage?.totalTokens ?? 0, actualCostUsd: byok ? 0 : (spent.cost?.costUsd ?? 0) });
   return metadata;

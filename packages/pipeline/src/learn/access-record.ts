@@ -59,3 +59,10 @@ export function noteChatEnding(
 export function noteEndUserSubject(record: AccessRecord | undefined, subject: string): void {
   if (record) record.endUser = subject;
 }
+
+/** The ledger row's end user: the access record's hash when the edge has one, else hashed here; null when the request named none. */
+export function ledgerEndUser(exchange: { caller: { org: { id: string } }; endUser?: string | undefined; access?: AccessRecord | undefined }, request: Pick<ChatRequest, 'user'>): string | null {
+  const endUser = exchange.endUser ?? request.user;
+  if (!endUser) return null;
+  return exchange.access?.endUser ?? hashEndUser(exchange.caller.org.id, endUser);
+}

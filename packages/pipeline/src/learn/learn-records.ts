@@ -1,7 +1,7 @@
 import type { ModelInfo } from '@svc/catalog';
-import type { CachedAnswer, ChatRequest, Usage } from '@svc/core';
+import type { CachedAnswer, ChatRequest, MemoryReport, Usage } from '@svc/core';
 import type { Cost } from '@svc/billing';
-import { noteChatEnding } from './access-record.js';
+import { ledgerEndUser, noteChatEnding } from './access-record.js';
 import type { Attempt } from '../call/attempt.js';
 import type { CacheHit } from '../chat/cache-stage.js';
 import { type RoutingDecision, decisionDetails, storedCandidates } from './decision-log.js';
@@ -42,6 +42,9 @@ export class LearnRecorder {
         latencyMs,
         status: 200,
         stream: request.stream,
+        endUser: ledgerEndUser(exchange, request),
+        // A hit ran no memory stage: nothing was injected.
+        memoryInjected: exchange.mode === 'full' ? 0 : null,
         createdAt,
       });
     }
@@ -93,6 +96,8 @@ export class LearnRecorder {
       status: row.status,
       stream: row.stream,
       usageEstimated: row.usageEstimated,
+      endUser: row.endUser ?? null,
+      memoryInjected: row.memoryInjected ?? null,
       createdAt: row.createdAt,
     });
   }
@@ -107,7 +112,8 @@ export class LearnRecorder {
     const row = extra.billed ?? (usage && cost ? { usage, cost } : undefined);
     const success = outcome === 'ok' || outcome === 'client_closed';
     const status = success ? 200 : 502;
-    if (row) this.usage({ exchange, model, usage: row.usage, cost: row.cost, latencyMs, status, stream, usageEstimated: details.usageEstimated === true, createdAt });
+    const ledger = { endUser: ledgerEndUser(exchange, request), memoryInjected: extra.memory?.injected ?? null };
+    if (row) this.usage({ exchange, model, usage: row.usage, cost: row.cost, latencyMs, status, stream, usageEstimated: details.usageEstimated === true, createdAt, ...ledger });
     learn.recordDecision(decisionRecord({ ...ended, createdAt }));
     const feedback = this.deps.feedback;
     if (feedback) {
@@ -191,6 +197,10 @@ export interface UsageRow {
   status: number;
   stream: boolean;
   usageEstimated: boolean;
+  /** The end user's hash (`hashEndUser`), null when the request named none. */
+  endUser?: string | null;
+  /** Memories injected into the prompt; null when the memory stage did not run. */
+  memoryInjected?: number | null;
   createdAt: Date;
 }
 
@@ -216,6 +226,8 @@ export interface LearnExtra {
   quality?: number;
   /** A speculation draft verification refused. */
   rejectedDraft?: ModelInfo;
+  /** Mode `full`: what memory injected (the ledger row's `memoryInjected`). */
+  memory?: MemoryReport;
 }
 
 /** Each candidate that failed on its own account teaches the router a failure (a caller-fault error teaches nothing). */
