@@ -1,5 +1,5 @@
 import { createOpenAI } from '@ai-sdk/openai';
-import { embed, embedMany, generateText, jsonSchema, streamText, tool } from 'ai';
+import { embed, embedMany, generateObject, generateText, jsonSchema, streamObject, streamText, tool } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { masterKey, startGateway } from './harness.js';
 
@@ -16,6 +16,7 @@ describe('Vercel AI SDK (@ai-sdk/openai) against the gateway', () => {
 
   const provider = () => createOpenAI({ baseURL: `${gateway.inferenceUrl}/v1`, apiKey: masterKey });
   const models = { responses: (id: string) => provider()(id), chat: (id: string) => provider().chat(id) };
+  const person = jsonSchema<{ name: string; age: number }>({ type: 'object', properties: { name: { type: 'string' }, age: { type: 'number' } }, required: ['name', 'age'], additionalProperties: false });
   const weather = tool({ description: 'Weather of a city', inputSchema: jsonSchema<{ city: string }>({ type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }) });
 
   for (const [api, model] of Object.entries(models)) {
@@ -41,6 +42,16 @@ describe('Vercel AI SDK (@ai-sdk/openai) against the gateway', () => {
         const result = await generateText({ model: model('mock/mock-value'), prompt: 'Weather in Paris?', tools: { get_weather: weather }, toolChoice: 'required', maxRetries: 0 });
         expect(result.toolCalls[0]).toMatchObject({ toolName: 'get_weather', input: { city: expect.any(String) } });
         expect(result.finishReason).toBe('tool-calls');
+      });
+
+      it('generateObject and streamObject fill a JSON schema', async () => {
+        const generated = await generateObject({ model: model('mock/mock-value'), schema: person, prompt: 'A person', maxRetries: 0 });
+        expect(generated.object).toMatchObject({ name: expect.any(String), age: expect.any(Number) });
+        const streamed = streamObject({ model: model('mock/mock-value'), schema: person, prompt: 'A person', maxRetries: 0 });
+        const partials: unknown[] = [];
+        for await (const partial of streamed.partialObjectStream) partials.push(partial);
+        expect(partials.length).toBeGreaterThan(1);
+        expect(await streamed.object).toMatchObject({ name: expect.any(String), age: expect.any(Number) });
       });
     });
   }

@@ -31,16 +31,25 @@ describe('LangChain JS against the gateway', () => {
   });
   afterAll(() => gateway.stop());
 
-  const openai = (model: string) => new ChatOpenAI({ model, apiKey: masterKey, configuration: { baseURL: `${gateway.inferenceUrl}/v1` }, maxRetries: 0 });
+  const openai = (model: string, useResponsesApi = false) =>
+    new ChatOpenAI({ model, apiKey: masterKey, configuration: { baseURL: `${gateway.inferenceUrl}/v1` }, maxRetries: 0, useResponsesApi });
   const anthropic = () => new ChatAnthropic({ model: 'mock/mock-value', apiKey: masterKey, anthropicApiUrl: gateway.inferenceUrl, maxRetries: 0 });
 
-  it('ChatOpenAI invokes and streams', async () => {
-    const answer = await openai('mock/mock-value').invoke('Say hello to the gateway');
-    expect(answer.text).toMatch(/\S/);
-    expect(answer.usage_metadata?.output_tokens).toBeGreaterThan(0);
-    const { parts, merged } = await collect(await openai('svc/auto').stream('Tell me a story about streams'));
-    expect(parts.length).toBeGreaterThan(1);
-    expect(merged.usage_metadata?.output_tokens).toBeGreaterThan(0);
+  for (const useResponsesApi of [false, true]) {
+    it(`ChatOpenAI invokes and streams${useResponsesApi ? ' through the Responses API' : ''}`, async () => {
+      const answer = await openai('mock/mock-value', useResponsesApi).invoke('Say hello to the gateway');
+      expect(answer.text).toMatch(/\S/);
+      expect(answer.usage_metadata?.output_tokens).toBeGreaterThan(0);
+      const { parts, merged } = await collect(await openai('svc/auto', useResponsesApi).stream('Tell me a story about streams'));
+      expect(parts.length).toBeGreaterThan(1);
+      expect(merged.usage_metadata?.output_tokens).toBeGreaterThan(0);
+    });
+  }
+
+  it('ChatOpenAI fills a schema with withStructuredOutput', async () => {
+    const person = { type: 'object', properties: { name: { type: 'string' }, age: { type: 'number' } }, required: ['name', 'age'], additionalProperties: false };
+    const answer = await openai('mock/mock-value').withStructuredOutput<{ name: string; age: number }>(person, { name: 'person' }).invoke('A person');
+    expect(answer).toMatchObject({ name: expect.any(String), age: expect.any(Number) });
   });
 
   it('ChatOpenAI with a bound tool gets a tool call back, invoked and streamed', async () => {
@@ -58,6 +67,12 @@ describe('LangChain JS against the gateway', () => {
     const documents = await embeddings.embedDocuments(['a cat', 'a dog']);
     expect(documents).toHaveLength(2);
     expect(documents.every((vector) => vector.length === query.length)).toBe(true);
+  });
+
+  it('ChatAnthropic with a bound tool gets a tool call back', async () => {
+    const tool = { name: 'get_weather', description: 'Weather of a city', input_schema: weatherTool.function.parameters };
+    const answer = await anthropic().bindTools([tool], { tool_choice: 'any' }).invoke('Weather in Paris?');
+    expect(answer.tool_calls?.[0]).toMatchObject({ name: 'get_weather', args: { city: expect.any(String) } });
   });
 
   it('ChatAnthropic invokes and streams', async () => {

@@ -1,5 +1,5 @@
 import type { BaseTool } from '@llamaindex/core/llms';
-import { OpenAI, OpenAIEmbedding } from '@llamaindex/openai';
+import { OpenAI, OpenAIEmbedding, OpenAIResponses } from '@llamaindex/openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { masterKey, startGateway } from './harness.js';
 
@@ -28,6 +28,15 @@ describe('LlamaIndex TS (@llamaindex/openai) against the gateway', () => {
     expect(answer.message.content).toMatch(/\S/);
     const deltas: string[] = [];
     for await (const chunk of await llm('svc/auto').chat({ messages: [{ role: 'user', content: 'Tell me a story about streams' }], stream: true })) deltas.push(chunk.delta);
+    expect(deltas.filter(Boolean).length).toBeGreaterThan(1);
+  });
+
+  it('chats and streams through the Responses API (OpenAIResponses)', async () => {
+    const responses = new OpenAIResponses({ model: 'mock/mock-value', apiKey: masterKey, baseURL: `${gateway.inferenceUrl}/v1`, maxRetries: 0 });
+    const answer = await responses.chat({ messages: [{ role: 'user', content: 'Say hello to the gateway' }] });
+    expect(answer.message.content).toMatch(/\S/);
+    const deltas: string[] = [];
+    for await (const chunk of await responses.chat({ messages: [{ role: 'user', content: 'Tell me a story about streams' }], stream: true })) deltas.push(chunk.delta);
     expect(deltas.filter(Boolean).length).toBeGreaterThan(1);
   });
 
