@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { CONTROL_FILE, LOCK_FILE } from '@svc/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './cli-run.js';
-import { localUrl } from './control-file.js';
+import { type ControlNote, localUrl } from './control-file.js';
 import { masterKey, startGateway } from './e2e/harness.js';
 
 type Gateway = Awaited<ReturnType<typeof startGateway>>;
@@ -25,7 +25,7 @@ afterAll(async () => {
  * A data directory as a running gateway holds it: its lock names a live process on this host
  * that is not this one (the test runner's parent), beside `note`.
  */
-async function heldDir(name: string, note: { pid: number; control_url: string | null }): Promise<string> {
+async function heldDir(name: string, note: ControlNote): Promise<string> {
   const dataDir = join(root, name);
   await mkdir(dataDir);
   await writeFile(join(dataDir, LOCK_FILE), JSON.stringify({ pid: process.ppid, hostname: hostname(), since: '2026-01-01T00:00:00.000Z' }));
@@ -82,7 +82,7 @@ async function transcript(environment: Record<string, string>): Promise<string[]
 
 describe('svc CLI forwarding to the admin API of the gateway that holds the directory', () => {
   it('prints what the direct path prints, for every command, and writes through the gateway', async () => {
-    const dataDir = await heldDir('held', { pid: process.ppid, control_url: gateway.controlUrl });
+    const dataDir = await heldDir('held', { pid: process.ppid, control_url: gateway.controlUrl, master_key: true });
     const forwarded = await transcript({ SVC_DATA_DIR: dataDir, SVC_MASTER_KEY: masterKey });
     const direct = await transcript({ SVC_DATA_DIR: join(root, 'direct') });
     // The gateway also has the master key's organisation, `default`; the fresh directory has not.
@@ -95,7 +95,7 @@ describe('svc CLI forwarding to the admin API of the gateway that holds the dire
   }, 180_000);
 
   it('stops with one line when it cannot forward', async () => {
-    const dataDir = await heldDir('keyless', { pid: process.ppid, control_url: gateway.controlUrl });
+    const dataDir = await heldDir('keyless', { pid: process.ppid, control_url: gateway.controlUrl, master_key: true });
     const keyless = await svc({ SVC_DATA_DIR: dataDir }, 'orgs', 'list');
     expect(keyless).toMatchObject({ code: 2, out: [] });
     expect(keyless.err).toEqual([
@@ -107,12 +107,16 @@ describe('svc CLI forwarding to the admin API of the gateway that holds the dire
     expect(wrong.err).toHaveLength(1);
     expect(wrong.err[0]).toMatch(/answered 401: .*; SVC_MASTER_KEY must be the master key that gateway runs with$/);
 
-    const inferenceOnly = await svc({ SVC_DATA_DIR: await heldDir('inference', { pid: process.ppid, control_url: null }), SVC_MASTER_KEY: masterKey }, 'orgs', 'list');
+    const keylessGateway = await svc({ SVC_DATA_DIR: await heldDir('keyless-gateway', { pid: process.ppid, control_url: gateway.controlUrl, master_key: false }), SVC_MASTER_KEY: masterKey }, 'orgs', 'list');
+    expect(keylessGateway.err).toHaveLength(1);
+    expect(keylessGateway.err[0]).toContain('without SVC_MASTER_KEY, so its admin API at');
+
+    const inferenceOnly = await svc({ SVC_DATA_DIR: await heldDir('inference', { pid: process.ppid, control_url: null, master_key: true }), SVC_MASTER_KEY: masterKey }, 'orgs', 'list');
     expect(inferenceOnly.err).toHaveLength(1);
     expect(inferenceOnly.err[0]).toContain('that serves no admin API (it runs the inference role only)');
 
     // A note of another process (one that died and left it) is not believed: the lock's refusal stands.
-    const stale = await svc({ SVC_DATA_DIR: await heldDir('stale', { pid: process.pid, control_url: gateway.controlUrl }), SVC_MASTER_KEY: masterKey }, 'orgs', 'list');
+    const stale = await svc({ SVC_DATA_DIR: await heldDir('stale', { pid: process.pid, control_url: gateway.controlUrl, master_key: true }), SVC_MASTER_KEY: masterKey }, 'orgs', 'list');
     expect(stale.code).toBe(2);
     expect(stale.err).toHaveLength(1);
     expect(stale.err[0]).toContain('the CLI would write behind its back');

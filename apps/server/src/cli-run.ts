@@ -32,6 +32,9 @@ async function forwardTo(held: DataDirError, env: Env, refusal: Error): Promise<
   if (note.control_url === null) {
     throw new CliError(`${running} that serves no admin API (it runs the inference role only); stop it first, or use the admin API of its control plane`);
   }
+  if (!note.master_key) {
+    throw new CliError(`${running} without SVC_MASTER_KEY, so its admin API at ${note.control_url} has no key the CLI can use; restart it with SVC_MASTER_KEY set and run the CLI with the same, or stop it first`);
+  }
   if (!env.SVC_MASTER_KEY) {
     throw new CliError(`${running}; the CLI forwards commands to its admin API at ${note.control_url} and needs SVC_MASTER_KEY, the master key that gateway runs with`);
   }

@@ -8,6 +8,8 @@ export interface ControlNote {
   pid: number;
   /** `http://host:port` of the control plane; null when this process serves no control plane (role `inference`). */
   control_url: string | null;
+  /** Whether it runs with SVC_MASTER_KEY: without one, no key the CLI holds opens its admin API. */
+  master_key: boolean;
 }
 
 /** The embedded data directory `env` names, or undefined (PostgreSQL, or in memory). */
@@ -23,9 +25,9 @@ export function localUrl(host: string, port: number): string {
 }
 
 /** Writes the note beside the lock; resolves to its removal (which leaves a note of another process alone). */
-export async function writeControlNote(dataDir: string, controlUrl: string | null): Promise<() => Promise<void>> {
+export async function writeControlNote(dataDir: string, said: Omit<ControlNote, 'pid'>): Promise<() => Promise<void>> {
   const path = join(dataDir, CONTROL_FILE);
-  const note: ControlNote = { pid: process.pid, control_url: controlUrl };
+  const note: ControlNote = { pid: process.pid, ...said };
   await writeFile(path, `${JSON.stringify(note)}\n`);
   return async () => {
     if ((await readControlNote(dataDir))?.pid === process.pid) await rm(path, { force: true });
@@ -37,7 +39,7 @@ export async function readControlNote(dataDir: string): Promise<ControlNote | un
   try {
     const parsed = JSON.parse(await readFile(join(dataDir, CONTROL_FILE), 'utf8')) as Partial<ControlNote>;
     if (typeof parsed.pid !== 'number') return undefined;
-    return { pid: parsed.pid, control_url: typeof parsed.control_url === 'string' ? parsed.control_url : null };
+    return { pid: parsed.pid, control_url: typeof parsed.control_url === 'string' ? parsed.control_url : null, master_key: parsed.master_key !== false };
   } catch {
     return undefined;
   }

@@ -25,7 +25,7 @@ async function noteControlPlane(env: Env, servers: readonly Listening[]): Promis
   const dataDir = embeddedDataDir(env);
   if (!dataDir) return async () => {};
   const control = servers.find((server) => server.name === 'control-plane');
-  return writeControlNote(dataDir, control ? localUrl(env.HOST, control.port) : null);
+  return writeControlNote(dataDir, { control_url: control ? localUrl(env.HOST, control.port) : null, master_key: env.SVC_MASTER_KEY !== undefined });
 }
 
 /** Builds the runtime and starts the apps of `role` on the configured ports. */
