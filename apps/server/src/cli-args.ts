@@ -35,5 +35,6 @@ export const usage = `usage: svc <command>
   svc migrate
 
 Uses DATABASE_URL (or the embedded store in SVC_DATA_DIR, which has one writer: while a gateway
-runs on it the CLI stops with one line saying so; use the admin API then) and REDIS_URL (revocations reach running instances at once). Enrollment
-links point at SVC_DASHBOARD_ORIGIN (default http://localhost:CONTROL_PORT).`;
+runs on it the CLI sends the command to that gateway's admin API, with SVC_MASTER_KEY) and
+REDIS_URL (revocations reach running instances at once). Enrollment links point at
+SVC_DASHBOARD_ORIGIN (default http://localhost:CONTROL_PORT).`;

@@ -19,7 +19,9 @@ async function main(): Promise<void> {
         '*** MOCK PROVIDER ENABLED: no provider key is configured, so answers come from the built-in mock provider (models mock/*). Set OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY, ... for real models, or SVC_MOCK_PROVIDER=0 to turn it off. ***',
       );
     }
-    if (!settings.SVC_MASTER_KEY) logger.warn('SVC_MASTER_KEY is not set: create keys with `pnpm svc keys create --org NAME`.');
+    if (!settings.SVC_MASTER_KEY) {
+      logger.warn('SVC_MASTER_KEY is not set: create keys with `pnpm svc keys create --org NAME` (on the embedded store, while this gateway runs, the CLI goes through its admin API and needs SVC_MASTER_KEY set on both).');
+    }
     for (const server of started.servers) logger.info({ port: server.port, host: settings.HOST }, `${server.name} listening on http://${settings.HOST}:${server.port}`);
     logger.info({ database: started.runtime.db.kind, kv: settings.REDIS_URL ? 'redis' : 'in_process', providers: [...started.runtime.providers.ids()] }, 'svc gateway ready');
   } catch (error) {

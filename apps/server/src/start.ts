@@ -1,6 +1,7 @@
 import { createControlPlaneApp } from '@svc/control-plane';
 import { type RealtimeGateway, createInferenceApp, createRealtimeGateway } from '@svc/inference';
 import { type Env, type Runtime, type RuntimeOptions, createRuntime } from '@svc/runtime';
+import { embeddedDataDir, localUrl, writeControlNote } from './control-file.js';
 import { metricsOnly } from './metrics-only.js';
 import { type Listening, listen, shutdown } from './serve.js';
 
@@ -15,11 +16,24 @@ export interface Started {
   stop(): Promise<void>;
 }
 
+/**
+ * On an embedded data directory, says beside its lock where this process's admin API listens,
+ * so that `svc` commands forward to it rather than write the directory behind its back.
+ * Resolves to the note's removal.
+ */
+async function noteControlPlane(env: Env, servers: readonly Listening[]): Promise<() => Promise<void>> {
+  const dataDir = embeddedDataDir(env);
+  if (!dataDir) return async () => {};
+  const control = servers.find((server) => server.name === 'control-plane');
+  return writeControlNote(dataDir, { control_url: control ? localUrl(env.HOST, control.port) : null, master_key: env.SVC_MASTER_KEY !== undefined });
+}
+
 /** Builds the runtime and starts the apps of `role` on the configured ports. */
 export async function start(env: Env, role: Role, options: Pick<RuntimeOptions, 'fetch' | 'imageUrlTtlMs'> = {}): Promise<Started> {
   const runtime = await createRuntime(env, options);
   const servers: Listening[] = [];
   let realtime: RealtimeGateway | undefined;
+  let forget = async () => {};
   try {
     if (role !== 'control-plane') {
       const app = createInferenceApp({ ...runtime, maxBodyBytes: env.SVC_MAX_BODY_BYTES, metricsToken: env.SVC_METRICS_TOKEN, ...(env.SVC_PUBLIC_URL ? { publicUrl: env.SVC_PUBLIC_URL } : {}) });
@@ -40,6 +54,7 @@ export async function start(env: Env, role: Role, options: Pick<RuntimeOptions, 
       servers.push(await listen('control-plane', app, env.CONTROL_PORT, env.HOST, { requestTimeoutMs: env.SVC_BODY_TIMEOUT_MS }));
     }
     if (env.METRICS_PORT !== undefined) servers.push(await listen('metrics', metricsOnly(runtime.metrics), env.METRICS_PORT, env.HOST, { requestTimeoutMs: env.SVC_BODY_TIMEOUT_MS }));
+    forget = await noteControlPlane(env, servers);
   } catch (error) {
     await shutdown(servers, 0);
     await runtime.close();
@@ -52,7 +67,7 @@ export async function start(env: Env, role: Role, options: Pick<RuntimeOptions, 
     realtime,
     stop() {
       // Realtime sessions get the same grace as requests, then end with 1001 (each billed) before the ledger is flushed.
-      stopping ??= Promise.all([shutdown(servers, env.SVC_SHUTDOWN_GRACE_MS), realtime?.shutdown(env.SVC_SHUTDOWN_GRACE_MS)]).then(() => runtime.close());
+      stopping ??= Promise.all([forget(), shutdown(servers, env.SVC_SHUTDOWN_GRACE_MS), realtime?.shutdown(env.SVC_SHUTDOWN_GRACE_MS)]).then(() => runtime.close());
       return stopping;
     },
   };

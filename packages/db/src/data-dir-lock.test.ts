@@ -4,7 +4,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDb } from './create-db.js';
-import { DataDirError, LOCK_FILE, PGLITE_SUBDIR } from './data-dir-lock.js';
+import { CONTROL_FILE, DataDirError, LOCK_FILE, PGLITE_SUBDIR } from './data-dir-lock.js';
 
 let root: string;
 beforeEach(async () => {
@@ -76,6 +76,8 @@ describe('the embedded data directory', () => {
     })();
     const gone = spawnSync(process.execPath, ['-e', 'console.log(process.pid)'], { encoding: 'utf8' });
     await writeFile(join(dataDir, LOCK_FILE), lockOf(Number(gone.stdout.trim())));
+    // What a killed gateway leaves beside its lock: where its admin API was.
+    await writeFile(join(dataDir, CONTROL_FILE), JSON.stringify({ pid: Number(gone.stdout.trim()), control_url: 'http://127.0.0.1:1' }));
     const db = await createDb({ dataDir });
     expect(await db.orgs.get(org.id)).toEqual(org);
     await db.close();

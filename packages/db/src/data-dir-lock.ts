@@ -10,6 +10,11 @@ export const LOCK_FILE = 'svc.lock';
  * Directories made before the lock existed hold PGlite's files at the top and keep working.
  */
 export const PGLITE_SUBDIR = 'pglite';
+/**
+ * Beside the lock: where the gateway holding the directory serves its admin API (written by the
+ * server once it listens), so that the CLI forwards to it instead of writing behind its back.
+ */
+export const CONTROL_FILE = 'svc.control.json';
 
 /** A held data directory: where PGlite opens, and the idempotent release of the lock. */
 export interface HeldDataDir {
@@ -88,7 +93,7 @@ export async function lockDataDir(dataDir: string): Promise<HeldDataDir> {
   const dir = resolve(dataDir);
   const entries = await readdir(dir);
   const legacy = entries.includes('PG_VERSION');
-  if (!legacy && entries.some((name) => name !== LOCK_FILE && name !== PGLITE_SUBDIR)) {
+  if (!legacy && entries.some((name) => name !== LOCK_FILE && name !== CONTROL_FILE && name !== PGLITE_SUBDIR)) {
     throw new DataDirError('foreign', dir, `${dir} holds other files and is not a gateway data directory; point it at an empty or new directory`);
   }
   const pgliteDir = legacy ? dir : join(dir, PGLITE_SUBDIR);

@@ -1,5 +1,5 @@
 export { createDb } from './create-db.js';
-export { DataDirError, type DataDirHolder, LOCK_FILE } from './data-dir-lock.js';
+export { CONTROL_FILE, DataDirError, type DataDirHolder, LOCK_FILE } from './data-dir-lock.js';
 export type { CreateDbOptions, Database, DatabaseKind } from './database.js';
 export { DbConflictError } from './errors.js';
 export { DbUnavailableError, isDbUnavailable } from './availability.js';

@@ -234,8 +234,8 @@ export type Env = v.InferOutput<typeof baseSchema> & {
 
 /** A configuration error: one line naming the variable and the fix. */
 export class ConfigError extends Error {
-  constructor(readonly variable: string, message: string) {
-    super(`${variable}: ${message}`);
+  constructor(readonly variable: string, message: string, options?: ErrorOptions) {
+    super(`${variable}: ${message}`, options);
     this.name = 'ConfigError';
   }
 }

@@ -24,6 +24,6 @@ export async function openDatabase(env: Pick<Env, 'DATABASE_URL' | 'SVC_DATA_DIR
   } catch (error) {
     if (!(error instanceof DataDirError)) throw error;
     if (error.reason === 'foreign') throw new ConfigError('SVC_DATA_DIR', error.message);
-    throw new ConfigError('SVC_DATA_DIR', `${error.message}; ${advice[opener]}`);
+    throw new ConfigError('SVC_DATA_DIR', `${error.message}; ${advice[opener]}`, { cause: error });
   }
 }

@@ -1,0 +1,118 @@
+import * as v from 'valibot';
+import { CliError } from './cli-args.js';
+import type { CliStore, EnrollmentView, KeyView, OrgSettings, OrgView, UserView } from './cli-store.js';
+
+// The admin API's answers (DESIGN.md §3), read at this boundary.
+const limit = v.nullable(v.number());
+const orgWire = v.object({ id: v.string(), name: v.string(), plan: v.string(), rpm_limit: limit, tpm_limit: limit, monthly_budget_usd: limit });
+const keyWire = v.object({ id: v.string(), org_id: v.string(), prefix: v.string(), status: v.string(), scopes: v.array(v.string()), rpm_limit: limit, tpm_limit: limit, monthly_budget_usd: limit });
+const createdKeyWire = v.object({ ...v.omit(keyWire, ['prefix', 'status']).entries, key: v.string() });
+const userWire = v.object({ id: v.string(), email: v.string(), role: v.string(), org_id: v.string() });
+const createdUserWire = v.object({ ...userWire.entries, enrollment_url: v.string(), enrollment_expires_at: v.string() });
+const enrollmentWire = v.object({ enrollment_url: v.string(), expires_at: v.string() });
+const list = <T extends v.GenericSchema>(item: T) => v.object({ data: v.array(item) });
+const errorWire = v.object({ error: v.object({ message: v.string() }) });
+
+const toOrg = (org: v.InferOutput<typeof orgWire>): OrgView => ({ id: org.id, name: org.name, plan: org.plan, rpmLimit: org.rpm_limit, tpmLimit: org.tpm_limit, monthlyBudgetUsd: org.monthly_budget_usd });
+const toKey = (key: v.InferOutput<typeof keyWire>): KeyView => ({
+  id: key.id,
+  orgId: key.org_id,
+  keyPrefix: key.prefix,
+  status: key.status,
+  scopes: key.scopes,
+  rpmLimit: key.rpm_limit,
+  tpmLimit: key.tpm_limit,
+  monthlyBudgetUsd: key.monthly_budget_usd,
+});
+const toUser = (user: v.InferOutput<typeof userWire>): UserView => ({ id: user.id, email: user.email, role: user.role, orgId: user.org_id });
+const toEnrollment = (url: string, expiresAt: string): EnrollmentView => ({ url, expiresAt: new Date(expiresAt) });
+
+function orgBody(settings: OrgSettings & { name?: string }) {
+  return {
+    ...(settings.name !== undefined ? { name: settings.name } : {}),
+    ...(settings.plan !== undefined ? { plan: settings.plan } : {}),
+    ...(settings.rpmLimit !== undefined ? { rpm_limit: settings.rpmLimit } : {}),
+    ...(settings.tpmLimit !== undefined ? { tpm_limit: settings.tpmLimit } : {}),
+    ...(settings.monthlyBudgetUsd !== undefined ? { monthly_budget_usd: settings.monthlyBudgetUsd } : {}),
+    ...(settings.tokenQuota !== undefined ? { token_quota: settings.tokenQuota } : {}),
+    ...(settings.freeModelsOnly !== undefined ? { free_models_only: settings.freeModelsOnly } : {}),
+  };
+}
+
+/** One admin API call: the parsed answer, undefined on 404 when `missing` allows it, else a CliError with the gateway's message. */
+type Call = <T extends v.GenericSchema>(method: string, path: string, schema: T, settings?: { body?: unknown; missing?: boolean }) => Promise<v.InferOutput<T> | undefined>;
+
+function caller(controlUrl: string, masterKey: string): Call {
+  return async (method, path, schema, settings = {}) => {
+    const headers: Record<string, string> = { authorization: `Bearer ${masterKey}`, ...(settings.body === undefined ? {} : { 'content-type': 'application/json' }) };
+    let response: Response;
+    try {
+      response = await fetch(`${controlUrl}${path}`, { method, headers, ...(settings.body === undefined ? {} : { body: JSON.stringify(settings.body) }) });
+    } catch (error) {
+      throw new CliError(`the gateway's admin API at ${controlUrl} did not answer (${error instanceof Error ? error.message : String(error)})`);
+    }
+    const answer: unknown = await response.json().catch(() => undefined);
+    if (response.status === 404 && settings.missing) return undefined;
+    if (!response.ok) {
+      const message = v.is(errorWire, answer) ? answer.error.message : `HTTP ${response.status}`;
+      const hint = response.status === 401 || response.status === 403 ? '; SVC_MASTER_KEY must be the master key that gateway runs with' : '';
+      throw new CliError(`the gateway's admin API at ${controlUrl} answered ${response.status}: ${message}${hint}`);
+    }
+    const parsed = v.safeParse(schema, answer);
+    if (!parsed.success) throw new CliError(`the gateway's admin API at ${controlUrl} answered ${method} ${path} in a shape this CLI does not know`);
+    return parsed.output;
+  };
+}
+
+/** Requires an answer (the call allows no 404). */
+function must<T>(value: T | undefined): T {
+  if (value === undefined) throw new CliError('the admin API answered nothing');
+  return value;
+}
+
+/** The CLI's store as the admin API of the gateway at `controlUrl`, called with the master key. */
+export function adminApiStore(controlUrl: string, masterKey: string): CliStore {
+  const call = caller(controlUrl, masterKey);
+  const listOrgs = async () => must(await call('GET', '/v1/admin/orgs', list(orgWire))).data.map(toOrg);
+  const orgByName = async (name: string) => (await listOrgs()).find((org) => org.name === name);
+  const createOrg = async (input: OrgSettings & { name: string }) => toOrg(must(await call('POST', '/v1/admin/orgs', orgWire, { body: orgBody(input) })));
+  const listUsers = async () => must(await call('GET', '/v1/admin/users', list(userWire))).data.map(toUser);
+  return {
+    kind: 'pglite',
+    createOrg,
+    ensureOrg: async (name) => (await orgByName(name)) ?? createOrg({ name }),
+    updateOrg: async (id, patch) => {
+      const org = await call('PATCH', `/v1/admin/orgs/${encodeURIComponent(id)}`, orgWire, { body: orgBody(patch), missing: true });
+      return org && toOrg(org);
+    },
+    orgByName,
+    listOrgs,
+    async issueKey(input) {
+      const body = {
+        org_id: input.orgId,
+        name: input.name,
+        scopes: input.scopes,
+        expires_at: input.expiresAt?.toISOString() ?? null,
+        rpm_limit: input.rpmLimit,
+        tpm_limit: input.tpmLimit,
+        monthly_budget_usd: input.monthlyBudgetUsd,
+      };
+      const created = must(await call('POST', '/v1/admin/keys', createdKeyWire, { body }));
+      const record = { id: created.id, orgId: created.org_id, scopes: created.scopes, rpmLimit: created.rpm_limit, tpmLimit: created.tpm_limit, monthlyBudgetUsd: created.monthly_budget_usd };
+      return { record, secret: created.key };
+    },
+    listKeys: async (orgId) => must(await call('GET', `/v1/admin/keys${orgId ? `?org_id=${encodeURIComponent(orgId)}` : ''}`, list(keyWire))).data.map(toKey),
+    revokeKey: (id) => call('DELETE', `/v1/admin/keys/${encodeURIComponent(id)}`, v.object({ id: v.string() }), { missing: true }),
+    async createUser(input) {
+      const created = must(await call('POST', '/v1/admin/users', createdUserWire, { body: { email: input.email, org_id: input.orgId, role: input.role } }));
+      return { user: toUser(created), enrollment: toEnrollment(created.enrollment_url, created.enrollment_expires_at) };
+    },
+    userByEmail: async (email) => (await listUsers()).find((user) => user.email === email.toLowerCase()),
+    async issueEnrollment(userId) {
+      const enrollment = must(await call('POST', `/v1/admin/users/${encodeURIComponent(userId)}/enrollment`, enrollmentWire));
+      return toEnrollment(enrollment.enrollment_url, enrollment.expires_at);
+    },
+    listUsers,
+    close: async () => {},
+  };
+}

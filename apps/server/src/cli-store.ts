@@ -1,0 +1,108 @@
+import { Authenticator, DashboardAccounts } from '@svc/auth';
+import type { Organization, Scope } from '@svc/core';
+import { createRedisKv } from '@svc/kv';
+import { type Env, openDatabase } from '@svc/runtime';
+
+/** What an organisation's CLI lines show. */
+export type OrgView = Pick<Organization, 'id' | 'name' | 'plan' | 'rpmLimit' | 'tpmLimit' | 'monthlyBudgetUsd'>;
+
+/** The organisation settings the CLI's flags set. */
+export interface OrgSettings {
+  plan?: string;
+  rpmLimit?: number;
+  tpmLimit?: number;
+  monthlyBudgetUsd?: number;
+  tokenQuota?: number;
+  freeModelsOnly?: boolean;
+}
+
+/** What an API key's CLI lines show (never its secret). */
+export interface KeyView {
+  id: string;
+  orgId: string;
+  keyPrefix: string;
+  status: string;
+  scopes: readonly string[];
+  rpmLimit: number | null;
+  tpmLimit: number | null;
+  monthlyBudgetUsd: number | null;
+}
+
+export interface NewKey {
+  orgId: string;
+  name: string | null;
+  scopes: readonly Scope[];
+  expiresAt: Date | null;
+  rpmLimit: number | null;
+  tpmLimit: number | null;
+  monthlyBudgetUsd: number | null;
+}
+
+export interface UserView {
+  id: string;
+  email: string;
+  role: string;
+  orgId: string;
+}
+
+export interface EnrollmentView {
+  url: string;
+  expiresAt: Date;
+}
+
+/**
+ * Where the CLI's commands read and write: the stores themselves (no gateway runs on them, or
+ * they are shared: PostgreSQL), or the admin API of the gateway that holds the embedded directory.
+ */
+export interface CliStore {
+  /** The relational store's kind (`pglite`, `postgres`). */
+  kind: string;
+  createOrg(input: OrgSettings & { name: string }): Promise<OrgView>;
+  /** The organisation named so, created when there is none. */
+  ensureOrg(name: string): Promise<OrgView>;
+  updateOrg(id: string, patch: OrgSettings): Promise<OrgView | undefined>;
+  orgByName(name: string): Promise<OrgView | undefined>;
+  listOrgs(): Promise<OrgView[]>;
+  issueKey(input: NewKey): Promise<{ record: Omit<KeyView, 'keyPrefix' | 'status'>; secret: string }>;
+  listKeys(orgId: string | undefined): Promise<KeyView[]>;
+  /** The revoked key's id; undefined when there is no such key. */
+  revokeKey(id: string): Promise<{ id: string } | undefined>;
+  createUser(input: { email: string; orgId: string; role: 'admin' | 'member' }): Promise<{ user: UserView; enrollment: EnrollmentView }>;
+  userByEmail(email: string): Promise<UserView | undefined>;
+  /** A new one-time enrollment link; the previous one stops working. */
+  issueEnrollment(userId: string): Promise<EnrollmentView>;
+  listUsers(): Promise<UserView[]>;
+  close(): Promise<void>;
+}
+
+/**
+ * The stores `env` names, opened for the CLI (REDIS_URL carries revocations to running
+ * instances at once).
+ *
+ * @throws ConfigError naming SVC_DATA_DIR when a live gateway holds the embedded directory (its cause the DataDirError).
+ */
+export async function openDirectStore(env: Env): Promise<CliStore> {
+  const db = await openDatabase(env, 'cli');
+  const kv = env.REDIS_URL ? createRedisKv({ url: env.REDIS_URL }) : undefined;
+  const accounts = new DashboardAccounts({ store: db, origin: env.dashboard.origin, enrollmentTtlMs: env.SVC_ENROLLMENT_TTL_SECS * 1000 });
+  const authenticator = new Authenticator({ store: db, ...(kv ? { bus: kv } : {}) });
+  return {
+    kind: db.kind,
+    createOrg: (input) => db.orgs.create(input),
+    ensureOrg: (name) => db.orgs.ensure(name),
+    updateOrg: (id, patch) => db.orgs.update(id, patch),
+    orgByName: (name) => db.orgs.getByName(name),
+    listOrgs: () => db.orgs.list(),
+    issueKey: (input) => authenticator.issue(input),
+    listKeys: (orgId) => db.keys.list(orgId),
+    revokeKey: (id) => authenticator.revoke(id),
+    createUser: (input) => accounts.create(input),
+    userByEmail: (email) => db.dashboardUsers.getByEmail(email),
+    issueEnrollment: (userId) => accounts.issueEnrollment(userId),
+    listUsers: () => db.dashboardUsers.list(),
+    async close() {
+      await kv?.close();
+      await db.close();
+    },
+  };
+}
