@@ -12,7 +12,9 @@ export {
   type LedgerMonth,
   type Limits,
   type MonthSpend,
+  DEFAULT_COMPLETION_ESTIMATE,
   callerLimits,
+  completionEstimate,
   organizationLimits,
 } from './limits/limits.js';
 export { formatDuration } from './limits/rate-limit-response.js';

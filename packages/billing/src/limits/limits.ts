@@ -103,3 +103,22 @@ export function hasMonthLimits(limits: Limits): boolean {
 export function checkAmount(name: string, value: number): void {
   if (!(value >= 0) || !Number.isFinite(value)) throw new RangeError(`${name} must be a finite number >= 0, got ${value}`);
 }
+
+/** Completion tokens assumed at admission for a request that sets no `max_tokens`. */
+export const DEFAULT_COMPLETION_ESTIMATE = 1_000;
+
+/**
+ * Completion tokens a request is admitted for: its `max_tokens`, or when it sets none the default
+ * estimate, but never more than the tightest per-minute token limit leaves after the prompt (at
+ * least 1). Otherwise a one-word request under a TPM limit of 1,000 would need 1,005 tokens and be
+ * refused for ever; the settlement charges what the answer really used. A request whose own
+ * `max_tokens` exceeds the limit is still refused as larger than it.
+ */
+export function completionEstimate(limits: Limits, promptTokens: number, maxTokens: number | undefined): number {
+  if (maxTokens !== undefined) return maxTokens;
+  let room = DEFAULT_COMPLETION_ESTIMATE;
+  for (const tpm of [limits.tpm, limits.keyTpm]) {
+    if (tpm != null) room = Math.min(room, Math.floor(tpm) - promptTokens);
+  }
+  return Math.max(1, room);
+}

@@ -1,7 +1,7 @@
 import type { ModelInfo } from '@svc/catalog';
 import { type ChatRequest, type ChatResult, type GatewayError, defaultOutputConfig, isGatewayError } from '@svc/core';
 import { type ToolGovernance, checkDeclaredTools, checkToolCalls } from '@svc/governance';
-import { type Reservation, callerLimits, tokenCostUsd, unlimitedReservation } from '@svc/billing';
+import { type Reservation, callerLimits, completionEstimate, tokenCostUsd, unlimitedReservation } from '@svc/billing';
 import { countRejection } from '../call/call-metrics.js';
 import type { Exchange } from '../exchange.js';
 import type { GatewayDeps } from '../gateway-types.js';
@@ -11,9 +11,6 @@ import { NORMAL, isOn, shedList } from '../switches/switches.js';
 import type { ChatRouting } from './chat-routing.js';
 import type { ChatTurn } from './chat-turn.js';
 import { RequestSpend } from './request-spend.js';
-
-/** Completion tokens assumed at admission when the request sets no `max_tokens`. */
-const defaultCompletionEstimate = 1_000;
 
 type OpenDeps = Pick<GatewayDeps, 'governance' | 'limiter' | 'metrics' | 'switches' | 'memory'>;
 
@@ -64,15 +61,17 @@ async function governanceOf(deps: OpenDeps, request: ChatRequest, orgId: string)
 
 /**
  * Admission against the organisation's limits with an upper-bound estimate: the prompt plus
- * `max_tokens` (1,000 when unset) at the first choice's prices. Throws 429 / 402.
+ * `max_tokens` (when unset 1,000, within what the TPM limits leave: `completionEstimate`) at the
+ * first choice's prices. Throws 429 / 402.
  */
 async function admit(deps: OpenDeps, exchange: Exchange, request: ChatRequest, model: ModelInfo, promptTokens: number): Promise<Reservation> {
-  const completion = request.maxTokens ?? defaultCompletionEstimate;
+  const limits = callerLimits(exchange.caller);
+  const completion = completionEstimate(limits, promptTokens, request.maxTokens);
   try {
     return await deps.limiter!.admit({
       orgId: exchange.caller.org.id,
       keyId: exchange.caller.keyId,
-      limits: callerLimits(exchange.caller),
+      limits,
       estimatedTokens: promptTokens + completion,
       estimatedCostUsd: tokenCostUsd(model, { promptTokens, completionTokens: completion }),
     });
