@@ -22,8 +22,9 @@ export function accessLog(logger: Logger, tracing: Tracing): MiddlewareHandler<A
     const access: AccessRecord = {};
     c.set('access', access);
     const quietPath = quiet.has(c.req.path);
-    // One trace per request, a child of the caller's traceparent; probes are not traced.
-    const span = quietPath ? undefined : tracing.request(c.req.method, (name) => readHeader(c, name), { 'http.request.method': c.req.method });
+    // One trace per request, a child of the caller's traceparent; probes are not traced. Tracing
+    // off: no span at all, so the pipeline's stages and upstream attempts skip theirs too.
+    const span = quietPath || !tracing.enabled ? undefined : tracing.request(c.req.method, (name) => readHeader(c, name), { 'http.request.method': c.req.method });
     if (span) c.set('trace', span);
     await next();
     if (quietPath) return;
