@@ -157,6 +157,22 @@ describe('OpenTelemetry traces (OTLP/HTTP by the standard OTEL_* variables)', ()
       upstream.configure({ fault: undefined });
     }
   });
+
+  it('the control plane: a request span under the caller’s traceparent, a client span per repository call', async () => {
+    const traceId = '0af7651916cd43dd8448eb211c80319c';
+    const callerSpan = 'b7ad6b7169203331';
+    const response = await fetch(`${gateway.controlUrl}/v1/admin/orgs`, { headers: { authorization: `Bearer ${masterKey}`, traceparent: `00-${traceId}-${callerSpan}-01` } });
+    expect(response.status).toBe(200);
+    await response.json();
+    await gateway.runtime.tracing.flush();
+    const spans = receiver.spans().filter((s) => s.traceId === traceId);
+    const root = spans.find((s) => s.kind === SERVER)!;
+    expect(root).toMatchObject({ name: 'GET /v1/admin/orgs', parentSpanId: callerSpan });
+    expect(attr(root, 'http.response.status_code')).toBe(200);
+    const list = spans.find((s) => s.kind === CLIENT && s.parentSpanId === root.spanId)!;
+    expect(list.name).toBe('db orgs.list');
+    expect(attr(list, 'db.operation.name')).toBe('list');
+  });
 });
 
 describe('OpenTelemetry off when no OTLP endpoint is set', () => {
@@ -177,5 +193,5 @@ describe('OpenTelemetry off when no OTLP endpoint is set', () => {
       await gateway.stop();
       await upstream.close();
     }
-  });
+  }, 60_000); // a second gateway of its own: starting one takes 15-25 s on a loaded 2-core machine
 });
