@@ -140,6 +140,23 @@ describe('OpenTelemetry traces (OTLP/HTTP by the standard OTEL_* variables)', ()
     expect(children.some((s) => s.kind === CLIENT)).toBe(false);
   });
 
+  it('embeddings: an admission and a call span, the call with the GenAI attributes of the model that answered', async () => {
+    const response = await fetch(`${gateway.inferenceUrl}/v1/embeddings`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${masterKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'auto', input: 'trace my vectors' }),
+    });
+    expect(response.status).toBe(200);
+    const { model } = (await response.json()) as { model: string };
+    const { children } = await traceOf(response);
+    expect(stages(children)).toEqual(['svc.stage.admit', 'svc.stage.call']);
+    const call = stage(children, 'svc.stage.call');
+    expect(attr(call, 'gen_ai.operation.name')).toBe('embeddings');
+    expect(attr(call, 'gen_ai.request.model')).toBe('auto');
+    expect(attr(call, 'gen_ai.response.model')).toBe(model);
+    expect(attr(call, 'gen_ai.usage.input_tokens')).toBeGreaterThan(0);
+  });
+
   it('a failed request: the stage that failed ends in error with the error code, the request span too', async () => {
     upstream.configure({ fault: '500', faultProbability: 1, failFirst: undefined });
     try {
