@@ -19,8 +19,11 @@ export function traceRequests(tracing: Tracing): MiddlewareHandler<ControlEnv> {
   return async (c, next) => {
     if (quiet.has(c.req.path)) return next();
     const span = startRequestSpan(tracing, c);
-    await requestSpan.run(span, next);
-    endRequestSpan(span, c);
+    try {
+      await requestSpan.run(span, next);
+    } finally {
+      endRequestSpan(span, c);
+    }
   };
 }
 
