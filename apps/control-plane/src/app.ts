@@ -4,6 +4,7 @@ import { authenticateKey } from './authenticate-key.js';
 import { registerDashboard } from './dashboard/routes.js';
 import type { ControlPlaneDeps } from './deps.js';
 import type { ControlEnv } from './env.js';
+import { traceRequests, withTracedDb } from './request-trace.js';
 import { requireSession } from './session.js';
 import { registerAdminKeys } from './routes/admin-keys.js';
 import { registerAdminMemory } from './routes/admin-memory.js';
@@ -44,12 +45,15 @@ import { registerProtectedResourceMetadata } from './routes/well-known-protected
  * route is registered from its descriptor, with the auth it declares: public, a key with a
  * scope (`observability:read`, `settings:write`), the admin role, or a dashboard session
  * (`/v1/auth/*`, with CSRF on state-changing cookie requests). The dashboard's HTML pages are
- * mounted outside the API description, with their own session middleware.
+ * mounted outside the API description, with their own session middleware. With tracing on, every
+ * request is a trace and each call of a relational repository a span of it (request-trace.ts).
  */
-export function createControlPlaneApp(deps: ControlPlaneDeps): Hono<ControlEnv> {
+export function createControlPlaneApp(given: ControlPlaneDeps): Hono<ControlEnv> {
+  const deps = withTracedDb(given);
   const app = new Hono<ControlEnv>();
   app.onError(onError(deps.logger));
   app.notFound(notFoundHandler);
+  if (deps.tracing.enabled) app.use(traceRequests(deps.tracing));
   app.use(recordRequest(deps.metrics));
   app.use(apiHeaders());
   app.use(refuseMalformedUrl());

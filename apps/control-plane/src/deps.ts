@@ -9,7 +9,7 @@ import type { MemoryStore } from '@svc/memory';
 import type { LearnSink, SharedSwitches } from '@svc/pipeline';
 import type { CircuitBreakers, HedgeStats, LatencyTracker } from '@svc/resilience';
 import type { CacheService, Readiness, Runtime } from '@svc/runtime';
-import type { Logger, Metrics } from '@svc/telemetry';
+import type { Logger, Metrics, Tracing } from '@svc/telemetry';
 
 /** What the control-plane app needs; a Runtime provides all of it. */
 export interface ControlPlaneDeps {
@@ -61,6 +61,8 @@ export interface ControlPlaneDeps {
   reports: Runtime['reports'];
   metrics: Metrics;
   logger: Logger;
+  /** OpenTelemetry traces: a root span per request, a child per relational repository call. */
+  tracing: Tracing;
   /** SVC_METRICS_TOKEN: the Bearer token `/metrics` requires; absent: loopback callers only. */
   metricsToken?: string;
   readiness(): Promise<Readiness>;

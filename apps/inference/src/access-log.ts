@@ -1,7 +1,7 @@
 import type { AccessRecord } from '@svc/pipeline';
-import type { Logger, TraceSpan, Tracing } from '@svc/telemetry';
+import type { Logger, SpanAttributes, TraceSpan, Tracing } from '@svc/telemetry';
 import type { Context, MiddlewareHandler } from 'hono';
-import { onResponseClosed, readHeader } from '@svc/http-kit';
+import { endRequestSpan, onResponseClosed, startRequestSpan } from '@svc/http-kit';
 import type { AppEnv } from './env.js';
 
 /** Probes and scrapes: called every few seconds by machines, they would drown the log. */
@@ -22,15 +22,16 @@ export function accessLog(logger: Logger, tracing: Tracing): MiddlewareHandler<A
     const access: AccessRecord = {};
     c.set('access', access);
     const quietPath = quiet.has(c.req.path);
-    // One trace per request, a child of the caller's traceparent; probes are not traced.
-    const span = quietPath ? undefined : tracing.request(c.req.method, (name) => readHeader(c, name), { 'http.request.method': c.req.method });
+    // One trace per request, a child of the caller's traceparent; probes are not traced. Tracing
+    // off: no span at all, so the pipeline's stages and upstream attempts skip theirs too.
+    const span = quietPath || !tracing.enabled ? undefined : startRequestSpan(tracing, c);
     if (span) c.set('trace', span);
     await next();
     if (quietPath) return;
     const write = () => {
       const caller = c.get('caller');
       const headers = c.res.headers;
-      if (span) endRequestSpan(span, c, access);
+      if (span) endGenAiSpan(span, c, access);
       logger.info(
         {
           request_id: c.get('requestId') ?? headers.get('x-svc-request-id') ?? undefined,
@@ -61,16 +62,9 @@ export function accessLog(logger: Logger, tracing: Tracing): MiddlewareHandler<A
   };
 }
 
-/** The request span's name and attributes (OpenTelemetry HTTP and GenAI semantic conventions). */
-function endRequestSpan(span: TraceSpan, c: Context<AppEnv>, access: AccessRecord): void {
-  const { method, routePath: route } = c.req;
-  const status = c.res.status;
-  const requestId = c.get('requestId');
-  const orgId = c.get('caller')?.org.id;
-  span.rename(`${method} ${route}`);
-  const attributes: Record<string, string | number | boolean> = { 'http.route': route, 'http.response.status_code': status };
-  if (requestId) attributes['svc.request_id'] = requestId;
-  if (orgId) attributes['svc.org_id'] = orgId;
+/** The request span's GenAI attributes (OpenTelemetry GenAI semantic conventions), then its HTTP ones (`endRequestSpan`). */
+function endGenAiSpan(span: TraceSpan, c: Context<AppEnv>, access: AccessRecord): void {
+  const attributes: SpanAttributes = {};
   if (access.model) {
     attributes['gen_ai.operation.name'] = 'chat';
     attributes['gen_ai.response.model'] = access.model;
@@ -82,6 +76,5 @@ function endRequestSpan(span: TraceSpan, c: Context<AppEnv>, access: AccessRecor
   if (access.costUsd !== undefined) attributes['svc.cost_usd'] = access.costUsd;
   if (access.mode) attributes['svc.intelligence_mode'] = access.mode;
   if (access.cache !== undefined) attributes['svc.cache'] = access.cache === false ? 'miss' : access.cache;
-  span.set(attributes);
-  span.end(status >= 500 ? new Error(`HTTP ${status}`) : undefined);
+  endRequestSpan(span, c, attributes);
 }

@@ -10,7 +10,7 @@ export interface AppEnv {
     startedAt: number;
     /** Filled by the pipeline at a chat request's ending; written by the access log (access-log.ts). */
     access: AccessRecord;
-    /** The request's root span (a no-op when tracing is off). */
-    trace: TraceSpan;
+    /** The request's root span; undefined when tracing is off (and for probes). */
+    trace: TraceSpan | undefined;
   };
 }

@@ -7,6 +7,7 @@ export { openApiRoute, registerOpenApi } from './openapi-route.js';
 export { type ProbeDeps, healthRoute, metricsRoute, readyRoute, registerProbes } from './probes.js';
 export { readBodyText, readJson } from './read-body.js';
 export { recordRequest } from './record-request.js';
+export { endRequestSpan, startRequestSpan } from './request-span.js';
 export { refuseMalformedUrl } from './refuse-malformed-url.js';
 export { type OutsideApiMount, type RouteAdder, type RouteHandlers, RouteRegistry, type RouteRegistryOptions } from './route-registry.js';
 export { type IssueToError, fieldIssueError, validate } from './validate.js';

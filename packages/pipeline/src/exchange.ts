@@ -29,6 +29,9 @@ export interface Exchange {
   forwardHeaders?: Record<string, string>;
   /** The request's access-log record, filled at its ending (access-record.ts). */
   access?: AccessRecord;
-  /** The request's root span: each upstream attempt is a child span, whose traceparent goes upstream. */
+  /**
+   * The request's root span, undefined when tracing is off: each stage (stage-spans.ts) and each
+   * upstream attempt is a child span; an attempt's traceparent goes upstream.
+   */
   trace?: TraceSpan;
 }

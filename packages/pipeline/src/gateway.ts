@@ -16,6 +16,7 @@ import type { Exchange } from './exchange.js';
 import type { ChatResponse, GatewayDeps } from './gateway-types.js';
 import { LearnRecorder } from './learn/learn-records.js';
 import { speculationDraft } from './chat/speculation.js';
+import { answerAttributes, cacheAttributes, memoryAttributes, openedAttributes, planAttributes, routeAttributes, stageSpan, traced } from './stage-spans.js';
 import { streamResponse } from './stream/stream-response.js';
 import { runs } from './switches/switches.js';
 
@@ -55,17 +56,19 @@ export class Gateway {
   }
 
   async chat(request: ChatRequest, exchange: Exchange): Promise<ChatResponse> {
-    const turn = await openTurn(this.deps, this.routing, request, exchange);
+    const { trace } = exchange; // undefined when tracing is off: every stage span below is then skipped
+    const turn = await traced(stageSpan(trace, 'svc.stage.route'), openTurn(this.deps, this.routing, request, exchange), routeAttributes, undefined);
     let streaming = false;
     try {
-      const cached = await answerFromCache({ deps: this.deps, catalog: this.deps.catalog, recorder: this.recorder }, turn);
+      const cached = await traced(stageSpan(trace, 'svc.stage.cache'), answerFromCache({ deps: this.deps, catalog: this.deps.catalog, recorder: this.recorder }, turn), cacheAttributes, undefined);
       if ('response' in cached) return cached.response;
-      const outbound = await prepareOutbound(this.deps, this.routing, turn);
+      const outbound = await traced(stageSpan(trace, 'svc.stage.memory'), prepareOutbound(this.deps, this.routing, turn), memoryAttributes, turn);
       const draft = this.draft(turn);
       const routedAt = performance.now();
       if (!request.stream) {
-        const plan = await planCalls(this.deps, turn, this.maxAttempts, this.routerLatency);
-        return await answerJson({ deps: this.deps, verifier: this.verifier, recorder: this.recorder, overhead: this.overhead }, turn, { outbound, plan, miss: cached.miss, draft, routedAt });
+        const plan = await traced(stageSpan(trace, 'svc.stage.plan'), planCalls(this.deps, turn, this.maxAttempts, this.routerLatency), planAttributes, undefined);
+        const owner = { deps: this.deps, verifier: this.verifier, recorder: this.recorder, overhead: this.overhead };
+        return await traced(stageSpan(trace, 'svc.stage.answer'), answerJson(owner, turn, { outbound, plan, miss: cached.miss, draft, routedAt }), answerAttributes, undefined);
       }
       const response = await this.stream(turn, outbound, cached.miss);
       streaming = true; // the stream ends the spend when it ends
@@ -88,10 +91,11 @@ export class Gateway {
 
   /** Stage 4 for a stream: the waterfall to the first event, then the stream owns the turn's ending. */
   private async stream(turn: ChatTurn, outbound: Outbound, miss: CacheMiss | undefined): Promise<ChatResponse> {
-    const plan = await planCalls(this.deps, turn, this.maxAttempts, this.routerLatency);
+    const { trace } = turn.exchange;
+    const plan = await traced(stageSpan(trace, 'svc.stage.plan'), planCalls(this.deps, turn, this.maxAttempts, this.routerLatency), planAttributes, undefined);
     let opened: Awaited<ReturnType<typeof openStream>>;
     try {
-      opened = await openStream(outbound.request, turn.decision.waterfall, plan.settings, plan.attempts);
+      opened = await traced(stageSpan(trace, 'svc.stage.stream'), openStream(outbound.request, turn.decision.waterfall, plan.settings, plan.attempts), openedAttributes, undefined);
     } catch (error) {
       plan.deadline.clear();
       this.recorder.failure({ exchange: turn.exchange, request: turn.request, decision: turn.decision, attempts: plan.attempts });

@@ -4,6 +4,9 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 
+/** A span's attributes (OpenTelemetry's `Attributes`): what the pipeline's stages describe themselves with. */
+export type SpanAttributes = Attributes;
+
 /** Settings of {@link createTracing}; the apps build them from the standard `OTEL_*` variables. */
 export interface TracingSettings {
   /** OTLP/HTTP (JSON) traces URL, e.g. `http://collector:4318/v1/traces`. Absent: tracing is off. */
@@ -52,6 +55,11 @@ const setter: TextMapSetter<Record<string, string>> = {
   },
 };
 
+/** `error.type`: a gateway or provider error's stable code, else the error's class name. */
+function errorType(error: Error): string {
+  return 'code' in error && typeof error.code === 'string' ? error.code : error.name;
+}
+
 function wrap(tracer: Tracer, span: Span, context: Context): TraceSpan {
   let ended = false;
   return {
@@ -66,7 +74,7 @@ function wrap(tracer: Tracer, span: Span, context: Context): TraceSpan {
       ended = true;
       if (error !== undefined) {
         span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
-        if (error instanceof Error) span.setAttribute('error.type', error.name);
+        if (error instanceof Error) span.setAttribute('error.type', errorType(error));
       }
       span.end();
     },

@@ -7,7 +7,7 @@ describe('parseBenchArgs', () => {
       durationSec: 10,
       warmupSec: 2,
       connections: [1, 10, 50],
-      only: ['direct', 'floor', 'svc', 'portkey'],
+      only: ['direct', 'floor', 'svc', 'svc-otel', 'portkey'],
       router: true,
       cache: true,
       encoder: true,
@@ -28,7 +28,7 @@ describe('parseBenchArgs', () => {
     expect(parseBenchArgs(['--only', 'svc,cache'])).toMatchObject({ only: ['svc'], router: false, cache: true });
   });
   it('names the bad flag', () => {
-    expect(() => parseBenchArgs(['--only', 'kong'])).toThrow(/--only: unknown part "kong" \(use direct,floor,svc,portkey,router,cache,encoder\)/);
+    expect(() => parseBenchArgs(['--only', 'kong'])).toThrow(/--only: unknown part "kong" \(use direct,floor,svc,svc-otel,portkey,router,cache,encoder\)/);
     expect(() => parseBenchArgs(['--connections', '10,x'])).toThrow(/--connections/);
     expect(() => parseBenchArgs(['--duration', '0'])).toThrow(/--duration/);
   });

@@ -57,8 +57,9 @@ export const USAGE = `usage: pnpm bench [-- flags]
   --duration <s>         seconds per measured run (default 10)
   --warmup <s>           seconds of warm-up before each run (default 2)
   --connections <list>   concurrent connections, comma-separated (default 1,10,50)
-  --only <list>          parts: direct,floor,svc,portkey (HTTP targets: floor is a minimal Node.js proxy,
-                         svc runs in proxy mode), router (the in-process routing decision over a 100-model
+  --only <list>          parts: direct,floor,svc,svc-otel,portkey (HTTP targets: floor is a minimal Node.js proxy,
+                         svc runs in proxy mode, svc-otel is the same with OpenTelemetry on, its spans
+                         exported to an in-process sink), router (the in-process routing decision over a 100-model
                          catalog), cache (exact hit vs miss vs proxy mode on svc, semantic lookup cost in
                          process) and encoder (SVC_SENTENCE_ENCODER=hashed vs minilm in cache and full
                          mode, proxy requests beside full-mode load); default all

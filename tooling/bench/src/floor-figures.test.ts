@@ -17,6 +17,13 @@ describe('floor figures', () => {
     expect(floorRows({ measurements: measurements.filter((m) => m.target !== 'floor') })).toEqual([]);
   });
 
+  it('puts svc with OpenTelemetry on next to svc, against the same floor', () => {
+    const otel = fakeMeasurement('svc-otel', 16, { rps: 1_800, p50: 8, p99: 90, cpuUs: 630, rssMb: 620 });
+    const rows = floorRows({ measurements: [...measurements, otel] });
+    expect(rows.map((r) => r.label)).toEqual(['floor (node:http + undici Pool)', 'svc, proxy mode', 'svc, proxy mode, OpenTelemetry on']);
+    expect(rows[2]?.cpu).toBeCloseTo(9);
+  });
+
   it('judges the goals, and leaves unmeasured ones open', () => {
     const goals = floorGoals({ measurements });
     expect(goals.find((g) => g.goal.startsWith('proxy-mode CPU'))?.met).toBe(false);

@@ -55,6 +55,7 @@ export function floorRows(inputs: FloorInputs): FloorRow[] {
     rows.push(row('floor (node:http + undici Pool)', floor, floor));
     for (const m of inputs.measurements.filter((x) => x.connections === c && !x.stream)) {
       if (m.target === 'svc') rows.push(row('svc, proxy mode', m, floor));
+      if (m.target === 'svc-otel') rows.push(row('svc, proxy mode, OpenTelemetry on', m, floor));
       if (m.target === 'portkey') rows.push(row('portkey', m, floor));
     }
     const scenario = inputs.cache?.scenarios.find((s) => s.connections === c && s.rate === undefined);

@@ -14,6 +14,7 @@ import { type RouterBenchResult, runRouterBench } from './router-bench.js';
 import { FETCH_SHIM_NOTE, type PortkeyInstall, findPortkey, installPortkey, portkeyCacheDir, startPortkey } from './portkey-target.js';
 import type { BenchReport } from './render.js';
 import { runSemanticCost, type SemanticCost, semanticSizes } from './semantic-cost.js';
+import { type OtlpSink, startOtlpSink } from './otlp-sink.js';
 import { startSvc } from './svc-target.js';
 import { COMPARISON_MODE, chatBody, type Target, type TargetName } from './target.js';
 import { verifyTarget } from './verify.js';
@@ -72,6 +73,7 @@ export async function runBench(options: BenchOptions, root: string, children: Ch
 
   const targets: Target[] = [];
   let portkey: PortkeyInstall | undefined;
+  let otlp: OtlpSink | undefined;
   const skipped: Partial<Record<TargetName, string>> = {};
   for (const name of options.only) {
     if (name === 'direct') {
@@ -99,9 +101,11 @@ export async function runBench(options: BenchOptions, root: string, children: Ch
       portkey = installed;
     }
     log(`starting ${name}...`);
+    if (name === 'svc-otel') otlp = await startOtlpSink();
+    const otlpUrl = name === 'svc-otel' ? otlp?.url : undefined;
     const started =
-      name === 'svc'
-        ? await startSvc(children, { root, mockUrl: mock.url, cpus: place.gateway })
+      name === 'svc' || name === 'svc-otel'
+        ? await startSvc(children, { root, mockUrl: mock.url, cpus: place.gateway, ...(otlpUrl ? { otlpUrl } : {}) })
         : await startPortkey(children, { install: portkey!, mockUrl: mock.url, cpus: place.gateway });
     if (started.ok) targets.push(started.target);
     else skipped[name] = started.reason;
@@ -149,6 +153,7 @@ export async function runBench(options: BenchOptions, root: string, children: Ch
       }
     }
   }
+  if (otlp) notes.push(otlpNote(otlp));
   let fallback: FallbackReport | undefined;
   if (options.fallback) {
     // The main gateways are done; stop them so the fallback svc has the gateway CPU to itself.
@@ -190,6 +195,12 @@ export async function runBench(options: BenchOptions, root: string, children: Ch
     ...(cache ? { cache } : {}),
     ...(encoder ? { encoder } : {}),
   };
+}
+
+/** What the `svc-otel` target exported: evidence that its requests were traced. */
+function otlpNote(otlp: OtlpSink): string {
+  const { exports, spans, bytes } = otlp.received();
+  return `svc-otel: svc with \`OTEL_EXPORTER_OTLP_ENDPOINT\` set (every request traced: a request span, a span per pipeline stage and per upstream attempt, exported as OTLP/HTTP JSON in batches) to a sink in the bench process that discards them; it received ${spans} spans in ${exports} exports (${(bytes / 1e6).toFixed(1)} MB), warm-ups included.`;
 }
 
 function settingsOf(options: BenchOptions, pinning: string, root: string): BenchReport['settings'] {

@@ -104,12 +104,18 @@ export function svcTarget(svc: SvcProcess, model: string, mode: IntelligenceMode
 /** The model svc requests pin in the main and cache runs (OpenAI on the mock). */
 export const SVC_MODEL = 'openai/gpt-4o-mini';
 
-/** The svc target of the main runs: OpenAI pointed at the mock, `model: "openai/gpt-4o-mini"`, proxy mode. */
+/**
+ * The svc target of the main runs: OpenAI pointed at the mock, `model: "openai/gpt-4o-mini"`, proxy
+ * mode. With `otlpUrl` it is the `svc-otel` target: the same, tracing every request and exporting
+ * the spans there (`OTEL_EXPORTER_OTLP_ENDPOINT`, the default batching).
+ */
 export async function startSvc(
   children: ChildSet,
-  options: { root: string; mockUrl: string; cpus?: string; readyTimeoutMs?: number },
+  options: { root: string; mockUrl: string; cpus?: string; readyTimeoutMs?: number; otlpUrl?: string },
 ): Promise<TargetStart> {
-  const started = await startSvcProcess(children, options);
+  const { otlpUrl, ...rest } = options;
+  const started = await startSvcProcess(children, otlpUrl ? { ...rest, extraEnv: { OTEL_EXPORTER_OTLP_ENDPOINT: otlpUrl, OTEL_SERVICE_NAME: 'svc-bench' } } : rest);
   if (!started.ok) return started;
-  return { ok: true, target: svcTarget(started.svc, SVC_MODEL) };
+  const target = svcTarget(started.svc, SVC_MODEL);
+  return { ok: true, target: otlpUrl ? { ...target, name: 'svc-otel' } : target };
 }

@@ -1,11 +1,12 @@
 /**
  * The HTTP targets the bench can load: the mock itself (`direct`), the Node.js floor (a minimal
- * proxy, `floor-proxy.ts`), svc and Portkey.
+ * proxy, `floor-proxy.ts`), svc, svc with OpenTelemetry on (`svc-otel`, traces exported to an
+ * in-process sink) and Portkey.
  */
-export type TargetName = 'direct' | 'floor' | 'svc' | 'portkey';
+export type TargetName = 'direct' | 'floor' | 'svc' | 'svc-otel' | 'portkey';
 
 /** Every target, in report order. */
-export const TARGET_NAMES: readonly TargetName[] = ['direct', 'floor', 'svc', 'portkey'];
+export const TARGET_NAMES: readonly TargetName[] = ['direct', 'floor', 'svc', 'svc-otel', 'portkey'];
 
 /** A started, loadable HTTP target. */
 export interface Target {

@@ -1,6 +1,6 @@
 import type { Catalog } from '@svc/catalog';
 import { type CacheMiss, cacheEnabled, hitCost, hitUsage, lookupCache } from './cache-stage.js';
-import { finish } from './finish.js';
+import { tracedFinish } from '../stage-spans.js';
 import { cacheHitResponse } from './cache-hit-response.js';
 import type { ChatResponse, GatewayDeps } from '../gateway-types.js';
 import type { LearnRecorder } from '../learn/learn-records.js';
@@ -37,7 +37,7 @@ export async function answerFromCache(owner: CacheStageOwner, turn: ChatTurn): P
   const usage = hitUsage(hit.answer);
   const cost = hitCost(usage);
   const latencyMs = Math.round(performance.now() - exchange.startedAt);
-  const metadata = finish(owner.recorder, turn, { kind: 'cached', hit, usage, cost, latencyMs, model: owner.catalog.get(hit.answer.model) });
+  const metadata = tracedFinish(owner.recorder, turn, { kind: 'cached', hit, usage, cost, latencyMs, model: owner.catalog.get(hit.answer.model) });
   const response = cacheHitResponse({ request, exchange, hit, usage, cost, latencyMs, metadata });
   Object.assign(response.headers, memoryHeader(metadata.memory), turn.spend.headers);
   reportShed(switches, shed, owner.deps.metrics, response.headers);

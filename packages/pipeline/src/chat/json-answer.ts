@@ -15,7 +15,7 @@ import { reportShed, switchedVerification } from '../switches/switches.js';
 import { type Verified, addUsage, healOptions, verificationPlan, verifyAnswer } from './verification.js';
 import type { CallPlan } from './call-plan.js';
 import type { ChatTurn } from './chat-turn.js';
-import { finish } from './finish.js';
+import { tracedFinish } from '../stage-spans.js';
 import { blockedCallError } from './open-turn.js';
 import type { Outbound } from './outbound.js';
 
@@ -112,7 +112,7 @@ function finishJson(owner: JsonOwner, turn: ChatTurn, call: JsonCall, answered: 
   if (bill.usage !== result.usage) result = { ...result, usage: bill.usage! };
   const details = jsonDetails(replicated, verified, speculation);
   const lastReask = verified?.reasks.at(-1);
-  const metadata = finish(owner.recorder, turn, {
+  const metadata = tracedFinish(owner.recorder, turn, {
     kind: 'answered',
     plan: call.plan,
     model,
@@ -144,7 +144,7 @@ function refuseBlockedCall(owner: JsonOwner, turn: ChatTurn, call: JsonCall, ans
   const cost = answered.usage ? computeCost(answered.model, answered.usage) : undefined;
   const spent = { usage: answered.usage, cost };
   const latencyMs = Math.round(performance.now() - turn.exchange.startedAt);
-  finish(owner.recorder, turn, { kind: 'answered', plan: call.plan, model: answered.model, outcome: 'tool_call_blocked', answering: spent, spent, latencyMs, stream: false, details: {}, memory: call.outbound.memory });
+  tracedFinish(owner.recorder, turn, { kind: 'answered', plan: call.plan, model: answered.model, outcome: 'tool_call_blocked', answering: spent, spent, latencyMs, stream: false, details: {}, memory: call.outbound.memory });
   throw blocked;
 }
 

@@ -6,7 +6,7 @@ import type { OutputVerifier, VerificationPlan } from '@svc/healing';
 import { type CacheMiss, storeAnswer } from '../chat/cache-stage.js';
 import type { CallPlan } from '../chat/call-plan.js';
 import type { ChatTurn } from '../chat/chat-turn.js';
-import { finish } from '../chat/finish.js';
+import { tracedFinish } from '../stage-spans.js';
 import type { Outbound } from '../chat/outbound.js';
 import { estimateUsage } from '../estimate-usage.js';
 import type { ChatStreamResponse, GatewayDeps } from '../gateway-types.js';
@@ -124,7 +124,7 @@ async function endStream(ending: StreamEnding, outcome: string): Promise<void> {
   if (ending.replicas > 1) details.replicatedChoices = ending.replicas - 1;
   const spent = { usage, cost: computeCost(model, usage) };
   const latencyMs = Math.round(performance.now() - exchange.startedAt);
-  const metadata = finish(owner.recorder, turn, { kind: 'answered', plan, model, outcome, answering: spent, spent, latencyMs, stream: true, details, memory: stream.outbound.memory });
+  const metadata = tracedFinish(owner.recorder, turn, { kind: 'answered', plan, model, outcome, answering: spent, spent, latencyMs, stream: true, details, memory: stream.outbound.memory });
   turn.spend.end();
   const report = complete && verification.verify && request.responseFormat ? streamReport(complete, request.responseFormat, owner.verifier, turn.output) : undefined;
   if (report) metadata.healer_report = report;

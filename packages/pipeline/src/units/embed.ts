@@ -7,6 +7,7 @@ import type { Exchange } from '../exchange.js';
 import { type UnitStageDeps, admitUnits, callCandidates, orgProviders, recordUnitUsage } from './unit-stage.js';
 import { requireAllowedModel } from '../chat/org-policy.js';
 import { choosesModel, embeddingModel } from '@svc/router';
+import { admitAttributes, embeddingAttributes, stageSpan, traced } from '../stage-spans.js';
 
 /** What the embeddings stage needs (a Runtime provides all of it): the non-chat stages' deps, and how many candidates an embedding may fall back through. */
 export interface EmbedDeps extends UnitStageDeps {
@@ -57,20 +58,23 @@ export async function embed(deps: EmbedDeps, request: EmbedRequest, context: Exc
   }
   const candidates = [primary, ...deps.catalog.family(primary.family).filter((m) => m.kind === 'embedding' && m.id !== primary.id && m.dimensions === primary.dimensions)];
   const estimatedTokens = estimateTokens(request.input);
-  const reservation = await admitUnits(deps, context, { tokens: estimatedTokens, costUsd: tokenCostUsd(primary, { promptTokens: estimatedTokens }) });
+  const admission = admitUnits(deps, context, { tokens: estimatedTokens, costUsd: tokenCostUsd(primary, { promptTokens: estimatedTokens }) });
+  const reservation = await traced(stageSpan(context.trace, 'svc.stage.admit'), admission, admitAttributes, estimatedTokens);
   let answered: { model: ModelInfo; result: EmbeddingResult };
   try {
-    answered = await callCandidates(
+    const span = stageSpan(context.trace, 'svc.stage.call');
+    const call = callCandidates(
       deps,
       org,
       candidates,
       context.signal,
       (provider, model) => {
-        const call = provider.embed?.bind(provider);
-        return call && (() => call(embeddingCall(model, request), { signal: context.signal }));
+        const embed = provider.embed?.bind(provider);
+        return embed && (() => embed(embeddingCall(model, request), { signal: context.signal }));
       },
       deps.maxAttempts,
     );
+    answered = await traced(span, call, embeddingAttributes, request.model);
   } catch (error) {
     void reservation.release();
     throw error;
