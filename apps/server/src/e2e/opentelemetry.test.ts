@@ -126,14 +126,15 @@ describe('OpenTelemetry traces (OTLP/HTTP by the standard OTEL_* variables)', ()
     expect(attr(finish, 'svc.outcome')).toBe('ok');
   });
 
-  it('a cache hit: the cache stage says hit and its type, and no later stage runs', async () => {
+  it('a cache hit: the cache stage says hit and its type, no call is made, and finish writes its ending', async () => {
     const body = { messages: [{ role: 'user', content: 'stages of a cache hit' }] };
     await (await chat(body)).json();
     const response = await chat(body);
     expect(response.headers.get('x-svc-cache-hit')).toBe('true');
     await response.json();
     const { children } = await traceOf(response);
-    expect(stages(children)).toEqual(['svc.stage.route', 'svc.stage.cache']);
+    expect(stages(children)).toEqual(['svc.stage.route', 'svc.stage.finish', 'svc.stage.cache']);
+    expect(attr(stage(children, 'svc.stage.finish'), 'svc.cost_usd')).toBe(0);
     const cache = stage(children, 'svc.stage.cache');
     expect(attr(cache, 'svc.cache.result')).toBe('hit');
     expect(attr(cache, 'svc.cache.type')).toBe('exact');
