@@ -166,7 +166,7 @@ export function createSemanticCache(settings: SemanticCacheSettings): SemanticCa
   const calibration = similarityCalibration(embedder.id);
   const threshold = settings.threshold ?? (verifier ? verifier.candidateFloor : calibration?.threshold);
   if (threshold === undefined) {
-    throw new Error(`no calibrated semantic-cache threshold for embedder ${embedder.id}; calibrate it (pnpm --filter @svc/semantic eval) and pass \`threshold\``);
+    throw new Error(`no calibrated semantic-cache threshold for embedder ${embedder.id}; calibrate it (pnpm --filter @svc/evals semantic:hashed) and pass \`threshold\``);
   }
   if (!(threshold > -1 && threshold <= 1)) throw new RangeError(`threshold must be in (-1, 1], got ${threshold}`);
   const ttlMs = settings.ttlMs ?? 86_400_000;
