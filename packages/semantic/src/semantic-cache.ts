@@ -154,6 +154,110 @@ function verified(matches: readonly VectorMatch[], text: string, guard: boolean,
   return best;
 }
 
+/** How a lookup decides, resolved from the settings and the embedder's calibration. */
+interface Decision {
+  verifier: Verifier | undefined;
+  threshold: number;
+  guard: boolean;
+  candidates: number;
+  margin: number;
+}
+
+function resolveDecision(settings: SemanticCacheSettings): Decision {
+  const { embedder } = settings;
+  const verifier = settings.verifier === false ? undefined : (settings.verifier ?? trainedVerifier(embedder.id));
+  if (verifier && verifier.embedder !== embedder.id) throw new Error(`the verifier was trained on embedder ${verifier.embedder}, not ${embedder.id}`);
+  const calibration = similarityCalibration(embedder.id);
+  const threshold = settings.threshold ?? (verifier ? verifier.candidateFloor : calibration?.threshold);
+  if (threshold === undefined) {
+    throw new Error(`no calibrated semantic-cache threshold for embedder ${embedder.id}; calibrate it (pnpm --filter @svc/evals semantic) and pass \`threshold\``);
+  }
+  if (!(threshold > -1 && threshold <= 1)) throw new RangeError(`threshold must be in (-1, 1], got ${threshold}`);
+  return {
+    verifier,
+    threshold,
+    guard: settings.keyTermGuard ?? true,
+    candidates: settings.candidates ?? calibration?.candidates ?? 3,
+    margin: verifier ? 0 : (settings.ambiguityMargin ?? calibration?.margin ?? 0),
+  };
+}
+
+/** Everything a lookup or a store needs. */
+interface CacheContext {
+  settings: SemanticCacheSettings;
+  decision: Decision;
+  lookupTimeoutMs: number;
+  ttlMs: number;
+  now: () => number;
+  report: (error: unknown, operation: SemanticOperation) => void;
+}
+
+async function embedOne(embedder: Embedder, text: string): Promise<Float32Array> {
+  const [vector] = await embedder.embed([text]);
+  if (!vector || vector.length !== embedder.dimensions) throw new Error(`embedder ${embedder.id} returned no vector of ${embedder.dimensions} dimensions`);
+  return vector;
+}
+
+/** The match to serve among those the search returned, if any. */
+function decide({ verifier, guard, margin }: Decision, matches: readonly VectorMatch[], text: string): VectorMatch | undefined {
+  return verifier ? verified(matches, text, guard, verifier) : nearest(matches, text, guard, margin);
+}
+
+async function lookupIn(ctx: CacheContext, request: ChatRequest, orgId: string, audience: string | undefined, given: Float32Array | undefined): Promise<SemanticLookup | undefined> {
+  const { embedder, store } = ctx.settings;
+  const found = semanticKeyOf(request, ctx.settings.eligibility);
+  if (!found) return undefined;
+  const key = { ...found, scope: scopeFor(found.scope, audience) };
+  const deadline = Date.now() + ctx.lookupTimeoutMs;
+  let vector: Float32Array;
+  try {
+    vector = given?.length === embedder.dimensions ? given : await within(embedOne(embedder, key.text), ctx.lookupTimeoutMs);
+  } catch (error) {
+    ctx.report(error, 'embed');
+    return { hit: false };
+  }
+  const reuse = new SemanticMissKey(orgId, key.scope, key.text, vector);
+  const { threshold, candidates } = ctx.decision;
+  let matches: VectorMatch[];
+  try {
+    matches = await within(store.search(vector, { orgId, scope: key.scope, limit: candidates, minScore: threshold }), Math.max(1, deadline - Date.now()));
+  } catch (error) {
+    ctx.report(error, 'search');
+    return { hit: false, reuse };
+  }
+  const usable = (match: VectorMatch) =>
+    match.score >= threshold && match.payload.orgId === orgId && match.payload.scope === key.scope && match.payload.expiresAt > ctx.now() && fits(match, request);
+  const best = decide(ctx.decision, matches.filter(usable), key.text);
+  if (best) return { hit: true, answer: best.payload.answer, similarity: Math.min(1, best.score) };
+  return { hit: false, reuse };
+}
+
+async function storeIn(ctx: CacheContext, request: ChatRequest, orgId: string, answer: CachedAnswer, miss: SemanticLookup | undefined, audience: string | undefined): Promise<void> {
+  let reuse = miss && !miss.hit ? miss.reuse : undefined;
+  if (!(reuse instanceof SemanticMissKey) || reuse.orgId !== orgId) reuse = undefined;
+  let text = reuse?.text;
+  let scope = reuse?.scope;
+  let vector = reuse?.vector;
+  if (!text || !scope || !vector) {
+    const key = semanticKeyOf(request, ctx.settings.eligibility);
+    if (!key) return;
+    text = key.text;
+    scope = scopeFor(key.scope, audience);
+    try {
+      vector = await embedOne(ctx.settings.embedder, text);
+    } catch (error) {
+      ctx.report(error, 'embed');
+      return;
+    }
+  }
+  const storedAt = ctx.now();
+  try {
+    await ctx.settings.store.upsert([{ id: pointId(orgId, scope, text), vector, payload: { orgId, scope, expiresAt: storedAt + ctx.ttlMs, text, answer } }]);
+  } catch (error) {
+    ctx.report(error, 'upsert');
+  }
+}
+
 /**
  * The semantic cache: answers a request with a stored answer to a question close enough in
  * meaning, asked within the same organisation and scope (model, parameters, system prompt,
@@ -161,94 +265,27 @@ function verified(matches: readonly VectorMatch[], text: string, guard: boolean,
  */
 export function createSemanticCache(settings: SemanticCacheSettings): SemanticCache {
   const { embedder, store } = settings;
-  const verifier = settings.verifier === false ? undefined : (settings.verifier ?? trainedVerifier(embedder.id));
-  if (verifier && verifier.embedder !== embedder.id) throw new Error(`the verifier was trained on embedder ${verifier.embedder}, not ${embedder.id}`);
-  const calibration = similarityCalibration(embedder.id);
-  const threshold = settings.threshold ?? (verifier ? verifier.candidateFloor : calibration?.threshold);
-  if (threshold === undefined) {
-    throw new Error(`no calibrated semantic-cache threshold for embedder ${embedder.id}; calibrate it (pnpm --filter @svc/semantic eval) and pass \`threshold\``);
-  }
-  if (!(threshold > -1 && threshold <= 1)) throw new RangeError(`threshold must be in (-1, 1], got ${threshold}`);
-  const ttlMs = settings.ttlMs ?? 86_400_000;
-  const guard = settings.keyTermGuard ?? true;
-  const candidates = settings.candidates ?? calibration?.candidates ?? 3;
-  const margin = verifier ? 0 : (settings.ambiguityMargin ?? calibration?.margin ?? 0);
-  const lookupTimeoutMs = settings.lookupTimeoutMs ?? 250;
-  const now = settings.now ?? Date.now;
-  const report = (error: unknown, operation: SemanticOperation): void => {
-    try {
-      settings.onError?.(error, operation);
-    } catch {
-      // A failing reporter must not turn a miss into a failure.
-    }
+  const decision = resolveDecision(settings);
+  const ctx: CacheContext = {
+    settings,
+    decision,
+    lookupTimeoutMs: settings.lookupTimeoutMs ?? 250,
+    ttlMs: settings.ttlMs ?? 86_400_000,
+    now: settings.now ?? Date.now,
+    report: (error, operation) => {
+      try {
+        settings.onError?.(error, operation);
+      } catch {
+        // A failing reporter must not turn a miss into a failure.
+      }
+    },
   };
-
-  async function embedOne(text: string): Promise<Float32Array> {
-    const [vector] = await embedder.embed([text]);
-    if (!vector || vector.length !== embedder.dimensions) throw new Error(`embedder ${embedder.id} returned no vector of ${embedder.dimensions} dimensions`);
-    return vector;
-  }
-
   return {
     embedder,
-    threshold,
-    verifier,
-
-    async lookup(request, orgId, audience, given) {
-      const found = semanticKeyOf(request, settings.eligibility);
-      if (!found) return undefined;
-      const key = { ...found, scope: scopeFor(found.scope, audience) };
-      const started = Date.now();
-      let vector: Float32Array;
-      try {
-        vector = given?.length === embedder.dimensions ? given : await within(embedOne(key.text), lookupTimeoutMs);
-      } catch (error) {
-        report(error, 'embed');
-        return { hit: false };
-      }
-      const reuse = new SemanticMissKey(orgId, key.scope, key.text, vector);
-      let matches: VectorMatch[];
-      try {
-        const remaining = Math.max(1, lookupTimeoutMs - (Date.now() - started));
-        matches = await within(store.search(vector, { orgId, scope: key.scope, limit: candidates, minScore: threshold }), remaining);
-      } catch (error) {
-        report(error, 'search');
-        return { hit: false, reuse };
-      }
-      const usable = (match: VectorMatch) =>
-        match.score >= threshold && match.payload.orgId === orgId && match.payload.scope === key.scope && match.payload.expiresAt > now() && fits(match, request);
-      const servable = matches.filter(usable);
-      const best = verifier ? verified(servable, key.text, guard, verifier) : nearest(servable, key.text, guard, margin);
-      if (best) return { hit: true, answer: best.payload.answer, similarity: Math.min(1, best.score) };
-      return { hit: false, reuse };
-    },
-
-    async store(request, orgId, answer, miss, audience) {
-      let reuse = miss && !miss.hit ? miss.reuse : undefined;
-      if (!(reuse instanceof SemanticMissKey) || reuse.orgId !== orgId) reuse = undefined;
-      let text = reuse?.text;
-      let scope = reuse?.scope;
-      let vector = reuse?.vector;
-      if (!text || !scope || !vector) {
-        const key = semanticKeyOf(request, settings.eligibility);
-        if (!key) return;
-        text = key.text;
-        scope = scopeFor(key.scope, audience);
-        try {
-          vector = await embedOne(text);
-        } catch (error) {
-          report(error, 'embed');
-          return;
-        }
-      }
-      const storedAt = now();
-      try {
-        await store.upsert([{ id: pointId(orgId, scope, text), vector, payload: { orgId, scope, expiresAt: storedAt + ttlMs, text, answer } }]);
-      } catch (error) {
-        report(error, 'upsert');
-      }
-    },
-
+    threshold: decision.threshold,
+    verifier: decision.verifier,
+    lookup: (request, orgId, audience, given) => lookupIn(ctx, request, orgId, audience, given),
+    store: (request, orgId, answer, miss, audience) => storeIn(ctx, request, orgId, answer, miss, audience),
     purge: (orgId) => store.deleteByOrg(orgId),
     ping: () => store.ping(),
     close: () => store.close(),

@@ -28,7 +28,7 @@ describe('parseBenchArgs', () => {
     expect(parseBenchArgs(['--only', 'svc,cache'])).toMatchObject({ only: ['svc'], router: false, cache: true });
   });
   it('names the bad flag', () => {
-    expect(() => parseBenchArgs(['--only', 'kong'])).toThrow(/--only: unknown part "kong" \(use direct,floor,svc,svc-otel,portkey,router,cache,encoder\)/);
+    expect(() => parseBenchArgs(['--only', 'kong'])).toThrow(/--only: unknown part "kong" \(use direct,floor,svc,svc-otel,portkey,router,semantic,cache,encoder\)/);
     expect(() => parseBenchArgs(['--connections', '10,x'])).toThrow(/--connections/);
     expect(() => parseBenchArgs(['--duration', '0'])).toThrow(/--duration/);
   });

@@ -5,10 +5,12 @@ import { TARGET_NAMES, type TargetName } from './target.js';
 const ROUTER = 'router';
 /** The `--only` name of the answer-cache part. */
 const CACHE = 'cache';
+/** The `--only` name of the in-process semantic-cache part. */
+const SEMANTIC = 'semantic';
 /** The `--only` name of the sentence-encoder part. */
 const ENCODER = 'encoder';
 /** Every `--only` name, in run order. */
-const PARTS: readonly string[] = [...TARGET_NAMES, ROUTER, CACHE, ENCODER];
+const PARTS: readonly string[] = [...TARGET_NAMES, ROUTER, SEMANTIC, CACHE, ENCODER];
 
 /** Parsed `pnpm bench` flags. */
 export interface BenchOptions {
@@ -20,9 +22,14 @@ export interface BenchOptions {
   router: boolean;
   /**
    * Measure the answer cache (`--only cache`, or by default): exact hit vs miss vs proxy mode on
-   * a svc of its own, and the semantic lookup in process.
+   * a svc of its own.
    */
   cache: boolean;
+  /**
+   * Measure the semantic cache in process (`--only semantic`, or by default): the shared sentence
+   * encoder's embedding and the lookup over the in-process store at the gateway's capacity and at 10,000 entries.
+   */
+  semantic: boolean;
   /**
    * Measure the local sentence encoder (`--only encoder`, or by default): svc with
    * `SVC_SENTENCE_ENCODER=hashed` against the default `minilm`, in cache and full mode, and a
@@ -60,8 +67,9 @@ export const USAGE = `usage: pnpm bench [-- flags]
   --only <list>          parts: direct,floor,svc,svc-otel,portkey (HTTP targets: floor is a minimal Node.js proxy,
                          svc runs in proxy mode, svc-otel is the same with OpenTelemetry on, its spans
                          exported to an in-process sink), router (the in-process routing decision over a 100-model
-                         catalog), cache (exact hit vs miss vs proxy mode on svc, semantic lookup cost in
-                         process) and encoder (SVC_SENTENCE_ENCODER=hashed vs minilm in cache and full
+                         catalog), semantic (the semantic cache in process: embedding with the shared
+                         encoder + lookup at the gateway's capacity and 10,000 entries), cache (exact hit
+                         vs miss vs proxy mode on svc) and encoder (SVC_SENTENCE_ENCODER=hashed vs minilm in cache and full
                          mode, proxy requests beside full-mode load); default all
   --stream               also run the streaming variant (stream: true + include_usage)
   --tokens <n>           mock answer length in tokens (default 16)
@@ -128,6 +136,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
     connections: values.connections.split(',').map((c) => positive('connections', c.trim(), true)),
     only: TARGET_NAMES.filter((t) => only.includes(t)),
     router: only.includes(ROUTER),
+    semantic: only.includes(SEMANTIC),
     cache: only.includes(CACHE),
     encoder: only.includes(ENCODER),
     stream: values.stream,

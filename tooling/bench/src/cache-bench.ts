@@ -12,7 +12,6 @@ import {
 } from './cache-figures.js';
 import { measure, upstreamCounts, warmUp } from './measure.js';
 import type { PartContext } from './part-context.js';
-import type { SemanticCost } from './semantic-cost.js';
 import { SVC_MODEL, type SvcProcess, startSvcProcess, svcTarget } from './svc-target.js';
 import type { Target } from './target.js';
 import { verifyTarget } from './verify.js';
@@ -96,10 +95,7 @@ async function verifyKinds(targets: Record<CacheVariant, Target>, svc: SvcProces
 }
 
 /** Everything the cache part needs from the main run. */
-export interface CacheBenchContext extends PartContext {
-  /** The in-process semantic measurement, made before any child started. */
-  semantic: SemanticCost | undefined;
-}
+export type CacheBenchContext = PartContext;
 
 /**
  * Start a fresh svc (default settings: `full` mode, exact cache and in-process semantic cache on)
@@ -113,7 +109,6 @@ export async function runCacheBench(ctx: CacheBenchContext): Promise<CacheBenchR
     model: SVC_MODEL,
     semanticCapacity: semanticCapacity(),
     scenarios: [],
-    semantic: ctx.semantic,
     skipped: [],
   };
   log('cache: starting svc with its default caches...');

@@ -1,6 +1,5 @@
 import { ratio } from './compare.js';
 import type { Measurement } from './measure.js';
-import type { SemanticCost } from './semantic-cost.js';
 
 /**
  * The request kinds of the cache part, in run order: `hit` is one fixed body in `full` mode
@@ -50,8 +49,6 @@ export interface CacheBenchReport {
   /** svc's semantic store capacity (`SVC_SEMANTIC_MAX_ENTRIES` as the gateway reads it, see semantic-capacity.ts). */
   semanticCapacity: number;
   scenarios: CacheScenario[];
-  /** In-process semantic lookup and store cost at fixed store sizes. */
-  semantic: SemanticCost | undefined;
   /** Why a part could not be measured. */
   skipped: string[];
 }

@@ -7,6 +7,7 @@ import { ChildSet } from './children.js';
 import { renderEncoder } from './render-encoder.js';
 import { renderFloorSection } from './render-floor.js';
 import { renderCacheSection, renderHttpReport, renderReport, renderRouter, spliceGenerated } from './render.js';
+import { renderSemanticCost } from './render-cache.js';
 import { runBench } from './run-bench.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -52,6 +53,7 @@ try {
     const http = renderHttpReport(report);
     if (http !== undefined) doc = spliceGenerated(doc, http);
     if (report.router) doc = spliceGenerated(doc, renderRouter(report.router, report.machine), 'router');
+    if (report.semantic) doc = spliceGenerated(doc, renderSemanticCost(report.semantic, report.machine), 'semantic');
     const cache = renderCacheSection(report);
     if (cache !== undefined) doc = spliceGenerated(doc, cache, 'cache');
     if (report.encoder) doc = spliceGenerated(doc, renderEncoder(report.encoder, report.machine), 'encoder');

@@ -18,13 +18,14 @@ function run(variant: CacheVariant, v: { rps: number; p50: number; p99: number; 
   };
 }
 
+const step = (p50: number, p99: number, cpuUs: number) => ({ wall: { count: 300, mean: p50, p50, p90: p99, p99, max: p99 }, cpuUs });
 const semantic: SemanticCost = {
-  embedder: 'hashed-ngram-v1-512',
-  dimensions: 512,
-  threshold: 0.9,
-  verifierThreshold: 0.912,
-  embed: { count: 100, mean: 12, p50: 11.5, p90: 20, p99: 51, max: 80 },
-  rows: [{ entries: 2_000, lookups: 2_000, hits: 0, lookup: { count: 2_000, mean: 300, p50: 260, p90: 400, p99: 900, max: 4_000 }, lookupCpuUs: 280, store: { count: 2_000, mean: 30, p50: 25.3, p90: 40, p99: 120, max: 500 } }],
+  embedder: 'all-MiniLM-L6-v2',
+  dimensions: 384,
+  threshold: 0.85,
+  verifierThreshold: null,
+  embed: step(4100, 9000, 5200),
+  rows: [{ entries: 10_000, lookups: 300, hits: 0, search: step(480, 900, 510), lookup: step(4700, 9900, 5800), store: { count: 300, mean: 30, p50: 25.3, p90: 40, p99: 120, max: 500 } }],
 };
 
 const report: CacheBenchReport = {
@@ -41,7 +42,6 @@ const report: CacheBenchReport = {
       },
     },
   ],
-  semantic,
   skipped: [],
 };
 
@@ -56,11 +56,13 @@ describe('renderCacheRuns', () => {
 });
 
 describe('renderSemanticCost', () => {
-  it('states the embedder, its floor and verifier, and the cost per store size', () => {
-    const text = renderSemanticCost(semantic);
-    expect(text).toContain('embedder `hashed-ngram-v1-512` (512 dimensions, candidates from cosine 0.900, verifier at 0.912)');
-    expect(renderCache({ ...report, semantic: { ...semantic, verifierThreshold: null, threshold: 0.95 } }, machine, settings)).toContain('(512 dimensions, threshold 0.950)');
-    expect(text).toContain('| 2,000 | 2,000 | 0 | 260.0 | 400.0 | 900.0 | 300.0 | 280.0 | 25.3 | 120.0 |');
+  it('states the embedder and its decision, the embedding alone, and the lookup after and with it per store size', () => {
+    const text = renderSemanticCost(semantic, machine);
+    expect(text.startsWith('Run 2026-11-21 10:00 UTC at commit `abc1234`')).toBe(true);
+    expect(text).toContain('embedder `all-MiniLM-L6-v2` (384 dimensions, threshold 0.850)');
+    expect(text).toContain('Embedding one question alone: p50 4100.0 µs, p99 9000.0 µs, 5200.0 µs CPU.');
+    expect(text).toContain('| 10,000 | 300 | 0 | 480.0 | 900.0 | 510.0 | 4700.0 | 9900.0 | 5800.0 | 25.3 | 120.0 |');
+    expect(renderSemanticCost({ ...semantic, verifierThreshold: 0.912, threshold: 0.9 }, machine)).toContain('(384 dimensions, candidates from cosine 0.900, verifier at 0.912)');
   });
 });
 

@@ -96,7 +96,7 @@ describe('renderRouter', () => {
   });
 
   it('keeps the in-process parts out of the HTTP section', () => {
-    const cache = { model: 'm', semanticCapacity: 2_000, scenarios: [], semantic: undefined, skipped: ['no svc build'] };
+    const cache = { model: 'm', semanticCapacity: 2_000, scenarios: [], skipped: ['no svc build'] };
     const full = { ...report, router: result, cache };
     expect(renderReport(full)).toContain('**Routing decision**');
     expect(renderReport(full)).toContain('**Answer cache**');

@@ -5,7 +5,8 @@ import type { EncoderBenchReport } from './encoder-bench.js';
 import type { MachineInfo } from './machine.js';
 import type { Measurement } from './measure.js';
 import type { LatencySummary } from './percentiles.js';
-import { renderCache } from './render-cache.js';
+import { renderCache, renderSemanticCost } from './render-cache.js';
+import type { SemanticCost } from './semantic-cost.js';
 import { renderEncoder } from './render-encoder.js';
 import { renderFloorSection } from './render-floor.js';
 import { fmt, machineLine, runLine, signed, times } from './render-format.js';
@@ -39,7 +40,9 @@ export interface BenchReport {
   fallback?: FallbackReport;
   /** The in-process routing decision (`--only router`, or by default). */
   router?: RouterBenchResult;
-  /** The answer cache: exact hit vs miss vs proxy over HTTP, semantic cost in process (`--only cache`, or by default). */
+  /** The semantic cache in process: embedding and lookup cost (`--only semantic`, or by default). */
+  semantic?: SemanticCost;
+  /** The answer cache: exact hit vs miss vs proxy over HTTP (`--only cache`, or by default). */
   cache?: CacheBenchReport;
   /** The local sentence encoder: hashed vs minilm over HTTP (`--only encoder`, or by default). */
   encoder?: EncoderBenchReport;
@@ -169,6 +172,7 @@ export function renderReport(report: BenchReport, withFloor = true): string {
   const { machine, settings } = report;
   const parts: string[] = [];
   if (report.router) parts.push(`**Routing decision**\n\n${renderRouter(report.router, machine)}`);
+  if (report.semantic) parts.push(`**Semantic cache, in process**\n\n${renderSemanticCost(report.semantic, machine)}`);
   const cache = renderCacheSection(report);
   if (cache) parts.push(`**Answer cache**\n\n${cache}`);
   if (report.encoder) parts.push(`**Sentence encoder**\n\n${renderEncoder(report.encoder, machine)}`);
@@ -207,13 +211,14 @@ export function renderReport(report: BenchReport, withFloor = true): string {
 /** The HTTP part of a report alone (what the `results` section of docs/benchmarks.md holds), or undefined when none ran. */
 export function renderHttpReport(report: BenchReport): string | undefined {
   if (!hasHttp(report)) return undefined;
-  const { router: _router, cache: _cache, encoder: _encoder, ...http } = report;
+  const { router: _router, semantic: _semantic, cache: _cache, encoder: _encoder, ...http } = report;
   return renderReport(http, false);
 }
 
 const headings = {
   results: 'Latest results',
   router: 'Routing decision: latest run',
+  semantic: 'Semantic cache in process: latest run',
   cache: 'Answer cache: latest run',
   encoder: 'Sentence encoder: latest run',
   floor: 'Against the Node.js floor: latest run',

@@ -62,9 +62,9 @@ export async function runBench(options: BenchOptions, root: string, children: Ch
   const machine = machineInfo(root); // before pinning narrows this process's CPU set
   // In-process and single-threaded: first, while no child process competes for the CPUs.
   const router = options.router ? routerPart() : undefined;
-  const semantic = options.cache ? await semanticPart() : undefined;
+  const semantic = options.semantic ? await semanticPart() : undefined;
   if (options.only.length === 0 && !options.fallback && !options.cache && !options.encoder) {
-    return { machine, settings: settingsOf(options, 'not pinned (in-process measurement only)', root), measurements: [], skipped: {}, notes: [], ...(router ? { router } : {}) };
+    return { machine, settings: settingsOf(options, 'not pinned (in-process measurement only)', root), measurements: [], skipped: {}, notes: [], ...(router ? { router } : {}), ...(semantic ? { semantic } : {}) };
   }
   const place = placement(options.pin);
   log(`CPU placement: ${place.description}`);
@@ -173,7 +173,7 @@ export async function runBench(options: BenchOptions, root: string, children: Ch
   if (options.cache) {
     // A fresh svc with empty caches, alone on the gateway CPU.
     for (const target of targets) if (target.name !== 'direct') await children.stopPid(target.pid);
-    cache = await runCacheBench({ options, root, children, mockUrl: mock.url, mockPid: mock.child.pid, cpus: place.gateway, semantic, log });
+    cache = await runCacheBench({ options, root, children, mockUrl: mock.url, mockPid: mock.child.pid, cpus: place.gateway, log });
     for (const reason of cache.skipped) log(`cache runs NOT measured: ${reason}`);
   }
   let encoder: EncoderBenchReport | undefined;
@@ -192,6 +192,7 @@ export async function runBench(options: BenchOptions, root: string, children: Ch
     notes,
     ...(fallback ? { fallback } : {}),
     ...(router ? { router } : {}),
+    ...(semantic ? { semantic } : {}),
     ...(cache ? { cache } : {}),
     ...(encoder ? { encoder } : {}),
   };
@@ -227,10 +228,11 @@ function routerPart(): RouterBenchResult {
 
 async function semanticPart(): Promise<SemanticCost> {
   const sizes = semanticSizes();
-  log(`semantic cache: lookups over the in-process store at ${sizes.map((n) => n.toLocaleString('en-US')).join(' and ')} entries...`);
+  log(`semantic cache: the shared sentence encoder, lookups over the in-process store at ${sizes.map((n) => n.toLocaleString('en-US')).join(' and ')} entries...`);
   const result = await runSemanticCost({ sizes });
+  log(`  ${result.embedder}: embedding p50 ${result.embed.wall.p50.toFixed(1)} µs, ${result.embed.cpuUs.toFixed(1)} µs CPU`);
   for (const r of result.rows) {
-    log(`  ${r.entries} entries: lookup p50 ${r.lookup.p50.toFixed(1)} µs, p99 ${r.lookup.p99.toFixed(1)} µs, ${r.lookupCpuUs.toFixed(1)} µs CPU; store p50 ${r.store.p50.toFixed(1)} µs; ${r.hits} hits`);
+    log(`  ${r.entries} entries: lookup after the embedding p50 ${r.search.wall.p50.toFixed(1)} µs, ${r.search.cpuUs.toFixed(1)} µs CPU; with it p50 ${r.lookup.wall.p50.toFixed(1)} µs, ${r.lookup.cpuUs.toFixed(1)} µs CPU; store p50 ${r.store.p50.toFixed(1)} µs; ${r.hits} hits`);
   }
   return result;
 }

@@ -25,14 +25,14 @@ function unit(vector: Float32Array): Float32Array {
   return out;
 }
 
-/**
- * The in-process vector store (the default): exact cosine search by brute force over the
- * points of one organisation and scope, which at cache sizes (thousands per partition) is
- * faster than maintaining a graph index. Bounded by `capacity` (least recently used first),
- * expired points are skipped and dropped as searches meet them. Not shared between processes.
- */
-export function createMemoryVectorStore(settings: MemoryVectorStoreSettings = {}): VectorStore {
-  const now = settings.now ?? Date.now;
+/** The store's state: the points by id (LRU), and their vectors by organisation-and-scope partition. */
+interface MemoryState {
+  partitions: Map<string, MemoryPartition>;
+  entries: LRUCache<string, Entry>;
+  now: () => number;
+}
+
+function createState(settings: MemoryVectorStoreSettings): MemoryState {
   const partitions = new Map<string, MemoryPartition>();
   const entries = new LRUCache<string, Entry>({
     max: settings.capacity ?? 10_000,
@@ -43,47 +43,79 @@ export function createMemoryVectorStore(settings: MemoryVectorStoreSettings = {}
       if (partition.size === 0) partitions.delete(entry.partition);
     },
   });
-  let closed = false;
+  return { partitions, entries, now: settings.now ?? Date.now };
+}
 
+function upsertPoints({ partitions, entries }: MemoryState, points: readonly VectorPoint[]): void {
+  for (const point of points) {
+    const key = partitionKey(point.payload.orgId, point.payload.scope);
+    const existing = partitions.get(key);
+    if (existing && existing.dimensions !== point.vector.length) {
+      throw new RangeError(`vector of ${point.vector.length} dimensions for a partition of ${existing.dimensions}`);
+    }
+    const entry: Entry = { id: point.id, payload: structuredClone(point.payload), partition: key };
+    entries.set(point.id, entry);
+    let partition = partitions.get(key);
+    if (!partition) {
+      partition = new MemoryPartition(point.vector.length);
+      partitions.set(key, partition);
+    }
+    partition.set(entry, unit(point.vector));
+  }
+}
+
+function searchPoints({ partitions, entries, now }: MemoryState, vector: Float32Array, query: VectorSearch): VectorMatch[] {
+  const partition = partitions.get(partitionKey(query.orgId, query.scope));
+  if (!partition || query.limit <= 0 || partition.dimensions !== vector.length) return [];
+  const at = now();
+  const subject = query.subject;
+  const best = partition.search(unit(vector), query.limit, query.minScore, (entry) => {
+    if (entry.payload.expiresAt <= at) {
+      entries.delete(entry.id);
+      return false;
+    }
+    return subject === undefined || entry.payload.subject === subject;
+  });
+  return best.map(({ entry, score }) => {
+    entries.get(entry.id); // a hit is a use: it moves to the back of the eviction queue
+    return { id: entry.id, score, payload: structuredClone(entry.payload) };
+  });
+}
+
+function deleteByOrgId({ partitions, entries }: MemoryState, orgId: string | undefined): void {
+  if (orgId === undefined) {
+    entries.clear();
+    return;
+  }
+  for (const [key, partition] of [...partitions]) {
+    if (key.startsWith(`${orgId}\u0000`)) for (const id of partition.ids()) entries.delete(id);
+  }
+}
+
+function countLive({ entries, now }: MemoryState, orgId: string | undefined): number {
+  const at = now();
+  let n = 0;
+  for (const entry of [...entries.values()]) {
+    if (entry.payload.expiresAt <= at) entries.delete(entry.id);
+    else if (orgId === undefined || entry.payload.orgId === orgId) n++;
+  }
+  return n;
+}
+
+/**
+ * The in-process vector store (the default): exact cosine search by brute force over the
+ * points of one organisation and scope, which at cache sizes (thousands per partition) is
+ * faster than maintaining a graph index. Bounded by `capacity` (least recently used first),
+ * expired points are skipped and dropped as searches meet them. Not shared between processes.
+ */
+export function createMemoryVectorStore(settings: MemoryVectorStoreSettings = {}): VectorStore {
+  const state = createState(settings);
+  const { entries } = state;
+  let closed = false;
   return {
     kind: 'memory',
-
-    async upsert(points: readonly VectorPoint[]): Promise<void> {
-      for (const point of points) {
-        const key = partitionKey(point.payload.orgId, point.payload.scope);
-        const existing = partitions.get(key);
-        if (existing && existing.dimensions !== point.vector.length) {
-          throw new RangeError(`vector of ${point.vector.length} dimensions for a partition of ${existing.dimensions}`);
-        }
-        const entry: Entry = { id: point.id, payload: structuredClone(point.payload), partition: key };
-        entries.set(point.id, entry);
-        let partition = partitions.get(key);
-        if (!partition) {
-          partition = new MemoryPartition(point.vector.length);
-          partitions.set(key, partition);
-        }
-        partition.set(entry, unit(point.vector));
-      }
-    },
-
-    async search(vector: Float32Array, query: VectorSearch): Promise<VectorMatch[]> {
-      const partition = partitions.get(partitionKey(query.orgId, query.scope));
-      if (!partition || query.limit <= 0 || partition.dimensions !== vector.length) return [];
-      const at = now();
-      const subject = query.subject;
-      const best = partition.search(unit(vector), query.limit, query.minScore, (entry) => {
-        if (entry.payload.expiresAt <= at) {
-          entries.delete(entry.id);
-          return false;
-        }
-        return subject === undefined || entry.payload.subject === subject;
-      });
-      return best.map(({ entry, score }) => {
-        entries.get(entry.id); // a hit is a use: it moves to the back of the eviction queue
-        return { id: entry.id, score, payload: structuredClone(entry.payload) };
-      });
-    },
-
+    upsert: async (points) => upsertPoints(state, points),
+    search: async (vector, query) => searchPoints(state, vector, query),
     async deletePoints(orgId, target): Promise<void> {
       if ('ids' in target) {
         for (const id of target.ids) if (entries.peek(id)?.payload.orgId === orgId) entries.delete(id);
@@ -91,31 +123,9 @@ export function createMemoryVectorStore(settings: MemoryVectorStoreSettings = {}
       }
       for (const [id, entry] of [...entries.entries()]) if (entry.payload.orgId === orgId && entry.payload.subject === target.subject) entries.delete(id);
     },
-
-    async deleteByOrg(orgId?: string): Promise<void> {
-      if (orgId === undefined) {
-        entries.clear();
-        return;
-      }
-      for (const [key, partition] of [...partitions]) {
-        if (key.startsWith(`${orgId}\u0000`)) for (const id of partition.ids()) entries.delete(id);
-      }
-    },
-
-    async count(orgId?: string): Promise<number> {
-      const at = now();
-      let n = 0;
-      for (const entry of [...entries.values()]) {
-        if (entry.payload.expiresAt <= at) entries.delete(entry.id);
-        else if (orgId === undefined || entry.payload.orgId === orgId) n++;
-      }
-      return n;
-    },
-
-    async ping(): Promise<boolean> {
-      return !closed;
-    },
-
+    deleteByOrg: async (orgId) => deleteByOrgId(state, orgId),
+    count: async (orgId) => countLive(state, orgId),
+    ping: async () => !closed,
     async close(): Promise<void> {
       closed = true;
       entries.clear();

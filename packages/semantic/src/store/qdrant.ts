@@ -32,6 +32,140 @@ type Filter = { must: ({ key: string; match: { value: string } } | { key: string
 
 const byOrg = (orgId: string) => ({ key: 'orgId', match: { value: orgId } });
 
+/** Creates `collection` (cosine, `dimensions`) with its payload indexes, or checks an existing one's vector size. */
+async function createCollection(qdrant: QdrantClient, collection: string, dimensions: number): Promise<void> {
+  const { exists } = await qdrant.collectionExists(collection);
+  if (!exists) {
+    try {
+      await qdrant.createCollection(collection, { vectors: { size: dimensions, distance: 'Cosine' } });
+    } catch (error) {
+      // Another instance may have created it first (409); anything else is a real failure.
+      if (!(await qdrant.collectionExists(collection)).exists) throw error;
+    }
+  } else {
+    const info = await qdrant.getCollection(collection);
+    const vectors = info.config.params.vectors;
+    const size = vectors && 'size' in vectors ? vectors.size : undefined;
+    if (size !== dimensions) throw new Error(`Qdrant collection ${collection} holds vectors of size ${String(size)}, the embedder makes ${dimensions}; use another collection`);
+  }
+  // Idempotent: creating an index that exists is a no-op.
+  await qdrant.createPayloadIndex(collection, { field_name: 'orgId', field_schema: { type: 'keyword', is_tenant: true }, wait: true });
+  await qdrant.createPayloadIndex(collection, { field_name: 'scope', field_schema: 'keyword', wait: true });
+  await qdrant.createPayloadIndex(collection, { field_name: 'subject', field_schema: 'keyword', wait: true });
+  await qdrant.createPayloadIndex(collection, { field_name: 'expiresAt', field_schema: { type: 'integer', lookup: false, range: true }, wait: true });
+}
+
+/** The connection to one collection: the client made on first use, the collection made once, the expiry sweep. */
+class QdrantCollection {
+  readonly name: string;
+  readonly now: () => number;
+  private client: QdrantClient | undefined;
+  private ready: Promise<void> | undefined;
+  private sweep: ReturnType<typeof setInterval> | undefined;
+  private closed = false;
+
+  constructor(private readonly settings: QdrantVectorStoreSettings) {
+    this.client = settings.client;
+    this.now = settings.now ?? Date.now;
+    this.name = settings.collection ?? `svc_semantic_${(settings.embedderId ?? `d${settings.dimensions}`).replace(/[^A-Za-z0-9_-]/g, '_')}`;
+  }
+
+  connect(): QdrantClient {
+    if (!this.client) {
+      if (!this.settings.url) throw new Error('createQdrantVectorStore needs `url` (QDRANT_URL) or `client`');
+      // checkCompatibility would call the server from the constructor and log on failure.
+      this.client = new QdrantClient({ url: this.settings.url, apiKey: this.settings.apiKey, timeout: this.settings.timeoutMs ?? 2000, checkCompatibility: false });
+    }
+    return this.client;
+  }
+
+  /** Resolves once the collection exists; a failure is forgotten so the next call retries. */
+  ensureReady(): Promise<QdrantClient> {
+    if (this.closed) return Promise.reject(new Error('the Qdrant vector store is closed'));
+    const qdrant = this.connect();
+    if (!this.ready) {
+      this.ready = createCollection(qdrant, this.name, this.settings.dimensions).then(
+        () => this.startSweep(),
+        (error: unknown) => {
+          this.ready = undefined;
+          throw error;
+        },
+      );
+    }
+    return this.ready.then(() => qdrant);
+  }
+
+  /** The collection was dropped: the next call creates it again. */
+  forget(): void {
+    this.ready = undefined;
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.sweep) clearInterval(this.sweep);
+    this.sweep = undefined;
+  }
+
+  /** Points of `orgId` (all when undefined), `scope` and `subject` that have not expired. */
+  liveFilter(orgId?: string, scope?: string, subject?: string): Filter {
+    const must: Filter['must'] = [];
+    if (orgId !== undefined) must.push(byOrg(orgId));
+    if (scope !== undefined) must.push({ key: 'scope', match: { value: scope } });
+    if (subject !== undefined) must.push({ key: 'subject', match: { value: subject } });
+    must.push({ key: 'expiresAt', range: { gt: this.now() } });
+    return { must };
+  }
+
+  private startSweep(): void {
+    const every = this.settings.cleanupIntervalMs ?? 600_000;
+    if (this.sweep || every <= 0 || this.closed) return;
+    this.sweep = setInterval(() => {
+      this.removeExpired().catch((error: unknown) => this.settings.onError?.(error));
+    }, every);
+    this.sweep.unref();
+  }
+
+  private async removeExpired(): Promise<void> {
+    const qdrant = await this.ensureReady();
+    await qdrant.delete(this.name, { wait: false, filter: { must: [{ key: 'expiresAt', range: { lt: this.now() } }] } });
+  }
+}
+
+async function searchCollection(collection: QdrantCollection, vector: Float32Array, query: VectorSearch): Promise<VectorMatch[]> {
+  if (query.limit <= 0) return [];
+  const qdrant = await collection.ensureReady();
+  const { points } = await qdrant.query(collection.name, {
+    query: Array.from(vector),
+    filter: collection.liveFilter(query.orgId, query.scope, query.subject),
+    limit: query.limit,
+    score_threshold: query.minScore,
+    with_payload: true,
+  });
+  const matches: VectorMatch[] = [];
+  for (const p of points) {
+    // A payload this package did not write (or an older shape) is skipped, never served.
+    if (!isVectorPayload(p.payload) || p.payload.orgId !== query.orgId || p.payload.scope !== query.scope) continue;
+    if (query.subject !== undefined && p.payload.subject !== query.subject) continue;
+    matches.push({ id: String(p.id), score: p.score, payload: p.payload });
+  }
+  return matches;
+}
+
+async function deleteFromCollection(collection: QdrantCollection, orgId: string, target: { ids: readonly string[] } | { subject: string }): Promise<void> {
+  const qdrant = await collection.ensureReady();
+  if ('ids' in target) {
+    if (target.ids.length === 0) return;
+    // The organisation filter keeps an id of another organisation's point from deleting it.
+    await qdrant.delete(collection.name, { wait: true, filter: { must: [byOrg(orgId), { has_id: [...target.ids] }] } });
+    return;
+  }
+  await qdrant.delete(collection.name, { wait: true, filter: { must: [byOrg(orgId), { key: 'subject', match: { value: target.subject } }] } });
+}
+
 /**
  * The Qdrant vector store: one collection (created on first use with the embedder's
  * dimension and cosine distance, with payload indexes on `orgId` (tenant), `scope` and
@@ -40,156 +174,40 @@ const byOrg = (orgId: string) => ({ key: 'orgId', match: { value: orgId } });
  * connects until the first call.
  */
 export function createQdrantVectorStore(settings: QdrantVectorStoreSettings): VectorStore {
-  const { dimensions } = settings;
-  const timeoutMs = settings.timeoutMs ?? 2000;
-  const now = settings.now ?? Date.now;
-  const collection = settings.collection ?? `svc_semantic_${(settings.embedderId ?? `d${dimensions}`).replace(/[^A-Za-z0-9_-]/g, '_')}`;
-  let client: QdrantClient | undefined = settings.client;
-  let ready: Promise<void> | undefined;
-  let sweep: ReturnType<typeof setInterval> | undefined;
-  let closed = false;
-
-  const connect = (): QdrantClient => {
-    if (!client) {
-      if (!settings.url) throw new Error('createQdrantVectorStore needs `url` (QDRANT_URL) or `client`');
-      // checkCompatibility would call the server from the constructor and log on failure.
-      client = new QdrantClient({ url: settings.url, apiKey: settings.apiKey, timeout: timeoutMs, checkCompatibility: false });
-    }
-    return client;
-  };
-
-  async function createCollection(qdrant: QdrantClient): Promise<void> {
-    const { exists } = await qdrant.collectionExists(collection);
-    if (!exists) {
-      try {
-        await qdrant.createCollection(collection, { vectors: { size: dimensions, distance: 'Cosine' } });
-      } catch (error) {
-        // Another instance may have created it first (409); anything else is a real failure.
-        if (!(await qdrant.collectionExists(collection)).exists) throw error;
-      }
-    } else {
-      const info = await qdrant.getCollection(collection);
-      const vectors = info.config.params.vectors;
-      const size = vectors && 'size' in vectors ? vectors.size : undefined;
-      if (size !== dimensions) throw new Error(`Qdrant collection ${collection} holds vectors of size ${String(size)}, the embedder makes ${dimensions}; use another collection`);
-    }
-    // Idempotent: creating an index that exists is a no-op.
-    await qdrant.createPayloadIndex(collection, { field_name: 'orgId', field_schema: { type: 'keyword', is_tenant: true }, wait: true });
-    await qdrant.createPayloadIndex(collection, { field_name: 'scope', field_schema: 'keyword', wait: true });
-    await qdrant.createPayloadIndex(collection, { field_name: 'subject', field_schema: 'keyword', wait: true });
-    await qdrant.createPayloadIndex(collection, { field_name: 'expiresAt', field_schema: { type: 'integer', lookup: false, range: true }, wait: true });
-  }
-
-  function startSweep(): void {
-    const every = settings.cleanupIntervalMs ?? 600_000;
-    if (sweep || every <= 0 || closed) return;
-    sweep = setInterval(() => {
-      removeExpired().catch((error: unknown) => settings.onError?.(error));
-    }, every);
-    sweep.unref();
-  }
-
-  /** Resolves once the collection exists; a failure is forgotten so the next call retries. */
-  function ensureReady(): Promise<QdrantClient> {
-    if (closed) return Promise.reject(new Error('the Qdrant vector store is closed'));
-    const qdrant = connect();
-    if (!ready) {
-      ready = createCollection(qdrant).then(startSweep, (error: unknown) => {
-        ready = undefined;
-        throw error;
-      });
-    }
-    return ready.then(() => qdrant);
-  }
-
-  async function removeExpired(): Promise<void> {
-    const qdrant = await ensureReady();
-    await qdrant.delete(collection, { wait: false, filter: { must: [{ key: 'expiresAt', range: { lt: now() } }] } });
-  }
-
-  const liveFilter = (orgId?: string, scope?: string, subject?: string): Filter => {
-    const must: Filter['must'] = [];
-    if (orgId !== undefined) must.push(byOrg(orgId));
-    if (scope !== undefined) must.push({ key: 'scope', match: { value: scope } });
-    if (subject !== undefined) must.push({ key: 'subject', match: { value: subject } });
-    must.push({ key: 'expiresAt', range: { gt: now() } });
-    return { must };
-  };
-
+  const collection = new QdrantCollection(settings);
   return {
     kind: 'qdrant',
-
     async upsert(points: readonly VectorPoint[]): Promise<void> {
       if (points.length === 0) return;
-      const qdrant = await ensureReady();
-      await qdrant.upsert(collection, {
-        wait: true,
-        points: points.map((p) => ({ id: p.id, vector: Array.from(p.vector), payload: { ...p.payload } })),
-      });
+      const qdrant = await collection.ensureReady();
+      await qdrant.upsert(collection.name, { wait: true, points: points.map((p) => ({ id: p.id, vector: Array.from(p.vector), payload: { ...p.payload } })) });
     },
-
-    async search(vector: Float32Array, query: VectorSearch): Promise<VectorMatch[]> {
-      if (query.limit <= 0) return [];
-      const qdrant = await ensureReady();
-      const { points } = await qdrant.query(collection, {
-        query: Array.from(vector),
-        filter: liveFilter(query.orgId, query.scope, query.subject),
-        limit: query.limit,
-        score_threshold: query.minScore,
-        with_payload: true,
-      });
-      const matches: VectorMatch[] = [];
-      for (const p of points) {
-        // A payload this package did not write (or an older shape) is skipped, never served.
-        if (!isVectorPayload(p.payload) || p.payload.orgId !== query.orgId || p.payload.scope !== query.scope) continue;
-        if (query.subject !== undefined && p.payload.subject !== query.subject) continue;
-        matches.push({ id: String(p.id), score: p.score, payload: p.payload });
-      }
-      return matches;
-    },
-
-    async deletePoints(orgId, target): Promise<void> {
-      const qdrant = await ensureReady();
-      if ('ids' in target) {
-        if (target.ids.length === 0) return;
-        // The organisation filter keeps an id of another organisation's point from deleting it.
-        await qdrant.delete(collection, { wait: true, filter: { must: [byOrg(orgId), { has_id: [...target.ids] }] } });
-        return;
-      }
-      await qdrant.delete(collection, { wait: true, filter: { must: [byOrg(orgId), { key: 'subject', match: { value: target.subject } }] } });
-    },
-
+    search: (vector, query) => searchCollection(collection, vector, query),
+    deletePoints: (orgId, target) => deleteFromCollection(collection, orgId, target),
     async deleteByOrg(orgId?: string): Promise<void> {
-      const qdrant = await ensureReady();
+      const qdrant = await collection.ensureReady();
       if (orgId === undefined) {
         // Dropping the collection is the fast way to purge everything; the next call recreates it.
-        await qdrant.deleteCollection(collection);
-        ready = undefined;
+        await qdrant.deleteCollection(collection.name);
+        collection.forget();
         return;
       }
-      await qdrant.delete(collection, { wait: true, filter: { must: [byOrg(orgId)] } });
+      await qdrant.delete(collection.name, { wait: true, filter: { must: [byOrg(orgId)] } });
     },
-
     async count(orgId?: string): Promise<number> {
-      const qdrant = await ensureReady();
-      const { count } = await qdrant.count(collection, { filter: liveFilter(orgId), exact: true });
+      const qdrant = await collection.ensureReady();
+      const { count } = await qdrant.count(collection.name, { filter: collection.liveFilter(orgId), exact: true });
       return count;
     },
-
     async ping(): Promise<boolean> {
-      if (closed) return false;
+      if (collection.isClosed) return false;
       try {
-        await connect().versionInfo();
+        await collection.connect().versionInfo();
         return true;
       } catch {
         return false;
       }
     },
-
-    async close(): Promise<void> {
-      closed = true;
-      if (sweep) clearInterval(sweep);
-      sweep = undefined;
-    },
+    close: async () => collection.close(),
   };
 }

@@ -1,6 +1,6 @@
 /**
  * A boosted ensemble of depth-limited decision trees over pair features (logistic loss), as
- * `pnpm --filter @svc/semantic eval --train` writes it. Each tree is complete: internal node
+ * `pnpm --filter @svc/evals semantic:hashed --train` writes it. Each tree is complete: internal node
  * `k` (heap order) sends a row right when `x[feature[k]] > threshold[k]`; the leaves follow.
  */
 export interface VerifierModel {

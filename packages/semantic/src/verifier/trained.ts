@@ -1,7 +1,7 @@
 import hashedNgramV1 from './hashed-ngram-v1-512.json' with { type: 'json' };
 import { createVerifier, type TrainedVerifier, type Verifier } from './verifier.js';
 
-/** Verifiers trained by `pnpm --filter @svc/semantic eval --train`, by the embedder they were trained with. */
+/** Verifiers trained by `pnpm --filter @svc/evals semantic:hashed --train`, by the embedder they were trained with. */
 const trained: Readonly<Record<string, TrainedVerifier>> = {
   [hashedNgramV1.embedder]: hashedNgramV1,
 };

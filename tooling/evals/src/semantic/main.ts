@@ -10,7 +10,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { semanticKeyOf, similarityCalibration } from '@svc/semantic';
-import { findDataDir, loadParaphrases, loadQqp, splitByQuestion } from '@svc/semantic/eval';
+import { findDataDir, loadParaphrases, loadQqp } from './dataset.js';
+import { splitByQuestion } from './split.js';
 import { chatRequest } from '@svc/semantic/test';
 import { loadNearMisses } from './near-misses.js';
 import { costTable, gptCacheTable, nearMissLine, qqpTables } from './report.js';

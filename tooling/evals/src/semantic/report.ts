@@ -1,5 +1,8 @@
 import { createMemoryVectorStore, createSemanticCache, type Embedder, keyTerms, mayShareAnswer, type SimilarityCalibration } from '@svc/semantic';
-import { at, type Decider, measureLookupCost, type ParaphrasePair, proportionInterval, type QqpPair, runGptCacheProtocol, type Scored } from '@svc/semantic/eval';
+import type { ParaphrasePair, QqpPair } from './dataset.js';
+import { type Decider, runGptCacheProtocol } from './gptcache-protocol.js';
+import { measureLookupCost } from './lookup-cost.js';
+import { at, proportionInterval, type Scored } from './metrics.js';
 import { cachedAnswer, chatRequest } from '@svc/semantic/test';
 import type { NearMiss } from './near-misses.js';
 

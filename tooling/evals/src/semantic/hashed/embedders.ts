@@ -1,6 +1,6 @@
-import { createHashedEmbedder } from '../embedder/hashed-embedder.js';
-import type { Embedder } from '../embedder/interface.js';
-import { createProviderEmbedder } from '../embedder/provider-embedder.js';
+import { createHashedEmbedder } from '@svc/semantic';
+import type { Embedder } from '@svc/semantic';
+import { createProviderEmbedder } from '@svc/semantic';
 import { createUseLiteEmbedder } from './use-lite-embedder.js';
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -1,7 +1,7 @@
-import type { Embedder } from '../embedder/interface.js';
-import { createSemanticCache, type SemanticCacheSettings } from '../semantic-cache.js';
-import { createMemoryVectorStore } from '../store/memory.js';
-import { cachedAnswer, chatRequest } from '../test/fixtures.js';
+import type { Embedder } from '@svc/semantic';
+import { createSemanticCache, type SemanticCacheSettings } from '@svc/semantic';
+import { createMemoryVectorStore } from '@svc/semantic';
+import { cachedAnswer, chatRequest } from '@svc/semantic/test';
 
 export interface LookupCost {
   entries: number;

@@ -1,4 +1,4 @@
-import { stem, wordTokens } from '../embedder/tokens.js';
+import { stem, wordTokens } from '@svc/semantic/training';
 import type { QqpPair } from './dataset.js';
 import { proportionInterval } from './metrics.js';
 

@@ -1,11 +1,7 @@
-import { stem, wordTokens } from '../embedder/tokens.js';
-import { sameKeyTerms } from '../entity-guard.js';
-import { packModel, scoreModel } from '../verifier/model.js';
-import { featureNames, pairFeatures, profile } from '../verifier/pair-features.js';
-import type { TrainedVerifier } from '../verifier/verifier.js';
-import { WordWeights } from '../verifier/word-weights.js';
+import { sameKeyTerms } from '@svc/semantic';
+import { featureNames, packModel, pairFeatures, profile, scoreModel, stem, type TrainedVerifier, WordWeights, wordTokens } from '@svc/semantic/training';
 import { trainBoostedTrees } from './boosting.js';
-import type { QqpPair } from './dataset.js';
+import type { QqpPair } from '../dataset.js';
 
 /** The recipe: fixed, so `eval --train` on the same data writes the same model. */
 export const recipe = {
@@ -47,7 +43,7 @@ export function trainVerifier(train: readonly QqpPair[], embedderId: string, cos
     recipe.boosting,
   );
   const about =
-    `Gradient-boosted trees (logistic loss) over ${featureNames.length} pair features, trained by \`pnpm --filter @svc/semantic eval --train\` ` +
+    `Gradient-boosted trees (logistic loss) over ${featureNames.length} pair features, trained by \`pnpm --filter @svc/evals semantic:hashed --train\` ` +
     `on the training side of QQP split by question (${train.length} pairs, ${questions.length} questions): ${JSON.stringify(recipe)}. ` +
     'The threshold is the operating point chosen on the held-out side (docs/caching.md, "Semantic cache").';
   return { verifier: { about, embedder: embedderId, features: [...featureNames], depth: recipe.boosting.depth, ...model, wordWeights: weights.toBase64() }, rows };

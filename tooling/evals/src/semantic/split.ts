@@ -1,5 +1,5 @@
-import { fnv } from '../embedder/hash.js';
-import { wordTokens } from '../embedder/tokens.js';
+import { fnv } from '@svc/semantic/training';
+import { wordTokens } from '@svc/semantic/training';
 import type { QqpPair } from './dataset.js';
 
 /** A question as the split sees it: its words, so spelling variants of one question stay together. */

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { Embedder } from '../embedder/interface.js';
+import type { Embedder } from '@svc/semantic';
 
 interface SentenceEncoder {
   embed(texts: string[]): Promise<number[][]>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { wordTokens } from '../embedder/tokens.js';
+import { wordTokens } from '@svc/semantic/training';
 import { splitByQuestion } from './split.js';
 
 describe('splitByQuestion', () => {

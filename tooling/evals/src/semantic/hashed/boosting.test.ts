@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { packModel, scoreModel } from '../verifier/model.js';
+import { packModel, scoreModel } from '@svc/semantic/training';
 import { trainBoostedTrees } from './boosting.js';
 
 describe('trainBoostedTrees', () => {
