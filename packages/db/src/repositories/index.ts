@@ -12,6 +12,7 @@ import { createOutputConfigRepository } from './output-configs.js';
 import { createProviderKeyRepository } from './provider-keys.js';
 import { createSettingsRepository } from './settings.js';
 import { createSloRepository } from './slos.js';
+import { createResponseRepository } from './stored-responses.js';
 import { createToolGovernanceRepository } from './tool-governance.js';
 import { createTrafficRepository } from './traffic.js';
 import { createUsageRepository } from './usage.js';
@@ -34,6 +35,7 @@ export function createRepositories(db: Drizzle) {
     alerts: createAlertRepository(db),
     outputConfigs: createOutputConfigRepository(db),
     onboarding: createOnboardingRepository(db),
+    responses: createResponseRepository(db),
   };
 }
 
@@ -62,6 +64,7 @@ export type { OrgRepository } from './orgs.js';
 export type { OutputConfigRecord, OutputConfigRepository } from './output-configs.js';
 export type { NewProviderKey, ProviderKeyRecord, ProviderKeyRepository } from './provider-keys.js';
 export type { SettingsRepository } from './settings.js';
+export type { ResponseRepository, StoredResponseRecord } from './stored-responses.js';
 export type { NewSlo, SloRecord, SloRepository, SloWindowStats } from './slos.js';
 export type {
   NewRegisteredTool,
