@@ -12,7 +12,7 @@ export interface StoredResponseRecord {
   /** The response's status: `completed` or `incomplete`. */
   status: string;
   /** The `response` object as it was answered. */
-  response: Record<string, unknown>;
+  response: object;
   /** The input items it answered, in wire shape. */
   inputItems: Record<string, unknown>[];
   /** The conversation up to and including the answer (no `instructions`), for `previous_response_id`. */

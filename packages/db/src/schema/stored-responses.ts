@@ -20,7 +20,7 @@ export const storedResponses = pgTable(
       .references(() => organizations.id, { onDelete: 'cascade' }),
     model: text('model').notNull(),
     status: text('status').notNull(),
-    response: jsonb('response').$type<Record<string, unknown>>().notNull(),
+    response: jsonb('response').$type<object>().notNull(),
     inputItems: jsonb('input_items').$type<Record<string, unknown>[]>().notNull().default([]),
     messages: jsonb('messages').$type<ChatMessage[]>().notNull().default([]),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
