@@ -1,5 +1,5 @@
 import type { Authenticator } from '@svc/auth';
-import type { OrgRepository } from '@svc/db';
+import type { OrgRepository, ResponseRepository } from '@svc/db';
 import type { MemoryStore } from '@svc/memory';
 import type { EmbedDeps, Gateway, ImageStore, VoiceSettings } from '@svc/pipeline';
 import type { Readiness } from '@svc/runtime';
@@ -16,6 +16,8 @@ export interface InferenceDeps extends Pick<EmbedDeps, 'catalog' | 'providers' |
   db: { orgs: Pick<OrgRepository, 'update'> };
   /** Each organisation's memory: search, list and forget (`/v1/memory*`). */
   memory: Pick<MemoryStore, 'recall' | 'get' | 'list' | 'forget' | 'forgetSubject'>;
+  /** The Responses API's kept answers (`store`, `previous_response_id`) and how many days they live. */
+  responses: { store: Pick<ResponseRepository, 'save' | 'get' | 'delete'>; ttlDays: number };
   /** The voice endpoints' platform fee and sessions (`/v1/voice/*`). */
   voice: VoiceSettings;
   metrics: Metrics;

@@ -163,6 +163,14 @@ describe("inference /openapi.json against OpenAI's own description", () => {
     expect(document.paths['/v1/models/{model}']?.get?.operationId).toBe(openai.paths['/models/{model}']?.get?.operationId);
   });
 
+  it('retrieves, deletes and lists the input items of kept responses under the same operations and parameter name', () => {
+    for (const [path, method] of [['/responses/{response_id}', 'get'], ['/responses/{response_id}', 'delete'], ['/responses/{response_id}/input_items', 'get']] as const) {
+      const ours = document.paths[`/v1${path}`]?.[method];
+      expect(ours?.operationId).toBe(openai.paths[path]?.[method]?.operationId);
+      expect(ours?.parameters?.map((parameter) => (parameter as { name: string }).name)).toContain('response_id');
+    }
+  });
+
   it('keeps the ranges OpenAI states where the spec does not narrow them (n: 1..8 here, 1..128 there)', () => {
     /** A field of an OpenAI schema, found through its parts, without its `null` alternative. */
     const theirs = (node: JsonSchema, field: string): JsonSchema | undefined => {

@@ -11,6 +11,7 @@ import type { OutputConfigRepository } from './repositories/output-configs.js';
 import type { ProviderKeyRepository } from './repositories/provider-keys.js';
 import type { SettingsRepository } from './repositories/settings.js';
 import type { SloRepository } from './repositories/slos.js';
+import type { ResponseRepository } from './repositories/stored-responses.js';
 import type { ToolGovernanceRepository } from './repositories/tool-governance.js';
 import type { RequestLogRepository } from './repositories/request-log.js';
 import type { TrafficRepository } from './repositories/traffic.js';
@@ -51,6 +52,8 @@ export interface Database {
   readonly outputConfigs: OutputConfigRepository;
   /** Each organisation's onboarding completions and the queries that derive them. */
   readonly onboarding: OnboardingRepository;
+  /** Each organisation's kept Responses-API answers (`store`), until they expire. */
+  readonly responses: ResponseRepository;
   /** Applies pending migrations (createDb already did); a no-op when up to date. */
   migrate(): Promise<void>;
   /** True when `SELECT 1` answers within `timeoutMs` (default 2000). Never rejects. */

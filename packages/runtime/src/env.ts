@@ -182,6 +182,8 @@ const baseSchema = v.object({
   SVC_SENTENCE_ENCODER: v.optional(v.picklist(['minilm', 'hashed'], 'SVC_SENTENCE_ENCODER must be minilm or hashed'), 'minilm'),
   // Days a stated fact is kept after it was last stated (retention of memory).
   SVC_MEMORY_TTL_DAYS: positiveInt('SVC_MEMORY_TTL_DAYS', 90),
+  // Days a kept Responses-API answer (`store`) can be retrieved and continued.
+  SVC_RESPONSES_TTL_DAYS: v.pipe(positiveInt('SVC_RESPONSES_TTL_DAYS', 30), v.minValue(1, 'SVC_RESPONSES_TTL_DAYS must be at least 1')),
   // The dashboard: its public origin (WebAuthn RP id and allowed origin; default http://localhost:CONTROL_PORT),
   // the lifetime of a passkey session, and how long an enrollment link works.
   SVC_DASHBOARD_ORIGIN: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('SVC_DASHBOARD_ORIGIN must not be empty'))),

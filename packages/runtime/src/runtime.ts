@@ -36,6 +36,7 @@ import { openDatabase } from './open-database.js';
 import { tracingSettings } from './tracing-settings.js';
 import { ConfigError, type Env } from './env.js';
 import { type MemoryService, createMemoryService } from './memory.js';
+import { type KeptResponses, keepResponses } from './responses.js';
 import { startSentenceEncoder } from './sentence-encoder.js';
 import { type DependencyStatus, type Readiness, probe, summarise } from './readiness.js';
 import { type ReportSettings, reportSettings } from './report-settings.js';
@@ -63,6 +64,8 @@ export interface Runtime {
   cache: CacheService;
   /** Each organisation's memory (intelligence mode `full`, `POST /v1/memory/search`). */
   memory: MemoryService['store'];
+  /** The Responses API's kept answers (`store`, `previous_response_id`), swept when they expire. */
+  responses: KeptResponses;
   /** The learn stage: usage ledger and decision log writes, batched off the response path. */
   learn: LearnSink;
   /** Generated images behind their URLs, in the kv for an hour (Redis when configured: any instance serves them). */
@@ -226,6 +229,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
   await cache.start();
   const memory: MemoryService = createMemoryService(env, db, kv, logger, encoder.embedder);
   await memory.start();
+  const responses = keepResponses(env, db, logger);
   // Limits: atomic across instances in the kv; a missing month is seeded from the usage ledger.
   const limiter = new Limiter({
     kv,
@@ -284,6 +288,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     limiter,
     cache,
     memory: memory.store,
+    responses,
     learn,
     images: new ImageStore({ kv, ...(options.imageUrlTtlMs === undefined ? {} : { ttlMs: options.imageUrlTtlMs }) }),
     voice: {
@@ -319,6 +324,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     },
     close() {
       closed ??= (async () => {
+        responses.stop();
         await Promise.all([learn.close(), feedback.close(), cache.close(), memory.close(), alerts.stop()]);
         await encoder.close();
         await Promise.all([authenticator.stop(), governance.stop(), byok.stop(), switches.stop()]);

@@ -22,7 +22,7 @@ describe('POST /v1/responses', () => {
     const response = await post({ model: 'svc/auto', input: 'hi', instructions: 'Be brief.' });
     expect(response.status).toBe(200);
     const body = (await response.json()) as Record<string, unknown>;
-    expect(body).toMatchObject({ object: 'response', status: 'completed', instructions: 'Be brief.', store: false, svc_metadata: { provider: 'mock' } });
+    expect(body).toMatchObject({ object: 'response', status: 'completed', instructions: 'Be brief.', store: true, previous_response_id: null, svc_metadata: { provider: 'mock' } });
     expect(body.id).toMatch(/^resp_/);
     expect(body.output).toEqual([expect.objectContaining({ type: 'message', content: [expect.objectContaining({ type: 'output_text' })] })]);
     expect(response.headers.get('x-svc-provider')).toBeTruthy();
@@ -37,8 +37,8 @@ describe('POST /v1/responses', () => {
     expect(names.filter((name) => name === 'response.output_text.delta').length).toBeGreaterThan(1);
   });
 
-  it('refuses previous_response_id and bad fields with a 400 naming the field', async () => {
-    for (const [patch, param] of [[{ previous_response_id: 'resp_x' }, 'previous_response_id'], [{ max_output_tokens: 0 }, 'max_output_tokens']] as const) {
+  it('refuses bad fields with a 400 naming the field', async () => {
+    for (const [patch, param] of [[{ previous_response_id: '' }, 'previous_response_id'], [{ max_output_tokens: 0 }, 'max_output_tokens']] as const) {
       const response = await post({ model: 'svc/auto', input: 'hi', ...patch });
       expect(response.status).toBe(400);
       expect(response.headers.get('x-error-id')).toMatch(/^err_/);

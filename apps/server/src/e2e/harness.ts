@@ -16,3 +16,16 @@ export async function startGateway(
   const port = (name: string) => started.servers.find((s) => s.name === name)!.port;
   return { ...started, inferenceUrl: `http://127.0.0.1:${port('inference')}`, controlUrl: `http://127.0.0.1:${port('control-plane')}` };
 }
+
+/** The OpenAI, Anthropic and Gemini adapters pointed at a mock upstream, with no answer cache (identical requests reach it). */
+export function upstreamProviders(upstreamUrl: string): Record<string, string> {
+  return {
+    SVC_CACHE_TTL_SECS: '0',
+    OPENAI_API_KEY: 'sk-upstream-openai',
+    OPENAI_BASE_URL: `${upstreamUrl}/v1`,
+    ANTHROPIC_API_KEY: 'sk-upstream-anthropic',
+    ANTHROPIC_BASE_URL: upstreamUrl,
+    GEMINI_API_KEY: 'upstream-gemini',
+    GEMINI_BASE_URL: upstreamUrl,
+  };
+}

@@ -1,7 +1,7 @@
 import { type MockUpstream, startMockUpstream } from '@svc/mock-upstream';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { masterKey, startGateway } from './harness.js';
+import { masterKey, startGateway, upstreamProviders } from './harness.js';
 
 type Gateway = Awaited<ReturnType<typeof startGateway>>;
 
@@ -116,9 +116,43 @@ describe.each(backends)('openai SDK client.responses against the gateway ($name)
     expect(answer.output_parsed).toHaveProperty('name');
   });
 
+  it('keeps a response: retrieve, continue with previous_response_id (earlier turns, not the earlier instructions), delete', async () => {
+    // Proxy mode: no memory stage adds to what the provider receives.
+    const proxy = { headers: { 'x-intelligence-mode': 'proxy' } };
+    const first = await client.responses.create({ model, input: 'My name is Ada.', instructions: 'Answer in one line.', store: true }, proxy);
+    expect(first).toMatchObject({ store: true });
+    const retrieved = await client.responses.retrieve(first.id);
+    expect(retrieved).toMatchObject({ id: first.id, object: 'response', status: 'completed', instructions: 'Answer in one line.', output: first.output, usage: first.usage });
+    expect(retrieved.output_text).toBe(first.output_text);
+
+    const second = await client.responses.create({ model, input: 'What is my name?', previous_response_id: first.id }, proxy);
+    expect(second).toMatchObject({ status: 'completed', previous_response_id: first.id, instructions: null });
+    if (backend.provider === 'anthropic') {
+      const sent = upstream.stats().lastRequest!.body as { system?: unknown; messages: { role: string; content: unknown }[] };
+      expect(sent.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'user']);
+      expect(JSON.stringify(sent.messages)).toContain('My name is Ada.');
+      expect(JSON.stringify(sent.messages)).toContain(JSON.stringify(first.output_text).slice(1, -1));
+      expect(sent.system).toBeUndefined();
+    } else {
+      const alone = await client.responses.create({ model, input: 'What is my name?', store: false }, proxy);
+      expect(second.usage!.input_tokens).toBeGreaterThan(alone.usage!.input_tokens);
+    }
+
+    const streamed = await client.responses.stream({ model, input: 'And a story?', previous_response_id: second.id }, proxy).finalResponse();
+    expect((await client.responses.retrieve(streamed.id)).output_text).toBe(streamed.output_text);
+
+    const deleted = await client.responses.delete(first.id).asResponse();
+    expect(await deleted.json()).toEqual({ id: first.id, object: 'response', deleted: true });
+    await expect(client.responses.retrieve(first.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
+    await expect(client.responses.delete(first.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
+    await expect(client.responses.create({ model, input: 'x', previous_response_id: first.id })).rejects.toMatchObject({ status: 404, param: 'previous_response_id' });
+    // What was kept of the second response does not depend on the first one still existing.
+    expect((await client.responses.retrieve(second.id)).previous_response_id).toBe(first.id);
+  });
+
   it('maps errors to the SDK classes naming the field', async () => {
     await expect(client.responses.create({ model, input: 'x', temperature: 2.5 })).rejects.toMatchObject({ status: 400, param: 'temperature', type: 'invalid_request_error' });
-    await expect(client.responses.create({ model, input: 'x', previous_response_id: 'resp_123' })).rejects.toBeInstanceOf(OpenAI.BadRequestError);
+    await expect(client.responses.create({ model, input: 'x', previous_response_id: 'resp_123' })).rejects.toMatchObject({ status: 404, param: 'previous_response_id' });
     const bad = new OpenAI({ baseURL: `${gateway.inferenceUrl}/v1`, apiKey: 'sk-svc-wrong', maxRetries: 0 });
     await expect(bad.responses.create({ model, input: 'x' })).rejects.toMatchObject({ status: 401, code: 'invalid_api_key' });
   });
@@ -137,6 +171,45 @@ describe.each(backends)('openai SDK client.responses against the gateway ($name)
       expect(types).not.toContain('response.completed');
     } finally {
       upstream.configure({ fault: undefined });
+    }
+  });
+});
+
+/** previous_response_id is a chat-messages concern: a conversation kept from one provider continues on another. */
+describe('openai SDK previous_response_id across OpenAI-, Gemini- and Anthropic-backed models', () => {
+  let upstream: MockUpstream;
+  let gateway: Gateway;
+  let client: OpenAI;
+  const proxy = { headers: { 'x-intelligence-mode': 'proxy' } };
+
+  beforeAll(async () => {
+    upstream = await startMockUpstream({ tokens: 12 });
+    gateway = await startGateway(upstreamProviders(upstream.url));
+    client = new OpenAI({ baseURL: `${gateway.inferenceUrl}/v1`, apiKey: masterKey, maxRetries: 0 });
+  });
+  afterAll(async () => {
+    await gateway?.stop();
+    await upstream?.close();
+  });
+
+  const modelOf = (provider: string) => gateway.runtime.catalog.list({ provider, kind: 'chat' })[0]!.id;
+
+  it('carries each turn to the next provider, never the earlier instructions', async () => {
+    let previous: OpenAI.Responses.Response | undefined;
+    const said: string[] = [];
+    for (const [turn, provider] of ['openai', 'gemini', 'anthropic', 'openai'].entries()) {
+      const input = `Turn ${turn}: remember the word kumquat${turn}.`;
+      const instructions = `Secret instructions number ${turn}.`;
+      const answer = await client.responses.create({ model: modelOf(provider), input, instructions, ...(previous ? { previous_response_id: previous.id } : {}) }, proxy);
+      expect((answer as WithSvc).svc_metadata).toMatchObject({ provider });
+      expect(answer.output_text.length).toBeGreaterThan(0);
+      const sent = JSON.stringify(upstream.stats().lastRequest!.body);
+      for (const earlier of said) expect(sent).toContain(earlier);
+      expect(sent).toContain(input);
+      expect(sent).toContain(instructions);
+      for (let before = 0; before < turn; before++) expect(sent).not.toContain(`Secret instructions number ${before}.`);
+      said.push(input, JSON.stringify(answer.output_text).slice(1, -1));
+      previous = answer;
     }
   });
 });

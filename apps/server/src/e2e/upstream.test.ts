@@ -1,7 +1,7 @@
 import { type MockUpstream, startMockUpstream } from '@svc/mock-upstream';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { masterKey, startGateway } from './harness.js';
+import { masterKey, startGateway, upstreamProviders } from './harness.js';
 
 type Gateway = Awaited<ReturnType<typeof startGateway>>;
 
@@ -18,14 +18,7 @@ describe('gateway -> real adapters -> mock upstream', () => {
   beforeAll(async () => {
     upstream = await startMockUpstream({ tokens: 12 });
     gateway = await startGateway({
-      // Identical requests must reach the upstream: no answer cache here.
-      SVC_CACHE_TTL_SECS: '0',
-      OPENAI_API_KEY: 'sk-upstream-openai',
-      OPENAI_BASE_URL: `${upstream.url}/v1`,
-      ANTHROPIC_API_KEY: 'sk-upstream-anthropic',
-      ANTHROPIC_BASE_URL: upstream.url,
-      GEMINI_API_KEY: 'upstream-gemini',
-      GEMINI_BASE_URL: upstream.url,
+      ...upstreamProviders(upstream.url),
       GROQ_API_KEY: 'gsk-1',
       GROQ_BASE_URL: `${upstream.url}/v1`,
       TOGETHER_API_KEY: 'tg-1',

@@ -13,6 +13,7 @@ import { createProviderKeyRepository } from './provider-keys.js';
 import { createRequestLogRepository } from './request-log.js';
 import { createSettingsRepository } from './settings.js';
 import { createSloRepository } from './slos.js';
+import { createResponseRepository } from './stored-responses.js';
 import { createToolGovernanceRepository } from './tool-governance.js';
 import { createTrafficRepository } from './traffic.js';
 import { createUsageRepository } from './usage.js';
@@ -36,6 +37,7 @@ export function createRepositories(db: Drizzle) {
     alerts: createAlertRepository(db),
     outputConfigs: createOutputConfigRepository(db),
     onboarding: createOnboardingRepository(db),
+    responses: createResponseRepository(db),
   };
 }
 
@@ -64,6 +66,7 @@ export type { OrgRepository } from './orgs.js';
 export type { OutputConfigRecord, OutputConfigRepository } from './output-configs.js';
 export type { NewProviderKey, ProviderKeyRecord, ProviderKeyRepository } from './provider-keys.js';
 export type { SettingsRepository } from './settings.js';
+export type { ResponseRepository, StoredResponseRecord } from './stored-responses.js';
 export type { NewSlo, SloRecord, SloRepository, SloWindowStats } from './slos.js';
 export type {
   NewRegisteredTool,

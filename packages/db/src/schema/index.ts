@@ -10,3 +10,4 @@ export { slos } from './slos.js';
 export { alerts } from './alerts.js';
 export { orgOutputConfigs } from './org-output-configs.js';
 export { onboardingSteps } from './onboarding-steps.js';
+export { storedResponses } from './stored-responses.js';

@@ -13,6 +13,7 @@ import { providerKeyConformance } from './conformance/provider-keys.js';
 import { requestLogConformance } from './conformance/request-log.js';
 import { settingsConformance } from './conformance/settings.js';
 import { sloConformance } from './conformance/slos.js';
+import { storedResponseConformance } from './conformance/stored-responses.js';
 import { toolGovernanceConformance } from './conformance/tool-governance.js';
 import { trafficConformance } from './conformance/traffic.js';
 import { usageConformance } from './conformance/usage.js';
@@ -66,5 +67,6 @@ export function runDbConformance(name: string, create: () => Promise<Database>):
     describe('alerts', () => alertConformance(getDb));
     describe('output configs', () => outputConfigConformance(getDb));
     describe('onboarding', () => onboardingConformance(getDb));
+    describe('stored responses', () => storedResponseConformance(getDb));
   });
 }

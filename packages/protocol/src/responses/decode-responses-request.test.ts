@@ -32,7 +32,7 @@ describe('decodeResponsesRequest', () => {
       metadata: { run: '7' },
       user: 'u-1',
     });
-    expect(echo).toEqual({ instructions: 'Be brief.', store: false });
+    expect(echo).toEqual({ instructions: 'Be brief.', store: true, previous_response_id: null });
   });
 
   it('turns function_call items into assistant tool calls and outputs into tool turns', () => {
@@ -109,7 +109,7 @@ describe('decodeResponsesRequest', () => {
     [{ metadata: Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`k${i}`, 'v'])) }, 'metadata', 'at most 16'],
     [{ metadata: { k: 'v'.repeat(513) } }, 'metadata.k', 'values up to 512'],
     [{ store: 'yes' }, 'store', 'boolean'],
-    [{ previous_response_id: 'resp_1' }, 'previous_response_id', 'is not supported'],
+    [{ previous_response_id: '' }, 'previous_response_id', 'must be a non-empty string'],
     [{ routing_hints: { max_tier: 4 } }, 'routing_hints.max_tier', 'must be one of 1, 2, 3'],
     [{ svc: { max_chain_steps: 0 } }, 'svc.max_chain_steps', 'between 1 and 65535'],
   ])('rejects %j with a 400 naming %s', (patch, param, message) => {

@@ -3,6 +3,7 @@ import type * as v from 'valibot';
 import type { chatRequestSchema } from '../openai/chat-request-schema.js';
 import { decodeChatRequest } from '../openai/decode-chat-request.js';
 import { parseRequestBody } from '../shared/parse-request-body.js';
+import { inputItemsOf } from './input-items.js';
 import {
   type ResponsesInputItem,
   type ResponsesInputPart,
@@ -17,13 +18,18 @@ type ChatWirePart = Exclude<Extract<ChatWireMessage, { role: 'user' }>['content'
 /** What the Response object echoes back of its request (wire names). */
 export interface ResponseEcho {
   instructions: string | null;
-  /** Always false: the gateway keeps no responses, whatever `store` said. */
-  store: false;
+  /** Whether the response is kept (`store`, default true). */
+  store: boolean;
+  /** The kept response this request continues, if any. */
+  previous_response_id: string | null;
 }
 
 export interface DecodedResponsesRequest {
+  /** The canonical request of this body alone: the `instructions` message, then the `input` turns. */
   request: ChatRequest;
   echo: ResponseEcho;
+  /** The `input` as items with ids (what `GET /v1/responses/{id}/input_items` lists). */
+  inputItems: Record<string, unknown>[];
 }
 
 /**
@@ -35,7 +41,8 @@ export interface DecodedResponsesRequest {
  * - `max_output_tokens` -> `maxTokens`, `text.format` -> `responseFormat`, `reasoning.effort`
  *   -> `reasoning.effort`; streams always ask the provider for usage (`response.completed`
  *   carries it).
- * - `store` is accepted and ignored: nothing is stored, and `previous_response_id` is a 400.
+ * - `store` and `previous_response_id` are echoed; keeping and continuing are the route's
+ *   (see `conversationOf` for how a kept conversation joins the request).
  *
  * The canonical mapping is the chat decoder's (one place owns it); every field is validated
  * here first, so a 400 names the Responses field (`input.2.call_id`, `text.format.type`).
@@ -45,7 +52,11 @@ export interface DecodedResponsesRequest {
 export function decodeResponsesRequest(body: unknown): DecodedResponsesRequest {
   const wire = parseRequestBody(responsesRequestSchema, body);
   const request = decodeChatRequest(toChatWire(wire));
-  return { request, echo: { instructions: wire.instructions ?? null, store: false } };
+  return {
+    request,
+    echo: { instructions: wire.instructions ?? null, store: wire.store ?? true, previous_response_id: wire.previous_response_id ?? null },
+    inputItems: inputItemsOf(wire.input),
+  };
 }
 
 function toChatWire(wire: ResponsesWireRequest): ChatWireRequest {

@@ -4,7 +4,7 @@ import { encodeResponse } from './encode-response.js';
 import type { ResponseMeta } from './response-shell.js';
 
 const request: ChatRequest = { model: 'svc/auto', messages: [{ role: 'user', content: 'hi' }], stream: false, n: 1, includeUsage: false, maxTokens: 50 };
-const meta: ResponseMeta = { id: 'resp_1', createdAt: 1_700_000_000, model: 'gpt-4o', request, echo: { instructions: 'Be brief.', store: false } };
+const meta: ResponseMeta = { id: 'resp_1', createdAt: 1_700_000_000, model: 'gpt-4o', request, echo: { instructions: 'Be brief.', store: false, previous_response_id: null } };
 const usage = { promptTokens: 7, completionTokens: 3, totalTokens: 10, cachedPromptTokens: 2 };
 
 describe('encodeResponse', () => {

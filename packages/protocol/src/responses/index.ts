@@ -1,3 +1,4 @@
+export { answerTurn, conversationOf, type ResponsesConversation } from './conversation.js';
 export {
   type DecodedResponsesRequest,
   type ResponseEcho,

@@ -16,10 +16,12 @@ export interface ResponseMeta {
   svcMetadata?: SvcMetadata;
 }
 
-export const responseId = (): string => `resp_${randomId(32)}`;
-export const messageItemId = (): string => `msg_${randomId(32)}`;
-export const functionCallItemId = (): string => `fc_${randomId(32)}`;
-export const reasoningItemId = (): string => `rs_${randomId(32)}`;
+/** `<prefix>_` and 32 random characters: the shape of every Responses-API id. */
+export const randomItemId = (prefix: string): string => `${prefix}_${randomId(32)}`;
+export const responseId = (): string => randomItemId('resp');
+export const messageItemId = (): string => randomItemId('msg');
+export const functionCallItemId = (): string => randomItemId('fc');
+export const reasoningItemId = (): string => randomItemId('rs');
 
 /** Canonical usage -> Responses `usage` (detail counts are 0 when the provider gave none). */
 export function encodeResponsesUsage(usage: Usage): ResponsesUsage {
@@ -55,7 +57,7 @@ export function responseShell(meta: ResponseMeta, status: ResponseStatus): Respo
     model: meta.model,
     output: [],
     parallel_tool_calls: request.parallelToolCalls ?? true,
-    previous_response_id: null,
+    previous_response_id: meta.echo.previous_response_id,
     reasoning: { effort: request.reasoning?.effort ?? null, summary: request.reasoning?.summary ?? null },
     store: meta.echo.store,
     temperature: request.temperature ?? null,

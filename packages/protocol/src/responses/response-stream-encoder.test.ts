@@ -11,7 +11,7 @@ import type { ResponseMeta } from './response-shell.js';
 import { ResponseStreamEncoder } from './response-stream-encoder.js';
 
 const request: ChatRequest = { model: 'svc/auto', messages: [{ role: 'user', content: 'hi' }], stream: true, n: 1, includeUsage: true };
-const meta: ResponseMeta = { id: 'resp_s', createdAt: 1_700_000_000, model: 'gpt-4o', request, echo: { instructions: null, store: false } };
+const meta: ResponseMeta = { id: 'resp_s', createdAt: 1_700_000_000, model: 'gpt-4o', request, echo: { instructions: null, store: false, previous_response_id: null } };
 const usage = { promptTokens: 7, completionTokens: 3, totalTokens: 10 };
 const svcMetadata = { request_id: 'req-1', provider: 'mock' } as SvcMetadata;
 
@@ -95,6 +95,22 @@ describe('ResponseStreamEncoder', () => {
   it('ends with response.incomplete on max tokens', () => {
     const events = parse(encode([text('Hel'), { type: 'finish', choice: 0, finishReason: 'length' }]));
     expect(events.at(-1)).toMatchObject({ type: 'response.incomplete', response: { status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } } });
+  });
+
+  it('holds the final response once it ended, and none after a failure', () => {
+    let ended: ResponseStreamEncoder | undefined;
+    const events = parse(encode([text('Hi')], (encoder) => {
+      ended = encoder;
+      expect(encoder.finalResponse).toBeUndefined();
+      return encoder.end(svcMetadata);
+    }));
+    expect(ended?.finalResponse).toEqual(events.at(-1)?.response);
+    let failed: ResponseStreamEncoder | undefined;
+    encode([text('Hi')], (encoder) => {
+      failed = encoder;
+      return encoder.error(new GatewayError({ status: 502, type: 'upstream_error', code: 'provider_error', message: 'broke' })) + encoder.end();
+    });
+    expect(failed?.finalResponse).toBeUndefined();
   });
 
   it('fails with response.failed and an error event, never a completion', () => {

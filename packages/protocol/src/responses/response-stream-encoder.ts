@@ -63,6 +63,7 @@ export class ResponseStreamEncoder {
   #sequence = 0;
   #started = false;
   #closed = false;
+  #final: ResponseObject | undefined;
 
   constructor(meta: ResponseMeta) {
     this.#meta = meta;
@@ -117,6 +118,7 @@ export class ResponseStreamEncoder {
     if (svcMetadata !== undefined) response.svc_metadata = svcMetadata;
     out += this.#frame(status === 'incomplete' ? 'response.incomplete' : 'response.completed', { response });
     this.#closed = true;
+    this.#final = response;
     return out;
   }
 
@@ -134,6 +136,11 @@ export class ResponseStreamEncoder {
     out += this.#frame('error', { code: error.code, message: error.message, param: error.param, error: error.toBody() });
     this.#closed = true;
     return out;
+  }
+
+  /** The whole response once `end` sent it (`completed` or `incomplete`); undefined before, and after `error`. */
+  get finalResponse(): ResponseObject | undefined {
+    return this.#final;
   }
 
   /** An SSE comment that keeps idle connections open; ignored by every SSE parser. */

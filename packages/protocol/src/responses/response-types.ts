@@ -71,9 +71,9 @@ export interface ResponseObject {
   model: string;
   output: OutputItem[];
   parallel_tool_calls: boolean;
-  previous_response_id: null;
+  previous_response_id: string | null;
   reasoning: { effort: string | null; summary: string | null };
-  store: false;
+  store: boolean;
   temperature: number | null;
   top_p: number | null;
   text: { format: Record<string, unknown> };

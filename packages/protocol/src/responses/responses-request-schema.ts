@@ -6,7 +6,7 @@
  *   `function_call_output` and replayed `reasoning` items (dropped); any other item type
  *   (hosted tool calls, item references, ...) is a 400 naming it.
  * - Only function tools are served; hosted tools (`web_search`, `file_search`, ...) are a 400.
- * - `previous_response_id` is a 400 (nothing is stored; see `decodeResponsesRequest`).
+ * - `store` (default true) and `previous_response_id` are served by the route, which keeps responses.
  */
 import * as v from 'valibot';
 import { arr, block, bool, int, jsonObject, literal, minArr, nonEmptyStr, num, obj, oneOf, opt, str } from '../shared/fields.js';
@@ -134,11 +134,6 @@ export const textFormatSchema = v.variant(
   (issue) => (issue.expected === 'Object' ? 'must be an object' : "must be one of 'text', 'json_object', 'json_schema'"),
 );
 
-const noPreviousResponse = v.custom<null | undefined>(
-  (input) => input === undefined || input === null,
-  'is not supported: this gateway stores no responses; send the whole conversation in input',
-);
-
 export const responsesRequestSchema = obj({
   model: nonEmptyStr(),
   input: inputSchema,
@@ -154,9 +149,10 @@ export const responsesRequestSchema = obj({
   reasoning: opt(block({ effort: opt(oneOf(['minimal', 'low', 'medium', 'high'])), summary: opt(str()) })),
   user: opt(str()),
   metadata: opt(metadataSchema),
-  /** Accepted for compatibility; nothing is stored and responses report `store: false`. */
+  /** Keep the response for retrieval and `previous_response_id` (default true). */
   store: opt(bool()),
-  previous_response_id: v.optional(noPreviousResponse),
+  /** A kept response whose conversation this request continues. */
+  previous_response_id: opt(nonEmptyStr()),
   routing_hints: opt(routingHintsSchema),
   routing_override: opt(routingOverrideSchema),
   svc: opt(svcBlockSchema),
