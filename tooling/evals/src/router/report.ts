@@ -4,8 +4,8 @@ import type { AlternativeResult } from './alternatives.js';
 import type { PairResult } from './api-eval.js';
 
 export interface FoldReport {
-  fold: number;
-  heldOut: string[];
+  /** The dev set held out (a source, or a fold of subject groups). */
+  name: string;
   train: number;
   results: { pair: string; source: string; result: PairResult }[];
   alternatives: AlternativeResult[];
@@ -17,7 +17,7 @@ const f3 = (x: number) => x.toFixed(3);
 
 function pairTable(reports: readonly FoldReport[]): string[] {
   const lines = [
-    '| dev set (held-out subjects) | prompts | weak / strong acc. | APGR (random) | CPT(50%) (random) | CPT(80%) (random) | saving at 95% (random) | strong share at strongShare 0.5 |',
+    '| dev set | prompts | weak / strong acc. | APGR (random) | CPT(50%) (random) | CPT(80%) (random) | saving at 95% (random) | strong share at strongShare 0.5 |',
     '|---|---|---|---|---|---|---|---|',
   ];
   const byPair = new Map<string, PairResult[]>();
@@ -26,7 +26,7 @@ function pairTable(reports: readonly FoldReport[]): string[] {
       const name = `${source}: ${pair}`;
       byPair.set(name, [...(byPair.get(name) ?? []), m]);
       lines.push(
-        `| ${name}, fold ${r.fold} (${r.heldOut.join(', ')}) | ${m.rows} | ${pct(m.weakAccuracy)} / ${pct(m.strongAccuracy)} | **${f3(m.learned.apgr)}** (${f3(m.random.apgr)}) | ${pct(m.learned.cpt50)} (${pct(m.random.cpt50)}) | ${pct(m.learned.cpt80)} (${pct(m.random.cpt80)}) | **${pct(m.learned.saving95)}** (${pct(m.random.saving95)}) | ${pct(m.routedShareAt50)} |`,
+        `| ${name}, ${r.name} | ${m.rows} | ${pct(m.weakAccuracy)} / ${pct(m.strongAccuracy)} | **${f3(m.learned.apgr)}** (${f3(m.random.apgr)}) | ${pct(m.learned.cpt50)} (${pct(m.random.cpt50)}) | ${pct(m.learned.cpt80)} (${pct(m.random.cpt80)}) | **${pct(m.learned.saving95)}** (${pct(m.random.saving95)}) | ${pct(m.routedShareAt50)} |`,
       );
     }
   }
