@@ -59,8 +59,16 @@ async function runFold(fold: Fold): Promise<FoldReport> {
   const results: FoldReport['results'] = [];
   for (const pair of pairs) {
     const own: Item[] = priorPool(pair, train, dev);
-    const result: PairResult | undefined = await evaluatePair(pair, { quality, priors: own, dev: dev.filter((i) => i.source === pair.source), embedder });
-    if (result) results.push({ pair: `${pair.strong} / ${pair.weak}`, source: pair.source, result });
+    const devOfPair = dev.filter((i) => i.source === pair.source);
+    const result: PairResult | undefined = await evaluatePair(pair, { quality, priors: own, dev: devOfPair, embedder });
+    if (!result) continue;
+    // Per task (subject group) too: the acceptance scores each held-out data set on its own.
+    const perTask: { task: string; result: PairResult }[] = [];
+    for (const task of [...new Set(devOfPair.map((i) => i.group))].sort()) {
+      const r = await evaluatePair(pair, { quality, priors: own, dev: devOfPair.filter((i) => i.group === task), embedder });
+      if (r) perTask.push({ task, result: r });
+    }
+    results.push({ pair: `${pair.strong} / ${pair.weak}`, source: pair.source, result, perTask });
   }
   const alt = values.alternatives ? alternatives({ train, trainVectors, examples, index, dev, devVectors, settings, model: quality }) : [];
   console.error(`${fold.name} done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
