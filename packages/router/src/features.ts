@@ -45,6 +45,36 @@ const effortValue = { minimal: -1, low: -0.5, medium: 0, high: 1 } as const;
 /** Features with no text signal: what `extractFeatures(request, false)` scans. */
 const noText = scanText('');
 
+/** What the messages say without reading their text: lengths, turns, system prompt, media, the last user message. */
+interface MessageShape {
+  totalChars: number;
+  turns: number;
+  hasSystem: boolean;
+  vision: boolean;
+  audio: boolean;
+  lastUserIndex: number;
+}
+
+function messageShape(messages: ChatRequest['messages']): MessageShape {
+  const shape: MessageShape = { totalChars: 0, turns: 0, hasSystem: false, vision: false, audio: false, lastUserIndex: -1 };
+  for (let i = 0; i < messages.length; i++) {
+    const message = messages[i]!;
+    const { content } = message;
+    if (message.role === 'system' || message.role === 'developer') shape.hasSystem = true;
+    else if (message.role === 'user' || message.role === 'assistant') shape.turns++;
+    if (message.role === 'user') shape.lastUserIndex = i;
+    if (typeof content === 'string') shape.totalChars += content.length;
+    else if (content !== null) {
+      for (const part of content) {
+        if (part.type === 'text') shape.totalChars += part.text.length;
+        else if (part.type === 'image') shape.vision = true;
+        else if (part.type === 'audio') shape.audio = true;
+      }
+    }
+  }
+  return shape;
+}
+
 /**
  * Extracts the routing features of a request. Reads every message's length but scans only the
  * last user message (head and tail within `scanWindow`), so the cost stays flat for long chats.
@@ -53,30 +83,9 @@ const noText = scanText('');
  * every text signal is zero.
  */
 export function extractFeatures(request: ChatRequest, text = true): RequestFeatures {
-  let totalChars = 0;
-  let turns = 0;
-  let hasSystem = false;
-  let vision = false;
-  let audio = false;
-  let lastUser = '';
-  let lastUserIndex = -1;
   const { messages } = request;
-  for (let i = 0; i < messages.length; i++) {
-    const message = messages[i]!;
-    const { content } = message;
-    if (message.role === 'system' || message.role === 'developer') hasSystem = true;
-    else if (message.role === 'user' || message.role === 'assistant') turns++;
-    if (message.role === 'user') lastUserIndex = i;
-    if (typeof content === 'string') totalChars += content.length;
-    else if (content !== null) {
-      for (const part of content) {
-        if (part.type === 'text') totalChars += part.text.length;
-        else if (part.type === 'image') vision = true;
-        else if (part.type === 'audio') audio = true;
-      }
-    }
-  }
-  if (lastUserIndex >= 0) lastUser = textOf(messages[lastUserIndex]!);
+  const { totalChars, turns, hasSystem, vision, audio, lastUserIndex } = messageShape(messages);
+  const lastUser = lastUserIndex >= 0 ? textOf(messages[lastUserIndex]!) : '';
   // lastUser's length is structural; its content is read only by scanText.
   const s = text ? scanText(lastUser) : noText;
   const tools = (request.tools?.length ?? 0) > 0 && request.toolChoice !== 'none';

@@ -1,5 +1,6 @@
 import type { Tier } from '@svc/core';
-import { denseDimension, featureDimension, maxTerms, termBuckets } from './features.js';
+import { denseDimension, featureDimension, termBuckets } from './features.js';
+import { type Arm, type SuccessModels, d, learnSuccess, newArm, predictArm, solve, successOf, updateArm, width } from './policy-learners.js';
 import { type TaskFamily, taskFamilies, tiers } from './types.js';
 
 /** One observed result, as the learned policy sees it. */
@@ -75,34 +76,7 @@ export interface LinUcbOptions {
   maxModels?: number;
 }
 
-interface Arm {
-  aInv: Float64Array;
-  b: Float64Array;
-  theta: Float64Array;
-  n: number;
-}
-
 const version = 2;
-/** LinUCB context: the dense features, then the tier's success estimate (centred). */
-const d = denseDimension + 1;
-/** Success-model weights per tier: the dense features, one per term bucket, one per task family. */
-const width = denseDimension + termBuckets + taskFamilies.length;
-const familyWeight = denseDimension + termBuckets;
-
-function newArm(ridge: number): Arm {
-  const aInv = new Float64Array(d * d);
-  for (let i = 0; i < d; i++) aInv[i * d + i] = 1 / ridge;
-  return { aInv, b: new Float64Array(d), theta: new Float64Array(d), n: 0 };
-}
-
-function solve(arm: Arm): void {
-  const { aInv, b, theta } = arm;
-  for (let i = 0; i < d; i++) {
-    let s = 0;
-    for (let j = 0; j < d; j++) s += aInv[i * d + j]! * b[j]!;
-    theta[i] = s;
-  }
-}
 
 /** Float32 values as little-endian bytes, base64 (how snapshots carry the success models). */
 export const toBase64 = (values: Float32Array) => Buffer.from(values.buffer, values.byteOffset, values.byteLength).toString('base64');
@@ -137,178 +111,131 @@ const count = (value: unknown): value is number => typeof value === 'number' && 
 export function createLinUcbPolicy(options: LinUcbOptions = {}): RoutingPolicy {
   const exploring = options.explore ?? true;
   const explore = typeof exploring === 'function' ? exploring : () => exploring;
-  const alpha = options.alpha ?? 0.05;
-  const maxBonus = options.maxBonus ?? 0.05;
-  const ridge = options.ridge ?? 1;
+  const bonus = { alpha: options.alpha ?? 0.05, maxBonus: options.maxBonus ?? 0.05 };
   const shrink = options.modelShrink ?? 20;
   const rate = options.learningRate ?? 0.05;
   const maxModels = options.maxModels ?? 4096;
-  let arms = tiers.map(() => newArm(ridge));
-  let models = new Map<string, { n: number; mean: number }>();
-  let weights = new Float32Array(tiers.length * width);
-  let squares = new Float32Array(tiers.length * width);
-  let samples = tiers.map(() => 0);
+  let state: PolicyState = {
+    arms: tiers.map(() => newArm(options.ridge ?? 1)),
+    models: new Map(),
+    success: { weights: new Float32Array(tiers.length * width), squares: new Float32Array(tiers.length * width), samples: tiers.map(() => 0) },
+  };
   const context = new Float64Array(d);
   const scratch = new Float64Array(d);
   const familyIndex = new Map(taskFamilies.map((f, i) => [f, i]));
   const tierIndex = new Map(tiers.map((t, i) => [t, i]));
 
-  /** Terms in `x` (its count entry, clamped). */
-  const termCount = (x: ArrayLike<number>) => Math.max(0, Math.min(maxTerms, x.length - denseDimension - 1, x[denseDimension]! | 0));
-
-  /** P(success) of tier `t` for `x` from its logistic model. */
-  function success(t: number, f: number, x: ArrayLike<number>): number {
-    const base = t * width;
-    let z = weights[base + familyWeight + f]!;
-    for (let j = 0; j < denseDimension; j++) z += weights[base + j]! * x[j]!;
-    const n = termCount(x);
-    if (n > 0) {
-      let terms = 0;
-      for (let i = 0; i < n; i++) terms += weights[base + denseDimension + ((x[denseDimension + 1 + i]! | 0) & (termBuckets - 1))]!;
-      z += terms / Math.sqrt(n);
-    }
-    return 1 / (1 + Math.exp(-Math.max(-12, Math.min(12, z))));
-  }
-
   /** Fills `context` with tier `t`'s LinUCB input; returns the success estimate. */
   function fill(t: number, f: number, x: ArrayLike<number>): number {
     for (let j = 0; j < denseDimension; j++) context[j] = x[j]!;
-    const p = success(t, f, x);
+    const p = successOf(state.success, t, f, x);
     context[denseDimension] = p - 0.5;
     return p;
-  }
-
-  function predict(arm: Arm, x: Float64Array, withBonus: boolean): number {
-    let mean = 0;
-    for (let i = 0; i < d; i++) mean += arm.theta[i]! * x[i]!;
-    if (!withBonus) return mean;
-    let variance = 0;
-    for (let i = 0; i < d; i++) {
-      let s = 0;
-      for (let j = 0; j < d; j++) s += arm.aInv[i * d + j]! * x[j]!;
-      variance += x[i]! * s;
-    }
-    return mean + Math.min(maxBonus, alpha * Math.sqrt(Math.max(0, variance)));
-  }
-
-  /** One AdaGrad step of tier `t`'s logistic model towards `reward`. */
-  function learn(t: number, f: number, x: ArrayLike<number>, p: number, reward: number): void {
-    const base = t * width;
-    const g = p - reward;
-    samples[t]!++;
-    const kf = base + familyWeight + f;
-    squares[kf]! += g * g;
-    weights[kf]! -= (rate * g) / Math.sqrt(squares[kf]!);
-    for (let j = 0; j < denseDimension; j++) {
-      const gj = g * x[j]!;
-      if (gj === 0) continue;
-      squares[base + j]! += gj * gj;
-      weights[base + j]! -= (rate * gj) / Math.sqrt(squares[base + j]!);
-    }
-    const n = termCount(x);
-    if (n === 0 || g === 0) return;
-    const gt = g / Math.sqrt(n);
-    for (let i = 0; i < n; i++) {
-      const k = base + denseDimension + ((x[denseDimension + 1 + i]! | 0) & (termBuckets - 1));
-      squares[k]! += gt * gt;
-      weights[k]! -= (rate * gt) / Math.sqrt(squares[k]!);
-    }
   }
 
   return {
     name: explore() ? 'LinUCB' : 'LinUCB-greedy',
     adjust(taskFamily, vector, out) {
       const f = familyIndex.get(taskFamily) ?? 0;
-      const bonus = explore();
-      for (let t = 0; t < arms.length; t++) {
+      const withBonus = explore() ? bonus : undefined;
+      for (let t = 0; t < state.arms.length; t++) {
         fill(t, f, vector);
-        out[t] = predict(arms[t]!, context, bonus);
+        out[t] = predictArm(state.arms[t]!, context, withBonus);
       }
     },
     modelAdjustment(modelId) {
-      const m = models.get(modelId);
+      const m = state.models.get(modelId);
       return m ? (m.mean * m.n) / (m.n + shrink) : 0;
     },
     update(outcome) {
       const t = tierIndex.get(outcome.tier) ?? 1;
       const f = familyIndex.get(outcome.taskFamily) ?? 0;
-      const arm = arms[t];
+      const arm = state.arms[t];
       const x = outcome.vector;
-      if (!arm || x.length < denseDimension + 1 || !Number.isFinite(outcome.reward) || !Number.isFinite(outcome.prior)) return;
-      for (let j = 0; j < denseDimension; j++) if (!Number.isFinite(x[j]!)) return;
+      if (!arm || !usable(outcome)) return;
       const reward = Math.min(1, Math.max(0, outcome.reward));
       const residual = reward - outcome.prior;
       // The arm learns from the success model's estimate before this outcome trains it (progressive validation).
       const p = fill(t, f, x);
-      const tierResidual = residual - predict(arm, context, false);
-      const { aInv } = arm;
-      let denominator = 1;
-      for (let i = 0; i < d; i++) {
-        let s = 0;
-        for (let j = 0; j < d; j++) s += aInv[i * d + j]! * context[j]!;
-        scratch[i] = s;
-        denominator += context[i]! * s;
-      }
-      for (let i = 0; i < d; i++) for (let j = 0; j < d; j++) aInv[i * d + j]! -= (scratch[i]! * scratch[j]!) / denominator;
-      for (let i = 0; i < d; i++) arm.b[i]! += residual * context[i]!;
-      arm.n++;
-      solve(arm);
-      learn(t, f, x, p, reward);
-      const model = models.get(outcome.modelId);
-      if (model) {
-        model.n++;
-        model.mean += (tierResidual - model.mean) / model.n;
-      } else if (models.size < maxModels) models.set(outcome.modelId, { n: 1, mean: tierResidual });
+      const tierResidual = residual - predictArm(arm, context);
+      updateArm(arm, context, residual, scratch);
+      learnSuccess(state.success, { t, f, x, p, reward }, rate);
+      addResidual(state.models, outcome.modelId, tierResidual, maxModels);
     },
-    serialize() {
-      return {
-        version,
-        dimension: featureDimension,
-        context: d,
-        buckets: termBuckets,
-        arms: arms.map((arm) => ({ aInv: Array.from(arm.aInv), b: Array.from(arm.b), n: arm.n })),
-        models: Object.fromEntries([...models].map(([id, m]) => [id, { n: m.n, mean: m.mean }])),
-        success: { weights: toBase64(weights), squares: toBase64(squares), n: [...samples] },
-      };
-    },
+    serialize: () => serializeState(state),
     load(snapshot) {
-      // Snapshots come back from storage: check every field before replacing anything.
-      const s: unknown = snapshot;
-      if (!isRecord(s)) throw new PolicySnapshotError('policy snapshot is not an object');
-      if (s['version'] !== version || s['dimension'] !== featureDimension || s['context'] !== d || s['buckets'] !== termBuckets) {
-        throw new PolicySnapshotError(
-          `policy snapshot version ${String(s['version'])}, dimension ${String(s['dimension'])} does not match this policy (version ${version}, dimension ${featureDimension}, context ${d}, buckets ${termBuckets})`,
-        );
-      }
-      const savedArms = s['arms'];
-      const savedModels = s['models'];
-      const savedSuccess = s['success'];
-      if (!Array.isArray(savedArms) || savedArms.length !== tiers.length || !isRecord(savedModels) || !isRecord(savedSuccess)) {
-        throw new PolicySnapshotError('policy snapshot lacks arms (one per tier), models or success');
-      }
-      const nextArms = tiers.map((tier, t) => {
-        const saved: unknown = savedArms[t];
-        if (!isRecord(saved) || !finiteArray(saved['aInv'], d * d) || !finiteArray(saved['b'], d) || !count(saved['n'])) {
-          throw new PolicySnapshotError(`policy snapshot: arm ${tier} is malformed`);
-        }
-        const arm: Arm = { aInv: Float64Array.from(saved['aInv']), b: Float64Array.from(saved['b']), theta: new Float64Array(d), n: saved['n'] };
-        solve(arm);
-        return arm;
-      });
-      const nextModels = new Map<string, { n: number; mean: number }>();
-      for (const [id, m] of Object.entries(savedModels)) {
-        if (!isRecord(m) || !count(m['n']) || typeof m['mean'] !== 'number' || !Number.isFinite(m['mean'])) throw new PolicySnapshotError(`policy snapshot: model ${id} is malformed`);
-        if (nextModels.size < maxModels) nextModels.set(id, { n: m['n'], mean: m['mean'] });
-      }
-      const n = savedSuccess['n'];
-      if (!Array.isArray(n) || n.length !== tiers.length || !n.every(count)) throw new PolicySnapshotError('policy snapshot: success.n is malformed');
-      const nextWeights = fromBase64(savedSuccess['weights'], tiers.length * width, 'success.weights');
-      const nextSquares = fromBase64(savedSuccess['squares'], tiers.length * width, 'success.squares');
-      arms = nextArms;
-      models = nextModels;
-      weights = nextWeights;
-      squares = nextSquares;
-      samples = [...n];
+      state = parseSnapshot(snapshot, maxModels);
     },
   };
+}
+
+/** Whether an outcome can be learned from: finite reward, prior and dense features. */
+function usable({ vector: x, reward, prior }: PolicyOutcome): boolean {
+  if (x.length < denseDimension + 1 || !Number.isFinite(reward) || !Number.isFinite(prior)) return false;
+  for (let j = 0; j < denseDimension; j++) if (!Number.isFinite(x[j]!)) return false;
+  return true;
+}
+
+/** Adds one observed residual to the model's running mean (new models only while fewer than `maxModels` are known). */
+function addResidual(models: Map<string, { n: number; mean: number }>, modelId: string, residual: number, maxModels: number): void {
+  const model = models.get(modelId);
+  if (model) {
+    model.n++;
+    model.mean += (residual - model.mean) / model.n;
+  } else if (models.size < maxModels) models.set(modelId, { n: 1, mean: residual });
+}
+
+function serializeState({ arms, models, success }: PolicyState): PolicySnapshot {
+  return {
+    version,
+    dimension: featureDimension,
+    context: d,
+    buckets: termBuckets,
+    arms: arms.map((arm) => ({ aInv: Array.from(arm.aInv), b: Array.from(arm.b), n: arm.n })),
+    models: Object.fromEntries([...models].map(([id, m]) => [id, { n: m.n, mean: m.mean }])),
+    success: { weights: toBase64(success.weights), squares: toBase64(success.squares), n: [...success.samples] },
+  };
+}
+
+/** What the policy has learned: the arms, the per-model residuals, the success models. */
+interface PolicyState {
+  arms: Arm[];
+  models: Map<string, { n: number; mean: number }>;
+  success: SuccessModels;
+}
+
+/** Checks every field of a stored snapshot (it comes back from storage) and builds the state it holds; throws PolicySnapshotError. */
+function parseSnapshot(snapshot: PolicySnapshot, maxModels: number): PolicyState {
+  const s: unknown = snapshot;
+  if (!isRecord(s)) throw new PolicySnapshotError('policy snapshot is not an object');
+  if (s['version'] !== version || s['dimension'] !== featureDimension || s['context'] !== d || s['buckets'] !== termBuckets) {
+    throw new PolicySnapshotError(
+      `policy snapshot version ${String(s['version'])}, dimension ${String(s['dimension'])} does not match this policy (version ${version}, dimension ${featureDimension}, context ${d}, buckets ${termBuckets})`,
+    );
+  }
+  const savedArms = s['arms'];
+  const savedModels = s['models'];
+  const savedSuccess = s['success'];
+  if (!Array.isArray(savedArms) || savedArms.length !== tiers.length || !isRecord(savedModels) || !isRecord(savedSuccess)) {
+    throw new PolicySnapshotError('policy snapshot lacks arms (one per tier), models or success');
+  }
+  const arms = tiers.map((tier, t) => {
+    const saved: unknown = savedArms[t];
+    if (!isRecord(saved) || !finiteArray(saved['aInv'], d * d) || !finiteArray(saved['b'], d) || !count(saved['n'])) {
+      throw new PolicySnapshotError(`policy snapshot: arm ${tier} is malformed`);
+    }
+    const arm: Arm = { aInv: Float64Array.from(saved['aInv']), b: Float64Array.from(saved['b']), theta: new Float64Array(d), n: saved['n'] };
+    solve(arm);
+    return arm;
+  });
+  const models = new Map<string, { n: number; mean: number }>();
+  for (const [id, m] of Object.entries(savedModels)) {
+    if (!isRecord(m) || !count(m['n']) || typeof m['mean'] !== 'number' || !Number.isFinite(m['mean'])) throw new PolicySnapshotError(`policy snapshot: model ${id} is malformed`);
+    if (models.size < maxModels) models.set(id, { n: m['n'], mean: m['mean'] });
+  }
+  const n = savedSuccess['n'];
+  if (!Array.isArray(n) || n.length !== tiers.length || !n.every(count)) throw new PolicySnapshotError('policy snapshot: success.n is malformed');
+  const weights = fromBase64(savedSuccess['weights'], tiers.length * width, 'success.weights');
+  const squares = fromBase64(savedSuccess['squares'], tiers.length * width, 'success.squares');
+  return { arms, models, success: { weights, squares, samples: [...n] } };
 }

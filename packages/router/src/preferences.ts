@@ -52,16 +52,11 @@ export function tierRank(tier: Tier): number {
   return tier === 'T1' ? 1 : tier === 'T2' ? 2 : 3;
 }
 
-/**
- * Resolves the routing knobs of a request. Out-of-range `preference_dial` values are clamped
- * (spec §Limits); values of the wrong kind throw `invalidRequest` naming the field.
- */
-export function resolvePreferences(request: ChatRequest, orgFreeOnly: boolean): Preferences {
-  const hints = request.routingHints ?? {};
-  const override = request.routingOverride ?? {};
-  const notApplied: string[] = [];
-  const mode = hints.mode ?? 'auto';
-  if (!modes.has(mode)) throw invalidRequest(`routing_hints.mode must be one of ${[...modes].join(', ')}.`, 'routing_hints.mode');
+type Hints = NonNullable<ChatRequest['routingHints']>;
+type Override = NonNullable<ChatRequest['routingOverride']>;
+
+/** The scoring weights of the mode preset after the dial, preferences, batch tier and reasoning effort; and the effort's class shift. */
+function resolveWeights(request: ChatRequest, hints: Hints, mode: RoutingMode): { weights: Weights; effortShift: number } {
   let weights = { ...modePresets[mode] };
   const dial = hints.preferenceDial;
   if (dial !== undefined) {
@@ -89,6 +84,11 @@ export function resolvePreferences(request: ChatRequest, orgFreeOnly: boolean): 
     weights.cost *= 1.5;
     if (effort === 'minimal') weights.latency *= 1.5;
   }
+  return { weights, effortShift };
+}
+
+/** The tier ranks allowed by `task_complexity` and `max_tier`, validated. */
+function tierBounds(hints: Hints): { minRank: number; maxRank: number } {
   let minRank = 1;
   let maxRank = 3;
   const stated = hints.taskComplexity;
@@ -104,16 +104,35 @@ export function resolvePreferences(request: ChatRequest, orgFreeOnly: boolean): 
     minRank = Math.max(minRank, hints.maxTier);
     maxRank = Math.max(maxRank, minRank);
   }
+  return { minRank, maxRank };
+}
+
+/** `force_tier`, validated. */
+function forcedTier(override: Override): Tier | undefined {
+  if (override.forceTier === undefined) return undefined;
+  const tier = typeof override.forceTier === 'string' ? parseTier(override.forceTier) : undefined;
+  if (!tier) throw invalidRequest('routing_override.force_tier must be T1, T2 or T3.', 'routing_override.force_tier');
+  return tier;
+}
+
+/**
+ * Resolves the routing knobs of a request. Out-of-range `preference_dial` values are clamped
+ * (spec §Limits); values of the wrong kind throw `invalidRequest` naming the field.
+ */
+export function resolvePreferences(request: ChatRequest, orgFreeOnly: boolean): Preferences {
+  const hints = request.routingHints ?? {};
+  const override = request.routingOverride ?? {};
+  const notApplied: string[] = [];
+  const mode = hints.mode ?? 'auto';
+  if (!modes.has(mode)) throw invalidRequest(`routing_hints.mode must be one of ${[...modes].join(', ')}.`, 'routing_hints.mode');
+  const { weights, effortShift } = resolveWeights(request, hints, mode);
+  let { minRank, maxRank } = tierBounds(hints);
   const maxLatencyMs = hints.maxLatencyMs;
   if (maxLatencyMs !== undefined && !(typeof maxLatencyMs === 'number' && maxLatencyMs > 0)) {
     throw invalidRequest('routing_hints.max_latency_ms must be a positive integer.', 'routing_hints.max_latency_ms');
   }
-  let forceTier: Tier | undefined;
-  if (override.forceTier !== undefined) {
-    forceTier = typeof override.forceTier === 'string' ? parseTier(override.forceTier) : undefined;
-    if (!forceTier) throw invalidRequest('routing_override.force_tier must be T1, T2 or T3.', 'routing_override.force_tier');
-    minRank = maxRank = tierRank(forceTier);
-  }
+  const forceTier = forcedTier(override);
+  if (forceTier) minRank = maxRank = tierRank(forceTier);
   const forceLane = override.forceLane;
   if (forceLane !== undefined && !lanes.has(forceLane)) throw invalidRequest('routing_override.force_lane must be smart or turbo.', 'routing_override.force_lane');
   if (override.forceProvider !== undefined) notApplied.push('routing_override.force_provider');
@@ -123,7 +142,7 @@ export function resolvePreferences(request: ChatRequest, orgFreeOnly: boolean): 
     weights,
     minRank,
     maxRank,
-    statedComplexity: stated,
+    statedComplexity: hints.taskComplexity,
     effortShift,
     maxLatencyMs,
     freeOnly: orgFreeOnly || mode === 'free_models_only',

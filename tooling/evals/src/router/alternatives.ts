@@ -1,8 +1,8 @@
 import { classify, createQualityEstimator, extractFeatures, type QualityModel, type WinRateForm } from '@svc/router';
 import type { Item } from './data.js';
 import { evaluate, rank, type Row } from './metrics.js';
-import { accuracy, pairs } from './pairs.js';
-import { type Example, trainQualityModel } from './train.js';
+import { accuracy, pairs, priorPool } from './pairs.js';
+import { type Example, type TrainSettings, trainQualityModel } from './train.js';
 
 /** APGR of one alternative quality model on one pair's dev prompts of a fold. */
 export interface AlternativeResult {
@@ -19,7 +19,8 @@ export interface AlternativeInput {
   index: Map<string, number>;
   dev: Item[];
   devVectors: Float32Array[];
-  steps: number;
+  /** The fold's training settings (the alternatives change one thing). */
+  settings: TrainSettings;
   /** The fold's trained model (embedding + text). */
   model: QualityModel;
 }
@@ -55,15 +56,15 @@ function knnScores(input: AlternativeInput, devIdx: number[], strong: string, we
 export function alternatives(input: AlternativeInput): AlternativeResult[] {
   const variants: [string, QualityModel, WinRateForm][] = [
     ['2PL item model, embedding + text, win rate growing with difficulty (weaker-fails)', input.model, 'weaker-fails'],
-    ['2PL item model, text signals only', trainQualityModel(input.examples, input.index, 'text only', { steps: input.steps, useEmbedding: false }), 'independent'],
-    ['2PL item model, embedding only', trainQualityModel(input.examples, input.index, 'embedding only', { steps: input.steps, useText: false }), 'independent'],
+    ['2PL item model, text signals only', trainQualityModel(input.examples, input.index, 'text only', { ...input.settings, useEmbedding: false }), 'independent'],
+    ['2PL item model, embedding only', trainQualityModel(input.examples, input.index, 'embedding only', { ...input.settings, useText: false }), 'independent'],
   ];
   const out: AlternativeResult[] = [];
   for (const pair of pairs) {
     const devIdx = input.dev.map((_, i) => i).filter((i) => input.dev[i]!.source === pair.source && input.dev[i]!.correct[pair.strong] !== undefined && input.dev[i]!.correct[pair.weak] !== undefined);
     if (devIdx.length < 50) continue;
     const rows: Row[] = devIdx.map((i) => ({ strong: input.dev[i]!.correct[pair.strong]!, weak: input.dev[i]!.correct[pair.weak]! }));
-    const own = input.train.filter((i) => i.source === pair.source);
+    const own = priorPool(pair, input.train, input.dev);
     const priors = { strong: accuracy(own, pair.strong), weak: accuracy(own, pair.weak) };
     const name = `${pair.strong} / ${pair.weak}`;
     const push = (label: string, scores: number[]) => {
@@ -77,13 +78,14 @@ export function alternatives(input: AlternativeInput): AlternativeResult[] {
         return q.winRate(priors.strong, priors.weak, item, form);
       }));
     }
-    // kNN over at most 1,500 dev prompts (brute force is slow in JS); the sample keeps every 1 in n.
+    // kNN needs the pair's own labels in training (none when its source is held out); over at most 1,500 dev prompts (brute force is slow in JS); the sample keeps every 1 in n.
+    push('heuristic complexity score (classify)', devIdx.map((i) => classify(extractFeatures(ask(input.dev[i]!.prompt))).score));
+    if (!input.train.some((i) => i.source === pair.source)) continue;
     const step = Math.max(1, Math.ceil(devIdx.length / 1500));
     const sample = devIdx.filter((_, j) => j % step === 0);
     const sampleRows = sample.map((i) => ({ strong: input.dev[i]!.correct[pair.strong]!, weak: input.dev[i]!.correct[pair.weak]! }));
     const knn = evaluate(rank(sampleRows, knnScores(input, sample, pair.strong, pair.weak, 40)), pair.prices);
     out.push({ name: `kNN k=40 over the pair's training prompts (${sample.length} dev prompts)`, pair: name, apgr: knn.apgr, saving95: knn.saving95 });
-    push('heuristic complexity score (classify)', devIdx.map((i) => classify(extractFeatures(ask(input.dev[i]!.prompt))).score));
   }
   return out;
 }

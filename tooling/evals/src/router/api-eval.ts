@@ -46,10 +46,10 @@ export function randomMetrics<R extends Row>(rows: readonly R[], prices: Pair['p
  * Scores one pair on dev items through the public API only: `createRouter` with the pair as
  * minimal specs, `winRate` per prompt for the ranking, `route` with `strongShare` for calibration.
  */
-export async function evaluatePair(pair: Pair, settings: { quality: QualityModel; train: readonly Item[]; dev: readonly Item[]; embedder: RequestEmbedder }): Promise<PairResult | undefined> {
+export async function evaluatePair(pair: Pair, settings: { quality: QualityModel; priors: readonly Item[]; dev: readonly Item[]; embedder: RequestEmbedder }): Promise<PairResult | undefined> {
   const dev = settings.dev.filter((i) => i.correct[pair.strong] !== undefined && i.correct[pair.weak] !== undefined);
   if (dev.length < 50) return undefined;
-  const [strong, weak] = pairSpecs(pair, settings.train);
+  const [strong, weak] = pairSpecs(pair, settings.priors);
   const router = createRouter({ catalog: createCatalog([]), models: [strong!, weak!], quality: settings.quality, embedder: settings.embedder, guard: false });
   const wins: number[] = [];
   let routedStrong = 0;

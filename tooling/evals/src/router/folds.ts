@@ -3,10 +3,27 @@ import type { Item } from './data.js';
 /** Number of folds over the subject groups. */
 export const folds = 5;
 
+/** One held-out dev set: its name and which items it holds. */
+export interface Fold {
+  name: string;
+  heldOut: (item: Item) => boolean;
+}
+
 /** Subject groups of fold `f`: every `folds`-th group in sorted order, so a dev prompt's subject is never trained on. */
 export function foldGroups(items: readonly Item[], f: number): Set<string> {
   const groups = [...new Set(items.map((i) => i.group))].sort();
   return new Set(groups.filter((_, i) => i % folds === f));
+}
+
+/** Fold `f` over subject groups (every source's prompts of those groups held out). */
+export function groupFold(items: readonly Item[], f: number): Fold {
+  const groups = foldGroups(items, f);
+  return { name: `fold ${f} (${[...groups].join(', ')})`, heldOut: (item) => groups.has(item.group) };
+}
+
+/** Leave-one-source-out: every prompt of `source` held out, the model trained on the other sources only. */
+export function sourceFold(source: string): Fold {
+  return { name: `held-out source ${source}`, heldOut: (item) => item.source === source };
 }
 
 export interface Split {
@@ -16,11 +33,11 @@ export interface Split {
   devVectors: Float32Array[];
 }
 
-/** Items whose group is held out go to dev, the rest to train (`trainSources` limits the training sources). */
-export function split(items: readonly Item[], vectors: readonly Float32Array[], heldOut: ReadonlySet<string>, trainSources?: ReadonlySet<string>): Split {
+/** Items the fold holds out go to dev, the rest to train (`trainSources` limits the training sources). */
+export function split(items: readonly Item[], vectors: readonly Float32Array[], fold: Fold, trainSources?: ReadonlySet<string>): Split {
   const out: Split = { train: [], trainVectors: [], dev: [], devVectors: [] };
   items.forEach((item, i) => {
-    if (heldOut.has(item.group)) {
+    if (fold.heldOut(item)) {
       out.dev.push(item);
       out.devVectors.push(vectors[i]!);
     } else if (!trainSources || trainSources.has(item.source)) {

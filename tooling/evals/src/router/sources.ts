@@ -1,5 +1,6 @@
 import { embedItems } from './embed.js';
 import { findRouteLlmDir, type Item, loadMmluPro, loadRouteLlmMmlu, mmluSubjectGroups } from './data.js';
+import { loadLlmRouter } from './llmrouter.js';
 
 /** One labelled data set with its prompts' vectors. */
 export interface Source {
@@ -13,18 +14,32 @@ export interface SourceOptions {
   mmlu?: string;
   /** Fetched TIGER-AI-Lab/MMLU-Pro git dir (default /work/.mirror/TIGER-AI-Lab+MMLU-Pro/repo or SVC_MMLU_PRO). */
   mmluPro?: string;
+  /** Fetched ulab-uiuc/LLMRouter git dir (default /work/.mirror/ulab-uiuc+LLMRouter/repo or SVC_LLMROUTER). */
+  llmRouter?: string;
   embed: boolean;
-  /** Only these sources (default both). */
+  /** Keep every n-th prompt of the two MMLU sources (default `SVC_ROUTER_SAMPLE` or 3: they overlap, and embedding is the slow part). */
+  sample?: number;
+  /** Only these sources (default all). */
   only?: readonly string[];
 }
 
 export const defaultMmluPro = process.env.SVC_MMLU_PRO ?? '/work/.mirror/TIGER-AI-Lab+MMLU-Pro/repo';
 
+const defaultSample = Number(process.env.SVC_ROUTER_SAMPLE ?? 3);
+
+export const defaultLlmRouter = process.env.SVC_LLMROUTER ?? '/work/.mirror/ulab-uiuc+LLMRouter/repo';
+
+/** Names of the sources, in load order. */
+export const sourceNames = ['routellm-mmlu', 'mmlu-pro', 'llmrouter'] as const;
+
 export async function loadSources(options: SourceOptions): Promise<Source[]> {
-  const pro = loadMmluPro(options.mmluPro ?? defaultMmluPro);
-  const mmlu = loadRouteLlmMmlu(findRouteLlmDir(process.cwd(), options.mmlu), mmluSubjectGroups(pro));
+  const every = options.sample ?? defaultSample;
+  const allPro = loadMmluPro(options.mmluPro ?? defaultMmluPro);
+  const mmlu = loadRouteLlmMmlu(findRouteLlmDir(process.cwd(), options.mmlu), mmluSubjectGroups(allPro)).filter((_, i) => i % every === 0);
+  const pro = allPro.filter((_, i) => i % every === 0);
+  const llmRouter = loadLlmRouter(options.llmRouter ?? defaultLlmRouter);
   const out: Source[] = [];
-  for (const [name, items] of [['routellm-mmlu', mmlu], ['mmlu-pro', pro]] as const) {
+  for (const [name, items] of [['routellm-mmlu', mmlu], ['mmlu-pro', pro], ['llmrouter', llmRouter]] as const) {
     if (options.only && !options.only.includes(name)) continue;
     out.push({ name, items, vectors: options.embed ? await embedItems(name, items) : [] });
   }

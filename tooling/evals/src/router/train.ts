@@ -7,6 +7,9 @@ export interface Example {
   signals: Float32Array;
   models: Int32Array;
   correct: Uint8Array;
+  /** Data set and subject group (index in the group map), for balancing and group effects. */
+  source: string;
+  group: number;
 }
 
 export interface TrainSettings {
@@ -19,6 +22,17 @@ export interface TrainSettings {
   useEmbedding?: boolean;
   /** Read the text signals (default true). */
   useText?: boolean;
+  /**
+   * Per subject group offsets of difficulty and log discrimination and per model and group offsets
+   * of ability, learned alongside and dropped from the shipped model (default false): the heads then
+   * learn what makes a prompt harder than others of its kind, which transfers to unseen data sets,
+   * instead of telling the training data sets apart.
+   */
+  groupEffects?: boolean;
+  /** L2 penalty on the group offsets (default 1e-3). */
+  groupL2?: number;
+  /** Weigh every source equally, whatever its size (default false). */
+  balanceSources?: boolean;
 }
 
 /** Signals of a prompt sent as one user message. */
@@ -27,8 +41,10 @@ export function promptSignals(prompt: string): Float32Array {
 }
 
 /** Examples of labelled items; model names are prefixed by source (the same model evaluated two ways is two models). */
-export function toExamples(items: readonly Item[], vectors: readonly Float32Array[], modelIndex: Map<string, number>): Example[] {
+export function toExamples(items: readonly Item[], vectors: readonly Float32Array[], modelIndex: Map<string, number>, groupIndex: Map<string, number> = new Map()): Example[] {
   return items.map((item, i) => {
+    const groupKey = `${item.source}:${item.group}`;
+    if (!groupIndex.has(groupKey)) groupIndex.set(groupKey, groupIndex.size);
     const entries = Object.entries(item.correct);
     const models = new Int32Array(entries.length);
     const correct = new Uint8Array(entries.length);
@@ -42,7 +58,7 @@ export function toExamples(items: readonly Item[], vectors: readonly Float32Arra
       models[j] = index;
       correct[j] = ok ? 1 : 0;
     });
-    return { embedding: vectors[i]!, signals: promptSignals(item.prompt), models, correct };
+    return { embedding: vectors[i]!, signals: promptSignals(item.prompt), models, correct, source: item.source, group: groupIndex.get(groupKey)! };
   });
 }
 
@@ -70,50 +86,93 @@ function adam(size: number, rate: number): Adam {
   };
 }
 
-/** Parameter layout: difficulty head, discrimination head (each bias, embedding, text), abilities. */
+/** Parameter layout: difficulty head, discrimination head (each bias, embedding, text), abilities, then the group offsets. */
 interface Layout {
   dims: number;
   head: number;
   theta0: number;
+  models: number;
+  groups: number;
+  /** Group difficulty offsets, group log-discrimination offsets, model x group ability offsets (0 groups when off). */
+  groupD: number;
+  groupA: number;
+  modelGroup: number;
+  size: number;
 }
 
-const layoutOf = (dims: number): Layout => ({ dims, head: 1 + dims + textSignalCount, theta0: 2 * (1 + dims + textSignalCount) });
+function layoutOf(dims: number, models: number, groups: number): Layout {
+  const theta0 = 2 * (1 + dims + textSignalCount);
+  const groupD = theta0 + models;
+  const groupA = groupD + groups;
+  const modelGroup = groupA + groups;
+  return { dims, head: 1 + dims + textSignalCount, theta0, models, groups, groupD, groupA, modelGroup, size: modelGroup + models * groups };
+}
+
+/** Per-example weights: 1, or equal total weight per source; normalised so they sum to the observation count. */
+function exampleWeights(examples: readonly Example[], balance: boolean): Float64Array {
+  const perSource = new Map<string, number>();
+  for (const e of examples) perSource.set(e.source, (perSource.get(e.source) ?? 0) + e.models.length);
+  let observations = 0;
+  for (const n of perSource.values()) observations += n;
+  return Float64Array.from(examples, (e) => (balance ? observations / perSource.size / perSource.get(e.source)! : 1) / observations);
+}
 
 /**
  * Fits the 2PL item model: P(model m right on x) = sigmoid(a(x) theta_m - d(x)), with d and
- * log a linear in the embedding and text signals; full-batch Adam on the mean log loss.
+ * log a linear in the embedding and text signals (plus group offsets while training, when
+ * `groupEffects`); full-batch Adam on the (weighted) mean log loss.
  */
 export function fitItems(examples: readonly Example[], modelCount: number, settings: TrainSettings = {}): { params: Float64Array; layout: Layout } {
-  const layout = layoutOf(examples[0]!.embedding.length);
-  const size = layout.theta0 + modelCount;
-  const params = new Float64Array(size);
-  const grad = new Float64Array(size);
-  const optimiser = adam(size, settings.learningRate ?? 0.02);
-  const l2 = settings.l2 ?? 1e-3;
-  let observations = 0;
-  for (const e of examples) observations += e.models.length;
+  const groups = settings.groupEffects ? Math.max(...examples.map((e) => e.group)) + 1 : 0;
+  const layout = layoutOf(examples[0]!.embedding.length, modelCount, groups);
+  const params = new Float64Array(layout.size);
+  const grad = new Float64Array(layout.size);
+  const optimiser = adam(layout.size, settings.learningRate ?? 0.02);
+  const weights = exampleWeights(examples, settings.balanceSources ?? false);
   for (let step = 0; step < (settings.steps ?? 250); step++) {
     grad.fill(0);
-    for (const e of examples) {
-      const d = head(params, 0, e, layout, settings);
-      const z = Math.max(-3, Math.min(3, head(params, layout.head, e, layout, settings)));
-      const a = Math.exp(z);
-      let gd = 0;
-      let gz = 0;
-      for (let j = 0; j < e.models.length; j++) {
-        const k = layout.theta0 + e.models[j]!;
-        const r = (sigmoid(a * params[k]! - d) - e.correct[j]!) / observations;
-        grad[k]! += r * a;
-        gd -= r;
-        gz += r * params[k]! * a;
-      }
-      addHead(grad, 0, gd, e, layout, settings);
-      addHead(grad, layout.head, gz, e, layout, settings);
-    }
-    for (let i = 1; i < layout.theta0; i++) if (i !== layout.head) grad[i]! += 2 * l2 * params[i]!;
+    for (let n = 0; n < examples.length; n++) accumulate(params, grad, examples[n]!, weights[n]!, layout, settings);
+    regularise(params, grad, layout, settings);
     optimiser.step(params, grad);
   }
   return { params, layout };
+}
+
+/** Adds one example's log-loss gradient (weight `w`). */
+function accumulate(params: Float64Array, grad: Float64Array, e: Example, w: number, layout: Layout, settings: TrainSettings): void {
+  const g = layout.groups > 0 ? e.group : -1;
+  const d = head(params, 0, e, layout, settings) + (g >= 0 ? params[layout.groupD + g]! : 0);
+  const zRaw = head(params, layout.head, e, layout, settings) + (g >= 0 ? params[layout.groupA + g]! : 0);
+  const z = Math.max(-3, Math.min(3, zRaw));
+  const a = Math.exp(z);
+  let gd = 0;
+  let gz = 0;
+  for (let j = 0; j < e.models.length; j++) {
+    const m = e.models[j]!;
+    const k = layout.theta0 + m;
+    const km = g >= 0 ? layout.modelGroup + m * layout.groups + g : -1;
+    const theta = params[k]! + (km >= 0 ? params[km]! : 0);
+    const r = (sigmoid(a * theta - d) - e.correct[j]!) * w;
+    grad[k]! += r * a;
+    if (km >= 0) grad[km]! += r * a;
+    gd -= r;
+    gz += r * theta * a;
+  }
+  if (zRaw !== z) gz = 0;
+  addHead(grad, 0, gd, e, layout, settings);
+  addHead(grad, layout.head, gz, e, layout, settings);
+  if (g >= 0) {
+    grad[layout.groupD + g]! += gd;
+    grad[layout.groupA + g]! += gz;
+  }
+}
+
+/** L2 on the head weights (not the biases or abilities) and on the group offsets. */
+function regularise(params: Float64Array, grad: Float64Array, layout: Layout, settings: TrainSettings): void {
+  const l2 = settings.l2 ?? 1e-3;
+  for (let i = 1; i < layout.theta0; i++) if (i !== layout.head) grad[i]! += 2 * l2 * params[i]!;
+  const groupL2 = settings.groupL2 ?? 1e-3;
+  for (let i = layout.groupD; i < layout.size; i++) grad[i]! += 2 * groupL2 * params[i]!;
 }
 
 /** One linear head (bias, embedding weights, text weights) at `at`. */
@@ -177,8 +236,12 @@ export function trainQualityModel(examples: readonly Example[], modelIndex: Read
   const useEmbedding = settings.useEmbedding ?? true;
   const useText = settings.useText ?? true;
   const { dims } = layout;
-  const d = Float64Array.from(examples, (e) => head(params, 0, e, layout, settings));
-  const z = Float64Array.from(examples, (e) => Math.max(-3, Math.min(3, head(params, layout.head, e, layout, settings))));
+  // The sample behind the prior-to-ability map keeps the group offsets: a prior is an accuracy over prompts of every kind.
+  const offset = (at: number, e: Example) => (layout.groups > 0 ? params[at + e.group]! : 0);
+  const dHead = Float64Array.from(examples, (e) => head(params, 0, e, layout, settings));
+  const zHead = Float64Array.from(examples, (e) => Math.max(-3, Math.min(3, head(params, layout.head, e, layout, settings))));
+  const d = Float64Array.from(examples, (e, n) => dHead[n]! + offset(layout.groupD, e));
+  const z = Float64Array.from(examples, (e, n) => Math.max(-3, Math.min(3, zHead[n]! + offset(layout.groupA, e))));
   const order = Array.from(d.keys()).sort((x, y) => d[x]! - d[y]!);
   const picks = Array.from({ length: 257 }, (_, i) => order[Math.round((i / 256) * (order.length - 1))]!);
   const h = layout.head;
@@ -189,12 +252,12 @@ export function trainQualityModel(examples: readonly Example[], modelIndex: Read
     bias: params[0]!,
     embeddingWeights: slice(params, 1, dims, useEmbedding),
     textWeights: slice(params, 1 + dims, textSignalCount, useText),
-    textOnly: fitTextOnly(examples, d),
+    textOnly: fitTextOnly(examples, dHead),
     discrimination: {
       bias: params[h]!,
       embeddingWeights: slice(params, h + 1, dims, useEmbedding),
       textWeights: slice(params, h + 1 + dims, textSignalCount, useText),
-      textOnly: fitTextOnly(examples, z),
+      textOnly: fitTextOnly(examples, zHead),
     },
     difficultyQuantiles: Float32Array.from(picks, (i) => d[i]!),
     discriminationSample: Float32Array.from(picks, (i) => z[i]!),

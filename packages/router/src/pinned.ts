@@ -1,0 +1,63 @@
+import type { Catalog, ModelInfo } from '@svc/catalog';
+import { type ChatRequest, authorizationError, invalidRequest } from '@svc/core';
+import type { RouteContext, RouteDecision } from './types.js';
+
+/** What a decision holds before the model is chosen. */
+export type DecisionBase = Omit<RouteDecision, 'model' | 'waterfall' | 'tier' | 'source' | 'candidates'>;
+
+/** The candidate-selection knobs a request set, as spec field paths (reported as not applied to an explicit model). */
+export function selectionKnobs(request: ChatRequest): string[] {
+  const hints = request.routingHints ?? {};
+  const knobs: string[] = [];
+  if (hints.mode !== undefined) knobs.push('routing_hints.mode');
+  if (hints.preferenceDial !== undefined) knobs.push('routing_hints.preference_dial');
+  if (hints.preferLatency !== undefined) knobs.push('routing_hints.prefer_latency');
+  if (hints.preferQuality !== undefined) knobs.push('routing_hints.prefer_quality');
+  if (hints.maxLatencyMs !== undefined) knobs.push('routing_hints.max_latency_ms');
+  if (hints.maxTier !== undefined) knobs.push('routing_hints.max_tier');
+  if (hints.taskComplexity !== undefined) knobs.push('routing_hints.task_complexity');
+  if (hints.allowFreeFallback !== undefined) knobs.push('routing_hints.allow_free_fallback');
+  if (request.routingOverride?.forceTier !== undefined) knobs.push('routing_override.force_tier');
+  return knobs;
+}
+
+/** What the `free_models_only` policy admits: free to call or open-weight. */
+export const isFree = (model: ModelInfo): boolean => model.free || model.openWeight;
+
+/** One explicit model to honour: the name asked for, the field it came from, and how the decision reports it. */
+export interface PinRequest {
+  requested: string;
+  param: string;
+  base: DecisionBase;
+  source: 'Pinned' | 'Override';
+  context: RouteContext;
+}
+
+/**
+ * Decisions for explicit models over an immutable catalog: the model, then its same-family chat
+ * models (computed once per model) as the waterfall.
+ */
+export function createPinner(catalog: Catalog): (pin: PinRequest) => RouteDecision {
+  const siblingsOf = new Map<string, readonly ModelInfo[]>();
+  return ({ requested, param, base, source, context }) => {
+    const model = catalog.resolve(requested);
+    if (model?.kind !== 'chat') {
+      throw invalidRequest(`The model '${requested}' does not exist or is not available. GET /v1/models lists the available models.`, param, 'model_not_found');
+    }
+    const freeOnly = context.orgPolicy?.freeModelsOnly === true;
+    if (freeOnly && !isFree(model)) {
+      throw authorizationError('forbidden', `Your organisation may use free or open-weight models only, and '${model.id}' is neither. Ask for one of those or for svc/auto.`);
+    }
+    let siblings = siblingsOf.get(model.id);
+    if (siblings === undefined) {
+      siblings = catalog.family(model.family).filter((m) => m.id !== model.id && m.kind === 'chat');
+      siblingsOf.set(model.id, siblings);
+    }
+    if (freeOnly) siblings = siblings.filter(isFree);
+    const { breakerOpen } = context;
+    let waterfall: readonly ModelInfo[] = siblings.length === 0 ? [model] : [model, ...siblings];
+    // Same-family siblings with an open breaker go last (the first choice is honoured whatever its breaker says).
+    if (breakerOpen && siblings.length > 1) waterfall = [model, ...[...siblings].sort((a, b) => Number(breakerOpen(a.id)) - Number(breakerOpen(b.id)))];
+    return { ...base, model, waterfall, tier: model.tier, source, candidates: [] };
+  };
+}
