@@ -17,6 +17,7 @@ const urlOf = (started: Started) => `http://127.0.0.1:${started.servers[0]!.port
  */
 describe.skipIf(!databaseUrl || !redisUrl)('control plane or its database down', () => {
   let pg: TcpProxy;
+  let redis: TcpProxy;
   let inference: Started;
   let control: Started;
   let tenantKey = '';
@@ -24,9 +25,10 @@ describe.skipIf(!databaseUrl || !redisUrl)('control plane or its database down',
 
   beforeAll(async () => {
     pg = await startTcpProxy(hostPort(databaseUrl!));
+    redis = await startTcpProxy({ host: new URL(redisUrl!).hostname, port: Number(new URL(redisUrl!).port || 6379) });
     const env = parseEnv({
       DATABASE_URL: pg.urlOf(databaseUrl!),
-      REDIS_URL: redisUrl!,
+      REDIS_URL: redis.urlOf(redisUrl!),
       PORT: '0',
       CONTROL_PORT: '0',
       SVC_MASTER_KEY: masterKey,
@@ -46,9 +48,11 @@ describe.skipIf(!databaseUrl || !redisUrl)('control plane or its database down',
   });
   afterAll(async () => {
     await pg.restore();
+    await redis.restore();
     await inference?.stop();
     await control?.stop();
     await pg?.close();
+    await redis?.close();
   });
 
   const chat = async (content: string) => {
@@ -93,6 +97,28 @@ describe.skipIf(!databaseUrl || !redisUrl)('control plane or its database down',
     await pg.restore();
     await expect.poll(async () => (await admin()).response.status, { timeout: 8_000, interval: 200 }).toBe(200);
     await expect.poll(() => ledgerCounts(during.map((d) => d.id)), { timeout: 10_000, interval: 300 }).toEqual(Array(10).fill(1));
+  }, 40_000);
+
+  it('Redis down: the control plane reads stay fast, 503 kv_unavailable where they need Redis, inference serves (fail open), nothing lost', async () => {
+    await redis.cut();
+    const reads = ['/v1/observability/breakers', '/v1/observability/flags', '/v1/observability/degradation', '/v1/observability/cache/stats', '/v1/slo', '/v1/alerts/history'];
+    const answers = await Promise.all(
+      reads.map(async (path) => {
+        const started = performance.now();
+        const response = await fetch(`${urlOf(control)}${path}`, { headers: { authorization: `Bearer ${masterKey}` } });
+        const text = await response.text();
+        return { path, status: response.status, ms: performance.now() - started, errorId: response.headers.get('x-error-id'), text };
+      }),
+    );
+    // A read of state held in Redis is 503 `kv_unavailable` (retry), never a 500.
+    const broken = answers.filter((a) => a.status >= 500 && (a.status !== 503 || a.errorId === null || !a.text.includes('"kv_unavailable"')));
+    expect(broken.map((a) => `${a.path} ${a.status} ${a.text.slice(0, 100)}`)).toEqual([]);
+    expect(Math.max(...answers.map((a) => a.ms))).toBeLessThan(2_500);
+    const during = await Promise.all(Array.from({ length: 5 }, (_, i) => chat(`redis down #${i}`)));
+    expect(during.map((d) => d.status)).toEqual(Array(5).fill(200));
+    if (process.env.SVC_FAULTS_REPORT) console.info(`Redis cut: control plane ${answers.map((a) => `${a.path} ${a.status} ${Math.round(a.ms)} ms`).join(', ')}; 5 chats 200, slowest ${Math.round(Math.max(...during.map((d) => d.ms)))} ms`);
+    await redis.restore();
+    await expect.poll(() => ledgerCounts(during.map((d) => d.id)), { timeout: 15_000, interval: 300 }).toEqual(Array(5).fill(1));
   }, 40_000);
 
   it('the control plane stopped: inference keeps authenticating, admitting and recording', async () => {
