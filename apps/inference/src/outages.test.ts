@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TcpProxy, startTcpProxy } from './test-tcp-proxy.js';
+import { type TcpProxy, startTcpProxy } from '@svc/mock-upstream';
 import { useTestApp } from './test-app.js';
 
 /**

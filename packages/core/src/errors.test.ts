@@ -28,6 +28,13 @@ describe('GatewayError', () => {
     expect(error.status).toBe(500);
     expect(error.message).not.toContain('hunter2');
   });
+
+  it('maps an unreachable Redis (the kv circuit open) to 503 kv_unavailable with retry-after, like the database', () => {
+    const kvDown = Object.assign(new Error('Redis is unavailable (circuit open)'), { code: 'kv_unavailable' });
+    const error = toGatewayError(kvDown);
+    expect([error.status, error.type, error.code, error.headers['retry-after']]).toEqual([503, 'internal_error', 'kv_unavailable', '1']);
+    expect(toGatewayError(Object.assign(new Error('db'), { code: 'database_unavailable' })).code).toBe('database_unavailable');
+  });
 });
 
 describe('ProviderError', () => {

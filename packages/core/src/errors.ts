@@ -189,28 +189,36 @@ export function circuitBreakerOpen(message: string, retryAfterSeconds?: number):
   });
 }
 
+/** 503 `internal_error` with `retry-after: 1` for a shared dependency the gateway cannot reach. */
+function dependencyUnavailable(code: 'database_unavailable' | 'kv_unavailable', message: string, cause: unknown): GatewayError {
+  return new GatewayError({ status: 503, type: 'internal_error', code, message, headers: { 'retry-after': '1' }, retryable: true, cause });
+}
+
 /**
  * 503 `internal_error` / `database_unavailable` with `retry-after: 1`: PostgreSQL cannot be
  * reached; nothing was written, and trying again shortly may succeed.
  */
 export function databaseUnavailable(cause?: unknown): GatewayError {
-  return new GatewayError({
-    status: 503,
-    type: 'internal_error',
-    code: 'database_unavailable',
-    message: 'The database is unavailable; try again shortly.',
-    headers: { 'retry-after': '1' },
-    retryable: true,
-    cause,
-  });
+  return dependencyUnavailable('database_unavailable', 'The database is unavailable; try again shortly.', cause);
 }
 
 /**
- * Coerces anything thrown into a GatewayError: @svc/db's DbUnavailableError (recognised by its
- * code, core depending on nothing) becomes 503 `database_unavailable`, other unknown errors 500.
+ * 503 `internal_error` / `kv_unavailable` with `retry-after: 1`: Redis cannot be reached by an
+ * operation that cannot fail open, such as reading the shared breaker states.
+ */
+export function kvUnavailable(cause?: unknown): GatewayError {
+  return dependencyUnavailable('kv_unavailable', 'The shared state store (Redis) is unavailable; try again shortly.', cause);
+}
+
+/**
+ * Coerces anything thrown into a GatewayError: @svc/db's DbUnavailableError and @svc/kv's
+ * KvUnavailableError (recognised by their codes, core depending on nothing) become 503
+ * `database_unavailable` / `kv_unavailable`, other unknown errors 500.
  */
 export function toGatewayError(error: unknown): GatewayError {
   if (isGatewayError(error)) return error;
-  if (error instanceof Error && (error as { code?: unknown }).code === 'database_unavailable') return databaseUnavailable(error);
+  const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
+  if (code === 'database_unavailable') return databaseUnavailable(error);
+  if (code === 'kv_unavailable') return kvUnavailable(error);
   return internalError(error);
 }

@@ -22,7 +22,7 @@ export function onError(logger: Logger, headers?: (c: Context) => Record<string,
     const error = toGatewayError(thrown);
     const requestId = c.get('requestId') as string | undefined;
     // An outage is one warning per request, without the stack: the cause is known and shared.
-    if (error.code === 'database_unavailable') logger.warn({ request_id: requestId }, 'database unavailable');
+    if (error.code === 'database_unavailable' || error.code === 'kv_unavailable') logger.warn({ request_id: requestId }, error.code === 'kv_unavailable' ? 'redis unavailable' : 'database unavailable');
     else if (error.status >= 500 && error.type === 'internal_error') logger.error({ err: thrown, request_id: requestId }, 'internal error');
     return errorResponse(error, requestId, headers?.(c));
   };

@@ -1,10 +1,11 @@
 import { ReplyError } from 'ioredis';
 
-/** Thrown at once, without a round trip, while the circuit to Redis is open. */
+/** Thrown at once, without a round trip, while the circuit to Redis is open; and for a command that could not reach Redis. */
 export class KvUnavailableError extends Error {
   readonly code = 'kv_unavailable';
-  constructor(cause?: unknown) {
-    super('Redis is unavailable (circuit open); failing fast until it answers again.', cause === undefined ? undefined : { cause });
+  /** `open`: refused by the open circuit; false: this command itself failed to reach Redis (timeout, dropped connection). */
+  constructor(cause?: unknown, open = true) {
+    super(open ? 'Redis is unavailable (circuit open); failing fast until it answers again.' : 'Redis is unavailable (the command did not reach it or got no answer).', cause === undefined ? undefined : { cause });
     this.name = 'KvUnavailableError';
   }
 }
@@ -53,9 +54,16 @@ export class KvCircuit {
       this.closed();
       return value;
     } catch (error) {
-      if (error instanceof ReplyError) this.closed();
-      else this.failed(error);
-      throw error;
+      if (error instanceof ReplyError) {
+        this.closed();
+        throw error;
+      }
+      // The kv's own argument checks (a non-positive TTL) never reached Redis: not an outage.
+      if (error instanceof RangeError || error instanceof TypeError) throw error;
+      this.failed(error);
+      // An availability failure reads the same whether the circuit refused it or the command
+      // failed on its own: callers (and the apps' 503 kv_unavailable) need one type to recognise.
+      throw new KvUnavailableError(error, false);
     }
   }
 

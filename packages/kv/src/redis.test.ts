@@ -46,6 +46,19 @@ describe('redis kv circuit', () => {
     await kv.close();
   });
 
+  it('rejects a command that cannot reach Redis with KvUnavailableError too, before the circuit opens', async () => {
+    const sockets: Socket[] = [];
+    const hung = createServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => hung.listen(0, '127.0.0.1', resolve));
+    const kv = createRedisKv({ url: `redis://127.0.0.1:${(hung.address() as AddressInfo).port}`, commandTimeoutMs: 100, circuit: { threshold: 5, cooldownMs: 5_000 } });
+    const first = await kv.get('a').catch((error: unknown) => error);
+    expect(first).toBeInstanceOf(KvUnavailableError);
+    expect((first as KvUnavailableError).cause).toBeInstanceOf(Error);
+    await kv.close();
+    for (const socket of sockets) socket.destroy();
+    await new Promise((resolve) => hung.close(resolve));
+  });
+
   it('fails fast on a hung Redis after two command timeouts, without the connection dropping', async () => {
     // Accepts connections and never answers: a blackholed Redis.
     const sockets: Socket[] = [];

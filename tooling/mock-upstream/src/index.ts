@@ -15,3 +15,4 @@ export {
 } from './server.js';
 export { embeddingVector } from './openai-embeddings.js';
 export { sampleFromSchema } from './forced-tool.js';
+export { startTcpProxy, type TcpProxy } from './tcp-proxy.js';

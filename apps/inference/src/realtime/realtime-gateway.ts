@@ -102,69 +102,99 @@ async function drain(live: Set<Live>, graceMs: number): Promise<void> {
   }
 }
 
+/** What one gateway holds across its sessions. */
+interface GatewayState {
+  deps: RealtimeGatewayDeps;
+  stageDeps: RealtimeDeps;
+  wss: WebSocketServer;
+  live: Set<Live>;
+  headersFor: WeakMap<IncomingMessage, Record<string, string>>;
+  stopping: boolean;
+}
+
+interface Upgrade {
+  req: IncomingMessage;
+  socket: Duplex;
+  head: Buffer;
+}
+
+/** What the handshake learnt before it failed: the refusal still says the voice mode. */
+interface Seen {
+  modeHeader?: string | null;
+  orgDefault?: IntelligenceMode | null;
+}
+
+/** Authenticates the upgrade, requires the realtime scope, admits the session and opens the upstream. */
+async function openSession(state: GatewayState, req: IncomingMessage, context: { requestId: string; signal: AbortSignal; seen: Seen }): Promise<RealtimeSession> {
+  if (state.stopping) throw shuttingDown();
+  const upgrade = readRealtimeUpgrade(req);
+  context.seen.modeHeader = upgrade.intelligenceModeHeader;
+  const caller = await state.deps.authenticator.authenticate(upgrade.credential);
+  context.seen.orgDefault = caller.org.defaultIntelligenceMode;
+  requireScope(caller, REALTIME_SCOPE);
+  return openRealtimeSession(
+    state.stageDeps,
+    {
+      beta: upgrade.beta,
+      ...(upgrade.model === undefined ? {} : { model: upgrade.model }),
+      ...(upgrade.conversationId === undefined ? {} : { conversationId: upgrade.conversationId }),
+    },
+    { caller, requestId: context.requestId, startedAt: performance.now(), signal: context.signal, mode: resolveVoiceMode(upgrade.intelligenceModeHeader, caller.org.defaultIntelligenceMode) },
+  );
+}
+
+/** Answers a refused upgrade with the spec's HTTP error (logged when it is the gateway's own failure). */
+async function refuse(deps: RealtimeGatewayDeps, socket: Duplex, thrown: unknown, context: { requestId: string; seen: Seen }): Promise<void> {
+  const error = toGatewayError(thrown);
+  if (error.code === 'internal_error') deps.logger.error({ err: thrown, request_id: context.requestId }, 'realtime upgrade failed');
+  deps.metrics.requests.inc({ route: '/v1/voice/realtime', status: String(error.status), model: '', provider: '', cache: '' });
+  await refuseUpgrade(socket, error, context.requestId, refusalModeHeader(context.seen.modeHeader, context.seen.orgDefault));
+}
+
+/** One upgrade from request to relay: refused with an HTTP error, or accepted and relayed. */
+async function handleOne(state: GatewayState, { req, socket, head }: Upgrade): Promise<void> {
+  const { deps } = state;
+  const requestId = newRequestId();
+  const gone = new AbortController();
+  const onGone = () => gone.abort(new Error('client went away during the handshake'));
+  socket.once('close', onGone);
+  // Node's HTTP server drops its error handler from an upgraded socket: a reset while the
+  // session is being opened must not be an uncaught error ('close' follows and aborts it).
+  const onSocketError = (error: Error) => deps.logger.debug({ err: error, request_id: requestId }, 'realtime client socket error during the handshake');
+  socket.on('error', onSocketError);
+  const seen: Seen = {};
+  let session: RealtimeSession;
+  try {
+    session = await openSession(state, req, { requestId, signal: gone.signal, seen });
+  } catch (thrown) {
+    socket.off('close', onGone);
+    await refuse(deps, socket, thrown, { requestId, seen });
+    return;
+  }
+  socket.off('close', onGone);
+  deps.metrics.requests.inc({ route: '/v1/voice/realtime', status: '101', model: session.model.id, provider: session.model.provider, cache: '' });
+  if (gone.signal.aborted || !socket.writable) {
+    // The client left while the upstream was opening: the upstream minute was opened, bill it.
+    session.end('client');
+    session.upstream.terminate();
+    return;
+  }
+  state.headersFor.set(req, session.headers);
+  accept(state, { req, socket, head }, session);
+  socket.off('error', onSocketError);
+}
+
 /** The realtime endpoint: `GET /v1/voice/realtime` (and `/v1/realtime`, where the openai SDK connects). */
 export function createRealtimeGateway(deps: RealtimeGatewayDeps): RealtimeGateway {
-  const live = new Set<Live>();
+  const headersFor = new WeakMap<IncomingMessage, Record<string, string>>();
+  const onError = (error: unknown) => deps.logger.warn({ err: error }, 'realtime session: background write failed');
+  const state: GatewayState = { deps, stageDeps: { ...deps, onError }, wss: upgradeServer(deps, headersFor), live: new Set<Live>(), headersFor, stopping: false };
   /** Handshakes between the upgrade request and the relay (authenticating, connecting upstream). */
   const opening = new Set<Promise<void>>();
-  const headersFor = new WeakMap<IncomingMessage, Record<string, string>>();
-  let stopping = false;
-  const onError = (error: unknown) => deps.logger.warn({ err: error }, 'realtime session: background write failed');
-  const stageDeps: RealtimeDeps = { ...deps, onError };
-  const wss = upgradeServer(deps, headersFor);
-
-  const open = async (req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> => {
-    const requestId = newRequestId();
-    const gone = new AbortController();
-    const onGone = () => gone.abort(new Error('client went away during the handshake'));
-    socket.once('close', onGone);
-    // Node's HTTP server drops its error handler from an upgraded socket: a reset while the
-    // session is being opened must not be an uncaught error ('close' follows and aborts it).
-    const onSocketError = (error: Error) => deps.logger.debug({ err: error, request_id: requestId }, 'realtime client socket error during the handshake');
-    socket.on('error', onSocketError);
-    let session: RealtimeSession;
-    let modeHeader: string | null | undefined;
-    let orgDefault: IntelligenceMode | null | undefined;
-    try {
-      if (stopping) throw shuttingDown();
-      const upgrade = readRealtimeUpgrade(req);
-      modeHeader = upgrade.intelligenceModeHeader;
-      const caller = await deps.authenticator.authenticate(upgrade.credential);
-      orgDefault = caller.org.defaultIntelligenceMode;
-      requireScope(caller, REALTIME_SCOPE);
-      session = await openRealtimeSession(
-        stageDeps,
-        {
-          beta: upgrade.beta,
-          ...(upgrade.model === undefined ? {} : { model: upgrade.model }),
-          ...(upgrade.conversationId === undefined ? {} : { conversationId: upgrade.conversationId }),
-        },
-        { caller, requestId, startedAt: performance.now(), signal: gone.signal, mode: resolveVoiceMode(upgrade.intelligenceModeHeader, orgDefault) },
-      );
-    } catch (thrown) {
-      socket.off('close', onGone);
-      const error = toGatewayError(thrown);
-      if (error.code === 'internal_error') deps.logger.error({ err: thrown, request_id: requestId }, 'realtime upgrade failed');
-      deps.metrics.requests.inc({ route: '/v1/voice/realtime', status: String(error.status), model: '', provider: '', cache: '' });
-      await refuseUpgrade(socket, error, requestId, refusalModeHeader(modeHeader, orgDefault));
-      return;
-    }
-    socket.off('close', onGone);
-    deps.metrics.requests.inc({ route: '/v1/voice/realtime', status: '101', model: session.model.id, provider: session.model.provider, cache: '' });
-    if (gone.signal.aborted || !socket.writable) {
-      // The client left while the upstream was opening: the upstream minute was opened, bill it.
-      session.end('client');
-      session.upstream.terminate();
-      return;
-    }
-    headersFor.set(req, session.headers);
-    accept({ wss, deps, live }, { req, socket, head }, session);
-    socket.off('error', onSocketError);
-  };
 
   return {
     handleUpgrade(req, socket, head) {
-      const pending = open(req, socket, head).catch((error: unknown) => {
+      const pending = handleOne(state, { req, socket, head }).catch((error: unknown) => {
         deps.logger.error({ err: error }, 'realtime upgrade failed');
         socket.destroy();
       });
@@ -172,13 +202,13 @@ export function createRealtimeGateway(deps: RealtimeGatewayDeps): RealtimeGatewa
       void pending.finally(() => opening.delete(pending));
     },
     get open() {
-      return live.size;
+      return state.live.size;
     },
     async shutdown(graceMs) {
-      stopping = true;
+      state.stopping = true;
       await Promise.all(opening);
-      await drain(live, graceMs);
-      wss.close();
+      await drain(state.live, graceMs);
+      state.wss.close();
     },
   };
 }

@@ -1,5 +1,6 @@
 import { createDb } from '@svc/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaled } from './faults/scale.js';
 import { masterKey, startGateway } from './harness.js';
 
 type Gateway = Awaited<ReturnType<typeof startGateway>>;
@@ -36,10 +37,13 @@ describe.skipIf(!shared && process.env.CI !== 'true')('limits across three insta
       }),
     );
 
-  it('admits exactly 50 of a burst of 300 against an RPM of 50, whichever instance takes them', async () => {
+  // SVC_FAULTS_SCALE (the fault suite's long form) makes the bursts larger.
+  const burstSize = scaled(300);
+
+  it(`admits exactly 50 of a burst of ${burstSize} against an RPM of 50, whichever instance takes them`, async () => {
     const key = await tenant({ rpmLimit: 50 });
     const started = performance.now();
-    const statuses = await burst(key, 300, (i) => ({ model: 'mock/mock-speed', messages: [{ role: 'user', content: `burst ${i}` }] }));
+    const statuses = await burst(key, burstSize, (i) => ({ model: 'mock/mock-speed', messages: [{ role: 'user', content: `burst ${i}` }] }));
     const elapsedMs = performance.now() - started;
     // The bucket refills continuously (one request per 1.2 s at 50 RPM): a burst that outlasts
     // 1.2 s on a loaded machine has honestly earned one more admission per 1.2 s, never more.
@@ -47,7 +51,7 @@ describe.skipIf(!shared && process.env.CI !== 'true')('limits across three insta
     const admitted = statuses.filter((s) => s === 200).length;
     expect(admitted).toBeGreaterThanOrEqual(50);
     expect(admitted).toBeLessThanOrEqual(50 + refilled);
-    expect(statuses.filter((s) => s === 429)).toHaveLength(300 - admitted);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(burstSize - admitted);
     if (refilled === 0) expect(admitted).toBe(50);
   }, 60_000);
 
@@ -76,7 +80,7 @@ describe.skipIf(!shared && process.env.CI !== 'true')('limits across three insta
     const budget = 0.0005;
     const org = await gateways[0]!.runtime.db.orgs.create({ name: `budget-e2e-${Date.now()}`, monthlyBudgetUsd: budget });
     const key = (await gateways[0]!.runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:chat'] })).secret;
-    const statuses = await burst(key, 120, (i) => ({ model: 'mock/mock-quality', max_tokens: 64, messages: [{ role: 'user', content: `spend ${i}` }] }));
+    const statuses = await burst(key, scaled(120), (i) => ({ model: 'mock/mock-quality', max_tokens: 64, messages: [{ role: 'user', content: `spend ${i}` }] }));
     expect(statuses.filter((s) => s === 402).length).toBeGreaterThan(0);
     expect(statuses.filter((s) => s === 200).length).toBeGreaterThan(0);
     expect(statuses.every((s) => s === 200 || s === 402)).toBe(true);

@@ -1,6 +1,7 @@
 import { ProviderError, isProviderError } from '@svc/core';
 import type { StreamEvent } from '@svc/core';
 import type { CallOptions, Provider, ProviderChatRequest, RealtimeConnectOptions, RealtimeRequest } from '../provider.js';
+import { scrubRealtimeSocket } from './scrub-realtime.js';
 import { wrapOptionalCalls } from './wrap-optional-calls.js';
 
 /** What a secret is replaced with in upstream text. */
@@ -99,7 +100,7 @@ function rewrite(error: Error, key: 'message' | 'stack' | 'cause', value: unknow
 
 /**
  * Wraps a provider so no error it raises (a rejected call, a stream that fails mid-way, a
- * realtime upgrade refused) carries a configured secret: upstreams and proxies may echo the key
+ * realtime upgrade refused, a realtime session's messages and close reason) carries a configured secret: upstreams and proxies may echo the key
  * they were sent ("Incorrect API key provided: sk-..."), and that text would otherwise reach
  * tenants in a 502 and the logs. The one place upstream failure text is scrubbed.
  */
@@ -123,7 +124,18 @@ export function withSecretScrubbing(provider: Provider, secrets: SecretSet): Pro
   };
   wrapOptionalCalls(provider, wrapped, (call) => (request, options) => guard(options, () => call(request, options)));
   const realtime = provider.realtime?.bind(provider);
-  if (realtime) wrapped.realtime = (request: RealtimeRequest, options?: RealtimeConnectOptions) => guard(options, () => realtime(request, options));
+  if (realtime) {
+    wrapped.realtime = async (request: RealtimeRequest, options?: RealtimeConnectOptions) => {
+      const socket = await guard(options, () => realtime(request, options));
+      // What the upstream says once the session is open (error events, close reasons) reaches
+      // the client and the logs as it is: scrubbed like every other upstream text.
+      return scrubRealtimeSocket(
+        socket,
+        (text) => secrets.scrub(text, options?.apiKey),
+        (error) => scrubError(error, secrets, options?.apiKey),
+      );
+    };
+  }
   return wrapped;
 }
 
