@@ -6,6 +6,7 @@ import {
   ChainLimiter,
   Gateway,
   ImageStore,
+  type GatewayTimeouts,
   KvLearnJournal,
   type LearnSink,
   LearnQueue,
@@ -74,6 +75,8 @@ export interface Runtime {
   voice: VoiceSettings;
   /** Circuit breakers per model slug, shared through the kv (Redis when configured). */
   breakers: CircuitBreakers;
+  /** The request deadline and first-byte bounds of every provider call (chat and the unit stages). */
+  timeouts: GatewayTimeouts;
   /** Feature flags and the degradation level, shared by every instance through the kv. */
   switches: SharedSwitches;
   /** Alerts from SLOs, breaker transitions and limit refusals (`/v1/alerts/history`); started, stopped by `close`. */
@@ -197,6 +200,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
   for (const [id, entry] of Object.entries(file?.providers ?? {})) {
     if (entry.first_byte_timeout_ms !== undefined) perProvider[id] = { firstByteMs: entry.first_byte_timeout_ms };
   }
+  const timeouts: GatewayTimeouts = { requestMs: env.SVC_REQUEST_TIMEOUT_MS, firstByteMs: env.SVC_FIRST_BYTE_TIMEOUT_MS, perProvider };
   const switches = createSwitches(env, file, kv, metrics, logger);
   await switches.start();
   const routerLatency = createLatencyStats();
@@ -267,7 +271,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     logger,
     // SVC_BREAKER_CONSECUTIVE_FAILURES=0 turns breakers off (benchmarks of raw fallback, tests).
     ...(env.SVC_BREAKER_CONSECUTIVE_FAILURES > 0 ? { breakers } : {}),
-    timeouts: { requestMs: env.SVC_REQUEST_TIMEOUT_MS, firstByteMs: env.SVC_FIRST_BYTE_TIMEOUT_MS, perProvider },
+    timeouts,
     retry: { maxRetries: env.SVC_RETRY_MAX, baseMs: 200, capMs: 2_000 },
     hedging,
   });
@@ -296,6 +300,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
       sessions: createKvVoiceSessionStore({ kv, onError: (error) => logger.warn({ err: error }, 'voice sessions unavailable; the turn runs without its history') }),
     },
     breakers,
+    timeouts,
     switches,
     alerts,
     hedging,

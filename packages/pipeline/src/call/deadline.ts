@@ -1,3 +1,8 @@
+import type { GatewayTimeouts } from '../gateway-types.js';
+
+/** The request deadline (10 minutes, the SDKs' own) and a provider's time to its first byte (2 minutes) when the deps set none. */
+export const defaultTimeouts: GatewayTimeouts = { requestMs: 600_000, firstByteMs: 120_000 };
+
 /**
  * An abort signal that fires when the parent does (the client left) or when `ms` have passed.
  * One timer, cleared by `clear()` when the work ends early: `AbortSignal.timeout` would leave

@@ -4,14 +4,13 @@ import type { LatencyStats } from '@svc/router';
 import type { Attempt } from '../call/attempt.js';
 import type { CallSettings, ProviderLookup } from '../call/call.js';
 import { countUpstreamError } from '../call/call-metrics.js';
-import { type Deadline, createDeadline } from '../call/deadline.js';
-import type { GatewayDeps, GatewayTimeouts } from '../gateway-types.js';
+import { type Deadline, createDeadline, defaultTimeouts } from '../call/deadline.js';
+import type { GatewayDeps } from '../gateway-types.js';
 import { reliabilitySettings } from '../call/reliability.js';
 import { largerContextModels, requiredCapabilities } from './route.js';
 import { runs } from '../switches/switches.js';
 import type { ChatTurn } from './chat-turn.js';
 
-const defaultTimeouts: GatewayTimeouts = { requestMs: 600_000, firstByteMs: 120_000 };
 const defaultRetry = { maxRetries: 1, baseMs: 200, capMs: 2_000 };
 
 /** How one request calls its providers: the settings of the waterfall, its deadline, the attempts it made. */

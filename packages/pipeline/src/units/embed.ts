@@ -70,7 +70,7 @@ export async function embed(deps: EmbedDeps, request: EmbedRequest, context: Exc
       context.signal,
       (provider, model) => {
         const embed = provider.embed?.bind(provider);
-        return embed && (() => embed(embeddingCall(model, request), { signal: context.signal }));
+        return embed && ((call) => embed(embeddingCall(model, request), call));
       },
       deps.maxAttempts,
     );

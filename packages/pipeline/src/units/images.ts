@@ -68,7 +68,7 @@ export async function generateImages(deps: ImageStageDeps, request: GenerateImag
   try {
     answered = await callCandidates(deps, org, candidates, context.signal, (provider, model) => {
       const call = provider.generateImages?.bind(provider);
-      return call && (() => call({ ...options, model: model.upstreamId }, { signal: context.signal }));
+      return call && ((bounds) => call({ ...options, model: model.upstreamId }, bounds));
     });
   } catch (error) {
     void reservation.release();

@@ -36,7 +36,7 @@ export async function moderate(deps: UnitStageDeps, request: ModerateRequest, co
   try {
     moderation = await callUnit(deps, org, model, context.signal, (provider) => {
       const call = provider.moderate?.bind(provider);
-      return call && (() => call({ model: model.upstreamId, input: request.input }, { signal: context.signal }));
+      return call && ((options) => call({ model: model.upstreamId, input: request.input }, options));
     });
   } catch (error) {
     void reservation.release();

@@ -49,7 +49,7 @@ export async function speak(deps: UnitStageDeps, request: SpeakRequest, context:
   try {
     audio = await callUnit(deps, org, model, context.signal, (provider) => {
       const call = provider.speech?.bind(provider);
-      return call && (() => call({ ...request, model: model.upstreamId }, { signal: context.signal }));
+      return call && ((options) => call({ ...request, model: model.upstreamId }, options));
     });
   } catch (error) {
     void reservation.release();

@@ -53,7 +53,7 @@ export async function transcribe(deps: UnitStageDeps, request: TranscribeRequest
   try {
     transcription = await callUnit(deps, org, model, context.signal, (provider) => {
       const call = provider.transcribe?.bind(provider);
-      return call && (() => call({ ...request, model: model.upstreamId }, { signal: context.signal }));
+      return call && ((options) => call({ ...request, model: model.upstreamId }, options));
     });
   } catch (error) {
     void reservation.release();

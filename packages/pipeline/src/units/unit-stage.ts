@@ -6,6 +6,7 @@ import type { Provider } from '@svc/providers';
 import { allBreakersOpen } from '@svc/resilience';
 import type { Metrics } from '@svc/telemetry';
 import type { BreakerGate, ProviderLookup } from '../call/call.js';
+import { createDeadline, defaultTimeouts } from '../call/deadline.js';
 import { countRejection, observeProviderError, observeProviderOk } from '../call/call-metrics.js';
 import type { Exchange } from '../exchange.js';
 import type { GatewayDeps } from '../gateway-types.js';
@@ -24,6 +25,8 @@ export interface UnitStageDeps {
   limiter?: Pick<Limiter, 'admit'>;
   /** Organisations' own provider keys: used instead of the platform's for their providers, and the answer is attributed `byok`. */
   byok?: GatewayDeps['byok'];
+  /** The request deadline and first-byte bounds, as for chat; default 10 minutes / 2 minutes. */
+  timeouts?: GatewayDeps['timeouts'];
 }
 
 
@@ -61,9 +64,17 @@ export async function callUnit<T>(
   org: OrgProviders,
   model: ModelInfo,
   signal: AbortSignal,
-  serve: (provider: Provider) => (() => Promise<T>) | undefined,
+  serve: (provider: Provider) => ((call: UnitCall) => Promise<T>) | undefined,
 ): Promise<T> {
   return (await callCandidates(deps, org, [model], signal, serve)).result;
+}
+
+/** What one provider call of a unit stage is given: its abort signal and the first-byte hook (`CallOptions`). */
+export interface UnitCall {
+  /** Aborts on the client leaving, the request deadline, or no response headers in time. */
+  signal: AbortSignal;
+  /** Stops the first-byte timer once the response headers arrived. */
+  onResponse: () => void;
 }
 
 /**
@@ -71,7 +82,9 @@ export async function callUnit<T>(
  * provider fails in a way another may not (`ProviderError.retryable`), at once for a caller
  * fault. Open breakers skip a candidate; a fault of an organisation's own key never opens the
  * model's shared breaker. `serve` returns the call to make, or undefined when the provider does
- * not serve the endpoint (the candidate is skipped). At most `maxAttempts` calls are made.
+ * not serve the endpoint (the candidate is skipped). At most `maxAttempts` calls are made. Like
+ * chat, the calls share the request deadline (`timeouts.requestMs`) and each must see its response
+ * headers within the provider's first-byte bound, else it is abandoned and the next one tried.
  *
  * @throws the last failure as a GatewayError; 503 `circuit_breaker_open` when every served
  *   candidate's breaker is open; 500 `no_provider_configured` when no provider serves any.
@@ -81,9 +94,34 @@ export async function callCandidates<T>(
   org: OrgProviders,
   candidates: readonly ModelInfo[],
   signal: AbortSignal,
-  serve: (provider: Provider, model: ModelInfo) => (() => Promise<T>) | undefined,
+  serve: (provider: Provider, model: ModelInfo) => ((call: UnitCall) => Promise<T>) | undefined,
   maxAttempts = 4,
 ): Promise<{ model: ModelInfo; result: T }> {
+  const timeouts = deps.timeouts ?? defaultTimeouts;
+  const deadline = createDeadline(signal, timeouts.requestMs);
+  try {
+    return await walkCandidates(deps, org, candidates, { signal, deadline: deadline.signal, firstByteMs: (provider) => timeouts.perProvider?.[provider]?.firstByteMs ?? timeouts.firstByteMs }, serve, maxAttempts);
+  } finally {
+    deadline.clear();
+  }
+}
+
+/** The signals of one unit request: the client's, the request deadline's, and each provider's first-byte bound. */
+interface UnitBounds {
+  signal: AbortSignal;
+  deadline: AbortSignal;
+  firstByteMs: (provider: string) => number;
+}
+
+async function walkCandidates<T>(
+  deps: UnitStageDeps,
+  org: OrgProviders,
+  candidates: readonly ModelInfo[],
+  bounds: UnitBounds,
+  serve: (provider: Provider, model: ModelInfo) => ((call: UnitCall) => Promise<T>) | undefined,
+  maxAttempts: number,
+): Promise<{ model: ModelInfo; result: T }> {
+  const { signal } = bounds;
   const skipped: { key: string; retryAfterMs?: number }[] = [];
   let tried = 0;
   let lastError: unknown;
@@ -99,8 +137,9 @@ export async function callCandidates<T>(
     }
     tried++;
     const started = performance.now();
+    const firstByte = createDeadline(bounds.deadline, bounds.firstByteMs(model.provider));
     try {
-      const result = await call();
+      const result = await call({ signal: firstByte.signal, onResponse: () => firstByte.clear() });
       observeProviderOk(deps.metrics, model, (performance.now() - started) / 1000);
       void deps.breakers?.record(model.id, 'success', { probe: admission.probe });
       return { model, result };
@@ -111,7 +150,9 @@ export async function callCandidates<T>(
       // A fault of the organisation's own key says nothing about the model's health for others.
       if (upstreamFault && !org.ownKey(model.provider)) void deps.breakers?.record(model.id, 'failure', { probe: admission.probe });
       else if (admission.probe) void deps.breakers?.releaseProbe(model.id);
-      if (!upstreamFault) throw toGatewayError(error);
+      if (!upstreamFault || bounds.deadline.aborted) throw toGatewayError(error);
+    } finally {
+      firstByte.clear();
     }
   }
   if (lastError !== undefined) throw toGatewayError(lastError);

@@ -63,7 +63,7 @@ export async function hearSpeech(deps: UnitStageDeps, org: OrgProviders, model: 
     const request: RecognitionRequest = { model: model.upstreamId, file: audio.file, filename: audio.filename };
     if (audio.fileType !== undefined) request.fileType = audio.fileType;
     if (language !== undefined) request.language = language;
-    return recognize && (() => recognize(request, { signal }));
+    return recognize && ((call) => recognize(request, call));
   });
   const reported = recognition.durationSeconds;
   const seconds = reported ?? estimatedSeconds(audio);
@@ -74,7 +74,7 @@ export async function hearSpeech(deps: UnitStageDeps, org: OrgProviders, model: 
 export function speakText(deps: UnitStageDeps, org: OrgProviders, model: ModelInfo, plan: SynthesisPlan, text: string, signal: AbortSignal): Promise<SpeechResult> {
   return callUnit(deps, org, model, signal, (provider) => {
     const speech = provider.speech?.bind(provider);
-    return speech && (() => speech({ model: model.upstreamId, input: text, voice: plan.voice, responseFormat: plan.format, sampleRate: plan.sampleRate }, { signal }));
+    return speech && ((call) => speech({ model: model.upstreamId, input: text, voice: plan.voice, responseFormat: plan.format, sampleRate: plan.sampleRate }, call));
   });
 }
 

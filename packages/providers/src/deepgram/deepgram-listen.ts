@@ -28,6 +28,7 @@ export async function deepgramListen(target: KeyedTarget, request: RecognitionRe
     body: request.file,
     contentType: request.fileType ?? 'audio/*',
     signal: options?.signal,
+    onResponse: options?.onResponse,
     classify: classifyDeepgramError,
   });
   const answer = parseAnswer(target.provider, deepgramListenResponseSchema, text, response.status, 'transcription');

@@ -44,6 +44,7 @@ export async function deepgramSpeak(target: KeyedTarget, request: SpeechRequest,
     headers: target.headers(options),
     body: { text: request.input },
     signal: options?.signal,
+    onResponse: options?.onResponse,
     classify: classifyDeepgramError,
   });
   return speechResult(response, request.responseFormat ?? 'mp3');

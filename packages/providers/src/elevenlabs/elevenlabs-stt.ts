@@ -24,6 +24,7 @@ export async function elevenlabsTranscribe(target: KeyedTarget, request: Recogni
     body,
     contentType,
     signal: options?.signal,
+    onResponse: options?.onResponse,
     classify: classifyElevenLabsError,
   });
   const answer = parseAnswer(target.provider, elevenlabsTranscriptSchema, text, response.status, 'transcription');

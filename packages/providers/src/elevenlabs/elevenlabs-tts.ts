@@ -52,6 +52,7 @@ export async function elevenlabsSpeak(target: KeyedTarget, request: SpeechReques
     headers: { accept: 'audio/*', ...target.headers(options) },
     body,
     signal: options?.signal,
+    onResponse: options?.onResponse,
     classify: classifyElevenLabsError,
   });
   return speechResult(response, format);

@@ -42,6 +42,7 @@ export async function openAIEmbed(target: OpenAIEmbedTarget, request: EmbeddingR
     headers: target.headers,
     body: buildOpenAIEmbeddingBody(request, target),
     signal: options?.signal,
+    onResponse: options?.onResponse,
     classify: (status, text) => {
       const classified = target.classify(status, text);
       return classified.kind === 'invalid_request' && classified.message !== undefined && inputTooLong.test(classified.message)

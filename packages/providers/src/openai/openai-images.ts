@@ -53,6 +53,7 @@ export async function openAIGenerateImages(target: OpenAIImagesTarget, request: 
     headers: target.headers,
     body: buildOpenAIImagesBody(request, target.model),
     signal: options?.signal,
+    onResponse: options?.onResponse,
     classify: target.classify,
   });
   const answer = { schema: openAIImagesResponseSchema, member: 'data', what: 'image answer' };

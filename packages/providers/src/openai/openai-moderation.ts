@@ -23,6 +23,7 @@ export async function openAIModerate(target: OpenAIModerationTarget, request: Mo
     headers: target.headers,
     body: { model: request.model, input: request.input },
     signal: options?.signal,
+    onResponse: options?.onResponse,
     classify: classifyOpenAIError,
   });
   const answer = { schema: openAIModerationResponseSchema, member: 'results', what: 'moderation' };

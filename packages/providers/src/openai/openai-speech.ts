@@ -31,6 +31,7 @@ export async function openAISpeech(target: OpenAISpeechTarget, request: SpeechRe
     headers: target.headers,
     body: buildOpenAISpeechBody(request),
     signal: options?.signal,
+    onResponse: options?.onResponse,
     classify: classifyOpenAIError,
   });
   return speechResult(response, request.responseFormat ?? 'mp3');

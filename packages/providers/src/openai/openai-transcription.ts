@@ -29,7 +29,7 @@ export async function buildOpenAITranscriptionBody(request: TranscriptionRequest
 export async function openAITranscribe(target: OpenAITranscriptionTarget, request: TranscriptionRequest, options: CallOptions | undefined): Promise<TranscriptionResult> {
   const { body, contentType } = await buildOpenAITranscriptionBody(request);
   const url = `${target.base}/audio/${request.task === 'translation' ? 'translations' : 'transcriptions'}`;
-  const { response, text } = await postBody({ provider: target.provider, http: target.http, url, headers: target.headers, body, contentType, signal: options?.signal, classify: classifyOpenAIError });
+  const { response, text } = await postBody({ provider: target.provider, http: target.http, url, headers: target.headers, body, contentType, signal: options?.signal, onResponse: options?.onResponse, classify: classifyOpenAIError });
   const result: TranscriptionResult = { contentType: response.headers.get('content-type') ?? 'application/json', body: text };
   const duration = request.responseFormat === 'verbose_json' ? readDuration(text) : undefined;
   if (duration !== undefined) result.durationSeconds = duration;

@@ -34,7 +34,7 @@ const GIVE_UP_MS = 7_000;
  * deadline, so a hung upstream holds the request until the client leaves. Reported to the lead;
  * the test fails when a gap listed here no longer shows, so the entry is removed with the fix.
  */
-const KNOWN_GAPS: ReadonlySet<string> = new Set(['hang-headers embeddings', 'hang-mid embeddings']);
+const KNOWN_GAPS: ReadonlySet<string> = new Set<string>([]);
 const gapOf = (problem: string) => [...KNOWN_GAPS].find((gap) => problem.startsWith(`${gap}:`));
 
 /**
