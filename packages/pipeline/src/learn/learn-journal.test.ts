@@ -1,6 +1,6 @@
 import { createMemoryKv } from '@svc/kv';
 import { describe, expect, it } from 'vitest';
-import { KvLearnJournal } from './learn-journal.js';
+import { DRAIN_LOCK_TTL_MS, KvLearnJournal } from './learn-journal.js';
 import type { DecisionRecord, UsageEvent } from './learn-queue.js';
 
 const event = (requestId: string): UsageEvent => ({
@@ -133,6 +133,41 @@ describe('KvLearnJournal', () => {
     journal.recordUsage(event('req_f'));
     await journal.flush();
     expect(out.usage.map((u) => u.requestId)).toEqual(['req_f']);
+    await journal.close();
+  });
+
+  it('holds the drain lock for 10 s at most past its holder, renewing it batch by batch while it drains', async () => {
+    let now = Date.parse('2026-11-27T00:00:00Z');
+    const kv = createMemoryKv({ now: () => now });
+    const lock = 'svc:learn:drain-lock';
+    const ttls: number[] = [];
+    const slow = writer();
+    const journal = new KvLearnJournal({
+      kv,
+      batchSize: 1,
+      flushIntervalMs: 60_000,
+      writer: {
+        ...slow,
+        // Each batch takes 6 s of the clock: an unrenewed 10 s lock would expire during the drain.
+        writeUsage: async (rows: UsageEvent[]) => {
+          now += 6_000;
+          ttls.push(await kv.ttl(lock));
+          await slow.writeUsage(rows);
+        },
+      },
+    });
+    for (const id of ['req_a', 'req_b', 'req_c']) journal.recordUsage(event(id));
+    await journal.flush();
+    expect(slow.usage.map((u) => u.requestId)).toEqual(['req_a', 'req_b', 'req_c']);
+    expect(ttls.every((ttl) => ttl > 0 && ttl <= DRAIN_LOCK_TTL_MS - 6_000)).toBe(true);
+    // A holder that died mid-drain: the others drain again once its lock expires.
+    await kv.set(lock, 'dead-instance', { ttlMs: DRAIN_LOCK_TTL_MS });
+    journal.recordUsage(event('req_d'));
+    await journal.flush();
+    expect(slow.usage).toHaveLength(3);
+    now += DRAIN_LOCK_TTL_MS + 1;
+    await journal.flush();
+    expect(slow.usage.map((u) => u.requestId)).toContain('req_d');
     await journal.close();
   });
 });

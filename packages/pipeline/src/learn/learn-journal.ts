@@ -1,6 +1,12 @@
 import type { Kv } from '@svc/kv';
 import { type DecisionRecord, type LearnBacklog, type LearnStats, type LearnWriter, type UsageEvent, firstCreatedAt, older } from './learn-queue.js';
 
+
+/**
+ * Lifetime of the drain lock, renewed before every batch: an instance killed mid-drain holds
+ * the others' ledger writes back by at most this long (it was 60 s, unrenewed).
+ */
+export const DRAIN_LOCK_TTL_MS = 10_000;
 /** What the pipeline and the runtime need of the learn stage, in memory or journaled. */
 export interface LearnSink {
   recordUsage(event: UsageEvent): void;
@@ -149,19 +155,20 @@ export class KvLearnJournal implements LearnSink {
     await Promise.all([...this.pendingAppends]);
     await this.drainFallback();
     const lock = `${this.prefix}drain-lock`;
-    // One drainer at a time across instances; the lock expires if its holder dies mid-drain.
-    if (!(await this.kv.setIfAbsent(lock, this.instance, { ttlMs: 60_000 }))) return;
+    // One drainer at a time across instances; the lock expires soon after its holder dies mid-drain.
+    if (!(await this.kv.setIfAbsent(lock, this.instance, { ttlMs: DRAIN_LOCK_TTL_MS }))) return;
     try {
-      await this.drainStream(usageStream, (rows: UsageEvent[]) => this.settings.writer.writeUsage(rows));
-      await this.drainStream(decisionStream, (rows: DecisionRecord[]) => this.settings.writer.writeDecisions(rows));
+      await this.drainStream(usageStream, lock, (rows: UsageEvent[]) => this.settings.writer.writeUsage(rows));
+      await this.drainStream(decisionStream, lock, (rows: DecisionRecord[]) => this.settings.writer.writeDecisions(rows));
     } finally {
       if ((await this.kv.get(lock)) === this.instance) await this.kv.delete(lock);
     }
   }
 
-  private async drainStream<T extends { createdAt?: Date | string | null }>(stream: string, write: (rows: T[]) => Promise<void>): Promise<void> {
+  private async drainStream<T extends { createdAt?: Date | string | null }>(stream: string, lock: string, write: (rows: T[]) => Promise<void>): Promise<void> {
     const key = this.prefix + stream;
     while (true) {
+      await this.renew(lock);
       const entries = await this.kv.read(key, '0', this.batchSize);
       if (entries.length === 0) return;
       const rows: T[] = [];
@@ -185,6 +192,15 @@ export class KvLearnJournal implements LearnSink {
       if (entries.length < this.batchSize) return;
       await new Promise((resolve) => setImmediate(resolve));
     }
+  }
+
+  /**
+   * Extends the drain lock before each batch while this instance still holds it. Between the read
+   * and the write another instance may take an expired lock and drain the same entries: harmless,
+   * the ledger's rows are idempotent by request id.
+   */
+  private async renew(lock: string): Promise<void> {
+    if ((await this.kv.get(lock)) === this.instance) await this.kv.set(lock, this.instance, { ttlMs: DRAIN_LOCK_TTL_MS });
   }
 
   private async drainFallback(): Promise<void> {
