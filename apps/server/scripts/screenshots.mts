@@ -3,7 +3,7 @@
  * both apps on the in-memory stores with the mock provider, an admin enrolled with a virtual
  * passkey in headless Chromium, a key created in the dashboard and some gateway traffic.
  *
- *   pnpm --filter @svc/control-plane screenshots
+ *   pnpm --filter @svc/server screenshots
  */
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';

@@ -3,7 +3,8 @@ import { Authenticator, DashboardAccounts, parseScopes } from '@svc/auth';
 import { defaultKeyScopes, isGatewayError } from '@svc/core';
 import type { Database } from '@svc/db';
 import { type Kv, createRedisKv } from '@svc/kv';
-import { ConfigError, openDatabase, parseEnv } from '@svc/runtime';
+import { ConfigError, parseEnv } from './runtime/env.js';
+import { openDatabase } from './runtime/open-database.js';
 import { CliError, parseDuration, parseNumber, usage } from './cli-args.js';
 
 interface Context {

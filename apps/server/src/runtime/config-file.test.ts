@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configSchema, loadConfigFile, mockSchema, providerSchema } from './config-file.js';
 import { ConfigError } from './env.js';
 
-const example = fileURLToPath(new URL('../../../docs/svc.config.example.yaml', import.meta.url));
+const example = fileURLToPath(new URL('../../../../docs/svc.config.example.yaml', import.meta.url));
 
 let dir: string;
 beforeAll(async () => {

@@ -1,19 +1,4 @@
-/** One backend as `/ready` reports it. */
-export interface DependencyStatus {
-  status: 'up' | 'down';
-  /** Which implementation serves it (`postgres`, `pglite`, `redis`, `in_process`). */
-  backend: string;
-  required: boolean;
-  latency_ms?: number;
-}
-
-/** `ReadinessResponse` of the control-plane spec. */
-export interface Readiness {
-  ready: boolean;
-  status: 'ready' | 'degraded' | 'not_ready';
-  /** `encoder`: the local sentence encoder (`SVC_SENTENCE_ENCODER`) memory and the semantic stages share. */
-  dependencies: { database: DependencyStatus; kv: DependencyStatus; vector_db: DependencyStatus; encoder: DependencyStatus };
-}
+import type { DependencyStatus, Readiness } from '@svc/http-kit';
 
 /** Resolves false after `ms` instead of hanging: a probe must answer fast. */
 export async function probe(check: () => Promise<boolean>, ms: number): Promise<{ up: boolean; latencyMs: number }> {

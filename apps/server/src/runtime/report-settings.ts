@@ -1,12 +1,5 @@
-import type { DriftSettings, GateSettings, MatrixSettings } from '@svc/reports';
+import type { ReportSettings } from '@svc/control-plane';
 import type { Env } from './env.js';
-
-/** Thresholds of the routing reports under /v1/admin/routing (`SVC_DRIFT_*`, `SVC_GATE_*`, `SVC_MATRIX_*`). */
-export interface ReportSettings {
-  drift: DriftSettings;
-  gate: GateSettings;
-  matrix: MatrixSettings;
-}
 
 export function reportSettings(env: Env): ReportSettings {
   return {

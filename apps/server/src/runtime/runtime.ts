@@ -37,8 +37,10 @@ import { tracingSettings } from './tracing-settings.js';
 import { ConfigError, type Env } from './env.js';
 import { type MemoryService, createMemoryService } from './memory.js';
 import { startSentenceEncoder } from './sentence-encoder.js';
-import { type DependencyStatus, type Readiness, probe, summarise } from './readiness.js';
-import { type ReportSettings, reportSettings } from './report-settings.js';
+import type { DiversityThresholds, ReportSettings } from '@svc/control-plane';
+import type { DependencyStatus, Readiness } from '@svc/http-kit';
+import { probe, summarise } from './readiness.js';
+import { reportSettings } from './report-settings.js';
 import { createSwitches } from './switches.js';
 
 /** Everything a gateway process runs on, built once from the validated environment. */
@@ -89,17 +91,6 @@ export interface Runtime {
   readiness(): Promise<Readiness>;
   /** Flushes the learn queue and closes the stores. Idempotent. */
   close(): Promise<void>;
-}
-
-/**
- * When the routing diversity report raises an arm-collapse alarm: a scope with at least
- * `minDecisions` decisions whose Shannon entropy is below `entropyFloorBits` (bits) or whose most
- * chosen model's share exceeds `armShareCap` (0..1).
- */
-export interface DiversityThresholds {
-  entropyFloorBits: number;
-  armShareCap: number;
-  minDecisions: number;
 }
 
 export interface RuntimeOptions {

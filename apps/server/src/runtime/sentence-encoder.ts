@@ -1,7 +1,7 @@
 import { createSentenceEncoder } from '@svc/encoder';
 import { createHashedEmbedder, type Embedder } from '@svc/semantic';
 import { ConfigError, type Env } from './env.js';
-import type { DependencyStatus } from './readiness.js';
+import type { DependencyStatus } from '@svc/http-kit';
 
 /** The one local sentence encoder of a runtime, shared by memory (and the other semantic stages). */
 export interface SentenceEncoderService {

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { ByokService, CredentialCipher, parseEncryptionKey } from '@svc/byok';
 import { createInferenceApp } from '@svc/inference';
-import { type Runtime, createRuntime, parseEnv, providerConfig } from '@svc/runtime';
+import { type Runtime, createRuntime } from '../../runtime/runtime.js';
+import { parseEnv } from '../../runtime/env.js';
+import { providerConfig } from '../../runtime/provider-config.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createControlPlaneApp } from './app.js';
+import { createControlPlaneApp } from '@svc/control-plane';
 
 const master = 'sk-svc-provider-keys-test-master';
 const encryptionKey = Buffer.alloc(32, 7).toString('base64');

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Organization } from '@svc/core';
 import { createInferenceApp } from '@svc/inference';
-import { type Runtime, createRuntime, parseEnv } from '@svc/runtime';
+import { type Runtime, createRuntime } from '../../runtime/runtime.js';
+import { parseEnv } from '../../runtime/env.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createControlPlaneApp } from './app.js';
+import { createControlPlaneApp } from '@svc/control-plane';
 
 const master = 'sk-svc-decisions-test-master';
 const hour = 3_600_000;

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Organization } from '@svc/core';
 import type { NewRoutingDecision } from '@svc/db';
-import { ConfigError, type Runtime, createRuntime, parseEnv } from '@svc/runtime';
+import { ConfigError, parseEnv } from '../../runtime/env.js';
+import { type Runtime, createRuntime } from '../../runtime/runtime.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createControlPlaneApp } from './app.js';
-import { summariseScope } from './routes/admin-routing-diversity.js';
+import { createControlPlaneApp } from '@svc/control-plane';
 
 const master = 'sk-svc-diversity-test-master';
 const day = 86_400_000;
@@ -199,29 +199,6 @@ describe('GET /v1/admin/routing/diversity', () => {
     expect(scope(await report('?limit=1'), 'fleet').decisions).toBe(12);
     expect((await report('?days=0')).window_days).toBe(1);
     expect((await report('?days=100000')).window_days).toBe(365);
-  });
-});
-
-const counted = (models: readonly string[]) => {
-  const counts = new Map<string, number>();
-  for (const model of models) counts.set(model, (counts.get(model) ?? 0) + 1);
-  return counts;
-};
-
-describe('summariseScope', () => {
-  const thresholds = { entropyFloorBits: 1, armShareCap: 0.8, minDecisions: 3 };
-
-  it('gives log2(n) bits and normalised entropy 1 for n models used evenly', () => {
-    const s = summariseScope('fleet', counted(['c', 'a', 'b', 'b', 'a', 'c']), thresholds);
-    expect(s.entropy_bits).toBeCloseTo(Math.log2(3), 12);
-    expect(s.normalized_entropy).toBeCloseTo(1, 12);
-    expect(s.models.map((m) => m.model)).toEqual(['a', 'b', 'c']);
-    expect(s.alarms).toEqual([]);
-  });
-
-  it('alarms at the cap only when the top share exceeds it', () => {
-    expect(summariseScope('fleet', counted(['a', 'a', 'a', 'a', 'b']), thresholds).alarms).toEqual([{ reason: 'entropy_below_floor', value: expect.closeTo(0.7219, 4), threshold: 1 }]);
-    expect(summariseScope('fleet', counted(['a', 'a', 'a', 'a', 'a', 'b']), thresholds).alarms.map((a) => a.reason)).toEqual(['entropy_below_floor', 'arm_share_above_cap']);
   });
 });
 

@@ -1,6 +1,6 @@
 import type { Organization } from '@svc/core';
 import type { GateEvaluation } from '@svc/reports';
-import { parseEnv } from '@svc/runtime';
+import { parseEnv } from '../../runtime/env.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY, HOUR, decisionOf, expectConfigErrors, itIsAnAdminReport, json, type ReportTestContext, startReportRuntime } from './admin-routing-test-kit.js';
 

@@ -3,11 +3,11 @@ import type { Organization } from '@svc/core';
 import { createRedisKv } from '@svc/kv';
 import { redisReachable, removeRedisKeys } from '@svc/kv/test';
 import type { CapabilityMatrix, MatrixModel } from '@svc/reports';
-import { parseEnv } from '@svc/runtime';
+import { parseEnv } from '../../runtime/env.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY, HOUR, decisionOf, expectAdminOnly, expectConfigErrors, json, MASTER_KEY, type ReportTestContext, startReportRuntime } from './admin-routing-test-kit.js';
-import type { ControlPlaneDeps } from './deps.js';
-import { MATRIX_REFRESH_LOCK_KEY } from './routes/admin-routing-matrix-store.js';
+import type { ControlPlaneDeps } from '@svc/control-plane';
+import { MATRIX_REFRESH_LOCK_KEY } from '@svc/control-plane';
 
 interface Refresh {
   object: string;

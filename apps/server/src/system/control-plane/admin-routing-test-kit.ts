@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Organization } from '@svc/core';
 import type { NewRoutingDecision } from '@svc/db';
-import { ConfigError, createRuntime, parseEnv, type Runtime } from '@svc/runtime';
+import { ConfigError, parseEnv } from '../../runtime/env.js';
+import { createRuntime, type Runtime } from '../../runtime/runtime.js';
 import { expect, it } from 'vitest';
-import { createControlPlaneApp } from './app.js';
-import type { ControlPlaneDeps } from './deps.js';
+import { createControlPlaneApp } from '@svc/control-plane';
+import type { ControlPlaneDeps } from '@svc/control-plane';
 
 /** Shared set-up of the routing report tests: a runtime on in-memory stores and its control plane. */
 

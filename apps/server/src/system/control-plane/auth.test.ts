@@ -1,8 +1,9 @@
 import { createDashboardAuth } from '@svc/auth';
 import { SoftAuthenticator } from '@svc/auth/test';
-import { type Runtime, createRuntime, parseEnv } from '@svc/runtime';
+import { type Runtime, createRuntime } from '../../runtime/runtime.js';
+import { parseEnv } from '../../runtime/env.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createControlPlaneApp } from './app.js';
+import { createControlPlaneApp } from '@svc/control-plane';
 
 const master = 'sk-svc-dashboard-auth-test-master';
 const origin = 'http://localhost:8081';

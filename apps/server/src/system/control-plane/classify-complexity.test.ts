@@ -1,7 +1,8 @@
-import { type Runtime, createRuntime, parseEnv } from '@svc/runtime';
+import { type Runtime, createRuntime } from '../../runtime/runtime.js';
+import { parseEnv } from '../../runtime/env.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createControlPlaneApp } from './app.js';
-import { maxClassifyChars } from './routes/classify-complexity.js';
+import { createControlPlaneApp } from '@svc/control-plane';
+import { maxClassifyChars } from '@svc/control-plane';
 
 const maxBodyBytes = 512 * 1024;
 let runtime: Runtime;

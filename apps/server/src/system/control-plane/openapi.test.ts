@@ -2,10 +2,11 @@ import type { Scope } from '@svc/core';
 import { RouteRegistry } from '@svc/http-kit';
 import type { JsonSchema, OpenApiDocument } from '@svc/openapi';
 import { runOpenApiConformance, schemaValidator } from '@svc/openapi/test';
-import { type Runtime, createRuntime, parseEnv } from '@svc/runtime';
+import { type Runtime, createRuntime } from '../../runtime/runtime.js';
+import { parseEnv } from '../../runtime/env.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createControlPlaneApp } from './app.js';
-import { maxClassifyChars } from './routes/classify-complexity.js';
+import { createControlPlaneApp } from '@svc/control-plane';
+import { maxClassifyChars } from '@svc/control-plane';
 
 let runtime: Runtime;
 let app: ReturnType<typeof createControlPlaneApp>;

@@ -4,7 +4,7 @@ import { createInferenceApp } from '@svc/inference';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ReportTestContext, json, startReportRuntime } from './admin-routing-test-kit.js';
 import { expectBearer, expectInvalid, keyWith } from './control-test-kit.js';
-import { maxSlosPerOrg } from './routes/slo.js';
+import { maxSlosPerOrg } from '@svc/control-plane';
 
 let ctx: ReportTestContext;
 beforeAll(async () => {

@@ -1,8 +1,9 @@
 import { hashEndUser } from '@svc/pipeline';
-import { type Runtime, createRuntime, parseEnv } from '@svc/runtime';
+import { type Runtime, createRuntime } from '../../runtime/runtime.js';
+import { parseEnv } from '../../runtime/env.js';
 import { type DestinationStream, createLogger } from '@svc/telemetry';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createInferenceApp } from './app.js';
+import { createInferenceApp } from '@svc/inference';
 
 const master = 'sk-svc-access-log-test-master';
 const lines: Record<string, unknown>[] = [];

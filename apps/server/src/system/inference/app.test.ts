@@ -1,9 +1,10 @@
 import type { StreamEvent } from '@svc/core';
 import { Gateway } from '@svc/pipeline';
 import type { Provider } from '@svc/providers';
-import { type Runtime, createRuntime, parseEnv } from '@svc/runtime';
+import { type Runtime, createRuntime } from '../../runtime/runtime.js';
+import { parseEnv } from '../../runtime/env.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createInferenceApp } from './app.js';
+import { createInferenceApp } from '@svc/inference';
 
 const master = 'sk-svc-inference-app-test-master';
 let runtime: Runtime;

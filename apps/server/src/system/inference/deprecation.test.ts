@@ -7,7 +7,7 @@ import type { Context } from 'hono';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { readJson } from '@svc/http-kit';
-import type { AppEnv } from './env.js';
+import type { AppEnv } from '@svc/inference';
 import { useTestApp } from './test-app.js';
 
 // One operation, registered only here, and the deprecated copy of it that names it as successor.

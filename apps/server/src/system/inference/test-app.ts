@@ -1,7 +1,8 @@
 import type { Scope } from '@svc/core';
-import { type Runtime, createRuntime, parseEnv } from '@svc/runtime';
+import { type Runtime, createRuntime } from '../../runtime/runtime.js';
+import { parseEnv } from '../../runtime/env.js';
 import { afterAll, beforeAll } from 'vitest';
-import { type InferenceAppOptions, createInferenceApp } from './app.js';
+import { type InferenceAppOptions, createInferenceApp } from '@svc/inference';
 
 export interface TestApp {
   runtime: Runtime;

@@ -6,9 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import { createInferenceApp } from '@svc/inference';
-import { type Runtime, createRuntime, parseEnv } from '@svc/runtime';
+import { type Runtime, createRuntime } from '../../../runtime/runtime.js';
+import { parseEnv } from '../../../runtime/env.js';
 import { type BrowserContext, type Page, chromium } from 'playwright-core';
-import { createControlPlaneApp } from '../app.js';
+import { createControlPlaneApp } from '@svc/control-plane';
 
 /** Debian's chromium (`.ci/run` installs it); playwright-core drives it and downloads nothing. */
 export const chromiumPath = '/usr/bin/chromium';

@@ -1,6 +1,7 @@
-import { type Runtime, createRuntime, parseEnv } from '@svc/runtime';
+import { type Runtime, createRuntime } from '../../../runtime/runtime.js';
+import { parseEnv } from '../../../runtime/env.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createControlPlaneApp } from '../app.js';
+import { createControlPlaneApp } from '@svc/control-plane';
 
 const origin = 'http://localhost:8081';
 let runtime: Runtime;

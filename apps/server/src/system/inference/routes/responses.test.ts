@@ -1,6 +1,7 @@
-import { type Runtime, createRuntime, parseEnv } from '@svc/runtime';
+import { type Runtime, createRuntime } from '../../../runtime/runtime.js';
+import { parseEnv } from '../../../runtime/env.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createInferenceApp } from '../app.js';
+import { createInferenceApp } from '@svc/inference';
 
 const master = 'sk-svc-responses-route-test-master';
 let runtime: Runtime;
