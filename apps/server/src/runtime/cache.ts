@@ -1,11 +1,10 @@
 import { ExactCache, type ExactCacheStats } from '@svc/cache';
-import { type VectorStore, calibratedThreshold, createHashedEmbedder, createMemoryVectorStore, createQdrantVectorStore, createSemanticCache } from '@svc/semantic';
-import type { Kv } from '@svc/kv';
+import { type VectorStore, calibratedThreshold, createHashedEmbedder, createSemanticCache } from '@svc/semantic';
 import type { ExactCachePort, SemanticCachePort } from '@svc/pipeline';
-import type { Logger } from '@svc/telemetry';
 import type { CacheStatsWire } from '@svc/control-plane';
-import type { Env } from './env.js';
+import type { RuntimeBase } from './runtime-base.js';
 import type { SemanticEmbedderChoice } from './semantic-embedder.js';
+import { vectorStoreFor } from './vector-store.js';
 
 /** The answer caches of one instance, as the pipeline and the control plane use them. */
 export interface CacheService {
@@ -31,6 +30,8 @@ interface Counts {
   semanticMisses: number;
   semanticIneligible: number;
 }
+
+type SemanticCache = ReturnType<typeof createSemanticCache>;
 
 const rate = (hits: number, lookups: number) => (lookups > 0 ? Math.round((hits / lookups) * 10_000) / 10_000 : 0);
 
@@ -72,6 +73,37 @@ function hashedChoice(): SemanticEmbedderChoice {
   return { embedder, threshold: calibratedThreshold(embedder.id)! };
 }
 
+type CacheBase = Pick<RuntimeBase, 'env' | 'kv' | 'logger'>;
+
+/** The semantic cache as the pipeline uses it, counting hits, misses and ineligible lookups. */
+function countedSemanticPort(cache: SemanticCache, counts: Counts): SemanticCachePort {
+  return {
+    async lookup(request, orgId, audience, vector?: Float32Array) {
+      const found = await cache.lookup(request, orgId, audience, vector);
+      if (found === undefined) counts.semanticIneligible++;
+      else if (found.hit) counts.semanticHits++;
+      else counts.semanticMisses++;
+      return found;
+    },
+    store: (request, orgId, answer, miss, audience) =>
+      void cache.store(request, orgId, answer, miss?.hit === false ? (miss.reuse as Parameters<typeof cache.store>[3]) : undefined, audience),
+  };
+}
+
+/** The exact cache as the pipeline uses it, counting the requests that reach it and the uncacheable ones. */
+function countedExactPort(exact: ExactCache, counts: Counts): ExactCachePort {
+  return {
+    key(request, orgId, audience) {
+      counts.requests++;
+      const key = exact.key(request, orgId, audience);
+      if (key === undefined) counts.uncacheable++;
+      return key;
+    },
+    get: (key) => exact.get(key),
+    set: (key, orgId, answer) => void exact.set(key, orgId, answer),
+  };
+}
+
 /**
  * Builds the answer caches from the environment: the exact cache (L0 + the kv's L1) unless
  * `SVC_CACHE_TTL_SECS` is 0, and the semantic cache unless `SVC_SEMANTIC_CACHE=0` or
@@ -81,7 +113,8 @@ function hashedChoice(): SemanticEmbedderChoice {
  * chooser, tests, the local hashed n-gram embedder with its calibrated threshold), over Qdrant
  * when `QDRANT_URL` is set, else the in-process index (bounded by `SVC_SEMANTIC_MAX_ENTRIES`).
  */
-export function createCacheService(env: Env, kv: Kv, logger: Logger, chooseEmbedder: () => SemanticEmbedderChoice = hashedChoice): CacheService {
+export function createCacheService(base: CacheBase, chooseEmbedder: () => SemanticEmbedderChoice = hashedChoice): CacheService {
+  const { env, kv, logger } = base;
   const ttlMs = env.SVC_CACHE_TTL_SECS * 1000;
   const counts: Counts = { requests: 0, uncacheable: 0, semanticHits: 0, semanticMisses: 0, semanticIneligible: 0 };
   const exact = new ExactCache({
@@ -93,56 +126,22 @@ export function createCacheService(env: Env, kv: Kv, logger: Logger, chooseEmbed
     onError: (error) => logger.warn({ err: error }, 'exact cache unavailable; serving as a miss'),
   });
   let store: VectorStore | undefined;
-  let semantic: SemanticCachePort | undefined;
-  let semanticCache: ReturnType<typeof createSemanticCache> | undefined;
+  let semanticCache: SemanticCache | undefined;
   if ((env.SVC_SEMANTIC_CACHE ?? true) && ttlMs > 0) {
     const { embedder, threshold } = chooseEmbedder();
-    store = env.QDRANT_URL
-      ? createQdrantVectorStore({
-          url: env.QDRANT_URL,
-          ...(env.QDRANT_API_KEY ? { apiKey: env.QDRANT_API_KEY } : {}),
-          dimensions: embedder.dimensions,
-          embedderId: embedder.id,
-          onError: (error) => logger.warn({ err: error }, 'vector store sweep failed'),
-        })
-      : createMemoryVectorStore({ capacity: Math.max(1, env.SVC_SEMANTIC_MAX_ENTRIES) });
-    const cache = createSemanticCache({
+    store = vectorStoreFor(base, embedder, { capacity: env.SVC_SEMANTIC_MAX_ENTRIES, what: 'vector store' });
+    semanticCache = createSemanticCache({
       embedder,
       threshold,
       store,
       ttlMs,
       onError: (error, operation) => logger.warn({ err: error, operation }, 'semantic cache unavailable; serving as a miss'),
     });
-    semanticCache = cache;
-    semantic = {
-      async lookup(request, orgId, audience, vector?: Float32Array) {
-        const found = await cache.lookup(request, orgId, audience, vector);
-        if (found === undefined) counts.semanticIneligible++;
-        else if (found.hit) counts.semanticHits++;
-        else counts.semanticMisses++;
-        return found;
-      },
-      store: (request, orgId, answer, miss, audience) =>
-        void cache.store(request, orgId, answer, miss?.hit === false ? (miss.reuse as Parameters<typeof cache.store>[3]) : undefined, audience),
-    };
   }
-  const exactPort: ExactCachePort | undefined =
-    ttlMs > 0
-      ? {
-          key(request, orgId, audience) {
-            counts.requests++;
-            const key = exact.key(request, orgId, audience);
-            if (key === undefined) counts.uncacheable++;
-            return key;
-          },
-          get: (key) => exact.get(key),
-          set: (key, orgId, answer) => void exact.set(key, orgId, answer),
-        }
-      : undefined;
   const vectorStore = store;
   return {
-    exact: exactPort,
-    semantic,
+    exact: ttlMs > 0 ? countedExactPort(exact, counts) : undefined,
+    semantic: semanticCache ? countedSemanticPort(semanticCache, counts) : undefined,
     vectorStore: vectorStore ? { backend: vectorStore.kind === 'qdrant' ? 'qdrant' : 'in_process', ping: () => vectorStore.ping() } : undefined,
     stats: () =>
       wire(exact.stats(), counts, ttlMs, semanticCache ? { threshold: semanticCache.threshold, embedder: semanticCache.embedder.id, entries: null } : undefined),

@@ -1,9 +1,7 @@
-import type { Database } from '@svc/db';
-import type { Kv } from '@svc/kv';
 import { createMemoryStore, type MemoryStore } from '@svc/memory';
-import { createMemoryVectorStore, createQdrantVectorStore, type Embedder, type VectorStore } from '@svc/semantic';
-import type { Logger } from '@svc/telemetry';
-import type { Env } from './env.js';
+import type { Embedder } from '@svc/semantic';
+import type { RuntimeBase } from './runtime-base.js';
+import { vectorStoreFor } from './vector-store.js';
 
 /** Channel on which an instance tells the others which facts it forgot (their in-process index drops them). */
 const FORGET_CHANNEL = 'memory:forget';
@@ -32,35 +30,13 @@ function parseForget(message: string): ForgetMessage | undefined {
   }
 }
 
-/**
- * Memory over the database's `memories` table and a vector store of its own: a Qdrant collection
- * `svc_memory_<embedder>` when `QDRANT_URL` is set (never the semantic cache's collection), else an
- * in-process index rebuilt from the table at start (facts keep their vectors in their row). A
- * forget on one instance reaches the others through the kv's bus.
- */
-export function createMemoryService(env: Env, db: Database, kv: Kv, logger: Logger, embedder: Embedder): MemoryService {
-  const vectors: VectorStore = env.QDRANT_URL
-    ? createQdrantVectorStore({
-        url: env.QDRANT_URL,
-        ...(env.QDRANT_API_KEY ? { apiKey: env.QDRANT_API_KEY } : {}),
-        dimensions: embedder.dimensions,
-        embedderId: embedder.id,
-        collection: `svc_memory_${embedder.id.replace(/[^A-Za-z0-9_-]/g, '_')}`,
-        onError: (error) => logger.warn({ err: error }, 'memory vector store sweep failed'),
-      })
-    : // Brute-force search cost grows with the entries: bounded like the semantic cache's index.
-      createMemoryVectorStore({ capacity: Math.max(1, env.SVC_MEMORY_MAX_ENTRIES) });
-  const inner = createMemoryStore({
-    records: db.memories,
-    vectors,
-    embedder,
-    ttlDays: env.SVC_MEMORY_TTL_DAYS,
-    // Never the error's text alone: a driver message can quote the statement's values.
-    onError: (error) => logger.warn({ err: { name: (error as Error)?.name, code: (error as { code?: unknown })?.code } }, 'memory store failed; the facts are not remembered'),
-  });
+type MemoryBase = Pick<RuntimeBase, 'env' | 'db' | 'kv' | 'logger'>;
+
+/** `inner` whose deletions are announced on the kv's bus, so other instances drop them from their index. */
+function announcingForgets(inner: MemoryStore, { kv, logger }: MemoryBase): MemoryStore {
   const announce = (message: ForgetMessage) =>
     kv.publish(FORGET_CHANNEL, JSON.stringify(message)).catch((error: unknown) => logger.warn({ err: error }, 'memory: could not tell other instances about a deletion'));
-  const store: MemoryStore = {
+  return {
     ...inner,
     async forget(orgId, ids) {
       const deleted = await inner.forget(orgId, ids);
@@ -73,10 +49,34 @@ export function createMemoryService(env: Env, db: Database, kv: Kv, logger: Logg
       return deleted;
     },
   };
+}
+
+/**
+ * Memory over the database's `memories` table and a vector store of its own: a Qdrant collection
+ * `svc_memory_<embedder>` when `QDRANT_URL` is set (never the semantic cache's collection), else an
+ * in-process index rebuilt from the table at start (facts keep their vectors in their row). A
+ * forget on one instance reaches the others through the kv's bus.
+ */
+export function createMemoryService(base: MemoryBase, embedder: Embedder): MemoryService {
+  const { env, db, kv, logger } = base;
+  // Memory's own collection, never the semantic cache's; in process, rebuilt from the table at start.
+  const vectors = vectorStoreFor(base, embedder, {
+    capacity: env.SVC_MEMORY_MAX_ENTRIES,
+    collection: `svc_memory_${embedder.id.replace(/[^A-Za-z0-9_-]/g, '_')}`,
+    what: 'memory vector store',
+  });
+  const inner = createMemoryStore({
+    records: db.memories,
+    vectors,
+    embedder,
+    ttlDays: env.SVC_MEMORY_TTL_DAYS,
+    // Never the error's text alone: a driver message can quote the statement's values.
+    onError: (error) => logger.warn({ err: { name: (error as Error)?.name, code: (error as { code?: unknown })?.code } }, 'memory store failed; the facts are not remembered'),
+  });
   let unsubscribe: (() => Promise<void>) | undefined;
   let sweep: NodeJS.Timeout | undefined;
   return {
-    store,
+    store: announcingForgets(inner, base),
     async start() {
       unsubscribe = await kv.subscribe(FORGET_CHANNEL, (message) => {
         const forget = parseForget(message);

@@ -1,47 +1,40 @@
-import { type Catalog, createCatalog } from '@svc/catalog';
-import { Authenticator, type DashboardAuth, createDashboardAuth } from '@svc/auth';
-import type { Database } from '@svc/db';
-import { type Kv, createMemoryKv, createRedisKv } from '@svc/kv';
-import {
-  ChainLimiter,
-  Gateway,
-  ImageStore,
-  KvLearnJournal,
-  type LearnSink,
-  LearnQueue,
-  type LearnWriter,
-  RouterFeedback,
-  type SharedSwitches,
-  type VoiceSettings,
-  createKvStickyStore,
-  createKvVoiceSessionStore,
-  kvWeightStore,
-} from '@svc/pipeline';
-import { createLatencyStats, createLinUcbPolicy, createRouter } from '@svc/router';
-import { type ProviderRegistry, createProviderRegistry, createUndiciHttpClient } from '@svc/providers';
-import { CircuitBreakers, HedgeStats, KeyCooldowns, LatencyTracker } from '@svc/resilience';
-import { BREAKER_STATE, type Logger, type Metrics, type Tracing, createLogger, createMetrics, createTracing } from '@svc/telemetry';
-import { createOutputVerifier } from '@svc/healing';
-import { CachedGovernanceSource } from '@svc/governance';
-import { Limiter } from '@svc/billing';
-import type { ByokService } from '@svc/byok';
 import type { AlertEvaluator } from '@svc/alerts';
-import { breakerAlertEvent, createAlerts } from './alerts.js';
-import { createByok } from './byok.js';
-import { type CacheService, createCacheService } from './cache.js';
-import { chooseSemanticEmbedder } from './semantic-embedder.js';
-import { loadConfigFile } from './config-file.js';
-import { providerConfig } from './provider-config.js';
-import { openDatabase } from './open-database.js';
-import { tracingSettings } from './tracing-settings.js';
-import { ConfigError, type Env } from './env.js';
-import { type MemoryService, createMemoryService } from './memory.js';
-import { startSentenceEncoder } from './sentence-encoder.js';
+import type { DashboardAuth, Authenticator } from '@svc/auth';
+import type { Limiter } from '@svc/billing';
+import type { ByokService } from '@svc/byok';
+import type { Catalog } from '@svc/catalog';
 import type { DiversityThresholds, ReportSettings } from '@svc/control-plane';
-import type { DependencyStatus, Readiness } from '@svc/http-kit';
-import { probe, summarise } from './readiness.js';
+import type { Database } from '@svc/db';
+import type { CachedGovernanceSource } from '@svc/governance';
+import { createOutputVerifier } from '@svc/healing';
+import type { Readiness } from '@svc/http-kit';
+import { type Kv, createMemoryKv, createRedisKv } from '@svc/kv';
+import { type Gateway, ImageStore, type LearnSink, type SharedSwitches, type VoiceSettings, createKvVoiceSessionStore } from '@svc/pipeline';
+import type { ProviderRegistry, UndiciHttpClient } from '@svc/providers';
+import { type CircuitBreakers, HedgeStats, LatencyTracker } from '@svc/resilience';
+import { type Logger, type Metrics, type Tracing, createLogger, createMetrics, createTracing } from '@svc/telemetry';
+import { type Access, startAccess } from './access.js';
+import { createAlerts } from './alerts.js';
+import { createBreakers } from './breakers.js';
+import { createByok } from './byok.js';
+import type { CacheService } from './cache.js';
+import { loadConfigFile } from './config-file.js';
+import { startEmbeddingStores } from './embedding-stores.js';
+import type { Env } from './env.js';
+import { createGateway } from './gateway.js';
+import { createLearnSink } from './learn.js';
+import { createLimiter } from './limiter.js';
+import type { MemoryService } from './memory.js';
+import { openDatabase } from './open-database.js';
+import { providerConfig } from './provider-config.js';
+import { wireProviders } from './providers.js';
+import { runtimeReadiness } from './readiness.js';
 import { reportSettings } from './report-settings.js';
+import { type Routing, startRouting } from './routing.js';
+import type { RuntimeBase } from './runtime-base.js';
+import type { SentenceEncoderService } from './sentence-encoder.js';
 import { createSwitches } from './switches.js';
+import { tracingSettings } from './tracing-settings.js';
 
 /** Everything a gateway process runs on, built once from the validated environment. */
 export interface Runtime {
@@ -101,173 +94,75 @@ export interface RuntimeOptions {
   imageUrlTtlMs?: number;
 }
 
+/** What the runtime closes: everything that holds a timer, a connection or a thread. */
+interface Closeable {
+  learn: LearnSink;
+  routing: Routing;
+  cache: CacheService;
+  memory: MemoryService;
+  alerts: AlertEvaluator;
+  encoder: SentenceEncoderService;
+  access: Access;
+  byok: ByokService;
+  switches: SharedSwitches;
+  kv: Kv;
+  db: Database;
+  http: UndiciHttpClient | undefined;
+  tracing: Tracing;
+}
+
+/** Flushes the learn queue and closes the stores: writers first, then the readers they need, the stores last. */
+async function closeInOrder(parts: Closeable): Promise<void> {
+  await Promise.all([parts.learn.close(), parts.routing.feedback.close(), parts.cache.close(), parts.memory.close(), parts.alerts.stop()]);
+  await parts.encoder.close();
+  await Promise.all([parts.access.authenticator.stop(), parts.access.governance.stop(), parts.byok.stop(), parts.switches.stop()]);
+  await parts.kv.close();
+  await parts.db.close();
+  await parts.http?.close();
+  await parts.tracing.shutdown();
+}
+
+/** `run` at most once: later calls get the first call's promise. */
+function once(run: () => Promise<void>): () => Promise<void> {
+  let done: Promise<void> | undefined;
+  return () => {
+    done ??= run();
+    return done;
+  };
+}
+
 export async function createRuntime(env: Env, options: RuntimeOptions = {}): Promise<Runtime> {
   const logger = options.logger ?? createLogger({ level: env.LOG_LEVEL });
   const file = env.SVC_CONFIG ? await loadConfigFile(env.SVC_CONFIG) : undefined;
   const { config, mockEnabled } = providerConfig(env, file);
-  // One keep-alive connection pool per runtime for every provider; closed with the runtime.
-  const http = options.fetch ? undefined : createUndiciHttpClient({ connectTimeoutMs: env.SVC_CONNECT_TIMEOUT_MS });
-  if (options.fetch) config.fetch = options.fetch;
-  else config.http = http;
   const kv = env.REDIS_URL ? createRedisKv({ url: env.REDIS_URL }) : createMemoryKv();
-  let providers: ProviderRegistry;
-  // Keys that keep failing (401/402/429) cool down for a minute on every instance sharing the kv.
-  config.keyCooldowns = new KeyCooldowns({ kv, onError: (error) => logger.warn({ err: error }, 'key cooldown state unavailable') });
-  try {
-    providers = createProviderRegistry(config);
-  } catch (error) {
-    throw new ConfigError(env.SVC_CONFIG ? 'SVC_CONFIG' : 'provider configuration', (error as Error).message);
-  }
-  const catalog = createCatalog().forProviders(providers.ids());
-
+  const { providers, catalog, http } = wireProviders(env, config, { kv, logger, fetch: options.fetch });
   const tracing = createTracing(tracingSettings(env));
   const db = await openDatabase(env, 'gateway');
-  const metrics = createMetrics();
-  const writer: LearnWriter = {
-    writeUsage: async (events) => {
-      await db.usage.insertMany(events);
-    },
-    writeDecisions: async (rows) => {
-      await db.decisions.insertMany(rows);
-    },
-  };
-  const onLearnError = (error: unknown) => logger.error({ err: error }, 'learn stage: batch write failed; will retry');
-  // With a shared kv the ledger is journaled there first (Redis Streams): a crash loses nothing queued.
-  const learn: LearnSink = env.REDIS_URL
-    ? new KvLearnJournal({ kv, writer, flushIntervalMs: env.SVC_LEARN_FLUSH_MS, onError: onLearnError })
-    : new LearnQueue({ writer, flushIntervalMs: env.SVC_LEARN_FLUSH_MS, onError: onLearnError });
-  metrics.watch({
-    learn: () => {
-      const backlog = learn.lastBacklog();
-      const stats = learn.stats();
-      return { depth: backlog.usage + backlog.decisions, processed: stats.processed, failures: stats.failures, oldestPendingAt: backlog.oldestPendingAt };
-    },
-  });
-  const authenticator = new Authenticator({ store: db, bus: kv });
-  await authenticator.start();
-  if (env.SVC_MASTER_KEY) await authenticator.ensureMasterKey(env.SVC_MASTER_KEY);
-  const dashboardAuth = createDashboardAuth({
-    rp: env.dashboard,
-    store: db,
-    kv,
-    sessionTtlMs: env.SVC_SESSION_TTL_SECS * 1000,
-    enrollmentTtlMs: env.SVC_ENROLLMENT_TTL_SECS * 1000,
-  });
-  const governance = new CachedGovernanceSource({
-    load: async (orgId) => {
-      const [tools, policy] = await Promise.all([db.toolGovernance.listTools(orgId), db.toolGovernance.getPolicy(orgId)]);
-      return { tools, policy };
-    },
-    bus: kv,
-    onError: (error, orgId) => logger.warn({ err: error, orgId }, 'tool governance unavailable; serving the last snapshot'),
-  });
-  await governance.start();
+  const base: RuntimeBase = { env, db, kv, metrics: createMetrics(), logger };
+  const learn = createLearnSink(base);
+  const access = await startAccess(base);
   const byok = createByok(env, { store: db.providerKeys, kv, platform: config, logger });
   await byok.start();
   // The evaluator reads breaker states lazily: breakers report their transitions to it.
   const alerts = createAlerts(env, db, kv, logger, () => breakers);
-  const breakers: CircuitBreakers = new CircuitBreakers({
-    kv,
-    consecutiveFailures: Math.max(1, env.SVC_BREAKER_CONSECUTIVE_FAILURES),
-    cooldownBaseMs: env.SVC_BREAKER_COOLDOWN_MS,
-    // Relapses double the cooldown up to 5 min, or up to the first cooldown when that is longer.
-    cooldownMaxMs: Math.max(300_000, env.SVC_BREAKER_COOLDOWN_MS),
-    onTransition: (transition) => {
-      const slash = transition.key.indexOf('/');
-      metrics.breakerState.set({ provider: transition.key.slice(0, slash), model: transition.key }, transition.to === 'half_open' ? BREAKER_STATE.halfOpen : BREAKER_STATE[transition.to]);
-      logger.warn({ breaker: transition.key, from: transition.from, to: transition.to, reason: transition.reason }, 'circuit breaker transition');
-      breakerAlertEvent(alerts, transition);
-    },
-    onError: (error) => logger.error({ err: error }, 'circuit breaker state unavailable; admitting calls'),
-  });
+  const breakers = createBreakers(base, alerts);
   const hedging = { latency: new LatencyTracker(), stats: new HedgeStats(), config: { enabledByDefault: env.SVC_HEDGING_DEFAULT ?? false } };
-  const perProvider: Record<string, { firstByteMs: number }> = {};
-  for (const [id, entry] of Object.entries(file?.providers ?? {})) {
-    if (entry.first_byte_timeout_ms !== undefined) perProvider[id] = { firstByteMs: entry.first_byte_timeout_ms };
-  }
-  const switches = createSwitches(env, file, kv, metrics, logger);
+  const switches = createSwitches(env, file, kv, base.metrics, logger);
   await switches.start();
-  const routerLatency = createLatencyStats();
-  const router = createRouter({
-    catalog,
-    latency: routerLatency,
-    policy: createLinUcbPolicy({ explore: () => switches.current.flags.router_exploration }),
-    state: { weights: kvWeightStore(kv) },
-  });
-  const feedback = new RouterFeedback({
-    router,
-    saveIntervalMs: env.SVC_ROUTER_SAVE_INTERVAL_MS,
-    onError: (error, what) => logger.warn({ err: error }, `${what} failed`),
-  });
-  await feedback.restore();
+  const routing = await startRouting(base, catalog, switches);
   // One verifier per process (it caches compiled schemas); warmed now so the first JSON-schema answer does not pay ajv's start-up.
   const verifier = createOutputVerifier();
   verifier.warmUp();
-  // The sentence encoder first: the semantic cache embeds with it by default (SVC_SEMANTIC_EMBEDDER=shared).
-  const encoder = await startSentenceEncoder(env);
-  let cache: CacheService;
-  try {
-    cache = createCacheService(env, kv, logger, () =>
-      chooseSemanticEmbedder({ setting: env.SVC_SEMANTIC_EMBEDDER, threshold: env.SVC_SEMANTIC_THRESHOLD, shared: encoder.embedder, catalog, providers, metrics }),
-    );
-  } catch (error) {
-    await encoder.close();
-    throw error;
-  }
-  await cache.start();
-  const memory: MemoryService = createMemoryService(env, db, kv, logger, encoder.embedder);
-  await memory.start();
-  // Limits: atomic across instances in the kv; a missing month is seeded from the usage ledger.
-  const limiter = new Limiter({
-    kv,
-    loadMonth: async (orgId, month) => {
-      const summary = await db.usage.summary(orgId, month.start);
-      return { spentUsd: summary.costUsd, tokens: summary.totalTokens };
-    },
-    loadKeyMonth: async (orgId, keyId, month) => {
-      const summary = await db.usage.summary(orgId, month.start, keyId);
-      return { spentUsd: summary.costUsd, tokens: summary.totalTokens };
-    },
-    onError: (error) => logger.warn({ err: error }, 'limits state unavailable; admitting'),
-    onRefusal: (refusal) => alerts.emit({ type: 'limit_refused', orgId: refusal.orgId, kind: refusal.kind }),
-  });
-  const gateway = new Gateway({
-    limiter,
-    governance,
-    verifier,
-    ...(cache.exact ? { exactCache: cache.exact } : {}),
-    ...(cache.semantic ? { semanticCache: cache.semantic } : {}),
-    memory: memory.store,
-    switches,
-    router,
-    routerLatency,
-    feedback,
-    sticky: createKvStickyStore({ kv, ttlMs: env.SVC_STICKY_TTL_SECS * 1000, onError: (error) => logger.warn({ err: error }, 'sticky routes unavailable') }),
-    chains: new ChainLimiter({ kv, defaults: { maxSteps: env.SVC_CHAIN_MAX_STEPS, timeoutSecs: env.SVC_CHAIN_TIMEOUT_SECS } }),
-    catalog,
-    providers,
-    byok,
-    learn,
-    metrics,
-    logger,
-    // SVC_BREAKER_CONSECUTIVE_FAILURES=0 turns breakers off (benchmarks of raw fallback, tests).
-    ...(env.SVC_BREAKER_CONSECUTIVE_FAILURES > 0 ? { breakers } : {}),
-    timeouts: { requestMs: env.SVC_REQUEST_TIMEOUT_MS, firstByteMs: env.SVC_FIRST_BYTE_TIMEOUT_MS, perProvider },
-    retry: { maxRetries: env.SVC_RETRY_MAX, baseMs: 200, capMs: 2_000 },
-    hedging,
-  });
-
-  let closed: Promise<void> | undefined;
+  const { encoder, cache, memory } = await startEmbeddingStores(base, { catalog, providers });
+  const limiter = createLimiter(base, alerts);
+  const gateway = createGateway(base, { file, catalog, providers, routing, limiter, governance: access.governance, verifier, cache, memory: memory.store, switches, byok, learn, breakers, hedging });
   return {
-    env,
+    ...base,
+    ...access,
     tracing,
-    db,
-    kv,
     catalog,
     providers,
-    authenticator,
-    dashboardAuth,
-    governance,
     byok,
     gateway,
     limiter,
@@ -285,38 +180,8 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     hedging,
     diversity: { entropyFloorBits: env.SVC_DIVERSITY_ENTROPY_FLOOR_BITS, armShareCap: env.SVC_DIVERSITY_ARM_SHARE_CAP, minDecisions: env.SVC_DIVERSITY_MIN_DECISIONS },
     reports: reportSettings(env),
-    metrics,
-    logger,
     mockEnabled,
-    async readiness() {
-      const store = cache.vectorStore;
-      const [database, shared, vectors] = await Promise.all([
-        probe(() => db.ping(), 1_000),
-        probe(() => kv.ping(), 1_000),
-        store ? probe(() => store.ping(), 1_000) : Promise.resolve(undefined),
-      ]);
-      const vectorDb: DependencyStatus = vectors
-        ? { status: vectors.up ? 'up' : 'down', backend: store!.backend, required: false, latency_ms: vectors.latencyMs }
-        : { status: 'up', backend: 'disabled', required: false };
-      return summarise({
-        database: { status: database.up ? 'up' : 'down', backend: db.kind, required: true, latency_ms: database.latencyMs },
-        kv: { status: shared.up ? 'up' : 'down', backend: env.REDIS_URL ? 'redis' : 'in_process', required: true, latency_ms: shared.latencyMs },
-        // Optional: when it is down the gateway serves on, semantic lookups become misses (degraded).
-        vector_db: vectorDb,
-        encoder: encoder.status(),
-      });
-    },
-    close() {
-      closed ??= (async () => {
-        await Promise.all([learn.close(), feedback.close(), cache.close(), memory.close(), alerts.stop()]);
-        await encoder.close();
-        await Promise.all([authenticator.stop(), governance.stop(), byok.stop(), switches.stop()]);
-        await kv.close();
-        await db.close();
-        await http?.close();
-        await tracing.shutdown();
-      })();
-      return closed;
-    },
+    readiness: () => runtimeReadiness({ db, kv, sharedKv: Boolean(env.REDIS_URL), cache, encoder }),
+    close: once(() => closeInOrder({ learn, routing, cache, memory, alerts, encoder, access, byok, switches, kv, db, http, tracing })),
   };
 }
