@@ -1,6 +1,6 @@
 import type { CachedAnswer, ChatRequest } from '@svc/core';
 import { createHashedEmbedder, createMemoryVectorStore, createSemanticCache } from '@svc/semantic';
-import { cacheQuestion } from './cache-figures.js';
+import { cacheQuestion } from './cache-questions.js';
 import { type LatencySummary, summarise } from './percentiles.js';
 import { semanticCapacity } from './semantic-capacity.js';
 
