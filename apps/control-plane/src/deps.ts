@@ -3,13 +3,15 @@ import type { ByokService } from '@svc/byok';
 import type { Catalog } from '@svc/catalog';
 import type { AlertRepository, DashboardUsageRepository, DashboardUserRepository, DecisionRepository, OnboardingRepository, OutputConfigRepository, PasskeyRepository, RequestLogRepository, SloRepository, ToolGovernanceRepository, TrafficRepository } from '@svc/db';
 import type { GovernanceSource } from '@svc/governance';
+import type { Readiness } from '@svc/http-kit';
 import type { Kv } from '@svc/kv';
 import type { Limiter } from '@svc/billing';
 import type { MemoryStore } from '@svc/memory';
 import type { LearnSink, SharedSwitches } from '@svc/pipeline';
 import type { CircuitBreakers, HedgeStats, LatencyTracker } from '@svc/resilience';
-import type { CacheService, Readiness, Runtime } from '@svc/runtime';
+import type { DriftSettings, GateSettings, MatrixSettings } from '@svc/reports';
 import type { Logger, Metrics, Tracing } from '@svc/telemetry';
+import type { CacheStatsWire } from './cache-stats-wire.js';
 
 /** What the control-plane app needs; a Runtime provides all of it. */
 export interface ControlPlaneDeps {
@@ -52,13 +54,13 @@ export interface ControlPlaneDeps {
   /** Organisations' memory (admin list and forget). */
   memory: Pick<MemoryStore, 'list' | 'forget' | 'forgetSubject'>;
   /** The answer caches: stats and purge. */
-  cache: Pick<CacheService, 'stats' | 'purge'>;
+  cache: { stats(): CacheStatsWire; purge(orgId?: string): Promise<void> };
   /** Hedging counters, learned latencies and the run-time default. */
   hedging: { latency: Pick<LatencyTracker, 'snapshot'>; stats: Pick<HedgeStats, 'snapshot'>; config: { enabledByDefault: boolean } };
   /** Arm-collapse alarm thresholds of `GET /v1/admin/routing/diversity` (deployment configuration). */
-  diversity: Runtime['diversity'];
+  diversity: DiversityThresholds;
   /** Thresholds of `/drift`, `/gate` and `/matrix` under /v1/admin/routing (deployment configuration). */
-  reports: Runtime['reports'];
+  reports: ReportSettings;
   metrics: Metrics;
   logger: Logger;
   /** OpenTelemetry traces: a root span per request, a child per relational repository call. */
@@ -72,4 +74,22 @@ export interface ControlPlaneDeps {
    * `/.well-known/*` documents. Absent: the origin of each request.
    */
   publicUrl?: string | undefined;
+}
+
+/**
+ * When the routing diversity report raises an arm-collapse alarm: a scope with at least
+ * `minDecisions` decisions whose Shannon entropy is below `entropyFloorBits` (bits) or whose most
+ * chosen model's share exceeds `armShareCap` (0..1).
+ */
+export interface DiversityThresholds {
+  entropyFloorBits: number;
+  armShareCap: number;
+  minDecisions: number;
+}
+
+/** Thresholds of the routing reports under /v1/admin/routing (`SVC_DRIFT_*`, `SVC_GATE_*`, `SVC_MATRIX_*`). */
+export interface ReportSettings {
+  drift: DriftSettings;
+  gate: GateSettings;
+  matrix: MatrixSettings;
 }

@@ -1,8 +1,8 @@
 import type { Authenticator } from '@svc/auth';
 import type { OrgRepository, ResponseRepository } from '@svc/db';
+import type { Readiness } from '@svc/http-kit';
 import type { MemoryStore } from '@svc/memory';
 import type { EmbedDeps, Gateway, ImageStore, VoiceSettings } from '@svc/pipeline';
-import type { Readiness } from '@svc/runtime';
 import type { Logger, Metrics, Tracing } from '@svc/telemetry';
 
 /**

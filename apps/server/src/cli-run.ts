@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { isGatewayError } from '@svc/core';
 import { DataDirError } from '@svc/db';
-import { ConfigError, type Env, parseEnv } from '@svc/runtime';
+import { ConfigError, type Env, parseEnv } from './runtime/env.js';
 import { adminApiStore } from './cli-admin-store.js';
 import { CliError, usage } from './cli-args.js';
 import { type CliIo, type Values, commands, options } from './cli-commands.js';

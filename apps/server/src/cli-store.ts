@@ -1,7 +1,8 @@
 import { Authenticator, DashboardAccounts } from '@svc/auth';
 import type { Organization, Scope } from '@svc/core';
 import { createRedisKv } from '@svc/kv';
-import { type Env, openDatabase } from '@svc/runtime';
+import type { Env } from './runtime/env.js';
+import { openDatabase } from './runtime/open-database.js';
 
 /** What an organisation's CLI lines show. */
 export type OrgView = Pick<Organization, 'id' | 'name' | 'plan' | 'rpmLimit' | 'tpmLimit' | 'monthlyBudgetUsd'>;

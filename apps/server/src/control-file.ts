@@ -1,7 +1,7 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { CONTROL_FILE } from '@svc/db';
-import type { Env } from '@svc/runtime';
+import type { Env } from './runtime/env.js';
 
 /** What a gateway holding an embedded data directory says beside its lock: where its admin API is. */
 export interface ControlNote {

@@ -1,4 +1,4 @@
-import { ConfigError, parseEnv } from '@svc/runtime';
+import { ConfigError, parseEnv } from './runtime/env.js';
 import { type Role, start } from './start.js';
 
 const roles: readonly Role[] = ['all', 'inference', 'control-plane'];

@@ -1,4 +1,4 @@
-import type { Runtime } from '@svc/runtime';
+import type { Runtime } from './runtime/runtime.js';
 import type { FetchApp } from './serve.js';
 
 /**

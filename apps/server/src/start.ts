@@ -1,6 +1,7 @@
 import { createControlPlaneApp } from '@svc/control-plane';
 import { type RealtimeGateway, createInferenceApp, createRealtimeGateway } from '@svc/inference';
-import { type Env, type Runtime, type RuntimeOptions, createRuntime } from '@svc/runtime';
+import type { Env } from './runtime/env.js';
+import { type Runtime, type RuntimeOptions, createRuntime } from './runtime/runtime.js';
 import { embeddedDataDir, localUrl, writeControlNote } from './control-file.js';
 import { metricsOnly } from './metrics-only.js';
 import { type Listening, listen, shutdown } from './serve.js';

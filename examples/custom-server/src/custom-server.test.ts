@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { type Runtime, createRuntime, parseEnv } from '@svc/runtime';
+import { type Runtime, createRuntime, parseEnv } from '@svc/server';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCustomServer } from './custom-server.js';

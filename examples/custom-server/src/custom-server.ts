@@ -3,7 +3,7 @@ import { requireScope } from '@svc/auth';
 import { type GatewayError, invalidRequest, notFound, payloadTooLarge, randomId, toGatewayError } from '@svc/core';
 import { type Exchange, type Gateway, resolveIntelligenceMode } from '@svc/pipeline';
 import { ChatChunkEncoder, chatChunks, decodeChatRequest, encodeChatCompletion } from '@svc/protocol';
-import type { Runtime } from '@svc/runtime';
+import type { Runtime } from '@svc/server';
 
 /** Largest request body read (the gateway's own default is larger; an example keeps it small). */
 const MAX_BODY_BYTES = 1 << 20;

@@ -1,4 +1,4 @@
-import { createRuntime, parseEnv } from '@svc/runtime';
+import { createRuntime, parseEnv } from '@svc/server';
 import { createCustomServer } from './custom-server.js';
 
 // The gateway's own environment contract (DESIGN.md): SVC_DATA_DIR (embedded default), provider

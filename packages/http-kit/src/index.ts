@@ -4,7 +4,7 @@ export { DEFAULT_MAX_JSON_DEPTH, type JsonShapeRules, checkJsonShape } from './j
 export { checkMetricsAccess } from './metrics-access.js';
 export { nodeIncoming, onClientGone, onResponseClosed, readHeader } from './node-request.js';
 export { openApiRoute, registerOpenApi } from './openapi-route.js';
-export { type ProbeDeps, healthRoute, metricsRoute, readyRoute, registerProbes } from './probes.js';
+export { type DependencyStatus, type ProbeDeps, type Readiness, healthRoute, metricsRoute, readyRoute, registerProbes } from './probes.js';
 export { readBodyText, readJson } from './read-body.js';
 export { recordRequest } from './record-request.js';
 export { endRequestSpan, startRequestSpan } from './request-span.js';

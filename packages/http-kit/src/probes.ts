@@ -41,6 +41,23 @@ export const metricsRoute = defineRoute({
   errors: [401, 403],
 });
 
+/** One backend as `/ready` reports it. */
+export interface DependencyStatus {
+  status: 'up' | 'down';
+  /** Which implementation serves it (`postgres`, `pglite`, `redis`, `in_process`). */
+  backend: string;
+  required: boolean;
+  latency_ms?: number;
+}
+
+/** `ReadinessResponse` of the control-plane spec. */
+export interface Readiness {
+  ready: boolean;
+  status: 'ready' | 'degraded' | 'not_ready';
+  /** `encoder`: the local sentence encoder (`SVC_SENTENCE_ENCODER`) memory and the semantic stages share. */
+  dependencies: { database: DependencyStatus; kv: DependencyStatus; vector_db: DependencyStatus; encoder: DependencyStatus };
+}
+
 /** What the probes read: the app's readiness check, its metrics registry and SVC_METRICS_TOKEN. */
 export interface ProbeDeps {
   /** The dependency checks; `ready: false` answers 503, the whole object is the body. */

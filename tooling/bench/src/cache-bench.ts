@@ -7,9 +7,9 @@ import {
   CACHE_VARIANTS,
   type CacheVariant,
   cacheBody,
-  cacheQuestion,
   countsBetween,
 } from './cache-figures.js';
+import { cacheQuestion } from './cache-questions.js';
 import { measure, upstreamCounts, warmUp } from './measure.js';
 import type { PartContext } from './part-context.js';
 import { SVC_MODEL, type SvcProcess, startSvcProcess, svcTarget } from './svc-target.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type CacheCounts, type CacheRun, type CacheScenario, type CacheVariant, cacheBody, cacheFigures, cacheQuestion, countsBetween, hitRate, QUESTION_TEMPLATES } from './cache-figures.js';
+import { type CacheCounts, type CacheRun, type CacheScenario, type CacheVariant, cacheBody, cacheFigures, countsBetween, hitRate } from './cache-figures.js';
+import { QUESTION_TEMPLATES, cacheQuestion } from './cache-questions.js';
 import { fakeMeasurement } from './fixtures.js';
 
 const counts = (c: Partial<CacheCounts>): CacheCounts => ({ requests: 0, l0Hits: 0, l1Hits: 0, semanticHits: 0, misses: 0, semanticLookups: 0, ...c });

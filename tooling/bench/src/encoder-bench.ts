@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { cacheBody, cacheQuestion } from './cache-figures.js';
+import { cacheBody } from './cache-figures.js';
+import { cacheQuestion } from './cache-questions.js';
 import { type Measurement, measure, upstreamCounts } from './measure.js';
 import { runLoad, type LoadResult } from './load.js';
 import { memoryBody } from './memory-prompts.js';

@@ -22,6 +22,7 @@ export {
 } from './render.js';
 export { runBench } from './run-bench.js';
 export { benchCatalogModels, type RouterBenchResult, routerWorkload, runRouterBench } from './router-bench.js';
-export { type CacheBenchReport, cacheFigures, cacheQuestion, type CacheScenario } from './cache-figures.js';
+export { type CacheBenchReport, cacheFigures, type CacheScenario } from './cache-figures.js';
+export { cacheQuestion } from './cache-questions.js';
 export { renderCache, renderCacheRuns, renderSemanticCost } from './render-cache.js';
 export { runSemanticCost, type SemanticCost } from './semantic-cost.js';

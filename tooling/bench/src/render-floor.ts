@@ -1,6 +1,6 @@
 import { type FloorGoal, floorGoals, floorRows } from './floor-figures.js';
 import { fmt, runLine, times } from './render-format.js';
-import type { BenchReport } from './render.js';
+import type { BenchReport } from './bench-report.js';
 
 function verdict(g: FloorGoal): string {
   return g.met === undefined ? 'not measured' : g.met ? 'met' : '**missed**';

@@ -1,4 +1,4 @@
-import { parseEnv } from '@svc/runtime';
+import { parseEnv } from '@svc/server';
 
 /**
  * The in-process semantic store capacity the svc under test runs with: `SVC_SEMANTIC_MAX_ENTRIES`

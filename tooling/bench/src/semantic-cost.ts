@@ -1,7 +1,7 @@
 import type { CachedAnswer, ChatRequest } from '@svc/core';
 import { createSentenceEncoder } from '@svc/encoder';
 import { createMemoryVectorStore, createSemanticCache, type Embedder, type SemanticCache, semanticKeyOf } from '@svc/semantic';
-import { cacheQuestion } from './cache-figures.js';
+import { cacheQuestion } from './cache-questions.js';
 import { type LatencySummary, summarise } from './percentiles.js';
 import { semanticCapacity } from './semantic-capacity.js';
 

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { isEnvVariable, parseEnv } from '@svc/runtime';
+import { isEnvVariable, parseEnv } from '../runtime/env.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { startGateway } from '../e2e/harness.js';

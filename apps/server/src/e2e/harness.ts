@@ -1,4 +1,4 @@
-import { parseEnv } from '@svc/runtime';
+import { parseEnv } from '../runtime/env.js';
 import { type Started, start } from '../start.js';
 
 export const masterKey = 'sk-svc-test-master-key-0123456789';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { type Server, connect } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
 import type { AddressInfo } from 'node:net';
-import type { Runtime } from '@svc/runtime';
+import type { Runtime } from '../runtime/runtime.js';
 import { WebSocket } from 'ws';
 
 const fixtures = new URL('./__fixtures__/', import.meta.url);

@@ -32,45 +32,48 @@ function total(column: Column) {
   return sql`coalesce(sum(${column}), 0)`.mapWith(Number);
 }
 
+/** A ledger event as a row of the bulk insert (`jsonb_to_recordset`). */
+function usageRow(e: NewUsageEvent) {
+  return {
+    request_id: e.requestId,
+    org_id: e.orgId,
+    key_id: e.keyId ?? null,
+    model: e.model,
+    provider: e.provider,
+    prompt_tokens: e.promptTokens,
+    completion_tokens: e.completionTokens,
+    cached_tokens: e.cachedTokens ?? 0,
+    cost_usd: e.costUsd,
+    baseline_cost_usd: e.baselineCostUsd,
+    cache_hit: e.cacheHit ?? false,
+    latency_ms: e.latencyMs,
+    status: e.status,
+    stream: e.stream ?? false,
+    usage_estimated: e.usageEstimated ?? false,
+    end_user: e.endUser ?? null,
+    memory_injected: e.memoryInjected ?? null,
+    created_at: e.createdAt?.toISOString() ?? null,
+  };
+}
+
+/** Appends events; a `request_id` already stored is skipped. Resolves to the rows inserted. */
+function insertUsage(db: Drizzle, events: readonly NewUsageEvent[]): Promise<number> {
+  return bulkInsert(db, events, usageRow, (json) => sql`
+    INSERT INTO usage_events (request_id, org_id, key_id, model, provider, prompt_tokens, completion_tokens, cached_tokens,
+      cost_usd, baseline_cost_usd, cache_hit, latency_ms, status, stream, usage_estimated, end_user, memory_injected, created_at)
+    SELECT request_id, org_id, key_id, model, provider, prompt_tokens, completion_tokens, cached_tokens,
+      cost_usd, baseline_cost_usd, cache_hit, latency_ms, status, stream, usage_estimated, end_user, memory_injected, coalesce(created_at, now())
+    FROM jsonb_to_recordset(${json}) AS x(request_id text, org_id uuid, key_id text, model text, provider text,
+      prompt_tokens integer, completion_tokens integer, cached_tokens integer, cost_usd double precision,
+      baseline_cost_usd double precision, cache_hit boolean, latency_ms integer, status integer, stream boolean,
+      usage_estimated boolean, end_user text, memory_injected integer, created_at timestamptz)
+    ON CONFLICT (request_id) DO NOTHING
+    RETURNING 1`);
+}
+
 export function createUsageRepository(db: Drizzle): UsageRepository {
   return {
-    insertMany(events) {
-      return bulkInsert(
-        db,
-        events,
-        (e) => ({
-          request_id: e.requestId,
-          org_id: e.orgId,
-          key_id: e.keyId ?? null,
-          model: e.model,
-          provider: e.provider,
-          prompt_tokens: e.promptTokens,
-          completion_tokens: e.completionTokens,
-          cached_tokens: e.cachedTokens ?? 0,
-          cost_usd: e.costUsd,
-          baseline_cost_usd: e.baselineCostUsd,
-          cache_hit: e.cacheHit ?? false,
-          latency_ms: e.latencyMs,
-          status: e.status,
-          stream: e.stream ?? false,
-          usage_estimated: e.usageEstimated ?? false,
-          end_user: e.endUser ?? null,
-          memory_injected: e.memoryInjected ?? null,
-          created_at: e.createdAt?.toISOString() ?? null,
-        }),
-        (json) => sql`
-          INSERT INTO usage_events (request_id, org_id, key_id, model, provider, prompt_tokens, completion_tokens, cached_tokens,
-            cost_usd, baseline_cost_usd, cache_hit, latency_ms, status, stream, usage_estimated, end_user, memory_injected, created_at)
-          SELECT request_id, org_id, key_id, model, provider, prompt_tokens, completion_tokens, cached_tokens,
-            cost_usd, baseline_cost_usd, cache_hit, latency_ms, status, stream, usage_estimated, end_user, memory_injected, coalesce(created_at, now())
-          FROM jsonb_to_recordset(${json}) AS x(request_id text, org_id uuid, key_id text, model text, provider text,
-            prompt_tokens integer, completion_tokens integer, cached_tokens integer, cost_usd double precision,
-            baseline_cost_usd double precision, cache_hit boolean, latency_ms integer, status integer, stream boolean,
-            usage_estimated boolean, end_user text, memory_injected integer, created_at timestamptz)
-          ON CONFLICT (request_id) DO NOTHING
-          RETURNING 1`,
-      );
-    },
+    insertMany: (events) => insertUsage(db, events),
 
     async listByOrg(orgId, options = {}) {
       if (!isUuid(orgId)) return [];

@@ -1,8 +1,71 @@
-import type { BertWeights, Linear, Norm } from './bert-weights.js';
+import type { BertLayer, BertWeights, Linear, Norm } from './bert-weights.js';
 import { GraphBuilder } from './onnx-builder.js';
 
 /** Names of the graph's tensors: `input_ids`/`attention_mask` int64 `[batch, sequence]` in, `embeddings` float `[batch, hidden]` out. */
-export const graphNames = { inputIds: 'input_ids', attentionMask: 'attention_mask', output: 'embeddings' } as const;
+export const graphNames = { inputIds: 'input_ids', attentionMask: 'attention_mask', output: 'embeddings' } /** The two weighted operations every part of the graph uses. */
+interface Ops {
+  g: GraphBuilder;
+  dense(x: string, w: Linear, name: string): string;
+  layerNorm(x: string, n: Norm, name: string): string;
+}
+
+function opsOf(g: GraphBuilder, weights: BertWeights): Ops {
+  const hidden = weights.config.hidden_size;
+  const epsilon = { float: weights.config.layer_norm_eps };
+  return {
+    g,
+    dense: (x, w, name) => g.op('Add', [g.op('MatMul', [x, g.floats(`${name}.w`, [w.inputs, w.outputs], w.weight)]), g.floats(`${name}.b`, [w.outputs], w.bias)]),
+    layerNorm: (x, n, name) => g.op('LayerNormalization', [x, g.floats(`${name}.gamma`, [hidden], n.gamma), g.floats(`${name}.beta`, [hidden], n.beta)], { axis: -1, epsilon }),
+  };
+}
+
+/** Embeddings: word rows gathered in fp16 and widened; the position table sliced to the batch's length. */
+function embeddings(ops: Ops, weights: BertWeights, zero: string): string {
+  const { g } = ops;
+  const { config } = weights;
+  const sequence = g.op('Shape', [graphNames.inputIds], { start: 1, end: 2 });
+  const words = g.op('Cast', [g.op('Gather', [g.halves('word_embeddings', [config.vocab_size, config.hidden_size], weights.wordEmbeddings), graphNames.inputIds])], { to: 1 });
+  const positions = g.op('Slice', [g.floats('position_embeddings', [config.max_position_embeddings, config.hidden_size], weights.positionEmbeddings), zero, sequence, zero]);
+  return ops.layerNorm(g.op('Add', [words, positions]), weights.embeddingNorm, 'embeddings.norm');
+}
+
+/** What every encoder block shares: the head reshapes, the attention mask's bias and the constants. */
+interface BlockInputs {
+  splitHeads: string;
+  mergeHeads: string;
+  scoreBias: string;
+  scale: string;
+  sqrt2: string;
+  half: string;
+  oneFloat: string;
+}
+
+/** One post-norm encoder block: self-attention, then the feed-forward with exact GELU. */
+function encoderBlock(ops: Ops, b: BlockInputs, x: string, layer: BertLayer, p: string): string {
+  const { g, dense, layerNorm } = ops;
+  const heads4 = (t: string, perm: number[]) => g.op('Transpose', [g.op('Reshape', [t, b.splitHeads])], { perm });
+  const q = heads4(dense(x, layer.query, `${p}.query`), [0, 2, 1, 3]);
+  const k = heads4(dense(x, layer.key, `${p}.key`), [0, 2, 3, 1]);
+  const v = heads4(dense(x, layer.value, `${p}.value`), [0, 2, 1, 3]);
+  const scores = g.op('Add', [g.op('Mul', [g.op('MatMul', [q, k]), b.scale]), b.scoreBias]);
+  const context = g.op('MatMul', [g.op('Softmax', [scores], { axis: -1 }), v]);
+  const merged = g.op('Reshape', [g.op('Transpose', [context], { perm: [0, 2, 1, 3] }), b.mergeHeads]);
+  const attended = layerNorm(g.op('Add', [dense(merged, layer.attentionOutput, `${p}.attention_output`), x]), layer.attentionNorm, `${p}.attention_norm`);
+  const inner = dense(attended, layer.intermediate, `${p}.intermediate`);
+  // x * 0.5 * (1 + erf(x / sqrt 2)), in the shape PyTorch exports, which onnxruntime fuses into one Gelu.
+  const gelu = g.op('Mul', [g.op('Mul', [inner, g.op('Add', [g.op('Erf', [g.op('Div', [inner, b.sqrt2])]), b.oneFloat])]), b.half]);
+  return layerNorm(g.op('Add', [dense(gelu, layer.output, `${p}.output`), attended]), layer.outputNorm, `${p}.output_norm`);
+}
+
+/** Mean pooling over real tokens, then L2 normalisation (sentence-transformers' Pooling + Normalize), into the output. */
+function poolAndNormalise(g: GraphBuilder, x: string, mask: string, one: string): void {
+  const weightsPerToken = g.op('Unsqueeze', [mask, g.int64s('token_axis', [1], [2])]);
+  const summed = g.op('ReduceSum', [g.op('Mul', [x, weightsPerToken]), one], { keepdims: 0 });
+  const counted = g.op('Max', [g.op('ReduceSum', [weightsPerToken, one], { keepdims: 0 }), g.scalar('min_count', 1e-9)]);
+  const pooled = g.op('Div', [summed, counted]);
+  const length = g.op('Max', [g.op('ReduceL2', [pooled], { axes: [1], keepdims: 1 }), g.scalar('min_norm', 1e-12)]);
+  g.op('Div', [pooled, length], {}, graphNames.output);
+}
 
 /**
  * The sentence-transformers pipeline of a BERT checkpoint as one ONNX model: BertModel (word +
@@ -15,56 +78,29 @@ export function buildBertGraph(weights: BertWeights): Uint8Array {
   const heads = config.num_attention_heads;
   const headSize = hidden / heads;
   const g = new GraphBuilder();
-  const epsilon = { float: config.layer_norm_eps };
-
-  const dense = (x: string, w: Linear, name: string) => g.op('Add', [g.op('MatMul', [x, g.floats(`${name}.w`, [w.inputs, w.outputs], w.weight)]), g.floats(`${name}.b`, [w.outputs], w.bias)]);
-  const layerNorm = (x: string, n: Norm, name: string) =>
-    g.op('LayerNormalization', [x, g.floats(`${name}.gamma`, [hidden], n.gamma), g.floats(`${name}.beta`, [hidden], n.beta)], { axis: -1, epsilon });
-
+  const ops = opsOf(g, weights);
   const zero = g.int64s('zero', [1], [0]);
   const one = g.int64s('one', [1], [1]);
   const splitHeads = g.int64s('split_heads', [4], [0, 0, heads, headSize]);
   const mergeHeads = g.int64s('merge_heads', [3], [0, 0, hidden]);
-
-  // Embeddings: word rows gathered in fp16 and widened; the position table sliced to the batch's length.
-  const sequence = g.op('Shape', [graphNames.inputIds], { start: 1, end: 2 });
-  const words = g.op('Cast', [g.op('Gather', [g.halves('word_embeddings', [config.vocab_size, hidden], weights.wordEmbeddings), graphNames.inputIds])], { to: 1 });
-  const positions = g.op('Slice', [g.floats('position_embeddings', [config.max_position_embeddings, hidden], weights.positionEmbeddings), zero, sequence, zero]);
-  let x = layerNorm(g.op('Add', [words, positions]), weights.embeddingNorm, 'embeddings.norm');
-
+  let x = embeddings(ops, weights, zero);
   // Padding gets a large negative score before the softmax, as in BertModel.
   const mask = g.op('Cast', [graphNames.attentionMask], { to: 1 });
   const oneFloat = g.scalar('oneFloat', 1);
   const maskBias = g.op('Mul', [g.op('Sub', [oneFloat, mask]), g.scalar('mask_min', -3.4028234663852886e38)]);
-  const scoreBias = g.op('Unsqueeze', [maskBias, g.int64s('mask_axes', [2], [1, 2])]);
-  const scale = g.scalar('attention_scale', 1 / Math.sqrt(headSize));
-  const sqrt2 = g.scalar('sqrt2', Math.SQRT2);
-  const half = g.scalar('half', 0.5);
-
+  const block: BlockInputs = {
+    splitHeads,
+    mergeHeads,
+    scoreBias: g.op('Unsqueeze', [maskBias, g.int64s('mask_axes', [2], [1, 2])]),
+    scale: g.scalar('attention_scale', 1 / Math.sqrt(headSize)),
+    sqrt2: g.scalar('sqrt2', Math.SQRT2),
+    half: g.scalar('half', 0.5),
+    oneFloat,
+  };
   weights.layers.forEach((layer, n) => {
-    const p = `layer${n}`;
-    const heads4 = (t: string, perm: number[]) => g.op('Transpose', [g.op('Reshape', [t, splitHeads])], { perm });
-    const q = heads4(dense(x, layer.query, `${p}.query`), [0, 2, 1, 3]);
-    const k = heads4(dense(x, layer.key, `${p}.key`), [0, 2, 3, 1]);
-    const v = heads4(dense(x, layer.value, `${p}.value`), [0, 2, 1, 3]);
-    const scores = g.op('Add', [g.op('Mul', [g.op('MatMul', [q, k]), scale]), scoreBias]);
-    const context = g.op('MatMul', [g.op('Softmax', [scores], { axis: -1 }), v]);
-    const merged = g.op('Reshape', [g.op('Transpose', [context], { perm: [0, 2, 1, 3] }), mergeHeads]);
-    const attended = layerNorm(g.op('Add', [dense(merged, layer.attentionOutput, `${p}.attention_output`), x]), layer.attentionNorm, `${p}.attention_norm`);
-    const inner = dense(attended, layer.intermediate, `${p}.intermediate`);
-    // x * 0.5 * (1 + erf(x / sqrt 2)), in the shape PyTorch exports, which onnxruntime fuses into one Gelu.
-    const gelu = g.op('Mul', [g.op('Mul', [inner, g.op('Add', [g.op('Erf', [g.op('Div', [inner, sqrt2])]), oneFloat])]), half]);
-    x = layerNorm(g.op('Add', [dense(gelu, layer.output, `${p}.output`), attended]), layer.outputNorm, `${p}.output_norm`);
+    x = encoderBlock(ops, block, x, layer, `layer${n}`);
   });
-
-  // Mean pooling over real tokens, then L2 normalisation (sentence-transformers' Pooling + Normalize).
-  const weightsPerToken = g.op('Unsqueeze', [mask, g.int64s('token_axis', [1], [2])]);
-  const summed = g.op('ReduceSum', [g.op('Mul', [x, weightsPerToken]), one], { keepdims: 0 });
-  const counted = g.op('Max', [g.op('ReduceSum', [weightsPerToken, one], { keepdims: 0 }), g.scalar('min_count', 1e-9)]);
-  const pooled = g.op('Div', [summed, counted]);
-  const length = g.op('Max', [g.op('ReduceL2', [pooled], { axes: [1], keepdims: 1 }), g.scalar('min_norm', 1e-12)]);
-  g.op('Div', [pooled, length], {}, graphNames.output);
-
+  poolAndNormalise(g, x, mask, one);
   return g.encode({
     inputs: [
       { name: graphNames.inputIds, type: 'int64', shape: ['batch', 'sequence'] },

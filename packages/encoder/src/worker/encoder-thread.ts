@@ -15,72 +15,96 @@ export interface EncoderThread {
   stop(reason: Error): Promise<void>;
 }
 
-/**
- * Starts the worker and keeps its bookkeeping: requests waiting for answers, the first fatal
- * error (every later failure reports that one, so callers see why, not a consequence), and
- * whether the thread may keep the process alive (only while it loads or owes an answer).
- */
-export function startEncoderThread(settings: WorkerSettings, dimensions: number): EncoderThread {
-  const worker = spawnEncoderWorker(settings);
-  const pending = new Map<number, { resolve: (data: Float32Array) => void; reject: (error: Error) => void }>();
-  let nextId = 0;
-  let loaded = false;
-  let niceness: number | undefined;
-  let fatal: Error | undefined;
-  let rejectReady: (error: Error) => void = () => {};
+type Waiter = { resolve: (data: Float32Array) => void; reject: (error: Error) => void };
 
-  const track = () => (pending.size > 0 || !loaded ? worker.ref() : worker.unref());
-  function die(error: Error): void {
-    fatal ??= error;
-    rejectReady(fatal);
-    for (const p of pending.values()) p.reject(fatal);
-    pending.clear();
-    loaded = true;
-    track();
+/**
+ * The worker and its bookkeeping: requests waiting for answers, the first fatal error (every
+ * later failure reports that one, so callers see why, not a consequence), and whether the thread
+ * may keep the process alive (only while it loads or owes an answer).
+ */
+class WorkerThread implements EncoderThread {
+  readonly ready: Promise<void>;
+  private readonly worker: ReturnType<typeof spawnEncoderWorker>;
+  private readonly pending = new Map<number, Waiter>();
+  private nextId = 0;
+  private loaded = false;
+  private nice: number | undefined;
+  private failure: Error | undefined;
+  private rejectReady: (error: Error) => void = () => {};
+
+  constructor(
+    settings: WorkerSettings,
+    private readonly dimensions: number,
+  ) {
+    this.worker = spawnEncoderWorker(settings);
+    this.ready = new Promise<void>((resolve, reject) => {
+      this.rejectReady = reject;
+      this.worker.on('message', (message: WorkerMessage) => this.receive(message, resolve));
+    });
+    // Callers learn of a failed load through `ready`, `fatal()` or `run`; never as an unhandled rejection.
+    this.ready.catch(() => {});
+    this.worker.on('error', (error) => this.die(new Error(`sentence encoder: inference thread crashed (${error.message.split('\n')[0]})`)));
+    this.worker.on('exit', (code) => this.die(new Error(`sentence encoder: inference thread exited (code ${code})`)));
   }
 
-  const ready = new Promise<void>((resolve, reject) => {
-    rejectReady = reject;
-    worker.on('message', (message: WorkerMessage) => {
-      if (message.type === 'ready') {
-        if (message.dimensions !== dimensions) die(new Error(`sentence encoder: the model has ${message.dimensions} dimensions, expected ${dimensions}`));
-        loaded = true;
-        niceness = message.niceness;
-        resolve();
-      } else if (message.type === 'failed') {
-        die(new Error(message.error));
-        void worker.terminate();
-      } else {
-        const waiter = pending.get(message.id);
-        pending.delete(message.id);
-        if (message.type === 'vectors') waiter?.resolve(message.data);
-        else waiter?.reject(new Error(message.error));
-      }
-      track();
-    });
-  });
-  // Callers learn of a failed load through `ready`, `fatal()` or `run`; never as an unhandled rejection.
-  ready.catch(() => {});
-  worker.on('error', (error) => die(new Error(`sentence encoder: inference thread crashed (${error.message.split('\n')[0]})`)));
-  worker.on('exit', (code) => die(new Error(`sentence encoder: inference thread exited (code ${code})`)));
+  fatal(): Error | undefined {
+    return this.failure;
+  }
 
-  return {
-    ready,
-    fatal: () => fatal,
-    niceness: () => niceness,
-    async run(texts) {
-      await ready;
-      if (fatal) throw fatal;
-      const id = nextId++;
-      return new Promise<Float32Array>((resolve, reject) => {
-        pending.set(id, { resolve, reject });
-        track();
-        worker.postMessage({ id, texts });
-      });
-    },
-    async stop(reason) {
-      die(reason);
-      await worker.terminate();
-    },
-  };
+  niceness(): number | undefined {
+    return this.nice;
+  }
+
+  async run(texts: string[]): Promise<Float32Array> {
+    await this.ready;
+    if (this.failure) throw this.failure;
+    const id = this.nextId++;
+    return new Promise<Float32Array>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.track();
+      this.worker.postMessage({ id, texts });
+    });
+  }
+
+  async stop(reason: Error): Promise<void> {
+    this.die(reason);
+    await this.worker.terminate();
+  }
+
+  private receive(message: WorkerMessage, loaded: () => void): void {
+    if (message.type === 'ready') {
+      if (message.dimensions !== this.dimensions) this.die(new Error(`sentence encoder: the model has ${message.dimensions} dimensions, expected ${this.dimensions}`));
+      this.loaded = true;
+      this.nice = message.niceness;
+      loaded();
+    } else if (message.type === 'failed') {
+      this.die(new Error(message.error));
+      void this.worker.terminate();
+    } else {
+      const waiter = this.pending.get(message.id);
+      this.pending.delete(message.id);
+      if (message.type === 'vectors') waiter?.resolve(message.data);
+      else waiter?.reject(new Error(message.error));
+    }
+    this.track();
+  }
+
+  private track(): void {
+    if (this.pending.size > 0 || !this.loaded) this.worker.ref();
+    else this.worker.unref();
+  }
+
+  private die(error: Error): void {
+    this.failure ??= error;
+    this.rejectReady(this.failure);
+    for (const p of this.pending.values()) p.reject(this.failure);
+    this.pending.clear();
+    this.loaded = true;
+    this.track();
+  }
+}
+
+/** Starts the inference thread (see {@link WorkerThread}). */
+export function startEncoderThread(settings: WorkerSettings, dimensions: number): EncoderThread {
+  return new WorkerThread(settings, dimensions);
 }

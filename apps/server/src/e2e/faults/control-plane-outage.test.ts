@@ -1,5 +1,5 @@
 import { type TcpProxy, startTcpProxy } from '@svc/mock-upstream';
-import { parseEnv } from '@svc/runtime';
+import { parseEnv } from '../../runtime/env.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Started, start } from '../../start.js';
 import { masterKey } from '../harness.js';

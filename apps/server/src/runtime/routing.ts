@@ -1,0 +1,28 @@
+import type { Catalog } from '@svc/catalog';
+import { RouterFeedback, type SharedSwitches, kvWeightStore } from '@svc/pipeline';
+import { type LatencyStats, type Router, createLatencyStats, createLinUcbPolicy, createRouter } from '@svc/router';
+import type { RuntimeBase } from './runtime-base.js';
+
+/** The router with its learned weights restored from the kv, its latency stats, and the feedback that trains and saves it. */
+export interface Routing {
+  router: Router;
+  routerLatency: LatencyStats;
+  feedback: RouterFeedback;
+}
+
+export async function startRouting({ env, kv, logger }: RuntimeBase, catalog: Catalog, switches: SharedSwitches): Promise<Routing> {
+  const routerLatency = createLatencyStats();
+  const router = createRouter({
+    catalog,
+    latency: routerLatency,
+    policy: createLinUcbPolicy({ explore: () => switches.current.flags.router_exploration }),
+    state: { weights: kvWeightStore(kv) },
+  });
+  const feedback = new RouterFeedback({
+    router,
+    saveIntervalMs: env.SVC_ROUTER_SAVE_INTERVAL_MS,
+    onError: (error, what) => logger.warn({ err: error }, `${what} failed`),
+  });
+  await feedback.restore();
+  return { router, routerLatency, feedback };
+}

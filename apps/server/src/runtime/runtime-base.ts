@@ -1,0 +1,13 @@
+import type { Database } from '@svc/db';
+import type { Kv } from '@svc/kv';
+import type { Logger, Metrics } from '@svc/telemetry';
+import type { Env } from './env.js';
+
+/** What every part of the runtime is wired from: the validated environment, the stores, metrics and the logger. */
+export interface RuntimeBase {
+  env: Env;
+  db: Database;
+  kv: Kv;
+  metrics: Metrics;
+  logger: Logger;
+}

@@ -1,0 +1,199 @@
+import type { AlertEvaluator } from '@svc/alerts';
+import type { DashboardAuth, Authenticator } from '@svc/auth';
+import type { Limiter } from '@svc/billing';
+import type { ByokService } from '@svc/byok';
+import type { Catalog } from '@svc/catalog';
+import type { DiversityThresholds, ReportSettings } from '@svc/control-plane';
+import type { Database } from '@svc/db';
+import type { CachedGovernanceSource } from '@svc/governance';
+import { createOutputVerifier } from '@svc/healing';
+import type { Readiness } from '@svc/http-kit';
+import { type Kv, createMemoryKv, createRedisKv } from '@svc/kv';
+import { type Gateway, type GatewayTimeouts, ImageStore, type LearnSink, type SharedSwitches, type VoiceSettings, createKvVoiceSessionStore } from '@svc/pipeline';
+import type { ProviderRegistry, UndiciHttpClient } from '@svc/providers';
+import { type CircuitBreakers, HedgeStats, LatencyTracker } from '@svc/resilience';
+import { type Logger, type Metrics, type Tracing, createLogger, createMetrics, createTracing } from '@svc/telemetry';
+import { type Access, startAccess } from './access.js';
+import { createAlerts } from './alerts.js';
+import { createBreakers } from './breakers.js';
+import { createByok } from './byok.js';
+import type { CacheService } from './cache.js';
+import { loadConfigFile } from './config-file.js';
+import { startEmbeddingStores } from './embedding-stores.js';
+import type { Env } from './env.js';
+import { createGateway, gatewayTimeouts } from './gateway.js';
+import { createLearnSink } from './learn.js';
+import { createLimiter } from './limiter.js';
+import type { MemoryService } from './memory.js';
+import { openDatabase } from './open-database.js';
+import { providerConfig } from './provider-config.js';
+import { wireProviders } from './providers.js';
+import { runtimeReadiness } from './readiness.js';
+import { reportSettings } from './report-settings.js';
+import { type KeptResponses, keepResponses } from './responses.js';
+import { type Routing, startRouting } from './routing.js';
+import type { RuntimeBase } from './runtime-base.js';
+import type { SentenceEncoderService } from './sentence-encoder.js';
+import { createSwitches } from './switches.js';
+import { tracingSettings } from './tracing-settings.js';
+
+/** Everything a gateway process runs on, built once from the validated environment. */
+export interface Runtime {
+  env: Env;
+  db: Database;
+  kv: Kv;
+  /** Models of configured providers only. */
+  catalog: Catalog;
+  providers: ProviderRegistry;
+  authenticator: Authenticator;
+  /** Dashboard sign-in: passkeys, sessions (in the kv, shared by every instance), accounts and enrollment links. */
+  dashboardAuth: DashboardAuth;
+  /** RPM/TPM limits, monthly budgets and quotas, shared through the kv; `spend()` for the admin API. */
+  limiter: Limiter;
+  /** Each organisation's tool registry and policy (tool governance), cached; changes reach every instance through the kv. */
+  governance: CachedGovernanceSource;
+  /** Organisations' own provider keys (BYOK): sealed storage and each org's providers, cached; changes reach every instance through the kv. */
+  byok: ByokService;
+  gateway: Gateway;
+  /** The answer caches (exact L0/L1, semantic), their stats and purge. */
+  cache: CacheService;
+  /** Each organisation's memory (intelligence mode `full`, `POST /v1/memory/search`). */
+  memory: MemoryService['store'];
+  /** The Responses API's kept answers (`store`, `previous_response_id`), swept when they expire. */
+  responses: KeptResponses;
+  /** The learn stage: usage ledger and decision log writes, batched off the response path. */
+  learn: LearnSink;
+  /** Generated images behind their URLs, in the kv for an hour (Redis when configured: any instance serves them). */
+  images: ImageStore;
+  /** The voice endpoints' platform fee and their sessions (turn history of `full` mode) in the kv. */
+  voice: VoiceSettings;
+  /** Circuit breakers per model slug, shared through the kv (Redis when configured). */
+  breakers: CircuitBreakers;
+  /** The request deadline and first-byte bounds of every provider call (chat and the unit stages). */
+  timeouts: GatewayTimeouts;
+  /** Feature flags and the degradation level, shared by every instance through the kv. */
+  switches: SharedSwitches;
+  /** Alerts from SLOs, breaker transitions and limit refusals (`/v1/alerts/history`); started, stopped by `close`. */
+  alerts: AlertEvaluator;
+  /** Per-model latency (this instance) and hedging counters; `config` is changed at run time. */
+  hedging: { latency: LatencyTracker; stats: HedgeStats; config: { enabledByDefault: boolean } };
+  /** Arm-collapse alarm thresholds of the routing diversity report (`SVC_DIVERSITY_*`). */
+  diversity: DiversityThresholds;
+  /** Thresholds of the drift, regression-gate and capability-matrix reports. */
+  reports: ReportSettings;
+  metrics: Metrics;
+  logger: Logger;
+  /** OpenTelemetry traces (OTEL_* variables); a no-op when no endpoint is set. */
+  tracing: Tracing;
+  mockEnabled: boolean;
+  readiness(): Promise<Readiness>;
+  /** Flushes the learn queue and closes the stores. Idempotent. */
+  close(): Promise<void>;
+}
+
+export interface RuntimeOptions {
+  /** Injected fetch for provider calls (tests). */
+  fetch?: typeof globalThis.fetch;
+  logger?: Logger;
+  /** Lifetime of generated images' URLs in ms; default one hour (the spec's). Tests shorten it. */
+  imageUrlTtlMs?: number;
+}
+
+/** What the runtime closes: everything that holds a timer, a connection or a thread. */
+interface Closeable {
+  responses: ReturnType<typeof keepResponses>;
+  learn: LearnSink;
+  routing: Routing;
+  cache: CacheService;
+  memory: MemoryService;
+  alerts: AlertEvaluator;
+  encoder: SentenceEncoderService;
+  access: Access;
+  byok: ByokService;
+  switches: SharedSwitches;
+  kv: Kv;
+  db: Database;
+  http: UndiciHttpClient | undefined;
+  tracing: Tracing;
+}
+
+/** Flushes the learn queue and closes the stores: writers first, then the readers they need, the stores last. */
+async function closeInOrder(parts: Closeable): Promise<void> {
+  parts.responses.stop();
+  await Promise.all([parts.learn.close(), parts.routing.feedback.close(), parts.cache.close(), parts.memory.close(), parts.alerts.stop()]);
+  await parts.encoder.close();
+  await Promise.all([parts.access.authenticator.stop(), parts.access.governance.stop(), parts.byok.stop(), parts.switches.stop()]);
+  await parts.kv.close();
+  await parts.db.close();
+  await parts.http?.close();
+  await parts.tracing.shutdown();
+}
+
+/** `run` at most once: later calls get the first call's promise. */
+function once(run: () => Promise<void>): () => Promise<void> {
+  let done: Promise<void> | undefined;
+  return () => {
+    done ??= run();
+    return done;
+  };
+}
+
+export async function createRuntime(env: Env, options: RuntimeOptions = {}): Promise<Runtime> {
+  const logger = options.logger ?? createLogger({ level: env.LOG_LEVEL });
+  const file = env.SVC_CONFIG ? await loadConfigFile(env.SVC_CONFIG) : undefined;
+  const { config, mockEnabled } = providerConfig(env, file);
+  const kv = env.REDIS_URL ? createRedisKv({ url: env.REDIS_URL }) : createMemoryKv();
+  const { providers, catalog, http } = wireProviders(env, config, { kv, logger, fetch: options.fetch });
+  const tracing = createTracing(tracingSettings(env));
+  const db = await openDatabase(env, 'gateway');
+  const base: RuntimeBase = { env, db, kv, metrics: createMetrics(), logger };
+  const learn = createLearnSink(base);
+  const access = await startAccess(base);
+  const byok = createByok(env, { store: db.providerKeys, kv, platform: config, logger });
+  await byok.start();
+  // The evaluator reads breaker states lazily: breakers report their transitions to it.
+  const alerts = createAlerts(env, db, kv, logger, () => breakers);
+  const breakers = createBreakers(base, alerts);
+  const hedging = { latency: new LatencyTracker(), stats: new HedgeStats(), config: { enabledByDefault: env.SVC_HEDGING_DEFAULT ?? false } };
+  const switches = createSwitches(env, file, kv, base.metrics, logger);
+  await switches.start();
+  const routing = await startRouting(base, catalog, switches);
+  // One verifier per process (it caches compiled schemas); warmed now so the first JSON-schema answer does not pay ajv's start-up.
+  const verifier = createOutputVerifier();
+  verifier.warmUp();
+  const { encoder, cache, memory } = await startEmbeddingStores(base, { catalog, providers });
+  const responses = keepResponses(env, db, logger);
+  const limiter = createLimiter(base, alerts);
+  const timeouts = gatewayTimeouts(env, file);
+  const sentences = env.SVC_SENTENCE_ENCODER === 'hashed' ? undefined : encoder.embedder;
+  const gateway = createGateway(base, { file, catalog, providers, routing, limiter, governance: access.governance, verifier, cache, memory: memory.store, switches, byok, learn, breakers, hedging, timeouts, sentences });
+  return {
+    ...base,
+    ...access,
+    tracing,
+    catalog,
+    providers,
+    byok,
+    gateway,
+    limiter,
+    cache,
+    memory: memory.store,
+    responses,
+    learn,
+    images: new ImageStore({ kv, ...(options.imageUrlTtlMs === undefined ? {} : { ttlMs: options.imageUrlTtlMs }) }),
+    voice: {
+      platformFeePerMinute: env.SVC_VOICE_PLATFORM_FEE_PER_MINUTE,
+      sessions: createKvVoiceSessionStore({ kv, onError: (error) => logger.warn({ err: error }, 'voice sessions unavailable; the turn runs without its history') }),
+    },
+    breakers,
+    timeouts,
+    switches,
+    alerts,
+    hedging,
+    diversity: { entropyFloorBits: env.SVC_DIVERSITY_ENTROPY_FLOOR_BITS, armShareCap: env.SVC_DIVERSITY_ARM_SHARE_CAP, minDecisions: env.SVC_DIVERSITY_MIN_DECISIONS },
+    reports: reportSettings(env),
+    mockEnabled,
+    readiness: () => runtimeReadiness({ db, kv, sharedKv: Boolean(env.REDIS_URL), cache, encoder }),
+    close: once(() => closeInOrder({ responses, learn, routing, cache, memory, alerts, encoder, access, byok, switches, kv, db, http, tracing })),
+  };
+}

@@ -1,0 +1,209 @@
+import { randomUUID } from 'node:crypto';
+import { endUserSubject } from '@svc/memory';
+import { type Runtime, createRuntime } from '../../../runtime/runtime.js';
+import { parseEnv } from '../../../runtime/env.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createControlPlaneApp } from '@svc/control-plane';
+
+const origin = 'http://localhost:8081';
+let runtime: Runtime;
+let app: ReturnType<typeof createControlPlaneApp>;
+let own: { id: string };
+let other: { id: string };
+
+beforeAll(async () => {
+  runtime = await createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_SENTENCE_ENCODER: 'hashed', SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent' }));
+  app = createControlPlaneApp({ ...runtime, maxBodyBytes: 1024 * 1024 });
+  own = await runtime.db.orgs.ensure('pages-own');
+  other = await runtime.db.orgs.ensure('pages-other');
+});
+afterAll(async () => {
+  await runtime?.close();
+});
+
+/** A signed-in browser of a user with `role` in the org `own` (a session created directly, as login/complete would). */
+async function signedIn(role: 'admin' | 'member') {
+  const { user } = await runtime.dashboardAuth.accounts.create({ email: `${role}-${Math.random()}@example.com`, orgId: own.id, role });
+  const { token, session } = await runtime.dashboardAuth.sessions.create({ userId: user.id, aal: 'aal2', method: 'passkey' });
+  const cookie = `svc_session=${token}`;
+  return {
+    get: (path: string) => app.request(path, { headers: { cookie } }),
+    post: (path: string, form: Record<string, string>, csrf: string | null = session.csrfToken) =>
+      app.request(path, {
+        method: 'POST',
+        headers: { cookie, origin, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ ...form, ...(csrf === null ? {} : { _csrf: csrf }) }).toString(),
+      }),
+  };
+}
+
+describe('dashboard pages', () => {
+  it('redirects to sign-in without a session and sends the security headers', async () => {
+    const response = await app.request('/dashboard');
+    expect(response.status).toBe(303);
+    expect(response.headers.get('location')).toBe('/dashboard/login');
+    const login = await app.request('/dashboard/login');
+    expect(login.status).toBe(200);
+    expect(login.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(await login.text()).toMatch(/^<!doctype html>/);
+    expect(login.headers.get('cache-control')).toBe('no-store');
+    // The static assets keep their own caching, with the security headers.
+    const script = await app.request('/dashboard/assets/dashboard.js');
+    expect(script.status).toBe(200);
+    expect(script.headers.get('cache-control')).toBe('public, max-age=300');
+    expect(script.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
+  it('lists the master key without offering to revoke it, and refuses a forged revoke (409)', async () => {
+    const master = await runtime.authenticator.ensureMasterKey('sk-svc-pages-master-key-0123456789');
+    const admin = await signedIn('admin');
+    const page = await (await admin.get(`/dashboard/keys?org=${master.orgId}`)).text();
+    expect(page).toContain(`data-testid="master-${master.id}"`);
+    expect(page).not.toContain(`data-testid="revoke-${master.id}"`);
+    expect((await admin.post(`/dashboard/keys/${master.id}/revoke`, {})).status).toBe(409);
+    expect((await runtime.db.keys.get(master.id))!.status).toBe('active');
+  });
+
+  it('keeps a member to its own organisation: other orgs, their keys and limits are refused', async () => {
+    const member = await signedIn('member');
+    expect((await member.get('/dashboard')).status).toBe(200);
+    expect((await member.get(`/dashboard?org=${other.id}`)).status).toBe(403);
+    expect((await member.get(`/dashboard/keys?org=${other.id}`)).status).toBe(403);
+    expect((await member.post('/dashboard/keys', { org_id: other.id, name: 'x' })).status).toBe(403);
+    const foreign = await runtime.authenticator.issue({ orgId: other.id, scopes: ['inference:chat'] });
+    expect((await member.post(`/dashboard/keys/${foreign.record.id}/revoke`, {})).status).toBe(403);
+    expect((await runtime.db.keys.get(foreign.record.id))!.status).toBe('active');
+    const limits = await member.post(`/dashboard/org/${own.id}`, { rpm_limit: '1' });
+    expect(limits.status).toBe(403);
+    expect((await runtime.db.orgs.get(own.id))!.rpmLimit).toBeNull();
+    expect(await (await member.get('/dashboard/org')).text()).not.toContain('Save limits');
+  });
+
+  it('creates a key in its own org (secret shown once) and refuses a form without the CSRF token', async () => {
+    const member = await signedIn('member');
+    expect((await member.post('/dashboard/keys', { name: 'no token' }, null)).status).toBe(403);
+    expect((await member.post('/dashboard/keys', { name: 'wrong token' }, 'nope')).status).toBe(403);
+    const created = await member.post('/dashboard/keys', { name: 'from the dashboard' });
+    expect(created.status).toBe(201);
+    const secret = /sk-svc-[A-Za-z0-9]+/.exec(await created.text())![0];
+    const caller = await runtime.authenticator.authenticate(secret);
+    expect(caller.org.id).toBe(own.id);
+    expect(caller.scopes.has('admin')).toBe(false);
+    expect((await member.get('/dashboard/keys')).status).toBe(200);
+    expect(await (await member.get('/dashboard/keys')).text()).not.toContain(secret);
+  });
+
+  it('lets an admin see the fleet, any organisation, and change limits', async () => {
+    const admin = await signedIn('admin');
+    expect(await (await admin.get('/dashboard')).text()).toContain('Whole fleet');
+    expect((await admin.get(`/dashboard?org=${other.id}&range=30d`)).status).toBe(200);
+    const saved = await admin.post(`/dashboard/org/${other.id}`, { rpm_limit: '120', monthly_budget_usd: '12.5', tpm_limit: '', token_quota: '' });
+    expect(saved.status).toBe(303);
+    expect(await runtime.db.orgs.get(other.id)).toMatchObject({ rpmLimit: 120, monthlyBudgetUsd: 12.5, tpmLimit: null });
+    expect((await admin.post(`/dashboard/org/${other.id}`, { rpm_limit: '-3' })).status).toBe(400);
+  });
+});
+
+/** One request of `orgId` in the ledger and the decision log, made a minute ago. */
+async function request(orgId: string, fields: { keyId?: string; model?: string; endUser?: string; memoryInjected?: number; cache?: 'l1' | 'semantic'; costUsd?: number; metadata?: Record<string, string> }) {
+  const requestId = `req_${randomUUID()}`;
+  const model = fields.model ?? 'mock/small';
+  const createdAt = new Date(Date.now() - 60_000);
+  await runtime.db.usage.insertMany([
+    { requestId, orgId, keyId: fields.keyId ?? null, model, provider: 'mock', promptTokens: 12, completionTokens: 8, costUsd: fields.costUsd ?? 0.002, baselineCostUsd: 0.01, cacheHit: fields.cache !== undefined, latencyMs: 40, status: 200, endUser: fields.endUser ?? null, memoryInjected: fields.memoryInjected ?? null, createdAt },
+  ]);
+  const cacheHit = fields.cache ? { source: 'CacheHit', details: { cacheLayer: fields.cache } } : { source: 'Router', details: { complexity: 0.2, ...(fields.metadata ? { metadata: fields.metadata } : {}) } };
+  await runtime.db.decisions.insertMany([{ requestId, orgId, requestedModel: 'svc/auto', model, provider: 'mock', tier: 'economy', outcome: 'ok', latencyMs: 40, attempts: [{ model, provider: 'mock', outcome: 'ok', latencyMs: 38 }], createdAt, ...cacheHit }]);
+  return requestId;
+}
+
+describe('incident pages', () => {
+  it('lists the own organisation\'s requests, filters by end user (id or hash) and key, and links each to its decision', async () => {
+    const member = await signedIn('member');
+    const key = await runtime.authenticator.issue({ orgId: own.id, name: 'log key', scopes: ['inference:chat'] });
+    const ada = await request(own.id, { keyId: key.record.id, endUser: endUserSubject(own.id, 'ada@example.com'), memoryInjected: 3, metadata: { note: 'client tracing text' } });
+    const cached = await request(own.id, { cache: 'semantic' });
+    const foreign = await request(other.id, {});
+    const log = await (await member.get('/dashboard/requests')).text();
+    expect(log).toContain(`data-request-id="${ada}"`);
+    expect(log).toContain(`data-request-id="${cached}"`);
+    expect(log).not.toContain(foreign);
+    expect(log).toContain('economy · Router');
+    expect(log).toContain('log key');
+
+    const byUser = await (await member.get('/dashboard/requests?user=ada%40example.com')).text();
+    expect(byUser).toContain(`data-request-id="${ada}"`);
+    expect(byUser).not.toContain(`data-request-id="${cached}"`);
+    expect(byUser).toContain(endUserSubject(own.id, 'ada@example.com'));
+    const byHash = await (await member.get(`/dashboard/requests?user=${endUserSubject(own.id, 'ada@example.com')}`)).text();
+    expect(byHash).toContain(`data-request-id="${ada}"`);
+    const byKey = await (await member.get(`/dashboard/requests?key=${key.record.id}`)).text();
+    expect(byKey).toContain(ada);
+    expect(byKey).not.toContain(`data-request-id="${cached}"`);
+
+    const detail = await member.get(`/dashboard/requests/${ada}`);
+    expect(detail.status).toBe(200);
+    const detailText = await detail.text();
+    expect(detailText).toContain('complexity');
+    expect(detailText).not.toContain('client tracing text');
+    // The ledger's side of the request: its key, end user hash and memories.
+    expect(detailText).toContain('log key');
+    expect(detailText).toContain(endUserSubject(own.id, 'ada@example.com'));
+    expect(detailText).toMatch(/Memories injected<\/th><td>3</);
+    expect((await member.get(`/dashboard/requests/${foreign}`)).status).toBe(403);
+    expect((await member.get(`/dashboard/requests?org=${other.id}`)).status).toBe(403);
+    expect((await member.get(`/dashboard/costs?org=${other.id}`)).status).toBe(403);
+    expect(await (await member.get('/dashboard/costs')).text()).not.toContain('Whole fleet');
+  });
+
+  it('pages the log newest first, and refuses an end user id in the fleet view (a hash is needed)', async () => {
+    const admin = await signedIn('admin');
+    const org = await runtime.db.orgs.ensure(`pages-paging-${randomUUID()}`);
+    const ids: string[] = [];
+    for (let i = 0; i < 52; i++) ids.push(await request(org.id, {}));
+    const first = await (await admin.get(`/dashboard/requests?org=${org.id}`)).text();
+    expect(first.match(/data-request-id=/g)).toHaveLength(50);
+    const older = /href="(\/dashboard\/requests\?[^"]*cursor=[^"]+)"/.exec(first)![1]!.replaceAll('&amp;', '&');
+    const second = await (await admin.get(older)).text();
+    expect(second.match(/data-request-id=/g)).toHaveLength(2);
+    expect((await admin.get('/dashboard/requests?user=ada')).status).toBe(400);
+    expect((await admin.get(`/dashboard/requests?user=${endUserSubject(org.id, 'ada')}`)).status).toBe(200);
+  });
+
+  it('shows cost per key and per model for the period', async () => {
+    const admin = await signedIn('admin');
+    const org = await runtime.db.orgs.ensure(`pages-costs-${randomUUID()}`);
+    const key = await runtime.authenticator.issue({ orgId: org.id, name: 'batch jobs', scopes: ['inference:chat'] });
+    await request(org.id, { keyId: key.record.id, model: 'mock/large', costUsd: 0.5 });
+    await request(org.id, { keyId: key.record.id, model: 'mock/small', costUsd: 0.25 });
+    const page = await (await admin.get(`/dashboard/costs?org=${org.id}&range=24h`)).text();
+    expect(page).toMatch(/batch jobs[\s\S]*\$0\.7500/);
+    expect(page).toMatch(/mock\/large[\s\S]*\$0\.5000[\s\S]*mock\/small[\s\S]*\$0\.2500/);
+    expect((await admin.get(`/dashboard/costs?org=${org.id}&range=30d`)).status).toBe(200);
+  });
+
+  it('shows SLOs with their state and budget, and firing alerts of the own organisation only', async () => {
+    const member = await signedIn('member');
+    const name = `latency-${randomUUID().slice(0, 8)}`;
+    const { slo } = await runtime.db.slos.put({ orgId: own.id, name, metric: 'latency_p95_ms', threshold: 1, target: 0.99, windowDays: 1 });
+    await runtime.db.alerts.raise({ orgId: own.id, kind: 'slo_breach', severity: 'critical', dedupeKey: `slo:${slo.id}`, subject: slo.id, message: `${name} breached` });
+    await runtime.db.alerts.raise({ orgId: other.id, kind: 'limit_spike', severity: 'warning', dedupeKey: `limits:${other.id}:rpm`, subject: 'rpm', message: 'other org refusals' });
+    const page = await (await member.get('/dashboard/alerts')).text();
+    expect(page).toContain(`data-slo="${name}"`);
+    expect(page).toContain(`${name} breached`);
+    expect(page).toMatch(/data-rule="slo_breach"[\s\S]*?1 firing/);
+    expect(page).not.toContain('other org refusals');
+    expect((await member.get(`/dashboard/alerts?org=${other.id}`)).status).toBe(403);
+  });
+
+  it('states the breakers\' window and shows the period\'s requests per model from the ledger', async () => {
+    const admin = await signedIn('admin');
+    const org = await runtime.db.orgs.ensure(`pages-breakers-${randomUUID()}`);
+    await request(org.id, { model: 'mock/breaker-model' });
+    await request(org.id, { model: 'mock/breaker-model' });
+    await runtime.breakers.record('mock/breaker-model', 'success');
+    const page = await (await admin.get(`/dashboard?org=${org.id}&range=24h`)).text();
+    expect(page).toContain('last 30 s');
+    expect(page).toMatch(/data-breaker="mock\/breaker-model"[\s\S]*?0 failed \/ 1 ok[\s\S]*?0 failed \/ 2</);
+  });
+});

@@ -1,0 +1,62 @@
+import type { Embedder, VectorStore } from '@svc/semantic';
+import type { StoredMemory } from './memory-points.js';
+
+/** A stored fact with its vector, as written and as read back for rebuilding an index. */
+export interface StoredMemoryRow extends StoredMemory {
+  embedder: string | null;
+  embedding: Float32Array | null;
+}
+
+/** The relational half of the store (`@svc/db`'s `MemoryRepository` satisfies it). */
+export interface MemoryRecordStore {
+  /** Writes a batch (any organisations); a stored id is updated in place. */
+  saveMany(rows: readonly StoredMemoryRow[]): Promise<number>;
+  getMany(orgId: string, ids: readonly string[]): Promise<StoredMemory[]>;
+  list(orgId: string, options?: { subject?: string; limit?: number; after?: { id: string; updatedAt: Date } }): Promise<StoredMemory[]>;
+  listNewest(limit: number): Promise<StoredMemoryRow[]>;
+  deleteMany(orgId: string, ids: readonly string[]): Promise<string[]>;
+  deleteBySubject(orgId: string, subject: string): Promise<string[]>;
+  deleteOlderThan(before: Date): Promise<{ id: string; orgId: string }[]>;
+}
+
+/**
+ * The subjects that hold facts in this process's index, per organisation. A subject stays listed
+ * after its facts were forgotten or expired (a recall then searches and finds nothing): the set
+ * only saves work, it never decides what is recalled.
+ */
+export class SubjectIndex {
+  private readonly byOrg = new Map<string, Set<string>>();
+
+  add(orgId: string, subject: string): void {
+    const subjects = this.byOrg.get(orgId) ?? new Set<string>();
+    subjects.add(subject);
+    this.byOrg.set(orgId, subjects);
+  }
+
+  /** Whether `subject` of `orgId` (any subject when absent) may hold facts. */
+  holds(orgId: string, subject: string | undefined): boolean {
+    const subjects = this.byOrg.get(orgId);
+    return subjects !== undefined && (subject === undefined || subjects.has(subject));
+  }
+}
+
+/** What the read side, the write side and the index maintenance of one memory store share. */
+export interface MemoryParts {
+  records: MemoryRecordStore;
+  vectors: VectorStore;
+  embedder: Embedder;
+  /** Retention after a fact was last stated, in ms. */
+  ttlMs: number;
+  /** Clock in epoch ms. */
+  now: () => number;
+  /**
+   * With the in-process index this process knows every subject that holds facts: a recall for
+   * any other (most requests: end users who never stated anything) costs no embedding at all.
+   * A shared store (Qdrant) may hold facts another instance wrote, so there it is undefined and
+   * every recall searches.
+   */
+  holders: SubjectIndex | undefined;
+}
+
+/** Facts of one subject looked at when a new one may merge into or replace them. */
+export const NEIGHBOURS = 50;

@@ -1,0 +1,56 @@
+import { NEIGHBOURS, type MemoryParts } from './memory-parts.js';
+import { MEMORY_SCOPE, type StoredMemory, recordOf } from './memory-points.js';
+import type { RecallScope } from './memory-scope.js';
+import { cueBonus, maxCueBonus, recallCues } from './recall-cues.js';
+import { RECALL_CUE_WEIGHTS, type RecallFloors, refersToUser } from './recall-threshold.js';
+
+export interface RecalledMemory extends StoredMemory {
+  /**
+   * Relevance to the request, at most 1: the cosine similarity plus the bonus for cues the fact
+   * shares with it (`recall-cues.ts`). What the floor is compared with and what ranks.
+   */
+  score: number;
+  /** The cosine similarity alone, -1..1. */
+  similarity?: number;
+}
+
+export interface RecallOptions {
+  /** Most memories returned (default 5). */
+  limit?: number;
+  /** Lowest similarity returned; default: the floor calibrated for the embedder (see {@link RecallFloors}). */
+  minSimilarity?: number;
+  /** The query's vector when the caller has it already (one embedding per request). */
+  vector?: Float32Array;
+  /** Add the cue bonus to the similarity (default true); false ranks by similarity alone (evaluations' baseline). */
+  cues?: boolean;
+}
+
+const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
+
+/** The read side of a memory store: facts of the scope whose relevance to `query` passes the floor, best first (own conversation first). */
+export async function recallMemories(parts: MemoryParts, floors: RecallFloors, request: { scope: RecallScope; query: string; options: RecallOptions }): Promise<RecalledMemory[]> {
+  const { scope, query, options } = request;
+  const limit = options.limit ?? 5;
+  if (query.trim().length === 0 || limit <= 0) return [];
+  if (parts.holders && !parts.holders.holds(scope.orgId, scope.subject)) return [];
+  const floor = options.minSimilarity ?? (refersToUser(query) ? floors.self : floors.other);
+  const cues = options.cues === false ? undefined : recallCues(query);
+  const vector = options.vector ?? (await parts.embedder.embed([query]))[0]!;
+  // A fact below the floor by less than the largest bonus may still clear it: search that far down.
+  const reach = cues ? maxCueBonus(RECALL_CUE_WEIGHTS) : 0;
+  const matches = await parts.vectors.search(vector, { orgId: scope.orgId, scope: MEMORY_SCOPE, ...(scope.subject !== undefined ? { subject: scope.subject } : {}), limit: cues ? Math.max(limit * 3, NEIGHBOURS) : limit * 3, minScore: floor - reach });
+  const at = parts.now();
+  const recalled: (RecalledMemory & { relevance: number })[] = [];
+  for (const match of matches) {
+    const record = recordOf(match.id, match.payload);
+    // Never another scope's, never past retention (a remote store may lag its own expiry).
+    if (!record || record.orgId !== scope.orgId || (scope.subject !== undefined && record.subject !== scope.subject)) continue;
+    if (at - record.updatedAt.getTime() > parts.ttlMs) continue;
+    const relevance = match.score + (cues ? cueBonus(cues, record, RECALL_CUE_WEIGHTS) : 0);
+    if (relevance < floor) continue;
+    recalled.push({ ...record, score: round4(Math.min(1, relevance)), similarity: round4(match.score), relevance });
+  }
+  const own = (memory: RecalledMemory) => (scope.conversationId !== undefined && memory.conversationId === scope.conversationId ? 1 : 0);
+  const best = recalled.sort((a, b) => own(b) - own(a) || b.relevance - a.relevance || b.updatedAt.getTime() - a.updatedAt.getTime()).slice(0, limit);
+  return best.map(({ relevance: _, ...memory }) => memory);
+}

@@ -1,0 +1,170 @@
+import { randomUUID } from 'node:crypto';
+import type { VectorMatch } from '@svc/semantic';
+import { type ExtractedFact, extractFacts } from './extract-facts.js';
+import { NEIGHBOURS, type MemoryParts, type StoredMemoryRow } from './memory-parts.js';
+import { MEMORY_SCOPE, type StoredMemory, pointOf, recordOf } from './memory-points.js';
+import type { MemoryScope } from './memory-scope.js';
+import { redactPii } from './redact-pii.js';
+
+/** How the write side batches and bounds its work (defaults in `createMemoryStore`). */
+export interface MemoryWriteSettings {
+  /** Similarity at which a new fact merges into a stored one of the same subject. */
+  mergeSimilarity: number;
+  /** Most `remember` calls in flight; further ones are dropped and counted. */
+  maxPending: number;
+  /** Facts are written in batches, at most this long after the first one queued. */
+  flushMs: number;
+  /** A batch is written at once when it holds this many facts. */
+  batchSize: number;
+  onError?: ((error: unknown) => void) | undefined;
+}
+
+/** The stored fact a new one replaces: a near-duplicate, else the holder of the same slot. */
+function replaced(fact: ExtractedFact, neighbours: readonly VectorMatch[], mergeSimilarity: number): StoredMemory | undefined {
+  const records = neighbours.map((match) => ({ match, record: recordOf(match.id, match.payload) }));
+  const duplicate = records.find(({ match, record }) => record && match.score >= mergeSimilarity);
+  if (duplicate) return duplicate.record;
+  if (fact.slot === undefined) return undefined;
+  return records.find(({ record }) => record?.slot === fact.slot)?.record;
+}
+
+const chainKey = (orgId: string, subject: string) => `${orgId}\u0000${subject}`;
+
+/**
+ * The write side of a memory store: facts are embedded and indexed in the background, one chain
+ * per subject (facts of one end user merge in the order they were said), and written to the
+ * relational store in batches.
+ */
+export class MemoryWrites {
+  private readonly pending = new Set<Promise<void>>();
+  /** Facts indexed but not yet written, by id (recall reads them from their points). */
+  private readonly queued = new Map<string, StoredMemoryRow>();
+  private readonly chains = new Map<string, Promise<void>>();
+  private timer: NodeJS.Timeout | undefined;
+  private dropped = 0;
+  private failed = 0;
+
+  constructor(
+    private readonly parts: MemoryParts,
+    private readonly settings: MemoryWriteSettings,
+  ) {}
+
+  /** Queues the facts of `userText` for `scope`; how many, 0 when none or saturated. */
+  remember(scope: MemoryScope, userText: string, options: { redactPii?: boolean }): number {
+    const text = options.redactPii ? redactPii(userText).text : userText;
+    const facts = extractFacts(text);
+    if (facts.length === 0) return 0;
+    if (this.pending.size >= this.settings.maxPending) {
+      this.dropped++;
+      return 0;
+    }
+    const key = chainKey(scope.orgId, scope.subject);
+    const previous = this.chains.get(key) ?? Promise.resolve();
+    const next = previous.then(() => this.storeFacts(scope, facts));
+    const settled = next.catch(() => undefined);
+    this.chains.set(key, settled);
+    void settled.then(() => {
+      if (this.chains.get(key) === settled) this.chains.delete(key);
+    });
+    this.track(next);
+    return facts.length;
+  }
+
+  /** Settles when the facts of the subject being embedded now are indexed. */
+  async subjectSettled(orgId: string, subject: string): Promise<void> {
+    await this.chains.get(chainKey(orgId, subject));
+  }
+
+  /** Drops queued, unwritten facts (they were forgotten or evicted). */
+  dropQueued(orgId: string, target: { ids: readonly string[] } | { subject: string }): void {
+    const ids = 'ids' in target ? new Set(target.ids) : undefined;
+    for (const [id, row] of this.queued) {
+      if (row.orgId === orgId && (ids ? ids.has(id) : row.subject === (target as { subject: string }).subject)) this.queued.delete(id);
+    }
+  }
+
+  /** Resolves when every queued write has settled (tests, shutdown). */
+  async idle(): Promise<void> {
+    do {
+      while (this.pending.size > 0) await Promise.all([...this.pending]);
+      this.flush();
+    } while (this.pending.size > 0);
+  }
+
+  stats(): { pending: number; dropped: number; failed: number } {
+    return { pending: this.pending.size + this.queued.size, dropped: this.dropped, failed: this.failed };
+  }
+
+  private track(task: Promise<void>): void {
+    const tracked = task
+      .catch((error: unknown) => {
+        this.failed++;
+        this.settings.onError?.(error);
+      })
+      .finally(() => this.pending.delete(tracked));
+    this.pending.add(tracked);
+  }
+
+  /** Writes every queued fact in one statement; when that fails, each organisation's on its own. */
+  private flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.queued.size === 0) return;
+    const batch = [...this.queued.values()];
+    const { records } = this.parts;
+    const written = records.saveMany(batch).catch(async () => {
+      const byOrg = new Map<string, StoredMemoryRow[]>();
+      for (const row of batch) byOrg.set(row.orgId, [...(byOrg.get(row.orgId) ?? []), row]);
+      const results = await Promise.allSettled([...byOrg.values()].map((rows) => records.saveMany(rows)));
+      const failure = results.find((result) => result.status === 'rejected');
+      if (failure) throw failure.reason;
+      return 0;
+    });
+    this.track(
+      written.then(() => undefined).finally(() => {
+        for (const row of batch) if (this.queued.get(row.id) === row) this.queued.delete(row.id);
+      }),
+    );
+  }
+
+  private queue(row: StoredMemoryRow): void {
+    this.queued.set(row.id, row);
+    if (this.queued.size >= this.settings.batchSize) this.flush();
+    else if (!this.timer) {
+      this.timer = setTimeout(() => this.flush(), this.settings.flushMs);
+      this.timer.unref?.();
+    }
+  }
+
+  private async storeFacts(scope: MemoryScope, facts: readonly ExtractedFact[]): Promise<void> {
+    const { embedder, vectors, holders, ttlMs } = this.parts;
+    const vectorsOf = await embedder.embed(facts.map((fact) => fact.text));
+    for (const [i, fact] of facts.entries()) {
+      const vector = vectorsOf[i]!;
+      const neighbours = await vectors.search(vector, { orgId: scope.orgId, scope: MEMORY_SCOPE, subject: scope.subject, limit: NEIGHBOURS, minScore: -1 });
+      const row = this.rowOf(scope, fact, vector, replaced(fact, neighbours, this.settings.mergeSimilarity));
+      await vectors.upsert([pointOf(row, vector, ttlMs)]);
+      holders?.add(row.orgId, row.subject);
+      this.queue(row);
+    }
+  }
+
+  /** The row of a new fact, or of the stored one it replaces (same id, first stated then). */
+  private rowOf(scope: MemoryScope, fact: ExtractedFact, vector: Float32Array, previous: StoredMemory | undefined): StoredMemoryRow {
+    const at = new Date(this.parts.now());
+    return {
+      id: previous?.id ?? randomUUID(),
+      orgId: scope.orgId,
+      subject: scope.subject,
+      conversationId: scope.conversationId ?? null,
+      role: 'user',
+      slot: fact.slot ?? null,
+      text: fact.text,
+      entities: fact.entities,
+      createdAt: previous?.createdAt ?? at,
+      updatedAt: at,
+      embedder: this.parts.embedder.id,
+      embedding: vector,
+    };
+  }
+}
