@@ -7,7 +7,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { enrollInBrowser, launchDashboardBrowser, sendTraffic, signInInBrowser, startDashboardServer } from '../src/dashboard/browser-harness.js';
+import { enrollInBrowser, launchDashboardBrowser, sendTraffic, signInInBrowser, startDashboardServer } from '../src/system/control-plane/dashboard/browser-harness.js';
 
 const out = fileURLToPath(new URL('../../../docs/img/', import.meta.url));
 await mkdir(out, { recursive: true });
