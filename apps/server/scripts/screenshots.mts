@@ -7,7 +7,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { createKeyInBrowser, enrollInBrowser, launchDashboardBrowser, sendTraffic, signInInBrowser, startDashboardServer } from '../src/dashboard/browser-harness.js';
+import { createKeyInBrowser, enrollInBrowser, launchDashboardBrowser, sendTraffic, signInInBrowser, startDashboardServer } from '../src/system/control-plane/dashboard/browser-harness.js';
 
 const out = fileURLToPath(new URL('../../../docs/img/', import.meta.url));
 await mkdir(out, { recursive: true });

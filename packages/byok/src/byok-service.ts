@@ -33,7 +33,7 @@ export interface ByokSettings {
   store: ProviderKeyStore;
   cipher: CredentialCipher;
   /**
-   * The platform's provider configuration (`providerConfig` in the server's runtime): an organisation's
+   * The platform's provider configuration (`providerConfig` of the server's runtime, apps/server/src/runtime/provider-config.ts): an organisation's
    * providers use its base URLs, API versions, regions and HTTP transport with the org's key.
    */
   platform: ProviderRegistryConfig;
