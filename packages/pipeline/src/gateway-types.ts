@@ -7,6 +7,9 @@ import type { HedgeStats, LatencyTracker } from '@svc/resilience';
 import type { LatencyStats, RequestEmbedder, Router } from '@svc/router';
 import type { Logger, Metrics } from '@svc/telemetry';
 import type { BreakerGate, ProviderLookup } from './call/call.js';
+import type { GatewayTimeouts } from './call/deadline.js';
+
+export type { GatewayTimeouts };
 import type { ExactCachePort, SemanticCachePort } from './chat/cache-stage.js';
 import type { ChainLimiter } from './chat/chain-limits.js';
 import type { LearnQueue } from './learn/learn-queue.js';
@@ -73,14 +76,6 @@ export interface GatewayDeps {
   switches?: { readonly current: Switches };
 }
 
-/** Milliseconds; 0 disables a limit. */
-export interface GatewayTimeouts {
-  /** The whole request, streams included (the SDKs' own default is 10 minutes). */
-  requestMs: number;
-  /** A stream's first event, per candidate; `perProvider` overrides it by provider id. */
-  firstByteMs: number;
-  perProvider?: Readonly<Record<string, { firstByteMs?: number }>>;
-}
 
 
 export interface ChatJsonResponse {

@@ -1,4 +1,11 @@
-import type { GatewayTimeouts } from '../gateway-types.js';
+/** Milliseconds; 0 disables a limit. */
+export interface GatewayTimeouts {
+  /** The whole request, streams included (the SDKs' own default is 10 minutes). */
+  requestMs: number;
+  /** A stream's first event, per candidate; `perProvider` overrides it by provider id. */
+  firstByteMs: number;
+  perProvider?: Readonly<Record<string, { firstByteMs?: number }>>;
+}
 
 /** The request deadline (10 minutes, the SDKs' own) and a provider's time to its first byte (2 minutes) when the deps set none. */
 export const defaultTimeouts: GatewayTimeouts = { requestMs: 600_000, firstByteMs: 120_000 };

@@ -15,14 +15,9 @@ type ChatWireRequest = v.InferInput<typeof chatRequestSchema>;
 type ChatWireMessage = ChatWireRequest['messages'][number];
 type ChatWirePart = Exclude<Extract<ChatWireMessage, { role: 'user' }>['content'], string>[number];
 
-/** What the Response object echoes back of its request (wire names). */
-export interface ResponseEcho {
-  instructions: string | null;
-  /** Whether the response is kept (`store`, default true). */
-  store: boolean;
-  /** The kept response this request continues, if any. */
-  previous_response_id: string | null;
-}
+import type { ResponseEcho } from './response-types.js';
+
+export type { ResponseEcho };
 
 export interface DecodedResponsesRequest {
   /** The canonical request of this body alone: the `instructions` message, then the `input` turns. */

@@ -1,6 +1,5 @@
 import { type ChatRequest, type FinishReason, type SvcMetadata, type Usage, randomId } from '@svc/core';
-import type { ResponseEcho } from './decode-responses-request.js';
-import type { ResponseObject, ResponseStatus, ResponsesUsage } from './response-types.js';
+import type { ResponseEcho, ResponseObject, ResponseStatus, ResponsesUsage } from './response-types.js';
 
 /** What every Response object needs besides its output. */
 export interface ResponseMeta {

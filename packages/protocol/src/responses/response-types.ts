@@ -85,3 +85,12 @@ export interface ResponseObject {
   user?: string;
   svc_metadata?: SvcMetadata;
 }
+
+/** What the Response object echoes back of its request (wire names). */
+export interface ResponseEcho {
+  instructions: string | null;
+  /** Whether the response is kept (`store`, default true). */
+  store: boolean;
+  /** The kept response this request continues, if any. */
+  previous_response_id: string | null;
+}
