@@ -1,9 +1,9 @@
-import type { ChatRequest, OutputConfig } from '@svc/core';
+import type { ChatRequest, MemoryReport, OutputConfig } from '@svc/core';
 import type { ToolGovernance } from '@svc/governance';
-import type { CachePartition } from './cache-stage.js';
+import type { CacheMiss, CachePartition } from './cache-stage.js';
 import type { RoutingDecision } from '../learn/decision-log.js';
 import type { Exchange } from '../exchange.js';
-import type { RequestMemory } from './memory-stage.js';
+import type { RequestMemory, Restore } from './memory-stage.js';
 import type { Shed, Switches } from '../switches/switches.js';
 import type { RequestSpend } from './request-spend.js';
 
@@ -28,4 +28,22 @@ export interface ChatTurn {
   readonly memory: RequestMemory | undefined;
   /** Where its answer may be cached: the organisation, or only the memory scope it may hold facts of. */
   readonly partition: CachePartition;
+  /** Set by the cache stage on a miss: where the complete answer is stored (undefined when it did not run). */
+  miss: CacheMiss | undefined;
+  /** Set by the outbound stage: the request as the providers will see it. */
+  outbound: Outbound | undefined;
+  /** True once a stream owns the turn's ending: the stream ends the spend when it ends. */
+  streamOwnsEnding: boolean;
+}
+
+/** The request as the providers will see it, and what memory did to it. */
+export interface Outbound {
+  /** Redacted (`svc.redact_pii`) and, in full mode, with the recalled facts injected. */
+  request: ChatRequest;
+  /** Puts the redacted values back into the answer. */
+  restore: Restore | undefined;
+  /** Mode `full`: what memory injected (reported even when nothing was). */
+  memory: MemoryReport | undefined;
+  /** Stores what the end user stated (full mode; once the provider answered). */
+  remember(): void;
 }

@@ -42,6 +42,9 @@ export async function openTurn(deps: OpenDeps, routing: ChatRouting, request: Ch
     shed: shedList(switches),
     memory,
     partition: memory?.partition ?? { orgId: org.id },
+    miss: undefined,
+    outbound: undefined,
+    streamOwnsEnding: false,
   };
 }
 

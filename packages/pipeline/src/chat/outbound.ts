@@ -1,22 +1,11 @@
-import type { ChatRequest, MemoryReport } from '@svc/core';
 import type { GatewayDeps } from '../gateway-types.js';
-import { type Restore, injectMemory, memorySignals, recallForRequest, redactRequest, rememberRequest } from './memory-stage.js';
+import { injectMemory, memorySignals, recallForRequest, redactRequest, rememberRequest } from './memory-stage.js';
 import { runs } from '../switches/switches.js';
 import type { ChatRouting } from './chat-routing.js';
-import type { ChatTurn } from './chat-turn.js';
+import type { ChatTurn, Outbound } from './chat-turn.js';
 import { routingEmbedding } from './request-embedding.js';
 
-/** The request as the providers will see it, and what memory did to it. */
-export interface Outbound {
-  /** Redacted (`svc.redact_pii`) and, in full mode, with the recalled facts injected. */
-  request: ChatRequest;
-  /** Puts the redacted values back into the answer. */
-  restore: Restore | undefined;
-  /** Mode `full`: what memory injected (reported even when nothing was). */
-  memory: MemoryReport | undefined;
-  /** Stores what the end user stated (full mode; once the provider answered). */
-  remember(): void;
-}
+export type { Outbound };
 
 const nothingToRemember = () => {};
 

@@ -9,8 +9,19 @@ function watched(embed: (texts: string[]) => Promise<Float32Array[]> = async (te
   const router = createRouter({ catalog, embedder: false });
   const contexts: RouteContext[] = [];
   const embedded: string[] = [];
-  const spy = { ...router, route: (req: Parameters<typeof router.route>[0], context?: RouteContext) => (contexts.push(context ?? {}), router.route(req, context)) };
-  const sentences = { embed: (texts: string[]) => (embedded.push(...texts), embed(texts)) };
+  const spy = {
+    ...router,
+    route: (req: Parameters<typeof router.route>[0], context?: RouteContext) => {
+      contexts.push(context ?? {});
+      return router.route(req, context);
+    },
+  };
+  const sentences = {
+    embed: (texts: string[]) => {
+      embedded.push(...texts);
+      return embed(texts);
+    },
+  };
   return { router: spy, sentences, contexts, embedded };
 }
 
