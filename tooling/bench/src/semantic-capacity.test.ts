@@ -7,6 +7,7 @@ describe('semantic capacity', () => {
     expect(semanticCapacity(undefined)).toBe(1_000);
     expect(semanticCapacity('4000')).toBe(4_000);
     expect(() => semanticCapacity('lots')).toThrow(/SVC_SEMANTIC_MAX_ENTRIES/);
-    expect(semanticSizes(1_000)).toEqual([500, 1_000]);
+    expect(semanticSizes(1_000)).toEqual([1_000, 10_000]);
+    expect(semanticSizes(10_000)).toEqual([10_000]);
   });
 });

@@ -13,6 +13,7 @@ interface Tenant {
   memoryId: string;
   sloId: string;
   requestId: string;
+  responseId: string;
 }
 
 const slo = { name: 'isolation', metric: 'availability', threshold: 0.9, target: 0.95, window_days: 7 };
@@ -74,7 +75,10 @@ describe('tenant isolation, every route of both apps', () => {
     const sloId = ((await created.json()) as { id: string }).id;
     const chat = await call({ app: 'inference', method: 'POST' }, '/v1/chat/completions', secret, { model: 'svc/auto', messages: [{ role: 'user', content: `hello from ${name}` }] });
     expect(chat.status).toBe(200);
-    return { orgId: org.id, keyId: record.id, key: secret, memoryId, sloId, requestId: chat.headers.get('x-svc-request-id')! };
+    const kept = await call({ app: 'inference', method: 'POST' }, '/v1/responses', secret, { model: 'svc/auto', input: `kept for ${name}` });
+    expect(kept.status).toBe(200);
+    const responseId = ((await kept.json()) as { id: string }).id;
+    return { orgId: org.id, keyId: record.id, key: secret, memoryId, sloId, requestId: chat.headers.get('x-svc-request-id')!, responseId };
   }
 
   beforeAll(async () => {
@@ -94,6 +98,7 @@ describe('tenant isolation, every route of both apps', () => {
       .replace('/v1/admin/keys/{id}', `/v1/admin/keys/${owner.keyId}`)
       .replace('/v1/slo/{id}', `/v1/slo/${owner.sloId}`)
       .replace('/v1/memory/{id}', `/v1/memory/${owner.memoryId}`)
+      .replace('{response_id}', owner.responseId)
       .replace('{id}', owner.orgId)
       .replace('{memory}', owner.memoryId)
       .replace('{request_id}', owner.requestId)
@@ -133,17 +138,24 @@ describe('tenant isolation, every route of both apps', () => {
 
   it("owned objects: another organisation's id is 404 and the object survives", async () => {
     const owned = ops.filter((op) => ROUTE_CLASSES[`${op.method} ${op.path}`] === 'owned');
-    expect(owned.map((op) => `${op.method} ${op.path}`).sort()).toEqual(['DELETE /v1/memory/{id}', 'DELETE /v1/slo/{id}']);
+    expect(owned.map((op) => `${op.method} ${op.path}`).sort()).toEqual([
+      'DELETE /v1/memory/{id}',
+      'DELETE /v1/responses/{response_id}',
+      'DELETE /v1/slo/{id}',
+      'GET /v1/responses/{response_id}',
+      'GET /v1/responses/{response_id}/input_items',
+    ]);
     for (const op of owned) expect((await call(op, fill(op.path, b), a.key)).status, op.path).toBe(404);
     const memory = (await (await call({ app: 'inference', method: 'GET' }, '/v1/memory', b.key)).json()) as { data: { id: string }[] };
     expect(memory.data.map((m) => m.id)).toContain(b.memoryId);
     const slos = (await (await call({ app: 'control', method: 'GET' }, '/v1/slo', b.key)).json()) as { data: { id: string }[] };
     expect(slos.data.map((s) => s.id)).toContain(b.sloId);
+    expect((await call({ app: 'inference', method: 'GET' }, `/v1/responses/${b.responseId}`, b.key)).status).toBe(200);
   });
 
   it("no GET answers a tenant anything of another organisation's (ids, keys, memory, requests)", async () => {
     const leaks: string[] = [];
-    const secretsOfB = [b.orgId, b.keyId, b.memoryId, b.sloId, b.requestId, 'org-b'];
+    const secretsOfB = [b.orgId, b.keyId, b.memoryId, b.sloId, b.requestId, b.responseId, 'org-b'];
     const reads = ops.filter((op) => op.method === 'GET' && ['own', 'platform', 'public'].includes(ROUTE_CLASSES[`${op.method} ${op.path}`] ?? '') && !op.path.includes('realtime') && !op.path.includes('{name}'));
     for (const op of reads) {
       const response = await call(op, fill(op.path, a), a.key);
