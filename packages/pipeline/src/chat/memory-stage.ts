@@ -1,6 +1,6 @@
-import type { Caller, ChatMessage, ChatRequest, ChatResult, ContentPart, MemoryReport } from '@svc/core';
+import type { Caller, ChatMessage, ChatRequest, ChatResult, MemoryReport } from '@svc/core';
 import { type MemoryScope, type MemoryStore, type RecalledMemory, type RecallScope, approximateTokens, assembleContext, createPiiRedactor, memoryScopeOf } from '@svc/memory';
-import type { MemorySignals } from '@svc/router';
+import { type MemorySignals, lastUserText } from '@svc/router';
 import type { CachePartition } from './cache-stage.js';
 
 /** What the gateway needs of `@svc/memory`'s MemoryStore. */
@@ -9,23 +9,8 @@ export type MemoryPort = Pick<MemoryStore, 'remember' | 'recall'>;
 /** Default token budget of the injected memory message. */
 export const MEMORY_TOKEN_BUDGET = 400;
 
-function textOf(content: ChatMessage['content']): string {
-  if (typeof content === 'string') return content;
-  if (!content) return '';
-  return content
-    .filter((part): part is Extract<ContentPart, { type: 'text' }> => part.type === 'text')
-    .map((part) => part.text)
-    .join('\n');
-}
-
-/** The text of the request's last user message: what memory is recalled for and stored from. */
-export function lastUserText(request: ChatRequest): string {
-  for (let i = request.messages.length - 1; i >= 0; i--) {
-    const message = request.messages[i]!;
-    if (message.role === 'user') return textOf(message.content);
-  }
-  return '';
-}
+/** The text of the request's last user message: what memory is recalled for and stored from (the router's one rule). */
+export { lastUserText };
 
 /**
  * Where one request's memory lives: it stores into the caller's scope (their end user, else their
