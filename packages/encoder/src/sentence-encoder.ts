@@ -77,22 +77,27 @@ function positiveInteger(name: string, value: number, max: number): number {
   return value;
 }
 
+/** The inference thread's settings, checked, with the defaults filled in. */
+function workerSettingsOf(settings: SentenceEncoderSettings): WorkerSettings {
+  return {
+    modelDir: settings.modelDir,
+    maxTokens: positiveInteger('maxTokens', settings.maxTokens ?? DEFAULT_MAX_TOKENS, 512),
+    maxBatchTokens: positiveInteger('maxBatchTokens', settings.maxBatchTokens ?? 1024, 1 << 20),
+    intraOpNumThreads: positiveInteger('intraOpNumThreads', settings.intraOpNumThreads ?? 1, 256),
+    selfCheck: settings.selfCheck ?? true,
+    niceness: settings.niceness === 0 ? 0 : positiveInteger('niceness', settings.niceness ?? 19, 19),
+  };
+}
+
 /**
  * Starts loading all-MiniLM-L6-v2 (sentence-transformers, 384 dimensions) on a worker thread and
  * returns at once. Concurrent `embed` calls are coalesced into batches; each distinct text is
  * embedded once while it stays in the LRU. Returns copies, so callers may mutate them.
  */
 export function createSentenceEncoder(settings: SentenceEncoderSettings = {}): SentenceEncoder {
-  const maxTokens = positiveInteger('maxTokens', settings.maxTokens ?? DEFAULT_MAX_TOKENS, 512);
+  const workerSettings = workerSettingsOf(settings);
+  const { maxTokens } = workerSettings;
   const maxBatch = positiveInteger('maxBatch', settings.maxBatch ?? 32, 1024);
-  const workerSettings: WorkerSettings = {
-    modelDir: settings.modelDir,
-    maxTokens,
-    maxBatchTokens: positiveInteger('maxBatchTokens', settings.maxBatchTokens ?? 1024, 1 << 20),
-    intraOpNumThreads: positiveInteger('intraOpNumThreads', settings.intraOpNumThreads ?? 1, 256),
-    selfCheck: settings.selfCheck ?? true,
-    niceness: settings.niceness === 0 ? 0 : positiveInteger('niceness', settings.niceness ?? 19, 19),
-  };
   const id = maxTokens === DEFAULT_MAX_TOKENS ? 'all-MiniLM-L6-v2' : `all-MiniLM-L6-v2-max${maxTokens}`;
 
   const startedAt = performance.now();
