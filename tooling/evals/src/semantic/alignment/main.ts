@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { createSentenceEncoder } from '@svc/encoder';
 import { similarityCalibration } from '@svc/semantic';
 import { splitByQuestion } from '../split.js';
+import { alignmentCost } from './cost.js';
 import { alignmentSections } from './sections.js';
 import { learnIdf, type Weighting } from './pair-scores.js';
 import type { Judged } from './report-lines.js';
@@ -36,4 +37,5 @@ const judged: Judged = {
 console.error(`rows ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 const naive = { 0.85: make.gptCache(sets, true, 0.85), 0.95: make.gptCache(sets, true, 0.95) };
 for (const line of alignmentSections(judged, naive)) console.log(line);
+console.log(`\n${alignmentCost(table, judged, sets)}`);
 console.error(`done in ${((performance.now() - started) / 1000).toFixed(1)} s`);

