@@ -6,4 +6,5 @@ export {
   type SentenceEncoderSettings,
   type SentenceEncoderStatus,
 } from './sentence-encoder.js';
+export { type PackedTokens, packTokens, type SentenceWithTokens, type TokenStates, unpackTokens } from './token-states.js';
 export { cachedEmbedMany, readVectorFile, textsFingerprint, type VectorFile, writeVectorFile } from './vector-file.js';

@@ -2,6 +2,7 @@ import type { Embedder } from '@svc/semantic';
 import { type EmbedManyOptions, embedMany } from './embed-many.js';
 import { createMicroBatcher } from './micro-batcher.js';
 import { createTextMemo } from './text-memo.js';
+import { type SentenceWithTokens, unpackTokens } from './token-states.js';
 import { startEncoderThread } from './worker/encoder-thread.js';
 import type { WorkerSettings } from './worker/protocol.js';
 
@@ -55,6 +56,13 @@ export interface SentenceEncoder extends Embedder {
    */
   readonly ready: Promise<void>;
   status(): SentenceEncoderStatus;
+  /**
+   * Sentence vectors (equal to `embed`'s) with each text's contextual token states, from the same
+   * forward pass: for token-level comparisons (e.g. greedy token alignment) without a second model
+   * or a second encoder call. Neither batched with other callers nor memoised; the states are
+   * `count x 384` floats a text.
+   */
+  embedWithTokens(texts: readonly string[]): Promise<SentenceWithTokens[]>;
   /** Embeds a large list in length-sorted batches (less padding), reporting progress; vectors in input order. */
   embedMany(texts: readonly string[], options?: EmbedManyOptions): Promise<Float32Array[]>;
   /** Stops the inference thread; pending and later calls reject, and `status()` reports it as failed (closed). */
@@ -69,22 +77,27 @@ function positiveInteger(name: string, value: number, max: number): number {
   return value;
 }
 
+/** The inference thread's settings, checked, with the defaults filled in. */
+function workerSettingsOf(settings: SentenceEncoderSettings): WorkerSettings {
+  return {
+    modelDir: settings.modelDir,
+    maxTokens: positiveInteger('maxTokens', settings.maxTokens ?? DEFAULT_MAX_TOKENS, 512),
+    maxBatchTokens: positiveInteger('maxBatchTokens', settings.maxBatchTokens ?? 1024, 1 << 20),
+    intraOpNumThreads: positiveInteger('intraOpNumThreads', settings.intraOpNumThreads ?? 1, 256),
+    selfCheck: settings.selfCheck ?? true,
+    niceness: settings.niceness === 0 ? 0 : positiveInteger('niceness', settings.niceness ?? 19, 19),
+  };
+}
+
 /**
  * Starts loading all-MiniLM-L6-v2 (sentence-transformers, 384 dimensions) on a worker thread and
  * returns at once. Concurrent `embed` calls are coalesced into batches; each distinct text is
  * embedded once while it stays in the LRU. Returns copies, so callers may mutate them.
  */
 export function createSentenceEncoder(settings: SentenceEncoderSettings = {}): SentenceEncoder {
-  const maxTokens = positiveInteger('maxTokens', settings.maxTokens ?? DEFAULT_MAX_TOKENS, 512);
+  const workerSettings = workerSettingsOf(settings);
+  const { maxTokens } = workerSettings;
   const maxBatch = positiveInteger('maxBatch', settings.maxBatch ?? 32, 1024);
-  const workerSettings: WorkerSettings = {
-    modelDir: settings.modelDir,
-    maxTokens,
-    maxBatchTokens: positiveInteger('maxBatchTokens', settings.maxBatchTokens ?? 1024, 1 << 20),
-    intraOpNumThreads: positiveInteger('intraOpNumThreads', settings.intraOpNumThreads ?? 1, 256),
-    selfCheck: settings.selfCheck ?? true,
-    niceness: settings.niceness === 0 ? 0 : positiveInteger('niceness', settings.niceness ?? 19, 19),
-  };
   const id = maxTokens === DEFAULT_MAX_TOKENS ? 'all-MiniLM-L6-v2' : `all-MiniLM-L6-v2-max${maxTokens}`;
 
   const startedAt = performance.now();
@@ -123,6 +136,13 @@ export function createSentenceEncoder(settings: SentenceEncoderSettings = {}): S
       if (fatal) throw fatal;
       const vectors = await Promise.all(texts.map((text) => memo.get(text)));
       return vectors.map((v) => v.slice());
+    },
+    async embedWithTokens(texts) {
+      const fatal = thread.fatal();
+      if (fatal) throw fatal;
+      if (texts.length === 0) return [];
+      const { data, tokens } = await thread.runWithTokens([...texts]);
+      return unpackTokens(tokens, DIMENSIONS).map((t, i) => ({ vector: data.slice(i * DIMENSIONS, (i + 1) * DIMENSIONS), tokens: t }));
     },
     embedMany: (texts, options) => embedMany(encoder, texts, options),
     close: () => thread.stop(new Error('sentence encoder: closed')),

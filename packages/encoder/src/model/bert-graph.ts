@@ -1,8 +1,14 @@
 import type { BertLayer, BertWeights, Linear, Norm } from './bert-weights.js';
 import { GraphBuilder } from './onnx-builder.js';
 
-/** Names of the graph's tensors: `input_ids`/`attention_mask` int64 `[batch, sequence]` in, `embeddings` float `[batch, hidden]` out. */
-export const graphNames = { inputIds: 'input_ids', attentionMask: 'attention_mask', output: 'embeddings' } /** The two weighted operations every part of the graph uses. */
+/**
+ * Names of the graph's tensors: `input_ids`/`attention_mask` int64 `[batch, sequence]` in,
+ * `embeddings` float `[batch, hidden]` out, and `token_states` float `[batch, sequence, hidden]`
+ * (the last block's output that the mean pooling reads; fetched only when asked for).
+ */
+export const graphNames = { inputIds: 'input_ids', attentionMask: 'attention_mask', output: 'embeddings', tokenStates: 'token_states' } as const;
+
+/** The two weighted operations every part of the graph uses. */
 interface Ops {
   g: GraphBuilder;
   dense(x: string, w: Linear, name: string): string;
@@ -101,12 +107,16 @@ export function buildBertGraph(weights: BertWeights): Uint8Array {
     x = encoderBlock(ops, block, x, layer, `layer${n}`);
   });
   poolAndNormalise(g, x, mask, one);
+  g.op('Identity', [x], {}, graphNames.tokenStates);
   return g.encode({
     inputs: [
       { name: graphNames.inputIds, type: 'int64', shape: ['batch', 'sequence'] },
       { name: graphNames.attentionMask, type: 'int64', shape: ['batch', 'sequence'] },
     ],
-    outputs: [{ name: graphNames.output, type: 'float', shape: ['batch', hidden] }],
+    outputs: [
+      { name: graphNames.output, type: 'float', shape: ['batch', hidden] },
+      { name: graphNames.tokenStates, type: 'float', shape: ['batch', 'sequence', hidden] },
+    ],
     opset: 17,
   });
 }

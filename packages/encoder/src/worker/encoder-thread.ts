@@ -1,3 +1,4 @@
+import type { PackedTokens } from '../token-states.js';
 import type { WorkerMessage, WorkerSettings } from './protocol.js';
 import { spawnEncoderWorker } from './spawn-worker.js';
 
@@ -7,6 +8,8 @@ export interface EncoderThread {
   readonly ready: Promise<void>;
   /** Embeds one batch: `[texts, dimensions]` row-major. Rejects with {@link fatal} once there is one. */
   run(texts: string[]): Promise<Float32Array>;
+  /** The same, with each text's token states from the same forward pass. */
+  runWithTokens(texts: string[]): Promise<{ data: Float32Array; tokens: PackedTokens }>;
   /** The inference thread's nice value once loaded; undefined before, or when the system refused to set it. */
   niceness(): number | undefined;
   /** The first terminal error (a failed load, a crash, or `stop`), or undefined while healthy. */
@@ -15,7 +18,8 @@ export interface EncoderThread {
   stop(reason: Error): Promise<void>;
 }
 
-type Waiter = { resolve: (data: Float32Array) => void; reject: (error: Error) => void };
+type Answer = { data: Float32Array; tokens?: PackedTokens };
+type Waiter = { resolve: (answer: Answer) => void; reject: (error: Error) => void };
 
 /**
  * The worker and its bookkeeping: requests waiting for answers, the first fatal error (every
@@ -56,13 +60,23 @@ class WorkerThread implements EncoderThread {
   }
 
   async run(texts: string[]): Promise<Float32Array> {
+    return (await this.request(texts, false)).data;
+  }
+
+  async runWithTokens(texts: string[]): Promise<{ data: Float32Array; tokens: PackedTokens }> {
+    const { data, tokens } = await this.request(texts, true);
+    if (!tokens) throw new Error('sentence encoder: the inference thread sent no token states');
+    return { data, tokens };
+  }
+
+  private async request(texts: string[], tokens: boolean): Promise<Answer> {
     await this.ready;
     if (this.failure) throw this.failure;
     const id = this.nextId++;
-    return new Promise<Float32Array>((resolve, reject) => {
+    return new Promise<Answer>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       this.track();
-      this.worker.postMessage({ id, texts });
+      this.worker.postMessage({ id, texts, ...(tokens ? { tokens } : {}) });
     });
   }
 
@@ -83,7 +97,7 @@ class WorkerThread implements EncoderThread {
     } else {
       const waiter = this.pending.get(message.id);
       this.pending.delete(message.id);
-      if (message.type === 'vectors') waiter?.resolve(message.data);
+      if (message.type === 'vectors') waiter?.resolve({ data: message.data, ...(message.tokens ? { tokens: message.tokens } : {}) });
       else waiter?.reject(new Error(message.error));
     }
     this.track();

@@ -20,8 +20,13 @@ import('./inference.js')
       port.on('message', (request: EmbedRequest) => {
         queue = queue.then(async () => {
           try {
-            const data = await inference.run(request.texts);
-            post({ type: 'vectors', id: request.id, data }, [data.buffer as ArrayBuffer]);
+            if (request.tokens) {
+              const { vectors, tokens } = await inference.runWithTokens(request.texts);
+              post({ type: 'vectors', id: request.id, data: vectors, tokens }, [vectors.buffer, tokens.counts.buffer, tokens.ids.buffer, tokens.states.buffer] as ArrayBuffer[]);
+            } else {
+              const data = await inference.run(request.texts);
+              post({ type: 'vectors', id: request.id, data }, [data.buffer as ArrayBuffer]);
+            }
           } catch (error) {
             post({ type: 'error', id: request.id, error: error instanceof Error ? error.message : String(error) });
           }

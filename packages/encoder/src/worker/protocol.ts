@@ -1,3 +1,5 @@
+import type { PackedTokens } from '../token-states.js';
+
 /** What the worker is started with (`workerData`). */
 export interface WorkerSettings {
   /** Folder with `config.json`, `model.fp16.safetensors`, `tokenizer.json`; undefined: the weights package's. */
@@ -11,16 +13,17 @@ export interface WorkerSettings {
   niceness: number;
 }
 
-/** Main thread to worker: embed one batch. Only one is in flight at a time. */
+/** Main thread to worker: embed one batch (`tokens`: with each text's token states). Only one is in flight at a time. */
 export interface EmbedRequest {
   id: number;
   texts: string[];
+  tokens?: boolean;
 }
 
-/** Worker to main thread. `vectors` is `[texts, dimensions]` row-major, its buffer transferred. */
+/** Worker to main thread. `vectors` is `[texts, dimensions]` row-major, its buffer transferred (and the token states' when asked for). */
 export type WorkerMessage =
   /** `niceness`: the inference thread's nice value, or undefined when the system refused it. */
   | { type: 'ready'; dimensions: number; niceness: number | undefined }
   | { type: 'failed'; error: string }
-  | { type: 'vectors'; id: number; data: Float32Array }
+  | { type: 'vectors'; id: number; data: Float32Array; tokens?: PackedTokens }
   | { type: 'error'; id: number; error: string };

@@ -1,0 +1,80 @@
+import type * as ort from 'onnxruntime-node';
+import { Tensor } from 'onnxruntime-node';
+import { graphNames } from '../model/bert-graph.js';
+import { type PackedTokens, packTokens, type TokenStates } from '../token-states.js';
+import { padBatch, planRuns } from '../tokenize/token-batches.js';
+import type { WordPiece } from '../tokenize/word-piece.js';
+
+/** What {@link createModelRunner} needs: an open session over the BERT graph and its tokenizer. */
+export interface ModelRunnerSettings {
+  session: ort.InferenceSession;
+  tokenizer: WordPiece;
+  dimensions: number;
+  /** Padded tokens (rows x longest) per onnxruntime run. */
+  maxBatchTokens: number;
+}
+
+/** Texts in, `[texts, dimensions]` L2-normalised vectors out; with tokens, each text's token states too. */
+export interface ModelRunner {
+  run(texts: readonly string[]): Promise<Float32Array>;
+  /** The same vectors and, from the same forward pass, each text's token states (`[CLS]`/`[SEP]` dropped). */
+  runWithTokens(texts: readonly string[]): Promise<{ vectors: Float32Array; tokens: PackedTokens }>;
+}
+
+/** One onnxruntime run's outputs: the vectors, and the padded token states when they were fetched. */
+interface RunOutput {
+  vectors: Float32Array;
+  states: Float32Array | undefined;
+  sequence: number;
+}
+
+/**
+ * Tokenises texts, runs them in length-sorted runs within the token budget, and puts the vectors
+ * (and, when asked, each text's token states) back in input order.
+ */
+export function createModelRunner({ session, tokenizer, dimensions, maxBatchTokens }: ModelRunnerSettings): ModelRunner {
+  async function runPadded(rows: number[][], withTokens: boolean): Promise<RunOutput> {
+    const batch = padBatch(rows);
+    const dims = [batch.count, batch.sequence];
+    const feeds = {
+      [graphNames.inputIds]: new Tensor('int64', batch.inputIds, dims),
+      [graphNames.attentionMask]: new Tensor('int64', batch.attentionMask, dims),
+    };
+    // Only what is fetched leaves onnxruntime: the plain path copies no token states.
+    const outputs = await session.run(feeds, withTokens ? [graphNames.output, graphNames.tokenStates] : [graphNames.output]);
+    const vectors = outputs[graphNames.output]?.data;
+    if (!(vectors instanceof Float32Array) || vectors.length !== rows.length * dimensions) throw new Error('sentence encoder: the graph returned no embeddings');
+    const states = outputs[graphNames.tokenStates]?.data;
+    if (withTokens && !(states instanceof Float32Array && states.length === rows.length * batch.sequence * dimensions)) throw new Error('sentence encoder: the graph returned no token states');
+    return { vectors, states: states instanceof Float32Array ? states : undefined, sequence: batch.sequence };
+  }
+
+  /** Row `j` of a run: its word pieces between `[CLS]` and `[SEP]`, copied out of the padded states. */
+  const tokensOf = (ids: readonly number[], out: RunOutput, j: number): TokenStates => {
+    const from = (j * out.sequence + 1) * dimensions;
+    return { ids: Int32Array.from(ids.slice(1, -1)), states: out.states!.slice(from, from + (ids.length - 2) * dimensions) };
+  };
+
+  async function encode(texts: readonly string[], withTokens: boolean): Promise<{ vectors: Float32Array; tokens: TokenStates[] }> {
+    const rows = texts.map((text) => tokenizer.encode(text));
+    const vectors = new Float32Array(texts.length * dimensions);
+    const tokens = new Array<TokenStates>(withTokens ? texts.length : 0);
+    for (const indices of planRuns(rows.map((r) => r.length), maxBatchTokens)) {
+      const out = await runPadded(indices.map((i) => rows[i]!), withTokens);
+      indices.forEach((index, j) => {
+        vectors.set(out.vectors.subarray(j * dimensions, (j + 1) * dimensions), index * dimensions);
+        if (withTokens) tokens[index] = tokensOf(rows[index]!, out, j);
+      });
+    }
+    return { vectors, tokens };
+  }
+
+  const run = async (texts: readonly string[]) => (await encode(texts, false)).vectors;
+  async function runWithTokens(texts: readonly string[]) {
+    const { vectors, tokens } = await encode(texts, true);
+    return { vectors, tokens: packTokens(tokens, dimensions) };
+  }
+
+  return { run, runWithTokens };
+}
+
