@@ -35,16 +35,21 @@ export const defaultLlmRouter = process.env.SVC_LLMROUTER ?? '/work/.mirror/ulab
 /** Names of the sources, in load order. */
 export const sourceNames = ['routellm-mmlu', 'mmlu-pro', 'llmrouter', 'arena-bench'] as const;
 
+/** Loads the sources asked for (`only`), each read only when asked: a missing snapshot fails only the runs that need it. */
 export async function loadSources(options: SourceOptions): Promise<Source[]> {
   const every = options.sample ?? defaultSample;
-  const allPro = loadMmluPro(options.mmluPro ?? defaultMmluPro);
-  const mmlu = loadRouteLlmMmlu(findRouteLlmDir(process.cwd(), options.mmlu), mmluSubjectGroups(allPro)).filter((_, i) => i % every === 0);
-  const pro = allPro.filter((_, i) => i % every === 0);
-  const llmRouter = loadLlmRouter(options.llmRouter ?? defaultLlmRouter);
-  const arena = loadArenaBench({ mirror: options.arenaHard });
+  let pro: Item[] | undefined;
+  const allPro = () => (pro ??= loadMmluPro(options.mmluPro ?? defaultMmluPro));
+  const loaders: Record<(typeof sourceNames)[number], () => Item[]> = {
+    'routellm-mmlu': () => loadRouteLlmMmlu(findRouteLlmDir(process.cwd(), options.mmlu), mmluSubjectGroups(allPro())).filter((_, i) => i % every === 0),
+    'mmlu-pro': () => allPro().filter((_, i) => i % every === 0),
+    llmrouter: () => loadLlmRouter(options.llmRouter ?? defaultLlmRouter),
+    'arena-bench': () => loadArenaBench({ mirror: options.arenaHard }),
+  };
   const out: Source[] = [];
-  for (const [name, items] of [['routellm-mmlu', mmlu], ['mmlu-pro', pro], ['llmrouter', llmRouter], ['arena-bench', arena]] as const) {
+  for (const name of sourceNames) {
     if (options.only && !options.only.includes(name)) continue;
+    const items = loaders[name]();
     out.push({ name, items, vectors: options.embed ? await embedItems(name, items) : [] });
   }
   return out;
