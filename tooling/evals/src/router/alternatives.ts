@@ -66,7 +66,7 @@ export function alternatives(input: AlternativeInput): AlternativeResult[] {
     const rows: Row[] = devIdx.map((i) => ({ strong: input.dev[i]!.correct[pair.strong]!, weak: input.dev[i]!.correct[pair.weak]! }));
     const own = priorPool(pair, input.train, input.dev);
     const priors = { strong: accuracy(own, pair.strong), weak: accuracy(own, pair.weak) };
-    const name = `${pair.strong} / ${pair.weak}`;
+    const name = `${pair.source}: ${pair.strong} / ${pair.weak}`;
     const push = (label: string, scores: number[]) => {
       const m = evaluate(rank(rows, scores), pair.prices);
       out.push({ name: label, pair: name, apgr: m.apgr, saving95: m.saving95 });

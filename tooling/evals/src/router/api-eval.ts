@@ -25,7 +25,7 @@ export interface PairResult {
   weakAccuracy: number;
   strongAccuracy: number;
   learned: RouterMetrics;
-  random: RouterMetrics;
+  random: RandomMetrics;
   oracle: RouterMetrics;
   /** Strong share `route()` produced on the dev prompts with `strongShare: 0.5` (threshold calibrated on the training distribution). */
   routedShareAt50: number;
@@ -33,13 +33,28 @@ export interface PairResult {
 
 const meanOf = (runs: RouterMetrics[], pick: (m: RouterMetrics) => number) => runs.reduce((s, m) => s + pick(m), 0) / runs.length;
 
+/** The random router's expected metrics, and how far one random order's APGR strays from them. */
+export interface RandomMetrics extends RouterMetrics {
+  /** Standard deviation of APGR over the orders: a router within about two of it from the mean is not told apart from random on this set. */
+  apgrSd: number;
+}
+
 /** The random router's expected metrics (mean of 20 seeded orders). */
-export function randomMetrics<R extends Row>(rows: readonly R[], prices: Pair['prices']): RouterMetrics {
+export function randomMetrics<R extends Row>(rows: readonly R[], prices: Pair['prices']): RandomMetrics {
   const runs = Array.from({ length: 20 }, (_, s) => {
     const next = seeded(s + 1);
     return evaluate(rank(rows, rows.map(() => next())), prices);
   });
-  return { curve: [], apgr: meanOf(runs, (m) => m.apgr), cpt50: meanOf(runs, (m) => m.cpt50), cpt80: meanOf(runs, (m) => m.cpt80), share95: meanOf(runs, (m) => m.share95), saving95: meanOf(runs, (m) => m.saving95) };
+  const apgr = meanOf(runs, (m) => m.apgr);
+  return {
+    curve: [],
+    apgr,
+    apgrSd: Math.sqrt(meanOf(runs, (m) => (m.apgr - apgr) ** 2)),
+    cpt50: meanOf(runs, (m) => m.cpt50),
+    cpt80: meanOf(runs, (m) => m.cpt80),
+    share95: meanOf(runs, (m) => m.share95),
+    saving95: meanOf(runs, (m) => m.saving95),
+  };
 }
 
 /**

@@ -21,6 +21,22 @@ export function groupFold(items: readonly Item[], f: number): Fold {
   return { name: `fold ${f} (${[...groups].join(', ')})`, heldOut: (item) => groups.has(item.group) };
 }
 
+/**
+ * Fold `f` over prompts: every `folds`-th prompt of each source (in load order) held out, the rest of
+ * every source trained on: in-domain dev sets, to tell what a source's own labels teach about unseen
+ * prompts of its kind from what transfers across sources.
+ */
+export function promptFold(items: readonly Item[], f: number): Fold {
+  const position = new Map<Item, number>();
+  const seen = new Map<string, number>();
+  for (const item of items) {
+    const n = seen.get(item.source) ?? 0;
+    position.set(item, n);
+    seen.set(item.source, n + 1);
+  }
+  return { name: `prompt fold ${f}`, heldOut: (item) => (position.get(item) ?? -1) % folds === f };
+}
+
 /** Leave-one-source-out: every prompt of `source` held out, the model trained on the other sources only. */
 export function sourceFold(source: string): Fold {
   return { name: `held-out source ${source}`, heldOut: (item) => item.source === source };

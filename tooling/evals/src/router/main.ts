@@ -1,14 +1,16 @@
 /**
- * Routing quality, measured through `@svc/router`'s public API. Two ways of holding data out:
+ * Routing quality, measured through `@svc/router`'s public API. Three ways of holding data out:
  * - `--by source` (default; what the acceptance measures): leave one source out, train the quality
  *   model on the other sources, rank every prompt of the held-out source;
  * - `--by group`: subject folds (MMLU-Pro categories, RouteLLM's MMLU subjects mapped onto them,
- *   LLMRouter's tasks), so a dev prompt's subject is never trained on in any source.
+ *   LLMRouter's tasks), so a dev prompt's subject is never trained on in any source;
+ * - `--by prompt`: every fifth prompt of each source held out (in-domain: the source's other
+ *   prompts are trained on).
  * Each dev prompt is ranked by `router.winRate(prompt, strong, weak)`; reported: APGR, CPT(50%),
  * CPT(80%) and the cost saving at 95% of the strong model's quality, next to random, always-weak
  * and always-strong.
  *
- *   pnpm --filter @svc/evals router [--by source|group] [--folds 0,1] [--steps 250] [--l2 1e-3] [--group-effects] [--balance] [--only a,b] [--train-sources a,b] [--no-alternatives] [--write]
+ *   pnpm --filter @svc/evals router [--by source|group|prompt] [--folds 0,1] [--steps 250] [--l2 1e-3] [--group-effects] [--balance] [--only a,b] [--train-sources a,b] [--no-alternatives] [--write]
  *   (run router:prepare first: it embeds the prompts once)
  */
 import { parseArgs } from 'node:util';
@@ -16,7 +18,7 @@ import { alternatives } from './alternatives.js';
 import { evaluatePair, lookupEmbedder, type PairResult } from './api-eval.js';
 import type { Item } from './data.js';
 import { closeEncoder } from './embed.js';
-import { type Fold, folds, groupFold, sourceFold, split } from './folds.js';
+import { type Fold, folds, groupFold, promptFold, sourceFold, split } from './folds.js';
 import { pairs, priorPool } from './pairs.js';
 import { type FoldReport, printReport, writeDocs } from './report.js';
 import { loadSources } from './sources.js';
@@ -46,7 +48,9 @@ await closeEncoder();
 const items = sources.flatMap((s) => s.items);
 const vectors = sources.flatMap((s) => s.vectors);
 const embedder = lookupEmbedder(items, vectors);
-const allFolds: Fold[] = values.by === 'group' ? Array.from({ length: folds }, (_, f) => groupFold(items, f)) : sources.map((s) => sourceFold(s.name));
+const byFold = { group: groupFold, prompt: promptFold } as const;
+const foldOf = values.by === 'group' || values.by === 'prompt' ? byFold[values.by] : undefined;
+const allFolds: Fold[] = foldOf ? Array.from({ length: folds }, (_, f) => foldOf(items, f)) : sources.map((s) => sourceFold(s.name));
 const chosen = values.folds === undefined ? allFolds : values.folds.split(',').map((f) => allFolds[Number(f)]!);
 const trainSources = values['train-sources'] ? new Set(values['train-sources'].split(',')) : undefined;
 

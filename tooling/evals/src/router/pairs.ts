@@ -21,6 +21,10 @@ export const pairs: readonly Pair[] = [
   { source: 'mmlu-pro', strong: 'Meta-Llama-3_1-70B-Instruct', weak: 'Meta-Llama-3_1-8B-Instruct', prices: { strong: 0.88, weak: 0.18 } },
   { source: 'llmrouter', strong: 'llama-3.1-nemotron-51b-instruct', weak: 'mistral-7b-instruct-v0.3', prices: { strong: 0.88, weak: 0.2 } },
   { source: 'llmrouter', strong: 'llama-3.1-nemotron-51b-instruct', weak: 'codegemma-7b', prices: { strong: 0.88, weak: 0.15 } },
+  // Open chat (Arena prompts, judge score >= 8): RouteLLM's pair at its prices, then two pairs of one vendor at 2024 list prices blended 3:1 input:output.
+  { source: 'arena-bench', strong: 'gpt-4-1106-preview', weak: 'mistralai/Mixtral-8x7B-Instruct-v0.1', prices: { strong: 24.7, weak: 0.24 } },
+  { source: 'arena-bench', strong: 'gpt-4-0314', weak: 'gpt-3.5-turbo', prices: { strong: 37.5, weak: 0.75 } },
+  { source: 'arena-bench', strong: 'claude-2.1', weak: 'claude-instant-1', prices: { strong: 12, weak: 1.2 } },
 ];
 
 /**

@@ -17,7 +17,7 @@ const f3 = (x: number) => x.toFixed(3);
 
 function pairTable(reports: readonly FoldReport[]): string[] {
   const lines = [
-    '| dev set | prompts | weak / strong acc. | APGR (random) | CPT(50%) (random) | CPT(80%) (random) | saving at 95% (random) | strong share at strongShare 0.5 |',
+    '| dev set | prompts | weak / strong acc. | APGR (random ± sd of one order) | CPT(50%) (random) | CPT(80%) (random) | saving at 95% (random) | strong share at strongShare 0.5 |',
     '|---|---|---|---|---|---|---|---|',
   ];
   const byPair = new Map<string, PairResult[]>();
@@ -26,14 +26,14 @@ function pairTable(reports: readonly FoldReport[]): string[] {
       const name = `${source}: ${pair}`;
       byPair.set(name, [...(byPair.get(name) ?? []), m]);
       lines.push(
-        `| ${name}, ${r.name} | ${m.rows} | ${pct(m.weakAccuracy)} / ${pct(m.strongAccuracy)} | **${f3(m.learned.apgr)}** (${f3(m.random.apgr)}) | ${pct(m.learned.cpt50)} (${pct(m.random.cpt50)}) | ${pct(m.learned.cpt80)} (${pct(m.random.cpt80)}) | **${pct(m.learned.saving95)}** (${pct(m.random.saving95)}) | ${pct(m.routedShareAt50)} |`,
+        `| ${name}, ${r.name} | ${m.rows} | ${pct(m.weakAccuracy)} / ${pct(m.strongAccuracy)} | **${f3(m.learned.apgr)}** (${f3(m.random.apgr)} ± ${f3(m.random.apgrSd)}) | ${pct(m.learned.cpt50)} (${pct(m.random.cpt50)}) | ${pct(m.learned.cpt80)} (${pct(m.random.cpt80)}) | **${pct(m.learned.saving95)}** (${pct(m.random.saving95)}) | ${pct(m.routedShareAt50)} |`,
       );
     }
   }
   for (const [name, ms] of byPair) {
     const mean = (pick: (m: PairResult) => number) => ms.reduce((s, m) => s + pick(m), 0) / ms.length;
     lines.push(
-      `| **${name}, mean of ${ms.length} folds** | ${Math.round(mean((m) => m.rows))} | ${pct(mean((m) => m.weakAccuracy))} / ${pct(mean((m) => m.strongAccuracy))} | **${f3(mean((m) => m.learned.apgr))}** (${f3(mean((m) => m.random.apgr))}) | ${pct(mean((m) => m.learned.cpt50))} (${pct(mean((m) => m.random.cpt50))}) | ${pct(mean((m) => m.learned.cpt80))} (${pct(mean((m) => m.random.cpt80))}) | **${pct(mean((m) => m.learned.saving95))}** (${pct(mean((m) => m.random.saving95))}) | ${pct(mean((m) => m.routedShareAt50))} |`,
+      `| **${name}, mean of ${ms.length} folds** | ${Math.round(mean((m) => m.rows))} | ${pct(mean((m) => m.weakAccuracy))} / ${pct(mean((m) => m.strongAccuracy))} | **${f3(mean((m) => m.learned.apgr))}** (${f3(mean((m) => m.random.apgr))} ± ${f3(mean((m) => m.random.apgrSd))}) | ${pct(mean((m) => m.learned.cpt50))} (${pct(mean((m) => m.random.cpt50))}) | ${pct(mean((m) => m.learned.cpt80))} (${pct(mean((m) => m.random.cpt80))}) | **${pct(mean((m) => m.learned.saving95))}** (${pct(mean((m) => m.random.saving95))}) | ${pct(mean((m) => m.routedShareAt50))} |`,
     );
   }
   return lines;

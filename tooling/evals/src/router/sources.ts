@@ -1,3 +1,4 @@
+import { loadArenaBench } from './arena.js';
 import { embedItems } from './embed.js';
 import { findRouteLlmDir, type Item, loadMmluPro, loadRouteLlmMmlu, mmluSubjectGroups } from './data.js';
 import { loadLlmRouter } from './llmrouter.js';
@@ -16,6 +17,8 @@ export interface SourceOptions {
   mmluPro?: string;
   /** Fetched ulab-uiuc/LLMRouter git dir (default /work/.mirror/ulab-uiuc+LLMRouter/repo or SVC_LLMROUTER). */
   llmRouter?: string;
+  /** Fetched lmarena/arena-hard-auto git dir (default /work/.mirror/lmarena+arena-hard-auto/repo or SVC_ARENA_HARD). */
+  arenaHard?: string;
   embed: boolean;
   /** Keep every n-th prompt of the two MMLU sources (default `SVC_ROUTER_SAMPLE` or 3: they overlap, and embedding is the slow part). */
   sample?: number;
@@ -30,17 +33,23 @@ const defaultSample = Number(process.env.SVC_ROUTER_SAMPLE ?? 3);
 export const defaultLlmRouter = process.env.SVC_LLMROUTER ?? '/work/.mirror/ulab-uiuc+LLMRouter/repo';
 
 /** Names of the sources, in load order. */
-export const sourceNames = ['routellm-mmlu', 'mmlu-pro', 'llmrouter'] as const;
+export const sourceNames = ['routellm-mmlu', 'mmlu-pro', 'llmrouter', 'arena-bench'] as const;
 
+/** Loads the sources asked for (`only`), each read only when asked: a missing snapshot fails only the runs that need it. */
 export async function loadSources(options: SourceOptions): Promise<Source[]> {
   const every = options.sample ?? defaultSample;
-  const allPro = loadMmluPro(options.mmluPro ?? defaultMmluPro);
-  const mmlu = loadRouteLlmMmlu(findRouteLlmDir(process.cwd(), options.mmlu), mmluSubjectGroups(allPro)).filter((_, i) => i % every === 0);
-  const pro = allPro.filter((_, i) => i % every === 0);
-  const llmRouter = loadLlmRouter(options.llmRouter ?? defaultLlmRouter);
+  let pro: Item[] | undefined;
+  const allPro = () => (pro ??= loadMmluPro(options.mmluPro ?? defaultMmluPro));
+  const loaders: Record<(typeof sourceNames)[number], () => Item[]> = {
+    'routellm-mmlu': () => loadRouteLlmMmlu(findRouteLlmDir(process.cwd(), options.mmlu), mmluSubjectGroups(allPro())).filter((_, i) => i % every === 0),
+    'mmlu-pro': () => allPro().filter((_, i) => i % every === 0),
+    llmrouter: () => loadLlmRouter(options.llmRouter ?? defaultLlmRouter),
+    'arena-bench': () => loadArenaBench({ mirror: options.arenaHard }),
+  };
   const out: Source[] = [];
-  for (const [name, items] of [['routellm-mmlu', mmlu], ['mmlu-pro', pro], ['llmrouter', llmRouter]] as const) {
+  for (const name of sourceNames) {
     if (options.only && !options.only.includes(name)) continue;
+    const items = loaders[name]();
     out.push({ name, items, vectors: options.embed ? await embedItems(name, items) : [] });
   }
   return out;
