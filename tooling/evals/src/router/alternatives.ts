@@ -52,6 +52,21 @@ function knnScores(input: AlternativeInput, devIdx: number[], strong: string, we
   });
 }
 
+/** Each prompt's mean of its two fractional ranks (0..1) under `a` and `b`: an ensemble that needs no common scale. */
+function meanRank(a: readonly number[], b: readonly number[]): number[] {
+  const fractional = (xs: readonly number[]) => {
+    const order = xs.map((_, i) => i).sort((i, j) => xs[i]! - xs[j]!);
+    const out = new Array<number>(xs.length);
+    order.forEach((i, r) => {
+      out[i] = r / Math.max(1, xs.length - 1);
+    });
+    return out;
+  };
+  const ra = fractional(a);
+  const rb = fractional(b);
+  return ra.map((x, i) => (x + rb[i]!) / 2);
+}
+
 /** Ranks of the dev prompts by other quality models, for the comparison in docs/routing.md (internals, not the API). */
 export function alternatives(input: AlternativeInput): AlternativeResult[] {
   const variants: [string, QualityModel, WinRateForm][] = [
@@ -79,7 +94,11 @@ export function alternatives(input: AlternativeInput): AlternativeResult[] {
       }));
     }
     // kNN needs the pair's own labels in training (none when its source is held out); over at most 1,500 dev prompts (brute force is slow in JS); the sample keeps every 1 in n.
-    push('heuristic complexity score (classify)', devIdx.map((i) => classify(extractFeatures(ask(input.dev[i]!.prompt))).score));
+    const heuristic = devIdx.map((i) => classify(extractFeatures(ask(input.dev[i]!.prompt))).score);
+    push('heuristic complexity score (classify)', heuristic);
+    const shipped = createQualityEstimator(input.model);
+    const learned = devIdx.map((i) => shipped.winRate(priors.strong, priors.weak, shipped.item(extractFeatures(ask(input.dev[i]!.prompt)), input.devVectors[i]), 'independent'));
+    push('mean rank of the 2PL win rate and the heuristic score', meanRank(learned, heuristic));
     if (!input.train.some((i) => i.source === pair.source)) continue;
     const step = Math.max(1, Math.ceil(devIdx.length / 1500));
     const sample = devIdx.filter((_, j) => j % step === 0);
