@@ -4,8 +4,9 @@ export default defineConfig({
   entry: ['src/index.ts'],
   format: ['esm'],
   target: 'node20',
-  // `pnpm start` skips declarations (SVC_SKIP_DTS=1): only library consumers need them.
-  dts: process.env.SVC_SKIP_DTS !== '1',
+  // Always emitted, even under SVC_SKIP_DTS: the router, a library other TypeScript projects import,
+  // names this package's types in its own declarations.
+  dts: true,
   sourcemap: true,
   clean: true,
 });

@@ -1,3 +1,4 @@
+export type { ChatMessage, ChatRequest } from '@svc/core';
 export { type Classification, classify } from './classify.js';
 export { type RequestEmbedder, defaultEmbedder } from './embedder.js';
 export type { LearnedApi, RankedModel } from './learned-api.js';
