@@ -6,7 +6,7 @@ import { authenticate } from './authenticate.js';
 import type { InferenceDeps } from './deps.js';
 import type { AppEnv } from './env.js';
 import { REALTIME_PATHS } from './realtime/upgrade-request.js';
-import { resolvedMode } from './report-mode.js';
+import { resolvedMode, voiceModeHeader } from './report-mode.js';
 import { registerAudio } from './routes/audio.js';
 import { registerChatCompletions } from './routes/chat-completions.js';
 import { registerCompletions } from './routes/completions.js';
@@ -24,11 +24,10 @@ import { registerVoiceChat } from './routes/voice-chat.js';
 import { registerVoiceRealtime } from './routes/voice-realtime.js';
 import { registerVoiceSynthesize } from './routes/voice-synthesize.js';
 import { registerVoiceTranscribe } from './routes/voice-transcribe.js';
-import { voiceModeHeader } from './voice-mode-header.js';
 
 /** Errors after authentication carry the mode the request resolved to, like every other response. */
 function modeHeader(c: Context<AppEnv>): Record<string, string> | undefined {
-  // Voice answers escalate proxy to cache: their own middleware reports them (voice-mode-header.ts).
+  // Voice answers escalate proxy to cache: their own middleware reports them (report-mode.ts).
   if (c.req.path.startsWith('/v1/voice/') || REALTIME_PATHS.has(c.req.path)) return undefined;
   const mode = resolvedMode(c);
   return mode ? { 'x-svc-intelligence-mode': mode } : undefined;

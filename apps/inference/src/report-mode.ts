@@ -1,7 +1,9 @@
-import { resolveIntelligenceMode } from '@svc/pipeline';
+import { resolveIntelligenceMode, resolveVoiceMode } from '@svc/pipeline';
 import type { Context, MiddlewareHandler } from 'hono';
 import { readHeader } from '@svc/http-kit';
 import type { AppEnv } from './env.js';
+
+const MODE_HEADER = 'x-svc-intelligence-mode';
 
 /**
  * The intelligence mode a request of an authenticated caller resolves to without a body:
@@ -19,15 +21,39 @@ export function resolvedMode(c: Context<AppEnv>): string | undefined {
 }
 
 /**
- * Adds `X-Svc-Intelligence-Mode` (spec: on every response) to the answers of routes that run no
- * pipeline stage (models, settings, memory search). The pipeline's routes set it themselves: this
- * is kept off the chat path, where touching `c.res` would build a WHATWG Response for nothing.
+ * After the handler (or the error mapper) answered, a response without `X-Svc-Intelligence-Mode`
+ * (spec: on every response) gets the mode `resolve` names, if any. A mode `resolve` cannot name (an
+ * invalid header: its 400 says so) or sealed headers (an upgrade) leave the response as it is.
  */
-export function reportMode(): MiddlewareHandler<AppEnv> {
+function modeHeaderAfter(resolve: (c: Context<AppEnv>) => string | undefined): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     await next();
-    if (c.res.headers.has('x-svc-intelligence-mode')) return;
-    const mode = resolvedMode(c);
-    if (mode) c.res.headers.set('x-svc-intelligence-mode', mode);
+    if (c.res.headers.has(MODE_HEADER)) return;
+    try {
+      const mode = resolve(c);
+      if (mode) c.res.headers.set(MODE_HEADER, mode);
+    } catch {
+      // An invalid mode header, or a response whose headers are sealed.
+    }
   };
+}
+
+/**
+ * The header on the answers of routes that run no pipeline stage (models, settings, memory search),
+ * once the caller is known. The pipeline's routes set it themselves: this is kept off the chat path,
+ * where touching `c.res` would build a WHATWG Response for nothing.
+ */
+export function reportMode(): MiddlewareHandler<AppEnv> {
+  return modeHeaderAfter(resolvedMode);
+}
+
+/**
+ * The header on every `/v1/voice/*` response (spec §Intelligence modes, Voice), errors included: the
+ * voice mode of the request (`proxy` escalated to `cache`; the organisation's default once
+ * authenticated). Registered around the voice operations (`RouteRegistry.around`), before their
+ * authentication, so a 401 carries it too; an unknown `X-Intelligence-Mode` (the 400 that names it)
+ * gets none.
+ */
+export function voiceModeHeader(): MiddlewareHandler<AppEnv> {
+  return modeHeaderAfter((c) => resolveVoiceMode(readHeader(c, 'x-intelligence-mode'), c.get('caller')?.org.defaultIntelligenceMode));
 }
