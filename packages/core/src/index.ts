@@ -10,3 +10,4 @@ export * from './cache.js';
 export * from './output-config.js';
 export * from './slo.js';
 export * from './realtime.js';
+export * from './memory.js';

@@ -1,21 +1,9 @@
 // How a stored fact travels as a vector point (its record in `meta`, the memory scope, an answer
 // slot every store keeps) and back.
-import type { CachedAnswer } from '@svc/core';
+import type { CachedAnswer, StoredMemory } from '@svc/core';
 import type { VectorPayload } from '@svc/semantic';
 
-/** A stored fact as the store's repository returns it. */
-export interface StoredMemory {
-  id: string;
-  orgId: string;
-  subject: string;
-  conversationId: string | null;
-  role: string;
-  slot: string | null;
-  text: string;
-  entities: { type: string; value: string }[];
-  createdAt: Date;
-  updatedAt: Date;
-}
+export type { StoredMemory };
 
 /** The partition of memory points; the cache's scopes are hashes, so the two never meet even in one store. */
 export const MEMORY_SCOPE = 'memory';

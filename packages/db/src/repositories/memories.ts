@@ -1,26 +1,15 @@
 import { and, desc, eq, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
+import type { StoredMemory } from '@svc/core';
 import { memories, type StoredMemoryEntity } from '../schema/memories.js';
 import { type Drizzle, isUuid } from './drizzle.js';
 
 export type MemoryEntityRecord = StoredMemoryEntity;
 
-export interface MemoryRecord {
-  id: string;
-  orgId: string;
-  /** The memory scope inside the organisation: `u:<end user hash>` or `k:<api key id>`. */
-  subject: string;
-  conversationId: string | null;
-  /** Who said it: `user` (the only role memory stores facts from today). */
-  role: string;
-  /** What the fact is about (`home`, `name`, ...), when known: a newer fact of the same slot replaces it. */
-  slot: string | null;
-  text: string;
-  entities: MemoryEntityRecord[];
+/** A stored fact with the vector the database keeps beside it. */
+export interface MemoryRecord extends StoredMemory {
   /** The embedder `embedding` was made with; null when no vector is stored. */
   embedder: string | null;
   embedding: Float32Array | null;
-  createdAt: Date;
-  updatedAt: Date;
 }
 
 /** A memory as written: its id, scope and times are the caller's (the vector already carries the id). */

@@ -1,3 +1,4 @@
+import type { MemoryEntity } from '@svc/core';
 import { index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { bytea } from './bytea.js';
 import { organizations } from './organizations.js';
@@ -5,10 +6,7 @@ import { organizations } from './organizations.js';
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 /** An entity found in a memory's text, as stored. */
-export interface StoredMemoryEntity {
-  type: string;
-  value: string;
-}
+export type StoredMemoryEntity = MemoryEntity;
 
 /**
  * Facts an end user stated, kept for recall in `full` mode. `subject` is the memory scope
