@@ -1,10 +1,8 @@
 import { type OrgCache, type OrgCacheSettings, createOrgCache } from '@svc/kv';
-import type { Provider } from '@svc/providers';
+import type { ProviderLookup } from '@svc/providers';
 
 /** Providers by id (what the pipeline's `byok.forOrg` answers). */
-export interface ProviderLookup {
-  get(id: string): Provider | undefined;
-}
+export type { ProviderLookup };
 
 /**
  * `load` answers the organisation's own providers (undefined: none); `ttlMs` defaults to 60 s,

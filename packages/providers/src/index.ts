@@ -25,6 +25,7 @@ export {
   type BedrockConfig,
   type CompatibleProviderConfig,
   type ProviderKeyConfig,
+  type ProviderLookup,
   type ProviderRegistry,
   type ProviderRegistryConfig,
   type VertexConfig,

@@ -87,9 +87,13 @@ export interface ProviderRegistryConfig {
   fetch?: typeof globalThis.fetch;
 }
 
-/** The configured providers by id. */
-export interface ProviderRegistry {
+/** A configured provider by id: what the call stage and an organisation's own keys (BYOK) need of a registry. */
+export interface ProviderLookup {
   get(id: string): Provider | undefined;
+}
+
+/** The configured providers by id. */
+export interface ProviderRegistry extends ProviderLookup {
   /** Ids of every configured provider. */
   ids(): ReadonlySet<string>;
 }

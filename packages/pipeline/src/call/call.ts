@@ -1,14 +1,12 @@
 import type { ModelInfo } from '@svc/catalog';
 import { type ChatRequest, type ChatResult, type StreamEvent, isProviderError, noProviderConfigured, toGatewayError } from '@svc/core';
-import type { KeyAttempt, KeyPoolCallOptions, Provider, ProviderChatRequest } from '@svc/providers';
+import type { KeyAttempt, KeyPoolCallOptions, Provider, ProviderChatRequest, ProviderLookup } from '@svc/providers';
 import { type CircuitBreakers, type HedgeStats, type LatencyTracker, type RetryPolicy, allBreakersOpen, hedge, retryDelay, sleep } from '@svc/resilience';
 import type { TraceSpan } from '@svc/telemetry';
 import { createDeadline } from './deadline.js';
 import type { Attempt } from './attempt.js';
 
-export interface ProviderLookup {
-  get(id: string): Provider | undefined;
-}
+export type { ProviderLookup };
 
 /** Hooks the call stage reports through (metrics live in the gateway). */
 export interface CallObserver {
