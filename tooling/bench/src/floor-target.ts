@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { ChildSet } from './children.js';
 import { chatBody, type TargetStart } from './target.js';
-import { freePort, waitForHttp } from './wait-ready.js';
+import { freePort, readyOrStop } from './wait-ready.js';
 
 /**
  * Start the Node.js floor (`dist/floor-proxy.js`: node:http, JSON.parse + JSON.stringify, an undici
@@ -17,11 +17,8 @@ export async function startFloor(children: ChildSet, options: { mockUrl: string;
   });
   const base = `http://127.0.0.1:${port}`;
   // It answers anything but a POST with 404 itself: that answer means it listens.
-  const notReady = await waitForHttp(`${base}/`, child, 10_000, 404);
-  if (notReady) {
-    await children.stop(child);
-    return { ok: false, reason: notReady };
-  }
+  const notReady = await readyOrStop(children, child, { url: `${base}/`, timeoutMs: 10_000, status: 404 });
+  if (notReady) return { ok: false, reason: notReady };
   return {
     ok: true,
     target: {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ChildSet } from './children.js';
 import { chatBody, type TargetStart } from './target.js';
-import { freePort, waitForHttp } from './wait-ready.js';
+import { freePort, readyOrStop } from './wait-ready.js';
 
 /** Where the installed `@portkey-ai/gateway` lives and which version it is. */
 export interface PortkeyInstall {
@@ -94,11 +94,8 @@ export async function startPortkey(
     cpus: options.cpus,
   });
   const base = `http://127.0.0.1:${port}`;
-  const notReady = await waitForHttp(`${base}/`, child, 30_000);
-  if (notReady) {
-    await children.stop(child);
-    return { ok: false, reason: notReady };
-  }
+  const notReady = await readyOrStop(children, child, { url: `${base}/`, timeoutMs: 30_000 });
+  if (notReady) return { ok: false, reason: notReady };
   return {
     ok: true,
     target: {

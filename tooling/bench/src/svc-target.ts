@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChildSet } from './children.js';
 import { COMPARISON_MODE, chatBody, type IntelligenceMode, type Target, type TargetStart } from './target.js';
-import { freePort, waitForHttp } from './wait-ready.js';
+import { freePort, readyOrStop } from './wait-ready.js';
 
 /** Options of {@link startSvcProcess}. */
 export interface SvcProcessOptions {
@@ -82,11 +82,8 @@ export async function startSvcProcess(
     },
   });
   const base = `http://127.0.0.1:${port}`;
-  const notReady = await waitForHttp(`${base}/ready`, child, options.readyTimeoutMs ?? 60_000);
-  if (notReady) {
-    await children.stop(child);
-    return { ok: false, reason: notReady };
-  }
+  const notReady = await readyOrStop(children, child, { url: `${base}/ready`, timeoutMs: options.readyTimeoutMs ?? 60_000 });
+  if (notReady) return { ok: false, reason: notReady };
   return { ok: true, svc: { base, control: `http://127.0.0.1:${controlPort}`, masterKey, pid: child.pid } };
 }
 

@@ -1,5 +1,5 @@
 import { createServer } from 'node:net';
-import type { Child } from './children.js';
+import type { Child, ChildSet } from './children.js';
 
 /** A free TCP port on 127.0.0.1 (bind to 0, read, release). */
 export function freePort(): Promise<number> {
@@ -12,6 +12,13 @@ export function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+/** {@link waitForHttp}; a child that is not ready is stopped. Resolves with the reason it was not, if so. */
+export async function readyOrStop(children: ChildSet, child: Child, probe: { url: string; timeoutMs: number; status?: number }): Promise<string | undefined> {
+  const notReady = await waitForHttp(probe.url, child, probe.timeoutMs, probe.status);
+  if (notReady) await children.stop(child);
+  return notReady;
 }
 
 /**
