@@ -52,12 +52,13 @@ async function createKey(controlUrl: string): Promise<string> {
 
 /**
  * Starts `apps/server/src/main.ts` with the shipped defaults: a fresh temporary SVC_DATA_DIR, a
- * master key, no provider key (the built-in mock provider answers), nothing else set.
+ * master key, no provider key (the built-in mock provider answers), nothing else set but `extra`
+ * (empty for the figures; a diagnosis may set e.g. SVC_SEMANTIC_MAX_ENTRIES).
  */
-export async function startLiveGateway(): Promise<LiveGateway> {
+export async function startLiveGateway(extra: Record<string, string> = {}): Promise<LiveGateway> {
   const dataDir = await mkdtemp(join(tmpdir(), 'svc-semantic-live-'));
   const [port, controlPort] = [await freePort(), await freePort()];
-  const env = { PATH: process.env.PATH, HOME: process.env.HOME, SVC_DATA_DIR: join(dataDir, 'data'), PORT: String(port), CONTROL_PORT: String(controlPort), SVC_MASTER_KEY: masterKey, LOG_LEVEL: 'warn' };
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, SVC_DATA_DIR: join(dataDir, 'data'), PORT: String(port), CONTROL_PORT: String(controlPort), SVC_MASTER_KEY: masterKey, LOG_LEVEL: 'warn', ...extra };
   const child = spawn(process.execPath, ['--conditions=@svc/source', '--import', 'tsx', main], { env, cwd: appDir, stdio: ['ignore', 'ignore', 'inherit'] });
   const stop = async () => {
     if (child.exitCode === null) {

@@ -10,17 +10,15 @@ function dot(x: Float32Array, y: Float32Array): number {
   return s;
 }
 
-/** The offline figure of docs/caching.md on these pairs: one pair at a time, a hit when the guard passes and cosine >= threshold. */
-export async function pairByPair(embedder: Embedder, pairs: readonly QqpPair[], threshold: number): Promise<{ hits: number; right: number }> {
-  let [hits, right] = [0, 0];
+/** The offline figure of docs/caching.md on these pairs, one pair at a time: whether `b` hits its `a` (the guard passes and cosine >= threshold). */
+export async function pairByPair(embedder: Embedder, pairs: readonly QqpPair[], threshold: number): Promise<boolean[]> {
+  const hits: boolean[] = [];
   for (const pair of pairs) {
     const [a, b] = [asked(pair.a), asked(pair.b)];
     const [va, vb] = await embedder.embed([a, b]);
-    if (!mayShareAnswer(keyTerms(b), keyTerms(a)) || dot(va!, vb!) < threshold) continue;
-    hits++;
-    if (pair.duplicate) right++;
+    hits.push(mayShareAnswer(keyTerms(b), keyTerms(a)) && dot(va!, vb!) >= threshold);
   }
-  return { hits, right };
+  return hits;
 }
 
 /**

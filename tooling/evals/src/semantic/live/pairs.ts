@@ -11,8 +11,12 @@ const pairKey = (x: string, y: string): string => (x < y ? `${x}\u0000${y}` : `$
 /** The pairs a run asks and what judges its hits. */
 export interface LiveSet {
   pairs: QqpPair[];
-  /** Whether qqp-dev labels the two questions (as the cache sees them) duplicates anywhere. */
-  labelledDuplicate(x: string, y: string): boolean;
+  /**
+   * Whether the two questions, as the cache sees them, are the same text (QQP repeats questions
+   * across pairs, and no pair labels a question a duplicate of itself) or are labelled duplicates
+   * by any pair of qqp-dev.
+   */
+  duplicateOf(x: string, y: string): boolean;
 }
 
 /** The first `count` pairs of the held-out half of qqp-dev (`splitByQuestion(...).heldOut`, file order). */
@@ -20,6 +24,6 @@ export function liveSet(qqp: readonly QqpPair[], count: number): LiveSet {
   const duplicates = new Set(qqp.filter((p) => p.duplicate).map((p) => pairKey(asked(p.a), asked(p.b))));
   return {
     pairs: splitByQuestion(qqp).heldOut.slice(0, count),
-    labelledDuplicate: (x, y) => duplicates.has(pairKey(asked(x), asked(y))),
+    duplicateOf: (x, y) => asked(x) === asked(y) || duplicates.has(pairKey(asked(x), asked(y))),
   };
 }

@@ -16,6 +16,9 @@ export function liveRow(label: string, s: LiveScore): string {
 }
 
 /** The pair-by-pair offline figure as a row of the same table. */
-export function pairRow(label: string, r: { hits: number; right: number }, duplicates: number): string {
-  return `| ${label} | ${r.hits} | ${precision(r.right, r.hits)} / - | ${pct(r.right / duplicates)} / - | ${r.hits} | - |`;
+export function pairRow(label: string, hits: readonly boolean[], pairs: readonly { duplicate: boolean }[]): string {
+  const count = hits.filter(Boolean).length;
+  const right = pairs.filter((p, i) => hits[i] && p.duplicate).length;
+  const duplicates = pairs.filter((p) => p.duplicate).length;
+  return `| ${label} | ${count} | ${precision(right, count)} / - | ${pct(right / duplicates)} / - | ${count} | - |`;
 }

@@ -9,7 +9,7 @@ export interface LiveScore {
   exactHits: number;
   /** Hits answered by `b`'s own `a` on a pair labelled duplicate. */
   strictRight: number;
-  /** Strict, or answered by any question qqp-dev labels a duplicate of `b`. */
+  /** Strict, or answered by the same text or by any question qqp-dev labels a duplicate of `b`. */
   lenientRight: number;
   /** Hits answered by `b`'s own `a` (right or wrong). */
   byOwnA: number;
@@ -38,7 +38,7 @@ export function scoreRun(set: LiveSet, pairs: readonly QqpPair[], run: { a: Answ
     const ownA = asked(source) === asked(pair.a);
     if (ownA) score.byOwnA++;
     if (ownA && pair.duplicate) score.strictRight++;
-    if ((ownA && pair.duplicate) || set.labelledDuplicate(source, pair.b)) score.lenientRight++;
+    if ((ownA && pair.duplicate) || set.duplicateOf(source, pair.b)) score.lenientRight++;
   }
   return score;
 }
