@@ -6,10 +6,12 @@ import { createCacheService } from './cache.js';
 import { parseEnv } from './env.js';
 
 const question = (i: number) => `What is the ${i}th fact about the history of ${['Lisbon', 'Oslo', 'Quito', 'Hanoi', 'Perth'][i % 5]} number ${i}?`;
-const request = (text: string): ChatRequest => ({ model: 'mock/mock-value', messages: [{ role: 'user', content: text }] });
+const request = (text: string): ChatRequest => ({ model: 'mock/mock-value', messages: [{ role: 'user', content: text }], stream: false, n: 1, includeUsage: false });
 const answer = (i: number): CachedAnswer => ({
   result: { id: `r${i}`, model: 'mock-value', created: 1, choices: [{ index: 0, message: { role: 'assistant', content: `answer ${i}` }, finishReason: 'stop' }] },
   model: 'mock/mock-value',
+  provider: 'mock',
+  tier: 'T3',
   storedAt: Date.now(),
   requestId: `req-${i}`,
 });
