@@ -55,7 +55,7 @@ for (const protocol of protocols) {
 }
 for (const line of explained) console.log(line);
 if (!values['skip-live']) {
-  console.log('', ...liveHeader);
+  for (const line of ['', ...liveHeader]) console.log(line);
   for (const mode of values.modes.split(',')) {
     for (const protocol of protocols) {
       const started = performance.now();
