@@ -4,7 +4,7 @@ import { semanticSizes } from './semantic-cost.js';
 
 describe('semantic capacity', () => {
   it('is the gateway’s own default unless SVC_SEMANTIC_MAX_ENTRIES says otherwise', () => {
-    expect(semanticCapacity(undefined)).toBe(1_000);
+    expect(semanticCapacity(undefined)).toBe(10_000);
     expect(semanticCapacity('4000')).toBe(4_000);
     expect(() => semanticCapacity('lots')).toThrow(/SVC_SEMANTIC_MAX_ENTRIES/);
     expect(semanticSizes(1_000)).toEqual([1_000, 10_000]);

@@ -167,7 +167,7 @@ const baseSchema = v.object({
   SVC_LEARN_FLUSH_MS: positiveInt('SVC_LEARN_FLUSH_MS', 1_000),
   // The semantic cache (cache and full modes): on unless 0; the in-process index's bound (Qdrant when QDRANT_URL is set).
   SVC_SEMANTIC_CACHE: flag,
-  SVC_SEMANTIC_MAX_ENTRIES: positiveInt('SVC_SEMANTIC_MAX_ENTRIES', 1_000),
+  SVC_SEMANTIC_MAX_ENTRIES: positiveInt('SVC_SEMANTIC_MAX_ENTRIES', 10_000),
   // Its embedder: `shared` (the runtime's sentence encoder, SVC_SENTENCE_ENCODER), `hashed` (local n-grams with their trained verifier) or `<provider>/<embeddings model>[@dimensions]`, which needs SVC_SEMANTIC_THRESHOLD.
   SVC_SEMANTIC_EMBEDDER: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('SVC_SEMANTIC_EMBEDDER: use shared, hashed or <provider>/<model>[@dimensions]')), 'shared'),
   SVC_SEMANTIC_THRESHOLD: v.optional(
