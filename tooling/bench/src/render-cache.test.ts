@@ -25,7 +25,7 @@ const semantic: SemanticCost = {
   threshold: 0.85,
   verifierThreshold: null,
   embed: step(4100, 9000, 5200),
-  rows: [{ entries: 10_000, lookups: 300, hits: 0, search: step(480, 900, 510), lookup: step(4700, 9900, 5800), store: { count: 300, mean: 30, p50: 25.3, p90: 40, p99: 120, max: 500 } }],
+  rows: [{ entries: 10_000, lookups: 300, hits: 0, search: step(480, 900, 510), lookup: step(4700, 9900, 5800), store: { count: 300, mean: 30, p50: 25.3, p90: 40, p99: 120, max: 500 }, heldBytes: 31_400_000 }],
 };
 
 const report: CacheBenchReport = {
@@ -56,12 +56,12 @@ describe('renderCacheRuns', () => {
 });
 
 describe('renderSemanticCost', () => {
-  it('states the embedder and its decision, the embedding alone, and the lookup after and with it per store size', () => {
+  it('states the embedder and its decision, the embedding alone, and the lookup after and with it and the memory held per store size', () => {
     const text = renderSemanticCost(semantic, machine);
     expect(text.startsWith('Run 2026-11-21 10:00 UTC at commit `abc1234`')).toBe(true);
     expect(text).toContain('embedder `all-MiniLM-L6-v2` (384 dimensions, threshold 0.850)');
     expect(text).toContain('Embedding one question alone: p50 4100.0 µs, p99 9000.0 µs, 5200.0 µs CPU.');
-    expect(text).toContain('| 10,000 | 300 | 0 | 480.0 | 900.0 | 510.0 | 4700.0 | 9900.0 | 5800.0 | 25.3 | 120.0 |');
+    expect(text).toContain('| 10,000 | 300 | 0 | 480.0 | 900.0 | 510.0 | 4700.0 | 9900.0 | 5800.0 | 25.3 | 120.0 | 31.4 |');
     expect(renderSemanticCost({ ...semantic, verifierThreshold: 0.912, threshold: 0.9 }, machine)).toContain('(384 dimensions, candidates from cosine 0.900, verifier at 0.912)');
   });
 });

@@ -73,13 +73,13 @@ export function renderSemanticCost(s: SemanticCost, machine: MachineInfo): strin
   return [
     runLine(machine),
     '',
-    `\`SemanticCache\` in process as the gateway builds it by default: embedder \`${s.embedder}\` (${s.dimensions} dimensions, ${decision}), in-process store bounded at the entry count and filled with that many questions of one organisation and scope (every entry is a search candidate), then new questions looked up one by one (all miss): with the request's embedding given (what the cache adds to the pipeline's one embedding), and embedding the question itself; then their answers stored into the full store (one eviction each). CPU is this process's (every thread, the encoder's too) per call; wall times include waiting for the CPU on a shared machine. Embedding one question alone: p50 ${fmt(s.embed.wall.p50, 1)} µs, p99 ${fmt(s.embed.wall.p99, 1)} µs, ${fmt(s.embed.cpuUs, 1)} µs CPU.`,
+    `\`SemanticCache\` in process as the gateway builds it by default: embedder \`${s.embedder}\` (${s.dimensions} dimensions, ${decision}), in-process store bounded at the entry count and filled with that many questions of one organisation and scope (every entry is a search candidate), then new questions looked up one by one (all miss): with the request's embedding given (what the cache adds to the pipeline's one embedding), and embedding the question itself; then their answers stored into the full store (one eviction each). Memory held: the process's V8 heap in use plus array buffers after a full collection, filled store minus before. CPU is this process's (every thread, the encoder's too) per call; wall times include waiting for the CPU on a shared machine. Embedding one question alone: p50 ${fmt(s.embed.wall.p50, 1)} µs, p99 ${fmt(s.embed.wall.p99, 1)} µs, ${fmt(s.embed.cpuUs, 1)} µs CPU.`,
     '',
-    '| entries | lookups | hits | lookup after the embedding: p50 µs | p99 µs | CPU µs | lookup with the embedding: p50 µs | p99 µs | CPU µs | store p50 µs | store p99 µs |',
-    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| entries | lookups | hits | lookup after the embedding: p50 µs | p99 µs | CPU µs | lookup with the embedding: p50 µs | p99 µs | CPU µs | store p50 µs | store p99 µs | memory held, MB |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...s.rows.map(
       (r) =>
-        `| ${r.entries.toLocaleString('en-US')} | ${r.lookups.toLocaleString('en-US')} | ${r.hits} | ${stepCells(r.search)} | ${stepCells(r.lookup)} | ${fmt(r.store.p50, 1)} | ${fmt(r.store.p99, 1)} |`,
+        `| ${r.entries.toLocaleString('en-US')} | ${r.lookups.toLocaleString('en-US')} | ${r.hits} | ${stepCells(r.search)} | ${stepCells(r.lookup)} | ${fmt(r.store.p50, 1)} | ${fmt(r.store.p99, 1)} | ${fmt(r.heldBytes / 1e6, 1)} |`,
     ),
   ].join('\n');
 }

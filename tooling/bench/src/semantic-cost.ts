@@ -3,6 +3,7 @@ import { createSentenceEncoder } from '@svc/encoder';
 import { createMemoryVectorStore, createSemanticCache, type Embedder, type SemanticCache, semanticKeyOf } from '@svc/semantic';
 import { cacheQuestion } from './cache-questions.js';
 import { type LatencySummary, summarise } from './percentiles.js';
+import { retainedBytes } from './retained-memory.js';
 import { semanticCapacity } from './semantic-capacity.js';
 
 /** A timed step: wall time per call, and this process's CPU (every thread: the encoder's too) per call. */
@@ -24,6 +25,8 @@ export interface SemanticCostRow {
   lookup: TimedStep;
   /** `SemanticCache.store` reusing the miss's embedding, into a full store (one eviction each), µs. */
   store: LatencySummary;
+  /** What the filled cache holds in this process (heap + array buffers after a full collection, before and after filling), bytes. */
+  heldBytes: number;
 }
 
 /** What the in-process semantic measurement produced. */
@@ -97,8 +100,10 @@ async function fill(cache: SemanticCache, embedder: Embedder, entries: number): 
 }
 
 async function measureSize(embedder: Embedder, entries: number, lookups: number): Promise<SemanticCostRow> {
+  const before = retainedBytes();
   const cache = createSemanticCache({ embedder, store: createMemoryVectorStore({ capacity: entries }) });
   await fill(cache, embedder, entries);
+  const heldBytes = retainedBytes() - before;
   const asked = (i: number) => cacheQuestion(entries + i);
   const vectors = await embedder.embed(Array.from({ length: warmupLookups + lookups }, (_, i) => keyText(asked(i))));
   let hits = 0;
@@ -118,7 +123,7 @@ async function measureSize(embedder: Embedder, entries: number, lookups: number)
     storeTimes[i] = micros(started);
   }
   await cache.close();
-  return { entries, lookups, hits, search, lookup, store: summarise(storeTimes) };
+  return { entries, lookups, hits, search, lookup, store: summarise(storeTimes), heldBytes };
 }
 
 /**
