@@ -1,26 +1,16 @@
 import type { StreamEvent } from '@svc/core';
 import { Gateway } from '@svc/pipeline';
 import type { Provider } from '@svc/providers';
-import { type Runtime, createRuntime } from '../../runtime/runtime.js';
-import { parseEnv } from '../../runtime/env.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createInferenceApp } from '@svc/inference';
+import { useTestApp } from './test-app.js';
 
 const master = 'sk-svc-inference-app-test-master';
-let runtime: Runtime;
-let app: ReturnType<typeof createInferenceApp>;
-
-beforeAll(async () => {
-  runtime = await createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_SENTENCE_ENCODER: 'hashed', SVC_MASTER_KEY: master, SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent' }));
-  app = createInferenceApp({ ...runtime, maxBodyBytes: 64 * 1024 });
-});
-afterAll(async () => {
-  await runtime?.close();
-});
+const testApp = useTestApp(master);
 
 const auth = (key = master) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' });
 const chat = (body: unknown, headers: Record<string, string> = auth()) =>
-  app.request('/v1/chat/completions', { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  testApp.app.request('/v1/chat/completions', { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
 const valid = { model: 'svc/auto', messages: [{ role: 'user', content: 'hi' }] };
 
 async function expectError(response: Response, status: number, type: string, code?: string, param?: string | null) {
@@ -33,8 +23,8 @@ async function expectError(response: Response, status: number, type: string, cod
 
 describe('probes', () => {
   it('serves /health, /ready with dependencies, and Prometheus /metrics', async () => {
-    expect(await (await app.request('/health')).json()).toEqual({ status: 'ok' });
-    const ready = await app.request('/ready');
+    expect(await (await testApp.app.request('/health')).json()).toEqual({ status: 'ok' });
+    const ready = await testApp.app.request('/ready');
     expect(ready.status).toBe(200);
     expect(await ready.json()).toMatchObject({
       ready: true,
@@ -42,7 +32,7 @@ describe('probes', () => {
       dependencies: { database: { status: 'up', backend: 'pglite' }, kv: { status: 'up', backend: 'in_process' }, vector_db: { status: 'up' } },
     });
     await chat(valid);
-    const metrics = await app.request('/metrics');
+    const metrics = await testApp.app.request('/metrics');
     expect(metrics.headers.get('content-type')).toContain('text/plain; version=0.0.4');
     const text = await metrics.text();
     expect(text).toMatch(/svc_requests_total\{route="\/v1\/chat\/completions",status="200"/);
@@ -55,35 +45,35 @@ describe('authentication', () => {
   it('rejects a missing or unknown key with 401 invalid_api_key', async () => {
     await expectError(await chat(valid, { 'content-type': 'application/json' }), 401, 'authentication_error', 'invalid_api_key');
     await expectError(await chat(valid, auth('sk-svc-nope')), 401, 'authentication_error', 'invalid_api_key');
-    await expectError(await app.request('/v1/models', { headers: { authorization: 'Basic abc' } }), 401, 'authentication_error');
+    await expectError(await testApp.app.request('/v1/models', { headers: { authorization: 'Basic abc' } }), 401, 'authentication_error');
   });
 
   it('accepts x-api-key as well as Bearer', async () => {
-    expect((await app.request('/v1/models', { headers: { 'x-api-key': master } })).status).toBe(200);
+    expect((await testApp.app.request('/v1/models', { headers: { 'x-api-key': master } })).status).toBe(200);
   });
 
   it('answers the HEAD probe with 204, or 401 without a body', async () => {
-    const ok = await app.request('/v1/chat/completions', { method: 'HEAD', headers: auth() });
+    const ok = await testApp.app.request('/v1/chat/completions', { method: 'HEAD', headers: auth() });
     expect(ok.status).toBe(204);
-    const bad = await app.request('/v1/chat/completions', { method: 'HEAD', headers: auth('sk-svc-bad') });
+    const bad = await testApp.app.request('/v1/chat/completions', { method: 'HEAD', headers: auth('sk-svc-bad') });
     expect(bad.status).toBe(401);
     expect(bad.headers.get('x-error-id')).toBeTruthy();
-    expect((await app.request('/v1/chat/completions', { headers: auth() })).status).toBe(405);
+    expect((await testApp.app.request('/v1/chat/completions', { headers: auth() })).status).toBe(405);
   });
 
   it('reports expired and revoked keys with their own codes, revocation taking effect at once', async () => {
-    const org = await runtime.db.orgs.ensure('auth-test');
-    const expired = await runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:chat'], expiresAt: new Date(Date.now() - 1000) });
+    const org = await testApp.runtime.db.orgs.ensure('auth-test');
+    const expired = await testApp.runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:chat'], expiresAt: new Date(Date.now() - 1000) });
     await expectError(await chat(valid, auth(expired.secret)), 401, 'authentication_error', 'expired_api_key');
-    const live = await runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:chat'] });
+    const live = await testApp.runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:chat'] });
     expect((await chat(valid, auth(live.secret))).status).toBe(200);
-    await runtime.authenticator.revoke(live.record.id);
+    await testApp.runtime.authenticator.revoke(live.record.id);
     await expectError(await chat(valid, auth(live.secret)), 401, 'authentication_error', 'revoked_api_key');
   });
 
   it('enforces scopes with 403 insufficient_scopes', async () => {
-    const org = await runtime.db.orgs.ensure('scope-test');
-    const embeddingsOnly = await runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:embeddings'] });
+    const org = await testApp.runtime.db.orgs.ensure('scope-test');
+    const embeddingsOnly = await testApp.runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:embeddings'] });
     await expectError(await chat(valid, auth(embeddingsOnly.secret)), 403, 'authorization_error', 'insufficient_scopes');
   });
 });
@@ -100,14 +90,14 @@ describe('request errors', () => {
   });
 
   it('answers unknown routes with 404 in the error shape', async () => {
-    await expectError(await app.request('/v1/nothing-here', { headers: auth() }), 404, 'not_found_error', 'resource_not_found');
-    await expectError(await app.request('/nope'), 404, 'not_found_error');
+    await expectError(await testApp.app.request('/v1/nothing-here', { headers: auth() }), 404, 'not_found_error', 'resource_not_found');
+    await expectError(await testApp.app.request('/nope'), 404, 'not_found_error');
   });
 
   it('answers an unknown model slug on retrieve with 404', async () => {
-    await expectError(await app.request('/v1/models/openai%2Fgpt-4o-mini', { headers: auth() }), 404, 'not_found_error');
-    expect((await app.request('/v1/models/mock%2Fmock-value', { headers: auth() })).status).toBe(200);
-    expect((await app.request('/v1/models/mock/mock-value', { headers: auth() })).status).toBe(200);
+    await expectError(await testApp.app.request('/v1/models/openai%2Fgpt-4o-mini', { headers: auth() }), 404, 'not_found_error');
+    expect((await testApp.app.request('/v1/models/mock%2Fmock-value', { headers: auth() })).status).toBe(200);
+    expect((await testApp.app.request('/v1/models/mock/mock-value', { headers: auth() })).status).toBe(200);
   });
 
   // Every validation limit of the chat request, sent over HTTP: 400 with `param` naming the field.
@@ -170,8 +160,8 @@ describe('routing controls over HTTP', () => {
     expect(response.headers.get('x-svc-tier-used')).toBe('T3');
     expect(response.headers.get('x-svc-lane-used')).toBe('smart');
     const requestId = response.headers.get('x-svc-request-id')!;
-    await runtime.learn.flush();
-    expect((await runtime.db.decisions.get(requestId))?.details).toMatchObject({ metadata: { run_id: 'run-42', 'x-svc-tier': 'tier-3', 'x-svc-lane': 'smart' } });
+    await testApp.runtime.learn.flush();
+    expect((await testApp.runtime.db.decisions.get(requestId))?.details).toMatchObject({ metadata: { run_id: 'run-42', 'x-svc-tier': 'tier-3', 'x-svc-lane': 'smart' } });
     const bodyWins = await chat({ ...valid, routing_override: { force_tier: 'T1' } }, { ...auth(), 'x-svc-tier': 'T3' });
     expect(bodyWins.headers.get('x-svc-tier-used')).toBe('T1');
   });
@@ -214,8 +204,8 @@ describe('routing controls over HTTP', () => {
 
 describe('limits', () => {
   const limited = async (limits: { rpmLimit?: number; tpmLimit?: number; monthlyBudgetUsd?: number; tokenQuota?: number }) => {
-    const org = await runtime.db.orgs.create({ name: `limits-${Math.random()}`, ...limits });
-    return (await runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:chat'] })).secret;
+    const org = await testApp.runtime.db.orgs.create({ name: `limits-${Math.random()}`, ...limits });
+    return (await testApp.runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:chat'] })).secret;
   };
   const ask = (key: string, i: number) => chat({ model: 'mock/mock-speed', messages: [{ role: 'user', content: `limit test ${i} ${Math.random()}` }] }, auth(key));
 
@@ -237,19 +227,19 @@ describe('limits', () => {
   });
 
   it('settles the actual usage: a streamed answer is counted against the token quota', async () => {
-    const org = await runtime.db.orgs.create({ name: `quota-${Math.random()}`, tokenQuota: 100_000 });
-    const key = (await runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:chat'] })).secret;
+    const org = await testApp.runtime.db.orgs.create({ name: `quota-${Math.random()}`, tokenQuota: 100_000 });
+    const key = (await testApp.runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:chat'] })).secret;
     const response = await chat({ model: 'mock/mock-speed', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'count me' }] }, auth(key));
     await response.text();
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const spend = await runtime.limiter.spend(org);
+    const spend = await testApp.runtime.limiter.spend(org);
     expect(spend.tokens).toBeGreaterThan(0);
     expect(spend.reservedTokens).toBe(0);
   });
 });
 
 describe('settings and the intelligence mode resolution order', () => {
-  const put = (body: unknown, key: string) => app.request('/v1/settings', { method: 'PUT', headers: auth(key), body: JSON.stringify(body) });
+  const put = (body: unknown, key: string) => testApp.app.request('/v1/settings', { method: 'PUT', headers: auth(key), body: JSON.stringify(body) });
   const modeOf = async (response: Response) => {
     expect(response.status).toBe(200);
     const body = (await response.json()) as { svc_metadata: { intelligence_mode: string } };
@@ -258,8 +248,8 @@ describe('settings and the intelligence mode resolution order', () => {
   };
 
   it('header > body > tenant default (PUT /v1/settings) > full', async () => {
-    const org = await runtime.db.orgs.ensure(`settings-${Math.random()}`);
-    const key = (await runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:chat', 'settings:write'] })).secret;
+    const org = await testApp.runtime.db.orgs.ensure(`settings-${Math.random()}`);
+    const key = (await testApp.runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:chat', 'settings:write'] })).secret;
     expect(await modeOf(await chat(valid, auth(key)))).toBe('full');
     const saved = await put({ default_intelligence_mode: 'cache' }, key);
     expect(saved.status).toBe(200);
@@ -267,24 +257,24 @@ describe('settings and the intelligence mode resolution order', () => {
     expect(await modeOf(await chat(valid, auth(key)))).toBe('cache');
     expect(await modeOf(await chat({ ...valid, svc: { intelligence_mode: 'full' } }, auth(key)))).toBe('full');
     expect(await modeOf(await chat({ ...valid, svc: { intelligence_mode: 'full' } }, { ...auth(key), 'x-intelligence-mode': 'proxy' }))).toBe('proxy');
-    expect(await (await app.request('/v1/settings', { headers: auth(key) })).json()).toMatchObject({ default_intelligence_mode: 'cache' });
+    expect(await (await testApp.app.request('/v1/settings', { headers: auth(key) })).json()).toMatchObject({ default_intelligence_mode: 'cache' });
     expect((await put({ default_intelligence_mode: null }, key)).status).toBe(200);
     expect(await modeOf(await chat(valid, auth(key)))).toBe('full');
   });
 
   it('rejects other values with 400 naming the field, and needs settings:write', async () => {
     await expectError(await put({ default_intelligence_mode: 'turbo' }, master), 400, 'invalid_request_error', undefined, 'default_intelligence_mode');
-    const org = await runtime.db.orgs.ensure(`settings-ro-${Math.random()}`);
-    const readOnly = (await runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:chat'] })).secret;
+    const org = await testApp.runtime.db.orgs.ensure(`settings-ro-${Math.random()}`);
+    const readOnly = (await testApp.runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:chat'] })).secret;
     await expectError(await put({ default_intelligence_mode: 'proxy' }, readOnly), 403, 'authorization_error', 'insufficient_scopes');
   });
 });
 
 describe('free_models_only on the single-model endpoints', () => {
   it('refuses a model neither free nor open-weight with 403 forbidden, as chat routing does', async () => {
-    const org = await runtime.db.orgs.create({ name: `free-only-${Math.random()}`, freeModelsOnly: true });
-    const key = (await runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:chat', 'inference:embeddings'] })).secret;
-    const embedded = await app.request('/v1/embeddings', { method: 'POST', headers: auth(key), body: JSON.stringify({ model: 'mock/mock-embed', input: 'hi' }) });
+    const org = await testApp.runtime.db.orgs.create({ name: `free-only-${Math.random()}`, freeModelsOnly: true });
+    const key = (await testApp.runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:chat', 'inference:embeddings'] })).secret;
+    const embedded = await testApp.app.request('/v1/embeddings', { method: 'POST', headers: auth(key), body: JSON.stringify({ model: 'mock/mock-embed', input: 'hi' }) });
     await expectError(embedded, 403, 'authorization_error', 'forbidden');
     await expectError(await chat({ ...valid, model: 'mock/mock-speed' }, auth(key)), 403, 'authorization_error', 'forbidden');
   });
@@ -292,35 +282,35 @@ describe('free_models_only on the single-model endpoints', () => {
 
 describe('X-Svc-Intelligence-Mode on every authenticated response', () => {
   it('reports the resolved mode on models, settings, embeddings and errors; a 401 knows no tenant', async () => {
-    const org = await runtime.db.orgs.create({ name: `mode-everywhere-${Math.random()}`, defaultIntelligenceMode: 'cache' });
-    const key = (await runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:chat', 'inference:embeddings'] })).secret;
+    const org = await testApp.runtime.db.orgs.create({ name: `mode-everywhere-${Math.random()}`, defaultIntelligenceMode: 'cache' });
+    const key = (await testApp.runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:chat', 'inference:embeddings'] })).secret;
     const mode = (response: Response) => response.headers.get('x-svc-intelligence-mode');
-    expect(mode(await app.request('/v1/models', { headers: auth(key) }))).toBe('cache');
-    expect(mode(await app.request('/v1/models/svc%2Fauto', { headers: { ...auth(key), 'x-intelligence-mode': 'proxy' } }))).toBe('proxy');
-    expect(mode(await app.request('/v1/settings', { headers: auth(key) }))).toBe('cache');
-    const embedded = await app.request('/v1/embeddings', { method: 'POST', headers: auth(key), body: JSON.stringify({ model: 'mock/mock-embed', input: 'hi' }) });
+    expect(mode(await testApp.app.request('/v1/models', { headers: auth(key) }))).toBe('cache');
+    expect(mode(await testApp.app.request('/v1/models/svc%2Fauto', { headers: { ...auth(key), 'x-intelligence-mode': 'proxy' } }))).toBe('proxy');
+    expect(mode(await testApp.app.request('/v1/settings', { headers: auth(key) }))).toBe('cache');
+    const embedded = await testApp.app.request('/v1/embeddings', { method: 'POST', headers: auth(key), body: JSON.stringify({ model: 'mock/mock-embed', input: 'hi' }) });
     expect(embedded.status).toBe(200);
     expect(mode(embedded)).toBe('cache');
     const invalid = await chat({ ...valid, temperature: 9 }, { ...auth(key), 'x-intelligence-mode': 'full' });
     expect(invalid.status).toBe(400);
     expect(mode(invalid)).toBe('full');
-    expect(mode(await app.request('/v1/models/nope%2Fnothing', { headers: auth(key) }))).toBe('cache');
+    expect(mode(await testApp.app.request('/v1/models/nope%2Fnothing', { headers: auth(key) }))).toBe('cache');
     // A header that is not a mode is itself the error: nothing is claimed.
-    const bad = await app.request('/v1/embeddings', { method: 'POST', headers: { ...auth(key), 'x-intelligence-mode': 'turbo' }, body: JSON.stringify({ model: 'mock/mock-embed', input: 'hi' }) });
+    const bad = await testApp.app.request('/v1/embeddings', { method: 'POST', headers: { ...auth(key), 'x-intelligence-mode': 'turbo' }, body: JSON.stringify({ model: 'mock/mock-embed', input: 'hi' }) });
     await expectError(bad, 400, 'invalid_request_error', undefined, 'X-Intelligence-Mode');
-    expect(mode(await app.request('/v1/models'))).toBeNull();
+    expect(mode(await testApp.app.request('/v1/models'))).toBeNull();
   });
 });
 
 describe('learn stage', () => {
   it('records one usage event and one decision per request, off the response path', async () => {
-    const org = await runtime.db.orgs.ensure('ledger-test');
-    const key = await runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:chat'] });
+    const org = await testApp.runtime.db.orgs.ensure('ledger-test');
+    const key = await testApp.runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:chat'] });
     const response = await chat(valid, auth(key.secret));
     const requestId = response.headers.get('x-svc-request-id')!;
     const body = (await response.json()) as { usage: { prompt_tokens: number; completion_tokens: number }; svc_metadata: { cost_usd: number } };
-    await runtime.learn.flush();
-    const events = await runtime.db.usage.listByOrg(org.id);
+    await testApp.runtime.learn.flush();
+    const events = await testApp.runtime.db.usage.listByOrg(org.id);
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({
       requestId,
@@ -331,7 +321,7 @@ describe('learn stage', () => {
       stream: false,
     });
     expect(events[0]!.costUsd).toBeCloseTo(body.svc_metadata.cost_usd, 10);
-    expect(await runtime.db.decisions.get(requestId)).toMatchObject({ outcome: 'ok', requestedModel: 'svc/auto', source: 'Router' });
+    expect(await testApp.runtime.db.decisions.get(requestId)).toMatchObject({ outcome: 'ok', requestedModel: 'svc/auto', source: 'Router' });
   });
 });
 
@@ -350,8 +340,8 @@ describe('streaming', () => {
         return events();
       },
     };
-    const gateway = new Gateway({ ...runtime, providers: { get: (id) => (id === 'mock' ? slow : undefined) } });
-    const quiet = createInferenceApp({ ...runtime, gateway, maxBodyBytes: 64 * 1024, keepAliveMs: 40 });
+    const gateway = new Gateway({ ...testApp.runtime, providers: { get: (id) => (id === 'mock' ? slow : undefined) } });
+    const quiet = createInferenceApp({ ...testApp.runtime, gateway, maxBodyBytes: 64 * 1024, keepAliveMs: 40 });
     const response = await quiet.request('/v1/chat/completions', { method: 'POST', headers: auth(), body: JSON.stringify({ ...valid, model: 'mock/mock-value', stream: true }) });
     expect(response.headers.get('content-type')).toContain('text/event-stream');
     const text = await response.text();

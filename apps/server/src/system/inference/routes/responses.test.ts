@@ -1,22 +1,11 @@
-import { type Runtime, createRuntime } from '../../../runtime/runtime.js';
-import { parseEnv } from '../../../runtime/env.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createInferenceApp } from '@svc/inference';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../test-app.js';
 
 const master = 'sk-svc-responses-route-test-master';
-let runtime: Runtime;
-let app: ReturnType<typeof createInferenceApp>;
-
-beforeAll(async () => {
-  runtime = await createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_SENTENCE_ENCODER: 'hashed', SVC_MASTER_KEY: master, SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent' }));
-  app = createInferenceApp({ ...runtime, maxBodyBytes: 64 * 1024 });
-});
-afterAll(async () => {
-  await runtime?.close();
-});
+const testApp = useTestApp(master);
 
 const post = (body: unknown, headers: Record<string, string> = { authorization: `Bearer ${master}` }) =>
-  app.request('/v1/responses', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  testApp.app.request('/v1/responses', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
 
 describe('POST /v1/responses', () => {
   it('answers with a response object, svc_metadata and the gateway headers', async () => {
