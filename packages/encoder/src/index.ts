@@ -8,3 +8,4 @@ export {
 } from './sentence-encoder.js';
 export { type PackedTokens, packTokens, type SentenceWithTokens, type TokenStates, unpackTokens } from './token-states.js';
 export { cachedEmbedMany, readVectorFile, textsFingerprint, type VectorFile, writeVectorFile } from './vector-file.js';
+export { loadTokenizer, type WordPiece } from './tokenizer.js';

