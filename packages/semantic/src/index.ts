@@ -3,6 +3,7 @@ export { createHashedEmbedder, type HashedEmbedderOptions } from './embedder/has
 export { createProviderEmbedder, type ProviderEmbedderSettings } from './embedder/provider-embedder.js';
 export type { VectorMatch, VectorPayload, VectorPoint, VectorSearch, VectorStore } from './store/interface.js';
 export { createMemoryVectorStore, type MemoryVectorStoreSettings } from './store/memory.js';
+export { simdMemoryBytes } from './store/simd-rows.js';
 export { createQdrantVectorStore, type QdrantVectorStoreSettings } from './store/qdrant.js';
 export { type EligibilityOptions, type SemanticKey, semanticEligible, semanticIneligibility, semanticKeyOf } from './eligibility.js';
 export { type KeyTerms, keyTerms, mayShareAnswer, sameKeyTerms } from './entity-guard.js';

@@ -1,4 +1,5 @@
 import { setFlagsFromString } from 'node:v8';
+import { simdMemoryBytes } from '@svc/semantic';
 import { runInNewContext } from 'node:vm';
 
 let collect: (() => void) | undefined;
@@ -12,9 +13,12 @@ function fullGc(): void {
   collect();
 }
 
-/** Bytes this process's JavaScript holds after a full collection: the V8 heap in use and array buffers (vectors live there). */
+/**
+ * Bytes this process's JavaScript holds after a full collection: the V8 heap in use, array
+ * buffers and the semantic stores' WebAssembly memory (large partitions' vectors live there).
+ */
 export function retainedBytes(): number {
   fullGc();
   const usage = process.memoryUsage();
-  return usage.heapUsed + usage.arrayBuffers;
+  return usage.heapUsed + usage.arrayBuffers + simdMemoryBytes();
 }

@@ -1,5 +1,13 @@
 import type { VectorPayload } from './interface.js';
 import { SignSketch } from './sign-sketch.js';
+import { SimdRows } from './simd-rows.js';
+
+/**
+ * Rows from which a partition keeps its vectors in WebAssembly memory, for the SIMD scan.
+ * Smaller partitions scan fast enough in JavaScript, and the bound keeps the number of
+ * WebAssembly memories (each reserves address space) at the store's capacity / 1,024.
+ */
+export const SIMD_MIN_ROWS = 1024;
 
 export interface PartitionEntry {
   id: string;
@@ -10,17 +18,21 @@ export interface PartitionEntry {
  * The points of one organisation and scope: unit vectors packed row by row in one
  * Float32Array, so a brute-force search is a single sequential pass over memory, and beside
  * them each row's sign bits ({@link SignSketch}), the pre-filter of a dense search with a high
- * floor. Removal moves the last row into the hole.
+ * floor. From {@link SIMD_MIN_ROWS} rows the vectors move into WebAssembly memory
+ * ({@link SimdRows}), where the SIMD scan scores them. Removal moves the last row into the hole.
  */
 export class MemoryPartition {
+  /** The rows while they live in JavaScript (empty once they moved to {@link simd}). */
   private matrix: Float32Array;
+  private capacity = 16;
   private readonly sketch: SignSketch;
   private entries: PartitionEntry[] = [];
   private rows = new Map<string, number>();
+  private simd: SimdRows | undefined;
 
   constructor(readonly dimensions: number) {
-    this.matrix = new Float32Array(dimensions * 16);
-    this.sketch = new SignSketch(dimensions, 16);
+    this.matrix = new Float32Array(dimensions * this.capacity);
+    this.sketch = new SignSketch(dimensions, this.capacity);
   }
 
   get size(): number {
@@ -37,17 +49,36 @@ export class MemoryPartition {
     let row = this.rows.get(entry.id);
     if (row === undefined) {
       row = this.entries.length;
-      if ((row + 1) * this.dimensions > this.matrix.length) {
-        const grown = new Float32Array(this.matrix.length * 2);
-        grown.set(this.matrix);
-        this.matrix = grown;
-        this.sketch.grow(this.matrix.length / this.dimensions);
-      }
+      if (row === this.capacity) this.grow();
       this.rows.set(entry.id, row);
       this.entries.push(entry);
     } else this.entries[row] = entry;
-    this.matrix.set(unit, row * this.dimensions);
+    if (this.simd) this.simd.set(row, unit);
+    else this.matrix.set(unit, row * this.dimensions);
     this.sketch.set(row, unit);
+    if (!this.simd && this.entries.length >= SIMD_MIN_ROWS) this.moveToSimd();
+  }
+
+  /** Doubles the room for rows. */
+  private grow(): void {
+    this.capacity *= 2;
+    this.sketch.grow(this.capacity);
+    if (this.simd) this.simd.reserve(this.capacity);
+    else {
+      const grown = new Float32Array(this.capacity * this.dimensions);
+      grown.set(this.matrix);
+      this.matrix = grown;
+    }
+  }
+
+  /** Moves every row into WebAssembly memory (stays put where the runtime has no SIMD). */
+  private moveToSimd(): void {
+    const d = this.dimensions;
+    const simd = SimdRows.create(d, this.capacity);
+    if (!simd) return;
+    for (let row = 0; row < this.entries.length; row++) simd.set(row, this.matrix.subarray(row * d, (row + 1) * d));
+    this.simd = simd;
+    this.matrix = new Float32Array(0);
   }
 
   delete(id: string): void {
@@ -58,11 +89,17 @@ export class MemoryPartition {
       const moved = this.entries[last]!;
       this.entries[row] = moved;
       this.rows.set(moved.id, row);
-      this.matrix.copyWithin(row * this.dimensions, last * this.dimensions, (last + 1) * this.dimensions);
+      if (this.simd) this.simd.move(last, row);
+      else this.matrix.copyWithin(row * this.dimensions, last * this.dimensions, (last + 1) * this.dimensions);
       this.sketch.move(last, row);
     }
     this.entries.pop();
     this.rows.delete(id);
+  }
+
+  private denseScores(unit: Float32Array, out: Float32Array): void {
+    if (this.simd) this.simd.scores(unit, this.entries.length, out);
+    else denseScores(unit, this.matrix, this.dimensions, out);
   }
 
   ids(): string[] {
@@ -82,13 +119,14 @@ export class MemoryPartition {
     const best: { entry: PartitionEntry; score: number }[] = [];
     const scores = new Float32Array(this.entries.length);
     const cutoff = index.length > 0 ? undefined : this.sketch.cutoff(minScore);
-    if (index.length > 0) sparseScores(index, weight, this.matrix, d, scores);
-    else if (cutoff === undefined) denseScores(unit, this.matrix, d, scores);
+    if (index.length > 0) sparseScores(index, weight, this.simd ? this.simd.rows() : this.matrix, d, scores);
+    else if (cutoff === undefined) this.denseScores(unit, scores);
     else {
       // Rows whose signs differ in more than `cutoff` coordinates are (all but certainly) under the floor.
       scores.fill(-2);
       const near = this.sketch.within(unit, cutoff, this.entries.length);
-      for (const row of near) scores[row] = dot(unit, this.matrix, row * d, d);
+      if (this.simd) this.simd.scoresOf(unit, near, scores);
+      else for (const row of near) scores[row] = dot(unit, this.matrix, row * d, d);
     }
     // Rows may be deleted by `keep` (expired); walking from the end keeps the unvisited rows in place.
     for (let row = scores.length - 1; row >= 0; row--) {
