@@ -1,4 +1,5 @@
 import type { VectorPayload } from './interface.js';
+import { JsRows, type RowStorage } from './js-rows.js';
 import { SignSketch } from './sign-sketch.js';
 import { SimdRows } from './simd-rows.js';
 
@@ -15,23 +16,23 @@ export interface PartitionEntry {
 }
 
 /**
- * The points of one organisation and scope: unit vectors packed row by row in one
- * Float32Array, so a brute-force search is a single sequential pass over memory, and beside
+ * The points of one organisation and scope: unit vectors packed row by row ({@link RowStorage}),
+ * so a brute-force search is a single sequential pass over memory, and beside
  * them each row's sign bits ({@link SignSketch}), the pre-filter of a dense search with a high
  * floor. From {@link SIMD_MIN_ROWS} rows the vectors move into WebAssembly memory
  * ({@link SimdRows}), where the SIMD scan scores them. Removal moves the last row into the hole.
  */
 export class MemoryPartition {
-  /** The rows while they live in JavaScript (empty once they moved to {@link simd}). */
-  private matrix: Float32Array;
   private capacity = 16;
+  private storage: RowStorage;
+  /** Whether the move to WebAssembly memory was tried (it is, once, at SIMD_MIN_ROWS rows). */
+  private simdTried = false;
   private readonly sketch: SignSketch;
   private entries: PartitionEntry[] = [];
   private rows = new Map<string, number>();
-  private simd: SimdRows | undefined;
 
   constructor(readonly dimensions: number) {
-    this.matrix = new Float32Array(dimensions * this.capacity);
+    this.storage = new JsRows(dimensions, this.capacity);
     this.sketch = new SignSketch(dimensions, this.capacity);
   }
 
@@ -53,32 +54,27 @@ export class MemoryPartition {
       this.rows.set(entry.id, row);
       this.entries.push(entry);
     } else this.entries[row] = entry;
-    if (this.simd) this.simd.set(row, unit);
-    else this.matrix.set(unit, row * this.dimensions);
+    this.storage.set(row, unit);
     this.sketch.set(row, unit);
-    if (!this.simd && this.entries.length >= SIMD_MIN_ROWS) this.moveToSimd();
+    if (!this.simdTried && this.entries.length >= SIMD_MIN_ROWS) this.moveToSimd();
   }
 
   /** Doubles the room for rows. */
   private grow(): void {
     this.capacity *= 2;
     this.sketch.grow(this.capacity);
-    if (this.simd) this.simd.reserve(this.capacity);
-    else {
-      const grown = new Float32Array(this.capacity * this.dimensions);
-      grown.set(this.matrix);
-      this.matrix = grown;
-    }
+    this.storage.reserve(this.capacity);
   }
 
-  /** Moves every row into WebAssembly memory (stays put where the runtime has no SIMD). */
+  /** Moves every row into WebAssembly memory (once; where the runtime has no SIMD they stay). */
   private moveToSimd(): void {
+    this.simdTried = true;
     const d = this.dimensions;
     const simd = SimdRows.create(d, this.capacity);
     if (!simd) return;
-    for (let row = 0; row < this.entries.length; row++) simd.set(row, this.matrix.subarray(row * d, (row + 1) * d));
-    this.simd = simd;
-    this.matrix = new Float32Array(0);
+    const rows = this.storage.rows();
+    for (let row = 0; row < this.entries.length; row++) simd.set(row, rows.subarray(row * d, (row + 1) * d));
+    this.storage = simd;
   }
 
   delete(id: string): void {
@@ -89,17 +85,11 @@ export class MemoryPartition {
       const moved = this.entries[last]!;
       this.entries[row] = moved;
       this.rows.set(moved.id, row);
-      if (this.simd) this.simd.move(last, row);
-      else this.matrix.copyWithin(row * this.dimensions, last * this.dimensions, (last + 1) * this.dimensions);
+      this.storage.move(last, row);
       this.sketch.move(last, row);
     }
     this.entries.pop();
     this.rows.delete(id);
-  }
-
-  private denseScores(unit: Float32Array, out: Float32Array): void {
-    if (this.simd) this.simd.scores(unit, this.entries.length, out);
-    else denseScores(unit, this.matrix, this.dimensions, out);
   }
 
   ids(): string[] {
@@ -119,14 +109,12 @@ export class MemoryPartition {
     const best: { entry: PartitionEntry; score: number }[] = [];
     const scores = new Float32Array(this.entries.length);
     const cutoff = index.length > 0 ? undefined : this.sketch.cutoff(minScore);
-    if (index.length > 0) sparseScores(index, weight, this.simd ? this.simd.rows() : this.matrix, d, scores);
-    else if (cutoff === undefined) this.denseScores(unit, scores);
+    if (index.length > 0) sparseScores(index, weight, this.storage.rows(), d, scores);
+    else if (cutoff === undefined) this.storage.scores(unit, this.entries.length, scores);
     else {
       // Rows whose signs differ in more than `cutoff` coordinates are (all but certainly) under the floor.
       scores.fill(-2);
-      const near = this.sketch.within(unit, cutoff, this.entries.length);
-      if (this.simd) this.simd.scoresOf(unit, near, scores);
-      else for (const row of near) scores[row] = dot(unit, this.matrix, row * d, d);
+      this.storage.scoresOf(unit, this.sketch.within(unit, cutoff, this.entries.length), scores);
     }
     // Rows may be deleted by `keep` (expired); walking from the end keeps the unvisited rows in place.
     for (let row = scores.length - 1; row >= 0; row--) {
@@ -157,25 +145,4 @@ function sparseScores(index: Int32Array, weight: Float32Array, m: Float32Array, 
     if (k < n) s0 += weight[k]! * m[base + index[k]!]!;
     out[row] = s0 + s1;
   }
-}
-
-/** One row's dot product, four accumulators so the loop does not wait on one sum. */
-function dot(q: Float32Array, m: Float32Array, base: number, d: number): number {
-  let s0 = 0;
-  let s1 = 0;
-  let s2 = 0;
-  let s3 = 0;
-  let i = 0;
-  for (; i + 3 < d; i += 4) {
-    s0 += q[i]! * m[base + i]!;
-    s1 += q[i + 1]! * m[base + i + 1]!;
-    s2 += q[i + 2]! * m[base + i + 2]!;
-    s3 += q[i + 3]! * m[base + i + 3]!;
-  }
-  for (; i < d; i++) s0 += q[i]! * m[base + i]!;
-  return s0 + s1 + s2 + s3;
-}
-
-function denseScores(q: Float32Array, m: Float32Array, d: number, out: Float32Array): void {
-  for (let row = 0, base = 0; row < out.length; row++, base += d) out[row] = dot(q, m, base, d);
 }

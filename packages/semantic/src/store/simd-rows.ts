@@ -1,3 +1,5 @@
+import type { RowStorage } from './js-rows.js';
+
 /**
  * `scan(query, matrix, rows, dimensions, out)`: for each of `rows` consecutive rows of
  * `dimensions` float32 at byte offset `matrix`, the dot product with the vector at `query`,
@@ -117,7 +119,7 @@ export function simdMemoryBytes(): number {
  * dimensions of the sentence encoder (docs/caching.md, "Stores"). The scores region follows the
  * rows and moves when they grow.
  */
-export class SimdRows {
+export class SimdRows implements RowStorage {
   private memory: WasmMemory;
   private readonly scan: Scan;
   private capacity: number;
