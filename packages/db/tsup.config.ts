@@ -3,7 +3,7 @@ import { defineConfig } from 'tsup';
 export default defineConfig({
   // Named entries keep dist/index.js (and the chunks it shares) directly in dist/, so
   // `new URL('../migrations', import.meta.url)` in migrate.ts resolves to the shipped folder.
-  entry: { index: 'src/index.ts', 'test/index': 'src/test/index.ts', 'pglite-init': 'src/pglite-init.ts' },
+  entry: { index: 'src/index.ts', 'test/index': 'src/test/index.ts', 'pglite-prepare': 'src/pglite-prepare.ts' },
   format: ['esm'],
   target: 'node20',
   // `pnpm start` skips declarations (SVC_SKIP_DTS=1): only library consumers need them.

@@ -42,9 +42,9 @@ async function forwardTo(held: DataDirError, env: Env, refusal: Error): Promise<
 }
 
 /** The stores the environment names; the admin API of the gateway holding them when one holds the embedded directory. */
-async function openStore(env: Env): Promise<CliStore> {
+async function openStore(env: Env, io: CliIo): Promise<CliStore> {
   try {
-    return await openDirectStore(env);
+    return await openDirectStore(env, (line) => io.err(`svc: ${line}`));
   } catch (error) {
     const held = heldElsewhere(error);
     if (!held) throw error;
@@ -75,7 +75,7 @@ export async function runCli(args: readonly string[], environment: Record<string
   }
   let store: CliStore | undefined;
   try {
-    store = await openStore(parseEnv(environment));
+    store = await openStore(parseEnv(environment), io);
     await run(parsed.positionals, parsed.values, store, io);
     return 0;
   } catch (error) {

@@ -82,8 +82,8 @@ export interface CliStore {
  *
  * @throws ConfigError naming SVC_DATA_DIR when a live gateway holds the embedded directory (its cause the DataDirError).
  */
-export async function openDirectStore(env: Env): Promise<CliStore> {
-  const db = await openDatabase(env, 'cli');
+export async function openDirectStore(env: Env, note: (line: string) => void): Promise<CliStore> {
+  const db = await openDatabase(env, 'cli', (told) => note(told.message));
   const kv = env.REDIS_URL ? createRedisKv({ url: env.REDIS_URL }) : undefined;
   const accounts = new DashboardAccounts({ store: db, origin: env.dashboard.origin, enrollmentTtlMs: env.SVC_ENROLLMENT_TTL_SECS * 1000 });
   const authenticator = new Authenticator({ store: db, ...(kv ? { bus: kv } : {}) });

@@ -2,32 +2,35 @@ import { mkdir } from 'node:fs/promises';
 import type { PGlite } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
 import { lockDataDir } from './data-dir-lock.js';
-import type { Database } from './database.js';
+import type { Database, StoreNote } from './database.js';
 import { type MigrateTarget, migratePglite } from './migrate.js';
 import { createRepositories } from './repositories/index.js';
-import { initDataDirApart, openPglite } from './pglite-start.js';
+import { openPglite } from './pglite-start.js';
+import { prepareDataDirApart } from './embedded/prepare-apart.js';
 import { probe } from './with-timeout.js';
 
 export interface PgliteOptions extends MigrateTarget {
   dataDir: string | undefined;
   migrate: boolean;
+  /** Told what preparing the data directory did when there is something to say (an upgrade). */
+  log: (note: StoreNote) => void;
 }
 
 export async function connectPglite(options: PgliteOptions): Promise<Database> {
   const inMemory = options.dataDir === undefined || options.dataDir.startsWith('memory://');
   let unlock: (() => Promise<void>) | undefined;
   let dataDir = options.dataDir;
-  if (!inMemory && options.dataDir) {
-    await mkdir(options.dataDir, { recursive: true });
-    const held = await lockDataDir(options.dataDir);
-    unlock = held.release;
-    dataDir = held.pgliteDir;
-  }
+  const migrations: MigrateTarget = { migrationsFolder: options.migrationsFolder, schema: options.schema };
   let client: PGlite;
   try {
-    if (!inMemory && dataDir) {
+    if (!inMemory && options.dataDir) {
+      await mkdir(options.dataDir, { recursive: true });
+      const held = await lockDataDir(options.dataDir);
+      unlock = held.release;
+      dataDir = held.pgliteDir;
       await mkdir(dataDir, { recursive: true });
-      await initDataDirApart(dataDir);
+      const note = await prepareDataDirApart({ dataDir: options.dataDir, pgliteDir: dataDir, migrations });
+      if (note) options.log(note);
     }
     client = await openPglite(dataDir);
   } catch (error) {
@@ -38,8 +41,7 @@ export async function connectPglite(options: PgliteOptions): Promise<Database> {
     if (options.schema) {
       await client.exec(`create schema if not exists "${options.schema}"; set search_path to "${options.schema}"`);
     }
-    const target: MigrateTarget = { migrationsFolder: options.migrationsFolder, schema: options.schema };
-    const migrate = () => migratePglite(client, target);
+    const migrate = () => migratePglite(client, migrations);
     if (options.migrate) await migrate();
 
     let closed: Promise<void> | undefined;

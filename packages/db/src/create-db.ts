@@ -23,5 +23,5 @@ export async function createDb(options: CreateDbOptions = {}): Promise<Database>
     }
     return connectPostgres({ ...target, url, poolSize: options.poolSize ?? 10, migrate, connectTimeoutMs: options.connectTimeoutMs ?? 3000, callTimeoutMs: options.callTimeoutMs ?? 10_000 });
   }
-  return connectPglite({ ...target, dataDir: options.dataDir, migrate });
+  return connectPglite({ ...target, dataDir: options.dataDir, migrate, log: options.log ?? (() => {}) });
 }

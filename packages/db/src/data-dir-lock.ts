@@ -1,6 +1,7 @@
 import { open, readdir, readFile, rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
+import { isGatewayEntry } from './embedded/keep-original.js';
 
 /** The lock file a process keeps in the embedded data directory while it has it open. */
 export const LOCK_FILE = 'svc.lock';
@@ -93,7 +94,7 @@ export async function lockDataDir(dataDir: string): Promise<HeldDataDir> {
   const dir = resolve(dataDir);
   const entries = await readdir(dir);
   const legacy = entries.includes('PG_VERSION');
-  if (!legacy && entries.some((name) => name !== LOCK_FILE && name !== CONTROL_FILE && name !== PGLITE_SUBDIR)) {
+  if (!legacy && entries.some((name) => !isGatewayEntry(name))) {
     throw new DataDirError('foreign', dir, `${dir} holds other files and is not a gateway data directory; point it at an empty or new directory`);
   }
   const pgliteDir = legacy ? dir : join(dir, PGLITE_SUBDIR);

@@ -4,6 +4,7 @@ import type { AlertRepository } from './repositories/alerts.js';
 import type { DecisionRepository } from './repositories/decisions.js';
 import type { KeyRepository } from './repositories/keys.js';
 import type { MemoryRepository } from './repositories/memories.js';
+import type { LegacyMemoryRepository } from './repositories/legacy-memories.js';
 import type { OnboardingRepository } from './repositories/onboarding.js';
 import type { OrgRepository } from './repositories/orgs.js';
 import type { PasskeyRepository } from './repositories/passkeys.js';
@@ -34,6 +35,8 @@ export interface Database {
   readonly providerKeys: ProviderKeyRepository;
   /** Each organisation's end users' stated facts (memory, intelligence mode `full`). */
   readonly memories: MemoryRepository;
+  /** Each organisation's memories from before migration 0009 (never recalled; for the admin). */
+  readonly legacyMemories: LegacyMemoryRepository;
   /** People who sign in to the dashboard, and their enrollment links. */
   readonly dashboardUsers: DashboardUserRepository;
   /** Dashboard users' passkeys (WebAuthn credentials). */
@@ -89,4 +92,12 @@ export interface CreateDbOptions {
   migrate?: boolean;
   /** Override where the SQL migrations live (for bundlers that relocate this package). */
   migrationsFolder?: string;
+  /** Told what opening the embedded data directory did when there is something to say (an upgrade of an earlier release's directory). */
+  log?: (note: StoreNote) => void;
+}
+
+/** A line for the start log about the embedded data directory. */
+export interface StoreNote {
+  level: 'info' | 'warn';
+  message: string;
 }

@@ -1,6 +1,7 @@
 export { createDb } from './create-db.js';
 export { CONTROL_FILE, DataDirError, type DataDirHolder, LOCK_FILE } from './data-dir-lock.js';
-export type { CreateDbOptions, Database, DatabaseKind } from './database.js';
+export type { CreateDbOptions, Database, DatabaseKind, StoreNote } from './database.js';
+export { StoreError, type StoreErrorReason } from './embedded/store-error.js';
 export { DbConflictError } from './errors.js';
 export { DbUnavailableError, isDbUnavailable } from './availability.js';
 export { defaultMigrationsFolder } from './migrate.js';
@@ -24,6 +25,9 @@ export type {
   DecisionRepository,
   DerivedOnboardingStep,
   KeyRepository,
+  LegacyMemoryListOptions,
+  LegacyMemoryRecord,
+  LegacyMemoryRepository,
   MemoryEntityRecord,
   MemoryListOptions,
   MemoryRecord,

@@ -1,6 +1,3 @@
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 
 /**
@@ -18,29 +15,10 @@ export function pgliteStartParams(): string[] {
   return [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((setting) => ['-c', setting])];
 }
 
-/** Opens PGlite on `dataDir` (a path, `memory://...`, or undefined for memory) with the settings above. */
-export function openPglite(dataDir: string | undefined): Promise<PGlite> {
-  return PGlite.create(dataDir, { startParams: pgliteStartParams() });
-}
-
-const initScript = fileURLToPath(new URL('./pglite-init.js', import.meta.url));
-
 /**
- * Creates a new data directory (initdb) in a short-lived child process when `dataDir` holds
- * none yet. initdb grows PGlite's WebAssembly memory to ~600 MB, which a process never gives
- * back: done here, the gateway's own peak stays at what the opened store needs. Without the
- * built script (tests running the sources) the directory is created in process, as before.
+ * Opens PGlite on `dataDir` (a path, `memory://...`, or undefined for memory) with the settings
+ * above, on `database` (PGlite's default, `postgres`, holds the gateway's tables).
  */
-export async function initDataDirApart(dataDir: string): Promise<void> {
-  if (existsSync(`${dataDir}/PG_VERSION`) || !existsSync(initScript)) return;
-  const child = spawn(process.execPath, [initScript, dataDir], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString('utf8');
-  });
-  const code = await new Promise<number | null>((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', resolve);
-  });
-  if (code !== 0) throw new Error(`initialising the PGlite data directory failed (exit ${code}): ${stderr.trim().slice(-500)}`);
+export function openPglite(dataDir: string | undefined, database?: string): Promise<PGlite> {
+  return PGlite.create(dataDir, { startParams: pgliteStartParams(), ...(database ? { database } : {}) });
 }

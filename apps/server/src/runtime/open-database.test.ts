@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LOCK_FILE } from '@svc/db';
@@ -13,7 +13,7 @@ beforeAll(async () => {
 afterAll(() => rm(root, { recursive: true, force: true }));
 
 async function refusal(dataDir: string, opener: 'gateway' | 'cli'): Promise<string> {
-  const error = await openDatabase({ SVC_DATA_DIR: dataDir }, opener).then(
+  const error = await openDatabase({ SVC_DATA_DIR: dataDir }, opener, () => {}).then(
     async (db) => {
       await db.close();
       return undefined;
@@ -36,11 +36,19 @@ describe('openDatabase on the embedded store', () => {
 
   it('tells the CLI why it stops when a running gateway holds the directory, and what to do instead', async () => {
     const dir = join(root, 'held');
-    await (await openDatabase({ SVC_DATA_DIR: dir }, 'gateway')).close();
+    await (await openDatabase({ SVC_DATA_DIR: dir }, 'gateway', () => {})).close();
     await writeFile(join(dir, LOCK_FILE), JSON.stringify({ pid: process.ppid, hostname: hostname(), since: '2026-01-01T00:00:00.000Z' }));
     const message = await refusal(dir, 'cli');
     expect(message).toContain(`is open in a running gateway (pid ${process.ppid}`);
     expect(message).toContain('POST /v1/admin/keys');
     expect(await refusal(dir, 'gateway')).toContain('DATABASE_URL');
+  }, 60_000);
+
+  it('refuses, in one line naming SVC_DATA_DIR and what to run, a directory a newer release wrote', async () => {
+    const dir = join(root, 'newer');
+    await (await openDatabase({ SVC_DATA_DIR: dir }, 'gateway', () => {})).close();
+    const marker = JSON.parse(await readFile(join(dir, 'svc-store.json'), 'utf8'));
+    await writeFile(join(dir, 'svc-store.json'), JSON.stringify({ ...marker, store_format: marker.store_format + 1 }));
+    expect(await refusal(dir, 'gateway')).toMatch(/^SVC_DATA_DIR: .*newer was written by a newer release \(store format 3.*pnpm svc backup FILE/);
   }, 60_000);
 });

@@ -1,4 +1,4 @@
-import { DataDirError, type Database, createDb } from '@svc/db';
+import { DataDirError, type Database, StoreError, type StoreNote, createDb } from '@svc/db';
 import { ConfigError, type Env } from './env.js';
 
 /** Who opens the store; it decides what the refusal of a held embedded directory advises. */
@@ -15,13 +15,16 @@ const advice: Record<DatabaseOpener, string> = {
  * SVC_DATA_DIR), migrated. The embedded directory is locked while open, so neither a second
  * gateway nor the CLI writes it behind a running gateway's back.
  *
- * @throws ConfigError naming SVC_DATA_DIR when the directory is not a gateway data directory or
- *   another live process has it open.
+ * An embedded directory of an earlier release is upgraded on the way (`log` hears of it).
+ *
+ * @throws ConfigError naming SVC_DATA_DIR when the directory is not a gateway data directory,
+ *   another live process has it open, or it was written in a form this release cannot read.
  */
-export async function openDatabase(env: Pick<Env, 'DATABASE_URL' | 'SVC_DATA_DIR'>, opener: DatabaseOpener): Promise<Database> {
+export async function openDatabase(env: Pick<Env, 'DATABASE_URL' | 'SVC_DATA_DIR'>, opener: DatabaseOpener, log: (note: StoreNote) => void): Promise<Database> {
   try {
-    return await createDb(env.DATABASE_URL ? { url: env.DATABASE_URL } : { dataDir: env.SVC_DATA_DIR });
+    return await createDb(env.DATABASE_URL ? { url: env.DATABASE_URL } : { dataDir: env.SVC_DATA_DIR, log });
   } catch (error) {
+    if (error instanceof StoreError) throw new ConfigError('SVC_DATA_DIR', error.message, { cause: error });
     if (!(error instanceof DataDirError)) throw error;
     if (error.reason === 'foreign') throw new ConfigError('SVC_DATA_DIR', error.message);
     throw new ConfigError('SVC_DATA_DIR', `${error.message}; ${advice[opener]}`, { cause: error });

@@ -145,7 +145,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
   const kv = env.REDIS_URL ? createRedisKv({ url: env.REDIS_URL }) : createMemoryKv();
   const { providers, catalog, http } = wireProviders(env, config, { kv, logger, fetch: options.fetch });
   const tracing = createTracing(tracingSettings(env));
-  const db = await openDatabase(env, 'gateway');
+  const db = await openDatabase(env, 'gateway', (note) => logger[note.level](note.message));
   const base: RuntimeBase = { env, db, kv, metrics: createMetrics(), logger };
   const learn = createLearnSink(base);
   const access = await startAccess(base);

@@ -4,6 +4,7 @@ import { createAlertRepository } from './alerts.js';
 import { createDecisionRepository } from './decisions.js';
 import type { Drizzle } from './drizzle.js';
 import { createKeyRepository } from './keys.js';
+import { createLegacyMemoryRepository } from './legacy-memories.js';
 import { createMemoryRepository } from './memories.js';
 import { createOnboardingRepository } from './onboarding.js';
 import { createOrgRepository } from './orgs.js';
@@ -28,6 +29,7 @@ export function createRepositories(db: Drizzle) {
     toolGovernance: createToolGovernanceRepository(db),
     providerKeys: createProviderKeyRepository(db),
     memories: createMemoryRepository(db),
+    legacyMemories: createLegacyMemoryRepository(db),
     dashboardUsers: createDashboardUserRepository(db),
     passkeys: createPasskeyRepository(db),
     dashboard: createDashboardUsageRepository(db),
@@ -67,6 +69,7 @@ export type { OutputConfigRecord, OutputConfigRepository } from './output-config
 export type { NewProviderKey, ProviderKeyRecord, ProviderKeyRepository } from './provider-keys.js';
 export type { SettingsRepository } from './settings.js';
 export type { ResponseRepository, StoredResponseRecord } from './stored-responses.js';
+export type { LegacyMemoryListOptions, LegacyMemoryRecord, LegacyMemoryRepository } from './legacy-memories.js';
 export type { NewSlo, SloRecord, SloRepository, SloWindowStats } from './slos.js';
 export type {
   NewRegisteredTool,

@@ -5,6 +5,7 @@ export { usageEvents } from './usage-events.js';
 export { toolPolicies, toolRegistry } from './tool-governance.js';
 export { orgProviderKeys } from './org-provider-keys.js';
 export { memories } from './memories.js';
+export { memoriesLegacy } from './memories-legacy.js';
 export { dashboardUsers, passkeys } from './dashboard-users.js';
 export { slos } from './slos.js';
 export { alerts } from './alerts.js';
