@@ -1,7 +1,7 @@
 import type { Authenticator, AuthStore, DashboardAuth } from '@svc/auth';
 import type { ByokService } from '@svc/byok';
 import type { Catalog } from '@svc/catalog';
-import type { AlertRepository, DashboardUsageRepository, DashboardUserRepository, DecisionRepository, OnboardingRepository, OutputConfigRepository, PasskeyRepository, RequestLogRepository, SloRepository, ToolGovernanceRepository, TrafficRepository } from '@svc/db';
+import type { AlertRepository, DashboardUsageRepository, Database, LegacyMemoryRepository, DashboardUserRepository, DecisionRepository, OnboardingRepository, OutputConfigRepository, PasskeyRepository, RequestLogRepository, SloRepository, ToolGovernanceRepository, TrafficRepository } from '@svc/db';
 import type { GovernanceSource } from '@svc/governance';
 import type { Readiness } from '@svc/http-kit';
 import type { Kv } from '@svc/kv';
@@ -18,6 +18,12 @@ export interface ControlPlaneDeps {
   authenticator: Authenticator;
   /** Organisations, keys, the routing decision log, tool governance, SLOs, alerts, output configs and onboarding (the relational store). */
   db: AuthStore & {
+    /** `pglite` (embedded) or `postgres`. */
+    kind: Database['kind'];
+    /** A backup of the embedded store (`POST /v1/admin/backup`). */
+    backup: Database['backup'];
+    /** Memories from before migration 0009 (`GET /v1/admin/orgs/{id}/memory/legacy`). */
+    legacyMemories: LegacyMemoryRepository;
     decisions: Pick<DecisionRepository, 'get' | 'list' | 'tally' | 'outcomeStats' | 'outcomeStatsByModel' | 'constraintGroups'>;
     toolGovernance: ToolGovernanceRepository;
     dashboardUsers: DashboardUserRepository;

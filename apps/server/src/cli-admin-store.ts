@@ -1,3 +1,8 @@
+import { createWriteStream } from 'node:fs';
+import { rename, stat } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import * as v from 'valibot';
 import { CliError } from './cli-args.js';
 import type { CliStore, EnrollmentView, KeyView, OrgSettings, OrgView, UserView } from './cli-store.js';
@@ -64,6 +69,20 @@ function caller(controlUrl: string, masterKey: string): Call {
   };
 }
 
+/** `POST /v1/admin/backup` into `file` (written aside, then renamed); resolves to its size. */
+async function downloadBackup(controlUrl: string, masterKey: string, file: string): Promise<number> {
+  const response = await fetch(`${controlUrl}/v1/admin/backup`, { method: 'POST', headers: { authorization: `Bearer ${masterKey}` } }).catch((error: unknown) => {
+    throw new CliError(`the gateway's admin API at ${controlUrl} did not answer (${error instanceof Error ? error.message : String(error)})`);
+  });
+  if (!response.ok || !response.body) {
+    const answer: unknown = await response.json().catch(() => undefined);
+    throw new CliError(`the gateway's admin API at ${controlUrl} answered ${response.status}: ${v.is(errorWire, answer) ? answer.error.message : 'no backup'}`);
+  }
+  await pipeline(Readable.fromWeb(response.body as WebReadableStream<Uint8Array>), createWriteStream(`${file}.partial`));
+  await rename(`${file}.partial`, file);
+  return (await stat(file)).size;
+}
+
 /** Requires an answer (the call allows no 404). */
 function must<T>(value: T | undefined): T {
   if (value === undefined) throw new CliError('the admin API answered nothing');
@@ -113,6 +132,7 @@ export function adminApiStore(controlUrl: string, masterKey: string): CliStore {
       return toEnrollment(enrollment.enrollment_url, enrollment.expires_at);
     },
     listUsers,
+    backup: (file) => downloadBackup(controlUrl, masterKey, file),
     close: async () => {},
   };
 }

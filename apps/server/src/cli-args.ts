@@ -33,6 +33,8 @@ export const usage = `usage: svc <command>
   svc users enroll EMAIL                                              (a new link; the previous one stops working)
   svc users list
   svc migrate
+  svc backup FILE        (the embedded store, from one snapshot; through the running gateway's admin API when one holds SVC_DATA_DIR)
+  svc restore FILE       (replaces the embedded store in SVC_DATA_DIR with a backup; no gateway may run on it; the store it held is kept aside)
 
 Uses DATABASE_URL (or the embedded store in SVC_DATA_DIR, which has one writer: while a gateway
 runs on it the CLI sends the command to that gateway's admin API, with SVC_MASTER_KEY) and

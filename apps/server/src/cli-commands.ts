@@ -137,9 +137,17 @@ async function listUsers({ store, io }: Command): Promise<void> {
   for (const user of await store.listUsers()) io.out(`${user.id}  ${user.email}  ${user.role}  org=${user.orgId}`);
 }
 
-/** `group action` -> the command. */
+async function backup({ argument, store, io }: Command): Promise<void> {
+  if (!argument) throw new CliError('svc backup FILE: the file to write is missing');
+  const bytes = await store.backup(argument);
+  io.out(argument);
+  io.err(`backup of the embedded store written to ${argument} (${bytes} bytes); restore it with svc restore ${argument} while no gateway runs on SVC_DATA_DIR`);
+}
+
+/** `group action` (or a single word) -> the command. */
 export const commands: Record<string, (command: Command) => Promise<void>> = {
   'migrate': migrate,
+  'backup': backup,
   'orgs create': createOrg,
   'orgs list': listOrgs,
   'keys create': createKey,

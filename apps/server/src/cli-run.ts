@@ -1,10 +1,11 @@
 import { parseArgs } from 'node:util';
 import { isGatewayError } from '@svc/core';
-import { DataDirError } from '@svc/db';
+import { DataDirError, StoreError } from '@svc/db';
 import { ConfigError, type Env, parseEnv } from './runtime/env.js';
 import { adminApiStore } from './cli-admin-store.js';
 import { CliError, usage } from './cli-args.js';
 import { type CliIo, type Values, commands, options } from './cli-commands.js';
+import { restoreCommand } from './cli-restore.js';
 import { type CliStore, openDirectStore } from './cli-store.js';
 import { awaitControlNote } from './control-file.js';
 
@@ -52,12 +53,16 @@ async function openStore(env: Env, io: CliIo): Promise<CliStore> {
   }
 }
 
+/** Commands of one word (`svc migrate`, `svc backup FILE`); the others are `group action`. */
+const singleWord = new Set(['migrate', 'backup']);
+
 async function run(command: string[], values: Values, store: CliStore, io: CliIo): Promise<void> {
-  const [group, action, argument] = command;
-  const key = group === 'migrate' ? 'migrate' : `${group} ${action}`;
+  const [group = '', action, argument] = command;
+  const single = singleWord.has(group);
+  const key = single ? group : `${group} ${action}`;
   const handler = Object.hasOwn(commands, key) ? commands[key] : undefined;
   if (!handler) throw new CliError(`unknown command '${command.join(' ')}'\n\n${usage}`);
-  await handler({ argument, values, store, io });
+  await handler({ argument: single ? action : argument, values, store, io });
 }
 
 /** Runs one CLI command; resolves to the process exit code. */
@@ -75,11 +80,16 @@ export async function runCli(args: readonly string[], environment: Record<string
   }
   let store: CliStore | undefined;
   try {
-    store = await openStore(parseEnv(environment), io);
+    const env = parseEnv(environment);
+    if (parsed.positionals[0] === 'restore') {
+      await restoreCommand(parsed.positionals[1], env, io);
+      return 0;
+    }
+    store = await openStore(env, io);
     await run(parsed.positionals, parsed.values, store, io);
     return 0;
   } catch (error) {
-    if (error instanceof CliError || error instanceof ConfigError || isGatewayError(error)) {
+    if (error instanceof CliError || error instanceof ConfigError || error instanceof StoreError || isGatewayError(error)) {
       io.err(`svc: ${error.message}`);
       return 2;
     }

@@ -1,7 +1,9 @@
+import { stat } from 'node:fs/promises';
 import { Authenticator, DashboardAccounts } from '@svc/auth';
 import type { Organization, Scope } from '@svc/core';
 import { createRedisKv } from '@svc/kv';
 import type { Env } from './runtime/env.js';
+import { moveFile } from './move-file.js';
 import { openDatabase } from './runtime/open-database.js';
 
 /** What an organisation's CLI lines show. */
@@ -73,6 +75,8 @@ export interface CliStore {
   /** A new one-time enrollment link; the previous one stops working. */
   issueEnrollment(userId: string): Promise<EnrollmentView>;
   listUsers(): Promise<UserView[]>;
+  /** Writes a backup of the embedded store to `file` (from one snapshot, the gateway serving meanwhile); resolves to its size in bytes. */
+  backup(file: string): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -101,6 +105,11 @@ export async function openDirectStore(env: Env, note: (line: string) => void): P
     userByEmail: (email) => db.dashboardUsers.getByEmail(email),
     issueEnrollment: (userId) => accounts.issueEnrollment(userId),
     listUsers: () => db.dashboardUsers.list(),
+    async backup(file) {
+      const made = await db.backup();
+      await moveFile(made.path, file);
+      return (await stat(file)).size;
+    },
     async close() {
       await kv?.close();
       await db.close();

@@ -1,4 +1,5 @@
 import { mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import type { PGlite } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
 import { lockDataDir } from './data-dir-lock.js';
@@ -6,7 +7,10 @@ import type { Database, StoreNote } from './database.js';
 import { type MigrateTarget, migratePglite } from './migrate.js';
 import { createRepositories } from './repositories/index.js';
 import { openPglite } from './pglite-start.js';
+import { backupIntoDir } from './embedded/backup.js';
 import { prepareDataDirApart } from './embedded/prepare-apart.js';
+import { STORE_FORMAT } from './embedded/store-marker.js';
+import { readJournal } from './migration-journal.js';
 import { probe } from './with-timeout.js';
 
 export interface PgliteOptions extends MigrateTarget {
@@ -42,6 +46,7 @@ export async function connectPglite(options: PgliteOptions): Promise<Database> {
       await client.exec(`create schema if not exists "${options.schema}"; set search_path to "${options.schema}"`);
     }
     const migrate = () => migratePglite(client, migrations);
+    const backupDir = inMemory || !options.dataDir ? tmpdir() : options.dataDir;
     if (options.migrate) await migrate();
 
     let closed: Promise<void> | undefined;
@@ -49,6 +54,7 @@ export async function connectPglite(options: PgliteOptions): Promise<Database> {
       kind: 'pglite',
       ...createRepositories(drizzle(client)),
       migrate,
+      backup: async () => backupIntoDir(client, backupDir, { storeFormat: STORE_FORMAT, journal: await readJournal(options.migrationsFolder) }),
       ping: (timeoutMs = 2000) => probe(() => client.query('select 1'), timeoutMs),
       close: () => {
         closed ??= (client.closed ? Promise.resolve() : client.close()).finally(() => unlock?.());

@@ -1,6 +1,7 @@
 import { drizzle } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import type { Database } from './database.js';
+import { StoreError } from './embedded/store-error.js';
 import { DbCircuit, guardRepositories } from './availability.js';
 import { type MigrateTarget, migratePostgres } from './migrate.js';
 import { createRepositories } from './repositories/index.js';
@@ -46,6 +47,7 @@ export async function connectPostgres(options: PostgresOptions): Promise<Databas
     kind: 'postgres',
     ...guardRepositories(createRepositories(drizzle(sql)), new DbCircuit({ callTimeoutMs: options.callTimeoutMs })),
     migrate,
+    backup: () => Promise.reject(new StoreError('not_embedded', 'svc backup writes the embedded store; back up PostgreSQL with its own tools (pg_dump, or your provider\'s snapshots)')),
     ping: (timeoutMs = 2000) => probe(() => sql`select 1`, timeoutMs),
     close: () => {
       closed ??= sql.end({ timeout: 5 });

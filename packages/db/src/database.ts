@@ -1,5 +1,6 @@
 import type { DashboardUsageRepository } from './repositories/dashboard-usage.js';
 import type { DashboardUserRepository } from './repositories/dashboard-users.js';
+import type { BackupFile } from './embedded/backup.js';
 import type { AlertRepository } from './repositories/alerts.js';
 import type { DecisionRepository } from './repositories/decisions.js';
 import type { KeyRepository } from './repositories/keys.js';
@@ -57,6 +58,12 @@ export interface Database {
   readonly onboarding: OnboardingRepository;
   /** Each organisation's kept Responses-API answers (`store`), until they expire. */
   readonly responses: ResponseRepository;
+  /**
+   * Writes a backup of every table from one snapshot (the embedded store; PostgreSQL is backed up
+   * with its own tools and rejects with StoreError `not_embedded`). The file is the store's
+   * until the caller discards it.
+   */
+  backup(): Promise<BackupFile>;
   /** Applies pending migrations (createDb already did); a no-op when up to date. */
   migrate(): Promise<void>;
   /** True when `SELECT 1` answers within `timeoutMs` (default 2000). Never rejects. */

@@ -2,6 +2,8 @@ export { createDb } from './create-db.js';
 export { CONTROL_FILE, DataDirError, type DataDirHolder, LOCK_FILE } from './data-dir-lock.js';
 export type { CreateDbOptions, Database, DatabaseKind, StoreNote } from './database.js';
 export { StoreError, type StoreErrorReason } from './embedded/store-error.js';
+export type { BackupFile, BackupSummary } from './embedded/backup.js';
+export { type RestoreReport, type RestoreSettings, restoreDataDir } from './embedded/restore-data-dir.js';
 export { DbConflictError } from './errors.js';
 export { DbUnavailableError, isDbUnavailable } from './availability.js';
 export { defaultMigrationsFolder } from './migrate.js';

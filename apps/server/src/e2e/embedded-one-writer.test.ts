@@ -86,6 +86,19 @@ describe('the embedded data directory has one writer', () => {
     expect(user.err[0]).toContain('created dashboard user ops@example.com (admin) of org acme');
     expect((await forwarded('users', 'enroll', 'ops@example.com')).code).toBe(0);
 
+    // A backup through the running gateway: a file a restore into a new directory reads back.
+    const backupFile = `${dataDir}.backup.tgz`;
+    expect((await forwarded('backup', backupFile)).out).toEqual([backupFile]);
+    const restoredDir = `${dataDir}.restored`;
+    expect((await svc({}, 'restore', backupFile)).code).toBe(2);
+    const told: string[] = [];
+    expect(await runCli(['restore', backupFile], { SVC_DATA_DIR: restoredDir }, { out: () => {}, err: (line) => told.push(line) }), told.join('\n')).toBe(0);
+    const listed: string[] = [];
+    expect(await runCli(['orgs', 'list'], { SVC_DATA_DIR: restoredDir }, { out: (line) => listed.push(line), err: () => {} })).toBe(0);
+    expect(listed.join('\n')).toContain('acme');
+    await rm(restoredDir, { recursive: true, force: true });
+    await rm(backupFile, { force: true });
+
     const reads = [['orgs', 'list'], ['keys', 'list', '--org', 'acme'], ['users', 'list']];
     const throughApi = await Promise.all(reads.map((args) => forwarded(...args)));
     expect(throughApi[1]!.out.join('\n')).toMatch(/active {2}org=\S+ {2}scopes=\S+ {2}rpm=100/);

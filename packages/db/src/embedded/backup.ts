@@ -1,3 +1,6 @@
+import { randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import * as v from 'valibot';
 import type { MigrationEntry } from '../migration-journal.js';
@@ -147,4 +150,19 @@ export async function loadBackup(pg: SqlRunner, path: string, schema: string, he
     rows[name]! += await copyTableIn(pg, schema, table, entry.data);
   }
   throw new StoreError('invalid_backup', `${path} ends before its end marker: the backup is incomplete`);
+}
+
+/** A backup written to a file of the store's own, for the caller to move or stream, then discard. */
+export interface BackupFile {
+  path: string;
+  summary: BackupSummary;
+  /** Removes the file (idempotent). */
+  discard(): Promise<void>;
+}
+
+/** Writes a backup of `pg` into `dir` (the data directory, or the system's temporary one) under a name of its own. */
+export async function backupIntoDir(pg: PGlite, dir: string, source: BackupSource): Promise<BackupFile> {
+  const path = join(dir, `backup-${new Date().toISOString().replaceAll(':', '-')}-${randomUUID().slice(0, 8)}.tgz`);
+  const summary = await writeBackup(pg, path, source);
+  return { path, summary, discard: () => rm(path, { force: true }) };
 }

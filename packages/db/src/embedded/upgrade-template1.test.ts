@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createDb } from '../create-db.js';
 import type { Database } from '../database.js';
 import { sha256Hex } from '../test/fixtures.js';
-import { affected, november, writeAffectedRows, writeNovemberDirectory } from './november-release.fixture.js';
+import { affected, november, writeAffectedRows, writeNovemberDirectory } from '../test/november-release.js';
 import { MARKER_FILE } from './store-marker.js';
 import { FORMAT_1_ORIGINAL } from './upgrade-template1.js';
 

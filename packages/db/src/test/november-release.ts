@@ -5,7 +5,7 @@ import { PGlite as PGlite03 } from 'pglite-0.3';
 import { defaultMigrationsFolder } from '../migrate.js';
 import { journalUpTo, readJournal } from '../migration-journal.js';
 import { openPglite } from '../pglite-start.js';
-import { sha256Hex } from '../test/fixtures.js';
+import { sha256Hex } from './fixtures.js';
 
 /** The schema level of the November release (1aae239, 25 Nov 2026, PGlite 0.3.8). */
 export const NOVEMBER_MIGRATION = '0008_api_key_limits';

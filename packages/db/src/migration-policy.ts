@@ -1,0 +1,49 @@
+/**
+ * Schema changes are expand-then-contract, so that release N and N+1 run side by side over one
+ * PostgreSQL during a rolling deploy: a migration only adds (tables, nullable or defaulted
+ * columns, indexes, foreign keys, rows), and what N still reads or writes is removed or changed
+ * only in a later release, once no instance of N runs. A migration that must contract is listed
+ * here with why; a rolling deploy cannot cross it (docs/operations.md "Upgrading" repeats the
+ * list). A test holds every migration to this.
+ */
+export const CONTRACT_MIGRATIONS: Readonly<Record<string, string>> = {
+  '0009_memory_scopes':
+    'moves the memories of releases before it to memories_legacy and empties memories (the new memory contract cannot attribute them), and drops the index memories_org_conversation_created_idx: stop every instance of an earlier release before starting this one, or an old instance keeps writing org-wide transcripts the new one cannot attribute',
+};
+
+/** How a statement of a migration changes the schema. */
+export type StatementKind = 'expand' | 'contract';
+
+const expanding: readonly RegExp[] = [
+  /^create table( if not exists)? /i,
+  /^create (unique )?index( if not exists)? /i,
+  /^alter table "?[\w.]+"? add constraint "?\w+"? foreign key /i,
+  /^insert into /i,
+  // An idempotent foreign key (DO $$ ... ADD CONSTRAINT ... FOREIGN KEY ... EXCEPTION ... $$).
+  /^do \$\$\s*begin\s+alter table "?\w+"? add constraint "?\w+"? foreign key [^;]*;\s*exception when duplicate_object then null;\s*end \$\$;?$/is,
+];
+
+/** A column added NOT NULL needs a default, or N's inserts (which do not name it) fail. */
+function addsUsableColumn(statement: string): boolean {
+  if (!/^alter table "?[\w.]+"? add column /i.test(statement)) return false;
+  return !/\bnot null\b/i.test(statement) || /\bdefault\b/i.test(statement);
+}
+
+/** The statements of a drizzle migration file, comments dropped. */
+export function migrationStatements(sql: string): string[] {
+  return sql
+    .split('--> statement-breakpoint')
+    .map((chunk) =>
+      chunk
+        .split('\n')
+        .filter((line) => !line.trim().startsWith('--'))
+        .join('\n')
+        .trim(),
+    )
+    .filter((statement) => statement.length > 0);
+}
+
+export function classifyStatement(statement: string): StatementKind {
+  const text = statement.replace(/\s+/g, ' ').trim();
+  return expanding.some((pattern) => pattern.test(text)) || addsUsableColumn(text) ? 'expand' : 'contract';
+}
