@@ -1,17 +1,11 @@
 import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import type { PGlite } from '@electric-sql/pglite';
-import { drizzle } from 'drizzle-orm/pglite';
 import { lockDataDir } from './data-dir-lock.js';
 import type { Database, StoreNote } from './database.js';
-import { type MigrateTarget, migratePglite } from './migrate.js';
-import { createRepositories } from './repositories/index.js';
-import { openPglite } from './pglite-start.js';
-import { backupIntoDir } from './embedded/backup.js';
+import type { MigrateTarget } from './migrate.js';
 import { prepareDataDirApart } from './embedded/prepare-apart.js';
-import { STORE_FORMAT } from './embedded/store-marker.js';
-import { readJournal } from './migration-journal.js';
-import { probe } from './with-timeout.js';
+import type { StoreThreadSettings } from './thread/messages.js';
+import { openStoreThread } from './thread/store-thread.js';
 
 export interface PgliteOptions extends MigrateTarget {
   dataDir: string | undefined;
@@ -22,48 +16,20 @@ export interface PgliteOptions extends MigrateTarget {
 
 export async function connectPglite(options: PgliteOptions): Promise<Database> {
   const inMemory = options.dataDir === undefined || options.dataDir.startsWith('memory://');
-  let unlock: (() => Promise<void>) | undefined;
-  let dataDir = options.dataDir;
-  const migrations: MigrateTarget = { migrationsFolder: options.migrationsFolder, schema: options.schema };
-  let client: PGlite;
+  if (inMemory || !options.dataDir) return openStoreThread(threadSettings(options, options.dataDir, tmpdir()), async () => {});
+  await mkdir(options.dataDir, { recursive: true });
+  const held = await lockDataDir(options.dataDir);
   try {
-    if (!inMemory && options.dataDir) {
-      await mkdir(options.dataDir, { recursive: true });
-      const held = await lockDataDir(options.dataDir);
-      unlock = held.release;
-      dataDir = held.pgliteDir;
-      await mkdir(dataDir, { recursive: true });
-      const note = await prepareDataDirApart({ dataDir: options.dataDir, pgliteDir: dataDir, migrations });
-      if (note) options.log(note);
-    }
-    client = await openPglite(dataDir);
+    await mkdir(held.pgliteDir, { recursive: true });
+    const note = await prepareDataDirApart({ dataDir: options.dataDir, pgliteDir: held.pgliteDir, migrations: { migrationsFolder: options.migrationsFolder, schema: options.schema } });
+    if (note) options.log(note);
+    return await openStoreThread(threadSettings(options, held.pgliteDir, options.dataDir), held.release);
   } catch (error) {
-    await unlock?.();
+    await held.release();
     throw error;
   }
-  try {
-    if (options.schema) {
-      await client.exec(`create schema if not exists "${options.schema}"; set search_path to "${options.schema}"`);
-    }
-    const migrate = () => migratePglite(client, migrations);
-    const backupDir = inMemory || !options.dataDir ? tmpdir() : options.dataDir;
-    if (options.migrate) await migrate();
+}
 
-    let closed: Promise<void> | undefined;
-    return {
-      kind: 'pglite',
-      ...createRepositories(drizzle(client)),
-      migrate,
-      backup: async () => backupIntoDir(client, backupDir, { storeFormat: STORE_FORMAT, journal: await readJournal(options.migrationsFolder) }),
-      ping: (timeoutMs = 2000) => probe(() => client.query('select 1'), timeoutMs),
-      close: () => {
-        closed ??= (client.closed ? Promise.resolve() : client.close()).finally(() => unlock?.());
-        return closed;
-      },
-    };
-  } catch (error) {
-    await client.close().catch(() => {});
-    await unlock?.();
-    throw error;
-  }
+function threadSettings(options: PgliteOptions, pgliteDir: string | undefined, backupDir: string): StoreThreadSettings {
+  return { pgliteDir, schema: options.schema, migrationsFolder: options.migrationsFolder, migrate: options.migrate, backupDir };
 }

@@ -1,10 +1,14 @@
-import { KvLearnJournal, type LearnSink, LearnQueue, type LearnWriter } from '@svc/pipeline';
+import { join } from 'node:path';
+import { FileLearnJournal, KvLearnJournal, type LearnSink, LearnQueue, type LearnWriter } from '@svc/pipeline';
+import { embeddedDataDir } from '../control-file.js';
 import type { RuntimeBase } from './runtime-base.js';
 
 /**
  * The learn stage's sink: usage ledger and decision log writes, batched off the response path.
- * With a shared kv the ledger is journaled there first (Redis Streams): a crash loses nothing
- * queued. Its backlog is watched by the metrics.
+ * The ledger is journaled first, so a crash loses nothing queued: in the shared kv with Redis
+ * (Redis Streams), in the embedded data directory's `journal/` without (a file per flush); only
+ * an in-memory PGlite or PostgreSQL without Redis queue in memory. Its backlog is watched by the
+ * metrics.
  */
 export function createLearnSink({ env, db, kv, metrics, logger }: RuntimeBase): LearnSink {
   const writer: LearnWriter = {
@@ -16,9 +20,13 @@ export function createLearnSink({ env, db, kv, metrics, logger }: RuntimeBase): 
     },
   };
   const onLearnError = (error: unknown) => logger.error({ err: error }, 'learn stage: batch write failed; will retry');
+  const settings = { writer, flushIntervalMs: env.SVC_LEARN_FLUSH_MS, onError: onLearnError };
+  const dataDir = embeddedDataDir(env);
   const learn: LearnSink = env.REDIS_URL
-    ? new KvLearnJournal({ kv, writer, flushIntervalMs: env.SVC_LEARN_FLUSH_MS, onError: onLearnError })
-    : new LearnQueue({ writer, flushIntervalMs: env.SVC_LEARN_FLUSH_MS, onError: onLearnError });
+    ? new KvLearnJournal({ kv, ...settings })
+    : dataDir
+      ? new FileLearnJournal({ dir: join(dataDir, 'journal'), ...settings })
+      : new LearnQueue(settings);
   metrics.watch({
     learn: () => {
       const backlog = learn.lastBacklog();

@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
  * at the top of the data directory, beside these.
  */
 export function isGatewayEntry(name: string): boolean {
-  return ['svc.lock', 'svc.control.json', 'svc-store.json', 'restore.tmp', 'pglite'].includes(name) || /^(pre-upgrade-|before-restore-|upgrade-|backup-)/.test(name) || name.endsWith('.partial');
+  return ['svc.lock', 'svc.control.json', 'svc-store.json', 'restore.tmp', 'pglite', 'journal'].includes(name) || /^(pre-upgrade-|before-restore-|upgrade-|backup-)/.test(name) || name.endsWith('.partial');
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -43,6 +43,32 @@ export function createRepositories(db: Drizzle) {
   };
 }
 
+/** Every repository of the store, by the name the Database exposes it under. */
+export type Repositories = ReturnType<typeof createRepositories>;
+
+/** The names of {@link Repositories}, for code that reaches them by name (the store thread). */
+export const REPOSITORY_NAMES = [
+  'orgs',
+  'keys',
+  'settings',
+  'usage',
+  'decisions',
+  'toolGovernance',
+  'providerKeys',
+  'memories',
+  'legacyMemories',
+  'dashboardUsers',
+  'passkeys',
+  'dashboard',
+  'traffic',
+  'requestLog',
+  'slos',
+  'alerts',
+  'outputConfigs',
+  'onboarding',
+  'responses',
+] as const satisfies readonly (keyof Repositories)[];
+
 export type {
   DashboardBucket,
   DashboardUsageFigures,

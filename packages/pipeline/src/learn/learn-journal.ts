@@ -1,4 +1,5 @@
 import type { Kv } from '@svc/kv';
+import { encodeJournalRow, reviveJournalRow } from './journal-row.js';
 import { type DecisionRecord, type LearnBacklog, type LearnStats, type LearnWriter, type UsageEvent, firstCreatedAt, older } from './learn-queue.js';
 
 
@@ -39,12 +40,6 @@ export interface KvJournalSettings {
 const usageStream = 'usage';
 const decisionStream = 'decisions';
 
-/** Dates travel as ISO strings in the journal; the writer expects Date objects back. */
-function revive<T extends { createdAt?: Date | string | null }>(raw: string): T {
-  const value = JSON.parse(raw) as T;
-  if (typeof value.createdAt === 'string') (value as { createdAt: Date }).createdAt = new Date(value.createdAt);
-  return value;
-}
 
 /**
  * The learn stage journaled in the shared kv (Redis Streams): each usage event and decision is
@@ -93,7 +88,7 @@ export class KvLearnJournal implements LearnSink {
   }
 
   private append(stream: string, value: object, fallback: () => void): void {
-    const pending = this.kv.append(this.prefix + stream, { v: JSON.stringify(value) }).catch((error: unknown) => {
+    const pending = this.kv.append(this.prefix + stream, { v: encodeJournalRow(value) }).catch((error: unknown) => {
       this.failed(error);
       fallback();
     });
@@ -174,7 +169,7 @@ export class KvLearnJournal implements LearnSink {
       const rows: T[] = [];
       for (const entry of entries) {
         try {
-          rows.push(revive<T>(entry.fields.v ?? ''));
+          rows.push(reviveJournalRow<T>(entry.fields.v ?? ''));
         } catch (error) {
           // An unreadable entry can never be written: reported, then dropped with its batch.
           this.onError(error);

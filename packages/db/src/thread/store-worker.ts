@@ -1,0 +1,45 @@
+/**
+ * The store thread's entry: the embedded store (PGlite, its WebAssembly and every query) runs
+ * here, off the gateway's event loop. It answers the main thread's requests one message each
+ * (see store-thread.ts).
+ */
+import { parentPort } from 'node:worker_threads';
+import { type EmbeddedStore, openEmbedded } from '../embedded/open-embedded.js';
+import type { StoreRequest, StoreResponse } from './messages.js';
+import { toWireError } from './wire-error.js';
+
+const port = parentPort;
+if (!port) throw new Error('store-worker runs as a worker thread');
+
+let store: EmbeddedStore | undefined;
+
+type Method = (...args: unknown[]) => Promise<unknown>;
+
+function method(target: string, name: string): Method {
+  if (!store) throw new Error('the store is not open');
+  const holder: Record<string, unknown> = target === '' ? { migrate: store.migrate, backup: store.backup, ping: store.ping } : (store.repositories as unknown as Record<string, Record<string, unknown>>)[target] ?? {};
+  const found = holder[name];
+  if (typeof found !== 'function') throw new Error(`the store has no ${target ? `${target}.` : ''}${name}`);
+  return (found as Method).bind(holder);
+}
+
+async function answer(request: StoreRequest): Promise<unknown> {
+  switch (request.kind) {
+    case 'open':
+      store = await openEmbedded(request.settings);
+      return null;
+    case 'call':
+      return method(request.target, request.method)(...request.args);
+    case 'close':
+      await store?.close();
+      store = undefined;
+      return null;
+  }
+}
+
+port.on('message', (request: StoreRequest) => {
+  answer(request).then(
+    (value) => port.postMessage({ id: request.id, ok: true, value } satisfies StoreResponse),
+    (error: unknown) => port.postMessage({ id: request.id, ok: false, error: toWireError(error) } satisfies StoreResponse),
+  );
+});

@@ -1,0 +1,94 @@
+import { appendFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FileLearnJournal } from './file-journal.js';
+import type { DecisionRecord, LearnWriter, UsageEvent } from './learn-queue.js';
+
+const usage = (requestId: string): UsageEvent => ({
+  requestId, orgId: 'o', keyId: 'k', model: 'm', provider: 'p', promptTokens: 1, completionTokens: 1, cachedTokens: 0,
+  costUsd: 0.5, baselineCostUsd: 0, cacheHit: false, latencyMs: 1, status: 200, stream: false, createdAt: new Date('2026-12-01T10:00:00Z'),
+});
+const decision = (requestId: string): DecisionRecord => ({
+  requestId, orgId: 'o', requestedModel: 'm', model: 'm', provider: 'p', tier: 'T2', lane: 'smart', source: 's', taskFamily: null,
+  intelligenceMode: 'full', attempts: [], candidates: [], outcome: 'ok', details: {}, latencyMs: 1, createdAt: new Date(),
+});
+
+/** A ledger keyed by request id, as the store's is: a row written twice counts once. */
+function ledger(fail = () => false) {
+  const usageRows = new Map<string, UsageEvent>();
+  const decisionRows = new Map<string, DecisionRecord>();
+  const writer: LearnWriter = {
+    writeUsage: async (rows) => {
+      if (fail()) throw new Error('store down');
+      for (const row of rows) usageRows.set(row.requestId, row);
+    },
+    writeDecisions: async (rows) => {
+      for (const row of rows) decisionRows.set(row.requestId, row);
+    },
+  };
+  return { writer, usageRows, decisionRows };
+}
+
+const dirs: string[] = [];
+const newDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-journal-'));
+  dirs.push(dir);
+  return dir;
+};
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('FileLearnJournal', () => {
+  it('writes what it recorded to the store in batches and leaves no file behind', async () => {
+    const dir = newDir();
+    const { writer, usageRows, decisionRows } = ledger();
+    const journal = new FileLearnJournal({ dir, writer, batchSize: 2, flushIntervalMs: 60_000 });
+    for (const id of ['a', 'b', 'c']) journal.recordUsage(usage(id));
+    journal.recordDecision(decision('a'));
+    expect(journal.stats().queued).toBe(4);
+    await journal.close();
+    expect([...usageRows.keys()]).toEqual(['a', 'b', 'c']);
+    expect(usageRows.get('a')?.createdAt).toEqual(new Date('2026-12-01T10:00:00Z'));
+    expect([...decisionRows.keys()]).toEqual(['a']);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('after a process is killed with rows recorded, the next one writes them, once each, a cut last line skipped', async () => {
+    const dir = newDir();
+    const killed = new FileLearnJournal({ dir, writer: ledger().writer, flushIntervalMs: 60_000 });
+    for (const id of ['a', 'b']) killed.recordUsage(usage(id));
+    killed.recordDecision(decision('a'));
+    appendFileSync(join(dir, readdirSync(dir)[0]!), '{"k":"u","v":{"requestId":"cut');
+    const errors: unknown[] = [];
+    const { writer, usageRows, decisionRows } = ledger();
+    const next = new FileLearnJournal({ dir, writer, flushIntervalMs: 60_000, onError: (error) => errors.push(error) });
+    expect(next.lastBacklog()).toMatchObject({ usage: 2, decisions: 1 });
+    await next.flush();
+    expect([...usageRows.values()].map((row) => [row.requestId, row.createdAt instanceof Date])).toEqual([
+      ['a', true],
+      ['b', true],
+    ]);
+    expect([...decisionRows.keys()]).toEqual(['a']);
+    expect(errors).toHaveLength(1);
+    await next.close();
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('keeps rows and their file while the store fails, and writes them once it answers', async () => {
+    const dir = newDir();
+    let down = true;
+    const { writer, usageRows } = ledger(() => down);
+    const journal = new FileLearnJournal({ dir, writer, flushIntervalMs: 60_000 });
+    journal.recordUsage(usage('a'));
+    await journal.flush();
+    expect(journal.stats()).toMatchObject({ queued: 1, failures: 1 });
+    expect(readdirSync(dir)).toHaveLength(2);
+    journal.recordUsage(usage('b'));
+    down = false;
+    await journal.close();
+    expect([...usageRows.keys()]).toEqual(['a', 'b']);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});
