@@ -26,8 +26,11 @@ const segmentName = (sequence: number) => `learn-${String(sequence).padStart(12,
 
 /**
  * The learn stage journaled in local files, for the embedded store without Redis: each usage
- * event and decision is appended to the current file (one write(2) on the response path: in the
- * kernel when the call returns, so a killed process loses none of it) and kept in memory. A flush
+ * event (the ledger, what is billed) is appended to the current file (one write(2) on the
+ * response path: in the kernel when the call returns, so a killed process loses none of it) and
+ * kept in memory; decision rows are kept in memory only (a killed process loses the routing log
+ * of its last flush interval: a decision row with its candidates is several times a usage row,
+ * and journaling it doubled the journal's cost per request). A flush
  * seals the current file, writes the sealed files' rows to the store in batches and deletes each
  * file once its rows are written. At start the files a killed process left are written first; the
  * ledger is idempotent by request id, so a file written twice counts once.
@@ -61,12 +64,12 @@ export class FileLearnJournal implements LearnSink {
     this.current.usage.push(event);
   }
 
+  /** Decisions are kept in memory only: the routing log is analytics, and its rows are large. */
   recordDecision(row: DecisionRecord): void {
-    this.append('d', row);
     this.current.decisions.push(row);
   }
 
-  private append(kind: 'u' | 'd', row: object): void {
+  private append(kind: 'u', row: object): void {
     try {
       writeSync(this.current.fd, `{"k":"${kind}","v":${encodeJournalRow(row)}}\n`);
     } catch (error) {
