@@ -29,7 +29,8 @@ import { registerVoiceTranscribe } from './routes/voice-transcribe.js';
 function modeHeader(c: Context<AppEnv>): Record<string, string> | undefined {
   // Voice answers escalate proxy to cache: their own middleware reports them (report-mode.ts).
   if (c.req.path.startsWith('/v1/voice/') || REALTIME_PATHS.has(c.req.path)) return undefined;
-  const mode = resolvedMode(c);
+  // The route's exchange holds the mode the body may have set; before it, header and org decide.
+  const mode = c.get('exchange')?.mode ?? resolvedMode(c);
   return mode ? { 'x-svc-intelligence-mode': mode } : undefined;
 }
 

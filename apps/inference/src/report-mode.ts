@@ -30,7 +30,7 @@ function modeHeaderAfter(resolve: (c: Context<AppEnv>) => string | undefined): M
     await next();
     if (c.res.headers.has(MODE_HEADER)) return;
     try {
-      const mode = resolve(c);
+      const mode = c.get('exchange')?.mode ?? resolve(c);
       if (mode) c.res.headers.set(MODE_HEADER, mode);
     } catch {
       // An invalid mode header, or a response whose headers are sealed.

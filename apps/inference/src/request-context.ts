@@ -19,7 +19,8 @@ export interface ExchangeOptions {
 /**
  * The pipeline's exchange of an authenticated request, decided here once: its caller, id and
  * start, the intelligence mode (`X-Intelligence-Mode` > body > the organisation's default > full),
- * the end user, the headers to forward, and a signal aborted when the client goes away.
+ * the end user, the headers to forward, and a signal aborted when the client goes away. Kept on
+ * the context (`exchange`) for the error mapper and the mode header.
  *
  * @throws GatewayError 400 (param `X-Intelligence-Mode` / `x-svc-user`) for a bad header.
  */
@@ -31,7 +32,7 @@ export function exchangeOf(c: Context<AppEnv>, options: ExchangeOptions = {}): E
   const abort = options.abort ?? new AbortController();
   onClientGone(c, () => abort.abort());
   const forwardHeaders = options.forward ? forwardedHeaders(c, options.forward) : undefined;
-  return {
+  const exchange: Exchange = {
     caller,
     requestId: c.get('requestId'),
     startedAt: c.get('startedAt'),
@@ -42,6 +43,8 @@ export function exchangeOf(c: Context<AppEnv>, options: ExchangeOptions = {}): E
     trace: c.get('trace'),
     ...(forwardHeaders ? { forwardHeaders } : {}),
   };
+  c.set('exchange', exchange);
+  return exchange;
 }
 
 function forwardedHeaders(c: Context<AppEnv>, names: readonly string[]): Record<string, string> | undefined {

@@ -295,6 +295,10 @@ describe('X-Svc-Intelligence-Mode on every authenticated response', () => {
     expect(invalid.status).toBe(400);
     expect(mode(invalid)).toBe('full');
     expect(mode(await testApp.app.request('/v1/models/nope%2Fnothing', { headers: auth(key) }))).toBe('cache');
+    // The body's mode, once the route decided it, is the mode its error reports too.
+    const failed = await chat({ ...valid, model: 'mock/no-such-model', svc: { intelligence_mode: 'proxy' } }, auth(key));
+    expect(failed.status).toBeGreaterThanOrEqual(400);
+    expect(mode(failed)).toBe('proxy');
     // A header that is not a mode is itself the error: nothing is claimed.
     const bad = await testApp.app.request('/v1/embeddings', { method: 'POST', headers: { ...auth(key), 'x-intelligence-mode': 'turbo' }, body: JSON.stringify({ model: 'mock/mock-embed', input: 'hi' }) });
     await expectError(bad, 400, 'invalid_request_error', undefined, 'X-Intelligence-Mode');
