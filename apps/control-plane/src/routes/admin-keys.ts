@@ -4,6 +4,7 @@ import type { RouteRegistry } from '@svc/http-kit';
 import { adminOnly, defineRoute, jsonResponse } from '@svc/openapi';
 import type { Context } from 'hono';
 import * as v from 'valibot';
+import { strictBody } from '../strict-body.js';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
 import { validate } from '@svc/http-kit';
@@ -11,7 +12,7 @@ import { spendQuery } from './admin-params.js';
 import { keyToWire } from './admin-wire.js';
 import { readJson } from '../read-json.js';
 
-const createSchema = v.object({
+const createSchema = strictBody({
   org_id: v.pipe(v.string(), v.minLength(1, 'is required')),
   name: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(100, 'at most 100 characters')))),
   scopes: v.optional(v.array(v.string())),
@@ -23,7 +24,7 @@ const createSchema = v.object({
   ),
 });
 
-const patchSchema = v.object({
+const patchSchema = strictBody({
   name: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(100, 'at most 100 characters')))),
   rpm_limit: createSchema.entries.rpm_limit,
   tpm_limit: createSchema.entries.tpm_limit,

@@ -3,6 +3,7 @@ import { DbConflictError } from '@svc/db';
 import type { RouteRegistry } from '@svc/http-kit';
 import { adminOnly, defineRoute, jsonResponse } from '@svc/openapi';
 import * as v from 'valibot';
+import { strictBody } from '../strict-body.js';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
 import { validate } from '@svc/http-kit';
@@ -23,8 +24,8 @@ const orgFields = {
   memory_scope: v.optional(v.picklist(memoryScopeSettings)),
 };
 const name = v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(100, 'at most 100 characters'));
-const createSchema = v.object({ name, ...orgFields });
-const patchSchema = v.object({ name: v.optional(name), ...orgFields });
+const createSchema = strictBody({ name, ...orgFields });
+const patchSchema = strictBody({ name: v.optional(name), ...orgFields });
 
 function toOrgInput(body: v.InferOutput<typeof patchSchema>) {
   return {

@@ -1,13 +1,14 @@
 import type { RouteRegistry } from '@svc/http-kit';
 import { adminOnly, defineRoute, jsonResponse } from '@svc/openapi';
 import * as v from 'valibot';
+import { strictBody } from '../strict-body.js';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
 import { validate } from '@svc/http-kit';
 import { dashboardUserToWire } from './auth-wire.js';
 import { readJson } from '../read-json.js';
 
-const createSchema = v.object({
+const createSchema = strictBody({
   email: v.pipe(v.string('is required'), v.trim(), v.maxLength(254, 'at most 254 characters'), v.email('must be an e-mail address')),
   org_id: v.pipe(v.string('is required'), v.minLength(1, 'is required')),
   role: v.optional(v.picklist(['admin', 'member'], "must be 'admin' or 'member'"), 'member'),
