@@ -7,6 +7,7 @@ import type { ControlEnv } from './env.js';
 import { traceRequests, withTracedDb } from './request-trace.js';
 import { requireSession } from './session.js';
 import { registerAdminKeys } from './routes/admin-keys.js';
+import { registerAdminMasterKey } from './routes/admin-master-key.js';
 import { registerAdminMemory } from './routes/admin-memory.js';
 import { registerAdminOrgs } from './routes/admin-orgs.js';
 import { registerAdminProviderKeys } from './routes/admin-provider-keys.js';
@@ -93,6 +94,7 @@ export function createControlPlaneApp(given: ControlPlaneDeps): Hono<ControlEnv>
   registerAdminOrgs(routes, deps);
   registerAdminMemory(routes, deps);
   registerAdminKeys(routes, deps);
+  registerAdminMasterKey(routes, deps);
   registerAdminUsers(routes, deps);
   registerAdminProviderKeys(routes, deps);
   registerAdminTools(routes, deps);

@@ -1,7 +1,8 @@
+import type { BlockList } from 'node:net';
 import type { Authenticator, AuthStore, DashboardAuth } from '@svc/auth';
 import type { ByokService } from '@svc/byok';
 import type { Catalog } from '@svc/catalog';
-import type { AlertRepository, DashboardUsageRepository, DashboardUserRepository, DecisionRepository, OnboardingRepository, OutputConfigRepository, PasskeyRepository, RequestLogRepository, SloRepository, ToolGovernanceRepository, TrafficRepository } from '@svc/db';
+import type { AlertRepository, DashboardUsageRepository, DashboardUserRepository, DecisionRepository, KeyRepository, OrgRepository, OnboardingRepository, OutputConfigRepository, PasskeyRepository, RequestLogRepository, SloRepository, ToolGovernanceRepository, TrafficRepository } from '@svc/db';
 import type { GovernanceSource } from '@svc/governance';
 import type { Readiness } from '@svc/http-kit';
 import type { Kv } from '@svc/kv';
@@ -18,6 +19,9 @@ export interface ControlPlaneDeps {
   authenticator: Authenticator;
   /** Organisations, keys, the routing decision log, tool governance, SLOs, alerts, output configs and onboarding (the relational store). */
   db: AuthStore & {
+    /** The admin API's pages of organisations and keys. */
+    orgs: Pick<OrgRepository, 'page'>;
+    keys: Pick<KeyRepository, 'page'>;
     decisions: Pick<DecisionRepository, 'get' | 'list' | 'tally' | 'outcomeStats' | 'outcomeStatsByModel' | 'constraintGroups'>;
     toolGovernance: ToolGovernanceRepository;
     dashboardUsers: DashboardUserRepository;
@@ -65,6 +69,8 @@ export interface ControlPlaneDeps {
   logger: Logger;
   /** OpenTelemetry traces: a root span per request, a child per relational repository call. */
   tracing: Tracing;
+  /** SVC_TRUSTED_PROXIES: reverse proxies whose X-Forwarded-For names the client (whose failed sign-ins are throttled). */
+  trustedProxies?: BlockList | undefined;
   /** SVC_METRICS_TOKEN: the Bearer token `/metrics` requires; absent: loopback callers only. */
   metricsToken?: string;
   readiness(): Promise<Readiness>;

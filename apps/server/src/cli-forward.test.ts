@@ -102,7 +102,7 @@ describe('svc CLI forwarding to the admin API of the gateway that holds the dire
       `svc: SVC_DATA_DIR: ${dataDir} is open in a running gateway (pid ${process.ppid} since 2026-01-01T00:00:00.000Z); the CLI forwards commands to its admin API at ${gateway.controlUrl} and needs SVC_MASTER_KEY, the master key that gateway runs with`,
     ]);
 
-    const wrong = await svc({ SVC_DATA_DIR: dataDir, SVC_MASTER_KEY: 'sk-svc-not-the-master-key' }, 'orgs', 'list');
+    const wrong = await svc({ SVC_DATA_DIR: dataDir, SVC_MASTER_KEY: 'sk-svc-not-the-master-key-k3ZondvPDBW4mUatCPgPE6nx' }, 'orgs', 'list');
     expect(wrong.code).toBe(2);
     expect(wrong.err).toHaveLength(1);
     expect(wrong.err[0]).toMatch(/answered 401: .*; SVC_MASTER_KEY must be the master key that gateway runs with$/);

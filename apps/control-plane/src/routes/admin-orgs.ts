@@ -4,6 +4,7 @@ import type { RouteRegistry } from '@svc/http-kit';
 import { adminOnly, defineRoute, jsonResponse } from '@svc/openapi';
 import * as v from 'valibot';
 import { strictBody } from '../strict-body.js';
+import { listAnswer, listPageQuery, pageRequest } from './admin-list.js';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
 import { validate } from '@svc/http-kit';
@@ -64,6 +65,8 @@ export const createOrgRoute = defineRoute({
   errors: [400, 409, 413],
 });
 
+const listOrgsQuery = v.object(listPageQuery);
+
 export const listOrgsRoute = defineRoute({
   method: 'get',
   path: '/v1/admin/orgs',
@@ -71,7 +74,9 @@ export const listOrgsRoute = defineRoute({
   summary: 'List organisations',
   tags,
   auth: adminOnly,
-  responses: { 200: jsonResponse('A `list` of `organization` objects.') },
+  query: listOrgsQuery,
+  responses: { 200: jsonResponse('A page of `organization` objects, oldest first: `{object: "list", data, has_more, first_id, last_id}`; `after=<last_id>` asks for the next.') },
+  errors: [400],
 });
 
 export const orgSpendRoute = defineRoute({
@@ -109,7 +114,7 @@ export function registerAdminOrgs(routes: RouteRegistry<ControlEnv>, deps: Contr
     return c.json(orgToWire(org), 201);
   });
 
-  routes.add(listOrgsRoute, async (c) => c.json({ object: 'list', data: (await deps.db.orgs.list()).map(orgToWire) }));
+  routes.add(listOrgsRoute, async (c) => c.json(listAnswer(await deps.db.orgs.page(pageRequest(validate(listOrgsQuery, c.req.query()))), orgToWire)));
 
   routes.add(orgSpendRoute, async (c) => {
     const org = await pathOrg(c, deps);

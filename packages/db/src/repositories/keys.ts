@@ -1,10 +1,11 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { toDbError } from '../errors.js';
 import { apiKeys } from '../schema/api-keys.js';
 import { orgOutputConfigs } from '../schema/org-output-configs.js';
 import { organizations } from '../schema/organizations.js';
 import type { ApiKeyPatch, ApiKeyRecord, NewApiKey, OrganizationRecord } from '../types.js';
 import { type Drizzle, isUuid } from './drizzle.js';
+import { type Page, type PageRequest, afterRow, toPage } from './keyset-page.js';
 import { toOrganization } from './orgs.js';
 import { toOutputConfig } from './output-configs.js';
 
@@ -21,6 +22,15 @@ export interface KeyRepository {
   get(id: string): Promise<ApiKeyRecord | undefined>;
   /** Keys of one organisation, or of all when orgId is omitted; oldest first. */
   list(orgId?: string): Promise<ApiKeyRecord[]>;
+  /** One page of {@link list} (`after` a key id). */
+  page(request: PageRequest & { orgId?: string | undefined }): Promise<Page<ApiKeyRecord>>;
+  /** Every master key (SVC_MASTER_KEY), current and superseded, oldest first. */
+  listMasters(): Promise<ApiKeyRecord[]>;
+  /**
+   * Supersedes an active key: revoked now (`until` null), or left working until `until` (a grace
+   * period; an expiry already set is kept). Undefined for unknown ids.
+   */
+  supersede(id: string, until: Date | null): Promise<ApiKeyRecord | undefined>;
   /** Changes a key's name or its own limits (null clears one). Undefined for unknown ids. */
   update(id: string, patch: ApiKeyPatch): Promise<ApiKeyRecord | undefined>;
   /** Marks the key revoked. Idempotent: the first `revokedAt` is kept. Undefined for unknown ids. */
@@ -38,6 +48,7 @@ function toApiKey(row: KeyRow): ApiKeyRecord {
     name: row.name,
     keyHash: row.keyHash,
     keyPrefix: row.keyPrefix,
+    kind: row.kind,
     scopes: [...row.scopes],
     status: row.status,
     expiresAt: row.expiresAt,
@@ -60,6 +71,7 @@ async function insertKey(db: Drizzle, input: NewApiKey): Promise<ApiKeyRecord> {
         name: input.name ?? null,
         keyHash: input.keyHash,
         keyPrefix: input.keyPrefix,
+        kind: input.kind ?? 'standard',
         scopes: [...input.scopes],
         expiresAt: input.expiresAt ?? null,
         rpmLimit: input.rpmLimit ?? null,
@@ -104,6 +116,28 @@ export function createKeyRepository(db: Drizzle): KeyRepository {
         asc(apiKeys.id),
       );
       return rows.map(toApiKey);
+    },
+
+    async page({ orgId, after, limit }) {
+      if (orgId !== undefined && !isUuid(orgId)) return { data: [], hasMore: false };
+      const where = and(orgId === undefined ? undefined : eq(apiKeys.orgId, orgId), after === undefined ? undefined : afterRow({ table: apiKeys, createdAt: apiKeys.createdAt, id: apiKeys.id }, after));
+      const rows = await db.select().from(apiKeys).where(where).orderBy(asc(apiKeys.createdAt), asc(apiKeys.id)).limit(limit + 1);
+      return toPage(rows.map(toApiKey), limit);
+    },
+
+    async listMasters() {
+      const rows = await db.select().from(apiKeys).where(eq(apiKeys.kind, 'master')).orderBy(asc(apiKeys.createdAt), asc(apiKeys.id));
+      return rows.map(toApiKey);
+    },
+
+    async supersede(id, until) {
+      if (until === null) return this.revoke(id);
+      const [row] = await db
+        .update(apiKeys)
+        .set({ expiresAt: until })
+        .where(and(eq(apiKeys.id, id), eq(apiKeys.status, 'active'), isNull(apiKeys.expiresAt)))
+        .returning();
+      return row ? toApiKey(row) : this.get(id);
     },
 
     async update(id, patch) {

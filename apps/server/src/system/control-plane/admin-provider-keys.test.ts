@@ -7,7 +7,7 @@ import { providerConfig } from '../../runtime/provider-config.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createControlPlaneApp } from '@svc/control-plane';
 
-const master = 'sk-svc-provider-keys-test-master';
+const master = 'sk-svc-provider-keys-test-master-fhFS0oE4tgnlftdzDRTMBB3h';
 const encryptionKey = Buffer.alloc(32, 7).toString('base64');
 const platformKey = 'sk-platform-0000000000';
 const orgKey = 'sk-org-own-key-1234567890-wxyz';

@@ -5,7 +5,7 @@ import { type DestinationStream, createLogger } from '@svc/telemetry';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createInferenceApp } from '@svc/inference';
 
-const master = 'sk-svc-access-log-test-master';
+const master = 'sk-svc-access-log-test-master-tqD0jo2lisgm55TXhNTYDWUG';
 const lines: Record<string, unknown>[] = [];
 const destination: DestinationStream = { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) };
 

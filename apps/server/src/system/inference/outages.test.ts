@@ -8,7 +8,7 @@ import { useTestApp } from './test-app.js';
  */
 const databaseUrl = process.env.TEST_DATABASE_URL;
 const redisUrl = process.env.TEST_REDIS_URL;
-const master = 'sk-svc-outages-test-master-key';
+const master = 'sk-svc-outages-test-master-key-SLfJQt6bPBMMKnsl3VxQsr93';
 const hostPort = (url: string) => {
   const parsed = new URL(url);
   return { host: parsed.hostname, port: Number(parsed.port || (parsed.protocol.startsWith('redis') ? 6379 : 5432)) };

@@ -55,10 +55,12 @@ describe('dashboard pages', () => {
   });
 
   it('lists the master key without offering to revoke it, and refuses a forged revoke (409)', async () => {
-    const master = await runtime.authenticator.ensureMasterKey('sk-svc-pages-master-key-0123456789');
+    const secret = 'sk-svc-pages-master-key-0123456789-Xq7Lm2Pw';
+    const { record: master } = await runtime.authenticator.ensureMasterKey(secret);
     const admin = await signedIn('admin');
     const page = await (await admin.get(`/dashboard/keys?org=${master.orgId}`)).text();
     expect(page).toContain(`data-testid="master-${master.id}"`);
+    expect(page).not.toContain(secret.slice(0, 8));
     expect(page).not.toContain(`data-testid="revoke-${master.id}"`);
     expect((await admin.post(`/dashboard/keys/${master.id}/revoke`, {})).status).toBe(409);
     expect((await runtime.db.keys.get(master.id))!.status).toBe('active');
