@@ -37,7 +37,7 @@ export interface SignInLimits {
 }
 
 export const defaultSignInLimits: SignInLimits = {
-  begin: { perSource: { failures: 20, perMs: 60_000 }, perSubject: { failures: 10, perMs: 60_000 } },
+  begin: { perSource: { failures: 20, perMs: 60_000 }, perSubject: { failures: 20, perMs: 60_000 } },
   complete: { perSource: { failures: 10, perMs: 60_000 }, perSubject: { failures: 10, perMs: 60_000 } },
   enrollment: { perSource: { failures: 10, perMs: 60_000 }, perSubject: { failures: 10, perMs: 60_000 } },
 };
