@@ -63,6 +63,14 @@ const script = [
   ['users', 'create', '--email', 'Ops@Example.com', '--org', 'acme', '--role', 'admin'],
   ['users', 'enroll', 'ops@example.com'],
   ['users', 'list'],
+  ['users', 'set-role', 'ops@example.com', '--role', 'member'],
+  ['users', 'disable', 'ops@example.com'],
+  ['users', 'list'],
+  ['users', 'enable', 'ops@example.com'],
+  ['users', 'end-sessions', 'ops@example.com'],
+  ['users', 'delete', 'ops@example.com'],
+  ['users', 'delete', 'ops@example.com'],
+  ['users', 'list'],
   ['keys', 'revoke', 'key_nope'],
 ];
 

@@ -147,8 +147,12 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
   const tracing = createTracing(tracingSettings(env));
   const db = await openDatabase(env, 'gateway');
   const base: RuntimeBase = { env, db, kv, metrics: createMetrics(), logger };
+  // A refused SVC_MASTER_KEY (rotated away) releases the stores, so the embedded directory is free again.
+  const access = await startAccess(base).catch(async (error: unknown) => {
+    await Promise.allSettled([kv.close(), db.close()]);
+    throw error;
+  });
   const learn = createLearnSink(base);
-  const access = await startAccess(base);
   const byok = createByok(env, { store: db.providerKeys, kv, platform: config, logger });
   await byok.start();
   // The evaluator reads breaker states lazily: breakers report their transitions to it.

@@ -46,17 +46,17 @@ export async function call(gateway: Gateway, method: string, path: string, optio
   return { status: response.status, headers: response.headers, json };
 }
 
-/** A new organisation (admin API). */
-export async function newOrg(gateway: Gateway, name: string): Promise<string> {
-  const created = await call(gateway, 'POST', '/v1/admin/orgs', { bearer: masterKey, body: { name: `${name}-${Math.random().toString(36).slice(2)}` } });
+/** A new organisation (admin API, with `adminKey`). */
+export async function newOrg(gateway: Gateway, name: string, adminKey = masterKey): Promise<string> {
+  const created = await call(gateway, 'POST', '/v1/admin/orgs', { bearer: adminKey, body: { name: `${name}-${Math.random().toString(36).slice(2)}` } });
   expect(created.status).toBe(201);
   return created.json.id as string;
 }
 
 /** A dashboard user created through the admin API, enrolled with a registered passkey, then signed in (AAL2). */
-export async function passkeyUser(gateway: Gateway, orgId: string, role: 'admin' | 'member' = 'member') {
+export async function passkeyUser(gateway: Gateway, orgId: string, role: 'admin' | 'member' = 'member', adminKey = masterKey) {
   const email = `person-${Math.random().toString(36).slice(2)}@example.com`;
-  const created = await call(gateway, 'POST', '/v1/admin/users', { bearer: masterKey, body: { email, org_id: orgId, role } });
+  const created = await call(gateway, 'POST', '/v1/admin/users', { bearer: adminKey, body: { email, org_id: orgId, role } });
   expect(created.status).toBe(201);
   const token = new URL(created.json.enrollment_url as string).hash.replace('#token=', '');
   const enrolling: Browser = {};
