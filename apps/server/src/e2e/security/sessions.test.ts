@@ -19,7 +19,7 @@ const session = (browser: Browser) => call(gateway, 'GET', '/v1/auth/session', {
 const admin = (method: string, path: string, body?: unknown) => call(gateway, method, path, { bearer: masterKey, ...(body === undefined ? {} : { body }) });
 
 describe('sessions end when their grounds end', () => {
-  it('deleting a user'"'"'s only passkey ends every session of theirs, the deleting browser'"'"'s too', async () => {
+  it("deleting a user's only passkey ends every session of theirs, the deleting browser's too", async () => {
     const user = await passkeyUser(gateway, orgId);
     const laptop = await signIn(gateway, user);
     const phone = await signIn(gateway, user);
