@@ -87,6 +87,43 @@ export function toDashboardUser(row: Row): DashboardUserRecord {
   };
 }
 
+async function pageUsers(db: Drizzle, { orgId, after, limit }: PageRequest & { orgId?: string | undefined }): Promise<Page<DashboardUserRecord>> {
+  if ((orgId !== undefined && !isUuid(orgId)) || (after !== undefined && !isUuid(after))) return { data: [], hasMore: false };
+  const where = and(orgId === undefined ? undefined : eq(dashboardUsers.orgId, orgId), after === undefined ? undefined : afterRow({ table: dashboardUsers, createdAt: dashboardUsers.createdAt, id: dashboardUsers.id }, after));
+  const rows = await db.select().from(dashboardUsers).where(where).orderBy(asc(dashboardUsers.createdAt), asc(dashboardUsers.id)).limit(limit + 1);
+  return toPage(rows.map(toDashboardUser), limit);
+}
+
+async function updateUser(db: Drizzle, id: string, patch: DashboardUserPatch): Promise<DashboardUserRecord | undefined> {
+  if (!isUuid(id)) return undefined;
+  if (patch.role !== undefined) await db.update(dashboardUsers).set({ role: patch.role }).where(eq(dashboardUsers.id, id));
+  if (patch.disabled === true) await db.update(dashboardUsers).set({ disabledAt: sql`now()` }).where(and(eq(dashboardUsers.id, id), isNull(dashboardUsers.disabledAt)));
+  if (patch.disabled === false) await db.update(dashboardUsers).set({ disabledAt: null }).where(eq(dashboardUsers.id, id));
+  return getUser(db, id);
+}
+
+async function getUser(db: Drizzle, id: string): Promise<DashboardUserRecord | undefined> {
+  if (!isUuid(id)) return undefined;
+  const [row] = await db.select().from(dashboardUsers).where(eq(dashboardUsers.id, id)).limit(1);
+  return row ? toDashboardUser(row) : undefined;
+}
+
+async function endUserSessions(db: Drizzle, id: string): Promise<DashboardUserRecord | undefined> {
+  if (!isUuid(id)) return undefined;
+  const [row] = await db
+    .update(dashboardUsers)
+    .set({ sessionGeneration: sql`${dashboardUsers.sessionGeneration} + 1` })
+    .where(eq(dashboardUsers.id, id))
+    .returning();
+  return row ? toDashboardUser(row) : undefined;
+}
+
+async function deleteUser(db: Drizzle, id: string): Promise<boolean> {
+  if (!isUuid(id)) return false;
+  const rows = await db.delete(dashboardUsers).where(eq(dashboardUsers.id, id)).returning({ id: dashboardUsers.id });
+  return rows.length > 0;
+}
+
 export function createDashboardUserRepository(db: Drizzle): DashboardUserRepository {
   return {
     async create(input) {
@@ -101,11 +138,7 @@ export function createDashboardUserRepository(db: Drizzle): DashboardUserReposit
       }
     },
 
-    async get(id) {
-      if (!isUuid(id)) return undefined;
-      const [row] = await db.select().from(dashboardUsers).where(eq(dashboardUsers.id, id)).limit(1);
-      return row ? toDashboardUser(row) : undefined;
-    },
+    get: (id) => getUser(db, id),
 
     async getByEmail(email) {
       const [row] = await db.select().from(dashboardUsers).where(eq(dashboardUsers.email, email.toLowerCase())).limit(1);
@@ -119,37 +152,10 @@ export function createDashboardUserRepository(db: Drizzle): DashboardUserReposit
       return rows.map(toDashboardUser);
     },
 
-    async page({ orgId, after, limit }) {
-      if ((orgId !== undefined && !isUuid(orgId)) || (after !== undefined && !isUuid(after))) return { data: [], hasMore: false };
-      const where = and(orgId === undefined ? undefined : eq(dashboardUsers.orgId, orgId), after === undefined ? undefined : afterRow({ table: dashboardUsers, createdAt: dashboardUsers.createdAt, id: dashboardUsers.id }, after));
-      const rows = await db.select().from(dashboardUsers).where(where).orderBy(asc(dashboardUsers.createdAt), asc(dashboardUsers.id)).limit(limit + 1);
-      return toPage(rows.map(toDashboardUser), limit);
-    },
-
-    async update(id, patch) {
-      if (!isUuid(id)) return undefined;
-      if (patch.role !== undefined) await db.update(dashboardUsers).set({ role: patch.role }).where(eq(dashboardUsers.id, id));
-      if (patch.disabled === true) await db.update(dashboardUsers).set({ disabledAt: sql`now()` }).where(and(eq(dashboardUsers.id, id), isNull(dashboardUsers.disabledAt)));
-      if (patch.disabled === false) await db.update(dashboardUsers).set({ disabledAt: null }).where(eq(dashboardUsers.id, id));
-      return this.get(id);
-    },
-
-    async endSessions(id) {
-      if (!isUuid(id)) return undefined;
-      const [row] = await db
-        .update(dashboardUsers)
-        .set({ sessionGeneration: sql`${dashboardUsers.sessionGeneration} + 1` })
-        .where(eq(dashboardUsers.id, id))
-        .returning();
-      return row ? toDashboardUser(row) : undefined;
-    },
-
-    async delete(id) {
-      if (!isUuid(id)) return false;
-      const rows = await db.delete(dashboardUsers).where(eq(dashboardUsers.id, id)).returning({ id: dashboardUsers.id });
-      return rows.length > 0;
-    },
-
+    page: (request) => pageUsers(db, request),
+    update: (id, patch) => updateUser(db, id, patch),
+    endSessions: (id) => endUserSessions(db, id),
+    delete: (id) => deleteUser(db, id),
     async setEnrollment(id, tokenHash, expiresAt) {
       if (!isUuid(id)) return undefined;
       const [row] = await db.update(dashboardUsers).set({ enrollmentTokenHash: tokenHash, enrollmentExpiresAt: expiresAt }).where(eq(dashboardUsers.id, id)).returning();

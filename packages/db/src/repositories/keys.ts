@@ -97,16 +97,44 @@ async function findKeyByHash(db: Drizzle, keyHash: string): ReturnType<KeyReposi
   return { key: toApiKey(row.key), org: { ...toOrganization(row.org), outputConfig: row.output ? toOutputConfig(row.output) : null } };
 }
 
+async function pageKeys(db: Drizzle, { orgId, after, limit }: PageRequest & { orgId?: string | undefined }): Promise<Page<ApiKeyRecord>> {
+  if (orgId !== undefined && !isUuid(orgId)) return { data: [], hasMore: false };
+  const where = and(orgId === undefined ? undefined : eq(apiKeys.orgId, orgId), after === undefined ? undefined : afterRow({ table: apiKeys, createdAt: apiKeys.createdAt, id: apiKeys.id }, after));
+  const rows = await db.select().from(apiKeys).where(where).orderBy(asc(apiKeys.createdAt), asc(apiKeys.id)).limit(limit + 1);
+  return toPage(rows.map(toApiKey), limit);
+}
+
+async function getKey(db: Drizzle, id: string): Promise<ApiKeyRecord | undefined> {
+  const [row] = await db.select().from(apiKeys).where(eq(apiKeys.id, id)).limit(1);
+  return row ? toApiKey(row) : undefined;
+}
+
+async function revokeKey(db: Drizzle, id: string): Promise<ApiKeyRecord | undefined> {
+  const [row] = await db
+    .update(apiKeys)
+    .set({ status: 'revoked', revokedAt: sql`coalesce(${apiKeys.revokedAt}, now())` })
+    .where(eq(apiKeys.id, id))
+    .returning();
+  return row ? toApiKey(row) : undefined;
+}
+
+/** Sets the expiry of an active key that has none (a grace period); a key already superseded is left as it is. */
+async function supersedeWithGrace(db: Drizzle, id: string, until: Date): Promise<ApiKeyRecord | undefined> {
+  const [row] = await db
+    .update(apiKeys)
+    .set({ expiresAt: until })
+    .where(and(eq(apiKeys.id, id), eq(apiKeys.status, 'active'), isNull(apiKeys.expiresAt)))
+    .returning();
+  return row ? toApiKey(row) : getKey(db, id);
+}
+
 export function createKeyRepository(db: Drizzle): KeyRepository {
   return {
     create: (input) => insertKey(db, input),
 
     findByHash: (keyHash) => findKeyByHash(db, keyHash),
 
-    async get(id) {
-      const [row] = await db.select().from(apiKeys).where(eq(apiKeys.id, id)).limit(1);
-      return row ? toApiKey(row) : undefined;
-    },
+    get: (id) => getKey(db, id),
 
     async list(orgId) {
       if (orgId !== undefined && !isUuid(orgId)) return [];
@@ -118,28 +146,9 @@ export function createKeyRepository(db: Drizzle): KeyRepository {
       return rows.map(toApiKey);
     },
 
-    async page({ orgId, after, limit }) {
-      if (orgId !== undefined && !isUuid(orgId)) return { data: [], hasMore: false };
-      const where = and(orgId === undefined ? undefined : eq(apiKeys.orgId, orgId), after === undefined ? undefined : afterRow({ table: apiKeys, createdAt: apiKeys.createdAt, id: apiKeys.id }, after));
-      const rows = await db.select().from(apiKeys).where(where).orderBy(asc(apiKeys.createdAt), asc(apiKeys.id)).limit(limit + 1);
-      return toPage(rows.map(toApiKey), limit);
-    },
-
-    async listMasters() {
-      const rows = await db.select().from(apiKeys).where(eq(apiKeys.kind, 'master')).orderBy(asc(apiKeys.createdAt), asc(apiKeys.id));
-      return rows.map(toApiKey);
-    },
-
-    async supersede(id, until) {
-      if (until === null) return this.revoke(id);
-      const [row] = await db
-        .update(apiKeys)
-        .set({ expiresAt: until })
-        .where(and(eq(apiKeys.id, id), eq(apiKeys.status, 'active'), isNull(apiKeys.expiresAt)))
-        .returning();
-      return row ? toApiKey(row) : this.get(id);
-    },
-
+    page: (request) => pageKeys(db, request),
+    listMasters: async () => (await db.select().from(apiKeys).where(eq(apiKeys.kind, 'master')).orderBy(asc(apiKeys.createdAt), asc(apiKeys.id))).map(toApiKey),
+    supersede: (id, until) => (until === null ? revokeKey(db, id) : supersedeWithGrace(db, id, until)),
     async update(id, patch) {
       const set: Partial<typeof apiKeys.$inferInsert> = {};
       if (patch.name !== undefined) set.name = patch.name;
@@ -151,14 +160,7 @@ export function createKeyRepository(db: Drizzle): KeyRepository {
       return row ? toApiKey(row) : undefined;
     },
 
-    async revoke(id) {
-      const [row] = await db
-        .update(apiKeys)
-        .set({ status: 'revoked', revokedAt: sql`coalesce(${apiKeys.revokedAt}, now())` })
-        .where(eq(apiKeys.id, id))
-        .returning();
-      return row ? toApiKey(row) : undefined;
-    },
+    revoke: (id) => revokeKey(db, id),
 
     async touch(id) {
       try {

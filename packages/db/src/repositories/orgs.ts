@@ -66,6 +66,15 @@ function toColumns(patch: OrganizationPatch): Partial<OrgInsert> {
   return columns;
 }
 
+async function pageOrgs(db: Drizzle, { after, limit }: PageRequest): Promise<Page<OrganizationRecord>> {
+  if (after !== undefined && !isUuid(after)) return { data: [], hasMore: false };
+  const query = db.select().from(organizations);
+  const rows = await (after === undefined ? query : query.where(afterRow({ table: organizations, createdAt: organizations.createdAt, id: organizations.id }, after)))
+    .orderBy(asc(organizations.createdAt), asc(organizations.id))
+    .limit(limit + 1);
+  return toPage(rows.map(toOrganization), limit);
+}
+
 export function createOrgRepository(db: Drizzle): OrgRepository {
   const getByName = async (name: string) => {
     const [row] = await db.select().from(organizations).where(eq(organizations.name, name)).limit(1);
@@ -98,15 +107,7 @@ export function createOrgRepository(db: Drizzle): OrgRepository {
       return rows.map(toOrganization);
     },
 
-    async page({ after, limit }) {
-      if (after !== undefined && !isUuid(after)) return { data: [], hasMore: false };
-      const query = db.select().from(organizations);
-      const rows = await (after === undefined ? query : query.where(afterRow({ table: organizations, createdAt: organizations.createdAt, id: organizations.id }, after)))
-        .orderBy(asc(organizations.createdAt), asc(organizations.id))
-        .limit(limit + 1);
-      return toPage(rows.map(toOrganization), limit);
-    },
-
+    page: (request) => pageOrgs(db, request),
     async update(id, patch) {
       if (!isUuid(id)) return undefined;
       try {
