@@ -152,7 +152,8 @@ describe('incident pages', () => {
     expect(detailText).toContain('log key');
     expect(detailText).toContain(endUserSubject(own.id, 'ada@example.com'));
     expect(detailText).toMatch(/Memories injected<\/th><td>3</);
-    expect((await member.get(`/dashboard/requests/${foreign}`)).status).toBe(403);
+    // Another organisation's request is answered as an unknown one (issue #36).
+    expect((await member.get(`/dashboard/requests/${foreign}`)).status).toBe(404);
     expect((await member.get(`/dashboard/requests?org=${other.id}`)).status).toBe(403);
     expect((await member.get(`/dashboard/costs?org=${other.id}`)).status).toBe(403);
     expect(await (await member.get('/dashboard/costs')).text()).not.toContain('Whole fleet');
