@@ -244,6 +244,19 @@ describe('throttling wrong keys', () => {
     await kv.close();
   });
 
+  it('a known key never reaches the throttle\'s kv: only wrong ones are counted', async () => {
+    let rounds = 0;
+    const kv = createMemoryKv();
+    const auth = new Authenticator({ store: db, kv: { consumeAll: (steps) => ((rounds += 1), kv.consumeAll(steps)) } });
+    const org = await db.orgs.ensure('no-round-trip-org');
+    const { secret } = await auth.issue({ orgId: org.id, scopes: [] });
+    for (let i = 0; i < 50; i++) await auth.authenticate(secret, () => '192.0.2.50');
+    expect(rounds).toBe(0);
+    await expect(auth.authenticate('sk-svc-not-it', () => '192.0.2.50')).rejects.toMatchObject({ status: 401 });
+    expect(rounds).toBe(1);
+    await kv.close();
+  });
+
   it('counts nothing when the kv is down (a Redis outage must not lock every client out)', async () => {
     const errors: unknown[] = [];
     const auth = new Authenticator({ store: db, kv: { consumeAll: () => Promise.reject(new Error('down')) }, failureLimits: { perSource: { failures: 1, perMs: 60_000 }, perSubject: { failures: 1, perMs: 60_000 } }, onThrottleError: (error) => errors.push(error) });
