@@ -1,3 +1,4 @@
+import { createScratchDatabase } from '@svc/db/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { masterKey } from '../harness.js';
 import { type Browser, type Gateway, call, newOrg, passkeyUser, signIn, startSecureGateway } from './security-kit.js';
@@ -82,5 +83,23 @@ describe('sessions end when their grounds end', () => {
     expect((await admin('PATCH', `/v1/admin/users/${user.id}`, { role: 'member' })).json).toMatchObject({ role: 'member' });
     expect((await page()).status).toBe(403);
     expect((await session(browser)).json.user).toMatchObject({ role: 'member' });
+  });
+});
+
+describe.runIf(process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL)('on every instance (PostgreSQL + Redis)', () => {
+  it('a user disabled through one gateway is signed out of the other at once', async () => {
+    const database = await createScratchDatabase(process.env.TEST_DATABASE_URL!);
+    const shared = { DATABASE_URL: database.url, REDIS_URL: process.env.TEST_REDIS_URL!, SVC_DATA_DIR: '' };
+    const [a, b] = await Promise.all([startSecureGateway(shared), startSecureGateway(shared)]);
+    try {
+      const user = await passkeyUser(a, await newOrg(a, 'fleet'));
+      const browser = await signIn(a, user);
+      expect((await call(b, 'GET', '/v1/auth/session', { browser })).status).toBe(200);
+      expect((await call(b, 'PATCH', `/v1/admin/users/${user.id}`, { bearer: masterKey, body: { disabled: true } })).status).toBe(200);
+      expect((await call(a, 'GET', '/v1/auth/session', { browser })).status).toBe(401);
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+      await database.drop();
+    }
   });
 });
