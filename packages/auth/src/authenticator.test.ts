@@ -247,7 +247,13 @@ describe('throttling wrong keys', () => {
   it('a known key never reaches the throttle\'s kv: only wrong ones are counted', async () => {
     let rounds = 0;
     const kv = createMemoryKv();
-    const auth = new Authenticator({ store: db, kv: { consumeAll: (steps) => ((rounds += 1), kv.consumeAll(steps)) } });
+    const counted = {
+      consumeAll: (steps: Parameters<typeof kv.consumeAll>[0]) => {
+        rounds += 1;
+        return kv.consumeAll(steps);
+      },
+    };
+    const auth = new Authenticator({ store: db, kv: counted });
     const org = await db.orgs.ensure('no-round-trip-org');
     const { secret } = await auth.issue({ orgId: org.id, scopes: [] });
     for (let i = 0; i < 50; i++) await auth.authenticate(secret, () => '192.0.2.50');
