@@ -9,6 +9,7 @@ import { requireSession } from './session.js';
 import { registerAdminBackup } from './routes/admin-backup.js';
 import { registerAdminKeys } from './routes/admin-keys.js';
 import { registerAdminLegacyMemory } from './routes/admin-legacy-memory.js';
+import { registerAdminMasterKey } from './routes/admin-master-key.js';
 import { registerAdminMemory } from './routes/admin-memory.js';
 import { registerAdminOrgs } from './routes/admin-orgs.js';
 import { registerAdminProviderKeys } from './routes/admin-provider-keys.js';
@@ -96,6 +97,7 @@ export function createControlPlaneApp(given: ControlPlaneDeps): Hono<ControlEnv>
   registerAdminMemory(routes, deps);
   registerAdminLegacyMemory(routes, deps);
   registerAdminKeys(routes, deps);
+  registerAdminMasterKey(routes, deps);
   registerAdminUsers(routes, deps);
   registerAdminProviderKeys(routes, deps);
   registerAdminBackup(routes, deps);

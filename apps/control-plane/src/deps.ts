@@ -1,7 +1,8 @@
+import type { BlockList } from 'node:net';
 import type { Authenticator, AuthStore, DashboardAuth } from '@svc/auth';
 import type { ByokService } from '@svc/byok';
 import type { Catalog } from '@svc/catalog';
-import type { AlertRepository, DashboardUsageRepository, Database, LegacyMemoryRepository, DashboardUserRepository, DecisionRepository, OnboardingRepository, OutputConfigRepository, PasskeyRepository, RequestLogRepository, SloRepository, ToolGovernanceRepository, TrafficRepository } from '@svc/db';
+import type { AlertRepository, DashboardUsageRepository, Database, DashboardUserRepository, DecisionRepository, KeyRepository, LegacyMemoryRepository, OrgRepository, OnboardingRepository, OutputConfigRepository, PasskeyRepository, RequestLogRepository, SloRepository, ToolGovernanceRepository, TrafficRepository } from '@svc/db';
 import type { GovernanceSource } from '@svc/governance';
 import type { Readiness } from '@svc/http-kit';
 import type { Kv } from '@svc/kv';
@@ -22,8 +23,11 @@ export interface ControlPlaneDeps {
     kind: Database['kind'];
     /** A backup of the embedded store (`POST /v1/admin/backup`). */
     backup: Database['backup'];
-    /** Memories from before migration 0009 (`GET /v1/admin/orgs/{id}/memory/legacy`). */
+    /** Memories from before migration 0009 (`GET /v1/admin/orgs/{id}/legacy-memory`). */
     legacyMemories: LegacyMemoryRepository;
+    /** The admin API's pages of organisations and keys. */
+    orgs: Pick<OrgRepository, 'page'>;
+    keys: Pick<KeyRepository, 'page'>;
     decisions: Pick<DecisionRepository, 'get' | 'list' | 'tally' | 'outcomeStats' | 'outcomeStatsByModel' | 'constraintGroups'>;
     toolGovernance: ToolGovernanceRepository;
     dashboardUsers: DashboardUserRepository;
@@ -71,6 +75,8 @@ export interface ControlPlaneDeps {
   logger: Logger;
   /** OpenTelemetry traces: a root span per request, a child per relational repository call. */
   tracing: Tracing;
+  /** SVC_TRUSTED_PROXIES: reverse proxies whose X-Forwarded-For names the client (whose failed sign-ins are throttled). */
+  trustedProxies?: BlockList | undefined;
   /** SVC_METRICS_TOKEN: the Bearer token `/metrics` requires; absent: loopback callers only. */
   metricsToken?: string;
   readiness(): Promise<Readiness>;

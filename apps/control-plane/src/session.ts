@@ -1,4 +1,4 @@
-import { assuranceTooLow, csrfRejected, csrfTokenMatches, readCredential, sessionRequired } from '@svc/auth';
+import { assuranceTooLow, csrfRejected, csrfTokenMatches, readCredential, sessionHolds, sessionRequired } from '@svc/auth';
 import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
 import type { ControlPlaneDeps } from './deps.js';
@@ -26,7 +26,8 @@ export async function readSession(c: Context, deps: Pick<ControlPlaneDeps, 'dash
   const session = await deps.dashboardAuth.sessions.get(token);
   if (!session) return undefined;
   const user = await deps.db.dashboardUsers.get(session.userId);
-  if (!user) return undefined;
+  // Deleted or disabled users, and sessions a newer generation ended, are signed out here, on every instance.
+  if (!user || !sessionHolds(session, user)) return undefined;
   return { token, session, user, via: bearer ? 'bearer' : 'cookie' };
 }
 

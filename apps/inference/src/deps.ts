@@ -1,3 +1,4 @@
+import type { BlockList } from 'node:net';
 import type { Authenticator } from '@svc/auth';
 import type { OrgRepository, ResponseRepository } from '@svc/db';
 import type { Readiness } from '@svc/http-kit';
@@ -29,6 +30,8 @@ export interface InferenceDeps extends Pick<EmbedDeps, 'catalog' | 'providers' |
   images: ImageStore;
   /** SVC_PUBLIC_URL: the base of the URLs the gateway answers with; absent: derived from each request. */
   publicUrl?: string;
+  /** SVC_TRUSTED_PROXIES: reverse proxies whose X-Forwarded-For names the client (whose wrong keys are throttled). */
+  trustedProxies?: BlockList | undefined;
   /** SVC_METRICS_TOKEN: the Bearer token `/metrics` requires; absent: loopback callers only (metrics-access.ts). */
   metricsToken?: string;
   /** Largest accepted request body in bytes (413 above). */

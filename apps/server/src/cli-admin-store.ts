@@ -12,10 +12,11 @@ const limit = v.nullable(v.number());
 const orgWire = v.object({ id: v.string(), name: v.string(), plan: v.string(), rpm_limit: limit, tpm_limit: limit, monthly_budget_usd: limit });
 const keyWire = v.object({ id: v.string(), org_id: v.string(), prefix: v.string(), status: v.string(), scopes: v.array(v.string()), rpm_limit: limit, tpm_limit: limit, monthly_budget_usd: limit });
 const createdKeyWire = v.object({ ...v.omit(keyWire, ['prefix', 'status']).entries, key: v.string() });
-const userWire = v.object({ id: v.string(), email: v.string(), role: v.string(), org_id: v.string() });
+const userWire = v.object({ id: v.string(), email: v.string(), role: v.string(), org_id: v.string(), disabled_at: v.optional(v.nullable(v.string()), null) });
 const createdUserWire = v.object({ ...userWire.entries, enrollment_url: v.string(), enrollment_expires_at: v.string() });
 const enrollmentWire = v.object({ enrollment_url: v.string(), expires_at: v.string() });
-const list = <T extends v.GenericSchema>(item: T) => v.object({ data: v.array(item) });
+const list = <T extends v.GenericSchema>(item: T) => v.object({ data: v.array(item), has_more: v.optional(v.boolean(), false), last_id: v.optional(v.nullable(v.string()), null) });
+const rotatedWire = v.object({ id: v.string(), key: v.string(), superseded: v.array(v.object({ id: v.string(), expires_at: v.nullable(v.string()) })) });
 const errorWire = v.object({ error: v.object({ message: v.string() }) });
 
 const toOrg = (org: v.InferOutput<typeof orgWire>): OrgView => ({ id: org.id, name: org.name, plan: org.plan, rpmLimit: org.rpm_limit, tpmLimit: org.tpm_limit, monthlyBudgetUsd: org.monthly_budget_usd });
@@ -29,7 +30,7 @@ const toKey = (key: v.InferOutput<typeof keyWire>): KeyView => ({
   tpmLimit: key.tpm_limit,
   monthlyBudgetUsd: key.monthly_budget_usd,
 });
-const toUser = (user: v.InferOutput<typeof userWire>): UserView => ({ id: user.id, email: user.email, role: user.role, orgId: user.org_id });
+const toUser = (user: v.InferOutput<typeof userWire>): UserView => ({ id: user.id, email: user.email, role: user.role, orgId: user.org_id, disabledAt: user.disabled_at ? new Date(user.disabled_at) : null });
 const toEnrollment = (url: string, expiresAt: string): EnrollmentView => ({ url, expiresAt: new Date(expiresAt) });
 
 function orgBody(settings: OrgSettings & { name?: string }) {
@@ -89,13 +90,27 @@ function must<T>(value: T | undefined): T {
   return value;
 }
 
+/** Every row of an admin list, page after page (`after=<last_id>` while `has_more`). */
+async function every<T extends v.GenericSchema>(call: Call, path: string, item: T): Promise<v.InferOutput<T>[]> {
+  const rows: v.InferOutput<T>[] = [];
+  const separator = path.includes('?') ? '&' : '?';
+  let after: string | null = null;
+  do {
+    const page: { data: v.InferOutput<T>[]; has_more: boolean; last_id: string | null } = must(await call('GET', `${path}${separator}limit=1000${after ? `&after=${encodeURIComponent(after)}` : ''}`, list(item)));
+    rows.push(...page.data);
+    after = page.has_more ? page.last_id : null;
+  } while (after);
+  return rows;
+}
+
 /** The CLI's store as the admin API of the gateway at `controlUrl`, called with the master key. */
 export function adminApiStore(controlUrl: string, masterKey: string): CliStore {
   const call = caller(controlUrl, masterKey);
-  const listOrgs = async () => must(await call('GET', '/v1/admin/orgs', list(orgWire))).data.map(toOrg);
+  const listOrgs = async () => (await every(call, '/v1/admin/orgs', orgWire)).map(toOrg);
   const orgByName = async (name: string) => (await listOrgs()).find((org) => org.name === name);
   const createOrg = async (input: OrgSettings & { name: string }) => toOrg(must(await call('POST', '/v1/admin/orgs', orgWire, { body: orgBody(input) })));
-  const listUsers = async () => must(await call('GET', '/v1/admin/users', list(userWire))).data.map(toUser);
+  const listUsers = async () => (await every(call, '/v1/admin/users', userWire)).map(toUser);
+  const user = (id: string) => `/v1/admin/users/${encodeURIComponent(id)}`;
   return {
     kind: 'pglite',
     createOrg,
@@ -120,7 +135,7 @@ export function adminApiStore(controlUrl: string, masterKey: string): CliStore {
       const record = { id: created.id, orgId: created.org_id, scopes: created.scopes, rpmLimit: created.rpm_limit, tpmLimit: created.tpm_limit, monthlyBudgetUsd: created.monthly_budget_usd };
       return { record, secret: created.key };
     },
-    listKeys: async (orgId) => must(await call('GET', `/v1/admin/keys${orgId ? `?org_id=${encodeURIComponent(orgId)}` : ''}`, list(keyWire))).data.map(toKey),
+    listKeys: async (orgId) => (await every(call, `/v1/admin/keys${orgId ? `?org_id=${encodeURIComponent(orgId)}` : ''}`, keyWire)).map(toKey),
     revokeKey: (id) => call('DELETE', `/v1/admin/keys/${encodeURIComponent(id)}`, v.object({ id: v.string() }), { missing: true }),
     async createUser(input) {
       const created = must(await call('POST', '/v1/admin/users', createdUserWire, { body: { email: input.email, org_id: input.orgId, role: input.role } }));
@@ -133,6 +148,17 @@ export function adminApiStore(controlUrl: string, masterKey: string): CliStore {
     },
     listUsers,
     backup: (file) => downloadBackup(controlUrl, masterKey, file),
+    updateUser: async (id, patch) => toUser(must(await call('PATCH', user(id), userWire, { body: patch }))),
+    deleteUser: async (id) => {
+      must(await call('DELETE', user(id), v.object({ id: v.string() })));
+    },
+    endUserSessions: async (id) => {
+      must(await call('DELETE', `${user(id)}/sessions`, v.object({ user_id: v.string() })));
+    },
+    async rotateMasterKey(graceMs) {
+      const rotated = must(await call('POST', '/v1/admin/master-key/rotate', rotatedWire, { body: { grace_seconds: Math.round(graceMs / 1000) } }));
+      return { id: rotated.id, secret: rotated.key, superseded: rotated.superseded.map((key) => ({ id: key.id, until: key.expires_at ? new Date(key.expires_at) : null })) };
+    },
     close: async () => {},
   };
 }

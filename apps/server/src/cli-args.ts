@@ -32,6 +32,12 @@ export const usage = `usage: svc <command>
   svc users create --email ADDRESS --org NAME [--role admin|member]   (prints a one-time enrollment link)
   svc users enroll EMAIL                                              (a new link; the previous one stops working)
   svc users list
+  svc users disable EMAIL | enable EMAIL | delete EMAIL | end-sessions EMAIL
+        (disable, delete and end-sessions sign the user out on every instance at once)
+  svc users set-role EMAIL --role admin|member
+  svc master-key rotate [--grace 10m]
+        (prints a new master key once; the previous one is revoked, or works for the grace period:
+         set SVC_MASTER_KEY to the new key before the next restart)
   svc migrate
   svc backup FILE        (the embedded store, from one snapshot; through the running gateway's admin API when one holds SVC_DATA_DIR)
   svc restore FILE       (replaces the embedded store in SVC_DATA_DIR with a backup; no gateway may run on it; the store it held is kept aside)

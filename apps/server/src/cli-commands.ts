@@ -23,6 +23,7 @@ export const options = {
   'free-models-only': { type: 'boolean' },
   email: { type: 'string' },
   role: { type: 'string' },
+  grace: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -134,7 +135,53 @@ async function enrollUser({ argument, store, io }: Command): Promise<void> {
 }
 
 async function listUsers({ store, io }: Command): Promise<void> {
-  for (const user of await store.listUsers()) io.out(`${user.id}  ${user.email}  ${user.role}  org=${user.orgId}`);
+  for (const user of await store.listUsers()) io.out(`${user.id}  ${user.email}  ${user.role}  org=${user.orgId}${user.disabledAt ? '  disabled' : ''}`);
+}
+
+/** The user an e-mail names, or a CliError. */
+async function namedUser({ argument, store }: Command, usage: string) {
+  if (!argument) throw new CliError(`${usage}: the e-mail is missing`);
+  const user = await store.userByEmail(argument);
+  if (!user) throw new CliError(`no dashboard user '${argument}'`);
+  return user;
+}
+
+async function disableUser(command: Command): Promise<void> {
+  const user = await command.store.updateUser((await namedUser(command, 'svc users disable EMAIL')).id, { disabled: true });
+  command.io.out(`${user.email} disabled: their sessions ended on every instance, and they cannot sign in until svc users enable`);
+}
+
+async function enableUser(command: Command): Promise<void> {
+  const user = await command.store.updateUser((await namedUser(command, 'svc users enable EMAIL')).id, { disabled: false });
+  command.io.out(`${user.email} enabled`);
+}
+
+async function setUserRole(command: Command): Promise<void> {
+  const role = command.values.role;
+  if (role !== 'admin' && role !== 'member') throw new CliError(`svc users set-role EMAIL --role admin|member (got '${role ?? ''}')`);
+  const user = await command.store.updateUser((await namedUser(command, 'svc users set-role EMAIL')).id, { role });
+  command.io.out(`${user.email} is now ${user.role}; their sessions have that role from their next request`);
+}
+
+async function deleteUser(command: Command): Promise<void> {
+  const user = await namedUser(command, 'svc users delete EMAIL');
+  await command.store.deleteUser(user.id);
+  command.io.out(`${user.email} deleted, with their passkeys and sessions`);
+}
+
+async function endUserSessions(command: Command): Promise<void> {
+  const user = await namedUser(command, 'svc users end-sessions EMAIL');
+  await command.store.endUserSessions(user.id);
+  command.io.out(`every session of ${user.email} ended, on every instance`);
+}
+
+async function rotateMasterKey({ values, store, io }: Command): Promise<void> {
+  const graceMs = values.grace === undefined ? 0 : parseDuration(values.grace);
+  if (graceMs === undefined) throw new CliError(`--grace must look like 10m, 1h or 30s (got '${values.grace}')`);
+  const rotated = await store.rotateMasterKey(graceMs);
+  io.out(rotated.secret);
+  const previous = rotated.superseded.map((key) => (key.until ? `${key.id} works until ${key.until.toISOString()}` : `${key.id} revoked`)).join('; ');
+  io.err(`new master key ${rotated.id}, shown only this once: set SVC_MASTER_KEY to it on every instance before its next restart. Previous: ${previous || 'none'}.`);
 }
 
 async function backup({ argument, store, io }: Command): Promise<void> {
@@ -156,5 +203,11 @@ export const commands: Record<string, (command: Command) => Promise<void>> = {
   'users create': createUser,
   'users enroll': enrollUser,
   'users list': listUsers,
+  'users disable': disableUser,
+  'users enable': enableUser,
+  'users set-role': setUserRole,
+  'users delete': deleteUser,
+  'users end-sessions': endUserSessions,
+  'master-key rotate': rotateMasterKey,
 };
 

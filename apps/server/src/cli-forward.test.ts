@@ -63,6 +63,14 @@ const script = [
   ['users', 'create', '--email', 'Ops@Example.com', '--org', 'acme', '--role', 'admin'],
   ['users', 'enroll', 'ops@example.com'],
   ['users', 'list'],
+  ['users', 'set-role', 'ops@example.com', '--role', 'member'],
+  ['users', 'disable', 'ops@example.com'],
+  ['users', 'list'],
+  ['users', 'enable', 'ops@example.com'],
+  ['users', 'end-sessions', 'ops@example.com'],
+  ['users', 'delete', 'ops@example.com'],
+  ['users', 'delete', 'ops@example.com'],
+  ['users', 'list'],
   ['keys', 'revoke', 'key_nope'],
 ];
 
@@ -91,7 +99,8 @@ describe('svc CLI forwarding to the admin API of the gateway that holds the dire
 
     const { db } = gateway.runtime;
     expect(await db.orgs.getByName('newco')).toMatchObject({ plan: 'pro', tokenQuota: 5000 });
-    expect((await db.dashboardUsers.getByEmail('ops@example.com'))?.role).toBe('admin');
+    // The script ends by deleting the user, through the gateway.
+    expect(await db.dashboardUsers.getByEmail('ops@example.com')).toBeUndefined();
   }, 180_000);
 
   it('stops with one line when it cannot forward', async () => {
@@ -102,7 +111,7 @@ describe('svc CLI forwarding to the admin API of the gateway that holds the dire
       `svc: SVC_DATA_DIR: ${dataDir} is open in a running gateway (pid ${process.ppid} since 2026-01-01T00:00:00.000Z); the CLI forwards commands to its admin API at ${gateway.controlUrl} and needs SVC_MASTER_KEY, the master key that gateway runs with`,
     ]);
 
-    const wrong = await svc({ SVC_DATA_DIR: dataDir, SVC_MASTER_KEY: 'sk-svc-not-the-master-key' }, 'orgs', 'list');
+    const wrong = await svc({ SVC_DATA_DIR: dataDir, SVC_MASTER_KEY: 'sk-svc-not-the-master-key-k3ZondvPDBW4mUatCPgPE6nx' }, 'orgs', 'list');
     expect(wrong.code).toBe(2);
     expect(wrong.err).toHaveLength(1);
     expect(wrong.err[0]).toMatch(/answered 401: .*; SVC_MASTER_KEY must be the master key that gateway runs with$/);

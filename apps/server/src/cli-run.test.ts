@@ -1,8 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DashboardAccounts } from '@svc/auth';
+import { DashboardAccounts, FailureThrottle, defaultSignInLimits } from '@svc/auth';
 import { createDb } from '@svc/db';
+import { createMemoryKv } from '@svc/kv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDuration } from './cli-args.js';
 import { runCli } from './cli-run.js';
@@ -98,11 +99,14 @@ describe('svc users', () => {
     expect(reissued.code).toBe(0);
     const db = await createDb({ dataDir });
     try {
-      const accounts = new DashboardAccounts({ store: db, origin: 'http://localhost:8081', enrollmentTtlMs: 60_000 });
+      const kv = createMemoryKv();
+      const throttle = new FailureThrottle({ kv, name: 'enrollment', ...defaultSignInLimits.enrollment });
+      const accounts = new DashboardAccounts({ store: db, origin: 'http://localhost:8081', enrollmentTtlMs: 60_000, throttle });
       const token = (url: string) => new URL(url).hash.replace('#token=', '');
       expect(await accounts.redeemEnrollment(token(created.out[0]!))).toBeUndefined();
       expect((await accounts.redeemEnrollment(token(reissued.out[0]!)))?.email).toBe('ops@example.com');
       expect(await accounts.redeemEnrollment(token(reissued.out[0]!))).toBeUndefined();
+      await kv.close();
     } finally {
       await db.close();
     }

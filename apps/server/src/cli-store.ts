@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
-import { Authenticator, DashboardAccounts } from '@svc/auth';
+import { Authenticator, DashboardAccounts, FailureThrottle, defaultSignInLimits } from '@svc/auth';
 import type { Organization, Scope } from '@svc/core';
-import { createRedisKv } from '@svc/kv';
+import { createMemoryKv, createRedisKv } from '@svc/kv';
 import type { Env } from './runtime/env.js';
 import { moveFile } from './move-file.js';
 import { openDatabase } from './runtime/open-database.js';
@@ -46,6 +46,14 @@ export interface UserView {
   email: string;
   role: string;
   orgId: string;
+  disabledAt: Date | null;
+}
+
+/** A new master key from `svc master-key rotate` (the secret shown once) and what it superseded. */
+export interface RotatedMasterKey {
+  id: string;
+  secret: string;
+  superseded: Array<{ id: string; until: Date | null }>;
 }
 
 export interface EnrollmentView {
@@ -77,6 +85,13 @@ export interface CliStore {
   listUsers(): Promise<UserView[]>;
   /** Writes a backup of the embedded store to `file` (from one snapshot, the gateway serving meanwhile); resolves to its size in bytes. */
   backup(file: string): Promise<number>;
+  /** Changes a user's role, or disables (ending their sessions) or enables them; a GatewayError 404 for an unknown user. */
+  updateUser(id: string, patch: { role?: 'admin' | 'member'; disabled?: boolean }): Promise<UserView>;
+  deleteUser(id: string): Promise<void>;
+  /** Ends every session of the user, on every instance. */
+  endUserSessions(id: string): Promise<void>;
+  /** Issues a new master key and supersedes the others (revoked, or working `graceMs` more). */
+  rotateMasterKey(graceMs: number): Promise<RotatedMasterKey>;
   close(): Promise<void>;
 }
 
@@ -89,8 +104,11 @@ export interface CliStore {
 export async function openDirectStore(env: Env, note: (line: string) => void): Promise<CliStore> {
   const db = await openDatabase(env, 'cli', (told) => note(told.message));
   const kv = env.REDIS_URL ? createRedisKv({ url: env.REDIS_URL }) : undefined;
-  const accounts = new DashboardAccounts({ store: db, origin: env.dashboard.origin, enrollmentTtlMs: env.SVC_ENROLLMENT_TTL_SECS * 1000 });
-  const authenticator = new Authenticator({ store: db, ...(kv ? { bus: kv } : {}) });
+  const local = createMemoryKv();
+  // The CLI redeems no enrollment link: its throttle only completes the settings.
+  const throttle = new FailureThrottle({ kv: local, name: 'dash_enrollment', ...defaultSignInLimits.enrollment });
+  const accounts = new DashboardAccounts({ store: db, origin: env.dashboard.origin, enrollmentTtlMs: env.SVC_ENROLLMENT_TTL_SECS * 1000, throttle });
+  const authenticator = new Authenticator({ store: db, kv: kv ?? local, masterKeyGraceMs: env.SVC_MASTER_KEY_GRACE_SECS * 1000, ...(kv ? { bus: kv } : {}) });
   return {
     kind: db.kind,
     createOrg: (input) => db.orgs.create(input),
@@ -110,8 +128,18 @@ export async function openDirectStore(env: Env, note: (line: string) => void): P
       await moveFile(made.path, file);
       return (await stat(file)).size;
     },
+    updateUser: (id, patch) => accounts.update(id, patch),
+    deleteUser: (id) => accounts.delete(id),
+    endUserSessions: async (id) => {
+      await accounts.endSessions(id);
+    },
+    rotateMasterKey: async (graceMs) => {
+      const rotated = await authenticator.rotateMasterKey(graceMs);
+      return { id: rotated.record.id, secret: rotated.secret, superseded: rotated.superseded };
+    },
     async close() {
       await kv?.close();
+      await local.close();
       await db.close();
     },
   };

@@ -37,7 +37,7 @@ export async function start(env: Env, role: Role, options: Pick<RuntimeOptions, 
   let forget = async () => {};
   try {
     if (role !== 'control-plane') {
-      const app = createInferenceApp({ ...runtime, maxBodyBytes: env.SVC_MAX_BODY_BYTES, metricsToken: env.SVC_METRICS_TOKEN, ...(env.SVC_PUBLIC_URL ? { publicUrl: env.SVC_PUBLIC_URL } : {}) });
+      const app = createInferenceApp({ ...runtime, maxBodyBytes: env.SVC_MAX_BODY_BYTES, metricsToken: env.SVC_METRICS_TOKEN, trustedProxies: env.SVC_TRUSTED_PROXIES, ...(env.SVC_PUBLIC_URL ? { publicUrl: env.SVC_PUBLIC_URL } : {}) });
       const inference = await listen('inference', app, env.PORT, env.HOST, { requestTimeoutMs: env.SVC_BODY_TIMEOUT_MS });
       servers.push(inference);
       realtime = createRealtimeGateway({
@@ -51,7 +51,7 @@ export async function start(env: Env, role: Role, options: Pick<RuntimeOptions, 
       inference.server.on('upgrade', realtime.handleUpgrade);
     }
     if (role !== 'inference') {
-      const app = createControlPlaneApp({ ...runtime, maxBodyBytes: env.SVC_MAX_BODY_BYTES, metricsToken: env.SVC_METRICS_TOKEN, publicUrl: env.SVC_CONTROL_PUBLIC_URL });
+      const app = createControlPlaneApp({ ...runtime, maxBodyBytes: env.SVC_MAX_BODY_BYTES, metricsToken: env.SVC_METRICS_TOKEN, trustedProxies: env.SVC_TRUSTED_PROXIES, publicUrl: env.SVC_CONTROL_PUBLIC_URL });
       servers.push(await listen('control-plane', app, env.CONTROL_PORT, env.HOST, { requestTimeoutMs: env.SVC_BODY_TIMEOUT_MS }));
     }
     if (env.METRICS_PORT !== undefined) servers.push(await listen('metrics', metricsOnly(runtime.metrics), env.METRICS_PORT, env.HOST, { requestTimeoutMs: env.SVC_BODY_TIMEOUT_MS }));

@@ -1,12 +1,19 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { randomId } from '@svc/core';
 
-/** Secret keys look like `sk-svc-<40 base62>`; only their SHA-256 is stored. */
-export const keyPrefixLength = 14;
+/**
+ * Secret keys look like `sk-svc-<8 base62: public identifier><40 base62: secret>`; only their
+ * SHA-256 is stored. The identifier is what listings and logs show, so what they show is none of
+ * the 40 secret characters (238 bits). Keys made before it (`sk-svc-<40 base62>`) still work.
+ */
+export const keyPrefixLength = 15;
 
 export function generateApiKey(): string {
-  return `sk-svc-${randomId(40)}`;
+  return `sk-svc-${randomId(8)}${randomId(40)}`;
 }
+
+/** What listings and logs show for the operator's master key: nothing of it. */
+export const masterKeyLabel = 'master';
 
 export function generateKeyId(): string {
   return `key_${randomId(20)}`;
@@ -17,7 +24,7 @@ export function hashApiKey(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
 }
 
-/** The first characters of a key, safe to show and log. */
+/** `sk-svc-` and the public identifier of a generated key ({@link generateApiKey}): safe to show and log. */
 export function keyPrefix(secret: string): string {
   return secret.slice(0, keyPrefixLength);
 }

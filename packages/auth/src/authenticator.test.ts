@@ -29,6 +29,8 @@ function counting(store: Database): AuthStore & { lookups: number } {
       list: store.keys.list,
       revoke: store.keys.revoke,
       update: store.keys.update,
+      listMasters: store.keys.listMasters,
+      supersede: store.keys.supersede,
     },
   };
   return counted;
@@ -39,9 +41,11 @@ describe('Authenticator', () => {
     const auth = new Authenticator({ store: db });
     const org = await db.orgs.ensure('hash-org');
     const { record, secret } = await auth.issue({ orgId: org.id, scopes: ['inference:chat'] });
-    expect(secret).toMatch(/^sk-svc-[0-9A-Za-z]{40}$/);
+    expect(secret).toMatch(/^sk-svc-[0-9A-Za-z]{48}$/);
     expect(record.keyHash).toBe(hashApiKey(secret));
-    expect(record.keyPrefix).toBe(secret.slice(0, 14));
+    // `sk-svc-` and the 8-character public identifier: none of the 40 secret characters.
+    expect(record.keyPrefix).toBe(secret.slice(0, 15));
+    expect(record.kind).toBe('standard');
     expect(JSON.stringify(await db.keys.get(record.id))).not.toContain(secret);
     const caller = await auth.authenticate(secret);
     expect(caller).toMatchObject({ keyId: record.id, org: { id: org.id } });
@@ -129,26 +133,141 @@ describe('Authenticator', () => {
     await bus.close();
   });
 
-  it('ensures the master key once, as an admin key of org default', async () => {
-    const auth = new Authenticator({ store: db });
-    const secret = 'sk-svc-master-key-for-auth-tests';
-    const [first, second] = await Promise.all([auth.ensureMasterKey(secret), auth.ensureMasterKey(secret)]);
-    expect(first.id).toBe(second.id);
-    const caller = await auth.authenticate(secret);
-    expect(caller.org.name).toBe('default');
+});
+
+describe('the master key', () => {
+  let masters: Database;
+  beforeAll(async () => {
+    masters = await createDb({ dataDir: 'memory://' });
+  });
+  afterAll(async () => {
+    await masters?.close();
+  });
+  const secretA = 'kY8rT2vXq9LmN4pZ7sW1bC6dF3gH5jQ0aE';
+  const secretB = 'Pq3Zr8Wm1Xn6Tb4Yc9Vd2Se7Uf5Rg0Hh1Jk';
+
+  it('is ensured once, as an admin key of org default, shown as `master` and never in part', async () => {
+    const auth = new Authenticator({ store: masters });
+    const [first, second] = await Promise.all([auth.ensureMasterKey(secretA), auth.ensureMasterKey(secretA)]);
+    expect(first.record.id).toBe(second.record.id);
+    expect(first.record).toMatchObject({ kind: 'master', keyPrefix: 'master', status: 'active', expiresAt: null });
+    const caller = await auth.authenticate(secretA);
+    expect(caller).toMatchObject({ keyPrefix: 'master', org: { name: 'default' } });
     expect(caller.scopes.has('admin')).toBe(true);
+    expect(JSON.stringify(await masters.keys.list())).not.toContain(secretA.slice(0, 4));
+    await expect(auth.revoke(first.record.id)).rejects.toMatchObject({ status: 409, code: 'master_key_protected', param: 'id' });
+    const other = await auth.issue({ orgId: first.record.orgId, scopes: ['inference:chat'] });
+    expect((await auth.revoke(other.record.id))?.status).toBe('revoked');
   });
 
-  it('never revokes the master key: it is rotated through SVC_MASTER_KEY', async () => {
-    const auth = new Authenticator({ store: db });
-    const secret = 'sk-svc-master-key-for-revoke-tests';
-    const master = await auth.ensureMasterKey(secret);
-    expect(auth.isMasterKey(master.id)).toBe(true);
-    await expect(auth.revoke(master.id)).rejects.toMatchObject({ status: 409, code: 'master_key_protected', param: 'id' });
-    expect((await auth.authenticate(secret)).keyId).toBe(master.id);
-    const other = await auth.issue({ orgId: master.orgId, scopes: ['inference:chat'] });
-    expect(auth.isMasterKey(other.record.id)).toBe(false);
-    expect((await auth.revoke(other.record.id))?.status).toBe('revoked');
+  it('a new SVC_MASTER_KEY revokes the previous one at start, and the previous one cannot come back', async () => {
+    const auth = new Authenticator({ store: masters });
+    const a = await auth.ensureMasterKey(secretA);
+    const b = await auth.ensureMasterKey(secretB);
+    expect(b).toMatchObject({ created: true, superseded: [{ id: a.record.id, until: null }], graceUntil: null });
+    await expect(auth.authenticate(secretA)).rejects.toMatchObject({ status: 401, code: 'revoked_api_key' });
+    expect((await auth.authenticate(secretB)).keyId).toBe(b.record.id);
+    expect((await masters.keys.listMasters()).filter((k) => k.status === 'active').map((k) => k.id)).toEqual([b.record.id]);
+    await expect(auth.ensureMasterKey(secretA)).rejects.toThrow(/replaced by a newer master key and revoked/);
+    expect((await auth.ensureMasterKey(secretB)).superseded).toEqual([]);
+  });
+
+  it('with a grace period the previous key works until it ends; an instance restarting on it meanwhile starts, after it refuses', async () => {
+    let now = Date.now();
+    const store = await createDb({ dataDir: 'memory://' });
+    const auth = new Authenticator({ store, masterKeyGraceMs: 600_000, now: () => now });
+    const a = await auth.ensureMasterKey(secretA);
+    const b = await auth.ensureMasterKey(secretB);
+    expect(b.superseded).toEqual([{ id: a.record.id, until: new Date(now + 600_000) }]);
+    expect((await auth.authenticate(secretA)).keyId).toBe(a.record.id);
+    const restarted = await auth.ensureMasterKey(secretA);
+    expect(restarted.graceUntil).toEqual(new Date(now + 600_000));
+    now += 600_001;
+    await expect(auth.authenticate(secretA)).rejects.toMatchObject({ code: 'expired_api_key' });
+    await expect(auth.ensureMasterKey(secretA)).rejects.toThrow(/grace period ended/);
+    // The next start revokes what is left of it.
+    expect((await auth.ensureMasterKey(secretB)).superseded).toEqual([{ id: a.record.id, until: null }]);
+    await store.close();
+  });
+
+  it('rotates: a generated master key supersedes the current one', async () => {
+    const store = await createDb({ dataDir: 'memory://' });
+    const auth = new Authenticator({ store });
+    const a = await auth.ensureMasterKey(secretA);
+    const rotated = await auth.rotateMasterKey();
+    expect(rotated.secret).toMatch(/^sk-svc-master-[0-9A-Za-z]{40}$/);
+    expect(rotated.superseded).toEqual([{ id: a.record.id, until: null }]);
+    expect((await auth.authenticate(rotated.secret)).scopes.has('admin')).toBe(true);
+    await expect(auth.ensureMasterKey(secretA)).rejects.toThrow(/newer master key/);
+    expect((await auth.ensureMasterKey(rotated.secret)).record.id).toBe(rotated.record.id);
+    await store.close();
+  });
+
+  it('refuses an ordinary API key as SVC_MASTER_KEY', async () => {
+    const auth = new Authenticator({ store: masters });
+    const org = await masters.orgs.ensure('ordinary');
+    const { secret } = await auth.issue({ orgId: org.id, scopes: [] });
+    await expect(auth.ensureMasterKey(secret)).rejects.toThrow(/ordinary API key/);
+  });
+});
+
+describe('throttling wrong keys', () => {
+  it('answers 429 with retry-after once a source has tried too many wrong keys, then refuses its right key too until the wait is over', async () => {
+    let now = Date.now();
+    const store = counting(db);
+    const kv = createMemoryKv({ now: () => now });
+    const auth = new Authenticator({ store, kv, now: () => now, failureLimits: { perSource: { failures: 3, perMs: 30_000 }, perSubject: { failures: 100, perMs: 60_000 } } });
+    const org = await db.orgs.ensure('throttle-org');
+    const { secret } = await auth.issue({ orgId: org.id, scopes: [] });
+    const from = (address: string) => () => address;
+    for (let i = 0; i < 3; i++) await expect(auth.authenticate(`wrong-${i}-key-000000`, from('198.51.100.7'))).rejects.toMatchObject({ status: 401 });
+    const refused = await auth.authenticate('wrong-3-key-000000', from('198.51.100.7')).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ status: 429, type: 'rate_limit_error', code: 'rate_limit_exceeded', headers: { 'retry-after': '10' } });
+    await expect(auth.authenticate(secret, from('198.51.100.7'))).rejects.toMatchObject({ status: 429 });
+    // Another address is not held back.
+    expect((await auth.authenticate(secret, from('198.51.100.8'))).keyId).toBeDefined();
+    now += 10_000;
+    expect((await auth.authenticate(secret, from('198.51.100.7'))).keyId).toBeDefined();
+    await kv.close();
+  });
+
+  it('counts wrong keys with one prefix across sources, and across instances sharing the kv', async () => {
+    const kv = createMemoryKv();
+    const limits = { perSource: { failures: 100, perMs: 60_000 }, perSubject: { failures: 4, perMs: 60_000 } };
+    const a = new Authenticator({ store: db, kv, failureLimits: limits });
+    const b = new Authenticator({ store: db, kv, failureLimits: limits });
+    const guesses = ['Sup3rS3cretKey4A', 'Sup3rS3cretKey4B', 'Sup3rS3cretKey4C', 'Sup3rS3cretKey4D'];
+    for (const [i, guess] of guesses.entries()) await expect((i % 2 ? a : b).authenticate(guess, () => `203.0.113.${i}`)).rejects.toMatchObject({ status: 401 });
+    await expect(a.authenticate('Sup3rS3cretKey4E', () => '203.0.113.99')).rejects.toMatchObject({ status: 429 });
+    await expect(b.authenticate('Sup3rS3cretKey4F', () => '203.0.113.98')).rejects.toMatchObject({ status: 429 });
+    await expect(b.authenticate('Other-prefix-key-0', () => '203.0.113.98')).rejects.toMatchObject({ status: 401 });
+    await kv.close();
+  });
+
+  it('a known key never reaches the throttle\'s kv: only wrong ones are counted', async () => {
+    let rounds = 0;
+    const kv = createMemoryKv();
+    const counted = {
+      consumeAll: (steps: Parameters<typeof kv.consumeAll>[0]) => {
+        rounds += 1;
+        return kv.consumeAll(steps);
+      },
+    };
+    const auth = new Authenticator({ store: db, kv: counted });
+    const org = await db.orgs.ensure('no-round-trip-org');
+    const { secret } = await auth.issue({ orgId: org.id, scopes: [] });
+    for (let i = 0; i < 50; i++) await auth.authenticate(secret, () => '192.0.2.50');
+    expect(rounds).toBe(0);
+    await expect(auth.authenticate('sk-svc-not-it', () => '192.0.2.50')).rejects.toMatchObject({ status: 401 });
+    expect(rounds).toBe(1);
+    await kv.close();
+  });
+
+  it('counts nothing when the kv is down (a Redis outage must not lock every client out)', async () => {
+    const errors: unknown[] = [];
+    const auth = new Authenticator({ store: db, kv: { consumeAll: () => Promise.reject(new Error('down')) }, failureLimits: { perSource: { failures: 1, perMs: 60_000 }, perSubject: { failures: 1, perMs: 60_000 } }, onThrottleError: (error) => errors.push(error) });
+    for (let i = 0; i < 3; i++) await expect(auth.authenticate('nope-nope-nope', () => '192.0.2.1')).rejects.toMatchObject({ status: 401 });
+    expect(errors).toHaveLength(3);
   });
 });
 

@@ -1,12 +1,28 @@
 import { type Caller, type Scope, authenticationError, isScope, masterKeyProtected, scopes as allScopes } from '@svc/core';
-import { type InvalidationBus, type OrgCache, createOrgCache } from '@svc/kv';
-import { digestsEqual, generateApiKey, generateKeyId, hashApiKey, keyPrefix } from './api-key.js';
+import { type InvalidationBus, type Kv, type OrgCache, createMemoryKv, createOrgCache } from '@svc/kv';
+import { digestsEqual, generateApiKey, generateKeyId, hashApiKey, keyPrefix, keyPrefixLength, masterKeyLabel } from './api-key.js';
+import { type FailureLimit, FailureThrottle, tooManyFailures } from './failure-throttle.js';
+import { type MasterKeyOutcome, type SupersededKey, ensureMaster, rotateMaster } from './master-key.js';
 import type { ApiKeyPatch, ApiKeyRecord, AuthStore } from './store.js';
+
+/** Wrong keys a source address (or a key prefix) may present before it is throttled. */
+export const defaultKeyFailureLimits = {
+  perSource: { failures: 10, perMs: 60_000 },
+  perSubject: { failures: 20, perMs: 60_000 },
+} as const satisfies Record<string, FailureLimit>;
 
 export interface AuthenticatorSettings {
   store: AuthStore;
   /** Cross-instance revocation (the kv): every instance evicts a revoked key from its cache at once. */
   bus?: InvalidationBus;
+  /** Where failed attempts are counted (the shared kv); an in-process one when absent. */
+  kv?: Pick<Kv, 'consumeAll'>;
+  /** Wrong keys allowed per source address and per key prefix. Default {@link defaultKeyFailureLimits}. */
+  failureLimits?: { perSource: FailureLimit; perSubject: FailureLimit };
+  /** How long a superseded master key keeps working, ms. Default 0 (revoked at once). */
+  masterKeyGraceMs?: number;
+  /** The kv failed while counting a failure. */
+  onThrottleError?: (error: unknown) => void;
   /** How long a verified key is trusted without a database read. Default 30 s. */
   cacheTtlMs?: number;
   /** Verified keys kept in memory. Default 10,000. */
@@ -34,6 +50,20 @@ interface CachedKey {
 type CacheEntry = CachedKey | 'invalid' | 'revoked';
 
 /**
+ * What the failure throttle counts a wrong key under besides its source: a generated key's
+ * `sk-svc-` and public identifier, or the first 8 characters of anything else (guessing the end of
+ * a known beginning is what the prefix limit stops).
+ */
+function guessedPrefix(secret: string): string {
+  return secret.startsWith('sk-svc-') ? secret.slice(0, keyPrefixLength) : secret.slice(0, 8);
+}
+
+/** Whether a key is the master key in force (a superseded one carries an expiry or is revoked). */
+export function isCurrentMasterKey(key: Pick<ApiKeyRecord, 'kind' | 'status' | 'expiresAt'>): boolean {
+  return key.kind === 'master' && key.status === 'active' && key.expiresAt === null;
+}
+
+/**
  * Verifies API keys: SHA-256 of the presented secret, looked up by hash, cached for a short
  * TTL in an {@link OrgCache} (channel `auth:changed`). Revocation evicts at once on this instance
  * and, through the bus, on every other one. Unknown hashes are cached too (briefly) so a flood of
@@ -43,12 +73,21 @@ export class Authenticator {
   private readonly store: AuthStore;
   private readonly now: () => number;
   private readonly cache: OrgCache<CacheEntry>;
-  /** The bootstrap master key's id, once `ensureMasterKey` ran. */
-  private masterKeyId: string | undefined;
+  private readonly throttle: FailureThrottle;
+  private readonly masterKeyGraceMs: number;
 
   constructor(settings: AuthenticatorSettings) {
     this.store = settings.store;
     this.now = settings.now ?? Date.now;
+    this.masterKeyGraceMs = settings.masterKeyGraceMs ?? 0;
+    const limits = settings.failureLimits ?? defaultKeyFailureLimits;
+    this.throttle = new FailureThrottle({
+      kv: settings.kv ?? createMemoryKv({ now: this.now }),
+      name: 'api_key',
+      ...limits,
+      now: this.now,
+      ...(settings.onThrottleError ? { onError: settings.onThrottleError } : {}),
+    });
     this.cache = createOrgCache<CacheEntry>({
       load: (hash) => this.load(hash),
       channel: 'auth:changed',
@@ -89,13 +128,23 @@ export class Authenticator {
     return record;
   }
 
-  /** Resolves a presented secret to its caller or throws 401 with the spec's code. */
-  async authenticate(secret: string | undefined): Promise<Caller> {
+  /**
+   * Resolves a presented secret to its caller or throws 401 with the spec's code. `source` (the
+   * client's address, read only when needed) and the key's prefix are throttled after repeated
+   * wrong keys: 429 with `retry-after`, for a right key too while blocked. A known key costs no
+   * kv round trip: only a wrong one is counted.
+   */
+  async authenticate(secret: string | undefined, source?: () => string | undefined): Promise<Caller> {
     if (!secret) throw authenticationError('missing_api_key');
+    // Nothing blocked on this instance (the usual case): no address read, no prefix sliced.
+    if (this.throttle.blocking) this.throttle.check({ source: source?.(), subject: guessedPrefix(secret) }, 'API keys');
     const cached = this.cache.get(hashApiKey(secret));
     // A cached answer needs no extra microtask on the request path.
     const entry = cached instanceof Promise ? await cached : cached;
-    if (entry === 'invalid') throw authenticationError('invalid_api_key');
+    if (entry === 'invalid') {
+      const wait = await this.throttle.fail({ source: source?.(), subject: guessedPrefix(secret) });
+      throw wait > 0 ? tooManyFailures('API keys', wait) : authenticationError('invalid_api_key');
+    }
     if (entry === 'revoked') throw authenticationError('revoked_api_key');
     if (entry.expiresAt !== null && entry.expiresAt <= this.now()) throw authenticationError('expired_api_key');
     return entry.caller;
@@ -131,27 +180,35 @@ export class Authenticator {
     rpmLimit?: number | null;
     tpmLimit?: number | null;
     monthlyBudgetUsd?: number | null;
-    secret?: string;
   }): Promise<IssuedKey> {
-    const secret = input.secret ?? generateApiKey();
-    const record = await this.store.keys.create({
+    const secret = generateApiKey();
+    return { record: await this.create({ ...input, secret, keyPrefix: keyPrefix(secret), kind: 'standard' }), secret };
+  }
+
+  private create(input: Parameters<Authenticator['issue']>[0] & { secret: string; keyPrefix: string; kind: ApiKeyRecord['kind'] }): Promise<ApiKeyRecord> {
+    return this.store.keys.create({
       id: generateKeyId(),
       orgId: input.orgId,
       name: input.name ?? null,
-      keyHash: hashApiKey(secret),
-      keyPrefix: keyPrefix(secret),
+      keyHash: hashApiKey(input.secret),
+      keyPrefix: input.keyPrefix,
+      kind: input.kind,
       scopes: [...input.scopes],
       expiresAt: input.expiresAt ?? null,
       rpmLimit: input.rpmLimit ?? null,
       tpmLimit: input.tpmLimit ?? null,
       monthlyBudgetUsd: input.monthlyBudgetUsd ?? null,
     });
-    return { record, secret };
   }
 
-  /** Revokes a key: effective at once here, and on every instance sharing the bus. */
+  /**
+   * Revokes a key: effective at once here, and on every instance sharing the bus. The master key in
+   * force is refused (409: rotate it); a superseded one in its grace period may be revoked early.
+   */
   async revoke(id: string): Promise<ApiKeyRecord | undefined> {
-    if (this.isMasterKey(id)) throw masterKeyProtected();
+    const key = await this.store.keys.get(id);
+    if (!key) return undefined;
+    if (isCurrentMasterKey(key)) throw masterKeyProtected();
     const record = await this.store.keys.revoke(id);
     if (!record) return undefined;
     // Dropped here and on every instance: its next use reads the store and caches 'revoked'.
@@ -160,26 +217,38 @@ export class Authenticator {
   }
 
   /**
-   * Makes sure the bootstrap master key exists as an admin key of org `default`
-   * (`SVC_MASTER_KEY`). Idempotent across restarts and instances.
+   * Makes `secret` (SVC_MASTER_KEY) the master key in force: an admin key of org `default` with
+   * every scope, shown as `master` and never in part. A newer master key supersedes older ones
+   * (revoked, or working until the grace period ends), on every instance at once. Idempotent
+   * across restarts and instances.
+   *
+   * @throws MasterKeyError when a newer master key superseded this one and its grace has ended.
    */
-  async ensureMasterKey(secret: string): Promise<ApiKeyRecord> {
-    const record = await this.findOrIssueMaster(secret);
-    this.masterKeyId = record.id;
-    return record;
+  async ensureMasterKey(secret: string): Promise<MasterKeyOutcome> {
+    const outcome = await ensureMaster(this.store, (s) => this.issueMaster(s), secret, this.rotation());
+    await this.dropAll(outcome.superseded);
+    return outcome;
   }
 
-  /** Whether `id` is the bootstrap master key (`SVC_MASTER_KEY`): it is never revoked through the API. */
-  isMasterKey(id: string): boolean {
-    return id === this.masterKeyId;
+  /** Issues a new master key and supersedes the others (`svc master-key rotate`); the secret is returned once. */
+  async rotateMasterKey(graceMs = this.masterKeyGraceMs): Promise<{ secret: string; record: ApiKeyRecord; superseded: SupersededKey[] }> {
+    const rotated = await rotateMaster(this.store, (s) => this.issueMaster(s), { ...this.rotation(), graceMs });
+    await this.dropAll(rotated.superseded);
+    return rotated;
   }
 
-  private async findOrIssueMaster(secret: string): Promise<ApiKeyRecord> {
-    const existing = await this.store.keys.findByHash(hashApiKey(secret));
-    if (existing) return existing.key;
+  private rotation() {
+    return { graceMs: this.masterKeyGraceMs, now: this.now };
+  }
+
+  private async dropAll(keys: readonly SupersededKey[]): Promise<void> {
+    for (const key of keys) await this.cache.invalidate(keyTag(key.id));
+  }
+
+  private async issueMaster(secret: string): Promise<ApiKeyRecord> {
     const org = await this.store.orgs.ensure('default');
     try {
-      return (await this.issue({ orgId: org.id, name: 'master', scopes: allScopes, secret })).record;
+      return await this.create({ orgId: org.id, name: 'master', scopes: allScopes, secret, keyPrefix: masterKeyLabel, kind: 'master' });
     } catch (error) {
       // Another instance created it between our read and write.
       const raced = await this.store.keys.findByHash(hashApiKey(secret));

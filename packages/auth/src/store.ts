@@ -20,6 +20,8 @@ export interface AuthStore {
     list(orgId?: string): Promise<ApiKeyRecord[]>;
     revoke(id: string): Promise<ApiKeyRecord | undefined>;
     update(id: string, patch: ApiKeyPatch): Promise<ApiKeyRecord | undefined>;
+    listMasters(): Promise<ApiKeyRecord[]>;
+    supersede(id: string, until: Date | null): Promise<ApiKeyRecord | undefined>;
   };
 }
 

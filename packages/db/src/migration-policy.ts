@@ -1,7 +1,7 @@
 /**
  * Schema changes are expand-then-contract, so that release N and N+1 run side by side over one
  * PostgreSQL during a rolling deploy: a migration only adds (tables, nullable or defaulted
- * columns, indexes, foreign keys, rows), and what N still reads or writes is removed or changed
+ * columns, indexes, foreign keys, rows) or backfills rows, and what N still reads or writes is removed or changed
  * only in a later release, once no instance of N runs. A migration that must contract is listed
  * here with why; a rolling deploy cannot cross it (docs/operations.md "Upgrading" repeats the
  * list). A test holds every migration to this.
@@ -19,6 +19,8 @@ const expanding: readonly RegExp[] = [
   /^create (unique )?index( if not exists)? /i,
   /^alter table "?[\w.]+"? add constraint "?\w+"? foreign key /i,
   /^insert into /i,
+  // A backfill: the schema is unchanged, so an earlier release's queries still run.
+  /^update "?\w+"? set /i,
   // An idempotent foreign key (DO $$ ... ADD CONSTRAINT ... FOREIGN KEY ... EXCEPTION ... $$).
   /^do \$\$\s*begin\s+alter table "?\w+"? add constraint "?\w+"? foreign key [^;]*;\s*exception when duplicate_object then null;\s*end \$\$;?$/is,
 ];

@@ -30,6 +30,9 @@ export type OrganizationPatch = Partial<NewOrganization>;
 
 export type ApiKeyStatus = 'active' | 'revoked';
 
+/** `master`: the operator's bootstrap key (SVC_MASTER_KEY); `standard`: every key issued. */
+export type ApiKeyKind = 'standard' | 'master';
+
 /** A stored API key. The secret itself is never stored, only its SHA-256 hex digest. */
 export interface ApiKeyRecord {
   /** `key_...` identifier, safe to show and log. */
@@ -37,8 +40,9 @@ export interface ApiKeyRecord {
   orgId: string;
   name: string | null;
   keyHash: string;
-  /** First characters of the secret, safe to log. */
+  /** What listings and logs show: `sk-svc-` and the key's public identifier, or `master`; never part of the secret. */
   keyPrefix: string;
+  kind: ApiKeyKind;
   /** Scope names as stored; unknown names are kept and grant nothing. */
   scopes: string[];
   status: ApiKeyStatus;
@@ -61,6 +65,8 @@ export interface NewApiKey {
   name?: string | null;
   keyHash: string;
   keyPrefix: string;
+  /** Default `standard`. */
+  kind?: ApiKeyKind;
   scopes: readonly string[];
   expiresAt?: Date | null;
   rpmLimit?: number | null;

@@ -1,4 +1,5 @@
 export { apiHeaders } from './api-headers.js';
+export { clientAddress, isForwarded } from './client-address.js';
 export { errorResponse, notFoundHandler, onError } from './errors.js';
 export { DEFAULT_MAX_JSON_DEPTH, type JsonShapeRules, checkJsonShape } from './json-shape.js';
 export { checkMetricsAccess } from './metrics-access.js';

@@ -28,5 +28,5 @@ export function when(value: Date | null): string {
 export function keyLabel(keys: readonly ApiKeyRecord[], id: string | null, none = '–'): string {
   if (id === null) return none;
   const key = keys.find((k) => k.id === id);
-  return key ? `${key.name ?? 'unnamed'} (${key.keyPrefix}…)` : id;
+  return key ? `${key.name ?? 'unnamed'} (${key.kind === 'master' ? 'master key' : `${key.keyPrefix}…`})` : id;
 }

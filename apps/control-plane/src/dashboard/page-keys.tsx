@@ -1,4 +1,4 @@
-import type { ApiKeyRecord } from '@svc/auth';
+import { type ApiKeyRecord, isCurrentMasterKey } from '@svc/auth';
 import type { Organization } from '@svc/core';
 import { when } from './format.js';
 
@@ -8,8 +8,6 @@ export interface KeysPageProps {
   org: Organization | undefined;
   orgs: Organization[];
   csrf: string;
-  /** The bootstrap master key (`SVC_MASTER_KEY`): listed, never offered for revocation. */
-  isMasterKey: (id: string) => boolean;
   /** A key just created: its secret is shown this once. */
   created?: { id: string; secret: string };
 }
@@ -35,7 +33,7 @@ function KeysTable(props: KeysPageProps) {
           <tr data-key-id={k.id}>
             <td>{k.name ?? '–'}</td>
             <td>
-              <code>{k.keyPrefix}…</code>
+              <code>{k.kind === 'master' ? 'master key' : `${k.keyPrefix}…`}</code>
             </td>
             {props.org ? null : <td>{orgName(k.orgId)}</td>}
             <td>
@@ -44,7 +42,7 @@ function KeysTable(props: KeysPageProps) {
             <td>{when(k.createdAt)}</td>
             <td>{k.expiresAt ? when(k.expiresAt) : 'never'}</td>
             <td>
-              {k.status === 'active' && props.isMasterKey(k.id) ? (
+              {k.status === 'active' && isCurrentMasterKey(k) ? (
                 <span class="muted" data-testid={`master-${k.id}`}>
                   master key: rotate SVC_MASTER_KEY
                 </span>

@@ -9,7 +9,7 @@ import { RequestsPage } from './page-requests.js';
 import { parseRange } from './overview-data.js';
 import { page } from './render.js';
 import { loadRequestLog, parseRequestFilters } from './requests-data.js';
-import { requireOrgAccess, viewScope } from './scope.js';
+import { canSee, viewScope } from './scope.js';
 
 /** The signed-in user, their session's CSRF token and the scope of `?org=`. */
 async function scoped(c: Context<ControlEnv>, deps: ControlPlaneDeps) {
@@ -30,9 +30,10 @@ export function registerIncidentPages(dash: Hono<ControlEnv>, deps: ControlPlane
 
   dash.get('/requests/:id', signedIn, async (c) => {
     const { user, session } = c.get('dashboard');
-    const decision = await deps.db.decisions.get(c.req.param('id'));
+    const found = await deps.db.decisions.get(c.req.param('id'));
+    // Another organisation's request is answered like an unknown one: a member learns nothing of it.
+    const decision = found && canSee(user, found.orgId) ? found : undefined;
     if (!decision) throw notFound(`No routing decision for request '${c.req.param('id')}'.`, 'id');
-    requireOrgAccess(user, decision.orgId);
     // The request's ledger figures: written with the decision, looked up a day either side.
     const around = { since: new Date(decision.createdAt.getTime() - 86_400_000), until: new Date(decision.createdAt.getTime() + 86_400_000) };
     const [org, ledger, keys] = await Promise.all([deps.db.orgs.get(decision.orgId), deps.db.requestLog.list({ ...around, orgId: decision.orgId, requestId: decision.requestId, limit: 1 }), deps.db.keys.list(decision.orgId)]);

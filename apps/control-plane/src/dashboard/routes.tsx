@@ -6,6 +6,7 @@ import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
 import { clearSessionCookie } from '../session-cookie.js';
 import { readSession, requireSession } from '../session.js';
+import { removePasskey } from '../passkey-removal.js';
 import { registerDashboardAssets } from './assets.js';
 import { EnrollPage, LoginPage, PasskeysPage } from './page-auth.js';
 import { KeysPage } from './page-keys.js';
@@ -79,8 +80,8 @@ function registerSessionPages(dash: Hono<ControlEnv>, deps: ControlPlaneDeps, gu
   });
 
   dash.post('/passkeys/:id/delete', signedIn, async (c) => {
-    if (!(await deps.db.passkeys.delete(c.get('dashboard').user.id, c.req.param('id')))) throw notFound(`No passkey '${c.req.param('id')}'.`, 'id');
-    return c.redirect('/dashboard/passkeys', 303);
+    const { signedOut } = await removePasskey(c, deps, c.req.param('id'));
+    return c.redirect(signedOut ? '/dashboard/login' : '/dashboard/passkeys', 303);
   });
 }
 
@@ -90,7 +91,7 @@ function registerKeyPages(dash: Hono<ControlEnv>, deps: ControlPlaneDeps, signed
     const { user, session } = c.get('dashboard');
     const scope = await viewScope(deps, user, orgQuery);
     const keys = await deps.db.keys.list(scope.org?.id);
-    return page(c, { title: 'API keys', user, csrf: session.csrfToken, active: 'keys', full: true }, <KeysPage keys={keys} org={scope.org} orgs={scope.orgs} csrf={session.csrfToken} isMasterKey={(id) => deps.authenticator.isMasterKey(id)} {...(created ? { created } : {})} />, created ? 201 : 200);
+    return page(c, { title: 'API keys', user, csrf: session.csrfToken, active: 'keys', full: true }, <KeysPage keys={keys} org={scope.org} orgs={scope.orgs} csrf={session.csrfToken} {...(created ? { created } : {})} />, created ? 201 : 200);
   };
 
   dash.get('/keys', signedIn, (c) => keysPage(c, c.req.query('org')));

@@ -24,9 +24,14 @@ export async function viewScope(deps: Pick<ControlPlaneDeps, 'db'>, user: Dashbo
   return { org, orgs };
 }
 
+/** Whether the user may see or act on `orgId` (admins: any; members: their own). */
+export function canSee(user: DashboardUserRecord, orgId: string): boolean {
+  return user.role === 'admin' || user.orgId === orgId;
+}
+
 /** Throws 403 unless the user may act on `orgId` (admins: any; members: their own). */
 export function requireOrgAccess(user: DashboardUserRecord, orgId: string): void {
-  if (user.role !== 'admin' && user.orgId !== orgId) throw authorizationError('tenant_violation', 'This belongs to another organisation.');
+  if (!canSee(user, orgId)) throw authorizationError('tenant_violation', 'This belongs to another organisation.');
 }
 
 /** Throws 403 unless the user is an admin (fleet-wide actions). */

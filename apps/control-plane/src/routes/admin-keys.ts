@@ -4,6 +4,8 @@ import type { RouteRegistry } from '@svc/http-kit';
 import { adminOnly, defineRoute, jsonResponse } from '@svc/openapi';
 import type { Context } from 'hono';
 import * as v from 'valibot';
+import { strictBody } from '../strict-body.js';
+import { listAnswer, listPageQuery, pageRequest } from './admin-list.js';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
 import { validate } from '@svc/http-kit';
@@ -11,7 +13,7 @@ import { spendQuery } from './admin-params.js';
 import { keyToWire } from './admin-wire.js';
 import { readJson } from '../read-json.js';
 
-const createSchema = v.object({
+const createSchema = strictBody({
   org_id: v.pipe(v.string(), v.minLength(1, 'is required')),
   name: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(100, 'at most 100 characters')))),
   scopes: v.optional(v.array(v.string())),
@@ -23,14 +25,14 @@ const createSchema = v.object({
   ),
 });
 
-const patchSchema = v.object({
+const patchSchema = strictBody({
   name: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(100, 'at most 100 characters')))),
   rpm_limit: createSchema.entries.rpm_limit,
   tpm_limit: createSchema.entries.tpm_limit,
   monthly_budget_usd: createSchema.entries.monthly_budget_usd,
 });
 
-const listQuery = v.object({ org_id: v.optional(v.pipe(v.string(), v.description("Only this organisation's keys; all keys when absent or empty."))) });
+const listQuery = v.object({ org_id: v.optional(v.pipe(v.string(), v.description("Only this organisation's keys; all keys when absent or empty."))), ...listPageQuery });
 
 export const createKeyRoute = defineRoute({
   method: 'post',
@@ -54,7 +56,7 @@ export const listKeysRoute = defineRoute({
   tags: ['Admin: API keys'],
   auth: adminOnly,
   query: listQuery,
-  responses: { 200: jsonResponse('A `list` of `api_key` objects.') },
+  responses: { 200: jsonResponse('A page of `api_key` objects (never a secret; `prefix` is `sk-svc-` and the public identifier, or `master`), oldest first: `{object: "list", data, has_more, first_id, last_id}`; `after=<last_id>` asks for the next.') },
   errors: [400],
 });
 
@@ -92,7 +94,8 @@ export const revokeKeyRoute = defineRoute({
   path: '/v1/admin/keys/{id}',
   operationId: 'revokeApiKey',
   summary: 'Revoke an API key',
-  description: 'The key fails with `revoked_api_key` at once, on every instance. The bootstrap master key (`SVC_MASTER_KEY`) is refused with 409 `master_key_protected`: rotate the variable instead.',
+  description:
+    'The key fails with `revoked_api_key` at once, on every instance. The master key in force (`SVC_MASTER_KEY`) is refused with 409 `master_key_protected`: rotate it instead (`pnpm svc master-key rotate`, or a new SVC_MASTER_KEY); a superseded master key still in its grace period may be revoked here to end the grace early.',
   tags: ['Admin: API keys'],
   auth: adminOnly,
   params: v.object({ id: v.pipe(v.string(), v.description('The key id.')) }),
@@ -158,9 +161,8 @@ export function registerAdminKeys(routes: RouteRegistry<ControlEnv>, deps: Contr
   routes.add(createKeyRoute, (c) => createKey(c, deps));
 
   routes.add(listKeysRoute, async (c) => {
-    const { org_id: orgId } = validate(listQuery, c.req.query());
-    const keys = await deps.db.keys.list(orgId || undefined);
-    return c.json({ object: 'list', data: keys.map(keyToWire) });
+    const query = validate(listQuery, c.req.query());
+    return c.json(listAnswer(await deps.db.keys.page({ orgId: query.org_id || undefined, ...pageRequest(query) }), keyToWire));
   });
 
   routes.add(updateKeyRoute, async (c) => {

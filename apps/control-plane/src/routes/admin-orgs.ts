@@ -3,6 +3,8 @@ import { DbConflictError } from '@svc/db';
 import type { RouteRegistry } from '@svc/http-kit';
 import { adminOnly, defineRoute, jsonResponse } from '@svc/openapi';
 import * as v from 'valibot';
+import { strictBody } from '../strict-body.js';
+import { listAnswer, listPageQuery, pageRequest } from './admin-list.js';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
 import { validate } from '@svc/http-kit';
@@ -23,8 +25,8 @@ const orgFields = {
   memory_scope: v.optional(v.picklist(memoryScopeSettings)),
 };
 const name = v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(100, 'at most 100 characters'));
-const createSchema = v.object({ name, ...orgFields });
-const patchSchema = v.object({ name: v.optional(name), ...orgFields });
+const createSchema = strictBody({ name, ...orgFields });
+const patchSchema = strictBody({ name: v.optional(name), ...orgFields });
 
 function toOrgInput(body: v.InferOutput<typeof patchSchema>) {
   return {
@@ -63,6 +65,8 @@ export const createOrgRoute = defineRoute({
   errors: [400, 409, 413],
 });
 
+const listOrgsQuery = v.object(listPageQuery);
+
 export const listOrgsRoute = defineRoute({
   method: 'get',
   path: '/v1/admin/orgs',
@@ -70,7 +74,9 @@ export const listOrgsRoute = defineRoute({
   summary: 'List organisations',
   tags,
   auth: adminOnly,
-  responses: { 200: jsonResponse('A `list` of `organization` objects.') },
+  query: listOrgsQuery,
+  responses: { 200: jsonResponse('A page of `organization` objects, oldest first: `{object: "list", data, has_more, first_id, last_id}`; `after=<last_id>` asks for the next.') },
+  errors: [400],
 });
 
 export const orgSpendRoute = defineRoute({
@@ -108,7 +114,7 @@ export function registerAdminOrgs(routes: RouteRegistry<ControlEnv>, deps: Contr
     return c.json(orgToWire(org), 201);
   });
 
-  routes.add(listOrgsRoute, async (c) => c.json({ object: 'list', data: (await deps.db.orgs.list()).map(orgToWire) }));
+  routes.add(listOrgsRoute, async (c) => c.json(listAnswer(await deps.db.orgs.page(pageRequest(validate(listOrgsQuery, c.req.query()))), orgToWire)));
 
   routes.add(orgSpendRoute, async (c) => {
     const org = await pathOrg(c, deps);

@@ -4,6 +4,7 @@ import type { RouteRegistry } from '@svc/http-kit';
 import { adminOnly, defineRoute, jsonResponse } from '@svc/openapi';
 import type { Context } from 'hono';
 import * as v from 'valibot';
+import { strictBody } from '../strict-body.js';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
 import { validate } from '@svc/http-kit';
@@ -11,7 +12,7 @@ import { orgIdParam, orgParams, pathOrg } from './admin-params.js';
 import { readJson } from '../read-json.js';
 
 /** Provider keys are printable ASCII without spaces (they travel in HTTP headers); surrounding whitespace is trimmed. */
-const putSchema = v.object({
+const putSchema = strictBody({
   api_key: v.pipe(
     v.string('must be a string'),
     v.trim(),

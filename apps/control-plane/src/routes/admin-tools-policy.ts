@@ -3,6 +3,7 @@ import { type ToolPolicy, ToolPolicyError, validateToolPolicy } from '@svc/gover
 import type { RouteRegistry } from '@svc/http-kit';
 import { adminOnly, defineRoute, jsonResponse } from '@svc/openapi';
 import * as v from 'valibot';
+import { strictBody } from '../strict-body.js';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
 import { validate } from '@svc/http-kit';
@@ -12,11 +13,11 @@ import { toolPolicyToWire } from './admin-tools-wire.js';
 import { readJson } from '../read-json.js';
 
 // Shapes here; sizes, globs and patterns are checked by @svc/governance, which owns the language.
-const putSchema = v.object({
+const putSchema = strictBody({
   enforce_registry: v.optional(v.boolean()),
   require_schema_match: v.optional(v.boolean()),
   blocked_tools: v.optional(v.array(v.string())),
-  blocked_argument_patterns: v.optional(v.array(v.object({ tool: v.string(), argument: v.optional(v.string()), pattern: v.string() }))),
+  blocked_argument_patterns: v.optional(v.array(strictBody({ tool: v.string(), argument: v.optional(v.string()), pattern: v.string() }))),
 });
 
 function toPolicy(body: v.InferOutput<typeof putSchema>): ToolPolicy {

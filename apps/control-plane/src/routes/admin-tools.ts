@@ -2,6 +2,7 @@ import { notFound } from '@svc/core';
 import type { RouteRegistry } from '@svc/http-kit';
 import { adminOnly, defineRoute, jsonResponse } from '@svc/openapi';
 import * as v from 'valibot';
+import { strictBody } from '../strict-body.js';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
 import { validate } from '@svc/http-kit';
@@ -11,7 +12,7 @@ import { readJson } from '../read-json.js';
 
 /** Tool names as providers accept them (OpenAI allows `[A-Za-z0-9_-]{1,64}`; MCP-style names add `.` and `:`). */
 const toolName = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_.:-]{1,128}$/, 'must be 1 to 128 letters, digits, _ - . or :'));
-const putSchema = v.object({
+const putSchema = strictBody({
   description: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(1024, 'at most 1024 characters')))),
   parameters: v.pipe(
     v.custom<Record<string, unknown>>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), 'must be a JSON Schema object'),

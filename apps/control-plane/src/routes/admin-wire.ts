@@ -27,6 +27,7 @@ export function keyToWire(key: ApiKeyRecord) {
     org_id: key.orgId,
     name: key.name,
     prefix: key.keyPrefix,
+    kind: key.kind,
     scopes: key.scopes,
     status: key.status,
     expires_at: key.expiresAt?.toISOString() ?? null,

@@ -1,4 +1,3 @@
-import { notFound } from '@svc/core';
 import type { RouteRegistry } from '@svc/http-kit';
 import { defineRoute, jsonResponse, session } from '@svc/openapi';
 import * as v from 'valibot';
@@ -7,6 +6,7 @@ import type { ControlEnv } from '../env.js';
 import { validate } from '@svc/http-kit';
 import { passkeyToWire, registrationCompleteSchema } from './auth-wire.js';
 import { readJson } from '../read-json.js';
+import { removePasskey } from '../passkey-removal.js';
 
 const tags = ['Dashboard sign-in'];
 const challenge = '`{object: "challenge", public_key}`: the options for `navigator.credentials.create()`.';
@@ -49,10 +49,12 @@ export const deletePasskeyRoute = defineRoute({
   path: '/v1/auth/passkeys/{id}',
   operationId: 'deletePasskey',
   summary: 'Remove one of your passkeys',
+  description:
+    "Every session of yours ends, on every instance (a lost device's too); this browser carries on in a re-issued session cookie, unless it signed in with the removed passkey or sent its session as a Bearer token (then it is signed out: `signed_out: true`).",
   tags,
   auth: session(),
   params: v.object({ id: v.pipe(v.string(), v.description('The passkey id.')) }),
-  responses: { 200: jsonResponse('`{id, object: "passkey", deleted: true}`.') },
+  responses: { 200: jsonResponse('`{id, object: "passkey", deleted: true, signed_out}`.', { 'set-cookie': 'The re-issued (or cleared) session cookie.' }) },
   errors: [404],
 });
 
@@ -81,7 +83,7 @@ export function registerAuthPasskeys(routes: RouteRegistry<ControlEnv>, deps: Co
 
   routes.add(deletePasskeyRoute, async (c) => {
     const id = c.req.param('id') ?? '';
-    if (!(await deps.db.passkeys.delete(c.get('dashboard').user.id, id))) throw notFound(`No passkey '${id}'.`, 'id');
-    return c.json({ id, object: 'passkey', deleted: true });
+    const { signedOut } = await removePasskey(c, deps, id);
+    return c.json({ id, object: 'passkey', deleted: true, signed_out: signedOut });
   });
 }

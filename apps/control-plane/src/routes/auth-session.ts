@@ -6,7 +6,7 @@ import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
 import { clearSessionCookie, setSessionCookie } from '../session-cookie.js';
 import { checkOrigin } from '../session.js';
-import { validate } from '@svc/http-kit';
+import { clientAddress, validate } from '@svc/http-kit';
 import { sessionToWire } from './auth-wire.js';
 import { readJson } from '../read-json.js';
 
@@ -41,12 +41,12 @@ export const enrollRoute = defineRoute({
   operationId: 'redeemEnrollment',
   summary: 'Redeem an enrollment link: an AAL1 session to register a passkey',
   description:
-    "The link's token travels in the URL fragment (never sent to a server) and is posted here by the enrollment page. An unknown, expired or used token is 401 `invalid_enrollment`. A browser request from another site is refused with 403.",
+    "The link's token travels in the URL fragment (never sent to a server) and is posted here by the enrollment page. An unknown, expired or used token (or a disabled user's) is 401 `invalid_enrollment`; repeated ones from one address are 429 with `retry-after`. A browser request from another site is refused with 403.",
   tags,
   auth: publicAccess,
   body: { schema: enrollSchema, name: 'EnrollRequest' },
   responses: { 200: jsonResponse(sessionAnswer, { 'set-cookie': 'The (enrollment) session cookie.' }) },
-  errors: [400, 401, 403, 413],
+  errors: [400, 401, 403, 413, 429],
 });
 
 /** The dashboard session: who is signed in, sign-out (everywhere: the session is gone from the shared kv), and redeeming an enrollment link. */
@@ -66,11 +66,11 @@ export function registerAuthSession(routes: RouteRegistry<ControlEnv>, deps: Con
   routes.add(enrollRoute, async (c) => {
     checkOrigin(c, deps);
     const body = validate(enrollSchema, await readJson(c, deps.maxBodyBytes));
-    const user = await deps.dashboardAuth.accounts.redeemEnrollment(body.token);
+    const user = await deps.dashboardAuth.accounts.redeemEnrollment(body.token, clientAddress(c, deps.trustedProxies));
     if (!user) {
       throw new GatewayError({ status: 401, type: 'authentication_error', code: 'invalid_enrollment', message: 'This enrollment link is unknown, expired or already used: ask an administrator for a new one.', param: 'token' });
     }
-    const { token, session } = await deps.dashboardAuth.sessions.create({ userId: user.id, aal: 'aal1', method: 'enrollment' });
+    const { token, session } = await deps.dashboardAuth.sessions.create({ userId: user.id, aal: 'aal1', method: 'enrollment', generation: user.sessionGeneration });
     setSessionCookie(c, deps.dashboardAuth.rp, token, session);
     return c.json(sessionToWire(session, user));
   });

@@ -58,6 +58,7 @@ export function dashboardUserToWire(user: DashboardUserRecord) {
     created_at: user.createdAt.toISOString(),
     last_login_at: user.lastLoginAt?.toISOString() ?? null,
     enrollment_expires_at: user.enrollmentExpiresAt?.toISOString() ?? null,
+    disabled_at: user.disabledAt?.toISOString() ?? null,
   };
 }
 

@@ -1,7 +1,7 @@
 import { requireSameOrg } from '@svc/auth';
 import { authorizationError } from '@svc/core';
 import type { RouteRegistry } from '@svc/http-kit';
-import { bearer, defineRoute, jsonResponse } from '@svc/openapi';
+import { adminOnly, bearer, defineRoute, jsonResponse } from '@svc/openapi';
 import * as v from 'valibot';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
@@ -24,9 +24,12 @@ export const cacheStatsRoute = defineRoute({
   path: '/v1/observability/cache/stats',
   operationId: 'getCacheStats',
   summary: "This instance's answer-cache counters",
+  description:
+    "Instance-wide figures (every organisation's requests, the cache's sizes and limits): the admin role only. An organisation's own cache hits are in `GET /v1/observability/metrics/summary`.",
   tags: ['Observability'],
-  auth: bearer('observability:read'),
+  auth: adminOnly,
   responses: { 200: jsonResponse('Hits, misses and sizes per cache layer.') },
+  errors: [403],
 });
 
 export const cachePurgeRoute = defineRoute({
@@ -44,7 +47,7 @@ export const cachePurgeRoute = defineRoute({
 
 /**
  * `GET /cache/stats` and `POST /cache/purge` (spec document 2), mounted under /v1/observability.
- * Stats are this instance's counters. Purge is idempotent: `?org_id=` drops that organisation's
+ * Stats are this instance's counters over every organisation, so the admin role reads them. Purge is idempotent: `?org_id=` drops that organisation's
  * entries (a caller may purge its own organisation; an admin any), no parameter drops everything
  * (admin only) — on every instance sharing the kv. 204, no body.
  */

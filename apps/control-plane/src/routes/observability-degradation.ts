@@ -2,13 +2,14 @@ import type { RouteRegistry } from '@svc/http-kit';
 import { adminOnly, bearer, defineRoute, jsonResponse } from '@svc/openapi';
 import { DEGRADATION_LEVELS, DEGRADATION_SHEDS, type DegradationState } from '@svc/pipeline';
 import * as v from 'valibot';
+import { strictBody } from '../strict-body.js';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
 import { validate } from '@svc/http-kit';
 import { readJson } from '../read-json.js';
 
-/** `DegradationUpdate`: the level, and an optional note for the other operators; extra fields are ignored. */
-const updateSchema = v.object({
+/** `DegradationUpdate`: the level, and an optional note for the other operators; any other field is a 400 naming it. */
+const updateSchema = strictBody({
   level: v.picklist(DEGRADATION_LEVELS, `must be one of ${DEGRADATION_LEVELS.join(', ')}`),
   reason: v.optional(v.nullable(v.pipe(v.string('must be a string'), v.maxLength(500, 'at most 500 characters')))),
 });
@@ -43,7 +44,7 @@ export const setDegradationRoute = defineRoute({
   path: '/v1/observability/degradation',
   operationId: 'setDegradation',
   summary: 'Change the degradation level (fleet-wide)',
-  description: 'In force on every instance within a pub/sub round trip; `light` and `heavy` shed optional stages. Extra fields are ignored.',
+  description: 'In force on every instance within a pub/sub round trip; `light` and `heavy` shed optional stages. Any other field is a 400 naming it.',
   tags,
   auth: adminOnly,
   body: { schema: updateSchema, name: 'DegradationUpdate' },

@@ -3,13 +3,14 @@ import type { RouteRegistry } from '@svc/http-kit';
 import { adminOnly, bearer, defineRoute, jsonResponse } from '@svc/openapi';
 import { FLAG_DESCRIPTIONS, FLAG_KEYS, type FlagState } from '@svc/pipeline';
 import * as v from 'valibot';
+import { strictBody } from '../strict-body.js';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
 import { validate } from '@svc/http-kit';
 import { readJson } from '../read-json.js';
 
-/** `PUT /flags/{key}` body; extra fields are ignored. */
-const toggleSchema = v.object({ enabled: v.boolean('must be true or false') });
+/** `PUT /flags/{key}` body: `{enabled}`, nothing else (another field is a 400 naming it). */
+const toggleSchema = strictBody({ enabled: v.boolean('must be true or false') });
 
 function toWire(flag: FlagState) {
   return {
@@ -45,7 +46,7 @@ export const setFlagRoute = defineRoute({
   path: '/v1/observability/flags/{key}',
   operationId: 'setFlag',
   summary: 'Turn a feature flag on or off (fleet-wide)',
-  description: 'In force on every instance within a pub/sub round trip. Extra fields are ignored.',
+  description: 'In force on every instance within a pub/sub round trip. Any other field is a 400 naming it.',
   tags,
   auth: adminOnly,
   params: v.object({ key: flagKey }),

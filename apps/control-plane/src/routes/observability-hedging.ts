@@ -1,12 +1,13 @@
 import type { RouteRegistry } from '@svc/http-kit';
 import { adminOnly, bearer, defineRoute, jsonResponse } from '@svc/openapi';
 import * as v from 'valibot';
+import { strictBody } from '../strict-body.js';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
 import { validate } from '@svc/http-kit';
 import { readJson } from '../read-json.js';
 
-const configSchema = v.object({ enabled_by_default: v.boolean('must be true or false') });
+const configSchema = strictBody({ enabled_by_default: v.boolean('must be true or false') });
 
 export const hedgingStatsRoute = defineRoute({
   method: 'get',

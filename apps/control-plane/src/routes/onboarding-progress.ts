@@ -2,6 +2,7 @@ import { invalidRequest } from '@svc/core';
 import type { RouteRegistry } from '@svc/http-kit';
 import { bearer, defineRoute, jsonResponse } from '@svc/openapi';
 import * as v from 'valibot';
+import { strictBody } from '../strict-body.js';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
 import { onboardingState, progressToWire } from '../onboarding-progress.js';
@@ -13,7 +14,7 @@ import { readJson } from '../read-json.js';
 const manualSteps = onboardingSteps.filter((step) => step.completion === 'manual').map((step) => step.id);
 
 /** `UpdateProgressRequest`. */
-const updateSchema = v.object({
+const updateSchema = strictBody({
   step: v.picklist(onboardingStepIds, `must be one of ${onboardingStepIds.join(', ')}`),
   completed: v.boolean('must be true or false'),
 });

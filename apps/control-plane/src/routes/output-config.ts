@@ -3,14 +3,15 @@ import type { OutputConfigRecord } from '@svc/db';
 import type { RouteRegistry } from '@svc/http-kit';
 import { bearer, defineRoute, jsonResponse } from '@svc/openapi';
 import * as v from 'valibot';
+import { strictBody } from '../strict-body.js';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
 import { targetOrg, targetOrgQuery } from '../target-org.js';
 import { validate } from '@svc/http-kit';
 import { readJson } from '../read-json.js';
 
-/** `UpdateOutputConfigRequest`: any subset of the fields; the others keep their value. Extra fields are ignored. */
-const updateSchema = v.object({
+/** `UpdateOutputConfigRequest`: any subset of the fields; the others keep their value. Any other field is a 400 naming it. */
+const updateSchema = strictBody({
   output_verification: v.optional(v.picklist(outputVerificationDefaults, `must be one of ${outputVerificationDefaults.join(', ')}`)),
   healing: v.optional(v.boolean('must be true or false')),
   min_confidence: v.optional(v.pipe(v.number('must be a number'), v.minValue(0, 'must be 0..1'), v.maxValue(1, 'must be 0..1'))),
@@ -59,7 +60,7 @@ export const updateOutputConfigRoute = defineRoute({
   path: '/v1/output/config',
   operationId: 'updateOutputConfig',
   summary: "Change the organisation's output verification defaults",
-  description: "Any subset of the fields; the others keep their value. `cross_model_candidate` must be a chat model of a configured provider. Reaches every instance with the organisation's next request. Extra fields are ignored.",
+  description: "Any subset of the fields; the others keep their value. `cross_model_candidate` must be a chat model of a configured provider. Reaches every instance with the organisation's next request. Any other field is a 400 naming it.",
   tags,
   auth: bearer('settings:write'),
   query: targetOrgQuery,

@@ -4,6 +4,7 @@ import type { SloRecord } from '@svc/db';
 import type { RouteRegistry } from '@svc/http-kit';
 import { bearer, defineRoute, jsonResponse } from '@svc/openapi';
 import * as v from 'valibot';
+import { strictBody } from '../strict-body.js';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
 import { targetOrg, targetOrgQuery } from '../target-org.js';
@@ -20,9 +21,9 @@ function rangeMessage(metric: SloMetric): string {
   return `must be ${range.minExclusive ? 'greater than' : 'at least'} ${range.min} and at most ${range.max} (${unit}) for ${metric}`;
 }
 
-/** `SloRequest`: every field required; the threshold's range depends on the metric. Extra fields are ignored. */
+/** `SloRequest`: every field required; the threshold's range depends on the metric. Any other field is a 400 naming it. */
 const sloSchema = v.pipe(
-  v.object({
+  strictBody({
     name: v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(100, 'at most 100 characters')),
     metric: v.picklist(sloMetrics, `must be one of ${sloMetrics.join(', ')}`),
     threshold: v.pipe(v.number('must be a number'), v.finite('must be a finite number')),
@@ -55,7 +56,7 @@ export const putSloRoute = defineRoute({
   path: '/v1/slo',
   operationId: 'putSlo',
   summary: "Create the organisation's SLO, or replace its SLO of the same name",
-  description: `The threshold's range depends on the metric. At most ${maxSlosPerOrg} SLOs per organisation. Extra fields are ignored.`,
+  description: `The threshold's range depends on the metric. At most ${maxSlosPerOrg} SLOs per organisation. Any other field is a 400 naming it.`,
   tags,
   auth: bearer('observability:read'),
   query: targetOrgQuery,

@@ -129,7 +129,7 @@ async function openSession(state: GatewayState, req: IncomingMessage, context: {
   if (state.stopping) throw shuttingDown();
   const upgrade = readRealtimeUpgrade(req);
   context.seen.modeHeader = upgrade.intelligenceModeHeader;
-  const caller = await state.deps.authenticator.authenticate(upgrade.credential);
+  const caller = await state.deps.authenticator.authenticate(upgrade.credential, () => req.socket.remoteAddress);
   context.seen.orgDefault = caller.org.defaultIntelligenceMode;
   requireScope(caller, REALTIME_SCOPE);
   return openRealtimeSession(

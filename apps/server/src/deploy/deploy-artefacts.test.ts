@@ -13,7 +13,7 @@ const read = (path: string) => readFileSync(`${root}${path}`, 'utf8');
 
 /** Test values for the variables a deployment must be given (SVC_MASTER_KEY, ...). */
 const given: Record<string, string> = {
-  SVC_MASTER_KEY: 'sk-svc-deploy-test-master-key',
+  SVC_MASTER_KEY: 'sk-svc-deploy-test-master-key-IShPt4uqF2wXwqTvf6B7unhH',
   SVC_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
   DATABASE_URL: 'postgres://svc:svc@postgres:5432/svc',
 };

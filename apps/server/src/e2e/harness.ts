@@ -1,6 +1,10 @@
 import { parseEnv } from '../runtime/env.js';
 import { type Started, start } from '../start.js';
 
+/**
+ * The master key of the test gateways. Suites that share one PostgreSQL (TEST_DATABASE_URL) use
+ * this one: the newest master key on a database supersedes the others (issue #36 rotation).
+ */
 export const masterKey = 'sk-svc-test-master-key-0123456789';
 
 /** Starts the whole gateway (both apps, ports picked by the OS) on in-memory stores; `options` reach the runtime (e.g. a short image URL lifetime). */

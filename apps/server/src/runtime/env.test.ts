@@ -8,6 +8,21 @@ describe('parseEnv', () => {
     expect(parseEnv({ SVC_VOICE_PLATFORM_FEE_PER_MINUTE: '0' }).SVC_VOICE_PLATFORM_FEE_PER_MINUTE).toBe(0);
   });
 
+  it('takes a master key of at least 32 characters and 128 estimated bits, and says why it refuses one', () => {
+    expect(parseEnv({ SVC_MASTER_KEY: 'kY8rT2vXq9LmN4pZ7sW1bC6dF3gH5jQ0aE' }).SVC_MASTER_KEY).toBe('kY8rT2vXq9LmN4pZ7sW1bC6dF3gH5jQ0aE');
+    expect(() => parseEnv({ SVC_MASTER_KEY: 'Sup3rS3cretKey42' })).toThrow('SVC_MASTER_KEY: SVC_MASTER_KEY must be at least 32 characters (it has 16); generate one, e.g. `openssl rand -base64 32`');
+    expect(() => parseEnv({ SVC_MASTER_KEY: 'Sup3rS3cretKey42Sup3rS3cretKey42' })).toThrow(/SVC_MASTER_KEY is too predictable: about 1\d\d bits of entropy where 128 are needed/);
+  });
+
+  it('reads trusted proxies as addresses and CIDRs', () => {
+    const proxies = parseEnv({ SVC_TRUSTED_PROXIES: '10.0.0.0/8, 192.0.2.7,::1' }).SVC_TRUSTED_PROXIES!;
+    expect(proxies.check('10.1.2.3', 'ipv4')).toBe(true);
+    expect(proxies.check('192.0.2.7', 'ipv4')).toBe(true);
+    expect(proxies.check('192.0.2.8', 'ipv4')).toBe(false);
+    expect(proxies.check('::1', 'ipv6')).toBe(true);
+    expect(parseEnv({}).SVC_TRUSTED_PROXIES).toBeUndefined();
+  });
+
   it('names the variable and the fix in one line', () => {
     const cases: [Record<string, string>, string][] = [
       [{ PORT: 'eighty' }, 'PORT'],
@@ -15,6 +30,12 @@ describe('parseEnv', () => {
       [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
       [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL'],
       [{ SVC_MASTER_KEY: 'short' }, 'SVC_MASTER_KEY'],
+      [{ SVC_MASTER_KEY: 'Sup3rS3cretKey42' }, 'SVC_MASTER_KEY'],
+      [{ SVC_MASTER_KEY: 'Sup3rS3cretKey42Sup3rS3cretKey42' }, 'SVC_MASTER_KEY'],
+      [{ SVC_MASTER_KEY: 'a'.repeat(64) }, 'SVC_MASTER_KEY'],
+      [{ SVC_MASTER_KEY_GRACE_SECS: 'soon' }, 'SVC_MASTER_KEY_GRACE_SECS'],
+      [{ SVC_TRUSTED_PROXIES: '10.0.0.0/33' }, 'SVC_TRUSTED_PROXIES'],
+      [{ SVC_TRUSTED_PROXIES: 'proxy.internal' }, 'SVC_TRUSTED_PROXIES'],
       [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
       [{ SVC_MOCK_PROVIDER: 'maybe' }, 'SVC_MOCK_PROVIDER'],
       [{ OPENAI_BASE_URL: 'ftp://x' }, 'OPENAI_BASE_URL'],

@@ -1,5 +1,6 @@
 import { encryptionKeyFormat, isEncryptionKey } from '@svc/byok';
-import { type RelyingParty, relyingPartyFromOrigin } from '@svc/auth';
+import { type RelyingParty, masterKeyWeakness, relyingPartyFromOrigin } from '@svc/auth';
+import { BlockList, isIP } from 'node:net';
 import * as v from 'valibot';
 
 /**
@@ -88,6 +89,24 @@ const publicUrl = (name: string, what: string) =>
     ),
   );
 
+/** `10.0.0.1, 10.1.0.0/16, ::1` as a BlockList; undefined when an entry is not an address or CIDR. */
+function parseProxies(text: string): BlockList | undefined {
+  const list = new BlockList();
+  for (const entry of text.split(',').map((part) => part.trim()).filter(Boolean)) {
+    const [address = '', bits] = entry.split('/');
+    const family = isIP(address);
+    if (family === 0) return undefined;
+    const type = family === 4 ? 'ipv4' : 'ipv6';
+    if (bits === undefined) list.addAddress(address, type);
+    else {
+      const prefix = Number(bits);
+      if (!Number.isInteger(prefix) || prefix < 0 || prefix > (family === 4 ? 32 : 128)) return undefined;
+      list.addSubnet(address, prefix, type);
+    }
+  }
+  return list;
+}
+
 const baseSchema = v.object({
   PORT: port('PORT', 8080),
   CONTROL_PORT: port('CONTROL_PORT', 8081),
@@ -97,7 +116,17 @@ const baseSchema = v.object({
   REDIS_URL: url('REDIS_URL', ['redis:', 'rediss:']),
   QDRANT_URL: url('QDRANT_URL', ['http:', 'https:']),
   QDRANT_API_KEY: v.optional(v.string()),
-  SVC_MASTER_KEY: v.optional(v.pipe(v.string(), v.minLength(16, 'SVC_MASTER_KEY must be at least 16 characters'))),
+  // The operator's admin key: at least 32 characters and 128 bits by its own character frequencies.
+  SVC_MASTER_KEY: v.optional(v.pipe(v.string(), v.rawCheck(({ dataset, addIssue }) => {
+    const weakness = dataset.typed ? masterKeyWeakness(dataset.value) : undefined;
+    if (weakness) addIssue({ message: `SVC_MASTER_KEY ${weakness}` });
+  }))),
+  // How long a master key that a new SVC_MASTER_KEY (or `svc master-key rotate`) superseded keeps
+  // working, for a rolling restart; 0 revokes it at once.
+  SVC_MASTER_KEY_GRACE_SECS: positiveInt('SVC_MASTER_KEY_GRACE_SECS', 0),
+  // Reverse proxies (addresses or CIDRs) whose X-Forwarded-For names the client: the address that
+  // failed authentication is throttled by. Others' forwarding headers are not believed.
+  SVC_TRUSTED_PROXIES: v.optional(v.pipe(v.string(), v.check((text) => parseProxies(text) !== undefined, 'SVC_TRUSTED_PROXIES must be comma-separated IP addresses or CIDRs, e.g. 10.0.0.0/8,::1'), v.transform((text) => parseProxies(text)!))),
   SVC_ENCRYPTION_KEY: v.optional(v.pipe(v.string(), v.check(isEncryptionKey, `SVC_ENCRYPTION_KEY ${encryptionKeyFormat}`))),
   SVC_CONFIG: v.optional(v.string()),
   AZURE_API_VERSION: v.optional(v.pipe(v.string(), v.minLength(1, 'AZURE_API_VERSION must not be empty'))),

@@ -138,6 +138,14 @@ function once(run: () => Promise<void>): () => Promise<void> {
   };
 }
 
+/** A start refused after the stores opened (SVC_MASTER_KEY rotated away) closes them, so the embedded directory is free again. */
+function releasing(...stores: Array<{ close(): Promise<void> }>): (error: unknown) => Promise<never> {
+  return async (error) => {
+    await Promise.allSettled(stores.map((store) => store.close()));
+    throw error;
+  };
+}
+
 export async function createRuntime(env: Env, options: RuntimeOptions = {}): Promise<Runtime> {
   const logger = options.logger ?? createLogger({ level: env.LOG_LEVEL });
   const file = env.SVC_CONFIG ? await loadConfigFile(env.SVC_CONFIG) : undefined;
@@ -147,8 +155,8 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
   const tracing = createTracing(tracingSettings(env));
   const db = await openDatabase(env, 'gateway', (note) => logger[note.level](note.message));
   const base: RuntimeBase = { env, db, kv, metrics: createMetrics(), logger };
+  const access = await startAccess(base).catch(releasing(kv, db));
   const learn = createLearnSink(base);
-  const access = await startAccess(base);
   const byok = createByok(env, { store: db.providerKeys, kv, platform: config, logger });
   await byok.start();
   // The evaluator reads breaker states lazily: breakers report their transitions to it.

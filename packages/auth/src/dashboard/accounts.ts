@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { GatewayError, invalidRequest, notFound } from '@svc/core';
 import { DbConflictError } from '@svc/db';
+import { type FailureThrottle, tooManyFailures } from '../failure-throttle.js';
 import type { DashboardRole, DashboardStore, DashboardUserRecord } from './dashboard-store.js';
 
 export interface DashboardAccountsSettings {
@@ -9,6 +10,8 @@ export interface DashboardAccountsSettings {
   origin: string;
   /** How long an enrollment link works, ms. */
   enrollmentTtlMs: number;
+  /** Counts unknown, expired and used enrollment tokens per source address. */
+  throttle: FailureThrottle;
   now?: () => number;
 }
 
@@ -68,9 +71,51 @@ export class DashboardAccounts {
     return { url: `${this.settings.origin}/dashboard/enroll#token=${token}`, token, expiresAt };
   }
 
-  /** The user of a live link, spending it; undefined when unknown, expired or already used. */
-  redeemEnrollment(token: string): Promise<DashboardUserRecord | undefined> {
-    if (!token || token.length > 200) return Promise.resolve(undefined);
-    return this.settings.store.dashboardUsers.redeemEnrollment(hash(token));
+  /**
+   * The user of a live link, spending it; undefined when unknown, expired, already used or the
+   * user is disabled. 429 once `source` has presented too many such tokens.
+   */
+  async redeemEnrollment(token: string, source?: string): Promise<DashboardUserRecord | undefined> {
+    const attempt = { source };
+    this.settings.throttle.check(attempt, 'enrollment links');
+    const user = token && token.length <= 200 ? await this.settings.store.dashboardUsers.redeemEnrollment(hash(token)) : undefined;
+    if (user && user.disabledAt === null) return user;
+    const wait = await this.settings.throttle.fail(attempt);
+    if (wait > 0) throw tooManyFailures('enrollment links', wait);
+    return undefined;
+  }
+
+  /**
+   * Changes a user's role, or disables (or enables) them. Disabling ends every session of the user
+   * at once, on every instance (sessions carry the user's generation); a role change applies to the
+   * next request of each session (the user is read again on every request). 404 for an unknown user.
+   */
+  async update(id: string, patch: { role?: DashboardRole; disabled?: boolean }): Promise<DashboardUserRecord> {
+    const users = this.settings.store.dashboardUsers;
+    const user = await users.update(id, patch);
+    if (!user) throw notFound(`No dashboard user '${id}'.`, 'id');
+    return patch.disabled === true ? ((await users.endSessions(id)) ?? user) : user;
+  }
+
+  /** Ends every session of the user, on every instance. 404 for an unknown user. */
+  async endSessions(id: string): Promise<DashboardUserRecord> {
+    const user = await this.settings.store.dashboardUsers.endSessions(id);
+    if (!user) throw notFound(`No dashboard user '${id}'.`, 'id');
+    return user;
+  }
+
+  /** Deletes a user with their passkeys; their sessions end with them. 404 for an unknown user. */
+  async delete(id: string): Promise<void> {
+    if (!(await this.settings.store.dashboardUsers.delete(id))) throw notFound(`No dashboard user '${id}'.`, 'id');
+  }
+
+  /**
+   * Removes one of a user's passkeys and ends the user's sessions (a lost device's among them);
+   * resolves to the new session generation, so the session that asked can carry on. 404 when the
+   * user has no such passkey.
+   */
+  async removePasskey(userId: string, passkeyId: string): Promise<number> {
+    if (!(await this.settings.store.passkeys.delete(userId, passkeyId))) throw notFound(`No passkey '${passkeyId}'.`, 'id');
+    return (await this.endSessions(userId)).sessionGeneration;
   }
 }

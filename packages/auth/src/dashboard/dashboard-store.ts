@@ -1,4 +1,5 @@
 import type { DashboardUserRepository, PasskeyRepository } from '@svc/db';
+import type { Kv } from '@svc/kv';
 
 export type { DashboardRole, DashboardUserRecord, PasskeyRecord } from '@svc/db';
 
@@ -16,5 +17,9 @@ export interface DashboardKv {
   delete(key: string): Promise<boolean>;
   /** Atomic get-and-delete. */
   take(key: string): Promise<string | null>;
+  /** Failed sign-ins and enrollment links are counted with it (see FailureThrottle). */
+  consumeAll: Kv['consumeAll'];
+  /** Bounds the challenges outstanding at once. */
+  consumeWindow: Kv['consumeWindow'];
 }
 

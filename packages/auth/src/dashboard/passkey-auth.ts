@@ -12,6 +12,7 @@ import {
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
 import { decodeClientDataJSON, isoBase64URL } from '@simplewebauthn/server/helpers';
+import { type Attempt, type FailureThrottle, tooManyFailures } from '../failure-throttle.js';
 import type { ChallengeRecord, ChallengeStore } from './challenge-store.js';
 import type { DashboardStore, DashboardUserRecord, PasskeyRecord } from './dashboard-store.js';
 import { passkeyRejected } from './errors.js';
@@ -21,6 +22,8 @@ export interface PasskeyAuthSettings {
   rp: RelyingParty;
   store: DashboardStore;
   challenges: ChallengeStore;
+  /** `begin` counts every sign-in start (each stores a challenge); `complete` counts failed assertions. */
+  throttles: { begin: FailureThrottle; complete: FailureThrottle };
   /** How long the browser waits for the user, ms (sent to the browser). Default 60 s. */
   timeoutMs?: number;
 }
@@ -42,20 +45,34 @@ export class PasskeyAuth {
    * database read, so the answer has the same shape (and cost) whether or not the account
    * exists. The e-mail is remembered with the challenge and must match the passkey's owner.
    */
-  async loginOptions(email: string): Promise<PublicKeyCredentialRequestOptionsJSON> {
+  async loginOptions(email: string, source?: string): Promise<PublicKeyCredentialRequestOptionsJSON> {
+    const attempt = { source, subject: email.trim().toLowerCase() };
+    this.settings.throttles.begin.check(attempt, 'sign-in starts');
+    const wait = await this.settings.throttles.begin.fail(attempt);
+    if (wait > 0) throw tooManyFailures('sign-in starts', wait);
     const options = await generateAuthenticationOptions({ rpID: this.settings.rp.rpId, allowCredentials: [], userVerification: 'required', timeout: this.timeoutMs });
     await this.settings.challenges.put(options.challenge, { purpose: 'login', email: email.trim().toLowerCase() });
     return options;
   }
 
-  /** Verifies a sign-in assertion: challenge, origin, RP id, signature, user verification and a forward-moving counter. 401 otherwise. */
-  async verifyLogin(response: AuthenticationResponseJSON): Promise<{ user: DashboardUserRecord; passkey: PasskeyRecord }> {
+  /**
+   * Verifies a sign-in assertion: challenge, origin, RP id, signature, user verification, a
+   * forward-moving counter and a user not disabled. 401 otherwise; 429 once the source address or
+   * the credential has failed too often.
+   */
+  verifyLogin(response: AuthenticationResponseJSON, source?: string): Promise<{ user: DashboardUserRecord; passkey: PasskeyRecord }> {
+    const attempt: Attempt = { source, subject: response.id };
+    return this.settings.throttles.complete.guard(attempt, 'passkey sign-ins', () => this.verifyAssertion(response), (error) => error instanceof GatewayError && error.status === 401);
+  }
+
+  private async verifyAssertion(response: AuthenticationResponseJSON): Promise<{ user: DashboardUserRecord; passkey: PasskeyRecord }> {
     const { challenge, record } = await this.takeChallenge(response, 'login');
     const found = await this.settings.store.passkeys.findByCredentialId(response.id);
     if (!found || (record.purpose === 'login' && found.user.email !== record.email)) {
       throw passkeyRejected('This passkey is not registered for this account.');
     }
     const { passkey, user } = found;
+    if (user.disabledAt !== null) throw passkeyRejected('This account is disabled: ask an administrator.');
     let newCounter: number;
     try {
       const result = await verifyAuthenticationResponse({

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { DashboardKv } from './dashboard-store.js';
+import type { DashboardKv, DashboardUserRecord } from './dashboard-store.js';
 
 /** NIST SP 800-63B authenticator assurance: aal2 after a passkey sign-in, aal1 from an enrollment link. */
 export type AssuranceLevel = 'aal1' | 'aal2';
@@ -12,6 +12,8 @@ export interface DashboardSession {
   method: 'passkey' | 'enrollment';
   /** The passkey that signed in (passkey sessions). */
   passkeyId: string | null;
+  /** The user's session generation when it started: it is live only while the user's is the same (absent: 0). */
+  generation?: number;
   /** Sent back with every state-changing dashboard request (hidden field or `x-csrf-token`). */
   csrfToken: string;
   createdAt: number;
@@ -44,7 +46,7 @@ export class SessionStore {
   }
 
   /** Starts a session; returns the secret token (the cookie value) and the record. */
-  async create(input: { userId: string; aal: AssuranceLevel; method: DashboardSession['method']; passkeyId?: string | null }): Promise<{ token: string; session: DashboardSession }> {
+  async create(input: { userId: string; aal: AssuranceLevel; method: DashboardSession['method']; passkeyId?: string | null; generation?: number }): Promise<{ token: string; session: DashboardSession }> {
     const lifetime = input.aal === 'aal2' ? this.settings.ttlMs : Math.min(this.settings.enrollmentTtlMs ?? 15 * 60_000, this.settings.ttlMs);
     const createdAt = this.now();
     const session: DashboardSession = {
@@ -52,6 +54,7 @@ export class SessionStore {
       aal: input.aal,
       method: input.method,
       passkeyId: input.passkeyId ?? null,
+      generation: input.generation ?? 0,
       csrfToken: token(),
       createdAt,
       expiresAt: createdAt + lifetime,
@@ -70,10 +73,33 @@ export class SessionStore {
     return session.expiresAt > this.now() ? session : undefined;
   }
 
+  /**
+   * A session carried on in a new generation (after the user's sessions were ended by something the
+   * user did in it, such as deleting another passkey): same user, assurance, CSRF token and end,
+   * a new token. The old token is gone.
+   */
+  async reissue(secret: string, session: DashboardSession, generation: number): Promise<{ token: string; session: DashboardSession }> {
+    const next = { ...session, generation };
+    const fresh = token();
+    const lifetime = Math.max(1, session.expiresAt - this.now());
+    await this.settings.kv.set(key(fresh), JSON.stringify(next), { ttlMs: lifetime });
+    await this.settings.kv.delete(key(secret));
+    return { token: fresh, session: next };
+  }
+
   /** Ends the session on every instance; false when there was none. */
   async revoke(secret: string): Promise<boolean> {
     return this.settings.kv.delete(key(secret));
   }
+}
+
+/**
+ * Whether a session still stands for its user: the user is not disabled and has not had their
+ * sessions ended since it began (deleting a passkey, disabling, an administrator's "end sessions").
+ * The user is read from the shared database on every request, so this holds on every instance.
+ */
+export function sessionHolds(session: Pick<DashboardSession, 'generation'>, user: Pick<DashboardUserRecord, 'disabledAt' | 'sessionGeneration'>): boolean {
+  return user.disabledAt === null && (session.generation ?? 0) === user.sessionGeneration;
 }
 
 /** Constant-time check of a presented CSRF token against the session's. */

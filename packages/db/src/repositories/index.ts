@@ -76,7 +76,8 @@ export type {
   DashboardUsageQuery,
   DashboardUsageRepository,
 } from './dashboard-usage.js';
-export type { DashboardRole, DashboardUserRecord, DashboardUserRepository, NewDashboardUser } from './dashboard-users.js';
+export type { DashboardRole, DashboardUserPatch, DashboardUserRecord, DashboardUserRepository, NewDashboardUser } from './dashboard-users.js';
+export type { Page, PageRequest } from './keyset-page.js';
 export type { NewPasskey, PasskeyRecord, PasskeyRepository } from './passkeys.js';
 
 export type { AlertListOptions, AlertRecord, AlertRepository, AlertStatus, NewAlert } from './alerts.js';

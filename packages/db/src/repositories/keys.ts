@@ -1,10 +1,11 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { toDbError } from '../errors.js';
 import { apiKeys } from '../schema/api-keys.js';
 import { orgOutputConfigs } from '../schema/org-output-configs.js';
 import { organizations } from '../schema/organizations.js';
 import type { ApiKeyPatch, ApiKeyRecord, NewApiKey, OrganizationRecord } from '../types.js';
 import { type Drizzle, isUuid } from './drizzle.js';
+import { type Page, type PageRequest, afterRow, toPage } from './keyset-page.js';
 import { toOrganization } from './orgs.js';
 import { toOutputConfig } from './output-configs.js';
 
@@ -21,6 +22,15 @@ export interface KeyRepository {
   get(id: string): Promise<ApiKeyRecord | undefined>;
   /** Keys of one organisation, or of all when orgId is omitted; oldest first. */
   list(orgId?: string): Promise<ApiKeyRecord[]>;
+  /** One page of {@link list} (`after` a key id). */
+  page(request: PageRequest & { orgId?: string | undefined }): Promise<Page<ApiKeyRecord>>;
+  /** Every master key (SVC_MASTER_KEY), current and superseded, oldest first. */
+  listMasters(): Promise<ApiKeyRecord[]>;
+  /**
+   * Supersedes an active key: revoked now (`until` null), or left working until `until` (a grace
+   * period; an expiry already set is kept). Undefined for unknown ids.
+   */
+  supersede(id: string, until: Date | null): Promise<ApiKeyRecord | undefined>;
   /** Changes a key's name or its own limits (null clears one). Undefined for unknown ids. */
   update(id: string, patch: ApiKeyPatch): Promise<ApiKeyRecord | undefined>;
   /** Marks the key revoked. Idempotent: the first `revokedAt` is kept. Undefined for unknown ids. */
@@ -38,6 +48,7 @@ function toApiKey(row: KeyRow): ApiKeyRecord {
     name: row.name,
     keyHash: row.keyHash,
     keyPrefix: row.keyPrefix,
+    kind: row.kind,
     scopes: [...row.scopes],
     status: row.status,
     expiresAt: row.expiresAt,
@@ -60,6 +71,7 @@ async function insertKey(db: Drizzle, input: NewApiKey): Promise<ApiKeyRecord> {
         name: input.name ?? null,
         keyHash: input.keyHash,
         keyPrefix: input.keyPrefix,
+        kind: input.kind ?? 'standard',
         scopes: [...input.scopes],
         expiresAt: input.expiresAt ?? null,
         rpmLimit: input.rpmLimit ?? null,
@@ -85,16 +97,44 @@ async function findKeyByHash(db: Drizzle, keyHash: string): ReturnType<KeyReposi
   return { key: toApiKey(row.key), org: { ...toOrganization(row.org), outputConfig: row.output ? toOutputConfig(row.output) : null } };
 }
 
+async function pageKeys(db: Drizzle, { orgId, after, limit }: PageRequest & { orgId?: string | undefined }): Promise<Page<ApiKeyRecord>> {
+  if (orgId !== undefined && !isUuid(orgId)) return { data: [], hasMore: false };
+  const where = and(orgId === undefined ? undefined : eq(apiKeys.orgId, orgId), after === undefined ? undefined : afterRow({ table: apiKeys, createdAt: apiKeys.createdAt, id: apiKeys.id }, after));
+  const rows = await db.select().from(apiKeys).where(where).orderBy(asc(apiKeys.createdAt), asc(apiKeys.id)).limit(limit + 1);
+  return toPage(rows.map(toApiKey), limit);
+}
+
+async function getKey(db: Drizzle, id: string): Promise<ApiKeyRecord | undefined> {
+  const [row] = await db.select().from(apiKeys).where(eq(apiKeys.id, id)).limit(1);
+  return row ? toApiKey(row) : undefined;
+}
+
+async function revokeKey(db: Drizzle, id: string): Promise<ApiKeyRecord | undefined> {
+  const [row] = await db
+    .update(apiKeys)
+    .set({ status: 'revoked', revokedAt: sql`coalesce(${apiKeys.revokedAt}, now())` })
+    .where(eq(apiKeys.id, id))
+    .returning();
+  return row ? toApiKey(row) : undefined;
+}
+
+/** Sets the expiry of an active key that has none (a grace period); a key already superseded is left as it is. */
+async function supersedeWithGrace(db: Drizzle, id: string, until: Date): Promise<ApiKeyRecord | undefined> {
+  const [row] = await db
+    .update(apiKeys)
+    .set({ expiresAt: until })
+    .where(and(eq(apiKeys.id, id), eq(apiKeys.status, 'active'), isNull(apiKeys.expiresAt)))
+    .returning();
+  return row ? toApiKey(row) : getKey(db, id);
+}
+
 export function createKeyRepository(db: Drizzle): KeyRepository {
   return {
     create: (input) => insertKey(db, input),
 
     findByHash: (keyHash) => findKeyByHash(db, keyHash),
 
-    async get(id) {
-      const [row] = await db.select().from(apiKeys).where(eq(apiKeys.id, id)).limit(1);
-      return row ? toApiKey(row) : undefined;
-    },
+    get: (id) => getKey(db, id),
 
     async list(orgId) {
       if (orgId !== undefined && !isUuid(orgId)) return [];
@@ -106,6 +146,9 @@ export function createKeyRepository(db: Drizzle): KeyRepository {
       return rows.map(toApiKey);
     },
 
+    page: (request) => pageKeys(db, request),
+    listMasters: async () => (await db.select().from(apiKeys).where(eq(apiKeys.kind, 'master')).orderBy(asc(apiKeys.createdAt), asc(apiKeys.id))).map(toApiKey),
+    supersede: (id, until) => (until === null ? revokeKey(db, id) : supersedeWithGrace(db, id, until)),
     async update(id, patch) {
       const set: Partial<typeof apiKeys.$inferInsert> = {};
       if (patch.name !== undefined) set.name = patch.name;
@@ -117,14 +160,7 @@ export function createKeyRepository(db: Drizzle): KeyRepository {
       return row ? toApiKey(row) : undefined;
     },
 
-    async revoke(id) {
-      const [row] = await db
-        .update(apiKeys)
-        .set({ status: 'revoked', revokedAt: sql`coalesce(${apiKeys.revokedAt}, now())` })
-        .where(eq(apiKeys.id, id))
-        .returning();
-      return row ? toApiKey(row) : undefined;
-    },
+    revoke: (id) => revokeKey(db, id),
 
     async touch(id) {
       try {

@@ -5,6 +5,7 @@ import { toDbError } from '../errors.js';
 import { organizations } from '../schema/organizations.js';
 import type { NewOrganization, OrganizationPatch, OrganizationRecord } from '../types.js';
 import { type Drizzle, isUuid } from './drizzle.js';
+import { type Page, type PageRequest, afterRow, toPage } from './keyset-page.js';
 
 /** Organisations (tenants). */
 export interface OrgRepository {
@@ -15,6 +16,8 @@ export interface OrgRepository {
   getByName(name: string): Promise<OrganizationRecord | undefined>;
   /** All organisations, oldest first. */
   list(): Promise<OrganizationRecord[]>;
+  /** One page of the organisations in `(created_at, id)` order (`after` an organisation id). */
+  page(request: PageRequest): Promise<Page<OrganizationRecord>>;
   /**
    * Applies the given fields; undefined when the id is unknown. Throws DbConflictError when
    * renaming onto a taken name.
@@ -63,6 +66,15 @@ function toColumns(patch: OrganizationPatch): Partial<OrgInsert> {
   return columns;
 }
 
+async function pageOrgs(db: Drizzle, { after, limit }: PageRequest): Promise<Page<OrganizationRecord>> {
+  if (after !== undefined && !isUuid(after)) return { data: [], hasMore: false };
+  const query = db.select().from(organizations);
+  const rows = await (after === undefined ? query : query.where(afterRow({ table: organizations, createdAt: organizations.createdAt, id: organizations.id }, after)))
+    .orderBy(asc(organizations.createdAt), asc(organizations.id))
+    .limit(limit + 1);
+  return toPage(rows.map(toOrganization), limit);
+}
+
 export function createOrgRepository(db: Drizzle): OrgRepository {
   const getByName = async (name: string) => {
     const [row] = await db.select().from(organizations).where(eq(organizations.name, name)).limit(1);
@@ -95,6 +107,7 @@ export function createOrgRepository(db: Drizzle): OrgRepository {
       return rows.map(toOrganization);
     },
 
+    page: (request) => pageOrgs(db, request),
     async update(id, patch) {
       if (!isUuid(id)) return undefined;
       try {

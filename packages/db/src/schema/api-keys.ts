@@ -13,7 +13,12 @@ export const apiKeys = pgTable(
       .references(() => organizations.id, { onDelete: 'cascade' }),
     name: text('name'),
     keyHash: text('key_hash').notNull().unique(),
+    /** What listings and logs show of the key: `sk-svc-` and its public identifier, or `master`; never part of the secret. */
     keyPrefix: text('key_prefix').notNull(),
+    /** `master`: set by SVC_MASTER_KEY (or `svc master-key rotate`); a newer one supersedes it. */
+    kind: text('kind', { enum: ['standard', 'master'] })
+      .notNull()
+      .default('standard'),
     scopes: text('scopes').array().notNull().default([]),
     status: text('status', { enum: ['active', 'revoked'] })
       .notNull()

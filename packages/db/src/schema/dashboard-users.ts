@@ -1,4 +1,4 @@
-import { bigint, boolean, index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { organizations } from './organizations.js';
 
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -24,6 +24,10 @@ export const dashboardUsers = pgTable(
     enrollmentExpiresAt: timestamptz('enrollment_expires_at'),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
     lastLoginAt: timestamptz('last_login_at'),
+    /** Set while the user may not sign in; their sessions end when it is set. */
+    disabledAt: timestamptz('disabled_at'),
+    /** Sessions carry the generation they were made in; raising it ends every session of the user, on every instance. */
+    sessionGeneration: integer('session_generation').notNull().default(0),
   },
   (table) => [index('dashboard_users_org_id_idx').on(table.orgId)],
 );

@@ -14,7 +14,7 @@ export const NOVEMBER_MIGRATION = '0008_api_key_limits';
 export const november = {
   defaultOrg: '00000000-0000-4000-8000-00000000d0d0',
   acme: '00000000-0000-4000-8000-00000000acac',
-  masterSecret: 'sk-svc-november-master-key-0001',
+  masterSecret: 'sk-svc-N0vember-release-master-7f3a9c2e41b8d5',
   master: 'key_novembermaster0001',
   app: 'key_novemberapp000001',
   appSecret: 'sk-svc-november-app-key-secret-000000001',

@@ -126,11 +126,23 @@ describe('secret scrubbing of upstream errors', () => {
     expect(scrubbed.name).toBe('AbortError');
   });
 
-  it('replaces the longest secret first and leaves short values alone', () => {
+  it('replaces the longest secret first, and a short one only as a whole word', () => {
     const set = new SecretSet(['abcdef', 'abcdefghij', 'ab']);
-    expect(set.scrub('x abcdefghij y abcdef z ab')).toBe('x [redacted] y [redacted] z ab');
+    expect(set.scrub('x abcdefghij y abcdef z ab, about')).toBe('x [redacted] y [redacted] z [redacted], about');
     const plain = new Error('token abcdefghij');
     expect((scrubError(plain, set) as Error).stack).not.toContain('abcdefghij');
+  });
+});
+
+describe('truncated and short keys', () => {
+  it('scrubs a key an upstream quotes truncated or masked, and a whole-word short key', () => {
+    const set = new SecretSet(['sk-proj-Abc123XyZ789verylongsecretpart', 'k3y']);
+    expect(set.scrub('Incorrect API key provided: sk-proj-Abc1***************part.')).toBe('Incorrect API key provided: [redacted].');
+    expect(set.scrub('key sk-proj-Abc123Xy... is invalid')).toBe('key [redacted]... is invalid');
+    expect(set.scrub('token "k3y" refused; k3yboard fine')).toBe('token "[redacted]" refused; k3yboard fine');
+    // Fewer than 8 shared characters (a vendor's `sk-proj` alone) say nothing of the key.
+    expect(set.scrub('an sk-proj key', 'pinned-key-0123456')).toBe('an sk-proj key');
+    expect(set.scrub('pinned-k*******3456 refused', 'pinned-key-0123456')).toBe('[redacted] refused');
   });
 });
 

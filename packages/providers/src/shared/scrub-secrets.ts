@@ -7,8 +7,17 @@ import { wrapOptionalCalls } from './wrap-optional-calls.js';
 /** What a secret is replaced with in upstream text. */
 export const REDACTED = '[redacted]';
 
-/** Shorter values are not scrubbed: replacing two letters everywhere would garble every message. */
+/** Shorter values are scrubbed only where a whole word equals them: replacing two letters everywhere would garble every message. */
 const minSecretLength = 6;
+
+/** A truncated echo (`sk-proj-Ab3…`, `sk-abcde****wxyz`) is a word beginning with this many characters of a secret. */
+const echoedHeadLength = 8;
+
+/** A word as keys are written: what upstreams quote of a key is one of these. */
+const wordPattern = /[\w\-.:+/=*\u2026]+/g;
+
+/** The word without the sentence's punctuation after it. */
+const trimWord = (word: string) => word.replace(/[.:,]+$/, '');
 
 /**
  * The credentials one registry holds (platform or pool keys, a BYOK organisation's keys, SigV4
@@ -25,7 +34,7 @@ export class SecretSet {
 
   add(secret: string | undefined): void {
     if (secret?.includes(':')) for (const part of secret.split(':')) this.add(part);
-    if (secret === undefined || secret.length < minSecretLength || this.values.has(secret)) return;
+    if (!secret || this.values.has(secret)) return;
     this.values.add(secret);
     this.pattern = undefined;
   }
@@ -34,21 +43,36 @@ export class SecretSet {
     return this.values.size;
   }
 
-  /** `text` with every known secret (and `extra`, a key pinned by the call) replaced by `[redacted]`. */
+  /**
+   * `text` with every known secret (and `extra`, a key pinned by the call) replaced by
+   * `[redacted]`: wherever it occurs, and as whole words also when truncated (a word beginning
+   * with its first 8 characters, as upstreams quote keys: `sk-abcde****wxyz`); one shorter than 6
+   * characters only where a whole word equals it.
+   */
   scrub(text: string, extra?: string): string {
     let out = text;
-    if (this.values.size > 0) {
+    const long = [...this.values].filter((value) => value.length >= minSecretLength);
+    if (long.length > 0) {
       // Longest first, so a secret that contains another is replaced whole.
-      this.pattern ??= new RegExp([...this.values].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|'), 'g');
+      this.pattern ??= new RegExp(long.sort((a, b) => b.length - a.length).map(escapeRegExp).join('|'), 'g');
       out = out.replace(this.pattern, REDACTED);
     }
-    if (extra === undefined) return out;
     // A Bedrock pool key packs `ACCESS_KEY_ID:SECRET_ACCESS_KEY[:SESSION_TOKEN]`: each part on its own too.
-    for (const part of [extra, ...(extra.includes(':') ? extra.split(':') : [])]) {
-      if (part.length >= minSecretLength) out = out.split(part).join(REDACTED);
-    }
-    return out;
+    const extras = extra === undefined ? [] : [extra, ...(extra.includes(':') ? extra.split(':') : [])].filter(Boolean);
+    for (const part of extras) if (part.length >= minSecretLength) out = out.split(part).join(REDACTED);
+    return scrubWords(out, [...this.values, ...extras]);
   }
+}
+
+/** Replaces the words that are a secret, or begin with the first 8 characters of one (a truncated echo). */
+function scrubWords(text: string, secrets: readonly string[]): string {
+  if (secrets.length === 0) return text;
+  const heads = secrets.filter((secret) => secret.length >= echoedHeadLength).map((secret) => secret.slice(0, echoedHeadLength));
+  return text.replace(wordPattern, (word) => {
+    const bare = trimWord(word);
+    if (!secrets.includes(bare) && !heads.some((head) => bare.startsWith(head))) return word;
+    return REDACTED + word.slice(bare.length);
+  });
 }
 
 function escapeRegExp(text: string): string {

@@ -6,8 +6,10 @@ import { parseEnv } from '../../runtime/env.js';
 import { providerConfig } from '../../runtime/provider-config.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createControlPlaneApp } from '@svc/control-plane';
+import { masterKey } from '../../e2e/harness.js';
 
-const master = 'sk-svc-provider-keys-test-master';
+// The master key every suite on the shared PostgreSQL uses: a different one would supersede theirs.
+const master = masterKey;
 const encryptionKey = Buffer.alloc(32, 7).toString('base64');
 const platformKey = 'sk-platform-0000000000';
 const orgKey = 'sk-org-own-key-1234567890-wxyz';

@@ -6,7 +6,7 @@ import { parseEnv } from '../../runtime/env.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createControlPlaneApp } from '@svc/control-plane';
 
-const master = 'sk-svc-decisions-test-master';
+const master = 'sk-svc-decisions-test-master-tsVTgP4pN7ckgnSappTxBOdO';
 const hour = 3_600_000;
 let runtime: Runtime;
 let control: ReturnType<typeof createControlPlaneApp>;

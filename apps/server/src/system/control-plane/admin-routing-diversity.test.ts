@@ -6,7 +6,7 @@ import { type Runtime, createRuntime } from '../../runtime/runtime.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createControlPlaneApp } from '@svc/control-plane';
 
-const master = 'sk-svc-diversity-test-master';
+const master = 'sk-svc-diversity-test-master-Ye1U5RjHhqe04nEGB1IGCceY';
 const day = 86_400_000;
 let runtime: Runtime;
 let control: ReturnType<typeof createControlPlaneApp>;

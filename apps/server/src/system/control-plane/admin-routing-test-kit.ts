@@ -11,7 +11,7 @@ import type { ControlPlaneDeps } from '@svc/control-plane';
 
 export const DAY = 86_400_000;
 export const HOUR = 3_600_000;
-export const MASTER_KEY = 'sk-svc-routing-reports-test-master';
+export const MASTER_KEY = 'sk-svc-routing-reports-test-master-AKP9ZJUefxhjZENtH7BXPNtT';
 
 export interface ReportTestContext {
   runtime: Runtime;

@@ -5,7 +5,7 @@ import { parseEnv } from '../../runtime/env.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createControlPlaneApp } from '@svc/control-plane';
 
-const master = 'sk-svc-admin-tools-test-master';
+const master = 'sk-svc-admin-tools-test-master-GPrmDFMbqkxDaykD4fXlISHA';
 let runtime: Runtime;
 let control: ReturnType<typeof createControlPlaneApp>;
 

@@ -6,7 +6,7 @@ import { parseEnv } from '../../runtime/env.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createControlPlaneApp } from '@svc/control-plane';
 
-const master = 'sk-svc-control-plane-test-master';
+const master = 'sk-svc-control-plane-test-master-zkwSRpbXadyByNcKht18fkDY';
 let runtime: Runtime;
 let control: ReturnType<typeof createControlPlaneApp>;
 let inference: ReturnType<typeof createInferenceApp>;
@@ -135,7 +135,7 @@ describe('keys', () => {
 
     const listed = await json<{ data: Record<string, unknown>[] }>(await admin('GET', `/v1/admin/keys?org_id=${org.id}`));
     expect(listed.data).toHaveLength(1);
-    expect(listed.data[0]).toMatchObject({ id: key.id, status: 'active', prefix: key.key.slice(0, 14) });
+    expect(listed.data[0]).toMatchObject({ id: key.id, status: 'active', prefix: key.key.slice(0, 15), kind: 'standard' });
     expect(JSON.stringify(listed)).not.toContain(key.key);
 
     const revoked = await admin('DELETE', `/v1/admin/keys/${key.id}`);

@@ -3,7 +3,7 @@ import { parseEnv } from '../../runtime/env.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createControlPlaneApp } from '@svc/control-plane';
 
-const master = 'sk-svc-api-headers-control-master';
+const master = 'sk-svc-api-headers-control-master-uyW2GUqzp21lwhcmxSNu7eFz';
 let runtime: Runtime;
 let app: ReturnType<typeof createControlPlaneApp>;
 

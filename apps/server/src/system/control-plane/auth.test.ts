@@ -5,7 +5,7 @@ import { parseEnv } from '../../runtime/env.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createControlPlaneApp } from '@svc/control-plane';
 
-const master = 'sk-svc-dashboard-auth-test-master';
+const master = 'sk-svc-dashboard-auth-test-master-gdVkFyWpjstoVUU3JHWN5gxF';
 const origin = 'http://localhost:8081';
 let runtime: Runtime;
 let app: ReturnType<typeof createControlPlaneApp>;

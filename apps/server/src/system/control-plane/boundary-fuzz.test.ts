@@ -3,8 +3,10 @@ import { type Runtime, createRuntime } from '../../runtime/runtime.js';
 import { parseEnv } from '../../runtime/env.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createControlPlaneApp } from '@svc/control-plane';
+import { masterKey } from '../../e2e/harness.js';
 
-const master = 'sk-svc-boundary-fuzz-control-master';
+// The master key every suite on the shared PostgreSQL uses: a different one would supersede theirs.
+const master = masterKey;
 let runtime: Runtime;
 let app: ReturnType<typeof createControlPlaneApp>;
 let tenant: string;

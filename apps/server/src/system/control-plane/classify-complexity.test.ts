@@ -9,7 +9,7 @@ let runtime: Runtime;
 let app: ReturnType<typeof createControlPlaneApp>;
 
 beforeAll(async () => {
-  runtime = await createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_SENTENCE_ENCODER: 'hashed', SVC_MASTER_KEY: 'sk-svc-classify-test-master', SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent' }));
+  runtime = await createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_SENTENCE_ENCODER: 'hashed', SVC_MASTER_KEY: 'sk-svc-classify-test-master-prC9k4hciZxmX5D9H6HJBDlh', SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent' }));
   app = createControlPlaneApp({ ...runtime, maxBodyBytes });
 });
 afterAll(async () => {

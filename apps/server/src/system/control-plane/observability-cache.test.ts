@@ -5,7 +5,7 @@ import { parseEnv } from '../../runtime/env.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createControlPlaneApp } from '@svc/control-plane';
 
-const master = 'sk-svc-cache-test-master';
+const master = 'sk-svc-cache-test-master-B0evFdkBnxeYWnlQIUBOg5js';
 let runtime: Runtime;
 let control: ReturnType<typeof createControlPlaneApp>;
 let inference: ReturnType<typeof createInferenceApp>;

@@ -87,7 +87,7 @@ describe('/v1/observability/degradation', () => {
   });
 
   it('light stops memory recall and storage; none brings them back', async () => {
-    const changed = await json(await call('PUT', '/v1/observability/degradation', MASTER_KEY, JSON.stringify({ level: 'light', reason: 'provider incident', ignored: true })));
+    const changed = await json(await call('PUT', '/v1/observability/degradation', MASTER_KEY, JSON.stringify({ level: 'light', reason: 'provider incident' })));
     expect(changed).toMatchObject({ level: 'light', previous_level: 'none', shed_stages: ['memory', 'hedging'], reason: 'provider incident', updated_by: expect.stringMatching(/^key_/) });
     expect(await json(await call('GET', '/v1/observability/degradation', observer))).toMatchObject({ level: 'light', reason: 'provider incident' });
 
@@ -157,7 +157,7 @@ describe('/v1/observability/flags', () => {
     const question = `how many legs does a spider have, and why eight ${randomUUID()}`;
     await chat(question, 'cache');
     expect((await chat(question, 'cache')).headers.get('x-svc-cache-type')).toBe('exact');
-    const off = await json(await call('PUT', '/v1/observability/flags/exact_cache', MASTER_KEY, '{"enabled":false,"note":"ignored"}'));
+    const off = await json(await call('PUT', '/v1/observability/flags/exact_cache', MASTER_KEY, '{"enabled":false}'));
     expect(off).toMatchObject({ key: 'exact_cache', enabled: false, default_enabled: true, overridden: true, updated_by: expect.stringMatching(/^key_/) });
     expect(Date.parse((off as { updated_at: string }).updated_at)).toBeLessThanOrEqual(Date.now());
     const semantic = await chat(question, 'cache');

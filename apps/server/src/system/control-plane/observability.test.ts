@@ -4,7 +4,7 @@ import { parseEnv } from '../../runtime/env.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createControlPlaneApp } from '@svc/control-plane';
 
-const master = 'sk-svc-observability-test-master';
+const master = 'sk-svc-observability-test-master-mg6DoEGEMQBYZwtOZL6GMYal';
 let runtime: Runtime;
 let app: ReturnType<typeof createControlPlaneApp>;
 

@@ -13,7 +13,7 @@ let app: ReturnType<typeof createControlPlaneApp>;
 let document: OpenApiDocument;
 
 beforeAll(async () => {
-  runtime = await createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_SENTENCE_ENCODER: 'hashed', SVC_MASTER_KEY: 'sk-svc-openapi-control-master', SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent' }));
+  runtime = await createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_SENTENCE_ENCODER: 'hashed', SVC_MASTER_KEY: 'sk-svc-openapi-control-master-L1urG9Jto7GUi1tX9hC3scEb', SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent' }));
   app = createControlPlaneApp({ ...runtime, maxBodyBytes: 64 * 1024 });
   document = (await (await app.request('/openapi.json')).json()) as OpenApiDocument;
 });

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createInferenceApp } from '@svc/inference';
 import { useTestApp } from './test-app.js';
 
-const master = 'sk-svc-inference-app-test-master';
+const master = 'sk-svc-inference-app-test-master-r6ZiOE8zPGCWx5Kb7GuFnREo';
 const testApp = useTestApp(master);
 
 const auth = (key = master) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' });

@@ -1,8 +1,10 @@
 import { runBoundaryFuzz } from '@svc/openapi/test';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from './test-app.js';
+import { masterKey } from '../../e2e/harness.js';
 
-const master = 'sk-svc-boundary-fuzz-inference-master';
+// The master key every suite on the shared PostgreSQL uses: a different one would supersede theirs.
+const master = masterKey;
 // PostgreSQL when the integration URL is set: it is what refuses NUL bytes and lone surrogates,
 // so it is where a missing check turns into a 500.
 const t = useTestApp(master, process.env.TEST_DATABASE_URL ? { DATABASE_URL: process.env.TEST_DATABASE_URL, SVC_DATA_DIR: '' } : {});

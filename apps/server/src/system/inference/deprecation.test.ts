@@ -44,7 +44,7 @@ async function echo(c: Context<AppEnv>) {
   return c.json({ text: parsed.output.text, org_id: c.get('caller').org.id }, 200, { 'x-echo': 'yes' });
 }
 
-const master = 'sk-svc-deprecation-test-master';
+const master = 'sk-svc-deprecation-test-master-I78vLVMl25e4FxeNSSabUFOI';
 const t = useTestApp(master, {}, {
   extraRoutes: (routes) => {
     routes.add(echoRoute, echo);

@@ -6,7 +6,7 @@ import { useTestApp } from './test-app.js';
 
 /** `GET /metrics` after real traffic: every metric the operations guide lists carries values. */
 
-const master = 'sk-svc-metrics-test-master';
+const master = 'sk-svc-metrics-test-master-hwpuqViM6CJCLQk21fc0lihU';
 const test = useTestApp(master);
 
 const chat = (body: Record<string, unknown>, key = master, headers: Record<string, string> = {}) =>

@@ -7,7 +7,7 @@ import { parse } from 'yaml';
 import { RouteRegistry } from '@svc/http-kit';
 import { useTestApp } from './test-app.js';
 
-const master = 'sk-svc-openapi-test-master-key';
+const master = 'sk-svc-openapi-test-master-key-4yX7C1YCTSVEI1JsSk9Wb3EP';
 const t = useTestApp(master);
 let document: OpenApiDocument;
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TcpProxy, startTcpProxy } from '@svc/mock-upstream';
 import { useTestApp } from './test-app.js';
+import { masterKey } from '../../e2e/harness.js';
 
 /**
  * Dependency outages, measured: the gateway over PostgreSQL and Redis reached through TCP proxies
@@ -8,7 +9,8 @@ import { useTestApp } from './test-app.js';
  */
 const databaseUrl = process.env.TEST_DATABASE_URL;
 const redisUrl = process.env.TEST_REDIS_URL;
-const master = 'sk-svc-outages-test-master-key';
+// The master key every suite on the shared PostgreSQL uses: a different one would supersede theirs.
+const master = masterKey;
 const hostPort = (url: string) => {
   const parsed = new URL(url);
   return { host: parsed.hostname, port: Number(parsed.port || (parsed.protocol.startsWith('redis') ? 6379 : 5432)) };

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from './test-app.js';
 
-const master = 'sk-svc-upstream-secrets-master-key';
+const master = 'sk-svc-upstream-secrets-master-key-XCRme3pycpBzzNe0MrE9tobu';
 const keys = { OPENAI_API_KEY: 'sk-platform-openai-echoed-1234', ANTHROPIC_API_KEY: 'sk-ant-platform-echoed-5678', GEMINI_API_KEY: 'AIzaPlatformGeminiEchoed9' };
 
 /** An upstream that answers every call 401 and quotes the credential it was sent, as some vendors and proxies do. */

@@ -80,4 +80,29 @@ export function dashboardUserConformance(getDb: GetDb): void {
     expect(await db.passkeys.delete(owner.id, passkey.id)).toBe(false);
     expect(await db.passkeys.listByUser(owner.id)).toEqual([]);
   });
+
+  it('changes a role, disables and enables, ends sessions, pages and deletes', async () => {
+    const db = getDb();
+    const org = await createTestOrg(db);
+    const user = await db.dashboardUsers.create(newUser(org.id, 'admin'));
+    const other = await db.dashboardUsers.create(newUser(org.id));
+    expect(user).toMatchObject({ disabledAt: null, sessionGeneration: 0 });
+    expect(await db.dashboardUsers.update(user.id, { role: 'member' })).toMatchObject({ role: 'member', disabledAt: null });
+    const disabled = await db.dashboardUsers.update(user.id, { disabled: true });
+    expect(disabled!.disabledAt).toBeInstanceOf(Date);
+    expect((await db.dashboardUsers.update(user.id, { disabled: true }))!.disabledAt).toEqual(disabled!.disabledAt);
+    expect(await db.dashboardUsers.update(user.id, { disabled: false })).toMatchObject({ disabledAt: null });
+    expect(await db.dashboardUsers.endSessions(user.id)).toMatchObject({ sessionGeneration: 1 });
+    expect(await db.dashboardUsers.endSessions(user.id)).toMatchObject({ sessionGeneration: 2 });
+    expect(await db.dashboardUsers.update(randomUUID(), { role: 'admin' })).toBeUndefined();
+    expect(await db.dashboardUsers.endSessions('nope')).toBeUndefined();
+    const first = await db.dashboardUsers.page({ orgId: org.id, limit: 1 });
+    expect(first).toMatchObject({ hasMore: true, data: [{ id: user.id }] });
+    expect(await db.dashboardUsers.page({ orgId: org.id, limit: 1, after: user.id })).toMatchObject({ hasMore: false, data: [{ id: other.id }] });
+    await db.passkeys.create(newPasskey(user.id));
+    expect(await db.dashboardUsers.delete(user.id)).toBe(true);
+    expect(await db.dashboardUsers.get(user.id)).toBeUndefined();
+    expect(await db.passkeys.listByUser(user.id)).toEqual([]);
+    expect(await db.dashboardUsers.delete(user.id)).toBe(false);
+  });
 }

@@ -87,4 +87,38 @@ export function keyConformance(getDb: GetDb): void {
     expect(lastUsedAt!.getTime()).toBeGreaterThan(before - 60_000);
     expect(await db.keys.touch('key_missing')).toBe(false);
   });
+
+  it('pages keys in creation order: limit, after and has_more', async () => {
+    const db = getDb();
+    const org = await createTestOrg(db);
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push((await db.keys.create(newKeyInput(org.id))).id);
+    const first = await db.keys.page({ orgId: org.id, limit: 2 });
+    expect(first.data.map((k) => k.id)).toEqual(ids.slice(0, 2));
+    expect(first.hasMore).toBe(true);
+    const second = await db.keys.page({ orgId: org.id, limit: 2, after: ids[1] });
+    expect(second.data.map((k) => k.id)).toEqual(ids.slice(2, 4));
+    const last = await db.keys.page({ orgId: org.id, limit: 2, after: ids[3] });
+    expect(last).toMatchObject({ hasMore: false });
+    expect(last.data.map((k) => k.id)).toEqual([ids[4]]);
+    expect((await db.keys.page({ orgId: org.id, limit: 2, after: 'key_unknown' })).data).toEqual([]);
+    expect((await db.keys.page({ orgId: 'not-a-uuid', limit: 2 })).data).toEqual([]);
+  });
+
+  it('keeps master keys apart and supersedes one now or after a grace period', async () => {
+    const db = getDb();
+    const org = await createTestOrg(db);
+    const standard = await db.keys.create(newKeyInput(org.id));
+    const old = await db.keys.create(newKeyInput(org.id, { kind: 'master', keyPrefix: 'master' }));
+    const older = await db.keys.create(newKeyInput(org.id, { kind: 'master', keyPrefix: 'master' }));
+    expect(standard.kind).toBe('standard');
+    const masters = (await db.keys.listMasters()).filter((k) => k.orgId === org.id);
+    expect(masters.map((k) => k.id)).toEqual([old.id, older.id]);
+    const until = new Date(Date.now() + 60_000);
+    expect(await db.keys.supersede(old.id, until)).toMatchObject({ status: 'active', expiresAt: until });
+    // A second grace never extends the first.
+    expect(await db.keys.supersede(old.id, new Date(Date.now() + 3_600_000))).toMatchObject({ expiresAt: until });
+    expect(await db.keys.supersede(older.id, null)).toMatchObject({ status: 'revoked' });
+    expect(await db.keys.supersede('key_missing', null)).toBeUndefined();
+  });
 }

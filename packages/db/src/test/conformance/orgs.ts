@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
 import { DbConflictError } from '../../errors.js';
-import { type GetDb, uniqueName } from '../fixtures.js';
+import { createTestOrg, type GetDb, uniqueName } from '../fixtures.js';
 
 export function orgConformance(getDb: GetDb): void {
   it('creates an organisation with defaults and reads it back by id and name', async () => {
@@ -89,5 +89,15 @@ export function orgConformance(getDb: GetDb): void {
     const orgs = await Promise.all(Array.from({ length: 5 }, () => db.orgs.ensure(name)));
     expect(new Set(orgs.map((org) => org.id)).size).toBe(1);
     expect((await db.orgs.ensure(name)).id).toBe(orgs[0]!.id);
+  });
+
+  it('pages organisations in creation order', async () => {
+    const db = getDb();
+    const created = [await createTestOrg(db), await createTestOrg(db), await createTestOrg(db)];
+    const first = await db.orgs.page({ after: created[0]!.id, limit: 1 });
+    expect(first.data.map((o) => o.id)).toEqual([created[1]!.id]);
+    expect(first.hasMore).toBe(true);
+    expect((await db.orgs.page({ after: created[1]!.id, limit: 1000 })).data.map((o) => o.id)).toContain(created[2]!.id);
+    expect(await db.orgs.page({ after: 'nope', limit: 5 })).toEqual({ data: [], hasMore: false });
   });
 }

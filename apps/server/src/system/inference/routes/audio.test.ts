@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../test-app.js';
 
 // The test runtime serves the mock provider only: no OpenAI key, so no speech model.
-const master = 'sk-svc-audio-route-test-master';
+const master = 'sk-svc-audio-route-test-master-WFTROo6HQwjcLElnQBdgeZSy';
 const test = useTestApp(master);
 
 interface ErrorBody {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../test-app.js';
 
 // The test runtime serves the mock provider only: no OpenAI key, so no image model.
-const test = useTestApp('sk-svc-images-route-test-master');
+const test = useTestApp('sk-svc-images-route-test-master-H6EHTPvYArFDEhzcbzdMYNg8');
 
 interface ErrorBody {
   error: { type: string; code: string | null; param: string | null; message: string };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../test-app.js';
 
-const master = 'sk-svc-kept-responses-test-master';
+const master = 'sk-svc-kept-responses-test-master-moWyhC7dcQH3o889zd62RxZ6';
 // Two days, so the test sees the variable reach the route (the default is 30).
 const t = useTestApp(master, { SVC_RESPONSES_TTL_DAYS: '2' });
 

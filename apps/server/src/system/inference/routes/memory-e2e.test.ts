@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../test-app.js';
 
 // The real local sentence encoder (all-MiniLM-L6-v2), as a default start has it.
-const test = useTestApp('sk-svc-memory-e2e-test-master', { SVC_SENTENCE_ENCODER: 'minilm' });
+const test = useTestApp('sk-svc-memory-e2e-test-master-W98zDblerRkNVjLMWdaOFtws', { SVC_SENTENCE_ENCODER: 'minilm' });
 
 async function org() {
   const record = await test.runtime.db.orgs.ensure(`memory-e2e-${Math.random()}`);

@@ -3,7 +3,7 @@ import { endUserSubject, keySubject } from '@svc/memory';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../test-app.js';
 
-const test = useTestApp('sk-svc-memory-route-test-master');
+const test = useTestApp('sk-svc-memory-route-test-master-rovEEqJwgdcn1bCrRTIjG7TK');
 
 interface MemoryWire {
   id: string;

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { useTestApp } from '../test-app.js';
 
-const master = 'sk-svc-messages-route-test-master';
+const master = 'sk-svc-messages-route-test-master-7ilzKTxQMP2rVlSK4wKLlxa5';
 const t = useTestApp(master);
 
 const valid = { model: 'svc/auto', max_tokens: 128, messages: [{ role: 'user', content: 'hi' }] };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../test-app.js';
 
-const master = 'sk-svc-responses-route-test-master';
+const master = 'sk-svc-responses-route-test-master-CG2pMmRpuC0AtSQG2AypnjVW';
 const testApp = useTestApp(master);
 
 const post = (body: unknown, headers: Record<string, string> = { authorization: `Bearer ${master}` }) =>

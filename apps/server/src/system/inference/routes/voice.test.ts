@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../test-app.js';
 
 // Voice providers configured at an address nothing answers: everything here is refused before any call.
-const master = 'sk-svc-voice-route-test-master';
+const master = 'sk-svc-voice-route-test-master-fvEjFhPdYlom7APQOi2gei5t';
 const nowhere = 'http://127.0.0.1:9';
 const test = useTestApp(master, { DEEPGRAM_API_KEY: 'dg', DEEPGRAM_BASE_URL: nowhere, ELEVENLABS_API_KEY: 'xi', ELEVENLABS_BASE_URL: nowhere });
 
