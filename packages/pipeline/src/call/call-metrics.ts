@@ -1,4 +1,5 @@
 import type { ModelInfo } from '@svc/catalog';
+import type { Attempt } from './attempt.js';
 import { isGatewayError, isProviderError } from '@svc/core';
 import { refusalKind } from '@svc/billing';
 import type { Metrics } from '@svc/telemetry';
@@ -9,18 +10,18 @@ export function countRejection(metrics: Metrics, error: unknown): void {
   metrics.rateLimitRejections.series(refusalKind(error)).inc();
 }
 
-/** One provider call that answered, in seconds. */
-export function observeProviderOk(metrics: Metrics, model: ModelInfo, seconds: number): void {
-  metrics.model(model.provider, model.id).providerOk.observe(seconds);
-}
-
-/** One provider call that failed, in seconds, and its error by kind and upstream status. */
-export function observeProviderError(metrics: Metrics, model: ModelInfo, seconds: number, error: unknown): void {
-  metrics.model(model.provider, model.id).providerError.observe(seconds);
-  if (isProviderError(error)) countUpstreamError(metrics, model, error.kind, error.upstreamStatus);
-}
-
 /** A failed provider call by normalised kind and upstream status (0 without one). */
 export function countUpstreamError(metrics: Metrics, model: ModelInfo, kind: string, upstreamStatus: number | undefined): void {
   metrics.upstreamErrors.inc({ provider: model.provider, kind, status: upstreamStatus ?? 0 });
+}
+
+/** One attempt of the waterfall on its model's series: answered, failed (by kind and status) or skipped. */
+export function observeAttempt(metrics: Metrics, model: ModelInfo, attempt: Attempt): void {
+  const series = metrics.model(model.provider, model.id);
+  const seconds = attempt.latencyMs / 1000;
+  if (attempt.outcome === 'ok') series.providerOk.observe(seconds);
+  else if (attempt.outcome === 'error') {
+    series.providerError.observe(seconds);
+    countUpstreamError(metrics, model, attempt.errorKind ?? 'unknown', attempt.upstreamStatus);
+  } else series.providerSkipped.observe(seconds);
 }

@@ -64,11 +64,13 @@ function toProviderRequest(request: ChatRequest, model: ModelInfo): ProviderChat
 }
 
 /**
- * Walks the waterfall: the next candidate is tried when a provider fails in a way another
- * model may not (ProviderError.retryable); a caller-fault error is returned at once. A
- * candidate whose provider is not configured is skipped.
+ * Walks the waterfall, for chat and every single-model endpoint alike: the next candidate is
+ * tried when a provider fails in a way another model may not (ProviderError.retryable); a
+ * caller-fault error is returned at once. A candidate whose provider is not configured is
+ * skipped, one whose breaker is open too. `firstByte` says what ends a candidate's first-byte
+ * timer: a stream's first event, or a JSON call's response headers.
  */
-async function walk<T>(
+export async function walkWaterfall<T>(
   waterfall: readonly ModelInfo[],
   settings: CallSettings,
   attempts: Attempt[],
@@ -106,9 +108,7 @@ async function walk<T>(
       }
       const error = outcome.error;
       lastError = error;
-      // The breaker hears about upstream trouble only: not caller faults, not our client leaving.
-      const upstreamFault = isProviderError(error) && error.retryable && !settings.signal.aborted && !(settings.ownKey?.(model.provider) === true && keyFaults.has(error.kind));
-      if (upstreamFault) void settings.breakers?.record(model.id, 'failure', { probe: admission.probe });
+      if (countsAgainstBreaker(error, settings, model)) void settings.breakers?.record(model.id, 'failure', { probe: admission.probe });
       else if (admission.probe) void settings.breakers?.releaseProbe(model.id);
       if (!isProviderError(error) || !error.retryable) throw toGatewayError(error);
       if (error.kind === 'context_length' && settings.largerContext) {
@@ -132,10 +132,21 @@ async function walk<T>(
  * What ends a candidate's first-byte timer: a stream's first event, or a JSON call's response
  * headers (an upstream that accepted the request and never answers is abandoned either way).
  */
-type FirstByte = 'event' | 'headers';
+export type FirstByte = 'event' | 'headers';
 
 /** Failures of a key rather than of the model. */
 const keyFaults = new Set<string>(['rate_limit', 'billing', 'authentication']);
+
+/**
+ * Whether a failed call counts against its model's shared circuit breaker: upstream trouble
+ * only (a retryable provider error), not a caller fault, not our client leaving, and not a fault
+ * of the organisation's own key (BYOK) that is the key's (rate limit, billing, authentication):
+ * that says nothing about the model's health for everyone else, while its 5xx or timeout does.
+ */
+function countsAgainstBreaker(error: unknown, settings: Pick<CallSettings, 'signal' | 'ownKey'>, model: ModelInfo): boolean {
+  if (!isProviderError(error) || !error.retryable || settings.signal.aborted) return false;
+  return !(settings.ownKey?.(model.provider) === true && keyFaults.has(error.kind));
+}
 
 type AttemptOutcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
 
@@ -300,7 +311,7 @@ function keyFailure(model: ModelInfo, keyIndex: number, key: KeyAttempt | undefi
 
 /** Non-streaming call with fallback. */
 export function callChat(request: ChatRequest, waterfall: readonly ModelInfo[], settings: CallSettings, attempts: Attempt[]) {
-  return walk<ChatResult>(waterfall, settings, attempts, 'headers', (provider, model, options) => provider.chat(toProviderRequest(request, model), options));
+  return walkWaterfall<ChatResult>(waterfall, settings, attempts, 'headers', (provider, model, options) => provider.chat(toProviderRequest(request, model), options));
 }
 
 /** An upstream stream whose first event has already arrived. */
@@ -314,7 +325,7 @@ export interface OpenedStream {
  * arrived, so an upstream that fails before anything reached the client still falls back.
  */
 export function openStream(request: ChatRequest, waterfall: readonly ModelInfo[], settings: CallSettings, attempts: Attempt[]) {
-  return walk<OpenedStream>(waterfall, settings, attempts, 'event', async (provider, model, options) => {
+  return walkWaterfall<OpenedStream>(waterfall, settings, attempts, 'event', async (provider, model, options) => {
     const iterable = await provider.stream(toProviderRequest(request, model), options);
     const rest = iterable[Symbol.asyncIterator]();
     const first = await rest.next();

@@ -1,9 +1,8 @@
-import type { ModelInfo } from '@svc/catalog';
 import { withOwnKeys } from '@svc/byok';
 import type { LatencyStats } from '@svc/router';
 import type { Attempt } from '../call/attempt.js';
 import type { CallSettings, ProviderLookup } from '../call/call.js';
-import { countUpstreamError } from '../call/call-metrics.js';
+import { observeAttempt } from '../call/call-metrics.js';
 import { type Deadline, createDeadline, defaultTimeouts } from '../call/deadline.js';
 import type { GatewayDeps } from '../gateway-types.js';
 import { reliabilitySettings } from '../call/reliability.js';
@@ -44,7 +43,13 @@ export async function planCalls(deps: PlanDeps, turn: ChatTurn, maxAttempts: num
   const settings: CallSettings = {
     providers,
     ...(own ? { ownKey } : {}),
-    observer: { attempt: (model, attempt) => observeAttempt(deps, latency, model, attempt) },
+    observer: {
+      attempt: (model, attempt) => {
+        observeAttempt(deps.metrics, model, attempt);
+        // Time to the answer (or to a stream's first event): what the router weighs as latency.
+        if (attempt.outcome === 'ok') latency.observe(model.id, attempt.latencyMs);
+      },
+    },
     maxAttempts: reliability.maxAttempts,
     signal: deadline.signal,
     firstByteTimeoutMs: (provider) => timeouts.perProvider?.[provider]?.firstByteMs ?? timeouts.firstByteMs,
@@ -59,18 +64,4 @@ export async function planCalls(deps: PlanDeps, turn: ChatTurn, maxAttempts: num
     ...(exchange.trace ? { trace: exchange.trace } : {}),
   };
   return { settings, deadline, attempts: [], own, providers };
-}
-
-/** Each attempt's latency on its model's series; a success's latency is what the router weighs. */
-function observeAttempt(deps: Pick<GatewayDeps, 'metrics'>, latency: LatencyStats, model: ModelInfo, attempt: Attempt): void {
-  const series = deps.metrics.model(model.provider, model.id);
-  const seconds = attempt.latencyMs / 1000;
-  // Time to the answer (or to a stream's first event): what the router weighs as latency.
-  if (attempt.outcome === 'ok') {
-    series.providerOk.observe(seconds);
-    latency.observe(model.id, attempt.latencyMs);
-  } else if (attempt.outcome === 'error') {
-    series.providerError.observe(seconds);
-    countUpstreamError(deps.metrics, model, attempt.errorKind ?? 'unknown', attempt.upstreamStatus);
-  } else series.providerSkipped.observe(seconds);
 }

@@ -1,13 +1,12 @@
 import type { Catalog, ModelInfo, ModelKind } from '@svc/catalog';
-import { type SvcMetadata, invalidRequest, isProviderError, noProviderConfigured, toGatewayError } from '@svc/core';
+import { type SvcMetadata, invalidRequest, noProviderConfigured } from '@svc/core';
 import { type Limiter, type Reservation, callerLimits, unlimitedReservation } from '@svc/billing';
 import { type OrgProviders, withOwnKeys } from '@svc/byok';
 import type { Provider } from '@svc/providers';
-import { allBreakersOpen } from '@svc/resilience';
 import type { Metrics } from '@svc/telemetry';
-import type { BreakerGate, ProviderLookup } from '../call/call.js';
+import { type BreakerGate, type CallSettings, type ProviderLookup, walkWaterfall } from '../call/call.js';
 import { createDeadline, defaultTimeouts } from '../call/deadline.js';
-import { countRejection, observeProviderError, observeProviderOk } from '../call/call-metrics.js';
+import { countRejection, observeAttempt } from '../call/call-metrics.js';
 import type { Exchange } from '../exchange.js';
 import type { GatewayDeps } from '../gateway-types.js';
 import type { LearnQueue } from '../learn/learn-queue.js';
@@ -100,19 +99,23 @@ export async function callCandidates<T>(
   const timeouts = deps.timeouts ?? defaultTimeouts;
   const deadline = createDeadline(signal, timeouts.requestMs);
   try {
-    return await walkCandidates(deps, org, candidates, { signal, deadline: deadline.signal, firstByteMs: (provider) => timeouts.perProvider?.[provider]?.firstByteMs ?? timeouts.firstByteMs }, serve, maxAttempts);
+    return await walkCandidates(deps, org, candidates, { deadline: deadline.signal, firstByteMs: (provider) => timeouts.perProvider?.[provider]?.firstByteMs ?? timeouts.firstByteMs }, serve, maxAttempts);
   } finally {
     deadline.clear();
   }
 }
 
-/** The signals of one unit request: the client's, the request deadline's, and each provider's first-byte bound. */
+/** The signals of one unit request: the request deadline's (the client's included) and each provider's first-byte bound. */
 interface UnitBounds {
-  signal: AbortSignal;
   deadline: AbortSignal;
   firstByteMs: (provider: string) => number;
 }
 
+/**
+ * The candidates a stage can call (their provider is configured and serves the endpoint), walked
+ * by the same waterfall as chat (`walkWaterfall`): one rule for breakers, first-byte bounds and
+ * fall-through. A single-model call has no retry of the last candidate and no hedging.
+ */
 async function walkCandidates<T>(
   deps: UnitStageDeps,
   org: OrgProviders,
@@ -121,43 +124,27 @@ async function walkCandidates<T>(
   serve: (provider: Provider, model: ModelInfo) => ((call: UnitCall) => Promise<T>) | undefined,
   maxAttempts: number,
 ): Promise<{ model: ModelInfo; result: T }> {
-  const { signal } = bounds;
-  const skipped: { key: string; retryAfterMs?: number }[] = [];
-  let tried = 0;
-  let lastError: unknown;
+  const calls = new Map<string, (call: UnitCall) => Promise<T>>();
   for (const model of candidates) {
-    if (tried >= maxAttempts || signal.aborted) break;
     const provider = org.providers.get(model.provider);
     const call = provider ? serve(provider, model) : undefined;
-    if (!call) continue;
-    const admission = deps.breakers ? await deps.breakers.allow(model.id) : { allowed: true as const, probe: false };
-    if (!admission.allowed) {
-      skipped.push({ key: model.id, ...(admission.retryAfterMs === undefined ? {} : { retryAfterMs: admission.retryAfterMs }) });
-      continue;
-    }
-    tried++;
-    const started = performance.now();
-    const firstByte = createDeadline(bounds.deadline, bounds.firstByteMs(model.provider));
-    try {
-      const result = await call({ signal: firstByte.signal, onResponse: () => firstByte.clear() });
-      observeProviderOk(deps.metrics, model, (performance.now() - started) / 1000);
-      void deps.breakers?.record(model.id, 'success', { probe: admission.probe });
-      return { model, result };
-    } catch (error) {
-      lastError = error;
-      observeProviderError(deps.metrics, model, (performance.now() - started) / 1000, error);
-      const upstreamFault = isProviderError(error) && error.retryable && !signal.aborted;
-      // A fault of the organisation's own key says nothing about the model's health for others.
-      if (upstreamFault && !org.ownKey(model.provider)) void deps.breakers?.record(model.id, 'failure', { probe: admission.probe });
-      else if (admission.probe) void deps.breakers?.releaseProbe(model.id);
-      if (!upstreamFault || bounds.deadline.aborted) throw toGatewayError(error);
-    } finally {
-      firstByte.clear();
-    }
+    if (call) calls.set(model.id, call);
   }
-  if (lastError !== undefined) throw toGatewayError(lastError);
-  if (skipped.length > 0) throw allBreakersOpen(skipped);
-  throw noProviderConfigured(`No provider key configured for ${candidates[0]?.id ?? 'this model'}.`);
+  const served = candidates.filter((model) => calls.has(model.id));
+  if (served.length === 0) throw noProviderConfigured(`No provider key configured for ${candidates[0]?.id ?? 'this model'}.`);
+  const settings: CallSettings = {
+    providers: org.providers,
+    ownKey: org.ownKey,
+    observer: { attempt: (model, attempt) => observeAttempt(deps.metrics, model, attempt) },
+    maxAttempts,
+    signal: bounds.deadline,
+    firstByteTimeoutMs: bounds.firstByteMs,
+    ...(deps.breakers ? { breakers: deps.breakers } : {}),
+  };
+  const { value, model } = await walkWaterfall(served, settings, [], 'headers', (_provider, model, options) =>
+    calls.get(model.id)!({ signal: options.signal ?? bounds.deadline, onResponse: options.onResponse ?? (() => {}) }),
+  );
+  return { model, result: value };
 }
 
 /** What a single-model stage answered, for the ledger and the response headers. */
