@@ -1,11 +1,13 @@
 /**
- * The semantic cache on the shared sentence encoder, measured: QQP dev (`a` cached, `b` asked:
- * precision and recall over the whole curve), GPTCache's protocol (999 origins stored, each
+ * The semantic cache on the shared sentence encoder, measured: PAWS (one pair per source sentence
+ * of paws-dev's held-out half, or of the whole `--paws` file; `a` stored, `b` asked), QQP dev (`a`
+ * cached, `b` asked: precision and recall over the whole curve, and beside a plain cosine cache at
+ * equal recall on the held-out half), GPTCache's protocol (999 origins stored, each
  * paraphrase asked against all of them, through the production lookup), the near-miss set (0
  * hits), and the lookup cost at 1,000 and 10,000 entries. Prints the tables; `--write` puts them
  * into docs/caching.md.
  *
- *   pnpm --filter @svc/evals semantic [--embedder minilm|hashed] [--vectors /tmp/svc-semantic-minilm.bin] [--write]
+ *   pnpm --filter @svc/evals semantic [--embedder minilm|hashed] [--vectors /tmp/svc-semantic-minilm.bin] [--paws FILE] [--write]
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -14,7 +16,11 @@ import { findDataDir, loadParaphrases, loadQqp } from './dataset.js';
 import { splitByQuestion } from './split.js';
 import { chatRequest } from '@svc/semantic/test';
 import { loadNearMisses } from './near-misses.js';
-import { costTable, gptCacheTable, nearMissLine, qqpTables } from './report.js';
+import { loadPaws } from './paws.js';
+import { pawsTable } from './paws-report.js';
+import { pawsSet } from './live/pairs.js';
+import { quoraTable } from './quora-report.js';
+import { costTable, gptCacheTable, nearMissLine, pairCostLine, qqpTables } from './report.js';
 import { tableEmbedder } from './vectors.js';
 
 const { values } = parseArgs({
@@ -23,6 +29,7 @@ const { values } = parseArgs({
     embedder: { type: 'string', default: 'minilm' },
     vectors: { type: 'string' },
     write: { type: 'boolean', default: false },
+    paws: { type: 'string' },
   },
 });
 const started = performance.now();
@@ -30,9 +37,10 @@ const dir = findDataDir(process.cwd(), values.data);
 const qqp = loadQqp(dir);
 const paraphrases = loadParaphrases(dir);
 const nearMisses = loadNearMisses();
+const paws = pawsSet(loadPaws(dir, values.paws), values.paws !== undefined);
 // Exactly the text the cache embeds (the final user message, spacing collapsed).
 const asked = (question: string): string => semanticKeyOf(chatRequest(question))?.text ?? question;
-const texts = [...qqp.flatMap((p) => [p.a, p.b]), ...paraphrases.flatMap((p) => [p.origin, p.similar]), ...nearMisses.flatMap((p) => [p.a, p.b])].map(asked);
+const texts = [...qqp.flatMap((p) => [p.a, p.b]), ...paraphrases.flatMap((p) => [p.origin, p.similar]), ...nearMisses.flatMap((p) => [p.a, p.b]), ...paws.pairs.flatMap((p) => [p.a, p.b])].map(asked);
 const embedder = await tableEmbedder(values.embedder, texts, values.vectors ?? `/tmp/svc-semantic-${values.embedder}.bin`);
 const calibration = similarityCalibration(embedder.id);
 if (!calibration) throw new Error(`no similarity calibration for ${embedder.id} in @svc/semantic (thresholds.ts)`);
@@ -44,7 +52,11 @@ const say = (line = '') => {
 };
 say(`embedder ${embedder.id} (${embedder.dimensions} dimensions), ${(embedder.embedCpuUs / 1000).toFixed(2)} ms CPU per single-text embed (mean of 200); shipped decision: cosine >= ${calibration.threshold}, the near-miss guard, ambiguity margin ${calibration.margin} over ${calibration.candidates} candidates.`);
 say();
+for (const line of await pawsTable(embedder, paws.pairs, values.paws ? `all of ${values.paws}` : "paws-dev's held-out half (split by source sentence)")) say(line);
+say();
 const { heldOut } = splitByQuestion(qqp);
+for (const line of await quoraTable(embedder, heldOut, asked, calibration.threshold, "qqp-dev's held-out half")) say(line);
+say();
 for (const line of await qqpTables(embedder, qqp, heldOut, calibration, asked)) say(line);
 say();
 for (const line of await gptCacheTable(embedder, paraphrases, calibration)) say(line);
@@ -54,6 +66,8 @@ say();
 const stored = [...new Set(qqp.map((p) => asked(p.a)))];
 const queries = qqp.slice(0, 1050).map((p) => asked(p.b));
 for (const line of await costTable(embedder, stored, queries, calibration)) say(line);
+const pairCost = await pairCostLine(embedder, paws.pairs.map((p) => [asked(p.a), asked(p.b)] as const), queries.map((q, i) => [asked(qqp[i]!.a), q] as const));
+if (pairCost) say(['', pairCost].join('\n'));
 console.log(`\ndone in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
 if (values.write) {

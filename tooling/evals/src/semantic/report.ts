@@ -56,13 +56,14 @@ export async function qqpTables(embedder: Embedder, qqp: readonly QqpPair[], hel
 export async function gptCacheTable(embedder: Embedder, pairs: readonly ParaphrasePair[], calibration: SimilarityCalibration): Promise<string[]> {
   const { threshold, margin, candidates } = calibration;
   const deciders: Decider[] = [
-    { label: `shipped: cosine >= ${threshold}, guard, margin ${margin} over ${candidates}`, threshold, ambiguityMargin: margin, candidates },
+    { label: `shipped: cosine >= ${threshold}, guard, margin ${margin} over ${candidates}${embedder.pairReader ? `, pair model p >= ${embedder.pairReader.threshold}` : ''}`, threshold, ambiguityMargin: margin, candidates },
+    ...(embedder.pairReader ? [{ label: 'shipped without the pair model (the decision before it)', threshold, ambiguityMargin: margin, candidates, pairReader: false } as Decider] : []),
     { label: `cosine >= ${threshold}, guard, no margin (best of 3)`, threshold, ambiguityMargin: 0, candidates: 3 },
     { label: `cosine >= ${threshold}, margin, no guard`, threshold, ambiguityMargin: margin, candidates, keyTermGuard: false },
     ...[0.01, 0.03, 0.04].map((m): Decider => ({ label: `cosine >= ${threshold}, guard, margin ${m}`, threshold, ambiguityMargin: m, candidates })),
     ...[0.8, 0.86].map((t): Decider => ({ label: `cosine >= ${t}, guard, margin ${margin}`, threshold: t, ambiguityMargin: margin, candidates })),
     ...[0.95, 0.9, 0.88].map((t): Decider => ({ label: `cosine >= ${t}, guard, margin ${margin}`, threshold: t, ambiguityMargin: margin, candidates })),
-    ...[0.95, 0.9, threshold].map((t): Decider => ({ label: `cosine >= ${t} alone (naive)`, threshold: t, ambiguityMargin: 0, candidates: 1, keyTermGuard: false })),
+    ...[0.95, 0.9, threshold].map((t): Decider => ({ label: `cosine >= ${t} alone (naive: a plain cosine cache)`, threshold: t, ambiguityMargin: 0, candidates: 1, keyTermGuard: false, pairReader: false })),
   ];
   const rows = await runGptCacheProtocol(embedder, pairs, deciders);
   const shipped = rows[0]!.outcomes;
@@ -119,4 +120,20 @@ export async function costTable(embedder: Embedder, stored: readonly string[], q
   await store.close();
   lines.push('', `Sign pre-filter recall at cosine >= ${calibration.threshold}: ${found} of the ${exact} stored questions an exact scan finds for ${queries.length} queries over 10,000 entries.`);
   return lines;
+}
+
+/** CPU of the pair model per scored pair (the features already computed: a lookup scores one candidate at most). */
+export async function pairCostLine(embedder: Embedder, paws: readonly (readonly [string, string])[], questions: readonly (readonly [string, string])[]): Promise<string | undefined> {
+  const reader = embedder.pairReader;
+  if (!reader) return undefined;
+  const cost = async (pairs: readonly (readonly [string, string])[]) => {
+    const features = await Promise.all(pairs.map(async ([a, b]) => [await reader.features(a), await reader.features(b)] as const));
+    for (const [a, b] of features.slice(0, 50)) reader.score(b, a, 0.9); // warm the JIT
+    const cpu = process.cpuUsage();
+    for (const [a, b] of features) reader.score(b, a, 0.9);
+    const used = process.cpuUsage(cpu);
+    const tokens = features.reduce((s, [a, b]) => s + a.count * b.count, 0) / features.length;
+    return `${fixed((used.user + used.system) / features.length / 1000)} ms (mean of ${features.length}, ${Math.round(tokens)} word-piece pairs on average)`;
+  };
+  return `Pair model (${reader.id}) CPU per scored pair, features at hand: Quora questions ${await cost(questions)}; PAWS sentences ${await cost(paws)}. A lookup scores at most one candidate (the nearest, once the cosine, the guard and the margin let it through).`;
 }

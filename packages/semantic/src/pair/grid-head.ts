@@ -1,0 +1,149 @@
+import * as v from 'valibot';
+import type { TokenFeatures } from './token-features.js';
+
+/** A trained layer's weights as PyTorch lays them out (row-major), with its bias. */
+interface Layer {
+  w: Float32Array;
+  b: Float32Array;
+}
+
+/**
+ * The trained pair head (tooling/evals/src/semantic/pair-model, `GridHead`): everything after
+ * the projection of each word piece's state, which the encoder computes with the sentence vector.
+ */
+export interface PairHeadWeights {
+  /** Width of a word piece's features. */
+  d: number;
+  /** Channels of the two convolutions. */
+  h: number;
+  /** 3x3 convolution over the grid's two channels (cosine, same word piece): `h x 2 x 3 x 3`. */
+  conv1: Layer;
+  /** 3x3 convolution, `h x h x 3 x 3`. */
+  conv2: Layer;
+  /** `16 x (2h + 1)`: max and mean of every channel, and the sentence vectors' cosine. */
+  out1: Layer;
+  /** `1 x 16`: the logit. */
+  out2: Layer;
+}
+
+const layerSchema = v.object({ w: v.array(v.number()), b: v.array(v.number()) });
+/** The head's part of a pair model's weights file (the projection is the encoder's part). */
+export const pairHeadSchema = v.object({
+  d: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  h: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  conv1: layerSchema,
+  conv2: layerSchema,
+  out1: layerSchema,
+  out2: layerSchema,
+});
+
+const HIDDEN = 16;
+
+function layer(raw: v.InferOutput<typeof layerSchema>, size: number, outputs: number, name: string): Layer {
+  if (raw.w.length !== size || raw.b.length !== outputs) throw new Error(`pair head: ${name} has ${raw.w.length} weights and ${raw.b.length} biases, expected ${size} and ${outputs}`);
+  return { w: Float32Array.from(raw.w), b: Float32Array.from(raw.b) };
+}
+
+/** Checks a head's weights (valibot, then every layer's size). */
+export function parsePairHead(raw: unknown): PairHeadWeights {
+  const { d, h, ...rest } = v.parse(pairHeadSchema, raw);
+  return {
+    d,
+    h,
+    conv1: layer(rest.conv1, h * 2 * 9, h, 'conv1'),
+    conv2: layer(rest.conv2, h * h * 9, h, 'conv2'),
+    out1: layer(rest.out1, HIDDEN * (2 * h + 1), HIDDEN, 'out1'),
+    out2: layer(rest.out2, HIDDEN, 1, 'out2'),
+  };
+}
+
+/** Unit-length copies of each word piece's features. */
+function normalised(f: TokenFeatures): Float32Array {
+  const { count, dimensions: d, values } = f;
+  const out = new Float32Array(count * d);
+  for (let t = 0; t < count; t++) {
+    let norm = 0;
+    for (let k = 0; k < d; k++) norm += values[t * d + k]! ** 2;
+    const scale = 1 / Math.max(Math.sqrt(norm), 1e-12);
+    for (let k = 0; k < d; k++) out[t * d + k] = values[t * d + k]! * scale;
+  }
+  return out;
+}
+
+/** The interaction grid, channel-major `2 x n x m`: each word-piece pair's cosine, and 1 where they are the same word piece. */
+function grid(a: TokenFeatures, b: TokenFeatures): Float32Array {
+  const [n, m, d] = [a.count, b.count, a.dimensions];
+  const [ua, ub] = [normalised(a), normalised(b)];
+  const out = new Float32Array(2 * n * m);
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < m; j++) {
+      let dot = 0;
+      for (let k = 0; k < d; k++) dot += ua[i * d + k]! * ub[j * d + k]!;
+      out[i * m + j] = dot;
+      out[n * m + i * m + j] = a.ids[i] === b.ids[j] ? 1 : 0;
+    }
+  }
+  return out;
+}
+
+/** A 3x3 convolution with zero padding and ReLU over a channel-major `inputs x n x m` grid. */
+function conv3x3(x: Float32Array, inputs: number, n: number, m: number, l: Layer, outputs: number): Float32Array {
+  const out = new Float32Array(outputs * n * m);
+  for (let o = 0; o < outputs; o++) {
+    for (let i = 0; i < n; i++) {
+      for (let j = 0; j < m; j++) {
+        let sum = l.b[o]!;
+        for (let c = 0; c < inputs; c++) {
+          const w = (o * inputs + c) * 9;
+          for (let di = -1; di <= 1; di++) {
+            const r = i + di;
+            if (r < 0 || r >= n) continue;
+            for (let dj = -1; dj <= 1; dj++) {
+              const col = j + dj;
+              if (col >= 0 && col < m) sum += l.w[w + (di + 1) * 3 + dj + 1]! * x[(c * n + r) * m + col]!;
+            }
+          }
+        }
+        out[(o * n + i) * m + j] = Math.max(0, sum);
+      }
+    }
+  }
+  return out;
+}
+
+/** `relu?(w x + b)` of a PyTorch `Linear`. */
+function dense(l: Layer, x: Float32Array, outputs: number, relu: boolean): Float32Array {
+  const out = new Float32Array(outputs);
+  for (let o = 0; o < outputs; o++) {
+    let sum = l.b[o]!;
+    for (let k = 0; k < x.length; k++) sum += l.w[o * x.length + k]! * x[k]!;
+    out[o] = relu ? Math.max(0, sum) : sum;
+  }
+  return out;
+}
+
+/**
+ * The probability that two texts ask the same thing: their interaction grid read as an image (do
+ * the matches run along a diagonal, in the same order, or does a word stand in another place,
+ * in another role?), pooled, with their sentence vectors' cosine. `a` is the stored text, `b` the
+ * asked one (trained in both orders).
+ */
+export function scorePair(head: PairHeadWeights, a: TokenFeatures, b: TokenFeatures, cosine: number): number {
+  if (a.count === 0 || b.count === 0 || a.dimensions !== head.d || b.dimensions !== head.d) return 0;
+  const { h } = head;
+  const [n, m] = [a.count, b.count];
+  const x = conv3x3(conv3x3(grid(a, b), 2, n, m, head.conv1, h), h, n, m, head.conv2, h);
+  const pooled = new Float32Array(2 * h + 1);
+  for (let c = 0; c < h; c++) {
+    let [max, sum] = [-Infinity, 0];
+    for (let k = c * n * m; k < (c + 1) * n * m; k++) {
+      if (x[k]! > max) max = x[k]!;
+      sum += x[k]!;
+    }
+    pooled[c] = max;
+    pooled[h + c] = sum / (n * m);
+  }
+  pooled[2 * h] = cosine;
+  const logit = dense(head.out2, dense(head.out1, pooled, HIDDEN, true), 1, false)[0]!;
+  return 1 / (1 + Math.exp(-logit));
+}
