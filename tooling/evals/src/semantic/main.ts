@@ -30,11 +30,14 @@ const { values } = parseArgs({
     vectors: { type: 'string' },
     write: { type: 'boolean', default: false },
     paws: { type: 'string' },
+    'skip-qqp': { type: 'boolean', default: false },
   },
 });
 const started = performance.now();
 const dir = findDataDir(process.cwd(), values.data);
-const qqp = loadQqp(dir);
+// --skip-qqp: PAWS, GPTCache and the near misses only (minutes instead of encoding QQP's 74,197 texts).
+if (values.write && values['skip-qqp']) throw new Error('--write needs every table: drop --skip-qqp');
+const qqp = values['skip-qqp'] ? [] : loadQqp(dir);
 const paraphrases = loadParaphrases(dir);
 const nearMisses = loadNearMisses();
 const paws = pawsSet(loadPaws(dir, values.paws), values.paws !== undefined);
@@ -55,17 +58,19 @@ say();
 for (const line of await pawsTable(embedder, paws.pairs, values.paws ? `all of ${values.paws}` : "paws-dev's held-out half (split by source sentence)")) say(line);
 say();
 const { heldOut } = splitByQuestion(qqp);
-for (const line of await quoraTable(embedder, heldOut, asked, calibration.threshold, "qqp-dev's held-out half")) say(line);
-say();
-for (const line of await qqpTables(embedder, qqp, heldOut, calibration, asked)) say(line);
-say();
+if (qqp.length > 0) {
+  for (const line of await quoraTable(embedder, heldOut, asked, calibration.threshold, "qqp-dev's held-out half")) say(line);
+  say();
+  for (const line of await qqpTables(embedder, qqp, heldOut, calibration, asked)) say(line);
+  say();
+}
 for (const line of await gptCacheTable(embedder, paraphrases, calibration)) say(line);
 say();
 say(await nearMissLine(embedder, nearMisses, asked));
 say();
 const stored = [...new Set(qqp.map((p) => asked(p.a)))];
 const queries = qqp.slice(0, 1050).map((p) => asked(p.b));
-for (const line of await costTable(embedder, stored, queries, calibration)) say(line);
+if (qqp.length > 0) for (const line of await costTable(embedder, stored, queries, calibration)) say(line);
 const pairCost = await pairCostLine(embedder, paws.pairs.map((p) => [asked(p.a), asked(p.b)] as const), queries.map((q, i) => [asked(qqp[i]!.a), q] as const));
 if (pairCost) say(['', pairCost].join('\n'));
 console.log(`\ndone in ${((performance.now() - started) / 1000).toFixed(1)} s`);

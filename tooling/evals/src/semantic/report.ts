@@ -1,4 +1,4 @@
-import { createMemoryVectorStore, createSemanticCache, type Embedder, keyTerms, mayShareAnswer, type SimilarityCalibration } from '@svc/semantic';
+import { createMemoryVectorStore, createSemanticCache, type Embedder, keyTerms, mayShareAnswer, type PairReader, type SimilarityCalibration } from '@svc/semantic';
 import type { ParaphrasePair, QqpPair } from './dataset.js';
 import { type Decider, runGptCacheProtocol } from './gptcache-protocol.js';
 import { measureLookupCost } from './lookup-cost.js';
@@ -52,12 +52,20 @@ export async function qqpTables(embedder: Embedder, qqp: readonly QqpPair[], hel
   return lines;
 }
 
+/** The embedder's pair model at other thresholds than its own (the trade-off rows of the tables). */
+export function pairThresholds(embedder: Embedder): PairReader[] {
+  const reader = embedder.pairReader;
+  if (!reader) return [];
+  return [0.1, 0.3, 0.5, 0.7, 0.8, 0.9, 0.95].filter((t) => t !== reader.threshold).map((t) => ({ ...reader, threshold: t, features: (text: string) => reader.features(text), score: reader.score }));
+}
+
 /** GPTCache's protocol through the production lookup, at the shipped decision and beside it. */
 export async function gptCacheTable(embedder: Embedder, pairs: readonly ParaphrasePair[], calibration: SimilarityCalibration): Promise<string[]> {
   const { threshold, margin, candidates } = calibration;
   const deciders: Decider[] = [
     { label: `shipped: cosine >= ${threshold}, guard, margin ${margin} over ${candidates}${embedder.pairReader ? `, pair model p >= ${embedder.pairReader.threshold}` : ''}`, threshold, ambiguityMargin: margin, candidates },
     ...(embedder.pairReader ? [{ label: 'shipped without the pair model (the decision before it)', threshold, ambiguityMargin: margin, candidates, pairReader: false } as Decider] : []),
+    ...pairThresholds(embedder).map((reader): Decider => ({ label: `shipped with the pair model at p >= ${reader.threshold}`, threshold, ambiguityMargin: margin, candidates, pairReader: reader })),
     { label: `cosine >= ${threshold}, guard, no margin (best of 3)`, threshold, ambiguityMargin: 0, candidates: 3 },
     { label: `cosine >= ${threshold}, margin, no guard`, threshold, ambiguityMargin: margin, candidates, keyTermGuard: false },
     ...[0.01, 0.03, 0.04].map((m): Decider => ({ label: `cosine >= ${threshold}, guard, margin ${m}`, threshold, ambiguityMargin: m, candidates })),
@@ -127,6 +135,7 @@ export async function pairCostLine(embedder: Embedder, paws: readonly (readonly 
   const reader = embedder.pairReader;
   if (!reader) return undefined;
   const cost = async (pairs: readonly (readonly [string, string])[]) => {
+    if (pairs.length === 0) return 'not measured';
     const features = await Promise.all(pairs.map(async ([a, b]) => [await reader.features(a), await reader.features(b)] as const));
     for (const [a, b] of features.slice(0, 50)) reader.score(b, a, 0.9); // warm the JIT
     const cpu = process.cpuUsage();

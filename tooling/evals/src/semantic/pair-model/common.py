@@ -99,7 +99,7 @@ class PairHead(nn.Module):
         return self.out2(F.relu(self.out1(r))).squeeze(-1)
 
 
-def batches(rows, states, bs, shuffle=False, swap=False):
+def batches(rows, states, bs, shuffle=False, swap=False, sources=False):
     order = np.random.permutation(len(rows)) if shuffle else np.arange(len(rows))
     for s in range(0, len(rows), bs):
         chunk = [rows[i] for i in order[s:s + bs]]
@@ -111,7 +111,10 @@ def batches(rows, states, bs, shuffle=False, swap=False):
         ia, _ = pad([states.word_pieces(a)[:, None].float() for a, _ in pairs])
         ib, _ = pad([states.word_pieces(b)[:, None].float() for _, b in pairs])
         same = (ia[:, :, None, 0] == ib[:, None, :, 0]).float()
-        yield xa, ma, xb, mb, cos, same, y
+        if sources:
+            yield xa, ma, xb, mb, cos, same, y, [r.get('src', 'extra') for r in chunk]
+        else:
+            yield xa, ma, xb, mb, cos, same, y
 
 
 @torch.no_grad()

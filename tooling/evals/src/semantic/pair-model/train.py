@@ -11,9 +11,12 @@ D, H = int(os.environ.get('D', '32')), int(os.environ.get('H', '32'))
 EPOCHS, LR, BS = int(os.environ.get('EPOCHS', '20')), float(os.environ.get('LR', '2e-3')), int(os.environ.get('BS', '32'))
 EXTRA = [x for x in os.environ.get('EXTRA', '').split(',') if x]
 COS = float(os.environ.get('COS', '0.85'))
+EXTRA_WEIGHT = float(os.environ.get('EXTRA_WEIGHT', '1'))
 
 states = States(LAYERS)
 train = read('paws-train', states)
+for r in train:
+    r['src'] = 'paws'
 for name in EXTRA:  # e.g. gptcache-even: paraphrase positives that reword whole phrases
     rows = read(name.split('-')[0], states)
     train += rows[0::2] if name.endswith('-even') else rows
@@ -45,8 +48,9 @@ def report(tag):
 t0 = time.time()
 for epoch in range(EPOCHS):
     total = 0
-    for xa, ma, xb, mb, cos, same, y in batches(train, states, BS, shuffle=True, swap=True):
-        loss = F.binary_cross_entropy_with_logits(model(xa, ma, xb, mb, cos, same), y)
+    for xa, ma, xb, mb, cos, same, y, srcs in batches(train, states, BS, shuffle=True, swap=True, sources=True):
+        # EXTRA pairs (all paraphrases) count EXTRA_WEIGHT each, so PAWS's word-order labels lead
+        loss = F.binary_cross_entropy_with_logits(model(xa, ma, xb, mb, cos, same), y, weight=torch.tensor([1.0 if src == 'paws' else EXTRA_WEIGHT for src in srcs]))
         opt.zero_grad(); loss.backward(); opt.step(); sched.step()
         total += loss.item() * len(y)
     if epoch % 3 == 2 or epoch == EPOCHS - 1:
