@@ -105,7 +105,7 @@ function pairReaderOf(memo: { get(text: string): Promise<Encoded> }): PairReader
       if (!features) throw new Error('sentence encoder: no pair features were computed');
       return features;
     },
-    score: (query, stored, cosine) => scorePair(head, query, stored, cosine),
+    score: (query, stored, cosine) => scorePair(head, stored, query, cosine),
   };
 }
 const DEFAULT_MAX_TOKENS = 256;
