@@ -1,4 +1,4 @@
-import { type Embedder, type PairReader, scorePair, type TokenFeatures } from '@svc/semantic';
+import { type Embedder, type PairReader, scorePair, type TokenFeatures, wordPieceOverlap } from '@svc/semantic';
 import { type EmbedManyOptions, embedMany } from './embed-many.js';
 import { createMicroBatcher } from './micro-batcher.js';
 import { createTextMemo } from './text-memo.js';
@@ -95,7 +95,7 @@ function splitRun(count: number, data: Float32Array, packed: PackedTokens | unde
 
 /** The shipped pair model over the encoder's memo: features of recently embedded texts cost nothing. */
 function pairReaderOf(memo: { get(text: string): Promise<Encoded> }): PairReader {
-  const { id, threshold, head } = pairModelData();
+  const { id, threshold, minOverlap, head } = pairModelData();
   return {
     id,
     dimensions: head.d,
@@ -105,7 +105,8 @@ function pairReaderOf(memo: { get(text: string): Promise<Encoded> }): PairReader
       if (!features) throw new Error('sentence encoder: no pair features were computed');
       return features;
     },
-    score: (query, stored, cosine) => scorePair(head, stored, query, cosine),
+    // Texts that share too few word pieces are left to the cosine (see PairModelData.minOverlap).
+    score: (query, stored, cosine) => (wordPieceOverlap(stored, query) < minOverlap ? 1 : scorePair(head, stored, query, cosine)),
   };
 }
 const DEFAULT_MAX_TOKENS = 256;

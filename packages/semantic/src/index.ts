@@ -19,5 +19,5 @@ export { calibratedThreshold, calibratedThresholds, calibrations, type Similarit
 export { trainedVerifier } from './verifier/trained.js';
 export { createVerifier, type TrainedVerifier, type Verifier } from './verifier/verifier.js';
 export type { PairReader } from './pair/pair-reader.js';
-export { type PairHeadWeights, pairHeadSchema, parsePairHead, scorePair } from './pair/grid-head.js';
+export { type PairHeadWeights, pairHeadSchema, parsePairHead, scorePair, wordPieceOverlap } from './pair/grid-head.js';
 export { decodeTokenFeatures, encodeTokenFeatures, type TokenFeatures } from './pair/token-features.js';

@@ -1,3 +1,4 @@
+import { scorePair } from '@svc/semantic';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSentenceEncoder } from '../sentence-encoder.js';
 import golden from './pair-golden.json' with { type: 'json' };
@@ -14,8 +15,8 @@ describe('the shipped pair model on the encoder', () => {
     expect(reader.id).toBe(pairModelData().id);
     for (const { a, b, score } of golden) {
       const [va, vb] = await encoder.embed([a, b]);
-      // `a` was stored, `b` is asked, as PyTorch read them.
-      const p = reader.score(await reader.features(b), await reader.features(a), dot(va!, vb!));
+      // `a` was stored, `b` is asked, as PyTorch read them (the head itself: no overlap gate).
+      const p = scorePair(pairModelData().head, await reader.features(a), await reader.features(b), dot(va!, vb!));
       expect(Math.abs(p - score), `${a} / ${b}`).toBeLessThan(0.02);
     }
   });
@@ -39,6 +40,14 @@ describe('the shipped pair model on the encoder', () => {
     const swapped = reader.score(await reader.features('Which flights leave Denver for Boston before noon?'), await reader.features(stored), dot(vw!, vs!));
     const reworded = reader.score(await reader.features('What flights depart from Boston for Denver before noon?'), await reader.features(stored), dot(vr!, vs!));
     expect(swapped).toBeLessThan(reworded);
+  });
+
+  it('leaves texts that share too few word pieces to the cosine: no objection', async () => {
+    const reader = encoder.pairReader!;
+    expect(pairModelData().minOverlap).toBeGreaterThan(0);
+    const [stored, asked] = ['PyTorch has cutting-edge diffusers for the production of images and sound.', 'Which library can generate pictures and audio with diffusion models?'];
+    const [vs, va] = await encoder.embed([stored, asked]);
+    expect(reader.score(await reader.features(asked), await reader.features(stored), dot(va!, vs!))).toBe(1);
   });
 
   it('can be left out: no pair reader, vectors unchanged', async () => {

@@ -165,3 +165,21 @@ export function scorePair(head: PairHeadWeights, stored: TokenFeatures, asked: T
   const logit = dense(head.out2, dense(head.out1, pooled, HIDDEN, true), 1, false)[0]!;
   return 1 / (1 + Math.exp(-logit));
 }
+
+/**
+ * The share of word pieces two texts have in common: the size of the multiset intersection of
+ * their ids over the longer text's count (1: the same word pieces, in any order).
+ */
+export function wordPieceOverlap(a: TokenFeatures, b: TokenFeatures): number {
+  const counts = new Map<number, number>();
+  for (const id of a.ids) counts.set(id, (counts.get(id) ?? 0) + 1);
+  let shared = 0;
+  for (const id of b.ids) {
+    const left = counts.get(id) ?? 0;
+    if (left > 0) {
+      shared++;
+      counts.set(id, left - 1);
+    }
+  }
+  return shared / Math.max(1, a.count, b.count);
+}

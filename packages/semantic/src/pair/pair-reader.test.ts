@@ -6,7 +6,7 @@ import { createSemanticCache } from '../semantic-cache.js';
 import type { VectorPoint } from '../store/interface.js';
 import { createMemoryVectorStore } from '../store/memory.js';
 import { cachedAnswer, chatRequest } from '../test/index.js';
-import { type PairHeadWeights, parsePairHead, scorePair } from './grid-head.js';
+import { type PairHeadWeights, parsePairHead, scorePair, wordPieceOverlap } from './grid-head.js';
 import type { PairReader } from './pair-reader.js';
 import { decodeTokenFeatures, encodeTokenFeatures, type TokenFeatures } from './token-features.js';
 
@@ -81,6 +81,12 @@ describe('grid head', () => {
     expect(same).toBeGreaterThan(fewer);
     expect(scorePair(head, wordFeatures('trains from paris to rome'), a, 1)).toBeCloseTo(fewer, 6);
     expect(scorePair(head, a, { ...a, count: 0, ids: new Int32Array(0), values: new Float32Array(0) }, 1)).toBe(0);
+  });
+
+  it('measures how many word pieces two texts share, in any order', () => {
+    expect(wordPieceOverlap(wordFeatures('flights from boston to denver'), wordFeatures('flights from denver to boston'))).toBe(1);
+    expect(wordPieceOverlap(wordFeatures('a b c d'), wordFeatures('a b x'))).toBe(0.5);
+    expect(wordPieceOverlap(wordFeatures('a a b'), wordFeatures('a b b'))).toBeCloseTo(2 / 3, 6);
   });
 
   it('rejects weights of the wrong shape', () => {

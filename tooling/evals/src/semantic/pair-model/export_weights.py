@@ -20,6 +20,7 @@ out = {
     'about': about,
     'layer': LAYERS[0],
     'threshold': threshold,
+    'minOverlap': float(os.environ.get('MIN_OVERLAP', '0')),
     'projection': dense('proj'),
     'head': {'d': D, 'h': H, 'conv1': dense('conv1'), 'conv2': dense('conv2'), 'out1': dense('out1'), 'out2': dense('out2')},
 }
