@@ -56,7 +56,7 @@ export async function qqpTables(embedder: Embedder, qqp: readonly QqpPair[], hel
 export function pairThresholds(embedder: Embedder): PairReader[] {
   const reader = embedder.pairReader;
   if (!reader) return [];
-  return [0.1, 0.3, 0.5, 0.7, 0.8, 0.9, 0.95].filter((t) => t !== reader.threshold).map((t) => ({ ...reader, threshold: t, features: (text: string) => reader.features(text), score: reader.score }));
+  return [0.1, 0.3, 0.5, 0.7, 0.75, 0.8, 0.9, 0.95].filter((t) => t !== reader.threshold).map((t) => ({ ...reader, threshold: t, features: (text: string) => reader.features(text), score: reader.score }));
 }
 
 /** GPTCache's protocol through the production lookup, at the shipped decision and beside it. */
@@ -144,5 +144,5 @@ export async function pairCostLine(embedder: Embedder, paws: readonly (readonly 
     const tokens = features.reduce((s, [a, b]) => s + a.count * b.count, 0) / features.length;
     return `${fixed((used.user + used.system) / features.length / 1000)} ms (mean of ${features.length}, ${Math.round(tokens)} word-piece pairs on average)`;
   };
-  return `Pair model (${reader.id}) CPU per scored pair, features at hand: Quora questions ${await cost(questions)}; PAWS sentences ${await cost(paws)}. A lookup scores at most one candidate (the nearest, once the cosine, the guard and the margin let it through).`;
+  return `Pair model (${reader.id}) CPU per pair asked, features at hand (pairs sharing under its overlap floor of word pieces are not scored): Quora questions ${await cost(questions)}; PAWS sentences ${await cost(paws)}. A lookup asks about one candidate at most (the nearest, once the cosine, the guard and the margin let it through).`;
 }
