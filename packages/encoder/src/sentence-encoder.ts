@@ -1,8 +1,9 @@
-import type { Embedder } from '@svc/semantic';
+import { type Embedder, type PairReader, scorePair, type TokenFeatures, wordPieceOverlap } from '@svc/semantic';
 import { type EmbedManyOptions, embedMany } from './embed-many.js';
 import { createMicroBatcher } from './micro-batcher.js';
 import { createTextMemo } from './text-memo.js';
-import { type SentenceWithTokens, unpackTokens } from './token-states.js';
+import { pairModelData } from './pair/pair-model-data.js';
+import { type PackedTokens, type SentenceWithTokens, unpackTokens } from './token-states.js';
 import { startEncoderThread } from './worker/encoder-thread.js';
 import type { WorkerSettings } from './worker/protocol.js';
 
@@ -37,6 +38,11 @@ export interface SentenceEncoderSettings {
   modelDir?: string;
   /** Embed the reference sentence at load and fail unless it matches the published vector (default true). */
   selfCheck?: boolean;
+  /**
+   * Compute the shipped pair model's word-piece features with every vector (same forward pass, a
+   * 384 x 32 projection of the last block) and offer the model as `pairReader` (default true).
+   */
+  pairModel?: boolean;
 }
 
 /** Where loading stands. `loadMs` is the time from start to ready (weights, graph, session, self-check). */
@@ -70,6 +76,39 @@ export interface SentenceEncoder extends Embedder {
 }
 
 const DIMENSIONS = 384;
+
+/** What one forward pass gives a text: its vector and, with the pair model, its word pieces' features. */
+interface Encoded {
+  vector: Float32Array;
+  features?: TokenFeatures;
+}
+
+/** Splits one run's answer into per-text results. */
+function splitRun(count: number, data: Float32Array, packed: PackedTokens | undefined, pairDimensions: number): Encoded[] {
+  const features = packed ? unpackTokens(packed, pairDimensions) : [];
+  return Array.from({ length: count }, (_, i) => {
+    const vector = data.slice(i * DIMENSIONS, (i + 1) * DIMENSIONS);
+    const f = features[i];
+    return f ? { vector, features: { count: f.ids.length, dimensions: pairDimensions, ids: f.ids, values: f.states } } : { vector };
+  });
+}
+
+/** The shipped pair model over the encoder's memo: features of recently embedded texts cost nothing. */
+function pairReaderOf(memo: { get(text: string): Promise<Encoded> }): PairReader {
+  const { id, threshold, minOverlap, head } = pairModelData();
+  return {
+    id,
+    dimensions: head.d,
+    threshold,
+    async features(text) {
+      const { features } = await memo.get(text);
+      if (!features) throw new Error('sentence encoder: no pair features were computed');
+      return features;
+    },
+    // Texts that share too few word pieces are left to the cosine (see PairModelData.minOverlap).
+    score: (query, stored, cosine) => (wordPieceOverlap(stored, query) < minOverlap ? 1 : scorePair(head, stored, query, cosine)),
+  };
+}
 const DEFAULT_MAX_TOKENS = 256;
 
 function positiveInteger(name: string, value: number, max: number): number {
@@ -85,6 +124,7 @@ function workerSettingsOf(settings: SentenceEncoderSettings): WorkerSettings {
     maxBatchTokens: positiveInteger('maxBatchTokens', settings.maxBatchTokens ?? 1024, 1 << 20),
     intraOpNumThreads: positiveInteger('intraOpNumThreads', settings.intraOpNumThreads ?? 1, 256),
     selfCheck: settings.selfCheck ?? true,
+    pairModel: settings.pairModel ?? true,
     niceness: settings.niceness === 0 ? 0 : positiveInteger('niceness', settings.niceness ?? 19, 19),
   };
 }
@@ -110,15 +150,17 @@ export function createSentenceEncoder(settings: SentenceEncoderSettings = {}): S
     () => {},
   );
 
-  const batcher = createMicroBatcher<string, Float32Array>({
+  const pairDimensions = workerSettings.pairModel ? pairModelData().head.d : 0;
+  const batcher = createMicroBatcher<string, Encoded>({
     maxBatch,
     windowMs: settings.batchWindowMs ?? 1,
     run: async (texts) => {
-      const data = await thread.run(texts);
-      return texts.map((_, i) => data.slice(i * DIMENSIONS, (i + 1) * DIMENSIONS));
+      if (!pairDimensions) return splitRun(texts.length, await thread.run(texts), undefined, 0);
+      const { data, tokens } = await thread.runWithPairFeatures(texts);
+      return splitRun(texts.length, data, tokens, pairDimensions);
     },
   });
-  const memo = createTextMemo(settings.cacheSize ?? 2000, (text) => batcher.add(text));
+  const memo = createTextMemo<Encoded>(settings.cacheSize ?? 2000, (text) => batcher.add(text));
 
   const encoder: SentenceEncoder = {
     id,
@@ -134,8 +176,8 @@ export function createSentenceEncoder(settings: SentenceEncoderSettings = {}): S
     async embed(texts) {
       const fatal = thread.fatal();
       if (fatal) throw fatal;
-      const vectors = await Promise.all(texts.map((text) => memo.get(text)));
-      return vectors.map((v) => v.slice());
+      const encoded = await Promise.all(texts.map((text) => memo.get(text)));
+      return encoded.map((e) => e.vector.slice());
     },
     async embedWithTokens(texts) {
       const fatal = thread.fatal();
@@ -145,6 +187,7 @@ export function createSentenceEncoder(settings: SentenceEncoderSettings = {}): S
       return unpackTokens(tokens, DIMENSIONS).map((t, i) => ({ vector: data.slice(i * DIMENSIONS, (i + 1) * DIMENSIONS), tokens: t }));
     },
     embedMany: (texts, options) => embedMany(encoder, texts, options),
+    ...(pairDimensions ? { pairReader: pairReaderOf(memo) } : {}),
     close: () => thread.stop(new Error('sentence encoder: closed')),
   };
   return encoder;

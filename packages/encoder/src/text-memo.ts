@@ -2,17 +2,17 @@ import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 
 /** Computes each distinct text's vector once: recent ones from an LRU, concurrent ones shared. */
-export interface TextMemo {
-  get(text: string): Promise<Float32Array>;
+export interface TextMemo<T = Float32Array> {
+  get(text: string): Promise<T>;
 }
 
 /**
  * Keys are SHA-256 digests of the text, so a long prompt costs 44 bytes of key, not its length.
  * A failed computation is not remembered. `size` 0 keeps only the sharing of concurrent calls.
  */
-export function createTextMemo(size: number, compute: (text: string) => Promise<Float32Array>): TextMemo {
-  const recent = size > 0 ? new LRUCache<string, Float32Array>({ max: size }) : undefined;
-  const inFlight = new Map<string, Promise<Float32Array>>();
+export function createTextMemo<T extends object = Float32Array>(size: number, compute: (text: string) => Promise<T>): TextMemo<T> {
+  const recent = size > 0 ? new LRUCache<string, T>({ max: size }) : undefined;
+  const inFlight = new Map<string, Promise<T>>();
   return {
     get(text) {
       const key = createHash('sha256').update(text).digest('base64');

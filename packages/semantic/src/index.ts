@@ -18,3 +18,6 @@ export {
 export { calibratedThreshold, calibratedThresholds, calibrations, type SimilarityCalibration, similarityCalibration, similarityThreshold } from './thresholds.js';
 export { trainedVerifier } from './verifier/trained.js';
 export { createVerifier, type TrainedVerifier, type Verifier } from './verifier/verifier.js';
+export type { PairReader } from './pair/pair-reader.js';
+export { type PairHeadWeights, pairHeadSchema, parsePairHead, scorePair, wordPieceOverlap } from './pair/grid-head.js';
+export { decodeTokenFeatures, encodeTokenFeatures, type TokenFeatures } from './pair/token-features.js';

@@ -2,6 +2,8 @@ import type { CachedAnswer, ChatRequest } from '@svc/core';
 import { type EligibilityOptions, semanticKeyOf } from './eligibility.js';
 import type { Embedder } from './embedder/interface.js';
 import { type KeyTerms, keyTerms, mayShareAnswer } from './entity-guard.js';
+import type { PairReader } from './pair/pair-reader.js';
+import { decodeTokenFeatures, encodeTokenFeatures } from './pair/token-features.js';
 import { pointId } from './scope.js';
 import type { VectorMatch, VectorStore } from './store/interface.js';
 import { similarityCalibration } from './thresholds.js';
@@ -40,6 +42,12 @@ export interface SemanticCacheSettings {
    * trained for `embedder.id`, if any, see {@link trainedVerifier}; false: similarity alone).
    */
   verifier?: Verifier | false;
+  /**
+   * Without a verifier: the pair model that reads the query and the stored question it would
+   * serve together and refuses the hit under its threshold (word order, roles) (default the
+   * embedder's {@link Embedder.pairReader}, if any; false: none).
+   */
+  pairReader?: PairReader | false;
   /** How long an answer stays servable, ms (default 24 h, the spec's `cache_ttl_secs` maximum). */
   ttlMs?: number;
   /**
@@ -73,6 +81,8 @@ export interface SemanticCache {
   readonly threshold: number;
   /** The verifier deciding hits, if any. */
   readonly verifier: Verifier | undefined;
+  /** The pair model that may refuse the nearest stored question, if any. */
+  readonly pairReader: PairReader | undefined;
   /**
    * Undefined when the request is not eligible; a failure is a miss, never a rejection.
    * `audience` narrows the entries searched to those stored for it (a memory scope, see `store`).
@@ -157,6 +167,7 @@ function verified(matches: readonly VectorMatch[], text: string, guard: boolean,
 /** How a lookup decides, resolved from the settings and the embedder's calibration. */
 interface Decision {
   verifier: Verifier | undefined;
+  pair: PairReader | undefined;
   threshold: number;
   guard: boolean;
   candidates: number;
@@ -175,6 +186,7 @@ function resolveDecision(settings: SemanticCacheSettings): Decision {
   if (!(threshold > -1 && threshold <= 1)) throw new RangeError(`threshold must be in (-1, 1], got ${threshold}`);
   return {
     verifier,
+    pair: verifier || settings.pairReader === false ? undefined : (settings.pairReader ?? embedder.pairReader),
     threshold,
     guard: settings.keyTermGuard ?? true,
     candidates: settings.candidates ?? calibration?.candidates ?? 3,
@@ -196,6 +208,23 @@ async function embedOne(embedder: Embedder, text: string): Promise<Float32Array>
   const [vector] = await embedder.embed([text]);
   if (!vector || vector.length !== embedder.dimensions) throw new Error(`embedder ${embedder.id} returned no vector of ${embedder.dimensions} dimensions`);
   return vector;
+}
+
+/** Where an entry keeps its question's pair features (`meta`), tagged with the pair model's id. */
+const PAIR_META = 'pairFeatures';
+
+/** The features stored with a match by the same pair model, if any. */
+function storedFeatures(pair: PairReader, match: VectorMatch) {
+  const kept = match.payload.meta?.[PAIR_META] as { model?: unknown; data?: unknown } | undefined;
+  if (kept?.model !== pair.id || typeof kept.data !== 'string') return undefined;
+  return decodeTokenFeatures(kept.data, pair.dimensions);
+}
+
+/** Whether the pair model reads the query and the stored question as the same question. */
+async function readAlike(pair: PairReader, text: string, match: VectorMatch): Promise<boolean> {
+  const query = await pair.features(text);
+  const stored = storedFeatures(pair, match) ?? (await pair.features(match.payload.text));
+  return pair.score(query, stored, match.score) >= pair.threshold;
 }
 
 /** The match to serve among those the search returned, if any. */
@@ -227,9 +256,30 @@ async function lookupIn(ctx: CacheContext, request: ChatRequest, orgId: string, 
   }
   const usable = (match: VectorMatch) =>
     match.score >= threshold && match.payload.orgId === orgId && match.payload.scope === key.scope && match.payload.expiresAt > ctx.now() && fits(match, request);
-  const best = decide(ctx.decision, matches.filter(usable), key.text);
+  let best = decide(ctx.decision, matches.filter(usable), key.text);
+  const { pair } = ctx.decision;
+  if (best && pair) {
+    try {
+      if (!(await within(readAlike(pair, key.text, best), Math.max(1, deadline - Date.now())))) best = undefined;
+    } catch (error) {
+      ctx.report(error, 'embed');
+      best = undefined;
+    }
+  }
   if (best) return { hit: true, answer: best.payload.answer, similarity: Math.min(1, best.score) };
   return { hit: false, reuse };
+}
+
+/** The question's pair features to keep with its entry (none without a pair model, or when it fails). */
+async function pairMeta(ctx: CacheContext, text: string): Promise<Record<string, unknown> | undefined> {
+  const { pair } = ctx.decision;
+  if (!pair) return undefined;
+  try {
+    return { [PAIR_META]: { model: pair.id, data: encodeTokenFeatures(await pair.features(text)) } };
+  } catch (error) {
+    ctx.report(error, 'embed');
+    return undefined;
+  }
 }
 
 async function storeIn(ctx: CacheContext, request: ChatRequest, orgId: string, answer: CachedAnswer, miss: SemanticLookup | undefined, audience: string | undefined): Promise<void> {
@@ -251,8 +301,10 @@ async function storeIn(ctx: CacheContext, request: ChatRequest, orgId: string, a
     }
   }
   const storedAt = ctx.now();
+  const meta = await pairMeta(ctx, text);
   try {
-    await ctx.settings.store.upsert([{ id: pointId(orgId, scope, text), vector, payload: { orgId, scope, expiresAt: storedAt + ctx.ttlMs, text, answer } }]);
+    const payload = { orgId, scope, expiresAt: storedAt + ctx.ttlMs, text, answer, ...(meta ? { meta } : {}) };
+    await ctx.settings.store.upsert([{ id: pointId(orgId, scope, text), vector, payload }]);
   } catch (error) {
     ctx.report(error, 'upsert');
   }
@@ -284,6 +336,7 @@ export function createSemanticCache(settings: SemanticCacheSettings): SemanticCa
     embedder,
     threshold: decision.threshold,
     verifier: decision.verifier,
+    pairReader: decision.pair,
     lookup: (request, orgId, audience, given) => lookupIn(ctx, request, orgId, audience, given),
     store: (request, orgId, answer, miss, audience) => storeIn(ctx, request, orgId, answer, miss, audience),
     purge: (orgId) => store.deleteByOrg(orgId),

@@ -6,7 +6,17 @@ import { GraphBuilder } from './onnx-builder.js';
  * `embeddings` float `[batch, hidden]` out, and `token_states` float `[batch, sequence, hidden]`
  * (the last block's output that the mean pooling reads; fetched only when asked for).
  */
-export const graphNames = { inputIds: 'input_ids', attentionMask: 'attention_mask', output: 'embeddings', tokenStates: 'token_states' } as const;
+export const graphNames = { inputIds: 'input_ids', attentionMask: 'attention_mask', output: 'embeddings', tokenStates: 'token_states', pairFeatures: 'pair_features' } as const;
+
+/**
+ * A pair model's projection of one block's token states (`pair_features` `[batch, sequence,
+ * outputs]`, fetched only when asked for): what a pair model reads of each word piece.
+ */
+export interface PairProjection {
+  /** The block whose output is projected (1-based; the last is the one the pooling reads). */
+  layer: number;
+  linear: Linear;
+}
 
 /** The two weighted operations every part of the graph uses. */
 interface Ops {
@@ -78,7 +88,7 @@ function poolAndNormalise(g: GraphBuilder, x: string, mask: string, one: string)
  * position + token type embeddings, LayerNorm, post-norm blocks with exact GELU), mean pooling
  * over the attention mask, then L2 normalisation. Opset 17 (LayerNormalization is standard there).
  */
-export function buildBertGraph(weights: BertWeights): Uint8Array {
+export function buildBertGraph(weights: BertWeights, pairProjection?: PairProjection): Uint8Array {
   const { config } = weights;
   const hidden = config.hidden_size;
   const heads = config.num_attention_heads;
@@ -103,11 +113,15 @@ export function buildBertGraph(weights: BertWeights): Uint8Array {
     half: g.scalar('half', 0.5),
     oneFloat,
   };
+  let projected: string | undefined;
   weights.layers.forEach((layer, n) => {
     x = encoderBlock(ops, block, x, layer, `layer${n}`);
+    if (pairProjection?.layer === n + 1) projected = ops.dense(x, pairProjection.linear, 'pair_projection');
   });
   poolAndNormalise(g, x, mask, one);
   g.op('Identity', [x], {}, graphNames.tokenStates);
+  if (pairProjection && !projected) throw new Error(`pair projection: the model has no block ${pairProjection.layer}`);
+  if (projected) g.op('Identity', [projected], {}, graphNames.pairFeatures);
   return g.encode({
     inputs: [
       { name: graphNames.inputIds, type: 'int64', shape: ['batch', 'sequence'] },
@@ -116,6 +130,7 @@ export function buildBertGraph(weights: BertWeights): Uint8Array {
     outputs: [
       { name: graphNames.output, type: 'float', shape: ['batch', hidden] },
       { name: graphNames.tokenStates, type: 'float', shape: ['batch', 'sequence', hidden] },
+      ...(pairProjection ? [{ name: graphNames.pairFeatures, type: 'float' as const, shape: ['batch', 'sequence', pairProjection.linear.outputs] }] : []),
     ],
     opset: 17,
   });

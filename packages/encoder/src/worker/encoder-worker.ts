@@ -20,8 +20,8 @@ import('./inference.js')
       port.on('message', (request: EmbedRequest) => {
         queue = queue.then(async () => {
           try {
-            if (request.tokens) {
-              const { vectors, tokens } = await inference.runWithTokens(request.texts);
+            if (request.tokens || request.pair) {
+              const { vectors, tokens } = await (request.pair ? inference.runWithPairFeatures(request.texts) : inference.runWithTokens(request.texts));
               post({ type: 'vectors', id: request.id, data: vectors, tokens }, [vectors.buffer, tokens.counts.buffer, tokens.ids.buffer, tokens.states.buffer] as ArrayBuffer[]);
             } else {
               const data = await inference.run(request.texts);

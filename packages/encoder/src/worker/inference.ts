@@ -1,6 +1,7 @@
 import * as ort from 'onnxruntime-node';
 import { type LoadedModel, loadModel } from '../model/load-model.js';
 import { WEIGHTS_PACKAGE, weightsPackageDir } from '../model/weights-package.js';
+import { pairProjection } from '../pair/pair-projection.js';
 import { referenceMismatch, referenceSentence } from '../reference.js';
 import { createWordPiece, type WordPiece } from '../tokenize/word-piece.js';
 import type { WorkerSettings } from './protocol.js';
@@ -38,7 +39,7 @@ export async function createInference(settings: WorkerSettings): Promise<Inferen
   const modelDir = settings.modelDir ?? defaultModelDir();
   let model: LoadedModel;
   try {
-    model = await loadModel(modelDir);
+    model = await loadModel(modelDir, settings.pairModel ? pairProjection() : undefined);
   } catch (error) {
     throw new EncoderLoadError(firstLine(error));
   }
@@ -61,11 +62,12 @@ export async function createInference(settings: WorkerSettings): Promise<Inferen
   }
   const dimensions = model.hidden;
 
-  const { run, runWithTokens } = createModelRunner({ session, tokenizer, dimensions, maxBatchTokens: settings.maxBatchTokens });
+  const pairDimensions = settings.pairModel ? pairProjection().linear.outputs : undefined;
+  const runner = createModelRunner({ session, tokenizer, dimensions, maxBatchTokens: settings.maxBatchTokens, ...(pairDimensions ? { pairDimensions } : {}) });
 
   if (settings.selfCheck) {
-    const mismatch = referenceMismatch(await run([referenceSentence]));
+    const mismatch = referenceMismatch(await runner.run([referenceSentence]));
     if (mismatch) throw new EncoderLoadError(mismatch);
   }
-  return { dimensions, run, runWithTokens };
+  return { dimensions, ...runner };
 }

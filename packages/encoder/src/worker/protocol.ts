@@ -9,6 +9,8 @@ export interface WorkerSettings {
   maxBatchTokens: number;
   intraOpNumThreads: number;
   selfCheck: boolean;
+  /** Build the shipped pair model's projection into the graph (`pair_features`). */
+  pairModel: boolean;
   /** Nice value the inference thread gives itself before it loads onnxruntime (0: unchanged). */
   niceness: number;
 }
@@ -18,6 +20,8 @@ export interface EmbedRequest {
   id: number;
   texts: string[];
   tokens?: boolean;
+  /** With each text's pair features (in `tokens`, `pair` dimensions wide); needs `pairModel`. */
+  pair?: boolean;
 }
 
 /** Worker to main thread. `vectors` is `[texts, dimensions]` row-major, its buffer transferred (and the token states' when asked for). */

@@ -1,3 +1,5 @@
+import type { PairReader } from '../pair/pair-reader.js';
+
 /** Turns texts into fixed-length vectors whose cosine similarity measures closeness of meaning. */
 export interface Embedder {
   /**
@@ -9,4 +11,9 @@ export interface Embedder {
   readonly dimensions: number;
   /** One L2-normalised vector per text, in input order. Rejects when the model fails. */
   embed(texts: readonly string[]): Promise<Float32Array[]>;
+  /**
+   * A pair model trained on this embedder's token states, when it has one: the semantic cache then
+   * lets it refuse the stored question it would serve (word order, roles) unless told otherwise.
+   */
+  readonly pairReader?: PairReader;
 }

@@ -16,7 +16,7 @@ export interface ProtocolCounts {
 }
 
 /** One way of deciding a hit: the cache settings that differ from the defaults. */
-export type Decider = { label: string } & Pick<SemanticCacheSettings, 'threshold' | 'verifier' | 'keyTermGuard' | 'ambiguityMargin' | 'candidates'>;
+export type Decider = { label: string } & Pick<SemanticCacheSettings, 'threshold' | 'verifier' | 'keyTermGuard' | 'ambiguityMargin' | 'candidates' | 'pairReader'>;
 
 // GPTCache's benchmark asks with this system prompt; ours is part of the scope, so it must match.
 const ask = (question: string) =>
@@ -38,6 +38,7 @@ const ask = (question: string) =>
  */
 export async function runGptCacheProtocol(embedder: Embedder, pairs: readonly ParaphrasePair[], deciders: readonly Decider[]): Promise<ProtocolCounts[]> {
   const store = createMemoryVectorStore({ capacity: pairs.length + 10 });
+  // Stores through the cache with the embedder's pair model, so entries keep its features.
   const loader = createSemanticCache({ embedder, store, threshold: 1, verifier: false });
   for (const [i, pair] of pairs.entries()) await loader.store(ask(pair.origin), 'eval', cachedAnswer(String(i)));
   const counts: ProtocolCounts[] = [];

@@ -1,4 +1,4 @@
-import { createMemoryVectorStore, createSemanticCache, type Embedder, keyTerms, mayShareAnswer, type SimilarityCalibration } from '@svc/semantic';
+import { createMemoryVectorStore, createSemanticCache, type Embedder, keyTerms, mayShareAnswer, type PairReader, type SimilarityCalibration } from '@svc/semantic';
 import type { ParaphrasePair, QqpPair } from './dataset.js';
 import { type Decider, runGptCacheProtocol } from './gptcache-protocol.js';
 import { measureLookupCost } from './lookup-cost.js';
@@ -52,17 +52,26 @@ export async function qqpTables(embedder: Embedder, qqp: readonly QqpPair[], hel
   return lines;
 }
 
+/** The embedder's pair model at other thresholds than its own (the trade-off rows of the tables). */
+export function pairThresholds(embedder: Embedder): PairReader[] {
+  const reader = embedder.pairReader;
+  if (!reader) return [];
+  return [0.1, 0.3, 0.5, 0.7, 0.75, 0.8, 0.9, 0.95].filter((t) => t !== reader.threshold).map((t) => ({ ...reader, threshold: t, features: (text: string) => reader.features(text), score: reader.score }));
+}
+
 /** GPTCache's protocol through the production lookup, at the shipped decision and beside it. */
 export async function gptCacheTable(embedder: Embedder, pairs: readonly ParaphrasePair[], calibration: SimilarityCalibration): Promise<string[]> {
   const { threshold, margin, candidates } = calibration;
   const deciders: Decider[] = [
-    { label: `shipped: cosine >= ${threshold}, guard, margin ${margin} over ${candidates}`, threshold, ambiguityMargin: margin, candidates },
+    { label: `shipped: cosine >= ${threshold}, guard, margin ${margin} over ${candidates}${embedder.pairReader ? `, pair model p >= ${embedder.pairReader.threshold}` : ''}`, threshold, ambiguityMargin: margin, candidates },
+    ...(embedder.pairReader ? [{ label: 'shipped without the pair model (the decision before it)', threshold, ambiguityMargin: margin, candidates, pairReader: false } as Decider] : []),
+    ...pairThresholds(embedder).map((reader): Decider => ({ label: `shipped with the pair model at p >= ${reader.threshold}`, threshold, ambiguityMargin: margin, candidates, pairReader: reader })),
     { label: `cosine >= ${threshold}, guard, no margin (best of 3)`, threshold, ambiguityMargin: 0, candidates: 3 },
     { label: `cosine >= ${threshold}, margin, no guard`, threshold, ambiguityMargin: margin, candidates, keyTermGuard: false },
     ...[0.01, 0.03, 0.04].map((m): Decider => ({ label: `cosine >= ${threshold}, guard, margin ${m}`, threshold, ambiguityMargin: m, candidates })),
     ...[0.8, 0.86].map((t): Decider => ({ label: `cosine >= ${t}, guard, margin ${margin}`, threshold: t, ambiguityMargin: margin, candidates })),
     ...[0.95, 0.9, 0.88].map((t): Decider => ({ label: `cosine >= ${t}, guard, margin ${margin}`, threshold: t, ambiguityMargin: margin, candidates })),
-    ...[0.95, 0.9, threshold].map((t): Decider => ({ label: `cosine >= ${t} alone (naive)`, threshold: t, ambiguityMargin: 0, candidates: 1, keyTermGuard: false })),
+    ...[0.95, 0.9, threshold].map((t): Decider => ({ label: `cosine >= ${t} alone (naive: a plain cosine cache)`, threshold: t, ambiguityMargin: 0, candidates: 1, keyTermGuard: false, pairReader: false })),
   ];
   const rows = await runGptCacheProtocol(embedder, pairs, deciders);
   const shipped = rows[0]!.outcomes;
@@ -119,4 +128,21 @@ export async function costTable(embedder: Embedder, stored: readonly string[], q
   await store.close();
   lines.push('', `Sign pre-filter recall at cosine >= ${calibration.threshold}: ${found} of the ${exact} stored questions an exact scan finds for ${queries.length} queries over 10,000 entries.`);
   return lines;
+}
+
+/** CPU of the pair model per scored pair (the features already computed: a lookup scores one candidate at most). */
+export async function pairCostLine(embedder: Embedder, paws: readonly (readonly [string, string])[], questions: readonly (readonly [string, string])[]): Promise<string | undefined> {
+  const reader = embedder.pairReader;
+  if (!reader) return undefined;
+  const cost = async (pairs: readonly (readonly [string, string])[]) => {
+    if (pairs.length === 0) return 'not measured';
+    const features = await Promise.all(pairs.map(async ([a, b]) => [await reader.features(a), await reader.features(b)] as const));
+    for (const [a, b] of features.slice(0, 50)) reader.score(b, a, 0.9); // warm the JIT
+    const cpu = process.cpuUsage();
+    for (const [a, b] of features) reader.score(b, a, 0.9);
+    const used = process.cpuUsage(cpu);
+    const tokens = features.reduce((s, [a, b]) => s + a.count * b.count, 0) / features.length;
+    return `${fixed((used.user + used.system) / features.length / 1000)} ms (mean of ${features.length}, ${Math.round(tokens)} word-piece pairs on average)`;
+  };
+  return `Pair model (${reader.id}) CPU per pair asked, features at hand (pairs sharing under its overlap floor of word pieces are not scored): Quora questions ${await cost(questions)}; PAWS sentences ${await cost(paws)}. A lookup asks about one candidate at most (the nearest, once the cosine, the guard and the margin let it through).`;
 }

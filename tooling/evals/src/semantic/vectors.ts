@@ -1,5 +1,6 @@
-import { cachedEmbedMany, createSentenceEncoder } from '@svc/encoder';
-import { createHashedEmbedder, type Embedder } from '@svc/semantic';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cachedEmbedMany, createSentenceEncoder, textsFingerprint, writeVectorFile } from '@svc/encoder';
+import { createHashedEmbedder, decodeTokenFeatures, type Embedder, encodeTokenFeatures, type PairReader, type TokenFeatures } from '@svc/semantic';
 
 /** An embedder whose vectors were computed beforehand; it refuses a text it was not given. */
 export interface TableEmbedder extends Embedder {
@@ -7,20 +8,70 @@ export interface TableEmbedder extends Embedder {
   embedCpuUs: number;
 }
 
+const progress = (done: number, total: number) => {
+  if (done % 6400 < 64) console.error(`encoding ${done} / ${total}`);
+};
+
+/**
+ * The pair model's features of every text (int8-packed, as an entry keeps them), computed by the
+ * real encoder with their vectors and kept in `file` (one JSON: pair model id, texts' fingerprint,
+ * packed features) so a rerun takes seconds.
+ */
+async function featureTable(encoder: Embedder, pair: PairReader, texts: readonly string[], vectorsFile: string): Promise<Map<string, TokenFeatures>> {
+  const file = `${vectorsFile}.pair.json`;
+  const fingerprint = textsFingerprint(texts);
+  let packed: string[] | undefined;
+  if (existsSync(file)) {
+    const kept = JSON.parse(readFileSync(file, 'utf8')) as { model: string; fingerprint: string; features: string[] };
+    if (kept.model === pair.id && kept.fingerprint === fingerprint) packed = kept.features;
+  }
+  if (!packed) {
+    // One forward pass gives a text's vector and features: ask for both at once, keep both.
+    packed = [];
+    const vectors: Float32Array[] = [];
+    for (let i = 0; i < texts.length; i += 64) {
+      const chunk = texts.slice(i, i + 64);
+      const done = await Promise.all(chunk.map(async (text) => Promise.all([encoder.embed([text]), pair.features(text)])));
+      for (const [[vector], features] of done) {
+        vectors.push(vector!);
+        packed.push(encodeTokenFeatures(features));
+      }
+      progress(i + chunk.length, texts.length);
+    }
+    writeFileSync(file, JSON.stringify({ model: pair.id, fingerprint, features: packed }));
+    await writeVectorFile(vectorsFile, { embedder: encoder.id, dimensions: encoder.dimensions, fingerprint, vectors });
+  }
+  return new Map(texts.map((text, i) => [text, decodeTokenFeatures(packed[i]!, pair.dimensions)!]));
+}
+
+/** The real pair model's scorer over a table of precomputed features. */
+function tablePairReader(pair: PairReader, table: Map<string, TokenFeatures>): PairReader {
+  return {
+    id: pair.id,
+    dimensions: pair.dimensions,
+    threshold: pair.threshold,
+    async features(text) {
+      const features = table.get(text);
+      if (!features) throw new Error(`no precomputed pair features for ${JSON.stringify(text.slice(0, 60))}`);
+      return features;
+    },
+    score: (query, stored, cosine) => pair.score(query, stored, cosine),
+  };
+}
+
 /**
  * Encodes every distinct text once (all-MiniLM-L6-v2 by default, kept in `vectorsFile` so a rerun
  * takes seconds; ~10 minutes for the 74,772 texts of the three sets on this machine) and returns
  * a table of them, so every lookup of the evaluation costs what the cache costs after the embedding.
+ * With the encoder's pair model, its features too (`<vectorsFile>.pair.json`), offered as the
+ * table's `pairReader`.
  */
 export async function tableEmbedder(kind: string, texts: readonly string[], vectorsFile: string): Promise<TableEmbedder> {
   const distinct = [...new Set(texts)].sort();
-  const real = kind === 'hashed' ? createHashedEmbedder() : createSentenceEncoder({ cacheSize: 0 });
+  const real = kind === 'hashed' ? createHashedEmbedder() : createSentenceEncoder({ cacheSize: 256 });
   try {
-    const vectors = await cachedEmbedMany(vectorsFile, real, distinct, {
-      onProgress: (done, total) => {
-        if (done % 6400 < 64) console.error(`encoding ${done} / ${total}`);
-      },
-    });
+    const pair = real.pairReader ? tablePairReader(real.pairReader, await featureTable(real, real.pairReader, distinct, vectorsFile)) : undefined;
+    const vectors = await cachedEmbedMany(vectorsFile, real, distinct, { onProgress: progress });
     const table = new Map(distinct.map((text, i) => [text, vectors[i]!]));
     const sample = distinct.slice(0, 200);
     const cpu = process.cpuUsage();
@@ -30,6 +81,7 @@ export async function tableEmbedder(kind: string, texts: readonly string[], vect
       id: real.id,
       dimensions: real.dimensions,
       embedCpuUs: (used.user + used.system) / sample.length,
+      ...(pair ? { pairReader: pair } : {}),
       async embed(batch) {
         return batch.map((text) => {
           const vector = table.get(text);

@@ -1,4 +1,4 @@
-import { createMemoryVectorStore, createSemanticCache, type Embedder, keyTerms, mayShareAnswer } from '@svc/semantic';
+import { createMemoryVectorStore, createSemanticCache, type Embedder, keyTerms, mayShareAnswer, type SemanticCacheSettings } from '@svc/semantic';
 import { cachedAnswer, chatRequest } from '@svc/semantic/test';
 import type { QqpPair } from '../dataset.js';
 import { type Answered, type Protocol, runProtocol } from './client.js';
@@ -23,11 +23,17 @@ export async function pairByPair(embedder: Embedder, pairs: readonly QqpPair[], 
 
 /**
  * The live protocol without HTTP: the production lookup and store (in-process index of
- * `capacity` entries, the embedder's shipped calibration), each miss stored before the next
+ * `capacity` entries, the embedder's shipped calibration unless `decision` overrides it), each miss stored before the next
  * question, answers that say which question they came from. Same output shape as a live run.
  */
-export async function simulateProtocol(embedder: Embedder, pairs: readonly QqpPair[], protocol: Protocol, capacity: number): Promise<{ a: Answered[]; b: Answered[] }> {
-  const cache = createSemanticCache({ embedder, store: createMemoryVectorStore({ capacity }), ttlMs: 3_600_000 });
+export async function simulateProtocol(
+  embedder: Embedder,
+  pairs: readonly QqpPair[],
+  protocol: Protocol,
+  capacity: number,
+  decision: Partial<SemanticCacheSettings> = {},
+): Promise<{ a: Answered[]; b: Answered[] }> {
+  const cache = createSemanticCache({ embedder, store: createMemoryVectorStore({ capacity }), ttlMs: 3_600_000, lookupTimeoutMs: 60_000, ...decision });
   let next = 0;
   const ask = async (question: string): Promise<Answered> => {
     const requestId = `req-${next++}`;

@@ -1,0 +1,23 @@
+import type { TokenFeatures } from './token-features.js';
+
+/**
+ * A pair model that reads two questions together (word order and roles: who did what to whom,
+ * from and to), where a cosine of sentence vectors sees only the words present. The cache asks it
+ * about the one stored question it would serve; the features of a stored question are kept with
+ * its entry, the query's come from the embedder's own pass over it.
+ */
+export interface PairReader {
+  /** Name of the model and its weights; features of another id are not comparable. */
+  readonly id: string;
+  /** Width of a word piece's features. */
+  readonly dimensions: number;
+  /** The probability from which a pair is served. */
+  readonly threshold: number;
+  /**
+   * The features of a text, as the embedder computes them with its vector (recently embedded
+   * texts cost nothing; others one more forward pass). Rejects when the model fails.
+   */
+  features(text: string): Promise<TokenFeatures>;
+  /** The probability that the two texts ask the same thing (symmetric), given their sentence vectors' cosine. */
+  score(query: TokenFeatures, stored: TokenFeatures, cosine: number): number;
+}
