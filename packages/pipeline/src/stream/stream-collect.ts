@@ -58,6 +58,8 @@ export class StreamCollector {
       case 'usage':
         this.usage = event.usage;
         return;
+      case 'tool-call-end':
+        return;
       case 'meta':
         if (event.id) this.id = event.id;
         if (event.model) this.model = event.model;

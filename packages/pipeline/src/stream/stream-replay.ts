@@ -34,6 +34,7 @@ export function* replayStream(result: ChatResult, usage: Usage | undefined): Gen
       const call = calls[callIndex]!;
       yield { type: 'tool-call-delta', choice: index, index: callIndex, id: call.id, name: call.name, argumentsDelta: '' };
       for (const argumentsDelta of pieces(call.arguments)) yield { type: 'tool-call-delta', choice: index, index: callIndex, argumentsDelta };
+      yield { type: 'tool-call-end', choice: index, index: callIndex };
     }
     yield { type: 'finish', choice: index, finishReason: choice.finishReason };
   }

@@ -90,6 +90,7 @@ export class ChatChunkEncoder {
       case 'usage':
         this.#usage = event.usage;
         return '';
+      case 'tool-call-end':
       case 'meta':
         return '';
     }
