@@ -67,7 +67,7 @@ describe('MessagesStreamEncoder', () => {
     expect(events[11]!.data).toEqual({
       type: 'message_delta',
       delta: { stop_reason: 'tool_use', stop_sequence: null },
-      usage: { input_tokens: 12, output_tokens: 9 },
+      usage: { input_tokens: 12, output_tokens: 9, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
     });
   });
 

@@ -1,7 +1,7 @@
 import type { ReasoningEffort, ToolDefinition } from '@svc/core';
 import type { ProviderChatRequest } from '../provider.js';
 import type { AnthropicMessagesBody, AnthropicTool, AnthropicToolChoice } from './anthropic-api.js';
-import { convertToAnthropicMessages } from './convert-to-anthropic-messages.js';
+import { anthropicCacheControl, convertToAnthropicMessages } from './convert-to-anthropic-messages.js';
 
 /**
  * `max_tokens` is required by Anthropic; OpenAI-style callers usually omit it. 4096 fits every
@@ -113,6 +113,7 @@ function thinkingBudget(request: ProviderChatRequest): number | undefined {
 function toAnthropicTool(tool: ToolDefinition): AnthropicTool {
   const out: AnthropicTool = { name: tool.name, input_schema: objectSchema(tool.parameters) };
   if (tool.description) out.description = tool.description;
+  if (tool.cacheControl) out.cache_control = anthropicCacheControl(tool.cacheControl);
   return out;
 }
 
