@@ -1,5 +1,6 @@
 import type { ReasoningEffort, ToolDefinition } from '@svc/core';
 import type { ProviderChatRequest } from '../provider.js';
+import { maxTokensWithThinking } from '../shared/thinking-budget.js';
 import type { BedrockConverseBody, BedrockInferenceConfig, BedrockTool, BedrockToolChoice } from './bedrock-api.js';
 import { cachePoint, convertToBedrockMessages } from './convert-to-bedrock-messages.js';
 
@@ -43,9 +44,10 @@ export interface PreparedBedrockRequest {
  *   are left out, unless the history holds tool blocks (Converse then demands `toolConfig`), in
  *   which case they are sent without a choice. Forced choices work on Claude, Mistral Large and
  *   Nova; other models answer a ValidationException.
- * - Reasoning on a Claude model becomes `additionalModelRequestFields.thinking` with the budget
- *   added on top of `maxTokens`; sampling overrides are dropped and forced tool choice becomes
- *   `auto`, because Claude refuses both while thinking.
+ * - Reasoning on a Claude model becomes `additionalModelRequestFields.thinking`, `maxTokens`
+ *   staying the caller's limit when the budget fits in it (see `maxTokensWithThinking`); sampling
+ *   overrides are dropped and forced tool choice becomes `auto`, because Claude refuses both
+ *   while thinking.
  * - Cache breakpoints (Anthropic's `cache_control`) become `cachePoint` blocks after what they
  *   mark, in `system`, `messages` and `toolConfig.tools`, for the models that take them.
  * - `n` is ignored (Converse returns one answer); the pipeline fans out.
@@ -59,7 +61,7 @@ export function buildBedrockRequest(request: ProviderChatRequest): PreparedBedro
   const budget = isClaude(request.model) ? thinkingBudget(request) : undefined;
   const config: BedrockInferenceConfig = {};
   if (budget !== undefined) {
-    config.maxTokens = (request.maxTokens ?? BEDROCK_DEFAULT_MAX_TOKENS) + budget;
+    config.maxTokens = maxTokensWithThinking(request.maxTokens, budget, BEDROCK_DEFAULT_MAX_TOKENS);
     body.additionalModelRequestFields = { thinking: { type: 'enabled', budget_tokens: budget } };
   } else {
     if (request.maxTokens !== undefined) config.maxTokens = request.maxTokens;
