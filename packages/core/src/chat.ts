@@ -161,6 +161,8 @@ export interface ChatResult {
   /** Upstream model name the provider reports. */
   model: string;
   created?: number;
+  /** The upstream's backend configuration fingerprint (OpenAI's `system_fingerprint`), passed through. */
+  systemFingerprint?: string;
   choices: ChatChoice[];
   usage?: Usage;
 }

@@ -29,6 +29,6 @@ export type StreamEvent =
   | { type: 'finish'; choice: number; finishReason: FinishReason }
   | { type: 'usage'; usage: Usage }
   /** Upstream metadata known once the stream has started (response id, served model). */
-  | { type: 'meta'; id?: string; model?: string };
+  | { type: 'meta'; id?: string; model?: string; systemFingerprint?: string };
 
 export type StreamEventType = StreamEvent['type'];

@@ -44,6 +44,8 @@ export interface OpenAIChatCompletion {
   id: string;
   object: 'chat.completion';
   created: number;
+  /** The upstream's, when it sent one. */
+  system_fingerprint?: string;
   model: string;
   choices: OpenAIChatChoice[];
   usage?: OpenAIUsage;
