@@ -6,8 +6,8 @@ import { masterKey, startGateway, upstreamProviders } from './harness.js';
 
 type Gateway = Awaited<ReturnType<typeof startGateway>>;
 
-const weatherSchema = { type: 'object', properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] } }, required: ['city'] };
-const timeSchema = { type: 'object', properties: { zone: { type: 'string' } }, required: ['zone'] };
+const weatherSchema = { type: 'object' as const, properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] } }, required: ['city'] };
+const timeSchema = { type: 'object' as const, properties: { zone: { type: 'string' } }, required: ['zone'] };
 /** What the mock's calls carry: a value that satisfies each schema. */
 const weatherInput = { city: 'mock', unit: 'celsius' };
 const timeInput = { zone: 'mock' };

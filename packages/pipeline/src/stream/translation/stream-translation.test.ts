@@ -106,6 +106,8 @@ const cases: [string, UpstreamAnswer][] = [
   ['two tool calls whose argument deltas interleave (OpenAI parallel calls)', answer({ calls: [weather, time], interleave: [0, 0, 1, 1, 0, 1, 0, 1, 0] })],
   ["a later call's first fragment before an earlier call's", answer({ calls: [weather, time], interleave: [1, 1, 0, 1, 0, 0, 1] })],
   ['parallel calls one after another', answer({ text: ['Checking ', 'both.'], calls: [weather, time, { id: 'call_search', name: 'search', fragments: ['{}'] }] })],
+  // Found by the generated cases: a schema guard against prototype pollution dropped Gemini's `prototype` argument.
+  ['argument names a schema validator may guard (prototype, constructor, __proto__)', answer({ calls: [{ id: 'call_proto', name: 'search', fragments: ['{"prototype":0,', '"constructor":"x",', '"__proto__":{"a":1}}'] }] })],
   ['empty argument deltas', answer({ calls: [{ id: 'call_empty', name: 'get_time', fragments: ['', '{', '', '}', ''] }] })],
   ['huge arguments in many fragments', answer({ calls: [{ id: 'call_big', name: 'write_file', fragments: ['{"content":"', ...Array.from({ length: 256 }, (_, i) => `${String(i).padStart(4, '0')}${'é✓🙂'.repeat(1000)}`), '"}'] }] })],
   ['text, then tool calls, then text again', answer({ text: ['Let me', ' look.', ' Done: see the calls.'], calls: [weather, time], interleave: [1, 1, 3, 3, 3, 3, 4, 4, 4, 4, 1] })],
