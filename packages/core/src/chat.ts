@@ -6,9 +6,20 @@
 
 export type Role = 'system' | 'developer' | 'user' | 'assistant' | 'tool';
 
+/**
+ * A prompt-cache breakpoint (Anthropic's `cache_control`): the provider caches the prompt up to
+ * and including what carries it. Providers that cache by themselves, or not at all, ignore it.
+ */
+export interface CacheControl {
+  type: 'ephemeral';
+  /** How long the entry lives: `5m` (the default) or `1h`. */
+  ttl?: '5m' | '1h';
+}
+
 export interface TextPart {
   type: 'text';
   text: string;
+  cacheControl?: CacheControl;
 }
 
 /** An image given by URL; `data:` URLs carry inline base64 content. */
@@ -16,6 +27,7 @@ export interface ImagePart {
   type: 'image';
   url: string;
   detail?: 'auto' | 'low' | 'high';
+  cacheControl?: CacheControl;
 }
 
 export interface AudioPart {
@@ -23,6 +35,7 @@ export interface AudioPart {
   /** Base64 audio bytes. */
   data: string;
   format: string;
+  cacheControl?: CacheControl;
 }
 
 export interface FilePart {
@@ -32,6 +45,7 @@ export interface FilePart {
   fileId?: string;
   filename?: string;
   mediaType?: string;
+  cacheControl?: CacheControl;
 }
 
 export type ContentPart = TextPart | ImagePart | AudioPart | FilePart;
@@ -52,6 +66,8 @@ export interface ChatMessage {
   /** Tool turns: the call this message answers. */
   toolCallId?: string;
   refusal?: string;
+  /** A cache breakpoint after the message's last block (a tool result, an assistant turn). */
+  cacheControl?: CacheControl;
 }
 
 /** A JSON Schema object, kept as data. */
@@ -62,6 +78,8 @@ export interface ToolDefinition {
   description?: string;
   parameters?: JsonSchema;
   strict?: boolean;
+  /** A cache breakpoint after this tool's definition (the tools come first in the cached prefix). */
+  cacheControl?: CacheControl;
 }
 
 export type ToolChoice = 'auto' | 'none' | 'required' | { name: string };
@@ -143,6 +161,8 @@ export interface ChatResult {
   /** Upstream model name the provider reports. */
   model: string;
   created?: number;
+  /** The upstream's backend configuration fingerprint (OpenAI's `system_fingerprint`), passed through. */
+  systemFingerprint?: string;
   choices: ChatChoice[];
   usage?: Usage;
 }

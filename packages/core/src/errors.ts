@@ -109,6 +109,15 @@ export function notFound(message: string, param: string | null = null): GatewayE
   return new GatewayError({ status: 404, type: 'not_found_error', code: 'resource_not_found', message, param });
 }
 
+/**
+ * 404 `not_found_error` / `model_not_found`: a model the catalog does not have (or not of the
+ * kind asked for), with OpenAI's status and code, so SDKs raise their not-found error. Every place
+ * that resolves a model a client named throws this one.
+ */
+export function modelNotFound(message: string, param: string | null = 'model'): GatewayError {
+  return new GatewayError({ status: 404, type: 'not_found_error', code: 'model_not_found', message, param });
+}
+
 /** 404 `governance_error` / `tool_not_registered`. */
 export function toolNotRegistered(name: string): GatewayError {
   return new GatewayError({

@@ -20,9 +20,15 @@ export type StreamEvent =
       name?: string;
       argumentsDelta: string;
     }
+  /**
+   * The provider closed tool call `index` of `choice`: no fragment of it follows. Optional:
+   * adapters that cannot know (the OpenAI chunk stream) never send it, and every consumer must
+   * also work without it (a call then ends with the stream).
+   */
+  | { type: 'tool-call-end'; choice: number; index: number }
   | { type: 'finish'; choice: number; finishReason: FinishReason }
   | { type: 'usage'; usage: Usage }
   /** Upstream metadata known once the stream has started (response id, served model). */
-  | { type: 'meta'; id?: string; model?: string };
+  | { type: 'meta'; id?: string; model?: string; systemFingerprint?: string };
 
 export type StreamEventType = StreamEvent['type'];

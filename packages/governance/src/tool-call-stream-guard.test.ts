@@ -48,6 +48,15 @@ describe('ToolCallStreamGuard', () => {
     expect(outcome.fedBeforeError).toBe(1);
   });
 
+  it("releases a held call at the provider's end of it, the end after its fragments", () => {
+    const guard = new ToolCallStreamGuard(g);
+    const end: StreamEvent = { type: 'tool-call-end', choice: 0, index: 0 };
+    expect(guard.push(start('run_sql'))).toEqual([]);
+    expect(guard.push(args('{"query":"select 1"}'))).toEqual([]);
+    expect(guard.push(end)).toEqual([start('run_sql'), args('{"query":"select 1"}'), end]);
+    expect(run(g, [start('run_sql'), args('{"query":"drop table x"}'), end]).error).toMatchObject({ code: 'tool_call_blocked' });
+  });
+
   it('holds calls with argument rules until complete, then releases them in order', () => {
     const guard = new ToolCallStreamGuard(g);
     expect(guard.push(start('run_sql'))).toEqual([]);

@@ -15,8 +15,8 @@ interface CallState {
 /**
  * Inspects tool-call deltas as they assemble. A blocked or (with `enforceRegistry`) unregistered
  * name is refused at the call's first fragment, before anything of it is forwarded. Calls an
- * argument rule applies to are held back until complete (the next call of the same choice
- * starts, the choice finishes, or the stream ends), checked whole, then released in order;
+ * argument rule applies to are held back until complete (the provider ends the call, the next
+ * call of the same choice starts, the choice finishes, or the stream ends), checked whole, then released in order;
  * every other event passes at once. Blocking throws 422 `tool_call_blocked`, which in a stream
  * becomes its error event.
  *
@@ -35,6 +35,13 @@ export class ToolCallStreamGuard {
   push(event: StreamEvent): StreamEvent[] {
     if (!this.governance.active) return [event];
     if (event.type === 'finish') return [...this.complete(event.choice), event];
+    if (event.type === 'tool-call-end') {
+      // The call is complete: a held one is checked and released, its end after its fragments.
+      const call = this.calls.get(`${event.choice}:${event.index}`);
+      if (!call?.held) return [event];
+      call.held.push(event);
+      return this.release(call);
+    }
     if (event.type !== 'tool-call-delta') return [event];
 
     const key = `${event.choice}:${event.index}`;

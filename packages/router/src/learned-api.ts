@@ -1,5 +1,5 @@
 import type { Catalog, ModelInfo } from '@svc/catalog';
-import { type ChatRequest, invalidRequest } from '@svc/core';
+import { type ChatRequest, invalidRequest, modelNotFound } from '@svc/core';
 import { type RequestEmbedder, defaultEmbedder } from './embedder.js';
 import { extractFeatures, lastUserText } from './features.js';
 import { type QualityEstimator, thresholdForShare } from './quality/estimator.js';
@@ -40,7 +40,7 @@ export function createLearnedApi(settings: LearnedApiSettings): LearnedApi {
   const embedder = (): Promise<RequestEmbedder | undefined> => (settings.embedder === false ? Promise.resolve(undefined) : settings.embedder ? Promise.resolve(settings.embedder) : defaultEmbedder());
   const model = (id: string, param: string): ModelInfo => {
     const found = catalog.resolve(id);
-    if (!found) throw invalidRequest(`The model '${id}' is not in the router's catalog or models.`, param, 'model_not_found');
+    if (!found) throw modelNotFound(`The model '${id}' is not in the router's catalog or models.`, param);
     return found;
   };
   const quality = (): QualityEstimator => {

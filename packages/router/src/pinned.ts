@@ -1,5 +1,5 @@
 import type { Catalog, ModelInfo } from '@svc/catalog';
-import { type ChatRequest, authorizationError, invalidRequest } from '@svc/core';
+import { type ChatRequest, authorizationError, modelNotFound } from '@svc/core';
 import type { RouteContext, RouteDecision } from './types.js';
 
 /** What a decision holds before the model is chosen. */
@@ -42,7 +42,7 @@ export function createPinner(catalog: Catalog): (pin: PinRequest) => RouteDecisi
   return ({ requested, param, base, source, context }) => {
     const model = catalog.resolve(requested);
     if (model?.kind !== 'chat') {
-      throw invalidRequest(`The model '${requested}' does not exist or is not available. GET /v1/models lists the available models.`, param, 'model_not_found');
+      throw modelNotFound(`The model '${requested}' does not exist or is not available. GET /v1/models lists the available models.`, param);
     }
     const freeOnly = context.orgPolicy?.freeModelsOnly === true;
     if (freeOnly && !isFree(model)) {

@@ -8,17 +8,18 @@ import { ask, fixtureCatalog, hard } from './test/fixture-catalog.js';
 const catalog = fixtureCatalog();
 const router = () => createRouter({ catalog });
 
+/** `run` throws a GatewayError naming `param`: 404 for `model_not_found`, else 400. */
 function rejects(run: () => unknown, param: string, code?: string) {
   try {
     run();
   } catch (error) {
     expect(error).toBeInstanceOf(GatewayError);
-    expect((error as GatewayError).status).toBe(400);
+    expect((error as GatewayError).status).toBe(code === 'model_not_found' ? 404 : 400);
     expect((error as GatewayError).param).toBe(param);
     if (code) expect((error as GatewayError).code).toBe(code);
     return;
   }
-  throw new Error('expected a 400');
+  throw new Error('expected an error');
 }
 
 /** Score of candidate `a` minus that of `b` in one decision (scores compare only within a decision). */
@@ -124,7 +125,7 @@ describe('routing_override', () => {
     const d = router().route(ask(hard, { routingOverride: { forceModel: 'fast/tiny' } }));
     expect(d).toMatchObject({ source: 'Override', complexity: 'expert' });
     expect(d.model.id).toBe('fast/tiny');
-    rejects(() => router().route(ask('hi', { routingOverride: { forceModel: 'x/y' } })), 'routing_override.force_model');
+    rejects(() => router().route(ask('hi', { routingOverride: { forceModel: 'x/y' } })), 'routing_override.force_model', 'model_not_found');
   });
 
   it.each(['T2', 'tier-2', 'tier2', 't2'])('force_tier %s keeps every candidate in T2', (forceTier) => {

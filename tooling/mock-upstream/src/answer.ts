@@ -1,4 +1,6 @@
 import type { OutgoingHttpHeaders } from 'node:http';
+import type { ParallelToolCalls } from './behaviour.js';
+import type { PromptCache } from './prompt-cache.js';
 
 /** Which provider's wire conventions (error shape, request-id header) a route follows. */
 export type Dialect = 'openai' | 'anthropic' | 'gemini' | 'deepgram' | 'elevenlabs';
@@ -38,6 +40,10 @@ export interface AnswerContext {
   origin: string;
   /** The request's query string. */
   query: URLSearchParams;
+  /** What this server's prompt cache remembers (prompt-caching accounting). */
+  promptCache: PromptCache;
+  /** How OpenAI chat answers a forced tool call with several tools (see `MockBehaviour`). */
+  parallelToolCalls: ParallelToolCalls;
 }
 
 const JSON_TYPE = 'application/json';

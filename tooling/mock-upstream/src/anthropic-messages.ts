@@ -13,7 +13,9 @@ function event(name: string, data: string): string {
  * content_block_start, ping, content_block_delta*, content_block_stop, message_delta,
  * message_stop (every frame with an `event:` line, no `[DONE]`). `model`, `max_tokens` and
  * `messages` are required as upstream; `max_tokens` below the answer length stops with
- * `max_tokens`; `tool_choice` `{type:"any"|"tool"}` answers with one `tool_use` block.
+ * `max_tokens`; `tool_choice` `{type:"any"|"tool"}` answers with one `tool_use` block. Usage
+ * counts prompt-cache reads and writes at the request's `cache_control` breakpoints (see
+ * `PromptCache`), `input_tokens` only what follows the last one.
  */
 export function anthropicMessages(body: Record<string, unknown>, ctx: AnswerContext): Answer {
   const model = asString(body['model']);
@@ -33,6 +35,8 @@ export function anthropicMessages(body: Record<string, unknown>, ctx: AnswerCont
   const id = `msg_mock${ctx.id}`;
   const toolId = `toolu_mock${ctx.id}`;
   const modelJson = JSON.stringify(model);
+  const cache = ctx.promptCache.anthropic(body, ctx.promptTokens);
+  const inputUsage = `"input_tokens":${cache.uncached},"cache_creation_input_tokens":${cache.written},"cache_read_input_tokens":${cache.read}`;
 
   if (body['stream'] !== true) {
     const content = tool
@@ -40,7 +44,7 @@ export function anthropicMessages(body: Record<string, unknown>, ctx: AnswerCont
       : `{"type":"text","text":"${answerText(count)}","citations":null}`;
     return jsonAnswer(
       200,
-      `{"id":"${id}","type":"message","role":"assistant","model":${modelJson},"content":[${content}],"stop_reason":"${stopReason}","stop_sequence":null,"usage":{"input_tokens":${ctx.promptTokens},"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"cache_creation":{"ephemeral_5m_input_tokens":0,"ephemeral_1h_input_tokens":0},"output_tokens":${outputTokens},"service_tier":"standard","server_tool_use":null}}`,
+      `{"id":"${id}","type":"message","role":"assistant","model":${modelJson},"content":[${content}],"stop_reason":"${stopReason}","stop_sequence":null,"usage":{${inputUsage},"cache_creation":{"ephemeral_5m_input_tokens":${cache.written},"ephemeral_1h_input_tokens":0},"output_tokens":${outputTokens},"service_tier":"standard","server_tool_use":null}}`,
       headers,
       outputTokens,
     );
@@ -52,7 +56,7 @@ export function anthropicMessages(body: Record<string, unknown>, ctx: AnswerCont
   const head =
     event(
       'message_start',
-      `{"type":"message_start","message":{"id":"${id}","type":"message","role":"assistant","model":${modelJson},"content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":${ctx.promptTokens},"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":1,"service_tier":"standard"}}}`,
+      `{"type":"message_start","message":{"id":"${id}","type":"message","role":"assistant","model":${modelJson},"content":[],"stop_reason":null,"stop_sequence":null,"usage":{${inputUsage},"output_tokens":1,"service_tier":"standard"}}}`,
     ) +
     event(
       'content_block_start',

@@ -46,7 +46,16 @@ export interface MockBehaviour {
    * provider and a healthy one at once (two gateway providers with different keys).
    */
   faultKeys: Readonly<Record<string, MockFault>> | undefined;
+  /**
+   * OpenAI chat with `tool_choice: "required"`: `off` calls the first tool; `sequential` calls
+   * every tool, one call's fragments after another's; `interleaved` announces every call, then
+   * alternates their argument fragments, as OpenAI's parallel tool calls may.
+   */
+  parallelToolCalls: ParallelToolCalls;
 }
+
+export type ParallelToolCalls = 'off' | 'sequential' | 'interleaved';
+const parallelModes: readonly ParallelToolCalls[] = ['off', 'sequential', 'interleaved'];
 
 /** What one request will do, after headers, probability and counters are applied. */
 export interface RequestPlan {
@@ -67,6 +76,7 @@ export const DEFAULT_BEHAVIOUR: MockBehaviour = {
   failFirst: undefined,
   retryAfterSeconds: 1,
   faultKeys: undefined,
+  parallelToolCalls: 'off',
 };
 
 /** Narrow a string to a fault name. */
@@ -88,6 +98,8 @@ export function behaviourFromJson(json: Record<string, unknown>): Partial<MockBe
   const fault = json['fault'];
   if (fault === null) out.fault = undefined;
   else if (typeof fault === 'string' && isMockFault(fault)) out.fault = fault;
+  const parallel = json['parallelToolCalls'];
+  if (typeof parallel === 'string' && (parallelModes as readonly string[]).includes(parallel)) out.parallelToolCalls = parallel as ParallelToolCalls;
   const faultKeys = json['faultKeys'];
   if (faultKeys === null) out.faultKeys = undefined;
   else if (typeof faultKeys === 'object' && !Array.isArray(faultKeys)) {

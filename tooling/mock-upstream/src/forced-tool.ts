@@ -58,6 +58,22 @@ export function openaiForcedTool(body: Record<string, unknown>): ForcedToolCall 
   return fn ? call(asString(fn['name']), fn['parameters']) : undefined;
 }
 
+/**
+ * OpenAI with parallel calls on (`parallelToolCalls` not `off`, `tool_choice: "required"`, and
+ * `parallel_tool_calls` not false): one call per tool; otherwise the forced call, if any.
+ */
+export function openaiToolCalls(body: Record<string, unknown>, parallel: boolean): ForcedToolCall[] {
+  if (parallel && body['tool_choice'] === 'required' && body['parallel_tool_calls'] !== false) {
+    const tools = (asArray(body['tools']) ?? []).map((t) => asRecord(asRecord(t)?.['function']));
+    return tools.flatMap((fn) => {
+      const made = fn ? call(asString(fn['name']), fn['parameters']) : undefined;
+      return made ? [made] : [];
+    });
+  }
+  const forced = openaiForcedTool(body);
+  return forced ? [forced] : [];
+}
+
 /** Anthropic: `tool_choice: {type:"any"}` (first tool) or `{type:"tool", name}`. */
 export function anthropicForcedTool(body: Record<string, unknown>): ForcedToolCall | undefined {
   const tools = (asArray(body['tools']) ?? []).map(asRecord);

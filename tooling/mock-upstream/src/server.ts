@@ -14,6 +14,7 @@ import { faultAnswer, invalidRequest, isStatusFault, notFound } from './faults.j
 import { REALTIME_PATHS, createRealtimeHandler } from './openai-realtime.js';
 import { asRecord } from './json.js';
 import { type FailCounters, planRequest } from './plan-request.js';
+import { PromptCache } from './prompt-cache.js';
 import { parseColour, solidPng } from './png.js';
 import { dialectOf, matchRoute } from './routes.js';
 import { type Timers, writeAnswer } from './write-answer.js';
@@ -74,6 +75,7 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
   let defaults: MockBehaviour = { ...DEFAULT_BEHAVIOUR, ...behaviour };
   let stats = emptyStats();
   const counters: FailCounters = new Map();
+  const promptCache = new PromptCache();
   const pending = new Set<NodeJS.Timeout>();
   const nonce = randomBytes(3).toString('hex');
   let seq = 0;
@@ -137,6 +139,8 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
           tokens: plan.tokens,
           origin: `http://${req.headers.host ?? `${host}:${port}`}`,
           query: new URLSearchParams(query),
+          promptCache,
+          parallelToolCalls: defaults.parallelToolCalls,
         })
       : invalidRequest(dialect, 'We could not parse the JSON body of your request.', id);
     delivery.drop = plan.fault === 'drop-mid-stream';

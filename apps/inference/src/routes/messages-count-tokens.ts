@@ -1,4 +1,4 @@
-import { invalidRequest } from '@svc/core';
+import { modelNotFound } from '@svc/core';
 import { bearer, defineRoute, jsonResponse } from '@svc/openapi';
 import { countPromptTokens } from '@svc/pipeline';
 import { countTokensRequestSchema, decodeCountTokensRequest } from '@svc/protocol';
@@ -32,7 +32,7 @@ export function registerMessagesCountTokens(routes: RouteRegistry<AppEnv>, deps:
     const request = decodeCountTokensRequest(await readJson(c, deps.maxBodyBytes));
     const alias = routingAliases.includes(request.model.toLowerCase()) || request.model.toLowerCase() === 'auto';
     if (!alias && deps.gateway.catalog.resolve(request.model)?.kind !== 'chat') {
-      throw invalidRequest(`The model '${request.model}' does not exist or is not available. GET /v1/models lists the available models.`, 'model', 'model_not_found');
+      throw modelNotFound(`The model '${request.model}' does not exist or is not available. GET /v1/models lists the available models.`);
     }
     return c.json({ input_tokens: await countPromptTokens(request) }, 200, { 'request-id': c.get('requestId') });
   });

@@ -13,17 +13,19 @@ interface Sdk {
   create(baseURL: string, apiKey: string): Anthropic;
   BadRequestError: ErrorClass;
   AuthenticationError: ErrorClass;
+  NotFoundError: ErrorClass;
 }
 
 // The 1.x client is driven through the 0.x types: the wire format of what these tests use
 // (create, stream, tools) is the same in both, only the headers differ.
 const sdks: Sdk[] = [
-  { name: '@anthropic-ai/sdk 0.137', create: (baseURL, apiKey) => new Anthropic({ baseURL, apiKey, maxRetries: 0 }), BadRequestError: Anthropic.BadRequestError, AuthenticationError: Anthropic.AuthenticationError },
+  { name: '@anthropic-ai/sdk 0.137', create: (baseURL, apiKey) => new Anthropic({ baseURL, apiKey, maxRetries: 0 }), BadRequestError: Anthropic.BadRequestError, AuthenticationError: Anthropic.AuthenticationError, NotFoundError: Anthropic.NotFoundError },
   {
     name: '@anthropic-ai/sdk 1.12',
     create: (baseURL, apiKey) => new Anthropic1({ baseURL, apiKey, maxRetries: 0 }) as unknown as Anthropic,
     BadRequestError: Anthropic1.BadRequestError,
     AuthenticationError: Anthropic1.AuthenticationError,
+    NotFoundError: Anthropic1.NotFoundError,
   },
 ];
 
@@ -100,10 +102,13 @@ function messagesSuite(sdk: Sdk, served: Served, url: () => string) {
     });
   });
 
-  it('counts tokens with messages.countTokens, and refuses an unknown model as a BadRequestError', async () => {
+  it('counts tokens with messages.countTokens, and refuses an unknown model as a NotFoundError (404 not_found_error)', async () => {
     const counted = await client().messages.countTokens({ model: served.model, system: 'Be brief.', messages: [{ role: 'user', content: 'How many tokens is this?' }], tools });
     expect(counted.input_tokens).toBeGreaterThan(10);
-    await expect(client().messages.countTokens({ model: 'nobody/nothing', messages: [{ role: 'user', content: 'x' }] })).rejects.toBeInstanceOf(sdk.BadRequestError);
+    await expect(client().messages.countTokens({ model: 'nobody/nothing', messages: [{ role: 'user', content: 'x' }] })).rejects.toBeInstanceOf(sdk.NotFoundError);
+    const unknown = client().messages.create({ model: 'nobody/nothing', max_tokens: 16, messages: [{ role: 'user', content: 'x' }] });
+    await expect(unknown).rejects.toBeInstanceOf(sdk.NotFoundError);
+    await expect(unknown).rejects.toMatchObject({ status: 404, error: { type: 'error', error: { type: 'not_found_error', code: 'model_not_found', param: 'model' } } });
   });
 }
 

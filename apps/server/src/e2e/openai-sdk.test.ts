@@ -105,7 +105,10 @@ describe('openai SDK against the gateway (mock provider)', () => {
     });
     await expect(client.chat.completions.create({ model: 'svc/auto', messages: [{ role: 'user', content: 'x' }], temperature: 2.5 })).rejects.toBeInstanceOf(OpenAI.BadRequestError);
     await expect(client.chat.completions.create({ model: 'svc/auto', messages: [{ role: 'user', content: 'x' }], temperature: 2.5 })).rejects.toMatchObject({ param: 'temperature', type: 'invalid_request_error' });
-    await expect(client.chat.completions.create({ model: 'nobody/nothing', messages: [{ role: 'user', content: 'x' }] })).rejects.toMatchObject({ status: 400, param: 'model' });
+    // An unknown model is OpenAI's 404 model_not_found: the SDK's NotFoundError.
+    const unknown = client.chat.completions.create({ model: 'nobody/nothing', messages: [{ role: 'user', content: 'x' }] });
+    await expect(unknown).rejects.toBeInstanceOf(OpenAI.NotFoundError);
+    await expect(unknown).rejects.toMatchObject({ status: 404, code: 'model_not_found', param: 'model' });
     await expect(client.chat.completions.create({ model: 'svc/auto', messages: [] })).rejects.toMatchObject({ status: 400, param: 'messages' });
   });
 

@@ -58,7 +58,7 @@ describe('realtime voice: refusals and broken sessions (mock upstream)', () => {
     expect(proxied.status).toBe(402);
     expect(proxied.headers['x-svc-intelligence-mode']).toBe('cache');
     const notRealtime = await refusal(url.replace('gpt-realtime', 'gpt-4o-mini'), { headers: { authorization: `Bearer ${masterKey}` } });
-    expect(notRealtime).toMatchObject({ status: 400, body: { error: { param: 'model' } } });
+    expect(notRealtime).toMatchObject({ status: 404, body: { error: { param: 'model', code: 'model_not_found' } } });
     const badMode = await refusal(url, { headers: { authorization: `Bearer ${masterKey}`, 'x-intelligence-mode': 'turbo' } });
     expect(badMode).toMatchObject({ status: 400, body: { error: { param: 'X-Intelligence-Mode' } } });
     expect(badMode.headers['x-svc-intelligence-mode']).toBeUndefined();

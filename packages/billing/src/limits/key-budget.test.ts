@@ -42,7 +42,7 @@ describe('an API key’s own monthly budget', () => {
     await first.settle({ actualTokens: 10, actualCostUsd: 0.6 });
     const refused = limiter.admit(request('key_batch', 1, 0.5));
     await expect(refused).rejects.toMatchObject({ status: 402, type: 'billing_error', code: 'budget_exceeded' });
-    await expect(refused).rejects.toThrow(/budget of this API key exceeded: \$1\.00/);
+    await expect(refused).rejects.toThrow(/reserved maximum, \$0\.50 .* does not fit the \$0\.40 left of the monthly budget of this API key \(\$1\.00/);
     // Within what is left, the key is still served; the other key has the organisation's room.
     await (await limiter.admit(request('key_batch', 1, 0.3))).settle({ actualTokens: 10, actualCostUsd: 0.3 });
     await (await limiter.admit(request('key_app', null, 5))).settle({ actualTokens: 10, actualCostUsd: 5 });
@@ -59,7 +59,8 @@ describe('an API key’s own monthly budget', () => {
 
   it('applies on top of the organisation’s budget, either refusing', async () => {
     const { limiter } = setup();
-    await expect(limiter.admit(request('key_batch', 10, 2, 1))).rejects.toThrow(/^Monthly budget exceeded/);
+    // Nothing spent yet: it is the request's reserved maximum that does not fit, not an exceeded budget.
+    await expect(limiter.admit(request('key_batch', 10, 2, 1))).rejects.toThrow(/^This request's reserved maximum, \$2\.00 .* left of the monthly budget \(\$1\.00 for \d{4}-\d{2}, \$0\.00 spent/);
     await expect(limiter.admit(request('key_batch', 1, 2, 10))).rejects.toThrow(/budget of this API key/);
   });
 

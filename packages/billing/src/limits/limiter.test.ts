@@ -121,7 +121,7 @@ describe('Limiter.admit', () => {
     expect(next.headers['x-ratelimit-remaining-tokens']).toBe('50');
   });
 
-  it('refuses with 402 budget_exceeded when the estimate does not fit the month budget', async () => {
+  it("refuses with 402 budget_exceeded when the estimate does not fit the month budget, saying it is the request's reserved maximum", async () => {
     const { limiter } = setup();
     const l = limits({ rpm: 10, monthlyBudgetUsd: 1 });
     await limiter.admit(request(l, 100, 0.6));
@@ -132,8 +132,8 @@ describe('Limiter.admit', () => {
       code: 'budget_exceeded',
       param: null,
       message:
-        'Monthly budget exceeded: $1.00 for 2025-06, $0.00 spent and $0.60 held by requests in progress; ' +
-        'this request may cost up to $0.60.',
+        "This request's reserved maximum, $0.60 (its prompt and max_tokens at the model's prices), does not fit the $0.40 left of the monthly budget " +
+        '($1.00 for 2025-06, $0.00 spent and $0.60 held by requests in progress). Lower max_tokens, or wait for requests in progress to settle.',
     });
     expect(error.headers).toEqual({});
     const cheap = await limiter.admit(request(l, 100, 0.4));
@@ -149,7 +149,7 @@ describe('Limiter.admit', () => {
     expect(error.status).toBe(402);
     expect(error.code).toBe('quota_exceeded');
     expect(error.message).toBe(
-      'Monthly token quota exceeded: 1000 tokens for 2025-06, 800 used and 0 held by requests in progress; this request may use up to 300.',
+      'This request may use up to 300 tokens (its prompt and max_tokens), more than the 200 left of the monthly token quota (1000 tokens for 2025-06, 800 used and 0 held by requests in progress). Lower max_tokens, or wait for requests in progress to settle.',
     );
     await expect(limiter.admit(request(l, 200))).resolves.toBeDefined();
   });
@@ -169,7 +169,9 @@ describe('Limiter.admit', () => {
     expect(blocked.status).toBe(429);
     expect(blocked.headers).toMatchObject({ 'retry-after': '60', 'x-ratelimit-limit-requests': '0' });
     expect(kv.calls).toBe(0);
-    expect((await refusal(limiter.admit(request(limits({ monthlyBudgetUsd: 0 }), 1, 0)))).code).toBe('budget_exceeded');
+    const none = await refusal(limiter.admit(request(limits({ monthlyBudgetUsd: 0 }), 1, 0)));
+    expect(none.code).toBe('budget_exceeded');
+    expect(none.message).toMatch(/^Monthly budget exceeded: \$0\.00 for/);
   });
 
   it('reports every refusal (rate, budget, quota, a limit of 0) to onRefusal, and no admission', async () => {

@@ -108,22 +108,36 @@ function monthRefusal(plan: AdmissionPlan, month: MonthSlots, result: ConsumeAll
   return null;
 }
 
-/** 402 `billing_error` / `budget_exceeded`. Amounts in micro-USD. */
+/**
+ * 402 `billing_error` / `budget_exceeded`. Amounts in micro-USD. When what is spent and held
+ * leaves room, the budget is not exceeded: the request's reserved maximum (its prompt and
+ * `max_tokens` at the model's prices) is what does not fit, and the message says so.
+ */
 export function budgetExceeded(month: string, budget: number, spent: number, reserved: number, asked: number, scope: LimitScope = 'organisation'): GatewayError {
-  return billingError(
-    `Monthly budget ${scope === 'API key' ? 'of this API key ' : ''}exceeded: ${dollars(budget)} for ${month}, ${dollars(Math.max(0, spent))} spent and ` +
-      `${dollars(reserved)} held by requests in progress; this request may cost up to ${dollars(asked)}.`,
-    'budget_exceeded',
-  );
+  const whose = scope === 'API key' ? 'of this API key ' : '';
+  const used = Math.max(0, spent) + reserved;
+  const state = `${dollars(budget)} for ${month}, ${dollars(Math.max(0, spent))} spent and ${dollars(reserved)} held by requests in progress`;
+  if (used < budget) {
+    return billingError(
+      `This request's reserved maximum, ${dollars(asked)} (its prompt and max_tokens at the model's prices), does not fit the ` +
+        `${dollars(budget - used)} left of the monthly budget ${whose}(${state}). Lower max_tokens, or wait for requests in progress to settle.`,
+      'budget_exceeded',
+    );
+  }
+  return billingError(`Monthly budget ${whose}exceeded: ${state}; this request may cost up to ${dollars(asked)}.`, 'budget_exceeded');
 }
 
-/** 402 `billing_error` / `quota_exceeded`. */
+/** 402 `billing_error` / `quota_exceeded`; like the budget's, the message tells an exhausted quota from a request too large for what is left. */
 export function quotaExceeded(month: string, quota: number, used: number, reserved: number, asked: number): GatewayError {
-  return billingError(
-    `Monthly token quota exceeded: ${quota} tokens for ${month}, ${Math.max(0, used)} used and ${reserved} held ` +
-      `by requests in progress; this request may use up to ${asked}.`,
-    'quota_exceeded',
-  );
+  const state = `${quota} tokens for ${month}, ${Math.max(0, used)} used and ${reserved} held by requests in progress`;
+  const left = quota - Math.max(0, used) - reserved;
+  if (left > 0) {
+    return billingError(
+      `This request may use up to ${asked} tokens (its prompt and max_tokens), more than the ${left} left of the monthly token quota (${state}). Lower max_tokens, or wait for requests in progress to settle.`,
+      'quota_exceeded',
+    );
+  }
+  return billingError(`Monthly token quota exceeded: ${state}; this request may use up to ${asked}.`, 'quota_exceeded');
 }
 
 function dollars(micros: number): string {

@@ -5,6 +5,7 @@ import { type CircuitBreakers, type HedgeStats, type LatencyTracker, type RetryP
 import type { TraceSpan } from '@svc/telemetry';
 import { createDeadline } from './deadline.js';
 import type { Attempt } from './attempt.js';
+import { forModel } from '../chat/reasoning-controls.js';
 
 export type { ProviderLookup };
 
@@ -59,8 +60,9 @@ export interface HedgingSettings {
 /** The part of @svc/resilience's CircuitBreakers the call stage uses. */
 export type BreakerGate = Pick<CircuitBreakers, 'allow' | 'record' | 'releaseProbe'> & Partial<Pick<CircuitBreakers, 'knownOpen'>>;
 
+/** The request a candidate's adapter gets: its upstream model name, and only the controls it can apply. */
 function toProviderRequest(request: ChatRequest, model: ModelInfo): ProviderChatRequest {
-  return { ...request, model: model.upstreamId };
+  return { ...forModel(request, model), model: model.upstreamId };
 }
 
 /**

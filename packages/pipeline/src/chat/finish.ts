@@ -8,6 +8,7 @@ import type { CacheHit } from './cache-stage.js';
 import type { CallPlan } from './call-plan.js';
 import type { ChatTurn } from './chat-turn.js';
 import { buildSvcMetadata } from './metadata.js';
+import { unappliedReasoning } from './reasoning-controls.js';
 
 /** How a request a model answered ended: JSON or stream, complete, refused by a policy or cut. */
 export interface AnsweredEnding {
@@ -63,6 +64,8 @@ function finishAnswer(recorder: LearnRecorder, turn: ChatTurn, ending: AnsweredE
   const { plan, model, spent, details } = ending;
   const byok = plan.own?.get(model.provider) !== undefined;
   const metadata = buildSvcMetadata({ requestId: exchange.requestId, requestedModel: request.model, decision, served: model, mode: exchange.mode, latencyMs: ending.latencyMs, cost: spent.cost, byok, memory: ending.memory });
+  const unapplied = unappliedReasoning(request, model);
+  if (unapplied.length > 0) metadata.not_applied = [...(metadata.not_applied ?? []), ...unapplied];
   if (shed.length > 0) details.shed = [...shed];
   const billed = spent.usage && spent.cost ? { usage: spent.usage, cost: spent.cost } : undefined;
   recorder.outcome({

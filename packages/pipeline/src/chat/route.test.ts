@@ -23,10 +23,10 @@ describe('@svc/router over the real catalog', () => {
     expect(router.route(chat({ model: 'gpt-4o-mini' })).model.id).toBe('openai/gpt-4o-mini');
   });
 
-  it('rejects unknown models and models of unconfigured providers with a 400 on model', () => {
-    expect(() => router.route(chat({ model: 'nope/model' }))).toThrow(expect.objectContaining({ status: 400, param: 'model', code: 'model_not_found' }));
+  it('rejects unknown models and models of unconfigured providers with a 404 model_not_found on model', () => {
+    expect(() => router.route(chat({ model: 'nope/model' }))).toThrow(expect.objectContaining({ status: 404, param: 'model', code: 'model_not_found' }));
     const gemini = createCatalog().list({ provider: 'gemini', kind: 'chat' })[0]!;
-    expect(() => router.route(chat({ model: gemini.id }))).toThrow(expect.objectContaining({ status: 400 }));
+    expect(() => router.route(chat({ model: gemini.id }))).toThrow(expect.objectContaining({ status: 404, code: 'model_not_found' }));
   });
 
   it('draws each tier alias from its pool', () => {

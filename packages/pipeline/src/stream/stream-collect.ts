@@ -16,6 +16,7 @@ export class StreamCollector {
   private readonly choices = new Map<number, Building>();
   private id: string | undefined;
   private model: string | undefined;
+  private systemFingerprint: string | undefined;
   usage: Usage | undefined;
 
   constructor(private readonly fallbackModel: string) {}
@@ -58,9 +59,12 @@ export class StreamCollector {
       case 'usage':
         this.usage = event.usage;
         return;
+      case 'tool-call-end':
+        return;
       case 'meta':
         if (event.id) this.id = event.id;
         if (event.model) this.model = event.model;
+        if (event.systemFingerprint) this.systemFingerprint = event.systemFingerprint;
         return;
     }
   }
@@ -77,6 +81,12 @@ export class StreamCollector {
       if (b.reasoning) message.reasoning = b.reasoning;
       choices.push({ index, message, finishReason: b.finishReason });
     }
-    return { ...(this.id ? { id: this.id } : {}), model: this.model ?? this.fallbackModel, choices, ...(this.usage ? { usage: this.usage } : {}) };
+    return {
+      ...(this.id ? { id: this.id } : {}),
+      model: this.model ?? this.fallbackModel,
+      ...(this.systemFingerprint ? { systemFingerprint: this.systemFingerprint } : {}),
+      choices,
+      ...(this.usage ? { usage: this.usage } : {}),
+    };
   }
 }

@@ -23,7 +23,7 @@ function* pieces(text: string): Generator<string> {
  * Used to replay a cache hit token by token when the request streams.
  */
 export function* replayStream(result: ChatResult, usage: Usage | undefined): Generator<StreamEvent> {
-  yield { type: 'meta', ...(result.id ? { id: result.id } : {}), model: result.model };
+  yield { type: 'meta', ...(result.id ? { id: result.id } : {}), model: result.model, ...(result.systemFingerprint ? { systemFingerprint: result.systemFingerprint } : {}) };
   for (const choice of result.choices) {
     const { message, index } = choice;
     if (message.reasoning) for (const text of pieces(message.reasoning)) yield { type: 'reasoning-delta', choice: index, text };
@@ -34,6 +34,7 @@ export function* replayStream(result: ChatResult, usage: Usage | undefined): Gen
       const call = calls[callIndex]!;
       yield { type: 'tool-call-delta', choice: index, index: callIndex, id: call.id, name: call.name, argumentsDelta: '' };
       for (const argumentsDelta of pieces(call.arguments)) yield { type: 'tool-call-delta', choice: index, index: callIndex, argumentsDelta };
+      yield { type: 'tool-call-end', choice: index, index: callIndex };
     }
     yield { type: 'finish', choice: index, finishReason: choice.finishReason };
   }

@@ -97,8 +97,8 @@ describe('embed', () => {
   it('refuses chat models, unknown models and oversized dimensions with a 400', async () => {
     const { deps, context } = setup([embedder('openai').provider]);
     const chat = catalog.list({ kind: 'chat', provider: 'openai' })[0]!;
-    await expect(embed(deps, { model: chat.id, input: ['x'] }, context)).rejects.toMatchObject({ status: 400, code: 'model_not_found', param: 'model' });
-    await expect(embed(deps, { model: 'nope/nothing', input: ['x'] }, context)).rejects.toMatchObject({ status: 400, code: 'model_not_found' });
+    await expect(embed(deps, { model: chat.id, input: ['x'] }, context)).rejects.toMatchObject({ status: 404, code: 'model_not_found', param: 'model' });
+    await expect(embed(deps, { model: 'nope/nothing', input: ['x'] }, context)).rejects.toMatchObject({ status: 404, code: 'model_not_found' });
     await expect(embed(deps, { model: 'openai/text-embedding-3-small', input: ['x'], dimensions: 4096 }, context)).rejects.toMatchObject({ status: 400, param: 'dimensions' });
   });
 });

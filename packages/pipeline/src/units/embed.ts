@@ -46,7 +46,7 @@ export interface EmbedResponse {
  *   prior). Fallback never leaves the family: another family's vectors live in another space.
  * - No cache and no router: embeddings are deterministic per model and priced per input token.
  *
- * @throws GatewayError 400 `model_not_found` (param `model`) when the model is not an embedding
+ * @throws GatewayError 404 `model_not_found` (param `model`) when the model is not an embedding
  *   model of the active catalog; 400 (param `dimensions`) above the model's length; 429/402 from
  *   the limits; the provider's error when every candidate failed.
  */

@@ -153,9 +153,9 @@ describe('generateImages', () => {
     await expect(generateImages(deps, { prompt: 'p', n: 1, responseFormat: 'url' }, context)).rejects.toMatchObject({ status: 500, type: 'provider_error' });
   });
 
-  it('answers 400 model_not_found for a model that is not an image model', async () => {
+  it('answers 404 model_not_found for a model that is not an image model', async () => {
     const { deps, context } = setup([painter('openai').provider]);
-    await expect(generateImages(deps, { model: 'gpt-4o', prompt: 'p', n: 1, responseFormat: 'url' }, context)).rejects.toMatchObject({ status: 400, param: 'model', code: 'model_not_found' });
+    await expect(generateImages(deps, { model: 'gpt-4o', prompt: 'p', n: 1, responseFormat: 'url' }, context)).rejects.toMatchObject({ status: 404, param: 'model', code: 'model_not_found' });
   });
 
   it('falls back to the same model on another provider when one fails retryably, never on a refused prompt', async () => {

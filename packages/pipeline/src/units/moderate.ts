@@ -24,7 +24,7 @@ export interface ModerateResponse {
  * admit against the organisation's limits, call the provider with the organisation's own key
  * when it has one, else the platform's, and queue the ledger row. Moderation is free (cost 0).
  *
- * @throws GatewayError 400 `model_not_found` (param `model`); 500 `no_provider_configured`
+ * @throws GatewayError 404 `model_not_found` (param `model`); 500 `no_provider_configured`
  *   when no key serves moderations; 429/402 from the limits; the provider's error.
  */
 export async function moderate(deps: UnitStageDeps, request: ModerateRequest, context: Exchange): Promise<ModerateResponse> {

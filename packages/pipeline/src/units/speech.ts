@@ -32,7 +32,7 @@ const noInstructions = /^tts-1(?:-hd)?(?:-\d+)?$/;
  * organisation's own key first) and queue the ledger row. Resolves once the provider answered;
  * the audio bytes are not read here.
  *
- * @throws GatewayError 400 `model_not_found` (param `model`); 400 (param `instructions`) on a
+ * @throws GatewayError 404 `model_not_found` (param `model`); 400 (param `instructions`) on a
  *   model that takes none, (param `voice`) for a voice the model does not have; 500 `no_provider_configured`; 429/402 from the limits; the provider's error.
  */
 export async function speak(deps: UnitStageDeps, request: SpeakRequest, context: Exchange): Promise<SpeakResponse> {

@@ -35,7 +35,7 @@ export const ASSUMED_BYTES_PER_SECOND = 16_000;
  * queue the ledger row priced per minute (`unitPrices.perMinute`) of the duration the upstream
  * reported (`verbose_json`), else of the duration estimated from the file size.
  *
- * @throws GatewayError 400 `model_not_found` (param `model`), or (param `model`) for a model whose
+ * @throws GatewayError 404 `model_not_found` (param `model`), or (param `model`) for a model whose
  *   provider serves speech-to-text only through the voice endpoints; 500 `no_provider_configured`;
  *   429/402 from the limits; the provider's error.
  */

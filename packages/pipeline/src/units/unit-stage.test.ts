@@ -75,7 +75,7 @@ describe('moderate', () => {
     const { deps, context } = setup(undefined);
     await expect(moderate(deps, { input: 'x' }, context)).rejects.toMatchObject({ status: 500, type: 'provider_error', message: expect.stringContaining('No provider key configured') });
     const served = setup(openai('p').provider);
-    await expect(moderate(served.deps, { model: 'gpt-4o', input: 'x' }, served.context)).rejects.toMatchObject({ status: 400, param: 'model' });
+    await expect(moderate(served.deps, { model: 'gpt-4o', input: 'x' }, served.context)).rejects.toMatchObject({ status: 404, param: 'model', code: 'model_not_found' });
   });
 });
 
@@ -95,7 +95,7 @@ describe('speak', () => {
   it('refuses instructions on tts-1 and a chat model as the speech model', async () => {
     const { deps, context } = setup(openai('p').provider);
     await expect(speak(deps, { model: 'tts-1', input: 'x', voice: 'alloy', instructions: 'calm' }, context)).rejects.toMatchObject({ status: 400, param: 'instructions' });
-    await expect(speak(deps, { model: 'gpt-4o-mini', input: 'x', voice: 'alloy' }, context)).rejects.toMatchObject({ status: 400, param: 'model' });
+    await expect(speak(deps, { model: 'gpt-4o-mini', input: 'x', voice: 'alloy' }, context)).rejects.toMatchObject({ status: 404, param: 'model', code: 'model_not_found' });
     await expect(speak(deps, { model: 'gpt-4o-mini-tts', input: 'x', voice: 'alloy', instructions: 'calm' }, context)).resolves.toMatchObject({ model: 'openai/gpt-4o-mini-tts' });
     // `ballad` is a gpt-4o-mini-tts voice; tts-1 does not have it.
     await expect(speak(deps, { model: 'tts-1', input: 'x', voice: 'ballad' }, context)).rejects.toMatchObject({ status: 400, param: 'voice' });

@@ -65,7 +65,7 @@ describe('openRealtimeSession', () => {
 
   it('refuses a model that is not a realtime model, and bills nothing when the upstream refuses', async () => {
     const { deps, context, rows } = setup();
-    await expect(openRealtimeSession(deps, { model: 'gpt-4o-mini', beta: false }, context)).rejects.toMatchObject({ status: 400, param: 'model' });
+    await expect(openRealtimeSession(deps, { model: 'gpt-4o-mini', beta: false }, context)).rejects.toMatchObject({ status: 404, param: 'model', code: 'model_not_found' });
     const refused = setup({ fail: new ProviderError({ provider: 'openai', kind: 'rate_limit', message: 'slow down', upstreamStatus: 429 }) });
     await expect(openRealtimeSession(refused.deps, { beta: false }, refused.context)).rejects.toMatchObject({ status: 429 });
     expect(rows).toHaveLength(0);

@@ -50,7 +50,7 @@ describe('voice transcribe: billing', () => {
 
   it('releases the reservation when the provider fails', async () => {
     const { deps, limiter, context } = voiceSetup([speechProvider('deepgram').provider]);
-    await expect(transcribeVoice(deps, { ...audioOf(1), sttModel: 'openai/whisper-1' }, context())).rejects.toMatchObject({ status: 400, param: 'stt_model' });
+    await expect(transcribeVoice(deps, { ...audioOf(1), sttModel: 'openai/whisper-1' }, context())).rejects.toMatchObject({ status: 404, param: 'stt_model' });
     expect(limiter.admitted).toHaveLength(0);
     deps.providers = { get: () => undefined };
     await expect(transcribeVoice(deps, audioOf(1), context())).rejects.toMatchObject({ status: 500 });

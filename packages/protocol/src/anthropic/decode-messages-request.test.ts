@@ -60,13 +60,41 @@ describe('decodeMessagesRequest', () => {
       temperature: 0.5,
       user: 'u-1',
       reasoning: { maxTokens: 1024 },
-      maxTokens: 3072,
+      // The client's whole output limit, thinking included (adapters map the budget, never shrink it).
+      maxTokens: 4096,
       routingHints: { maxTier: 2 },
       routingOverride: { forceTier: 'T1' },
       svc: { enableCache: false },
     });
     expect(decodeMessagesRequest({ ...base, tool_choice: { type: 'tool', name: 'x' } }).toolChoice).toEqual({ name: 'x' });
     expect(decodeMessagesRequest({ ...base, tool_choice: { type: 'none' } }).toolChoice).toBe('none');
+  });
+
+  it('keeps every cache_control breakpoint where the client put it', () => {
+    const ephemeral = { type: 'ephemeral' } as const;
+    const request = decodeMessagesRequest({
+      ...base,
+      system: [
+        { type: 'text', text: 'You are a coding agent.' },
+        { type: 'text', text: 'Repository map: ...', cache_control: { type: 'ephemeral', ttl: '1h' } },
+      ],
+      tools: [{ name: 'read_file', input_schema: { type: 'object' }, cache_control: ephemeral }],
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'Open main.ts', cache_control: ephemeral }, { type: 'image', source: { type: 'url', url: 'https://x.test/a.png' }, cache_control: ephemeral }] },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'read_file', input: { path: 'main.ts' }, cache_control: ephemeral }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'export {}', cache_control: ephemeral }] },
+      ],
+    });
+    expect(request.tools).toEqual([{ name: 'read_file', parameters: { type: 'object' }, cacheControl: { type: 'ephemeral' } }]);
+    expect(request.messages).toEqual([
+      { role: 'system', content: [{ type: 'text', text: 'You are a coding agent.' }, { type: 'text', text: 'Repository map: ...', cacheControl: { type: 'ephemeral', ttl: '1h' } }] },
+      { role: 'user', content: [{ type: 'text', text: 'Open main.ts', cacheControl: { type: 'ephemeral' } }, { type: 'image', url: 'https://x.test/a.png', cacheControl: { type: 'ephemeral' } }] },
+      { role: 'assistant', content: null, toolCalls: [{ id: 'toolu_1', name: 'read_file', arguments: '{"path":"main.ts"}' }], cacheControl: { type: 'ephemeral' } },
+      { role: 'tool', toolCallId: 'toolu_1', content: 'export {}', cacheControl: { type: 'ephemeral' } },
+    ]);
+    // Without a breakpoint the system blocks are still joined into one text.
+    expect(decodeMessagesRequest({ ...base, system: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] }).messages[0]).toEqual({ role: 'system', content: 'a\nb' });
+    expect(() => decodeMessagesRequest({ ...base, system: [{ type: 'text', text: 'a', cache_control: { type: 'persistent' } }] })).toThrow(expect.objectContaining({ param: 'system.0.cache_control.type' }));
   });
 
   it.each([

@@ -1,6 +1,7 @@
 import { type ChatMessage, type ChatRequest, type ContentPart, invalidRequest, type ToolDefinition } from '@svc/core';
 import * as v from 'valibot';
 import { toRoutingHints, toRoutingOverride, toSvcOptions } from '../openai/decode-chat-request.js';
+import { type WireCacheControl, withCacheControl } from '../shared/cache-control.js';
 import { issueToError } from '../shared/issue-to-error.js';
 import {
   type AnthropicContentBlock,
@@ -24,10 +25,13 @@ const parseConfig = { abortEarly: true } as const;
  * - Images become `image` parts (`data:` URLs for base64 sources).
  * - `tool_choice`: auto/any/tool/none -> `auto`/`required`/`{name}`/`none`;
  *   `disable_parallel_tool_use: true` -> `parallelToolCalls: false`.
- * - `thinking.budget_tokens` becomes `reasoning.maxTokens`, and `maxTokens` is `max_tokens`
- *   minus the budget, since Anthropic counts the budget inside `max_tokens` while the canonical
- *   request (and the Anthropic adapter) add it on top.
+ * - `thinking.budget_tokens` becomes `reasoning.maxTokens` and `maxTokens` stays `max_tokens`:
+ *   the canonical output limit counts reasoning, as Anthropic's and OpenAI's both do, and each
+ *   adapter maps the budget to its provider's own control without shrinking that limit.
  * - `metadata.user_id` -> `user`; `top_k` is validated and not forwarded.
+ * - `cache_control` breakpoints stay where they were: on system, text and image parts, on tools,
+ *   on tool results (the tool message) and on assistant turns (the message: Anthropic caches up
+ *   to its last block).
  *
  * @throws GatewayError 400 `invalid_request_error` whose `param` is the dotted path of the first
  *   offending field (`messages.0.content.1.source.media_type`).
@@ -59,10 +63,8 @@ export function decodeCountTokensRequest(body: unknown): ChatRequest {
 
 function toChatRequest(wire: AnthropicCountTokensRequest & Partial<Pick<AnthropicMessagesRequest, 'max_tokens' | 'stream'>>): ChatRequest {
   const messages: ChatMessage[] = [];
-  if (wire.system != null) {
-    const system = typeof wire.system === 'string' ? wire.system : wire.system.map((b) => b.text).join('\n');
-    if (system !== '') messages.push({ role: 'system', content: system });
-  }
+  const system = decodeSystem(wire.system);
+  if (system !== undefined) messages.push(system);
   for (let i = 0; i < wire.messages.length; i++) decodeMessage(wire.messages[i]!, i, messages);
 
   const out: ChatRequest = { model: wire.model, messages, stream: wire.stream ?? false, n: 1, includeUsage: true };
@@ -73,7 +75,6 @@ function toChatRequest(wire: AnthropicCountTokensRequest & Partial<Pick<Anthropi
       throw invalidRequest("Invalid 'thinking.budget_tokens': must be less than max_tokens.", 'thinking.budget_tokens');
     }
     out.reasoning = { maxTokens: budget };
-    out.maxTokens = wire.max_tokens - budget;
   }
   if (wire.temperature != null) out.temperature = wire.temperature;
   if (wire.top_p != null) out.topP = wire.top_p;
@@ -92,26 +93,39 @@ function toChatRequest(wire: AnthropicCountTokensRequest & Partial<Pick<Anthropi
   return out;
 }
 
+/**
+ * `system` as one system message: its text blocks joined, or, when a block carries a cache
+ * breakpoint, kept as parts so the breakpoint stays where the client put it.
+ */
+function decodeSystem(system: AnthropicCountTokensRequest['system']): ChatMessage | undefined {
+  if (system == null) return undefined;
+  if (typeof system !== 'string' && system.some((block) => block.cache_control != null)) {
+    return { role: 'system', content: system.map((block) => withCacheControl<ContentPart>({ type: 'text', text: block.text }, block.cache_control)) };
+  }
+  const text = typeof system === 'string' ? system : system.map((block) => block.text).join('\n');
+  return text === '' ? undefined : { role: 'system', content: text };
+}
+
 function toToolDefinition(tool: NonNullable<AnthropicMessagesRequest['tools']>[number]): ToolDefinition {
   const out: ToolDefinition = { name: tool.name, parameters: tool.input_schema };
   if (tool.description != null) out.description = tool.description;
   if (tool.strict != null) out.strict = tool.strict;
-  return out;
+  return withCacheControl(out, tool.cache_control);
 }
 
 type ImageBlock = Extract<AnthropicContentBlock, { type: 'image' }>;
 
 function imagePart(block: ImageBlock): ContentPart {
   const { source } = block;
-  return { type: 'image', url: source.type === 'url' ? source.url : `data:${source.media_type};base64,${source.data}` };
+  return withCacheControl<ContentPart>({ type: 'image', url: source.type === 'url' ? source.url : `data:${source.media_type};base64,${source.data}` }, block.cache_control);
 }
 
 function toolResultContent(block: Extract<AnthropicContentBlock, { type: 'tool_result' }>): string | ContentPart[] {
   const prefix = block.is_error === true ? 'Error: ' : '';
   const content = block.content ?? '';
   if (typeof content === 'string') return prefix + content;
-  const parts = content.map((part): ContentPart => (part.type === 'text' ? { type: 'text', text: part.text } : imagePart(part)));
-  if (parts.every((part) => part.type === 'text')) return prefix + parts.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
+  const parts = content.map((part): ContentPart => (part.type === 'text' ? withCacheControl<ContentPart>({ type: 'text', text: part.text }, part.cache_control) : imagePart(part)));
+  if (parts.every((part) => part.type === 'text' && part.cacheControl === undefined)) return prefix + parts.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
   return prefix === '' ? parts : [{ type: 'text', text: prefix }, ...parts];
 }
 
@@ -122,8 +136,10 @@ function decodeMessage(message: AnthropicInputMessage, index: number, out: ChatM
   }
   if (message.role === 'assistant') {
     let text = '';
+    let cacheControl: WireCacheControl | null | undefined;
     const toolCalls: NonNullable<ChatMessage['toolCalls']> = [];
     for (const block of message.content) {
+      if ('cache_control' in block && block.cache_control != null) cacheControl = block.cache_control;
       if (block.type === 'text') text += block.text;
       else if (block.type === 'tool_use') toolCalls.push({ id: block.id, name: block.name, arguments: JSON.stringify(block.input) });
       else if (block.type !== 'thinking' && block.type !== 'redacted_thinking') {
@@ -133,20 +149,20 @@ function decodeMessage(message: AnthropicInputMessage, index: number, out: ChatM
     }
     const decoded: ChatMessage = { role: 'assistant', content: text === '' && toolCalls.length > 0 ? null : text };
     if (toolCalls.length > 0) decoded.toolCalls = toolCalls;
-    out.push(decoded);
+    out.push(withCacheControl(decoded, cacheControl));
     return;
   }
   const parts: ContentPart[] = [];
   for (const block of message.content) {
     switch (block.type) {
       case 'text':
-        parts.push({ type: 'text', text: block.text });
+        parts.push(withCacheControl<ContentPart>({ type: 'text', text: block.text }, block.cache_control));
         break;
       case 'image':
         parts.push(imagePart(block));
         break;
       case 'tool_result':
-        out.push({ role: 'tool', toolCallId: block.tool_use_id, content: toolResultContent(block) });
+        out.push(withCacheControl<ChatMessage>({ role: 'tool', toolCallId: block.tool_use_id, content: toolResultContent(block) }, block.cache_control));
         break;
       default: {
         const param = `messages.${index}.content`;

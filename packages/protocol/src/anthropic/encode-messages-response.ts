@@ -52,19 +52,19 @@ export function toStopReason(reason: FinishReason): AnthropicStopReason {
 
 /**
  * Canonical usage -> Anthropic usage. Anthropic's `input_tokens` excludes cache reads and writes
- * (the canonical `promptTokens` includes them), so they are subtracted and reported apart.
+ * (the canonical `promptTokens` includes them), so they are subtracted and reported apart; like
+ * Anthropic, both cache counts are always present (0 when nothing was read or written).
  */
 export function toAnthropicUsage(usage: Usage | undefined): AnthropicUsage {
   if (usage === undefined) return { input_tokens: 0, output_tokens: 0 };
   const cacheRead = usage.cachedPromptTokens ?? 0;
   const cacheWrite = usage.cacheWriteTokens ?? 0;
-  const out: AnthropicUsage = {
+  return {
     input_tokens: Math.max(0, usage.promptTokens - cacheRead - cacheWrite),
     output_tokens: usage.completionTokens,
+    cache_read_input_tokens: cacheRead,
+    cache_creation_input_tokens: cacheWrite,
   };
-  if (usage.cachedPromptTokens !== undefined) out.cache_read_input_tokens = cacheRead;
-  if (usage.cacheWriteTokens !== undefined) out.cache_creation_input_tokens = cacheWrite;
-  return out;
 }
 
 /** Tool arguments are JSON text in canonical form; text that does not parse is kept as `{_raw: text}`. */

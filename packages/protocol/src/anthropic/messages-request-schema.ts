@@ -25,8 +25,12 @@ import {
   str,
 } from '../shared/fields.js';
 import { routingHintsSchema, routingOverrideSchema, svcBlockSchema } from '../openai/svc-extensions-schema.js';
+import { cacheControlSchema } from '../shared/cache-control.js';
 
-const textBlockSchema = obj({ type: v.literal('text'), text: str() });
+/** Every block a prompt is built of may carry `cache_control`, a prompt-cache breakpoint. */
+const cacheControl = opt(cacheControlSchema);
+
+const textBlockSchema = obj({ type: v.literal('text'), text: str(), cache_control: cacheControl });
 
 const imageSourceSchema = v.variant(
   'type',
@@ -41,9 +45,9 @@ const imageSourceSchema = v.variant(
   (issue) => (issue.expected === 'Object' ? 'must be an object' : "must be one of 'base64', 'url'"),
 );
 
-const imageBlockSchema = obj({ type: v.literal('image'), source: imageSourceSchema });
+const imageBlockSchema = obj({ type: v.literal('image'), source: imageSourceSchema, cache_control: cacheControl });
 
-const toolUseBlockSchema = obj({ type: v.literal('tool_use'), id: nonEmptyStr(), name: nonEmptyStr(), input: jsonObject() });
+const toolUseBlockSchema = obj({ type: v.literal('tool_use'), id: nonEmptyStr(), name: nonEmptyStr(), input: jsonObject(), cache_control: cacheControl });
 
 const toolResultContentSchema = v.lazy((input) =>
   Array.isArray(input)
@@ -60,6 +64,7 @@ const toolResultBlockSchema = obj({
   tool_use_id: nonEmptyStr(),
   content: opt(toolResultContentSchema),
   is_error: opt(bool()),
+  cache_control: cacheControl,
 });
 
 /** Replayed assistant reasoning: accepted so clients can send turns back verbatim, then dropped. */
@@ -95,6 +100,7 @@ export const toolSchema = obj({
   input_schema: jsonObject(),
   strict: opt(bool()),
   type: opt(literal('custom')),
+  cache_control: cacheControl,
 });
 
 const disableParallel = opt(bool());

@@ -67,8 +67,67 @@ describe('MessagesStreamEncoder', () => {
     expect(events[11]!.data).toEqual({
       type: 'message_delta',
       delta: { stop_reason: 'tool_use', stop_sequence: null },
-      usage: { input_tokens: 12, output_tokens: 9 },
+      usage: { input_tokens: 12, output_tokens: 9, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
     });
+  });
+
+  /** Each tool_use block's id, name and the concatenation of its `partial_json` deltas. */
+  function toolBlocks(events: Event[]): { id: unknown; name: unknown; json: string }[] {
+    const blocks = new Map<number, { id: unknown; name: unknown; json: string }>();
+    for (const { event, data } of events) {
+      const block = data.content_block as { type: string; id?: string; name?: string } | undefined;
+      if (event === 'content_block_start' && block?.type === 'tool_use') blocks.set(data.index!, { id: block.id, name: block.name, json: '' });
+      const delta = data.delta as { type: string; partial_json?: string } | undefined;
+      if (event === 'content_block_delta' && delta?.type === 'input_json_delta') blocks.get(data.index!)!.json += delta.partial_json;
+    }
+    return [...blocks.values()];
+  }
+
+  it('keeps every argument of interleaved parallel calls: the second call waits for the first to close', () => {
+    const events = run([
+      { type: 'tool-call-delta', choice: 0, index: 0, id: 'call_a', name: 'get_weather', argumentsDelta: '' },
+      { type: 'tool-call-delta', choice: 0, index: 1, id: 'call_b', name: 'get_time', argumentsDelta: '' },
+      { type: 'tool-call-delta', choice: 0, index: 0, argumentsDelta: '{"city":' },
+      { type: 'tool-call-delta', choice: 0, index: 1, argumentsDelta: '{"zone":"CET"}' },
+      { type: 'tool-call-delta', choice: 0, index: 0, argumentsDelta: '"Paris"}' },
+      { type: 'finish', choice: 0, finishReason: 'tool_calls' },
+    ]);
+    expect(toolBlocks(events)).toEqual([
+      { id: 'call_a', name: 'get_weather', json: '{"city":"Paris"}' },
+      { id: 'call_b', name: 'get_time', json: '{"zone":"CET"}' },
+    ]);
+    // One block open at a time: every start follows the previous block's stop.
+    const order = events.filter((e) => e.event.startsWith('content_block_s')).map((e) => `${e.event}:${e.data.index}`);
+    expect(order).toEqual(['content_block_start:0', 'content_block_stop:0', 'content_block_start:1', 'content_block_stop:1']);
+  });
+
+  it('streams the next call live once the provider ends the open one, and holds text that comes mid-call', () => {
+    const encoder = new MessagesStreamEncoder({ id: 'msg_abc', model: 'm' });
+    let out = encoder.start();
+    out += encoder.event({ type: 'tool-call-delta', choice: 0, index: 0, id: 'toolu_1', name: 'a', argumentsDelta: '{"x":' });
+    out += encoder.event({ type: 'text-delta', choice: 0, text: 'between' });
+    out += encoder.event({ type: 'tool-call-delta', choice: 0, index: 0, argumentsDelta: '1}' });
+    out += encoder.event({ type: 'tool-call-delta', choice: 0, index: 1, id: 'toolu_2', name: 'b', argumentsDelta: '{' });
+    const beforeEnd = parse(out);
+    expect(beforeEnd.filter((e) => e.event === 'content_block_start')).toHaveLength(1);
+    const released = parse(encoder.event({ type: 'tool-call-end', choice: 0, index: 0 }));
+    // Block 0 closes, the held text goes out as its own block, call 1 opens and stays open (live).
+    expect(released.map((e) => `${e.event}:${e.data.index}`)).toEqual([
+      'content_block_stop:0',
+      'content_block_start:1',
+      'content_block_delta:1',
+      'content_block_stop:1',
+      'content_block_start:2',
+      'content_block_delta:2',
+    ]);
+    const live = parse(encoder.event({ type: 'tool-call-delta', choice: 0, index: 1, argumentsDelta: '}' }));
+    expect(live).toEqual([{ event: 'content_block_delta', data: { type: 'content_block_delta', index: 2, delta: { type: 'input_json_delta', partial_json: '}' } } }]);
+    const all = [...beforeEnd, ...released, ...live, ...parse(encoder.end())];
+    expect(toolBlocks(all)).toEqual([
+      { id: 'toolu_1', name: 'a', json: '{"x":1}' },
+      { id: 'toolu_2', name: 'b', json: '{}' },
+    ]);
+    expect(all.at(-2)!.data).toMatchObject({ delta: { stop_reason: 'tool_use' } });
   });
 
   it('closes an empty stream with end_turn and carries svc_metadata in message_delta', () => {

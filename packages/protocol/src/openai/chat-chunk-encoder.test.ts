@@ -47,6 +47,18 @@ describe('ChatChunkEncoder', () => {
     expect(chunks[4]).not.toHaveProperty('svc_metadata');
   });
 
+  it("carries the upstream's system_fingerprint on every chunk once the provider named it", () => {
+    const encoder = new ChatChunkEncoder(options);
+    const text =
+      encoder.start() +
+      encoder.event({ type: 'meta', id: 'upstream-1', model: 'gpt-4o', systemFingerprint: 'fp_abc' }) +
+      encoder.event({ type: 'text-delta', choice: 0, text: 'Hi' }) +
+      encoder.event({ type: 'usage', usage }) +
+      encoder.end();
+    const chunks = chunksOf(parseFrames(text)) as { system_fingerprint?: string }[];
+    expect(chunks.map((chunk) => chunk.system_fingerprint)).toEqual([undefined, 'fp_abc', 'fp_abc', 'fp_abc']);
+  });
+
   it('sends no usage chunk unless include_usage was asked for', () => {
     const encoder = new ChatChunkEncoder({ ...options, includeUsage: false });
     const text = encoder.start() + encoder.event({ type: 'usage', usage }) + encoder.end();

@@ -43,7 +43,7 @@ const CHOICE_TAIL = ',"logprobs":null,"finish_reason":null}';
  * adds no extra chunk that a client reading `choices[0]` could trip on.
  */
 export class ChatChunkEncoder {
-  readonly #prefix: string;
+  #prefix: string;
   readonly #includeUsage: boolean;
   readonly #n: number;
   /** Dense: index i exists once choice i's role chunk was sent. */
@@ -91,6 +91,9 @@ export class ChatChunkEncoder {
         this.#usage = event.usage;
         return '';
       case 'meta':
+        if (event.systemFingerprint !== undefined) this.#fingerprint(event.systemFingerprint);
+        return '';
+      case 'tool-call-end':
         return '';
     }
   }
@@ -128,6 +131,12 @@ export class ChatChunkEncoder {
   /** An SSE comment that keeps idle connections open; ignored by every SSE parser. */
   keepAlive(): string {
     return this.#closed ? '' : KEEP_ALIVE;
+  }
+
+  /** The upstream's `system_fingerprint` rides on every chunk from here on, as OpenAI sends it. */
+  #fingerprint(fingerprint: string): void {
+    if (this.#prefix.includes('"system_fingerprint"')) return;
+    this.#prefix = this.#prefix.replace(/"choices":\[$/, `"system_fingerprint":${JSON.stringify(fingerprint)},"choices":[`);
   }
 
   /** The role chunk of `choice`, and of any lower index still unseen, the first time it appears. */

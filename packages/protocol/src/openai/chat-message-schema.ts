@@ -3,13 +3,16 @@
  * are dropped; `null` is accepted wherever a field is optional.
  */
 import * as v from 'valibot';
+import { cacheControlSchema } from '../shared/cache-control.js';
 import { arr, literal, nonEmptyStr, obj, oneOf, opt, str } from '../shared/fields.js';
 
-const textPartSchema = obj({ type: v.literal('text'), text: str() });
+/** Parts may carry `cache_control`, a prompt-cache breakpoint for providers that take one (Anthropic, Bedrock). */
+const textPartSchema = obj({ type: v.literal('text'), text: str(), cache_control: opt(cacheControlSchema) });
 
 const imagePartSchema = obj({
   type: v.literal('image_url'),
   image_url: obj({ url: nonEmptyStr(), detail: opt(oneOf(['auto', 'low', 'high'])) }),
+  cache_control: opt(cacheControlSchema),
 });
 
 const audioPartSchema = obj({
@@ -23,6 +26,7 @@ const filePartSchema = obj({
     obj({ file_data: opt(str()), file_id: opt(str()), filename: opt(str()) }),
     v.check((file) => file.file_data != null || file.file_id != null, 'must have file_data or file_id'),
   ),
+  cache_control: opt(cacheControlSchema),
 });
 
 /** Assistant turns replayed by clients may carry refusal parts; decoded into `refusal`. */

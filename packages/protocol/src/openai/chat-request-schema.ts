@@ -8,6 +8,7 @@
  *   and friends are otherwise passed through.
  */
 import * as v from 'valibot';
+import { cacheControlSchema } from '../shared/cache-control.js';
 import {
   block,
   bool,
@@ -54,6 +55,8 @@ export const toolSchema = obj({
     parameters: opt(jsonObject()),
     strict: opt(bool()),
   }),
+  /** A prompt-cache breakpoint after this tool (OpenRouter and LiteLLM take it here). */
+  cache_control: opt(cacheControlSchema),
 });
 
 const toolChoiceMessage = "must be 'none', 'auto', 'required' or {type: 'function', function: {name}}";

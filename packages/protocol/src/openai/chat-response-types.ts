@@ -8,7 +8,12 @@ export interface OpenAIUsage {
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens: number;
-  prompt_tokens_details?: { cached_tokens: number };
+  /**
+   * `cached_tokens`: prompt tokens read from the provider's prompt cache (OpenAI's field);
+   * `cache_write_tokens`: prompt tokens written to it (OpenRouter's field), when the provider
+   * reports writes (Anthropic, Bedrock). Both are included in `prompt_tokens`.
+   */
+  prompt_tokens_details?: { cached_tokens: number; cache_write_tokens?: number };
   completion_tokens_details?: { reasoning_tokens: number };
 }
 
@@ -39,6 +44,8 @@ export interface OpenAIChatCompletion {
   id: string;
   object: 'chat.completion';
   created: number;
+  /** The upstream's, when it sent one. */
+  system_fingerprint?: string;
   model: string;
   choices: OpenAIChatChoice[];
   usage?: OpenAIUsage;

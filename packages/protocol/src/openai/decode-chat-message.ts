@@ -1,4 +1,5 @@
 import { type ChatMessage, type ContentPart, invalidRequest, type ToolCall } from '@svc/core';
+import { withCacheControl } from '../shared/cache-control.js';
 import type { OpenAIChatMessage, OpenAIContentPart } from './chat-message-schema.js';
 
 type WireContent = string | OpenAIContentPart[];
@@ -16,12 +17,12 @@ function decodeContent(content: WireContent): DecodedContent {
   for (const part of content) {
     switch (part.type) {
       case 'text':
-        parts.push({ type: 'text', text: part.text });
+        parts.push(withCacheControl<ContentPart>({ type: 'text', text: part.text }, part.cache_control));
         break;
       case 'image_url': {
         const image: ContentPart = { type: 'image', url: part.image_url.url };
         if (part.image_url.detail != null) image.detail = part.image_url.detail;
-        parts.push(image);
+        parts.push(withCacheControl(image, part.cache_control));
         break;
       }
       case 'input_audio':
@@ -32,7 +33,7 @@ function decodeContent(content: WireContent): DecodedContent {
         if (part.file.file_data != null) file.data = part.file.file_data;
         if (part.file.file_id != null) file.fileId = part.file.file_id;
         if (part.file.filename != null) file.filename = part.file.filename;
-        parts.push(file);
+        parts.push(withCacheControl(file, part.cache_control));
         break;
       }
       case 'refusal':

@@ -70,6 +70,23 @@ describe('decodeChatRequest maps the wire request to the canonical request', () 
     expect(decodeChatRequest({ model: 'm', messages: [user], ...patch }).maxTokens).toBe(maxTokens);
   });
 
+  it('keeps cache_control breakpoints on content parts and tools (as OpenRouter and LiteLLM take them)', () => {
+    const ephemeral = { type: 'ephemeral' };
+    const request = decodeChatRequest({
+      model: 'anthropic/claude-sonnet-4-5',
+      messages: [
+        { role: 'system', content: [{ type: 'text', text: 'Long instructions', cache_control: { type: 'ephemeral', ttl: '1h' } }] },
+        { role: 'user', content: [{ type: 'text', text: 'Question', cache_control: ephemeral }, { type: 'image_url', image_url: { url: 'https://x.test/a.png' }, cache_control: ephemeral }] },
+      ],
+      tools: [{ type: 'function', function: { name: 'search' }, cache_control: ephemeral }],
+    });
+    expect(request.messages).toEqual([
+      { role: 'system', content: [{ type: 'text', text: 'Long instructions', cacheControl: { type: 'ephemeral', ttl: '1h' } }] },
+      { role: 'user', content: [{ type: 'text', text: 'Question', cacheControl: { type: 'ephemeral' } }, { type: 'image', url: 'https://x.test/a.png', cacheControl: { type: 'ephemeral' } }] },
+    ]);
+    expect(request.tools).toEqual([{ name: 'search', cacheControl: { type: 'ephemeral' } }]);
+  });
+
   it('treats explicit nulls as absent', () => {
     const request = decodeChatRequest({ model: 'm', messages: [user], temperature: null, stop: null, n: null });
     expect(request).not.toHaveProperty('temperature');

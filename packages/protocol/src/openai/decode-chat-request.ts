@@ -10,6 +10,7 @@ import {
   type ToolDefinition,
 } from '@svc/core';
 import * as v from 'valibot';
+import { withCacheControl } from '../shared/cache-control.js';
 import { issueToError } from '../shared/issue-to-error.js';
 import { chatRequestSchema, type OpenAIChatRequest } from './chat-request-schema.js';
 import { decodeChatMessage } from './decode-chat-message.js';
@@ -83,12 +84,12 @@ function toChatRequest(wire: OpenAIChatRequest): ChatRequest {
 
 type WireTool = NonNullable<OpenAIChatRequest['tools']>[number];
 
-function toToolDefinition({ function: fn }: WireTool): ToolDefinition {
+function toToolDefinition({ function: fn, cache_control }: WireTool): ToolDefinition {
   const tool: ToolDefinition = { name: fn.name };
   if (fn.description != null) tool.description = fn.description;
   if (fn.parameters != null) tool.parameters = fn.parameters;
   if (fn.strict != null) tool.strict = fn.strict;
-  return tool;
+  return withCacheControl(tool, cache_control);
 }
 
 function toResponseFormat(format: NonNullable<OpenAIChatRequest['response_format']>): ResponseFormat {

@@ -65,6 +65,7 @@ export function encodeChatCompletion(result: ChatResult, meta: ChatCompletionMet
     model: meta.model,
     choices,
   };
+  if (result.systemFingerprint !== undefined) body.system_fingerprint = result.systemFingerprint;
   if (result.usage !== undefined) body.usage = encodeUsage(result.usage);
   if (meta.svcMetadata !== undefined) body.svc_metadata = meta.svcMetadata;
   return { body, replicatedChoices };

@@ -22,11 +22,14 @@ export const messageItemId = (): string => randomItemId('msg');
 export const functionCallItemId = (): string => randomItemId('fc');
 export const reasoningItemId = (): string => randomItemId('rs');
 
-/** Canonical usage -> Responses `usage` (detail counts are 0 when the provider gave none). */
+/** Canonical usage -> Responses `usage` (detail counts are 0 when the provider gave none; cache writes only when reported). */
 export function encodeResponsesUsage(usage: Usage): ResponsesUsage {
   return {
     input_tokens: usage.promptTokens,
-    input_tokens_details: { cached_tokens: usage.cachedPromptTokens ?? 0 },
+    input_tokens_details:
+      usage.cacheWriteTokens === undefined
+        ? { cached_tokens: usage.cachedPromptTokens ?? 0 }
+        : { cached_tokens: usage.cachedPromptTokens ?? 0, cache_write_tokens: usage.cacheWriteTokens },
     output_tokens: usage.completionTokens,
     output_tokens_details: { reasoning_tokens: usage.reasoningTokens ?? 0 },
     total_tokens: usage.totalTokens,

@@ -95,6 +95,8 @@ export class ResponseStreamEncoder {
         return '';
       case 'reasoning-delta':
         return event.choice === 0 ? this.#reasoningDelta(event.text) : '';
+      // Function-call items may stay open side by side, so every call closes at the end.
+      case 'tool-call-end':
       case 'meta':
         return '';
     }

@@ -6,7 +6,8 @@ import type { SvcMetadata } from '@svc/core';
 
 export interface ResponsesUsage {
   input_tokens: number;
-  input_tokens_details: { cached_tokens: number };
+  /** Prompt-cache reads; `cache_write_tokens` (as on chat completions) when the provider reported writes. */
+  input_tokens_details: { cached_tokens: number; cache_write_tokens?: number };
   output_tokens: number;
   output_tokens_details: { reasoning_tokens: number };
   total_tokens: number;

@@ -9,9 +9,16 @@ import * as v from 'valibot';
 
 // ---- request ----
 
+/** A prompt-cache breakpoint: Anthropic caches the prompt up to and including the block that carries it. */
+export interface AnthropicCacheControl {
+  type: 'ephemeral';
+  ttl?: '5m' | '1h';
+}
+
 export interface AnthropicTextBlock {
   type: 'text';
   text: string;
+  cache_control?: AnthropicCacheControl;
 }
 
 export type AnthropicImageSource = { type: 'base64'; media_type: string; data: string } | { type: 'url'; url: string } | { type: 'file'; file_id: string };
@@ -19,12 +26,14 @@ export type AnthropicImageSource = { type: 'base64'; media_type: string; data: s
 export interface AnthropicImageBlock {
   type: 'image';
   source: AnthropicImageSource;
+  cache_control?: AnthropicCacheControl;
 }
 
 export interface AnthropicDocumentBlock {
   type: 'document';
   source: { type: 'base64'; media_type: string; data: string } | { type: 'text'; media_type: 'text/plain'; data: string } | { type: 'file'; file_id: string };
   title?: string;
+  cache_control?: AnthropicCacheControl;
 }
 
 export interface AnthropicToolUseBlock {
@@ -32,12 +41,14 @@ export interface AnthropicToolUseBlock {
   id: string;
   name: string;
   input: Record<string, unknown>;
+  cache_control?: AnthropicCacheControl;
 }
 
 export interface AnthropicToolResultBlock {
   type: 'tool_result';
   tool_use_id: string;
   content?: string | Array<AnthropicTextBlock | AnthropicImageBlock>;
+  cache_control?: AnthropicCacheControl;
 }
 
 export type AnthropicContentBlock = AnthropicTextBlock | AnthropicImageBlock | AnthropicDocumentBlock | AnthropicToolUseBlock | AnthropicToolResultBlock;
@@ -51,6 +62,7 @@ export interface AnthropicTool {
   name: string;
   description?: string;
   input_schema: Record<string, unknown>;
+  cache_control?: AnthropicCacheControl;
 }
 
 export type AnthropicToolChoice =

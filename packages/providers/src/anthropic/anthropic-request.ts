@@ -1,7 +1,8 @@
 import type { ReasoningEffort, ToolDefinition } from '@svc/core';
 import type { ProviderChatRequest } from '../provider.js';
+import { maxTokensWithThinking } from '../shared/thinking-budget.js';
 import type { AnthropicMessagesBody, AnthropicTool, AnthropicToolChoice } from './anthropic-api.js';
-import { convertToAnthropicMessages } from './convert-to-anthropic-messages.js';
+import { anthropicCacheControl, convertToAnthropicMessages } from './convert-to-anthropic-messages.js';
 
 /**
  * `max_tokens` is required by Anthropic; OpenAI-style callers usually omit it. 4096 fits every
@@ -45,19 +46,19 @@ export interface PreparedAnthropicRequest {
  * - `temperature` is clamped to Anthropic's 0..1 (OpenAI allows up to 2; clamping keeps the
  *   caller's "more random" intent without a 400).
  * - Reasoning (`reasoning.maxTokens`, `reasoning.effort` or `reasoningEffort`) enables extended
- *   thinking. The thinking budget is added on top of `max_tokens`, so the caller's `maxTokens`
- *   still bounds the visible answer. With thinking on, `temperature` and `top_p` are not sent
- *   (Anthropic rejects sampling changes while thinking) and tool choice cannot be forced.
+ *   thinking. `max_tokens` is the caller's limit, which counts thinking as Anthropic's does,
+ *   unless the budget does not fit in it (see `maxTokensWithThinking`). With thinking on,
+ *   `temperature` and `top_p` are not sent (Anthropic rejects sampling changes while thinking)
+ *   and tool choice cannot be forced.
  * - `top_p` is sent only without `temperature` (newer models refuse both at once).
  * - `n` is ignored: Anthropic returns one answer; the pipeline fans out for n > 1.
  */
 export function buildAnthropicRequest(request: ProviderChatRequest, stream: boolean): PreparedAnthropicRequest {
   const prompt = convertToAnthropicMessages(request.messages);
   const budget = thinkingBudget(request);
-  const maxTokens = request.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS;
   const body: AnthropicMessagesBody = {
     model: request.model,
-    max_tokens: budget === undefined ? maxTokens : maxTokens + budget,
+    max_tokens: budget === undefined ? (request.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS) : maxTokensWithThinking(request.maxTokens, budget, ANTHROPIC_DEFAULT_MAX_TOKENS),
     messages: prompt.messages,
   };
   if (prompt.system) body.system = prompt.system;
@@ -113,6 +114,7 @@ function thinkingBudget(request: ProviderChatRequest): number | undefined {
 function toAnthropicTool(tool: ToolDefinition): AnthropicTool {
   const out: AnthropicTool = { name: tool.name, input_schema: objectSchema(tool.parameters) };
   if (tool.description) out.description = tool.description;
+  if (tool.cacheControl) out.cache_control = anthropicCacheControl(tool.cacheControl);
   return out;
 }
 

@@ -86,17 +86,20 @@ function blockDelta(state: StreamState, data: string, prepared: Prepared): Strea
   return undefined;
 }
 
-function blockStop(state: StreamState, data: string): StreamEvent | undefined {
+function blockStop(state: StreamState, data: string): StreamEvent[] | undefined {
   const { index } = parseAnthropicWire(contentBlockStopSchema, parseSseJson(PROVIDER, data), 'content_block_stop event');
   const block = state.blocks[index];
-  // A call without arguments streams no input_json_delta; canonical arguments are JSON text.
-  if (block?.kind === 'tool' && !block.sent) return { type: 'tool-call-delta', choice: 0, index: block.ordinal, argumentsDelta: '{}' };
-  if (block?.kind === 'json' && !block.sent) return { type: 'text-delta', choice: 0, text: '{}' };
+  if (block?.kind === 'tool') {
+    const end: StreamEvent = { type: 'tool-call-end', choice: 0, index: block.ordinal };
+    // A call without arguments streams no input_json_delta; canonical arguments are JSON text.
+    return block.sent ? [end] : [{ type: 'tool-call-delta', choice: 0, index: block.ordinal, argumentsDelta: '{}' }, end];
+  }
+  if (block?.kind === 'json' && !block.sent) return [{ type: 'text-delta', choice: 0, text: '{}' }];
   return undefined;
 }
 
-/** The event of one content-block or message_start message; undefined for what carries nothing to send. */
-function translate(state: StreamState, message: EventSourceMessage, prepared: Prepared): StreamEvent | undefined {
+/** The events of one content-block or message_start message; undefined for what carries nothing to send. */
+function translate(state: StreamState, message: EventSourceMessage, prepared: Prepared): StreamEvent | StreamEvent[] | undefined {
   switch (message.event) {
     case 'message_start':
       return messageStart(state, message.data);
@@ -135,7 +138,8 @@ export async function* streamAnthropicEvents(messages: AsyncIterable<EventSource
       return;
     }
     const event = translate(state, message, prepared);
-    if (event) yield event;
+    if (Array.isArray(event)) yield* event;
+    else if (event) yield event;
   }
   throw new ProviderError({ provider: PROVIDER, kind: 'server', message: 'anthropic stream ended before message_stop.' });
 }

@@ -1,8 +1,9 @@
 import { textsOf } from '../shared/message-texts.js';
-import { type ChatMessage, type ContentPart, ProviderError } from '@svc/core';
+import { type CacheControl, type ChatMessage, type ContentPart, ProviderError } from '@svc/core';
 import { parseDataUrl } from '../shared/data-url.js';
 import { parseToolArguments } from '../shared/tool-arguments.js';
 import type {
+  AnthropicCacheControl,
   AnthropicContentBlock,
   AnthropicDocumentBlock,
   AnthropicImageBlock,
@@ -26,7 +27,9 @@ export interface AnthropicPrompt {
  * - consecutive turns of one role are merged, since Anthropic requires alternation, and in a
  *   merged user turn the `tool_result` blocks come first, as Anthropic requires;
  * - empty text is dropped (Anthropic rejects empty text blocks) and a final assistant turn
- *   (a prefill) loses trailing whitespace, which Anthropic also rejects.
+ *   (a prefill) loses trailing whitespace, which Anthropic also rejects;
+ * - cache breakpoints become `cache_control` on the block they were on (a message's own
+ *   breakpoint on its last block), so prompt caching survives whatever protocol the client used.
  */
 export function convertToAnthropicMessages(messages: readonly ChatMessage[]): AnthropicPrompt {
   const system: AnthropicTextBlock[] = [];
@@ -37,16 +40,16 @@ export function convertToAnthropicMessages(messages: readonly ChatMessage[]): An
     switch (message.role) {
       case 'system':
       case 'developer':
-        for (const text of textsOf(message.content)) system.push({ type: 'text', text });
+        system.push(...marked(systemBlocks(message.content), message.cacheControl));
         break;
       case 'user':
-        append(out, 'user', userBlocks(message.content, i));
+        append(out, 'user', marked(userBlocks(message.content, i), message.cacheControl));
         break;
       case 'assistant':
-        append(out, 'assistant', assistantBlocks(message, i));
+        append(out, 'assistant', marked(assistantBlocks(message, i), message.cacheControl));
         break;
       case 'tool':
-        append(out, 'user', [toolResult(message, i)]);
+        append(out, 'user', marked([toolResult(message, i)], message.cacheControl));
         break;
     }
   }
@@ -57,6 +60,31 @@ export function convertToAnthropicMessages(messages: readonly ChatMessage[]): An
     if (last.content.length === 0) out.pop();
   }
   return system.length > 0 ? { system, messages: out } : { messages: out };
+}
+
+/** Anthropic's `cache_control` of a canonical breakpoint. */
+export function anthropicCacheControl(control: CacheControl): AnthropicCacheControl {
+  return control.ttl === undefined ? { type: 'ephemeral' } : { type: 'ephemeral', ttl: control.ttl };
+}
+
+/** `block` with the part's breakpoint, if it has one. */
+function cached<T extends { cache_control?: AnthropicCacheControl }>(block: T, control: CacheControl | undefined): T {
+  if (control !== undefined) block.cache_control = anthropicCacheControl(control);
+  return block;
+}
+
+/** A message's own breakpoint goes on its last block. */
+function marked<T extends { cache_control?: AnthropicCacheControl }>(blocks: T[], control: CacheControl | undefined): T[] {
+  const last = blocks.at(-1);
+  if (last !== undefined) cached(last, control);
+  return blocks;
+}
+
+function systemBlocks(content: ChatMessage['content']): AnthropicTextBlock[] {
+  if (content === null || typeof content === 'string') return textsOf(content).map((text) => ({ type: 'text', text }));
+  const blocks: AnthropicTextBlock[] = [];
+  for (const part of content) if (part.type === 'text' && part.text !== '') blocks.push(cached<AnthropicTextBlock>({ type: 'text', text: part.text }, part.cacheControl));
+  return blocks;
 }
 
 function append(out: AnthropicMessage[], role: AnthropicMessage['role'], blocks: AnthropicContentBlock[]): void {
@@ -106,8 +134,8 @@ function toolResult(message: ChatMessage, index: number): AnthropicToolResultBlo
   } else if (content !== null) {
     const parts: Array<AnthropicTextBlock | AnthropicImageBlock> = [];
     for (const part of content) {
-      if (part.type === 'text' && part.text !== '') parts.push({ type: 'text', text: part.text });
-      else if (part.type === 'image') parts.push(imageBlock(part.url));
+      if (part.type === 'text' && part.text !== '') parts.push(cached<AnthropicTextBlock>({ type: 'text', text: part.text }, part.cacheControl));
+      else if (part.type === 'image') parts.push(cached(imageBlock(part.url), part.cacheControl));
     }
     if (parts.length > 0) block.content = parts;
   }
@@ -117,11 +145,11 @@ function toolResult(message: ChatMessage, index: number): AnthropicToolResultBlo
 function partBlock(part: ContentPart, index: number): AnthropicContentBlock | undefined {
   switch (part.type) {
     case 'text':
-      return part.text === '' ? undefined : { type: 'text', text: part.text };
+      return part.text === '' ? undefined : cached<AnthropicTextBlock>({ type: 'text', text: part.text }, part.cacheControl);
     case 'image':
-      return imageBlock(part.url);
+      return cached(imageBlock(part.url), part.cacheControl);
     case 'file':
-      return fileBlock(part, index);
+      return cached(fileBlock(part, index), part.cacheControl);
     case 'audio':
       throw invalid(`messages[${index}]: Anthropic models do not accept audio input.`, `messages[${index}].content`);
   }

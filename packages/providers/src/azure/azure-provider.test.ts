@@ -37,6 +37,7 @@ describe('azure chat', () => {
       id: 'chatcmpl-CUDk3aqWnZ1oHY0pXgV4mTqL8sEbA',
       model: 'gpt-4o-2024-11-20',
       created: 1761302745,
+      systemFingerprint: 'fp_ee1d74bde0',
       choices: [{ index: 0, message: { role: 'assistant', content: 'Hello! How can I help you today?' }, finishReason: 'stop' }],
       usage: { promptTokens: 1302, completionTokens: 10, totalTokens: 1312, cachedPromptTokens: 1152 },
     });
@@ -109,7 +110,7 @@ describe('azure stream', () => {
     const events = await collect(await provider.stream(request({ stream: true, includeUsage: true })));
     expect(server.requests[0]!.body).toMatchObject({ model: 'prod-chat', stream: true, stream_options: { include_usage: true } });
     expect(events).toEqual([
-      { type: 'meta', id: 'chatcmpl-CUDp2aB4cD6eF8gH0iJ2kL4mN6oP8q', model: 'gpt-4o-2024-11-20' },
+      { type: 'meta', id: 'chatcmpl-CUDp2aB4cD6eF8gH0iJ2kL4mN6oP8q', model: 'gpt-4o-2024-11-20', systemFingerprint: 'fp_ee1d74bde0' },
       { type: 'text-delta', choice: 0, text: 'Hello' },
       { type: 'text-delta', choice: 0, text: '!' },
       { type: 'text-delta', choice: 0, text: ' How can I' },

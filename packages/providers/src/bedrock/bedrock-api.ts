@@ -28,7 +28,12 @@ export interface BedrockToolResultBlock {
   toolResult: { toolUseId: string; content: Array<{ text: string } | BedrockImageBlock> };
 }
 
-export type BedrockContentBlock = { text: string } | BedrockImageBlock | BedrockDocumentBlock | BedrockToolUseBlock | BedrockToolResultBlock;
+/** A prompt-cache checkpoint: Bedrock caches everything before it (Claude and Nova models). */
+export interface BedrockCachePoint {
+  cachePoint: { type: 'default'; ttl?: '5m' | '1h' };
+}
+
+export type BedrockContentBlock = { text: string } | BedrockImageBlock | BedrockDocumentBlock | BedrockToolUseBlock | BedrockToolResultBlock | BedrockCachePoint;
 
 export interface BedrockMessage {
   role: 'user' | 'assistant';
@@ -50,9 +55,9 @@ export interface BedrockInferenceConfig {
 
 export interface BedrockConverseBody {
   messages: BedrockMessage[];
-  system?: Array<{ text: string }>;
+  system?: Array<{ text: string } | BedrockCachePoint>;
   inferenceConfig?: BedrockInferenceConfig;
-  toolConfig?: { tools: BedrockTool[]; toolChoice?: BedrockToolChoice };
+  toolConfig?: { tools: Array<BedrockTool | BedrockCachePoint>; toolChoice?: BedrockToolChoice };
   /** Model-specific fields Converse passes through, e.g. Claude's `thinking`. */
   additionalModelRequestFields?: Record<string, unknown>;
 }

@@ -1,7 +1,8 @@
 import type { ReasoningEffort, ToolDefinition } from '@svc/core';
 import type { ProviderChatRequest } from '../provider.js';
+import { maxTokensWithThinking } from '../shared/thinking-budget.js';
 import type { BedrockConverseBody, BedrockInferenceConfig, BedrockTool, BedrockToolChoice } from './bedrock-api.js';
-import { convertToBedrockMessages } from './convert-to-bedrock-messages.js';
+import { cachePoint, convertToBedrockMessages } from './convert-to-bedrock-messages.js';
 
 /**
  * Name of the tool that carries JSON-mode answers. Converse has no JSON response mode that works
@@ -43,20 +44,24 @@ export interface PreparedBedrockRequest {
  *   are left out, unless the history holds tool blocks (Converse then demands `toolConfig`), in
  *   which case they are sent without a choice. Forced choices work on Claude, Mistral Large and
  *   Nova; other models answer a ValidationException.
- * - Reasoning on a Claude model becomes `additionalModelRequestFields.thinking` with the budget
- *   added on top of `maxTokens`; sampling overrides are dropped and forced tool choice becomes
- *   `auto`, because Claude refuses both while thinking.
+ * - Reasoning on a Claude model becomes `additionalModelRequestFields.thinking`, `maxTokens`
+ *   staying the caller's limit when the budget fits in it (see `maxTokensWithThinking`); sampling
+ *   overrides are dropped and forced tool choice becomes `auto`, because Claude refuses both
+ *   while thinking.
+ * - Cache breakpoints (Anthropic's `cache_control`) become `cachePoint` blocks after what they
+ *   mark, in `system`, `messages` and `toolConfig.tools`, for the models that take them.
  * - `n` is ignored (Converse returns one answer); the pipeline fans out.
  */
 export function buildBedrockRequest(request: ProviderChatRequest): PreparedBedrockRequest {
-  const prompt = convertToBedrockMessages(request.messages);
+  const caching = takesCachePoints(request.model);
+  const prompt = convertToBedrockMessages(request.messages, caching);
   const body: BedrockConverseBody = { messages: prompt.messages };
   if (prompt.system) body.system = prompt.system;
 
   const budget = isClaude(request.model) ? thinkingBudget(request) : undefined;
   const config: BedrockInferenceConfig = {};
   if (budget !== undefined) {
-    config.maxTokens = (request.maxTokens ?? BEDROCK_DEFAULT_MAX_TOKENS) + budget;
+    config.maxTokens = maxTokensWithThinking(request.maxTokens, budget, BEDROCK_DEFAULT_MAX_TOKENS);
     body.additionalModelRequestFields = { thinking: { type: 'enabled', budget_tokens: budget } };
   } else {
     if (request.maxTokens !== undefined) config.maxTokens = request.maxTokens;
@@ -68,7 +73,7 @@ export function buildBedrockRequest(request: ProviderChatRequest): PreparedBedro
 
   const prepared: PreparedBedrockRequest = { body, includeReasoning: request.reasoning?.exclude !== true };
   const thinking = budget !== undefined;
-  const userTools = (request.tools ?? []).map(toBedrockTool);
+  const userTools = (request.tools ?? []).flatMap((tool) => [toBedrockTool(tool), ...(caching ? cachePoint(tool.cacheControl) : [])]);
   const format = request.responseFormat;
   if (format && format.type !== 'text') {
     prepared.jsonTool = BEDROCK_JSON_TOOL;
@@ -90,6 +95,14 @@ export function buildBedrockRequest(request: ProviderChatRequest): PreparedBedro
     if (choice) body.toolConfig.toolChoice = choice;
   }
   return prepared;
+}
+
+/**
+ * Models that take `cachePoint` blocks (Bedrock's prompt caching): Claude and Amazon Nova. Other
+ * models answer a ValidationException, so their requests carry no cache points.
+ */
+export function takesCachePoints(modelId: string): boolean {
+  return isClaude(modelId) || /amazon\.nova/i.test(modelId);
 }
 
 /** Claude model ids, cross-region inference profiles (`us.anthropic.claude-...`) and ARNs naming one. */

@@ -58,18 +58,22 @@ function blockDelta(state: StreamState, payload: unknown, prepared: Prepared): S
   return undefined;
 }
 
-function blockStop(state: StreamState, payload: unknown): StreamEvent | undefined {
+function blockStop(state: StreamState, payload: unknown): StreamEvent[] | undefined {
   const { contentBlockIndex: index } = parseBedrockWire(contentBlockStopSchema, payload, 'contentBlockStop event');
   const tool = state.tools.get(index);
+  if (!tool) return undefined;
+  const events: StreamEvent[] = [];
   // A call without arguments streams no input; canonical arguments are JSON text.
-  if (!tool || tool.sent) return undefined;
-  tool.sent = true;
-  if (tool.kind === 'tool') return { type: 'tool-call-delta', choice: 0, index: tool.ordinal, argumentsDelta: '{}' };
-  return { type: 'text-delta', choice: 0, text: '{}' };
+  if (!tool.sent) {
+    tool.sent = true;
+    events.push(tool.kind === 'tool' ? { type: 'tool-call-delta', choice: 0, index: tool.ordinal, argumentsDelta: '{}' } : { type: 'text-delta', choice: 0, text: '{}' });
+  }
+  if (tool.kind === 'tool') events.push({ type: 'tool-call-end', choice: 0, index: tool.ordinal });
+  return events;
 }
 
-/** The event of one frame; undefined for what carries nothing to send. */
-function translate(state: StreamState, frame: BedrockEventFrame, prepared: Prepared, meta: { model: string; id?: string }): StreamEvent | undefined {
+/** The events of one frame; undefined for what carries nothing to send. */
+function translate(state: StreamState, frame: BedrockEventFrame, prepared: Prepared, meta: { model: string; id?: string }): StreamEvent | StreamEvent[] | undefined {
   switch (frame.event) {
     case 'messageStart': {
       const start: Extract<StreamEvent, { type: 'meta' }> = { type: 'meta', model: meta.model };
@@ -110,7 +114,8 @@ export async function* streamBedrockEvents(frames: AsyncIterable<BedrockEventFra
   const state: StreamState = { tools: new Map(), toolCount: 0, jsonUsed: false, stopped: false, usage: undefined };
   for await (const frame of frames) {
     const event = translate(state, frame, prepared, meta);
-    if (event) yield event;
+    if (Array.isArray(event)) yield* event;
+    else if (event) yield event;
   }
   if (!state.stopped) throw new ProviderError({ provider: PROVIDER, kind: 'server', message: 'bedrock stream ended before messageStop.' });
   if (state.usage) yield { type: 'usage', usage: mapBedrockUsage(state.usage) };

@@ -1,40 +1,15 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { EventStreamCodec, type MessageHeaders } from '@smithy/core/event-streams';
-import { fromUtf8, toUtf8 } from '@smithy/core/serde';
 import { afterEach } from 'vitest';
 import type { FixtureServer, RecordedRequest } from '../test/fixture-server.js';
 
 /*
  * Test-only: the shared fixture server writes text chunks, but a ConverseStream body is binary
- * (`application/vnd.amazon.eventstream`). Frames are encoded with Smithy's codec, the same one
- * AWS's SDK decodes with, from recorded event lists (`__fixtures__/<case>.events.json`).
+ * (`application/vnd.amazon.eventstream`), encoded by `encodeFrames` from recorded event lists
+ * (`__fixtures__/<case>.events.json`).
  */
 
-/** One recorded frame: an event, a modelled exception, or an unmodelled `error` frame. */
-export type RecordedFrame = { event: string; payload: unknown } | { exception: string; payload: unknown } | { error: string; message: string };
-
-const codec = new EventStreamCodec(toUtf8, fromUtf8);
-const text = (value: string) => ({ type: 'string' as const, value });
-
-/** Encodes recorded frames the way Bedrock writes them. */
-export function encodeFrames(frames: readonly RecordedFrame[]): Uint8Array[] {
-  return frames.map((frame) => {
-    let headers: MessageHeaders;
-    let body: Uint8Array;
-    if ('event' in frame) {
-      headers = { ':message-type': text('event'), ':event-type': text(frame.event), ':content-type': text('application/json') };
-      body = fromUtf8(JSON.stringify(frame.payload));
-    } else if ('exception' in frame) {
-      headers = { ':message-type': text('exception'), ':exception-type': text(frame.exception), ':content-type': text('application/json') };
-      body = fromUtf8(JSON.stringify(frame.payload));
-    } else {
-      headers = { ':message-type': text('error'), ':error-code': text(frame.error), ':error-message': text(frame.message) };
-      body = new Uint8Array(0);
-    }
-    return codec.encode({ headers, body });
-  });
-}
+export { type RecordedFrame, encodeFrames } from './bedrock-frames.js';
 
 export interface EventStreamReply {
   status?: number;

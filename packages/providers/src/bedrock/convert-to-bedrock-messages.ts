@@ -1,8 +1,9 @@
 import { textsOf } from '../shared/message-texts.js';
-import { type ChatMessage, type ContentPart, ProviderError } from '@svc/core';
+import { type CacheControl, type ChatMessage, type ContentPart, ProviderError } from '@svc/core';
 import { parseDataUrl } from '../shared/data-url.js';
 import { parseToolArguments } from '../shared/tool-arguments.js';
 import type {
+  BedrockCachePoint,
   BedrockContentBlock,
   BedrockDocumentBlock,
   BedrockDocumentFormat,
@@ -15,7 +16,7 @@ import type {
 /** The prompt half of a Converse request. */
 export interface BedrockPrompt {
   /** Every system/developer message, in order; absent when there is none. */
-  system?: Array<{ text: string }>;
+  system?: Array<{ text: string } | BedrockCachePoint>;
   messages: BedrockMessage[];
   /** True when the history holds tool calls or results: Converse then requires `toolConfig`. */
   usesTools: boolean;
@@ -51,9 +52,13 @@ const documentFormats: Readonly<Record<string, BedrockDocumentFormat>> = {
  *   prefill) loses trailing whitespace, which Claude rejects.
  * Images and documents must be inline base64: Converse reads only bytes or S3 locations, and
  * the gateway does not fetch URLs on a caller's behalf.
+ *
+ * With `cachePoints` (models that take them), each cache breakpoint becomes a `cachePoint` block
+ * right after the block it was on (after a message's last block for the message's own one).
  */
-export function convertToBedrockMessages(messages: readonly ChatMessage[]): BedrockPrompt {
-  const system: Array<{ text: string }> = [];
+export function convertToBedrockMessages(messages: readonly ChatMessage[], cachePoints = false): BedrockPrompt {
+  const points = cachePoints ? cachePoint : noCachePoint;
+  const system: Array<{ text: string } | BedrockCachePoint> = [];
   const out: BedrockMessage[] = [];
   let usesTools = false;
 
@@ -62,10 +67,10 @@ export function convertToBedrockMessages(messages: readonly ChatMessage[]): Bedr
     switch (message.role) {
       case 'system':
       case 'developer':
-        for (const text of textsOf(message.content)) system.push({ text });
+        system.push(...systemBlocks(message.content, points), ...points(message.cacheControl));
         break;
       case 'user':
-        append(out, 'user', userBlocks(message.content, i));
+        append(out, 'user', [...userBlocks(message.content, i, points), ...points(message.cacheControl)]);
         break;
       case 'assistant': {
         const blocks: BedrockContentBlock[] = textsOf(message.content).map((text) => ({ text }));
@@ -73,12 +78,12 @@ export function convertToBedrockMessages(messages: readonly ChatMessage[]): Bedr
           usesTools = true;
           blocks.push({ toolUse: { toolUseId: call.id, name: call.name, input: parseToolArguments('bedrock', call.arguments, i) } });
         }
-        append(out, 'assistant', blocks);
+        append(out, 'assistant', [...blocks, ...points(message.cacheControl)]);
         break;
       }
       case 'tool':
         usesTools = true;
-        append(out, 'user', [toolResult(message, i)]);
+        append(out, 'user', [toolResult(message, i), ...points(message.cacheControl)]);
         break;
     }
   }
@@ -93,6 +98,21 @@ export function convertToBedrockMessages(messages: readonly ChatMessage[]): Bedr
     if (last.content.length === 0) out.pop();
   }
   return system.length > 0 ? { system, messages: out, usesTools } : { messages: out, usesTools };
+}
+
+type CachePoints = (control: CacheControl | undefined) => BedrockCachePoint[];
+
+/** The `cachePoint` block of a breakpoint (none without one). */
+export const cachePoint: CachePoints = (control) => {
+  if (control === undefined) return [];
+  return [{ cachePoint: control.ttl === undefined ? { type: 'default' } : { type: 'default', ttl: control.ttl } }];
+};
+
+const noCachePoint: CachePoints = () => [];
+
+function systemBlocks(content: ChatMessage['content'], points: CachePoints): Array<{ text: string } | BedrockCachePoint> {
+  if (content === null || typeof content === 'string') return textsOf(content).map((text) => ({ text }));
+  return content.flatMap((part) => (part.type === 'text' && part.text !== '' ? [{ text: part.text }, ...points(part.cacheControl)] : []));
 }
 
 function append(out: BedrockMessage[], role: BedrockMessage['role'], blocks: BedrockContentBlock[]): void {
@@ -113,13 +133,14 @@ function append(out: BedrockMessage[], role: BedrockMessage['role'], blocks: Bed
   }
 }
 
-function userBlocks(content: ChatMessage['content'], index: number): BedrockContentBlock[] {
+function userBlocks(content: ChatMessage['content'], index: number, points: CachePoints): BedrockContentBlock[] {
   if (content === null) return [];
   if (typeof content === 'string') return content === '' ? [] : [{ text: content }];
   const blocks: BedrockContentBlock[] = [];
   for (let position = 0; position < content.length; position++) {
-    const block = partBlock(content[position]!, index, position);
-    if (block) blocks.push(block);
+    const part = content[position]!;
+    const block = partBlock(part, index, position);
+    if (block) blocks.push(block, ...points(part.cacheControl));
   }
   return blocks;
 }

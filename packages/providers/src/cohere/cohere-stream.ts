@@ -41,6 +41,7 @@ function* toolCallEvents(tools: ToolCalls, type: string, event: CohereStreamEven
   }
   // Nothing, or a bare `null`, means a call without arguments: canonical text is `{}`.
   if (pending && !pending.flushed) yield { type: 'tool-call-delta', choice: 0, index, argumentsDelta: pending.held.trim() === '' || pending.held.trim() === 'null' ? '{}' : pending.held };
+  if (pending) yield { type: 'tool-call-end', choice: 0, index };
   tools.calls.delete(index);
 }
 

@@ -69,7 +69,17 @@ export type GeminiUsage = v.InferOutput<typeof geminiUsageSchema>;
 const partSchema = v.looseObject({
   text: v.optional(v.string()),
   thought: v.optional(v.boolean()),
-  functionCall: v.optional(v.looseObject({ id: v.optional(v.string()), name: v.string(), args: v.nullish(v.record(v.string(), v.unknown())) })),
+  /**
+   * `args` is checked to be an object and kept by reference: `v.record` would drop keys such as
+   * `prototype` or `constructor` (valibot's pollution guard), and tool arguments may use any name.
+   */
+  functionCall: v.optional(
+    v.looseObject({
+      id: v.optional(v.string()),
+      name: v.string(),
+      args: v.nullish(v.custom<Record<string, unknown>>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), 'must be an object')),
+    }),
+  ),
 });
 
 const candidateSchema = v.looseObject({

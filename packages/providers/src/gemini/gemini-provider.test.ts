@@ -132,13 +132,15 @@ describe('gemini stream', () => {
     ]);
   });
 
-  it('streams each function call as one complete tool-call delta', async () => {
+  it('streams each function call as one complete tool-call delta, then its end', async () => {
     const { provider } = await serve({ chunks: chunks('tools') });
     const events = await collect(await provider.stream({ ...base, stream: true, tools: [weatherTool] }));
     expect(events.slice(1, -1)).toEqual([
       { type: 'text-delta', choice: 0, text: 'Checking the weather.' },
       { type: 'tool-call-delta', choice: 0, index: 0, id: callId, name: 'get_weather', argumentsDelta: '{"location":"Paris, France"}' },
+      { type: 'tool-call-end', choice: 0, index: 0 },
       { type: 'tool-call-delta', choice: 0, index: 1, id: callId, name: 'get_time', argumentsDelta: '{}' },
+      { type: 'tool-call-end', choice: 0, index: 1 },
       { type: 'finish', choice: 0, finishReason: 'tool_calls' },
     ]);
   });

@@ -12,7 +12,7 @@ const PROVIDER = 'gemini';
 /**
  * Turns `streamGenerateContent?alt=sse` chunks (each a partial GenerateContentResponse) into
  * canonical events as they arrive: text and thought deltas per candidate, each function call
- * as one complete tool-call delta (Gemini never splits a call's arguments), a `finish` per
+ * as one complete tool-call delta and its end (Gemini never splits a call's arguments), a `finish` per
  * candidate when its finishReason arrives, and the last usage report at the end.
  *
  * Gemini sends no terminal sentinel; the stream is complete when every candidate it mentioned
@@ -50,6 +50,7 @@ export async function* streamGeminiEvents(
           toolCounts[choice] = index + 1;
           const call = part.functionCall;
           yield { type: 'tool-call-delta', choice, index, id: call.id ?? geminiToolCallId(), name: call.name, argumentsDelta: JSON.stringify(call.args ?? {}) };
+          yield { type: 'tool-call-end', choice, index };
         } else if (part.text) {
           if (!part.thought) yield { type: 'text-delta', choice, text: part.text };
           else if (prepared.includeReasoning) yield { type: 'reasoning-delta', choice, text: part.text };

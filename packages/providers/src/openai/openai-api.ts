@@ -27,6 +27,7 @@ export const openAIChatResponseSchema = v.object({
   id: v.nullish(v.string()),
   model: v.nullish(v.string()),
   created: v.nullish(v.number()),
+  system_fingerprint: v.nullish(v.string()),
   choices: v.array(
     v.object({
       index: v.nullish(v.number()),
@@ -57,6 +58,7 @@ const toolCallDeltaSchema = v.object({
 export const openAIChunkSchema = v.object({
   id: v.nullish(v.string()),
   model: v.nullish(v.string()),
+  system_fingerprint: v.nullish(v.string()),
   choices: v.nullish(
     v.array(
       v.object({

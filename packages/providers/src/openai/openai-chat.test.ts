@@ -37,6 +37,7 @@ describe('openai chat (non-stream)', () => {
       id: 'chatcmpl-BxQ3kLm9aT2vR7yZ1pN4cE8hW0sD5',
       model: 'gpt-4o-mini-2024-07-18',
       created: 1753781234,
+      systemFingerprint: 'fp_34a54ae93c',
       choices: [{ index: 0, message: { role: 'assistant', content: 'Hello! How can I help you today?' }, finishReason: 'stop' }],
       usage: { promptTokens: 1342, completionTokens: 9, totalTokens: 1351, cachedPromptTokens: 1280 },
     });

@@ -58,6 +58,7 @@ export function mapOpenAIResponse(response: OpenAIChatResponse, requestedModel: 
   };
   if (response.id != null) result.id = response.id;
   if (response.created != null) result.created = response.created;
+  if (response.system_fingerprint) result.systemFingerprint = response.system_fingerprint;
   if (response.usage != null) result.usage = mapOpenAIUsage(response.usage);
   return result;
 }

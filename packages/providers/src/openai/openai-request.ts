@@ -1,5 +1,6 @@
 import type { ResponseFormat, ToolChoice, ToolDefinition } from '@svc/core';
 import type { ProviderChatRequest } from '../provider.js';
+import { effortForBudget } from '../shared/thinking-budget.js';
 import { convertToOpenAIMessages } from './convert-to-openai-messages.js';
 import type { OpenAIChatRequestBody } from './openai-api.js';
 import type { ResolvedCompatibility } from './openai-compatibility.js';
@@ -24,7 +25,9 @@ export function isOpenAIReasoningModel(model: string): boolean {
  * sampling controls (temperature, top_p, penalties, logprobs) with a 400, so those are left out
  * for them: a routed request must not fail on a sampling hint the chosen model cannot honour.
  * For the same reason `reasoning_effort` reaches OpenAI only for reasoning models (see
- * `OpenAICompatibility.reasoningEffort`).
+ * `OpenAICompatibility.reasoningEffort`). A thinking budget (`reasoning.maxTokens`, Anthropic's
+ * `thinking.budget_tokens`) becomes the effort that covers it (`effortForBudget`), and the
+ * caller's whole limit is sent: OpenAI counts reasoning inside `max_completion_tokens`.
  */
 export function buildOpenAIRequest(request: ProviderChatRequest, compat: ResolvedCompatibility, stream: boolean): OpenAIChatRequestBody {
   const reasoning = isOpenAIReasoningModel(request.model);
@@ -56,7 +59,7 @@ export function buildOpenAIRequest(request: ProviderChatRequest, compat: Resolve
   if (request.stop !== undefined && request.stop.length > 0) body.stop = request.stop;
   if (request.seed !== undefined) body[compat.seedField] = request.seed;
   if (request.user !== undefined && !drop.has('user')) body.user = request.user;
-  const effort = request.reasoningEffort ?? request.reasoning?.effort;
+  const effort = request.reasoningEffort ?? request.reasoning?.effort ?? (request.reasoning?.maxTokens === undefined ? undefined : effortForBudget(request.reasoning.maxTokens));
   if (effort !== undefined && !drop.has('reasoning_effort') && (reasoning || compat.reasoningEffort === 'always')) body.reasoning_effort = effort;
   if (request.tools !== undefined && request.tools.length > 0) {
     body.tools = request.tools.map(convertTool);

@@ -33,7 +33,7 @@ describe('openai stream', () => {
       stream_options: { include_usage: true },
     });
     expect(events).toEqual([
-      { type: 'meta', id: 'chatcmpl-BxQ8Tk5nL2pW9eR4yU7iO1aS6dF3G', model: 'gpt-4o-mini-2024-07-18' },
+      { type: 'meta', id: 'chatcmpl-BxQ8Tk5nL2pW9eR4yU7iO1aS6dF3G', model: 'gpt-4o-mini-2024-07-18', systemFingerprint: 'fp_34a54ae93c' },
       ...['Hello', '!', ' How', ' can', ' I', ' help', ' you', ' today', '?'].map((text) => ({ type: 'text-delta', choice: 0, text })),
       { type: 'finish', choice: 0, finishReason: 'stop' },
       { type: 'usage', usage: { promptTokens: 1342, completionTokens: 9, totalTokens: 1351, cachedPromptTokens: 1280 } },

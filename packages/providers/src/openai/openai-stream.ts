@@ -55,7 +55,9 @@ export async function* streamOpenAIEvents(provider: string, messages: AsyncItera
     const chunk = parsed.output;
     if (!meta && (chunk.id || chunk.model)) {
       meta = true;
-      yield { type: 'meta', id: chunk.id || undefined, model: chunk.model || undefined };
+      const event: Extract<StreamEvent, { type: 'meta' }> = { type: 'meta', id: chunk.id || undefined, model: chunk.model || undefined };
+      if (chunk.system_fingerprint) event.systemFingerprint = chunk.system_fingerprint;
+      yield event;
     }
     const choices = chunk.choices ?? [];
     for (let position = 0; position < choices.length; position++) {

@@ -11,9 +11,9 @@ describe('the model of a modality', () => {
     expect(unitModel(openai, 'whisper-1', 'transcription', 'transcription').id).toBe('openai/whisper-1');
   });
 
-  it('refuses a name of another kind or unknown with 400 model_not_found on the field that named it', () => {
-    expect(() => unitModel(openai, 'openai/gpt-4o-mini', 'moderation', 'moderation')).toThrow(expect.objectContaining({ status: 400, param: 'model', code: 'model_not_found' }));
-    expect(() => embeddingModel(openai, 'nope', () => true)).toThrow(expect.objectContaining({ status: 400, code: 'model_not_found' }));
+  it('refuses a name of another kind or unknown with 404 model_not_found on the field that named it', () => {
+    expect(() => unitModel(openai, 'openai/gpt-4o-mini', 'moderation', 'moderation')).toThrow(expect.objectContaining({ status: 404, param: 'model', code: 'model_not_found' }));
+    expect(() => embeddingModel(openai, 'nope', () => true)).toThrow(expect.objectContaining({ status: 404, code: 'model_not_found' }));
   });
 
   it('defaults to the first of the kind, and answers 500 no_provider_configured when none is configured', () => {

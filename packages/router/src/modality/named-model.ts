@@ -1,5 +1,5 @@
 import type { Catalog, ModelInfo, ModelKind } from '@svc/catalog';
-import { invalidRequest, noProviderConfigured } from '@svc/core';
+import { modelNotFound, noProviderConfigured } from '@svc/core';
 
 /** How a modality's errors name it: the model kind in words, the request field that names the model. */
 export interface ModalityWords {
@@ -12,12 +12,12 @@ export interface ModalityWords {
 /**
  * The model of `kind` a client named, by slug, alias or upstream name.
  *
- * @throws GatewayError 400 `model_not_found` (param `words.param`) when it is unknown or of another kind.
+ * @throws GatewayError 404 `model_not_found` (param `words.param`) when it is unknown or of another kind.
  */
 export function namedModel(catalog: Catalog, requested: string, kind: ModelKind, words: ModalityWords): ModelInfo {
   const model = catalog.resolve(requested);
   if (model?.kind !== kind) {
-    throw invalidRequest(`The model '${requested}' does not exist or is not ${words.aModel}. GET /v1/models lists the available models.`, words.param ?? 'model', 'model_not_found');
+    throw modelNotFound(`The model '${requested}' does not exist or is not ${words.aModel}. GET /v1/models lists the available models.`, words.param ?? 'model');
   }
   return model;
 }
@@ -26,7 +26,7 @@ export function namedModel(catalog: Catalog, requested: string, kind: ModelKind,
  * The model of `kind` a client named, or the catalog's first one of that kind when it named none
  * (moderation, speech, transcription, images, realtime).
  *
- * @throws GatewayError 400 `model_not_found` (param `model`) for a model that is not of `kind`;
+ * @throws GatewayError 404 `model_not_found` (param `model`) for a model that is not of `kind`;
  *   500 `no_provider_configured` when no model of `kind` is configured at all.
  */
 export function unitModel(catalog: Catalog, requested: string | undefined, kind: ModelKind, what: string): ModelInfo {
@@ -53,7 +53,7 @@ export function choosesModel(requested: string): boolean {
  * The requested embedding model, or for `auto` / `svc/auto` the cheapest one a configured
  * provider serves (`served`), the better prior first on a tie.
  *
- * @throws GatewayError 400 `model_not_found`; 500 `no_provider_configured` for `auto` when none is served.
+ * @throws GatewayError 404 `model_not_found`; 500 `no_provider_configured` for `auto` when none is served.
  */
 export function embeddingModel(catalog: Catalog, requested: string, served: (model: ModelInfo) => boolean): ModelInfo {
   if (!choosesModel(requested)) return namedModel(catalog, requested, 'embedding', { aModel: 'an embedding model' });

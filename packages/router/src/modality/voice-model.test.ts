@@ -22,7 +22,7 @@ describe('the default speech-to-text model by language', () => {
   it('honours a named model, refusing one that is not speech-to-text or does not take the language', () => {
     expect(chooseSttModel(all, 'deepgram/nova-2', 'en').id).toBe('deepgram/nova-2');
     expect(chooseSttModel(all, 'whisper-1', undefined).id).toBe('openai/whisper-1');
-    expect(() => chooseSttModel(all, 'openai/tts-1', 'en')).toThrow(expect.objectContaining({ status: 400, param: 'stt_model', code: 'model_not_found' }));
+    expect(() => chooseSttModel(all, 'openai/tts-1', 'en')).toThrow(expect.objectContaining({ status: 404, param: 'stt_model', code: 'model_not_found' }));
     const englishOnly = all.withOverrides([{ id: 'deepgram/nova-3', voice: { languages: ['en'], lowLatency: true } }]);
     expect(() => chooseSttModel(englishOnly, 'deepgram/nova-3', 'ja')).toThrow(expect.objectContaining({ status: 400, param: 'language' }));
     // Japanese by default skips the English-only model.
@@ -44,7 +44,7 @@ describe('the default text-to-speech model', () => {
   it('refuses a provider without a configured speech model, a model of another provider, a model that does not speak', () => {
     expect(() => chooseTtsModel(all, undefined, 'groq', 'tts_model')).toThrow(expect.objectContaining({ status: 400, param: 'provider' }));
     expect(() => chooseTtsModel(all, 'elevenlabs/eleven_v3', 'deepgram', 'tts_model')).toThrow(expect.objectContaining({ status: 400, param: 'provider' }));
-    expect(() => chooseTtsModel(all, 'deepgram/nova-3', undefined, 'model')).toThrow(expect.objectContaining({ status: 400, param: 'model' }));
+    expect(() => chooseTtsModel(all, 'deepgram/nova-3', undefined, 'model')).toThrow(expect.objectContaining({ status: 404, param: 'model', code: 'model_not_found' }));
     expect(() => chooseTtsModel(only('groq'), undefined, undefined, 'model')).toThrow(expect.objectContaining({ status: 500 }));
   });
 });

@@ -27,7 +27,7 @@ function cheapest(models: readonly ModelInfo[], price: (model: ModelInfo) => num
  * cheapest configured low-latency model, another language to the cheapest configured classic
  * multilingual one (not flagged low latency); failing those, the cheapest that takes the language.
  *
- * @throws GatewayError 400 `model_not_found` (param `stt_model`); 400 (param `language`) for a
+ * @throws GatewayError 404 `model_not_found` (param `stt_model`); 400 (param `language`) for a
  *   language the named model does not take; 500 `no_provider_configured` when no configured
  *   model takes the language.
  */
@@ -49,7 +49,7 @@ export function chooseSttModel(catalog: Catalog, requested: string | undefined, 
  * The text-to-speech model of a voice request: the one named (`param` names the field), or the
  * cheapest configured one per character, of `provider` when that is set.
  *
- * @throws GatewayError 400 `model_not_found` (param `param`); 400 (param `provider`) when the
+ * @throws GatewayError 404 `model_not_found` (param `param`); 400 (param `provider`) when the
  *   named model is another provider's, or the provider has no configured text-to-speech model;
  *   500 `no_provider_configured` when none is configured at all.
  */

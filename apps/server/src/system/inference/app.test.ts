@@ -103,7 +103,6 @@ describe('request errors', () => {
   // Every validation limit of the chat request, sent over HTTP: 400 with `param` naming the field.
   const limits: [string, Record<string, unknown>, string][] = [
     ['missing model', { messages: valid.messages }, 'model'],
-    ['unknown model', { model: 'acme/unknown', messages: valid.messages }, 'model'],
     ['empty messages', { model: 'svc/auto', messages: [] }, 'messages'],
     ['n 0', { ...valid, n: 0 }, 'n'],
     ['n 9', { ...valid, n: 9 }, 'n'],
@@ -124,6 +123,10 @@ describe('request errors', () => {
     ['cache_ttl_secs 86401', { ...valid, svc: { cache_ttl_secs: 86401 } }, 'svc.cache_ttl_secs'],
     ['bad intelligence_mode', { ...valid, svc: { intelligence_mode: 'turbo' } }, 'svc.intelligence_mode'],
   ];
+  it('answers an unknown model with 404 model_not_found, as OpenAI does', async () => {
+    await expectError(await chat({ model: 'acme/unknown', messages: valid.messages }), 404, 'not_found_error', 'model_not_found', 'model');
+  });
+
   it.each(limits)('rejects %s', async (_name, body, param) => {
     await expectError(await chat(body), 400, 'invalid_request_error', undefined, param);
   });

@@ -25,9 +25,9 @@ describe('POST /v1/audio/speech', () => {
     expect((await test.post('/v1/audio/speech', speech, chatOnly)).status).toBe(403);
   });
 
-  it('answers 400 model_not_found for a model that is not a configured speech model', async () => {
+  it('answers 404 model_not_found for a model that is not a configured speech model', async () => {
     const response = await test.post('/v1/audio/speech', { ...speech, model: 'mock/mock-value' });
-    expect(response.status).toBe(400);
+    expect(response.status).toBe(404);
     expect(((await response.json()) as ErrorBody).error).toMatchObject({ code: 'model_not_found', param: 'model' });
   });
 });

@@ -37,9 +37,9 @@ describe('POST /v1/embeddings', () => {
     expect((short.data[0]!.embedding as number[]).length).toBe(8);
   });
 
-  it('refuses chat models with 400 model_not_found, a missing input with 400, chat-only keys with 403', async () => {
+  it('refuses chat models with 404 model_not_found, a missing input with 400, chat-only keys with 403', async () => {
     const chat = await post({ model: 'mock/mock-value', input: 'x' });
-    expect(chat.status).toBe(400);
+    expect(chat.status).toBe(404);
     expect(((await chat.json()) as { error: { code: string; param: string } }).error).toMatchObject({ code: 'model_not_found', param: 'model' });
     expect((await post({ model: 'auto' })).status).toBe(400);
     const chatOnly = await test.keyWith(['inference:chat']);

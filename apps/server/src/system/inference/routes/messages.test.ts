@@ -64,7 +64,7 @@ describe('POST /v1/messages', () => {
     await expectError(await post(valid, {}), 401, 'authentication_error', 'invalid_api_key');
     await expectError(await post({ ...valid, max_tokens: undefined }), 400, 'invalid_request_error', 'validation_error', 'max_tokens');
     await expectError(await post({ ...valid, temperature: 1.2 }), 400, 'invalid_request_error', 'validation_error', 'temperature');
-    await expectError(await post({ ...valid, model: 'nobody/nothing' }), 400, 'invalid_request_error', 'model_not_found', 'model');
+    await expectError(await post({ ...valid, model: 'nobody/nothing' }), 404, 'not_found_error', 'model_not_found', 'model');
     const embedOnly = await t.keyWith(['inference:embeddings']);
     await expectError(await post(valid, { 'x-api-key': embedOnly }), 403, 'permission_error', 'insufficient_scopes');
   });
@@ -91,7 +91,7 @@ describe('POST /v1/messages/count_tokens', () => {
   it('fails in the Anthropic envelope: bad key, bad body, unknown model, missing scope', async () => {
     await expectError(await count(ask, { 'x-api-key': 'sk-svc-nope' }), 401, 'authentication_error', 'invalid_api_key');
     await expectError(await count({ model: 'svc/auto' }), 400, 'invalid_request_error', 'validation_error', 'messages');
-    await expectError(await count({ ...ask, model: 'nobody/nothing' }), 400, 'invalid_request_error', 'model_not_found', 'model');
+    await expectError(await count({ ...ask, model: 'nobody/nothing' }), 404, 'not_found_error', 'model_not_found', 'model');
     const embedOnly = await t.keyWith(['inference:embeddings']);
     await expectError(await count(ask, { 'x-api-key': embedOnly }), 403, 'permission_error', 'insufficient_scopes');
   });

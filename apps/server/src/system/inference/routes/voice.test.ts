@@ -19,6 +19,9 @@ function upload(path: string, fields: Record<string, string>, options: { bytes?:
   return Promise.resolve(test.app.request(path, { method: 'POST', headers, body: form }));
 }
 
+/** A model of the wrong kind or unknown is 404 `model_not_found`; every other bad field 400. */
+const statusFor = (param: string): number => (['model', 'stt_model', 'tts_model'].includes(param) ? 404 : 400);
+
 async function expectError(response: Response, status: number, param: string | null) {
   expect(response.status).toBe(status);
   expect(response.headers.get('x-error-id')).toBeTruthy();
@@ -33,9 +36,9 @@ describe('POST /v1/voice/transcribe', () => {
     ['stt_model', { stt_model: 'deepgram/aura-2' }, {}],
     ['stt_model', { stt_model: 'no/such-model' }, {}],
     ['language', { language: 'english' }, {}],
-  ] as const)('answers 400 naming %s', async (param, fields, options) => {
+  ] as const)('answers 400 or 404 naming %s', async (param, fields, options) => {
     const response = await upload('/v1/voice/transcribe', fields, options);
-    await expectError(response, 400, param);
+    await expectError(response, statusFor(param), param);
     expect(response.headers.get('x-svc-intelligence-mode')).toBe('full');
   });
 
@@ -73,9 +76,9 @@ describe('POST /v1/voice/synthesize', () => {
     ['voice', { model: 'elevenlabs/eleven_flash_v2_5', voice: 'not a voice' }],
     ['output_format', { output_format: 'mp3' }],
     ['output_format', { output_format: 'mp3_44100' }],
-  ])('answers 400 naming %s', async (param, change) => {
+  ])('answers 400 or 404 naming %s', async (param, change) => {
     const response = await test.post('/v1/voice/synthesize', { ...body, ...change });
-    await expectError(response, 400, param);
+    await expectError(response, statusFor(param), param);
     expect(response.headers.get('x-svc-intelligence-mode')).toBe('full');
   });
 
@@ -95,8 +98,8 @@ describe('POST /v1/voice/chat', () => {
     ['provider', { language: 'en', provider: 'deepgram', tts_model: 'elevenlabs/eleven_v3' }],
     ['voice', { language: 'en', provider: 'deepgram', voice: 'alloy' }],
     ['output_format', { language: 'en', tts_model: 'deepgram/aura-2', output_format: 'opus_16000' }],
-  ])('answers 400 naming %s', async (param, fields) => {
-    await expectError(await upload('/v1/voice/chat', fields), 400, param);
+  ])('answers 400 or 404 naming %s', async (param, fields) => {
+    await expectError(await upload('/v1/voice/chat', fields), statusFor(param), param);
   });
 
   it('answers 400 naming file without audio, and for an overlong x-svc-conversation-id', async () => {
