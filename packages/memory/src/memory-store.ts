@@ -27,6 +27,11 @@ export interface MemoryStoreSettings {
   recallThreshold?: number | RecallFloors;
   /** Similarity at which a new fact merges into a stored one of the same subject (default 0.9). */
   mergeSimilarity?: number;
+  /**
+   * Whether a statement that changes an attribute supersedes the older fact and a retraction
+   * removes it (default true). False keeps every statement (evaluations' baseline).
+   */
+  corrections?: boolean;
   /** Most `remember` calls in flight; further ones are dropped and counted (default 64). */
   maxPending?: number;
   /** Called when a background store fails (the request already answered). Never given the text. */
@@ -85,6 +90,7 @@ export function createMemoryStore(settings: MemoryStoreSettings): MemoryStore {
   };
   const writes = new MemoryWrites(parts, {
     mergeSimilarity: settings.mergeSimilarity ?? 0.9,
+    corrections: settings.corrections ?? true,
     maxPending: settings.maxPending ?? 64,
     flushMs: settings.flushMs ?? 500,
     batchSize: settings.batchSize ?? 100,

@@ -10,6 +10,8 @@ import { redactPii } from './redact-pii.js';
 export interface MemoryWriteSettings {
   /** Similarity at which a new fact merges into a stored one of the same subject. */
   mergeSimilarity: number;
+  /** Whether a newer statement of an attribute supersedes the older one (false: only near-duplicates merge). */
+  corrections: boolean;
   /** Most `remember` calls in flight; further ones are dropped and counted. */
   maxPending: number;
   /** Facts are written in batches, at most this long after the first one queued. */
@@ -20,11 +22,11 @@ export interface MemoryWriteSettings {
 }
 
 /** The stored fact a new one replaces: a near-duplicate, else the holder of the same slot. */
-function replaced(fact: ExtractedFact, neighbours: readonly VectorMatch[], mergeSimilarity: number): StoredMemory | undefined {
+function replaced(fact: ExtractedFact, neighbours: readonly VectorMatch[], mergeSimilarity: number, corrections = true): StoredMemory | undefined {
   const records = neighbours.map((match) => ({ match, record: recordOf(match.id, match.payload) }));
   const duplicate = records.find(({ match, record }) => record && match.score >= mergeSimilarity);
   if (duplicate) return duplicate.record;
-  if (fact.slot === undefined) return undefined;
+  if (fact.slot === undefined || !corrections) return undefined;
   return records.find(({ record }) => record?.slot === fact.slot)?.record;
 }
 
@@ -142,7 +144,7 @@ export class MemoryWrites {
     for (const [i, fact] of facts.entries()) {
       const vector = vectorsOf[i]!;
       const neighbours = await vectors.search(vector, { orgId: scope.orgId, scope: MEMORY_SCOPE, subject: scope.subject, limit: NEIGHBOURS, minScore: -1 });
-      const row = this.rowOf(scope, fact, vector, replaced(fact, neighbours, this.settings.mergeSimilarity));
+      const row = this.rowOf(scope, fact, vector, replaced(fact, neighbours, this.settings.mergeSimilarity, this.settings.corrections));
       await vectors.upsert([pointOf(row, vector, ttlMs)]);
       holders?.add(row.orgId, row.subject);
       this.queue(row);
