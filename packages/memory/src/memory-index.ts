@@ -1,3 +1,4 @@
+import { statementCore } from './fact-slots.js';
 import type { MemoryParts } from './memory-parts.js';
 import { pointOf } from './memory-points.js';
 
@@ -9,7 +10,7 @@ export async function hydrateIndex(parts: MemoryParts, limit: number): Promise<n
   if (vectors.kind !== 'memory' || limit <= 0) return 0;
   const rows = (await records.listNewest(limit)).filter((row) => now() - row.updatedAt.getTime() <= ttlMs);
   const stale = rows.filter((row) => row.embedder !== embedder.id || row.embedding?.length !== embedder.dimensions);
-  const fresh = stale.length === 0 ? [] : await embedder.embed(stale.map((row) => row.text));
+  const fresh = stale.length === 0 ? [] : await embedder.embed(stale.map((row) => statementCore(row.text)));
   const vectorOf = new Map(stale.map((row, i) => [row.id, fresh[i]!]));
   // Oldest first, so the index's recency order matches the table's.
   const points = rows.reverse().map((row) => pointOf(row, vectorOf.get(row.id) ?? row.embedding!, ttlMs));

@@ -34,8 +34,8 @@ export async function recallMemories(parts: MemoryParts, floors: RecallFloors, r
   if (query.trim().length === 0 || limit <= 0) return [];
   if (parts.holders && !parts.holders.holds(scope.orgId, scope.subject)) return [];
   const floor = options.minSimilarity ?? (refersToUser(query) ? floors.self : floors.other);
-  const cues = options.cues === false ? undefined : recallCues(query);
   const vector = options.vector ?? (await parts.embedder.embed([query]))[0]!;
+  const cues = options.cues === false ? undefined : recallCues(query, await parts.attributes.askedBy(vector));
   // A fact below the floor by less than the largest bonus may still clear it: search that far down.
   const reach = cues ? maxCueBonus(RECALL_CUE_WEIGHTS) : 0;
   const matches = await parts.vectors.search(vector, { orgId: scope.orgId, scope: MEMORY_SCOPE, ...(scope.subject !== undefined ? { subject: scope.subject } : {}), limit: cues ? Math.max(limit * 3, NEIGHBOURS) : limit * 3, minScore: floor - reach });

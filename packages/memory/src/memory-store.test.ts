@@ -59,20 +59,25 @@ describe('createMemoryStore', () => {
     expect(found!.score).toBeCloseTo(Math.min(1, name.similarity! + RECALL_CUE_WEIGHTS.slotHit), 3);
   });
 
-  it('replaces a fact of the same slot with the newer one, and merges a near-duplicate', async () => {
+  it('supersedes a fact of the same slot with the newer one, keeping the old one as history, and merges a near-duplicate', async () => {
     const { memory, records, advance } = setup();
     memory.remember(ada, 'I live in Lisbon.');
     await memory.idle();
     const [first] = [...records.rows.values()];
     advance(60_000);
     memory.remember(ada, 'I moved to Berlin last month.');
+    await memory.idle();
+    advance(60_000);
     memory.remember(ada, 'I moved to Berlin last month!');
     await memory.idle();
     const rows = [...records.rows.values()];
-    expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ id: first!.id, text: 'I moved to Berlin last month!', slot: 'home' });
-    expect(rows[0]!.updatedAt.getTime()).toBeGreaterThan(rows[0]!.createdAt.getTime());
-    expect((await memory.recall(ada, 'I moved to Berlin')).map((m) => m.text)).toEqual(['I moved to Berlin last month!']);
+    expect(rows).toHaveLength(2);
+    const berlin = rows.find((row) => row.id !== first!.id)!;
+    expect(berlin).toMatchObject({ text: 'I moved to Berlin last month!', slot: 'home', supersededBy: null });
+    expect(berlin.updatedAt.getTime()).toBeGreaterThan(berlin.createdAt.getTime());
+    expect(records.rows.get(first!.id)).toMatchObject({ text: 'I live in Lisbon.', supersededBy: berlin.id });
+    expect((await memory.recall(ada, 'Which city do I live in?', { minSimilarity: -1 })).map((m) => m.text)).toEqual(['I moved to Berlin last month!']);
+    expect((await memory.list('org-a', { subject: ada.subject })).map((m) => m.text)).toEqual(['I moved to Berlin last month!']);
   });
 
   it('ranks the own conversation first and redacts PII before storing when asked', async () => {

@@ -1,4 +1,5 @@
 import type { Embedder, VectorStore } from '@svc/semantic';
+import { createAttributeClassifier } from './attribute-classifier.js';
 import { hydrateIndex } from './memory-index.js';
 import { type MemoryParts, type MemoryRecordStore, SubjectIndex } from './memory-parts.js';
 import type { StoredMemory } from './memory-points.js';
@@ -6,6 +7,10 @@ import { type RecallOptions, type RecalledMemory, recallMemories } from './memor
 import type { MemoryScope, RecallScope } from './memory-scope.js';
 import { type RecallFloors, recallFloors } from './recall-threshold.js';
 import { MemoryWrites } from './memory-writes.js';
+
+/** Defaults of the correction similarities, calibrated on the dev attributes of `pnpm --filter @svc/evals memory:updates`. */
+const UPDATE_SIMILARITY = 0.45;
+const RETRACT_SIMILARITY = 0.6;
 
 export type { StoredMemory } from './memory-points.js';
 export type { MemoryRecordStore, StoredMemoryRow } from './memory-parts.js';
@@ -32,6 +37,10 @@ export interface MemoryStoreSettings {
    * removes it (default true). False keeps every statement (evaluations' baseline).
    */
   corrections?: boolean;
+  /** A statement that announces a change supersedes the closest fact of the same holder at least this close (default calibrated). */
+  updateSimilarity?: number;
+  /** A retraction removes the closest fact of the same holder at least this close that shares a word with it (default calibrated). */
+  retractSimilarity?: number;
   /** Most `remember` calls in flight; further ones are dropped and counted (default 64). */
   maxPending?: number;
   /** Called when a background store fails (the request already answered). Never given the text. */
@@ -84,6 +93,7 @@ export function createMemoryStore(settings: MemoryStoreSettings): MemoryStore {
     records,
     vectors,
     embedder,
+    attributes: createAttributeClassifier(embedder),
     ttlMs: (settings.ttlDays ?? 90) * 86_400_000,
     now: settings.now ?? Date.now,
     holders: vectors.kind === 'memory' ? new SubjectIndex() : undefined,
@@ -91,6 +101,8 @@ export function createMemoryStore(settings: MemoryStoreSettings): MemoryStore {
   const writes = new MemoryWrites(parts, {
     mergeSimilarity: settings.mergeSimilarity ?? 0.9,
     corrections: settings.corrections ?? true,
+    updateSimilarity: settings.updateSimilarity ?? UPDATE_SIMILARITY,
+    retractSimilarity: settings.retractSimilarity ?? RETRACT_SIMILARITY,
     maxPending: settings.maxPending ?? 64,
     flushMs: settings.flushMs ?? 500,
     batchSize: settings.batchSize ?? 100,

@@ -1,4 +1,4 @@
-import { slotsAskedFor } from './extract-facts.js';
+import { slotsAskedFor } from './fact-slots.js';
 
 /**
  * What a request's words say it is about, beyond its vector: the content words it shares with a
@@ -42,8 +42,11 @@ export function contentWords(text: string): Set<string> {
   return words;
 }
 
-export function recallCues(query: string): RecallCues {
-  return { words: contentWords(query), slots: slotsAskedFor(query) };
+/** The cues of a request: its content words, and the slots its patterns ask for plus `asked` (the attribute the encoder placed it near). */
+export function recallCues(query: string, asked?: string): RecallCues {
+  const slots = slotsAskedFor(query);
+  if (asked !== undefined) slots.add(asked);
+  return { words: contentWords(query), slots };
 }
 
 /** The most {@link cueBonus} can add: how far below the floor a candidate may be searched for. */

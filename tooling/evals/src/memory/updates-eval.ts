@@ -47,7 +47,8 @@ export async function replayUsers(embedder: Embedder, users: readonly UpdateUser
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** Whether a fact states `value` (a retraction that names it, "I no longer live in Lisbon", does not). */
 export function asserts(fact: string, value: string): boolean {
-  if (!new RegExp(`(?:^|\\b)${escapeRegExp(value)}(?:\\b|$)`, 'i').test(fact)) return false;
+  // "Thursdays" states "Thursday".
+  if (!new RegExp(`(?:^|\\b)${escapeRegExp(value)}(?:s?\\b|$)`, 'i').test(fact)) return false;
   return !/\b(?:no longer|not|isn't|aren't|don't|doesn't|anymore|stopped|dropped|sold|forget)\b|n't\b/i.test(fact);
 }
 
@@ -74,7 +75,11 @@ export const shippedRecall: Injector = async (memory, user, question) => (await 
 export const recencyOnly: Injector = async (memory, user) => (await memory.list(ORG, { subject: scopeOf(user).subject, limit: 5 })).map((m) => m.text);
 
 /** Asks every user, about each of their attributes, every question form of `forms` (`tune` or `test`), restricted to attributes of `split` when given. */
-export async function scoreQuestions(run: UpdateRun, questions: ReadonlyMap<string, AttributeQuestions>, options: { forms: 'tune' | 'test'; split?: 'dev' | 'test'; inject: Injector }): Promise<UpdateScores> {
+export async function scoreQuestions(
+  run: UpdateRun,
+  questions: ReadonlyMap<string, AttributeQuestions>,
+  options: { forms: 'tune' | 'test'; split?: 'dev' | 'test'; inject: Injector; explain?: (line: string) => void },
+): Promise<UpdateScores> {
   const s: UpdateScores = { questions: 0, current: 0, stale: 0, retractedGiven: 0, keptRecalled: 0, updated: 0, retracted: 0, kept: 0 };
   for (const [u, user] of run.users.entries()) {
     for (const held of user.attributes) {
@@ -87,6 +92,7 @@ export async function scoreQuestions(run: UpdateRun, questions: ReadonlyMap<stri
           s.updated++;
           if (has(held.second)) s.current++;
           if (has(held.first)) s.stale++;
+          if (options.explain && (!has(held.second) || has(held.first))) options.explain(`${held.attribute.attribute}: ${held.first} -> ${held.second} | ${question} | ${JSON.stringify(injected)}`);
         } else if (held.fate === 'retract') {
           s.retracted++;
           if (has(held.first)) s.retractedGiven++;

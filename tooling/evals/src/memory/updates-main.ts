@@ -44,7 +44,9 @@ const header = `${''.padEnd(58)}current   stale  retracted  kept`;
 const row = (label: string, s: UpdateScores) => `${label.padEnd(58)}${[share(s.current, s.updated), share(s.stale, s.updated), share(s.retractedGiven, s.retracted), share(s.keptRecalled, s.kept)].map(percent).join('  ')}   (${s.questions} questions)`;
 
 async function report(label: string, run: UpdateRun, inject: Injector) {
-  const tune = await scoreQuestions(run, questions, { forms: 'tune', split: 'dev', inject });
+  // Failures are shown for the tuning forms of the dev attributes only: the held-out ones stay unseen.
+  const explain = values.verbose && label.startsWith('shipped') ? (line: string) => console.log(`  miss: ${line}`) : undefined;
+  const tune = await scoreQuestions(run, questions, { forms: 'tune', split: 'dev', inject, ...(explain ? { explain } : {}) });
   const testAll = await scoreQuestions(run, questions, { forms: 'test', inject });
   const testHeld = await scoreQuestions(run, questions, { forms: 'test', split: 'test', inject });
   console.log(row(`${label}: tuning forms, dev attributes`, tune));
