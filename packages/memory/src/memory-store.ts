@@ -43,6 +43,11 @@ export interface MemoryStoreSettings {
   retractSimilarity?: number;
   /** Most `remember` calls in flight; further ones are dropped and counted (default 64). */
   maxPending?: number;
+  /**
+   * Called when a statement superseded or removed stored facts (ids of `orgId`): they are out of
+   * this store's index; other processes with an index of their own should drop them (`evict`).
+   */
+  onRetired?: (orgId: string, ids: string[]) => void;
   /** Called when a background store fails (the request already answered). Never given the text. */
   onError?: (error: unknown) => void;
   /** Facts are written in batches, at most this long after the first one queued (default 500 ms). */
@@ -107,6 +112,7 @@ export function createMemoryStore(settings: MemoryStoreSettings): MemoryStore {
     flushMs: settings.flushMs ?? 500,
     batchSize: settings.batchSize ?? 100,
     onError: settings.onError,
+    onRetired: settings.onRetired,
   });
   return {
     floors,

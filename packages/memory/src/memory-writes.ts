@@ -16,6 +16,7 @@ export interface MemoryWriteSettings extends CorrectionSettings {
   /** A batch is written at once when it holds this many facts. */
   batchSize: number;
   onError?: ((error: unknown) => void) | undefined;
+  onRetired?: ((orgId: string, ids: string[]) => void) | undefined;
 }
 
 const chainKey = (orgId: string, subject: string) => `${orgId}\u0000${subject}`;
@@ -172,6 +173,7 @@ export class MemoryWrites {
   /** A superseded fact: out of the index at once, kept in the table as history naming its successor. */
   private async retire(old: StoredMemory, by: string): Promise<void> {
     await this.parts.vectors.deletePoints(old.orgId, { ids: [old.id] });
+    this.settings.onRetired?.(old.orgId, [old.id]);
     const queued = this.queued.get(old.id);
     this.queue({ ...old, ...(queued ? { embedder: queued.embedder, embedding: queued.embedding } : { embedder: null, embedding: null }), supersededBy: by });
   }
@@ -179,6 +181,7 @@ export class MemoryWrites {
   /** A retracted fact: out of the index, the queue and the table. */
   private async remove(old: StoredMemory): Promise<void> {
     await this.parts.vectors.deletePoints(old.orgId, { ids: [old.id] });
+    this.settings.onRetired?.(old.orgId, [old.id]);
     this.dropQueued(old.orgId, { ids: [old.id] });
     await this.written.catch(() => undefined);
     await this.parts.records.deleteMany(old.orgId, [old.id]);
