@@ -1,7 +1,7 @@
 import type { VectorMatch } from '@svc/semantic';
 import type { ExtractedFact } from './extract-facts.js';
 import { RELATION_NOUNS } from './fact-slots.js';
-import { recordOf, type StoredMemory } from './memory-points.js';
+import { attributeOf, recordOf, type StoredMemory } from './memory-points.js';
 import { contentWords } from './recall-cues.js';
 
 /**
@@ -55,6 +55,8 @@ export function holderOf(text: string): string {
 interface Neighbour {
   record: StoredMemory;
   score: number;
+  /** The attribute the encoder placed the stored fact near, sure or not. */
+  attribute: string | undefined;
 }
 
 /** The words of a statement that carry its value: its last content word, its names and numbers. */
@@ -91,12 +93,15 @@ function closest(fact: ExtractedFact, neighbours: readonly Neighbour[], floor: n
 /** How much closer than `updateSimilarity` a change must be to a stored fact it shares no word with (values aside). */
 const UNSHARED_MARGIN = 0.2;
 
+/** The least similarity at which a stored fact only near the new one's (sure) attribute is taken for the same attribute. */
+const NEAR_STORED_FLOOR = 0.2;
+
 /** What storing `fact` does, given the stored facts of its subject closest to it (best first). */
 export function decideWrite(fact: ExtractedFact, matches: readonly VectorMatch[], settings: CorrectionSettings, written: ReadonlySet<string>): WriteDecision {
   const neighbours: Neighbour[] = [];
   for (const match of matches) {
     const record = recordOf(match.id, match.payload);
-    if (record && !written.has(record.id)) neighbours.push({ record, score: match.score });
+    if (record && !written.has(record.id)) neighbours.push({ record, score: match.score, attribute: attributeOf(match.payload) });
   }
   neighbours.sort((a, b) => b.score - a.score);
   if (fact.change === 'forget' || fact.change === 'retract') {
@@ -109,6 +114,19 @@ export function decideWrite(fact: ExtractedFact, matches: readonly VectorMatch[]
   if (!settings.corrections) return { kind: 'add' };
   const sameSlot = fact.slot === undefined ? undefined : neighbours.find((n) => n.record.slot === fact.slot);
   if (sameSlot) return { kind: 'supersede', old: sameSlot.record };
+  // Near (not sure of) the attribute whose slot a stored fact of the same holder fills, and no pattern named another: when a change is announced, or the two are close.
+  const named = fact.slot !== undefined && !fact.slot.startsWith('my:');
+  const nearSlot =
+    fact.attribute === undefined || fact.attribute === fact.slot || named
+      ? undefined
+      : closest(fact, neighbours, -1, (n) => n.record.slot === fact.attribute && (fact.change === 'update' || n.score >= settings.updateSimilarity));
+  if (nearSlot) return { kind: 'supersede', old: nearSlot.record };
+  // Sure of an attribute a stored fact without a slot is only near ("I support Boca Juniors"), when a change is announced and the two are not far apart.
+  const nearStored =
+    fact.slot === undefined || fact.change !== 'update'
+      ? undefined
+      : closest(fact, neighbours, NEAR_STORED_FLOOR, (n) => (n.record.slot === null || n.record.slot.startsWith('my:')) && n.attribute === fact.slot);
+  if (nearStored) return { kind: 'supersede', old: nearStored.record };
   const changed =
     fact.change === 'update'
       ? closest(fact, neighbours, settings.updateSimilarity, (n) => n.score >= settings.updateSimilarity + UNSHARED_MARGIN || sharedFrameWords(fact.text, n.record.text).length > 0)

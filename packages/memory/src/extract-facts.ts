@@ -19,6 +19,8 @@ export interface ExtractedFact {
    * to forget, and it is never stored itself).
    */
   change?: FactChange;
+  /** The attribute (a slot) the encoder places the statement near, sure or not (set by the store, not the extractor). */
+  attribute?: string;
 }
 
 export type FactChange = 'update' | 'retract' | 'forget';

@@ -48,7 +48,11 @@ export function normalizeThing(thing: string): string {
 export function factSlot(sentence: string): string | undefined {
   // "Paella is my favourite dish" gives the slot "my favourite dish is paella" gives.
   const core = statementCore(sentence).replace(/^(.{1,40}?) (is|are) (my .+?)[.!]?$/i, '$3 $2 $1');
-  for (const [pattern, slot] of SLOTS) if (pattern.test(core)) return slot;
+  for (const [pattern, slot] of SLOTS) {
+    const found = pattern.exec(core);
+    // An employer has a name: "I work at Acme", not "I work at the client's site".
+    if (found && (slot !== 'employer' || /^\s*(?:the |a |an )?[A-Z0-9]/.test(core.slice(found.index + found[0].length)))) return slot;
+  }
   const named = MY_NAMED.exec(core)?.[1];
   if (named) return `my:${normalizeThing(named)}'s name`;
   const mine = MY_THING.exec(core);

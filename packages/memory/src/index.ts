@@ -17,5 +17,5 @@ export {
 export { type CueWeights, cueBonus, type RecallCues, recallCues } from './recall-cues.js';
 export { RECALL_CUE_WEIGHTS, type RecallFloors, recallFloors, refersToUser } from './recall-threshold.js';
 export { createPiiRedactor, ibanValid, luhnValid, type PiiKind, type PiiRedactor, type Redaction, redactPii } from './redact-pii.js';
-export { type AttributeClassifier, type AttributeThresholds, createAttributeClassifier } from './attribute-classifier.js';
+export { type AttributeClassifier, type AttributeThresholds, attributeThresholds, createAttributeClassifier } from './attribute-classifier.js';
 export { ATTRIBUTE_PROTOTYPES, type AttributePrototype } from './attribute-prototypes.js';

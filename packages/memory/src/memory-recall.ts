@@ -1,5 +1,5 @@
 import { NEIGHBOURS, type MemoryParts } from './memory-parts.js';
-import { MEMORY_SCOPE, type StoredMemory, recordOf } from './memory-points.js';
+import { attributeOf, MEMORY_SCOPE, type StoredMemory, recordOf } from './memory-points.js';
 import type { RecallScope } from './memory-scope.js';
 import { cueBonus, maxCueBonus, recallCues } from './recall-cues.js';
 import { RECALL_CUE_WEIGHTS, type RecallFloors, refersToUser } from './recall-threshold.js';
@@ -46,7 +46,7 @@ export async function recallMemories(parts: MemoryParts, floors: RecallFloors, r
     // Never another scope's, never past retention (a remote store may lag its own expiry).
     if (!record || record.orgId !== scope.orgId || (scope.subject !== undefined && record.subject !== scope.subject)) continue;
     if (at - record.updatedAt.getTime() > parts.ttlMs) continue;
-    const relevance = match.score + (cues ? cueBonus(cues, record, RECALL_CUE_WEIGHTS) : 0);
+    const relevance = match.score + (cues ? cueBonus(cues, { ...record, attribute: attributeOf(match.payload) }, RECALL_CUE_WEIGHTS) : 0);
     if (relevance < floor) continue;
     recalled.push({ ...record, score: round4(Math.min(1, relevance)), similarity: round4(match.score), relevance });
   }

@@ -80,6 +80,32 @@ describe('createMemoryStore', () => {
     expect((await memory.list('org-a', { subject: ada.subject })).map((m) => m.text)).toEqual(['I moved to Berlin last month!']);
   });
 
+  it('deletes what a retraction or a "forget that" names, stores the retraction but not the request, and reports what it retired', async () => {
+    const retired: string[] = [];
+    const { memory, records } = setup({ onRetired: (_orgId, ids) => retired.push(...ids) });
+    memory.remember(ada, 'I live in Lisbon. I work as a nurse.');
+    await memory.idle();
+    const byText = (text: string) => [...records.rows.values()].find((row) => row.text === text)!;
+    const lisbon = byText('I live in Lisbon.');
+    const nurse = byText('I work as a nurse.');
+    memory.remember(ada, "Please forget that I live in Lisbon. I don't work as a nurse anymore.");
+    await memory.idle();
+    expect([...records.rows.values()].map((row) => row.text)).toEqual(["I don't work as a nurse anymore."]);
+    expect(retired.sort()).toEqual([lisbon.id, nurse.id].sort());
+    expect((await memory.recall(ada, 'where do I live', { minSimilarity: -1 })).map((m) => m.text)).toEqual(["I don't work as a nurse anymore."]);
+  });
+
+  it('keeps another person’s change apart from the user’s own facts', async () => {
+    const { memory } = setup();
+    memory.remember(ada, 'I live in Lisbon. My sister lives in Madrid.');
+    await memory.idle();
+    memory.remember(ada, 'My sister moved to Dublin.');
+    await memory.idle();
+    const texts = (await memory.recall(ada, 'where do we live', { minSimilarity: -1 })).map((m) => m.text);
+    expect(texts).toContain('I live in Lisbon.');
+    expect(texts).toContain('My sister moved to Dublin.');
+  });
+
   it('ranks the own conversation first and redacts PII before storing when asked', async () => {
     const { memory, records } = setup();
     memory.remember({ ...ada, conversationId: 'c1' }, 'My project codename is Bluebird.');

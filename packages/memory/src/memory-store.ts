@@ -1,5 +1,5 @@
 import type { Embedder, VectorStore } from '@svc/semantic';
-import { createAttributeClassifier } from './attribute-classifier.js';
+import { type AttributeThresholds, createAttributeClassifier } from './attribute-classifier.js';
 import { hydrateIndex } from './memory-index.js';
 import { type MemoryParts, type MemoryRecordStore, SubjectIndex } from './memory-parts.js';
 import type { StoredMemory } from './memory-points.js';
@@ -30,6 +30,8 @@ export interface MemoryStoreSettings {
   ttlDays?: number;
   /** Lowest similarities recalled; default: calibrated for the embedder (`recallFloors`). A number sets both. */
   recallThreshold?: number | RecallFloors;
+  /** How close statements and questions must be to an attribute's examples (default: calibrated for the embedder; evaluations). */
+  attributeThresholds?: AttributeThresholds;
   /** Similarity at which a new fact merges into a stored one of the same subject (default 0.9). */
   mergeSimilarity?: number;
   /**
@@ -98,7 +100,7 @@ export function createMemoryStore(settings: MemoryStoreSettings): MemoryStore {
     records,
     vectors,
     embedder,
-    attributes: createAttributeClassifier(embedder),
+    attributes: createAttributeClassifier(embedder, settings.attributeThresholds ? { thresholds: settings.attributeThresholds } : {}),
     ttlMs: (settings.ttlDays ?? 90) * 86_400_000,
     now: settings.now ?? Date.now,
     holders: vectors.kind === 'memory' ? new SubjectIndex() : undefined,

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { type CorrectionSettings, decideWrite, holderOf } from './corrections.js';
+import { type CorrectionSettings, decideWrite } from './corrections.js';
 import { type ExtractedFact, extractFacts } from './extract-facts.js';
 import { statementCore } from './fact-slots.js';
+import { attributeNear } from './memory-index.js';
 import { NEIGHBOURS, type MemoryParts, type StoredMemoryRow } from './memory-parts.js';
 import { MEMORY_SCOPE, type StoredMemory, pointOf } from './memory-points.js';
 import type { MemoryScope } from './memory-scope.js';
@@ -142,29 +143,32 @@ export class MemoryWrites {
       if (decision.kind === 'skip') continue;
       if (decision.kind === 'remove') await this.remove(decision.old);
       if (decision.kind === 'supersede') {
-        const row = await this.index(this.rowOf(scope, fact, vector, undefined), vector);
+        // It gives the attribute the old fact gave: it fills that slot too ("I eat fish again" after "I am vegetarian").
+        const slot = fact.slot ?? decision.old.slot ?? undefined;
+        const row = await this.index(this.rowOf(scope, { ...fact, ...(slot ? { slot } : {}) }, vector, undefined), vector, fact.attribute);
         await this.retire(decision.old, row.id);
         written.add(row.id);
         continue;
       }
       if (decision.kind === 'remove' && !decision.store) continue;
-      const row = await this.index(this.rowOf(scope, fact, vector, decision.kind === 'merge' ? decision.into : undefined), vector);
+      const row = await this.index(this.rowOf(scope, fact, vector, decision.kind === 'merge' ? decision.into : undefined), vector, fact.attribute);
       written.add(row.id);
     }
   }
 
   /** The fact with the slot of the attribute it gives, when its patterns named none and the encoder places it near one. */
   private async withAttribute(fact: ExtractedFact, vector: Float32Array): Promise<ExtractedFact> {
-    // The patterns' named slots (home, job, ...) are surer than the encoder; "my X" ones are not.
-    const named = fact.slot !== undefined && !fact.slot.startsWith('my:');
-    if (named || fact.change === 'forget' || fact.change === 'retract' || holderOf(fact.text) !== 'i') return fact;
-    const slot = await this.parts.attributes.slotOf(vector);
-    return slot ? { ...fact, slot } : fact;
+    if (fact.change === 'forget') return fact;
+    const attribute = await attributeNear(this.parts, fact.text, vector);
+    if (attribute === undefined) return fact;
+    // The patterns' slots are surer than the encoder, and "my X" ones are what a question names.
+    const slot = fact.slot !== undefined || fact.change === 'retract' ? undefined : await this.parts.attributes.slotOf(vector);
+    return { ...fact, attribute, ...(slot ? { slot } : {}) };
   }
 
   /** Makes a row recallable at once (its vector) and queues it for the table. */
-  private async index(row: StoredMemoryRow, vector: Float32Array): Promise<StoredMemoryRow> {
-    await this.parts.vectors.upsert([pointOf(row, vector, this.parts.ttlMs)]);
+  private async index(row: StoredMemoryRow, vector: Float32Array, attribute: string | undefined): Promise<StoredMemoryRow> {
+    await this.parts.vectors.upsert([pointOf(row, vector, this.parts.ttlMs, attribute)]);
     this.parts.holders?.add(row.orgId, row.subject);
     this.queue(row);
     return row;

@@ -8,7 +8,7 @@
  */
 import { parseArgs } from 'node:util';
 import { createSentenceEncoder } from '@svc/encoder';
-import { ATTRIBUTE_PROTOTYPES, createAttributeClassifier } from '@svc/memory';
+import { ATTRIBUTE_PROTOTYPES, attributeThresholds, createAttributeClassifier } from '@svc/memory';
 import { loadFacts, loadUnrelated } from './dataset.js';
 import { loadAttributeQuestions, loadUpdateAttributes } from './updates-data.js';
 
@@ -27,7 +27,7 @@ console.log(`${ATTRIBUTE_PROTOTYPES.length} attributes; ${statements.length} dev
 console.log('statement margin | right  wrong  background   || question | right  unrelated');
 for (const margin of [0.04, 0.08, 0.12, 0.16]) {
   for (const [st, qt] of [[0.45, 0.45], [0.5, 0.5], [0.55, 0.55], [0.6, 0.6], [0.65, 0.65]] as const) {
-    const c = createAttributeClassifier(embedder, { thresholds: { statement: st, question: qt, margin } });
+    const c = createAttributeClassifier(embedder, { thresholds: { ...attributeThresholds(embedder.id)!, statement: st, question: qt, margin } });
     let right = 0, wrong = 0, bg = 0, qRight = 0, un = 0;
     for (const [i, s] of statements.entries()) { const got = await c.slotOf(sv[i]!); if (got === s.slot) right++; else if (got) wrong++; }
     for (const v of bv) if (await c.slotOf(v)) bg++;

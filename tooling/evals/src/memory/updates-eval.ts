@@ -47,9 +47,12 @@ export async function replayUsers(embedder: Embedder, users: readonly UpdateUser
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** Whether a fact states `value` (a retraction that names it, "I no longer live in Lisbon", does not). */
 export function asserts(fact: string, value: string): boolean {
-  // "Thursdays" states "Thursday".
-  if (!new RegExp(`(?:^|\\b)${escapeRegExp(value)}(?:s?\\b|$)`, 'i').test(fact)) return false;
-  return !/\b(?:no longer|not|isn't|aren't|don't|doesn't|anymore|stopped|dropped|sold|forget)\b|n't\b/i.test(fact);
+  // "Thursdays" states "Thursday"; only the part of the fact that names the value is read for a negation
+  // ("I dropped my old course and started Italian" states Italian).
+  const names = new RegExp(`(?:^|\\b)${escapeRegExp(value)}(?:s?\\b|$)`, 'i');
+  const part = fact.split(/,\s*|\s+and\s+/).find((p) => names.test(p));
+  if (part === undefined) return false;
+  return !/\b(?:no longer|not|isn't|aren't|don't|doesn't|anymore|stopped|dropped|sold|forget)\b|n't\b/i.test(part);
 }
 
 /** The share of related questions given the current value, given a superseded or retracted one, and of kept values still recalled. */
