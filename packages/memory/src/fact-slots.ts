@@ -73,7 +73,23 @@ const ASKED: readonly (readonly [RegExp, string])[] = [
   [/\b(?:when was i born|was i born on)\b/i, 'birthday'],
 ];
 /** "my <thing>" in a question that names a slot of its own. */
-const NAMED_THINGS: Readonly<Record<string, string>> = { name: 'name', job: 'job', profession: 'job', occupation: 'job', birthday: 'birthday', age: 'age', home: 'home', hometown: 'home', employer: 'employer', birthplace: 'origin' };
+const NAMED_THINGS: Readonly<Record<string, string>> = {
+  name: 'name',
+  job: 'job',
+  profession: 'job',
+  occupation: 'job',
+  birthday: 'birthday',
+  age: 'age',
+  home: 'home',
+  hometown: 'home',
+  employer: 'employer',
+  birthplace: 'origin',
+  // The encoder's attributes (`attribute-prototypes.ts`) by the noun a question names them with.
+  diet: 'diet',
+  commute: 'commute',
+  partner: "my:partner's name",
+  'relationship status': 'relationship',
+};
 
 /**
  * The slots a question asks for, so recall can favour the fact that fills one: "What is my
