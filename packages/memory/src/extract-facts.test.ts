@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { extractFacts, factSlot, slotsAskedFor } from './extract-facts.js';
+import { extractFacts } from './extract-facts.js';
+import { factSlot, slotsAskedFor } from './fact-slots.js';
 
 const texts = (message: string) => extractFacts(message).map((fact) => fact.text);
 
@@ -9,6 +10,37 @@ describe('extractFacts', () => {
     expect(texts('My favourite colour is teal and I live in Lisbon.')).toEqual(['My favourite colour is teal', 'I live in Lisbon.']);
     expect(texts('I went to a support group yesterday and it was so powerful.')).toEqual(['I went to a support group yesterday and it was so powerful.']);
     expect(texts('Remember that my sister is called Ann.')).toEqual(['My sister is called Ann.']);
+  });
+
+  it('splits compound statements into one fact per clause and keeps instructions, questions and small talk out', () => {
+    expect(texts('For future reference: I live in Lisbon, I work as a nurse and I am vegetarian. say exactly: noted')).toEqual(['I live in Lisbon', 'I work as a nurse', 'I am vegetarian.']);
+    expect(texts('A correction: I moved to Berlin last month, I now work as a teacher, and I eat fish again. say exactly: noted')).toEqual([
+      'I moved to Berlin last month',
+      'I now work as a teacher',
+      'I eat fish again.',
+    ]);
+    expect(texts('I live in Lisbon, work as a nurse and am vegetarian.')).toEqual(['I live in Lisbon', 'I work as a nurse', 'I am vegetarian.']);
+    expect(texts("Quick note: I'm engaged. paella is my favourite dish. What do you think?")).toEqual(["I'm engaged.", 'Paella is my favourite dish.']);
+    expect(texts('Hi! I commute by bike, what do you think of e-bikes? lol')).toEqual(['I commute by bike']);
+    // A list is one statement, not three.
+    expect(texts('I like tea, coffee and cake.')).toEqual(['I like tea, coffee and cake.']);
+  });
+
+  it('says what a statement changes: an update, a retraction, or a request to forget (never stored as a fact)', () => {
+    const changes = (message: string) => extractFacts(message).map((fact) => [fact.text, fact.change ?? null]);
+    expect(changes('A correction: I moved to Berlin, I eat fish again.')).toEqual([
+      ['I moved to Berlin', 'update'],
+      ['I eat fish again.', 'update'],
+    ]);
+    expect(changes("I'm no longer a nurse. I don't live in Lisbon anymore. I sold my car.")).toEqual([
+      ["I'm no longer a nurse.", 'retract'],
+      ["I don't live in Lisbon anymore.", 'retract'],
+      ['I sold my car.', 'retract'],
+    ]);
+    expect(changes('Please forget that I live in Lisbon. I have two cats.')).toEqual([
+      ['I live in Lisbon', 'forget'],
+      ['I have two cats.', null],
+    ]);
   });
 
   it('does not end a sentence after a title: the name stays in the fact', () => {
@@ -37,6 +69,11 @@ describe('extractFacts', () => {
     expect(factSlot('My favourite colour is teal')).toBe('my:favorite color');
     expect(factSlot('My favorite color is red')).toBe('my:favorite color');
     expect(factSlot('I went hiking')).toBeUndefined();
+    expect(factSlot('I now work as a teacher')).toBe('job');
+    expect(factSlot('Orange is my favourite colour.')).toBe('my:favorite color');
+    expect(factSlot('My dog is called Rex')).toBe("my:dog's name");
+    expect(factSlot('My new partner is Mateo.')).toBe("my:partner's name");
+    expect(factSlot('My sister lives in Madrid')).toBeUndefined();
   });
 
   it('reads a bounded part of a long message and keeps a bounded number of facts', () => {

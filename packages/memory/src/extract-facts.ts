@@ -1,4 +1,6 @@
 import { extractEntities, type MemoryEntity } from './entities.js';
+import { factSlot } from './fact-slots.js';
+import { clausesOf, cleanClause, sentencesOf } from './split-clauses.js';
 
 /** A durable fact an end user stated about themselves, as memory stores it. */
 export interface ExtractedFact {
@@ -10,7 +12,18 @@ export interface ExtractedFact {
    */
   slot?: string;
   entities: MemoryEntity[];
+  /**
+   * What the statement does to what was said before: `update` when it announces a change ("I now
+   * work as ...", "I moved to ...", "A correction: ..."), `retract` when it ends one ("I no longer
+   * ...", "I sold my car"), `forget` when it asks to drop one ("forget that I ..."; `text` is what
+   * to forget, and it is never stored itself).
+   */
+  change?: FactChange;
+  /** The attribute (a slot) the encoder places the statement near, sure or not (set by the store, not the extractor). */
+  attribute?: string;
 }
+
+export type FactChange = 'update' | 'retract' | 'forget';
 
 export interface ExtractFactsOptions {
   /** Characters of the message read at most (a pasted document is not a statement about oneself). Default 2,000. */
@@ -18,8 +31,6 @@ export interface ExtractFactsOptions {
   /** Facts kept from one message at most. Default 8. */
   maxFacts?: number;
 }
-
-const segmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
 
 /** Words that open a question even without its question mark. */
 const QUESTION_START = /^(?:what|who|whom|whose|where|when|why|how|which|do|does|did|is|are|was|were|can|could|would|should|will|shall|may|might|have|has|am)\b/i;
@@ -31,98 +42,13 @@ const FIRST_PERSON = /\b(?:i|i'm|i've|i'd|i'll|im|ive|my|mine|me|we|we're|we've|
 /** Statements with no lasting content (acknowledgements, hedges). */
 const FILLER = /^(?:i (?:think|guess|see|agree|mean|know|understand|hope|suppose|believe) (?:so|that'?s? (?:right|it|true)|it)?|i'm (?:fine|good|ok|okay|sorry|not sure)|me too|my bad|my pleasure|thank(?:s| you)\b.*)[.!]*$/i;
 
-const SLOTS: readonly (readonly [RegExp, string])[] = [
-  [/\b(?:my name is|i'?m called|i am called|call me)\b/i, 'name'],
-  [/\b(?:i (?:now |currently )?live in|i'?m living in|i am living in|i (?:have )?moved to|i'?m based in|i am based in|my home(?:town)? is|i reside in)\b/i, 'home'],
-  [/\b(?:i'?m from|i am from|i was born in|i come from)\b/i, 'origin'],
-  [/\b(?:i (?:now |currently )?work (?:at|for)|i'?m employed (?:at|by)|i am employed (?:at|by)|my employer is)\b/i, 'employer'],
-  [/\b(?:i work as|my job is|my profession is|i'?m working as)\b/i, 'job'],
-  [/\b(?:i'?m|i am) \d{1,3}(?: years? old)?\b/i, 'age'],
-  [/\b(?:my birthday is|i was born on)\b/i, 'birthday'],
-];
-
-/** `my favourite colour is ...` -> `my:favorite color`: one value per thing the user owns or prefers. */
-const MY_THING = /\bmy ((?:[a-z']+ ){0,2}[a-z']+) (?:is|are)\b/i;
-
-/** One spelling per thing: `favourite colour` and `favorite color` name one slot. */
-export function normalizeThing(thing: string): string {
-  return thing.toLowerCase().replace(/\bfavourite\b/g, 'favorite').replace(/\bcolour\b/g, 'color');
-}
-
-/** The slot of a statement, if it names one. */
-export function factSlot(sentence: string): string | undefined {
-  for (const [pattern, slot] of SLOTS) if (pattern.test(sentence)) return slot;
-  const thing = MY_THING.exec(sentence)?.[1];
-  return thing ? `my:${normalizeThing(thing)}` : undefined;
-}
-
-/** Question forms of the named slots, mirroring the statements of {@link SLOTS}. */
-const ASKED: readonly (readonly [RegExp, string])[] = [
-  [/\b(?:(?:i'?m|i am|am i) called|call me)\b/i, 'name'],
-  [/\b(?:do i live|am i living|am i based|do i reside)\b/i, 'home'],
-  [/\b(?:was i born in|where was i born|am i from|do i come from)\b/i, 'origin'],
-  [/\b(?:do i work (?:at|for)|where do i work|am i employed)\b/i, 'employer'],
-  [/\b(?:do i work as|am i working as)\b/i, 'job'],
-  [/\bhow old am i\b/i, 'age'],
-  [/\b(?:when was i born|was i born on)\b/i, 'birthday'],
-];
-/** "my <thing>" in a question that names a slot of its own. */
-const NAMED_THINGS: Readonly<Record<string, string>> = { name: 'name', job: 'job', profession: 'job', occupation: 'job', birthday: 'birthday', age: 'age', home: 'home', hometown: 'home', employer: 'employer', birthplace: 'origin' };
-
-/**
- * The slots a question asks for, so recall can favour the fact that fills one: "What is my
- * favourite colour?" asks for `my:favorite color`, "Where do I live?" for `home`; any "my <thing>"
- * asks for `my:<thing>` (and for the named slot a thing names: "my job" for `job`).
- */
-export function slotsAskedFor(question: string): Set<string> {
-  const slots = new Set<string>();
-  for (const [pattern, slot] of ASKED) if (pattern.test(question)) slots.add(slot);
-  const text = normalizeThing(question);
-  for (const match of text.matchAll(/\bmy ((?:[a-z']+ ){0,2}[a-z']+)/g)) {
-    const words = match[1]!.split(' ');
-    for (let n = 1; n <= words.length; n++) {
-      const thing = words.slice(0, n).join(' ');
-      slots.add(`my:${thing}`);
-      const named = NAMED_THINGS[thing];
-      if (named) slots.add(named);
-    }
-  }
-  // "my dog's name" asks about the dog: `my:dog`.
-  for (const match of text.matchAll(/\bmy ([a-z]+)'s\b/g)) slots.add(`my:${match[1]}`);
-  return slots;
-}
-
-/** Strips a leading "remember (that)" so the fact itself is kept. */
-function unwrapReminder(sentence: string): string {
-  const fact = sentence.replace(/^(?:please )?(?:remember|note|keep in mind|for the record|fyi|btw|by the way)(?: that)?[,:]?\s+/i, '');
-  return fact === sentence ? fact : fact.charAt(0).toUpperCase() + fact.slice(1);
-}
-
-/** Titles and abbreviations after which the segmenter ends a sentence that goes on ("Dr. Patel"). */
-const ABBREVIATION = /\b(?:dr|mr|mrs|ms|mx|prof|st|mt|jr|sr|capt|lt|col|gen|rev|no|vs|approx)\.\s*$/i;
-
-/** The sentences of a text, rejoined where the segmenter cut after an abbreviation. */
-function sentencesOf(text: string): string[] {
-  const sentences: string[] = [];
-  let carried = '';
-  for (const { segment } of segmenter.segment(text)) {
-    carried += segment;
-    if (!ABBREVIATION.test(carried)) {
-      sentences.push(carried);
-      carried = '';
-    }
-  }
-  if (carried) sentences.push(carried);
-  return sentences;
-}
-
-/** "My colour is teal and I live in Lisbon" holds two facts: split where a new first-person clause starts. */
-const CLAUSE_BREAK = /,? (?:and|but) (?=(?:i|i'm|my|we|our)\b)/i;
+/** Two words that still state something: "I'm vegan", "I'm 34", "I'm engaged". */
+const SHORT_STATEMENT = /^(?:i'm|im) (?!(?:fine|good|ok|okay|sorry|here|back|done|sure|ready|in|out|lost|confused|kidding|joking)\b)[a-z0-9]+[.!]?$/i;
 
 /** Whether a sentence is a statement the user made about themselves (not a question, a request or filler). */
 export function isSelfStatement(sentence: string): boolean {
   const words = sentence.split(/\s+/).length;
-  if (words < 3 || words > 60) return false;
+  if ((words < 3 && !SHORT_STATEMENT.test(sentence)) || words > 60) return false;
   if (sentence.endsWith('?') || QUESTION_START.test(sentence) || REQUEST.test(sentence) || FILLER.test(sentence)) return false;
   // The first-person word must come early: "Write about my day" fails on REQUEST; "Paris is where I live" passes.
   const match = FIRST_PERSON.exec(sentence);
@@ -140,18 +66,36 @@ export function extractFacts(text: string, options: ExtractFactsOptions = {}): E
   const maxFacts = options.maxFacts ?? 8;
   const facts: ExtractedFact[] = [];
   const seen = new Set<string>();
-  for (const segment of sentencesOf(text.slice(0, maxChars))) {
-    const clauses = segment.split(/\n+/).flatMap((line) => line.split(CLAUSE_BREAK));
-    for (const clause of clauses) {
-      const sentence = unwrapReminder(clause.replace(/\s+/g, ' ').trim().replace(/^[-*•>\d.)\s]+/, ''));
-      if (!isSelfStatement(sentence)) continue;
-      const key = sentence.toLowerCase();
-      if (seen.has(key)) continue;
-      seen.add(key);
-      const slot = factSlot(sentence);
-      facts.push({ text: sentence, ...(slot ? { slot } : {}), entities: extractEntities(sentence) });
-      if (facts.length >= maxFacts) return facts;
-    }
+  let corrects = false;
+  for (const raw of sentencesOf(text.slice(0, maxChars)).flatMap(clausesOf)) {
+    const clause = cleanClause(raw);
+    corrects ||= clause.corrects;
+    const fact = factOf(clause.text, corrects);
+    if (!fact || seen.has(fact.text.toLowerCase())) continue;
+    seen.add(fact.text.toLowerCase());
+    facts.push(fact);
+    if (facts.length >= maxFacts) return facts;
   }
   return facts;
+}
+
+/** "Forget that I ...", "please disregard what I said about ...": what follows is to be forgotten. */
+const FORGET = /^(?:please )?(?:forget|disregard|scratch|ignore)(?: (?:that|about|what i said about|the (?:part|bit) about))?\s+/i;
+/** A statement that ends what was true: "I no longer ...", "... not ... anymore", "I sold my car". */
+const RETRACT = /\bno longer\b|\b(?:not|never)\b.*\b(?:anymore|any more)\b|n't\b.*\b(?:anymore|any more)\b|^i (?:stopped|quit|dropped out of|gave up|sold|left|broke up with)\b/i;
+/** Words that announce a change of something stated before. */
+const UPDATE = /\b(?:now|nowadays|these days|currently|again|instead|switched|changed|moved|relocated|became|joined|new|renamed|promoted|bought|started|turned|recently|as of|since|actually)\b/i;
+
+/** The fact a cleaned clause states, if it states one, with what it changes. */
+function factOf(clause: string, corrects: boolean): ExtractedFact | undefined {
+  const forgotten = FORGET.exec(clause);
+  if (forgotten) {
+    const what = clause.slice(forgotten[0].length).replace(/[.!]+$/, '');
+    if (!FIRST_PERSON.test(what)) return undefined;
+    return { text: what.charAt(0).toUpperCase() + what.slice(1), entities: [], change: 'forget' };
+  }
+  if (!isSelfStatement(clause)) return undefined;
+  const slot = factSlot(clause);
+  const change: FactChange | undefined = RETRACT.test(clause) ? 'retract' : corrects || UPDATE.test(clause) ? 'update' : undefined;
+  return { text: clause, ...(slot ? { slot } : {}), entities: extractEntities(clause), ...(change ? { change } : {}) };
 }

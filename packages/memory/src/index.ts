@@ -1,6 +1,7 @@
 export { approximateTokens, assembleContext, type ContextMemory } from './assemble-context.js';
 export { type EntityType, extractEntities, type MemoryEntity } from './entities.js';
-export { type ExtractedFact, type ExtractFactsOptions, extractFacts, factSlot, isSelfStatement, slotsAskedFor } from './extract-facts.js';
+export { type ExtractedFact, type ExtractFactsOptions, extractFacts, type FactChange, isSelfStatement } from './extract-facts.js';
+export { factSlot, slotsAskedFor } from './fact-slots.js';
 export { endUserSubject, keySubject, type MemoryScope, memoryScopeOf, type RecallScope } from './memory-scope.js';
 export {
   createMemoryStore,
@@ -16,3 +17,5 @@ export {
 export { type CueWeights, cueBonus, type RecallCues, recallCues } from './recall-cues.js';
 export { RECALL_CUE_WEIGHTS, type RecallFloors, recallFloors, refersToUser } from './recall-threshold.js';
 export { createPiiRedactor, ibanValid, luhnValid, type PiiKind, type PiiRedactor, type Redaction, redactPii } from './redact-pii.js';
+export { type AttributeClassifier, type AttributeThresholds, attributeThresholds, createAttributeClassifier } from './attribute-classifier.js';
+export { ATTRIBUTE_PROTOTYPES, type AttributePrototype } from './attribute-prototypes.js';

@@ -1,16 +1,20 @@
 import type { Embedder, VectorStore } from '@svc/semantic';
+import type { AttributeClassifier } from './attribute-classifier.js';
 import type { StoredMemory } from './memory-points.js';
 
 /** A stored fact with its vector, as written and as read back for rebuilding an index. */
 export interface StoredMemoryRow extends StoredMemory {
   embedder: string | null;
   embedding: Float32Array | null;
+  /** The newer fact that replaced this one (kept as history, never listed or recalled); null or absent while in force. */
+  supersededBy?: string | null;
 }
 
 /** The relational half of the store (`@svc/db`'s `MemoryRepository` satisfies it). */
 export interface MemoryRecordStore {
-  /** Writes a batch (any organisations); a stored id is updated in place. */
+  /** Writes a batch (any organisations); a stored id is updated in place (a superseded one too: history). */
   saveMany(rows: readonly StoredMemoryRow[]): Promise<number>;
+  /** Facts in force only (never superseded ones), here and in `list` and `listNewest`. */
   getMany(orgId: string, ids: readonly string[]): Promise<StoredMemory[]>;
   list(orgId: string, options?: { subject?: string; limit?: number; after?: { id: string; updatedAt: Date } }): Promise<StoredMemory[]>;
   listNewest(limit: number): Promise<StoredMemoryRow[]>;
@@ -45,6 +49,8 @@ export interface MemoryParts {
   records: MemoryRecordStore;
   vectors: VectorStore;
   embedder: Embedder;
+  /** Which attribute a statement gives or a question asks for, beyond the patterns' slots. */
+  attributes: AttributeClassifier;
   /** Retention after a fact was last stated, in ms. */
   ttlMs: number;
   /** Clock in epoch ms. */

@@ -35,8 +35,22 @@ export function recordOf(id: string, payload: VectorPayload): StoredMemory | und
   };
 }
 
-export function pointOf(record: StoredMemory, vector: Float32Array, ttlMs: number) {
-  const meta = { role: record.role, conversationId: record.conversationId, entities: record.entities, slot: record.slot, createdAt: record.createdAt.getTime(), updatedAt: record.updatedAt.getTime() };
+/** The attribute the encoder placed a stored fact near (`attribute-classifier.ts`), carried beside its record. */
+export function attributeOf(payload: VectorPayload): string | undefined {
+  const attribute = payload.meta?.attribute;
+  return typeof attribute === 'string' ? attribute : undefined;
+}
+
+export function pointOf(record: StoredMemory, vector: Float32Array, ttlMs: number, attribute?: string) {
+  const meta = {
+    role: record.role,
+    conversationId: record.conversationId,
+    entities: record.entities,
+    slot: record.slot,
+    createdAt: record.createdAt.getTime(),
+    updatedAt: record.updatedAt.getTime(),
+    ...(attribute !== undefined ? { attribute } : {}),
+  };
   const payload: VectorPayload = {
     orgId: record.orgId,
     scope: MEMORY_SCOPE,

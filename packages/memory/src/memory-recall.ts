@@ -1,5 +1,5 @@
 import { NEIGHBOURS, type MemoryParts } from './memory-parts.js';
-import { MEMORY_SCOPE, type StoredMemory, recordOf } from './memory-points.js';
+import { attributeOf, MEMORY_SCOPE, type StoredMemory, recordOf } from './memory-points.js';
 import type { RecallScope } from './memory-scope.js';
 import { cueBonus, maxCueBonus, recallCues } from './recall-cues.js';
 import { RECALL_CUE_WEIGHTS, type RecallFloors, refersToUser } from './recall-threshold.js';
@@ -34,8 +34,8 @@ export async function recallMemories(parts: MemoryParts, floors: RecallFloors, r
   if (query.trim().length === 0 || limit <= 0) return [];
   if (parts.holders && !parts.holders.holds(scope.orgId, scope.subject)) return [];
   const floor = options.minSimilarity ?? (refersToUser(query) ? floors.self : floors.other);
-  const cues = options.cues === false ? undefined : recallCues(query);
   const vector = options.vector ?? (await parts.embedder.embed([query]))[0]!;
+  const cues = options.cues === false ? undefined : recallCues(query, await parts.attributes.askedBy(vector));
   // A fact below the floor by less than the largest bonus may still clear it: search that far down.
   const reach = cues ? maxCueBonus(RECALL_CUE_WEIGHTS) : 0;
   const matches = await parts.vectors.search(vector, { orgId: scope.orgId, scope: MEMORY_SCOPE, ...(scope.subject !== undefined ? { subject: scope.subject } : {}), limit: cues ? Math.max(limit * 3, NEIGHBOURS) : limit * 3, minScore: floor - reach });
@@ -46,7 +46,7 @@ export async function recallMemories(parts: MemoryParts, floors: RecallFloors, r
     // Never another scope's, never past retention (a remote store may lag its own expiry).
     if (!record || record.orgId !== scope.orgId || (scope.subject !== undefined && record.subject !== scope.subject)) continue;
     if (at - record.updatedAt.getTime() > parts.ttlMs) continue;
-    const relevance = match.score + (cues ? cueBonus(cues, record, RECALL_CUE_WEIGHTS) : 0);
+    const relevance = match.score + (cues ? cueBonus(cues, { ...record, attribute: attributeOf(match.payload) }, RECALL_CUE_WEIGHTS) : 0);
     if (relevance < floor) continue;
     recalled.push({ ...record, score: round4(Math.min(1, relevance)), similarity: round4(match.score), relevance });
   }

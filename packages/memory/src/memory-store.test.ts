@@ -59,20 +59,51 @@ describe('createMemoryStore', () => {
     expect(found!.score).toBeCloseTo(Math.min(1, name.similarity! + RECALL_CUE_WEIGHTS.slotHit), 3);
   });
 
-  it('replaces a fact of the same slot with the newer one, and merges a near-duplicate', async () => {
+  it('supersedes a fact of the same slot with the newer one, keeping the old one as history, and merges a near-duplicate', async () => {
     const { memory, records, advance } = setup();
     memory.remember(ada, 'I live in Lisbon.');
     await memory.idle();
     const [first] = [...records.rows.values()];
     advance(60_000);
     memory.remember(ada, 'I moved to Berlin last month.');
+    await memory.idle();
+    advance(60_000);
     memory.remember(ada, 'I moved to Berlin last month!');
     await memory.idle();
     const rows = [...records.rows.values()];
-    expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ id: first!.id, text: 'I moved to Berlin last month!', slot: 'home' });
-    expect(rows[0]!.updatedAt.getTime()).toBeGreaterThan(rows[0]!.createdAt.getTime());
-    expect((await memory.recall(ada, 'I moved to Berlin')).map((m) => m.text)).toEqual(['I moved to Berlin last month!']);
+    expect(rows).toHaveLength(2);
+    const berlin = rows.find((row) => row.id !== first!.id)!;
+    expect(berlin).toMatchObject({ text: 'I moved to Berlin last month!', slot: 'home', supersededBy: null });
+    expect(berlin.updatedAt.getTime()).toBeGreaterThan(berlin.createdAt.getTime());
+    expect(records.rows.get(first!.id)).toMatchObject({ text: 'I live in Lisbon.', supersededBy: berlin.id });
+    expect((await memory.recall(ada, 'Which city do I live in?', { minSimilarity: -1 })).map((m) => m.text)).toEqual(['I moved to Berlin last month!']);
+    expect((await memory.list('org-a', { subject: ada.subject })).map((m) => m.text)).toEqual(['I moved to Berlin last month!']);
+  });
+
+  it('deletes what a retraction or a "forget that" names, stores the retraction but not the request, and reports what it retired', async () => {
+    const retired: string[] = [];
+    const { memory, records } = setup({ onRetired: (_orgId, ids) => retired.push(...ids) });
+    memory.remember(ada, 'I live in Lisbon. I work as a nurse.');
+    await memory.idle();
+    const byText = (text: string) => [...records.rows.values()].find((row) => row.text === text)!;
+    const lisbon = byText('I live in Lisbon.');
+    const nurse = byText('I work as a nurse.');
+    memory.remember(ada, "Please forget that I live in Lisbon. I don't work as a nurse anymore.");
+    await memory.idle();
+    expect([...records.rows.values()].map((row) => row.text)).toEqual(["I don't work as a nurse anymore."]);
+    expect(retired.sort()).toEqual([lisbon.id, nurse.id].sort());
+    expect((await memory.recall(ada, 'where do I live', { minSimilarity: -1 })).map((m) => m.text)).toEqual(["I don't work as a nurse anymore."]);
+  });
+
+  it('keeps another person’s change apart from the user’s own facts', async () => {
+    const { memory } = setup();
+    memory.remember(ada, 'I live in Lisbon. My sister lives in Madrid.');
+    await memory.idle();
+    memory.remember(ada, 'My sister moved to Dublin.');
+    await memory.idle();
+    const texts = (await memory.recall(ada, 'where do we live', { minSimilarity: -1 })).map((m) => m.text);
+    expect(texts).toContain('I live in Lisbon.');
+    expect(texts).toContain('My sister moved to Dublin.');
   });
 
   it('ranks the own conversation first and redacts PII before storing when asked', async () => {

@@ -1,4 +1,5 @@
 import type { Embedder, VectorStore } from '@svc/semantic';
+import { type AttributeThresholds, createAttributeClassifier } from './attribute-classifier.js';
 import { hydrateIndex } from './memory-index.js';
 import { type MemoryParts, type MemoryRecordStore, SubjectIndex } from './memory-parts.js';
 import type { StoredMemory } from './memory-points.js';
@@ -6,6 +7,10 @@ import { type RecallOptions, type RecalledMemory, recallMemories } from './memor
 import type { MemoryScope, RecallScope } from './memory-scope.js';
 import { type RecallFloors, recallFloors } from './recall-threshold.js';
 import { MemoryWrites } from './memory-writes.js';
+
+/** Defaults of the correction similarities, calibrated on the dev attributes of `pnpm --filter @svc/evals memory:updates`. */
+const UPDATE_SIMILARITY = 0.45;
+const RETRACT_SIMILARITY = 0.6;
 
 export type { StoredMemory } from './memory-points.js';
 export type { MemoryRecordStore, StoredMemoryRow } from './memory-parts.js';
@@ -25,10 +30,26 @@ export interface MemoryStoreSettings {
   ttlDays?: number;
   /** Lowest similarities recalled; default: calibrated for the embedder (`recallFloors`). A number sets both. */
   recallThreshold?: number | RecallFloors;
+  /** How close statements and questions must be to an attribute's examples (default: calibrated for the embedder; evaluations). */
+  attributeThresholds?: AttributeThresholds;
   /** Similarity at which a new fact merges into a stored one of the same subject (default 0.9). */
   mergeSimilarity?: number;
+  /**
+   * Whether a statement that changes an attribute supersedes the older fact and a retraction
+   * removes it (default true). False keeps every statement (evaluations' baseline).
+   */
+  corrections?: boolean;
+  /** A statement that announces a change supersedes the closest fact of the same holder at least this close (default calibrated). */
+  updateSimilarity?: number;
+  /** A retraction removes the closest fact of the same holder at least this close that shares a word with it (default calibrated). */
+  retractSimilarity?: number;
   /** Most `remember` calls in flight; further ones are dropped and counted (default 64). */
   maxPending?: number;
+  /**
+   * Called when a statement superseded or removed stored facts (ids of `orgId`): they are out of
+   * this store's index; other processes with an index of their own should drop them (`evict`).
+   */
+  onRetired?: (orgId: string, ids: string[]) => void;
   /** Called when a background store fails (the request already answered). Never given the text. */
   onError?: (error: unknown) => void;
   /** Facts are written in batches, at most this long after the first one queued (default 500 ms). */
@@ -79,16 +100,21 @@ export function createMemoryStore(settings: MemoryStoreSettings): MemoryStore {
     records,
     vectors,
     embedder,
+    attributes: createAttributeClassifier(embedder, settings.attributeThresholds ? { thresholds: settings.attributeThresholds } : {}),
     ttlMs: (settings.ttlDays ?? 90) * 86_400_000,
     now: settings.now ?? Date.now,
     holders: vectors.kind === 'memory' ? new SubjectIndex() : undefined,
   };
   const writes = new MemoryWrites(parts, {
     mergeSimilarity: settings.mergeSimilarity ?? 0.9,
+    corrections: settings.corrections ?? true,
+    updateSimilarity: settings.updateSimilarity ?? UPDATE_SIMILARITY,
+    retractSimilarity: settings.retractSimilarity ?? RETRACT_SIMILARITY,
     maxPending: settings.maxPending ?? 64,
     flushMs: settings.flushMs ?? 500,
     batchSize: settings.batchSize ?? 100,
     onError: settings.onError,
+    onRetired: settings.onRetired,
   });
   return {
     floors,

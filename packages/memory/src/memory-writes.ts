@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import type { VectorMatch } from '@svc/semantic';
+import { type CorrectionSettings, decideWrite } from './corrections.js';
 import { type ExtractedFact, extractFacts } from './extract-facts.js';
+import { statementCore } from './fact-slots.js';
+import { attributeNear } from './memory-index.js';
 import { NEIGHBOURS, type MemoryParts, type StoredMemoryRow } from './memory-parts.js';
-import { MEMORY_SCOPE, type StoredMemory, pointOf, recordOf } from './memory-points.js';
+import { MEMORY_SCOPE, type StoredMemory, pointOf } from './memory-points.js';
 import type { MemoryScope } from './memory-scope.js';
 import { redactPii } from './redact-pii.js';
 
 /** How the write side batches and bounds its work (defaults in `createMemoryStore`). */
-export interface MemoryWriteSettings {
-  /** Similarity at which a new fact merges into a stored one of the same subject. */
-  mergeSimilarity: number;
+export interface MemoryWriteSettings extends CorrectionSettings {
   /** Most `remember` calls in flight; further ones are dropped and counted. */
   maxPending: number;
   /** Facts are written in batches, at most this long after the first one queued. */
@@ -17,15 +17,7 @@ export interface MemoryWriteSettings {
   /** A batch is written at once when it holds this many facts. */
   batchSize: number;
   onError?: ((error: unknown) => void) | undefined;
-}
-
-/** The stored fact a new one replaces: a near-duplicate, else the holder of the same slot. */
-function replaced(fact: ExtractedFact, neighbours: readonly VectorMatch[], mergeSimilarity: number): StoredMemory | undefined {
-  const records = neighbours.map((match) => ({ match, record: recordOf(match.id, match.payload) }));
-  const duplicate = records.find(({ match, record }) => record && match.score >= mergeSimilarity);
-  if (duplicate) return duplicate.record;
-  if (fact.slot === undefined) return undefined;
-  return records.find(({ record }) => record?.slot === fact.slot)?.record;
+  onRetired?: ((orgId: string, ids: string[]) => void) | undefined;
 }
 
 const chainKey = (orgId: string, subject: string) => `${orgId}\u0000${subject}`;
@@ -41,6 +33,8 @@ export class MemoryWrites {
   private readonly queued = new Map<string, StoredMemoryRow>();
   private readonly chains = new Map<string, Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
+  /** The last batch written: deletions wait for it, so a removed fact is not written back after. */
+  private written: Promise<unknown> = Promise.resolve();
   private dropped = 0;
   private failed = 0;
 
@@ -112,7 +106,7 @@ export class MemoryWrites {
     if (this.queued.size === 0) return;
     const batch = [...this.queued.values()];
     const { records } = this.parts;
-    const written = records.saveMany(batch).catch(async () => {
+    const written = this.written.catch(() => undefined).then(() => records.saveMany(batch)).catch(async () => {
       const byOrg = new Map<string, StoredMemoryRow[]>();
       for (const row of batch) byOrg.set(row.orgId, [...(byOrg.get(row.orgId) ?? []), row]);
       const results = await Promise.allSettled([...byOrg.values()].map((rows) => records.saveMany(rows)));
@@ -120,6 +114,7 @@ export class MemoryWrites {
       if (failure) throw failure.reason;
       return 0;
     });
+    this.written = written;
     this.track(
       written.then(() => undefined).finally(() => {
         for (const row of batch) if (this.queued.get(row.id) === row) this.queued.delete(row.id);
@@ -137,16 +132,63 @@ export class MemoryWrites {
   }
 
   private async storeFacts(scope: MemoryScope, facts: readonly ExtractedFact[]): Promise<void> {
-    const { embedder, vectors, holders, ttlMs } = this.parts;
-    const vectorsOf = await embedder.embed(facts.map((fact) => fact.text));
-    for (const [i, fact] of facts.entries()) {
+    const { embedder, vectors } = this.parts;
+    const vectorsOf = await embedder.embed(facts.map((fact) => statementCore(fact.text)));
+    const written = new Set<string>();
+    for (const [i, stated] of facts.entries()) {
       const vector = vectorsOf[i]!;
+      const fact = await this.withAttribute(stated, vector);
       const neighbours = await vectors.search(vector, { orgId: scope.orgId, scope: MEMORY_SCOPE, subject: scope.subject, limit: NEIGHBOURS, minScore: -1 });
-      const row = this.rowOf(scope, fact, vector, replaced(fact, neighbours, this.settings.mergeSimilarity));
-      await vectors.upsert([pointOf(row, vector, ttlMs)]);
-      holders?.add(row.orgId, row.subject);
-      this.queue(row);
+      const decision = decideWrite(fact, neighbours, this.settings, written);
+      if (decision.kind === 'skip') continue;
+      if (decision.kind === 'remove') await this.remove(decision.old);
+      if (decision.kind === 'supersede') {
+        // It gives the attribute the old fact gave: it fills that slot too ("I eat fish again" after "I am vegetarian").
+        const slot = fact.slot ?? decision.old.slot ?? undefined;
+        const row = await this.index(this.rowOf(scope, { ...fact, ...(slot ? { slot } : {}) }, vector, undefined), vector, fact.attribute);
+        await this.retire(decision.old, row.id);
+        written.add(row.id);
+        continue;
+      }
+      if (decision.kind === 'remove' && !decision.store) continue;
+      const row = await this.index(this.rowOf(scope, fact, vector, decision.kind === 'merge' ? decision.into : undefined), vector, fact.attribute);
+      written.add(row.id);
     }
+  }
+
+  /** The fact with the slot of the attribute it gives, when its patterns named none and the encoder places it near one. */
+  private async withAttribute(fact: ExtractedFact, vector: Float32Array): Promise<ExtractedFact> {
+    if (fact.change === 'forget') return fact;
+    const attribute = await attributeNear(this.parts, fact.text, vector);
+    if (attribute === undefined) return fact;
+    // The patterns' slots are surer than the encoder, and "my X" ones are what a question names.
+    const slot = fact.slot !== undefined || fact.change === 'retract' ? undefined : await this.parts.attributes.slotOf(vector);
+    return { ...fact, attribute, ...(slot ? { slot } : {}) };
+  }
+
+  /** Makes a row recallable at once (its vector) and queues it for the table. */
+  private async index(row: StoredMemoryRow, vector: Float32Array, attribute: string | undefined): Promise<StoredMemoryRow> {
+    await this.parts.vectors.upsert([pointOf(row, vector, this.parts.ttlMs, attribute)]);
+    this.parts.holders?.add(row.orgId, row.subject);
+    this.queue(row);
+    return row;
+  }
+
+  /** A superseded fact: out of the index at once, kept in the table as history naming its successor. */
+  private async retire(old: StoredMemory, by: string): Promise<void> {
+    await this.parts.vectors.deletePoints(old.orgId, { ids: [old.id] });
+    this.settings.onRetired?.(old.orgId, [old.id]);
+    const queued = this.queued.get(old.id);
+    this.queue({ ...old, ...(queued ? { embedder: queued.embedder, embedding: queued.embedding } : { embedder: null, embedding: null }), supersededBy: by });
+  }
+
+  /** A retracted fact: out of the index, the queue and the table. */
+  private async remove(old: StoredMemory): Promise<void> {
+    await this.parts.vectors.deletePoints(old.orgId, { ids: [old.id] });
+    this.settings.onRetired?.(old.orgId, [old.id]);
+    this.dropQueued(old.orgId, { ids: [old.id] });
+    await this.written.catch(() => undefined);
+    await this.parts.records.deleteMany(old.orgId, [old.id]);
   }
 
   /** The row of a new fact, or of the stored one it replaces (same id, first stated then). */
@@ -165,6 +207,7 @@ export class MemoryWrites {
       updatedAt: at,
       embedder: this.parts.embedder.id,
       embedding: vector,
+      supersededBy: null,
     };
   }
 }

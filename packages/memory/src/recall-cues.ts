@@ -1,4 +1,4 @@
-import { slotsAskedFor } from './extract-facts.js';
+import { slotsAskedFor } from './fact-slots.js';
 
 /**
  * What a request's words say it is about, beyond its vector: the content words it shares with a
@@ -42,17 +42,25 @@ export function contentWords(text: string): Set<string> {
   return words;
 }
 
-export function recallCues(query: string): RecallCues {
-  return { words: contentWords(query), slots: slotsAskedFor(query) };
+/** The cues of a request: its content words, and the slots its patterns ask for plus `asked` (the attribute the encoder placed it near). */
+export function recallCues(query: string, asked?: string): RecallCues {
+  const slots = slotsAskedFor(query);
+  if (asked !== undefined) slots.add(asked);
+  return { words: contentWords(query), slots };
 }
 
 /** The most {@link cueBonus} can add: how far below the floor a candidate may be searched for. */
 export const maxCueBonus = (weights: CueWeights): number => weights.wordHit + weights.slotHit;
 
-/** What a fact's shared cues add to its similarity to the request. */
-export function cueBonus(cues: RecallCues, fact: { text: string; slot: string | null }, weights: CueWeights): number {
+/**
+ * What a fact's shared cues add to its similarity to the request. A fact fills the slot asked for
+ * when its slot is that slot, or (`attribute`) the encoder placed it near that attribute and no
+ * pattern named what else it is ("I support Boca Juniors" for "Which club do I follow?").
+ */
+export function cueBonus(cues: RecallCues, fact: { text: string; slot: string | null; attribute?: string | undefined }, weights: CueWeights): number {
   let bonus = 0;
   if (weights.wordHit > 0 && [...contentWords(fact.text)].some((word) => cues.words.has(word))) bonus += weights.wordHit;
-  if (fact.slot !== null && cues.slots.has(fact.slot)) bonus += weights.slotHit;
+  const near = fact.attribute !== undefined && (fact.slot === null || fact.slot.startsWith('my:')) && cues.slots.has(fact.attribute);
+  if ((fact.slot !== null && cues.slots.has(fact.slot)) || near) bonus += weights.slotHit;
   return bonus;
 }

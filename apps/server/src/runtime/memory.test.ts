@@ -51,6 +51,32 @@ describe('memory in the runtime', () => {
     }
   });
 
+  it.skipIf(!shared)('a correction on one instance retires the old fact on every instance; after a restart only the current one is loaded', async () => {
+    const env = parseEnv({ ...base, DATABASE_URL: process.env.TEST_DATABASE_URL, REDIS_URL: process.env.TEST_REDIS_URL });
+    const a = await createRuntime(env);
+    const scope = await orgOf(a, `memory-correct-${Math.random()}`);
+    a.memory.remember(scope, lives);
+    await a.memory.idle();
+    const b = await createRuntime(env);
+    try {
+      expect((await b.memory.recall(scope, question)).map((m) => m.text)).toContain('I live in Lisbon');
+      a.memory.remember(scope, 'I moved to Berlin last month.');
+      await a.memory.idle();
+      await expect.poll(async () => (await b.memory.recall(scope, question)).map((m) => m.text), { timeout: 5_000 }).not.toContain('I live in Lisbon');
+      expect((await a.memory.recall(scope, question, { minSimilarity: -1 })).map((m) => m.text)).toContain('I moved to Berlin last month.');
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+    const c = await createRuntime(env);
+    try {
+      const texts = (await c.memory.recall(scope, question, { minSimilarity: -1 })).map((m) => m.text);
+      expect(texts).toContain('I moved to Berlin last month.');
+      expect(texts).not.toContain('I live in Lisbon');
+    } finally {
+      await c.close();
+    }
+  });
+
   it('stops the start with one line naming SVC_SENTENCE_ENCODER when the value is unknown', () => {
     expect(() => parseEnv({ ...base, SVC_DATA_DIR: 'memory://', SVC_SENTENCE_ENCODER: 'bert' })).toThrow(ConfigError);
   });

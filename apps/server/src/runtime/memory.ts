@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createMemoryStore, type MemoryStore } from '@svc/memory';
 import type { Embedder } from '@svc/semantic';
 import type { RuntimeBase } from './runtime-base.js';
@@ -16,14 +17,16 @@ export interface MemoryService {
   close(): Promise<void>;
 }
 
-type ForgetMessage = { orgId: string; ids: string[] } | { orgId: string; subject: string };
+/** Facts to drop from every index; `from` names the instance that sent it (it ignores its own). */
+type ForgetMessage = ({ orgId: string; ids: string[] } | { orgId: string; subject: string }) & { from?: string };
 
 function parseForget(message: string): ForgetMessage | undefined {
   try {
     const value: unknown = JSON.parse(message);
     if (typeof value !== 'object' || value === null || !('orgId' in value) || typeof value.orgId !== 'string') return undefined;
-    if ('subject' in value && typeof value.subject === 'string') return { orgId: value.orgId, subject: value.subject };
-    if ('ids' in value && Array.isArray(value.ids) && value.ids.every((id) => typeof id === 'string')) return { orgId: value.orgId, ids: value.ids };
+    const from = 'from' in value && typeof value.from === 'string' ? { from: value.from } : {};
+    if ('subject' in value && typeof value.subject === 'string') return { orgId: value.orgId, subject: value.subject, ...from };
+    if ('ids' in value && Array.isArray(value.ids) && value.ids.every((id) => typeof id === 'string')) return { orgId: value.orgId, ids: value.ids, ...from };
     return undefined;
   } catch {
     return undefined;
@@ -32,10 +35,14 @@ function parseForget(message: string): ForgetMessage | undefined {
 
 type MemoryBase = Pick<RuntimeBase, 'env' | 'db' | 'kv' | 'logger'>;
 
+/** Tells the other instances which facts to drop from their index. */
+function announcer({ kv, logger }: MemoryBase, from: string): (message: ForgetMessage) => Promise<void> {
+  return (message) =>
+    kv.publish(FORGET_CHANNEL, JSON.stringify({ ...message, from })).catch((error: unknown) => logger.warn({ err: error }, 'memory: could not tell other instances about a deletion'));
+}
+
 /** `inner` whose deletions are announced on the kv's bus, so other instances drop them from their index. */
-function announcingForgets(inner: MemoryStore, { kv, logger }: MemoryBase): MemoryStore {
-  const announce = (message: ForgetMessage) =>
-    kv.publish(FORGET_CHANNEL, JSON.stringify(message)).catch((error: unknown) => logger.warn({ err: error }, 'memory: could not tell other instances about a deletion'));
+function announcingForgets(inner: MemoryStore, announce: (message: ForgetMessage) => Promise<void>): MemoryStore {
   return {
     ...inner,
     async forget(orgId, ids) {
@@ -65,8 +72,12 @@ export function createMemoryService(base: MemoryBase, embedder: Embedder): Memor
     collection: `svc_memory_${embedder.id.replace(/[^A-Za-z0-9_-]/g, '_')}`,
     what: 'memory vector store',
   });
+  // A correction or retraction on this instance retires facts other instances may still hold in their index.
+  const instance = randomUUID();
+  const announce = announcer(base, instance);
   const inner = createMemoryStore({
     records: db.memories,
+    onRetired: (orgId, ids) => void announce({ orgId, ids }),
     vectors,
     embedder,
     ttlDays: env.SVC_MEMORY_TTL_DAYS,
@@ -76,11 +87,12 @@ export function createMemoryService(base: MemoryBase, embedder: Embedder): Memor
   let unsubscribe: (() => Promise<void>) | undefined;
   let sweep: NodeJS.Timeout | undefined;
   return {
-    store: announcingForgets(inner, base),
+    store: announcingForgets(inner, announce),
     async start() {
       unsubscribe = await kv.subscribe(FORGET_CHANNEL, (message) => {
         const forget = parseForget(message);
-        if (forget) void inner.evict(forget.orgId, 'ids' in forget ? { ids: forget.ids } : { subject: forget.subject }).catch(() => undefined);
+        // Its own announcements are done already here (and a superseded fact's history may still be queued).
+        if (forget && forget.from !== instance) void inner.evict(forget.orgId, 'ids' in forget ? { ids: forget.ids } : { subject: forget.subject }).catch(() => undefined);
       });
       const loaded = await inner.hydrate(env.SVC_MEMORY_MAX_ENTRIES).catch((error: unknown) => {
         logger.warn({ err: error }, 'memory: could not rebuild the index from the table; recall starts empty');

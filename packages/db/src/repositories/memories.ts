@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { StoredMemory } from '@svc/core';
 import { memories, type StoredMemoryEntity } from '../schema/memories.js';
 import { type Drizzle, isUuid } from './drizzle.js';
@@ -10,6 +10,8 @@ export interface MemoryRecord extends StoredMemory {
   /** The embedder `embedding` was made with; null when no vector is stored. */
   embedder: string | null;
   embedding: Float32Array | null;
+  /** The fact that replaced this one (history); null while it is in force. */
+  supersededBy: string | null;
 }
 
 /** A memory as written: its id, scope and times are the caller's (the vector already carries the id). */
@@ -24,6 +26,8 @@ export interface NewMemoryRow {
   entities?: readonly MemoryEntityRecord[];
   embedder?: string | null;
   embedding?: Float32Array | null;
+  /** Set when a newer fact replaced this one: the row stays as history, never listed or recalled. */
+  supersededBy?: string | null;
   createdAt: Date;
   /** Defaults to `createdAt`. */
   updatedAt?: Date;
@@ -44,15 +48,15 @@ export interface MemoryListOptions {
 export interface MemoryRepository {
   /**
    * Writes many memories in one statement (any organisations); a row whose id is stored already
-   * is updated (text, slot, entities, vector, conversation, `updatedAt`). Returns the rows written.
+   * is updated (text, slot, entities, vector, conversation, `supersededBy`, `updatedAt`). Returns the rows written.
    * Rejects when an organisation does not exist (nothing is written).
    */
   saveMany(rows: readonly NewMemoryRow[]): Promise<number>;
-  /** The given ids that belong to `orgId`, in no particular order; unknown ids are skipped. */
+  /** The given ids that belong to `orgId` and are in force, in no particular order; unknown and superseded ids are skipped. */
   getMany(orgId: string, ids: readonly string[]): Promise<MemoryRecord[]>;
-  /** Most recently updated first. */
+  /** Facts in force (never superseded ones), most recently updated first. */
   list(orgId: string, options?: MemoryListOptions): Promise<MemoryRecord[]>;
-  /** The newest memories of every organisation, at most `limit` (rebuilding an in-process index). */
+  /** The newest memories in force of every organisation, at most `limit` (rebuilding an in-process index). */
   listNewest(limit: number): Promise<MemoryRecord[]>;
   /** Removes the given memories of `orgId`; returns the ids removed. */
   deleteMany(orgId: string, ids: readonly string[]): Promise<string[]>;
@@ -88,6 +92,7 @@ const toRecord = (row: Row): MemoryRecord => ({
   entities: row.entities.map((entity) => ({ type: entity.type, value: entity.value })),
   embedder: row.embedder,
   embedding: vectorOf(row.embedding),
+  supersededBy: row.supersededBy,
   createdAt: row.createdAt,
   updatedAt: row.updatedAt,
 });
@@ -104,6 +109,7 @@ function toColumns(row: NewMemoryRow) {
     entities: (row.entities ?? []).map((entity) => ({ type: entity.type, value: entity.value })),
     embedder: row.embedding ? (row.embedder ?? null) : null,
     embedding: row.embedding ? bytesOf(row.embedding) : null,
+    supersededBy: row.supersededBy ?? null,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt ?? row.createdAt,
   };
@@ -126,6 +132,7 @@ async function saveMemories(db: Drizzle, rows: readonly NewMemoryRow[]): Promise
         entities: sqlExcluded('entities'),
         embedder: sqlExcluded('embedder'),
         embedding: sqlExcluded('embedding'),
+        supersededBy: sqlExcluded('superseded_by'),
         updatedAt: sqlExcluded('updated_at'),
       },
       // Never moves a row to another organisation or scope.
@@ -138,7 +145,7 @@ async function saveMemories(db: Drizzle, rows: readonly NewMemoryRow[]): Promise
 /** One page of an organisation's facts, newest first. */
 async function listMemories(db: Drizzle, orgId: string, options: MemoryListOptions = {}): Promise<MemoryRecord[]> {
   if (!isUuid(orgId)) return [];
-  const where: SQL[] = [eq(memories.orgId, orgId)];
+  const where: SQL[] = [eq(memories.orgId, orgId), isNull(memories.supersededBy)];
   if (options.subject !== undefined) where.push(eq(memories.subject, options.subject));
   if (options.conversationId !== undefined) where.push(eq(memories.conversationId, options.conversationId));
   const after = options.after;
@@ -164,7 +171,7 @@ export function createMemoryRepository(db: Drizzle): MemoryRepository {
       const rows = await db
         .select()
         .from(memories)
-        .where(and(eq(memories.orgId, orgId), inArray(memories.id, valid)));
+        .where(and(eq(memories.orgId, orgId), inArray(memories.id, valid), isNull(memories.supersededBy)));
       return rows.map(toRecord);
     },
 
@@ -172,7 +179,7 @@ export function createMemoryRepository(db: Drizzle): MemoryRepository {
 
     async listNewest(limit) {
       if (limit <= 0) return [];
-      const rows = await db.select().from(memories).orderBy(desc(memories.updatedAt), desc(memories.id)).limit(limit);
+      const rows = await db.select().from(memories).where(isNull(memories.supersededBy)).orderBy(desc(memories.updatedAt), desc(memories.id)).limit(limit);
       return rows.map(toRecord);
     },
 

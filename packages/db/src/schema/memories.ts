@@ -12,7 +12,8 @@ export type StoredMemoryEntity = MemoryEntity;
  * Facts an end user stated, kept for recall in `full` mode. `subject` is the memory scope
  * inside the organisation: `u:<hash of the end user id>` or `k:<api key id>` for requests that
  * name no end user. `slot` names what a fact is about (`home`, `name`, ...): a newer fact of the
- * same slot and subject replaces the older one. `embedding` is the fact's vector (little-endian
+ * same slot and subject replaces the older one: the older row stays as history with `superseded_by`
+ * naming its successor, and is never listed or recalled again. `embedding` is the fact's vector (little-endian
  * float32) under `embedder`, so an in-process index is rebuilt after a restart without re-embedding.
  */
 export const memories = pgTable(
@@ -30,6 +31,8 @@ export const memories = pgTable(
     entities: jsonb('entities').$type<StoredMemoryEntity[]>().notNull().default([]),
     embedder: text('embedder'),
     embedding: bytea('embedding'),
+    /** The newer fact that replaced this one (a correction); null while it is in force. Kept as history, never recalled. */
+    supersededBy: uuid('superseded_by'),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
     updatedAt: timestamptz('updated_at').notNull().defaultNow(),
   },

@@ -7,6 +7,7 @@ import type { MemoryRecordStore, StoredMemoryRow } from '../memory-store.js';
 export function createInProcessRecordStore(): MemoryRecordStore & { rows: Map<string, StoredMemoryRow> } {
   const rows = new Map<string, StoredMemoryRow>();
   const newestFirst = (list: StoredMemoryRow[]) => list.sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime());
+  const inForce = () => [...rows.values()].filter((row) => !row.supersededBy);
   return {
     rows,
     async saveMany(batch) {
@@ -17,13 +18,13 @@ export function createInProcessRecordStore(): MemoryRecordStore & { rows: Map<st
       return batch.length;
     },
     async getMany(orgId, ids) {
-      return [...rows.values()].filter((row) => row.orgId === orgId && ids.includes(row.id));
+      return inForce().filter((row) => row.orgId === orgId && ids.includes(row.id));
     },
     async list(orgId, options = {}) {
-      return newestFirst([...rows.values()].filter((row) => row.orgId === orgId && (options.subject === undefined || row.subject === options.subject))).slice(0, options.limit ?? 50);
+      return newestFirst(inForce().filter((row) => row.orgId === orgId && (options.subject === undefined || row.subject === options.subject))).slice(0, options.limit ?? 50);
     },
     async listNewest(limit) {
-      return newestFirst([...rows.values()]).slice(0, limit);
+      return newestFirst(inForce()).slice(0, limit);
     },
     async deleteMany(orgId, ids) {
       const gone = ids.filter((id) => rows.get(id)?.orgId === orgId);

@@ -8,7 +8,7 @@
  */
 import { parseArgs } from 'node:util';
 import { createSentenceEncoder } from '@svc/encoder';
-import { RECALL_CUE_WEIGHTS, recallFloors } from '@svc/memory';
+import { attributeThresholds, RECALL_CUE_WEIGHTS, recallFloors } from '@svc/memory';
 import { createHashedEmbedder, type Embedder } from '@svc/semantic';
 import { calibrateFloors, chooseWeights } from './calibrate.js';
 import { loadFacts, loadUnrelated, usersOf } from './dataset.js';
@@ -22,13 +22,17 @@ const { values } = parseArgs({
     locomo: { type: 'string' },
     users: { type: 'string', default: '6' },
     'max-false-injection': { type: 'string', default: '0.005' },
+    /** Overrides the attribute classifier's question threshold (calibration). */
+    'question-threshold': { type: 'string' },
   },
 });
 
 const embedder: Embedder & { close?: () => Promise<void> } = values.embedder === 'hashed' ? createHashedEmbedder() : createSentenceEncoder({ cacheSize: 0 });
 const users = usersOf(loadFacts(), Number(values.users));
 const unrelated = loadUnrelated(values.data);
-const memory = await storeUsers(embedder, users);
+const questionThreshold = values['question-threshold'] === undefined ? undefined : Number(values['question-threshold']);
+const calibrated = attributeThresholds(embedder.id);
+const memory = await storeUsers(embedder, users, questionThreshold === undefined || !calibrated ? {} : { attributeThresholds: { ...calibrated, question: questionThreshold } });
 const related = await probeRelated(memory, users);
 // Templates alternate between calibration and the held-out report.
 const dev = { related: related.filter((p) => p.template % 2 === 0), unrelated: await probeUnrelated(memory, users.length, unrelated.dev) };
@@ -53,15 +57,16 @@ console.log(`chosen on dev: word ${choice.weights.wordHit}, slot ${choice.weight
 
 const shippedFloors = recallFloors(embedder.id);
 const shipped = await shippedRecall(memory, users.length, unrelated.test, test.related);
+const shippedDev = await shippedRecall(memory, users.length, unrelated.dev, dev.related);
 console.log(header);
 console.log(row('similarity alone, calibrated floors', cosineFloors));
 console.log(row(`shipped (floors ${shippedFloors.self} / ${shippedFloors.other}, cues)`, shippedFloors, RECALL_CUE_WEIGHTS));
-console.log(`through the store's recall with its defaults, held out: false injection ${percent(shipped.falseInjection)}, related hit ${percent(shipped.relatedHit)}`);
+console.log(`through the store's recall with its defaults (question cues of the attribute classifier included): dev false injection ${percent(shippedDev.falseInjection)}, related hit ${percent(shippedDev.relatedHit)}; held out: false injection ${percent(shipped.falseInjection)}, related hit ${percent(shipped.relatedHit)}`);
 const result: Record<string, unknown> = {
   embedder: embedder.id,
   chosen: choice,
   floorsForShippedWeights: floorsForShipped,
-  shipped: { weights: RECALL_CUE_WEIGHTS, floors: shippedFloors, falseInjectionTest: shipped.falseInjection, relatedHitTest: shipped.relatedHit },
+  shipped: { weights: RECALL_CUE_WEIGHTS, floors: shippedFloors, falseInjectionDev: shippedDev.falseInjection, relatedHitDev: shippedDev.relatedHit, falseInjectionTest: shipped.falseInjection, relatedHitTest: shipped.relatedHit },
   unrelatedTest: test.unrelated.length,
   relatedTest: test.related.length,
   similarityAlone: { floors: cosineFloors, falseInjectionTest: falseInjection(test.unrelated, cosineFloors), relatedHitTest: relatedHit(test.related, cosineFloors) },

@@ -1,4 +1,4 @@
-import { createMemoryStore, type CueWeights, cueBonus, endUserSubject, extractFacts, type MemoryStore, recallCues, refersToUser } from '@svc/memory';
+import { createMemoryStore, type CueWeights, cueBonus, endUserSubject, extractFacts, type MemoryStore, type MemoryStoreSettings, recallCues, refersToUser } from '@svc/memory';
 import { createInProcessRecordStore } from '@svc/memory/test';
 import { createMemoryVectorStore, type Embedder } from '@svc/semantic';
 import type { FactItem } from './dataset.js';
@@ -37,8 +37,8 @@ const scopeOf = (user: number) => ({ orgId: ORG, subject: endUserSubject(ORG, `u
 const floorOf = (probe: Recalled, floors: Floors) => (probe.self ? floors.self : floors.other);
 
 /** A memory store holding each user's facts, stated through `remember` as a user would. */
-export async function storeUsers(embedder: Embedder, users: readonly FactItem[][]): Promise<MemoryStore> {
-  const memory = createMemoryStore({ records: createInProcessRecordStore(), vectors: createMemoryVectorStore({ capacity: 100_000 }), embedder, maxPending: 100_000 });
+export async function storeUsers(embedder: Embedder, users: readonly FactItem[][], settings: Partial<MemoryStoreSettings> = {}): Promise<MemoryStore> {
+  const memory = createMemoryStore({ records: createInProcessRecordStore(), vectors: createMemoryVectorStore({ capacity: 100_000 }), embedder, maxPending: 100_000, ...settings });
   for (const [u, facts] of users.entries()) for (const item of facts) memory.remember(scopeOf(u), item.fact);
   await memory.idle();
   return memory;

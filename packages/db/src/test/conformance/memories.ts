@@ -54,6 +54,22 @@ export function memoryConformance(getDb: GetDb): void {
     expect((await db.memories.getMany(org.id, [fact.id]))[0]).toMatchObject({ subject: 'u:ada', text: 'Ada lives in Porto' });
   });
 
+  it('keeps a superseded fact as history: never listed, fetched or loaded into an index again', async () => {
+    const db = getDb();
+    const org = await createTestOrg(db);
+    const at = new Date(Date.now() - 60_000);
+    const lisbon = row(org.id, 'u:ada', 'I live in Lisbon', at, { slot: 'home', embedder: 'e1', embedding: new Float32Array([1, 0]) });
+    const berlin = row(org.id, 'u:ada', 'I moved to Berlin', new Date(at.getTime() + 1000), { slot: 'home' });
+    await db.memories.saveMany([lisbon]);
+    await db.memories.saveMany([berlin, { ...lisbon, supersededBy: berlin.id, embedding: null }]);
+    expect((await db.memories.list(org.id, { subject: 'u:ada' })).map((m) => m.text)).toEqual(['I moved to Berlin']);
+    expect(await db.memories.getMany(org.id, [lisbon.id])).toEqual([]);
+    expect((await db.memories.listNewest(1_000)).map((m) => m.id)).not.toContain(lisbon.id);
+    expect((await db.memories.getMany(org.id, [berlin.id]))[0]).toMatchObject({ text: 'I moved to Berlin', supersededBy: null });
+    // Forgetting the end user removes the history too.
+    expect((await db.memories.deleteBySubject(org.id, 'u:ada')).sort()).toEqual([lisbon.id, berlin.id].sort());
+  });
+
   it('deletes by id, by scope, by age and by organisation, never another organisation’s', async () => {
     const db = getDb();
     const owner = await createTestOrg(db);

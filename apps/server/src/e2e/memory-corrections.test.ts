@@ -1,0 +1,79 @@
+import { type MockUpstream, startMockUpstream } from '@svc/mock-upstream';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { masterKey, startGateway, upstreamProviders } from './harness.js';
+
+type Gateway = Awaited<ReturnType<typeof startGateway>>;
+
+/**
+ * Issue #35's conversation, replayed as an end user would through the OpenAI SDK in full mode with
+ * `user` set, on the real local encoder: what the upstream model is told after a correction.
+ */
+describe('memory keeps up with corrections (gateway -> real adapter -> mock upstream)', () => {
+  let upstream: MockUpstream;
+  let gateway: Gateway;
+  let client: OpenAI;
+
+  beforeAll(async () => {
+    upstream = await startMockUpstream({ tokens: 4 });
+    gateway = await startGateway({ ...upstreamProviders(upstream.url), SVC_SENTENCE_ENCODER: 'minilm' });
+    client = new OpenAI({ baseURL: `${gateway.inferenceUrl}/v1`, apiKey: masterKey, maxRetries: 0, defaultHeaders: { 'x-intelligence-mode': 'full' } });
+  });
+  afterAll(async () => {
+    await gateway?.stop();
+    await upstream?.close();
+  });
+
+  /** Says `content` as `user`, waits for memory to store what was said, returns the memory the upstream was sent (its system message). */
+  async function say(user: string, content: string): Promise<string> {
+    upstream.resetStats();
+    const { response } = await client.chat.completions.create({ model: 'openai/gpt-4o-mini', user, messages: [{ role: 'user', content }] }).withResponse();
+    await gateway.runtime.memory.idle();
+    const sent = upstream.stats().lastRequest!.body as { messages: { role: string; content: string }[] };
+    expect(sent.messages.at(-1)).toEqual({ role: 'user', content });
+    const system = sent.messages.filter((m) => m.role === 'system').map((m) => m.content);
+    expect(response.headers.get('x-svc-memory-injected')).toBe(String(system.length === 0 ? 0 : system[0]!.split('\n').length - 1));
+    return system.join('\n');
+  }
+
+  it('tells the model the corrected city, job and diet, never the superseded ones, and stores clean facts', async () => {
+    const ada = `ada-${Math.random()}`;
+    await say(ada, 'For future reference: I live in Lisbon, I work as a nurse and I am vegetarian. say exactly: noted');
+    await say(ada, 'A correction: I moved to Berlin last month, I now work as a teacher, and I eat fish again. say exactly: noted');
+
+    const city = await say(ada, 'Which city do I live in?');
+    expect(city).toContain('I moved to Berlin last month');
+    expect(city).not.toContain('Lisbon');
+
+    const job = await say(ada, 'What is my job?');
+    expect(job).toContain('I now work as a teacher');
+    expect(job).not.toContain('nurse');
+
+    const diet = await say(ada, 'Any dinner idea that fits my diet?');
+    expect(diet).toContain('I eat fish again');
+    expect(diet).not.toContain('vegetarian');
+
+    const both = await say(ada, 'Where do I live and what is my job?');
+    expect(both).toContain('Berlin');
+    expect(both).toContain('teacher');
+    expect(both).not.toMatch(/Lisbon|nurse/);
+
+    // What is kept: one fact per clause, no instruction glued on; the superseded ones are history.
+    const listed = await fetch(`${gateway.inferenceUrl}/v1/memory?user=${encodeURIComponent(ada)}`, { headers: { authorization: `Bearer ${masterKey}` } });
+    const texts = ((await listed.json()) as { data: { text: string }[] }).data.map((m) => m.text).sort();
+    expect(texts).toEqual(['I eat fish again.', 'I moved to Berlin last month', 'I now work as a teacher'].sort());
+
+    // Another end user of the same key is told nothing of it.
+    expect(await say(`bob-${Math.random()}`, 'What is my job?')).toBe('');
+  });
+
+  it('forgets what the user takes back', async () => {
+    const eve = `eve-${Math.random()}`;
+    await say(eve, 'I live in Lisbon and I work as a nurse.');
+    expect(await say(eve, 'What do I do for work?')).toContain('nurse');
+    await say(eve, "I'm no longer a nurse. Please forget that I live in Lisbon.");
+    expect(await say(eve, 'Which city do I live in?')).not.toContain('Lisbon');
+    const job = await say(eve, 'What do I do for work?');
+    expect(job).not.toContain('I work as a nurse');
+  });
+});

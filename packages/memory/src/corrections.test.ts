@@ -1,0 +1,63 @@
+
+import { describe, expect, it } from 'vitest';
+import { type CorrectionSettings, decideWrite, holderOf, sharedFrameWords } from './corrections.js';
+import { extractFacts } from './extract-facts.js';
+import { pointOf } from './memory-points.js';
+
+const settings: CorrectionSettings = { mergeSimilarity: 0.9, corrections: true, updateSimilarity: 0.45, retractSimilarity: 0.6 };
+const at = new Date(Date.UTC(2026, 0, 1));
+const stored = (id: string, text: string, slot: string | null = null) => ({ id, orgId: 'o', subject: 'u', conversationId: null, role: 'user', slot, text, entities: [], createdAt: at, updatedAt: at });
+/** Neighbours as a vector search returns them, with the similarities given. */
+const near = (...pairs: [ReturnType<typeof stored>, number][]) => pairs.map(([record, score]) => ({ ...pointOf(record, new Float32Array([1]), 86_400_000), score }));
+const fact = (text: string) => extractFacts(text)[0]!;
+
+describe('holderOf', () => {
+  it('tells the user’s own attributes from those of the people and animals they mention', () => {
+    expect(holderOf('I live in Lisbon')).toBe('i');
+    expect(holderOf('My favourite colour is teal')).toBe('i');
+    expect(holderOf('My partner is Sam')).toBe('i');
+    expect(holderOf("My dog's name is Rex")).toBe('i');
+    expect(holderOf('My sister lives in Madrid')).toBe('my sister');
+    expect(holderOf('These days my sister is based in Dublin')).toBe('my sister');
+  });
+});
+
+describe('sharedFrameWords', () => {
+  it('counts what two statements share besides the new value', () => {
+    expect(sharedFrameWords('These days I drink my coffee with sugar', 'I like my coffee black.')).toEqual(['coffee']);
+    expect(sharedFrameWords('These days I drink my coffee with sugar', "I'm trying to cut down on sugar.")).toEqual([]);
+  });
+});
+
+describe('decideWrite', () => {
+  const lisbon = stored('a', 'I live in Lisbon.', 'home');
+  const nurse = stored('b', 'I work as a nurse.', 'job');
+  const vegetarian = stored('c', 'I am vegetarian.');
+  const sister = stored('d', 'My sister lives in Madrid.');
+
+  it('supersedes the fact of the same slot, or the closest one of the same holder when a change is announced', () => {
+    expect(decideWrite(fact('I moved to Berlin last month.'), near([lisbon, 0.37], [nurse, 0.2]), settings, new Set())).toEqual({ kind: 'supersede', old: expect.objectContaining({ id: 'a' }) });
+    expect(decideWrite(fact('I eat fish again.'), near([vegetarian, 0.45 + 0.21], [lisbon, 0.1]), settings, new Set())).toEqual({ kind: 'supersede', old: expect.objectContaining({ id: 'c' }) });
+    // No change announced, no slot: a new fact beside the old one.
+    expect(decideWrite(fact('I eat fish.'), near([vegetarian, 0.7]), settings, new Set())).toEqual({ kind: 'add' });
+    // The sister moving changes nothing of the user's.
+    expect(decideWrite(fact('My sister moved to Dublin.'), near([lisbon, 0.7], [sister, 0.8]), settings, new Set())).toEqual({ kind: 'supersede', old: expect.objectContaining({ id: 'd' }) });
+    expect(decideWrite(fact('My sister moved to Dublin.'), near([lisbon, 0.7]), settings, new Set())).toEqual({ kind: 'add' });
+    // Not a fact the same message just wrote.
+    expect(decideWrite(fact('I moved to Berlin.'), near([lisbon, 0.5]), settings, new Set(['a']))).toEqual({ kind: 'add' });
+  });
+
+  it('removes what a retraction or a "forget that" names, and stores the retraction but not the request', () => {
+    expect(decideWrite(fact("I don't live in Lisbon anymore."), near([lisbon, 0.86]), settings, new Set())).toEqual({ kind: 'remove', old: expect.objectContaining({ id: 'a' }), store: true });
+    expect(decideWrite(fact('Forget that I live in Lisbon.'), near([lisbon, 0.99]), settings, new Set())).toEqual({ kind: 'remove', old: expect.objectContaining({ id: 'a' }), store: false });
+    // Close, but sharing no word: not what was named.
+    expect(decideWrite(fact('Forget that I work as a teacher.'), near([nurse, 0.7]), settings, new Set())).toEqual({ kind: 'skip' });
+  });
+
+  it('with corrections off, only merges near-duplicates', () => {
+    const off = { ...settings, corrections: false };
+    expect(decideWrite(fact('I moved to Berlin.'), near([lisbon, 0.4]), off, new Set())).toEqual({ kind: 'add' });
+    expect(decideWrite(fact('I live in Lisbon!'), near([lisbon, 0.95]), off, new Set())).toEqual({ kind: 'merge', into: expect.objectContaining({ id: 'a' }) });
+  });
+});
+

@@ -1,0 +1,135 @@
+import type { VectorMatch } from '@svc/semantic';
+import type { ExtractedFact } from './extract-facts.js';
+import { RELATION_NOUNS } from './fact-slots.js';
+import { attributeOf, recordOf, type StoredMemory } from './memory-points.js';
+import { contentWords } from './recall-cues.js';
+
+/**
+ * What a new statement does to the facts its end user stated before:
+ * - `merge`: it restates a stored fact (near-duplicate): that row takes the new wording;
+ * - `supersede`: it changes an attribute a stored fact gave (the same slot, or a change announced
+ *   and the closest fact of the same holder): a new row; the old one is kept as history, never recalled;
+ * - `remove`: it takes a stored fact back ("I no longer ...", "forget that ..."): that row is deleted;
+ *   `store` says whether the statement itself is kept (not for "forget that ...");
+ * - `add`: nothing it changes: a new row; `skip`: a "forget that ..." that matches nothing.
+ */
+export type WriteDecision =
+  | { kind: 'merge'; into: StoredMemory }
+  | { kind: 'supersede'; old: StoredMemory }
+  | { kind: 'remove'; old: StoredMemory; store: boolean }
+  | { kind: 'add' }
+  | { kind: 'skip' };
+
+/** Similarities at which statements change stored facts (calibrated by `pnpm --filter @svc/evals memory:updates`). */
+export interface CorrectionSettings {
+  /** A new fact this close to a stored one restates it. */
+  mergeSimilarity: number;
+  /** Whether statements change stored facts at all (false: only near-duplicates merge). */
+  corrections: boolean;
+  /** A statement that announces a change supersedes the closest fact of the same holder at least this close. */
+  updateSimilarity: number;
+  /** A retraction removes the closest fact of the same holder at least this close that shares a word with it. */
+  retractSimilarity: number;
+}
+
+/** Relations whose own attributes a statement may give: "my sister lives in Madrid" is about the sister, not the user. */
+const RELATION = new RegExp(`^my (?:(?:new|old|current|former|ex|late|younger|older|little|big|eldest|youngest) )?(${RELATION_NOUNS})(?:'s)?\\b`, 'i');
+/** Adverbs that may open a statement before its subject. */
+const LEADING_ADVERBS = /^(?:(?:actually|also|now|nowadays|these days|currently|recently|as of [a-z ]+?|since [a-z ]+?),?\s+)+/i;
+/** Words after which "my X" names who or what X is, the user's own attribute ("my partner is Sam", "my dog is called Rex"). */
+const OWN_ATTRIBUTE = /^(?:(?:'s )?name (?:is|was)|(?:is|are|was) (?:called|named)|(?:is|are|was|has been|isn't|aren't) (?:now )?(?!(?:based|from|living|working|in|at|moving|staying|a|an|very|so|really)\b))/i;
+
+/**
+ * Whose attribute a statement gives: `i` for the user's own ("I live in Lisbon", "my favourite
+ * colour is teal", "my manager is Grace"), or `my <relation>` for someone or something of theirs
+ * that a statement describes ("my sister lives in Madrid", "my dog is called Rex").
+ */
+export function holderOf(text: string): string {
+  const bare = text.replace(LEADING_ADVERBS, '').toLowerCase();
+  const relation = RELATION.exec(bare);
+  if (!relation) return 'i';
+  const rest = bare.slice(relation[0].length).replace(/^'s\b/, "'s").trim();
+  return OWN_ATTRIBUTE.test(rest) ? 'i' : `my ${relation[1]}`;
+}
+
+interface Neighbour {
+  record: StoredMemory;
+  score: number;
+  /** The attribute the encoder placed the stored fact near, sure or not. */
+  attribute: string | undefined;
+}
+
+/** The words of a statement that carry its value: its last content word, its names and numbers. */
+function valueWords(statement: string): Set<string> {
+  const bare = statement.replace(/\b(?:now|nowadays|these days|currently|again|instead|actually|anymore|any more)\b/gi, '');
+  const words = [...contentWords(bare)];
+  const named = contentWords(bare.match(/(?<!^)\b(?:[A-Z][\w'-]*|\d[\w:.]*)/g)?.join(' ') ?? '');
+  return new Set([...named, ...words.slice(-1)]);
+}
+
+/**
+ * The content words two statements share besides the new one's value: "I drink my coffee with
+ * sugar" shares `coffee` with "I like my coffee black", only its value `sugar` with "I'm trying to
+ * cut down on sugar".
+ */
+export function sharedFrameWords(statement: string, stored: string): string[] {
+  const values = valueWords(statement);
+  const theirs = contentWords(stored);
+  return [...contentWords(statement)].filter((word) => !values.has(word) && theirs.has(word) && !/^(?:now|nowaday|day|currently|again|instead|actually)$/.test(word));
+}
+
+/** Whether a stored statement gives the value a retraction names: "I don't live in Lisbon anymore" names `lisbon`. */
+export function namesValueOf(retraction: string, stored: string): boolean {
+  const theirs = contentWords(stored);
+  return [...valueWords(retraction)].some((word) => theirs.has(word));
+}
+
+/** The closest neighbour of the same holder, not written by this message, that passes `accept`. */
+function closest(fact: ExtractedFact, neighbours: readonly Neighbour[], floor: number, accept: (n: Neighbour) => boolean = () => true): Neighbour | undefined {
+  const holder = holderOf(fact.text);
+  return neighbours.find((n) => n.score >= floor && holderOf(n.record.text) === holder && accept(n));
+}
+
+/** How much closer than `updateSimilarity` a change must be to a stored fact it shares no word with (values aside). */
+const UNSHARED_MARGIN = 0.2;
+
+/** The least similarity at which a stored fact only near the new one's (sure) attribute is taken for the same attribute. */
+const NEAR_STORED_FLOOR = 0.2;
+
+/** What storing `fact` does, given the stored facts of its subject closest to it (best first). */
+export function decideWrite(fact: ExtractedFact, matches: readonly VectorMatch[], settings: CorrectionSettings, written: ReadonlySet<string>): WriteDecision {
+  const neighbours: Neighbour[] = [];
+  for (const match of matches) {
+    const record = recordOf(match.id, match.payload);
+    if (record && !written.has(record.id)) neighbours.push({ record, score: match.score, attribute: attributeOf(match.payload) });
+  }
+  neighbours.sort((a, b) => b.score - a.score);
+  if (fact.change === 'forget' || fact.change === 'retract') {
+    const gone = closest(fact, neighbours, settings.retractSimilarity, (n) => namesValueOf(fact.text, n.record.text));
+    if (settings.corrections && gone) return { kind: 'remove', old: gone.record, store: fact.change === 'retract' };
+    return fact.change === 'forget' ? { kind: 'skip' } : { kind: 'add' };
+  }
+  const duplicate = neighbours.find((n) => n.score >= settings.mergeSimilarity);
+  if (duplicate) return { kind: 'merge', into: duplicate.record };
+  if (!settings.corrections) return { kind: 'add' };
+  const sameSlot = fact.slot === undefined ? undefined : neighbours.find((n) => n.record.slot === fact.slot);
+  if (sameSlot) return { kind: 'supersede', old: sameSlot.record };
+  // Near (not sure of) the attribute whose slot a stored fact of the same holder fills, and no pattern named another: when a change is announced, or the two are close.
+  const named = fact.slot !== undefined && !fact.slot.startsWith('my:');
+  const nearSlot =
+    fact.attribute === undefined || fact.attribute === fact.slot || named
+      ? undefined
+      : closest(fact, neighbours, -1, (n) => n.record.slot === fact.attribute && (fact.change === 'update' || n.score >= settings.updateSimilarity));
+  if (nearSlot) return { kind: 'supersede', old: nearSlot.record };
+  // Sure of an attribute a stored fact without a slot is only near ("I support Boca Juniors"), when a change is announced and the two are not far apart.
+  const nearStored =
+    fact.slot === undefined || fact.change !== 'update'
+      ? undefined
+      : closest(fact, neighbours, NEAR_STORED_FLOOR, (n) => (n.record.slot === null || n.record.slot.startsWith('my:')) && n.attribute === fact.slot);
+  if (nearStored) return { kind: 'supersede', old: nearStored.record };
+  const changed =
+    fact.change === 'update'
+      ? closest(fact, neighbours, settings.updateSimilarity, (n) => n.score >= settings.updateSimilarity + UNSHARED_MARGIN || sharedFrameWords(fact.text, n.record.text).length > 0)
+      : undefined;
+  return changed ? { kind: 'supersede', old: changed.record } : { kind: 'add' };
+}

@@ -1,0 +1,78 @@
+/**
+ * Knowledge updates, measured: simulated end users state attributes (home, job, diet, ...), in
+ * compound messages with instructions and small talk glued on, then a month later correct or
+ * retract most of them; every question form of an attribute is then asked. Reports the share of
+ * related questions given the current value, given a superseded one (stale), given a retracted
+ * one, false injection into unrelated prompts, background facts lost to over-eager corrections,
+ * and how cleanly messages split into facts, next to two naive baselines (every statement kept and
+ * recalled by similarity; every statement kept and the five newest injected).
+ *
+ *   pnpm --filter @svc/evals memory:updates [--data ../shared/data/semcache] [--embedder minilm|hashed] [--users 48]
+ */
+import { parseArgs } from 'node:util';
+import { createSentenceEncoder } from '@svc/encoder';
+import { createHashedEmbedder, type Embedder } from '@svc/semantic';
+import { loadFacts, loadUnrelated } from './dataset.js';
+import { loadAttributeQuestions, loadUpdateAttributes, updateUsers } from './updates-data.js';
+import { backgroundLost, cleanFacts, falseInjection, type Injector, recencyOnly, replayUsers, scoreQuestions, shippedRecall, type UpdateRun, type UpdateScores } from './updates-eval.js';
+
+const { values } = parseArgs({
+  options: {
+    data: { type: 'string', default: '../../../shared/data/semcache' },
+    embedder: { type: 'string', default: 'minilm' },
+    users: { type: 'string', default: '48' },
+    'per-user': { type: 'string', default: '6' },
+    verbose: { type: 'boolean', default: false },
+  },
+});
+
+const embedder: Embedder & { close?: () => Promise<void> } = values.embedder === 'hashed' ? createHashedEmbedder() : createSentenceEncoder({ cacheSize: 0 });
+const attributes = loadUpdateAttributes();
+const questions = loadAttributeQuestions();
+const users = updateUsers(loadFacts(), attributes, { count: Number(values.users), perUser: Number(values['per-user']) });
+const unrelated = loadUnrelated(values.data);
+const percent = (x: number) => `${(x * 100).toFixed(1)}%`.padStart(7);
+const share = (n: number, of: number) => (of === 0 ? 0 : n / of);
+
+const messages = users.flatMap((u) => [...u.session1, ...u.session2]);
+const clean = cleanFacts(messages);
+console.log(`knowledge updates: ${embedder.id}, ${users.length} users x ${users[0]!.attributes.length} attributes (+${users[0]!.background.length} background facts); ${messages.length} messages`);
+console.log(`clean facts: ${clean.clean}/${clean.messages} messages split into one clean fact per statement (${percent(share(clean.clean, clean.messages))}); ${clean.residue.length} stored facts carry an instruction, question or small talk`);
+if (values.verbose) for (const line of [...clean.unsplit.slice(0, 15), ...clean.residue.slice(0, 10)]) console.log(`  ${line}`);
+
+const header = `${''.padEnd(58)}current   stale  retracted  kept`;
+const row = (label: string, s: UpdateScores) => `${label.padEnd(58)}${[share(s.current, s.updated), share(s.stale, s.updated), share(s.retractedGiven, s.retracted), share(s.keptRecalled, s.kept)].map(percent).join('  ')}   (${s.questions} questions)`;
+
+async function report(label: string, run: UpdateRun, inject: Injector) {
+  // Failures are shown for the tuning forms of the dev attributes only: the held-out ones stay unseen.
+  const explain = values.verbose && label.startsWith('shipped') ? (line: string) => console.log(`  miss: ${line}`) : undefined;
+  const tune = await scoreQuestions(run, questions, { forms: 'tune', split: 'dev', inject, ...(explain ? { explain } : {}) });
+  const testAll = await scoreQuestions(run, questions, { forms: 'test', inject });
+  const testHeld = await scoreQuestions(run, questions, { forms: 'test', split: 'test', inject });
+  console.log(row(`${label}: tuning forms, dev attributes`, tune));
+  console.log(row(`${label}: held-out forms, all attributes`, testAll));
+  console.log(row(`${label}: held-out forms, held-out attributes`, testHeld));
+  return { tune, testAll, testHeld };
+}
+
+const shipped = await replayUsers(embedder, users, true);
+const keepAll = await replayUsers(embedder, users, false);
+console.log(header);
+const result: Record<string, unknown> = {
+  embedder: embedder.id,
+  cleanFacts: { clean: clean.clean, messages: clean.messages, residue: clean.residue.length },
+  shipped: await report('shipped (corrections on)', shipped, shippedRecall),
+  similarityOnly: await report('similarity only (every statement kept)', keepAll, shippedRecall),
+  recencyOnly: await report('recency only (five newest facts)', keepAll, recencyOnly),
+};
+const lost = await backgroundLost(shipped);
+console.log(`background facts no longer in force after the corrections: ${lost.lost}/${lost.total}${lost.examples.length ? `: ${lost.examples.join(' | ')}` : ''}`);
+const started = performance.now();
+const fiTest = await falseInjection(shipped, unrelated.test);
+const perRecall = (performance.now() - started) / unrelated.test.length;
+const fiDev = await falseInjection(shipped, unrelated.dev);
+console.log(`false injection into unrelated prompts: dev ${percent(fiDev)}, held out ${percent(fiTest)} (similarity only: held out ${percent(await falseInjection(keepAll, unrelated.test))}); recall ${perRecall.toFixed(2)} ms a prompt, wall, embedding included`);
+result.falseInjection = { dev: fiDev, test: fiTest };
+result.backgroundLost = { lost: lost.lost, total: lost.total };
+console.log(JSON.stringify(result));
+await embedder.close?.();
