@@ -11,3 +11,4 @@ export * from './output-config.js';
 export * from './slo.js';
 export * from './realtime.js';
 export * from './memory.js';
+export { lowerThreadPriority } from './thread-priority.js';

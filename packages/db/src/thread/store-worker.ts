@@ -4,9 +4,13 @@
  * (see store-thread.ts).
  */
 import { parentPort } from 'node:worker_threads';
+import { lowerThreadPriority } from '@svc/core';
 import { type EmbeddedStore, openEmbedded } from '../embedded/open-embedded.js';
 import type { StoreRequest, StoreResponse } from './messages.js';
 import { toWireError } from './wire-error.js';
+
+/** The store thread's nice value (Linux; the encoder's is 19). */
+const STORE_THREAD_NICENESS = 10;
 
 const port = parentPort;
 if (!port) throw new Error('store-worker runs as a worker thread');
@@ -27,6 +31,10 @@ async function answer(request: StoreRequest): Promise<unknown> {
   switch (request.kind) {
     case 'open':
       store = await openEmbedded(request.settings);
+      // Opened (initdb, migrations) at full speed; from now on the event loop that serves
+      // requests goes first when both want the core, and the store keeps about a tenth of it
+      // meanwhile (CFS weight of nice 10), so ledger batches and lookups still progress.
+      lowerThreadPriority(STORE_THREAD_NICENESS);
       return null;
     case 'call':
       return method(request.target, request.method)(...request.args);

@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { EmbedRequest, WorkerMessage, WorkerSettings } from './protocol.js';
-import { lowerThreadPriority } from './thread-priority.js';
+import { lowerThreadPriority } from '@svc/core';
 
 // Entry of the inference thread: onnxruntime-node's `session.run` computes on the calling JS
 // thread (it only defers to `setImmediate`), so it runs here, never on the gateway's loop.
