@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isEnvVariable } from '@svc/server';
@@ -74,6 +74,7 @@ export async function startSvcProcess(
     OPENAI_BASE_URL: `${options.mockUrl}/v1`,
   };
   const variant = options.providerEnv !== undefined || Object.keys(options.extraEnv ?? {}).length > 0;
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'svc-bench-'));
   const child = await children.spawn({
     name: 'svc',
     command: process.execPath,
@@ -85,7 +86,7 @@ export async function startSvcProcess(
       PORT: String(port),
       CONTROL_PORT: String(controlPort),
       HOST: '127.0.0.1',
-      SVC_DATA_DIR: options.dataDir ?? mkdtempSync(join(tmpdir(), 'svc-bench-')),
+      SVC_DATA_DIR: dataDir,
       SVC_MASTER_KEY: masterKey,
       ...providers,
       SVC_MOCK_PROVIDER: '0',
@@ -93,6 +94,8 @@ export async function startSvcProcess(
     },
     gateway: { label: options.label ?? 'svc', shippedDefaults: !variant, ...(options.dataDir ? { seeded: true } : {}) },
   });
+  // A data directory of its own goes with the process; one given by the caller stays the caller's.
+  if (options.dataDir === undefined) void child.exited.then(() => rmSync(dataDir, { recursive: true, force: true }));
   const base = `http://127.0.0.1:${port}`;
   const notReady = await readyOrStop(children, child, { url: `${base}/ready`, timeoutMs: options.readyTimeoutMs ?? 60_000 });
   if (notReady) return { ok: false, reason: notReady };
