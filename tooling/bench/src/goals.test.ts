@@ -90,4 +90,14 @@ describe("issue 34's goals on a run", () => {
     expect(goalConnections([floorAt(1), floorAt(50)])).toBe(50);
     expect(goalVerdict(lightGoals({ measurements: [floorAt(1), floorAt(50), withLoop(fakeMeasurement('svc', 50, { rps: 1, p50: 1, p99: 9, cpuUs: 1, rssMb: 1 }), 1)] })[3]!)).toBe('not measured');
   });
+
+  it('judges the soak only when it ran ten minutes', () => {
+    const figures = { from: 60, first: 300, last: 310, min: 298, max: 315, range: 17 / 298, flat: true };
+    const soak = (durationSec: number) => ({ durationSec, rate: 200, connections: 8, samples: [], figures, skipped: [] });
+    const of = (durationSec: number) => lightGoals({ measurements, soak: soak(durationSec) }).find((x) => x.goal.startsWith('10-minute soak'))!;
+    expect(goalVerdict(of(600))).toBe('met');
+    expect(of(600).value).toBeCloseTo(5.7, 1);
+    expect(goalVerdict(of(30))).toBe('not measured');
+    expect(of(30).figure).toContain('shorter than the 600 s the goal asks');
+  });
 });

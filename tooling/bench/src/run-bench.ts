@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { BenchOptions } from './args.js';
 import type { BenchReport } from './bench-report.js';
 import { runCacheBench } from './cache-bench.js';
@@ -48,6 +49,9 @@ function placement(pin: boolean): Placement {
   };
 }
 
+/** Pause between the last load run and the first time-to-first-token request, ms. */
+const TTFT_PAUSE_MS = 2000;
+
 /** True when the run starts any process (the mock, a gateway), false when it measures in process only. */
 function needsProcesses(options: BenchOptions): boolean {
   return options.only.length > 0 || options.fallback || options.cache || options.encoder || options.reportLoop || options.stores || options.soakSec !== undefined;
@@ -85,6 +89,7 @@ async function laterParts(ctx: PartContext): Promise<Partial<BenchReport>> {
 async function ttftPart(http: HttpContext, runs: HttpRuns): Promise<TtftReport | undefined> {
   if (http.options.ttftRequests === 0 || runs.targets.length === 0) return undefined;
   await shimPortkey(http, runs);
+  await sleep(TTFT_PAUSE_MS); // the load's tail (the ledger's batched writes) is done before the first timed request
   log(`time to first token: ${http.options.ttftRequests} streamed requests one at a time per target, the mock's first byte after ${http.options.ttftUpstreamMs} ms`);
   const order = [...runs.targets].sort((a, b) => TARGET_NAMES.indexOf(a.name) - TARGET_NAMES.indexOf(b.name));
   const report = await runTtft({ targets: order, svcModel: SVC_MODEL, requests: http.options.ttftRequests, upstreamLatencyMs: http.options.ttftUpstreamMs, mockUrl: http.mock.url, log });
