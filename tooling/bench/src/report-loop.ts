@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { REPORT_DAYS } from './ledger-rows.js';
@@ -41,10 +41,13 @@ export interface ReportLoopReport {
 }
 
 async function seed(ctx: PartContext, dir: string, rows: number): Promise<string | undefined> {
+  // Every CPU: a child inherits the bench's own pinning (CPU 0), and nothing is measured yet.
+  const all = cpus().length;
   const child = await ctx.children.spawn({
     name: 'seed-ledger',
     command: process.execPath,
     args: [fileURLToPath(new URL('./seed-ledger.js', import.meta.url)), dir, String(rows)],
+    ...(ctx.cpus !== undefined && all > 1 ? { cpus: `0-${all - 1}` } : {}),
   });
   const code = await child.exited;
   return code === 0 ? undefined : `seeding ${rows} ledger rows failed (${code}): ${lastLines(child.output())}`;
