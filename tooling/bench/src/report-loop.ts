@@ -49,6 +49,9 @@ async function seed(ctx: PartContext, dir: string, rows: number): Promise<string
     args: [fileURLToPath(new URL('./seed-ledger.js', import.meta.url)), dir, String(rows)],
     ...(ctx.cpus !== undefined && all > 1 ? { cpus: `0-${all - 1}` } : {}),
   });
+  child.process.stdout?.on('data', (chunk: Buffer) => {
+    for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) ctx.log(`  ${line.trim()}`);
+  });
   const code = await child.exited;
   return code === 0 ? undefined : `seeding ${rows} ledger rows failed (${code}): ${lastLines(child.output())}`;
 }

@@ -25,7 +25,7 @@ try {
     const rows = [];
     for (let i = start; i < Math.min(total, start + BATCH); i++) rows.push(seedUsageRow(i, total, now, orgId));
     inserted += await db.usage.insertMany(rows);
-    if (start % 100_000 === 0) console.log(`seeded ${inserted} of ${total}`);
+    if ((start + BATCH) % 100_000 === 0) console.log(`seeded ${inserted} of ${total}`);
   }
   console.log(`seeded ${inserted} of ${total}: done`);
 } finally {
