@@ -50,7 +50,10 @@ export function renderReportLoop(r: ReportLoopReport): string {
     lines.push(`| ${name} | ${m.connections} | ${fmt(m.load.rps, 0)} | ${fmt(m.load.latency.p50)} | ${fmt(m.load.latency.p99)} | ${fmt(m.eventLoop?.p99Ms, 1)} | ${fmt(m.eventLoop?.maxMs, 1)} | ${fmt(m.cpuUsPerRequest, 0)} | ${m.load.non2xx + m.load.errors} |`);
   }
   if (r.reports) {
-    lines.push('', `Reports answered during the loaded run (warm-up included): ${r.reports.completed}, p50 ${fmt(r.reports.latency.p50, 0)} ms, max ${fmt(r.reports.latency.max, 0)} ms; ${r.reports.failed} failed.`);
+    lines.push(
+      '',
+      `Reports the loop completed (from the warm-up's start, the last one finishing after the measured run): ${r.reports.completed}, p50 ${fmt(r.reports.latency.p50, 0)} ms, max ${fmt(r.reports.latency.max, 0)} ms; ${r.reports.failed} failed. The second run's CPU per request includes the reports' own work on the store's thread.`,
+    );
   }
   lines.push(...r.skipped.map((s) => `- **not measured:** ${s}`));
   return lines.join('\n');
