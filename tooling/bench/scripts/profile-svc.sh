@@ -1,6 +1,7 @@
 #!/bin/bash
 # One-off profile of a built svc under load (not part of pnpm bench): mock upstream and autocannon
-# on CPU 0, svc on CPU 1 with SVC_SENTENCE_ENCODER=hashed, 2 s warm-up then <seconds> measured at
+# on CPU 0, svc on CPU 1 with its shipped defaults (ENCODER=hashed sets SVC_SENTENCE_ENCODER for a
+# variant), 2 s warm-up then <seconds> measured at
 # 16 connections with x-intelligence-mode <mode> (proxy: every request upstream; full: the same
 # body every time, so exact-cache hits). Writes <out>/*.cpuprofile, <out>/window (the measured
 # run's CLOCK_MONOTONIC seconds), <out>/ac.json; prints CPU ticks, requests and peak RSS.
@@ -14,8 +15,8 @@ taskset -c 0 node tooling/mock-upstream/dist/main.js --port 19901 --tokens 16 > 
 MOCK=$!
 DATA=$(mktemp -d)
 KEY=sk-svc-bench-0123456789abcdef0123456789abcdef
-PORT=19902 CONTROL_PORT=19903 HOST=127.0.0.1 SVC_DATA_DIR=$DATA SVC_MASTER_KEY=$KEY OPENAI_API_KEY=mock \
-  OPENAI_BASE_URL=http://127.0.0.1:19901/v1 LOG_LEVEL=warn SVC_MOCK_PROVIDER=0 SVC_SENTENCE_ENCODER=hashed \
+env PORT=19902 CONTROL_PORT=19903 HOST=127.0.0.1 SVC_DATA_DIR=$DATA SVC_MASTER_KEY=$KEY OPENAI_API_KEY=mock \
+  OPENAI_BASE_URL=http://127.0.0.1:19901/v1 SVC_MOCK_PROVIDER=0 ${ENCODER:+SVC_SENTENCE_ENCODER=$ENCODER} \
   taskset -c 1 node ${PROF:---cpu-prof --cpu-prof-dir=$OUT} apps/server/dist/main.js > "$OUT/svc.log" 2>&1 &
 SVC=$!
 for _ in $(seq 1 120); do curl -sf http://127.0.0.1:19902/ready > /dev/null && break; sleep 0.5; done

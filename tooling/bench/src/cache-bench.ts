@@ -2,7 +2,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import {
   type CacheBenchReport,
   type CacheCounts,
-  type CacheRun,
   type CacheScenario,
   CACHE_VARIANTS,
   type CacheVariant,
@@ -71,19 +70,30 @@ const answered = (c: CacheCounts | undefined): number => (c ? c.l0Hits + c.l1Hit
  * `full` mode reaches the cache and goes upstream; `enable_cache: false` and proxy mode go
  * upstream without reaching the cache. Resolves undefined when all hold, else the first problem.
  */
-async function verifyKinds(targets: Record<CacheVariant, Target>, svc: SvcProcess, mockUrl: string): Promise<string | undefined> {
+async function verifyKinds(targets: Record<CacheVariant, Target>, kinds: readonly CacheVariant[], svc: SvcProcess, mockUrl: string): Promise<string | undefined> {
   const expectUpstream = async (variant: CacheVariant, cacheRequests: number): Promise<string | undefined> => {
+    if (!kinds.includes(variant)) return undefined;
     const p = await probe(targets[variant], svc, mockUrl);
     if (p.problem) return `${variant}: ${p.problem}`;
     if (p.upstreamCalls !== 1) return `${variant}: expected one upstream call for one request, the mock saw ${p.upstreamCalls}`;
     if (p.cache && p.cache.requests !== cacheRequests) return `${variant}: expected ${cacheRequests} request(s) at the cache stage, its stats counted ${p.cache.requests}`;
     return undefined;
   };
+  const hit = kinds.includes('hit') ? await verifyHit(targets.hit, svc, mockUrl, expectUpstream) : undefined;
+  return hit ?? (await expectUpstream('miss', 1)) ?? (await expectUpstream('cacheOff', 0)) ?? (await expectUpstream('proxy', 0));
+}
+
+async function verifyHit(
+  hit: Target,
+  svc: SvcProcess,
+  mockUrl: string,
+  expectUpstream: (variant: CacheVariant, cacheRequests: number) => Promise<string | undefined>,
+): Promise<string | undefined> {
   const first = await expectUpstream('hit', 1);
   if (first) return `${first} (the first request of the hit body must go upstream and be stored)`;
   let last: Probe | undefined;
   for (let attempt = 0; attempt < 20; attempt++) {
-    last = await probe(targets.hit, svc, mockUrl);
+    last = await probe(hit, svc, mockUrl);
     if (last.problem) return `hit: ${last.problem}`;
     if (last.upstreamCalls === 0 && (!last.cache || answered(last.cache) === 1)) break;
     await sleep(50); // storing is fire and forget: give it a moment
@@ -91,11 +101,70 @@ async function verifyKinds(targets: Record<CacheVariant, Target>, svc: SvcProces
   if (last?.upstreamCalls !== 0) {
     return `hit: the stored body still went upstream (${last?.upstreamCalls ?? '?'} call(s)); is the exact cache on (SVC_CACHE_TTL_SECS)?`;
   }
-  return (await expectUpstream('miss', 1)) ?? (await expectUpstream('cacheOff', 0)) ?? (await expectUpstream('proxy', 0));
+  return undefined;
 }
 
 /** Everything the cache part needs from the main run. */
 export type CacheBenchContext = PartContext;
+
+/** Which svc the cache part loads: its shipped defaults, or a labelled variant (the production stores). */
+export interface CacheBenchVariant {
+  /** How the report names the process. */
+  label: string;
+  /** Variables the svc is started with on top of the bench's (e.g. `DATABASE_URL`, `REDIS_URL`). */
+  extraEnv?: Record<string, string>;
+  /** The request kinds to run (default all of {@link CACHE_VARIANTS}). */
+  kinds?: readonly CacheVariant[];
+  /**
+   * The first question number (default 0): a shared Redis keeps the answers of earlier runs, so a
+   * run on it starts where no earlier run's questions are.
+   */
+  firstQuestion?: number;
+}
+
+/** A started svc of the cache part and what to load it with. */
+interface LoadedSvc {
+  ctx: CacheBenchContext;
+  svc: SvcProcess;
+  targets: Record<CacheVariant, Target>;
+  kinds: readonly CacheVariant[];
+  semanticCapacity: number;
+}
+
+/** Every kind at one connection count, back to back, each with its cache counters over the measured run. */
+async function measureScenario(loaded: LoadedSvc, connections: number): Promise<CacheScenario> {
+  const { options, log } = loaded.ctx;
+  const scenario: CacheScenario = { connections, ...(options.rate === undefined ? {} : { rate: options.rate }), runs: {} };
+  const spec = {
+    connections,
+    durationSec: options.durationSec,
+    warmupSec: options.warmupSec,
+    stream: false,
+    upstreamPid: loaded.ctx.mockPid,
+    upstreamStatsUrl: loaded.ctx.mockUrl,
+    ...(options.rate === undefined ? {} : { rate: options.rate }),
+  };
+  for (const kind of loaded.kinds) {
+    const target = loaded.targets[kind];
+    log(`cache ${kind} c=${connections}: warm-up ${options.warmupSec}s + ${options.durationSec}s`);
+    await warmUp(target, spec);
+    const before = await cacheStats(loaded.svc);
+    const measurement = await measure(target, { ...spec, warmupSec: 0 });
+    const after = await cacheStats(loaded.svc);
+    const cache = before && after ? countsBetween(before, after) : undefined;
+    scenario.runs[kind] = {
+      variant: kind,
+      measurement,
+      cache,
+      semanticEntries: after ? Math.min(loaded.semanticCapacity, after.semanticLookups - after.semanticHits) : undefined,
+    };
+    const m = measurement;
+    log(
+      `  ${m.load.rps.toFixed(0)} req/s, p50 ${m.load.latency.p50.toFixed(2)} ms, p99 ${m.load.latency.p99.toFixed(2)} ms, ${m.cpuUsPerRequest.toFixed(0)} µs CPU/req, upstream ${m.upstreamRequests} calls, cache ${cache ? `${answered(cache)} hits / ${cache.misses} misses of ${cache.requests}` : 'stats unavailable'}, failed ${m.load.non2xx + m.load.errors}`,
+    );
+  }
+  return scenario;
+}
 
 /**
  * Start a fresh svc (default settings: `full` mode, exact cache and in-process semantic cache on)
@@ -103,24 +172,26 @@ export type CacheBenchContext = PartContext;
  * `full` mode (misses), the same with `svc.enable_cache: false` and in proxy mode. Every kind builds
  * each request's body through autocannon's `setupRequest`, so the load generator does the same work.
  */
-export async function runCacheBench(ctx: CacheBenchContext): Promise<CacheBenchReport> {
+export async function runCacheBench(ctx: CacheBenchContext, variant: CacheBenchVariant = { label: 'svc (answer-cache part)' }): Promise<CacheBenchReport> {
   const { options, log } = ctx;
+  const kinds = variant.kinds ?? CACHE_VARIANTS;
   const report: CacheBenchReport = {
     model: SVC_MODEL,
     semanticCapacity: semanticCapacity(),
     scenarios: [],
     skipped: [],
   };
-  log('cache: starting svc with its default caches...');
-  const started = await startSvcProcess(ctx.children, { root: ctx.root, mockUrl: ctx.mockUrl, cpus: ctx.cpus });
+  log(`cache: starting ${variant.label}...`);
+  const started = await startSvcProcess(ctx.children, { root: ctx.root, mockUrl: ctx.mockUrl, cpus: ctx.cpus, label: variant.label, ...(variant.extraEnv ? { extraEnv: variant.extraEnv } : {}) });
   if (!started.ok) {
     report.skipped.push(started.reason);
     return report;
   }
   const svc = started.svc;
-  let next = 1;
+  const first = variant.firstQuestion ?? 0;
+  let next = first + 1;
   const unique = (cacheOff: boolean) => () => cacheBody(SVC_MODEL, cacheQuestion(next++), cacheOff);
-  const hitBody = cacheBody(SVC_MODEL, cacheQuestion(0));
+  const hitBody = cacheBody(SVC_MODEL, cacheQuestion(first));
   const full = svcTarget(svc, SVC_MODEL, 'full');
   const targets: Record<CacheVariant, Target> = {
     hit: { ...full, body: () => hitBody, bodyPerRequest: true },
@@ -128,45 +199,14 @@ export async function runCacheBench(ctx: CacheBenchContext): Promise<CacheBenchR
     cacheOff: { ...full, body: unique(true), bodyPerRequest: true },
     proxy: { ...svcTarget(svc, SVC_MODEL, 'proxy'), body: unique(false), bodyPerRequest: true },
   };
-  const problem = await verifyKinds(targets, svc, ctx.mockUrl);
+  const problem = await verifyKinds(targets, kinds, svc, ctx.mockUrl);
   if (problem) {
     report.skipped.push(problem);
     await ctx.children.stopPid(svc.pid);
     return report;
   }
-  for (const connections of options.connections) {
-    const scenario: CacheScenario = { connections, ...(options.rate === undefined ? {} : { rate: options.rate }), runs: {} };
-    const spec = {
-      connections,
-      durationSec: options.durationSec,
-      warmupSec: options.warmupSec,
-      stream: false,
-      upstreamPid: ctx.mockPid,
-      upstreamStatsUrl: ctx.mockUrl,
-      ...(options.rate === undefined ? {} : { rate: options.rate }),
-    };
-    for (const variant of CACHE_VARIANTS) {
-      const target = targets[variant];
-      log(`cache ${variant} c=${connections}: warm-up ${options.warmupSec}s + ${options.durationSec}s`);
-      await warmUp(target, spec);
-      const before = await cacheStats(svc);
-      const measurement = await measure(target, { ...spec, warmupSec: 0 });
-      const after = await cacheStats(svc);
-      const cache = before && after ? countsBetween(before, after) : undefined;
-      const run: CacheRun = {
-        variant,
-        measurement,
-        cache,
-        semanticEntries: after ? Math.min(report.semanticCapacity, after.semanticLookups - after.semanticHits) : undefined,
-      };
-      scenario.runs[variant] = run;
-      const m = measurement;
-      log(
-        `  ${m.load.rps.toFixed(0)} req/s, p50 ${m.load.latency.p50.toFixed(2)} ms, p99 ${m.load.latency.p99.toFixed(2)} ms, ${m.cpuUsPerRequest.toFixed(0)} µs CPU/req, upstream ${m.upstreamRequests} calls, cache ${cache ? `${answered(cache)} hits / ${cache.misses} misses of ${cache.requests}` : 'stats unavailable'}, failed ${m.load.non2xx + m.load.errors}`,
-      );
-    }
-    report.scenarios.push(scenario);
-  }
+  const loaded: LoadedSvc = { ctx, svc, targets, kinds, semanticCapacity: report.semanticCapacity };
+  for (const connections of options.connections) report.scenarios.push(await measureScenario(loaded, connections));
   await ctx.children.stopPid(svc.pid);
   return report;
 }

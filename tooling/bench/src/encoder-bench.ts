@@ -12,6 +12,8 @@ import type { Target } from './target.js';
 /** The `SVC_SENTENCE_ENCODER` values compared: the hashed embedder (no model) and the default. */
 export const ENCODERS = ['hashed', 'minilm'] as const;
 export type EncoderName = (typeof ENCODERS)[number];
+/** The gateway's default `SVC_SENTENCE_ENCODER`. */
+export const DEFAULT_ENCODER: EncoderName = 'minilm';
 
 /** Proxy-mode probe of the isolation runs: a light fixed rate, so its p99 is latency, not saturation. */
 export const PROXY_PROBE = { connections: 2, rate: 200 } as const;
@@ -144,8 +146,16 @@ async function proxyBesideFull(proxy: Target, full: Target, ctx: PartContext): P
 
 async function runInstance(encoder: EncoderName, ctx: PartContext): Promise<EncoderInstance | string> {
   const { options, log } = ctx;
-  log(`encoder: starting svc with SVC_SENTENCE_ENCODER=${encoder}...`);
-  const started = await startSvcProcess(ctx.children, { root: ctx.root, mockUrl: ctx.mockUrl, cpus: ctx.cpus, extraEnv: { SVC_SENTENCE_ENCODER: encoder } });
+  // minilm is the default: that svc is started with nothing set, so it runs the shipped defaults.
+  const shipped = encoder === DEFAULT_ENCODER;
+  log(`encoder: starting svc with ${shipped ? `its default encoder (${encoder})` : `SVC_SENTENCE_ENCODER=${encoder}`}...`);
+  const started = await startSvcProcess(ctx.children, {
+    root: ctx.root,
+    mockUrl: ctx.mockUrl,
+    cpus: ctx.cpus,
+    label: shipped ? 'svc (encoder part, default minilm)' : `svc, SVC_SENTENCE_ENCODER=${encoder} (encoder part)`,
+    ...(shipped ? {} : { extraEnv: { SVC_SENTENCE_ENCODER: encoder } }),
+  });
   if (!started.ok) return `${encoder}: ${started.reason}`;
   const svc = started.svc;
   const idleRssMb = readProc(svc.pid).rssKb / 1024;

@@ -192,6 +192,7 @@ export async function runFallback(ctx: PartContext): Promise<FallbackReport> {
       cpus: ctx.cpus,
       providerEnv,
       extraEnv: variant.env,
+      label: `svc (fallback, ${variant.label})`,
     });
     if (!started.ok) {
       report.skipped.push(`${variant.label}: ${started.reason}`);

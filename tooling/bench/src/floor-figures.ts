@@ -2,6 +2,7 @@ import type { CacheBenchReport } from './cache-figures.js';
 import { ratio } from './compare.js';
 import type { EncoderBenchReport } from './encoder-bench.js';
 import type { Measurement } from './measure.js';
+import type { ReportLoopReport } from './report-loop.js';
 
 /** One figure of a run next to the floor's (the minimal Node.js proxy) in the same scenario. */
 export interface FloorRow {
@@ -16,17 +17,14 @@ export interface FloorRow {
   rps: number | undefined;
 }
 
-/** Issue 16's goals, each a ratio to the floor or a bound, with the figure that decides it. */
-export interface FloorGoal {
-  goal: string;
-  figure: string;
-  met: boolean | undefined;
-}
-
 interface FloorInputs {
   measurements: readonly Measurement[];
   cache?: CacheBenchReport | undefined;
   encoder?: EncoderBenchReport | undefined;
+  /** The answer-cache runs on PostgreSQL + Redis (the production stores). */
+  stores?: CacheBenchReport | undefined;
+  /** svc in proxy mode on a large ledger, alone and beside a report loop. */
+  reportLoop?: ReportLoopReport | undefined;
 }
 
 function row(label: string, m: Measurement, floor: Measurement): FloorRow {
@@ -45,7 +43,8 @@ function row(label: string, m: Measurement, floor: Measurement): FloorRow {
 /**
  * Every JSON closed-loop figure of the run against the floor's at the same connection count: svc in
  * proxy mode and Portkey from the main runs, svc's exact hit and full-mode miss from the cache part,
- * full mode with memory prompts on the default encoder from the encoder part.
+ * full mode with memory prompts on the default encoder from the encoder part, and svc's proxy mode,
+ * exact hit and miss on the production stores.
  */
 export function floorRows(inputs: FloorInputs): FloorRow[] {
   const floors = inputs.measurements.filter((m) => m.target === 'floor' && !m.stream);
@@ -64,30 +63,20 @@ export function floorRows(inputs: FloorInputs): FloorRow[] {
     const minilm = inputs.encoder?.instances.find((i) => i.encoder === 'minilm');
     const full = minilm?.runs.find((r) => r.kind === 'full' && r.connections === c);
     if (full) rows.push(row('svc, full mode with memory prompts (minilm)', full.measurement, floor));
+    const stores = inputs.stores?.scenarios.find((s) => s.connections === c && s.rate === undefined);
+    if (stores?.runs.proxy) rows.push(row('svc, proxy mode, production stores', stores.runs.proxy.measurement, floor));
+    if (stores?.runs.hit) rows.push(row('svc, exact hit, production stores', stores.runs.hit.measurement, floor));
+    if (stores?.runs.miss) rows.push(row('svc, full-mode miss, production stores', stores.runs.miss.measurement, floor));
+    rows.push(...ledgerRows(inputs.reportLoop, floor));
   }
   return rows;
 }
 
-const x = (v: number | undefined) => (v === undefined ? '–' : `${v.toFixed(2)}×`);
-
-/** Issue 16's performance goals judged on this run's figures (undefined: not measured in this run). */
-export function floorGoals(inputs: FloorInputs): FloorGoal[] {
-  const rows = floorRows(inputs);
-  const widest = Math.max(...rows.map((r) => r.connections), 0);
-  const at = (label: string, c = widest) => rows.find((r) => r.label === label && r.connections === c);
-  const proxy = at('svc, proxy mode');
-  const hit = at('svc, exact hit (`full`)');
-  const p99 = rows.find((r) => r.label === 'svc, proxy mode' && r.connections === 16);
-  const hashed = inputs.encoder?.instances.find((i) => i.encoder === 'hashed');
-  const minilm = inputs.encoder?.instances.find((i) => i.encoder === 'minilm');
-  const fullCpu = minilm?.runs.filter((r) => r.kind === 'full').map((r) => r.measurement.cpuUsPerRequest);
-  const worstFull = fullCpu && fullCpu.length > 0 ? Math.max(...fullCpu) : undefined;
-  return [
-    { goal: 'proxy-mode CPU per request ≤ 1.5× the floor', figure: proxy ? `${x(proxy.cpu)} (${proxy.m.cpuUsPerRequest.toFixed(0)} vs ${proxy.floor.cpuUsPerRequest.toFixed(0)} µs, ${widest} conn)` : '–', met: proxy?.cpu === undefined ? undefined : proxy.cpu <= 1.5 },
-    { goal: 'exact hit CPU per request ≤ 1.0× the floor', figure: hit ? `${x(hit.cpu)} (${hit.m.cpuUsPerRequest.toFixed(0)} vs ${hit.floor.cpuUsPerRequest.toFixed(0)} µs, ${widest} conn)` : '–', met: hit?.cpu === undefined ? undefined : hit.cpu <= 1 },
-    { goal: 'p99 at 16 connections ≤ 2× the floor (proxy mode)', figure: p99 ? `${x(p99.p99)} (${p99.m.load.latency.p99.toFixed(2)} vs ${p99.floor.load.latency.p99.toFixed(2)} ms)` : '– (no 16-connection run)', met: p99?.p99 === undefined ? undefined : p99.p99 <= 2 },
-    { goal: 'peak RSS under load ≤ 200 MB without the sentence encoder', figure: hashed ? `${hashed.peakRssMb.toFixed(0)} MB (\`SVC_SENTENCE_ENCODER=hashed\`)` : '–', met: hashed ? hashed.peakRssMb <= 200 : undefined },
-    { goal: 'peak RSS under load ≤ 400 MB with it loaded', figure: minilm ? `${minilm.peakRssMb.toFixed(0)} MB (minilm, the default)` : '–', met: minilm ? minilm.peakRssMb <= 400 : undefined },
-    { goal: 'full-mode miss including the encoder ≤ 5 ms CPU', figure: worstFull === undefined ? '–' : `${(worstFull / 1000).toFixed(2)} ms (memory prompts, minilm, worst connection count)`, met: worstFull === undefined ? undefined : worstFull <= 5000 },
-  ];
+function ledgerRows(loop: ReportLoopReport | undefined, floor: Measurement): FloorRow[] {
+  if (!loop) return [];
+  const ledger = `${loop.ledgerRows.toLocaleString('en-US')}-row ledger`;
+  const rows: FloorRow[] = [];
+  if (loop.plain?.connections === floor.connections) rows.push(row(`svc, proxy mode, ${ledger}`, loop.plain, floor));
+  if (loop.withReports?.connections === floor.connections) rows.push(row(`svc, proxy mode, ${ledger}, report in a loop`, loop.withReports, floor));
+  return rows;
 }

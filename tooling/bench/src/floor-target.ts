@@ -14,6 +14,7 @@ export async function startFloor(children: ChildSet, options: { mockUrl: string;
     command: process.execPath,
     args: [fileURLToPath(new URL('./floor-proxy.js', import.meta.url)), '--port', String(port), '--upstream', options.mockUrl],
     cpus: options.cpus,
+    gateway: { label: 'floor', shippedDefaults: false },
   });
   const base = `http://127.0.0.1:${port}`;
   // It answers anything but a POST with 404 itself: that answer means it listens.

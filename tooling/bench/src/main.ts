@@ -6,6 +6,7 @@ import { parseBenchArgs, USAGE } from './args.js';
 import { ChildSet } from './children.js';
 import { renderEncoder } from './render-encoder.js';
 import { renderFloorSection } from './render-floor.js';
+import { renderLightSection } from './render-light.js';
 import { renderCacheSection, renderHttpReport, renderReport, renderRouter, spliceGenerated } from './render.js';
 import { renderSemanticCost } from './render-cache.js';
 import { runBench } from './run-bench.js';
@@ -25,7 +26,7 @@ if (options.help) {
   process.exit(0);
 }
 
-const children = new ChildSet();
+const children = new ChildSet({ settleMs: options.settleSec * 1000 });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     process.stderr.write(`[bench] ${signal}: stopping child processes\n`);
@@ -59,6 +60,8 @@ try {
     if (report.encoder) doc = spliceGenerated(doc, renderEncoder(report.encoder, report.machine), 'encoder');
     const floor = renderFloorSection(report);
     if (floor !== undefined) doc = spliceGenerated(doc, floor, 'floor');
+    const light = renderLightSection(report);
+    if (light !== undefined) doc = spliceGenerated(doc, light, 'light');
     writeFileSync(docPath, doc);
     process.stderr.write(`[bench] updated ${docPath}\n`);
   }

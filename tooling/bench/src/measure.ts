@@ -1,4 +1,5 @@
 import { loadavg } from 'node:os';
+import { type EventLoopDelay, eventLoopDelay, scrapeEventLoop } from './event-loop.js';
 import { type LoadResult, type LoadSpec, runLoad } from './load.js';
 import { readProc } from './proc-stats.js';
 import type { Target, TargetName } from './target.js';
@@ -29,6 +30,8 @@ export interface Measurement {
   upstreamRequests?: number;
   /** Of those, requests the mock answered with a fault. */
   upstreamFaults?: number;
+  /** The gateway's event-loop delay over the measured run (svc: its `/metrics`); absent for other targets. */
+  eventLoop?: EventLoopDelay;
 }
 
 /** Settings of one measurement. */
@@ -71,11 +74,16 @@ export async function warmUp(target: Target, spec: MeasureSpec): Promise<void> {
   if (spec.warmupSec > 0) await runLoad({ ...loadOf(target, spec), durationSec: spec.warmupSec });
 }
 
-/** Warm the target up, then load it and charge CPU/RSS from /proc to its process. */
+/**
+ * Warm the target up, then load it and charge CPU/RSS from /proc to its process. A target with a
+ * `metricsUrl` is scraped right before the run (prom-client resets its event-loop histogram then)
+ * and right after it, outside the CPU window.
+ */
 export async function measure(target: Target, spec: MeasureSpec): Promise<Measurement> {
   const load = loadOf(target, spec);
   await warmUp(target, spec);
   const countsBefore = spec.upstreamStatsUrl ? await upstreamCounts(spec.upstreamStatsUrl) : undefined;
+  if (target.metricsUrl) await scrapeEventLoop(target.metricsUrl);
   const before = readProc(target.pid);
   const upstreamBefore = readProc(spec.upstreamPid);
   const loadgenBefore = process.cpuUsage();
@@ -83,6 +91,7 @@ export async function measure(target: Target, spec: MeasureSpec): Promise<Measur
   const loadgen = process.cpuUsage(loadgenBefore);
   const after = readProc(target.pid);
   const upstreamAfter = readProc(spec.upstreamPid);
+  const loop = target.metricsUrl ? await scrapeEventLoop(target.metricsUrl) : undefined;
   const countsAfter = spec.upstreamStatsUrl ? await upstreamCounts(spec.upstreamStatsUrl) : undefined;
   const cpuMs = after.cpuMs - before.cpuMs;
   return {
@@ -98,6 +107,7 @@ export async function measure(target: Target, spec: MeasureSpec): Promise<Measur
     upstreamCpuMs: upstreamAfter.cpuMs - upstreamBefore.cpuMs,
     loadgenCpuMs: (loadgen.user + loadgen.system) / 1000,
     loadAvg1: loadavg()[0] ?? 0,
+    ...(loop ? { eventLoop: eventLoopDelay(loop) } : {}),
     ...(countsBefore && countsAfter
       ? {
           upstreamRequests: countsAfter.total - countsBefore.total,

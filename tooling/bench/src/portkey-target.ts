@@ -92,6 +92,7 @@ export async function startPortkey(
     ],
     cwd: install.dir,
     cpus: options.cpus,
+    gateway: { label: options.fetchShim ? `portkey ${install.version} (stream shim)` : `portkey ${install.version}`, shippedDefaults: false },
   });
   const base = `http://127.0.0.1:${port}`;
   const notReady = await readyOrStop(children, child, { url: `${base}/`, timeoutMs: 30_000 });

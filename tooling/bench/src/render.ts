@@ -7,6 +7,7 @@ import type { BenchReport } from './bench-report.js';
 import { renderCache, renderSemanticCost } from './render-cache.js';
 import { renderEncoder } from './render-encoder.js';
 import { renderFloorSection } from './render-floor.js';
+import { renderLightSection } from './render-light.js';
 import { fmt, machineLine, runLine, signed, times } from './render-format.js';
 import type { RouterBenchResult } from './router-bench.js';
 
@@ -142,7 +143,9 @@ export function renderReport(report: BenchReport, withFloor = true): string {
   if (cache) parts.push(`**Answer cache**\n\n${cache}`);
   if (report.encoder) parts.push(`**Sentence encoder**\n\n${renderEncoder(report.encoder, machine)}`);
   const floor = withFloor ? renderFloorSection(report) : undefined;
-  if (floor) parts.push(`**Against the Node.js floor**\n\n${floor}`);
+  if (floor) parts.push(`**Against the Node.js floor, and issue 34's goals**\n\n${floor}`);
+  const light = withFloor ? renderLightSection(report) : undefined;
+  if (light) parts.push(`**A light gateway: memory, time to first token, report loop, production stores, soak**\n\n${light}`);
   const tail = parts.join('\n\n');
   if (!hasHttp(report)) return tail;
   const mode = svcModeLine(report);
@@ -176,7 +179,7 @@ export function renderReport(report: BenchReport, withFloor = true): string {
 /** The HTTP part of a report alone (what the `results` section of docs/benchmarks.md holds), or undefined when none ran. */
 export function renderHttpReport(report: BenchReport): string | undefined {
   if (!hasHttp(report)) return undefined;
-  const { router: _router, semantic: _semantic, cache: _cache, encoder: _encoder, ...http } = report;
+  const { router: _router, semantic: _semantic, cache: _cache, encoder: _encoder, ttft: _ttft, reportLoop: _loop, stores: _stores, soak: _soak, processes: _processes, ...http } = report;
   return renderReport(http, false);
 }
 
@@ -187,6 +190,7 @@ const headings = {
   cache: 'Answer cache: latest run',
   encoder: 'Sentence encoder: latest run',
   floor: 'Against the Node.js floor: latest run',
+  light: 'A light gateway (issue 34): latest run',
 } as const;
 
 /**

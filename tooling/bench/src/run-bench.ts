@@ -1,34 +1,30 @@
 import { execFileSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { BenchOptions } from './args.js';
+import type { BenchReport } from './bench-report.js';
 import { runCacheBench } from './cache-bench.js';
-import type { CacheBenchReport } from './cache-figures.js';
 import type { ChildSet } from './children.js';
-import { type FallbackReport, runFallback } from './fallback.js';
-import { startFloor } from './floor-target.js';
-import { type EncoderBenchReport, runEncoderBench } from './encoder-bench.js';
+import { runEncoderBench } from './encoder-bench.js';
+import { runFallback } from './fallback.js';
+import { type HttpContext, type HttpRuns, runHttp, shimPortkey } from './http-runs.js';
 import { hasTaskset, machineInfo } from './machine.js';
-import { type Measurement, measure } from './measure.js';
 import { startMockChild } from './mock-child.js';
+import type { OtlpSink } from './otlp-sink.js';
+import type { PartContext } from './part-context.js';
+import { findPortkey, portkeyCacheDir } from './portkey-target.js';
+import { runReportLoop } from './report-loop.js';
 import { type RouterBenchResult, runRouterBench } from './router-bench.js';
-import { FETCH_SHIM_NOTE, type PortkeyInstall, findPortkey, installPortkey, portkeyCacheDir, startPortkey } from './portkey-target.js';
-import type { BenchReport } from './render.js';
 import { runSemanticCost, type SemanticCost, semanticSizes } from './semantic-cost.js';
-import { type OtlpSink, startOtlpSink } from './otlp-sink.js';
-import { startSvc } from './svc-target.js';
-import { COMPARISON_MODE, chatBody, type Target, type TargetName } from './target.js';
-import { verifyTarget } from './verify.js';
+import { runSoak } from './soak.js';
+import { runStores } from './stores-bench.js';
+import { SVC_MODEL } from './svc-target.js';
+import { COMPARISON_MODE, TARGET_NAMES } from './target.js';
+import { runTtft, type TtftReport } from './ttft-bench.js';
 
 /** Progress lines go to stderr so stdout stays the markdown report. */
 function log(line: string): void {
   process.stderr.write(`[bench] ${line}\n`);
-}
-
-/** Requests the mock upstream has served so far (its `GET /__mock/stats`). */
-async function upstreamRequests(mockUrl: string): Promise<number> {
-  const res = await fetch(`${mockUrl}/__mock/stats`);
-  const stats = (await res.json()) as { total?: number };
-  return stats.total ?? 0;
 }
 
 interface Placement {
@@ -53,148 +49,91 @@ function placement(pin: boolean): Placement {
   };
 }
 
+/** Pause between the last load run and the first time-to-first-token request, ms. */
+const TTFT_PAUSE_MS = 2000;
+
+/** True when the run starts any process (the mock, a gateway), false when it measures in process only. */
+function needsProcesses(options: BenchOptions): boolean {
+  return options.only.length > 0 || options.fallback || options.cache || options.encoder || options.reportLoop || options.stores || options.soakSec !== undefined;
+}
+
+/** The parts that run after the main targets, each on a svc of its own alone on the gateway CPU. */
+async function laterParts(ctx: PartContext): Promise<Partial<BenchReport>> {
+  const { options } = ctx;
+  const out: Partial<BenchReport> = {};
+  if (options.fallback) {
+    out.fallback = await runFallback(ctx);
+    for (const reason of out.fallback.skipped) log(`fallback NOT measured: ${reason}`);
+  }
+  if (options.cache) {
+    out.cache = await runCacheBench(ctx);
+    for (const reason of out.cache.skipped) log(`cache runs NOT measured: ${reason}`);
+  }
+  if (options.encoder) {
+    out.encoder = await runEncoderBench(ctx);
+    for (const reason of out.encoder.skipped) log(`encoder runs NOT measured: ${reason}`);
+  }
+  if (options.reportLoop) {
+    out.reportLoop = await runReportLoop(ctx);
+    for (const reason of out.reportLoop.skipped) log(`report loop NOT measured: ${reason}`);
+  }
+  if (options.stores) {
+    out.stores = await runStores(ctx);
+    for (const reason of out.stores.skipped) log(`production stores: ${reason}`);
+  }
+  if (options.soakSec !== undefined) out.soak = await runSoak(ctx, options.soakSec);
+  return out;
+}
+
+/** Time to first token on the main targets, while they are still up (Portkey swapped for its stream-capable process first). */
+async function ttftPart(http: HttpContext, runs: HttpRuns): Promise<TtftReport | undefined> {
+  if (http.options.ttftRequests === 0 || runs.targets.length === 0) return undefined;
+  await shimPortkey(http, runs);
+  await sleep(TTFT_PAUSE_MS); // the load's tail (the ledger's batched writes) is done before the first timed request
+  log(`time to first token: ${http.options.ttftRequests} streamed requests one at a time per target, the mock's first byte after ${http.options.ttftUpstreamMs} ms`);
+  const order = [...runs.targets].sort((a, b) => TARGET_NAMES.indexOf(a.name) - TARGET_NAMES.indexOf(b.name));
+  const report = await runTtft({ targets: order, svcModel: SVC_MODEL, requests: http.options.ttftRequests, upstreamLatencyMs: http.options.ttftUpstreamMs, mockUrl: http.mock.url, log });
+  for (const reason of report.skipped) log(`ttft NOT measured: ${reason}`);
+  return report;
+}
+
 /**
  * Start the mock and the requested gateways as child processes, verify each with one request,
- * run warm-up + measured autocannon runs per connection count (JSON, then stream if asked) and
- * return the report. Children are left to the caller's `ChildSet` to stop.
+ * run warm-up + measured autocannon runs per connection count (JSON, then stream if asked), time
+ * the first token, then run the parts that need a svc of their own, and return the report.
+ * Children are left to the caller's `ChildSet` to stop.
  */
 export async function runBench(options: BenchOptions, root: string, children: ChildSet): Promise<BenchReport> {
   const machine = machineInfo(root); // before pinning narrows this process's CPU set
   // In-process and single-threaded: first, while no child process competes for the CPUs.
   const router = options.router ? routerPart() : undefined;
   const semantic = options.semantic ? await semanticPart() : undefined;
-  if (options.only.length === 0 && !options.fallback && !options.cache && !options.encoder) {
-    return { machine, settings: settingsOf(options, 'not pinned (in-process measurement only)', root), measurements: [], skipped: {}, notes: [], ...(router ? { router } : {}), ...(semantic ? { semantic } : {}) };
+  const inProcess = { ...(router ? { router } : {}), ...(semantic ? { semantic } : {}) };
+  if (!needsProcesses(options)) {
+    return { machine, settings: settingsOf(options, 'not pinned (in-process measurement only)', root), measurements: [], skipped: {}, notes: [], ...inProcess };
   }
   const place = placement(options.pin);
   log(`CPU placement: ${place.description}`);
   const mock = await startMockChild(children, { root, tokens: options.tokens, cpus: place.rest });
   log(`mock upstream at ${mock.url} (pid ${mock.child.pid})`);
-
-  const targets: Target[] = [];
-  let portkey: PortkeyInstall | undefined;
-  let otlp: OtlpSink | undefined;
-  const skipped: Partial<Record<TargetName, string>> = {};
-  for (const name of options.only) {
-    if (name === 'direct') {
-      targets.push({
-        name,
-        url: `${mock.url}/v1/chat/completions`,
-        headers: { 'content-type': 'application/json', authorization: 'Bearer mock' },
-        body: (stream) => chatBody('gpt-4o-mini', stream),
-        pid: mock.child.pid,
-      });
-      continue;
-    }
-    if (name === 'floor') {
-      const floor = await startFloor(children, { mockUrl: mock.url, cpus: place.gateway });
-      if (floor.ok) targets.push(floor.target);
-      else skipped[name] = floor.reason;
-      continue;
-    }
-    if (name === 'portkey') {
-      const installed = installPortkey(portkeyCacheDir(root), log);
-      if ('error' in installed) {
-        skipped[name] = installed.error;
-        continue;
-      }
-      portkey = installed;
-    }
-    log(`starting ${name}...`);
-    if (name === 'svc-otel') otlp = await startOtlpSink();
-    const otlpUrl = name === 'svc-otel' ? otlp?.url : undefined;
-    const started =
-      name === 'svc' || name === 'svc-otel'
-        ? await startSvc(children, { root, mockUrl: mock.url, cpus: place.gateway, ...(otlpUrl ? { otlpUrl } : {}) })
-        : await startPortkey(children, { install: portkey!, mockUrl: mock.url, cpus: place.gateway });
-    if (started.ok) targets.push(started.target);
-    else skipped[name] = started.reason;
-  }
-
-  const notes: string[] = [];
-  const measurements: Measurement[] = [];
-  for (const stream of options.stream ? [false, true] : [false]) {
-    if (stream && portkey) {
-      const plain = targets.findIndex((t) => t.name === 'portkey');
-      if (plain >= 0) {
-        await children.stopPid(targets[plain]?.pid ?? 0);
-        targets.splice(plain, 1);
-      }
-      log('starting portkey with the stream fetch shim...');
-      const shimmed = await startPortkey(children, { install: portkey, mockUrl: mock.url, cpus: place.gateway, fetchShim: true });
-      if (shimmed.ok) {
-        targets.push(shimmed.target);
-        notes.push(FETCH_SHIM_NOTE);
-      } else skipped.portkey = `stream: ${shimmed.reason}`;
-    }
-    const ready: Target[] = [];
-    for (const target of targets) {
-      const before = await upstreamRequests(mock.url);
-      let problem = await verifyTarget(target, stream);
-      if (problem === undefined && (await upstreamRequests(mock.url)) <= before) {
-        problem = `${target.name} answered without calling the mock upstream (cache or built-in mock provider?)`;
-      }
-      if (problem === undefined) ready.push(target);
-      else skipped[target.name] = `${skipped[target.name] ? `${skipped[target.name]}; ` : ''}${stream ? 'stream' : 'JSON'}: ${problem}`;
-    }
-    for (const connections of options.connections) {
-      for (const target of ready) {
-        log(`${target.name} ${stream ? 'stream' : 'JSON'} c=${connections}: warm-up ${options.warmupSec}s + ${options.durationSec}s`);
-        const m = await measure(target, {
-          connections,
-          durationSec: options.durationSec,
-          warmupSec: options.warmupSec,
-          stream,
-          upstreamPid: mock.child.pid,
-          ...(options.rate === undefined ? {} : { rate: options.rate }),
-        });
-        log(`  ${m.load.rps.toFixed(0)} req/s, p50 ${m.load.latency.p50.toFixed(2)} ms, p99 ${m.load.latency.p99.toFixed(2)} ms, ${m.cpuUsPerRequest.toFixed(0)} µs CPU/req, failed ${m.load.non2xx + m.load.errors}`);
-        measurements.push(m);
-      }
-    }
-  }
-  if (otlp) notes.push(otlpNote(otlp));
-  let fallback: FallbackReport | undefined;
-  if (options.fallback) {
-    // The main gateways are done; stop them so the fallback svc has the gateway CPU to itself.
-    for (const target of targets) if (target.name !== 'direct') await children.stopPid(target.pid);
-    fallback = await runFallback({
-      options,
-      root,
-      children,
-      mockUrl: mock.url,
-      mockPid: mock.child.pid,
-      cpus: place.gateway,
-      log,
-    });
-    for (const reason of fallback.skipped) log(`fallback NOT measured: ${reason}`);
-  }
-  let cache: CacheBenchReport | undefined;
-  if (options.cache) {
-    // A fresh svc with empty caches, alone on the gateway CPU.
-    for (const target of targets) if (target.name !== 'direct') await children.stopPid(target.pid);
-    cache = await runCacheBench({ options, root, children, mockUrl: mock.url, mockPid: mock.child.pid, cpus: place.gateway, log });
-    for (const reason of cache.skipped) log(`cache runs NOT measured: ${reason}`);
-  }
-  let encoder: EncoderBenchReport | undefined;
-  if (options.encoder) {
-    for (const target of targets) if (target.name !== 'direct') await children.stopPid(target.pid);
-    encoder = await runEncoderBench({ options, root, children, mockUrl: mock.url, mockPid: mock.child.pid, cpus: place.gateway, log });
-    for (const reason of encoder.skipped) log(`encoder runs NOT measured: ${reason}`);
-  }
-  for (const [name, reason] of Object.entries(skipped)) log(`${name} NOT measured: ${reason}`);
-
+  const http: HttpContext = { options, root, children, mock, gatewayCpus: place.gateway, log };
+  const runs = await runHttp(http);
+  const ttft = await ttftPart(http, runs);
+  if (runs.otlp) runs.notes.push(otlpNote(runs.otlp));
+  // The main gateways are done; stop them so each later part's svc has the gateway CPU to itself.
+  for (const target of runs.targets) if (target.name !== 'direct') await children.stopPid(target.pid);
+  const later = await laterParts({ options, root, children, mockUrl: mock.url, mockPid: mock.child.pid, cpus: place.gateway, log });
+  for (const [name, reason] of Object.entries(runs.skipped)) log(`${name} NOT measured: ${reason}`);
   return {
     machine,
     settings: settingsOf(options, place.description, root),
-    measurements,
-    skipped,
-    notes,
-    ...(fallback ? { fallback } : {}),
-    ...(router ? { router } : {}),
-    ...(semantic ? { semantic } : {}),
-    ...(cache ? { cache } : {}),
-    ...(encoder ? { encoder } : {}),
+    measurements: runs.measurements,
+    skipped: runs.skipped,
+    notes: runs.notes,
+    ...inProcess,
+    ...(ttft ? { ttft } : {}),
+    ...later,
+    processes: children.gatewayMemory(),
   };
 }
 
@@ -214,6 +153,7 @@ function settingsOf(options: BenchOptions, pinning: string, root: string): Bench
     ...(options.rate === undefined ? {} : { rate: options.rate }),
     pinning,
     svcMode: COMPARISON_MODE,
+    settleSec: options.settleSec,
     versions: { autocannon: '8.0.0', '@portkey-ai/gateway': findPortkey(portkeyCacheDir(root))?.version ?? 'not installed' },
   };
 }

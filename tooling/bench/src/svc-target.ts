@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isEnvVariable } from '@svc/server';
 import type { ChildSet } from './children.js';
 import { COMPARISON_MODE, chatBody, type IntelligenceMode, type Target, type TargetStart } from './target.js';
 import { freePort, readyOrStop } from './wait-ready.js';
@@ -18,8 +19,12 @@ export interface SvcProcessOptions {
    * these providers exist (a real key in the shell cannot join a fallback waterfall).
    */
   providerEnv?: Record<string, string>;
-  /** More variables, applied last (e.g. a gateway knob under test). */
+  /** More variables, applied last (e.g. a gateway knob under test): the process is then a labelled variant. */
   extraEnv?: Record<string, string>;
+  /** How the report names the process (default `svc`). */
+  label?: string;
+  /** An existing data directory to open (default: a new temp directory). */
+  dataDir?: string;
 }
 
 /** A started svc process: where to send requests and with which key. */
@@ -32,18 +37,24 @@ export interface SvcProcess {
   pid: number;
 }
 
-function inheritedEnv(stripProviders: boolean): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  if (!stripProviders) return env;
-  for (const name of Object.keys(env)) {
-    if (/_(API_KEY|BASE_URL)$/.test(name) || name === 'SVC_CONFIG') delete env[name];
+/**
+ * The bench's environment without anything the gateway reads (every variable of its env schema and
+ * every provider's key and base URL, `isEnvVariable`) or that changes how Node runs it: a setting
+ * in the shell (`SVC_SENTENCE_ENCODER=hashed`, a real `OPENAI_API_KEY`, `DATABASE_URL`...) cannot
+ * turn a row of the shipped defaults into a variant.
+ */
+export function withoutGatewaySettings(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const kept: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (!isEnvVariable(name) && name !== 'SVC_CONFIG' && name !== 'NODE_OPTIONS') kept[name] = value;
   }
-  return env;
+  return kept;
 }
 
 /**
- * Start `node apps/server/dist/main.js` with the operator contract of DESIGN §3: a temp
- * `SVC_DATA_DIR`, a bench master key and providers pointed at the mock; wait for `/ready`.
+ * Start `node apps/server/dist/main.js` with the operator contract of DESIGN §3 and nothing else
+ * (what `pnpm start` runs): a temp `SVC_DATA_DIR`, a bench master key and OpenAI pointed at the
+ * mock (`SVC_MOCK_PROVIDER=0` keeps the built-in mock provider out); wait for `/ready`.
  */
 export async function startSvcProcess(
   children: ChildSet,
@@ -62,6 +73,8 @@ export async function startSvcProcess(
     OPENAI_API_KEY: 'mock',
     OPENAI_BASE_URL: `${options.mockUrl}/v1`,
   };
+  const variant = options.providerEnv !== undefined || Object.keys(options.extraEnv ?? {}).length > 0;
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'svc-bench-'));
   const child = await children.spawn({
     name: 'svc',
     command: process.execPath,
@@ -69,18 +82,20 @@ export async function startSvcProcess(
     cwd: options.root,
     cpus: options.cpus,
     env: {
-      ...inheritedEnv(options.providerEnv !== undefined),
+      ...withoutGatewaySettings(process.env),
       PORT: String(port),
       CONTROL_PORT: String(controlPort),
       HOST: '127.0.0.1',
-      SVC_DATA_DIR: mkdtempSync(join(tmpdir(), 'svc-bench-')),
+      SVC_DATA_DIR: dataDir,
       SVC_MASTER_KEY: masterKey,
       ...providers,
-      LOG_LEVEL: 'warn',
       SVC_MOCK_PROVIDER: '0',
       ...options.extraEnv,
     },
+    gateway: { label: options.label ?? 'svc', shippedDefaults: !variant, ...(options.dataDir ? { seeded: true } : {}) },
   });
+  // A data directory of its own goes with the process; one given by the caller stays the caller's.
+  if (options.dataDir === undefined) void child.exited.then(() => rmSync(dataDir, { recursive: true, force: true }));
   const base = `http://127.0.0.1:${port}`;
   const notReady = await readyOrStop(children, child, { url: `${base}/ready`, timeoutMs: options.readyTimeoutMs ?? 60_000 });
   if (notReady) return { ok: false, reason: notReady };
@@ -95,6 +110,7 @@ export function svcTarget(svc: SvcProcess, model: string, mode: IntelligenceMode
     headers: { 'content-type': 'application/json', authorization: `Bearer ${svc.masterKey}`, 'x-intelligence-mode': mode },
     body: (stream) => chatBody(model, stream),
     pid: svc.pid,
+    metricsUrl: `${svc.base}/metrics`,
   };
 }
 
@@ -111,7 +127,10 @@ export async function startSvc(
   options: { root: string; mockUrl: string; cpus?: string; readyTimeoutMs?: number; otlpUrl?: string },
 ): Promise<TargetStart> {
   const { otlpUrl, ...rest } = options;
-  const started = await startSvcProcess(children, otlpUrl ? { ...rest, extraEnv: { OTEL_EXPORTER_OTLP_ENDPOINT: otlpUrl, OTEL_SERVICE_NAME: 'svc-bench' } } : rest);
+  const started = await startSvcProcess(
+    children,
+    otlpUrl ? { ...rest, label: 'svc-otel (OpenTelemetry on)', extraEnv: { OTEL_EXPORTER_OTLP_ENDPOINT: otlpUrl, OTEL_SERVICE_NAME: 'svc-bench' } } : rest,
+  );
   if (!started.ok) return started;
   const target = svcTarget(started.svc, SVC_MODEL);
   return { ok: true, target: otlpUrl ? { ...target, name: 'svc-otel' } : target };

@@ -23,6 +23,11 @@ export interface Target {
   bodyPerRequest?: boolean;
   /** Process whose CPU time and RSS are charged to this target. */
   pid: number;
+  /**
+   * The gateway's Prometheus `/metrics` (svc only): scraped right before and right after each
+   * measured run for the event loop's delay over the run (prom-client resets it at every scrape).
+   */
+  metricsUrl?: string;
 }
 
 /** svc's intelligence modes (spec §Intelligence modes); `full` is its default. */

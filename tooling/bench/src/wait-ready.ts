@@ -14,10 +14,14 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** {@link waitForHttp}; a child that is not ready is stopped. Resolves with the reason it was not, if so. */
+/**
+ * {@link waitForHttp}; a child that is not ready is stopped. Resolves with the reason it was not,
+ * if so; a ready gateway is first left alone to settle and its idle RSS read ({@link ChildSet.settled}).
+ */
 export async function readyOrStop(children: ChildSet, child: Child, probe: { url: string; timeoutMs: number; status?: number }): Promise<string | undefined> {
   const notReady = await waitForHttp(probe.url, child, probe.timeoutMs, probe.status);
   if (notReady) await children.stop(child);
+  else await children.settled(child);
   return notReady;
 }
 
