@@ -43,6 +43,8 @@ import { registerSlo } from './routes/slo.js';
 import { registerAuthorizationServerMetadata } from './routes/well-known-authorization-server.js';
 import { registerProtectedResourceMetadata } from './routes/well-known-protected-resource.js';
 
+type ControlRoutes = RouteRegistry<ControlEnv>;
+
 /**
  * The control plane (spec document 2) and the admin API, mounted as DESIGN.md §3 says. Every
  * route is registered from its descriptor, with the auth it declares: public, a key with a
@@ -71,6 +73,13 @@ export function createControlPlaneApp(given: ControlPlaneDeps): Hono<ControlEnv>
       session: { cookieName: deps.dashboardAuth.rp.cookieName },
     },
   });
+  registerServiceRoutes(routes, deps);
+  registerAdminAndRoutingRoutes(routes, deps);
+  return app;
+}
+
+/** Probes, discovery, sign-in and the observability and settings routes (spec document 2). */
+function registerServiceRoutes(routes: ControlRoutes, deps: ControlPlaneDeps): void {
   registerProbes(routes, deps);
   registerOpenApi(routes);
   registerAuthorizationServerMetadata(routes, deps);
@@ -93,6 +102,10 @@ export function createControlPlaneApp(given: ControlPlaneDeps): Hono<ControlEnv>
   registerOutputConfig(routes, deps);
   registerOnboardingProgress(routes, deps);
   registerOnboardingNextStep(routes, deps);
+}
+
+/** The admin API (DESIGN.md §3), the routing-intelligence routes and the dashboard. */
+function registerAdminAndRoutingRoutes(routes: ControlRoutes, deps: ControlPlaneDeps): void {
   registerAdminOrgs(routes, deps);
   registerAdminMemory(routes, deps);
   registerAdminLegacyMemory(routes, deps);
@@ -110,5 +123,4 @@ export function createControlPlaneApp(given: ControlPlaneDeps): Hono<ControlEnv>
   registerRoutingPolicy(routes, deps);
   registerRoutingMatrix(routes, deps);
   registerDashboard(routes, deps);
-  return app;
 }

@@ -70,14 +70,14 @@ describe('openai SDK: completions and embeddings (mock provider)', () => {
     }
   });
 
-  it('answers 400 model_not_found for an unknown or chat model, 403 without the embeddings scope', async () => {
+  it('answers 404 model_not_found for an unknown or chat model, 403 without the embeddings scope', async () => {
     for (const model of ['no-such-embedder', 'mock/mock-value']) {
       const error = await client.embeddings.create({ model, input: 'x' }).then(
         () => undefined,
         (e: unknown) => e,
       );
-      expect(error).toBeInstanceOf(OpenAI.BadRequestError);
-      expect((error as InstanceType<typeof OpenAI.BadRequestError>).code).toBe('model_not_found');
+      expect(error).toBeInstanceOf(OpenAI.NotFoundError);
+      expect((error as InstanceType<typeof OpenAI.NotFoundError>).code).toBe('model_not_found');
     }
     const org = await gateway.runtime.db.orgs.ensure('e2e-embeddings-scope');
     const chatOnly = (await gateway.runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:chat'] })).secret;

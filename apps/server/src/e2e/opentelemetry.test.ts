@@ -189,8 +189,8 @@ describe('OpenTelemetry traces (OTLP/HTTP by the standard OTEL_* variables)', ()
     expect(root).toMatchObject({ name: 'GET /v1/admin/orgs', parentSpanId: callerSpan });
     expect(attr(root, 'http.response.status_code')).toBe(200);
     const list = spans.find((s) => s.kind === CLIENT && s.parentSpanId === root.spanId)!;
-    expect(list.name).toBe('db orgs.list');
-    expect(attr(list, 'db.operation.name')).toBe('list');
+    expect(list.name).toBe('db orgs.page');
+    expect(attr(list, 'db.operation.name')).toBe('page');
   });
 });
 

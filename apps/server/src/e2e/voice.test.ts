@@ -163,16 +163,16 @@ describe('voice endpoints (mock upstream)', () => {
       expect([mp3.headers.get('content-type'), mp3.headers.get('x-svc-audio-format')]).toEqual(['audio/mpeg', 'mp3_24000']);
     });
 
-    it('answers 400 naming each bad field, 401 and 403', async () => {
-      for (const [param, change] of [
-        ['voice', { voice: 'alloy' }],
-        ['output_format', { output_format: 'mp3_44100' }],
-        ['text', { text: 'x'.repeat(2_001) }],
-        ['model', { model: 'groq/whisper-large-v3' }],
+    it('answers 400 naming each bad field, 404 for a model of another kind, 401 and 403', async () => {
+      for (const [param, change, kind] of [
+        ['voice', { voice: 'alloy' }, OpenAI.BadRequestError],
+        ['output_format', { output_format: 'mp3_44100' }, OpenAI.BadRequestError],
+        ['text', { text: 'x'.repeat(2_001) }, OpenAI.BadRequestError],
+        ['model', { model: 'groq/whisper-large-v3' }, OpenAI.NotFoundError],
       ] as const) {
         const error = await synthesize({ text: 'Hi', model: 'deepgram/aura-2', ...change }).then(() => undefined, (e: unknown) => e);
-        expect(error, param).toBeInstanceOf(OpenAI.BadRequestError);
-        expect((error as InstanceType<typeof OpenAI.BadRequestError>).param).toBe(param);
+        expect(error, param).toBeInstanceOf(kind);
+        expect((error as InstanceType<typeof OpenAI.APIError>).param).toBe(param);
       }
       const anonymous = new OpenAI({ baseURL: `${gateway.inferenceUrl}/v1`, apiKey: 'sk-svc-nobody-000000000000', maxRetries: 0 });
       await expect(synthesize({ text: 'Hi', model: 'deepgram/aura-2' }, anonymous)).rejects.toBeInstanceOf(OpenAI.AuthenticationError);

@@ -182,9 +182,11 @@ describe('/v1/observability/flags', () => {
   });
 
   it('router_exploration off takes the exploration bonus out of the router’s quality estimates at once', async () => {
-    // A caller-fault failure teaches the router nothing, so both decisions see the same learned state.
+    // A caller-fault failure teaches the router nothing, so both decisions see the same learned
+    // state; one prompt for both, so their hashed text features (and success estimates) are equal.
+    const prompt = `summarise the history of the printing press [mock:error=400] ${randomUUID()}`;
     const ask = async () => {
-      expect((await chat(`summarise the history of the printing press [mock:error=400] ${randomUUID()}`, 'cache', 'svc/auto')).status).toBe(400);
+      expect((await chat(prompt, 'cache', 'svc/auto')).status).toBe(400);
       await ctx.runtime.learn.flush();
       const [latest] = await ctx.runtime.db.decisions.list({ orgId: clientOrg, limit: 1 });
       return new Map((latest!.candidates as { id: string; quality: number }[]).map((c) => [c.id, c.quality]));
