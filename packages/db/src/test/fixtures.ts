@@ -82,3 +82,12 @@ export function newPasskey(userId: string, overrides: Partial<NewPasskey> = {}):
     ...overrides,
   };
 }
+
+/**
+ * Waits past the store clock's next tick. PGlite's `now()` follows the WebAssembly clock, which
+ * may read the same millisecond for two statements in a row; rows created a tick apart have
+ * distinct `created_at`, so a test can expect creation order where listings order by it.
+ */
+export function nextClockTick(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 2));
+}

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
 import { DbConflictError } from '../../errors.js';
-import { createTestOrg, type GetDb, newPasskey, newUser, sha256Hex } from '../fixtures.js';
+import { createTestOrg, type GetDb, newPasskey, newUser, nextClockTick, sha256Hex } from '../fixtures.js';
 
 export function dashboardUserConformance(getDb: GetDb): void {
   it('creates users with lower-cased e-mails, unique case-insensitively', async () => {
@@ -48,6 +48,7 @@ export function dashboardUserConformance(getDb: GetDb): void {
     expect(await db.passkeys.findByCredentialId(input.credentialId)).toEqual({ passkey, user });
     expect(await db.passkeys.findByCredentialId('unknown')).toBeUndefined();
     await expect(db.passkeys.create({ ...newPasskey(user.id), credentialId: input.credentialId })).rejects.toBeInstanceOf(DbConflictError);
+    await nextClockTick();
     const later = await db.passkeys.create(newPasskey(user.id, { name: 'Phone' }));
     expect((await db.passkeys.listByUser(user.id)).map((p) => p.id)).toEqual([passkey.id, later.id]);
   });

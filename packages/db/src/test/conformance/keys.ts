@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
 import { DbConflictError } from '../../errors.js';
-import { createTestOrg, type GetDb, newKeyInput } from '../fixtures.js';
+import { createTestOrg, type GetDb, newKeyInput, nextClockTick } from '../fixtures.js';
 
 export function keyConformance(getDb: GetDb): void {
   it('stores a key and finds it with its organisation by hash', async () => {
@@ -92,7 +92,10 @@ export function keyConformance(getDb: GetDb): void {
     const db = getDb();
     const org = await createTestOrg(db);
     const ids: string[] = [];
-    for (let i = 0; i < 5; i++) ids.push((await db.keys.create(newKeyInput(org.id))).id);
+    for (let i = 0; i < 5; i++) {
+      ids.push((await db.keys.create(newKeyInput(org.id))).id);
+      await nextClockTick();
+    }
     const first = await db.keys.page({ orgId: org.id, limit: 2 });
     expect(first.data.map((k) => k.id)).toEqual(ids.slice(0, 2));
     expect(first.hasMore).toBe(true);
@@ -110,6 +113,7 @@ export function keyConformance(getDb: GetDb): void {
     const org = await createTestOrg(db);
     const standard = await db.keys.create(newKeyInput(org.id));
     const old = await db.keys.create(newKeyInput(org.id, { kind: 'master', keyPrefix: 'master' }));
+    await nextClockTick();
     const older = await db.keys.create(newKeyInput(org.id, { kind: 'master', keyPrefix: 'master' }));
     expect(standard.kind).toBe('standard');
     const masters = (await db.keys.listMasters()).filter((k) => k.orgId === org.id);
