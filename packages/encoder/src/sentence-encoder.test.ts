@@ -26,7 +26,7 @@ describe('sentence encoder (all-MiniLM-L6-v2)', () => {
     expect(encoder.id).toBe('all-MiniLM-L6-v2');
   });
 
-  it('with fp32 weights reproduces the published vector to its four decimals, and int8 vectors stay within cosine 0.999 of it (0.9999 on average: docs/operations.md)', async () => {
+  it('with fp32 weights reproduces the published vector to its four decimals, and int8 vectors stay within cosine 0.999 of it (0.9997 on average: docs/operations.md)', async () => {
     const fp32 = createSentenceEncoder({ weights: 'fp32', cacheSize: 0 });
     try {
       const texts = [referenceSentence, 'How do I reset my password?', 'The cat sits outside', 'Which is the best way to learn Japanese quickly?'];

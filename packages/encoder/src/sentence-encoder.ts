@@ -39,9 +39,10 @@ export interface SentenceEncoderSettings {
   modelDir?: string;
   /**
    * How the model holds its 36 dense layers and word embedding table (default `int8`: 8-bit
-   * blocks of 32 with an fp32 scale each, widened on the fly, ~4x less memory, vectors at cosine
-   * 0.9999 to fp32's). `fp32`: the checkpoint's values widened once, for reference measurements.
-   * Both answer as `all-MiniLM-L6-v2`: calibrations hold for either (docs/operations.md, "Memory budget").
+   * blocks of 32 with an fp32 scale each, integer dot products; about half the resident memory
+   * of fp32, vectors at cosine 0.9997 to fp32's). `fp32`: the checkpoint's values widened once,
+   * for reference measurements. Both answer as `all-MiniLM-L6-v2`: the calibrations keyed by that
+   * id hold for either (docs/operations.md, "Memory budget").
    */
   weights?: WeightFormat;
   /** Embed the reference sentence at load and fail unless it matches the published vector (default true). */

@@ -1,0 +1,10 @@
+import { readFileSync } from 'node:fs';
+import { createSentenceEncoder } from '@svc/encoder';
+const vmrss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))![1]) / 1024;
+console.log('start', vmrss());
+const encoder = createSentenceEncoder({ weights: (process.env.W ?? 'int8') as 'int8' });
+await encoder.ready;
+await encoder.embed(['hello there']);
+console.log('ready', vmrss(), process.pid);
+await new Promise((r) => setTimeout(r, 15000));
+await encoder.close();
