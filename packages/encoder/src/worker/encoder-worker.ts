@@ -16,7 +16,7 @@ import('./inference.js')
   .then(({ createInference }) => createInference(settings))
   .then(
     (inference) => {
-      // The load's buffers (weights file, encoded graph: ~70 MB) are garbage now; an idle thread would keep them until its next GC.
+      // The encoded graph (~27 MB) is garbage now; an idle thread would keep it until its next GC.
       collectGarbage();
       post({ type: 'ready', dimensions: inference.dimensions, niceness });
       let queue = Promise.resolve();

@@ -4,6 +4,7 @@ import { WEIGHTS_PACKAGE, weightsPackageDir } from '../model/weights-package.js'
 import { pairProjection } from '../pair/pair-projection.js';
 import { referenceMismatch, referenceSentence } from '../reference.js';
 import { createWordPiece, type WordPiece } from '../tokenize/word-piece.js';
+import { collectGarbage } from './collect-garbage.js';
 import type { WorkerSettings } from './protocol.js';
 import { createModelRunner, type ModelRunner } from './model-runner.js';
 
@@ -49,6 +50,8 @@ export async function createInference(settings: WorkerSettings): Promise<Inferen
   } catch (error) {
     throw new EncoderLoadError(`tokenizer.json: ${firstLine(error)}`);
   }
+  // The weights file and the quantised arrays (~70 MB) are garbage once the graph is encoded: free them before onnxruntime makes its copies.
+  collectGarbage();
   let session: ort.InferenceSession;
   try {
     session = await ort.InferenceSession.create(model.graph, {
