@@ -26,9 +26,10 @@ export interface SentenceEncoderSettings {
   /** Most texts per inference call (default 32). */
   maxBatch?: number;
   /**
-   * Most padded tokens (texts x longest) per onnxruntime run (default 1024: 32 questions of
-   * ~30 word pieces, or 4 texts at the 256 cap). A batch is sorted by length and split to
-   * fit, which bounds memory when long texts arrive together; on CPU larger runs are no faster.
+   * Most padded tokens (texts x longest) per onnxruntime run (default 512: 16 questions of
+   * ~30 word pieces, or 2 texts at the 256 cap). A batch is sorted by length and split to
+   * fit, which bounds memory when long texts arrive together: onnxruntime's arena keeps what the
+   * largest run needed (at 1024, ~10 MiB more after texts at the cap). On CPU larger runs are no faster.
    */
   maxBatchTokens?: number;
   /** How long a lone `embed` waits for others to share its batch, in ms (default 1). */
@@ -137,7 +138,7 @@ function workerSettingsOf(settings: SentenceEncoderSettings): WorkerSettings {
     modelDir: settings.modelDir,
     maxTokens: positiveInteger('maxTokens', settings.maxTokens ?? DEFAULT_MAX_TOKENS, 512),
     weights: weightFormatOf(settings.weights),
-    maxBatchTokens: positiveInteger('maxBatchTokens', settings.maxBatchTokens ?? 1024, 1 << 20),
+    maxBatchTokens: positiveInteger('maxBatchTokens', settings.maxBatchTokens ?? 512, 1 << 20),
     intraOpNumThreads: positiveInteger('intraOpNumThreads', settings.intraOpNumThreads ?? 1, 256),
     selfCheck: settings.selfCheck ?? true,
     pairModel: settings.pairModel ?? true,
