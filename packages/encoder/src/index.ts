@@ -1,4 +1,5 @@
 export { type EmbedManyOptions, embedMany } from './embed-many.js';
+export { type WeightFormat, weightFormats } from './model/dense-weights.js';
 export { referenceComponents, referenceSentence } from './reference.js';
 export {
   createSentenceEncoder,

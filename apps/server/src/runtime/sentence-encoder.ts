@@ -14,7 +14,7 @@ export interface SentenceEncoderService {
 /**
  * Loads the encoder `SVC_SENTENCE_ENCODER` names and waits for it: a missing or corrupt model
  * stops the start with one line naming the variable and what the loader found. `hashed` (no model:
- * no load time, ~270 MB less RSS, recall finds about half as much) is for test runtimes and
+ * no load time, ~95 MiB less RSS, recall finds about half as much) is for test runtimes and
  * machines too small for the model; docs/memory.md says where else it stays.
  */
 export async function startSentenceEncoder(env: Env): Promise<SentenceEncoderService> {

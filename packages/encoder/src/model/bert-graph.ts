@@ -1,4 +1,5 @@
-import type { BertLayer, BertWeights, Linear, Norm } from './bert-weights.js';
+import type { BertLayer, BertWeights, HalfLinear, Linear, Norm } from './bert-weights.js';
+import { gatherRows, halfDense, type WeightFormat } from './dense-weights.js';
 import { GraphBuilder } from './onnx-builder.js';
 
 /**
@@ -18,29 +19,33 @@ export interface PairProjection {
   linear: Linear;
 }
 
-/** The two weighted operations every part of the graph uses. */
+/** The weighted operations every part of the graph uses: the checkpoint's dense layers in `format`, fp32 ones (the pair projection), LayerNorm. */
 interface Ops {
   g: GraphBuilder;
+  format: WeightFormat;
+  halfDense(x: string, w: HalfLinear, name: string): string;
   dense(x: string, w: Linear, name: string): string;
   layerNorm(x: string, n: Norm, name: string): string;
 }
 
-function opsOf(g: GraphBuilder, weights: BertWeights): Ops {
+function opsOf(g: GraphBuilder, weights: BertWeights, format: WeightFormat): Ops {
   const hidden = weights.config.hidden_size;
   const epsilon = { float: weights.config.layer_norm_eps };
   return {
     g,
+    format,
+    halfDense: (x, w, name) => halfDense(g, x, w, name, format),
     dense: (x, w, name) => g.op('Add', [g.op('MatMul', [x, g.floats(`${name}.w`, [w.inputs, w.outputs], w.weight)]), g.floats(`${name}.b`, [w.outputs], w.bias)]),
     layerNorm: (x, n, name) => g.op('LayerNormalization', [x, g.floats(`${name}.gamma`, [hidden], n.gamma), g.floats(`${name}.beta`, [hidden], n.beta)], { axis: -1, epsilon }),
   };
 }
 
-/** Embeddings: word rows gathered in fp16 and widened; the position table sliced to the batch's length. */
+/** Embeddings: word rows gathered and widened; the position table sliced to the batch's length. */
 function embeddings(ops: Ops, weights: BertWeights, zero: string): string {
   const { g } = ops;
   const { config } = weights;
   const sequence = g.op('Shape', [graphNames.inputIds], { start: 1, end: 2 });
-  const words = g.op('Cast', [g.op('Gather', [g.halves('word_embeddings', [config.vocab_size, config.hidden_size], weights.wordEmbeddings), graphNames.inputIds])], { to: 1 });
+  const words = gatherRows(g, weights.wordEmbeddings, config.vocab_size, config.hidden_size, graphNames.inputIds, ops.format);
   const positions = g.op('Slice', [g.floats('position_embeddings', [config.max_position_embeddings, config.hidden_size], weights.positionEmbeddings), zero, sequence, zero]);
   return ops.layerNorm(g.op('Add', [words, positions]), weights.embeddingNorm, 'embeddings.norm');
 }
@@ -58,7 +63,7 @@ interface BlockInputs {
 
 /** One post-norm encoder block: self-attention, then the feed-forward with exact GELU. */
 function encoderBlock(ops: Ops, b: BlockInputs, x: string, layer: BertLayer, p: string): string {
-  const { g, dense, layerNorm } = ops;
+  const { g, halfDense: dense, layerNorm } = ops;
   const heads4 = (t: string, perm: number[]) => g.op('Transpose', [g.op('Reshape', [t, b.splitHeads])], { perm });
   const q = heads4(dense(x, layer.query, `${p}.query`), [0, 2, 1, 3]);
   const k = heads4(dense(x, layer.key, `${p}.key`), [0, 2, 3, 1]);
@@ -88,13 +93,13 @@ function poolAndNormalise(g: GraphBuilder, x: string, mask: string, one: string)
  * position + token type embeddings, LayerNorm, post-norm blocks with exact GELU), mean pooling
  * over the attention mask, then L2 normalisation. Opset 17 (LayerNormalization is standard there).
  */
-export function buildBertGraph(weights: BertWeights, pairProjection?: PairProjection): Uint8Array {
+export function buildBertGraph(weights: BertWeights, format: WeightFormat, pairProjection?: PairProjection): Uint8Array {
   const { config } = weights;
   const hidden = config.hidden_size;
   const heads = config.num_attention_heads;
   const headSize = hidden / heads;
   const g = new GraphBuilder();
-  const ops = opsOf(g, weights);
+  const ops = opsOf(g, weights, format);
   const zero = g.int64s('zero', [1], [0]);
   const one = g.int64s('one', [1], [1]);
   const splitHeads = g.int64s('split_heads', [4], [0, 0, heads, headSize]);

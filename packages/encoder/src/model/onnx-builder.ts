@@ -15,7 +15,7 @@ function attribute(name: string, value: Attribute): import('onnx-proto').onnx.IA
   return { name, type: AttributeType.INT, i: value };
 }
 
-const bytesOf = (array: Float32Array | Uint16Array | BigInt64Array) => new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
+const bytesOf = (array: Float32Array | BigInt64Array) => new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
 
 /** A graph under construction: nodes in topological order (the order they are added) and initializers. */
 export class GraphBuilder {
@@ -29,15 +29,28 @@ export class GraphBuilder {
     return output;
   }
 
+  /** The same for an onnxruntime contrib operator (domain `com.microsoft`, e.g. `MatMulNBits`). */
+  contribOp(opType: string, inputs: string[], attributes: Record<string, Attribute>): string {
+    const output = `${opType.toLowerCase()}_${this.counter++}`;
+    this.nodes.push({ opType, domain: 'com.microsoft', input: inputs, output: [output], attribute: Object.entries(attributes).map(([k, v]) => attribute(k, v)) });
+    return output;
+  }
+
   /** Adds a float initializer (the array is referenced, not copied, until `encode`). */
   floats(name: string, dims: number[], data: Float32Array): string {
     this.initializers.push({ name, dims, dataType: DataType.FLOAT, rawData: bytesOf(data) });
     return name;
   }
 
-  /** Adds an fp16 initializer from raw IEEE half bits. */
-  halves(name: string, dims: number[], data: Uint16Array): string {
-    this.initializers.push({ name, dims, dataType: DataType.FLOAT16, rawData: bytesOf(data) });
+  /** Adds an fp16 initializer from raw little-endian IEEE half bits (referenced, not copied, until `encode`; any alignment). */
+  halves(name: string, dims: number[], data: Uint8Array): string {
+    this.initializers.push({ name, dims, dataType: DataType.FLOAT16, rawData: data });
+    return name;
+  }
+
+  /** Adds a uint8 initializer. */
+  uint8s(name: string, dims: number[], data: Uint8Array): string {
+    this.initializers.push({ name, dims, dataType: DataType.UINT8, rawData: data });
     return name;
   }
 
@@ -73,7 +86,10 @@ export class GraphBuilder {
     const model = onnx.ModelProto.create({
       irVersion: 8,
       producerName: '@svc/encoder',
-      opsetImport: [{ domain: '', version: settings.opset }],
+      opsetImport: [
+        { domain: '', version: settings.opset },
+        { domain: 'com.microsoft', version: 1 },
+      ],
       graph: { name: 'graph', node: this.nodes, initializer: this.initializers, input: settings.inputs.map(valueInfo), output: settings.outputs.map(valueInfo) },
     });
     return onnx.ModelProto.encode(model).finish();

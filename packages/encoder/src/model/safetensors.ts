@@ -1,4 +1,4 @@
-import { halfToFloat } from './fp16.js';
+import { halfBytesToFloat } from './fp16.js';
 
 /** One tensor's entry in a safetensors header. */
 export interface SafetensorsEntry {
@@ -59,10 +59,10 @@ export function parseSafetensors(bytes: Uint8Array): Safetensors {
 }
 
 /**
- * The named fp16 tensor's raw halves, after checking its dtype, shape and byte length. Throws
- * a message that names the tensor and what differs.
+ * The named fp16 tensor's bytes (little-endian halves, a view of the file: nothing is copied),
+ * after checking its dtype, shape and byte length. Throws a message that names the tensor and what differs.
  */
-export function readHalves(file: Safetensors, name: string, shape: readonly number[]): Uint16Array {
+export function halfBytes(file: Safetensors, name: string, shape: readonly number[]): Uint8Array {
   const entry = file.entries.get(name);
   if (!entry) throw new Error(`tensor ${name} is missing`);
   if (entry.dtype !== 'F16') throw new Error(`tensor ${name} is ${entry.dtype}, expected F16`);
@@ -72,13 +72,10 @@ export function readHalves(file: Safetensors, name: string, shape: readonly numb
   const count = shape.reduce((n, d) => n * d, 1);
   const [begin, end] = entry.offsets;
   if (end - begin !== count * 2) throw new Error(`tensor ${name} holds ${end - begin} bytes, expected ${count * 2}`);
-  // Copied so the halves are 2-byte aligned whatever the header length (and the data may be a Buffer view).
-  const halves = new Uint16Array(count);
-  new Uint8Array(halves.buffer).set(file.data.subarray(begin, end));
-  return halves;
+  return file.data.subarray(begin, end);
 }
 
-/** The named fp16 tensor widened to fp32 (see {@link readHalves}). */
+/** The named fp16 tensor widened to fp32 (see {@link halfBytes}). */
 export function readHalfTensor(file: Safetensors, name: string, shape: readonly number[]): Float32Array {
-  return halfToFloat(readHalves(file, name, shape));
+  return halfBytesToFloat(halfBytes(file, name, shape));
 }

@@ -1,6 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { EmbedRequest, WorkerMessage, WorkerSettings } from './protocol.js';
 import { lowerThreadPriority } from '@svc/core';
+import { collectGarbage } from './collect-garbage.js';
 
 // Entry of the inference thread: onnxruntime-node's `session.run` computes on the calling JS
 // thread (it only defers to `setImmediate`), so it runs here, never on the gateway's loop.
@@ -15,6 +16,8 @@ import('./inference.js')
   .then(({ createInference }) => createInference(settings))
   .then(
     (inference) => {
+      // The encoded graph (~27 MB) is garbage now; an idle thread would keep it until its next GC.
+      collectGarbage();
       post({ type: 'ready', dimensions: inference.dimensions, niceness });
       let queue = Promise.resolve();
       port.on('message', (request: EmbedRequest) => {

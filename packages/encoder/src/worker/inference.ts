@@ -4,6 +4,7 @@ import { WEIGHTS_PACKAGE, weightsPackageDir } from '../model/weights-package.js'
 import { pairProjection } from '../pair/pair-projection.js';
 import { referenceMismatch, referenceSentence } from '../reference.js';
 import { createWordPiece, type WordPiece } from '../tokenize/word-piece.js';
+import { collectGarbage } from './collect-garbage.js';
 import type { WorkerSettings } from './protocol.js';
 import { createModelRunner, type ModelRunner } from './model-runner.js';
 
@@ -39,7 +40,7 @@ export async function createInference(settings: WorkerSettings): Promise<Inferen
   const modelDir = settings.modelDir ?? defaultModelDir();
   let model: LoadedModel;
   try {
-    model = await loadModel(modelDir, settings.pairModel ? pairProjection() : undefined);
+    model = await loadModel(modelDir, settings.weights, settings.pairModel ? pairProjection() : undefined);
   } catch (error) {
     throw new EncoderLoadError(firstLine(error));
   }
@@ -49,6 +50,8 @@ export async function createInference(settings: WorkerSettings): Promise<Inferen
   } catch (error) {
     throw new EncoderLoadError(`tokenizer.json: ${firstLine(error)}`);
   }
+  // The weights file and the quantised arrays (~70 MB) are garbage once the graph is encoded: free them before onnxruntime makes its copies.
+  collectGarbage();
   let session: ort.InferenceSession;
   try {
     session = await ort.InferenceSession.create(model.graph, {
@@ -66,7 +69,7 @@ export async function createInference(settings: WorkerSettings): Promise<Inferen
   const runner = createModelRunner({ session, tokenizer, dimensions, maxBatchTokens: settings.maxBatchTokens, ...(pairDimensions ? { pairDimensions } : {}) });
 
   if (settings.selfCheck) {
-    const mismatch = referenceMismatch(await runner.run([referenceSentence]));
+    const mismatch = referenceMismatch(await runner.run([referenceSentence]), settings.weights);
     if (mismatch) throw new EncoderLoadError(mismatch);
   }
   return { dimensions, ...runner };

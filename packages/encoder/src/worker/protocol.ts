@@ -1,3 +1,4 @@
+import type { WeightFormat } from '../model/dense-weights.js';
 import type { PackedTokens } from '../token-states.js';
 
 /** What the worker is started with (`workerData`). */
@@ -5,6 +6,8 @@ export interface WorkerSettings {
   /** Folder with `config.json`, `model.fp16.safetensors`, `tokenizer.json`; undefined: the weights package's. */
   modelDir: string | undefined;
   maxTokens: number;
+  /** How the graph holds the large matrices (see `WeightFormat`). */
+  weights: WeightFormat;
   /** Padded tokens (rows x longest) per onnxruntime run; a batch over it is split. */
   maxBatchTokens: number;
   intraOpNumThreads: number;

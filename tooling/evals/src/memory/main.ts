@@ -4,7 +4,7 @@
  * injected (goal: <= 1%) and the share of related questions that get the right fact (goal: >= 80%);
  * LoCoMo's evidence recall@5 when `--locomo` names its data. Prints tables and a JSON line.
  *
- *   pnpm --filter @svc/evals memory [--data ../shared/data/semcache] [--embedder minilm|hashed] [--locomo DIR]
+ *   pnpm --filter @svc/evals memory [--data ../shared/data/semcache] [--embedder minilm|minilm-fp32|hashed] [--locomo DIR]
  */
 import { parseArgs } from 'node:util';
 import { createSentenceEncoder } from '@svc/encoder';
@@ -27,7 +27,7 @@ const { values } = parseArgs({
   },
 });
 
-const embedder: Embedder & { close?: () => Promise<void> } = values.embedder === 'hashed' ? createHashedEmbedder() : createSentenceEncoder({ cacheSize: 0 });
+const embedder: Embedder & { close?: () => Promise<void> } = values.embedder === 'hashed' ? createHashedEmbedder() : createSentenceEncoder({ cacheSize: 0, weights: values.embedder === 'minilm-fp32' ? 'fp32' : 'int8' });
 const users = usersOf(loadFacts(), Number(values.users));
 const unrelated = loadUnrelated(values.data);
 const questionThreshold = values['question-threshold'] === undefined ? undefined : Number(values['question-threshold']);

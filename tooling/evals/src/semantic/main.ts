@@ -7,7 +7,7 @@
  * and the lookup cost at 1,000 and 10,000 entries. Prints the tables; `--write` puts them into
  * docs/caching.md.
  *
- *   pnpm --filter @svc/evals semantic [--embedder minilm|hashed] [--vectors /tmp/svc-semantic-minilm.bin] [--paws FILE] [--write]
+ *   pnpm --filter @svc/evals semantic [--embedder minilm|minilm-fp32|hashed] [--vectors /tmp/svc-semantic-minilm.bin] [--paws FILE] [--write]
  *     [--qqp-count N]   Quora on the first N pairs of the held-out half only, no whole-QQP curve (the
  *                       74,197 texts take 15 minutes to an hour to encode here); --write then fills
  *                       the pair-model block (semantic-pair-eval) instead of the full one

@@ -60,7 +60,8 @@ function tablePairReader(pair: PairReader, table: Map<string, TokenFeatures>): P
 }
 
 /**
- * Encodes every distinct text once (all-MiniLM-L6-v2 by default, kept in `vectorsFile` so a rerun
+ * Encodes every distinct text once (all-MiniLM-L6-v2 by default, its int8 weights; `minilm-fp32`
+ * the same model in fp32, which answers with the same id: give it its own `vectorsFile`; kept in `vectorsFile` so a rerun
  * takes seconds; ~10 minutes for the 74,772 texts of the three sets on this machine) and returns
  * a table of them, so every lookup of the evaluation costs what the cache costs after the embedding.
  * With the encoder's pair model, its features too (`<vectorsFile>.pair.json`), offered as the
@@ -68,7 +69,7 @@ function tablePairReader(pair: PairReader, table: Map<string, TokenFeatures>): P
  */
 export async function tableEmbedder(kind: string, texts: readonly string[], vectorsFile: string): Promise<TableEmbedder> {
   const distinct = [...new Set(texts)].sort();
-  const real = kind === 'hashed' ? createHashedEmbedder() : createSentenceEncoder({ cacheSize: 256 });
+  const real = kind === 'hashed' ? createHashedEmbedder() : createSentenceEncoder({ cacheSize: 256, weights: kind === 'minilm-fp32' ? 'fp32' : 'int8' });
   try {
     const pair = real.pairReader ? tablePairReader(real.pairReader, await featureTable(real, real.pairReader, distinct, vectorsFile)) : undefined;
     const vectors = await cachedEmbedMany(vectorsFile, real, distinct, { onProgress: progress });
