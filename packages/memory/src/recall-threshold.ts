@@ -20,7 +20,7 @@ export interface RecallFloors {
  * What a fact's shared cues add to its similarity before the floor (`recall-cues.ts`), chosen
  * with the floors on the calibration split of `pnpm --filter @svc/evals memory`.
  */
-export const RECALL_CUE_WEIGHTS: CueWeights = { wordHit: 0.03, slotHit: 0.25 };
+export const RECALL_CUE_WEIGHTS: CueWeights = { wordHit: 0.03, slotHit: 0.25, ownWordHit: 0 };
 
 const calibrated: Readonly<Record<string, RecallFloors>> = {
   'all-MiniLM-L6-v2': { self: 0.46, other: 0.59 },
