@@ -139,7 +139,7 @@ export function decideWrite(fact: ExtractedFact, matches: readonly VectorMatch[]
  * to words that merely may ("new" in "I'm saving up for a new bike", "bought", "started"): only
  * these let a change supersede a fact it shares nothing with.
  */
-const STATE_CHANGE = /\b(?:now|nowadays|these days|instead|anymore|switched|swapped|replaced|changed|moved|relocated|took up|retrained|ported|transferred|upgraded|signed up)\b/i;
+export const STATE_CHANGE = /\b(?:now|nowadays|these days|instead|anymore|switched|swapped|replaced|changed|moved|relocated|took up|retrained|ported|transferred|upgraded|signed up)\b/i;
 
 /** A change is taken for the closest stored fact of its holder when that one is at least this close... */
 const CLEAR_FLOOR = 0.3;
