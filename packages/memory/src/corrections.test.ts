@@ -47,6 +47,17 @@ describe('decideWrite', () => {
     expect(decideWrite(fact('I moved to Berlin.'), near([lisbon, 0.5]), settings, new Set(['a']))).toEqual({ kind: 'add' });
   });
 
+  it('takes a change for the stored fact it is clearly closest to, though they share no word', () => {
+    const chrome = stored('e', 'I browse the web with Chrome.');
+    const marathon = stored('f', "I'm training for a half marathon.");
+    expect(decideWrite(fact('I switched to Brave.'), near([chrome, 0.36], [marathon, 0.27]), settings, new Set())).toEqual({ kind: 'supersede', old: expect.objectContaining({ id: 'e' }) });
+    // Not clear of the next fact, or too far: a new fact beside the others.
+    expect(decideWrite(fact('I switched to Brave.'), near([chrome, 0.35], [marathon, 0.3]), settings, new Set())).toEqual({ kind: 'add' });
+    expect(decideWrite(fact('I switched to Brave.'), near([chrome, 0.25]), settings, new Set())).toEqual({ kind: 'add' });
+    // "new" may announce a change, but not one of a present state that replaces another.
+    expect(decideWrite(fact("I'm saving up for a new bike."), near([marathon, 0.4], [chrome, 0.1]), settings, new Set())).toEqual({ kind: 'add' });
+  });
+
   it('removes what a retraction or a "forget that" names, and stores the retraction but not the request', () => {
     expect(decideWrite(fact("I don't live in Lisbon anymore."), near([lisbon, 0.86]), settings, new Set())).toEqual({ kind: 'remove', old: expect.objectContaining({ id: 'a' }), store: true });
     expect(decideWrite(fact('Forget that I live in Lisbon.'), near([lisbon, 0.99]), settings, new Set())).toEqual({ kind: 'remove', old: expect.objectContaining({ id: 'a' }), store: false });

@@ -127,9 +127,37 @@ export function decideWrite(fact: ExtractedFact, matches: readonly VectorMatch[]
       ? undefined
       : closest(fact, neighbours, NEAR_STORED_FLOOR, (n) => (n.record.slot === null || n.record.slot.startsWith('my:')) && n.attribute === fact.slot);
   if (nearStored) return { kind: 'supersede', old: nearStored.record };
+  if (fact.change !== 'update') return { kind: 'add' };
   const changed =
-    fact.change === 'update'
-      ? closest(fact, neighbours, settings.updateSimilarity, (n) => n.score >= settings.updateSimilarity + UNSHARED_MARGIN || sharedFrameWords(fact.text, n.record.text).length > 0)
-      : undefined;
+    clearlyClosest(fact, neighbours) ??
+    closest(fact, neighbours, settings.updateSimilarity, (n) => n.score >= settings.updateSimilarity + UNSHARED_MARGIN || sharedFrameWords(fact.text, n.record.text).length > 0);
   return changed ? { kind: 'supersede', old: changed.record } : { kind: 'add' };
 }
+
+/**
+ * Words that say a present state replaced an earlier one ("now", "switched", "instead"), as opposed
+ * to words that merely may ("new" in "I'm saving up for a new bike", "bought", "started"): only
+ * these let a change supersede a fact it shares nothing with.
+ */
+export const STATE_CHANGE = /\b(?:now|nowadays|these days|instead|anymore|switched|swapped|replaced|changed|moved|relocated|took up|retrained|ported|transferred|upgraded|signed up)\b/i;
+
+/** A change is taken for the closest stored fact of its holder when that one is at least this close... */
+const CLEAR_FLOOR = 0.3;
+/** ...and this much closer than the next fact of the same holder: nothing else it could be changing. */
+const CLEAR_MARGIN = 0.08;
+
+/**
+ * The stored fact of the same holder a change is clearly about, though the two share no word and
+ * sit far apart ("I switched to Brave" after "I browse the web with Chrome": 0.35, the next fact
+ * 0.27): a correction names a new value of an attribute already stated, so the fact that states
+ * it is the one nearest, well ahead of the rest.
+ */
+function clearlyClosest(fact: ExtractedFact, neighbours: readonly Neighbour[]): Neighbour | undefined {
+  if (!STATE_CHANGE.test(fact.text)) return undefined;
+  const holder = holderOf(fact.text);
+  const same = neighbours.filter((n) => holderOf(n.record.text) === holder);
+  const [first, second] = same;
+  if (!first || first.score < CLEAR_FLOOR) return undefined;
+  return second === undefined || first.score - second.score >= CLEAR_MARGIN ? first : undefined;
+}
+

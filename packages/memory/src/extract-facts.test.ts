@@ -24,6 +24,11 @@ describe('extractFacts', () => {
     expect(texts('Hi! I commute by bike, what do you think of e-bikes? lol')).toEqual(['I commute by bike']);
     // A list is one statement, not three.
     expect(texts('I like tea, coffee and cake.')).toEqual(['I like tea, coffee and cake.']);
+    // A clause may open with a time or place before its subject.
+    expect(texts('My phone plan is with Vodafone and every summer I go to Crete.')).toEqual(['My phone plan is with Vodafone', 'Every summer I go to Crete.']);
+    // A change announced without its value stays with the clause that names it.
+    expect(texts("I moved to Lisbon, I switched jobs and I'm at Umbrella Health now.")).toEqual(['I moved to Lisbon', "I switched jobs and I'm at Umbrella Health now."]);
+    expect(texts("Oh, and I've changed my mind, my favourite colour is yellow. lol")).toEqual(["I've changed my mind and my favourite colour is yellow."]);
   });
 
   it('says what a statement changes: an update, a retraction, or a request to forget (never stored as a fact)', () => {
@@ -36,6 +41,11 @@ describe('extractFacts', () => {
       ["I'm no longer a nurse.", 'retract'],
       ["I don't live in Lisbon anymore.", 'retract'],
       ['I sold my car.', 'retract'],
+    ]);
+    // "New" in a name announces nothing.
+    expect(changes("I'm planning a trip to New Zealand. I got a new phone, a Pixel 8.")).toEqual([
+      ["I'm planning a trip to New Zealand.", null],
+      ['I got a new phone, a Pixel 8.', 'update'],
     ]);
     expect(changes('Please forget that I live in Lisbon. I have two cats.')).toEqual([
       ['I live in Lisbon', 'forget'],

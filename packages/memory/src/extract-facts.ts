@@ -84,7 +84,10 @@ const FORGET = /^(?:please )?(?:forget|disregard|scratch|ignore)(?: (?:that|abou
 /** A statement that ends what was true: "I no longer ...", "... not ... anymore", "I sold my car". */
 const RETRACT = /\bno longer\b|\b(?:not|never)\b.*\b(?:anymore|any more)\b|n't\b.*\b(?:anymore|any more)\b|^i (?:stopped|quit|dropped out of|gave up|sold|left|broke up with)\b/i;
 /** Words that announce a change of something stated before. */
-const UPDATE = /\b(?:now|nowadays|these days|currently|again|instead|switched|changed|moved|relocated|became|joined|new|renamed|promoted|bought|started|turned|recently|as of|since|actually)\b/i;
+const UPDATE = /\b(?:now|nowadays|these days|currently|again|instead|switched|changed|moved|relocated|became|joined|renamed|promoted|bought|started|turned|recently|as of|since|actually|replaced|swapped|traded|upgraded|took up|taken up|retrained|transferred|ported|signed up)\b/i;
+
+/** "new" announces a change in lower case only: "my new partner", not "New Zealand". */
+const NEW = /\bnew\b/;
 
 /** The fact a cleaned clause states, if it states one, with what it changes. */
 function factOf(clause: string, corrects: boolean): ExtractedFact | undefined {
@@ -96,6 +99,6 @@ function factOf(clause: string, corrects: boolean): ExtractedFact | undefined {
   }
   if (!isSelfStatement(clause)) return undefined;
   const slot = factSlot(clause);
-  const change: FactChange | undefined = RETRACT.test(clause) ? 'retract' : corrects || UPDATE.test(clause) ? 'update' : undefined;
+  const change: FactChange | undefined = RETRACT.test(clause) ? 'retract' : corrects || UPDATE.test(clause) || NEW.test(clause) ? 'update' : undefined;
   return { text: clause, ...(slot ? { slot } : {}), entities: extractEntities(clause), ...(change ? { change } : {}) };
 }

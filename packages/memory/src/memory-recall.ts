@@ -1,6 +1,7 @@
 import { NEIGHBOURS, type MemoryParts } from './memory-parts.js';
 import { attributeOf, MEMORY_SCOPE, type StoredMemory, recordOf } from './memory-points.js';
 import type { RecallScope } from './memory-scope.js';
+import { withoutReplaced } from './recall-conflicts.js';
 import { cueBonus, maxCueBonus, recallCues } from './recall-cues.js';
 import { RECALL_CUE_WEIGHTS, type RecallFloors, refersToUser } from './recall-threshold.js';
 
@@ -27,8 +28,15 @@ export interface RecallOptions {
 
 const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
 
+/** How recall judges: the floors, and whether corrections apply (a recalled change hides the fact it replaces). */
+export interface RecallSettings {
+  floors: RecallFloors;
+  corrections: boolean;
+}
+
 /** The read side of a memory store: facts of the scope whose relevance to `query` passes the floor, best first (own conversation first). */
-export async function recallMemories(parts: MemoryParts, floors: RecallFloors, request: { scope: RecallScope; query: string; options: RecallOptions }): Promise<RecalledMemory[]> {
+export async function recallMemories(parts: MemoryParts, settings: RecallSettings, request: { scope: RecallScope; query: string; options: RecallOptions }): Promise<RecalledMemory[]> {
+  const { floors } = settings;
   const { scope, query, options } = request;
   const limit = options.limit ?? 5;
   if (query.trim().length === 0 || limit <= 0) return [];
@@ -51,6 +59,6 @@ export async function recallMemories(parts: MemoryParts, floors: RecallFloors, r
     recalled.push({ ...record, score: round4(Math.min(1, relevance)), similarity: round4(match.score), relevance });
   }
   const own = (memory: RecalledMemory) => (scope.conversationId !== undefined && memory.conversationId === scope.conversationId ? 1 : 0);
-  const best = recalled.sort((a, b) => own(b) - own(a) || b.relevance - a.relevance || b.updatedAt.getTime() - a.updatedAt.getTime()).slice(0, limit);
+  const best = (settings.corrections ? withoutReplaced(recalled, cues) : recalled).sort((a, b) => own(b) - own(a) || b.relevance - a.relevance || b.updatedAt.getTime() - a.updatedAt.getTime()).slice(0, limit);
   return best.map(({ relevance: _, ...memory }) => memory);
 }

@@ -119,7 +119,7 @@ export function createMemoryStore(settings: MemoryStoreSettings): MemoryStore {
   return {
     floors,
     remember: (scope, userText, options = {}) => writes.remember(scope, userText, options),
-    recall: (scope, query, options = {}) => recallMemories(parts, floors, { scope, query, options }),
+    recall: (scope, query, options = {}) => recallMemories(parts, { floors, corrections: settings.corrections ?? true }, { scope, query, options }),
     get: (orgId, ids) => records.getMany(orgId, ids),
     list: (orgId, options) => records.list(orgId, options),
     async forget(orgId, ids) {

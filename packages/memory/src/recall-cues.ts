@@ -10,6 +10,8 @@ import { slotsAskedFor } from './fact-slots.js';
 export interface RecallCues {
   words: ReadonlySet<string>;
   slots: ReadonlySet<string>;
+  /** Words the request ties to its user: "my bank account", "the sport I play", "near where I live". */
+  own: ReadonlySet<string>;
 }
 
 /** Bonus added to a fact's similarity per kind of cue it shares with the request. */
@@ -18,6 +20,8 @@ export interface CueWeights {
   wordHit: number;
   /** The fact fills the slot the request asks for. */
   slotHit: number;
+  /** The fact holds a word the request ties to its user ({@link ownWords}); 0 when absent. */
+  ownWordHit?: number;
 }
 
 /** Words that carry no topic: articles, pronouns, auxiliaries, question words. */
@@ -42,15 +46,29 @@ export function contentWords(text: string): Set<string> {
   return words;
 }
 
+/** Where a request ties words to its user: "my X Y", "the X (that) I <verb>", "where I <verb>". */
+const OWNED = [/\bmy ([a-z']+(?: [a-z']+)?)/gi, /\b(?:the|a|an|which|what) ([a-z]+) (?:that |which )?i(?:'m| am| do| have)? ([a-z]+)/gi, /\bwhere (?:do |did )?i ([a-z]+)/gi];
+
+/**
+ * The words a request ties to its user, stemmed: a fact that holds one is about what the request
+ * asks of the user's own things ("Suggest a warm-up for the sport I play" and "I play rugby now";
+ * "Find a bakery near where I live" and "I live in Berlin"), whatever else the request is about.
+ */
+export function ownWords(query: string): Set<string> {
+  const own = new Set<string>();
+  for (const pattern of OWNED) for (const match of query.matchAll(pattern)) for (const word of contentWords(match.slice(1).join(' '))) own.add(word);
+  return own;
+}
+
 /** The cues of a request: its content words, and the slots its patterns ask for plus `asked` (the attribute the encoder placed it near). */
 export function recallCues(query: string, asked?: string): RecallCues {
   const slots = slotsAskedFor(query);
   if (asked !== undefined) slots.add(asked);
-  return { words: contentWords(query), slots };
+  return { words: contentWords(query), slots, own: ownWords(query) };
 }
 
 /** The most {@link cueBonus} can add: how far below the floor a candidate may be searched for. */
-export const maxCueBonus = (weights: CueWeights): number => weights.wordHit + weights.slotHit;
+export const maxCueBonus = (weights: CueWeights): number => weights.wordHit + weights.slotHit + (weights.ownWordHit ?? 0);
 
 /**
  * What a fact's shared cues add to its similarity to the request. A fact fills the slot asked for
@@ -59,7 +77,9 @@ export const maxCueBonus = (weights: CueWeights): number => weights.wordHit + we
  */
 export function cueBonus(cues: RecallCues, fact: { text: string; slot: string | null; attribute?: string | undefined }, weights: CueWeights): number {
   let bonus = 0;
-  if (weights.wordHit > 0 && [...contentWords(fact.text)].some((word) => cues.words.has(word))) bonus += weights.wordHit;
+  const words = contentWords(fact.text);
+  if (weights.wordHit > 0 && [...words].some((word) => cues.words.has(word))) bonus += weights.wordHit;
+  if (weights.ownWordHit && [...words].some((word) => cues.own.has(word))) bonus += weights.ownWordHit;
   const near = fact.attribute !== undefined && (fact.slot === null || fact.slot.startsWith('my:')) && cues.slots.has(fact.attribute);
   if ((fact.slot !== null && cues.slots.has(fact.slot)) || near) bonus += weights.slotHit;
   return bonus;

@@ -36,7 +36,9 @@ const GLUED_REQUEST = /\s+(?=(?:say exactly|reply with|answer with|respond with|
 
 /** Questions and requests glued to a statement: "I live in Lisbon, what's the weather like?" */
 const ASIDE = String.raw`(?:what|who|where|when|why|how|which|can you|could you|would you|will you|do you|please|say|tell me)\b`;
-const CLAUSE_START = new RegExp(String.raw`^\s*(?:${LEAD}${SUBJECT}|${VALUE_FIRST}|${FORGET}|${ASIDE})`, 'i');
+/** A short time or place phrase before the subject: "every summer I go to Crete", "before bed I read". */
+const ADVERBIAL = String.raw`(?:(?:every|each|most|on|in|at|before|after|during|since|by|for) [\w']+(?: [\w']+)?,?\s+)?`;
+const CLAUSE_START = new RegExp(String.raw`^\s*(?:${LEAD}${ADVERBIAL}${SUBJECT}|${VALUE_FIRST}|${FORGET}|${ASIDE})`, 'i');
 /** Where a clause may end: a comma or semicolon, or "and" / "but" / "so" between clauses. */
 const JOINT = /\s*[,;]\s*(?:(?:and|but|so|plus)\s+)?|\s+(?:and|but|so|plus)\s+/gi;
 /** A sentence whose subject is the user, so an elided subject after a joint is theirs too. */
@@ -56,7 +58,25 @@ export function clausesOf(sentence: string): string[] {
     start = joint.index + joint[0].length;
   }
   clauses.push(sentence.slice(start));
-  return clauses.map((clause, i) => (i > 0 && elides && ELIDED.test(clause.trim()) ? `I ${clause.trim()}` : clause.trim())).filter((clause) => clause !== '');
+  const cut = clauses.map((clause, i) => (i > 0 && elides && ELIDED.test(clause.trim()) ? `I ${clause.trim()}` : clause.trim())).filter((clause) => clause !== '');
+  return withPrefacesJoined(cut);
+}
+
+/** A change announced without its new value: "I switched jobs", "I've changed my mind", "I had my birthday". */
+const PREFACE = /^(?:(?:oh|and|so|actually|well),?\s+)*i(?:'ve| have)? (?:switched|changed|swapped|moved|had|made) (?:my |a |the )?[a-z']+$/i;
+
+/** A preface stays with the clause that names the value ("I switched jobs and I'm at Umbrella Health now"): alone it would name none. */
+function withPrefacesJoined(clauses: readonly string[]): string[] {
+  const joined: string[] = [];
+  let preface = '';
+  for (const [i, clause] of clauses.entries()) {
+    if (i < clauses.length - 1 && PREFACE.test(clause)) preface = `${preface}${clause} and `;
+    else {
+      joined.push(`${preface}${preface && !/^I\b/.test(clause) ? clause.charAt(0).toLowerCase() + clause.slice(1) : clause}`);
+      preface = '';
+    }
+  }
+  return joined;
 }
 
 /** Openers that only frame what follows ("A correction:", "Hi!", "Just so you know,"). */

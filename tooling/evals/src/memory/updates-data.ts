@@ -59,8 +59,8 @@ const jsonLines = <T>(name: string): T[] =>
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as T);
 
-export const loadUpdateAttributes = (): UpdateAttribute[] => jsonLines<UpdateAttribute>('updates.jsonl');
-export const loadAttributeQuestions = (): Map<string, AttributeQuestions> => new Map(jsonLines<AttributeQuestions>('update-questions.jsonl').map((q) => [q.attribute, q]));
+export const loadUpdateAttributes = (file = 'updates.jsonl'): UpdateAttribute[] => jsonLines<UpdateAttribute>(file);
+export const loadAttributeQuestions = (file = 'update-questions.jsonl'): Map<string, AttributeQuestions> => new Map(jsonLines<AttributeQuestions>(file).map((q) => [q.attribute, q]));
 
 /** Templates of `facts.jsonl` that state one of the update attributes: left out of the background so a user holds one value of each. */
 const OVERLAPPING_TEMPLATES = new Set([0, 2, 3, 4, 6, 7, 10, 11, 13, 17, 18, 21, 23, 24, 26, 27, 28]);

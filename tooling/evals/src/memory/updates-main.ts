@@ -23,12 +23,17 @@ const { values } = parseArgs({
     users: { type: 'string', default: '48' },
     'per-user': { type: 'string', default: '6' },
     verbose: { type: 'boolean', default: false },
+    // Score the tuning forms only: the held-out forms stay unseen while rules are being chosen.
+    'tuning-only': { type: 'boolean', default: false },
+    // Another set of attributes and questions (data/memory/updates-tuning.jsonl: written to tune on, none of them held out).
+    attributes: { type: 'string', default: 'updates.jsonl' },
+    questions: { type: 'string', default: 'update-questions.jsonl' },
   },
 });
 
 const embedder: Embedder & { close?: () => Promise<void> } = values.embedder === 'hashed' ? createHashedEmbedder() : createSentenceEncoder({ cacheSize: 0 });
-const attributes = loadUpdateAttributes();
-const questions = loadAttributeQuestions();
+const attributes = loadUpdateAttributes(values.attributes);
+const questions = loadAttributeQuestions(values.questions);
 const users = updateUsers(loadFacts(), attributes, { count: Number(values.users), perUser: Number(values['per-user']) });
 const unrelated = loadUnrelated(values.data);
 const percent = (x: number) => `${(x * 100).toFixed(1)}%`.padStart(7);
@@ -47,9 +52,10 @@ async function report(label: string, run: UpdateRun, inject: Injector) {
   // Failures are shown for the tuning forms of the dev attributes only: the held-out ones stay unseen.
   const explain = values.verbose && label.startsWith('shipped') ? (line: string) => console.log(`  miss: ${line}`) : undefined;
   const tune = await scoreQuestions(run, questions, { forms: 'tune', split: 'dev', inject, ...(explain ? { explain } : {}) });
+  console.log(row(`${label}: tuning forms, dev attributes`, tune));
+  if (values['tuning-only']) return { tune };
   const testAll = await scoreQuestions(run, questions, { forms: 'test', inject });
   const testHeld = await scoreQuestions(run, questions, { forms: 'test', split: 'test', inject });
-  console.log(row(`${label}: tuning forms, dev attributes`, tune));
   console.log(row(`${label}: held-out forms, all attributes`, testAll));
   console.log(row(`${label}: held-out forms, held-out attributes`, testHeld));
   return { tune, testAll, testHeld };
