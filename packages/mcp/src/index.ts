@@ -1,0 +1,15 @@
+export { type AddressPolicy, addressAllowed, isPublicAddress } from './address-policy.js';
+export { type GuardedFetchSettings, type McpFetch, McpResponseTooLargeError, type Resolver, guardedFetch, guardedLookup } from './guarded-fetch.js';
+export {
+  type MaskedMcpServer,
+  type McpConnectionTarget,
+  McpRegistry,
+  type McpRegistrySettings,
+  type McpServerRegistration,
+  type McpServerStore,
+  type McpTransport,
+  type StoredMcpCredential,
+  type StoredMcpServer,
+  mcpTransports,
+} from './mcp-registry.js';
+export { McpUrlRefusedError, checkMcpUrl } from './url-check.js';
