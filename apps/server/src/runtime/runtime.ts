@@ -5,7 +5,7 @@ import type { ByokService } from '@svc/byok';
 import type { Catalog } from '@svc/catalog';
 import type { DiversityThresholds, ReportSettings } from '@svc/control-plane';
 import type { Database } from '@svc/db';
-import type { McpRegistry } from '@svc/mcp';
+import type { McpGateway, McpRegistry } from '@svc/mcp';
 import type { CachedGovernanceSource } from '@svc/governance';
 import { createOutputVerifier } from '@svc/healing';
 import type { Readiness } from '@svc/http-kit';
@@ -25,7 +25,7 @@ import { createGateway, gatewayTimeouts } from './gateway.js';
 import { createLearnSink } from './learn.js';
 import { createLimiter } from './limiter.js';
 import type { MemoryService } from './memory.js';
-import { startTenantCredentials } from './mcp.js';
+import { createMcpGateway, startTenantCredentials } from './mcp.js';
 import { openDatabase } from './open-database.js';
 import { providerConfig } from './provider-config.js';
 import { wireProviders } from './providers.js';
@@ -57,6 +57,8 @@ export interface Runtime {
   byok: ByokService;
   /** Organisations' registered MCP servers (admin API): URLs checked, header credentials sealed. */
   mcp: McpRegistry;
+  /** The MCP gateway at `/mcp`: the registered servers' tools as one server, governed, each call in the ledger. */
+  mcpGateway: McpGateway;
   gateway: Gateway;
   /** The answer caches (exact L0/L1, semantic), their stats and purge. */
   cache: CacheService;
@@ -185,6 +187,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     providers,
     byok,
     mcp,
+    mcpGateway: createMcpGateway(env, { registry: mcp, governance: access.governance, learn, logger }),
     gateway,
     limiter,
     cache,
