@@ -10,6 +10,7 @@ CREATE TABLE "mcp_servers" (
 	"key_version" text,
 	"last4" text,
 	"tools" text[],
+	"key_ids" text[],
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "mcp_servers_pkey" PRIMARY KEY("org_id","name")

@@ -90,7 +90,7 @@ export class McpGateway {
   }
 
   private async listTools(caller: McpCaller): Promise<Tool[]> {
-    const [targets, governance] = await Promise.all([this.settings.registry.connections(caller.orgId), this.settings.governance.get(caller.orgId)]);
+    const [targets, governance] = await Promise.all([this.settings.registry.connections(caller.orgId, caller.keyId), this.settings.governance.get(caller.orgId)]);
     const lists = await Promise.all(
       targets.map(async (target) => {
         try {
@@ -122,18 +122,18 @@ export class McpGateway {
     }
   }
 
-  /** The target and tool `name` stands for, when the organisation exposes it. */
-  private async resolveTool(orgId: string, name: string): Promise<{ target: McpConnectionTarget; tool: string }> {
+  /** The target and tool `name` stands for, when the organisation exposes it to the caller's key. */
+  private async resolveTool(caller: McpCaller, name: string): Promise<{ target: McpConnectionTarget; tool: string }> {
     const parts = splitToolName(name);
-    const target = parts ? (await this.settings.registry.connections(orgId)).find((entry) => entry.name === parts.server) : undefined;
+    const target = parts ? (await this.settings.registry.connections(caller.orgId, caller.keyId)).find((entry) => entry.name === parts.server) : undefined;
     if (!parts || !target || (target.tools !== null && !target.tools.includes(parts.tool))) {
-      throw new McpCallError('tool_not_found', `No tool '${name}': tools are named <server>__<tool> after the organisation's registered MCP servers; tools/list names them.`);
+      throw new McpCallError('tool_not_found', `No tool '${name}' for this key: tools are named <server>__<tool> after the organisation's registered MCP servers; tools/list names those this key may call.`);
     }
     return { target, tool: parts.tool };
   }
 
   private async forward(caller: McpCaller, params: CallToolRequest['params']): Promise<CallToolResult> {
-    const { target, tool } = await this.resolveTool(caller.orgId, params.name);
+    const { target, tool } = await this.resolveTool(caller, params.name);
     const governance = await this.settings.governance.get(caller.orgId);
     const reason = blockReason({ id: caller.requestId, name: params.name, arguments: JSON.stringify(params.arguments ?? {}) }, governance);
     if (reason) throw new McpCallError('tool_call_blocked', `The call to '${params.name}' is blocked by the organisation's tool policy (${reason}).`);

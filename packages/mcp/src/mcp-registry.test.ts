@@ -22,7 +22,7 @@ function memoryStore(): McpServerStore & { rows: Map<string, StoredMcpServer> } 
 }
 
 const cipher = new CredentialCipher({ id: 'k-test', key: Buffer.alloc(32, 3) });
-const registration = { name: 'tools', url: 'https://tools.example.com/mcp', transport: 'streamable_http' as const, credential: { header: 'X-Api-Key', value: 'secret-value-9876' }, tools: null };
+const registration = { name: 'tools', url: 'https://tools.example.com/mcp', transport: 'streamable_http' as const, credential: { header: 'X-Api-Key', value: 'secret-value-9876' }, tools: null, keyIds: null };
 
 describe('McpRegistry', () => {
   it('seals the credential, shows only its header and last 4, and opens it for the gateway', async () => {
@@ -33,7 +33,7 @@ describe('McpRegistry', () => {
     expect(server.credential).toEqual({ header: 'X-Api-Key', last4: '9876' });
     expect(JSON.stringify(await registry.list('org-a'))).not.toContain('secret-value');
     expect(Buffer.from(store.rows.get('org-a/tools')?.credential?.ciphertext ?? []).toString()).not.toContain('secret-value');
-    const [target] = await registry.connections('org-a');
+    const [target] = await registry.connections('org-a', 'key-1');
     expect(target?.headers()).toEqual({ 'X-Api-Key': 'secret-value-9876' });
   });
 
@@ -44,10 +44,19 @@ describe('McpRegistry', () => {
     const copied = store.rows.get('org-a/tools')!;
     store.rows.set('org-b/tools', copied);
     store.rows.set('org-a/other', { ...copied, name: 'other' });
-    const [elsewhere] = await registry.connections('org-b');
+    const [elsewhere] = await registry.connections('org-b', 'key-1');
     expect(() => elsewhere?.headers()).toThrow(/failed authentication/);
-    const renamed = (await registry.connections('org-a')).find((target) => target.name === 'other');
+    const renamed = (await registry.connections('org-a', 'key-1')).find((target) => target.name === 'other');
     expect(() => renamed?.headers()).toThrow(/failed authentication/);
+  });
+
+  it('gives the gateway only the servers the calling key may reach', async () => {
+    const registry = new McpRegistry({ store: memoryStore(), cipher, policy: { allowPrivate: false } });
+    await registry.put('org-a', { ...registration, name: 'open' });
+    await registry.put('org-a', { ...registration, name: 'narrow', keyIds: ['key-2'] });
+    expect((await registry.connections('org-a', 'key-1')).map((target) => target.name)).toEqual(['open']);
+    expect((await registry.connections('org-a', 'key-2')).map((target) => target.name).sort()).toEqual(['narrow', 'open']);
+    expect((await registry.get('org-a', 'narrow'))?.keyIds).toEqual(['key-2']);
   });
 
   it('refuses a private URL unless the operator allows it', async () => {

@@ -19,6 +19,7 @@ export interface StoredMcpServer {
   transport: string;
   credential: StoredMcpCredential | null;
   tools: string[] | null;
+  keyIds: string[] | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -40,6 +41,8 @@ export interface McpServerRegistration {
   credential: { header: string; value: string } | null;
   /** Tool names exposed at the gateway; null = all the server lists. */
   tools: string[] | null;
+  /** The organisation's keys (ids) that may reach the server; null = every key allowed on `/mcp`. */
+  keyIds: string[] | null;
 }
 
 /** A registration as it may be shown: the credential's header and last 4 characters, never its value. */
@@ -49,6 +52,7 @@ export interface MaskedMcpServer {
   transport: string;
   credential: { header: string; last4: string } | null;
   tools: string[] | null;
+  keyIds: string[] | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -96,9 +100,10 @@ export class McpRegistry {
     return this.settings.store.delete(orgId, name);
   }
 
-  /** The organisation's servers as the gateway dials them. */
-  async connections(orgId: string): Promise<McpConnectionTarget[]> {
-    return (await this.settings.store.list(orgId)).map((server) => {
+  /** The organisation's servers key `keyId` may reach, as the gateway dials them. */
+  async connections(orgId: string, keyId: string): Promise<McpConnectionTarget[]> {
+    const servers = await this.settings.store.list(orgId);
+    return servers.filter((server) => server.keyIds === null || server.keyIds.includes(keyId)).map((server) => {
       const credential = server.credential;
       return {
         name: server.name,

@@ -39,7 +39,16 @@ const putSchema = strictBody({
     null,
   ),
   tools: v.optional(v.nullable(v.pipe(v.array(toolName, 'must be an array of tool names or null'), v.maxLength(256, 'at most 256 tools'))), null),
+  key_ids: v.optional(v.nullable(v.pipe(v.array(v.pipe(v.string('must be a key id'), v.maxLength(128, 'must be a key id')), 'must be an array of key ids or null'), v.maxLength(1000, 'at most 1000 keys'))), null),
 });
+
+/** 400 naming `key_ids.N` for an id that is not a key of the organisation. */
+async function checkKeyIds(deps: ControlPlaneDeps, orgId: string, keyIds: readonly string[] | null): Promise<void> {
+  for (const [index, id] of (keyIds ?? []).entries()) {
+    const key = await deps.db.keys.get(id);
+    if (key?.orgId !== orgId) throw invalidRequest(`key_ids.${index}: '${id}' is not a key of this organisation.`, `key_ids.${index}`);
+  }
+}
 
 /** A registration as the admin API shows it: the credential's header and a hint of its value, never the value. */
 function serverToWire(orgId: string, server: MaskedMcpServer) {
@@ -51,6 +60,7 @@ function serverToWire(orgId: string, server: MaskedMcpServer) {
     transport: server.transport,
     credential: server.credential ? { header: server.credential.header, value_hint: `...${server.credential.last4}` } : null,
     tools: server.tools,
+    key_ids: server.keyIds,
     created_at: server.createdAt.toISOString(),
     updated_at: server.updatedAt.toISOString(),
   };
@@ -62,7 +72,7 @@ function pathName(c: Context<ControlEnv>): string {
 }
 
 const serverParams = v.object({ id: orgIdParam, name: v.pipe(v.string(), v.description('The server name (1 to 32 letters, digits, inner hyphens).')) });
-const serverAnswer = jsonResponse('The `mcp_server`: its URL, transport, exposed tools and a hint of its credential (`credential.value_hint`), never the credential.');
+const serverAnswer = jsonResponse('The `mcp_server`: its URL, transport, exposed tools, allowed keys and a hint of its credential (`credential.value_hint`), never the credential.');
 const tags = ['Admin: MCP servers'];
 
 export const listMcpServersRoute = defineRoute({
@@ -95,7 +105,7 @@ export const putMcpServerRoute = defineRoute({
   operationId: 'putMcpServer',
   summary: 'Register (or replace) a remote MCP server',
   description:
-    "The organisation's keys reach its tools at the inference port's `/mcp` as `<name>__<tool>`. `url` must be a public http(s) address unless the operator set SVC_MCP_ALLOW_PRIVATE_URLS (400 `mcp_url_refused`); host names are checked again on every address they resolve to when the gateway connects. `credential` (a header and its value) is sealed at rest (AES-256-GCM) and sent with every request to the server; `tools` lists the tools exposed (null: all).",
+    "The organisation's keys reach its tools at the inference port's `/mcp` as `<name>__<tool>`. `url` must be a public http(s) address unless the operator set SVC_MCP_ALLOW_PRIVATE_URLS (400 `mcp_url_refused`); host names are checked again on every address they resolve to when the gateway connects. `credential` (a header and its value) is sealed at rest (AES-256-GCM) and sent with every request to the server; `tools` lists the tools exposed (null: all); `key_ids` the organisation's keys that may reach the server (null: all).",
   tags,
   auth: adminOnly,
   params: serverParams,
@@ -135,8 +145,10 @@ export function registerAdminMcpServers(routes: RouteRegistry<ControlEnv>, deps:
     const name = pathName(c);
     const body = validate(putSchema, await readJson(c, deps.maxBodyBytes));
     const org = await pathOrg(c, deps);
+    await checkKeyIds(deps, org.id, body.key_ids);
     try {
-      const { server, created } = await deps.mcp.put(org.id, { name, ...body });
+      const { key_ids: keyIds, ...rest } = body;
+      const { server, created } = await deps.mcp.put(org.id, { name, ...rest, keyIds });
       return c.json(serverToWire(org.id, server), created ? 201 : 200);
     } catch (error) {
       if (error instanceof McpUrlRefusedError) throw invalidRequest(`url ${error.message}.`, 'url', error.code);

@@ -138,7 +138,7 @@ describe('MCP gateway (/mcp) with the official MCP SDK', () => {
     await client.close();
   });
 
-  it('needs a key with inference:chat, and serves only the key’s organisation', async () => {
+  it('needs a key with inference:chat, serves only the key’s organisation and the servers open to that key', async () => {
     const post = (key: string | null) =>
       fetch(`${gateway.inferenceUrl}/mcp`, {
         method: 'POST',
@@ -149,6 +149,19 @@ describe('MCP gateway (/mcp) with the official MCP SDK', () => {
     const embeddingsOnly = await orgWithServers(['inference:embeddings']);
     expect(await (await post(embeddingsOnly.key)).json()).toMatchObject({ error: { type: 'authorization_error', code: 'insufficient_scopes' } });
     await expect(connect('sk-svc-not-a-key-0000000000')).rejects.toThrow();
+
+    // A server limited to some keys of the organisation is invisible and uncallable to the others.
+    const limited = await orgWithServers();
+    const second = await gateway.runtime.authenticator.issue({ orgId: limited.org.id, scopes: ['inference:chat'] });
+    const narrowed = await admin('PUT', `/v1/admin/orgs/${limited.org.id}/mcp-servers/broken`, { url: malformed.url, key_ids: [second.record.id] });
+    expect(narrowed.status, await narrowed.clone().text()).toBe(200);
+    const first = await connect(limited.key);
+    expect((await first.listTools()).tools.map((tool) => tool.name)).not.toContain('broken__garble');
+    expect(await callError(first, 'broken__garble')).toMatchObject({ code: -32602, stable: 'tool_not_found' });
+    await first.close();
+    const allowed = await connect(second.secret);
+    expect((await allowed.listTools()).tools.map((tool) => tool.name)).toContain('broken__garble');
+    await allowed.close();
 
     const other = await gateway.runtime.db.orgs.ensure(`mcp-empty-${randomUUID()}`);
     const { secret } = await gateway.runtime.authenticator.issue({ orgId: other.id, scopes: ['inference:chat'] });
@@ -178,7 +191,7 @@ describe('MCP gateway with the default URL policy', () => {
     expect(await refused.json()).toMatchObject({ error: { type: 'invalid_request_error', code: 'mcp_url_refused', param: 'url' } });
 
     // A row written while the operator allowed private URLs (or a name now resolving to one) is still not dialled.
-    await strict.runtime.db.mcpServers.put(org.id, { name: 'tools', url: upstream.url, transport: 'streamable_http', credential: null, tools: null });
+    await strict.runtime.db.mcpServers.put(org.id, { name: 'tools', url: upstream.url, transport: 'streamable_http', credential: null, tools: null, keyIds: null });
     const { secret } = await strict.runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:chat'] });
     const client = new Client({ name: 'svc-test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${strict.inferenceUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${secret}` } } }));

@@ -29,6 +29,8 @@ export interface McpServerRecord {
   credential: McpServerCredential | null;
   /** The tool names exposed; null = every tool the server lists. */
   tools: string[] | null;
+  /** The organisation's keys that may reach it (ids); null = every key with access to `/mcp`. */
+  keyIds: string[] | null;
   createdAt: Date;
   /** Moves on every put. */
   updatedAt: Date;
@@ -66,6 +68,7 @@ function toRecord(row: Row): McpServerRecord {
     transport: row.transport,
     credential: toCredential(row),
     tools: row.tools,
+    keyIds: row.keyIds,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
@@ -84,6 +87,7 @@ function toColumns(server: NewMcpServer) {
     keyVersion: credential?.keyVersion ?? null,
     last4: credential?.last4 ?? null,
     tools: server.tools === null ? null : [...server.tools],
+    keyIds: server.keyIds === null ? null : [...server.keyIds],
   };
 }
 

@@ -7,8 +7,9 @@ const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode
 /**
  * A remote MCP server an organisation registered, one per (org, name): where it is, how the
  * gateway speaks to it, the header credential sent with every request (sealed with AES-256-GCM
- * like a BYOK key: all five credential columns are set together, or none), and which of its
- * tools the gateway exposes (`tools`; NULL = all of them).
+ * like a BYOK key: all five credential columns are set together, or none), which of its tools
+ * the gateway exposes (`tools`; NULL = all of them) and to which of the organisation's keys
+ * (`key_ids`; NULL = all of them).
  */
 export const mcpServers = pgTable(
   'mcp_servers',
@@ -26,6 +27,7 @@ export const mcpServers = pgTable(
     keyVersion: text('key_version'),
     last4: text('last4'),
     tools: text('tools').array(),
+    keyIds: text('key_ids').array(),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
     updatedAt: timestamptz('updated_at').notNull().defaultNow(),
   },

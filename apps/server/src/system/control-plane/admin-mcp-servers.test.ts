@@ -65,6 +65,7 @@ describe('MCP servers admin API', () => {
       transport: 'streamable_http',
       credential: { header: 'Authorization', value_hint: '...wxyz' },
       tools: ['search', 'fetch'],
+      key_ids: null,
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });
@@ -89,8 +90,21 @@ describe('MCP servers admin API', () => {
     const row = await runtime.db.mcpServers.get(org.id, 'sealed');
     expect(row?.credential).toMatchObject({ header: 'Authorization', last4: 'wxyz', keyVersion: parseEncryptionKey(encryptionKey).id });
     expect(Buffer.from(row?.credential?.ciphertext ?? []).toString('utf8')).not.toContain('mcp-upstream-secret');
-    const [target] = await runtime.mcp.connections(org.id);
+    const [target] = await runtime.mcp.connections(org.id, 'any-key');
     expect(target?.headers()).toEqual({ Authorization: secret });
+  });
+
+  it('limits a server to some of the organisation’s keys, refusing ids that are not its keys', async () => {
+    const org = await newOrg();
+    const other = await newOrg();
+    const mine = await runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:chat'] });
+    const theirs = await runtime.authenticator.issue({ orgId: other.id, scopes: ['inference:chat'] });
+    const path = `/v1/admin/orgs/${org.id}/mcp-servers/narrow`;
+    expect(await json(await call('PUT', path, { ...registration, key_ids: [mine.record.id, theirs.record.id] }), 400)).toMatchObject({ error: { param: 'key_ids.1' } });
+    expect(await json(await call('PUT', path, { ...registration, key_ids: ['key_does_not_exist'] }), 400)).toMatchObject({ error: { param: 'key_ids.0' } });
+    expect(await json(await call('PUT', path, { ...registration, key_ids: [mine.record.id] }), 201)).toMatchObject({ key_ids: [mine.record.id] });
+    expect((await runtime.mcp.connections(org.id, mine.record.id)).map((target) => target.name)).toEqual(['narrow']);
+    expect(await runtime.mcp.connections(org.id, 'another-key')).toEqual([]);
   });
 
   it('refuses loopback, link-local and private URLs by default (400 mcp_url_refused)', async () => {

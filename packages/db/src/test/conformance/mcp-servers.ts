@@ -9,7 +9,7 @@ function credential(overrides: Partial<McpServerCredential> = {}): McpServerCred
 }
 
 function server(name: string, overrides: Partial<NewMcpServer> = {}): NewMcpServer {
-  return { name, url: `https://${name}.example.com/mcp`, transport: 'streamable_http', credential: credential(), tools: null, ...overrides };
+  return { name, url: `https://${name}.example.com/mcp`, transport: 'streamable_http', credential: credential(), tools: null, keyIds: null, ...overrides };
 }
 
 const hex = (value: Uint8Array | undefined) => (value ? Buffer.from(value).toString('hex') : undefined);
@@ -20,9 +20,9 @@ export function mcpServerConformance(getDb: GetDb): void {
     const org = await createTestOrg(db);
     expect(await db.mcpServers.list(org.id)).toEqual([]);
 
-    const first = await db.mcpServers.put(org.id, server('search', { tools: ['query', 'fetch'] }));
+    const first = await db.mcpServers.put(org.id, server('search', { tools: ['query', 'fetch'], keyIds: ['key_a', 'key_b'] }));
     expect(first.created).toBe(true);
-    expect(first.server).toMatchObject({ orgId: org.id, name: 'search', url: 'https://search.example.com/mcp', transport: 'streamable_http', tools: ['query', 'fetch'] });
+    expect(first.server).toMatchObject({ orgId: org.id, name: 'search', url: 'https://search.example.com/mcp', transport: 'streamable_http', tools: ['query', 'fetch'], keyIds: ['key_a', 'key_b'] });
     expect(first.server.credential).toMatchObject({ header: 'Authorization', keyVersion: 'k1', last4: 'wxyz' });
     expect(first.server.createdAt).toBeInstanceOf(Date);
     await db.mcpServers.put(org.id, server('alpha'));
@@ -30,7 +30,7 @@ export function mcpServerConformance(getDb: GetDb): void {
 
     const replaced = await db.mcpServers.put(org.id, server('search', { url: 'https://other.example.com/mcp', credential: null, tools: null }));
     expect(replaced.created).toBe(false);
-    expect(replaced.server).toMatchObject({ url: 'https://other.example.com/mcp', credential: null, tools: null, createdAt: first.server.createdAt });
+    expect(replaced.server).toMatchObject({ url: 'https://other.example.com/mcp', credential: null, tools: null, keyIds: null, createdAt: first.server.createdAt });
     expect(replaced.server.updatedAt.getTime()).toBeGreaterThanOrEqual(first.server.updatedAt.getTime());
     expect(await db.mcpServers.get(org.id, 'search')).toEqual(replaced.server);
 
