@@ -73,6 +73,8 @@ export class McpGateway {
 
   /** Answers one streamable-HTTP request of `caller` (POST JSON-RPC; GET and DELETE are 405: no sessions). */
   async handle(request: Request, caller: McpCaller): Promise<Response> {
+    // Stateless with nothing to push: no standalone stream to GET, no session to DELETE (MCP allows 405 for both).
+    if (request.method !== 'POST') return methodNotAllowed();
     const server = new Server({ name: 'svc-gateway', version: '1.0.0' }, { capabilities: { tools: {} } });
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await this.listTools(caller) }));
     server.setRequestHandler(CallToolRequestSchema, (call) => this.callTool(caller, call.params));
@@ -143,4 +145,9 @@ export class McpGateway {
       throw upstreamFailure(error, target.name);
     }
   }
+}
+
+function methodNotAllowed(): Response {
+  const body = { jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP gateway is stateless; POST JSON-RPC messages to /mcp.' }, id: null };
+  return new Response(JSON.stringify(body), { status: 405, headers: { allow: 'POST', 'content-type': 'application/json' } });
 }

@@ -43,9 +43,12 @@ async function orgWithServers(scopes: ('inference:chat' | 'inference:embeddings'
   return { org, key: secret };
 }
 
+let lastTransport: StreamableHTTPClientTransport | undefined;
+
 async function connect(key: string): Promise<Client> {
   const client = new Client({ name: 'svc-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${gateway.inferenceUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+  lastTransport = new StreamableHTTPClientTransport(new URL(`${gateway.inferenceUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } });
+  await client.connect(lastTransport);
   return client;
 }
 
@@ -65,6 +68,8 @@ describe('MCP gateway (/mcp) with the official MCP SDK', () => {
     const { key } = await orgWithServers();
     const client = await connect(key);
     expect(client.getServerVersion()).toMatchObject({ name: 'svc-gateway' });
+    expect(lastTransport?.protocolVersion).toBe('2025-11-25');
+    expect(lastTransport?.sessionId).toBeUndefined();
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(['broken__garble', 'tools__big', 'tools__echo', 'tools__hang']);
     expect(tools.find((tool) => tool.name === 'tools__echo')).toMatchObject({ description: 'the echo tool', inputSchema: { type: 'object' } });
@@ -146,6 +151,8 @@ describe('MCP gateway (/mcp) with the official MCP SDK', () => {
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
       });
     expect((await post(null)).status).toBe(401);
+    const stream = await fetch(`${gateway.inferenceUrl}/mcp`, { headers: { authorization: `Bearer ${masterKey}`, accept: 'text/event-stream' } });
+    expect(stream.status).toBe(405);
     const embeddingsOnly = await orgWithServers(['inference:embeddings']);
     expect(await (await post(embeddingsOnly.key)).json()).toMatchObject({ error: { type: 'authorization_error', code: 'insufficient_scopes' } });
     await expect(connect('sk-svc-not-a-key-0000000000')).rejects.toThrow();
