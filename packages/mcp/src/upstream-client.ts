@@ -13,11 +13,24 @@ export interface UpstreamSettings {
   timeoutMs: number;
 }
 
+/** How long ending an upstream session may hold the call's answer back, ms. */
+const sessionEndMs = 1000;
+
+/** Waits for `work` at most `ms` (never rejects): best-effort cleanup must not hang a call. */
+async function bounded(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const elapsed = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  await Promise.race([work.catch(() => undefined), elapsed]);
+  clearTimeout(timer);
+}
+
 /** Pages of `tools/list` followed at most; a server listing more is cut there. */
 const maxToolPages = 10;
 
-/** A connected, initialised MCP client of `target`; close it when done. */
-async function connect(target: McpConnectionTarget, settings: UpstreamSettings): Promise<Client> {
+/** A connected, initialised MCP client of `target` and its transport; close both when done. */
+async function connect(target: McpConnectionTarget, settings: UpstreamSettings): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
   const transport = new StreamableHTTPClientTransport(new URL(target.url), {
     fetch: settings.fetch,
     requestInit: { headers: target.headers() },
@@ -26,15 +39,17 @@ async function connect(target: McpConnectionTarget, settings: UpstreamSettings):
   });
   const client = new Client({ name: 'svc-gateway', version: '1.0.0' });
   await client.connect(transport, { signal: settings.signal, timeout: settings.timeoutMs });
-  return client;
+  return { client, transport };
 }
 
 /** Runs `operation` on a fresh connection to `target`, closing it afterwards whatever happens. */
 async function withUpstream<T>(target: McpConnectionTarget, settings: UpstreamSettings, operation: (client: Client) => Promise<T>): Promise<T> {
-  const client = await connect(target, settings);
+  const { client, transport } = await connect(target, settings);
   try {
     return await operation(client);
   } finally {
+    // A stateful server gave the connection a session: end it (DELETE) rather than leave it to expire there.
+    if (transport.sessionId !== undefined) await bounded(transport.terminateSession(), sessionEndMs);
     await client.close().catch(() => undefined);
   }
 }

@@ -4,7 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { masterKey, startGateway } from './harness.js';
-import { type McpUpstream, startMalformedUpstream, startMcpUpstream } from './mcp-upstream.js';
+import { type McpUpstream, startMalformedUpstream, startMcpUpstream, startStatefulMcpUpstream } from './mcp-upstream.js';
 import { CLIENT, ERROR, type OtlpReceiver, attr, startReceiver } from './otlp-receiver.js';
 
 // The MCP gateway at /mcp, driven by the official MCP client SDK, over real MCP servers on
@@ -12,11 +12,12 @@ import { CLIENT, ERROR, type OtlpReceiver, attr, startReceiver } from './otlp-re
 let gateway: Awaited<ReturnType<typeof startGateway>>;
 let upstream: McpUpstream;
 let malformed: McpUpstream;
+let stateful: McpUpstream;
 let receiver: OtlpReceiver;
 const upstreamSecret = 'Bearer upstream-secret-4321';
 
 beforeAll(async () => {
-  [upstream, malformed, receiver] = await Promise.all([startMcpUpstream(), startMalformedUpstream(), startReceiver()]);
+  [upstream, malformed, stateful, receiver] = await Promise.all([startMcpUpstream(), startMalformedUpstream(), startStatefulMcpUpstream(), startReceiver()]);
   gateway = await startGateway({
     SVC_MCP_ALLOW_PRIVATE_URLS: 'true',
     SVC_MCP_TIMEOUT_MS: '1500',
@@ -26,7 +27,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await gateway?.stop();
-  await Promise.all([upstream?.close(), malformed?.close()]);
+  await Promise.all([upstream?.close(), malformed?.close(), stateful?.close()]);
   receiver?.server.close();
 });
 
@@ -134,6 +135,17 @@ describe('MCP gateway (/mcp) with the official MCP SDK', () => {
     await gateway.runtime.tracing.flush();
     const hangSpan = receiver.spans().find((entry) => entry.name === 'mcp tools/call' && attr(entry, 'gen_ai.tool.name') === 'tools__hang');
     expect(hangSpan?.status?.code).toBe(ERROR);
+  });
+
+  it('speaks to a stateful upstream within its session, and ends the session after each operation', async () => {
+    const { org, key } = await orgWithServers();
+    expect((await admin('PUT', `/v1/admin/orgs/${org.id}/mcp-servers/sessions`, { url: stateful.url, tools: ['echo'] })).status).toBe(201);
+    const client = await connect(key);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('sessions__echo');
+    expect((await client.callTool({ name: 'sessions__echo', arguments: { text: 'in a session' } })).content).toEqual([{ type: 'text', text: 'echo: in a session' }]);
+    expect(stateful.calls.at(-1)).toMatchObject({ tool: 'echo', arguments: { text: 'in a session' } });
+    expect(stateful.sessions.size).toBe(0);
+    await client.close();
   });
 
   it('answers unknown and unexposed tools with InvalidParams', async () => {

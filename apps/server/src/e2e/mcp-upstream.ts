@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { type IncomingMessage, type Server as HttpServer, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,6 +16,8 @@ export interface UpstreamCall {
 export interface McpUpstream {
   url: string;
   calls: UpstreamCall[];
+  /** Sessions a stateful server opened and that are still open. */
+  sessions: Set<string>;
   close(): Promise<void>;
 }
 
@@ -58,7 +61,35 @@ export async function startMcpUpstream(): Promise<McpUpstream> {
     await server.connect(transport);
     await transport.handleRequest(req, res);
   });
-  return { url: urlOf(http), calls, close: closing(http) };
+  return { url: urlOf(http), calls, sessions: new Set(), close: closing(http) };
+}
+
+/** The same tools from a stateful server: `Mcp-Session-Id` on initialize, required afterwards, ended by DELETE. */
+export async function startStatefulMcpUpstream(): Promise<McpUpstream> {
+  const calls: UpstreamCall[] = [];
+  const sessions = new Set<string>();
+  const transports = new Map<string, StreamableHTTPServerTransport>();
+  const http = await listen(async (req, res) => {
+    const id = req.headers['mcp-session-id'];
+    const known = typeof id === 'string' ? transports.get(id) : undefined;
+    if (known) return known.handleRequest(req, res);
+    if (id !== undefined) return res.writeHead(404).end();
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      enableJsonResponse: true,
+      onsessioninitialized: (session) => {
+        transports.set(session, transport);
+        sessions.add(session);
+      },
+      onsessionclosed: (session) => {
+        transports.delete(session);
+        sessions.delete(session);
+      },
+    });
+    await toolServer(calls, req.headers.authorization).connect(transport);
+    await transport.handleRequest(req, res);
+  });
+  return { url: urlOf(http), calls, sessions, close: closing(http) };
 }
 
 /** A server that completes the MCP handshake and lists a tool, then answers its call with bytes that are not JSON-RPC. */
@@ -74,5 +105,5 @@ export async function startMalformedUpstream(): Promise<McpUpstream> {
     if (message.method === 'tools/list') return answer({ tools: [{ name: 'garble', inputSchema: { type: 'object' } }] });
     res.writeHead(200, { 'content-type': 'application/json' }).end('<<< this is not JSON-RPC');
   });
-  return { url: urlOf(http), calls: [], close: closing(http) };
+  return { url: urlOf(http), calls: [], sessions: new Set(), close: closing(http) };
 }
