@@ -19,7 +19,7 @@ export function guardedLookup(policy: AddressPolicy, resolve: Resolver = lookup)
     resolve(hostname, all, (error, addresses) => {
       if (error) return callback(error, []);
       const refused = addresses.find((entry) => !addressAllowed(entry.address, policy));
-      if (refused) return callback(Object.assign(resolvedToPrivate(hostname, refused.address), { code: 'EMCPURLREFUSED' }), []);
+      if (refused) return callback(Object.assign(resolvedToPrivate(hostname), { code: 'EMCPURLREFUSED' }), []);
       if (options.all) return callback(null, addresses);
       const first = addresses[0];
       if (!first) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), []);

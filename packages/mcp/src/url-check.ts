@@ -41,7 +41,11 @@ export function checkMcpUrl(url: string, policy: AddressPolicy): URL {
   return parsed;
 }
 
-/** The refusal for a host name that resolved to a non-public address (DNS checked at connect time). */
-export function resolvedToPrivate(host: string, address: string): McpUrlRefusedError {
-  return new McpUrlRefusedError(`${host} resolves to the non-public address ${address}; ${allowPrivateHint}`);
+/**
+ * The refusal for a host name that resolved to a non-public address (DNS checked at connect
+ * time). The address is not named: the message reaches the tenant, who must not learn how the
+ * operator's internal names resolve.
+ */
+export function resolvedToPrivate(host: string): McpUrlRefusedError {
+  return new McpUrlRefusedError(`${host} resolves to a non-public address; ${allowPrivateHint}`);
 }
