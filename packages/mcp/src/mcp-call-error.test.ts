@@ -29,5 +29,6 @@ describe('upstreamFailure', () => {
     const blocked = new McpCallError('tool_call_blocked', 'blocked');
     expect(upstreamFailure(blocked, 'tools')).toBe(blocked);
     expect(blocked).toMatchObject({ code: -32010, status: 422, data: { type: 'governance_error', code: 'tool_call_blocked' } });
+    expect(new McpCallError('internal_error', 'x')).toMatchObject({ code: -32603, status: 500, data: { type: 'internal_error', code: 'internal_error' } });
   });
 });

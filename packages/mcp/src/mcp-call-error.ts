@@ -16,7 +16,8 @@ export type McpCallFailure =
   | 'upstream_unreachable'
   | 'mcp_url_refused'
   | 'mcp_response_too_large'
-  | 'credential_unavailable';
+  | 'credential_unavailable'
+  | 'internal_error';
 
 /** JSON-RPC codes of the gateway's own failures (the implementation-defined server range). */
 export const mcpGatewayErrorCodes = { toolCallBlocked: -32010, upstreamFailed: -32011 } as const;
@@ -30,7 +31,10 @@ const failures: Record<McpCallFailure, { rpc: number; status: number }> = {
   mcp_url_refused: { rpc: mcpGatewayErrorCodes.upstreamFailed, status: 403 },
   mcp_response_too_large: { rpc: mcpGatewayErrorCodes.upstreamFailed, status: 502 },
   credential_unavailable: { rpc: mcpGatewayErrorCodes.upstreamFailed, status: 500 },
+  internal_error: { rpc: ErrorCode.InternalError, status: 500 },
 };
+
+const errorTypes: Partial<Record<McpCallFailure, string>> = { tool_not_found: 'not_found_error', tool_call_blocked: 'governance_error', internal_error: 'internal_error' };
 
 /** A tool call the gateway ended: an McpError the SDK answers as JSON-RPC, with its stable code. */
 export class McpCallError extends McpError {
@@ -38,7 +42,7 @@ export class McpCallError extends McpError {
   readonly status: number;
 
   constructor(failure: McpCallFailure, message: string) {
-    super(failures[failure].rpc, message, { type: failure === 'tool_not_found' ? 'not_found_error' : failure === 'tool_call_blocked' ? 'governance_error' : 'upstream_error', code: failure });
+    super(failures[failure].rpc, message, { type: errorTypes[failure] ?? 'upstream_error', code: failure });
     this.name = 'McpCallError';
     this.failure = failure;
     this.status = failures[failure].status;

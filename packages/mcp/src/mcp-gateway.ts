@@ -114,7 +114,8 @@ export class McpGateway {
     try {
       return await this.forward(caller, params);
     } catch (error) {
-      failure = error instanceof McpCallError ? error : upstreamFailure(error, splitToolName(params.name)?.server ?? params.name);
+      // Upstream failures arrive as McpCallError (forward); anything else failed here (the store, the policy).
+      failure = error instanceof McpCallError ? error : new McpCallError('internal_error', 'The gateway could not serve this tool call; retry later.');
       throw failure;
     } finally {
       span?.set({ 'svc.mcp.status': failure?.status ?? 200 });
