@@ -10,6 +10,7 @@ import { registerAdminBackup } from './routes/admin-backup.js';
 import { registerAdminKeys } from './routes/admin-keys.js';
 import { registerAdminLegacyMemory } from './routes/admin-legacy-memory.js';
 import { registerAdminMasterKey } from './routes/admin-master-key.js';
+import { registerAdminMcpServers } from './routes/admin-mcp-servers.js';
 import { registerAdminMemory } from './routes/admin-memory.js';
 import { registerAdminOrgs } from './routes/admin-orgs.js';
 import { registerAdminProviderKeys } from './routes/admin-provider-keys.js';
@@ -113,6 +114,7 @@ function registerAdminAndRoutingRoutes(routes: ControlRoutes, deps: ControlPlane
   registerAdminMasterKey(routes, deps);
   registerAdminUsers(routes, deps);
   registerAdminProviderKeys(routes, deps);
+  registerAdminMcpServers(routes, deps);
   registerAdminBackup(routes, deps);
   registerAdminTools(routes, deps);
   registerAdminToolPolicy(routes, deps);

@@ -7,6 +7,7 @@ import type { GovernanceSource } from '@svc/governance';
 import type { Readiness } from '@svc/http-kit';
 import type { Kv } from '@svc/kv';
 import type { Limiter } from '@svc/billing';
+import type { McpRegistry } from '@svc/mcp';
 import type { MemoryStore } from '@svc/memory';
 import type { LearnSink, SharedSwitches } from '@svc/pipeline';
 import type { CircuitBreakers, HedgeStats, LatencyTracker } from '@svc/resilience';
@@ -53,6 +54,8 @@ export interface ControlPlaneDeps {
   governance: Pick<GovernanceSource, 'invalidate'>;
   /** Organisations' own provider keys (BYOK): sealed storage; a write reaches every instance's cache. */
   byok: Pick<ByokService, 'providerIds' | 'supports' | 'list' | 'put' | 'delete'>;
+  /** Organisations' registered MCP servers: URLs checked, header credentials sealed at rest. */
+  mcp: Pick<McpRegistry, 'list' | 'get' | 'put' | 'delete'>;
   /** The active catalog (models of configured providers): the capability matrix, free and family facts of the policy report. */
   catalog: Pick<Catalog, 'list' | 'get' | 'resolve'>;
   /** Shared state: the capability matrix snapshot and its refresh lock (Redis when configured). */

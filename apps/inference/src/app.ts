@@ -13,6 +13,7 @@ import { registerCompletions } from './routes/completions.js';
 import { registerEmbeddings } from './routes/embeddings.js';
 import { registerImageFiles } from './routes/image-files.js';
 import { registerImageGenerations } from './routes/image-generations.js';
+import { registerMcp } from './routes/mcp.js';
 import { registerMemory } from './routes/memory.js';
 import { registerMessages } from './routes/messages.js';
 import { registerMessagesCountTokens } from './routes/messages-count-tokens.js';
@@ -73,6 +74,7 @@ export function createInferenceApp(deps: InferenceDeps, options: InferenceAppOpt
   registerModels(routes, deps);
   registerSettings(routes, deps);
   registerMemory(routes, deps);
+  registerMcp(routes, deps);
   // Around the auth, so that voice errors (a 401 too) carry the voice intelligence mode.
   const voice = routes.around(voiceModeHeader());
   registerVoiceRealtime(voice);

@@ -2,6 +2,7 @@ import type { BlockList } from 'node:net';
 import type { Authenticator } from '@svc/auth';
 import type { OrgRepository, ResponseRepository } from '@svc/db';
 import type { Readiness } from '@svc/http-kit';
+import type { McpGateway } from '@svc/mcp';
 import type { MemoryStore } from '@svc/memory';
 import type { EmbedDeps, Gateway, ImageStore, VoiceSettings } from '@svc/pipeline';
 import type { Logger, Metrics, Tracing } from '@svc/telemetry';
@@ -19,6 +20,8 @@ export interface InferenceDeps extends Pick<EmbedDeps, 'catalog' | 'providers' |
   memory: Pick<MemoryStore, 'recall' | 'get' | 'list' | 'forget' | 'forgetSubject'>;
   /** The Responses API's kept answers (`store`, `previous_response_id`) and how many days they live. */
   responses: { store: Pick<ResponseRepository, 'save' | 'get' | 'delete'>; ttlDays: number };
+  /** The MCP gateway (`/mcp`): the organisation's registered MCP servers as one, governed. */
+  mcpGateway: Pick<McpGateway, 'handle'>;
   /** The voice endpoints' platform fee and sessions (`/v1/voice/*`). */
   voice: VoiceSettings;
   metrics: Metrics;

@@ -4,6 +4,7 @@ import type { BackupFile } from './embedded/backup.js';
 import type { AlertRepository } from './repositories/alerts.js';
 import type { DecisionRepository } from './repositories/decisions.js';
 import type { KeyRepository } from './repositories/keys.js';
+import type { McpServerRepository } from './repositories/mcp-servers.js';
 import type { MemoryRepository } from './repositories/memories.js';
 import type { LegacyMemoryRepository } from './repositories/legacy-memories.js';
 import type { OnboardingRepository } from './repositories/onboarding.js';
@@ -34,6 +35,8 @@ export interface Database {
   readonly toolGovernance: ToolGovernanceRepository;
   /** Each organisation's own provider credentials (BYOK), sealed by the caller. */
   readonly providerKeys: ProviderKeyRepository;
+  /** Each organisation's registered remote MCP servers, their credentials sealed by the caller. */
+  readonly mcpServers: McpServerRepository;
   /** Each organisation's end users' stated facts (memory, intelligence mode `full`). */
   readonly memories: MemoryRepository;
   /** Each organisation's memories from before migration 0009 (never recalled; for the admin). */

@@ -28,11 +28,16 @@ function databaseLocation(url: string): string {
   return `postgres://${parsed.host}${parsed.pathname}`;
 }
 
+/** The cipher that seals tenants' credentials at rest: BYOK provider keys and MCP servers' header credentials. */
+export function credentialCipher(env: Env, logger: Logger): CredentialCipher {
+  return new CredentialCipher(byokEncryptionKey(env, logger));
+}
+
 /** Each organisation's own providers (BYOK) over the platform's provider configuration. */
-export function createByok(env: Env, deps: { store: ProviderKeyRepository; kv: Kv; platform: ProviderRegistryConfig; logger: Logger }): ByokService {
+export function createByok(deps: { store: ProviderKeyRepository; cipher: CredentialCipher; kv: Kv; platform: ProviderRegistryConfig; logger: Logger }): ByokService {
   return new ByokService({
     store: deps.store,
-    cipher: new CredentialCipher(byokEncryptionKey(env, deps.logger)),
+    cipher: deps.cipher,
     platform: deps.platform,
     bus: deps.kv,
     onError: (error, orgId) => deps.logger.error({ err: error, orgId }, 'BYOK credential unavailable; serving with the platform keys'),

@@ -222,6 +222,12 @@ const baseSchema = v.object({
   // organisation and one allowance within a minute that raise a spike alert.
   SVC_ALERTS_INTERVAL_MS: positiveInt('SVC_ALERTS_INTERVAL_MS', 30_000),
   SVC_ALERT_REFUSALS_PER_MINUTE: v.pipe(positiveInt('SVC_ALERT_REFUSALS_PER_MINUTE', 20), v.minValue(1, 'SVC_ALERT_REFUSALS_PER_MINUTE must be at least 1')),
+  // The MCP gateway (/mcp): whether registered MCP servers may live at loopback, link-local or
+  // private addresses (off: tenants' URLs reach only public addresses), how long one call to a
+  // server may take, and the largest response accepted from one.
+  SVC_MCP_ALLOW_PRIVATE_URLS: flag,
+  SVC_MCP_TIMEOUT_MS: v.pipe(positiveInt('SVC_MCP_TIMEOUT_MS', 30_000), v.minValue(1, 'SVC_MCP_TIMEOUT_MS must be at least 1')),
+  SVC_MCP_MAX_RESPONSE_BYTES: v.pipe(positiveInt('SVC_MCP_MAX_RESPONSE_BYTES', 4 * 1024 * 1024), v.minValue(1024, 'SVC_MCP_MAX_RESPONSE_BYTES must be at least 1024')),
   // The control plane's public base URL (issuer of /.well-known/*); absent: the request's origin.
   SVC_CONTROL_PUBLIC_URL: publicUrl('SVC_CONTROL_PUBLIC_URL', "the control plane's public base URL"),
   // Who reads /metrics on the app ports: Bearer SVC_METRICS_TOKEN, else loopback callers only;

@@ -5,6 +5,7 @@ import type { ByokService } from '@svc/byok';
 import type { Catalog } from '@svc/catalog';
 import type { DiversityThresholds, ReportSettings } from '@svc/control-plane';
 import type { Database } from '@svc/db';
+import type { McpGateway, McpRegistry } from '@svc/mcp';
 import type { CachedGovernanceSource } from '@svc/governance';
 import { createOutputVerifier } from '@svc/healing';
 import type { Readiness } from '@svc/http-kit';
@@ -16,7 +17,6 @@ import { type Logger, type Metrics, type Tracing, createLogger, createMetrics, c
 import { type Access, startAccess } from './access.js';
 import { createAlerts } from './alerts.js';
 import { createBreakers } from './breakers.js';
-import { createByok } from './byok.js';
 import type { CacheService } from './cache.js';
 import { loadConfigFile } from './config-file.js';
 import { startEmbeddingStores } from './embedding-stores.js';
@@ -25,6 +25,7 @@ import { createGateway, gatewayTimeouts } from './gateway.js';
 import { createLearnSink } from './learn.js';
 import { createLimiter } from './limiter.js';
 import type { MemoryService } from './memory.js';
+import { createMcpGateway, startTenantCredentials } from './mcp.js';
 import { openDatabase } from './open-database.js';
 import { providerConfig } from './provider-config.js';
 import { wireProviders } from './providers.js';
@@ -54,6 +55,10 @@ export interface Runtime {
   governance: CachedGovernanceSource;
   /** Organisations' own provider keys (BYOK): sealed storage and each org's providers, cached; changes reach every instance through the kv. */
   byok: ByokService;
+  /** Organisations' registered MCP servers (admin API): URLs checked, header credentials sealed. */
+  mcp: McpRegistry;
+  /** The MCP gateway at `/mcp`: the registered servers' tools as one server, governed, each call in the ledger. */
+  mcpGateway: McpGateway;
   gateway: Gateway;
   /** The answer caches (exact L0/L1, semantic), their stats and purge. */
   cache: CacheService;
@@ -157,8 +162,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
   const base: RuntimeBase = { env, db, kv, metrics: createMetrics(), logger };
   const access = await startAccess(base).catch(releasing(kv, db));
   const learn = createLearnSink(base);
-  const byok = createByok(env, { store: db.providerKeys, kv, platform: config, logger });
-  await byok.start();
+  const { byok, mcp } = await startTenantCredentials(env, { db, kv, platform: config, logger });
   // The evaluator reads breaker states lazily: breakers report their transitions to it.
   const alerts = createAlerts(env, db, kv, logger, () => breakers);
   const breakers = createBreakers(base, alerts);
@@ -182,6 +186,8 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     catalog,
     providers,
     byok,
+    mcp,
+    mcpGateway: createMcpGateway(env, { registry: mcp, governance: access.governance, learn, logger }),
     gateway,
     limiter,
     cache,

@@ -5,6 +5,7 @@ import { createDecisionRepository } from './decisions.js';
 import type { Drizzle } from './drizzle.js';
 import { createKeyRepository } from './keys.js';
 import { createLegacyMemoryRepository } from './legacy-memories.js';
+import { createMcpServerRepository } from './mcp-servers.js';
 import { createMemoryRepository } from './memories.js';
 import { createOnboardingRepository } from './onboarding.js';
 import { createOrgRepository } from './orgs.js';
@@ -28,6 +29,7 @@ export function createRepositories(db: Drizzle) {
     decisions: createDecisionRepository(db),
     toolGovernance: createToolGovernanceRepository(db),
     providerKeys: createProviderKeyRepository(db),
+    mcpServers: createMcpServerRepository(db),
     memories: createMemoryRepository(db),
     legacyMemories: createLegacyMemoryRepository(db),
     dashboardUsers: createDashboardUserRepository(db),
@@ -55,6 +57,7 @@ export const REPOSITORY_NAMES = [
   'decisions',
   'toolGovernance',
   'providerKeys',
+  'mcpServers',
   'memories',
   'legacyMemories',
   'dashboardUsers',
@@ -93,6 +96,7 @@ export {
 } from './onboarding.js';
 export type { OrgRepository } from './orgs.js';
 export type { OutputConfigRecord, OutputConfigRepository } from './output-configs.js';
+export type { McpServerCredential, McpServerRecord, McpServerRepository, NewMcpServer } from './mcp-servers.js';
 export type { NewProviderKey, ProviderKeyRecord, ProviderKeyRepository } from './provider-keys.js';
 export type { SettingsRepository } from './settings.js';
 export type { ResponseRepository, StoredResponseRecord } from './stored-responses.js';

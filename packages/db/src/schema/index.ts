@@ -12,3 +12,4 @@ export { alerts } from './alerts.js';
 export { orgOutputConfigs } from './org-output-configs.js';
 export { onboardingSteps } from './onboarding-steps.js';
 export { storedResponses } from './stored-responses.js';
+export { mcpServers } from './mcp-servers.js';

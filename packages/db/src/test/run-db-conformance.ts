@@ -5,6 +5,7 @@ import { dashboardUserConformance } from './conformance/dashboard-users.js';
 import { alertConformance } from './conformance/alerts.js';
 import { decisionAggregateConformance, decisionConformance } from './conformance/decisions.js';
 import { keyConformance } from './conformance/keys.js';
+import { mcpServerConformance } from './conformance/mcp-servers.js';
 import { memoryConformance } from './conformance/memories.js';
 import { onboardingConformance } from './conformance/onboarding.js';
 import { orgConformance } from './conformance/orgs.js';
@@ -59,6 +60,7 @@ export function runDbConformance(name: string, create: () => Promise<Database>):
     describe('request log and costs', () => requestLogConformance(getDb));
     describe('tool governance', () => toolGovernanceConformance(getDb));
     describe('provider keys (BYOK)', () => providerKeyConformance(getDb));
+    describe('MCP servers', () => mcpServerConformance(getDb));
     describe('memories', () => memoryConformance(getDb));
     describe('dashboard users and passkeys', () => dashboardUserConformance(getDb));
     describe('dashboard usage figures', () => dashboardUsageConformance(getDb));

@@ -86,6 +86,7 @@ export function dashboardUserConformance(getDb: GetDb): void {
     const db = getDb();
     const org = await createTestOrg(db);
     const user = await db.dashboardUsers.create(newUser(org.id, 'admin'));
+    await nextClockTick();
     const other = await db.dashboardUsers.create(newUser(org.id));
     expect(user).toMatchObject({ disabledAt: null, sessionGeneration: 0 });
     expect(await db.dashboardUsers.update(user.id, { role: 'member' })).toMatchObject({ role: 'member', disabledAt: null });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
 import { DbConflictError } from '../../errors.js';
-import { createTestOrg, type GetDb, uniqueName } from '../fixtures.js';
+import { createTestOrg, type GetDb, nextClockTick, uniqueName } from '../fixtures.js';
 
 export function orgConformance(getDb: GetDb): void {
   it('creates an organisation with defaults and reads it back by id and name', async () => {
@@ -93,7 +93,11 @@ export function orgConformance(getDb: GetDb): void {
 
   it('pages organisations in creation order', async () => {
     const db = getDb();
-    const created = [await createTestOrg(db), await createTestOrg(db), await createTestOrg(db)];
+    const created = [];
+    for (let i = 0; i < 3; i++) {
+      created.push(await createTestOrg(db));
+      await nextClockTick();
+    }
     const first = await db.orgs.page({ after: created[0]!.id, limit: 1 });
     expect(first.data.map((o) => o.id)).toEqual([created[1]!.id]);
     expect(first.hasMore).toBe(true);

@@ -1,0 +1,125 @@
+import type { CredentialCipher, SealedCredential } from '@svc/byok';
+import type { AddressPolicy } from './address-policy.js';
+import { checkMcpUrl } from './url-check.js';
+
+/** The one transport the gateway speaks to registered servers (MCP 2025-03-26 and later). */
+export const mcpTransports = ['streamable_http'] as const;
+export type McpTransport = (typeof mcpTransports)[number];
+
+/** A sealed header credential as stored (`@svc/db`'s McpServerCredential fits). */
+export interface StoredMcpCredential extends SealedCredential {
+  header: string;
+  last4: string;
+}
+
+/** A registered server as stored (`@svc/db`'s McpServerRecord fits). */
+export interface StoredMcpServer {
+  name: string;
+  url: string;
+  transport: string;
+  credential: StoredMcpCredential | null;
+  tools: string[] | null;
+  keyIds: string[] | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** Where registrations live (`@svc/db`'s `db.mcpServers` fits). */
+export interface McpServerStore {
+  list(orgId: string): Promise<StoredMcpServer[]>;
+  get(orgId: string, name: string): Promise<StoredMcpServer | undefined>;
+  put(orgId: string, server: Omit<StoredMcpServer, 'createdAt' | 'updatedAt'>): Promise<{ server: StoredMcpServer; created: boolean }>;
+  delete(orgId: string, name: string): Promise<boolean>;
+}
+
+/** What an admin registers. */
+export interface McpServerRegistration {
+  name: string;
+  url: string;
+  transport: McpTransport;
+  /** The header sent with every request to the server, and its value (sealed at rest). */
+  credential: { header: string; value: string } | null;
+  /** Tool names exposed at the gateway; null = all the server lists. */
+  tools: string[] | null;
+  /** The organisation's keys (ids) that may reach the server; null = every key allowed on `/mcp`. */
+  keyIds: string[] | null;
+}
+
+/** A registration as it may be shown: the credential's header and last 4 characters, never its value. */
+export interface MaskedMcpServer {
+  name: string;
+  url: string;
+  transport: string;
+  credential: { header: string; last4: string } | null;
+  tools: string[] | null;
+  keyIds: string[] | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface McpRegistrySettings {
+  store: McpServerStore;
+  /** The BYOK cipher: credentials are sealed with the same keys (and rotate with them). */
+  cipher: CredentialCipher;
+  policy: AddressPolicy;
+}
+
+/** The credential's owner for the cipher's associated data: a sealed row copied to another org or server does not open. */
+const owner = (orgId: string, name: string) => ({ orgId, provider: `mcp:${name}` });
+
+function mask(server: StoredMcpServer): MaskedMcpServer {
+  const { credential, ...rest } = server;
+  return { ...rest, credential: credential ? { header: credential.header, last4: credential.last4 } : null };
+}
+
+/** Organisations' registered MCP servers: URLs checked, credentials sealed, never shown back. */
+export class McpRegistry {
+  constructor(private readonly settings: McpRegistrySettings) {}
+
+  /** Registers or replaces; throws McpUrlRefusedError for a URL the policy refuses. */
+  async put(orgId: string, registration: McpServerRegistration): Promise<{ server: MaskedMcpServer; created: boolean }> {
+    checkMcpUrl(registration.url, this.settings.policy);
+    const { credential, ...rest } = registration;
+    const sealed = credential
+      ? { header: credential.header, last4: credential.value.slice(-4), ...this.settings.cipher.seal(credential.value, owner(orgId, registration.name)) }
+      : null;
+    const { server, created } = await this.settings.store.put(orgId, { ...rest, credential: sealed });
+    return { server: mask(server), created };
+  }
+
+  async list(orgId: string): Promise<MaskedMcpServer[]> {
+    return (await this.settings.store.list(orgId)).map(mask);
+  }
+
+  async get(orgId: string, name: string): Promise<MaskedMcpServer | undefined> {
+    const server = await this.settings.store.get(orgId, name);
+    return server ? mask(server) : undefined;
+  }
+
+  delete(orgId: string, name: string): Promise<boolean> {
+    return this.settings.store.delete(orgId, name);
+  }
+
+  /** The organisation's servers key `keyId` may reach, as the gateway dials them. */
+  async connections(orgId: string, keyId: string): Promise<McpConnectionTarget[]> {
+    const servers = await this.settings.store.list(orgId);
+    return servers.filter((server) => server.keyIds === null || server.keyIds.includes(keyId)).map((server) => {
+      const credential = server.credential;
+      return {
+        name: server.name,
+        url: server.url,
+        tools: server.tools,
+        headers: () => (credential ? { [credential.header]: this.settings.cipher.open(credential, owner(orgId, server.name)) } : {}),
+      };
+    });
+  }
+}
+
+/** A registered server as the gateway dials it. */
+export interface McpConnectionTarget {
+  name: string;
+  url: string;
+  tools: string[] | null;
+  /** The credential header, opened in clear when called (throws CredentialOpenError); empty when the server takes none. */
+  headers(): Record<string, string>;
+}
