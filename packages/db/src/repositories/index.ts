@@ -1,8 +1,10 @@
 import { createDashboardUsageRepository } from './dashboard-usage.js';
 import { createDashboardUserRepository } from './dashboard-users.js';
 import { createAlertRepository } from './alerts.js';
+import { createBatchRepository } from './batches.js';
 import { createDecisionRepository } from './decisions.js';
 import type { Drizzle } from './drizzle.js';
+import { createFileRepository } from './files.js';
 import { createKeyRepository } from './keys.js';
 import { createLegacyMemoryRepository } from './legacy-memories.js';
 import { createMemoryRepository } from './memories.js';
@@ -40,6 +42,8 @@ export function createRepositories(db: Drizzle) {
     outputConfigs: createOutputConfigRepository(db),
     onboarding: createOnboardingRepository(db),
     responses: createResponseRepository(db),
+    files: createFileRepository(db),
+    batches: createBatchRepository(db),
   };
 }
 
@@ -67,6 +71,8 @@ export const REPOSITORY_NAMES = [
   'outputConfigs',
   'onboarding',
   'responses',
+  'files',
+  'batches',
 ] as const satisfies readonly (keyof Repositories)[];
 
 export type {
@@ -80,6 +86,9 @@ export type { DashboardRole, DashboardUserPatch, DashboardUserRecord, DashboardU
 export type { Page, PageRequest } from './keyset-page.js';
 export type { NewPasskey, PasskeyRecord, PasskeyRepository } from './passkeys.js';
 
+export type { AnsweredBatchLine, BatchLineRecord, BatchPatch, BatchRecord, BatchRepository, BatchStatus, NewBatch } from './batches.js';
+export { workableBatchStatuses } from './batches.js';
+export type { FileListOptions, FileRecord, FileRepository, NewFile } from './files.js';
 export type { AlertListOptions, AlertRecord, AlertRepository, AlertStatus, NewAlert } from './alerts.js';
 export type { DecisionRepository } from './decisions.js';
 export type { KeyRepository } from './keys.js';

@@ -12,3 +12,5 @@ export { alerts } from './alerts.js';
 export { orgOutputConfigs } from './org-output-configs.js';
 export { onboardingSteps } from './onboarding-steps.js';
 export { storedResponses } from './stored-responses.js';
+export { files } from './files.js';
+export { batches, batchLines } from './batches.js';
