@@ -11,6 +11,7 @@ import { registerAudio } from './routes/audio.js';
 import { registerChatCompletions } from './routes/chat-completions.js';
 import { registerCompletions } from './routes/completions.js';
 import { registerEmbeddings } from './routes/embeddings.js';
+import { registerFiles } from './routes/files.js';
 import { registerImageFiles } from './routes/image-files.js';
 import { registerImageGenerations } from './routes/image-generations.js';
 import { registerMemory } from './routes/memory.js';
@@ -73,6 +74,7 @@ export function createInferenceApp(deps: InferenceDeps, options: InferenceAppOpt
   registerModels(routes, deps);
   registerSettings(routes, deps);
   registerMemory(routes, deps);
+  registerFiles(routes, deps);
   // Around the auth, so that voice errors (a 401 too) carry the voice intelligence mode.
   const voice = routes.around(voiceModeHeader());
   registerVoiceRealtime(voice);

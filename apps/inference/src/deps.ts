@@ -5,6 +5,7 @@ import type { Readiness } from '@svc/http-kit';
 import type { MemoryStore } from '@svc/memory';
 import type { EmbedDeps, Gateway, ImageStore, VoiceSettings } from '@svc/pipeline';
 import type { Logger, Metrics, Tracing } from '@svc/telemetry';
+import type { FileSettings } from './files/file-store.js';
 
 /**
  * What the inference app needs; a Runtime provides all of it. The embed stage's deps (catalog,
@@ -19,6 +20,8 @@ export interface InferenceDeps extends Pick<EmbedDeps, 'catalog' | 'providers' |
   memory: Pick<MemoryStore, 'recall' | 'get' | 'list' | 'forget' | 'forgetSubject'>;
   /** The Responses API's kept answers (`store`, `previous_response_id`) and how many days they live. */
   responses: { store: Pick<ResponseRepository, 'save' | 'get' | 'delete'>; ttlDays: number };
+  /** `/v1/files`: the stored files, the largest upload and how long a file lives. */
+  files: FileSettings;
   /** The voice endpoints' platform fee and sessions (`/v1/voice/*`). */
   voice: VoiceSettings;
   metrics: Metrics;

@@ -117,6 +117,11 @@ function answerStatement(id: string, answer: Omit<AnsweredBatchLine, 'customId'>
 }
 
 export function createBatchRepository(db: Drizzle): BatchRepository {
+  return { ...createBatchRowRepository(db), ...createBatchLeaseRepository(db), ...createBatchLineRepository(db) };
+}
+
+/** The batches themselves: create, read, status changes. */
+function createBatchRowRepository(db: Drizzle): Pick<BatchRepository, 'create' | 'get' | 'list' | 'transition'> {
   return {
     async create(batch, lines) {
       const [row] = await db.insert(batches).values(batch).returning();
@@ -151,6 +156,12 @@ export function createBatchRepository(db: Drizzle): BatchRepository {
       return row ? toRecord(row) : undefined;
     },
 
+  };
+}
+
+/** Which worker works which batch: claim, renew, release. */
+function createBatchLeaseRepository(db: Drizzle): Pick<BatchRepository, 'claim' | 'renew' | 'release'> {
+  return {
     async claim(owner, until, now = new Date()) {
       const [row] = await db
         .update(batches)
@@ -176,6 +187,12 @@ export function createBatchRepository(db: Drizzle): BatchRepository {
         .where(and(eq(batches.id, id), eq(batches.leaseOwner, owner)));
     },
 
+  };
+}
+
+/** The lines of batches: pending ones, answering each once, the answered ones. */
+function createBatchLineRepository(db: Drizzle): Pick<BatchRepository, 'pendingLines' | 'answerLine' | 'answeredLines'> {
+  return {
     async pendingLines(id, limit) {
       return db
         .select({ line: batchLines.line, customId: batchLines.customId, body: batchLines.body })
