@@ -8,6 +8,7 @@ import type { AppEnv } from './env.js';
 import { REALTIME_PATHS } from './realtime/upgrade-request.js';
 import { resolvedMode, voiceModeHeader } from './report-mode.js';
 import { registerAudio } from './routes/audio.js';
+import { registerBatches } from './routes/batches.js';
 import { registerChatCompletions } from './routes/chat-completions.js';
 import { registerCompletions } from './routes/completions.js';
 import { registerEmbeddings } from './routes/embeddings.js';
@@ -75,6 +76,7 @@ export function createInferenceApp(deps: InferenceDeps, options: InferenceAppOpt
   registerSettings(routes, deps);
   registerMemory(routes, deps);
   registerFiles(routes, deps);
+  registerBatches(routes, deps);
   // Around the auth, so that voice errors (a 401 too) carry the voice intelligence mode.
   const voice = routes.around(voiceModeHeader());
   registerVoiceRealtime(voice);

@@ -1,6 +1,6 @@
 import type { BlockList } from 'node:net';
 import type { Authenticator } from '@svc/auth';
-import type { OrgRepository, ResponseRepository } from '@svc/db';
+import type { BatchRepository, OrgRepository, ResponseRepository } from '@svc/db';
 import type { Readiness } from '@svc/http-kit';
 import type { MemoryStore } from '@svc/memory';
 import type { EmbedDeps, Gateway, ImageStore, VoiceSettings } from '@svc/pipeline';
@@ -22,6 +22,8 @@ export interface InferenceDeps extends Pick<EmbedDeps, 'catalog' | 'providers' |
   responses: { store: Pick<ResponseRepository, 'save' | 'get' | 'delete'>; ttlDays: number };
   /** `/v1/files`: the stored files, the largest upload and how long a file lives. */
   files: FileSettings;
+  /** `/v1/batches`: each organisation's batches and their lines (the batch worker runs them). */
+  batches: BatchRepository;
   /** The voice endpoints' platform fee and sessions (`/v1/voice/*`). */
   voice: VoiceSettings;
   metrics: Metrics;

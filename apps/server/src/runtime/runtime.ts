@@ -64,6 +64,8 @@ export interface Runtime {
   responses: KeptResponses;
   /** `/v1/files` and the batches' input, output and error files, swept when they expire. */
   files: KeptFiles;
+  /** Each organisation's batches (`/v1/batches`); the inference server's batch worker runs them. */
+  batches: Database['batches'];
   /** The learn stage: usage ledger and decision log writes, batched off the response path. */
   learn: LearnSink;
   /** Generated images behind their URLs, in the kv for an hour (Redis when configured: any instance serves them). */
@@ -202,6 +204,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     memory: memory.store,
     responses,
     files,
+    batches: db.batches,
     learn,
     images: new ImageStore({ kv, ...(options.imageUrlTtlMs === undefined ? {} : { ttlMs: options.imageUrlTtlMs }) }),
     voice: voiceSettings(env, kv, logger),

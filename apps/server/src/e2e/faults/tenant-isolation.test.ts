@@ -15,6 +15,7 @@ interface Tenant {
   requestId: string;
   responseId: string;
   fileId: string;
+  batchId: string;
 }
 
 const slo = { name: 'isolation', metric: 'availability', threshold: 0.9, target: 0.95, window_days: 7 };
@@ -68,6 +69,19 @@ describe('tenant isolation, every route of both apps', () => {
     return ((await uploaded.json()) as { id: string }).id;
   }
 
+  /** A batch of one chat line: its input file is `purpose: batch`. */
+  async function createBatch(key: string, name: string): Promise<string> {
+    const line = { custom_id: name, method: 'POST', url: '/v1/chat/completions', body: { model: 'svc/auto', messages: [{ role: 'user', content: `batch of ${name}` }] } };
+    const form = new FormData();
+    form.set('purpose', 'batch');
+    form.set('file', new Blob([JSON.stringify(line)]), `${name}.jsonl`);
+    const uploaded = await fetch(`${gateway.inferenceUrl}/v1/files`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form });
+    const input_file_id = ((await uploaded.json()) as { id: string }).id;
+    const created = await call({ app: 'inference', method: 'POST' }, '/v1/batches', key, { input_file_id, endpoint: '/v1/chat/completions', completion_window: '24h' });
+    expect(created.status).toBe(200);
+    return ((await created.json()) as { id: string }).id;
+  }
+
   async function tenant(name: string): Promise<Tenant> {
     const { runtime } = gateway;
     const org = await runtime.db.orgs.ensure(`${name}-${Math.random()}`);
@@ -89,7 +103,8 @@ describe('tenant isolation, every route of both apps', () => {
     expect(kept.status).toBe(200);
     const responseId = ((await kept.json()) as { id: string }).id;
     const fileId = await uploadFile(secret, name);
-    return { orgId: org.id, keyId: record.id, key: secret, memoryId, sloId, requestId: chat.headers.get('x-svc-request-id')!, responseId, fileId };
+    const batchId = await createBatch(secret, name);
+    return { orgId: org.id, keyId: record.id, key: secret, memoryId, sloId, requestId: chat.headers.get('x-svc-request-id')!, responseId, fileId, batchId };
   }
 
   beforeAll(async () => {
@@ -111,6 +126,7 @@ describe('tenant isolation, every route of both apps', () => {
       .replace('/v1/memory/{id}', `/v1/memory/${owner.memoryId}`)
       .replace('{response_id}', owner.responseId)
       .replace('{file_id}', owner.fileId)
+      .replace('{batch_id}', owner.batchId)
       .replace('{id}', owner.orgId)
       .replace('{memory}', owner.memoryId)
       .replace('{request_id}', owner.requestId)
@@ -155,10 +171,12 @@ describe('tenant isolation, every route of both apps', () => {
       'DELETE /v1/memory/{id}',
       'DELETE /v1/responses/{response_id}',
       'DELETE /v1/slo/{id}',
+      'GET /v1/batches/{batch_id}',
       'GET /v1/files/{file_id}',
       'GET /v1/files/{file_id}/content',
       'GET /v1/responses/{response_id}',
       'GET /v1/responses/{response_id}/input_items',
+      'POST /v1/batches/{batch_id}/cancel',
     ]);
     for (const op of owned) expect((await call(op, fill(op.path, b), a.key)).status, op.path).toBe(404);
     const memory = (await (await call({ app: 'inference', method: 'GET' }, '/v1/memory', b.key)).json()) as { data: { id: string }[] };
@@ -167,11 +185,13 @@ describe('tenant isolation, every route of both apps', () => {
     expect(slos.data.map((s) => s.id)).toContain(b.sloId);
     expect((await call({ app: 'inference', method: 'GET' }, `/v1/responses/${b.responseId}`, b.key)).status).toBe(200);
     expect((await call({ app: 'inference', method: 'GET' }, `/v1/files/${b.fileId}`, b.key)).status).toBe(200);
+    const batch = (await (await call({ app: 'inference', method: 'GET' }, `/v1/batches/${b.batchId}`, b.key)).json()) as { status: string };
+    expect(batch.status).not.toMatch(/^cancel/);
   });
 
   it("no GET answers a tenant anything of another organisation's (ids, keys, memory, requests)", async () => {
     const leaks: string[] = [];
-    const secretsOfB = [b.orgId, b.keyId, b.memoryId, b.sloId, b.requestId, b.responseId, b.fileId, 'org-b'];
+    const secretsOfB = [b.orgId, b.keyId, b.memoryId, b.sloId, b.requestId, b.responseId, b.fileId, b.batchId, 'org-b'];
     const reads = ops.filter((op) => op.method === 'GET' && ['own', 'platform', 'public'].includes(ROUTE_CLASSES[`${op.method} ${op.path}`] ?? '') && !op.path.includes('realtime') && !op.path.includes('{name}'));
     for (const op of reads) {
       const response = await call(op, fill(op.path, a), a.key);
