@@ -124,6 +124,27 @@ describe('openai SDK client.batches against the gateway and the mock upstream', 
     await expect(client.batches.retrieve('batch_unknown')).rejects.toMatchObject({ status: 404 });
   });
 
+  it('a batch past its completion window expires: the lines not run go to the error file as batch_expired', async () => {
+    const { db } = gateway.runtime;
+    const org = (await db.orgs.getByName('default'))!;
+    const key = (await db.keys.list(org.id)).find((k) => k.kind === 'master')!;
+    const now = Date.now();
+    const id = `batch_expired_${now}`;
+    await db.batches.create(
+      { id, orgId: org.id, keyId: key.id, endpoint: '/v1/chat/completions', inputFileId: 'file-x', completionWindow: '24h', status: 'in_progress', metadata: null, errors: null, total: 2, createdAt: new Date(now - 86_400_000), expiresAt: new Date(now - 1) },
+      [chatLine('late1', chatModel), chatLine('late2', chatModel)].map((line) => ({ customId: line.custom_id, body: line.body })),
+    );
+    const sent = upstream.stats().byPath['/v1/chat/completions'] ?? 0;
+    const batch = await waitFor(client, id, ended);
+    expect(batch).toMatchObject({ status: 'expired', output_file_id: null, request_counts: { total: 2, completed: 0, failed: 2 } });
+    expect(batch.expired_at).toBeGreaterThan(0);
+    expect(await outputLines(client, batch.error_file_id)).toMatchObject([
+      { custom_id: 'late1', response: null, error: { code: 'batch_expired' } },
+      { custom_id: 'late2', response: null, error: { code: 'batch_expired' } },
+    ]);
+    expect(upstream.stats().byPath['/v1/chat/completions'] ?? 0).toBe(sent);
+  });
+
   it('a cancelled batch stops starting lines and reports which ran', async () => {
     upstream.configure({ latencyMs: 300 });
     try {
