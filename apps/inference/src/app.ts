@@ -16,6 +16,7 @@ import { registerFiles } from './routes/files.js';
 import { registerImageFiles } from './routes/image-files.js';
 import { registerImageGenerations } from './routes/image-generations.js';
 import { registerMemory } from './routes/memory.js';
+import { registerMessageBatches } from './routes/message-batches.js';
 import { registerMessages } from './routes/messages.js';
 import { registerMessagesCountTokens } from './routes/messages-count-tokens.js';
 import { registerModels } from './routes/models.js';
@@ -77,6 +78,7 @@ export function createInferenceApp(deps: InferenceDeps, options: InferenceAppOpt
   registerMemory(routes, deps);
   registerFiles(routes, deps);
   registerBatches(routes, deps);
+  registerMessageBatches(routes, deps);
   // Around the auth, so that voice errors (a 401 too) carry the voice intelligence mode.
   const voice = routes.around(voiceModeHeader());
   registerVoiceRealtime(voice);

@@ -3,11 +3,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Authenticator } from '@svc/auth';
 import { batchRequestId, toGatewayError } from '@svc/core';
 import type { BatchLineRecord, BatchRecord, BatchRepository } from '@svc/db';
-import type { BatchEndpoint } from '@svc/protocol';
 import type { Logger } from '@svc/telemetry';
 import type { FileSettings } from '../files/file-store.js';
 import { type BatchEnding, finalizeBatch } from './finalize-batch.js';
-import { type LineDeps, runBatchLine } from './run-line.js';
+import { EXPIRED_STATUS } from './message-batch-object.js';
+import { type LineDeps, type LineEndpoint, runBatchLine } from './run-line.js';
 
 /** What the batch worker runs on: the line's stages, the stores, the batch's key and a log. */
 export interface BatchWorkerDeps extends LineDeps {
@@ -32,7 +32,7 @@ const THROTTLE_PAUSE_MS = 2000;
 /** A line that could not run because the batch's completion window ended first (OpenAI's shape). */
 const expiredLine = (line: BatchLineRecord) => ({
   line: line.line,
-  statusCode: 0,
+  statusCode: EXPIRED_STATUS,
   result: { id: batchRequestId(), custom_id: line.customId, response: null, error: { code: 'batch_expired', message: 'This request could not be executed before the completion window expired.' } },
 });
 
@@ -122,7 +122,7 @@ export class BatchWorker {
         const answer =
           caller instanceof Error
             ? { line: line.line, statusCode: caller.status, result: { id: batchRequestId(), custom_id: line.customId, response: { status_code: caller.status, request_id: null, body: { error: caller.toBody() } }, error: null } }
-            : await runBatchLine(this.deps, caller, batch.endpoint as BatchEndpoint, line, this.stopping.signal);
+            : await runBatchLine(this.deps, caller, batch.endpoint as LineEndpoint, line, this.stopping.signal);
         // A line the limits refused for now (429) stays pending: it runs again after a pause.
         if (answer.statusCode === 429) throttled = true;
         else if (!this.stopped) await this.deps.batches.answerLine(batch.id, answer);

@@ -30,10 +30,12 @@ async function keepLines(files: FileSettings, batch: BatchRecord, kind: 'output'
 export async function finalizeBatch(store: BatchRepository, files: FileSettings, batch: BatchRecord, ending: BatchEnding): Promise<BatchRecord | undefined> {
   const current = ending === 'completed' ? await store.transition(batch.id, ['in_progress', 'finalizing'], { status: 'finalizing', times: { finalizing_at: batch.times.finalizing_at ?? nowSeconds() } }) : batch;
   if (!current) return undefined;
+  const { from, time } = endings[ending];
+  // Anthropic Message Batches serve their results from the lines themselves, not from files.
+  if (batch.endpoint === '/v1/messages') return store.transition(batch.id, from, { status: ending, times: { [time]: nowSeconds() } });
   const answered = await store.answeredLines(batch.id);
   const ok = answered.filter((line) => line.statusCode >= 200 && line.statusCode < 300);
   const outputFileId = await keepLines(files, batch, 'output', ok);
   const errorFileId = await keepLines(files, batch, 'error', answered.filter((line) => !ok.includes(line)));
-  const { from, time } = endings[ending];
   return store.transition(batch.id, from, { status: ending, times: { [time]: nowSeconds() }, outputFileId, errorFileId });
 }

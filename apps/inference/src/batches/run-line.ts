@@ -1,8 +1,8 @@
 import { requireScope } from '@svc/auth';
-import { type Caller, batchRequestId, requestId as newRequestId, toGatewayError } from '@svc/core';
+import { type Caller, batchRequestId, requestId as newRequestId, randomId, toGatewayError } from '@svc/core';
 import type { AnsweredBatchLine, BatchLineRecord } from '@svc/db';
 import { type EmbedDeps, type Exchange, resolveIntelligenceMode } from '@svc/pipeline';
-import { type BatchEndpoint, decodeChatRequest } from '@svc/protocol';
+import { type BatchEndpoint, decodeChatRequest, decodeMessagesRequest, encodeMessagesResponse } from '@svc/protocol';
 import type { InferenceDeps } from '../deps.js';
 import { chatCompletionBody } from '../routes/chat-completions.js';
 import { embeddingsAnswer } from '../routes/embeddings.js';
@@ -15,8 +15,23 @@ function lineExchange(caller: Caller, requestId: string, signal: AbortSignal, bo
   return { caller, requestId, startedAt: performance.now(), signal, mode: resolveIntelligenceMode(undefined, bodyMode, caller.org.defaultIntelligenceMode) };
 }
 
+/** The endpoints a stored batch's lines call: OpenAI's, and Anthropic's Messages (Message Batches). */
+export type LineEndpoint = BatchEndpoint | '/v1/messages';
+
+/** An Anthropic Messages body through the chat gateway, answered as the `message`. */
+async function answerMessage(deps: LineDeps, body: Record<string, unknown>, exchange: (mode?: Exchange['mode']) => Exchange): Promise<object> {
+  const request = decodeMessagesRequest(body);
+  request.stream = false;
+  const context = exchange(request.svc?.intelligenceMode);
+  requireScope(context.caller, 'inference:chat');
+  const response = await deps.gateway.chat(request, context);
+  if (response.kind !== 'json') throw new Error('a non-stream messages request was answered as a stream');
+  return encodeMessagesResponse(response.result, { id: `msg_${randomId(24)}`, model: response.metadata.model ?? response.result.model, svcMetadata: response.metadata });
+}
+
 /** The body a line's request is answered with, through the same stages as the interactive endpoint. */
-async function answer(deps: LineDeps, endpoint: BatchEndpoint, body: Record<string, unknown>, exchange: (mode?: Exchange['mode']) => Exchange): Promise<object> {
+async function answer(deps: LineDeps, endpoint: LineEndpoint, body: Record<string, unknown>, exchange: (mode?: Exchange['mode']) => Exchange): Promise<object> {
+  if (endpoint === '/v1/messages') return answerMessage(deps, body, exchange);
   if (endpoint === '/v1/embeddings') {
     const context = exchange();
     requireScope(context.caller, 'inference:embeddings');
@@ -38,7 +53,7 @@ async function answer(deps: LineDeps, endpoint: BatchEndpoint, body: Record<stri
  * shape: `{id, custom_id, response: {status_code, request_id, body}, error: null}`; a refusal is
  * the endpoint's error body with its status.
  */
-export async function runBatchLine(deps: LineDeps, caller: Caller, endpoint: BatchEndpoint, line: BatchLineRecord, signal: AbortSignal): Promise<Omit<AnsweredBatchLine, 'customId'>> {
+export async function runBatchLine(deps: LineDeps, caller: Caller, endpoint: LineEndpoint, line: BatchLineRecord, signal: AbortSignal): Promise<Omit<AnsweredBatchLine, 'customId'>> {
   const requestId = newRequestId();
   let statusCode = 200;
   let body: object;

@@ -3,7 +3,7 @@ import { type Caller, batchId, invalidRequest, notFound } from '@svc/core';
 import type { BatchRecord, NewBatch } from '@svc/db';
 import { bearer, defineRoute, jsonResponse } from '@svc/openapi';
 import { type RouteRegistry, readJson, validate } from '@svc/http-kit';
-import { type CreateBatchRequest, createBatchRequestSchema, decodeBatchInput, issueToError } from '@svc/protocol';
+import { type CreateBatchRequest, batchEndpoints, createBatchRequestSchema, decodeBatchInput, issueToError } from '@svc/protocol';
 import * as v from 'valibot';
 import { batchObject } from '../batches/batch-object.js';
 import type { InferenceDeps } from '../deps.js';
@@ -103,7 +103,8 @@ async function newBatch(deps: InferenceDeps, caller: Caller, request: CreateBatc
 /** The caller's batch `id`, or a 404 naming it. */
 async function ownBatch(deps: InferenceDeps, orgId: string, id: string): Promise<BatchRecord> {
   const batch = await deps.batches.get(orgId, id);
-  if (!batch) throw unknownBatch(id);
+  // Anthropic Message Batches are not OpenAI batches: each API sees its own.
+  if (!batch || !(batchEndpoints as readonly string[]).includes(batch.endpoint)) throw unknownBatch(id);
   return batch;
 }
 
@@ -130,7 +131,7 @@ export function registerBatches(routes: RouteRegistry<AppEnv>, deps: InferenceDe
 
   routes.add(listBatchesRoute, async (c) => {
     const query = validate(listQuery, c.req.query(), issueToError);
-    const page = await deps.batches.list(c.get('caller').org.id, query);
+    const page = await deps.batches.list(c.get('caller').org.id, { ...query, endpoints: batchEndpoints });
     return c.json({ object: 'list', data: page.data.map(batchObject), first_id: page.data[0]?.id ?? null, last_id: page.data.at(-1)?.id ?? null, has_more: page.hasMore });
   });
 

@@ -69,8 +69,10 @@ export interface BatchRepository {
   create(batch: NewBatch, lines: readonly Omit<BatchLineRecord, 'line'>[]): Promise<BatchRecord>;
   /** The organisation's batch `id`. */
   get(orgId: string, id: string): Promise<BatchRecord | undefined>;
-  /** The organisation's batches, newest first, after the batch `after`. */
-  list(orgId: string, options: { after?: string | undefined; limit: number }): Promise<Page<BatchRecord>>;
+  /** The organisation's batches for one of `endpoints`, newest first, after the batch `after`. */
+  list(orgId: string, options: { after?: string | undefined; limit: number; endpoints: readonly string[] }): Promise<Page<BatchRecord>>;
+  /** Removes the organisation's batch `id` and its lines when its status is one of `statuses`; false otherwise. */
+  delete(orgId: string, id: string, statuses: readonly BatchStatus[]): Promise<boolean>;
   /** Changes the batch's status when it is one of `from`; undefined when it was not (nothing changed). */
   transition(id: string, from: readonly BatchStatus[], patch: BatchPatch): Promise<BatchRecord | undefined>;
   /** Leases the oldest workable batch no live lease holds to `owner` until `until`. */
@@ -121,7 +123,7 @@ export function createBatchRepository(db: Drizzle): BatchRepository {
 }
 
 /** The batches themselves: create, read, status changes. */
-function createBatchRowRepository(db: Drizzle): Pick<BatchRepository, 'create' | 'get' | 'list' | 'transition'> {
+function createBatchRowRepository(db: Drizzle): Pick<BatchRepository, 'create' | 'get' | 'list' | 'delete' | 'transition'> {
   return {
     async create(batch, lines) {
       const [row] = await db.insert(batches).values(batch).returning();
@@ -140,10 +142,19 @@ function createBatchRowRepository(db: Drizzle): Pick<BatchRepository, 'create' |
       const rows = await db
         .select()
         .from(batches)
-        .where(and(eq(batches.orgId, orgId), options.after === undefined ? undefined : afterBatch(orgId, options.after)))
+        .where(and(eq(batches.orgId, orgId), inArray(batches.endpoint, [...options.endpoints]), options.after === undefined ? undefined : afterBatch(orgId, options.after)))
         .orderBy(desc(batches.createdAt), desc(batches.id))
         .limit(options.limit + 1);
       return toPage(rows.map(toRecord), options.limit);
+    },
+
+    async delete(orgId, id, statuses) {
+      if (!isUuid(orgId)) return false;
+      const rows = await db
+        .delete(batches)
+        .where(and(eq(batches.orgId, orgId), eq(batches.id, id), inArray(batches.status, [...statuses])))
+        .returning({ id: batches.id });
+      return rows.length > 0;
     },
 
     async transition(id, from, patch) {

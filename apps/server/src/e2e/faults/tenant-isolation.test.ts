@@ -16,6 +16,7 @@ interface Tenant {
   responseId: string;
   fileId: string;
   batchId: string;
+  messageBatchId: string;
 }
 
 const slo = { name: 'isolation', metric: 'availability', threshold: 0.9, target: 0.95, window_days: 7 };
@@ -104,7 +105,10 @@ describe('tenant isolation, every route of both apps', () => {
     const responseId = ((await kept.json()) as { id: string }).id;
     const fileId = await uploadFile(secret, name);
     const batchId = await createBatch(secret, name);
-    return { orgId: org.id, keyId: record.id, key: secret, memoryId, sloId, requestId: chat.headers.get('x-svc-request-id')!, responseId, fileId, batchId };
+    const messageBatch = await call({ app: 'inference', method: 'POST' }, '/v1/messages/batches', secret, { requests: [{ custom_id: name, params: { model: 'svc/auto', max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] } }] });
+    expect(messageBatch.status).toBe(200);
+    const messageBatchId = ((await messageBatch.json()) as { id: string }).id;
+    return { orgId: org.id, keyId: record.id, key: secret, memoryId, sloId, requestId: chat.headers.get('x-svc-request-id')!, responseId, fileId, batchId, messageBatchId };
   }
 
   beforeAll(async () => {
@@ -127,6 +131,7 @@ describe('tenant isolation, every route of both apps', () => {
       .replace('{response_id}', owner.responseId)
       .replace('{file_id}', owner.fileId)
       .replace('{batch_id}', owner.batchId)
+      .replace('{message_batch_id}', owner.messageBatchId)
       .replace('{id}', owner.orgId)
       .replace('{memory}', owner.memoryId)
       .replace('{request_id}', owner.requestId)
@@ -169,14 +174,18 @@ describe('tenant isolation, every route of both apps', () => {
     expect(owned.map((op) => `${op.method} ${op.path}`).sort()).toEqual([
       'DELETE /v1/files/{file_id}',
       'DELETE /v1/memory/{id}',
+      'DELETE /v1/messages/batches/{message_batch_id}',
       'DELETE /v1/responses/{response_id}',
       'DELETE /v1/slo/{id}',
       'GET /v1/batches/{batch_id}',
       'GET /v1/files/{file_id}',
       'GET /v1/files/{file_id}/content',
+      'GET /v1/messages/batches/{message_batch_id}',
+      'GET /v1/messages/batches/{message_batch_id}/results',
       'GET /v1/responses/{response_id}',
       'GET /v1/responses/{response_id}/input_items',
       'POST /v1/batches/{batch_id}/cancel',
+      'POST /v1/messages/batches/{message_batch_id}/cancel',
     ]);
     for (const op of owned) expect((await call(op, fill(op.path, b), a.key)).status, op.path).toBe(404);
     const memory = (await (await call({ app: 'inference', method: 'GET' }, '/v1/memory', b.key)).json()) as { data: { id: string }[] };
@@ -187,11 +196,13 @@ describe('tenant isolation, every route of both apps', () => {
     expect((await call({ app: 'inference', method: 'GET' }, `/v1/files/${b.fileId}`, b.key)).status).toBe(200);
     const batch = (await (await call({ app: 'inference', method: 'GET' }, `/v1/batches/${b.batchId}`, b.key)).json()) as { status: string };
     expect(batch.status).not.toMatch(/^cancel/);
+    const messageBatch = (await (await call({ app: 'inference', method: 'GET' }, `/v1/messages/batches/${b.messageBatchId}`, b.key)).json()) as { cancel_initiated_at: string | null };
+    expect(messageBatch.cancel_initiated_at).toBeNull();
   });
 
   it("no GET answers a tenant anything of another organisation's (ids, keys, memory, requests)", async () => {
     const leaks: string[] = [];
-    const secretsOfB = [b.orgId, b.keyId, b.memoryId, b.sloId, b.requestId, b.responseId, b.fileId, b.batchId, 'org-b'];
+    const secretsOfB = [b.orgId, b.keyId, b.memoryId, b.sloId, b.requestId, b.responseId, b.fileId, b.batchId, b.messageBatchId, 'org-b'];
     const reads = ops.filter((op) => op.method === 'GET' && ['own', 'platform', 'public'].includes(ROUTE_CLASSES[`${op.method} ${op.path}`] ?? '') && !op.path.includes('realtime') && !op.path.includes('{name}'));
     for (const op of reads) {
       const response = await call(op, fill(op.path, a), a.key);

@@ -38,10 +38,25 @@ export function batchConformance(getDb: GetDb): void {
     expect(await db.batches.get(owner.id, older.id)).toEqual(older);
     expect(await db.batches.get(other.id, older.id)).toBeUndefined();
     expect(await db.batches.pendingLines(older.id, 10)).toEqual(lines.map((line, index) => ({ line: index, ...line })));
-    const first = await db.batches.list(owner.id, { limit: 1 });
+    const messages = await db.batches.create(newBatch(owner.id, { endpoint: '/v1/messages', createdAt: new Date(Date.now() - 3000) }), []);
+    const endpoints = ['/v1/chat/completions', '/v1/embeddings'];
+    const first = await db.batches.list(owner.id, { limit: 1, endpoints });
     expect(first).toEqual({ data: [newer], hasMore: true });
-    expect(await db.batches.list(owner.id, { limit: 1, after: newer.id })).toEqual({ data: [older], hasMore: false });
-    expect((await db.batches.list(other.id, { limit: 10 })).data).toEqual([]);
+    expect(await db.batches.list(owner.id, { limit: 1, after: newer.id, endpoints })).toEqual({ data: [older], hasMore: false });
+    expect(await db.batches.list(owner.id, { limit: 10, endpoints: ['/v1/messages'] })).toEqual({ data: [messages], hasMore: false });
+    expect((await db.batches.list(other.id, { limit: 10, endpoints })).data).toEqual([]);
+  });
+
+  it('deletes a batch and its lines in the given statuses only, never another organisation’s', async () => {
+    const db = getDb();
+    const owner = await createTestOrg(db);
+    const other = await createTestOrg(db);
+    const batch = await db.batches.create(newBatch(owner.id), lines);
+    expect(await db.batches.delete(owner.id, batch.id, ['completed'])).toBe(false);
+    expect(await db.batches.delete(other.id, batch.id, ['validating'])).toBe(false);
+    expect(await db.batches.delete(owner.id, batch.id, ['validating'])).toBe(true);
+    expect(await db.batches.get(owner.id, batch.id)).toBeUndefined();
+    expect(await db.batches.pendingLines(batch.id, 10)).toEqual([]);
   });
 
   it('answers each line once and counts it', async () => {
