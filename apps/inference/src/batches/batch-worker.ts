@@ -48,6 +48,7 @@ export class BatchWorker {
   private loop: Promise<void> | undefined;
   private readonly pollMs: number;
   private readonly leaseMs: number;
+  private claimFailing = false;
 
   constructor(
     private readonly deps: BatchWorkerDeps,
@@ -75,12 +76,22 @@ export class BatchWorker {
 
   private async run(): Promise<void> {
     while (!this.stopped) {
-      const batch = await this.deps.batches.claim(this.owner, this.leaseUntil()).catch((error: unknown) => {
-        this.deps.logger.warn({ err: error }, 'batches: claiming a batch failed');
-        return undefined;
-      });
+      const batch = await this.claim();
       if (batch) await this.work(batch);
       else await sleep(this.pollMs, undefined, { signal: this.stopping.signal }).catch(() => {});
+    }
+  }
+
+  /** The next batch to work, if any; a store outage is logged once, when it starts. */
+  private async claim(): Promise<BatchRecord | undefined> {
+    try {
+      const batch = await this.deps.batches.claim(this.owner, this.leaseUntil());
+      this.claimFailing = false;
+      return batch;
+    } catch (error) {
+      if (!this.claimFailing) this.deps.logger.warn({ err: error }, 'batches: looking for a batch to work failed; trying again every poll');
+      this.claimFailing = true;
+      return undefined;
     }
   }
 

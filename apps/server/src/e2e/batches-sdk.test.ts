@@ -219,3 +219,32 @@ describe('a batch survives a restart of the gateway on the same store', () => {
     }
   }, 120_000);
 });
+
+/** Two instances on one PostgreSQL: the lease gives each batch to one worker, so no line runs twice. */
+describe.skipIf(!process.env.TEST_DATABASE_URL && process.env.CI !== 'true')('two instances sharing the store', () => {
+  let upstream: MockUpstream;
+  let gateways: Gateway[] = [];
+
+  beforeAll(async () => {
+    upstream = await startMockUpstream({ tokens: 5, latencyMs: 50 });
+    const env = { ...upstreamProviders(upstream.url), DATABASE_URL: process.env.TEST_DATABASE_URL ?? '', SVC_BATCH_CONCURRENCY: '2' };
+    gateways = await Promise.all([startGateway(env), startGateway(env)]);
+  });
+  afterAll(async () => {
+    await Promise.all(gateways.map((g) => g.stop()));
+    await upstream?.close();
+  });
+
+  it('runs every line of their batches once', async () => {
+    const clients = gateways.map(clientOf);
+    const model = gateways[0]!.runtime.catalog.list({ provider: 'openai', kind: 'chat' })[0]!.id;
+    const created = await Promise.all(
+      clients.map(async (client, i) => {
+        const inputFileId = await upload(client, ['s1', 's2', 's3', 's4', 's5', 's6'].map((id) => chatLine(`${id}-${i}`, model)));
+        return client.batches.create({ input_file_id: inputFileId, endpoint: '/v1/chat/completions', completion_window: '24h' });
+      }),
+    );
+    for (const batch of created) expect(await waitFor(clients[0]!, batch.id, ended)).toMatchObject({ status: 'completed', request_counts: { total: 6, completed: 6 } });
+    expect(upstream.stats().byPath['/v1/chat/completions']).toBe(12);
+  }, 60_000);
+});
