@@ -24,6 +24,8 @@ export interface InferenceDeps extends Pick<EmbedDeps, 'catalog' | 'providers' |
   files: FileSettings;
   /** `/v1/batches`: each organisation's batches and their lines (the batch worker runs them). */
   batches: BatchRepository;
+  /** The batch worker of this instance, woken when a batch is submitted here; absent: batches wait for some worker's poll. */
+  batchWorker?: { wake(): void };
   /** The voice endpoints' platform fee and sessions (`/v1/voice/*`). */
   voice: VoiceSettings;
   metrics: Metrics;

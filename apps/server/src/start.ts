@@ -38,7 +38,8 @@ export async function start(env: Env, role: Role, options: Pick<RuntimeOptions, 
   let forget = async () => {};
   try {
     if (role !== 'control-plane') {
-      const app = createInferenceApp({ ...runtime, maxBodyBytes: env.SVC_MAX_BODY_BYTES, metricsToken: env.SVC_METRICS_TOKEN, trustedProxies: env.SVC_TRUSTED_PROXIES, ...(env.SVC_PUBLIC_URL ? { publicUrl: env.SVC_PUBLIC_URL } : {}) });
+      batchWorker = new BatchWorker(runtime, { concurrency: env.SVC_BATCH_CONCURRENCY });
+      const app = createInferenceApp({ ...runtime, batchWorker, maxBodyBytes: env.SVC_MAX_BODY_BYTES, metricsToken: env.SVC_METRICS_TOKEN, trustedProxies: env.SVC_TRUSTED_PROXIES, ...(env.SVC_PUBLIC_URL ? { publicUrl: env.SVC_PUBLIC_URL } : {}) });
       const inference = await listen('inference', app, env.PORT, env.HOST, { requestTimeoutMs: env.SVC_BODY_TIMEOUT_MS });
       servers.push(inference);
       realtime = createRealtimeGateway({
@@ -50,7 +51,6 @@ export async function start(env: Env, role: Role, options: Pick<RuntimeOptions, 
         voiceContext: runtime.voice.sessions,
       });
       inference.server.on('upgrade', realtime.handleUpgrade);
-      batchWorker = new BatchWorker(runtime, { concurrency: env.SVC_BATCH_CONCURRENCY });
       batchWorker.start();
     }
     if (role !== 'inference') {

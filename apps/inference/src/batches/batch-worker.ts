@@ -20,7 +20,7 @@ export interface BatchWorkerDeps extends LineDeps {
 export interface BatchWorkerSettings {
   /** Lines of one batch in flight at once (SVC_BATCH_CONCURRENCY). */
   concurrency: number;
-  /** How often an idle worker looks for a batch to work. Default 1000 ms. */
+  /** How often an idle worker looks for a batch to work (a batch submitted to this instance wakes it at once). Default 5000 ms. */
   pollMs?: number;
   /** How long a lease holds without renewal (a crashed worker's batch is taken over after it). Default 60 s. */
   leaseMs?: number;
@@ -49,12 +49,15 @@ export class BatchWorker {
   private readonly pollMs: number;
   private readonly leaseMs: number;
   private claimFailing = false;
+  private idle: AbortController | undefined;
+  /** A wake that came while the worker was not resting: its next rest is skipped. */
+  private woken = false;
 
   constructor(
     private readonly deps: BatchWorkerDeps,
     private readonly settings: BatchWorkerSettings,
   ) {
-    this.pollMs = settings.pollMs ?? 1000;
+    this.pollMs = settings.pollMs ?? 5000;
     this.leaseMs = settings.leaseMs ?? 60_000;
   }
 
@@ -62,9 +65,16 @@ export class BatchWorker {
     this.loop ??= this.run();
   }
 
+  /** A batch was submitted here: an idle worker looks for work now rather than at its next poll. */
+  wake(): void {
+    this.woken = true;
+    this.idle?.abort();
+  }
+
   /** Stops taking lines, aborts those in flight (left unanswered, run again later) and gives the lease up. */
   async stop(): Promise<void> {
     this.stopping.abort();
+    this.wake();
     await this.loop;
   }
 
@@ -78,8 +88,20 @@ export class BatchWorker {
     while (!this.stopped) {
       const batch = await this.claim();
       if (batch) await this.work(batch);
-      else await sleep(this.pollMs, undefined, { signal: this.stopping.signal }).catch(() => {});
+      else await this.rest();
     }
+  }
+
+  /** Waits for the next poll, a wake or the stop. */
+  private async rest(): Promise<void> {
+    if (this.woken) {
+      this.woken = false;
+      return;
+    }
+    this.idle = new AbortController();
+    await sleep(this.pollMs, undefined, { signal: AbortSignal.any([this.idle.signal, this.stopping.signal]) }).catch(() => {});
+    this.idle = undefined;
+    this.woken = false;
   }
 
   /** The next batch to work, if any; a store outage is logged once, when it starts. */

@@ -1,11 +1,12 @@
 import type { AnsweredBatchLine, BatchLineRecord, BatchRecord } from '@svc/db';
 import { anthropicErrorType } from '@svc/protocol';
+import { unixSeconds } from '../files/file-object.js';
 
 const endedStatuses: readonly string[] = ['completed', 'cancelled', 'expired', 'failed'];
 
 export const isEnded = (batch: BatchRecord): boolean => endedStatuses.includes(batch.status);
 
-/** Unix seconds as RFC 3339, or null. */
+/** Unix seconds as RFC 3339, or null (every time of the object is to the second, as the stored status times are). */
 const iso = (seconds: number | undefined) => (seconds === undefined ? null : new Date(seconds * 1000).toISOString());
 
 /** A line answered `batch_expired` (no HTTP answer) records status 0. */
@@ -28,8 +29,8 @@ export function messageBatchObject(batch: BatchRecord, resultsUrl: string, expir
       expired,
     },
     ended_at: iso(times.completed_at ?? times.cancelled_at ?? times.expired_at ?? times.failed_at),
-    created_at: batch.createdAt.toISOString(),
-    expires_at: batch.expiresAt.toISOString(),
+    created_at: iso(unixSeconds(batch.createdAt)),
+    expires_at: iso(unixSeconds(batch.expiresAt)),
     archived_at: null,
     cancel_initiated_at: iso(times.cancelling_at),
     results_url: ended ? resultsUrl : null,

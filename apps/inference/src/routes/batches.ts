@@ -126,7 +126,9 @@ export function registerBatches(routes: RouteRegistry<AppEnv>, deps: InferenceDe
     const caller = c.get('caller');
     requireScope(caller, request.endpoint === '/v1/embeddings' ? 'inference:embeddings' : 'inference:chat');
     const [batch, lines] = await newBatch(deps, caller, request);
-    return c.json(batchObject(await deps.batches.create(batch, lines)));
+    const created = await deps.batches.create(batch, lines);
+    deps.batchWorker?.wake();
+    return c.json(batchObject(created));
   });
 
   routes.add(listBatchesRoute, async (c) => {

@@ -102,7 +102,9 @@ export function registerMessageBatches(routes: RouteRegistry<AppEnv>, deps: Infe
 
   routes.add(createMessageBatchRoute, async (c) => {
     const { batch, lines } = newMessageBatch(c.get('caller'), validate(createMessageBatchSchema, await readJson(c, deps.maxBodyBytes), issueToError));
-    return c.json(await present(deps, c, await deps.batches.create(batch, lines)));
+    const created = await deps.batches.create(batch, lines);
+    deps.batchWorker?.wake();
+    return c.json(await present(deps, c, created));
   });
 
   routes.add(listMessageBatchesRoute, async (c) => {
