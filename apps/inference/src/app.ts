@@ -8,13 +8,16 @@ import type { AppEnv } from './env.js';
 import { REALTIME_PATHS } from './realtime/upgrade-request.js';
 import { resolvedMode, voiceModeHeader } from './report-mode.js';
 import { registerAudio } from './routes/audio.js';
+import { registerBatches } from './routes/batches.js';
 import { registerChatCompletions } from './routes/chat-completions.js';
 import { registerCompletions } from './routes/completions.js';
 import { registerEmbeddings } from './routes/embeddings.js';
+import { registerFiles } from './routes/files.js';
 import { registerImageFiles } from './routes/image-files.js';
 import { registerImageGenerations } from './routes/image-generations.js';
 import { registerMcp } from './routes/mcp.js';
 import { registerMemory } from './routes/memory.js';
+import { registerMessageBatches } from './routes/message-batches.js';
 import { registerMessages } from './routes/messages.js';
 import { registerMessagesCountTokens } from './routes/messages-count-tokens.js';
 import { registerModels } from './routes/models.js';
@@ -75,6 +78,9 @@ export function createInferenceApp(deps: InferenceDeps, options: InferenceAppOpt
   registerSettings(routes, deps);
   registerMemory(routes, deps);
   registerMcp(routes, deps);
+  registerFiles(routes, deps);
+  registerBatches(routes, deps);
+  registerMessageBatches(routes, deps);
   // Around the auth, so that voice errors (a 401 too) carry the voice intelligence mode.
   const voice = routes.around(voiceModeHeader());
   registerVoiceRealtime(voice);

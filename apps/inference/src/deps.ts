@@ -1,11 +1,12 @@
 import type { BlockList } from 'node:net';
 import type { Authenticator } from '@svc/auth';
-import type { OrgRepository, ResponseRepository } from '@svc/db';
+import type { BatchRepository, OrgRepository, ResponseRepository } from '@svc/db';
 import type { Readiness } from '@svc/http-kit';
 import type { McpGateway } from '@svc/mcp';
 import type { MemoryStore } from '@svc/memory';
 import type { EmbedDeps, Gateway, ImageStore, VoiceSettings } from '@svc/pipeline';
 import type { Logger, Metrics, Tracing } from '@svc/telemetry';
+import type { FileSettings } from './files/file-store.js';
 
 /**
  * What the inference app needs; a Runtime provides all of it. The embed stage's deps (catalog,
@@ -22,6 +23,12 @@ export interface InferenceDeps extends Pick<EmbedDeps, 'catalog' | 'providers' |
   responses: { store: Pick<ResponseRepository, 'save' | 'get' | 'delete'>; ttlDays: number };
   /** The MCP gateway (`/mcp`): the organisation's registered MCP servers as one, governed. */
   mcpGateway: Pick<McpGateway, 'handle'>;
+  /** `/v1/files`: the stored files, the largest upload and how long a file lives. */
+  files: FileSettings;
+  /** `/v1/batches`: each organisation's batches and their lines (the batch worker runs them). */
+  batches: BatchRepository;
+  /** The batch worker of this instance, woken when a batch is submitted here; absent: batches wait for some worker's poll. */
+  batchWorker?: { wake(): void };
   /** The voice endpoints' platform fee and sessions (`/v1/voice/*`). */
   voice: VoiceSettings;
   metrics: Metrics;

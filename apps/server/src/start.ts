@@ -1,5 +1,5 @@
 import { createControlPlaneApp } from '@svc/control-plane';
-import { type RealtimeGateway, createInferenceApp, createRealtimeGateway } from '@svc/inference';
+import { BatchWorker, type RealtimeGateway, createInferenceApp, createRealtimeGateway } from '@svc/inference';
 import type { Env } from './runtime/env.js';
 import { type Runtime, type RuntimeOptions, createRuntime } from './runtime/runtime.js';
 import { embeddedDataDir, localUrl, writeControlNote } from './control-file.js';
@@ -34,10 +34,12 @@ export async function start(env: Env, role: Role, options: Pick<RuntimeOptions, 
   const runtime = await createRuntime(env, options);
   const servers: Listening[] = [];
   let realtime: RealtimeGateway | undefined;
+  let batchWorker: BatchWorker | undefined;
   let forget = async () => {};
   try {
     if (role !== 'control-plane') {
-      const app = createInferenceApp({ ...runtime, maxBodyBytes: env.SVC_MAX_BODY_BYTES, metricsToken: env.SVC_METRICS_TOKEN, trustedProxies: env.SVC_TRUSTED_PROXIES, ...(env.SVC_PUBLIC_URL ? { publicUrl: env.SVC_PUBLIC_URL } : {}) });
+      batchWorker = new BatchWorker(runtime, { concurrency: env.SVC_BATCH_CONCURRENCY });
+      const app = createInferenceApp({ ...runtime, batchWorker, maxBodyBytes: env.SVC_MAX_BODY_BYTES, metricsToken: env.SVC_METRICS_TOKEN, trustedProxies: env.SVC_TRUSTED_PROXIES, ...(env.SVC_PUBLIC_URL ? { publicUrl: env.SVC_PUBLIC_URL } : {}) });
       const inference = await listen('inference', app, env.PORT, env.HOST, { requestTimeoutMs: env.SVC_BODY_TIMEOUT_MS });
       servers.push(inference);
       realtime = createRealtimeGateway({
@@ -49,6 +51,7 @@ export async function start(env: Env, role: Role, options: Pick<RuntimeOptions, 
         voiceContext: runtime.voice.sessions,
       });
       inference.server.on('upgrade', realtime.handleUpgrade);
+      batchWorker.start();
     }
     if (role !== 'inference') {
       const app = createControlPlaneApp({ ...runtime, maxBodyBytes: env.SVC_MAX_BODY_BYTES, metricsToken: env.SVC_METRICS_TOKEN, trustedProxies: env.SVC_TRUSTED_PROXIES, publicUrl: env.SVC_CONTROL_PUBLIC_URL });
@@ -57,6 +60,7 @@ export async function start(env: Env, role: Role, options: Pick<RuntimeOptions, 
     if (env.METRICS_PORT !== undefined) servers.push(await listen('metrics', metricsOnly(runtime.metrics), env.METRICS_PORT, env.HOST, { requestTimeoutMs: env.SVC_BODY_TIMEOUT_MS }));
     forget = await noteControlPlane(env, servers);
   } catch (error) {
+    await batchWorker?.stop();
     await shutdown(servers, 0);
     await runtime.close();
     throw error;
@@ -68,7 +72,7 @@ export async function start(env: Env, role: Role, options: Pick<RuntimeOptions, 
     realtime,
     stop() {
       // Realtime sessions get the same grace as requests, then end with 1001 (each billed) before the ledger is flushed.
-      stopping ??= Promise.all([forget(), shutdown(servers, env.SVC_SHUTDOWN_GRACE_MS), realtime?.shutdown(env.SVC_SHUTDOWN_GRACE_MS)]).then(() => runtime.close());
+      stopping ??= Promise.all([forget(), batchWorker?.stop(), shutdown(servers, env.SVC_SHUTDOWN_GRACE_MS), realtime?.shutdown(env.SVC_SHUTDOWN_GRACE_MS)]).then(() => runtime.close());
       return stopping;
     },
   };

@@ -97,6 +97,20 @@ describe('Authenticator', () => {
     await expect(auth.authenticate(secret)).rejects.toMatchObject({ status: 401, code: 'expired_api_key' });
   });
 
+  it('resolves a stored key id to the caller its secret resolves to, refusing an unknown, revoked or expired key', async () => {
+    let now = Date.now();
+    const auth = new Authenticator({ store: db, now: () => now });
+    const org = await db.orgs.ensure('key-id-org');
+    const { record, secret } = await auth.issue({ orgId: org.id, scopes: ['inference:embeddings'], expiresAt: new Date(now + 60_000) });
+    expect(await auth.callerOfKey(record.id)).toEqual(await auth.authenticate(secret));
+    await expect(auth.callerOfKey('key_unknown')).rejects.toMatchObject({ status: 401, code: 'invalid_api_key' });
+    now += 61_000;
+    await expect(auth.callerOfKey(record.id)).rejects.toMatchObject({ status: 401, code: 'expired_api_key' });
+    const other = await auth.issue({ orgId: org.id, scopes: [] });
+    await auth.revoke(other.record.id);
+    await expect(auth.callerOfKey(other.record.id)).rejects.toMatchObject({ status: 401, code: 'revoked_api_key' });
+  });
+
   it('revokes on every instance sharing the bus, at once', async () => {
     const bus = createMemoryKv();
     const a = new Authenticator({ store: db, bus });

@@ -145,6 +145,24 @@ export class Authenticator {
       const wait = await this.throttle.fail({ source: source?.(), subject: guessedPrefix(secret) });
       throw wait > 0 ? tooManyFailures('API keys', wait) : authenticationError('invalid_api_key');
     }
+    return this.admit(entry);
+  }
+
+  /**
+   * The caller of key `id`, as {@link authenticate} resolves the key's secret: work the key
+   * submitted earlier (a batch's lines) runs as the key is now. 401 when it is unknown, revoked
+   * or expired.
+   */
+  async callerOfKey(id: string): Promise<Caller> {
+    const key = await this.store.keys.get(id);
+    if (!key) throw authenticationError('invalid_api_key');
+    const cached = this.cache.get(key.keyHash);
+    const entry = cached instanceof Promise ? await cached : cached;
+    if (entry === 'invalid') throw authenticationError('invalid_api_key');
+    return this.admit(entry);
+  }
+
+  private admit(entry: Exclude<CacheEntry, 'invalid'>): Caller {
     if (entry === 'revoked') throw authenticationError('revoked_api_key');
     if (entry.expiresAt !== null && entry.expiresAt <= this.now()) throw authenticationError('expired_api_key');
     return entry.caller;

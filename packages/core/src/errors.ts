@@ -176,6 +176,17 @@ export function payloadTooLarge(limitBytes: number): GatewayError {
   });
 }
 
+/** 413 for an uploaded file over the configured limit (`POST /v1/files`, SVC_FILES_MAX_BYTES). */
+export function fileTooLarge(limitBytes: number): GatewayError {
+  return new GatewayError({
+    status: 413,
+    type: 'invalid_request_error',
+    code: 'file_too_large',
+    param: 'file',
+    message: `The file exceeds the limit of ${limitBytes} bytes for an upload.`,
+  });
+}
+
 /** 500 `internal_error`. The message is generic: internals never leak to callers. */
 export function internalError(cause?: unknown, message = 'Internal error.'): GatewayError {
   return new GatewayError({ status: 500, type: 'internal_error', code: 'internal_error', message, cause });

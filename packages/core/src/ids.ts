@@ -34,3 +34,18 @@ export function chatCompletionId(): string {
 export function errorId(): string {
   return `err_${randomId(20)}`;
 }
+
+/** A stored file (`POST /v1/files`, batch output and error files). */
+export function fileId(): string {
+  return `file-${randomId(24)}`;
+}
+
+/** A batch (`POST /v1/batches`). */
+export function batchId(): string {
+  return `batch_${randomId(24)}`;
+}
+
+/** One answered line of a batch (the output line's `id`). */
+export function batchRequestId(): string {
+  return `batch_req_${randomId(24)}`;
+}

@@ -2,6 +2,8 @@ import type { DashboardUsageRepository } from './repositories/dashboard-usage.js
 import type { DashboardUserRepository } from './repositories/dashboard-users.js';
 import type { BackupFile } from './embedded/backup.js';
 import type { AlertRepository } from './repositories/alerts.js';
+import type { BatchRepository } from './repositories/batches.js';
+import type { FileRepository } from './repositories/files.js';
 import type { DecisionRepository } from './repositories/decisions.js';
 import type { KeyRepository } from './repositories/keys.js';
 import type { McpServerRepository } from './repositories/mcp-servers.js';
@@ -61,6 +63,10 @@ export interface Database {
   readonly onboarding: OnboardingRepository;
   /** Each organisation's kept Responses-API answers (`store`), until they expire. */
   readonly responses: ResponseRepository;
+  /** Each organisation's files (`/v1/files`, batch inputs and outputs), until they expire. */
+  readonly files: FileRepository;
+  /** Each organisation's batches (`/v1/batches`), their lines and the lease of the worker on each. */
+  readonly batches: BatchRepository;
   /**
    * Writes a backup of every table from one snapshot (the embedded store; PostgreSQL is backed up
    * with its own tools and rejects with StoreError `not_embedded`). The file is the store's

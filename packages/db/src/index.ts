@@ -8,12 +8,18 @@ export { DbConflictError } from './errors.js';
 export { DbUnavailableError, isDbUnavailable } from './availability.js';
 export { defaultMigrationsFolder } from './migrate.js';
 export { isUuid } from './repositories/drizzle.js';
-export { derivedOnboardingSteps } from './repositories/index.js';
+export { derivedOnboardingSteps, workableBatchStatuses } from './repositories/index.js';
 export type {
   AlertListOptions,
   AlertRecord,
   AlertRepository,
   AlertStatus,
+  AnsweredBatchLine,
+  BatchLineRecord,
+  BatchPatch,
+  BatchRecord,
+  BatchRepository,
+  BatchStatus,
   CostFigures,
   DailyModelFigures,
   DashboardBucket,
@@ -26,6 +32,9 @@ export type {
   DashboardUserRecord,
   DashboardUserRepository,
   DecisionRepository,
+  FileListOptions,
+  FileRecord,
+  FileRepository,
   DerivedOnboardingStep,
   KeyRepository,
   LegacyMemoryListOptions,
@@ -40,7 +49,9 @@ export type {
   MemoryRecord,
   MemoryRepository,
   NewAlert,
+  NewBatch,
   NewDashboardUser,
+  NewFile,
   NewMemoryRow,
   NewPasskey,
   NewProviderKey,

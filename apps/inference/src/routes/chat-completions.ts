@@ -2,6 +2,7 @@ import { chatCompletionId } from '@svc/core';
 import { bearer, defineRoute } from '@svc/openapi';
 import { ChatChunkEncoder, applyLegacyHeaders, chatChunks, chatRequestSchema, decodeChatRequest, encodeChatCompletion } from '@svc/protocol';
 import { type RouteRegistry, readHeader, readJson } from '@svc/http-kit';
+import type { ChatJsonResponse } from '@svc/pipeline';
 import type { InferenceDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
 import { exchangeOf } from '../request-context.js';
@@ -42,6 +43,16 @@ export const chatCompletionsRoute = defineRoute({
   errors: chatErrors,
 });
 
+/** The `chat.completion` object of a JSON answer (the route's, and a batch line's). */
+export function chatCompletionBody(response: ChatJsonResponse, created = Math.floor(Date.now() / 1000)) {
+  return encodeChatCompletion(response.result, {
+    id: chatCompletionId(),
+    created,
+    model: response.metadata.model ?? response.result.model,
+    svcMetadata: response.metadata,
+  }).body;
+}
+
 export function registerChatCompletions(routes: RouteRegistry<AppEnv>, deps: InferenceDeps): void {
   // Auth / rate-limit probe: the key was checked by the route's auth; Hono dispatches HEAD as GET.
   routes.add(chatCompletionsProbeRoute, (c) => c.body(null, 204, { 'x-svc-org-id': c.get('caller').org.id }));
@@ -52,15 +63,7 @@ export function registerChatCompletions(routes: RouteRegistry<AppEnv>, deps: Inf
     const abort = new AbortController();
     const response = await deps.gateway.chat(request, exchangeOf(c, { bodyMode: request.svc?.intelligenceMode, forward: forwarded, abort }));
     const created = Math.floor(Date.now() / 1000);
-    if (response.kind === 'json') {
-      const { body } = encodeChatCompletion(response.result, {
-        id: chatCompletionId(),
-        created,
-        model: response.metadata.model ?? response.result.model,
-        svcMetadata: response.metadata,
-      });
-      return c.body(JSON.stringify(body), 200, { 'content-type': 'application/json', ...response.headers });
-    }
+    if (response.kind === 'json') return c.body(JSON.stringify(chatCompletionBody(response, created)), 200, { 'content-type': 'application/json', ...response.headers });
     const encoder = new ChatChunkEncoder({ id: chatCompletionId(), created, model: response.model, includeUsage: request.includeUsage, n: request.n });
     return sseResponse(chatChunks(encoder, response), {
       headers: response.headers,

@@ -1,5 +1,5 @@
 import { bearer, defineRoute, jsonResponse } from '@svc/openapi';
-import { embed } from '@svc/pipeline';
+import { type EmbedDeps, type Exchange, embed } from '@svc/pipeline';
 import { decodeEmbeddingsRequest, embeddingsRequestSchema, encodeEmbeddings } from '@svc/protocol';
 import { type RouteRegistry, readJson } from '@svc/http-kit';
 import type { InferenceDeps } from '../deps.js';
@@ -20,12 +20,18 @@ export const embeddingsRoute = defineRoute({
   errors: callErrors,
 });
 
+/** An embeddings request body through the embed stage, answered as the `list` of `embedding` objects (the route's, and a batch line's). */
+export async function embeddingsAnswer(deps: EmbedDeps, body: unknown, exchange: Exchange): Promise<{ body: object; headers: Record<string, string> }> {
+  const { encodingFormat, ...request } = decodeEmbeddingsRequest(body);
+  const answer = await embed(deps, request, exchange);
+  return { body: encodeEmbeddings(answer.embeddings, { model: answer.model, usage: answer.usage, encodingFormat, svcMetadata: answer.metadata }), headers: answer.headers };
+}
+
 /** `POST /v1/embeddings` through the pipeline's embed stage (limits, fallback, cost, ledger). */
 export function registerEmbeddings(routes: RouteRegistry<AppEnv>, deps: InferenceDeps): void {
   routes.add(embeddingsRoute, async (c) => {
-    const { encodingFormat, ...request } = decodeEmbeddingsRequest(await readJson(c, deps.maxBodyBytes));
-    const answer = await embed(deps, request, exchangeOf(c));
-    const body = encodeEmbeddings(answer.embeddings, { model: answer.model, usage: answer.usage, encodingFormat, svcMetadata: answer.metadata });
-    return c.body(JSON.stringify(body), 200, { 'content-type': 'application/json', ...answer.headers });
+    const body = await readJson(c, deps.maxBodyBytes);
+    const answer = await embeddingsAnswer(deps, body, exchangeOf(c));
+    return c.body(JSON.stringify(answer.body), 200, { 'content-type': 'application/json', ...answer.headers });
   });
 }

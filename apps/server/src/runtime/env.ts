@@ -213,6 +213,11 @@ const baseSchema = v.object({
   SVC_MEMORY_TTL_DAYS: positiveInt('SVC_MEMORY_TTL_DAYS', 90),
   // Days a kept Responses-API answer (`store`) can be retrieved and continued.
   SVC_RESPONSES_TTL_DAYS: v.pipe(positiveInt('SVC_RESPONSES_TTL_DAYS', 30), v.minValue(1, 'SVC_RESPONSES_TTL_DAYS must be at least 1')),
+  // `/v1/files`: the largest upload (413 above) and the days a file lives (batch outputs too).
+  SVC_FILES_MAX_BYTES: positiveInt('SVC_FILES_MAX_BYTES', 100 * 1024 * 1024),
+  SVC_FILES_TTL_DAYS: v.pipe(positiveInt('SVC_FILES_TTL_DAYS', 30), v.minValue(1, 'SVC_FILES_TTL_DAYS must be at least 1')),
+  // Lines of one batch in flight at once on an instance (its batch worker works one batch at a time).
+  SVC_BATCH_CONCURRENCY: positiveInt('SVC_BATCH_CONCURRENCY', 4),
   // The dashboard: its public origin (WebAuthn RP id and allowed origin; default http://localhost:CONTROL_PORT),
   // the lifetime of a passkey session, and how long an enrollment link works.
   SVC_DASHBOARD_ORIGIN: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('SVC_DASHBOARD_ORIGIN must not be empty'))),

@@ -31,6 +31,7 @@ import { providerConfig } from './provider-config.js';
 import { wireProviders } from './providers.js';
 import { runtimeReadiness } from './readiness.js';
 import { reportSettings } from './report-settings.js';
+import { type KeptFiles, keepFiles } from './files.js';
 import { type KeptResponses, keepResponses } from './responses.js';
 import { type Routing, startRouting } from './routing.js';
 import type { RuntimeBase } from './runtime-base.js';
@@ -66,6 +67,10 @@ export interface Runtime {
   memory: MemoryService['store'];
   /** The Responses API's kept answers (`store`, `previous_response_id`), swept when they expire. */
   responses: KeptResponses;
+  /** `/v1/files` and the batches' input, output and error files, swept when they expire. */
+  files: KeptFiles;
+  /** Each organisation's batches (`/v1/batches`); the inference server's batch worker runs them. */
+  batches: Database['batches'];
   /** The learn stage: usage ledger and decision log writes, batched off the response path. */
   learn: LearnSink;
   /** Generated images behind their URLs, in the kv for an hour (Redis when configured: any instance serves them). */
@@ -107,6 +112,7 @@ export interface RuntimeOptions {
 /** What the runtime closes: everything that holds a timer, a connection or a thread. */
 interface Closeable {
   responses: ReturnType<typeof keepResponses>;
+  files: ReturnType<typeof keepFiles>;
   learn: LearnSink;
   routing: Routing;
   cache: CacheService;
@@ -125,6 +131,7 @@ interface Closeable {
 /** Flushes the learn queue and closes the stores: writers first, then the readers they need, the stores last. */
 async function closeInOrder(parts: Closeable): Promise<void> {
   parts.responses.stop();
+  parts.files.stop();
   await Promise.all([parts.learn.close(), parts.routing.feedback.close(), parts.cache.close(), parts.memory.close(), parts.alerts.stop()]);
   await parts.encoder.close();
   await Promise.all([parts.access.authenticator.stop(), parts.access.governance.stop(), parts.byok.stop(), parts.switches.stop()]);
@@ -148,6 +155,14 @@ function releasing(...stores: Array<{ close(): Promise<void> }>): (error: unknow
   return async (error) => {
     await Promise.allSettled(stores.map((store) => store.close()));
     throw error;
+  };
+}
+
+/** The voice endpoints' platform fee, and their sessions in the kv. */
+function voiceSettings(env: Env, kv: Kv, logger: Logger): VoiceSettings {
+  return {
+    platformFeePerMinute: env.SVC_VOICE_PLATFORM_FEE_PER_MINUTE,
+    sessions: createKvVoiceSessionStore({ kv, onError: (error) => logger.warn({ err: error }, 'voice sessions unavailable; the turn runs without its history') }),
   };
 }
 
@@ -175,6 +190,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
   verifier.warmUp();
   const { encoder, cache, memory } = await startEmbeddingStores(base, { catalog, providers });
   const responses = keepResponses(env, db, logger);
+  const files = keepFiles(env, db, logger);
   const limiter = createLimiter(base, alerts);
   const timeouts = gatewayTimeouts(env, file);
   const sentences = env.SVC_SENTENCE_ENCODER === 'hashed' ? undefined : encoder.embedder;
@@ -193,12 +209,11 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     cache,
     memory: memory.store,
     responses,
+    files,
+    batches: db.batches,
     learn,
     images: new ImageStore({ kv, ...(options.imageUrlTtlMs === undefined ? {} : { ttlMs: options.imageUrlTtlMs }) }),
-    voice: {
-      platformFeePerMinute: env.SVC_VOICE_PLATFORM_FEE_PER_MINUTE,
-      sessions: createKvVoiceSessionStore({ kv, onError: (error) => logger.warn({ err: error }, 'voice sessions unavailable; the turn runs without its history') }),
-    },
+    voice: voiceSettings(env, kv, logger),
     breakers,
     timeouts,
     switches,
@@ -208,6 +223,6 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     reports: reportSettings(env),
     mockEnabled,
     readiness: () => runtimeReadiness({ db, kv, sharedKv: Boolean(env.REDIS_URL), cache, encoder }),
-    close: once(() => closeInOrder({ responses, learn, routing, cache, memory, alerts, encoder, access, byok, switches, kv, db, http, tracing })),
+    close: once(() => closeInOrder({ responses, files, learn, routing, cache, memory, alerts, encoder, access, byok, switches, kv, db, http, tracing })),
   };
 }

@@ -17,4 +17,6 @@ export const SOFT_REFERENCES: readonly SoftReference[] = [
   { table: 'usage_events', column: 'key_id', parent: 'api_keys' },
   { table: 'routing_decisions', column: 'org_id', parent: 'organizations' },
   { table: 'memories', column: 'subject', parent: 'api_keys', prefix: 'k:' },
+  // The key that submitted a batch (its lines run as that key); a revoked key keeps its batches' history.
+  { table: 'batches', column: 'key_id', parent: 'api_keys' },
 ];

@@ -1,8 +1,10 @@
 import { createDashboardUsageRepository } from './dashboard-usage.js';
 import { createDashboardUserRepository } from './dashboard-users.js';
 import { createAlertRepository } from './alerts.js';
+import { createBatchRepository } from './batches.js';
 import { createDecisionRepository } from './decisions.js';
 import type { Drizzle } from './drizzle.js';
+import { createFileRepository } from './files.js';
 import { createKeyRepository } from './keys.js';
 import { createLegacyMemoryRepository } from './legacy-memories.js';
 import { createMcpServerRepository } from './mcp-servers.js';
@@ -42,6 +44,8 @@ export function createRepositories(db: Drizzle) {
     outputConfigs: createOutputConfigRepository(db),
     onboarding: createOnboardingRepository(db),
     responses: createResponseRepository(db),
+    files: createFileRepository(db),
+    batches: createBatchRepository(db),
   };
 }
 
@@ -70,6 +74,8 @@ export const REPOSITORY_NAMES = [
   'outputConfigs',
   'onboarding',
   'responses',
+  'files',
+  'batches',
 ] as const satisfies readonly (keyof Repositories)[];
 
 export type {
@@ -83,6 +89,9 @@ export type { DashboardRole, DashboardUserPatch, DashboardUserRecord, DashboardU
 export type { Page, PageRequest } from './keyset-page.js';
 export type { NewPasskey, PasskeyRecord, PasskeyRepository } from './passkeys.js';
 
+export type { AnsweredBatchLine, BatchLineRecord, BatchPatch, BatchRecord, BatchRepository, BatchStatus, NewBatch } from './batches.js';
+export { workableBatchStatuses } from './batches.js';
+export type { FileListOptions, FileRecord, FileRepository, NewFile } from './files.js';
 export type { AlertListOptions, AlertRecord, AlertRepository, AlertStatus, NewAlert } from './alerts.js';
 export type { DecisionRepository } from './decisions.js';
 export type { KeyRepository } from './keys.js';

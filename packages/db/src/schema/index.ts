@@ -13,3 +13,5 @@ export { orgOutputConfigs } from './org-output-configs.js';
 export { onboardingSteps } from './onboarding-steps.js';
 export { storedResponses } from './stored-responses.js';
 export { mcpServers } from './mcp-servers.js';
+export { files } from './files.js';
+export { batches, batchLines } from './batches.js';

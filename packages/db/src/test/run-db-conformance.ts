@@ -3,7 +3,9 @@ import type { Database } from '../database.js';
 import { dashboardUsageConformance } from './conformance/dashboard-usage.js';
 import { dashboardUserConformance } from './conformance/dashboard-users.js';
 import { alertConformance } from './conformance/alerts.js';
+import { batchConformance } from './conformance/batches.js';
 import { decisionAggregateConformance, decisionConformance } from './conformance/decisions.js';
+import { fileConformance } from './conformance/files.js';
 import { keyConformance } from './conformance/keys.js';
 import { mcpServerConformance } from './conformance/mcp-servers.js';
 import { memoryConformance } from './conformance/memories.js';
@@ -70,5 +72,7 @@ export function runDbConformance(name: string, create: () => Promise<Database>):
     describe('output configs', () => outputConfigConformance(getDb));
     describe('onboarding', () => onboardingConformance(getDb));
     describe('stored responses', () => storedResponseConformance(getDb));
+    describe('files', () => fileConformance(getDb));
+    describe('batches', () => batchConformance(getDb));
   });
 }

@@ -13,3 +13,4 @@ export {
 } from './encode-messages-response.js';
 export { type AnthropicCountTokensRequest, type AnthropicMessagesRequest, countTokensRequestSchema, messagesRequestSchema } from './messages-request-schema.js';
 export { MessagesStreamEncoder, type MessagesStreamEncoderOptions } from './messages-stream-encoder.js';
+export { type CreateMessageBatchRequest, MAX_MESSAGE_BATCH_REQUESTS, createMessageBatchSchema } from './message-batch-request.js';

@@ -59,3 +59,14 @@ export {
 } from './image-generation-request.js';
 export { type DeliveredImage, type ImagesMeta, type OpenAIImage, type OpenAIImagesResponse, encodeImagesResponse } from './encode-images.js';
 export { REALTIME_TYPE_HEAD, type RealtimeObservation, mayObserveRealtimeFrame, readRealtimeEvent } from './realtime-events.js';
+export { type DecodedFileUpload, type FilePurpose, decodeFileUpload, fileFormSchema, filePurposes } from './files-request.js';
+export {
+  type BatchEndpoint,
+  type BatchInputError,
+  type BatchInputLine,
+  type CreateBatchRequest,
+  MAX_BATCH_LINES,
+  batchEndpoints,
+  createBatchRequestSchema,
+  decodeBatchInput,
+} from './batch-request.js';

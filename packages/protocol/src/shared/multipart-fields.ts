@@ -1,4 +1,4 @@
-import { payloadTooLarge } from '@svc/core';
+import { type GatewayError, payloadTooLarge } from '@svc/core';
 import * as v from 'valibot';
 import { issueToError } from './issue-to-error.js';
 
@@ -25,14 +25,19 @@ export const audioFilePart = v.pipe(
 
 /**
  * Validates a multipart form with the valibot schema of its parts (the schema its route
- * publishes): a file part above 25 MB is a 413 first, then the first issue is a 400 naming the
+ * publishes): a file part `tooLarge` refuses (default: above 25 MB, a 413) is refused first, then the first issue is a 400 naming the
  * part. Each part is read once (`form.get`: the first of a repeated name).
  */
-export function parseMultipartForm<const TSchema extends v.GenericSchema>(schema: TSchema, form: FormData): v.InferOutput<TSchema> {
+export function parseMultipartForm<const TSchema extends v.GenericSchema>(
+  schema: TSchema,
+  form: FormData,
+  tooLarge: (size: number) => GatewayError | undefined = (size) => (size > MAX_AUDIO_FILE_BYTES ? payloadTooLarge(MAX_AUDIO_FILE_BYTES) : undefined),
+): v.InferOutput<TSchema> {
   const parts: Record<string, string | Blob> = {};
   for (const [name, value] of form) {
     if (name in parts) continue;
-    if (typeof value !== 'string' && value.size > MAX_AUDIO_FILE_BYTES) throw payloadTooLarge(MAX_AUDIO_FILE_BYTES);
+    const refused = typeof value === 'string' ? undefined : tooLarge(value.size);
+    if (refused) throw refused;
     parts[name] = value;
   }
   const parsed = v.safeParse(schema, parts, { abortEarly: true });

@@ -14,6 +14,9 @@ interface Tenant {
   sloId: string;
   requestId: string;
   responseId: string;
+  fileId: string;
+  batchId: string;
+  messageBatchId: string;
 }
 
 const slo = { name: 'isolation', metric: 'availability', threshold: 0.9, target: 0.95, window_days: 7 };
@@ -58,6 +61,28 @@ describe('tenant isolation, every route of both apps', () => {
       ...(op.method === 'GET' || op.method === 'HEAD' || op.method === 'DELETE' ? {} : { body: JSON.stringify(body ?? {}) }),
     });
 
+  async function uploadFile(key: string, name: string): Promise<string> {
+    const form = new FormData();
+    form.set('purpose', 'user_data');
+    form.set('file', new Blob([`file of ${name}`]), `${name}.txt`);
+    const uploaded = await fetch(`${gateway.inferenceUrl}/v1/files`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form });
+    expect(uploaded.status).toBe(200);
+    return ((await uploaded.json()) as { id: string }).id;
+  }
+
+  /** A batch of one chat line: its input file is `purpose: batch`. */
+  async function createBatch(key: string, name: string): Promise<string> {
+    const line = { custom_id: name, method: 'POST', url: '/v1/chat/completions', body: { model: 'svc/auto', messages: [{ role: 'user', content: `batch of ${name}` }] } };
+    const form = new FormData();
+    form.set('purpose', 'batch');
+    form.set('file', new Blob([JSON.stringify(line)]), `${name}.jsonl`);
+    const uploaded = await fetch(`${gateway.inferenceUrl}/v1/files`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form });
+    const input_file_id = ((await uploaded.json()) as { id: string }).id;
+    const created = await call({ app: 'inference', method: 'POST' }, '/v1/batches', key, { input_file_id, endpoint: '/v1/chat/completions', completion_window: '24h' });
+    expect(created.status).toBe(200);
+    return ((await created.json()) as { id: string }).id;
+  }
+
   async function tenant(name: string): Promise<Tenant> {
     const { runtime } = gateway;
     const org = await runtime.db.orgs.ensure(`${name}-${Math.random()}`);
@@ -78,7 +103,12 @@ describe('tenant isolation, every route of both apps', () => {
     const kept = await call({ app: 'inference', method: 'POST' }, '/v1/responses', secret, { model: 'svc/auto', input: `kept for ${name}` });
     expect(kept.status).toBe(200);
     const responseId = ((await kept.json()) as { id: string }).id;
-    return { orgId: org.id, keyId: record.id, key: secret, memoryId, sloId, requestId: chat.headers.get('x-svc-request-id')!, responseId };
+    const fileId = await uploadFile(secret, name);
+    const batchId = await createBatch(secret, name);
+    const messageBatch = await call({ app: 'inference', method: 'POST' }, '/v1/messages/batches', secret, { requests: [{ custom_id: name, params: { model: 'svc/auto', max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] } }] });
+    expect(messageBatch.status).toBe(200);
+    const messageBatchId = ((await messageBatch.json()) as { id: string }).id;
+    return { orgId: org.id, keyId: record.id, key: secret, memoryId, sloId, requestId: chat.headers.get('x-svc-request-id')!, responseId, fileId, batchId, messageBatchId };
   }
 
   beforeAll(async () => {
@@ -99,6 +129,9 @@ describe('tenant isolation, every route of both apps', () => {
       .replace('/v1/slo/{id}', `/v1/slo/${owner.sloId}`)
       .replace('/v1/memory/{id}', `/v1/memory/${owner.memoryId}`)
       .replace('{response_id}', owner.responseId)
+      .replace('{file_id}', owner.fileId)
+      .replace('{batch_id}', owner.batchId)
+      .replace('{message_batch_id}', owner.messageBatchId)
       .replace('{id}', owner.orgId)
       .replace('{memory}', owner.memoryId)
       .replace('{request_id}', owner.requestId)
@@ -139,11 +172,20 @@ describe('tenant isolation, every route of both apps', () => {
   it("owned objects: another organisation's id is 404 and the object survives", async () => {
     const owned = ops.filter((op) => ROUTE_CLASSES[`${op.method} ${op.path}`] === 'owned');
     expect(owned.map((op) => `${op.method} ${op.path}`).sort()).toEqual([
+      'DELETE /v1/files/{file_id}',
       'DELETE /v1/memory/{id}',
+      'DELETE /v1/messages/batches/{message_batch_id}',
       'DELETE /v1/responses/{response_id}',
       'DELETE /v1/slo/{id}',
+      'GET /v1/batches/{batch_id}',
+      'GET /v1/files/{file_id}',
+      'GET /v1/files/{file_id}/content',
+      'GET /v1/messages/batches/{message_batch_id}',
+      'GET /v1/messages/batches/{message_batch_id}/results',
       'GET /v1/responses/{response_id}',
       'GET /v1/responses/{response_id}/input_items',
+      'POST /v1/batches/{batch_id}/cancel',
+      'POST /v1/messages/batches/{message_batch_id}/cancel',
     ]);
     for (const op of owned) expect((await call(op, fill(op.path, b), a.key)).status, op.path).toBe(404);
     const memory = (await (await call({ app: 'inference', method: 'GET' }, '/v1/memory', b.key)).json()) as { data: { id: string }[] };
@@ -151,11 +193,16 @@ describe('tenant isolation, every route of both apps', () => {
     const slos = (await (await call({ app: 'control', method: 'GET' }, '/v1/slo', b.key)).json()) as { data: { id: string }[] };
     expect(slos.data.map((s) => s.id)).toContain(b.sloId);
     expect((await call({ app: 'inference', method: 'GET' }, `/v1/responses/${b.responseId}`, b.key)).status).toBe(200);
+    expect((await call({ app: 'inference', method: 'GET' }, `/v1/files/${b.fileId}`, b.key)).status).toBe(200);
+    const batch = (await (await call({ app: 'inference', method: 'GET' }, `/v1/batches/${b.batchId}`, b.key)).json()) as { status: string };
+    expect(batch.status).not.toMatch(/^cancel/);
+    const messageBatch = (await (await call({ app: 'inference', method: 'GET' }, `/v1/messages/batches/${b.messageBatchId}`, b.key)).json()) as { cancel_initiated_at: string | null };
+    expect(messageBatch.cancel_initiated_at).toBeNull();
   });
 
   it("no GET answers a tenant anything of another organisation's (ids, keys, memory, requests)", async () => {
     const leaks: string[] = [];
-    const secretsOfB = [b.orgId, b.keyId, b.memoryId, b.sloId, b.requestId, b.responseId, 'org-b'];
+    const secretsOfB = [b.orgId, b.keyId, b.memoryId, b.sloId, b.requestId, b.responseId, b.fileId, b.batchId, b.messageBatchId, 'org-b'];
     const reads = ops.filter((op) => op.method === 'GET' && ['own', 'platform', 'public'].includes(ROUTE_CLASSES[`${op.method} ${op.path}`] ?? '') && !op.path.includes('realtime') && !op.path.includes('{name}'));
     for (const op of reads) {
       const response = await call(op, fill(op.path, a), a.key);

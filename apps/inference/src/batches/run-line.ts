@@ -1,0 +1,69 @@
+import { requireScope } from '@svc/auth';
+import { type Caller, batchRequestId, requestId as newRequestId, randomId, toGatewayError } from '@svc/core';
+import type { AnsweredBatchLine, BatchLineRecord } from '@svc/db';
+import { type EmbedDeps, type Exchange, resolveIntelligenceMode } from '@svc/pipeline';
+import { type BatchEndpoint, decodeChatRequest, decodeMessagesRequest, encodeMessagesResponse } from '@svc/protocol';
+import type { InferenceDeps } from '../deps.js';
+import { chatCompletionBody } from '../routes/chat-completions.js';
+import { embeddingsAnswer } from '../routes/embeddings.js';
+
+/** What a batch line's request needs from the app: the chat gateway and the embed stage's deps. */
+export type LineDeps = Pick<InferenceDeps, 'gateway'> & EmbedDeps;
+
+/** The exchange of one line: the batch's key as caller, the line's request id, the organisation's mode unless the body sets one. */
+function lineExchange(caller: Caller, requestId: string, signal: AbortSignal, bodyMode?: Exchange['mode']): Exchange {
+  return { caller, requestId, startedAt: performance.now(), signal, mode: resolveIntelligenceMode(undefined, bodyMode, caller.org.defaultIntelligenceMode) };
+}
+
+/** The endpoints a stored batch's lines call: OpenAI's, and Anthropic's Messages (Message Batches). */
+export type LineEndpoint = BatchEndpoint | '/v1/messages';
+
+/** An Anthropic Messages body through the chat gateway, answered as the `message`. */
+async function answerMessage(deps: LineDeps, body: Record<string, unknown>, exchange: (mode?: Exchange['mode']) => Exchange): Promise<object> {
+  const request = decodeMessagesRequest(body);
+  request.stream = false;
+  const context = exchange(request.svc?.intelligenceMode);
+  requireScope(context.caller, 'inference:chat');
+  const response = await deps.gateway.chat(request, context);
+  if (response.kind !== 'json') throw new Error('a non-stream messages request was answered as a stream');
+  return encodeMessagesResponse(response.result, { id: `msg_${randomId(24)}`, model: response.metadata.model ?? response.result.model, svcMetadata: response.metadata });
+}
+
+/** The body a line's request is answered with, through the same stages as the interactive endpoint. */
+async function answer(deps: LineDeps, endpoint: LineEndpoint, body: Record<string, unknown>, exchange: (mode?: Exchange['mode']) => Exchange): Promise<object> {
+  if (endpoint === '/v1/messages') return answerMessage(deps, body, exchange);
+  if (endpoint === '/v1/embeddings') {
+    const context = exchange();
+    requireScope(context.caller, 'inference:embeddings');
+    return (await embeddingsAnswer(deps, body, context)).body;
+  }
+  const request = decodeChatRequest(body);
+  // A batch line is answered whole: a `stream` flag is not honoured.
+  request.stream = false;
+  const context = exchange(request.svc?.intelligenceMode);
+  requireScope(context.caller, 'inference:chat');
+  const response = await deps.gateway.chat(request, context);
+  if (response.kind !== 'json') throw new Error('a non-stream chat request was answered as a stream');
+  return chatCompletionBody(response);
+}
+
+/**
+ * Runs one line of a batch as the key that submitted it, through the pipeline (limits, budgets,
+ * routing, fallback, the ledger: one ledger row per line), into its output line in OpenAI's
+ * shape: `{id, custom_id, response: {status_code, request_id, body}, error: null}`; a refusal is
+ * the endpoint's error body with its status.
+ */
+export async function runBatchLine(deps: LineDeps, caller: Caller, endpoint: LineEndpoint, line: BatchLineRecord, signal: AbortSignal): Promise<Omit<AnsweredBatchLine, 'customId'>> {
+  const requestId = newRequestId();
+  let statusCode = 200;
+  let body: object;
+  try {
+    body = await answer(deps, endpoint, line.body, (mode) => lineExchange(caller, requestId, signal, mode));
+  } catch (thrown) {
+    const error = toGatewayError(thrown);
+    statusCode = error.status;
+    body = { error: error.toBody() };
+  }
+  const result = { id: batchRequestId(), custom_id: line.customId, response: { status_code: statusCode, request_id: requestId, body }, error: null };
+  return { line: line.line, statusCode, result };
+}

@@ -1,0 +1,237 @@
+import { type SQL, and, asc, desc, eq, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import { batchLines, batches } from '../schema/batches.js';
+import { rowsOf } from './bulk-insert.js';
+import { type Drizzle, isUuid } from './drizzle.js';
+import { type Page, toPage } from './keyset-page.js';
+
+/** OpenAI's batch statuses: validating -> in_progress -> finalizing -> completed, or failed, expired, cancelling -> cancelled. */
+export type BatchStatus = 'validating' | 'failed' | 'in_progress' | 'finalizing' | 'completed' | 'expired' | 'cancelling' | 'cancelled';
+
+/** Statuses a worker still has something to do in. */
+export const workableBatchStatuses: readonly BatchStatus[] = ['validating', 'in_progress', 'finalizing', 'cancelling'];
+
+/** A batch as stored (see the `batches` table). */
+export interface BatchRecord {
+  /** `batch_...`. */
+  id: string;
+  orgId: string;
+  /** The key that submitted it; its lines run as that key. */
+  keyId: string;
+  endpoint: string;
+  inputFileId: string;
+  completionWindow: string;
+  status: BatchStatus;
+  metadata: Record<string, string> | null;
+  /** The `errors.data` entries (`{code, message, param, line}`), or null. */
+  errors: object[] | null;
+  outputFileId: string | null;
+  errorFileId: string | null;
+  /** request_counts. */
+  total: number;
+  completed: number;
+  failed: number;
+  /** Status times in unix seconds by their OpenAI names (`in_progress_at`, `completed_at`, ...). */
+  times: Record<string, number>;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+export type NewBatch = Omit<BatchRecord, 'completed' | 'failed' | 'times' | 'outputFileId' | 'errorFileId'> & { times?: Record<string, number> };
+
+/** One request of a batch's input file, numbered from 0 in file order. */
+export interface BatchLineRecord {
+  line: number;
+  customId: string;
+  body: Record<string, unknown>;
+}
+
+/** An answered line: its output line (`{id, custom_id, response, error}`) and the HTTP status it stands for. */
+export interface AnsweredBatchLine {
+  line: number;
+  customId: string;
+  result: Record<string, unknown>;
+  statusCode: number;
+}
+
+/** What a status change writes besides the status. */
+export interface BatchPatch {
+  status: BatchStatus;
+  /** Merged into `times`. */
+  times?: Record<string, number>;
+  errors?: object[];
+  outputFileId?: string | null;
+  errorFileId?: string | null;
+}
+
+/** Each organisation's batches and their lines; the lease lets one worker at a time work a batch. */
+export interface BatchRepository {
+  /** Keeps a batch and its lines. */
+  create(batch: NewBatch, lines: readonly Omit<BatchLineRecord, 'line'>[]): Promise<BatchRecord>;
+  /** The organisation's batch `id`. */
+  get(orgId: string, id: string): Promise<BatchRecord | undefined>;
+  /** The organisation's batches for one of `endpoints`, newest first, after the batch `after`. */
+  list(orgId: string, options: { after?: string | undefined; limit: number; endpoints: readonly string[] }): Promise<Page<BatchRecord>>;
+  /** Removes the organisation's batch `id` and its lines when its status is one of `statuses`; false otherwise. */
+  delete(orgId: string, id: string, statuses: readonly BatchStatus[]): Promise<boolean>;
+  /** Changes the batch's status when it is one of `from`; undefined when it was not (nothing changed). */
+  transition(id: string, from: readonly BatchStatus[], patch: BatchPatch): Promise<BatchRecord | undefined>;
+  /** Leases the oldest workable batch no live lease holds to `owner` until `until`. */
+  claim(owner: string, until: Date, now?: Date): Promise<BatchRecord | undefined>;
+  /** Extends `owner`'s lease; undefined when it lost the lease (another worker holds the batch). */
+  renew(id: string, owner: string, until: Date): Promise<BatchRecord | undefined>;
+  /** Gives the lease up (a graceful stop): another worker may claim the batch at once. */
+  release(id: string, owner: string): Promise<void>;
+  /** Up to `limit` unanswered lines, in file order. */
+  pendingLines(id: string, limit: number): Promise<BatchLineRecord[]>;
+  /**
+   * Records a line's answer and counts it (2xx completed, else failed) in one statement; false
+   * when it was answered already (it is never answered twice).
+   */
+  answerLine(id: string, answer: Omit<AnsweredBatchLine, 'customId'>): Promise<boolean>;
+  /** The answered lines, in file order. */
+  answeredLines(id: string): Promise<AnsweredBatchLine[]>;
+}
+
+type Row = typeof batches.$inferSelect;
+
+const toRecord = ({ leaseOwner: _owner, leaseUntil: _until, ...row }: Row): BatchRecord => ({ ...row, status: row.status as BatchStatus });
+
+/** "Comes after the batch `after`" newest first (keyset); an unknown `after` matches nothing. */
+function afterBatch(orgId: string, after: string): SQL {
+  return sql`(${batches.createdAt}, ${batches.id}) < (select ${batches.createdAt}, ${batches.id} from ${batches} where ${batches.orgId} = ${orgId} and ${batches.id} = ${after})`;
+}
+
+const leaseFree = (now: Date) => or(isNull(batches.leaseUntil), lt(batches.leaseUntil, now));
+
+function claimable(now: Date): SQL {
+  return sql`(select ${batches.id} from ${batches} where ${inArray(batches.status, [...workableBatchStatuses])} and ${leaseFree(now)} order by ${batches.createdAt} limit 1 for update skip locked)`;
+}
+
+/** Marks line `line` answered unless it was, and counts it on the batch, in one statement. */
+function answerStatement(id: string, answer: Omit<AnsweredBatchLine, 'customId'>): SQL {
+  const ok = answer.statusCode >= 200 && answer.statusCode < 300;
+  return sql`with answered as (
+    update ${batchLines} set result = ${JSON.stringify(answer.result)}::jsonb, status_code = ${answer.statusCode}, answered_at = now()
+    where batch_id = ${id} and line = ${answer.line} and result is null returning 1
+  )
+  update ${batches} set completed = completed + ${ok ? 1 : 0}, failed = failed + ${ok ? 0 : 1}
+  where id = ${id} and exists (select 1 from answered) returning 1`;
+}
+
+export function createBatchRepository(db: Drizzle): BatchRepository {
+  return { ...createBatchRowRepository(db), ...createBatchLeaseRepository(db), ...createBatchLineRepository(db) };
+}
+
+/** The batches themselves: create, read, status changes. */
+function createBatchRowRepository(db: Drizzle): Pick<BatchRepository, 'create' | 'get' | 'list' | 'delete' | 'transition'> {
+  return {
+    async create(batch, lines) {
+      const [row] = await db.insert(batches).values(batch).returning();
+      if (lines.length > 0) await insertLines(db, batch.id, lines);
+      return toRecord(row!);
+    },
+
+    async get(orgId, id) {
+      if (!isUuid(orgId)) return undefined;
+      const [row] = await db.select().from(batches).where(and(eq(batches.orgId, orgId), eq(batches.id, id))).limit(1);
+      return row ? toRecord(row) : undefined;
+    },
+
+    async list(orgId, options) {
+      if (!isUuid(orgId)) return { data: [], hasMore: false };
+      const rows = await db
+        .select()
+        .from(batches)
+        .where(and(eq(batches.orgId, orgId), inArray(batches.endpoint, [...options.endpoints]), options.after === undefined ? undefined : afterBatch(orgId, options.after)))
+        .orderBy(desc(batches.createdAt), desc(batches.id))
+        .limit(options.limit + 1);
+      return toPage(rows.map(toRecord), options.limit);
+    },
+
+    async delete(orgId, id, statuses) {
+      if (!isUuid(orgId)) return false;
+      const rows = await db
+        .delete(batches)
+        .where(and(eq(batches.orgId, orgId), eq(batches.id, id), inArray(batches.status, [...statuses])))
+        .returning({ id: batches.id });
+      return rows.length > 0;
+    },
+
+    async transition(id, from, patch) {
+      const { times, ...rest } = patch;
+      const [row] = await db
+        .update(batches)
+        .set({ ...rest, ...(times ? { times: sql`${batches.times} || ${JSON.stringify(times)}::jsonb` } : {}) })
+        .where(and(eq(batches.id, id), inArray(batches.status, [...from])))
+        .returning();
+      return row ? toRecord(row) : undefined;
+    },
+
+  };
+}
+
+/** Which worker works which batch: claim, renew, release. */
+function createBatchLeaseRepository(db: Drizzle): Pick<BatchRepository, 'claim' | 'renew' | 'release'> {
+  return {
+    async claim(owner, until, now = new Date()) {
+      const [row] = await db
+        .update(batches)
+        .set({ leaseOwner: owner, leaseUntil: until })
+        .where(and(eq(batches.id, claimable(now)), leaseFree(now)))
+        .returning();
+      return row ? toRecord(row) : undefined;
+    },
+
+    async renew(id, owner, until) {
+      const [row] = await db
+        .update(batches)
+        .set({ leaseUntil: until })
+        .where(and(eq(batches.id, id), eq(batches.leaseOwner, owner)))
+        .returning();
+      return row ? toRecord(row) : undefined;
+    },
+
+    async release(id, owner) {
+      await db
+        .update(batches)
+        .set({ leaseOwner: null, leaseUntil: null })
+        .where(and(eq(batches.id, id), eq(batches.leaseOwner, owner)));
+    },
+
+  };
+}
+
+/** The lines of batches: pending ones, answering each once, the answered ones. */
+function createBatchLineRepository(db: Drizzle): Pick<BatchRepository, 'pendingLines' | 'answerLine' | 'answeredLines'> {
+  return {
+    async pendingLines(id, limit) {
+      return db
+        .select({ line: batchLines.line, customId: batchLines.customId, body: batchLines.body })
+        .from(batchLines)
+        .where(and(eq(batchLines.batchId, id), isNull(batchLines.result)))
+        .orderBy(asc(batchLines.line))
+        .limit(limit);
+    },
+
+    async answerLine(id, answer) {
+      return rowsOf(await db.execute(answerStatement(id, answer))).length > 0;
+    },
+
+    async answeredLines(id) {
+      const rows = await db
+        .select({ line: batchLines.line, customId: batchLines.customId, result: batchLines.result, statusCode: batchLines.statusCode })
+        .from(batchLines)
+        .where(and(eq(batchLines.batchId, id), isNotNull(batchLines.result)))
+        .orderBy(asc(batchLines.line));
+      return rows.map((row) => ({ line: row.line, customId: row.customId, result: row.result ?? {}, statusCode: row.statusCode ?? 0 }));
+    },
+  };
+}
+
+/** Lines in chunks of 1000 rows per statement. */
+async function insertLines(db: Drizzle, batchId: string, lines: readonly Omit<BatchLineRecord, 'line'>[]): Promise<void> {
+  for (let start = 0; start < lines.length; start += 1000) {
+    const chunk = lines.slice(start, start + 1000).map((line, offset) => ({ batchId, line: start + offset, customId: line.customId, body: line.body }));
+    await db.insert(batchLines).values(chunk);
+  }
+}

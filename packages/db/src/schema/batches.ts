@@ -1,0 +1,58 @@
+import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { organizations } from './organizations.js';
+
+const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+/**
+ * Batches (`POST /v1/batches`): what was asked, where it stands, and which instance works it.
+ * `key_id` is the key that submitted it: its lines run as that key (limits, budgets, ledger).
+ * `times` holds the status timestamps (`in_progress_at`, ...) by their OpenAI names. The lease
+ * (`lease_owner` until `lease_until`) lets one instance at a time work the batch.
+ */
+export const batches = pgTable(
+  'batches',
+  {
+    id: text('id').primaryKey(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    keyId: text('key_id').notNull(),
+    endpoint: text('endpoint').notNull(),
+    inputFileId: text('input_file_id').notNull(),
+    completionWindow: text('completion_window').notNull(),
+    status: text('status').notNull(),
+    metadata: jsonb('metadata').$type<Record<string, string>>(),
+    errors: jsonb('errors').$type<object[]>(),
+    outputFileId: text('output_file_id'),
+    errorFileId: text('error_file_id'),
+    total: integer('total').notNull().default(0),
+    completed: integer('completed').notNull().default(0),
+    failed: integer('failed').notNull().default(0),
+    times: jsonb('times').$type<Record<string, number>>().notNull().default({}),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    expiresAt: timestamptz('expires_at').notNull(),
+    leaseOwner: text('lease_owner'),
+    leaseUntil: timestamptz('lease_until'),
+  },
+  (table) => [index('batches_org_created_idx').on(table.orgId, table.createdAt, table.id), index('batches_status_idx').on(table.status)],
+);
+
+/**
+ * The lines of a batch: the request as submitted (`body`), and once answered its output line
+ * (`result`, OpenAI's `{id, custom_id, response, error}`). A line with a result is never run again.
+ */
+export const batchLines = pgTable(
+  'batch_lines',
+  {
+    batchId: text('batch_id')
+      .notNull()
+      .references(() => batches.id, { onDelete: 'cascade' }),
+    line: integer('line').notNull(),
+    customId: text('custom_id').notNull(),
+    body: jsonb('body').$type<Record<string, unknown>>().notNull(),
+    result: jsonb('result').$type<Record<string, unknown>>(),
+    statusCode: integer('status_code'),
+    answeredAt: timestamptz('answered_at'),
+  },
+  (table) => [primaryKey({ columns: [table.batchId, table.line] })],
+);

@@ -1,0 +1,109 @@
+import { randomUUID } from 'node:crypto';
+import { expect, it } from 'vitest';
+import type { NewBatch } from '../../repositories/batches.js';
+import { createTestOrg, type GetDb } from '../fixtures.js';
+
+const DAY_MS = 86_400_000;
+
+function newBatch(orgId: string, overrides: Partial<NewBatch> = {}): NewBatch {
+  return {
+    id: `batch_${randomUUID().replaceAll('-', '')}`,
+    orgId,
+    keyId: 'key_test',
+    endpoint: '/v1/chat/completions',
+    inputFileId: 'file-input',
+    completionWindow: '24h',
+    status: 'validating',
+    metadata: { job: 'nightly' },
+    errors: null,
+    total: 3,
+    createdAt: new Date(Date.now() - 1000),
+    expiresAt: new Date(Date.now() + DAY_MS),
+    ...overrides,
+  };
+}
+
+const lines = ['a', 'b', 'c'].map((customId) => ({ customId, body: { model: 'm', messages: [{ role: 'user', content: customId }] } }));
+
+const answer = (line: number, statusCode: number) => ({ line, statusCode, result: { id: `batch_req_${line}`, custom_id: 'x', response: { status_code: statusCode } } });
+
+export function batchConformance(getDb: GetDb): void {
+  it('keeps a batch and its lines, for its organisation only, listed newest first', async () => {
+    const db = getDb();
+    const owner = await createTestOrg(db);
+    const other = await createTestOrg(db);
+    const older = await db.batches.create(newBatch(owner.id, { createdAt: new Date(Date.now() - 5000) }), lines);
+    const newer = await db.batches.create(newBatch(owner.id), []);
+    expect(older).toMatchObject({ status: 'validating', completed: 0, failed: 0, total: 3, times: {}, outputFileId: null, metadata: { job: 'nightly' } });
+    expect(await db.batches.get(owner.id, older.id)).toEqual(older);
+    expect(await db.batches.get(other.id, older.id)).toBeUndefined();
+    expect(await db.batches.pendingLines(older.id, 10)).toEqual(lines.map((line, index) => ({ line: index, ...line })));
+    const messages = await db.batches.create(newBatch(owner.id, { endpoint: '/v1/messages', createdAt: new Date(Date.now() - 3000) }), []);
+    const endpoints = ['/v1/chat/completions', '/v1/embeddings'];
+    const first = await db.batches.list(owner.id, { limit: 1, endpoints });
+    expect(first).toEqual({ data: [newer], hasMore: true });
+    expect(await db.batches.list(owner.id, { limit: 1, after: newer.id, endpoints })).toEqual({ data: [older], hasMore: false });
+    expect(await db.batches.list(owner.id, { limit: 10, endpoints: ['/v1/messages'] })).toEqual({ data: [messages], hasMore: false });
+    expect((await db.batches.list(other.id, { limit: 10, endpoints })).data).toEqual([]);
+  });
+
+  it('deletes a batch and its lines in the given statuses only, never another organisation’s', async () => {
+    const db = getDb();
+    const owner = await createTestOrg(db);
+    const other = await createTestOrg(db);
+    const batch = await db.batches.create(newBatch(owner.id), lines);
+    expect(await db.batches.delete(owner.id, batch.id, ['completed'])).toBe(false);
+    expect(await db.batches.delete(other.id, batch.id, ['validating'])).toBe(false);
+    expect(await db.batches.delete(owner.id, batch.id, ['validating'])).toBe(true);
+    expect(await db.batches.get(owner.id, batch.id)).toBeUndefined();
+    expect(await db.batches.pendingLines(batch.id, 10)).toEqual([]);
+  });
+
+  it('answers each line once and counts it', async () => {
+    const db = getDb();
+    const org = await createTestOrg(db);
+    const batch = await db.batches.create(newBatch(org.id), lines);
+    expect(await db.batches.answerLine(batch.id, answer(0, 200))).toBe(true);
+    expect(await db.batches.answerLine(batch.id, answer(0, 200))).toBe(false);
+    expect(await db.batches.answerLine(batch.id, answer(2, 400))).toBe(true);
+    expect(await db.batches.get(org.id, batch.id)).toMatchObject({ completed: 1, failed: 1 });
+    expect((await db.batches.pendingLines(batch.id, 10)).map((line) => line.line)).toEqual([1]);
+    expect(await db.batches.answeredLines(batch.id)).toEqual([
+      { line: 0, customId: 'a', statusCode: 200, result: answer(0, 200).result },
+      { line: 2, customId: 'c', statusCode: 400, result: answer(2, 400).result },
+    ]);
+  });
+
+  it('changes status only from the statuses given, merging times', async () => {
+    const db = getDb();
+    const org = await createTestOrg(db);
+    const batch = await db.batches.create(newBatch(org.id, { times: { a_at: 1 } }), []);
+    expect(await db.batches.transition(batch.id, ['in_progress'], { status: 'completed' })).toBeUndefined();
+    const moved = await db.batches.transition(batch.id, ['validating'], { status: 'in_progress', times: { in_progress_at: 5 } });
+    expect(moved).toMatchObject({ status: 'in_progress', times: { a_at: 1, in_progress_at: 5 } });
+    const done = await db.batches.transition(batch.id, ['in_progress'], { status: 'completed', outputFileId: 'file-out', errors: [{ code: 'x' }] });
+    expect(done).toMatchObject({ status: 'completed', outputFileId: 'file-out', errorFileId: null, errors: [{ code: 'x' }] });
+  });
+
+  it('leases a workable batch to one worker at a time until the lease ends or is released', async () => {
+    const db = getDb();
+    const org = await createTestOrg(db);
+    const now = new Date();
+    const batch = await db.batches.create(newBatch(org.id, { createdAt: new Date(0) }), []);
+    await db.batches.create(newBatch(org.id, { createdAt: new Date(1), status: 'completed' }), []);
+    const until = new Date(now.getTime() + 60_000);
+    expect((await db.batches.claim('one', until, now))?.id).toBe(batch.id);
+    // Other workers (another test's batches aside) do not get it while the lease holds.
+    expect((await db.batches.claim('two', until, now))?.id).not.toBe(batch.id);
+    expect(await db.batches.renew(batch.id, 'two', until)).toBeUndefined();
+    expect((await db.batches.renew(batch.id, 'one', until))?.id).toBe(batch.id);
+    // Past the lease another worker takes it over; the first one has lost it.
+    const later = new Date(until.getTime() + 1);
+    expect((await db.batches.claim('two', new Date(later.getTime() + 60_000), later))?.id).toBe(batch.id);
+    expect(await db.batches.renew(batch.id, 'one', until)).toBeUndefined();
+    await db.batches.release(batch.id, 'one');
+    expect((await db.batches.claim('three', until, later))?.id).not.toBe(batch.id);
+    await db.batches.release(batch.id, 'two');
+    expect((await db.batches.claim('three', until, now))?.id).toBe(batch.id);
+  });
+}

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { decodeBatchInput } from './batch-request.js';
+
+const line = (customId: string, url = '/v1/chat/completions', extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ custom_id: customId, method: 'POST', url, body: { model: 'm', messages: [] }, ...extra });
+
+describe('decodeBatchInput', () => {
+  it('reads the lines of a JSONL file in order, skipping blank lines', () => {
+    expect(decodeBatchInput(`${line('a')}\n\n${line('b')}\r\n`, '/v1/chat/completions')).toEqual({
+      lines: [
+        { customId: 'a', body: { model: 'm', messages: [] } },
+        { customId: 'b', body: { model: 'm', messages: [] } },
+      ],
+    });
+  });
+
+  it('reports each bad line as OpenAI does, numbered from 1', () => {
+    const text = [line('a'), '{not json', line('b', '/v1/embeddings'), line('a'), line('c', '/v1/chat/completions', { method: 'GET' }), JSON.stringify({ custom_id: 'd', method: 'POST', url: '/v1/chat/completions' })].join('\n');
+    const decoded = decodeBatchInput(text, '/v1/chat/completions');
+    expect('errors' in decoded && decoded.errors.map((e) => [e.line, e.code, e.param])).toEqual([
+      [2, 'invalid_json_line', null],
+      [3, 'mismatched_endpoint', 'url'],
+      [4, 'duplicate_custom_id', 'custom_id'],
+      [5, 'invalid_request', 'method'],
+      [6, 'invalid_request', 'body'],
+    ]);
+  });
+
+  it('refuses an empty file', () => {
+    expect(decodeBatchInput('\n \n', '/v1/embeddings')).toEqual({ errors: [{ code: 'empty_file', message: 'The input file holds no request.', param: null, line: null }] });
+  });
+});

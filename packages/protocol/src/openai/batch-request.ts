@@ -1,0 +1,94 @@
+import * as v from 'valibot';
+import { issuePath } from '../shared/issue-to-error.js';
+
+/** The endpoints a batch's lines may call. */
+export const batchEndpoints = ['/v1/chat/completions', '/v1/embeddings'] as const;
+export type BatchEndpoint = (typeof batchEndpoints)[number];
+
+/** Most lines one batch takes (OpenAI's limit). */
+export const MAX_BATCH_LINES = 50_000;
+
+const metadataMessage = 'metadata must be at most 16 string values of at most 512 characters, under keys of at most 64';
+
+/** The body of `POST /v1/batches`. */
+export const createBatchRequestSchema = v.object({
+  input_file_id: v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty')),
+  endpoint: v.picklist(batchEndpoints, `must be one of ${batchEndpoints.join(', ')} (other endpoints are not built for batches)`),
+  completion_window: v.literal('24h', "must be '24h'"),
+  metadata: v.optional(
+    v.nullable(
+      v.pipe(
+        v.record(v.pipe(v.string(), v.maxLength(64, metadataMessage)), v.pipe(v.string(metadataMessage), v.maxLength(512, metadataMessage))),
+        v.check((record) => Object.keys(record).length <= 16, metadataMessage),
+      ),
+    ),
+  ),
+});
+export type CreateBatchRequest = v.InferOutput<typeof createBatchRequestSchema>;
+
+/** One request of a batch's input file. */
+const inputLineSchema = v.object({
+  custom_id: v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(512, 'must be at most 512 characters')),
+  method: v.literal('POST', "must be 'POST'"),
+  url: v.string('must be a string'),
+  body: v.record(v.string(), v.unknown(), 'must be a JSON object'),
+});
+
+/** A problem of the input file, as OpenAI reports it in a batch's `errors.data` (`line` counts from 1). */
+export interface BatchInputError {
+  code: string;
+  message: string;
+  param: string | null;
+  line: number | null;
+}
+
+/** A valid line: its `custom_id` and request body. */
+export interface BatchInputLine {
+  customId: string;
+  body: Record<string, unknown>;
+}
+
+/** The problem of one line, or its request. */
+function decodeLine(text: string, line: number, endpoint: BatchEndpoint): BatchInputLine | BatchInputError {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { code: 'invalid_json_line', message: 'This line is not valid JSON.', param: null, line };
+  }
+  const parsed = v.safeParse(inputLineSchema, json, { abortEarly: true });
+  if (!parsed.success) {
+    const issue = parsed.issues[0];
+    const param = issuePath(issue);
+    return { code: 'invalid_request', message: `${param ?? 'The line'} ${issue.message}.`, param, line };
+  }
+  if (parsed.output.url !== endpoint) return { code: 'mismatched_endpoint', message: `The url must be the batch's endpoint, ${endpoint}.`, param: 'url', line };
+  return { customId: parsed.output.custom_id, body: parsed.output.body };
+}
+
+/**
+ * The requests of a batch input file (JSONL; blank lines skipped), or what is wrong with it:
+ * every line JSON with `custom_id` (unique), `method` POST, `url` the batch's endpoint and a
+ * `body` object; at least one line, at most {@link MAX_BATCH_LINES}. Bodies are validated when
+ * their line runs (a bad body is that line's 400, as the endpoint answers it).
+ */
+export function decodeBatchInput(text: string, endpoint: BatchEndpoint): { lines: BatchInputLine[] } | { errors: BatchInputError[] } {
+  const lines: BatchInputLine[] = [];
+  const errors: BatchInputError[] = [];
+  const seen = new Set<string>();
+  for (const [index, raw] of text.split('\n').entries()) {
+    if (raw.trim() === '') continue;
+    const decoded = decodeLine(raw, index + 1, endpoint);
+    if ('code' in decoded) errors.push(decoded);
+    else if (seen.has(decoded.customId)) errors.push({ code: 'duplicate_custom_id', message: `The custom_id '${decoded.customId.slice(0, 64)}' is used by an earlier line.`, param: 'custom_id', line: index + 1 });
+    else {
+      seen.add(decoded.customId);
+      lines.push(decoded);
+    }
+    if (errors.length >= 100) break;
+  }
+  if (errors.length > 0) return { errors };
+  if (lines.length === 0) return { errors: [{ code: 'empty_file', message: 'The input file holds no request.', param: null, line: null }] };
+  if (lines.length > MAX_BATCH_LINES) return { errors: [{ code: 'too_many_requests', message: `A batch holds at most ${MAX_BATCH_LINES} requests.`, param: null, line: null }] };
+  return { lines };
+}
