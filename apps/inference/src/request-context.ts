@@ -1,5 +1,5 @@
 import { type IntelligenceMode, invalidRequest } from '@svc/core';
-import { type Exchange, resolveIntelligenceMode, resolveVoiceMode } from '@svc/pipeline';
+import { type Exchange, cacheDirectiveOf, resolveIntelligenceMode, resolveVoiceMode } from '@svc/pipeline';
 import type { Context } from 'hono';
 import { onClientGone, readHeader } from '@svc/http-kit';
 import type { AppEnv } from './env.js';
@@ -19,7 +19,8 @@ export interface ExchangeOptions {
 /**
  * The pipeline's exchange of an authenticated request, decided here once: its caller, id and
  * start, the intelligence mode (`X-Intelligence-Mode` > body > the organisation's default > full),
- * the end user, the headers to forward, and a signal aborted when the client goes away. Kept on
+ * the end user, the answer cache's directive (`Cache-Control: no-cache` / `no-store`), the headers
+ * to forward, and a signal aborted when the client goes away. Kept on
  * the context (`exchange`) for the error mapper and the mode header.
  *
  * @throws GatewayError 400 (param `X-Intelligence-Mode` / `x-svc-user`) for a bad header.
@@ -32,6 +33,7 @@ export function exchangeOf(c: Context<AppEnv>, options: ExchangeOptions = {}): E
   const abort = options.abort ?? new AbortController();
   onClientGone(c, () => abort.abort());
   const forwardHeaders = options.forward ? forwardedHeaders(c, options.forward) : undefined;
+  const cacheDirective = cacheDirectiveOf(readHeader(c, 'cache-control'));
   const exchange: Exchange = {
     caller,
     requestId: c.get('requestId'),
@@ -39,6 +41,7 @@ export function exchangeOf(c: Context<AppEnv>, options: ExchangeOptions = {}): E
     signal: abort.signal,
     mode,
     ...endUserHeader(c),
+    ...(cacheDirective ? { cacheDirective } : {}),
     access: c.get('access'),
     trace: c.get('trace'),
     ...(forwardHeaders ? { forwardHeaders } : {}),

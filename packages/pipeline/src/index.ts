@@ -7,7 +7,7 @@ export { type Deadline, createDeadline } from './call/deadline.js';
 export { resolveIntelligenceMode } from './intelligence-mode.js';
 export { LearnQueue, type DecisionRecord, type LearnBacklog, type LearnQueueSettings, type LearnStats, type LearnWriter, type UsageEvent } from './learn/learn-queue.js';
 export { buildSvcMetadata, routingHeaders } from './chat/metadata.js';
-export { type CacheHit, type CacheMiss, type CachePartition, type ExactCachePort, type SemanticCachePort, type SemanticLookup, cacheEnabled, lookupCache, storeAnswer } from './chat/cache-stage.js';
+export { type CacheDirective, type CacheHit, type CacheMiss, type CachePartition, type ExactCachePort, type SemanticCachePort, type SemanticLookup, cacheDirectiveOf, cacheEnabled, lookupCache, storeAnswer } from './chat/cache-stage.js';
 export { StreamCollector } from './stream/stream-collect.js';
 export { replayStream } from './stream/stream-replay.js';
 export { largerContextModels, requiredCapabilities } from './chat/route.js';
