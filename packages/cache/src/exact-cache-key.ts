@@ -81,6 +81,8 @@ const svcFields = {
   enableHedging: 'ignored',
   enableCache: 'ignored',
   intelligenceMode: 'ignored',
+  // How long the caller waits says nothing about the answer.
+  timeoutMs: 'ignored',
 } as const satisfies Record<keyof SvcOptions, 'keyed' | 'ignored'>;
 
 const keyedRequestFields = keysOf(requestFields);

@@ -181,6 +181,21 @@ export function internalError(cause?: unknown, message = 'Internal error.'): Gat
   return new GatewayError({ status: 500, type: 'internal_error', code: 'internal_error', message, cause });
 }
 
+/**
+ * 504 `upstream_error` / `request_timeout`: the request's deadline (its own `svc.timeout_ms` /
+ * `x-svc-timeout-ms`, else the server's) passed before the answer was complete.
+ */
+export function requestTimeout(ms: number, cause?: unknown): GatewayError {
+  return new GatewayError({
+    status: 504,
+    type: 'upstream_error',
+    code: 'request_timeout',
+    message: `The request did not complete within its timeout of ${ms} ms (svc.timeout_ms or x-svc-timeout-ms, at most the server's SVC_REQUEST_TIMEOUT_MS).`,
+    retryable: true,
+    cause,
+  });
+}
+
 /** 500 `provider_error`: no provider key is configured for what was asked. */
 export function noProviderConfigured(message: string): GatewayError {
   return new GatewayError({ status: 500, type: 'provider_error', code: 'no_provider_configured', message });

@@ -60,6 +60,8 @@ export interface SvcOptions {
   redactPii?: boolean;
   voiceMode?: string;
   intelligenceMode?: IntelligenceMode;
+  /** The caller's bound on the whole request, ms (`svc.timeout_ms`; header `x-svc-timeout-ms` wins), capped by the server's. */
+  timeoutMs?: number;
 }
 
 /** A decoded chat request, whatever protocol it arrived in. */

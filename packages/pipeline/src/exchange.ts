@@ -28,6 +28,11 @@ export interface Exchange {
   endUser?: string;
   /** The request's `Cache-Control`: `no-cache` skips the answer cache's lookup, `no-store` the lookup and the store. */
   cacheDirective?: CacheDirective;
+  /**
+   * The caller's bound on the request, ms: header `x-svc-timeout-ms` > body `svc.timeout_ms`;
+   * the call stage caps it by the server's (`requestTimeoutMs`).
+   */
+  timeoutMs?: number;
   /** Headers to forward upstream. */
   forwardHeaders?: Record<string, string>;
   /** The request's access-log record, filled at its ending (access-record.ts). */

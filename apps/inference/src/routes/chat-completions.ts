@@ -50,7 +50,7 @@ export function registerChatCompletions(routes: RouteRegistry<AppEnv>, deps: Inf
     const request = decodeChatRequest(await readJson(c, deps.maxBodyBytes));
     applyLegacyHeaders(request, (name) => readHeader(c, name));
     const abort = new AbortController();
-    const response = await deps.gateway.chat(request, exchangeOf(c, { bodyMode: request.svc?.intelligenceMode, forward: forwarded, abort }));
+    const response = await deps.gateway.chat(request, exchangeOf(c, { bodyMode: request.svc?.intelligenceMode, bodyTimeoutMs: request.svc?.timeoutMs, forward: forwarded, abort }));
     const created = Math.floor(Date.now() / 1000);
     if (response.kind === 'json') {
       const { body } = encodeChatCompletion(response.result, {

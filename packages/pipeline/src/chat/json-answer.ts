@@ -5,6 +5,7 @@ import type { OutputVerifier } from '@svc/healing';
 import type { HistogramSeries } from '@svc/telemetry';
 import { storeAnswer, type CacheMiss } from './cache-stage.js';
 import { callChat } from '../call/call.js';
+import { overDeadline } from '../call/deadline.js';
 import type { ChatJsonResponse, GatewayDeps } from '../gateway-types.js';
 import type { LearnRecorder } from '../learn/learn-records.js';
 import { answerHeaders, memoryHeader, routingHeaders } from './metadata.js';
@@ -64,8 +65,9 @@ export async function answerJson(owner: JsonOwner, turn: ChatTurn, call: JsonCal
     return finishJson(owner, turn, call, answered, speculation);
   } catch (error) {
     plan.deadline.clear();
-    recordFailure(owner.recorder, turn, plan, speculation, error);
-    throw error;
+    const failure = overDeadline(plan.deadline, error);
+    recordFailure(owner.recorder, turn, plan, speculation, failure);
+    throw failure;
   }
 }
 

@@ -155,5 +155,6 @@ export function toSvcOptions(wire: OpenAISvcBlock): SvcOptions {
   // `voice_mode: true` is the documented form; `false` means "off", i.e. no voice mode.
   if (wire.voice_mode != null && wire.voice_mode !== false) out.voiceMode = String(wire.voice_mode);
   if (wire.intelligence_mode != null) out.intelligenceMode = wire.intelligence_mode;
+  if (wire.timeout_ms != null) out.timeoutMs = wire.timeout_ms;
   return out;
 }

@@ -91,6 +91,8 @@ export const svcBlockSchema = block({
   /** Reserved: validated, then ignored. */
   enable_tool_reranking: opt(bool()),
   intelligence_mode: opt(oneOf(['proxy', 'cache', 'full'])),
+  /** The request's own timeout in ms, capped by the server's (`SVC_REQUEST_TIMEOUT_MS`); header `x-svc-timeout-ms` wins. */
+  timeout_ms: opt(int(1, U32_MAX)),
 });
 
 export type OpenAIRoutingHints = v.InferOutput<typeof routingHintsSchema>;
