@@ -79,4 +79,9 @@ export interface ChatRequest extends ChatParams {
   routingHints?: RoutingHints;
   routingOverride?: RoutingOverride;
   svc?: SvcOptions;
+  /**
+   * Models to try, in order, once `model` (and its own same-family waterfall) failed: OpenRouter's
+   * `models`. Each may be a slug, an upstream name or an alias.
+   */
+  models?: string[];
 }

@@ -11,6 +11,7 @@ export { type CacheDirective, type CacheHit, type CacheMiss, type CachePartition
 export { StreamCollector } from './stream/stream-collect.js';
 export { replayStream } from './stream/stream-replay.js';
 export { largerContextModels, requiredCapabilities } from './chat/route.js';
+export type { ConfiguredFallbacks } from './chat/fallback-models.js';
 export { ChainLimiter, type ChainDefaults, chainStepLimitExceeded, chainTimedOut, defaultChainLimits } from './chat/chain-limits.js';
 export { type RoutingDecision, decisionDetails, routingConstraints, storedCandidates } from './learn/decision-log.js';
 export { type ReliabilitySettings, reliabilitySettings } from './call/reliability.js';

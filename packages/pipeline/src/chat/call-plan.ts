@@ -51,7 +51,8 @@ export async function planCalls(deps: PlanDeps, turn: ChatTurn, maxAttempts: num
         if (attempt.outcome === 'ok') latency.observe(model.id, attempt.latencyMs);
       },
     },
-    maxAttempts: reliability.maxAttempts,
+    // Each fallback model gets its own attempt beyond what the first choice's waterfall may use.
+    maxAttempts: reliability.maxAttempts + (turn.decision.fallbacks?.length ?? 0),
     signal: deadline.signal,
     firstByteTimeoutMs: (provider) => timeouts.perProvider?.[provider]?.firstByteMs ?? timeouts.firstByteMs,
     retry: reliability.retry,
