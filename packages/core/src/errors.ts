@@ -94,6 +94,15 @@ export function authenticationError(code: AuthenticationCode, message?: string):
 
 export type AuthorizationCode = 'forbidden' | 'insufficient_scopes' | 'tenant_violation';
 
+/**
+ * 403 `authorization_error` / `model_not_allowed`: the key's or organisation's model access lists
+ * (`model_access`) do not let it use `model`, named in the message; `param` is the field that
+ * named it (`model`, `models[i]`, `routing_override.force_model`).
+ */
+export function modelNotAllowed(message: string, param: string | null = 'model'): GatewayError {
+  return new GatewayError({ status: 403, type: 'authorization_error', code: 'model_not_allowed', message, param });
+}
+
 /** 403 `authorization_error`. */
 export function authorizationError(code: AuthorizationCode, message: string): GatewayError {
   return new GatewayError({ status: 403, type: 'authorization_error', code, message });

@@ -1,6 +1,6 @@
 import { type ChatRequest, isGatewayError, modelNotFound } from '@svc/core';
-import type { RouteContext, Router } from '@svc/router';
 import type { RoutingDecision } from '../learn/decision-log.js';
+import type { RouteOne } from './access-routing.js';
 
 /** Fallback models per explicit model, from the deployment's configuration (`models.<slug>.fallbacks`), keyed by catalog slug. */
 export type ConfiguredFallbacks = Readonly<Record<string, readonly string[]>>;
@@ -18,12 +18,12 @@ function fallbackNames(request: ChatRequest, decision: RoutingDecision, configur
 /**
  * The decision with its fallback models appended to the waterfall, each routed as the request
  * would be with that `model` (an explicit one brings its same-family siblings and obeys the
- * organisation's policies; an alias its pool), so a fallback is tried only after the pinned model
+ * organisation's policies and the caller's model access; an alias its pool), so a fallback is tried only after the pinned model
  * and its own provider waterfall failed. Models already in the waterfall are not repeated.
  *
  * @throws GatewayError 404 `model_not_found` naming `models[i]` for a name the catalog lacks.
  */
-export function withFallbacks(router: Router, request: ChatRequest, context: RouteContext, decision: RoutingDecision, configured: ConfiguredFallbacks): RoutingDecision {
+export function withFallbacks(route: RouteOne, request: ChatRequest, decision: RoutingDecision, configured: ConfiguredFallbacks): RoutingDecision {
   const names = fallbackNames(request, decision, configured);
   if (!names || names.length === 0) return decision;
   const waterfall = [...decision.waterfall];
@@ -31,7 +31,7 @@ export function withFallbacks(router: Router, request: ChatRequest, context: Rou
   const fallbacks: string[] = [];
   const { routingOverride: _override, models: _models, ...plain } = request;
   names.forEach((name, index) => {
-    const routed = routeFallback(router, { ...plain, model: name }, context, request.models ? `models[${index}]` : 'model');
+    const routed = routeFallback(route, { ...plain, model: name }, request.models ? `models[${index}]` : 'model');
     if (routed.model.id === decision.model.id || fallbacks.includes(routed.model.id)) return;
     fallbacks.push(routed.model.id);
     for (const model of routed.waterfall) {
@@ -43,9 +43,9 @@ export function withFallbacks(router: Router, request: ChatRequest, context: Rou
   return fallbacks.length === 0 ? decision : { ...decision, waterfall, fallbacks };
 }
 
-function routeFallback(router: Router, request: ChatRequest, context: RouteContext, param: string): RoutingDecision {
+function routeFallback(route: RouteOne, request: ChatRequest, param: string): RoutingDecision {
   try {
-    return router.route(request, context);
+    return route(request, param);
   } catch (error) {
     if (isGatewayError(error) && error.code === 'model_not_found') throw modelNotFound(`The fallback model '${request.model}' does not exist or is not available. GET /v1/models lists the available models.`, param);
     throw error;

@@ -1,0 +1,2 @@
+ALTER TABLE "api_keys" ADD COLUMN "model_access" jsonb;--> statement-breakpoint
+ALTER TABLE "organizations" ADD COLUMN "model_access" jsonb;
