@@ -113,6 +113,8 @@ export interface UsageEvent {
   endUser?: string | null;
   /** Memories the memory stage injected into the prompt; null when the stage did not run. */
   memoryInjected?: number | null;
+  /** The request's metadata tags (e.g. `team`, `feature`) spend is attributed by; null when none. */
+  tags?: Record<string, string> | null;
   createdAt: Date;
 }
 
@@ -125,6 +127,28 @@ export type NewUsageEvent = Omit<UsageEvent, 'createdAt' | 'keyId' | 'cachedToke
   usageEstimated?: boolean;
   createdAt?: Date;
 };
+
+/** Which ledger rows an export or a tag report reads; every field narrows it. */
+export interface LedgerFilter {
+  orgId?: string;
+  keyId?: string;
+  model?: string;
+  /** Rows whose request carried metadata `key` (with `value` when given). */
+  tag?: { key: string; value?: string };
+  /** Inclusive. */
+  since?: Date;
+  /** Exclusive. */
+  until?: Date;
+}
+
+/** Spend and usage of one value of a tag (null: requests without it). */
+export interface TagSpend {
+  value: string | null;
+  requests: number;
+  promptTokens: number;
+  completionTokens: number;
+  costUsd: number;
+}
 
 /** Totals over a window of the ledger. Tokens are counts, costs USD. */
 export interface UsageSummary {

@@ -194,7 +194,7 @@ function recordFailure(recorder: LearnRecorder, turn: ChatTurn, plan: CallPlan, 
   const cost = computeCost(draft.draft, draft.usage);
   recorder.countSpend(draft.draft, draft.usage, cost);
   const status = isGatewayError(error) ? error.status : 500;
-  recorder.usage({ exchange, model: draft.draft, usage: draft.usage, cost, latencyMs: Math.round(performance.now() - exchange.startedAt), status, stream: false, usageEstimated: false, createdAt: new Date() });
+  recorder.usage({ exchange, model: draft.draft, usage: draft.usage, cost, latencyMs: Math.round(performance.now() - exchange.startedAt), status, stream: false, usageEstimated: false, tags: request.metadata ?? null, createdAt: new Date() });
   if (!turn.spend.recorded) turn.spend.record({ actualTokens: draft.usage.totalTokens, actualCostUsd: plan.own?.get(draft.draft.provider) ? 0 : cost.costUsd });
 }
 

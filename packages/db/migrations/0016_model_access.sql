@@ -1,2 +1,0 @@
-ALTER TABLE "api_keys" ADD COLUMN "model_access" jsonb;--> statement-breakpoint
-ALTER TABLE "organizations" ADD COLUMN "model_access" jsonb;
