@@ -8,6 +8,7 @@ import { traceRequests, withTracedDb } from './request-trace.js';
 import { requireSession } from './session.js';
 import { registerAdminBackup } from './routes/admin-backup.js';
 import { registerAdminKeys } from './routes/admin-keys.js';
+import { registerAdminLedger } from './routes/admin-ledger.js';
 import { registerAdminLegacyMemory } from './routes/admin-legacy-memory.js';
 import { registerAdminMasterKey } from './routes/admin-master-key.js';
 import { registerAdminMcpServers } from './routes/admin-mcp-servers.js';
@@ -111,6 +112,7 @@ function registerAdminAndRoutingRoutes(routes: ControlRoutes, deps: ControlPlane
   registerAdminMemory(routes, deps);
   registerAdminLegacyMemory(routes, deps);
   registerAdminKeys(routes, deps);
+  registerAdminLedger(routes, deps);
   registerAdminMasterKey(routes, deps);
   registerAdminUsers(routes, deps);
   registerAdminProviderKeys(routes, deps);

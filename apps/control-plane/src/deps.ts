@@ -2,7 +2,7 @@ import type { BlockList } from 'node:net';
 import type { Authenticator, AuthStore, DashboardAuth } from '@svc/auth';
 import type { ByokService } from '@svc/byok';
 import type { Catalog } from '@svc/catalog';
-import type { AlertRepository, DashboardUsageRepository, Database, DashboardUserRepository, DecisionRepository, KeyRepository, LegacyMemoryRepository, OrgRepository, OnboardingRepository, OutputConfigRepository, PasskeyRepository, RequestLogRepository, SloRepository, ToolGovernanceRepository, TrafficRepository } from '@svc/db';
+import type { AlertRepository, DashboardUsageRepository, Database, DashboardUserRepository, DecisionRepository, KeyRepository, LegacyMemoryRepository, OrgRepository, OnboardingRepository, OutputConfigRepository, PasskeyRepository, RequestLogRepository, SloRepository, ToolGovernanceRepository, TrafficRepository, UsageRepository } from '@svc/db';
 import type { GovernanceSource } from '@svc/governance';
 import type { Readiness } from '@svc/http-kit';
 import type { Kv } from '@svc/kv';
@@ -43,6 +43,8 @@ export interface ControlPlaneDeps {
     alerts: Pick<AlertRepository, 'list' | 'resolve'>;
     outputConfigs: OutputConfigRepository;
     onboarding: OnboardingRepository;
+    /** Cost attribution by metadata tag and the ledger export. */
+    usage: Pick<UsageRepository, 'byTag' | 'exportPage'>;
   };
   /** Dashboard sign-in: passkeys, sessions, accounts and enrollment links. */
   dashboardAuth: DashboardAuth;

@@ -1,4 +1,4 @@
-import { type Caller, type Scope, authenticationError, isScope, masterKeyProtected, scopes as allScopes } from '@svc/core';
+import { type Caller, type ModelAccess, type Scope, authenticationError, isScope, masterKeyProtected, scopes as allScopes } from '@svc/core';
 import { type InvalidationBus, type Kv, type OrgCache, createMemoryKv, createOrgCache } from '@svc/kv';
 import { digestsEqual, generateApiKey, generateKeyId, hashApiKey, keyPrefix, keyPrefixLength, masterKeyLabel } from './api-key.js';
 import { type FailureLimit, FailureThrottle, tooManyFailures } from './failure-throttle.js';
@@ -184,6 +184,7 @@ export class Authenticator {
         ...(found.key.rpmLimit === null && found.key.tpmLimit === null && found.key.monthlyBudgetUsd === null
           ? {}
           : { keyLimits: { rpm: found.key.rpmLimit, tpm: found.key.tpmLimit, monthlyBudgetUsd: found.key.monthlyBudgetUsd } }),
+        ...(found.key.modelAccess ? { modelAccess: found.key.modelAccess } : {}),
       },
     };
   }
@@ -198,6 +199,8 @@ export class Authenticator {
     rpmLimit?: number | null;
     tpmLimit?: number | null;
     monthlyBudgetUsd?: number | null;
+    /** The key's own model and alias lists, on top of its organisation's. */
+    modelAccess?: ModelAccess | null;
   }): Promise<IssuedKey> {
     const secret = generateApiKey();
     return { record: await this.create({ ...input, secret, keyPrefix: keyPrefix(secret), kind: 'standard' }), secret };
@@ -216,6 +219,7 @@ export class Authenticator {
       rpmLimit: input.rpmLimit ?? null,
       tpmLimit: input.tpmLimit ?? null,
       monthlyBudgetUsd: input.monthlyBudgetUsd ?? null,
+      modelAccess: input.modelAccess ?? null,
     });
   }
 

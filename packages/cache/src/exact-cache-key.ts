@@ -61,6 +61,8 @@ const requestFields = {
   includeUsage: 'ignored',
   user: 'ignored',
   metadata: 'ignored',
+  // An answer is never served to a request that did not allow the model that gave it.
+  models: 'keyed',
 } as const satisfies Record<keyof ChatRequest, 'keyed' | 'ignored'>;
 
 /** The `svc` block: what steers routing or rewrites the prompt is keyed; ids and toggles are not. */
@@ -81,6 +83,8 @@ const svcFields = {
   enableHedging: 'ignored',
   enableCache: 'ignored',
   intelligenceMode: 'ignored',
+  // How long the caller waits says nothing about the answer.
+  timeoutMs: 'ignored',
 } as const satisfies Record<keyof SvcOptions, 'keyed' | 'ignored'>;
 
 const keyedRequestFields = keysOf(requestFields);

@@ -28,6 +28,18 @@ export function isScope(value: string): value is Scope {
   return (scopes as readonly string[]).includes(value);
 }
 
+/**
+ * Which models and aliases a key or an organisation may use. An entry names a catalog slug
+ * (`openai/gpt-4o-mini`), an upstream name on any provider (`gpt-4o-mini`), a whole provider
+ * (`openai/*`) or an alias (`svc/auto`, `auto`, `svc/auto-quality`, ...). `allow` restricts only
+ * its own kind: model entries limit the models, alias entries the aliases; empty: no limit of
+ * that kind. `deny` always wins.
+ */
+export interface ModelAccess {
+  allow: readonly string[];
+  deny: readonly string[];
+}
+
 export interface Organization {
   id: string;
   name: string;
@@ -49,6 +61,8 @@ export interface Organization {
    * key's user-less ones) or `organization` (the whole organisation, opted in).
    */
   memoryScope?: MemoryScopeSetting;
+  /** Models and aliases the organisation may use (absent or null: any). */
+  modelAccess?: ModelAccess | null;
   createdAt: Date;
 }
 
@@ -61,4 +75,6 @@ export interface Caller {
   scopes: ReadonlySet<Scope>;
   /** The key's own limits, held on top of the organisation's (absent or null: none). */
   keyLimits?: { rpm: number | null; tpm: number | null; monthlyBudgetUsd: number | null };
+  /** The key's own model and alias lists, held on top of its organisation's (absent: none). */
+  modelAccess?: ModelAccess;
 }

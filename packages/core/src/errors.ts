@@ -94,6 +94,15 @@ export function authenticationError(code: AuthenticationCode, message?: string):
 
 export type AuthorizationCode = 'forbidden' | 'insufficient_scopes' | 'tenant_violation';
 
+/**
+ * 403 `authorization_error` / `model_not_allowed`: the key's or organisation's model access lists
+ * (`model_access`) do not let it use `model`, named in the message; `param` is the field that
+ * named it (`model`, `models[i]`, `routing_override.force_model`).
+ */
+export function modelNotAllowed(message: string, param: string | null = 'model'): GatewayError {
+  return new GatewayError({ status: 403, type: 'authorization_error', code: 'model_not_allowed', message, param });
+}
+
 /** 403 `authorization_error`. */
 export function authorizationError(code: AuthorizationCode, message: string): GatewayError {
   return new GatewayError({ status: 403, type: 'authorization_error', code, message });
@@ -190,6 +199,21 @@ export function fileTooLarge(limitBytes: number): GatewayError {
 /** 500 `internal_error`. The message is generic: internals never leak to callers. */
 export function internalError(cause?: unknown, message = 'Internal error.'): GatewayError {
   return new GatewayError({ status: 500, type: 'internal_error', code: 'internal_error', message, cause });
+}
+
+/**
+ * 504 `upstream_error` / `request_timeout`: the request's deadline (its own `svc.timeout_ms` /
+ * `x-svc-timeout-ms`, else the server's) passed before the answer was complete.
+ */
+export function requestTimeout(ms: number, cause?: unknown): GatewayError {
+  return new GatewayError({
+    status: 504,
+    type: 'upstream_error',
+    code: 'request_timeout',
+    message: `The request did not complete within its timeout of ${ms} ms (svc.timeout_ms or x-svc-timeout-ms, at most the server's SVC_REQUEST_TIMEOUT_MS).`,
+    retryable: true,
+    cause,
+  });
 }
 
 /** 500 `provider_error`: no provider key is configured for what was asked. */

@@ -60,6 +60,8 @@ export interface SvcOptions {
   redactPii?: boolean;
   voiceMode?: string;
   intelligenceMode?: IntelligenceMode;
+  /** The caller's bound on the whole request, ms (`svc.timeout_ms`; header `x-svc-timeout-ms` wins), capped by the server's. */
+  timeoutMs?: number;
 }
 
 /** A decoded chat request, whatever protocol it arrived in. */
@@ -77,4 +79,9 @@ export interface ChatRequest extends ChatParams {
   routingHints?: RoutingHints;
   routingOverride?: RoutingOverride;
   svc?: SvcOptions;
+  /**
+   * Models to try, in order, once `model` (and its own same-family waterfall) failed: OpenRouter's
+   * `models`. Each may be a slug, an upstream name or an alias.
+   */
+  models?: string[];
 }

@@ -1,4 +1,4 @@
-import type { Organization } from '@svc/core';
+import type { ModelAccess, Organization } from '@svc/core';
 
 /** An organisation row as stored; `updatedAt` moves on every update. */
 export interface OrganizationRecord extends Organization {
@@ -23,6 +23,8 @@ export interface NewOrganization {
   freeModelsOnly?: boolean;
   /** How far memory recall reaches; defaults to `end_user`. */
   memoryScope?: Organization['memoryScope'];
+  /** Models and aliases the organisation may use; null = any (the default). */
+  modelAccess?: ModelAccess | null;
 }
 
 /** Any subset of the creation fields; `undefined` leaves a field as it is, `null` clears a limit. */
@@ -54,6 +56,8 @@ export interface ApiKeyRecord {
   tpmLimit: number | null;
   /** Spend cap of this key per calendar month, USD, on top of its organisation's budget; null = none of its own. */
   monthlyBudgetUsd: number | null;
+  /** Models and aliases this key may use, on top of its organisation's lists; null = no lists of its own. */
+  modelAccess: ModelAccess | null;
   createdAt: Date;
   revokedAt: Date | null;
   lastUsedAt: Date | null;
@@ -72,6 +76,7 @@ export interface NewApiKey {
   rpmLimit?: number | null;
   tpmLimit?: number | null;
   monthlyBudgetUsd?: number | null;
+  modelAccess?: ModelAccess | null;
 }
 
 /** What `keys.update` may change; an absent field is left as it is. */
@@ -80,6 +85,7 @@ export interface ApiKeyPatch {
   rpmLimit?: number | null;
   tpmLimit?: number | null;
   monthlyBudgetUsd?: number | null;
+  modelAccess?: ModelAccess | null;
 }
 
 /** One billed request in the usage ledger. Costs are USD, latency milliseconds. */
@@ -107,6 +113,8 @@ export interface UsageEvent {
   endUser?: string | null;
   /** Memories the memory stage injected into the prompt; null when the stage did not run. */
   memoryInjected?: number | null;
+  /** The request's metadata tags (e.g. `team`, `feature`) spend is attributed by; null when none. */
+  tags?: Record<string, string> | null;
   createdAt: Date;
 }
 
@@ -119,6 +127,28 @@ export type NewUsageEvent = Omit<UsageEvent, 'createdAt' | 'keyId' | 'cachedToke
   usageEstimated?: boolean;
   createdAt?: Date;
 };
+
+/** Which ledger rows an export or a tag report reads; every field narrows it. */
+export interface LedgerFilter {
+  orgId?: string;
+  keyId?: string;
+  model?: string;
+  /** Rows whose request carried metadata `key` (with `value` when given). */
+  tag?: { key: string; value?: string };
+  /** Inclusive. */
+  since?: Date;
+  /** Exclusive. */
+  until?: Date;
+}
+
+/** Spend and usage of one value of a tag (null: requests without it). */
+export interface TagSpend {
+  value: string | null;
+  requests: number;
+  promptTokens: number;
+  completionTokens: number;
+  costUsd: number;
+}
 
 /** Totals over a window of the ledger. Tokens are counts, costs USD. */
 export interface UsageSummary {

@@ -1,5 +1,6 @@
 import type { Caller, IntelligenceMode } from '@svc/core';
 import type { TraceSpan } from '@svc/telemetry';
+import type { CacheDirective } from './chat/cache-stage.js';
 import type { AccessRecord } from './learn/access-record.js';
 
 /**
@@ -25,6 +26,13 @@ export interface Exchange {
    * Anthropic `metadata.user_id`); absent: the request's own `user`, else none. Scopes memory.
    */
   endUser?: string;
+  /** The request's `Cache-Control`: `no-cache` skips the answer cache's lookup, `no-store` the lookup and the store. */
+  cacheDirective?: CacheDirective;
+  /**
+   * The caller's bound on the request, ms: header `x-svc-timeout-ms` > body `svc.timeout_ms`;
+   * the call stage caps it by the server's (`requestTimeoutMs`).
+   */
+  timeoutMs?: number;
   /** Headers to forward upstream. */
   forwardHeaders?: Record<string, string>;
   /** The request's access-log record, filled at its ending (access-record.ts). */

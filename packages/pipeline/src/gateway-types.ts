@@ -8,6 +8,7 @@ import type { LatencyStats, RequestEmbedder, Router } from '@svc/router';
 import type { Logger, Metrics } from '@svc/telemetry';
 import type { BreakerGate, ProviderLookup } from './call/call.js';
 import type { GatewayTimeouts } from './call/deadline.js';
+import type { ConfiguredFallbacks } from './chat/fallback-models.js';
 
 export type { GatewayTimeouts };
 import type { ExactCachePort, SemanticCachePort } from './chat/cache-stage.js';
@@ -29,6 +30,8 @@ export interface GatewayDeps {
   logger: Logger;
   /** Candidates tried per request at most. Default 4. */
   maxAttempts?: number;
+  /** Fallback models per explicit model slug (`SVC_CONFIG` `models.<slug>.fallbacks`), tried after its own waterfall; a request's `models` replaces them. */
+  fallbacks?: ConfiguredFallbacks;
   /** Circuit breakers per model slug (shared through the kv across instances). */
   breakers?: BreakerGate;
   timeouts?: GatewayTimeouts;

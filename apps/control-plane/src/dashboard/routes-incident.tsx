@@ -3,7 +3,7 @@ import type { Context, Hono, MiddlewareHandler } from 'hono';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
 import { AlertsPage, loadAlerts } from './page-alerts.js';
-import { CostsPage, loadCosts } from './page-costs.js';
+import { CostsPage, costTagOf, loadCosts } from './page-costs.js';
 import { RequestPage } from './page-request.js';
 import { RequestsPage } from './page-requests.js';
 import { parseRange } from './overview-data.js';
@@ -43,7 +43,7 @@ export function registerIncidentPages(dash: Hono<ControlEnv>, deps: ControlPlane
 
   dash.get('/costs', signedIn, async (c) => {
     const { user, csrf, scope } = await scoped(c, deps);
-    const view = await loadCosts(deps, scope.org, parseRange(c.req.query('range')));
+    const view = await loadCosts(deps, scope.org, parseRange(c.req.query('range')), costTagOf(c.req.query('tag')));
     return page(c, { title: 'Costs', user, csrf, active: 'costs', full: true }, <CostsPage view={view} org={scope.org} orgs={scope.orgs} />);
   });
 

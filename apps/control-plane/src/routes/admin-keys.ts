@@ -11,6 +11,7 @@ import type { ControlEnv } from '../env.js';
 import { validate } from '@svc/http-kit';
 import { spendQuery } from './admin-params.js';
 import { keyToWire } from './admin-wire.js';
+import { modelAccessField, toModelAccess } from './admin-model-access.js';
 import { readJson } from '../read-json.js';
 
 const createSchema = strictBody({
@@ -23,6 +24,7 @@ const createSchema = strictBody({
   monthly_budget_usd: v.optional(
     v.nullable(v.pipe(v.number(), v.minValue(0), v.finite(), v.description("The key's own spend cap per calendar month (UTC), USD, held on top of its organisation's budget; null or absent: none of its own."))),
   ),
+  model_access: modelAccessField,
 });
 
 const patchSchema = strictBody({
@@ -30,6 +32,7 @@ const patchSchema = strictBody({
   rpm_limit: createSchema.entries.rpm_limit,
   tpm_limit: createSchema.entries.tpm_limit,
   monthly_budget_usd: createSchema.entries.monthly_budget_usd,
+  model_access: modelAccessField,
 });
 
 const listQuery = v.object({ org_id: v.optional(v.pipe(v.string(), v.description("Only this organisation's keys; all keys when absent or empty."))), ...listPageQuery });
@@ -40,11 +43,11 @@ export const createKeyRoute = defineRoute({
   operationId: 'createApiKey',
   summary: 'Create an API key',
   description:
-    'Without `scopes` the key gets every scope but `admin`. `rpm_limit` / `tpm_limit` / `monthly_budget_usd` limit this key on top of its organisation (a request must fit both). The secret (`key`) is in this answer only.',
+    'Without `scopes` the key gets every scope but `admin`. `rpm_limit` / `tpm_limit` / `monthly_budget_usd` limit this key on top of its organisation (a request must fit both); `model_access` lists the models and aliases it may use, on top of its organisation\'s. The secret (`key`) is in this answer only.',
   tags: ['Admin: API keys'],
   auth: adminOnly,
   body: { schema: createSchema, name: 'CreateApiKeyRequest' },
-  responses: { 201: jsonResponse('The key with its secret: `{id, key, org_id, name, scopes, expires_at, rpm_limit, tpm_limit, monthly_budget_usd, created_at}`.') },
+  responses: { 201: jsonResponse('The key with its secret: `{id, key, org_id, name, scopes, expires_at, rpm_limit, tpm_limit, monthly_budget_usd, model_access, created_at}`.') },
   errors: [400, 404, 413],
 });
 
@@ -64,7 +67,7 @@ export const updateKeyRoute = defineRoute({
   method: 'patch',
   path: '/v1/admin/keys/{id}',
   operationId: 'updateApiKey',
-  summary: "Change an API key's name or its own limits",
+  summary: "Change an API key's name, its own limits or its model access",
   description: 'Absent fields stay as they are; `null` clears a limit. Applies to the next request, on every instance.',
   tags: ['Admin: API keys'],
   auth: adminOnly,
@@ -120,6 +123,7 @@ async function createKey(c: Context<ControlEnv>, deps: ControlPlaneDeps): Promis
     rpmLimit: body.rpm_limit ?? null,
     tpmLimit: body.tpm_limit ?? null,
     monthlyBudgetUsd: body.monthly_budget_usd ?? null,
+    modelAccess: body.model_access ? toModelAccess(body.model_access) : null,
   });
   const wire = keyToWire(record);
   return c.json(
@@ -133,6 +137,7 @@ async function createKey(c: Context<ControlEnv>, deps: ControlPlaneDeps): Promis
       rpm_limit: wire.rpm_limit,
       tpm_limit: wire.tpm_limit,
       monthly_budget_usd: wire.monthly_budget_usd,
+      model_access: wire.model_access,
       created_at: wire.created_at,
     },
     201,
@@ -172,6 +177,7 @@ export function registerAdminKeys(routes: RouteRegistry<ControlEnv>, deps: Contr
       ...(body.rpm_limit !== undefined ? { rpmLimit: body.rpm_limit } : {}),
       ...(body.tpm_limit !== undefined ? { tpmLimit: body.tpm_limit } : {}),
       ...(body.monthly_budget_usd !== undefined ? { monthlyBudgetUsd: body.monthly_budget_usd } : {}),
+      ...(body.model_access !== undefined ? { modelAccess: toModelAccess(body.model_access) } : {}),
     });
     if (!record) throw notFound(`No API key '${c.req.param('id')}'.`, 'id');
     return c.json(keyToWire(record));

@@ -10,6 +10,7 @@ import type { ControlEnv } from '../env.js';
 import { validate } from '@svc/http-kit';
 import { orgParams, spendQuery, pathOrg } from './admin-params.js';
 import { orgToWire } from './admin-wire.js';
+import { modelAccessField, toModelAccess } from './admin-model-access.js';
 import { readJson } from '../read-json.js';
 
 // The columns' ranges: rpm/tpm are PostgreSQL integers, the token quota a bigint read as a JS number.
@@ -23,6 +24,7 @@ const orgFields = {
   default_intelligence_mode: v.optional(v.nullable(v.picklist(intelligenceModes))),
   free_models_only: v.optional(v.boolean()),
   memory_scope: v.optional(v.picklist(memoryScopeSettings)),
+  model_access: modelAccessField,
 };
 const name = v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(100, 'at most 100 characters'));
 const createSchema = strictBody({ name, ...orgFields });
@@ -39,6 +41,7 @@ function toOrgInput(body: v.InferOutput<typeof patchSchema>) {
     ...(body.default_intelligence_mode !== undefined ? { defaultIntelligenceMode: body.default_intelligence_mode } : {}),
     ...(body.free_models_only !== undefined ? { freeModelsOnly: body.free_models_only } : {}),
     ...(body.memory_scope !== undefined ? { memoryScope: body.memory_scope } : {}),
+    ...(body.model_access !== undefined ? { modelAccess: toModelAccess(body.model_access) } : {}),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { ApiKeyRecord } from '@svc/auth';
 import type { Organization } from '@svc/core';
+import { modelAccessToWire } from './admin-model-access.js';
 
 /** Organisation in wire names (admin API, DESIGN.md §3). */
 export function orgToWire(org: Organization) {
@@ -15,6 +16,7 @@ export function orgToWire(org: Organization) {
     default_intelligence_mode: org.defaultIntelligenceMode,
     free_models_only: org.freeModelsOnly === true,
     memory_scope: org.memoryScope ?? 'end_user',
+    model_access: modelAccessToWire(org.modelAccess),
     created_at: org.createdAt.toISOString(),
   };
 }
@@ -34,6 +36,7 @@ export function keyToWire(key: ApiKeyRecord) {
     rpm_limit: key.rpmLimit,
     tpm_limit: key.tpmLimit,
     monthly_budget_usd: key.monthlyBudgetUsd,
+    model_access: modelAccessToWire(key.modelAccess),
     created_at: key.createdAt.toISOString(),
     revoked_at: key.revokedAt?.toISOString() ?? null,
   };

@@ -61,7 +61,7 @@ export function registerChatCompletions(routes: RouteRegistry<AppEnv>, deps: Inf
     const request = decodeChatRequest(await readJson(c, deps.maxBodyBytes));
     applyLegacyHeaders(request, (name) => readHeader(c, name));
     const abort = new AbortController();
-    const response = await deps.gateway.chat(request, exchangeOf(c, { bodyMode: request.svc?.intelligenceMode, forward: forwarded, abort }));
+    const response = await deps.gateway.chat(request, exchangeOf(c, { bodyMode: request.svc?.intelligenceMode, bodyTimeoutMs: request.svc?.timeoutMs, forward: forwarded, abort }));
     const created = Math.floor(Date.now() / 1000);
     if (response.kind === 'json') return c.body(JSON.stringify(chatCompletionBody(response, created)), 200, { 'content-type': 'application/json', ...response.headers });
     const encoder = new ChatChunkEncoder({ id: chatCompletionId(), created, model: response.model, includeUsage: request.includeUsage, n: request.n });

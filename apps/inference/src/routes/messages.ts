@@ -55,7 +55,7 @@ export function registerMessages(routes: RouteRegistry<AppEnv>, deps: InferenceD
     }
     const abort = new AbortController();
     const requestId = c.get('requestId');
-    const response = await deps.gateway.chat(request, exchangeOf(c, { bodyMode: request.svc?.intelligenceMode, forward: forwarded, abort }));
+    const response = await deps.gateway.chat(request, exchangeOf(c, { bodyMode: request.svc?.intelligenceMode, bodyTimeoutMs: request.svc?.timeoutMs, forward: forwarded, abort }));
     const id = `msg_${randomId(24)}`;
     if (response.kind === 'json') {
       const body = encodeMessagesResponse(response.result, {

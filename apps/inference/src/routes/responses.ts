@@ -59,7 +59,7 @@ export function registerResponses(routes: RouteRegistry<AppEnv>, deps: Inference
     const { request, turns } = conversationOf(decoded, await earlierTurns(deps, orgId, decoded.echo.previous_response_id));
     const keep: Keep = decoded.echo.store ? (response) => keepResponse(deps, { orgId, turns, inputItems: decoded.inputItems, response }) : undefined;
     const abort = new AbortController();
-    const response = await deps.gateway.chat(request, exchangeOf(c, { bodyMode: request.svc?.intelligenceMode, abort }));
+    const response = await deps.gateway.chat(request, exchangeOf(c, { bodyMode: request.svc?.intelligenceMode, bodyTimeoutMs: request.svc?.timeoutMs, abort }));
     const createdAt = Math.floor(Date.now() / 1000);
     const { echo } = decoded;
     if (response.kind === 'json') {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FLAG_KEYS } from '@svc/pipeline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configSchema, loadConfigFile, mockSchema, providerSchema } from './config-file.js';
+import { configSchema, loadConfigFile, mockSchema, modelSchema, providerSchema } from './config-file.js';
 import { ConfigError } from './env.js';
 
 const example = fileURLToPath(new URL('../../../../docs/svc.config.example.yaml', import.meta.url));
@@ -40,11 +40,12 @@ describe('SVC_CONFIG', () => {
     expect(Object.keys(config.flags ?? {}).sort()).toEqual([...FLAG_KEYS].sort());
     expect(config.providers.openai?.api_keys).toEqual(['sk-example-1', 'sk-example-2']);
     expect(config.providers.azure?.api_version).toBe('2024-10-21');
+    expect(Object.keys(Object.values(config.models ?? {})[0] ?? {}).sort()).toEqual(Object.keys(modelSchema.entries).sort());
   });
 
   it('fails on a misspelt top-level key, naming it, instead of falling back to the mock provider', async () => {
     const message = await refusal('typo.yaml', 'provider:\n  openai:\n    api_keys: sk-1\n');
-    expect(message).toMatch(/^SVC_CONFIG: .*unknown key 'provider' at the top level; the keys known here are providers, mock, flags$/);
+    expect(message).toMatch(/^SVC_CONFIG: .*unknown key 'provider' at the top level; the keys known here are providers, mock, flags, models$/);
   });
 
   it('fails on an unknown key inside a provider or mock block, naming its path', async () => {

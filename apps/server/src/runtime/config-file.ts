@@ -23,11 +23,18 @@ export const mockSchema = v.strictObject({
   tokens_per_second: v.optional(v.pipe(v.number(), v.minValue(0))),
 });
 
+/** One model's settings: the models tried, in order, once it and its same-family siblings failed. */
+export const modelSchema = v.strictObject({
+  fallbacks: v.pipe(v.array(v.pipe(v.string(), v.minLength(1)), 'fallbacks is a list of model slugs'), v.maxLength(8, 'at most 8 fallbacks per model')),
+});
+
 export const configSchema = v.strictObject({
   providers: v.optional(v.record(v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9-]*$/, 'provider ids are lowercase letters, digits and dashes')), providerSchema), {}),
   mock: v.optional(mockSchema),
   /** Feature flags' defaults (on unless listed false); the control plane overrides them at run time. */
   flags: v.optional(v.record(v.picklist(FLAG_KEYS, `flags are ${FLAG_KEYS.join(', ')}`), v.boolean('a flag is true or false'))),
+  /** Per explicit model (catalog slug): its fallback models, used when a request names none (`models`). */
+  models: v.optional(v.record(v.string(), modelSchema)),
 });
 
 export type ConfigFile = v.InferOutput<typeof configSchema>;
@@ -62,10 +69,11 @@ export async function loadConfigFile(path: string): Promise<ConfigFile> {
   return result.output;
 }
 
-/** The entries of the object schema at `path` (`[]`: the top level; `['providers', id]`: a provider; `['mock']`). */
+/** The entries of the object schema at `path` (`[]`: the top level; `['providers', id]`: a provider; `['mock']`; `['models', slug]`). */
 function knownKeys(path: readonly string[]): Record<string, unknown> {
   if (path.length === 0) return configSchema.entries;
   if (path[0] === 'providers') return providerSchema.entries;
   if (path[0] === 'mock') return mockSchema.entries;
+  if (path[0] === 'models') return modelSchema.entries;
   return {};
 }

@@ -4,7 +4,7 @@ import type { Limiter } from '@svc/billing';
 import type { CachedGovernanceSource } from '@svc/governance';
 import type { createOutputVerifier } from '@svc/healing';
 import type { MemoryStore } from '@svc/memory';
-import { ChainLimiter, Gateway, type GatewayTimeouts, type LearnSink, type SharedSwitches, createKvStickyStore } from '@svc/pipeline';
+import { ChainLimiter, type ConfiguredFallbacks, Gateway, type GatewayTimeouts, type LearnSink, type SharedSwitches, createKvStickyStore } from '@svc/pipeline';
 import type { RequestEmbedder } from '@svc/router';
 import type { ProviderRegistry } from '@svc/providers';
 import type { CircuitBreakers, HedgeStats, LatencyTracker } from '@svc/resilience';
@@ -12,6 +12,7 @@ import type { CacheService } from './cache.js';
 import type { ConfigFile } from './config-file.js';
 import type { Routing } from './routing.js';
 import type { RuntimeBase } from './runtime-base.js';
+import { ConfigError } from './env.js';
 
 /** The parts of the runtime the chat pipeline runs on. */
 export interface GatewayParts {
@@ -49,6 +50,23 @@ export function gatewayTimeouts(env: RuntimeBase['env'], file: ConfigFile | unde
   return { requestMs: env.SVC_REQUEST_TIMEOUT_MS, firstByteMs: env.SVC_FIRST_BYTE_TIMEOUT_MS, perProvider: perProviderTimeouts(file) };
 }
 
+/**
+ * SVC_CONFIG's `models.<slug>.fallbacks`, keyed and listed by catalog slug. A model the active
+ * catalog lacks (unknown, or its provider not configured) refuses the start, naming it.
+ */
+export function configuredFallbacks(file: ConfigFile | undefined, catalog: Catalog): ConfiguredFallbacks {
+  const fallbacks: Record<string, readonly string[]> = {};
+  for (const [slug, entry] of Object.entries(file?.models ?? {})) {
+    const slugOf = (name: string, where: string) => {
+      const model = catalog.resolve(name);
+      if (model?.kind !== 'chat') throw new ConfigError('SVC_CONFIG', `${where}: '${name}' is not a chat model of a configured provider (GET /v1/models lists them)`);
+      return model.id;
+    };
+    fallbacks[slugOf(slug, `models.${slug}`)] = entry.fallbacks.map((name, index) => slugOf(name, `models.${slug}.fallbacks[${index}]`));
+  }
+  return fallbacks;
+}
+
 /** The chat pipeline over the runtime's parts, with the environment's timeouts, retries, sticky routes and chain limits. */
 export function createGateway({ env, kv, metrics, logger }: RuntimeBase, parts: GatewayParts): Gateway {
   const { cache, routing } = parts;
@@ -76,6 +94,7 @@ export function createGateway({ env, kv, metrics, logger }: RuntimeBase, parts: 
     // SVC_BREAKER_CONSECUTIVE_FAILURES=0 turns breakers off (benchmarks of raw fallback, tests).
     ...(env.SVC_BREAKER_CONSECUTIVE_FAILURES > 0 ? { breakers: parts.breakers } : {}),
     timeouts: parts.timeouts,
+    fallbacks: configuredFallbacks(parts.file, parts.catalog),
     retry: { maxRetries: env.SVC_RETRY_MAX, baseMs: 200, capMs: 2_000 },
     hedging: parts.hedging,
   });

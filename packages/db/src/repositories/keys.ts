@@ -55,6 +55,7 @@ function toApiKey(row: KeyRow): ApiKeyRecord {
     rpmLimit: row.rpmLimit,
     tpmLimit: row.tpmLimit,
     monthlyBudgetUsd: row.monthlyBudgetUsd,
+    modelAccess: row.modelAccess ?? null,
     createdAt: row.createdAt,
     revokedAt: row.revokedAt,
     lastUsedAt: row.lastUsedAt,
@@ -77,6 +78,7 @@ async function insertKey(db: Drizzle, input: NewApiKey): Promise<ApiKeyRecord> {
         rpmLimit: input.rpmLimit ?? null,
         tpmLimit: input.tpmLimit ?? null,
         monthlyBudgetUsd: input.monthlyBudgetUsd ?? null,
+        modelAccess: input.modelAccess ?? null,
       })
       .returning();
     return toApiKey(row!);
@@ -155,6 +157,7 @@ export function createKeyRepository(db: Drizzle): KeyRepository {
       if (patch.rpmLimit !== undefined) set.rpmLimit = patch.rpmLimit;
       if (patch.tpmLimit !== undefined) set.tpmLimit = patch.tpmLimit;
       if (patch.monthlyBudgetUsd !== undefined) set.monthlyBudgetUsd = patch.monthlyBudgetUsd;
+      if (patch.modelAccess !== undefined) set.modelAccess = patch.modelAccess;
       if (Object.keys(set).length === 0) return this.get(id);
       const [row] = await db.update(apiKeys).set(set).where(eq(apiKeys.id, id)).returning();
       return row ? toApiKey(row) : undefined;

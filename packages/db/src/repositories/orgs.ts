@@ -46,6 +46,7 @@ export function toOrganization(row: OrgRow): OrganizationRecord {
     defaultIntelligenceMode: toIntelligenceMode(row.defaultIntelligenceMode),
     freeModelsOnly: row.freeModelsOnly,
     memoryScope: row.memoryScope === 'organization' ? 'organization' : 'end_user',
+    modelAccess: row.modelAccess ?? null,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
@@ -63,6 +64,7 @@ function toColumns(patch: OrganizationPatch): Partial<OrgInsert> {
   if (patch.defaultIntelligenceMode !== undefined) columns.defaultIntelligenceMode = patch.defaultIntelligenceMode;
   if (patch.freeModelsOnly !== undefined) columns.freeModelsOnly = patch.freeModelsOnly;
   if (patch.memoryScope !== undefined) columns.memoryScope = patch.memoryScope;
+  if (patch.modelAccess !== undefined) columns.modelAccess = patch.modelAccess;
   return columns;
 }
 

@@ -1,6 +1,6 @@
-import { and, type Column, desc, eq, gte, sql } from 'drizzle-orm';
+import { and, asc, type Column, desc, eq, gt, gte, lt, or, type SQL, sql } from 'drizzle-orm';
 import { usageEvents } from '../schema/usage-events.js';
-import type { NewUsageEvent, UsageEvent, UsageListOptions, UsageSummary } from '../types.js';
+import type { LedgerFilter, NewUsageEvent, TagSpend, UsageEvent, UsageListOptions, UsageSummary } from '../types.js';
 import { bulkInsert } from './bulk-insert.js';
 import { clampLimit, type Drizzle, isUuid } from './drizzle.js';
 
@@ -15,6 +15,27 @@ export interface UsageRepository {
   listByOrg(orgId: string, options?: UsageListOptions): Promise<UsageEvent[]>;
   /** Totals of an organisation's events created at or after `since`; only one API key's with `keyId`. */
   summary(orgId: string, since: Date, keyId?: string): Promise<UsageSummary>;
+  /** Spend and usage of an organisation's rows in `filter`, one entry per value of metadata tag `tag`, costliest first. */
+  byTag(orgId: string, tag: string, filter?: LedgerFilter): Promise<TagSpend[]>;
+  /**
+   * One page of the ledger rows in `filter`, oldest first (`createdAt`, then `requestId`), after
+   * the row `after` when given: an export reads page after page.
+   */
+  exportPage(filter: LedgerFilter, limit: number, after?: Pick<UsageEvent, 'createdAt' | 'requestId'>): Promise<UsageEvent[]>;
+}
+
+/** The conditions of a ledger filter (undefined: every row); an org id that is not a UUID matches nothing. */
+function ledgerWhere(filter: LedgerFilter): SQL | undefined {
+  const conditions: (SQL | undefined)[] = [];
+  if (filter.orgId !== undefined) conditions.push(isUuid(filter.orgId) ? eq(usageEvents.orgId, filter.orgId) : sql`false`);
+  if (filter.keyId !== undefined) conditions.push(eq(usageEvents.keyId, filter.keyId));
+  if (filter.model !== undefined) conditions.push(eq(usageEvents.model, filter.model));
+  if (filter.tag !== undefined) {
+    conditions.push(filter.tag.value === undefined ? sql`${usageEvents.tags} ? ${filter.tag.key}` : sql`${usageEvents.tags} ->> ${filter.tag.key} = ${filter.tag.value}`);
+  }
+  if (filter.since !== undefined) conditions.push(gte(usageEvents.createdAt, filter.since));
+  if (filter.until !== undefined) conditions.push(lt(usageEvents.createdAt, filter.until));
+  return and(...conditions);
 }
 
 const emptySummary: UsageSummary = {
@@ -52,6 +73,7 @@ function usageRow(e: NewUsageEvent) {
     usage_estimated: e.usageEstimated ?? false,
     end_user: e.endUser ?? null,
     memory_injected: e.memoryInjected ?? null,
+    tags: e.tags ?? null,
     created_at: e.createdAt?.toISOString() ?? null,
   };
 }
@@ -60,13 +82,13 @@ function usageRow(e: NewUsageEvent) {
 function insertUsage(db: Drizzle, events: readonly NewUsageEvent[]): Promise<number> {
   return bulkInsert(db, events, usageRow, (json) => sql`
     INSERT INTO usage_events (request_id, org_id, key_id, model, provider, prompt_tokens, completion_tokens, cached_tokens,
-      cost_usd, baseline_cost_usd, cache_hit, latency_ms, status, stream, usage_estimated, end_user, memory_injected, created_at)
+      cost_usd, baseline_cost_usd, cache_hit, latency_ms, status, stream, usage_estimated, end_user, memory_injected, tags, created_at)
     SELECT request_id, org_id, key_id, model, provider, prompt_tokens, completion_tokens, cached_tokens,
-      cost_usd, baseline_cost_usd, cache_hit, latency_ms, status, stream, usage_estimated, end_user, memory_injected, coalesce(created_at, now())
+      cost_usd, baseline_cost_usd, cache_hit, latency_ms, status, stream, usage_estimated, end_user, memory_injected, tags, coalesce(created_at, now())
     FROM jsonb_to_recordset(${json}) AS x(request_id text, org_id uuid, key_id text, model text, provider text,
       prompt_tokens integer, completion_tokens integer, cached_tokens integer, cost_usd double precision,
       baseline_cost_usd double precision, cache_hit boolean, latency_ms integer, status integer, stream boolean,
-      usage_estimated boolean, end_user text, memory_injected integer, created_at timestamptz)
+      usage_estimated boolean, end_user text, memory_injected integer, tags jsonb, created_at timestamptz)
     ON CONFLICT (request_id) DO NOTHING
     RETURNING 1`);
 }
@@ -106,5 +128,38 @@ export function createUsageRepository(db: Drizzle): UsageRepository {
       if (!row) return { ...emptySummary };
       return { ...row, totalTokens: row.promptTokens + row.completionTokens };
     },
+
+    byTag: (orgId, tag, filter = {}) => spendByTag(db, orgId, tag, filter),
+
+    exportPage: (filter, limit, after) => ledgerPage(db, filter, limit, after),
   };
+}
+
+/** Spend and usage per value of metadata tag `tag`, costliest first. */
+function spendByTag(db: Drizzle, orgId: string, tag: string, filter: LedgerFilter): Promise<TagSpend[]> {
+  const value = sql<string | null>`${usageEvents.tags} ->> ${tag}`;
+  return db
+    .select({
+      value,
+      requests: sql`count(distinct split_part(${usageEvents.requestId}, ':', 1))`.mapWith(Number),
+      promptTokens: total(usageEvents.promptTokens),
+      completionTokens: total(usageEvents.completionTokens),
+      costUsd: total(usageEvents.costUsd),
+    })
+    .from(usageEvents)
+    .where(ledgerWhere({ ...filter, orgId }))
+    // By position: the tag name is a parameter, and a repeated expression would be another one.
+    .groupBy(sql`1`)
+    .orderBy(desc(total(usageEvents.costUsd)), sql`1`);
+}
+
+/** One page of the rows in `filter`, oldest first, after the row `after` (keyset on created_at, request_id). */
+function ledgerPage(db: Drizzle, filter: LedgerFilter, limit: number, after: Pick<UsageEvent, 'createdAt' | 'requestId'> | undefined): Promise<UsageEvent[]> {
+  const page = after ? or(gt(usageEvents.createdAt, after.createdAt), and(eq(usageEvents.createdAt, after.createdAt), gt(usageEvents.requestId, after.requestId))) : undefined;
+  return db
+    .select()
+    .from(usageEvents)
+    .where(and(ledgerWhere(filter), page))
+    .orderBy(asc(usageEvents.createdAt), asc(usageEvents.requestId))
+    .limit(clampLimit(limit, 1000));
 }

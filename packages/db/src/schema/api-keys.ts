@@ -1,4 +1,5 @@
-import { doublePrecision, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import type { ModelAccess } from '@svc/core';
+import { doublePrecision, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { organizations } from './organizations.js';
 
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -30,6 +31,8 @@ export const apiKeys = pgTable(
     tpmLimit: integer('tpm_limit'),
     /** Spend cap of this key per calendar month (UTC), USD, on top of its organisation's budget; null = none of its own. */
     monthlyBudgetUsd: doublePrecision('monthly_budget_usd'),
+    /** Models and aliases this key may use, on top of its organisation's lists; null = no lists of its own. */
+    modelAccess: jsonb('model_access').$type<ModelAccess>(),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
     revokedAt: timestamptz('revoked_at'),
     lastUsedAt: timestamptz('last_used_at'),

@@ -1,3 +1,4 @@
+import type { ModelAccess } from '@svc/core';
 import { bigint, boolean, doublePrecision, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -15,6 +16,8 @@ export const organizations = pgTable('organizations', {
   freeModelsOnly: boolean('free_models_only').notNull().default(false),
   /** `end_user` (null: the default) or `organization`: how far memory recall reaches. */
   memoryScope: text('memory_scope'),
+  /** Models and aliases the organisation may use (`{allow, deny}`); null = any. */
+  modelAccess: jsonb('model_access').$type<ModelAccess>(),
   createdAt: timestamptz('created_at').notNull().defaultNow(),
   updatedAt: timestamptz('updated_at').notNull().defaultNow(),
 });

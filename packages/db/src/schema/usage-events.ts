@@ -1,4 +1,4 @@
-import { boolean, doublePrecision, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, doublePrecision, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 /**
  * The usage ledger: one row per billed request. `request_id` is the idempotency key, so a
@@ -26,6 +26,8 @@ export const usageEvents = pgTable(
     endUser: text('end_user'),
     /** Memories the memory stage injected into the prompt (mode `full`); null when the stage did not run. */
     memoryInjected: integer('memory_injected'),
+    /** The request's metadata (`metadata`, string to string): the tags spend is attributed by; null when it sent none. */
+    tags: jsonb('tags').$type<Record<string, string>>(),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (table) => [

@@ -1,3 +1,5 @@
+import { requestTimeout } from '@svc/core';
+
 /** Milliseconds; 0 disables a limit. */
 export interface GatewayTimeouts {
   /** The whole request, streams included (the SDKs' own default is 10 minutes). */
@@ -19,6 +21,8 @@ export interface Deadline {
   signal: AbortSignal;
   /** True once the timer, not the parent, aborted the signal. */
   readonly expired: boolean;
+  /** The timer's length (0: none). */
+  readonly ms: number;
   /** Stops the timer; the signal still follows the parent (a stream outlives its first byte). */
   clear(): void;
 }
@@ -26,6 +30,7 @@ export interface Deadline {
 const never: Deadline = {
   signal: new AbortController().signal,
   expired: false,
+  ms: 0,
   clear() {},
 };
 
@@ -44,6 +49,7 @@ export function createDeadline(parent: AbortSignal, ms: number): Deadline {
   timer.unref();
   return {
     signal: controller.signal,
+    ms,
     get expired() {
       return expired;
     },
@@ -51,4 +57,18 @@ export function createDeadline(parent: AbortSignal, ms: number): Deadline {
       clearTimeout(timer);
     },
   };
+}
+
+/**
+ * The request's whole time: the caller's own timeout (`svc.timeout_ms` / `x-svc-timeout-ms`)
+ * when it set one, never more than the server's (`SVC_REQUEST_TIMEOUT_MS`; 0 there: no cap).
+ */
+export function requestTimeoutMs(serverMs: number, requestedMs: number | undefined): number {
+  if (requestedMs === undefined) return serverMs;
+  return serverMs > 0 ? Math.min(serverMs, requestedMs) : requestedMs;
+}
+
+/** What a failure is once the request's own deadline ended it: 504 `request_timeout`; otherwise `error` itself. */
+export function overDeadline(deadline: Deadline, error: unknown): unknown {
+  return deadline.expired ? requestTimeout(deadline.ms, error) : error;
 }

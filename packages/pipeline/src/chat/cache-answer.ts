@@ -1,5 +1,5 @@
 import type { Catalog } from '@svc/catalog';
-import { type CacheMiss, cacheEnabled, hitCost, hitUsage, lookupCache } from './cache-stage.js';
+import { type CacheMiss, cacheEnabled, hitCost, hitUsage, lookupCache, skippedLookup } from './cache-stage.js';
 import { tracedFinish } from '../stage-spans.js';
 import { cacheHitResponse } from './cache-hit-response.js';
 import type { ChatResponse, GatewayDeps } from '../gateway-types.js';
@@ -19,16 +19,19 @@ export interface CacheStageOwner {
 /**
  * Stage 2 for chat (cache and full modes, unless `svc.enable_cache` is false or a switch sheds
  * it): exact (L0, then L1), then semantic, in the turn's partition. A hit is the answer, free
- * (its spend is zero); a miss remembers where to store the answer once complete. A hit that holds
+ * (its spend is zero); a miss remembers where to store the answer once complete. The request's
+ * `Cache-Control` (the exchange's `cacheDirective`) skips the lookup (`no-cache`: the answer is
+ * still stored) or the whole stage (`no-store`). A hit that holds
  * a tool call the organisation's policy blocks is refused like a provider's answer would be.
  */
 export async function answerFromCache(owner: CacheStageOwner, turn: ChatTurn): Promise<{ response: ChatResponse } | { miss: CacheMiss | undefined }> {
   const { request, exchange, switches, shed } = turn;
   const { exactCache, semanticCache } = owner.deps;
-  const cacheRuns = cacheEnabled(exchange.mode, request);
+  const cacheRuns = cacheEnabled(exchange.mode, request) && exchange.cacheDirective !== 'no-store';
   const exact = cacheRuns && exactCache && runs(switches, 'exact_cache', shed) ? exactCache : undefined;
   const semantic = cacheRuns && semanticCache && runs(switches, 'semantic_cache', shed) ? semanticCache : undefined;
   if (!exact && !semantic) return { miss: undefined };
+  if (exchange.cacheDirective === 'no-cache') return { miss: skippedLookup(exact, semantic, request, turn.partition) };
   const cached = await lookupCache(exact, semantic, request, turn.partition);
   if ('miss' in cached) return cached;
   const blocked = turn.governance ? blockedCallError(cached.hit.answer.result, turn.governance) : undefined;

@@ -50,6 +50,28 @@ export function cacheEnabled(mode: IntelligenceMode, request: ChatRequest): bool
   return mode !== 'proxy' && request.svc?.enableCache !== false;
 }
 
+/**
+ * What the request's `Cache-Control` header asks of the answer cache: `no-cache` skips the lookup
+ * (the fresh answer is still stored), `no-store` skips the lookup and the store. Absent: both run.
+ */
+export type CacheDirective = 'no-cache' | 'no-store';
+
+/** The strongest cache directive of a `Cache-Control` request header (`no-store` wins), if any. */
+export function cacheDirectiveOf(header: string | undefined): CacheDirective | undefined {
+  if (!header) return undefined;
+  const directives = new Set(header.split(',').map((part) => part.trim().toLowerCase()));
+  if (directives.has('no-store')) return 'no-store';
+  return directives.has('no-cache') ? 'no-cache' : undefined;
+}
+
+/**
+ * Where a request that skips the lookup (`Cache-Control: no-cache`) stores its fresh answer: the
+ * same exact key and semantic entry a lookup would have searched.
+ */
+export function skippedLookup(exact: ExactCachePort | undefined, semantic: SemanticCachePort | undefined, request: ChatRequest, partition: CachePartition): CacheMiss {
+  return { partition, exactKey: exact?.key(request, partition.orgId, partition.audience), semantic: semantic ? { hit: false } : undefined };
+}
+
 /** Stage 2: exact (L0, then L1), then semantic. */
 export async function lookupCache(
   exact: ExactCachePort | undefined,

@@ -3,7 +3,7 @@ import type { LatencyStats } from '@svc/router';
 import type { Attempt } from '../call/attempt.js';
 import type { CallSettings, ProviderLookup } from '../call/call.js';
 import { observeAttempt } from '../call/call-metrics.js';
-import { type Deadline, createDeadline, defaultTimeouts } from '../call/deadline.js';
+import { type Deadline, createDeadline, defaultTimeouts, requestTimeoutMs } from '../call/deadline.js';
 import type { GatewayDeps } from '../gateway-types.js';
 import { reliabilitySettings } from '../call/reliability.js';
 import { largerContextModels, requiredCapabilities } from './route.js';
@@ -38,7 +38,8 @@ export async function planCalls(deps: PlanDeps, turn: ChatTurn, maxAttempts: num
   const own = found instanceof Promise ? await found : found;
   const { providers, ownKey } = withOwnKeys(own, deps.providers);
   const timeouts = deps.timeouts ?? defaultTimeouts;
-  const deadline = createDeadline(exchange.signal, timeouts.requestMs);
+  const requestMs = requestTimeoutMs(timeouts.requestMs, exchange.timeoutMs);
+  const deadline = createDeadline(exchange.signal, requestMs);
   const hedging = deps.hedging;
   const settings: CallSettings = {
     providers,
@@ -50,11 +51,12 @@ export async function planCalls(deps: PlanDeps, turn: ChatTurn, maxAttempts: num
         if (attempt.outcome === 'ok') latency.observe(model.id, attempt.latencyMs);
       },
     },
-    maxAttempts: reliability.maxAttempts,
+    // Each fallback model gets its own attempt beyond what the first choice's waterfall may use.
+    maxAttempts: reliability.maxAttempts + (turn.decision.fallbacks?.length ?? 0),
     signal: deadline.signal,
     firstByteTimeoutMs: (provider) => timeouts.perProvider?.[provider]?.firstByteMs ?? timeouts.firstByteMs,
     retry: reliability.retry,
-    ...(timeouts.requestMs > 0 ? { deadline: Date.now() + timeouts.requestMs } : {}),
+    ...(requestMs > 0 ? { deadline: Date.now() + requestMs } : {}),
     ...(hedging
       ? { hedging: { latency: hedging.latency, stats: hedging.stats, enabled: (request.svc?.enableHedging ?? (reliability.hedge || hedging.config.enabledByDefault)) && runs(switches, 'hedging', shed) } }
       : {}),

@@ -3,11 +3,16 @@ import type { LatencyStats, MemorySignals, RouteContext, Router } from '@svc/rou
 import type { RoutingDecision } from '../learn/decision-log.js';
 import type { Exchange } from '../exchange.js';
 import type { GatewayDeps } from '../gateway-types.js';
+import { accessRouting } from './access-routing.js';
+import { type ConfiguredFallbacks, withFallbacks } from './fallback-models.js';
+import { CallerModelAccess } from './model-access.js';
 
 /**
  * Stage 3 for chat: the router over the request, with the live latencies and open breakers, the
- * organisation's free-models policy, a chain's sticky model and step limits, and (full mode) the
- * caller's memory features.
+ * organisation's free-models policy, a chain's sticky model and step limits, (full mode) the
+ * caller's memory features, the caller's model access (`model_access` of its key and
+ * organisation: refused models and aliases, candidates limited) and the fallback models (request
+ * `models`, else configured) after the decision's own waterfall.
  */
 export class ChatRouting {
   /** Route contexts by mode and org policy, built once: [full/cache, proxy, free full/cache, free proxy]. */
@@ -16,7 +21,7 @@ export class ChatRouting {
   constructor(
     private readonly router: Router,
     latency: LatencyStats,
-    private readonly deps: Pick<GatewayDeps, 'breakers' | 'sticky' | 'chains'>,
+    private readonly deps: Pick<GatewayDeps, 'breakers' | 'sticky' | 'chains' | 'fallbacks' | 'catalog'>,
   ) {
     const breakers = deps.breakers;
     const live: RouteContext = {
@@ -34,7 +39,7 @@ export class ChatRouting {
     const { sticky, chains } = this.deps;
     const context = this.context(exchange, exchange.mode);
     const stickyKey = sticky && request.routingHints?.chainRouting !== 'mixed' ? (svc?.chainId ?? svc?.conversationId) : undefined;
-    if (stickyKey === undefined && !(chains && svc?.chainId !== undefined)) return this.router.route(request, context);
+    if (stickyKey === undefined && !(chains && svc?.chainId !== undefined)) return this.decide(request, exchange, context);
     return this.routeChain(request, exchange, stickyKey, context);
   }
 
@@ -52,7 +57,17 @@ export class ChatRouting {
       ...(learned.embedding ? { embedding: learned.embedding } : {}),
       ...(decision.source === 'Sticky' ? { stickyModel: decision.model.id } : {}),
     };
-    return this.router.route(request, context);
+    return this.decide(request, exchange, context);
+  }
+
+  /** The router's decision within the caller's model access, its waterfall followed by the fallback models'. */
+  private decide(request: ChatRequest, exchange: Exchange, context: RouteContext): RoutingDecision {
+    const route = accessRouting(this.router, this.deps.catalog, CallerModelAccess.of(exchange.caller), context);
+    return withFallbacks(route, request, route(request, 'model'), this.fallbacks);
+  }
+
+  private get fallbacks(): ConfiguredFallbacks {
+    return this.deps.fallbacks ?? noFallbacks;
   }
 
   private context(exchange: Exchange, mode: IntelligenceMode): RouteContext {
@@ -62,9 +77,11 @@ export class ChatRouting {
   private async routeChain(request: ChatRequest, exchange: Exchange, stickyKey: string | undefined, context: RouteContext): Promise<RoutingDecision> {
     const orgId = exchange.caller.org.id;
     const stickyModel = stickyKey === undefined ? undefined : await this.deps.sticky!.get(orgId, stickyKey);
-    const decision = this.router.route(request, stickyModel === undefined ? context : { ...context, stickyModel });
+    const decision = this.decide(request, exchange, stickyModel === undefined ? context : { ...context, stickyModel });
     const { chains } = this.deps;
     if (chains?.applies(request, decision.workflowType)) await chains.check(orgId, request);
     return decision;
   }
 }
+
+const noFallbacks: ConfiguredFallbacks = {};

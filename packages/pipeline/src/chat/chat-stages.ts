@@ -3,6 +3,7 @@ import type { OutputVerifier } from '@svc/healing';
 import type { LatencyStats } from '@svc/router';
 import type { HistogramSeries } from '@svc/telemetry';
 import { openStream } from '../call/call.js';
+import { overDeadline } from '../call/deadline.js';
 import type { ChatResponse, GatewayDeps } from '../gateway-types.js';
 import type { LearnRecorder } from '../learn/learn-records.js';
 import { answerAttributes, cacheAttributes, memoryAttributes, openedAttributes, planAttributes, stageSpan, traced } from '../stage-spans.js';
@@ -82,7 +83,7 @@ async function streamAnswer(owner: StageOwner, turn: ChatTurn, outbound: Outboun
   } catch (error) {
     plan.deadline.clear();
     owner.recorder.failure({ exchange: turn.exchange, request: turn.request, decision: turn.decision, attempts: plan.attempts });
-    throw error;
+    throw overDeadline(plan.deadline, error);
   }
   // Until the first event is ready to send: the request's time so far less the provider's.
   owner.streamOverhead.observe(Math.max(0, performance.now() - turn.exchange.startedAt - opened.providerMs) / 1000);

@@ -5,6 +5,7 @@ import type { OutputVerifier } from '@svc/healing';
 import type { HistogramSeries } from '@svc/telemetry';
 import { storeAnswer, type CacheMiss } from './cache-stage.js';
 import { callChat } from '../call/call.js';
+import { overDeadline } from '../call/deadline.js';
 import type { ChatJsonResponse, GatewayDeps } from '../gateway-types.js';
 import type { LearnRecorder } from '../learn/learn-records.js';
 import { answerHeaders, memoryHeader, routingHeaders } from './metadata.js';
@@ -64,8 +65,9 @@ export async function answerJson(owner: JsonOwner, turn: ChatTurn, call: JsonCal
     return finishJson(owner, turn, call, answered, speculation);
   } catch (error) {
     plan.deadline.clear();
-    recordFailure(owner.recorder, turn, plan, speculation, error);
-    throw error;
+    const failure = overDeadline(plan.deadline, error);
+    recordFailure(owner.recorder, turn, plan, speculation, failure);
+    throw failure;
   }
 }
 
@@ -192,7 +194,7 @@ function recordFailure(recorder: LearnRecorder, turn: ChatTurn, plan: CallPlan, 
   const cost = computeCost(draft.draft, draft.usage);
   recorder.countSpend(draft.draft, draft.usage, cost);
   const status = isGatewayError(error) ? error.status : 500;
-  recorder.usage({ exchange, model: draft.draft, usage: draft.usage, cost, latencyMs: Math.round(performance.now() - exchange.startedAt), status, stream: false, usageEstimated: false, createdAt: new Date() });
+  recorder.usage({ exchange, model: draft.draft, usage: draft.usage, cost, latencyMs: Math.round(performance.now() - exchange.startedAt), status, stream: false, usageEstimated: false, tags: request.metadata ?? null, createdAt: new Date() });
   if (!turn.spend.recorded) turn.spend.record({ actualTokens: draft.usage.totalTokens, actualCostUsd: plan.own?.get(draft.draft.provider) ? 0 : cost.costUsd });
 }
 

@@ -2,7 +2,11 @@ import type { ChatRequest } from '@svc/core';
 import { type RouteDecision, type ScoredCandidate, scalarFeatures } from '@svc/router';
 
 /** The route stage's outcome: the router's decision (model, waterfall, tier, lane, source, classification). */
-export type RoutingDecision = RouteDecision;
+/** The router's decision, with the fallback models the request or the configuration added to its waterfall. */
+export type RoutingDecision = RouteDecision & {
+  /** Slugs of the fallback models whose waterfalls follow the decision's own (`withFallbacks`). */
+  fallbacks?: readonly string[];
+};
 
 /**
  * Candidates for the log: the router's scored candidates as they are (no copy); a pinned decision
@@ -51,6 +55,7 @@ export function decisionDetails(request: ChatRequest, decision: RoutingDecision)
     break;
   }
   if (decision.notApplied.length > 0) details.notApplied = decision.notApplied;
+  if (decision.fallbacks) details.fallbacks = decision.fallbacks;
   const svc = request.svc;
   if (svc?.reliabilityLevel !== undefined) details.reliabilityLevel = svc.reliabilityLevel;
   if (svc?.planningMode !== undefined) details.planningMode = svc.planningMode;

@@ -45,6 +45,7 @@ export class LearnRecorder {
         endUser: ledgerEndUser(exchange, request),
         // A hit ran no memory stage: nothing was injected.
         memoryInjected: exchange.mode === 'full' ? 0 : null,
+        tags: request.metadata ?? null,
         createdAt,
       });
     }
@@ -98,6 +99,7 @@ export class LearnRecorder {
       usageEstimated: row.usageEstimated,
       endUser: row.endUser ?? null,
       memoryInjected: row.memoryInjected ?? null,
+      tags: row.tags ?? null,
       createdAt: row.createdAt,
     });
   }
@@ -112,7 +114,7 @@ export class LearnRecorder {
     const row = extra.billed ?? (usage && cost ? { usage, cost } : undefined);
     const success = outcome === 'ok' || outcome === 'client_closed';
     const status = success ? 200 : 502;
-    const ledger = { endUser: ledgerEndUser(exchange, request), memoryInjected: extra.memory?.injected ?? null };
+    const ledger = { endUser: ledgerEndUser(exchange, request), memoryInjected: extra.memory?.injected ?? null, tags: request.metadata ?? null };
     if (row) this.usage({ exchange, model, usage: row.usage, cost: row.cost, latencyMs, status, stream, usageEstimated: details.usageEstimated === true, createdAt, ...ledger });
     learn.recordDecision(decisionRecord({ ...ended, createdAt }));
     const feedback = this.deps.feedback;
@@ -201,6 +203,8 @@ export interface UsageRow {
   endUser?: string | null;
   /** Memories injected into the prompt; null when the memory stage did not run. */
   memoryInjected?: number | null;
+  /** The request's metadata: the tags its spend is attributed by (cost reports, ledger export). */
+  tags?: Record<string, string> | null;
   createdAt: Date;
 }
 

@@ -3,6 +3,7 @@ import type { ModelInfo } from '@svc/catalog';
 import { type StreamEvent, type SvcMetadata, isGatewayError, isProviderError } from '@svc/core';
 import { ToolCallStreamGuard } from '@svc/governance';
 import type { OutputVerifier, VerificationPlan } from '@svc/healing';
+import { overDeadline } from '../call/deadline.js';
 import { type CacheMiss, storeAnswer } from '../chat/cache-stage.js';
 import type { CallPlan } from '../chat/call-plan.js';
 import type { ChatTurn } from '../chat/chat-turn.js';
@@ -98,8 +99,8 @@ async function* relay(ending: StreamEnding): AsyncGenerator<StreamEvent> {
     // Our own abort (the client went away) surfaces as an upstream read failure.
     if (turn.exchange.signal.aborted) return;
     outcome = isGatewayError(error) && error.code === 'tool_call_blocked' ? 'tool_call_blocked' : 'error_after_first_byte';
-    if (isProviderError(error) && error.retryable) void ending.owner.deps.breakers?.record(model.id, 'failure');
-    throw error;
+    if (isProviderError(error) && error.retryable && !stream.plan.deadline.expired) void ending.owner.deps.breakers?.record(model.id, 'failure');
+    throw overDeadline(stream.plan.deadline, error);
   } finally {
     await endStream(ending, outcome);
   }

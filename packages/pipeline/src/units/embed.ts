@@ -52,7 +52,7 @@ export interface EmbedResponse {
  */
 export async function embed(deps: EmbedDeps, request: EmbedRequest, context: Exchange): Promise<EmbedResponse> {
   const org = await orgProviders(deps, context.caller.org.id);
-  const primary = requireAllowedModel(context.caller.org, embeddingModel(deps.catalog, request.model, (m) => org.providers.get(m.provider)?.embed !== undefined));
+  const primary = requireAllowedModel(context.caller, embeddingModel(deps.catalog, request.model, (m) => org.providers.get(m.provider)?.embed !== undefined));
   if (request.dimensions !== undefined && primary.dimensions !== undefined && request.dimensions > primary.dimensions) {
     throw invalidRequest(`'dimensions' must be at most ${primary.dimensions} for ${primary.id}.`, 'dimensions');
   }

@@ -59,7 +59,7 @@ export interface GenerateImagesResponse {
  */
 export async function generateImages(deps: ImageStageDeps, request: GenerateImagesRequest, context: Exchange): Promise<GenerateImagesResponse> {
   const org = await orgProviders(deps, context.caller.org.id);
-  const primary = requireAllowedModel(context.caller.org, imageModel(deps.catalog, request.model));
+  const primary = requireAllowedModel(context.caller, imageModel(deps.catalog, request.model));
   const candidates = [primary, ...deps.catalog.family(primary.family).filter((m) => m.kind === 'image' && m.id !== primary.id)];
   const estimatedCostUsd = perImageCost(primary, request, request.n);
   const reservation = await admitUnits(deps, context, { tokens: 0, costUsd: estimatedCostUsd });

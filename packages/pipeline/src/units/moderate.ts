@@ -29,7 +29,7 @@ export interface ModerateResponse {
  */
 export async function moderate(deps: UnitStageDeps, request: ModerateRequest, context: Exchange): Promise<ModerateResponse> {
   const org = await orgProviders(deps, context.caller.org.id);
-  const model = requireAllowedModel(context.caller.org, unitModel(deps.catalog, request.model, 'moderation', 'moderation'));
+  const model = requireAllowedModel(context.caller, unitModel(deps.catalog, request.model, 'moderation', 'moderation'));
   const promptTokens = estimateTokens(request.input);
   const reservation = await admitUnits(deps, context, { tokens: promptTokens, costUsd: 0 });
   let moderation: ModerationResult;

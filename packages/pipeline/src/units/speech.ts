@@ -37,7 +37,7 @@ const noInstructions = /^tts-1(?:-hd)?(?:-\d+)?$/;
  */
 export async function speak(deps: UnitStageDeps, request: SpeakRequest, context: Exchange): Promise<SpeakResponse> {
   const org = await orgProviders(deps, context.caller.org.id);
-  const model = requireAllowedModel(context.caller.org, unitModel(deps.catalog, request.model, 'speech', 'speech'));
+  const model = requireAllowedModel(context.caller, unitModel(deps.catalog, request.model, 'speech', 'speech'));
   if (request.instructions !== undefined && noInstructions.test(model.upstreamId)) {
     throw invalidRequest(`'instructions' is not supported by ${model.id}; use a model such as gpt-4o-mini-tts.`, 'instructions');
   }

@@ -41,7 +41,7 @@ export const ASSUMED_BYTES_PER_SECOND = 16_000;
  */
 export async function transcribe(deps: UnitStageDeps, request: TranscribeRequest, context: Exchange): Promise<TranscribeResponse> {
   const org = await orgProviders(deps, context.caller.org.id);
-  const model = requireAllowedModel(context.caller.org, unitModel(deps.catalog, request.model, 'transcription', 'transcription'));
+  const model = requireAllowedModel(context.caller, unitModel(deps.catalog, request.model, 'transcription', 'transcription'));
   const provider = org.providers.get(model.provider);
   if (provider && !provider.transcribe && provider.recognize) {
     throw invalidRequest(`${model.id} has no OpenAI transcription formats; use POST /v1/voice/transcribe for it.`, 'model');

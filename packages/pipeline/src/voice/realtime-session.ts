@@ -69,7 +69,7 @@ export async function openRealtimeSession(deps: RealtimeDeps, request: RealtimeO
   if (request.conversationId !== undefined && (request.conversationId.length === 0 || request.conversationId.length > MAX_CONVERSATION_ID_CHARS)) {
     throw invalidRequest(`conversation_id must be 1 to ${MAX_CONVERSATION_ID_CHARS} characters.`, 'conversation_id');
   }
-  const model = requireAllowedModel(context.caller.org, unitModel(deps.catalog, request.model, 'realtime', 'realtime'));
+  const model = requireAllowedModel(context.caller, unitModel(deps.catalog, request.model, 'realtime', 'realtime'));
   const org = await orgProviders(deps, context.caller.org.id);
   const byok = org.ownKey(model.provider);
   const firstMinute = realtimeCost(model, { durationMs: 0, usage: emptyUsage(), platformFeePerMinute: deps.platformFeePerMinute });

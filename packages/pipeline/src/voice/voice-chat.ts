@@ -57,8 +57,8 @@ function replyTokens(maxChars: number): number {
  *   `language`, `file` when no speech was heard); 429/402; 500; the providers' errors.
  */
 export async function chatByVoice(deps: VoiceChatDeps, request: VoiceChatRequest, context: Exchange, options: VoiceChatOptions = {}): Promise<VoiceChatResult> {
-  const stt = requireAllowedModel(context.caller.org, chooseSttModel(deps.catalog, request.sttModel, request.language));
-  const tts = requireAllowedModel(context.caller.org, chooseTtsModel(deps.catalog, request.ttsModel, request.provider, 'tts_model'));
+  const stt = requireAllowedModel(context.caller, chooseSttModel(deps.catalog, request.sttModel, request.language), 'stt_model');
+  const tts = requireAllowedModel(context.caller, chooseTtsModel(deps.catalog, request.ttsModel, request.provider, 'tts_model'), 'tts_model');
   const plan = planSynthesis(tts, request);
   const maxChars = tts.voice?.maxChars ?? 4_096;
   const org = await orgProviders(deps, context.caller.org.id);

@@ -33,7 +33,7 @@ export interface VoiceSynthesis {
  */
 export async function synthesizeVoice(deps: VoiceDeps, request: VoiceSynthesizeRequest, context: Exchange): Promise<VoiceSynthesis> {
   const { mode } = context;
-  const model = requireAllowedModel(context.caller.org, chooseTtsModel(deps.catalog, request.model, undefined, 'model'));
+  const model = requireAllowedModel(context.caller, chooseTtsModel(deps.catalog, request.model, undefined, 'model'));
   const plan = planSynthesis(model, request);
   const org = await orgProviders(deps, context.caller.org.id);
   const byok = org.ownKey(model.provider);

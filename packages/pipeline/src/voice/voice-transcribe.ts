@@ -41,7 +41,7 @@ export interface VoiceTranscription {
  */
 export async function transcribeVoice(deps: VoiceDeps, request: VoiceTranscribeRequest, context: Exchange): Promise<VoiceTranscription> {
   const { mode } = context;
-  const model = requireAllowedModel(context.caller.org, chooseSttModel(deps.catalog, request.sttModel, request.language));
+  const model = requireAllowedModel(context.caller, chooseSttModel(deps.catalog, request.sttModel, request.language));
   const org = await orgProviders(deps, context.caller.org.id);
   const byok = org.ownKey(model.provider);
   const estimate = estimatedSeconds(request);

@@ -90,6 +90,7 @@ function toChatRequest(wire: AnthropicCountTokensRequest & Partial<Pick<Anthropi
   if (wire.routing_hints != null) out.routingHints = toRoutingHints(wire.routing_hints);
   if (wire.routing_override != null) out.routingOverride = toRoutingOverride(wire.routing_override);
   if (wire.svc != null) out.svc = toSvcOptions(wire.svc);
+  if (wire.models != null) out.models = wire.models;
   return out;
 }
 

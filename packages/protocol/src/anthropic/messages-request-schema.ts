@@ -24,7 +24,7 @@ import {
   opt,
   str,
 } from '../shared/fields.js';
-import { routingHintsSchema, routingOverrideSchema, svcBlockSchema } from '../openai/svc-extensions-schema.js';
+import { fallbackModelsSchema, routingHintsSchema, routingOverrideSchema, svcBlockSchema } from '../openai/svc-extensions-schema.js';
 import { cacheControlSchema } from '../shared/cache-control.js';
 
 /** Every block a prompt is built of may carry `cache_control`, a prompt-cache breakpoint. */
@@ -148,6 +148,8 @@ export const messagesRequestSchema = obj({
   routing_hints: opt(routingHintsSchema),
   routing_override: opt(routingOverrideSchema),
   svc: opt(svcBlockSchema),
+  /** Fallback models after `model` (OpenRouter's `models`). */
+  models: opt(fallbackModelsSchema),
 });
 
 /**

@@ -25,7 +25,7 @@ import {
   stringRecord,
 } from '../shared/fields.js';
 import { chatMessageSchema } from './chat-message-schema.js';
-import { routingHintsSchema, routingOverrideSchema, svcBlockSchema } from './svc-extensions-schema.js';
+import { fallbackModelsSchema, routingHintsSchema, routingOverrideSchema, svcBlockSchema } from './svc-extensions-schema.js';
 
 /**
  * `seed` is a u64 on the wire. JSON numbers above 2^53 already lost precision in `JSON.parse`,
@@ -123,6 +123,8 @@ export const chatRequestSchema = obj({
   routing_hints: opt(routingHintsSchema),
   routing_override: opt(routingOverrideSchema),
   svc: opt(svcBlockSchema),
+  /** Fallback models after `model` (OpenRouter's `models`). */
+  models: opt(fallbackModelsSchema),
 });
 
 /** The validated OpenAI chat request, still in wire names. */

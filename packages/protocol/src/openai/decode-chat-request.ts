@@ -79,6 +79,7 @@ function toChatRequest(wire: OpenAIChatRequest): ChatRequest {
   if (wire.routing_hints != null) out.routingHints = toRoutingHints(wire.routing_hints);
   if (wire.routing_override != null) out.routingOverride = toRoutingOverride(wire.routing_override);
   if (wire.svc != null) out.svc = toSvcOptions(wire.svc);
+  if (wire.models != null) out.models = wire.models;
   return out;
 }
 
@@ -155,5 +156,6 @@ export function toSvcOptions(wire: OpenAISvcBlock): SvcOptions {
   // `voice_mode: true` is the documented form; `false` means "off", i.e. no voice mode.
   if (wire.voice_mode != null && wire.voice_mode !== false) out.voiceMode = String(wire.voice_mode);
   if (wire.intelligence_mode != null) out.intelligenceMode = wire.intelligence_mode;
+  if (wire.timeout_ms != null) out.timeoutMs = wire.timeout_ms;
   return out;
 }

@@ -91,7 +91,19 @@ export const svcBlockSchema = block({
   /** Reserved: validated, then ignored. */
   enable_tool_reranking: opt(bool()),
   intelligence_mode: opt(oneOf(['proxy', 'cache', 'full'])),
+  /** The request's own timeout in ms, capped by the server's (`SVC_REQUEST_TIMEOUT_MS`); header `x-svc-timeout-ms` wins. */
+  timeout_ms: opt(int(1, U32_MAX)),
 });
+
+/** Most fallback models a request may list (`models`). */
+export const MAX_FALLBACK_MODELS = 8;
+
+/** `models`: OpenRouter's fallback list, tried in order after `model` fails (1 to 8 names). */
+export const fallbackModelsSchema = v.pipe(
+  v.array(nonEmptyStr(), 'must be an array of model names'),
+  v.minLength(1, `must list 1 to ${MAX_FALLBACK_MODELS} models`),
+  v.maxLength(MAX_FALLBACK_MODELS, `must list 1 to ${MAX_FALLBACK_MODELS} models`),
+);
 
 export type OpenAIRoutingHints = v.InferOutput<typeof routingHintsSchema>;
 export type OpenAIRoutingOverride = v.InferOutput<typeof routingOverrideSchema>;

@@ -96,6 +96,7 @@ function toChatWire(wire: ResponsesWireRequest): ChatWireRequest {
   if (wire.routing_hints != null) out.routing_hints = wire.routing_hints;
   if (wire.routing_override != null) out.routing_override = wire.routing_override;
   if (wire.svc != null) out.svc = wire.svc;
+  if (wire.models != null) out.models = wire.models;
   return out;
 }
 

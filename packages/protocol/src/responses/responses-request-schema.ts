@@ -10,7 +10,7 @@
  */
 import * as v from 'valibot';
 import { arr, block, bool, int, jsonObject, literal, minArr, nonEmptyStr, num, obj, oneOf, opt, str } from '../shared/fields.js';
-import { routingHintsSchema, routingOverrideSchema, svcBlockSchema } from '../openai/svc-extensions-schema.js';
+import { fallbackModelsSchema, routingHintsSchema, routingOverrideSchema, svcBlockSchema } from '../openai/svc-extensions-schema.js';
 
 /** OpenAI's own metadata limits: 16 pairs, keys up to 64 and values up to 512 characters. */
 const METADATA_MAX_PAIRS = 16;
@@ -156,6 +156,8 @@ export const responsesRequestSchema = obj({
   routing_hints: opt(routingHintsSchema),
   routing_override: opt(routingOverrideSchema),
   svc: opt(svcBlockSchema),
+  /** Fallback models after `model` (OpenRouter's `models`). */
+  models: opt(fallbackModelsSchema),
 });
 
 /** The validated Responses request, still in wire names. */

@@ -85,6 +85,8 @@ export const ROUTE_CLASSES: Readonly<Record<string, TenantClass>> = {
   'POST /v1/auth/passkeys/register/complete': 'session',
   'DELETE /v1/auth/passkeys/{id}': 'session',
   'GET /v1/observability/breakers': 'platform',
+  'GET /v1/admin/orgs/{id}/spend/by-tag': 'admin',
+  'GET /v1/admin/ledger/export': 'admin',
   'GET /v1/admin/orgs/{id}/mcp-servers': 'admin',
   'GET /v1/admin/orgs/{id}/mcp-servers/{name}': 'admin',
   'PUT /v1/admin/orgs/{id}/mcp-servers/{name}': 'admin',

@@ -136,8 +136,8 @@ describe("inference /openapi.json against OpenAI's own description", () => {
     for (const name of Object.keys(resolved.properties ?? {})) out.add(name);
     return out;
   };
-  /** The gateway's own request fields (spec document 1), absent from OpenAI's API. */
-  const extensions = new Set(['routing_hints', 'routing_override', 'svc', 'reasoning']);
+  /** The gateway's own request fields (spec document 1) and OpenRouter's fallback list (`models`), absent from OpenAI's API. */
+  const extensions = new Set(['routing_hints', 'routing_override', 'svc', 'reasoning', 'models']);
 
   it.each([
     ['/chat/completions', 'post', 'CreateChatCompletionRequest'],

@@ -29,6 +29,17 @@ export function keyConformance(getDb: GetDb): void {
     expect(await db.keys.findByHash('0'.repeat(64))).toBeUndefined();
   });
 
+  it("stores a key's model access lists, updates and clears them; none by default", async () => {
+    const db = getDb();
+    const org = await createTestOrg(db);
+    const key = await db.keys.create(newKeyInput(org.id, { modelAccess: { allow: ['gpt-4o-mini'], deny: [] } }));
+    expect((await db.keys.get(key.id))?.modelAccess).toEqual({ allow: ['gpt-4o-mini'], deny: [] });
+    expect((await db.keys.findByHash(key.keyHash))?.key.modelAccess).toEqual({ allow: ['gpt-4o-mini'], deny: [] });
+    expect((await db.keys.update(key.id, { modelAccess: { allow: [], deny: ['svc/auto'] } }))?.modelAccess).toEqual({ allow: [], deny: ['svc/auto'] });
+    expect((await db.keys.update(key.id, { modelAccess: null }))?.modelAccess).toBeNull();
+    expect((await db.keys.create(newKeyInput(org.id))).modelAccess).toBeNull();
+  });
+
   it('round-trips empty and unknown scopes and a missing name', async () => {
     const db = getDb();
     const org = await createTestOrg(db);

@@ -76,6 +76,16 @@ export function orgConformance(getDb: GetDb): void {
     expect(await db.orgs.get(org.id)).toEqual(updated);
   });
 
+  it('stores, replaces and clears the model access lists', async () => {
+    const db = getDb();
+    const org = await db.orgs.create({ name: uniqueName('access'), modelAccess: { allow: ['openai/*', 'svc/auto'], deny: ['openai/o3'] } });
+    expect(org.modelAccess).toEqual({ allow: ['openai/*', 'svc/auto'], deny: ['openai/o3'] });
+    expect((await db.orgs.get(org.id))?.modelAccess).toEqual(org.modelAccess);
+    expect((await db.orgs.update(org.id, { modelAccess: { allow: [], deny: ['gpt-4o'] } }))?.modelAccess).toEqual({ allow: [], deny: ['gpt-4o'] });
+    expect((await db.orgs.update(org.id, { modelAccess: null }))?.modelAccess).toBeNull();
+    expect((await db.orgs.create({ name: uniqueName('open') })).modelAccess).toBeNull();
+  });
+
   it('rejects renaming onto a taken name with DbConflictError', async () => {
     const db = getDb();
     const first = await db.orgs.create({ name: uniqueName('first') });

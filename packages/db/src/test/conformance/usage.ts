@@ -18,6 +18,30 @@ export function usageConformance(getDb: GetDb): void {
     expect(await db.usage.insertMany([])).toBe(0);
   });
 
+  it('groups spend by a metadata tag and exports rows page by page, filtered', async () => {
+    const db = getDb();
+    const org = await createTestOrg(db);
+    const at = (second: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, second));
+    await db.usage.insertMany([
+      usageEvent(org.id, { keyId: 'key_a', model: 'm/a', costUsd: 0.3, tags: { team: 'search', feature: 'x' }, createdAt: at(1) }),
+      usageEvent(org.id, { keyId: 'key_b', model: 'm/b', costUsd: 0.2, tags: { team: 'search' }, createdAt: at(2) }),
+      usageEvent(org.id, { keyId: 'key_a', model: 'm/a', costUsd: 0.4, tags: { team: 'ads' }, createdAt: at(3) }),
+      usageEvent(org.id, { keyId: 'key_a', model: 'm/a', costUsd: 0.05, createdAt: at(4) }),
+    ]);
+    const groups = await db.usage.byTag(org.id, 'team');
+    expect(groups.map((g) => [g.value, g.requests])).toEqual([['search', 2], ['ads', 1], [null, 1]]);
+    expect(groups[0]!.costUsd).toBeCloseTo(0.5, 9);
+    expect((await db.usage.byTag(org.id, 'team', { since: at(3) })).map((g) => g.value)).toEqual(['ads', null]);
+    const first = await db.usage.exportPage({ orgId: org.id }, 2);
+    expect(first.map((row) => row.costUsd)).toEqual([0.3, 0.2]);
+    const next = await db.usage.exportPage({ orgId: org.id }, 2, first[1]);
+    expect(next.map((row) => row.costUsd)).toEqual([0.4, 0.05]);
+    expect(next[1]!.tags).toBeNull();
+    expect((await db.usage.exportPage({ orgId: org.id, tag: { key: 'team', value: 'search' }, keyId: 'key_b' }, 10)).map((row) => row.model)).toEqual(['m/b']);
+    expect(await db.usage.exportPage({ orgId: org.id, tag: { key: 'feature' }, model: 'm/a', until: at(2) }, 10)).toHaveLength(1);
+    expect(await db.usage.exportPage({ orgId: 'not-a-uuid' }, 10)).toEqual([]);
+  });
+
   it('fills defaults for optional fields', async () => {
     const db = getDb();
     const org = await createTestOrg(db);

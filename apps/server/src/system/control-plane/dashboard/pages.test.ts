@@ -107,12 +107,12 @@ describe('dashboard pages', () => {
 });
 
 /** One request of `orgId` in the ledger and the decision log, made a minute ago. */
-async function request(orgId: string, fields: { keyId?: string; model?: string; endUser?: string; memoryInjected?: number; cache?: 'l1' | 'semantic'; costUsd?: number; metadata?: Record<string, string> }) {
+async function request(orgId: string, fields: { keyId?: string; model?: string; endUser?: string; memoryInjected?: number; cache?: 'l1' | 'semantic'; costUsd?: number; metadata?: Record<string, string>; tags?: Record<string, string> }) {
   const requestId = `req_${randomUUID()}`;
   const model = fields.model ?? 'mock/small';
   const createdAt = new Date(Date.now() - 60_000);
   await runtime.db.usage.insertMany([
-    { requestId, orgId, keyId: fields.keyId ?? null, model, provider: 'mock', promptTokens: 12, completionTokens: 8, costUsd: fields.costUsd ?? 0.002, baselineCostUsd: 0.01, cacheHit: fields.cache !== undefined, latencyMs: 40, status: 200, endUser: fields.endUser ?? null, memoryInjected: fields.memoryInjected ?? null, createdAt },
+    { requestId, orgId, keyId: fields.keyId ?? null, model, provider: 'mock', promptTokens: 12, completionTokens: 8, costUsd: fields.costUsd ?? 0.002, baselineCostUsd: 0.01, cacheHit: fields.cache !== undefined, latencyMs: 40, status: 200, endUser: fields.endUser ?? null, memoryInjected: fields.memoryInjected ?? null, tags: fields.tags ?? null, createdAt },
   ]);
   const cacheHit = fields.cache ? { source: 'CacheHit', details: { cacheLayer: fields.cache } } : { source: 'Router', details: { complexity: 0.2, ...(fields.metadata ? { metadata: fields.metadata } : {}) } };
   await runtime.db.decisions.insertMany([{ requestId, orgId, requestedModel: 'svc/auto', model, provider: 'mock', tier: 'economy', outcome: 'ok', latencyMs: 40, attempts: [{ model, provider: 'mock', outcome: 'ok', latencyMs: 38 }], createdAt, ...cacheHit }]);
@@ -183,6 +183,18 @@ describe('incident pages', () => {
     expect(page).toMatch(/batch jobs[\s\S]*\$0\.7500/);
     expect(page).toMatch(/mock\/large[\s\S]*\$0\.5000[\s\S]*mock\/small[\s\S]*\$0\.2500/);
     expect((await admin.get(`/dashboard/costs?org=${org.id}&range=30d`)).status).toBe(200);
+  });
+
+  it('shows cost per request metadata tag for one organisation', async () => {
+    const admin = await signedIn('admin');
+    const org = await runtime.db.orgs.ensure(`pages-tags-${randomUUID()}`);
+    await request(org.id, { costUsd: 0.5, tags: { team: 'search' } });
+    await request(org.id, { costUsd: 0.25, tags: { team: 'ads' } });
+    await request(org.id, { costUsd: 0.125 });
+    const page = await (await admin.get(`/dashboard/costs?org=${org.id}&range=24h&tag=team`)).text();
+    expect(page).toContain('data-testid="cost-by-tag"');
+    expect(page).toMatch(/search[\s\S]*\$0\.5000[\s\S]*ads[\s\S]*\$0\.2500[\s\S]*\(untagged\)[\s\S]*\$0\.1250/);
+    expect(await (await admin.get(`/dashboard/costs?org=${org.id}&range=24h`)).text()).not.toContain('data-testid="cost-by-tag"');
   });
 
   it('shows SLOs with their state and budget, and firing alerts of the own organisation only', async () => {

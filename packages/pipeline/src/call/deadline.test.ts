@@ -1,0 +1,29 @@
+import { isGatewayError } from '@svc/core';
+import { describe, expect, it } from 'vitest';
+import { createDeadline, overDeadline, requestTimeoutMs } from './deadline.js';
+
+describe('requestTimeoutMs', () => {
+  it("takes the caller's timeout when shorter, the server's when not, and the caller's when the server has none", () => {
+    expect(requestTimeoutMs(600_000, undefined)).toBe(600_000);
+    expect(requestTimeoutMs(600_000, 1_500)).toBe(1_500);
+    expect(requestTimeoutMs(2_000, 60_000)).toBe(2_000);
+    expect(requestTimeoutMs(0, 60_000)).toBe(60_000);
+  });
+});
+
+describe('overDeadline', () => {
+  it('turns a failure into 504 request_timeout only once the timer ended the request', async () => {
+    const parent = new AbortController();
+    const deadline = createDeadline(parent.signal, 20);
+    const failure = new Error('upstream read aborted');
+    expect(overDeadline(deadline, failure)).toBe(failure);
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    const mapped = overDeadline(deadline, failure);
+    expect(isGatewayError(mapped) && { status: mapped.status, code: mapped.code }).toEqual({ status: 504, code: 'request_timeout' });
+    // The client leaving is not a timeout.
+    const left = createDeadline(parent.signal, 10_000);
+    parent.abort();
+    expect(overDeadline(left, failure)).toBe(failure);
+    left.clear();
+  });
+});
