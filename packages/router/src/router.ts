@@ -7,6 +7,7 @@ import type { RequestEmbedder } from './embedder.js';
 import { type RequestFeatures, extractFeatures, featureDimension, modeFeatureCount, toVector } from './features.js';
 import { type LearnedApi, createLearnedApi } from './learned-api.js';
 import { type ModelSpec, modelFromSpec } from './model-spec.js';
+import { type PassThroughOptions, createPassThrough } from './pass-through.js';
 import { type Item, type QualityEstimator, createQualityEstimator } from './quality/estimator.js';
 import type { QualityModel } from './quality/quality-model.js';
 import { shippedQualityModel } from './quality/shipped.js';
@@ -42,6 +43,12 @@ export interface RouterOptions {
   quality?: QualityModel | false;
   /** Models outside the catalog, from a minimal spec (see `ModelSpec` for the defaults). */
   models?: readonly ModelSpec[];
+  /**
+   * Explicit `<provider>/<model>` names the catalog does not list, for these configured providers,
+   * are forwarded as named (a `passthrough` entry from the provider's defaults). Absent: such
+   * names answer 404 `model_not_found`.
+   */
+  passThrough?: PassThroughOptions;
   /**
    * Most the online learning may raise (`up`, default 0.05) or lower (`down`, default 0.3) a
    * model's quality (0..1 scale). Traffic rewards success, latency and cost but carries little
@@ -267,7 +274,7 @@ export function createRouter(options: RouterOptions): Router {
     tokensByFamily: new Map<TaskFamily, number>(),
     tierAdjust: new Float64Array(3),
     modelAdjust: (id: string) => policy.modelAdjustment(id),
-    pinned: createPinner(catalog),
+    pinned: createPinner(catalog, options.passThrough ? createPassThrough(options.passThrough) : undefined),
     updates: 0,
   };
   const routeRequest = (request: ChatRequest, context?: RouteContext) => route(core, request, context);

@@ -55,6 +55,14 @@ describe('SVC_CONFIG', () => {
     expect(await refusal('flag.yaml', 'flags:\n  exact_cahce: false\n')).toContain('flags.exact_cahce');
   });
 
+  it('refuses unknown keys and bad values in model_defaults, naming their path', async () => {
+    expect(await refusal('defaults.yaml', 'providers:\n  myvllm:\n    model_defaults:\n      input_price: 1\n')).toContain(
+      "unknown key 'providers.myvllm.model_defaults.input_price'; the keys known in 'providers.myvllm.model_defaults' are input_price_per_mtok",
+    );
+    expect(await refusal('negative.yaml', 'providers:\n  myvllm:\n    model_defaults:\n      output_price_per_mtok: -1\n')).toContain('at providers.myvllm.model_defaults.output_price_per_mtok: a price is not negative');
+    expect(await refusal('capability.yaml', 'providers:\n  myvllm:\n    model_defaults:\n      capabilities: [telepathy]\n')).toContain('capabilities are tools, vision');
+  });
+
   it('still reports bad values with their path', async () => {
     expect(await refusal('value.yaml', 'providers:\n  openai:\n    base_url: not a url\n')).toContain('at providers.openai.base_url: base_url must be a URL');
   });

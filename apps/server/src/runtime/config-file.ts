@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import * as v from 'valibot';
 import { parse as parseYaml } from 'yaml';
 import { FLAG_KEYS } from '@svc/pipeline';
+import { modelDefaultsSchema } from './config-models.js';
 import { ConfigError } from './env.js';
 
 const keyList = v.union([v.pipe(v.string(), v.transform((value) => value.split(',').map((k) => k.trim()).filter(Boolean))), v.array(v.string())]);
@@ -15,6 +16,8 @@ export const providerSchema = v.strictObject({
   deployments: v.optional(v.record(v.string(), v.string())),
   /** Longest wait for this provider's first stream event, ms (overrides SVC_FIRST_BYTE_TIMEOUT_MS). */
   first_byte_timeout_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  /** Prices, limits and capabilities of this provider's models the catalog does not list (passed through or discovered). */
+  model_defaults: v.optional(modelDefaultsSchema),
 });
 
 export const mockSchema = v.strictObject({
@@ -65,7 +68,7 @@ export async function loadConfigFile(path: string): Promise<ConfigFile> {
 /** The entries of the object schema at `path` (`[]`: the top level; `['providers', id]`: a provider; `['mock']`). */
 function knownKeys(path: readonly string[]): Record<string, unknown> {
   if (path.length === 0) return configSchema.entries;
-  if (path[0] === 'providers') return providerSchema.entries;
+  if (path[0] === 'providers') return path.length > 2 && path[2] === 'model_defaults' ? modelDefaultsSchema.entries : providerSchema.entries;
   if (path[0] === 'mock') return mockSchema.entries;
   return {};
 }

@@ -19,6 +19,7 @@ import { createBreakers } from './breakers.js';
 import { createByok } from './byok.js';
 import type { CacheService } from './cache.js';
 import { loadConfigFile } from './config-file.js';
+import { passThroughOptions } from './config-models.js';
 import { startEmbeddingStores } from './embedding-stores.js';
 import type { Env } from './env.js';
 import { createGateway, gatewayTimeouts } from './gateway.js';
@@ -165,7 +166,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
   const hedging = { latency: new LatencyTracker(), stats: new HedgeStats(), config: { enabledByDefault: env.SVC_HEDGING_DEFAULT ?? false } };
   const switches = createSwitches(env, file, kv, base.metrics, logger);
   await switches.start();
-  const routing = await startRouting(base, catalog, switches);
+  const routing = await startRouting(base, catalog, switches, passThroughOptions(providers, file));
   // One verifier per process (it caches compiled schemas); warmed now so the first JSON-schema answer does not pay ajv's start-up.
   const verifier = createOutputVerifier();
   verifier.warmUp();

@@ -1,0 +1,110 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type MockUpstream, startMockUpstream } from '@svc/mock-upstream';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { adminCall, masterKey, startGateway, upstreamProviders } from './harness.js';
+
+type Gateway = Awaited<ReturnType<typeof startGateway>>;
+type Metadata = { svc_metadata?: { cost_usd: number | null; cost_unpriced?: boolean; provider: string; model: string } };
+
+/** Models as data, end to end: the official SDK against the gateway and the mock upstream, which records what it was sent. */
+describe('models the catalog does not list', () => {
+  let upstream: MockUpstream;
+  let gateway: Gateway;
+  let client: OpenAI;
+  let dir: string;
+
+  beforeAll(async () => {
+    upstream = await startMockUpstream({ tokens: 8 });
+    dir = await mkdtemp(join(tmpdir(), 'svc-models-'));
+    const config = join(dir, 'svc.yaml');
+    await writeFile(
+      config,
+      [
+        'providers:',
+        '  myvllm:',
+        '    api_keys: vllm-key',
+        `    base_url: ${upstream.url}/v1`,
+        '    model_defaults:',
+        '      input_price_per_mtok: 1',
+        '      output_price_per_mtok: 2',
+        '      context_window: 32768',
+        '',
+      ].join('\n'),
+    );
+    gateway = await startGateway({ ...upstreamProviders(upstream.url), SVC_CONFIG: config });
+    client = new OpenAI({ baseURL: `${gateway.inferenceUrl}/v1`, apiKey: masterKey, maxRetries: 0 });
+  });
+  afterAll(async () => {
+    await gateway?.stop();
+    await upstream?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+  beforeEach(() => {
+    upstream.configure({ models: undefined });
+    upstream.resetStats();
+  });
+
+  const ask = (model: string, sdk = client) => sdk.chat.completions.create({ model, messages: [{ role: 'user', content: 'Say hello' }] }).withResponse();
+  const sentModel = () => (upstream.stats().lastRequest?.body as { model?: string } | undefined)?.model;
+
+  async function ledgerRow(response: Response) {
+    await gateway.runtime.learn.flush();
+    const rows = await gateway.runtime.db.usage.listByOrg(response.headers.get('x-svc-org-id')!, { limit: 50 });
+    return rows.find((row) => row.requestId === response.headers.get('x-svc-request-id'));
+  }
+
+  const admin = <T>(method: string, path: string, body?: unknown): Promise<T> => adminCall<T>(gateway.controlUrl, method, path, body);
+
+  it('passes an unknown model of a configured provider through as named, unpriced (never a silent zero)', async () => {
+    const { data, response } = await ask('openai/gpt-brand-new-2031');
+    expect(sentModel()).toBe('gpt-brand-new-2031');
+    expect(upstream.stats().lastRequest?.headers.authorization).toBe('Bearer sk-upstream-openai');
+    expect(data.choices[0]!.message.content).toBeTruthy();
+    expect(response.headers.get('x-svc-model')).toBe('openai/gpt-brand-new-2031');
+    expect(response.headers.get('x-svc-cost-usd')).toBe('unpriced');
+    expect(Number(response.headers.get('x-svc-output-tokens'))).toBeGreaterThan(0);
+    expect((data as Metadata).svc_metadata).toMatchObject({ cost_usd: null, cost_unpriced: true, provider: 'openai', model: 'openai/gpt-brand-new-2031' });
+    const row = await ledgerRow(response);
+    expect(row).toMatchObject({ model: 'openai/gpt-brand-new-2031', provider: 'openai', unpriced: true, costUsd: 0 });
+    expect(row!.completionTokens).toBeGreaterThan(0);
+  });
+
+  it("prices a passed-through model from its provider's configured defaults, slashes of the upstream id kept", async () => {
+    const { data, response } = await ask('myvllm/Qwen/Qwen3-32B');
+    expect(sentModel()).toBe('Qwen/Qwen3-32B');
+    expect(upstream.stats().lastRequest?.headers.authorization).toBe('Bearer vllm-key');
+    const usage = data.usage!;
+    const expected = (usage.prompt_tokens * 1 + usage.completion_tokens * 2) / 1e6;
+    expect(Number(response.headers.get('x-svc-cost-usd'))).toBeCloseTo(expected, 9);
+    expect((data as Metadata).svc_metadata?.cost_unpriced).toBeUndefined();
+    expect(await ledgerRow(response)).toMatchObject({ model: 'myvllm/Qwen/Qwen3-32B', unpriced: false });
+  });
+
+  it("answers the provider's own error when the upstream does not have the model", async () => {
+    upstream.configure({ models: ['gpt-4o-mini'] });
+    const refused = ask('openai/gpt-does-not-exist');
+    await expect(refused).rejects.toBeInstanceOf(OpenAI.NotFoundError);
+    await expect(refused).rejects.toMatchObject({ status: 404, code: 'model_not_found', message: expect.stringContaining('gpt-does-not-exist') });
+    expect(sentModel()).toBe('gpt-does-not-exist');
+  });
+
+  it('refuses unknown providers, and organisations that turned pass-through off', async () => {
+    await expect(ask('nobody/some-model')).rejects.toMatchObject({ status: 404, code: 'model_not_found' });
+    const org = await admin<{ id: string; pass_through_models: boolean }>('POST', '/v1/admin/orgs', { name: `strict-${randomUUID()}`, pass_through_models: false });
+    expect(org.pass_through_models).toBe(false);
+    const { key } = await admin<{ key: string }>('POST', '/v1/admin/keys', { org_id: org.id });
+    const strict = new OpenAI({ baseURL: `${gateway.inferenceUrl}/v1`, apiKey: key, maxRetries: 0 });
+    const before = upstream.stats().total;
+    await expect(ask('openai/gpt-brand-new-2031', strict)).rejects.toMatchObject({ status: 404, code: 'model_not_found', param: 'model' });
+    expect(upstream.stats().total).toBe(before);
+    // Catalog models are unaffected.
+    const { response } = await ask('openai/gpt-4o-mini', strict);
+    expect(Number(response.headers.get('x-svc-cost-usd'))).toBeGreaterThan(0);
+    const reopened = await admin<{ pass_through_models: boolean }>('PATCH', `/v1/admin/orgs/${org.id}`, { pass_through_models: true });
+    expect(reopened.pass_through_models).toBe(true);
+  });
+});
