@@ -92,6 +92,24 @@ describe('models the catalog does not list', () => {
     expect(sentModel()).toBe('gpt-does-not-exist');
   });
 
+  it("serves an OpenAI fine-tune at OpenAI's fine-tuned price, the id sent upstream as named", async () => {
+    const { data, response } = await ask('ft:gpt-4o-mini-2024-07-18:acme::abc123');
+    expect(sentModel()).toBe('ft:gpt-4o-mini-2024-07-18:acme::abc123');
+    expect(response.headers.get('x-svc-model')).toBe('openai/ft:gpt-4o-mini-2024-07-18:acme::abc123');
+    const usage = data.usage!;
+    expect(Number(response.headers.get('x-svc-cost-usd'))).toBeCloseTo((usage.prompt_tokens * 0.3 + usage.completion_tokens * 1.2) / 1e6, 9);
+    expect(await ledgerRow(response)).toMatchObject({ model: 'openai/ft:gpt-4o-mini-2024-07-18:acme::abc123', unpriced: false });
+  });
+
+  it("serves dated snapshots at their family's price, sent upstream exactly as the client named them", async () => {
+    const { response } = await ask('claude-haiku-4-5-20251001');
+    expect(upstream.stats().lastRequest?.path).toBe('/v1/messages');
+    expect(sentModel()).toBe('claude-haiku-4-5-20251001');
+    expect(response.headers.get('x-svc-provider')).toBe('anthropic');
+    await ask('openai/gpt-4o-2024-08-06');
+    expect(sentModel()).toBe('gpt-4o-2024-08-06');
+  });
+
   it('refuses unknown providers, and organisations that turned pass-through off', async () => {
     await expect(ask('nobody/some-model')).rejects.toMatchObject({ status: 404, code: 'model_not_found' });
     const org = await admin<{ id: string; pass_through_models: boolean }>('POST', '/v1/admin/orgs', { name: `strict-${randomUUID()}`, pass_through_models: false });
