@@ -32,6 +32,15 @@ describe('models the catalog does not list', () => {
         '      input_price_per_mtok: 1',
         '      output_price_per_mtok: 2',
         '      context_window: 32768',
+        'models:',
+        '  - id: myvllm/custom-llama',
+        '    upstream_id: meta-llama/Llama-3.1-8B-Instruct',
+        '    input_price_per_mtok: 0.5',
+        '    output_price_per_mtok: 1.5',
+        '    capabilities: [tools]',
+        '  - id: openai/gpt-4o-mini',
+        '    input_price_per_mtok: 0.12',
+        '    output_price_per_mtok: 0.5',
         '',
       ].join('\n'),
     );
@@ -90,6 +99,22 @@ describe('models the catalog does not list', () => {
     await expect(refused).rejects.toBeInstanceOf(OpenAI.NotFoundError);
     await expect(refused).rejects.toMatchObject({ status: 404, code: 'model_not_found', message: expect.stringContaining('gpt-does-not-exist') });
     expect(sentModel()).toBe('gpt-does-not-exist');
+  });
+
+  it('serves a model added in SVC_CONFIG under its upstream id at its configured price', async () => {
+    const { data, response } = await ask('myvllm/custom-llama');
+    expect(sentModel()).toBe('meta-llama/Llama-3.1-8B-Instruct');
+    expect(upstream.stats().lastRequest?.headers.authorization).toBe('Bearer vllm-key');
+    const usage = data.usage!;
+    expect(Number(response.headers.get('x-svc-cost-usd'))).toBeCloseTo((usage.prompt_tokens * 0.5 + usage.completion_tokens * 1.5) / 1e6, 9);
+  });
+
+  it('bills a catalog model at the price SVC_CONFIG overrides, in x-svc-cost-usd and the ledger', async () => {
+    const { data, response } = await ask('openai/gpt-4o-mini');
+    const usage = data.usage!;
+    const expected = (usage.prompt_tokens * 0.12 + usage.completion_tokens * 0.5) / 1e6;
+    expect(Number(response.headers.get('x-svc-cost-usd'))).toBeCloseTo(expected, 9);
+    expect((await ledgerRow(response))!.costUsd).toBeCloseTo(expected, 9);
   });
 
   it("serves an OpenAI fine-tune at OpenAI's fine-tuned price, the id sent upstream as named", async () => {

@@ -44,7 +44,7 @@ describe('SVC_CONFIG', () => {
 
   it('fails on a misspelt top-level key, naming it, instead of falling back to the mock provider', async () => {
     const message = await refusal('typo.yaml', 'provider:\n  openai:\n    api_keys: sk-1\n');
-    expect(message).toMatch(/^SVC_CONFIG: .*unknown key 'provider' at the top level; the keys known here are providers, mock, flags$/);
+    expect(message).toMatch(/^SVC_CONFIG: .*unknown key 'provider' at the top level; the keys known here are providers, mock, models, flags$/);
   });
 
   it('fails on an unknown key inside a provider or mock block, naming its path', async () => {
@@ -61,6 +61,12 @@ describe('SVC_CONFIG', () => {
     );
     expect(await refusal('negative.yaml', 'providers:\n  myvllm:\n    model_defaults:\n      output_price_per_mtok: -1\n')).toContain('at providers.myvllm.model_defaults.output_price_per_mtok: a price is not negative');
     expect(await refusal('capability.yaml', 'providers:\n  myvllm:\n    model_defaults:\n      capabilities: [telepathy]\n')).toContain('capabilities are tools, vision');
+  });
+
+  it('refuses unknown keys and bad values in models:, naming the entry', async () => {
+    expect(await refusal('models.yaml', 'models:\n  - id: myvllm/x\n    price: 1\n')).toContain("unknown key 'models.0.price'; the keys known in 'models.0' are id, upstream_id, kind");
+    expect(await refusal('model-id.yaml', 'models:\n  - id: no-provider\n')).toContain('at models.0.id: a model id is <provider>/<model>');
+    expect(await refusal('model-kind.yaml', 'models:\n  - id: a/b\n    kind: video\n')).toContain('at models.0.kind: kind is one of chat, embedding');
   });
 
   it('still reports bad values with their path', async () => {

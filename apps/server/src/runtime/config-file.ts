@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import * as v from 'valibot';
 import { parse as parseYaml } from 'yaml';
 import { FLAG_KEYS } from '@svc/pipeline';
-import { modelDefaultsSchema } from './config-models.js';
+import { modelDefaultsSchema, modelEntrySchema } from './config-models.js';
 import { ConfigError } from './env.js';
 
 const keyList = v.union([v.pipe(v.string(), v.transform((value) => value.split(',').map((k) => k.trim()).filter(Boolean))), v.array(v.string())]);
@@ -29,6 +29,8 @@ export const mockSchema = v.strictObject({
 export const configSchema = v.strictObject({
   providers: v.optional(v.record(v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9-]*$/, 'provider ids are lowercase letters, digits and dashes')), providerSchema), {}),
   mock: v.optional(mockSchema),
+  /** Models to add to the catalog, or catalog entries' fields to change (prices, limits, priors). */
+  models: v.optional(v.array(modelEntrySchema)),
   /** Feature flags' defaults (on unless listed false); the control plane overrides them at run time. */
   flags: v.optional(v.record(v.picklist(FLAG_KEYS, `flags are ${FLAG_KEYS.join(', ')}`), v.boolean('a flag is true or false'))),
 });
@@ -65,10 +67,11 @@ export async function loadConfigFile(path: string): Promise<ConfigFile> {
   return result.output;
 }
 
-/** The entries of the object schema at `path` (`[]`: the top level; `['providers', id]`: a provider; `['mock']`). */
+/** The entries of the object schema at `path` (`[]`: the top level; `['providers', id]`: a provider; `['mock']`; `['models', index]`: a model). */
 function knownKeys(path: readonly string[]): Record<string, unknown> {
   if (path.length === 0) return configSchema.entries;
   if (path[0] === 'providers') return path.length > 2 && path[2] === 'model_defaults' ? modelDefaultsSchema.entries : providerSchema.entries;
   if (path[0] === 'mock') return mockSchema.entries;
+  if (path[0] === 'models') return modelEntrySchema.entries;
   return {};
 }

@@ -1,7 +1,8 @@
-import type { Capability, ModelDefaults } from '@svc/catalog';
+import { type Capability, type Catalog, type ModelDefaults, type ModelInfo, type ModelOverride, createCatalog, modelFromDefaults, modelKinds } from '@svc/catalog';
 import type { ProviderRegistry } from '@svc/providers';
 import type { PassThroughOptions } from '@svc/router';
 import * as v from 'valibot';
+import { ConfigError } from './env.js';
 
 const price = v.pipe(v.number('a price is a number (USD)'), v.finite(), v.minValue(0, 'a price is not negative'));
 const positiveInteger = (what: string) => v.pipe(v.number(`${what} is a number`), v.integer(`${what} is a whole number`), v.minValue(1, `${what} is positive`));
@@ -59,4 +60,87 @@ export function passThroughOptions(providers: ProviderRegistry, file: { provider
   const ids = new Set(providers.ids());
   ids.delete('mock');
   return { providers: ids, defaults: providerModelDefaults(file?.providers) };
+}
+
+const unitPriceFields = {
+  cache_write_price_per_mtok: v.optional(price),
+  /** Image models: USD per image by `<size>` or `<quality>:<size>` (`default` for any other size). */
+  price_per_image: v.optional(v.record(v.string(), price)),
+  /** Audio models: USD per minute of audio. */
+  price_per_minute: v.optional(price),
+};
+
+/**
+ * One entry of SVC_CONFIG `models:`: a model to add (an id the catalog does not list:
+ * `<provider>/<model>`, the rest defaulting from the provider's `model_defaults`) or the fields of
+ * a catalog entry to change (its price, limits, prior...). Unknown keys and bad values stop the start.
+ */
+export const modelEntrySchema = v.strictObject({
+  id: v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9-]*\/\S+$/, 'a model id is <provider>/<model>, the provider in lowercase')),
+  /** What the provider's API is sent; default the id after `<provider>/`. */
+  upstream_id: v.optional(v.pipe(v.string(), v.minLength(1))),
+  kind: v.optional(v.picklist(modelKinds, `kind is one of ${modelKinds.join(', ')}`)),
+  /** Models of one family are the same weights on different providers (fallback); default the id. */
+  family: v.optional(v.pipe(v.string(), v.minLength(1))),
+  ...modelFields,
+  ...unitPriceFields,
+  /** Embedding models: vector dimensions. */
+  dimensions: v.optional(positiveInteger('dimensions')),
+  /** False: served only when named, never chosen by an alias. */
+  routable: v.optional(v.boolean('routable is true or false')),
+});
+
+export type ModelEntry = v.InferOutput<typeof modelEntrySchema>;
+
+/** The catalog fields an entry sets, camelCased; only those given. */
+function entryFields(entry: ModelEntry): Partial<ModelInfo> {
+  const d = toModelDefaults(entry);
+  const out: Partial<ModelInfo> = { ...d, ...(d.capabilities ? { capabilities: [...d.capabilities] } : {}) };
+  delete (out as ModelDefaults).openWeight;
+  if (d.openWeight !== undefined) Object.assign(out, { openWeight: d.openWeight, free: d.openWeight });
+  if (entry.upstream_id !== undefined) out.upstreamId = entry.upstream_id;
+  if (entry.kind !== undefined) out.kind = entry.kind;
+  if (entry.family !== undefined) out.family = entry.family;
+  if (entry.cache_write_price_per_mtok !== undefined) out.cacheWritePricePerMTok = entry.cache_write_price_per_mtok;
+  if (entry.price_per_image !== undefined || entry.price_per_minute !== undefined) {
+    out.unitPrices = { ...(entry.price_per_image ? { perImage: entry.price_per_image } : {}), ...(entry.price_per_minute === undefined ? {} : { perMinute: entry.price_per_minute }) };
+  }
+  if (entry.dimensions !== undefined) out.dimensions = entry.dimensions;
+  if (entry.routable !== undefined) out.routable = entry.routable;
+  return out;
+}
+
+/**
+ * SVC_CONFIG `models:` as catalog overrides: an id `base` lists changes only the fields given;
+ * any other id is a whole new model, built from its provider's `model_defaults` and the entry
+ * (source `config`; unpriced without both token prices). Validated when the catalog is built.
+ */
+export function modelOverrides(entries: readonly ModelEntry[] | undefined, base: Catalog, defaults: Readonly<Record<string, ModelDefaults>>): ModelOverride[] {
+  return (entries ?? []).map((entry) => {
+    const fields = entryFields(entry);
+    if (base.get(entry.id)) return { id: entry.id, ...fields };
+    const slash = entry.id.indexOf('/');
+    const provider = entry.id.slice(0, slash);
+    const upstreamId = entry.upstream_id ?? entry.id.slice(slash + 1);
+    const model: ModelInfo = { ...modelFromDefaults(provider, upstreamId, { ...defaults[provider], ...toModelDefaults(entry) }, 'config'), ...fields, id: entry.id };
+    if (model.kind !== 'chat') model.maxOutputTokens = entry.max_output_tokens ?? 0;
+    return model;
+  });
+}
+
+/**
+ * The catalog of this gateway: the built-in models with SVC_CONFIG `models:` applied, of the
+ * `enabled` (configured) providers only. A bad entry, or a new model of a provider that is not configured,
+ * is a ConfigError naming SVC_CONFIG.
+ */
+export function configuredCatalog(enabled: ReadonlySet<string>, file: { providers?: Parameters<typeof providerModelDefaults>[0]; models?: readonly ModelEntry[] | undefined } | undefined): Catalog {
+  const all = createCatalog();
+  const overrides = modelOverrides(file?.models, all, providerModelDefaults(file?.providers));
+  const stray = overrides.find((override) => !all.get(override.id) && !enabled.has(override.provider ?? ''));
+  if (stray) throw new ConfigError('SVC_CONFIG', `models: '${stray.id}' names provider '${stray.provider}', which is not configured (add it under providers: with its api_keys and base_url)`);
+  try {
+    return all.withOverrides(overrides).forProviders(enabled);
+  } catch (error) {
+    throw new ConfigError('SVC_CONFIG', `models: ${(error as Error).message}`);
+  }
 }

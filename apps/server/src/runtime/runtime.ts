@@ -152,7 +152,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
   const file = env.SVC_CONFIG ? await loadConfigFile(env.SVC_CONFIG) : undefined;
   const { config, mockEnabled } = providerConfig(env, file);
   const kv = env.REDIS_URL ? createRedisKv({ url: env.REDIS_URL }) : createMemoryKv();
-  const { providers, catalog, http } = wireProviders(env, config, { kv, logger, fetch: options.fetch });
+  const { providers, catalog, http } = wireProviders(env, config, { kv, logger, fetch: options.fetch, file });
   const tracing = createTracing(tracingSettings(env));
   const db = await openDatabase(env, 'gateway', (note) => logger[note.level](note.message));
   const base: RuntimeBase = { env, db, kv, metrics: createMetrics(), logger };
