@@ -17,9 +17,9 @@ const maxRemembered = 512;
  * becomes a `passthrough` chat model whose upstream id is exactly `<model>`; anything else is
  * undefined. Entries are remembered (at most 512 names) so a name asked again is a Map hit.
  */
-export function createPassThrough(options: PassThroughOptions): (requested: string) => ModelInfo | undefined {
+export function createPassThrough(options: PassThroughOptions): PassThrough {
   const remembered = new Map<string, ModelInfo>();
-  return (requested) => {
+  const resolve = (requested: string): ModelInfo | undefined => {
     const known = remembered.get(requested);
     if (known) return known;
     const slash = requested.indexOf('/');
@@ -31,6 +31,15 @@ export function createPassThrough(options: PassThroughOptions): (requested: stri
     remembered.set(requested, model);
     return model;
   };
+  return { resolve, seen: () => [...remembered.values()] };
+}
+
+/** Names forwarded as named: the entry of one, and those built so far. */
+export interface PassThrough {
+  /** The `passthrough` entry of `<provider>/<model>` for a configured provider; undefined for any other name. */
+  resolve(requested: string): ModelInfo | undefined;
+  /** The entries built so far on this instance (at most 512; cleared when full), for `GET /v1/models`. */
+  seen(): readonly ModelInfo[];
 }
 
 /** The refusal of a passed-through name for an organisation that turned pass-through off. */

@@ -64,6 +64,8 @@ export interface Router extends LearnedApi {
   route(request: ChatRequest, context?: RouteContext): RouteDecision;
   /** Complexity and task family of a request, with its features (for `/v1/classify_complexity`). */
   classify(request: ChatRequest): Classification & { features: RequestFeatures };
+  /** The `<provider>/<model>` names forwarded as named so far on this instance (`passThrough`), for `GET /v1/models`. */
+  passedThrough(): readonly ModelInfo[];
   /** Learns from an outcome: policy update, latency and token statistics. O(d^2), no I/O. */
   record(outcome: RouteOutcome): void;
   /**
@@ -260,6 +262,7 @@ function record(core: RouterCore, outcome: RouteOutcome): void {
 export function createRouter(options: RouterOptions): Router {
   const catalog = options.models?.length ? createCatalog([...options.catalog.list(), ...options.models.map(modelFromSpec)]) : options.catalog;
   const policy = options.policy ?? createLinUcbPolicy();
+  const passThrough = options.passThrough ? createPassThrough(options.passThrough) : undefined;
   const core: RouterCore = {
     options,
     catalog,
@@ -274,13 +277,14 @@ export function createRouter(options: RouterOptions): Router {
     tokensByFamily: new Map<TaskFamily, number>(),
     tierAdjust: new Float64Array(3),
     modelAdjust: (id: string) => policy.modelAdjustment(id),
-    pinned: createPinner(catalog, options.passThrough ? createPassThrough(options.passThrough) : undefined),
+    pinned: createPinner(catalog, passThrough?.resolve),
     updates: 0,
   };
   const routeRequest = (request: ChatRequest, context?: RouteContext) => route(core, request, context);
   return {
     route: routeRequest,
     record: (outcome) => record(core, outcome),
+    passedThrough: () => passThrough?.seen() ?? [],
     policy,
     ...createLearnedApi({ catalog, estimator: core.estimator, embedder: options.embedder, route: routeRequest }),
     classify(request) {

@@ -135,6 +135,19 @@ describe('models the catalog does not list', () => {
     expect(sentModel()).toBe('gpt-4o-2024-08-06');
   });
 
+  it('lists catalog, configured and passed-through models with where each came from (svc.source)', async () => {
+    const listed = new Map<string, { svc?: { source: string; unpriced?: boolean } }>();
+    for await (const model of client.models.list()) listed.set(model.id, model as { svc?: { source: string; unpriced?: boolean } });
+    expect(listed.get('openai/gpt-4o')?.svc).toEqual({ source: 'catalog' });
+    expect(listed.get('myvllm/custom-llama')?.svc).toEqual({ source: 'config' });
+    expect(listed.get('openai/gpt-brand-new-2031')?.svc).toEqual({ source: 'passthrough', unpriced: true });
+    expect(listed.get('myvllm/Qwen/Qwen3-32B')?.svc).toEqual({ source: 'passthrough' });
+    expect(listed.get('svc/auto')?.svc).toEqual({ source: 'alias' });
+    const tuned = await client.models.retrieve('openai/ft:gpt-4o-mini-2024-07-18:acme::abc123');
+    expect(tuned).toMatchObject({ id: 'openai/ft:gpt-4o-mini-2024-07-18:acme::abc123', owned_by: 'openai' });
+    await expect(client.models.retrieve('openai/never-named-model')).rejects.toMatchObject({ status: 404 });
+  });
+
   it('refuses unknown providers, and organisations that turned pass-through off', async () => {
     await expect(ask('nobody/some-model')).rejects.toMatchObject({ status: 404, code: 'model_not_found' });
     const org = await admin<{ id: string; pass_through_models: boolean }>('POST', '/v1/admin/orgs', { name: `strict-${randomUUID()}`, pass_through_models: false });
