@@ -31,8 +31,9 @@ export const tierPriors: Readonly<Record<Tier, number>> = { T1: 0.88, T2: 0.75, 
 /**
  * A chat entry for `<provider>/<upstreamId>`, a model the catalog does not list, from the
  * provider's defaults. Its family is its own id (no fallback to other hosts), it is `routable:
- * false` (served only when named: an alias never sends traffic to a model nobody described) unless
- * it was configured or discovered, and `unpriced` when the defaults carry no token prices.
+ * false` (served only when named) when passed through or unpriced: an alias never sends traffic
+ * to a model nobody described, nor to one whose zero price is only unknown. `unpriced` when the
+ * defaults carry no token prices.
  */
 export function modelFromDefaults(provider: string, upstreamId: string, defaults: ModelDefaults | undefined, source: ModelSource): ModelInfo {
   const d = defaults ?? {};
@@ -55,7 +56,7 @@ export function modelFromDefaults(provider: string, upstreamId: string, defaults
     openWeight: d.openWeight === true,
     created: 0,
     qualityPrior: d.qualityPrior ?? tierPriors[tier],
-    routable: source !== 'passthrough',
+    routable: source !== 'passthrough' && priced,
     source,
   };
   if (d.cachedInputPricePerMTok !== undefined) model.cachedInputPricePerMTok = d.cachedInputPricePerMTok;

@@ -13,12 +13,15 @@ type Metadata = { svc_metadata?: { cost_usd: number | null; cost_unpriced?: bool
 /** Models as data, end to end: the official SDK against the gateway and the mock upstream, which records what it was sent. */
 describe('models the catalog does not list', () => {
   let upstream: MockUpstream;
+  /** A vLLM-like OpenAI-compatible server serving two models (its GET /v1/models lists them). */
+  let vllm: MockUpstream;
   let gateway: Gateway;
   let client: OpenAI;
   let dir: string;
 
   beforeAll(async () => {
     upstream = await startMockUpstream({ tokens: 8 });
+    vllm = await startMockUpstream({ tokens: 8, models: ['Qwen/Qwen3-32B', 'meta-llama/Llama-3.1-8B-Instruct'] });
     dir = await mkdtemp(join(tmpdir(), 'svc-models-'));
     const config = join(dir, 'svc.yaml');
     await writeFile(
@@ -27,7 +30,7 @@ describe('models the catalog does not list', () => {
         'providers:',
         '  myvllm:',
         '    api_keys: vllm-key',
-        `    base_url: ${upstream.url}/v1`,
+        `    base_url: ${vllm.url}/v1`,
         '    model_defaults:',
         '      input_price_per_mtok: 1',
         '      output_price_per_mtok: 2',
@@ -50,6 +53,7 @@ describe('models the catalog does not list', () => {
   afterAll(async () => {
     await gateway?.stop();
     await upstream?.close();
+    await vllm?.close();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
   beforeEach(() => {
@@ -58,7 +62,7 @@ describe('models the catalog does not list', () => {
   });
 
   const ask = (model: string, sdk = client) => sdk.chat.completions.create({ model, messages: [{ role: 'user', content: 'Say hello' }] }).withResponse();
-  const sentModel = () => (upstream.stats().lastRequest?.body as { model?: string } | undefined)?.model;
+  const sentModel = (to = upstream) => (to.stats().lastRequest?.body as { model?: string } | undefined)?.model;
 
   async function ledgerRow(response: Response) {
     await gateway.runtime.learn.flush();
@@ -82,10 +86,12 @@ describe('models the catalog does not list', () => {
     expect(row!.completionTokens).toBeGreaterThan(0);
   });
 
-  it("prices a passed-through model from its provider's configured defaults, slashes of the upstream id kept", async () => {
+  it("serves a model discovered from a vLLM-like provider's GET /models at start, priced from its model_defaults", async () => {
     const { data, response } = await ask('myvllm/Qwen/Qwen3-32B');
-    expect(sentModel()).toBe('Qwen/Qwen3-32B');
-    expect(upstream.stats().lastRequest?.headers.authorization).toBe('Bearer vllm-key');
+    expect(vllm.stats().byPath['/v1/models']).toBeGreaterThanOrEqual(1);
+    expect(sentModel(vllm)).toBe('Qwen/Qwen3-32B');
+    expect(vllm.stats().lastRequest?.headers.authorization).toBe('Bearer vllm-key');
+    expect(response.headers.get('x-svc-model')).toBe('myvllm/Qwen/Qwen3-32B');
     const usage = data.usage!;
     const expected = (usage.prompt_tokens * 1 + usage.completion_tokens * 2) / 1e6;
     expect(Number(response.headers.get('x-svc-cost-usd'))).toBeCloseTo(expected, 9);
@@ -103,8 +109,7 @@ describe('models the catalog does not list', () => {
 
   it('serves a model added in SVC_CONFIG under its upstream id at its configured price', async () => {
     const { data, response } = await ask('myvllm/custom-llama');
-    expect(sentModel()).toBe('meta-llama/Llama-3.1-8B-Instruct');
-    expect(upstream.stats().lastRequest?.headers.authorization).toBe('Bearer vllm-key');
+    expect(sentModel(vllm)).toBe('meta-llama/Llama-3.1-8B-Instruct');
     const usage = data.usage!;
     expect(Number(response.headers.get('x-svc-cost-usd'))).toBeCloseTo((usage.prompt_tokens * 0.5 + usage.completion_tokens * 1.5) / 1e6, 9);
   });
@@ -141,7 +146,7 @@ describe('models the catalog does not list', () => {
     expect(listed.get('openai/gpt-4o')?.svc).toEqual({ source: 'catalog' });
     expect(listed.get('myvllm/custom-llama')?.svc).toEqual({ source: 'config' });
     expect(listed.get('openai/gpt-brand-new-2031')?.svc).toEqual({ source: 'passthrough', unpriced: true });
-    expect(listed.get('myvllm/Qwen/Qwen3-32B')?.svc).toEqual({ source: 'passthrough' });
+    expect(listed.get('myvllm/Qwen/Qwen3-32B')?.svc).toEqual({ source: 'discovered' });
     expect(listed.get('svc/auto')?.svc).toEqual({ source: 'alias' });
     const tuned = await client.models.retrieve('openai/ft:gpt-4o-mini-2024-07-18:acme::abc123');
     expect(tuned).toMatchObject({ id: 'openai/ft:gpt-4o-mini-2024-07-18:acme::abc123', owned_by: 'openai' });

@@ -39,7 +39,7 @@ describe('SVC_CONFIG models:', () => {
       providers: { myvllm: { model_defaults: { context_window: 8192 } } },
       models: [{ id: 'myvllm/tiny' }],
     });
-    expect(catalog.get('myvllm/tiny')).toMatchObject({ contextWindow: 8192, unpriced: true, routable: true, source: 'config' });
+    expect(catalog.get('myvllm/tiny')).toMatchObject({ contextWindow: 8192, unpriced: true, routable: false, source: 'config' });
   });
 
   it('prices a fine-tune at a rate of your own, the configured entry winning over the derived one', () => {

@@ -129,13 +129,19 @@ export function modelOverrides(entries: readonly ModelEntry[] | undefined, base:
 }
 
 /**
- * The catalog of this gateway: the built-in models with SVC_CONFIG `models:` applied, of the
- * `enabled` (configured) providers only. A bad entry, or a new model of a provider that is not configured,
+ * The catalog of this gateway: the built-in models with the `discovered` ones and SVC_CONFIG
+ * `models:` applied, of the `enabled` (configured) providers only. A bad entry, or a new model of a provider that is not configured,
  * is a ConfigError naming SVC_CONFIG.
  */
-export function configuredCatalog(enabled: ReadonlySet<string>, file: { providers?: Parameters<typeof providerModelDefaults>[0]; models?: readonly ModelEntry[] | undefined } | undefined): Catalog {
+export function configuredCatalog(
+  enabled: ReadonlySet<string>,
+  file: { providers?: Parameters<typeof providerModelDefaults>[0]; models?: readonly ModelEntry[] | undefined } | undefined,
+  discovered: readonly ModelInfo[] = [],
+): Catalog {
   const all = createCatalog();
-  const overrides = modelOverrides(file?.models, all, providerModelDefaults(file?.providers));
+  const configured = modelOverrides(file?.models, all, providerModelDefaults(file?.providers));
+  // Discovered models add what neither the catalog nor the configuration describes; a configured entry wins.
+  const overrides = [...discovered.filter((model) => !all.get(model.id) && !configured.some((entry) => entry.id === model.id)), ...configured];
   const stray = overrides.find((override) => !all.get(override.id) && !enabled.has(override.provider ?? ''));
   if (stray) throw new ConfigError('SVC_CONFIG', `models: '${stray.id}' names provider '${stray.provider}', which is not configured (add it under providers: with its api_keys and base_url)`);
   try {

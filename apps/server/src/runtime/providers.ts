@@ -1,4 +1,4 @@
-import type { Catalog } from '@svc/catalog';
+import type { Catalog, ModelInfo } from '@svc/catalog';
 import type { Kv } from '@svc/kv';
 import { type ProviderRegistry, type ProviderRegistryConfig, type UndiciHttpClient, createProviderRegistry, createUndiciHttpClient } from '@svc/providers';
 import { KeyCooldowns } from '@svc/resilience';
@@ -22,7 +22,7 @@ export interface ProviderWiring {
  * refuses is a ConfigError naming SVC_CONFIG or the provider configuration. The catalog holds the
  * configured providers' models, SVC_CONFIG `models:` applied.
  */
-export function wireProviders(env: Env, config: ProviderRegistryConfig, shared: { kv: Kv; logger: Logger; fetch?: typeof globalThis.fetch | undefined; file?: ConfigFile | undefined }): ProviderWiring {
+export function wireProviders(env: Env, config: ProviderRegistryConfig, shared: { kv: Kv; logger: Logger; fetch?: typeof globalThis.fetch | undefined; file?: ConfigFile | undefined; discovered?: readonly ModelInfo[] }): ProviderWiring {
   const http = shared.fetch ? undefined : createUndiciHttpClient({ connectTimeoutMs: env.SVC_CONNECT_TIMEOUT_MS });
   if (shared.fetch) config.fetch = shared.fetch;
   else config.http = http;
@@ -34,5 +34,5 @@ export function wireProviders(env: Env, config: ProviderRegistryConfig, shared: 
   } catch (error) {
     throw new ConfigError(env.SVC_CONFIG ? 'SVC_CONFIG' : 'provider configuration', (error as Error).message);
   }
-  return { providers, catalog: configuredCatalog(new Set(providers.ids()), shared.file), http };
+  return { providers, catalog: configuredCatalog(new Set(providers.ids()), shared.file, shared.discovered), http };
 }
