@@ -7,7 +7,11 @@ import type { AppEnv } from './env.js';
 /** Probes and scrapes: called every few seconds by machines, they would drown the log. */
 const quiet = new Set(['/health', '/ready', '/metrics']);
 
-const numberHeader = (value: string | null): number | undefined => (value === null || value === '' ? undefined : Number(value));
+/** A numeric header's value; undefined when absent or not a number (`x-svc-cost-usd: unpriced`). */
+const numberHeader = (value: string | null): number | undefined => {
+  const number = value === null || value === '' ? Number.NaN : Number(value);
+  return Number.isFinite(number) ? number : undefined;
+};
 
 /**
  * One structured line per request at `info` (`msg: "request"`), written when the answer is

@@ -3,6 +3,7 @@ import { builtInModels } from './models/index.js';
 import type { ModelInfo, ModelKind } from './model.js';
 import { type ModelOverride, applyOverrides } from './overrides.js';
 import { validateModels } from './validate.js';
+import { variantOf } from './variants.js';
 
 /** Narrows `Catalog.list`; every given field must match. */
 export interface CatalogFilter {
@@ -37,8 +38,12 @@ export interface Catalog {
    * What a client's `model` string names: an exact slug; else a bare upstream name
    * (`gpt-4o-mini`); else either of those compared case-insensitively. When several providers
    * serve the same upstream name, a first-party provider (FIRST_PARTY_PROVIDERS) wins, and among
-   * third-party hosts the one listed first in the catalog. Undefined when nothing matches.
-   * Map lookups only; the case-insensitive pass runs only after both exact lookups miss.
+   * third-party hosts the one listed first in the catalog. Then, for a name none of those
+   * matched, an OpenAI fine-tune (`ft:<base>:<org>:<suffix>:<id>`: the base's capabilities and
+   * limits at OpenAI's fine-tuned prices) or a dated snapshot (`claude-sonnet-4-5-20250929`,
+   * `gpt-4o-2024-08-06`: its family's entry), each under the exact name asked for (the upstream
+   * receives it as given), remembered per name. Undefined when nothing matches. Map lookups
+   * only; the case-insensitive pass runs only after both exact lookups miss.
    */
   resolve(model: string): ModelInfo | undefined;
   /** Models in catalog order, optionally filtered. Without a filter, the catalog's own array. */
@@ -58,6 +63,8 @@ export interface Catalog {
 }
 
 const empty: readonly ModelInfo[] = Object.freeze([]);
+/** Names clients choose: the variants remembered are bounded, then forgotten all at once. */
+const maxVariants = 512;
 
 function freezeModel(model: ModelInfo): ModelInfo {
   if (Object.isFrozen(model)) return model;
@@ -77,6 +84,10 @@ class ModelCatalog implements Catalog {
   readonly #byLowerName = new Map<string, ModelInfo>();
   readonly #byFamily = new Map<string, ModelInfo[]>();
   readonly #providers = new Set<string>();
+  /** Fine-tunes and dated snapshots resolved so far (null: the name is none), at most `maxVariants`. */
+  readonly #variants = new Map<string, ModelInfo | null>();
+  readonly #lookup = (provider: string | undefined, name: string): ModelInfo | undefined =>
+    provider === undefined ? (this.#byUpstream.get(name) ?? this.#byLowerName.get(name.toLowerCase())) : this.#byId.get(`${provider}/${name}`);
 
   /** `models` must already be validated and frozen. */
   constructor(models: readonly ModelInfo[]) {
@@ -101,7 +112,17 @@ class ModelCatalog implements Catalog {
   }
 
   resolve(model: string): ModelInfo | undefined {
-    return this.#byId.get(model) ?? this.#byUpstream.get(model) ?? this.#byLowerName.get(model.toLowerCase());
+    return this.#byId.get(model) ?? this.#byUpstream.get(model) ?? this.#byLowerName.get(model.toLowerCase()) ?? this.#variant(model);
+  }
+
+  /** A fine-tune or dated snapshot of a listed model (`variantOf`), built once per name. */
+  #variant(model: string): ModelInfo | undefined {
+    const known = this.#variants.get(model);
+    if (known !== undefined) return known ?? undefined;
+    const found = variantOf(model, this.#lookup);
+    if (this.#variants.size >= maxVariants) this.#variants.clear();
+    this.#variants.set(model, found ?? null);
+    return found;
   }
 
   list(filter?: CatalogFilter): readonly ModelInfo[] {

@@ -65,7 +65,22 @@ export interface ModelInfo {
   routable?: boolean;
   /** Speech-to-text and text-to-speech models: what the voice endpoints validate and default to. */
   voice?: VoiceSpec;
+  /**
+   * True when the gateway knows no price for the model (a passed-through or discovered model of a
+   * provider without configured default prices): its tokens are recorded, its cost is reported as
+   * unpriced, never as zero. Absent on catalog models.
+   */
+  unpriced?: boolean;
+  /** Where the entry came from (`/v1/models` reports it); absent means `catalog`. */
+  source?: ModelSource;
 }
+
+/**
+ * Where a model entry came from: the built-in `catalog`, the operator's `config` (SVC_CONFIG
+ * `models:`), `discovered` from an OpenAI-compatible provider's `GET /models`, or `passthrough`:
+ * named by a client as `<provider>/<model>` for a configured provider and forwarded as named.
+ */
+export type ModelSource = 'catalog' | 'config' | 'discovered' | 'passthrough';
 
 /**
  * The voice endpoints' view of a speech-to-text or text-to-speech model. Formats are

@@ -71,6 +71,7 @@ export function validateModel(model: ModelInfo): void {
     fail(id, 'image models need unitPrices.perImage (USD per image by size or quality:size)');
   }
   if (model.routable !== undefined && typeof model.routable !== 'boolean') fail(id, 'routable must be a boolean');
+  if (model.unpriced !== undefined && typeof model.unpriced !== 'boolean') fail(id, 'unpriced must be a boolean');
   if (model.unitPrices !== undefined) validateUnitPrices(id, model.unitPrices);
   if (model.voice !== undefined) validateVoice(id, model.kind, model.voice);
   if (!isNonNegative(model.created)) fail(id, 'created must be unix seconds');

@@ -52,6 +52,11 @@ export interface Organization {
   /** Routing policy: only free or open-weight models serve this organisation (absent = false). */
   freeModelsOnly?: boolean;
   /**
+   * Explicit `<provider>/<model>` names the catalog does not list are forwarded to the configured
+   * provider as named (absent = true); false: they answer 404 `model_not_found`.
+   */
+  passThroughModels?: boolean;
+  /**
    * Output verification defaults, loaded with the caller on the auth path (so reloaded with it when
    * the org changes); absent or null: `defaultOutputConfig`.
    */

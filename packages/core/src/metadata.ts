@@ -18,6 +18,12 @@ export interface SvcMetadata {
   /** `svc` when a platform key served the request, `byok` for the organisation's own key. */
   cost_attribution: 'svc' | 'byok';
   estimated_cost_usd: number | null;
+  /**
+   * Present (true) when a model without a known price served the request (a passed-through or
+   * discovered model of a provider without default prices): the tokens are counted, `cost_usd`,
+   * `savings_usd`, `savings_pct` and `estimated_cost_usd` are null, never a silent zero.
+   */
+  cost_unpriced?: boolean;
   healer_report?: HealerReport | null;
   intelligence_mode: IntelligenceMode;
   lane?: Lane;

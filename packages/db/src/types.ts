@@ -21,6 +21,8 @@ export interface NewOrganization {
   defaultIntelligenceMode?: Organization['defaultIntelligenceMode'];
   /** Only free or open-weight models may serve the organisation. Defaults to false. */
   freeModelsOnly?: boolean;
+  /** Explicit `<provider>/<model>` names the catalog does not list are forwarded as named. Defaults to true. */
+  passThroughModels?: boolean;
   /** How far memory recall reaches; defaults to `end_user`. */
   memoryScope?: Organization['memoryScope'];
   /** Models and aliases the organisation may use; null = any (the default). */
@@ -109,6 +111,8 @@ export interface UsageEvent {
   stream: boolean;
   /** The provider reported no usage: the tokens were counted by the gateway's tokenizer (absent = false). */
   usageEstimated?: boolean;
+  /** A model without a known price served the request: its tokens are counted, `costUsd` holds only the priced part (absent = false). */
+  unpriced?: boolean;
   /** The end user as the access log writes it (`endUserSubject`: `u:` and 32 hex digits), never the raw id; null when none was named. */
   endUser?: string | null;
   /** Memories the memory stage injected into the prompt; null when the stage did not run. */
@@ -119,7 +123,8 @@ export interface UsageEvent {
 }
 
 /** A ledger row to insert; `createdAt` defaults to the database's now(). */
-export type NewUsageEvent = Omit<UsageEvent, 'createdAt' | 'keyId' | 'cachedTokens' | 'cacheHit' | 'stream' | 'usageEstimated'> & {
+export type NewUsageEvent = Omit<UsageEvent, 'createdAt' | 'keyId' | 'cachedTokens' | 'cacheHit' | 'stream' | 'usageEstimated' | 'unpriced'> & {
+  unpriced?: boolean;
   keyId?: string | null;
   cachedTokens?: number;
   cacheHit?: boolean;

@@ -30,7 +30,7 @@ export interface GatewayDeps {
   logger: Logger;
   /** Candidates tried per request at most. Default 4. */
   maxAttempts?: number;
-  /** Fallback models per explicit model slug (`SVC_CONFIG` `models.<slug>.fallbacks`), tried after its own waterfall; a request's `models` replaces them. */
+  /** Fallback models per explicit model slug (`SVC_CONFIG` `models[].fallbacks`), tried after its own waterfall; a request's `models` replaces them. */
   fallbacks?: ConfiguredFallbacks;
   /** Circuit breakers per model slug (shared through the kv across instances). */
   breakers?: BreakerGate;

@@ -1,7 +1,7 @@
-import type { Catalog } from '@svc/catalog';
+import type { Catalog, ModelInfo } from '@svc/catalog';
 import type { ChatRequest } from '@svc/core';
 import { createOutputVerifier } from '@svc/healing';
-import { createLatencyStats, createRouter } from '@svc/router';
+import { type Router, createLatencyStats, createRouter } from '@svc/router';
 import { ChatRouting } from './chat/chat-routing.js';
 import { callStage, cacheStage, outboundStage, type StageOwner } from './chat/chat-stages.js';
 import type { ChatTurn } from './chat/chat-turn.js';
@@ -27,10 +27,12 @@ export { replicateChoices } from './chat/replicate-choices.js';
 export class Gateway {
   private readonly owner: StageOwner;
   private readonly stages: (turn: ChatTurn) => Promise<ChatResponse>;
+  private readonly router: Router;
 
   constructor(private readonly deps: GatewayDeps) {
     const routerLatency = deps.routerLatency ?? createLatencyStats();
     const router = deps.router ?? createRouter({ catalog: deps.catalog, latency: routerLatency });
+    this.router = router;
     this.owner = {
       deps,
       routing: new ChatRouting(router, routerLatency, deps),
@@ -46,6 +48,11 @@ export class Gateway {
 
   get catalog(): Catalog {
     return this.deps.catalog;
+  }
+
+  /** Models clients named as `<provider>/<model>` that the catalog does not list, forwarded so far on this instance. */
+  passedThrough(): readonly ModelInfo[] {
+    return this.router.passedThrough();
   }
 
   async chat(request: ChatRequest, exchange: Exchange): Promise<ChatResponse> {

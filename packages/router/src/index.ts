@@ -3,6 +3,7 @@ export { type Classification, classify } from './classify.js';
 export { type RequestEmbedder, defaultEmbedder } from './embedder.js';
 export type { LearnedApi, RankedModel } from './learned-api.js';
 export { type ModelSpec, modelFromSpec, tierPriors } from './model-spec.js';
+export { type PassThrough, type PassThroughOptions, createPassThrough } from './pass-through.js';
 export { type Item as QualityItem, type QualityEstimator, type WinRateForm, createQualityEstimator, thresholdForShare, winRateOf } from './quality/estimator.js';
 export {
   type QualityModel,

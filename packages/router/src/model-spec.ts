@@ -1,4 +1,4 @@
-import type { Capability, ModelInfo } from '@svc/catalog';
+import { type Capability, type ModelInfo, tierPriors } from '@svc/catalog';
 import type { Tier } from '@svc/core';
 
 /** A model outside the catalog, described by the few fields routing needs. Prices: USD per million tokens. */
@@ -19,8 +19,7 @@ export interface ModelSpec {
   capabilities?: readonly Capability[];
 }
 
-/** The quality prior a tier implies when a spec gives none. */
-export const tierPriors: Readonly<Record<Tier, number>> = { T1: 0.88, T2: 0.75, T3: 0.6 };
+export { tierPriors };
 
 function tierOf(prior: number | undefined): Tier {
   if (prior === undefined) return 'T2';

@@ -1,5 +1,6 @@
 import type { Catalog, ModelInfo } from '@svc/catalog';
 import { type ChatRequest, authorizationError, modelNotFound } from '@svc/core';
+import { passThroughOff } from './pass-through.js';
 import type { RouteContext, RouteDecision } from './types.js';
 
 /** What a decision holds before the model is chosen. */
@@ -35,12 +36,19 @@ export interface PinRequest {
 
 /**
  * Decisions for explicit models over an immutable catalog: the model, then its same-family chat
- * models (computed once per model) as the waterfall.
+ * models (computed once per model) as the waterfall. A name the catalog does not list goes to
+ * `passThrough` (when given): a configured provider's model forwarded as named, unless the
+ * organisation turned pass-through off.
  */
-export function createPinner(catalog: Catalog): (pin: PinRequest) => RouteDecision {
+export function createPinner(catalog: Catalog, passThrough?: (requested: string) => ModelInfo | undefined): (pin: PinRequest) => RouteDecision {
   const siblingsOf = new Map<string, readonly ModelInfo[]>();
+  const unlisted = (requested: string, param: string, context: RouteContext): ModelInfo | undefined => {
+    const model = passThrough?.(requested);
+    if (model && context.orgPolicy?.passThrough === false) throw passThroughOff(requested, param);
+    return model;
+  };
   return ({ requested, param, base, source, context }) => {
-    const model = catalog.resolve(requested);
+    const model = catalog.resolve(requested) ?? unlisted(requested, param, context);
     if (model?.kind !== 'chat') {
       throw modelNotFound(`The model '${requested}' does not exist or is not available. GET /v1/models lists the available models.`, param);
     }

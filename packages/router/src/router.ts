@@ -7,6 +7,7 @@ import type { RequestEmbedder } from './embedder.js';
 import { type RequestFeatures, extractFeatures, featureDimension, modeFeatureCount, toVector } from './features.js';
 import { type LearnedApi, createLearnedApi } from './learned-api.js';
 import { type ModelSpec, modelFromSpec } from './model-spec.js';
+import { type PassThroughOptions, createPassThrough } from './pass-through.js';
 import { type Item, type QualityEstimator, createQualityEstimator } from './quality/estimator.js';
 import type { QualityModel } from './quality/quality-model.js';
 import { shippedQualityModel } from './quality/shipped.js';
@@ -43,6 +44,12 @@ export interface RouterOptions {
   /** Models outside the catalog, from a minimal spec (see `ModelSpec` for the defaults). */
   models?: readonly ModelSpec[];
   /**
+   * Explicit `<provider>/<model>` names the catalog does not list, for these configured providers,
+   * are forwarded as named (a `passthrough` entry from the provider's defaults). Absent: such
+   * names answer 404 `model_not_found`.
+   */
+  passThrough?: PassThroughOptions;
+  /**
    * Most the online learning may raise (`up`, default 0.05) or lower (`down`, default 0.3) a
    * model's quality (0..1 scale). Traffic rewards success, latency and cost but carries little
    * quality signal, so it may demote a failing model but barely promote a cheap one.
@@ -57,6 +64,8 @@ export interface Router extends LearnedApi {
   route(request: ChatRequest, context?: RouteContext): RouteDecision;
   /** Complexity and task family of a request, with its features (for `/v1/classify_complexity`). */
   classify(request: ChatRequest): Classification & { features: RequestFeatures };
+  /** The `<provider>/<model>` names forwarded as named so far on this instance (`passThrough`), for `GET /v1/models`. */
+  passedThrough(): readonly ModelInfo[];
   /** Learns from an outcome: policy update, latency and token statistics. O(d^2), no I/O. */
   record(outcome: RouteOutcome): void;
   /**
@@ -253,6 +262,7 @@ function record(core: RouterCore, outcome: RouteOutcome): void {
 export function createRouter(options: RouterOptions): Router {
   const catalog = options.models?.length ? createCatalog([...options.catalog.list(), ...options.models.map(modelFromSpec)]) : options.catalog;
   const policy = options.policy ?? createLinUcbPolicy();
+  const passThrough = options.passThrough ? createPassThrough(options.passThrough) : undefined;
   const core: RouterCore = {
     options,
     catalog,
@@ -267,13 +277,14 @@ export function createRouter(options: RouterOptions): Router {
     tokensByFamily: new Map<TaskFamily, number>(),
     tierAdjust: new Float64Array(3),
     modelAdjust: (id: string) => policy.modelAdjustment(id),
-    pinned: createPinner(catalog),
+    pinned: createPinner(catalog, passThrough?.resolve),
     updates: 0,
   };
   const routeRequest = (request: ChatRequest, context?: RouteContext) => route(core, request, context);
   return {
     route: routeRequest,
     record: (outcome) => record(core, outcome),
+    passedThrough: () => passThrough?.seen() ?? [],
     policy,
     ...createLearnedApi({ catalog, estimator: core.estimator, embedder: options.embedder, route: routeRequest }),
     classify(request) {

@@ -92,6 +92,8 @@ export interface RouteOutcome {
 export interface OrgPolicy {
   /** Only free or open-weight models may serve this organisation. */
   freeModelsOnly?: boolean;
+  /** False: an explicit `<provider>/<model>` the catalog does not list is refused (404) instead of forwarded as named. Default true. */
+  passThrough?: boolean;
 }
 
 /** Live state for one routing call; every function must be synchronous and cheap. */

@@ -52,6 +52,12 @@ export interface MockBehaviour {
    * alternates their argument fragments, as OpenAI's parallel tool calls may.
    */
   parallelToolCalls: ParallelToolCalls;
+  /**
+   * The OpenAI-dialect models this upstream serves: `GET /v1/models` lists them, and a chat
+   * request naming another answers OpenAI's 404 `model_not_found`. `undefined` (default): a fixed
+   * list, and any model is answered.
+   */
+  models: readonly string[] | undefined;
 }
 
 export type ParallelToolCalls = 'off' | 'sequential' | 'interleaved';
@@ -77,6 +83,7 @@ export const DEFAULT_BEHAVIOUR: MockBehaviour = {
   retryAfterSeconds: 1,
   faultKeys: undefined,
   parallelToolCalls: 'off',
+  models: undefined,
 };
 
 /** Narrow a string to a fault name. */
@@ -100,6 +107,9 @@ export function behaviourFromJson(json: Record<string, unknown>): Partial<MockBe
   else if (typeof fault === 'string' && isMockFault(fault)) out.fault = fault;
   const parallel = json['parallelToolCalls'];
   if (typeof parallel === 'string' && (parallelModes as readonly string[]).includes(parallel)) out.parallelToolCalls = parallel as ParallelToolCalls;
+  const models = json['models'];
+  if (models === null) out.models = undefined;
+  else if (Array.isArray(models)) out.models = models.filter((m): m is string => typeof m === 'string' && m !== '');
   const faultKeys = json['faultKeys'];
   if (faultKeys === null) out.faultKeys = undefined;
   else if (typeof faultKeys === 'object' && !Array.isArray(faultKeys)) {

@@ -207,3 +207,21 @@ export function notFound(dialect: Dialect, path: string, requestId: string): Jso
     {},
   );
 }
+
+/** OpenAI's 404 for a model the upstream does not serve (`models` behaviour). */
+export function unknownModel(model: string, requestId: string): JsonAnswer {
+  const message = `The model \`${model}\` does not exist or you do not have access to it.`;
+  return errorAnswer(
+    'openai',
+    {
+      status: 404,
+      openai: { type: 'invalid_request_error', code: 'model_not_found', message, param: 'model' },
+      anthropic: { type: 'not_found_error', message },
+      gemini: { status: 'NOT_FOUND', message },
+      deepgram: { code: 'NOT_FOUND', message },
+      elevenlabs: { status: 'not_found', message },
+    },
+    requestId,
+    {},
+  );
+}

@@ -10,7 +10,7 @@ import type { Duplex } from 'node:stream';
 import { jsonAnswer } from './answer.js';
 import { estimateTokens } from './answer-text.js';
 import { behaviourFromJson, DEFAULT_BEHAVIOUR, type MockBehaviour } from './behaviour.js';
-import { faultAnswer, invalidRequest, isStatusFault, notFound } from './faults.js';
+import { faultAnswer, invalidRequest, isStatusFault, notFound, unknownModel } from './faults.js';
 import { REALTIME_PATHS, createRealtimeHandler } from './openai-realtime.js';
 import { asRecord } from './json.js';
 import { type FailCounters, planRequest } from './plan-request.js';
@@ -100,7 +100,7 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     const query = q < 0 ? '' : url.slice(q + 1);
     const id = `${nonce}${(++seq).toString(36)}`;
     if (req.method === 'GET') {
-      handleGet(path, res, stats);
+      handleGet(path, res, stats, defaults.models);
       return;
     }
     if (path === '/__mock/configure' && req.method === 'POST') {
@@ -124,6 +124,11 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       return;
     }
     const record = asRecord(body);
+    const served = defaults.models;
+    if (served && dialect === 'openai' && typeof record?.['model'] === 'string' && !served.includes(record['model'])) {
+      writeAnswer(res, unknownModel(record['model'], id), NO_DELAY, timers);
+      return;
+    }
     if (plan.fault) stats.faults++;
     if (plan.fault === 'timeout') return; // held until the client gives up or close()
     const delivery = { latencyMs: plan.latencyMs, tokensPerSecond: plan.tokensPerSecond, drop: false };
@@ -239,19 +244,16 @@ function parseBody(raw: Buffer): unknown {
   }
 }
 
-const MODELS_BODY = JSON.stringify({
-  object: 'list',
-  data: ['gpt-4o-mini', 'gpt-4o', 'text-embedding-3-small'].map((id) => ({
-    id,
-    object: 'model',
-    created: 1_700_000_000,
-    owned_by: 'mock',
-  })),
-});
+/** `GET /v1/models`: the `models` behaviour, or a fixed list when it is unset. */
+function modelsBody(models: readonly string[] = ['gpt-4o-mini', 'gpt-4o', 'text-embedding-3-small']): string {
+  return JSON.stringify({ object: 'list', data: models.map((id) => ({ id, object: 'model', created: 1_700_000_000, owned_by: 'mock' })) });
+}
 
 const MOCK_IMAGE_PATH = /^\/v1\/images\/mock\/([0-9a-f]{6})\.png$/;
 
-function handleGet(path: string, res: ServerResponse, stats: MockUpstreamStats): void {
+/** GET routes; `GET /v1/models` (or `/models`) is counted in `byPath` (not in `total`), so tests can see a discovery read. */
+function handleGet(path: string, res: ServerResponse, stats: MockUpstreamStats, models: readonly string[] | undefined): void {
+  if (path === '/v1/models' || path === '/models') stats.byPath[path] = (stats.byPath[path] ?? 0) + 1;
   const colour = parseColour(MOCK_IMAGE_PATH.exec(path)?.[1] ?? '');
   if (colour) {
     const png = solidPng(colour);
@@ -261,8 +263,8 @@ function handleGet(path: string, res: ServerResponse, stats: MockUpstreamStats):
   const answer =
     path === '/health'
       ? jsonAnswer(200, '{"status":"ok"}')
-      : path === '/v1/models'
-        ? jsonAnswer(200, MODELS_BODY)
+      : path === '/v1/models' || path === '/models'
+        ? jsonAnswer(200, modelsBody(models))
         : path === '/__mock/stats'
           ? jsonAnswer(200, JSON.stringify({ ...stats, lastRequest: undefined }))
           : notFound(dialectOf(path), path, 'get');

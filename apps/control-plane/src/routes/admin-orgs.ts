@@ -23,6 +23,7 @@ const orgFields = {
   token_quota: limit(Number.MAX_SAFE_INTEGER),
   default_intelligence_mode: v.optional(v.nullable(v.picklist(intelligenceModes))),
   free_models_only: v.optional(v.boolean()),
+  pass_through_models: v.optional(v.boolean()),
   memory_scope: v.optional(v.picklist(memoryScopeSettings)),
   model_access: modelAccessField,
 };
@@ -40,6 +41,7 @@ function toOrgInput(body: v.InferOutput<typeof patchSchema>) {
     ...(body.token_quota !== undefined ? { tokenQuota: body.token_quota } : {}),
     ...(body.default_intelligence_mode !== undefined ? { defaultIntelligenceMode: body.default_intelligence_mode } : {}),
     ...(body.free_models_only !== undefined ? { freeModelsOnly: body.free_models_only } : {}),
+    ...(body.pass_through_models !== undefined ? { passThroughModels: body.pass_through_models } : {}),
     ...(body.memory_scope !== undefined ? { memoryScope: body.memory_scope } : {}),
     ...(body.model_access !== undefined ? { modelAccess: toModelAccess(body.model_access) } : {}),
   };

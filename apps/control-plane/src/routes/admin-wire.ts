@@ -15,6 +15,7 @@ export function orgToWire(org: Organization) {
     token_quota: org.tokenQuota,
     default_intelligence_mode: org.defaultIntelligenceMode,
     free_models_only: org.freeModelsOnly === true,
+    pass_through_models: org.passThroughModels !== false,
     memory_scope: org.memoryScope ?? 'end_user',
     model_access: modelAccessToWire(org.modelAccess),
     created_at: org.createdAt.toISOString(),

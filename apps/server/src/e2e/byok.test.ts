@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type MockUpstream, startMockUpstream } from '@svc/mock-upstream';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { masterKey, startGateway } from './harness.js';
+import { adminCall, startGateway } from './harness.js';
 
 type Gateway = Awaited<ReturnType<typeof startGateway>>;
 type WithMetadata = { svc_metadata?: { cost_attribution: string; provider: string } };
@@ -35,15 +35,7 @@ describe('bring your own key', () => {
     await upstream?.close();
   });
 
-  async function admin<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const response = await fetch(`${gateway.controlUrl}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${masterKey}`, 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    expect(response.ok, `${method} ${path}: ${response.status}`).toBe(true);
-    return (await response.json()) as T;
-  }
+  const admin = <T>(method: string, path: string, body?: unknown): Promise<T> => adminCall<T>(gateway.controlUrl, method, path, body);
 
   /** A new organisation, optionally with its own OpenAI key, and an SDK client on one of its API keys. */
   async function organisation(ownKey?: string): Promise<OpenAI> {

@@ -33,3 +33,14 @@ export function upstreamProviders(upstreamUrl: string): Record<string, string> {
     GEMINI_BASE_URL: upstreamUrl,
   };
 }
+
+/** An admin API call with the master key on a gateway's control plane; throws unless it answers 2xx. */
+export async function adminCall<T>(controlUrl: string, method: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${controlUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${masterKey}`, 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}

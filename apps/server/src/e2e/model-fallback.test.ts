@@ -30,7 +30,7 @@ describe('fallback models (mock upstream, OpenAI failing)', () => {
     const env = { ...upstreamProviders(upstream.url), SVC_BREAKER_CONSECUTIVE_FAILURES: '0', SVC_RETRY_MAX: '0' };
     dir = await mkdtemp(join(tmpdir(), 'svc-fallback-'));
     const config = join(dir, 'svc.yaml');
-    await writeFile(config, 'models:\n  openai/gpt-4o-mini:\n    fallbacks: [gemini/gemini-2.5-flash]\n');
+    await writeFile(config, 'models:\n  - id: openai/gpt-4o-mini\n    fallbacks: [gemini/gemini-2.5-flash]\n');
     [gateway, configured] = await Promise.all([startGateway(env), startGateway({ ...env, SVC_CONFIG: config })]);
     openai = new OpenAI({ baseURL: `${gateway.inferenceUrl}/v1`, apiKey: masterKey, maxRetries: 0 });
     fail(true);

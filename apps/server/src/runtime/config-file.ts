@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import * as v from 'valibot';
 import { parse as parseYaml } from 'yaml';
 import { FLAG_KEYS } from '@svc/pipeline';
+import { modelDefaultsSchema, modelEntrySchema } from './config-models.js';
 import { ConfigError } from './env.js';
 
 const keyList = v.union([v.pipe(v.string(), v.transform((value) => value.split(',').map((k) => k.trim()).filter(Boolean))), v.array(v.string())]);
@@ -15,6 +16,8 @@ export const providerSchema = v.strictObject({
   deployments: v.optional(v.record(v.string(), v.string())),
   /** Longest wait for this provider's first stream event, ms (overrides SVC_FIRST_BYTE_TIMEOUT_MS). */
   first_byte_timeout_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  /** Prices, limits and capabilities of this provider's models the catalog does not list (passed through or discovered). */
+  model_defaults: v.optional(modelDefaultsSchema),
 });
 
 export const mockSchema = v.strictObject({
@@ -23,18 +26,13 @@ export const mockSchema = v.strictObject({
   tokens_per_second: v.optional(v.pipe(v.number(), v.minValue(0))),
 });
 
-/** One model's settings: the models tried, in order, once it and its same-family siblings failed. */
-export const modelSchema = v.strictObject({
-  fallbacks: v.pipe(v.array(v.pipe(v.string(), v.minLength(1)), 'fallbacks is a list of model slugs'), v.maxLength(8, 'at most 8 fallbacks per model')),
-});
-
 export const configSchema = v.strictObject({
   providers: v.optional(v.record(v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9-]*$/, 'provider ids are lowercase letters, digits and dashes')), providerSchema), {}),
   mock: v.optional(mockSchema),
+  /** Models to add to the catalog, or catalog entries' fields to change (prices, limits, priors). */
+  models: v.optional(v.array(modelEntrySchema)),
   /** Feature flags' defaults (on unless listed false); the control plane overrides them at run time. */
   flags: v.optional(v.record(v.picklist(FLAG_KEYS, `flags are ${FLAG_KEYS.join(', ')}`), v.boolean('a flag is true or false'))),
-  /** Per explicit model (catalog slug): its fallback models, used when a request names none (`models`). */
-  models: v.optional(v.record(v.string(), modelSchema)),
 });
 
 export type ConfigFile = v.InferOutput<typeof configSchema>;
@@ -69,11 +67,11 @@ export async function loadConfigFile(path: string): Promise<ConfigFile> {
   return result.output;
 }
 
-/** The entries of the object schema at `path` (`[]`: the top level; `['providers', id]`: a provider; `['mock']`; `['models', slug]`). */
+/** The entries of the object schema at `path` (`[]`: the top level; `['providers', id]`: a provider; `['mock']`; `['models', index]`: a model). */
 function knownKeys(path: readonly string[]): Record<string, unknown> {
   if (path.length === 0) return configSchema.entries;
-  if (path[0] === 'providers') return providerSchema.entries;
+  if (path[0] === 'providers') return path.length > 2 && path[2] === 'model_defaults' ? modelDefaultsSchema.entries : providerSchema.entries;
   if (path[0] === 'mock') return mockSchema.entries;
-  if (path[0] === 'models') return modelSchema.entries;
+  if (path[0] === 'models') return modelEntrySchema.entries;
   return {};
 }

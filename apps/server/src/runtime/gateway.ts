@@ -51,18 +51,19 @@ export function gatewayTimeouts(env: RuntimeBase['env'], file: ConfigFile | unde
 }
 
 /**
- * SVC_CONFIG's `models.<slug>.fallbacks`, keyed and listed by catalog slug. A model the active
+ * SVC_CONFIG's `models[i].fallbacks`, keyed and listed by catalog slug. A model the active
  * catalog lacks (unknown, or its provider not configured) refuses the start, naming it.
  */
 export function configuredFallbacks(file: ConfigFile | undefined, catalog: Catalog): ConfiguredFallbacks {
   const fallbacks: Record<string, readonly string[]> = {};
-  for (const [slug, entry] of Object.entries(file?.models ?? {})) {
+  for (const [at, entry] of (file?.models ?? []).entries()) {
+    if (!entry.fallbacks) continue;
     const slugOf = (name: string, where: string) => {
       const model = catalog.resolve(name);
       if (model?.kind !== 'chat') throw new ConfigError('SVC_CONFIG', `${where}: '${name}' is not a chat model of a configured provider (GET /v1/models lists them)`);
       return model.id;
     };
-    fallbacks[slugOf(slug, `models.${slug}`)] = entry.fallbacks.map((name, index) => slugOf(name, `models.${slug}.fallbacks[${index}]`));
+    fallbacks[slugOf(entry.id, `models[${at}].id`)] = entry.fallbacks.map((name, index) => slugOf(name, `models[${at}].fallbacks[${index}]`));
   }
   return fallbacks;
 }

@@ -1,8 +1,10 @@
-import { type Catalog, createCatalog } from '@svc/catalog';
+import type { Catalog, ModelInfo } from '@svc/catalog';
 import type { Kv } from '@svc/kv';
 import { type ProviderRegistry, type ProviderRegistryConfig, type UndiciHttpClient, createProviderRegistry, createUndiciHttpClient } from '@svc/providers';
 import { KeyCooldowns } from '@svc/resilience';
 import type { Logger } from '@svc/telemetry';
+import type { ConfigFile } from './config-file.js';
+import { configuredCatalog } from './config-models.js';
 import { ConfigError, type Env } from './env.js';
 
 /** The provider registry of the configuration, and the catalog of its models. */
@@ -17,9 +19,10 @@ export interface ProviderWiring {
 /**
  * Builds the provider registry from `config` (`providerConfig`): one keep-alive connection pool
  * per runtime (or the injected fetch) and key cooldowns over the kv. A configuration the registry
- * refuses is a ConfigError naming SVC_CONFIG or the provider configuration.
+ * refuses is a ConfigError naming SVC_CONFIG or the provider configuration. The catalog holds the
+ * configured providers' models, SVC_CONFIG `models:` applied.
  */
-export function wireProviders(env: Env, config: ProviderRegistryConfig, shared: { kv: Kv; logger: Logger; fetch?: typeof globalThis.fetch | undefined }): ProviderWiring {
+export function wireProviders(env: Env, config: ProviderRegistryConfig, shared: { kv: Kv; logger: Logger; fetch?: typeof globalThis.fetch | undefined; file?: ConfigFile | undefined; discovered?: readonly ModelInfo[] }): ProviderWiring {
   const http = shared.fetch ? undefined : createUndiciHttpClient({ connectTimeoutMs: env.SVC_CONNECT_TIMEOUT_MS });
   if (shared.fetch) config.fetch = shared.fetch;
   else config.http = http;
@@ -31,5 +34,5 @@ export function wireProviders(env: Env, config: ProviderRegistryConfig, shared: 
   } catch (error) {
     throw new ConfigError(env.SVC_CONFIG ? 'SVC_CONFIG' : 'provider configuration', (error as Error).message);
   }
-  return { providers, catalog: createCatalog().forProviders(providers.ids()), http };
+  return { providers, catalog: configuredCatalog(new Set(providers.ids()), shared.file, shared.discovered), http };
 }

@@ -1,6 +1,6 @@
 import type { Catalog } from '@svc/catalog';
 import { RouterFeedback, type SharedSwitches, kvWeightStore } from '@svc/pipeline';
-import { type LatencyStats, type Router, createLatencyStats, createLinUcbPolicy, createRouter } from '@svc/router';
+import { type LatencyStats, type PassThroughOptions, type Router, createLatencyStats, createLinUcbPolicy, createRouter } from '@svc/router';
 import type { RuntimeBase } from './runtime-base.js';
 
 /** The router with its learned weights restored from the kv, its latency stats, and the feedback that trains and saves it. */
@@ -10,10 +10,12 @@ export interface Routing {
   feedback: RouterFeedback;
 }
 
-export async function startRouting({ env, kv, logger }: RuntimeBase, catalog: Catalog, switches: SharedSwitches): Promise<Routing> {
+/** The router over `catalog`; explicit names of `passThrough.providers` the catalog does not list are forwarded as named. */
+export async function startRouting({ env, kv, logger }: RuntimeBase, catalog: Catalog, switches: SharedSwitches, passThrough: PassThroughOptions): Promise<Routing> {
   const routerLatency = createLatencyStats();
   const router = createRouter({
     catalog,
+    passThrough,
     latency: routerLatency,
     policy: createLinUcbPolicy({ explore: () => switches.current.flags.router_exploration }),
     state: { weights: kvWeightStore(kv) },

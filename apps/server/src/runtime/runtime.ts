@@ -18,7 +18,9 @@ import { type Access, startAccess } from './access.js';
 import { createAlerts } from './alerts.js';
 import { createBreakers } from './breakers.js';
 import type { CacheService } from './cache.js';
-import { loadConfigFile } from './config-file.js';
+import { type ConfigFile, loadConfigFile } from './config-file.js';
+import { passThroughOptions, providerModelDefaults } from './config-models.js';
+import { discoverModels } from './discovery.js';
 import { startEmbeddingStores } from './embedding-stores.js';
 import type { Env } from './env.js';
 import { createGateway, gatewayTimeouts } from './gateway.js';
@@ -158,6 +160,32 @@ function releasing(...stores: Array<{ close(): Promise<void> }>): (error: unknow
   };
 }
 
+/** The providers SVC_CONFIG and the environment configure, with the models found on OpenAI-compatible servers (read once, at start). */
+async function startProviders(env: Env, file: ConfigFile | undefined, parts: { kv: Kv; logger: Logger; fetch: RuntimeOptions['fetch'] }) {
+  const { config, mockEnabled } = providerConfig(env, file);
+  const discovered = await discoverModels(config.compatible ?? [], providerModelDefaults(file?.providers), { fetch: parts.fetch ?? globalThis.fetch, logger: parts.logger, timeoutMs: 5_000 });
+  return { config, mockEnabled, ...wireProviders(env, config, { kv: parts.kv, logger: parts.logger, fetch: parts.fetch, file, discovered }) };
+}
+
+/** Alerts, the shared breakers that report to them, hedging's statistics and the feature switches (started). */
+async function startResilience(base: RuntimeBase, file: ConfigFile | undefined) {
+  const { env, db, kv, logger } = base;
+  // The evaluator reads breaker states lazily: breakers report their transitions to it.
+  const alerts = createAlerts(env, db, kv, logger, () => breakers);
+  const breakers = createBreakers(base, alerts);
+  const hedging = { latency: new LatencyTracker(), stats: new HedgeStats(), config: { enabledByDefault: env.SVC_HEDGING_DEFAULT ?? false } };
+  const switches = createSwitches(env, file, kv, base.metrics, logger);
+  await switches.start();
+  return { alerts, breakers, hedging, switches };
+}
+
+/** One output verifier per process (it caches compiled schemas), warmed so the first JSON-schema answer does not pay ajv's start-up. */
+function warmVerifier() {
+  const verifier = createOutputVerifier();
+  verifier.warmUp();
+  return verifier;
+}
+
 /** The voice endpoints' platform fee, and their sessions in the kv. */
 function voiceSettings(env: Env, kv: Kv, logger: Logger): VoiceSettings {
   return {
@@ -169,25 +197,17 @@ function voiceSettings(env: Env, kv: Kv, logger: Logger): VoiceSettings {
 export async function createRuntime(env: Env, options: RuntimeOptions = {}): Promise<Runtime> {
   const logger = options.logger ?? createLogger({ level: env.LOG_LEVEL });
   const file = env.SVC_CONFIG ? await loadConfigFile(env.SVC_CONFIG) : undefined;
-  const { config, mockEnabled } = providerConfig(env, file);
   const kv = env.REDIS_URL ? createRedisKv({ url: env.REDIS_URL }) : createMemoryKv();
-  const { providers, catalog, http } = wireProviders(env, config, { kv, logger, fetch: options.fetch });
+  const { config, mockEnabled, providers, catalog, http } = await startProviders(env, file, { kv, logger, fetch: options.fetch });
   const tracing = createTracing(tracingSettings(env));
   const db = await openDatabase(env, 'gateway', (note) => logger[note.level](note.message));
   const base: RuntimeBase = { env, db, kv, metrics: createMetrics(), logger };
   const access = await startAccess(base).catch(releasing(kv, db));
   const learn = createLearnSink(base);
   const { byok, mcp } = await startTenantCredentials(env, { db, kv, platform: config, logger });
-  // The evaluator reads breaker states lazily: breakers report their transitions to it.
-  const alerts = createAlerts(env, db, kv, logger, () => breakers);
-  const breakers = createBreakers(base, alerts);
-  const hedging = { latency: new LatencyTracker(), stats: new HedgeStats(), config: { enabledByDefault: env.SVC_HEDGING_DEFAULT ?? false } };
-  const switches = createSwitches(env, file, kv, base.metrics, logger);
-  await switches.start();
-  const routing = await startRouting(base, catalog, switches);
-  // One verifier per process (it caches compiled schemas); warmed now so the first JSON-schema answer does not pay ajv's start-up.
-  const verifier = createOutputVerifier();
-  verifier.warmUp();
+  const { alerts, breakers, hedging, switches } = await startResilience(base, file);
+  const routing = await startRouting(base, catalog, switches, passThroughOptions(providers, file));
+  const verifier = warmVerifier();
   const { encoder, cache, memory } = await startEmbeddingStores(base, { catalog, providers });
   const responses = keepResponses(env, db, logger);
   const files = keepFiles(env, db, logger);

@@ -60,6 +60,15 @@ describe('sums and cache hits', () => {
     expect(sum.savingsPct).toBeCloseTo(94, 2);
   });
 
+  it('marks a bill unpriced when any call was on a model without a price, never a silent zero', () => {
+    const unpriced: ModelInfo = { ...model, inputPricePerMTok: 0, outputPricePerMTok: 0, unpriced: true };
+    const usage = { promptTokens: 1_000, completionTokens: 100, totalTokens: 1_100 };
+    expect(computeCost(unpriced, usage)).toMatchObject({ costUsd: 0, unpriced: true });
+    expect(computeCost(model, usage).unpriced).toBeUndefined();
+    expect(sumCosts(computeCost(model, usage), computeCost(unpriced, usage)).unpriced).toBe(true);
+    expect(sumCosts(computeCost(model, usage), computeCost(model, usage)).unpriced).toBeUndefined();
+  });
+
   it('makes a cache hit free with the whole baseline saved', () => {
     expect(cacheHitCost({ promptTokens: 1_000_000, completionTokens: 100_000, totalTokens: 1_100_000 })).toEqual({ costUsd: 0, baselineCostUsd: 3.5, savingsUsd: 3.5, savingsPct: 100 });
     expect(cacheHitCost({ promptTokens: 0, completionTokens: 0, totalTokens: 0 }).savingsPct).toBe(0);

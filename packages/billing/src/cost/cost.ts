@@ -12,6 +12,12 @@ export interface Cost {
   savingsUsd: number;
   /** Savings as a percentage of the baseline; 0 when the baseline is 0. */
   savingsPct: number;
+  /**
+   * True when a call was made on a model the gateway has no price for (`ModelInfo.unpriced`): its
+   * tokens are counted but `costUsd` holds only the priced calls' cost, so it must be reported as
+   * unpriced (svc_metadata `cost_usd: null`, `x-svc-cost-usd: unpriced`, the ledger's `unpriced`).
+   */
+  unpriced?: true;
 }
 
 /** The baseline's prices in the catalog's shape. */
@@ -36,7 +42,7 @@ export function computeCost(model: ModelInfo, usage: Usage): Cost {
   const baselineCostUsd = round(tokenCostUsd(baseline, usage));
   const savingsUsd = round(baselineCostUsd - costUsd);
   const savingsPct = baselineCostUsd > 0 ? Math.round((savingsUsd / baselineCostUsd) * 10_000) / 100 : 0;
-  return { costUsd, baselineCostUsd, savingsUsd, savingsPct };
+  return model.unpriced === true ? { costUsd, baselineCostUsd, savingsUsd, savingsPct, unpriced: true } : { costUsd, baselineCostUsd, savingsUsd, savingsPct };
 }
 
 /** The cost of several calls billed as one answer (an answer and its re-ask). */
@@ -44,7 +50,9 @@ export function sumCosts(a: Cost, b: Cost): Cost {
   const costUsd = round(a.costUsd + b.costUsd);
   const baselineCostUsd = round(a.baselineCostUsd + b.baselineCostUsd);
   const savingsUsd = round(baselineCostUsd - costUsd);
-  return { costUsd, baselineCostUsd, savingsUsd, savingsPct: baselineCostUsd > 0 ? Math.round((savingsUsd / baselineCostUsd) * 10_000) / 100 : 0 };
+  const sum: Cost = { costUsd, baselineCostUsd, savingsUsd, savingsPct: baselineCostUsd > 0 ? Math.round((savingsUsd / baselineCostUsd) * 10_000) / 100 : 0 };
+  if (a.unpriced || b.unpriced) sum.unpriced = true;
+  return sum;
 }
 
 /** A cache hit: nothing spent (spec: hits consume no tokens and cost nothing), the whole baseline saved. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createCatalog } from '../catalog.js';
 import { builtInModels } from './index.js';
+import { openaiLegacyModels } from './openai-legacy.js';
 
 const catalog = createCatalog();
 const chat = catalog.list({ kind: 'chat' });
@@ -269,13 +270,13 @@ describe('voice models', () => {
 
 describe('audio-capable chat models', () => {
   it('take audio content parts, price audio prompt tokens apart, and are served only when named', () => {
-    const audio = catalog.list({ kind: 'chat', provider: 'openai' }).filter((m) => m.routable === false);
+    const audio = catalog.list({ kind: 'chat', provider: 'openai' }).filter((m) => m.routable === false && m.capabilities.includes('audio'));
     expect(audio.map((m) => m.id)).toEqual(['openai/gpt-audio-1.5', 'openai/gpt-audio', 'openai/gpt-audio-mini']);
     for (const m of audio) {
       expect(m.capabilities, m.id).toContain('audio');
       expect(m.audioInputPricePerMTok, m.id).toBeGreaterThan(m.inputPricePerMTok);
     }
-    // Every other chat model is routable.
-    expect(chat.filter((m) => m.routable === false)).toHaveLength(audio.length);
+    // Every other chat model is routable, but the legacy OpenAI models.
+    expect(chat.filter((m) => m.routable === false)).toHaveLength(audio.length + openaiLegacyModels.length);
   });
 });

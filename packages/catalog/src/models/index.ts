@@ -17,6 +17,7 @@ import { openaiAudioModels } from './openai-audio.js';
 import { azureImageModels, openaiImageModels } from './openai-images.js';
 import { openaiRealtimeModels } from './openai-realtime.js';
 import { openaiAudioChatModels } from './openai-audio-chat.js';
+import { openaiLegacyModels } from './openai-legacy.js';
 import { deepseekModels, mistralModels, perplexityModels, xaiModels } from './open-compatible.js';
 import { cerebrasModels, fireworksModels, groqModels, openrouterModels, togetherModels } from './open-weight-hosts.js';
 import { vertexEmbeddingModels, vertexModels } from './vertex.js';
@@ -30,6 +31,7 @@ import { voiceProviderModels } from './voice.js';
 export const builtInModels: readonly ModelInfo[] = [
   ...openaiModels,
   ...openaiAudioChatModels,
+  ...openaiLegacyModels,
   ...anthropicModels,
   ...geminiModels,
   ...deepseekModels,

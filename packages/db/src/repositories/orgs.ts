@@ -45,6 +45,7 @@ export function toOrganization(row: OrgRow): OrganizationRecord {
     tokenQuota: row.tokenQuota,
     defaultIntelligenceMode: toIntelligenceMode(row.defaultIntelligenceMode),
     freeModelsOnly: row.freeModelsOnly,
+    passThroughModels: row.passThroughModels,
     memoryScope: row.memoryScope === 'organization' ? 'organization' : 'end_user',
     modelAccess: row.modelAccess ?? null,
     createdAt: row.createdAt,
@@ -63,6 +64,7 @@ function toColumns(patch: OrganizationPatch): Partial<OrgInsert> {
   if (patch.tokenQuota !== undefined) columns.tokenQuota = patch.tokenQuota;
   if (patch.defaultIntelligenceMode !== undefined) columns.defaultIntelligenceMode = patch.defaultIntelligenceMode;
   if (patch.freeModelsOnly !== undefined) columns.freeModelsOnly = patch.freeModelsOnly;
+  if (patch.passThroughModels !== undefined) columns.passThroughModels = patch.passThroughModels;
   if (patch.memoryScope !== undefined) columns.memoryScope = patch.memoryScope;
   if (patch.modelAccess !== undefined) columns.modelAccess = patch.modelAccess;
   return columns;

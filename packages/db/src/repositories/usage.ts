@@ -71,6 +71,7 @@ function usageRow(e: NewUsageEvent) {
     status: e.status,
     stream: e.stream ?? false,
     usage_estimated: e.usageEstimated ?? false,
+    unpriced: e.unpriced ?? false,
     end_user: e.endUser ?? null,
     memory_injected: e.memoryInjected ?? null,
     tags: e.tags ?? null,
@@ -82,13 +83,13 @@ function usageRow(e: NewUsageEvent) {
 function insertUsage(db: Drizzle, events: readonly NewUsageEvent[]): Promise<number> {
   return bulkInsert(db, events, usageRow, (json) => sql`
     INSERT INTO usage_events (request_id, org_id, key_id, model, provider, prompt_tokens, completion_tokens, cached_tokens,
-      cost_usd, baseline_cost_usd, cache_hit, latency_ms, status, stream, usage_estimated, end_user, memory_injected, tags, created_at)
+      cost_usd, baseline_cost_usd, cache_hit, latency_ms, status, stream, usage_estimated, unpriced, end_user, memory_injected, tags, created_at)
     SELECT request_id, org_id, key_id, model, provider, prompt_tokens, completion_tokens, cached_tokens,
-      cost_usd, baseline_cost_usd, cache_hit, latency_ms, status, stream, usage_estimated, end_user, memory_injected, tags, coalesce(created_at, now())
+      cost_usd, baseline_cost_usd, cache_hit, latency_ms, status, stream, usage_estimated, unpriced, end_user, memory_injected, tags, coalesce(created_at, now())
     FROM jsonb_to_recordset(${json}) AS x(request_id text, org_id uuid, key_id text, model text, provider text,
       prompt_tokens integer, completion_tokens integer, cached_tokens integer, cost_usd double precision,
       baseline_cost_usd double precision, cache_hit boolean, latency_ms integer, status integer, stream boolean,
-      usage_estimated boolean, end_user text, memory_injected integer, tags jsonb, created_at timestamptz)
+      usage_estimated boolean, unpriced boolean, end_user text, memory_injected integer, tags jsonb, created_at timestamptz)
     ON CONFLICT (request_id) DO NOTHING
     RETURNING 1`);
 }

@@ -14,6 +14,8 @@ export const organizations = pgTable('organizations', {
   tokenQuota: bigint('token_quota', { mode: 'number' }),
   defaultIntelligenceMode: text('default_intelligence_mode'),
   freeModelsOnly: boolean('free_models_only').notNull().default(false),
+  /** Explicit `<provider>/<model>` names the catalog does not list are forwarded as named (false: 404). */
+  passThroughModels: boolean('pass_through_models').notNull().default(true),
   /** `end_user` (null: the default) or `organization`: how far memory recall reaches. */
   memoryScope: text('memory_scope'),
   /** Models and aliases the organisation may use (`{allow, deny}`); null = any. */

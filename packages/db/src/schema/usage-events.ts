@@ -22,6 +22,8 @@ export const usageEvents = pgTable(
     status: integer('status').notNull(),
     stream: boolean('stream').notNull().default(false),
     usageEstimated: boolean('usage_estimated').notNull().default(false),
+    /** A model without a known price served the request: tokens counted, `cost_usd` holds only the priced part. */
+    unpriced: boolean('unpriced').notNull().default(false),
     /** The request's end user as the access log writes it (`u:` + 32 hex of SHA-256, `endUserSubject`); null when none was named. */
     endUser: text('end_user'),
     /** Memories the memory stage injected into the prompt (mode `full`); null when the stage did not run. */

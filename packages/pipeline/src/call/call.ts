@@ -1,5 +1,5 @@
 import type { ModelInfo } from '@svc/catalog';
-import { type ChatRequest, type ChatResult, type StreamEvent, isProviderError, noProviderConfigured, toGatewayError } from '@svc/core';
+import { type ChatRequest, type ChatResult, type GatewayError, type StreamEvent, isProviderError, modelNotFound, noProviderConfigured, toGatewayError } from '@svc/core';
 import type { KeyAttempt, KeyPoolCallOptions, Provider, ProviderChatRequest, ProviderLookup } from '@svc/providers';
 import { type CircuitBreakers, type HedgeStats, type LatencyTracker, type RetryPolicy, allBreakersOpen, hedge, retryDelay, sleep } from '@svc/resilience';
 import type { TraceSpan } from '@svc/telemetry';
@@ -125,9 +125,22 @@ export async function walkWaterfall<T>(
       if (delay === undefined || !(await sleep(delay, settings.signal).then(() => true, () => false))) break;
     }
   }
-  if (lastError !== undefined) throw toGatewayError(lastError);
+  if (lastError !== undefined) throw lastFailure(lastError, waterfall);
   if (skipped.length > 0) throw allBreakersOpen(skipped);
   throw noProviderConfigured(`No configured provider serves ${waterfall[0]?.id ?? 'this request'}.`);
+}
+
+/**
+ * The error a walk that failed answers: the last candidate's, except that a passed-through model
+ * the provider does not have is the provider's own refusal as a 404 `model_not_found` (the client
+ * named a model that does not exist there), not a 502.
+ */
+function lastFailure(error: unknown, waterfall: readonly ModelInfo[]): GatewayError {
+  const model = waterfall[0];
+  if (isProviderError(error) && error.kind === 'not_found' && model?.source === 'passthrough' && waterfall.length === 1) {
+    return modelNotFound(`${model.provider} does not serve the model '${model.upstreamId}': ${error.message}`);
+  }
+  return toGatewayError(error);
 }
 
 /**

@@ -15,7 +15,10 @@ import { CallerModelAccess } from './model-access.js';
  * `models`, else configured) after the decision's own waterfall.
  */
 export class ChatRouting {
-  /** Route contexts by mode and org policy, built once: [full/cache, proxy, free full/cache, free proxy]. */
+  /**
+   * Route contexts by mode and org policy, built once, indexed by bits: 1 proxy mode, 2 free
+   * models only, 4 pass-through off.
+   */
   private readonly contexts: readonly RouteContext[];
 
   constructor(
@@ -28,9 +31,13 @@ export class ChatRouting {
       latencyMs: (id) => latency.get(id),
       ...(breakers?.knownOpen ? { breakerOpen: (id: string) => breakers.knownOpen!(id) } : {}),
     };
-    const free: RouteContext = { ...live, orgPolicy: { freeModelsOnly: true } };
-    // Proxy mode routes on the structural features only (spec §Intelligence modes: the small vector).
-    this.contexts = [live, { ...live, textFeatures: false }, free, { ...free, textFeatures: false }];
+    const contexts: RouteContext[] = [];
+    for (let bits = 0; bits < 8; bits++) {
+      const orgPolicy = { ...(bits & 2 ? { freeModelsOnly: true } : {}), ...(bits & 4 ? { passThrough: false } : {}) };
+      // Proxy mode routes on the structural features only (spec §Intelligence modes: the small vector).
+      contexts.push({ ...live, ...(bits & 1 ? { textFeatures: false } : {}), ...(bits > 1 ? { orgPolicy } : {}) });
+    }
+    this.contexts = contexts;
   }
 
   /** Routes without waiting unless the chain needs the shared store (sticky model, step limits). */
@@ -71,7 +78,8 @@ export class ChatRouting {
   }
 
   private context(exchange: Exchange, mode: IntelligenceMode): RouteContext {
-    return this.contexts[(mode === 'proxy' ? 1 : 0) + (exchange.caller.org.freeModelsOnly === true ? 2 : 0)]!;
+    const { org } = exchange.caller;
+    return this.contexts[(mode === 'proxy' ? 1 : 0) + (org.freeModelsOnly === true ? 2 : 0) + (org.passThroughModels === false ? 4 : 0)]!;
   }
 
   private async routeChain(request: ChatRequest, exchange: Exchange, stickyKey: string | undefined, context: RouteContext): Promise<RoutingDecision> {

@@ -2,7 +2,7 @@ import { type ChatRequest, isGatewayError, modelNotFound } from '@svc/core';
 import type { RoutingDecision } from '../learn/decision-log.js';
 import type { RouteOne } from './access-routing.js';
 
-/** Fallback models per explicit model, from the deployment's configuration (`models.<slug>.fallbacks`), keyed by catalog slug. */
+/** Fallback models per explicit model, from the deployment's configuration (`models[].fallbacks`), keyed by catalog slug. */
 export type ConfiguredFallbacks = Readonly<Record<string, readonly string[]>>;
 
 /**

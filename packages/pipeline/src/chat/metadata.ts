@@ -24,7 +24,10 @@ export function routingDecisionLabel(decision: RoutingDecision, served: ModelInf
 
 /** `svc_metadata` of a chat answer. */
 export function buildSvcMetadata(input: MetadataInput): SvcMetadata {
-  const { cost, decision } = input;
+  const { decision } = input;
+  // An unpriced bill reports its baseline only: the cost is unknown, never zero.
+  const unpriced = input.cost?.unpriced === true;
+  const cost = unpriced ? undefined : input.cost;
   const metadata: SvcMetadata = {
     request_id: input.requestId,
     routing_decision: routingDecisionLabel(input.decision, input.served),
@@ -36,7 +39,7 @@ export function buildSvcMetadata(input: MetadataInput): SvcMetadata {
     decision_source: input.decision.source,
     task_family: input.decision.taskFamily,
     cost_usd: cost?.costUsd ?? null,
-    baseline_cost_usd: cost?.baselineCostUsd ?? null,
+    baseline_cost_usd: input.cost?.baselineCostUsd ?? null,
     savings_usd: cost?.savingsUsd ?? null,
     savings_pct: cost?.savingsPct ?? null,
     cost_attribution: input.byok ? 'byok' : 'svc',
@@ -47,6 +50,7 @@ export function buildSvcMetadata(input: MetadataInput): SvcMetadata {
     task_complexity: decision.complexity,
     workflow_type: decision.workflowType,
   };
+  if (unpriced) metadata.cost_unpriced = true;
   if (decision.notApplied.length > 0) metadata.not_applied = decision.notApplied;
   if (input.memory) metadata.memory = input.memory;
   return metadata;
@@ -83,6 +87,11 @@ export function answerHeaders(usage: Usage | undefined, cost: Cost | undefined, 
     headers['x-svc-input-tokens'] = String(usage.promptTokens);
     headers['x-svc-output-tokens'] = String(usage.completionTokens);
   }
-  if (cost) headers['x-svc-cost-usd'] = String(cost.costUsd);
+  if (cost) headers['x-svc-cost-usd'] = costHeader(cost);
   return headers;
+}
+
+/** `x-svc-cost-usd`: the cost in USD, or `unpriced` when a model without a known price served (never a silent 0). */
+export function costHeader(cost: Cost): string {
+  return cost.unpriced ? 'unpriced' : String(cost.costUsd);
 }

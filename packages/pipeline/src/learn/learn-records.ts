@@ -97,6 +97,7 @@ export class LearnRecorder {
       status: row.status,
       stream: row.stream,
       usageEstimated: row.usageEstimated,
+      ...(cost.unpriced ? { unpriced: true } : {}),
       endUser: row.endUser ?? null,
       memoryInjected: row.memoryInjected ?? null,
       tags: row.tags ?? null,
@@ -109,7 +110,7 @@ export class LearnRecorder {
     const { exchange, request, decision, model, outcome, usage, cost, latencyMs, stream, details, extra = {} } = ended;
     const { learn } = this.deps;
     const createdAt = new Date();
-    noteChatEnding(exchange.access, { orgId: exchange.caller.org.id, endUser: exchange.endUser, request, model: model.id, provider: model.provider, mode: exchange.mode, cache: false, usage, costUsd: cost?.costUsd });
+    noteChatEnding(exchange.access, { orgId: exchange.caller.org.id, endUser: exchange.endUser, request, model: model.id, provider: model.provider, mode: exchange.mode, cache: false, usage, costUsd: cost?.unpriced ? undefined : cost?.costUsd });
     if (usage && cost) this.countSpend(model, usage, cost);
     const row = extra.billed ?? (usage && cost ? { usage, cost } : undefined);
     const success = outcome === 'ok' || outcome === 'client_closed';

@@ -17,6 +17,7 @@ export function orgConformance(getDb: GetDb): void {
       tokenQuota: null,
       defaultIntelligenceMode: null,
       freeModelsOnly: false,
+      passThroughModels: true,
     });
     expect(org.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(org.createdAt).toBeInstanceOf(Date);
@@ -36,9 +37,11 @@ export function orgConformance(getDb: GetDb): void {
       tokenQuota: 5_000_000_000,
       defaultIntelligenceMode: 'cache',
       freeModelsOnly: true,
+      passThroughModels: false,
     });
     expect(await db.orgs.get(org.id)).toMatchObject({
       freeModelsOnly: true,
+      passThroughModels: false,
       plan: 'pro',
       rpmLimit: 600,
       tpmLimit: 120_000,
