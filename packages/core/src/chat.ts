@@ -129,6 +129,8 @@ export interface Usage {
   cachedPromptTokens?: number;
   /** Prompt tokens written to the provider's prompt cache (billed at the cache-write price). */
   cacheWriteTokens?: number;
+  /** Of `cacheWriteTokens`, those written for one hour (Anthropic's `ttl: "1h"`), billed at the one-hour write price. */
+  cacheWrite1hTokens?: number;
   /** Completion tokens spent on hidden reasoning (already included in completionTokens). */
   reasoningTokens?: number;
   /** Prompt tokens that were audio (already included in promptTokens; billed at the audio input price where the catalog has one). */

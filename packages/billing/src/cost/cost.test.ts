@@ -47,6 +47,15 @@ describe('cache-write and reasoning tokens', () => {
     // 500k fresh at 0.15, 500k written at 0.1875, 200k completion (reasoning included) at 0.6.
     expect(cost.costUsd).toBeCloseTo(0.075 + 0.09375 + 0.12, 10);
   });
+
+  it('bills one-hour cache writes at twice the input price, the rest of the writes at the cache-write price', () => {
+    const writer: ModelInfo = { ...model, cacheWritePricePerMTok: 0.1875 };
+    const usage = { promptTokens: 1_000_000, completionTokens: 0, totalTokens: 1_000_000, cacheWriteTokens: 500_000, cacheWrite1hTokens: 200_000 };
+    // 500k fresh at 0.15, 300k five-minute writes at 0.1875, 200k one-hour writes at 2 x 0.15.
+    expect(computeCost(writer, usage).costUsd).toBeCloseTo(0.075 + 0.05625 + 0.06, 10);
+    // A provider that reported more one-hour writes than writes is held to the writes.
+    expect(computeCost(writer, { ...usage, cacheWrite1hTokens: 900_000 }).costUsd).toBeCloseTo(0.075 + 0.15, 10);
+  });
 });
 
 describe('sums and cache hits', () => {

@@ -24,20 +24,29 @@ export interface Cost {
 const baseline = { inputPricePerMTok: baselinePrices.inputPerMTok, outputPricePerMTok: baselinePrices.outputPerMTok };
 
 /**
+ * A one-hour prompt-cache write costs twice the model's input price (Anthropic's pricing page:
+ * 5-minute writes 1.25x, 1-hour writes 2x base input; the catalog's `cacheWritePricePerMTok` is
+ * the 5-minute price). Only Anthropic's usage reports one-hour writes.
+ */
+const ONE_HOUR_CACHE_WRITE_MULTIPLIER = 2;
+
+/**
  * Cost of one answer from the catalog's prices and the provider's usage. Cached prompt
- * tokens, cache writes and audio prompt tokens are billed at their own prices when the catalog
- * has them.
+ * tokens, cache writes (5-minute and one-hour) and audio prompt tokens are billed at their own
+ * prices when the catalog has them.
  */
 export function computeCost(model: ModelInfo, usage: Usage): Cost {
   const cached = usage.cachedPromptTokens ?? 0;
   const written = usage.cacheWriteTokens ?? 0;
+  const writtenForAnHour = Math.min(written, usage.cacheWrite1hTokens ?? 0);
   const fresh = Math.max(0, usage.promptTokens - cached - written);
   const audio = Math.min(fresh, usage.audioPromptTokens ?? 0);
   const input =
     (fresh - audio) * model.inputPricePerMTok +
     audio * (model.audioInputPricePerMTok ?? model.inputPricePerMTok) +
     cached * (model.cachedInputPricePerMTok ?? model.inputPricePerMTok) +
-    written * (model.cacheWritePricePerMTok ?? model.inputPricePerMTok);
+    (written - writtenForAnHour) * (model.cacheWritePricePerMTok ?? model.inputPricePerMTok) +
+    writtenForAnHour * model.inputPricePerMTok * ONE_HOUR_CACHE_WRITE_MULTIPLIER;
   const costUsd = round(perMillion(input + usage.completionTokens * model.outputPricePerMTok));
   const baselineCostUsd = round(tokenCostUsd(baseline, usage));
   const savingsUsd = round(baselineCostUsd - costUsd);

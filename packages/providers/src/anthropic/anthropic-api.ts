@@ -94,6 +94,8 @@ export const anthropicUsageSchema = v.looseObject({
   output_tokens: count,
   cache_creation_input_tokens: count,
   cache_read_input_tokens: count,
+  /** The cache writes by lifetime (`cache_control.ttl`); one-hour writes cost more. */
+  cache_creation: v.nullish(v.looseObject({ ephemeral_5m_input_tokens: count, ephemeral_1h_input_tokens: count })),
 });
 export type AnthropicUsage = v.InferOutput<typeof anthropicUsageSchema>;
 

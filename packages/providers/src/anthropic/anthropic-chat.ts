@@ -57,5 +57,7 @@ export function mapAnthropicUsage(usage: AnthropicUsage): Usage {
   const out: Usage = { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens };
   if (cacheRead > 0) out.cachedPromptTokens = cacheRead;
   if (cacheWrite > 0) out.cacheWriteTokens = cacheWrite;
+  const oneHour = Math.min(cacheWrite, usage.cache_creation?.ephemeral_1h_input_tokens ?? 0);
+  if (oneHour > 0) out.cacheWrite1hTokens = oneHour;
   return out;
 }

@@ -38,6 +38,16 @@ describe('anthropic chat', () => {
     });
   });
 
+  it('reads one-hour cache writes apart from the five-minute ones, in answers and streams', async () => {
+    const oneHour = { input_tokens: 12, cache_creation_input_tokens: 300, cache_read_input_tokens: 0, output_tokens: 11, cache_creation: { ephemeral_5m_input_tokens: 100, ephemeral_1h_input_tokens: 200 } };
+    const answer = { ...(json('text') as Record<string, unknown>), usage: oneHour };
+    const expected = { promptTokens: 312, completionTokens: 11, totalTokens: 323, cacheWriteTokens: 300, cacheWrite1hTokens: 200 };
+    expect((await (await serve({ json: answer })).provider.chat(base)).usage).toEqual(expected);
+    const started = chunks('text').map((chunk) => chunk.replace('"cache_creation_input_tokens":0,"cache_read_input_tokens":1800', '"cache_creation_input_tokens":300,"cache_read_input_tokens":0,"cache_creation":{"ephemeral_5m_input_tokens":100,"ephemeral_1h_input_tokens":200}'));
+    const events = await collect(await (await serve({ chunks: started })).provider.stream({ ...base, stream: true }));
+    expect(events.at(-1)).toEqual({ type: 'usage', usage: expected });
+  });
+
   it('takes keys round-robin unless the call names one', async () => {
     const { server, provider } = await serve({ json: json('text') });
     await provider.chat(base);

@@ -150,4 +150,5 @@ function assignDefined(target: AnthropicUsage, source: AnthropicUsage): void {
   if (source.output_tokens != null) target.output_tokens = source.output_tokens;
   if (source.cache_read_input_tokens != null) target.cache_read_input_tokens = source.cache_read_input_tokens;
   if (source.cache_creation_input_tokens != null) target.cache_creation_input_tokens = source.cache_creation_input_tokens;
+  if (source.cache_creation != null) target.cache_creation = source.cache_creation;
 }
