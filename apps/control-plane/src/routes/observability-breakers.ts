@@ -6,6 +6,7 @@ import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
 import { validate } from '@svc/http-kit';
 import { readJson } from '../read-json.js';
+import { strictBody } from '../strict-body.js';
 
 /** `BreakerStatus` in wire names; times as ISO-8601. */
 function toWire(status: BreakerStatus) {
@@ -24,8 +25,8 @@ function toWire(status: BreakerStatus) {
   };
 }
 
-/** Any JSON object; `key` (a model slug) narrows the reset to one breaker. */
-const resetSchema = v.object({ key: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(200, 'at most 200 characters'))) });
+/** A JSON object; `key` (a model slug) narrows the reset to one breaker; any other field is a 400 naming it. */
+const resetSchema = strictBody({ key: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(200, 'at most 200 characters'))) });
 
 export const listBreakersRoute = defineRoute({
   method: 'get',

@@ -64,6 +64,9 @@ describe('/v1/observability/breakers', () => {
     expect((await call('POST', '/v1/observability/breakers/reset')).status).toBe(400);
     const bad = await call('POST', '/v1/observability/breakers/reset', JSON.stringify({ key: 7 }));
     expect(await bad.json()).toMatchObject({ error: { param: 'key' } });
+    const typo = await call('POST', '/v1/observability/breakers/reset', JSON.stringify({ kye: 'mock/mock-value' }));
+    expect(typo.status).toBe(400);
+    expect(await typo.json()).toMatchObject({ error: { param: 'kye' } });
   });
 });
 
