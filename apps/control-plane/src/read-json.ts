@@ -1,4 +1,4 @@
-import { readJson as readJsonBody } from '@svc/http-kit';
+import { STORED_JSON_RULES, readJson as readJsonBody } from '@svc/http-kit';
 import type { Context } from 'hono';
 
 /**
@@ -6,5 +6,5 @@ import type { Context } from 'hono';
  * every string here ends in PostgreSQL (text and JSONB cannot hold U+0000). 400 naming the field.
  */
 export function readJson(c: Context, limit: number): Promise<unknown> {
-  return readJsonBody(c, limit, { forbidNul: true });
+  return readJsonBody(c, limit, STORED_JSON_RULES);
 }

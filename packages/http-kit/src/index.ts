@@ -1,7 +1,7 @@
 export { apiHeaders } from './api-headers.js';
 export { clientAddress, isForwarded } from './client-address.js';
 export { errorResponse, notFoundHandler, onError } from './errors.js';
-export { DEFAULT_MAX_JSON_DEPTH, type JsonShapeRules, checkJsonShape } from './json-shape.js';
+export { DEFAULT_MAX_JSON_DEPTH, type JsonShapeRules, STORED_JSON_RULES, checkJsonShape } from './json-shape.js';
 export { checkMetricsAccess } from './metrics-access.js';
 export { nodeIncoming, onClientGone, onResponseClosed, readHeader } from './node-request.js';
 export { openApiRoute, registerOpenApi } from './openapi-route.js';

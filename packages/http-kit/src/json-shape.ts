@@ -13,6 +13,9 @@ export interface JsonShapeRules {
 
 export const DEFAULT_MAX_JSON_DEPTH = 64;
 
+/** The rules of a body stored as sent, in PostgreSQL, whose text and JSONB cannot hold U+0000 (the control plane's bodies, batches). */
+export const STORED_JSON_RULES: Readonly<JsonShapeRules> = { forbidNul: true };
+
 // A high surrogate not followed by a low one, or a low one not preceded by a high one.
 const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 

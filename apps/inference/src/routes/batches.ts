@@ -2,7 +2,7 @@ import { requireScope } from '@svc/auth';
 import { type Caller, batchId, invalidRequest, notFound } from '@svc/core';
 import type { BatchRecord, NewBatch } from '@svc/db';
 import { bearer, defineRoute, jsonResponse } from '@svc/openapi';
-import { type RouteRegistry, readJson, validate } from '@svc/http-kit';
+import { type RouteRegistry, STORED_JSON_RULES, readJson, validate } from '@svc/http-kit';
 import { type CreateBatchRequest, batchEndpoints, createBatchRequestSchema, decodeBatchInput, issueToError } from '@svc/protocol';
 import * as v from 'valibot';
 import { batchObject } from '../batches/batch-object.js';
@@ -122,7 +122,7 @@ export function registerBatches(routes: RouteRegistry<AppEnv>, deps: InferenceDe
   const idOf = (param: string | undefined) => validate(idParams, { batch_id: param }, issueToError).batch_id;
 
   routes.add(createBatchRoute, async (c) => {
-    const request = validate(createBatchRequestSchema, await readJson(c, deps.maxBodyBytes), issueToError);
+    const request = validate(createBatchRequestSchema, await readJson(c, deps.maxBodyBytes, STORED_JSON_RULES), issueToError);
     const caller = c.get('caller');
     requireScope(caller, request.endpoint === '/v1/embeddings' ? 'inference:embeddings' : 'inference:chat');
     const [batch, lines] = await newBatch(deps, caller, request);

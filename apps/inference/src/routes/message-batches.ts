@@ -1,7 +1,7 @@
 import { type Caller, invalidRequest, notFound, randomId } from '@svc/core';
 import type { BatchRecord } from '@svc/db';
 import { type RouteDescriptor, bearer, defineRoute, jsonResponse } from '@svc/openapi';
-import { type RouteRegistry, readJson, validate } from '@svc/http-kit';
+import { type RouteRegistry, STORED_JSON_RULES, readJson, validate } from '@svc/http-kit';
 import { type CreateMessageBatchRequest, createMessageBatchSchema, issueToError } from '@svc/protocol';
 import type { Context } from 'hono';
 import * as v from 'valibot';
@@ -101,7 +101,7 @@ export function registerMessageBatches(routes: RouteRegistry<AppEnv>, deps: Infe
   };
 
   routes.add(createMessageBatchRoute, async (c) => {
-    const { batch, lines } = newMessageBatch(c.get('caller'), validate(createMessageBatchSchema, await readJson(c, deps.maxBodyBytes), issueToError));
+    const { batch, lines } = newMessageBatch(c.get('caller'), validate(createMessageBatchSchema, await readJson(c, deps.maxBodyBytes, STORED_JSON_RULES), issueToError));
     const created = await deps.batches.create(batch, lines);
     deps.batchWorker?.wake();
     return c.json(await present(deps, c, created));

@@ -26,6 +26,18 @@ describe('decodeBatchInput', () => {
     ]);
   });
 
+  it('refuses a body holding U+0000 in a string or a key, at any depth (the batch store cannot keep it)', () => {
+    const nul = '\u0000';
+    const bodies = [{ model: 'm', messages: [{ role: 'user', content: `a${nul}b` }] }, { model: 'm', messages: [], metadata: { [`k${nul}`]: 'v' } }, { model: 'm', messages: [[[[`${nul}`]]]] }];
+    const text = bodies.map((body, i) => JSON.stringify({ custom_id: `n${i}`, method: 'POST', url: '/v1/chat/completions', body })).join('\n');
+    const decoded = decodeBatchInput(`${line('ok')}\n${text}`, '/v1/chat/completions');
+    expect('errors' in decoded && decoded.errors.map((e) => [e.line, e.code, e.param])).toEqual([
+      [2, 'invalid_string', 'body'],
+      [3, 'invalid_string', 'body'],
+      [4, 'invalid_string', 'body'],
+    ]);
+  });
+
   it('refuses an empty file', () => {
     expect(decodeBatchInput('\n \n', '/v1/embeddings')).toEqual({ errors: [{ code: 'empty_file', message: 'The input file holds no request.', param: null, line: null }] });
   });

@@ -48,6 +48,19 @@ export interface BatchInputLine {
   body: Record<string, unknown>;
 }
 
+/** Whether a parsed JSON value holds U+0000 in a string or key (PostgreSQL's JSONB cannot); iterative, so any depth is safe. */
+function holdsNul(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node === 'string') {
+      if (node.includes('\u0000')) return true;
+    } else if (Array.isArray(node)) for (const item of node) stack.push(item);
+    else if (typeof node === 'object' && node !== null) for (const [key, child] of Object.entries(node)) stack.push(key, child);
+  }
+  return false;
+}
+
 /** The problem of one line, or its request. */
 function decodeLine(text: string, line: number, endpoint: BatchEndpoint): BatchInputLine | BatchInputError {
   let json: unknown;
@@ -63,6 +76,7 @@ function decodeLine(text: string, line: number, endpoint: BatchEndpoint): BatchI
     return { code: 'invalid_request', message: `${param ?? 'The line'} ${issue.message}.`, param, line };
   }
   if (parsed.output.url !== endpoint) return { code: 'mismatched_endpoint', message: `The url must be the batch's endpoint, ${endpoint}.`, param: 'url', line };
+  if (holdsNul(parsed.output.body)) return { code: 'invalid_string', message: 'The body holds the NUL character (U+0000), which the batch store cannot keep.', param: 'body', line };
   return { customId: parsed.output.custom_id, body: parsed.output.body };
 }
 
