@@ -16,6 +16,7 @@ export {
   callerLimits,
   completionEstimate,
   organizationLimits,
+  requestRateLimits,
 } from './limits/limits.js';
 export { formatDuration } from './limits/rate-limit-response.js';
 export { type LimitRefusal, type RefusalKind, refusalKind } from './limits/refusal.js';

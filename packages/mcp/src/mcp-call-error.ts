@@ -11,6 +11,7 @@ import { McpUrlRefusedError } from './url-check.js';
 export type McpCallFailure =
   | 'tool_not_found'
   | 'tool_call_blocked'
+  | 'rate_limited'
   | 'upstream_timeout'
   | 'upstream_error'
   | 'upstream_unreachable'
@@ -20,11 +21,12 @@ export type McpCallFailure =
   | 'internal_error';
 
 /** JSON-RPC codes of the gateway's own failures (the implementation-defined server range). */
-export const mcpGatewayErrorCodes = { toolCallBlocked: -32010, upstreamFailed: -32011 } as const;
+export const mcpGatewayErrorCodes = { toolCallBlocked: -32010, upstreamFailed: -32011, rateLimited: -32012 } as const;
 
 const failures: Record<McpCallFailure, { rpc: number; status: number }> = {
   tool_not_found: { rpc: ErrorCode.InvalidParams, status: 404 },
   tool_call_blocked: { rpc: mcpGatewayErrorCodes.toolCallBlocked, status: 422 },
+  rate_limited: { rpc: mcpGatewayErrorCodes.rateLimited, status: 429 },
   upstream_timeout: { rpc: mcpGatewayErrorCodes.upstreamFailed, status: 504 },
   upstream_error: { rpc: mcpGatewayErrorCodes.upstreamFailed, status: 502 },
   upstream_unreachable: { rpc: mcpGatewayErrorCodes.upstreamFailed, status: 502 },
@@ -34,15 +36,21 @@ const failures: Record<McpCallFailure, { rpc: number; status: number }> = {
   internal_error: { rpc: ErrorCode.InternalError, status: 500 },
 };
 
-const errorTypes: Partial<Record<McpCallFailure, string>> = { tool_not_found: 'not_found_error', tool_call_blocked: 'governance_error', internal_error: 'internal_error' };
+const errorTypes: Partial<Record<McpCallFailure, string>> = {
+  tool_not_found: 'not_found_error',
+  tool_call_blocked: 'governance_error',
+  rate_limited: 'rate_limit_error',
+  internal_error: 'internal_error',
+};
 
 /** A tool call the gateway ended: an McpError the SDK answers as JSON-RPC, with its stable code. */
 export class McpCallError extends McpError {
   readonly failure: McpCallFailure;
   readonly status: number;
 
-  constructor(failure: McpCallFailure, message: string) {
-    super(failures[failure].rpc, message, { type: errorTypes[failure] ?? 'upstream_error', code: failure });
+  /** `detail` joins the error's `data` (e.g. `retry_after_seconds` of a rate-limited call). */
+  constructor(failure: McpCallFailure, message: string, detail: Record<string, string | number> = {}) {
+    super(failures[failure].rpc, message, { ...detail, type: errorTypes[failure] ?? 'upstream_error', code: failure });
     this.name = 'McpCallError';
     this.failure = failure;
     this.status = failures[failure].status;

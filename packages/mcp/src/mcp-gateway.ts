@@ -1,6 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { type CallToolRequest, CallToolRequestSchema, type CallToolResult, LATEST_PROTOCOL_VERSION, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { GatewayError } from '@svc/core';
 import { blockReason, type GovernanceSource } from '@svc/governance';
 import type { AddressPolicy } from './address-policy.js';
 import { type McpFetch, type Resolver, guardedFetch } from './guarded-fetch.js';
@@ -23,6 +24,11 @@ export interface McpCaller {
   keyId: string;
   requestId: string;
   span: McpSpan | undefined;
+  /**
+   * Counts a tool call against the caller's request limits, before the server is called; throws
+   * a GatewayError 429 when they are spent (answered as the MCP error `rate_limited`). Absent: unlimited.
+   */
+  admitToolCall?: () => Promise<void>;
 }
 
 /** One tool call as the gateway records it (the runtime writes it to the usage ledger). */
@@ -140,11 +146,22 @@ export class McpGateway {
     const governance = await this.settings.governance.get(caller.orgId);
     const reason = blockReason({ id: caller.requestId, name: params.name, arguments: JSON.stringify(params.arguments ?? {}) }, governance);
     if (reason) throw new McpCallError('tool_call_blocked', `The call to '${params.name}' is blocked by the organisation's tool policy (${reason}).`);
+    await admit(caller);
     try {
       return await callUpstreamTool(target, this.upstream(), tool, params.arguments);
     } catch (error) {
       throw upstreamFailure(error, target.name);
     }
+  }
+}
+
+/** Counts the call against the caller's request limits; a refusal is the MCP error `rate_limited` with its retry delay. */
+async function admit(caller: McpCaller): Promise<void> {
+  try {
+    await caller.admitToolCall?.();
+  } catch (error) {
+    if (!(error instanceof GatewayError) || error.status !== 429) throw error;
+    throw new McpCallError('rate_limited', error.message, { retry_after_seconds: Number(error.headers['retry-after'] ?? 1) });
   }
 }
 

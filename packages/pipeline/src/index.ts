@@ -25,6 +25,7 @@ export { type SpeakRequest, type SpeakResponse, speak } from './units/speech.js'
 export { type TranscribeRequest, type TranscribeResponse, transcribe } from './units/transcribe.js';
 export { type DeliveredImageRef, type GenerateImagesRequest, type GenerateImagesResponse, type ImageStageDeps, generateImages } from './units/images.js';
 export { IMAGE_URL_TTL_MS, ImageStore, type ImageStoreSettings, type StoredImage } from './units/image-store.js';
+export { admitToolCall } from './units/admit-tool-call.js';
 export type { UnitStageDeps } from './units/unit-stage.js';
 export {
   ALL_FLAGS_ON,

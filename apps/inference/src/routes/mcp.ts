@@ -1,5 +1,6 @@
 import { type RouteRegistry, readHeader } from '@svc/http-kit';
 import { mcpProtocolVersion } from '@svc/mcp';
+import { admitToolCall } from '@svc/pipeline';
 import { bearer, defineRoute, jsonResponse } from '@svc/openapi';
 import type { Context } from 'hono';
 import type { InferenceDeps } from '../deps.js';
@@ -48,7 +49,13 @@ export const mcpDeleteRoute = defineRoute({
 export function registerMcp(routes: RouteRegistry<AppEnv>, deps: InferenceDeps): void {
   const handle = (c: Context<AppEnv>) => {
     const caller = c.get('caller');
-    return deps.mcpGateway.handle(c.req.raw, { orgId: caller.org.id, keyId: caller.keyId, requestId: c.get('requestId') ?? readHeader(c, 'x-request-id') ?? '', span: c.get('trace') });
+    return deps.mcpGateway.handle(c.req.raw, {
+      orgId: caller.org.id,
+      keyId: caller.keyId,
+      requestId: c.get('requestId') ?? readHeader(c, 'x-request-id') ?? '',
+      span: c.get('trace'),
+      admitToolCall: () => admitToolCall(deps.limiter, caller),
+    });
   };
   routes.add(mcpPostRoute, handle);
   routes.add(mcpGetRoute, handle);

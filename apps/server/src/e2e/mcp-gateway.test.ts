@@ -155,6 +155,24 @@ describe('MCP gateway (/mcp) with the official MCP SDK', () => {
     await client.close();
   });
 
+  it('counts tool calls against the key’s requests per minute: over the limit a call is rate_limited and never reaches the server', async () => {
+    const { org } = await orgWithServers();
+    const { secret } = await gateway.runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:chat'], rpmLimit: 2 });
+    const client = await connect(secret);
+    const text = `limited ${randomUUID()}`;
+    for (let call = 0; call < 2; call += 1) expect((await client.callTool({ name: 'tools__echo', arguments: { text } })).isError).toBeFalsy();
+    const refused = await client.callTool({ name: 'tools__echo', arguments: { text } }).then(
+      () => undefined,
+      (caught: unknown) => caught as McpError,
+    );
+    expect(refused?.code).toBe(-32012);
+    expect(refused?.data).toMatchObject({ type: 'rate_limit_error', code: 'rate_limited', retry_after_seconds: expect.any(Number) });
+    expect(upstream.calls.filter((call) => call.arguments?.text === text)).toHaveLength(2);
+    // Listing is not a call: the key can still see its tools.
+    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+    await client.close();
+  });
+
   it('needs a key with inference:chat, serves only the key’s organisation and the servers open to that key', async () => {
     const post = (key: string | null) =>
       fetch(`${gateway.inferenceUrl}/mcp`, {

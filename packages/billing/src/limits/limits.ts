@@ -42,6 +42,12 @@ export function callerLimits(caller: Caller): Limits {
   return limits;
 }
 
+/** The caller's request-per-minute limits alone: for calls that use no tokens and cost nothing (MCP tool calls). */
+export function requestRateLimits(caller: Caller): Limits {
+  const limits = callerLimits(caller);
+  return { rpm: limits.rpm, tpm: null, keyRpm: limits.keyRpm ?? null, keyTpm: null, monthlyBudgetUsd: null, tokenQuota: null };
+}
+
 export interface AdmitRequest {
   orgId: string;
   keyId: string;
