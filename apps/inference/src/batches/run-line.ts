@@ -3,12 +3,12 @@ import { type Caller, batchRequestId, requestId as newRequestId, randomId, toGat
 import type { AnsweredBatchLine, BatchLineRecord } from '@svc/db';
 import { type EmbedDeps, type Exchange, resolveIntelligenceMode } from '@svc/pipeline';
 import { type BatchEndpoint, decodeChatRequest, decodeMessagesRequest, encodeMessagesResponse } from '@svc/protocol';
-import type { InferenceDeps } from '../deps.js';
 import { chatCompletionBody } from '../routes/chat-completions.js';
 import { embeddingsAnswer } from '../routes/embeddings.js';
+import { type ResponsesDeps, answerResponse } from '../routes/responses.js';
 
-/** What a batch line's request needs from the app: the chat gateway and the embed stage's deps. */
-export type LineDeps = Pick<InferenceDeps, 'gateway'> & EmbedDeps;
+/** What a batch line's request needs from the app: the chat gateway, the kept responses and the embed stage's deps. */
+export type LineDeps = ResponsesDeps & EmbedDeps;
 
 /** The exchange of one line: the batch's key as caller, the line's request id, the organisation's mode unless the body sets one. */
 function lineExchange(caller: Caller, requestId: string, signal: AbortSignal, bodyMode?: Exchange['mode']): Exchange {
@@ -32,6 +32,10 @@ async function answerMessage(deps: LineDeps, body: Record<string, unknown>, exch
 /** The body a line's request is answered with, through the same stages as the interactive endpoint. */
 async function answer(deps: LineDeps, endpoint: LineEndpoint, body: Record<string, unknown>, exchange: (mode?: Exchange['mode']) => Exchange): Promise<object> {
   if (endpoint === '/v1/messages') return answerMessage(deps, body, exchange);
+  if (endpoint === '/v1/responses') {
+    requireScope(exchange().caller, 'inference:chat');
+    return answerResponse(deps, body, exchange);
+  }
   if (endpoint === '/v1/embeddings') {
     const context = exchange();
     requireScope(context.caller, 'inference:embeddings');

@@ -1,6 +1,6 @@
 import { type ChatMessage, toGatewayError, notFound } from '@svc/core';
 import { bearer, defineRoute } from '@svc/openapi';
-import type { ChatStreamResponse } from '@svc/pipeline';
+import type { ChatJsonResponse, ChatStreamResponse, Exchange } from '@svc/pipeline';
 import {
   type ResponseObject,
   ResponseStreamEncoder,
@@ -51,23 +51,56 @@ export const responsesRoute = defineRoute({
 /** Keeps a finished response; undefined when the request said `store: false`. */
 type Keep = ((response: ResponseObject) => Promise<void>) | undefined;
 
+/** What answering a Responses request needs: the chat gateway and the kept responses. */
+export type ResponsesDeps = Pick<InferenceDeps, 'gateway' | 'responses' | 'logger'>;
+
+/** A decoded Responses request with its conversation so far, and how its answer is kept. */
+interface PreparedResponse {
+  decoded: ReturnType<typeof decodeResponsesRequest>;
+  request: ReturnType<typeof conversationOf>['request'];
+  keep: Keep;
+}
+
+/** Decodes `body` (with the legacy headers `header` reads), joins the earlier turns, and decides whether the answer is kept. */
+async function prepareResponse(deps: ResponsesDeps, orgId: string, body: unknown, header?: (name: string) => string | undefined): Promise<PreparedResponse> {
+  const decoded = decodeResponsesRequest(body);
+  if (header) applyLegacyHeaders(decoded.request, header);
+  const { request, turns } = conversationOf(decoded, await earlierTurns(deps, orgId, decoded.echo.previous_response_id));
+  const keep: Keep = decoded.echo.store ? (response) => keepResponse(deps, { orgId, turns, inputItems: decoded.inputItems, response }) : undefined;
+  return { decoded, request, keep };
+}
+
+/** The `response` of a whole answer, kept unless the request said `store: false`. */
+async function finishResponse(prepared: PreparedResponse, response: ChatJsonResponse): Promise<ResponseObject> {
+  const { request, decoded, keep } = prepared;
+  const body = encodeResponse(response.result, { id: responseId(), createdAt: Math.floor(Date.now() / 1000), model: response.metadata.model ?? response.result.model, request, echo: decoded.echo, svcMetadata: response.metadata });
+  await keep?.(body);
+  return body;
+}
+
+/**
+ * A Responses request answered whole, never streamed (a batch line): the `response` object,
+ * kept for the organisation unless it says `store: false`, as the interactive endpoint does.
+ */
+export async function answerResponse(deps: ResponsesDeps, body: unknown, exchange: (mode?: Exchange['mode']) => Exchange): Promise<ResponseObject> {
+  const prepared = await prepareResponse(deps, exchange().caller.org.id, body);
+  prepared.request.stream = false;
+  const response = await deps.gateway.chat(prepared.request, exchange(prepared.request.svc?.intelligenceMode));
+  if (response.kind !== 'json') throw new Error('a non-stream responses request was answered as a stream');
+  return finishResponse(prepared, response);
+}
+
 export function registerResponses(routes: RouteRegistry<AppEnv>, deps: InferenceDeps): void {
   routes.add(responsesRoute, async (c) => {
-    const decoded = decodeResponsesRequest(await readJson(c, deps.maxBodyBytes));
-    applyLegacyHeaders(decoded.request, (name) => readHeader(c, name));
-    const orgId = c.get('caller').org.id;
-    const { request, turns } = conversationOf(decoded, await earlierTurns(deps, orgId, decoded.echo.previous_response_id));
-    const keep: Keep = decoded.echo.store ? (response) => keepResponse(deps, { orgId, turns, inputItems: decoded.inputItems, response }) : undefined;
+    const prepared = await prepareResponse(deps, c.get('caller').org.id, await readJson(c, deps.maxBodyBytes), (name) => readHeader(c, name));
+    const { request, decoded, keep } = prepared;
     const abort = new AbortController();
     const response = await deps.gateway.chat(request, exchangeOf(c, { bodyMode: request.svc?.intelligenceMode, bodyTimeoutMs: request.svc?.timeoutMs, abort }));
-    const createdAt = Math.floor(Date.now() / 1000);
-    const { echo } = decoded;
     if (response.kind === 'json') {
-      const body = encodeResponse(response.result, { id: responseId(), createdAt, model: response.metadata.model ?? response.result.model, request, echo, svcMetadata: response.metadata });
-      await keep?.(body);
+      const body = await finishResponse(prepared, response);
       return c.body(JSON.stringify(body), 200, { 'content-type': 'application/json', ...response.headers });
     }
-    const encoder = new ResponseStreamEncoder({ id: responseId(), createdAt, model: response.model, request, echo });
+    const encoder = new ResponseStreamEncoder({ id: responseId(), createdAt: Math.floor(Date.now() / 1000), model: response.model, request, echo: decoded.echo });
     return sseResponse(events(encoder, response, keep), {
       headers: response.headers,
       keepAliveMs: deps.keepAliveMs ?? 15_000,
@@ -79,7 +112,7 @@ export function registerResponses(routes: RouteRegistry<AppEnv>, deps: Inference
 }
 
 /** The conversation of the kept response `previousId` (none without one). */
-async function earlierTurns(deps: InferenceDeps, orgId: string, previousId: string | null): Promise<ChatMessage[]> {
+async function earlierTurns(deps: ResponsesDeps, orgId: string, previousId: string | null): Promise<ChatMessage[]> {
   if (previousId === null) return [];
   const previous = await deps.responses.store.get(orgId, previousId);
   if (!previous) throw notFound(`Previous response with id '${previousId.slice(0, 64)}' not found.`, 'previous_response_id');
@@ -95,7 +128,7 @@ interface Finished {
 }
 
 /** Keeps the answer with its conversation; a failed write is logged, the caller still gets the answer. */
-async function keepResponse(deps: InferenceDeps, finished: Finished): Promise<void> {
+async function keepResponse(deps: ResponsesDeps, finished: Finished): Promise<void> {
   const { response } = finished;
   const createdAt = new Date();
   try {

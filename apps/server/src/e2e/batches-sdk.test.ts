@@ -105,6 +105,27 @@ describe('openai SDK client.batches against the gateway and the mock upstream', 
     expect(upstream.stats().byPath['/v1/embeddings']).toBe(2);
   });
 
+  it('runs /v1/responses lines as the Responses endpoint answers them: kept unless store is false, continued by previous_response_id', async () => {
+    upstream.resetStats();
+    const line = (customId: string, body: Record<string, unknown>) => ({ custom_id: customId, method: 'POST', url: '/v1/responses', body: { model: chatModel, ...body } });
+    const inputFileId = await upload(client, [line('kept', { input: 'question kept' }), line('unkept', { input: 'question unkept', store: false }), line('bad', { input: 42 })]);
+    const created = await client.batches.create({ input_file_id: inputFileId, endpoint: '/v1/responses', completion_window: '24h' });
+    const batch = await waitFor(client, created.id, ended);
+    expect(batch).toMatchObject({ status: 'completed', request_counts: { total: 3, completed: 2, failed: 1 } });
+    const ok = await outputLines(client, batch.output_file_id);
+    expect(ok.map((l) => l.custom_id)).toEqual(['kept', 'unkept']);
+    for (const answered of ok) expect(answered.response!.body).toMatchObject({ object: 'response', status: 'completed', output: [expect.objectContaining({ type: 'message' })] });
+    const [kept, unkept] = ok.map((l) => l.response!.body as { id: string });
+    expect((await client.responses.retrieve(kept!.id)).id).toBe(kept!.id);
+    await expect(client.responses.retrieve(unkept!.id)).rejects.toMatchObject({ status: 404 });
+    // A kept line's answer continues interactively.
+    const next = await client.responses.create({ model: chatModel, input: 'and then?', previous_response_id: kept!.id });
+    expect(next.status).toBe('completed');
+    expect(JSON.stringify(upstream.stats().lastRequest?.body)).toContain('question kept');
+    expect(await outputLines(client, batch.error_file_id)).toMatchObject([{ custom_id: 'bad', response: { status_code: 400, body: { error: { type: 'invalid_request_error' } } } }]);
+    expect(upstream.stats().byPath['/v1/chat/completions']).toBe(3);
+  });
+
   it('reports a malformed input file as a failed batch with OpenAI’s errors, and refuses what is not a batch file', async () => {
     const inputFileId = await upload(client, [chatLine('x', chatModel), { custom_id: 'y', method: 'POST', url: '/v1/embeddings', body: {} }, chatLine('x', chatModel)]);
     const batch = await client.batches.create({ input_file_id: inputFileId, endpoint: '/v1/chat/completions', completion_window: '24h' });

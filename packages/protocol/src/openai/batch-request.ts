@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { issuePath } from '../shared/issue-to-error.js';
 
 /** The endpoints a batch's lines may call. */
-export const batchEndpoints = ['/v1/chat/completions', '/v1/embeddings'] as const;
+export const batchEndpoints = ['/v1/chat/completions', '/v1/embeddings', '/v1/responses'] as const;
 export type BatchEndpoint = (typeof batchEndpoints)[number];
 
 /** Most lines one batch takes (OpenAI's limit). */
