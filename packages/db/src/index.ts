@@ -8,6 +8,7 @@ export { DbConflictError } from './errors.js';
 export { DbUnavailableError, isDbUnavailable } from './availability.js';
 export { defaultMigrationsFolder } from './migrate.js';
 export { isUuid } from './repositories/drizzle.js';
+export type { BatchUsage } from './schema/batches.js';
 export { derivedOnboardingSteps, workableBatchStatuses } from './repositories/index.js';
 export type {
   AlertListOptions,

@@ -20,6 +20,8 @@ export function batchObject(batch: BatchRecord) {
     expires_at: unixSeconds(batch.expiresAt),
     ...times,
     request_counts: { total: batch.total, completed: batch.completed, failed: batch.failed },
+    // Summed when the batch ends; OpenAI also leaves it out before then.
+    ...(batch.usage ? { usage: batch.usage } : {}),
     metadata: batch.metadata,
   };
 }

@@ -1,5 +1,6 @@
 import type { AnsweredBatchLine, BatchRecord, BatchRepository, BatchStatus } from '@svc/db';
 import { type FileSettings, keepFile } from '../files/file-store.js';
+import { batchUsage } from './batch-usage.js';
 
 /** How a batch's work ended: every line answered, cancelled, or past its completion window. */
 export type BatchEnding = 'completed' | 'cancelled' | 'expired';
@@ -24,7 +25,7 @@ async function keepLines(files: FileSettings, batch: BatchRecord, kind: 'output'
 
 /**
  * Writes the batch's output file (the 2xx lines) and error file (the others) in OpenAI's line
- * format, then gives it its final status. A batch that stops here (a crash) is finalized again
+ * format, sums the lines' tokens into its `usage`, then gives it its final status. A batch that stops here (a crash) is finalized again
  * by the next worker: its files are written again and the first ones expire unreferenced.
  */
 export async function finalizeBatch(store: BatchRepository, files: FileSettings, batch: BatchRecord, ending: BatchEnding): Promise<BatchRecord | undefined> {
@@ -37,5 +38,5 @@ export async function finalizeBatch(store: BatchRepository, files: FileSettings,
   const ok = answered.filter((line) => line.statusCode >= 200 && line.statusCode < 300);
   const outputFileId = await keepLines(files, batch, 'output', ok);
   const errorFileId = await keepLines(files, batch, 'error', answered.filter((line) => !ok.includes(line)));
-  return store.transition(batch.id, from, { status: ending, times: { [time]: nowSeconds() }, outputFileId, errorFileId });
+  return store.transition(batch.id, from, { status: ending, times: { [time]: nowSeconds() }, outputFileId, errorFileId, usage: batchUsage(answered) });
 }

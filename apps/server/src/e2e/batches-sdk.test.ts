@@ -70,6 +70,7 @@ describe('openai SDK client.batches against the gateway and the mock upstream', 
     expect(created).toMatchObject({ object: 'batch', status: 'validating', input_file_id: inputFileId, request_counts: { total: 3, completed: 0, failed: 0 }, metadata: { job: 'e2e' } });
     const batch = await waitFor(client, created.id, ended);
     expect(batch).toMatchObject({ status: 'completed', request_counts: { total: 3, completed: 3, failed: 0 }, error_file_id: null });
+    expect(created.usage).toBeUndefined();
     expect(batch.in_progress_at).toBeGreaterThanOrEqual(batch.created_at);
     expect(batch.completed_at).toBeGreaterThanOrEqual(batch.finalizing_at!);
     const lines = await outputLines(client, batch.output_file_id);
@@ -84,6 +85,11 @@ describe('openai SDK client.batches against the gateway and the mock upstream', 
     await gateway.runtime.learn.flush();
     const rows = await gateway.runtime.db.usage.listByOrg((await gateway.runtime.db.orgs.getByName('default'))!.id, { limit: 100 });
     for (const line of lines) expect(rows.filter((row) => row.requestId === line.response!.request_id)).toHaveLength(1);
+    // The batch's usage is its lines' tokens, summed, as the ledger counted them.
+    const lineRows = rows.filter((row) => lines.some((line) => line.response!.request_id === row.requestId));
+    const sum = (pick: (row: (typeof rows)[number]) => number) => lineRows.reduce((total, row) => total + pick(row), 0);
+    expect(batch.usage).toMatchObject({ input_tokens: sum((row) => row.promptTokens), output_tokens: sum((row) => row.completionTokens), total_tokens: sum((row) => row.promptTokens + row.completionTokens) });
+    expect(batch.usage!.output_tokens).toBeGreaterThan(0);
     expect((await client.files.retrieve(batch.output_file_id!)).purpose).toBe('batch_output');
     expect((await client.batches.list({ limit: 10 })).data.map((b) => b.id)).toContain(batch.id);
   });

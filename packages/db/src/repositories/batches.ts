@@ -1,5 +1,5 @@
 import { type SQL, and, asc, desc, eq, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
-import { batchLines, batches } from '../schema/batches.js';
+import { type BatchUsage, batchLines, batches } from '../schema/batches.js';
 import { rowsOf } from './bulk-insert.js';
 import { type Drizzle, isUuid } from './drizzle.js';
 import { type Page, toPage } from './keyset-page.js';
@@ -32,11 +32,13 @@ export interface BatchRecord {
   failed: number;
   /** Status times in unix seconds by their OpenAI names (`in_progress_at`, `completed_at`, ...). */
   times: Record<string, number>;
+  /** The answered lines' tokens, summed when the batch ended; null before (and for Message Batches). */
+  usage: BatchUsage | null;
   createdAt: Date;
   expiresAt: Date;
 }
 
-export type NewBatch = Omit<BatchRecord, 'completed' | 'failed' | 'times' | 'outputFileId' | 'errorFileId'> & { times?: Record<string, number> };
+export type NewBatch = Omit<BatchRecord, 'completed' | 'failed' | 'times' | 'outputFileId' | 'errorFileId' | 'usage'> & { times?: Record<string, number> };
 
 /** One request of a batch's input file, numbered from 0 in file order. */
 export interface BatchLineRecord {
@@ -61,6 +63,7 @@ export interface BatchPatch {
   errors?: object[];
   outputFileId?: string | null;
   errorFileId?: string | null;
+  usage?: BatchUsage;
 }
 
 /** Each organisation's batches and their lines; the lease lets one worker at a time work a batch. */

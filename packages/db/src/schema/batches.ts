@@ -1,6 +1,15 @@
 import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { organizations } from './organizations.js';
 
+/** OpenAI's batch `usage`: the tokens of every answered line, summed. */
+export interface BatchUsage {
+  input_tokens: number;
+  input_tokens_details: { cached_tokens: number };
+  output_tokens: number;
+  output_tokens_details: { reasoning_tokens: number };
+  total_tokens: number;
+}
+
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 /**
@@ -29,6 +38,8 @@ export const batches = pgTable(
     completed: integer('completed').notNull().default(0),
     failed: integer('failed').notNull().default(0),
     times: jsonb('times').$type<Record<string, number>>().notNull().default({}),
+    /** OpenAI's batch `usage` (tokens summed over the answered lines), written when the batch ends. */
+    usage: jsonb('usage').$type<BatchUsage>(),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
     expiresAt: timestamptz('expires_at').notNull(),
     leaseOwner: text('lease_owner'),

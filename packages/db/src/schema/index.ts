@@ -14,4 +14,4 @@ export { onboardingSteps } from './onboarding-steps.js';
 export { storedResponses } from './stored-responses.js';
 export { mcpServers } from './mcp-servers.js';
 export { files } from './files.js';
-export { batches, batchLines } from './batches.js';
+export { type BatchUsage, batches, batchLines } from './batches.js';
