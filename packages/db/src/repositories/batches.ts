@@ -7,6 +7,9 @@ import { type Page, toPage } from './keyset-page.js';
 /** OpenAI's batch statuses: validating -> in_progress -> finalizing -> completed, or failed, expired, cancelling -> cancelled. */
 export type BatchStatus = 'validating' | 'failed' | 'in_progress' | 'finalizing' | 'completed' | 'expired' | 'cancelling' | 'cancelled';
 
+/** Statuses of a batch whose work is over. */
+export const endedBatchStatuses: readonly BatchStatus[] = ['completed', 'failed', 'expired', 'cancelled'];
+
 /** Statuses a worker still has something to do in. */
 export const workableBatchStatuses: readonly BatchStatus[] = ['validating', 'in_progress', 'finalizing', 'cancelling'];
 
@@ -76,6 +79,8 @@ export interface BatchRepository {
   list(orgId: string, options: { after?: string | undefined; limit: number; endpoints: readonly string[] }): Promise<Page<BatchRecord>>;
   /** Removes the organisation's batch `id` and its lines when its status is one of `statuses`; false otherwise. */
   delete(orgId: string, id: string, statuses: readonly BatchStatus[]): Promise<boolean>;
+  /** Removes every ended batch (completed, failed, expired, cancelled) whose completion window closed before `before`, with its lines; how many. */
+  deleteEnded(before: Date): Promise<number>;
   /** Changes the batch's status when it is one of `from`; undefined when it was not (nothing changed). */
   transition(id: string, from: readonly BatchStatus[], patch: BatchPatch): Promise<BatchRecord | undefined>;
   /** Leases the oldest workable batch no live lease holds to `owner` until `until`. */
@@ -126,7 +131,7 @@ export function createBatchRepository(db: Drizzle): BatchRepository {
 }
 
 /** The batches themselves: create, read, status changes. */
-function createBatchRowRepository(db: Drizzle): Pick<BatchRepository, 'create' | 'get' | 'list' | 'delete' | 'transition'> {
+function createBatchRowRepository(db: Drizzle): Pick<BatchRepository, 'create' | 'get' | 'list' | 'delete' | 'deleteEnded' | 'transition'> {
   return {
     async create(batch, lines) {
       const [row] = await db.insert(batches).values(batch).returning();
@@ -158,6 +163,14 @@ function createBatchRowRepository(db: Drizzle): Pick<BatchRepository, 'create' |
         .where(and(eq(batches.orgId, orgId), eq(batches.id, id), inArray(batches.status, [...statuses])))
         .returning({ id: batches.id });
       return rows.length > 0;
+    },
+
+    async deleteEnded(before) {
+      const rows = await db
+        .delete(batches)
+        .where(and(inArray(batches.status, [...endedBatchStatuses]), lt(batches.expiresAt, before)))
+        .returning({ id: batches.id });
+      return rows.length;
     },
 
     async transition(id, from, patch) {

@@ -59,6 +59,24 @@ export function batchConformance(getDb: GetDb): void {
     expect(await db.batches.pendingLines(batch.id, 10)).toEqual([]);
   });
 
+  it('sweeps ended batches whose window closed before the cutoff, with their lines, and nothing else', async () => {
+    const db = getDb();
+    const org = await createTestOrg(db);
+    const longAgo = new Date(Date.now() - 40 * DAY_MS);
+    const create = async (status: NewBatch['status'], expiresAt: Date) => {
+      const batch = await db.batches.create(newBatch(org.id, { expiresAt, createdAt: new Date(expiresAt.getTime() - DAY_MS) }), lines);
+      return status === 'validating' ? batch : (await db.batches.transition(batch.id, ['validating'], { status }))!;
+    };
+    const swept = await Promise.all((['completed', 'failed', 'expired', 'cancelled'] as const).map((status) => create(status, longAgo)));
+    const running = await create('in_progress', longAgo);
+    const recent = await create('completed', new Date());
+    expect(await db.batches.deleteEnded(new Date(Date.now() - 30 * DAY_MS))).toBe(swept.length);
+    for (const batch of swept) expect(await db.batches.get(org.id, batch.id)).toBeUndefined();
+    expect(await db.batches.pendingLines(swept[0]!.id, 10)).toEqual([]);
+    expect(await db.batches.get(org.id, running.id)).toMatchObject({ status: 'in_progress' });
+    expect(await db.batches.get(org.id, recent.id)).toMatchObject({ status: 'completed' });
+  });
+
   it('answers each line once and counts it', async () => {
     const db = getDb();
     const org = await createTestOrg(db);
