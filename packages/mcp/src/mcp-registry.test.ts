@@ -1,4 +1,5 @@
 import { CredentialCipher } from '@svc/byok';
+import { createMemoryKv } from '@svc/kv';
 import { describe, expect, it } from 'vitest';
 import { McpRegistry, type McpServerStore, type StoredMcpServer } from './mcp-registry.js';
 import { McpUrlRefusedError } from './url-check.js';
@@ -64,5 +65,23 @@ describe('McpRegistry', () => {
     await expect(strict.put('org-a', { ...registration, url: 'http://127.0.0.1:3000/mcp' })).rejects.toThrow(McpUrlRefusedError);
     const open = new McpRegistry({ store: memoryStore(), cipher, policy: { allowPrivate: true } });
     expect((await open.put('org-a', { ...registration, url: 'http://127.0.0.1:3000/mcp' })).server.url).toBe('http://127.0.0.1:3000/mcp');
+  });
+
+  it('serves the dialled servers from its cache, dropped by a change here or on another instance sharing the bus', async () => {
+    const store = memoryStore();
+    let reads = 0;
+    const counted: McpServerStore = { ...store, list: (orgId) => ((reads += 1), store.list(orgId)) };
+    const bus = createMemoryKv();
+    const [here, there] = [new McpRegistry({ store: counted, cipher, policy: { allowPrivate: false }, bus }), new McpRegistry({ store: counted, cipher, policy: { allowPrivate: false }, bus })];
+    await Promise.all([here.start(), there.start()]);
+    await here.put('org-1', registration);
+    expect((await there.connections('org-1', 'key-1')).map((target) => target.name)).toEqual(['tools']);
+    await there.connections('org-1', 'key-1');
+    expect(reads).toBe(1);
+    await here.put('org-1', { ...registration, name: 'second' });
+    expect((await there.connections('org-1', 'key-1')).map((target) => target.name)).toEqual(['tools', 'second']);
+    await here.delete('org-1', 'tools');
+    expect((await there.connections('org-1', 'key-1')).map((target) => target.name)).toEqual(['second']);
+    await Promise.all([here.stop(), there.stop(), bus.close()]);
   });
 });

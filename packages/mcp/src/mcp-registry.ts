@@ -1,4 +1,5 @@
 import type { CredentialCipher, SealedCredential } from '@svc/byok';
+import { type InvalidationBus, type OrgCache, createOrgCache } from '@svc/kv';
 import type { AddressPolicy } from './address-policy.js';
 import { checkMcpUrl } from './url-check.js';
 
@@ -62,7 +63,12 @@ export interface McpRegistrySettings {
   /** The BYOK cipher: credentials are sealed with the same keys (and rotate with them). */
   cipher: CredentialCipher;
   policy: AddressPolicy;
+  /** Cross-instance invalidation of the servers the gateway dials (the kv); without it another instance sees a change within {@link registrationTtlMs}. */
+  bus?: InvalidationBus;
 }
+
+/** How long an organisation's registrations serve `/mcp` without a store read, ms (a change here or announced on the bus drops them at once). */
+export const registrationTtlMs = 30_000;
 
 /** The credential's owner for the cipher's associated data: a sealed row copied to another org or server does not open. */
 const owner = (orgId: string, name: string) => ({ orgId, provider: `mcp:${name}` });
@@ -72,9 +78,26 @@ function mask(server: StoredMcpServer): MaskedMcpServer {
   return { ...rest, credential: credential ? { header: credential.header, last4: credential.last4 } : null };
 }
 
-/** Organisations' registered MCP servers: URLs checked, credentials sealed, never shown back. */
+/**
+ * Organisations' registered MCP servers: URLs checked, credentials sealed, never shown back. The
+ * servers `/mcp` dials are cached per organisation (channel `mcp:changed`), so a call does no
+ * store read; registering or deleting drops them here and on every instance sharing the bus.
+ */
 export class McpRegistry {
-  constructor(private readonly settings: McpRegistrySettings) {}
+  private readonly servers: OrgCache<StoredMcpServer[]>;
+
+  constructor(private readonly settings: McpRegistrySettings) {
+    this.servers = createOrgCache({ load: (orgId) => settings.store.list(orgId), channel: 'mcp:changed', ttlMs: registrationTtlMs, ...(settings.bus ? { bus: settings.bus } : {}) });
+  }
+
+  /** Subscribes to other instances' changes. Call once at start. */
+  start(): Promise<void> {
+    return this.servers.start();
+  }
+
+  stop(): Promise<void> {
+    return this.servers.stop();
+  }
 
   /** Registers or replaces; throws McpUrlRefusedError for a URL the policy refuses. */
   async put(orgId: string, registration: McpServerRegistration): Promise<{ server: MaskedMcpServer; created: boolean }> {
@@ -84,6 +107,7 @@ export class McpRegistry {
       ? { header: credential.header, last4: credential.value.slice(-4), ...this.settings.cipher.seal(credential.value, owner(orgId, registration.name)) }
       : null;
     const { server, created } = await this.settings.store.put(orgId, { ...rest, credential: sealed });
+    await this.servers.invalidate(orgId);
     return { server: mask(server), created };
   }
 
@@ -96,13 +120,15 @@ export class McpRegistry {
     return server ? mask(server) : undefined;
   }
 
-  delete(orgId: string, name: string): Promise<boolean> {
-    return this.settings.store.delete(orgId, name);
+  async delete(orgId: string, name: string): Promise<boolean> {
+    const deleted = await this.settings.store.delete(orgId, name);
+    if (deleted) await this.servers.invalidate(orgId);
+    return deleted;
   }
 
   /** The organisation's servers key `keyId` may reach, as the gateway dials them. */
   async connections(orgId: string, keyId: string): Promise<McpConnectionTarget[]> {
-    const servers = await this.settings.store.list(orgId);
+    const servers = await this.servers.get(orgId);
     return servers.filter((server) => server.keyIds === null || server.keyIds.includes(keyId)).map((server) => {
       const credential = server.credential;
       return {

@@ -15,12 +15,13 @@ export interface TenantCredentials {
   mcp: McpRegistry;
 }
 
-/** BYOK (subscribed to invalidations) and the MCP server registry over one credential cipher. */
+/** BYOK and the MCP server registry (both subscribed to invalidations) over one credential cipher. */
 export async function startTenantCredentials(env: Env, deps: { db: Database; kv: Kv; platform: ProviderRegistryConfig; logger: Logger }): Promise<TenantCredentials> {
   const cipher = credentialCipher(env, deps.logger);
   const byok = createByok({ store: deps.db.providerKeys, cipher, kv: deps.kv, platform: deps.platform, logger: deps.logger });
   await byok.start();
-  const mcp = new McpRegistry({ store: deps.db.mcpServers, cipher, policy: { allowPrivate: env.SVC_MCP_ALLOW_PRIVATE_URLS ?? false } });
+  const mcp = new McpRegistry({ store: deps.db.mcpServers, cipher, policy: { allowPrivate: env.SVC_MCP_ALLOW_PRIVATE_URLS ?? false }, bus: deps.kv });
+  await mcp.start();
   return { byok, mcp };
 }
 

@@ -123,6 +123,7 @@ interface Closeable {
   encoder: SentenceEncoderService;
   access: Access;
   byok: ByokService;
+  mcp: McpRegistry;
   switches: SharedSwitches;
   kv: Kv;
   db: Database;
@@ -136,7 +137,7 @@ async function closeInOrder(parts: Closeable): Promise<void> {
   parts.files.stop();
   await Promise.all([parts.learn.close(), parts.routing.feedback.close(), parts.cache.close(), parts.memory.close(), parts.alerts.stop()]);
   await parts.encoder.close();
-  await Promise.all([parts.access.authenticator.stop(), parts.access.governance.stop(), parts.byok.stop(), parts.switches.stop()]);
+  await Promise.all([parts.access.authenticator.stop(), parts.access.governance.stop(), parts.byok.stop(), parts.mcp.stop(), parts.switches.stop()]);
   await parts.kv.close();
   await parts.db.close();
   await parts.http?.close();
@@ -243,6 +244,6 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     reports: reportSettings(env),
     mockEnabled,
     readiness: () => runtimeReadiness({ db, kv, sharedKv: Boolean(env.REDIS_URL), cache, encoder }),
-    close: once(() => closeInOrder({ responses, files, learn, routing, cache, memory, alerts, encoder, access, byok, switches, kv, db, http, tracing })),
+    close: once(() => closeInOrder({ responses, files, learn, routing, cache, memory, alerts, encoder, access, byok, mcp, switches, kv, db, http, tracing })),
   };
 }
