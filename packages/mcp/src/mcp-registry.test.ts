@@ -70,9 +70,13 @@ describe('McpRegistry', () => {
   it('serves the dialled servers from its cache, dropped by a change here or on another instance sharing the bus', async () => {
     const store = memoryStore();
     let reads = 0;
-    const counted: McpServerStore = { ...store, list: (orgId) => ((reads += 1), store.list(orgId)) };
+    const list = (orgId: string) => {
+      reads += 1;
+      return store.list(orgId);
+    };
     const bus = createMemoryKv();
-    const [here, there] = [new McpRegistry({ store: counted, cipher, policy: { allowPrivate: false }, bus }), new McpRegistry({ store: counted, cipher, policy: { allowPrivate: false }, bus })];
+    const registry = () => new McpRegistry({ store: { ...store, list }, cipher, policy: { allowPrivate: false }, bus });
+    const [here, there] = [registry(), registry()];
     await Promise.all([here.start(), there.start()]);
     await here.put('org-1', registration);
     expect((await there.connections('org-1', 'key-1')).map((target) => target.name)).toEqual(['tools']);
