@@ -1,35 +1,19 @@
-import Anthropic from '@anthropic-ai/sdk';
-import { type MockUpstream, startMockUpstream } from '@svc/mock-upstream';
-import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { masterKey, startGateway, upstreamProviders } from './harness.js';
 
-type Gateway = Awaited<ReturnType<typeof startGateway>>;
+import { describe, expect, it } from 'vitest';
+import { useMockedGateway } from './mocked-gateway.js';
+
 const noCache = { headers: { 'cache-control': 'no-cache' } };
 const noStore = { headers: { 'cache-control': 'no-store' } };
 
 /** Issue 32, request controls: `Cache-Control: no-cache` skips the answer cache's lookup but stores; `no-store` does neither. */
 describe('Cache-Control request header (mock upstream, exact and semantic caches on)', () => {
-  let upstream: MockUpstream;
-  let gateway: Gateway;
-  let openai: OpenAI;
-  let anthropic: Anthropic;
-  const calls = () => upstream.stats().total;
+  const mocked = useMockedGateway({ SVC_CACHE_TTL_SECS: '3600' });
+  const calls = () => mocked.upstream.stats().total;
   const unique = (label: string) => `${label} ${Date.now()} ${Math.random()}`;
 
-  beforeAll(async () => {
-    upstream = await startMockUpstream({ tokens: 6 });
-    gateway = await startGateway({ ...upstreamProviders(upstream.url), SVC_CACHE_TTL_SECS: '3600' });
-    openai = new OpenAI({ baseURL: `${gateway.inferenceUrl}/v1`, apiKey: masterKey, maxRetries: 0 });
-    anthropic = new Anthropic({ baseURL: gateway.inferenceUrl, apiKey: masterKey, maxRetries: 0 });
-  });
-  afterAll(async () => {
-    await gateway?.stop();
-    await upstream?.close();
-  });
 
   const ask = (content: string, options: { headers?: Record<string, string> } = {}) =>
-    openai.chat.completions.create({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content }] }, options).withResponse();
+    mocked.openai.chat.completions.create({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content }] }, options).withResponse();
 
   it('chat completions: no-cache reaches the upstream despite a stored answer, and what it fetched is stored', async () => {
     const stored = unique('stored question');
@@ -41,7 +25,7 @@ describe('Cache-Control request header (mock upstream, exact and semantic caches
     const fresh = await ask(stored, noCache);
     expect(fresh.response.headers.get('x-svc-cache-hit')).toBe('false');
     expect(calls()).toBe(before + 1);
-    expect(upstream.stats().lastRequest!.body).toMatchObject({ messages: [{ role: 'user', content: stored }] });
+    expect(mocked.upstream.stats().lastRequest!.body).toMatchObject({ messages: [{ role: 'user', content: stored }] });
 
     // A question only ever asked with no-cache is stored: the next plain request is a hit, no upstream call.
     const question = unique('no-cache question');
@@ -67,7 +51,7 @@ describe('Cache-Control request header (mock upstream, exact and semantic caches
 
   it('chat completions streams: no-cache stores the streamed answer', async () => {
     const question = unique('streamed question');
-    const stream = await openai.chat.completions.create({ model: 'openai/gpt-4o-mini', stream: true, messages: [{ role: 'user', content: question }] }, noCache);
+    const stream = await mocked.openai.chat.completions.create({ model: 'openai/gpt-4o-mini', stream: true, messages: [{ role: 'user', content: question }] }, noCache);
     for await (const _ of stream) void _;
     const before = calls();
     await expect.poll(async () => (await ask(question)).response.headers.get('x-svc-cache-hit')).toBe('true');
@@ -76,14 +60,14 @@ describe('Cache-Control request header (mock upstream, exact and semantic caches
 
   it('Messages: the same directives apply on /v1/messages', async () => {
     const message = (content: string, options: { headers?: Record<string, string> } = {}) =>
-      anthropic.messages.create({ model: 'anthropic/claude-sonnet-4-5', max_tokens: 64, messages: [{ role: 'user', content }] }, options).withResponse();
+      mocked.anthropic.messages.create({ model: 'anthropic/claude-sonnet-4-5', max_tokens: 64, messages: [{ role: 'user', content }] }, options).withResponse();
     const question = unique('messages question');
     await message(question);
     const before = calls();
     expect((await message(question)).response.headers.get('x-svc-cache-hit')).toBe('true');
     expect(calls()).toBe(before);
     expect((await message(question, noCache)).response.headers.get('x-svc-cache-hit')).toBe('false');
-    expect(upstream.stats().lastRequest!.path).toBe('/v1/messages');
+    expect(mocked.upstream.stats().lastRequest!.path).toBe('/v1/messages');
     expect((await message(question, noStore)).response.headers.get('x-svc-cache-hit')).toBe('false');
     expect(calls()).toBe(before + 2);
 

@@ -1,10 +1,8 @@
-import Anthropic from '@anthropic-ai/sdk';
-import { type MockUpstream, startMockUpstream } from '@svc/mock-upstream';
-import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { masterKey, startGateway, upstreamProviders } from './harness.js';
+import type Anthropic from '@anthropic-ai/sdk';
+import type OpenAI from 'openai';
+import { describe, expect, it } from 'vitest';
+import { useMockedGateway } from './mocked-gateway.js';
 
-type Gateway = Awaited<ReturnType<typeof startGateway>>;
 type WithSvc = { svc_metadata?: { cost_usd: number; model: string } };
 
 /** Long enough to be cached (the mock, like Anthropic and OpenAI, caches 1024+ token prefixes only). */
@@ -14,26 +12,13 @@ const ephemeral = { type: 'ephemeral' } as const;
 const proxy = { headers: { 'x-intelligence-mode': 'proxy' } };
 
 describe('prompt caching survives translation (mock upstream)', () => {
-  let upstream: MockUpstream;
-  let gateway: Gateway;
-  let anthropic: Anthropic;
-  let openai: OpenAI;
+  const mocked = useMockedGateway();
   /** USD per million tokens of a catalog model: input, cache read, cache write, output. */
   const prices = (id: string) => {
-    const model = gateway.runtime.catalog.get(id)!;
+    const model = mocked.gateway.runtime.catalog.get(id)!;
     return { input: model.inputPricePerMTok, read: model.cachedInputPricePerMTok!, write: model.cacheWritePricePerMTok ?? model.inputPricePerMTok, output: model.outputPricePerMTok };
   };
 
-  beforeAll(async () => {
-    upstream = await startMockUpstream({ tokens: 6 });
-    gateway = await startGateway(upstreamProviders(upstream.url));
-    anthropic = new Anthropic({ baseURL: gateway.inferenceUrl, apiKey: masterKey, maxRetries: 0 });
-    openai = new OpenAI({ baseURL: `${gateway.inferenceUrl}/v1`, apiKey: masterKey, maxRetries: 0 });
-  });
-  afterAll(async () => {
-    await gateway?.stop();
-    await upstream?.close();
-  });
 
   const agentTurn = (question: string): Anthropic.MessageCreateParamsNonStreaming => ({
     model: 'anthropic/claude-sonnet-4-5',
@@ -52,8 +37,8 @@ describe('prompt caching survives translation (mock upstream)', () => {
 
   it('Messages: cache_control reaches Anthropic where the client put it, with anthropic-beta; writes then reads are reported and billed at the cache prices', async () => {
     const beta = { headers: { ...proxy.headers, 'anthropic-beta': 'extended-cache-ttl-2025-04-11' } };
-    const first = await anthropic.messages.create(agentTurn('What does it export?'), beta);
-    const sent = upstream.stats().lastRequest!;
+    const first = await mocked.anthropic.messages.create(agentTurn('What does it export?'), beta);
+    const sent = mocked.upstream.stats().lastRequest!;
     expect(sent.path).toBe('/v1/messages');
     expect(sent.headers['anthropic-beta']).toBe('extended-cache-ttl-2025-04-11');
     expect(sent.body).toMatchObject({
@@ -68,7 +53,7 @@ describe('prompt caching survives translation (mock upstream)', () => {
     expect(first.usage.cache_creation_input_tokens).toBeGreaterThan(1024);
     expect(first.usage.cache_read_input_tokens ?? 0).toBe(0);
 
-    const second = await anthropic.messages.create(agentTurn('And what imports it?'), beta);
+    const second = await mocked.anthropic.messages.create(agentTurn('And what imports it?'), beta);
     expect(second.usage).toMatchObject({ cache_read_input_tokens: first.usage.cache_creation_input_tokens, cache_creation_input_tokens: 0 });
     const price = prices('anthropic/claude-sonnet-4-5');
     for (const { usage, svc_metadata } of [first, second] as (Anthropic.Message & WithSvc)[]) {
@@ -78,13 +63,13 @@ describe('prompt caching survives translation (mock upstream)', () => {
     // The read is billed at a tenth of the input price: the second turn costs far less.
     expect((second as WithSvc).svc_metadata!.cost_usd).toBeLessThan((first as WithSvc).svc_metadata!.cost_usd / 3);
 
-    const streamed = await anthropic.messages.stream({ ...agentTurn('And its tests?') }, proxy).finalMessage();
+    const streamed = await mocked.anthropic.messages.stream({ ...agentTurn('And its tests?') }, proxy).finalMessage();
     expect(streamed.usage.cache_read_input_tokens).toBe(first.usage.cache_creation_input_tokens);
   });
 
   it('chat completions: cache_control on content parts and tools reaches Anthropic; cached tokens come back in prompt_tokens_details', async () => {
     const ask = (question: string) =>
-      openai.chat.completions.create(
+      mocked.openai.chat.completions.create(
         {
           model: 'anthropic/claude-sonnet-4-5',
           messages: [
@@ -96,7 +81,7 @@ describe('prompt caching survives translation (mock upstream)', () => {
         proxy,
       );
     const first = await ask('Where are the routes?');
-    expect(upstream.stats().lastRequest!.body).toMatchObject({
+    expect(mocked.upstream.stats().lastRequest!.body).toMatchObject({
       system: [{ type: 'text', text: repositoryMap, cache_control: ephemeral }],
       tools: [{ name: 'grep', cache_control: ephemeral }],
     });
@@ -112,17 +97,17 @@ describe('prompt caching survives translation (mock upstream)', () => {
       { role: 'system', content: repositoryMap },
       { role: 'user', content: 'Summarise the layout.' },
     ];
-    await openai.chat.completions.create({ model: 'openai/gpt-4o-mini', messages }, proxy);
-    const again = await openai.chat.completions.create({ model: 'openai/gpt-4o-mini', messages }, proxy);
+    await mocked.openai.chat.completions.create({ model: 'openai/gpt-4o-mini', messages }, proxy);
+    const again = await mocked.openai.chat.completions.create({ model: 'openai/gpt-4o-mini', messages }, proxy);
     const cached = again.usage!.prompt_tokens_details!.cached_tokens!;
     expect(cached).toBeGreaterThanOrEqual(1024);
     const price = prices('openai/gpt-4o-mini');
     const expected = ((again.usage!.prompt_tokens - cached) * price.input + cached * price.read + again.usage!.completion_tokens * price.output) / 1e6;
     expect((again as WithSvc).svc_metadata!.cost_usd).toBeCloseTo(expected, 6);
 
-    const response = await openai.responses.create({ model: 'openai/gpt-4o-mini', instructions: repositoryMap, input: 'Summarise the layout.' }, proxy);
+    const response = await mocked.openai.responses.create({ model: 'openai/gpt-4o-mini', instructions: repositoryMap, input: 'Summarise the layout.' }, proxy);
     expect(response.usage!.input_tokens_details.cached_tokens).toBeGreaterThanOrEqual(1024);
-    const message = await anthropic.messages.create({ model: 'openai/gpt-4o-mini', max_tokens: 64, system: repositoryMap, messages: [{ role: 'user', content: 'Summarise the layout.' }] }, proxy);
+    const message = await mocked.anthropic.messages.create({ model: 'openai/gpt-4o-mini', max_tokens: 64, system: repositoryMap, messages: [{ role: 'user', content: 'Summarise the layout.' }] }, proxy);
     expect(message.usage.cache_read_input_tokens).toBeGreaterThanOrEqual(1024);
   });
 });

@@ -1,43 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { parseEncryptionKey } from '@svc/byok';
-import { createControlPlaneApp } from '@svc/control-plane';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { jsonOf, useControlPlane } from './control-plane-app.js';
 import { masterKey } from '../../e2e/harness.js';
-import { parseEnv } from '../../runtime/env.js';
-import { type Runtime, createRuntime } from '../../runtime/runtime.js';
 
 const encryptionKey = Buffer.alloc(32, 9).toString('base64');
 const secret = 'Bearer mcp-upstream-secret-7788-wxyz';
-const envVars = { SVC_DATA_DIR: 'memory://', SVC_SENTENCE_ENCODER: 'hashed', SVC_MASTER_KEY: masterKey, SVC_ENCRYPTION_KEY: encryptionKey, LOG_LEVEL: 'silent' };
 
-let runtime: Runtime;
-let control: ReturnType<typeof createControlPlaneApp>;
-
-beforeAll(async () => {
-  runtime = await createRuntime(parseEnv(envVars));
-  control = createControlPlaneApp({ ...runtime, maxBodyBytes: 64 * 1024 });
-});
-afterAll(async () => {
-  await runtime?.close();
-});
-
-const call = (method: string, path: string, body?: unknown, key: string | null = masterKey) =>
-  control.request(path, {
-    method,
-    headers: { ...(key === null ? {} : { authorization: `Bearer ${key}` }), 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-async function json<T = Record<string, unknown>>(response: Response, status = 200): Promise<T> {
-  expect(response.status, await response.clone().text()).toBe(status);
-  return (await response.json()) as T;
-}
-const newOrg = () => runtime.db.orgs.ensure(`mcp-${randomUUID()}`);
+const app = useControlPlane(masterKey, { SVC_ENCRYPTION_KEY: encryptionKey });
+const { call } = app;
+const json = jsonOf;
+const newOrg = () => app.runtime.db.orgs.ensure(`mcp-${randomUUID()}`);
 const registration = { url: 'https://tools.example.com/mcp', credential: { header: 'Authorization', value: secret }, tools: ['search', 'fetch'] };
 
 describe('MCP servers admin API', () => {
   it('needs the admin role', async () => {
     const org = await newOrg();
-    const plain = await runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:chat'] });
+    const plain = await app.runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:chat'] });
     for (const [method, path] of [
       ['GET', `/v1/admin/orgs/${org.id}/mcp-servers`],
       ['GET', `/v1/admin/orgs/${org.id}/mcp-servers/tools`],
@@ -48,7 +27,7 @@ describe('MCP servers admin API', () => {
       expect((await call(method, path, body, null)).status, `${method} ${path} without a key`).toBe(401);
       expect(await json(await call(method, path, body, plain.secret), 403)).toMatchObject({ error: { type: 'authorization_error' } });
     }
-    expect(await runtime.db.mcpServers.list(org.id)).toEqual([]);
+    expect(await app.runtime.db.mcpServers.list(org.id)).toEqual([]);
   });
 
   it('registers (201), lists, gets, replaces (200) and deletes a server; the credential never comes back', async () => {
@@ -87,24 +66,24 @@ describe('MCP servers admin API', () => {
   it('seals the credential at rest under SVC_ENCRYPTION_KEY', async () => {
     const org = await newOrg();
     await json(await call('PUT', `/v1/admin/orgs/${org.id}/mcp-servers/sealed`, registration), 201);
-    const row = await runtime.db.mcpServers.get(org.id, 'sealed');
+    const row = await app.runtime.db.mcpServers.get(org.id, 'sealed');
     expect(row?.credential).toMatchObject({ header: 'Authorization', last4: 'wxyz', keyVersion: parseEncryptionKey(encryptionKey).id });
     expect(Buffer.from(row?.credential?.ciphertext ?? []).toString('utf8')).not.toContain('mcp-upstream-secret');
-    const [target] = await runtime.mcp.connections(org.id, 'any-key');
+    const [target] = await app.runtime.mcp.connections(org.id, 'any-key');
     expect(target?.headers()).toEqual({ Authorization: secret });
   });
 
   it('limits a server to some of the organisation’s keys, refusing ids that are not its keys', async () => {
     const org = await newOrg();
     const other = await newOrg();
-    const mine = await runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:chat'] });
-    const theirs = await runtime.authenticator.issue({ orgId: other.id, scopes: ['inference:chat'] });
+    const mine = await app.runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:chat'] });
+    const theirs = await app.runtime.authenticator.issue({ orgId: other.id, scopes: ['inference:chat'] });
     const path = `/v1/admin/orgs/${org.id}/mcp-servers/narrow`;
     expect(await json(await call('PUT', path, { ...registration, key_ids: [mine.record.id, theirs.record.id] }), 400)).toMatchObject({ error: { param: 'key_ids.1' } });
     expect(await json(await call('PUT', path, { ...registration, key_ids: ['key_does_not_exist'] }), 400)).toMatchObject({ error: { param: 'key_ids.0' } });
     expect(await json(await call('PUT', path, { ...registration, key_ids: [mine.record.id] }), 201)).toMatchObject({ key_ids: [mine.record.id] });
-    expect((await runtime.mcp.connections(org.id, mine.record.id)).map((target) => target.name)).toEqual(['narrow']);
-    expect(await runtime.mcp.connections(org.id, 'another-key')).toEqual([]);
+    expect((await app.runtime.mcp.connections(org.id, mine.record.id)).map((target) => target.name)).toEqual(['narrow']);
+    expect(await app.runtime.mcp.connections(org.id, 'another-key')).toEqual([]);
   });
 
   it('refuses loopback, link-local and private URLs by default (400 mcp_url_refused)', async () => {
@@ -114,7 +93,7 @@ describe('MCP servers admin API', () => {
       expect(refused, url).toMatchObject({ error: { type: 'invalid_request_error', code: 'mcp_url_refused', param: 'url' } });
       expect(JSON.stringify(refused)).toContain('SVC_MCP_ALLOW_PRIVATE_URLS');
     }
-    expect(await runtime.db.mcpServers.list(org.id)).toEqual([]);
+    expect(await app.runtime.db.mcpServers.list(org.id)).toEqual([]);
   });
 
   it('rejects unknown fields, bad names, headers and tool names, naming the field', async () => {

@@ -1,39 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { CachedGovernanceSource } from '@svc/governance';
-import { type Runtime, createRuntime } from '../../runtime/runtime.js';
-import { parseEnv } from '../../runtime/env.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createControlPlaneApp } from '@svc/control-plane';
+import { describe, expect, it } from 'vitest';
+import { jsonOf, useControlPlane } from './control-plane-app.js';
 
 const master = 'sk-svc-admin-tools-test-master-GPrmDFMbqkxDaykD4fXlISHA';
-let runtime: Runtime;
-let control: ReturnType<typeof createControlPlaneApp>;
-
-beforeAll(async () => {
-  runtime = await createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_SENTENCE_ENCODER: 'hashed', SVC_MASTER_KEY: master, SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent' }));
-  control = createControlPlaneApp({ ...runtime, maxBodyBytes: 64 * 1024 });
-});
-afterAll(async () => {
-  await runtime?.close();
-});
-
-const call = (method: string, path: string, body?: unknown, key: string | null = master) =>
-  control.request(path, {
-    method,
-    headers: { ...(key === null ? {} : { authorization: `Bearer ${key}` }), 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-async function json<T = Record<string, unknown>>(response: Response, status = 200): Promise<T> {
-  expect(response.status, await response.clone().text()).toBe(status);
-  return (await response.json()) as T;
-}
-const newOrg = () => runtime.db.orgs.ensure(`tools-${randomUUID()}`);
+const app = useControlPlane(master, { SVC_MOCK_PROVIDER: '1' });
+const { call } = app;
+const json = jsonOf;
+const newOrg = () => app.runtime.db.orgs.ensure(`tools-${randomUUID()}`);
 const weather = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] };
 
 describe('tool governance admin API', () => {
   it('needs the admin role', async () => {
     const org = await newOrg();
-    const plain = await runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:chat', 'observability:read'] });
+    const plain = await app.runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:chat', 'observability:read'] });
     for (const [method, path] of [
       ['GET', `/v1/admin/orgs/${org.id}/tools`],
       ['PUT', `/v1/admin/orgs/${org.id}/tools/search`],
@@ -47,7 +27,7 @@ describe('tool governance admin API', () => {
       expect(denied.status, `${method} ${path} without admin`).toBe(403);
       expect(await denied.json()).toMatchObject({ error: { type: 'authorization_error', code: 'forbidden' } });
     }
-    expect(await runtime.db.toolGovernance.listTools(org.id)).toEqual([]);
+    expect(await app.runtime.db.toolGovernance.listTools(org.id)).toEqual([]);
   });
 
   it('registers (201), replaces (200), lists, reads and deletes tools', async () => {
@@ -101,7 +81,7 @@ describe('tool governance admin API', () => {
       const error = await json(await call('PUT', `${base}/${encodeURIComponent(name)}`, body), 400);
       expect(error, JSON.stringify(body)).toMatchObject({ error: { type: 'invalid_request_error', code: 'validation_error', param } });
     }
-    expect(await runtime.db.toolGovernance.listTools(org.id)).toEqual([]);
+    expect(await app.runtime.db.toolGovernance.listTools(org.id)).toEqual([]);
   });
 
   it('reads the default policy, replaces it as a whole and returns what it stored', async () => {
@@ -149,24 +129,24 @@ describe('tool governance admin API', () => {
   it('every write reaches the cached governance at once, here and on other instances sharing the kv', async () => {
     const org = await newOrg();
     const elsewhere = new CachedGovernanceSource({
-      load: async (orgId) => ({ tools: await runtime.db.toolGovernance.listTools(orgId), policy: await runtime.db.toolGovernance.getPolicy(orgId) }),
-      bus: runtime.kv,
+      load: async (orgId) => ({ tools: await app.runtime.db.toolGovernance.listTools(orgId), policy: await app.runtime.db.toolGovernance.getPolicy(orgId) }),
+      bus: app.runtime.kv,
     });
     await elsewhere.start();
     try {
-      expect((await runtime.governance.get(org.id)).active).toBe(false);
+      expect((await app.runtime.governance.get(org.id)).active).toBe(false);
       expect((await elsewhere.get(org.id)).active).toBe(false);
 
       await json(await call('PUT', `/v1/admin/orgs/${org.id}/tool-policy`, { enforce_registry: true }));
       await json(await call('PUT', `/v1/admin/orgs/${org.id}/tools/search`, { parameters: {} }), 201);
-      const here = await runtime.governance.get(org.id);
+      const here = await app.runtime.governance.get(org.id);
       expect(here.active).toBe(true);
       expect([...here.registry.keys()]).toEqual(['search']);
       await new Promise((resolve) => setTimeout(resolve, 20));
       expect([...(await elsewhere.get(org.id)).registry.keys()]).toEqual(['search']);
 
       await json(await call('DELETE', `/v1/admin/orgs/${org.id}/tools/search`));
-      expect((await runtime.governance.get(org.id)).nameBlock('search')).toBe('not_registered');
+      expect((await app.runtime.governance.get(org.id)).nameBlock('search')).toBe('not_registered');
     } finally {
       await elsewhere.stop();
     }
