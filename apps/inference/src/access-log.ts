@@ -63,8 +63,11 @@ export function accessLog(logger: Logger, tracing: Tracing): MiddlewareHandler<A
     };
     const type = c.res.headers.get('content-type');
     const streamed = type !== null && (type.startsWith('text/event-stream') || type.startsWith('audio/'));
-    if (!streamed || !c.res.body) return write();
+    if (!streamed) return write();
+    // On Node, before touching `c.res.body`: that getter turns @hono/node-server's light response
+    // into a full WHATWG one, which it then writes by its slower path.
     if (onResponseClosed(c, write)) return;
+    if (!c.res.body) return write();
     // Not on Node (app.request(), other runtimes): the line follows the body's last chunk.
     c.res = new Response(c.res.body.pipeThrough(new TransformStream({ flush: write })), c.res);
   };
