@@ -21,6 +21,10 @@ const numberHeader = (value: string | null): number | undefined => {
  * only the caller's key prefix and what the pipeline put in the request's AccessRecord.
  */
 export function accessLog(logger: Logger, tracing: Tracing): MiddlewareHandler<AppEnv> {
+  // The line is built from the named fields below, none of which can hold a secret, so it skips
+  // the logger's redaction: matching its wildcard paths cost ~65 µs a line, a tenth of a proxied
+  // request's CPU.
+  const lines = logger.child({}, { redact: [] });
   return async (c, next) => {
     const started = performance.now();
     const access: AccessRecord = {};
@@ -36,7 +40,7 @@ export function accessLog(logger: Logger, tracing: Tracing): MiddlewareHandler<A
       const caller = c.get('caller');
       const headers = c.res.headers;
       if (span) endGenAiSpan(span, c, access);
-      logger.info(
+      lines.info(
         {
           request_id: c.get('requestId') ?? headers.get('x-svc-request-id') ?? undefined,
           org: caller?.org.id,
@@ -59,8 +63,11 @@ export function accessLog(logger: Logger, tracing: Tracing): MiddlewareHandler<A
     };
     const type = c.res.headers.get('content-type');
     const streamed = type !== null && (type.startsWith('text/event-stream') || type.startsWith('audio/'));
-    if (!streamed || !c.res.body) return write();
+    if (!streamed) return write();
+    // On Node, before touching `c.res.body`: that getter turns @hono/node-server's light response
+    // into a full WHATWG one, which it then writes by its slower path.
     if (onResponseClosed(c, write)) return;
+    if (!c.res.body) return write();
     // Not on Node (app.request(), other runtimes): the line follows the body's last chunk.
     c.res = new Response(c.res.body.pipeThrough(new TransformStream({ flush: write })), c.res);
   };

@@ -1,5 +1,13 @@
 const encoder = new TextEncoder();
 
+/** The first chunks of an answer are each sent before the next is worked on. */
+const EAGER_CHUNKS = 3;
+/** After them, chunks already at hand are sent together, but none waits longer than this for the rest. */
+const BATCH_MS = 1;
+
+/** Lets the event loop turn, so that what was written so far leaves in its own write. */
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 export interface SseOptions {
   headers: Record<string, string>;
   /** Comment written when nothing else was written for this long. */
@@ -12,11 +20,20 @@ export interface SseOptions {
 /**
  * Streams SSE text as it is produced (pull-based: nothing is buffered ahead of the client),
  * with keep-alive comments while the upstream is quiet.
+ *
+ * When the upstream hands over many events at once (one network read holding the whole answer),
+ * the pipeline would turn all of them, and the answer's ending (usage, ledger journal), into
+ * chunks in one run of microtasks, and Node's HTTP response (corked until the next tick) would
+ * write the headers and the first token only after all that work. So the first
+ * {@link EAGER_CHUNKS} chunks each let the event loop turn once, and later ones at most every
+ * {@link BATCH_MS} ms: the first token leaves as soon as it is ready, later ones in few writes.
  */
 export function sseResponse(events: AsyncIterable<string>, options: SseOptions): Response {
   const iterator = events[Symbol.asyncIterator]();
   let lastWrite = Date.now();
   let timer: NodeJS.Timeout | undefined;
+  let sent = 0;
+  let turned = performance.now();
   const stop = () => {
     if (timer) clearInterval(timer);
     timer = undefined;
@@ -39,6 +56,11 @@ export function sseResponse(events: AsyncIterable<string>, options: SseOptions):
       }
       lastWrite = Date.now();
       controller.enqueue(encoder.encode(next.value));
+      sent += 1;
+      if (sent <= EAGER_CHUNKS || performance.now() - turned >= BATCH_MS) {
+        await yieldToLoop();
+        turned = performance.now();
+      }
     },
     cancel() {
       stop();

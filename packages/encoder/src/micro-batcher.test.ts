@@ -60,4 +60,14 @@ describe('micro-batcher', () => {
     await expect(batcher.add(1)).rejects.toThrow('boom');
     expect(await batcher.add(2)).toBe(2);
   });
+
+  it('with a window of 0, batches what arrives before the event loop turns and sets no timer', async () => {
+    const r = recording(8, 0);
+    const started = performance.now();
+    const all = Promise.all([r.batcher.add(1), r.batcher.add(2)]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(r.batches).toEqual([[1, 2]]);
+    await all;
+    expect(performance.now() - started).toBeLessThan(50);
+  });
 });

@@ -2,7 +2,7 @@
 export interface MicroBatcherSettings<I, O> {
   /** Most items per call of `run`. */
   maxBatch: number;
-  /** How long the first item of a batch waits for company, in ms (0: only the same tick). */
+  /** How long the first item of a batch waits for company, in ms (0: only until the event loop turns, no timer). */
   windowMs: number;
   /** Processes one batch; returns one result per item, in order. */
   run: (items: I[]) => Promise<O[]>;
@@ -27,7 +27,7 @@ interface Queued<I, O> {
 export function createMicroBatcher<I, O>(settings: MicroBatcherSettings<I, O>): MicroBatcher<I, O> {
   const queue: Queued<I, O>[] = [];
   let running = false;
-  let timer: NodeJS.Timeout | undefined;
+  let timer: NodeJS.Timeout | NodeJS.Immediate | undefined;
 
   async function runBatch(batch: Queued<I, O>[]): Promise<void> {
     try {
@@ -43,7 +43,7 @@ export function createMicroBatcher<I, O>(settings: MicroBatcherSettings<I, O>): 
   }
 
   function flush(): void {
-    if (timer) clearTimeout(timer);
+    if (timer) clearTimer(timer);
     timer = undefined;
     if (running || queue.length === 0) return;
     running = true;
@@ -56,8 +56,14 @@ export function createMicroBatcher<I, O>(settings: MicroBatcherSettings<I, O>): 
         queue.push({ item, resolve, reject });
         if (running) return;
         if (queue.length >= settings.maxBatch) flush();
-        else timer ??= setTimeout(flush, settings.windowMs);
+        // Node's shortest timer is 1 ms: a window of 0 waits for the loop's next turn instead.
+        else timer ??= settings.windowMs > 0 ? setTimeout(flush, settings.windowMs) : setImmediate(flush);
       });
     },
   };
+}
+
+function clearTimer(timer: NodeJS.Timeout | NodeJS.Immediate): void {
+  if ('hasRef' in timer && 'refresh' in timer) clearTimeout(timer);
+  else clearImmediate(timer);
 }

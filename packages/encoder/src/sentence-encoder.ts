@@ -32,7 +32,10 @@ export interface SentenceEncoderSettings {
    * largest run needed (at 1024, ~10 MiB more after texts at the cap). On CPU larger runs are no faster.
    */
   maxBatchTokens?: number;
-  /** How long a lone `embed` waits for others to share its batch, in ms (default 1). */
+  /**
+   * How long a lone `embed` waits for others to share its batch, in ms (default 0: until the event
+   * loop turns; under load batches form anyway while one runs, so a window only delays a lone request).
+   */
   batchWindowMs?: number;
   /** Recent distinct texts whose vectors are kept (default 2000, ~3.5 MB; 0 disables). */
   cacheSize?: number;
@@ -170,7 +173,7 @@ export function createSentenceEncoder(settings: SentenceEncoderSettings = {}): S
   const pairDimensions = workerSettings.pairModel ? pairModelData().head.d : 0;
   const batcher = createMicroBatcher<string, Encoded>({
     maxBatch,
-    windowMs: settings.batchWindowMs ?? 1,
+    windowMs: settings.batchWindowMs ?? 0,
     run: async (texts) => {
       if (!pairDimensions) return splitRun(texts.length, await thread.run(texts), undefined, 0);
       const { data, tokens } = await thread.runWithPairFeatures(texts);

@@ -1,6 +1,7 @@
 import { invalidRequest, payloadTooLarge } from '@svc/core';
 import type { Context } from 'hono';
 import { type JsonShapeRules, checkJsonShape } from './json-shape.js';
+import type { IncomingMessage } from 'node:http';
 import { nodeIncoming } from './node-request.js';
 
 /**
@@ -20,15 +21,34 @@ export async function readBodyText(c: Context, limit: number): Promise<string> {
     return text;
   }
   if (Number(incoming.headers['content-length']) > limit) throw payloadTooLarge(limit);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of incoming as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    // Stop collecting; the server drains the rest after the 413 is sent.
-    if (size > limit) throw payloadTooLarge(limit);
-    chunks.push(chunk);
-  }
-  return chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, size).toString('utf8');
+  return readIncoming(incoming, limit);
+}
+
+/**
+ * The body of a Node request from its `data` and `end` events: a stream's async iterator (what
+ * `for await` uses) costs a promise and a wrapper per chunk, on every request. Past `limit` it stops
+ * collecting and rejects; the rest is drained (the stream keeps flowing without a listener) while
+ * the 413 is sent. A request closed before its end rejects.
+ */
+function readIncoming(incoming: IncomingMessage, limit: number): Promise<string> {
+  if (incoming.readableEnded) return Promise.resolve('');
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const settle = (error: Error | undefined) => {
+      incoming.off('data', onData).off('end', onEnd).off('error', settle).off('close', onClose);
+      if (error) reject(error);
+      else resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, size).toString('utf8'));
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) settle(payloadTooLarge(limit));
+      else chunks.push(chunk);
+    };
+    const onEnd = () => settle(undefined);
+    const onClose = () => settle(Object.assign(new Error('the request was closed before its body ended'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
+    incoming.on('data', onData).on('end', onEnd).on('error', settle).on('close', onClose);
+  });
 }
 
 /**

@@ -24,7 +24,7 @@ export interface CacheStageOwner {
  * still stored) or the whole stage (`no-store`). A hit that holds
  * a tool call the organisation's policy blocks is refused like a provider's answer would be.
  */
-export async function answerFromCache(owner: CacheStageOwner, turn: ChatTurn): Promise<{ response: ChatResponse } | { miss: CacheMiss | undefined }> {
+export async function answerFromCache(owner: CacheStageOwner, turn: ChatTurn, onExactMiss?: () => void): Promise<{ response: ChatResponse } | { miss: CacheMiss | undefined }> {
   const { request, exchange, switches, shed } = turn;
   const { exactCache, semanticCache } = owner.deps;
   const cacheRuns = cacheEnabled(exchange.mode, request) && exchange.cacheDirective !== 'no-store';
@@ -32,7 +32,7 @@ export async function answerFromCache(owner: CacheStageOwner, turn: ChatTurn): P
   const semantic = cacheRuns && semanticCache && runs(switches, 'semantic_cache', shed) ? semanticCache : undefined;
   if (!exact && !semantic) return { miss: undefined };
   if (exchange.cacheDirective === 'no-cache') return { miss: skippedLookup(exact, semantic, request, turn.partition) };
-  const cached = await lookupCache(exact, semantic, request, turn.partition);
+  const cached = await lookupCache(exact, semantic, request, turn.partition, onExactMiss);
   if ('miss' in cached) return cached;
   const blocked = turn.governance ? blockedCallError(cached.hit.answer.result, turn.governance) : undefined;
   if (blocked) throw blocked;

@@ -72,12 +72,13 @@ export function skippedLookup(exact: ExactCachePort | undefined, semantic: Seman
   return { partition, exactKey: exact?.key(request, partition.orgId, partition.audience), semantic: semantic ? { hit: false } : undefined };
 }
 
-/** Stage 2: exact (L0, then L1), then semantic. */
+/** Stage 2: exact (L0, then L1), then semantic; `onExactMiss` starts what a miss will need while the semantic cache looks up. */
 export async function lookupCache(
   exact: ExactCachePort | undefined,
   semantic: SemanticCachePort | undefined,
   request: ChatRequest,
   partition: CachePartition,
+  onExactMiss?: () => void,
 ): Promise<{ hit: CacheHit } | { miss: CacheMiss }> {
   const { orgId, audience } = partition;
   const exactKey = exact?.key(request, orgId, audience);
@@ -85,6 +86,7 @@ export async function lookupCache(
     const found = await exact!.get(exactKey);
     if (found) return { hit: { answer: found.answer, layer: found.layer } };
   }
+  onExactMiss?.();
   const found = semantic ? await semantic.lookup(request, orgId, audience) : undefined;
   if (found?.hit) return { hit: { answer: found.answer, layer: 'semantic', similarity: found.similarity } };
   return { miss: { partition, exactKey, semantic: found } };

@@ -15,7 +15,7 @@ import type { ChatRouting } from './chat-routing.js';
 import type { ChatTurn, Outbound } from './chat-turn.js';
 import type { ChatStage } from './compose.js';
 import { answerJson } from './json-answer.js';
-import { prepareOutbound } from './outbound.js';
+import { prepareOutbound, startOutbound } from './outbound.js';
 import { speculationDraft } from './speculation.js';
 
 /** What the chat stages share: the gateway's deps and the parts it builds once. */
@@ -34,7 +34,8 @@ export interface StageOwner {
 export function cacheStage(owner: StageOwner): ChatStage {
   const cache = { deps: owner.deps, catalog: owner.deps.catalog, recorder: owner.recorder };
   return async (turn, next) => {
-    const cached = await traced(stageSpan(turn.exchange.trace, 'svc.stage.cache'), answerFromCache(cache, turn), cacheAttributes, undefined);
+    const startMiss = () => void startOutbound(owner.deps, turn);
+    const cached = await traced(stageSpan(turn.exchange.trace, 'svc.stage.cache'), answerFromCache(cache, turn, startMiss), cacheAttributes, undefined);
     if ('response' in cached) return cached.response;
     turn.miss = cached.miss;
     return next();

@@ -3,7 +3,8 @@ import type { ToolGovernance } from '@svc/governance';
 import type { CacheMiss, CachePartition } from './cache-stage.js';
 import type { RoutingDecision } from '../learn/decision-log.js';
 import type { Exchange } from '../exchange.js';
-import type { RequestMemory, Restore } from './memory-stage.js';
+import type { RecalledMemory } from '@svc/memory';
+import type { MemoryPort, RequestMemory, Restore } from './memory-stage.js';
 import type { Shed, Switches } from '../switches/switches.js';
 import type { RequestSpend } from './request-spend.js';
 
@@ -30,6 +31,8 @@ export interface ChatTurn {
   readonly partition: CachePartition;
   /** Set by the cache stage on a miss: where the complete answer is stored (undefined when it did not run). */
   miss: CacheMiss | undefined;
+  /** Started by the cache stage on an exact miss, or by the outbound stage: what the outbound stage waits for. */
+  outboundWork?: OutboundWork;
   /** Set by the outbound stage: the request as the providers will see it. */
   outbound: Outbound | undefined;
   /** True once a stream owns the turn's ending: the stream ends the spend when it ends. */
@@ -46,4 +49,17 @@ export interface Outbound {
   memory: MemoryReport | undefined;
   /** Stores what the end user stated (full mode; once the provider answered). */
   remember(): void;
+}
+
+/** The outbound stage's inputs, started before it runs (`startOutbound`) so they overlap the semantic lookup. */
+export interface OutboundWork {
+  /** The request with `svc.redact_pii` applied (itself when not asked). */
+  sent: ChatRequest;
+  restore: Restore | undefined;
+  /** Mode `full` with memory on and a scope: the store recalled from. */
+  memory: MemoryPort | undefined;
+  /** The routing embedding (undefined when the router does not use one). Never rejects. */
+  embedding: Promise<Float32Array | undefined>;
+  /** Full mode: the recalled facts. Never rejects. */
+  recalled: Promise<RecalledMemory[]> | undefined;
 }

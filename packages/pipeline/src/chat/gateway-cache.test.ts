@@ -1,7 +1,9 @@
 import type { CachedAnswer, ChatRequest, StreamEvent } from '@svc/core';
+import type { RecalledMemory } from '@svc/memory';
 import { describe, expect, it } from 'vitest';
 import type { ExactCachePort, SemanticCachePort, SemanticLookup } from './cache-stage.js';
 import type { ChatResponse, ChatStreamResponse } from '../gateway.js';
+import type { MemoryPort } from './memory-stage.js';
 import { llama, request, scripted, setup } from '../test/gateway-harness.js';
 
 /** An exact cache over a Map: the key is the org plus the request's messages and model. */
@@ -123,5 +125,33 @@ describe('the cache stage', () => {
     expect(answer?.requestId).toBe(first.headers['x-svc-request-id']);
     expect(hit.kind === 'json' && hit.metadata).toMatchObject({ semantic_similarity: 0.9731, decision_source: 'CacheHit', cached_request_id: answer?.requestId });
     expect(groq.calls()).toBe(1);
+  });
+
+  it('recalls memory while the semantic cache looks up, not after it, and never for an exact hit', async () => {
+    const groq = scripted('groq', () => 'ok');
+    const exactCache = mapCache();
+    const fact: RecalledMemory = { id: 'm1', orgId: 'org_1', subject: 'k:key_1', conversationId: null, role: 'user', slot: null, text: 'My favourite colour is teal.', entities: [], createdAt: new Date(), updatedAt: new Date(), score: 0.9 };
+    let recallStarted: () => void = () => {};
+    const recalling = new Promise<void>((resolve) => {
+      recallStarted = resolve;
+    });
+    let recalls = 0;
+    const memory: MemoryPort = {
+      remember: () => 0,
+      recall: async () => {
+        recalls++;
+        recallStarted();
+        return [fact];
+      },
+    };
+    // The lookup answers only once recall has begun: run one after the other, the request would hang.
+    const semanticCache: SemanticCachePort = { lookup: async () => recalling.then(() => ({ hit: false })), store: () => {} };
+    const { gateway, context } = setup([groq], undefined, { exactCache, semanticCache, memory });
+    const first = await gateway.chat(request({}), context('full'));
+    expect(first.kind === 'json' && first.metadata.memory).toMatchObject({ injected: 1 });
+    expect(recalls).toBe(1);
+    const hit = await gateway.chat(request({}), context('full'));
+    expect(hit.headers['x-svc-cache-type']).toBe('exact');
+    expect(recalls).toBe(1);
   });
 });
