@@ -33,9 +33,11 @@ export interface AttributeClassifier {
   nearestTo(vector: Float32Array): Promise<string | undefined>;
   /** The slot a question's vector asks for, if one is close and clear. */
   askedBy(vector: Float32Array): Promise<string | undefined>;
+  /** Cosine of a question's vector to the nearest example question of any attribute (0 without a calibration). */
+  closeness(vector: Float32Array): Promise<number>;
 }
 
-const NONE: AttributeClassifier = { slotOf: async () => undefined, nearestTo: async () => undefined, askedBy: async () => undefined };
+const NONE: AttributeClassifier = { slotOf: async () => undefined, nearestTo: async () => undefined, askedBy: async () => undefined, closeness: async () => 0 };
 
 interface Embedded {
   slot: string;
@@ -97,5 +99,6 @@ export function createAttributeClassifier(embedder: Embedder, options: { prototy
     slotOf: async (vector) => nearest(vector, await load(), (a) => a.statements, thresholds.statement, thresholds.margin),
     nearestTo: async (vector) => nearest(vector, await load(), (a) => a.statements, thresholds.near, thresholds.margin),
     askedBy: async (vector) => nearest(vector, await load(), (a) => a.questions, thresholds.question, thresholds.margin),
+    closeness: async (vector) => Math.max(0, ...(await load()).flatMap((a) => a.questions.map((q) => dot(vector, q)))),
   };
 }

@@ -1,15 +1,9 @@
 
 import { describe, expect, it } from 'vitest';
 import { type CorrectionSettings, decideWrite, holderOf, sharedFrameWords } from './corrections.js';
-import { extractFacts } from './extract-facts.js';
-import { pointOf } from './memory-points.js';
+import { fact, near, stored } from './test/stored-facts.js';
 
 const settings: CorrectionSettings = { mergeSimilarity: 0.9, corrections: true, updateSimilarity: 0.45, retractSimilarity: 0.6 };
-const at = new Date(Date.UTC(2026, 0, 1));
-const stored = (id: string, text: string, slot: string | null = null) => ({ id, orgId: 'o', subject: 'u', conversationId: null, role: 'user', slot, text, entities: [], createdAt: at, updatedAt: at });
-/** Neighbours as a vector search returns them, with the similarities given. */
-const near = (...pairs: [ReturnType<typeof stored>, number][]) => pairs.map(([record, score]) => ({ ...pointOf(record, new Float32Array([1]), 86_400_000), score }));
-const fact = (text: string) => extractFacts(text)[0]!;
 
 describe('holderOf', () => {
   it('tells the user’s own attributes from those of the people and animals they mention', () => {

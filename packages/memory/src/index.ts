@@ -14,7 +14,8 @@ export {
   type StoredMemory,
   type StoredMemoryRow,
 } from './memory-store.js';
-export { type CueWeights, cueBonus, type RecallCues, recallCues } from './recall-cues.js';
+export { RERANK_DEPTH, RERANK_FEATURES } from './recall-features.js';
+export { type CueWeights, cueBonus, cueHits, type RecallCues, recallCues } from './recall-cues.js';
 export { RECALL_CUE_WEIGHTS, type RecallFloors, recallFloors, refersToUser } from './recall-threshold.js';
 export { createPiiRedactor, ibanValid, luhnValid, type PiiKind, type PiiRedactor, type Redaction, redactPii } from './redact-pii.js';
 export { type AttributeClassifier, type AttributeThresholds, attributeThresholds, createAttributeClassifier } from './attribute-classifier.js';

@@ -2,7 +2,9 @@ import { NEIGHBOURS, type MemoryParts } from './memory-parts.js';
 import { attributeOf, MEMORY_SCOPE, type StoredMemory, recordOf } from './memory-points.js';
 import type { RecallScope } from './memory-scope.js';
 import { withoutReplaced } from './recall-conflicts.js';
-import { cueBonus, maxCueBonus, recallCues } from './recall-cues.js';
+import type { VectorMatch } from '@svc/semantic';
+import { cueBonus, cueHits, maxCueBonus, type RecallCues, recallCues } from './recall-cues.js';
+import { type RerankCandidate, rerankFeatures } from './recall-features.js';
 import { RECALL_CUE_WEIGHTS, type RecallFloors, refersToUser } from './recall-threshold.js';
 
 export interface RecalledMemory extends StoredMemory {
@@ -13,6 +15,8 @@ export interface RecalledMemory extends StoredMemory {
   score: number;
   /** The cosine similarity alone, -1..1. */
   similarity?: number;
+  /** The features a re-ranker would read of this fact (with `features`: evaluations, `memory:rerank`). */
+  features?: { values: number[] };
 }
 
 export interface RecallOptions {
@@ -24,6 +28,8 @@ export interface RecallOptions {
   vector?: Float32Array;
   /** Add the cue bonus to the similarity (default true); false ranks by similarity alone (evaluations' baseline). */
   cues?: boolean;
+  /** Report the re-ranker's features of the nearest facts (evaluations; needs the cues). */
+  features?: boolean;
 }
 
 const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
@@ -32,6 +38,33 @@ const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
 export interface RecallSettings {
   floors: RecallFloors;
   corrections: boolean;
+}
+
+type Candidate = RecalledMemory & { relevance: number; rerank?: RerankCandidate };
+
+/** The facts of the scope among `matches` (never another scope's, never past retention: a remote store may lag its own expiry), with their relevance. */
+function candidatesOf(parts: MemoryParts, scope: RecallScope, matches: readonly VectorMatch[], cues: RecallCues | undefined): Candidate[] {
+  const at = parts.now();
+  const out: Candidate[] = [];
+  for (const match of matches) {
+    const record = recordOf(match.id, match.payload);
+    if (!record || record.orgId !== scope.orgId || (scope.subject !== undefined && record.subject !== scope.subject)) continue;
+    if (at - record.updatedAt.getTime() > parts.ttlMs) continue;
+    const attribute = attributeOf(match.payload);
+    const hits = cues ? cueHits(cues, { ...record, attribute }) : undefined;
+    const relevance = match.score + (cues ? cueBonus(cues, { ...record, attribute }, RECALL_CUE_WEIGHTS) : 0);
+    const rerank = hits && { similarity: match.score, wordHit: hits.word, slotHit: hits.slot, ownHit: hits.own, attribute: attribute !== undefined };
+    out.push({ ...record, score: round4(Math.min(1, relevance)), similarity: round4(match.score), relevance, ...(rerank ? { rerank } : {}) });
+  }
+  return out.sort((a, b) => (b.similarity ?? 0) - (a.similarity ?? 0));
+}
+
+/** Attaches the re-ranker's features to the user's nearest candidates. */
+async function describeCandidates(parts: MemoryParts, request: { query: string; vector: Float32Array }, candidates: Candidate[]): Promise<void> {
+  const near = candidates.filter((c) => c.rerank !== undefined);
+  const personal = await parts.attributes.closeness(request.vector);
+  const features = rerankFeatures({ self: refersToUser(request.query), personal }, near.map((c) => c.rerank!));
+  for (const [i, values] of features.entries()) near[i]!.features = { values };
 }
 
 /** The read side of a memory store: facts of the scope whose relevance to `query` passes the floor, best first (own conversation first). */
@@ -44,20 +77,13 @@ export async function recallMemories(parts: MemoryParts, settings: RecallSetting
   const floor = options.minSimilarity ?? (refersToUser(query) ? floors.self : floors.other);
   const vector = options.vector ?? (await parts.embedder.embed([query]))[0]!;
   const cues = options.cues === false ? undefined : recallCues(query, await parts.attributes.askedBy(vector));
-  // A fact below the floor by less than the largest bonus may still clear it: search that far down.
+  const scored = cues !== undefined && options.features === true;
+  // A fact below the floor by less than the largest bonus may still clear it: search that far down (all the way for the features).
   const reach = cues ? maxCueBonus(RECALL_CUE_WEIGHTS) : 0;
-  const matches = await parts.vectors.search(vector, { orgId: scope.orgId, scope: MEMORY_SCOPE, ...(scope.subject !== undefined ? { subject: scope.subject } : {}), limit: cues ? Math.max(limit * 3, NEIGHBOURS) : limit * 3, minScore: floor - reach });
-  const at = parts.now();
-  const recalled: (RecalledMemory & { relevance: number })[] = [];
-  for (const match of matches) {
-    const record = recordOf(match.id, match.payload);
-    // Never another scope's, never past retention (a remote store may lag its own expiry).
-    if (!record || record.orgId !== scope.orgId || (scope.subject !== undefined && record.subject !== scope.subject)) continue;
-    if (at - record.updatedAt.getTime() > parts.ttlMs) continue;
-    const relevance = match.score + (cues ? cueBonus(cues, { ...record, attribute: attributeOf(match.payload) }, RECALL_CUE_WEIGHTS) : 0);
-    if (relevance < floor) continue;
-    recalled.push({ ...record, score: round4(Math.min(1, relevance)), similarity: round4(match.score), relevance });
-  }
+  const matches = await parts.vectors.search(vector, { orgId: scope.orgId, scope: MEMORY_SCOPE, ...(scope.subject !== undefined ? { subject: scope.subject } : {}), limit: cues ? Math.max(limit * 3, NEIGHBOURS) : limit * 3, minScore: scored ? -1 : floor - reach });
+  const candidates = candidatesOf(parts, scope, matches, cues);
+  if (scored) await describeCandidates(parts, { query, vector }, candidates);
+  const recalled = candidates.filter((c) => c.relevance >= floor).map(({ rerank: _, features, ...c }) => (options.features && features ? { ...c, features } : c));
   const own = (memory: RecalledMemory) => (scope.conversationId !== undefined && memory.conversationId === scope.conversationId ? 1 : 0);
   const best = (settings.corrections ? withoutReplaced(recalled, cues) : recalled).sort((a, b) => own(b) - own(a) || b.relevance - a.relevance || b.updatedAt.getTime() - a.updatedAt.getTime()).slice(0, limit);
   return best.map(({ relevance: _, ...memory }) => memory);

@@ -4,6 +4,7 @@ import { startFakeQdrantServer } from '@svc/semantic/test';
 import { describe, expect, it } from 'vitest';
 import { endUserSubject, keySubject } from './memory-scope.js';
 import { createMemoryStore, type MemoryStoreSettings } from './memory-store.js';
+import { RERANK_FEATURES } from './recall-features.js';
 import { RECALL_CUE_WEIGHTS } from './recall-threshold.js';
 import { createInProcessRecordStore as recordStore } from './test/record-store.js';
 
@@ -33,6 +34,19 @@ describe('createMemoryStore', () => {
     expect(await memory.recall({ orgId: 'org-a', subject: keySubject('key_1') }, 'In which city do I live?')).toEqual([]);
     // An organisation that opted in recalls across its end users.
     expect((await memory.recall({ orgId: 'org-a' }, 'In which city do I live?')).map((m) => m.subject)).toEqual([ada.subject]);
+  });
+
+  it('reports the re-ranker features of the nearest facts only when asked, and only of the caller\'s scope', async () => {
+    const { memory } = setup();
+    memory.remember(ada, 'I live in Lisbon. I work as a nurse.');
+    memory.remember(bob, 'I live in Rome.');
+    await memory.idle();
+    const described = await memory.recall(ada, 'Where do I live?', { minSimilarity: -1, features: true });
+    expect(described.map((m) => m.subject)).toEqual([ada.subject, ada.subject]);
+    for (const m of described) expect(m.features?.values).toHaveLength(RERANK_FEATURES.length);
+    const home = described.find((m) => m.text.includes('Lisbon'))!;
+    expect(home.features!.values[RERANK_FEATURES.indexOf('first')]).toBe(1);
+    expect((await memory.recall(ada, 'Where do I live?', { minSimilarity: -1 })).every((m) => m.features === undefined)).toBe(true);
   });
 
   it('injects nothing for an unrelated request: the similarity floor holds', async () => {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type CorrectionSettings, decideWrite } from './corrections.js';
+import { type CorrectionSettings, decideWrite, type WriteDecision } from './corrections.js';
 import { type ExtractedFact, extractFacts } from './extract-facts.js';
 import { statementCore } from './fact-slots.js';
 import { attributeNear } from './memory-index.js';
@@ -7,6 +7,7 @@ import { NEIGHBOURS, type MemoryParts, type StoredMemoryRow } from './memory-par
 import { MEMORY_SCOPE, type StoredMemory, pointOf } from './memory-points.js';
 import type { MemoryScope } from './memory-scope.js';
 import { redactPii } from './redact-pii.js';
+import { sameValueType } from './value-types.js';
 
 /** How the write side batches and bounds its work (defaults in `createMemoryStore`). */
 export interface MemoryWriteSettings extends CorrectionSettings {
@@ -139,7 +140,10 @@ export class MemoryWrites {
       const vector = vectorsOf[i]!;
       const fact = await this.withAttribute(stated, vector);
       const neighbours = await vectors.search(vector, { orgId: scope.orgId, scope: MEMORY_SCOPE, subject: scope.subject, limit: NEIGHBOURS, minScore: -1 });
-      const decision = decideWrite(fact, neighbours, this.settings, written);
+      const decided = decideWrite(fact, neighbours, this.settings, written);
+      // A change that linked nothing: the stored fact whose value is of the same kind, if one clearly is.
+      const typed = decided.kind === 'add' && this.settings.corrections ? await sameValueType(embedder, fact, neighbours, { written }) : undefined;
+      const decision: WriteDecision = typed ? { kind: 'supersede', old: typed } : decided;
       if (decision.kind === 'skip') continue;
       if (decision.kind === 'remove') await this.remove(decision.old);
       if (decision.kind === 'supersede') {

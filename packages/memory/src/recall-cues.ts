@@ -76,11 +76,17 @@ export const maxCueBonus = (weights: CueWeights): number => weights.wordHit + we
  * pattern named what else it is ("I support Boca Juniors" for "Which club do I follow?").
  */
 export function cueBonus(cues: RecallCues, fact: { text: string; slot: string | null; attribute?: string | undefined }, weights: CueWeights): number {
-  let bonus = 0;
-  const words = contentWords(fact.text);
-  if (weights.wordHit > 0 && [...words].some((word) => cues.words.has(word))) bonus += weights.wordHit;
-  if (weights.ownWordHit && [...words].some((word) => cues.own.has(word))) bonus += weights.ownWordHit;
+  const hits = cueHits(cues, fact);
+  return (hits.word ? weights.wordHit : 0) + (hits.own ? (weights.ownWordHit ?? 0) : 0) + (hits.slot ? weights.slotHit : 0);
+}
+
+/** Which cues a fact shares with the request (see {@link cueBonus}). */
+export function cueHits(cues: RecallCues, fact: { text: string; slot: string | null; attribute?: string | undefined }): { word: boolean; slot: boolean; own: boolean } {
+  const words = [...contentWords(fact.text)];
   const near = fact.attribute !== undefined && (fact.slot === null || fact.slot.startsWith('my:')) && cues.slots.has(fact.attribute);
-  if ((fact.slot !== null && cues.slots.has(fact.slot)) || near) bonus += weights.slotHit;
-  return bonus;
+  return {
+    word: words.some((word) => cues.words.has(word)),
+    own: words.some((word) => cues.own.has(word)),
+    slot: (fact.slot !== null && cues.slots.has(fact.slot)) || near,
+  };
 }
