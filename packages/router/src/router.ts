@@ -256,7 +256,8 @@ function guarded(guard: TierGuard, scored: Scored[], complexity: TaskComplexity)
 
 /** The per-task learner's choice moved first when the context names the organisation (after the tier guard: the guard bounds the online policy, the learner needs judged evidence). */
 function learnedFirst(core: RouterCore, request: ChatRequest, context: RouteContext, scored: Scored[], taskKind: TaskFamily): LearnedChoice | undefined {
-  if (!core.learner || context.orgId === undefined) return undefined;
+  // Nothing recorded for this organisation and task kind (most requests): no allocation, no choice.
+  if (!core.learner || context.orgId === undefined || !core.learner.knows(context.orgId, taskKind)) return undefined;
   const tolerance = context.tolerance ?? toleranceOfDial(request.routingHints?.preferenceDial);
   return applyLearnedChoice(core.learner, scored, { orgId: context.orgId, taskKind, tolerance });
 }
