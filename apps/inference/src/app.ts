@@ -12,6 +12,7 @@ import { registerBatches } from './routes/batches.js';
 import { registerChatCompletions } from './routes/chat-completions.js';
 import { registerCompletions } from './routes/completions.js';
 import { registerEmbeddings } from './routes/embeddings.js';
+import { registerFeedback } from './routes/feedback.js';
 import { registerFiles } from './routes/files.js';
 import { registerImageFiles } from './routes/image-files.js';
 import { registerImageGenerations } from './routes/image-generations.js';
@@ -76,6 +77,7 @@ export function createInferenceApp(deps: InferenceDeps, options: InferenceAppOpt
   registerResponses(routes, deps);
   registerModels(routes, deps);
   registerSettings(routes, deps);
+  registerFeedback(routes, deps);
   registerMemory(routes, deps);
   registerMcp(routes, deps);
   registerFiles(routes, deps);

@@ -7,6 +7,7 @@ import type { MemoryStore } from '@svc/memory';
 import type { EmbedDeps, Gateway, ImageStore, VoiceSettings } from '@svc/pipeline';
 import type { Logger, Metrics, Tracing } from '@svc/telemetry';
 import type { FileSettings } from './files/file-store.js';
+import type { FeedbackDeps } from './routes/feedback.js';
 
 /**
  * What the inference app needs; a Runtime provides all of it. The embed stage's deps (catalog,
@@ -25,6 +26,8 @@ export interface InferenceDeps extends Pick<EmbedDeps, 'catalog' | 'providers' |
   mcpGateway: Pick<McpGateway, 'handle'>;
   /** `/v1/files`: the stored files, the largest upload and how long a file lives. */
   files: FileSettings;
+  /** `/v1/feedback`: the feedback table and the router's per-task learner. */
+  requestFeedback: FeedbackDeps;
   /** `/v1/batches`: each organisation's batches and their lines (the batch worker runs them). */
   batches: BatchRepository;
   /** The batch worker of this instance, woken when a batch is submitted here; absent: batches wait for some worker's poll. */

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 
-/** The TypeScript block under the README's "Use it from another TypeScript project" heading. */
-export function readmeSnippet(readmePath: string): string {
+/** The first TypeScript block under the README's `heading` (default "Use it from another TypeScript project"). */
+export function readmeSnippet(readmePath: string, heading = 'Use it from another TypeScript project'): string {
   const readme = readFileSync(readmePath, 'utf8');
-  const section = readme.indexOf('## Use it from another TypeScript project');
-  if (section < 0) throw new Error(`${readmePath}: no "Use it from another TypeScript project" section`);
+  const section = readme.indexOf(`## ${heading}`);
+  if (section < 0) throw new Error(`${readmePath}: no "${heading}" section`);
   const block = /```ts\n([\s\S]*?)```/.exec(readme.slice(section));
   if (!block) throw new Error(`${readmePath}: no \`\`\`ts block in that section`);
   return block[1]!;
@@ -44,3 +44,11 @@ export const consumerTsconfig = {
   },
   files: ['snippet.ts'],
 };
+
+/** What the test appends to the learning section's lines: the choices before and after, and a line that only compiles if verdicts are typed. */
+export const learningPostlude = `
+// Compiled, never called: the verdict is typed ('candidate' | 'incumbent' | 'tie'), not any.
+// @ts-expect-error 'better' is not a verdict
+void (() => router.recordJudgedPair({ orgId: 'org-1', taskKind: 'code', incumbent: 'a', candidate: 'b', verdict: 'better' }));
+console.log(JSON.stringify({ before: before.model.id, after: after.model.id, learned: after.learned ?? null, estimate: estimate ?? null, strict: router.route(ask, { orgId: 'org-1', tolerance: 0 }).model.id }));
+`;

@@ -11,6 +11,7 @@ export const scopes = [
   'memory:read',
   'memory:write',
   'settings:write',
+  'feedback:write',
   'observability:read',
   'admin',
 ] as const;

@@ -3,6 +3,7 @@ import type { DashboardUserRepository } from './repositories/dashboard-users.js'
 import type { BackupFile } from './embedded/backup.js';
 import type { AlertRepository } from './repositories/alerts.js';
 import type { BatchRepository } from './repositories/batches.js';
+import type { FeedbackRepository } from './repositories/feedback.js';
 import type { FileRepository } from './repositories/files.js';
 import type { DecisionRepository } from './repositories/decisions.js';
 import type { KeyRepository } from './repositories/keys.js';
@@ -33,6 +34,8 @@ export interface Database {
   readonly settings: SettingsRepository;
   readonly usage: UsageRepository;
   readonly decisions: DecisionRepository;
+  /** Each organisation's feedback on its requests (`POST /v1/feedback`), one row per ledger row. */
+  readonly feedback: FeedbackRepository;
   /** Each organisation's tool registry and tool policy. */
   readonly toolGovernance: ToolGovernanceRepository;
   /** Each organisation's own provider credentials (BYOK), sealed by the caller. */

@@ -1,5 +1,19 @@
 export type { ChatMessage, ChatRequest } from '@svc/core';
 export { type Classification, classify } from './classify.js';
+export {
+  type Choice,
+  type ChoiceLearner,
+  type ChoiceLearnerOptions,
+  type ChoiceOption,
+  type ChoiceRequest,
+  type FeedbackScore,
+  type JudgedPair,
+  type Verdict,
+  createChoiceLearner,
+} from './choice/learner.js';
+export { type LearnedChoice, toleranceOfDial } from './choice/route-choice.js';
+export { type ChoiceSnapshot, ChoiceSnapshotError, mergeChoiceSnapshots, parseChoiceSnapshot } from './choice/snapshot.js';
+export type { WinEstimate } from './choice/win-estimate.js';
 export { type RequestEmbedder, defaultEmbedder } from './embedder.js';
 export type { LearnedApi, RankedModel } from './learned-api.js';
 export { type ModelSpec, modelFromSpec, tierPriors } from './model-spec.js';

@@ -16,6 +16,8 @@ import { type RoutingPolicy, createLinUcbPolicy } from './policy.js';
 import { type DecisionBase, type PinRequest, createPinner, selectionKnobs } from './pinned.js';
 import { type Pool, type Pools, aliasPool, buildPools, requiredCapabilities } from './pools.js';
 import { type Preferences, resolvePreferences } from './preferences.js';
+import { type ChoiceLearner, type FeedbackScore, type JudgedPair, createChoiceLearner } from './choice/learner.js';
+import { type LearnedChoice, applyLearnedChoice, toleranceOfDial } from './choice/route-choice.js';
 import { createPersistence } from './router-persistence.js';
 import { type Scored, type ScoreInput, byScore, expectedCompletionTokens, explain, scoreCandidates } from './score.js';
 import type { LatencyStats, RouterState } from './state.js';
@@ -57,6 +59,11 @@ export interface RouterOptions {
   maxOnlineShift?: { up?: number; down?: number };
   /** The tier-mix guard of online learning; `false` disables it. */
   guard?: TierGuardSettings | false;
+  /**
+   * The per-task learner (judged pairs and feedback per organisation and task family, see
+   * `createChoiceLearner`); default one with no exploration; `false`: none.
+   */
+  learner?: ChoiceLearner | false;
 }
 
 export interface Router extends LearnedApi {
@@ -68,6 +75,12 @@ export interface Router extends LearnedApi {
   passedThrough(): readonly ModelInfo[];
   /** Learns from an outcome: policy update, latency and token statistics. O(d^2), no I/O. */
   record(outcome: RouteOutcome): void;
+  /** Teaches the per-task learner one judged comparison (no-op without a learner). Throws on a malformed pair. */
+  recordJudgedPair(pair: JudgedPair): void;
+  /** Teaches the per-task learner one feedback score in [0, 1] (no-op without a learner). Throws on a malformed score. */
+  recordFeedback(feedback: FeedbackScore): void;
+  /** The per-task learner, saved and restored with the policy. */
+  readonly learner: ChoiceLearner | undefined;
   /**
    * Writes the learned state through `state.weights`; resolves without effect when none is set.
    * With a store that can `update`, what this instance learned since its last save or restore is
@@ -96,6 +109,7 @@ interface RouterCore {
   guard: TierGuard | undefined;
   maxShift: { up: number; down: number };
   policy: RoutingPolicy;
+  learner: ChoiceLearner | undefined;
   maxWaterfall: number;
   maxCandidates: number;
   pools: Pools;
@@ -210,6 +224,7 @@ function route(core: RouterCore, request: ChatRequest, context: RouteContext = {
   const cascading = estimator !== undefined && (context.strongShare !== undefined || context.threshold !== undefined);
   const cascade = cascading ? chooseCascade(scored, { estimator, item: item!, context }) : undefined;
   if (!cascade && core.guard) guarded(core.guard, scored, complexity);
+  const learned = cascade ? undefined : learnedFirst(core, request, context, scored, classification.taskFamily);
   const stickyIndex = stickyModel ? scored.findIndex((s) => s.sticky) : -1;
   if (stickyIndex > 0) scored.unshift(...scored.splice(stickyIndex, 1));
   const first = scored[0]!.model;
@@ -218,7 +233,7 @@ function route(core: RouterCore, request: ChatRequest, context: RouteContext = {
   const keep = context.maxCandidates ?? core.maxCandidates;
   for (let i = 0; i < scored.length && i < keep; i++) candidates.push(explain(scored[i]!));
   const waterfall = waterfallOf(scored, prefs, core.maxWaterfall);
-  const decision: RouteDecision = { ...base, model: first, waterfall, tier: first.tier, source: stickyIndex >= 0 ? 'Sticky' : 'Router', candidates, difficulty: item?.d, cascade };
+  const decision: RouteDecision = { ...base, model: first, waterfall, tier: first.tier, source: stickyIndex >= 0 ? 'Sticky' : 'Router', candidates, difficulty: item?.d, cascade, learned };
   const forced = request.routingOverride?.forceModel;
   if (forced === undefined) return decision;
   // force_model pins after routing: the classification stays, the model and its family replace the plan.
@@ -237,6 +252,14 @@ function guarded(guard: TierGuard, scored: Scored[], complexity: TaskComplexity)
   const at = scored.findIndex((s) => s.model.tier === best.model.tier);
   if (at > 0) scored.unshift(...scored.splice(at, 1));
   return scored;
+}
+
+/** The per-task learner's choice moved first when the context names the organisation (after the tier guard: the guard bounds the online policy, the learner needs judged evidence). */
+function learnedFirst(core: RouterCore, request: ChatRequest, context: RouteContext, scored: Scored[], taskKind: TaskFamily): LearnedChoice | undefined {
+  // Nothing recorded for this organisation and task kind (most requests): no allocation, no choice.
+  if (!core.learner || context.orgId === undefined || !core.learner.knows(context.orgId, taskKind)) return undefined;
+  const tolerance = context.tolerance ?? toleranceOfDial(request.routingHints?.preferenceDial);
+  return applyLearnedChoice(core.learner, scored, { orgId: context.orgId, taskKind, tolerance });
 }
 
 function record(core: RouterCore, outcome: RouteOutcome): void {
@@ -271,6 +294,7 @@ export function createRouter(options: RouterOptions): Router {
     guard: options.guard === false ? undefined : createTierGuard(options.guard),
     maxShift: { up: options.maxOnlineShift?.up ?? 0.05, down: options.maxOnlineShift?.down ?? 0.3 },
     policy,
+    learner: options.learner === false ? undefined : (options.learner ?? createChoiceLearner()),
     maxWaterfall: options.maxWaterfall ?? 8,
     maxCandidates: options.maxCandidates ?? 10,
     pools: buildPools(catalog),
@@ -286,12 +310,15 @@ export function createRouter(options: RouterOptions): Router {
     record: (outcome) => record(core, outcome),
     passedThrough: () => passThrough?.seen() ?? [],
     policy,
+    learner: core.learner,
+    recordJudgedPair: (pair) => core.learner?.recordJudgedPair(pair),
+    recordFeedback: (feedback) => core.learner?.recordFeedback(feedback),
     ...createLearnedApi({ catalog, estimator: core.estimator, embedder: options.embedder, route: routeRequest }),
     classify(request) {
       const features = extractFeatures(request);
       return { ...classify(features), features };
     },
-    ...createPersistence({ policy, state: core.state, tokensByFamily: core.tokensByFamily, updates: () => core.updates }),
+    ...createPersistence({ policy, learner: core.learner, state: core.state, tokensByFamily: core.tokensByFamily, updates: () => core.updates }),
   };
 }
 

@@ -1,3 +1,4 @@
+import type { LearnedChoice } from './choice/route-choice.js';
 import type { ModelInfo } from '@svc/catalog';
 import type { Lane, TaskComplexity, Tier, WorkflowType } from '@svc/core';
 import type { MemorySignals, RequestFeatures } from './features.js';
@@ -71,6 +72,8 @@ export interface RouteDecision {
   cascade?: { strong: string; weak: string; winRate: number; threshold: number } | undefined;
   /** The sticky-route key (`chain_id`, else `conversation_id`) when chain routing is sticky; the caller stores the served model under it. */
   stickyKey: string | undefined;
+  /** The per-task learner put a cheaper model first (`RouteContext.orgId` given, judged pairs or feedback behind it). */
+  learned?: LearnedChoice | undefined;
 }
 
 /** What happened after a decision, reported by the caller for learning. */
@@ -139,4 +142,11 @@ export interface RouteContext {
   threshold?: number;
   strongModel?: string;
   weakModel?: string;
+  /**
+   * The caller's organisation: the per-task learner (judged pairs and feedback recorded for it)
+   * may then put a cheaper model first for the request's task family. Absent: it is not asked.
+   */
+  orgId?: string;
+  /** How far below an even win rate a cheaper model may be (0..0.5); default from `routing_hints.preference_dial` (`toleranceOfDial`). */
+  tolerance?: number;
 }

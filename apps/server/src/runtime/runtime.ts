@@ -73,6 +73,8 @@ export interface Runtime {
   files: KeptFiles;
   /** Each organisation's batches (`/v1/batches`); the inference server's batch worker runs them. */
   batches: Database['batches'];
+  /** `/v1/feedback`: the feedback table and the router's learning (which saves it with the weights). */
+  requestFeedback: { store: Database['feedback']; learner: Routing['feedback'] };
   /** The learn stage: usage ledger and decision log writes, batched off the response path. */
   learn: LearnSink;
   /** Generated images behind their URLs, in the kv for an hour (Redis when configured: any instance serves them). */
@@ -232,6 +234,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     responses,
     files,
     batches: db.batches,
+    requestFeedback: { store: db.feedback, learner: routing.feedback },
     learn,
     images: new ImageStore({ kv, ...(options.imageUrlTtlMs === undefined ? {} : { ttlMs: options.imageUrlTtlMs }) }),
     voice: voiceSettings(env, kv, logger),

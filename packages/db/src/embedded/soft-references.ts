@@ -19,4 +19,6 @@ export const SOFT_REFERENCES: readonly SoftReference[] = [
   { table: 'memories', column: 'subject', parent: 'api_keys', prefix: 'k:' },
   // The key that submitted a batch (its lines run as that key); a revoked key keeps its batches' history.
   { table: 'batches', column: 'key_id', parent: 'api_keys' },
+  // The key that sent a request's feedback; a revoked key keeps its feedback.
+  { table: 'request_feedback', column: 'key_id', parent: 'api_keys' },
 ];

@@ -4,6 +4,7 @@ import { createAlertRepository } from './alerts.js';
 import { createBatchRepository } from './batches.js';
 import { createDecisionRepository } from './decisions.js';
 import type { Drizzle } from './drizzle.js';
+import { createFeedbackRepository } from './feedback.js';
 import { createFileRepository } from './files.js';
 import { createKeyRepository } from './keys.js';
 import { createLegacyMemoryRepository } from './legacy-memories.js';
@@ -29,6 +30,7 @@ export function createRepositories(db: Drizzle) {
     settings: createSettingsRepository(db),
     usage: createUsageRepository(db),
     decisions: createDecisionRepository(db),
+    feedback: createFeedbackRepository(db),
     toolGovernance: createToolGovernanceRepository(db),
     providerKeys: createProviderKeyRepository(db),
     mcpServers: createMcpServerRepository(db),
@@ -76,6 +78,7 @@ export const REPOSITORY_NAMES = [
   'responses',
   'files',
   'batches',
+  'feedback',
 ] as const satisfies readonly (keyof Repositories)[];
 
 export type {
@@ -109,6 +112,7 @@ export type { McpServerCredential, McpServerRecord, McpServerRepository, NewMcpS
 export type { NewProviderKey, ProviderKeyRecord, ProviderKeyRepository } from './provider-keys.js';
 export type { SettingsRepository } from './settings.js';
 export type { ResponseRepository, StoredResponseRecord } from './stored-responses.js';
+export type { FeedbackRecord, FeedbackRepository, FeedbackResult, NewFeedback } from './feedback.js';
 export type { LegacyMemoryListOptions, LegacyMemoryRecord, LegacyMemoryRepository } from './legacy-memories.js';
 export type { NewSlo, SloRecord, SloRepository, SloWindowStats } from './slos.js';
 export type {

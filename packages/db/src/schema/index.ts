@@ -15,3 +15,4 @@ export { storedResponses } from './stored-responses.js';
 export { mcpServers } from './mcp-servers.js';
 export { files } from './files.js';
 export { type BatchUsage, batches, batchLines } from './batches.js';
+export { requestFeedback } from './request-feedback.js';

@@ -5,6 +5,7 @@ import { dashboardUserConformance } from './conformance/dashboard-users.js';
 import { alertConformance } from './conformance/alerts.js';
 import { batchConformance } from './conformance/batches.js';
 import { decisionAggregateConformance, decisionConformance } from './conformance/decisions.js';
+import { feedbackConformance } from './conformance/feedback.js';
 import { fileConformance } from './conformance/files.js';
 import { keyConformance } from './conformance/keys.js';
 import { mcpServerConformance } from './conformance/mcp-servers.js';
@@ -74,5 +75,6 @@ export function runDbConformance(name: string, create: () => Promise<Database>):
     describe('stored responses', () => storedResponseConformance(getDb));
     describe('files', () => fileConformance(getDb));
     describe('batches', () => batchConformance(getDb));
+    describe('request feedback', () => feedbackConformance(getDb));
   });
 }

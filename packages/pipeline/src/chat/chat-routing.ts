@@ -77,9 +77,11 @@ export class ChatRouting {
     return this.deps.fallbacks ?? noFallbacks;
   }
 
+  /** The shared context of the caller's mode and policy, with its organisation when the router has a per-task learner to ask. */
   private context(exchange: Exchange, mode: IntelligenceMode): RouteContext {
     const { org } = exchange.caller;
-    return this.contexts[(mode === 'proxy' ? 1 : 0) + (org.freeModelsOnly === true ? 2 : 0) + (org.passThroughModels === false ? 4 : 0)]!;
+    const shared = this.contexts[(mode === 'proxy' ? 1 : 0) + (org.freeModelsOnly === true ? 2 : 0) + (org.passThroughModels === false ? 4 : 0)]!;
+    return this.router.learner ? { ...shared, orgId: org.id } : shared;
   }
 
   private async routeChain(request: ChatRequest, exchange: Exchange, stickyKey: string | undefined, context: RouteContext): Promise<RoutingDecision> {

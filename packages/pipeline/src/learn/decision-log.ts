@@ -62,6 +62,7 @@ export function decisionDetails(request: ChatRequest, decision: RoutingDecision)
   if (svc?.chainId !== undefined) details.chainId = svc.chainId;
   if (svc?.conversationId !== undefined) details.conversationId = svc.conversationId;
   if (decision.stickyKey !== undefined) details.stickyKey = decision.stickyKey;
+  if (decision.learned !== undefined) details.learned = decision.learned;
   // Tracing context (`metadata`, legacy headers included): kept with the decision, never sent upstream.
   if (request.metadata !== undefined) details.metadata = request.metadata;
   return details;

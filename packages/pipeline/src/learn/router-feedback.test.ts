@@ -33,6 +33,25 @@ describe('RouterFeedback', () => {
     expect(restarted.policy.serialize()).toEqual(router.policy.serialize());
   });
 
+  it('saves judged pairs and feedback scores through the kv, shared by two instances', async () => {
+    const kv = createMemoryKv();
+    const one = new RouterFeedback({ router: createRouter({ catalog, state: { weights: kvWeightStore(kv) } }), saveIntervalMs: 0 });
+    const two = new RouterFeedback({ router: createRouter({ catalog, state: { weights: kvWeightStore(kv) } }), saveIntervalMs: 0 });
+    const pair = { orgId: 'org-1', taskKind: 'code', incumbent: 'a/big', candidate: 'a/small', verdict: 'tie' } as const;
+    for (let i = 0; i < 3; i++) one.recordJudgedPair(pair);
+    two.recordJudgedPair({ ...pair, verdict: 'candidate' });
+    two.recordFeedback({ orgId: 'org-1', taskKind: 'code', model: 'a/small', score: 1 });
+    expect(() => two.recordFeedback({ orgId: 'org-1', taskKind: 'code', model: 'a/small', score: 2 })).toThrow(RangeError);
+    await one.save();
+    await two.save();
+    await one.save(); // nothing new: takes up the other instance's counts
+    for (const instance of [one, two]) {
+      const estimate = instance.router.learner!.winRate({ orgId: 'org-1', taskKind: 'code', candidate: 'a/small', incumbent: 'a/big' });
+      expect(estimate.judged).toBe(4);
+      expect(instance.router.learner!.serialize().feedback).toEqual([['org-1', 'code', 'a/small', 1, 1]]);
+    }
+  });
+
   it('reports a snapshot it cannot load instead of failing the start', async () => {
     const kv = createMemoryKv();
     await kv.set('svc:router:weights', JSON.stringify({ policy: { version: 999, dimension: 3, arms: {}, models: {} } }));

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kv } from '@svc/kv';
-import type { RouteOutcome, Router, WeightStore } from '@svc/router';
+import type { FeedbackScore, JudgedPair, RouteOutcome, Router, WeightStore } from '@svc/router';
 
 /** A kv key holding the router's learned state as JSON (shared by every instance). */
 export function kvWeightStore(kv: Kv, key = 'svc:router:weights'): WeightStore {
@@ -83,6 +83,18 @@ export class RouterFeedback {
       this.scheduled = true;
       setImmediate(() => this.drain());
     }
+  }
+
+  /** Teaches the router's per-task learner a judged comparison (shadow judging); saved with the weights. Throws on a malformed pair. */
+  recordJudgedPair(pair: JudgedPair): void {
+    this.settings.router.recordJudgedPair(pair);
+    this.dirty = true;
+  }
+
+  /** Teaches the router's per-task learner a feedback score (`POST /v1/feedback`); saved with the weights. Throws on a malformed score. */
+  recordFeedback(feedback: FeedbackScore): void {
+    this.settings.router.recordFeedback(feedback);
+    this.dirty = true;
   }
 
   /** Learns from every queued outcome now. */

@@ -60,6 +60,8 @@ export const ROUTE_CLASSES: Readonly<Record<string, TenantClass>> = {
   'GET /v1/models/{model}': 'public',
   'GET /v1/settings': 'own',
   'PUT /v1/settings': 'own',
+  // The request id is in the body: another organisation's is 404 like an unknown one (feedback-e2e.test.ts).
+  'POST /v1/feedback': 'own',
   'POST /v1/memory/search': 'own',
   'GET /v1/memory': 'own',
   'DELETE /v1/memory': 'own',

@@ -1,0 +1,225 @@
+import { type ChoiceSnapshot, type FeedbackRow, type PairRow, parseChoiceSnapshot } from './snapshot.js';
+import { type Tally, type WinEstimate, posteriorMean, wilson } from './win-estimate.js';
+
+/** Which answer a judge preferred: the candidate's, the incumbent's (the current choice), or neither. */
+export type Verdict = 'candidate' | 'incumbent' | 'tie';
+
+/** One judged comparison of two answers to the same request (shadow judging, or any offline judge). */
+export interface JudgedPair {
+  orgId: string;
+  /** The task kind the request belongs to (the router's task family, or your own clusters). */
+  taskKind: string;
+  /** The model that answered (the current choice). */
+  incumbent: string;
+  /** The model tried beside it. */
+  candidate: string;
+  verdict: Verdict;
+}
+
+/** A score in [0, 1] for one answer of `model` (user feedback: thumbs up 1, down 0). */
+export interface FeedbackScore {
+  orgId: string;
+  taskKind: string;
+  model: string;
+  score: number;
+}
+
+/** A model the learner may choose, with the cost of serving the request with it (any unit, the same for all). */
+export interface ChoiceOption {
+  id: string;
+  cost: number;
+}
+
+export interface ChoiceRequest {
+  orgId: string;
+  taskKind: string;
+  /** The current choice and its cost. */
+  incumbent: ChoiceOption;
+  /** The alternatives; only those cheaper than the incumbent are considered. */
+  candidates: readonly ChoiceOption[];
+  /** How much worse than the incumbent (in win rate below 0.5) a cheaper model may be: 0..0.5. */
+  tolerance: number;
+}
+
+/** The learner's answer: the incumbent, a cheaper model it is confident about, or one it explores. */
+export interface Choice {
+  model: string;
+  reason: 'incumbent' | 'learned' | 'explore';
+  /** The chosen candidate's estimate (absent for the incumbent). */
+  estimate?: WinEstimate;
+}
+
+export interface ChoiceLearnerOptions {
+  /** One-sided normal quantile of the Wilson bounds. Default 1.645 (95%). */
+  z?: number;
+  /** Judged pairs + feedback samples a candidate needs before it may replace the incumbent. Default 20. */
+  minSamples?: number;
+  /** Share of choices (0..0.05, clamped) that try a cheaper candidate not yet ruled out and not yet sampled enough. Default 0. */
+  explore?: number;
+  /** Uniform [0, 1) source for exploration. Default Math.random. */
+  random?: () => number;
+}
+
+/**
+ * Per organisation and task kind: each candidate's win rate against the current choice, learned
+ * from judged pairs and feedback scores, and the cheapest model whose win rate is within the
+ * tolerance with confidence. Pure in-memory state, O(1) per record; shared across instances by
+ * `serialize`/`load` and `mergeChoiceSnapshots`.
+ */
+export interface ChoiceLearner {
+  recordJudgedPair(pair: JudgedPair): void;
+  recordFeedback(feedback: FeedbackScore): void;
+  /** `candidate`'s estimated win rate against `incumbent` for this organisation and task kind. */
+  winRate(query: { orgId: string; taskKind: string; candidate: string; incumbent: string }): WinEstimate;
+  choose(request: ChoiceRequest): Choice;
+  /** True once anything was recorded for this organisation and task kind (a cheap test before `choose`). */
+  knows(orgId: string, taskKind: string): boolean;
+  /** Judged pairs and feedback scores recorded by this instance. */
+  updates(): number;
+  serialize(): ChoiceSnapshot;
+  /** Replaces the state; throws `ChoiceSnapshotError` for a snapshot of another shape. */
+  load(snapshot: unknown): void;
+}
+
+const key = (...parts: string[]) => JSON.stringify(parts);
+const verdicts: readonly Verdict[] = ['candidate', 'incumbent', 'tie'];
+
+function requireText(value: unknown, name: string): string {
+  if (typeof value !== 'string' || value === '') throw new TypeError(`${name} must be a non-empty string`);
+  return value;
+}
+
+interface Tables {
+  pairs: Map<string, PairRow>;
+  feedback: Map<string, FeedbackRow>;
+  known: Set<string>;
+}
+
+function tablesOf(snapshot: ChoiceSnapshot): Tables {
+  const known = new Set<string>();
+  const pairs = new Map<string, PairRow>();
+  const feedback = new Map<string, FeedbackRow>();
+  for (const row of snapshot.pairs) {
+    pairs.set(key(row[0], row[1], row[2], row[3]), [...row] as PairRow);
+    known.add(key(row[0], row[1]));
+  }
+  for (const row of snapshot.feedback) {
+    feedback.set(key(row[0], row[1], row[2]), [...row] as FeedbackRow);
+    known.add(key(row[0], row[1]));
+  }
+  return { pairs, feedback, known };
+}
+
+/** The candidate's judged wins and losses against the incumbent (ties half each). */
+function judgedTally(tables: Tables, orgId: string, taskKind: string, candidate: string, incumbent: string): Tally & { n: number } {
+  const [a, b] = candidate < incumbent ? [candidate, incumbent] : [incumbent, candidate];
+  const row = tables.pairs.get(key(orgId, taskKind, a, b));
+  if (!row) return { wins: 0, losses: 0, n: 0 };
+  const [winsA, winsB, ties] = [row[4], row[5], row[6]];
+  const [wins, losses] = candidate === a ? [winsA, winsB] : [winsB, winsA];
+  return { wins: wins + ties / 2, losses: losses + ties / 2, n: wins + losses + ties };
+}
+
+/**
+ * Feedback as comparisons: with both models scored, the candidate wins 0.5 + (mean_c - mean_i) / 2
+ * of min(n_c, n_i) effective pairs (independent outcomes, ties half, as `winRate` reads P(success)).
+ */
+function feedbackTally(tables: Tables, orgId: string, taskKind: string, candidate: string, incumbent: string): Tally & { n: number } {
+  const c = tables.feedback.get(key(orgId, taskKind, candidate));
+  const i = tables.feedback.get(key(orgId, taskKind, incumbent));
+  if (!c || !i || c[4] === 0 || i[4] === 0) return { wins: 0, losses: 0, n: 0 };
+  const n = Math.min(c[4], i[4]);
+  const share = 0.5 + (c[3] / c[4] - i[3] / i[4]) / 2;
+  return { wins: share * n, losses: (1 - share) * n, n };
+}
+
+function estimate(tables: Tables, z: number, query: { orgId: string; taskKind: string; candidate: string; incumbent: string }): WinEstimate {
+  const { orgId, taskKind, candidate, incumbent } = query;
+  const judged = judgedTally(tables, orgId, taskKind, candidate, incumbent);
+  const fed = feedbackTally(tables, orgId, taskKind, candidate, incumbent);
+  const tally = { wins: judged.wins + fed.wins, losses: judged.losses + fed.losses };
+  return { model: candidate, incumbent, winRate: posteriorMean(tally), ...wilson(tally, z), judged: judged.n, feedback: fed.n };
+}
+
+interface Settings {
+  z: number;
+  minSamples: number;
+  explore: number;
+  random: () => number;
+}
+
+function choose(tables: Tables, s: Settings, request: ChoiceRequest): Choice {
+  const { orgId, taskKind, incumbent } = request;
+  const bar = 0.5 - Math.min(0.5, Math.max(0, request.tolerance));
+  const cheaper = request.candidates.filter((c) => c.id !== incumbent.id && c.cost < incumbent.cost).sort((x, y) => x.cost - y.cost);
+  const estimates = cheaper.map((c) => estimate(tables, s.z, { orgId, taskKind, candidate: c.id, incumbent: incumbent.id }));
+  const proven = estimates.find((e) => e.judged + e.feedback >= s.minSamples && e.lower >= bar);
+  if (proven) return { model: proven.model, reason: 'learned', estimate: proven };
+  if (s.explore > 0 && s.random() < s.explore) {
+    const open = estimates.find((e) => e.judged + e.feedback < s.minSamples && e.upper >= bar);
+    if (open) return { model: open.model, reason: 'explore', estimate: open };
+  }
+  return { model: incumbent.id, reason: 'incumbent' };
+}
+
+function recordPair(tables: Tables, pair: JudgedPair): void {
+  const orgId = requireText(pair.orgId, 'orgId');
+  const taskKind = requireText(pair.taskKind, 'taskKind');
+  const incumbent = requireText(pair.incumbent, 'incumbent');
+  const candidate = requireText(pair.candidate, 'candidate');
+  if (!verdicts.includes(pair.verdict)) throw new RangeError(`verdict must be one of ${verdicts.join(', ')}`);
+  if (incumbent === candidate) throw new RangeError('incumbent and candidate must be different models');
+  const [a, b] = candidate < incumbent ? [candidate, incumbent] : [incumbent, candidate];
+  const k = key(orgId, taskKind, a, b);
+  const row = tables.pairs.get(k) ?? [orgId, taskKind, a, b, 0, 0, 0];
+  const winner = pair.verdict === 'tie' ? undefined : pair.verdict === 'candidate' ? candidate : incumbent;
+  row[winner === undefined ? 6 : winner === a ? 4 : 5] += 1;
+  tables.pairs.set(k, row);
+  tables.known.add(key(orgId, taskKind));
+}
+
+function recordScore(tables: Tables, feedback: FeedbackScore): void {
+  const orgId = requireText(feedback.orgId, 'orgId');
+  const taskKind = requireText(feedback.taskKind, 'taskKind');
+  const model = requireText(feedback.model, 'model');
+  const { score } = feedback;
+  if (typeof score !== 'number' || !(score >= 0 && score <= 1)) throw new RangeError('score must be a number in [0, 1]');
+  const k = key(orgId, taskKind, model);
+  const row = tables.feedback.get(k) ?? [orgId, taskKind, model, 0, 0];
+  row[3] += score;
+  row[4] += 1;
+  tables.feedback.set(k, row);
+  tables.known.add(key(orgId, taskKind));
+}
+
+const empty = (): ChoiceSnapshot => ({ version: 1, pairs: [], feedback: [] });
+
+/** A learner with no data: every choice is the incumbent until judged pairs or feedback say otherwise. */
+export function createChoiceLearner(options: ChoiceLearnerOptions = {}): ChoiceLearner {
+  const settings: Settings = {
+    z: options.z ?? 1.645,
+    minSamples: options.minSamples ?? 20,
+    explore: Math.min(0.05, Math.max(0, options.explore ?? 0)),
+    random: options.random ?? Math.random,
+  };
+  let tables = tablesOf(empty());
+  let updates = 0;
+  return {
+    recordJudgedPair(pair) {
+      recordPair(tables, pair);
+      updates++;
+    },
+    recordFeedback(feedback) {
+      recordScore(tables, feedback);
+      updates++;
+    },
+    winRate: (query) => estimate(tables, settings.z, query),
+    choose: (request) => (tables.known.has(key(request.orgId, request.taskKind)) || settings.explore > 0 ? choose(tables, settings, request) : { model: request.incumbent.id, reason: 'incumbent' }),
+    knows: (orgId, taskKind) => tables.known.has(key(orgId, taskKind)),
+    updates: () => updates,
+    serialize: () => ({ version: 1, pairs: [...tables.pairs.values()].map((r) => [...r] as PairRow), feedback: [...tables.feedback.values()].map((r) => [...r] as FeedbackRow) }),
+    load(snapshot) {
+      tables = tablesOf(parseChoiceSnapshot(snapshot));
+    },
+  };
+}

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import type { Item } from './data.js';
+import { type SimulationSettings, simulate } from './simulate.js';
+
+const strong = { id: 'strong', price: 10 };
+const weak = { id: 'weak', price: 1 };
+const settings: SimulationSettings = { strong, weak, requests: 20_000, judged: 0.2, flip: 0, tolerance: 0.05, judgePrice: 0, every: 5000, seed: 3, task: 'subject' };
+
+/** `easy`: both models always right; `hard`: only the strong one is. */
+const items: Item[] = Array.from({ length: 200 }, (_, i) => {
+  const easy = i % 2 === 0;
+  return { source: 'test', group: 'g', subject: easy ? 'easy' : 'hard', prompt: `q${i}`, correct: { strong: true, weak: easy } };
+});
+
+describe('simulate', () => {
+  it('learns to send the task the weak model answers as well to it, and keeps the other on the strong model', () => {
+    const result = simulate(items, settings);
+    const last = result.checkpoints.at(-1)!;
+    expect(result.strongAccuracy).toBe(1);
+    expect(result.oracle).toEqual({ quality: 1, cost: expect.closeTo(0.55, 1) });
+    expect(last.quality).toBe(1);
+    expect(last.weakShare).toBeGreaterThan(0.4); // ~270 tied pairs (~1,350 easy requests at 20% judged) before it switches
+    expect(last.weakShare).toBeLessThan(0.5);
+    // Served cost ~55% of the strong model's, plus the shadow calls of the judged 20%.
+    expect(last.cost).toBeGreaterThan(0.55);
+    expect(last.cost).toBeLessThan(0.75);
+  });
+
+  it('counts shadow and judge calls in the cost, and flipped verdicts blur what it learns', () => {
+    const judgedOnly = simulate(items, { ...settings, judged: 0.05, judgePrice: 10, tolerance: 0 });
+    expect(judgedOnly.checkpoints.at(-1)!.cost).toBeGreaterThan(1);
+    const flipped = simulate(items, { ...settings, flip: 0.5 });
+    expect(flipped.checkpoints.at(-1)!.weakShare).toBeGreaterThan(0.5);
+  });
+});
