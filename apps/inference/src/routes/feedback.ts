@@ -12,6 +12,8 @@ export interface FeedbackDeps {
   store: Pick<FeedbackRepository, 'record'>;
   /** The router's learner (`RouterFeedback.recordFeedback`: `@svc/router`'s `FeedbackScore`). */
   learner: { recordFeedback(feedback: { orgId: string; taskKind: string; model: string; score: number }): void };
+  /** Writes the ledger rows still queued (`LearnSink.flush`): feedback sent right after its answer finds its row. */
+  flushLedger(): Promise<void>;
 }
 
 const notAField = 'is not a field of a feedback request';
@@ -50,7 +52,7 @@ function feedbackWire(record: FeedbackRecord) {
   };
 }
 
-const unknownRequest = (id: string) => notFound(`No request with id '${id.slice(0, 64)}' in this organisation's ledger (it is written within a second or two of the answer).`, 'request_id');
+const unknownRequest = (id: string) => notFound(`No request with id '${id.slice(0, 64)}' in this organisation's ledger.`, 'request_id');
 
 const feedbackConflict = (id: string) =>
   new GatewayError({ status: 409, type: 'invalid_request_error', code: 'conflict', param: 'request_id', message: `Request '${id.slice(0, 64)}' already has other feedback; a request's feedback is recorded once.` });
@@ -71,7 +73,13 @@ export const postFeedbackRoute = defineRoute({
 
 async function recordFeedback(deps: FeedbackDeps, caller: Caller, body: FeedbackRequest) {
   const score = scoreOf(body);
-  const result = await deps.store.record({ requestId: body.request_id, orgId: caller.org.id, keyId: caller.keyId, score, thumbs: body.thumbs ?? null, comment: body.comment ?? null });
+  const record = () => deps.store.record({ requestId: body.request_id, orgId: caller.org.id, keyId: caller.keyId, score, thumbs: body.thumbs ?? null, comment: body.comment ?? null });
+  let result = await record();
+  if (result.status === 'not_found') {
+    // The answer may be so recent that its ledger row is still queued: write the queue, look once more.
+    await deps.flushLedger();
+    result = await record();
+  }
   if (result.status === 'not_found') throw unknownRequest(body.request_id);
   if (result.status === 'conflict') throw feedbackConflict(body.request_id);
   const { feedback } = result;

@@ -74,7 +74,7 @@ export interface Runtime {
   /** Each organisation's batches (`/v1/batches`); the inference server's batch worker runs them. */
   batches: Database['batches'];
   /** `/v1/feedback`: the feedback table and the router's learning (which saves it with the weights). */
-  requestFeedback: { store: Database['feedback']; learner: Routing['feedback'] };
+  requestFeedback: { store: Database['feedback']; learner: Routing['feedback']; flushLedger(): Promise<void> };
   /** The learn stage: usage ledger and decision log writes, batched off the response path. */
   learn: LearnSink;
   /** Generated images behind their URLs, in the kv for an hour (Redis when configured: any instance serves them). */
@@ -234,7 +234,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     responses,
     files,
     batches: db.batches,
-    requestFeedback: { store: db.feedback, learner: routing.feedback },
+    requestFeedback: { store: db.feedback, learner: routing.feedback, flushLedger: () => learn.flush() },
     learn,
     images: new ImageStore({ kv, ...(options.imageUrlTtlMs === undefined ? {} : { ttlMs: options.imageUrlTtlMs }) }),
     voice: voiceSettings(env, kv, logger),
