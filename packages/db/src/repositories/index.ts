@@ -16,6 +16,7 @@ import { createOutputConfigRepository } from './output-configs.js';
 import { createProviderKeyRepository } from './provider-keys.js';
 import { createRequestLogRepository } from './request-log.js';
 import { createSettingsRepository } from './settings.js';
+import { createShadowVerdictRepository } from './shadow-verdicts.js';
 import { createSloRepository } from './slos.js';
 import { createResponseRepository } from './stored-responses.js';
 import { createToolGovernanceRepository } from './tool-governance.js';
@@ -46,6 +47,7 @@ export function createRepositories(db: Drizzle) {
     responses: createResponseRepository(db),
     files: createFileRepository(db),
     batches: createBatchRepository(db),
+    shadowVerdicts: createShadowVerdictRepository(db),
   };
 }
 
@@ -76,6 +78,7 @@ export const REPOSITORY_NAMES = [
   'responses',
   'files',
   'batches',
+  'shadowVerdicts',
 ] as const satisfies readonly (keyof Repositories)[];
 
 export type {
@@ -108,6 +111,7 @@ export type { OutputConfigRecord, OutputConfigRepository } from './output-config
 export type { McpServerCredential, McpServerRecord, McpServerRepository, NewMcpServer } from './mcp-servers.js';
 export type { NewProviderKey, ProviderKeyRecord, ProviderKeyRepository } from './provider-keys.js';
 export type { SettingsRepository } from './settings.js';
+export type { HeadToHead, JudgedFigures, NewShadowVerdict, ServedRoute, ShadowVerdictRepository, VerdictFilter } from './shadow-verdicts.js';
 export type { ResponseRepository, StoredResponseRecord } from './stored-responses.js';
 export type { LegacyMemoryListOptions, LegacyMemoryRecord, LegacyMemoryRepository } from './legacy-memories.js';
 export type { NewSlo, SloRecord, SloRepository, SloWindowStats } from './slos.js';

@@ -4,6 +4,7 @@ import { dashboardUsageConformance } from './conformance/dashboard-usage.js';
 import { dashboardUserConformance } from './conformance/dashboard-users.js';
 import { alertConformance } from './conformance/alerts.js';
 import { batchConformance } from './conformance/batches.js';
+import { shadowVerdictConformance } from './conformance/shadow-verdicts.js';
 import { decisionAggregateConformance, decisionConformance } from './conformance/decisions.js';
 import { fileConformance } from './conformance/files.js';
 import { keyConformance } from './conformance/keys.js';
@@ -74,5 +75,6 @@ export function runDbConformance(name: string, create: () => Promise<Database>):
     describe('stored responses', () => storedResponseConformance(getDb));
     describe('files', () => fileConformance(getDb));
     describe('batches', () => batchConformance(getDb));
+    describe('shadow verdicts', () => shadowVerdictConformance(getDb));
   });
 }
