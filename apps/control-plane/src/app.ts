@@ -28,6 +28,7 @@ import { registerAuthPasskeys } from './routes/auth-passkeys.js';
 import { registerAuthSession } from './routes/auth-session.js';
 import { registerAlertHistory } from './routes/alerts-history.js';
 import { registerAdminToolPolicy } from './routes/admin-tools-policy.js';
+import { registerAdminShadowJudging } from './routes/admin-shadow-judging.js';
 import { registerClassifyComplexity } from './routes/classify-complexity.js';
 import { registerBreakers } from './routes/observability-breakers.js';
 import { registerCache } from './routes/observability-cache.js';
@@ -120,6 +121,7 @@ function registerAdminAndRoutingRoutes(routes: ControlRoutes, deps: ControlPlane
   registerAdminBackup(routes, deps);
   registerAdminTools(routes, deps);
   registerAdminToolPolicy(routes, deps);
+  registerAdminShadowJudging(routes, deps);
   registerRoutingDecisions(routes, deps);
   registerRoutingDiversity(routes, deps);
   registerRoutingDrift(routes, deps);

@@ -2,7 +2,7 @@ import type { BlockList } from 'node:net';
 import type { Authenticator, AuthStore, DashboardAuth } from '@svc/auth';
 import type { ByokService } from '@svc/byok';
 import type { Catalog } from '@svc/catalog';
-import type { AlertRepository, DashboardUsageRepository, Database, DashboardUserRepository, DecisionRepository, KeyRepository, LegacyMemoryRepository, OrgRepository, OnboardingRepository, OutputConfigRepository, PasskeyRepository, RequestLogRepository, SloRepository, ToolGovernanceRepository, TrafficRepository, UsageRepository } from '@svc/db';
+import type { AlertRepository, DashboardUsageRepository, Database, DashboardUserRepository, DecisionRepository, KeyRepository, LegacyMemoryRepository, OrgRepository, OnboardingRepository, OutputConfigRepository, PasskeyRepository, RequestLogRepository, SettingsRepository, ShadowVerdictRepository, SloRepository, ToolGovernanceRepository, TrafficRepository, UsageRepository } from '@svc/db';
 import type { GovernanceSource } from '@svc/governance';
 import type { Readiness } from '@svc/http-kit';
 import type { Kv } from '@svc/kv';
@@ -45,7 +45,13 @@ export interface ControlPlaneDeps {
     onboarding: OnboardingRepository;
     /** Cost attribution by metadata tag and the ledger export. */
     usage: Pick<UsageRepository, 'byTag' | 'exportPage'>;
+    /** Shadow judging's verdicts: `/benchmarks`' judged win rates and the gate's judged quality. */
+    shadowVerdicts: ShadowVerdictRepository;
+    /** Per-organisation settings (shadow judging's). */
+    settings: SettingsRepository;
   };
+  /** The gateway's cached shadow-judging settings: a write drops an organisation's on every instance. */
+  shadowSettings: { invalidate(orgId: string): Promise<void> };
   /** Dashboard sign-in: passkeys, sessions, accounts and enrollment links. */
   dashboardAuth: DashboardAuth;
   /** The learn stage (ledger and decision-log writes): `/crane/stats`. */

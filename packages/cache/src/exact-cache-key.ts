@@ -61,6 +61,8 @@ const requestFields = {
   includeUsage: 'ignored',
   user: 'ignored',
   metadata: 'ignored',
+  // Whether the caller lets the request be kept (shadow judging): it does not change the answer.
+  store: 'ignored',
   // An answer is never served to a request that did not allow the model that gave it.
   models: 'keyed',
 } as const satisfies Record<keyof ChatRequest, 'keyed' | 'ignored'>;

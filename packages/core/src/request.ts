@@ -75,6 +75,8 @@ export interface ChatRequest extends ChatParams {
   /** Whether a streamed answer ends with a usage chunk. */
   includeUsage: boolean;
   serviceTier?: string;
+  /** `false` (OpenAI's `store: false`): the caller asked that the request be neither kept nor re-sent; shadow judging skips it. */
+  store?: false;
   metadata?: Record<string, string>;
   routingHints?: RoutingHints;
   routingOverride?: RoutingOverride;

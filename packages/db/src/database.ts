@@ -4,6 +4,7 @@ import type { BackupFile } from './embedded/backup.js';
 import type { AlertRepository } from './repositories/alerts.js';
 import type { BatchRepository } from './repositories/batches.js';
 import type { FeedbackRepository } from './repositories/feedback.js';
+import type { ShadowVerdictRepository } from './repositories/shadow-verdicts.js';
 import type { FileRepository } from './repositories/files.js';
 import type { DecisionRepository } from './repositories/decisions.js';
 import type { KeyRepository } from './repositories/keys.js';
@@ -70,6 +71,8 @@ export interface Database {
   readonly files: FileRepository;
   /** Each organisation's batches (`/v1/batches`), their lines and the lease of the worker on each. */
   readonly batches: BatchRepository;
+  /** Shadow judging's verdicts (docs/routing.md, "Shadow judging") and the judged-quality reports over them. */
+  readonly shadowVerdicts: ShadowVerdictRepository;
   /**
    * Writes a backup of every table from one snapshot (the embedded store; PostgreSQL is backed up
    * with its own tools and rejects with StoreError `not_embedded`). The file is the store's

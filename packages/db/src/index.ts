@@ -94,5 +94,11 @@ export type {
   TrafficRepository,
   UsageRepository,
   WorkloadFigures,
+  HeadToHead,
+  JudgedFigures,
+  NewShadowVerdict,
+  ServedRoute,
+  ShadowVerdictRepository,
+  VerdictFilter,
 } from './repositories/index.js';
 export type * from './types.js';

@@ -3,6 +3,7 @@ import type { ChatResult, StreamEvent, SvcMetadata } from '@svc/core';
 import type { GovernanceSource } from '@svc/governance';
 import type { OutputVerifier } from '@svc/healing';
 import type { Limiter } from '@svc/billing';
+import type { ShadowJudging } from '@svc/judging';
 import type { HedgeStats, LatencyTracker } from '@svc/resilience';
 import type { LatencyStats, RequestEmbedder, Router } from '@svc/router';
 import type { Logger, Metrics } from '@svc/telemetry';
@@ -77,6 +78,11 @@ export interface GatewayDeps {
    * no I/O. Absent: every optional stage runs.
    */
   switches?: { readonly current: Switches };
+  /**
+   * Shadow judging (`@svc/judging`): every JSON answer is offered after it is built; the offer
+   * returns at once and everything else happens in later macrotasks. Absent: no shadow judging.
+   */
+  shadow?: Pick<ShadowJudging, 'offer'>;
 }
 
 

@@ -11,6 +11,7 @@ import type { Exchange } from './exchange.js';
 import type { ChatResponse, GatewayDeps } from './gateway-types.js';
 import { LearnRecorder } from './learn/learn-records.js';
 import { routeAttributes, stageSpan, traced } from './stage-spans.js';
+import { offerForShadow } from './shadow/shadow-offer.js';
 
 export type { ChatJsonResponse, ChatResponse, ChatStreamResponse, Exchange, GatewayDeps, GatewayTimeouts } from './gateway-types.js';
 export { replicateChoices } from './chat/replicate-choices.js';
@@ -58,7 +59,9 @@ export class Gateway {
   async chat(request: ChatRequest, exchange: Exchange): Promise<ChatResponse> {
     const turn = await traced(stageSpan(exchange.trace, 'svc.stage.route'), openTurn(this.deps, this.owner.routing, request, exchange), routeAttributes, undefined);
     try {
-      return await this.stages(turn);
+      const response = await this.stages(turn);
+      if (response.kind === 'json') offerForShadow(this.deps, request, exchange, response);
+      return response;
     } finally {
       if (!turn.streamOwnsEnding) turn.spend.end();
     }

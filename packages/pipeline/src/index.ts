@@ -45,3 +45,4 @@ export { type DegradationState, type FlagState, SharedSwitches, type SharedSwitc
 export { MEMORY_TOKEN_BUDGET, type MemoryPort, type RequestMemory, type Restore, injectMemory, lastUserText, recallForRequest, redactRequest, rememberRequest, requestMemory, restoreResult } from './chat/memory-stage.js';
 export { type RealtimeBill, type RealtimeDeps, type RealtimeEndReason, type RealtimeOpenRequest, RealtimeSession, openRealtimeSession } from './voice/realtime-session.js';
 export * from './voice/index.js';
+export { type ShadowModelDeps, createShadowModels } from './shadow/shadow-models.js';

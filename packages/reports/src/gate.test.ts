@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { evaluateGate, type GateSettings, gateWindows, type OutcomeStats } from './gate.js';
 
 const day = 86_400_000;
-const settings: GateSettings = { baselineDays: 7, minDecisions: 10, maxSuccessRateDrop: 0.02, maxFallbackRateIncrease: 0.05, maxLatencyIncrease: 0.25 };
+const settings: GateSettings = { baselineDays: 7, minDecisions: 10, maxSuccessRateDrop: 0.02, maxFallbackRateIncrease: 0.05, maxLatencyIncrease: 0.25, maxJudgedQualityDrop: 0.05, minJudgedPairs: 20 };
 const stats = (overrides: Partial<OutcomeStats> = {}): OutcomeStats => ({ decisions: 100, succeeded: 98, failed: 2, fallbacks: 5, latencyP50Ms: 400, latencyP95Ms: 1000, ...overrides });
 const [window] = gateWindows(new Date('2025-05-10T12:00:00Z'), 1, 7);
 

@@ -1,3 +1,4 @@
+import type { JudgedGateSettings, RouteChange } from './judged.js';
 import { ratio } from './ratio.js';
 
 const day = 86_400_000;
@@ -17,7 +18,7 @@ export interface OutcomeStats {
 }
 
 /** The regression gate's checks (deployment configuration, `SVC_GATE_*`). */
-export interface GateSettings {
+export interface GateSettings extends JudgedGateSettings {
   /** Length of the baseline: the days right before the evaluated day. */
   baselineDays: number;
   /** Decisions both the day and its baseline need; below, the day is `insufficient_data`. */
@@ -50,7 +51,7 @@ export function gateWindows(now: Date, count: number, baselineDays: number): { d
   });
 }
 
-export type GateCheckName = 'success_rate' | 'fallback_rate' | 'p50_latency_ms' | 'p95_latency_ms';
+export type GateCheckName = 'success_rate' | 'fallback_rate' | 'p50_latency_ms' | 'p95_latency_ms' | 'judged_quality';
 
 export interface GateCheck {
   check: GateCheckName;
@@ -83,6 +84,8 @@ export interface GateEvaluation {
   current: GateFigures;
   baseline: GateFigures;
   checks: GateCheck[];
+  /** Task kinds whose route changed against the baseline, each promoted or refused on judged quality, and why. */
+  route_changes?: RouteChange[];
   /** `fail` when any check fails; `insufficient_data` below the minimum decisions on either side. */
   status: 'pass' | 'fail' | 'insufficient_data';
 }
@@ -128,4 +131,19 @@ export function evaluateGate(window: { day: GateWindow; baseline: GateWindow }, 
     checks,
     status,
   };
+}
+
+/**
+ * Adds the judged-quality check to a day's evaluation: `fail` when a route change was judged
+ * worse than the route it replaced by more than the tolerance, `pass` when every change was
+ * promoted, `skipped` when no route changed or the judged pairs could not tell. `current` is the
+ * lowest judged win rate of a changed route, `limit` 0.5 - the tolerance.
+ */
+export function withJudgedQuality(evaluation: GateEvaluation, changes: readonly RouteChange[], limit: number): GateEvaluation {
+  const judged = changes.filter((c) => c.reason !== 'insufficient_judged_pairs');
+  const rates = judged.map((c) => c.judged.win_rate ?? 0);
+  const status = judged.some((c) => c.reason === 'judged_worse') ? 'fail' : changes.length > 0 && judged.length === changes.length ? 'pass' : 'skipped';
+  const check: GateCheck = { check: 'judged_quality', status, current: rates.length > 0 ? Math.min(...rates) : null, baseline: 0.5, limit, direction: 'at_least' };
+  const failed = status === 'fail' && evaluation.status !== 'insufficient_data';
+  return { ...evaluation, checks: [...evaluation.checks, check], route_changes: [...changes], status: failed ? 'fail' : evaluation.status };
 }

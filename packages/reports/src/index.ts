@@ -22,6 +22,7 @@ export {
   type OutcomeStats,
   evaluateGate,
   gateWindows,
+  withJudgedQuality,
 } from './gate.js';
 export {
   type BreakerView,
@@ -43,3 +44,16 @@ export {
   judge,
   policyCompliance,
 } from './policy.js';
+export {
+  type Interval,
+  type JudgedCounts,
+  type JudgedGateSettings,
+  type JudgedWinRate,
+  type PairCounts,
+  type RouteChange,
+  type RouteOfTask,
+  judgeRouteChange,
+  judgedWinRate,
+  routeChanges,
+  wilsonInterval,
+} from './judged.js';

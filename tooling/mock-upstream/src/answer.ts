@@ -44,6 +44,9 @@ export interface AnswerContext {
   promptCache: PromptCache;
   /** How OpenAI chat answers a forced tool call with several tools (see `MockBehaviour`). */
   parallelToolCalls: ParallelToolCalls;
+  /** OpenAI chat's answers by model and pairwise judging (see `MockBehaviour`). */
+  answers?: Readonly<Record<string, string>> | undefined;
+  judgePrefers?: string | undefined;
 }
 
 const JSON_TYPE = 'application/json';

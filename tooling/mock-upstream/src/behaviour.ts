@@ -58,6 +58,18 @@ export interface MockBehaviour {
    * list, and any model is answered.
    */
   models: readonly string[] | undefined;
+  /**
+   * OpenAI chat answers by model: a request naming a model here is answered with that text instead
+   * of the canned one (non-streamed; usage counts its words). Lets models answer differently.
+   */
+  answers: Readonly<Record<string, string>> | undefined;
+  /**
+   * OpenAI chat as a pairwise judge: a request whose `response_format` is the json_schema
+   * `pairwise_verdict` (the gateway's shadow judging) answers `{"winner": "A" | "B" | "tie"}`:
+   * the answer after `[Answer A]` or `[Answer B]` that contains this text wins (both or neither:
+   * tie). Undefined: the judge always answers `{"winner": "A"}` (a judge with position bias).
+   */
+  judgePrefers: string | undefined;
 }
 
 export type ParallelToolCalls = 'off' | 'sequential' | 'interleaved';
@@ -84,6 +96,8 @@ export const DEFAULT_BEHAVIOUR: MockBehaviour = {
   faultKeys: undefined,
   parallelToolCalls: 'off',
   models: undefined,
+  answers: undefined,
+  judgePrefers: undefined,
 };
 
 /** Narrow a string to a fault name. */
@@ -110,6 +124,14 @@ export function behaviourFromJson(json: Record<string, unknown>): Partial<MockBe
   const models = json['models'];
   if (models === null) out.models = undefined;
   else if (Array.isArray(models)) out.models = models.filter((m): m is string => typeof m === 'string' && m !== '');
+  const answers = json['answers'];
+  if (answers === null) out.answers = undefined;
+  else if (typeof answers === 'object' && !Array.isArray(answers)) {
+    out.answers = Object.fromEntries(Object.entries(answers as Record<string, unknown>).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  }
+  const prefers = json['judgePrefers'];
+  if (prefers === null) out.judgePrefers = undefined;
+  else if (typeof prefers === 'string') out.judgePrefers = prefers;
   const faultKeys = json['faultKeys'];
   if (faultKeys === null) out.faultKeys = undefined;
   else if (typeof faultKeys === 'object' && !Array.isArray(faultKeys)) {

@@ -9,6 +9,7 @@ import { invalidRequest } from './faults.js';
 import { type ForcedToolCall, openaiToolCalls } from './forced-tool.js';
 import { interleaveFragments } from './parallel-calls.js';
 import { asNumber, asRecord, asString } from './json.js';
+import { scriptedAnswer } from './judge-answer.js';
 
 function usageJson(prompt: number, completion: number, cached: number): string {
   return `{"prompt_tokens":${prompt},"completion_tokens":${completion},"total_tokens":${prompt + completion},"prompt_tokens_details":{"cached_tokens":${cached},"audio_tokens":0},"completion_tokens_details":{"reasoning_tokens":0,"audio_tokens":0,"accepted_prediction_tokens":0,"rejected_prediction_tokens":0}}`;
@@ -43,11 +44,12 @@ export function openaiChat(body: Record<string, unknown>, ctx: AnswerContext): A
   const callTokens = Math.ceil(calls.reduce((sum, call) => sum + call.arguments.length, 0) / 4);
 
   if (body['stream'] !== true) {
+    const scripted = calls.length > 0 ? undefined : scriptedAnswer(body, model, ctx);
     const message =
       calls.length > 0
         ? `{"role":"assistant","content":null,"tool_calls":[${calls.map((call, index) => toolCallJson(call, callId(index))).join(',')}],"refusal":null,"annotations":[]}`
-        : `{"role":"assistant","content":"${answerText(count)}","refusal":null,"annotations":[]}`;
-    const completion = calls.length > 0 ? callTokens : count;
+        : `{"role":"assistant","content":${scripted === undefined ? `"${answerText(count)}"` : JSON.stringify(scripted)},"refusal":null,"annotations":[]}`;
+    const completion = calls.length > 0 ? callTokens : scripted === undefined ? count : scripted.split(/\s+/).length;
     return jsonAnswer(
       200,
       `{"id":"${id}","object":"chat.completion","created":${ctx.created},"model":${modelJson},"choices":[{"index":0,"message":${message},"logprobs":null,"finish_reason":"${calls.length > 0 ? 'tool_calls' : finish}"}],"usage":${usageJson(ctx.promptTokens, completion, cached)},"service_tier":"default","system_fingerprint":"fp_mock"}`,

@@ -146,6 +146,8 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
           query: new URLSearchParams(query),
           promptCache,
           parallelToolCalls: defaults.parallelToolCalls,
+          answers: defaults.answers,
+          judgePrefers: defaults.judgePrefers,
         })
       : invalidRequest(dialect, 'We could not parse the JSON body of your request.', id);
     delivery.drop = plan.fault === 'drop-mid-stream';

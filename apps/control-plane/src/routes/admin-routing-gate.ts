@@ -1,4 +1,4 @@
-import { evaluateGate, gateWindows } from '@svc/reports';
+import { type GateEvaluation, type GateSettings, type GateWindow, evaluateGate, gateWindows, routeChanges, withJudgedQuality } from '@svc/reports';
 import type { RouteRegistry } from '@svc/http-kit';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
@@ -17,7 +17,9 @@ export const routingGateRoute = routingReportRoute({
  * each of the last `days` 24-hour windows (newest first, at most `limit` of them), the router's
  * outcomes against a baseline (the `SVC_GATE_BASELINE_DAYS` before that window): success rate,
  * fallback rate, p50 and p95 latency, each pass/fail against the `SVC_GATE_*` tolerances, and the
- * day's verdict. `tenant_id` and `model` narrow the decisions on both sides.
+ * day's verdict. Judged quality (shadow judging): each task kind whose most-served model changed
+ * against the baseline is promoted or refused on the new model's judged win rate against the old
+ * one (judged pairs up to the day's end), listed in `route_changes` with the reason. `tenant_id` and `model` narrow the decisions on both sides.
  */
 export function registerRoutingGate(routes: RouteRegistry<ControlEnv>, deps: ControlPlaneDeps): void {
   routes.add(routingGateRoute, async (c) => {
@@ -29,7 +31,10 @@ export function registerRoutingGate(routes: RouteRegistry<ControlEnv>, deps: Con
       windows.flatMap((w) => [w.day, w.baseline]),
       reportScope(query),
     );
-    const evaluations = windows.map((w, i) => evaluateGate(w, stats[2 * i]!, stats[2 * i + 1]!, settings));
+    const scope = reportScope(query);
+    const evaluations = await Promise.all(
+      windows.map((w, i) => judgedQuality(deps, w, evaluateGate(w, stats[2 * i]!, stats[2 * i + 1]!, settings), { settings, ...(scope.orgId ? { orgId: scope.orgId } : {}) })),
+    );
     const count = (status: string) => evaluations.filter((e) => e.status === status).length;
     return c.json({
       object: 'regression_gate_history',
@@ -40,9 +45,28 @@ export function registerRoutingGate(routes: RouteRegistry<ControlEnv>, deps: Con
         max_success_rate_drop: settings.maxSuccessRateDrop,
         max_fallback_rate_increase: settings.maxFallbackRateIncrease,
         max_latency_increase: settings.maxLatencyIncrease,
+        max_judged_quality_drop: settings.maxJudgedQualityDrop,
+        min_judged_pairs: settings.minJudgedPairs,
       },
       summary: { evaluated: evaluations.length, passed: count('pass'), failed: count('fail'), insufficient_data: count('insufficient_data') },
       evaluations,
     });
   });
+}
+
+/** The day's route changes and its judged-quality check, from the decision log and the shadow verdicts. */
+async function judgedQuality(
+  deps: ControlPlaneDeps,
+  window: { day: GateWindow; baseline: GateWindow },
+  evaluation: GateEvaluation,
+  scope: { settings: GateSettings; orgId?: string },
+): Promise<GateEvaluation> {
+  const org = scope.orgId ? { orgId: scope.orgId } : {};
+  const [current, baseline, pairs] = await Promise.all([
+    deps.db.shadowVerdicts.servedRoutes({ ...window.day, ...org }),
+    deps.db.shadowVerdicts.servedRoutes({ ...window.baseline, ...org }),
+    deps.db.shadowVerdicts.headToHead({ since: window.baseline.since, until: window.day.until, ...org }),
+  ]);
+  const changes = routeChanges(current, baseline, pairs, scope.settings);
+  return withJudgedQuality(evaluation, changes, 0.5 - scope.settings.maxJudgedQualityDrop);
 }

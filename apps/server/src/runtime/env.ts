@@ -175,6 +175,8 @@ const baseSchema = v.object({
   SVC_GATE_MAX_SUCCESS_DROP: nonNegativeNumber('SVC_GATE_MAX_SUCCESS_DROP', 0.02, 1),
   SVC_GATE_MAX_FALLBACK_INCREASE: nonNegativeNumber('SVC_GATE_MAX_FALLBACK_INCREASE', 0.05, 1),
   SVC_GATE_MAX_LATENCY_INCREASE: nonNegativeNumber('SVC_GATE_MAX_LATENCY_INCREASE', 0.25),
+  SVC_GATE_MAX_JUDGED_DROP: nonNegativeNumber('SVC_GATE_MAX_JUDGED_DROP', 0.05, 0.5),
+  SVC_GATE_MIN_JUDGED_PAIRS: positiveInt('SVC_GATE_MIN_JUDGED_PAIRS', 20),
   // Capability matrix: a model's success rate over the last 24 h is judged from MIN_DECISIONS on.
   SVC_MATRIX_MIN_DECISIONS: positiveInt('SVC_MATRIX_MIN_DECISIONS', 10),
   SVC_MATRIX_MIN_SUCCESS_RATE: nonNegativeNumber('SVC_MATRIX_MIN_SUCCESS_RATE', 0.9, 1),

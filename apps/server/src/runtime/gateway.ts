@@ -3,6 +3,7 @@ import type { Catalog } from '@svc/catalog';
 import type { Limiter } from '@svc/billing';
 import type { CachedGovernanceSource } from '@svc/governance';
 import type { createOutputVerifier } from '@svc/healing';
+import type { ShadowJudging } from '@svc/judging';
 import type { MemoryStore } from '@svc/memory';
 import { ChainLimiter, type ConfiguredFallbacks, Gateway, type GatewayTimeouts, type LearnSink, type SharedSwitches, createKvStickyStore } from '@svc/pipeline';
 import type { RequestEmbedder } from '@svc/router';
@@ -34,6 +35,8 @@ export interface GatewayParts {
   timeouts: GatewayTimeouts;
   /** The shared sentence encoder, for the router's quality model: absent with the hashed stand-in. */
   sentences: RequestEmbedder | undefined;
+  /** Shadow judging: every JSON answer is offered, off the response path. */
+  shadow: ShadowJudging;
 }
 
 /** Per-provider first-byte timeouts of SVC_CONFIG. */
@@ -98,5 +101,6 @@ export function createGateway({ env, kv, metrics, logger }: RuntimeBase, parts: 
     fallbacks: configuredFallbacks(parts.file, parts.catalog),
     retry: { maxRetries: env.SVC_RETRY_MAX, baseMs: 200, capMs: 2_000 },
     hedging: parts.hedging,
+    shadow: parts.shadow,
   });
 }

@@ -16,6 +16,8 @@ export function reportSettings(env: Env): ReportSettings {
       maxSuccessRateDrop: env.SVC_GATE_MAX_SUCCESS_DROP,
       maxFallbackRateIncrease: env.SVC_GATE_MAX_FALLBACK_INCREASE,
       maxLatencyIncrease: env.SVC_GATE_MAX_LATENCY_INCREASE,
+      maxJudgedQualityDrop: env.SVC_GATE_MAX_JUDGED_DROP,
+      minJudgedPairs: env.SVC_GATE_MIN_JUDGED_PAIRS,
     },
     matrix: { minDecisions: env.SVC_MATRIX_MIN_DECISIONS, minSuccessRate: env.SVC_MATRIX_MIN_SUCCESS_RATE, windowHours: 24 },
   };

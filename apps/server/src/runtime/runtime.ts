@@ -24,6 +24,7 @@ import { discoverModels } from './discovery.js';
 import { startEmbeddingStores } from './embedding-stores.js';
 import type { Env } from './env.js';
 import { createGateway, gatewayTimeouts } from './gateway.js';
+import { type ShadowService, createShadowService } from './shadow.js';
 import { createLearnSink } from './learn.js';
 import { createLimiter } from './limiter.js';
 import type { MemoryService } from './memory.js';
@@ -63,6 +64,10 @@ export interface Runtime {
   /** The MCP gateway at `/mcp`: the registered servers' tools as one server, governed, each call in the ledger. */
   mcpGateway: McpGateway;
   gateway: Gateway;
+  /** Shadow judging: sampled answers re-sent to a candidate and judged, off the response path (docs/routing.md). */
+  shadow: ShadowService['judging'];
+  /** Organisations' shadow-judging settings as the gateway caches them; the admin API invalidates them. */
+  shadowSettings: ShadowService['settings'];
   /** The answer caches (exact L0/L1, semantic), their stats and purge. */
   cache: CacheService;
   /** Each organisation's memory (intelligence mode `full`, `POST /v1/memory/search`). */
@@ -119,6 +124,7 @@ interface Closeable {
   files: ReturnType<typeof keepFiles>;
   learn: LearnSink;
   routing: Routing;
+  shadow: ShadowService;
   cache: CacheService;
   memory: MemoryService;
   alerts: AlertEvaluator;
@@ -137,6 +143,8 @@ interface Closeable {
 async function closeInOrder(parts: Closeable): Promise<void> {
   parts.responses.stop();
   parts.files.stop();
+  // Judging in flight writes ledger rows and verdicts: it ends before the learn queue flushes.
+  await parts.shadow.stop();
   await Promise.all([parts.learn.close(), parts.routing.feedback.close(), parts.cache.close(), parts.memory.close(), parts.alerts.stop()]);
   await parts.encoder.close();
   await Promise.all([parts.access.authenticator.stop(), parts.access.governance.stop(), parts.byok.stop(), parts.mcp.stop(), parts.switches.stop()]);
@@ -217,7 +225,9 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
   const limiter = createLimiter(base, alerts);
   const timeouts = gatewayTimeouts(env, file);
   const sentences = env.SVC_SENTENCE_ENCODER === 'hashed' ? undefined : encoder.embedder;
-  const gateway = createGateway(base, { file, catalog, providers, routing, limiter, governance: access.governance, verifier, cache, memory: memory.store, switches, byok, learn, breakers, hedging, timeouts, sentences });
+  const shadow = createShadowService(base, { catalog, providers, byok, learn, timeouts, learner: routing.feedback });
+  await shadow.start();
+  const gateway = createGateway(base, { file, catalog, providers, routing, limiter, governance: access.governance, verifier, cache, memory: memory.store, switches, byok, learn, breakers, hedging, timeouts, sentences, shadow: shadow.judging });
   return {
     ...base,
     ...access,
@@ -245,8 +255,10 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     hedging,
     diversity: { entropyFloorBits: env.SVC_DIVERSITY_ENTROPY_FLOOR_BITS, armShareCap: env.SVC_DIVERSITY_ARM_SHARE_CAP, minDecisions: env.SVC_DIVERSITY_MIN_DECISIONS },
     reports: reportSettings(env),
+    shadow: shadow.judging,
+    shadowSettings: shadow.settings,
     mockEnabled,
     readiness: () => runtimeReadiness({ db, kv, sharedKv: Boolean(env.REDIS_URL), cache, encoder }),
-    close: once(() => closeInOrder({ responses, files, learn, routing, cache, memory, alerts, encoder, access, byok, mcp, switches, kv, db, http, tracing })),
+    close: once(() => closeInOrder({ shadow, responses, files, learn, routing, cache, memory, alerts, encoder, access, byok, mcp, switches, kv, db, http, tracing })),
   };
 }

@@ -17,6 +17,7 @@ import { createOutputConfigRepository } from './output-configs.js';
 import { createProviderKeyRepository } from './provider-keys.js';
 import { createRequestLogRepository } from './request-log.js';
 import { createSettingsRepository } from './settings.js';
+import { createShadowVerdictRepository } from './shadow-verdicts.js';
 import { createSloRepository } from './slos.js';
 import { createResponseRepository } from './stored-responses.js';
 import { createToolGovernanceRepository } from './tool-governance.js';
@@ -48,6 +49,7 @@ export function createRepositories(db: Drizzle) {
     responses: createResponseRepository(db),
     files: createFileRepository(db),
     batches: createBatchRepository(db),
+    shadowVerdicts: createShadowVerdictRepository(db),
   };
 }
 
@@ -79,6 +81,7 @@ export const REPOSITORY_NAMES = [
   'files',
   'batches',
   'feedback',
+  'shadowVerdicts',
 ] as const satisfies readonly (keyof Repositories)[];
 
 export type {
@@ -111,6 +114,7 @@ export type { OutputConfigRecord, OutputConfigRepository } from './output-config
 export type { McpServerCredential, McpServerRecord, McpServerRepository, NewMcpServer } from './mcp-servers.js';
 export type { NewProviderKey, ProviderKeyRecord, ProviderKeyRepository } from './provider-keys.js';
 export type { SettingsRepository } from './settings.js';
+export type { HeadToHead, JudgedFigures, NewShadowVerdict, ServedRoute, ShadowVerdictRepository, VerdictFilter } from './shadow-verdicts.js';
 export type { ResponseRepository, StoredResponseRecord } from './stored-responses.js';
 export type { FeedbackRecord, FeedbackRepository, FeedbackResult, NewFeedback } from './feedback.js';
 export type { LegacyMemoryListOptions, LegacyMemoryRecord, LegacyMemoryRepository } from './legacy-memories.js';

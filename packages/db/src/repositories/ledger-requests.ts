@@ -1,12 +1,16 @@
 import { type SQL, sql } from 'drizzle-orm';
 
+/** The ledger categories of shadow judging's calls: `<request id>:shadow`, `<request id>:judge:1|2`. */
+export const SHADOW_PARTS = ['shadow', 'judge'] as const;
+
 /**
  * The usage ledger's rows matching `where` (on alias `u`) as one row per request: a request's
  * `<id>:<part>` rows (a re-ask or speculation draft, voice steps and fee, realtime minutes) are
  * summed under the id before the colon; its time is the first row's, its latency and status the
  * largest, its model, key, end user and injected memories the base row's (it sorts before its
- * suffixed rows). A SELECT, to be wrapped
- * as a CTE or a subquery.
+ * suffixed rows). Shadow judging's `<id>:shadow` and `<id>:judge:N` rows are left out: they are
+ * not part of serving the request (the ledger, its export and spend summaries keep them, as their
+ * own category). A SELECT, to be wrapped as a CTE or a subquery.
  */
 export function ledgerRequests(where: SQL): SQL {
   return sql`
@@ -26,6 +30,6 @@ export function ledgerRequests(where: SQL): SQL {
       sum(u.cost_usd) AS cost_usd,
       sum(u.baseline_cost_usd) AS baseline_cost_usd
     FROM usage_events u
-    WHERE ${where}
+    WHERE ${where} AND split_part(u.request_id, ':', 2) NOT IN (${sql.join(SHADOW_PARTS.map((part) => sql`${part}`), sql`, `)})
     GROUP BY 1`;
 }

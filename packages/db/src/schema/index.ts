@@ -16,3 +16,4 @@ export { mcpServers } from './mcp-servers.js';
 export { files } from './files.js';
 export { type BatchUsage, batches, batchLines } from './batches.js';
 export { requestFeedback } from './request-feedback.js';
+export { shadowVerdicts } from './shadow-verdicts.js';

@@ -200,7 +200,12 @@ describe('decodeChatRequest accepts the edge values', () => {
   });
 
   it('drops unknown top-level fields instead of carrying them along', () => {
-    const request = decodeChatRequest({ ...base, store: true });
-    expect(request).not.toHaveProperty('store');
+    const request = decodeChatRequest({ ...base, prediction: { type: 'content' } });
+    expect(request).not.toHaveProperty('prediction');
+  });
+
+  it('keeps store: false (the request must not be kept or re-sent) and drops store: true', () => {
+    expect(decodeChatRequest({ ...base, store: false }).store).toBe(false);
+    expect(decodeChatRequest({ ...base, store: true })).not.toHaveProperty('store');
   });
 });

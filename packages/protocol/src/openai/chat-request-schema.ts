@@ -119,6 +119,7 @@ export const chatRequestSchema = obj({
     }),
   ),
   service_tier: opt(str()),
+  store: opt(bool()),
   metadata: opt(stringRecord()),
   routing_hints: opt(routingHintsSchema),
   routing_override: opt(routingOverrideSchema),

@@ -75,6 +75,7 @@ function toChatRequest(wire: OpenAIChatRequest): ChatRequest {
   if (wire.reasoning != null) out.reasoning = toReasoning(wire.reasoning);
   if (wire.user != null) out.user = wire.user;
   if (wire.service_tier != null) out.serviceTier = wire.service_tier;
+  if (wire.store === false) out.store = false;
   if (wire.metadata != null) out.metadata = wire.metadata;
   if (wire.routing_hints != null) out.routingHints = toRoutingHints(wire.routing_hints);
   if (wire.routing_override != null) out.routingOverride = toRoutingOverride(wire.routing_override);

@@ -134,6 +134,8 @@ export const ROUTE_CLASSES: Readonly<Record<string, TenantClass>> = {
   'DELETE /v1/admin/orgs/{id}/tools/{name}': 'admin',
   'GET /v1/admin/orgs/{id}/tool-policy': 'admin',
   'PUT /v1/admin/orgs/{id}/tool-policy': 'admin',
+  'GET /v1/admin/orgs/{id}/shadow-judging': 'admin',
+  'PUT /v1/admin/orgs/{id}/shadow-judging': 'admin',
   'POST /v1/admin/keys': 'admin',
   'GET /v1/admin/keys': 'admin',
   'PATCH /v1/admin/keys/{id}': 'admin',

@@ -44,7 +44,7 @@ describe('GET /v1/admin/routing/gate', () => {
   it('reports the configured baseline and tolerances', async () => {
     const h = await history();
     expect(h).toMatchObject({ object: 'regression_gate_history', window_days: 7, baseline_days: 3 });
-    expect(h.thresholds).toEqual({ min_decisions: 5, max_success_rate_drop: 0.02, max_fallback_rate_increase: 0.05, max_latency_increase: 0.25 });
+    expect(h.thresholds).toEqual({ min_decisions: 5, max_success_rate_drop: 0.02, max_fallback_rate_increase: 0.05, max_latency_increase: 0.25, max_judged_quality_drop: 0.05, min_judged_pairs: 20 });
     expect(h.evaluations).toHaveLength(7);
   });
 
@@ -58,6 +58,7 @@ describe('GET /v1/admin/routing/gate', () => {
       ['fallback_rate', 'fail', 0.05],
       ['p50_latency_ms', 'fail', 125],
       ['p95_latency_ms', 'fail', 125],
+      ['judged_quality', 'skipped', 0.45],
     ]);
     expect(Date.parse(today!.end) - Date.parse(today!.start)).toBe(DAY);
     expect(today!.baseline_end).toBe(today!.start);
@@ -76,6 +77,36 @@ describe('GET /v1/admin/routing/gate', () => {
     expect(h.summary).toEqual({ evaluated: 4, passed: 2, failed: 1, insufficient_data: 1 });
     const starts = h.evaluations.map((e) => Date.parse(e.start));
     expect(starts).toEqual([...starts].sort((a, b) => b - a));
+  });
+
+  it('promotes or refuses a changed route of a task kind on its judged quality, and says why', async () => {
+    const judged = await ctx.org('judged');
+    const at = (day: number, k: number) => day * DAY + HOUR + k * 60_000;
+    const code = (day: number, k: number, model: string) => decisionOf(judged, at(day, k), { model, taskFamily: 'code', attempts: [{ model, outcome: 'ok' }] });
+    await ctx.runtime.db.decisions.insertMany([
+      // The baseline served code with mock-quality; today the learned route serves it with mock-value.
+      // (Five days back, so the fleet-wide figures of today stay the other tests'.)
+      ...Array.from({ length: 10 }, (_, k) => code(5, k, 'mock/mock-quality')),
+      ...Array.from({ length: 10 }, (_, k) => code(4, k, 'mock/mock-value')),
+    ]);
+    const verdict = (k: number, outcome: string) => ({
+      orgId: judged.id,
+      requestId: `req_judged_${k}`,
+      taskKind: 'code',
+      incumbentModel: 'mock/mock-quality',
+      candidateModel: 'mock/mock-value',
+      judgeModel: 'mock/mock-quality',
+      verdict: outcome,
+      createdAt: new Date(Date.now() - at(5, k)),
+    });
+    // 30 judged pairs: the cheaper model lost 24 of them.
+    for (let k = 0; k < 30; k++) await ctx.runtime.db.shadowVerdicts.insert(verdict(k, k < 24 ? 'incumbent' : 'candidate'));
+    const today = (await history(`?tenant_id=${judged.id}&days=5`)).evaluations[4];
+    expect(today!.route_changes).toEqual([
+      expect.objectContaining({ task_kind: 'code', from: 'mock/mock-quality', to: 'mock/mock-value', status: 'refused', reason: 'judged_worse', limit: 0.45, judged: expect.objectContaining({ samples: 30, win_rate: 0.2 }) }),
+    ]);
+    expect(today!.checks.find((c) => c.check === 'judged_quality')).toMatchObject({ status: 'fail', current: 0.2, limit: 0.45 });
+    expect(today!.status).toBe('fail');
   });
 
   it('evaluates at most `limit` days', async () => {
@@ -102,6 +133,8 @@ describe('gate tolerances from the environment', () => {
       SVC_GATE_MAX_SUCCESS_DROP: 0.02,
       SVC_GATE_MAX_FALLBACK_INCREASE: 0.05,
       SVC_GATE_MAX_LATENCY_INCREASE: 0.25,
+      SVC_GATE_MAX_JUDGED_DROP: 0.05,
+      SVC_GATE_MIN_JUDGED_PAIRS: 20,
     });
   });
 
@@ -113,6 +146,7 @@ describe('gate tolerances from the environment', () => {
       ['SVC_GATE_MAX_SUCCESS_DROP', '1.5'],
       ['SVC_GATE_MAX_FALLBACK_INCREASE', '-0.1'],
       ['SVC_GATE_MAX_LATENCY_INCREASE', 'NaN'],
+      ['SVC_GATE_MAX_JUDGED_DROP', '0.6'],
     ]);
   });
 });

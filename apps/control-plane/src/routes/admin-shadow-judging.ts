@@ -1,0 +1,81 @@
+import { invalidRequest } from '@svc/core';
+import { validate, type RouteRegistry } from '@svc/http-kit';
+import { SHADOW_SETTINGS_KEY, type ShadowSettingsWire, readShadowSettings, shadowSettingsEntries } from '@svc/judging';
+import { adminOnly, defineRoute, jsonResponse } from '@svc/openapi';
+import type { ControlPlaneDeps } from '../deps.js';
+import type { ControlEnv } from '../env.js';
+import { readJson } from '../read-json.js';
+import { strictBody } from '../strict-body.js';
+import { orgParams, pathOrg } from './admin-params.js';
+
+const putSchema = strictBody(shadowSettingsEntries);
+
+const tags = ['Routing'];
+const answer = jsonResponse('`{object: "shadow_judging", org_id, enabled, sample_rate, candidate_models, judge_model, daily_budget_usd}`; off (enabled false, no judge) until set.');
+
+export const getShadowJudgingRoute = defineRoute({
+  method: 'get',
+  path: '/v1/admin/orgs/{id}/shadow-judging',
+  operationId: 'getShadowJudging',
+  summary: "The organisation's shadow judging",
+  tags,
+  auth: adminOnly,
+  params: orgParams,
+  responses: { 200: answer },
+  errors: [404],
+});
+
+export const putShadowJudgingRoute = defineRoute({
+  method: 'put',
+  path: '/v1/admin/orgs/{id}/shadow-judging',
+  operationId: 'putShadowJudging',
+  summary: "Replace the organisation's shadow judging",
+  description:
+    'Every field but `candidate_models` is required; `candidate_models` absent or null: the served model\'s cheaper models of its pool. The judge and each candidate must be chat models of the active catalog (400 naming the field). docs/routing.md, "Shadow judging".',
+  tags,
+  auth: adminOnly,
+  params: orgParams,
+  body: { schema: putSchema, name: 'PutShadowJudgingRequest' },
+  responses: { 200: answer },
+  errors: [400, 404, 413],
+});
+
+function toWire(orgId: string, stored: Record<string, unknown>) {
+  const settings = readShadowSettings(stored);
+  return {
+    object: 'shadow_judging',
+    org_id: orgId,
+    enabled: settings?.enabled ?? false,
+    sample_rate: settings?.sampleRate ?? 0,
+    candidate_models: settings?.candidateModels ?? null,
+    judge_model: settings?.judgeModel ?? null,
+    daily_budget_usd: settings?.dailyBudgetUsd ?? 0,
+  };
+}
+
+/** The models as catalog slugs; a name that is no chat model of the catalog is a 400 naming its field. */
+function resolveModels(deps: ControlPlaneDeps, body: ShadowSettingsWire): ShadowSettingsWire {
+  const slug = (name: string, param: string) => {
+    const model = deps.catalog.resolve(name);
+    if (model?.kind !== 'chat') throw invalidRequest(`'${name}' is not a chat model of a configured provider (GET /v1/models lists them).`, param);
+    return model.id;
+  };
+  const candidates = body.candidate_models?.map((name, i) => slug(name, `candidate_models[${i}]`));
+  return { ...body, judge_model: slug(body.judge_model, 'judge_model'), candidate_models: candidates ? [...new Set(candidates)] : null };
+}
+
+/** `/v1/admin/orgs/{id}/shadow-judging`: read and replace an organisation's shadow judging; a change reaches every instance. */
+export function registerAdminShadowJudging(routes: RouteRegistry<ControlEnv>, deps: ControlPlaneDeps): void {
+  routes.add(getShadowJudgingRoute, async (c) => {
+    const org = await pathOrg(c, deps);
+    return c.json(toWire(org.id, await deps.db.settings.get(org.id)));
+  });
+
+  routes.add(putShadowJudgingRoute, async (c) => {
+    const body = resolveModels(deps, validate(putSchema, await readJson(c, deps.maxBodyBytes)));
+    const org = await pathOrg(c, deps);
+    const stored = await deps.db.settings.merge(org.id, { [SHADOW_SETTINGS_KEY]: body });
+    await deps.shadowSettings.invalidate(org.id);
+    return c.json(toWire(org.id, stored));
+  });
+}

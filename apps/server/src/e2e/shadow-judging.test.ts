@@ -1,0 +1,173 @@
+import { type MockUpstream, startMockUpstream } from '@svc/mock-upstream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { masterKey, startGateway, upstreamProviders } from './harness.js';
+
+type Gateway = Awaited<ReturnType<typeof startGateway>>;
+type Settings = { enabled: boolean; sample_rate: number; candidate_models?: string[] | null; judge_model: string; daily_budget_usd: number };
+
+const INCUMBENT = 'The incumbent answer.';
+const CANDIDATE = 'The candidate answer, which is better.';
+const on: Settings = { enabled: true, sample_rate: 1, candidate_models: ['openai/gpt-4o-mini'], judge_model: 'openai/gpt-4.1', daily_budget_usd: 1 };
+
+/** Issue 28 part 3: shadow judging through the running gateway, the mock upstream answering the candidate and the judge. */
+describe('shadow judging (mock upstream)', () => {
+  let upstream: MockUpstream;
+  let gateway: Gateway;
+
+  const admin = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${gateway.controlUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${masterKey}`, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> & { error?: { code: string; param: string | null } } };
+  };
+  /** An organisation with shadow judging set, and a chat call with its key. */
+  const orgWith = async (name: string, settings: Settings, orgFields: Record<string, unknown> = {}) => {
+    const org = await admin('POST', '/v1/admin/orgs', { name: `${name}-${Date.now()}`, ...orgFields });
+    const orgId = org.body.id as string;
+    expect((await admin('PUT', `/v1/admin/orgs/${orgId}/shadow-judging`, settings)).status).toBe(200);
+    const key = await admin('POST', '/v1/admin/keys', { org_id: orgId, scopes: ['inference:chat'] });
+    const ask = async (body: Record<string, unknown> = {}, headers: Record<string, string> = {}) => {
+      const response = await fetch(`${gateway.inferenceUrl}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key.body.key as string}`, 'content-type': 'application/json', 'x-intelligence-mode': 'cache', ...headers },
+        body: JSON.stringify({ model: 'openai/gpt-4o', messages: [{ role: 'user', content: 'Explain what a hash map is.' }], ...body }),
+      });
+      const answer = (await response.json()) as { choices: { message: { content: string } }[]; svc_metadata: { cost_usd: number } };
+      return { status: response.status, requestId: response.headers.get('x-svc-request-id')!, answer, receivedAt: Date.now() };
+    };
+    return { orgId, ask };
+  };
+  const settle = async () => {
+    await gateway.runtime.shadow.idle();
+    await gateway.runtime.learn.flush();
+  };
+  const ledger = async (orgId: string) => gateway.runtime.db.usage.listByOrg(orgId, { limit: 1000 });
+  const shadowRows = async (orgId: string) => (await ledger(orgId)).filter((row) => /:(shadow|judge:\d)$/.test(row.requestId));
+
+  beforeAll(async () => {
+    upstream = await startMockUpstream({ tokens: 6, latencyMs: 150, answers: { 'gpt-4o': INCUMBENT, 'gpt-4o-mini': CANDIDATE }, judgePrefers: 'better' });
+    // A hung shadow call gives up after 3 s.
+    gateway = await startGateway({ ...upstreamProviders(upstream.url), SVC_REQUEST_TIMEOUT_MS: '3000' });
+  });
+  afterAll(async () => {
+    await gateway?.stop();
+    await upstream?.close();
+  });
+
+  it('the settings API is strict and names what it refuses', async () => {
+    const org = await admin('POST', '/v1/admin/orgs', { name: `shadow-settings-${Date.now()}` });
+    const path = `/v1/admin/orgs/${org.body.id as string}/shadow-judging`;
+    expect((await admin('GET', path)).body).toMatchObject({ object: 'shadow_judging', enabled: false, judge_model: null });
+    expect((await admin('PUT', path, { ...on, sample_rat: 1 })).body.error).toMatchObject({ code: 'validation_error', param: 'sample_rat' });
+    expect((await admin('PUT', path, { ...on, sample_rate: 1.5 })).body.error).toMatchObject({ param: 'sample_rate' });
+    expect((await admin('PUT', path, { ...on, judge_model: 'acme/nothing' })).body.error).toMatchObject({ param: 'judge_model' });
+    expect((await admin('PUT', path, { ...on, candidate_models: ['gpt-4o-mini', 'nope/x'] })).body.error).toMatchObject({ param: 'candidate_models[1]' });
+    const put = await admin('PUT', path, { ...on, candidate_models: ['gpt-4o-mini'] });
+    expect(put.body).toMatchObject({ enabled: true, sample_rate: 1, candidate_models: ['openai/gpt-4o-mini'], judge_model: 'openai/gpt-4.1', daily_budget_usd: 1 });
+    expect((await admin('GET', path)).body).toEqual(put.body);
+  });
+
+  it('a sampled request gets its answer unchanged; the candidate and judge calls come after it, are judged in both orders, stored and billed as their own category', async () => {
+    const { orgId, ask } = await orgWith('shadow-judged', on);
+    const started = Date.now();
+    const served = await ask();
+    expect(served.status).toBe(200);
+    expect(served.answer.choices[0]!.message.content).toBe(INCUMBENT);
+    await settle();
+    const verdicts = await gateway.runtime.db.shadowVerdicts.judged({ since: new Date(started), orgId });
+    // The judge preferred the candidate's answer in both orders: a win, not a tie.
+    expect(verdicts).toEqual([expect.objectContaining({ model: 'openai/gpt-4o-mini', samples: 1, wins: 1, losses: 0, ties: 0 })]);
+    // The router's per-task learner was taught the same pair.
+    const taught = gateway.runtime.requestFeedback.learner.router.learner!.serialize().pairs.filter((row) => row[0] === orgId);
+    expect(taught).toEqual([expect.arrayContaining([orgId, 'openai/gpt-4o-mini'])]);
+    const rows = await shadowRows(orgId);
+    expect(rows.map((row) => [row.requestId, row.model]).sort()).toEqual([
+      [`${served.requestId}:judge:1`, 'openai/gpt-4.1'],
+      [`${served.requestId}:judge:2`, 'openai/gpt-4.1'],
+      [`${served.requestId}:shadow`, 'openai/gpt-4o-mini'],
+    ]);
+    for (const row of rows) expect(row.costUsd).toBeGreaterThan(0);
+    // The request's own row and its svc_metadata are the served call's alone.
+    const own = (await ledger(orgId)).find((row) => row.requestId === served.requestId)!;
+    expect(own.costUsd).toBeCloseTo(served.answer.svc_metadata.cost_usd, 12);
+    // The benchmarks report carries the judged win rate with its interval.
+    const report = await fetch(`${gateway.controlUrl}/v1/observability/benchmarks?org_id=${orgId}&days=1`, { headers: { authorization: `Bearer ${masterKey}` } });
+    const judged = ((await report.json()) as { judged: Record<string, unknown>[] }).judged;
+    expect(judged).toEqual([expect.objectContaining({ model: 'openai/gpt-4o-mini', samples: 1, wins: 1, win_rate: 1, interval: { low: expect.any(Number), high: expect.closeTo(1, 9) } })]);
+  });
+
+  it('the answer never waits for the shadow calls: a candidate that never answers does not hold it', async () => {
+    // The Anthropic key's calls hang until the gateway's request timeout; the served model is OpenAI's.
+    upstream.configure({ faultKeys: { 'sk-upstream-anthropic': 'timeout' } });
+    try {
+      const { orgId, ask } = await orgWith('shadow-hung', { ...on, candidate_models: ['anthropic/claude-sonnet-5'] });
+      const done = gateway.runtime.shadow.stats().done;
+      const served = await ask();
+      expect(served.status).toBe(200);
+      expect(served.answer.choices[0]!.message.content).toBe(INCUMBENT);
+      // Answered while the judging job still waits on the hung candidate.
+      expect(gateway.runtime.shadow.stats().done).toBe(done);
+      await settle();
+      expect(gateway.runtime.shadow.stats().done).toBe(done + 1);
+      // The candidate's call timed out after the answer was delivered: no verdict, nothing billed for it.
+      expect(await shadowRows(orgId)).toEqual([]);
+      expect(await gateway.runtime.db.shadowVerdicts.judged({ since: new Date(0), orgId })).toEqual([]);
+    } finally {
+      upstream.configure({ faultKeys: undefined });
+    }
+  });
+
+  it('a position-biased judge (always "A") yields a tie, never a win', async () => {
+    upstream.configure({ judgePrefers: undefined });
+    try {
+      const { orgId, ask } = await orgWith('shadow-biased', on);
+      await ask();
+      await settle();
+      expect(await gateway.runtime.db.shadowVerdicts.judged({ since: new Date(0), orgId })).toEqual([expect.objectContaining({ samples: 1, wins: 0, losses: 0, ties: 1 })]);
+    } finally {
+      upstream.configure({ judgePrefers: 'better' });
+    }
+  });
+
+  it('the day budget stops further shadow and judge calls, and the shadow spend stays within it', async () => {
+    const budget = 0.002;
+    const { orgId, ask } = await orgWith('shadow-budget', { ...on, daily_budget_usd: budget });
+    const before = gateway.runtime.shadow.stats().overBudget;
+    for (let i = 0; i < 4; i++) expect((await ask()).status).toBe(200);
+    await settle();
+    const verdicts = await gateway.runtime.db.shadowVerdicts.judged({ since: new Date(0), orgId });
+    expect(verdicts[0]?.samples).toBe(1);
+    expect(gateway.runtime.shadow.stats().overBudget).toBeGreaterThan(before);
+    const spent = (await shadowRows(orgId)).reduce((sum, row) => sum + row.costUsd, 0);
+    expect(spent).toBeGreaterThan(0);
+    expect(spent).toBeLessThanOrEqual(budget);
+  });
+
+  it('requests that must not be kept or re-sent are never shadowed: store false, Cache-Control no-store, proxy mode, memory off', async () => {
+    const { orgId, ask } = await orgWith('shadow-no-store', on);
+    const calls = upstream.stats().total;
+    await ask({ store: false });
+    await ask({}, { 'cache-control': 'no-store' });
+    await ask({}, { 'x-intelligence-mode': 'proxy' });
+    await ask({ svc: { enable_memory: false } });
+    await settle();
+    expect(upstream.stats().total - calls).toBe(4);
+    expect(await shadowRows(orgId)).toEqual([]);
+    expect(await gateway.runtime.db.shadowVerdicts.judged({ since: new Date(0), orgId })).toEqual([]);
+  });
+
+  it("never uses a model the organisation may not use: a denied candidate or judge is skipped without a call", async () => {
+    const denied = await orgWith('shadow-denied', on, { model_access: { deny: ['openai/gpt-4o-mini'] } });
+    const calls = upstream.stats().total;
+    await denied.ask();
+    const judgeDenied = await orgWith('shadow-judge-denied', on, { model_access: { deny: ['gpt-4.1'] } });
+    await judgeDenied.ask();
+    await settle();
+    expect(upstream.stats().total - calls).toBe(2);
+    expect(await shadowRows(denied.orgId)).toEqual([]);
+    expect(await shadowRows(judgeDenied.orgId)).toEqual([]);
+    expect(gateway.runtime.shadow.stats().skipped).toMatchObject({ no_candidate: expect.any(Number), judge_not_permitted: expect.any(Number) });
+  });
+});

@@ -1,0 +1,125 @@
+import { type SQL, sql } from 'drizzle-orm';
+import { shadowVerdicts } from '../schema/shadow-verdicts.js';
+import { rowsOf } from './bulk-insert.js';
+import { type Drizzle, isUuid } from './drizzle.js';
+
+export type NewShadowVerdict = typeof shadowVerdicts.$inferInsert;
+
+/** Verdicts in `[since, until)`, optionally of one organisation (an id that is not a UUID matches nothing). */
+export interface VerdictFilter {
+  since: Date;
+  until?: Date;
+  orgId?: string;
+}
+
+/** The judged pairs of one candidate model on one task kind, against whatever served those requests. */
+export interface JudgedFigures {
+  taskKind: string;
+  model: string;
+  samples: number;
+  wins: number;
+  losses: number;
+  ties: number;
+  candidateCostUsd: number;
+  judgeCostUsd: number;
+}
+
+/** The judged pairs of `model` against `against` on one task kind, from both sides (candidate or incumbent). */
+export interface HeadToHead {
+  taskKind: string;
+  model: string;
+  against: string;
+  samples: number;
+  wins: number;
+  ties: number;
+}
+
+/** The model that served most of a task kind's decisions in a window, and how many it served. */
+export interface ServedRoute {
+  taskKind: string;
+  model: string;
+  decisions: number;
+}
+
+export interface ShadowVerdictRepository {
+  insert(verdict: NewShadowVerdict): Promise<void>;
+  /** Per task kind and candidate model: wins, losses and ties against the served model, by task kind then model. */
+  judged(filter: VerdictFilter): Promise<JudgedFigures[]>;
+  /** Every ordered pair of models judged against each other, per task kind (each pair listed from both sides). */
+  headToHead(filter: VerdictFilter): Promise<HeadToHead[]>;
+  /** Per task family, the model that served most decisions of the window (ties: the smallest id). */
+  servedRoutes(filter: VerdictFilter): Promise<ServedRoute[]>;
+}
+
+function where(alias: SQL, filter: VerdictFilter): SQL {
+  const parts = [sql`${alias}.created_at >= ${filter.since.toISOString()}::timestamptz`];
+  if (filter.until) parts.push(sql`${alias}.created_at < ${filter.until.toISOString()}::timestamptz`);
+  if (filter.orgId !== undefined) parts.push(isUuid(filter.orgId) ? sql`${alias}.org_id = ${filter.orgId}::uuid` : sql`false`);
+  return sql.join(parts, sql` AND `);
+}
+
+type Row = Record<string, unknown>;
+const num = (value: unknown): number => Number(value ?? 0);
+
+type Rows = (query: SQL) => Promise<Row[]>;
+
+/** The task kind, model and counts every judged row has. */
+function pairCounts(r: Row) {
+  return { taskKind: String(r['task_kind']), model: String(r['model']), samples: num(r['samples']), wins: num(r['wins']), ties: num(r['ties']) };
+}
+
+async function judged(rows: Rows, filter: VerdictFilter): Promise<JudgedFigures[]> {
+  const found = await rows(sql`
+    SELECT v.task_kind, v.candidate_model AS model, count(*)::int AS samples,
+      count(*) FILTER (WHERE v.verdict = 'candidate')::int AS wins,
+      count(*) FILTER (WHERE v.verdict = 'incumbent')::int AS losses,
+      count(*) FILTER (WHERE v.verdict = 'tie')::int AS ties,
+      coalesce(sum(v.candidate_cost_usd), 0)::float8 AS candidate_cost_usd,
+      coalesce(sum(v.judge_cost_usd), 0)::float8 AS judge_cost_usd
+    FROM shadow_verdicts v WHERE ${where(sql`v`, filter)}
+    GROUP BY 1, 2 ORDER BY 1, 2`);
+  return found.map((r) => ({
+    ...pairCounts(r),
+    losses: num(r['losses']),
+    candidateCostUsd: num(r['candidate_cost_usd']),
+    judgeCostUsd: num(r['judge_cost_usd']),
+  }));
+}
+
+async function headToHead(rows: Rows, filter: VerdictFilter): Promise<HeadToHead[]> {
+  const found = await rows(sql`
+    WITH sides AS (
+      SELECT v.task_kind, v.candidate_model AS model, v.incumbent_model AS against,
+        CASE v.verdict WHEN 'candidate' THEN 1 ELSE 0 END AS win, CASE v.verdict WHEN 'tie' THEN 1 ELSE 0 END AS tie
+      FROM shadow_verdicts v WHERE ${where(sql`v`, filter)}
+      UNION ALL
+      SELECT v.task_kind, v.incumbent_model, v.candidate_model,
+        CASE v.verdict WHEN 'incumbent' THEN 1 ELSE 0 END, CASE v.verdict WHEN 'tie' THEN 1 ELSE 0 END
+      FROM shadow_verdicts v WHERE ${where(sql`v`, filter)}
+    )
+    SELECT task_kind, model, against, count(*)::int AS samples, sum(win)::int AS wins, sum(tie)::int AS ties
+    FROM sides GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`);
+  return found.map((r) => ({ ...pairCounts(r), against: String(r['against']) }));
+}
+
+async function servedRoutes(rows: Rows, filter: VerdictFilter): Promise<ServedRoute[]> {
+  const found = await rows(sql`
+    SELECT DISTINCT ON (task_kind) task_kind, model, decisions FROM (
+      SELECT coalesce(d.task_family, 'unknown') AS task_kind, d.model, count(*)::int AS decisions
+      FROM routing_decisions d WHERE ${where(sql`d`, filter)} AND d.outcome = 'ok' AND d.source <> 'CacheHit'
+      GROUP BY 1, 2
+    ) g ORDER BY task_kind, decisions DESC, model`);
+  return found.map((r) => ({ taskKind: String(r['task_kind']), model: String(r['model']), decisions: num(r['decisions']) }));
+}
+
+export function createShadowVerdictRepository(db: Drizzle): ShadowVerdictRepository {
+  const rows: Rows = async (query) => rowsOf(await db.execute(query)) as Row[];
+  return {
+    async insert(verdict) {
+      await db.insert(shadowVerdicts).values(verdict);
+    },
+    judged: (filter) => judged(rows, filter),
+    headToHead: (filter) => headToHead(rows, filter),
+    servedRoutes: (filter) => servedRoutes(rows, filter),
+  };
+}

@@ -1,0 +1,141 @@
+import type { ModelInfo } from '@svc/catalog';
+import type { ChatRequest } from '@svc/core';
+import { BoundedQueue, type QueueStats } from './bounded-queue.js';
+import type { DailyShadowBudget } from './daily-budget.js';
+import { shadowSkipReason } from './eligibility.js';
+import type { JudgedPairSink } from './judged-pair.js';
+import { conversationText, judgeRequest } from './judge-prompt.js';
+import type { ShadowModels, ShadowOffer, ShadowPart } from './shadow-ports.js';
+import type { ShadowSettings } from './settings.js';
+import { combineOrders, parseJudgeAnswer } from './verdict.js';
+
+/** The candidate's `max_tokens`: twice the served answer's length, within these bounds. */
+const MIN_CANDIDATE_TOKENS = 256;
+const MAX_CANDIDATE_TOKENS = 4_096;
+/** Characters per token of the cost estimate a call reserves (a generous 3, not 4). */
+const CHARS_PER_TOKEN = 3;
+
+export interface ShadowJudgingSettings {
+  models: ShadowModels;
+  /** The organisation's settings (cached by the caller); undefined: off. */
+  settings: (orgId: string) => Promise<ShadowSettings | undefined>;
+  budget: DailyShadowBudget;
+  sink: JudgedPairSink;
+  /** Most sampled requests waiting; beyond it they are dropped and counted. Default 100. */
+  capacity?: number;
+  /** Sampled requests judged at once per instance. Default 2. */
+  concurrency?: number;
+  /** Uniform in [0, 1): the sampling draw. Default `Math.random`. */
+  random?: () => number;
+  onError: (error: unknown) => void;
+}
+
+/** What shadow judging did on this instance. */
+export interface ShadowStats extends QueueStats {
+  skipped: Record<string, number>;
+  judged: number;
+  /** Calls not made because the organisation's day budget was spent. */
+  overBudget: number;
+}
+
+/**
+ * Shadow judging (docs/routing.md): `offer` takes an answered request and returns at once; in a
+ * later macrotask the request is sampled at the organisation's rate and, when it may be re-sent,
+ * queued (bounded; dropped and counted when full). A job sends the same request to a candidate,
+ * asks the judge in both orders and hands the verdict to the sink. Each call is made only when
+ * the organisation's day budget can take its most possible cost.
+ */
+export class ShadowJudging {
+  private readonly queue: BoundedQueue;
+  private readonly counts = { judged: 0, overBudget: 0, skipped: {} as Record<string, number> };
+  private readonly pending = new Set<Promise<void>>();
+
+  constructor(private readonly deps: ShadowJudgingSettings) {
+    this.queue = new BoundedQueue({ capacity: deps.capacity ?? 100, concurrency: deps.concurrency ?? 2, onError: deps.onError });
+  }
+
+  offer(offer: ShadowOffer): void {
+    const considered = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.consider(offer)).catch(this.deps.onError);
+    this.pending.add(considered);
+    void considered.finally(() => this.pending.delete(considered));
+  }
+
+  stats(): ShadowStats {
+    return { ...this.queue.stats(), ...this.counts, skipped: { ...this.counts.skipped } };
+  }
+
+  /** Resolves once every offer so far was considered and every queued job ran. */
+  async idle(): Promise<void> {
+    await Promise.all([...this.pending]);
+    await this.queue.idle();
+  }
+
+  private skip(reason: string): void {
+    this.counts.skipped[reason] = (this.counts.skipped[reason] ?? 0) + 1;
+  }
+
+  private async consider(offer: ShadowOffer): Promise<void> {
+    const settings = await this.deps.settings(offer.caller.org.id);
+    if (!settings?.enabled || settings.dailyBudgetUsd <= 0 || this.draw() >= settings.sampleRate) return;
+    const reason = shadowSkipReason(offer);
+    if (reason) return this.skip(reason);
+    const judge = this.deps.models.permitted(offer.caller, settings.judgeModel);
+    if (!judge) return this.skip('judge_not_permitted');
+    const candidate = this.pickCandidate(offer, settings);
+    if (!candidate) return this.skip('no_candidate');
+    this.queue.offer(() => this.judgePair({ offer, settings, candidate, judge }));
+  }
+
+  private draw(): number {
+    return (this.deps.random ?? Math.random)();
+  }
+
+  /** One of the configured candidates the caller may use (or the cheaper models of the pool), never the served model. */
+  private pickCandidate(offer: ShadowOffer, settings: ShadowSettings): ModelInfo | undefined {
+    const { models } = this.deps;
+    const named = settings.candidateModels
+      ? settings.candidateModels.map((slug) => models.permitted(offer.caller, slug)).filter((model): model is ModelInfo => model !== undefined)
+      : models.cheaperThan(offer.caller, offer.served).slice(0, 3);
+    const eligible = named.filter((model) => model.id !== offer.served.id);
+    if (eligible.length === 0) return undefined;
+    return eligible[Math.min(eligible.length - 1, Math.floor(this.draw() * eligible.length))];
+  }
+
+  private async judgePair(job: { offer: ShadowOffer; settings: ShadowSettings; candidate: ModelInfo; judge: ModelInfo }): Promise<void> {
+    const { offer, candidate, judge } = job;
+    const maxTokens = Math.min(MAX_CANDIDATE_TOKENS, Math.max(MIN_CANDIDATE_TOKENS, offer.completionTokens * 2, offer.request.maxTokens ?? 0));
+    const shadowRequest: ChatRequest = { ...offer.request, model: candidate.id, maxTokens, stream: false, includeUsage: false };
+    const shadow = await this.call(job, 'shadow', candidate, shadowRequest);
+    if (!shadow) return;
+    const conversation = conversationText(offer.request);
+    const first = await this.call(job, 'judge:1', judge, judgeRequest(judge.id, conversation, shadow.text, offer.answer));
+    if (!first) return;
+    const second = await this.call(job, 'judge:2', judge, judgeRequest(judge.id, conversation, offer.answer, shadow.text));
+    if (!second) return;
+    this.counts.judged++;
+    await this.deps.sink.record({
+      orgId: offer.caller.org.id,
+      requestId: offer.requestId,
+      taskKind: offer.taskKind ?? 'unknown',
+      incumbent: offer.served.id,
+      candidate: candidate.id,
+      judge: judge.id,
+      verdict: combineOrders(parseJudgeAnswer(first.text), parseJudgeAnswer(second.text)),
+      candidateCostUsd: shadow.costUsd,
+      judgeCostUsd: first.costUsd + second.costUsd,
+      createdAt: new Date(),
+    });
+  }
+
+  /** One call when the day's budget takes its most possible cost; undefined when it does not. */
+  private async call(job: { offer: ShadowOffer; settings: ShadowSettings }, part: ShadowPart, model: ModelInfo, request: ChatRequest) {
+    const { offer, settings } = job;
+    const promptChars = request.messages.reduce((sum, message) => sum + JSON.stringify(message.content ?? '').length, 0);
+    const most = (Math.ceil(promptChars / CHARS_PER_TOKEN) * model.inputPricePerMTok + (request.maxTokens ?? 0) * model.outputPricePerMTok) / 1e6;
+    if (!(await this.deps.budget.reserve(offer.caller.org.id, most, settings.dailyBudgetUsd))) {
+      this.counts.overBudget++;
+      return undefined;
+    }
+    return this.deps.models.call({ caller: offer.caller, requestId: offer.requestId, part, model, request });
+  }
+}
