@@ -125,3 +125,25 @@ describe('atThreshold', () => {
     expect(copy.score(features('flights from boston to denver'), features('flights from boston to denver'), 1)).toBe(role.score(features('flights from boston to denver'), features('flights from boston to denver'), 1));
   });
 });
+
+describe('the base model', () => {
+  it('is scored only when the role model reads it or uses it as a bar', () => {
+    let calls = 0;
+    const counting: PairReader = {
+      ...base,
+      score: () => {
+        calls++;
+        return 0.9;
+      },
+    };
+    const same = [features('flights from boston to denver'), features('flights from boston to denver'), 1] as const;
+    const width = ROLE_MODEL_INPUTS.length - 1;
+    const withoutGrid = file({ inputs: ROLE_MODEL_INPUTS.slice(1), mean: new Array(width).fill(0), scale: new Array(width).fill(1), hidden: { w: new Array(width).fill(0), b: [0] } });
+    roleReader(counting, parseRoleModel(withoutGrid)).score(...same);
+    expect(calls).toBe(0);
+    roleReader(counting, parseRoleModel({ ...withoutGrid, baseThreshold: 0.5 })).score(...same);
+    expect(calls).toBe(1);
+    roleReader(counting, parseRoleModel(file())).score(...same);
+    expect(calls).toBe(2);
+  });
+});

@@ -100,6 +100,8 @@ export function roleProbability(model: RoleModel, all: readonly number[]): numbe
  */
 export function roleReader(base: PairReader, model: RoleModel): PairReader {
   if (base.id !== model.base) throw new Error(`role model ${model.id} reads pair model ${model.base}, not ${base.id}`);
+  // The base model's grid costs ~1 ms for two sentences: it is scored only when the role model reads it or uses it as a bar.
+  const readsBase = model.baseThreshold > 0 || model.inputs.includes(ROLE_MODEL_INPUTS.indexOf('gridLogit'));
   const reader: PairReader = {
     id: base.id,
     dimensions: base.dimensions,
@@ -108,7 +110,7 @@ export function roleReader(base: PairReader, model: RoleModel): PairReader {
     score(query, stored, cosine) {
       const overlap = wordPieceOverlap(stored, query);
       if (overlap < model.minOverlap) return 1;
-      const baseP = base.score(query, stored, cosine);
+      const baseP = readsBase ? base.score(query, stored, cosine) : 1;
       // Under the base model's own bar (baseThreshold) the pair is refused whatever the role model says.
       if (baseP < model.baseThreshold) return 0;
       return roleProbability(model, roleInputs(model.lexicon, baseP, stored, query, cosine, overlap));
