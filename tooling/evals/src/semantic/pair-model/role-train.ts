@@ -33,7 +33,7 @@ const BASE_THRESHOLD = env('BASE_THRESHOLD', 0);
 
 const dir = findDataDir(process.cwd());
 const asked = (question: string): string => semanticKeyOf(chatRequest(question))?.text ?? question;
-// PAWS dev's training half only: the held-out half (the evaluation's) is dropped here, unread.
+// PAWS dev's training half only: the held-out half (the evaluation's) is dropped here, unused.
 const groups = groupBySource(splitBySource(loadPaws(dir)).train);
 const paws: LabelledPair[] = groups.flatMap((group, g) => group.map((p) => ({ a: asked(p.a), b: asked(p.b), y: p.duplicate ? 1 : 0, w: weights.paws, fold: g % FOLDS, kind: 'paws' })));
 const sentenceFold = new Map(groups.flatMap((group, g) => group.flatMap((p) => [p.a, p.b]).map((s) => [s, g % FOLDS] as const)));
