@@ -21,3 +21,6 @@ export { createVerifier, type TrainedVerifier, type Verifier } from './verifier/
 export type { PairReader } from './pair/pair-reader.js';
 export { type PairHeadWeights, pairHeadSchema, parsePairHead, scorePair, wordPieceOverlap } from './pair/grid-head.js';
 export { decodeTokenFeatures, encodeTokenFeatures, type TokenFeatures } from './pair/token-features.js';
+export { ROLE_FEATURE_NAMES, type RoleLexicon, roleFeatures } from './pair/role-features.js';
+export { shippedPairReader, shippedRoleModel } from './pair/role-model-data.js';
+export { atThreshold, isRoleReader, parseRoleModel, ROLE_MODEL_INPUTS, type RoleModel, type RoleModelFile, roleInputs, roleModelSchema, roleProbability, roleReader } from './pair/role-reader.js';

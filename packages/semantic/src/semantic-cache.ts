@@ -3,6 +3,7 @@ import { type EligibilityOptions, semanticKeyOf } from './eligibility.js';
 import type { Embedder } from './embedder/interface.js';
 import { type KeyTerms, keyTerms, mayShareAnswer } from './entity-guard.js';
 import type { PairReader } from './pair/pair-reader.js';
+import { shippedPairReader } from './pair/role-model-data.js';
 import { decodeTokenFeatures, encodeTokenFeatures } from './pair/token-features.js';
 import { pointId } from './scope.js';
 import type { VectorMatch, VectorStore } from './store/interface.js';
@@ -45,7 +46,9 @@ export interface SemanticCacheSettings {
   /**
    * Without a verifier: the pair model that reads the query and the stored question it would
    * serve together and refuses the hit under its threshold (word order, roles) (default the
-   * embedder's {@link Embedder.pairReader}, if any; false: none).
+   * embedder's {@link Embedder.pairReader}, if any, read through the shipped role model when it is
+   * the one that model reads, see {@link shippedPairReader}; false: none). A reader given here is
+   * used as it is.
    */
   pairReader?: PairReader | false;
   /** How long an answer stays servable, ms (default 24 h, the spec's `cache_ttl_secs` maximum). */
@@ -186,7 +189,7 @@ function resolveDecision(settings: SemanticCacheSettings): Decision {
   if (!(threshold > -1 && threshold <= 1)) throw new RangeError(`threshold must be in (-1, 1], got ${threshold}`);
   return {
     verifier,
-    pair: verifier || settings.pairReader === false ? undefined : (settings.pairReader ?? embedder.pairReader),
+    pair: verifier || settings.pairReader === false ? undefined : (settings.pairReader ?? shippedPairReader(embedder.pairReader)),
     threshold,
     guard: settings.keyTermGuard ?? true,
     candidates: settings.candidates ?? calibration?.candidates ?? 3,

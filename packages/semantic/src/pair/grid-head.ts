@@ -71,7 +71,7 @@ export function parsePairHead(raw: unknown): PairHeadWeights {
 }
 
 /** Unit-length copies of each word piece's features. */
-function normalised(f: TokenFeatures): Float32Array {
+export function normalised(f: TokenFeatures): Float32Array {
   const { count, dimensions: d, values } = f;
   const out = new Float32Array(count * d);
   for (let t = 0; t < count; t++) {

@@ -23,7 +23,7 @@ import { loadNearMisses } from './near-misses.js';
 import { loadPaws } from './paws.js';
 import { pawsTable } from './paws-report.js';
 import { quoraTable } from './quora-report.js';
-import { costTable, gptCacheTable, nearMissLine, pairCostLine, qqpTables } from './report.js';
+import { costTable, gptCacheTable, nearMissLine, pairCostLine, pairLabel, qqpTables } from './report.js';
 import { splitByQuestion } from './split.js';
 import { tableEmbedder } from './vectors.js';
 
@@ -62,7 +62,7 @@ const say = (line = '') => {
   console.log(line);
   out.push(line);
 };
-say(`embedder ${embedder.id} (${embedder.dimensions} dimensions), ${(embedder.embedCpuUs / 1000).toFixed(2)} ms CPU per single-text embed (mean of 200); shipped decision: cosine >= ${calibration.threshold}, the near-miss guard, ambiguity margin ${calibration.margin} over ${calibration.candidates} candidates${embedder.pairReader ? `, pair model ${embedder.pairReader.id} at p >= ${embedder.pairReader.threshold}` : ''}.`);
+say(`embedder ${embedder.id} (${embedder.dimensions} dimensions), ${(embedder.embedCpuUs / 1000).toFixed(2)} ms CPU per single-text embed (mean of 200); shipped decision: cosine >= ${calibration.threshold}, the near-miss guard, ambiguity margin ${calibration.margin} over ${calibration.candidates} candidates${embedder.pairReader ? `, ${pairLabel(embedder.pairReader)}` : ''}.`);
 say();
 for (const line of await pawsTable(embedder, paws.pairs, values.paws ? `all of ${values.paws}` : "paws-dev's held-out half (split by source sentence)")) say(line);
 say();

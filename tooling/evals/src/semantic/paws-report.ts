@@ -1,9 +1,9 @@
-import type { Embedder, SemanticCacheSettings } from '@svc/semantic';
+import type { Embedder, PairReader, SemanticCacheSettings } from '@svc/semantic';
 import type { QqpPair } from './dataset.js';
 import type { Protocol } from './live/client.js';
 import { simulateProtocol } from './live/offline.js';
 import { type PawsScore, pawsHeader, pawsRow, scorePaws } from './paws-protocol.js';
-import { pairThresholds } from './report.js';
+import { baseAlone, pairLabel, pairThresholds } from './report.js';
 
 /** A plain cosine cache: the nearest stored question at cosine >= t is served; no guard, no margin, no pair model. */
 export const plainCosine = (threshold: number): Partial<SemanticCacheSettings> => ({ threshold, keyTermGuard: false, ambiguityMargin: 0, candidates: 1, pairReader: false });
@@ -35,16 +35,18 @@ export const plainAtRecall = (embedder: Embedder, pairs: readonly QqpPair[], tar
   );
 
 /** PAWS's protocol through the production lookup: the shipped cache, without its pair model, and plain cosine caches beside it. */
-export async function pawsTable(embedder: Embedder, pairs: readonly QqpPair[], source: string): Promise<string[]> {
+export async function pawsTable(embedder: Embedder & { basePairReader?: PairReader }, pairs: readonly QqpPair[], source: string): Promise<string[]> {
   const shipped = await runPaws(embedder, pairs, {});
   const lines = [
     `PAWS (${source}: ${pairs.length} pairs, one per source sentence; every \`a\` asked and stored on a miss, then every \`b\` asked; production lookup in process, no eviction).`,
     '',
     ...pawsHeader,
-    pawsRow(`shipped: cosine >= 0.85, guard, margin, pair model${embedder.pairReader ? ` (${embedder.pairReader.id}, p >= ${embedder.pairReader.threshold})` : ' (none)'}`, shipped),
-    pawsRow('shipped without the pair model (the decision before it)', await runPaws(embedder, pairs, { pairReader: false })),
+    pawsRow(`shipped: cosine >= 0.85, guard, margin, ${pairLabel(embedder.pairReader)}`, shipped),
   ];
-  for (const reader of pairThresholds(embedder)) lines.push(pawsRow(`shipped with the pair model at p >= ${reader.threshold}`, await runPaws(embedder, pairs, { pairReader: reader })));
+  const base = baseAlone(embedder);
+  if (base) lines.push(pawsRow(`shipped with the ${pairLabel(base)} alone (the decision before the role model)`, await runPaws(embedder, pairs, { pairReader: base })));
+  lines.push(pawsRow('shipped without a pair model (the decision before it)', await runPaws(embedder, pairs, { pairReader: false })));
+  for (const reader of pairThresholds(embedder)) lines.push(pawsRow(`shipped with the ${pairLabel(reader)}`, await runPaws(embedder, pairs, { pairReader: reader })));
   const equal = await plainAtRecall(embedder, pairs, shipped.paraphrasesByOwnA);
   lines.push(pawsRow(`plain cosine cache at the shipped paraphrase recall (cosine >= ${equal.threshold.toFixed(4)})`, equal.score));
   for (const t of [0.85, 0.9, 0.95, 0.97, 0.99]) lines.push(pawsRow(`plain cosine cache, cosine >= ${t}`, await runPaws(embedder, pairs, plainCosine(t))));

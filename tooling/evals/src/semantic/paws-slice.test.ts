@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findDataDir } from './dataset.js';
 import { loadPaws, onePerSource, splitBySource } from './paws.js';
 
-describe('PAWS through the shipped semantic cache (the shared encoder and its pair model)', () => {
+describe('PAWS through the shipped semantic cache (the shared encoder, its pair model read by the role model)', () => {
   let encoder: SentenceEncoder;
   beforeAll(async () => {
     encoder = createSentenceEncoder();
@@ -27,9 +27,10 @@ describe('PAWS through the shipped semantic cache (the shared encoder and its pa
       if ((await plain.lookup(chatRequest(pair.b), `org-${i}`))?.hit) served.withoutPairModel[kind]++;
     }
     const others = pairs.filter((p) => !p.duplicate).length;
-    // Without the pair model most of them are served (they share their words); with it, few.
+    // Without the pair model most of them are served (they share their words); with the role model, few
+    // (5.9% of the whole held-out half; the grid model alone served 15.8%).
     expect(served.withoutPairModel.others).toBeGreaterThan(others * 0.7);
-    expect(served.shipped.others).toBeLessThan(others * 0.3);
+    expect(served.shipped.others).toBeLessThan(others * 0.12);
     expect(served.shipped.paraphrases).toBeGreaterThan((pairs.length - others) * 0.3);
   });
 });

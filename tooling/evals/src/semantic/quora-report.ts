@@ -1,4 +1,5 @@
-import { type Embedder, keyTerms, mayShareAnswer } from '@svc/semantic';
+import { type Embedder, keyTerms, mayShareAnswer, type PairReader } from '@svc/semantic';
+import { baseAlone, pairLabel } from './report.js';
 import type { QqpPair } from './dataset.js';
 
 function dot(a: Float32Array, b: Float32Array): number {
@@ -12,19 +13,25 @@ interface PairReading {
   guard: boolean;
   /** The pair model's probability, or undefined without one (or when the cosine or guard already refuse). */
   pair: number | undefined;
+  /** The base pair model's alone, where the reader is the role model over it. */
+  base: number | undefined;
   duplicate: boolean;
 }
 
-async function read(embedder: Embedder, pairs: readonly QqpPair[], asked: (q: string) => string, threshold: number): Promise<PairReading[]> {
+type WithBase = Embedder & { basePairReader?: PairReader };
+
+async function read(embedder: WithBase, pairs: readonly QqpPair[], asked: (q: string) => string, threshold: number): Promise<PairReading[]> {
   const out: PairReading[] = [];
   const reader = embedder.pairReader;
+  const base = baseAlone(embedder);
+  const score = async (r: PairReader | undefined, a: string, b: string, cosine: number) => (r ? r.score(await r.features(b), await r.features(a), cosine) : undefined);
   for (const p of pairs) {
     const [a, b] = [asked(p.a), asked(p.b)];
     const [va, vb] = await embedder.embed([a, b]);
     const cosine = dot(va!, vb!);
     const guard = mayShareAnswer(keyTerms(b), keyTerms(a));
-    const pair = reader && guard && cosine >= threshold ? reader.score(await reader.features(b), await reader.features(a), cosine) : undefined;
-    out.push({ cosine, guard, pair, duplicate: p.duplicate });
+    const judged = guard && cosine >= threshold;
+    out.push({ cosine, guard, pair: judged ? await score(reader, a, b, cosine) : undefined, base: judged ? await score(base, a, b, cosine) : undefined, duplicate: p.duplicate });
   }
   return out;
 }
@@ -47,14 +54,16 @@ const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
  * Quora (QQP) pairs one at a time (`a` stored, `b` asked): each decision's precision and recall
  * beside a plain cosine cache's precision at the same recall on the same pairs.
  */
-export async function quoraTable(embedder: Embedder, pairs: readonly QqpPair[], asked: (q: string) => string, threshold: number, label: string): Promise<string[]> {
+export async function quoraTable(embedder: WithBase, pairs: readonly QqpPair[], asked: (q: string) => string, threshold: number, label: string): Promise<string[]> {
   const rows = await read(embedder, pairs, asked, threshold);
   const positives = rows.filter((r) => r.duplicate).length;
   const reader = embedder.pairReader;
+  const base = baseAlone(embedder);
   const decisions: [string, (r: PairReading) => boolean][] = [
-    [`shipped: cosine >= ${threshold}, guard${reader ? `, pair model p >= ${reader.threshold}` : ''}`, (r) => r.guard && r.cosine >= threshold && (r.pair === undefined || r.pair >= reader!.threshold)],
+    [`shipped: cosine >= ${threshold}, guard, ${pairLabel(reader)}`, (r) => r.guard && r.cosine >= threshold && (r.pair === undefined || r.pair >= reader!.threshold)],
+    ...(base ? [[`cosine >= ${threshold}, guard, ${pairLabel(base)} alone (the decision before the role model)`, (r: PairReading) => r.guard && r.cosine >= threshold && (r.base === undefined || r.base >= base.threshold)] as [string, (r: PairReading) => boolean]] : []),
     [`cosine >= ${threshold}, guard (no pair model)`, (r) => r.guard && r.cosine >= threshold],
-    ...(reader ? [0.3, 0.5, 0.7, 0.9].map((p): [string, (r: PairReading) => boolean] => [`cosine >= ${threshold}, guard, pair model p >= ${p}`, (r) => r.guard && r.cosine >= threshold && (r.pair ?? 0) >= p]) : []),
+    ...(reader ? [0.3, 0.5, 0.7, 0.9].map((p): [string, (r: PairReading) => boolean] => [`cosine >= ${threshold}, guard, ${pairLabel(reader, p)}`, (r) => r.guard && r.cosine >= threshold && (r.pair ?? 0) >= p]) : []),
   ];
   const lines = [
     `Quora (${label}: ${pairs.length} pairs, ${positives} labelled duplicates; \`a\` stored, \`b\` asked, pair by pair), each decision beside a plain cosine cache (nearest at cosine >= t, no guard) at the same recall on the same pairs:`,

@@ -1,4 +1,4 @@
-import { createMemoryVectorStore, createSemanticCache, type Embedder, keyTerms, mayShareAnswer, type PairReader, type SimilarityCalibration } from '@svc/semantic';
+import { atThreshold, createMemoryVectorStore, createSemanticCache, type Embedder, isRoleReader, keyTerms, mayShareAnswer, type PairReader, type SimilarityCalibration, shippedRoleModel } from '@svc/semantic';
 import type { ParaphrasePair, QqpPair } from './dataset.js';
 import { type Decider, runGptCacheProtocol } from './gptcache-protocol.js';
 import { measureLookupCost } from './lookup-cost.js';
@@ -52,20 +52,32 @@ export async function qqpTables(embedder: Embedder, qqp: readonly QqpPair[], hel
   return lines;
 }
 
-/** The embedder's pair model at other thresholds than its own (the trade-off rows of the tables). */
+/** How a table names the embedder's pair reader: the role model over its base pair model, or the pair model alone. */
+export function pairLabel(reader: PairReader | undefined, threshold = reader?.threshold): string {
+  if (!reader) return 'no pair model';
+  return isRoleReader(reader) ? `role model ${shippedRoleModel().id} over pair model ${reader.id}, p >= ${threshold}` : `pair model ${reader.id}, p >= ${threshold}`;
+}
+
+/** The base pair model alone at its own threshold, where the embedder's reader is the role model over it (the decision before the role model). */
+export function baseAlone(embedder: Embedder & { basePairReader?: PairReader }): PairReader | undefined {
+  return embedder.pairReader && isRoleReader(embedder.pairReader) ? embedder.basePairReader : undefined;
+}
+
+/** The embedder's pair reader at other thresholds than its own (the trade-off rows of the tables). */
 export function pairThresholds(embedder: Embedder): PairReader[] {
   const reader = embedder.pairReader;
   if (!reader) return [];
-  return [0.1, 0.3, 0.5, 0.7, 0.75, 0.8, 0.9, 0.95].filter((t) => t !== reader.threshold).map((t) => ({ ...reader, threshold: t, features: (text: string) => reader.features(text), score: reader.score }));
+  return [0.1, 0.3, 0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95].filter((t) => t !== reader.threshold).map((t) => atThreshold(reader, t));
 }
 
 /** GPTCache's protocol through the production lookup, at the shipped decision and beside it. */
-export async function gptCacheTable(embedder: Embedder, pairs: readonly ParaphrasePair[], calibration: SimilarityCalibration): Promise<string[]> {
+export async function gptCacheTable(embedder: Embedder & { basePairReader?: PairReader }, pairs: readonly ParaphrasePair[], calibration: SimilarityCalibration): Promise<string[]> {
   const { threshold, margin, candidates } = calibration;
   const deciders: Decider[] = [
-    { label: `shipped: cosine >= ${threshold}, guard, margin ${margin} over ${candidates}${embedder.pairReader ? `, pair model p >= ${embedder.pairReader.threshold}` : ''}`, threshold, ambiguityMargin: margin, candidates },
-    ...(embedder.pairReader ? [{ label: 'shipped without the pair model (the decision before it)', threshold, ambiguityMargin: margin, candidates, pairReader: false } as Decider] : []),
-    ...pairThresholds(embedder).map((reader): Decider => ({ label: `shipped with the pair model at p >= ${reader.threshold}`, threshold, ambiguityMargin: margin, candidates, pairReader: reader })),
+    { label: `shipped: cosine >= ${threshold}, guard, margin ${margin} over ${candidates}, ${pairLabel(embedder.pairReader)}`, threshold, ambiguityMargin: margin, candidates },
+    ...(baseAlone(embedder) ? [{ label: `shipped with the ${pairLabel(baseAlone(embedder))} alone (the decision before the role model)`, threshold, ambiguityMargin: margin, candidates, pairReader: baseAlone(embedder) } as Decider] : []),
+    ...(embedder.pairReader ? [{ label: 'shipped without a pair model (the decision before it)', threshold, ambiguityMargin: margin, candidates, pairReader: false } as Decider] : []),
+    ...pairThresholds(embedder).map((reader): Decider => ({ label: `shipped with the ${pairLabel(reader)}`, threshold, ambiguityMargin: margin, candidates, pairReader: reader })),
     { label: `cosine >= ${threshold}, guard, no margin (best of 3)`, threshold, ambiguityMargin: 0, candidates: 3 },
     { label: `cosine >= ${threshold}, margin, no guard`, threshold, ambiguityMargin: margin, candidates, keyTermGuard: false },
     ...[0.01, 0.03, 0.04].map((m): Decider => ({ label: `cosine >= ${threshold}, guard, margin ${m}`, threshold, ambiguityMargin: m, candidates })),
@@ -144,5 +156,5 @@ export async function pairCostLine(embedder: Embedder, paws: readonly (readonly 
     const tokens = features.reduce((s, [a, b]) => s + a.count * b.count, 0) / features.length;
     return `${fixed((used.user + used.system) / features.length / 1000)} ms (mean of ${features.length}, ${Math.round(tokens)} word-piece pairs on average)`;
   };
-  return `Pair model (${reader.id}) CPU per pair asked, features at hand (pairs sharing under its overlap floor of word pieces are not scored): Quora questions ${await cost(questions)}; PAWS sentences ${await cost(paws)}. A lookup asks about one candidate at most (the nearest, once the cosine, the guard and the margin let it through).`;
+  return `Pair reader (${pairLabel(reader)}) CPU per pair asked, features at hand (pairs sharing under its overlap floor of word pieces are not scored): Quora questions ${await cost(questions)}; PAWS sentences ${await cost(paws)}. A lookup asks about one candidate at most (the nearest, once the cosine, the guard and the margin let it through).`;
 }

@@ -1,9 +1,11 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cachedEmbedMany, createSentenceEncoder, textsFingerprint, writeVectorFile } from '@svc/encoder';
-import { createHashedEmbedder, decodeTokenFeatures, type Embedder, encodeTokenFeatures, type PairReader, type TokenFeatures } from '@svc/semantic';
+import { createHashedEmbedder, decodeTokenFeatures, shippedPairReader, type Embedder, encodeTokenFeatures, type PairReader, type TokenFeatures } from '@svc/semantic';
 
 /** An embedder whose vectors were computed beforehand; it refuses a text it was not given. */
 export interface TableEmbedder extends Embedder {
+  /** The encoder's own pair model (the grid head alone), where `pairReader` is the shipped role model over it. */
+  basePairReader?: PairReader;
   /** Mean CPU (the whole process: the encoder's thread too) per single-text embed of the real embedder, microseconds. */
   embedCpuUs: number;
 }
@@ -65,9 +67,10 @@ function tablePairReader(pair: PairReader, table: Map<string, TokenFeatures>): P
  * takes seconds; ~10 minutes for the 74,772 texts of the three sets on this machine) and returns
  * a table of them, so every lookup of the evaluation costs what the cache costs after the embedding.
  * With the encoder's pair model, its features too (`<vectorsFile>.pair.json`), offered as the
- * table's `pairReader`.
+ * table's `basePairReader`, and read through the shipped role model as its `pairReader` (what a
+ * cache uses by default; `roleModel` false: the base model, for training the role model).
  */
-export async function tableEmbedder(kind: string, texts: readonly string[], vectorsFile: string): Promise<TableEmbedder> {
+export async function tableEmbedder(kind: string, texts: readonly string[], vectorsFile: string, roleModel = true): Promise<TableEmbedder> {
   const distinct = [...new Set(texts)].sort();
   const real = kind === 'hashed' ? createHashedEmbedder() : createSentenceEncoder({ cacheSize: 256, weights: kind === 'minilm-fp32' ? 'fp32' : 'int8' });
   try {
@@ -82,7 +85,7 @@ export async function tableEmbedder(kind: string, texts: readonly string[], vect
       id: real.id,
       dimensions: real.dimensions,
       embedCpuUs: (used.user + used.system) / sample.length,
-      ...(pair ? { pairReader: pair } : {}),
+      ...(pair ? { pairReader: roleModel ? shippedPairReader(pair)! : pair, basePairReader: pair } : {}),
       async embed(batch) {
         return batch.map((text) => {
           const vector = table.get(text);

@@ -1,0 +1,133 @@
+import * as v from 'valibot';
+import { wordPieceOverlap } from './grid-head.js';
+import type { PairReader } from './pair-reader.js';
+import { ROLE_FEATURE_NAMES, type RoleLexicon, roleFeatures } from './role-features.js';
+import type { TokenFeatures } from './token-features.js';
+
+const layerSchema = v.strictObject({ w: v.array(v.number()), b: v.array(v.number()) });
+const ids = v.array(v.pipe(v.number(), v.integer(), v.minValue(0)));
+
+/** A role model's weights file (tooling/evals/src/semantic/pair-model/role-train.ts writes it). */
+export const roleModelSchema = v.strictObject({
+  id: v.string(),
+  /** The pair model whose word-piece features and grid probability it reads. */
+  base: v.string(),
+  about: v.string(),
+  threshold: v.number(),
+  /** The base pair model's probability must reach this too (0: the role model alone decides). */
+  baseThreshold: v.number(),
+  minOverlap: v.number(),
+  /** The inputs it reads, of {@link ROLE_MODEL_INPUTS}, in its weights' order. */
+  inputs: v.array(v.string()),
+  lexicon: v.strictObject({ relations: ids, other: ids }),
+  mean: v.array(v.number()),
+  scale: v.array(v.number()),
+  hidden: layerSchema,
+  out: layerSchema,
+});
+
+export type RoleModelFile = v.InferOutput<typeof roleModelSchema>;
+
+/** The inputs a role model may read: the base pair model's logit, then {@link ROLE_FEATURE_NAMES}. */
+export const ROLE_MODEL_INPUTS: readonly string[] = ['gridLogit', ...ROLE_FEATURE_NAMES];
+
+/** A parsed role model: standardisation, one ReLU layer, a logistic unit. */
+export interface RoleModel {
+  id: string;
+  base: string;
+  threshold: number;
+  baseThreshold: number;
+  minOverlap: number;
+  /** Where each of its inputs is in {@link ROLE_MODEL_INPUTS}. */
+  inputs: number[];
+  lexicon: RoleLexicon;
+  mean: Float64Array;
+  scale: Float64Array;
+  hidden: { w: Float64Array; b: Float64Array };
+  out: { w: Float64Array; b: Float64Array };
+}
+
+/** Checks a role model's file: its schema, its inputs (names and order) and every layer's size. */
+export function parseRoleModel(raw: unknown): RoleModel {
+  const file = v.parse(roleModelSchema, raw);
+  const width = file.inputs.length;
+  const inputs = file.inputs.map((name) => ROLE_MODEL_INPUTS.indexOf(name));
+  if (width === 0 || inputs.includes(-1)) throw new Error(`role model ${file.id}: inputs ${file.inputs.join(',')} are not among ${ROLE_MODEL_INPUTS.join(',')}`);
+  const units = file.hidden.b.length;
+  const sizes = [file.mean.length === width, file.scale.length === width, file.hidden.w.length === units * width, file.out.w.length === units, file.out.b.length === 1];
+  if (sizes.includes(false)) throw new Error(`role model ${file.id}: layer sizes do not match ${width} inputs and ${units} hidden units`);
+  return {
+    id: file.id,
+    base: file.base,
+    threshold: file.threshold,
+    baseThreshold: file.baseThreshold,
+    minOverlap: file.minOverlap,
+    inputs,
+    lexicon: { relations: new Set(file.lexicon.relations), other: new Set(file.lexicon.other) },
+    mean: Float64Array.from(file.mean),
+    scale: Float64Array.from(file.scale),
+    hidden: { w: Float64Array.from(file.hidden.w), b: Float64Array.from(file.hidden.b) },
+    out: { w: Float64Array.from(file.out.w), b: Float64Array.from(file.out.b) },
+  };
+}
+
+const logit = (p: number) => Math.log(Math.max(p, 1e-6) / Math.max(1 - p, 1e-6));
+
+/** The model's inputs for a pair: the base pair model's logit and the role features. */
+export function roleInputs(lexicon: RoleLexicon, gridP: number, stored: TokenFeatures, asked: TokenFeatures, cosine: number, overlap: number): number[] {
+  return [logit(gridP), ...roleFeatures(stored, asked, cosine, overlap, lexicon)];
+}
+
+/** The probability the model gives a pair from every input of {@link ROLE_MODEL_INPUTS} (it reads those it was trained on). */
+export function roleProbability(model: RoleModel, all: readonly number[]): number {
+  const width = model.inputs.length;
+  const x = model.inputs.map((at, k) => (all[at]! - model.mean[k]!) / model.scale[k]!);
+  let sum = model.out.b[0]!;
+  for (let u = 0; u < model.hidden.b.length; u++) {
+    let h = model.hidden.b[u]!;
+    for (let k = 0; k < width; k++) h += model.hidden.w[u * width + k]! * x[k]!;
+    sum += model.out.w[u]! * Math.max(0, h);
+  }
+  return 1 / (1 + Math.exp(-sum));
+}
+
+/**
+ * A pair reader that reads roles and word order on top of a base pair model (issue #27): texts
+ * sharing at least `minOverlap` of their word pieces are judged by the role model (its inputs of
+ * the base model's grid probability and {@link roleFeatures}), once the base model's probability
+ * reaches `baseThreshold` (else 0); below the overlap floor there is no objection (1), as with the
+ * base model. It keeps the base model's id: the features stored with entries are the base's.
+ */
+export function roleReader(base: PairReader, model: RoleModel): PairReader {
+  if (base.id !== model.base) throw new Error(`role model ${model.id} reads pair model ${model.base}, not ${base.id}`);
+  // The base model's grid costs ~1 ms for two sentences: it is scored only when the role model reads it or uses it as a bar.
+  const readsBase = model.baseThreshold > 0 || model.inputs.includes(ROLE_MODEL_INPUTS.indexOf('gridLogit'));
+  const reader: PairReader = {
+    id: base.id,
+    dimensions: base.dimensions,
+    threshold: model.threshold,
+    features: (text) => base.features(text),
+    score(query, stored, cosine) {
+      const overlap = wordPieceOverlap(stored, query);
+      if (overlap < model.minOverlap) return 1;
+      const baseP = readsBase ? base.score(query, stored, cosine) : 1;
+      // Under the base model's own bar (baseThreshold) the pair is refused whatever the role model says.
+      if (baseP < model.baseThreshold) return 0;
+      return roleProbability(model, roleInputs(model.lexicon, baseP, stored, query, cosine, overlap));
+    },
+  };
+  roleReaders.add(reader);
+  return reader;
+}
+
+const roleReaders = new WeakSet<PairReader>();
+
+/** Whether a reader is a role model's (made by {@link roleReader}), so is not to be wrapped again. */
+export const isRoleReader = (reader: PairReader): boolean => roleReaders.has(reader);
+
+/** The same reader with another threshold (a role model's stays one: it is not wrapped again). */
+export function atThreshold(reader: PairReader, threshold: number): PairReader {
+  const copy: PairReader = { id: reader.id, dimensions: reader.dimensions, threshold, features: (text) => reader.features(text), score: reader.score };
+  if (isRoleReader(reader)) roleReaders.add(copy);
+  return copy;
+}
