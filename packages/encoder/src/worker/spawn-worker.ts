@@ -14,5 +14,5 @@ export function spawnEncoderWorker(settings: WorkerSettings): Worker {
   const entry = new URL('./encoder-worker.ts', import.meta.url).href;
   const tsx = import.meta.resolve('tsx/esm/api');
   const bootstrap = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`;
-  return new Worker(bootstrap, { eval: true, workerData: settings, execArgv: [] });
+  return new Worker(bootstrap, { eval: true, workerData: settings, execArgv: [], resourceLimits: WORKER_RESOURCE_LIMITS });
 }
