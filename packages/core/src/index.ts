@@ -12,3 +12,4 @@ export * from './slo.js';
 export * from './realtime.js';
 export * from './memory.js';
 export { lowerThreadPriority } from './thread-priority.js';
+export { WORKER_RESOURCE_LIMITS, collectGarbage } from './collect-garbage.js';

@@ -1,3 +1,4 @@
+import { setFlagsFromString } from 'node:v8';
 import { PGlite } from '@electric-sql/pglite';
 
 /**
@@ -7,8 +8,11 @@ import { PGlite } from '@electric-sql/pglite';
  * ledger writes and stay resident (peak RSS 622 MB in issue 16's run). 16 MB of buffers holds
  * the working set of an embedded deployment (recent ledger pages and the small tables);
  * `max_connections` sizes the shared lock and process tables for the one backend there is.
+ * `maintenance_work_mem` (64 MB by default) bounds what an index build of a migration sorts in
+ * memory: WebAssembly memory once touched is never given back, so an upgrade over a large ledger
+ * would keep up to 64 MB resident for good; 16 MB sorts a bigger index on disk instead.
  */
-export const PGLITE_SETTINGS: readonly string[] = ['shared_buffers=16MB', 'max_connections=5'];
+export const PGLITE_SETTINGS: readonly string[] = ['shared_buffers=16MB', 'max_connections=5', 'maintenance_work_mem=16MB'];
 
 /** PGlite's start parameters with {@link PGLITE_SETTINGS} appended (`-c name=value` each). */
 export function pgliteStartParams(): string[] {
@@ -20,5 +24,18 @@ export function pgliteStartParams(): string[] {
  * above, on `database` (PGlite's default, `postgres`, holds the gateway's tables).
  */
 export function openPglite(dataDir: string | undefined, database?: string): Promise<PGlite> {
+  compileOnOneTask();
   return PGlite.create(dataDir, { startParams: pgliteStartParams(), ...(database ? { database } : {}) });
+}
+
+/**
+ * V8 compiles PGlite's WebAssembly (10 MB: Liftoff for every function, then TurboFan for the hot
+ * ones) on as many background tasks as Node has platform threads (4), and each task's compile
+ * zones are freed into its own thread's glibc arena, where they stay resident. On one task the
+ * same code is compiled for the same CPU, and the store holds 20 to 40 MiB less (measured in a
+ * process of its own: docs/operations.md "Memory budget"). The flag is the process's (V8 has no
+ * other), read when a module compiles; nothing else in the gateway compiles WebAssembly of size.
+ */
+function compileOnOneTask(): void {
+  setFlagsFromString('--wasm-num-compilation-tasks=1');
 }

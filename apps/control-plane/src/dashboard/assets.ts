@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { preloadWebAuthn } from '@svc/auth';
 import type { Hono } from 'hono';
 import type { ControlEnv } from '../env.js';
 import { clientScript } from './client-script.js';
@@ -19,6 +20,8 @@ export function registerDashboardAssets(app: Hono<ControlEnv>): void {
   const headers = (type: string) => ({ 'content-type': type, 'cache-control': 'public, max-age=300' });
   app.get('/assets/webauthn.js', (c) => {
     bundle ??= webauthnBundle();
+    // A passkey ceremony follows: the server side of WebAuthn, not loaded at start, loads now.
+    preloadWebAuthn().catch(() => {});
     return c.body(bundle, 200, headers('text/javascript; charset=utf-8'));
   });
   app.get('/assets/dashboard.js', (c) => c.body(clientScript, 200, headers('text/javascript; charset=utf-8')));

@@ -5,4 +5,5 @@ export type { DashboardKv, DashboardRole, DashboardStore, DashboardUserRecord, P
 export { assuranceTooLow, csrfRejected, passkeyRejected, sessionRequired } from './errors.js';
 export { PasskeyAuth } from './passkey-auth.js';
 export { type RelyingParty, relyingPartyFromOrigin } from './relying-party.js';
+export { webauthn as preloadWebAuthn } from './webauthn.js';
 export { type AssuranceLevel, type DashboardSession, SessionStore, csrfTokenMatches, sessionHolds } from './session-store.js';

@@ -1,21 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { GatewayError, invalidRequest } from '@svc/core';
 import { DbConflictError } from '@svc/db';
-import {
-  type AuthenticationResponseJSON,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from '@simplewebauthn/server';
-import { decodeClientDataJSON, isoBase64URL } from '@simplewebauthn/server/helpers';
 import { type Attempt, type FailureThrottle, tooManyFailures } from '../failure-throttle.js';
 import type { ChallengeRecord, ChallengeStore } from './challenge-store.js';
 import type { DashboardStore, DashboardUserRecord, PasskeyRecord } from './dashboard-store.js';
 import { passkeyRejected } from './errors.js';
+import { webauthn } from './webauthn.js';
 import type { RelyingParty } from './relying-party.js';
 
 export interface PasskeyAuthSettings {
@@ -50,6 +46,7 @@ export class PasskeyAuth {
     this.settings.throttles.begin.check(attempt, 'sign-in starts');
     const wait = await this.settings.throttles.begin.fail(attempt);
     if (wait > 0) throw tooManyFailures('sign-in starts', wait);
+    const { generateAuthenticationOptions } = await webauthn();
     const options = await generateAuthenticationOptions({ rpID: this.settings.rp.rpId, allowCredentials: [], userVerification: 'required', timeout: this.timeoutMs });
     await this.settings.challenges.put(options.challenge, { purpose: 'login', email: email.trim().toLowerCase() });
     return options;
@@ -73,6 +70,7 @@ export class PasskeyAuth {
     }
     const { passkey, user } = found;
     if (user.disabledAt !== null) throw passkeyRejected('This account is disabled: ask an administrator.');
+    const { verifyAuthenticationResponse, isoBase64URL } = await webauthn();
     let newCounter: number;
     try {
       const result = await verifyAuthenticationResponse({
@@ -99,6 +97,7 @@ export class PasskeyAuth {
   /** Registration options for a signed-in user: a discoverable credential with user verification, excluding the ones it has. */
   async registrationOptions(user: DashboardUserRecord): Promise<PublicKeyCredentialCreationOptionsJSON> {
     const existing = await this.settings.store.passkeys.listByUser(user.id);
+    const { generateRegistrationOptions, isoBase64URL } = await webauthn();
     const options = await generateRegistrationOptions({
       rpName: this.settings.rp.rpName,
       rpID: this.settings.rp.rpId,
@@ -117,6 +116,7 @@ export class PasskeyAuth {
   async verifyRegistration(user: DashboardUserRecord, response: RegistrationResponseJSON, name: string): Promise<PasskeyRecord> {
     const { challenge, record } = await this.takeChallenge(response, 'register');
     if (record.purpose !== 'register' || record.userId !== user.id) throw passkeyRejected('This registration challenge was issued to another session.');
+    const { verifyRegistrationResponse, isoBase64URL } = await webauthn();
     let info: Awaited<ReturnType<typeof verifyRegistrationResponse>>['registrationInfo'];
     try {
       const result = await verifyRegistrationResponse({
@@ -153,6 +153,7 @@ export class PasskeyAuth {
 
   /** Reads the challenge out of the client data and takes it from the store (single use). */
   private async takeChallenge(response: { response: { clientDataJSON: string } }, purpose: ChallengeRecord['purpose']): Promise<{ challenge: string; record: ChallengeRecord }> {
+    const { decodeClientDataJSON } = await webauthn();
     let challenge: string;
     try {
       challenge = decodeClientDataJSON(response.response.clientDataJSON).challenge;

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { WORKER_RESOURCE_LIMITS } from '@svc/core';
 import { DbUnavailableError } from '../availability.js';
 import type { Database } from '../database.js';
 import type { BackupSummary } from '../embedded/backup.js';
@@ -28,7 +29,7 @@ class StoreThread {
 
   constructor() {
     const entry = workerEntry();
-    this.worker = new Worker(entry.url, { execArgv: entry.execArgv, name: 'svc-store' });
+    this.worker = new Worker(entry.url, { execArgv: entry.execArgv, name: 'svc-store', resourceLimits: WORKER_RESOURCE_LIMITS });
     this.worker.on('message', (response: StoreResponse) => this.settle(response));
     this.worker.on('error', (error) => this.stop(new DbUnavailableError(`the embedded store's thread failed: ${error.message}`, { cause: error })));
     this.worker.on('exit', (code) => this.stop(new DbUnavailableError(`the embedded store's thread stopped (exit ${code})`)));

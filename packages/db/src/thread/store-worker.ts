@@ -4,7 +4,7 @@
  * (see store-thread.ts).
  */
 import { parentPort } from 'node:worker_threads';
-import { lowerThreadPriority } from '@svc/core';
+import { collectGarbage, lowerThreadPriority } from '@svc/core';
 import { type EmbeddedStore, openEmbedded } from '../embedded/open-embedded.js';
 import type { StoreRequest, StoreResponse } from './messages.js';
 import { toWireError } from './wire-error.js';
@@ -35,6 +35,8 @@ async function answer(request: StoreRequest): Promise<unknown> {
       // requests goes first when both want the core, and the store keeps about a tenth of it
       // meanwhile (CFS weight of nice 10), so ledger batches and lookups still progress.
       lowerThreadPriority(STORE_THREAD_NICENESS);
+      // Opening (initdb, migrations, the WebAssembly compile) leaves garbage an idle thread never collects.
+      collectGarbage();
       return null;
     case 'call':
       return method(request.target, request.method)(...request.args);

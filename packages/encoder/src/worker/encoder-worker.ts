@@ -1,7 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { EmbedRequest, WorkerMessage, WorkerSettings } from './protocol.js';
-import { lowerThreadPriority } from '@svc/core';
-import { collectGarbage } from './collect-garbage.js';
+import { collectGarbage, lowerThreadPriority } from '@svc/core';
 
 // Entry of the inference thread: onnxruntime-node's `session.run` computes on the calling JS
 // thread (it only defers to `setImmediate`), so it runs here, never on the gateway's loop.

@@ -4,7 +4,7 @@ import { WEIGHTS_PACKAGE, weightsPackageDir } from '../model/weights-package.js'
 import { pairProjection } from '../pair/pair-projection.js';
 import { referenceMismatch, referenceSentence } from '../reference.js';
 import { createWordPiece, type WordPiece } from '../tokenize/word-piece.js';
-import { collectGarbage } from './collect-garbage.js';
+import { collectGarbage } from '@svc/core';
 import type { WorkerSettings } from './protocol.js';
 import { createModelRunner, type ModelRunner } from './model-runner.js';
 

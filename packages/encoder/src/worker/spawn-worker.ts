@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { WORKER_RESOURCE_LIMITS } from '@svc/core';
 import type { WorkerSettings } from './protocol.js';
 
 /**
@@ -9,9 +10,9 @@ import type { WorkerSettings } from './protocol.js';
  * of the process's flags: it needs none, and some (`--input-type`, `--eval`) break a worker.
  */
 export function spawnEncoderWorker(settings: WorkerSettings): Worker {
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./encoder-worker.js', import.meta.url), { workerData: settings, execArgv: [] });
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./encoder-worker.js', import.meta.url), { workerData: settings, execArgv: [], resourceLimits: WORKER_RESOURCE_LIMITS });
   const entry = new URL('./encoder-worker.ts', import.meta.url).href;
   const tsx = import.meta.resolve('tsx/esm/api');
   const bootstrap = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`;
-  return new Worker(bootstrap, { eval: true, workerData: settings, execArgv: [] });
+  return new Worker(bootstrap, { eval: true, workerData: settings, execArgv: [], resourceLimits: WORKER_RESOURCE_LIMITS });
 }

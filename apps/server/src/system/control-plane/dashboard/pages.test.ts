@@ -52,6 +52,10 @@ describe('dashboard pages', () => {
     expect(script.status).toBe(200);
     expect(script.headers.get('cache-control')).toBe('public, max-age=300');
     expect(script.headers.get('x-content-type-options')).toBe('nosniff');
+    // The WebAuthn bundle, whose request also starts loading the server side of passkeys.
+    const webauthn = await app.request('/dashboard/assets/webauthn.js');
+    expect(webauthn.status).toBe(200);
+    expect(await webauthn.text()).toContain('SimpleWebAuthnBrowser');
   });
 
   it('lists the master key without offering to revoke it, and refuses a forged revoke (409)', async () => {
