@@ -42,6 +42,8 @@ export type {
   LegacyMemoryRepository,
   McpServerCredential,
   McpServerRecord,
+  StoredModelRecord,
+  StoredModelRepository,
   McpServerRepository,
   NewMcpServer,
   MemoryEntityRecord,

@@ -17,6 +17,7 @@ import { createProviderKeyRepository } from './provider-keys.js';
 import { createRequestLogRepository } from './request-log.js';
 import { createSettingsRepository } from './settings.js';
 import { createSloRepository } from './slos.js';
+import { createStoredModelRepository } from './stored-models.js';
 import { createResponseRepository } from './stored-responses.js';
 import { createToolGovernanceRepository } from './tool-governance.js';
 import { createTrafficRepository } from './traffic.js';
@@ -46,6 +47,7 @@ export function createRepositories(db: Drizzle) {
     responses: createResponseRepository(db),
     files: createFileRepository(db),
     batches: createBatchRepository(db),
+    storedModels: createStoredModelRepository(db),
   };
 }
 
@@ -76,6 +78,7 @@ export const REPOSITORY_NAMES = [
   'responses',
   'files',
   'batches',
+  'storedModels',
 ] as const satisfies readonly (keyof Repositories)[];
 
 export type {
@@ -108,6 +111,7 @@ export type { OutputConfigRecord, OutputConfigRepository } from './output-config
 export type { McpServerCredential, McpServerRecord, McpServerRepository, NewMcpServer } from './mcp-servers.js';
 export type { NewProviderKey, ProviderKeyRecord, ProviderKeyRepository } from './provider-keys.js';
 export type { SettingsRepository } from './settings.js';
+export type { StoredModelRecord, StoredModelRepository } from './stored-models.js';
 export type { ResponseRepository, StoredResponseRecord } from './stored-responses.js';
 export type { LegacyMemoryListOptions, LegacyMemoryRecord, LegacyMemoryRepository } from './legacy-memories.js';
 export type { NewSlo, SloRecord, SloRepository, SloWindowStats } from './slos.js';

@@ -15,3 +15,4 @@ export { storedResponses } from './stored-responses.js';
 export { mcpServers } from './mcp-servers.js';
 export { files } from './files.js';
 export { batches, batchLines } from './batches.js';
+export { storedModels } from './stored-models.js';
