@@ -8,6 +8,14 @@ const price = v.pipe(v.number('a price is a number (USD)'), v.finite(), v.minVal
 const positiveInteger = (what: string) => v.pipe(v.number(`${what} is a number`), v.integer(`${what} is a whole number`), v.minValue(1, `${what} is positive`));
 const capabilityList: readonly Capability[] = ['tools', 'vision', 'json', 'reasoning', 'audio'];
 
+/** An ISO 8601 date (`2026-06-30`) or time with its offset. */
+const isoDate = (what: string) =>
+  v.pipe(
+    v.string(`${what} is an ISO 8601 date`),
+    v.regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/, `${what} is an ISO 8601 date (2026-06-30) or time with its offset (2026-06-30T00:00:00Z)`),
+    v.check((value) => !Number.isNaN(Date.parse(value)), `${what} is not a calendar date`),
+  );
+
 /** Fields describing a model, in SVC_CONFIG's snake_case; shared by `model_defaults` and `models:`. Prices are USD per million tokens. */
 export const modelFields = {
   input_price_per_mtok: v.optional(price),
@@ -73,13 +81,9 @@ export const modelEntrySchema = v.strictObject({
   /** Joins the `svc/auto-safety` pool (true) or leaves it (false). */
   safety_critical: v.optional(v.boolean('safety_critical is true or false')),
   /** When the provider stops serving the model: past it, no alias picks it and naming it is refused; before it, answers carry Deprecation and Sunset headers. */
-  retires_at: v.optional(
-    v.pipe(
-      v.string('retires_at is an ISO 8601 date'),
-      v.regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/, 'retires_at is an ISO 8601 date (2026-06-30) or time with its offset (2026-06-30T00:00:00Z)'),
-      v.check((value) => !Number.isNaN(Date.parse(value)), 'retires_at is not a calendar date'),
-    ),
-  ),
+  retires_at: v.optional(isoDate('retires_at')),
+  /** When the retirement was announced: the `Deprecation` header's date (default: the current day). */
+  deprecated_at: v.optional(isoDate('deprecated_at')),
   /** The model to use instead once this one retires (a slug). */
   replacement: v.optional(v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9-]*\/\S+$/, 'replacement is a model id, <provider>/<model>'))),
   /** The models tried, in order, once this one and its same-family siblings failed (a request's own `models` list replaces them). */
@@ -105,6 +109,7 @@ function entryFields(entry: ModelEntry): Partial<ModelInfo> {
   if (entry.routable !== undefined) out.routable = entry.routable;
   if (entry.safety_critical !== undefined) out.safetyCritical = entry.safety_critical;
   if (entry.retires_at !== undefined) out.retiresAt = new Date(entry.retires_at).toISOString();
+  if (entry.deprecated_at !== undefined) out.deprecatedAt = new Date(entry.deprecated_at).toISOString();
   if (entry.replacement !== undefined) out.replacement = entry.replacement;
   return out;
 }

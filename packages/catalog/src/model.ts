@@ -79,6 +79,8 @@ export interface ModelInfo {
    * `Deprecation` and `Sunset` headers (RFC 9745, RFC 8594).
    */
   retiresAt?: string;
+  /** When the retirement was announced (ISO 8601): the `Deprecation` header's date. Default: the start of the current day. */
+  deprecatedAt?: string;
   /** The model that takes over from a retiring one (a slug), named in the error and the `Link` header. */
   replacement?: string;
 }

@@ -1,6 +1,7 @@
 import { type Catalog, type ModelInfo, isRetired } from '@svc/catalog';
-import { type ChatRequest, type GatewayError, authorizationError, modelNotFound, modelRetired } from '@svc/core';
+import { type ChatRequest, authorizationError, modelNotFound } from '@svc/core';
 import { passThroughOff } from './pass-through.js';
+import { unlessRetired } from './retired.js';
 import type { RouteContext, RouteDecision } from './types.js';
 
 /** What a decision holds before the model is chosen. */
@@ -34,12 +35,6 @@ export interface PinRequest {
   context: RouteContext;
 }
 
-/** The refusal of a model past its retirement date, naming what replaces it. */
-export function retiredModel(model: ModelInfo, param: string): GatewayError {
-  const instead = model.replacement ? ` Use '${model.replacement}' instead.` : ' GET /v1/models lists the available models.';
-  return modelRetired(`The model '${model.id}' was retired on ${model.retiresAt} and is no longer served.${instead}`, param);
-}
-
 /**
  * Decisions for explicit models over an immutable catalog: the model, then its same-family chat
  * models (computed once per model) as the waterfall. A name the catalog does not list goes to
@@ -58,7 +53,7 @@ export function createPinner(catalog: Catalog, passThrough?: (requested: string)
     if (model?.kind !== 'chat') {
       throw modelNotFound(`The model '${requested}' does not exist or is not available. GET /v1/models lists the available models.`, param);
     }
-    if (model.retiresAt !== undefined && isRetired(model)) throw retiredModel(model, param);
+    unlessRetired(model, param);
     const freeOnly = context.orgPolicy?.freeModelsOnly === true;
     if (freeOnly && !isFree(model)) {
       throw authorizationError('forbidden', `Your organisation may use free or open-weight models only, and '${model.id}' is neither. Ask for one of those or for svc/auto.`);

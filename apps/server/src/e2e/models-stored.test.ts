@@ -112,6 +112,29 @@ describe.skipIf(!shared && process.env.CI !== 'true')('models stored through the
     expect(badId.status).toBe(400);
   });
 
+  it('a retiring model answers with Deprecation, Sunset and Link headers; once retired, naming it is a 404 naming its replacement', async () => {
+    const id = `e2emodels/old-${suffix}`;
+    const retiring = { upstream_id: listed, input_price_per_mtok: 1, output_price_per_mtok: 1, replacement: `e2emodels/base-${suffix}`, deprecated_at: '2026-01-01' };
+    expect((await put(id, { ...retiring, retires_at: '2099-12-31' })).status).toBe(201);
+    await expect.poll(() => sourceOnB(id).catch(() => undefined), { timeout: 2_000, interval: 25 }).toBe('stored');
+    const { response } = await ask(id);
+    expect(response.headers.get('deprecation')).toBe(`@${Date.parse('2026-01-01T00:00:00Z') / 1000}`);
+    expect(response.headers.get('sunset')).toBe('Thu, 31 Dec 2099 00:00:00 GMT');
+    expect(response.headers.get('link')).toBe(`</v1/models/${encodeURIComponent(`e2emodels/base-${suffix}`)}>; rel="successor-version"`);
+
+    expect((await put(id, { ...retiring, retires_at: '2020-01-01' })).status).toBe(200);
+    const refused = async () => {
+      try {
+        await ask(id);
+        return undefined;
+      } catch (error) {
+        return error;
+      }
+    };
+    await expect.poll(refused, { timeout: 2_000, interval: 25 }).toBeInstanceOf(OpenAI.NotFoundError);
+    expect(await refused()).toMatchObject({ status: 404, code: 'model_retired', message: expect.stringContaining(`Use 'e2emodels/base-${suffix}' instead`) });
+  }, 30_000);
+
   it("the admin refresh reads the provider's model list again on every instance", async () => {
     const fresh = `fresh-${suffix}`;
     await expect(clientB.models.retrieve(`e2emodels/${fresh}`)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
