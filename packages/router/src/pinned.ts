@@ -41,10 +41,10 @@ export interface PinRequest {
  * `passThrough` (when given): a configured provider's model forwarded as named, unless the
  * organisation turned pass-through off.
  */
-export function createPinner(catalog: Catalog, passThrough?: (requested: string) => ModelInfo | undefined): (pin: PinRequest) => RouteDecision {
+export function createPinner(catalog: Catalog, passThrough?: (requested: string, own?: ReadonlySet<string>) => ModelInfo | undefined): (pin: PinRequest) => RouteDecision {
   const siblingsOf = new Map<string, readonly ModelInfo[]>();
   const unlisted = (requested: string, param: string, context: RouteContext): ModelInfo | undefined => {
-    const model = passThrough?.(requested);
+    const model = passThrough?.(requested, context.ownProviders);
     if (model && context.orgPolicy?.passThrough === false) throw passThroughOff(requested, param);
     return model;
   };

@@ -69,6 +69,12 @@ export interface Router extends LearnedApi {
   classify(request: ChatRequest): Classification & { features: RequestFeatures };
   /** The `<provider>/<model>` names forwarded as named so far on this instance (`passThrough`), for `GET /v1/models`. */
   passedThrough(): readonly ModelInfo[];
+  /**
+   * The model an explicit name would be served as: the catalog's, else a pass-through entry (for a
+   * configured provider, or one of `own`, the organisation's own keys); undefined for neither.
+   * Retirement and the organisation's policies are the caller's to check.
+   */
+  named(requested: string, own?: ReadonlySet<string>): ModelInfo | undefined;
   /** Learns from an outcome: policy update, latency and token statistics. O(d^2), no I/O. */
   record(outcome: RouteOutcome): void;
   /**
@@ -317,6 +323,10 @@ export function createRouter(options: RouterOptions): Router {
     route: routeRequest,
     record: (outcome) => record(core, outcome),
     passedThrough: () => passThrough?.seen() ?? [],
+    named: (requested, own) => {
+      refreshView(core);
+      return core.catalog.resolve(requested) ?? passThrough?.resolve(requested, own);
+    },
     policy,
     ...createLearnedApi({ catalog: core.catalog, estimator: core.estimator, embedder: options.embedder, route: routeRequest }),
     classify(request) {

@@ -13,12 +13,13 @@ export function providerModelDefaults(providers: Readonly<Record<string, { model
 /**
  * Which explicit `<provider>/<model>` names the router forwards when the catalog does not list
  * them: every configured provider's but the built-in mock's (it answers any name, so a typo would
- * look like an answer), priced from `model_defaults`.
+ * look like an answer), priced from `model_defaults`; for a provider only an organisation's own
+ * key configures, the built-in catalog's entry when it lists the name.
  */
 export function passThroughOptions(providers: ProviderRegistry, file: { providers?: Parameters<typeof providerModelDefaults>[0] } | undefined): PassThroughOptions {
   const ids = new Set(providers.ids());
   ids.delete('mock');
-  return { providers: ids, defaults: providerModelDefaults(file?.providers) };
+  return { providers: ids, defaults: providerModelDefaults(file?.providers), unconfigured: createCatalog() };
 }
 
 /** What a gateway's catalog is built from, besides the built-in models. */
