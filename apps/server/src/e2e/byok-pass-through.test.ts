@@ -48,7 +48,7 @@ describe("explicit models of a provider only the organisation's own key configur
     (
       await fetch(`${gateway.inferenceUrl}/v1/messages/count_tokens`, {
         method: 'POST',
-        headers: { 'x-api-key': client.apiKey, 'content-type': 'application/json' },
+        headers: { 'x-api-key': client.apiKey ?? '', 'content-type': 'application/json' },
         body: JSON.stringify({ model, messages: [{ role: 'user', content: 'Hello there' }] }),
       })
     ).status;
