@@ -12,6 +12,7 @@ import { registerAdminLedger } from './routes/admin-ledger.js';
 import { registerAdminLegacyMemory } from './routes/admin-legacy-memory.js';
 import { registerAdminMasterKey } from './routes/admin-master-key.js';
 import { registerAdminMcpServers } from './routes/admin-mcp-servers.js';
+import { registerAdminModels } from './routes/admin-models.js';
 import { registerAdminMemory } from './routes/admin-memory.js';
 import { registerAdminOrgs } from './routes/admin-orgs.js';
 import { registerAdminProviderKeys } from './routes/admin-provider-keys.js';
@@ -118,6 +119,7 @@ function registerAdminAndRoutingRoutes(routes: ControlRoutes, deps: ControlPlane
   registerAdminUsers(routes, deps);
   registerAdminProviderKeys(routes, deps);
   registerAdminMcpServers(routes, deps);
+  registerAdminModels(routes, deps);
   registerAdminBackup(routes, deps);
   registerAdminTools(routes, deps);
   registerAdminToolPolicy(routes, deps);

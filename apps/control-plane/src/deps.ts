@@ -1,8 +1,8 @@
 import type { BlockList } from 'node:net';
 import type { Authenticator, AuthStore, DashboardAuth } from '@svc/auth';
 import type { ByokService } from '@svc/byok';
-import type { Catalog } from '@svc/catalog';
-import type { AlertRepository, DashboardUsageRepository, Database, DashboardUserRepository, DecisionRepository, KeyRepository, LegacyMemoryRepository, OrgRepository, OnboardingRepository, OutputConfigRepository, PasskeyRepository, RequestLogRepository, SettingsRepository, ShadowVerdictRepository, SloRepository, ToolGovernanceRepository, TrafficRepository, UsageRepository } from '@svc/db';
+import type { Catalog, ModelEntry, ModelInfo } from '@svc/catalog';
+import type { AlertRepository, DashboardUsageRepository, Database, DashboardUserRepository, DecisionRepository, KeyRepository, LegacyMemoryRepository, OrgRepository, OnboardingRepository, OutputConfigRepository, PasskeyRepository, RequestLogRepository, SettingsRepository, ShadowVerdictRepository, SloRepository, StoredModelRecord, ToolGovernanceRepository, TrafficRepository, UsageRepository } from '@svc/db';
 import type { GovernanceSource } from '@svc/governance';
 import type { Readiness } from '@svc/http-kit';
 import type { Kv } from '@svc/kv';
@@ -64,6 +64,8 @@ export interface ControlPlaneDeps {
   byok: Pick<ByokService, 'providerIds' | 'supports' | 'list' | 'put' | 'delete'>;
   /** Organisations' registered MCP servers: URLs checked, header credentials sealed at rest. */
   mcp: Pick<McpRegistry, 'list' | 'get' | 'put' | 'delete'>;
+  /** The models stored through the admin API, and the discovery refresh: a change reaches every instance's catalog. */
+  models: StoredModels;
   /** The active catalog (models of configured providers): the capability matrix, free and family facts of the policy report. */
   catalog: Pick<Catalog, 'list' | 'get' | 'resolve'>;
   /** Shared state: the capability matrix snapshot and its refresh lock (Redis when configured). */
@@ -97,6 +99,31 @@ export interface ControlPlaneDeps {
    * `/.well-known/*` documents. Absent: the origin of each request.
    */
   publicUrl?: string | undefined;
+}
+
+/** A stored model entry and the catalog model it makes (undefined while its provider is not configured on this instance). */
+export interface StoredModelView {
+  record: StoredModelRecord;
+  model: ModelInfo | undefined;
+}
+
+/** What one OpenAI-compatible provider's list said on a refresh: how many models, or why it could not be read. */
+export interface ProviderDiscoveryView {
+  provider: string;
+  url: string;
+  models: number | null;
+  error?: string;
+}
+
+/** The deployment's stored model entries (`/v1/admin/models`) and the discovery refresh. */
+export interface StoredModels {
+  list(): Promise<StoredModelView[]>;
+  get(id: string): Promise<StoredModelView | undefined>;
+  /** Stores or replaces the entry; rejects with a 400 GatewayError when the catalog would not take it. */
+  put(id: string, fields: Omit<ModelEntry, 'id' | 'fallbacks'>, by: string | null): Promise<{ view: StoredModelView; created: boolean }>;
+  delete(id: string): Promise<boolean>;
+  /** Reads the OpenAI-compatible providers' `GET /models` again, on every instance. */
+  refresh(): Promise<{ providers: ProviderDiscoveryView[]; models: readonly ModelInfo[] }>;
 }
 
 /**

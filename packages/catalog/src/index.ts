@@ -5,3 +5,6 @@ export type { ModelOverride } from './overrides.js';
 export { type ModelDefaults, modelFromDefaults, tierPriors } from './defaults.js';
 export { builtInModels } from './models/index.js';
 export { validateModel, validateModels } from './validate.js';
+export { LiveCatalog } from './live-catalog.js';
+export { isRetired, nextRetirement } from './retirement.js';
+export { type ModelEntry, type ModelFields, modelDefaultsSchema, modelEntrySchema, modelFields, modelOverrides, toModelDefaults } from './model-entry.js';

@@ -73,14 +73,24 @@ export interface ModelInfo {
   unpriced?: boolean;
   /** Where the entry came from (`/v1/models` reports it); absent means `catalog`. */
   source?: ModelSource;
+  /**
+   * When the provider stops serving the model (ISO 8601). Past it the model is in no pool and an
+   * explicit request for it is refused naming `replacement`; before it, answers carry
+   * `Deprecation` and `Sunset` headers (RFC 9745, RFC 8594).
+   */
+  retiresAt?: string;
+  /** When the retirement was announced (ISO 8601): the `Deprecation` header's date. Default: the start of the current day. */
+  deprecatedAt?: string;
+  /** The model that takes over from a retiring one (a slug), named in the error and the `Link` header. */
+  replacement?: string;
 }
 
 /**
  * Where a model entry came from: the built-in `catalog`, the operator's `config` (SVC_CONFIG
- * `models:`), `discovered` from an OpenAI-compatible provider's `GET /models`, or `passthrough`:
+ * `models:`), `stored` through the admin API (`/v1/admin/models`), `discovered` from an OpenAI-compatible provider's `GET /models`, or `passthrough`:
  * named by a client as `<provider>/<model>` for a configured provider and forwarded as named.
  */
-export type ModelSource = 'catalog' | 'config' | 'discovered' | 'passthrough';
+export type ModelSource = 'catalog' | 'config' | 'stored' | 'discovered' | 'passthrough';
 
 /**
  * The voice endpoints' view of a speech-to-text or text-to-speech model. Formats are

@@ -73,6 +73,9 @@ export function validateModel(model: ModelInfo): void {
   if (model.routable !== undefined && typeof model.routable !== 'boolean') fail(id, 'routable must be a boolean');
   if (model.unpriced !== undefined && typeof model.unpriced !== 'boolean') fail(id, 'unpriced must be a boolean');
   if (model.unitPrices !== undefined) validateUnitPrices(id, model.unitPrices);
+  if (model.retiresAt !== undefined && Number.isNaN(Date.parse(model.retiresAt))) fail(id, `retiresAt must be an ISO 8601 date (got ${JSON.stringify(model.retiresAt)})`);
+  if (model.deprecatedAt !== undefined && Number.isNaN(Date.parse(model.deprecatedAt))) fail(id, `deprecatedAt must be an ISO 8601 date (got ${JSON.stringify(model.deprecatedAt)})`);
+  if (model.replacement !== undefined && (typeof model.replacement !== 'string' || model.replacement === id)) fail(id, 'replacement must be another model id');
   if (model.voice !== undefined) validateVoice(id, model.kind, model.voice);
   if (!isNonNegative(model.created)) fail(id, 'created must be unix seconds');
   if (!(isNonNegative(model.qualityPrior) && model.qualityPrior <= 1)) {

@@ -127,6 +127,14 @@ export function modelNotFound(message: string, param: string | null = 'model'): 
   return new GatewayError({ status: 404, type: 'not_found_error', code: 'model_not_found', message, param });
 }
 
+/**
+ * 404 `not_found_error` / `model_retired`: a model past its retirement date, named explicitly.
+ * The message names the replacement when the catalog gives one.
+ */
+export function modelRetired(message: string, param: string | null = 'model'): GatewayError {
+  return new GatewayError({ status: 404, type: 'not_found_error', code: 'model_retired', message, param });
+}
+
 /** 404 `governance_error` / `tool_not_registered`. */
 export function toolNotRegistered(name: string): GatewayError {
   return new GatewayError({

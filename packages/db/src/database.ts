@@ -18,6 +18,7 @@ import type { OutputConfigRepository } from './repositories/output-configs.js';
 import type { ProviderKeyRepository } from './repositories/provider-keys.js';
 import type { SettingsRepository } from './repositories/settings.js';
 import type { SloRepository } from './repositories/slos.js';
+import type { StoredModelRepository } from './repositories/stored-models.js';
 import type { ResponseRepository } from './repositories/stored-responses.js';
 import type { ToolGovernanceRepository } from './repositories/tool-governance.js';
 import type { RequestLogRepository } from './repositories/request-log.js';
@@ -73,6 +74,8 @@ export interface Database {
   readonly batches: BatchRepository;
   /** Shadow judging's verdicts (docs/routing.md, "Shadow judging") and the judged-quality reports over them. */
   readonly shadowVerdicts: ShadowVerdictRepository;
+  /** The deployment's model entries stored through the admin API (added models, catalog overrides). */
+  readonly storedModels: StoredModelRepository;
   /**
    * Writes a backup of every table from one snapshot (the embedded store; PostgreSQL is backed up
    * with its own tools and rejects with StoreError `not_embedded`). The file is the store's

@@ -47,6 +47,8 @@ export type {
   LegacyMemoryRepository,
   McpServerCredential,
   McpServerRecord,
+  StoredModelRecord,
+  StoredModelRepository,
   McpServerRepository,
   NewMcpServer,
   MemoryEntityRecord,

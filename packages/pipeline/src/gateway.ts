@@ -1,5 +1,5 @@
 import type { Catalog, ModelInfo } from '@svc/catalog';
-import type { ChatRequest } from '@svc/core';
+import type { Caller, ChatRequest } from '@svc/core';
 import { createOutputVerifier } from '@svc/healing';
 import { type Router, createLatencyStats, createRouter } from '@svc/router';
 import { ChatRouting } from './chat/chat-routing.js';
@@ -54,6 +54,21 @@ export class Gateway {
   /** Models clients named as `<provider>/<model>` that the catalog does not list, forwarded so far on this instance. */
   passedThrough(): readonly ModelInfo[] {
     return this.router.passedThrough();
+  }
+
+  /**
+   * The chat model an explicit name is served as for `org`, as `/v1/messages` would serve it (for
+   * `count_tokens`): a catalog model, a name passed through to a configured provider unless the
+   * organisation turned pass-through off, or one of a provider only its own key configures.
+   */
+  async namedChatModel(requested: string, org: Pick<Caller['org'], 'id' | 'passThroughModels'>): Promise<ModelInfo | undefined> {
+    const found = this.router.named(requested);
+    if (found) return found.kind === 'chat' && (found.source !== 'passthrough' || org.passThroughModels !== false) ? found : undefined;
+    const slash = requested.indexOf('/');
+    if (slash <= 0 || org.passThroughModels === false) return undefined;
+    const provider = requested.slice(0, slash);
+    const own = await this.deps.byok?.forOrg(org.id);
+    return own?.get(provider) === undefined ? undefined : this.router.named(requested, new Set([provider]));
   }
 
   async chat(request: ChatRequest, exchange: Exchange): Promise<ChatResponse> {

@@ -45,3 +45,20 @@ describe('explicit models the catalog does not list', () => {
     expect(() => createRouter({ catalog }).route(ask('hi', { model: 'acme/x3' }))).toThrow(/does not exist/);
   });
 });
+
+describe("explicit models of a provider only the organisation's own key configures (BYOK)", () => {
+  const unconfigured = fixtureCatalog();
+  const listed = { ...unconfigured.get('fast/tiny')!, id: 'byok/listed', provider: 'byok', upstreamId: 'listed', family: 'listed' };
+  const router = createRouter({ catalog, passThrough: { providers: new Set(['acme']), unconfigured: { get: (id) => (id === listed.id ? listed : undefined) } } });
+  const own = new Set(['byok']);
+
+  it('pass through for that organisation only, at the built-in catalog entry when it lists the name, and never show in the shared list', () => {
+    expect(() => router.route(ask('hi', { model: 'byok/new-model' }))).toThrow(/does not exist/);
+    const d = router.route(ask('hi', { model: 'byok/new-model' }), { ownProviders: own });
+    expect(d.model).toMatchObject({ id: 'byok/new-model', upstreamId: 'new-model', source: 'passthrough', unpriced: true });
+    expect(router.route(ask('hi', { model: 'byok/listed' }), { ownProviders: own }).model).toBe(listed);
+    // Remembered for the organisation with the key, still refused to one without.
+    expect(() => router.route(ask('hi', { model: 'byok/new-model' }))).toThrow(/does not exist/);
+    expect(router.passedThrough().map((m) => m.id)).not.toContain('byok/new-model');
+  });
+});

@@ -1,6 +1,7 @@
-import type { Catalog, ModelInfo } from '@svc/catalog';
+import { type Catalog, type ModelInfo, isRetired } from '@svc/catalog';
 import { type ChatRequest, authorizationError, modelNotFound } from '@svc/core';
 import { passThroughOff } from './pass-through.js';
+import { unlessRetired } from './retired.js';
 import type { RouteContext, RouteDecision } from './types.js';
 
 /** What a decision holds before the model is chosen. */
@@ -40,10 +41,10 @@ export interface PinRequest {
  * `passThrough` (when given): a configured provider's model forwarded as named, unless the
  * organisation turned pass-through off.
  */
-export function createPinner(catalog: Catalog, passThrough?: (requested: string) => ModelInfo | undefined): (pin: PinRequest) => RouteDecision {
+export function createPinner(catalog: Catalog, passThrough?: (requested: string, own?: ReadonlySet<string>) => ModelInfo | undefined): (pin: PinRequest) => RouteDecision {
   const siblingsOf = new Map<string, readonly ModelInfo[]>();
   const unlisted = (requested: string, param: string, context: RouteContext): ModelInfo | undefined => {
-    const model = passThrough?.(requested);
+    const model = passThrough?.(requested, context.ownProviders);
     if (model && context.orgPolicy?.passThrough === false) throw passThroughOff(requested, param);
     return model;
   };
@@ -52,13 +53,14 @@ export function createPinner(catalog: Catalog, passThrough?: (requested: string)
     if (model?.kind !== 'chat') {
       throw modelNotFound(`The model '${requested}' does not exist or is not available. GET /v1/models lists the available models.`, param);
     }
+    unlessRetired(model, param);
     const freeOnly = context.orgPolicy?.freeModelsOnly === true;
     if (freeOnly && !isFree(model)) {
       throw authorizationError('forbidden', `Your organisation may use free or open-weight models only, and '${model.id}' is neither. Ask for one of those or for svc/auto.`);
     }
     let siblings = siblingsOf.get(model.id);
     if (siblings === undefined) {
-      siblings = catalog.family(model.family).filter((m) => m.id !== model.id && m.kind === 'chat');
+      siblings = catalog.family(model.family).filter((m) => m.id !== model.id && m.kind === 'chat' && !isRetired(m));
       siblingsOf.set(model.id, siblings);
     }
     if (freeOnly) siblings = siblings.filter(isFree);

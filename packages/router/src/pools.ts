@@ -1,4 +1,4 @@
-import type { Capability, Catalog, ModelInfo } from '@svc/catalog';
+import { type Capability, type Catalog, type ModelInfo, isRetired } from '@svc/catalog';
 import type { ChatRequest, Tier } from '@svc/core';
 
 /** What each routing alias draws from (spec §Routing aliases). */
@@ -28,9 +28,10 @@ export interface Pools {
   safety: readonly ModelInfo[];
 }
 
-export function buildPools(catalog: Catalog): Pools {
+/** The pools at `now` (ms): models past their retirement date are in none. */
+export function buildPools(catalog: Catalog, now: number = Date.now()): Pools {
   // Models served only when named (`routable: false`) are in no pool.
-  const all = catalog.list({ kind: 'chat' }).filter((m) => m.routable !== false);
+  const all = catalog.list({ kind: 'chat' }).filter((m) => m.routable !== false && !isRetired(m, now));
   const flagged = all.filter((m) => m.safetyCritical === true);
   const T1 = all.filter((m) => m.tier === 'T1');
   return { all, T1, T2: all.filter((m) => m.tier === 'T2'), T3: all.filter((m) => m.tier === 'T3'), safety: flagged.length > 0 ? flagged : T1 };

@@ -1,13 +1,12 @@
-import type { Catalog, ModelInfo } from '@svc/catalog';
+import { type Catalog, LiveCatalog, type ModelInfo, createCatalog, nextRetirement } from '@svc/catalog';
 import { type ChatRequest, type TaskComplexity, circuitBreakerOpen, invalidRequest, noProviderConfigured } from '@svc/core';
 import { type Classification, classify } from './classify.js';
-import { createCatalog } from '@svc/catalog';
 import { chooseCascade } from './cascade.js';
 import type { RequestEmbedder } from './embedder.js';
 import { type RequestFeatures, extractFeatures, featureDimension, modeFeatureCount, toVector } from './features.js';
 import { type LearnedApi, createLearnedApi } from './learned-api.js';
 import { type ModelSpec, modelFromSpec } from './model-spec.js';
-import { type PassThroughOptions, createPassThrough } from './pass-through.js';
+import { type PassThrough, type PassThroughOptions, createPassThrough } from './pass-through.js';
 import { type Item, type QualityEstimator, createQualityEstimator } from './quality/estimator.js';
 import type { QualityModel } from './quality/quality-model.js';
 import { shippedQualityModel } from './quality/shipped.js';
@@ -25,6 +24,10 @@ import { type RouteContext, type RouteDecision, type RouteOutcome, type ScoredCa
 import { applyWorkflowWeights, classifyWorkflow } from './workflow.js';
 
 export interface RouterOptions {
+  /**
+   * The models to route over. A `LiveCatalog` may swap its snapshot at any time: the router
+   * rebuilds its pools at the next request that sees the new one.
+   */
   catalog: Catalog;
   state?: RouterState;
   /** The learned policy; default LinUCB with bounded exploration. */
@@ -73,6 +76,12 @@ export interface Router extends LearnedApi {
   classify(request: ChatRequest): Classification & { features: RequestFeatures };
   /** The `<provider>/<model>` names forwarded as named so far on this instance (`passThrough`), for `GET /v1/models`. */
   passedThrough(): readonly ModelInfo[];
+  /**
+   * The model an explicit name would be served as: the catalog's, else a pass-through entry (for a
+   * configured provider, or one of `own`, the organisation's own keys); undefined for neither.
+   * Retirement and the organisation's policies are the caller's to check.
+   */
+  named(requested: string, own?: ReadonlySet<string>): ModelInfo | undefined;
   /** Learns from an outcome: policy update, latency and token statistics. O(d^2), no I/O. */
   record(outcome: RouteOutcome): void;
   /** Teaches the per-task learner one judged comparison (no-op without a learner). Throws on a malformed pair. */
@@ -103,7 +112,13 @@ const shiftClass = (c: TaskComplexity, by: number): TaskComplexity =>
 /** What a router holds between calls: built once by `createRouter`, read by `route` and `record`. */
 interface RouterCore {
   options: RouterOptions;
-  catalog: Catalog;
+  /** The snapshot routed over (with `options.models`), swapped by `refreshView`. */
+  catalog: LiveCatalog;
+  passThrough: PassThrough | undefined;
+  /** The `options.catalog.list()` the pools were built from. */
+  viewOf: readonly ModelInfo[] | undefined;
+  /** When the next retirement date passes (ms), or Infinity: the pools are rebuilt then. */
+  viewUntil: number;
   state: RouterState;
   estimator: QualityEstimator | undefined;
   guard: TierGuard | undefined;
@@ -208,7 +223,26 @@ function routePinned(core: RouterCore, request: ChatRequest, context: RouteConte
   return core.pinned({ requested: forced ?? request.model, param, base: { ...base, notApplied, lane }, source: forced ? 'Override' : 'Pinned', context });
 }
 
+/**
+ * Rebuilds what the router derives from its catalog (pools, pinned decisions) when the catalog
+ * swapped its snapshot or a retirement date passed; otherwise one identity check.
+ */
+function refreshView(core: RouterCore): void {
+  const source = core.options.catalog instanceof LiveCatalog ? core.options.catalog.current : core.options.catalog;
+  const models = source.list();
+  if (models === core.viewOf && (core.viewUntil === Number.POSITIVE_INFINITY || Date.now() < core.viewUntil)) return;
+  const now = Date.now();
+  const specs = core.options.models;
+  const catalog = specs?.length ? createCatalog([...models, ...specs.map(modelFromSpec)]) : source;
+  core.catalog.swap(catalog);
+  core.pools = buildPools(catalog, now);
+  core.pinned = createPinner(catalog, core.passThrough?.resolve);
+  core.viewOf = models;
+  core.viewUntil = nextRetirement(catalog.list(), now);
+}
+
 function route(core: RouterCore, request: ChatRequest, context: RouteContext = {}): RouteDecision {
+  refreshView(core);
   if (core.pools.all.length === 0) throw noProviderConfigured('No chat model is available: configure a provider key or enable the mock provider.');
   const described = describe(request, context);
   const { classification, prefs, complexity, base } = described;
@@ -281,14 +315,17 @@ function record(core: RouterCore, outcome: RouteOutcome): void {
   core.updates++;
 }
 
-/** Creates a router over an immutable catalog. No I/O, no timers: state comes in through `state`. */
+/** Creates a router over a catalog (immutable, or live: see `RouterOptions.catalog`). No I/O, no timers: state comes in through `state`. */
 export function createRouter(options: RouterOptions): Router {
-  const catalog = options.models?.length ? createCatalog([...options.catalog.list(), ...options.models.map(modelFromSpec)]) : options.catalog;
   const policy = options.policy ?? createLinUcbPolicy();
   const passThrough = options.passThrough ? createPassThrough(options.passThrough) : undefined;
+  const empty = createCatalog([]);
   const core: RouterCore = {
     options,
-    catalog,
+    catalog: new LiveCatalog(empty),
+    passThrough,
+    viewOf: undefined,
+    viewUntil: 0,
     state: options.state ?? {},
     estimator: options.quality === false ? undefined : createQualityEstimator(options.quality ?? shippedQualityModel()),
     guard: options.guard === false ? undefined : createTierGuard(options.guard),
@@ -297,23 +334,28 @@ export function createRouter(options: RouterOptions): Router {
     learner: options.learner === false ? undefined : (options.learner ?? createChoiceLearner()),
     maxWaterfall: options.maxWaterfall ?? 8,
     maxCandidates: options.maxCandidates ?? 10,
-    pools: buildPools(catalog),
+    pools: buildPools(empty),
     tokensByFamily: new Map<TaskFamily, number>(),
     tierAdjust: new Float64Array(3),
     modelAdjust: (id: string) => policy.modelAdjustment(id),
-    pinned: createPinner(catalog, passThrough?.resolve),
+    pinned: createPinner(empty),
     updates: 0,
   };
+  refreshView(core);
   const routeRequest = (request: ChatRequest, context?: RouteContext) => route(core, request, context);
   return {
     route: routeRequest,
     record: (outcome) => record(core, outcome),
     passedThrough: () => passThrough?.seen() ?? [],
+    named: (requested, own) => {
+      refreshView(core);
+      return core.catalog.resolve(requested) ?? passThrough?.resolve(requested, own);
+    },
     policy,
     learner: core.learner,
     recordJudgedPair: (pair) => core.learner?.recordJudgedPair(pair),
     recordFeedback: (feedback) => core.learner?.recordFeedback(feedback),
-    ...createLearnedApi({ catalog, estimator: core.estimator, embedder: options.embedder, route: routeRequest }),
+    ...createLearnedApi({ catalog: core.catalog, estimator: core.estimator, embedder: options.embedder, route: routeRequest }),
     classify(request) {
       const features = extractFeatures(request);
       return { ...classify(features), features };

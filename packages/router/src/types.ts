@@ -102,6 +102,12 @@ export interface OrgPolicy {
 /** Live state for one routing call; every function must be synchronous and cheap. */
 export interface RouteContext {
   orgPolicy?: OrgPolicy;
+  /**
+   * Providers the caller's organisation holds its own key for (BYOK) that the gateway does not
+   * configure itself: an explicit `<provider>/<model>` of one passes through too, served with the
+   * organisation's key (a model the built-in catalog lists keeps its prices).
+   */
+  ownProviders?: ReadonlySet<string>;
   /** True when the model's circuit breaker is open (the model is skipped). */
   breakerOpen?(modelId: string): boolean;
   /** Live latency estimate (e.g. an EWMA) in milliseconds, or undefined when unknown. */

@@ -25,13 +25,14 @@ export const messagesCountTokensRoute = defineRoute({
 
 /**
  * `POST /v1/messages/count_tokens`. The model must be one `/v1/messages` would serve (a catalog
- * chat model or a routing alias), so a typo fails here as it would there.
+ * chat model, a name passed through to a configured provider or one of the organisation's own
+ * keys, or a routing alias), so a typo fails here as it would there.
  */
 export function registerMessagesCountTokens(routes: RouteRegistry<AppEnv>, deps: InferenceDeps): void {
   routes.add(messagesCountTokensRoute, reportMode(), async (c) => {
     const request = decodeCountTokensRequest(await readJson(c, deps.maxBodyBytes));
     const alias = routingAliases.includes(request.model.toLowerCase()) || request.model.toLowerCase() === 'auto';
-    if (!alias && deps.gateway.catalog.resolve(request.model)?.kind !== 'chat') {
+    if (!alias && !(await deps.gateway.namedChatModel(request.model, c.get('caller').org))) {
       throw modelNotFound(`The model '${request.model}' does not exist or is not available. GET /v1/models lists the available models.`);
     }
     return c.json({ input_tokens: await countPromptTokens(request) }, 200, { 'request-id': c.get('requestId') });

@@ -13,21 +13,24 @@ const aliasCreated = 1767225600; // 2026-01-01: when the alias set was published
 
 /**
  * `svc.source`, an extension of OpenAI's model object (the spec allows new response fields): where
- * the entry came from, `catalog` (built in), `config` (SVC_CONFIG `models:`), `discovered` (the
- * provider's own `GET /models`), `passthrough` (named by a client, forwarded as named) or `alias`;
- * `svc.unpriced` when the gateway knows no price for it.
+ * the entry came from, `catalog` (built in), `config` (SVC_CONFIG `models:`), `stored` (the admin
+ * API), `discovered` (the provider's own `GET /models`), `passthrough` (named by a client, forwarded
+ * as named) or `alias`; `svc.unpriced` when the gateway knows no price for it; `svc.retires_at` and
+ * `svc.replacement` for a model with a retirement date.
  */
 interface WireModel {
   id: string;
   object: 'model';
   created: number;
   owned_by: string;
-  svc: { source: ModelSource | 'alias'; unpriced?: true };
+  svc: { source: ModelSource | 'alias'; unpriced?: true; retires_at?: string; replacement?: string };
 }
 
 function toWire(model: ModelInfo): WireModel {
   const svc: WireModel['svc'] = { source: model.source ?? 'catalog' };
   if (model.unpriced) svc.unpriced = true;
+  if (model.retiresAt) svc.retires_at = model.retiresAt;
+  if (model.replacement) svc.replacement = model.replacement;
   return { id: model.id, object: 'model', created: model.created, owned_by: model.provider, svc };
 }
 

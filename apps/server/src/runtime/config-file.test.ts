@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { FLAG_KEYS } from '@svc/pipeline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configSchema, loadConfigFile, mockSchema, providerSchema } from './config-file.js';
-import { modelEntrySchema } from './config-models.js';
+import { modelEntrySchema } from '@svc/catalog';
 import { ConfigError } from './env.js';
 
 const example = fileURLToPath(new URL('../../../../docs/svc.config.example.yaml', import.meta.url));

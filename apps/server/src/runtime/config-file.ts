@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import * as v from 'valibot';
 import { parse as parseYaml } from 'yaml';
+import { modelDefaultsSchema, modelEntrySchema } from '@svc/catalog';
 import { FLAG_KEYS } from '@svc/pipeline';
-import { modelDefaultsSchema, modelEntrySchema } from './config-models.js';
 import { ConfigError } from './env.js';
 
 const keyList = v.union([v.pipe(v.string(), v.transform((value) => value.split(',').map((k) => k.trim()).filter(Boolean))), v.array(v.string())]);

@@ -13,7 +13,7 @@ describe('model discovery', () => {
       if (url.startsWith('http://down')) throw new Error('connection refused');
       return Response.json({ object: 'list', data: [{ id: 'Qwen/Qwen3-32B' }, { id: 'Qwen/Qwen3-32B' }, { id: 'llama' }] });
     };
-    const found = await discoverModels(
+    const { models: found, providers } = await discoverModels(
       [
         { id: 'myvllm', baseUrl: 'http://vllm:8000/v1/', apiKeys: ['k'] },
         { id: 'broken', baseUrl: 'http://down:1/v1' },
@@ -26,5 +26,27 @@ describe('model discovery', () => {
     expect(asked).toEqual(['http://vllm:8000/v1/models', 'http://down:1/v1/models']);
     expect(found.map((m) => m.id)).toEqual(['myvllm/Qwen/Qwen3-32B', 'myvllm/llama']);
     expect(found[0]).toMatchObject({ upstreamId: 'Qwen/Qwen3-32B', source: 'discovered', routable: true, inputPricePerMTok: 0.1 });
+    expect(providers).toEqual([
+      { provider: 'myvllm', url: 'http://vllm:8000/v1/models', models: 2 },
+      { provider: 'broken', url: 'http://down:1/v1/models', models: null, error: 'connection refused' },
+    ]);
+  });
+
+  it('a refresh keeps the models of a provider that cannot be read this time, and drops what a provider stopped listing', async () => {
+    let down = false;
+    let ids = ['a', 'b'];
+    const fetch: typeof globalThis.fetch = async () => {
+      if (down) throw new Error('connection refused');
+      return Response.json({ data: ids.map((id) => ({ id })) });
+    };
+    const providers = [{ id: 'myvllm', baseUrl: 'http://vllm/v1' }];
+    const first = await discoverModels(providers, {}, { fetch, logger, timeoutMs: 1_000 });
+    ids = ['b', 'c'];
+    const second = await discoverModels(providers, {}, { fetch, logger, timeoutMs: 1_000 }, first.models);
+    expect(second.models.map((m) => m.id)).toEqual(['myvllm/b', 'myvllm/c']);
+    down = true;
+    const third = await discoverModels(providers, {}, { fetch, logger, timeoutMs: 1_000 }, second.models);
+    expect(third.models).toEqual(second.models);
+    expect(third.providers[0]).toMatchObject({ models: null, error: 'connection refused' });
   });
 });

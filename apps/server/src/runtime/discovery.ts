@@ -16,21 +16,56 @@ export interface DiscoveryOptions {
   timeoutMs: number;
 }
 
+/** What one provider's list said: how many models it serves, or why it could not be read. */
+export interface ProviderDiscovery {
+  provider: string;
+  url: string;
+  /** Models listed; null when the list could not be read (its earlier models are kept). */
+  models: number | null;
+  error?: string;
+}
+
+export interface Discovery {
+  models: ModelInfo[];
+  providers: ProviderDiscovery[];
+}
+
 /**
  * The models OpenAI-compatible providers the catalog does not describe (self-hosted vLLM, SGLang,
  * llama.cpp: an id with a `base_url`) say they serve, read from their `GET <base_url>/models` at
- * start: chat entries `<provider>/<id>` (source `discovered`) built from the provider's
- * `model_defaults`, unpriced without prices. A provider that cannot be read is logged and skipped
- * (its models can still be named: they pass through); the start never waits longer than `timeoutMs`.
+ * start and on an admin refresh: chat entries `<provider>/<id>` (source `discovered`) built from
+ * the provider's `model_defaults`, unpriced without prices. A provider that cannot be read is
+ * logged and keeps its models of `previous` (at start none: they can still be named, as
+ * pass-through); no list is waited on longer than `timeoutMs`.
  */
-export async function discoverModels(providers: readonly CompatibleProviderConfig[], defaults: Readonly<Record<string, ModelDefaults>>, options: DiscoveryOptions): Promise<ModelInfo[]> {
+export async function discoverModels(
+  providers: readonly CompatibleProviderConfig[],
+  defaults: Readonly<Record<string, ModelDefaults>>,
+  options: DiscoveryOptions,
+  previous: readonly ModelInfo[] = [],
+): Promise<Discovery> {
   const targets = providers.filter((provider) => provider.baseUrl !== undefined && !describedProviders.has(provider.id));
   const lists = await Promise.all(targets.map((provider) => listModels(provider, options)));
-  return targets.flatMap((provider, i) => (lists[i] ?? []).map((id) => modelFromDefaults(provider.id, id, defaults[provider.id], 'discovered')));
+  const found = targets.map((provider, i) => {
+    const list = lists[i]!;
+    if (typeof list === 'string') return previous.filter((model) => model.provider === provider.id);
+    return list.map((id) => modelFromDefaults(provider.id, id, defaults[provider.id], 'discovered'));
+  });
+  return {
+    models: found.flat(),
+    providers: targets.map((provider, i) => {
+      const list = lists[i]!;
+      const url = modelsUrl(provider);
+      return typeof list === 'string' ? { provider: provider.id, url, models: null, error: list } : { provider: provider.id, url, models: list.length };
+    }),
+  };
 }
 
-async function listModels(provider: CompatibleProviderConfig, options: DiscoveryOptions): Promise<string[] | undefined> {
-  const url = `${provider.baseUrl!.replace(/\/+$/, '')}/models`;
+const modelsUrl = (provider: CompatibleProviderConfig): string => `${provider.baseUrl!.replace(/\/+$/, '')}/models`;
+
+/** The ids a provider lists, or why they could not be read. */
+async function listModels(provider: CompatibleProviderConfig, options: DiscoveryOptions): Promise<string[] | string> {
+  const url = modelsUrl(provider);
   const key = provider.apiKeys?.[0];
   try {
     const response = await options.fetch(url, { headers: key ? { authorization: `Bearer ${key}` } : {}, signal: AbortSignal.timeout(options.timeoutMs) });
@@ -40,6 +75,6 @@ async function listModels(provider: CompatibleProviderConfig, options: Discovery
     return [...new Set(parsed.output.data.map((model) => model.id))];
   } catch (error) {
     options.logger.warn({ err: error, provider: provider.id }, `model discovery: could not read ${url}; its models are served only when named (pass-through)`);
-    return undefined;
+    return (error as Error).message;
   }
 }

@@ -2,7 +2,7 @@ import type { AlertEvaluator } from '@svc/alerts';
 import type { DashboardAuth, Authenticator } from '@svc/auth';
 import type { Limiter } from '@svc/billing';
 import type { ByokService } from '@svc/byok';
-import type { Catalog } from '@svc/catalog';
+import { type Catalog, LiveCatalog } from '@svc/catalog';
 import type { DiversityThresholds, ReportSettings } from '@svc/control-plane';
 import type { Database } from '@svc/db';
 import type { McpGateway, McpRegistry } from '@svc/mcp';
@@ -19,8 +19,9 @@ import { createAlerts } from './alerts.js';
 import { createBreakers } from './breakers.js';
 import type { CacheService } from './cache.js';
 import { type ConfigFile, loadConfigFile } from './config-file.js';
-import { passThroughOptions, providerModelDefaults } from './config-models.js';
-import { discoverModels } from './discovery.js';
+import { passThroughOptions } from './config-models.js';
+import type { ModelStore } from './model-store.js';
+import { discoverer, startModelStore } from './models.js';
 import { startEmbeddingStores } from './embedding-stores.js';
 import type { Env } from './env.js';
 import { createGateway, gatewayTimeouts } from './gateway.js';
@@ -47,8 +48,10 @@ export interface Runtime {
   env: Env;
   db: Database;
   kv: Kv;
-  /** Models of configured providers only. */
+  /** Models of configured providers only; a live catalog, swapped when the stored models change. */
   catalog: Catalog;
+  /** The models stored through the admin API and the discovery refresh; every instance kept in step through the kv. */
+  models: ModelStore;
   providers: ProviderRegistry;
   authenticator: Authenticator;
   /** Dashboard sign-in: passkeys, sessions (in the kv, shared by every instance), accounts and enrollment links. */
@@ -133,6 +136,7 @@ interface Closeable {
   byok: ByokService;
   mcp: McpRegistry;
   switches: SharedSwitches;
+  models: ModelStore;
   kv: Kv;
   db: Database;
   http: UndiciHttpClient | undefined;
@@ -147,7 +151,7 @@ async function closeInOrder(parts: Closeable): Promise<void> {
   await parts.shadow.stop();
   await Promise.all([parts.learn.close(), parts.routing.feedback.close(), parts.cache.close(), parts.memory.close(), parts.alerts.stop()]);
   await parts.encoder.close();
-  await Promise.all([parts.access.authenticator.stop(), parts.access.governance.stop(), parts.byok.stop(), parts.mcp.stop(), parts.switches.stop()]);
+  await Promise.all([parts.access.authenticator.stop(), parts.access.governance.stop(), parts.byok.stop(), parts.mcp.stop(), parts.switches.stop(), parts.models.stop()]);
   await parts.kv.close();
   await parts.db.close();
   await parts.http?.close();
@@ -174,8 +178,12 @@ function releasing(...stores: Array<{ close(): Promise<void> }>): (error: unknow
 /** The providers SVC_CONFIG and the environment configure, with the models found on OpenAI-compatible servers (read once, at start). */
 async function startProviders(env: Env, file: ConfigFile | undefined, parts: { kv: Kv; logger: Logger; fetch: RuntimeOptions['fetch'] }) {
   const { config, mockEnabled } = providerConfig(env, file);
-  const discovered = await discoverModels(config.compatible ?? [], providerModelDefaults(file?.providers), { fetch: parts.fetch ?? globalThis.fetch, logger: parts.logger, timeoutMs: 5_000 });
-  return { config, mockEnabled, ...wireProviders(env, config, { kv: parts.kv, logger: parts.logger, fetch: parts.fetch, file, discovered }) };
+  const compatible = config.compatible ?? [];
+  const discovery = await discoverer(compatible, file, parts)();
+  const wired = wireProviders(env, config, { kv: parts.kv, logger: parts.logger, fetch: parts.fetch, file, discovered: discovery.models });
+  // Every part reads the catalog through this object; the model store swaps its snapshot on a change.
+  const live = new LiveCatalog(wired.catalog);
+  return { config, mockEnabled, ...wired, catalog: live, models: { live, providers: wired.providers, file, compatible, discovery, fetch: parts.fetch } };
 }
 
 /** Alerts, the shared breakers that report to them, hedging's statistics and the feature switches (started). */
@@ -209,11 +217,12 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
   const logger = options.logger ?? createLogger({ level: env.LOG_LEVEL });
   const file = env.SVC_CONFIG ? await loadConfigFile(env.SVC_CONFIG) : undefined;
   const kv = env.REDIS_URL ? createRedisKv({ url: env.REDIS_URL }) : createMemoryKv();
-  const { config, mockEnabled, providers, catalog, http } = await startProviders(env, file, { kv, logger, fetch: options.fetch });
+  const { config, mockEnabled, providers, catalog, http, models: modelWiring } = await startProviders(env, file, { kv, logger, fetch: options.fetch });
   const tracing = createTracing(tracingSettings(env));
   const db = await openDatabase(env, 'gateway', (note) => logger[note.level](note.message));
   const base: RuntimeBase = { env, db, kv, metrics: createMetrics(), logger };
   const access = await startAccess(base).catch(releasing(kv, db));
+  const models = await startModelStore(base, modelWiring).catch(releasing(kv, db));
   const learn = createLearnSink(base);
   const { byok, mcp } = await startTenantCredentials(env, { db, kv, platform: config, logger });
   const { alerts, breakers, hedging, switches } = await startResilience(base, file);
@@ -233,6 +242,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     ...access,
     tracing,
     catalog,
+    models,
     providers,
     byok,
     mcp,
@@ -259,6 +269,6 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     shadowSettings: shadow.settings,
     mockEnabled,
     readiness: () => runtimeReadiness({ db, kv, sharedKv: Boolean(env.REDIS_URL), cache, encoder }),
-    close: once(() => closeInOrder({ shadow, responses, files, learn, routing, cache, memory, alerts, encoder, access, byok, mcp, switches, kv, db, http, tracing })),
+    close: once(() => closeInOrder({ shadow, responses, files, learn, routing, cache, memory, alerts, encoder, access, byok, mcp, switches, models, kv, db, http, tracing })),
   };
 }

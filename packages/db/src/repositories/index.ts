@@ -19,6 +19,7 @@ import { createRequestLogRepository } from './request-log.js';
 import { createSettingsRepository } from './settings.js';
 import { createShadowVerdictRepository } from './shadow-verdicts.js';
 import { createSloRepository } from './slos.js';
+import { createStoredModelRepository } from './stored-models.js';
 import { createResponseRepository } from './stored-responses.js';
 import { createToolGovernanceRepository } from './tool-governance.js';
 import { createTrafficRepository } from './traffic.js';
@@ -50,6 +51,7 @@ export function createRepositories(db: Drizzle) {
     files: createFileRepository(db),
     batches: createBatchRepository(db),
     shadowVerdicts: createShadowVerdictRepository(db),
+    storedModels: createStoredModelRepository(db),
   };
 }
 
@@ -82,6 +84,7 @@ export const REPOSITORY_NAMES = [
   'batches',
   'feedback',
   'shadowVerdicts',
+  'storedModels',
 ] as const satisfies readonly (keyof Repositories)[];
 
 export type {
@@ -115,6 +118,7 @@ export type { McpServerCredential, McpServerRecord, McpServerRepository, NewMcpS
 export type { NewProviderKey, ProviderKeyRecord, ProviderKeyRepository } from './provider-keys.js';
 export type { SettingsRepository } from './settings.js';
 export type { HeadToHead, JudgedFigures, NewShadowVerdict, ServedRoute, ShadowVerdictRepository, VerdictFilter } from './shadow-verdicts.js';
+export type { StoredModelRecord, StoredModelRepository } from './stored-models.js';
 export type { ResponseRepository, StoredResponseRecord } from './stored-responses.js';
 export type { FeedbackRecord, FeedbackRepository, FeedbackResult, NewFeedback } from './feedback.js';
 export type { LegacyMemoryListOptions, LegacyMemoryRecord, LegacyMemoryRepository } from './legacy-memories.js';

@@ -17,3 +17,4 @@ export { files } from './files.js';
 export { type BatchUsage, batches, batchLines } from './batches.js';
 export { requestFeedback } from './request-feedback.js';
 export { shadowVerdicts } from './shadow-verdicts.js';
+export { storedModels } from './stored-models.js';

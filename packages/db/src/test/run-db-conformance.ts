@@ -18,6 +18,7 @@ import { providerKeyConformance } from './conformance/provider-keys.js';
 import { requestLogConformance } from './conformance/request-log.js';
 import { settingsConformance } from './conformance/settings.js';
 import { sloConformance } from './conformance/slos.js';
+import { storedModelConformance } from './conformance/stored-models.js';
 import { storedResponseConformance } from './conformance/stored-responses.js';
 import { toolGovernanceConformance } from './conformance/tool-governance.js';
 import { trafficConformance } from './conformance/traffic.js';
@@ -55,6 +56,7 @@ export function runDbConformance(name: string, create: () => Promise<Database>):
       expect(await getDb().orgs.get(org.id)).toEqual(org);
     });
 
+    describe('storedModels', () => storedModelConformance(getDb));
     describe('orgs', () => orgConformance(getDb));
     describe('keys', () => keyConformance(getDb));
     describe('settings', () => settingsConformance(getDb));

@@ -1,4 +1,4 @@
-import type { ChatRequest, IntelligenceMode } from '@svc/core';
+import { type ChatRequest, type IntelligenceMode, isGatewayError } from '@svc/core';
 import type { LatencyStats, MemorySignals, RouteContext, Router } from '@svc/router';
 import type { RoutingDecision } from '../learn/decision-log.js';
 import type { Exchange } from '../exchange.js';
@@ -24,7 +24,7 @@ export class ChatRouting {
   constructor(
     private readonly router: Router,
     latency: LatencyStats,
-    private readonly deps: Pick<GatewayDeps, 'breakers' | 'sticky' | 'chains' | 'fallbacks' | 'catalog'>,
+    private readonly deps: Pick<GatewayDeps, 'breakers' | 'sticky' | 'chains' | 'fallbacks' | 'catalog' | 'byok'>,
   ) {
     const breakers = deps.breakers;
     const live: RouteContext = {
@@ -46,8 +46,28 @@ export class ChatRouting {
     const { sticky, chains } = this.deps;
     const context = this.context(exchange, exchange.mode);
     const stickyKey = sticky && request.routingHints?.chainRouting !== 'mixed' ? (svc?.chainId ?? svc?.conversationId) : undefined;
-    if (stickyKey === undefined && !(chains && svc?.chainId !== undefined)) return this.decide(request, exchange, context);
+    if (stickyKey === undefined && !(chains && svc?.chainId !== undefined)) {
+      try {
+        return this.decide(request, exchange, context);
+      } catch (error) {
+        return this.withOwnKey(request, exchange, context, error);
+      }
+    }
     return this.routeChain(request, exchange, stickyKey, context);
+  }
+
+  /**
+   * After a refusal of an explicit `<provider>/<model>` the gateway does not serve: routed again
+   * when the organisation holds its own key for that provider (BYOK-only providers pass through
+   * with the organisation's key). Only refusals pay the key lookup; any other error is rethrown.
+   */
+  private async withOwnKey(request: ChatRequest, exchange: Exchange, context: RouteContext, error: unknown): Promise<RoutingDecision> {
+    const slash = request.model.indexOf('/');
+    if (!isGatewayError(error) || error.code !== 'model_not_found' || slash <= 0 || !this.deps.byok) throw error;
+    const provider = request.model.slice(0, slash);
+    const own = await this.deps.byok.forOrg(exchange.caller.org.id);
+    if (own?.get(provider) === undefined) throw error;
+    return this.decide(request, exchange, { ...context, ownProviders: new Set([provider]) });
   }
 
   /**
@@ -64,7 +84,13 @@ export class ChatRouting {
       ...(learned.embedding ? { embedding: learned.embedding } : {}),
       ...(decision.source === 'Sticky' ? { stickyModel: decision.model.id } : {}),
     };
-    return this.decide(request, exchange, context);
+    try {
+      return this.decide(request, exchange, context);
+    } catch (error) {
+      // A name the first decision served with the organisation's own key (`withOwnKey`) stays so.
+      if (decision.source !== 'Pinned' || !isGatewayError(error) || error.code !== 'model_not_found') throw error;
+      return this.decide(request, exchange, { ...context, ownProviders: new Set([decision.model.provider]) });
+    }
   }
 
   /** The router's decision within the caller's model access, its waterfall followed by the fallback models'. */
@@ -95,3 +121,4 @@ export class ChatRouting {
 }
 
 const noFallbacks: ConfiguredFallbacks = {};
+

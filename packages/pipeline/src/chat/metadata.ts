@@ -1,4 +1,5 @@
 import type { ModelInfo } from '@svc/catalog';
+import { deprecationHeaders } from './deprecation-headers.js';
 import type { IntelligenceMode, MemoryReport, SvcMetadata, Usage } from '@svc/core';
 import type { Cost } from '@svc/billing';
 import type { RoutingDecision } from '../learn/decision-log.js';
@@ -61,9 +62,9 @@ export function memoryHeader(memory: MemoryReport | undefined): Record<string, s
   return memory ? { 'x-svc-memory-injected': String(memory.injected) } : {};
 }
 
-/** Headers known before the answer: sent on streams too. */
+/** Headers known before the answer: sent on streams too. A retiring model's deprecation headers with them. */
 export function routingHeaders(requestId: string, orgId: string, decision: RoutingDecision, served: ModelInfo, mode: IntelligenceMode): Record<string, string> {
-  return {
+  const headers: Record<string, string> = {
     'x-request-id': requestId,
     'x-svc-request-id': requestId,
     'x-svc-org-id': orgId,
@@ -73,6 +74,7 @@ export function routingHeaders(requestId: string, orgId: string, decision: Routi
     'x-svc-lane-used': decision.lane,
     'x-svc-intelligence-mode': mode,
   };
+  return served.retiresAt === undefined ? headers : Object.assign(headers, deprecationHeaders(served));
 }
 
 /** Headers of a complete non-stream answer. */

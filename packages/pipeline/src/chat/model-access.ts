@@ -52,8 +52,8 @@ class AccessLists {
  * alias must pass every list). Undefined for a caller without lists: nothing is checked.
  */
 export class CallerModelAccess {
-  /** The candidates per catalog, computed once. */
-  private readonly allowed = new WeakMap<Catalog, string[]>();
+  /** The candidates per catalog snapshot (keyed by its `list()`, new per snapshot of a live catalog), computed once. */
+  private readonly allowed = new WeakMap<readonly ModelInfo[], string[]>();
 
   private constructor(private readonly lists: readonly AccessLists[]) {}
 
@@ -87,13 +87,11 @@ export class CallerModelAccess {
 
   /** The catalog's chat models the caller may use: the only candidates routing may pick. */
   candidates(catalog: Catalog): string[] {
-    let ids = this.allowed.get(catalog);
+    const snapshot = catalog.list();
+    let ids = this.allowed.get(snapshot);
     if (ids === undefined) {
-      ids = catalog
-        .list({ kind: 'chat' })
-        .filter((model) => this.permits(model))
-        .map((model) => model.id);
-      this.allowed.set(catalog, ids);
+      ids = snapshot.filter((model) => model.kind === 'chat' && this.permits(model)).map((model) => model.id);
+      this.allowed.set(snapshot, ids);
     }
     return ids;
   }

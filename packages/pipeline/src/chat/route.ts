@@ -1,4 +1,4 @@
-import type { Capability, Catalog, ModelInfo } from '@svc/catalog';
+import { type Capability, type Catalog, type ModelInfo, isRetired } from '@svc/catalog';
 import type { ChatRequest } from '@svc/core';
 
 /** Capabilities the request cannot be served without (for the context-overflow fallback). */
@@ -38,7 +38,7 @@ function byQualityThenPrice(a: ModelInfo, b: ModelInfo): number {
 export function largerContextModels(catalog: Catalog, model: ModelInfo, needed: readonly Capability[]): ModelInfo[] {
   return catalog
     .list({ kind: 'chat' })
-    .filter((m) => m.contextWindow > model.contextWindow && m.routable !== false && serves(m, needed))
+    .filter((m) => m.contextWindow > model.contextWindow && m.routable !== false && serves(m, needed) && !isRetired(m))
     .sort(
       (a, b) =>
         Number(b.family === model.family) - Number(a.family === model.family) ||

@@ -1,5 +1,6 @@
-import type { Catalog, ModelInfo, ModelKind } from '@svc/catalog';
+import { type Catalog, type ModelInfo, type ModelKind, isRetired } from '@svc/catalog';
 import { modelNotFound, noProviderConfigured } from '@svc/core';
+import { unlessRetired } from '../retired.js';
 
 /** How a modality's errors name it: the model kind in words, the request field that names the model. */
 export interface ModalityWords {
@@ -12,14 +13,15 @@ export interface ModalityWords {
 /**
  * The model of `kind` a client named, by slug, alias or upstream name.
  *
- * @throws GatewayError 404 `model_not_found` (param `words.param`) when it is unknown or of another kind.
+ * @throws GatewayError 404 `model_not_found` (param `words.param`) when it is unknown or of another kind,
+ *   404 `model_retired` when it is past its retirement date.
  */
 export function namedModel(catalog: Catalog, requested: string, kind: ModelKind, words: ModalityWords): ModelInfo {
   const model = catalog.resolve(requested);
   if (model?.kind !== kind) {
     throw modelNotFound(`The model '${requested}' does not exist or is not ${words.aModel}. GET /v1/models lists the available models.`, words.param ?? 'model');
   }
-  return model;
+  return unlessRetired(model, words.param ?? 'model');
 }
 
 /**
@@ -31,7 +33,7 @@ export function namedModel(catalog: Catalog, requested: string, kind: ModelKind,
  */
 export function unitModel(catalog: Catalog, requested: string | undefined, kind: ModelKind, what: string): ModelInfo {
   if (requested !== undefined) return namedModel(catalog, requested, kind, { aModel: `a ${what} model` });
-  const first = catalog.list({ kind })[0];
+  const first = catalog.list({ kind }).find((m) => !isRetired(m));
   if (!first) throw noProviderConfigured(`No provider key configured for ${what}.`);
   return first;
 }
@@ -59,7 +61,7 @@ export function embeddingModel(catalog: Catalog, requested: string, served: (mod
   if (!choosesModel(requested)) return namedModel(catalog, requested, 'embedding', { aModel: 'an embedding model' });
   const choice = catalog
     .list({ kind: 'embedding' })
-    .filter((m) => m.kind === 'embedding' && served(m))
+    .filter((m) => m.kind === 'embedding' && served(m) && !isRetired(m))
     .sort((a, b) => a.inputPricePerMTok - b.inputPricePerMTok || b.qualityPrior - a.qualityPrior)[0];
   if (!choice) throw noProviderConfigured('No configured provider serves embeddings.');
   return choice;

@@ -93,6 +93,12 @@ export const ROUTE_CLASSES: Readonly<Record<string, TenantClass>> = {
   'GET /v1/admin/orgs/{id}/mcp-servers/{name}': 'admin',
   'PUT /v1/admin/orgs/{id}/mcp-servers/{name}': 'admin',
   'DELETE /v1/admin/orgs/{id}/mcp-servers/{name}': 'admin',
+  // Models stored for the whole deployment (added models, catalog overrides) and the discovery refresh.
+  'GET /v1/admin/models': 'admin',
+  'POST /v1/admin/models/refresh': 'admin',
+  'GET /v1/admin/models/{model}': 'admin',
+  'PUT /v1/admin/models/{model}': 'admin',
+  'DELETE /v1/admin/models/{model}': 'admin',
   'POST /v1/observability/breakers/reset': 'admin',
   'GET /v1/observability/hedging/stats': 'platform',
   'POST /v1/observability/hedging/config': 'admin',
