@@ -14,22 +14,10 @@ import { OrgPage } from './page-org.js';
 import { OverviewPage } from './page-overview.js';
 import { loadOverview, parseRange } from './overview-data.js';
 import { page, securityHeaders } from './render.js';
+import { field, optionalNumber } from './form-fields.js';
 import { registerIncidentPages } from './routes-incident.js';
+import { registerModelPages } from './routes-models.js';
 import { requireDashboardAdmin, requireOrgAccess, viewScope } from './scope.js';
-
-/** A form field as text ('' when absent). */
-async function field(c: { req: { parseBody(): Promise<Record<string, unknown>> } }, name: string): Promise<string> {
-  const value = (await c.req.parseBody())[name];
-  return typeof value === 'string' ? value.trim() : '';
-}
-
-/** An optional non-negative number field: '' = null (unlimited); 400 naming the field otherwise. */
-function optionalNumber(name: string, text: string, integer: boolean): number | null {
-  if (text === '') return null;
-  const value = Number(text);
-  if (!Number.isFinite(value) || value < 0 || (integer && !Number.isInteger(value))) throw invalidRequest(`${name} must be a ${integer ? 'whole ' : ''}number >= 0.`, name);
-  return value;
-}
 
 /** Why the dashboard is not in the control plane's API description (the registry records it). */
 export const dashboardOutsideApi =
@@ -167,5 +155,6 @@ export function registerDashboard(routes: RouteRegistry<ControlEnv>, deps: Contr
   registerOrgPages(dash, deps, signedIn);
   registerKeyPages(dash, deps, signedIn);
   registerIncidentPages(dash, deps, signedIn);
+  registerModelPages(dash, deps, signedIn);
   routes.mountOutsideApi('/dashboard', dash, dashboardOutsideApi);
 }

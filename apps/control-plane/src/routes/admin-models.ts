@@ -14,9 +14,10 @@ import { strictBody } from '../strict-body.js';
 const { id: _id, fallbacks: _fallbacks, ...entryFields } = modelEntrySchema.entries;
 
 /** The body of PUT /v1/admin/models/{model}: SVC_CONFIG `models:` fields, every one optional, unknown ones refused. */
-const putSchema = strictBody(entryFields);
+export const storedModelBodySchema = strictBody(entryFields);
 
-const modelId = v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9-]*\/\S+$/, 'must be a model id, <provider>/<model> with the provider in lowercase'));
+/** A stored model's id, as the path and the dashboard's form give it. */
+export const storedModelId = v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9-]*\/\S+$/, 'must be a model id, <provider>/<model> with the provider in lowercase'));
 
 /** The model the catalog serves for an entry, as the admin API shows it (prices USD per million tokens). */
 function modelToWire(model: ModelInfo) {
@@ -57,7 +58,7 @@ function viewToWire({ record, model }: StoredModelView) {
 
 /** The model id in the path (greedy: it holds a slash), or 400 naming `model`. */
 function pathModel(c: Context<ControlEnv>): string {
-  return validate(v.object({ model: modelId }), { model: decodeURIComponent(c.req.param('model') ?? '') }).model;
+  return validate(v.object({ model: storedModelId }), { model: decodeURIComponent(c.req.param('model') ?? '') }).model;
 }
 
 const modelParams = v.object({ model: v.pipe(v.string(), v.description('The model id, `<provider>/<model>` (may be percent-encoded).')) });
@@ -98,7 +99,7 @@ export const putStoredModelRoute = defineRoute({
   auth: adminOnly,
   params: modelParams,
   greedyParams: ['model'],
-  body: { schema: putSchema, name: 'PutStoredModelRequest' },
+  body: { schema: storedModelBodySchema, name: 'PutStoredModelRequest' },
   responses: { 200: storedAnswer, 201: storedAnswer },
   errors: [400, 413],
 });
@@ -147,7 +148,7 @@ export function registerAdminModels(routes: RouteRegistry<ControlEnv>, deps: Con
 
   routes.add(putStoredModelRoute, async (c) => {
     const id = pathModel(c);
-    const body = validate(putSchema, await readJson(c, deps.maxBodyBytes));
+    const body = validate(storedModelBodySchema, await readJson(c, deps.maxBodyBytes));
     const { view, created } = await deps.models.put(id, body, c.get('caller').keyId);
     return c.json(viewToWire(view), created ? 201 : 200);
   });

@@ -110,6 +110,39 @@ describe('dashboard pages', () => {
   });
 });
 
+describe('models page', () => {
+  it('shows every served model with its source; an admin overrides a price and a retirement seen by the catalog, members only read', async () => {
+    const member = await signedIn('member');
+    const read = await member.get('/dashboard/models');
+    expect(read.status).toBe(200);
+    const html = await read.text();
+    expect(html).toContain('data-model-id="mock/mock-value"');
+    expect(html).not.toContain('data-testid="model-form"');
+    expect((await member.post('/dashboard/models', { id: 'mock/mock-value', input_price_per_mtok: '1' })).status).toBe(403);
+
+    const admin = await signedIn('admin');
+    expect(await (await admin.get('/dashboard/models')).text()).toContain('data-testid="model-form"');
+    const saved = await admin.post('/dashboard/models', { id: 'mock/mock-value', input_price_per_mtok: '7.5', output_price_per_mtok: '', cached_input_price_per_mtok: '', retires_at: '2099-01-31', replacement: 'mock/mock-quality' });
+    expect(saved.status, await saved.clone().text()).toBe(303);
+    try {
+      expect(runtime.catalog.get('mock/mock-value')).toMatchObject({ inputPricePerMTok: 7.5, replacement: 'mock/mock-quality' });
+      const row = (await (await admin.get('/dashboard/models')).text()).match(/<tr data-model-id="mock\/mock-value">.*?<\/tr>/s)?.[0] ?? '';
+      expect(row).toContain('stored');
+      expect(row).toContain('$7.5');
+      expect(row).toContain('2099-01-31 → mock/mock-quality');
+      expect((await admin.post('/dashboard/models', { id: 'mock/mock-value', input_price_per_mtok: '-1' })).status).toBe(400);
+      expect((await admin.post('/dashboard/models', { id: 'Not A Model', input_price_per_mtok: '1' })).status).toBe(400);
+      expect((await admin.post('/dashboard/models', { id: 'mock/mock-value', retires_at: 'soon' })).status).toBe(400);
+      expect((await admin.post('/dashboard/models', { id: 'mock/mock-value', input_price_per_mtok: '2' }, null)).status).toBe(403);
+      const refreshed = await admin.post('/dashboard/models/refresh', {});
+      expect(refreshed.status).toBe(200);
+    } finally {
+      await runtime.models.delete('mock/mock-value');
+    }
+    expect(runtime.catalog.get('mock/mock-value')?.inputPricePerMTok).not.toBe(7.5);
+  });
+});
+
 /** One request of `orgId` in the ledger and the decision log, made a minute ago. */
 async function request(orgId: string, fields: { keyId?: string; model?: string; endUser?: string; memoryInjected?: number; cache?: 'l1' | 'semantic'; costUsd?: number; metadata?: Record<string, string>; tags?: Record<string, string> }) {
   const requestId = `req_${randomUUID()}`;

@@ -1,0 +1,15 @@
+import { invalidRequest } from '@svc/core';
+
+/** A form field as text ('' when absent). */
+export async function field(c: { req: { parseBody(): Promise<Record<string, unknown>> } }, name: string): Promise<string> {
+  const value = (await c.req.parseBody())[name];
+  return typeof value === 'string' ? value.trim() : '';
+}
+
+/** An optional non-negative number field: '' = null (unlimited); 400 naming the field otherwise. */
+export function optionalNumber(name: string, text: string, integer: boolean): number | null {
+  if (text === '') return null;
+  const value = Number(text);
+  if (!Number.isFinite(value) || value < 0 || (integer && !Number.isInteger(value))) throw invalidRequest(`${name} must be a ${integer ? 'whole ' : ''}number >= 0.`, name);
+  return value;
+}
