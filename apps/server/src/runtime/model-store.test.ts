@@ -61,6 +61,17 @@ describe('stored models', () => {
     await expect.poll(() => b.live.get('openai/gpt-4o-mini')?.inputPricePerMTok).toBe(listed);
   });
 
+  it('refuses a replacement that is not another served model (a retired model’s error would send clients nowhere)', async () => {
+    const { a } = await twoInstances();
+    const retiring = { retires_at: '2099-01-01' };
+    await expect(a.store.put('openai/gpt-4o-mini', { ...retiring, replacement: 'openai/gpt-9-nowhere' }, null)).rejects.toMatchObject({ status: 400, param: 'replacement' });
+    await expect(a.store.put('openai/gpt-4o-mini', { ...retiring, replacement: 'openai/gpt-4o-mini' }, null)).rejects.toMatchObject({ status: 400 });
+    expect(await a.store.list()).toEqual([]);
+    const { view } = await a.store.put('openai/gpt-4o-mini', { ...retiring, replacement: 'openai/gpt-4o' }, null);
+    expect(view.model).toMatchObject({ replacement: 'openai/gpt-4o' });
+    await a.store.delete('openai/gpt-4o-mini');
+  });
+
   it('swaps nothing when a re-read finds no change (the pools are not rebuilt every 30 s)', async () => {
     const { a } = await twoInstances();
     const version = a.live.version;

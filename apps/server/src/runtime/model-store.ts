@@ -93,10 +93,15 @@ export class ModelStore {
    */
   async put(id: string, fields: StoredEntryFields, by: string | null): Promise<{ view: StoredModelView; created: boolean }> {
     const others = (await this.settings.db.storedModels.list()).filter((record) => record.id !== id);
+    let catalog: Catalog;
     try {
-      this.settings.build([...this.#entries(others), { ...fields, id }], this.#discovered.models);
+      catalog = this.settings.build([...this.#entries(others), { ...fields, id }], this.#discovered.models);
     } catch (error) {
       throw invalidRequest(`The model '${id}' cannot be served: ${(error as Error).message}.`, null, 'invalid_model');
+    }
+    // A retired model's error names its replacement: it must be a model clients can be sent to.
+    if (fields.replacement !== undefined && !catalog.resolve(fields.replacement)) {
+      throw invalidRequest(`replacement '${fields.replacement}' is not a model this gateway serves.`, 'replacement', 'invalid_model');
     }
     const { record, created } = await this.settings.db.storedModels.put(id, { ...fields }, by);
     await this.#announce('changed');
