@@ -4,6 +4,7 @@ import { tracedFinish } from '../stage-spans.js';
 import { cacheHitResponse } from './cache-hit-response.js';
 import type { ChatResponse, GatewayDeps } from '../gateway-types.js';
 import type { LearnRecorder } from '../learn/learn-records.js';
+import { deprecationHeaders } from './deprecation-headers.js';
 import { memoryHeader } from './metadata.js';
 import { reportShed, runs } from '../switches/switches.js';
 import type { ChatTurn } from './chat-turn.js';
@@ -40,9 +41,11 @@ export async function answerFromCache(owner: CacheStageOwner, turn: ChatTurn, on
   const usage = hitUsage(hit.answer);
   const cost = hitCost(usage);
   const latencyMs = Math.round(performance.now() - exchange.startedAt);
-  const metadata = tracedFinish(owner.recorder, turn, { kind: 'cached', hit, usage, cost, latencyMs, model: owner.catalog.get(hit.answer.model) });
+  const served = owner.catalog.get(hit.answer.model);
+  const metadata = tracedFinish(owner.recorder, turn, { kind: 'cached', hit, usage, cost, latencyMs, model: served });
   const response = cacheHitResponse({ request, exchange, hit, usage, cost, latencyMs, metadata });
-  Object.assign(response.headers, memoryHeader(metadata.memory), turn.spend.headers);
+  // A hit answers for the model that wrote it: a retiring model's headers as on its own answers.
+  Object.assign(response.headers, memoryHeader(metadata.memory), turn.spend.headers, served?.retiresAt === undefined ? {} : deprecationHeaders(served));
   reportShed(switches, shed, owner.deps.metrics, response.headers);
   return { response };
 }

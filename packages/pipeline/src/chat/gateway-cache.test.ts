@@ -1,10 +1,11 @@
+import { createCatalog } from '@svc/catalog';
 import type { CachedAnswer, ChatRequest, StreamEvent } from '@svc/core';
 import type { RecalledMemory } from '@svc/memory';
 import { describe, expect, it } from 'vitest';
 import type { ExactCachePort, SemanticCachePort, SemanticLookup } from './cache-stage.js';
 import type { ChatResponse, ChatStreamResponse } from '../gateway.js';
 import type { MemoryPort } from './memory-stage.js';
-import { llama, request, scripted, setup } from '../test/gateway-harness.js';
+import { catalog, llama, request, scripted, setup } from '../test/gateway-harness.js';
 
 /** An exact cache over a Map: the key is the org plus the request's messages and model. */
 function mapCache(): ExactCachePort & { entries: Map<string, CachedAnswer>; lookups: number } {
@@ -50,6 +51,20 @@ describe('the cache stage', () => {
       [true, 0],
     ]);
     expect(decisions[1]).toMatchObject({ source: 'CacheHit', lane: 'turbo', details: { cacheLayer: 'l0' } });
+  });
+
+  it("a hit from a retiring model carries its Deprecation, Sunset and Link headers, as the model's own answer did", async () => {
+    const groq = scripted('groq', () => 'ok');
+    const exactCache = mapCache();
+    const successor = catalog.list({ provider: 'groq', kind: 'chat' }).find((model) => model.id !== llama.id)!;
+    const retiring = createCatalog(catalog.list().map((model) => (model.id === llama.id ? { ...model, retiresAt: '2099-06-30T00:00:00.000Z', replacement: successor.id } : model)));
+    const { gateway, context } = setup([groq], undefined, { exactCache, catalog: retiring });
+    const first = await gateway.chat(request({}), context());
+    const hit = await gateway.chat(request({}), context());
+    expect(hit.headers['x-svc-cache-hit']).toBe('true');
+    for (const answer of [first, hit]) {
+      expect(answer.headers).toMatchObject({ sunset: expect.stringContaining('2099'), deprecation: expect.stringMatching(/^@\d+$/), link: expect.stringContaining('successor-version') });
+    }
   });
 
   it('replays a cached answer as a stream, and stores a streamed answer once it completed', async () => {
