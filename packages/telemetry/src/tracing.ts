@@ -1,8 +1,5 @@
 import { type Attributes, type Context, type Span, SpanKind, SpanStatusCode, type TextMapGetter, type TextMapSetter, ROOT_CONTEXT, type Tracer, trace } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 
 /** A span's attributes (OpenTelemetry's `Attributes`): what the pipeline's stages describe themselves with. */
 export type SpanAttributes = Attributes;
@@ -100,14 +97,20 @@ const noopSpan: TraceSpan = {
 
 /**
  * OpenTelemetry traces exported with OTLP over HTTP (JSON) in batches, or nothing at all when
- * `url` is absent (every span a shared no-op: no allocation on the request path). Nothing global
- * is registered: spans are started from the request's own context, so an embedder's own
- * OpenTelemetry setup is left alone.
+ * `url` is absent (every span a shared no-op: no allocation on the request path, and the SDK's
+ * exporter, resources and span processor are never loaded: ~5.5 MB of a process that does not
+ * trace). Nothing global is registered: spans are started from the request's own context, so an
+ * embedder's own OpenTelemetry setup is left alone.
  */
-export function createTracing(settings: TracingSettings): Tracing {
+export async function createTracing(settings: TracingSettings): Promise<Tracing> {
   if (!settings.url) {
     return { enabled: false, request: () => noopSpan, flush: async () => {}, shutdown: async () => {} };
   }
+  const [{ OTLPTraceExporter }, { resourceFromAttributes }, { BatchSpanProcessor, TracerProvider }] = await Promise.all([
+    import('@opentelemetry/exporter-trace-otlp-http'),
+    import('@opentelemetry/resources'),
+    import('@opentelemetry/sdk-trace'),
+  ]);
   const exporter = new OTLPTraceExporter({ url: settings.url, ...(settings.headers ? { headers: settings.headers } : {}) });
   const provider = new TracerProvider({
     resource: resourceFromAttributes({ ...settings.resourceAttributes, 'service.name': settings.serviceName }),

@@ -218,7 +218,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
   const file = env.SVC_CONFIG ? await loadConfigFile(env.SVC_CONFIG) : undefined;
   const kv = env.REDIS_URL ? createRedisKv({ url: env.REDIS_URL }) : createMemoryKv();
   const { config, mockEnabled, providers, catalog, http, models: modelWiring } = await startProviders(env, file, { kv, logger, fetch: options.fetch });
-  const tracing = createTracing(tracingSettings(env));
+  const tracing = await createTracing(tracingSettings(env));
   const db = await openDatabase(env, 'gateway', (note) => logger[note.level](note.message));
   const base: RuntimeBase = { env, db, kv, metrics: createMetrics(), logger };
   const access = await startAccess(base).catch(releasing(kv, db));
