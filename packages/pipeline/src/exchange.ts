@@ -35,6 +35,8 @@ export interface Exchange {
   timeoutMs?: number;
   /** Headers to forward upstream. */
   forwardHeaders?: Record<string, string>;
+  /** Tags the gateway adds to the request's own metadata in its ledger rows (a batch line's `batch_id`). */
+  tags?: Readonly<Record<string, string>>;
   /** The request's access-log record, filled at its ending (access-record.ts). */
   access?: AccessRecord;
   /**

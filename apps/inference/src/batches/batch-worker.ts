@@ -155,7 +155,7 @@ export class BatchWorker {
         const answer =
           caller instanceof Error
             ? { line: line.line, statusCode: caller.status, result: { id: batchRequestId(), custom_id: line.customId, response: { status_code: caller.status, request_id: null, body: { error: caller.toBody() } }, error: null } }
-            : await runBatchLine(this.deps, caller, batch.endpoint as LineEndpoint, line, this.stopping.signal);
+            : await runBatchLine(this.deps, { caller, batchId: batch.id, endpoint: batch.endpoint as LineEndpoint }, line, this.stopping.signal);
         // A line the limits refused for now (429) stays pending: it runs again after a pause.
         if (answer.statusCode === 429) throttled = true;
         else if (!this.stopped) await this.deps.batches.answerLine(batch.id, answer);

@@ -11,8 +11,16 @@ import { type ResponsesDeps, answerResponse } from '../routes/responses.js';
 export type LineDeps = ResponsesDeps & EmbedDeps;
 
 /** The exchange of one line: the batch's key as caller, the line's request id, the organisation's mode unless the body sets one. */
-function lineExchange(caller: Caller, requestId: string, signal: AbortSignal, bodyMode?: Exchange['mode']): Exchange {
-  return { caller, requestId, startedAt: performance.now(), signal, mode: resolveIntelligenceMode(undefined, bodyMode, caller.org.defaultIntelligenceMode) };
+function lineExchange(line: LineOf, requestId: string, signal: AbortSignal, bodyMode?: Exchange['mode']): Exchange {
+  const { caller, batchId } = line;
+  return { caller, requestId, startedAt: performance.now(), signal, mode: resolveIntelligenceMode(undefined, bodyMode, caller.org.defaultIntelligenceMode), tags: { batch_id: batchId } };
+}
+
+/** Whose line runs and in which batch: its ledger rows carry the tag `batch_id`. */
+export interface LineOf {
+  caller: Caller;
+  batchId: string;
+  endpoint: LineEndpoint;
 }
 
 /** The endpoints a stored batch's lines call: OpenAI's, and Anthropic's Messages (Message Batches). */
@@ -57,12 +65,12 @@ async function answer(deps: LineDeps, endpoint: LineEndpoint, body: Record<strin
  * shape: `{id, custom_id, response: {status_code, request_id, body}, error: null}`; a refusal is
  * the endpoint's error body with its status.
  */
-export async function runBatchLine(deps: LineDeps, caller: Caller, endpoint: LineEndpoint, line: BatchLineRecord, signal: AbortSignal): Promise<Omit<AnsweredBatchLine, 'customId'>> {
+export async function runBatchLine(deps: LineDeps, of: LineOf, line: BatchLineRecord, signal: AbortSignal): Promise<Omit<AnsweredBatchLine, 'customId'>> {
   const requestId = newRequestId();
   let statusCode = 200;
   let body: object;
   try {
-    body = await answer(deps, endpoint, line.body, (mode) => lineExchange(caller, requestId, signal, mode));
+    body = await answer(deps, of.endpoint, line.body, (mode) => lineExchange(of, requestId, signal, mode));
   } catch (thrown) {
     const error = toGatewayError(thrown);
     statusCode = error.status;

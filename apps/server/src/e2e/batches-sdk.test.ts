@@ -84,7 +84,8 @@ describe('openai SDK client.batches against the gateway and the mock upstream', 
     expect(JSON.stringify(upstream.stats().lastRequest?.body)).toMatch(/question [abc]/);
     await gateway.runtime.learn.flush();
     const rows = await gateway.runtime.db.usage.listByOrg((await gateway.runtime.db.orgs.getByName('default'))!.id, { limit: 100 });
-    for (const line of lines) expect(rows.filter((row) => row.requestId === line.response!.request_id)).toHaveLength(1);
+    // One row per line, tagged with its batch: the costs page and GET .../spend/by-tag?tag=batch_id split spend by batch.
+    for (const line of lines) expect(rows.filter((row) => row.requestId === line.response!.request_id)).toEqual([expect.objectContaining({ tags: { batch_id: batch.id } })]);
     // The batch's usage is its lines' tokens, summed, as the ledger counted them.
     const lineRows = rows.filter((row) => lines.some((line) => line.response!.request_id === row.requestId));
     const sum = (pick: (row: (typeof rows)[number]) => number) => lineRows.reduce((total, row) => total + pick(row), 0);
@@ -109,6 +110,9 @@ describe('openai SDK client.batches against the gateway and the mock upstream', 
     const failed = await outputLines(client, batch.error_file_id);
     expect(failed).toMatchObject([{ custom_id: 'bad', response: { status_code: 400, body: { error: { type: 'invalid_request_error', param: 'input' } } } }]);
     expect(upstream.stats().byPath['/v1/embeddings']).toBe(2);
+    await gateway.runtime.learn.flush();
+    const rows = await gateway.runtime.db.usage.listByOrg((await gateway.runtime.db.orgs.getByName('default'))!.id, { limit: 200 });
+    for (const line of ok) expect(rows.find((row) => row.requestId === line.response!.request_id)?.tags).toEqual({ batch_id: batch.id });
   });
 
   it('runs /v1/responses lines as the Responses endpoint answers them: kept unless store is false, continued by previous_response_id', async () => {

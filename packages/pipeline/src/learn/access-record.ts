@@ -66,3 +66,10 @@ export function ledgerEndUser(exchange: { caller: { org: { id: string } }; endUs
   if (!endUser) return null;
   return exchange.access?.endUser ?? hashEndUser(exchange.caller.org.id, endUser);
 }
+
+/** The tags a request's spend is attributed by: its own metadata, with the gateway's own tags (`exchange.tags`) over them. */
+export function ledgerTags(exchange: { tags?: Readonly<Record<string, string>> | undefined }, request?: Pick<ChatRequest, 'metadata'>): Record<string, string> | null {
+  const own = request?.metadata;
+  if (!exchange.tags) return own ?? null;
+  return { ...own, ...exchange.tags };
+}

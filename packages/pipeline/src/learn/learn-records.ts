@@ -1,7 +1,7 @@
 import type { ModelInfo } from '@svc/catalog';
 import type { CachedAnswer, ChatRequest, MemoryReport, Usage } from '@svc/core';
 import type { Cost } from '@svc/billing';
-import { ledgerEndUser, noteChatEnding } from './access-record.js';
+import { ledgerEndUser, ledgerTags, noteChatEnding } from './access-record.js';
 import type { Attempt } from '../call/attempt.js';
 import type { CacheHit } from '../chat/cache-stage.js';
 import { type RoutingDecision, decisionDetails, storedCandidates } from './decision-log.js';
@@ -45,7 +45,7 @@ export class LearnRecorder {
         endUser: ledgerEndUser(exchange, request),
         // A hit ran no memory stage: nothing was injected.
         memoryInjected: exchange.mode === 'full' ? 0 : null,
-        tags: request.metadata ?? null,
+        tags: ledgerTags(exchange, request),
         createdAt,
       });
     }
@@ -115,7 +115,7 @@ export class LearnRecorder {
     const row = extra.billed ?? (usage && cost ? { usage, cost } : undefined);
     const success = outcome === 'ok' || outcome === 'client_closed';
     const status = success ? 200 : 502;
-    const ledger = { endUser: ledgerEndUser(exchange, request), memoryInjected: extra.memory?.injected ?? null, tags: request.metadata ?? null };
+    const ledger = { endUser: ledgerEndUser(exchange, request), memoryInjected: extra.memory?.injected ?? null, tags: ledgerTags(exchange, request) };
     if (row) this.usage({ exchange, model, usage: row.usage, cost: row.cost, latencyMs, status, stream, usageEstimated: details.usageEstimated === true, createdAt, ...ledger });
     learn.recordDecision(decisionRecord({ ...ended, createdAt }));
     const feedback = this.deps.feedback;

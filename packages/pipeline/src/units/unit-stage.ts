@@ -10,6 +10,7 @@ import { countRejection, observeAttempt } from '../call/call-metrics.js';
 import type { Exchange } from '../exchange.js';
 import type { GatewayDeps } from '../gateway-types.js';
 import type { LearnQueue } from '../learn/learn-queue.js';
+import { ledgerTags } from '../learn/access-record.js';
 
 /** What the non-chat stages (embeddings, moderations, speech, images, voice) share. */
 export interface UnitStageDeps {
@@ -196,6 +197,7 @@ export function recordUnitRow(deps: Pick<UnitStageDeps, 'metrics' | 'learn'>, co
     latencyMs: row.latencyMs,
     status: 200,
     stream: false,
+    tags: ledgerTags(context),
     createdAt: new Date(),
   });
 }
