@@ -1,4 +1,4 @@
-import type { LearnedChoice } from './choice/route-choice.js';
+import type { LearnedChoice } from './choice/learned-choice.js';
 import type { ModelInfo } from '@svc/catalog';
 import type { Lane, TaskComplexity, Tier, WorkflowType } from '@svc/core';
 import type { MemorySignals, RequestFeatures } from './features.js';

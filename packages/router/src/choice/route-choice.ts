@@ -1,16 +1,8 @@
 import type { Scored } from '../score.js';
 import type { ChoiceLearner } from './learner.js';
+import type { LearnedChoice } from './learned-choice.js';
 
-/** What the per-task learner did to a decision: the model it put first instead of the router's choice, and why. */
-export interface LearnedChoice {
-  /** The router's own first choice (the current choice the win rate is measured against). */
-  incumbent: string;
-  model: string;
-  reason: 'learned' | 'explore';
-  winRate: number;
-  lower: number;
-  samples: number;
-}
+export type { LearnedChoice } from './learned-choice.js';
 
 /**
  * The tolerance of a preference dial: how far below an even win rate (0.5) a cheaper model may
