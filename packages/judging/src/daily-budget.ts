@@ -6,8 +6,8 @@ const MICRO_USD = 1_000_000;
 
 /**
  * An organisation's shadow-judging spend per UTC day, shared by every instance through the kv:
- * each call reserves its most possible cost (its prompt and its `max_tokens` at the model's
- * price) before it is made, and is made only when the day's reservations stay within the budget
+ * each judged pair reserves its most possible cost (its calls' prompts and `max_tokens` at the
+ * models' prices) before its first call, and runs only when the day's reservations stay within the budget
  * (`consumeWindow`, atomic across instances). Reservations are not refunded, so the day's
  * spend never passes the budget; what the calls really cost is in the ledger.
  */

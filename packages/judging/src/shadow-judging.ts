@@ -105,9 +105,12 @@ export class ShadowJudging {
     const { offer, candidate, judge } = job;
     const maxTokens = Math.min(MAX_CANDIDATE_TOKENS, Math.max(MIN_CANDIDATE_TOKENS, offer.completionTokens * 2, offer.request.maxTokens ?? 0));
     const shadowRequest: ChatRequest = { ...offer.request, model: candidate.id, maxTokens, stream: false, includeUsage: false };
+    const conversation = conversationText(offer.request);
+    // The whole pair is reserved before its first call: pairs judged at once never leave one
+    // another a candidate answer paid for and no budget left to judge it.
+    if (!(await this.reservePair(job, shadowRequest, judgeRequest(judge.id, conversation, offer.answer, '')))) return;
     const shadow = await this.call(job, 'shadow', candidate, shadowRequest);
     if (!shadow) return;
-    const conversation = conversationText(offer.request);
     const first = await this.call(job, 'judge:1', judge, judgeRequest(judge.id, conversation, shadow.text, offer.answer));
     if (!first) return;
     const second = await this.call(job, 'judge:2', judge, judgeRequest(judge.id, conversation, offer.answer, shadow.text));
@@ -127,15 +130,32 @@ export class ShadowJudging {
     });
   }
 
-  /** One call when the day's budget takes its most possible cost; undefined when it does not. */
-  private async call(job: { offer: ShadowOffer; settings: ShadowSettings }, part: ShadowPart, model: ModelInfo, request: ChatRequest) {
-    const { offer, settings } = job;
-    const promptChars = request.messages.reduce((sum, message) => sum + JSON.stringify(message.content ?? '').length, 0);
-    const most = (Math.ceil(promptChars / CHARS_PER_TOKEN) * model.inputPricePerMTok + (request.maxTokens ?? 0) * model.outputPricePerMTok) / 1e6;
-    if (!(await this.deps.budget.reserve(offer.caller.org.id, most, settings.dailyBudgetUsd))) {
-      this.counts.overBudget++;
-      return undefined;
-    }
+  /**
+   * Reserves the pair's most possible cost in the day's budget: the candidate's call, and two
+   * judge calls each reading the conversation, the served answer and a candidate answer of at
+   * most the candidate's `max_tokens` (`judgeWithout` is the judge's request without it).
+   */
+  private async reservePair(job: { offer: ShadowOffer; settings: ShadowSettings; candidate: ModelInfo; judge: ModelInfo }, shadowRequest: ChatRequest, judgeWithout: ChatRequest): Promise<boolean> {
+    const candidateAnswerChars = (shadowRequest.maxTokens ?? 0) * CHARS_PER_TOKEN;
+    const most = mostCostUsd(job.candidate, promptChars(shadowRequest), shadowRequest.maxTokens ?? 0) + 2 * mostCostUsd(job.judge, promptChars(judgeWithout) + candidateAnswerChars, judgeWithout.maxTokens ?? 0);
+    if (await this.deps.budget.reserve(job.offer.caller.org.id, most, job.settings.dailyBudgetUsd)) return true;
+    this.counts.overBudget++;
+    return false;
+  }
+
+  /** One call of the pair (its cost was reserved with the pair); undefined when it failed. */
+  private call(job: { offer: ShadowOffer }, part: ShadowPart, model: ModelInfo, request: ChatRequest) {
+    const { offer } = job;
     return this.deps.models.call({ caller: offer.caller, requestId: offer.requestId, part, model, request });
   }
+}
+
+/** Characters of a request's messages, as the budget counts its prompt. */
+function promptChars(request: ChatRequest): number {
+  return request.messages.reduce((sum, message) => sum + JSON.stringify(message.content ?? '').length, 0);
+}
+
+/** The most a call can cost: its prompt (at CHARS_PER_TOKEN) and `maxTokens` of output at the model's prices, USD. */
+function mostCostUsd(model: ModelInfo, chars: number, maxTokens: number): number {
+  return (Math.ceil(chars / CHARS_PER_TOKEN) * model.inputPricePerMTok + maxTokens * model.outputPricePerMTok) / 1e6;
 }

@@ -132,7 +132,8 @@ describe('shadow judging (mock upstream)', () => {
   });
 
   it('the day budget stops further shadow and judge calls, and the shadow spend stays within it', async () => {
-    const budget = 0.002;
+    // One pair's reservation (the candidate and two judge calls at their most) is ~0.0023 USD: one fits, two do not.
+    const budget = 0.0035;
     const { orgId, ask } = await orgWith('shadow-budget', { ...on, daily_budget_usd: budget });
     const before = gateway.runtime.shadow.stats().overBudget;
     for (let i = 0; i < 4; i++) expect((await ask()).status).toBe(200);
