@@ -25,16 +25,7 @@ export function registerRoutingGate(routes: RouteRegistry<ControlEnv>, deps: Con
   routes.add(routingGateRoute, async (c) => {
     const query = parseReportQuery(c.req.query());
     const settings = deps.reports.gate;
-    const windows = gateWindows(new Date(), Math.min(query.days, query.limit), settings.baselineDays);
-    // One query: each day and its baseline, in order.
-    const stats = await deps.db.decisions.outcomeStats(
-      windows.flatMap((w) => [w.day, w.baseline]),
-      reportScope(query),
-    );
-    const scope = reportScope(query);
-    const evaluations = await Promise.all(
-      windows.map((w, i) => judgedQuality(deps, w, evaluateGate(w, stats[2 * i]!, stats[2 * i + 1]!, settings), { settings, ...(scope.orgId ? { orgId: scope.orgId } : {}) })),
-    );
+    const evaluations = await gateEvaluations(deps, { days: Math.min(query.days, query.limit), scope: reportScope(query) });
     const count = (status: string) => evaluations.filter((e) => e.status === status).length;
     return c.json({
       object: 'regression_gate_history',
@@ -52,6 +43,23 @@ export function registerRoutingGate(routes: RouteRegistry<ControlEnv>, deps: Con
       evaluations,
     });
   });
+}
+
+/**
+ * The regression gate's verdict for each of the last `days` 24-hour windows, newest first: the
+ * outcome checks against its baseline and the judged quality of its route changes (what
+ * `/v1/admin/routing/gate` and the dashboard's quality page show).
+ */
+export async function gateEvaluations(deps: ControlPlaneDeps, query: { days: number; scope: { orgId?: string; model?: string } }): Promise<GateEvaluation[]> {
+  const settings = deps.reports.gate;
+  const windows = gateWindows(new Date(), query.days, settings.baselineDays);
+  // One query: each day and its baseline, in order.
+  const stats = await deps.db.decisions.outcomeStats(
+    windows.flatMap((w) => [w.day, w.baseline]),
+    query.scope,
+  );
+  const org = query.scope.orgId ? { orgId: query.scope.orgId } : {};
+  return Promise.all(windows.map((w, i) => judgedQuality(deps, w, evaluateGate(w, stats[2 * i]!, stats[2 * i + 1]!, settings), { settings, ...org })));
 }
 
 /** The day's route changes and its judged-quality check, from the decision log and the shadow verdicts. */
