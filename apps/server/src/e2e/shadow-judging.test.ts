@@ -171,4 +171,12 @@ describe('shadow judging (mock upstream)', () => {
     expect(await shadowRows(judgeDenied.orgId)).toEqual([]);
     expect(gateway.runtime.shadow.stats().skipped).toMatchObject({ no_candidate: expect.any(Number), judge_not_permitted: expect.any(Number) });
   });
+
+  it("exports what judging did on /metrics: the pairs judged and the answers skipped, by reason", async () => {
+    const text = await (await fetch(`${gateway.inferenceUrl}/metrics`)).text();
+    const stats = gateway.runtime.shadow.stats();
+    expect(stats.judged).toBeGreaterThan(0);
+    expect(text).toContain(`svc_shadow_judged_total ${stats.judged}`);
+    expect(text).toContain(`svc_shadow_skipped_total{reason="judge_not_permitted"} ${stats.skipped['judge_not_permitted']}`);
+  });
 });

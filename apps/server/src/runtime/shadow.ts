@@ -36,6 +36,7 @@ export function createShadowService(base: RuntimeBase, parts: Omit<ShadowModelDe
     sink: fanOutSinks([verdictTableSink(db.shadowVerdicts), learnerSink(parts.learner)], onError),
     onError,
   });
+  base.metrics.watch({ shadow: () => judging.stats() });
   return {
     judging,
     settings,
