@@ -1,167 +1,41 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { type CallToolRequest, CallToolRequestSchema, type CallToolResult, LATEST_PROTOCOL_VERSION, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { GatewayError } from '@svc/core';
-import { blockReason, type GovernanceSource } from '@svc/governance';
-import type { AddressPolicy } from './address-policy.js';
-import { type McpFetch, type Resolver, guardedFetch } from './guarded-fetch.js';
-import { McpCallError, upstreamFailure } from './mcp-call-error.js';
-import type { McpConnectionTarget, McpRegistry } from './mcp-registry.js';
-import { namespacedTool, splitToolName } from './tool-names.js';
-import { type UpstreamSettings, callUpstreamTool, listUpstreamTools } from './upstream-client.js';
-
-/** The MCP protocol revision the gateway prefers; the SDK also accepts a client's earlier supported ones. */
-export const mcpProtocolVersion = LATEST_PROTOCOL_VERSION;
-
-/** A span of the request's trace (`@svc/telemetry`'s TraceSpan fits). */
-export interface McpSpan {
-  child(name: string, kind: 'internal' | 'client', attributes?: Record<string, string | number | boolean>): { set(attributes: Record<string, string | number | boolean>): void; end(error?: unknown): void };
-}
-
-/** Who calls `/mcp`: the authenticated key's organisation and key, and the request's span. */
-export interface McpCaller {
-  orgId: string;
-  keyId: string;
-  requestId: string;
-  span: McpSpan | undefined;
-  /**
-   * Counts a tool call against the caller's request limits, before the server is called; throws
-   * a GatewayError 429 when they are spent (answered as the MCP error `rate_limited`). Absent: unlimited.
-   */
-  admitToolCall?: () => Promise<void>;
-}
-
-/** One tool call as the gateway records it (the runtime writes it to the usage ledger). */
-export interface McpToolCallRecord {
-  /** Unique per call: the ledger's idempotency key. */
-  id: string;
-  orgId: string;
-  keyId: string;
-  /** The gateway's name, `<server>__<tool>`. */
-  tool: string;
-  /** 200 when the server answered (its result may still be `isError`), else the failure's status. */
-  status: number;
-  /** The failure's stable code; undefined when the server answered. */
-  failure: string | undefined;
-  latencyMs: number;
-}
-
-export interface McpGatewaySettings {
-  registry: Pick<McpRegistry, 'connections'>;
-  /** Tool governance (blocked names, argument rules, registry enforcement) on the gateway's tool names. */
-  governance: Pick<GovernanceSource, 'get'>;
-  policy: AddressPolicy;
-  /** One operation with one server (connect, then list or call), ms. */
-  timeoutMs: number;
-  /** Largest response accepted from a server, bytes. */
-  maxResponseBytes: number;
-  /** Largest JSON-RPC request body accepted at `/mcp`, bytes. */
-  maxRequestBytes: number;
-  onToolCall(record: McpToolCallRecord): void;
-  /** A server that could not be listed: its tools are left out of `tools/list`. */
-  onListFailure(error: McpCallError, orgId: string): void;
-  /** What resolves upstream host names (tests); default `dns.lookup`. */
-  resolve?: Resolver;
-}
+import type { McpServing } from './mcp-serving.js';
+import type { McpCaller, McpGatewaySettings } from './mcp-types.js';
 
 /**
- * One MCP server over an organisation's registered ones: `tools/list` merges their tools as
- * `<server>__<tool>` (only those exposed and not blocked by name), `tools/call` checks the
- * organisation's tool governance and forwards to the server, each call a span and a ledger row.
- * Stateless: every HTTP request is served by a fresh server and fresh upstream connections.
+ * The MCP protocol revision the gateway prefers; the SDK also accepts a client's earlier supported
+ * ones. The SDK's `LATEST_PROTOCOL_VERSION`, written here so that reading it does not load the SDK
+ * (a test keeps the two equal).
+ */
+export const mcpProtocolVersion = '2025-11-25';
+
+/**
+ * One MCP server over an organisation's registered ones (`McpServing` does the work). Stateless:
+ * every HTTP request is served by a fresh server and fresh upstream connections. The MCP SDK
+ * (with zod, ~6.6 MiB of heap) is imported by the first POST, not at start: a gateway whose
+ * clients never call `/mcp` never loads it.
  */
 export class McpGateway {
-  private readonly fetch: McpFetch;
+  private serving: Promise<McpServing> | undefined;
 
-  constructor(private readonly settings: McpGatewaySettings) {
-    this.fetch = guardedFetch({ policy: settings.policy, maxResponseBytes: settings.maxResponseBytes, ...(settings.resolve ? { resolve: settings.resolve } : {}) });
-  }
+  constructor(private readonly settings: McpGatewaySettings) {}
 
   /** Answers one streamable-HTTP request of `caller` (POST JSON-RPC; GET and DELETE are 405: no sessions). */
   async handle(request: Request, caller: McpCaller): Promise<Response> {
     // Stateless with nothing to push: no standalone stream to GET, no session to DELETE (MCP allows 405 for both).
     if (request.method !== 'POST') return methodNotAllowed();
-    const server = new Server({ name: 'svc-gateway', version: '1.0.0' }, { capabilities: { tools: {} } });
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await this.listTools(caller) }));
-    server.setRequestHandler(CallToolRequestSchema, (call) => this.callTool(caller, call.params));
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: this.settings.maxRequestBytes });
-    await server.connect(transport);
-    try {
-      return await transport.handleRequest(request);
-    } finally {
-      await server.close();
-    }
+    return (await this.load()).handle(request, caller);
   }
 
-  private upstream(): UpstreamSettings {
-    return { fetch: this.fetch, signal: AbortSignal.timeout(this.settings.timeoutMs), timeoutMs: this.settings.timeoutMs };
-  }
-
-  private async listTools(caller: McpCaller): Promise<Tool[]> {
-    const [targets, governance] = await Promise.all([this.settings.registry.connections(caller.orgId, caller.keyId), this.settings.governance.get(caller.orgId)]);
-    const lists = await Promise.all(
-      targets.map(async (target) => {
-        try {
-          const tools = await listUpstreamTools(target, this.upstream());
-          return tools.filter((tool) => target.tools === null || target.tools.includes(tool.name)).map((tool) => ({ ...tool, name: namespacedTool(target.name, tool.name) }));
-        } catch (error) {
-          this.settings.onListFailure(upstreamFailure(error, target.name), caller.orgId);
-          return [];
-        }
-      }),
+  /** The SDK's part, imported once (a failed import is tried again by the next request). */
+  private load(): Promise<McpServing> {
+    this.serving ??= import('./mcp-serving.js').then(
+      ({ McpServing }) => new McpServing(this.settings),
+      (error: unknown) => {
+        this.serving = undefined;
+        throw error;
+      },
     );
-    return lists.flat().filter((tool) => !governance.active || governance.nameBlock(tool.name) === undefined);
-  }
-
-  private async callTool(caller: McpCaller, params: CallToolRequest['params']): Promise<CallToolResult> {
-    const started = performance.now();
-    const span = caller.span?.child('mcp tools/call', 'client', { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': params.name, 'mcp.method.name': 'tools/call' });
-    let failure: McpCallError | undefined;
-    try {
-      return await this.forward(caller, params);
-    } catch (error) {
-      // Upstream failures arrive as McpCallError (forward); anything else failed here (the store, the policy).
-      failure = error instanceof McpCallError ? error : new McpCallError('internal_error', 'The gateway could not serve this tool call; retry later.');
-      throw failure;
-    } finally {
-      span?.set({ 'svc.mcp.status': failure?.status ?? 200 });
-      span?.end(failure);
-      const latencyMs = Math.round(performance.now() - started);
-      this.settings.onToolCall({ id: `mcp_${crypto.randomUUID()}`, orgId: caller.orgId, keyId: caller.keyId, tool: params.name, status: failure?.status ?? 200, failure: failure?.failure, latencyMs });
-    }
-  }
-
-  /** The target and tool `name` stands for, when the organisation exposes it to the caller's key. */
-  private async resolveTool(caller: McpCaller, name: string): Promise<{ target: McpConnectionTarget; tool: string }> {
-    const parts = splitToolName(name);
-    const target = parts ? (await this.settings.registry.connections(caller.orgId, caller.keyId)).find((entry) => entry.name === parts.server) : undefined;
-    if (!parts || !target || (target.tools !== null && !target.tools.includes(parts.tool))) {
-      throw new McpCallError('tool_not_found', `No tool '${name}' for this key: tools are named <server>__<tool> after the organisation's registered MCP servers; tools/list names those this key may call.`);
-    }
-    return { target, tool: parts.tool };
-  }
-
-  private async forward(caller: McpCaller, params: CallToolRequest['params']): Promise<CallToolResult> {
-    const { target, tool } = await this.resolveTool(caller, params.name);
-    const governance = await this.settings.governance.get(caller.orgId);
-    const reason = blockReason({ id: caller.requestId, name: params.name, arguments: JSON.stringify(params.arguments ?? {}) }, governance);
-    if (reason) throw new McpCallError('tool_call_blocked', `The call to '${params.name}' is blocked by the organisation's tool policy (${reason}).`);
-    await admit(caller);
-    try {
-      return await callUpstreamTool(target, this.upstream(), tool, params.arguments);
-    } catch (error) {
-      throw upstreamFailure(error, target.name);
-    }
-  }
-}
-
-/** Counts the call against the caller's request limits; a refusal is the MCP error `rate_limited` with its retry delay. */
-async function admit(caller: McpCaller): Promise<void> {
-  try {
-    await caller.admitToolCall?.();
-  } catch (error) {
-    if (!(error instanceof GatewayError) || error.status !== 429) throw error;
-    throw new McpCallError('rate_limited', error.message, { retry_after_seconds: Number(error.headers['retry-after'] ?? 1) });
+    return this.serving;
   }
 }
 
