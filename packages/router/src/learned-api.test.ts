@@ -5,6 +5,7 @@ import { parseQualityModel, serializeQualityModel } from './quality/quality-mode
 import { shippedQualityModel } from './quality/shipped.js';
 import { createRouter } from './router.js';
 import { ask, fixtureCatalog } from './test/fixture-catalog.js';
+import { trustEverywhere } from './quality/trust.js';
 import { toy, toyEmbedder as embedder } from './test/toy-quality.js';
 
 const specs = [
@@ -82,7 +83,8 @@ describe('the quality model file', () => {
   });
 
   it('without an embedder the text-only head answers, and quality: false refuses winRate', async () => {
-    const r = createRouter({ catalog: fixtureCatalog(), embedder: false });
+    // Every family trusted: the head's own reading (the shipped table sends maths and chat to the prior).
+    const r = createRouter({ catalog: fixtureCatalog(), embedder: false, qualityTrust: trustEverywhere });
     const w = await r.winRate('Prove that there are infinitely many primes.', 'acme/opus', 'fast/tiny');
     expect(w).toBeGreaterThan(0.5);
     const hard = await r.winRate('Let f be continuous on [0,1] with f(0)=0. Prove that the integral of f(x)^2 dx is at most the integral of f\'(x)^2 dx, and compute the constant.', 'acme/opus', 'fast/tiny');
