@@ -1,6 +1,6 @@
 import type { Organization } from '@svc/core';
 import type { JudgedFigures } from '@svc/db';
-import { type GateEvaluation, type RouteChange, judgedWinRate } from '@svc/reports';
+import { type GateEvaluation, type GateRouteChange, judgedWinRate } from '@svc/reports';
 import type { shadowSettingsWire } from '../routes/admin-shadow-judging.js';
 import type { RangeId } from './overview-data.js';
 import { PeriodToolbar } from './period-toolbar.js';
@@ -62,9 +62,9 @@ function JudgedTable(props: { judged: readonly JudgedFigures[] }) {
   );
 }
 
-/** Each route change of the period: the gate's day, the task kind, from and to, promoted or refused and why. */
+/** Each route change of the period: the gate's day, the task kind, whether served traffic changed or the learner proposed it, from and to, promoted or refused and why. */
 function RouteChanges(props: { gate: readonly GateEvaluation[] }) {
-  const changes = props.gate.flatMap((day) => (day.route_changes ?? []).map((change): [string, RouteChange] => [day.start.slice(0, 10), change]));
+  const changes = props.gate.flatMap((day) => (day.route_changes ?? []).map((change): [string, GateRouteChange] => [day.start.slice(0, 10), change]));
   if (changes.length === 0) return <p class="muted">No task kind changed its route in this period.</p>;
   return (
     <table data-testid="route-changes">
@@ -72,6 +72,7 @@ function RouteChanges(props: { gate: readonly GateEvaluation[] }) {
         <tr>
           <th>Day</th>
           <th>Task kind</th>
+          <th>Seen in</th>
           <th>From → to</th>
           <th>Gate</th>
           <th>Why</th>
@@ -83,6 +84,7 @@ function RouteChanges(props: { gate: readonly GateEvaluation[] }) {
           <tr data-status={change.status}>
             <td>{day}</td>
             <td>{change.task_kind}</td>
+            <td>{change.origin === 'learner' ? `the learner's proposal (${count(change.decisions)} decisions)` : 'served traffic'}</td>
             <td>
               <code>{change.from}</code> → <code>{change.to}</code>
             </td>

@@ -1,4 +1,15 @@
-import { type GateEvaluation, type GateSettings, type GateWindow, evaluateGate, gateWindows, routeChanges, withJudgedQuality } from '@svc/reports';
+import type { LearnedRuling } from '@svc/db';
+import {
+  type GateEvaluation,
+  type GateRouteChange,
+  type GateSettings,
+  type GateWindow,
+  evaluateGate,
+  gateWindows,
+  routeChanges,
+  wilsonInterval,
+  withJudgedQuality,
+} from '@svc/reports';
 import type { RouteRegistry } from '@svc/http-kit';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
@@ -19,7 +30,10 @@ export const routingGateRoute = routingReportRoute({
  * fallback rate, p50 and p95 latency, each pass/fail against the `SVC_GATE_*` tolerances, and the
  * day's verdict. Judged quality (shadow judging): each task kind whose most-served model changed
  * against the baseline is promoted or refused on the new model's judged win rate against the old
- * one (judged pairs up to the day's end), listed in `route_changes` with the reason. `tenant_id` and `model` narrow the decisions on both sides.
+ * one (judged pairs up to the day's end), listed in `route_changes` with the reason
+ * (`origin: 'traffic'`), followed by the per-task learner's proposed changes the router's gate
+ * promoted or refused before applying them that day (`origin: 'learner'`, from the decision log).
+ * `tenant_id` and `model` narrow the decisions on both sides.
  */
 export function registerRoutingGate(routes: RouteRegistry<ControlEnv>, deps: ControlPlaneDeps): void {
   routes.add(routingGateRoute, async (c) => {
@@ -70,11 +84,29 @@ async function judgedQuality(
   scope: { settings: GateSettings; orgId?: string },
 ): Promise<GateEvaluation> {
   const org = scope.orgId ? { orgId: scope.orgId } : {};
-  const [current, baseline, pairs] = await Promise.all([
+  const [current, baseline, pairs, rulings] = await Promise.all([
     deps.db.shadowVerdicts.servedRoutes({ ...window.day, ...org }),
     deps.db.shadowVerdicts.servedRoutes({ ...window.baseline, ...org }),
     deps.db.shadowVerdicts.headToHead({ since: window.baseline.since, until: window.day.until, ...org }),
+    deps.db.shadowVerdicts.learnedRulings({ ...window.day, ...org }),
   ]);
   const changes = routeChanges(current, baseline, pairs, scope.settings);
-  return withJudgedQuality(evaluation, changes, 0.5 - scope.settings.maxJudgedQualityDrop);
+  return withJudgedQuality(evaluation, changes, 0.5 - scope.settings.maxJudgedQualityDrop, rulings.map(learnedChange));
+}
+
+/** A ruling of the router's gate as the gate's list shows it. */
+function learnedChange(r: LearnedRuling): GateRouteChange {
+  const score = (r.judgedWinRate ?? 0) * r.judgedSamples;
+  return {
+    task_kind: r.taskKind,
+    from: r.from,
+    to: r.to,
+    status: r.status,
+    reason: r.reason,
+    judged: { samples: r.judgedSamples, win_rate: r.judgedWinRate, interval: wilsonInterval(score, r.judgedSamples) },
+    limit: r.limit,
+    origin: 'learner',
+    decided_at: r.decidedAt.toISOString(),
+    decisions: r.decisions,
+  };
 }
