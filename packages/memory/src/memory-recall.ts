@@ -5,7 +5,6 @@ import { withoutReplaced } from './recall-conflicts.js';
 import type { VectorMatch } from '@svc/semantic';
 import { cueBonus, cueHits, maxCueBonus, type RecallCues, recallCues } from './recall-cues.js';
 import { type RerankCandidate, rerankFeatures } from './recall-features.js';
-import { lateInteraction, readsTokens } from './late-interaction.js';
 import { RECALL_CUE_WEIGHTS, type RecallFloors, refersToUser } from './recall-threshold.js';
 
 export interface RecalledMemory extends StoredMemory {
@@ -29,8 +28,6 @@ export interface RecallOptions {
   vector?: Float32Array;
   /** Add the cue bonus to the similarity (default true); false ranks by similarity alone (evaluations' baseline). */
   cues?: boolean;
-  /** Mix in the late-interaction score where the floors name a mix (default true); false: cosine and cues alone (evaluations). */
-  lateInteraction?: boolean;
   /** Report the re-ranker's features of the nearest facts (evaluations; needs the cues). */
   features?: boolean;
 }
@@ -71,20 +68,6 @@ async function describeCandidates(parts: MemoryParts, request: { query: string; 
   for (const [i, values] of features.entries()) near[i]!.features = { values };
 }
 
-/** Candidates read word by word: the twelve most relevant, their relevance mixed with the late-interaction score (cues kept). */
-const SHORTLIST = 12;
-async function mixedCandidates(parts: MemoryParts, request: { query: string; mix: number }, candidates: readonly Candidate[]): Promise<Candidate[]> {
-  const { embedder } = parts;
-  const shortlist = [...candidates].sort((a, b) => b.relevance - a.relevance).slice(0, SHORTLIST);
-  if (!readsTokens(embedder)) return shortlist;
-  const scores = await lateInteraction(embedder, request.query, shortlist.map((c) => c.text));
-  return shortlist.map((c, i) => {
-    const cosine = c.similarity ?? 0;
-    const relevance = c.relevance - cosine + (1 - request.mix) * cosine + request.mix * scores[i]!;
-    return { ...c, relevance, score: round4(Math.min(1, relevance)) };
-  });
-}
-
 /** The read side of a memory store: facts of the scope whose relevance to `query` passes the floor, best first (own conversation first). */
 export async function recallMemories(parts: MemoryParts, settings: RecallSettings, request: { scope: RecallScope; query: string; options: RecallOptions }): Promise<RecalledMemory[]> {
   const { floors } = settings;
@@ -98,10 +81,8 @@ export async function recallMemories(parts: MemoryParts, settings: RecallSetting
   const scored = cues !== undefined && options.features === true;
   // A fact below the floor by less than the largest bonus may still clear it: search that far down (all the way for the features).
   const reach = cues ? maxCueBonus(RECALL_CUE_WEIGHTS) : 0;
-  const mix = cues !== undefined && options.lateInteraction !== false && readsTokens(parts.embedder) ? floors.mix : undefined;
-  const matches = await parts.vectors.search(vector, { orgId: scope.orgId, scope: MEMORY_SCOPE, ...(scope.subject !== undefined ? { subject: scope.subject } : {}), limit: cues ? Math.max(limit * 3, NEIGHBOURS) : limit * 3, minScore: scored || mix !== undefined ? -1 : floor - reach });
-  const nearest = candidatesOf(parts, { scope, floors }, matches, cues);
-  const candidates = mix === undefined || nearest.length === 0 ? nearest : await mixedCandidates(parts, { query, mix }, nearest);
+  const matches = await parts.vectors.search(vector, { orgId: scope.orgId, scope: MEMORY_SCOPE, ...(scope.subject !== undefined ? { subject: scope.subject } : {}), limit: cues ? Math.max(limit * 3, NEIGHBOURS) : limit * 3, minScore: scored ? -1 : floor - reach });
+  const candidates = candidatesOf(parts, { scope, floors }, matches, cues);
   if (scored) await describeCandidates(parts, { query, vector }, candidates);
   const recalled = candidates.filter((c) => c.relevance >= floor).map(({ rerank: _, features, ...c }) => (options.features && features ? { ...c, features } : c));
   const own = (memory: RecalledMemory) => (scope.conversationId !== undefined && memory.conversationId === scope.conversationId ? 1 : 0);

@@ -20,12 +20,6 @@ export interface RecallFloors {
    * cancel the Apple ID associated with my phone number?" / "My phone is a Pixel 8.": 0.22).
    */
   cued?: number;
-  /**
-   * The share of the late-interaction score (`late-interaction.ts`) in relevance, the rest the
-   * sentence cosine, over the twelve best candidates (absent, or an embedder without token states:
-   * the cosine alone).
-   */
-  mix?: number;
 }
 
 /**
@@ -38,8 +32,7 @@ export const RECALL_CUE_WEIGHTS: CueWeights = { wordHit: 0.03, slotHit: 0.25, ow
 
 const calibrated: Readonly<Record<string, RecallFloors>> = {
   // cued: between the least similarity of a dev question given its fact (0.257) and the most of a dev unrelated prompt lifted past its floor by cues (0.221).
-  // mix and its floors: `pnpm --filter @svc/evals memory:late-interaction` (dev data; docs/memory.md).
-  'all-MiniLM-L6-v2': { self: 0.43, other: 0.54, cued: 0.24, mix: 0.5 },
+  'all-MiniLM-L6-v2': { self: 0.46, other: 0.59, cued: 0.24 },
   'hashed-ngram-v1-512': { self: 0.4, other: 0.39 },
 };
 
