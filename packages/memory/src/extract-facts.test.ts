@@ -29,6 +29,11 @@ describe('extractFacts', () => {
     // A change announced without its value stays with the clause that names it.
     expect(texts("I moved to Lisbon, I switched jobs and I'm at Umbrella Health now.")).toEqual(['I moved to Lisbon', "I switched jobs and I'm at Umbrella Health now."]);
     expect(texts("Oh, and I've changed my mind, my favourite colour is yellow. lol")).toEqual(["I've changed my mind and my favourite colour is yellow."]);
+    expect(texts('Update: My feet grew, I take a 46 now. Thanks!')).toEqual(['My feet grew and I take a 46 now.']);
+    // A verbless "my ..." phrase at the end names what came before it; a "my ..." clause with a verb is a statement of its own.
+    expect(texts("Oh, and I'm not with O2 anymore, and I've grown close to Tom, my new best friend. lol")).toEqual(["I'm not with O2 anymore", "I've grown close to Tom, my new best friend."]);
+    expect(texts("I replaced my laptop with a MacBook Air, and my hair isn't black anymore.")).toEqual(['I replaced my laptop with a MacBook Air', "My hair isn't black anymore."]);
+    expect(texts('I live in Lisbon, my flat is small.')).toEqual(['I live in Lisbon', 'My flat is small.']);
   });
 
   it('says what a statement changes: an update, a retraction, or a request to forget (never stored as a fact)', () => {

@@ -43,7 +43,8 @@ export interface RecallSettings {
 type Candidate = RecalledMemory & { relevance: number; rerank?: RerankCandidate };
 
 /** The facts of the scope among `matches` (never another scope's, never past retention: a remote store may lag its own expiry), with their relevance. */
-function candidatesOf(parts: MemoryParts, scope: RecallScope, matches: readonly VectorMatch[], cues: RecallCues | undefined): Candidate[] {
+function candidatesOf(parts: MemoryParts, request: { scope: RecallScope; floors: RecallFloors }, matches: readonly VectorMatch[], cues: RecallCues | undefined): Candidate[] {
+  const { scope, floors } = request;
   const at = parts.now();
   const out: Candidate[] = [];
   for (const match of matches) {
@@ -52,7 +53,7 @@ function candidatesOf(parts: MemoryParts, scope: RecallScope, matches: readonly 
     if (at - record.updatedAt.getTime() > parts.ttlMs) continue;
     const attribute = attributeOf(match.payload);
     const hits = cues ? cueHits(cues, { ...record, attribute }) : undefined;
-    const relevance = match.score + (cues ? cueBonus(cues, { ...record, attribute }, RECALL_CUE_WEIGHTS) : 0);
+    const relevance = match.score + (cues && match.score >= (floors.cued ?? -1) ? cueBonus(cues, { ...record, attribute }, RECALL_CUE_WEIGHTS) : 0);
     const rerank = hits && { similarity: match.score, wordHit: hits.word, slotHit: hits.slot, ownHit: hits.own, attribute: attribute !== undefined };
     out.push({ ...record, score: round4(Math.min(1, relevance)), similarity: round4(match.score), relevance, ...(rerank ? { rerank } : {}) });
   }
@@ -81,7 +82,7 @@ export async function recallMemories(parts: MemoryParts, settings: RecallSetting
   // A fact below the floor by less than the largest bonus may still clear it: search that far down (all the way for the features).
   const reach = cues ? maxCueBonus(RECALL_CUE_WEIGHTS) : 0;
   const matches = await parts.vectors.search(vector, { orgId: scope.orgId, scope: MEMORY_SCOPE, ...(scope.subject !== undefined ? { subject: scope.subject } : {}), limit: cues ? Math.max(limit * 3, NEIGHBOURS) : limit * 3, minScore: scored ? -1 : floor - reach });
-  const candidates = candidatesOf(parts, scope, matches, cues);
+  const candidates = candidatesOf(parts, { scope, floors }, matches, cues);
   if (scored) await describeCandidates(parts, { query, vector }, candidates);
   const recalled = candidates.filter((c) => c.relevance >= floor).map(({ rerank: _, features, ...c }) => (options.features && features ? { ...c, features } : c));
   const own = (memory: RecalledMemory) => (scope.conversationId !== undefined && memory.conversationId === scope.conversationId ? 1 : 0);

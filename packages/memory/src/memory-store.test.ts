@@ -73,6 +73,21 @@ describe('createMemoryStore', () => {
     expect(found!.score).toBeCloseTo(Math.min(1, name.similarity! + RECALL_CUE_WEIGHTS.slotHit), 3);
   });
 
+  it('counts the cue bonus only for a fact at least `cued` similar to the request', async () => {
+    const asked = 'Do you remember what I am called?';
+    const recalled = async (floors: { self: number; other: number; cued?: number }) => {
+      const { memory } = setup({ recallThreshold: floors });
+      memory.remember(ada, 'My name is Ada. My sister is called Ann.');
+      await memory.idle();
+      return { memory, texts: (await memory.recall(ada, asked)).map((m) => m.text) };
+    };
+    const { memory } = await recalled({ self: 0.3, other: 0.3 });
+    const similarity = (await memory.recall(ada, asked, { cues: false, minSimilarity: -1 })).find((m) => m.slot === 'name')!.similarity!;
+    const floor = similarity + RECALL_CUE_WEIGHTS.slotHit / 2;
+    expect((await recalled({ self: floor, other: floor, cued: similarity - 0.01 })).texts).toContain('My name is Ada.');
+    expect((await recalled({ self: floor, other: floor, cued: similarity + 0.01 })).texts).not.toContain('My name is Ada.');
+  });
+
   it('supersedes a fact of the same slot with the newer one, keeping the old one as history, and merges a near-duplicate', async () => {
     const { memory, records, advance } = setup();
     memory.remember(ada, 'I live in Lisbon.');

@@ -41,6 +41,8 @@ const ADVERBIAL = String.raw`(?:(?:every|each|most|on|in|at|before|after|during|
 const CLAUSE_START = new RegExp(String.raw`^\s*(?:${LEAD}${ADVERBIAL}${SUBJECT}|${VALUE_FIRST}|${FORGET}|${ASIDE})`, 'i');
 /** Where a clause may end: a comma or semicolon, or "and" / "but" / "so" between clauses. */
 const JOINT = /\s*[,;]\s*(?:(?:and|but|so|plus)\s+)?|\s+(?:and|but|so|plus)\s+/gi;
+/** A verbless "my ..." phrase that ends the sentence names what came before it ("I've grown close to Tom, my new best friend"): not a statement of its own. */
+const APPOSITIVE = /^\s*(?:my|our) (?!.*\b(?:is|are|was|were|has|have|had|got|gets|became|grew|went|moved|changed|\w+n't|\w+ed)\b)(?:[\w'-]+ ){0,3}[\w'-]+\s*[.!]*\s*$/i;
 /** A sentence whose subject is the user, so an elided subject after a joint is theirs too. */
 const USER_SUBJECT = new RegExp(String.raw`^\s*${LEAD}(?:i|i'm|im|i've)\b`, 'i');
 
@@ -53,7 +55,7 @@ export function clausesOf(sentence: string): string[] {
   let start = 0;
   for (const joint of sentence.matchAll(JOINT)) {
     const rest = sentence.slice(joint.index + joint[0].length);
-    if (!CLAUSE_START.test(rest) && !(elides && ELIDED.test(rest))) continue;
+    if ((!CLAUSE_START.test(rest) && !(elides && ELIDED.test(rest))) || APPOSITIVE.test(rest)) continue;
     clauses.push(sentence.slice(start, joint.index));
     start = joint.index + joint[0].length;
   }
@@ -62,15 +64,15 @@ export function clausesOf(sentence: string): string[] {
   return withPrefacesJoined(cut);
 }
 
-/** A change announced without its new value: "I switched jobs", "I've changed my mind", "I had my birthday". */
-const PREFACE = /^(?:(?:oh|and|so|actually|well),?\s+)*i(?:'ve| have)? (?:switched|changed|swapped|moved|had|made) (?:my |a |the )?[a-z']+$/i;
+/** A change announced without its new value: "I switched jobs", "I've changed my mind", "I had my birthday", "my feet grew". */
+const PREFACE = /^(?:(?:oh|and|so|actually|well),?\s+)*(?:i(?:'ve| have)? (?:switched|changed|swapped|moved|had|made) (?:my |a |the )?[a-z']+|my [a-z']+ (?:grew|shrank|changed))$/i;
 
 /** A preface stays with the clause that names the value ("I switched jobs and I'm at Umbrella Health now"): alone it would name none. */
 function withPrefacesJoined(clauses: readonly string[]): string[] {
   const joined: string[] = [];
   let preface = '';
   for (const [i, clause] of clauses.entries()) {
-    if (i < clauses.length - 1 && PREFACE.test(clause)) preface = `${preface}${clause} and `;
+    if (i < clauses.length - 1 && PREFACE.test(clause.replace(OPENER, ''))) preface = `${preface}${clause} and `;
     else {
       joined.push(`${preface}${preface && !/^I\b/.test(clause) ? clause.charAt(0).toLowerCase() + clause.slice(1) : clause}`);
       preface = '';
