@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 const alphabet = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const poolSize = 4096;
@@ -48,4 +48,16 @@ export function batchId(): string {
 /** One answered line of a batch (the output line's `id`). */
 export function batchRequestId(): string {
   return `batch_req_${randomId(24)}`;
+}
+
+/**
+ * The request id of a batch line: the same for every attempt at the line (a retry after a
+ * crash, a restart or a lost lease), so the line has one ledger row however often it ran.
+ * Shaped like `requestId()`: `req_` and 24 base62 characters, from SHA-256 of the batch and line.
+ */
+export function batchLineRequestId(batch: string, line: number): string {
+  const digest = createHash('sha256').update(`${batch}/${line}`).digest();
+  let out = '';
+  for (let i = 0; i < 24; i++) out += alphabet[digest[i]! % 62];
+  return `req_${out}`;
 }

@@ -31,6 +31,10 @@ function FilterForm(props: { view: RequestLogView; org: Organization | undefined
         End user
         <input type="text" name="user" id="filter-user" value={filters.user} placeholder="id, or u:… hash" />
       </label>
+      <label>
+        Batch
+        <input type="text" name="batch" id="filter-batch" value={filters.batch} placeholder="batch_…" />
+      </label>
       <button type="submit" data-testid="apply-filters">
         Filter
       </button>
@@ -57,7 +61,10 @@ function Row(props: { entry: RequestLogEntry; keys: ApiKeyRecord[] }) {
       <td>{entry.source ? `${entry.tier ?? '–'} · ${entry.source}` : '–'}</td>
       <td data-testid="cache">{cacheLabel(entry)}</td>
       <td class="num">{entry.memoryInjected === null ? '–' : count(entry.memoryInjected)}</td>
-      <td>{keyLabel(props.keys, entry.keyId)}</td>
+      <td>
+        {keyLabel(props.keys, entry.keyId)}
+        {entry.batchId ? <span class="muted" data-testid="batch">{` · ${entry.batchId}`}</span> : null}
+      </td>
       <td class="num">{usd(entry.costUsd)}</td>
       <td class="num">{ms(entry.latencyMs)}</td>
       <td>{statusPill(entry)}</td>

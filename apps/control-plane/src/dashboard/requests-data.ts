@@ -12,6 +12,8 @@ export interface RequestFilters {
   model: string;
   /** What was typed: an end user id, or the hash the access log shows (`u:` + 32 hex). */
   user: string;
+  /** A batch id: its lines only. */
+  batch: string;
   cursor: string;
 }
 
@@ -26,7 +28,7 @@ export function parseRequestFilters(query: (name: string) => string | undefined)
     return value;
   };
   const range = query('range');
-  return { range: range !== undefined && range in ranges ? (range as RangeId) : '24h', key: text('key'), model: text('model'), user: text('user'), cursor: text('cursor') };
+  return { range: range !== undefined && range in ranges ? (range as RangeId) : '24h', key: text('key'), model: text('model'), user: text('user'), batch: text('batch'), cursor: text('cursor') };
 }
 
 /**
@@ -61,6 +63,7 @@ export async function loadRequestLog(deps: ControlPlaneDeps, org: Organization |
       ...(filters.key ? { keyId: filters.key } : {}),
       ...(filters.model ? { model: filters.model } : {}),
       ...(endUser ? { endUser } : {}),
+      ...(filters.batch ? { batchId: filters.batch } : {}),
       ...(filters.cursor ? { cursor: filters.cursor } : {}),
       limit: 50,
     }),
@@ -75,6 +78,6 @@ export function requestLogHref(filters: RequestFilters, org: Organization | unde
   const params = new URLSearchParams();
   params.set('range', next.range);
   if (org) params.set('org', org.id);
-  for (const name of ['key', 'model', 'user', 'cursor'] as const) if (next[name]) params.set(name, next[name]);
+  for (const name of ['key', 'model', 'user', 'batch', 'cursor'] as const) if (next[name]) params.set(name, next[name]);
   return `/dashboard/requests?${params.toString()}`;
 }

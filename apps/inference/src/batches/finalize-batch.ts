@@ -35,8 +35,8 @@ export async function finalizeBatch(store: BatchRepository, files: FileSettings,
   // Anthropic Message Batches serve their results from the lines themselves, not from files.
   if (batch.endpoint === '/v1/messages') return store.transition(batch.id, from, { status: ending, times: { [time]: nowSeconds() } });
   const answered = await store.answeredLines(batch.id);
-  const ok = answered.filter((line) => line.statusCode >= 200 && line.statusCode < 300);
-  const outputFileId = await keepLines(files, batch, 'output', ok);
-  const errorFileId = await keepLines(files, batch, 'error', answered.filter((line) => !ok.includes(line)));
+  const isOk = (line: AnsweredBatchLine) => line.statusCode >= 200 && line.statusCode < 300;
+  const outputFileId = await keepLines(files, batch, 'output', answered.filter(isOk));
+  const errorFileId = await keepLines(files, batch, 'error', answered.filter((line) => !isOk(line)));
   return store.transition(batch.id, from, { status: ending, times: { [time]: nowSeconds() }, outputFileId, errorFileId, usage: batchUsage(answered) });
 }

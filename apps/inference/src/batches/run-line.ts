@@ -1,5 +1,5 @@
 import { requireScope } from '@svc/auth';
-import { type Caller, batchRequestId, requestId as newRequestId, randomId, toGatewayError } from '@svc/core';
+import { type Caller, batchLineRequestId, batchRequestId, randomId, toGatewayError } from '@svc/core';
 import type { AnsweredBatchLine, BatchLineRecord } from '@svc/db';
 import { type EmbedDeps, type Exchange, resolveIntelligenceMode } from '@svc/pipeline';
 import { type BatchEndpoint, decodeChatRequest, decodeMessagesRequest, encodeMessagesResponse } from '@svc/protocol';
@@ -63,10 +63,11 @@ async function answer(deps: LineDeps, endpoint: LineEndpoint, body: Record<strin
  * Runs one line of a batch as the key that submitted it, through the pipeline (limits, budgets,
  * routing, fallback, the ledger: one ledger row per line), into its output line in OpenAI's
  * shape: `{id, custom_id, response: {status_code, request_id, body}, error: null}`; a refusal is
- * the endpoint's error body with its status.
+ * the endpoint's error body with its status. Every attempt at a line has the same request id, so
+ * a line run again after a crash keeps one ledger row: the last attempt's, whose answer is kept.
  */
 export async function runBatchLine(deps: LineDeps, of: LineOf, line: BatchLineRecord, signal: AbortSignal): Promise<Omit<AnsweredBatchLine, 'customId'>> {
-  const requestId = newRequestId();
+  const requestId = batchLineRequestId(of.batchId, line.line);
   let statusCode = 200;
   let body: object;
   try {

@@ -8,7 +8,7 @@ import type { InferenceDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
 import { fileObject } from '../files/file-object.js';
 import { keepFile } from '../files/file-store.js';
-import { readMultipartForm } from '../multipart-form.js';
+import { readStreamingForm } from '../streaming-form.js';
 
 const tags = ['Files'];
 const auth = bearer('inference:chat');
@@ -101,7 +101,7 @@ export function registerFiles(routes: RouteRegistry<AppEnv>, deps: InferenceDeps
   const idOf = (param: string | undefined) => validate(idParams, { file_id: param }, issueToError).file_id;
 
   routes.add(createFileRoute, async (c) => {
-    const form = await readMultipartForm(c, files.maxBytes, () => fileTooLarge(files.maxBytes));
+    const form = await readStreamingForm(c, files.maxBytes, () => fileTooLarge(files.maxBytes));
     const upload = await decodeFileUpload(form, files.maxBytes);
     const kept = await keepFile(files, { orgId: c.get('caller').org.id, ...upload });
     return c.json(fileObject(kept));

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createDb } from '@svc/db';
 import { afterAll, describe, expect, it } from 'vitest';
 import { scaled } from './faults/scale.js';
-import { appDir, freePort, main, waitHealthy } from './gateway-process.js';
+import { spawnGatewayProcess, stopProcess } from './gateway-process.js';
 import { masterKey } from './harness.js';
 
 /**
@@ -23,19 +23,12 @@ describe('the embedded store across a crash', () => {
   });
 
   async function spawnGateway(env: Record<string, string> = {}): Promise<string> {
-    const port = await freePort();
-    const full = { PATH: process.env.PATH, PORT: String(port), CONTROL_PORT: String(await freePort()), SVC_DATA_DIR: dataDir, SVC_MASTER_KEY: masterKey, SVC_MOCK_PROVIDER: '1', SVC_SENTENCE_ENCODER: 'hashed', LOG_LEVEL: 'error', ...env };
-    child = spawn(process.execPath, ['--conditions=@svc/source', '--import', 'tsx', main], { env: full, cwd: appDir, stdio: ['ignore', 'ignore', 'inherit'] });
-    const url = `http://127.0.0.1:${port}`;
-    await waitHealthy(url, child, 900);
-    return url;
+    const spawned = await spawnGatewayProcess({ SVC_DATA_DIR: dataDir, ...env });
+    child = spawned.child;
+    return spawned.url;
   }
 
-  async function stop(signal: NodeJS.Signals): Promise<void> {
-    const exited = new Promise((resolve) => child!.once('exit', resolve));
-    child!.kill(signal);
-    await exited;
-  }
+  const stop = (signal: NodeJS.Signals) => stopProcess(child!, signal);
 
   const chat = (url: string, content: string, stream: boolean) =>
     fetch(`${url}/v1/chat/completions`, {

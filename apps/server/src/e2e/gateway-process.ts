@@ -1,6 +1,7 @@
-import type { ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { masterKey } from './harness.js';
 
 /** The server's entry point, run from source by e2e tests that start a real gateway process. */
 export const main = fileURLToPath(new URL('../main.ts', import.meta.url));
@@ -28,4 +29,21 @@ export async function waitHealthy(url: string, child: ChildProcess, tries = 300)
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error('gateway did not become healthy');
+}
+
+/** A gateway started from source in a child process on free ports, with the mock provider and the master key: its URL and process. */
+export async function spawnGatewayProcess(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const full = { PATH: process.env.PATH, PORT: String(port), CONTROL_PORT: String(await freePort()), SVC_MASTER_KEY: masterKey, SVC_MOCK_PROVIDER: '1', SVC_SENTENCE_ENCODER: 'hashed', LOG_LEVEL: 'error', ...env };
+  const child = spawn(process.execPath, ['--conditions=@svc/source', '--import', 'tsx', main], { env: full, cwd: appDir, stdio: ['ignore', 'ignore', 'inherit'] });
+  const url = `http://127.0.0.1:${port}`;
+  await waitHealthy(url, child, 900);
+  return { url, child };
+}
+
+/** Sends `signal` to `child` and resolves once it exited. */
+export async function stopProcess(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill(signal);
+  await exited;
 }

@@ -220,6 +220,8 @@ const baseSchema = v.object({
   SVC_FILES_TTL_DAYS: v.pipe(positiveInt('SVC_FILES_TTL_DAYS', 30), v.minValue(1, 'SVC_FILES_TTL_DAYS must be at least 1')),
   // Lines of one batch in flight at once on an instance (its batch worker works one batch at a time).
   SVC_BATCH_CONCURRENCY: positiveInt('SVC_BATCH_CONCURRENCY', 4),
+  // How long a batch stays leased to an instance that stopped renewing it (killed): then another takes it over.
+  SVC_BATCH_LEASE_MS: positiveInt('SVC_BATCH_LEASE_MS', 60_000),
   // The dashboard: its public origin (WebAuthn RP id and allowed origin; default http://localhost:CONTROL_PORT),
   // the lifetime of a passkey session, and how long an enrollment link works.
   SVC_DASHBOARD_ORIGIN: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('SVC_DASHBOARD_ORIGIN must not be empty'))),

@@ -18,6 +18,8 @@ export interface RequestLogQuery extends TrafficFilter {
   endUser?: string;
   /** One request (the id before any `:<part>` suffix). */
   requestId?: string;
+  /** The lines of one batch (its ledger rows' tag `batch_id`). */
+  batchId?: string;
   /** From the previous page's `next`; absent = the newest. */
   cursor?: string;
   /** Rows per page, 1..100 (default 50). */
@@ -39,6 +41,8 @@ export interface RequestLogEntry {
   cache: 'exact' | 'semantic' | null;
   memoryInjected: number | null;
   endUser: string | null;
+  /** The batch the request was a line of; null for an interactive request. */
+  batchId: string | null;
   costUsd: number;
   latencyMs: number;
   /** The HTTP status the ledger holds; null for a request with no ledger row (every candidate failed). */
@@ -73,6 +77,7 @@ function narrowing(query: RequestLogQuery): SQL {
   if (query.model !== undefined) parts.push(sql`r.model = ${query.model}`);
   if (query.endUser !== undefined) parts.push(sql`r.end_user = ${query.endUser}`);
   if (query.requestId !== undefined) parts.push(sql`r.request_id = ${query.requestId}`);
+  if (query.batchId !== undefined) parts.push(sql`r.batch_id = ${query.batchId}`);
   const after = parseCursor(query.cursor);
   if (after) parts.push(sql`(r.created_us, r.request_id) < (${after.micros}::bigint, ${after.id})`);
   return sql.join(parts, sql` AND `);
@@ -95,6 +100,7 @@ function toEntry(row: Row): RequestLogEntry {
     cache: cacheOf(row.cache_layer),
     memoryInjected: numOrNull(row.memory_injected),
     endUser: textOrNull(row.end_user),
+    batchId: textOrNull(row.batch_id),
     costUsd: Number(row.cost_usd ?? 0),
     latencyMs: Number(row.latency_ms ?? 0),
     status: numOrNull(row.status),

@@ -92,6 +92,7 @@ export function trafficRequests(filter: TrafficFilter): SQL {
         s.key_id,
         s.end_user,
         s.memory_injected,
+        s.batch_id,
         s.status,
         d.requested_model,
         d.tier,

@@ -79,9 +79,28 @@ function usageRow(e: NewUsageEvent) {
   };
 }
 
-/** Appends events; a `request_id` already stored is skipped. Resolves to the rows inserted. */
+/** One event per request id, the latest: one statement may not update a row twice (two attempts at a line drained together). */
+function latestPerRequest(events: readonly NewUsageEvent[]): NewUsageEvent[] {
+  const latest = new Map<string, NewUsageEvent>();
+  for (const event of events) {
+    const kept = latest.get(event.requestId);
+    if (!kept || (event.createdAt?.getTime() ?? 0) > (kept.createdAt?.getTime() ?? 0)) latest.set(event.requestId, event);
+  }
+  return latest.size === events.length ? [...events] : [...latest.values()];
+}
+
+/** The columns a later attempt at a batch line overwrites (every one but the key). */
+const attemptColumns = ['org_id', 'key_id', 'model', 'provider', 'prompt_tokens', 'completion_tokens', 'cached_tokens', 'cost_usd', 'baseline_cost_usd', 'cache_hit', 'latency_ms', 'status', 'stream', 'usage_estimated', 'unpriced', 'end_user', 'memory_injected', 'tags', 'created_at'];
+const attemptUpdate = sql.raw(attemptColumns.map((column) => `${column} = excluded.${column}`).join(', '));
+
+/**
+ * Appends events; a `request_id` already stored is skipped (a journal entry written twice), except
+ * a batch line's (tagged `batch_id`): its every attempt shares one request id and the later attempt
+ * replaces the row, since a line is run again only when no answer of it was kept. Resolves to the
+ * rows inserted or replaced.
+ */
 function insertUsage(db: Drizzle, events: readonly NewUsageEvent[]): Promise<number> {
-  return bulkInsert(db, events, usageRow, (json) => sql`
+  return bulkInsert(db, latestPerRequest(events), usageRow, (json) => sql`
     INSERT INTO usage_events (request_id, org_id, key_id, model, provider, prompt_tokens, completion_tokens, cached_tokens,
       cost_usd, baseline_cost_usd, cache_hit, latency_ms, status, stream, usage_estimated, unpriced, end_user, memory_injected, tags, created_at)
     SELECT request_id, org_id, key_id, model, provider, prompt_tokens, completion_tokens, cached_tokens,
@@ -90,7 +109,8 @@ function insertUsage(db: Drizzle, events: readonly NewUsageEvent[]): Promise<num
       prompt_tokens integer, completion_tokens integer, cached_tokens integer, cost_usd double precision,
       baseline_cost_usd double precision, cache_hit boolean, latency_ms integer, status integer, stream boolean,
       usage_estimated boolean, unpriced boolean, end_user text, memory_injected integer, tags jsonb, created_at timestamptz)
-    ON CONFLICT (request_id) DO NOTHING
+    ON CONFLICT (request_id) DO UPDATE SET ${attemptUpdate}
+      WHERE excluded.tags ? 'batch_id' AND excluded.created_at > usage_events.created_at
     RETURNING 1`);
 }
 

@@ -34,7 +34,7 @@ async function seed(getDb: GetDb) {
     spend(org.id, `${routed}:reask`, 1, { model: 'openai/gpt-4o-mini', costUsd: 0.05 }),
     spend(org.id, exact, 2, { costUsd: 0, cacheHit: true, endUser: ada }),
     spend(org.id, semantic, 3, { costUsd: 0, cacheHit: true, keyId: 'key-b' }),
-    spend(org.id, embed, 6, { model: 'openai/text-embedding-3-small', costUsd: 0.001, keyId: 'key-b' }),
+    spend(org.id, embed, 6, { model: 'openai/text-embedding-3-small', costUsd: 0.001, keyId: 'key-b', tags: { batch_id: 'batch_1', team: 'x' } }),
     spend(other.id, foreign, 5, { costUsd: 9 }),
   ]);
   return { org, other, routed, exact, semantic, failed, embed, foreign };
@@ -54,7 +54,8 @@ export function requestLogConformance(getDb: GetDb): void {
     expect(semantic).toMatchObject({ cache: 'semantic', keyId: 'key-b', endUser: null, memoryInjected: null });
     // A request every candidate failed has a decision and no ledger row.
     expect(failed).toMatchObject({ status: null, outcome: 'error', keyId: null, costUsd: 0, latencyMs: 900 });
-    expect(embed).toMatchObject({ source: null, tier: null, hasDecision: false, outcome: 'ok', status: 200 });
+    expect(embed).toMatchObject({ source: null, tier: null, hasDecision: false, outcome: 'ok', status: 200, batchId: 'batch_1' });
+    expect(routed!.batchId).toBeNull();
     expect(embed!.createdAt).toEqual(at(6));
   });
 
@@ -66,6 +67,8 @@ export function requestLogConformance(getDb: GetDb): void {
     expect(await ids({ endUser: ada })).toEqual([s.exact, s.routed]);
     expect(await ids({ endUser: `u:${'b'.repeat(32)}` })).toEqual([]);
     expect(await ids({ requestId: s.routed })).toEqual([s.routed]);
+    expect(await ids({ batchId: 'batch_1' })).toEqual([s.embed]);
+    expect(await ids({ batchId: 'batch_2' })).toEqual([]);
     const fleet = await getDb().requestLog.list(period);
     expect(fleet.entries.map((e) => e.requestId)).toContain(s.foreign);
     expect((await getDb().requestLog.list({ ...period, orgId: 'not-a-uuid' })).entries).toEqual([]);

@@ -18,6 +18,32 @@ export function usageConformance(getDb: GetDb): void {
     expect(await db.usage.insertMany([])).toBe(0);
   });
 
+  it("keeps one row per batch line: a later attempt replaces it, a replayed earlier one does not", async () => {
+    const db = getDb();
+    const org = await createTestOrg(db);
+    const at = (second: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, second));
+    const first = usageEvent(org.id, { requestId: 'req_line_0', completionTokens: 3, costUsd: 0.1, tags: { batch_id: 'batch_a' }, createdAt: at(1) });
+    const second = { ...first, completionTokens: 9, costUsd: 0.3, createdAt: at(2) };
+    expect(await db.usage.insertMany([first])).toBe(1);
+    expect(await db.usage.insertMany([second])).toBe(1);
+    expect(await db.usage.insertMany([first])).toBe(0);
+    // Both attempts drained in one statement: the later is kept.
+    const other = usageEvent(org.id, { requestId: 'req_line_1', tags: { batch_id: 'batch_a' }, createdAt: at(1) });
+    expect(await db.usage.insertMany([{ ...other, createdAt: at(5), costUsd: 0.5 }, other])).toBe(1);
+    const rows = await db.usage.listByOrg(org.id);
+    expect(rows.map((row) => [row.requestId, row.costUsd, row.completionTokens])).toEqual(
+      expect.arrayContaining([
+        ['req_line_0', 0.3, 9],
+        ['req_line_1', 0.5, expect.any(Number)],
+      ]),
+    );
+    expect(rows).toHaveLength(2);
+    // Outside batches the first row stays whatever comes later under its id.
+    const plain = usageEvent(org.id, { requestId: 'req_plain', costUsd: 0.1, createdAt: at(1) });
+    await db.usage.insertMany([plain]);
+    expect(await db.usage.insertMany([{ ...plain, costUsd: 7, createdAt: at(9) }])).toBe(0);
+  });
+
   it('groups spend by a metadata tag and exports rows page by page, filtered', async () => {
     const db = getDb();
     const org = await createTestOrg(db);

@@ -248,6 +248,12 @@ describe('incident pages', () => {
     const byKey = await (await member.get(`/dashboard/requests?key=${key.record.id}`)).text();
     expect(byKey).toContain(ada);
     expect(byKey).not.toContain(`data-request-id="${cached}"`);
+    // A batch's lines, by the batch id their ledger rows are tagged with.
+    const line = await request(own.id, { tags: { batch_id: 'batch_pages' } });
+    const byBatch = await (await member.get('/dashboard/requests?batch=batch_pages')).text();
+    expect(byBatch).toContain(`data-request-id="${line}"`);
+    expect(byBatch).not.toContain(`data-request-id="${ada}"`);
+    expect(byBatch).toContain(' · batch_pages');
 
     const detail = await member.get(`/dashboard/requests/${ada}`);
     expect(detail.status).toBe(200);
