@@ -14,5 +14,5 @@ export {
 } from './mcp-registry.js';
 export { McpUrlRefusedError, checkMcpUrl } from './url-check.js';
 export { McpCallError, type McpCallFailure, mcpGatewayErrorCodes } from './mcp-call-error.js';
-export { type McpCaller, McpGateway, type McpGatewaySettings, type McpSpan, type McpToolCallRecord, mcpProtocolVersion } from './mcp-gateway.js';
+export { type McpCaller, McpGateway, type McpServerRef, type McpGatewaySettings, type McpSpan, type McpToolCallRecord, mcpProtocolVersion } from './mcp-gateway.js';
 export { namespacedTool, splitToolName, toolSeparator } from './tool-names.js';
