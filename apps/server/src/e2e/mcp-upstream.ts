@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll } from 'vitest';
 
 /** What an upstream MCP server received: each tools/call's name, arguments and Authorization header. */
 export interface UpstreamCall {
@@ -106,4 +107,21 @@ export async function startMalformedUpstream(): Promise<McpUpstream> {
     res.writeHead(200, { 'content-type': 'application/json' }).end('<<< this is not JSON-RPC');
   });
   return { url: urlOf(http), calls: [], sessions: new Set(), close: closing(http) };
+}
+
+/** The stateless upstream ({@link startMcpUpstream}) for the enclosing describe (or file): started before its tests, closed after. */
+export function useMcpUpstream(): { readonly server: McpUpstream } {
+  let server: McpUpstream | undefined;
+  beforeAll(async () => {
+    server = await startMcpUpstream();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  return {
+    get server() {
+      if (!server) throw new Error('the MCP upstream is used before its beforeAll ran');
+      return server;
+    },
+  };
 }

@@ -1,20 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { adminCall } from './harness.js';
-import { type McpUpstream, startMcpUpstream } from './mcp-upstream.js';
+import { useMcpUpstream } from './mcp-upstream.js';
 import { sdkClients, useMockedGateway } from './mocked-gateway.js';
 
 // OpenAI's Responses `mcp` tool answered by a provider that has no MCP of its own (Anthropic over
 // the mock upstream): the gateway lists the in-test MCP server's tools, offers them as Anthropic
 // tools, runs the model's call on the server and feeds the result back until the model answers.
-let server: McpUpstream;
-beforeAll(async () => {
-  server = await startMcpUpstream();
-});
-afterAll(async () => {
-  await server?.close();
-});
+const upstream = useMcpUpstream();
 
 interface UpstreamMessage {
   role: string;
@@ -27,7 +21,7 @@ describe('openai SDK responses with an mcp tool, answered by Anthropic', () => {
   const mcpTool = (extra: Partial<OpenAI.Responses.Tool.Mcp> = {}): OpenAI.Responses.Tool.Mcp => ({
     type: 'mcp',
     server_label: 'tools',
-    server_url: server.url,
+    server_url: upstream.server.url,
     headers: { authorization: 'Bearer per-request-token' },
     allowed_tools: ['echo'],
     require_approval: 'never',
@@ -38,7 +32,7 @@ describe('openai SDK responses with an mcp tool, answered by Anthropic', () => {
   const lastUpstreamBody = () => mocked.upstream.stats().lastRequest!.body as { tools?: { name: string; input_schema: unknown }[]; messages: UpstreamMessage[] };
 
   it('lists, calls and feeds back the tool, reporting mcp_list_tools and mcp_call items (JSON)', async () => {
-    const before = server.calls.length;
+    const before = upstream.server.calls.length;
     const response = await mocked.openai.responses.create({ model: model(), input: 'Echo something', tools: [mcpTool()], tool_choice: 'required' });
     expect(response.status).toBe('completed');
     expect(response.output.map((item) => item.type)).toEqual(['mcp_list_tools', 'mcp_call', 'message']);
@@ -47,7 +41,7 @@ describe('openai SDK responses with an mcp tool, answered by Anthropic', () => {
     expect(call).toMatchObject({ server_label: 'tools', name: 'echo', arguments: '{"text":"mock"}', output: 'echo: mock', status: 'completed' });
     expect(response.output_text.length).toBeGreaterThan(0);
     // The server got the call with the request's own header; the provider got the tool in its own format and the result.
-    expect(server.calls.slice(before)).toEqual([{ tool: 'echo', arguments: { text: 'mock' }, authorization: 'Bearer per-request-token' }]);
+    expect(upstream.server.calls.slice(before)).toEqual([{ tool: 'echo', arguments: { text: 'mock' }, authorization: 'Bearer per-request-token' }]);
     expect(mocked.upstream.stats().lastRequest!.path).toBe('/v1/messages');
     const body = lastUpstreamBody();
     expect(body.tools?.map((tool) => tool.name)).toEqual(['tools__echo']);
@@ -71,12 +65,12 @@ describe('openai SDK responses with an mcp tool, answered by Anthropic', () => {
   });
 
   it('asks for approval by default, and runs the call once approved through previous_response_id', async () => {
-    const before = server.calls.length;
+    const before = upstream.server.calls.length;
     const asked = await mocked.openai.responses.create({ model: model(), input: 'Echo something', tools: [mcpTool({ require_approval: undefined })], tool_choice: 'required' });
     expect(asked.output.map((item) => item.type)).toEqual(['mcp_list_tools', 'mcp_approval_request']);
     const request = asked.output[1] as OpenAI.Responses.ResponseOutputItem.McpApprovalRequest;
     expect(request).toMatchObject({ server_label: 'tools', name: 'echo', arguments: '{"text":"mock"}' });
-    expect(server.calls.length).toBe(before);
+    expect(upstream.server.calls.length).toBe(before);
 
     const resumed = await mocked.openai.responses.create({
       model: model(),
@@ -86,15 +80,15 @@ describe('openai SDK responses with an mcp tool, answered by Anthropic', () => {
     });
     expect(resumed.output.map((item) => item.type)).toEqual(['mcp_list_tools', 'mcp_call', 'message']);
     expect(resumed.output[1]).toMatchObject({ approval_request_id: request.id, output: 'echo: mock', status: 'completed' });
-    expect(server.calls.slice(before)).toHaveLength(1);
+    expect(upstream.server.calls.slice(before)).toHaveLength(1);
   });
 
   it('serves a registered server by its label, and reports a server it cannot list', async () => {
     const org = await mocked.gateway.runtime.db.orgs.ensure(`mcp-${randomUUID()}`);
-    await adminCall(mocked.gateway.controlUrl, 'PUT', `/v1/admin/orgs/${org.id}/mcp-servers/registered`, { url: server.url, credential: { header: 'Authorization', value: 'Bearer sealed' }, tools: ['echo'] });
+    await adminCall(mocked.gateway.controlUrl, 'PUT', `/v1/admin/orgs/${org.id}/mcp-servers/registered`, { url: upstream.server.url, credential: { header: 'Authorization', value: 'Bearer sealed' }, tools: ['echo'] });
     const { secret } = await mocked.gateway.runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:chat'] });
     const { openai } = sdkClients(mocked.gateway, secret);
-    const before = server.calls.length;
+    const before = upstream.server.calls.length;
     const response = await openai.responses.create({
       model: model(),
       input: 'Echo something',
@@ -103,6 +97,6 @@ describe('openai SDK responses with an mcp tool, answered by Anthropic', () => {
     });
     expect(response.output.map((item) => item.type)).toEqual(['mcp_list_tools', 'mcp_list_tools', 'mcp_call', 'message']);
     expect(response.output[1]).toMatchObject({ server_label: 'missing', tools: [], error: expect.stringContaining("No MCP server 'missing'") });
-    expect(server.calls.slice(before)).toEqual([{ tool: 'echo', arguments: { text: 'mock' }, authorization: 'Bearer sealed' }]);
+    expect(upstream.server.calls.slice(before)).toEqual([{ tool: 'echo', arguments: { text: 'mock' }, authorization: 'Bearer sealed' }]);
   });
 });
