@@ -9,7 +9,12 @@ import { McpCallError, upstreamFailure } from './mcp-call-error.js';
 import type { McpConnectionTarget, McpRegistry } from './mcp-registry.js';
 import { namespacedTool, splitToolName } from './tool-names.js';
 import { checkMcpUrl } from './url-check.js';
-import { type UpstreamSettings, callUpstreamTool, listUpstreamTools } from './upstream-client.js';
+import { type UpstreamSettings, callUpstreamTool, createUpstreamPool, listUpstreamTools } from './upstream-client.js';
+
+/** An upstream session unused this long is ended, ms (at least twice the operation timeout). */
+const sessionIdleMs = 60_000;
+/** Upstream sessions kept at most per instance. */
+const maxUpstreamSessions = 256;
 
 /** The MCP protocol revision the gateway prefers; the SDK also accepts a client's earlier supported ones. */
 export const mcpProtocolVersion = LATEST_PROTOCOL_VERSION;
@@ -76,13 +81,22 @@ export interface McpGatewaySettings {
  * One MCP server over an organisation's registered ones: `tools/list` merges their tools as
  * `<server>__<tool>` (only those exposed and not blocked by name), `tools/call` checks the
  * organisation's tool governance and forwards to the server, each call a span and a ledger row.
- * Stateless: every HTTP request is served by a fresh server and fresh upstream connections.
+ * Stateless towards its clients (every HTTP request is served by a fresh server); towards the
+ * upstream servers, one pooled session per server and credential.
  */
 export class McpGateway {
   private readonly fetch: McpFetch;
+  /** One session per upstream server and credential, reused by every list and call. */
+  readonly sessions: ReturnType<typeof createUpstreamPool>;
 
   constructor(private readonly settings: McpGatewaySettings) {
     this.fetch = guardedFetch({ policy: settings.policy, maxResponseBytes: settings.maxResponseBytes, ...(settings.resolve ? { resolve: settings.resolve } : {}) });
+    this.sessions = createUpstreamPool({ fetch: this.fetch, timeoutMs: settings.timeoutMs, idleMs: Math.max(sessionIdleMs, 2 * settings.timeoutMs), maxSessions: maxUpstreamSessions });
+  }
+
+  /** Ends every upstream session (shutdown). */
+  close(): Promise<void> {
+    return this.sessions.close();
   }
 
   /** Answers one streamable-HTTP request of `caller` (POST JSON-RPC; GET and DELETE are 405: no sessions). */
@@ -110,7 +124,7 @@ export class McpGateway {
     const lists = await Promise.all(
       targets.map(async (target) => {
         try {
-          const tools = await listUpstreamTools(target, this.upstream());
+          const tools = await listUpstreamTools(this.sessions, target, this.upstream());
           return tools.filter((tool) => target.tools === null || target.tools.includes(tool.name)).map((tool) => ({ ...tool, name: namespacedTool(target.name, tool.name) }));
         } catch (error) {
           this.settings.onListFailure(upstreamFailure(error, target.name), caller.orgId);
@@ -145,7 +159,7 @@ export class McpGateway {
   /** The tools `target` lists and exposes (a registration's `tools`). @throws McpCallError */
   async modelServerTools(target: McpConnectionTarget): Promise<Tool[]> {
     try {
-      const tools = await listUpstreamTools(target, this.upstream());
+      const tools = await listUpstreamTools(this.sessions, target, this.upstream());
       return tools.filter((tool) => target.tools === null || target.tools.includes(tool.name));
     } catch (error) {
       throw upstreamFailure(error, target.name);
@@ -210,7 +224,7 @@ export class McpGateway {
     if (reason) throw new McpCallError('tool_call_blocked', `The call to '${call.name}' is blocked by the organisation's tool policy (${reason}).`);
     await admit(caller);
     try {
-      return await callUpstreamTool(call.target, this.upstream(), call.tool, call.args);
+      return await callUpstreamTool(this.sessions, call.target, this.upstream(), call.tool, call.args);
     } catch (error) {
       throw upstreamFailure(error, call.target.name);
     }
