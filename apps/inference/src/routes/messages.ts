@@ -23,7 +23,7 @@ export const messagesRoute = defineRoute({
   operationId: 'createMessage',
   summary: 'Create a message (Anthropic Messages API)',
   description:
-    "Anthropic-compatible: Anthropic SDKs use the gateway's base URL without `/v1`; the key may come as `x-api-key` or `Authorization: Bearer`. With `stream: true` the answer is Anthropic's event stream. Every error, authentication included, uses Anthropic's envelope.",
+    "Anthropic-compatible: Anthropic SDKs use the gateway's base URL without `/v1`; the key may come as `x-api-key` or `Authorization: Bearer`. With `stream: true` the answer is Anthropic's event stream. Every error, authentication included, uses Anthropic's envelope. `mcp_servers` (MCP connector) are run by the gateway for every provider: `mcp_tool_use` and `mcp_tool_result` blocks (docs/mcp.md).",
   tags: ['Messages'],
   auth: bearer('inference:chat'),
   body: { schema: messagesRequestSchema, name: 'CreateMessageRequest' },

@@ -37,7 +37,7 @@ export const responsesRoute = defineRoute({
   operationId: 'createResponse',
   summary: 'Create a model response (OpenAI Responses API)',
   description:
-    "With `store` (default true) the response is kept for the caller's organisation for `SVC_RESPONSES_TTL_DAYS` days: `GET`/`DELETE /v1/responses/{response_id}`, and `previous_response_id` continues its conversation with any model (its `instructions` are not carried over; an unknown, expired or other organisation's id is a 404 naming `previous_response_id`). A stream is kept when it completes (`response.completed` or `response.incomplete`); a failed or abandoned one is not. With `stream: true` the answer is the Responses event stream (`response.created` ... `response.completed`).",
+    "With `store` (default true) the response is kept for the caller's organisation for `SVC_RESPONSES_TTL_DAYS` days: `GET`/`DELETE /v1/responses/{response_id}`, and `previous_response_id` continues its conversation with any model (its `instructions` are not carried over; an unknown, expired or other organisation's id is a 404 naming `previous_response_id`). A stream is kept when it completes (`response.completed` or `response.incomplete`); a failed or abandoned one is not. With `stream: true` the answer is the Responses event stream (`response.created` ... `response.completed`). Remote MCP tools (`tools: [{type: \"mcp\"}]`) are run by the gateway for every provider: `mcp_list_tools`, `mcp_call` and `mcp_approval_request` output items (docs/mcp.md).",
   tags: ['Responses'],
   auth: bearer('inference:chat'),
   body: { schema: responsesRequestSchema, name: 'CreateResponse' },

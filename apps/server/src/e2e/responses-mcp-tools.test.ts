@@ -99,4 +99,16 @@ describe('openai SDK responses with an mcp tool, answered by Anthropic', () => {
     expect(response.output[1]).toMatchObject({ server_label: 'missing', tools: [], error: expect.stringContaining("No MCP server 'missing'") });
     expect(upstream.server.calls.slice(before)).toEqual([{ tool: 'echo', arguments: { text: 'mock' }, authorization: 'Bearer sealed' }]);
   });
+
+  it('applies the organisation’s tool policy to the model’s MCP calls: a blocked call is refused (422) and never reaches the server', async () => {
+    const org = await mocked.gateway.runtime.db.orgs.ensure(`mcp-${randomUUID()}`);
+    await adminCall(mocked.gateway.controlUrl, 'PUT', `/v1/admin/orgs/${org.id}/tool-policy`, { blocked_argument_patterns: [{ tool: 'tools__echo', argument: 'text', pattern: '^mock$' }] });
+    const { secret } = await mocked.gateway.runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:chat'] });
+    const { openai } = sdkClients(mocked.gateway, secret);
+    const before = upstream.server.calls.length;
+    // The chat pipeline's governance refuses the model's answer that holds the blocked call, as for any function tool.
+    const refused = await openai.responses.create({ model: model(), input: 'Echo something', tools: [mcpTool()], tool_choice: 'required' }).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ status: 422, message: expect.stringContaining("'tools__echo' was blocked by policy") });
+    expect(upstream.server.calls.length).toBe(before);
+  });
 });
