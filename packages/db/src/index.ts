@@ -98,6 +98,7 @@ export type {
   WorkloadFigures,
   HeadToHead,
   JudgedFigures,
+  LearnedRuling,
   NewShadowVerdict,
   ServedRoute,
   ShadowVerdictRepository,

@@ -1,7 +1,8 @@
 import type { JsonSchema } from '@svc/core';
+import { createRequire } from 'node:module';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
+import type addFormatsPlugin from 'ajv-formats';
 import { LRUCache } from 'lru-cache';
 import { closeObjects } from './close-objects.js';
 
@@ -34,6 +35,21 @@ type Entry = { ok: true; validate: ValidateFunction; schema: JsonSchema } | { ok
 const draft2020 = 'https://json-schema.org/draft/2020-12/schema';
 
 /**
+ * ajv with formats. strict: false because callers' schemas carry keywords ajv does not know (titles
+ * are fine, `propertyOrdering` or `x-*` are not); logger: false keeps unknown formats out of the
+ * logs. ajv and ajv-formats (CommonJS, ~1.1 MiB of heap) are required by the first schema (or
+ * `warmUp`), not when this module is imported.
+ */
+function newCompiler(): Ajv2020 {
+  const require = createRequire(import.meta.url);
+  const { Ajv2020: Compiler } = require('ajv/dist/2020.js') as { Ajv2020: typeof Ajv2020 };
+  const addFormats = (require('ajv-formats') as { default: typeof addFormatsPlugin }).default;
+  const ajv = new Compiler({ strict: false, allErrors: true, addUsedSchema: false, logger: false });
+  addFormats(ajv);
+  return ajv;
+}
+
+/**
  * Compiles JSON Schemas with ajv (draft 2020-12, formats from ajv-formats) and keeps the compiled
  * validators in a bounded LRU keyed by the schema text, so the same `response_format` is compiled
  * once and a caller sending a new schema per request cannot grow memory: evicted schemas are also
@@ -45,12 +61,7 @@ export function createSchemaValidators(settings: SchemaValidatorSettings = {}): 
   const maxSchemaDepth = settings.maxSchemaDepth ?? 32;
   let ajv: Ajv2020 | undefined;
   const compiler = (): Ajv2020 => {
-    if (!ajv) {
-      // strict: false because callers' schemas carry keywords ajv does not know (titles are fine,
-      // `propertyOrdering` or `x-*` are not); logger: false keeps unknown formats out of the logs.
-      ajv = new Ajv2020({ strict: false, allErrors: true, addUsedSchema: false, logger: false });
-      addFormats(ajv);
-    }
+    ajv ??= newCompiler();
     return ajv;
   };
   const cache = new LRUCache<string, Entry>({

@@ -9,6 +9,8 @@ describe('shadowSkipReason', () => {
   it('lets a plain stored request be shadowed', () => {
     expect(shadowSkipReason(facts)).toBeUndefined();
     expect(shadowSkipReason({ ...facts, mode: 'full' })).toBeUndefined();
+    // A stream is judged on its text once delivered whole.
+    expect(shadowSkipReason({ ...facts, request: { ...request, stream: true } })).toBeUndefined();
   });
 
   it.each([
@@ -17,7 +19,6 @@ describe('shadowSkipReason', () => {
     ['proxy_mode', { ...facts, mode: 'proxy' as const }],
     ['memory_off', { ...facts, request: { ...request, svc: { enableMemory: false } } }],
     ['shadow_request', { ...facts, requestId: 'req_1:shadow' }],
-    ['stream', { ...facts, request: { ...request, stream: true } }],
     ['not_text', { ...facts, request: { ...request, n: 2 } }],
   ])('skips %s', (reason, skipped) => {
     expect(shadowSkipReason(skipped)).toBe(reason);

@@ -1,7 +1,7 @@
 import type { ChatRequest, IntelligenceMode } from '@svc/core';
 
 /** Why a request is never shadowed. */
-export type ShadowSkip = 'store_false' | 'no_store' | 'proxy_mode' | 'shadow_request' | 'not_text' | 'memory_off' | 'stream';
+export type ShadowSkip = 'store_false' | 'no_store' | 'proxy_mode' | 'shadow_request' | 'not_text' | 'memory_off';
 
 /** What the edge decided about the request that matters to shadow judging. */
 export interface ShadowRequestFacts {
@@ -16,7 +16,8 @@ export interface ShadowRequestFacts {
  * only when the caller allowed it to be kept. Skipped: `store: false` (zero data retention, as
  * OpenAI names it), `Cache-Control: no-store`, the memory-free modes (proxy mode, which never
  * reads or keeps the text, and `svc.enable_memory: false`), a part of another request (`<id>:<part>`, e.g. a shadow call itself), and answers a judge cannot
- * compare as text (streams, tools, several choices, audio/image output).
+ * compare as text (tools, several choices, audio/image output). A stream is offered once it was
+ * delivered whole, with its text; the candidate is asked without streaming.
  */
 export function shadowSkipReason(facts: ShadowRequestFacts): ShadowSkip | undefined {
   const { request } = facts;
@@ -25,7 +26,6 @@ export function shadowSkipReason(facts: ShadowRequestFacts): ShadowSkip | undefi
   if (facts.mode === 'proxy') return 'proxy_mode';
   if (request.svc?.enableMemory === false) return 'memory_off';
   if (facts.requestId.includes(':')) return 'shadow_request';
-  if (request.stream) return 'stream';
   if (request.n > 1 || (request.tools?.length ?? 0) > 0) return 'not_text';
   return undefined;
 }

@@ -1,5 +1,5 @@
 import type { ModelInfo } from '@svc/catalog';
-import type { ChatRequest } from '@svc/core';
+import type { ChatRequest, IntelligenceMode } from '@svc/core';
 import { BoundedQueue, type QueueStats } from './bounded-queue.js';
 import type { DailyShadowBudget } from './daily-budget.js';
 import { shadowSkipReason } from './eligibility.js';
@@ -15,10 +15,18 @@ const MAX_CANDIDATE_TOKENS = 4_096;
 /** Characters per token of the cost estimate a call reserves (a generous 3, not 4). */
 const CHARS_PER_TOKEN = 3;
 
+/** Judging can happen: enabled with a budget to spend. */
+function isOn(settings: ShadowSettings | undefined): boolean {
+  return settings !== undefined && settings.enabled && settings.dailyBudgetUsd > 0;
+}
+
 export interface ShadowJudgingSettings {
   models: ShadowModels;
-  /** The organisation's settings (cached by the caller); undefined: off. */
-  settings: (orgId: string) => Promise<ShadowSettings | undefined>;
+  /**
+   * The organisation's settings (cached by the caller); undefined: off. A value returned
+   * synchronously (a fresh cache entry) lets an offer that is off return at once.
+   */
+  settings: (orgId: string) => ShadowSettings | undefined | Promise<ShadowSettings | undefined>;
   budget: DailyShadowBudget;
   sink: JudgedPairSink;
   /** Most sampled requests waiting; beyond it they are dropped and counted. Default 100. */
@@ -54,8 +62,22 @@ export class ShadowJudging {
     this.queue = new BoundedQueue({ capacity: deps.capacity ?? 100, concurrency: deps.concurrency ?? 2, onError: deps.onError });
   }
 
+  /**
+   * False when an offer from this organisation in this mode would surely be dropped: proxy mode
+   * (never shadowed, docs/routing.md; not counted among the skips) or settings cached as off.
+   * Synchronous and allocation-free, so the request path asks it before building an offer.
+   */
+  accepts(orgId: string, mode: IntelligenceMode): boolean {
+    if (mode === 'proxy') return false;
+    const settings = this.deps.settings(orgId);
+    return settings instanceof Promise || isOn(settings);
+  }
+
   offer(offer: ShadowOffer): void {
-    const considered = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.consider(offer)).catch(this.deps.onError);
+    if (offer.mode === 'proxy') return;
+    const settings = this.deps.settings(offer.caller.org.id);
+    if (!(settings instanceof Promise) && !isOn(settings)) return;
+    const considered = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.consider(offer, settings)).catch(this.deps.onError);
     this.pending.add(considered);
     void considered.finally(() => this.pending.delete(considered));
   }
@@ -74,9 +96,9 @@ export class ShadowJudging {
     this.counts.skipped[reason] = (this.counts.skipped[reason] ?? 0) + 1;
   }
 
-  private async consider(offer: ShadowOffer): Promise<void> {
-    const settings = await this.deps.settings(offer.caller.org.id);
-    if (!settings?.enabled || settings.dailyBudgetUsd <= 0 || this.draw() >= settings.sampleRate) return;
+  private async consider(offer: ShadowOffer, cached: ShadowSettings | undefined | Promise<ShadowSettings | undefined>): Promise<void> {
+    const settings = await cached;
+    if (!settings || !isOn(settings) || this.draw() >= settings.sampleRate) return;
     const reason = shadowSkipReason(offer);
     if (reason) return this.skip(reason);
     const judge = this.deps.models.permitted(offer.caller, settings.judgeModel);

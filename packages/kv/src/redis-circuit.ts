@@ -1,4 +1,4 @@
-import { ReplyError } from 'ioredis';
+import { ioredis } from './ioredis-module.js';
 
 /** Thrown at once, without a round trip, while the circuit to Redis is open; and for a command that could not reach Redis. */
 export class KvUnavailableError extends Error {
@@ -54,7 +54,7 @@ export class KvCircuit {
       this.closed();
       return value;
     } catch (error) {
-      if (error instanceof ReplyError) {
+      if (error instanceof ioredis().ReplyError) {
         this.closed();
         throw error;
       }

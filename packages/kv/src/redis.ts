@@ -1,5 +1,5 @@
-import { Redis } from 'ioredis';
 import { checkFields, checkIncrement, checkSteps, checkStreamId, checkWindow, toTtlMs } from './arguments.js';
+import { ioredis } from './ioredis-module.js';
 import type { ConsumeAllResult, ConsumeStep, ConsumeStepResult, Kv, StreamEntry, WindowResult } from './interface.js';
 import { KvCircuit, type KvCircuitOptions } from './redis-circuit.js';
 import { type ScriptedRedis, defineScripts } from './redis-scripts.js';
@@ -56,7 +56,7 @@ class RedisKv implements Kv {
     this.onError = options.onError ?? (() => {});
     // The prefix is applied by hand rather than with ioredis' `keyPrefix`, which does not
     // cover pub/sub channels.
-    const client = new Redis(options.url, {
+    const client = new (ioredis().Redis)(options.url, {
       connectTimeout: options.connectTimeoutMs ?? 2000,
       commandTimeout: options.commandTimeoutMs ?? 2000,
       maxRetriesPerRequest: 1,

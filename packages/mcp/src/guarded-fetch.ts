@@ -1,5 +1,5 @@
 import { type LookupAddress, type LookupAllOptions, type LookupOptions, lookup } from 'node:dns';
-import { Agent, fetch as undiciFetch } from 'undici';
+import { createRequire } from 'node:module';
 import { type AddressPolicy, addressAllowed } from './address-policy.js';
 import { checkMcpUrl, resolvedToPrivate } from './url-check.js';
 
@@ -68,6 +68,8 @@ export type McpFetch = (url: string | URL, init?: RequestInit) => Promise<Respon
  * redirect could lead anywhere), and the response body capped at `maxResponseBytes`.
  */
 export function guardedFetch(settings: GuardedFetchSettings): McpFetch {
+  // undici is required here (the MCP gateway's first use), not when the module is imported.
+  const { Agent, fetch: undiciFetch } = createRequire(import.meta.url)('undici') as typeof import('undici');
   const dispatcher = new Agent({ connect: { lookup: guardedLookup(settings.policy, settings.resolve) } });
   return async (url, init) => {
     checkMcpUrl(String(url), settings.policy);

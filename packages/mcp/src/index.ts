@@ -13,6 +13,9 @@ export {
   mcpTransports,
 } from './mcp-registry.js';
 export { McpUrlRefusedError, checkMcpUrl } from './url-check.js';
-export { McpCallError, type McpCallFailure, mcpGatewayErrorCodes } from './mcp-call-error.js';
-export { type McpCaller, McpGateway, type McpServerRef, type McpGatewaySettings, type McpSpan, type McpToolCallRecord, mcpProtocolVersion } from './mcp-gateway.js';
+// Types only from the modules that load the MCP SDK: importing this index must not load it (McpGateway does, on first use).
+export type { McpCallError, McpCallFailure } from './mcp-call-error.js';
+export { mcpGatewayErrorCodes } from './mcp-error-codes.js';
+export { McpGateway, mcpProtocolVersion } from './mcp-gateway.js';
+export type { McpCaller, McpGatewaySettings, McpServerRef, McpSpan, McpToolCallRecord } from './mcp-types.js';
 export { namespacedTool, splitToolName, toolSeparator } from './tool-names.js';

@@ -1,6 +1,7 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { CredentialOpenError } from '@svc/byok';
 import { McpResponseTooLargeError } from './guarded-fetch.js';
+import { mcpGatewayErrorCodes } from './mcp-error-codes.js';
 import { McpUrlRefusedError } from './url-check.js';
 
 /**
@@ -20,8 +21,6 @@ export type McpCallFailure =
   | 'credential_unavailable'
   | 'internal_error';
 
-/** JSON-RPC codes of the gateway's own failures (the implementation-defined server range). */
-export const mcpGatewayErrorCodes = { toolCallBlocked: -32010, upstreamFailed: -32011, rateLimited: -32012 } as const;
 
 const failures: Record<McpCallFailure, { rpc: number; status: number }> = {
   tool_not_found: { rpc: ErrorCode.InvalidParams, status: 404 },

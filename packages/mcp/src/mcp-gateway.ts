@@ -1,243 +1,66 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { type CallToolRequest, CallToolRequestSchema, type CallToolResult, LATEST_PROTOCOL_VERSION, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { GatewayError } from '@svc/core';
-import { blockReason, type GovernanceSource } from '@svc/governance';
-import type { AddressPolicy } from './address-policy.js';
-import { type McpFetch, type Resolver, guardedFetch } from './guarded-fetch.js';
-import { McpCallError, upstreamFailure } from './mcp-call-error.js';
-import type { McpConnectionTarget, McpRegistry } from './mcp-registry.js';
-import { namespacedTool, splitToolName } from './tool-names.js';
-import { checkMcpUrl } from './url-check.js';
-import { type UpstreamSettings, callUpstreamTool, createUpstreamPool, listUpstreamTools } from './upstream-client.js';
-
-/** An upstream session unused this long is ended, ms (at least twice the operation timeout). */
-const sessionIdleMs = 60_000;
-/** Upstream sessions kept at most per instance. */
-const maxUpstreamSessions = 256;
-
-/** The MCP protocol revision the gateway prefers; the SDK also accepts a client's earlier supported ones. */
-export const mcpProtocolVersion = LATEST_PROTOCOL_VERSION;
-
-/** An MCP server named in a model request: a registered one by `label`, or `url` with the request's own headers. */
-export interface McpServerRef {
-  label: string;
-  url?: string;
-  headers?: Record<string, string>;
-}
-
-/** A span of the request's trace (`@svc/telemetry`'s TraceSpan fits). */
-export interface McpSpan {
-  child(name: string, kind: 'internal' | 'client', attributes?: Record<string, string | number | boolean>): { set(attributes: Record<string, string | number | boolean>): void; end(error?: unknown): void };
-}
-
-/** Who calls `/mcp`: the authenticated key's organisation and key, and the request's span. */
-export interface McpCaller {
-  orgId: string;
-  keyId: string;
-  requestId: string;
-  span: McpSpan | undefined;
-  /**
-   * Counts a tool call against the caller's request limits, before the server is called; throws
-   * a GatewayError 429 when they are spent (answered as the MCP error `rate_limited`). Absent: unlimited.
-   */
-  admitToolCall?: () => Promise<void>;
-}
-
-/** One tool call as the gateway records it (the runtime writes it to the usage ledger). */
-export interface McpToolCallRecord {
-  /** Unique per call: the ledger's idempotency key. */
-  id: string;
-  orgId: string;
-  keyId: string;
-  /** The gateway's name, `<server>__<tool>`. */
-  tool: string;
-  /** 200 when the server answered (its result may still be `isError`), else the failure's status. */
-  status: number;
-  /** The failure's stable code; undefined when the server answered. */
-  failure: string | undefined;
-  latencyMs: number;
-}
-
-export interface McpGatewaySettings {
-  registry: Pick<McpRegistry, 'connections'>;
-  /** Tool governance (blocked names, argument rules, registry enforcement) on the gateway's tool names. */
-  governance: Pick<GovernanceSource, 'get'>;
-  policy: AddressPolicy;
-  /** One operation with one server (connect, then list or call), ms. */
-  timeoutMs: number;
-  /** Largest response accepted from a server, bytes. */
-  maxResponseBytes: number;
-  /** Largest JSON-RPC request body accepted at `/mcp`, bytes. */
-  maxRequestBytes: number;
-  onToolCall(record: McpToolCallRecord): void;
-  /** A server that could not be listed: its tools are left out of `tools/list`. */
-  onListFailure(error: McpCallError, orgId: string): void;
-  /** What resolves upstream host names (tests); default `dns.lookup`. */
-  resolve?: Resolver;
-}
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { McpConnectionTarget } from './mcp-registry.js';
+import type { McpServing } from './mcp-serving.js';
+import type { McpCaller, McpGatewaySettings, McpServerRef } from './mcp-types.js';
 
 /**
- * One MCP server over an organisation's registered ones: `tools/list` merges their tools as
- * `<server>__<tool>` (only those exposed and not blocked by name), `tools/call` checks the
- * organisation's tool governance and forwards to the server, each call a span and a ledger row.
- * Stateless towards its clients (every HTTP request is served by a fresh server); towards the
- * upstream servers, one pooled session per server and credential.
+ * The MCP protocol revision the gateway prefers; the SDK also accepts a client's earlier supported
+ * ones. The SDK's `LATEST_PROTOCOL_VERSION`, written here so that reading it does not load the SDK
+ * (a test keeps the two equal).
+ */
+export const mcpProtocolVersion = '2025-11-25';
+
+/**
+ * One MCP server over an organisation's registered ones (`McpServing` does the work), and the
+ * model-side calls of Responses `mcp` tools and Messages `mcp_servers`. Stateless towards its
+ * clients; towards upstream servers, one pooled session per server and credential. The MCP SDK
+ * (with zod, ~6.6 MiB of heap) is imported by the first POST, not at start: a gateway whose
+ * clients never call `/mcp` never loads it.
  */
 export class McpGateway {
-  private readonly fetch: McpFetch;
-  /** One session per upstream server and credential, reused by every list and call. */
-  readonly sessions: ReturnType<typeof createUpstreamPool>;
+  private serving: Promise<McpServing> | undefined;
 
-  constructor(private readonly settings: McpGatewaySettings) {
-    this.fetch = guardedFetch({ policy: settings.policy, maxResponseBytes: settings.maxResponseBytes, ...(settings.resolve ? { resolve: settings.resolve } : {}) });
-    this.sessions = createUpstreamPool({ fetch: this.fetch, timeoutMs: settings.timeoutMs, idleMs: Math.max(sessionIdleMs, 2 * settings.timeoutMs), maxSessions: maxUpstreamSessions });
-  }
-
-  /** Ends every upstream session (shutdown). */
-  close(): Promise<void> {
-    return this.sessions.close();
-  }
+  constructor(private readonly settings: McpGatewaySettings) {}
 
   /** Answers one streamable-HTTP request of `caller` (POST JSON-RPC; GET and DELETE are 405: no sessions). */
   async handle(request: Request, caller: McpCaller): Promise<Response> {
     // Stateless with nothing to push: no standalone stream to GET, no session to DELETE (MCP allows 405 for both).
     if (request.method !== 'POST') return methodNotAllowed();
-    const server = new Server({ name: 'svc-gateway', version: '1.0.0' }, { capabilities: { tools: {} } });
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await this.listTools(caller) }));
-    server.setRequestHandler(CallToolRequestSchema, (call) => this.callTool(caller, call.params));
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: this.settings.maxRequestBytes });
-    await server.connect(transport);
-    try {
-      return await transport.handleRequest(request);
-    } finally {
-      await server.close();
-    }
+    return (await this.load()).handle(request, caller);
   }
 
-  private upstream(): UpstreamSettings {
-    return { fetch: this.fetch, signal: AbortSignal.timeout(this.settings.timeoutMs), timeoutMs: this.settings.timeoutMs };
-  }
-
-  private async listTools(caller: McpCaller): Promise<Tool[]> {
-    const [targets, governance] = await Promise.all([this.settings.registry.connections(caller.orgId, caller.keyId), this.settings.governance.get(caller.orgId)]);
-    const lists = await Promise.all(
-      targets.map(async (target) => {
-        try {
-          const tools = await listUpstreamTools(this.sessions, target, this.upstream());
-          return tools.filter((tool) => target.tools === null || target.tools.includes(tool.name)).map((tool) => ({ ...tool, name: namespacedTool(target.name, tool.name) }));
-        } catch (error) {
-          this.settings.onListFailure(upstreamFailure(error, target.name), caller.orgId);
-          return [];
-        }
-      }),
-    );
-    return lists.flat().filter((tool) => !governance.active || governance.nameBlock(tool.name) === undefined);
-  }
-
-  /**
-   * The server a model request names (Responses `mcp` tool, Messages `mcp_servers`): with a `url`,
-   * that URL (checked like a registration, and again at every connection) with the request's
-   * headers; without one, the organisation's registered server `label` if the caller's key may reach it.
-   * @throws McpCallError `tool_not_found` (no such registered server) or `mcp_url_refused`.
-   */
+  /** See {@link McpServing.modelServer}: the server a model request names. */
   async modelServer(caller: McpCaller, ref: McpServerRef): Promise<McpConnectionTarget> {
-    if (ref.url !== undefined) {
-      try {
-        checkMcpUrl(ref.url, this.settings.policy);
-      } catch (error) {
-        throw upstreamFailure(error, ref.label);
-      }
-      const headers = ref.headers ?? {};
-      return { name: ref.label, url: ref.url, tools: null, headers: () => headers };
-    }
-    const target = (await this.settings.registry.connections(caller.orgId, caller.keyId)).find((entry) => entry.name === ref.label);
-    if (!target) throw new McpCallError('tool_not_found', `No MCP server '${ref.label}' is registered for this key's organisation: give server_url, or register the server.`);
-    return target;
+    return (await this.load()).modelServer(caller, ref);
   }
 
-  /** The tools `target` lists and exposes (a registration's `tools`). @throws McpCallError */
+  /** See {@link McpServing.modelServerTools}. */
   async modelServerTools(target: McpConnectionTarget): Promise<Tool[]> {
-    try {
-      const tools = await listUpstreamTools(this.sessions, target, this.upstream());
-      return tools.filter((tool) => target.tools === null || target.tools.includes(tool.name));
-    } catch (error) {
-      throw upstreamFailure(error, target.name);
-    }
+    return (await this.load()).modelServerTools(target);
   }
 
-  /**
-   * Runs the model's call of `tool` on `target` as `/mcp` runs a call: the organisation's tool
-   * policy on `<server>__<tool>`, the caller's request limits, a span and a ledger row.
-   * @throws McpCallError
-   */
-  modelToolCall(caller: McpCaller, target: McpConnectionTarget, tool: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
-    if (target.tools !== null && !target.tools.includes(tool)) {
-      return Promise.reject(new McpCallError('tool_not_found', `The server '${target.name}' does not expose a tool '${tool}'.`));
-    }
-    const name = namespacedTool(target.name, tool);
-    return this.recorded(caller, name, () => this.governedCall(caller, { target, tool, name, args }));
+  /** See {@link McpServing.modelToolCall}: a model's call, governed, limited, traced and recorded. */
+  async modelToolCall(caller: McpCaller, target: McpConnectionTarget, tool: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
+    return (await this.load()).modelToolCall(caller, target, tool, args);
   }
 
-  private callTool(caller: McpCaller, params: CallToolRequest['params']): Promise<CallToolResult> {
-    return this.recorded(caller, params.name, () => this.forward(caller, params));
+  /** Ends every upstream session (shutdown); nothing to end when the SDK was never loaded. */
+  async close(): Promise<void> {
+    const serving = this.serving;
+    this.serving = undefined;
+    if (serving) await (await serving.catch(() => undefined))?.close();
   }
 
-  /** Runs `call` as the tool call `name` of `caller`: a span, then a ledger row whatever happens. */
-  private async recorded(caller: McpCaller, name: string, call: () => Promise<CallToolResult>): Promise<CallToolResult> {
-    const started = performance.now();
-    const span = caller.span?.child('mcp tools/call', 'client', { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': name, 'mcp.method.name': 'tools/call' });
-    let failure: McpCallError | undefined;
-    try {
-      return await call();
-    } catch (error) {
-      // Upstream failures arrive as McpCallError (forward); anything else failed here (the store, the policy).
-      failure = error instanceof McpCallError ? error : new McpCallError('internal_error', 'The gateway could not serve this tool call; retry later.');
-      throw failure;
-    } finally {
-      span?.set({ 'svc.mcp.status': failure?.status ?? 200 });
-      span?.end(failure);
-      const latencyMs = Math.round(performance.now() - started);
-      this.settings.onToolCall({ id: `mcp_${crypto.randomUUID()}`, orgId: caller.orgId, keyId: caller.keyId, tool: name, status: failure?.status ?? 200, failure: failure?.failure, latencyMs });
-    }
-  }
-
-  /** The target and tool `name` stands for, when the organisation exposes it to the caller's key. */
-  private async resolveTool(caller: McpCaller, name: string): Promise<{ target: McpConnectionTarget; tool: string }> {
-    const parts = splitToolName(name);
-    const target = parts ? (await this.settings.registry.connections(caller.orgId, caller.keyId)).find((entry) => entry.name === parts.server) : undefined;
-    if (!parts || !target || (target.tools !== null && !target.tools.includes(parts.tool))) {
-      throw new McpCallError('tool_not_found', `No tool '${name}' for this key: tools are named <server>__<tool> after the organisation's registered MCP servers; tools/list names those this key may call.`);
-    }
-    return { target, tool: parts.tool };
-  }
-
-  private async forward(caller: McpCaller, params: CallToolRequest['params']): Promise<CallToolResult> {
-    const { target, tool } = await this.resolveTool(caller, params.name);
-    return this.governedCall(caller, { target, tool, name: params.name, args: params.arguments });
-  }
-
-  /** The tool policy on `name`, the caller's limits, then the call. */
-  private async governedCall(caller: McpCaller, call: { target: McpConnectionTarget; tool: string; name: string; args: Record<string, unknown> | undefined }): Promise<CallToolResult> {
-    const governance = await this.settings.governance.get(caller.orgId);
-    const reason = blockReason({ id: caller.requestId, name: call.name, arguments: JSON.stringify(call.args ?? {}) }, governance);
-    if (reason) throw new McpCallError('tool_call_blocked', `The call to '${call.name}' is blocked by the organisation's tool policy (${reason}).`);
-    await admit(caller);
-    try {
-      return await callUpstreamTool(this.sessions, call.target, this.upstream(), call.tool, call.args);
-    } catch (error) {
-      throw upstreamFailure(error, call.target.name);
-    }
-  }
-}
-
-/** Counts the call against the caller's request limits; a refusal is the MCP error `rate_limited` with its retry delay. */
-async function admit(caller: McpCaller): Promise<void> {
-  try {
-    await caller.admitToolCall?.();
-  } catch (error) {
-    if (!(error instanceof GatewayError) || error.status !== 429) throw error;
-    throw new McpCallError('rate_limited', error.message, { retry_after_seconds: Number(error.headers['retry-after'] ?? 1) });
+  /** The SDK's part, imported once (a failed import is tried again by the next request). */
+  private load(): Promise<McpServing> {
+    this.serving ??= import('./mcp-serving.js').then(
+      ({ McpServing }) => new McpServing(this.settings),
+      (error: unknown) => {
+        this.serving = undefined;
+        throw error;
+      },
+    );
+    return this.serving;
   }
 }
 

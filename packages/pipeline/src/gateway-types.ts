@@ -82,7 +82,7 @@ export interface GatewayDeps {
    * Shadow judging (`@svc/judging`): every JSON answer is offered after it is built; the offer
    * returns at once and everything else happens in later macrotasks. Absent: no shadow judging.
    */
-  shadow?: Pick<ShadowJudging, 'offer'>;
+  shadow?: Pick<ShadowJudging, 'accepts' | 'offer'>;
 }
 
 

@@ -1,4 +1,4 @@
-import type { JudgedGateSettings, RouteChange } from './judged.js';
+import type { JudgedGateSettings, RouteChange } from '@svc/router';
 import { ratio } from './ratio.js';
 
 const day = 86_400_000;
@@ -74,6 +74,9 @@ export interface GateFigures {
   p95_latency_ms: number | null;
 }
 
+/** A route change in the gate's list, with where it came from. */
+export type GateRouteChange = RouteChange & ({ origin: 'traffic' } | { origin: 'learner'; decided_at: string; decisions: number });
+
 /** One day of `RegressionGateHistory`. */
 export interface GateEvaluation {
   /** The evaluated 24 hours, ISO-8601. */
@@ -84,8 +87,13 @@ export interface GateEvaluation {
   current: GateFigures;
   baseline: GateFigures;
   checks: GateCheck[];
-  /** Task kinds whose route changed against the baseline, each promoted or refused on judged quality, and why. */
-  route_changes?: RouteChange[];
+  /**
+   * Route changes, each promoted or refused on judged quality, and why: `origin: 'traffic'`, a task
+   * kind whose most-served model changed against the baseline; `origin: 'learner'`, a change the
+   * per-task learner proposed in the window and the router's gate ruled on before applying it
+   * (`decided_at`: its last ruling; `decisions`: requests it was proposed for).
+   */
+  route_changes?: GateRouteChange[];
   /** `fail` when any check fails; `insufficient_data` below the minimum decisions on either side. */
   status: 'pass' | 'fail' | 'insufficient_data';
 }
@@ -137,13 +145,16 @@ export function evaluateGate(window: { day: GateWindow; baseline: GateWindow }, 
  * Adds the judged-quality check to a day's evaluation: `fail` when a route change was judged
  * worse than the route it replaced by more than the tolerance, `pass` when every change was
  * promoted, `skipped` when no route changed or the judged pairs could not tell. `current` is the
- * lowest judged win rate of a changed route, `limit` 0.5 - the tolerance.
+ * lowest judged win rate of a changed route, `limit` 0.5 - the tolerance. The learner's rulings
+ * (`learned`) are listed after the served changes and do not move the check: a refused change was
+ * never applied, a promoted one shows in the served routes.
  */
-export function withJudgedQuality(evaluation: GateEvaluation, changes: readonly RouteChange[], limit: number): GateEvaluation {
+export function withJudgedQuality(evaluation: GateEvaluation, changes: readonly RouteChange[], limit: number, learned: readonly GateRouteChange[] = []): GateEvaluation {
   const judged = changes.filter((c) => c.reason !== 'insufficient_judged_pairs');
   const rates = judged.map((c) => c.judged.win_rate ?? 0);
   const status = judged.some((c) => c.reason === 'judged_worse') ? 'fail' : changes.length > 0 && judged.length === changes.length ? 'pass' : 'skipped';
   const check: GateCheck = { check: 'judged_quality', status, current: rates.length > 0 ? Math.min(...rates) : null, baseline: 0.5, limit, direction: 'at_least' };
   const failed = status === 'fail' && evaluation.status !== 'insufficient_data';
-  return { ...evaluation, checks: [...evaluation.checks, check], route_changes: [...changes], status: failed ? 'fail' : evaluation.status };
+  const listed: GateRouteChange[] = [...changes.map((c) => ({ ...c, origin: 'traffic' as const })), ...learned];
+  return { ...evaluation, checks: [...evaluation.checks, check], route_changes: listed, status: failed ? 'fail' : evaluation.status };
 }

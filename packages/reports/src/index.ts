@@ -17,6 +17,7 @@ export {
   type GateCheckName,
   type GateEvaluation,
   type GateFigures,
+  type GateRouteChange,
   type GateSettings,
   type GateWindow,
   type OutcomeStats,
@@ -44,16 +45,6 @@ export {
   judge,
   policyCompliance,
 } from './policy.js';
-export {
-  type Interval,
-  type JudgedCounts,
-  type JudgedGateSettings,
-  type JudgedWinRate,
-  type PairCounts,
-  type RouteChange,
-  type RouteOfTask,
-  judgeRouteChange,
-  judgedWinRate,
-  routeChanges,
-  wilsonInterval,
-} from './judged.js';
+export { type RouteOfTask, routeChanges } from './judged.js';
+// The judged-quality rule lives with the router, which applies it to the learner's route changes.
+export { type Interval, type JudgedCounts, type JudgedGateSettings, type JudgedWinRate, type PairCounts, type RouteChange, judgeRouteChange, judgedWinRate, wilsonInterval } from '@svc/router';

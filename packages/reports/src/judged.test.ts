@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { judgeRouteChange, judgedWinRate, routeChanges, wilsonInterval } from './judged.js';
+import { judgeRouteChange, judgedWinRate, wilsonInterval } from '@svc/router';
+import { routeChanges } from './judged.js';
 
 const settings = { maxJudgedQualityDrop: 0.05, minJudgedPairs: 20 };
 

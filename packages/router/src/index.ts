@@ -12,8 +12,21 @@ export {
   createChoiceLearner,
 } from './choice/learner.js';
 export { type LearnedChoice, toleranceOfDial } from './choice/route-choice.js';
+export type { LearnedGateRuling } from './choice/learned-choice.js';
 export { type ChoiceSnapshot, ChoiceSnapshotError, mergeChoiceSnapshots, parseChoiceSnapshot } from './choice/snapshot.js';
 export type { WinEstimate } from './choice/win-estimate.js';
+export {
+  type Interval,
+  type JudgedCounts,
+  type JudgedGateSettings,
+  type JudgedWinRate,
+  type PairCounts,
+  type RouteChange,
+  defaultJudgedGate,
+  judgeRouteChange,
+  judgedWinRate,
+  wilsonInterval,
+} from './choice/route-gate.js';
 export { type RequestEmbedder, defaultEmbedder } from './embedder.js';
 export type { LearnedApi, RankedModel } from './learned-api.js';
 export { type ModelSpec, modelFromSpec, tierPriors } from './model-spec.js';
@@ -29,6 +42,8 @@ export {
   textSignals,
 } from './quality/quality-model.js';
 export { shippedQualityModel } from './quality/shipped.js';
+export { shippedQualityTrust } from './quality/shipped-trust.js';
+export { type QualityTrust, trustEverywhere } from './quality/trust.js';
 export { type TierGuard, type TierGuardSettings, createTierGuard } from './tier-guard.js';
 export { lastUserText } from './features.js';
 export { type MemorySignals, type RequestFeatures, extractFeatures, featureDimension, memoryDimension, modeFeatureCount, structuralDimension, toVector } from './features.js';

@@ -1,29 +1,13 @@
 import { createCatalog } from '@svc/catalog';
 import { describe, expect, it } from 'vitest';
 import { modelFromSpec } from './model-spec.js';
-import { type QualityModel, parseQualityModel, serializeQualityModel, textSignalCount } from './quality/quality-model.js';
+import { parseQualityModel, serializeQualityModel } from './quality/quality-model.js';
 import { shippedQualityModel } from './quality/shipped.js';
 import { createRouter } from './router.js';
 import { ask, fixtureCatalog } from './test/fixture-catalog.js';
+import { trustEverywhere } from './quality/trust.js';
+import { toy, toyEmbedder as embedder } from './test/toy-quality.js';
 
-/** A 4-dimension quality model: the first embedding component is the difficulty. */
-const toy: QualityModel = {
-  version: 1,
-  embedder: 'toy',
-  dimensions: 4,
-  bias: 0,
-  embeddingWeights: Float32Array.from([3, 0, 0, 0]),
-  textWeights: new Float32Array(textSignalCount),
-  textOnly: { bias: 0, weights: new Float32Array(textSignalCount) },
-  discrimination: { bias: 0, embeddingWeights: new Float32Array(4), textWeights: new Float32Array(textSignalCount), textOnly: { bias: 0, weights: new Float32Array(textSignalCount) } },
-  difficultyQuantiles: Float32Array.from({ length: 101 }, (_, i) => -3 + (6 * i) / 100),
-  discriminationSample: new Float32Array(101),
-  abilities: {},
-  trainedOn: 'test',
-};
-
-/** Prompts starting with "hard" embed at +1 on the first axis, others at -1. */
-const embedder = { embed: async (texts: string[]) => texts.map((t) => Float32Array.from([t.startsWith('hard') ? 1 : -1, 0, 0, 0])) };
 const specs = [
   { id: 'big/strong', inputPricePerMTok: 10, outputPricePerMTok: 30, qualityPrior: 0.85 },
   { id: 'small/weak', inputPricePerMTok: 0.1, outputPricePerMTok: 0.3, qualityPrior: 0.6 },
@@ -99,7 +83,8 @@ describe('the quality model file', () => {
   });
 
   it('without an embedder the text-only head answers, and quality: false refuses winRate', async () => {
-    const r = createRouter({ catalog: fixtureCatalog(), embedder: false });
+    // Every family trusted: the head's own reading (the shipped table sends maths and chat to the prior).
+    const r = createRouter({ catalog: fixtureCatalog(), embedder: false, qualityTrust: trustEverywhere });
     const w = await r.winRate('Prove that there are infinitely many primes.', 'acme/opus', 'fast/tiny');
     expect(w).toBeGreaterThan(0.5);
     const hard = await r.winRate('Let f be continuous on [0,1] with f(0)=0. Prove that the integral of f(x)^2 dx is at most the integral of f\'(x)^2 dx, and compute the constant.', 'acme/opus', 'fast/tiny');

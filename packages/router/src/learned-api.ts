@@ -1,8 +1,8 @@
 import type { Catalog, ModelInfo } from '@svc/catalog';
 import { type ChatRequest, invalidRequest, modelNotFound } from '@svc/core';
 import { type RequestEmbedder, defaultEmbedder } from './embedder.js';
-import { extractFeatures, lastUserText } from './features.js';
-import { type QualityEstimator, thresholdForShare } from './quality/estimator.js';
+import { type RequestFeatures, extractFeatures, lastUserText } from './features.js';
+import { type Item, type QualityEstimator, thresholdForShare } from './quality/estimator.js';
 import type { RouteContext, RouteDecision } from './types.js';
 
 /** One ranked model: higher score is better (comparable inside one call only). */
@@ -28,6 +28,8 @@ export interface LearnedApi {
 export interface LearnedApiSettings {
   catalog: Catalog;
   estimator: QualityEstimator | undefined;
+  /** The estimator's reading of a request as the router uses it (the prior where the model is not trusted). */
+  item(features: RequestFeatures, embedding: Float32Array | undefined): Item | undefined;
   embedder: RequestEmbedder | false | undefined;
   route(request: ChatRequest, context?: RouteContext): RouteDecision;
 }
@@ -60,7 +62,7 @@ export function createLearnedApi(settings: LearnedApiSettings): LearnedApi {
     const weak = model(weakId, 'weak').qualityPrior;
     const vectors = await embedAll(requests);
     return requests.map((r, i) => {
-      return q.winRate(strong, weak, q.item(extractFeatures(r), vectors[i]));
+      return q.winRate(strong, weak, settings.item(extractFeatures(r), vectors[i]) ?? q.item(extractFeatures(r), vectors[i]));
     });
   }
 

@@ -10,6 +10,8 @@ import { type PassThrough, type PassThroughOptions, createPassThrough } from './
 import { type Item, type QualityEstimator, createQualityEstimator } from './quality/estimator.js';
 import type { QualityModel } from './quality/quality-model.js';
 import { shippedQualityModel } from './quality/shipped.js';
+import { shippedQualityTrust } from './quality/shipped-trust.js';
+import { type QualityTrust, trustEverywhere, trusts, typicalItem } from './quality/trust.js';
 import { type TierGuard, type TierGuardSettings, createTierGuard } from './tier-guard.js';
 import { type RoutingPolicy, createLinUcbPolicy } from './policy.js';
 import { type DecisionBase, type PinRequest, createPinner, selectionKnobs } from './pinned.js';
@@ -17,6 +19,7 @@ import { type Pool, type Pools, aliasPool, buildPools, requiredCapabilities } fr
 import { type Preferences, resolvePreferences } from './preferences.js';
 import { type ChoiceLearner, type FeedbackScore, type JudgedPair, createChoiceLearner } from './choice/learner.js';
 import { type LearnedChoice, applyLearnedChoice, toleranceOfDial } from './choice/route-choice.js';
+import { type JudgedGateSettings, defaultJudgedGate } from './choice/route-gate.js';
 import { createPersistence } from './router-persistence.js';
 import { type Scored, type ScoreInput, byScore, expectedCompletionTokens, explain, scoreCandidates } from './score.js';
 import type { LatencyStats, RouterState } from './state.js';
@@ -46,6 +49,13 @@ export interface RouterOptions {
   embedder?: RequestEmbedder | false;
   /** The learned quality model; default the one shipped in the package; `false`: priors and heuristics only. */
   quality?: QualityModel | false;
+  /**
+   * Task families where the quality model's per-prompt reading is used; elsewhere every prompt is
+   * read as the typical one (the prior: prompts ranked alike). Default: with the shipped model,
+   * the families where its held-out ranking was measurably above random (`shippedQualityTrust`);
+   * with a model of your own, every family.
+   */
+  qualityTrust?: QualityTrust;
   /** Models outside the catalog, from a minimal spec (see `ModelSpec` for the defaults). */
   models?: readonly ModelSpec[];
   /**
@@ -67,6 +77,12 @@ export interface RouterOptions {
    * `createChoiceLearner`); default one with no exploration; `false`: none.
    */
   learner?: ChoiceLearner | false;
+  /**
+   * The regression gate a learned route change must pass before it is applied (judged pairs of
+   * the new model against the old one, `judgeRouteChange`); default `defaultJudgedGate` (the
+   * gateway passes its `SVC_GATE_*` settings); `false`: the learner's own bound alone decides.
+   */
+  gate?: JudgedGateSettings | false;
 }
 
 export interface Router extends LearnedApi {
@@ -121,10 +137,14 @@ interface RouterCore {
   viewUntil: number;
   state: RouterState;
   estimator: QualityEstimator | undefined;
+  /** Families the estimator's per-prompt reading is used for, and the typical item read elsewhere. */
+  trust: QualityTrust;
+  typical: Item | undefined;
   guard: TierGuard | undefined;
   maxShift: { up: number; down: number };
   policy: RoutingPolicy;
   learner: ChoiceLearner | undefined;
+  gate: JudgedGateSettings | undefined;
   maxWaterfall: number;
   maxCandidates: number;
   pools: Pools;
@@ -188,12 +208,21 @@ function waterfallOf(scored: readonly Scored[], prefs: Preferences, max: number)
   return waterfall;
 }
 
+/**
+ * The quality model's reading of a request: its own item where the model is trusted for the
+ * request's family, else the typical training prompt (the prior); undefined without a model.
+ */
+function itemOf(core: RouterCore, features: RequestFeatures, embedding: ArrayLike<number> | undefined, family: TaskFamily): Item | undefined {
+  if (!core.estimator) return undefined;
+  return trusts(core.trust, family) ? core.estimator.item(features, embedding) : core.typical;
+}
+
 /** The scoring input of an alias request. */
 function scoreInputOf(core: RouterCore, request: ChatRequest, context: RouteContext, d: Described, pool: Pool, stickyModel: string | undefined): { input: ScoreInput; item: Item | undefined } {
   const { features, classification, complexity, prefs } = d;
   const latency = core.options.latency;
   const scoreContext: RouteContext = context.latencyMs || !latency ? context : { ...context, latencyMs: (id) => latency.get(id) };
-  const item = core.estimator?.item(features, context.embedding);
+  const item = itemOf(core, features, context.embedding, classification.taskFamily);
   const input: ScoreInput = {
     pool: prefs.forceTier ? core.pools[prefs.forceTier] : core.pools[pool],
     features,
@@ -267,7 +296,7 @@ function route(core: RouterCore, request: ChatRequest, context: RouteContext = {
   const keep = context.maxCandidates ?? core.maxCandidates;
   for (let i = 0; i < scored.length && i < keep; i++) candidates.push(explain(scored[i]!));
   const waterfall = waterfallOf(scored, prefs, core.maxWaterfall);
-  const decision: RouteDecision = { ...base, model: first, waterfall, tier: first.tier, source: stickyIndex >= 0 ? 'Sticky' : 'Router', candidates, difficulty: item?.d, cascade, learned };
+  const decision: RouteDecision = { ...base, model: first, waterfall, tier: first.tier, source: stickyIndex >= 0 ? 'Sticky' : 'Router', candidates, difficulty: item === core.typical ? undefined : item?.d, qualityFallback: item !== undefined && item === core.typical ? true : undefined, cascade, learned };
   const forced = request.routingOverride?.forceModel;
   if (forced === undefined) return decision;
   // force_model pins after routing: the classification stays, the model and its family replace the plan.
@@ -293,7 +322,7 @@ function learnedFirst(core: RouterCore, request: ChatRequest, context: RouteCont
   // Nothing recorded for this organisation and task kind (most requests): no allocation, no choice.
   if (!core.learner || context.orgId === undefined || !core.learner.knows(context.orgId, taskKind)) return undefined;
   const tolerance = context.tolerance ?? toleranceOfDial(request.routingHints?.preferenceDial);
-  return applyLearnedChoice(core.learner, scored, { orgId: context.orgId, taskKind, tolerance });
+  return applyLearnedChoice(core.learner, scored, { orgId: context.orgId, taskKind, tolerance, gate: core.gate });
 }
 
 function record(core: RouterCore, outcome: RouteOutcome): void {
@@ -320,6 +349,7 @@ export function createRouter(options: RouterOptions): Router {
   const policy = options.policy ?? createLinUcbPolicy();
   const passThrough = options.passThrough ? createPassThrough(options.passThrough) : undefined;
   const empty = createCatalog([]);
+  const estimator = options.quality === false ? undefined : createQualityEstimator(options.quality ?? shippedQualityModel());
   const core: RouterCore = {
     options,
     catalog: new LiveCatalog(empty),
@@ -327,11 +357,14 @@ export function createRouter(options: RouterOptions): Router {
     viewOf: undefined,
     viewUntil: 0,
     state: options.state ?? {},
-    estimator: options.quality === false ? undefined : createQualityEstimator(options.quality ?? shippedQualityModel()),
+    estimator,
+    trust: options.qualityTrust ?? (options.quality === undefined ? shippedQualityTrust : trustEverywhere),
+    typical: estimator ? typicalItem(estimator) : undefined,
     guard: options.guard === false ? undefined : createTierGuard(options.guard),
     maxShift: { up: options.maxOnlineShift?.up ?? 0.05, down: options.maxOnlineShift?.down ?? 0.3 },
     policy,
     learner: options.learner === false ? undefined : (options.learner ?? createChoiceLearner()),
+    gate: options.gate === false ? undefined : (options.gate ?? defaultJudgedGate),
     maxWaterfall: options.maxWaterfall ?? 8,
     maxCandidates: options.maxCandidates ?? 10,
     pools: buildPools(empty),
@@ -355,7 +388,13 @@ export function createRouter(options: RouterOptions): Router {
     learner: core.learner,
     recordJudgedPair: (pair) => core.learner?.recordJudgedPair(pair),
     recordFeedback: (feedback) => core.learner?.recordFeedback(feedback),
-    ...createLearnedApi({ catalog: core.catalog, estimator: core.estimator, embedder: options.embedder, route: routeRequest }),
+    ...createLearnedApi({
+      catalog: core.catalog,
+      estimator: core.estimator,
+      item: (features, embedding) => itemOf(core, features, embedding, classify(features).taskFamily),
+      embedder: options.embedder,
+      route: routeRequest,
+    }),
     classify(request) {
       const features = extractFeatures(request);
       return { ...classify(features), features };

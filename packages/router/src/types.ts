@@ -68,6 +68,11 @@ export interface RouteDecision {
   workflowStated: boolean;
   /** The learned difficulty of the request (logit scale; higher is harder), when a quality model is loaded. */
   difficulty?: number | undefined;
+  /**
+   * True when the quality model was not trusted for the request's task family (its held-out
+   * ranking there was not above random): the request was read as a typical prompt (the prior).
+   */
+  qualityFallback?: true | undefined;
   /** Strong/weak routing (`strongShare` or `threshold` in the context): the pair, the win rate and the threshold applied. */
   cascade?: { strong: string; weak: string; winRate: number; threshold: number } | undefined;
   /** The sticky-route key (`chain_id`, else `conversation_id`) when chain routing is sticky; the caller stores the served model under it. */

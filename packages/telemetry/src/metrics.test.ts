@@ -60,6 +60,19 @@ describe('createMetrics', () => {
     expect(text).toContain('svc_stages_shed_total{stage="memory",reason="degradation"} 1');
   });
 
+  it("exports shadow judging's totals, backlog and skips by reason", async () => {
+    const m = createMetrics({ defaultMetrics: false });
+    const figures = { queued: 9, dropped: 1, done: 7, failed: 2, judged: 5, overBudget: 3, skipped: { not_sampled: 40, no_store: 2 } };
+    m.watch({ shadow: () => figures });
+    const text = await m.metrics();
+    for (const line of ['svc_shadow_queued_total 9', 'svc_shadow_dropped_total 1', 'svc_shadow_failed_total 2', 'svc_shadow_judged_total 5', 'svc_shadow_over_budget_total 3', 'svc_shadow_queue_depth 2', 'svc_shadow_skipped_total{reason="not_sampled"} 40', 'svc_shadow_skipped_total{reason="no_store"} 2']) {
+      expect(text).toContain(line);
+    }
+    // Totals follow the source (a scrape reads them afresh).
+    figures.judged = 6;
+    expect(await m.metrics()).toContain('svc_shadow_judged_total 6');
+  });
+
   it('writes bound histograms exactly as prom-client does', async () => {
     const bound = createMetrics({ defaultMetrics: false });
     const reference = new Histogram({ name: 'svc_gateway_overhead_seconds', help: 'Time spent in the gateway excluding provider calls, in seconds.', labelNames: ['route'], buckets: [0.00001, 0.000025, 0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1], registers: [] });

@@ -102,8 +102,27 @@ export interface LearnStageFigures {
   oldestPendingAt: number | null;
 }
 
+/** Totals of shadow judging on this instance since start, as `svc_shadow_*` exports them. */
+export interface ShadowFigures {
+  /** Sampled requests queued for judging. */
+  queued: number;
+  /** Sampled requests dropped because the queue was full. */
+  dropped: number;
+  /** Queued requests whose judging ended (whatever the outcome). */
+  done: number;
+  /** Queued requests whose judging failed. */
+  failed: number;
+  /** Pairs judged (a verdict stored). */
+  judged: number;
+  /** Calls not made because the organisation's day budget was spent. */
+  overBudget: number;
+  /** Answers not judged, by reason (not sampled, no store, proxy mode...). */
+  skipped: Readonly<Record<string, number>>;
+}
+
 export interface LiveSources {
   learn?: () => LearnStageFigures;
+  shadow?: () => ShadowFigures;
   /** 0 none, 1 light, 2 heavy. */
   degradationLevel?: () => number;
   /** Every feature flag and whether it is on. */
@@ -248,6 +267,7 @@ function watchLive(prefix: string, registers: Registry[], sources: LiveSources):
   });
   total('learn_processed_total', 'Learn-stage entries written to the database by this instance.', () => learn()?.processed);
   total('learn_failures_total', 'Failed learn-stage writes and journal appends on this instance.', () => learn()?.failures);
+  watchShadow({ prefix, registers, total, gauge }, sources);
   gauge('degradation_level', 'Degradation level in force: 0 none, 1 light, 2 heavy.', () => sources.degradationLevel?.());
   new Gauge({
     name: `${prefix}feature_flag_enabled`,
@@ -258,6 +278,35 @@ function watchLive(prefix: string, registers: Registry[], sources: LiveSources):
       const flags = sources.flags?.();
       if (!flags) return;
       for (const flag in flags) this.set({ flag }, flags[flag] ? 1 : 0);
+    },
+  });
+}
+
+type Live = (name: string, help: string, read: () => number | undefined) => Counter | Gauge;
+
+/** Shadow judging's totals, its backlog, and its skips by reason (absent source: nothing). */
+function watchShadow(live: { prefix: string; registers: Registry[]; total: Live; gauge: Live }, sources: LiveSources): void {
+  const { total, gauge } = live;
+  const shadow = () => sources.shadow?.();
+  total('shadow_queued_total', 'Answered requests sampled and queued for shadow judging on this instance.', () => shadow()?.queued);
+  total('shadow_dropped_total', 'Sampled requests dropped because the shadow-judging queue was full.', () => shadow()?.dropped);
+  total('shadow_failed_total', 'Queued shadow judgings that failed.', () => shadow()?.failed);
+  total('shadow_judged_total', 'Pairs judged (candidate against served answer) on this instance.', () => shadow()?.judged);
+  total('shadow_over_budget_total', "Shadow or judge calls not made because the organisation's day budget was spent.", () => shadow()?.overBudget);
+  gauge('shadow_queue_depth', 'Sampled requests waiting for or in shadow judging on this instance.', () => {
+    const figures = shadow();
+    return figures === undefined ? undefined : figures.queued - figures.done;
+  });
+  new Counter({
+    name: `${live.prefix}shadow_skipped_total`,
+    help: 'Answered requests not shadow-judged, by reason.',
+    labelNames: ['reason'] as const,
+    registers: live.registers,
+    collect() {
+      const skipped = shadow()?.skipped;
+      if (!skipped) return;
+      this.reset();
+      for (const reason in skipped) this.inc({ reason }, skipped[reason] ?? 0);
     },
   });
 }

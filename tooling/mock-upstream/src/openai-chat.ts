@@ -85,9 +85,12 @@ export function openaiChat(body: Record<string, unknown>, ctx: AnswerContext): A
     completion = callTokens;
     finishReason = 'tool_calls';
   } else {
+    // A scripted answer streams word by word, as the same request would answer it whole.
+    const scripted = scriptedAnswer(body, model, ctx);
+    const words = scripted === undefined ? undefined : scripted.split(/(?<= )/);
     head = frame(choice('{"role":"assistant","content":"","refusal":null}', null));
-    tokens = answerTokens(count).map((t) => frame(choice(`{"content":"${t}"}`, null)));
-    completion = count;
+    tokens = (words ?? answerTokens(count)).map((t) => frame(choice(`{"content":${words ? JSON.stringify(t) : `"${t}"`}}`, null)));
+    completion = scripted === undefined ? count : scripted.split(/\s+/).length;
     finishReason = finish;
   }
   let tail = frame(choice('{}', finishReason));

@@ -17,6 +17,7 @@ import { page, securityHeaders } from './render.js';
 import { field, optionalNumber } from './form-fields.js';
 import { registerIncidentPages } from './routes-incident.js';
 import { registerModelPages } from './routes-models.js';
+import { registerQualityPages } from './routes-quality.js';
 import { requireDashboardAdmin, requireOrgAccess, viewScope } from './scope.js';
 
 /** Why the dashboard is not in the control plane's API description (the registry records it). */
@@ -156,5 +157,6 @@ export function registerDashboard(routes: RouteRegistry<ControlEnv>, deps: Contr
   registerKeyPages(dash, deps, signedIn);
   registerIncidentPages(dash, deps, signedIn);
   registerModelPages(dash, deps, signedIn);
+  registerQualityPages(dash, deps, signedIn);
   routes.mountOutsideApi('/dashboard', dash, dashboardOutsideApi);
 }

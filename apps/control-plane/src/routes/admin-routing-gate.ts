@@ -1,4 +1,15 @@
-import { type GateEvaluation, type GateSettings, type GateWindow, evaluateGate, gateWindows, routeChanges, withJudgedQuality } from '@svc/reports';
+import type { LearnedRuling } from '@svc/db';
+import {
+  type GateEvaluation,
+  type GateRouteChange,
+  type GateSettings,
+  type GateWindow,
+  evaluateGate,
+  gateWindows,
+  routeChanges,
+  wilsonInterval,
+  withJudgedQuality,
+} from '@svc/reports';
 import type { RouteRegistry } from '@svc/http-kit';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
@@ -19,22 +30,16 @@ export const routingGateRoute = routingReportRoute({
  * fallback rate, p50 and p95 latency, each pass/fail against the `SVC_GATE_*` tolerances, and the
  * day's verdict. Judged quality (shadow judging): each task kind whose most-served model changed
  * against the baseline is promoted or refused on the new model's judged win rate against the old
- * one (judged pairs up to the day's end), listed in `route_changes` with the reason. `tenant_id` and `model` narrow the decisions on both sides.
+ * one (judged pairs up to the day's end), listed in `route_changes` with the reason
+ * (`origin: 'traffic'`), followed by the per-task learner's proposed changes the router's gate
+ * promoted or refused before applying them that day (`origin: 'learner'`, from the decision log).
+ * `tenant_id` and `model` narrow the decisions on both sides.
  */
 export function registerRoutingGate(routes: RouteRegistry<ControlEnv>, deps: ControlPlaneDeps): void {
   routes.add(routingGateRoute, async (c) => {
     const query = parseReportQuery(c.req.query());
     const settings = deps.reports.gate;
-    const windows = gateWindows(new Date(), Math.min(query.days, query.limit), settings.baselineDays);
-    // One query: each day and its baseline, in order.
-    const stats = await deps.db.decisions.outcomeStats(
-      windows.flatMap((w) => [w.day, w.baseline]),
-      reportScope(query),
-    );
-    const scope = reportScope(query);
-    const evaluations = await Promise.all(
-      windows.map((w, i) => judgedQuality(deps, w, evaluateGate(w, stats[2 * i]!, stats[2 * i + 1]!, settings), { settings, ...(scope.orgId ? { orgId: scope.orgId } : {}) })),
-    );
+    const evaluations = await gateEvaluations(deps, { days: Math.min(query.days, query.limit), scope: reportScope(query) });
     const count = (status: string) => evaluations.filter((e) => e.status === status).length;
     return c.json({
       object: 'regression_gate_history',
@@ -54,6 +59,23 @@ export function registerRoutingGate(routes: RouteRegistry<ControlEnv>, deps: Con
   });
 }
 
+/**
+ * The regression gate's verdict for each of the last `days` 24-hour windows, newest first: the
+ * outcome checks against its baseline and the judged quality of its route changes (what
+ * `/v1/admin/routing/gate` and the dashboard's quality page show).
+ */
+export async function gateEvaluations(deps: ControlPlaneDeps, query: { days: number; scope: { orgId?: string; model?: string } }): Promise<GateEvaluation[]> {
+  const settings = deps.reports.gate;
+  const windows = gateWindows(new Date(), query.days, settings.baselineDays);
+  // One query: each day and its baseline, in order.
+  const stats = await deps.db.decisions.outcomeStats(
+    windows.flatMap((w) => [w.day, w.baseline]),
+    query.scope,
+  );
+  const org = query.scope.orgId ? { orgId: query.scope.orgId } : {};
+  return Promise.all(windows.map((w, i) => judgedQuality(deps, w, evaluateGate(w, stats[2 * i]!, stats[2 * i + 1]!, settings), { settings, ...org })));
+}
+
 /** The day's route changes and its judged-quality check, from the decision log and the shadow verdicts. */
 async function judgedQuality(
   deps: ControlPlaneDeps,
@@ -62,11 +84,29 @@ async function judgedQuality(
   scope: { settings: GateSettings; orgId?: string },
 ): Promise<GateEvaluation> {
   const org = scope.orgId ? { orgId: scope.orgId } : {};
-  const [current, baseline, pairs] = await Promise.all([
+  const [current, baseline, pairs, rulings] = await Promise.all([
     deps.db.shadowVerdicts.servedRoutes({ ...window.day, ...org }),
     deps.db.shadowVerdicts.servedRoutes({ ...window.baseline, ...org }),
     deps.db.shadowVerdicts.headToHead({ since: window.baseline.since, until: window.day.until, ...org }),
+    deps.db.shadowVerdicts.learnedRulings({ ...window.day, ...org }),
   ]);
   const changes = routeChanges(current, baseline, pairs, scope.settings);
-  return withJudgedQuality(evaluation, changes, 0.5 - scope.settings.maxJudgedQualityDrop);
+  return withJudgedQuality(evaluation, changes, 0.5 - scope.settings.maxJudgedQualityDrop, rulings.map(learnedChange));
+}
+
+/** A ruling of the router's gate as the gate's list shows it. */
+function learnedChange(r: LearnedRuling): GateRouteChange {
+  const score = (r.judgedWinRate ?? 0) * r.judgedSamples;
+  return {
+    task_kind: r.taskKind,
+    from: r.from,
+    to: r.to,
+    status: r.status,
+    reason: r.reason,
+    judged: { samples: r.judgedSamples, win_rate: r.judgedWinRate, interval: wilsonInterval(score, r.judgedSamples) },
+    limit: r.limit,
+    origin: 'learner',
+    decided_at: r.decidedAt.toISOString(),
+    decisions: r.decisions,
+  };
 }

@@ -40,7 +40,7 @@ export const putShadowJudgingRoute = defineRoute({
   errors: [400, 404, 413],
 });
 
-function toWire(orgId: string, stored: Record<string, unknown>) {
+export function shadowSettingsWire(orgId: string, stored: Record<string, unknown>) {
   const settings = readShadowSettings(stored);
   return {
     object: 'shadow_judging',
@@ -68,14 +68,24 @@ function resolveModels(deps: ControlPlaneDeps, body: ShadowSettingsWire): Shadow
 export function registerAdminShadowJudging(routes: RouteRegistry<ControlEnv>, deps: ControlPlaneDeps): void {
   routes.add(getShadowJudgingRoute, async (c) => {
     const org = await pathOrg(c, deps);
-    return c.json(toWire(org.id, await deps.db.settings.get(org.id)));
+    return c.json(shadowSettingsWire(org.id, await deps.db.settings.get(org.id)));
   });
 
   routes.add(putShadowJudgingRoute, async (c) => {
-    const body = resolveModels(deps, validate(putSchema, await readJson(c, deps.maxBodyBytes)));
+    const settings = parseShadowSettings(deps, await readJson(c, deps.maxBodyBytes));
     const org = await pathOrg(c, deps);
-    const stored = await deps.db.settings.merge(org.id, { [SHADOW_SETTINGS_KEY]: body });
-    await deps.shadowSettings.invalidate(org.id);
-    return c.json(toWire(org.id, stored));
+    return c.json(await storeShadowSettings(deps, org.id, settings));
   });
+}
+
+/** A body as shadow-judging settings: the strict schema (400 naming a field), models resolved to catalog slugs. */
+export function parseShadowSettings(deps: ControlPlaneDeps, body: unknown): ShadowSettingsWire {
+  return resolveModels(deps, validate(putSchema, body));
+}
+
+/** Replace an organisation's shadow judging and drop its cached settings on every instance (the admin API's PUT and the dashboard's form). */
+export async function storeShadowSettings(deps: ControlPlaneDeps, orgId: string, settings: ShadowSettingsWire) {
+  const stored = await deps.db.settings.merge(orgId, { [SHADOW_SETTINGS_KEY]: settings });
+  await deps.shadowSettings.invalidate(orgId);
+  return shadowSettingsWire(orgId, stored);
 }

@@ -35,12 +35,23 @@ export function upstreamProviders(upstreamUrl: string): Record<string, string> {
 }
 
 /** An admin API call with the master key on a gateway's control plane; throws unless it answers 2xx. */
-export async function adminCall<T>(controlUrl: string, method: string, path: string, body?: unknown): Promise<T> {
+/** An admin API call's status and JSON body, whatever the status (a test of refusals reads both). */
+export async function adminRequest<T = AdminBody>(controlUrl: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
   const response = await fetch(`${controlUrl}${path}`, {
     method,
     headers: { authorization: `Bearer ${masterKey}`, 'content-type': 'application/json' },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as T;
+  const text = await response.text();
+  return { status: response.status, body: (text === '' ? {} : JSON.parse(text)) as T };
+}
+
+/** What an admin answer holds, error answers included: its fields, and `error` when refused. */
+export type AdminBody = Record<string, unknown> & { error?: { code: string; param: string | null } };
+
+/** An admin API call that must succeed: its JSON body (a non-2xx answer throws with the status and body). */
+export async function adminCall<T>(controlUrl: string, method: string, path: string, body?: unknown): Promise<T> {
+  const { status, body: answer } = await adminRequest<T>(controlUrl, method, path, body);
+  if (status < 200 || status > 299) throw new Error(`${method} ${path}: ${status} ${JSON.stringify(answer)}`);
+  return answer;
 }

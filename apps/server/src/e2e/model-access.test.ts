@@ -2,7 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { type MockUpstream, startMockUpstream } from '@svc/mock-upstream';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { masterKey, startGateway, upstreamProviders } from './harness.js';
+import { adminRequest, startGateway, upstreamProviders } from './harness.js';
 
 type Gateway = Awaited<ReturnType<typeof startGateway>>;
 type Access = { allow?: string[]; deny?: string[] } | null;
@@ -15,14 +15,7 @@ describe('model access lists (admin API, mock upstream)', () => {
   let gateway: Gateway;
   let orgId: string;
 
-  const admin = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${gateway.controlUrl}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${masterKey}`, 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> & { error?: { code: string; param: string | null } } };
-  };
+  const admin = (method: string, path: string, body?: unknown) => adminRequest(gateway.controlUrl, method, path, body);
   const keyWith = async (modelAccess: Access) => {
     const created = await admin('POST', '/v1/admin/keys', { org_id: orgId, scopes: ['inference:chat'], model_access: modelAccess });
     expect(created.status).toBe(201);

@@ -37,7 +37,21 @@ describe('shadow judging (mock upstream)', () => {
       const answer = (await response.json()) as { choices: { message: { content: string } }[]; svc_metadata: { cost_usd: number } };
       return { status: response.status, requestId: response.headers.get('x-svc-request-id')!, answer, receivedAt: Date.now() };
     };
-    return { orgId, ask };
+    /** The same request streamed: the answer's text from the SSE deltas, and when the stream ended. */
+    const askStreamed = async () => {
+      const response = await fetch(`${gateway.inferenceUrl}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key.body.key as string}`, 'content-type': 'application/json', 'x-intelligence-mode': 'cache' },
+        body: JSON.stringify({ model: 'openai/gpt-4o', messages: [{ role: 'user', content: 'Explain what a hash map is.' }], stream: true }),
+      });
+      const body = await response.text();
+      const deltas = body
+        .split('\n')
+        .filter((line) => line.startsWith('data: {'))
+        .map((line) => (JSON.parse(line.slice(6)) as { choices: { delta: { content?: string } }[] }).choices[0]?.delta.content ?? '');
+      return { status: response.status, requestId: response.headers.get('x-svc-request-id')!, text: deltas.join('') };
+    };
+    return { orgId, ask, askStreamed };
   };
   const settle = async () => {
     await gateway.runtime.shadow.idle();
@@ -119,6 +133,31 @@ describe('shadow judging (mock upstream)', () => {
     }
   });
 
+  it('a streamed answer is judged on its text after it was delivered whole, and the stream never waits for the shadow calls', async () => {
+    const { orgId, askStreamed } = await orgWith('shadow-streamed', on);
+    const started = Date.now();
+    const streamed = await askStreamed();
+    expect(streamed.status).toBe(200);
+    expect(streamed.text).toBe(INCUMBENT);
+    await settle();
+    const verdicts = await gateway.runtime.db.shadowVerdicts.judged({ since: new Date(started), orgId });
+    expect(verdicts).toEqual([expect.objectContaining({ model: 'openai/gpt-4o-mini', samples: 1, wins: 1 })]);
+    expect((await shadowRows(orgId)).map((row) => row.requestId).sort()).toEqual([`${streamed.requestId}:judge:1`, `${streamed.requestId}:judge:2`, `${streamed.requestId}:shadow`]);
+    upstream.configure({ faultKeys: { 'sk-upstream-anthropic': 'timeout' } });
+    try {
+      const hung = await orgWith('shadow-streamed-hung', { ...on, candidate_models: ['anthropic/claude-sonnet-5'] });
+      const done = gateway.runtime.shadow.stats().done;
+      const again = await hung.askStreamed();
+      expect(again.text).toBe(INCUMBENT);
+      // The stream ended while the judging job still waits on the hung candidate.
+      expect(gateway.runtime.shadow.stats().done).toBe(done);
+      await settle();
+      expect(gateway.runtime.shadow.stats().done).toBe(done + 1);
+    } finally {
+      upstream.configure({ faultKeys: undefined });
+    }
+  });
+
   it('a position-biased judge (always "A") yields a tie, never a win', async () => {
     upstream.configure({ judgePrefers: undefined });
     try {
@@ -170,5 +209,13 @@ describe('shadow judging (mock upstream)', () => {
     expect(await shadowRows(denied.orgId)).toEqual([]);
     expect(await shadowRows(judgeDenied.orgId)).toEqual([]);
     expect(gateway.runtime.shadow.stats().skipped).toMatchObject({ no_candidate: expect.any(Number), judge_not_permitted: expect.any(Number) });
+  });
+
+  it("exports what judging did on /metrics: the pairs judged and the answers skipped, by reason", async () => {
+    const text = await (await fetch(`${gateway.inferenceUrl}/metrics`)).text();
+    const stats = gateway.runtime.shadow.stats();
+    expect(stats.judged).toBeGreaterThan(0);
+    expect(text).toContain(`svc_shadow_judged_total ${stats.judged}`);
+    expect(text).toContain(`svc_shadow_skipped_total{reason="judge_not_permitted"} ${stats.skipped['judge_not_permitted']}`);
   });
 });

@@ -19,6 +19,8 @@ export async function startRouting({ env, kv, logger }: RuntimeBase, catalog: Ca
     latency: routerLatency,
     policy: createLinUcbPolicy({ explore: () => switches.current.flags.router_exploration }),
     state: { weights: kvWeightStore(kv) },
+    // A learned route change is applied only when the regression gate promotes it (the same rule and settings as /v1/admin/routing/gate).
+    gate: { maxJudgedQualityDrop: env.SVC_GATE_MAX_JUDGED_DROP, minJudgedPairs: env.SVC_GATE_MIN_JUDGED_PAIRS },
   });
   const feedback = new RouterFeedback({
     router,

@@ -31,11 +31,12 @@ export function createShadowService(base: RuntimeBase, parts: Omit<ShadowModelDe
   const onError = (error: unknown) => logger.warn({ err: error }, 'shadow judging: a sampled request was not judged');
   const judging = new ShadowJudging({
     models: createShadowModels({ ...parts, metrics: base.metrics }),
-    settings: async (orgId) => settings.get(orgId),
+    settings: (orgId) => settings.get(orgId),
     budget: new DailyShadowBudget(kv),
     sink: fanOutSinks([verdictTableSink(db.shadowVerdicts), learnerSink(parts.learner)], onError),
     onError,
   });
+  base.metrics.watch({ shadow: () => judging.stats() });
   return {
     judging,
     settings,

@@ -117,7 +117,7 @@ export type { OutputConfigRecord, OutputConfigRepository } from './output-config
 export type { McpServerCredential, McpServerRecord, McpServerRepository, NewMcpServer } from './mcp-servers.js';
 export type { NewProviderKey, ProviderKeyRecord, ProviderKeyRepository } from './provider-keys.js';
 export type { SettingsRepository } from './settings.js';
-export type { HeadToHead, JudgedFigures, NewShadowVerdict, ServedRoute, ShadowVerdictRepository, VerdictFilter } from './shadow-verdicts.js';
+export type { HeadToHead, JudgedFigures, LearnedRuling, NewShadowVerdict, ServedRoute, ShadowVerdictRepository, VerdictFilter } from './shadow-verdicts.js';
 export type { StoredModelRecord, StoredModelRepository } from './stored-models.js';
 export type { ResponseRepository, StoredResponseRecord } from './stored-responses.js';
 export type { FeedbackRecord, FeedbackRepository, FeedbackResult, NewFeedback } from './feedback.js';

@@ -1,4 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
+import * as v from 'valibot';
 import { shadowVerdicts } from '../schema/shadow-verdicts.js';
 import { rowsOf } from './bulk-insert.js';
 import { type Drizzle, isUuid } from './drizzle.js';
@@ -41,6 +42,25 @@ export interface ServedRoute {
   decisions: number;
 }
 
+/**
+ * The router's latest ruling of one kind in a window on a route change the per-task learner
+ * proposed (the decision log's `details.learned.gate`): promoted (applied) or refused (the old
+ * route stood), and why.
+ */
+export interface LearnedRuling {
+  taskKind: string;
+  from: string;
+  to: string;
+  status: 'promoted' | 'refused';
+  reason: 'judged_not_worse' | 'judged_worse' | 'insufficient_judged_pairs';
+  judgedWinRate: number | null;
+  judgedSamples: number;
+  limit: number;
+  /** Decisions of the window given this ruling. */
+  decisions: number;
+  decidedAt: Date;
+}
+
 export interface ShadowVerdictRepository {
   insert(verdict: NewShadowVerdict): Promise<void>;
   /** Per task kind and candidate model: wins, losses and ties against the served model, by task kind then model. */
@@ -49,6 +69,8 @@ export interface ShadowVerdictRepository {
   headToHead(filter: VerdictFilter): Promise<HeadToHead[]>;
   /** Per task family, the model that served most decisions of the window (ties: the smallest id). */
   servedRoutes(filter: VerdictFilter): Promise<ServedRoute[]>;
+  /** Per task family, proposed change and ruling (status and reason), the router's latest gate ruling of that kind in the window (from the decision log). */
+  learnedRulings(filter: VerdictFilter): Promise<LearnedRuling[]>;
 }
 
 function where(alias: SQL, filter: VerdictFilter): SQL {
@@ -112,6 +134,35 @@ async function servedRoutes(rows: Rows, filter: VerdictFilter): Promise<ServedRo
   return found.map((r) => ({ taskKind: String(r['task_kind']), model: String(r['model']), decisions: num(r['decisions']) }));
 }
 
+/** The gate's ruling as the decision log keeps it (`details.learned.gate`). */
+const GateRulingSchema = v.object({
+  status: v.picklist(['promoted', 'refused']),
+  reason: v.picklist(['judged_not_worse', 'judged_worse', 'insufficient_judged_pairs']),
+  judgedWinRate: v.nullable(v.number()),
+  judgedSamples: v.number(),
+  limit: v.number(),
+});
+
+async function learnedRulings(rows: Rows, filter: VerdictFilter): Promise<LearnedRuling[]> {
+  // Each distinct ruling (status and reason) of each proposed change, with its latest figures.
+  const found = await rows(sql`
+    SELECT DISTINCT ON (task_kind, from_model, to_model, status, reason) task_kind, from_model, to_model, gate, created_at,
+      count(*) OVER (PARTITION BY task_kind, from_model, to_model, status, reason)::int AS decisions
+    FROM (
+      SELECT coalesce(d.task_family, 'unknown') AS task_kind, d.details #>> '{learned,incumbent}' AS from_model,
+        d.details #>> '{learned,model}' AS to_model, d.details #> '{learned,gate}' AS gate,
+        d.details #>> '{learned,gate,status}' AS status, d.details #>> '{learned,gate,reason}' AS reason, d.created_at
+      FROM routing_decisions d WHERE ${where(sql`d`, filter)} AND d.details #> '{learned,gate}' IS NOT NULL
+    ) g ORDER BY task_kind, from_model, to_model, status, reason, created_at DESC`);
+  return found.flatMap((r) => {
+    const gate = v.safeParse(GateRulingSchema, typeof r['gate'] === 'string' ? JSON.parse(r['gate']) : r['gate']);
+    if (!gate.success) return [];
+    const { status, reason, judgedWinRate, judgedSamples, limit } = gate.output;
+    const route = { taskKind: String(r['task_kind']), from: String(r['from_model']), to: String(r['to_model']) };
+    return [{ ...route, status, reason, judgedWinRate, judgedSamples, limit, decisions: num(r['decisions']), decidedAt: new Date(String(r['created_at'])) }];
+  });
+}
+
 export function createShadowVerdictRepository(db: Drizzle): ShadowVerdictRepository {
   const rows: Rows = async (query) => rowsOf(await db.execute(query)) as Row[];
   return {
@@ -121,5 +172,6 @@ export function createShadowVerdictRepository(db: Drizzle): ShadowVerdictReposit
     judged: (filter) => judged(rows, filter),
     headToHead: (filter) => headToHead(rows, filter),
     servedRoutes: (filter) => servedRoutes(rows, filter),
+    learnedRulings: (filter) => learnedRulings(rows, filter),
   };
 }

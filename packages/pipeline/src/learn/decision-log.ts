@@ -63,6 +63,7 @@ export function decisionDetails(request: ChatRequest, decision: RoutingDecision)
   if (svc?.conversationId !== undefined) details.conversationId = svc.conversationId;
   if (decision.stickyKey !== undefined) details.stickyKey = decision.stickyKey;
   if (decision.learned !== undefined) details.learned = decision.learned;
+  if (decision.qualityFallback) details.qualityFallback = true;
   // Tracing context (`metadata`, legacy headers included): kept with the decision, never sent upstream.
   if (request.metadata !== undefined) details.metadata = request.metadata;
   return details;

@@ -14,6 +14,7 @@ import type { ChatStreamResponse, GatewayDeps } from '../gateway-types.js';
 import type { LearnRecorder } from '../learn/learn-records.js';
 import { memoryHeader, routingHeaders } from '../chat/metadata.js';
 import { replicateEvent } from './replicate-stream.js';
+import { offerAnswerForShadow } from '../shadow/shadow-offer.js';
 import { StreamTally } from './stream-tally.js';
 import { reportShed, switchedVerification } from '../switches/switches.js';
 import { streamReport, verificationPlan } from '../chat/verification.js';
@@ -132,4 +133,6 @@ async function endStream(ending: StreamEnding, outcome: string): Promise<void> {
   if (verification.notApplied) metadata.not_applied = [...(metadata.not_applied ?? []), 'svc.output_verification'];
   if (!tally.usage) metadata.usage_estimated = true;
   ending.metadata = metadata;
+  // A complete stream is offered to shadow judging once its last event was relayed (the offer returns at once; the text is joined only when offered).
+  if (outcome === 'ok') offerAnswerForShadow(owner.deps, request, exchange, { model: model.id, text: () => tally.answerText(), completionTokens: usage.completionTokens, taskKind: metadata.task_family });
 }

@@ -16,6 +16,8 @@ const CHARGE_EVERY = 32;
  */
 export class StreamTally {
   usage: Usage | undefined;
+  /** False once anything but answer text was streamed (reasoning, a refusal, a tool call). */
+  private plainText = true;
   private readonly pieces: string[] = [];
   private charged = 0;
   private readonly collector: StreamCollector | undefined;
@@ -31,8 +33,19 @@ export class StreamTally {
   track(event: StreamEvent): void {
     this.collector?.add(event);
     if (event.type === 'usage') this.usage = event.usage;
-    else if (event.type === 'text-delta' || event.type === 'reasoning-delta' || event.type === 'refusal-delta') this.piece(event.text);
-    else if (event.type === 'tool-call-delta') this.piece(event.argumentsDelta);
+    else if (event.type === 'text-delta') this.piece(event.text);
+    else if (event.type === 'reasoning-delta' || event.type === 'refusal-delta') {
+      this.plainText = false;
+      this.piece(event.text);
+    } else if (event.type === 'tool-call-delta') {
+      this.plainText = false;
+      this.piece(event.argumentsDelta);
+    }
+  }
+
+  /** The streamed answer's text when it was nothing but text (what a judge can compare), else undefined. */
+  answerText(): string | undefined {
+    return this.plainText ? this.text() : undefined;
   }
 
   /** Everything streamed, joined (for the usage estimate when the provider sent none). */

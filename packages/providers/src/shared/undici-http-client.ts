@@ -21,7 +21,8 @@
  * VM (a bare TCP ping-pong costs ~45 µs of CPU per round trip there); what this file and
  * `http.ts` add over a bare `agent.request()` + `body.text()` is within the run-to-run noise.
  */
-import { Agent, type Dispatcher } from 'undici';
+import { createRequire } from 'node:module';
+import type { Agent, Dispatcher } from 'undici';
 import type { HttpClient, HttpHeaders, HttpRequest, HttpResponse } from './http-client.js';
 
 export interface UndiciHttpClientOptions {
@@ -59,18 +60,15 @@ export interface UndiciHttpClient extends HttpClient {
  * for: the bodies are small and decompressing costs the CPU this transport exists to save.
  */
 export function createUndiciHttpClient(options: UndiciHttpClientOptions = {}): UndiciHttpClient {
-  const agent = new Agent({
-    connections: options.connections ?? null,
-    pipelining: 1,
-    keepAliveTimeout: options.keepAliveTimeoutMs ?? 10_000,
-    headersTimeout: options.headersTimeoutMs ?? 300_000,
-    bodyTimeout: options.bodyTimeoutMs ?? 300_000,
-    connect: { timeout: options.connectTimeoutMs ?? 10_000 },
-  });
+  let agent: Agent | undefined;
+  const dispatcher = (): Agent => {
+    agent ??= newAgent(options);
+    return agent;
+  };
   return {
     async request(request: HttpRequest): Promise<HttpResponse> {
       const target = splitUrl(request.url);
-      const response = await agent.request({
+      const response = await dispatcher().request({
         origin: target.origin,
         path: target.path,
         method: request.method,
@@ -88,8 +86,27 @@ export function createUndiciHttpClient(options: UndiciHttpClientOptions = {}): U
         body,
       };
     },
-    close: () => agent.close(),
+    close: async () => {
+      await agent?.close();
+    },
   };
+}
+
+/**
+ * The pool, made by the first request: undici (CommonJS, ~4.7 MiB of heap) is required then, not
+ * when the module is imported, so a gateway that has not called a provider yet does not hold it.
+ * The require is synchronous and happens once; later requests only read the variable.
+ */
+function newAgent(options: UndiciHttpClientOptions): Agent {
+  const undici = createRequire(import.meta.url)('undici') as typeof import('undici');
+  return new undici.Agent({
+    connections: options.connections ?? null,
+    pipelining: 1,
+    keepAliveTimeout: options.keepAliveTimeoutMs ?? 10_000,
+    headersTimeout: options.headersTimeoutMs ?? 300_000,
+    bodyTimeout: options.bodyTimeoutMs ?? 300_000,
+    connect: { timeout: options.connectTimeoutMs ?? 10_000 },
+  });
 }
 
 let shared: UndiciHttpClient | undefined;

@@ -1,4 +1,5 @@
 import { type ChoiceSnapshot, type FeedbackRow, type PairRow, parseChoiceSnapshot } from './snapshot.js';
+import type { JudgedCounts } from './route-gate.js';
 import { type Tally, type WinEstimate, posteriorMean, wilson } from './win-estimate.js';
 
 /** Which answer a judge preferred: the candidate's, the incumbent's (the current choice), or neither. */
@@ -69,6 +70,8 @@ export interface ChoiceLearnerOptions {
 export interface ChoiceLearner {
   recordJudgedPair(pair: JudgedPair): void;
   recordFeedback(feedback: FeedbackScore): void;
+  /** `candidate`'s judged pairs against `incumbent` for this organisation and task kind (its wins; feedback not counted): what the gate reads. */
+  judgedCounts(query: { orgId: string; taskKind: string; candidate: string; incumbent: string }): JudgedCounts;
   /** `candidate`'s estimated win rate against `incumbent` for this organisation and task kind. */
   winRate(query: { orgId: string; taskKind: string; candidate: string; incumbent: string }): WinEstimate;
   choose(request: ChoiceRequest): Choice;
@@ -118,6 +121,14 @@ function judgedTally(tables: Tables, orgId: string, taskKind: string, candidate:
   const [winsA, winsB, ties] = [row[4], row[5], row[6]];
   const [wins, losses] = candidate === a ? [winsA, winsB] : [winsB, winsA];
   return { wins: wins + ties / 2, losses: losses + ties / 2, n: wins + losses + ties };
+}
+
+function judgedCounts(tables: Tables, query: { orgId: string; taskKind: string; candidate: string; incumbent: string }): JudgedCounts {
+  const { orgId, taskKind, candidate, incumbent } = query;
+  const [a, b] = candidate < incumbent ? [candidate, incumbent] : [incumbent, candidate];
+  const row = tables.pairs.get(key(orgId, taskKind, a, b));
+  if (!row) return { samples: 0, wins: 0, ties: 0 };
+  return { samples: row[4] + row[5] + row[6], wins: candidate === a ? row[4] : row[5], ties: row[6] };
 }
 
 /**
@@ -214,6 +225,7 @@ export function createChoiceLearner(options: ChoiceLearnerOptions = {}): ChoiceL
       updates++;
     },
     winRate: (query) => estimate(tables, settings.z, query),
+    judgedCounts: (query) => judgedCounts(tables, query),
     choose: (request) => (tables.known.has(key(request.orgId, request.taskKind)) || settings.explore > 0 ? choose(tables, settings, request) : { model: request.incumbent.id, reason: 'incumbent' }),
     knows: (orgId, taskKind) => tables.known.has(key(orgId, taskKind)),
     updates: () => updates,

@@ -5,8 +5,11 @@ import { ask, fixtureCatalog } from '../test/fixture-catalog.js';
 
 const prompt = 'Refactor this TypeScript function to remove the duplicated branches and add a unit test for it.';
 
-/** Judged pairs where `candidate` ties the router's own choice on every request of the prompt's task family. */
-function teach(router: ReturnType<typeof createRouter>, orgId: string, candidate: string, n = 300) {
+/**
+ * Judged pairs where `candidate` ties the router's own choice on every request of the prompt's
+ * task family (400: the default gate's 95 % interval of an even win rate then clears 0.45).
+ */
+function teach(router: ReturnType<typeof createRouter>, orgId: string, candidate: string, n = 400) {
   const first = router.route(ask(prompt), { orgId });
   for (let i = 0; i < n; i++) router.recordJudgedPair({ orgId, taskKind: first.taskFamily, incumbent: first.model.id, candidate, verdict: 'tie' });
   return first;
@@ -34,7 +37,7 @@ describe('route() with the per-task learner', () => {
     expect(first.model.id).not.toBe('acme/mini');
     const learned = router.route(ask(prompt), { orgId: 'org-a' });
     expect(learned.model.id).toBe('acme/mini');
-    expect(learned.learned).toMatchObject({ incumbent: first.model.id, model: 'acme/mini', reason: 'learned', samples: 300 });
+    expect(learned.learned).toMatchObject({ incumbent: first.model.id, model: 'acme/mini', reason: 'learned', samples: 400, gate: { status: 'promoted', reason: 'judged_not_worse', judgedWinRate: 0.5, judgedSamples: 400 } });
     expect(learned.waterfall.map((m) => m.id)).toContain(first.model.id);
     expect(router.route(ask(prompt), { orgId: 'org-b' }).model.id).toBe(first.model.id);
     expect(router.route(ask(prompt)).model.id).toBe(first.model.id);
@@ -48,6 +51,34 @@ describe('route() with the per-task learner', () => {
     expect(router.route(ask(prompt), { orgId: 'org-a', tolerance: 0 }).model.id).toBe(first.model.id);
   });
 
+  it('applies a learned change only when the regression gate promotes it, and says why it refused one', () => {
+    const router = createRouter({ catalog: fixtureCatalog() });
+    // 300 ties: enough for the learner's one-sided bound (0.453 >= 0.45), not for the gate's 95 % interval (0.443).
+    const first = teach(router, 'org-a', 'acme/mini', 300);
+    const refused = router.route(ask(prompt), { orgId: 'org-a' });
+    expect(refused.model.id).toBe(first.model.id);
+    expect(refused.learned).toMatchObject({ model: 'acme/mini', gate: { status: 'refused', reason: 'insufficient_judged_pairs', judgedSamples: 300, limit: 0.45 } });
+    const ungated = createRouter({ catalog: fixtureCatalog(), gate: false });
+    teach(ungated, 'org-a', 'acme/mini', 300);
+    const applied = ungated.route(ask(prompt), { orgId: 'org-a' });
+    expect(applied.model.id).toBe('acme/mini');
+    expect(applied.learned?.gate).toBeUndefined();
+  });
+
+  it('refuses a change the judged pairs say is worse, even when feedback alone would carry it', () => {
+    const router = createRouter({ catalog: fixtureCatalog(), gate: { maxJudgedQualityDrop: 0.05, minJudgedPairs: 20 } });
+    const first = router.route(ask(prompt), { orgId: 'org-a' });
+    const taskKind = first.taskFamily;
+    for (let i = 0; i < 30; i++) router.recordJudgedPair({ orgId: 'org-a', taskKind, incumbent: first.model.id, candidate: 'acme/mini', verdict: 'incumbent' });
+    for (let i = 0; i < 2000; i++) {
+      router.recordFeedback({ orgId: 'org-a', taskKind, model: 'acme/mini', score: 1 });
+      router.recordFeedback({ orgId: 'org-a', taskKind, model: first.model.id, score: 0.5 });
+    }
+    const decision = router.route(ask(prompt), { orgId: 'org-a' });
+    expect(decision.learned).toMatchObject({ reason: 'learned', model: 'acme/mini', gate: { status: 'refused', reason: 'judged_worse', judgedWinRate: 0 } });
+    expect(decision.model.id).toBe(first.model.id);
+  });
+
   it('is off with learner: false', () => {
     const router = createRouter({ catalog: fixtureCatalog(), learner: false });
     const first = teach(router, 'org-a', 'acme/mini');
@@ -58,18 +89,18 @@ describe('route() with the per-task learner', () => {
     const weights = memoryStore();
     const one = createRouter({ catalog: fixtureCatalog(), state: { weights } });
     const two = createRouter({ catalog: fixtureCatalog(), state: { weights } });
-    teach(one, 'org-a', 'acme/mini', 150);
-    teach(two, 'org-a', 'acme/mini', 150);
+    teach(one, 'org-a', 'acme/mini', 200);
+    teach(two, 'org-a', 'acme/mini', 200);
     await one.save();
     await two.save();
     await one.restore();
     const first = one.route(ask(prompt)).model.id;
     const estimate = (r: typeof one) => r.learner!.winRate({ orgId: 'org-a', taskKind: r.route(ask(prompt)).taskFamily, candidate: 'acme/mini', incumbent: first });
-    expect(estimate(one).judged).toBe(300);
-    expect(estimate(two).judged).toBe(300);
+    expect(estimate(one).judged).toBe(400);
+    expect(estimate(two).judged).toBe(400);
     await one.save();
     await two.restore();
-    expect(estimate(two).judged).toBe(300);
+    expect(estimate(two).judged).toBe(400);
     expect(one.route(ask(prompt), { orgId: 'org-a' }).model.id).toBe('acme/mini');
   });
 });

@@ -1,6 +1,7 @@
 import type { Scored } from '../score.js';
 import type { ChoiceLearner } from './learner.js';
 import type { LearnedChoice } from './learned-choice.js';
+import { type JudgedGateSettings, judgeRouteChange } from './route-gate.js';
 
 export type { LearnedChoice } from './learned-choice.js';
 
@@ -16,9 +17,16 @@ export function toleranceOfDial(dial: number | undefined): number {
 
 /**
  * Moves the learner's choice first among `scored` (already ordered, guard applied) when it chose
- * a cheaper model than the first; returns what it did, or undefined when the order stands.
+ * a cheaper model than the first and, for a learned change (not an exploration), the regression
+ * gate promotes it on judged pairs (`judgeRouteChange`). Returns what it did (a change the gate
+ * refused is returned with `gate.status: 'refused'` and the order stands), or undefined when the
+ * learner kept the first model.
  */
-export function applyLearnedChoice(learner: ChoiceLearner, scored: Scored[], query: { orgId: string; taskKind: string; tolerance: number }): LearnedChoice | undefined {
+export function applyLearnedChoice(
+  learner: ChoiceLearner,
+  scored: Scored[],
+  query: { orgId: string; taskKind: string; tolerance: number; gate: JudgedGateSettings | undefined },
+): LearnedChoice | undefined {
   const first = scored[0]!;
   const choice = learner.choose({
     orgId: query.orgId,
@@ -30,7 +38,15 @@ export function applyLearnedChoice(learner: ChoiceLearner, scored: Scored[], que
   if (choice.reason === 'incumbent' || !choice.estimate) return undefined;
   const at = scored.findIndex((s) => s.model.id === choice.model);
   if (at <= 0) return undefined;
-  scored.unshift(...scored.splice(at, 1));
   const { winRate, lower, judged, feedback } = choice.estimate;
-  return { incumbent: first.model.id, model: choice.model, reason: choice.reason, winRate, lower, samples: judged + feedback };
+  const made: LearnedChoice = { incumbent: first.model.id, model: choice.model, reason: choice.reason, winRate, lower, samples: judged + feedback };
+  if (choice.reason === 'learned' && query.gate) {
+    const pair = { orgId: query.orgId, taskKind: query.taskKind, candidate: choice.model, incumbent: first.model.id };
+    const counts = { ...learner.judgedCounts(pair), taskKind: query.taskKind, model: choice.model, against: first.model.id };
+    const ruling = judgeRouteChange({ taskKind: query.taskKind, from: first.model.id, to: choice.model }, [counts], query.gate);
+    made.gate = { status: ruling.status, reason: ruling.reason, judgedWinRate: ruling.judged.win_rate, judgedSamples: ruling.judged.samples, limit: ruling.limit };
+    if (ruling.status === 'refused') return made;
+  }
+  scored.unshift(...scored.splice(at, 1));
+  return made;
 }

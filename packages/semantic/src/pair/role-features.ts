@@ -1,4 +1,5 @@
 import { normalised } from './grid-head.js';
+import { BLOCK_FEATURE_NAMES, blockFeatures } from './role-block-features.js';
 import type { TokenFeatures } from './token-features.js';
 
 /**
@@ -37,6 +38,7 @@ export const ROLE_FEATURE_NAMES = [
   'swapsAcrossRelation',
   'relationAfterChanged',
   'nextContentChanged',
+  ...BLOCK_FEATURE_NAMES,
 ] as const;
 
 /** Cosines of every word-piece pair of the two texts, `n x m`. */
@@ -215,5 +217,6 @@ export function roleFeatures(a: TokenFeatures, b: TokenFeatures, cosine: number,
     Math.log1p(order.acrossRelation),
     relationAfterChanged,
     nextContentChanged,
+    ...blockFeatures(content, a.ids, b.ids, lex),
   ];
 }

@@ -1,10 +1,10 @@
 import type { PairReader } from './pair-reader.js';
-import data from './minilm-role-v1.json' with { type: 'json' };
+import data from './minilm-role-v2.json' with { type: 'json' };
 import { isRoleReader, parseRoleModel, type RoleModel, roleReader } from './role-reader.js';
 
 let parsed: RoleModel | undefined;
 
-/** The shipped role model (minilm-role-v1.json; tooling/evals/src/semantic/pair-model/role-train.ts made it). */
+/** The shipped role model (minilm-role-v2.json; tooling/evals/src/semantic/pair-model/role-train.ts made it). */
 export function shippedRoleModel(): RoleModel {
   parsed ??= parseRoleModel(data);
   return parsed;

@@ -1,4 +1,5 @@
-import { QdrantClient } from '@qdrant/js-client-rest';
+import { createRequire } from 'node:module';
+import type { QdrantClient } from '@qdrant/js-client-rest';
 import type { VectorMatch, VectorPoint, VectorSearch, VectorStore } from './interface.js';
 import { isVectorPayload } from './payload-schema.js';
 
@@ -73,8 +74,10 @@ class QdrantCollection {
   connect(): QdrantClient {
     if (!this.client) {
       if (!this.settings.url) throw new Error('createQdrantVectorStore needs `url` (QDRANT_URL) or `client`');
+      // Required here, not at import: a gateway without QDRANT_URL never loads the client (and the undici 6 it brings).
+      const { QdrantClient: Client } = createRequire(import.meta.url)('@qdrant/js-client-rest') as typeof import('@qdrant/js-client-rest');
       // checkCompatibility would call the server from the constructor and log on failure.
-      this.client = new QdrantClient({ url: this.settings.url, apiKey: this.settings.apiKey, timeout: this.settings.timeoutMs ?? 2000, checkCompatibility: false });
+      this.client = new Client({ url: this.settings.url, apiKey: this.settings.apiKey, timeout: this.settings.timeoutMs ?? 2000, checkCompatibility: false });
     }
     return this.client;
   }

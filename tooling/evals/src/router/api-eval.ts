@@ -1,5 +1,5 @@
 import { createCatalog } from '@svc/catalog';
-import { type QualityModel, type RequestEmbedder, createRouter } from '@svc/router';
+import { type QualityModel, type QualityTrust, type RequestEmbedder, createRouter } from '@svc/router';
 import type { Item } from './data.js';
 import { type Row, type RouterMetrics, evaluate, rank, seeded } from './metrics.js';
 import { type Pair, pairSpecs } from './pairs.js';
@@ -31,7 +31,7 @@ export interface PairResult {
   routedShareAt50: number;
 }
 
-const meanOf = (runs: RouterMetrics[], pick: (m: RouterMetrics) => number) => runs.reduce((s, m) => s + pick(m), 0) / runs.length;
+const meanOf = (runs: readonly RouterMetrics[], pick: (m: RouterMetrics) => number) => runs.reduce((s, m) => s + pick(m), 0) / runs.length;
 
 /** The random router's expected metrics, and how far one random order's APGR strays from them. */
 export interface RandomMetrics extends RouterMetrics {
@@ -41,10 +41,30 @@ export interface RandomMetrics extends RouterMetrics {
 
 /** The random router's expected metrics (mean of 20 seeded orders). */
 export function randomMetrics<R extends Row>(rows: readonly R[], prices: Pair['prices']): RandomMetrics {
-  const runs = Array.from({ length: 20 }, (_, s) => {
-    const next = seeded(s + 1);
-    return evaluate(rank(rows, rows.map(() => next())), prices);
-  });
+  return averaged(
+    Array.from({ length: 20 }, (_, s) => {
+      const next = seeded(s + 1);
+      return evaluate(rank(rows, rows.map(() => next())), prices);
+    }),
+  );
+}
+
+/**
+ * A ranking's expected metrics when its ties are broken at random (mean of 20 seeded orders): what
+ * the prior (every prompt of a family read alike) is worth, without the file order deciding.
+ */
+function tiesAtRandom(rows: readonly Row[], scores: readonly number[], prices: Pair['prices']): RandomMetrics {
+  const spread = Math.max(...scores) - Math.min(...scores) || 1;
+  return averaged(
+    Array.from({ length: 20 }, (_, s) => {
+      const next = seeded(s + 101);
+      return evaluate(rank(rows, scores.map((w) => w + next() * spread * 1e-9)), prices);
+    }),
+  );
+}
+
+/** The mean of several runs' metrics, with the spread of their APGR. */
+function averaged(runs: readonly RouterMetrics[]): RandomMetrics {
   const apgr = meanOf(runs, (m) => m.apgr);
   return {
     curve: [],
@@ -61,11 +81,14 @@ export function randomMetrics<R extends Row>(rows: readonly R[], prices: Pair['p
  * Scores one pair on dev items through the public API only: `createRouter` with the pair as
  * minimal specs, `winRate` per prompt for the ranking, `route` with `strongShare` for calibration.
  */
-export async function evaluatePair(pair: Pair, settings: { quality: QualityModel; priors: readonly Item[]; dev: readonly Item[]; embedder: RequestEmbedder }): Promise<PairResult | undefined> {
+export async function evaluatePair(
+  pair: Pair,
+  settings: { quality: QualityModel; priors: readonly Item[]; dev: readonly Item[]; embedder: RequestEmbedder; trust?: QualityTrust },
+): Promise<PairResult | undefined> {
   const dev = settings.dev.filter((i) => i.correct[pair.strong] !== undefined && i.correct[pair.weak] !== undefined);
   if (dev.length < 50) return undefined;
   const [strong, weak] = pairSpecs(pair, settings.priors);
-  const router = createRouter({ catalog: createCatalog([]), models: [strong!, weak!], quality: settings.quality, embedder: settings.embedder, guard: false });
+  const router = createRouter({ catalog: createCatalog([]), models: [strong!, weak!], quality: settings.quality, qualityTrust: settings.trust, embedder: settings.embedder, guard: false });
   const wins: number[] = [];
   let routedStrong = 0;
   for (const item of dev) {
@@ -80,7 +103,7 @@ export async function evaluatePair(pair: Pair, settings: { quality: QualityModel
     rows: rows.length,
     weakAccuracy: share('weak'),
     strongAccuracy: share('strong'),
-    learned: evaluate(rank(rows, wins), pair.prices),
+    learned: settings.trust ? tiesAtRandom(rows, wins, pair.prices) : evaluate(rank(rows, wins), pair.prices),
     random: randomMetrics(rows, pair.prices),
     oracle: evaluate(rank(rows, rows.map((r) => (r.strong && !r.weak ? 1 : r.weak && !r.strong ? -1 : 0))), pair.prices),
     routedShareAt50: routedStrong / dev.length,

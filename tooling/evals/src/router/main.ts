@@ -10,7 +10,10 @@
  * CPT(80%) and the cost saving at 95% of the strong model's quality, next to random, always-weak
  * and always-strong.
  *
- *   pnpm --filter @svc/evals router [--by source|group|prompt] [--folds 0,1] [--steps 250] [--l2 1e-3] [--group-effects] [--balance] [--only a,b] [--train-sources a,b] [--no-alternatives] [--write]
+ * With `--trust`, the do-no-harm rule per task family and every pair ranked again with the prior
+ * where the rule does not trust the ranking (`--write-trust` rewrites the shipped table).
+ *
+ *   pnpm --filter @svc/evals router [--by source|group|prompt] [--folds 0,1] [--steps 250] [--l2 1e-3] [--group-effects] [--balance] [--only a,b] [--train-sources a,b] [--no-alternatives] [--write] [--trust [--write-trust]]
  *   (run router:prepare first: it embeds the prompts once)
  */
 import { parseArgs } from 'node:util';
@@ -23,6 +26,8 @@ import { pairs, priorPool } from './pairs.js';
 import { type FoldReport, printReport, writeDocs } from './report.js';
 import { loadSources } from './sources.js';
 import { type TrainSettings, toExamples, trainQualityModel } from './train.js';
+import { type HeldOutPair, trustReport } from './trust-run.js';
+import { writeShippedTrust } from './trust.js';
 
 const { values } = parseArgs({
   options: {
@@ -39,6 +44,8 @@ const { values } = parseArgs({
     llmrouter: { type: 'string' },
     only: { type: 'string' },
     'train-sources': { type: 'string' },
+    trust: { type: 'boolean', default: false },
+    'write-trust': { type: 'boolean', default: false },
   },
   allowNegative: true,
 });
@@ -66,6 +73,7 @@ async function runFold(fold: Fold): Promise<FoldReport> {
     const devOfPair = dev.filter((i) => i.source === pair.source);
     const result: PairResult | undefined = await evaluatePair(pair, { quality, priors: own, dev: devOfPair, embedder });
     if (!result) continue;
+    held.push({ fold: fold.name, pair, quality, priors: own, dev: devOfPair });
     // Per task (subject group) too: the acceptance scores each held-out data set on its own.
     const perTask: { task: string; result: PairResult }[] = [];
     for (const task of [...new Set(devOfPair.map((i) => i.group))].sort()) {
@@ -79,8 +87,15 @@ async function runFold(fold: Fold): Promise<FoldReport> {
   return { name: fold.name, train: train.length, results, alternatives: alt, seconds: (performance.now() - started) / 1000 };
 }
 
+const held: HeldOutPair[] = [];
 const reports: FoldReport[] = [];
 for (const fold of chosen) reports.push(await runFold(fold));
 const text = printReport(reports);
 console.log(text);
 if (values.write) writeDocs(text);
+if (values.trust) {
+  // Do no harm (docs/routing.md): per task family, is the held-out ranking measurably above random?
+  const trust = await trustReport(held, embedder);
+  console.log(`\n${trust.text}`);
+  if (values['write-trust']) writeShippedTrust(trust.rows);
+}

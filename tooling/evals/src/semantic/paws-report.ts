@@ -35,7 +35,7 @@ export const plainAtRecall = (embedder: Embedder, pairs: readonly QqpPair[], tar
   );
 
 /** PAWS's protocol through the production lookup: the shipped cache, without its pair model, and plain cosine caches beside it. */
-export async function pawsTable(embedder: Embedder & { basePairReader?: PairReader }, pairs: readonly QqpPair[], source: string): Promise<string[]> {
+export async function pawsTable(embedder: Embedder & { basePairReader?: PairReader; previousPairReader?: PairReader }, pairs: readonly QqpPair[], source: string): Promise<string[]> {
   const shipped = await runPaws(embedder, pairs, {});
   const lines = [
     `PAWS (${source}: ${pairs.length} pairs, one per source sentence; every \`a\` asked and stored on a miss, then every \`b\` asked; production lookup in process, no eviction).`,
@@ -43,6 +43,8 @@ export async function pawsTable(embedder: Embedder & { basePairReader?: PairRead
     ...pawsHeader,
     pawsRow(`shipped: cosine >= 0.85, guard, margin, ${pairLabel(embedder.pairReader)}`, shipped),
   ];
+  const previous = embedder.previousPairReader;
+  if (previous) lines.push(pawsRow(`shipped with the previous role model minilm-role-v1, p >= ${previous.threshold} (the decision before this one)`, await runPaws(embedder, pairs, { pairReader: previous })));
   const base = baseAlone(embedder);
   if (base) lines.push(pawsRow(`shipped with the ${pairLabel(base)} alone (the decision before the role model)`, await runPaws(embedder, pairs, { pairReader: base })));
   lines.push(pawsRow('shipped without a pair model (the decision before it)', await runPaws(embedder, pairs, { pairReader: false })));

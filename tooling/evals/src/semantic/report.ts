@@ -71,10 +71,11 @@ export function pairThresholds(embedder: Embedder): PairReader[] {
 }
 
 /** GPTCache's protocol through the production lookup, at the shipped decision and beside it. */
-export async function gptCacheTable(embedder: Embedder & { basePairReader?: PairReader }, pairs: readonly ParaphrasePair[], calibration: SimilarityCalibration): Promise<string[]> {
+export async function gptCacheTable(embedder: Embedder & { basePairReader?: PairReader; previousPairReader?: PairReader }, pairs: readonly ParaphrasePair[], calibration: SimilarityCalibration): Promise<string[]> {
   const { threshold, margin, candidates } = calibration;
   const deciders: Decider[] = [
     { label: `shipped: cosine >= ${threshold}, guard, margin ${margin} over ${candidates}, ${pairLabel(embedder.pairReader)}`, threshold, ambiguityMargin: margin, candidates },
+    ...(embedder.previousPairReader ? [{ label: `shipped with the previous role model minilm-role-v1, p >= ${embedder.previousPairReader.threshold} (the decision before this one)`, threshold, ambiguityMargin: margin, candidates, pairReader: embedder.previousPairReader } as Decider] : []),
     ...(baseAlone(embedder) ? [{ label: `shipped with the ${pairLabel(baseAlone(embedder))} alone (the decision before the role model)`, threshold, ambiguityMargin: margin, candidates, pairReader: baseAlone(embedder) } as Decider] : []),
     ...(embedder.pairReader ? [{ label: 'shipped without a pair model (the decision before it)', threshold, ambiguityMargin: margin, candidates, pairReader: false } as Decider] : []),
     ...pairThresholds(embedder).map((reader): Decider => ({ label: `shipped with the ${pairLabel(reader)}`, threshold, ambiguityMargin: margin, candidates, pairReader: reader })),

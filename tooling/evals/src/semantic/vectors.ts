@@ -1,11 +1,20 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cachedEmbedMany, createSentenceEncoder, textsFingerprint, writeVectorFile } from '@svc/encoder';
-import { createHashedEmbedder, decodeTokenFeatures, shippedPairReader, type Embedder, encodeTokenFeatures, type PairReader, type TokenFeatures } from '@svc/semantic';
+import { createHashedEmbedder, decodeTokenFeatures, shippedPairReader, type Embedder, encodeTokenFeatures, type PairReader, parseRoleModel, roleReader, type TokenFeatures } from '@svc/semantic';
+
+const PREVIOUS_ROLE_MODEL = new URL('../../../../packages/semantic/src/pair/minilm-role-v1.json', import.meta.url);
+
+/** The previous role model over the pair model (its file stays in the repo for this comparison). */
+function previousRoleReader(pair: PairReader): PairReader | undefined {
+  return existsSync(PREVIOUS_ROLE_MODEL) ? roleReader(pair, parseRoleModel(JSON.parse(readFileSync(PREVIOUS_ROLE_MODEL, 'utf8')))) : undefined;
+}
 
 /** An embedder whose vectors were computed beforehand; it refuses a text it was not given. */
 export interface TableEmbedder extends Embedder {
   /** The encoder's own pair model (the grid head alone), where `pairReader` is the shipped role model over it. */
   basePairReader?: PairReader;
+  /** The role model shipped before this one (minilm-role-v1, kept beside it), over the same pair model: the tables' "before" row. */
+  previousPairReader?: PairReader;
   /** Mean CPU (the whole process: the encoder's thread too) per single-text embed of the real embedder, microseconds. */
   embedCpuUs: number;
 }
@@ -85,7 +94,7 @@ export async function tableEmbedder(kind: string, texts: readonly string[], vect
       id: real.id,
       dimensions: real.dimensions,
       embedCpuUs: (used.user + used.system) / sample.length,
-      ...(pair ? { pairReader: roleModel ? shippedPairReader(pair)! : pair, basePairReader: pair } : {}),
+      ...(pair ? { pairReader: roleModel ? shippedPairReader(pair)! : pair, basePairReader: pair, previousPairReader: previousRoleReader(pair) } : {}),
       async embed(batch) {
         return batch.map((text) => {
           const vector = table.get(text);

@@ -127,3 +127,14 @@ export function rocAuc(scores: readonly number[], labels: readonly number[]): nu
   const negatives = order.length - positives;
   return (rankSum - (positives * (positives + 1)) / 2) / Math.max(1, positives * negatives);
 }
+
+/** Fits `seeds` models (seeds `options.seed` onwards) and merges them into one wider hidden layer whose logit is their mean logit. */
+export function fitEnsemble(examples: readonly Example[], options: FitOptions, seeds: number): Fitted {
+  const fits = Array.from({ length: seeds }, (_, s) => fit(examples, { ...options, seed: options.seed + s }));
+  return {
+    mean: fits[0]!.mean,
+    scale: fits[0]!.scale,
+    hidden: { w: fits.flatMap((f) => f.hidden.w), b: fits.flatMap((f) => f.hidden.b) },
+    out: { w: fits.flatMap((f) => f.out.w.map((w) => w / seeds)), b: [fits.reduce((s, f) => s + f.out.b[0]!, 0) / seeds] },
+  };
+}

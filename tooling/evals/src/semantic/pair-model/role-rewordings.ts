@@ -88,6 +88,35 @@ export function swapCoordinated(sentence: string): string | undefined {
   return undefined;
 }
 
+const SUBORDINATORS = new Set(['when', 'while', 'because', 'although', 'if', 'until', 'unless']);
+
+/** A closing subordinate clause moves to the front: "She left , when he arrived ." / "When he arrived , she left ." */
+export function frontClause(sentence: string): string | undefined {
+  const tokens = sentence.split(' ');
+  if (tokens.at(-1) !== '.') return undefined;
+  const at = tokens.findIndex((t, k) => k >= 3 && SUBORDINATORS.has(t) && tokens.length - 1 - k >= 3);
+  if (at < 0) return undefined;
+  const main = tokens.slice(0, tokens[at - 1] === ',' ? at - 1 : at);
+  const clause = tokens.slice(at, -1);
+  const head = main[0]!;
+  if (!/^[A-Z][a-z]+$/.test(head) || !FUNCTION.has(head.toLowerCase())) return undefined;
+  const opening = [clause[0]![0]!.toUpperCase() + clause[0]!.slice(1), ...clause.slice(1)];
+  return [...opening, ',', head.toLowerCase(), ...main.slice(1), '.'].join(' ');
+}
+
+/** "the X of the Y" becomes "the Y 's X" (the same roles, another construction). */
+export function possessive(sentence: string): string | undefined {
+  const tokens = sentence.split(' ');
+  for (let at = 1; at + 3 < tokens.length; at++) {
+    const [det, x, of, det2, y] = [tokens[at - 1]!, tokens[at]!, tokens[at + 1]!, tokens[at + 2]!, tokens[at + 3]!];
+    if (det.toLowerCase() !== 'the' || of !== 'of' || det2 !== 'the' || !isPlain(x) || !isContent(y)) continue;
+    const after = tokens[at + 4];
+    if (after !== undefined && isWord(after) && !FUNCTION.has(after.toLowerCase())) continue;
+    return [...tokens.slice(0, at - 1), det, y, "'s", x, ...tokens.slice(at + 4)].join(' ');
+  }
+  return undefined;
+}
+
 const RULES: readonly (readonly [string, (s: string) => string | undefined, boolean])[] = [
   ['swap-names', swapNames, false],
   ['swap-around-relation', swapAroundRelation, false],
@@ -95,10 +124,16 @@ const RULES: readonly (readonly [string, (s: string) => string | undefined, bool
   ['swap-coordinated', swapCoordinated, true],
 ];
 
-/** Every rule applied to every sentence (at most `perRule` pairs a rule, in sentence order). */
-export function rewordings(sentences: readonly string[], perRule: number): Rewording[] {
+/** Positives of GPTCache's kind, tried and not shipped (out of fold they moved nothing: docs/caching.md): a closing clause fronted, "the X of the Y" / "the Y 's X". */
+const MORE_RULES: typeof RULES = [
+  ['front-clause', frontClause, true],
+  ['possessive', possessive, true],
+];
+
+/** Every rule applied to every sentence (at most `perRule` pairs a rule, in sentence order); `more` adds {@link MORE_RULES}. */
+export function rewordings(sentences: readonly string[], perRule: number, more = false): Rewording[] {
   const out: Rewording[] = [];
-  for (const [rule, make, duplicate] of RULES) {
+  for (const [rule, make, duplicate] of more ? [...RULES, ...MORE_RULES] : RULES) {
     let made = 0;
     for (const a of sentences) {
       if (made >= perRule) break;

@@ -4,7 +4,9 @@
  * PAWS dev's TRAINING half only (split by source sentence, as the evaluation splits it: its
  * held-out half is never read here), GPTCache's even-numbered pairs and rewording pairs generated
  * from the training half's sentences. Cross-validation by source group inside the training half
- * picks the threshold; the file is written to packages/semantic/src/pair/minilm-role-v1.json.
+ * picks the threshold; the file is written to packages/semantic/src/pair/minilm-role-v2.json
+ * (ROLE_ID; v1 was SEEDS=1 GPTCACHE_WEIGHT=5 on the first 17 role features). DUMP=t prints the
+ * GPTCache even pairs refused and the PAWS non-paraphrases served out of fold at threshold t.
  *
  *   pnpm --filter @svc/evals semantic:role-model [--write] [--vectors /tmp/svc-role-train.bin]
  */
@@ -17,15 +19,17 @@ import { fnv } from '@svc/semantic/training';
 import { findDataDir, loadParaphrases } from '../dataset.js';
 import { groupBySource, loadPaws, splitBySource } from '../paws.js';
 import { tableEmbedder } from '../vectors.js';
-import { fit, rocAuc } from './role-fit.js';
+import { fitEnsemble, rocAuc } from './role-fit.js';
 import { type LabelledPair, pairRecords, type RoleExample, ROLE_LEXICON_WORDS } from './role-examples.js';
 import { pct, probability, servedAt } from './role-curve.js';
 import { rewordings } from './role-rewordings.js';
 
 const { values } = parseArgs({ options: { write: { type: 'boolean', default: false }, vectors: { type: 'string', default: '/tmp/svc-role-train.bin' } } });
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+const SEEDS = env('SEEDS', 5);
+const ROLE_ID = process.env['ROLE_ID'] ?? 'minilm-role-v2';
 const options = { units: env('UNITS', 16), epochs: env('EPOCHS', 400), rate: env('RATE', 0.01), decay: env('DECAY', 1e-3), seed: env('SEED', 0) };
-const weights = { paws: 1, gptcache: env('GPTCACHE_WEIGHT', 5), generated: env('GENERATED_WEIGHT', 0.5) };
+const weights = { paws: 1, gptcache: env('GPTCACHE_WEIGHT', 10), generated: env('GENERATED_WEIGHT', 0.5) };
 const FOLDS = 5;
 const MIN_OVERLAP = 0.75;
 const TARGET = env('TARGET', 0.04);
@@ -38,7 +42,7 @@ const groups = groupBySource(splitBySource(loadPaws(dir)).train);
 const paws: LabelledPair[] = groups.flatMap((group, g) => group.map((p) => ({ a: asked(p.a), b: asked(p.b), y: p.duplicate ? 1 : 0, w: weights.paws, fold: g % FOLDS, kind: 'paws' })));
 const sentenceFold = new Map(groups.flatMap((group, g) => group.flatMap((p) => [p.a, p.b]).map((s) => [s, g % FOLDS] as const)));
 const sentences = [...sentenceFold.keys()].sort((x, y) => fnv(x) - fnv(y));
-const generated: LabelledPair[] = rewordings(sentences, env('PER_RULE', 500)).map((r) => ({ a: asked(r.a), b: asked(r.b), y: r.duplicate ? 1 : 0, w: weights.generated, fold: sentenceFold.get(r.a)!, kind: r.rule }));
+const generated: LabelledPair[] = rewordings(sentences, env('PER_RULE', 500), process.env['MORE_RULES'] === '1').map((r) => ({ a: asked(r.a), b: asked(r.b), y: r.duplicate ? 1 : 0, w: weights.generated, fold: sentenceFold.get(r.a)!, kind: r.rule }));
 const gptcache: LabelledPair[] = loadParaphrases(dir)
   .filter((_, i) => i % 2 === 0)
   .map((p, i) => ({ a: asked(p.origin), b: asked(p.similar), y: 1, w: weights.gptcache, fold: i % FOLDS, kind: 'gptcache-even' }));
@@ -71,9 +75,10 @@ console.error(`${examples.length} examples (both orders) of pairs sharing >= ${M
 // Out-of-fold probabilities by source group: each record's, the lower of its two orders' (the cache stores either side).
 const oof = new Map<RoleExample, number>();
 for (let fold = 0; fold < FOLDS; fold++) {
-  const model = fit(
+  const model = fitEnsemble(
     examples.filter((e) => e.fold !== fold),
     options,
+    SEEDS,
   );
   for (const e of examples) if (e.fold === fold) oof.set(e, probability(model, e.x));
 }
@@ -84,7 +89,7 @@ const auc = (score: (e: RoleExample) => number) =>
     pawsAsked.map((e) => e.y),
   ).toFixed(3);
 console.log(`PAWS training half, out of fold by source group (pairs sharing >= ${MIN_OVERLAP} of their word pieces, both orders): ROC AUC role model ${auc((e) => oof.get(e)!)}; the grid model alone ${auc((e) => e.base)} (in sample: it was trained on these pairs)`);
-const curve = [0.3, 0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95].map((t) => ({ t, ...servedAt(records, t, (e) => (e.base >= BASE_THRESHOLD ? oof.get(e)! : 0)) }));
+const curve = [0.3, 0.5, 0.6, 0.7, 0.75, 0.8, 0.825, 0.85, 0.875, 0.9, 0.925, 0.95].map((t) => ({ t, ...servedAt(records, t, (e) => (e.base >= BASE_THRESHOLD ? oof.get(e)! : 0)) }));
 for (const c of curve) console.log(`  p >= ${c.t}: PAWS training half non-paraphrases served ${pct(c.neg)}, paraphrases ${pct(c.pos)}; GPTCache even pairs served ${pct(c.gpt)}; generated: ${c.rules}`);
 // The role model asked only from a higher overlap floor (under it, no objection): what GPTCache's rewordings gain and PAWS loses.
 for (const floor of [0.8, 0.85, 0.9]) {
@@ -93,14 +98,31 @@ for (const floor of [0.8, 0.85, 0.9]) {
     console.log(`  floor ${floor}, p >= ${t}: PAWS training half non-paraphrases served ${pct(c.neg)}, paraphrases ${pct(c.pos)}; GPTCache even pairs served ${pct(c.gpt)}`);
   }
 }
+// The two-threshold rule (a cosine this high is trusted unasked; under it the role model decides): what it gives GPTCache and costs PAWS.
+for (const trust of [0.97, 0.98, 0.99]) {
+  const c = servedAt(records, 0.85, (e) => (e.x[inputs.indexOf('cosine')]! >= trust ? 1 : oof.get(e)!));
+  console.log(`  cosine >= ${trust} trusted, else p >= 0.85: PAWS training half non-paraphrases served ${pct(c.neg)}, paraphrases ${pct(c.pos)}; GPTCache even pairs served ${pct(c.gpt)}`);
+}
 const chosen = curve.find((c) => c.neg <= TARGET) ?? curve.at(-1)!;
 console.log(`threshold ${chosen.t}: the lowest of the curve at which <= ${TARGET * 100}% of the training half's non-paraphrases are served out of fold`);
 
 if (values.write) {
-  const model = fit(examples, options);
-  const about = `Role model (issue #27): inputs ${inputs.join(', ')} (role-features.ts) read by ${options.units} ReLU units and a logistic unit; trained by tooling/evals/src/semantic/pair-model/role-train.ts on PAWS dev's training half (split by source sentence; its held-out half, which the evaluation reports on, and PAWS test are not used), GPTCache's even-numbered pairs (weight ${weights.gptcache}) and ${generated.length} generated rewordings (weight ${weights.generated}); ${examples.length} examples, ${options.epochs} epochs of full-batch Adam (rate ${options.rate}, decay ${options.decay}, seed ${options.seed}); base pair model's bar p >= ${BASE_THRESHOLD}; out-of-fold ROC AUC on its PAWS pairs ${auc((e) => oof.get(e)!)}; threshold from the out-of-fold curve (<= ${TARGET * 100}% of non-paraphrases served).`;
-  const file = { id: 'minilm-role-v1', base: 'minilm-pair-v1', about, threshold: chosen.t, baseThreshold: BASE_THRESHOLD, minOverlap: MIN_OVERLAP, inputs, lexicon, ...model };
-  const path = new URL('../../../../../packages/semantic/src/pair/minilm-role-v1.json', import.meta.url);
+  const model = fitEnsemble(examples, options, SEEDS);
+  const about = `Role model (issue #27): inputs ${inputs.join(', ')} (role-features.ts) read by ${SEEDS} averaged networks of ${options.units} ReLU units and a logistic unit (one layer of ${SEEDS * options.units} units here); trained by tooling/evals/src/semantic/pair-model/role-train.ts on PAWS dev's training half (split by source sentence; its held-out half, which the evaluation reports on, and PAWS test are not used), GPTCache's even-numbered pairs (weight ${weights.gptcache}) and ${generated.length} generated rewordings (weight ${weights.generated}); ${examples.length} examples, ${options.epochs} epochs of full-batch Adam (rate ${options.rate}, decay ${options.decay}, seed ${options.seed}); base pair model's bar p >= ${BASE_THRESHOLD}; out-of-fold ROC AUC on its PAWS pairs ${auc((e) => oof.get(e)!)}; threshold from the out-of-fold curve (<= ${TARGET * 100}% of non-paraphrases served).`;
+  const file = { id: ROLE_ID, base: 'minilm-pair-v1', about, threshold: chosen.t, baseThreshold: BASE_THRESHOLD, minOverlap: MIN_OVERLAP, inputs, lexicon, ...model };
+  const path = new URL(`../../../../../packages/semantic/src/pair/${ROLE_ID}.json`, import.meta.url);
   writeFileSync(path, `${JSON.stringify(file, (_, value: unknown) => (typeof value === 'number' ? Number(value.toPrecision(6)) : value))}\n`);
   console.log(`written ${path.pathname}`);
+}
+
+// Reading the misses (DUMP=t): what the out-of-fold model refuses of GPTCache's even pairs and serves of PAWS's non-paraphrases.
+if (process.env['DUMP']) {
+  const t = Number(process.env['DUMP']);
+  const low = (r: (typeof records)[number]) => Math.min(...r.examples.map((e) => oof.get(e)!));
+  for (const r of records) {
+    if (r.route !== 'asked') continue;
+    const p = low(r);
+    const bad = (r.pair.kind === 'gptcache-even' && p < t) || (r.pair.kind === 'paws' && r.pair.y === 0 && p >= t);
+    if (bad) console.log(`DUMP ${r.pair.kind} y=${r.pair.y} p=${p.toFixed(3)} ov=${r.overlap.toFixed(2)} cos=${r.examples[0]!.x[0]!.toFixed(3)}\n   A: ${r.pair.a}\n   B: ${r.pair.b}`);
+  }
 }

@@ -143,6 +143,75 @@ describe('models page', () => {
   });
 });
 
+describe('quality page', () => {
+  const DAY = 86_400_000;
+  /** `own` served code with mock-quality three days ago and with mock-value yesterday; 30 judged pairs, the cheaper model losing 24. */
+  beforeAll(async () => {
+    const decision = (daysAgo: number, k: number, model: string) => ({
+      requestId: `req_quality_${daysAgo}_${k}_${randomUUID().slice(0, 8)}`,
+      orgId: own.id,
+      model,
+      provider: 'mock',
+      source: 'Router',
+      taskFamily: 'code',
+      outcome: 'ok',
+      latencyMs: 100,
+      attempts: [{ model, provider: 'mock', outcome: 'ok', latencyMs: 90 }],
+      createdAt: new Date(Date.now() - daysAgo * DAY - 3_600_000 - k * 60_000),
+    });
+    await runtime.db.decisions.insertMany([...Array.from({ length: 5 }, (_, k) => decision(3, k, 'mock/mock-quality')), ...Array.from({ length: 5 }, (_, k) => decision(1, k, 'mock/mock-value'))]);
+    for (let k = 0; k < 30; k++) {
+      await runtime.db.shadowVerdicts.insert({
+        orgId: own.id,
+        requestId: `req_quality_judged_${k}`,
+        taskKind: 'code',
+        incumbentModel: 'mock/mock-quality',
+        candidateModel: 'mock/mock-value',
+        judgeModel: 'mock/mock-quality',
+        verdict: k < 24 ? 'incumbent' : 'candidate',
+        candidateCostUsd: 0.001,
+        judgeCostUsd: 0.002,
+        createdAt: new Date(Date.now() - 2 * DAY - k * 60_000),
+      });
+    }
+  });
+
+  it("shows a member its organisation's judged win rates and the route change the gate refused, and only reads", async () => {
+    const member = await signedIn('member');
+    const read = await member.get('/dashboard/quality');
+    expect(read.status).toBe(200);
+    const html = await read.text();
+    const judged = html.match(/<tr data-task-kind="code" data-model="mock\/mock-value">.*?<\/tr>/s)?.[0] ?? '';
+    expect(judged).toContain('6 / 24 / 0');
+    expect(judged).toContain('20.0 %');
+    const change = html.match(/<tr data-status="refused">.*?<\/tr>/s)?.[0] ?? '';
+    expect(change).toContain('mock/mock-quality</code> → <code>mock/mock-value');
+    expect(change).toContain('judged worse');
+    expect(html).toContain('data-testid="shadow-settings"');
+    expect(html).not.toContain('data-testid="shadow-form"');
+    expect((await member.post(`/dashboard/quality/${own.id}/shadow`, { enabled: 'true', sample_rate: '0.5', judge_model: 'mock/mock-quality', daily_budget_usd: '1' })).status).toBe(403);
+    expect((await member.get(`/dashboard/quality?org=${other.id}`)).status).toBe(403);
+  });
+
+  it('lets an admin turn shadow judging on through the admin API\'s rules', async () => {
+    const admin = await signedIn('admin');
+    expect(await (await admin.get('/dashboard/quality')).text()).toContain('Pick an organisation');
+    expect(await (await admin.get(`/dashboard/quality?org=${other.id}`)).text()).toContain('data-testid="shadow-form"');
+    const form = { enabled: 'true', sample_rate: '0.25', candidate_models: 'mock/mock-value, mock/mock-speed', judge_model: 'mock/mock-quality', daily_budget_usd: '2' };
+    const saved = await admin.post(`/dashboard/quality/${other.id}/shadow`, form);
+    expect(saved.status, await saved.clone().text()).toBe(303);
+    expect((await runtime.db.settings.get(other.id))['shadow_judging']).toEqual({ enabled: true, sample_rate: 0.25, candidate_models: ['mock/mock-value', 'mock/mock-speed'], judge_model: 'mock/mock-quality', daily_budget_usd: 2 });
+    expect(await (await admin.get(`/dashboard/quality?org=${other.id}`)).text()).toContain('On: 25.0 % of requests');
+    expect((await admin.post(`/dashboard/quality/${other.id}/shadow`, { ...form, judge_model: 'no/such-model' })).status).toBe(400);
+    expect((await admin.post(`/dashboard/quality/${other.id}/shadow`, { ...form, sample_rate: '2' })).status).toBe(400);
+    expect((await admin.post(`/dashboard/quality/${other.id}/shadow`, form, null)).status).toBe(403);
+    // Unchecked: off, the rest kept as given.
+    const { enabled: _, ...off } = form;
+    expect((await admin.post(`/dashboard/quality/${other.id}/shadow`, off)).status).toBe(303);
+    expect((await runtime.db.settings.get(other.id))['shadow_judging']).toMatchObject({ enabled: false });
+  });
+});
+
 /** One request of `orgId` in the ledger and the decision log, made a minute ago. */
 async function request(orgId: string, fields: { keyId?: string; model?: string; endUser?: string; memoryInjected?: number; cache?: 'l1' | 'semantic'; costUsd?: number; metadata?: Record<string, string>; tags?: Record<string, string> }) {
   const requestId = `req_${randomUUID()}`;

@@ -1,0 +1,148 @@
+import type { Organization } from '@svc/core';
+import type { JudgedFigures } from '@svc/db';
+import { type GateEvaluation, type GateRouteChange, judgedWinRate } from '@svc/reports';
+import type { shadowSettingsWire } from '../routes/admin-shadow-judging.js';
+import type { RangeId } from './overview-data.js';
+import { PeriodToolbar } from './period-toolbar.js';
+import { count, percent, usd } from './format.js';
+
+export interface QualityPageProps {
+  range: RangeId;
+  /** Undefined: the whole fleet (admins). */
+  org: Organization | undefined;
+  orgs: Organization[];
+  /** Shadow judging's verdicts of the period, per task kind and candidate model. */
+  judged: readonly JudgedFigures[];
+  /** The regression gate's days of the period, newest first, with their route changes. */
+  gate: readonly GateEvaluation[];
+  /** The organisation's shadow judging; undefined for the whole fleet. */
+  shadow: ReturnType<typeof shadowSettingsWire> | undefined;
+  csrf: string;
+  /** Admins change shadow judging; members only read. */
+  canEdit: boolean;
+}
+
+const interval = (rate: ReturnType<typeof judgedWinRate>) => (rate.interval ? `${percent(rate.interval.low)} – ${percent(rate.interval.high)}` : '–');
+
+/** Per task kind and candidate model: its judged win rate against the served model, with its 95 % interval. */
+function JudgedTable(props: { judged: readonly JudgedFigures[] }) {
+  if (props.judged.length === 0) return <p class="muted">No judged pairs in this period: turn shadow judging on below, or widen the period.</p>;
+  return (
+    <table data-testid="judged">
+      <thead>
+        <tr>
+          <th>Task kind</th>
+          <th>Candidate model</th>
+          <th>Pairs</th>
+          <th>Wins / losses / ties</th>
+          <th>Win rate</th>
+          <th>95 % interval</th>
+          <th>Judging cost</th>
+        </tr>
+      </thead>
+      <tbody>
+        {props.judged.map((row) => {
+          const rate = judgedWinRate(row);
+          return (
+            <tr data-task-kind={row.taskKind} data-model={row.model}>
+              <td>{row.taskKind}</td>
+              <td>
+                <code>{row.model}</code>
+              </td>
+              <td class="num">{count(row.samples)}</td>
+              <td class="num">{`${row.wins} / ${row.losses} / ${row.ties}`}</td>
+              <td class="num">{percent(rate.win_rate)}</td>
+              <td class="num">{interval(rate)}</td>
+              <td class="num">{usd(row.candidateCostUsd + row.judgeCostUsd)}</td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
+
+/** Each route change of the period: the gate's day, the task kind, whether served traffic changed or the learner proposed it, from and to, promoted or refused and why. */
+function RouteChanges(props: { gate: readonly GateEvaluation[] }) {
+  const changes = props.gate.flatMap((day) => (day.route_changes ?? []).map((change): [string, GateRouteChange] => [day.start.slice(0, 10), change]));
+  if (changes.length === 0) return <p class="muted">No task kind changed its route in this period.</p>;
+  return (
+    <table data-testid="route-changes">
+      <thead>
+        <tr>
+          <th>Day</th>
+          <th>Task kind</th>
+          <th>Seen in</th>
+          <th>From → to</th>
+          <th>Gate</th>
+          <th>Why</th>
+          <th>Judged win rate (least allowed)</th>
+        </tr>
+      </thead>
+      <tbody>
+        {changes.map(([day, change]) => (
+          <tr data-status={change.status}>
+            <td>{day}</td>
+            <td>{change.task_kind}</td>
+            <td>{change.origin === 'learner' ? `the learner's proposal (${count(change.decisions)} decisions)` : 'served traffic'}</td>
+            <td>
+              <code>{change.from}</code> → <code>{change.to}</code>
+            </td>
+            <td>
+              <span class="pill">{change.status}</span>
+            </td>
+            <td>{change.reason.replaceAll('_', ' ')}</td>
+            <td class="num">{`${percent(change.judged.win_rate)} (${percent(change.limit)})`}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** The organisation's shadow judging, and for admins the form that replaces it (the admin API's schema). */
+function ShadowPanel(props: { org: Organization; shadow: NonNullable<QualityPageProps['shadow']>; csrf: string; canEdit: boolean }) {
+  const { shadow } = props;
+  const summary = shadow.enabled
+    ? `On: ${percent(shadow.sample_rate)} of requests, candidates ${shadow.candidate_models?.join(', ') ?? "the served model's cheaper models of its pool"}, judge ${shadow.judge_model}, at most ${usd(shadow.daily_budget_usd)} a day.`
+    : 'Off.';
+  if (!props.canEdit) return <p data-testid="shadow-settings">{summary} Shadow judging is set by an administrator.</p>;
+  return (
+    <>
+      <p data-testid="shadow-settings">{summary}</p>
+      <form method="post" action={`/dashboard/quality/${props.org.id}/shadow`} class="panel" data-testid="shadow-form">
+        <input type="hidden" name="_csrf" value={props.csrf} />
+        <label for="enabled">On</label>
+        <input id="enabled" name="enabled" type="checkbox" value="true" checked={shadow.enabled} />
+        <label for="sample_rate">Share of requests judged (0 to 1)</label>
+        <input id="sample_rate" name="sample_rate" type="number" min={0} max={1} step="any" value={String(shadow.sample_rate)} />
+        <label for="candidate_models">Candidate models (comma-separated; empty: cheaper models of the pool)</label>
+        <input id="candidate_models" name="candidate_models" value={shadow.candidate_models?.join(', ') ?? ''} />
+        <label for="judge_model">Judge model</label>
+        <input id="judge_model" name="judge_model" value={shadow.judge_model ?? ''} placeholder="openai/gpt-4.1" />
+        <label for="daily_budget_usd">Daily budget (USD)</label>
+        <input id="daily_budget_usd" name="daily_budget_usd" type="number" min={0} step="any" value={String(shadow.daily_budget_usd)} />
+        <button type="submit">Save shadow judging</button>
+      </form>
+    </>
+  );
+}
+
+/** Routing quality: what shadow judging found, what the regression gate promoted or refused, and the organisation's shadow judging. */
+export function QualityPage(props: QualityPageProps) {
+  return (
+    <>
+      <PeriodToolbar range={props.range} org={props.org} orgs={props.orgs} href={(range, org) => `/dashboard/quality?range=${range}${org ? `&org=${org.id}` : ''}`} />
+      <h2>Judged quality</h2>
+      <JudgedTable judged={props.judged} />
+      <h2>Route changes and the gate</h2>
+      <RouteChanges gate={props.gate} />
+      <h2>Shadow judging</h2>
+      {props.org && props.shadow ? (
+        <ShadowPanel org={props.org} shadow={props.shadow} csrf={props.csrf} canEdit={props.canEdit} />
+      ) : (
+        <p class="muted">Pick an organisation to see or change its shadow judging.</p>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,52 @@
+import OpenAI from 'openai';
+import type { GateEvaluation } from '@svc/reports';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminCall, startGateway } from './harness.js';
+
+type Gateway = Awaited<ReturnType<typeof startGateway>>;
+
+const prompt = 'Write a Python function that reverses a linked list.';
+
+/** Issue 28 part 5: the per-task learner's route change goes through the regression gate before it is applied. */
+describe('a learned route change through the regression gate (openai SDK, mock provider)', () => {
+  let gateway: Gateway;
+  let orgId: string;
+  let client: OpenAI;
+
+  beforeAll(async () => {
+    gateway = await startGateway({ SVC_MOCK_PROVIDER: '1', SVC_CACHE_TTL_SECS: '0', SVC_GATE_MIN_JUDGED_PAIRS: '20', SVC_GATE_MAX_JUDGED_DROP: '0.05' });
+    const org = await adminCall<{ id: string }>(gateway.controlUrl, 'POST', '/v1/admin/orgs', { name: `learned-gate-${Date.now()}` });
+    orgId = org.id;
+    const key = await adminCall<{ key: string }>(gateway.controlUrl, 'POST', '/v1/admin/keys', { org_id: orgId, scopes: ['inference:chat'] });
+    client = new OpenAI({ baseURL: `${gateway.inferenceUrl}/v1`, apiKey: key.key, maxRetries: 0 });
+  }, 60_000);
+  afterAll(async () => {
+    await gateway?.stop();
+  });
+
+  const served = async () => (await client.chat.completions.create({ model: 'svc/auto', messages: [{ role: 'user', content: prompt }] })).model;
+
+  it('serves the old route while the gate refuses the change, the new one once it promotes it, and lists both rulings with their reasons', async () => {
+    const router = gateway.runtime.requestFeedback.learner.router;
+    const ask = { model: 'svc/auto', messages: [{ role: 'user' as const, content: prompt }], stream: false, n: 1, includeUsage: false };
+    const first = router.route(ask, { orgId });
+    const cheaper = first.candidates.filter((c) => c.costUsd < first.candidates[0]!.costUsd).at(-1)!.id;
+    const incumbent = await served();
+    expect(incumbent).toBe(first.model.id);
+    const teach = (n: number) => {
+      for (let i = 0; i < n; i++) router.recordJudgedPair({ orgId, taskKind: first.taskFamily, incumbent, candidate: cheaper, verdict: 'tie' });
+    };
+    // 300 even pairs: the learner's one-sided bound clears 0.45, the gate's 95 % interval (0.443) does not.
+    teach(300);
+    expect(await served()).toBe(incumbent);
+    teach(100);
+    expect(await served()).toBe(cheaper);
+    await gateway.runtime.learn.flush();
+    const history = await adminCall<{ evaluations: GateEvaluation[] }>(gateway.controlUrl, 'GET', `/v1/admin/routing/gate?tenant_id=${orgId}&days=1`);
+    const learned = history.evaluations[0]!.route_changes!.filter((c) => c.origin === 'learner');
+    expect(learned).toEqual([
+      expect.objectContaining({ task_kind: first.taskFamily, from: incumbent, to: cheaper, status: 'promoted', reason: 'judged_not_worse', limit: 0.45, decisions: 1, judged: expect.objectContaining({ samples: 400, win_rate: 0.5 }) }),
+      expect.objectContaining({ task_kind: first.taskFamily, from: incumbent, to: cheaper, status: 'refused', reason: 'insufficient_judged_pairs', decisions: 1, judged: expect.objectContaining({ samples: 300 }) }),
+    ]);
+  });
+});
