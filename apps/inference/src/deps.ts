@@ -23,7 +23,7 @@ export interface InferenceDeps extends Pick<EmbedDeps, 'catalog' | 'providers' |
   /** The Responses API's kept answers (`store`, `previous_response_id`) and how many days they live. */
   responses: { store: Pick<ResponseRepository, 'save' | 'get' | 'delete'>; ttlDays: number };
   /** The MCP gateway (`/mcp`): the organisation's registered MCP servers as one, governed. */
-  mcpGateway: Pick<McpGateway, 'handle'>;
+  mcpGateway: Pick<McpGateway, 'handle' | 'modelServer' | 'modelServerTools' | 'modelToolCall'>;
   /** `/v1/files`: the stored files, the largest upload and how long a file lives. */
   files: FileSettings;
   /** `/v1/feedback`: the feedback table and the router's per-task learner. */

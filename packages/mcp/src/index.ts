@@ -17,5 +17,5 @@ export { McpUrlRefusedError, checkMcpUrl } from './url-check.js';
 export type { McpCallError, McpCallFailure } from './mcp-call-error.js';
 export { mcpGatewayErrorCodes } from './mcp-error-codes.js';
 export { McpGateway, mcpProtocolVersion } from './mcp-gateway.js';
-export type { McpCaller, McpGatewaySettings, McpSpan, McpToolCallRecord } from './mcp-types.js';
+export type { McpCaller, McpGatewaySettings, McpServerRef, McpSpan, McpToolCallRecord } from './mcp-types.js';
 export { namespacedTool, splitToolName, toolSeparator } from './tool-names.js';

@@ -6,21 +6,36 @@ import { blockReason } from '@svc/governance';
 import { type McpFetch, guardedFetch } from './guarded-fetch.js';
 import { McpCallError, upstreamFailure } from './mcp-call-error.js';
 import type { McpConnectionTarget } from './mcp-registry.js';
-import type { McpCaller, McpGatewaySettings } from './mcp-types.js';
+import type { McpCaller, McpGatewaySettings, McpServerRef } from './mcp-types.js';
 import { namespacedTool, splitToolName } from './tool-names.js';
-import { type UpstreamSettings, callUpstreamTool, listUpstreamTools } from './upstream-client.js';
+import { type UpstreamSettings, callUpstreamTool, createUpstreamPool, listUpstreamTools } from './upstream-client.js';
+import { checkMcpUrl } from './url-check.js';
+
+/** An upstream session unused this long is ended, ms (at least twice the operation timeout). */
+const sessionIdleMs = 60_000;
+/** Upstream sessions kept at most per instance. */
+const maxUpstreamSessions = 256;
 
 /**
  * The MCP gateway's work, loaded with the MCP SDK on the first POST (`McpGateway`). One MCP server over an organisation's registered ones: `tools/list` merges their tools as
  * `<server>__<tool>` (only those exposed and not blocked by name), `tools/call` checks the
  * organisation's tool governance and forwards to the server, each call a span and a ledger row.
- * Stateless: every HTTP request is served by a fresh server and fresh upstream connections.
+ * Stateless towards its clients (every HTTP request is served by a fresh server); towards the
+ * upstream servers, one pooled session per server and credential.
  */
 export class McpServing {
   private readonly fetch: McpFetch;
+  /** One session per upstream server and credential, reused by every list and call. */
+  readonly sessions: ReturnType<typeof createUpstreamPool>;
 
   constructor(private readonly settings: McpGatewaySettings) {
     this.fetch = guardedFetch({ policy: settings.policy, maxResponseBytes: settings.maxResponseBytes, ...(settings.resolve ? { resolve: settings.resolve } : {}) });
+    this.sessions = createUpstreamPool({ fetch: this.fetch, timeoutMs: settings.timeoutMs, idleMs: Math.max(sessionIdleMs, 2 * settings.timeoutMs), maxSessions: maxUpstreamSessions });
+  }
+
+  /** Ends every upstream session (shutdown). */
+  close(): Promise<void> {
+    return this.sessions.close();
   }
 
   /** Answers one streamable-HTTP POST of `caller` (JSON-RPC). */
@@ -46,7 +61,7 @@ export class McpServing {
     const lists = await Promise.all(
       targets.map(async (target) => {
         try {
-          const tools = await listUpstreamTools(target, this.upstream());
+          const tools = await listUpstreamTools(this.sessions, target, this.upstream());
           return tools.filter((tool) => target.tools === null || target.tools.includes(tool.name)).map((tool) => ({ ...tool, name: namespacedTool(target.name, tool.name) }));
         } catch (error) {
           this.settings.onListFailure(upstreamFailure(error, target.name), caller.orgId);
@@ -57,12 +72,61 @@ export class McpServing {
     return lists.flat().filter((tool) => !governance.active || governance.nameBlock(tool.name) === undefined);
   }
 
-  private async callTool(caller: McpCaller, params: CallToolRequest['params']): Promise<CallToolResult> {
+  /**
+   * The server a model request names (Responses `mcp` tool, Messages `mcp_servers`): with a `url`,
+   * that URL (checked like a registration, and again at every connection) with the request's
+   * headers; without one, the organisation's registered server `label` if the caller's key may reach it.
+   * @throws McpCallError `tool_not_found` (no such registered server) or `mcp_url_refused`.
+   */
+  async modelServer(caller: McpCaller, ref: McpServerRef): Promise<McpConnectionTarget> {
+    if (ref.url !== undefined) {
+      try {
+        checkMcpUrl(ref.url, this.settings.policy);
+      } catch (error) {
+        throw upstreamFailure(error, ref.label);
+      }
+      const headers = ref.headers ?? {};
+      return { name: ref.label, url: ref.url, tools: null, headers: () => headers };
+    }
+    const target = (await this.settings.registry.connections(caller.orgId, caller.keyId)).find((entry) => entry.name === ref.label);
+    if (!target) throw new McpCallError('tool_not_found', `No MCP server '${ref.label}' is registered for this key's organisation: give server_url, or register the server.`);
+    return target;
+  }
+
+  /** The tools `target` lists and exposes (a registration's `tools`). @throws McpCallError */
+  async modelServerTools(target: McpConnectionTarget): Promise<Tool[]> {
+    try {
+      const tools = await listUpstreamTools(this.sessions, target, this.upstream());
+      return tools.filter((tool) => target.tools === null || target.tools.includes(tool.name));
+    } catch (error) {
+      throw upstreamFailure(error, target.name);
+    }
+  }
+
+  /**
+   * Runs the model's call of `tool` on `target` as `/mcp` runs a call: the organisation's tool
+   * policy on `<server>__<tool>`, the caller's request limits, a span and a ledger row.
+   * @throws McpCallError
+   */
+  modelToolCall(caller: McpCaller, target: McpConnectionTarget, tool: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
+    if (target.tools !== null && !target.tools.includes(tool)) {
+      return Promise.reject(new McpCallError('tool_not_found', `The server '${target.name}' does not expose a tool '${tool}'.`));
+    }
+    const name = namespacedTool(target.name, tool);
+    return this.recorded(caller, name, () => this.governedCall(caller, { target, tool, name, args }));
+  }
+
+  private callTool(caller: McpCaller, params: CallToolRequest['params']): Promise<CallToolResult> {
+    return this.recorded(caller, params.name, () => this.forward(caller, params));
+  }
+
+  /** Runs `call` as the tool call `name` of `caller`: a span, then a ledger row whatever happens. */
+  private async recorded(caller: McpCaller, name: string, call: () => Promise<CallToolResult>): Promise<CallToolResult> {
     const started = performance.now();
-    const span = caller.span?.child('mcp tools/call', 'client', { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': params.name, 'mcp.method.name': 'tools/call' });
+    const span = caller.span?.child('mcp tools/call', 'client', { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': name, 'mcp.method.name': 'tools/call' });
     let failure: McpCallError | undefined;
     try {
-      return await this.forward(caller, params);
+      return await call();
     } catch (error) {
       // Upstream failures arrive as McpCallError (forward); anything else failed here (the store, the policy).
       failure = error instanceof McpCallError ? error : new McpCallError('internal_error', 'The gateway could not serve this tool call; retry later.');
@@ -71,7 +135,7 @@ export class McpServing {
       span?.set({ 'svc.mcp.status': failure?.status ?? 200 });
       span?.end(failure);
       const latencyMs = Math.round(performance.now() - started);
-      this.settings.onToolCall({ id: `mcp_${crypto.randomUUID()}`, orgId: caller.orgId, keyId: caller.keyId, tool: params.name, status: failure?.status ?? 200, failure: failure?.failure, latencyMs });
+      this.settings.onToolCall({ id: `mcp_${crypto.randomUUID()}`, orgId: caller.orgId, keyId: caller.keyId, tool: name, status: failure?.status ?? 200, failure: failure?.failure, latencyMs });
     }
   }
 
@@ -87,14 +151,19 @@ export class McpServing {
 
   private async forward(caller: McpCaller, params: CallToolRequest['params']): Promise<CallToolResult> {
     const { target, tool } = await this.resolveTool(caller, params.name);
+    return this.governedCall(caller, { target, tool, name: params.name, args: params.arguments });
+  }
+
+  /** The tool policy on `name`, the caller's limits, then the call. */
+  private async governedCall(caller: McpCaller, call: { target: McpConnectionTarget; tool: string; name: string; args: Record<string, unknown> | undefined }): Promise<CallToolResult> {
     const governance = await this.settings.governance.get(caller.orgId);
-    const reason = blockReason({ id: caller.requestId, name: params.name, arguments: JSON.stringify(params.arguments ?? {}) }, governance);
-    if (reason) throw new McpCallError('tool_call_blocked', `The call to '${params.name}' is blocked by the organisation's tool policy (${reason}).`);
+    const reason = blockReason({ id: caller.requestId, name: call.name, arguments: JSON.stringify(call.args ?? {}) }, governance);
+    if (reason) throw new McpCallError('tool_call_blocked', `The call to '${call.name}' is blocked by the organisation's tool policy (${reason}).`);
     await admit(caller);
     try {
-      return await callUpstreamTool(target, this.upstream(), tool, params.arguments);
+      return await callUpstreamTool(this.sessions, call.target, this.upstream(), call.tool, call.args);
     } catch (error) {
-      throw upstreamFailure(error, target.name);
+      throw upstreamFailure(error, call.target.name);
     }
   }
 }

@@ -4,6 +4,13 @@ import type { Resolver } from './guarded-fetch.js';
 import type { McpCallError } from './mcp-call-error.js';
 import type { McpRegistry } from './mcp-registry.js';
 
+/** An MCP server named in a model request: a registered one by `label`, or `url` with the request's own headers. */
+export interface McpServerRef {
+  label: string;
+  url?: string;
+  headers?: Record<string, string>;
+}
+
 /** A span of the request's trace (`@svc/telemetry`'s TraceSpan fits). */
 export interface McpSpan {
   child(name: string, kind: 'internal' | 'client', attributes?: Record<string, string | number | boolean>): { set(attributes: Record<string, string | number | boolean>): void; end(error?: unknown): void };

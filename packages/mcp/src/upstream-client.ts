@@ -1,10 +1,11 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpFetch } from './guarded-fetch.js';
 import type { McpConnectionTarget } from './mcp-registry.js';
+import { UpstreamPool } from './upstream-pool.js';
 
-/** How the gateway talks to one registered server for one operation. */
+/** How the gateway bounds one operation with one server. */
 export interface UpstreamSettings {
   fetch: McpFetch;
   /** Ends the whole operation (connect and request) when it fires. */
@@ -34,7 +35,7 @@ async function connect(target: McpConnectionTarget, settings: UpstreamSettings):
   const transport = new StreamableHTTPClientTransport(new URL(target.url), {
     fetch: settings.fetch,
     requestInit: { headers: target.headers() },
-    // One operation per connection: a dropped stream is a failed call, not a reconnection.
+    // A dropped stream is a failed call, not a reconnection: the pool opens a new session for the next one.
     reconnectionOptions: { maxRetries: 0, initialReconnectionDelay: 1000, maxReconnectionDelay: 1000, reconnectionDelayGrowFactor: 1 },
   });
   const client = new Client({ name: 'svc-gateway', version: '1.0.0' });
@@ -42,21 +43,41 @@ async function connect(target: McpConnectionTarget, settings: UpstreamSettings):
   return { client, transport };
 }
 
-/** Runs `operation` on a fresh connection to `target`, closing it afterwards whatever happens. */
-async function withUpstream<T>(target: McpConnectionTarget, settings: UpstreamSettings, operation: (client: Client) => Promise<T>): Promise<T> {
-  const { client, transport } = await connect(target, settings);
-  try {
-    return await operation(client);
-  } finally {
-    // A stateful server gave the connection a session: end it (DELETE) rather than leave it to expire there.
-    if (transport.sessionId !== undefined) await bounded(transport.terminateSession(), sessionEndMs);
-    await client.close().catch(() => undefined);
-  }
+/** How the pool of upstream sessions opens them and how long it keeps them. */
+export interface UpstreamPoolOptions {
+  fetch: McpFetch;
+  /** Connect and initialize, ms. */
+  timeoutMs: number;
+  idleMs: number;
+  maxSessions: number;
+}
+
+/**
+ * The gateway's sessions with upstream MCP servers, one per server and credential, reused by
+ * every list and call; a session the server forgot (404) is opened anew and the call retried once.
+ */
+export function createUpstreamPool(options: UpstreamPoolOptions): UpstreamPool<Client> {
+  return new UpstreamPool<Client>({
+    idleMs: options.idleMs,
+    maxSessions: options.maxSessions,
+    sessionGone: (error) => error instanceof StreamableHTTPError && error.code === 404,
+    open: async (target) => {
+      const { client, transport } = await connect(target, { fetch: options.fetch, signal: AbortSignal.timeout(options.timeoutMs), timeoutMs: options.timeoutMs });
+      return {
+        client,
+        end: async () => {
+          // A stateful server gave the connection a session: end it (DELETE) rather than leave it to expire there.
+          if (transport.sessionId !== undefined) await bounded(transport.terminateSession(), sessionEndMs);
+          await client.close().catch(() => undefined);
+        },
+      };
+    },
+  });
 }
 
 /** Every tool `target` lists (following `nextCursor`). */
-export function listUpstreamTools(target: McpConnectionTarget, settings: UpstreamSettings): Promise<Tool[]> {
-  return withUpstream(target, settings, async (client) => {
+export function listUpstreamTools(pool: UpstreamPool<Client>, target: McpConnectionTarget, settings: UpstreamSettings): Promise<Tool[]> {
+  return pool.use(target, async (client) => {
     const tools: Tool[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < maxToolPages; page += 1) {
@@ -70,8 +91,8 @@ export function listUpstreamTools(target: McpConnectionTarget, settings: Upstrea
 }
 
 /** Calls `tool` on `target` with `args`; the server's result as it sent it (validated by the SDK). */
-export function callUpstreamTool(target: McpConnectionTarget, settings: UpstreamSettings, tool: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
-  return withUpstream(target, settings, async (client) => {
+export function callUpstreamTool(pool: UpstreamPool<Client>, target: McpConnectionTarget, settings: UpstreamSettings, tool: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
+  return pool.use(target, async (client) => {
     const params = args === undefined ? { name: tool } : { name: tool, arguments: args };
     return (await client.callTool(params, undefined, { signal: settings.signal, timeout: settings.timeoutMs })) as CallToolResult;
   });

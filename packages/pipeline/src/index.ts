@@ -10,6 +10,7 @@ export { buildSvcMetadata, routingHeaders } from './chat/metadata.js';
 export { type CacheDirective, type CacheHit, type CacheMiss, type CachePartition, type ExactCachePort, type SemanticCachePort, type SemanticLookup, cacheDirectiveOf, cacheEnabled, lookupCache, storeAnswer } from './chat/cache-stage.js';
 export { StreamCollector } from './stream/stream-collect.js';
 export { replayStream } from './stream/stream-replay.js';
+export { addUsage } from './chat/verification.js';
 export { largerContextModels, requiredCapabilities } from './chat/route.js';
 export type { ConfiguredFallbacks } from './chat/fallback-models.js';
 export { ChainLimiter, type ChainDefaults, chainStepLimitExceeded, chainTimedOut, defaultChainLimits } from './chat/chain-limits.js';

@@ -1,8 +1,8 @@
 import { requireScope } from '@svc/auth';
-import { type Caller, batchLineRequestId, batchRequestId, randomId, toGatewayError } from '@svc/core';
+import { type Caller, batchLineRequestId, batchRequestId, invalidRequest, randomId, toGatewayError } from '@svc/core';
 import type { AnsweredBatchLine, BatchLineRecord } from '@svc/db';
 import { type EmbedDeps, type Exchange, resolveIntelligenceMode } from '@svc/pipeline';
-import { type BatchEndpoint, decodeChatRequest, decodeMessagesRequest, encodeMessagesResponse } from '@svc/protocol';
+import { type BatchEndpoint, decodeChatRequest, decodeMessagesRequest, encodeMessagesResponse, mcpServersOf } from '@svc/protocol';
 import { chatCompletionBody } from '../routes/chat-completions.js';
 import { embeddingsAnswer } from '../routes/embeddings.js';
 import { type ResponsesDeps, answerResponse } from '../routes/responses.js';
@@ -29,6 +29,7 @@ export type LineEndpoint = BatchEndpoint | '/v1/messages';
 /** An Anthropic Messages body through the chat gateway, answered as the `message`. */
 async function answerMessage(deps: LineDeps, body: Record<string, unknown>, exchange: (mode?: Exchange['mode']) => Exchange): Promise<object> {
   const request = decodeMessagesRequest(body);
+  if (mcpServersOf(body).length > 0) throw invalidRequest('MCP servers are served on the interactive endpoint only, not in batches.', 'mcp_servers');
   request.stream = false;
   const context = exchange(request.svc?.intelligenceMode);
   requireScope(context.caller, 'inference:chat');

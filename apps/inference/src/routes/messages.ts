@@ -1,13 +1,15 @@
-import { randomId, toGatewayError } from '@svc/core';
+import { type ChatRequest, randomId, toGatewayError } from '@svc/core';
+import type { Context } from 'hono';
 import { bearer, defineRoute } from '@svc/openapi';
-import type { ChatStreamResponse } from '@svc/pipeline';
-import { MessagesStreamEncoder, applyLegacyHeaders, decodeMessagesRequest, encodeMessagesResponse, messagesRequestSchema } from '@svc/protocol';
+import { type ChatStreamResponse, admitToolCall } from '@svc/pipeline';
+import { MessagesStreamEncoder, type ResponsesMcpTool, applyLegacyHeaders, decodeMessagesRequest, encodeMessagesResponse, mcpServersOf, messagesRequestSchema } from '@svc/protocol';
 import { type RouteRegistry, readHeader, readJson } from '@svc/http-kit';
 import type { InferenceDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
 import { exchangeOf } from '../request-context.js';
 import { sseResponse } from '../sse-response.js';
 import { answerHeaders, chatErrors } from './answer-headers.js';
+import { type McpMessagesRun, mcpMessagesJson, mcpMessagesStream } from './messages-mcp.js';
 
 /** Headers from the caller that providers may need (prompt caching betas). */
 const forwarded = ['anthropic-beta'] as const;
@@ -21,7 +23,7 @@ export const messagesRoute = defineRoute({
   operationId: 'createMessage',
   summary: 'Create a message (Anthropic Messages API)',
   description:
-    "Anthropic-compatible: Anthropic SDKs use the gateway's base URL without `/v1`; the key may come as `x-api-key` or `Authorization: Bearer`. With `stream: true` the answer is Anthropic's event stream. Every error, authentication included, uses Anthropic's envelope.",
+    "Anthropic-compatible: Anthropic SDKs use the gateway's base URL without `/v1`; the key may come as `x-api-key` or `Authorization: Bearer`. With `stream: true` the answer is Anthropic's event stream. Every error, authentication included, uses Anthropic's envelope. `mcp_servers` (MCP connector) are run by the gateway for every provider: `mcp_tool_use` and `mcp_tool_result` blocks (docs/mcp.md).",
   tags: ['Messages'],
   auth: bearer('inference:chat'),
   body: { schema: messagesRequestSchema, name: 'CreateMessageRequest' },
@@ -44,7 +46,8 @@ export const messagesRoute = defineRoute({
  */
 export function registerMessages(routes: RouteRegistry<AppEnv>, deps: InferenceDeps): void {
   routes.add(messagesRoute, async (c) => {
-    const request = decodeMessagesRequest(await readJson(c, deps.maxBodyBytes));
+    const body = await readJson(c, deps.maxBodyBytes);
+    const request = decodeMessagesRequest(body);
     applyLegacyHeaders(request, (name) => readHeader(c, name));
     for (const name of sessionHeaders) {
       const session = readHeader(c, name);
@@ -55,6 +58,8 @@ export function registerMessages(routes: RouteRegistry<AppEnv>, deps: InferenceD
     }
     const abort = new AbortController();
     const requestId = c.get('requestId');
+    const servers = mcpServersOf(body);
+    if (servers.length > 0) return answerWithMcpServers(c, deps, { request, servers, abort });
     const response = await deps.gateway.chat(request, exchangeOf(c, { bodyMode: request.svc?.intelligenceMode, bodyTimeoutMs: request.svc?.timeoutMs, forward: forwarded, abort }));
     const id = `msg_${randomId(24)}`;
     if (response.kind === 'json') {
@@ -88,4 +93,33 @@ async function* events(encoder: MessagesStreamEncoder, response: ChatStreamRespo
     return;
   }
   yield encoder.end(response.metadata());
+}
+
+/**
+ * A request with `mcp_servers`: the gateway runs the tool rounds (each a model request of its own,
+ * ids `<request id>:mcp<round>` after the first) and answers whole or as a stream.
+ */
+async function answerWithMcpServers(c: Context<AppEnv>, deps: InferenceDeps, given: { request: ChatRequest; servers: ResponsesMcpTool[]; abort: AbortController }): Promise<Response> {
+  const { request, abort } = given;
+  const caller = c.get('caller');
+  const requestId = c.get('requestId');
+  const run: McpMessagesRun = {
+    request,
+    servers: given.servers,
+    gateway: deps.mcpGateway,
+    caller: { orgId: caller.org.id, keyId: caller.keyId, requestId, span: c.get('trace'), admitToolCall: () => admitToolCall(deps.limiter, caller) },
+    chat: async (roundRequest, round) => {
+      const exchange = exchangeOf(c, { bodyMode: request.svc?.intelligenceMode, bodyTimeoutMs: request.svc?.timeoutMs, forward: forwarded, abort });
+      const answered = await deps.gateway.chat(roundRequest, round === 1 ? exchange : { ...exchange, requestId: `${requestId}:mcp${round}` });
+      if (answered.kind !== 'json') throw new Error('a tool round was answered as a stream');
+      return answered;
+    },
+    id: `msg_${randomId(24)}`,
+    requestId,
+  };
+  if (!request.stream) {
+    const { body, headers } = await mcpMessagesJson(run);
+    return c.body(JSON.stringify(body), 200, { 'content-type': 'application/json', 'request-id': requestId, ...headers });
+  }
+  return sseResponse(mcpMessagesStream(run), { headers: { 'request-id': requestId }, keepAliveMs: deps.keepAliveMs ?? 15_000, keepAlive: 'event: ping\ndata: {"type":"ping"}\n\n', onCancel: () => abort.abort() });
 }

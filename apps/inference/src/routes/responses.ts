@@ -1,4 +1,4 @@
-import { type ChatMessage, toGatewayError, notFound } from '@svc/core';
+import { type ChatMessage, invalidRequest, toGatewayError, notFound } from '@svc/core';
 import { bearer, defineRoute } from '@svc/openapi';
 import type { ChatJsonResponse, ChatStreamResponse, Exchange } from '@svc/pipeline';
 import {
@@ -13,12 +13,15 @@ import {
   responsesRequestSchema,
 } from '@svc/protocol';
 import { type RouteRegistry, readHeader, readJson } from '@svc/http-kit';
+import type { Context } from 'hono';
 import type { InferenceDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
 import { exchangeOf } from '../request-context.js';
 import { sseResponse } from '../sse-response.js';
+import { admitToolCall } from '@svc/pipeline';
 import { answerHeaders, chatErrors } from './answer-headers.js';
 import { registerKeptResponses } from './kept-responses.js';
+import { type McpResponseRun, mcpJsonResponse, mcpStreamResponse, usesMcpTools } from './responses-mcp.js';
 
 const DAY_MS = 86_400_000;
 
@@ -34,7 +37,7 @@ export const responsesRoute = defineRoute({
   operationId: 'createResponse',
   summary: 'Create a model response (OpenAI Responses API)',
   description:
-    "With `store` (default true) the response is kept for the caller's organisation for `SVC_RESPONSES_TTL_DAYS` days: `GET`/`DELETE /v1/responses/{response_id}`, and `previous_response_id` continues its conversation with any model (its `instructions` are not carried over; an unknown, expired or other organisation's id is a 404 naming `previous_response_id`). A stream is kept when it completes (`response.completed` or `response.incomplete`); a failed or abandoned one is not. With `stream: true` the answer is the Responses event stream (`response.created` ... `response.completed`).",
+    "With `store` (default true) the response is kept for the caller's organisation for `SVC_RESPONSES_TTL_DAYS` days: `GET`/`DELETE /v1/responses/{response_id}`, and `previous_response_id` continues its conversation with any model (its `instructions` are not carried over; an unknown, expired or other organisation's id is a 404 naming `previous_response_id`). A stream is kept when it completes (`response.completed` or `response.incomplete`); a failed or abandoned one is not. With `stream: true` the answer is the Responses event stream (`response.created` ... `response.completed`). Remote MCP tools (`tools: [{type: \"mcp\"}]`) are run by the gateway for every provider: `mcp_list_tools`, `mcp_call` and `mcp_approval_request` output items (docs/mcp.md).",
   tags: ['Responses'],
   auth: bearer('inference:chat'),
   body: { schema: responsesRequestSchema, name: 'CreateResponse' },
@@ -48,8 +51,8 @@ export const responsesRoute = defineRoute({
   errors: chatErrors,
 });
 
-/** Keeps a finished response; undefined when the request said `store: false`. */
-type Keep = ((response: ResponseObject) => Promise<void>) | undefined;
+/** Keeps a finished response (with the turns its MCP tool rounds added); undefined when the request said `store: false`. */
+type Keep = ((response: ResponseObject, toolTurns?: ChatMessage[]) => Promise<void>) | undefined;
 
 /** What answering a Responses request needs: the chat gateway and the kept responses. */
 export type ResponsesDeps = Pick<InferenceDeps, 'gateway' | 'responses' | 'logger'>;
@@ -59,15 +62,20 @@ interface PreparedResponse {
   decoded: ReturnType<typeof decodeResponsesRequest>;
   request: ReturnType<typeof conversationOf>['request'];
   keep: Keep;
+  /** The output of the kept response this request continues. */
+  previousOutput: ResponseObject['output'] | undefined;
 }
 
 /** Decodes `body` (with the legacy headers `header` reads), joins the earlier turns, and decides whether the answer is kept. */
 async function prepareResponse(deps: ResponsesDeps, orgId: string, body: unknown, header?: (name: string) => string | undefined): Promise<PreparedResponse> {
   const decoded = decodeResponsesRequest(body);
   if (header) applyLegacyHeaders(decoded.request, header);
-  const { request, turns } = conversationOf(decoded, await earlierTurns(deps, orgId, decoded.echo.previous_response_id));
-  const keep: Keep = decoded.echo.store ? (response) => keepResponse(deps, { orgId, turns, inputItems: decoded.inputItems, response }) : undefined;
-  return { decoded, request, keep };
+  const previous = await previousResponse(deps, orgId, decoded.echo.previous_response_id);
+  const { request, turns } = conversationOf(decoded, earlierTurns(previous, decoded.approvals.length > 0));
+  const keep: Keep = decoded.echo.store
+    ? (response, toolTurns = []) => keepResponse(deps, { orgId, turns: [...turns, ...toolTurns], inputItems: decoded.inputItems, response })
+    : undefined;
+  return { decoded, request, keep, previousOutput: (previous?.response as ResponseObject | undefined)?.output };
 }
 
 /** The `response` of a whole answer, kept unless the request said `store: false`. */
@@ -84,6 +92,7 @@ async function finishResponse(prepared: PreparedResponse, response: ChatJsonResp
  */
 export async function answerResponse(deps: ResponsesDeps, body: unknown, exchange: (mode?: Exchange['mode']) => Exchange): Promise<ResponseObject> {
   const prepared = await prepareResponse(deps, exchange().caller.org.id, body);
+  if (usesMcpTools(prepared.decoded)) throw invalidRequest('MCP tools are served on the interactive endpoint only, not in batches.', 'tools');
   prepared.request.stream = false;
   const response = await deps.gateway.chat(prepared.request, exchange(prepared.request.svc?.intelligenceMode));
   if (response.kind !== 'json') throw new Error('a non-stream responses request was answered as a stream');
@@ -94,6 +103,7 @@ export function registerResponses(routes: RouteRegistry<AppEnv>, deps: Inference
   routes.add(responsesRoute, async (c) => {
     const prepared = await prepareResponse(deps, c.get('caller').org.id, await readJson(c, deps.maxBodyBytes), (name) => readHeader(c, name));
     const { request, decoded, keep } = prepared;
+    if (usesMcpTools(decoded)) return answerWithMcpTools(c, deps, prepared);
     const abort = new AbortController();
     const response = await deps.gateway.chat(request, exchangeOf(c, { bodyMode: request.svc?.intelligenceMode, bodyTimeoutMs: request.svc?.timeoutMs, abort }));
     if (response.kind === 'json') {
@@ -111,12 +121,56 @@ export function registerResponses(routes: RouteRegistry<AppEnv>, deps: Inference
   registerKeptResponses(routes, deps);
 }
 
-/** The conversation of the kept response `previousId` (none without one). */
-async function earlierTurns(deps: ResponsesDeps, orgId: string, previousId: string | null): Promise<ChatMessage[]> {
-  if (previousId === null) return [];
+type KeptResponse = NonNullable<Awaited<ReturnType<ResponsesDeps['responses']['store']['get']>>>;
+
+/** The kept response `previousId` (none without one). */
+async function previousResponse(deps: ResponsesDeps, orgId: string, previousId: string | null): Promise<KeptResponse | undefined> {
+  if (previousId === null) return undefined;
   const previous = await deps.responses.store.get(orgId, previousId);
   if (!previous) throw notFound(`Previous response with id '${previousId.slice(0, 64)}' not found.`, 'previous_response_id');
-  return previous.messages;
+  return previous;
+}
+
+/**
+ * The conversation of the kept response. A response that ended on approval requests ends with an
+ * empty assistant turn: when this request answers them, the calls' own turn replaces it.
+ */
+function earlierTurns(previous: KeptResponse | undefined, answersApprovals: boolean): ChatMessage[] {
+  if (!previous) return [];
+  const last = previous.messages.at(-1);
+  const empty = last?.role === 'assistant' && !last.content && !last.toolCalls?.length;
+  return answersApprovals && empty ? previous.messages.slice(0, -1) : previous.messages;
+}
+
+/**
+ * A request with `mcp` tools: the gateway runs the tool rounds (each a model request of its own,
+ * ids `<request id>:mcp<round>` after the first) and answers whole or as a stream.
+ */
+async function answerWithMcpTools(c: Context<AppEnv>, deps: InferenceDeps, prepared: PreparedResponse): Promise<Response> {
+  const { request, decoded } = prepared;
+  const caller = c.get('caller');
+  const requestId = c.get('requestId');
+  const abort = new AbortController();
+  const run: McpResponseRun = {
+    decoded,
+    request,
+    keep: prepared.keep,
+    previousOutput: prepared.previousOutput,
+    gateway: deps.mcpGateway,
+    caller: { orgId: caller.org.id, keyId: caller.keyId, requestId, span: c.get('trace'), admitToolCall: () => admitToolCall(deps.limiter, caller) },
+    chat: async (roundRequest, round) => {
+      const exchange = exchangeOf(c, { bodyMode: request.svc?.intelligenceMode, bodyTimeoutMs: request.svc?.timeoutMs, abort });
+      const answered = await deps.gateway.chat(roundRequest, round === 1 ? exchange : { ...exchange, requestId: `${requestId}:mcp${round}` });
+      if (answered.kind !== 'json') throw new Error('a tool round was answered as a stream');
+      return answered;
+    },
+    meta: { id: responseId(), createdAt: Math.floor(Date.now() / 1000) },
+  };
+  if (!request.stream) {
+    const { body, headers } = await mcpJsonResponse(run);
+    return c.body(JSON.stringify(body), 200, { 'content-type': 'application/json', ...headers });
+  }
+  return sseResponse(mcpStreamResponse(run), { headers: {}, keepAliveMs: deps.keepAliveMs ?? 15_000, keepAlive: ': keep-alive\n\n', onCancel: () => abort.abort() });
 }
 
 interface Finished {

@@ -137,14 +137,29 @@ describe('MCP gateway (/mcp) with the official MCP SDK', () => {
     expect(hangSpan?.status?.code).toBe(ERROR);
   });
 
-  it('speaks to a stateful upstream within its session, and ends the session after each operation', async () => {
+  it('speaks to a stateful upstream within one session, reused by every operation and ended at shutdown', async () => {
     const { org, key } = await orgWithServers();
     expect((await admin('PUT', `/v1/admin/orgs/${org.id}/mcp-servers/sessions`, { url: stateful.url, tools: ['echo'] })).status).toBe(201);
     const client = await connect(key);
     expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('sessions__echo');
-    expect((await client.callTool({ name: 'sessions__echo', arguments: { text: 'in a session' } })).content).toEqual([{ type: 'text', text: 'echo: in a session' }]);
-    expect(stateful.calls.at(-1)).toMatchObject({ tool: 'echo', arguments: { text: 'in a session' } });
+    for (const text of ['in a session', 'the same session']) {
+      expect((await client.callTool({ name: 'sessions__echo', arguments: { text } })).content).toEqual([{ type: 'text', text: `echo: ${text}` }]);
+    }
+    expect(stateful.calls.at(-1)).toMatchObject({ tool: 'echo', arguments: { text: 'the same session' } });
+    expect(stateful.sessions.size).toBe(1);
+    await client.close();
+    await gateway.runtime.mcpGateway.close();
     expect(stateful.sessions.size).toBe(0);
+  });
+
+  it('reuses one upstream session per server and credential: a call after the first is one HTTP request upstream', async () => {
+    const { key } = await orgWithServers();
+    const client = await connect(key);
+    await client.callTool({ name: 'tools__echo', arguments: { text: 'warm' } });
+    const before = upstream.requests();
+    for (let call = 0; call < 10; call += 1) await client.callTool({ name: 'tools__echo', arguments: { text: `call ${call}` } });
+    // Without reuse each call was initialize, notifications/initialized and tools/call: 30 requests.
+    expect(upstream.requests() - before).toBe(10);
     await client.close();
   });
 

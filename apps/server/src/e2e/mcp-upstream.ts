@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll } from 'vitest';
 
 /** What an upstream MCP server received: each tools/call's name, arguments and Authorization header. */
 export interface UpstreamCall {
@@ -18,6 +19,8 @@ export interface McpUpstream {
   calls: UpstreamCall[];
   /** Sessions a stateful server opened and that are still open. */
   sessions: Set<string>;
+  /** HTTP requests the server received. */
+  requests(): number;
   close(): Promise<void>;
 }
 
@@ -39,11 +42,17 @@ function toolServer(calls: UpstreamCall[], authorization: string | undefined): S
 }
 
 async function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<HttpServer> {
-  const server = createServer(handler);
+  const server = createServer((req, res) => {
+    received.set(server, (received.get(server) ?? 0) + 1);
+    handler(req, res);
+  });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   return server;
 }
+
+const received = new WeakMap<HttpServer, number>();
+const countOf = (server: HttpServer) => () => received.get(server) ?? 0;
 
 const urlOf = (server: HttpServer) => `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
 const closing = (server: HttpServer) => () => {
@@ -61,7 +70,7 @@ export async function startMcpUpstream(): Promise<McpUpstream> {
     await server.connect(transport);
     await transport.handleRequest(req, res);
   });
-  return { url: urlOf(http), calls, sessions: new Set(), close: closing(http) };
+  return { url: urlOf(http), calls, sessions: new Set(), requests: countOf(http), close: closing(http) };
 }
 
 /** The same tools from a stateful server: `Mcp-Session-Id` on initialize, required afterwards, ended by DELETE. */
@@ -89,7 +98,7 @@ export async function startStatefulMcpUpstream(): Promise<McpUpstream> {
     await toolServer(calls, req.headers.authorization).connect(transport);
     await transport.handleRequest(req, res);
   });
-  return { url: urlOf(http), calls, sessions, close: closing(http) };
+  return { url: urlOf(http), calls, sessions, requests: countOf(http), close: closing(http) };
 }
 
 /** A server that completes the MCP handshake and lists a tool, then answers its call with bytes that are not JSON-RPC. */
@@ -105,5 +114,22 @@ export async function startMalformedUpstream(): Promise<McpUpstream> {
     if (message.method === 'tools/list') return answer({ tools: [{ name: 'garble', inputSchema: { type: 'object' } }] });
     res.writeHead(200, { 'content-type': 'application/json' }).end('<<< this is not JSON-RPC');
   });
-  return { url: urlOf(http), calls: [], sessions: new Set(), close: closing(http) };
+  return { url: urlOf(http), calls: [], sessions: new Set(), requests: countOf(http), close: closing(http) };
+}
+
+/** The stateless upstream ({@link startMcpUpstream}) for the enclosing describe (or file): started before its tests, closed after. */
+export function useMcpUpstream(): { readonly server: McpUpstream } {
+  let server: McpUpstream | undefined;
+  beforeAll(async () => {
+    server = await startMcpUpstream();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  return {
+    get server() {
+      if (!server) throw new Error('the MCP upstream is used before its beforeAll ran');
+      return server;
+    },
+  };
 }

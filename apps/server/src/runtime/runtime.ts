@@ -123,6 +123,7 @@ export interface RuntimeOptions {
 
 /** What the runtime closes: everything that holds a timer, a connection or a thread. */
 interface Closeable {
+  mcpGateway: Pick<McpGateway, 'close'>;
   responses: ReturnType<typeof keepResponses>;
   files: ReturnType<typeof keepFiles>;
   learn: LearnSink;
@@ -151,7 +152,7 @@ async function closeInOrder(parts: Closeable): Promise<void> {
   await parts.shadow.stop();
   await Promise.all([parts.learn.close(), parts.routing.feedback.close(), parts.cache.close(), parts.memory.close(), parts.alerts.stop()]);
   await parts.encoder.close();
-  await Promise.all([parts.access.authenticator.stop(), parts.access.governance.stop(), parts.byok.stop(), parts.mcp.stop(), parts.switches.stop(), parts.models.stop()]);
+  await Promise.all([parts.access.authenticator.stop(), parts.access.governance.stop(), parts.byok.stop(), parts.mcp.stop(), parts.mcpGateway.close(), parts.switches.stop(), parts.models.stop()]);
   await parts.kv.close();
   await parts.db.close();
   await parts.http?.close();
@@ -236,6 +237,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
   const sentences = env.SVC_SENTENCE_ENCODER === 'hashed' ? undefined : encoder.embedder;
   const shadow = createShadowService(base, { catalog, providers, byok, learn, timeouts, learner: routing.feedback });
   await shadow.start();
+  const mcpGateway = createMcpGateway(env, { registry: mcp, governance: access.governance, learn, logger });
   const gateway = createGateway(base, { file, catalog, providers, routing, limiter, governance: access.governance, verifier, cache, memory: memory.store, switches, byok, learn, breakers, hedging, timeouts, sentences, shadow: shadow.judging });
   return {
     ...base,
@@ -246,7 +248,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     providers,
     byok,
     mcp,
-    mcpGateway: createMcpGateway(env, { registry: mcp, governance: access.governance, learn, logger }),
+    mcpGateway,
     gateway,
     limiter,
     cache,
@@ -269,6 +271,6 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
     shadowSettings: shadow.settings,
     mockEnabled,
     readiness: () => runtimeReadiness({ db, kv, sharedKv: Boolean(env.REDIS_URL), cache, encoder }),
-    close: once(() => closeInOrder({ shadow, responses, files, learn, routing, cache, memory, alerts, encoder, access, byok, mcp, switches, models, kv, db, http, tracing })),
+    close: once(() => closeInOrder({ shadow, responses, files, learn, routing, cache, memory, alerts, encoder, access, byok, mcp, mcpGateway, switches, models, kv, db, http, tracing })),
   };
 }

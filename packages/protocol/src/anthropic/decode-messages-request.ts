@@ -9,8 +9,10 @@ import {
   type AnthropicInputMessage,
   type AnthropicMessagesRequest,
   countTokensRequestSchema,
+  mcpServerSchema,
   messagesRequestSchema,
 } from './messages-request-schema.js';
+import type { ResponsesMcpTool } from '../responses/responses-request-schema.js';
 
 const parseConfig = { abortEarly: true } as const;
 
@@ -44,6 +46,25 @@ export function decodeMessagesRequest(body: unknown): ChatRequest {
   if (!result.success) throw issueToError(result.issues[0]);
   return toChatRequest(result.output);
 }
+
+/**
+ * The `mcp_servers` of a Messages body that {@link decodeMessagesRequest} accepted, as the
+ * gateway's MCP tools (OpenAI's `mcp` tool shape): the server's `name` labels it, its
+ * `authorization_token` is sent as a bearer token, `tool_configuration.allowed_tools` filters its
+ * tools, and no call waits for approval (Messages has none). A server with `enabled: false` is left out.
+ */
+export function mcpServersOf(body: unknown): ResponsesMcpTool[] {
+  const servers = v.parse(mcpServersBodySchema, body).mcp_servers ?? [];
+  return servers.flatMap((server) => {
+    if (server.tool_configuration?.enabled === false) return [];
+    const tool: ResponsesMcpTool = { type: 'mcp', server_label: server.name, server_url: server.url, require_approval: 'never' };
+    if (server.authorization_token != null) tool.authorization = server.authorization_token;
+    if (server.tool_configuration?.allowed_tools != null) tool.allowed_tools = server.tool_configuration.allowed_tools;
+    return [tool];
+  });
+}
+
+const mcpServersBodySchema = v.object({ mcp_servers: v.nullish(v.array(mcpServerSchema)) });
 
 /**
  * Validates an Anthropic `POST /v1/messages/count_tokens` body (the Messages body without

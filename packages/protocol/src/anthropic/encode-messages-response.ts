@@ -9,7 +9,13 @@ export type AnthropicOutputBlock =
    */
   | { type: 'text'; text: string }
   | { type: 'thinking'; thinking: string; signature: string }
-  | { type: 'tool_use'; id: string; name: string; input: unknown };
+  | { type: 'tool_use'; id: string; name: string; input: unknown }
+  | AnthropicMcpBlock;
+
+/** A call the gateway made to an MCP server for the model (`mcp_servers`), and its result. */
+export type AnthropicMcpBlock =
+  | { type: 'mcp_tool_use'; id: string; name: string; server_name: string; input: unknown }
+  | { type: 'mcp_tool_result'; tool_use_id: string; is_error: boolean; content: { type: 'text'; text: string }[] };
 
 export interface AnthropicUsage {
   input_tokens: number;

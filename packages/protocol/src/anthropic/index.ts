@@ -1,7 +1,8 @@
-export { decodeCountTokensRequest, decodeMessagesRequest } from './decode-messages-request.js';
+export { decodeCountTokensRequest, decodeMessagesRequest, mcpServersOf } from './decode-messages-request.js';
 export {
   type AnthropicErrorBody,
   type AnthropicErrorType,
+  type AnthropicMcpBlock,
   type AnthropicMessage,
   type AnthropicOutputBlock,
   type AnthropicStopReason,

@@ -129,6 +129,21 @@ const thinkingSchema = v.variant(
   (issue) => (issue.expected === 'Object' ? 'must be an object' : "must be one of 'enabled', 'disabled', 'adaptive'"),
 );
 
+/** A gateway tool name is `<server name>__<tool>`: the name is kept short and free of `__`. */
+const serverNameMessage = 'must be 1 to 32 letters, digits, hyphens or single underscores, starting with a letter or digit';
+
+/**
+ * A remote MCP server (Anthropic's MCP connector, beta `mcp-client-2025-04-04`) whose tools the
+ * gateway offers to the model and runs itself, whichever provider answers.
+ */
+export const mcpServerSchema = obj({
+  type: literal('url'),
+  url: nonEmptyStr(),
+  name: v.pipe(nonEmptyStr(), v.regex(/^[A-Za-z0-9](?:_?[A-Za-z0-9-])*$/, serverNameMessage), v.maxLength(32, serverNameMessage)),
+  authorization_token: opt(str()),
+  tool_configuration: opt(block({ enabled: opt(bool()), allowed_tools: opt(arr(nonEmptyStr())) })),
+});
+
 export const messagesRequestSchema = obj({
   model: nonEmptyStr(),
   max_tokens: int(1, Number.MAX_SAFE_INTEGER),
@@ -142,6 +157,7 @@ export const messagesRequestSchema = obj({
   top_k: opt(int(0, Number.MAX_SAFE_INTEGER)),
   tools: opt(arr(toolSchema)),
   tool_choice: opt(toolChoiceSchema),
+  mcp_servers: opt(arr(mcpServerSchema)),
   thinking: opt(thinkingSchema),
   metadata: opt(block({ user_id: opt(str()) })),
   service_tier: opt(str()),
@@ -157,6 +173,8 @@ export const messagesRequestSchema = obj({
  * (a client may still send them; like every unknown key they are dropped).
  */
 export const countTokensRequestSchema = v.omit(messagesRequestSchema, ['max_tokens', 'stream']);
+
+export type AnthropicMcpServer = v.InferOutput<typeof mcpServerSchema>;
 
 /** The validated Messages request, still in wire names. */
 export type AnthropicMessagesRequest = v.InferOutput<typeof messagesRequestSchema>;

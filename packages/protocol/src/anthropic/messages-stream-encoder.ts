@@ -1,5 +1,5 @@
 import type { FinishReason, GatewayError, StreamEvent, SvcMetadata, Usage } from '@svc/core';
-import { encodeMessagesError, toAnthropicUsage, toStopReason } from './encode-messages-response.js';
+import { type AnthropicMcpBlock, encodeMessagesError, toAnthropicUsage, toStopReason } from './encode-messages-response.js';
 
 export interface MessagesStreamEncoderOptions {
   /** Message id (`msg_...`). */
@@ -125,6 +125,12 @@ export class MessagesStreamEncoder {
     out += frame('message_delta', delta) + frame('message_stop', {});
     this.#closed = true;
     return out;
+  }
+
+  /** A whole MCP block (the gateway's call, or its result): `content_block_start` holding it, then `content_block_stop`. */
+  mcpBlock(block: AnthropicMcpBlock): string {
+    if (this.#closed) return '';
+    return this.#openBlock({ kind: 'text' }, block) + this.#closeBlock();
   }
 
   /** An `error` event; the stream ends with it. */

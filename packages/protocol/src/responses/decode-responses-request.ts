@@ -5,6 +5,7 @@ import { decodeChatRequest } from '../openai/decode-chat-request.js';
 import { parseRequestBody } from '../shared/parse-request-body.js';
 import { inputItemsOf } from './input-items.js';
 import {
+  type ResponsesMcpTool,
   type ResponsesInputItem,
   type ResponsesInputPart,
   type ResponsesWireRequest,
@@ -25,6 +26,17 @@ export interface DecodedResponsesRequest {
   echo: ResponseEcho;
   /** The `input` as items with ids (what `GET /v1/responses/{id}/input_items` lists). */
   inputItems: Record<string, unknown>[];
+  /** The `mcp` tools, which the gateway runs itself (their `function` counterparts are not in `request.tools`). */
+  mcpTools: ResponsesMcpTool[];
+  /** The `mcp_approval_response` items of `input`: answers to the continued response's approval requests. */
+  approvals: McpApprovalAnswer[];
+}
+
+/** The caller's answer to one `mcp_approval_request`. */
+export interface McpApprovalAnswer {
+  approvalRequestId: string;
+  approve: boolean;
+  reason: string | undefined;
 }
 
 /**
@@ -46,12 +58,31 @@ export interface DecodedResponsesRequest {
  */
 export function decodeResponsesRequest(body: unknown): DecodedResponsesRequest {
   const wire = parseRequestBody(responsesRequestSchema, body);
-  const request = decodeChatRequest(toChatWire(wire));
-  return {
-    request,
-    echo: { instructions: wire.instructions ?? null, store: wire.store ?? true, previous_response_id: wire.previous_response_id ?? null },
-    inputItems: inputItemsOf(wire.input),
-  };
+  const chatWire = toChatWire(wire);
+  const approvals = approvalsOf(wire.input);
+  // Input of approval answers alone adds no turn (the calls' turns are the route's): the chat
+  // decoder wants a message, so one stands in for the decoding and is dropped after it.
+  const answersOnly = chatWire.messages.length === 0 && approvals.length > 0;
+  if (answersOnly) chatWire.messages.push({ role: 'user', content: '' });
+  const request = decodeChatRequest(chatWire);
+  if (answersOnly) request.messages = [];
+  const mcpTools = (wire.tools ?? []).flatMap((tool) => (tool.type === 'mcp' ? [tool] : []));
+  const echo: ResponseEcho = { instructions: wire.instructions ?? null, store: wire.store ?? true, previous_response_id: wire.previous_response_id ?? null };
+  if (mcpTools.length > 0) echo.mcp_tools = mcpTools.map(echoedMcpTool);
+  return { request, echo, inputItems: inputItemsOf(wire.input), mcpTools, approvals };
+}
+
+/** An `mcp` tool as the response echoes it: without `headers` and `authorization`, which are credentials. */
+function echoedMcpTool(tool: ResponsesMcpTool): Record<string, unknown> {
+  const { headers: _headers, authorization: _authorization, connector_id: _connector, tunnel_id: _tunnel, ...rest } = tool;
+  return Object.fromEntries(Object.entries(rest).filter(([, value]) => value != null));
+}
+
+function approvalsOf(input: ResponsesWireRequest['input']): McpApprovalAnswer[] {
+  const items = Array.isArray(input) ? input : typeof input === 'string' ? [] : [input];
+  return items.flatMap((item) =>
+    item.type === 'mcp_approval_response' ? [{ approvalRequestId: item.approval_request_id, approve: item.approve, reason: item.reason ?? undefined }] : [],
+  );
 }
 
 function toChatWire(wire: ResponsesWireRequest): ChatWireRequest {
@@ -69,8 +100,9 @@ function toChatWire(wire: ResponsesWireRequest): ChatWireRequest {
   if (wire.temperature != null) out.temperature = wire.temperature;
   if (wire.top_p != null) out.top_p = wire.top_p;
   if (wire.max_output_tokens != null) out.max_completion_tokens = wire.max_output_tokens;
-  if (wire.tools != null) {
-    out.tools = wire.tools.map(({ name, description, parameters, strict }) => ({
+  const functions = (wire.tools ?? []).flatMap((tool) => (tool.type === 'function' ? [tool] : []));
+  if (functions.length > 0) {
+    out.tools = functions.map(({ name, description, parameters, strict }) => ({
       type: 'function',
       function: { name, description, parameters, strict },
     }));
@@ -103,7 +135,12 @@ function toChatWire(wire: ResponsesWireRequest): ChatWireRequest {
 function pushItem(messages: ChatWireMessage[], item: ResponsesInputItem): void {
   switch (item.type) {
     case 'reasoning':
-      // Provider reasoning cannot be replayed through the canonical request (no signatures).
+    case 'mcp_list_tools':
+    case 'mcp_call':
+    case 'mcp_approval_request':
+    case 'mcp_approval_response':
+      // Provider reasoning cannot be replayed through the canonical request (no signatures); MCP
+      // items are the gateway's own record (a kept response's turns hold their calls and results).
       return;
     case 'function_call': {
       const call = { id: item.call_id, type: 'function' as const, function: { name: item.name, arguments: item.arguments } };

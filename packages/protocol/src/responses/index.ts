@@ -1,11 +1,12 @@
 export { answerTurn, conversationOf, type ResponsesConversation } from './conversation.js';
 export {
   type DecodedResponsesRequest,
+  type McpApprovalAnswer,
   type ResponseEcho,
   decodeResponsesRequest,
 } from './decode-responses-request.js';
 export { encodeResponse } from './encode-response.js';
-export { type ResponseMeta, encodeResponsesUsage, responseId } from './response-shell.js';
+export { type ResponseMeta, encodeResponsesUsage, randomItemId, responseId } from './response-shell.js';
 export { ResponseStreamEncoder } from './response-stream-encoder.js';
 export type * from './response-types.js';
-export { responsesRequestSchema, type ResponsesWireRequest } from './responses-request-schema.js';
+export { type McpToolFilter, type ResponsesMcpTool, responsesRequestSchema, type ResponsesWireRequest } from './responses-request-schema.js';

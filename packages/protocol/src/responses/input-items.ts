@@ -20,7 +20,12 @@ export function inputItemsOf(input: ResponsesWireRequest['input']): InputItemRec
 function inputItemOf(item: ResponsesInputItem): InputItemRecord | undefined {
   switch (item.type) {
     case 'reasoning':
+    case 'mcp_list_tools':
+    case 'mcp_call':
+    case 'mcp_approval_request':
       return undefined;
+    case 'mcp_approval_response':
+      return { id: randomItemId('mcpr'), type: 'mcp_approval_response', approval_request_id: item.approval_request_id, approve: item.approve, reason: item.reason ?? null };
     case 'function_call':
       return { id: functionCallItemId(), type: 'function_call', call_id: item.call_id, name: item.name, arguments: item.arguments, status: 'completed' };
     case 'function_call_output':

@@ -71,13 +71,16 @@ export function responseShell(meta: ResponseMeta, status: ResponseStatus): Respo
         : typeof request.toolChoice === 'string'
           ? request.toolChoice
           : { type: 'function', name: request.toolChoice.name },
-    tools: (request.tools ?? []).map((tool) => ({
-      type: 'function',
-      name: tool.name,
-      description: tool.description ?? null,
-      parameters: tool.parameters ?? null,
-      strict: tool.strict ?? null,
-    })),
+    tools: [
+      ...(request.tools ?? []).map((tool) => ({
+        type: 'function',
+        name: tool.name,
+        description: tool.description ?? null,
+        parameters: tool.parameters ?? null,
+        strict: tool.strict ?? null,
+      })),
+      ...(meta.echo.mcp_tools ?? []),
+    ],
     truncation: 'disabled',
     usage: null,
     metadata: request.metadata ?? {},

@@ -11,6 +11,7 @@ import {
 import type {
   FunctionCallItem,
   ItemStatus,
+  McpOutputItem,
   OutputContentPart,
   OutputItem,
   OutputMessageItem,
@@ -64,6 +65,8 @@ export class ResponseStreamEncoder {
   #started = false;
   #closed = false;
   #final: ResponseObject | undefined;
+  /** Output indexes of MCP items announced and not yet done, by item id. */
+  readonly #mcpOpen = new Map<string, number>();
 
   constructor(meta: ResponseMeta) {
     this.#meta = meta;
@@ -102,13 +105,49 @@ export class ResponseStreamEncoder {
     }
   }
 
+  /**
+   * An MCP item the gateway starts (its tool list being fetched, its call running):
+   * `output_item.added` and the item's `in_progress` event (a call's arguments whole, as
+   * `mcp_call_arguments.delta` and `.done`). An approval request is announced and done at once.
+   */
+  mcpItemStarted(item: McpOutputItem): string {
+    if (this.#closed) return '';
+    let out = this.start() + this.#closeReasoning() + this.#closeMessage('completed');
+    const outputIndex = this.#output.push(structuredClone(item)) - 1;
+    out += this.#frame('response.output_item.added', { output_index: outputIndex, item: structuredClone(item) });
+    const where = { output_index: outputIndex, item_id: item.id };
+    if (item.type === 'mcp_approval_request') return out + this.#frame('response.output_item.done', { output_index: outputIndex, item: structuredClone(item) });
+    this.#mcpOpen.set(item.id, outputIndex);
+    if (item.type === 'mcp_list_tools') return out + this.#frame('response.mcp_list_tools.in_progress', where);
+    return (
+      out +
+      this.#frame('response.mcp_call.in_progress', where) +
+      this.#frame('response.mcp_call_arguments.delta', { ...where, delta: item.arguments }) +
+      this.#frame('response.mcp_call_arguments.done', { ...where, arguments: item.arguments })
+    );
+  }
+
+  /** The MCP item `mcpItemStarted` announced, finished: `completed` or `failed`, then `output_item.done`. */
+  mcpItemDone(item: McpOutputItem): string {
+    const outputIndex = this.#mcpOpen.get(item.id);
+    if (this.#closed || outputIndex === undefined || item.type === 'mcp_approval_request') return '';
+    this.#mcpOpen.delete(item.id);
+    this.#output[outputIndex] = structuredClone(item);
+    const failed = item.type === 'mcp_list_tools' ? item.error !== null : item.status === 'failed';
+    const where = { output_index: outputIndex, item_id: item.id };
+    return (
+      this.#frame(`response.${item.type === 'mcp_list_tools' ? 'mcp_list_tools' : 'mcp_call'}.${failed ? 'failed' : 'completed'}`, where) +
+      this.#frame('response.output_item.done', { output_index: outputIndex, item: structuredClone(item) })
+    );
+  }
+
   /** Closes every open item, then `response.completed` (or `response.incomplete` on max tokens). */
   end(svcMetadata?: SvcMetadata): string {
     if (this.#closed) return '';
     let out = this.start();
     out += this.#closeReasoning();
     // Like the JSON body: an answer with no text and no calls still has its (empty) message.
-    if (this.#output.every((item) => item.type === 'reasoning')) out += this.#openPart('output_text');
+    if (this.#output.every((item) => item.type === 'reasoning' || item.type === 'mcp_list_tools' || item.type === 'mcp_call')) out += this.#openPart('output_text');
     const { status, incomplete_details } = statusOf(this.#finish);
     const itemStatus: ItemStatus = status === 'incomplete' ? 'incomplete' : 'completed';
     out += this.#closeMessage(itemStatus);

@@ -55,7 +55,40 @@ export interface ReasoningItem {
   status: ItemStatus;
 }
 
-export type OutputItem = ReasoningItem | OutputMessageItem | FunctionCallItem;
+/** The tools an MCP server offered (or why it could not be listed). */
+export interface McpListToolsItem {
+  type: 'mcp_list_tools';
+  id: string;
+  server_label: string;
+  tools: { name: string; description: string | null; input_schema: Record<string, unknown>; annotations: Record<string, unknown> | null }[];
+  error: string | null;
+}
+
+/** A call the gateway made to an MCP server for the model. */
+export interface McpCallItem {
+  type: 'mcp_call';
+  id: string;
+  server_label: string;
+  name: string;
+  arguments: string;
+  output: string | null;
+  error: string | null;
+  status: 'in_progress' | 'completed' | 'failed';
+  approval_request_id: string | null;
+}
+
+/** A call the model asked for that waits for the caller's `mcp_approval_response`. */
+export interface McpApprovalRequestItem {
+  type: 'mcp_approval_request';
+  id: string;
+  server_label: string;
+  name: string;
+  arguments: string;
+}
+
+export type McpOutputItem = McpListToolsItem | McpCallItem | McpApprovalRequestItem;
+
+export type OutputItem = ReasoningItem | OutputMessageItem | FunctionCallItem | McpOutputItem;
 
 export type ResponseStatus = 'in_progress' | 'completed' | 'incomplete' | 'failed';
 
@@ -94,4 +127,6 @@ export interface ResponseEcho {
   store: boolean;
   /** The kept response this request continues, if any. */
   previous_response_id: string | null;
+  /** The request's `mcp` tools as echoed in `tools` (no credentials). */
+  mcp_tools?: Record<string, unknown>[];
 }

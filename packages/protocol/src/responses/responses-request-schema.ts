@@ -5,11 +5,12 @@
  * - `input` items are messages (`type` absent or `'message'`), `function_call`,
  *   `function_call_output` and replayed `reasoning` items (dropped); any other item type
  *   (hosted tool calls, item references, ...) is a 400 naming it.
- * - Only function tools are served; hosted tools (`web_search`, `file_search`, ...) are a 400.
+ * - Function tools and remote MCP tools (`mcp`, run by the gateway) are served; other hosted
+ *   tools (`web_search`, `file_search`, ...) are a 400.
  * - `store` (default true) and `previous_response_id` are served by the route, which keeps responses.
  */
 import * as v from 'valibot';
-import { arr, block, bool, int, jsonObject, literal, minArr, nonEmptyStr, num, obj, oneOf, opt, str } from '../shared/fields.js';
+import { arr, block, bool, int, jsonObject, literal, minArr, nonEmptyStr, num, obj, oneOf, opt, str, stringRecord } from '../shared/fields.js';
 import { fallbackModelsSchema, routingHintsSchema, routingOverrideSchema, svcBlockSchema } from '../openai/svc-extensions-schema.js';
 
 /** OpenAI's own metadata limits: 16 pairs, keys up to 64 and values up to 512 characters. */
@@ -79,7 +80,18 @@ const functionCallOutputItemSchema = obj({
 /** A replayed reasoning item: accepted so `input: [...previous.output, ...]` works, then dropped. */
 const reasoningItemSchema = obj({ type: v.literal('reasoning') });
 
-const itemTypes = ['message', 'function_call', 'function_call_output', 'reasoning'] as const;
+/** Replayed MCP output items (`mcp_list_tools`, `mcp_call`, `mcp_approval_request`): accepted, then dropped as reasoning is. */
+const mcpOutputItemSchema = obj({ type: oneOf(['mcp_list_tools', 'mcp_call', 'mcp_approval_request']) });
+
+/** The caller's answer to an `mcp_approval_request` of the response this request continues. */
+const mcpApprovalResponseItemSchema = obj({
+  type: v.literal('mcp_approval_response'),
+  approval_request_id: nonEmptyStr(),
+  approve: bool(),
+  reason: opt(str()),
+});
+
+const itemTypes = ['message', 'function_call', 'function_call_output', 'reasoning', 'mcp_approval_response', 'mcp_list_tools', 'mcp_call', 'mcp_approval_request'] as const;
 const itemTypeMessage = `must be one of ${itemTypes.map((t) => `'${t}'`).join(', ')}`;
 
 /**
@@ -89,7 +101,7 @@ const itemTypeMessage = `must be one of ${itemTypes.map((t) => `'${t}'`).join(',
  */
 export const inputItemSchema = v.pipe(
   v.custom<unknown>((input) => !Array.isArray(input), 'must be an object'),
-  v.variant('type', [messageItemSchema, functionCallItemSchema, functionCallOutputItemSchema, reasoningItemSchema], (issue) =>
+  v.variant('type', [messageItemSchema, functionCallItemSchema, functionCallOutputItemSchema, reasoningItemSchema, mcpApprovalResponseItemSchema, mcpOutputItemSchema], (issue) =>
     issue.expected === 'Object' ? 'must be an object' : itemTypeMessage,
   ),
 );
@@ -102,13 +114,52 @@ const inputSchema = v.lazy((input) => {
 
 const functionToolSchema = v.object(
   {
-    type: v.literal('function', "must be 'function' (hosted tools are not supported)"),
+    type: v.literal('function'),
     name: nonEmptyStr(),
     description: opt(str()),
     parameters: opt(jsonObject()),
     strict: opt(bool()),
   },
   'must be an object',
+);
+
+/** An MCP tool filter: the tool names it matches (`read_only` needs annotations the gateway does not trust, so it is refused). */
+const mcpToolFilterSchema = v.pipe(
+  obj({ tool_names: opt(arr(nonEmptyStr())), read_only: opt(bool()) }),
+  v.check((filter) => filter.read_only == null, 'read_only filters are not supported: name the tools (tool_names)'),
+);
+
+const approvalMessage = "must be 'always', 'never' or {always, never} tool filters";
+const requireApprovalSchema = v.lazy((input) =>
+  typeof input === 'string' ? v.picklist(['always', 'never'], approvalMessage) : v.object({ always: opt(mcpToolFilterSchema), never: opt(mcpToolFilterSchema) }, approvalMessage),
+);
+
+/** A gateway tool name is `<server_label>__<tool>`: the label is kept short and free of `__`. */
+const serverLabelMessage = 'must be 1 to 32 letters, digits, hyphens or single underscores, starting with a letter or digit';
+
+/**
+ * A remote MCP server whose tools the gateway offers to the model and runs itself (OpenAI's
+ * `mcp` tool): `server_url` (with `headers`/`authorization`), or without it the organisation's
+ * registered server named `server_label`. Connectors and tunnels are not served.
+ */
+const mcpToolSchema = v.pipe(
+  obj({
+    type: v.literal('mcp'),
+    server_label: v.pipe(nonEmptyStr(), v.regex(/^[A-Za-z0-9](?:_?[A-Za-z0-9-])*$/, serverLabelMessage), v.maxLength(32, serverLabelMessage)),
+    server_url: opt(nonEmptyStr()),
+    server_description: opt(str()),
+    headers: opt(stringRecord()),
+    authorization: opt(nonEmptyStr()),
+    allowed_tools: opt(v.lazy((input) => (Array.isArray(input) ? arr(nonEmptyStr()) : mcpToolFilterSchema))),
+    require_approval: opt(requireApprovalSchema),
+    connector_id: opt(str()),
+    tunnel_id: opt(str()),
+  }),
+  v.check((tool) => tool.connector_id == null && tool.tunnel_id == null, 'connectors and tunnels are not served: give server_url, or the label of a registered MCP server'),
+);
+
+const toolSchema = v.variant('type', [functionToolSchema, mcpToolSchema], (issue) =>
+  issue.expected === 'Object' ? 'must be an object' : "must be 'function' or 'mcp' (other hosted tools are not supported)",
 );
 
 const toolChoiceMessage = "must be 'none', 'auto', 'required' or {type: 'function', name}";
@@ -142,7 +193,7 @@ export const responsesRequestSchema = obj({
   temperature: opt(num(0, 2)),
   top_p: opt(num(0, 1)),
   max_output_tokens: opt(int(1, Number.MAX_SAFE_INTEGER)),
-  tools: opt(arr(functionToolSchema)),
+  tools: opt(arr(toolSchema)),
   tool_choice: opt(toolChoiceSchema),
   parallel_tool_calls: opt(bool()),
   text: opt(block({ format: opt(textFormatSchema) })),
@@ -164,3 +215,5 @@ export const responsesRequestSchema = obj({
 export type ResponsesWireRequest = v.InferOutput<typeof responsesRequestSchema>;
 export type ResponsesInputItem = v.InferOutput<typeof inputItemSchema>;
 export type ResponsesInputPart = v.InferOutput<typeof inputPartSchema>;
+export type ResponsesMcpTool = v.InferOutput<typeof mcpToolSchema>;
+export type McpToolFilter = v.InferOutput<typeof mcpToolFilterSchema>;

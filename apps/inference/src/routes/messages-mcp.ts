@@ -1,0 +1,73 @@
+import { type ChatRequest, randomId, toGatewayError } from '@svc/core';
+import type { McpCaller } from '@svc/mcp';
+import { type ChatJsonResponse, replayStream } from '@svc/pipeline';
+import { type AnthropicMcpBlock, type AnthropicMessage, MessagesStreamEncoder, type ResponsesMcpTool, encodeMessagesResponse } from '@svc/protocol';
+import { type McpLoopEnd, type McpLoopEvent, runMcpTools } from '../mcp-tools/mcp-tool-loop.js';
+import type { McpModelTools } from '../mcp-tools/mcp-tool-set.js';
+
+/** A Messages request with `mcp_servers`, ready to run. */
+export interface McpMessagesRun {
+  request: ChatRequest;
+  servers: ResponsesMcpTool[];
+  gateway: McpModelTools;
+  caller: McpCaller;
+  /** One model round, answered whole. */
+  chat(request: ChatRequest, round: number): Promise<ChatJsonResponse>;
+  id: string;
+  requestId: string;
+}
+
+/** A finished `mcp_call` as Anthropic reports it: the `mcp_tool_use` block and its `mcp_tool_result`. */
+function blocksOf(event: McpLoopEvent): AnthropicMcpBlock[] {
+  const { item } = event;
+  if (event.phase !== 'done' || item.type !== 'mcp_call') return [];
+  const id = `mcptoolu_${randomId(24)}`;
+  let input: unknown = {};
+  try {
+    input = JSON.parse(item.arguments === '' ? '{}' : item.arguments);
+  } catch {
+    input = {};
+  }
+  const text = item.output ?? item.error ?? '';
+  return [
+    { type: 'mcp_tool_use', id, name: item.name, server_name: item.server_label, input },
+    { type: 'mcp_tool_result', tool_use_id: id, is_error: item.status === 'failed', content: [{ type: 'text', text }] },
+  ];
+}
+
+function loopOf(run: McpMessagesRun): AsyncGenerator<McpLoopEvent, McpLoopEnd> {
+  return runMcpTools({ request: run.request, mcpTools: run.servers, approved: [], gateway: run.gateway, caller: run.caller, chat: run.chat });
+}
+
+/**
+ * The whole `message` of a request with `mcp_servers`: an `mcp_tool_use` and an
+ * `mcp_tool_result` block per call the gateway ran, then the final round's content.
+ */
+export async function mcpMessagesJson(run: McpMessagesRun): Promise<{ body: AnthropicMessage; headers: Record<string, string> }> {
+  const loop = loopOf(run);
+  const blocks: AnthropicMcpBlock[] = [];
+  let step = await loop.next();
+  for (; !step.done; step = await loop.next()) blocks.push(...blocksOf(step.value));
+  const { response } = step.value;
+  const body = encodeMessagesResponse(response.result, { id: run.id, model: response.metadata.model ?? response.result.model, svcMetadata: response.metadata });
+  body.content = [...blocks, ...body.content];
+  return { body, headers: response.headers };
+}
+
+/** The Messages event stream of a request with `mcp_servers`: each call's blocks once it is done, then the answer's (rounds run whole). */
+export async function* mcpMessagesStream(run: McpMessagesRun): AsyncGenerator<string> {
+  const encoder = new MessagesStreamEncoder({ id: run.id, model: run.request.model });
+  yield encoder.start();
+  let end: McpLoopEnd;
+  try {
+    const loop = loopOf(run);
+    let step = await loop.next();
+    for (; !step.done; step = await loop.next()) for (const block of blocksOf(step.value)) yield encoder.mcpBlock(block);
+    end = step.value;
+  } catch (error) {
+    yield encoder.error(toGatewayError(error), run.requestId);
+    return;
+  }
+  for (const event of replayStream(end.response.result, end.response.result.usage)) yield encoder.event(event);
+  yield encoder.end(end.response.metadata);
+}

@@ -1,0 +1,51 @@
+import type Anthropic from '@anthropic-ai/sdk';
+import { describe, expect, it } from 'vitest';
+import { useMcpUpstream } from './mcp-upstream.js';
+import { useMockedGateway } from './mocked-gateway.js';
+
+// Anthropic's MCP connector (`mcp_servers`) answered by a provider that has none (OpenAI over the
+// mock upstream): the gateway lists the in-test MCP server's tools, offers them as OpenAI function
+// tools, runs the model's call on the server and feeds the result back until the model answers.
+const upstream = useMcpUpstream();
+
+interface ChatBody {
+  tools?: { type: string; function: { name: string } }[];
+  messages: { role: string; content: unknown; tool_call_id?: string }[];
+}
+
+describe('anthropic SDK messages with mcp_servers, answered by OpenAI', () => {
+  const mocked = useMockedGateway({ SVC_MCP_ALLOW_PRIVATE_URLS: 'true' });
+  const model = () => mocked.gateway.runtime.catalog.list({ provider: 'openai', kind: 'chat' })[0]!.id;
+  const params = (): Anthropic.Beta.MessageCreateParamsNonStreaming => ({
+    model: model(),
+    max_tokens: 64,
+    messages: [{ role: 'user', content: 'Echo something' }],
+    tool_choice: { type: 'any' },
+    mcp_servers: [{ type: 'url', url: upstream.server.url, name: 'tools', authorization_token: 'token-123', tool_configuration: { allowed_tools: ['echo'] } }],
+    betas: ['mcp-client-2025-04-04'],
+  });
+
+  it('runs the call and reports mcp_tool_use and mcp_tool_result blocks before the answer (JSON)', async () => {
+    const before = upstream.server.calls.length;
+    const message = await mocked.anthropic.beta.messages.create(params());
+    expect(message.content.map((block) => block.type)).toEqual(['mcp_tool_use', 'mcp_tool_result', 'text']);
+    const [use, result] = message.content as [Anthropic.Beta.BetaMCPToolUseBlock, Anthropic.Beta.BetaMCPToolResultBlock];
+    expect(use).toMatchObject({ name: 'echo', server_name: 'tools', input: { text: 'mock' } });
+    expect(result).toMatchObject({ tool_use_id: use.id, is_error: false, content: [{ type: 'text', text: 'echo: mock' }] });
+    expect(message.stop_reason).toBe('end_turn');
+    expect(upstream.server.calls.slice(before)).toEqual([{ tool: 'echo', arguments: { text: 'mock' }, authorization: 'Bearer token-123' }]);
+    const last = mocked.upstream.stats().lastRequest!;
+    expect(last.path).toBe('/v1/chat/completions');
+    const body = last.body as ChatBody;
+    expect(body.tools?.map((tool) => tool.function.name)).toEqual(['tools__echo']);
+    expect(body.messages.find((entry) => entry.role === 'tool')).toMatchObject({ content: 'echo: mock' });
+  });
+
+  it('streams the call blocks, then the answer, into the SDK’s final message', async () => {
+    const stream = mocked.anthropic.beta.messages.stream(params());
+    const final = await stream.finalMessage();
+    expect(final.content.map((block) => block.type)).toEqual(['mcp_tool_use', 'mcp_tool_result', 'text']);
+    expect(final.content[1]).toMatchObject({ type: 'mcp_tool_result', content: [{ type: 'text', text: 'echo: mock' }] });
+    expect((final.content[2] as Anthropic.Beta.BetaTextBlock).text.length).toBeGreaterThan(0);
+  });
+});

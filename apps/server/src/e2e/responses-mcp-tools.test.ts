@@ -1,0 +1,114 @@
+import { randomUUID } from 'node:crypto';
+import type OpenAI from 'openai';
+import { describe, expect, it } from 'vitest';
+import { adminCall } from './harness.js';
+import { useMcpUpstream } from './mcp-upstream.js';
+import { sdkClients, useMockedGateway } from './mocked-gateway.js';
+
+// OpenAI's Responses `mcp` tool answered by a provider that has no MCP of its own (Anthropic over
+// the mock upstream): the gateway lists the in-test MCP server's tools, offers them as Anthropic
+// tools, runs the model's call on the server and feeds the result back until the model answers.
+const upstream = useMcpUpstream();
+
+interface UpstreamMessage {
+  role: string;
+  content: string | { type: string; name?: string; tool_use_id?: string; content?: unknown }[];
+}
+
+describe('openai SDK responses with an mcp tool, answered by Anthropic', () => {
+  const mocked = useMockedGateway({ SVC_MCP_ALLOW_PRIVATE_URLS: 'true' });
+  const model = () => mocked.gateway.runtime.catalog.list({ provider: 'anthropic', kind: 'chat' })[0]!.id;
+  const mcpTool = (extra: Partial<OpenAI.Responses.Tool.Mcp> = {}): OpenAI.Responses.Tool.Mcp => ({
+    type: 'mcp',
+    server_label: 'tools',
+    server_url: upstream.server.url,
+    headers: { authorization: 'Bearer per-request-token' },
+    allowed_tools: ['echo'],
+    require_approval: 'never',
+    ...extra,
+  });
+
+  /** The last request the mock upstream received: the round after the tool call. */
+  const lastUpstreamBody = () => mocked.upstream.stats().lastRequest!.body as { tools?: { name: string; input_schema: unknown }[]; messages: UpstreamMessage[] };
+
+  it('lists, calls and feeds back the tool, reporting mcp_list_tools and mcp_call items (JSON)', async () => {
+    const before = upstream.server.calls.length;
+    const response = await mocked.openai.responses.create({ model: model(), input: 'Echo something', tools: [mcpTool()], tool_choice: 'required' });
+    expect(response.status).toBe('completed');
+    expect(response.output.map((item) => item.type)).toEqual(['mcp_list_tools', 'mcp_call', 'message']);
+    const [list, call] = response.output as [OpenAI.Responses.ResponseOutputItem.McpListTools, OpenAI.Responses.ResponseOutputItem.McpCall];
+    expect(list).toMatchObject({ server_label: 'tools', tools: [{ name: 'echo', description: 'the echo tool', input_schema: { type: 'object' } }] });
+    expect(call).toMatchObject({ server_label: 'tools', name: 'echo', arguments: '{"text":"mock"}', output: 'echo: mock', status: 'completed' });
+    expect(response.output_text.length).toBeGreaterThan(0);
+    // The server got the call with the request's own header; the provider got the tool in its own format and the result.
+    expect(upstream.server.calls.slice(before)).toEqual([{ tool: 'echo', arguments: { text: 'mock' }, authorization: 'Bearer per-request-token' }]);
+    expect(mocked.upstream.stats().lastRequest!.path).toBe('/v1/messages');
+    const body = lastUpstreamBody();
+    expect(body.tools?.map((tool) => tool.name)).toEqual(['tools__echo']);
+    const results = body.messages.flatMap((message) => (typeof message.content === 'string' ? [] : message.content.filter((part) => part.type === 'tool_result')));
+    expect(JSON.stringify(results)).toContain('echo: mock');
+    expect(JSON.stringify(response.tools)).not.toContain('per-request-token');
+  });
+
+  it('streams the list and the call as their events, then the answer', async () => {
+    const stream = mocked.openai.responses.stream({ model: model(), input: 'Echo something', tools: [mcpTool()], tool_choice: 'required' });
+    const types: string[] = [];
+    stream.on('event', (event) => types.push(event.type));
+    const final = await stream.finalResponse();
+    expect(types[0]).toBe('response.created');
+    expect(types).toEqual(expect.arrayContaining(['response.mcp_list_tools.in_progress', 'response.mcp_list_tools.completed', 'response.mcp_call.in_progress', 'response.mcp_call_arguments.done', 'response.mcp_call.completed']));
+    expect(types.indexOf('response.mcp_call.completed')).toBeLessThan(types.indexOf('response.output_text.delta'));
+    expect(types.at(-1)).toBe('response.completed');
+    expect(final.output.map((item) => item.type)).toEqual(['mcp_list_tools', 'mcp_call', 'message']);
+    expect(final.output[1]).toMatchObject({ type: 'mcp_call', output: 'echo: mock', status: 'completed' });
+    expect(final.output_text.length).toBeGreaterThan(0);
+  });
+
+  it('asks for approval by default, and runs the call once approved through previous_response_id', async () => {
+    const before = upstream.server.calls.length;
+    const asked = await mocked.openai.responses.create({ model: model(), input: 'Echo something', tools: [mcpTool({ require_approval: undefined })], tool_choice: 'required' });
+    expect(asked.output.map((item) => item.type)).toEqual(['mcp_list_tools', 'mcp_approval_request']);
+    const request = asked.output[1] as OpenAI.Responses.ResponseOutputItem.McpApprovalRequest;
+    expect(request).toMatchObject({ server_label: 'tools', name: 'echo', arguments: '{"text":"mock"}' });
+    expect(upstream.server.calls.length).toBe(before);
+
+    const resumed = await mocked.openai.responses.create({
+      model: model(),
+      previous_response_id: asked.id,
+      input: [{ type: 'mcp_approval_response', approval_request_id: request.id, approve: true }],
+      tools: [mcpTool({ require_approval: undefined })],
+    });
+    expect(resumed.output.map((item) => item.type)).toEqual(['mcp_list_tools', 'mcp_call', 'message']);
+    expect(resumed.output[1]).toMatchObject({ approval_request_id: request.id, output: 'echo: mock', status: 'completed' });
+    expect(upstream.server.calls.slice(before)).toHaveLength(1);
+  });
+
+  it('serves a registered server by its label, and reports a server it cannot list', async () => {
+    const org = await mocked.gateway.runtime.db.orgs.ensure(`mcp-${randomUUID()}`);
+    await adminCall(mocked.gateway.controlUrl, 'PUT', `/v1/admin/orgs/${org.id}/mcp-servers/registered`, { url: upstream.server.url, credential: { header: 'Authorization', value: 'Bearer sealed' }, tools: ['echo'] });
+    const { secret } = await mocked.gateway.runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:chat'] });
+    const { openai } = sdkClients(mocked.gateway, secret);
+    const before = upstream.server.calls.length;
+    const response = await openai.responses.create({
+      model: model(),
+      input: 'Echo something',
+      tools: [{ type: 'mcp', server_label: 'registered', require_approval: 'never' }, { type: 'mcp', server_label: 'missing', require_approval: 'never' }],
+      tool_choice: 'required',
+    });
+    expect(response.output.map((item) => item.type)).toEqual(['mcp_list_tools', 'mcp_list_tools', 'mcp_call', 'message']);
+    expect(response.output[1]).toMatchObject({ server_label: 'missing', tools: [], error: expect.stringContaining("No MCP server 'missing'") });
+    expect(upstream.server.calls.slice(before)).toEqual([{ tool: 'echo', arguments: { text: 'mock' }, authorization: 'Bearer sealed' }]);
+  });
+
+  it('applies the organisation’s tool policy to the model’s MCP calls: a blocked call is refused (422) and never reaches the server', async () => {
+    const org = await mocked.gateway.runtime.db.orgs.ensure(`mcp-${randomUUID()}`);
+    await adminCall(mocked.gateway.controlUrl, 'PUT', `/v1/admin/orgs/${org.id}/tool-policy`, { blocked_argument_patterns: [{ tool: 'tools__echo', argument: 'text', pattern: '^mock$' }] });
+    const { secret } = await mocked.gateway.runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:chat'] });
+    const { openai } = sdkClients(mocked.gateway, secret);
+    const before = upstream.server.calls.length;
+    // The chat pipeline's governance refuses the model's answer that holds the blocked call, as for any function tool.
+    const refused = await openai.responses.create({ model: model(), input: 'Echo something', tools: [mcpTool()], tool_choice: 'required' }).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ status: 422, message: expect.stringContaining("'tools__echo' was blocked by policy") });
+    expect(upstream.server.calls.length).toBe(before);
+  });
+});
