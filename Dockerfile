@@ -26,6 +26,10 @@ ENV HOST=0.0.0.0 \
     PORT=8080 \
     CONTROL_PORT=8081 \
     SVC_DATA_DIR=/data
+# glibc malloc settings of the gateway process: the values of scripts/malloc.env (a test keeps
+# them equal; docs/operations.md "Memory budget").
+ENV MALLOC_ARENA_MAX=2 \
+    MALLOC_TRIM_THRESHOLD_=131072
 WORKDIR /app
 COPY --from=build /out /app
 RUN mkdir -p /data && chown node:node /data

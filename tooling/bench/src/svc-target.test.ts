@@ -16,6 +16,7 @@ describe('the environment svc is started with', () => {
       OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector',
       SVC_CONFIG: '/etc/svc.yaml',
       NODE_OPTIONS: '--max-old-space-size=128',
+      MALLOC_ARENA_MAX: '8',
     });
     expect(kept).toEqual({ PATH: '/usr/bin', HOME: '/root' });
   });

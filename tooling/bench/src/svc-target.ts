@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isEnvVariable } from '@svc/server';
+import { isEnvVariable, isMallocVariable, readMallocSettings } from '@svc/server';
 import type { ChildSet } from './children.js';
 import { COMPARISON_MODE, chatBody, type IntelligenceMode, type Target, type TargetStart } from './target.js';
 import { freePort, readyOrStop } from './wait-ready.js';
@@ -39,21 +39,21 @@ export interface SvcProcess {
 
 /**
  * The bench's environment without anything the gateway reads (every variable of its env schema and
- * every provider's key and base URL, `isEnvVariable`) or that changes how Node runs it: a setting
- * in the shell (`SVC_SENTENCE_ENCODER=hashed`, a real `OPENAI_API_KEY`, `DATABASE_URL`...) cannot
- * turn a row of the shipped defaults into a variant.
+ * every provider's key and base URL, `isEnvVariable`) or that changes how Node runs it (glibc's
+ * `MALLOC_*` included): a setting in the shell (`SVC_SENTENCE_ENCODER=hashed`, a real
+ * `OPENAI_API_KEY`, `DATABASE_URL`...) cannot turn a row of the shipped defaults into a variant.
  */
 export function withoutGatewaySettings(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const kept: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(env)) {
-    if (!isEnvVariable(name) && name !== 'SVC_CONFIG' && name !== 'NODE_OPTIONS') kept[name] = value;
+    if (!isEnvVariable(name) && !isMallocVariable(name) && name !== 'SVC_CONFIG' && name !== 'NODE_OPTIONS') kept[name] = value;
   }
   return kept;
 }
 
 /**
  * Start `node apps/server/dist/main.js` with the operator contract of DESIGN §3 and nothing else
- * (what `pnpm start` runs): a temp `SVC_DATA_DIR`, a bench master key and OpenAI pointed at the
+ * (what `pnpm start` runs, its malloc settings included): a temp `SVC_DATA_DIR`, a bench master key and OpenAI pointed at the
  * mock (`SVC_MOCK_PROVIDER=0` keeps the built-in mock provider out); wait for `/ready`.
  */
 export async function startSvcProcess(
@@ -83,6 +83,8 @@ export async function startSvcProcess(
     cpus: options.cpus,
     env: {
       ...withoutGatewaySettings(process.env),
+      // What `pnpm start` runs with (scripts/start.sh exports them before Node starts).
+      ...readMallocSettings(options.root),
       PORT: String(port),
       CONTROL_PORT: String(controlPort),
       HOST: '127.0.0.1',

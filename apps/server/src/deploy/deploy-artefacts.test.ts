@@ -1,6 +1,8 @@
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { isEnvVariable, parseEnv } from '../runtime/env.js';
+import { isMallocVariable, readMallocSettings } from '../runtime/malloc-settings.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { startGateway } from '../e2e/harness.js';
@@ -54,10 +56,14 @@ describe('Dockerfile', () => {
     expect(final.find((ins) => ins.op === 'COPY')?.args).toMatch(/^--from=build /);
   });
 
-  it('sets only gateway variables, exposes their ports, and checks health on /health', () => {
+  it('sets only gateway variables and the malloc settings of scripts/malloc.env, exposes their ports, and checks health on /health', () => {
     const env: Record<string, string> = {};
-    for (const ins of final.filter((i) => i.op === 'ENV')) for (const [, name, value] of ins.args.matchAll(/(\w+)=(\S+)/g)) env[name!] = value!;
+    const malloc: Record<string, string> = {};
+    for (const ins of final.filter((i) => i.op === 'ENV')) for (const [, name, value] of ins.args.matchAll(/(\w+)=(\S+)/g)) (isMallocVariable(name!) ? malloc : env)[name!] = value!;
     expectGatewayVariables(env, 'Dockerfile');
+    // What `pnpm start` runs with (scripts/start.sh exports the file's lines), the image runs with.
+    expect(malloc).toEqual(readMallocSettings(root));
+    expect(Object.keys(malloc)).toContain('MALLOC_ARENA_MAX');
     const exposed = final.filter((ins) => ins.op === 'EXPOSE').flatMap((ins) => ins.args.split(/\s+/));
     expect(exposed.sort()).toEqual([env.PORT, env.CONTROL_PORT].sort());
     const healthcheck = final.find((ins) => ins.op === 'HEALTHCHECK')?.args ?? '';
@@ -193,5 +199,21 @@ describe('every path the deploy files probe or scrape', () => {
     expect([...scraped]).toEqual(['/metrics']);
     const metricsPort = gateway.servers.find((server) => server.name === 'metrics')!.port;
     for (const path of scraped) expect((await fetch(`http://127.0.0.1:${metricsPort}${path}`)).status, path).toBe(200);
+  });
+});
+
+describe('scripts/start.sh (what `pnpm start` runs)', () => {
+  const exported = (env: Record<string, string>) => {
+    const shell = spawnSync('sh', ['-c', '. scripts/malloc-env.sh && env'], { cwd: root, env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8' });
+    expect(shell.status, shell.stderr).toBe(0);
+    return Object.fromEntries(shell.stdout.split('\n').filter((line) => line.startsWith('MALLOC_')).map((line) => line.split('=', 2) as [string, string]));
+  };
+
+  it("starts the gateway with scripts/malloc.env's settings, unless the environment sets one", () => {
+    expect(read('package.json')).toContain('"start": "exec sh scripts/start.sh"');
+    expect(read('scripts/start.sh')).toMatch(/^\. scripts\/malloc-env\.sh$/m);
+    const settings = readMallocSettings(root);
+    expect(exported({})).toEqual(settings);
+    expect(exported({ MALLOC_ARENA_MAX: '4' })).toEqual({ ...settings, MALLOC_ARENA_MAX: '4' });
   });
 });
