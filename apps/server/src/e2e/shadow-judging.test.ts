@@ -1,6 +1,6 @@
 import { type MockUpstream, startMockUpstream } from '@svc/mock-upstream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { masterKey, startGateway, upstreamProviders } from './harness.js';
+import { adminRequest, masterKey, startGateway, upstreamProviders } from './harness.js';
 
 type Gateway = Awaited<ReturnType<typeof startGateway>>;
 type Settings = { enabled: boolean; sample_rate: number; candidate_models?: string[] | null; judge_model: string; daily_budget_usd: number };
@@ -14,14 +14,7 @@ describe('shadow judging (mock upstream)', () => {
   let upstream: MockUpstream;
   let gateway: Gateway;
 
-  const admin = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${gateway.controlUrl}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${masterKey}`, 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> & { error?: { code: string; param: string | null } } };
-  };
+  const admin = (method: string, path: string, body?: unknown) => adminRequest(gateway.controlUrl, method, path, body);
   /** An organisation with shadow judging set, and a chat call with its key. */
   const orgWith = async (name: string, settings: Settings, orgFields: Record<string, unknown> = {}) => {
     const org = await admin('POST', '/v1/admin/orgs', { name: `${name}-${Date.now()}`, ...orgFields });

@@ -4,6 +4,7 @@ import type { ModelInfo } from '@svc/catalog';
 import type { Caller, ChatResult } from '@svc/core';
 import type { ShadowAnswer, ShadowCall, ShadowModels } from '@svc/judging';
 import { callChat } from '../call/call.js';
+import { noSavingsUsage } from '../learn/part-usage.js';
 import { defaultTimeouts } from '../call/deadline.js';
 import { CallerModelAccess } from '../chat/model-access.js';
 import type { GatewayDeps } from '../gateway-types.js';
@@ -70,24 +71,19 @@ async function shadowCall(deps: ShadowModelDeps, call: ShadowCall): Promise<Shad
   const usage = called.value.usage ?? { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
   const cost = computeCost(model, usage);
   deps.metrics.model(model.provider, model.id).costUsd.inc(cost.costUsd);
-  deps.learn.recordUsage({
-    requestId: `${call.requestId}:${call.part}`,
-    orgId: caller.org.id,
-    keyId: caller.keyId,
-    model: model.id,
-    provider: model.provider,
-    promptTokens: usage.promptTokens,
-    completionTokens: usage.completionTokens,
-    cachedTokens: usage.cachedPromptTokens ?? 0,
-    costUsd: cost.costUsd,
-    // Shadow and judge calls claim no savings.
-    baselineCostUsd: cost.costUsd,
-    cacheHit: false,
-    latencyMs: Math.round(performance.now() - started),
-    status: 200,
-    stream: false,
-    ...(cost.unpriced ? { unpriced: true } : {}),
-    createdAt: new Date(),
-  });
+  deps.learn.recordUsage(
+    noSavingsUsage({
+      requestId: `${call.requestId}:${call.part}`,
+      caller,
+      model: model.id,
+      provider: model.provider,
+      promptTokens: usage.promptTokens,
+      completionTokens: usage.completionTokens,
+      cachedTokens: usage.cachedPromptTokens ?? 0,
+      costUsd: cost.costUsd,
+      unpriced: cost.unpriced,
+      latencyMs: Math.round(performance.now() - started),
+    }),
+  );
   return { text: answerText(called.value), costUsd: cost.costUsd };
 }

@@ -1,5 +1,5 @@
-import type { Catalog, ModelInfo, ModelKind } from '@svc/catalog';
-import { type SvcMetadata, invalidRequest, noProviderConfigured } from '@svc/core';
+import type { Catalog, ModelInfo } from '@svc/catalog';
+import { type SvcMetadata, noProviderConfigured } from '@svc/core';
 import { type Limiter, type Reservation, callerLimits, unlimitedReservation } from '@svc/billing';
 import { type OrgProviders, withOwnKeys } from '@svc/byok';
 import type { Provider } from '@svc/providers';
@@ -11,6 +11,7 @@ import type { Exchange } from '../exchange.js';
 import type { GatewayDeps } from '../gateway-types.js';
 import type { LearnQueue } from '../learn/learn-queue.js';
 import { ledgerTags } from '../learn/access-record.js';
+import { noSavingsUsage } from '../learn/part-usage.js';
 
 /** What the non-chat stages (embeddings, moderations, speech, images, voice) share. */
 export interface UnitStageDeps {
@@ -181,25 +182,20 @@ export interface UnitRow {
 /** Counts the cost in the metrics and queues the usage-ledger row (off the response path). */
 export function recordUnitRow(deps: Pick<UnitStageDeps, 'metrics' | 'learn'>, context: Exchange, row: UnitRow): void {
   deps.metrics.model(row.provider, row.model).costUsd.inc(row.costUsd);
-  deps.learn.recordUsage({
-    requestId: row.requestId,
-    orgId: context.caller.org.id,
-    keyId: context.caller.keyId,
-    model: row.model,
-    provider: row.provider,
-    promptTokens: row.promptTokens,
-    completionTokens: row.completionTokens ?? 0,
-    cachedTokens: 0,
-    costUsd: row.costUsd,
-    // The savings baseline is a chat model's price: these endpoints claim no savings against it.
-    baselineCostUsd: row.costUsd,
-    cacheHit: false,
-    latencyMs: row.latencyMs,
-    status: 200,
-    stream: false,
-    tags: ledgerTags(context),
-    createdAt: new Date(),
-  });
+  deps.learn.recordUsage(
+    noSavingsUsage({
+      requestId: row.requestId,
+      caller: context.caller,
+      model: row.model,
+      provider: row.provider,
+      promptTokens: row.promptTokens,
+      completionTokens: row.completionTokens ?? 0,
+      cachedTokens: 0,
+      costUsd: row.costUsd,
+      latencyMs: row.latencyMs,
+      tags: ledgerTags(context),
+    }),
+  );
 }
 
 /**
