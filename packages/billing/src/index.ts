@@ -15,6 +15,7 @@ export {
   DEFAULT_COMPLETION_ESTIMATE,
   callerLimits,
   completionEstimate,
+  monthLimits,
   organizationLimits,
   requestRateLimits,
 } from './limits/limits.js';

@@ -235,7 +235,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
   const limiter = createLimiter(base, alerts);
   const timeouts = gatewayTimeouts(env, file);
   const sentences = env.SVC_SENTENCE_ENCODER === 'hashed' ? undefined : encoder.embedder;
-  const shadow = createShadowService(base, { catalog, providers, byok, learn, timeouts, learner: routing.feedback });
+  const shadow = createShadowService(base, { catalog, providers, byok, learn, timeouts, limiter, learner: routing.feedback });
   await shadow.start();
   const mcpGateway = createMcpGateway(env, { registry: mcp, governance: access.governance, learn, logger });
   const gateway = createGateway(base, { file, catalog, providers, routing, limiter, governance: access.governance, verifier, cache, memory: memory.store, switches, byok, learn, breakers, hedging, timeouts, sentences, shadow: shadow.judging });

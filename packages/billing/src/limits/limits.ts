@@ -48,6 +48,16 @@ export function requestRateLimits(caller: Caller): Limits {
   return { rpm: limits.rpm, tpm: null, keyRpm: limits.keyRpm ?? null, keyTpm: null, monthlyBudgetUsd: null, tokenQuota: null };
 }
 
+/**
+ * The caller's month limits alone (budgets and token quota): for background calls that spend the
+ * organisation's month but must not take its live traffic's requests or tokens per minute
+ * (shadow judging's candidate and judge calls).
+ */
+export function monthLimits(caller: Caller): Limits {
+  const limits = callerLimits(caller);
+  return { rpm: null, tpm: null, keyRpm: null, keyTpm: null, monthlyBudgetUsd: limits.monthlyBudgetUsd, keyMonthlyBudgetUsd: limits.keyMonthlyBudgetUsd ?? null, tokenQuota: limits.tokenQuota };
+}
+
 export interface AdmitRequest {
   orgId: string;
   keyId: string;

@@ -1,15 +1,16 @@
-import { computeCost } from '@svc/billing';
+import { type Reservation, computeCost, monthLimits, tokenCostUsd, unlimitedReservation } from '@svc/billing';
 import { withOwnKeys } from '@svc/byok';
 import type { ModelInfo } from '@svc/catalog';
 import type { Caller, ChatResult } from '@svc/core';
 import type { ShadowAnswer, ShadowCall, ShadowModels } from '@svc/judging';
 import { callChat } from '../call/call.js';
 import { noSavingsUsage } from '../learn/part-usage.js';
+import { estimatePromptTokens } from '../estimate-usage.js';
 import { defaultTimeouts } from '../call/deadline.js';
 import { CallerModelAccess } from '../chat/model-access.js';
 import type { GatewayDeps } from '../gateway-types.js';
 
-export type ShadowModelDeps = Pick<GatewayDeps, 'catalog' | 'providers' | 'byok' | 'learn' | 'metrics' | 'timeouts'>;
+export type ShadowModelDeps = Pick<GatewayDeps, 'catalog' | 'providers' | 'byok' | 'learn' | 'metrics' | 'timeouts' | 'limiter'>;
 
 function price(model: ModelInfo): number {
   return model.inputPricePerMTok + model.outputPricePerMTok;
@@ -50,33 +51,44 @@ export function createShadowModels(deps: ShadowModelDeps): ShadowModels {
   };
 }
 
+/**
+ * Admits a shadow or judge call against the organisation's month (its budgets and token quota,
+ * never its per-minute limits: background work must not take its live traffic's rate), with the
+ * prompt and `max_tokens` at the model's prices as the estimate. Throws 402 when the month is spent.
+ */
+async function admitMonth(deps: ShadowModelDeps, call: ShadowCall): Promise<Reservation> {
+  if (!deps.limiter) return unlimitedReservation;
+  const promptTokens = estimatePromptTokens(call.request.messages);
+  const completionTokens = call.request.maxTokens ?? 0;
+  return deps.limiter.admit({
+    orgId: call.caller.org.id,
+    keyId: call.caller.keyId,
+    limits: monthLimits(call.caller),
+    estimatedTokens: promptTokens + completionTokens,
+    estimatedCostUsd: tokenCostUsd(call.model, { promptTokens, completionTokens }),
+  });
+}
+
 async function shadowCall(deps: ShadowModelDeps, call: ShadowCall): Promise<ShadowAnswer> {
-  const { caller, model } = call;
-  const found = deps.byok?.forOrg(caller.org.id);
-  const own = found instanceof Promise ? await found : found;
-  const { providers, ownKey } = withOwnKeys(own, deps.providers);
+  const reservation = await admitMonth(deps, call);
   const started = performance.now();
-  const called = await callChat(
-    call.request,
-    [model],
-    {
-      providers,
-      ownKey,
-      observer: { attempt: () => {} },
-      maxAttempts: 1,
-      signal: AbortSignal.timeout((deps.timeouts ?? defaultTimeouts).requestMs),
-    },
-    [],
-  );
-  const usage = called.value.usage ?? { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
-  const cost = computeCost(model, usage);
-  deps.metrics.model(model.provider, model.id).costUsd.inc(cost.costUsd);
+  let result: ChatResult;
+  try {
+    result = await callOnce(deps, call);
+  } catch (error) {
+    await reservation.release();
+    throw error;
+  }
+  const usage = result.usage ?? { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+  const cost = computeCost(call.model, usage);
+  await reservation.settle({ actualTokens: usage.promptTokens + usage.completionTokens, actualCostUsd: cost.costUsd });
+  deps.metrics.model(call.model.provider, call.model.id).costUsd.inc(cost.costUsd);
   deps.learn.recordUsage(
     noSavingsUsage({
       requestId: `${call.requestId}:${call.part}`,
-      caller,
-      model: model.id,
-      provider: model.provider,
+      caller: call.caller,
+      model: call.model.id,
+      provider: call.model.provider,
       promptTokens: usage.promptTokens,
       completionTokens: usage.completionTokens,
       cachedTokens: usage.cachedPromptTokens ?? 0,
@@ -85,5 +97,14 @@ async function shadowCall(deps: ShadowModelDeps, call: ShadowCall): Promise<Shad
       latencyMs: Math.round(performance.now() - started),
     }),
   );
-  return { text: answerText(called.value), costUsd: cost.costUsd };
+  return { text: answerText(result), costUsd: cost.costUsd };
+}
+
+/** The call itself: the organisation's own keys first, one attempt, the request's timeout. */
+async function callOnce(deps: ShadowModelDeps, call: ShadowCall): Promise<ChatResult> {
+  const found = deps.byok?.forOrg(call.caller.org.id);
+  const own = found instanceof Promise ? await found : found;
+  const { providers, ownKey } = withOwnKeys(own, deps.providers);
+  const options = { providers, ownKey, observer: { attempt: () => {} }, maxAttempts: 1, signal: AbortSignal.timeout((deps.timeouts ?? defaultTimeouts).requestMs) };
+  return (await callChat(call.request, [call.model], options, [])).value;
 }
