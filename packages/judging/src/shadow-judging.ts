@@ -17,7 +17,7 @@ const CHARS_PER_TOKEN = 3;
 
 /** Judging can happen: enabled with a budget to spend. */
 function isOn(settings: ShadowSettings | undefined): boolean {
-  return settings !== undefined && settings.enabled && settings.dailyBudgetUsd > 0;
+  return settings?.enabled === true && settings.dailyBudgetUsd > 0;
 }
 
 export interface ShadowJudgingSettings {
@@ -68,15 +68,12 @@ export class ShadowJudging {
    * Synchronous and allocation-free, so the request path asks it before building an offer.
    */
   accepts(orgId: string, mode: IntelligenceMode): boolean {
-    if (mode === 'proxy') return false;
-    const settings = this.deps.settings(orgId);
-    return settings instanceof Promise || isOn(settings);
+    return this.settingsIfOn(orgId, mode) !== undefined;
   }
 
   offer(offer: ShadowOffer): void {
-    if (offer.mode === 'proxy') return;
-    const settings = this.deps.settings(offer.caller.org.id);
-    if (!(settings instanceof Promise) && !isOn(settings)) return;
+    const settings = this.settingsIfOn(offer.caller.org.id, offer.mode);
+    if (settings === undefined) return;
     const considered = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.consider(offer, settings)).catch(this.deps.onError);
     this.pending.add(considered);
     void considered.finally(() => this.pending.delete(considered));
@@ -96,7 +93,14 @@ export class ShadowJudging {
     this.counts.skipped[reason] = (this.counts.skipped[reason] ?? 0) + 1;
   }
 
-  private async consider(offer: ShadowOffer, cached: ShadowSettings | undefined | Promise<ShadowSettings | undefined>): Promise<void> {
+  /** The organisation's settings (or their load in flight) unless this mode or the cached settings say off: the one rule of `accepts` and `offer`. */
+  private settingsIfOn(orgId: string, mode: IntelligenceMode): ShadowSettings | Promise<ShadowSettings | undefined> | undefined {
+    if (mode === 'proxy') return undefined;
+    const settings = this.deps.settings(orgId);
+    return settings instanceof Promise || isOn(settings) ? settings : undefined;
+  }
+
+  private async consider(offer: ShadowOffer, cached: ShadowSettings | Promise<ShadowSettings | undefined>): Promise<void> {
     const settings = await cached;
     if (!settings || !isOn(settings) || this.draw() >= settings.sampleRate) return;
     const reason = shadowSkipReason(offer);

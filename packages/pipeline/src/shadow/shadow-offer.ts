@@ -20,11 +20,28 @@ export interface DeliveredAnswer {
  */
 export function offerAnswerForShadow(deps: Pick<GatewayDeps, 'shadow' | 'catalog'>, request: ChatRequest, exchange: Exchange, answer: DeliveredAnswer): void {
   const { shadow } = deps;
-  if (!shadow?.accepts(exchange.caller.org.id, exchange.mode)) return;
+  if (shadow?.accepts(exchange.caller.org.id, exchange.mode)) offerAccepted({ shadow, catalog: deps.catalog }, request, exchange, answer);
+}
+
+/** Offers an answered JSON request to shadow judging. A cache hit is not offered (no model answered it now). */
+export function offerForShadow(deps: Pick<GatewayDeps, 'shadow' | 'catalog'>, request: ChatRequest, exchange: Exchange, response: ChatJsonResponse): void {
+  const { shadow } = deps;
+  if (!shadow?.accepts(exchange.caller.org.id, exchange.mode) || response.metadata.decision_source === 'CacheHit') return;
+  const content = response.result.choices[0]?.message.content;
+  offerAccepted({ shadow, catalog: deps.catalog }, request, exchange, {
+    model: response.metadata.model ?? response.result.model,
+    text: () => (typeof content === 'string' ? content : undefined),
+    completionTokens: response.result.usage?.completionTokens ?? 0,
+    taskKind: response.metadata.task_family,
+  });
+}
+
+/** The offer of an answer judging accepts (`ShadowJudging.accepts` asked once, by the callers above). */
+function offerAccepted(deps: { shadow: NonNullable<GatewayDeps['shadow']>; catalog: GatewayDeps['catalog'] }, request: ChatRequest, exchange: Exchange, answer: DeliveredAnswer): void {
   const served = deps.catalog.resolve(answer.model);
   const text = served ? answer.text() : undefined;
   if (!served || text === undefined) return;
-  shadow.offer({
+  deps.shadow.offer({
     caller: exchange.caller,
     requestId: exchange.requestId,
     mode: exchange.mode,
@@ -34,18 +51,5 @@ export function offerAnswerForShadow(deps: Pick<GatewayDeps, 'shadow' | 'catalog
     answer: text,
     completionTokens: answer.completionTokens,
     taskKind: answer.taskKind,
-  });
-}
-
-/** Offers an answered JSON request to shadow judging. A cache hit is not offered (no model answered it now). */
-export function offerForShadow(deps: Pick<GatewayDeps, 'shadow' | 'catalog'>, request: ChatRequest, exchange: Exchange, response: ChatJsonResponse): void {
-  // Checked here as well, so a request judging does not want builds nothing.
-  if (!deps.shadow?.accepts(exchange.caller.org.id, exchange.mode) || response.metadata.decision_source === 'CacheHit') return;
-  const content = response.result.choices[0]?.message.content;
-  offerAnswerForShadow(deps, request, exchange, {
-    model: response.metadata.model ?? response.result.model,
-    text: () => (typeof content === 'string' ? content : undefined),
-    completionTokens: response.result.usage?.completionTokens ?? 0,
-    taskKind: response.metadata.task_family,
   });
 }
