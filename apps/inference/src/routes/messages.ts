@@ -1,7 +1,7 @@
 import { type ChatRequest, randomId, toGatewayError } from '@svc/core';
 import type { Context } from 'hono';
 import { bearer, defineRoute } from '@svc/openapi';
-import { type ChatStreamResponse, admitToolCall } from '@svc/pipeline';
+import type { ChatStreamResponse } from '@svc/pipeline';
 import { MessagesStreamEncoder, type ResponsesMcpTool, applyLegacyHeaders, decodeMessagesRequest, encodeMessagesResponse, mcpServersOf, messagesRequestSchema } from '@svc/protocol';
 import { type RouteRegistry, readHeader, readJson } from '@svc/http-kit';
 import type { InferenceDeps } from '../deps.js';
@@ -10,6 +10,7 @@ import { exchangeOf } from '../request-context.js';
 import { sseResponse } from '../sse-response.js';
 import { answerHeaders, chatErrors } from './answer-headers.js';
 import { type McpMessagesRun, mcpMessagesJson, mcpMessagesStream } from './messages-mcp.js';
+import { mcpRounds } from '../mcp-tools/mcp-rounds.js';
 
 /** Headers from the caller that providers may need (prompt caching betas). */
 const forwarded = ['anthropic-beta'] as const;
@@ -101,19 +102,12 @@ async function* events(encoder: MessagesStreamEncoder, response: ChatStreamRespo
  */
 async function answerWithMcpServers(c: Context<AppEnv>, deps: InferenceDeps, given: { request: ChatRequest; servers: ResponsesMcpTool[]; abort: AbortController }): Promise<Response> {
   const { request, abort } = given;
-  const caller = c.get('caller');
   const requestId = c.get('requestId');
   const run: McpMessagesRun = {
     request,
     servers: given.servers,
     gateway: deps.mcpGateway,
-    caller: { orgId: caller.org.id, keyId: caller.keyId, requestId, span: c.get('trace'), admitToolCall: () => admitToolCall(deps.limiter, caller) },
-    chat: async (roundRequest, round) => {
-      const exchange = exchangeOf(c, { bodyMode: request.svc?.intelligenceMode, bodyTimeoutMs: request.svc?.timeoutMs, forward: forwarded, abort });
-      const answered = await deps.gateway.chat(roundRequest, round === 1 ? exchange : { ...exchange, requestId: `${requestId}:mcp${round}` });
-      if (answered.kind !== 'json') throw new Error('a tool round was answered as a stream');
-      return answered;
-    },
+    ...mcpRounds(c, deps, { bodyMode: request.svc?.intelligenceMode, bodyTimeoutMs: request.svc?.timeoutMs, forward: forwarded, abort }),
     id: `msg_${randomId(24)}`,
     requestId,
   };

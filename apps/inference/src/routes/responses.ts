@@ -18,10 +18,10 @@ import type { InferenceDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
 import { exchangeOf } from '../request-context.js';
 import { sseResponse } from '../sse-response.js';
-import { admitToolCall } from '@svc/pipeline';
 import { answerHeaders, chatErrors } from './answer-headers.js';
 import { registerKeptResponses } from './kept-responses.js';
 import { type McpResponseRun, mcpJsonResponse, mcpStreamResponse, usesMcpTools } from './responses-mcp.js';
+import { mcpRounds } from '../mcp-tools/mcp-rounds.js';
 
 const DAY_MS = 86_400_000;
 
@@ -148,8 +148,6 @@ function earlierTurns(previous: KeptResponse | undefined, answersApprovals: bool
  */
 async function answerWithMcpTools(c: Context<AppEnv>, deps: InferenceDeps, prepared: PreparedResponse): Promise<Response> {
   const { request, decoded } = prepared;
-  const caller = c.get('caller');
-  const requestId = c.get('requestId');
   const abort = new AbortController();
   const run: McpResponseRun = {
     decoded,
@@ -157,13 +155,7 @@ async function answerWithMcpTools(c: Context<AppEnv>, deps: InferenceDeps, prepa
     keep: prepared.keep,
     previousOutput: prepared.previousOutput,
     gateway: deps.mcpGateway,
-    caller: { orgId: caller.org.id, keyId: caller.keyId, requestId, span: c.get('trace'), admitToolCall: () => admitToolCall(deps.limiter, caller) },
-    chat: async (roundRequest, round) => {
-      const exchange = exchangeOf(c, { bodyMode: request.svc?.intelligenceMode, bodyTimeoutMs: request.svc?.timeoutMs, abort });
-      const answered = await deps.gateway.chat(roundRequest, round === 1 ? exchange : { ...exchange, requestId: `${requestId}:mcp${round}` });
-      if (answered.kind !== 'json') throw new Error('a tool round was answered as a stream');
-      return answered;
-    },
+    ...mcpRounds(c, deps, { bodyMode: request.svc?.intelligenceMode, bodyTimeoutMs: request.svc?.timeoutMs, abort }),
     meta: { id: responseId(), createdAt: Math.floor(Date.now() / 1000) },
   };
   if (!request.stream) {
