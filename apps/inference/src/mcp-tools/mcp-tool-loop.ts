@@ -1,7 +1,7 @@
 import type { ChatMessage, ChatRequest, ToolCall } from '@svc/core';
 import type { McpCaller } from '@svc/mcp';
 import { type ChatJsonResponse, addUsage } from '@svc/pipeline';
-import { type McpApprovalRequestItem, type McpCallItem, type McpOutputItem, type ResponsesMcpTool, randomItemId } from '@svc/protocol';
+import { type McpApprovalRequestItem, type McpCallItem, type McpOutputItem, type McpServerSpec, randomItemId } from '@svc/protocol';
 import { callOutputText } from './mcp-call-output.js';
 import { type McpModelTools, type McpToolSet, type OfferedMcpTool, listMcpServer, toolSetOf } from './mcp-tool-set.js';
 
@@ -25,7 +25,7 @@ export interface ApprovedCall {
 
 export interface McpLoopSettings {
   request: ChatRequest;
-  mcpTools: readonly ResponsesMcpTool[];
+  mcpTools: readonly McpServerSpec[];
   /** Calls the caller answered (`mcp_approval_response`): run (or refused) before the first round. */
   approved: readonly ApprovedCall[];
   gateway: McpModelTools;

@@ -1,7 +1,7 @@
 import type { ToolDefinition } from '@svc/core';
 import type { McpCaller, McpConnectionTarget, McpGateway } from '@svc/mcp';
 import { namespacedTool } from '@svc/mcp';
-import { type McpListToolsItem, type McpToolFilter, type ResponsesMcpTool, randomItemId } from '@svc/protocol';
+import { type McpListToolsItem, type McpServerSpec, type McpToolFilter, type ResponsesMcpTool, randomItemId } from '@svc/protocol';
 
 /** What the model-side MCP loop needs of the MCP gateway. */
 export type McpModelTools = Pick<McpGateway, 'modelServer' | 'modelServerTools' | 'modelToolCall'>;
@@ -35,7 +35,9 @@ export function needsApproval(spec: ResponsesMcpTool, tool: string): boolean {
   return matches(rule.always, tool) || rule.always == null;
 }
 
-function allowed(spec: ResponsesMcpTool, tool: string): boolean {
+/** Whether `tool` is offered: enabled by the server's toolset (Anthropic's `mcp_toolset`) and named by `allowed_tools`. */
+function allowed(spec: McpServerSpec, tool: string): boolean {
+  if (spec.toolset && !(spec.toolset.enabled[tool] ?? spec.toolset.enabledByDefault)) return false;
   const rule = spec.allowed_tools;
   if (rule == null) return true;
   return Array.isArray(rule) ? rule.includes(tool) : matches(rule, tool) || rule.tool_names == null;
@@ -52,7 +54,7 @@ function requestHeaders(spec: ResponsesMcpTool): Record<string, string> {
  * Lists one `mcp` tool's server: the `mcp_list_tools` item (with `error` when it could not be
  * listed: the model then answers without its tools) and the tools it offers to the model.
  */
-export async function listMcpServer(gateway: McpModelTools, caller: McpCaller, spec: ResponsesMcpTool, id = randomItemId('mcpl')): Promise<{ item: McpListToolsItem; offered: OfferedMcpTool[] }> {
+export async function listMcpServer(gateway: McpModelTools, caller: McpCaller, spec: McpServerSpec, id = randomItemId('mcpl')): Promise<{ item: McpListToolsItem; offered: OfferedMcpTool[] }> {
   const label = spec.server_label;
   const item: McpListToolsItem = { type: 'mcp_list_tools', id, server_label: label, tools: [], error: null };
   try {

@@ -1,14 +1,14 @@
 import { type ChatRequest, randomId, toGatewayError } from '@svc/core';
 import type { McpCaller } from '@svc/mcp';
 import { type ChatJsonResponse, replayStream } from '@svc/pipeline';
-import { type AnthropicMcpBlock, type AnthropicMessage, MessagesStreamEncoder, type ResponsesMcpTool, encodeMessagesResponse } from '@svc/protocol';
+import { type AnthropicMcpBlock, type AnthropicMessage, MessagesStreamEncoder, type McpServerSpec, encodeMessagesResponse } from '@svc/protocol';
 import { type McpLoopEnd, type McpLoopEvent, runMcpTools } from '../mcp-tools/mcp-tool-loop.js';
 import type { McpModelTools } from '../mcp-tools/mcp-tool-set.js';
 
 /** A Messages request with `mcp_servers`, ready to run. */
 export interface McpMessagesRun {
   request: ChatRequest;
-  servers: ResponsesMcpTool[];
+  servers: McpServerSpec[];
   gateway: McpModelTools;
   caller: McpCaller;
   /** One model round, answered whole. */

@@ -2,7 +2,7 @@ import { type ChatRequest, randomId, toGatewayError } from '@svc/core';
 import type { Context } from 'hono';
 import { bearer, defineRoute } from '@svc/openapi';
 import type { ChatStreamResponse } from '@svc/pipeline';
-import { MessagesStreamEncoder, type ResponsesMcpTool, applyLegacyHeaders, decodeMessagesRequest, encodeMessagesResponse, mcpServersOf, messagesRequestSchema } from '@svc/protocol';
+import { MessagesStreamEncoder, type McpServerSpec, applyLegacyHeaders, decodeMessagesRequest, encodeMessagesResponse, mcpServersOf, messagesRequestSchema } from '@svc/protocol';
 import { type RouteRegistry, readHeader, readJson } from '@svc/http-kit';
 import type { InferenceDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
@@ -100,7 +100,7 @@ async function* events(encoder: MessagesStreamEncoder, response: ChatStreamRespo
  * A request with `mcp_servers`: the gateway runs the tool rounds (each a model request of its own,
  * ids `<request id>:mcp<round>` after the first) and answers whole or as a stream.
  */
-async function answerWithMcpServers(c: Context<AppEnv>, deps: InferenceDeps, given: { request: ChatRequest; servers: ResponsesMcpTool[]; abort: AbortController }): Promise<Response> {
+async function answerWithMcpServers(c: Context<AppEnv>, deps: InferenceDeps, given: { request: ChatRequest; servers: McpServerSpec[]; abort: AbortController }): Promise<Response> {
   const { request, abort } = given;
   const requestId = c.get('requestId');
   const run: McpMessagesRun = {

@@ -48,4 +48,34 @@ describe('anthropic SDK messages with mcp_servers, answered by OpenAI', () => {
     expect(final.content[1]).toMatchObject({ type: 'mcp_tool_result', content: [{ type: 'text', text: 'echo: mock' }] });
     expect((final.content[2] as Anthropic.Beta.BetaTextBlock).text.length).toBeGreaterThan(0);
   });
+
+  // The 2025-11-20 form: the server's tools are chosen by an `mcp_toolset` in `tools`.
+  const toolsetParams = (toolset: Anthropic.Beta.BetaMCPToolset): Anthropic.Beta.MessageCreateParamsNonStreaming => ({
+    ...params(),
+    mcp_servers: [{ type: 'url', url: upstream.server.url, name: 'tools', authorization_token: 'token-123' }],
+    tools: [toolset],
+    betas: ['mcp-client-2025-11-20'],
+  });
+  const offered = () => (mocked.upstream.stats().lastRequest!.body as ChatBody).tools?.map((tool) => tool.function.name);
+
+  it('offers only the tools an mcp_toolset enables: an allowlist (default off, one on)', async () => {
+    const message = await mocked.anthropic.beta.messages.create(
+      toolsetParams({ type: 'mcp_toolset', mcp_server_name: 'tools', default_config: { enabled: false }, configs: { echo: { enabled: true } } }),
+    );
+    expect(message.content.map((block) => block.type)).toEqual(['mcp_tool_use', 'mcp_tool_result', 'text']);
+    expect(offered()).toEqual(['tools__echo']);
+  });
+
+  it('offers every tool but those an mcp_toolset turns off: a denylist', async () => {
+    await mocked.anthropic.beta.messages.create(toolsetParams({ type: 'mcp_toolset', mcp_server_name: 'tools', configs: { hang: { enabled: false }, big: { enabled: false } } }));
+    expect(offered()).toEqual(['tools__echo', 'tools__secret']);
+  });
+
+  it('refuses a toolset naming no server of mcp_servers (400, param tools.0.mcp_server_name), and calls nothing', async () => {
+    const before = mocked.upstream.stats().total;
+    const error = await mocked.anthropic.beta.messages.create(toolsetParams({ type: 'mcp_toolset', mcp_server_name: 'other' })).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ status: 400, error: { error: { type: 'invalid_request_error' } } });
+    expect(JSON.stringify((error as { error: unknown }).error)).toContain('tools.0.mcp_server_name');
+    expect(mocked.upstream.stats().total).toBe(before);
+  });
 });

@@ -1,6 +1,7 @@
 import { GatewayError } from '@svc/core';
 import { describe, expect, it } from 'vitest';
 import { decodeCountTokensRequest, decodeMessagesRequest } from './decode-messages-request.js';
+import { mcpServersOf } from './mcp-toolsets.js';
 
 const base = { model: 'claude-sonnet-4-5', max_tokens: 256, messages: [{ role: 'user', content: 'hi' }] };
 
@@ -142,5 +143,41 @@ describe('decodeCountTokensRequest', () => {
 
   it('still validates the rest of the body', () => {
     expect(() => decodeCountTokensRequest({ model: 'm', messages: [] })).toThrow(/messages/);
+  });
+});
+
+describe('mcp_toolset (MCP connector mcp-client-2025-11-20)', () => {
+  const server = { type: 'url', url: 'https://mcp.example.com/mcp', name: 'docs' };
+  const body = (tools: unknown[], servers: unknown[] = [server]) => ({
+    model: 'claude-sonnet-4-5',
+    max_tokens: 16,
+    messages: [{ role: 'user', content: 'hi' }],
+    mcp_servers: servers,
+    tools,
+  });
+  const toolset = { type: 'mcp_toolset', mcp_server_name: 'docs' };
+  const weather = { name: 'weather', input_schema: { type: 'object' } };
+
+  it('is not a client tool: only the custom tools reach the canonical request', () => {
+    expect(decodeMessagesRequest(body([toolset, weather])).tools?.map((tool) => tool.name)).toEqual(['weather']);
+    expect(decodeMessagesRequest(body([toolset])).tools).toBeUndefined();
+  });
+
+  it('gives its server the toolset rule: per-tool enabled over the default (true when unset)', () => {
+    const allow = { ...toolset, default_config: { enabled: false, defer_loading: true }, configs: { search: { enabled: true } } };
+    expect(mcpServersOf(body([allow]))).toEqual([
+      { type: 'mcp', server_label: 'docs', server_url: server.url, require_approval: 'never', toolset: { enabledByDefault: false, enabled: { search: true } } },
+    ]);
+    expect(mcpServersOf(body([{ ...toolset, configs: { fetch: { enabled: false } } }]))[0]?.toolset).toEqual({ enabledByDefault: true, enabled: { fetch: false } });
+  });
+
+  it.each([
+    ['names no server', body([{ ...toolset, mcp_server_name: 'other' }]), 'tools.0.mcp_server_name'],
+    ['names a server twice', body([toolset, weather, toolset]), 'tools.2.mcp_server_name'],
+    ['leaves a server without one', body([toolset], [server, { ...server, name: 'more' }]), 'mcp_servers.1'],
+    ['is mixed with tool_configuration', body([toolset], [{ ...server, tool_configuration: { allowed_tools: ['a'] } }]), 'mcp_servers.0.tool_configuration'],
+    ['has a config that is not an object', body([{ ...toolset, configs: { a: true } }]), 'tools.0.configs.a'],
+  ])('refuses a toolset that %s (400 naming the field)', (_case, wire, param) => {
+    expect(() => decodeMessagesRequest(wire)).toThrow(expect.objectContaining({ status: 400, param }));
   });
 });

@@ -9,10 +9,9 @@ import {
   type AnthropicInputMessage,
   type AnthropicMessagesRequest,
   countTokensRequestSchema,
-  mcpServerSchema,
   messagesRequestSchema,
 } from './messages-request-schema.js';
-import type { ResponsesMcpTool } from '../responses/responses-request-schema.js';
+import { checkMcpToolsets } from './mcp-toolsets.js';
 
 const parseConfig = { abortEarly: true } as const;
 
@@ -48,25 +47,6 @@ export function decodeMessagesRequest(body: unknown): ChatRequest {
 }
 
 /**
- * The `mcp_servers` of a Messages body that {@link decodeMessagesRequest} accepted, as the
- * gateway's MCP tools (OpenAI's `mcp` tool shape): the server's `name` labels it, its
- * `authorization_token` is sent as a bearer token, `tool_configuration.allowed_tools` filters its
- * tools, and no call waits for approval (Messages has none). A server with `enabled: false` is left out.
- */
-export function mcpServersOf(body: unknown): ResponsesMcpTool[] {
-  const servers = v.parse(mcpServersBodySchema, body).mcp_servers ?? [];
-  return servers.flatMap((server) => {
-    if (server.tool_configuration?.enabled === false) return [];
-    const tool: ResponsesMcpTool = { type: 'mcp', server_label: server.name, server_url: server.url, require_approval: 'never' };
-    if (server.authorization_token != null) tool.authorization = server.authorization_token;
-    if (server.tool_configuration?.allowed_tools != null) tool.allowed_tools = server.tool_configuration.allowed_tools;
-    return [tool];
-  });
-}
-
-const mcpServersBodySchema = v.object({ mcp_servers: v.nullish(v.array(mcpServerSchema)) });
-
-/**
  * Validates an Anthropic `POST /v1/messages/count_tokens` body (the Messages body without
  * `max_tokens` and `stream`) and maps it to the canonical {@link ChatRequest} the same way as
  * {@link decodeMessagesRequest}, so what is counted is what a `/v1/messages` call would send.
@@ -100,7 +80,9 @@ function toChatRequest(wire: AnthropicCountTokensRequest & Partial<Pick<Anthropi
   if (wire.temperature != null) out.temperature = wire.temperature;
   if (wire.top_p != null) out.topP = wire.top_p;
   if (wire.stop_sequences != null && wire.stop_sequences.length > 0) out.stop = wire.stop_sequences;
-  if (wire.tools != null) out.tools = wire.tools.map(toToolDefinition);
+  checkMcpToolsets(wire);
+  const tools = wire.tools?.flatMap(toToolDefinition);
+  if (tools != null && tools.length > 0) out.tools = tools;
   if (wire.tool_choice != null) {
     const choice = wire.tool_choice;
     out.toolChoice = choice.type === 'any' ? 'required' : choice.type === 'tool' ? { name: choice.name } : choice.type;
@@ -128,11 +110,13 @@ function decodeSystem(system: AnthropicCountTokensRequest['system']): ChatMessag
   return text === '' ? undefined : { role: 'system', content: text };
 }
 
-function toToolDefinition(tool: NonNullable<AnthropicMessagesRequest['tools']>[number]): ToolDefinition {
+/** A client's tool; an `mcp_toolset` is none (the gateway offers its server's tools itself). */
+function toToolDefinition(tool: NonNullable<AnthropicMessagesRequest['tools']>[number]): ToolDefinition[] {
+  if (tool.type === 'mcp_toolset') return [];
   const out: ToolDefinition = { name: tool.name, parameters: tool.input_schema };
   if (tool.description != null) out.description = tool.description;
   if (tool.strict != null) out.strict = tool.strict;
-  return withCacheControl(out, tool.cache_control);
+  return [withCacheControl(out, tool.cache_control)];
 }
 
 type ImageBlock = Extract<AnthropicContentBlock, { type: 'image' }>;

@@ -1,4 +1,5 @@
-export { decodeCountTokensRequest, decodeMessagesRequest, mcpServersOf } from './decode-messages-request.js';
+export { decodeCountTokensRequest, decodeMessagesRequest } from './decode-messages-request.js';
+export { type McpServerSpec, type McpToolsetRule, mcpServersOf } from './mcp-toolsets.js';
 export {
   type AnthropicErrorBody,
   type AnthropicErrorType,

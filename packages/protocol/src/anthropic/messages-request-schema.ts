@@ -94,7 +94,7 @@ const systemSchema = v.lazy((input) =>
   Array.isArray(input) ? arr(textBlockSchema) : v.string('must be a string or an array of text blocks'),
 );
 
-export const toolSchema = obj({
+const customToolSchema = obj({
   name: nonEmptyStr(),
   description: opt(str()),
   input_schema: jsonObject(),
@@ -102,6 +102,28 @@ export const toolSchema = obj({
   type: opt(literal('custom')),
   cache_control: cacheControl,
 });
+
+/** Whether a tool of an MCP toolset is offered; `defer_loading` is accepted and has no effect (no tool search). */
+const mcpToolConfigSchema = block({ enabled: opt(bool()), defer_loading: opt(bool()) });
+
+/**
+ * Which tools of one `mcp_servers` entry the model is offered (MCP connector beta
+ * `mcp-client-2025-11-20`): `default_config` for every tool, `configs` per tool name.
+ */
+export const mcpToolsetSchema = obj({
+  type: literal('mcp_toolset'),
+  mcp_server_name: v.pipe(nonEmptyStr(), v.maxLength(255, 'must be at most 255 characters')),
+  default_config: opt(mcpToolConfigSchema),
+  configs: opt(v.record(v.string(), mcpToolConfigSchema, 'must be an object')),
+  cache_control: cacheControl,
+});
+
+/** Whether a `tools` entry is an MCP server's toolset (told by its `type`). */
+export const isMcpToolset = (tool: unknown): tool is v.InferOutput<typeof mcpToolsetSchema> =>
+  typeof tool === 'object' && tool !== null && (tool as { type?: unknown }).type === 'mcp_toolset';
+
+/** A tool the client defines (`custom`, the default type) or an MCP server's toolset. */
+export const toolSchema = v.lazy((input) => (isMcpToolset(input) ? mcpToolsetSchema : customToolSchema));
 
 const disableParallel = opt(bool());
 
@@ -133,8 +155,10 @@ const thinkingSchema = v.variant(
 const serverNameMessage = 'must be 1 to 32 letters, digits, hyphens or single underscores, starting with a letter or digit';
 
 /**
- * A remote MCP server (Anthropic's MCP connector, beta `mcp-client-2025-04-04`) whose tools the
- * gateway offers to the model and runs itself, whichever provider answers.
+ * A remote MCP server (Anthropic's MCP connector, betas `mcp-client-2025-04-04` and
+ * `mcp-client-2025-11-20`) whose tools the gateway offers to the model and runs itself, whichever
+ * provider answers. Which tools: `tool_configuration` (2025-04-04) or an `mcp_toolset` in `tools`
+ * (2025-11-20), never both.
  */
 export const mcpServerSchema = obj({
   type: literal('url'),
