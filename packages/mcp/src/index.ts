@@ -18,4 +18,4 @@ export type { McpCallError, McpCallFailure } from './mcp-call-error.js';
 export { mcpGatewayErrorCodes } from './mcp-error-codes.js';
 export { McpGateway, mcpProtocolVersion } from './mcp-gateway.js';
 export type { McpCaller, McpGatewaySettings, McpServerRef, McpSpan, McpToolCallRecord } from './mcp-types.js';
-export { namespacedTool, splitToolName, toolSeparator } from './tool-names.js';
+

@@ -1,13 +1,12 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { type CallToolRequest, CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { GatewayError } from '@svc/core';
+import { GatewayError, namespacedTool, splitToolName } from '@svc/core';
 import { blockReason } from '@svc/governance';
 import { type McpFetch, guardedFetch } from './guarded-fetch.js';
 import { McpCallError, upstreamFailure } from './mcp-call-error.js';
 import type { McpConnectionTarget } from './mcp-registry.js';
 import type { McpCaller, McpGatewaySettings, McpServerRef } from './mcp-types.js';
-import { namespacedTool, splitToolName } from './tool-names.js';
 import { type UpstreamSettings, callUpstreamTool, createUpstreamPool, listUpstreamTools } from './upstream-client.js';
 import { checkMcpUrl } from './url-check.js';
 

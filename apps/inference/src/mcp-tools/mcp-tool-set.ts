@@ -1,6 +1,5 @@
-import type { ToolDefinition } from '@svc/core';
+import { type ToolDefinition, namespacedTool } from '@svc/core';
 import type { McpCaller, McpConnectionTarget, McpGateway } from '@svc/mcp';
-import { namespacedTool } from '@svc/mcp';
 import { type McpListToolsItem, type McpServerSpec, type McpToolFilter, type ResponsesMcpTool, randomItemId } from '@svc/protocol';
 
 /** What the model-side MCP loop needs of the MCP gateway. */

@@ -1,5 +1,5 @@
-import { type ChatMessage, type ChatRequest, invalidRequest, toGatewayError } from '@svc/core';
-import { type McpCaller, namespacedTool } from '@svc/mcp';
+import { type ChatMessage, type ChatRequest, invalidRequest, namespacedTool, toGatewayError } from '@svc/core';
+import type { McpCaller } from '@svc/mcp';
 import { type ChatJsonResponse, replayStream } from '@svc/pipeline';
 import { type DecodedResponsesRequest, type McpApprovalAnswer, type ResponseObject, type ResponseMeta, ResponseStreamEncoder, encodeResponse } from '@svc/protocol';
 import { type ApprovedCall, type McpLoopEnd, type McpLoopEvent, runMcpTools } from '../mcp-tools/mcp-tool-loop.js';

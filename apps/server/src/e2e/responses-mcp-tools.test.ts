@@ -50,6 +50,18 @@ describe('openai SDK responses with an mcp tool, answered by Anthropic', () => {
     expect(JSON.stringify(response.tools)).not.toContain('per-request-token');
   });
 
+  it('carries a conversation the client keeps itself (store: false): the replayed mcp_call reaches the provider as the call and its result', async () => {
+    const first = await mocked.openai.responses.create({ model: model(), input: 'Echo something', tools: [mcpTool()], tool_choice: 'required', store: false });
+    const input: OpenAI.Responses.ResponseInput = [{ role: 'user', content: 'Echo something' }, ...(first.output as OpenAI.Responses.ResponseInputItem[]), { role: 'user', content: 'What did the tool say?' }];
+    const next = await mocked.openai.responses.create({ model: model(), input, store: false });
+    expect(next.status).toBe('completed');
+    const messages = lastUpstreamBody().messages;
+    const parts = messages.flatMap((message) => (typeof message.content === 'string' ? [] : message.content));
+    expect(parts.find((part) => part.type === 'tool_use')).toMatchObject({ name: 'tools__echo' });
+    expect(JSON.stringify(parts.find((part) => part.type === 'tool_result'))).toContain('echo: mock');
+    expect(messages.at(-1)).toMatchObject({ role: 'user' });
+  });
+
   it('streams the list and the call as their events, then the answer', async () => {
     const stream = mocked.openai.responses.stream({ model: model(), input: 'Echo something', tools: [mcpTool()], tool_choice: 'required' });
     const types: string[] = [];

@@ -70,6 +70,21 @@ describe('decodeResponsesRequest', () => {
     expect(request.messages).toEqual([{ role: 'user', content: 'go on' }]);
   });
 
+  it('reads a replayed mcp_call as the model\'s own call and the tool\'s answer; listings and unreadable calls are dropped', () => {
+    const listing = { type: 'mcp_list_tools', id: 'mcpl_1', server_label: 'docs', tools: [] };
+    const answered = { type: 'mcp_call', id: 'mcp_1', server_label: 'docs', name: 'search', arguments: '{"q":"x"}', output: 'found', error: null };
+    const failed = { type: 'mcp_call', id: 'mcp_2', server_label: 'docs', name: 'fetch', arguments: '{}', output: null, error: 'timed out' };
+    const { request } = decode({ input: [{ role: 'user', content: 'look it up' }, listing, answered, failed, { type: 'mcp_call', output: 'orphan' }, { role: 'user', content: 'and?' }] });
+    expect(request.messages).toEqual([
+      { role: 'user', content: 'look it up' },
+      { role: 'assistant', content: null, toolCalls: [{ id: 'mcp_1', name: 'docs__search', arguments: '{"q":"x"}' }] },
+      { role: 'tool', content: 'found', toolCallId: 'mcp_1' },
+      { role: 'assistant', content: null, toolCalls: [{ id: 'mcp_2', name: 'docs__fetch', arguments: '{}' }] },
+      { role: 'tool', content: 'Error: timed out', toolCallId: 'mcp_2' },
+      { role: 'user', content: 'and?' },
+    ]);
+  });
+
   it('accepts a single input item and asks streams for usage', () => {
     const { request } = decode({ input: { role: 'user', content: 'one' }, stream: true });
     expect(request.messages).toEqual([{ role: 'user', content: 'one' }]);

@@ -1,4 +1,4 @@
-import type { ChatRequest } from '@svc/core';
+import { type ChatRequest, namespacedTool } from '@svc/core';
 import type * as v from 'valibot';
 import type { chatRequestSchema } from '../openai/chat-request-schema.js';
 import { decodeChatRequest } from '../openai/decode-chat-request.js';
@@ -136,19 +136,20 @@ function pushItem(messages: ChatWireMessage[], item: ResponsesInputItem): void {
   switch (item.type) {
     case 'reasoning':
     case 'mcp_list_tools':
-    case 'mcp_call':
     case 'mcp_approval_request':
     case 'mcp_approval_response':
       // Provider reasoning cannot be replayed through the canonical request (no signatures); MCP
-      // items are the gateway's own record (a kept response's turns hold their calls and results).
+      // listings are made anew, approvals answer a kept response (its turns hold the calls).
       return;
-    case 'function_call': {
-      const call = { id: item.call_id, type: 'function' as const, function: { name: item.name, arguments: item.arguments } };
-      const last = messages.at(-1);
-      if (last?.role === 'assistant') last.tool_calls = [...(last.tool_calls ?? []), call];
-      else messages.push({ role: 'assistant', content: null, tool_calls: [call] });
+    case 'mcp_call':
+      if (item.id && item.server_label && item.name) {
+        pushToolCall(messages, { id: item.id, type: 'function', function: { name: namespacedTool(item.server_label, item.name), arguments: item.arguments ?? '{}' } });
+        messages.push({ role: 'tool', tool_call_id: item.id, content: item.output ?? `Error: ${item.error ?? 'the call gave no output.'}` });
+      }
       return;
-    }
+    case 'function_call':
+      pushToolCall(messages, { id: item.call_id, type: 'function', function: { name: item.name, arguments: item.arguments } });
+      return;
     case 'function_call_output':
       messages.push({
         role: 'tool',
@@ -161,6 +162,13 @@ function pushItem(messages: ChatWireMessage[], item: ResponsesInputItem): void {
       messages.push({ role: item.role, content });
     }
   }
+}
+
+/** A call joins the assistant turn before it (parallel calls are one turn), or opens one. */
+function pushToolCall(messages: ChatWireMessage[], call: NonNullable<Extract<ChatWireMessage, { role: 'assistant' }>['tool_calls']>[number]): void {
+  const last = messages.at(-1);
+  if (last?.role === 'assistant') last.tool_calls = [...(last.tool_calls ?? []), call];
+  else messages.push({ role: 'assistant', content: null, tool_calls: [call] });
 }
 
 function toChatPart(part: ResponsesInputPart): ChatWirePart {

@@ -80,8 +80,23 @@ const functionCallOutputItemSchema = obj({
 /** A replayed reasoning item: accepted so `input: [...previous.output, ...]` works, then dropped. */
 const reasoningItemSchema = obj({ type: v.literal('reasoning') });
 
-/** Replayed MCP output items (`mcp_list_tools`, `mcp_call`, `mcp_approval_request`): accepted, then dropped as reasoning is. */
-const mcpOutputItemSchema = obj({ type: oneOf(['mcp_list_tools', 'mcp_call', 'mcp_approval_request']) });
+/** Replayed MCP listings and approval requests (`mcp_list_tools`, `mcp_approval_request`): accepted, then dropped as reasoning is. */
+const mcpOutputItemSchema = obj({ type: oneOf(['mcp_list_tools', 'mcp_approval_request']) });
+
+/**
+ * A replayed `mcp_call` (a conversation the client carries itself, `store: false`): the model reads
+ * it as its own call of the tool and the tool's answer. One without its `id`, `name` or
+ * `server_label` cannot be read so, and is dropped.
+ */
+const mcpCallItemSchema = obj({
+  type: v.literal('mcp_call'),
+  id: opt(str()),
+  server_label: opt(str()),
+  name: opt(str()),
+  arguments: opt(str()),
+  output: opt(str()),
+  error: opt(str()),
+});
 
 /** The caller's answer to an `mcp_approval_request` of the response this request continues. */
 const mcpApprovalResponseItemSchema = obj({
@@ -101,7 +116,7 @@ const itemTypeMessage = `must be one of ${itemTypes.map((t) => `'${t}'`).join(',
  */
 export const inputItemSchema = v.pipe(
   v.custom<unknown>((input) => !Array.isArray(input), 'must be an object'),
-  v.variant('type', [messageItemSchema, functionCallItemSchema, functionCallOutputItemSchema, reasoningItemSchema, mcpApprovalResponseItemSchema, mcpOutputItemSchema], (issue) =>
+  v.variant('type', [messageItemSchema, functionCallItemSchema, functionCallOutputItemSchema, reasoningItemSchema, mcpApprovalResponseItemSchema, mcpCallItemSchema, mcpOutputItemSchema], (issue) =>
     issue.expected === 'Object' ? 'must be an object' : itemTypeMessage,
   ),
 );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { namespacedTool, splitToolName } from './tool-names.js';
+import { namespacedTool, splitToolName } from './mcp-tool-names.js';
 
 describe('gateway tool names', () => {
   it('joins server and tool with __ and splits at the first __', () => {

@@ -1,4 +1,7 @@
-/** Between a server's name and its tool's at the gateway: `search__query`. Server names hold no `_`. */
+/**
+ * Between an MCP server's name and its tool's at the gateway (`search__query`), wherever a tool is
+ * named: the `/mcp` server, the model's function tools, replayed `mcp_call` items. Server names hold no `_`.
+ */
 export const toolSeparator = '__';
 
 /** The gateway's name of `tool` on `server`. */
