@@ -3,16 +3,20 @@ import type { McpCaller } from '@svc/mcp';
 import { type ChatJsonResponse, addUsage } from '@svc/pipeline';
 import { type McpApprovalRequestItem, type McpCallItem, type McpOutputItem, type McpServerSpec, randomItemId } from '@svc/protocol';
 import { callOutputText } from './mcp-call-output.js';
+import { type McpAnswerEvent, type StreamRound, streamedRound } from './mcp-streamed-round.js';
 import { type McpModelTools, type McpToolSet, type OfferedMcpTool, listMcpServer, toolSetOf } from './mcp-tool-set.js';
 
 /** Model rounds one request may take with MCP tools (the last is asked to answer without tools). */
 export const maxMcpRounds = 8;
 
 /** An MCP item begins (`started`: listing, calling) or ends (`done`). */
-export interface McpLoopEvent {
+export interface McpItemEvent {
   phase: 'started' | 'done';
   item: McpOutputItem;
 }
+
+/** What the loop reports as it goes: its MCP items, and (rounds streamed) the answer's events. */
+export type McpLoopEvent = McpItemEvent | McpAnswerEvent;
 
 /** A call the caller approved (or refused) in the response this request continues. */
 export interface ApprovedCall {
@@ -32,6 +36,8 @@ export interface McpLoopSettings {
   caller: McpCaller;
   /** One model round, answered whole; `round` counts from 1. */
   chat(request: ChatRequest, round: number): Promise<ChatJsonResponse>;
+  /** With it, every round streams: its text is reported as it arrives (see {@link streamedRound}). */
+  stream?: StreamRound;
 }
 
 /** The last round's answer (usage summed over every round), and the turns the rounds added (kept for continuations). */
@@ -72,13 +78,12 @@ export async function* runMcpTools(settings: McpLoopSettings): AsyncGenerator<Mc
   let usage: ChatJsonResponse['result']['usage'];
   for (let round = 1; ; round += 1) {
     const request = roundRequest(settings.request, tools, turns, round);
-    const response = await settings.chat(request, round);
+    const endsTurn = (answer: ChatJsonResponse) => mcpCallsOf(answer, tools, round) === undefined;
+    const response = settings.stream ? yield* streamedRound(settings.stream, request, round, endsTurn) : await settings.chat(request, round);
     usage = addUsage(usage, response.result.usage);
     const message = response.result.choices[0]?.message;
-    const calls = message?.toolCalls ?? [];
-    const mcpCalls = calls.filter((call) => tools.byName.has(call.name));
-    // The caller's own function tools answer to the caller: the turn ends there.
-    if (mcpCalls.length === 0 || mcpCalls.length !== calls.length || round >= maxMcpRounds) return end(response, usage, turns);
+    const mcpCalls = mcpCallsOf(response, tools, round);
+    if (!mcpCalls) return end(response, usage, turns);
     const waiting = mcpCalls.filter((call) => tools.byName.get(call.name)!.needsApproval);
     if (waiting.length > 0) {
       for (const call of waiting) yield { phase: 'started', item: approvalRequest(call, tools.byName.get(call.name)!) };
@@ -88,6 +93,17 @@ export async function* runMcpTools(settings: McpLoopSettings): AsyncGenerator<Mc
     turns.push({ role: 'assistant', content: message?.content ?? null, toolCalls: mcpCalls });
     for (const call of mcpCalls) turns.push(yield* runCall(settings, tools, call, undefined));
   }
+}
+
+/**
+ * The MCP calls a round's answer asks the gateway to run, or undefined when the answer ends the
+ * turn: no MCP call, a call of the caller's own function tools (those answer to the caller), or
+ * the last round spent.
+ */
+function mcpCallsOf(answer: ChatJsonResponse, tools: McpToolSet, round: number): ToolCall[] | undefined {
+  const calls = answer.result.choices[0]?.message.toolCalls ?? [];
+  const mcpCalls = calls.filter((call) => tools.byName.has(call.name));
+  return mcpCalls.length === 0 || mcpCalls.length !== calls.length || round >= maxMcpRounds ? undefined : mcpCalls;
 }
 
 function end(response: ChatJsonResponse, usage: ChatJsonResponse['result']['usage'], turns: ChatMessage[]): McpLoopEnd {

@@ -1,8 +1,9 @@
 import { type ChatMessage, type ChatRequest, invalidRequest, namespacedTool, toGatewayError } from '@svc/core';
 import type { McpCaller } from '@svc/mcp';
-import { type ChatJsonResponse, replayStream } from '@svc/pipeline';
+import type { ChatJsonResponse } from '@svc/pipeline';
 import { type DecodedResponsesRequest, type McpApprovalAnswer, type ResponseObject, type ResponseMeta, ResponseStreamEncoder, encodeResponse } from '@svc/protocol';
-import { type ApprovedCall, type McpLoopEnd, type McpLoopEvent, runMcpTools } from '../mcp-tools/mcp-tool-loop.js';
+import { type ApprovedCall, type McpItemEvent, type McpLoopEnd, type McpLoopEvent, runMcpTools } from '../mcp-tools/mcp-tool-loop.js';
+import type { StreamRound } from '../mcp-tools/mcp-streamed-round.js';
 import type { McpModelTools } from '../mcp-tools/mcp-tool-set.js';
 
 /** Keeps a finished response with the turns its tool rounds added; undefined with `store: false`. */
@@ -19,6 +20,8 @@ export interface McpResponseRun {
   caller: McpCaller;
   /** One model round, answered whole. */
   chat(request: ChatRequest, round: number): Promise<ChatJsonResponse>;
+  /** One model round, streamed (a streamed response streams every round's text). */
+  stream: StreamRound;
   meta: Pick<ResponseMeta, 'id' | 'createdAt'>;
 }
 
@@ -36,7 +39,7 @@ function approvedCalls(answers: readonly McpApprovalAnswer[], previousOutput: Re
   });
 }
 
-function loopOf(run: McpResponseRun): AsyncGenerator<McpLoopEvent, McpLoopEnd> {
+function loopOf(run: McpResponseRun, streamed: boolean): AsyncGenerator<McpLoopEvent, McpLoopEnd> {
   return runMcpTools({
     request: run.request,
     mcpTools: run.decoded.mcpTools,
@@ -44,11 +47,12 @@ function loopOf(run: McpResponseRun): AsyncGenerator<McpLoopEvent, McpLoopEnd> {
     gateway: run.gateway,
     caller: run.caller,
     chat: run.chat,
+    ...(streamed ? { stream: run.stream } : {}),
   });
 }
 
 /** The `response` with its MCP items first, then the final round's output. */
-function encodeWithItems(run: McpResponseRun, end: McpLoopEnd, items: McpLoopEvent['item'][]): ResponseObject {
+function encodeWithItems(run: McpResponseRun, end: McpLoopEnd, items: McpItemEvent['item'][]): ResponseObject {
   const { response } = end;
   const body = encodeResponse(response.result, { ...run.meta, model: response.metadata.model ?? response.result.model, request: run.request, echo: run.decoded.echo, svcMetadata: response.metadata });
   const waiting = items.some((item) => item.type === 'mcp_approval_request');
@@ -59,11 +63,12 @@ function encodeWithItems(run: McpResponseRun, end: McpLoopEnd, items: McpLoopEve
 
 /** The whole `response` of a request with MCP tools, kept unless `store: false`; with the last round's headers. */
 export async function mcpJsonResponse(run: McpResponseRun): Promise<{ body: ResponseObject; headers: Record<string, string> }> {
-  const loop = loopOf(run);
-  const items: McpLoopEvent['item'][] = [];
+  const loop = loopOf(run, false);
+  const items: McpItemEvent['item'][] = [];
   let step = await loop.next();
   for (; !step.done; step = await loop.next()) {
-    if (step.value.phase === 'done' || step.value.item.type === 'mcp_approval_request') items.push(step.value.item);
+    const event = step.value;
+    if (event.phase !== 'answer' && (event.phase === 'done' || event.item.type === 'mcp_approval_request')) items.push(event.item);
   }
   const body = encodeWithItems(run, step.value, items);
   await run.keep?.(body, step.value.turns);
@@ -72,26 +77,31 @@ export async function mcpJsonResponse(run: McpResponseRun): Promise<{ body: Resp
 
 /**
  * The Responses event stream of a request with MCP tools: each list and call as it happens
- * (`response.mcp_list_tools.*`, `response.mcp_call.*`), then the final answer's events; the
- * rounds run whole, so the answer's text arrives once the last round is done.
+ * (`response.mcp_list_tools.*`, `response.mcp_call.*`), and every round's text token by token as
+ * the provider sends it (a round's text before its calls is a message item before their items);
+ * the last round's own tool calls and finish once it is whole, then the usage of every round.
  */
 export async function* mcpStreamResponse(run: McpResponseRun): AsyncGenerator<string> {
   const encoder = new ResponseStreamEncoder({ ...run.meta, model: run.request.model, request: run.request, echo: run.decoded.echo });
   yield encoder.start();
   let end: McpLoopEnd;
   try {
-    const loop = loopOf(run);
+    const loop = loopOf(run, true);
     let step = await loop.next();
-    for (; !step.done; step = await loop.next()) {
-      yield step.value.phase === 'started' ? encoder.mcpItemStarted(step.value.item) : encoder.mcpItemDone(step.value.item);
-    }
+    for (; !step.done; step = await loop.next()) yield frameOf(encoder, step.value);
     end = step.value;
   } catch (error) {
     yield encoder.error(toGatewayError(error));
     return;
   }
-  for (const event of replayStream(end.response.result, end.response.result.usage)) yield encoder.event(event);
+  const usage = end.response.result.usage;
+  if (usage) encoder.event({ type: 'usage', usage });
   const last = encoder.end(end.response.metadata);
   if (encoder.finalResponse) await run.keep?.(encoder.finalResponse, end.turns);
   yield last;
+}
+
+function frameOf(encoder: ResponseStreamEncoder, event: McpLoopEvent): string {
+  if (event.phase === 'answer') return encoder.event(event.event);
+  return event.phase === 'started' ? encoder.mcpItemStarted(event.item) : encoder.mcpItemDone(event.item);
 }

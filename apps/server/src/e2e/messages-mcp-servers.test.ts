@@ -41,12 +41,15 @@ describe('anthropic SDK messages with mcp_servers, answered by OpenAI', () => {
     expect(body.messages.find((entry) => entry.role === 'tool')).toMatchObject({ content: 'echo: mock' });
   });
 
-  it('streams the call blocks, then the answer, into the SDK’s final message', async () => {
+  it('streams the call blocks, then the answer token by token from the provider’s own stream, into the SDK’s final message', async () => {
     const stream = mocked.anthropic.beta.messages.stream(params());
     const final = await stream.finalMessage();
     expect(final.content.map((block) => block.type)).toEqual(['mcp_tool_use', 'mcp_tool_result', 'text']);
     expect(final.content[1]).toMatchObject({ type: 'mcp_tool_result', content: [{ type: 'text', text: 'echo: mock' }] });
     expect((final.content[2] as Anthropic.Beta.BetaTextBlock).text.length).toBeGreaterThan(0);
+    // Every round was a streamed upstream request: the answer's text was passed on as it came.
+    expect((mocked.upstream.stats().lastRequest!.body as { stream?: boolean }).stream).toBe(true);
+    expect(final.usage.output_tokens).toBeGreaterThan(0);
   });
 
   // The 2025-11-20 form: the server's tools are chosen by an `mcp_toolset` in `tools`.

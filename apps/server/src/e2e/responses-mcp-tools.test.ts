@@ -62,7 +62,7 @@ describe('openai SDK responses with an mcp tool, answered by Anthropic', () => {
     expect(messages.at(-1)).toMatchObject({ role: 'user' });
   });
 
-  it('streams the list and the call as their events, then the answer', async () => {
+  it('streams the list and the call as their events, then the answer token by token from the provider’s own stream', async () => {
     const stream = mocked.openai.responses.stream({ model: model(), input: 'Echo something', tools: [mcpTool()], tool_choice: 'required' });
     const types: string[] = [];
     stream.on('event', (event) => types.push(event.type));
@@ -74,6 +74,9 @@ describe('openai SDK responses with an mcp tool, answered by Anthropic', () => {
     expect(final.output.map((item) => item.type)).toEqual(['mcp_list_tools', 'mcp_call', 'message']);
     expect(final.output[1]).toMatchObject({ type: 'mcp_call', output: 'echo: mock', status: 'completed' });
     expect(final.output_text.length).toBeGreaterThan(0);
+    // Every round was a streamed upstream request: the answer's text was passed on as it came.
+    expect((mocked.upstream.stats().lastRequest!.body as { stream?: boolean }).stream).toBe(true);
+    expect(final.usage?.input_tokens).toBeGreaterThan(0);
   });
 
   it('asks for approval by default, and runs the call once approved through previous_response_id', async () => {
