@@ -90,6 +90,10 @@ export function batchConformance(getDb: GetDb): void {
       { line: 0, customId: 'a', statusCode: 200, result: answer(0, 200).result },
       { line: 2, customId: 'c', statusCode: 400, result: answer(2, 400).result },
     ]);
+    // By pages after a line (keyset): the writer of the output files reads them so.
+    expect((await db.batches.answeredLines(batch.id, { after: -1, limit: 1 })).map((line) => line.line)).toEqual([0]);
+    expect((await db.batches.answeredLines(batch.id, { after: 0, limit: 1 })).map((line) => line.line)).toEqual([2]);
+    expect(await db.batches.answeredLines(batch.id, { after: 2, limit: 1 })).toEqual([]);
   });
 
   it('changes status only from the statuses given, merging times', async () => {
