@@ -13,8 +13,8 @@ const endings: Record<BatchEnding, { from: readonly BatchStatus[]; time: string 
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
-/** Answered lines read and written a page at a time: the files never hold more than a page and a part. */
-const PAGE_LINES = 500;
+/** Lines are read and written a page at a time (output files, Message Batch results): never every answer at once. */
+export const BATCH_PAGE_LINES = 500;
 
 const isOk = (line: AnsweredBatchLine) => line.statusCode >= 200 && line.statusCode < 300;
 
@@ -42,11 +42,11 @@ async function writeResults(store: BatchRepository, files: FileSettings, batch: 
   let usage = batchUsage([]);
   try {
     for (let after = -1; ; ) {
-      const page = await store.answeredLines(batch.id, { after, limit: PAGE_LINES });
+      const page = await store.answeredLines(batch.id, { after, limit: BATCH_PAGE_LINES });
       await output.write(page.filter(isOk));
       await errors.write(page.filter((line) => !isOk(line)));
       usage = batchUsage(page, usage);
-      if (page.length < PAGE_LINES) break;
+      if (page.length < BATCH_PAGE_LINES) break;
       after = page.at(-1)!.line;
     }
     return { outputFileId: await output.finish(), errorFileId: await errors.finish(), usage };

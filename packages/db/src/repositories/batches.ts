@@ -96,6 +96,11 @@ export interface BatchRepository {
    * when it was answered already (it is never answered twice).
    */
   answerLine(id: string, answer: Omit<AnsweredBatchLine, 'customId'>): Promise<boolean>;
+  /**
+   * A page of at most `limit` lines after line `after` (-1: from the first), in file order, answered
+   * or not (an unanswered one without `result` and `statusCode`): an ended batch's results.
+   */
+  linesPage(id: string, page: { after: number; limit: number }): Promise<(AnsweredBatchLine | Pick<BatchLineRecord, 'line' | 'customId'>)[]>;
   /** The answered lines in file order: every one, or a page of at most `limit` after line `after` (-1: from the first). */
   answeredLines(id: string, page?: { after: number; limit: number }): Promise<AnsweredBatchLine[]>;
 }
@@ -218,8 +223,18 @@ function createBatchLeaseRepository(db: Drizzle): Pick<BatchRepository, 'claim' 
 }
 
 /** The lines of batches: pending ones, answering each once, the answered ones. */
-function createBatchLineRepository(db: Drizzle): Pick<BatchRepository, 'pendingLines' | 'answerLine' | 'answeredLines'> {
+function createBatchLineRepository(db: Drizzle): Pick<BatchRepository, 'pendingLines' | 'answerLine' | 'answeredLines' | 'linesPage'> {
   return {
+    async linesPage(id, { after, limit }) {
+      const rows = await db
+        .select({ line: batchLines.line, customId: batchLines.customId, result: batchLines.result, statusCode: batchLines.statusCode })
+        .from(batchLines)
+        .where(and(eq(batchLines.batchId, id), gt(batchLines.line, after)))
+        .orderBy(asc(batchLines.line))
+        .limit(limit);
+      return rows.map(({ line, customId, result, statusCode }) => (result === null ? { line, customId } : { line, customId, result, statusCode: statusCode ?? 0 }));
+    },
+
     async pendingLines(id, limit) {
       return db
         .select({ line: batchLines.line, customId: batchLines.customId, body: batchLines.body })
