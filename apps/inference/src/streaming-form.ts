@@ -11,6 +11,13 @@ const MAX_FIELDS = 32;
 
 const unparsable = () => invalidRequest('The multipart/form-data body could not be parsed.', null);
 
+/**
+ * Takes a file part's bytes as they arrive (the stream pauses while it is behind) and resolves
+ * once they are kept; the form then holds an empty `File` of the part's name and type in its
+ * place. A part cut at the limit ends the upload first: the caller stops the sink.
+ */
+export type FilePartSink = (stream: BusboyFileStream, filename: string) => Promise<void>;
+
 /** Collects one file part's bytes; the part is added to the form once whole, never when cut at the limit. */
 function collectFile(form: FormData, name: string, stream: BusboyFileStream, filename: string, mimeType: string, tooLarge: () => void): void {
   const chunks: Buffer[] = [];
@@ -38,12 +45,12 @@ async function pump(body: ReadableStream<Uint8Array>, parser: BusboyInstance, st
 
 /**
  * A multipart form with one file of at most `maxFileBytes`, parsed as the body arrives: the
- * file's bytes are the only copy held, and a file past the limit ends the upload with `tooLarge`
+ * file's bytes are the only copy held (or, with a `sink`, go to it as they come), and a file past the limit ends the upload with `tooLarge`
  * as soon as it crosses it, whatever length was declared (or none, chunked). `tooLarge` too when
  * the declared length is above a file at the limit; 400 when the body is not multipart, does not
  * parse or holds more than one file.
  */
-export async function readStreamingForm(c: Context<AppEnv>, maxFileBytes: number, tooLarge: () => GatewayError): Promise<FormData> {
+export async function readStreamingForm(c: Context<AppEnv>, maxFileBytes: number, tooLarge: () => GatewayError, sink?: FilePartSink): Promise<FormData> {
   if (Number(c.req.header('content-length')) > maxFileBytes + FORM_OVERHEAD_BYTES) throw tooLarge();
   const type = c.req.header('content-type');
   const body = c.req.raw.body;
@@ -55,18 +62,26 @@ export async function readStreamingForm(c: Context<AppEnv>, maxFileBytes: number
     throw unparsable();
   }
   const form = new FormData();
-  let failure: GatewayError | undefined;
+  let failure: unknown;
+  let kept: Promise<void> = Promise.resolve();
   return new Promise<FormData>((resolve, reject) => {
-    const fail = (error: GatewayError) => {
+    const fail = (error: unknown) => {
       failure ??= error;
       reject(failure);
     };
     parser.on('field', (name, value) => form.append(name, value));
-    parser.on('file', (name, stream, filename, _encoding, mimeType) => collectFile(form, name, stream, filename, mimeType, () => fail(tooLarge())));
+    parser.on('file', (name, stream, filename, _encoding, mimeType) => {
+      if (!sink) return collectFile(form, name, stream, filename, mimeType, () => fail(tooLarge()));
+      stream.on('limit', () => fail(tooLarge()));
+      kept = sink(stream, filename).then(() => {
+        if (!stream.truncated) form.append(name, new File([], filename, { type: mimeType }));
+      });
+      kept.catch(fail);
+    });
     parser.on('filesLimit', () => fail(invalidRequest('The form must hold one file part.', 'file')));
     parser.on('fieldsLimit', () => fail(invalidRequest(`The form holds more than ${MAX_FIELDS} fields.`, null)));
     parser.on('error', () => fail(unparsable()));
-    parser.on('finish', () => (failure ? reject(failure) : resolve(form)));
+    parser.on('finish', () => kept.then(() => (failure ? reject(failure) : resolve(form)), fail));
     pump(body, parser, () => failure !== undefined).catch(() => fail(unparsable()));
   });
 }

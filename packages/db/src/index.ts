@@ -9,7 +9,7 @@ export { DbUnavailableError, isDbUnavailable } from './availability.js';
 export { defaultMigrationsFolder } from './migrate.js';
 export { isUuid } from './repositories/drizzle.js';
 export type { BatchUsage } from './schema/batches.js';
-export { derivedOnboardingSteps, workableBatchStatuses } from './repositories/index.js';
+export { FILE_PART_BYTES, derivedOnboardingSteps, workableBatchStatuses } from './repositories/index.js';
 export type {
   AlertListOptions,
   AlertRecord,
@@ -59,6 +59,8 @@ export type {
   NewBatch,
   NewDashboardUser,
   NewFile,
+  FileCompletion,
+  FileToWrite,
   NewMemoryRow,
   NewPasskey,
   NewProviderKey,

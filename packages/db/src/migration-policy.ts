@@ -11,8 +11,18 @@ export const CONTRACT_MIGRATIONS: Readonly<Record<string, string>> = {
     'moves the memories of releases before it to memories_legacy and empties memories (the new memory contract cannot attribute them), and drops the index memories_org_conversation_created_idx: stop every instance of an earlier release before starting this one, or an old instance keeps writing org-wide transcripts the new one cannot attribute',
 };
 
-/** How a statement of a migration changes the schema. */
-export type StatementKind = 'expand' | 'contract';
+/**
+ * Migrations that drop a `NOT NULL`, each with how release N reads the nulls N+1 writes. N's
+ * writes still satisfy the looser column, so a rolling deploy crosses them; what N does with a
+ * null must be said here (a test holds every such statement to this list).
+ */
+export const RELAXING_MIGRATIONS: Readonly<Record<string, string>> = {
+  '0023_file_chunks':
+    "files.content is null for a file kept in file_chunks: N answers such a file's content, and a batch naming it as input, with 404 not_found_error (its metadata and listing stay right) until N is stopped",
+};
+
+/** How a statement of a migration changes the schema: `relax` drops a `NOT NULL` (see {@link RELAXING_MIGRATIONS}). */
+export type StatementKind = 'expand' | 'relax' | 'contract';
 
 const expanding: readonly RegExp[] = [
   /^create table( if not exists)? /i,
@@ -47,5 +57,6 @@ export function migrationStatements(sql: string): string[] {
 
 export function classifyStatement(statement: string): StatementKind {
   const text = statement.replace(/\s+/g, ' ').trim();
+  if (/^alter table "?[\w.]+"? alter column "?\w+"? drop not null;?$/i.test(text)) return 'relax';
   return expanding.some((pattern) => pattern.test(text)) || addsUsableColumn(text) ? 'expand' : 'contract';
 }

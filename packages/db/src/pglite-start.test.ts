@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { openPglite, PGLITE_SETTINGS, pgliteStartParams } from './pglite-start.js';
 
@@ -19,5 +20,20 @@ describe('the embedded store start settings', () => {
       await db.close();
     }
   }, 60_000);
-});
 
+  it('reads and writes bytea as PostgreSQL does, any length, through its hex codec', async () => {
+    const db = await openPglite('memory://');
+    try {
+      const bytes = Uint8Array.from({ length: 3 * 1024 * 1024 }, (_, i) => (i * 31) % 256);
+      const { rows } = await db.query<{ same: Uint8Array; length: number; md5: string }>('select $1::bytea as same, length($1::bytea) as length, md5($1::bytea) as md5', [bytes]);
+      expect(rows[0]?.length).toBe(bytes.byteLength);
+      expect(rows[0]?.md5).toBe(createHash('md5').update(bytes).digest('hex'));
+      expect(rows[0]?.same).toEqual(bytes);
+      const literal = await db.query<{ value: Uint8Array }>("select '\\x00ff10'::bytea as value");
+      expect(literal.rows[0]?.value).toEqual(new Uint8Array([0, 255, 16]));
+      await expect(db.query('select $1::bytea', ['not bytes'])).rejects.toThrow();
+    } finally {
+      await db.close();
+    }
+  }, 60_000);
+});

@@ -1,5 +1,6 @@
 import { setFlagsFromString } from 'node:v8';
 import { PGlite } from '@electric-sql/pglite';
+import { PGLITE_BYTEA } from './pglite-bytea.js';
 
 /**
  * Server settings the embedded store starts with, after PGlite's own defaults. PGlite is one
@@ -21,11 +22,12 @@ export function pgliteStartParams(): string[] {
 
 /**
  * Opens PGlite on `dataDir` (a path, `memory://...`, or undefined for memory) with the settings
- * above, on `database` (PGlite's default, `postgres`, holds the gateway's tables).
+ * above, on `database` (PGlite's default, `postgres`, holds the gateway's tables), with `bytea`
+ * converted in native code ({@link PGLITE_BYTEA}).
  */
 export function openPglite(dataDir: string | undefined, database?: string): Promise<PGlite> {
   compileOnOneTask();
-  return PGlite.create(dataDir, { startParams: pgliteStartParams(), ...(database ? { database } : {}) });
+  return PGlite.create(dataDir, { startParams: pgliteStartParams(), ...PGLITE_BYTEA, ...(database ? { database } : {}) });
 }
 
 /**

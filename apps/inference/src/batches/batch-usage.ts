@@ -20,9 +20,11 @@ function lineUsage(usage: unknown): BatchUsage {
   };
 }
 
-/** OpenAI's batch `usage`: the tokens of the answered lines' bodies, summed (an error body has none). */
-export function batchUsage(lines: readonly AnsweredBatchLine[]): BatchUsage {
-  const sum: BatchUsage = { input_tokens: 0, input_tokens_details: { cached_tokens: 0 }, output_tokens: 0, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 0 };
+const noUsage = (): BatchUsage => ({ input_tokens: 0, input_tokens_details: { cached_tokens: 0 }, output_tokens: 0, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 0 });
+
+/** OpenAI's batch `usage`: the tokens of the answered lines' bodies (an error body has none), summed, added to `before` when given (a page at a time). */
+export function batchUsage(lines: readonly AnsweredBatchLine[], before?: BatchUsage): BatchUsage {
+  const sum = before ? structuredClone(before) : noUsage();
   for (const line of lines) {
     const one = lineUsage(bodyUsage(line.result));
     sum.input_tokens += one.input_tokens;

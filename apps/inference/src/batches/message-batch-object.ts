@@ -42,7 +42,7 @@ interface ErrorBody {
 }
 
 /** One line of a Message Batch's results: `{custom_id, result: {type: succeeded|errored|canceled|expired, ...}}`. */
-export function messageBatchResult(line: AnsweredBatchLine | BatchLineRecord): object {
+export function messageBatchResult(line: AnsweredBatchLine | Pick<BatchLineRecord, 'line' | 'customId'>): object {
   if (!('result' in line)) return { custom_id: line.customId, result: { type: 'canceled' } };
   if (line.statusCode === EXPIRED_STATUS) return { custom_id: line.customId, result: { type: 'expired' } };
   const response = line.result.response as { status_code: number; request_id: string; body: object };

@@ -8,6 +8,7 @@ import * as v from 'valibot';
 import { batchObject } from '../batches/batch-object.js';
 import type { InferenceDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
+import { readWholeFile } from '../files/file-store.js';
 
 const tags = ['Batches'];
 const auth = bearer('inference:chat');
@@ -79,12 +80,11 @@ const unknownBatch = (id: string) => notFound(`No batch with id '${id.slice(0, 6
 /** The batch the request describes, with its lines, or failed with the input file's problems. */
 async function newBatch(deps: InferenceDeps, caller: Caller, request: CreateBatchRequest): Promise<[NewBatch, { customId: string; body: Record<string, unknown> }[]]> {
   const orgId = caller.org.id;
-  const content = await deps.files.store.content(orgId, request.input_file_id);
-  const file = content && (await deps.files.store.get(orgId, request.input_file_id));
-  if (!content || !file) throw notFound(`No file with id '${request.input_file_id.slice(0, 64)}' in this organisation.`, 'input_file_id');
+  const file = await deps.files.store.get(orgId, request.input_file_id);
+  if (!file) throw notFound(`No file with id '${request.input_file_id.slice(0, 64)}' in this organisation.`, 'input_file_id');
   if (file.purpose !== 'batch') throw invalidRequest(`The input file's purpose must be 'batch', not '${file.purpose}'.`, 'input_file_id');
   const now = new Date();
-  const decoded = decodeBatchInput(new TextDecoder().decode(content), request.endpoint);
+  const decoded = decodeBatchInput(new TextDecoder().decode(await readWholeFile(deps.files.store, file)), request.endpoint);
   const base = {
     id: batchId(),
     orgId,

@@ -7,7 +7,8 @@ import * as v from 'valibot';
 import type { InferenceDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
 import { fileObject } from '../files/file-object.js';
-import { keepFile } from '../files/file-store.js';
+import { fileParts } from '../files/file-store.js';
+import { fileUpload } from '../files/file-upload.js';
 import { readStreamingForm } from '../streaming-form.js';
 
 const tags = ['Files'];
@@ -95,16 +96,34 @@ function filePage(data: FileRecord[], hasMore: boolean) {
   return { object: 'list', data: data.map(fileObject), first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: hasMore };
 }
 
+/** The parts as a response body, each read when the client takes the previous one. */
+function byteStream(parts: AsyncGenerator<Uint8Array>): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await parts.next();
+      if (next.done) controller.close();
+      else controller.enqueue(next.value);
+    },
+    async cancel() {
+      await parts.return(undefined);
+    },
+  });
+}
+
 /** `/v1/files`: upload, list, retrieve, download and delete the caller's organisation's files. */
 export function registerFiles(routes: RouteRegistry<AppEnv>, deps: InferenceDeps): void {
   const { files } = deps;
   const idOf = (param: string | undefined) => validate(idParams, { file_id: param }, issueToError).file_id;
 
   routes.add(createFileRoute, async (c) => {
-    const form = await readStreamingForm(c, files.maxBytes, () => fileTooLarge(files.maxBytes));
-    const upload = await decodeFileUpload(form, files.maxBytes);
-    const kept = await keepFile(files, { orgId: c.get('caller').org.id, ...upload });
-    return c.json(fileObject(kept));
+    const upload = fileUpload(files, c.get('caller').org.id);
+    try {
+      const form = await readStreamingForm(c, files.maxBytes, () => fileTooLarge(files.maxBytes), upload.sink);
+      return c.json(fileObject(await upload.finish(decodeFileUpload(form, files.maxBytes))));
+    } catch (error) {
+      await upload.abort();
+      throw error;
+    }
   });
 
   routes.add(listFilesRoute, async (c) => {
@@ -122,9 +141,9 @@ export function registerFiles(routes: RouteRegistry<AppEnv>, deps: InferenceDeps
 
   routes.add(fileContentRoute, async (c) => {
     const id = idOf(c.req.param('file_id'));
-    const content = await files.store.content(c.get('caller').org.id, id);
-    if (!content) throw unknownFile(id);
-    return c.body(new Uint8Array(content), 200, { 'content-type': 'application/octet-stream' });
+    const file = await files.store.get(c.get('caller').org.id, id);
+    if (!file) throw unknownFile(id);
+    return c.body(byteStream(fileParts(files.store, file)), 200, { 'content-type': 'application/octet-stream', 'content-length': String(file.bytes) });
   });
 
   routes.add(deleteFileRoute, async (c) => {

@@ -5,7 +5,8 @@ import { type RouteRegistry, STORED_JSON_RULES, readJson, validate } from '@svc/
 import { type CreateMessageBatchRequest, createMessageBatchSchema, issueToError } from '@svc/protocol';
 import type { Context } from 'hono';
 import * as v from 'valibot';
-import { EXPIRED_STATUS, isEnded, messageBatchObject, messageBatchResult } from '../batches/message-batch-object.js';
+import { EXPIRED_STATUS, isEnded, messageBatchObject } from '../batches/message-batch-object.js';
+import { messageBatchResults } from '../batches/message-batch-results.js';
 import type { InferenceDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
 import { publicBaseUrl } from '../public-url.js';
@@ -125,9 +126,7 @@ export function registerMessageBatches(routes: RouteRegistry<AppEnv>, deps: Infe
   routes.add(messageBatchResultsRoute, async (c) => {
     const batch = await own(c);
     if (!isEnded(batch)) throw invalidRequest('The results of a Message Batch are available once it has ended.', 'message_batch_id');
-    const [answered, unanswered] = await Promise.all([deps.batches.answeredLines(batch.id), deps.batches.pendingLines(batch.id, batch.total)]);
-    const lines = [...answered, ...unanswered].sort((a, b) => a.line - b.line);
-    return c.body(lines.map((line) => `${JSON.stringify(messageBatchResult(line))}\n`).join(''), 200, { 'content-type': 'application/x-jsonl' });
+    return c.body(messageBatchResults(deps.batches, batch.id), 200, { 'content-type': 'application/x-jsonl' });
   });
 
   routes.add(deleteMessageBatchRoute, async (c) => {

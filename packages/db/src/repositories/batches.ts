@@ -1,4 +1,4 @@
-import { type SQL, and, asc, desc, eq, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import { type SQL, and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import { type BatchUsage, batchLines, batches } from '../schema/batches.js';
 import { rowsOf } from './bulk-insert.js';
 import { type Drizzle, isUuid } from './drizzle.js';
@@ -96,8 +96,13 @@ export interface BatchRepository {
    * when it was answered already (it is never answered twice).
    */
   answerLine(id: string, answer: Omit<AnsweredBatchLine, 'customId'>): Promise<boolean>;
-  /** The answered lines, in file order. */
-  answeredLines(id: string): Promise<AnsweredBatchLine[]>;
+  /**
+   * A page of at most `limit` lines after line `after` (-1: from the first), in file order, answered
+   * or not (an unanswered one without `result` and `statusCode`): an ended batch's results.
+   */
+  linesPage(id: string, page: { after: number; limit: number }): Promise<(AnsweredBatchLine | Pick<BatchLineRecord, 'line' | 'customId'>)[]>;
+  /** The answered lines in file order: every one, or a page of at most `limit` after line `after` (-1: from the first). */
+  answeredLines(id: string, page?: { after: number; limit: number }): Promise<AnsweredBatchLine[]>;
 }
 
 type Row = typeof batches.$inferSelect;
@@ -218,8 +223,18 @@ function createBatchLeaseRepository(db: Drizzle): Pick<BatchRepository, 'claim' 
 }
 
 /** The lines of batches: pending ones, answering each once, the answered ones. */
-function createBatchLineRepository(db: Drizzle): Pick<BatchRepository, 'pendingLines' | 'answerLine' | 'answeredLines'> {
+function createBatchLineRepository(db: Drizzle): Pick<BatchRepository, 'pendingLines' | 'answerLine' | 'answeredLines' | 'linesPage'> {
   return {
+    async linesPage(id, { after, limit }) {
+      const rows = await db
+        .select({ line: batchLines.line, customId: batchLines.customId, result: batchLines.result, statusCode: batchLines.statusCode })
+        .from(batchLines)
+        .where(and(eq(batchLines.batchId, id), gt(batchLines.line, after)))
+        .orderBy(asc(batchLines.line))
+        .limit(limit);
+      return rows.map(({ line, customId, result, statusCode }) => (result === null ? { line, customId } : { line, customId, result, statusCode: statusCode ?? 0 }));
+    },
+
     async pendingLines(id, limit) {
       return db
         .select({ line: batchLines.line, customId: batchLines.customId, body: batchLines.body })
@@ -233,12 +248,13 @@ function createBatchLineRepository(db: Drizzle): Pick<BatchRepository, 'pendingL
       return rowsOf(await db.execute(answerStatement(id, answer))).length > 0;
     },
 
-    async answeredLines(id) {
-      const rows = await db
+    async answeredLines(id, page) {
+      const query = db
         .select({ line: batchLines.line, customId: batchLines.customId, result: batchLines.result, statusCode: batchLines.statusCode })
         .from(batchLines)
-        .where(and(eq(batchLines.batchId, id), isNotNull(batchLines.result)))
+        .where(and(eq(batchLines.batchId, id), isNotNull(batchLines.result), page ? gt(batchLines.line, page.after) : undefined))
         .orderBy(asc(batchLines.line));
+      const rows = await (page ? query.limit(page.limit) : query);
       return rows.map((row) => ({ line: row.line, customId: row.customId, result: row.result ?? {}, statusCode: row.statusCode ?? 0 }));
     },
   };

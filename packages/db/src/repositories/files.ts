@@ -1,5 +1,5 @@
-import { type SQL, and, asc, desc, eq, gt, lte, sql } from 'drizzle-orm';
-import { files } from '../schema/files.js';
+import { type SQL, and, asc, desc, eq, gt, lte, not, or, sql } from 'drizzle-orm';
+import { fileChunks, files } from '../schema/files.js';
 import { type Drizzle, isUuid } from './drizzle.js';
 import { type Page, toPage } from './keyset-page.js';
 
@@ -22,6 +22,22 @@ export interface NewFile extends Omit<FileRecord, 'bytes'> {
   content: Uint8Array;
 }
 
+/** A file about to be written part by part ({@link FileRepository.begin}). */
+export type FileToWrite = Omit<FileRecord, 'bytes'>;
+
+/** What a file's writer knows once its last part is written: its length, and a purpose or expiry learnt late. */
+export interface FileCompletion {
+  bytes: number;
+  purpose?: string | undefined;
+  expiresAt?: Date | undefined;
+}
+
+/** The size of a file's parts ({@link FileRepository.writePart}); the last may be shorter. */
+export const FILE_PART_BYTES = 1024 * 1024;
+
+/** An upload still being written is swept this long after it began (its writer died). */
+const ABANDONED_UPLOAD_MS = 86_400_000;
+
 /** One page of an organisation's files, newest (`desc`, default) or oldest first. */
 export interface FileListOptions {
   purpose?: string | undefined;
@@ -32,19 +48,35 @@ export interface FileListOptions {
   order: 'asc' | 'desc';
 }
 
-/** Each organisation's files; no method returns or deletes another organisation's, nor an expired one. */
+/**
+ * Each organisation's files; no method returns or deletes another organisation's, nor an expired
+ * one, nor one still being written. A file is written part by part (`begin`, `writePart` in
+ * order, `complete`, or `discard`): until it is complete nothing serves it.
+ */
 export interface FileRepository {
-  /** Keeps a file; resolves to its metadata. */
+  /** Keeps a file whole (begin, its parts, complete); resolves to its metadata. */
   create(file: NewFile): Promise<FileRecord>;
+  /** Starts a file no read sees until {@link complete}; swept a day after `createdAt` if never completed. */
+  begin(file: FileToWrite): Promise<void>;
+  /** Keeps part `part` (0, 1, ...: at most {@link FILE_PART_BYTES}) of a file being written. */
+  writePart(orgId: string, id: string, part: number, bytes: Uint8Array): Promise<void>;
+  /** Makes the file being written whole and served; undefined when there is none (discarded, swept). */
+  complete(orgId: string, id: string, completion: FileCompletion): Promise<FileRecord | undefined>;
+  /** Removes a file being written and its parts (a failed upload); a complete file is left. */
+  discard(orgId: string, id: string): Promise<void>;
   /** The organisation's file `id` while it has not expired at `now`. */
   get(orgId: string, id: string, now?: Date): Promise<FileRecord | undefined>;
-  /** The bytes of the organisation's file `id` while it has not expired at `now`. */
-  content(orgId: string, id: string, now?: Date): Promise<Uint8Array | undefined>;
+  /**
+   * Part `part` of the bytes of the organisation's file `id` while it has not expired at `now`;
+   * undefined past the last part (or without such a file). A file written before migration 0023
+   * is one part, however long.
+   */
+  part(orgId: string, id: string, part: number, now?: Date): Promise<Uint8Array | undefined>;
   /** A page of the organisation's live files in `(created_at, id)` order; an unknown `after` is an empty page. */
   list(orgId: string, options: FileListOptions, now?: Date): Promise<Page<FileRecord>>;
   /** Removes the organisation's file `id`; false when there is none (or it had expired). */
   delete(orgId: string, id: string, now?: Date): Promise<boolean>;
-  /** Removes every file expired at `now` (any organisation); returns how many. */
+  /** Removes every file expired at `now` and every upload begun a day before `now` and never completed (any organisation), with their parts; returns how many. */
   deleteExpired(now?: Date): Promise<number>;
 }
 
@@ -58,8 +90,11 @@ const metadata = {
   expiresAt: files.expiresAt,
 };
 
-/** The organisation's live row `id`. */
-const live = (orgId: string, id: string, now: Date) => and(eq(files.orgId, orgId), eq(files.id, id), gt(files.expiresAt, now));
+/** The organisation's row `id`, complete and not expired at `now`. */
+const live = (orgId: string, id: string, now: Date) => and(eq(files.orgId, orgId), eq(files.id, id), gt(files.expiresAt, now), not(files.uploading));
+
+/** The organisation's row `id` while it is being written. */
+const uploading = (orgId: string, id: string) => and(eq(files.orgId, orgId), eq(files.id, id), files.uploading);
 
 /** "Comes after the file `after`" in the listing's order (keyset); an unknown `after` matches nothing. */
 function afterFile(orgId: string, after: string, order: 'asc' | 'desc'): SQL {
@@ -71,19 +106,50 @@ function listCondition(orgId: string, options: FileListOptions, now: Date): SQL 
   return and(
     eq(files.orgId, orgId),
     gt(files.expiresAt, now),
+    not(files.uploading),
     options.purpose === undefined ? undefined : eq(files.purpose, options.purpose),
     options.after === undefined ? undefined : afterFile(orgId, options.after, options.order),
   );
 }
 
-export function createFileRepository(db: Drizzle): FileRepository {
+/** A file's parts being written: begin, write, complete, discard. */
+function createFileWriter(db: Drizzle): Pick<FileRepository, 'begin' | 'writePart' | 'complete' | 'discard'> {
   return {
-    async create(file) {
+    async begin(file) {
+      await db.insert(files).values({ ...file, bytes: 0, content: null, uploading: true });
+    },
+
+    async writePart(orgId, id, part, bytes) {
+      await db.insert(fileChunks).values({ fileId: id, orgId, part, bytes });
+    },
+
+    async complete(orgId, id, { bytes, purpose, expiresAt }) {
+      if (!isUuid(orgId)) return undefined;
       const [row] = await db
-        .insert(files)
-        .values({ ...file, bytes: file.content.byteLength })
+        .update(files)
+        .set({ bytes, uploading: false, ...(purpose === undefined ? {} : { purpose }), ...(expiresAt === undefined ? {} : { expiresAt }) })
+        .where(uploading(orgId, id))
         .returning(metadata);
-      return row!;
+      return row;
+    },
+
+    async discard(orgId, id) {
+      if (isUuid(orgId)) await db.delete(files).where(uploading(orgId, id));
+    },
+  };
+}
+
+export function createFileRepository(db: Drizzle): FileRepository {
+  const writer = createFileWriter(db);
+  return {
+    ...writer,
+
+    async create({ content, ...file }) {
+      await writer.begin(file);
+      for (let part = 0; part * FILE_PART_BYTES < content.byteLength; part++) {
+        await writer.writePart(file.orgId, file.id, part, content.subarray(part * FILE_PART_BYTES, (part + 1) * FILE_PART_BYTES));
+      }
+      return (await writer.complete(file.orgId, file.id, { bytes: content.byteLength }))!;
     },
 
     async get(orgId, id, now = new Date()) {
@@ -92,10 +158,16 @@ export function createFileRepository(db: Drizzle): FileRepository {
       return row;
     },
 
-    async content(orgId, id, now = new Date()) {
+    async part(orgId, id, part, now = new Date()) {
       if (!isUuid(orgId)) return undefined;
-      const [row] = await db.select({ content: files.content }).from(files).where(live(orgId, id, now)).limit(1);
-      return row?.content;
+      const [row] = await db
+        .select({ whole: files.content, chunk: fileChunks.bytes })
+        .from(files)
+        .leftJoin(fileChunks, and(eq(fileChunks.fileId, files.id), eq(fileChunks.orgId, files.orgId), eq(fileChunks.part, part)))
+        .where(live(orgId, id, now))
+        .limit(1);
+      if (row?.whole) return part === 0 ? row.whole : undefined;
+      return row?.chunk ?? undefined;
     },
 
     async list(orgId, options, now = new Date()) {
@@ -117,7 +189,11 @@ export function createFileRepository(db: Drizzle): FileRepository {
     },
 
     async deleteExpired(now = new Date()) {
-      const rows = await db.delete(files).where(lte(files.expiresAt, now)).returning({ id: files.id });
+      const abandoned = and(files.uploading, lte(files.createdAt, new Date(now.getTime() - ABANDONED_UPLOAD_MS)));
+      const rows = await db
+        .delete(files)
+        .where(or(lte(files.expiresAt, now), abandoned))
+        .returning({ id: files.id });
       return rows.length;
     },
   };

@@ -100,7 +100,8 @@ export type { NewPasskey, PasskeyRecord, PasskeyRepository } from './passkeys.js
 
 export type { AnsweredBatchLine, BatchLineRecord, BatchPatch, BatchRecord, BatchRepository, BatchStatus, NewBatch } from './batches.js';
 export { workableBatchStatuses } from './batches.js';
-export type { FileListOptions, FileRecord, FileRepository, NewFile } from './files.js';
+export { FILE_PART_BYTES } from './files.js';
+export type { FileCompletion, FileListOptions, FileRecord, FileRepository, FileToWrite, NewFile } from './files.js';
 export type { AlertListOptions, AlertRecord, AlertRepository, AlertStatus, NewAlert } from './alerts.js';
 export type { DecisionRepository } from './decisions.js';
 export type { KeyRepository } from './keys.js';

@@ -13,7 +13,7 @@ export { orgOutputConfigs } from './org-output-configs.js';
 export { onboardingSteps } from './onboarding-steps.js';
 export { storedResponses } from './stored-responses.js';
 export { mcpServers } from './mcp-servers.js';
-export { files } from './files.js';
+export { fileChunks, files } from './files.js';
 export { type BatchUsage, batches, batchLines } from './batches.js';
 export { requestFeedback } from './request-feedback.js';
 export { shadowVerdicts } from './shadow-verdicts.js';

@@ -7,7 +7,7 @@ import { batchConformance } from './conformance/batches.js';
 import { shadowVerdictConformance } from './conformance/shadow-verdicts.js';
 import { decisionAggregateConformance, decisionConformance } from './conformance/decisions.js';
 import { feedbackConformance } from './conformance/feedback.js';
-import { fileConformance } from './conformance/files.js';
+import { fileConformance, filePartConformance } from './conformance/files.js';
 import { keyConformance } from './conformance/keys.js';
 import { mcpServerConformance } from './conformance/mcp-servers.js';
 import { memoryConformance } from './conformance/memories.js';
@@ -77,6 +77,7 @@ export function runDbConformance(name: string, create: () => Promise<Database>):
     describe('onboarding', () => onboardingConformance(getDb));
     describe('stored responses', () => storedResponseConformance(getDb));
     describe('files', () => fileConformance(getDb));
+    describe('file parts', () => filePartConformance(getDb));
     describe('batches', () => batchConformance(getDb));
     describe('request feedback', () => feedbackConformance(getDb));
     describe('shadow verdicts', () => shadowVerdictConformance(getDb));

@@ -20,9 +20,8 @@ export const fileFormSchema = v.object({
   ),
 });
 
-/** A validated upload. */
+/** A validated upload form (the file's bytes were taken as they came). */
 export interface DecodedFileUpload {
-  content: Uint8Array;
   /** The part's file name, `file` when the client sent none. */
   filename: string;
   purpose: FilePurpose;
@@ -31,15 +30,15 @@ export interface DecodedFileUpload {
 }
 
 /**
- * Validates the form of `POST /v1/files` and reads the file.
+ * Validates the form of `POST /v1/files`: its `file` part (whose bytes a stream took, or a Blob
+ * of them) and fields.
  *
  * @throws GatewayError 413 `file_too_large` above `maxBytes`; 400 naming the part otherwise.
  */
-export async function decodeFileUpload(form: FormData, maxBytes: number): Promise<DecodedFileUpload> {
+export function decodeFileUpload(form: FormData, maxBytes: number): DecodedFileUpload {
   const parts = parseMultipartForm(fileFormSchema, form, (size) => (size > maxBytes ? fileTooLarge(maxBytes) : undefined));
   const { file, purpose } = parts;
   const upload: DecodedFileUpload = {
-    content: new Uint8Array(await file.arrayBuffer()),
     filename: (file instanceof File && file.name) || 'file',
     purpose,
   };
