@@ -5,7 +5,9 @@
  * held-out half is never read here), GPTCache's even-numbered pairs and rewording pairs generated
  * from the training half's sentences. Cross-validation by source group inside the training half
  * picks the threshold; the file is written to packages/semantic/src/pair/minilm-role-v2.json
- * (ROLE_ID; v1 was SEEDS=1 GPTCACHE_WEIGHT=5 on the first 17 role features). DUMP=t prints the
+ * (ROLE_ID; v1 was SEEDS=1 GPTCACHE_WEIGHT=5 on the first 17 role features, v2 INPUTS=<its 18>; the
+ * default inputs now add the move features). QQP_WEIGHT adds QQP dev's training-half pairs of high
+ * word-piece overlap (README.md). DUMP=t prints the
  * GPTCache even pairs refused and the PAWS non-paraphrases served out of fold at threshold t.
  *
  *   pnpm --filter @svc/evals semantic:role-model [--write] [--vectors /tmp/svc-role-train.bin]
@@ -52,7 +54,10 @@ const pairs = [...paws, ...generated, ...gptcache];
 // >= MIN_OVERLAP of their word pieces, questions reworded as GPTCache's are (QQP_WEIGHT, 0: none; at most QQP_MAX pairs).
 const tokenizer = await loadTokenizer(256);
 const QQP_WEIGHT = env('QQP_WEIGHT', 0);
-const pieces = (text: string) => ({ count: 0, dimensions: 0, values: new Float32Array(0), ids: Int32Array.from(tokenizer.encode(text).slice(1, -1)) });
+const pieces = (text: string) => {
+  const ids = Int32Array.from(tokenizer.encode(text).slice(1, -1));
+  return { count: ids.length, dimensions: 0, values: new Float32Array(0), ids };
+};
 const qqp: LabelledPair[] = (QQP_WEIGHT > 0 ? splitByQuestion(loadQqp(dir)).train : [])
   .map((p) => ({ a: asked(p.a), b: asked(p.b), y: p.duplicate ? 1 : 0 }))
   .filter((p) => wordPieceOverlap(pieces(p.a), pieces(p.b)) >= MIN_OVERLAP)
