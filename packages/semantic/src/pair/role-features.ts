@@ -1,5 +1,6 @@
 import { normalised } from './grid-head.js';
 import { BLOCK_FEATURE_NAMES, blockFeatures } from './role-block-features.js';
+import { MOVE_FEATURE_NAMES, moveFeatures } from './role-move-features.js';
 import type { TokenFeatures } from './token-features.js';
 
 /**
@@ -39,6 +40,7 @@ export const ROLE_FEATURE_NAMES = [
   'relationAfterChanged',
   'nextContentChanged',
   ...BLOCK_FEATURE_NAMES,
+  ...MOVE_FEATURE_NAMES,
 ] as const;
 
 /** Cosines of every word-piece pair of the two texts, `n x m`. */
@@ -199,6 +201,7 @@ export function roleFeatures(a: TokenFeatures, b: TokenFeatures, cosine: number,
   const [relationChanged, contentChanged] = neighbourhoodChanges(content, a, b, lex, -1);
   const [relationAfterChanged, nextContentChanged] = neighbourhoodChanges(content, a, b, lex, 1);
   const bToA = links.map((l) => ({ i: l.j, j: l.i, cos: l.cos })).sort((x, y) => x.i - y.i);
+  const unmatched = contentCount(a, lex) + contentCount(b, lex) - 2 * content.length;
   return [
     cosine,
     overlap,
@@ -218,5 +221,6 @@ export function roleFeatures(a: TokenFeatures, b: TokenFeatures, cosine: number,
     relationAfterChanged,
     nextContentChanged,
     ...blockFeatures(content, a.ids, b.ids, lex),
+    ...moveFeatures(content, unmatched),
   ];
 }

@@ -31,3 +31,30 @@ export function servedAt(records: readonly PairRecord[], t: number, score: (e: R
   const rules = [...new Set(records.map((r) => r.pair.kind))].filter((kind) => kind !== 'paws' && kind !== 'gptcache-even');
   return { neg: share('paws', 0), pos: share('paws', 1), gpt: share('gptcache-even'), rules: rules.map((kind) => `${kind} ${pct(share(kind))}`).join(', ') };
 }
+
+/** One operating point of two thresholds keyed on the regime: `moved` for pairs whose texts differ only by moves, `replaced` for the rest. */
+export interface RegimePoint {
+  moved: number;
+  replaced: number;
+  neg: number;
+  pos: number;
+  gpt: number;
+}
+
+/**
+ * Two thresholds keyed on the regime (issue #27): pairs whose texts keep every content word and
+ * differ only by moves (PAWS's swaps) against pairs with a content word replaced (GPTCache's
+ * rewordings). Every point of the grid whose PAWS non-paraphrases served stay within `target`,
+ * the most GPTCache pairs served first.
+ */
+export function regimeCurve(records: readonly PairRecord[], score: (e: RoleExample) => number, rearranged: (e: RoleExample) => boolean, target: number): RegimePoint[] {
+  const grid = [0.3, 0.5, 0.6, 0.7, 0.75, 0.8, 0.825, 0.85, 0.875, 0.9, 0.925, 0.95, 0.97, 0.99];
+  const points: RegimePoint[] = [];
+  for (const moved of grid) {
+    for (const replaced of grid) {
+      const c = servedAt(records, 0.5, (e) => (score(e) >= (rearranged(e) ? moved : replaced) ? 1 : 0));
+      if (c.neg <= target) points.push({ moved, replaced, neg: c.neg, pos: c.pos, gpt: c.gpt });
+    }
+  }
+  return points.sort((x, y) => y.gpt - x.gpt || y.pos - x.pos);
+}

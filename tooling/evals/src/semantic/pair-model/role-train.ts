@@ -5,7 +5,9 @@
  * held-out half is never read here), GPTCache's even-numbered pairs and rewording pairs generated
  * from the training half's sentences. Cross-validation by source group inside the training half
  * picks the threshold; the file is written to packages/semantic/src/pair/minilm-role-v2.json
- * (ROLE_ID; v1 was SEEDS=1 GPTCACHE_WEIGHT=5 on the first 17 role features). DUMP=t prints the
+ * (ROLE_ID; v1 was SEEDS=1 GPTCACHE_WEIGHT=5 on the first 17 role features, v2 INPUTS=<its 18>; the
+ * default inputs now add the move features). QQP_WEIGHT adds QQP dev's training-half pairs of high
+ * word-piece overlap (README.md). DUMP=t prints the
  * GPTCache even pairs refused and the PAWS non-paraphrases served out of fold at threshold t.
  *
  *   pnpm --filter @svc/evals semantic:role-model [--write] [--vectors /tmp/svc-role-train.bin]
@@ -13,15 +15,16 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { loadTokenizer } from '@svc/encoder';
-import { ROLE_MODEL_INPUTS, semanticKeyOf } from '@svc/semantic';
+import { ROLE_MODEL_INPUTS, semanticKeyOf, wordPieceOverlap } from '@svc/semantic';
 import { chatRequest } from '@svc/semantic/test';
 import { fnv } from '@svc/semantic/training';
-import { findDataDir, loadParaphrases } from '../dataset.js';
+import { findDataDir, loadParaphrases, loadQqp } from '../dataset.js';
+import { splitByQuestion } from '../split.js';
 import { groupBySource, loadPaws, splitBySource } from '../paws.js';
 import { tableEmbedder } from '../vectors.js';
 import { fitEnsemble, rocAuc } from './role-fit.js';
 import { type LabelledPair, pairRecords, type RoleExample, ROLE_LEXICON_WORDS } from './role-examples.js';
-import { pct, probability, servedAt } from './role-curve.js';
+import { pct, probability, regimeCurve, servedAt } from './role-curve.js';
 import { rewordings } from './role-rewordings.js';
 
 const { values } = parseArgs({ options: { write: { type: 'boolean', default: false }, vectors: { type: 'string', default: '/tmp/svc-role-train.bin' } } });
@@ -47,10 +50,23 @@ const gptcache: LabelledPair[] = loadParaphrases(dir)
   .filter((_, i) => i % 2 === 0)
   .map((p, i) => ({ a: asked(p.origin), b: asked(p.similar), y: 1, w: weights.gptcache, fold: i % FOLDS, kind: 'gptcache-even' }));
 const pairs = [...paws, ...generated, ...gptcache];
-console.error(`${paws.length} PAWS training pairs, ${generated.length} generated, ${gptcache.length} GPTCache even`);
+// QQP dev's training half (split by question, as the evaluation splits it; its held-out half is not read): the pairs sharing
+// >= MIN_OVERLAP of their word pieces, questions reworded as GPTCache's are (QQP_WEIGHT, 0: none; at most QQP_MAX pairs).
+const tokenizer = await loadTokenizer(256);
+const QQP_WEIGHT = env('QQP_WEIGHT', 0);
+const pieces = (text: string) => {
+  const ids = Int32Array.from(tokenizer.encode(text).slice(1, -1));
+  return { count: ids.length, dimensions: 0, values: new Float32Array(0), ids };
+};
+const qqp: LabelledPair[] = (QQP_WEIGHT > 0 ? splitByQuestion(loadQqp(dir)).train : [])
+  .map((p) => ({ a: asked(p.a), b: asked(p.b), y: p.duplicate ? 1 : 0 }))
+  .filter((p) => wordPieceOverlap(pieces(p.a), pieces(p.b)) >= MIN_OVERLAP)
+  .sort((x, y) => fnv(x.a + x.b) - fnv(y.a + y.b))
+  .slice(0, env('QQP_MAX', 1200))
+  .map((p) => ({ ...p, w: QQP_WEIGHT, fold: fnv([p.a, p.b].sort()[0]!) % FOLDS, kind: 'qqp' }));
+console.error(`${paws.length} PAWS training pairs, ${generated.length} generated, ${gptcache.length} GPTCache even, ${qqp.length} QQP`);
 
 const embedder = await tableEmbedder('minilm', pairs.flatMap((p) => [p.a, p.b]), values.vectors, false);
-const tokenizer = await loadTokenizer(256);
 const lexicon = {
   relations: ROLE_LEXICON_WORDS.relations.flatMap((word) => singlePiece(word)),
   other: ROLE_LEXICON_WORDS.other.flatMap((word) => singlePiece(word)),
@@ -59,7 +75,10 @@ function singlePiece(word: string): number[] {
   const ids = tokenizer.encode(word);
   return ids.length === 3 ? [ids[1]!] : [];
 }
-const records = await pairRecords(embedder, pairs, { relations: new Set(lexicon.relations), other: new Set(lexicon.other) }, MIN_OVERLAP);
+const lexiconSets = { relations: new Set(lexicon.relations), other: new Set(lexicon.other) };
+const records = await pairRecords(embedder, pairs, lexiconSets, MIN_OVERLAP);
+// QQP's texts keep their own vectors file, so the others' stays valid.
+if (qqp.length > 0) records.push(...(await pairRecords(await tableEmbedder('minilm', qqp.flatMap((p) => [p.a, p.b]), `${values.vectors}.qqp`, false), qqp, lexiconSets, MIN_OVERLAP)));
 // The inputs read (INPUTS, comma-separated names of ROLE_MODEL_INPUTS). The default leaves out
 // what was fitted on this very half (the grid model's logit; the contextual features' projection
 // was trained with it), so that its out-of-fold figures are honest; the base model then stands
@@ -69,6 +88,9 @@ const inputs = process.env['INPUTS']?.split(',') ?? CLEAN;
 const at = inputs.map((name) => ROLE_MODEL_INPUTS.indexOf(name));
 if (at.includes(-1)) throw new Error(`INPUTS: ${inputs.join(',')} are not all among ${ROLE_MODEL_INPUTS.join(',')}`);
 const examples = records.flatMap((r) => r.examples);
+// The regime of each example (every content word kept: the texts differ at most by moves and function words), read before the inputs are picked.
+const unmatchedAt = ROLE_MODEL_INPUTS.indexOf('unmatchedContent');
+const rearranged = new Set(examples.filter((e) => e.x[unmatchedAt] === 0));
 for (const e of examples) e.x = at.map((k) => e.x[k]!);
 console.error(`${examples.length} examples (both orders) of pairs sharing >= ${MIN_OVERLAP} of their word pieces`);
 
@@ -102,6 +124,10 @@ for (const floor of [0.8, 0.85, 0.9]) {
 for (const trust of [0.97, 0.98, 0.99]) {
   const c = servedAt(records, 0.85, (e) => (e.x[inputs.indexOf('cosine')]! >= trust ? 1 : oof.get(e)!));
   console.log(`  cosine >= ${trust} trusted, else p >= 0.85: PAWS training half non-paraphrases served ${pct(c.neg)}, paraphrases ${pct(c.pos)}; GPTCache even pairs served ${pct(c.gpt)}`);
+}
+// Two thresholds keyed on the regime (moves only / a content word replaced), the best points at the target out of fold.
+for (const c of regimeCurve(records, (e) => oof.get(e)!, (e) => rearranged.has(e), TARGET).slice(0, 5)) {
+  console.log(`  moves only p >= ${c.moved}, replaced p >= ${c.replaced}: PAWS training half non-paraphrases served ${pct(c.neg)}, paraphrases ${pct(c.pos)}; GPTCache even pairs served ${pct(c.gpt)}`);
 }
 const chosen = curve.find((c) => c.neg <= TARGET) ?? curve.at(-1)!;
 console.log(`threshold ${chosen.t}: the lowest of the curve at which <= ${TARGET * 100}% of the training half's non-paraphrases are served out of fold`);
