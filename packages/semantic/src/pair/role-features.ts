@@ -191,7 +191,10 @@ function linkStatistics(content: readonly Link[], n: number, m: number): { mean:
  * how well the unmatched word pieces are substituted. Symmetric up to the order-dependent shares.
  * Names: {@link ROLE_FEATURE_NAMES}.
  */
-export function roleFeatures(a: TokenFeatures, b: TokenFeatures, cosine: number, overlap: number, lex: RoleLexicon): number[] {
+/** The move features of a model that does not read them: zeros in their places. */
+const noMoves: readonly number[] = MOVE_FEATURE_NAMES.map(() => 0);
+
+export function roleFeatures(a: TokenFeatures, b: TokenFeatures, cosine: number, overlap: number, lex: RoleLexicon, moves = true): number[] {
   const [n, m] = [a.count, b.count];
   const cos = cosines(a, b);
   const links = align(a, b, cos);
@@ -221,6 +224,6 @@ export function roleFeatures(a: TokenFeatures, b: TokenFeatures, cosine: number,
     relationAfterChanged,
     nextContentChanged,
     ...blockFeatures(content, a.ids, b.ids, lex),
-    ...moveFeatures(content, unmatched),
+    ...(moves ? moveFeatures(content, unmatched) : noMoves),
   ];
 }

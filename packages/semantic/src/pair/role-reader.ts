@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { wordPieceOverlap } from './grid-head.js';
 import type { PairReader } from './pair-reader.js';
 import { ROLE_FEATURE_NAMES, type RoleLexicon, roleFeatures } from './role-features.js';
+import { MOVE_FEATURE_NAMES } from './role-move-features.js';
 import type { TokenFeatures } from './token-features.js';
 
 const layerSchema = v.strictObject({ w: v.array(v.number()), b: v.array(v.number()) });
@@ -73,9 +74,9 @@ export function parseRoleModel(raw: unknown): RoleModel {
 
 const logit = (p: number) => Math.log(Math.max(p, 1e-6) / Math.max(1 - p, 1e-6));
 
-/** The model's inputs for a pair: the base pair model's logit and the role features. */
-export function roleInputs(lexicon: RoleLexicon, gridP: number, stored: TokenFeatures, asked: TokenFeatures, cosine: number, overlap: number): number[] {
-  return [logit(gridP), ...roleFeatures(stored, asked, cosine, overlap, lexicon)];
+/** The model's inputs for a pair: the base pair model's logit and the role features (the move features only with `moves`). */
+export function roleInputs(lexicon: RoleLexicon, gridP: number, stored: TokenFeatures, asked: TokenFeatures, cosine: number, overlap: number, moves = true): number[] {
+  return [logit(gridP), ...roleFeatures(stored, asked, cosine, overlap, lexicon, moves)];
 }
 
 /** The probability the model gives a pair from every input of {@link ROLE_MODEL_INPUTS} (it reads those it was trained on). */
@@ -102,6 +103,8 @@ export function roleReader(base: PairReader, model: RoleModel): PairReader {
   if (base.id !== model.base) throw new Error(`role model ${model.id} reads pair model ${model.base}, not ${base.id}`);
   // The base model's grid costs ~1 ms for two sentences: it is scored only when the role model reads it or uses it as a bar.
   const readsBase = model.baseThreshold > 0 || model.inputs.includes(ROLE_MODEL_INPUTS.indexOf('gridLogit'));
+  // Models trained before the move features (v2, shipped) do not read them: they are not computed.
+  const readsMoves = MOVE_FEATURE_NAMES.some((name) => model.inputs.includes(ROLE_MODEL_INPUTS.indexOf(name)));
   const reader: PairReader = {
     id: base.id,
     dimensions: base.dimensions,
@@ -113,7 +116,7 @@ export function roleReader(base: PairReader, model: RoleModel): PairReader {
       const baseP = readsBase ? base.score(query, stored, cosine) : 1;
       // Under the base model's own bar (baseThreshold) the pair is refused whatever the role model says.
       if (baseP < model.baseThreshold) return 0;
-      return roleProbability(model, roleInputs(model.lexicon, baseP, stored, query, cosine, overlap));
+      return roleProbability(model, roleInputs(model.lexicon, baseP, stored, query, cosine, overlap, readsMoves));
     },
   };
   roleReaders.add(reader);
