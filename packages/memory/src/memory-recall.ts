@@ -68,6 +68,11 @@ async function describeCandidates(parts: MemoryParts, request: { query: string; 
   for (const [i, values] of features.entries()) near[i]!.features = { values };
 }
 
+/** Whether the encoder places a request near no attribute's example question, so the stricter floor applies (`RecallFloors.unsure`). */
+async function lowAttributeConfidence(parts: MemoryParts, vector: Float32Array, floors: RecallFloors): Promise<boolean> {
+  return floors.unsure !== undefined && (await parts.attributes.closeness(vector)) < floors.unsure.closeness;
+}
+
 /** The read side of a memory store: facts of the scope whose relevance to `query` passes the floor, best first (own conversation first). */
 export async function recallMemories(parts: MemoryParts, settings: RecallSettings, request: { scope: RecallScope; query: string; options: RecallOptions }): Promise<RecalledMemory[]> {
   const { floors } = settings;
@@ -75,7 +80,8 @@ export async function recallMemories(parts: MemoryParts, settings: RecallSetting
   const limit = options.limit ?? 5;
   if (query.trim().length === 0 || limit <= 0) return [];
   if (parts.holders && !parts.holders.holds(scope.orgId, scope.subject)) return [];
-  const floor = options.minSimilarity ?? (refersToUser(query) ? floors.self : floors.other);
+  const self = refersToUser(query);
+  const floor = options.minSimilarity ?? (self ? floors.self : floors.other);
   const vector = options.vector ?? (await parts.embedder.embed([query]))[0]!;
   const cues = options.cues === false ? undefined : recallCues(query, await parts.attributes.askedBy(vector));
   const scored = cues !== undefined && options.features === true;
@@ -84,7 +90,11 @@ export async function recallMemories(parts: MemoryParts, settings: RecallSetting
   const matches = await parts.vectors.search(vector, { orgId: scope.orgId, scope: MEMORY_SCOPE, ...(scope.subject !== undefined ? { subject: scope.subject } : {}), limit: cues ? Math.max(limit * 3, NEIGHBOURS) : limit * 3, minScore: scored ? -1 : floor - reach });
   const candidates = candidatesOf(parts, { scope, floors }, matches, cues);
   if (scored) await describeCandidates(parts, { query, vector }, candidates);
-  const recalled = candidates.filter((c) => c.relevance >= floor).map(({ rerank: _, features, ...c }) => (options.features && features ? { ...c, features } : c));
+  const passing = candidates.filter((c) => c.relevance >= floor);
+  // Asked only when a fact would pass on a floor the stricter one might undo: most requests pass nothing.
+  const doubtful = (c: Candidate) => c.rerank?.slotHit !== true && c.relevance < (floors.unsure?.floor ?? -1);
+  const unsure = options.minSimilarity === undefined && !self && passing.some(doubtful) && (await lowAttributeConfidence(parts, vector, floors));
+  const recalled = passing.filter((c) => !unsure || !doubtful(c)).map(({ rerank: _, features, ...c }) => (options.features && features ? { ...c, features } : c));
   const own = (memory: RecalledMemory) => (scope.conversationId !== undefined && memory.conversationId === scope.conversationId ? 1 : 0);
   const best = (settings.corrections ? withoutReplaced(recalled, cues) : recalled).sort((a, b) => own(b) - own(a) || b.relevance - a.relevance || b.updatedAt.getTime() - a.updatedAt.getTime()).slice(0, limit);
   return best.map(({ relevance: _, ...memory }) => memory);
