@@ -51,6 +51,9 @@ describe('withChangesStandingIn', () => {
     expect(withChangesStandingIn([ing], [ing, scored('I have no bank account now.', 30, 0.5)], settings)).toEqual([ing]);
     const dutch = { ...scored("I'm learning Dutch.", 1, 0.6), attribute: 'language' };
     expect(withChangesStandingIn([dutch], [dutch, { ...scored("I'm studying history now.", 30, 0.5), attribute: 'job' }], settings)).toEqual([dutch]);
+    // An event is not a present state: "I moved here from Berlin last year" does not stand in for where the user lives.
+    const lisbon = scored('I live in Lisbon.', 1, 0.6);
+    expect(withChangesStandingIn([lisbon], [lisbon, scored('I moved here from Berlin last year.', 30, 0.5)], settings)).toEqual([lisbon]);
     // Not a change: "I like tea" does not stand in for "I like coffee".
     const coffee = scored('I like coffee.', 1, 0.6);
     expect(withChangesStandingIn([coffee], [coffee, scored('I like tea.', 30, 0.5)], settings)).toEqual([coffee]);

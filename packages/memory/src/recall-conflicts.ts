@@ -1,6 +1,6 @@
 import { holderOf, sharedFrameWords, STATE_CHANGE } from './corrections.js';
 import { contentWords, type RecallCues } from './recall-cues.js';
-import { NO_VALUE } from './value-types.js';
+import { EVENT, NO_VALUE } from './value-types.js';
 
 /** A recalled fact as this rule reads it. */
 interface Candidate {
@@ -71,7 +71,7 @@ function follows<T extends Scored>(change: Change<T>, older: T, holder: string):
 export function withChangesStandingIn<T extends Scored>(recalled: readonly T[], candidates: readonly T[], settings: ChangeStandIn = CHANGE_STAND_IN): T[] {
   // Best first, so the first that follows an older fact is the nearest one.
   const changes: Change<T>[] = candidates
-    .filter((c) => (c.similarity ?? -1) >= settings.floor && STATE_CHANGE.test(c.text) && !NO_VALUE.test(c.text))
+    .filter((c) => (c.similarity ?? -1) >= settings.floor && STATE_CHANGE.test(c.text) && !NO_VALUE.test(c.text) && !EVENT.test(c.text))
     .sort((a, b) => (b.similarity ?? 0) - (a.similarity ?? 0))
     .map((fact) => ({ fact, holder: holderOf(fact.text) }));
   if (changes.length === 0) return [...recalled];
