@@ -1,7 +1,7 @@
 import { NEIGHBOURS, type MemoryParts } from './memory-parts.js';
 import { attributeOf, MEMORY_SCOPE, type StoredMemory, recordOf } from './memory-points.js';
 import type { RecallScope } from './memory-scope.js';
-import { withoutReplaced } from './recall-conflicts.js';
+import { withChangesStandingIn, withoutReplaced } from './recall-conflicts.js';
 import type { VectorMatch } from '@svc/semantic';
 import { cueBonus, cueHits, maxCueBonus, type RecallCues, recallCues } from './recall-cues.js';
 import { type RerankCandidate, rerankFeatures } from './recall-features.js';
@@ -40,7 +40,7 @@ export interface RecallSettings {
   corrections: boolean;
 }
 
-type Candidate = RecalledMemory & { relevance: number; rerank?: RerankCandidate };
+type Candidate = RecalledMemory & { relevance: number; rerank?: RerankCandidate; attribute?: string | undefined };
 
 /** The facts of the scope among `matches` (never another scope's, never past retention: a remote store may lag its own expiry), with their relevance. */
 function candidatesOf(parts: MemoryParts, request: { scope: RecallScope; floors: RecallFloors }, matches: readonly VectorMatch[], cues: RecallCues | undefined): Candidate[] {
@@ -55,7 +55,7 @@ function candidatesOf(parts: MemoryParts, request: { scope: RecallScope; floors:
     const hits = cues ? cueHits(cues, { ...record, attribute }) : undefined;
     const relevance = match.score + (cues && match.score >= (floors.cued ?? -1) ? cueBonus(cues, { ...record, attribute }, RECALL_CUE_WEIGHTS) : 0);
     const rerank = hits && { similarity: match.score, wordHit: hits.word, slotHit: hits.slot, ownHit: hits.own, attribute: attribute !== undefined };
-    out.push({ ...record, score: round4(Math.min(1, relevance)), similarity: round4(match.score), relevance, ...(rerank ? { rerank } : {}) });
+    out.push({ ...record, score: round4(Math.min(1, relevance)), similarity: round4(match.score), relevance, attribute, ...(rerank ? { rerank } : {}) });
   }
   return out.sort((a, b) => (b.similarity ?? 0) - (a.similarity ?? 0));
 }
@@ -68,6 +68,11 @@ async function describeCandidates(parts: MemoryParts, request: { query: string; 
   for (const [i, values] of features.entries()) near[i]!.features = { values };
 }
 
+/** Whether the encoder places a request near no attribute's example question, so the stricter floor applies (`RecallFloors.unsure`). */
+async function lowAttributeConfidence(parts: MemoryParts, vector: Float32Array, floors: RecallFloors): Promise<boolean> {
+  return floors.unsure !== undefined && (await parts.attributes.closeness(vector)) < floors.unsure.closeness;
+}
+
 /** The read side of a memory store: facts of the scope whose relevance to `query` passes the floor, best first (own conversation first). */
 export async function recallMemories(parts: MemoryParts, settings: RecallSettings, request: { scope: RecallScope; query: string; options: RecallOptions }): Promise<RecalledMemory[]> {
   const { floors } = settings;
@@ -75,7 +80,8 @@ export async function recallMemories(parts: MemoryParts, settings: RecallSetting
   const limit = options.limit ?? 5;
   if (query.trim().length === 0 || limit <= 0) return [];
   if (parts.holders && !parts.holders.holds(scope.orgId, scope.subject)) return [];
-  const floor = options.minSimilarity ?? (refersToUser(query) ? floors.self : floors.other);
+  const self = refersToUser(query);
+  const floor = options.minSimilarity ?? (self ? floors.self : floors.other);
   const vector = options.vector ?? (await parts.embedder.embed([query]))[0]!;
   const cues = options.cues === false ? undefined : recallCues(query, await parts.attributes.askedBy(vector));
   const scored = cues !== undefined && options.features === true;
@@ -84,7 +90,12 @@ export async function recallMemories(parts: MemoryParts, settings: RecallSetting
   const matches = await parts.vectors.search(vector, { orgId: scope.orgId, scope: MEMORY_SCOPE, ...(scope.subject !== undefined ? { subject: scope.subject } : {}), limit: cues ? Math.max(limit * 3, NEIGHBOURS) : limit * 3, minScore: scored ? -1 : floor - reach });
   const candidates = candidatesOf(parts, { scope, floors }, matches, cues);
   if (scored) await describeCandidates(parts, { query, vector }, candidates);
-  const recalled = candidates.filter((c) => c.relevance >= floor).map(({ rerank: _, features, ...c }) => (options.features && features ? { ...c, features } : c));
+  const passing = candidates.filter((c) => c.relevance >= floor);
+  // Asked only when a fact would pass on a floor the stricter one might undo: most requests pass nothing.
+  const doubtful = (c: Candidate) => c.rerank?.slotHit !== true && c.relevance < (floors.unsure?.floor ?? -1);
+  const unsure = options.minSimilarity === undefined && !self && passing.some(doubtful) && (await lowAttributeConfidence(parts, vector, floors));
+  const kept = passing.filter((c) => !unsure || !doubtful(c));
+  const recalled = (settings.corrections && cues ? withChangesStandingIn(kept, candidates) : kept).map(({ rerank: _, attribute: __, features, ...c }) => (options.features && features ? { ...c, features } : c));
   const own = (memory: RecalledMemory) => (scope.conversationId !== undefined && memory.conversationId === scope.conversationId ? 1 : 0);
   const best = (settings.corrections ? withoutReplaced(recalled, cues) : recalled).sort((a, b) => own(b) - own(a) || b.relevance - a.relevance || b.updatedAt.getTime() - a.updatedAt.getTime()).slice(0, limit);
   return best.map(({ relevance: _, ...memory }) => memory);

@@ -88,6 +88,21 @@ describe('createMemoryStore', () => {
     expect((await recalled({ self: floor, other: floor, cued: similarity + 0.01 })).texts).not.toContain('My name is Ada.');
   });
 
+  it('holds a request that does not refer to its user and asks for no attribute to the stricter `unsure` floor', async () => {
+    const texts = async (floors: { self: number; other: number; unsure?: { closeness: number; floor: number } }, asked: string) => {
+      const { memory } = setup({ recallThreshold: floors });
+      memory.remember(ada, 'My favourite book is Emma.');
+      await memory.idle();
+      return (await memory.recall(ada, asked)).map((m) => m.text);
+    };
+    const about = 'What is your all time favorite book?';
+    expect(await texts({ self: 0.2, other: 0.2 }, about)).toEqual(['My favourite book is Emma.']);
+    // The hashed embedder places no request near an attribute: every request is of low attribute confidence.
+    const strict = { self: 0.2, other: 0.2, unsure: { closeness: 0.6, floor: 0.99 } };
+    expect(await texts(strict, about)).toEqual([]);
+    expect(await texts(strict, 'What is my all time favourite book?')).toEqual(['My favourite book is Emma.']);
+  });
+
   it('supersedes a fact of the same slot with the newer one, keeping the old one as history, and merges a near-duplicate', async () => {
     const { memory, records, advance } = setup();
     memory.remember(ada, 'I live in Lisbon.');

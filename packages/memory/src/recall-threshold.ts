@@ -20,6 +20,14 @@ export interface RecallFloors {
    * cancel the Apple ID associated with my phone number?" / "My phone is a Pixel 8.": 0.22).
    */
   cued?: number;
+  /**
+   * A stricter floor for a request that does not refer to its user and that the encoder places near
+   * no attribute's example question (cosine < `closeness`, the classifier's question threshold):
+   * low attribute confidence. A fact that fills no slot the request asks for must clear `floor`
+   * ("What is your all time favorite book?" / "My favourite book is Emma.": 0.67 with the word cue,
+   * past the `other` floor, yet about the assistant's taste, not the user's).
+   */
+  unsure?: { closeness: number; floor: number };
 }
 
 /**
@@ -32,7 +40,8 @@ export const RECALL_CUE_WEIGHTS: CueWeights = { wordHit: 0.03, slotHit: 0.25, ow
 
 const calibrated: Readonly<Record<string, RecallFloors>> = {
   // cued: between the least similarity of a dev question given its fact (0.257) and the most of a dev unrelated prompt lifted past its floor by cues (0.221).
-  'all-MiniLM-L6-v2': { self: 0.46, other: 0.59, cued: 0.24 },
+  // unsure: 0.7 is the similarity-alone floor at which no dev prompt gets anything (docs/memory.md's curve); no dev question is asked without referring to its user.
+  'all-MiniLM-L6-v2': { self: 0.46, other: 0.59, cued: 0.24, unsure: { closeness: 0.6, floor: 0.7 } },
   'hashed-ngram-v1-512': { self: 0.4, other: 0.39 },
 };
 

@@ -29,9 +29,9 @@ export const VALUE_TYPES: ValueTypeSettings = { candidates: 6, floor: 0.1, score
  * Peru next month"), not of a present state: they neither replace a fact nor are replaced this way
  * (a trip planned is not the summer place it resembles).
  */
-const EVENT = /\b(?:(?:next|last|this) (?:week|weekend|month|year|summer|winter|spring|autumn)|ago|planning|going to|will|here from)\b/i;
+export const EVENT = /\b(?:(?:next|last|this) (?:week|weekend|month|year|summer|winter|spring|autumn)|ago|planning|going to|will|here from)\b/i;
 /** A negated change ("I have no car now") or one without its value ("I've changed my mind", "I switched jobs"). */
-const NO_VALUE = /\b(?:no|not|never)\b|n't\b|\b(?:mind|jobs|careers|plans)\W*$/i;
+export const NO_VALUE = /\b(?:no|not|never)\b|n't\b|\b(?:mind|jobs|careers|plans)\W*$/i;
 
 /** Words that open a sentence in capitals without naming anything. */
 const NOT_NAMES = /^(?:I|I'm|I've|I'd|My|These|This|That|Now|Nowadays|Actually|Recently|Currently|Since|As|Last|Every|Home|Forget|A|An|The)$/;
