@@ -4,3 +4,4 @@ export { DEFAULT_INJECTION_THRESHOLD, type InjectionScore, scorePromptInjection 
 export { decisionsHeader, type GuardrailStageResult, type GuardrailStageSettings, runGuardrailStage } from './run-guardrails.js';
 export { findSecrets, redactSecrets, type SecretKind } from './secrets.js';
 export { askWebhook, type GuardrailFetch } from './webhook-check.js';
+export { guardrailRefused } from './guardrail-error.js';
