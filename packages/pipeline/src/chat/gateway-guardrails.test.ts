@@ -2,7 +2,7 @@ import type { Caller, ChatRequest, ChatResult, Guardrails, StreamEvent } from '@
 import type { Provider } from '@svc/providers';
 import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../exchange.js';
-import { caller, request, setup } from '../test/gateway-harness.js';
+import { caller, llama, request, setup } from '../test/gateway-harness.js';
 
 /** A provider that answers `answer` (JSON, or streamed in two pieces) and keeps what it was sent. */
 function answering(answer: string) {
@@ -23,6 +23,24 @@ function answering(answer: string) {
         yield { type: 'finish', choice: 0, finishReason: 'stop' };
         yield { type: 'usage', usage };
       })();
+    },
+  };
+  return provider;
+}
+
+/** An OpenAI provider that only moderates: it flags texts holding "attack", and fails when told to. */
+function moderator(fail = false) {
+  const asked: string[][] = [];
+  const provider: Provider & { asked: string[][] } = {
+    id: 'openai',
+    asked,
+    chat: () => Promise.reject(new Error('not used')),
+    stream: () => Promise.reject(new Error('not used')),
+    async moderate(req) {
+      const input = Array.isArray(req.input) ? req.input.map(String) : [String(req.input)];
+      asked.push(input);
+      if (fail) throw new Error('moderation is down');
+      return { id: 'modr-1', model: req.model, results: input.map((text) => ({ flagged: text.includes('attack'), categories: { violence: text.includes('attack') }, category_scores: {} })) };
     },
   };
   return provider;
@@ -96,6 +114,23 @@ describe('guardrails in the pipeline', () => {
     const seen: StreamEvent[] = [];
     await drain(response.events, seen);
     expect(seen.map((event) => event.type)).toEqual(['text-delta', 'text-delta', 'finish', 'usage']);
+  });
+
+  it("refuses an answer the provider's moderation model flags, through the gateway's moderation stage", async () => {
+    const openai = moderator();
+    const { gateway, context, usage } = setup([answering('Plan the attack at dawn.'), openai]);
+    const who = guarded([{ kind: 'moderation', stage: 'after_answer', action: 'refuse', timeoutMs: 1000, failureMode: 'closed' }]);
+    await expect(gateway.chat(ask('Write a story'), exchangeOf(context, who))).rejects.toMatchObject({ status: 422, code: 'guardrail_moderation', message: expect.stringContaining('violence') });
+    expect(openai.asked).toEqual([['Plan the attack at dawn.']]);
+    // The moderation call has its own ledger row, beside the refused answer's.
+    expect(usage.map((event) => event.model)).toEqual(expect.arrayContaining(['openai/omni-moderation-latest', llama.id]));
+  });
+
+  it('lets a request through when moderation fails and its failure mode is open, and says so', async () => {
+    const { gateway, context } = setup([answering('Hi.'), moderator(true)]);
+    const who = guarded([{ kind: 'moderation', stage: 'before_call', action: 'refuse', timeoutMs: 1000, failureMode: 'open' }]);
+    const response = await gateway.chat(ask('hello'), exchangeOf(context, who));
+    expect(response.headers['x-svc-guardrails']).toBe('moderation=unavailable');
   });
 
   it('adds no header and no tag for a caller without guardrails', async () => {
