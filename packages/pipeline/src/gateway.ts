@@ -72,7 +72,8 @@ export class Gateway {
     return own?.get(provider) === undefined ? undefined : this.router.named(requested, new Set([provider]));
   }
 
-  async chat(request: ChatRequest, exchange: Exchange): Promise<ChatResponse> {
+  /** Not async itself: a caller without guardrails goes straight to the answer, with no promise of its own. */
+  chat(request: ChatRequest, exchange: Exchange): Promise<ChatResponse> {
     const checks = guardrailsOf(exchange.caller);
     if (checks === undefined) return this.answer(request, exchange, undefined);
     return this.guarded(request, exchange, new TurnGuardrails(checks, this.deps, exchange));
