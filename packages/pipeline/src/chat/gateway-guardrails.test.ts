@@ -3,6 +3,7 @@ import type { Provider } from '@svc/providers';
 import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../exchange.js';
 import { caller, llama, request, setup } from '../test/gateway-harness.js';
+import { guardrailsOf } from './guardrail-stage.js';
 
 /** A provider that answers `answer` (JSON, or streamed in two pieces) and keeps what it was sent. */
 function answering(answer: string) {
@@ -138,5 +139,14 @@ describe('guardrails in the pipeline', () => {
     const response = await gateway.chat(ask('hello'), context());
     expect(response.headers['x-svc-guardrails']).toBeUndefined();
     expect(usage[0]!.tags ?? null).toBeNull();
+  });
+
+  it('reads the cached lists as they are: none is undefined, one side is that same list, a copy only when both have checks', () => {
+    const org: Guardrails = [{ kind: 'pii', stage: 'before_call', action: 'log' }];
+    const key: Guardrails = [{ kind: 'secrets', stage: 'before_call', action: 'log' }];
+    expect(guardrailsOf(caller)).toBeUndefined();
+    expect(guardrailsOf(guarded(org))).toBe(org);
+    expect(guardrailsOf({ ...caller, guardrails: key })).toBe(key);
+    expect(guardrailsOf(guarded(org, key))).toEqual([...org, ...key]);
   });
 });
