@@ -1,4 +1,4 @@
-import { type Caller, type ModelAccess, type Scope, authenticationError, isScope, masterKeyProtected, scopes as allScopes } from '@svc/core';
+import { type Caller, type Guardrails, type ModelAccess, type Scope, authenticationError, isScope, masterKeyProtected, scopes as allScopes } from '@svc/core';
 import { type InvalidationBus, type Kv, type OrgCache, createMemoryKv, createOrgCache } from '@svc/kv';
 import { digestsEqual, generateApiKey, generateKeyId, hashApiKey, keyPrefix, keyPrefixLength, masterKeyLabel } from './api-key.js';
 import { type FailureLimit, FailureThrottle, tooManyFailures } from './failure-throttle.js';
@@ -185,6 +185,7 @@ export class Authenticator {
           ? {}
           : { keyLimits: { rpm: found.key.rpmLimit, tpm: found.key.tpmLimit, monthlyBudgetUsd: found.key.monthlyBudgetUsd } }),
         ...(found.key.modelAccess ? { modelAccess: found.key.modelAccess } : {}),
+        ...(found.key.guardrails && found.key.guardrails.length > 0 ? { guardrails: found.key.guardrails } : {}),
       },
     };
   }
@@ -201,6 +202,8 @@ export class Authenticator {
     monthlyBudgetUsd?: number | null;
     /** The key's own model and alias lists, on top of its organisation's. */
     modelAccess?: ModelAccess | null;
+    /** The key's own content checks, run after its organisation's. */
+    guardrails?: Guardrails | null;
   }): Promise<IssuedKey> {
     const secret = generateApiKey();
     return { record: await this.create({ ...input, secret, keyPrefix: keyPrefix(secret), kind: 'standard' }), secret };
@@ -220,6 +223,7 @@ export class Authenticator {
       tpmLimit: input.tpmLimit ?? null,
       monthlyBudgetUsd: input.monthlyBudgetUsd ?? null,
       modelAccess: input.modelAccess ?? null,
+      guardrails: input.guardrails ?? null,
     });
   }
 

@@ -1,3 +1,4 @@
+import type { Guardrails } from './guardrails.js';
 import type { OutputConfig } from './output-config.js';
 import type { IntelligenceMode } from './request.js';
 
@@ -69,6 +70,8 @@ export interface Organization {
   memoryScope?: MemoryScopeSetting;
   /** Models and aliases the organisation may use (absent or null: any). */
   modelAccess?: ModelAccess | null;
+  /** Content checks on every chat request of the organisation, before its key's (absent or null: none). */
+  guardrails?: Guardrails | null;
   createdAt: Date;
 }
 
@@ -83,4 +86,6 @@ export interface Caller {
   keyLimits?: { rpm: number | null; tpm: number | null; monthlyBudgetUsd: number | null };
   /** The key's own model and alias lists, held on top of its organisation's (absent: none). */
   modelAccess?: ModelAccess;
+  /** The key's own content checks, run after its organisation's (absent: none). */
+  guardrails?: Guardrails;
 }

@@ -2,6 +2,7 @@ export * from './chat.js';
 export * from './stream.js';
 export * from './request.js';
 export * from './caller.js';
+export * from './guardrails.js';
 export * from './metadata.js';
 export * from './errors.js';
 export * from './provider-error.js';

@@ -1,4 +1,4 @@
-import type { ModelAccess, Organization } from '@svc/core';
+import type { Guardrails, ModelAccess, Organization } from '@svc/core';
 
 /** An organisation row as stored; `updatedAt` moves on every update. */
 export interface OrganizationRecord extends Organization {
@@ -27,6 +27,8 @@ export interface NewOrganization {
   memoryScope?: Organization['memoryScope'];
   /** Models and aliases the organisation may use; null = any (the default). */
   modelAccess?: ModelAccess | null;
+  /** Content checks on the organisation's chat requests, in order; null = none (the default). */
+  guardrails?: Guardrails | null;
 }
 
 /** Any subset of the creation fields; `undefined` leaves a field as it is, `null` clears a limit. */
@@ -60,6 +62,8 @@ export interface ApiKeyRecord {
   monthlyBudgetUsd: number | null;
   /** Models and aliases this key may use, on top of its organisation's lists; null = no lists of its own. */
   modelAccess: ModelAccess | null;
+  /** This key's own content checks, run after its organisation's; null = none of its own. */
+  guardrails: Guardrails | null;
   createdAt: Date;
   revokedAt: Date | null;
   lastUsedAt: Date | null;
@@ -79,6 +83,7 @@ export interface NewApiKey {
   tpmLimit?: number | null;
   monthlyBudgetUsd?: number | null;
   modelAccess?: ModelAccess | null;
+  guardrails?: Guardrails | null;
 }
 
 /** What `keys.update` may change; an absent field is left as it is. */
@@ -88,6 +93,7 @@ export interface ApiKeyPatch {
   tpmLimit?: number | null;
   monthlyBudgetUsd?: number | null;
   modelAccess?: ModelAccess | null;
+  guardrails?: Guardrails | null;
 }
 
 /** One billed request in the usage ledger. Costs are USD, latency milliseconds. */

@@ -1,3 +1,4 @@
+import type { GuardrailFetch } from '@svc/guardrails';
 import type { Catalog } from '@svc/catalog';
 import type { ChatResult, StreamEvent, SvcMetadata } from '@svc/core';
 import type { GovernanceSource } from '@svc/governance';
@@ -83,6 +84,11 @@ export interface GatewayDeps {
    * returns at once and everything else happens in later macrotasks. Absent: no shadow judging.
    */
   shadow?: Pick<ShadowJudging, 'accepts' | 'offer'>;
+  /**
+   * How guardrail webhooks reach the operator's service (the app passes a fetch that refuses
+   * private addresses unless allowed); absent: every webhook check fails and its failure mode applies.
+   */
+  guardrailFetch?: GuardrailFetch;
 }
 
 

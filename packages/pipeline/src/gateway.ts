@@ -6,6 +6,7 @@ import { ChatRouting } from './chat/chat-routing.js';
 import { callStage, cacheStage, outboundStage, type StageOwner } from './chat/chat-stages.js';
 import type { ChatTurn } from './chat/chat-turn.js';
 import { compose } from './chat/compose.js';
+import { GUARDRAILS_HEADER, TurnGuardrails, guardrailsOf } from './chat/guardrail-stage.js';
 import { openTurn } from './chat/open-turn.js';
 import type { Exchange } from './exchange.js';
 import type { ChatResponse, GatewayDeps } from './gateway-types.js';
@@ -71,8 +72,28 @@ export class Gateway {
     return own?.get(provider) === undefined ? undefined : this.router.named(requested, new Set([provider]));
   }
 
-  async chat(request: ChatRequest, exchange: Exchange): Promise<ChatResponse> {
-    const turn = await traced(stageSpan(exchange.trace, 'svc.stage.route'), openTurn(this.deps, this.owner.routing, request, exchange), routeAttributes, undefined);
+  /** Not async itself: a caller without guardrails goes straight to the answer, with no promise of its own. */
+  chat(request: ChatRequest, exchange: Exchange): Promise<ChatResponse> {
+    const checks = guardrailsOf(exchange.caller);
+    if (checks === undefined) return this.answer(request, exchange, undefined);
+    return this.guarded(request, exchange, new TurnGuardrails(checks, this.deps, exchange));
+  }
+
+  /**
+   * A request under guardrails: the before-call checks refuse it or redact what the providers
+   * (and the cache, memory and shadow judging) see; the after-answer checks run inside the answer
+   * (JSON before it is finished, a stream before its last event); the decisions ride on a header.
+   */
+  private async guarded(request: ChatRequest, exchange: Exchange, guardrails: TurnGuardrails): Promise<ChatResponse> {
+    const sent = await guardrails.beforeCall(request);
+    // A cached answer was never checked for this caller: look up none (answers that passed are still stored).
+    if (guardrails.checksAnswer && exchange.cacheDirective === undefined) exchange.cacheDirective = 'no-cache';
+    const response = await this.answer(sent, exchange, guardrails);
+    return { ...response, headers: { ...response.headers, [GUARDRAILS_HEADER]: guardrails.header() } };
+  }
+
+  private async answer(request: ChatRequest, exchange: Exchange, guardrails: TurnGuardrails | undefined): Promise<ChatResponse> {
+    const turn = await traced(stageSpan(exchange.trace, 'svc.stage.route'), openTurn(this.deps, this.owner.routing, request, exchange, guardrails), routeAttributes, undefined);
     try {
       const response = await this.stages(turn);
       if (response.kind === 'json') offerForShadow(this.deps, request, exchange, response);

@@ -67,7 +67,10 @@ function Row(props: { entry: RequestLogEntry; keys: ApiKeyRecord[] }) {
       </td>
       <td class="num">{usd(entry.costUsd)}</td>
       <td class="num">{ms(entry.latencyMs)}</td>
-      <td>{statusPill(entry)}</td>
+      <td>
+        {statusPill(entry)}
+        {entry.guardrails ? <span class="muted" data-testid="guardrails">{` · ${entry.guardrails}`}</span> : null}
+      </td>
       <td>{entry.hasDecision ? <a href={`/dashboard/requests/${encodeURIComponent(entry.requestId)}`}>decision →</a> : <span class="muted">no decision</span>}</td>
     </tr>
   );

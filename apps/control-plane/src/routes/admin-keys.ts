@@ -11,6 +11,7 @@ import type { ControlEnv } from '../env.js';
 import { validate } from '@svc/http-kit';
 import { spendQuery } from './admin-params.js';
 import { keyToWire } from './admin-wire.js';
+import { guardrailsField, toGuardrails } from './admin-guardrails.js';
 import { modelAccessField, toModelAccess } from './admin-model-access.js';
 import { readJson } from '../read-json.js';
 
@@ -25,6 +26,7 @@ const createSchema = strictBody({
     v.nullable(v.pipe(v.number(), v.minValue(0), v.finite(), v.description("The key's own spend cap per calendar month (UTC), USD, held on top of its organisation's budget; null or absent: none of its own."))),
   ),
   model_access: modelAccessField,
+  guardrails: guardrailsField,
 });
 
 const patchSchema = strictBody({
@@ -33,6 +35,7 @@ const patchSchema = strictBody({
   tpm_limit: createSchema.entries.tpm_limit,
   monthly_budget_usd: createSchema.entries.monthly_budget_usd,
   model_access: modelAccessField,
+  guardrails: guardrailsField,
 });
 
 const listQuery = v.object({ org_id: v.optional(v.pipe(v.string(), v.description("Only this organisation's keys; all keys when absent or empty."))), ...listPageQuery });
@@ -47,7 +50,7 @@ export const createKeyRoute = defineRoute({
   tags: ['Admin: API keys'],
   auth: adminOnly,
   body: { schema: createSchema, name: 'CreateApiKeyRequest' },
-  responses: { 201: jsonResponse('The key with its secret: `{id, key, org_id, name, scopes, expires_at, rpm_limit, tpm_limit, monthly_budget_usd, model_access, created_at}`.') },
+  responses: { 201: jsonResponse('The key with its secret: `{id, key, org_id, name, scopes, expires_at, rpm_limit, tpm_limit, monthly_budget_usd, model_access, guardrails, created_at}`.') },
   errors: [400, 404, 413],
 });
 
@@ -124,6 +127,7 @@ async function createKey(c: Context<ControlEnv>, deps: ControlPlaneDeps): Promis
     tpmLimit: body.tpm_limit ?? null,
     monthlyBudgetUsd: body.monthly_budget_usd ?? null,
     modelAccess: body.model_access ? toModelAccess(body.model_access) : null,
+    guardrails: body.guardrails ? toGuardrails(body.guardrails) : null,
   });
   const wire = keyToWire(record);
   return c.json(
@@ -138,6 +142,7 @@ async function createKey(c: Context<ControlEnv>, deps: ControlPlaneDeps): Promis
       tpm_limit: wire.tpm_limit,
       monthly_budget_usd: wire.monthly_budget_usd,
       model_access: wire.model_access,
+      guardrails: wire.guardrails,
       created_at: wire.created_at,
     },
     201,
@@ -178,6 +183,7 @@ export function registerAdminKeys(routes: RouteRegistry<ControlEnv>, deps: Contr
       ...(body.tpm_limit !== undefined ? { tpmLimit: body.tpm_limit } : {}),
       ...(body.monthly_budget_usd !== undefined ? { monthlyBudgetUsd: body.monthly_budget_usd } : {}),
       ...(body.model_access !== undefined ? { modelAccess: toModelAccess(body.model_access) } : {}),
+      ...(body.guardrails !== undefined ? { guardrails: toGuardrails(body.guardrails) } : {}),
     });
     if (!record) throw notFound(`No API key '${c.req.param('id')}'.`, 'id');
     return c.json(keyToWire(record));

@@ -10,6 +10,7 @@ import type { ControlEnv } from '../env.js';
 import { validate } from '@svc/http-kit';
 import { orgParams, spendQuery, pathOrg } from './admin-params.js';
 import { orgToWire } from './admin-wire.js';
+import { guardrailsField, toGuardrails } from './admin-guardrails.js';
 import { modelAccessField, toModelAccess } from './admin-model-access.js';
 import { readJson } from '../read-json.js';
 
@@ -26,6 +27,7 @@ const orgFields = {
   pass_through_models: v.optional(v.boolean()),
   memory_scope: v.optional(v.picklist(memoryScopeSettings)),
   model_access: modelAccessField,
+  guardrails: guardrailsField,
 };
 const name = v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(100, 'at most 100 characters'));
 const createSchema = strictBody({ name, ...orgFields });
@@ -44,6 +46,7 @@ function toOrgInput(body: v.InferOutput<typeof patchSchema>) {
     ...(body.pass_through_models !== undefined ? { passThroughModels: body.pass_through_models } : {}),
     ...(body.memory_scope !== undefined ? { memoryScope: body.memory_scope } : {}),
     ...(body.model_access !== undefined ? { modelAccess: toModelAccess(body.model_access) } : {}),
+    ...(body.guardrails !== undefined ? { guardrails: toGuardrails(body.guardrails) } : {}),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { ApiKeyRecord } from '@svc/auth';
 import type { Organization } from '@svc/core';
+import { guardrailsToWire } from './admin-guardrails.js';
 import { modelAccessToWire } from './admin-model-access.js';
 
 /** Organisation in wire names (admin API, DESIGN.md §3). */
@@ -18,6 +19,7 @@ export function orgToWire(org: Organization) {
     pass_through_models: org.passThroughModels !== false,
     memory_scope: org.memoryScope ?? 'end_user',
     model_access: modelAccessToWire(org.modelAccess),
+    guardrails: guardrailsToWire(org.guardrails),
     created_at: org.createdAt.toISOString(),
   };
 }
@@ -38,6 +40,7 @@ export function keyToWire(key: ApiKeyRecord) {
     tpm_limit: key.tpmLimit,
     monthly_budget_usd: key.monthlyBudgetUsd,
     model_access: modelAccessToWire(key.modelAccess),
+    guardrails: guardrailsToWire(key.guardrails),
     created_at: key.createdAt.toISOString(),
     revoked_at: key.revokedAt?.toISOString() ?? null,
   };

@@ -4,6 +4,7 @@ import type { Limiter } from '@svc/billing';
 import type { CachedGovernanceSource } from '@svc/governance';
 import type { createOutputVerifier } from '@svc/healing';
 import type { ShadowJudging } from '@svc/judging';
+import { type McpFetch, guardedFetch } from '@svc/mcp';
 import type { MemoryStore } from '@svc/memory';
 import { ChainLimiter, type ConfiguredFallbacks, Gateway, type GatewayTimeouts, type LearnSink, type SharedSwitches, createKvStickyStore } from '@svc/pipeline';
 import type { RequestEmbedder } from '@svc/router';
@@ -102,5 +103,22 @@ export function createGateway({ env, kv, metrics, logger }: RuntimeBase, parts: 
     retry: { maxRetries: env.SVC_RETRY_MAX, baseMs: 200, capMs: 2_000 },
     hedging: parts.hedging,
     shadow: parts.shadow,
+    guardrailFetch: guardrailWebhookFetch(env.SVC_MCP_ALLOW_PRIVATE_URLS ?? false),
   });
+}
+
+/** Largest verdict a guardrail webhook may answer. */
+const WEBHOOK_MAX_RESPONSE_BYTES = 64 * 1024;
+
+/**
+ * Guardrail webhooks are tenant-supplied URLs: the MCP gateway's address policy holds for them
+ * (SVC_MCP_ALLOW_PRIVATE_URLS), checked on every resolved address, no redirects, verdicts capped.
+ * Built on the first webhook check, so a gateway without one never loads its HTTP client.
+ */
+function guardrailWebhookFetch(allowPrivate: boolean): McpFetch {
+  let fetch: McpFetch | undefined;
+  return (url, init) => {
+    fetch ??= guardedFetch({ policy: { allowPrivate }, maxResponseBytes: WEBHOOK_MAX_RESPONSE_BYTES });
+    return fetch(url, init);
+  };
 }

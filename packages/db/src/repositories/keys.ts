@@ -56,6 +56,7 @@ function toApiKey(row: KeyRow): ApiKeyRecord {
     tpmLimit: row.tpmLimit,
     monthlyBudgetUsd: row.monthlyBudgetUsd,
     modelAccess: row.modelAccess ?? null,
+    guardrails: row.guardrails ?? null,
     createdAt: row.createdAt,
     revokedAt: row.revokedAt,
     lastUsedAt: row.lastUsedAt,
@@ -79,6 +80,7 @@ async function insertKey(db: Drizzle, input: NewApiKey): Promise<ApiKeyRecord> {
         tpmLimit: input.tpmLimit ?? null,
         monthlyBudgetUsd: input.monthlyBudgetUsd ?? null,
         modelAccess: input.modelAccess ?? null,
+        guardrails: input.guardrails ?? null,
       })
       .returning();
     return toApiKey(row!);
@@ -158,6 +160,7 @@ export function createKeyRepository(db: Drizzle): KeyRepository {
       if (patch.tpmLimit !== undefined) set.tpmLimit = patch.tpmLimit;
       if (patch.monthlyBudgetUsd !== undefined) set.monthlyBudgetUsd = patch.monthlyBudgetUsd;
       if (patch.modelAccess !== undefined) set.modelAccess = patch.modelAccess;
+      if (patch.guardrails !== undefined) set.guardrails = patch.guardrails;
       if (Object.keys(set).length === 0) return this.get(id);
       const [row] = await db.update(apiKeys).set(set).where(eq(apiKeys.id, id)).returning();
       return row ? toApiKey(row) : undefined;

@@ -7,7 +7,7 @@ export const SHADOW_PARTS = ['shadow', 'judge'] as const;
  * The usage ledger's rows matching `where` (on alias `u`) as one row per request: a request's
  * `<id>:<part>` rows (a re-ask or speculation draft, voice steps and fee, realtime minutes) are
  * summed under the id before the colon; its time is the first row's, its latency and status the
- * largest, its model, key, end user, injected memories and batch (tag `batch_id`) the base row's (it sorts before its
+ * largest, its model, key, end user, injected memories, batch (tag `batch_id`) and guardrail decisions (tag `svc.guardrails`) the base row's (it sorts before its
  * suffixed rows). Shadow judging's `<id>:shadow` and `<id>:judge:N` rows are left out: they are
  * not part of serving the request (the ledger, its export and spend summaries keep them, as their
  * own category). A SELECT, to be wrapped as a CTE or a subquery.
@@ -21,6 +21,7 @@ export function ledgerRequests(where: SQL): SQL {
       (array_agg(u.end_user ORDER BY u.request_id))[1] AS end_user,
       (array_agg(u.memory_injected ORDER BY u.request_id))[1] AS memory_injected,
       (array_agg(u.tags->>'batch_id' ORDER BY u.request_id))[1] AS batch_id,
+      (array_agg(u.tags->>'svc.guardrails' ORDER BY u.request_id))[1] AS guardrails,
       min(u.created_at) AS created_at,
       max(u.latency_ms) AS latency_ms,
       max(u.status) AS status,

@@ -48,6 +48,7 @@ export function toOrganization(row: OrgRow): OrganizationRecord {
     passThroughModels: row.passThroughModels,
     memoryScope: row.memoryScope === 'organization' ? 'organization' : 'end_user',
     modelAccess: row.modelAccess ?? null,
+    guardrails: row.guardrails ?? null,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
@@ -67,6 +68,7 @@ function toColumns(patch: OrganizationPatch): Partial<OrgInsert> {
   if (patch.passThroughModels !== undefined) columns.passThroughModels = patch.passThroughModels;
   if (patch.memoryScope !== undefined) columns.memoryScope = patch.memoryScope;
   if (patch.modelAccess !== undefined) columns.modelAccess = patch.modelAccess;
+  if (patch.guardrails !== undefined) columns.guardrails = patch.guardrails;
   return columns;
 }
 

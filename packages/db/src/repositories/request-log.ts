@@ -43,6 +43,8 @@ export interface RequestLogEntry {
   endUser: string | null;
   /** The batch the request was a line of; null for an interactive request. */
   batchId: string | null;
+  /** The guardrail decisions of the request (its ledger row's tag `svc.guardrails`, `pii=redacted;...`), null when none ran. */
+  guardrails: string | null;
   costUsd: number;
   latencyMs: number;
   /** The HTTP status the ledger holds; null for a request with no ledger row (every candidate failed). */
@@ -101,6 +103,7 @@ function toEntry(row: Row): RequestLogEntry {
     memoryInjected: numOrNull(row.memory_injected),
     endUser: textOrNull(row.end_user),
     batchId: textOrNull(row.batch_id),
+    guardrails: textOrNull(row.guardrails),
     costUsd: Number(row.cost_usd ?? 0),
     latencyMs: Number(row.latency_ms ?? 0),
     status: numOrNull(row.status),

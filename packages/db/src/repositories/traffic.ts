@@ -93,6 +93,7 @@ export function trafficRequests(filter: TrafficFilter): SQL {
         s.end_user,
         s.memory_injected,
         s.batch_id,
+        s.guardrails,
         s.status,
         d.requested_model,
         d.tier,

@@ -1,4 +1,4 @@
-import type { ModelAccess } from '@svc/core';
+import type { Guardrails, ModelAccess } from '@svc/core';
 import { doublePrecision, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { organizations } from './organizations.js';
 
@@ -33,6 +33,8 @@ export const apiKeys = pgTable(
     monthlyBudgetUsd: doublePrecision('monthly_budget_usd'),
     /** Models and aliases this key may use, on top of its organisation's lists; null = no lists of its own. */
     modelAccess: jsonb('model_access').$type<ModelAccess>(),
+    /** This key's own content checks, run after its organisation's; null = none of its own. */
+    guardrails: jsonb('guardrails').$type<Guardrails>(),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
     revokedAt: timestamptz('revoked_at'),
     lastUsedAt: timestamptz('last_used_at'),

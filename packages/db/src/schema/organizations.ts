@@ -1,4 +1,4 @@
-import type { ModelAccess } from '@svc/core';
+import type { Guardrails, ModelAccess } from '@svc/core';
 import { bigint, boolean, doublePrecision, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -20,6 +20,8 @@ export const organizations = pgTable('organizations', {
   memoryScope: text('memory_scope'),
   /** Models and aliases the organisation may use (`{allow, deny}`); null = any. */
   modelAccess: jsonb('model_access').$type<ModelAccess>(),
+  /** Content checks on the organisation's chat requests, in order; null = none. */
+  guardrails: jsonb('guardrails').$type<Guardrails>(),
   createdAt: timestamptz('created_at').notNull().defaultNow(),
   updatedAt: timestamptz('updated_at').notNull().defaultNow(),
 });

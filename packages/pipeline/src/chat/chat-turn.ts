@@ -3,6 +3,7 @@ import type { ToolGovernance } from '@svc/governance';
 import type { CacheMiss, CachePartition } from './cache-stage.js';
 import type { RoutingDecision } from '../learn/decision-log.js';
 import type { Exchange } from '../exchange.js';
+import type { TurnGuardrails } from './guardrail-stage.js';
 import type { RecalledMemory } from '@svc/memory';
 import type { MemoryPort, RequestMemory, Restore } from './memory-stage.js';
 import type { Shed, Switches } from '../switches/switches.js';
@@ -20,6 +21,8 @@ export interface ChatTurn {
   readonly output: OutputConfig;
   /** Tool governance of the organisation, for requests that declare tools under an active policy. */
   readonly governance: ToolGovernance | undefined;
+  /** The caller's guardrails when it has some: the after-answer checks run before the answer ends. */
+  readonly guardrails: TurnGuardrails | undefined;
   decision: RoutingDecision;
   readonly spend: RequestSpend;
   /** The operator's flags and degradation level: one snapshot for the whole request. */

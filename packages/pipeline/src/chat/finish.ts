@@ -67,6 +67,7 @@ function finishAnswer(recorder: LearnRecorder, turn: ChatTurn, ending: AnsweredE
   const unapplied = unappliedReasoning(request, model);
   if (unapplied.length > 0) metadata.not_applied = [...(metadata.not_applied ?? []), ...unapplied];
   if (shed.length > 0) details.shed = [...shed];
+  if (turn.guardrails && turn.guardrails.decisions.length > 0) details.guardrails = turn.guardrails.decisions;
   const billed = spent.usage && spent.cost ? { usage: spent.usage, cost: spent.cost } : undefined;
   recorder.outcome({
     exchange,

@@ -18,6 +18,7 @@ import type { CallPlan } from './call-plan.js';
 import type { ChatTurn } from './chat-turn.js';
 import { tracedFinish } from '../stage-spans.js';
 import { blockedCallError } from './open-turn.js';
+import { answerTexts } from './guardrail-stage.js';
 import type { Outbound } from './outbound.js';
 
 /** What the JSON path uses of the gateway. */
@@ -62,6 +63,7 @@ export async function answerJson(owner: JsonOwner, turn: ChatTurn, call: JsonCal
   try {
     speculation = draft ? await speculate(outbound.request, draft, plan.settings, plan.attempts, healOptions(turn.output, owner.verifier)) : undefined;
     const answered = await callForAnswer(owner, turn, call, speculation);
+    if (turn.guardrails?.checksAnswer) await refuseByGuardrails(owner, turn, call, answered);
     return finishJson(owner, turn, call, answered, speculation);
   } catch (error) {
     plan.deadline.clear();
@@ -148,6 +150,19 @@ function refuseBlockedCall(owner: JsonOwner, turn: ChatTurn, call: JsonCall, ans
   const latencyMs = Math.round(performance.now() - turn.exchange.startedAt);
   tracedFinish(owner.recorder, turn, { kind: 'answered', plan: call.plan, model: answered.model, outcome: 'tool_call_blocked', answering: spent, spent, latencyMs, stream: false, details: {}, memory: call.outbound.memory });
   throw blocked;
+}
+
+/** The after-answer guardrails over the answer; a refusal is recorded (the answer was paid for) and thrown (422 `guardrail_<check>`). */
+async function refuseByGuardrails(owner: JsonOwner, turn: ChatTurn, call: JsonCall, answered: Answered): Promise<void> {
+  try {
+    await turn.guardrails!.checkAnswer(answerTexts(answered.result));
+  } catch (error) {
+    const cost = answered.usage ? computeCost(answered.model, answered.usage) : undefined;
+    const spent = { usage: answered.usage, cost };
+    const latencyMs = Math.round(performance.now() - turn.exchange.startedAt);
+    tracedFinish(owner.recorder, turn, { kind: 'answered', plan: call.plan, model: answered.model, outcome: 'guardrail_refused', answering: spent, spent, latencyMs, stream: false, details: {}, memory: call.outbound.memory });
+    throw error;
+  }
 }
 
 /** What the request is billed: the answer, every re-ask and a rejected draft, each counted on its own model. */

@@ -93,7 +93,8 @@ export function rememberRequest(memory: MemoryPort, request: ChatRequest, scope:
 /** Maps the original values back into an answer (see `@svc/memory`'s `Redaction.restore`). */
 export type Restore = (text: string) => string;
 
-function redactMessage(message: ChatMessage, redact: (text: string) => string): ChatMessage {
+/** `message` with `redact` applied to its text (string content and text parts). */
+export function redactMessage(message: ChatMessage, redact: (text: string) => string): ChatMessage {
   const { content } = message;
   if (typeof content === 'string') return { ...message, content: redact(content) };
   if (!content) return message;

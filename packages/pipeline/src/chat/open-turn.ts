@@ -10,6 +10,7 @@ import { requestMemory } from './memory-stage.js';
 import { NORMAL, isOn, shedList } from '../switches/switches.js';
 import type { ChatRouting } from './chat-routing.js';
 import type { ChatTurn } from './chat-turn.js';
+import type { TurnGuardrails } from './guardrail-stage.js';
 import { RequestSpend } from './request-spend.js';
 
 type OpenDeps = Pick<GatewayDeps, 'governance' | 'limiter' | 'metrics' | 'switches' | 'memory'>;
@@ -20,7 +21,7 @@ type OpenDeps = Pick<GatewayDeps, 'governance' | 'limiter' | 'metrics' | 'switch
  * limits must count cached steps too), admission against the limits at the first choice's prices,
  * the switches snapshot and the request's memory scope.
  */
-export async function openTurn(deps: OpenDeps, routing: ChatRouting, request: ChatRequest, exchange: Exchange): Promise<ChatTurn> {
+export async function openTurn(deps: OpenDeps, routing: ChatRouting, request: ChatRequest, exchange: Exchange, guardrails?: TurnGuardrails): Promise<ChatTurn> {
   const { org } = exchange.caller;
   const governance = await governanceOf(deps, request, org.id);
   const routed = routing.route(request, exchange);
@@ -36,6 +37,7 @@ export async function openTurn(deps: OpenDeps, routing: ChatRouting, request: Ch
     exchange,
     output: org.outputConfig ?? defaultOutputConfig,
     governance,
+    guardrails,
     decision,
     spend: new RequestSpend(reservation),
     switches,

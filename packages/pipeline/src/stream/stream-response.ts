@@ -86,25 +86,46 @@ async function* relay(ending: StreamEnding): AsyncGenerator<StreamEvent> {
   function* emit(events: Iterable<StreamEvent>): Generator<StreamEvent> {
     for (const out of events) yield* replicas > 1 ? replicateEvent(out, replicas) : [out];
   }
+  // After-answer guardrails judge the whole answer: its finish and usage events wait for them, so a refused stream never ends looking complete.
+  const held: StreamEvent[] | undefined = turn.guardrails?.checksAnswer ? [] : undefined;
   let outcome = 'client_closed';
   try {
     let next = opened.first;
     while (!next.done) {
       tally.track(next.value);
-      yield* emit(guard ? guard.push(next.value) : [next.value]);
+      const out = guard ? guard.push(next.value) : [next.value];
+      yield* emit(held ? holdTerminal(out, held) : out);
       next = await opened.rest.next();
     }
-    if (guard) yield* emit(guard.end());
+    if (guard) yield* emit(held ? holdTerminal(guard.end(), held) : guard.end());
+    if (held) {
+      await turn.guardrails!.checkAnswer([tally.text()]);
+      yield* emit(held);
+    }
     outcome = 'ok';
   } catch (error) {
     // Our own abort (the client went away) surfaces as an upstream read failure.
     if (turn.exchange.signal.aborted) return;
-    outcome = isGatewayError(error) && error.code === 'tool_call_blocked' ? 'tool_call_blocked' : 'error_after_first_byte';
+    outcome = refusalOutcome(error);
     if (isProviderError(error) && error.retryable && !stream.plan.deadline.expired) void ending.owner.deps.breakers?.record(model.id, 'failure');
     throw overDeadline(stream.plan.deadline, error);
   } finally {
     await endStream(ending, outcome);
   }
+}
+
+/** The events to send now; `finish` and `usage` events are kept in `held` until the after-answer guardrails passed. */
+function holdTerminal(events: Iterable<StreamEvent>, held: StreamEvent[]): StreamEvent[] {
+  const now: StreamEvent[] = [];
+  for (const event of events) (event.type === 'finish' || event.type === 'usage' ? held : now).push(event);
+  return now;
+}
+
+/** The ledger outcome of a stream that threw: a policy's refusal, or a failure after the first byte. */
+function refusalOutcome(error: unknown): string {
+  if (!isGatewayError(error)) return 'error_after_first_byte';
+  if (error.code === 'tool_call_blocked') return 'tool_call_blocked';
+  return error.code.startsWith('guardrail_') ? 'guardrail_refused' : 'error_after_first_byte';
 }
 
 /**

@@ -1,6 +1,6 @@
 import { tokenCostUsd, tokensForChars } from '@svc/billing';
 import type { ModerationRequest, ModerationResult } from '@svc/providers';
-import type { Exchange } from '../gateway.js';
+import type { Exchange } from '../exchange.js';
 import { type UnitStageDeps, admitUnits, callUnit, orgProviders, recordUnitUsage } from './unit-stage.js';
 import { requireAllowedModel } from '../chat/org-policy.js';
 import { unitModel } from '@svc/router';

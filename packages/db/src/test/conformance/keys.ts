@@ -29,6 +29,16 @@ export function keyConformance(getDb: GetDb): void {
     expect(await db.keys.findByHash('0'.repeat(64))).toBeUndefined();
   });
 
+  it("stores a key's guardrails, updates and clears them; none by default", async () => {
+    const db = getDb();
+    const org = await createTestOrg(db);
+    const checks = [{ kind: 'pii', stage: 'before_call', action: 'redact' }] as const;
+    const key = await db.keys.create(newKeyInput(org.id, { guardrails: checks }));
+    expect((await db.keys.findByHash(key.keyHash))?.key.guardrails).toEqual(checks);
+    expect((await db.keys.update(key.id, { guardrails: null }))?.guardrails).toBeNull();
+    expect((await db.keys.create(newKeyInput(org.id))).guardrails).toBeNull();
+  });
+
   it("stores a key's model access lists, updates and clears them; none by default", async () => {
     const db = getDb();
     const org = await createTestOrg(db);

@@ -89,6 +89,19 @@ export function orgConformance(getDb: GetDb): void {
     expect((await db.orgs.create({ name: uniqueName('open') })).modelAccess).toBeNull();
   });
 
+  it('stores, replaces and clears the guardrails in order', async () => {
+    const db = getDb();
+    const checks = [
+      { kind: 'secrets', stage: 'before_call', action: 'refuse' },
+      { kind: 'webhook', stage: 'after_answer', action: 'log', url: 'https://guard.example/check', timeoutMs: 500, failureMode: 'closed' },
+    ] as const;
+    const org = await db.orgs.create({ name: uniqueName('guarded'), guardrails: checks });
+    expect((await db.orgs.get(org.id))?.guardrails).toEqual(checks);
+    expect((await db.orgs.update(org.id, { guardrails: [checks[1]] }))?.guardrails).toEqual([checks[1]]);
+    expect((await db.orgs.update(org.id, { guardrails: null }))?.guardrails).toBeNull();
+    expect((await db.orgs.create({ name: uniqueName('unguarded') })).guardrails).toBeNull();
+  });
+
   it('rejects renaming onto a taken name with DbConflictError', async () => {
     const db = getDb();
     const first = await db.orgs.create({ name: uniqueName('first') });
