@@ -74,9 +74,17 @@ export function parseRoleModel(raw: unknown): RoleModel {
 
 const logit = (p: number) => Math.log(Math.max(p, 1e-6) / Math.max(1 - p, 1e-6));
 
+/** A stored text and an asked one as the role model reads them: their token features, cosine and word-piece overlap. */
+export interface RolePair {
+  stored: TokenFeatures;
+  asked: TokenFeatures;
+  cosine: number;
+  overlap: number;
+}
+
 /** The model's inputs for a pair: the base pair model's logit and the role features (the move features only with `moves`). */
-export function roleInputs(lexicon: RoleLexicon, gridP: number, stored: TokenFeatures, asked: TokenFeatures, cosine: number, overlap: number, moves = true): number[] {
-  return [logit(gridP), ...roleFeatures(stored, asked, cosine, overlap, lexicon, moves)];
+export function roleInputs(lexicon: RoleLexicon, gridP: number, pair: RolePair, moves = true): number[] {
+  return [logit(gridP), ...roleFeatures(pair.stored, pair.asked, pair.cosine, pair.overlap, lexicon, moves)];
 }
 
 /** The probability the model gives a pair from every input of {@link ROLE_MODEL_INPUTS} (it reads those it was trained on). */
@@ -116,7 +124,7 @@ export function roleReader(base: PairReader, model: RoleModel): PairReader {
       const baseP = readsBase ? base.score(query, stored, cosine) : 1;
       // Under the base model's own bar (baseThreshold) the pair is refused whatever the role model says.
       if (baseP < model.baseThreshold) return 0;
-      return roleProbability(model, roleInputs(model.lexicon, baseP, stored, query, cosine, overlap, readsMoves));
+      return roleProbability(model, roleInputs(model.lexicon, baseP, { stored, asked: query, cosine, overlap }, readsMoves));
     },
   };
   roleReaders.add(reader);

@@ -53,7 +53,7 @@ export async function pairRecords(embedder: Embedder, pairs: readonly LabelledPa
     const route: Route = !passes ? 'refused' : overlap < minOverlap ? 'unasked' : 'asked';
     const example = (stored: typeof fa, query: typeof fa): RoleExample => {
       const base = reader.score(query, stored, cosine);
-      return { x: roleInputs(lexicon, base, stored, query, cosine, overlap), y: pair.y, w: pair.w, fold: pair.fold, kind: pair.kind, base };
+      return { x: roleInputs(lexicon, base, { stored, asked: query, cosine, overlap }), y: pair.y, w: pair.w, fold: pair.fold, kind: pair.kind, base };
     };
     // Pairs the cache would never ask about still teach the model (the generated ones mostly fall under the cosine or the guard).
     const examples = overlap >= minOverlap ? [example(fa, fb), example(fb, fa)] : [];
