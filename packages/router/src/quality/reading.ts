@@ -1,5 +1,6 @@
 import type { RequestFeatures } from '../features.js';
 import type { RouteDecision, TaskFamily } from '../types.js';
+import { inTrainingDomain } from './domain.js';
 import { type Item, type QualityEstimator, createQualityEstimator } from './estimator.js';
 import type { QualityModel } from './quality-model.js';
 import { shippedQualityModel } from './shipped.js';
@@ -29,11 +30,16 @@ export function createQualityReading(quality: QualityModel | false | undefined, 
 
 /**
  * The quality model's reading of a request: its own item where the model is trusted for the
- * request's family, else the typical training prompt (the prior); undefined without a model.
+ * request's family and the request's embedding is like the training prompts (`domain`), else the
+ * typical training prompt (the prior); undefined without a model. Without an embedding (text
+ * signals only) there is nothing to compare, and the family rule alone decides.
  */
 export function readItem(reading: QualityReading | undefined, features: RequestFeatures, embedding: ArrayLike<number> | undefined, family: TaskFamily): Item | undefined {
   if (!reading) return undefined;
-  return trusts(reading.trust, family) ? reading.estimator.item(features, embedding) : reading.typical;
+  if (!trusts(reading.trust, family)) return reading.typical;
+  const { domain, dimensions } = reading.estimator.model;
+  if (domain && embedding?.length === dimensions && !inTrainingDomain(domain, embedding)) return reading.typical;
+  return reading.estimator.item(features, embedding);
 }
 
 /** What a decision says of the reading: the request's difficulty, or `qualityFallback` when the prior was read. */
