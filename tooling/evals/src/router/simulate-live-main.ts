@@ -47,7 +47,7 @@ const settings: LiveSettings = {
 };
 const items = loadRouteLlmMmlu(findRouteLlmDir(process.cwd(), values.mmlu), new Map());
 const started = performance.now();
-const { served, extra } = await runLive(items, settings, (line) => process.stderr.write(`${line}\n`));
+const { served, extra, learned } = await runLive(items, settings, (line) => process.stderr.write(`${line}\n`));
 const seconds = (performance.now() - started) / 1000;
 
 const costAs = (m: LiveModel, r: Served) => (r.promptTokens * m.input + r.completionTokens * m.output) / 1e6;
@@ -91,3 +91,6 @@ for (let n = every; n <= served.length; n += every) {
 const weakAlways = served.filter((r) => right(settings.weak, r)).length / served.filter((r) => right(settings.strong, r)).length;
 const weakCost = served.reduce((s, r) => s + costAs(settings.weak, r), 0) / served.reduce((s, r) => s + costAs(settings.strong, r), 0);
 console.log(`\nAlways-weak: quality ${pct(weakAlways)} at cost ${pct(weakCost)}. Served models: ${[...new Set(served.map((r) => r.model))].join(', ')}.`);
+console.log('\nJudged win rate of the cheaper model against the served one, per task kind (`/v1/observability/benchmarks`):');
+for (const j of learned.judged) console.log(`- ${j.task_kind}: ${j.model} ${j.win_rate.toFixed(3)} [${j.interval.low.toFixed(3)}, ${j.interval.high.toFixed(3)}] over ${j.samples} pairs`);
+console.log(`Learner's route-change rulings (\`/v1/admin/routing/gate\`): ${learned.rulings.length === 0 ? 'none' : learned.rulings.map((r) => `${r.task_kind} ${r.from} -> ${r.to} ${r.status} (${r.reason})`).join('; ')}.`);

@@ -107,8 +107,22 @@ async function settledLedger(g: LiveGateway, orgId: string): Promise<{ request_i
   return rows;
 }
 
-/** Runs the stream; returns each request as served and the extra cost (shadow + judge) per request id. */
-export async function runLive(items: readonly Item[], s: LiveSettings, log: (line: string) => void): Promise<{ served: Served[]; extra: Map<string, number> }> {
+/** What the gateway's reports say it learned: judged win rates per task kind (benchmarks) and the learner's route-change rulings (gate). */
+export interface Learned {
+  judged: { task_kind: string; model: string; samples: number; win_rate: number; interval: { low: number; high: number } }[];
+  rulings: { task_kind: string; from: string; to: string; status: string; reason: string }[];
+}
+
+async function learned(g: LiveGateway, orgId: string): Promise<Learned> {
+  const get = async (path: string) => (await (await fetch(`${g.controlUrl}${path}`, { headers: { authorization: `Bearer ${g.masterKey}` } })).json()) as Record<string, unknown>;
+  const benchmarks = await get(`/v1/observability/benchmarks?org_id=${orgId}&days=1`);
+  const gate = await get(`/v1/admin/routing/gate?tenant_id=${orgId}&days=1`);
+  const evaluations = (gate['evaluations'] ?? []) as { route_changes?: (Learned['rulings'][number] & { origin: string })[] }[];
+  return { judged: (benchmarks['judged'] ?? []) as Learned['judged'], rulings: evaluations.flatMap((e) => (e.route_changes ?? []).filter((c) => c.origin === 'learner')) };
+}
+
+/** Runs the stream; returns each request as served, the extra cost (shadow + judge) per request id, and what the gateway reports it learned. */
+export async function runLive(items: readonly Item[], s: LiveSettings, log: (line: string) => void): Promise<{ served: Served[]; extra: Map<string, number>; learned: Learned }> {
   const columns = { [upstreamName(s.strong.slug)]: s.strong.column, [upstreamName(s.weak.slug)]: s.weak.column };
   const upstream = await startMockUpstream({ tokens: 8, script: outcomeScript(items, columns, s.flip) });
   const gateway = await startLiveGateway({ OPENAI_API_KEY: 'sk-upstream-openai', OPENAI_BASE_URL: `${upstream.url}/v1`, SVC_CACHE_TTL_SECS: '0' });
@@ -131,7 +145,7 @@ export async function runLive(items: readonly Item[], s: LiveSettings, log: (lin
       const part = /^(.*):(shadow|judge:\d)$/.exec(row.request_id);
       if (part) extra.set(part[1]!, (extra.get(part[1]!) ?? 0) + row.cost_usd);
     }
-    return { served, extra };
+    return { served, extra, learned: await learned(gateway, orgId) };
   } finally {
     await gateway.stop();
     await upstream.close();
