@@ -42,6 +42,7 @@ export {
   textSignals,
 } from './quality/quality-model.js';
 export { shippedQualityModel } from './quality/shipped.js';
+export { type TrainingDomain, inTrainingDomain, nearestSimilarity } from './quality/domain.js';
 export { shippedQualityTrust } from './quality/shipped-trust.js';
 export { type QualityTrust, trustEverywhere } from './quality/trust.js';
 export { type TierGuard, type TierGuardSettings, createTierGuard } from './tier-guard.js';

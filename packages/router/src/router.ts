@@ -7,11 +7,10 @@ import { type RequestFeatures, extractFeatures, featureDimension, modeFeatureCou
 import { type LearnedApi, createLearnedApi } from './learned-api.js';
 import { type ModelSpec, modelFromSpec } from './model-spec.js';
 import { type PassThrough, type PassThroughOptions, createPassThrough } from './pass-through.js';
-import { type Item, type QualityEstimator, createQualityEstimator } from './quality/estimator.js';
+import type { Item, QualityEstimator } from './quality/estimator.js';
 import type { QualityModel } from './quality/quality-model.js';
-import { shippedQualityModel } from './quality/shipped.js';
-import { shippedQualityTrust } from './quality/shipped-trust.js';
-import { type QualityTrust, trustEverywhere, trusts, typicalItem } from './quality/trust.js';
+import { type QualityReading, createQualityReading, readItem, readingFields } from './quality/reading.js';
+import type { QualityTrust } from './quality/trust.js';
 import { type TierGuard, type TierGuardSettings, createTierGuard } from './tier-guard.js';
 import { type RoutingPolicy, createLinUcbPolicy } from './policy.js';
 import { type DecisionBase, type PinRequest, createPinner, selectionKnobs } from './pinned.js';
@@ -137,9 +136,8 @@ interface RouterCore {
   viewUntil: number;
   state: RouterState;
   estimator: QualityEstimator | undefined;
-  /** Families the estimator's per-prompt reading is used for, and the typical item read elsewhere. */
-  trust: QualityTrust;
-  typical: Item | undefined;
+  /** How requests are read through the estimator (where it is trusted, the prior elsewhere). */
+  reading: QualityReading | undefined;
   guard: TierGuard | undefined;
   maxShift: { up: number; down: number };
   policy: RoutingPolicy;
@@ -208,21 +206,12 @@ function waterfallOf(scored: readonly Scored[], prefs: Preferences, max: number)
   return waterfall;
 }
 
-/**
- * The quality model's reading of a request: its own item where the model is trusted for the
- * request's family, else the typical training prompt (the prior); undefined without a model.
- */
-function itemOf(core: RouterCore, features: RequestFeatures, embedding: ArrayLike<number> | undefined, family: TaskFamily): Item | undefined {
-  if (!core.estimator) return undefined;
-  return trusts(core.trust, family) ? core.estimator.item(features, embedding) : core.typical;
-}
-
 /** The scoring input of an alias request. */
 function scoreInputOf(core: RouterCore, request: ChatRequest, context: RouteContext, d: Described, pool: Pool, stickyModel: string | undefined): { input: ScoreInput; item: Item | undefined } {
   const { features, classification, complexity, prefs } = d;
   const latency = core.options.latency;
   const scoreContext: RouteContext = context.latencyMs || !latency ? context : { ...context, latencyMs: (id) => latency.get(id) };
-  const item = itemOf(core, features, context.embedding, classification.taskFamily);
+  const item = readItem(core.reading, features, context.embedding, classification.taskFamily);
   const input: ScoreInput = {
     pool: prefs.forceTier ? core.pools[prefs.forceTier] : core.pools[pool],
     features,
@@ -296,7 +285,7 @@ function route(core: RouterCore, request: ChatRequest, context: RouteContext = {
   const keep = context.maxCandidates ?? core.maxCandidates;
   for (let i = 0; i < scored.length && i < keep; i++) candidates.push(explain(scored[i]!));
   const waterfall = waterfallOf(scored, prefs, core.maxWaterfall);
-  const decision: RouteDecision = { ...base, model: first, waterfall, tier: first.tier, source: stickyIndex >= 0 ? 'Sticky' : 'Router', candidates, difficulty: item === core.typical ? undefined : item?.d, qualityFallback: item !== undefined && item === core.typical ? true : undefined, cascade, learned };
+  const decision: RouteDecision = { ...base, model: first, waterfall, tier: first.tier, source: stickyIndex >= 0 ? 'Sticky' : 'Router', candidates, ...readingFields(core.reading, item), cascade, learned };
   const forced = request.routingOverride?.forceModel;
   if (forced === undefined) return decision;
   // force_model pins after routing: the classification stays, the model and its family replace the plan.
@@ -349,7 +338,7 @@ export function createRouter(options: RouterOptions): Router {
   const policy = options.policy ?? createLinUcbPolicy();
   const passThrough = options.passThrough ? createPassThrough(options.passThrough) : undefined;
   const empty = createCatalog([]);
-  const estimator = options.quality === false ? undefined : createQualityEstimator(options.quality ?? shippedQualityModel());
+  const reading = createQualityReading(options.quality, options.qualityTrust);
   const core: RouterCore = {
     options,
     catalog: new LiveCatalog(empty),
@@ -357,9 +346,8 @@ export function createRouter(options: RouterOptions): Router {
     viewOf: undefined,
     viewUntil: 0,
     state: options.state ?? {},
-    estimator,
-    trust: options.qualityTrust ?? (options.quality === undefined ? shippedQualityTrust : trustEverywhere),
-    typical: estimator ? typicalItem(estimator) : undefined,
+    estimator: reading?.estimator,
+    reading,
     guard: options.guard === false ? undefined : createTierGuard(options.guard),
     maxShift: { up: options.maxOnlineShift?.up ?? 0.05, down: options.maxOnlineShift?.down ?? 0.3 },
     policy,
@@ -391,7 +379,7 @@ export function createRouter(options: RouterOptions): Router {
     ...createLearnedApi({
       catalog: core.catalog,
       estimator: core.estimator,
-      item: (features, embedding) => itemOf(core, features, embedding, classify(features).taskFamily),
+      item: (features, embedding) => readItem(reading, features, embedding, classify(features).taskFamily),
       embedder: options.embedder,
       route: routeRequest,
     }),

@@ -47,7 +47,11 @@ export interface AnswerContext {
   /** OpenAI chat's answers by model and pairwise judging (see `MockBehaviour`). */
   answers?: Readonly<Record<string, string>> | undefined;
   judgePrefers?: string | undefined;
+  script?: ChatScript | undefined;
 }
+
+/** An in-process answer for an OpenAI chat body and model (see `MockUpstreamOptions.script`). */
+export type ChatScript = (body: Record<string, unknown>, model: string) => string | undefined;
 
 const JSON_TYPE = 'application/json';
 

@@ -6,6 +6,7 @@ export {
   isMockFault,
   parseFaultKeys,
 } from './behaviour.js';
+export type { ChatScript } from './answer.js';
 export {
   startMockUpstream,
   type MockUpstream,

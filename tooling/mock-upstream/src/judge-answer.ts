@@ -1,3 +1,4 @@
+import type { AnswerContext } from './answer.js';
 import { asArray, asRecord, asString } from './json.js';
 
 /** The name of the gateway's pairwise verdict format (`@svc/judging`'s VERDICT_SCHEMA_NAME). */
@@ -27,6 +28,6 @@ export function judgeVerdict(body: Record<string, unknown>, prefers: string | un
 }
 
 /** The text OpenAI chat answers `model` with, when the mock was given one for it (or it judges). */
-export function scriptedAnswer(body: Record<string, unknown>, model: string, ctx: { answers?: Readonly<Record<string, string>> | undefined; judgePrefers?: string | undefined }): string | undefined {
-  return judgeVerdict(body, ctx.judgePrefers) ?? ctx.answers?.[model];
+export function scriptedAnswer(body: Record<string, unknown>, model: string, ctx: Pick<AnswerContext, 'answers' | 'judgePrefers' | 'script'>): string | undefined {
+  return ctx.script?.(body, model) ?? judgeVerdict(body, ctx.judgePrefers) ?? ctx.answers?.[model];
 }

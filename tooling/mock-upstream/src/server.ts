@@ -7,7 +7,7 @@ import {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { jsonAnswer } from './answer.js';
+import { type ChatScript, jsonAnswer } from './answer.js';
 import { estimateTokens } from './answer-text.js';
 import { behaviourFromJson, DEFAULT_BEHAVIOUR, type MockBehaviour } from './behaviour.js';
 import { faultAnswer, invalidRequest, isStatusFault, notFound, unknownModel } from './faults.js';
@@ -25,6 +25,11 @@ export interface MockUpstreamOptions extends Partial<MockBehaviour> {
   port?: number;
   /** Listen address; default 127.0.0.1. */
   host?: string;
+  /**
+   * Answers OpenAI chat in process, before `answers` and `judgePrefers`: the text for a request
+   * body and model, or undefined for the usual answer (a simulation answering per prompt).
+   */
+  script?: ChatScript;
 }
 
 /** The last request the mock received, for tests that assert what a gateway sent upstream. */
@@ -71,7 +76,7 @@ function emptyStats(): MockUpstreamStats {
  * `options` or `x-mock-*` headers.
  */
 export async function startMockUpstream(options: MockUpstreamOptions = {}): Promise<MockUpstream> {
-  const { port = 0, host = '127.0.0.1', ...behaviour } = options;
+  const { port = 0, host = '127.0.0.1', script, ...behaviour } = options;
   let defaults: MockBehaviour = { ...DEFAULT_BEHAVIOUR, ...behaviour };
   let stats = emptyStats();
   const counters: FailCounters = new Map();
@@ -148,6 +153,7 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
           parallelToolCalls: defaults.parallelToolCalls,
           answers: defaults.answers,
           judgePrefers: defaults.judgePrefers,
+          script,
         })
       : invalidRequest(dialect, 'We could not parse the JSON body of your request.', id);
     delivery.drop = plan.fault === 'drop-mid-stream';

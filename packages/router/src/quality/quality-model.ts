@@ -1,4 +1,5 @@
 import { type RequestFeatures, featureDimension, toVector } from '../features.js';
+import type { TrainingDomain } from './domain.js';
 
 /**
  * A learned item model (two-parameter IRT): the probability that a model of ability `theta`
@@ -32,6 +33,8 @@ export interface QualityModel {
   abilities: Record<string, number>;
   /** Where the weights came from (data sets, rows), for the docs. */
   trainedOn: string;
+  /** The training prompts' region of embedding space: a prompt outside it is read as the prior. Absent: every prompt is read. */
+  domain?: TrainingDomain;
 }
 
 /** Number of text signals the difficulty reads (see {@link textSignals}). */
@@ -98,7 +101,7 @@ export function decodeFloats(text: string): Float32Array {
 type Encoded<T> = { [K in keyof T]: T[K] extends Float32Array ? string : T[K] extends Record<string, unknown> ? Encoded<T[K]> : T[K] };
 
 /** The serialised form of a {@link QualityModel}: its float arrays as base64 (little-endian float32). */
-export type QualityModelFile = Encoded<Omit<QualityModel, 'abilities'>> & { abilities: Record<string, number> };
+export type QualityModelFile = Encoded<Omit<QualityModel, 'abilities' | 'domain'>> & { abilities: Record<string, number>; domain?: Encoded<TrainingDomain> };
 
 /** Error for a malformed quality-model file. */
 export class QualityModelError extends Error {
@@ -124,6 +127,7 @@ export function serializeQualityModel(m: QualityModel): QualityModelFile {
     discriminationSample: encodeFloats(m.discriminationSample),
     abilities: m.abilities,
     trainedOn: m.trainedOn,
+    ...(m.domain ? { domain: { ...m.domain, prototypes: encodeFloats(m.domain.prototypes) } } : {}),
   };
 }
 
@@ -143,6 +147,7 @@ export function parseQualityModel(file: QualityModelFile): QualityModel {
     discriminationSample: decodeFloats(file.discriminationSample),
     abilities: file.abilities,
     trainedOn: file.trainedOn,
+    ...(file.domain ? { domain: { ...file.domain, prototypes: decodeFloats(file.domain.prototypes) } } : {}),
   };
   const heads = [model.textWeights, model.textOnly.weights, model.discrimination.textWeights, model.discrimination.textOnly.weights];
   if (
@@ -150,7 +155,8 @@ export function parseQualityModel(file: QualityModelFile): QualityModel {
     model.discrimination.embeddingWeights.length !== model.dimensions ||
     heads.some((h) => h.length !== textSignalCount) ||
     model.difficultyQuantiles.length < 2 ||
-    model.discriminationSample.length !== model.difficultyQuantiles.length
+    model.discriminationSample.length !== model.difficultyQuantiles.length ||
+    (model.domain !== undefined && !(model.domain.count >= 1 && model.domain.prototypes.length === model.domain.count * model.dimensions))
   ) {
     throw new QualityModelError('quality model weights have the wrong shapes');
   }

@@ -11,7 +11,7 @@
 import { parseArgs } from 'node:util';
 import { createCatalog } from '@svc/catalog';
 import type { ChatRequest } from '@svc/core';
-import { createRouter, type RouteContext } from '@svc/router';
+import { createRouter, type RouteContext, type Router, shippedQualityModel, shippedQualityTrust } from '@svc/router';
 
 const { values } = parseArgs({ options: { n: { type: 'string', default: '20000' }, models: { type: 'string', default: '100' } } });
 const n = Number(values.n);
@@ -19,21 +19,24 @@ const builtIn = createCatalog().list({ kind: 'chat' });
 const keep = Number(values.models) > 0 ? Math.min(builtIn.length, Number(values.models)) : builtIn.length;
 const catalog = createCatalog(Array.from({ length: keep }, (_, i) => builtIn[Math.floor((i * builtIn.length) / keep)]!));
 const models = catalog.list({ kind: 'chat' }).length;
-const router = createRouter({ catalog, embedder: false, guard: process.env.NO_GUARD ? false : {} });
+const guard = process.env.NO_GUARD ? false : {};
+const router = createRouter({ catalog, embedder: false, guard });
+// The shipped model without its training domain: what the out-of-distribution check adds to a decision.
+const withoutDomain = createRouter({ catalog, embedder: false, guard, quality: { ...shippedQualityModel(), domain: undefined }, qualityTrust: shippedQualityTrust });
 const prompts = ['hi', 'Write a python function that sorts a list of tuples by the second item.', `Explain the difference between a stock and a bond. ${'Why? '.repeat(60)}`, 'Prove that the sum of two even integers is even, step by step.'];
 const ask = (content: string): ChatRequest => ({ model: 'svc/auto', messages: [{ role: 'user', content }], stream: false, n: 1, includeUsage: false });
 const embedding = Float32Array.from({ length: 384 }, (_, i) => Math.sin(i) / 10);
 const ids = catalog.list({ kind: 'chat' }).map((m) => m.id);
 
-function measure(name: string, context: RouteContext): void {
+function measure(name: string, context: RouteContext, on: Router = router): void {
   const times = new Float64Array(n);
   const cpu = new Float64Array(n);
-  for (let i = 0; i < 2000; i++) router.route(ask(prompts[i % prompts.length]!), context);
+  for (let i = 0; i < 2000; i++) on.route(ask(prompts[i % prompts.length]!), context);
   for (let i = 0; i < n; i++) {
     const request = ask(prompts[i % prompts.length]!);
     const c = process.cpuUsage();
     const t = performance.now();
-    router.route(request, context);
+    on.route(request, context);
     times[i] = (performance.now() - t) * 1000;
     const used = process.cpuUsage(c);
     cpu[i] = used.user + used.system;
@@ -48,4 +51,5 @@ function measure(name: string, context: RouteContext): void {
 console.log('| route() | chat models | wall p50 | wall p99 | CPU p50 | CPU p99 |\n|---|---|---|---|---|---|');
 measure('no embedding (heuristic P(success), as the gateway calls it today)', {});
 measure('with the embedding (learned P(success) per model)', { embedding });
+measure('with the embedding, the shipped model without its training domain (no out-of-distribution check)', { embedding }, withoutDomain);
 measure('strong/weak at strongShare 0.3', { embedding, strongShare: 0.3, strongModel: ids[0], weakModel: ids[ids.length - 1] });

@@ -11,15 +11,17 @@
  * and always-strong.
  *
  * With `--trust`, the do-no-harm rule per task family and every pair ranked again with the prior
- * where the rule does not trust the ranking (`--write-trust` rewrites the shipped table).
+ * where the rule does not trust the ranking (`--write-trust` rewrites the shipped table); with
+ * `--domain` also with the prompts unlike the fold's training prompts read as the prior.
  *
- *   pnpm --filter @svc/evals router [--by source|group|prompt] [--folds 0,1] [--steps 250] [--l2 1e-3] [--group-effects] [--balance] [--only a,b] [--train-sources a,b] [--no-alternatives] [--write] [--trust [--write-trust]]
+ *   pnpm --filter @svc/evals router [--by source|group|prompt] [--folds 0,1] [--steps 250] [--l2 1e-3] [--group-effects] [--balance] [--only a,b] [--train-sources a,b] [--no-alternatives] [--write] [--trust [--write-trust] [--domain]]
  *   (run router:prepare first: it embeds the prompts once)
  */
 import { parseArgs } from 'node:util';
 import { alternatives } from './alternatives.js';
 import { evaluatePair, lookupEmbedder, type PairResult } from './api-eval.js';
 import type { Item } from './data.js';
+import { trainDomain } from './domain.js';
 import { closeEncoder } from './embed.js';
 import { type Fold, folds, groupFold, promptFold, sourceFold, split } from './folds.js';
 import { pairs, priorPool } from './pairs.js';
@@ -46,6 +48,7 @@ const { values } = parseArgs({
     'train-sources': { type: 'string' },
     trust: { type: 'boolean', default: false },
     'write-trust': { type: 'boolean', default: false },
+    domain: { type: 'boolean', default: false },
   },
   allowNegative: true,
 });
@@ -68,12 +71,14 @@ async function runFold(fold: Fold): Promise<FoldReport> {
   const examples = toExamples(train, trainVectors, index);
   const quality = trainQualityModel(examples, index, fold.name, settings);
   const results: FoldReport['results'] = [];
+  // The training prompts' region (prototypes of this fold's training vectors only), for --trust's third column.
+  const domain = values.domain ? trainDomain(trainVectors) : undefined;
   for (const pair of pairs) {
     const own: Item[] = priorPool(pair, train, dev);
     const devOfPair = dev.filter((i) => i.source === pair.source);
     const result: PairResult | undefined = await evaluatePair(pair, { quality, priors: own, dev: devOfPair, embedder });
     if (!result) continue;
-    held.push({ fold: fold.name, pair, quality, priors: own, dev: devOfPair });
+    held.push({ fold: fold.name, pair, quality, priors: own, dev: devOfPair, domain });
     // Per task (subject group) too: the acceptance scores each held-out data set on its own.
     const perTask: { task: string; result: PairResult }[] = [];
     for (const task of [...new Set(devOfPair.map((i) => i.group))].sort()) {

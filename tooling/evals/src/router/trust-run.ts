@@ -1,4 +1,4 @@
-import type { QualityModel, RequestEmbedder } from '@svc/router';
+import { type QualityModel, type RequestEmbedder, type TrainingDomain, inTrainingDomain } from '@svc/router';
 import { type PairResult, evaluatePair } from './api-eval.js';
 import type { Item } from './data.js';
 import type { Pair } from './pairs.js';
@@ -11,6 +11,14 @@ export interface HeldOutPair {
   quality: QualityModel;
   priors: readonly Item[];
   dev: readonly Item[];
+  /** The fold's training prompts' region (`--domain`): prompts outside it read as the prior too. */
+  domain?: TrainingDomain | undefined;
+}
+
+interface Margins {
+  plain: number;
+  guarded: number;
+  domain: number;
 }
 
 const pairName = (p: Pair) => `${p.source}: ${p.strong} / ${p.weak}`;
@@ -36,26 +44,32 @@ export async function trustReport(held: readonly HeldOutPair[], embedder: Reques
   const detail = await familyResults(held, embedder);
   const rows = decideTrust(detail);
   const trust = trustOf(rows);
+  const withDomain = held.some((h) => h.domain);
   const lines = [
-    '| held-out source, pair | prompts | APGR, ranking everywhere | APGR, prior where not trusted | random (± sd of one order) | prompts read as the prior |',
-    '|---|---|---|---|---|---|',
+    `| held-out source, pair | prompts | APGR, ranking everywhere | APGR, prior where not trusted | ${withDomain ? 'APGR, prior also unlike the training prompts | ' : ''}random (± sd of one order) | prompts read as the prior |`,
+    `|---|---|---|---|${withDomain ? '---|' : ''}---|---|`,
   ];
-  const margins: { plain: number; guarded: number }[] = [];
+  const margins: Margins[] = [];
   for (const h of held) {
-    const plain: PairResult | undefined = await evaluatePair(h.pair, { quality: h.quality, priors: h.priors, dev: h.dev, embedder });
-    const guarded = await evaluatePair(h.pair, { quality: h.quality, priors: h.priors, dev: h.dev, embedder, trust });
-    if (!plain || !guarded) continue;
-    const fallback = h.dev.filter((i) => trust.families[familyOf(i.prompt)] !== true).length;
-    margins.push({ plain: plain.learned.apgr - plain.random.apgr, guarded: guarded.learned.apgr - guarded.random.apgr });
+    const settings = { quality: h.quality, priors: h.priors, dev: h.dev, embedder };
+    const plain: PairResult | undefined = await evaluatePair(h.pair, settings);
+    const guarded = await evaluatePair(h.pair, { ...settings, trust });
+    const domained = h.domain ? await evaluatePair(h.pair, { ...settings, quality: { ...h.quality, domain: h.domain }, trust }) : guarded;
+    if (!plain || !guarded || !domained) continue;
+    const vectors = h.domain ? await embedder.embed(h.dev.map((i) => i.prompt)) : [];
+    const fallback = h.dev.filter((i, at) => trust.families[familyOf(i.prompt)] !== true || (h.domain !== undefined && !inTrainingDomain(h.domain, vectors[at]!))).length;
+    const margin = (r: PairResult) => r.learned.apgr - r.random.apgr;
+    margins.push({ plain: margin(plain), guarded: margin(guarded), domain: margin(domained) });
     lines.push(
-      `| ${pairName(h.pair)} (${h.fold}) | ${plain.rows} | ${plain.learned.apgr.toFixed(3)} | **${guarded.learned.apgr.toFixed(3)}** | ${plain.random.apgr.toFixed(3)} ± ${plain.random.apgrSd.toFixed(3)} | ${((100 * fallback) / h.dev.length).toFixed(0)}% |`,
+      `| ${pairName(h.pair)} (${h.fold}) | ${plain.rows} | ${plain.learned.apgr.toFixed(3)} | **${guarded.learned.apgr.toFixed(3)}** | ${withDomain ? `**${domained.learned.apgr.toFixed(3)}** | ` : ''}${plain.random.apgr.toFixed(3)} ± ${plain.random.apgrSd.toFixed(3)} | ${((100 * fallback) / h.dev.length).toFixed(0)}% |`,
     );
   }
-  const mean = (pick: (m: { plain: number; guarded: number }) => number) => margins.reduce((s, m) => s + pick(m), 0) / Math.max(1, margins.length);
-  const worst = (pick: (m: { plain: number; guarded: number }) => number) => Math.min(...margins.map(pick));
+  const mean = (pick: (m: Margins) => number) => margins.reduce((s, m) => s + pick(m), 0) / Math.max(1, margins.length);
+  const worst = (pick: (m: Margins) => number) => Math.min(...margins.map(pick));
+  const summary = (pick: (m: Margins) => number) => `${mean(pick).toFixed(3)} (worst ${worst(pick).toFixed(3)})`;
   lines.push(
     '',
-    `Mean margin over random: ranking everywhere ${mean((m) => m.plain).toFixed(3)} (worst ${worst((m) => m.plain).toFixed(3)}); prior where not trusted ${mean((m) => m.guarded).toFixed(3)} (worst ${worst((m) => m.guarded).toFixed(3)}).`,
+    `Mean margin over random: ranking everywhere ${summary((m) => m.plain)}; prior where not trusted ${summary((m) => m.guarded)}${withDomain ? `; prior also unlike the training prompts ${summary((m) => m.domain)}` : ''}.`,
   );
   return { rows, text: `${trustTable(rows, detail)}\n\n${lines.join('\n')}` };
 }

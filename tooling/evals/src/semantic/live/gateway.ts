@@ -15,6 +15,9 @@ const masterKey = 'sk-svc-live-eval-master-key-0123456789';
 export interface LiveGateway {
   baseUrl: string;
   apiKey: string;
+  /** The control plane's URL and the master key (admin API). */
+  controlUrl: string;
+  masterKey: string;
   stop(): Promise<void>;
 }
 
@@ -71,7 +74,8 @@ export async function startLiveGateway(extra: Record<string, string> = {}): Prom
   try {
     const baseUrl = `http://127.0.0.1:${port}`;
     await waitHealthy(baseUrl, child);
-    return { baseUrl, apiKey: await createKey(`http://127.0.0.1:${controlPort}`), stop };
+    const controlUrl = `http://127.0.0.1:${controlPort}`;
+    return { baseUrl, apiKey: await createKey(controlUrl), controlUrl, masterKey, stop };
   } catch (error) {
     await stop();
     throw error;
