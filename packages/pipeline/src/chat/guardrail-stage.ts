@@ -1,7 +1,8 @@
-import type { Caller, ChatMessage, ChatRequest, ChatResult, Guardrails, RemoteGuardrail } from '@svc/core';
+import { type Caller, type ChatMessage, type ChatRequest, type ChatResult, type Guardrails, type RemoteGuardrail, isGatewayError } from '@svc/core';
 import { type GuardrailDecision, type GuardrailText, type RemoteCheckers, type RemoteVerdict, askWebhook, decisionsHeader, guardrailRefused, runGuardrailStage } from '@svc/guardrails';
 import type { Exchange } from '../exchange.js';
 import type { GatewayDeps } from '../gateway-types.js';
+import type { UsageEvent } from '../learn/learn-queue.js';
 import { moderate } from '../units/moderate.js';
 import { redactMessage } from './memory-stage.js';
 
@@ -35,7 +36,7 @@ export class TurnGuardrails {
 
   constructor(
     private readonly checks: Guardrails,
-    deps: GatewayDeps,
+    private readonly deps: GatewayDeps,
     private readonly exchange: Exchange,
   ) {
     this.checksAnswer = checks.some((check) => check.stage === 'after_answer');
@@ -46,9 +47,18 @@ export class TurnGuardrails {
     return decisionsHeader(this.decisions);
   }
 
-  /** Runs the before-call checks: throws the refusal, or returns the request (redacted when a check redacted). */
+  /**
+   * Runs the before-call checks: throws the refusal (after its ledger row: nothing called, nothing
+   * spent, status 422, the decisions in its tags), or returns the request (redacted when a check redacted).
+   */
   async beforeCall(request: ChatRequest): Promise<ChatRequest> {
-    const result = await this.run('before_call', requestTexts(request.messages));
+    let result: Awaited<ReturnType<TurnGuardrails['run']>>;
+    try {
+      result = await this.run('before_call', requestTexts(request.messages));
+    } catch (error) {
+      if (isGatewayError(error) && error.code.startsWith('guardrail_')) this.deps.learn.recordUsage(refusedRow(this.exchange, request, error.status));
+      throw error;
+    }
     if (!result.redact) return request;
     const redact = result.redact;
     return { ...request, messages: request.messages.map((message) => redactMessage(message, redact)) };
@@ -73,6 +83,32 @@ export class TurnGuardrails {
     if (result.refused) throw guardrailRefused(result.refused, header);
     return result;
   }
+}
+
+/** The ledger row of a request the before-call guardrails refused: the model asked for, provider `svc` (none was called), no tokens, no cost. */
+function refusedRow(exchange: Exchange, request: ChatRequest, status: number): UsageEvent {
+  return {
+    requestId: exchange.requestId,
+    orgId: exchange.caller.org.id,
+    keyId: exchange.caller.keyId,
+    model: request.model,
+    provider: 'svc',
+    promptTokens: 0,
+    completionTokens: 0,
+    cachedTokens: 0,
+    costUsd: 0,
+    baselineCostUsd: 0,
+    cacheHit: false,
+    latencyMs: Math.round(performance.now() - exchange.startedAt),
+    status,
+    stream: request.stream,
+    usageEstimated: false,
+    unpriced: false,
+    endUser: exchange.endUser ?? null,
+    memoryInjected: null,
+    tags: exchange.tags ?? null,
+    createdAt: new Date(),
+  };
 }
 
 /** The texts of the request's messages, with their roles (the injection check skips the operator's system prompt). */
