@@ -50,7 +50,7 @@ describe('a data directory written by the November release (PGlite 0.3.8, schema
     ]);
     expect(result.app?.key.id).toBe(november.app);
     expect(result.app?.org).toMatchObject({ id: november.acme, plan: 'pro', rpmLimit: 100, monthlyBudgetUsd: 50 });
-    // Columns added since (guardrails, migration 0023) read as "none" on rows the old release wrote.
+    // Columns added since (guardrails, migration 0024) read as "none" on rows the old release wrote.
     expect(result.app?.org.guardrails).toBeNull();
     expect(result.app?.key.guardrails).toBeNull();
     expect(result.spend.requests).toBe(2);
