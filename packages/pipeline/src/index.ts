@@ -19,6 +19,7 @@ export { type ReliabilitySettings, reliabilitySettings } from './call/reliabilit
 export { RouterFeedback, type RouterFeedbackSettings, kvWeightStore } from './learn/router-feedback.js';
 export { type KvStickySettings, type StickyStore, createKvStickyStore } from './chat/sticky-routes.js';
 export { type KvJournalSettings, KvLearnJournal, type LearnSink } from './learn/learn-journal.js';
+export { type UncalledRequest, uncalledUsage } from './learn/part-usage.js';
 export { type FileJournalSettings, FileLearnJournal } from './learn/file-journal.js';
 export { type EmbedDeps, type EmbedRequest, type EmbedResponse, embed } from './units/embed.js';
 export { type ModerateRequest, type ModerateResponse, moderate } from './units/moderate.js';

@@ -3,7 +3,7 @@ import type { Database, UsageEvent } from '@svc/db';
 import type { GovernanceSource } from '@svc/governance';
 import type { Kv } from '@svc/kv';
 import { McpGateway, McpRegistry, type McpToolCallRecord } from '@svc/mcp';
-import type { LearnSink } from '@svc/pipeline';
+import { type LearnSink, uncalledUsage } from '@svc/pipeline';
 import type { ProviderRegistryConfig } from '@svc/providers';
 import type { Logger } from '@svc/telemetry';
 import { createByok, credentialCipher } from './byok.js';
@@ -44,21 +44,5 @@ export function createMcpGateway(env: Env, deps: { registry: McpRegistry; govern
 }
 
 function toolCallUsage(call: McpToolCallRecord): UsageEvent {
-  return {
-    requestId: call.id,
-    orgId: call.orgId,
-    keyId: call.keyId,
-    model: call.tool,
-    provider: 'mcp',
-    promptTokens: 0,
-    completionTokens: 0,
-    cachedTokens: 0,
-    costUsd: 0,
-    baselineCostUsd: 0,
-    cacheHit: false,
-    latencyMs: call.latencyMs,
-    status: call.status,
-    stream: false,
-    createdAt: new Date(),
-  };
+  return uncalledUsage({ requestId: call.id, orgId: call.orgId, keyId: call.keyId, model: call.tool, provider: 'mcp', latencyMs: call.latencyMs, status: call.status });
 }

@@ -3,6 +3,7 @@ import { type GuardrailDecision, type GuardrailText, type RemoteCheckers, type R
 import type { Exchange } from '../exchange.js';
 import type { GatewayDeps } from '../gateway-types.js';
 import type { UsageEvent } from '../learn/learn-queue.js';
+import { uncalledUsage } from '../learn/part-usage.js';
 import { moderate } from '../units/moderate.js';
 import { redactMessage } from './memory-stage.js';
 
@@ -85,30 +86,20 @@ export class TurnGuardrails {
   }
 }
 
-/** The ledger row of a request the before-call guardrails refused: the model asked for, provider `svc` (none was called), no tokens, no cost. */
+/** The ledger row of a request the before-call guardrails refused: the model asked for, provider `svc` (none was called). */
 function refusedRow(exchange: Exchange, request: ChatRequest, status: number): UsageEvent {
-  return {
+  return uncalledUsage({
     requestId: exchange.requestId,
     orgId: exchange.caller.org.id,
     keyId: exchange.caller.keyId,
     model: request.model,
     provider: 'svc',
-    promptTokens: 0,
-    completionTokens: 0,
-    cachedTokens: 0,
-    costUsd: 0,
-    baselineCostUsd: 0,
-    cacheHit: false,
     latencyMs: Math.round(performance.now() - exchange.startedAt),
     status,
     stream: request.stream,
-    usageEstimated: false,
-    unpriced: false,
     endUser: exchange.endUser ?? null,
-    memoryInjected: null,
     tags: exchange.tags ?? null,
-    createdAt: new Date(),
-  };
+  });
 }
 
 /** The texts of the request's messages, with their roles (the injection check skips the operator's system prompt). */

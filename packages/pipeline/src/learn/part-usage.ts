@@ -29,3 +29,22 @@ export function noSavingsUsage(call: PartCall): UsageEvent {
     createdAt: new Date(),
   };
 }
+
+/** What the ledger row of a request that called no model holds (an MCP tool call, a refusal before the call). */
+export type UncalledRequest = Pick<UsageEvent, 'requestId' | 'orgId' | 'keyId' | 'model' | 'provider' | 'latencyMs' | 'status'> &
+  Partial<Pick<UsageEvent, 'stream' | 'endUser' | 'tags'>>;
+
+/** The usage-ledger row of a request no model answered: no tokens, no cost, no savings claimed. */
+export function uncalledUsage(request: UncalledRequest): UsageEvent {
+  return {
+    stream: false,
+    ...request,
+    promptTokens: 0,
+    completionTokens: 0,
+    cachedTokens: 0,
+    costUsd: 0,
+    baselineCostUsd: 0,
+    cacheHit: false,
+    createdAt: new Date(),
+  };
+}
