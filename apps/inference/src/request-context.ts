@@ -16,6 +16,8 @@ export interface ExchangeOptions {
   forward?: readonly string[];
   /** The controller aborted when the client goes away (a stream's cancel aborts it too). */
   abort?: AbortController;
+  /** The body field holding the conversation when it is not `messages` (Responses' `input`, completions' `prompt`). */
+  conversationParam?: string;
 }
 
 /**
@@ -49,6 +51,7 @@ export function exchangeOf(c: Context<AppEnv>, options: ExchangeOptions = {}): E
     access: c.get('access'),
     trace: c.get('trace'),
     ...(forwardHeaders ? { forwardHeaders } : {}),
+    ...(options.conversationParam ? { conversationParam: options.conversationParam } : {}),
   };
   c.set('exchange', exchange);
   return exchange;

@@ -6,7 +6,7 @@ import type { GuardrailDecision } from './guardrail-types.js';
  * `guardrail_webhook`...): the check that refused, at which stage, and why. `param` is `messages`
  * before the call (what the caller sent) and null after the answer (what the model wrote).
  */
-export function guardrailRefused(decision: GuardrailDecision, header: string): GatewayError {
+export function guardrailRefused(decision: GuardrailDecision, header: string, conversationParam = 'messages'): GatewayError {
   const where = decision.stage === 'before_call' ? 'the request' : 'the answer';
   const why = decision.detail ? ` (${decision.detail})` : '';
   return new GatewayError({
@@ -14,7 +14,7 @@ export function guardrailRefused(decision: GuardrailDecision, header: string): G
     type: 'governance_error',
     code: `guardrail_${decision.check}`,
     message: `The ${decision.check} guardrail refused ${where}${why}.`,
-    param: decision.stage === 'before_call' ? 'messages' : null,
+    param: decision.stage === 'before_call' ? conversationParam : null,
     headers: { 'x-svc-guardrails': header },
   });
 }

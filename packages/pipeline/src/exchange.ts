@@ -35,6 +35,11 @@ export interface Exchange {
   timeoutMs?: number;
   /** Headers to forward upstream. */
   forwardHeaders?: Record<string, string>;
+  /**
+   * The body field that holds the conversation, as errors about it name it: `messages` (chat
+   * completions, Messages; the default), `input` (Responses), `prompt` (legacy completions).
+   */
+  conversationParam?: string;
   /** Tags the gateway adds to the request's own metadata in its ledger rows (a batch line's `batch_id`). */
   tags?: Readonly<Record<string, string>>;
   /** The request's access-log record, filled at its ending (access-record.ts). */

@@ -24,7 +24,7 @@ export const completionsRoute = defineRoute({
 export function registerCompletions(routes: RouteRegistry<AppEnv>, deps: InferenceDeps): void {
   routes.add(completionsRoute, async (c) => {
     const { request, prompt, echo, notApplied } = decodeCompletionsRequest(await readJson(c, deps.maxBodyBytes));
-    const response = await deps.gateway.chat(request, exchangeOf(c, { bodyMode: request.svc?.intelligenceMode, bodyTimeoutMs: request.svc?.timeoutMs }));
+    const response = await deps.gateway.chat(request, exchangeOf(c, { bodyMode: request.svc?.intelligenceMode, bodyTimeoutMs: request.svc?.timeoutMs, conversationParam: 'prompt' }));
     // The decoder refuses `stream: true`, so the pipeline answers JSON.
     if (response.kind !== 'json') throw new Error('The chat pipeline streamed a non-stream request.');
     const body = encodeCompletion(response.result, {

@@ -94,7 +94,7 @@ export async function answerResponse(deps: ResponsesDeps, body: unknown, exchang
   const prepared = await prepareResponse(deps, exchange().caller.org.id, body);
   if (usesMcpTools(prepared.decoded)) throw invalidRequest('MCP tools are served on the interactive endpoint only, not in batches.', 'tools');
   prepared.request.stream = false;
-  const response = await deps.gateway.chat(prepared.request, exchange(prepared.request.svc?.intelligenceMode));
+  const response = await deps.gateway.chat(prepared.request, { ...exchange(prepared.request.svc?.intelligenceMode), conversationParam: 'input' });
   if (response.kind !== 'json') throw new Error('a non-stream responses request was answered as a stream');
   return finishResponse(prepared, response);
 }
@@ -105,7 +105,7 @@ export function registerResponses(routes: RouteRegistry<AppEnv>, deps: Inference
     const { request, decoded, keep } = prepared;
     if (usesMcpTools(decoded)) return answerWithMcpTools(c, deps, prepared);
     const abort = new AbortController();
-    const response = await deps.gateway.chat(request, exchangeOf(c, { bodyMode: request.svc?.intelligenceMode, bodyTimeoutMs: request.svc?.timeoutMs, abort }));
+    const response = await deps.gateway.chat(request, exchangeOf(c, { bodyMode: request.svc?.intelligenceMode, bodyTimeoutMs: request.svc?.timeoutMs, abort, conversationParam: 'input' }));
     if (response.kind === 'json') {
       const body = await finishResponse(prepared, response);
       return c.body(JSON.stringify(body), 200, { 'content-type': 'application/json', ...response.headers });
@@ -155,7 +155,7 @@ async function answerWithMcpTools(c: Context<AppEnv>, deps: InferenceDeps, prepa
     keep: prepared.keep,
     previousOutput: prepared.previousOutput,
     gateway: deps.mcpGateway,
-    ...mcpRounds(c, deps, { bodyMode: request.svc?.intelligenceMode, bodyTimeoutMs: request.svc?.timeoutMs, abort }),
+    ...mcpRounds(c, deps, { bodyMode: request.svc?.intelligenceMode, bodyTimeoutMs: request.svc?.timeoutMs, abort, conversationParam: 'input' }),
     meta: { id: responseId(), createdAt: Math.floor(Date.now() / 1000) },
   };
   if (!request.stream) {

@@ -81,7 +81,7 @@ export class TurnGuardrails {
     const header = this.header();
     this.exchange.tags = { ...this.exchange.tags, [GUARDRAILS_TAG]: header };
     this.exchange.trace?.set({ [GUARDRAILS_TAG]: header });
-    if (result.refused) throw guardrailRefused(result.refused, header);
+    if (result.refused) throw guardrailRefused(result.refused, header, this.exchange.conversationParam);
     return result;
   }
 }
