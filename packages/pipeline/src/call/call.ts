@@ -213,7 +213,7 @@ async function attemptOnce<T>(walk: Walk<T>, provider: Provider, model: ModelInf
     span?.end();
     return { ok: true, value };
   } catch (error) {
-    firstByte.clear();
+    firstByte.release();
     walk.spent.providerMs += performance.now() - started;
     // Aborted by a hedge race it lost (not by the client, not by its own timer).
     const errorKind = signal.aborted && !settings.signal.aborted && !firstByte.expired ? 'cancelled' : isProviderError(error) ? error.kind : 'internal';

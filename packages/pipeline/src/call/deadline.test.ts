@@ -1,4 +1,5 @@
 import { isGatewayError } from '@svc/core';
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { createDeadline, overDeadline, requestTimeoutMs } from './deadline.js';
 
@@ -25,5 +26,25 @@ describe('overDeadline', () => {
     parent.abort();
     expect(overDeadline(left, failure)).toBe(failure);
     left.clear();
+  });
+});
+
+describe('createDeadline', () => {
+  it('keeps following the parent after clear (a stream outlives its first byte) and stops after release', () => {
+    const parent = new AbortController();
+    const cleared = createDeadline(parent.signal, 10_000);
+    cleared.clear();
+    const released = createDeadline(parent.signal, 10_000);
+    released.release();
+    parent.abort();
+    expect(cleared.signal.aborted).toBe(true);
+    expect(released.signal.aborted).toBe(false);
+    expect(released.expired).toBe(false);
+  });
+
+  it('leaves no listener on a parent that outlives many released deadlines (fallbacks, MCP rounds)', () => {
+    const parent = new AbortController();
+    for (let round = 0; round < 50; round += 1) createDeadline(parent.signal, 10_000).release();
+    expect(getEventListeners(parent.signal, 'abort')).toHaveLength(0);
   });
 });

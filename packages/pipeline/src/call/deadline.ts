@@ -25,6 +25,11 @@ export interface Deadline {
   readonly ms: number;
   /** Stops the timer; the signal still follows the parent (a stream outlives its first byte). */
   clear(): void;
+  /**
+   * The work is over: stops the timer and stops following the parent, so a parent that outlives
+   * many deadlines (a request's fallbacks, an MCP loop's rounds) does not collect a listener per one.
+   */
+  release(): void;
 }
 
 const never: Deadline = {
@@ -32,6 +37,7 @@ const never: Deadline = {
   expired: false,
   ms: 0,
   clear() {},
+  release() {},
 };
 
 export function createDeadline(parent: AbortSignal, ms: number): Deadline {
@@ -55,6 +61,10 @@ export function createDeadline(parent: AbortSignal, ms: number): Deadline {
     },
     clear() {
       clearTimeout(timer);
+    },
+    release() {
+      clearTimeout(timer);
+      parent.removeEventListener('abort', onParent);
     },
   };
 }

@@ -82,7 +82,7 @@ async function streamAnswer(owner: StageOwner, turn: ChatTurn, outbound: Outboun
   try {
     opened = await traced(stageSpan(trace, 'svc.stage.stream'), openStream(outbound.request, turn.decision.waterfall, plan.settings, plan.attempts), openedAttributes, undefined);
   } catch (error) {
-    plan.deadline.clear();
+    plan.deadline.release();
     owner.recorder.failure({ exchange: turn.exchange, request: turn.request, decision: turn.decision, attempts: plan.attempts });
     throw overDeadline(plan.deadline, error);
   }

@@ -66,7 +66,7 @@ export async function answerJson(owner: JsonOwner, turn: ChatTurn, call: JsonCal
     if (turn.guardrails?.checksAnswer) await refuseByGuardrails(owner, turn, call, answered);
     return finishJson(owner, turn, call, answered, speculation);
   } catch (error) {
-    plan.deadline.clear();
+    plan.deadline.release();
     const failure = overDeadline(plan.deadline, error);
     recordFailure(owner.recorder, turn, plan, speculation, failure);
     throw failure;
@@ -96,7 +96,7 @@ async function callForAnswer(owner: JsonOwner, turn: ChatTurn, call: JsonCall, s
     if (verified.reasks.length > 0) providerMs += performance.now() - before;
     if (verified.notApplied) turn.decision = { ...turn.decision, notApplied: [...turn.decision.notApplied, 'svc.output_verification'] };
   }
-  plan.deadline.clear();
+  plan.deadline.release();
   return { result, model, providerMs, usage: called.value.usage, verified };
 }
 

@@ -137,7 +137,7 @@ async function endStream(ending: StreamEnding, outcome: string): Promise<void> {
   const { owner, turn, stream, tally, verification } = ending;
   const { request, exchange } = turn;
   const { model, plan, miss } = stream;
-  plan.deadline.clear();
+  plan.deadline.release();
   if (outcome !== 'ok') void stream.opened.rest.return?.();
   const complete = outcome === 'ok' ? tally.result() : undefined;
   if (complete && miss) storeAnswer(owner.deps.exactCache, owner.deps.semanticCache, request, miss, { result: complete, model: model.id, provider: model.provider, tier: model.tier, storedAt: Date.now(), requestId: exchange.requestId });
