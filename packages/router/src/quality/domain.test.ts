@@ -27,6 +27,24 @@ describe('prompts unlike the training data read as the prior', () => {
     expect(inTrainingDomain(domain, [0, 0, 0, 0])).toBe(false);
   });
 
+  it('agrees with a plain cosine over every row, whatever the dimensions modulo four', () => {
+    for (const dims of [384, 7, 3]) {
+      const rows = 9;
+      const draw = (seed: number) => Math.sin(seed * 12.9898) * 43758.5453 - Math.floor(Math.sin(seed * 12.9898) * 43758.5453) - 0.5;
+      const prototypes = Float32Array.from({ length: rows * dims }, (_, i) => draw(i + 1));
+      for (let r = 0; r < rows; r++) {
+        const row = prototypes.subarray(r * dims, (r + 1) * dims);
+        const length = Math.hypot(...row);
+        for (let i = 0; i < dims; i++) row[i]! /= length;
+      }
+      const embedding = Array.from({ length: dims }, (_, i) => draw(1000 + i));
+      const norm = Math.hypot(...embedding);
+      let best = Number.NEGATIVE_INFINITY;
+      for (let r = 0; r < rows; r++) best = Math.max(best, embedding.reduce((sum, x, i) => sum + x * prototypes[r * dims + i]!, 0) / norm);
+      expect(nearestSimilarity({ prototypes, count: rows, minSimilarity: 0.5, kept: 0.9 }, embedding)).toBeCloseTo(best, 5);
+    }
+  });
+
   it('reads an in-domain prompt and falls back to the prior for one unlike the training prompts', async () => {
     const r = createRouter({ catalog: createCatalog([]), models: specs, quality: { ...toy, domain }, embedder, qualityTrust: trustEverywhere, guard: false });
     const seen = 'hard: write a Python function that parses this JSON';
