@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util';
-import { findRouteLlmDir, loadRouteLlmMmlu } from './data.js';
+import { type Item, findRouteLlmDir, loadRouteLlmMmlu } from './data.js';
+import { loadLlmRouter } from './llmrouter.js';
 import { type SimulationSettings, simulate } from './simulate.js';
+import { defaultLlmRouter } from './sources.js';
 
 const { values } = parseArgs({
   options: {
@@ -12,14 +14,40 @@ const { values } = parseArgs({
     mmlu: { type: 'string' },
     seed: { type: 'string', default: '1' },
     task: { type: 'string', default: 'family' },
+    source: { type: 'string', default: 'routellm-mmlu' },
+    strong: { type: 'string' },
+    weak: { type: 'string' },
+    'strong-price': { type: 'string' },
+    'weak-price': { type: 'string' },
+    llmrouter: { type: 'string' },
   },
 });
 
-// RouteLLM's MMLU responses (not a reserved set): GPT-4 and Mixtral at RouteLLM's prices (USD per M tokens).
-const strong = { id: 'gpt-4-1106-preview', price: 24.7 };
+/**
+ * The outcome data and its default pair, USD per M tokens. RouteLLM's MMLU: GPT-4 and Mixtral at
+ * RouteLLM's prices. LLMRouter (9 open models on 11 tasks, reserved tasks dropped): Llama 3.1
+ * Nemotron 51B, the best on average, and Llama 3.1 8B, which matches it on several tasks, at
+ * serverless list prices of their size classes (70B-class 0.88, 8B 0.18; Together AI, 2025).
+ */
+const sources: Record<string, { load: () => Item[]; strong: { id: string; price: number }; weak: { id: string; price: number } }> = {
+  'routellm-mmlu': {
+    load: () => loadRouteLlmMmlu(findRouteLlmDir(process.cwd(), values.mmlu), new Map()),
+    strong: { id: 'gpt-4-1106-preview', price: 24.7 },
+    weak: { id: 'mistralai/Mixtral-8x7B-Instruct-v0.1', price: 0.24 },
+  },
+  llmrouter: {
+    load: () => loadLlmRouter(values.llmrouter ?? defaultLlmRouter),
+    strong: { id: 'llama-3.1-nemotron-51b-instruct', price: 0.88 },
+    weak: { id: 'llama-3.1-8b-instruct', price: 0.18 },
+  },
+};
+const source = sources[values.source];
+if (!source) throw new Error(`--source must be one of ${Object.keys(sources).join(', ')}`);
+
+const strong = { id: values.strong ?? source.strong.id, price: Number(values['strong-price'] ?? source.strong.price) };
 const settings: SimulationSettings = {
   strong,
-  weak: { id: 'mistralai/Mixtral-8x7B-Instruct-v0.1', price: 0.24 },
+  weak: { id: values.weak ?? source.weak.id, price: Number(values['weak-price'] ?? source.weak.price) },
   requests: Number(values.requests),
   judged: Number(values.judged),
   flip: Number(values.flip),
@@ -29,10 +57,10 @@ const settings: SimulationSettings = {
   seed: Number(values.seed),
   task: values.task === 'subject' ? 'subject' : 'family',
 };
-const items = loadRouteLlmMmlu(findRouteLlmDir(process.cwd(), values.mmlu), new Map());
+const items = source.load().filter((item) => item.correct[settings.strong.id] !== undefined && item.correct[settings.weak.id] !== undefined);
 const result = simulate(items, settings);
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
-console.log(`stream of ${settings.requests} RouteLLM MMLU requests, ${pct(settings.judged)} judged, ${pct(settings.flip)} of verdicts flipped, tolerance ${settings.tolerance}, task kind ${settings.task}, judge price ${settings.judgePrice} per call x2`);
+console.log(`stream of ${settings.requests} ${values.source} requests (${settings.strong.id} vs ${settings.weak.id}), ${pct(settings.judged)} judged, ${pct(settings.flip)} of verdicts flipped, tolerance ${settings.tolerance}, task kind ${settings.task}, judge price ${settings.judgePrice} per call x2`);
 console.log(`accuracy on the stream: strong ${pct(result.strongAccuracy)}, weak ${pct(result.weakAccuracy)}; always-weak quality ${pct(result.weakAccuracy / result.strongAccuracy)} at cost ${pct(settings.weak.price / strong.price)}`);
 console.log(`per-task oracle: quality ${pct(result.oracle.quality)}, cost ${pct(result.oracle.cost)} of the strong model's`);
 console.log('| requests | quality vs strong | cost vs strong (served + shadow + judge) | weak share |');
