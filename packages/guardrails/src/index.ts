@@ -5,3 +5,5 @@ export { decisionsHeader, type GuardrailStageResult, type GuardrailStageSettings
 export { findSecrets, redactSecrets, type SecretKind } from './secrets.js';
 export { askWebhook, type GuardrailFetch } from './webhook-check.js';
 export { guardrailRefused } from './guardrail-error.js';
+export { INJECTION_BUCKETS, type InjectionModel, injectionFeatures, injectionProbability } from './injection-features.js';
+export { learnedInjectionProbability, shippedInjectionModel } from './injection-model.js';

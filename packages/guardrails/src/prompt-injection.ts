@@ -1,8 +1,12 @@
+import { learnedInjectionProbability } from './injection-model.js';
+
 /**
- * A small, explainable prompt-injection detector: named rules, each a pattern with a weight,
- * combined as independent evidence (`1 - Π(1 - weight)`), so one strong signal ("ignore the
- * previous instructions") flags on its own and weak ones ("act as", "from now on") only together.
- * English and German (the languages of the public set it was tuned on: tooling/evals guardrails).
+ * A small, explainable prompt-injection detector: named rules, each a pattern with a weight, and a
+ * learned reader of the text's words and word pairs (`injection-model.ts`, logistic, trained on a
+ * public labelled set), combined as independent evidence (`1 - Π(1 - weight)`), so one strong
+ * signal ("ignore the previous instructions") flags on its own and weak ones ("act as", "from now
+ * on") only together. English and German (the languages of the public set it was tuned and
+ * trained on: tooling/evals guardrails).
  */
 interface InjectionRule {
   name: string;
@@ -55,20 +59,25 @@ const RULES: readonly InjectionRule[] = [
 ];
 
 export interface InjectionScore {
-  /** 0..1: the combined weight of the rules that matched. */
+  /** 0..1: the combined weight of the rules that matched and the learned reader's probability. */
   score: number;
-  /** The names of the rules that matched, in rule order (what the decision cites). */
+  /** The names of the rules that matched, in rule order, then `learned` when the reader's probability is 0.5 or more (what the decision cites). */
   rules: string[];
 }
 
-/** Scores `text`; the check flags it when `score >= threshold` (default 0.5). */
-export function scorePromptInjection(text: string): InjectionScore {
+/** Scores `text`; the check flags it when `score >= threshold` (default 0.5). Without `learned` only the rules count. */
+export function scorePromptInjection(text: string, learned = true): InjectionScore {
   let miss = 1;
   const rules: string[] = [];
   for (const rule of RULES) {
     if (!rule.pattern.test(text)) continue;
     miss *= 1 - rule.weight;
     rules.push(rule.name);
+  }
+  if (learned) {
+    const probability = learnedInjectionProbability(text);
+    miss *= 1 - probability;
+    if (probability >= 0.5) rules.push('learned');
   }
   return { score: 1 - miss, rules };
 }

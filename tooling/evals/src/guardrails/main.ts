@@ -9,7 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { scorePromptInjection } from '@svc/guardrails';
+import { learnedInjectionProbability, scorePromptInjection } from '@svc/guardrails';
 import { redactPii } from '@svc/memory';
 
 const dataDir = fileURLToPath(new URL('../../data/guardrails/', import.meta.url));
@@ -54,11 +54,27 @@ function injectionTable(): void {
   for (const split of ['train', 'test'] as const) {
     const rows = readJsonl<{ text: string; label: number }>(`prompt-injections-${split}.jsonl`);
     const labels = rows.map((entry) => entry.label === 1);
-    const note = split === 'train' ? 'tuning split' : 'held out';
+    const note = split === 'train' ? 'tuning and training split: the learned rows are in sample' : 'held out';
     console.log(`  ${split} (${rows.length} prompts, ${labels.filter(Boolean).length} injections; ${note})`);
     console.log(`    ${row('keyword baseline (ignore/forget/disregard...)', score(labels, rows.map((entry) => INJECTION_KEYWORDS.test(entry.text))))}`);
-    console.log(`    ${row('svc prompt_injection (threshold 0.5)', score(labels, rows.map((entry) => scorePromptInjection(entry.text).score >= 0.5)))}`);
+    console.log(`    ${row('rules alone (threshold 0.5)', score(labels, rows.map((entry) => scorePromptInjection(entry.text, false).score >= 0.5)))}`);
+    console.log(`    ${row('learned reader alone (p >= 0.5)', score(labels, rows.map((entry) => learnedInjectionProbability(entry.text) >= 0.5)))}`);
+    console.log(`    ${row('svc prompt_injection (rules + reader, 0.5)', score(labels, rows.map((entry) => scorePromptInjection(entry.text).score >= 0.5)))}`);
   }
+  benignTable();
+}
+
+/**
+ * False flags on ordinary questions from another source: the first 2,000 distinct questions of
+ * ../shared/data/semcache/qqp-dev.jsonl (Quora; none is an injection), what an over-eager check
+ * would refuse in production.
+ */
+function benignTable(): void {
+  const path = fileURLToPath(new URL('../../../../../shared/data/semcache/qqp-dev.jsonl', import.meta.url));
+  const questions = [...new Set(readFileSync(path, 'utf8').split('\n').filter((line) => line.trim() !== '').map((line) => (JSON.parse(line) as { a: string }).a))].slice(0, 2000);
+  const flagged = (predicate: (text: string) => boolean) => questions.filter(predicate).length;
+  console.log(`  ordinary questions (Quora, ${questions.length}; every flag is a false one):`);
+  console.log(`    keyword baseline ${pct(flagged((t) => INJECTION_KEYWORDS.test(t)), questions.length)}, rules alone ${pct(flagged((t) => scorePromptInjection(t, false).score >= 0.5), questions.length)}, learned reader alone ${pct(flagged((t) => learnedInjectionProbability(t) >= 0.5), questions.length)}, svc prompt_injection ${pct(flagged((t) => scorePromptInjection(t).score >= 0.5), questions.length)}`);
 }
 
 /** Presidio entity types the pii check is meant to find. */
