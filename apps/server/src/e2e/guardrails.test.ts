@@ -98,6 +98,14 @@ describe('guardrails (admin API, openai SDK, mock upstream)', () => {
       if (metadata) reported.push(metadata.guardrails);
     }
     expect(reported).toEqual([expected]);
+    // The Responses API carries it too: on the response, and on a stream's response.completed.
+    const response = await openai.responses.create({ model: 'openai/gpt-4o-mini', input: 'Write to ann@example.com' });
+    expect((response as unknown as { svc_metadata: { guardrails: unknown } }).svc_metadata.guardrails).toEqual(expected);
+    const completed: unknown[] = [];
+    for await (const event of await openai.responses.create({ model: 'openai/gpt-4o-mini', input: 'Write to ann@example.com', stream: true })) {
+      if (event.type === 'response.completed') completed.push((event.response as unknown as { svc_metadata?: { guardrails?: unknown } }).svc_metadata?.guardrails);
+    }
+    expect(completed).toEqual([expected]);
     const plain = new OpenAI({ baseURL: `${gateway.inferenceUrl}/v1`, apiKey: (await admin('POST', '/v1/admin/keys', { org_id: orgId, scopes: ['inference:chat'] })).body.key as string, maxRetries: 0 });
     const none = await plain.chat.completions.create({ model: 'openai/gpt-4o-mini', messages: question('hello') });
     expect((none as unknown as { svc_metadata: Record<string, unknown> }).svc_metadata).not.toHaveProperty('guardrails');
