@@ -48,3 +48,16 @@ export type Guardrails = readonly GuardrailCheck[];
 export function isRemoteGuardrail(check: GuardrailCheck): check is RemoteGuardrail {
   return check.kind === 'webhook' || check.kind === 'moderation';
 }
+
+/**
+ * What one check decided (`svc_metadata.guardrails`, the decision log's `details.guardrails`): `pass`, `flagged` (logged only), `redacted`, `refused`, or
+ * `unavailable` (a remote check failed or timed out and its failure mode let the text through).
+ */
+export interface GuardrailDecision {
+  check: GuardrailKind;
+  stage: GuardrailStage;
+  action: GuardrailAction;
+  outcome: 'pass' | 'flagged' | 'redacted' | 'refused' | 'unavailable';
+  /** Why: the kinds found (`EMAIL:2`), the rules matched, the webhook's reason, the error. */
+  detail?: string;
+}

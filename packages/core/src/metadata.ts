@@ -1,3 +1,4 @@
+import type { GuardrailDecision } from './guardrails.js';
 import type { IntelligenceMode, Lane, Tier } from './request.js';
 
 /** The `svc_metadata` object of chat responses (spec §svc_metadata), in wire names. */
@@ -49,6 +50,11 @@ export interface SvcMetadata {
   shed_stages?: readonly string[];
   /** Mode `full`: the caller's stated facts injected into the prompt (count and tokens of the memory message). */
   memory?: MemoryReport;
+  /**
+   * Present when the caller has guardrails: each check's decision, in the order they ran (the
+   * before-call checks, then the after-answer ones); the header `x-svc-guardrails` in full.
+   */
+  guardrails?: readonly GuardrailDecision[];
 }
 
 /** What memory added to a request's prompt (`svc_metadata.memory`, header `x-svc-memory-injected`). */

@@ -1,4 +1,6 @@
-import type { GuardrailAction, GuardrailKind, GuardrailStage, RemoteGuardrail } from '@svc/core';
+import type { GuardrailStage, RemoteGuardrail } from '@svc/core';
+
+export type { GuardrailDecision } from '@svc/core';
 
 /** One text a stage checks, with who wrote it (`answer` for the provider's answer). */
 export interface GuardrailText {
@@ -32,17 +34,4 @@ export interface WebhookBody {
   org_id: string;
   key_id: string;
   request_id: string;
-}
-
-/**
- * What one check decided: `pass`, `flagged` (logged only), `redacted`, `refused`, or
- * `unavailable` (a remote check failed or timed out and its failure mode let the text through).
- */
-export interface GuardrailDecision {
-  check: GuardrailKind;
-  stage: GuardrailStage;
-  action: GuardrailAction;
-  outcome: 'pass' | 'flagged' | 'redacted' | 'refused' | 'unavailable';
-  /** Why: the kinds found (`EMAIL:2`), the rules matched, the webhook's reason, the error. */
-  detail?: string;
 }

@@ -11,6 +11,7 @@ import { McpUrlRefusedError } from './url-check.js';
  */
 export type McpCallFailure =
   | 'tool_not_found'
+  | 'tool_not_allowed'
   | 'tool_call_blocked'
   | 'rate_limited'
   | 'upstream_timeout'
@@ -24,6 +25,7 @@ export type McpCallFailure =
 
 const failures: Record<McpCallFailure, { rpc: number; status: number }> = {
   tool_not_found: { rpc: ErrorCode.InvalidParams, status: 404 },
+  tool_not_allowed: { rpc: mcpGatewayErrorCodes.toolNotAllowed, status: 403 },
   tool_call_blocked: { rpc: mcpGatewayErrorCodes.toolCallBlocked, status: 422 },
   rate_limited: { rpc: mcpGatewayErrorCodes.rateLimited, status: 429 },
   upstream_timeout: { rpc: mcpGatewayErrorCodes.upstreamFailed, status: 504 },
@@ -37,6 +39,7 @@ const failures: Record<McpCallFailure, { rpc: number; status: number }> = {
 
 const errorTypes: Partial<Record<McpCallFailure, string>> = {
   tool_not_found: 'not_found_error',
+  tool_not_allowed: 'authorization_error',
   tool_call_blocked: 'governance_error',
   rate_limited: 'rate_limit_error',
   internal_error: 'internal_error',

@@ -1,7 +1,7 @@
 import { CredentialCipher } from '@svc/byok';
 import { createMemoryKv } from '@svc/kv';
 import { describe, expect, it } from 'vitest';
-import { McpRegistry, type McpServerStore, type StoredMcpServer } from './mcp-registry.js';
+import { McpRegistry, type McpServerStore, type StoredMcpServer, toolAccess } from './mcp-registry.js';
 import { McpUrlRefusedError } from './url-check.js';
 
 /** The store contract in memory (@svc/db's repository passes the same through its conformance suite). */
@@ -23,7 +23,7 @@ function memoryStore(): McpServerStore & { rows: Map<string, StoredMcpServer> } 
 }
 
 const cipher = new CredentialCipher({ id: 'k-test', key: Buffer.alloc(32, 3) });
-const registration = { name: 'tools', url: 'https://tools.example.com/mcp', transport: 'streamable_http' as const, credential: { header: 'X-Api-Key', value: 'secret-value-9876' }, tools: null, keyIds: null };
+const registration = { name: 'tools', url: 'https://tools.example.com/mcp', transport: 'streamable_http' as const, credential: { header: 'X-Api-Key', value: 'secret-value-9876' }, tools: null, keyIds: null, toolKeyIds: null };
 
 describe('McpRegistry', () => {
   it('seals the credential, shows only its header and last 4, and opens it for the gateway', async () => {
@@ -58,6 +58,25 @@ describe('McpRegistry', () => {
     expect((await registry.connections('org-a', 'key-1')).map((target) => target.name)).toEqual(['open']);
     expect((await registry.connections('org-a', 'key-2')).map((target) => target.name).sort()).toEqual(['narrow', 'open']);
     expect((await registry.get('org-a', 'narrow'))?.keyIds).toEqual(['key-2']);
+  });
+
+  it('withholds from a key the tools its organisation allows to other keys only', async () => {
+    const registry = new McpRegistry({ store: memoryStore(), cipher, policy: { allowPrivate: false } });
+    await registry.put('org-a', { ...registration, tools: ['query', 'delete', 'audit'], toolKeyIds: { delete: ['key-admin'], audit: [] } });
+    const [plain] = await registry.connections('org-a', 'key-1');
+    const [admin] = await registry.connections('org-a', 'key-admin');
+    expect(['query', 'delete', 'audit', 'other'].map((tool) => toolAccess(plain!, tool))).toEqual(['exposed', 'withheld', 'withheld', 'hidden']);
+    expect(['query', 'delete', 'audit'].map((tool) => toolAccess(admin!, tool))).toEqual(['exposed', 'exposed', 'withheld']);
+  });
+
+  it('holds a request that names a registered URL to the registration’s rules', async () => {
+    const registry = new McpRegistry({ store: memoryStore(), cipher, policy: { allowPrivate: false } });
+    await registry.put('org-a', { ...registration, keyIds: ['key-1', 'key-2'], toolKeyIds: { delete: ['key-2'] } });
+    const seen = await registry.registeredUrl('org-a', 'key-1', 'HTTPS://Tools.Example.com:443/mcp');
+    expect(seen?.reachable).toBe(true);
+    expect(toolAccess(seen!.target, 'delete')).toBe('withheld');
+    expect((await registry.registeredUrl('org-a', 'key-3', 'https://tools.example.com/mcp'))?.reachable).toBe(false);
+    expect(await registry.registeredUrl('org-a', 'key-1', 'https://elsewhere.example.com/mcp')).toBeUndefined();
   });
 
   it('refuses a private URL unless the operator allows it', async () => {

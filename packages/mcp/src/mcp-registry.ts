@@ -21,6 +21,7 @@ export interface StoredMcpServer {
   credential: StoredMcpCredential | null;
   tools: string[] | null;
   keyIds: string[] | null;
+  toolKeyIds: Record<string, string[]> | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -44,6 +45,8 @@ export interface McpServerRegistration {
   tools: string[] | null;
   /** The organisation's keys (ids) that may reach the server; null = every key allowed on `/mcp`. */
   keyIds: string[] | null;
+  /** Per tool, the keys (ids) that alone may use it; a tool not named is open to every key of `keyIds`; null = no such rule. */
+  toolKeyIds: Record<string, string[]> | null;
 }
 
 /** A registration as it may be shown: the credential's header and last 4 characters, never its value. */
@@ -54,6 +57,7 @@ export interface MaskedMcpServer {
   credential: { header: string; last4: string } | null;
   tools: string[] | null;
   keyIds: string[] | null;
+  toolKeyIds: Record<string, string[]> | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -126,19 +130,60 @@ export class McpRegistry {
     return deleted;
   }
 
-  /** The organisation's servers key `keyId` may reach, as the gateway dials them. */
+  /** The organisation's servers key `keyId` may reach, as the gateway dials them (the tools the key may not use withheld). */
   async connections(orgId: string, keyId: string): Promise<McpConnectionTarget[]> {
     const servers = await this.servers.get(orgId);
-    return servers.filter((server) => server.keyIds === null || server.keyIds.includes(keyId)).map((server) => {
-      const credential = server.credential;
-      return {
-        name: server.name,
-        url: server.url,
-        tools: server.tools,
-        headers: () => (credential ? { [credential.header]: this.settings.cipher.open(credential, owner(orgId, server.name)) } : {}),
-      };
-    });
+    return servers.filter((server) => reaches(server, keyId)).map((server) => this.target(orgId, keyId, server));
   }
+
+  /**
+   * The registration of the server at `url`, when the organisation registered one, as key `keyId`
+   * is held to it: a request that names a registered server by its URL (with its own credential)
+   * keeps the registration's exposed tools and key rules. `reachable` is false when the key may
+   * not reach the server at all.
+   */
+  async registeredUrl(orgId: string, keyId: string, url: string): Promise<{ target: McpConnectionTarget; reachable: boolean } | undefined> {
+    const wanted = normalUrl(url);
+    const server = (await this.servers.get(orgId)).find((entry) => normalUrl(entry.url) === wanted);
+    return server ? { target: this.target(orgId, keyId, server), reachable: reaches(server, keyId) } : undefined;
+  }
+
+  private target(orgId: string, keyId: string, server: StoredMcpServer): McpConnectionTarget {
+    const credential = server.credential;
+    return {
+      name: server.name,
+      url: server.url,
+      tools: server.tools,
+      withheld: withheldTools(server.toolKeyIds, keyId),
+      headers: () => (credential ? { [credential.header]: this.settings.cipher.open(credential, owner(orgId, server.name)) } : {}),
+    };
+  }
+}
+
+const reaches = (server: StoredMcpServer, keyId: string): boolean => server.keyIds === null || server.keyIds.includes(keyId);
+
+const noTools: ReadonlySet<string> = new Set();
+
+/** The tools whose key list (`toolKeyIds`) leaves `keyId` out. */
+function withheldTools(toolKeyIds: Record<string, string[]> | null, keyId: string): ReadonlySet<string> {
+  if (toolKeyIds === null) return noTools;
+  const withheld = Object.keys(toolKeyIds).filter((tool) => !toolKeyIds[tool]!.includes(keyId));
+  return withheld.length === 0 ? noTools : new Set(withheld);
+}
+
+/** A URL as compared with registrations (scheme and host case, default port, empty path); an unparsable one as written. */
+function normalUrl(url: string): string {
+  try {
+    return new URL(url).href;
+  } catch {
+    return url;
+  }
+}
+
+/** What `target`'s caller may do with `tool`: `exposed` (listed and callable), `hidden` (the registration does not expose it) or `withheld` (exposed to other keys only). */
+export function toolAccess(target: McpConnectionTarget, tool: string): 'exposed' | 'hidden' | 'withheld' {
+  if (target.tools !== null && !target.tools.includes(tool)) return 'hidden';
+  return target.withheld.has(tool) ? 'withheld' : 'exposed';
 }
 
 /** A registered server as the gateway dials it. */
@@ -146,6 +191,8 @@ export interface McpConnectionTarget {
   name: string;
   url: string;
   tools: string[] | null;
+  /** Tools exposed to other keys of the organisation but not to the caller's (`toolKeyIds`); not listed, and a call is `tool_not_allowed`. */
+  withheld: ReadonlySet<string>;
   /** The credential header, opened in clear when called (throws CredentialOpenError); empty when the server takes none. */
   headers(): Record<string, string>;
 }

@@ -5,7 +5,7 @@ import { GatewayError, namespacedTool, splitToolName } from '@svc/core';
 import { blockReason } from '@svc/governance';
 import { type McpFetch, guardedFetch } from './guarded-fetch.js';
 import { McpCallError, upstreamFailure } from './mcp-call-error.js';
-import type { McpConnectionTarget } from './mcp-registry.js';
+import { type McpConnectionTarget, toolAccess } from './mcp-registry.js';
 import type { McpCaller, McpGatewaySettings, McpServerRef } from './mcp-types.js';
 import { type UpstreamSettings, callUpstreamTool, createUpstreamPool, listUpstreamTools } from './upstream-client.js';
 import { checkMcpUrl } from './url-check.js';
@@ -61,7 +61,7 @@ export class McpServing {
       targets.map(async (target) => {
         try {
           const tools = await listUpstreamTools(this.sessions, target, this.upstream());
-          return tools.filter((tool) => target.tools === null || target.tools.includes(tool.name)).map((tool) => ({ ...tool, name: namespacedTool(target.name, tool.name) }));
+          return tools.filter((tool) => toolAccess(target, tool.name) === 'exposed').map((tool) => ({ ...tool, name: namespacedTool(target.name, tool.name) }));
         } catch (error) {
           this.settings.onListFailure(upstreamFailure(error, target.name), caller.orgId);
           return [];
@@ -74,8 +74,9 @@ export class McpServing {
   /**
    * The server a model request names (Responses `mcp` tool, Messages `mcp_servers`): with a `url`,
    * that URL (checked like a registration, and again at every connection) with the request's
-   * headers; without one, the organisation's registered server `label` if the caller's key may reach it.
-   * @throws McpCallError `tool_not_found` (no such registered server) or `mcp_url_refused`.
+   * headers, held to the organisation's registration of that URL if it has one (its exposed tools
+   * and key rules); without one, the organisation's registered server `label` if the caller's key may reach it.
+   * @throws McpCallError `tool_not_found` (no such registered server), `tool_not_allowed` or `mcp_url_refused`.
    */
   async modelServer(caller: McpCaller, ref: McpServerRef): Promise<McpConnectionTarget> {
     if (ref.url !== undefined) {
@@ -85,7 +86,11 @@ export class McpServing {
         throw upstreamFailure(error, ref.label);
       }
       const headers = ref.headers ?? {};
-      return { name: ref.label, url: ref.url, tools: null, headers: () => headers };
+      const registered = await this.settings.registry.registeredUrl(caller.orgId, caller.keyId, ref.url);
+      if (registered && !registered.reachable) {
+        throw new McpCallError('tool_not_allowed', `This key may not use the MCP server '${ref.label}': the organisation registered its URL as '${registered.target.name}' for other keys only.`);
+      }
+      return { name: ref.label, url: ref.url, tools: registered?.target.tools ?? null, withheld: registered?.target.withheld ?? new Set(), headers: () => headers };
     }
     const target = (await this.settings.registry.connections(caller.orgId, caller.keyId)).find((entry) => entry.name === ref.label);
     if (!target) throw new McpCallError('tool_not_found', `No MCP server '${ref.label}' is registered for this key's organisation: give server_url, or register the server.`);
@@ -96,7 +101,7 @@ export class McpServing {
   async modelServerTools(target: McpConnectionTarget): Promise<Tool[]> {
     try {
       const tools = await listUpstreamTools(this.sessions, target, this.upstream());
-      return tools.filter((tool) => target.tools === null || target.tools.includes(tool.name));
+      return tools.filter((tool) => toolAccess(target, tool.name) === 'exposed');
     } catch (error) {
       throw upstreamFailure(error, target.name);
     }
@@ -108,10 +113,9 @@ export class McpServing {
    * @throws McpCallError
    */
   modelToolCall(caller: McpCaller, target: McpConnectionTarget, tool: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
-    if (target.tools !== null && !target.tools.includes(tool)) {
-      return Promise.reject(new McpCallError('tool_not_found', `The server '${target.name}' does not expose a tool '${tool}'.`));
-    }
     const name = namespacedTool(target.name, tool);
+    const access = toolAccess(target, tool);
+    if (access !== 'exposed') return Promise.reject(accessError(access, target.name, tool, name));
     return this.recorded(caller, name, () => this.governedCall(caller, { target, tool, name, args }));
   }
 
@@ -142,9 +146,9 @@ export class McpServing {
   private async resolveTool(caller: McpCaller, name: string): Promise<{ target: McpConnectionTarget; tool: string }> {
     const parts = splitToolName(name);
     const target = parts ? (await this.settings.registry.connections(caller.orgId, caller.keyId)).find((entry) => entry.name === parts.server) : undefined;
-    if (!parts || !target || (target.tools !== null && !target.tools.includes(parts.tool))) {
-      throw new McpCallError('tool_not_found', `No tool '${name}' for this key: tools are named <server>__<tool> after the organisation's registered MCP servers; tools/list names those this key may call.`);
-    }
+    if (!parts || !target) throw accessError('hidden', '', '', name);
+    const access = toolAccess(target, parts.tool);
+    if (access !== 'exposed') throw accessError(access, target.name, parts.tool, name);
     return { target, tool: parts.tool };
   }
 
@@ -175,4 +179,12 @@ async function admit(caller: McpCaller): Promise<void> {
     if (!(error instanceof GatewayError) || error.status !== 429) throw error;
     throw new McpCallError('rate_limited', error.message, { retry_after_seconds: Number(error.headers['retry-after'] ?? 1) });
   }
+}
+
+/** A call of a tool the caller's key may not use: `tool_not_found` when it is not exposed, `tool_not_allowed` when it is exposed to other keys only. */
+function accessError(access: 'hidden' | 'withheld', server: string, tool: string, name: string): McpCallError {
+  if (access === 'withheld') {
+    return new McpCallError('tool_not_allowed', `This key may not use the tool '${name}': the organisation allows '${tool}' of MCP server '${server}' to other keys only (the registration's tool_key_ids).`);
+  }
+  return new McpCallError('tool_not_found', `No tool '${name}' for this key: tools are named <server>__<tool> after the organisation's registered MCP servers; tools/list names those this key may call.`);
 }

@@ -45,7 +45,7 @@ export interface McpToolCallRecord {
 }
 
 export interface McpGatewaySettings {
-  registry: Pick<McpRegistry, 'connections'>;
+  registry: Pick<McpRegistry, 'connections' | 'registeredUrl'>;
   /** Tool governance (blocked names, argument rules, registry enforcement) on the gateway's tool names. */
   governance: Pick<GovernanceSource, 'get'>;
   policy: AddressPolicy;

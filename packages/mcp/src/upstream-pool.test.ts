@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { McpConnectionTarget } from './mcp-registry.js';
 import { UpstreamPool } from './upstream-pool.js';
 
-const target = (url: string, credential = 'a'): McpConnectionTarget => ({ name: 's', url, tools: null, headers: () => ({ authorization: credential }) });
+const target = (url: string, credential = 'a'): McpConnectionTarget => ({ name: 's', url, tools: null, withheld: new Set(), headers: () => ({ authorization: credential }) });
 
 /** A pool of fake sessions (numbered as opened) whose ends are recorded. */
 function fakePool(settings: { idleMs?: number; maxSessions?: number; now?: () => number } = {}) {

@@ -15,6 +15,7 @@ import { OverviewPage } from './page-overview.js';
 import { loadOverview, parseRange } from './overview-data.js';
 import { page, securityHeaders } from './render.js';
 import { field, optionalNumber } from './form-fields.js';
+import { registerGuardrailPages } from './routes-guardrails.js';
 import { registerIncidentPages } from './routes-incident.js';
 import { registerModelPages } from './routes-models.js';
 import { registerQualityPages } from './routes-quality.js';
@@ -155,6 +156,7 @@ export function registerDashboard(routes: RouteRegistry<ControlEnv>, deps: Contr
   registerSessionPages(dash, deps, { signedIn, enrolled });
   registerOrgPages(dash, deps, signedIn);
   registerKeyPages(dash, deps, signedIn);
+  registerGuardrailPages(dash, deps, signedIn);
   registerIncidentPages(dash, deps, signedIn);
   registerModelPages(dash, deps, signedIn);
   registerQualityPages(dash, deps, signedIn);

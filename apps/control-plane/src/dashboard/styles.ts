@@ -40,7 +40,7 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; }
 form.inline { display: inline; }
 .panel { background: #fff; border: 1px solid var(--line); border-radius: 10px; padding: 16px; max-width: 520px; }
 label { display: block; margin: 10px 0 4px; font-weight: 600; }
-input[type=text], input[type=email], input[type=number], select { width: 100%; padding: 8px 10px; border: 1px solid #d0d5dd; border-radius: 6px; font: inherit; }
+input[type=text], input[type=email], input[type=number], select, textarea { width: 100%; padding: 8px 10px; border: 1px solid #d0d5dd; border-radius: 6px; font: inherit; }
 button { font: inherit; padding: 8px 14px; border-radius: 6px; border: 1px solid var(--accent); background: var(--accent); color: #fff; cursor: pointer; margin-top: 12px; }
 button.secondary { background: #fff; color: var(--accent); } button.danger { background: #fff; color: var(--bad); border-color: #f1aeb5; margin: 0; padding: 4px 10px; }
 button.link { background: none; border: none; color: var(--accent); padding: 0; margin: 0; }

@@ -26,6 +26,16 @@ const headerName = v.pipe(
 
 const toolName = v.pipe(v.string('must be a string'), v.regex(/^[A-Za-z0-9_.-]{1,128}$/, 'must be an MCP tool name (1 to 128 letters, digits, _ - .)'));
 
+const keyIdList = v.pipe(v.array(v.pipe(v.string('must be a key id'), v.maxLength(128, 'must be a key id')), 'must be an array of key ids or null'), v.maxLength(1000, 'at most 1000 keys'));
+
+/** `{<tool>: [key ids]}`: the keys that alone may use that tool. */
+const toolKeyIdsShape = 'must be an object {<tool>: [key ids]} or null';
+const toolKeyIds = v.pipe(
+  v.custom<Record<string, unknown>>((input) => typeof input === 'object' && input !== null && !Array.isArray(input), toolKeyIdsShape),
+  v.record(toolName, keyIdList, toolKeyIdsShape),
+  v.check((rules) => Object.keys(rules).length <= 256, 'at most 256 tools'),
+);
+
 const putSchema = strictBody({
   url: v.pipe(v.string('must be a string'), v.trim(), v.maxLength(2048, 'at most 2048 characters')),
   transport: v.optional(v.picklist(mcpTransports, `must be one of ${mcpTransports.join(', ')}`), 'streamable_http'),
@@ -39,14 +49,33 @@ const putSchema = strictBody({
     null,
   ),
   tools: v.optional(v.nullable(v.pipe(v.array(toolName, 'must be an array of tool names or null'), v.maxLength(256, 'at most 256 tools'))), null),
-  key_ids: v.optional(v.nullable(v.pipe(v.array(v.pipe(v.string('must be a key id'), v.maxLength(128, 'must be a key id')), 'must be an array of key ids or null'), v.maxLength(1000, 'at most 1000 keys'))), null),
+  key_ids: v.optional(v.nullable(keyIdList), null),
+  tool_key_ids: v.optional(v.nullable(toolKeyIds), null),
 });
+
+type PutBody = v.InferOutput<typeof putSchema>;
 
 /** 400 naming `key_ids.N` for an id that is not a key of the organisation. */
 async function checkKeyIds(deps: ControlPlaneDeps, orgId: string, keyIds: readonly string[] | null): Promise<void> {
   for (const [index, id] of (keyIds ?? []).entries()) {
     const key = await deps.db.keys.get(id);
     if (key?.orgId !== orgId) throw invalidRequest(`key_ids.${index}: '${id}' is not a key of this organisation.`, `key_ids.${index}`);
+  }
+}
+
+/**
+ * 400 naming `tool_key_ids.<tool>[.N]` for a rule that could never apply: a tool the registration
+ * does not expose, or a key outside the organisation or outside `key_ids` (it cannot reach the server).
+ */
+async function checkToolKeyIds(deps: ControlPlaneDeps, orgId: string, body: PutBody): Promise<void> {
+  for (const [tool, ids] of Object.entries(body.tool_key_ids ?? {})) {
+    if (body.tools !== null && !body.tools.includes(tool)) throw invalidRequest(`tool_key_ids.${tool}: '${tool}' is not one of the exposed tools.`, `tool_key_ids.${tool}`);
+    for (const [index, id] of ids.entries()) {
+      const param = `tool_key_ids.${tool}.${index}`;
+      if (body.key_ids !== null && !body.key_ids.includes(id)) throw invalidRequest(`${param}: '${id}' is not in key_ids, so it cannot reach the server.`, param);
+      const key = await deps.db.keys.get(id);
+      if (key?.orgId !== orgId) throw invalidRequest(`${param}: '${id}' is not a key of this organisation.`, param);
+    }
   }
 }
 
@@ -61,6 +90,7 @@ function serverToWire(orgId: string, server: MaskedMcpServer) {
     credential: server.credential ? { header: server.credential.header, value_hint: `...${server.credential.last4}` } : null,
     tools: server.tools,
     key_ids: server.keyIds,
+    tool_key_ids: server.toolKeyIds,
     created_at: server.createdAt.toISOString(),
     updated_at: server.updatedAt.toISOString(),
   };
@@ -72,7 +102,7 @@ function pathName(c: Context<ControlEnv>): string {
 }
 
 const serverParams = v.object({ id: orgIdParam, name: v.pipe(v.string(), v.description('The server name (1 to 32 letters, digits, inner hyphens).')) });
-const serverAnswer = jsonResponse('The `mcp_server`: its URL, transport, exposed tools, allowed keys and a hint of its credential (`credential.value_hint`), never the credential.');
+const serverAnswer = jsonResponse('The `mcp_server`: its URL, transport, exposed tools, allowed keys (per server and per tool) and a hint of its credential (`credential.value_hint`), never the credential.');
 const tags = ['Admin: MCP servers'];
 
 export const listMcpServersRoute = defineRoute({
@@ -105,7 +135,7 @@ export const putMcpServerRoute = defineRoute({
   operationId: 'putMcpServer',
   summary: 'Register (or replace) a remote MCP server',
   description:
-    "The organisation's keys reach its tools at the inference port's `/mcp` as `<name>__<tool>`. `url` must be a public http(s) address unless the operator set SVC_MCP_ALLOW_PRIVATE_URLS (400 `mcp_url_refused`); host names are checked again on every address they resolve to when the gateway connects. `credential` (a header and its value) is sealed at rest (AES-256-GCM) and sent with every request to the server; `tools` lists the tools exposed (null: all); `key_ids` the organisation's keys that may reach the server (null: all).",
+    "The organisation's keys reach its tools at the inference port's `/mcp` as `<name>__<tool>`. `url` must be a public http(s) address unless the operator set SVC_MCP_ALLOW_PRIVATE_URLS (400 `mcp_url_refused`); host names are checked again on every address they resolve to when the gateway connects. `credential` (a header and its value) is sealed at rest (AES-256-GCM) and sent with every request to the server; `tools` lists the tools exposed (null: all); `key_ids` the organisation's keys that may reach the server (null: all); `tool_key_ids` (`{<tool>: [key ids]}`) the keys that alone may use a tool (a tool not named: every key of `key_ids`). To other keys such a tool is not listed, and calling it is `tool_not_allowed`.",
   tags,
   auth: adminOnly,
   params: serverParams,
@@ -146,9 +176,10 @@ export function registerAdminMcpServers(routes: RouteRegistry<ControlEnv>, deps:
     const body = validate(putSchema, await readJson(c, deps.maxBodyBytes));
     const org = await pathOrg(c, deps);
     await checkKeyIds(deps, org.id, body.key_ids);
+    await checkToolKeyIds(deps, org.id, body);
     try {
-      const { key_ids: keyIds, ...rest } = body;
-      const { server, created } = await deps.mcp.put(org.id, { name, ...rest, keyIds });
+      const { key_ids: keyIds, tool_key_ids: toolKeyIds, ...rest } = body;
+      const { server, created } = await deps.mcp.put(org.id, { name, ...rest, keyIds, toolKeyIds });
       return c.json(serverToWire(org.id, server), created ? 201 : 200);
     } catch (error) {
       if (error instanceof McpUrlRefusedError) throw invalidRequest(`url ${error.message}.`, 'url', error.code);

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { maxMcpRounds, runMcpTools } from './mcp-tool-loop.js';
 import { type McpModelTools, needsApproval } from './mcp-tool-set.js';
 
-const target: McpConnectionTarget = { name: 'srv', url: 'https://mcp.example.com/mcp', tools: null, headers: () => ({}) };
+const target: McpConnectionTarget = { name: 'srv', url: 'https://mcp.example.com/mcp', tools: null, withheld: new Set(), headers: () => ({}) };
 const gateway: McpModelTools = {
   modelServer: async () => target,
   modelServerTools: async () => [{ name: 'look', inputSchema: { type: 'object' } }],

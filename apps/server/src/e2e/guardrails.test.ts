@@ -80,6 +80,37 @@ describe('guardrails (admin API, openai SDK, mock upstream)', () => {
     expect(sent.messages.at(-1)?.content).toBe('Mail [EMAIL_1] the config: [SECRET_PASSWORD]');
   });
 
+  it('reports each decision in svc_metadata.guardrails, on a JSON answer and on a stream\'s last chunk', async () => {
+    const openai = await keyWith([
+      { type: 'pii', stage: 'before_call', action: 'redact' },
+      { type: 'secrets', stage: 'after_answer', action: 'log' },
+    ]);
+    const expected = [
+      { check: 'pii', stage: 'before_call', action: 'redact', outcome: 'redacted', detail: 'EMAIL:1' },
+      { check: 'secrets', stage: 'after_answer', action: 'log', outcome: 'pass' },
+    ];
+    const json = await openai.chat.completions.create({ model: 'openai/gpt-4o-mini', messages: question('Write to ann@example.com') });
+    expect((json as unknown as { svc_metadata: { guardrails: unknown } }).svc_metadata.guardrails).toEqual(expected);
+    const stream = await openai.chat.completions.create({ model: 'openai/gpt-4o-mini', messages: question('Write to ann@example.com'), stream: true });
+    const reported: unknown[] = [];
+    for await (const chunk of stream) {
+      const metadata = (chunk as unknown as { svc_metadata?: { guardrails?: unknown } }).svc_metadata;
+      if (metadata) reported.push(metadata.guardrails);
+    }
+    expect(reported).toEqual([expected]);
+    // The Responses API carries it too: on the response, and on a stream's response.completed.
+    const response = await openai.responses.create({ model: 'openai/gpt-4o-mini', input: 'Write to ann@example.com' });
+    expect((response as unknown as { svc_metadata: { guardrails: unknown } }).svc_metadata.guardrails).toEqual(expected);
+    const completed: unknown[] = [];
+    for await (const event of await openai.responses.create({ model: 'openai/gpt-4o-mini', input: 'Write to ann@example.com', stream: true })) {
+      if (event.type === 'response.completed') completed.push((event.response as unknown as { svc_metadata?: { guardrails?: unknown } }).svc_metadata?.guardrails);
+    }
+    expect(completed).toEqual([expected]);
+    const plain = new OpenAI({ baseURL: `${gateway.inferenceUrl}/v1`, apiKey: (await admin('POST', '/v1/admin/keys', { org_id: orgId, scopes: ['inference:chat'] })).body.key as string, maxRetries: 0 });
+    const none = await plain.chat.completions.create({ model: 'openai/gpt-4o-mini', messages: question('hello') });
+    expect((none as unknown as { svc_metadata: Record<string, unknown> }).svc_metadata).not.toHaveProperty('guardrails');
+  });
+
   it("ends a stream the operator's webhook refuses after the answer with an error event, never a complete stream", async () => {
     const openai = await keyWith([{ type: 'webhook', stage: 'after_answer', action: 'refuse', url: hookUrl, timeout_ms: 2000, failure_mode: 'closed' }]);
     const stream = await openai.chat.completions.create({ model: 'openai/gpt-4o-mini', messages: question('Tell me a story'), stream: true });

@@ -170,6 +170,35 @@ describe('MCP gateway (/mcp) with the official MCP SDK', () => {
     await client.close();
   });
 
+  it('limits single tools to some keys: to the others a tool is not listed and calling it is tool_not_allowed, never reaching the server', async () => {
+    const { org, key } = await orgWithServers();
+    const trusted = await gateway.runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:chat'] });
+    const narrowed = await admin('PUT', `/v1/admin/orgs/${org.id}/mcp-servers/tools`, {
+      url: upstream.url,
+      credential: { header: 'Authorization', value: upstreamSecret },
+      tools: ['echo', 'hang', 'big'],
+      tool_key_ids: { echo: [trusted.record.id] },
+    });
+    expect(narrowed.status, await narrowed.clone().text()).toBe(200);
+    const plain = await connect(key);
+    const listed = (await plain.listTools()).tools.map((tool) => tool.name);
+    expect(listed).toEqual(expect.arrayContaining(['tools__hang', 'tools__big']));
+    expect(listed).not.toContain('tools__echo');
+    const text = `withheld ${randomUUID()}`;
+    const refused = await callError(plain, 'tools__echo', { text });
+    expect(refused).toMatchObject({ code: -32013, stable: 'tool_not_allowed', message: expect.stringContaining('other keys only') });
+    expect(upstream.calls.some((call) => call.arguments?.text === text)).toBe(false);
+    await plain.close();
+
+    const allowed = await connect(trusted.secret);
+    expect((await allowed.listTools()).tools.map((tool) => tool.name)).toContain('tools__echo');
+    expect((await allowed.callTool({ name: 'tools__echo', arguments: { text } })).content).toEqual([{ type: 'text', text: `echo: ${text}` }]);
+    await allowed.close();
+    await gateway.runtime.learn.flush();
+    const rows = (await gateway.runtime.db.usage.listByOrg(org.id)).filter((row) => row.provider === 'mcp' && row.model === 'tools__echo');
+    expect(rows.map((row) => row.status).sort()).toEqual([200, 403]);
+  });
+
   it('counts tool calls against the key’s requests per minute: over the limit a call is rate_limited and never reaches the server', async () => {
     const { org } = await orgWithServers();
     const { secret } = await gateway.runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:chat'], rpmLimit: 2 });
@@ -243,7 +272,7 @@ describe('MCP gateway with the default URL policy', () => {
     expect(await refused.json()).toMatchObject({ error: { type: 'invalid_request_error', code: 'mcp_url_refused', param: 'url' } });
 
     // A row written while the operator allowed private URLs (or a name now resolving to one) is still not dialled.
-    await strict.runtime.db.mcpServers.put(org.id, { name: 'tools', url: upstream.url, transport: 'streamable_http', credential: null, tools: null, keyIds: null });
+    await strict.runtime.db.mcpServers.put(org.id, { name: 'tools', url: upstream.url, transport: 'streamable_http', credential: null, tools: null, keyIds: null, toolKeyIds: null });
     const { secret } = await strict.runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:chat'] });
     const client = new Client({ name: 'svc-test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${strict.inferenceUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${secret}` } } }));

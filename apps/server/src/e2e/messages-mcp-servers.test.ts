@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import type Anthropic from '@anthropic-ai/sdk';
 import { describe, expect, it } from 'vitest';
+import { adminCall } from './harness.js';
 import { useMcpUpstream } from './mcp-upstream.js';
-import { useMockedGateway } from './mocked-gateway.js';
+import { sdkClients, useMockedGateway } from './mocked-gateway.js';
 
 // Anthropic's MCP connector (`mcp_servers`) answered by a provider that has none (OpenAI over the
 // mock upstream): the gateway lists the in-test MCP server's tools, offers them as OpenAI function
@@ -80,5 +82,28 @@ describe('anthropic SDK messages with mcp_servers, answered by OpenAI', () => {
     expect(error).toMatchObject({ status: 400, error: { error: { type: 'invalid_request_error' } } });
     expect(JSON.stringify((error as { error: unknown }).error)).toContain('tools.0.mcp_server_name');
     expect(mocked.upstream.stats().total).toBe(before);
+  });
+
+  it('holds a server named by the URL the organisation registered to its key rules: a withheld tool is not offered, a key outside key_ids gets no tools', async () => {
+    const org = await mocked.gateway.runtime.db.orgs.ensure(`mcp-${randomUUID()}`);
+    const [plain, trusted, outsider] = await Promise.all([0, 1, 2].map(() => mocked.gateway.runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:chat'] })));
+    const keyIds = [plain!.record.id, trusted!.record.id];
+    await adminCall(mocked.gateway.controlUrl, 'PUT', `/v1/admin/orgs/${org.id}/mcp-servers/registered`, { url: upstream.server.url, tools: ['echo', 'secret'], key_ids: keyIds, tool_key_ids: { echo: [trusted!.record.id] } });
+    // Without tools to offer, the request may not force a tool: tool_choice only where echo is offered.
+    const ask = (key: string, force = false) => {
+      const { mcp_servers, betas, messages, max_tokens } = params();
+      return sdkClients(mocked.gateway, key).anthropic.beta.messages.create({ model: model(), max_tokens, messages, mcp_servers, betas, ...(force ? { tool_choice: { type: 'any' as const } } : {}) });
+    };
+    const before = upstream.server.calls.length;
+    const withheld = await ask(plain!.secret);
+    expect(withheld.content.map((block) => block.type)).toEqual(['text']);
+    expect(offered()).toBeUndefined();
+    const outside = await ask(outsider!.secret);
+    expect(outside.content.map((block) => block.type)).toEqual(['text']);
+    expect(offered()).toBeUndefined();
+    expect(upstream.server.calls.length).toBe(before);
+    const allowed = await ask(trusted!.secret, true);
+    expect(offered()).toEqual(['tools__echo']);
+    expect(allowed.content.map((block) => block.type)).toEqual(['mcp_tool_use', 'mcp_tool_result', 'text']);
   });
 });

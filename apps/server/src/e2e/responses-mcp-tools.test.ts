@@ -115,6 +115,22 @@ describe('openai SDK responses with an mcp tool, answered by Anthropic', () => {
     expect(upstream.server.calls.slice(before)).toEqual([{ tool: 'echo', arguments: { text: 'mock' }, authorization: 'Bearer sealed' }]);
   });
 
+  it('offers the model only the tools of a registered server the key may use (tool_key_ids), and runs them for the keys allowed', async () => {
+    const org = await mocked.gateway.runtime.db.orgs.ensure(`mcp-${randomUUID()}`);
+    const [plain, trusted] = await Promise.all([0, 1].map(() => mocked.gateway.runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:chat'] })));
+    await adminCall(mocked.gateway.controlUrl, 'PUT', `/v1/admin/orgs/${org.id}/mcp-servers/registered`, { url: upstream.server.url, tools: ['echo'], tool_key_ids: { echo: [trusted!.record.id] } });
+    const tools: OpenAI.Responses.Tool[] = [{ type: 'mcp', server_label: 'registered', require_approval: 'never' }];
+    const before = upstream.server.calls.length;
+    const withheld = await sdkClients(mocked.gateway, plain!.secret).openai.responses.create({ model: model(), input: 'Echo something', tools });
+    expect(withheld.output.map((item) => item.type)).toEqual(['mcp_list_tools', 'message']);
+    expect(withheld.output[0]).toMatchObject({ server_label: 'registered', tools: [], error: null });
+    expect(lastUpstreamBody().tools).toBeUndefined();
+    expect(upstream.server.calls.length).toBe(before);
+    const allowed = await sdkClients(mocked.gateway, trusted!.secret).openai.responses.create({ model: model(), input: 'Echo something', tools, tool_choice: 'required' });
+    expect(allowed.output.map((item) => item.type)).toEqual(['mcp_list_tools', 'mcp_call', 'message']);
+    expect(allowed.output[1]).toMatchObject({ name: 'echo', output: 'echo: mock', status: 'completed' });
+  });
+
   it('applies the organisation’s tool policy to the model’s MCP calls: a blocked call is refused (422) and never reaches the server', async () => {
     const org = await mocked.gateway.runtime.db.orgs.ensure(`mcp-${randomUUID()}`);
     await adminCall(mocked.gateway.controlUrl, 'PUT', `/v1/admin/orgs/${org.id}/tool-policy`, { blocked_argument_patterns: [{ tool: 'tools__echo', argument: 'text', pattern: '^mock$' }] });

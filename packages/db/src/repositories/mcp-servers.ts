@@ -31,6 +31,8 @@ export interface McpServerRecord {
   tools: string[] | null;
   /** The organisation's keys that may reach it (ids); null = every key with access to `/mcp`. */
   keyIds: string[] | null;
+  /** Per tool, the keys (ids) that alone may use it; a tool not named here is open to every key of `keyIds`. Null: no such rule. */
+  toolKeyIds: Record<string, string[]> | null;
   createdAt: Date;
   /** Moves on every put. */
   updatedAt: Date;
@@ -69,6 +71,7 @@ function toRecord(row: Row): McpServerRecord {
     credential: toCredential(row),
     tools: row.tools,
     keyIds: row.keyIds,
+    toolKeyIds: row.toolKeyIds ?? null,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
@@ -88,6 +91,7 @@ function toColumns(server: NewMcpServer) {
     last4: credential?.last4 ?? null,
     tools: server.tools === null ? null : [...server.tools],
     keyIds: server.keyIds === null ? null : [...server.keyIds],
+    toolKeyIds: server.toolKeyIds === null || Object.keys(server.toolKeyIds).length === 0 ? null : server.toolKeyIds,
   };
 }
 

@@ -56,6 +56,7 @@ export type Ending = AnsweredEnding | CachedEnding;
 export function finish(recorder: LearnRecorder, turn: ChatTurn, ending: Ending): SvcMetadata {
   const metadata = ending.kind === 'cached' ? finishHit(recorder, turn, ending) : finishAnswer(recorder, turn, ending);
   shedMetadata(turn.switches, turn.shed, metadata);
+  if (turn.guardrails) metadata.guardrails = [...turn.guardrails.decisions];
   return metadata;
 }
 

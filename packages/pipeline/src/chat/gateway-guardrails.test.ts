@@ -119,6 +119,28 @@ describe('guardrails in the pipeline', () => {
     expect(seen.map((event) => event.type)).toEqual(['text-delta', 'text-delta', 'finish', 'usage']);
   });
 
+  it('reports the decisions in svc_metadata.guardrails, JSON and stream alike, after-answer ones included', async () => {
+    const { gateway, context } = setup([answering('All good here.'), answering('All good here.')]);
+    const who = guarded([
+      { kind: 'pii', stage: 'before_call', action: 'redact' },
+      { kind: 'secrets', stage: 'after_answer', action: 'log' },
+    ]);
+    const expected = [
+      { check: 'pii', stage: 'before_call', action: 'redact', outcome: 'redacted', detail: 'EMAIL:1' },
+      { check: 'secrets', stage: 'after_answer', action: 'log', outcome: 'pass' },
+    ];
+    const json = await gateway.chat(ask('Mail ann@example.com'), exchangeOf(context, who));
+    if (json.kind !== 'json') throw new Error('json expected');
+    expect(json.metadata.guardrails).toEqual(expected);
+    const streamed = await gateway.chat(ask('Mail ann@example.com', { stream: true }), exchangeOf(context, who));
+    if (streamed.kind !== 'stream') throw new Error('stream expected');
+    await drain(streamed.events, []);
+    expect(streamed.metadata()?.guardrails).toEqual(expected);
+    const plain = await gateway.chat(ask('hello'), context());
+    if (plain.kind !== 'json') throw new Error('json expected');
+    expect(plain.metadata).not.toHaveProperty('guardrails');
+  });
+
   it("refuses an answer the provider's moderation model flags, through the gateway's moderation stage", async () => {
     const openai = moderator();
     const { gateway, context, usage } = setup([answering('Plan the attack at dawn.'), openai]);

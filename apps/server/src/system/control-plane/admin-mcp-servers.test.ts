@@ -45,6 +45,7 @@ describe('MCP servers admin API', () => {
       credential: { header: 'Authorization', value_hint: '...wxyz' },
       tools: ['search', 'fetch'],
       key_ids: null,
+      tool_key_ids: null,
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });
@@ -84,6 +85,34 @@ describe('MCP servers admin API', () => {
     expect(await json(await call('PUT', path, { ...registration, key_ids: [mine.record.id] }), 201)).toMatchObject({ key_ids: [mine.record.id] });
     expect((await app.runtime.mcp.connections(org.id, mine.record.id)).map((target) => target.name)).toEqual(['narrow']);
     expect(await app.runtime.mcp.connections(org.id, 'another-key')).toEqual([]);
+  });
+
+  it('limits single tools to some keys (tool_key_ids), stored and applied per key; rules that could never apply are refused, naming the field', async () => {
+    const org = await newOrg();
+    const other = await newOrg();
+    const [admin, plain] = await Promise.all([0, 1].map(() => app.runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:chat'] })));
+    const theirs = await app.runtime.authenticator.issue({ orgId: other.id, scopes: ['inference:chat'] });
+    const path = `/v1/admin/orgs/${org.id}/mcp-servers/guarded`;
+    const cases: [unknown, string][] = [
+      [{ ...registration, tool_key_ids: { 'bad tool': [admin!.record.id] } }, 'tool_key_ids.bad tool'],
+      [{ ...registration, tool_key_ids: { fetch: 'all' } }, 'tool_key_ids.fetch'],
+      [{ ...registration, tool_key_ids: { delete: [admin!.record.id] } }, 'tool_key_ids.delete'],
+      [{ ...registration, tool_key_ids: { fetch: [admin!.record.id, theirs.record.id] } }, 'tool_key_ids.fetch.1'],
+      [{ ...registration, key_ids: [plain!.record.id], tool_key_ids: { fetch: [admin!.record.id] } }, 'tool_key_ids.fetch.0'],
+      [{ ...registration, tool_key_ids: [] }, 'tool_key_ids'],
+    ];
+    for (const [body, param] of cases) {
+      expect(await json(await call('PUT', path, body), 400), JSON.stringify(body)).toMatchObject({ error: { type: 'invalid_request_error', param } });
+    }
+    const created = await json(await call('PUT', path, { ...registration, tool_key_ids: { fetch: [admin!.record.id] } }), 201);
+    expect(created).toMatchObject({ tools: ['search', 'fetch'], key_ids: null, tool_key_ids: { fetch: [admin!.record.id] } });
+    expect(await json(await call('GET', path))).toEqual(created);
+    expect((await app.runtime.db.mcpServers.get(org.id, 'guarded'))?.toolKeyIds).toEqual({ fetch: [admin!.record.id] });
+    const [forPlain] = await app.runtime.mcp.connections(org.id, plain!.record.id);
+    const [forAdmin] = await app.runtime.mcp.connections(org.id, admin!.record.id);
+    expect([...forPlain!.withheld]).toEqual(['fetch']);
+    expect([...forAdmin!.withheld]).toEqual([]);
+    expect(await json(await call('PUT', path, { ...registration, tool_key_ids: {} }))).toMatchObject({ tool_key_ids: null });
   });
 
   it('refuses loopback, link-local and private URLs by default (400 mcp_url_refused)', async () => {

@@ -9,7 +9,7 @@ function credential(overrides: Partial<McpServerCredential> = {}): McpServerCred
 }
 
 function server(name: string, overrides: Partial<NewMcpServer> = {}): NewMcpServer {
-  return { name, url: `https://${name}.example.com/mcp`, transport: 'streamable_http', credential: credential(), tools: null, keyIds: null, ...overrides };
+  return { name, url: `https://${name}.example.com/mcp`, transport: 'streamable_http', credential: credential(), tools: null, keyIds: null, toolKeyIds: null, ...overrides };
 }
 
 const hex = (value: Uint8Array | undefined) => (value ? Buffer.from(value).toString('hex') : undefined);
@@ -50,6 +50,16 @@ export function mcpServerConformance(getDb: GetDb): void {
     expect(stored?.credential?.header).toBe('X-Api-Key');
     expect(stored?.credential?.ciphertext).toBeInstanceOf(Uint8Array);
     expect([hex(stored?.credential?.ciphertext), hex(stored?.credential?.iv), hex(stored?.credential?.tag)]).toEqual([hex(sealed.ciphertext), hex(sealed.iv), hex(sealed.tag)]);
+  });
+
+  it('round-trips per-tool key lists, and stores an empty map as none', async () => {
+    const db = getDb();
+    const org = await createTestOrg(db);
+    const toolKeyIds = { delete: ['key_admin'], 'read.all': ['key_a', 'key_b'], nobody: [] };
+    await db.mcpServers.put(org.id, server('guarded', { keyIds: ['key_a', 'key_b', 'key_admin'], toolKeyIds }));
+    expect((await db.mcpServers.get(org.id, 'guarded'))?.toolKeyIds).toEqual(toolKeyIds);
+    await db.mcpServers.put(org.id, server('guarded', { toolKeyIds: {} }));
+    expect((await db.mcpServers.get(org.id, 'guarded'))?.toolKeyIds).toBeNull();
   });
 
   it('keeps servers apart per organisation', async () => {

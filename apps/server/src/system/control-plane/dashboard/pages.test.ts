@@ -110,6 +110,53 @@ describe('dashboard pages', () => {
   });
 });
 
+describe('guardrails page', () => {
+  it("shows an organisation's and its keys' checks in order; an admin edits them, a refused save shows the server's message and keeps the text", async () => {
+    const org = await runtime.db.orgs.ensure(`guardrails-${randomUUID()}`);
+    const { record: key } = await runtime.authenticator.issue({ orgId: org.id, name: 'backend', scopes: ['inference:chat'] });
+    const admin = await signedIn('admin');
+    const checks = [
+      { type: 'pii', stage: 'before_call', action: 'redact' },
+      { type: 'webhook', stage: 'after_answer', action: 'refuse', url: 'https://guard.example.com/check', timeout_ms: 1500, failure_mode: 'closed' },
+    ];
+    const saved = await admin.post(`/dashboard/guardrails/org/${org.id}`, { guardrails: JSON.stringify(checks) });
+    expect(saved.status).toBe(303);
+    expect(saved.headers.get('location')).toBe(`/dashboard/guardrails?org=${org.id}`);
+    expect((await runtime.db.orgs.get(org.id))?.guardrails).toEqual([{ kind: 'pii', stage: 'before_call', action: 'redact' }, { kind: 'webhook', stage: 'after_answer', action: 'refuse', url: 'https://guard.example.com/check', timeoutMs: 1500, failureMode: 'closed' }]);
+    // The caller's cached organisation follows at once: the next request runs the checks.
+    expect((await runtime.authenticator.authenticate((await runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:chat'] })).secret)).org.guardrails).toHaveLength(2);
+    const view = await (await admin.get(`/dashboard/guardrails?org=${org.id}`)).text();
+    const table = view.match(/<table data-testid="org-guardrails">.*?<\/table>/s)?.[0] ?? '';
+    expect(table).toMatch(/pii.*before_call.*redact.*webhook.*after_answer.*refuse.*url=https:\/\/guard\.example\.com\/check · timeout_ms=1500 · failure_mode=closed/s);
+
+    const refused = await admin.post(`/dashboard/guardrails/keys/${key.id}`, { guardrails: '[{"type": "pii", "stage": "before_call", "action": "redact", "stag": "x"}]' });
+    expect(refused.status).toBe(400);
+    const shown = await refused.text();
+    expect(shown).toContain('data-testid="guardrails-error"');
+    expect(shown).toContain('guardrails.0.stag');
+    expect(shown).toContain('&quot;stag&quot;: &quot;x&quot;');
+    expect((await admin.post(`/dashboard/guardrails/keys/${key.id}`, { guardrails: '[{' })).status).toBe(400);
+    expect((await runtime.db.keys.get(key.id))?.guardrails ?? null).toBeNull();
+
+    expect((await admin.post(`/dashboard/guardrails/keys/${key.id}`, { guardrails: '[{"type": "secrets", "stage": "after_answer", "action": "log"}]' })).status).toBe(303);
+    expect((await runtime.db.keys.get(key.id))?.guardrails).toEqual([{ kind: 'secrets', stage: 'after_answer', action: 'log' }]);
+    const keyView = await (await admin.get(`/dashboard/guardrails?org=${org.id}&key=${key.id}`)).text();
+    expect(keyView.match(new RegExp(`<table data-testid="key-guardrails-${key.id}">.*?</table>`, 's'))?.[0]).toMatch(/secrets.*after_answer.*log/s);
+    expect(keyView).toContain(`action="/dashboard/guardrails/keys/${key.id}"`);
+    expect((await admin.post(`/dashboard/guardrails/org/${org.id}`, { guardrails: '' })).status).toBe(303);
+    expect((await runtime.db.orgs.get(org.id))?.guardrails ?? null).toBeNull();
+  });
+
+  it('lets a member see its own organisation\'s checks, and nothing more', async () => {
+    const member = await signedIn('member');
+    const page = await member.get('/dashboard/guardrails');
+    expect(page.status).toBe(200);
+    expect(await page.text()).not.toContain('data-testid="guardrails-form"');
+    expect((await member.get(`/dashboard/guardrails?org=${other.id}`)).status).toBe(403);
+    expect((await member.post(`/dashboard/guardrails/org/${own.id}`, { guardrails: '' })).status).toBe(403);
+  });
+});
+
 describe('models page', () => {
   it('shows every served model with its source; an admin overrides a price and a retirement seen by the catalog, members only read', async () => {
     const member = await signedIn('member');

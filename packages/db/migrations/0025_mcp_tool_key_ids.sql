@@ -1,0 +1,1 @@
+ALTER TABLE "mcp_servers" ADD COLUMN "tool_key_ids" jsonb;
