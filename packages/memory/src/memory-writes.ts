@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { VectorMatch } from '@svc/semantic';
 import { type CorrectionSettings, decideWrite, type WriteDecision } from './corrections.js';
 import { type ExtractedFact, extractFacts } from './extract-facts.js';
 import { statementCore } from './fact-slots.js';
@@ -7,6 +8,7 @@ import { NEIGHBOURS, type MemoryParts, type StoredMemoryRow } from './memory-par
 import { MEMORY_SCOPE, type StoredMemory, pointOf } from './memory-points.js';
 import type { MemoryScope } from './memory-scope.js';
 import { redactPii } from './redact-pii.js';
+import { sameSubject } from './subject-links.js';
 import { sameValueType } from './value-types.js';
 
 /** How the write side batches and bounds its work (defaults in `createMemoryStore`). */
@@ -141,8 +143,7 @@ export class MemoryWrites {
       const fact = await this.withAttribute(stated, vector);
       const neighbours = await vectors.search(vector, { orgId: scope.orgId, scope: MEMORY_SCOPE, subject: scope.subject, limit: NEIGHBOURS, minScore: -1 });
       const decided = decideWrite(fact, neighbours, this.settings, written);
-      // A change that linked nothing: the stored fact whose value is of the same kind, if one clearly is.
-      const typed = decided.kind === 'add' && this.settings.corrections ? await sameValueType(embedder, fact, neighbours, { written }) : undefined;
+      const typed = decided.kind === 'add' && this.settings.corrections ? await this.lastResort(fact, neighbours, written) : undefined;
       const decision: WriteDecision = typed ? { kind: 'supersede', old: typed } : decided;
       if (decision.kind === 'skip') continue;
       if (decision.kind === 'remove') await this.remove(decision.old);
@@ -158,6 +159,12 @@ export class MemoryWrites {
       const row = await this.index(this.rowOf(scope, fact, vector, decision.kind === 'merge' ? decision.into : undefined), vector, fact.attribute);
       written.add(row.id);
     }
+  }
+
+  /** A change that linked nothing: the stored fact whose value is of the same kind, else the one about the same subject, if one clearly is. */
+  private async lastResort(fact: ExtractedFact, neighbours: readonly VectorMatch[], written: ReadonlySet<string>): Promise<StoredMemory | undefined> {
+    const { embedder } = this.parts;
+    return (await sameValueType(embedder, fact, neighbours, { written })) ?? (await sameSubject(embedder, fact, neighbours, { written }));
   }
 
   /** The fact with the slot of the attribute it gives, when its patterns named none and the encoder places it near one. */
