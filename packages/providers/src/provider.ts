@@ -1,4 +1,5 @@
 import type { ChatRequest, ChatResult, StreamEvent } from '@svc/core';
+import type { NativeBatches } from './provider-batches.js';
 import type { ModerationRequest, ModerationResult, SpeechRequest, SpeechResult } from './provider-audio.js';
 import type { ImageGenerationRequest, ImageGenerationResult } from './provider-images.js';
 import type { RealtimeConnectOptions, RealtimeRequest, RealtimeSocket } from './provider-realtime.js';
@@ -9,6 +10,7 @@ export type * from './provider-audio.js';
 export type * from './provider-images.js';
 export type * from './provider-transcription.js';
 export type * from './provider-realtime.js';
+export type * from './provider-batches.js';
 
 /** The chat request a provider receives: the canonical request with the upstream model resolved. */
 export interface ProviderChatRequest extends Omit<ChatRequest, 'model' | 'routingHints' | 'routingOverride' | 'svc'> {
@@ -79,6 +81,11 @@ export interface Provider {
    * `ProviderError` (the upstream's refusal status and body classified, or a transport failure).
    */
   realtime?(request: RealtimeRequest, options?: RealtimeConnectOptions): Promise<RealtimeSocket>;
+  /**
+   * The provider's own batch API for chat requests, at its batch price (OpenAI, Anthropic);
+   * absent elsewhere. Its calls name the key that submitted the batch, so no key fall-through.
+   */
+  batches?: NativeBatches;
   /**
    * Speech to text in the gateway's own shape (text, language, duration), for the voice
    * endpoints; present on every provider that serves speech-to-text (OpenAI, Groq, Deepgram,

@@ -169,7 +169,10 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     const route = matchRoute(url, '');
     const raw = JSON.stringify(body);
     const context = { id, created: Math.floor(Date.now() / 1000), promptTokens: estimateTokens(raw.length), tokens: defaults.tokens, origin: `http://${host}:${port}`, query: new URLSearchParams(), promptCache, parallelToolCalls: defaults.parallelToolCalls, answers: defaults.answers, judgePrefers: defaults.judgePrefers, script };
-    const answer = route ? route.answer({ ...body, stream: false }, context) : notFound('openai', url, id);
+    const model = body['model'];
+    // A native batch's line names a model this upstream does not serve: that line's 404 (`models` behaviour).
+    const unknown = route && defaults.models && typeof model === 'string' && !defaults.models.includes(model);
+    const answer = !route ? notFound('openai', url, id) : unknown ? unknownModel(model, id, route.dialect) : route.answer({ ...body, stream: false }, context);
     if (answer.kind !== 'json') return { status: 500, body: { error: { message: 'streamed' } }, requestId: `req_${id}` };
     return { status: answer.status, body: JSON.parse(answer.body) as unknown, requestId: `req_${id}` };
   };

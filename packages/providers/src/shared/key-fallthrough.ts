@@ -92,6 +92,8 @@ export function withKeyFallthrough(provider: Provider, keys: readonly string[], 
   };
   // Every other endpoint falls through the same way.
   wrapOptionalCalls<KeyPoolCallOptions>(provider, wrapped, (call) => (request, options = {}) => (options.apiKey ? call(request, options) : eachKey(options, (o) => call(request, o))));
+  // A native batch names the key that submitted it: no fall-through.
+  if (provider.batches) wrapped.batches = provider.batches;
   // A realtime session falls through like a call: a key refused at the upgrade (429, 402, 401) gives way to the next.
   const realtime = provider.realtime?.bind(provider);
   if (realtime) {
