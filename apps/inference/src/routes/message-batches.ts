@@ -88,7 +88,7 @@ function newMessageBatch(caller: Caller, request: CreateMessageBatchRequest) {
 
 /** The Message Batch object, its results URL on the gateway, and its expired requests counted. */
 async function present(deps: InferenceDeps, c: Context<AppEnv>, batch: BatchRecord) {
-  const expired = batch.status === 'expired' ? (await deps.batches.answeredLines(batch.id)).filter((line) => line.statusCode === EXPIRED_STATUS).length : 0;
+  const expired = batch.status === 'expired' ? await deps.batches.countAnswered(batch.id, EXPIRED_STATUS) : 0;
   return messageBatchObject(batch, `${publicBaseUrl(c, deps.publicUrl)}/v1/messages/batches/${batch.id}/results`, expired);
 }
 
