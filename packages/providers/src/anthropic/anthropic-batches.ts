@@ -1,7 +1,6 @@
 import { ProviderError, kindFromStatus } from '@svc/core';
 import * as v from 'valibot';
-import type { NativeBatchRef, NativeBatches } from '../provider-batches.js';
-import type { ProviderChatRequest } from '../provider.js';
+import type { NativeBatches, NativeBatchRef, ProviderChatRequest } from '../provider.js';
 import type { HttpClient } from '../shared/http-client.js';
 import { getOk, jsonLines, postJson, readResponseJson } from '../shared/http.js';
 import type { KeyPool } from '../shared/key-pool.js';

@@ -1,7 +1,6 @@
 import { ProviderError, kindFromStatus } from '@svc/core';
 import * as v from 'valibot';
-import type { NativeBatchLine, NativeBatchRef, NativeBatches } from '../provider-batches.js';
-import type { ProviderChatRequest } from '../provider.js';
+import type { NativeBatches, NativeBatchLine, NativeBatchRef, ProviderChatRequest } from '../provider.js';
 import { encodeMultipart, getOk, jsonLines, postBody, postJson, readResponseJson } from '../shared/http.js';
 import type { KeyPool } from '../shared/key-pool.js';
 import { mapOpenAIResponse } from './openai-chat.js';
