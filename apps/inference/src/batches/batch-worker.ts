@@ -137,6 +137,8 @@ export class BatchWorker {
       else if (ending) await finalizeBatch(this.deps.batches, this.deps.files, batch, ending);
     } catch (error) {
       this.deps.logger.warn({ err: error, batch_id: batch.id }, 'batches: working a batch failed; it is taken up again');
+      // A batch waiting on its providers is taken up again at its next poll, not at once (a provider or key failing keeps failing).
+      if (batch.natives?.some((part) => part.state !== 'collected')) pollAt = new Date(Date.now() + (this.settings.nativePollMs ?? 60_000));
     } finally {
       await this.deps.batches.release(batch.id, this.owner, pollAt).catch(() => {});
     }
