@@ -99,8 +99,8 @@ export interface BatchRepository {
   nativeLines(id: string, nativeId: string, page: { after: number; limit: number }): Promise<BatchLineRecord[]>;
   /** How many of the batch's lines were answered with `statusCode`. */
   countAnswered(id: string, statusCode: number): Promise<number>;
-  /** Up to `limit` unanswered lines the gateway runs (in no native part), in file order. */
-  pendingLines(id: string, limit: number): Promise<BatchLineRecord[]>;
+  /** Up to `limit` unanswered lines the gateway runs (in no native part) after line `after` (default: from the first), in file order. */
+  pendingLines(id: string, limit: number, after?: number): Promise<BatchLineRecord[]>;
   /**
    * Records a line's answer and counts it (2xx completed, else failed) in one statement; false
    * when it was answered already (it is never answered twice).
@@ -255,11 +255,11 @@ function createBatchLineRepository(db: Drizzle): Pick<BatchRepository, 'pendingL
       return rows.map(({ line, customId, result, statusCode }) => (result === null ? { line, customId } : { line, customId, result, statusCode: statusCode ?? 0 }));
     },
 
-    async pendingLines(id, limit) {
+    async pendingLines(id, limit, after = -1) {
       return db
         .select({ line: batchLines.line, customId: batchLines.customId, body: batchLines.body })
         .from(batchLines)
-        .where(and(eq(batchLines.batchId, id), isNull(batchLines.result), isNull(batchLines.nativeId)))
+        .where(and(eq(batchLines.batchId, id), isNull(batchLines.result), isNull(batchLines.nativeId), gt(batchLines.line, after)))
         .orderBy(asc(batchLines.line))
         .limit(limit);
     },
