@@ -38,7 +38,7 @@ export async function start(env: Env, role: Role, options: Pick<RuntimeOptions, 
   let forget = async () => {};
   try {
     if (role !== 'control-plane') {
-      batchWorker = new BatchWorker(runtime, { concurrency: env.SVC_BATCH_CONCURRENCY, leaseMs: env.SVC_BATCH_LEASE_MS });
+      batchWorker = new BatchWorker(runtime, { concurrency: env.SVC_BATCH_CONCURRENCY, leaseMs: env.SVC_BATCH_LEASE_MS, native: env.SVC_BATCH_NATIVE !== false, nativePollMs: env.SVC_BATCH_NATIVE_POLL_MS });
       const app = createInferenceApp({ ...runtime, batchWorker, maxBodyBytes: env.SVC_MAX_BODY_BYTES, metricsToken: env.SVC_METRICS_TOKEN, trustedProxies: env.SVC_TRUSTED_PROXIES, ...(env.SVC_PUBLIC_URL ? { publicUrl: env.SVC_PUBLIC_URL } : {}) });
       const inference = await listen('inference', app, env.PORT, env.HOST, { requestTimeoutMs: env.SVC_BODY_TIMEOUT_MS });
       servers.push(inference);

@@ -21,4 +21,4 @@ export {
 } from './limits/limits.js';
 export { formatDuration } from './limits/rate-limit-response.js';
 export { type LimitRefusal, type RefusalKind, refusalKind } from './limits/refusal.js';
-export { type Reservation, unlimitedReservation } from './limits/reservation.js';
+export { type Reservation, type ReservationState, unlimitedReservation } from './limits/reservation.js';

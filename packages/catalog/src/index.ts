@@ -8,3 +8,5 @@ export { validateModel, validateModels } from './validate.js';
 export { LiveCatalog } from './live-catalog.js';
 export { isRetired, nextRetirement } from './retirement.js';
 export { type ModelEntry, type ModelFields, modelDefaultsSchema, modelEntrySchema, modelFields, modelOverrides, toModelDefaults } from './model-entry.js';
+export { atBatchPrices, batchPriceFactor } from './batch-prices.js';
+export { providerBatchPriceFactors } from './models/batch-prices.js';

@@ -74,6 +74,8 @@ export const modelEntrySchema = v.strictObject({
   family: v.optional(v.pipe(v.string(), v.minLength(1))),
   ...modelFields,
   ...unitPriceFields,
+  /** The share of the token prices the provider's batch API charges (0.5: half); default the provider's published share. */
+  batch_price_factor: v.optional(v.pipe(v.number('batch_price_factor is a number'), v.gtValue(0, 'batch_price_factor is within (0, 1]'), v.maxValue(1, 'batch_price_factor is within (0, 1]'))),
   /** Embedding models: vector dimensions. */
   dimensions: v.optional(positiveInteger('dimensions')),
   /** False: served only when named, never chosen by an alias. */
@@ -105,6 +107,7 @@ function entryFields(entry: ModelEntry): Partial<ModelInfo> {
   if (entry.price_per_image !== undefined || entry.price_per_minute !== undefined) {
     out.unitPrices = { ...(entry.price_per_image ? { perImage: entry.price_per_image } : {}), ...(entry.price_per_minute === undefined ? {} : { perMinute: entry.price_per_minute }) };
   }
+  if (entry.batch_price_factor !== undefined) out.batchPriceFactor = entry.batch_price_factor;
   if (entry.dimensions !== undefined) out.dimensions = entry.dimensions;
   if (entry.routable !== undefined) out.routable = entry.routable;
   if (entry.safety_critical !== undefined) out.safetyCritical = entry.safety_critical;

@@ -41,6 +41,12 @@ export interface ModelInfo {
   cacheWritePricePerMTok?: number;
   /** Price of prompt tokens that are audio (audio content parts), when it differs from text's. */
   audioInputPricePerMTok?: number;
+  /**
+   * The share of these prices the provider's batch API charges (0.5: half price), in (0, 1].
+   * Absent: the provider's published share (`providerBatchPriceFactors`), none for a provider
+   * without a batch API the gateway submits to.
+   */
+  batchPriceFactor?: number;
   capabilities: readonly Capability[];
   /** Free to call or open-weight (the `free_models_only` routing mode). */
   free: boolean;

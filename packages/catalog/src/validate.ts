@@ -71,6 +71,9 @@ export function validateModel(model: ModelInfo): void {
     fail(id, 'image models need unitPrices.perImage (USD per image by size or quality:size)');
   }
   if (model.routable !== undefined && typeof model.routable !== 'boolean') fail(id, 'routable must be a boolean');
+  if (model.batchPriceFactor !== undefined && !(isNonNegative(model.batchPriceFactor) && model.batchPriceFactor > 0 && model.batchPriceFactor <= 1)) {
+    fail(id, `batchPriceFactor must be within (0, 1] (got ${String(model.batchPriceFactor)})`);
+  }
   if (model.unpriced !== undefined && typeof model.unpriced !== 'boolean') fail(id, 'unpriced must be a boolean');
   if (model.unitPrices !== undefined) validateUnitPrices(id, model.unitPrices);
   if (model.retiresAt !== undefined && Number.isNaN(Date.parse(model.retiresAt))) fail(id, `retiresAt must be an ISO 8601 date (got ${JSON.stringify(model.retiresAt)})`);

@@ -28,7 +28,8 @@ export { type TranscribeRequest, type TranscribeResponse, transcribe } from './u
 export { type DeliveredImageRef, type GenerateImagesRequest, type GenerateImagesResponse, type ImageStageDeps, generateImages } from './units/images.js';
 export { IMAGE_URL_TTL_MS, ImageStore, type ImageStoreSettings, type StoredImage } from './units/image-store.js';
 export { admitToolCall } from './units/admit-tool-call.js';
-export type { UnitStageDeps } from './units/unit-stage.js';
+export { type OrgProviders, type UnitStageDeps, orgProviders } from './units/unit-stage.js';
+export { type NativeLinePlan, type StoringLimiter, nativeLineCost, planNativeLine, recordNativeLine, reserveNativePart, settleNativePart } from './units/native-batch.js';
 export {
   ALL_FLAGS_ON,
   DEGRADATION_GAUGE,

@@ -70,6 +70,12 @@ export interface MockBehaviour {
    * tie). Undefined: the judge always answers `{"winner": "A"}` (a judge with position bias).
    */
   judgePrefers: string | undefined;
+  /**
+   * Native batches (OpenAI `/v1/batches`, Anthropic `/v1/messages/batches`): how many retrieves a
+   * batch takes to end; each runs an equal share of its lines, so a batch polled fewer times is
+   * still in flight and a cancel leaves the rest unrun. Default 1.
+   */
+  batchPolls: number;
 }
 
 export type ParallelToolCalls = 'off' | 'sequential' | 'interleaved';
@@ -98,6 +104,7 @@ export const DEFAULT_BEHAVIOUR: MockBehaviour = {
   models: undefined,
   answers: undefined,
   judgePrefers: undefined,
+  batchPolls: 1,
 };
 
 /** Narrow a string to a fault name. */
@@ -108,7 +115,7 @@ export function isMockFault(value: string): value is MockFault {
 /** Pick the known, well-typed behaviour fields from an untrusted JSON object (`POST /__mock/configure`). */
 export function behaviourFromJson(json: Record<string, unknown>): Partial<MockBehaviour> {
   const out: Partial<MockBehaviour> = {};
-  const numeric = ['latencyMs', 'tokensPerSecond', 'tokens', 'faultProbability', 'retryAfterSeconds'] as const;
+  const numeric = ['latencyMs', 'tokensPerSecond', 'tokens', 'faultProbability', 'retryAfterSeconds', 'batchPolls'] as const;
   for (const key of numeric) {
     const value = json[key];
     if (typeof value === 'number' && Number.isFinite(value) && value >= 0) out[key] = value;

@@ -209,10 +209,10 @@ export function notFound(dialect: Dialect, path: string, requestId: string): Jso
 }
 
 /** OpenAI's 404 for a model the upstream does not serve (`models` behaviour). */
-export function unknownModel(model: string, requestId: string): JsonAnswer {
+export function unknownModel(model: string, requestId: string, dialect: Dialect = 'openai'): JsonAnswer {
   const message = `The model \`${model}\` does not exist or you do not have access to it.`;
   return errorAnswer(
-    'openai',
+    dialect,
     {
       status: 404,
       openai: { type: 'invalid_request_error', code: 'model_not_found', message, param: 'model' },

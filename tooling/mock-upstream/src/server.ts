@@ -13,6 +13,9 @@ import { behaviourFromJson, DEFAULT_BEHAVIOUR, type MockBehaviour } from './beha
 import { faultAnswer, invalidRequest, isStatusFault, notFound, unknownModel } from './faults.js';
 import { REALTIME_PATHS, createRealtimeHandler } from './openai-realtime.js';
 import { asRecord } from './json.js';
+import { AnthropicBatches } from './anthropic-batches.js';
+import type { LineAnswer } from './batch-run.js';
+import { OpenAIBatches } from './openai-batches.js';
 import { type FailCounters, planRequest } from './plan-request.js';
 import { PromptCache } from './prompt-cache.js';
 import { parseColour, solidPng } from './png.js';
@@ -160,11 +163,40 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     writeAnswer(res, answer, delivery, timers);
   };
 
+  /** A native batch's line, answered by the interactive route of its `url` (never streamed). */
+  const answerLine = (url: string, body: Record<string, unknown>): LineAnswer => {
+    const id = `${nonce}${(++seq).toString(36)}`;
+    const route = matchRoute(url, '');
+    const raw = JSON.stringify(body);
+    const context = { id, created: Math.floor(Date.now() / 1000), promptTokens: estimateTokens(raw.length), tokens: defaults.tokens, origin: `http://${host}:${port}`, query: new URLSearchParams(), promptCache, parallelToolCalls: defaults.parallelToolCalls, answers: defaults.answers, judgePrefers: defaults.judgePrefers, script };
+    const model = body['model'];
+    // A native batch's line names a model this upstream does not serve: that line's 404 (`models` behaviour).
+    const unknown = route && defaults.models && typeof model === 'string' && !defaults.models.includes(model);
+    const answer = !route ? notFound('openai', url, id) : unknown ? unknownModel(model, id, route.dialect) : route.answer({ ...body, stream: false }, context);
+    if (answer.kind !== 'json') return { status: 500, body: { error: { message: 'streamed' } }, requestId: `req_${id}` };
+    return { status: answer.status, body: JSON.parse(answer.body) as unknown, requestId: `req_${id}` };
+  };
+  const openaiBatches = new OpenAIBatches(() => defaults.batchPolls, answerLine);
+  const anthropicBatches = new AnthropicBatches(() => defaults.batchPolls, answerLine);
+  /** Files and native batches, which read their own bodies (a file upload keeps its bytes). */
+  const handleBatches = async (req: IncomingMessage, res: ServerResponse, path: string, raw: Buffer): Promise<void> => {
+    stats.total++;
+    stats.byPath[path] = (stats.byPath[path] ?? 0) + 1;
+    const method = req.method ?? 'GET';
+    stats.lastRequest = { method, path, query: '', headers: req.headers, body: undefined };
+    const answer = AnthropicBatches.handles(path)
+      ? anthropicBatches.handle(method, path, raw, `http://${req.headers.host ?? `${host}:${port}`}`)
+      : await openaiBatches.handle(method, path, raw, req.headers['content-type'] ?? '');
+    res.writeHead(answer.status, answer.headers).end(answer.body);
+  };
+
   const server = createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const raw = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+      const path = (req.url ?? '/').split('?')[0] ?? '/';
+      if (OpenAIBatches.handles(path) || AnthropicBatches.handles(path)) return void handleBatches(req, res, path, raw);
       const type = req.headers['content-type'] ?? '';
       if (!type.startsWith('multipart/form-data')) return handle(req, res, raw);
       // Multipart bodies are parsed into a record (files as their name, type and size).

@@ -7,14 +7,16 @@ import type { Logger } from '@svc/telemetry';
 import type { FileSettings } from '../files/file-store.js';
 import { type BatchEnding, finalizeBatch } from './finalize-batch.js';
 import { EXPIRED_STATUS } from './message-batch-object.js';
+import { type NativeDeps, NativeRunner } from './native/native-runs.js';
 import { type LineDeps, type LineEndpoint, runBatchLine } from './run-line.js';
 
-/** What the batch worker runs on: the line's stages, the stores, the batch's key and a log. */
-export interface BatchWorkerDeps extends LineDeps {
+/** What the batch worker runs on: the line's stages, the stores, the batch's key, a limiter that can store a reservation (native parts) and a log. */
+export interface BatchWorkerDeps extends LineDeps, NativeDeps {
   batches: BatchRepository;
   files: FileSettings;
   authenticator: Pick<Authenticator, 'callerOfKey'>;
   logger: Logger;
+  limiter?: NativeDeps['limiter'];
 }
 
 export interface BatchWorkerSettings {
@@ -24,7 +26,14 @@ export interface BatchWorkerSettings {
   pollMs?: number;
   /** How long a lease holds without renewal (a crashed worker's batch is taken over after it). Default 60 s. */
   leaseMs?: number;
+  /** Send the lines a provider's own batch API can answer to it (SVC_BATCH_NATIVE). Default true. */
+  native?: boolean;
+  /** How often a batch waiting on its providers' batch APIs is polled (SVC_BATCH_NATIVE_POLL_MS). Default 60 s. */
+  nativePollMs?: number;
 }
+
+/** How working a batch stopped: it ended, it waits on its providers (polled again later), or the worker stopped or lost the lease. */
+type WorkStop = BatchEnding | 'wait' | undefined;
 
 /** How long a worker waits after a line was refused by rate limits (429) before it runs the pending lines again. */
 const THROTTLE_PAUSE_MS = 2000;
@@ -49,6 +58,7 @@ export class BatchWorker {
   private readonly pollMs: number;
   private readonly leaseMs: number;
   private claimFailing = false;
+  private readonly native: NativeRunner;
   private idle: AbortController | undefined;
   /** A wake that came while the worker was not resting: its next rest is skipped. */
   private woken = false;
@@ -59,6 +69,7 @@ export class BatchWorker {
   ) {
     this.pollMs = settings.pollMs ?? 5000;
     this.leaseMs = settings.leaseMs ?? 60_000;
+    this.native = new NativeRunner(deps);
   }
 
   start(): void {
@@ -119,26 +130,55 @@ export class BatchWorker {
 
   /** Works one leased batch as far as it goes, then gives the lease up. */
   private async work(batch: BatchRecord): Promise<void> {
+    let pollAt: Date | undefined;
     try {
       const ending = await this.runLines(batch);
-      if (ending) await finalizeBatch(this.deps.batches, this.deps.files, batch, ending);
+      if (ending === 'wait') pollAt = new Date(Date.now() + (this.settings.nativePollMs ?? 60_000));
+      else if (ending) await finalizeBatch(this.deps.batches, this.deps.files, batch, ending);
     } catch (error) {
       this.deps.logger.warn({ err: error, batch_id: batch.id }, 'batches: working a batch failed; it is taken up again');
+      // A batch waiting on its providers is taken up again at its next poll, not at once (a provider or key failing keeps failing).
+      if (batch.natives?.some((part) => part.state !== 'collected')) pollAt = new Date(Date.now() + (this.settings.nativePollMs ?? 60_000));
     } finally {
-      await this.deps.batches.release(batch.id, this.owner).catch(() => {});
+      await this.deps.batches.release(batch.id, this.owner, pollAt).catch(() => {});
     }
   }
 
+  /** Sorts a batch's lines onto providers' batch APIs once, the first time it is worked; the batch as it is then. */
+  private async sortLines(batch: BatchRecord): Promise<BatchRecord | undefined> {
+    if (batch.natives !== null) return batch;
+    const caller = this.settings.native === false ? undefined : await this.deps.authenticator.callerOfKey(batch.keyId).catch(() => undefined);
+    // A revoked key's lines stay on the gateway's path, which answers each 401.
+    if (!caller) return this.deps.batches.setNatives(batch.id, this.owner, []);
+    return this.native.sort(batch, this.owner, caller);
+  }
+
+  /** Polls the batch's native parts (cancelling them first on `stop`); true when none is in flight. */
+  private async nativeDone(batch: BatchRecord, stop: boolean): Promise<boolean> {
+    if ((batch.natives ?? []).every((part) => part.state === 'collected')) return true;
+    const caller = await this.deps.authenticator.callerOfKey(batch.keyId);
+    return this.native.advance(batch, this.owner, caller, stop);
+  }
+
   /** Runs the unanswered lines chunk by chunk; how the work ended, or undefined when it stopped (shutdown, lease lost). */
-  private async runLines(claimed: BatchRecord): Promise<BatchEnding | undefined> {
+  private async runLines(claimed: BatchRecord): Promise<WorkStop> {
     let batch: BatchRecord | undefined = claimed;
     if (batch.status === 'validating') batch = await this.deps.batches.transition(batch.id, ['validating'], { status: 'in_progress', times: { in_progress_at: Math.floor(Date.now() / 1000) } });
+    if (batch?.status === 'in_progress') batch = await this.sortLines(batch);
     while (batch && !this.stopped) {
-      if (batch.status === 'cancelling') return 'cancelled';
+      if (batch.status === 'cancelling') return (await this.nativeDone(batch, true)) ? 'cancelled' : 'wait';
       if (batch.status === 'finalizing') return 'completed';
+      const expired = Date.now() >= batch.expiresAt.getTime();
+      if (expired && !(await this.nativeDone(batch, true))) return 'wait';
       const pending = await this.deps.batches.pendingLines(batch.id, this.settings.concurrency);
-      if (pending.length === 0) return 'completed';
-      if (Date.now() >= batch.expiresAt.getTime()) return this.expire(batch);
+      if (pending.length === 0) {
+        if (!(await this.nativeDone(batch, false))) return 'wait';
+        // Lines a provider did not answer are back on the gateway's path.
+        if ((await this.deps.batches.pendingLines(batch.id, 1)).length === 0) return 'completed';
+        batch = await this.deps.batches.renew(batch.id, this.owner, this.leaseUntil());
+        continue;
+      }
+      if (expired) return this.expire(batch);
       await this.runChunk(batch, pending);
       // Renewing reads the batch again: a cancel or a lost lease is seen between chunks.
       batch = await this.deps.batches.renew(batch.id, this.owner, this.leaseUntil());

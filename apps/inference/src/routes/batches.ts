@@ -28,7 +28,7 @@ export const createBatchRoute = defineRoute({
   operationId: 'createBatch',
   summary: 'Create a batch',
   description:
-    'Runs the requests of a JSONL file (purpose `batch`) for `/v1/chat/completions`, `/v1/responses` or `/v1/embeddings` in the background, within `24h`, each through the same pipeline as the interactive endpoint, at interactive prices. A malformed file makes a `failed` batch whose `errors` name the lines.',
+    'Runs the requests of a JSONL file (purpose `batch`) for `/v1/chat/completions`, `/v1/responses` or `/v1/embeddings` in the background, within `24h`: chat lines naming an OpenAI or Anthropic model through that provider’s own batch API at its batch price, the others through the same pipeline as the interactive endpoint at interactive prices. A malformed file makes a `failed` batch whose `errors` name the lines.',
   tags,
   auth,
   body: { schema: createBatchRequestSchema, name: 'CreateBatchRequest' },

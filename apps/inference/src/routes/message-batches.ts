@@ -32,7 +32,7 @@ export const createMessageBatchRoute = route({
   path: '/v1/messages/batches',
   operationId: 'createMessageBatch',
   summary: 'Create a Message Batch (Anthropic)',
-  description: 'Runs Messages requests in the background within 24 h, each through the same pipeline as `POST /v1/messages`, at interactive prices; each `params` is validated when it runs (an invalid one is that request\'s `errored` result).',
+  description: 'Runs Messages requests in the background within 24 h: those naming an OpenAI or Anthropic model through that provider’s own batch API at its batch price, the others through the same pipeline as `POST /v1/messages` at interactive prices; each `params` is validated when it runs (an invalid one is that request\'s `errored` result).',
   body: { schema: createMessageBatchSchema, name: 'CreateMessageBatchRequest' },
   responses: { 200: jsonResponse('The `message_batch`.') },
   errors: [400],
@@ -88,7 +88,7 @@ function newMessageBatch(caller: Caller, request: CreateMessageBatchRequest) {
 
 /** The Message Batch object, its results URL on the gateway, and its expired requests counted. */
 async function present(deps: InferenceDeps, c: Context<AppEnv>, batch: BatchRecord) {
-  const expired = batch.status === 'expired' ? (await deps.batches.answeredLines(batch.id)).filter((line) => line.statusCode === EXPIRED_STATUS).length : 0;
+  const expired = batch.status === 'expired' ? await deps.batches.countAnswered(batch.id, EXPIRED_STATUS) : 0;
   return messageBatchObject(batch, `${publicBaseUrl(c, deps.publicUrl)}/v1/messages/batches/${batch.id}/results`, expired);
 }
 

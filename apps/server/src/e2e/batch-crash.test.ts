@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDb } from '@svc/db';
 import { afterAll, describe, expect, it } from 'vitest';
-import { spawnGatewayProcess, stopProcess } from './gateway-process.js';
+import { spawnGatewayProcess, stopProcess, submitChatBatch } from './gateway-process.js';
 import { masterKey } from './harness.js';
 
 interface BatchView {
@@ -47,12 +47,7 @@ describe('a batch across a graceful stop and a kill -9', () => {
   async function submit(url: string): Promise<string> {
     // Lines of different lengths, so each answer's token count is its own.
     const lines = Array.from({ length: LINES }, (_, i) => ({ custom_id: `line-${i}`, method: 'POST', url: '/v1/chat/completions', body: { model: 'mock/mock-speed', messages: [{ role: 'user', content: `question ${'word '.repeat(i % 7)}${i}` }] } }));
-    const form = new FormData();
-    form.set('purpose', 'batch');
-    form.set('file', new Blob([lines.map((line) => JSON.stringify(line)).join('\n')]), 'input.jsonl');
-    const file = (await (await fetch(`${url}/v1/files`, { method: 'POST', headers: auth, body: form })).json()) as { id: string };
-    const created = await fetch(`${url}/v1/batches`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: '24h' }) });
-    return ((await created.json()) as { id: string }).id;
+    return submitChatBatch(url, lines);
   }
 
   const batchOf = async (url: string, id: string) => (await (await fetch(`${url}/v1/batches/${id}`, { headers: auth })).json()) as BatchView;

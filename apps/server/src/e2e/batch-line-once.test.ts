@@ -22,7 +22,7 @@ describe('a batch line billed and then lost before its answer was recorded', () 
 
   beforeAll(async () => {
     upstream = await startMockUpstream({ tokens: 5 });
-    gateway = await startGateway({ ...upstreamProviders(upstream.url), SVC_BATCH_CONCURRENCY: '2' });
+    gateway = await startGateway({ ...upstreamProviders(upstream.url), SVC_BATCH_CONCURRENCY: '2', SVC_BATCH_NATIVE: '0' });
   });
   afterAll(async () => {
     await gateway?.stop();

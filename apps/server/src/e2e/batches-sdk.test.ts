@@ -54,7 +54,7 @@ describe('openai SDK client.batches against the gateway and the mock upstream', 
 
   beforeAll(async () => {
     upstream = await startMockUpstream({ tokens: 5 });
-    gateway = await startGateway({ ...upstreamProviders(upstream.url), SVC_BATCH_CONCURRENCY: '2' });
+    gateway = await startGateway({ ...upstreamProviders(upstream.url), SVC_BATCH_CONCURRENCY: '2', SVC_BATCH_NATIVE: '0' });
     client = clientOf(gateway);
     chatModel = gateway.runtime.catalog.list({ provider: 'openai', kind: 'chat' })[0]!.id;
   });
@@ -231,7 +231,7 @@ describe('a batch survives a restart of the gateway on the same store', () => {
   });
 
   it('does not run again the lines answered before the restart', async () => {
-    const env = { ...upstreamProviders(upstream.url), SVC_DATA_DIR: dataDir, SVC_BATCH_CONCURRENCY: '1' };
+    const env = { ...upstreamProviders(upstream.url), SVC_DATA_DIR: dataDir, SVC_BATCH_CONCURRENCY: '1', SVC_BATCH_NATIVE: '0' };
     const first = await startGateway(env);
     const ids = ['r1', 'r2', 'r3', 'r4', 'r5', 'r6'];
     let batchId: string;
@@ -276,7 +276,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL && process.env.CI !== 'true')('tw
 
   beforeAll(async () => {
     upstream = await startMockUpstream({ tokens: 5, latencyMs: 50 });
-    const env = { ...upstreamProviders(upstream.url), DATABASE_URL: process.env.TEST_DATABASE_URL ?? '', SVC_BATCH_CONCURRENCY: '2' };
+    const env = { ...upstreamProviders(upstream.url), DATABASE_URL: process.env.TEST_DATABASE_URL ?? '', SVC_BATCH_CONCURRENCY: '2', SVC_BATCH_NATIVE: '0' };
     gateways = await Promise.all([startGateway(env), startGateway(env)]);
   });
   afterAll(async () => {

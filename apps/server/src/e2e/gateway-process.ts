@@ -47,3 +47,14 @@ export async function stopProcess(child: ChildProcess, signal: NodeJS.Signals): 
   child.kill(signal);
   await exited;
 }
+
+/** Uploads `lines` as a batch input file and creates a `/v1/chat/completions` batch with them on the gateway at `url`; the batch id. */
+export async function submitChatBatch(url: string, lines: readonly object[]): Promise<string> {
+  const auth = { authorization: `Bearer ${masterKey}` };
+  const form = new FormData();
+  form.set('purpose', 'batch');
+  form.set('file', new Blob([lines.map((line) => JSON.stringify(line)).join('\n')]), 'input.jsonl');
+  const file = (await (await fetch(`${url}/v1/files`, { method: 'POST', headers: auth, body: form })).json()) as { id: string };
+  const created = await fetch(`${url}/v1/batches`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: '24h' }) });
+  return ((await created.json()) as { id: string }).id;
+}

@@ -30,7 +30,7 @@ describe('@anthropic-ai/sdk client.messages.batches against the gateway and the 
 
   beforeAll(async () => {
     upstream = await startMockUpstream({ tokens: 5 });
-    gateway = await startGateway({ ...upstreamProviders(upstream.url), SVC_BATCH_CONCURRENCY: '2' });
+    gateway = await startGateway({ ...upstreamProviders(upstream.url), SVC_BATCH_CONCURRENCY: '2', SVC_BATCH_NATIVE: '0' });
     client = new Anthropic({ baseURL: gateway.inferenceUrl, apiKey: masterKey, maxRetries: 0 });
     model = gateway.runtime.catalog.list({ provider: 'anthropic', kind: 'chat' })[0]!.id;
   });

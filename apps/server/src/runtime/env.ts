@@ -222,6 +222,10 @@ const baseSchema = v.object({
   SVC_BATCH_CONCURRENCY: positiveInt('SVC_BATCH_CONCURRENCY', 4),
   // How long a batch stays leased to an instance that stopped renewing it (killed): then another takes it over.
   SVC_BATCH_LEASE_MS: positiveInt('SVC_BATCH_LEASE_MS', 60_000),
+  // Chat lines for a provider with its own batch API (OpenAI, Anthropic) go to it at its batch price (default on; 0: the gateway runs every line),
+  // and how often a batch waiting on such an API is polled.
+  SVC_BATCH_NATIVE: flag,
+  SVC_BATCH_NATIVE_POLL_MS: v.pipe(positiveInt('SVC_BATCH_NATIVE_POLL_MS', 60_000), v.minValue(100, 'SVC_BATCH_NATIVE_POLL_MS must be at least 100')),
   // The dashboard: its public origin (WebAuthn RP id and allowed origin; default http://localhost:CONTROL_PORT),
   // the lifetime of a passkey session, and how long an enrollment link works.
   SVC_DASHBOARD_ORIGIN: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('SVC_DASHBOARD_ORIGIN must not be empty'))),

@@ -17,7 +17,7 @@ import {
 import { spendMicros, toUsd } from './money.js';
 import { blockedError, rateLimitHeaders, refusalError } from './rate-limit-response.js';
 import { type LimitRefusal, refusalKind } from './refusal.js';
-import { KvReservation, type Reservation, unlimitedReservation } from './reservation.js';
+import { KvReservation, type Reservation, type ReservationState, unlimitedReservation } from './reservation.js';
 
 const DAY_MS = 86_400_000;
 
@@ -268,6 +268,11 @@ export class Limiter {
   }
 
   /** The reservation of an admitted plan; without a result (the Kv failed) it holds nothing. */
+  /** A reservation stored with `held()`, to settle or release it in another process or later. */
+  resume(state: ReservationState): Reservation {
+    return new KvReservation(state, this.adjustments);
+  }
+
   private reservation(plan: AdmissionPlan, result: ConsumeAllResult | null): Reservation {
     return new KvReservation(
       {

@@ -98,4 +98,25 @@ describe('Reservation', () => {
     await expect(reservation.charge(-1)).rejects.toThrow(RangeError);
     await expect(reservation.settle({ actualTokens: Number.NaN, actualCostUsd: 0 })).rejects.toThrow(RangeError);
   });
+
+  it('is stored as plain data and settled by another limiter (a native batch collected after a restart)', async () => {
+    const clock = fakeClock('2025-06-15T12:00:00Z');
+    const kv = createMemoryKv({ now: clock.now });
+    const l = limits({ monthlyBudgetUsd: 10 });
+    const held = await new Limiter({ kv, now: clock.now }).admit(request(l, 1000, 4));
+    const state = JSON.parse(JSON.stringify(held.held?.())) as Parameters<Limiter['resume']>[0];
+    expect(state.micros).toBeGreaterThan(0);
+    const restarted = new Limiter({ kv, now: clock.now });
+    expect(await restarted.spend({ id: org.id, monthlyBudgetUsd: 10, tokenQuota: null })).toMatchObject({ spentUsd: 0, reservedUsd: 4 });
+    await restarted.resume(state).settle({ actualTokens: 500, actualCostUsd: 1.5 });
+    expect(await restarted.spend({ id: org.id, monthlyBudgetUsd: 10, tokenQuota: null })).toMatchObject({ spentUsd: 1.5, reservedUsd: 0 });
+  });
+
+  it('holds nothing to store once charged, or without limits', async () => {
+    const limiter = setup();
+    const charged = await limiter.admit(request(limits({ monthlyBudgetUsd: 10 }), 10, 0.1));
+    await charged.charge(5, 0.01);
+    expect(charged.held?.()).toBeUndefined();
+    expect((await limiter.admit(request(limits({}), 10, 0.1))).held?.()).toBeUndefined();
+  });
 });

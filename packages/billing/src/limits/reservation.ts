@@ -26,6 +26,12 @@ export interface Reservation {
   settle(usage: ActualUsage): Promise<void>;
   /** Ends a request that failed: returns everything except the request count (and what `charge` counted). */
   release(): Promise<void>;
+  /**
+   * What the reservation holds, as plain data, so a process that outlives no request (a native
+   * batch polled for hours) can store it and end it later (`Limiter.resume`); undefined when it
+   * holds nothing or was charged since (only a fresh reservation can be stored).
+   */
+  held?(): ReservationState | undefined;
 }
 
 /** The reservation of a request no limit applies to: no state, nothing to write. */
@@ -69,6 +75,11 @@ export class KvReservation implements Reservation {
     this.headers = state.headers;
     this.countedTokens = state.tokens;
     this.countedMicros = state.micros;
+  }
+
+  held(): ReservationState | undefined {
+    if (this.ended || this.chargedTokens > 0 || this.chargedUsd > 0) return undefined;
+    return this.state.month === null && this.state.tokenBuckets.length === 0 ? undefined : structuredClone(this.state);
   }
 
   async charge(tokens: number, costUsd = 0): Promise<void> {

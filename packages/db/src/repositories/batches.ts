@@ -1,5 +1,5 @@
-import { type SQL, and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
-import { type BatchUsage, batchLines, batches } from '../schema/batches.js';
+import { type SQL, and, asc, count, desc, eq, gt, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { type BatchUsage, type NativeBatchPart, batchLines, batches } from '../schema/batches.js';
 import { rowsOf } from './bulk-insert.js';
 import { type Drizzle, isUuid } from './drizzle.js';
 import { type Page, toPage } from './keyset-page.js';
@@ -39,9 +39,11 @@ export interface BatchRecord {
   usage: BatchUsage | null;
   createdAt: Date;
   expiresAt: Date;
+  /** The parts submitted to providers' own batch APIs; null until the worker sorted the lines. */
+  natives: NativeBatchPart[] | null;
 }
 
-export type NewBatch = Omit<BatchRecord, 'completed' | 'failed' | 'times' | 'outputFileId' | 'errorFileId' | 'usage'> & { times?: Record<string, number> };
+export type NewBatch = Omit<BatchRecord, 'completed' | 'failed' | 'times' | 'outputFileId' | 'errorFileId' | 'usage' | 'natives'> & { times?: Record<string, number> };
 
 /** One request of a batch's input file, numbered from 0 in file order. */
 export interface BatchLineRecord {
@@ -87,10 +89,18 @@ export interface BatchRepository {
   claim(owner: string, until: Date, now?: Date): Promise<BatchRecord | undefined>;
   /** Extends `owner`'s lease; undefined when it lost the lease (another worker holds the batch). */
   renew(id: string, owner: string, until: Date): Promise<BatchRecord | undefined>;
-  /** Gives the lease up (a graceful stop): another worker may claim the batch at once. */
-  release(id: string, owner: string): Promise<void>;
-  /** Up to `limit` unanswered lines, in file order. */
-  pendingLines(id: string, limit: number): Promise<BatchLineRecord[]>;
+  /** Gives the lease up (a graceful stop): another worker may claim the batch at once, or from `pollAt` on (a batch waiting on its providers). */
+  release(id: string, owner: string, pollAt?: Date): Promise<void>;
+  /** Writes the batch's native parts while `owner` holds its lease; undefined when it lost the lease. */
+  setNatives(id: string, owner: string, natives: NativeBatchPart[]): Promise<BatchRecord | undefined>;
+  /** Puts the unanswered lines `lines` in the native part `nativeId`, or back on the gateway's path (null). */
+  assignNative(id: string, lines: readonly number[], nativeId: string | null): Promise<void>;
+  /** Up to `limit` unanswered lines of the native part `nativeId` after line `after`, in file order. */
+  nativeLines(id: string, nativeId: string, page: { after: number; limit: number }): Promise<BatchLineRecord[]>;
+  /** How many of the batch's lines were answered with `statusCode`. */
+  countAnswered(id: string, statusCode: number): Promise<number>;
+  /** Up to `limit` unanswered lines the gateway runs (in no native part) after line `after` (default: from the first), in file order. */
+  pendingLines(id: string, limit: number, after?: number): Promise<BatchLineRecord[]>;
   /**
    * Records a line's answer and counts it (2xx completed, else failed) in one statement; false
    * when it was answered already (it is never answered twice).
@@ -107,7 +117,7 @@ export interface BatchRepository {
 
 type Row = typeof batches.$inferSelect;
 
-const toRecord = ({ leaseOwner: _owner, leaseUntil: _until, ...row }: Row): BatchRecord => ({ ...row, status: row.status as BatchStatus });
+const toRecord = ({ leaseOwner: _owner, leaseUntil: _until, pollAt: _poll, ...row }: Row): BatchRecord => ({ ...row, status: row.status as BatchStatus });
 
 /** "Comes after the batch `after`" newest first (keyset); an unknown `after` matches nothing. */
 function afterBatch(orgId: string, after: string): SQL {
@@ -117,7 +127,8 @@ function afterBatch(orgId: string, after: string): SQL {
 const leaseFree = (now: Date) => or(isNull(batches.leaseUntil), lt(batches.leaseUntil, now));
 
 function claimable(now: Date): SQL {
-  return sql`(select ${batches.id} from ${batches} where ${inArray(batches.status, [...workableBatchStatuses])} and ${leaseFree(now)} order by ${batches.createdAt} limit 1 for update skip locked)`;
+  const due = or(isNull(batches.pollAt), lte(batches.pollAt, now));
+  return sql`(select ${batches.id} from ${batches} where ${inArray(batches.status, [...workableBatchStatuses])} and ${leaseFree(now)} and ${due} order by ${batches.createdAt} limit 1 for update skip locked)`;
 }
 
 /** Marks line `line` answered unless it was, and counts it on the batch, in one statement. */
@@ -132,7 +143,7 @@ function answerStatement(id: string, answer: Omit<AnsweredBatchLine, 'customId'>
 }
 
 export function createBatchRepository(db: Drizzle): BatchRepository {
-  return { ...createBatchRowRepository(db), ...createBatchLeaseRepository(db), ...createBatchLineRepository(db) };
+  return { ...createBatchRowRepository(db), ...createBatchLeaseRepository(db), ...createBatchLineRepository(db), ...createNativeLineRepository(db) };
 }
 
 /** The batches themselves: create, read, status changes. */
@@ -192,7 +203,7 @@ function createBatchRowRepository(db: Drizzle): Pick<BatchRepository, 'create' |
 }
 
 /** Which worker works which batch: claim, renew, release. */
-function createBatchLeaseRepository(db: Drizzle): Pick<BatchRepository, 'claim' | 'renew' | 'release'> {
+function createBatchLeaseRepository(db: Drizzle): Pick<BatchRepository, 'claim' | 'renew' | 'release' | 'setNatives'> {
   return {
     async claim(owner, until, now = new Date()) {
       const [row] = await db
@@ -212,11 +223,20 @@ function createBatchLeaseRepository(db: Drizzle): Pick<BatchRepository, 'claim' 
       return row ? toRecord(row) : undefined;
     },
 
-    async release(id, owner) {
+    async release(id, owner, pollAt) {
       await db
         .update(batches)
-        .set({ leaseOwner: null, leaseUntil: null })
+        .set({ leaseOwner: null, leaseUntil: null, pollAt: pollAt ?? null })
         .where(and(eq(batches.id, id), eq(batches.leaseOwner, owner)));
+    },
+
+    async setNatives(id, owner, natives) {
+      const [row] = await db
+        .update(batches)
+        .set({ natives })
+        .where(and(eq(batches.id, id), eq(batches.leaseOwner, owner)))
+        .returning();
+      return row ? toRecord(row) : undefined;
     },
 
   };
@@ -235,11 +255,11 @@ function createBatchLineRepository(db: Drizzle): Pick<BatchRepository, 'pendingL
       return rows.map(({ line, customId, result, statusCode }) => (result === null ? { line, customId } : { line, customId, result, statusCode: statusCode ?? 0 }));
     },
 
-    async pendingLines(id, limit) {
+    async pendingLines(id, limit, after = -1) {
       return db
         .select({ line: batchLines.line, customId: batchLines.customId, body: batchLines.body })
         .from(batchLines)
-        .where(and(eq(batchLines.batchId, id), isNull(batchLines.result)))
+        .where(and(eq(batchLines.batchId, id), isNull(batchLines.result), isNull(batchLines.nativeId), gt(batchLines.line, after)))
         .orderBy(asc(batchLines.line))
         .limit(limit);
     },
@@ -256,6 +276,38 @@ function createBatchLineRepository(db: Drizzle): Pick<BatchRepository, 'pendingL
         .orderBy(asc(batchLines.line));
       const rows = await (page ? query.limit(page.limit) : query);
       return rows.map((row) => ({ line: row.line, customId: row.customId, result: row.result ?? {}, statusCode: row.statusCode ?? 0 }));
+    },
+  };
+}
+
+/** The lines submitted to providers' own batch APIs. */
+function createNativeLineRepository(db: Drizzle): Pick<BatchRepository, 'assignNative' | 'nativeLines' | 'countAnswered'> {
+  return {
+    async assignNative(id, lines, nativeId) {
+      for (let start = 0; start < lines.length; start += 1000) {
+        const chunk = lines.slice(start, start + 1000);
+        await db
+          .update(batchLines)
+          .set({ nativeId })
+          .where(and(eq(batchLines.batchId, id), inArray(batchLines.line, [...chunk]), isNull(batchLines.result)));
+      }
+    },
+
+    async nativeLines(id, nativeId, { after, limit }) {
+      return db
+        .select({ line: batchLines.line, customId: batchLines.customId, body: batchLines.body })
+        .from(batchLines)
+        .where(and(eq(batchLines.batchId, id), eq(batchLines.nativeId, nativeId), isNull(batchLines.result), gt(batchLines.line, after)))
+        .orderBy(asc(batchLines.line))
+        .limit(limit);
+    },
+
+    async countAnswered(id, statusCode) {
+      const [row] = await db
+        .select({ n: count() })
+        .from(batchLines)
+        .where(and(eq(batchLines.batchId, id), eq(batchLines.statusCode, statusCode)));
+      return Number(row?.n ?? 0);
     },
   };
 }

@@ -13,6 +13,26 @@ export interface BatchUsage {
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 /**
+ * A part of a batch submitted to its provider's own batch API: the local id its lines carry
+ * (`batch_lines.native_id`), the provider and whose key (`byok`: the organisation's own), the
+ * provider's batch id and key index once submitted, where it stands, and the budget reservation
+ * held for it until its results are recorded.
+ */
+export interface NativeBatchPart {
+  id: string;
+  provider: string;
+  byok: boolean;
+  /** The provider's batch id; absent while it is being submitted. */
+  upstreamId?: string;
+  keyIndex?: number;
+  /** `submitting` -> `in_progress` -> `cancelling` -> `collected` (every line's answer recorded). */
+  state: 'submitting' | 'in_progress' | 'cancelling' | 'collected';
+  lines: number;
+  /** The limiter's reservation of the part's estimate (`ReservationState`), settled when it is collected; null: nothing held. */
+  reservation: Record<string, unknown> | null;
+}
+
+/**
  * Batches (`POST /v1/batches`): what was asked, where it stands, and which instance works it.
  * `key_id` is the key that submitted it: its lines run as that key (limits, budgets, ledger).
  * `times` holds the status timestamps (`in_progress_at`, ...) by their OpenAI names. The lease
@@ -44,6 +64,10 @@ export const batches = pgTable(
     expiresAt: timestamptz('expires_at').notNull(),
     leaseOwner: text('lease_owner'),
     leaseUntil: timestamptz('lease_until'),
+    /** The parts submitted to providers' own batch APIs; null until the batch's lines were sorted. */
+    natives: jsonb('natives').$type<NativeBatchPart[]>(),
+    /** A batch waiting on its providers is not claimed before this (its next poll). */
+    pollAt: timestamptz('poll_at'),
   },
   (table) => [index('batches_org_created_idx').on(table.orgId, table.createdAt, table.id), index('batches_status_idx').on(table.status)],
 );
@@ -64,6 +88,8 @@ export const batchLines = pgTable(
     result: jsonb('result').$type<Record<string, unknown>>(),
     statusCode: integer('status_code'),
     answeredAt: timestamptz('answered_at'),
+    /** The native part (`batches.natives[].id`) the line was submitted in; null: the gateway runs it. */
+    nativeId: text('native_id'),
   },
   (table) => [primaryKey({ columns: [table.batchId, table.line] })],
 );

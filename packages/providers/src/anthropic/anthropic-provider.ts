@@ -3,6 +3,7 @@ import type { HttpResponse } from '../shared/http-client.js';
 import { postJson, readResponseJson, resolveHttpClient } from '../shared/http.js';
 import { KeyPool } from '../shared/key-pool.js';
 import { readSse } from '../shared/sse.js';
+import { anthropicBatches } from './anthropic-batches.js';
 import { parseAnthropicMessage } from './anthropic-chat.js';
 import { classifyAnthropicError } from './anthropic-error.js';
 import { type PreparedAnthropicRequest, buildAnthropicRequest } from './anthropic-request.js';
@@ -24,7 +25,8 @@ const PROVIDER = 'anthropic';
  * See `buildAnthropicRequest` for the parameter mapping and the JSON-mode strategy.
  */
 export function createAnthropicProvider(settings: ProviderSettings): Provider {
-  const url = `${(settings.baseUrl ?? ANTHROPIC_BASE_URL).replace(/\/+$/, '')}/v1/messages`;
+  const base = (settings.baseUrl ?? ANTHROPIC_BASE_URL).replace(/\/+$/, '');
+  const url = `${base}/v1/messages`;
   const keys = new KeyPool(settings.apiKeys);
   const http = resolveHttpClient(settings);
 
@@ -63,5 +65,7 @@ export function createAnthropicProvider(settings: ProviderSettings): Provider {
       const response = await send(prepared, options, true);
       return streamAnthropicEvents(readSse(PROVIDER, response.body, options.signal), prepared);
     },
+
+    batches: anthropicBatches({ http, base, pool: keys, headers: settings.headers, version: ANTHROPIC_VERSION }),
   };
 }

@@ -1,6 +1,7 @@
 import type { CallOptions, Provider, ProviderSettings } from '../provider.js';
 import { resolveHttpClient } from '../shared/http.js';
 import { KeyPool } from '../shared/key-pool.js';
+import { openAIBatches } from './openai-batches.js';
 import { openAIChat } from './openai-chat.js';
 import { type OpenAICompatibility, resolveCompatibility } from './openai-compatibility.js';
 import type { OpenAIConfig } from './openai-config.js';
@@ -89,6 +90,7 @@ export function createOpenAIProvider(settings: OpenAIProviderSettings): Provider
               options,
             ),
           realtime: (request, options) => openAIRealtime({ provider: id, base, headers: config.headers(options) }, request, options),
+          batches: openAIBatches({ config, base, pool }),
         }
       : {}),
   };

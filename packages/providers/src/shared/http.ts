@@ -76,6 +76,33 @@ export async function postJsonWithBodyRetryHint(
   }
 }
 
+/** GETs `url` and returns the response when it is 2xx; any other status, or a transport failure, becomes a ProviderError as with {@link postJson}. */
+export async function getOk(options: Omit<PostOptions, 'body' | 'onResponse'>): Promise<HttpResponse> {
+  let response: HttpResponse;
+  try {
+    response = await options.http.request({ url: options.url, method: 'GET', headers: options.headers, signal: options.signal });
+  } catch (error) {
+    throw transportError(options.provider, error, options.signal);
+  }
+  if (response.status >= 200 && response.status < 300) return response;
+  const text = await response.text().catch(() => '');
+  throw statusError(options.provider, response, text, options.classify);
+}
+
+/** The JSON values of a JSONL body, one a line, as the bytes arrive (blank lines skipped). */
+export async function* jsonLines(body: AsyncIterable<Uint8Array>): AsyncIterable<unknown> {
+  const decoder = new TextDecoder();
+  let rest = '';
+  for await (const chunk of body) {
+    rest += decoder.decode(chunk, { stream: true });
+    const lines = rest.split('\n');
+    rest = lines.pop() ?? '';
+    for (const line of lines) if (line.trim() !== '') yield JSON.parse(line) as unknown;
+  }
+  rest += decoder.decode();
+  if (rest.trim() !== '') yield JSON.parse(rest) as unknown;
+}
+
 /** The ProviderError of a non-2xx answer: the kind from the provider's error body when `classify` reads one, else from the status. */
 export function statusError(provider: string, response: HttpResponse, text: string, classify: PostOptions['classify']): ProviderError {
   const classified = classify?.(response.status, text) ?? {};

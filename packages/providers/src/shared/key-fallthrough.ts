@@ -38,7 +38,8 @@ export interface KeyPoolCallOptions extends CallOptions {
  * within the same request, round-robin from where the pool stands. Streams fall through only
  * before their first byte (`stream()` rejects then); `embed`, `moderate`, `speech` (before the
  * audio is read), `transcribe` and `recognize`, where the provider has them, fall through like
- * `chat`. A caller that pins `apiKey` (BYOK) gets exactly that key.
+ * `chat`. A caller that pins `apiKey` (BYOK) gets exactly that key; native `batches` name the key
+ * that submitted each batch, so they are passed through as they are.
  */
 export function withKeyFallthrough(provider: Provider, keys: readonly string[], cooldowns?: KeyCooldownGate): Provider {
   if (keys.length < 2) return provider;
@@ -98,5 +99,11 @@ export function withKeyFallthrough(provider: Provider, keys: readonly string[], 
     wrapped.realtime = (request: RealtimeRequest, options: RealtimeConnectOptions & Pick<KeyPoolCallOptions, 'onKeyAttempt'> = {}) =>
       options.apiKey ? realtime(request, options) : eachKey(options, (o) => realtime(request, { ...options, ...o }));
   }
+  return withBatchesOf(provider, wrapped);
+}
+
+/** `wrapped` with `provider`'s native batches as they are: each names the key that submitted it. */
+function withBatchesOf(provider: Provider, wrapped: Provider): Provider {
+  if (provider.batches) wrapped.batches = provider.batches;
   return wrapped;
 }

@@ -1,6 +1,6 @@
 import { ProviderError, isProviderError } from '@svc/core';
 import type { StreamEvent } from '@svc/core';
-import type { CallOptions, Provider, ProviderChatRequest, RealtimeConnectOptions, RealtimeRequest } from '../provider.js';
+import type { CallOptions, NativeBatches, Provider, ProviderChatRequest, RealtimeConnectOptions, RealtimeRequest } from '../provider.js';
 import { scrubRealtimeSocket } from './scrub-realtime.js';
 import { wrapOptionalCalls } from './wrap-optional-calls.js';
 
@@ -147,6 +147,7 @@ export function withSecretScrubbing(provider: Provider, secrets: SecretSet): Pro
     },
   };
   wrapOptionalCalls(provider, wrapped, (call) => (request, options) => guard(options, () => call(request, options)));
+  if (provider.batches) wrapped.batches = scrubbedBatches(provider.batches, secrets);
   const realtime = provider.realtime?.bind(provider);
   if (realtime) {
     wrapped.realtime = async (request: RealtimeRequest, options?: RealtimeConnectOptions) => {
@@ -169,4 +170,40 @@ async function* scrubbedEvents(events: AsyncIterable<StreamEvent>, secrets: Secr
   } catch (error) {
     throw scrubError(error, secrets, extra);
   }
+}
+
+/** A provider's batch calls with every failure scrubbed; a results line's `read` throws scrubbed too. */
+function scrubbedBatches(batches: NativeBatches, secrets: SecretSet): NativeBatches {
+  const guard = async <T>(call: () => Promise<T>): Promise<T> => {
+    try {
+      return await call();
+    } catch (error) {
+      throw scrubError(error, secrets);
+    }
+  };
+  return {
+    submit: (requests, signal) => guard(() => batches.submit(requests, signal)),
+    status: (ref, signal) => guard(() => batches.status(ref, signal)),
+    cancel: (ref, signal) => guard(() => batches.cancel(ref, signal)),
+    results: (ref, signal) => ({
+      async *[Symbol.asyncIterator]() {
+        const lines = batches.results(ref, signal)[Symbol.asyncIterator]();
+        for (;;) {
+          const next = await guard(() => lines.next());
+          if (next.done) return;
+          const line = next.value;
+          yield {
+            customId: line.customId,
+            read: (request: ProviderChatRequest) => {
+              try {
+                return line.read(request);
+              } catch (error) {
+                throw scrubError(error, secrets);
+              }
+            },
+          };
+        }
+      },
+    }),
+  };
 }

@@ -134,4 +134,32 @@ export function batchConformance(getDb: GetDb): void {
     await db.batches.release(batch.id, 'two');
     expect((await db.batches.claim('three', until, now))?.id).toBe(batch.id);
   });
+
+  it('keeps lines in a native part off the gateway path until they are given back, and waits for a poll time', async () => {
+    const db = getDb();
+    const org = await createTestOrg(db);
+    const batch = await db.batches.create(newBatch(org.id, { createdAt: new Date(Date.now() - 60 * DAY_MS) }), lines);
+    await db.batches.assignNative(batch.id, [0, 2], 'native_1');
+    expect((await db.batches.pendingLines(batch.id, 10)).map((line) => line.line)).toEqual([1]);
+    expect((await db.batches.nativeLines(batch.id, 'native_1', { after: -1, limit: 10 })).map((line) => line.customId)).toEqual(['a', 'c']);
+    expect((await db.batches.nativeLines(batch.id, 'native_1', { after: 0, limit: 10 })).map((line) => line.line)).toEqual([2]);
+    await db.batches.answerLine(batch.id, answer(0, 200));
+    await db.batches.assignNative(batch.id, [0, 2], null);
+    expect((await db.batches.pendingLines(batch.id, 10)).map((line) => line.line)).toEqual([1, 2]);
+    expect(await db.batches.countAnswered(batch.id, 200)).toBe(1);
+    const owner = `worker_${randomUUID()}`;
+    /** Every batch a worker can claim at `now` (each claimed in turn): other tests' batches too. */
+    const claimAll = async (now: Date) => {
+      const ids: string[] = [];
+      for (let next = await db.batches.claim(owner, new Date(now.getTime() + 60_000), now); next; next = await db.batches.claim(owner, new Date(now.getTime() + 60_000), now)) ids.push(next.id);
+      return ids;
+    };
+    expect(await claimAll(new Date())).toContain(batch.id);
+    const part = { id: 'native_1', provider: 'openai', byok: false, upstreamId: 'batch_up', keyIndex: 0, state: 'in_progress' as const, lines: 2, reservation: null };
+    expect((await db.batches.setNatives(batch.id, owner, [part]))?.natives).toEqual([part]);
+    expect(await db.batches.setNatives(batch.id, 'someone_else', [])).toBeUndefined();
+    await db.batches.release(batch.id, owner, new Date(Date.now() + 200_000));
+    expect(await claimAll(new Date(Date.now() + 100_000))).not.toContain(batch.id);
+    expect(await claimAll(new Date(Date.now() + 300_000))).toContain(batch.id);
+  });
 }

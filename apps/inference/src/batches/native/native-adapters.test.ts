@@ -1,0 +1,78 @@
+import { type MockUpstream, startMockUpstream } from '@svc/mock-upstream';
+import { type NativeBatchLine, type NativeBatches, type ProviderChatRequest, createAnthropicProvider, createOpenAIProvider } from '@svc/providers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+let mock: MockUpstream;
+beforeAll(async () => {
+  mock = await startMockUpstream({ batchPolls: 2 });
+});
+afterAll(() => mock.close());
+
+const request = (model: string, text: string): ProviderChatRequest => ({ model, messages: [{ role: 'user', content: text }], maxTokens: 32, stream: false, n: 1, includeUsage: false });
+
+async function collect(lines: AsyncIterable<NativeBatchLine>): Promise<NativeBatchLine[]> {
+  const out: NativeBatchLine[] = [];
+  for await (const line of lines) out.push(line);
+  return out;
+}
+
+async function pollUntilEnded(batches: NativeBatches, ref: Parameters<NativeBatches['status']>[0]): Promise<number> {
+  for (let polls = 1; polls <= 10; polls++) if ((await batches.status(ref)).state === 'ended') return polls;
+  throw new Error('the batch never ended');
+}
+
+describe.each([
+  { name: 'OpenAI', model: 'gpt-4o-mini', batches: () => createOpenAIProvider({ apiKeys: ['sk-a', 'sk-b'], baseUrl: `${mock.url}/v1` }).batches!, path: '/v1/batches' },
+  { name: 'Anthropic', model: 'claude-x', batches: () => createAnthropicProvider({ apiKeys: ['sk-ant-a'], baseUrl: mock.url }).batches!, path: '/v1/messages/batches' },
+])('$name native batches against the mock upstream', ({ model, batches: make, path }) => {
+  it('submits the lines as one batch, polls it to its end and reads each answer as chat() would', async () => {
+    const batches = make();
+    mock.resetStats();
+    const lines = [
+      { customId: 'line-0', request: request(model, 'first') },
+      { customId: 'line-1', request: request(model, 'second') },
+    ];
+    const ref = await batches.submit(lines);
+    expect(mock.stats().byPath[path]).toBe(1);
+    expect(await pollUntilEnded(batches, ref)).toBe(2);
+    const results = await collect(batches.results(ref));
+    expect(results.map((line) => line.customId).sort()).toEqual(['line-0', 'line-1']);
+    const answer = results[0]!.read(lines[0]!.request);
+    expect(answer?.choices[0]?.message.content).toEqual(expect.any(String));
+    expect(answer?.usage).toMatchObject({ promptTokens: expect.any(Number), completionTokens: expect.any(Number) });
+  });
+
+  it('a cancelled batch leaves the lines it did not run out (or answers them not run)', async () => {
+    const batches = make();
+    const lines = ['a', 'b', 'c', 'd'].map((text, index) => ({ customId: `line-${index}`, request: request(model, text) }));
+    const ref = await batches.submit(lines);
+    expect((await batches.status(ref)).state).toBe('in_progress');
+    await batches.cancel(ref);
+    await pollUntilEnded(batches, ref);
+    const byId = new Map((await collect(batches.results(ref))).map((line) => [line.customId, line]));
+    const ran = lines.filter((line) => byId.get(line.customId)?.read(line.request) !== undefined);
+    expect(ran.map((line) => line.customId)).toEqual(['line-0', 'line-1']);
+  });
+});
+
+describe('an errored line', () => {
+  it('throws the ProviderError the interactive call would have (OpenAI status, Anthropic error type)', async () => {
+    mock.configure({ batchPolls: 1, models: ['gpt-4o-mini', 'claude-x'] });
+    try {
+      const openai = createOpenAIProvider({ apiKeys: ['sk-a'], baseUrl: `${mock.url}/v1` }).batches!;
+      const bad = request('gpt-unknown', 'hi');
+      const ref = await openai.submit([{ customId: 'bad', request: bad }]);
+      await pollUntilEnded(openai, ref);
+      const [line] = await collect(openai.results(ref));
+      expect(() => line!.read(bad)).toThrow(expect.objectContaining({ provider: 'openai', upstreamStatus: 404, upstreamCode: 'model_not_found' }));
+      const anthropic = createAnthropicProvider({ apiKeys: ['sk-ant-a'], baseUrl: mock.url }).batches!;
+      const badA = request('claude-unknown', 'hi');
+      const refA = await anthropic.submit([{ customId: 'bad', request: badA }]);
+      await pollUntilEnded(anthropic, refA);
+      const [lineA] = await collect(anthropic.results(refA));
+      expect(() => lineA!.read(badA)).toThrow(expect.objectContaining({ provider: 'anthropic', upstreamStatus: 404 }));
+    } finally {
+      mock.configure({ batchPolls: 2, models: undefined });
+    }
+  });
+});

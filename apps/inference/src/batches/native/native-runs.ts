@@ -1,0 +1,178 @@
+import { type Caller, randomId } from '@svc/core';
+import type { BatchLineRecord, BatchRecord, BatchRepository, NativeBatchPart } from '@svc/db';
+import { type OrgProviders, type StoringLimiter, type UnitStageDeps, orgProviders, reserveNativePart, settleNativePart } from '@svc/pipeline';
+import type { NativeBatchLine } from '@svc/providers';
+import type { Logger } from '@svc/telemetry';
+import { NATIVE_ENDPOINTS, type PlannedLine, lineOfUpstreamId, planLine, readNativeLine, upstreamId } from './native-line.js';
+
+/** What the native path needs: the unit stages' deps (catalog, providers, keys, ledger), the batches and a limiter that can store a reservation. */
+export interface NativeDeps extends Omit<UnitStageDeps, 'limiter'> {
+  batches: BatchRepository;
+  logger: Logger;
+  limiter?: StoringLimiter;
+}
+
+/** The most lines one native part holds (and the worker holds in memory while it submits or collects one). */
+export const NATIVE_PART_LINES = 5000;
+const PAGE = 1000;
+
+/** One batch's work on the native path, as one worker holding its lease sees it. */
+interface Held {
+  batch: BatchRecord;
+  owner: string;
+  caller: Caller;
+  org: OrgProviders;
+}
+
+interface Group {
+  provider: string;
+  byok: boolean;
+  lines: { line: BatchLineRecord; planned: PlannedLine }[];
+}
+
+/**
+ * Sends the lines a provider's own batch API can answer to it, in parts of at most
+ * {@link NATIVE_PART_LINES}, and records their results (docs/operations.md "Native batches").
+ * Every step is written before the next (the part, its lines, the provider's batch id), so a
+ * worker taking the batch over after a restart carries on where the last one stopped.
+ */
+export class NativeRunner {
+  constructor(private readonly deps: NativeDeps) {}
+
+  /** Sorts the batch's lines once (the parts are null before): submits the native ones; the others stay on the gateway's path. */
+  async sort(batch: BatchRecord, owner: string, caller: Caller): Promise<BatchRecord | undefined> {
+    if (batch.natives !== null) return batch;
+    if (!NATIVE_ENDPOINTS.includes(batch.endpoint)) return this.deps.batches.setNatives(batch.id, owner, []);
+    const held: Held = { batch, owner, caller, org: await orgProviders(this.deps, caller.org.id) };
+    const natives: NativeBatchPart[] = [];
+    const groups = new Map<string, Group>();
+    for (let after = -1; ; ) {
+      const page = await this.deps.batches.pendingLines(batch.id, PAGE, after);
+      for (const line of page) {
+        const planned = planLine(this.deps, held.org, caller, batch.endpoint, line);
+        if (!planned) continue;
+        const key = `${planned.plan.provider.id}:${planned.plan.byok}`;
+        const group = groups.get(key) ?? { provider: planned.plan.provider.id, byok: planned.plan.byok, lines: [] };
+        groups.set(key, group);
+        group.lines.push({ line, planned });
+        if (group.lines.length >= NATIVE_PART_LINES) {
+          groups.delete(key);
+          await this.submitGroup(held, natives, group);
+        }
+      }
+      if (page.length < PAGE) break;
+      after = page.at(-1)!.line;
+    }
+    for (const group of groups.values()) await this.submitGroup(held, natives, group);
+    return this.deps.batches.setNatives(batch.id, owner, natives);
+  }
+
+  /** Writes the part and its lines, then submits it; a refused submission gives the lines back to the gateway's path. */
+  private async submitGroup(held: Held, natives: NativeBatchPart[], group: Group): Promise<void> {
+    const estimate = { tokens: 0, costUsd: 0 };
+    for (const { planned } of group.lines) {
+      estimate.tokens += planned.plan.estimate.tokens;
+      estimate.costUsd += group.byok ? 0 : planned.plan.estimate.costUsd;
+    }
+    const reservation = await reserveNativePart(this.deps.limiter, held.caller, estimate);
+    if (reservation === undefined) return;
+    const part: NativeBatchPart = { id: `nb_${randomId(20)}`, provider: group.provider, byok: group.byok, state: 'submitting', lines: group.lines.length, reservation };
+    natives.push(part);
+    await this.deps.batches.setNatives(held.batch.id, held.owner, natives);
+    await this.deps.batches.assignNative(held.batch.id, group.lines.map(({ line }) => line.line), part.id);
+    await this.submit(held, natives, part, group.lines);
+  }
+
+  private async submit(held: Held, natives: NativeBatchPart[], part: NativeBatchPart, lines: Group['lines']): Promise<void> {
+    const provider = held.org.providers.get(part.provider);
+    try {
+      if (!provider?.batches) throw new Error(`provider ${part.provider} has no batch API`);
+      const ref = await provider.batches.submit(lines.map(({ line, planned }) => ({ customId: upstreamId(line.line), request: planned.plan.request })));
+      Object.assign(part, { upstreamId: ref.id, keyIndex: ref.keyIndex, state: 'in_progress' });
+    } catch (error) {
+      this.deps.logger.warn({ err: error, batch_id: held.batch.id, provider: part.provider }, 'batches: a provider refused a native batch; its lines run through the gateway');
+      await this.giveBack(held, part, 0, 0);
+    }
+    await this.deps.batches.setNatives(held.batch.id, held.owner, natives);
+  }
+
+  /** Ends the part: its unanswered lines back on the gateway's path, its reservation settled with what its lines cost. */
+  private async giveBack(held: Held, part: NativeBatchPart, tokens: number, costUsd: number): Promise<void> {
+    for (let page = await this.deps.batches.nativeLines(held.batch.id, part.id, { after: -1, limit: PAGE }); page.length > 0; page = await this.deps.batches.nativeLines(held.batch.id, part.id, { after: page.at(-1)!.line, limit: PAGE })) {
+      await this.deps.batches.assignNative(held.batch.id, page.map((line) => line.line), null);
+    }
+    await settleNativePart(this.deps.limiter, part.reservation, { tokens, costUsd });
+    part.state = 'collected';
+    part.reservation = null;
+  }
+
+  /**
+   * Polls the batch's parts in flight, collecting those that ended; `stop` (a cancel, the window's
+   * end) cancels them at their provider first. True when no part is in flight any more.
+   */
+  async advance(batch: BatchRecord, owner: string, caller: Caller, stop: boolean): Promise<boolean> {
+    const natives = batch.natives ?? [];
+    if (natives.every((part) => part.state === 'collected')) return true;
+    const held: Held = { batch, owner, caller, org: await orgProviders(this.deps, caller.org.id) };
+    let inFlight = false;
+    for (const part of natives) {
+      if (part.state === 'collected') continue;
+      if (!(await this.advancePart(held, natives, part, stop))) inFlight = true;
+      await this.deps.batches.setNatives(batch.id, owner, natives);
+    }
+    return !inFlight;
+  }
+
+  /** One part: submitted again if a crash cut its submission, cancelled on `stop`, polled, collected once ended. True once collected. */
+  private async advancePart(held: Held, natives: NativeBatchPart[], part: NativeBatchPart, stop: boolean): Promise<boolean> {
+    const batches = held.org.providers.get(part.provider)?.batches;
+    if (!batches) {
+      await this.giveBack(held, part, 0, 0);
+      return true;
+    }
+    if (part.state === 'submitting') {
+      if (stop) await this.giveBack(held, part, 0, 0);
+      else await this.submit(held, natives, part, await this.partLines(held, part));
+      return (part.state as NativeBatchPart['state']) === 'collected';
+    }
+    const ref = { id: part.upstreamId ?? '', keyIndex: part.keyIndex ?? 0 };
+    if (stop && part.state === 'in_progress') {
+      await batches.cancel(ref).catch((error: unknown) => this.deps.logger.warn({ err: error, batch_id: held.batch.id }, 'batches: cancelling a native batch failed'));
+      part.state = 'cancelling';
+    }
+    if ((await batches.status(ref)).state !== 'ended') return false;
+    await this.collect(held, part, batches.results(ref));
+    return true;
+  }
+
+  /** The part's unanswered lines with their plans (a line that no longer plans goes back to the gateway's path). */
+  private async partLines(held: Held, part: NativeBatchPart): Promise<Group['lines']> {
+    const lines: Group['lines'] = [];
+    for (let page = await this.deps.batches.nativeLines(held.batch.id, part.id, { after: -1, limit: PAGE }); page.length > 0; page = await this.deps.batches.nativeLines(held.batch.id, part.id, { after: page.at(-1)!.line, limit: PAGE })) {
+      for (const line of page) {
+        const planned = planLine(this.deps, held.org, held.caller, held.batch.endpoint, line);
+        if (planned) lines.push({ line, planned });
+        else await this.deps.batches.assignNative(held.batch.id, [line.line], null);
+      }
+    }
+    return lines;
+  }
+
+  /** Records every result line; lines without a result, not run, or failed in a way another model may not are given back to the gateway's path. */
+  private async collect(held: Held, part: NativeBatchPart, results: AsyncIterable<NativeBatchLine>): Promise<void> {
+    const lines = new Map((await this.partLines(held, part)).map((entry) => [entry.line.line, entry]));
+    let tokens = 0;
+    let costUsd = 0;
+    for await (const result of results) {
+      const number = lineOfUpstreamId(result.customId);
+      const entry = number === undefined ? undefined : lines.get(number);
+      if (!entry) continue;
+      const outcome = readNativeLine(this.deps, { caller: held.caller, batch: held.batch, line: entry.line, planned: entry.planned }, result);
+      if (outcome.kind !== 'answer') continue;
+      await this.deps.batches.answerLine(held.batch.id, outcome.answer);
+      tokens += outcome.tokens;
+      costUsd += outcome.costUsd;
+    }
+    await this.giveBack(held, part, tokens, costUsd);
+  }
+}

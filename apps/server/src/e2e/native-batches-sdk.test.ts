@@ -1,0 +1,155 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Anthropic from '@anthropic-ai/sdk';
+import { type MockUpstream, startMockUpstream } from '@svc/mock-upstream';
+import OpenAI, { toFile } from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { masterKey, startGateway, upstreamProviders } from './harness.js';
+
+type Gateway = Awaited<ReturnType<typeof startGateway>>;
+
+interface OutputLine {
+  custom_id: string;
+  response: { status_code: number; request_id: string; body: { model: string; svc_metadata: { cost_usd: number; baseline_cost_usd: number; savings_usd: number } } };
+}
+
+const native = { SVC_BATCH_NATIVE_POLL_MS: '200', SVC_BATCH_CONCURRENCY: '2' };
+const chatLine = (customId: string, model: string) => ({ custom_id: customId, method: 'POST', url: '/v1/chat/completions', body: { model, messages: [{ role: 'user', content: `question ${customId}` }], max_tokens: 50 } });
+
+async function submit(client: OpenAI, lines: object[]): Promise<OpenAI.Batch> {
+  const text = `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`;
+  const file = await client.files.create({ file: await toFile(Buffer.from(text), 'input.jsonl'), purpose: 'batch' });
+  return client.batches.create({ input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: '24h' });
+}
+
+async function waitFor(client: OpenAI, id: string, status: string, timeoutMs = 30_000): Promise<OpenAI.Batch> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const batch = await client.batches.retrieve(id);
+    if (batch.status === status) return batch;
+    if (Date.now() > deadline) throw new Error(`batch ${id} still ${batch.status}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function outputLines(client: OpenAI, fileId: string | null | undefined): Promise<OutputLine[]> {
+  if (!fileId) return [];
+  return (await (await client.files.content(fileId)).text())
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as OutputLine);
+}
+
+async function ledgerRows(gateway: Gateway, batchId: string) {
+  await gateway.runtime.learn.flush();
+  const org = await gateway.runtime.db.orgs.getByName('default');
+  return (await gateway.runtime.db.usage.listByOrg(org!.id)).filter((row) => row.tags?.batch_id === batchId);
+}
+
+describe('native provider batches through the gateway (official SDKs, mock upstream)', () => {
+  let upstream: MockUpstream;
+  let gateway: Gateway;
+  let openai: OpenAI;
+  let openaiModel: string;
+
+  beforeAll(async () => {
+    upstream = await startMockUpstream({ tokens: 5, batchPolls: 2 });
+    gateway = await startGateway({ ...upstreamProviders(upstream.url), ...native });
+    openai = new OpenAI({ baseURL: `${gateway.inferenceUrl}/v1`, apiKey: masterKey, maxRetries: 0 });
+    openaiModel = gateway.runtime.catalog.list({ provider: 'openai', kind: 'chat' })[0]!.id;
+  });
+  afterAll(async () => {
+    await gateway?.stop();
+    await upstream?.close();
+  });
+
+  it('sends the named-model lines to OpenAI as one batch at half price, runs svc/auto lines itself, one ledger row a line', async () => {
+    upstream.resetStats();
+    const created = await submit(openai, [chatLine('n1', openaiModel), chatLine('auto', 'svc/auto'), chatLine('n2', openaiModel)]);
+    const batch = await waitFor(openai, created.id, 'completed');
+    expect(batch.request_counts).toEqual({ total: 3, completed: 3, failed: 0 });
+    const stats = upstream.stats().byPath;
+    expect(stats['/v1/batches']).toBe(1);
+    expect(stats['/v1/files']).toBe(1);
+    const output = await outputLines(openai, batch.output_file_id);
+    expect(output.map((line) => line.custom_id)).toEqual(['n1', 'auto', 'n2']);
+    for (const line of output.filter((entry) => entry.custom_id !== 'auto')) {
+      const metadata = line.response.body.svc_metadata;
+      expect(metadata.cost_usd).toBeGreaterThan(0);
+      expect(metadata.cost_usd).toBeCloseTo(metadata.baseline_cost_usd / 2, 8);
+    }
+    const rows = await ledgerRows(gateway, batch.id);
+    expect(rows.map((row) => row.requestId).sort()).toEqual(output.map((line) => line.response.request_id).sort());
+  }, 60_000);
+
+  it('sends Anthropic Message Batch requests to Anthropic as one Message Batch', async () => {
+    upstream.resetStats();
+    const anthropic = new Anthropic({ baseURL: gateway.inferenceUrl, apiKey: masterKey, maxRetries: 0 });
+    const model = gateway.runtime.catalog.list({ provider: 'anthropic', kind: 'chat' })[0]!.id;
+    const params = (text: string) => ({ model, max_tokens: 50, messages: [{ role: 'user' as const, content: text }] });
+    const created = await anthropic.messages.batches.create({ requests: [{ custom_id: 'a', params: params('one') }, { custom_id: 'b', params: params('two') }] });
+    let batch = created;
+    for (const deadline = Date.now() + 30_000; batch.processing_status !== 'ended' && Date.now() < deadline; ) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      batch = await anthropic.messages.batches.retrieve(created.id);
+    }
+    expect(batch.request_counts).toMatchObject({ succeeded: 2, errored: 0, processing: 0 });
+    expect(upstream.stats().byPath['/v1/messages/batches']).toBe(1);
+    expect(upstream.stats().byPath['/v1/messages']).toBeUndefined();
+    const results = [];
+    for await (const result of await anthropic.messages.batches.results(created.id)) results.push(result);
+    expect(results.map((result) => [result.custom_id, result.result.type])).toEqual([['a', 'succeeded'], ['b', 'succeeded']]);
+  }, 60_000);
+
+  it('a cancelled native batch reports exactly the lines its provider ran', async () => {
+    upstream.configure({ batchPolls: 1000 });
+    try {
+      const created = await submit(openai, ['c1', 'c2', 'c3', 'c4'].map((id) => chatLine(id, openaiModel)));
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      await openai.batches.cancel(created.id);
+      const batch = await waitFor(openai, created.id, 'cancelled');
+      const output = await outputLines(openai, batch.output_file_id);
+      // Each poll ran a share of the lines (1 of 4 per 250 polls at most): the lines it ran are those answered.
+      expect(output.length).toBeGreaterThan(0);
+      expect(output.length).toBeLessThan(4);
+      expect(batch.request_counts?.completed).toBe(output.length);
+      expect((await ledgerRows(gateway, batch.id)).length).toBe(output.length);
+    } finally {
+      upstream.configure({ batchPolls: 2 });
+    }
+  }, 60_000);
+});
+
+describe('a native batch in flight survives a restart', () => {
+  it('is taken up by the next instance: polled, not submitted again, every line answered and billed once', async () => {
+    const upstream = await startMockUpstream({ tokens: 5, batchPolls: 1000 });
+    const dataDir = await mkdtemp(join(tmpdir(), 'svc-native-batch-'));
+    try {
+      const env = { ...upstreamProviders(upstream.url), ...native, SVC_DATA_DIR: dataDir };
+      const first = await startGateway(env);
+      const model = first.runtime.catalog.list({ provider: 'openai', kind: 'chat' })[0]!.id;
+      const client = (gateway: Gateway) => new OpenAI({ baseURL: `${gateway.inferenceUrl}/v1`, apiKey: masterKey, maxRetries: 0 });
+      const created = await submit(client(first), ['r1', 'r2', 'r3'].map((id) => chatLine(id, model)));
+      for (const deadline = Date.now() + 10_000; !upstream.stats().byPath['/v1/batches'] && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(upstream.stats().byPath['/v1/batches']).toBe(1);
+      expect((await client(first).batches.retrieve(created.id)).status).toBe('in_progress');
+      await first.stop();
+      upstream.configure({ batchPolls: 1 });
+      const second = await startGateway(env);
+      try {
+        const batch = await waitFor(client(second), created.id, 'completed');
+        expect(upstream.stats().byPath['/v1/batches']).toBe(1);
+        const output = await outputLines(client(second), batch.output_file_id);
+        expect(output.map((line) => line.custom_id)).toEqual(['r1', 'r2', 'r3']);
+        const rows = await ledgerRows(second, batch.id);
+        expect(rows.map((row) => row.requestId).sort()).toEqual(output.map((line) => line.response.request_id).sort());
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      await upstream.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 90_000);
+});

@@ -1,0 +1,93 @@
+import { randomBytes } from 'node:crypto';
+import { type JsonAnswer, jsonAnswer } from './answer.js';
+import { type AnswerLine, type BatchRequest, BatchRun, type LineAnswer } from './batch-run.js';
+import { invalidRequest } from './faults.js';
+import { asArray, asRecord, asString } from './json.js';
+
+const BATCH_PATH = /^\/v1\/messages\/batches\/([^/]+)(\/cancel|\/results)?$/;
+const iso = (seconds: number | undefined) => (seconds === undefined ? null : new Date(seconds * 1000).toISOString());
+const json = (status: number, body: unknown) => jsonAnswer(status, JSON.stringify(body));
+
+/** An errored request's `result`: the interactive route's error, with its request id. */
+function errored(answer: LineAnswer) {
+  const error = asRecord(asRecord(answer.body)?.['error']) ?? { type: 'api_error', message: 'The request failed.' };
+  return { type: 'errored', error: { type: 'error', error, request_id: answer.requestId } };
+}
+
+/**
+ * Anthropic's Message Batches (`POST /v1/messages/batches`, `GET .../{id}`, `POST .../{id}/cancel`,
+ * `GET .../{id}/results`), in memory, in the shapes of docs.anthropic.com's Message Batches API
+ * reference: the `message_batch` object and results JSONL of `{custom_id, result: {type:
+ * succeeded|errored|canceled|expired, ...}}`. Each request is answered by the mock's own
+ * `/v1/messages` as the batch is retrieved.
+ */
+export class AnthropicBatches {
+  private readonly batches = new Map<string, BatchRun>();
+
+  constructor(
+    private readonly polls: () => number,
+    private readonly answerLine: AnswerLine,
+  ) {}
+
+  static handles(path: string): boolean {
+    return path === '/v1/messages/batches' || BATCH_PATH.test(path);
+  }
+
+  handle(method: string, path: string, raw: Buffer, origin: string): JsonAnswer {
+    if (method === 'POST' && path === '/v1/messages/batches') return this.create(raw, origin);
+    const match = BATCH_PATH.exec(path);
+    const run = match ? this.batches.get(match[1] ?? '') : undefined;
+    if (!match || !run) return json(404, { type: 'error', error: { type: 'not_found_error', message: `No Message Batch '${match?.[1] ?? path}'` } });
+    if (method === 'POST' && match[2] === '/cancel') run.cancel();
+    else if (method === 'GET' && match[2] === '/results') return this.results(run);
+    else if (method === 'GET') run.advance(this.polls(), this.answerLine);
+    return json(200, this.object(run, origin));
+  }
+
+  private create(raw: Buffer, origin: string): JsonAnswer {
+    let body: unknown;
+    try {
+      body = JSON.parse(raw.toString('utf8'));
+    } catch {
+      body = undefined;
+    }
+    const requests: BatchRequest[] = [];
+    for (const request of asArray(asRecord(body)?.['requests']) ?? []) {
+      const custom = asString(asRecord(request)?.['custom_id']);
+      const params = asRecord(asRecord(request)?.['params']);
+      if (!custom || !params) return invalidRequest('anthropic', 'requests: each needs custom_id and params', 'msgbatches');
+      requests.push({ customId: custom, url: '/v1/messages', body: params });
+    }
+    if (requests.length === 0) return invalidRequest('anthropic', 'requests: at least one request is required', 'msgbatches');
+    const run = new BatchRun(`msgbatch_${randomBytes(12).toString('hex')}`, requests);
+    this.batches.set(run.id, run);
+    return json(200, this.object(run, origin));
+  }
+
+  private results(run: BatchRun): JsonAnswer {
+    if (run.state !== 'ended') return invalidRequest('anthropic', `Message Batch ${run.id} has not yet ended`, 'results');
+    const lines = run.requests.map((request, index) => {
+      const answer = run.answers[index];
+      const result = !answer ? { type: run.cancelled ? 'canceled' : 'expired' } : answer.status < 300 ? { type: 'succeeded', message: answer.body } : errored(answer);
+      return `${JSON.stringify({ custom_id: request.customId, result })}\n`;
+    });
+    return jsonAnswer(200, lines.join(''), { 'content-type': 'application/binary' });
+  }
+
+  private object(run: BatchRun, origin: string) {
+    const { ran, ok } = run.counts();
+    const ended = run.state === 'ended';
+    return {
+      id: run.id,
+      type: 'message_batch',
+      processing_status: ended ? 'ended' : run.state === 'cancelling' ? 'canceling' : 'in_progress',
+      request_counts: { processing: ended ? 0 : run.requests.length - ran, succeeded: ok, errored: ran - ok, canceled: ended && run.cancelled ? run.requests.length - ran : 0, expired: 0 },
+      ended_at: iso(run.endedAt),
+      created_at: iso(run.createdAt),
+      expires_at: iso(run.createdAt + 86_400),
+      archived_at: null,
+      cancel_initiated_at: iso(run.cancelledAt),
+      results_url: ended ? `${origin}/v1/messages/batches/${run.id}/results` : null,
+    };
+  }
+}
