@@ -7,7 +7,9 @@
  * picks the threshold; the file is written to packages/semantic/src/pair/minilm-role-v2.json
  * (ROLE_ID; v1 was SEEDS=1 GPTCACHE_WEIGHT=5 on the first 17 role features, v2 INPUTS=<its 18>; the
  * default inputs now add the move features). QQP_WEIGHT adds QQP dev's training-half pairs of high
- * word-piece overlap (README.md). DUMP=t prints the
+ * word-piece overlap (README.md; QQP_POSITIVES=1 duplicates only, QQP_MAX_WORDS short ones);
+ * REPLACED=1 and CONTEXT_RAW=1 add the replaced-word readers tried after v2 (measurement only: the
+ * shipped reader cannot compute them, so --write refuses them). DUMP=t prints the
  * GPTCache even pairs refused and the PAWS non-paraphrases served out of fold at threshold t.
  *
  *   pnpm --filter @svc/evals semantic:role-model [--write] [--vectors /tmp/svc-role-train.bin]
@@ -31,6 +33,9 @@ import { RAW_CONTEXT_FEATURE_NAMES, rawContextFeatures } from './role-context-ra
 import { tokenTable } from '../alignment/token-cache.js';
 
 const { values } = parseArgs({ options: { write: { type: 'boolean', default: false }, vectors: { type: 'string', default: '/tmp/svc-role-train.bin' } } });
+if (values.write && (process.env['REPLACED'] === '1' || process.env['CONTEXT_RAW'] === '1')) {
+  throw new Error('REPLACED and CONTEXT_RAW are measured only: the shipped role reader does not compute their inputs, so no model file is written with them');
+}
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const SEEDS = env('SEEDS', 5);
 const ROLE_ID = process.env['ROLE_ID'] ?? 'minilm-role-v2';
