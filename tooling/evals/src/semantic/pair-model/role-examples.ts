@@ -24,7 +24,7 @@ export interface LabelledPair {
 }
 
 /** An example with its fold, kind and the base pair model's probability (`x` holds every input of ROLE_MODEL_INPUTS until the trainer picks its own). */
-export type RoleExample = Example & { fold: number; kind: string; base: number };
+export type RoleExample = Example & { fold: number; kind: string; base: number; pieces: { stored: Int32Array; asked: Int32Array }; texts: { stored: string; asked: string } };
 
 /** What the cache does with a pair before the role model: refuses it (cosine under 0.85, or the guard), serves it unasked (under the overlap floor), or asks the model. */
 export type Route = 'refused' | 'unasked' | 'asked';
@@ -51,12 +51,12 @@ export async function pairRecords(embedder: Embedder, pairs: readonly LabelledPa
     const passes = cosine >= 0.85 && mayShareAnswer(keyTerms(pair.a), keyTerms(pair.b));
     const overlap = wordPieceOverlap(fa, fb);
     const route: Route = !passes ? 'refused' : overlap < minOverlap ? 'unasked' : 'asked';
-    const example = (stored: typeof fa, query: typeof fa): RoleExample => {
+    const example = (stored: typeof fa, query: typeof fa, texts: { stored: string; asked: string }): RoleExample => {
       const base = reader.score(query, stored, cosine);
-      return { x: roleInputs(lexicon, base, { stored, asked: query, cosine, overlap }), y: pair.y, w: pair.w, fold: pair.fold, kind: pair.kind, base };
+      return { x: roleInputs(lexicon, base, { stored, asked: query, cosine, overlap }), y: pair.y, w: pair.w, fold: pair.fold, kind: pair.kind, base, pieces: { stored: stored.ids, asked: query.ids }, texts };
     };
     // Pairs the cache would never ask about still teach the model (the generated ones mostly fall under the cosine or the guard).
-    const examples = overlap >= minOverlap ? [example(fa, fb), example(fb, fa)] : [];
+    const examples = overlap >= minOverlap ? [example(fa, fb, { stored: pair.a, asked: pair.b }), example(fb, fa, { stored: pair.b, asked: pair.a })] : [];
     records.push({ pair, route, overlap, examples });
   }
   return records;

@@ -7,14 +7,16 @@
  * picks the threshold; the file is written to packages/semantic/src/pair/minilm-role-v2.json
  * (ROLE_ID; v1 was SEEDS=1 GPTCACHE_WEIGHT=5 on the first 17 role features, v2 INPUTS=<its 18>; the
  * default inputs now add the move features). QQP_WEIGHT adds QQP dev's training-half pairs of high
- * word-piece overlap (README.md). DUMP=t prints the
+ * word-piece overlap (README.md; QQP_POSITIVES=1 duplicates only, QQP_MAX_WORDS short ones);
+ * REPLACED=1 and CONTEXT_RAW=1 add the replaced-word readers tried after v2 (measurement only: the
+ * shipped reader cannot compute them, so --write refuses them). DUMP=t prints the
  * GPTCache even pairs refused and the PAWS non-paraphrases served out of fold at threshold t.
  *
  *   pnpm --filter @svc/evals semantic:role-model [--write] [--vectors /tmp/svc-role-train.bin]
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { loadTokenizer } from '@svc/encoder';
+import { createSentenceEncoder, loadTokenizer } from '@svc/encoder';
 import { ROLE_MODEL_INPUTS, semanticKeyOf, wordPieceOverlap } from '@svc/semantic';
 import { chatRequest } from '@svc/semantic/test';
 import { fnv } from '@svc/semantic/training';
@@ -26,8 +28,14 @@ import { fitEnsemble, rocAuc } from './role-fit.js';
 import { type LabelledPair, pairRecords, type RoleExample, ROLE_LEXICON_WORDS } from './role-examples.js';
 import { pct, probability, regimeCurve, servedAt } from './role-curve.js';
 import { rewordings } from './role-rewordings.js';
+import { loadWordTable, REPLACED_FEATURE_NAMES, replacedFeatures } from './role-replaced.js';
+import { RAW_CONTEXT_FEATURE_NAMES, rawContextFeatures } from './role-context-raw.js';
+import { tokenTable } from '../alignment/token-cache.js';
 
 const { values } = parseArgs({ options: { write: { type: 'boolean', default: false }, vectors: { type: 'string', default: '/tmp/svc-role-train.bin' } } });
+if (values.write && (process.env['REPLACED'] === '1' || process.env['CONTEXT_RAW'] === '1')) {
+  throw new Error('REPLACED and CONTEXT_RAW are measured only: the shipped role reader does not compute their inputs, so no model file is written with them');
+}
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const SEEDS = env('SEEDS', 5);
 const ROLE_ID = process.env['ROLE_ID'] ?? 'minilm-role-v2';
@@ -61,6 +69,9 @@ const pieces = (text: string) => {
 const qqp: LabelledPair[] = (QQP_WEIGHT > 0 ? splitByQuestion(loadQqp(dir)).train : [])
   .map((p) => ({ a: asked(p.a), b: asked(p.b), y: p.duplicate ? 1 : 0 }))
   .filter((p) => wordPieceOverlap(pieces(p.a), pieces(p.b)) >= MIN_OVERLAP)
+  // QQP_POSITIVES=1: labelled duplicates only (rewordings that keep the question, GPTCache's kind); QQP_MAX_WORDS: short ones only.
+  .filter((p) => process.env['QQP_POSITIVES'] !== '1' || p.y === 1)
+  .filter((p) => Math.max(p.a.split(/\s+/).length, p.b.split(/\s+/).length) <= env('QQP_MAX_WORDS', 1000))
   .sort((x, y) => fnv(x.a + x.b) - fnv(y.a + y.b))
   .slice(0, env('QQP_MAX', 1200))
   .map((p) => ({ ...p, w: QQP_WEIGHT, fold: fnv([p.a, p.b].sort()[0]!) % FOLDS, kind: 'qqp' }));
@@ -92,6 +103,19 @@ const examples = records.flatMap((r) => r.examples);
 const unmatchedAt = ROLE_MODEL_INPUTS.indexOf('unmatchedContent');
 const rearranged = new Set(examples.filter((e) => e.x[unmatchedAt] === 0));
 for (const e of examples) e.x = at.map((k) => e.x[k]!);
+// REPLACED=1: the replaced-word reader's inputs (role-replaced.ts) after the chosen ones.
+if (process.env['REPLACED'] === '1') {
+  const table = loadWordTable();
+  const below = env('UNRELATED_BELOW', 0.3);
+  for (const e of examples) e.x.push(...replacedFeatures(e.pieces.stored, e.pieces.asked, lexiconSets, table, below));
+  inputs.push(...REPLACED_FEATURE_NAMES);
+}
+// CONTEXT_RAW=1: the contextual replaced-word reader's inputs (role-context-raw.ts: the encoder's own last-block token states, kept under CONTEXT_DIR).
+if (process.env['CONTEXT_RAW'] === '1') {
+  const table = await tokenTable(process.env['CONTEXT_DIR'] ?? '/tmp/svc-role-tokens', examples.flatMap((e) => [e.texts.stored, e.texts.asked]), () => createSentenceEncoder({ cacheSize: 0 }));
+  for (const e of examples) e.x.push(...rawContextFeatures(table, e.texts.stored, e.texts.asked, lexiconSets, env('RAW_UNRELATED_BELOW', 0.5)));
+  inputs.push(...RAW_CONTEXT_FEATURE_NAMES);
+}
 console.error(`${examples.length} examples (both orders) of pairs sharing >= ${MIN_OVERLAP} of their word pieces`);
 
 // Out-of-fold probabilities by source group: each record's, the lower of its two orders' (the cache stores either side).
