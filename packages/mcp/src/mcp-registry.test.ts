@@ -38,6 +38,16 @@ describe('McpRegistry', () => {
     expect(target?.headers()).toEqual({ 'X-Api-Key': 'secret-value-9876' });
   });
 
+  it('keeps the sealed credential on an unchanged save, and has none for a new server', async () => {
+    const store = memoryStore();
+    const registry = new McpRegistry({ store, cipher, policy: { allowPrivate: false } });
+    await registry.put('org-a', registration);
+    const { server } = await registry.put('org-a', { ...registration, url: 'https://tools.example.com/v2', credential: 'unchanged' });
+    expect(server).toMatchObject({ url: 'https://tools.example.com/v2', credential: { header: 'X-Api-Key', last4: '9876' } });
+    expect((await registry.connections('org-a', 'key-1'))[0]?.headers()).toEqual({ 'X-Api-Key': 'secret-value-9876' });
+    expect((await registry.put('org-a', { ...registration, name: 'fresh', credential: 'unchanged' })).server.credential).toBeNull();
+  });
+
   it('binds the sealed credential to its organisation and server name', async () => {
     const store = memoryStore();
     const registry = new McpRegistry({ store, cipher, policy: { allowPrivate: false } });

@@ -39,8 +39,8 @@ export interface McpServerRegistration {
   name: string;
   url: string;
   transport: McpTransport;
-  /** The header sent with every request to the server, and its value (sealed at rest). */
-  credential: { header: string; value: string } | null;
+  /** The header sent with every request to the server, and its value (sealed at rest); `unchanged` keeps the one stored (none for a new server). */
+  credential: { header: string; value: string } | null | 'unchanged';
   /** Tool names exposed at the gateway; null = all the server lists. */
   tools: string[] | null;
   /** The organisation's keys (ids) that may reach the server; null = every key allowed on `/mcp`. */
@@ -107,9 +107,12 @@ export class McpRegistry {
   async put(orgId: string, registration: McpServerRegistration): Promise<{ server: MaskedMcpServer; created: boolean }> {
     checkMcpUrl(registration.url, this.settings.policy);
     const { credential, ...rest } = registration;
-    const sealed = credential
-      ? { header: credential.header, last4: credential.value.slice(-4), ...this.settings.cipher.seal(credential.value, owner(orgId, registration.name)) }
-      : null;
+    const sealed =
+      credential === 'unchanged'
+        ? ((await this.settings.store.get(orgId, registration.name))?.credential ?? null)
+        : credential
+          ? { header: credential.header, last4: credential.value.slice(-4), ...this.settings.cipher.seal(credential.value, owner(orgId, registration.name)) }
+          : null;
     const { server, created } = await this.settings.store.put(orgId, { ...rest, credential: sealed });
     await this.servers.invalidate(orgId);
     return { server: mask(server), created };

@@ -8,7 +8,7 @@ export interface LayoutProps {
   /** Sent back by the page's script in `x-csrf-token` (state-changing fetches). */
   csrf?: string;
   /** The nav entry to highlight. */
-  active?: 'overview' | 'requests' | 'costs' | 'alerts' | 'keys' | 'org' | 'guardrails' | 'models' | 'quality' | 'passkeys';
+  active?: 'overview' | 'requests' | 'costs' | 'alerts' | 'keys' | 'org' | 'guardrails' | 'mcp' | 'models' | 'quality' | 'passkeys';
   /** Whether the user may see more than the passkeys page (AAL2). */
   full?: boolean;
   children?: Child;
@@ -22,6 +22,7 @@ const nav = [
   { id: 'keys', href: '/dashboard/keys', label: 'API keys' },
   { id: 'org', href: '/dashboard/org', label: 'Limits' },
   { id: 'guardrails', href: '/dashboard/guardrails', label: 'Guardrails' },
+  { id: 'mcp', href: '/dashboard/mcp-servers', label: 'MCP servers' },
   { id: 'models', href: '/dashboard/models', label: 'Models' },
   { id: 'quality', href: '/dashboard/quality', label: 'Quality' },
   { id: 'passkeys', href: '/dashboard/passkeys', label: 'Passkeys' },

@@ -1,6 +1,7 @@
 import type { ApiKeyRecord } from '@svc/auth';
 import type { Guardrails, Organization } from '@svc/core';
 import { guardrailsToWire } from '../routes/admin-guardrails.js';
+import { OrgPicker } from './period-toolbar.js';
 
 /** What the edit form edits: the organisation's checks, or one of its keys'. */
 export type GuardrailTarget = { kind: 'org'; org: Organization } | { kind: 'key'; key: ApiKeyRecord };
@@ -111,15 +112,7 @@ function EditForm(props: GuardrailsPageProps) {
 export function GuardrailsPage(props: GuardrailsPageProps) {
   return (
     <>
-      {props.orgs.length > 0 ? (
-        <div class="toolbar">
-          {props.orgs.map((o) => (
-            <a href={`/dashboard/guardrails?org=${o.id}`} class={o.id === props.org.id ? 'active' : undefined}>
-              {o.name}
-            </a>
-          ))}
-        </div>
-      ) : null}
+      <OrgPicker path="/dashboard/guardrails" org={props.org} orgs={props.orgs} />
       <h2>
         Organisation checks {props.canEdit && props.target.kind === 'key' ? <a href={`/dashboard/guardrails?org=${props.org.id}`}>edit</a> : null}
       </h2>

@@ -1,6 +1,7 @@
 import type { Organization } from '@svc/core';
 import type { MonthSpend } from '@svc/billing';
 import { count, usd } from './format.js';
+import { OrgPicker } from './period-toolbar.js';
 
 const limitFields = [
   { name: 'rpm_limit', label: 'Requests per minute', value: (o: Organization) => o.rpmLimit },
@@ -13,15 +14,7 @@ export function OrgPage(props: { org: Organization; orgs: Organization[]; spend:
   const { org, spend } = props;
   return (
     <>
-      {props.orgs.length > 0 ? (
-        <div class="toolbar">
-          {props.orgs.map((o) => (
-            <a href={`/dashboard/org?org=${o.id}`} class={o.id === org.id ? 'active' : undefined}>
-              {o.name}
-            </a>
-          ))}
-        </div>
-      ) : null}
+      <OrgPicker path="/dashboard/org" org={org} orgs={props.orgs} />
       <table data-testid="limits">
         <tbody>
           <tr>

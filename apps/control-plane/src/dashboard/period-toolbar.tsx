@@ -32,3 +32,17 @@ export function PeriodToolbar(props: { range: RangeId; org: Organization | undef
     </div>
   );
 }
+
+/** An admin's organisation picker of a page about one organisation (`path?org=<id>`); nothing for members. */
+export function OrgPicker(props: { path: string; org: Organization; orgs: Organization[] }) {
+  if (props.orgs.length === 0) return null;
+  return (
+    <div class="toolbar">
+      {props.orgs.map((o) => (
+        <a href={`${props.path}?org=${o.id}`} class={o.id === props.org.id ? 'active' : undefined}>
+          {o.name}
+        </a>
+      ))}
+    </div>
+  );
+}

@@ -1,12 +1,12 @@
 import type { Guardrails } from '@svc/core';
-import { invalidRequest, isGatewayError, notFound } from '@svc/core';
-import { STORED_JSON_RULES, checkJsonShape, validate } from '@svc/http-kit';
+import { isGatewayError, notFound } from '@svc/core';
+import { validate } from '@svc/http-kit';
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import * as v from 'valibot';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
 import { guardrailsField, toGuardrails } from '../routes/admin-guardrails.js';
-import { field } from './form-fields.js';
+import { field, jsonField } from './form-fields.js';
 import { type GuardrailTarget, GuardrailsPage, type GuardrailsPageProps } from './page-guardrails.js';
 import { page } from './render.js';
 import { requireDashboardAdmin, viewScope } from './scope.js';
@@ -18,14 +18,8 @@ const formSchema = v.object({ guardrails: guardrailsField });
  * text that is not JSON, or a check the API refuses, is a 400 naming the field (`guardrails.0.stag`).
  */
 export function parseGuardrailsText(text: string): Guardrails | null {
-  if (text === '') return null;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    throw invalidRequest(`guardrails: not valid JSON (${error instanceof Error ? error.message : String(error)}).`, 'guardrails');
-  }
-  checkJsonShape(parsed, STORED_JSON_RULES);
+  const parsed = jsonField('guardrails', text);
+  if (parsed === null) return null;
   return toGuardrails(validate(formSchema, { guardrails: parsed }).guardrails ?? null);
 }
 

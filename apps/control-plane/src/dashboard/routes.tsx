@@ -16,6 +16,7 @@ import { loadOverview, parseRange } from './overview-data.js';
 import { page, securityHeaders } from './render.js';
 import { field, optionalNumber } from './form-fields.js';
 import { registerGuardrailPages } from './routes-guardrails.js';
+import { registerMcpServerPages } from './routes-mcp-servers.js';
 import { registerIncidentPages } from './routes-incident.js';
 import { registerModelPages } from './routes-models.js';
 import { registerQualityPages } from './routes-quality.js';
@@ -157,6 +158,7 @@ export function registerDashboard(routes: RouteRegistry<ControlEnv>, deps: Contr
   registerOrgPages(dash, deps, signedIn);
   registerKeyPages(dash, deps, signedIn);
   registerGuardrailPages(dash, deps, signedIn);
+  registerMcpServerPages(dash, deps, signedIn);
   registerIncidentPages(dash, deps, signedIn);
   registerModelPages(dash, deps, signedIn);
   registerQualityPages(dash, deps, signedIn);

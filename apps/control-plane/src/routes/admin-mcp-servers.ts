@@ -11,7 +11,7 @@ import { strictBody } from '../strict-body.js';
 import { orgIdParam, orgParams, pathOrg } from './admin-params.js';
 
 /** A server name prefixes its tools at the gateway (`<server>__<tool>`), so it holds no `_` and fits MCP's tool-name alphabet. */
-const serverName = v.pipe(
+export const serverName = v.pipe(
   v.string(),
   v.regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,30}[A-Za-z0-9])?$/, 'must be 1 to 32 letters, digits or inner hyphens (it prefixes the tool names: <server>__<tool>)'),
 );
@@ -36,7 +36,7 @@ const toolKeyIds = v.pipe(
   v.check((rules) => Object.keys(rules).length <= 256, 'at most 256 tools'),
 );
 
-const putSchema = strictBody({
+export const putSchema = strictBody({
   url: v.pipe(v.string('must be a string'), v.trim(), v.maxLength(2048, 'at most 2048 characters')),
   transport: v.optional(v.picklist(mcpTransports, `must be one of ${mcpTransports.join(', ')}`), 'streamable_http'),
   credential: v.optional(
@@ -53,7 +53,7 @@ const putSchema = strictBody({
   tool_key_ids: v.optional(v.nullable(toolKeyIds), null),
 });
 
-type PutBody = v.InferOutput<typeof putSchema>;
+export type PutBody = v.InferOutput<typeof putSchema>;
 
 /** 400 naming `key_ids.N` for an id that is not a key of the organisation. */
 async function checkKeyIds(deps: ControlPlaneDeps, orgId: string, keyIds: readonly string[] | null): Promise<void> {
@@ -67,7 +67,7 @@ async function checkKeyIds(deps: ControlPlaneDeps, orgId: string, keyIds: readon
  * 400 naming `tool_key_ids.<tool>[.N]` for a rule that could never apply: a tool the registration
  * does not expose, or a key outside the organisation or outside `key_ids` (it cannot reach the server).
  */
-async function checkToolKeyIds(deps: ControlPlaneDeps, orgId: string, body: PutBody): Promise<void> {
+async function checkToolKeyIds(deps: ControlPlaneDeps, orgId: string, body: Pick<PutBody, 'tools' | 'key_ids' | 'tool_key_ids'>): Promise<void> {
   for (const [tool, ids] of Object.entries(body.tool_key_ids ?? {})) {
     if (body.tools !== null && !body.tools.includes(tool)) throw invalidRequest(`tool_key_ids.${tool}: '${tool}' is not one of the exposed tools.`, `tool_key_ids.${tool}`);
     for (const [index, id] of ids.entries()) {
@@ -78,6 +78,25 @@ async function checkToolKeyIds(deps: ControlPlaneDeps, orgId: string, body: PutB
     }
   }
 }
+
+/**
+ * Registers (or replaces) `name` from a validated body, through the rules the admin API applies
+ * (its keys, its tool rules, the URL policy: 400 `mcp_url_refused` naming `url`). The dashboard
+ * saves through here too; `credential: 'unchanged'` keeps the sealed one (the dashboard's edit).
+ */
+export async function saveMcpServer(deps: ControlPlaneDeps, orgId: string, name: string, body: SaveBody): Promise<{ server: MaskedMcpServer; created: boolean }> {
+  await checkKeyIds(deps, orgId, body.key_ids);
+  await checkToolKeyIds(deps, orgId, body);
+  try {
+    const { key_ids: keyIds, tool_key_ids: toolKeyIds, ...rest } = body;
+    return await deps.mcp.put(orgId, { name, ...rest, keyIds, toolKeyIds });
+  } catch (error) {
+    if (error instanceof McpUrlRefusedError) throw invalidRequest(`url ${error.message}.`, 'url', error.code);
+    throw error;
+  }
+}
+
+export type SaveBody = Omit<PutBody, 'credential'> & { credential: PutBody['credential'] | 'unchanged' };
 
 /** A registration as the admin API shows it: the credential's header and a hint of its value, never the value. */
 function serverToWire(orgId: string, server: MaskedMcpServer) {
@@ -175,16 +194,8 @@ export function registerAdminMcpServers(routes: RouteRegistry<ControlEnv>, deps:
     const name = pathName(c);
     const body = validate(putSchema, await readJson(c, deps.maxBodyBytes));
     const org = await pathOrg(c, deps);
-    await checkKeyIds(deps, org.id, body.key_ids);
-    await checkToolKeyIds(deps, org.id, body);
-    try {
-      const { key_ids: keyIds, tool_key_ids: toolKeyIds, ...rest } = body;
-      const { server, created } = await deps.mcp.put(org.id, { name, ...rest, keyIds, toolKeyIds });
-      return c.json(serverToWire(org.id, server), created ? 201 : 200);
-    } catch (error) {
-      if (error instanceof McpUrlRefusedError) throw invalidRequest(`url ${error.message}.`, 'url', error.code);
-      throw error;
-    }
+    const { server, created } = await saveMcpServer(deps, org.id, name, body);
+    return c.json(serverToWire(org.id, server), created ? 201 : 200);
   });
 
   routes.add(deleteMcpServerRoute, async (c) => {

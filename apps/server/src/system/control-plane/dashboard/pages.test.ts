@@ -1,19 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { endUserSubject } from '@svc/memory';
-import { type Runtime, createRuntime } from '../../../runtime/runtime.js';
-import { parseEnv } from '../../../runtime/env.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createControlPlaneApp } from '@svc/control-plane';
+import type { Runtime } from '../../../runtime/runtime.js';
+import { type DashboardHarness, dashboardUser, startDashboard } from './dashboard-harness.js';
 
-const origin = 'http://localhost:8081';
+let harness: DashboardHarness;
 let runtime: Runtime;
-let app: ReturnType<typeof createControlPlaneApp>;
+let app: DashboardHarness['app'];
 let own: { id: string };
 let other: { id: string };
 
 beforeAll(async () => {
-  runtime = await createRuntime(parseEnv({ SVC_DATA_DIR: 'memory://', SVC_SENTENCE_ENCODER: 'hashed', SVC_MOCK_PROVIDER: '1', LOG_LEVEL: 'silent' }));
-  app = createControlPlaneApp({ ...runtime, maxBodyBytes: 1024 * 1024 });
+  harness = await startDashboard();
+  ({ runtime, app } = harness);
   own = await runtime.db.orgs.ensure('pages-own');
   other = await runtime.db.orgs.ensure('pages-other');
 });
@@ -21,21 +20,8 @@ afterAll(async () => {
   await runtime?.close();
 });
 
-/** A signed-in browser of a user with `role` in the org `own` (a session created directly, as login/complete would). */
-async function signedIn(role: 'admin' | 'member') {
-  const { user } = await runtime.dashboardAuth.accounts.create({ email: `${role}-${Math.random()}@example.com`, orgId: own.id, role });
-  const { token, session } = await runtime.dashboardAuth.sessions.create({ userId: user.id, aal: 'aal2', method: 'passkey' });
-  const cookie = `svc_session=${token}`;
-  return {
-    get: (path: string) => app.request(path, { headers: { cookie } }),
-    post: (path: string, form: Record<string, string>, csrf: string | null = session.csrfToken) =>
-      app.request(path, {
-        method: 'POST',
-        headers: { cookie, origin, 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ ...form, ...(csrf === null ? {} : { _csrf: csrf }) }).toString(),
-      }),
-  };
-}
+/** A signed-in browser of a user with `role` in the org `own`. */
+const signedIn = (role: 'admin' | 'member') => dashboardUser(harness, own.id, role);
 
 describe('dashboard pages', () => {
   it('redirects to sign-in without a session and sends the security headers', async () => {
