@@ -1,7 +1,7 @@
 import type { AccessRecord } from '@svc/pipeline';
 import type { Logger, SpanAttributes, TraceSpan, Tracing } from '@svc/telemetry';
 import type { Context, MiddlewareHandler } from 'hono';
-import { endRequestSpan, onResponseClosed, startRequestSpan } from '@svc/http-kit';
+import { endRequestSpan, onResponseClosed, responseHeader, startRequestSpan } from '@svc/http-kit';
 import type { AppEnv } from './env.js';
 
 /** Probes and scrapes: called every few seconds by machines, they would drown the log. */
@@ -38,30 +38,30 @@ export function accessLog(logger: Logger, tracing: Tracing): MiddlewareHandler<A
     if (quietPath) return;
     const write = () => {
       const caller = c.get('caller');
-      const headers = c.res.headers;
+      const header = (name: string) => responseHeader(c, name);
       if (span) endGenAiSpan(span, c, access);
       lines.info(
         {
-          request_id: c.get('requestId') ?? headers.get('x-svc-request-id') ?? undefined,
+          request_id: c.get('requestId') ?? header('x-svc-request-id') ?? undefined,
           org: caller?.org.id,
           key_prefix: caller?.keyPrefix,
           method: c.req.method,
           route: c.req.routePath,
           status: c.res.status,
           latency_ms: Math.round(performance.now() - started),
-          model: access.model ?? headers.get('x-svc-model') ?? undefined,
-          provider: access.provider ?? headers.get('x-svc-provider') ?? undefined,
-          mode: access.mode ?? headers.get('x-svc-intelligence-mode') ?? undefined,
+          model: access.model ?? header('x-svc-model') ?? undefined,
+          provider: access.provider ?? header('x-svc-provider') ?? undefined,
+          mode: access.mode ?? header('x-svc-intelligence-mode') ?? undefined,
           cache: access.cache ?? undefined,
-          prompt_tokens: access.promptTokens ?? numberHeader(headers.get('x-svc-input-tokens')),
-          completion_tokens: access.completionTokens ?? numberHeader(headers.get('x-svc-output-tokens')),
-          cost_usd: access.costUsd ?? numberHeader(headers.get('x-svc-cost-usd')),
+          prompt_tokens: access.promptTokens ?? numberHeader(header('x-svc-input-tokens')),
+          completion_tokens: access.completionTokens ?? numberHeader(header('x-svc-output-tokens')),
+          cost_usd: access.costUsd ?? numberHeader(header('x-svc-cost-usd')),
           end_user: access.endUser,
         },
         'request',
       );
     };
-    const type = c.res.headers.get('content-type');
+    const type = responseHeader(c, 'content-type');
     const streamed = type !== null && (type.startsWith('text/event-stream') || type.startsWith('audio/'));
     if (!streamed) return write();
     // On Node, before touching `c.res.body`: that getter turns @hono/node-server's light response

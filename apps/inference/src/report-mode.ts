@@ -1,6 +1,6 @@
 import { resolveIntelligenceMode, resolveVoiceMode } from '@svc/pipeline';
 import type { Context, MiddlewareHandler } from 'hono';
-import { readHeader } from '@svc/http-kit';
+import { readHeader, responseHeader, setResponseHeader } from '@svc/http-kit';
 import type { AppEnv } from './env.js';
 
 const MODE_HEADER = 'x-svc-intelligence-mode';
@@ -28,10 +28,10 @@ export function resolvedMode(c: Context<AppEnv>): string | undefined {
 function modeHeaderAfter(resolve: (c: Context<AppEnv>) => string | undefined): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     await next();
-    if (c.res.headers.has(MODE_HEADER)) return;
+    if (responseHeader(c, MODE_HEADER) !== null) return;
     try {
       const mode = c.get('exchange')?.mode ?? resolve(c);
-      if (mode) c.res.headers.set(MODE_HEADER, mode);
+      if (mode) setResponseHeader(c, MODE_HEADER, mode);
     } catch {
       // An invalid mode header, or a response whose headers are sealed.
     }

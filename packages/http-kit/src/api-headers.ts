@@ -1,4 +1,10 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
+import { setResponseHeader } from './plain-answer.js';
+
+function setDefaults(c: Context): void {
+  setResponseHeader(c, 'x-content-type-options', 'nosniff', true);
+  setResponseHeader(c, 'cache-control', 'no-store', true);
+}
 
 /**
  * Headers every API answer carries, errors included: `x-content-type-options: nosniff`, and
@@ -9,16 +15,12 @@ import type { MiddlewareHandler } from 'hono';
 export function apiHeaders(): MiddlewareHandler {
   return async (c, next) => {
     await next();
-    const set = (headers: Headers) => {
-      if (!headers.has('x-content-type-options')) headers.set('x-content-type-options', 'nosniff');
-      if (!headers.has('cache-control')) headers.set('cache-control', 'no-store');
-    };
     try {
-      set(c.res.headers);
+      setDefaults(c);
     } catch {
       // A response with immutable headers (passed through from fetch): copy it once.
       c.res = new Response(c.res.body, c.res);
-      set(c.res.headers);
+      setDefaults(c);
     }
   };
 }

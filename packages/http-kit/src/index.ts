@@ -5,6 +5,7 @@ export { DEFAULT_MAX_JSON_DEPTH, type JsonShapeRules, STORED_JSON_RULES, checkJs
 export { checkMetricsAccess } from './metrics-access.js';
 export { nodeIncoming, onClientGone, onResponseClosed, readHeader } from './node-request.js';
 export { openApiRoute, registerOpenApi } from './openapi-route.js';
+export { plainAnswer, responseHeader, setResponseHeader } from './plain-answer.js';
 export { type DependencyStatus, type ProbeDeps, type Readiness, healthRoute, metricsRoute, readyRoute, registerProbes } from './probes.js';
 export { readBodyText, readJson } from './read-body.js';
 export { recordRequest } from './record-request.js';

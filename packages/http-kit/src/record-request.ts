@@ -1,6 +1,7 @@
 import type { Metrics } from '@svc/telemetry';
 import type { MiddlewareHandler } from 'hono';
 import { onResponseClosed } from './node-request.js';
+import { responseHeader } from './plain-answer.js';
 
 /**
  * Counts every request by route pattern (bounded cardinality), status, served model and cache
@@ -14,10 +15,9 @@ export function recordRequest(metrics: Metrics): MiddlewareHandler {
     await next();
     const route = c.req.routePath;
     const status = String(c.res.status);
-    const headers = c.res.headers;
-    metrics.requests.series(route, status, headers.get('x-svc-model') ?? '', headers.get('x-svc-provider') ?? '', headers.get('x-svc-cache-hit') ?? '').inc();
+    metrics.requests.series(route, status, responseHeader(c, 'x-svc-model') ?? '', responseHeader(c, 'x-svc-provider') ?? '', responseHeader(c, 'x-svc-cache-hit') ?? '').inc();
     const duration = metrics.requestDuration.series(route, status);
-    const type = headers.get('content-type');
+    const type = responseHeader(c, 'content-type');
     if (type !== null && (type.startsWith('text/event-stream') || type.startsWith('audio/')) && onResponseClosed(c, () => duration.observe((performance.now() - started) / 1000))) return;
     duration.observe((performance.now() - started) / 1000);
   };

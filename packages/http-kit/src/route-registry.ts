@@ -11,6 +11,7 @@ import {
   deprecationHeaders,
 } from '@svc/openapi';
 import type { Context, Env, Handler, Hono, MiddlewareHandler } from 'hono';
+import { setResponseHeader } from './plain-answer.js';
 
 export interface RouteRegistryOptions<E extends Env> {
   /** Resolves the caller of a request (401 when there is none) and keeps it on the context. */
@@ -55,7 +56,7 @@ function deprecated<E extends Env>(deprecation: RouteDeprecation): MiddlewareHan
   const headers = Object.entries(deprecationHeaders(deprecation));
   return async (c, next) => {
     await next();
-    for (const [name, value] of headers) c.res.headers.set(name, value);
+    for (const [name, value] of headers) setResponseHeader(c, name, value);
   };
 }
 

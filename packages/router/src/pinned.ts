@@ -30,7 +30,10 @@ export const isFree = (model: ModelInfo): boolean => model.free || model.openWei
 export interface PinRequest {
   requested: string;
   param: string;
+  /** The request's decision base; `lane` and `notApplied` below take the place of its own (no copy of it is made for them). */
   base: DecisionBase;
+  lane: DecisionBase['lane'];
+  notApplied?: DecisionBase['notApplied'];
   source: 'Pinned' | 'Override';
   context: RouteContext;
 }
@@ -48,7 +51,7 @@ export function createPinner(catalog: Catalog, passThrough?: (requested: string,
     if (model && context.orgPolicy?.passThrough === false) throw passThroughOff(requested, param);
     return model;
   };
-  return ({ requested, param, base, source, context }) => {
+  return ({ requested, param, base, lane, notApplied = base.notApplied, source, context }) => {
     const model = catalog.resolve(requested) ?? unlisted(requested, param, context);
     if (model?.kind !== 'chat') {
       throw modelNotFound(`The model '${requested}' does not exist or is not available. GET /v1/models lists the available models.`, param);
@@ -68,6 +71,6 @@ export function createPinner(catalog: Catalog, passThrough?: (requested: string,
     let waterfall: readonly ModelInfo[] = siblings.length === 0 ? [model] : [model, ...siblings];
     // Same-family siblings with an open breaker go last (the first choice is honoured whatever its breaker says).
     if (breakerOpen && siblings.length > 1) waterfall = [model, ...[...siblings].sort((a, b) => Number(breakerOpen(a.id)) - Number(breakerOpen(b.id)))];
-    return { ...base, model, waterfall, tier: model.tier, source, candidates: [] };
+    return { ...base, notApplied, lane, model, waterfall, tier: model.tier, source, candidates: [] };
   };
 }

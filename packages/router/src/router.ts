@@ -238,7 +238,7 @@ function routePinned(core: RouterCore, request: ChatRequest, context: RouteConte
   const ignored = request.routingHints || request.routingOverride?.forceTier !== undefined ? selectionKnobs(request) : [];
   const notApplied = ignored.length === 0 ? base.notApplied : [...base.notApplied, ...ignored];
   const param = forced ? 'routing_override.force_model' : 'model';
-  return core.pinned({ requested: forced ?? request.model, param, base: { ...base, notApplied, lane }, source: forced ? 'Override' : 'Pinned', context });
+  return core.pinned({ requested: forced ?? request.model, param, base, notApplied, lane, source: forced ? 'Override' : 'Pinned', context });
 }
 
 /**
@@ -289,7 +289,7 @@ function route(core: RouterCore, request: ChatRequest, context: RouteContext = {
   const forced = request.routingOverride?.forceModel;
   if (forced === undefined) return decision;
   // force_model pins after routing: the classification stays, the model and its family replace the plan.
-  return core.pinned({ requested: forced, param: 'routing_override.force_model', base: { ...base, lane: decision.lane }, source: 'Override', context });
+  return core.pinned({ requested: forced, param: 'routing_override.force_model', base, lane: decision.lane, source: 'Override', context });
 }
 
 /**

@@ -1,7 +1,7 @@
 import { chatCompletionId } from '@svc/core';
 import { bearer, defineRoute } from '@svc/openapi';
 import { ChatChunkEncoder, applyLegacyHeaders, chatChunks, chatRequestSchema, decodeChatRequest, encodeChatCompletion } from '@svc/protocol';
-import { type RouteRegistry, readHeader, readJson } from '@svc/http-kit';
+import { type RouteRegistry, plainAnswer, readHeader, readJson } from '@svc/http-kit';
 import type { ChatJsonResponse } from '@svc/pipeline';
 import type { InferenceDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
@@ -63,7 +63,7 @@ export function registerChatCompletions(routes: RouteRegistry<AppEnv>, deps: Inf
     const abort = new AbortController();
     const response = await deps.gateway.chat(request, exchangeOf(c, { bodyMode: request.svc?.intelligenceMode, bodyTimeoutMs: request.svc?.timeoutMs, forward: forwarded, abort }));
     const created = Math.floor(Date.now() / 1000);
-    if (response.kind === 'json') return c.body(JSON.stringify(chatCompletionBody(response, created)), 200, { 'content-type': 'application/json', ...response.headers });
+    if (response.kind === 'json') return plainAnswer(c, JSON.stringify(chatCompletionBody(response, created)), 200, { 'content-type': 'application/json', ...response.headers });
     const encoder = new ChatChunkEncoder({ id: chatCompletionId(), created, model: response.model, includeUsage: request.includeUsage, n: request.n });
     return sseResponse(chatChunks(encoder, response), {
       headers: response.headers,

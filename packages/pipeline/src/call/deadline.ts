@@ -43,30 +43,60 @@ const never: Deadline = {
 export function createDeadline(parent: AbortSignal, ms: number): Deadline {
   // No timer wanted: the parent alone decides, and nothing is allocated.
   if (!(ms > 0 && Number.isFinite(ms))) return { ...never, signal: parent };
-  const controller = new AbortController();
-  let expired = false;
-  const onParent = () => controller.abort(parent.reason);
-  if (parent.aborted) controller.abort(parent.reason);
-  else parent.addEventListener('abort', onParent, { once: true });
-  const timer = setTimeout(() => {
-    expired = true;
-    controller.abort(new DOMException(`Deadline of ${ms} ms exceeded.`, 'TimeoutError'));
-  }, ms);
-  timer.unref();
-  return {
-    signal: controller.signal,
-    ms,
-    get expired() {
-      return expired;
-    },
-    clear() {
-      clearTimeout(timer);
-    },
-    release() {
-      clearTimeout(timer);
-      parent.removeEventListener('abort', onParent);
-    },
-  };
+  return new TimedDeadline(parent, ms);
+}
+
+const once = { once: true } as const;
+
+function expire(deadline: TimedDeadline): void {
+  deadline.expire();
+}
+
+/**
+ * A deadline on the request path (one per request and one per attempt): its own methods and the
+ * parent's listener are the object itself (`handleEvent`), so it allocates no closures beside its
+ * controller and timer.
+ */
+class TimedDeadline implements Deadline {
+  readonly #controller = new AbortController();
+  readonly #parent: AbortSignal;
+  readonly #timer: NodeJS.Timeout;
+  #expired = false;
+  readonly signal: AbortSignal;
+  readonly ms: number;
+
+  constructor(parent: AbortSignal, ms: number) {
+    this.#parent = parent;
+    this.ms = ms;
+    this.signal = this.#controller.signal;
+    if (parent.aborted) this.#controller.abort(parent.reason);
+    else parent.addEventListener('abort', this, once);
+    this.#timer = setTimeout(expire, ms, this);
+    this.#timer.unref();
+  }
+
+  get expired(): boolean {
+    return this.#expired;
+  }
+
+  /** The parent aborted (EventListener object form). */
+  handleEvent(): void {
+    this.#controller.abort(this.#parent.reason);
+  }
+
+  expire(): void {
+    this.#expired = true;
+    this.#controller.abort(new DOMException(`Deadline of ${this.ms} ms exceeded.`, 'TimeoutError'));
+  }
+
+  clear(): void {
+    clearTimeout(this.#timer);
+  }
+
+  release(): void {
+    clearTimeout(this.#timer);
+    this.#parent.removeEventListener('abort', this);
+  }
 }
 
 /**

@@ -62,7 +62,7 @@ export interface OutboundWork {
   /** Mode `full` with memory on and a scope: the store recalled from. */
   memory: MemoryPort | undefined;
   /** The routing embedding (undefined when the router does not use one). Never rejects. */
-  embedding: Promise<Float32Array | undefined>;
+  embedding: Promise<Float32Array | undefined> | undefined;
   /** Full mode: the recalled facts. Never rejects. */
   recalled: Promise<RecalledMemory[]> | undefined;
 }

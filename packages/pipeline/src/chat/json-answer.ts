@@ -135,10 +135,11 @@ function finishJson(owner: JsonOwner, turn: ChatTurn, call: JsonCall, answered: 
   });
   if (verified?.healerReport) metadata.healer_report = verified.healerReport;
   const breakdown = { route_ms: round1(call.routedAt - exchange.startedAt), provider_ms: round1(answered.providerMs), total_ms: latencyMs };
-  const headers = { ...routingHeaders(exchange.requestId, exchange.caller.org.id, turn.decision, model, exchange.mode), ...memoryHeader(call.outbound.memory), ...answerHeaders(result.usage, bill.cost, breakdown, `aud_${randomId(20)}`) };
+  // One record, filled in order (the same keys and order as spreading each into the next).
+  const headers = Object.assign(routingHeaders(exchange.requestId, exchange.caller.org.id, turn.decision, model, exchange.mode), memoryHeader(call.outbound.memory), answerHeaders(result.usage, bill.cost, breakdown, `aud_${randomId(20)}`));
   if (speculation?.accepted) headers['x-svc-speculation-accepted'] = '1';
   reportShed(turn.switches, turn.shed, owner.deps.metrics, headers);
-  return { kind: 'json', result, metadata, headers: { ...headers, ...turn.spend.headers } };
+  return { kind: 'json', result, metadata, headers: Object.assign(headers, turn.spend.headers) };
 }
 
 /** An answer holding a tool call the organisation's policy blocks is refused (422): it was paid for, so its spend is recorded first. */

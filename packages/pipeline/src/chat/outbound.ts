@@ -8,6 +8,8 @@ import { routingEmbedding } from './request-embedding.js';
 export type { Outbound, OutboundWork };
 
 const nothingToRemember = () => {};
+/** What a turn that embeds and recalls nothing (proxy mode) waits for: nothing, not a Promise.all of two undefined. */
+const nothingStarted: [undefined, undefined] = [undefined, undefined];
 
 type OutboundDeps = Pick<GatewayDeps, 'memory' | 'sentences'>;
 
@@ -45,7 +47,7 @@ export async function prepareOutbound(deps: OutboundDeps, routing: ChatRouting, 
   const { request, exchange } = turn;
   const work = startOutbound(deps, turn);
   const { sent, restore } = work;
-  const [embedding, recalled] = await Promise.all([work.embedding, work.recalled]);
+  const [embedding, recalled] = work.embedding === undefined && work.recalled === undefined ? nothingStarted : await Promise.all([work.embedding, work.recalled]);
   if (!work.memory || !turn.memory || !recalled) {
     if (embedding) turn.decision = routing.again(request, exchange, turn.decision, { embedding });
     return { request: sent, restore, memory: undefined, remember: nothingToRemember };

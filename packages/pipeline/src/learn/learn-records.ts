@@ -160,7 +160,8 @@ function decisionRecord(ended: Omit<OutcomeRecord, 'usage' | 'cost' | 'stream' |
     attempts: ended.attempts,
     candidates: storedCandidates(decision),
     outcome: ended.outcome,
-    details: { ...decisionDetails(request, decision), ...ended.details },
+    // decisionDetails builds a record of its own: the request's details are added to it, not to a copy.
+    details: Object.assign(decisionDetails(request, decision), ended.details),
     latencyMs: ended.latencyMs,
     createdAt: ended.createdAt,
   };

@@ -1,0 +1,39 @@
+#!/bin/bash
+# What a proxied request costs the gateway, in figures the neighbours' load does not move much: V8
+# heap allocated and promoted per request (the main isolate's --trace-gc-nvp lines over the window),
+# the main thread's CPU per request (schedstat), and the loop's gaps over 10 ms with the main
+# thread's own CPU in each (request-probe.cjs). Mock upstream, the gateway on its shipped defaults
+# (ENCODER=hashed for the variant) with the malloc settings, 3,000 requests of warm-up, then
+# <requests> measured at C connections (default 16), x-intelligence-mode: proxy.
+#   tooling/bench/scripts/request-cost.sh <repo root> <out dir> <requests> [node flags...]
+#   C=4 ... (connections)   PROBE_HEAP=1 ... (sampling heap profile: <out>/probe.json.heapprofile)
+set -eu
+WT=$1; OUT=$2; N=$3; shift 3
+HERE=$(cd "$(dirname "$0")" && pwd)
+mkdir -p "$OUT"
+cd "$WT"
+P0=${P0:-23901}; PM=$P0; PG=$((P0 + 1)); PC=$((P0 + 2))
+node tooling/mock-upstream/dist/main.js --port $PM --tokens 16 > "$OUT/mock.log" 2>&1 &
+MOCK=$!
+DATA=$(mktemp -d)
+KEY=sk-svc-bench-0123456789abcdef0123456789abcdef
+env MALLOC_ARENA_MAX=2 MALLOC_TRIM_THRESHOLD_=131072 PORT=$PG CONTROL_PORT=$PC HOST=127.0.0.1 SVC_DATA_DIR=$DATA SVC_MASTER_KEY=$KEY \
+  OPENAI_API_KEY=mock OPENAI_BASE_URL=http://127.0.0.1:$PM/v1 SVC_MOCK_PROVIDER=0 ${ENCODER:+SVC_SENTENCE_ENCODER=$ENCODER} PROBE_OUT=$OUT/probe.json \
+  node -r "$HERE/request-probe.cjs" --trace-gc-nvp "$@" apps/server/dist/main.js > "$OUT/svc.log" 2>&1 &
+SVC=$!
+for _ in $(seq 1 240); do curl -sf http://127.0.0.1:$PG/ready > /dev/null && break; sleep 0.5; done
+AC=$WT/tooling/bench/node_modules/.bin/autocannon
+BODY='{"model":"openai/gpt-4o-mini","messages":[{"role":"user","content":"Say hello"}]}'
+load() {
+  "$AC" -c "${C:-16}" -a "$1" -m POST -H "content-type: application/json" -H "authorization: Bearer $KEY" \
+    -H "x-intelligence-mode: proxy" -b "$BODY" -j http://127.0.0.1:$PG/v1/chat/completions 2> /dev/null
+}
+load 3000 > /dev/null
+sleep 1.5
+T0=$(awk '{print $14+$15}' "/proc/$SVC/stat")
+kill -USR2 $SVC; sleep 0.2
+load "$N" > "$OUT/ac.json"
+kill -USR2 $SVC; sleep 0.5
+T1=$(awk '{print $14+$15}' "/proc/$SVC/stat")
+kill -INT $SVC; wait $SVC || true; kill $MOCK || true; rm -rf "$DATA"
+node "$HERE/request-cost-summary.mjs" "$OUT" "$N" $((T1 - T0))
