@@ -1,6 +1,7 @@
 import type { ApiKeyRecord } from '@svc/auth';
 import type { Guardrails, Organization } from '@svc/core';
 import { guardrailsToWire } from '../routes/admin-guardrails.js';
+import { AdminForm } from './admin-form.js';
 import { OrgPicker } from './period-toolbar.js';
 
 /** What the edit form edits: the organisation's checks, or one of its keys'. */
@@ -85,13 +86,7 @@ function EditForm(props: GuardrailsPageProps) {
   return (
     <>
       <h2>Edit the checks of {target.kind === 'org' ? `the organisation ${target.org.name}` : `the key ${keyLabel(target.key)}`}</h2>
-      <form method="post" action={action} class="panel" data-testid="guardrails-form">
-        <input type="hidden" name="_csrf" value={props.csrf} />
-        {props.refused ? (
-          <p class="status error" data-testid="guardrails-error">
-            {props.refused.message}
-          </p>
-        ) : null}
+      <AdminForm action={action} csrf={props.csrf} testid="guardrails-form" refused={props.refused?.message} errorTestid="guardrails-error">
         <label for="guardrails">Checks in the order they run, as JSON (empty: none)</label>
         <textarea id="guardrails" name="guardrails" rows={14} spellcheck={false}>
           {text}
@@ -104,7 +99,7 @@ function EditForm(props: GuardrailsPageProps) {
         <button type="submit" data-testid="save-guardrails">
           Save checks
         </button>
-      </form>
+      </AdminForm>
     </>
   );
 }

@@ -1,6 +1,7 @@
 import type { Organization } from '@svc/core';
 import { type MaskedMcpServer, mcpTransports } from '@svc/mcp';
 import { type McpServerFormValues, storedValues } from './mcp-server-form.js';
+import { AdminForm } from './admin-form.js';
 import { OrgPicker } from './period-toolbar.js';
 
 export interface McpServersPageProps {
@@ -102,13 +103,7 @@ function ServerForm(props: McpServersPageProps) {
   return (
     <>
       <h2>{editing ? `Edit the server ${editing.name}` : 'Register a server'}</h2>
-      <form method="post" action={action} class="panel" data-testid="mcp-server-form">
-        <input type="hidden" name="_csrf" value={props.csrf} />
-        {props.refused ? (
-          <p class="status error" data-testid="mcp-server-error">
-            {props.refused.message}
-          </p>
-        ) : null}
+      <AdminForm action={action} csrf={props.csrf} testid="mcp-server-form" refused={props.refused?.message} errorTestid="mcp-server-error">
         <label for="name">Name (1 to 32 letters, digits, inner hyphens; tools are called {'<name>__<tool>'})</label>
         <input id="name" name="name" value={values.name} readonly={editing !== undefined} required />
         <label for="url">URL (a public http(s) address)</label>
@@ -134,7 +129,7 @@ function ServerForm(props: McpServersPageProps) {
           {editing ? 'Save server' : 'Register server'}
         </button>
         {editing ? <a href={base(props.org)}>cancel</a> : null}
-      </form>
+      </AdminForm>
     </>
   );
 }
