@@ -12,6 +12,7 @@ export {
   type LedgerMonth,
   type Limits,
   type MonthSpend,
+  BACKGROUND_RESERVE,
   DEFAULT_COMPLETION_ESTIMATE,
   callerLimits,
   completionEstimate,

@@ -57,6 +57,9 @@ export function checkSteps(steps: readonly ConsumeStep[]): void {
       if (!Number.isSafeInteger(step.refillMs) || step.refillMs <= 0) {
         throw new RangeError(`refillMs must be a positive integer, got ${step.refillMs}`);
       }
+      if (step.reserve !== undefined && (!Number.isSafeInteger(step.reserve) || step.reserve < 0)) {
+        throw new RangeError(`reserve must be a non-negative integer, got ${step.reserve}`);
+      }
     } else if (step.kind === 'counter') {
       if (step.limit !== undefined && !Number.isSafeInteger(step.limit)) {
         throw new RangeError(`limit must be a safe integer, got ${step.limit}`);

@@ -116,6 +116,12 @@ export interface BucketStep {
   refillMs: number;
   /** Take even when too few tokens are left: the bucket goes into debt, which later refills repay. */
   force?: boolean;
+  /**
+   * Tokens a positive cost must leave in the bucket (a non-negative safe integer; default 0):
+   * background work takes only what keeps `reserve` tokens for interactive requests. A cost
+   * that with its reserve exceeds the capacity never fits (`retryAfterMs` -1).
+   */
+  reserve?: number;
 }
 
 /** An integer counter (the one `increment` keeps) with an optional ceiling. */

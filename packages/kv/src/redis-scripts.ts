@@ -40,8 +40,8 @@ return value
 `;
 
 /**
- * KEYS one per step; ARGV five per step: kind ('b' | 'c'), cost, capacity | limit (or ''),
- * refillMs | ttlMs (or ''), force ('1' | '0') | onMissing -> {admitted 0|1, then four integers
+ * KEYS one per step; ARGV six per step: kind ('b' | 'c'), cost, capacity | limit (or ''),
+ * refillMs | ttlMs (or ''), force ('1' | '0') | onMissing, reserve | '' -> {admitted 0|1, then four integers
  * per step: fits 0|1 and remaining, resetMs, retryAfterMs (bucket) or value, missing 0|1, 0
  * (counter)}. Every step is read and decided before anything is written, so a refusal or a
  * bad value changes nothing. Mirrors memory.ts and token-bucket.ts.
@@ -56,7 +56,7 @@ local nowUs = tonumber(time[1]) * 1000000 + tonumber(time[2])
 local plans = {}
 local admitted = true
 for i = 1, #KEYS do
-  local base = (i - 1) * 5
+  local base = (i - 1) * 6
   local kind = ARGV[base + 1]
   local cost = tonumber(ARGV[base + 2])
   local raw = redis.call('GET', KEYS[i])
@@ -77,14 +77,15 @@ for i = 1, #KEYS do
     plan.capacity = capacity
     plan.refillMs = refillMs
     plan.before = level
-    plan.fits = ARGV[base + 5] == '1' or cost <= 0 or cost <= level + EPSILON
+    local needed = cost + tonumber(ARGV[base + 6])
+    plan.fits = ARGV[base + 5] == '1' or cost <= 0 or needed <= level + EPSILON
     plan.after = level
     plan.retry = 0
     if not plan.fits then
-      if cost > capacity then
+      if needed > capacity then
         plan.retry = -1
       else
-        plan.retry = ceilMs((cost - level) * refillMs / capacity)
+        plan.retry = ceilMs((needed - level) * refillMs / capacity)
       end
     elseif cost < 0 then
       plan.after = math.min(capacity, level - cost)

@@ -130,10 +130,10 @@ class RedisKv implements Kv {
     const args: (string | number)[] = [];
     for (const step of steps) {
       keys.push(this.prefix + step.key);
-      if (step.kind === 'bucket') args.push('b', step.cost, step.capacity, step.refillMs, step.force === true ? '1' : '0');
+      if (step.kind === 'bucket') args.push('b', step.cost, step.capacity, step.refillMs, step.force === true ? '1' : '0', step.reserve ?? 0);
       else {
         const ttlMs = step.ttlMs === undefined ? '' : toTtlMs(step.ttlMs);
-        args.push('c', step.cost, step.limit ?? '', ttlMs, step.onMissing ?? 'create');
+        args.push('c', step.cost, step.limit ?? '', ttlMs, step.onMissing ?? 'create', '');
       }
     }
     const reply = await this.call(() => this.client.svcConsumeAll(keys.length, ...keys, ...args));

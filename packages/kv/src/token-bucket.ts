@@ -34,9 +34,10 @@ export interface BucketTake {
 /** Whether `step` fits a bucket at `level`, and the level it leaves. */
 export function takeFromBucket(step: BucketStep, level: number): BucketTake {
   const { cost, capacity, refillMs } = step;
-  const fits = step.force === true || cost <= 0 || cost <= level + EPSILON;
+  const needed = cost + (step.reserve ?? 0);
+  const fits = step.force === true || cost <= 0 || needed <= level + EPSILON;
   if (!fits) {
-    const retryAfterMs = cost > capacity ? -1 : ceilMs(((cost - level) * refillMs) / capacity);
+    const retryAfterMs = needed > capacity ? -1 : ceilMs(((needed - level) * refillMs) / capacity);
     return { fits, after: level, retryAfterMs };
   }
   return { fits, after: cost < 0 ? Math.min(capacity, level - cost) : level - cost, retryAfterMs: 0 };

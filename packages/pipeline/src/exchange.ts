@@ -40,6 +40,11 @@ export interface Exchange {
    * completions, Messages; the default), `input` (Responses), `prompt` (legacy completions).
    */
   conversationParam?: string;
+  /**
+   * Background work (a batch line run by the gateway): admitted only while the organisation's and
+   * key's RPM/TPM keep room for interactive requests (`BACKGROUND_RESERVE` in @svc/billing).
+   */
+  background?: boolean;
   /** Tags the gateway adds to the request's own metadata in its ledger rows (a batch line's `batch_id`). */
   tags?: Readonly<Record<string, string>>;
   /** The request's access-log record, filled at its ending (access-record.ts). */

@@ -1,7 +1,7 @@
 import type { BucketStep, ConsumeStep, CounterStep } from '@svc/kv';
 import type { CalendarMonth } from './calendar-month.js';
 import { type KeyMonthKeys, type MonthKeys, keyMonthKeys, monthKeys, rateKeys } from './kv-keys.js';
-import type { AdmitRequest } from './limits.js';
+import { type AdmitRequest, BACKGROUND_RESERVE } from './limits.js';
 import { reserveMicros, spendMicros } from './money.js';
 
 /** Rate limits are per minute: a bucket of `limit` tokens refilled from empty to full in a minute. */
@@ -55,6 +55,14 @@ export function capacityOf(limit: number | null | undefined): number | null {
   return limit == null ? null : Math.max(0, Math.floor(limit));
 }
 
+/**
+ * What background work leaves in a bucket: {@link BACKGROUND_RESERVE} of its capacity, less where
+ * the cost itself is larger than the rest, so a large line still runs once the bucket is full.
+ */
+function backgroundReserve(capacity: number, cost: number): number {
+  return Math.max(0, Math.min(Math.floor(capacity * BACKGROUND_RESERVE), capacity - cost));
+}
+
 export function planAdmission(request: AdmitRequest, context: PlanContext): AdmissionPlan {
   const { limits } = request;
   const tokens = Math.max(1, Math.ceil(request.estimatedTokens));
@@ -64,7 +72,7 @@ export function planAdmission(request: AdmitRequest, context: PlanContext): Admi
   const bucket = (slots: BucketSlot[], scope: LimitScope, key: string, limit: number | null | undefined, cost: number) => {
     const capacity = capacityOf(limit);
     if (capacity === null) return;
-    const step: BucketStep = { kind: 'bucket', key, cost, capacity, refillMs: MINUTE_MS };
+    const step: BucketStep = { kind: 'bucket', key, cost, capacity, refillMs: MINUTE_MS, ...(request.background ? { reserve: backgroundReserve(capacity, cost) } : {}) };
     slots.push({ index: plan.steps.push(step) - 1, scope, step });
   };
   bucket(plan.requestBuckets, 'organisation', keys.rpm, limits.rpm, 1);

@@ -50,6 +50,22 @@ describe('Limiter.admit', () => {
     });
   });
 
+  it('admits background work only while half of each per-minute bucket stays for interactive requests', async () => {
+    const { limiter, clock } = setup();
+    const l = limits({ rpm: 10, tpm: 10_000 });
+    const background = (tokens = 100) => limiter.admit({ ...request(l, tokens), background: true });
+    for (let i = 0; i < 5; i++) await background();
+    const held = await refusal(background());
+    expect(held.status).toBe(429);
+    // The interactive requests of the same organisation still get the other half.
+    for (let i = 0; i < 5; i++) await limiter.admit(request(l));
+    await refusal(limiter.admit(request(l)));
+    // A line larger than half the TPM runs once the bucket is full again, never starved for good.
+    clock.advance(60_000);
+    await background(8_000);
+    await refusal(background(8_000));
+  });
+
   it('refuses the request over the RPM limit with 429, retry-after and every x-ratelimit-* header', async () => {
     const { limiter, clock } = setup();
     const l = limits({ rpm: 2, tpm: 10_000 });

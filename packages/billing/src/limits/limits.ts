@@ -66,7 +66,19 @@ export interface AdmitRequest {
   estimatedTokens: number;
   /** The cost of those tokens, USD: an upper bound keeps spend within the budget. */
   estimatedCostUsd: number;
+  /**
+   * Background work (a batch line): admitted only while each RPM/TPM bucket keeps
+   * {@link BACKGROUND_RESERVE} of its capacity for interactive requests afterwards.
+   */
+  background?: boolean;
 }
+
+/**
+ * The share of each per-minute bucket background work leaves to interactive requests: a batch
+ * never takes an organisation's or key's RPM/TPM below half, so its interactive traffic keeps at
+ * least half a minute's allowance whatever a batch does, and takes the rest first when it needs it.
+ */
+export const BACKGROUND_RESERVE = 0.5;
 
 /** What a request really used, reported once it is over. */
 export interface ActualUsage {

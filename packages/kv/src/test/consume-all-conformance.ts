@@ -58,6 +58,19 @@ export function describeConsumeAll(kv: () => Kv, ttlMs: number): void {
       expect(await kv().ttl('tpm')).toBe(-2);
     });
 
+    it('takes only what leaves the reserve, and never what with its reserve exceeds the capacity', async () => {
+      const background = (cost: number) => kv().consumeAll([{ kind: 'bucket', key: 'rpm', cost, capacity: 10, refillMs: MINUTE, reserve: 5 }]);
+      for (let i = 0; i < 5; i++) expect((await background(1)).admitted).toBe(true);
+      const kept = await background(1);
+      // 5 tokens left, all reserved: one more needs a token's refill (6 s at 10 per minute).
+      expect(kept.steps[0]).toMatchObject({ fits: false, remaining: 5, retryAfterMs: expect.toSatisfy((ms: number) => ms > 5_000 && ms <= 6_000) });
+      // An interactive request still takes from the reserve.
+      expect((await kv().consumeAll([bucket('rpm', 5, 10)])).steps[0]).toMatchObject({ fits: true, remaining: 0 });
+      const never = await kv().consumeAll([{ kind: 'bucket', key: 'tpm', cost: 6, capacity: 10, refillMs: MINUTE, reserve: 5 }]);
+      expect(never.steps[0]).toMatchObject({ fits: false, remaining: 10, retryAfterMs: -1 });
+      await expect(kv().consumeAll([{ kind: 'bucket', key: 'x', cost: 1, capacity: 10, refillMs: MINUTE, reserve: -1 }])).rejects.toThrow(RangeError);
+    });
+
     it('peeks with cost 0 without creating the bucket', async () => {
       expect(await kv().consumeAll([bucket('peek', 0, 5)])).toEqual({
         admitted: true,

@@ -47,6 +47,7 @@ export async function admitUnits(deps: UnitStageDeps, context: Exchange, estimat
       limits: callerLimits(context.caller),
       estimatedTokens: estimate.tokens,
       estimatedCostUsd: estimate.costUsd,
+      ...(context.background ? { background: true } : {}),
     });
   } catch (error) {
     countRejection(deps.metrics, error);
