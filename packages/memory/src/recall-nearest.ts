@@ -19,7 +19,10 @@ export interface NearestRule {
 export interface NearestRules {
   /** The request asks what the user's state is ({@link asksForState}). */
   state: NearestRule;
-  /** The nearest fact holds a word the request ties to its user ("my bank account", "the sport I play"); absent: off. */
+  /**
+   * The nearest fact holds a word the request ties to its user ("my bank account", "the sport I play");
+   * absent: off (the shipped calibration leaves it off: docs/memory.md, seventh pass).
+   */
   own?: NearestRule;
 }
 
