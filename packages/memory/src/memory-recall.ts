@@ -2,6 +2,7 @@ import { NEIGHBOURS, type MemoryParts } from './memory-parts.js';
 import { attributeOf, MEMORY_SCOPE, type StoredMemory, recordOf } from './memory-points.js';
 import type { RecallScope } from './memory-scope.js';
 import { withChangesStandingIn, withoutReplaced } from './recall-conflicts.js';
+import { clearlyNearest } from './recall-nearest.js';
 import type { VectorMatch } from '@svc/semantic';
 import { cueBonus, cueHits, maxCueBonus, type RecallCues, recallCues } from './recall-cues.js';
 import { type RerankCandidate, rerankFeatures } from './recall-features.js';
@@ -95,6 +96,10 @@ export async function recallMemories(parts: MemoryParts, settings: RecallSetting
   const doubtful = (c: Candidate) => c.rerank?.slotHit !== true && c.relevance < (floors.unsure?.floor ?? -1);
   const unsure = options.minSimilarity === undefined && !self && passing.some(doubtful) && (await lowAttributeConfidence(parts, vector, floors));
   const kept = passing.filter((c) => !unsure || !doubtful(c));
+  if (kept.length === 0 && cues && options.minSimilarity === undefined && floors.nearest) {
+    const nearest = clearlyNearest(candidates, { query, rules: floors.nearest, below: floor - reach });
+    if (nearest) kept.push(nearest);
+  }
   const recalled = (settings.corrections && cues ? withChangesStandingIn(kept, candidates) : kept).map(({ rerank: _, attribute: __, features, ...c }) => (options.features && features ? { ...c, features } : c));
   const own = (memory: RecalledMemory) => (scope.conversationId !== undefined && memory.conversationId === scope.conversationId ? 1 : 0);
   const best = (settings.corrections ? withoutReplaced(recalled, cues) : recalled).sort((a, b) => own(b) - own(a) || b.relevance - a.relevance || b.updatedAt.getTime() - a.updatedAt.getTime()).slice(0, limit);

@@ -103,6 +103,24 @@ describe('createMemoryStore', () => {
     expect(await texts(strict, 'What is my all time favourite book?')).toEqual(['My favourite book is Emma.']);
   });
 
+  it('gives the user’s clearly nearest fact below the floor to a question about their own state, never to another user', async () => {
+    const nearest = { state: { floor: 0.05, ahead: 0.05 }, own: { floor: 2, ahead: 2 } };
+    const { memory } = setup({ recallThreshold: { self: 0.6, other: 0.6, nearest } });
+    memory.remember(ada, 'I replaced my laptop with a ThinkPad. I go climbing every Tuesday.');
+    memory.remember(bob, 'My laptop is a MacBook.');
+    await memory.idle();
+    const asked = 'Which laptop do I have?';
+    expect((await memory.recall(ada, asked)).map((m) => m.text)).toEqual(['I replaced my laptop with a ThinkPad.']);
+    expect((await memory.recall(bob, asked)).map((m) => m.text)).toEqual(['My laptop is a MacBook.']);
+    // Not a question about the user's state, an explicit floor, or the rule off: nothing clears 0.6.
+    expect(await memory.recall(ada, 'How do I clean a laptop keyboard?')).toEqual([]);
+    expect(await memory.recall(ada, asked, { minSimilarity: 0.99 })).toEqual([]);
+    const off = setup({ recallThreshold: { self: 0.6, other: 0.6 } });
+    off.memory.remember(ada, 'I replaced my laptop with a ThinkPad.');
+    await off.memory.idle();
+    expect(await off.memory.recall(ada, asked)).toEqual([]);
+  });
+
   it('supersedes a fact of the same slot with the newer one, keeping the old one as history, and merges a near-duplicate', async () => {
     const { memory, records, advance } = setup();
     memory.remember(ada, 'I live in Lisbon.');

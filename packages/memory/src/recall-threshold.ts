@@ -1,4 +1,5 @@
 import type { CueWeights } from './recall-cues.js';
+import type { NearestRules } from './recall-nearest.js';
 
 /**
  * The lowest relevance (similarity plus cue bonus) at which a stored fact is injected, per
@@ -28,6 +29,11 @@ export interface RecallFloors {
    * past the `other` floor, yet about the assistant's taste, not the user's).
    */
   unsure?: { closeness: number; floor: number };
+  /**
+   * When nothing clears the floor, the user's clearly nearest fact for a request about the user's
+   * own state (`recall-nearest.ts`; absent: off). Chosen on tuning forms only (docs/memory.md, seventh pass).
+   */
+  nearest?: NearestRules;
 }
 
 /**
@@ -41,7 +47,8 @@ export const RECALL_CUE_WEIGHTS: CueWeights = { wordHit: 0.03, slotHit: 0.25, ow
 const calibrated: Readonly<Record<string, RecallFloors>> = {
   // cued: between the least similarity of a dev question given its fact (0.257) and the most of a dev unrelated prompt lifted past its floor by cues (0.221).
   // unsure: 0.7 is the similarity-alone floor at which no dev prompt gets anything (docs/memory.md's curve); no dev question is asked without referring to its user.
-  'all-MiniLM-L6-v2': { self: 0.46, other: 0.59, cued: 0.24, unsure: { closeness: 0.6, floor: 0.7 } },
+  // nearest: state questions of the tuning forms against 3,000 dev unrelated prompts: the most gained with none of them injected (memory:nearest; issue #35, seventh pass).
+  'all-MiniLM-L6-v2': { self: 0.46, other: 0.59, cued: 0.24, unsure: { closeness: 0.6, floor: 0.7 }, nearest: { state: { floor: 0.35, ahead: 0.1 } } },
   'hashed-ngram-v1-512': { self: 0.4, other: 0.39 },
 };
 
