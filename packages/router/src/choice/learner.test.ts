@@ -37,6 +37,18 @@ describe('createChoiceLearner', () => {
     expect(estimate.judged).toBe(120);
   });
 
+  it('is unsure while a judged pair may still change the choice', () => {
+    expect(createChoiceLearner().unsure(ask(0.05))).toBe(true); // nothing sampled yet
+    // small well below the bar (0.37 < 0.45), mid even but not yet proven: open for mid.
+    const learner = judge(judge(undefined, 'small', 24, 56, 40), 'mid', 10, 10, 10);
+    expect(learner.unsure(ask(0.05))).toBe(true);
+    // mid proven: settled.
+    judge(learner, 'mid', 90, 90, 90);
+    expect(learner.unsure(ask(0.05))).toBe(false);
+    // Only small, and its win rate below the bar: settled on the incumbent.
+    expect(learner.unsure({ ...ask(0.05), candidates: [small] })).toBe(false);
+  });
+
   it('needs confidence, not only a good mean: few samples or a wide interval keep the incumbent', () => {
     expect(judge(undefined, 'small', 6, 4).choose(ask(0.05)).model).toBe('big'); // 10 samples < minSamples
     expect(judge(undefined, 'small', 14, 16).choose(ask(0)).model).toBe('big'); // lower bound below 0.5

@@ -75,6 +75,12 @@ export interface ChoiceLearner {
   /** `candidate`'s estimated win rate against `incumbent` for this organisation and task kind. */
   winRate(query: { orgId: string; taskKind: string; candidate: string; incumbent: string }): WinEstimate;
   choose(request: ChoiceRequest): Choice;
+  /**
+   * True while a judged pair may still change this request's choice: no cheaper candidate is
+   * proven, and one has fewer than `minSamples` samples or a win rate at or above the bar (not
+   * yet proven only for want of samples). A judging sampler spends more of its share there.
+   */
+  unsure(request: ChoiceRequest): boolean;
   /** True once anything was recorded for this organisation and task kind (a cheap test before `choose`). */
   knows(orgId: string, taskKind: string): boolean;
   /** Judged pairs and feedback scores recorded by this instance. */
@@ -173,6 +179,20 @@ function choose(tables: Tables, s: Settings, request: ChoiceRequest): Choice {
   return { model: incumbent.id, reason: 'incumbent' };
 }
 
+function unsure(tables: Tables, s: Settings, request: ChoiceRequest): boolean {
+  const { orgId, taskKind, incumbent } = request;
+  const bar = 0.5 - Math.min(0.5, Math.max(0, request.tolerance));
+  let open = false;
+  for (const c of request.candidates) {
+    if (c.id === incumbent.id || c.cost >= incumbent.cost) continue;
+    const e = estimate(tables, s.z, { orgId, taskKind, candidate: c.id, incumbent: incumbent.id });
+    const enough = e.judged + e.feedback >= s.minSamples;
+    if (enough && e.lower >= bar) return false;
+    if (!enough || e.winRate >= bar) open = true;
+  }
+  return open;
+}
+
 function recordPair(tables: Tables, pair: JudgedPair): void {
   const orgId = requireText(pair.orgId, 'orgId');
   const taskKind = requireText(pair.taskKind, 'taskKind');
@@ -227,6 +247,7 @@ export function createChoiceLearner(options: ChoiceLearnerOptions = {}): ChoiceL
     winRate: (query) => estimate(tables, settings.z, query),
     judgedCounts: (query) => judgedCounts(tables, query),
     choose: (request) => (tables.known.has(key(request.orgId, request.taskKind)) || settings.explore > 0 ? choose(tables, settings, request) : { model: request.incumbent.id, reason: 'incumbent' }),
+    unsure: (request) => unsure(tables, settings, request),
     knows: (orgId, taskKind) => tables.known.has(key(orgId, taskKind)),
     updates: () => updates,
     serialize: () => ({ version: 1, pairs: [...tables.pairs.values()].map((r) => [...r] as PairRow), feedback: [...tables.feedback.values()].map((r) => [...r] as FeedbackRow) }),
