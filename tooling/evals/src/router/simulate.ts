@@ -28,6 +28,8 @@ export interface SimulationSettings {
    * the share, to notice a change).
    */
   sampler?: 'uniform' | 'unsure';
+  /** The judge's error share the learner assumes (`ChoiceLearnerOptions.judgeError`); default 0. */
+  judgeError?: number;
 }
 
 export interface Checkpoint {
@@ -128,7 +130,7 @@ export function simulate(items: readonly Item[], s: SimulationSettings): Simulat
     }
     return kind;
   };
-  const learner = createChoiceLearner();
+  const learner = createChoiceLearner({ judgeError: s.judgeError ?? 0 });
   const totals: Totals = { credit: 0, judgedCount: 0, right: 0, strongRight: 0, cost: 0, weakServed: 0 };
   const checkpoints: Checkpoint[] = [];
   const stream: { item: Item; kind: string }[] = [];
