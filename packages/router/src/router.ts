@@ -2,6 +2,7 @@ import { type Catalog, LiveCatalog, type ModelInfo, createCatalog, nextRetiremen
 import { type ChatRequest, type TaskComplexity, circuitBreakerOpen, invalidRequest, noProviderConfigured } from '@svc/core';
 import { type Classification, classify } from './classify.js';
 import { chooseCascade } from './cascade.js';
+import { assembleDecision } from './decision.js';
 import type { RequestEmbedder } from './embedder.js';
 import { type RequestFeatures, extractFeatures, featureDimension, modeFeatureCount, toVector } from './features.js';
 import { type LearnedApi, createLearnedApi } from './learned-api.js';
@@ -9,7 +10,7 @@ import { type ModelSpec, modelFromSpec } from './model-spec.js';
 import { type PassThrough, type PassThroughOptions, createPassThrough } from './pass-through.js';
 import type { Item, QualityEstimator } from './quality/estimator.js';
 import type { QualityModel } from './quality/quality-model.js';
-import { type QualityReading, createQualityReading, readItem, readingFields } from './quality/reading.js';
+import { type QualityReading, createQualityReading, readItem } from './quality/reading.js';
 import type { QualityTrust } from './quality/trust.js';
 import { type TierGuard, type TierGuardSettings, createTierGuard } from './tier-guard.js';
 import { type RoutingPolicy, createLinUcbPolicy } from './policy.js';
@@ -20,9 +21,9 @@ import { type ChoiceLearner, type FeedbackScore, type JudgedPair, createChoiceLe
 import { type LearnedChoice, applyLearnedChoice, toleranceOfDial } from './choice/route-choice.js';
 import { type JudgedGateSettings, defaultJudgedGate } from './choice/route-gate.js';
 import { createPersistence } from './router-persistence.js';
-import { type Scored, type ScoreInput, byScore, expectedCompletionTokens, explain, scoreCandidates } from './score.js';
+import { type Scored, type ScoreInput, byScore, expectedCompletionTokens, scoreCandidates } from './score.js';
 import type { LatencyStats, RouterState } from './state.js';
-import { type RouteContext, type RouteDecision, type RouteOutcome, type ScoredCandidate, type TaskFamily, complexities } from './types.js';
+import { type RouteContext, type RouteDecision, type RouteOutcome, type TaskFamily, complexities } from './types.js';
 import { applyWorkflowWeights, classifyWorkflow } from './workflow.js';
 
 export interface RouterOptions {
@@ -191,21 +192,6 @@ function describe(request: ChatRequest, context: RouteContext): Described {
   return { features, classification, prefs, complexity, base };
 }
 
-/** The first `max` scored models, then up to two free ones when the request allows a free fallback. */
-function waterfallOf(scored: readonly Scored[], prefs: Preferences, max: number): ModelInfo[] {
-  const waterfall: ModelInfo[] = [];
-  for (let i = 0; i < scored.length && i < max; i++) waterfall.push(scored[i]!.model);
-  if (!prefs.allowFreeFallback || prefs.freeOnly) return waterfall;
-  let added = 0;
-  for (let i = max; i < scored.length && added < 2; i++) {
-    if (scored[i]!.model.free) {
-      waterfall.push(scored[i]!.model);
-      added++;
-    }
-  }
-  return waterfall;
-}
-
 /** The scoring input of an alias request. */
 function scoreInputOf(core: RouterCore, request: ChatRequest, context: RouteContext, d: Described, pool: Pool, stickyModel: string | undefined): { input: ScoreInput; item: Item | undefined } {
   const { features, classification, complexity, prefs } = d;
@@ -281,11 +267,8 @@ function route(core: RouterCore, request: ChatRequest, context: RouteContext = {
   if (stickyIndex > 0) scored.unshift(...scored.splice(stickyIndex, 1));
   const first = scored[0]!.model;
   if (base.stickyKey !== undefined && context.stickyModel === undefined && core.state.sticky && first.id !== stickyModel) core.state.sticky.set(base.stickyKey, first.id);
-  const candidates: ScoredCandidate[] = [];
   const keep = context.maxCandidates ?? core.maxCandidates;
-  for (let i = 0; i < scored.length && i < keep; i++) candidates.push(explain(scored[i]!));
-  const waterfall = waterfallOf(scored, prefs, core.maxWaterfall);
-  const decision: RouteDecision = { ...base, model: first, waterfall, tier: first.tier, source: stickyIndex >= 0 ? 'Sticky' : 'Router', candidates, ...readingFields(core.reading, item), cascade, learned };
+  const decision = assembleDecision({ base, scored, prefs, sticky: stickyIndex >= 0, keep, maxWaterfall: core.maxWaterfall, reading: core.reading, item, cascade, learned });
   const forced = request.routingOverride?.forceModel;
   if (forced === undefined) return decision;
   // force_model pins after routing: the classification stays, the model and its family replace the plan.

@@ -37,6 +37,26 @@ describe('createChoiceLearner', () => {
     expect(estimate.judged).toBe(120);
   });
 
+  it("applies the tolerance to the true gap when told the judge's error share", () => {
+    // A 0.47 judged win rate over 4,000 pairs (lower bound ~0.457) clears 0.45; a judge wrong on 15%
+    // shows a true 0.457 as 0.47, so the bar becomes 0.5 - 0.7 x 0.05 = 0.465, which it misses.
+    const pairs = (learner: ReturnType<typeof createChoiceLearner>) => judge(learner, 'mid', 1080, 1320, 1600);
+    expect(pairs(createChoiceLearner()).choose(ask(0.05))).toMatchObject({ model: 'mid', reason: 'learned' });
+    expect(pairs(createChoiceLearner({ judgeError: 0.15 })).choose(ask(0.05))).toMatchObject({ model: 'big', reason: 'incumbent' });
+  });
+
+  it('is unsure while a judged pair may still change the choice', () => {
+    expect(createChoiceLearner().unsure(ask(0.05))).toBe(true); // nothing sampled yet
+    // small well below the bar (0.37 < 0.45), mid even but not yet proven: open for mid.
+    const learner = judge(judge(undefined, 'small', 24, 56, 40), 'mid', 10, 10, 10);
+    expect(learner.unsure(ask(0.05))).toBe(true);
+    // mid proven: settled.
+    judge(learner, 'mid', 90, 90, 90);
+    expect(learner.unsure(ask(0.05))).toBe(false);
+    // Only small, and its win rate below the bar: settled on the incumbent.
+    expect(learner.unsure({ ...ask(0.05), candidates: [small] })).toBe(false);
+  });
+
   it('needs confidence, not only a good mean: few samples or a wide interval keep the incumbent', () => {
     expect(judge(undefined, 'small', 6, 4).choose(ask(0.05)).model).toBe('big'); // 10 samples < minSamples
     expect(judge(undefined, 'small', 14, 16).choose(ask(0)).model).toBe('big'); // lower bound below 0.5

@@ -53,6 +53,11 @@ export interface Choice {
 export interface ChoiceLearnerOptions {
   /** One-sided normal quantile of the Wilson bounds. Default 1.645 (95%). */
   z?: number;
+  /**
+   * Share of the judge's verdicts assumed wrong (0..0.45, default 0): the tolerance is applied to
+   * the true gap, which such a judge shows shrunk by (1 - 2 x the share).
+   */
+  judgeError?: number;
   /** Judged pairs + feedback samples a candidate needs before it may replace the incumbent. Default 20. */
   minSamples?: number;
   /** Share of choices (0..0.05, clamped) that try a cheaper candidate not yet ruled out and not yet sampled enough. Default 0. */
@@ -75,6 +80,12 @@ export interface ChoiceLearner {
   /** `candidate`'s estimated win rate against `incumbent` for this organisation and task kind. */
   winRate(query: { orgId: string; taskKind: string; candidate: string; incumbent: string }): WinEstimate;
   choose(request: ChoiceRequest): Choice;
+  /**
+   * True while a judged pair may still change this request's choice: no cheaper candidate is
+   * proven, and one has fewer than `minSamples` samples or a win rate at or above the bar (not
+   * yet proven only for want of samples). A judging sampler spends more of its share there.
+   */
+  unsure(request: ChoiceRequest): boolean;
   /** True once anything was recorded for this organisation and task kind (a cheap test before `choose`). */
   knows(orgId: string, taskKind: string): boolean;
   /** Judged pairs and feedback scores recorded by this instance. */
@@ -154,14 +165,21 @@ function estimate(tables: Tables, z: number, query: { orgId: string; taskKind: s
 
 interface Settings {
   z: number;
+  judgeError: number;
   minSamples: number;
   explore: number;
   random: () => number;
 }
 
+/**
+ * The win rate a candidate's lower bound must clear: 0.5 - tolerance, the tolerance shrunk by the
+ * judge's error share (a judge wrong on a share e of verdicts reads a true gap as (1 - 2e) of it).
+ */
+const barOf = (s: Settings, tolerance: number): number => 0.5 - (1 - 2 * s.judgeError) * Math.min(0.5, Math.max(0, tolerance));
+
 function choose(tables: Tables, s: Settings, request: ChoiceRequest): Choice {
   const { orgId, taskKind, incumbent } = request;
-  const bar = 0.5 - Math.min(0.5, Math.max(0, request.tolerance));
+  const bar = barOf(s, request.tolerance);
   const cheaper = request.candidates.filter((c) => c.id !== incumbent.id && c.cost < incumbent.cost).sort((x, y) => x.cost - y.cost);
   const estimates = cheaper.map((c) => estimate(tables, s.z, { orgId, taskKind, candidate: c.id, incumbent: incumbent.id }));
   const proven = estimates.find((e) => e.judged + e.feedback >= s.minSamples && e.lower >= bar);
@@ -171,6 +189,20 @@ function choose(tables: Tables, s: Settings, request: ChoiceRequest): Choice {
     if (open) return { model: open.model, reason: 'explore', estimate: open };
   }
   return { model: incumbent.id, reason: 'incumbent' };
+}
+
+function unsure(tables: Tables, s: Settings, request: ChoiceRequest): boolean {
+  const { orgId, taskKind, incumbent } = request;
+  const bar = barOf(s, request.tolerance);
+  let open = false;
+  for (const c of request.candidates) {
+    if (c.id === incumbent.id || c.cost >= incumbent.cost) continue;
+    const e = estimate(tables, s.z, { orgId, taskKind, candidate: c.id, incumbent: incumbent.id });
+    const enough = e.judged + e.feedback >= s.minSamples;
+    if (enough && e.lower >= bar) return false;
+    if (!enough || e.winRate >= bar) open = true;
+  }
+  return open;
 }
 
 function recordPair(tables: Tables, pair: JudgedPair): void {
@@ -209,6 +241,7 @@ const empty = (): ChoiceSnapshot => ({ version: 1, pairs: [], feedback: [] });
 export function createChoiceLearner(options: ChoiceLearnerOptions = {}): ChoiceLearner {
   const settings: Settings = {
     z: options.z ?? 1.645,
+    judgeError: Math.min(0.45, Math.max(0, options.judgeError ?? 0)),
     minSamples: options.minSamples ?? 20,
     explore: Math.min(0.05, Math.max(0, options.explore ?? 0)),
     random: options.random ?? Math.random,
@@ -227,6 +260,7 @@ export function createChoiceLearner(options: ChoiceLearnerOptions = {}): ChoiceL
     winRate: (query) => estimate(tables, settings.z, query),
     judgedCounts: (query) => judgedCounts(tables, query),
     choose: (request) => (tables.known.has(key(request.orgId, request.taskKind)) || settings.explore > 0 ? choose(tables, settings, request) : { model: request.incumbent.id, reason: 'incumbent' }),
+    unsure: (request) => unsure(tables, settings, request),
     knows: (orgId, taskKind) => tables.known.has(key(orgId, taskKind)),
     updates: () => updates,
     serialize: () => ({ version: 1, pairs: [...tables.pairs.values()].map((r) => [...r] as PairRow), feedback: [...tables.feedback.values()].map((r) => [...r] as FeedbackRow) }),

@@ -72,18 +72,26 @@ export function keepingThreshold(values: readonly number[], keep: number): numbe
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.floor((1 - keep) * sorted.length + 1e-9)))]!;
 }
 
+/** Each training vector's similarity to its nearest prototype when the prototypes were fitted without its fold (every `folds`-th vector). */
+export function outOfFoldSimilarities(vectors: readonly Float32Array[], s: DomainSettings = defaultDomainSettings): number[] {
+  const outOfFold: number[] = [];
+  for (let f = 0; f < s.folds; f++) {
+    const fitted = { ...fitPrototypes(vectors.filter((_, i) => i % s.folds !== f), s), minSimilarity: 0, kept: 0 };
+    for (let i = f; i < vectors.length; i += s.folds) outOfFold.push(nearestSimilarity(fitted, vectors[i]!));
+  }
+  return outOfFold;
+}
+
+/** Share of `similarities` at or above `threshold`. */
+export const keptAt = (similarities: readonly number[], threshold: number): number => similarities.filter((x) => x >= threshold).length / similarities.length;
+
 /**
  * Prototypes of every training vector, with the threshold calibrated out of fold: for each fold,
  * prototypes fitted without it, the held-out prompts' similarity to their nearest; the threshold
  * keeps `keep` of those pooled similarities.
  */
 export function trainDomain(vectors: readonly Float32Array[], s: DomainSettings = defaultDomainSettings): TrainingDomain {
-  const outOfFold: number[] = [];
-  for (let f = 0; f < s.folds; f++) {
-    const fitted = { ...fitPrototypes(vectors.filter((_, i) => i % s.folds !== f), s), minSimilarity: 0, kept: 0 };
-    for (let i = f; i < vectors.length; i += s.folds) outOfFold.push(nearestSimilarity(fitted, vectors[i]!));
-  }
+  const outOfFold = outOfFoldSimilarities(vectors, s);
   const minSimilarity = keepingThreshold(outOfFold, s.keep);
-  const kept = outOfFold.filter((x) => x >= minSimilarity).length / outOfFold.length;
-  return { ...fitPrototypes(vectors, s), minSimilarity, kept };
+  return { ...fitPrototypes(vectors, s), minSimilarity, kept: keptAt(outOfFold, minSimilarity) };
 }

@@ -20,6 +20,8 @@ const { values } = parseArgs({
     'strong-price': { type: 'string' },
     'weak-price': { type: 'string' },
     llmrouter: { type: 'string' },
+    sampler: { type: 'string', default: 'uniform' },
+    'judge-error': { type: 'string', default: '0' },
   },
 });
 
@@ -56,13 +58,15 @@ const settings: SimulationSettings = {
   every: 2000,
   seed: Number(values.seed),
   task: values.task === 'subject' ? 'subject' : 'family',
+  sampler: values.sampler === 'unsure' ? 'unsure' : 'uniform',
+  judgeError: Number(values['judge-error']),
 };
 const items = source.load().filter((item) => item.correct[settings.strong.id] !== undefined && item.correct[settings.weak.id] !== undefined);
 const result = simulate(items, settings);
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
-console.log(`stream of ${settings.requests} ${values.source} requests (${settings.strong.id} vs ${settings.weak.id}), ${pct(settings.judged)} judged, ${pct(settings.flip)} of verdicts flipped, tolerance ${settings.tolerance}, task kind ${settings.task}, judge price ${settings.judgePrice} per call x2`);
+console.log(`stream of ${settings.requests} ${values.source} requests (${settings.strong.id} vs ${settings.weak.id}), ${pct(settings.judged)} judged, ${pct(settings.flip)} of verdicts flipped, tolerance ${settings.tolerance}, task kind ${settings.task}, sampler ${settings.sampler}, judge error assumed ${settings.judgeError}, judge price ${settings.judgePrice} per call x2`);
 console.log(`accuracy on the stream: strong ${pct(result.strongAccuracy)}, weak ${pct(result.weakAccuracy)}; always-weak quality ${pct(result.weakAccuracy / result.strongAccuracy)} at cost ${pct(settings.weak.price / strong.price)}`);
 console.log(`per-task oracle: quality ${pct(result.oracle.quality)}, cost ${pct(result.oracle.cost)} of the strong model's`);
-console.log('| requests | quality vs strong | cost vs strong (served + shadow + judge) | weak share |');
-console.log('|---|---|---|---|');
-for (const c of result.checkpoints) console.log(`| ${c.requests} | ${pct(c.quality)} | ${pct(c.cost)} | ${pct(c.weakShare)} |`);
+console.log('| requests | quality vs strong | cost vs strong (served + shadow + judge) | weak share | judged |');
+console.log('|---|---|---|---|---|');
+for (const c of result.checkpoints) console.log(`| ${c.requests} | ${pct(c.quality)} | ${pct(c.cost)} | ${pct(c.weakShare)} | ${pct(c.judgedShare)} |`);

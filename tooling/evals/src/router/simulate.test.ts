@@ -26,6 +26,15 @@ describe('simulate', () => {
     expect(last.cost).toBeLessThan(0.75);
   });
 
+  it('spends the judged share where the choice is open (sampler unsure), never more than the share', () => {
+    const result = simulate(items, { ...settings, judged: 0.05, sampler: 'unsure' });
+    const uniform = simulate(items, { ...settings, judged: 0.05 });
+    for (const c of result.checkpoints) expect(c.judgedShare).toBeLessThanOrEqual(0.05 + 20 / c.requests);
+    expect(result.checkpoints.at(-1)!.quality).toBe(1);
+    // The hard task is settled early on the strong model; the easy one gets the pairs and switches sooner.
+    expect(result.checkpoints.at(-1)!.weakShare).toBeGreaterThan(uniform.checkpoints.at(-1)!.weakShare);
+  });
+
   it('counts shadow and judge calls in the cost, and flipped verdicts blur what it learns', () => {
     const judgedOnly = simulate(items, { ...settings, judged: 0.05, judgePrice: 10, tolerance: 0 });
     expect(judgedOnly.checkpoints.at(-1)!.cost).toBeGreaterThan(1);

@@ -21,6 +21,15 @@ export interface SimulationSettings {
   seed: number;
   /** What a task kind is: the router's task family of the prompt, or the data's subject (finer clusters). */
   task: 'family' | 'subject';
+  /**
+   * How the judged share is spent: `uniform` (each request with probability `judged`), or
+   * `unsure` (the same share as a budget, earned per request, spent first where the learner's
+   * choice is still open: `ChoiceLearner.unsure`; a settled task kind is judged at a quarter of
+   * the share, to notice a change).
+   */
+  sampler?: 'uniform' | 'unsure';
+  /** The judge's error share the learner assumes (`ChoiceLearnerOptions.judgeError`); default 0. */
+  judgeError?: number;
 }
 
 export interface Checkpoint {
@@ -31,6 +40,8 @@ export interface Checkpoint {
   cost: number;
   /** Share of requests served by the weak model. */
   weakShare: number;
+  /** Share of requests judged. */
+  judgedShare: number;
 }
 
 export interface SimulationResult {
@@ -52,6 +63,9 @@ function judge(item: Item, s: SimulationSettings, next: () => number): Verdict {
 }
 
 interface Totals {
+  /** Judged requests the budget still allows (`unsure` sampler). */
+  credit: number;
+  judgedCount: number;
   right: number;
   strongRight: number;
   cost: number;
@@ -59,7 +73,7 @@ interface Totals {
 }
 
 function checkpoint(t: Totals, n: number, s: SimulationSettings): Checkpoint {
-  return { requests: n, quality: t.strongRight === 0 ? 1 : t.right / t.strongRight, cost: t.cost / (n * s.strong.price), weakShare: t.weakServed / n };
+  return { requests: n, quality: t.strongRight === 0 ? 1 : t.right / t.strongRight, cost: t.cost / (n * s.strong.price), weakShare: t.weakServed / n, judgedShare: t.judgedCount / n };
 }
 
 /** Per task kind, the better model over the stream: its quality and cost relative to the strong model everywhere. */
@@ -85,6 +99,20 @@ function oracleOf(stream: readonly { item: Item; kind: string }[], s: Simulation
 }
 
 /**
+ * Whether this request is judged. `uniform`: with probability `judged`. `unsure`: a budget of
+ * `judged` per request (at most 20 requests' worth saved up), spent on every request whose task
+ * kind is still open, and at a quarter of the share where the choice is settled.
+ */
+function sampled(t: Totals, s: SimulationSettings, next: () => number, unsure: () => boolean): boolean {
+  if (s.sampler !== 'unsure') return next() < s.judged;
+  t.credit = Math.min(t.credit + s.judged, 20);
+  if (t.credit < 1) return false;
+  if (!unsure() && next() >= s.judged / 4) return false;
+  t.credit -= 1;
+  return true;
+}
+
+/**
  * A stream of requests drawn from labelled outcomes, routed by the per-task learner (task kind:
  * the router's task family of the prompt, or the data's subject), a share of them shadowed and judged from the labels
  * with some verdicts flipped. The library's learner, no gateway.
@@ -102,21 +130,23 @@ export function simulate(items: readonly Item[], s: SimulationSettings): Simulat
     }
     return kind;
   };
-  const learner = createChoiceLearner();
-  const totals: Totals = { right: 0, strongRight: 0, cost: 0, weakServed: 0 };
+  const learner = createChoiceLearner({ judgeError: s.judgeError ?? 0 });
+  const totals: Totals = { credit: 0, judgedCount: 0, right: 0, strongRight: 0, cost: 0, weakServed: 0 };
   const checkpoints: Checkpoint[] = [];
   const stream: { item: Item; kind: string }[] = [];
   for (let n = 1; n <= s.requests; n++) {
     const item = items[Math.floor(next() * items.length)]!;
     const taskKind = kindOf(item);
     stream.push({ item, kind: taskKind });
-    const choice = learner.choose({ orgId: 'sim', taskKind, incumbent: { id: s.strong.id, cost: s.strong.price }, candidates: [{ id: s.weak.id, cost: s.weak.price }], tolerance: s.tolerance });
+    const request = { orgId: 'sim', taskKind, incumbent: { id: s.strong.id, cost: s.strong.price }, candidates: [{ id: s.weak.id, cost: s.weak.price }], tolerance: s.tolerance };
+    const choice = learner.choose(request);
     const served = choice.model === s.weak.id ? s.weak : s.strong;
     totals.right += Number(item.correct[served.id] === true);
     totals.strongRight += Number(item.correct[s.strong.id] === true);
     totals.cost += served.price;
     totals.weakServed += Number(served === s.weak);
-    if (next() < s.judged) {
+    if (sampled(totals, s, next, () => learner.unsure(request))) {
+      totals.judgedCount++;
       totals.cost += (served === s.weak ? s.strong.price : s.weak.price) + 2 * s.judgePrice;
       learner.recordJudgedPair({ orgId: 'sim', taskKind, incumbent: s.strong.id, candidate: s.weak.id, verdict: judge(item, s, next) });
     }
