@@ -5,6 +5,7 @@ import { bearer, defineRoute, jsonResponse } from '@svc/openapi';
 import { type RouteRegistry, STORED_JSON_RULES, readJson, validate } from '@svc/http-kit';
 import { type CreateBatchRequest, batchEndpoints, createBatchRequestSchema, decodeBatchInput, issueToError } from '@svc/protocol';
 import * as v from 'valibot';
+import { batchCost } from '../batches/batch-cost.js';
 import { batchObject } from '../batches/batch-object.js';
 import type { InferenceDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
@@ -54,7 +55,7 @@ export const getBatchRoute = defineRoute({
   path: '/v1/batches/{batch_id}',
   operationId: 'retrieveBatch',
   summary: 'Retrieve a batch',
-  description: gone,
+  description: `With \`svc_metadata\` (an svc extension): \`billed_lines\`, \`cost_usd\`, \`interactive_cost_usd\` (what the billed lines would have cost at interactive prices), \`savings_usd\` and \`savings_pct\`, from the ledger as the lines are billed. ${gone}`,
   tags,
   auth,
   params: idParams,
@@ -137,7 +138,10 @@ export function registerBatches(routes: RouteRegistry<AppEnv>, deps: InferenceDe
     return c.json({ object: 'list', data: page.data.map(batchObject), first_id: page.data[0]?.id ?? null, last_id: page.data.at(-1)?.id ?? null, has_more: page.hasMore });
   });
 
-  routes.add(getBatchRoute, async (c) => c.json(batchObject(await ownBatch(deps, c.get('caller').org.id, idOf(c.req.param('batch_id'))))));
+  routes.add(getBatchRoute, async (c) => {
+    const batch = await ownBatch(deps, c.get('caller').org.id, idOf(c.req.param('batch_id')));
+    return c.json({ ...batchObject(batch), svc_metadata: await batchCost(deps.db.usage, batch) });
+  });
 
   routes.add(cancelBatchRoute, async (c) => {
     const batch = await ownBatch(deps, c.get('caller').org.id, idOf(c.req.param('batch_id')));

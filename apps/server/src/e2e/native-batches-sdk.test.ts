@@ -5,7 +5,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { type MockUpstream, startMockUpstream } from '@svc/mock-upstream';
 import OpenAI, { toFile } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { masterKey, startGateway, upstreamProviders } from './harness.js';
+import { adminCall, masterKey, startGateway, upstreamProviders } from './harness.js';
 
 type Gateway = Awaited<ReturnType<typeof startGateway>>;
 
@@ -81,6 +81,22 @@ describe('native provider batches through the gateway (official SDKs, mock upstr
     }
     const rows = await ledgerRows(gateway, batch.id);
     expect(rows.map((row) => row.requestId).sort()).toEqual(output.map((line) => line.response.request_id).sort());
+
+    // The saving against interactive prices (the native lines'; the svc/auto line's savings_usd is routing's, against the flagship):
+    // on the batch object (svc extension) and in the spend report by batch.
+    const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+    const cost = sum(output.map((line) => line.response.body.svc_metadata.cost_usd));
+    const saved = sum(output.filter((line) => line.custom_id !== 'auto').map((line) => line.response.body.svc_metadata.savings_usd));
+    expect(saved).toBeGreaterThan(0);
+    const retrieved = (await openai.batches.retrieve(batch.id)) as OpenAI.Batch & { svc_metadata: Record<string, number> };
+    expect(retrieved.svc_metadata.billed_lines).toBe(3);
+    expect(retrieved.svc_metadata.cost_usd).toBeCloseTo(cost, 9);
+    expect(retrieved.svc_metadata.savings_usd).toBeCloseTo(saved, 9);
+    expect(retrieved.svc_metadata.interactive_cost_usd).toBeCloseTo(cost + saved, 9);
+    expect(rows.filter((row) => row.interactiveCostUsd !== null)).toHaveLength(2);
+    const org = await gateway.runtime.db.orgs.getByName('default');
+    const report = await adminCall<{ data: { value: string; requests: number; cost_usd: number; savings_usd: number }[] }>(gateway.controlUrl, 'GET', `/v1/admin/orgs/${org!.id}/spend/by-tag?tag=batch_id`);
+    expect(report.data.find((group) => group.value === batch.id)).toMatchObject({ requests: 3, cost_usd: expect.closeTo(cost, 9), savings_usd: expect.closeTo(saved, 9) });
   }, 60_000);
 
   it('sends Anthropic Message Batch requests to Anthropic as one Message Batch', async () => {
