@@ -143,9 +143,16 @@ export interface NativeBatchRequest {
   request: ProviderChatRequest;
 }
 
-/** A batch submitted to a provider: its id there and which key of the provider's pool submitted it (every later call uses that key). */
+/**
+ * A batch submitted to a provider: its id there and which key of the provider's pool submitted it
+ * (every later call uses that key). `key` is the key's fingerprint (`keyFingerprint`: 16 hex of its
+ * SHA-256), found wherever the key sits in the pool; a call for a key the pool no longer holds
+ * rejects with upstream code `batch_key_gone` (`isBatchKeyGone`). `keyIndex` is its position at
+ * submission, read only for a ref stored without `key` (an earlier release).
+ */
 export interface NativeBatchRef {
   id: string;
+  key?: string;
   keyIndex: number;
 }
 

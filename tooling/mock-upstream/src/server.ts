@@ -184,9 +184,12 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     stats.byPath[path] = (stats.byPath[path] ?? 0) + 1;
     const method = req.method ?? 'GET';
     stats.lastRequest = { method, path, query: '', headers: req.headers, body: undefined };
+    // A provider's batches belong to the key (its project) that created them, as upstream: another key's calls answer 404.
+    const owner = String(req.headers.authorization ?? req.headers['x-api-key'] ?? '');
+    const query = new URLSearchParams((req.url ?? '').split('?')[1] ?? '');
     const answer = AnthropicBatches.handles(path)
-      ? anthropicBatches.handle(method, path, raw, `http://${req.headers.host ?? `${host}:${port}`}`)
-      : await openaiBatches.handle(method, path, raw, req.headers['content-type'] ?? '');
+      ? anthropicBatches.handle({ method, path, raw, owner }, `http://${req.headers.host ?? `${host}:${port}`}`)
+      : await openaiBatches.handle({ method, path, raw, owner, query }, req.headers['content-type'] ?? '');
     res.writeHead(answer.status, answer.headers).end(answer.body);
   };
 

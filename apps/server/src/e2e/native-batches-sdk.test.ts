@@ -169,3 +169,50 @@ describe('a native batch in flight survives a restart', () => {
     }
   }, 90_000);
 });
+
+describe('the key that submitted a native batch', () => {
+  /** Submits three lines with OpenAI keys `before`, stops, and works the batch on with `after`: the batch completed, the upstream's counts. */
+  async function acrossRestart(before: string, after: string) {
+    const upstream = await startMockUpstream({ tokens: 5, batchPolls: 1000 });
+    const dataDir = await mkdtemp(join(tmpdir(), 'svc-native-key-'));
+    try {
+      const env = { ...upstreamProviders(upstream.url), ...native, SVC_DATA_DIR: dataDir };
+      const first = await startGateway({ ...env, OPENAI_API_KEY: before });
+      const model = first.runtime.catalog.list({ provider: 'openai', kind: 'chat' })[0]!.id;
+      const client = (gateway: Gateway) => new OpenAI({ baseURL: `${gateway.inferenceUrl}/v1`, apiKey: masterKey, maxRetries: 0 });
+      const created = await submit(client(first), ['k1', 'k2', 'k3'].map((id) => chatLine(id, model)));
+      for (const deadline = Date.now() + 10_000; !upstream.stats().byPath['/v1/batches'] && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 50));
+      await first.stop();
+      upstream.configure({ batchPolls: 1 });
+      const second = await startGateway({ ...env, OPENAI_API_KEY: after });
+      try {
+        const batch = await waitFor(client(second), created.id, 'completed');
+        const output = await outputLines(client(second), batch.output_file_id);
+        const rows = await ledgerRows(second, batch.id);
+        return { batch, output, rows, stats: upstream.stats().byPath };
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      await upstream.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }
+
+  it('is found by its fingerprint after the keys were reordered: polled with it, not submitted again', async () => {
+    const { output, rows, stats } = await acrossRestart('sk-pool-a, sk-pool-b', 'sk-pool-b, sk-pool-a');
+    expect(stats['/v1/batches']).toBe(1);
+    expect(stats['/v1/chat/completions']).toBeUndefined();
+    expect(output.map((line) => line.custom_id)).toEqual(['k1', 'k2', 'k3']);
+    expect(rows.filter((row) => row.interactiveCostUsd !== null)).toHaveLength(3);
+  }, 90_000);
+
+  it('once removed from the pool, its part is given up: the lines run through the gateway, each answered and billed once', async () => {
+    const { output, rows, stats } = await acrossRestart('sk-pool-a', 'sk-pool-c');
+    expect(stats['/v1/batches']).toBe(1);
+    expect(stats['/v1/chat/completions']).toBe(3);
+    expect(output.map((line) => line.custom_id)).toEqual(['k1', 'k2', 'k3']);
+    expect(rows.map((row) => row.requestId).sort()).toEqual(output.map((line) => line.response.request_id).sort());
+    expect(rows.every((row) => row.interactiveCostUsd === null)).toBe(true);
+  }, 90_000);
+});

@@ -2,6 +2,7 @@ import { ProviderError, kindFromStatus } from '@svc/core';
 import * as v from 'valibot';
 import type { NativeBatches, NativeBatchLine, NativeBatchRef, ProviderChatRequest } from '../provider.js';
 import { encodeMultipart, getOk, jsonLines, postBody, postJson, readResponseJson } from '../shared/http.js';
+import { batchKey } from '../shared/batch-key.js';
 import type { KeyPool } from '../shared/key-pool.js';
 import { mapOpenAIResponse } from './openai-chat.js';
 import { openAIChatResponseSchema } from './openai-api.js';
@@ -46,7 +47,7 @@ function readLine(provider: string, line: v.InferOutput<typeof outputLineSchema>
  */
 export function openAIBatches({ config, base, pool }: OpenAIBatchSettings): NativeBatches {
   const { provider, http } = config;
-  const headers = (ref: Pick<NativeBatchRef, 'keyIndex'>) => config.headers(pool ? { apiKey: pool.keys[ref.keyIndex] ?? pool.keys[0] } : {});
+  const headers = (ref: Pick<NativeBatchRef, 'key' | 'keyIndex'>) => config.headers(pool ? { apiKey: batchKey(provider, pool, ref) } : {});
   const get = (ref: NativeBatchRef, path: string, signal?: AbortSignal) => getOk({ provider, http, url: `${base}${path}`, headers: headers(ref), signal, classify: classifyOpenAIError });
   const batch = async (ref: NativeBatchRef, signal?: AbortSignal) => v.parse(batchSchema, await readResponseJson(provider, await get(ref, `/batches/${encodeURIComponent(ref.id)}`, signal), signal));
 
@@ -61,6 +62,7 @@ export function openAIBatches({ config, base, pool }: OpenAIBatchSettings): Nati
   return {
     async submit(requests, signal) {
       const keyIndex = pool?.take().index ?? 0;
+      const key = pool?.fingerprint(keyIndex);
       const text = requests.map(({ customId, request }) => JSON.stringify({ custom_id: customId, method: 'POST', url: ENDPOINT, body: buildOpenAIRequest(request, config.compat, false) })).join('\n');
       const form = new FormData();
       form.append('purpose', 'batch');
@@ -69,7 +71,7 @@ export function openAIBatches({ config, base, pool }: OpenAIBatchSettings): Nati
       const uploaded = await postBody({ provider, http, url: `${base}/files`, headers: headers({ keyIndex }), body, contentType, signal, classify: classifyOpenAIError });
       const file = v.parse(idSchema, JSON.parse(uploaded.text));
       const created = await postJson({ provider, http, url: `${base}/batches`, headers: headers({ keyIndex }), body: { input_file_id: file.id, endpoint: ENDPOINT, completion_window: '24h' }, signal, classify: classifyOpenAIError });
-      return { id: v.parse(idSchema, await readResponseJson(provider, created, signal)).id, keyIndex };
+      return { id: v.parse(idSchema, await readResponseJson(provider, created, signal)).id, keyIndex, ...(key === undefined ? {} : { key }) };
     },
 
     async status(ref, signal) {

@@ -1,5 +1,5 @@
 import { type MockUpstream, startMockUpstream } from '@svc/mock-upstream';
-import { type NativeBatchLine, type NativeBatches, type ProviderChatRequest, createAnthropicProvider, createOpenAIProvider } from '@svc/providers';
+import { type NativeBatchLine, type NativeBatches, type ProviderChatRequest, createAnthropicProvider, createOpenAIProvider, isBatchKeyGone, keyFingerprint } from '@svc/providers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 let mock: MockUpstream;
@@ -74,5 +74,25 @@ describe('an errored line', () => {
     } finally {
       mock.configure({ batchPolls: 2, models: undefined });
     }
+  });
+});
+
+describe.each([
+  { name: 'OpenAI', make: (keys: string[]) => createOpenAIProvider({ apiKeys: keys, baseUrl: `${mock.url}/v1` }).batches!, model: 'gpt-4o-mini' },
+  { name: 'Anthropic', make: (keys: string[]) => createAnthropicProvider({ apiKeys: keys, baseUrl: mock.url }).batches!, model: 'claude-x' },
+])('$name: the submitting key is remembered by its fingerprint', ({ make, model }) => {
+  it('is found wherever it moved in the pool; a key no longer there rejects with batch_key_gone; a ref without one reads its position', async () => {
+    const ref = await make(['sk-first', 'sk-second']).submit([{ customId: 'line-0', request: request(model, 'hi') }]);
+    expect(ref.key).toBe(keyFingerprint('sk-first'));
+    expect(ref.key).not.toContain('sk-first');
+    // Reordered (and grown): the batch is still polled with its own key (the mock, as upstream, answers another key 404).
+    expect((await make(['sk-new', 'sk-second', 'sk-first']).status(ref)).state).toEqual(expect.any(String));
+    const removed = make(['sk-second']);
+    const gone = await removed.status(ref).catch((error: unknown) => error);
+    expect(isBatchKeyGone(gone)).toBe(true);
+    expect(gone).toMatchObject({ kind: 'authentication', message: expect.stringContaining(ref.key!) });
+    // A ref stored by an earlier release (position only) keeps working while the pool is unchanged.
+    expect((await make(['sk-first', 'sk-second']).status({ id: ref.id, keyIndex: 0 })).state).toEqual(expect.any(String));
+    expect(await make(['sk-second', 'sk-first']).status({ id: ref.id, keyIndex: 0 }).catch((error: unknown) => error)).toMatchObject({ upstreamStatus: 404 });
   });
 });

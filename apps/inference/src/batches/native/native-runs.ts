@@ -1,7 +1,7 @@
 import { type Caller, randomId } from '@svc/core';
 import type { BatchLineRecord, BatchRecord, BatchRepository, NativeBatchPart } from '@svc/db';
 import { type OrgProviders, type StoringLimiter, type UnitStageDeps, orgProviders, reserveNativePart, settleNativePart } from '@svc/pipeline';
-import type { NativeBatchLine } from '@svc/providers';
+import { type NativeBatchLine, type NativeBatchRef, type NativeBatches, isBatchKeyGone } from '@svc/providers';
 import type { Logger } from '@svc/telemetry';
 import { NATIVE_ENDPOINTS, type PlannedLine, lineOfUpstreamId, planLine, readNativeLine, upstreamId } from './native-line.js';
 
@@ -88,7 +88,7 @@ export class NativeRunner {
     try {
       if (!provider?.batches) throw new Error(`provider ${part.provider} has no batch API`);
       const ref = await provider.batches.submit(lines.map(({ line, planned }) => ({ customId: upstreamId(line.line), request: planned.plan.request })));
-      Object.assign(part, { upstreamId: ref.id, keyIndex: ref.keyIndex, state: 'in_progress' });
+      Object.assign(part, { upstreamId: ref.id, keyIndex: ref.keyIndex, ...(ref.key === undefined ? {} : { key: ref.key }), state: 'in_progress' });
     } catch (error) {
       this.deps.logger.warn({ err: error, batch_id: held.batch.id, provider: part.provider }, 'batches: a provider refused a native batch; its lines run through the gateway');
       await this.giveBack(held, part, 0, 0);
@@ -135,9 +135,25 @@ export class NativeRunner {
       else await this.submit(held, natives, part, await this.partLines(held, part));
       return (part.state as NativeBatchPart['state']) === 'collected';
     }
-    const ref = { id: part.upstreamId ?? '', keyIndex: part.keyIndex ?? 0 };
+    const ref: NativeBatchRef = { id: part.upstreamId ?? '', keyIndex: part.keyIndex ?? 0, ...(part.key === undefined ? {} : { key: part.key }) };
+    try {
+      return await this.pollPart(held, part, batches, ref, stop);
+    } catch (error) {
+      if (!isBatchKeyGone(error)) throw error;
+      // Its key was removed from the provider's pool: the part can never be polled again, so its lines run through the gateway.
+      this.deps.logger.warn({ err: error, batch_id: held.batch.id, part_id: part.id, provider: part.provider }, 'batches: the key that submitted a native batch is no longer configured; its lines run through the gateway');
+      await this.giveBack(held, part, 0, 0);
+      return true;
+    }
+  }
+
+  /** Cancels the part on `stop`, polls it and collects it once it ended; true once collected. */
+  private async pollPart(held: Held, part: NativeBatchPart, batches: NativeBatches, ref: NativeBatchRef, stop: boolean): Promise<boolean> {
     if (stop && part.state === 'in_progress') {
-      await batches.cancel(ref).catch((error: unknown) => this.deps.logger.warn({ err: error, batch_id: held.batch.id }, 'batches: cancelling a native batch failed'));
+      await batches.cancel(ref).catch((error: unknown) => {
+        if (isBatchKeyGone(error)) throw error;
+        this.deps.logger.warn({ err: error, batch_id: held.batch.id }, 'batches: cancelling a native batch failed');
+      });
       part.state = 'cancelling';
     }
     if ((await batches.status(ref)).state !== 'ended') return false;
