@@ -190,6 +190,12 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     const answer = AnthropicBatches.handles(path)
       ? anthropicBatches.handle({ method, path, raw, owner }, `http://${req.headers.host ?? `${host}:${port}`}`)
       : await openaiBatches.handle({ method, path, raw, owner, query }, req.headers['content-type'] ?? '');
+    const created = method === 'POST' && (path === '/v1/batches' || path === '/v1/messages/batches') && answer.status === 200;
+    if (created && defaults.batchCreateDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, defaults.batchCreateDelayMs));
+    if (created && defaults.loseBatchCreates > 0) {
+      defaults.loseBatchCreates--;
+      return void res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'mock: the batch was created, its answer lost', type: 'server_error' } }));
+    }
     res.writeHead(answer.status, answer.headers).end(answer.body);
   };
 

@@ -216,3 +216,27 @@ describe('the key that submitted a native batch', () => {
     expect(rows.every((row) => row.interactiveCostUsd === null)).toBe(true);
   }, 90_000);
 });
+
+describe('a native submission whose answer was lost', () => {
+  it('finds the batch the provider accepted (by the part id in its metadata) and polls it: one upstream batch, no line run twice', async () => {
+    const upstream = await startMockUpstream({ tokens: 5, batchPolls: 2, loseBatchCreates: 1 });
+    const gateway = await startGateway({ ...upstreamProviders(upstream.url), ...native });
+    try {
+      const client = new OpenAI({ baseURL: `${gateway.inferenceUrl}/v1`, apiKey: masterKey, maxRetries: 0 });
+      const model = gateway.runtime.catalog.list({ provider: 'openai', kind: 'chat' })[0]!.id;
+      const created = await submit(client, ['l1', 'l2'].map((id) => chatLine(id, model)));
+      const batch = await waitFor(client, created.id, 'completed');
+      const output = await outputLines(client, batch.output_file_id);
+      expect(output.map((line) => line.custom_id)).toEqual(['l1', 'l2']);
+      // The upstream holds one batch, tagged with the gateway's part id; no line went through the interactive path.
+      const listed = (await (await fetch(`${upstream.url}/v1/batches`, { headers: { authorization: 'Bearer sk-upstream-openai' } })).json()) as { data: { metadata: Record<string, string> }[] };
+      expect(listed.data).toHaveLength(1);
+      expect(listed.data[0]!.metadata.svc_part).toMatch(/^nb_/);
+      expect(upstream.stats().byPath['/v1/chat/completions']).toBeUndefined();
+      expect((await ledgerRows(gateway, batch.id)).filter((row) => row.interactiveCostUsd !== null)).toHaveLength(2);
+    } finally {
+      await gateway.stop();
+      await upstream.close();
+    }
+  }, 60_000);
+});

@@ -96,3 +96,22 @@ describe.each([
     expect(await make(['sk-second', 'sk-first']).status({ id: ref.id, keyIndex: 0 }).catch((error: unknown) => error)).toMatchObject({ upstreamStatus: 404 });
   });
 });
+
+describe('OpenAI: a submission whose answer was lost', () => {
+  it('is found by its marker (the batch metadata) with the key that created it, from `since` on; another marker finds none', async () => {
+    const since = Math.floor(Date.now() / 1000);
+    const openai = createOpenAIProvider({ apiKeys: ['sk-m1', 'sk-m2'], baseUrl: `${mock.url}/v1` }).batches!;
+    await openai.submit([{ customId: 'line-0', request: request('gpt-4o-mini', 'a') }], undefined, 'nb_other');
+    const ref = await openai.submit([{ customId: 'line-0', request: request('gpt-4o-mini', 'b') }], undefined, 'nb_wanted');
+    expect(ref.keyIndex).toBe(1);
+    // A pool in another order finds it with its own key.
+    const found = await createOpenAIProvider({ apiKeys: ['sk-m2', 'sk-m1'], baseUrl: `${mock.url}/v1` }).batches!.find!('nb_wanted', since);
+    expect(found).toEqual({ id: ref.id, keyIndex: 0, key: keyFingerprint('sk-m2') });
+    expect(await openai.find!('nb_missing', since)).toBeUndefined();
+    expect(await openai.find!('nb_wanted', since)).toEqual({ id: ref.id, keyIndex: 1, key: keyFingerprint('sk-m2') });
+  });
+
+  it('Anthropic Message Batches carry no marker: no find', () => {
+    expect(createAnthropicProvider({ apiKeys: ['sk-ant-a'], baseUrl: mock.url }).batches!.find).toBeUndefined();
+  });
+});
