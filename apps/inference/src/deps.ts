@@ -1,6 +1,6 @@
 import type { BlockList } from 'node:net';
 import type { Authenticator } from '@svc/auth';
-import type { BatchRepository, OrgRepository, ResponseRepository } from '@svc/db';
+import type { BatchRepository, OrgRepository, ResponseRepository, UsageRepository } from '@svc/db';
 import type { Readiness } from '@svc/http-kit';
 import type { McpGateway } from '@svc/mcp';
 import type { MemoryStore } from '@svc/memory';
@@ -16,8 +16,8 @@ import type { FeedbackDeps } from './routes/feedback.js';
 export interface InferenceDeps extends Pick<EmbedDeps, 'catalog' | 'providers' | 'learn' | 'breakers' | 'limiter' | 'byok'> {
   gateway: Gateway;
   authenticator: Authenticator;
-  /** The relational store: settings write the organisation's defaults. */
-  db: { orgs: Pick<OrgRepository, 'update'> };
+  /** The relational store: settings write the organisation's defaults; a retrieved batch sums its lines' ledger rows. */
+  db: { orgs: Pick<OrgRepository, 'update'>; usage: Pick<UsageRepository, 'byTag'> };
   /** Each organisation's memory: search, list and forget (`/v1/memory*`). */
   memory: Pick<MemoryStore, 'recall' | 'get' | 'list' | 'forget' | 'forgetSubject'>;
   /** The Responses API's kept answers (`store`, `previous_response_id`) and how many days they live. */

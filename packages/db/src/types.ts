@@ -110,6 +110,8 @@ export interface UsageEvent {
   costUsd: number;
   /** What the request would have cost on the baseline model (savings = baseline - cost). */
   baselineCostUsd: number;
+  /** What the request would have cost at interactive prices when it was billed at a batch price (a line a provider's batch API answered); absent or null when billed at interactive prices. */
+  interactiveCostUsd?: number | null;
   cacheHit: boolean;
   latencyMs: number;
   /** HTTP status returned to the client. */
@@ -159,6 +161,8 @@ export interface TagSpend {
   promptTokens: number;
   completionTokens: number;
   costUsd: number;
+  /** What the rows would have cost at interactive prices (a batch line's interactive price, else its cost): `interactiveCostUsd - costUsd` is what batch prices saved. */
+  interactiveCostUsd: number;
 }
 
 /** Totals over a window of the ledger. Tokens are counts, costs USD. */

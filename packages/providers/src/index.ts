@@ -1,5 +1,6 @@
 export type * from './provider.js';
-export { KeyPool } from './shared/key-pool.js';
+export { KeyPool, keyFingerprint } from './shared/key-pool.js';
+export { BATCH_KEY_GONE, isBatchKeyGone } from './shared/batch-key.js';
 export type { HttpClient, HttpHeaders, HttpRequest, HttpResponse } from './shared/http-client.js';
 export { createUndiciHttpClient, type UndiciHttpClient, type UndiciHttpClientOptions } from './shared/undici-http-client.js';
 export { fetchHttpClient } from './shared/fetch-http-client.js';

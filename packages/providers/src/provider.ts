@@ -143,9 +143,16 @@ export interface NativeBatchRequest {
   request: ProviderChatRequest;
 }
 
-/** A batch submitted to a provider: its id there and which key of the provider's pool submitted it (every later call uses that key). */
+/**
+ * A batch submitted to a provider: its id there and which key of the provider's pool submitted it
+ * (every later call uses that key). `key` is the key's fingerprint (`keyFingerprint`: 16 hex of its
+ * SHA-256), found wherever the key sits in the pool; a call for a key the pool no longer holds
+ * rejects with upstream code `batch_key_gone` (`isBatchKeyGone`). `keyIndex` is its position at
+ * submission, read only for a ref stored without `key` (an earlier release).
+ */
 export interface NativeBatchRef {
   id: string;
+  key?: string;
   keyIndex: number;
 }
 
@@ -170,8 +177,15 @@ export interface NativeBatchLine {
  * rejects with a `ProviderError` as `chat()` does. A line absent from the results did not run.
  */
 export interface NativeBatches {
-  /** Submits the requests as one batch with the pool's next key (at most the provider's limit per batch). */
-  submit(requests: readonly NativeBatchRequest[], signal?: AbortSignal): Promise<NativeBatchRef>;
+  /** Submits the requests as one batch with the pool's next key (at most the provider's limit per batch), tagged with `marker` where the provider keeps one ({@link NativeBatches.find}). */
+  submit(requests: readonly NativeBatchRequest[], signal?: AbortSignal, marker?: string): Promise<NativeBatchRef>;
+  /**
+   * The batch submitted with `marker` at or after `since` (unix seconds), looked up with every key
+   * of the pool; undefined when the provider accepted none. It makes a submission whose answer was
+   * lost (a crash, a cut connection) recoverable without paying twice. Absent when the provider's
+   * batches carry no marker (Anthropic's Message Batches have no metadata).
+   */
+  find?(marker: string, since: number, signal?: AbortSignal): Promise<NativeBatchRef | undefined>;
   status(ref: NativeBatchRef, signal?: AbortSignal): Promise<NativeBatchStatus>;
   /** Asks the provider to stop; the lines it ran are still in the results. */
   cancel(ref: NativeBatchRef, signal?: AbortSignal): Promise<void>;

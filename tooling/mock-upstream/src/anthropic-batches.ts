@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type JsonAnswer, jsonAnswer } from './answer.js';
-import { type AnswerLine, type BatchRequest, BatchRun, type LineAnswer } from './batch-run.js';
+import { type AnswerLine, type BatchCall, type BatchRequest, BatchRun, type LineAnswer } from './batch-run.js';
 import { invalidRequest } from './faults.js';
 import { asArray, asRecord, asString } from './json.js';
 
@@ -33,10 +33,11 @@ export class AnthropicBatches {
     return path === '/v1/messages/batches' || BATCH_PATH.test(path);
   }
 
-  handle(method: string, path: string, raw: Buffer, origin: string): JsonAnswer {
-    if (method === 'POST' && path === '/v1/messages/batches') return this.create(raw, origin);
+  handle({ method, path, raw, owner }: BatchCall, origin: string): JsonAnswer {
+    if (method === 'POST' && path === '/v1/messages/batches') return this.create(raw, owner, origin);
     const match = BATCH_PATH.exec(path);
-    const run = match ? this.batches.get(match[1] ?? '') : undefined;
+    const found = match ? this.batches.get(match[1] ?? '') : undefined;
+    const run = found?.owner === owner ? found : undefined;
     if (!match || !run) return json(404, { type: 'error', error: { type: 'not_found_error', message: `No Message Batch '${match?.[1] ?? path}'` } });
     if (method === 'POST' && match[2] === '/cancel') run.cancel();
     else if (method === 'GET' && match[2] === '/results') return this.results(run);
@@ -44,7 +45,7 @@ export class AnthropicBatches {
     return json(200, this.object(run, origin));
   }
 
-  private create(raw: Buffer, origin: string): JsonAnswer {
+  private create(raw: Buffer, owner: string, origin: string): JsonAnswer {
     let body: unknown;
     try {
       body = JSON.parse(raw.toString('utf8'));
@@ -59,7 +60,7 @@ export class AnthropicBatches {
       requests.push({ customId: custom, url: '/v1/messages', body: params });
     }
     if (requests.length === 0) return invalidRequest('anthropic', 'requests: at least one request is required', 'msgbatches');
-    const run = new BatchRun(`msgbatch_${randomBytes(12).toString('hex')}`, requests);
+    const run = new BatchRun(`msgbatch_${randomBytes(12).toString('hex')}`, requests, owner);
     this.batches.set(run.id, run);
     return json(200, this.object(run, origin));
   }

@@ -8,6 +8,15 @@ export interface LineAnswer {
 /** Answers one line as its interactive route would (`/v1/chat/completions`, `/v1/embeddings`, `/v1/messages`). */
 export type AnswerLine = (url: string, body: Record<string, unknown>) => LineAnswer;
 
+/** A call of the batch API as the mock reads it: who calls (the key: batches belong to the key that created them), what and with which body. */
+export interface BatchCall {
+  method: string;
+  path: string;
+  raw: Buffer;
+  owner: string;
+  query?: URLSearchParams;
+}
+
 /** One request of a native batch. */
 export interface BatchRequest {
   customId: string;
@@ -32,6 +41,7 @@ export class BatchRun {
   constructor(
     readonly id: string,
     readonly requests: readonly BatchRequest[],
+    readonly owner: string,
   ) {
     this.answers = requests.map(() => undefined);
   }

@@ -76,6 +76,13 @@ export interface MockBehaviour {
    * still in flight and a cancel leaves the rest unrun. Default 1.
    */
   batchPolls: number;
+  /**
+   * The next this-many native batch creations are accepted and stored, then answered 500 (the
+   * answer lost, as when the client died before it read it); each such answer counts one down. Default 0.
+   */
+  loseBatchCreates: number;
+  /** A native batch creation is stored at once and answered this many ms later (a client killed meanwhile never learns its id). Default 0. */
+  batchCreateDelayMs: number;
 }
 
 export type ParallelToolCalls = 'off' | 'sequential' | 'interleaved';
@@ -105,6 +112,8 @@ export const DEFAULT_BEHAVIOUR: MockBehaviour = {
   answers: undefined,
   judgePrefers: undefined,
   batchPolls: 1,
+  loseBatchCreates: 0,
+  batchCreateDelayMs: 0,
 };
 
 /** Narrow a string to a fault name. */
@@ -115,7 +124,7 @@ export function isMockFault(value: string): value is MockFault {
 /** Pick the known, well-typed behaviour fields from an untrusted JSON object (`POST /__mock/configure`). */
 export function behaviourFromJson(json: Record<string, unknown>): Partial<MockBehaviour> {
   const out: Partial<MockBehaviour> = {};
-  const numeric = ['latencyMs', 'tokensPerSecond', 'tokens', 'faultProbability', 'retryAfterSeconds', 'batchPolls'] as const;
+  const numeric = ['latencyMs', 'tokensPerSecond', 'tokens', 'faultProbability', 'retryAfterSeconds', 'batchPolls', 'loseBatchCreates', 'batchCreateDelayMs'] as const;
   for (const key of numeric) {
     const value = json[key];
     if (typeof value === 'number' && Number.isFinite(value) && value >= 0) out[key] = value;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type JsonAnswer, jsonAnswer } from './answer.js';
-import { type AnswerLine, type BatchRequest, BatchRun } from './batch-run.js';
+import { type AnswerLine, type BatchCall, type BatchRequest, BatchRun } from './batch-run.js';
 import { invalidRequest } from './faults.js';
 import { asRecord, asString } from './json.js';
 
@@ -32,10 +32,11 @@ const missing = (what: string, id: string) => json(404, { error: { message: `No 
 
 /**
  * OpenAI's Files (`POST /v1/files`, `GET /v1/files/{id}[/content]`) and Batch API (`POST
- * /v1/batches`, `GET /v1/batches/{id}`, `POST /v1/batches/{id}/cancel`), in memory, in the wire
+ * /v1/batches`, `GET /v1/batches[/{id}]`, `POST /v1/batches/{id}/cancel`), in memory, in the wire
  * shapes of platform.openai.com/docs/api-reference/batch and /files. A batch's lines are answered
  * by the mock's own routes as it is retrieved; its output and error files (the `{id, custom_id,
- * response: {status_code, request_id, body}, error}` lines) are written when it ends.
+ * response: {status_code, request_id, body}, error}` lines) are written when it ends. A batch
+ * belongs to the key that created it (its project upstream): another key sees a 404 and lists none.
  */
 export class OpenAIBatches {
   private readonly files = new Map<string, StoredFile>();
@@ -50,13 +51,15 @@ export class OpenAIBatches {
     return path === '/v1/files' || path === '/v1/batches' || BATCH_PATH.test(path) || FILE_PATH.test(path);
   }
 
-  async handle(method: string, path: string, raw: Buffer, contentType: string): Promise<JsonAnswer> {
+  async handle({ method, path, raw, owner, query }: BatchCall, contentType: string): Promise<JsonAnswer> {
     if (method === 'POST' && path === '/v1/files') return this.upload(raw, contentType);
-    if (method === 'POST' && path === '/v1/batches') return this.create(asRecord(parseJson(raw)) ?? {});
+    if (method === 'POST' && path === '/v1/batches') return this.create(asRecord(parseJson(raw)) ?? {}, owner);
+    if (method === 'GET' && path === '/v1/batches') return this.list(owner, query ?? new URLSearchParams());
     const file = FILE_PATH.exec(path);
     if (method === 'GET' && file) return this.readFile(file[1] ?? '', file[2] !== undefined);
     const batch = BATCH_PATH.exec(path);
-    const found = batch ? this.batches.get(batch[1] ?? '') : undefined;
+    const stored = batch ? this.batches.get(batch[1] ?? '') : undefined;
+    const found = stored?.run.owner === owner ? stored : undefined;
     if (!batch || !found) return missing('batch', batch?.[1] ?? path);
     if (method === 'POST' && batch[2]) found.run.cancel();
     else if (method === 'GET') this.advance(found);
@@ -79,7 +82,17 @@ export class OpenAIBatches {
     return content ? jsonAnswer(200, file.bytes.toString('utf8'), { 'content-type': 'application/jsonl' }) : json(200, fileObject(file));
   }
 
-  private create(body: Record<string, unknown>): JsonAnswer {
+  /** `GET /v1/batches?limit=&after=`: the key's batches, newest first, a page (`limit` 1-100, default 20) after the batch `after`. */
+  private list(owner: string, query: URLSearchParams): JsonAnswer {
+    const own = [...this.batches.values()].filter((batch) => batch.run.owner === owner).reverse();
+    const after = query.get('after');
+    const start = after === null ? 0 : own.findIndex((batch) => batch.run.id === after) + 1;
+    const limit = Math.min(100, Math.max(1, Number(query.get('limit') ?? 20) || 20));
+    const page = own.slice(start, start + limit).map((batch) => this.object(batch));
+    return json(200, { object: 'list', data: page, first_id: page[0]?.id ?? null, last_id: page.at(-1)?.id ?? null, has_more: start + limit < own.length });
+  }
+
+  private create(body: Record<string, unknown>, owner: string): JsonAnswer {
     const endpoint = asString(body['endpoint']) ?? '';
     const input = this.files.get(asString(body['input_file_id']) ?? '');
     if (!ENDPOINTS.has(endpoint)) return invalidRequest('openai', `Invalid endpoint '${endpoint}'`, 'batches');
@@ -94,7 +107,7 @@ export class OpenAIBatches {
       if (!custom || !lineBody || record?.['url'] !== endpoint) return invalidRequest('openai', 'Each line needs custom_id, method, url (the endpoint) and body', 'batches');
       requests.push({ customId: custom, url: endpoint, body: lineBody });
     }
-    const batch: OpenAIBatch = { run: new BatchRun(newId('batch_'), requests), endpoint, inputFileId: input.id, metadata: body['metadata'] ?? null, outputFileId: null, errorFileId: null };
+    const batch: OpenAIBatch = { run: new BatchRun(newId('batch_'), requests, owner), endpoint, inputFileId: input.id, metadata: body['metadata'] ?? null, outputFileId: null, errorFileId: null };
     this.batches.set(batch.run.id, batch);
     return json(200, this.object(batch));
   }

@@ -184,9 +184,18 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     stats.byPath[path] = (stats.byPath[path] ?? 0) + 1;
     const method = req.method ?? 'GET';
     stats.lastRequest = { method, path, query: '', headers: req.headers, body: undefined };
+    // A provider's batches belong to the key (its project) that created them, as upstream: another key's calls answer 404.
+    const owner = String(req.headers.authorization ?? req.headers['x-api-key'] ?? '');
+    const query = new URLSearchParams((req.url ?? '').split('?')[1] ?? '');
     const answer = AnthropicBatches.handles(path)
-      ? anthropicBatches.handle(method, path, raw, `http://${req.headers.host ?? `${host}:${port}`}`)
-      : await openaiBatches.handle(method, path, raw, req.headers['content-type'] ?? '');
+      ? anthropicBatches.handle({ method, path, raw, owner }, `http://${req.headers.host ?? `${host}:${port}`}`)
+      : await openaiBatches.handle({ method, path, raw, owner, query }, req.headers['content-type'] ?? '');
+    const created = method === 'POST' && (path === '/v1/batches' || path === '/v1/messages/batches') && answer.status === 200;
+    if (created && defaults.batchCreateDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, defaults.batchCreateDelayMs));
+    if (created && defaults.loseBatchCreates > 0) {
+      defaults.loseBatchCreates--;
+      return void res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'mock: the batch was created, its answer lost', type: 'server_error' } }));
+    }
     res.writeHead(answer.status, answer.headers).end(answer.body);
   };
 

@@ -1,6 +1,6 @@
 import type { ApiKeyRecord } from '@svc/auth';
 import type { Organization } from '@svc/core';
-import type { RequestLogEntry } from '@svc/db';
+import type { RequestLogEntry, TagSpend } from '@svc/db';
 import { count, keyLabel, ms, usd } from './format.js';
 import { PeriodToolbar } from './period-toolbar.js';
 import { type RequestLogView, requestLogHref } from './requests-data.js';
@@ -65,7 +65,10 @@ function Row(props: { entry: RequestLogEntry; keys: ApiKeyRecord[] }) {
         {keyLabel(props.keys, entry.keyId)}
         {entry.batchId ? <span class="muted" data-testid="batch">{` · ${entry.batchId}`}</span> : null}
       </td>
-      <td class="num">{usd(entry.costUsd)}</td>
+      <td class="num">
+        {usd(entry.costUsd)}
+        {entry.interactiveCostUsd === null ? null : <span class="muted" data-testid="saved">{` · saved ${usd(Math.max(0, entry.interactiveCostUsd - entry.costUsd))}`}</span>}
+      </td>
       <td class="num">{ms(entry.latencyMs)}</td>
       <td>
         {statusPill(entry)}
@@ -73,6 +76,18 @@ function Row(props: { entry: RequestLogEntry; keys: ApiKeyRecord[] }) {
       </td>
       <td>{entry.hasDecision ? <a href={`/dashboard/requests/${encodeURIComponent(entry.requestId)}`}>decision →</a> : <span class="muted">no decision</span>}</td>
     </tr>
+  );
+}
+
+/** The batch filter's lines summed: what they cost, at interactive prices, and what batch prices saved. */
+function BatchSummary(props: { spend: TagSpend; batch: string }) {
+  const { spend } = props;
+  const saved = Math.max(0, spend.interactiveCostUsd - spend.costUsd);
+  return (
+    <p data-testid="batch-summary">
+      Batch <code>{props.batch}</code>: {count(spend.requests)} lines billed in this period, {usd(spend.costUsd)} at batch prices, {usd(spend.interactiveCostUsd)} at interactive prices:{' '}
+      <strong>saved {usd(saved)}</strong>
+    </p>
   );
 }
 
@@ -89,6 +104,7 @@ export function RequestsPage(props: { view: RequestLogView; org: Organization | 
           End user hash <code>{view.endUser}</code> (as the access log shows it)
         </p>
       ) : null}
+      {view.batch ? <BatchSummary spend={view.batch} batch={view.filters.batch} /> : null}
       <table data-testid="request-log">
         <thead>
           <tr>

@@ -1,6 +1,6 @@
 import type { ApiKeyRecord } from '@svc/auth';
 import { invalidRequest, type Organization } from '@svc/core';
-import type { RequestLogPage } from '@svc/db';
+import type { RequestLogPage, TagSpend } from '@svc/db';
 import { endUserSubject } from '@svc/memory';
 import type { ControlPlaneDeps } from '../deps.js';
 import { periodOf, type RangeId, ranges } from './overview-data.js';
@@ -49,13 +49,22 @@ export interface RequestLogView {
   keys: ApiKeyRecord[];
   /** The hash searched for, when an end user filter is set. */
   endUser: string | undefined;
+  /** The batch filter's lines in the period summed (an organisation's view only): cost, and what they would have cost at interactive prices. */
+  batch: TagSpend | undefined;
+}
+
+/** The batch's ledger rows in the period, summed; undefined without a batch filter or an organisation (the ledger is read per organisation). */
+async function batchSpend(deps: ControlPlaneDeps, org: Organization | undefined, batch: string, period: { since: Date; until: Date }): Promise<TagSpend | undefined> {
+  if (!org || batch === '') return undefined;
+  const [spend] = await deps.db.usage.byTag(org.id, 'batch_id', { tag: { key: 'batch_id', value: batch }, ...period });
+  return spend;
 }
 
 /** One page of the request log of `org` (undefined = the fleet), newest first. */
 export async function loadRequestLog(deps: ControlPlaneDeps, org: Organization | undefined, filters: RequestFilters): Promise<RequestLogView> {
   const { since, until } = periodOf(filters.range);
   const endUser = endUserFilter(filters.user, org);
-  const [page, keys] = await Promise.all([
+  const [page, keys, batch] = await Promise.all([
     deps.db.requestLog.list({
       since,
       until,
@@ -68,8 +77,9 @@ export async function loadRequestLog(deps: ControlPlaneDeps, org: Organization |
       limit: 50,
     }),
     deps.db.keys.list(org?.id),
+    batchSpend(deps, org, filters.batch, { since, until }),
   ]);
-  return { filters, page, keys, endUser };
+  return { filters, page, keys, endUser, batch };
 }
 
 /** The query string of the request log with `changes` applied (empty values dropped). */

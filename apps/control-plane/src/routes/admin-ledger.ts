@@ -34,7 +34,7 @@ export const spendByTagRoute = defineRoute({
   auth: adminOnly,
   params: orgParams,
   query: byTagQuery,
-  responses: { 200: jsonResponse('`{object: "spend_by_tag", org_id, tag, since, until, data: [{value, requests, prompt_tokens, completion_tokens, cost_usd}]}`.') },
+  responses: { 200: jsonResponse('`{object: "spend_by_tag", org_id, tag, since, until, data: [{value, requests, prompt_tokens, completion_tokens, cost_usd, interactive_cost_usd, savings_usd}]}`; `interactive_cost_usd` is what the rows would have cost at interactive prices (batch lines a provider answered at its batch price), `savings_usd` the difference (`tag=batch_id`: what each batch saved).') },
   errors: [400, 404],
 });
 
@@ -53,7 +53,7 @@ export const ledgerExportRoute = defineRoute({
 });
 
 /** Columns of an exported row, in order (CSV header and JSON keys). */
-const columns = ['request_id', 'created_at', 'org_id', 'key_id', 'model', 'provider', 'prompt_tokens', 'completion_tokens', 'cached_tokens', 'cost_usd', 'baseline_cost_usd', 'cache_hit', 'status', 'stream', 'latency_ms', 'tags'] as const;
+const columns = ['request_id', 'created_at', 'org_id', 'key_id', 'model', 'provider', 'prompt_tokens', 'completion_tokens', 'cached_tokens', 'cost_usd', 'baseline_cost_usd', 'interactive_cost_usd', 'cache_hit', 'status', 'stream', 'latency_ms', 'tags'] as const;
 
 function exported(row: UsageEvent): Record<(typeof columns)[number], unknown> {
   return {
@@ -68,6 +68,7 @@ function exported(row: UsageEvent): Record<(typeof columns)[number], unknown> {
     cached_tokens: row.cachedTokens,
     cost_usd: row.costUsd,
     baseline_cost_usd: row.baselineCostUsd,
+    interactive_cost_usd: row.interactiveCostUsd ?? null,
     cache_hit: row.cacheHit,
     status: row.status,
     stream: row.stream,
@@ -144,7 +145,15 @@ export function registerAdminLedger(routes: RouteRegistry<ControlEnv>, deps: Con
       tag: query.tag,
       since: query.since ?? null,
       until: query.until ?? null,
-      data: groups.map((group) => ({ value: group.value, requests: group.requests, prompt_tokens: group.promptTokens, completion_tokens: group.completionTokens, cost_usd: group.costUsd })),
+      data: groups.map((group) => ({
+        value: group.value,
+        requests: group.requests,
+        prompt_tokens: group.promptTokens,
+        completion_tokens: group.completionTokens,
+        cost_usd: group.costUsd,
+        interactive_cost_usd: group.interactiveCostUsd,
+        savings_usd: Math.max(0, group.interactiveCostUsd - group.costUsd),
+      })),
     });
   });
 

@@ -96,7 +96,23 @@ export async function* fileParts(store: FileRepository, file: FileRecord): Async
   if (read !== file.bytes) throw new Error(`file ${file.id} ended after ${read} of its ${file.bytes} bytes`);
 }
 
-/** A stored file's bytes in one array (a batch's input, parsed whole). */
+/**
+ * A stored file's text lines (split on `\n`, as `String.split` splits the whole text: the last
+ * line is what follows the last `\n`), decoded as UTF-8 part by part: at most a part and the line
+ * being read are held, never the file.
+ */
+export async function* fileLines(store: FileRepository, file: FileRecord): AsyncGenerator<string> {
+  const decoder = new TextDecoder();
+  let rest = '';
+  for await (const bytes of fileParts(store, file)) {
+    const lines = (rest + decoder.decode(bytes, { stream: true })).split('\n');
+    rest = lines.pop() ?? '';
+    yield* lines;
+  }
+  yield rest + decoder.decode();
+}
+
+/** A stored file's bytes in one array (small files: tests read output files so). */
 export async function readWholeFile(store: FileRepository, file: FileRecord): Promise<Uint8Array> {
   const whole = new Uint8Array(file.bytes);
   let offset = 0;

@@ -1,14 +1,15 @@
 import { requireScope } from '@svc/auth';
 import { type Caller, batchId, invalidRequest, notFound } from '@svc/core';
-import type { BatchRecord, NewBatch } from '@svc/db';
+import type { BatchRecord, FileRecord, NewBatch } from '@svc/db';
 import { bearer, defineRoute, jsonResponse } from '@svc/openapi';
 import { type RouteRegistry, STORED_JSON_RULES, readJson, validate } from '@svc/http-kit';
-import { type CreateBatchRequest, batchEndpoints, createBatchRequestSchema, decodeBatchInput, issueToError } from '@svc/protocol';
+import { BatchInputReader, type BatchInputResult, type CreateBatchRequest, batchEndpoints, createBatchRequestSchema, issueToError } from '@svc/protocol';
 import * as v from 'valibot';
+import { batchCost } from '../batches/batch-cost.js';
 import { batchObject } from '../batches/batch-object.js';
 import type { InferenceDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
-import { readWholeFile } from '../files/file-store.js';
+import { fileLines } from '../files/file-store.js';
 
 const tags = ['Batches'];
 const auth = bearer('inference:chat');
@@ -54,7 +55,7 @@ export const getBatchRoute = defineRoute({
   path: '/v1/batches/{batch_id}',
   operationId: 'retrieveBatch',
   summary: 'Retrieve a batch',
-  description: gone,
+  description: `With \`svc_metadata\` (an svc extension): \`billed_lines\`, \`cost_usd\`, \`interactive_cost_usd\` (what the billed lines would have cost at interactive prices), \`savings_usd\` and \`savings_pct\`, from the ledger as the lines are billed. ${gone}`,
   tags,
   auth,
   params: idParams,
@@ -77,6 +78,14 @@ export const cancelBatchRoute = defineRoute({
 
 const unknownBatch = (id: string) => notFound(`No batch with id '${id.slice(0, 64)}' in this organisation.`, 'batch_id');
 
+/** The input file's requests, read and checked a line at a time as its parts stream (never the whole file at once). */
+async function readBatchInput(deps: InferenceDeps, file: FileRecord, endpoint: CreateBatchRequest['endpoint']): Promise<BatchInputResult> {
+  const reader = new BatchInputReader(endpoint);
+  let number = 0;
+  for await (const line of fileLines(deps.files.store, file)) if (!reader.push(line, ++number)) break;
+  return reader.result();
+}
+
 /** The batch the request describes, with its lines, or failed with the input file's problems. */
 async function newBatch(deps: InferenceDeps, caller: Caller, request: CreateBatchRequest): Promise<[NewBatch, { customId: string; body: Record<string, unknown> }[]]> {
   const orgId = caller.org.id;
@@ -84,7 +93,7 @@ async function newBatch(deps: InferenceDeps, caller: Caller, request: CreateBatc
   if (!file) throw notFound(`No file with id '${request.input_file_id.slice(0, 64)}' in this organisation.`, 'input_file_id');
   if (file.purpose !== 'batch') throw invalidRequest(`The input file's purpose must be 'batch', not '${file.purpose}'.`, 'input_file_id');
   const now = new Date();
-  const decoded = decodeBatchInput(new TextDecoder().decode(await readWholeFile(deps.files.store, file)), request.endpoint);
+  const decoded = await readBatchInput(deps, file, request.endpoint);
   const base = {
     id: batchId(),
     orgId,
@@ -137,7 +146,10 @@ export function registerBatches(routes: RouteRegistry<AppEnv>, deps: InferenceDe
     return c.json({ object: 'list', data: page.data.map(batchObject), first_id: page.data[0]?.id ?? null, last_id: page.data.at(-1)?.id ?? null, has_more: page.hasMore });
   });
 
-  routes.add(getBatchRoute, async (c) => c.json(batchObject(await ownBatch(deps, c.get('caller').org.id, idOf(c.req.param('batch_id'))))));
+  routes.add(getBatchRoute, async (c) => {
+    const batch = await ownBatch(deps, c.get('caller').org.id, idOf(c.req.param('batch_id')));
+    return c.json({ ...batchObject(batch), svc_metadata: await batchCost(deps.db.usage, batch) });
+  });
 
   routes.add(cancelBatchRoute, async (c) => {
     const batch = await ownBatch(deps, c.get('caller').org.id, idOf(c.req.param('batch_id')));

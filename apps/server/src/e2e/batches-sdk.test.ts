@@ -155,6 +155,19 @@ describe('openai SDK client.batches against the gateway and the mock upstream', 
     await expect(client.batches.retrieve('batch_unknown')).rejects.toMatchObject({ status: 404 });
   });
 
+  it('reads an input file of several 1 MiB parts a line at a time: lines cut by a part boundary, errors by their line number', async () => {
+    const filler = 'é'.repeat(1000);
+    const lines = Array.from({ length: 800 }, (_, index) => ({ custom_id: `p${index}`, method: 'POST', url: '/v1/chat/completions', body: { model: chatModel, messages: [{ role: 'user', content: filler }] } }));
+    const text = `${[...lines.map((line) => JSON.stringify(line)), '{"cut', JSON.stringify(lines[5])].join('\n')}\n`;
+    expect(Buffer.byteLength(text)).toBeGreaterThan(1.5 * 1024 * 1024);
+    const file = await client.files.create({ file: await toFile(Buffer.from(text), 'parts.jsonl'), purpose: 'batch' });
+    const batch = await client.batches.create({ input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: '24h' });
+    expect(batch.errors?.data).toEqual([
+      { code: 'invalid_json_line', message: expect.any(String), param: null, line: 801 },
+      { code: 'duplicate_custom_id', message: expect.any(String), param: 'custom_id', line: 802 },
+    ]);
+  });
+
   it('a batch past its completion window expires: the lines not run go to the error file as batch_expired', async () => {
     const { db } = gateway.runtime;
     const org = (await db.orgs.getByName('default'))!;

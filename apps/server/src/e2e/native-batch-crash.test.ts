@@ -77,4 +77,23 @@ describe('a native batch across a kill -9', () => {
       await db.close();
     }
   }, 180_000);
+
+  it('killed after the provider accepted a part and before the store recorded its id: the batch is found by its part id, not submitted again', async () => {
+    await upstream?.close();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    // The create is stored at once and answered 30 s later: the gateway dies in between.
+    upstream = await startMockUpstream({ tokens: 5, batchPolls: 2, batchCreateDelayMs: 30_000 });
+    dataDir = await mkdtemp(join(tmpdir(), 'svc-native-crash-'));
+    let url = await spawnGateway();
+    const id = await submit(url);
+    await until(async () => upstream!.stats().byPath['/v1/batches'] ?? 0, (count) => count > 0);
+    await stopProcess(child!, 'SIGKILL');
+    url = await spawnGateway();
+    const batch = await until(async () => (await (await fetch(`${url}/v1/batches/${id}`, { headers: auth })).json()) as BatchView, (view) => view.status === 'completed');
+    await stopProcess(child!, 'SIGTERM');
+    expect(batch).toMatchObject({ status: 'completed', request_counts: { total: 3, completed: 3, failed: 0 } });
+    const listed = (await (await fetch(`${upstream.url}/v1/batches`, { headers: { authorization: 'Bearer sk-upstream-openai' } })).json()) as { data: unknown[] };
+    expect(listed.data).toHaveLength(1);
+    expect(upstream.stats().byPath['/v1/chat/completions']).toBeUndefined();
+  }, 180_000);
 });

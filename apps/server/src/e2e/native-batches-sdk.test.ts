@@ -5,7 +5,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { type MockUpstream, startMockUpstream } from '@svc/mock-upstream';
 import OpenAI, { toFile } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { masterKey, startGateway, upstreamProviders } from './harness.js';
+import { adminCall, masterKey, startGateway, upstreamProviders } from './harness.js';
 
 type Gateway = Awaited<ReturnType<typeof startGateway>>;
 
@@ -81,6 +81,22 @@ describe('native provider batches through the gateway (official SDKs, mock upstr
     }
     const rows = await ledgerRows(gateway, batch.id);
     expect(rows.map((row) => row.requestId).sort()).toEqual(output.map((line) => line.response.request_id).sort());
+
+    // The saving against interactive prices (the native lines'; the svc/auto line's savings_usd is routing's, against the flagship):
+    // on the batch object (svc extension) and in the spend report by batch.
+    const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+    const cost = sum(output.map((line) => line.response.body.svc_metadata.cost_usd));
+    const saved = sum(output.filter((line) => line.custom_id !== 'auto').map((line) => line.response.body.svc_metadata.savings_usd));
+    expect(saved).toBeGreaterThan(0);
+    const retrieved = (await openai.batches.retrieve(batch.id)) as OpenAI.Batch & { svc_metadata: Record<string, number> };
+    expect(retrieved.svc_metadata.billed_lines).toBe(3);
+    expect(retrieved.svc_metadata.cost_usd).toBeCloseTo(cost, 9);
+    expect(retrieved.svc_metadata.savings_usd).toBeCloseTo(saved, 9);
+    expect(retrieved.svc_metadata.interactive_cost_usd).toBeCloseTo(cost + saved, 9);
+    expect(rows.filter((row) => row.interactiveCostUsd !== null)).toHaveLength(2);
+    const org = await gateway.runtime.db.orgs.getByName('default');
+    const report = await adminCall<{ data: { value: string; requests: number; cost_usd: number; savings_usd: number }[] }>(gateway.controlUrl, 'GET', `/v1/admin/orgs/${org!.id}/spend/by-tag?tag=batch_id`);
+    expect(report.data.find((group) => group.value === batch.id)).toMatchObject({ requests: 3, cost_usd: expect.closeTo(cost, 9), savings_usd: expect.closeTo(saved, 9) });
   }, 60_000);
 
   it('sends Anthropic Message Batch requests to Anthropic as one Message Batch', async () => {
@@ -152,4 +168,75 @@ describe('a native batch in flight survives a restart', () => {
       await rm(dataDir, { recursive: true, force: true });
     }
   }, 90_000);
+});
+
+describe('the key that submitted a native batch', () => {
+  /** Submits three lines with OpenAI keys `before`, stops, and works the batch on with `after`: the batch completed, the upstream's counts. */
+  async function acrossRestart(before: string, after: string) {
+    const upstream = await startMockUpstream({ tokens: 5, batchPolls: 1000 });
+    const dataDir = await mkdtemp(join(tmpdir(), 'svc-native-key-'));
+    try {
+      const env = { ...upstreamProviders(upstream.url), ...native, SVC_DATA_DIR: dataDir };
+      const first = await startGateway({ ...env, OPENAI_API_KEY: before });
+      const model = first.runtime.catalog.list({ provider: 'openai', kind: 'chat' })[0]!.id;
+      const client = (gateway: Gateway) => new OpenAI({ baseURL: `${gateway.inferenceUrl}/v1`, apiKey: masterKey, maxRetries: 0 });
+      const created = await submit(client(first), ['k1', 'k2', 'k3'].map((id) => chatLine(id, model)));
+      for (const deadline = Date.now() + 10_000; !upstream.stats().byPath['/v1/batches'] && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 50));
+      await first.stop();
+      upstream.configure({ batchPolls: 1 });
+      const second = await startGateway({ ...env, OPENAI_API_KEY: after });
+      try {
+        const batch = await waitFor(client(second), created.id, 'completed');
+        const output = await outputLines(client(second), batch.output_file_id);
+        const rows = await ledgerRows(second, batch.id);
+        return { batch, output, rows, stats: upstream.stats().byPath };
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      await upstream.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }
+
+  it('is found by its fingerprint after the keys were reordered: polled with it, not submitted again', async () => {
+    const { output, rows, stats } = await acrossRestart('sk-pool-a, sk-pool-b', 'sk-pool-b, sk-pool-a');
+    expect(stats['/v1/batches']).toBe(1);
+    expect(stats['/v1/chat/completions']).toBeUndefined();
+    expect(output.map((line) => line.custom_id)).toEqual(['k1', 'k2', 'k3']);
+    expect(rows.filter((row) => row.interactiveCostUsd !== null)).toHaveLength(3);
+  }, 90_000);
+
+  it('once removed from the pool, its part is given up: the lines run through the gateway, each answered and billed once', async () => {
+    const { output, rows, stats } = await acrossRestart('sk-pool-a', 'sk-pool-c');
+    expect(stats['/v1/batches']).toBe(1);
+    expect(stats['/v1/chat/completions']).toBe(3);
+    expect(output.map((line) => line.custom_id)).toEqual(['k1', 'k2', 'k3']);
+    expect(rows.map((row) => row.requestId).sort()).toEqual(output.map((line) => line.response.request_id).sort());
+    expect(rows.every((row) => row.interactiveCostUsd === null)).toBe(true);
+  }, 90_000);
+});
+
+describe('a native submission whose answer was lost', () => {
+  it('finds the batch the provider accepted (by the part id in its metadata) and polls it: one upstream batch, no line run twice', async () => {
+    const upstream = await startMockUpstream({ tokens: 5, batchPolls: 2, loseBatchCreates: 1 });
+    const gateway = await startGateway({ ...upstreamProviders(upstream.url), ...native });
+    try {
+      const client = new OpenAI({ baseURL: `${gateway.inferenceUrl}/v1`, apiKey: masterKey, maxRetries: 0 });
+      const model = gateway.runtime.catalog.list({ provider: 'openai', kind: 'chat' })[0]!.id;
+      const created = await submit(client, ['l1', 'l2'].map((id) => chatLine(id, model)));
+      const batch = await waitFor(client, created.id, 'completed');
+      const output = await outputLines(client, batch.output_file_id);
+      expect(output.map((line) => line.custom_id)).toEqual(['l1', 'l2']);
+      // The upstream holds one batch, tagged with the gateway's part id; no line went through the interactive path.
+      const listed = (await (await fetch(`${upstream.url}/v1/batches`, { headers: { authorization: 'Bearer sk-upstream-openai' } })).json()) as { data: { metadata: Record<string, string> }[] };
+      expect(listed.data).toHaveLength(1);
+      expect(listed.data[0]!.metadata.svc_part).toMatch(/^nb_/);
+      expect(upstream.stats().byPath['/v1/chat/completions']).toBeUndefined();
+      expect((await ledgerRows(gateway, batch.id)).filter((row) => row.interactiveCostUsd !== null)).toHaveLength(2);
+    } finally {
+      await gateway.stop();
+      await upstream.close();
+    }
+  }, 60_000);
 });

@@ -7,7 +7,7 @@ export const SHADOW_PARTS = ['shadow', 'judge'] as const;
  * The usage ledger's rows matching `where` (on alias `u`) as one row per request: a request's
  * `<id>:<part>` rows (a re-ask or speculation draft, voice steps and fee, realtime minutes) are
  * summed under the id before the colon; its time is the first row's, its latency and status the
- * largest, its model, key, end user, injected memories, batch (tag `batch_id`) and guardrail decisions (tag `svc.guardrails`) the base row's (it sorts before its
+ * largest, its interactive price the sum of its rows' (null when every row was billed at interactive prices), its model, key, end user, injected memories, batch (tag `batch_id`) and guardrail decisions (tag `svc.guardrails`) the base row's (it sorts before its
  * suffixed rows). Shadow judging's `<id>:shadow` and `<id>:judge:N` rows are left out: they are
  * not part of serving the request (the ledger, its export and spend summaries keep them, as their
  * own category). A SELECT, to be wrapped as a CTE or a subquery.
@@ -30,7 +30,8 @@ export function ledgerRequests(where: SQL): SQL {
       sum(u.completion_tokens) AS completion_tokens,
       sum(u.cached_tokens) AS cached_tokens,
       sum(u.cost_usd) AS cost_usd,
-      sum(u.baseline_cost_usd) AS baseline_cost_usd
+      sum(u.baseline_cost_usd) AS baseline_cost_usd,
+      sum(u.interactive_cost_usd) AS interactive_cost_usd
     FROM usage_events u
     WHERE ${where} AND split_part(u.request_id, ':', 2) NOT IN (${sql.join(SHADOW_PARTS.map((part) => sql`${part}`), sql`, `)})
     GROUP BY 1`;

@@ -46,6 +46,8 @@ export interface RequestLogEntry {
   /** The guardrail decisions of the request (its ledger row's tag `svc.guardrails`, `pii=redacted;...`), null when none ran. */
   guardrails: string | null;
   costUsd: number;
+  /** What the request would have cost at interactive prices when it was billed at a batch price (a line a provider's batch API answered); null when billed at them. */
+  interactiveCostUsd: number | null;
   latencyMs: number;
   /** The HTTP status the ledger holds; null for a request with no ledger row (every candidate failed). */
   status: number | null;
@@ -105,6 +107,7 @@ function toEntry(row: Row): RequestLogEntry {
     batchId: textOrNull(row.batch_id),
     guardrails: textOrNull(row.guardrails),
     costUsd: Number(row.cost_usd ?? 0),
+    interactiveCostUsd: numOrNull(row.interactive_cost_usd),
     latencyMs: Number(row.latency_ms ?? 0),
     status: numOrNull(row.status),
     outcome: String(row.outcome),

@@ -110,7 +110,8 @@ export function trafficRequests(filter: TrafficFilter): SQL {
         coalesce(s.completion_tokens, 0) AS completion_tokens,
         coalesce(s.cached_tokens, 0) AS cached_tokens,
         coalesce(s.cost_usd, 0) AS cost_usd,
-        coalesce(s.baseline_cost_usd, 0) AS baseline_cost_usd
+        coalesce(s.baseline_cost_usd, 0) AS baseline_cost_usd,
+        s.interactive_cost_usd
       FROM (SELECT * FROM routing_decisions d WHERE ${window(sql`d`, filter)}) d
       FULL OUTER JOIN spend s ON s.id = d.request_id
     )`;

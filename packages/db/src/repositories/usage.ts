@@ -49,7 +49,7 @@ const emptySummary: UsageSummary = {
   cacheHits: 0,
 };
 
-function total(column: Column) {
+function total(column: Column | SQL) {
   return sql`coalesce(sum(${column}), 0)`.mapWith(Number);
 }
 
@@ -66,6 +66,7 @@ function usageRow(e: NewUsageEvent) {
     cached_tokens: e.cachedTokens ?? 0,
     cost_usd: e.costUsd,
     baseline_cost_usd: e.baselineCostUsd,
+    interactive_cost_usd: e.interactiveCostUsd ?? null,
     cache_hit: e.cacheHit ?? false,
     latency_ms: e.latencyMs,
     status: e.status,
@@ -90,7 +91,7 @@ function latestPerRequest(events: readonly NewUsageEvent[]): NewUsageEvent[] {
 }
 
 /** The columns a later attempt at a batch line overwrites (every one but the key). */
-const attemptColumns = ['org_id', 'key_id', 'model', 'provider', 'prompt_tokens', 'completion_tokens', 'cached_tokens', 'cost_usd', 'baseline_cost_usd', 'cache_hit', 'latency_ms', 'status', 'stream', 'usage_estimated', 'unpriced', 'end_user', 'memory_injected', 'tags', 'created_at'];
+const attemptColumns = ['org_id', 'key_id', 'model', 'provider', 'prompt_tokens', 'completion_tokens', 'cached_tokens', 'cost_usd', 'baseline_cost_usd', 'interactive_cost_usd', 'cache_hit', 'latency_ms', 'status', 'stream', 'usage_estimated', 'unpriced', 'end_user', 'memory_injected', 'tags', 'created_at'];
 const attemptUpdate = sql.raw(attemptColumns.map((column) => `${column} = excluded.${column}`).join(', '));
 
 /**
@@ -102,12 +103,12 @@ const attemptUpdate = sql.raw(attemptColumns.map((column) => `${column} = exclud
 function insertUsage(db: Drizzle, events: readonly NewUsageEvent[]): Promise<number> {
   return bulkInsert(db, latestPerRequest(events), usageRow, (json) => sql`
     INSERT INTO usage_events (request_id, org_id, key_id, model, provider, prompt_tokens, completion_tokens, cached_tokens,
-      cost_usd, baseline_cost_usd, cache_hit, latency_ms, status, stream, usage_estimated, unpriced, end_user, memory_injected, tags, created_at)
+      cost_usd, baseline_cost_usd, interactive_cost_usd, cache_hit, latency_ms, status, stream, usage_estimated, unpriced, end_user, memory_injected, tags, created_at)
     SELECT request_id, org_id, key_id, model, provider, prompt_tokens, completion_tokens, cached_tokens,
-      cost_usd, baseline_cost_usd, cache_hit, latency_ms, status, stream, usage_estimated, unpriced, end_user, memory_injected, tags, coalesce(created_at, now())
+      cost_usd, baseline_cost_usd, interactive_cost_usd, cache_hit, latency_ms, status, stream, usage_estimated, unpriced, end_user, memory_injected, tags, coalesce(created_at, now())
     FROM jsonb_to_recordset(${json}) AS x(request_id text, org_id uuid, key_id text, model text, provider text,
       prompt_tokens integer, completion_tokens integer, cached_tokens integer, cost_usd double precision,
-      baseline_cost_usd double precision, cache_hit boolean, latency_ms integer, status integer, stream boolean,
+      baseline_cost_usd double precision, interactive_cost_usd double precision, cache_hit boolean, latency_ms integer, status integer, stream boolean,
       usage_estimated boolean, unpriced boolean, end_user text, memory_injected integer, tags jsonb, created_at timestamptz)
     ON CONFLICT (request_id) DO UPDATE SET ${attemptUpdate}
       WHERE excluded.tags ? 'batch_id' AND excluded.created_at > usage_events.created_at
@@ -166,6 +167,7 @@ function spendByTag(db: Drizzle, orgId: string, tag: string, filter: LedgerFilte
       promptTokens: total(usageEvents.promptTokens),
       completionTokens: total(usageEvents.completionTokens),
       costUsd: total(usageEvents.costUsd),
+      interactiveCostUsd: total(sql`coalesce(${usageEvents.interactiveCostUsd}, ${usageEvents.costUsd})`),
     })
     .from(usageEvents)
     .where(ledgerWhere({ ...filter, orgId }))

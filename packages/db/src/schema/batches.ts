@@ -24,7 +24,12 @@ export interface NativeBatchPart {
   byok: boolean;
   /** The provider's batch id; absent while it is being submitted. */
   upstreamId?: string;
+  /** The fingerprint of the provider key that submitted it (`keyFingerprint`): its later calls use that key wherever it sits in the pool. */
+  key?: string;
+  /** The key's position in the pool at submission (what a part written before `key` has). */
   keyIndex?: number;
+  /** When it was first submitted (unix seconds), written before the submission: a part left `submitting` looks for the provider batch carrying its id from then on. */
+  submittingAt?: number;
   /** `submitting` -> `in_progress` -> `cancelling` -> `collected` (every line's answer recorded). */
   state: 'submitting' | 'in_progress' | 'cancelling' | 'collected';
   lines: number;

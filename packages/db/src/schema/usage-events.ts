@@ -17,6 +17,8 @@ export const usageEvents = pgTable(
     cachedTokens: integer('cached_tokens').notNull().default(0),
     costUsd: doublePrecision('cost_usd').notNull().default(0),
     baselineCostUsd: doublePrecision('baseline_cost_usd').notNull().default(0),
+    /** What the request would have cost at interactive prices when it was billed at another (a batch line a provider's batch API answered); null when billed at them. */
+    interactiveCostUsd: doublePrecision('interactive_cost_usd'),
     cacheHit: boolean('cache_hit').notNull().default(false),
     latencyMs: integer('latency_ms').notNull().default(0),
     status: integer('status').notNull(),

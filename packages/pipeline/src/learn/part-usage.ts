@@ -5,7 +5,7 @@ import type { UsageEvent } from './learn-queue.js';
  * One priced call that is part of a request, or of a unit endpoint's answer, as its ledger row
  * needs it; `requestId` is the request's own, or it with a part suffix (`:shadow`, `:judge:1`).
  */
-export type PartCall = Pick<UsageEvent, 'requestId' | 'model' | 'provider' | 'promptTokens' | 'completionTokens' | 'cachedTokens' | 'costUsd' | 'unpriced' | 'latencyMs' | 'tags'> & {
+export type PartCall = Pick<UsageEvent, 'requestId' | 'model' | 'provider' | 'promptTokens' | 'completionTokens' | 'cachedTokens' | 'costUsd' | 'unpriced' | 'latencyMs' | 'tags' | 'interactiveCostUsd'> & {
   caller: Caller;
 };
 

@@ -69,7 +69,8 @@ export function nativeLineCost(model: ModelInfo, usage: Usage): { cost: Cost; in
 
 /**
  * Records a native line's answer as the interactive path records one: its ledger row (request id
- * and tags from `context`) at the batch price, and its `svc_metadata`, whose baseline is the
+ * and tags from `context`) at the batch price with its interactive price beside it
+ * (`interactive_cost_usd`, the batch reports' saving), and its `svc_metadata`, whose baseline is the
  * interactive price (`savings_usd`: what the batch price saved). The budget is settled by the
  * part's reservation, not here.
  */
@@ -83,6 +84,7 @@ export function recordNativeLine(deps: UnitStageDeps, context: Exchange, line: {
     byok: line.byok,
     promptTokens: usage.promptTokens,
     completionTokens: usage.completionTokens,
+    interactiveCostUsd: interactive.costUsd,
   });
   const saved = Math.max(0, interactive.costUsd - cost.costUsd);
   return { ...metadata, baseline_cost_usd: interactive.costUsd, savings_usd: saved, savings_pct: interactive.costUsd > 0 ? Math.round((saved / interactive.costUsd) * 10_000) / 100 : 0 };

@@ -166,6 +166,8 @@ export interface UnitOutcome {
   decisionSource?: 'Auto' | 'Explicit';
   /** The estimate the limits were admitted with; default the cost. */
   estimatedCostUsd?: number;
+  /** Billed at a batch price: what the request would have cost at interactive prices (its ledger row's `interactive_cost_usd`). */
+  interactiveCostUsd?: number;
 }
 
 /** One ledger row of a single-model call (or of a platform fee): what `recordUnitRow` writes. */
@@ -178,6 +180,7 @@ export interface UnitRow {
   promptTokens: number;
   completionTokens?: number;
   latencyMs: number;
+  interactiveCostUsd?: number;
 }
 
 /** Counts the cost in the metrics and queues the usage-ledger row (off the response path). */
@@ -195,6 +198,7 @@ export function recordUnitRow(deps: Pick<UnitStageDeps, 'metrics' | 'learn'>, co
       costUsd: row.costUsd,
       latencyMs: row.latencyMs,
       tags: ledgerTags(context),
+      ...(row.interactiveCostUsd === undefined ? {} : { interactiveCostUsd: row.interactiveCostUsd }),
     }),
   );
 }
@@ -214,7 +218,8 @@ export function recordUnitUsage(
   const completionTokens = outcome.completionTokens ?? 0;
   void reservation.settle({ actualTokens: promptTokens + completionTokens, actualCostUsd: byok ? 0 : costUsd });
   const latencyMs = Math.round(performance.now() - context.startedAt);
-  recordUnitRow(deps, context, { requestId: context.requestId, model: model.id, provider: model.provider, costUsd, promptTokens, completionTokens, latencyMs });
+  const interactive = outcome.interactiveCostUsd === undefined ? {} : { interactiveCostUsd: outcome.interactiveCostUsd };
+  recordUnitRow(deps, context, { requestId: context.requestId, model: model.id, provider: model.provider, costUsd, promptTokens, completionTokens, latencyMs, ...interactive });
   const metadata: SvcMetadata = {
     request_id: context.requestId,
     routing_decision: model.id,

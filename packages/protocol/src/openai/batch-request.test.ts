@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeBatchInput } from './batch-request.js';
+import { BatchInputReader, MAX_BATCH_LINES, decodeBatchInput } from './batch-request.js';
 
 const line = (customId: string, url = '/v1/chat/completions', extra: Record<string, unknown> = {}) =>
   JSON.stringify({ custom_id: customId, method: 'POST', url, body: { model: 'm', messages: [] }, ...extra });
@@ -40,5 +40,26 @@ describe('decodeBatchInput', () => {
 
   it('refuses an empty file', () => {
     expect(decodeBatchInput('\n \n', '/v1/embeddings')).toEqual({ errors: [{ code: 'empty_file', message: 'The input file holds no request.', param: null, line: null }] });
+  });
+});
+
+describe('BatchInputReader', () => {
+  const valid = (id: number) => JSON.stringify({ custom_id: `c${id}`, method: 'POST', url: '/v1/embeddings', body: { input: 'x' } });
+
+  it('stops asking for lines at 100 problems and reports them as decodeBatchInput does', () => {
+    const reader = new BatchInputReader('/v1/embeddings');
+    let read = 0;
+    for (let number = 1; number <= 500 && reader.push('not json', number); number++) read = number;
+    expect(read).toBe(99);
+    const result = reader.result();
+    expect('errors' in result && result.errors).toHaveLength(100);
+  });
+
+  it('keeps no line past the limit but still checks the rest: a later problem is reported, else too_many_requests', () => {
+    const over = new BatchInputReader('/v1/embeddings');
+    for (let number = 1; number <= MAX_BATCH_LINES + 1; number++) over.push(valid(number), number);
+    expect(over.result()).toEqual({ errors: [expect.objectContaining({ code: 'too_many_requests' })] });
+    over.push('{', MAX_BATCH_LINES + 2);
+    expect(over.result()).toEqual({ errors: [expect.objectContaining({ code: 'invalid_json_line', line: MAX_BATCH_LINES + 2 })] });
   });
 });

@@ -80,29 +80,51 @@ function decodeLine(text: string, line: number, endpoint: BatchEndpoint): BatchI
   return { customId: parsed.output.custom_id, body: parsed.output.body };
 }
 
+/** The outcome of reading a batch input file: its requests, or what is wrong with it. */
+export type BatchInputResult = { lines: BatchInputLine[] } | { errors: BatchInputError[] };
+
+/** Most problems of an input file listed (reading stops at them). */
+const MAX_LISTED_ERRORS = 100;
+
 /**
- * The requests of a batch input file (JSONL; blank lines skipped), or what is wrong with it:
- * every line JSON with `custom_id` (unique), `method` POST, `url` the batch's endpoint and a
- * `body` object; at least one line, at most {@link MAX_BATCH_LINES}. Bodies are validated when
- * their line runs (a bad body is that line's 400, as the endpoint answers it).
+ * Reads a batch input file (JSONL; blank lines skipped) a line at a time, as it streams: every
+ * line JSON with `custom_id` (unique), `method` POST, `url` the batch's endpoint and a `body`
+ * object; at least one line, at most {@link MAX_BATCH_LINES} (lines past it are checked, not
+ * kept). Bodies are validated when their line runs (a bad body is that line's 400, as the
+ * endpoint answers it).
  */
-export function decodeBatchInput(text: string, endpoint: BatchEndpoint): { lines: BatchInputLine[] } | { errors: BatchInputError[] } {
-  const lines: BatchInputLine[] = [];
-  const errors: BatchInputError[] = [];
-  const seen = new Set<string>();
-  for (const [index, raw] of text.split('\n').entries()) {
-    if (raw.trim() === '') continue;
-    const decoded = decodeLine(raw, index + 1, endpoint);
-    if ('code' in decoded) errors.push(decoded);
-    else if (seen.has(decoded.customId)) errors.push({ code: 'duplicate_custom_id', message: `The custom_id '${decoded.customId.slice(0, 64)}' is used by an earlier line.`, param: 'custom_id', line: index + 1 });
+export class BatchInputReader {
+  private readonly lines: BatchInputLine[] = [];
+  private readonly errors: BatchInputError[] = [];
+  private readonly seen = new Set<string>();
+  private count = 0;
+
+  constructor(private readonly endpoint: BatchEndpoint) {}
+
+  /** Reads line `number` (from 1); false once enough problems are listed (the rest need not be read). */
+  push(raw: string, number: number): boolean {
+    if (raw.trim() === '') return true;
+    const decoded = decodeLine(raw, number, this.endpoint);
+    if ('code' in decoded) this.errors.push(decoded);
+    else if (this.seen.has(decoded.customId)) this.errors.push({ code: 'duplicate_custom_id', message: `The custom_id '${decoded.customId.slice(0, 64)}' is used by an earlier line.`, param: 'custom_id', line: number });
     else {
-      seen.add(decoded.customId);
-      lines.push(decoded);
+      this.seen.add(decoded.customId);
+      if (++this.count <= MAX_BATCH_LINES) this.lines.push(decoded);
     }
-    if (errors.length >= 100) break;
+    return this.errors.length < MAX_LISTED_ERRORS;
   }
-  if (errors.length > 0) return { errors };
-  if (lines.length === 0) return { errors: [{ code: 'empty_file', message: 'The input file holds no request.', param: null, line: null }] };
-  if (lines.length > MAX_BATCH_LINES) return { errors: [{ code: 'too_many_requests', message: `A batch holds at most ${MAX_BATCH_LINES} requests.`, param: null, line: null }] };
-  return { lines };
+
+  result(): BatchInputResult {
+    if (this.errors.length > 0) return { errors: this.errors };
+    if (this.count === 0) return { errors: [{ code: 'empty_file', message: 'The input file holds no request.', param: null, line: null }] };
+    if (this.count > MAX_BATCH_LINES) return { errors: [{ code: 'too_many_requests', message: `A batch holds at most ${MAX_BATCH_LINES} requests.`, param: null, line: null }] };
+    return { lines: this.lines };
+  }
+}
+
+/** A whole batch input file read by {@link BatchInputReader}. */
+export function decodeBatchInput(text: string, endpoint: BatchEndpoint): BatchInputResult {
+  const reader = new BatchInputReader(endpoint);
+  for (const [index, raw] of text.split('\n').entries()) if (!reader.push(raw, index + 1)) break;
+  return reader.result();
 }

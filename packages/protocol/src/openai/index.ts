@@ -68,5 +68,7 @@ export {
   MAX_BATCH_LINES,
   batchEndpoints,
   createBatchRequestSchema,
+  BatchInputReader,
+  type BatchInputResult,
   decodeBatchInput,
 } from './batch-request.js';

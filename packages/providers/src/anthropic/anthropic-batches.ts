@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import type { NativeBatches, NativeBatchRef, ProviderChatRequest } from '../provider.js';
 import type { HttpClient } from '../shared/http-client.js';
 import { getOk, jsonLines, postJson, readResponseJson } from '../shared/http.js';
+import { batchKey } from '../shared/batch-key.js';
 import type { KeyPool } from '../shared/key-pool.js';
 import { parseAnthropicMessage } from './anthropic-chat.js';
 import { classifyAnthropicError } from './anthropic-error.js';
@@ -59,16 +60,16 @@ export interface AnthropicBatchSettings {
 export function anthropicBatches(settings: AnthropicBatchSettings): NativeBatches {
   const { http, pool } = settings;
   const url = `${settings.base}/v1/messages/batches`;
-  const headers = (keyIndex: number) => ({ 'anthropic-version': settings.version, ...settings.headers, 'x-api-key': pool.keys[keyIndex] ?? pool.keys[0]! });
-  const get = (ref: NativeBatchRef, at: string, signal?: AbortSignal) => getOk({ provider: PROVIDER, http, url: at, headers: headers(ref.keyIndex), signal, classify: classifyAnthropicError });
+  const headers = (ref: Pick<NativeBatchRef, 'key' | 'keyIndex'>) => ({ 'anthropic-version': settings.version, ...settings.headers, 'x-api-key': batchKey(PROVIDER, pool, ref) });
+  const get = (ref: NativeBatchRef, at: string, signal?: AbortSignal) => getOk({ provider: PROVIDER, http, url: at, headers: headers(ref), signal, classify: classifyAnthropicError });
   const batch = async (ref: NativeBatchRef, signal?: AbortSignal) => v.parse(batchSchema, await readResponseJson(PROVIDER, await get(ref, `${url}/${encodeURIComponent(ref.id)}`, signal), signal));
 
   return {
     async submit(requests, signal) {
       const { index } = pool.take();
       const body = { requests: requests.map(({ customId, request }) => ({ custom_id: customId, params: buildAnthropicRequest(request, false).body })) };
-      const response = await postJson({ provider: PROVIDER, http, url, headers: headers(index), body, signal, classify: classifyAnthropicError });
-      return { id: v.parse(batchSchema, await readResponseJson(PROVIDER, response, signal)).id, keyIndex: index };
+      const response = await postJson({ provider: PROVIDER, http, url, headers: headers({ keyIndex: index }), body, signal, classify: classifyAnthropicError });
+      return { id: v.parse(batchSchema, await readResponseJson(PROVIDER, response, signal)).id, keyIndex: index, key: pool.fingerprint(index) };
     },
 
     async status(ref, signal) {
@@ -77,7 +78,7 @@ export function anthropicBatches(settings: AnthropicBatchSettings): NativeBatche
     },
 
     async cancel(ref, signal) {
-      const response = await postJson({ provider: PROVIDER, http, url: `${url}/${encodeURIComponent(ref.id)}/cancel`, headers: headers(ref.keyIndex), body: {}, signal, classify: classifyAnthropicError });
+      const response = await postJson({ provider: PROVIDER, http, url: `${url}/${encodeURIComponent(ref.id)}/cancel`, headers: headers(ref), body: {}, signal, classify: classifyAnthropicError });
       await response.text();
     },
 

@@ -2,6 +2,8 @@ import { ProviderError, kindFromStatus } from '@svc/core';
 import * as v from 'valibot';
 import type { NativeBatches, NativeBatchLine, NativeBatchRef, ProviderChatRequest } from '../provider.js';
 import { encodeMultipart, getOk, jsonLines, postBody, postJson, readResponseJson } from '../shared/http.js';
+import { batchKey } from '../shared/batch-key.js';
+import type { HttpResponse } from '../shared/http-client.js';
 import type { KeyPool } from '../shared/key-pool.js';
 import { mapOpenAIResponse } from './openai-chat.js';
 import { openAIChatResponseSchema } from './openai-api.js';
@@ -17,7 +19,18 @@ const outputLineSchema = v.object({
   response: v.nullish(v.object({ status_code: v.number(), body: v.unknown() })),
 });
 
+const listSchema = v.object({
+  data: v.array(v.object({ id: v.string(), created_at: v.number(), metadata: v.nullish(v.record(v.string(), v.string())) })),
+  has_more: v.boolean(),
+  last_id: v.nullish(v.string()),
+});
+
 const running = new Set(['validating', 'in_progress', 'finalizing']);
+
+/** The metadata key a submitted batch carries its gateway part id under (OpenAI keeps a batch's `metadata`). */
+export const MARKER_KEY = 'svc_part';
+/** How far before `since` the list is read: the provider's clock may be behind the gateway's. */
+const CLOCK_SLACK_SECONDS = 300;
 
 /** What the batch calls share with the chat adapter: its config, base URL (with `/v1`) and key pool. */
 export interface OpenAIBatchSettings {
@@ -39,6 +52,19 @@ function readLine(provider: string, line: v.InferOutput<typeof outputLineSchema>
   throw new ProviderError({ provider, kind: classified.kind ?? kindFromStatus(response.status_code), message: classified.message ?? `${provider} answered ${response.status_code}.`, upstreamStatus: response.status_code, upstreamCode: classified.code, param: classified.param ?? null });
 }
 
+/** The id of the batch carrying `marker` that `list` (one key's `GET` of a path) shows, reading `GET /batches` newest first back to `since`. */
+async function findMarked(provider: string, list: (path: string) => Promise<HttpResponse>, wanted: { marker: string; since: number }, signal?: AbortSignal): Promise<string | undefined> {
+  for (let after: string | undefined; ; ) {
+    const query = `/batches?limit=100${after === undefined ? '' : `&after=${encodeURIComponent(after)}`}`;
+    const page = v.parse(listSchema, await readResponseJson(provider, await list(query), signal));
+    const found = page.data.find((batch) => batch.metadata?.[MARKER_KEY] === wanted.marker);
+    if (found) return found.id;
+    const older = page.data.some((batch) => batch.created_at < wanted.since - CLOCK_SLACK_SECONDS);
+    if (!page.has_more || older || !page.last_id) return undefined;
+    after = page.last_id;
+  }
+}
+
 /**
  * OpenAI's Batch API for chat requests: the lines go up as a JSONL file (`POST /files`, purpose
  * `batch`), then `POST /batches` (`/v1/chat/completions`, `24h`); `GET /batches/{id}` polls;
@@ -46,7 +72,7 @@ function readLine(provider: string, line: v.InferOutput<typeof outputLineSchema>
  */
 export function openAIBatches({ config, base, pool }: OpenAIBatchSettings): NativeBatches {
   const { provider, http } = config;
-  const headers = (ref: Pick<NativeBatchRef, 'keyIndex'>) => config.headers(pool ? { apiKey: pool.keys[ref.keyIndex] ?? pool.keys[0] } : {});
+  const headers = (ref: Pick<NativeBatchRef, 'key' | 'keyIndex'>) => config.headers(pool ? { apiKey: batchKey(provider, pool, ref) } : {});
   const get = (ref: NativeBatchRef, path: string, signal?: AbortSignal) => getOk({ provider, http, url: `${base}${path}`, headers: headers(ref), signal, classify: classifyOpenAIError });
   const batch = async (ref: NativeBatchRef, signal?: AbortSignal) => v.parse(batchSchema, await readResponseJson(provider, await get(ref, `/batches/${encodeURIComponent(ref.id)}`, signal), signal));
 
@@ -59,8 +85,17 @@ export function openAIBatches({ config, base, pool }: OpenAIBatchSettings): Nati
   }
 
   return {
-    async submit(requests, signal) {
+    async find(marker, since, signal) {
+      for (let index = 0; index < (pool?.size ?? 1); index++) {
+        const id = await findMarked(provider, (path) => get({ id: '', keyIndex: index }, path, signal), { marker, since }, signal);
+        if (id !== undefined) return { id, keyIndex: index, ...(pool ? { key: pool.fingerprint(index) } : {}) };
+      }
+      return undefined;
+    },
+
+    async submit(requests, signal, marker) {
       const keyIndex = pool?.take().index ?? 0;
+      const key = pool?.fingerprint(keyIndex);
       const text = requests.map(({ customId, request }) => JSON.stringify({ custom_id: customId, method: 'POST', url: ENDPOINT, body: buildOpenAIRequest(request, config.compat, false) })).join('\n');
       const form = new FormData();
       form.append('purpose', 'batch');
@@ -68,8 +103,8 @@ export function openAIBatches({ config, base, pool }: OpenAIBatchSettings): Nati
       const { body, contentType } = await encodeMultipart(form);
       const uploaded = await postBody({ provider, http, url: `${base}/files`, headers: headers({ keyIndex }), body, contentType, signal, classify: classifyOpenAIError });
       const file = v.parse(idSchema, JSON.parse(uploaded.text));
-      const created = await postJson({ provider, http, url: `${base}/batches`, headers: headers({ keyIndex }), body: { input_file_id: file.id, endpoint: ENDPOINT, completion_window: '24h' }, signal, classify: classifyOpenAIError });
-      return { id: v.parse(idSchema, await readResponseJson(provider, created, signal)).id, keyIndex };
+      const created = await postJson({ provider, http, url: `${base}/batches`, headers: headers({ keyIndex }), body: { input_file_id: file.id, endpoint: ENDPOINT, completion_window: '24h', ...(marker === undefined ? {} : { metadata: { [MARKER_KEY]: marker } }) }, signal, classify: classifyOpenAIError });
+      return { id: v.parse(idSchema, await readResponseJson(provider, created, signal)).id, keyIndex, ...(key === undefined ? {} : { key }) };
     },
 
     async status(ref, signal) {

@@ -182,7 +182,8 @@ function scrubbedBatches(batches: NativeBatches, secrets: SecretSet): NativeBatc
     }
   };
   return {
-    submit: (requests, signal) => guard(() => batches.submit(requests, signal)),
+    submit: (requests, signal, marker) => guard(() => batches.submit(requests, signal, marker)),
+    ...(batches.find ? { find: (marker: string, since: number, signal?: AbortSignal) => guard(() => batches.find!(marker, since, signal)) } : {}),
     status: (ref, signal) => guard(() => batches.status(ref, signal)),
     cancel: (ref, signal) => guard(() => batches.cancel(ref, signal)),
     results: (ref, signal) => ({

@@ -1,5 +1,5 @@
 import { type MockUpstream, startMockUpstream } from '@svc/mock-upstream';
-import { type NativeBatchLine, type NativeBatches, type ProviderChatRequest, createAnthropicProvider, createOpenAIProvider } from '@svc/providers';
+import { type NativeBatchLine, type NativeBatches, type ProviderChatRequest, createAnthropicProvider, createOpenAIProvider, isBatchKeyGone, keyFingerprint } from '@svc/providers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 let mock: MockUpstream;
@@ -74,5 +74,44 @@ describe('an errored line', () => {
     } finally {
       mock.configure({ batchPolls: 2, models: undefined });
     }
+  });
+});
+
+describe.each([
+  { name: 'OpenAI', make: (keys: string[]) => createOpenAIProvider({ apiKeys: keys, baseUrl: `${mock.url}/v1` }).batches!, model: 'gpt-4o-mini' },
+  { name: 'Anthropic', make: (keys: string[]) => createAnthropicProvider({ apiKeys: keys, baseUrl: mock.url }).batches!, model: 'claude-x' },
+])('$name: the submitting key is remembered by its fingerprint', ({ make, model }) => {
+  it('is found wherever it moved in the pool; a key no longer there rejects with batch_key_gone; a ref without one reads its position', async () => {
+    const ref = await make(['sk-first', 'sk-second']).submit([{ customId: 'line-0', request: request(model, 'hi') }]);
+    expect(ref.key).toBe(keyFingerprint('sk-first'));
+    expect(ref.key).not.toContain('sk-first');
+    // Reordered (and grown): the batch is still polled with its own key (the mock, as upstream, answers another key 404).
+    expect((await make(['sk-new', 'sk-second', 'sk-first']).status(ref)).state).toEqual(expect.any(String));
+    const removed = make(['sk-second']);
+    const gone = await removed.status(ref).catch((error: unknown) => error);
+    expect(isBatchKeyGone(gone)).toBe(true);
+    expect(gone).toMatchObject({ kind: 'authentication', message: expect.stringContaining(ref.key!) });
+    // A ref stored by an earlier release (position only) keeps working while the pool is unchanged.
+    expect((await make(['sk-first', 'sk-second']).status({ id: ref.id, keyIndex: 0 })).state).toEqual(expect.any(String));
+    expect(await make(['sk-second', 'sk-first']).status({ id: ref.id, keyIndex: 0 }).catch((error: unknown) => error)).toMatchObject({ upstreamStatus: 404 });
+  });
+});
+
+describe('OpenAI: a submission whose answer was lost', () => {
+  it('is found by its marker (the batch metadata) with the key that created it, from `since` on; another marker finds none', async () => {
+    const since = Math.floor(Date.now() / 1000);
+    const openai = createOpenAIProvider({ apiKeys: ['sk-m1', 'sk-m2'], baseUrl: `${mock.url}/v1` }).batches!;
+    await openai.submit([{ customId: 'line-0', request: request('gpt-4o-mini', 'a') }], undefined, 'nb_other');
+    const ref = await openai.submit([{ customId: 'line-0', request: request('gpt-4o-mini', 'b') }], undefined, 'nb_wanted');
+    expect(ref.keyIndex).toBe(1);
+    // A pool in another order finds it with its own key.
+    const found = await createOpenAIProvider({ apiKeys: ['sk-m2', 'sk-m1'], baseUrl: `${mock.url}/v1` }).batches!.find!('nb_wanted', since);
+    expect(found).toEqual({ id: ref.id, keyIndex: 0, key: keyFingerprint('sk-m2') });
+    expect(await openai.find!('nb_missing', since)).toBeUndefined();
+    expect(await openai.find!('nb_wanted', since)).toEqual({ id: ref.id, keyIndex: 1, key: keyFingerprint('sk-m2') });
+  });
+
+  it('Anthropic Message Batches carry no marker: no find', () => {
+    expect(createAnthropicProvider({ apiKeys: ['sk-ant-a'], baseUrl: mock.url }).batches!.find).toBeUndefined();
   });
 });

@@ -1,7 +1,7 @@
 import { type Caller, randomId } from '@svc/core';
 import type { BatchLineRecord, BatchRecord, BatchRepository, NativeBatchPart } from '@svc/db';
 import { type OrgProviders, type StoringLimiter, type UnitStageDeps, orgProviders, reserveNativePart, settleNativePart } from '@svc/pipeline';
-import type { NativeBatchLine } from '@svc/providers';
+import { type NativeBatchLine, type NativeBatchRef, type NativeBatches, isBatchKeyGone } from '@svc/providers';
 import type { Logger } from '@svc/telemetry';
 import { NATIVE_ENDPOINTS, type PlannedLine, lineOfUpstreamId, planLine, readNativeLine, upstreamId } from './native-line.js';
 
@@ -15,6 +15,11 @@ export interface NativeDeps extends Omit<UnitStageDeps, 'limiter'> {
 /** The most lines one native part holds (and the worker holds in memory while it submits or collects one). */
 export const NATIVE_PART_LINES = 5000;
 const PAGE = 1000;
+
+/** The part is at its provider as `ref`: polled from now on with the key that submitted it. */
+function adopt(part: NativeBatchPart, ref: NativeBatchRef): void {
+  Object.assign(part, { upstreamId: ref.id, keyIndex: ref.keyIndex, ...(ref.key === undefined ? {} : { key: ref.key }), state: 'in_progress' });
+}
 
 /** One batch's work on the native path, as one worker holding its lease sees it. */
 interface Held {
@@ -76,24 +81,38 @@ export class NativeRunner {
     }
     const reservation = await reserveNativePart(this.deps.limiter, held.caller, estimate);
     if (reservation === undefined) return;
-    const part: NativeBatchPart = { id: `nb_${randomId(20)}`, provider: group.provider, byok: group.byok, state: 'submitting', lines: group.lines.length, reservation };
+    const part: NativeBatchPart = { id: `nb_${randomId(20)}`, provider: group.provider, byok: group.byok, state: 'submitting', submittingAt: Math.floor(Date.now() / 1000), lines: group.lines.length, reservation };
     natives.push(part);
     await this.deps.batches.setNatives(held.batch.id, held.owner, natives);
     await this.deps.batches.assignNative(held.batch.id, group.lines.map(({ line }) => line.line), part.id);
     await this.submit(held, natives, part, group.lines);
   }
 
+  /** Submits the part tagged with its id; a refusal whose batch the provider did not accept after all gives its lines back to the gateway's path. */
   private async submit(held: Held, natives: NativeBatchPart[], part: NativeBatchPart, lines: Group['lines']): Promise<void> {
-    const provider = held.org.providers.get(part.provider);
+    const batches = held.org.providers.get(part.provider)?.batches;
     try {
-      if (!provider?.batches) throw new Error(`provider ${part.provider} has no batch API`);
-      const ref = await provider.batches.submit(lines.map(({ line, planned }) => ({ customId: upstreamId(line.line), request: planned.plan.request })));
-      Object.assign(part, { upstreamId: ref.id, keyIndex: ref.keyIndex, state: 'in_progress' });
+      if (!batches) throw new Error(`provider ${part.provider} has no batch API`);
+      adopt(part, await batches.submit(lines.map(({ line, planned }) => ({ customId: upstreamId(line.line), request: planned.plan.request })), undefined, part.id));
     } catch (error) {
-      this.deps.logger.warn({ err: error, batch_id: held.batch.id, provider: part.provider }, 'batches: a provider refused a native batch; its lines run through the gateway');
-      await this.giveBack(held, part, 0, 0);
+      // A lost answer (a cut connection, a timeout) may hide an accepted batch: it is looked for before the lines are given back.
+      const found = batches && (await this.recover(held, part, batches).catch(() => false));
+      if (!found) {
+        this.deps.logger.warn({ err: error, batch_id: held.batch.id, provider: part.provider }, 'batches: a provider refused a native batch; its lines run through the gateway');
+        await this.giveBack(held, part, 0, 0);
+      }
     }
     await this.deps.batches.setNatives(held.batch.id, held.owner, natives);
+  }
+
+  /** Looks for the provider batch submitted for a part whose submission was cut (by its id, from its `submittingAt` on); true when found and taken up. */
+  private async recover(held: Held, part: NativeBatchPart, batches: NativeBatches): Promise<boolean> {
+    if (!batches.find || part.submittingAt === undefined) return false;
+    const ref = await batches.find(part.id, part.submittingAt);
+    if (!ref) return false;
+    adopt(part, ref);
+    this.deps.logger.info({ batch_id: held.batch.id, part_id: part.id, provider: part.provider, upstream_id: ref.id }, 'batches: a native batch whose submission was cut was found at its provider; it is polled, not submitted again');
+    return true;
   }
 
   /** Ends the part: its unanswered lines back on the gateway's path, its reservation settled with what its lines cost. */
@@ -130,14 +149,31 @@ export class NativeRunner {
       await this.giveBack(held, part, 0, 0);
       return true;
     }
-    if (part.state === 'submitting') {
+    // A submission cut by a crash: the provider batch carrying the part's id is taken up if it was accepted, else it is submitted again.
+    if (part.state === 'submitting' && !(await this.recover(held, part, batches))) {
       if (stop) await this.giveBack(held, part, 0, 0);
       else await this.submit(held, natives, part, await this.partLines(held, part));
       return (part.state as NativeBatchPart['state']) === 'collected';
     }
-    const ref = { id: part.upstreamId ?? '', keyIndex: part.keyIndex ?? 0 };
+    const ref: NativeBatchRef = { id: part.upstreamId ?? '', keyIndex: part.keyIndex ?? 0, ...(part.key === undefined ? {} : { key: part.key }) };
+    try {
+      return await this.pollPart(held, part, batches, ref, stop);
+    } catch (error) {
+      if (!isBatchKeyGone(error)) throw error;
+      // Its key was removed from the provider's pool: the part can never be polled again, so its lines run through the gateway.
+      this.deps.logger.warn({ err: error, batch_id: held.batch.id, part_id: part.id, provider: part.provider }, 'batches: the key that submitted a native batch is no longer configured; its lines run through the gateway');
+      await this.giveBack(held, part, 0, 0);
+      return true;
+    }
+  }
+
+  /** Cancels the part on `stop`, polls it and collects it once it ended; true once collected. */
+  private async pollPart(held: Held, part: NativeBatchPart, batches: NativeBatches, ref: NativeBatchRef, stop: boolean): Promise<boolean> {
     if (stop && part.state === 'in_progress') {
-      await batches.cancel(ref).catch((error: unknown) => this.deps.logger.warn({ err: error, batch_id: held.batch.id }, 'batches: cancelling a native batch failed'));
+      await batches.cancel(ref).catch((error: unknown) => {
+        if (isBatchKeyGone(error)) throw error;
+        this.deps.logger.warn({ err: error, batch_id: held.batch.id }, 'batches: cancelling a native batch failed');
+      });
       part.state = 'cancelling';
     }
     if ((await batches.status(ref)).state !== 'ended') return false;

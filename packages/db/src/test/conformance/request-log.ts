@@ -34,7 +34,7 @@ async function seed(getDb: GetDb) {
     spend(org.id, `${routed}:reask`, 1, { model: 'openai/gpt-4o-mini', costUsd: 0.05 }),
     spend(org.id, exact, 2, { costUsd: 0, cacheHit: true, endUser: ada, tags: { 'svc.guardrails': 'pii=redacted' } }),
     spend(org.id, semantic, 3, { costUsd: 0, cacheHit: true, keyId: 'key-b' }),
-    spend(org.id, embed, 6, { model: 'openai/text-embedding-3-small', costUsd: 0.001, keyId: 'key-b', tags: { batch_id: 'batch_1', team: 'x' } }),
+    spend(org.id, embed, 6, { model: 'openai/text-embedding-3-small', costUsd: 0.001, interactiveCostUsd: 0.002, keyId: 'key-b', tags: { batch_id: 'batch_1', team: 'x' } }),
     spend(other.id, foreign, 5, { costUsd: 9 }),
   ]);
   return { org, other, routed, exact, semantic, failed, embed, foreign };
@@ -56,6 +56,9 @@ export function requestLogConformance(getDb: GetDb): void {
     expect(failed).toMatchObject({ status: null, outcome: 'error', keyId: null, costUsd: 0, latencyMs: 900 });
     expect(embed).toMatchObject({ source: null, tier: null, hasDecision: false, outcome: 'ok', status: 200, batchId: 'batch_1' });
     expect(routed!.batchId).toBeNull();
+    // A line billed at a batch price keeps its interactive price beside its cost.
+    expect(embed!.interactiveCostUsd).toBeCloseTo(0.002, 10);
+    expect(routed!.interactiveCostUsd).toBeNull();
     expect(exact!.guardrails).toBe('pii=redacted');
     expect(routed!.guardrails).toBeNull();
     expect(embed!.createdAt).toEqual(at(6));

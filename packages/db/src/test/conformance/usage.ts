@@ -50,16 +50,21 @@ export function usageConformance(getDb: GetDb): void {
     const at = (second: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, second));
     await db.usage.insertMany([
       usageEvent(org.id, { keyId: 'key_a', model: 'm/a', costUsd: 0.3, tags: { team: 'search', feature: 'x' }, createdAt: at(1) }),
-      usageEvent(org.id, { keyId: 'key_b', model: 'm/b', costUsd: 0.2, tags: { team: 'search' }, createdAt: at(2) }),
+      // A batch line billed at half its interactive price.
+      usageEvent(org.id, { keyId: 'key_b', model: 'm/b', costUsd: 0.2, interactiveCostUsd: 0.4, tags: { team: 'search' }, createdAt: at(2) }),
       usageEvent(org.id, { keyId: 'key_a', model: 'm/a', costUsd: 0.4, tags: { team: 'ads' }, createdAt: at(3) }),
       usageEvent(org.id, { keyId: 'key_a', model: 'm/a', costUsd: 0.05, createdAt: at(4) }),
     ]);
     const groups = await db.usage.byTag(org.id, 'team');
     expect(groups.map((g) => [g.value, g.requests])).toEqual([['search', 2], ['ads', 1], [null, 1]]);
     expect(groups[0]!.costUsd).toBeCloseTo(0.5, 9);
+    // A row billed at interactive prices counts its cost there.
+    expect(groups[0]!.interactiveCostUsd).toBeCloseTo(0.7, 9);
+    expect(groups[1]!.interactiveCostUsd).toBeCloseTo(0.4, 9);
     expect((await db.usage.byTag(org.id, 'team', { since: at(3) })).map((g) => g.value)).toEqual(['ads', null]);
     const first = await db.usage.exportPage({ orgId: org.id }, 2);
     expect(first.map((row) => row.costUsd)).toEqual([0.3, 0.2]);
+    expect(first.map((row) => row.interactiveCostUsd)).toEqual([null, 0.4]);
     const next = await db.usage.exportPage({ orgId: org.id }, 2, first[1]);
     expect(next.map((row) => row.costUsd)).toEqual([0.4, 0.05]);
     expect(next[1]!.tags).toBeNull();

@@ -246,12 +246,12 @@ describe('quality page', () => {
 });
 
 /** One request of `orgId` in the ledger and the decision log, made a minute ago. */
-async function request(orgId: string, fields: { keyId?: string; model?: string; endUser?: string; memoryInjected?: number; cache?: 'l1' | 'semantic'; costUsd?: number; metadata?: Record<string, string>; tags?: Record<string, string> }) {
+async function request(orgId: string, fields: { keyId?: string; model?: string; endUser?: string; memoryInjected?: number; cache?: 'l1' | 'semantic'; costUsd?: number; interactiveCostUsd?: number; metadata?: Record<string, string>; tags?: Record<string, string> }) {
   const requestId = `req_${randomUUID()}`;
   const model = fields.model ?? 'mock/small';
   const createdAt = new Date(Date.now() - 60_000);
   await runtime.db.usage.insertMany([
-    { requestId, orgId, keyId: fields.keyId ?? null, model, provider: 'mock', promptTokens: 12, completionTokens: 8, costUsd: fields.costUsd ?? 0.002, baselineCostUsd: 0.01, cacheHit: fields.cache !== undefined, latencyMs: 40, status: 200, endUser: fields.endUser ?? null, memoryInjected: fields.memoryInjected ?? null, tags: fields.tags ?? null, createdAt },
+    { requestId, orgId, keyId: fields.keyId ?? null, model, provider: 'mock', promptTokens: 12, completionTokens: 8, costUsd: fields.costUsd ?? 0.002, baselineCostUsd: 0.01, cacheHit: fields.cache !== undefined, latencyMs: 40, status: 200, endUser: fields.endUser ?? null, memoryInjected: fields.memoryInjected ?? null, tags: fields.tags ?? null, interactiveCostUsd: fields.interactiveCostUsd ?? null, createdAt },
   ]);
   const cacheHit = fields.cache ? { source: 'CacheHit', details: { cacheLayer: fields.cache } } : { source: 'Router', details: { complexity: 0.2, ...(fields.metadata ? { metadata: fields.metadata } : {}) } };
   await runtime.db.decisions.insertMany([{ requestId, orgId, requestedModel: 'svc/auto', model, provider: 'mock', tier: 'economy', outcome: 'ok', latencyMs: 40, attempts: [{ model, provider: 'mock', outcome: 'ok', latencyMs: 38 }], createdAt, ...cacheHit }]);
@@ -283,10 +283,15 @@ describe('incident pages', () => {
     expect(byKey).not.toContain(`data-request-id="${cached}"`);
     // A batch's lines, by the batch id their ledger rows are tagged with.
     const line = await request(own.id, { tags: { batch_id: 'batch_pages' } });
+    // A line a provider's batch API answered at half price: its saving on its row and the batch's in the summary.
+    const native = await request(own.id, { tags: { batch_id: 'batch_pages' }, costUsd: 0.25, interactiveCostUsd: 0.5 });
     const byBatch = await (await member.get('/dashboard/requests?batch=batch_pages')).text();
     expect(byBatch).toContain(`data-request-id="${line}"`);
+    expect(byBatch).toContain(`data-request-id="${native}"`);
     expect(byBatch).not.toContain(`data-request-id="${ada}"`);
     expect(byBatch).toContain(' · batch_pages');
+    expect(byBatch).toMatch(/data-testid="saved"> · saved \$0\.2500/);
+    expect(byBatch).toMatch(/data-testid="batch-summary">[\s\S]*2 lines billed[\s\S]*\$0\.2520 at batch prices, \$0\.5020 at interactive prices[\s\S]*saved \$0\.2500/);
 
     const detail = await member.get(`/dashboard/requests/${ada}`);
     expect(detail.status).toBe(200);

@@ -1,0 +1,1 @@
+ALTER TABLE "usage_events" ADD COLUMN "interactive_cost_usd" double precision;
