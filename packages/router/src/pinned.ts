@@ -52,7 +52,8 @@ export function createPinner(catalog: Catalog, passThrough?: (requested: string,
     if (model && context.orgPolicy?.passThrough === false) throw passThroughOff(requested, param);
     return model;
   };
-  return ({ requested, param, base, lane, notApplied = base.notApplied, source, context }) => {
+  return (pin) => {
+    const { requested, param, base, notApplied = base.notApplied, context } = pin;
     const model = catalog.resolve(requested) ?? unlisted(requested, param, context);
     if (model?.kind !== 'chat') {
       throw modelNotFound(`The model '${requested}' does not exist or is not available. GET /v1/models lists the available models.`, param);
@@ -71,7 +72,7 @@ export function createPinner(catalog: Catalog, passThrough?: (requested: string,
     const { breakerOpen } = context;
     // Same-family siblings with an open breaker go last (the first choice is honoured whatever its breaker says).
     const waterfall = breakerOpen && chain.length > 2 ? openBreakersLast(chain, breakerOpen) : chain;
-    return pinnedDecision(base, lane, notApplied, model, waterfall, source);
+    return pinnedDecision(pin, notApplied, model, waterfall);
   };
 }
 
@@ -91,9 +92,10 @@ function openBreakersLast(chain: readonly ModelInfo[], breakerOpen: (id: string)
  * ~0.8 KB for the whole pinned route this way). The base's keys are describe()'s (router.ts);
  * a test checks this lists all of them.
  */
-function pinnedDecision(base: DecisionBase, lane: DecisionBase['lane'], notApplied: DecisionBase['notApplied'], model: ModelInfo, waterfall: readonly ModelInfo[], source: PinRequest['source']): RouteDecision {
+function pinnedDecision(pin: PinRequest, notApplied: DecisionBase['notApplied'], model: ModelInfo, waterfall: readonly ModelInfo[]): RouteDecision {
+  const { base } = pin;
   return {
-    lane,
+    lane: pin.lane,
     taskFamily: base.taskFamily,
     complexity: base.complexity,
     notApplied,
@@ -107,7 +109,7 @@ function pinnedDecision(base: DecisionBase, lane: DecisionBase['lane'], notAppli
     model,
     waterfall,
     tier: model.tier,
-    source,
+    source: pin.source,
     candidates: [],
   };
 }
