@@ -57,6 +57,23 @@ describe('explicit models', () => {
     expect(closed.waterfall.map((m) => m.id)).toEqual(['open/llama-70b', 'other/llama-70b', 'third/llama-70b']);
   });
 
+  it('gives a pinned decision every key of the decision base, in the order of a routed decision', () => {
+    const r = router();
+    const routed = Object.keys(r.route(ask('hi')));
+    const baseKeys = routed.slice(0, routed.indexOf('model'));
+    expect(baseKeys.length).toBeGreaterThan(5);
+    expect(Object.keys(r.route(ask('hi', { model: 'mini' })))).toEqual([...baseKeys, 'model', 'waterfall', 'tier', 'source', 'candidates']);
+  });
+
+  it('keeps the order of the closed siblings before and after an open one, and of the open ones', () => {
+    const llama = catalog.get('other/llama-70b')!;
+    const family = [...catalog.list(), ...['third', 'fourth', 'fifth'].map((provider) => ({ ...llama, id: `${provider}/llama-70b`, provider }))];
+    const r = createRouter({ catalog: createCatalog(family) });
+    const open = new Set(['third/llama-70b', 'fifth/llama-70b']);
+    const d = r.route(ask('hi', { model: 'open/llama-70b' }), { breakerOpen: (id) => open.has(id) });
+    expect(d.waterfall.map((m) => m.id)).toEqual(['open/llama-70b', 'other/llama-70b', 'fourth/llama-70b', 'third/llama-70b', 'fifth/llama-70b']);
+  });
+
   it('refuses a paid model to an organisation restricted to free models (403), and keeps fallback free', () => {
     const r = router();
     try {
