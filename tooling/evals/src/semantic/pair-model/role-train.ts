@@ -31,6 +31,7 @@ import { rewordings } from './role-rewordings.js';
 import { loadWordTable, REPLACED_FEATURE_NAMES, replacedFeatures } from './role-replaced.js';
 import { RAW_CONTEXT_FEATURE_NAMES, rawContextFeatures } from './role-context-raw.js';
 import { tokenTable } from '../alignment/token-cache.js';
+import { projectTable, projectWordTable } from './role-projection.js';
 
 const { values } = parseArgs({ options: { write: { type: 'boolean', default: false }, vectors: { type: 'string', default: '/tmp/svc-role-train.bin' } } });
 if (values.write && (process.env['REPLACED'] === '1' || process.env['CONTEXT_RAW'] === '1')) {
@@ -105,16 +106,29 @@ const rearranged = new Set(examples.filter((e) => e.x[unmatchedAt] === 0));
 for (const e of examples) e.x = at.map((k) => e.x[k]!);
 // REPLACED=1: the replaced-word reader's inputs (role-replaced.ts) after the chosen ones.
 if (process.env['REPLACED'] === '1') {
-  const table = loadWordTable();
+  const raw = loadWordTable();
+  // REPLACED_PROJ=k: the table's rows through a fixed k-number projection (role-projection.ts), as a reduced table would ship.
+  const table = env('REPLACED_PROJ', 0) > 0 ? projectWordTable(raw, env('REPLACED_PROJ', 0)) : raw;
   const below = env('UNRELATED_BELOW', 0.3);
+  for (const e of examples.slice(0, 50)) replacedFeatures(e.pieces.stored, e.pieces.asked, lexiconSets, table, below); // the table's rows, read once before timing
+  const started = process.cpuUsage();
   for (const e of examples) e.x.push(...replacedFeatures(e.pieces.stored, e.pieces.asked, lexiconSets, table, below));
+  console.error(`replaced-word reader: ${cpuPerExample(started)} ms CPU a pair (rows cached)`);
   inputs.push(...REPLACED_FEATURE_NAMES);
 }
 // CONTEXT_RAW=1: the contextual replaced-word reader's inputs (role-context-raw.ts: the encoder's own last-block token states, kept under CONTEXT_DIR).
 if (process.env['CONTEXT_RAW'] === '1') {
-  const table = await tokenTable(process.env['CONTEXT_DIR'] ?? '/tmp/svc-role-tokens', examples.flatMap((e) => [e.texts.stored, e.texts.asked]), () => createSentenceEncoder({ cacheSize: 0 }));
+  const raw = await tokenTable(process.env['CONTEXT_DIR'] ?? '/tmp/svc-role-tokens', examples.flatMap((e) => [e.texts.stored, e.texts.asked]), () => createSentenceEncoder({ cacheSize: 0 }));
+  // CONTEXT_PROJ=k: the states through a fixed k-number projection (role-projection.ts), as an entry could store them.
+  const table = env('CONTEXT_PROJ', 0) > 0 ? projectTable(raw, env('CONTEXT_PROJ', 0)) : raw;
+  const started = process.cpuUsage();
   for (const e of examples) e.x.push(...rawContextFeatures(table, e.texts.stored, e.texts.asked, lexiconSets, env('RAW_UNRELATED_BELOW', 0.5)));
+  console.error(`context reader: ${cpuPerExample(started)} ms CPU a pair (states at hand)`);
   inputs.push(...RAW_CONTEXT_FEATURE_NAMES);
+}
+function cpuPerExample(started: NodeJS.CpuUsage): string {
+  const used = process.cpuUsage(started);
+  return ((used.user + used.system) / 1000 / examples.length).toFixed(4);
 }
 console.error(`${examples.length} examples (both orders) of pairs sharing >= ${MIN_OVERLAP} of their word pieces`);
 
@@ -148,6 +162,11 @@ for (const floor of [0.8, 0.85, 0.9]) {
 for (const trust of [0.97, 0.98, 0.99]) {
   const c = servedAt(records, 0.85, (e) => (e.x[inputs.indexOf('cosine')]! >= trust ? 1 : oof.get(e)!));
   console.log(`  cosine >= ${trust} trusted, else p >= 0.85: PAWS training half non-paraphrases served ${pct(c.neg)}, paraphrases ${pct(c.pos)}; GPTCache even pairs served ${pct(c.gpt)}`);
+}
+// The naive judge on the same routes: the sentence cosine itself in place of the role model (a plain cosine bar on the pairs it would ask).
+for (const t of [0.95, 0.97, 0.98, 0.99, 0.995]) {
+  const c = servedAt(records, t, (e) => e.x[inputs.indexOf('cosine')]!);
+  console.log(`  cosine >= ${t} in place of the role model: PAWS training half non-paraphrases served ${pct(c.neg)}, paraphrases ${pct(c.pos)}; GPTCache even pairs served ${pct(c.gpt)}`);
 }
 // Two thresholds keyed on the regime (moves only / a content word replaced), the best points at the target out of fold.
 for (const c of regimeCurve(records, (e) => oof.get(e)!, (e) => rearranged.has(e), TARGET).slice(0, 5)) {
