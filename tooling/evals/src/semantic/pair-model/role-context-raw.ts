@@ -9,7 +9,6 @@
 import type { RoleLexicon } from '@svc/semantic';
 import type { TokenTable } from '../alignment/token-cache.js';
 
-const D = 384;
 const SPECIAL = new Set([101, 102]);
 
 /** The raw contextual features' names, in {@link rawContextFeatures}' order. */
@@ -19,18 +18,22 @@ interface Text {
   ids: Int32Array;
   states: Float32Array;
   rows: number[];
+  /** Numbers a state has (384 raw, fewer once projected). */
+  d: number;
 }
 
 function text(table: TokenTable, value: string): Text {
   const at = table.index.get(value);
   if (at === undefined) throw new Error(`no token states for: ${value}`);
   const ids = table.ids[at]!;
-  return { ids, states: table.states[at]!, rows: [...ids.keys()].filter((r) => !SPECIAL.has(ids[r]!)) };
+  const states = table.states[at]!;
+  return { ids, states, rows: [...ids.keys()].filter((r) => !SPECIAL.has(ids[r]!)), d: states.length / ids.length };
 }
 
 function cos(a: Text, i: number, b: Text, j: number): number {
+  const d = a.d;
   let s = 0;
-  for (let k = 0; k < D; k++) s += a.states[i * D + k]! * b.states[j * D + k]!;
+  for (let k = 0; k < d; k++) s += a.states[i * d + k]! * b.states[j * d + k]!;
   return s;
 }
 

@@ -22,7 +22,7 @@ import { chatRequest } from '@svc/semantic/test';
 import { fnv } from '@svc/semantic/training';
 import { findDataDir, loadParaphrases, loadQqp } from '../dataset.js';
 import { splitByQuestion } from '../split.js';
-import { groupBySource, loadPaws, splitBySource } from '../paws.js';
+import { groupBySource, loadPaws, onePerSource, splitBySource } from '../paws.js';
 import { tableEmbedder } from '../vectors.js';
 import { fitEnsemble, rocAuc } from './role-fit.js';
 import { type LabelledPair, pairRecords, type RoleExample, ROLE_LEXICON_WORDS } from './role-examples.js';
@@ -31,6 +31,7 @@ import { rewordings } from './role-rewordings.js';
 import { loadWordTable, REPLACED_FEATURE_NAMES, replacedFeatures } from './role-replaced.js';
 import { RAW_CONTEXT_FEATURE_NAMES, rawContextFeatures } from './role-context-raw.js';
 import { tokenTable } from '../alignment/token-cache.js';
+import { projectTable, projectWordTable } from './role-projection.js';
 
 const { values } = parseArgs({ options: { write: { type: 'boolean', default: false }, vectors: { type: 'string', default: '/tmp/svc-role-train.bin' } } });
 if (values.write && (process.env['REPLACED'] === '1' || process.env['CONTEXT_RAW'] === '1')) {
@@ -102,21 +103,58 @@ const examples = records.flatMap((r) => r.examples);
 // The regime of each example (every content word kept: the texts differ at most by moves and function words), read before the inputs are picked.
 const unmatchedAt = ROLE_MODEL_INPUTS.indexOf('unmatchedContent');
 const rearranged = new Set(examples.filter((e) => e.x[unmatchedAt] === 0));
-for (const e of examples) e.x = at.map((k) => e.x[k]!);
-// REPLACED=1: the replaced-word reader's inputs (role-replaced.ts) after the chosen ones.
-if (process.env['REPLACED'] === '1') {
-  const table = loadWordTable();
-  const below = env('UNRELATED_BELOW', 0.3);
-  for (const e of examples) e.x.push(...replacedFeatures(e.pieces.stored, e.pieces.asked, lexiconSets, table, below));
-  inputs.push(...REPLACED_FEATURE_NAMES);
+// The chosen inputs of each example, then the replaced-word readers' (REPLACED=1: role-replaced.ts; CONTEXT_RAW=1: role-context-raw.ts,
+// the encoder's own last-block token states kept under CONTEXT_DIR), each optionally through a fixed projection (role-projection.ts).
+async function readInputs(list: RoleExample[]): Promise<void> {
+  for (const e of list) e.x = at.map((k) => e.x[k]!);
+  if (process.env['REPLACED'] === '1') {
+    const raw = loadWordTable();
+    // REPLACED_PROJ=k: the table's rows through a fixed k-number projection, as a reduced table would ship.
+    const table = env('REPLACED_PROJ', 0) > 0 ? projectWordTable(raw, env('REPLACED_PROJ', 0)) : raw;
+    const below = env('UNRELATED_BELOW', 0.3);
+    for (const e of list.slice(0, 50)) replacedFeatures(e.pieces.stored, e.pieces.asked, lexiconSets, table, below); // the table's rows, read once before timing
+    const started = process.cpuUsage();
+    for (const e of list) e.x.push(...replacedFeatures(e.pieces.stored, e.pieces.asked, lexiconSets, table, below));
+    console.error(`replaced-word reader: ${cpuPer(started, list.length)} ms CPU a pair (rows cached)`);
+  }
+  if (process.env['CONTEXT_RAW'] === '1') {
+    const raw = await tokenTable(process.env['CONTEXT_DIR'] ?? '/tmp/svc-role-tokens', list.flatMap((e) => [e.texts.stored, e.texts.asked]), () => createSentenceEncoder({ cacheSize: 0 }));
+    // CONTEXT_PROJ=k: the states through a fixed k-number projection, as an entry could store them.
+    const table = env('CONTEXT_PROJ', 0) > 0 ? projectTable(raw, env('CONTEXT_PROJ', 0)) : raw;
+    const started = process.cpuUsage();
+    for (const e of list) e.x.push(...rawContextFeatures(table, e.texts.stored, e.texts.asked, lexiconSets, env('RAW_UNRELATED_BELOW', 0.5)));
+    console.error(`context reader: ${cpuPer(started, list.length)} ms CPU a pair (states at hand)`);
+  }
 }
-// CONTEXT_RAW=1: the contextual replaced-word reader's inputs (role-context-raw.ts: the encoder's own last-block token states, kept under CONTEXT_DIR).
-if (process.env['CONTEXT_RAW'] === '1') {
-  const table = await tokenTable(process.env['CONTEXT_DIR'] ?? '/tmp/svc-role-tokens', examples.flatMap((e) => [e.texts.stored, e.texts.asked]), () => createSentenceEncoder({ cacheSize: 0 }));
-  for (const e of examples) e.x.push(...rawContextFeatures(table, e.texts.stored, e.texts.asked, lexiconSets, env('RAW_UNRELATED_BELOW', 0.5)));
-  inputs.push(...RAW_CONTEXT_FEATURE_NAMES);
+function cpuPer(started: NodeJS.CpuUsage, count: number): string {
+  const used = process.cpuUsage(started);
+  return ((used.user + used.system) / 1000 / count).toFixed(4);
 }
+await readInputs(examples);
+if (process.env['REPLACED'] === '1') inputs.push(...REPLACED_FEATURE_NAMES);
+if (process.env['CONTEXT_RAW'] === '1') inputs.push(...RAW_CONTEXT_FEATURE_NAMES);
 console.error(`${examples.length} examples (both orders) of pairs sharing >= ${MIN_OVERLAP} of their word pieces`);
+
+// HELDOUT=t1,t2,...: one check on PAWS dev's held-out half (one pair per source sentence, as the evaluation asks them) and GPTCache's
+// odd-numbered pairs, neither trained on, with the model fitted on the whole training half, at thresholds chosen out of fold BEFORE
+// this runs; simulated on the cache's routes as the curve above is (cosine >= 0.85, the guard, the overlap floor), not through the
+// production lookup. Nothing is chosen from it; it stops after printing.
+if (process.env['HELDOUT']) {
+  const model = fitEnsemble(examples, options, SEEDS);
+  const held: LabelledPair[] = onePerSource(splitBySource(loadPaws(dir)).heldOut).map((p) => ({ a: asked(p.a), b: asked(p.b), y: p.duplicate ? 1 : 0, w: 1, fold: 0, kind: 'paws' }));
+  // Counted under 'gptcache-even' so servedAt reports them; they are the odd-numbered pairs.
+  const odd: LabelledPair[] = loadParaphrases(dir)
+    .filter((_, i) => i % 2 === 1)
+    .map((p) => ({ a: asked(p.origin), b: asked(p.similar), y: 1, w: 1, fold: 0, kind: 'gptcache-even' }));
+  const heldPairs = [...held, ...odd];
+  const heldRecords = await pairRecords(await tableEmbedder('minilm', heldPairs.flatMap((p) => [p.a, p.b]), `${values.vectors}.heldout`, false), heldPairs, lexiconSets, MIN_OVERLAP);
+  await readInputs(heldRecords.flatMap((r) => r.examples));
+  for (const t of process.env['HELDOUT'].split(',').map(Number)) {
+    const c = servedAt(heldRecords, t, (e) => probability(model, e.x));
+    console.log(`HELD OUT p >= ${t}: PAWS held-out non-paraphrases served ${pct(c.neg)}, paraphrases ${pct(c.pos)} (${held.length} pairs, one per source); GPTCache odd pairs served ${pct(c.gpt)}`);
+  }
+  process.exit(0);
+}
 
 // Out-of-fold probabilities by source group: each record's, the lower of its two orders' (the cache stores either side).
 const oof = new Map<RoleExample, number>();
@@ -148,6 +186,11 @@ for (const floor of [0.8, 0.85, 0.9]) {
 for (const trust of [0.97, 0.98, 0.99]) {
   const c = servedAt(records, 0.85, (e) => (e.x[inputs.indexOf('cosine')]! >= trust ? 1 : oof.get(e)!));
   console.log(`  cosine >= ${trust} trusted, else p >= 0.85: PAWS training half non-paraphrases served ${pct(c.neg)}, paraphrases ${pct(c.pos)}; GPTCache even pairs served ${pct(c.gpt)}`);
+}
+// The naive judge on the same routes: the sentence cosine itself in place of the role model (a plain cosine bar on the pairs it would ask).
+for (const t of [0.95, 0.97, 0.98, 0.99, 0.995]) {
+  const c = servedAt(records, t, (e) => e.x[inputs.indexOf('cosine')]!);
+  console.log(`  cosine >= ${t} in place of the role model: PAWS training half non-paraphrases served ${pct(c.neg)}, paraphrases ${pct(c.pos)}; GPTCache even pairs served ${pct(c.gpt)}`);
 }
 // Two thresholds keyed on the regime (moves only / a content word replaced), the best points at the target out of fold.
 for (const c of regimeCurve(records, (e) => oof.get(e)!, (e) => rearranged.has(e), TARGET).slice(0, 5)) {
