@@ -1,7 +1,8 @@
 export { approximateTokens, assembleContext, type ContextMemory } from './assemble-context.js';
 export { type EntityType, extractEntities, type MemoryEntity } from './entities.js';
 export { type ExtractedFact, type ExtractFactsOptions, extractFacts, type FactChange, isSelfStatement } from './extract-facts.js';
-export { factSlot, slotsAskedFor } from './fact-slots.js';
+export { holderOf } from './corrections.js';
+export { factSlot, slotsAskedFor, statementCore } from './fact-slots.js';
 export { endUserSubject, keySubject, type MemoryScope, memoryScopeOf, type RecallScope } from './memory-scope.js';
 export {
   createMemoryStore,
@@ -14,6 +15,7 @@ export {
   type StoredMemory,
   type StoredMemoryRow,
 } from './memory-store.js';
+export { subjectFrame } from './subject-links.js';
 export { RERANK_DEPTH, RERANK_FEATURES } from './recall-features.js';
 export { asksForState, type NearestRule, type NearestRules } from './recall-nearest.js';
 export { type CueWeights, cueBonus, cueHits, type RecallCues, recallCues } from './recall-cues.js';
