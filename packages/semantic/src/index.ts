@@ -24,3 +24,6 @@ export { decodeTokenFeatures, encodeTokenFeatures, type TokenFeatures } from './
 export { ROLE_FEATURE_NAMES, type RoleLexicon, roleFeatures } from './pair/role-features.js';
 export { shippedPairReader, shippedRoleModel } from './pair/role-model-data.js';
 export { atThreshold, isRoleReader, parseRoleModel, ROLE_MODEL_INPUTS, type RoleModel, type RoleModelFile, roleInputs, roleModelSchema, roleProbability, roleReader } from './pair/role-reader.js';
+export { CONTEXT_SEED, fixedProjection, projectRows, seededRandom, TABLE_SEED } from './pair/fixed-projection.js';
+export { REPLACED_FEATURE_NAMES, replacedFeatures, type WordTable } from './pair/replaced-features.js';
+export { CONTEXT_FEATURE_NAMES, type ContextRows, contextFeatures, contextRows } from './pair/context-features.js';
