@@ -147,3 +147,38 @@ describe('the base model', () => {
     expect(calls).toBe(2);
   });
 });
+
+describe('the replaced-word readers', () => {
+  // Features of 16 pair-model numbers then 2 context numbers; the word table maps every id to one direction, so any replaced word reads as a synonym.
+  const withContext = (text: string): TokenFeatures => {
+    const f = features(text);
+    const values = new Float32Array(f.count * 18);
+    for (let t = 0; t < f.count; t++) values.set([...f.values.subarray(t * 16, (t + 1) * 16), 1, 0], t * 18);
+    return { ...f, dimensions: 18, values };
+  };
+  const context = { from: 16, table: () => Float32Array.of(1, 0) };
+  const replacedMin = ROLE_MODEL_INPUTS.length; // the first of READER_INPUTS
+  const readers = () => {
+    const inputs = [...ROLE_MODEL_INPUTS, 'replacedMinSimilarity', 'rawContextMin'];
+    const width = inputs.length;
+    // Refuses unless the replaced words read as synonyms (replacedMinSimilarity 1).
+    return file({ inputs, mean: new Array(width).fill(0), scale: new Array(width).fill(1), hidden: { w: Array.from({ length: width }, (_, k) => (k === replacedMin ? 10 : 0)), b: [-5] }, out: { w: [1], b: [-2] } });
+  };
+
+  it('are computed from the context columns and the word table the base offers', () => {
+    const reader = roleReader({ ...base, dimensions: 18, context }, parseRoleModel(readers()));
+    expect(reader.context).toBe(context);
+    const score = reader.score(withContext('flights from boston to denver'), withContext('flights from boston to denver'), 1);
+    expect(score).toBeGreaterThan(0.9);
+    const roleOnly = roleReader({ ...base, dimensions: 18, context }, parseRoleModel(file()));
+    // The role features read the pair model's own 16 numbers only: the same as without the context columns.
+    expect(roleOnly.score(withContext('flights from denver to boston'), withContext('flights from boston to denver'), 0.97)).toBeCloseTo(
+      roleReader(base, parseRoleModel(file())).score(features('flights from denver to boston'), features('flights from boston to denver'), 0.97),
+      6,
+    );
+  });
+
+  it('are refused over a base that offers no context', () => {
+    expect(() => roleReader(base, parseRoleModel(readers()))).toThrow(/offers no context/);
+  });
+});
