@@ -4,6 +4,7 @@ import { ROLE_FEATURE_NAMES, type RoleLexicon, roleFeatures } from './role-featu
 import { atThreshold, isRoleReader, parseRoleModel, ROLE_MODEL_INPUTS, type RoleModelFile, roleReader } from './role-reader.js';
 import { shippedPairReader, shippedRoleModel } from './role-model-data.js';
 import type { TokenFeatures } from './token-features.js';
+import v3 from './minilm-role-v3.json' with { type: 'json' };
 
 const VOCAB = new Map<string, number>();
 const idOf = (word: string) => {
@@ -180,5 +181,14 @@ describe('the replaced-word readers', () => {
 
   it('are refused over a base that offers no context', () => {
     expect(() => roleReader(base, parseRoleModel(readers()))).toThrow(/offers no context/);
+  });
+});
+
+describe('role model v3 (trained on the fixed projection, not yet shipped)', () => {
+  it('parses, reads the replaced-word readers over the features of minilm-pair-v2, and is refused over a base without them', () => {
+    const model = parseRoleModel(v3);
+    expect([model.id, model.base, model.threshold]).toEqual(['minilm-role-v3', 'minilm-pair-v2', 0.9]);
+    expect(model.inputs.filter((at) => at >= ROLE_MODEL_INPUTS.length)).toHaveLength(10);
+    expect(() => roleReader({ ...base, id: 'minilm-pair-v2' }, model)).toThrow(/offers no context/);
   });
 });
