@@ -190,5 +190,7 @@ describe('role model v3 (trained on the fixed projection, not yet shipped)', () 
     expect([model.id, model.base, model.threshold]).toEqual(['minilm-role-v3', 'minilm-pair-v2', 0.9]);
     expect(model.inputs.filter((at) => at >= ROLE_MODEL_INPUTS.length)).toHaveLength(10);
     expect(() => roleReader({ ...base, id: 'minilm-pair-v2' }, model)).toThrow(/offers no context/);
+    const reader = shippedPairReader({ ...base, id: 'minilm-pair-v2', dimensions: 18, context: { from: 16, table: () => Float32Array.of(1, 0) } });
+    expect(reader && isRoleReader(reader) ? reader.threshold : undefined).toBe(0.9);
   });
 });
