@@ -63,8 +63,8 @@ export interface SentenceEncoderSettings {
    * With the pair model, follow its 32 numbers by the fixed projection's 64 (the same matrix of
    * the same pass) and offer the reduced word table: what role model v3's replaced-word readers
    * read (issue #27). Its features then have the id `minilm-pair-v2`, so entries stored under
-   * `minilm-pair-v1` are read again from their text. Default false: v3's production figures are
-   * not measured yet (docs/caching.md).
+   * `minilm-pair-v1` are read again from their text. Default true (docs/caching.md, "Role model
+   * v3"); false keeps the 32 numbers, judged by role model v2 (~1.5 KB less a stored entry).
    */
   pairContext?: boolean;
 }
@@ -157,7 +157,7 @@ function workerSettingsOf(settings: SentenceEncoderSettings): WorkerSettings {
     intraOpNumThreads: positiveInteger('intraOpNumThreads', settings.intraOpNumThreads ?? 1, 256),
     selfCheck: settings.selfCheck ?? true,
     pairModel: settings.pairModel ?? true,
-    pairContext: (settings.pairModel ?? true) && settings.pairContext === true,
+    pairContext: (settings.pairModel ?? true) && settings.pairContext !== false,
     niceness: settings.niceness === 0 ? 0 : positiveInteger('niceness', settings.niceness ?? 19, 19),
   };
 }

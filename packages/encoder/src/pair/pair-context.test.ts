@@ -5,9 +5,9 @@ import { CONTEXT_PAIR_ID, pairModelData } from './pair-model-data.js';
 
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i]!, 0);
 
-describe('the pair model with the fixed projection (pairContext)', () => {
-  const plain = createSentenceEncoder();
-  const wide = createSentenceEncoder({ pairContext: true });
+describe('the pair model with the fixed projection (pairContext, the default)', () => {
+  const plain = createSentenceEncoder({ pairContext: false });
+  const wide = createSentenceEncoder();
   afterAll(() => Promise.all([plain.close(), wide.close()]));
 
   it('emits the pair model numbers then 64 of the fixed projection under a new id, vectors and grid scores unchanged', async () => {

@@ -36,14 +36,11 @@ const { values } = parseArgs({
     paws: { type: 'string' },
     'qqp-count': { type: 'string' },
     'skip-qqp': { type: 'boolean', default: false },
-    // The encoder's features with the fixed projection, judged by role model v3 (not the shipped default yet: no --write).
-    'pair-context': { type: 'boolean', default: false },
   },
 });
 const started = performance.now();
 const dir = findDataDir(process.cwd(), values.data);
 if (values.write && values['skip-qqp']) throw new Error('--write needs the Quora tables: drop --skip-qqp');
-if (values.write && values['pair-context']) throw new Error('--pair-context measures role model v3, which is not the shipped default: drop --write');
 const limit = values['qqp-count'] === undefined ? undefined : Number(values['qqp-count']);
 const all = values['skip-qqp'] ? [] : loadQqp(dir);
 const { heldOut: allHeldOut } = splitByQuestion(all);
@@ -56,7 +53,7 @@ const paws = pawsSet(loadPaws(dir, values.paws), values.paws !== undefined);
 // Exactly the text the cache embeds (the final user message, spacing collapsed).
 const asked = (question: string): string => semanticKeyOf(chatRequest(question))?.text ?? question;
 const texts = [...qqp.flatMap((p) => [p.a, p.b]), ...paraphrases.flatMap((p) => [p.origin, p.similar]), ...nearMisses.flatMap((p) => [p.a, p.b]), ...paws.pairs.flatMap((p) => [p.a, p.b])].map(asked);
-const embedder = await tableEmbedder(values.embedder, texts, values.vectors ?? `/tmp/svc-semantic-${values.embedder}${limit === undefined ? '' : `-qqp${limit}`}.bin`, true, values['pair-context']);
+const embedder = await tableEmbedder(values.embedder, texts, values.vectors ?? `/tmp/svc-semantic-${values.embedder}${limit === undefined ? '' : `-qqp${limit}`}.bin`);
 const calibration = similarityCalibration(embedder.id);
 if (!calibration) throw new Error(`no similarity calibration for ${embedder.id} in @svc/semantic (thresholds.ts)`);
 

@@ -90,7 +90,7 @@ function tablePairReader(pair: PairReader, table: Map<string, TokenFeatures>): P
  * table's `basePairReader`, and read through the shipped role model as its `pairReader` (what a
  * cache uses by default; `roleModel` false: the base model, for training the role model).
  */
-export async function tableEmbedder(kind: string, texts: readonly string[], vectorsFile: string, roleModel = true, pairContext = false): Promise<TableEmbedder> {
+export async function tableEmbedder(kind: string, texts: readonly string[], vectorsFile: string, roleModel = true, pairContext = true): Promise<TableEmbedder> {
   const distinct = [...new Set(texts)].sort();
   const real = kind === 'hashed' ? createHashedEmbedder() : createSentenceEncoder({ cacheSize: 256, weights: kind === 'minilm-fp32' ? 'fp32' : 'int8', pairContext });
   try {

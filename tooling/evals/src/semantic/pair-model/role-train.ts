@@ -81,7 +81,7 @@ const qqp: LabelledPair[] = (QQP_WEIGHT > 0 ? splitByQuestion(loadQqp(dir)).trai
   .map((p) => ({ ...p, w: QQP_WEIGHT, fold: fnv([p.a, p.b].sort()[0]!) % FOLDS, kind: 'qqp' }));
 console.error(`${paws.length} PAWS training pairs, ${generated.length} generated, ${gptcache.length} GPTCache even, ${qqp.length} QQP`);
 
-const embedder = await tableEmbedder('minilm', pairs.flatMap((p) => [p.a, p.b]), values.vectors, false);
+const embedder = await tableEmbedder('minilm', pairs.flatMap((p) => [p.a, p.b]), values.vectors, false, false);
 const lexicon = {
   relations: ROLE_LEXICON_WORDS.relations.flatMap((word) => singlePiece(word)),
   other: ROLE_LEXICON_WORDS.other.flatMap((word) => singlePiece(word)),
@@ -93,7 +93,7 @@ function singlePiece(word: string): number[] {
 const lexiconSets = { relations: new Set(lexicon.relations), other: new Set(lexicon.other) };
 const records = await pairRecords(embedder, pairs, lexiconSets, MIN_OVERLAP);
 // QQP's texts keep their own vectors file, so the others' stays valid.
-if (qqp.length > 0) records.push(...(await pairRecords(await tableEmbedder('minilm', qqp.flatMap((p) => [p.a, p.b]), `${values.vectors}.qqp`, false), qqp, lexiconSets, MIN_OVERLAP)));
+if (qqp.length > 0) records.push(...(await pairRecords(await tableEmbedder('minilm', qqp.flatMap((p) => [p.a, p.b]), `${values.vectors}.qqp`, false, false), qqp, lexiconSets, MIN_OVERLAP)));
 // The inputs read (INPUTS, comma-separated names of ROLE_MODEL_INPUTS). The default leaves out
 // what was fitted on this very half (the grid model's logit; the contextual features' projection
 // was trained with it), so that its out-of-fold figures are honest; the base model then stands
@@ -150,7 +150,7 @@ if (process.env['HELDOUT']) {
     .filter((_, i) => i % 2 === 1)
     .map((p) => ({ a: asked(p.origin), b: asked(p.similar), y: 1, w: 1, fold: 0, kind: 'gptcache-even' }));
   const heldPairs = [...held, ...odd];
-  const heldRecords = await pairRecords(await tableEmbedder('minilm', heldPairs.flatMap((p) => [p.a, p.b]), `${values.vectors}.heldout`, false), heldPairs, lexiconSets, MIN_OVERLAP);
+  const heldRecords = await pairRecords(await tableEmbedder('minilm', heldPairs.flatMap((p) => [p.a, p.b]), `${values.vectors}.heldout`, false, false), heldPairs, lexiconSets, MIN_OVERLAP);
   await readInputs(heldRecords.flatMap((r) => r.examples));
   for (const t of process.env['HELDOUT'].split(',').map(Number)) {
     const c = servedAt(heldRecords, t, (e) => probability(model, e.x));
