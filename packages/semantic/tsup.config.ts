@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts', 'src/test/index.ts', 'src/training.ts'],
+  entry: ['src/index.ts', 'src/test/index.ts', 'src/training.ts', 'src/pair/fixed-projection.ts'],
   format: ['esm'],
   target: 'node20',
   // `pnpm start` skips declarations (SVC_SKIP_DTS=1): only library consumers need them.

@@ -1,9 +1,12 @@
-import { type Embedder, type PairReader, scorePair, type TokenFeatures, wordPieceOverlap } from '@svc/semantic';
+import { type Embedder, type PairReader, type ReplacedContext, scorePair, type TokenFeatures, wordPieceOverlap } from '@svc/semantic';
 import { type EmbedManyOptions, embedMany } from './embed-many.js';
 import { createMicroBatcher } from './micro-batcher.js';
 import { type WeightFormat, weightFormats } from './model/dense-weights.js';
 import { createTextMemo } from './text-memo.js';
-import { pairModelData } from './pair/pair-model-data.js';
+import { CONTEXT_PAIR_ID, pairModelData } from './pair/pair-model-data.js';
+import { CONTEXT_COLUMNS } from './pair/pair-projection.js';
+import { reducedWordTable } from './pair/reduced-word-table.js';
+import { weightsPackageDir } from './model/weights-package.js';
 import { type PackedTokens, type SentenceWithTokens, unpackTokens } from './token-states.js';
 import { startEncoderThread } from './worker/encoder-thread.js';
 import type { WorkerSettings } from './worker/protocol.js';
@@ -56,6 +59,14 @@ export interface SentenceEncoderSettings {
    * 384 x 32 projection of the last block) and offer the model as `pairReader` (default true).
    */
   pairModel?: boolean;
+  /**
+   * With the pair model, follow its 32 numbers by the fixed projection's 64 (the same matrix of
+   * the same pass) and offer the reduced word table: what role model v3's replaced-word readers
+   * read (issue #27). Its features then have the id `minilm-pair-v2`, so entries stored under
+   * `minilm-pair-v1` are read again from their text. Default true (docs/caching.md, "Role model
+   * v3"); false keeps the 32 numbers, judged by role model v2 (~1.5 KB less a stored entry).
+   */
+  pairContext?: boolean;
 }
 
 /** Where loading stands. `loadMs` is the time from start to ready (weights, graph, session, self-check). */
@@ -107,12 +118,13 @@ function splitRun(count: number, data: Float32Array, packed: PackedTokens | unde
 }
 
 /** The shipped pair model over the encoder's memo: features of recently embedded texts cost nothing. */
-function pairReaderOf(memo: { get(text: string): Promise<Encoded> }): PairReader {
+function pairReaderOf(memo: { get(text: string): Promise<Encoded> }, context: ReplacedContext | undefined): PairReader {
   const { id, threshold, minOverlap, head } = pairModelData();
   return {
-    id,
-    dimensions: head.d,
+    id: context ? CONTEXT_PAIR_ID : id,
+    dimensions: context ? head.d + CONTEXT_COLUMNS : head.d,
     threshold,
+    ...(context ? { context } : {}),
     async features(text) {
       const { features } = await memo.get(text);
       if (!features) throw new Error('sentence encoder: no pair features were computed');
@@ -145,6 +157,7 @@ function workerSettingsOf(settings: SentenceEncoderSettings): WorkerSettings {
     intraOpNumThreads: positiveInteger('intraOpNumThreads', settings.intraOpNumThreads ?? 1, 256),
     selfCheck: settings.selfCheck ?? true,
     pairModel: settings.pairModel ?? true,
+    pairContext: (settings.pairModel ?? true) && settings.pairContext !== false,
     niceness: settings.niceness === 0 ? 0 : positiveInteger('niceness', settings.niceness ?? 19, 19),
   };
 }
@@ -170,7 +183,8 @@ export function createSentenceEncoder(settings: SentenceEncoderSettings = {}): S
     () => {},
   );
 
-  const pairDimensions = workerSettings.pairModel ? pairModelData().head.d : 0;
+  const context = workerSettings.pairContext ? { from: pairModelData().head.d, table: reducedWordTable(() => settings.modelDir ?? weightsPackageDir(), CONTEXT_COLUMNS) } : undefined;
+  const pairDimensions = workerSettings.pairModel ? pairModelData().head.d + (context ? CONTEXT_COLUMNS : 0) : 0;
   const batcher = createMicroBatcher<string, Encoded>({
     maxBatch,
     windowMs: settings.batchWindowMs ?? 0,
@@ -207,7 +221,7 @@ export function createSentenceEncoder(settings: SentenceEncoderSettings = {}): S
       return unpackTokens(tokens, DIMENSIONS).map((t, i) => ({ vector: data.slice(i * DIMENSIONS, (i + 1) * DIMENSIONS), tokens: t }));
     },
     embedMany: (texts, options) => embedMany(encoder, texts, options),
-    ...(pairDimensions ? { pairReader: pairReaderOf(memo) } : {}),
+    ...(pairDimensions ? { pairReader: pairReaderOf(memo, context) } : {}),
     close: () => thread.stop(new Error('sentence encoder: closed')),
   };
   return encoder;

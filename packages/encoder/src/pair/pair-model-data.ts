@@ -17,6 +17,13 @@ export interface PairModelData {
   head: PairHeadWeights;
 }
 
+/**
+ * The id of the pair model's features followed by the fixed projection's (`pairContext`): the
+ * same grid model on the first numbers, and what role model v3 reads. Entries stored under the
+ * pair model's own id hold 32-number features: they are read again from their text.
+ */
+export const CONTEXT_PAIR_ID = 'minilm-pair-v2';
+
 let parsed: PairModelData | undefined;
 
 /** The pair model's id, threshold and head (what scores two texts' features on the main thread). */

@@ -2,7 +2,8 @@ import { scorePair } from '@svc/semantic';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSentenceEncoder } from '../sentence-encoder.js';
 import golden from './pair-golden.json' with { type: 'json' };
-import { pairModelData } from './pair-model-data.js';
+import { CONTEXT_PAIR_ID, pairModelData } from './pair-model-data.js';
+import { CONTEXT_COLUMNS } from './pair-projection.js';
 
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i]!, 0);
 
@@ -12,7 +13,7 @@ describe('the shipped pair model on the encoder', () => {
 
   it('scores held-out pairs as PyTorch did at training (the graph projection and the scorer match the recipe)', async () => {
     const reader = encoder.pairReader!;
-    expect(reader.id).toBe(pairModelData().id);
+    expect(reader.id).toBe(CONTEXT_PAIR_ID);
     for (const { a, b, score } of golden) {
       const [va, vb] = await encoder.embed([a, b]);
       // `a` was stored, `b` is asked, as PyTorch read them (the head itself: no overlap gate).
@@ -27,7 +28,7 @@ describe('the shipped pair model on the encoder', () => {
     const started = performance.now();
     const features = await encoder.pairReader!.features(text);
     expect(performance.now() - started).toBeLessThan(5);
-    expect(features.dimensions).toBe(pairModelData().head.d);
+    expect(features.dimensions).toBe(pairModelData().head.d + CONTEXT_COLUMNS);
     expect(features.count).toBeGreaterThan(8);
     expect(features.ids).toHaveLength(features.count);
     expect(vector).toHaveLength(384);

@@ -38,9 +38,10 @@ function defaultModelDir(): string {
  */
 export async function createInference(settings: WorkerSettings): Promise<Inference> {
   const modelDir = settings.modelDir ?? defaultModelDir();
+  const projection = settings.pairModel ? pairProjection(384, settings.pairContext) : undefined;
   let model: LoadedModel;
   try {
-    model = await loadModel(modelDir, settings.weights, settings.pairModel ? pairProjection() : undefined);
+    model = await loadModel(modelDir, settings.weights, projection);
   } catch (error) {
     throw new EncoderLoadError(firstLine(error));
   }
@@ -65,7 +66,7 @@ export async function createInference(settings: WorkerSettings): Promise<Inferen
   }
   const dimensions = model.hidden;
 
-  const pairDimensions = settings.pairModel ? pairProjection().linear.outputs : undefined;
+  const pairDimensions = projection?.linear.outputs;
   const runner = createModelRunner({ session, tokenizer, dimensions, maxBatchTokens: settings.maxBatchTokens, ...(pairDimensions ? { pairDimensions } : {}) });
 
   if (settings.selfCheck) {

@@ -14,6 +14,8 @@ export interface WorkerSettings {
   selfCheck: boolean;
   /** Build the shipped pair model's projection into the graph (`pair_features`). */
   pairModel: boolean;
+  /** With the pair model, follow its numbers by the fixed projection's (`CONTEXT_COLUMNS` more a word piece). */
+  pairContext: boolean;
   /** Nice value the inference thread gives itself before it loads onnxruntime (0: unchanged). */
   niceness: number;
 }

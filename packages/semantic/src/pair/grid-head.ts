@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { TokenFeatures } from './token-features.js';
+import { firstColumns, type TokenFeatures } from './token-features.js';
 
 /** A trained layer's weights as PyTorch lays them out (row-major), with its bias. */
 interface Layer {
@@ -146,8 +146,9 @@ function dense(l: Layer, x: Float32Array, outputs: number, relu: boolean): Float
  * is read to its first {@link MAX_WORD_PIECES} word pieces.
  */
 export function scorePair(head: PairHeadWeights, stored: TokenFeatures, asked: TokenFeatures, cosine: number): number {
-  if (stored.count === 0 || asked.count === 0 || stored.dimensions !== head.d || asked.dimensions !== head.d) return 0;
-  const [a, b] = [head48(stored), head48(asked)];
+  if (stored.count === 0 || asked.count === 0 || stored.dimensions < head.d || asked.dimensions < head.d) return 0;
+  // Features may carry more numbers after the model's own (the fixed projection the role model's readers use): it reads its first d.
+  const [a, b] = [firstColumns(head48(stored), head.d), firstColumns(head48(asked), head.d)];
   const { h } = head;
   const [n, m] = [a.count, b.count];
   const x = conv3x3(conv3x3(grid(a, b), 2, n, m, head.conv1, h), h, n, m, head.conv2, h);

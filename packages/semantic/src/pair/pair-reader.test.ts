@@ -83,6 +83,13 @@ describe('grid head', () => {
     expect(scorePair(head, a, { ...a, count: 0, ids: new Int32Array(0), values: new Float32Array(0) }, 1)).toBe(0);
   });
 
+  it('reads the first d numbers of features that carry more after them, and refuses narrower ones', () => {
+    const widen = (f: TokenFeatures): TokenFeatures => ({ ...f, dimensions: 10, values: Float32Array.from({ length: f.count * 10 }, (_, i) => (i % 10 < 8 ? f.values[Math.floor(i / 10) * 8 + (i % 10)]! : 7)) });
+    const [a, b] = [wordFeatures('flights from boston to denver'), wordFeatures('trains from paris to rome')];
+    expect(scorePair(head, widen(a), widen(b), 1)).toBeCloseTo(scorePair(head, a, b, 1), 6);
+    expect(scorePair(head, a, { ...b, dimensions: 4, values: b.values.subarray(0, b.count * 4) }, 1)).toBe(0);
+  });
+
   it('measures how many word pieces two texts share, in any order', () => {
     expect(wordPieceOverlap(wordFeatures('flights from boston to denver'), wordFeatures('flights from denver to boston'))).toBe(1);
     expect(wordPieceOverlap(wordFeatures('a b c d'), wordFeatures('a b x'))).toBe(0.5);

@@ -1,3 +1,4 @@
+import type { ReplacedContext } from './reader-inputs.js';
 import type { TokenFeatures } from './token-features.js';
 
 /**
@@ -18,6 +19,8 @@ export interface PairReader {
    * texts cost nothing; others one more forward pass). Rejects when the model fails.
    */
   features(text: string): Promise<TokenFeatures>;
+  /** With features that carry the fixed projection of the token states after the model's own numbers: where it starts, and the reduced word table (what a role model's replaced-word readers read). */
+  readonly context?: ReplacedContext;
   /** The probability that the two texts ask the same thing (symmetric), given their sentence vectors' cosine. */
   score(query: TokenFeatures, stored: TokenFeatures, cosine: number): number;
 }

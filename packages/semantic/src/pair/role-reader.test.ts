@@ -4,6 +4,7 @@ import { ROLE_FEATURE_NAMES, type RoleLexicon, roleFeatures } from './role-featu
 import { atThreshold, isRoleReader, parseRoleModel, ROLE_MODEL_INPUTS, type RoleModelFile, roleReader } from './role-reader.js';
 import { shippedPairReader, shippedRoleModel } from './role-model-data.js';
 import type { TokenFeatures } from './token-features.js';
+import v3 from './minilm-role-v3.json' with { type: 'json' };
 
 const VOCAB = new Map<string, number>();
 const idOf = (word: string) => {
@@ -145,5 +146,51 @@ describe('the base model', () => {
     expect(calls).toBe(1);
     roleReader(counting, parseRoleModel(file())).score(...same);
     expect(calls).toBe(2);
+  });
+});
+
+describe('the replaced-word readers', () => {
+  // Features of 16 pair-model numbers then 2 context numbers; the word table maps every id to one direction, so any replaced word reads as a synonym.
+  const withContext = (text: string): TokenFeatures => {
+    const f = features(text);
+    const values = new Float32Array(f.count * 18);
+    for (let t = 0; t < f.count; t++) values.set([...f.values.subarray(t * 16, (t + 1) * 16), 1, 0], t * 18);
+    return { ...f, dimensions: 18, values };
+  };
+  const context = { from: 16, table: () => Float32Array.of(1, 0) };
+  const replacedMin = ROLE_MODEL_INPUTS.length; // the first of READER_INPUTS
+  const readers = () => {
+    const inputs = [...ROLE_MODEL_INPUTS, 'replacedMinSimilarity', 'rawContextMin'];
+    const width = inputs.length;
+    // Refuses unless the replaced words read as synonyms (replacedMinSimilarity 1).
+    return file({ inputs, mean: new Array(width).fill(0), scale: new Array(width).fill(1), hidden: { w: Array.from({ length: width }, (_, k) => (k === replacedMin ? 10 : 0)), b: [-5] }, out: { w: [1], b: [-2] } });
+  };
+
+  it('are computed from the context columns and the word table the base offers', () => {
+    const reader = roleReader({ ...base, dimensions: 18, context }, parseRoleModel(readers()));
+    expect(reader.context).toBe(context);
+    const score = reader.score(withContext('flights from boston to denver'), withContext('flights from boston to denver'), 1);
+    expect(score).toBeGreaterThan(0.9);
+    const roleOnly = roleReader({ ...base, dimensions: 18, context }, parseRoleModel(file()));
+    // The role features read the pair model's own 16 numbers only: the same as without the context columns.
+    expect(roleOnly.score(withContext('flights from denver to boston'), withContext('flights from boston to denver'), 0.97)).toBeCloseTo(
+      roleReader(base, parseRoleModel(file())).score(features('flights from denver to boston'), features('flights from boston to denver'), 0.97),
+      6,
+    );
+  });
+
+  it('are refused over a base that offers no context', () => {
+    expect(() => roleReader(base, parseRoleModel(readers()))).toThrow(/offers no context/);
+  });
+});
+
+describe('role model v3 (trained on the fixed projection, not yet shipped)', () => {
+  it('parses, reads the replaced-word readers over the features of minilm-pair-v2, and is refused over a base without them', () => {
+    const model = parseRoleModel(v3);
+    expect([model.id, model.base, model.threshold]).toEqual(['minilm-role-v3', 'minilm-pair-v2', 0.9]);
+    expect(model.inputs.filter((at) => at >= ROLE_MODEL_INPUTS.length)).toHaveLength(10);
+    expect(() => roleReader({ ...base, id: 'minilm-pair-v2' }, model)).toThrow(/offers no context/);
+    const reader = shippedPairReader({ ...base, id: 'minilm-pair-v2', dimensions: 18, context: { from: 16, table: () => Float32Array.of(1, 0) } });
+    expect(reader && isRoleReader(reader) ? reader.threshold : undefined).toBe(0.9);
   });
 });

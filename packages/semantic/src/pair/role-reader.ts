@@ -1,9 +1,10 @@
 import * as v from 'valibot';
 import { wordPieceOverlap } from './grid-head.js';
 import type { PairReader } from './pair-reader.js';
+import { READER_INPUTS, readerInputs } from './reader-inputs.js';
 import { ROLE_FEATURE_NAMES, type RoleLexicon, roleFeatures } from './role-features.js';
 import { MOVE_FEATURE_NAMES } from './role-move-features.js';
-import type { TokenFeatures } from './token-features.js';
+import { firstColumns, type TokenFeatures } from './token-features.js';
 
 const layerSchema = v.strictObject({ w: v.array(v.number()), b: v.array(v.number()) });
 const ids = v.array(v.pipe(v.number(), v.integer(), v.minValue(0)));
@@ -18,7 +19,7 @@ export const roleModelSchema = v.strictObject({
   /** The base pair model's probability must reach this too (0: the role model alone decides). */
   baseThreshold: v.number(),
   minOverlap: v.number(),
-  /** The inputs it reads, of {@link ROLE_MODEL_INPUTS}, in its weights' order. */
+  /** The inputs it reads, of {@link ROLE_MODEL_INPUTS} and {@link READER_INPUTS}, in its weights' order. */
   inputs: v.array(v.string()),
   lexicon: v.strictObject({ relations: ids, other: ids }),
   mean: v.array(v.number()),
@@ -39,7 +40,7 @@ export interface RoleModel {
   threshold: number;
   baseThreshold: number;
   minOverlap: number;
-  /** Where each of its inputs is in {@link ROLE_MODEL_INPUTS}. */
+  /** Where each of its inputs is in {@link ROLE_MODEL_INPUTS} followed by {@link READER_INPUTS}. */
   inputs: number[];
   lexicon: RoleLexicon;
   mean: Float64Array;
@@ -52,8 +53,9 @@ export interface RoleModel {
 export function parseRoleModel(raw: unknown): RoleModel {
   const file = v.parse(roleModelSchema, raw);
   const width = file.inputs.length;
-  const inputs = file.inputs.map((name) => ROLE_MODEL_INPUTS.indexOf(name));
-  if (width === 0 || inputs.includes(-1)) throw new Error(`role model ${file.id}: inputs ${file.inputs.join(',')} are not among ${ROLE_MODEL_INPUTS.join(',')}`);
+  const known = [...ROLE_MODEL_INPUTS, ...READER_INPUTS];
+  const inputs = file.inputs.map((name) => known.indexOf(name));
+  if (width === 0 || inputs.includes(-1)) throw new Error(`role model ${file.id}: inputs ${file.inputs.join(',')} are not among ${known.join(',')}`);
   const units = file.hidden.b.length;
   const sizes = [file.mean.length === width, file.scale.length === width, file.hidden.w.length === units * width, file.out.w.length === units, file.out.b.length === 1];
   if (sizes.includes(false)) throw new Error(`role model ${file.id}: layer sizes do not match ${width} inputs and ${units} hidden units`);
@@ -87,7 +89,7 @@ export function roleInputs(lexicon: RoleLexicon, gridP: number, pair: RolePair, 
   return [logit(gridP), ...roleFeatures(pair.stored, pair.asked, pair.cosine, pair.overlap, lexicon, moves)];
 }
 
-/** The probability the model gives a pair from every input of {@link ROLE_MODEL_INPUTS} (it reads those it was trained on). */
+/** The probability the model gives a pair from every input of {@link ROLE_MODEL_INPUTS} (then {@link READER_INPUTS} when it reads them; it reads those it was trained on). */
 export function roleProbability(model: RoleModel, all: readonly number[]): number {
   const width = model.inputs.length;
   const x = model.inputs.map((at, k) => (all[at]! - model.mean[k]!) / model.scale[k]!);
@@ -113,18 +115,27 @@ export function roleReader(base: PairReader, model: RoleModel): PairReader {
   const readsBase = model.baseThreshold > 0 || model.inputs.includes(ROLE_MODEL_INPUTS.indexOf('gridLogit'));
   // Models trained before the move features (v2, shipped) do not read them: they are not computed.
   const readsMoves = MOVE_FEATURE_NAMES.some((name) => model.inputs.includes(ROLE_MODEL_INPUTS.indexOf(name)));
+  // The replaced-word readers (v3) need the fixed projection in the features and the reduced word table, which the base offers.
+  const readsReaders = model.inputs.some((at) => at >= ROLE_MODEL_INPUTS.length);
+  const context = base.context;
+  if (readsReaders && !context) throw new Error(`role model ${model.id} reads the replaced-word readers; pair model ${base.id} offers no context columns or word table`);
   const reader: PairReader = {
     id: base.id,
     dimensions: base.dimensions,
     threshold: model.threshold,
     features: (text) => base.features(text),
+    ...(context ? { context } : {}),
     score(query, stored, cosine) {
       const overlap = wordPieceOverlap(stored, query);
       if (overlap < model.minOverlap) return 1;
       const baseP = readsBase ? base.score(query, stored, cosine) : 1;
       // Under the base model's own bar (baseThreshold) the pair is refused whatever the role model says.
       if (baseP < model.baseThreshold) return 0;
-      return roleProbability(model, roleInputs(model.lexicon, baseP, { stored, asked: query, cosine, overlap }, readsMoves));
+      // The role features read the pair model's own numbers only (as trained); the readers the fixed projection after them.
+      const own = (f: TokenFeatures) => (context ? firstColumns(f, context.from) : f);
+      const inputs = roleInputs(model.lexicon, baseP, { stored: own(stored), asked: own(query), cosine, overlap }, readsMoves);
+      if (readsReaders && context) inputs.push(...readerInputs(stored, query, model.lexicon, context));
+      return roleProbability(model, inputs);
     },
   };
   roleReaders.add(reader);
@@ -138,7 +149,7 @@ export const isRoleReader = (reader: PairReader): boolean => roleReaders.has(rea
 
 /** The same reader with another threshold (a role model's stays one: it is not wrapped again). */
 export function atThreshold(reader: PairReader, threshold: number): PairReader {
-  const copy: PairReader = { id: reader.id, dimensions: reader.dimensions, threshold, features: (text) => reader.features(text), score: reader.score };
+  const copy: PairReader = { id: reader.id, dimensions: reader.dimensions, threshold, features: (text) => reader.features(text), score: reader.score, ...(reader.context ? { context: reader.context } : {}) };
   if (isRoleReader(reader)) roleReaders.add(copy);
   return copy;
 }

@@ -44,3 +44,11 @@ export function decodeTokenFeatures(packed: string, dimensions: number): TokenFe
   }
   return { count, dimensions, ids, values };
 }
+
+/** Each word piece's first `d` numbers (the pair model's own, when the features carry more after them). */
+export function firstColumns(f: TokenFeatures, d: number): TokenFeatures {
+  if (f.dimensions === d) return f;
+  const values = new Float32Array(f.count * d);
+  for (let t = 0; t < f.count; t++) values.set(f.values.subarray(t * f.dimensions, t * f.dimensions + d), t * d);
+  return { count: f.count, dimensions: d, ids: f.ids, values };
+}

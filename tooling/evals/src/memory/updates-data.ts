@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { seededRandom } from '@svc/semantic';
 import type { FactItem } from './dataset.js';
 
 /** An attribute a user states and later corrects or retracts (`data/memory/updates.jsonl`). */
@@ -70,16 +71,7 @@ const CORRECTION_OPENERS = ['', 'A correction: ', 'Update: ', 'Oh, and ', 'Some 
 const TAILS = ['', ' say exactly: noted', ' Thanks!', ' What do you think?', ' Can you recommend a podcast?', ' lol'];
 
 /** A deterministic pseudo-random sequence (mulberry32), so every run builds the same users. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const random = seededRandom;
 
 const pick = <T>(next: () => number, items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
 const fill = (form: string, value: string) => form.replaceAll('{v}', value);

@@ -68,13 +68,4 @@ export function rank<R>(rows: readonly R[], scores: readonly number[]): R[] {
 }
 
 /** Deterministic pseudo-random numbers (mulberry32), so the random baseline is reproducible. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom as seeded } from '@svc/semantic';

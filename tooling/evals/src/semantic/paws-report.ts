@@ -44,7 +44,7 @@ export async function pawsTable(embedder: Embedder & { basePairReader?: PairRead
     pawsRow(`shipped: cosine >= 0.85, guard, margin, ${pairLabel(embedder.pairReader)}`, shipped),
   ];
   const previous = embedder.previousPairReader;
-  if (previous) lines.push(pawsRow(`shipped with the previous role model minilm-role-v1, p >= ${previous.threshold} (the decision before this one)`, await runPaws(embedder, pairs, { pairReader: previous })));
+  if (previous) lines.push(pawsRow(`shipped with the previous role model ${previous.id === embedder.pairReader?.id ? 'minilm-role-v1' : 'minilm-role-v2'}, p >= ${previous.threshold} (the decision before this one)`, await runPaws(embedder, pairs, { pairReader: previous })));
   const base = baseAlone(embedder);
   if (base) lines.push(pawsRow(`shipped with the ${pairLabel(base)} alone (the decision before the role model)`, await runPaws(embedder, pairs, { pairReader: base })));
   lines.push(pawsRow('shipped without a pair model (the decision before it)', await runPaws(embedder, pairs, { pairReader: false })));

@@ -1,4 +1,4 @@
-import { atThreshold, createMemoryVectorStore, createSemanticCache, type Embedder, isRoleReader, keyTerms, mayShareAnswer, type PairReader, type SimilarityCalibration, shippedRoleModel } from '@svc/semantic';
+import { atThreshold, contextRoleModel, createMemoryVectorStore, createSemanticCache, type Embedder, isRoleReader, keyTerms, mayShareAnswer, type PairReader, type SimilarityCalibration, shippedRoleModel } from '@svc/semantic';
 import type { ParaphrasePair, QqpPair } from './dataset.js';
 import { type Decider, runGptCacheProtocol } from './gptcache-protocol.js';
 import { measureLookupCost } from './lookup-cost.js';
@@ -55,7 +55,7 @@ export async function qqpTables(embedder: Embedder, qqp: readonly QqpPair[], hel
 /** How a table names the embedder's pair reader: the role model over its base pair model, or the pair model alone. */
 export function pairLabel(reader: PairReader | undefined, threshold = reader?.threshold): string {
   if (!reader) return 'no pair model';
-  return isRoleReader(reader) ? `role model ${shippedRoleModel().id} over pair model ${reader.id}, p >= ${threshold}` : `pair model ${reader.id}, p >= ${threshold}`;
+  return isRoleReader(reader) ? `role model ${(reader.context ? contextRoleModel() : shippedRoleModel()).id} over pair model ${reader.id}, p >= ${threshold}` : `pair model ${reader.id}, p >= ${threshold}`;
 }
 
 /** The base pair model alone at its own threshold, where the embedder's reader is the role model over it (the decision before the role model). */
@@ -75,7 +75,7 @@ export async function gptCacheTable(embedder: Embedder & { basePairReader?: Pair
   const { threshold, margin, candidates } = calibration;
   const deciders: Decider[] = [
     { label: `shipped: cosine >= ${threshold}, guard, margin ${margin} over ${candidates}, ${pairLabel(embedder.pairReader)}`, threshold, ambiguityMargin: margin, candidates },
-    ...(embedder.previousPairReader ? [{ label: `shipped with the previous role model minilm-role-v1, p >= ${embedder.previousPairReader.threshold} (the decision before this one)`, threshold, ambiguityMargin: margin, candidates, pairReader: embedder.previousPairReader } as Decider] : []),
+    ...(embedder.previousPairReader ? [{ label: `shipped with the previous role model ${embedder.previousPairReader.id === embedder.pairReader?.id ? 'minilm-role-v1' : shippedRoleModel().id}, p >= ${embedder.previousPairReader.threshold} (the decision before this one)`, threshold, ambiguityMargin: margin, candidates, pairReader: embedder.previousPairReader } as Decider] : []),
     ...(baseAlone(embedder) ? [{ label: `shipped with the ${pairLabel(baseAlone(embedder))} alone (the decision before the role model)`, threshold, ambiguityMargin: margin, candidates, pairReader: baseAlone(embedder) } as Decider] : []),
     ...(embedder.pairReader ? [{ label: 'shipped without a pair model (the decision before it)', threshold, ambiguityMargin: margin, candidates, pairReader: false } as Decider] : []),
     ...pairThresholds(embedder).map((reader): Decider => ({ label: `shipped with the ${pairLabel(reader)}`, threshold, ambiguityMargin: margin, candidates, pairReader: reader })),

@@ -1,11 +1,21 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cachedEmbedMany, createSentenceEncoder, textsFingerprint, writeVectorFile } from '@svc/encoder';
-import { createHashedEmbedder, decodeTokenFeatures, shippedPairReader, type Embedder, encodeTokenFeatures, type PairReader, parseRoleModel, roleReader, type TokenFeatures } from '@svc/semantic';
+import { createHashedEmbedder, decodeTokenFeatures, firstColumns, shippedPairReader, shippedRoleModel, type Embedder, encodeTokenFeatures, type PairReader, parseRoleModel, roleReader, type TokenFeatures } from '@svc/semantic';
 
 const PREVIOUS_ROLE_MODEL = new URL('../../../../packages/semantic/src/pair/minilm-role-v1.json', import.meta.url);
 
-/** The previous role model over the pair model (its file stays in the repo for this comparison). */
+/**
+ * The previous role model over the pair model (its file stays in the repo for this comparison);
+ * over features with the fixed projection (`pairContext`, role model v3), the shipped v2 over their
+ * first numbers, as the pair model's own id.
+ */
 function previousRoleReader(pair: PairReader): PairReader | undefined {
+  const v2 = shippedRoleModel();
+  if (pair.context) {
+    const own = (f: TokenFeatures) => firstColumns(f, pair.context!.from);
+    const view: PairReader = { id: v2.base, dimensions: pair.context.from, threshold: pair.threshold, features: async (text) => own(await pair.features(text)), score: (q, s, c) => pair.score(q, s, c) };
+    return roleReader(view, v2);
+  }
   return existsSync(PREVIOUS_ROLE_MODEL) ? roleReader(pair, parseRoleModel(JSON.parse(readFileSync(PREVIOUS_ROLE_MODEL, 'utf8')))) : undefined;
 }
 
@@ -67,6 +77,7 @@ function tablePairReader(pair: PairReader, table: Map<string, TokenFeatures>): P
       return features;
     },
     score: (query, stored, cosine) => pair.score(query, stored, cosine),
+    ...(pair.context ? { context: pair.context } : {}),
   };
 }
 
@@ -79,9 +90,9 @@ function tablePairReader(pair: PairReader, table: Map<string, TokenFeatures>): P
  * table's `basePairReader`, and read through the shipped role model as its `pairReader` (what a
  * cache uses by default; `roleModel` false: the base model, for training the role model).
  */
-export async function tableEmbedder(kind: string, texts: readonly string[], vectorsFile: string, roleModel = true): Promise<TableEmbedder> {
+export async function tableEmbedder(kind: string, texts: readonly string[], vectorsFile: string, roleModel = true, pairContext = true): Promise<TableEmbedder> {
   const distinct = [...new Set(texts)].sort();
-  const real = kind === 'hashed' ? createHashedEmbedder() : createSentenceEncoder({ cacheSize: 256, weights: kind === 'minilm-fp32' ? 'fp32' : 'int8' });
+  const real = kind === 'hashed' ? createHashedEmbedder() : createSentenceEncoder({ cacheSize: 256, weights: kind === 'minilm-fp32' ? 'fp32' : 'int8', pairContext });
   try {
     const pair = real.pairReader ? tablePairReader(real.pairReader, await featureTable(real, real.pairReader, distinct, vectorsFile)) : undefined;
     const vectors = await cachedEmbedMany(vectorsFile, real, distinct, { onProgress: progress });

@@ -17,7 +17,7 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createSentenceEncoder, loadTokenizer } from '@svc/encoder';
-import { ROLE_MODEL_INPUTS, semanticKeyOf, wordPieceOverlap } from '@svc/semantic';
+import { REPLACED_FEATURE_NAMES, ROLE_MODEL_INPUTS, replacedFeatures, semanticKeyOf, wordPieceOverlap } from '@svc/semantic';
 import { chatRequest } from '@svc/semantic/test';
 import { fnv } from '@svc/semantic/training';
 import { findDataDir, loadParaphrases, loadQqp } from '../dataset.js';
@@ -28,14 +28,17 @@ import { fitEnsemble, rocAuc } from './role-fit.js';
 import { type LabelledPair, pairRecords, type RoleExample, ROLE_LEXICON_WORDS } from './role-examples.js';
 import { pct, probability, regimeCurve, servedAt } from './role-curve.js';
 import { rewordings } from './role-rewordings.js';
-import { loadWordTable, REPLACED_FEATURE_NAMES, replacedFeatures } from './role-replaced.js';
+import { loadWordTable } from './role-replaced.js';
 import { RAW_CONTEXT_FEATURE_NAMES, rawContextFeatures } from './role-context-raw.js';
 import { tokenTable } from '../alignment/token-cache.js';
 import { projectTable, projectWordTable } from './role-projection.js';
 
 const { values } = parseArgs({ options: { write: { type: 'boolean', default: false }, vectors: { type: 'string', default: '/tmp/svc-role-train.bin' } } });
-if (values.write && (process.env['REPLACED'] === '1' || process.env['CONTEXT_RAW'] === '1')) {
-  throw new Error('REPLACED and CONTEXT_RAW are measured only: the shipped role reader does not compute their inputs, so no model file is written with them');
+// The replaced-word readers ship only through the fixed projection (v3: CONTEXT_PROJ=64 REPLACED_PROJ=64, the states stored beside the pair
+// model's under BASE_ID); raw 384-number states and the full table are measured only.
+const projected = process.env['CONTEXT_PROJ'] !== undefined && process.env['REPLACED_PROJ'] !== undefined;
+if (values.write && (process.env['REPLACED'] === '1' || process.env['CONTEXT_RAW'] === '1') && !projected) {
+  throw new Error('REPLACED and CONTEXT_RAW without CONTEXT_PROJ and REPLACED_PROJ are measured only: no model file is written with them');
 }
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const SEEDS = env('SEEDS', 5);
@@ -78,7 +81,7 @@ const qqp: LabelledPair[] = (QQP_WEIGHT > 0 ? splitByQuestion(loadQqp(dir)).trai
   .map((p) => ({ ...p, w: QQP_WEIGHT, fold: fnv([p.a, p.b].sort()[0]!) % FOLDS, kind: 'qqp' }));
 console.error(`${paws.length} PAWS training pairs, ${generated.length} generated, ${gptcache.length} GPTCache even, ${qqp.length} QQP`);
 
-const embedder = await tableEmbedder('minilm', pairs.flatMap((p) => [p.a, p.b]), values.vectors, false);
+const embedder = await tableEmbedder('minilm', pairs.flatMap((p) => [p.a, p.b]), values.vectors, false, false);
 const lexicon = {
   relations: ROLE_LEXICON_WORDS.relations.flatMap((word) => singlePiece(word)),
   other: ROLE_LEXICON_WORDS.other.flatMap((word) => singlePiece(word)),
@@ -90,7 +93,7 @@ function singlePiece(word: string): number[] {
 const lexiconSets = { relations: new Set(lexicon.relations), other: new Set(lexicon.other) };
 const records = await pairRecords(embedder, pairs, lexiconSets, MIN_OVERLAP);
 // QQP's texts keep their own vectors file, so the others' stays valid.
-if (qqp.length > 0) records.push(...(await pairRecords(await tableEmbedder('minilm', qqp.flatMap((p) => [p.a, p.b]), `${values.vectors}.qqp`, false), qqp, lexiconSets, MIN_OVERLAP)));
+if (qqp.length > 0) records.push(...(await pairRecords(await tableEmbedder('minilm', qqp.flatMap((p) => [p.a, p.b]), `${values.vectors}.qqp`, false, false), qqp, lexiconSets, MIN_OVERLAP)));
 // The inputs read (INPUTS, comma-separated names of ROLE_MODEL_INPUTS). The default leaves out
 // what was fitted on this very half (the grid model's logit; the contextual features' projection
 // was trained with it), so that its out-of-fold figures are honest; the base model then stands
@@ -147,7 +150,7 @@ if (process.env['HELDOUT']) {
     .filter((_, i) => i % 2 === 1)
     .map((p) => ({ a: asked(p.origin), b: asked(p.similar), y: 1, w: 1, fold: 0, kind: 'gptcache-even' }));
   const heldPairs = [...held, ...odd];
-  const heldRecords = await pairRecords(await tableEmbedder('minilm', heldPairs.flatMap((p) => [p.a, p.b]), `${values.vectors}.heldout`, false), heldPairs, lexiconSets, MIN_OVERLAP);
+  const heldRecords = await pairRecords(await tableEmbedder('minilm', heldPairs.flatMap((p) => [p.a, p.b]), `${values.vectors}.heldout`, false, false), heldPairs, lexiconSets, MIN_OVERLAP);
   await readInputs(heldRecords.flatMap((r) => r.examples));
   for (const t of process.env['HELDOUT'].split(',').map(Number)) {
     const c = servedAt(heldRecords, t, (e) => probability(model, e.x));
@@ -196,13 +199,14 @@ for (const t of [0.95, 0.97, 0.98, 0.99, 0.995]) {
 for (const c of regimeCurve(records, (e) => oof.get(e)!, (e) => rearranged.has(e), TARGET).slice(0, 5)) {
   console.log(`  moves only p >= ${c.moved}, replaced p >= ${c.replaced}: PAWS training half non-paraphrases served ${pct(c.neg)}, paraphrases ${pct(c.pos)}; GPTCache even pairs served ${pct(c.gpt)}`);
 }
-const chosen = curve.find((c) => c.neg <= TARGET) ?? curve.at(-1)!;
-console.log(`threshold ${chosen.t}: the lowest of the curve at which <= ${TARGET * 100}% of the training half's non-paraphrases are served out of fold`);
+// THRESHOLD=t: a threshold fixed before this run (v3: 0.9, chosen out of fold in the fourth round), written as it is.
+const chosen = process.env['THRESHOLD'] ? { t: Number(process.env['THRESHOLD']) } : (curve.find((c) => c.neg <= TARGET) ?? curve.at(-1)!);
+console.log(`threshold ${chosen.t}: ${process.env['THRESHOLD'] ? 'fixed in advance (THRESHOLD)' : `the lowest of the curve at which <= ${TARGET * 100}% of the training half's non-paraphrases are served out of fold`}`);
 
 if (values.write) {
   const model = fitEnsemble(examples, options, SEEDS);
-  const about = `Role model (issue #27): inputs ${inputs.join(', ')} (role-features.ts) read by ${SEEDS} averaged networks of ${options.units} ReLU units and a logistic unit (one layer of ${SEEDS * options.units} units here); trained by tooling/evals/src/semantic/pair-model/role-train.ts on PAWS dev's training half (split by source sentence; its held-out half, which the evaluation reports on, and PAWS test are not used), GPTCache's even-numbered pairs (weight ${weights.gptcache}) and ${generated.length} generated rewordings (weight ${weights.generated}); ${examples.length} examples, ${options.epochs} epochs of full-batch Adam (rate ${options.rate}, decay ${options.decay}, seed ${options.seed}); base pair model's bar p >= ${BASE_THRESHOLD}; out-of-fold ROC AUC on its PAWS pairs ${auc((e) => oof.get(e)!)}; threshold from the out-of-fold curve (<= ${TARGET * 100}% of non-paraphrases served).`;
-  const file = { id: ROLE_ID, base: 'minilm-pair-v1', about, threshold: chosen.t, baseThreshold: BASE_THRESHOLD, minOverlap: MIN_OVERLAP, inputs, lexicon, ...model };
+  const about = `Role model (issue #27): inputs ${inputs.join(', ')} (role-features.ts) read by ${SEEDS} averaged networks of ${options.units} ReLU units and a logistic unit (one layer of ${SEEDS * options.units} units here); trained by tooling/evals/src/semantic/pair-model/role-train.ts on PAWS dev's training half (split by source sentence; its held-out half, which the evaluation reports on, and PAWS test are not used), GPTCache's even-numbered pairs (weight ${weights.gptcache}) and ${generated.length} generated rewordings (weight ${weights.generated}); ${examples.length} examples, ${options.epochs} epochs of full-batch Adam (rate ${options.rate}, decay ${options.decay}, seed ${options.seed}); base pair model's bar p >= ${BASE_THRESHOLD}; out-of-fold ROC AUC on its PAWS pairs ${auc((e) => oof.get(e)!)}; threshold ${process.env['THRESHOLD'] ? 'fixed before training (THRESHOLD)' : `from the out-of-fold curve (<= ${TARGET * 100}% of non-paraphrases served)`}${projected ? `; replaced-word readers through the fixed projection (role-projection.ts, k = ${env('CONTEXT_PROJ', 0)} states, ${env('REPLACED_PROJ', 0)} table)` : ''}.`;
+  const file = { id: ROLE_ID, base: process.env['BASE_ID'] ?? 'minilm-pair-v1', about, threshold: chosen.t, baseThreshold: BASE_THRESHOLD, minOverlap: MIN_OVERLAP, inputs, lexicon, ...model };
   const path = new URL(`../../../../../packages/semantic/src/pair/${ROLE_ID}.json`, import.meta.url);
   writeFileSync(path, `${JSON.stringify(file, (_, value: unknown) => (typeof value === 'number' ? Number(value.toPrecision(6)) : value))}\n`);
   console.log(`written ${path.pathname}`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { replacedFeatures, type WordTable } from './role-replaced.js';
+import { replacedFeatures, type WordTable } from './replaced-features.js';
 
 // A table of four directions: ids 10 and 11 are near (a synonym), 12 is unrelated to both; 1 is a function word.
 const rows: Record<number, number[]> = { 10: [1, 0, 0], 11: [0.8, 0.6, 0], 12: [0, 0, 1], 13: [0, 1, 0], 1: [0, 0.6, 0.8] };

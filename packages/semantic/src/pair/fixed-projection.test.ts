@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fixedProjection, projectRows } from './role-projection.js';
+import { fixedProjection, projectRows } from './fixed-projection.js';
 
 const D = 384;
 const unit = (seed: number) => {
