@@ -15,3 +15,4 @@ export * from './memory.js';
 export { lowerThreadPriority } from './thread-priority.js';
 export { WORKER_RESOURCE_LIMITS, collectGarbage } from './collect-garbage.js';
 export { namespacedTool, splitToolName, toolSeparator } from './mcp-tool-names.js';
+export { seededRandom } from './seeded-random.js';

@@ -24,7 +24,7 @@ export { decodeTokenFeatures, encodeTokenFeatures, firstColumns, type TokenFeatu
 export { ROLE_FEATURE_NAMES, type RoleLexicon, roleFeatures } from './pair/role-features.js';
 export { contextRoleModel, shippedPairReader, shippedRoleModel } from './pair/role-model-data.js';
 export { atThreshold, isRoleReader, parseRoleModel, ROLE_MODEL_INPUTS, type RoleModel, type RoleModelFile, roleInputs, roleModelSchema, roleProbability, roleReader } from './pair/role-reader.js';
-export { CONTEXT_SEED, fixedProjection, projectRows, seededRandom, TABLE_SEED } from './pair/fixed-projection.js';
+export { CONTEXT_SEED, fixedProjection, projectRows, TABLE_SEED } from './pair/fixed-projection.js';
 export { REPLACED_FEATURE_NAMES, replacedFeatures, type WordTable } from './pair/replaced-features.js';
 export { CONTEXT_FEATURE_NAMES, type ContextRows, contextFeatures, contextRows } from './pair/context-features.js';
 export { READER_INPUTS, type ReplacedContext, readerInputs } from './pair/reader-inputs.js';

@@ -1,9 +1,9 @@
 import { tokensForChars } from '@svc/billing';
-import { type ChatMessage, type FinishReason, ProviderError, type ToolCall, type ToolDefinition, type Usage, kindFromStatus } from '@svc/core';
+import { type ChatMessage, type FinishReason, ProviderError, type ToolCall, type ToolDefinition, type Usage, kindFromStatus, seededRandom } from '@svc/core';
 import type { ProviderChatRequest } from '../provider.js';
 import { type MockDirectives, readDirectives } from './mock-directives.js';
 import { sampleFromSchema } from './mock-json.js';
-import { chunkText, createRandom, generateWords, hashString } from './mock-random.js';
+import { chunkText, generateWords, hashString } from './mock-random.js';
 
 /** One planned choice: the text as tokens, or one tool call whose arguments stream as tokens. */
 export interface PlannedChoice {
@@ -33,7 +33,7 @@ export function planAnswer(provider: string, request: ProviderChatRequest): Mock
   let completionTokens = 0;
   for (let index = 0; index < Math.max(1, request.n); index++) {
     // Choices differ from each other but each is stable for the prompt.
-    const random = createRandom(seed ^ Math.imul(index + 1, 0x9e3779b1));
+    const random = seededRandom(seed ^ Math.imul(index + 1, 0x9e3779b1));
     const choice = tool !== undefined ? planToolCall(tool, random, seed, index) : planText(request, directives, random);
     completionTokens += choice.tokens.length;
     choices.push(choice);

@@ -8,18 +8,6 @@ export function hashString(text: string, seed = 0x811c9dc5): number {
   return hash >>> 0;
 }
 
-/** mulberry32: a tiny deterministic PRNG, returns floats in [0, 1). */
-export function createRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const words = [
   'the', 'gateway', 'routes', 'each', 'request', 'to', 'a', 'model', 'that', 'answers', 'quickly', 'and',
   'cheaply', 'while', 'keeping', 'quality', 'high', 'every', 'token', 'streams', 'back', 'with', 'cost',

@@ -5,23 +5,12 @@
  * stores them beside the pair model's 32. Cosines of projected rows approximate the raw ones
  * (Johnson-Lindenstrauss: noise ~1/sqrt(k)).
  */
+import { seededRandom } from '@svc/core';
 
 /** The seed of the token states' projection (an entry's stored context numbers). */
 export const CONTEXT_SEED = 27;
 /** The seed of the word-piece table's projection (the reduced table). */
 export const TABLE_SEED = 28;
-
-/** Deterministic pseudo-random numbers in [0, 1) (mulberry32): the same sequence on every machine, so the matrix is too. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** `inputs x outputs` Gaussian entries (Box-Muller), row-major by input. */
 export function fixedProjection(inputs: number, outputs: number, seed = CONTEXT_SEED): Float32Array {

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { seededRandom } from '@svc/semantic';
+import { seededRandom } from '@svc/core';
 import type { FactItem } from './dataset.js';
 
 /** An attribute a user states and later corrects or retracts (`data/memory/updates.jsonl`). */

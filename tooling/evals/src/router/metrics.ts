@@ -68,4 +68,4 @@ export function rank<R>(rows: readonly R[], scores: readonly number[]): R[] {
 }
 
 /** Deterministic pseudo-random numbers (mulberry32), so the random baseline is reproducible. */
-export { seededRandom as seeded } from '@svc/semantic';
+export { seededRandom as seeded } from '@svc/core';
