@@ -72,7 +72,8 @@ export function planAdmission(request: AdmitRequest, context: PlanContext): Admi
   const bucket = (slots: BucketSlot[], scope: LimitScope, key: string, limit: number | null | undefined, cost: number) => {
     const capacity = capacityOf(limit);
     if (capacity === null) return;
-    const step: BucketStep = { kind: 'bucket', key, cost, capacity, refillMs: MINUTE_MS, ...(request.background ? { reserve: backgroundReserve(capacity, cost) } : {}) };
+    const step: BucketStep = { kind: 'bucket', key, cost, capacity, refillMs: MINUTE_MS };
+    if (request.background) step.reserve = backgroundReserve(capacity, cost);
     slots.push({ index: plan.steps.push(step) - 1, scope, step });
   };
   bucket(plan.requestBuckets, 'organisation', keys.rpm, limits.rpm, 1);

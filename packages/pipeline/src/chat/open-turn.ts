@@ -79,7 +79,7 @@ async function admit(deps: OpenDeps, exchange: Exchange, request: ChatRequest, m
       limits,
       estimatedTokens: promptTokens + completion,
       estimatedCostUsd: tokenCostUsd(model, { promptTokens, completionTokens: completion }),
-      ...(exchange.background ? { background: true } : {}),
+      background: exchange.background === true,
     });
   } catch (error) {
     countRejection(deps.metrics, error);

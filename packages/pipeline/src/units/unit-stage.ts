@@ -47,7 +47,7 @@ export async function admitUnits(deps: UnitStageDeps, context: Exchange, estimat
       limits: callerLimits(context.caller),
       estimatedTokens: estimate.tokens,
       estimatedCostUsd: estimate.costUsd,
-      ...(context.background ? { background: true } : {}),
+      background: context.background === true,
     });
   } catch (error) {
     countRejection(deps.metrics, error);
