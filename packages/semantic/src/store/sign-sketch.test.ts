@@ -1,17 +1,10 @@
+import { seededRandom } from '@svc/core';
 import { describe, expect, it } from 'vitest';
 import { MemoryPartition } from './memory-partition.js';
 import { SignSketch } from './sign-sketch.js';
 
-/** A deterministic generator (mulberry32), so a failure reproduces. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A deterministic generator, so a failure reproduces. */
+const random = seededRandom;
 
 function unit(values: Float32Array): Float32Array {
   const norm = Math.hypot(...values);
