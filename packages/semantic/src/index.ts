@@ -20,7 +20,7 @@ export { trainedVerifier } from './verifier/trained.js';
 export { createVerifier, type TrainedVerifier, type Verifier } from './verifier/verifier.js';
 export type { PairReader } from './pair/pair-reader.js';
 export { type PairHeadWeights, pairHeadSchema, parsePairHead, scorePair, wordPieceOverlap } from './pair/grid-head.js';
-export { decodeTokenFeatures, encodeTokenFeatures, firstColumns, type TokenFeatures } from './pair/token-features.js';
+export { decodeTokenFeatures, encodeTokenFeatures, firstColumns, packStoredFeatures, type TokenFeatures, unpackStoredFeatures } from './pair/token-features.js';
 export { ROLE_FEATURE_NAMES, type RoleLexicon, roleFeatures } from './pair/role-features.js';
 export { contextRoleModel, shippedPairReader, shippedRoleModel } from './pair/role-model-data.js';
 export { atThreshold, isRoleReader, parseRoleModel, ROLE_MODEL_INPUTS, type RoleModel, type RoleModelFile, roleInputs, roleModelSchema, roleProbability, roleReader } from './pair/role-reader.js';

@@ -4,7 +4,7 @@ import type { Embedder } from './embedder/interface.js';
 import { type KeyTerms, keyTerms, mayShareAnswer } from './entity-guard.js';
 import type { PairReader } from './pair/pair-reader.js';
 import { shippedPairReader } from './pair/role-model-data.js';
-import { decodeTokenFeatures, encodeTokenFeatures } from './pair/token-features.js';
+import { decodeTokenFeatures, packStoredFeatures, unpackStoredFeatures } from './pair/token-features.js';
 import { pointId } from './scope.js';
 import type { VectorMatch, VectorStore } from './store/interface.js';
 import { similarityCalibration } from './thresholds.js';
@@ -216,11 +216,15 @@ async function embedOne(embedder: Embedder, text: string): Promise<Float32Array>
 /** Where an entry keeps its question's pair features (`meta`), tagged with the pair model's id. */
 const PAIR_META = 'pairFeatures';
 
-/** The features stored with a match by the same pair model, if any. */
+/** How entries stored since issue #27's halving keep their features (`packing`); the releases before kept int8 and no tag. */
+const PACKING = 'q4';
+
+/** The features stored with a match by the same pair model, if any: 4-bit, or int8 as the previous releases stored them. */
 function storedFeatures(pair: PairReader, match: VectorMatch) {
-  const kept = match.payload.meta?.[PAIR_META] as { model?: unknown; data?: unknown } | undefined;
+  const kept = match.payload.meta?.[PAIR_META] as { model?: unknown; data?: unknown; packing?: unknown } | undefined;
   if (kept?.model !== pair.id || typeof kept.data !== 'string') return undefined;
-  return decodeTokenFeatures(kept.data, pair.dimensions);
+  if (kept.packing === undefined) return decodeTokenFeatures(kept.data, pair.dimensions);
+  return kept.packing === PACKING ? unpackStoredFeatures(kept.data, pair.dimensions) : undefined;
 }
 
 /** Whether the pair model reads the query and the stored question as the same question. */
@@ -278,7 +282,8 @@ async function pairMeta(ctx: CacheContext, text: string): Promise<Record<string,
   const { pair } = ctx.decision;
   if (!pair) return undefined;
   try {
-    return { [PAIR_META]: { model: pair.id, data: encodeTokenFeatures(await pair.features(text)) } };
+    const blocks = pair.context ? [0, pair.context.from] : [0];
+    return { [PAIR_META]: { model: pair.id, packing: PACKING, data: packStoredFeatures(await pair.features(text), blocks) } };
   } catch (error) {
     ctx.report(error, 'embed');
     return undefined;

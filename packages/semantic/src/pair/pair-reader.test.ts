@@ -8,7 +8,7 @@ import { createMemoryVectorStore } from '../store/memory.js';
 import { cachedAnswer, chatRequest } from '../test/index.js';
 import { type PairHeadWeights, parsePairHead, scorePair, wordPieceOverlap } from './grid-head.js';
 import type { PairReader } from './pair-reader.js';
-import { decodeTokenFeatures, encodeTokenFeatures, type TokenFeatures } from './token-features.js';
+import { decodeTokenFeatures, encodeTokenFeatures, type TokenFeatures, unpackStoredFeatures } from './token-features.js';
 
 /** Features of a text for the tests: one row per word, its word's hash as id, a one-hot of that hash. */
 function wordFeatures(text: string, d = 8): TokenFeatures {
@@ -124,12 +124,27 @@ describe('semantic cache with a pair model', () => {
     const cache = createSemanticCache({ embedder: withReader(reader), store, verifier: false, threshold: 0.5 });
     await cache.store(chatRequest('why does the cat chase the dog'), 'org', cachedAnswer('B-D'));
     expect(reader.featureCalls).toEqual(['why does the cat chase the dog']);
-    const kept = upserted[0]?.payload.meta?.['pairFeatures'] as { model: string; data: string };
-    expect(kept.model).toBe('order-test-v1');
-    expect(decodeTokenFeatures(kept.data, 8)?.ids).toEqual(wordFeatures('why does the cat chase the dog').ids);
+    const kept = upserted[0]?.payload.meta?.['pairFeatures'] as { model: string; packing: string; data: string };
+    expect(kept).toMatchObject({ model: 'order-test-v1', packing: 'q4' });
+    expect(unpackStoredFeatures(kept.data, 8)?.ids).toEqual(wordFeatures('why does the cat chase the dog').ids);
     reader.featureCalls.length = 0;
     await cache.lookup(chatRequest('why does the cat chase the dog so often'), 'org');
     expect(reader.featureCalls).toEqual(['why does the cat chase the dog so often']);
+  });
+
+  it("reads an entry the previous release stored (int8 features, no packing) from those features, not from its text", async () => {
+    const reader = orderReader();
+    const store = createMemoryVectorStore();
+    const upsert = store.upsert.bind(store);
+    // What the release before the 4-bit packing wrote for the same question.
+    store.upsert = async (points) =>
+      upsert(points.map((p) => ({ ...p, payload: { ...p.payload, meta: { pairFeatures: { model: 'order-test-v1', data: encodeTokenFeatures(wordFeatures(p.payload.text)) } } } })));
+    const cache = createSemanticCache({ embedder: withReader(reader), store, verifier: false, threshold: 0.5 });
+    await cache.store(chatRequest('why does the cat chase the dog'), 'org', cachedAnswer('B-D'));
+    reader.featureCalls.length = 0;
+    expect(await cache.lookup(chatRequest('why does the cat chase the dog so often'), 'org')).toMatchObject({ hit: true });
+    expect(await cache.lookup(chatRequest('why does the dog chase the cat'), 'org')).toMatchObject({ hit: false });
+    expect(reader.featureCalls).toEqual(['why does the cat chase the dog so often', 'why does the dog chase the cat']);
   });
 
   it('reads an entry stored without features (or by another pair model) from its text; false turns the model off', async () => {

@@ -12,6 +12,7 @@
  *                       74,197 texts take 15 minutes to an hour to encode here); --write then fills
  *                       the pair-model block (semantic-pair-eval) instead of the full one
  *     [--skip-qqp]      PAWS, GPTCache and the near misses only
+ *     [--encode-only]   encodes the texts into the vectors file and stops: no decision is run, no figure read
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -36,6 +37,7 @@ const { values } = parseArgs({
     paws: { type: 'string' },
     'qqp-count': { type: 'string' },
     'skip-qqp': { type: 'boolean', default: false },
+    'encode-only': { type: 'boolean', default: false },
   },
 });
 const started = performance.now();
@@ -54,6 +56,10 @@ const paws = pawsSet(loadPaws(dir, values.paws), values.paws !== undefined);
 const asked = (question: string): string => semanticKeyOf(chatRequest(question))?.text ?? question;
 const texts = [...qqp.flatMap((p) => [p.a, p.b]), ...paraphrases.flatMap((p) => [p.origin, p.similar]), ...nearMisses.flatMap((p) => [p.a, p.b]), ...paws.pairs.flatMap((p) => [p.a, p.b])].map(asked);
 const embedder = await tableEmbedder(values.embedder, texts, values.vectors ?? `/tmp/svc-semantic-${values.embedder}${limit === undefined ? '' : `-qqp${limit}`}.bin`);
+if (values['encode-only']) {
+  console.error(`encoded ${texts.length} texts; no figure read`);
+  process.exit(0);
+}
 const calibration = similarityCalibration(embedder.id);
 if (!calibration) throw new Error(`no similarity calibration for ${embedder.id} in @svc/semantic (thresholds.ts)`);
 

@@ -92,7 +92,8 @@ function tablePairReader(pair: PairReader, table: Map<string, TokenFeatures>): P
  */
 export async function tableEmbedder(kind: string, texts: readonly string[], vectorsFile: string, roleModel = true, pairContext = true): Promise<TableEmbedder> {
   const distinct = [...new Set(texts)].sort();
-  const real = kind === 'hashed' ? createHashedEmbedder() : createSentenceEncoder({ cacheSize: 256, weights: kind === 'minilm-fp32' ? 'fp32' : 'int8', pairContext });
+  // Niceness 0: an offline run has no requests to yield to (at the default 19 a loaded machine starves the encoder's thread).
+  const real = kind === 'hashed' ? createHashedEmbedder() : createSentenceEncoder({ cacheSize: 256, weights: kind === 'minilm-fp32' ? 'fp32' : 'int8', pairContext, niceness: 0 });
   try {
     const pair = real.pairReader ? tablePairReader(real.pairReader, await featureTable(real, real.pairReader, distinct, vectorsFile)) : undefined;
     const vectors = await cachedEmbedMany(vectorsFile, real, distinct, { onProgress: progress });
