@@ -16,6 +16,7 @@ export {
   type StoredMemoryRow,
 } from './memory-store.js';
 export { subjectFrame } from './subject-links.js';
+export { valuePhrase } from './value-types.js';
 export { RERANK_DEPTH, RERANK_FEATURES } from './recall-features.js';
 export { asksForState, type NearestRule, type NearestRules } from './recall-nearest.js';
 export { type CueWeights, cueBonus, cueHits, type RecallCues, recallCues } from './recall-cues.js';

@@ -2,6 +2,7 @@ import type { VectorPayload } from './interface.js';
 import { JsRows, type RowStorage } from './js-rows.js';
 import { SignSketch } from './sign-sketch.js';
 import { SimdRows } from './simd-rows.js';
+import { SubjectRows } from './subject-rows.js';
 
 /**
  * Rows from which a partition keeps its vectors in WebAssembly memory, for the SIMD scan.
@@ -30,6 +31,9 @@ export class MemoryPartition {
   private readonly sketch: SignSketch;
   private entries: PartitionEntry[] = [];
   private rows = new Map<string, number>();
+  private readonly subjects = new SubjectRows();
+  /** Scores of one subject's rows, by row (reused: a search allocates no row-sized buffer). */
+  private scratch = new Float32Array(16);
 
   constructor(readonly dimensions: number) {
     this.storage = new JsRows(dimensions, this.capacity);
@@ -53,7 +57,11 @@ export class MemoryPartition {
       if (row === this.capacity) this.grow();
       this.rows.set(entry.id, row);
       this.entries.push(entry);
-    } else this.entries[row] = entry;
+    } else {
+      this.subjects.remove(this.entries[row]!.payload.subject, row);
+      this.entries[row] = entry;
+    }
+    this.subjects.add(entry.payload.subject, row);
     this.storage.set(row, unit);
     this.sketch.set(row, unit);
     if (!this.simdTried && this.entries.length >= SIMD_MIN_ROWS) this.moveToSimd();
@@ -62,6 +70,7 @@ export class MemoryPartition {
   /** Doubles the room for rows. */
   private grow(): void {
     this.capacity *= 2;
+    this.scratch = new Float32Array(this.capacity);
     this.sketch.grow(this.capacity);
     this.storage.reserve(this.capacity);
   }
@@ -81,10 +90,12 @@ export class MemoryPartition {
     const row = this.rows.get(id);
     if (row === undefined) return;
     const last = this.entries.length - 1;
+    this.subjects.remove(this.entries[row]!.payload.subject, row);
     if (row !== last) {
       const moved = this.entries[last]!;
       this.entries[row] = moved;
       this.rows.set(moved.id, row);
+      this.subjects.move(moved.payload.subject, last, row);
       this.storage.move(last, row);
       this.sketch.move(last, row);
     }
@@ -94,6 +105,24 @@ export class MemoryPartition {
 
   ids(): string[] {
     return this.entries.map((e) => e.id);
+  }
+
+  /**
+   * The `limit` best points of one subject with score >= minScore and `keep(entry)` true, best
+   * first: only that subject's rows are scored.
+   */
+  searchSubject(unit: Float32Array, subject: string, query: { limit: number; minScore: number }, keep: (entry: PartitionEntry) => boolean): { entry: PartitionEntry; score: number }[] {
+    const rows = this.subjects.of(subject);
+    this.storage.scoresOf(unit, rows, this.scratch);
+    // Read before `keep` runs: it may delete (expired) points, which moves rows.
+    const found = rows.map((row) => ({ entry: this.entries[row]!, score: this.scratch[row]! })).filter((f) => f.score >= query.minScore);
+    found.sort((a, b) => b.score - a.score);
+    const best: { entry: PartitionEntry; score: number }[] = [];
+    for (const f of found) {
+      if (best.length === query.limit) break;
+      if (keep(f.entry)) best.push(f);
+    }
+    return best;
   }
 
   /** The `limit` best entries with score >= minScore and `keep(entry)` true, best first. */

@@ -69,13 +69,13 @@ function searchPoints({ partitions, entries, now }: MemoryState, vector: Float32
   if (!partition || query.limit <= 0 || partition.dimensions !== vector.length) return [];
   const at = now();
   const subject = query.subject;
-  const best = partition.search(unit(vector), query.limit, query.minScore, (entry) => {
-    if (entry.payload.expiresAt <= at) {
-      entries.delete(entry.id);
-      return false;
-    }
-    return subject === undefined || entry.payload.subject === subject;
-  });
+  const live = (entry: PartitionEntry) => {
+    if (entry.payload.expiresAt > at) return true;
+    entries.delete(entry.id);
+    return false;
+  };
+  // One subject's points (an end user's facts): only its rows are scored.
+  const best = subject === undefined ? partition.search(unit(vector), query.limit, query.minScore, live) : partition.searchSubject(unit(vector), subject, query, live);
   return best.map(({ entry, score }) => {
     entries.get(entry.id); // a hit is a use: it moves to the back of the eviction queue
     return { id: entry.id, score, payload: structuredClone(entry.payload) };

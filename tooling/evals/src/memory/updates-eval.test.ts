@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadFacts } from './dataset.js';
 import { loadAttributeQuestions, loadUpdateAttributes, updateUsers } from './updates-data.js';
+import { statedAs } from './stated-facts.js';
 import { asserts, cleanFacts } from './updates-eval.js';
 
 describe('knowledge-update metrics', () => {
@@ -30,5 +31,15 @@ describe('knowledge-update metrics', () => {
     for (const user of build()) for (const held of user.attributes) expect(held.first).not.toBe(held.second);
     // The held-back forms are not the tuning forms.
     for (const q of questions.values()) expect(q.test.filter((form) => q.tune.includes(form))).toEqual([]);
+  });
+
+  it('counts a stale answer per fact: the facts the old statement was stored as, not a fact that merely names the old value', () => {
+    const session = [
+      { text: 'Hi! My hair is blue and I work as a nurse. say exactly: noted', clauses: [{ attribute: 'hair colour', value: 'blue' }, { attribute: 'job', value: 'nurse' }] },
+      { text: 'My band plays at the Blue Note.', clauses: [] },
+    ];
+    expect([...statedAs(session, 'hair colour', 'blue')]).toEqual(['My hair is blue']);
+    expect([...statedAs(session, 'job', 'nurse')]).toEqual(['I work as a nurse.']);
+    expect(statedAs(session, 'hair colour', 'red').size).toBe(0);
   });
 });

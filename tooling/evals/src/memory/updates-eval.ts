@@ -1,11 +1,14 @@
 import { createMemoryStore, endUserSubject, extractFacts, type MemoryStore } from '@svc/memory';
 import { createInProcessRecordStore } from '@svc/memory/test';
 import { createMemoryVectorStore, type Embedder } from '@svc/semantic';
+import { asserts, attributeFacts, escapeRegExp } from './stated-facts.js';
 import type { AttributeQuestions, Message, UpdateUser } from './updates-data.js';
 
 const ORG = 'org-updates';
 const scopeOf = (user: number) => ({ orgId: ORG, subject: endUserSubject(ORG, `user-${user}`) });
 const DAY = 86_400_000;
+
+export { asserts };
 
 /** How the users' facts were kept: corrections on (the shipped store), or every statement kept (similarity-only baselines). */
 export interface UpdateRun {
@@ -44,17 +47,6 @@ export async function replayUsers(embedder: Embedder, users: readonly UpdateUser
   return { memory, users };
 }
 
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-/** Whether a fact states `value` (a retraction that names it, "I no longer live in Lisbon", does not). */
-export function asserts(fact: string, value: string): boolean {
-  // "Thursdays" states "Thursday"; only the part of the fact that names the value is read for a negation
-  // ("I dropped my old course and started Italian" states Italian).
-  const names = new RegExp(`(?:^|\\b)${escapeRegExp(value)}(?:s?\\b|$)`, 'i');
-  const part = fact.split(/,\s*|\s+and\s+/).find((p) => names.test(p));
-  if (part === undefined) return false;
-  return !/\b(?:no longer|not|isn't|aren't|don't|doesn't|anymore|stopped|dropped|sold|forget)\b|n't\b/i.test(part);
-}
-
 /** The share of related questions given the current value, given a superseded or retracted one, and of kept values still recalled. */
 export interface UpdateScores {
   questions: number;
@@ -69,6 +61,8 @@ export interface UpdateScores {
   updated: number;
   retracted: number;
   kept: number;
+  /** The same four counted per fact: a fact the user's statement of that value was stored as is injected (not any fact naming the value). */
+  byFact: { current: number; stale: number; retractedGiven: number; keptRecalled: number };
 }
 
 /** What is injected for a question: the store's recall with its defaults, or the recency-only baseline (the five newest facts). */
@@ -83,25 +77,31 @@ export async function scoreQuestions(
   questions: ReadonlyMap<string, AttributeQuestions>,
   options: { forms: 'tune' | 'test'; split?: 'dev' | 'test'; inject: Injector; explain?: (line: string) => void },
 ): Promise<UpdateScores> {
-  const s: UpdateScores = { questions: 0, current: 0, stale: 0, retractedGiven: 0, keptRecalled: 0, updated: 0, retracted: 0, kept: 0 };
+  const s: UpdateScores = { questions: 0, current: 0, stale: 0, retractedGiven: 0, keptRecalled: 0, updated: 0, retracted: 0, kept: 0, byFact: { current: 0, stale: 0, retractedGiven: 0, keptRecalled: 0 } };
   for (const [u, user] of run.users.entries()) {
     for (const held of user.attributes) {
       if (options.split && held.attribute.split !== options.split) continue;
+      const facts = attributeFacts(user, held);
       for (const question of questions.get(held.attribute.attribute)?.[options.forms] ?? []) {
         const injected = await options.inject(run.memory, u, question);
         const has = (value: string) => injected.some((text) => asserts(text, value));
+        const gives = (stated: ReadonlySet<string>) => injected.some((text) => stated.has(text));
         s.questions++;
         if (held.fate === 'update') {
           s.updated++;
           if (has(held.second)) s.current++;
           if (has(held.first)) s.stale++;
+          if (gives(facts.fresh)) s.byFact.current++;
+          if (gives(facts.old)) s.byFact.stale++;
           if (options.explain && (!has(held.second) || has(held.first))) options.explain(`${held.attribute.attribute}: ${held.first} -> ${held.second} | ${question} | ${JSON.stringify(injected)}`);
         } else if (held.fate === 'retract') {
           s.retracted++;
           if (has(held.first)) s.retractedGiven++;
+          if (gives(facts.old)) s.byFact.retractedGiven++;
         } else {
           s.kept++;
           if (has(held.first)) s.keptRecalled++;
+          if (gives(facts.old)) s.byFact.keptRecalled++;
         }
       }
     }
