@@ -4,7 +4,7 @@ import type { BatchRepository, OrgRepository, ResponseRepository, UsageRepositor
 import type { Readiness } from '@svc/http-kit';
 import type { McpGateway } from '@svc/mcp';
 import type { MemoryStore } from '@svc/memory';
-import type { EmbedDeps, Gateway, ImageStore, VoiceSettings } from '@svc/pipeline';
+import type { EmbedDeps, Gateway, ImageStore, StoringLimiter, VoiceSettings } from '@svc/pipeline';
 import type { Logger, Metrics, Tracing } from '@svc/telemetry';
 import type { FileSettings } from './files/file-store.js';
 import type { FeedbackDeps } from './routes/feedback.js';
@@ -13,7 +13,9 @@ import type { FeedbackDeps } from './routes/feedback.js';
  * What the inference app needs; a Runtime provides all of it. The embed stage's deps (catalog,
  * providers, learn, breakers, limiter, byok) serve `/v1/embeddings`, which has no chat gateway path.
  */
-export interface InferenceDeps extends Pick<EmbedDeps, 'catalog' | 'providers' | 'learn' | 'breakers' | 'limiter' | 'byok'> {
+export interface InferenceDeps extends Pick<EmbedDeps, 'catalog' | 'providers' | 'learn' | 'breakers' | 'byok'> {
+  /** The limits: admission, and the stored reservations a batch holds its budget with from its creation. */
+  limiter?: StoringLimiter;
   gateway: Gateway;
   authenticator: Authenticator;
   /** The relational store: settings write the organisation's defaults; a retrieved batch sums its lines' ledger rows. */

@@ -4,6 +4,7 @@ export { type RealtimeCost, realtimeCost, realtimeMinutes, realtimeTokenCost, re
 export { tokenCostUsd } from './cost/token-cost.js';
 export { charsPerToken, estimateTokens, tokensForChars } from './cost/token-estimate.js';
 export type { CalendarMonth } from './limits/calendar-month.js';
+export { type HeldShare } from './limits/held-share.js';
 export { type LimiterSettings, Limiter, type SpendSubject } from './limits/limiter.js';
 export {
   type ActualUsage,

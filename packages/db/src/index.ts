@@ -8,7 +8,7 @@ export { DbConflictError } from './errors.js';
 export { DbUnavailableError, isDbUnavailable } from './availability.js';
 export { defaultMigrationsFolder } from './migrate.js';
 export { isUuid } from './repositories/drizzle.js';
-export type { BatchUsage, NativeBatchPart } from './schema/batches.js';
+export type { BatchHold, BatchUsage, NativeBatchPart } from './schema/batches.js';
 export { FILE_PART_BYTES, derivedOnboardingSteps, workableBatchStatuses } from './repositories/index.js';
 export type {
   AlertListOptions,

@@ -45,6 +45,8 @@ export interface Exchange {
    * key's RPM/TPM keep room for interactive requests (`BACKGROUND_RESERVE` in @svc/billing).
    */
   background?: boolean;
+  /** The month budget was held for this request beforehand (a line of a batch holding its budget): counted, not checked again. */
+  budgetHeld?: boolean;
   /** Tags the gateway adds to the request's own metadata in its ledger rows (a batch line's `batch_id`). */
   tags?: Readonly<Record<string, string>>;
   /** The request's access-log record, filled at its ending (access-record.ts). */

@@ -29,6 +29,7 @@ export { type DeliveredImageRef, type GenerateImagesRequest, type GenerateImages
 export { IMAGE_URL_TTL_MS, ImageStore, type ImageStoreSettings, type StoredImage } from './units/image-store.js';
 export { admitToolCall } from './units/admit-tool-call.js';
 export { type OrgProviders, type UnitStageDeps, orgProviders } from './units/unit-stage.js';
+export { BatchEstimate, HOLD_STEPS, endBatchHold, shrinkBatchHold, takeBatchHold } from './units/batch-hold.js';
 export { type NativeLinePlan, type StoringLimiter, nativeLineCost, planNativeLine, recordNativeLine, reserveNativePart, settleNativePart } from './units/native-batch.js';
 export {
   ALL_FLAGS_ON,

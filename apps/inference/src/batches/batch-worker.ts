@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Authenticator } from '@svc/auth';
 import { batchRequestId, toGatewayError } from '@svc/core';
 import type { BatchLineRecord, BatchRecord, BatchRepository } from '@svc/db';
+import { endBatchHold, shrinkBatchHold } from '@svc/pipeline';
 import type { Logger } from '@svc/telemetry';
 import type { FileSettings } from '../files/file-store.js';
 import { type BatchEnding, finalizeBatch } from './finalize-batch.js';
@@ -34,6 +35,13 @@ export interface BatchWorkerSettings {
 
 /** How working a batch stopped: it ended, it waits on its providers (polled again later), or the worker stopped or lost the lease. */
 type WorkStop = BatchEnding | 'wait' | undefined;
+
+/** The budget a batch held could not be given back yet (the Kv failed): the batch ends at a later poll. */
+class HoldPending extends Error {
+  constructor() {
+    super('batches: the budget held for the batch could not be given back yet');
+  }
+}
 
 /** How long a worker waits after a line was refused by rate limits (429) before it runs the pending lines again. */
 const THROTTLE_PAUSE_MS = 2000;
@@ -134,11 +142,12 @@ export class BatchWorker {
     try {
       const ending = await this.runLines(batch);
       if (ending === 'wait') pollAt = new Date(Date.now() + (this.settings.nativePollMs ?? 60_000));
-      else if (ending) await finalizeBatch(this.deps.batches, this.deps.files, batch, ending);
+      else if (ending) await finalizeBatch(this.deps.batches, this.deps.files, await this.endHold(batch.id), ending);
     } catch (error) {
       this.deps.logger.warn({ err: error, batch_id: batch.id }, 'batches: working a batch failed; it is taken up again');
       // A batch waiting on its providers is taken up again at its next poll, not at once (a provider or key failing keeps failing).
       if (batch.natives?.some((part) => part.state !== 'collected')) pollAt = new Date(Date.now() + (this.settings.nativePollMs ?? 60_000));
+      else if (error instanceof HoldPending) pollAt = new Date(Date.now() + this.pollMs);
     } finally {
       await this.deps.batches.release(batch.id, this.owner, pollAt).catch(() => {});
     }
@@ -181,9 +190,32 @@ export class BatchWorker {
       if (expired) return this.expire(batch);
       await this.runChunk(batch, pending);
       // Renewing reads the batch again: a cancel or a lost lease is seen between chunks.
-      batch = await this.deps.batches.renew(batch.id, this.owner, this.leaseUntil());
+      batch = await this.shrinkHold(await this.deps.batches.renew(batch.id, this.owner, this.leaseUntil()));
     }
     return undefined;
+  }
+
+  /** Gives back the shares of the batch's budget hold its answered lines made due (docs/operations.md "Batch budget"). */
+  private async shrinkHold(batch: BatchRecord | undefined): Promise<BatchRecord | undefined> {
+    if (!batch?.hold || batch.hold.ended) return batch;
+    const hold = await shrinkBatchHold(this.deps.limiter, batch.id, batch.hold, batch.completed + batch.failed);
+    return hold === batch.hold ? batch : this.deps.batches.setHold(batch.id, this.owner, hold);
+  }
+
+  /**
+   * Ends the batch's budget hold before the batch ends (an ended batch is never worked again):
+   * the batch as it is then; throws when the hold could not be given back (the Kv failed), so the
+   * batch is taken up again and ended later.
+   */
+  private async endHold(id: string): Promise<BatchRecord> {
+    const batch = await this.deps.batches.renew(id, this.owner, this.leaseUntil());
+    if (!batch) throw new Error('batches: the lease was lost before the batch ended');
+    if (!batch.hold || batch.hold.ended) return batch;
+    const hold = await endBatchHold(this.deps.limiter, batch.id, batch.hold, batch.completed + batch.failed);
+    if (!hold.ended) throw new HoldPending();
+    const stored = await this.deps.batches.setHold(batch.id, this.owner, hold);
+    if (!stored) throw new Error('batches: the lease was lost before the batch ended');
+    return stored;
   }
 
   /** Runs `lines` at once and records each answer as it comes; an answer cut short by a stop, or refused by rate limits, is not recorded. */
@@ -195,7 +227,7 @@ export class BatchWorker {
         const answer =
           caller instanceof Error
             ? { line: line.line, statusCode: caller.status, result: { id: batchRequestId(), custom_id: line.customId, response: { status_code: caller.status, request_id: null, body: { error: caller.toBody() } }, error: null } }
-            : await runBatchLine(this.deps, { caller, batchId: batch.id, endpoint: batch.endpoint as LineEndpoint }, line, this.stopping.signal);
+            : await runBatchLine(this.deps, { caller, batchId: batch.id, endpoint: batch.endpoint as LineEndpoint, budgetHeld: batch.hold !== null && !batch.hold.ended }, line, this.stopping.signal);
         // A line the limits refused for now (429) stays pending: it runs again after a pause.
         if (answer.statusCode === 429) throttled = true;
         else if (!this.stopped) await this.deps.batches.answerLine(batch.id, answer);

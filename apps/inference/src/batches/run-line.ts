@@ -13,7 +13,7 @@ export type LineDeps = ResponsesDeps & EmbedDeps;
 /** The exchange of one line: the batch's key as caller, the line's request id, the organisation's mode unless the body sets one. */
 function lineExchange(line: LineOf, requestId: string, signal: AbortSignal, bodyMode?: Exchange['mode']): Exchange {
   const { caller, batchId } = line;
-  return { caller, requestId, startedAt: performance.now(), signal, mode: resolveIntelligenceMode(undefined, bodyMode, caller.org.defaultIntelligenceMode), background: true, tags: { batch_id: batchId } };
+  return { caller, requestId, startedAt: performance.now(), signal, mode: resolveIntelligenceMode(undefined, bodyMode, caller.org.defaultIntelligenceMode), background: true, budgetHeld: line.budgetHeld, tags: { batch_id: batchId } };
 }
 
 /** Whose line runs and in which batch: its ledger rows carry the tag `batch_id`. */
@@ -21,6 +21,8 @@ export interface LineOf {
   caller: Caller;
   batchId: string;
   endpoint: LineEndpoint;
+  /** The batch holds its budget (its hold is not ended): the line's estimate is counted, not checked against the budget again. */
+  budgetHeld: boolean;
 }
 
 /** The endpoints a stored batch's lines call: OpenAI's, and Anthropic's Messages (Message Batches). */

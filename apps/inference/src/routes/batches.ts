@@ -5,6 +5,7 @@ import { bearer, defineRoute, jsonResponse } from '@svc/openapi';
 import { type RouteRegistry, STORED_JSON_RULES, readJson, validate } from '@svc/http-kit';
 import { BatchInputReader, type BatchInputResult, type CreateBatchRequest, batchEndpoints, createBatchRequestSchema, issueToError } from '@svc/protocol';
 import * as v from 'valibot';
+import { createHoldingBatch } from '../batches/batch-budget.js';
 import { batchCost } from '../batches/batch-cost.js';
 import { batchObject } from '../batches/batch-object.js';
 import type { InferenceDeps } from '../deps.js';
@@ -34,7 +35,7 @@ export const createBatchRoute = defineRoute({
   auth,
   body: { schema: createBatchRequestSchema, name: 'CreateBatchRequest' },
   responses: { 200: jsonResponse('The `batch` object.') },
-  errors: [400, 403, 404],
+  errors: [400, 402, 403, 404],
 });
 
 export const listBatchesRoute = defineRoute({
@@ -135,7 +136,7 @@ export function registerBatches(routes: RouteRegistry<AppEnv>, deps: InferenceDe
     const caller = c.get('caller');
     requireScope(caller, request.endpoint === '/v1/embeddings' ? 'inference:embeddings' : 'inference:chat');
     const [batch, lines] = await newBatch(deps, caller, request);
-    const created = await deps.batches.create(batch, lines);
+    const created = await createHoldingBatch(deps, caller, batch, lines);
     deps.batchWorker?.wake();
     return c.json(batchObject(created));
   });

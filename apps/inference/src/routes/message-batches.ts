@@ -6,6 +6,7 @@ import { type CreateMessageBatchRequest, createMessageBatchSchema, issueToError 
 import type { Context } from 'hono';
 import * as v from 'valibot';
 import { EXPIRED_STATUS, isEnded, messageBatchObject } from '../batches/message-batch-object.js';
+import { createHoldingBatch } from '../batches/batch-budget.js';
 import { messageBatchResults } from '../batches/message-batch-results.js';
 import type { InferenceDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
@@ -35,7 +36,7 @@ export const createMessageBatchRoute = route({
   description: 'Runs Messages requests in the background within 24 h: those naming an OpenAI or Anthropic model through that provider’s own batch API at its batch price, the others through the same pipeline as `POST /v1/messages` at interactive prices; each `params` is validated when it runs (an invalid one is that request\'s `errored` result).',
   body: { schema: createMessageBatchSchema, name: 'CreateMessageBatchRequest' },
   responses: { 200: jsonResponse('The `message_batch`.') },
-  errors: [400],
+  errors: [400, 402],
 });
 export const listMessageBatchesRoute = route({
   method: 'get',
@@ -102,8 +103,9 @@ export function registerMessageBatches(routes: RouteRegistry<AppEnv>, deps: Infe
   };
 
   routes.add(createMessageBatchRoute, async (c) => {
-    const { batch, lines } = newMessageBatch(c.get('caller'), validate(createMessageBatchSchema, await readJson(c, deps.maxBodyBytes, STORED_JSON_RULES), issueToError));
-    const created = await deps.batches.create(batch, lines);
+    const caller = c.get('caller');
+    const { batch, lines } = newMessageBatch(caller, validate(createMessageBatchSchema, await readJson(c, deps.maxBodyBytes, STORED_JSON_RULES), issueToError));
+    const created = await createHoldingBatch(deps, caller, batch, lines);
     deps.batchWorker?.wake();
     return c.json(await present(deps, c, created));
   });

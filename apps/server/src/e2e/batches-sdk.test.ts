@@ -189,20 +189,15 @@ describe('openai SDK client.batches against the gateway and the mock upstream', 
     expect(upstream.stats().byPath['/v1/chat/completions'] ?? 0).toBe(sent);
   });
 
-  it('runs as the submitting key: its organisation’s budget refuses lines, its scopes bound what it may submit', async () => {
+  it('runs as the submitting key: its organisation’s budget refuses the batch at creation, its scopes bound what it may submit', async () => {
     const { db, authenticator } = gateway.runtime;
     const org = await db.orgs.create({ name: `batch-budget-${Date.now()}`, monthlyBudgetUsd: 0.000_000_1 });
     const { secret } = await authenticator.issue({ orgId: org.id, scopes: ['inference:chat'] });
     const tenant = new OpenAI({ baseURL: `${gateway.inferenceUrl}/v1`, apiKey: secret, maxRetries: 0 });
     upstream.resetStats();
     const inputFileId = await upload(tenant, [chatLine('p1', chatModel), chatLine('p2', chatModel)]);
-    const created = await tenant.batches.create({ input_file_id: inputFileId, endpoint: '/v1/chat/completions', completion_window: '24h' });
-    const batch = await waitFor(tenant, created.id, ended);
-    expect(batch).toMatchObject({ status: 'completed', output_file_id: null, request_counts: { total: 2, completed: 0, failed: 2 } });
-    expect(await outputLines(tenant, batch.error_file_id)).toMatchObject([
-      { custom_id: 'p1', response: { status_code: 402, body: { error: { type: 'billing_error' } } } },
-      { custom_id: 'p2', response: { status_code: 402, body: { error: { type: 'billing_error' } } } },
-    ]);
+    await expect(tenant.batches.create({ input_file_id: inputFileId, endpoint: '/v1/chat/completions', completion_window: '24h' })).rejects.toMatchObject({ status: 402, error: { type: 'billing_error', code: 'budget_exceeded' } });
+    expect((await tenant.batches.list()).data).toEqual([]);
     expect(upstream.stats().byPath['/v1/chat/completions'] ?? 0).toBe(0);
     await expect(tenant.batches.create({ input_file_id: inputFileId, endpoint: '/v1/embeddings', completion_window: '24h' })).rejects.toMatchObject({ status: 403, error: { code: 'insufficient_scopes' } });
   });

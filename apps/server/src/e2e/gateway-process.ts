@@ -1,5 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { masterKey } from './harness.js';
 
@@ -57,4 +60,23 @@ export async function submitChatBatch(url: string, lines: readonly object[]): Pr
   const file = (await (await fetch(`${url}/v1/files`, { method: 'POST', headers: auth, body: form })).json()) as { id: string };
   const created = await fetch(`${url}/v1/batches`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: '24h' }) });
   return ((await created.json()) as { id: string }).id;
+}
+
+/** A gateway process a test starts again and again on one new data directory (`env` beside it): start it, stop it with a signal, and at the end kill it and remove the directory. */
+export async function restartableGateway(env: Record<string, string>): Promise<{ dataDir: string; start(): Promise<string>; stop(signal: NodeJS.Signals): Promise<void>; remove(): Promise<void> }> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'svc-gateway-'));
+  let child: ChildProcess | undefined;
+  return {
+    dataDir,
+    async start() {
+      const spawned = await spawnGatewayProcess({ SVC_DATA_DIR: dataDir, ...env });
+      child = spawned.child;
+      return spawned.url;
+    },
+    stop: (signal) => stopProcess(child!, signal),
+    async remove() {
+      child?.kill('SIGKILL');
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
 }

@@ -66,7 +66,8 @@ function backgroundReserve(capacity: number, cost: number): number {
 export function planAdmission(request: AdmitRequest, context: PlanContext): AdmissionPlan {
   const { limits } = request;
   const tokens = Math.max(1, Math.ceil(request.estimatedTokens));
-  const micros = Math.max(1, reserveMicros(request.estimatedCostUsd));
+  // Under a batch's hold the budget is held already: the request holds no more of it (nothing is left held if its instance dies).
+  const micros = request.budgetHeld === true ? 1 : Math.max(1, reserveMicros(request.estimatedCostUsd));
   const keys = rateKeys(context.prefix, request.orgId, request.keyId);
   const plan: AdmissionPlan = { steps: [], requestBuckets: [], tokenBuckets: [], month: null, tokens, micros };
   const bucket = (slots: BucketSlot[], scope: LimitScope, key: string, limit: number | null | undefined, cost: number) => {
@@ -88,7 +89,8 @@ export function planAdmission(request: AdmitRequest, context: PlanContext): Admi
     const tokenQuota = capacityOf(limits.tokenQuota);
     const counter = (key: string, cost: number, limit: number | null, onMissing: CounterStep['onMissing']) => {
       const step: CounterStep = { kind: 'counter', key, cost, ttlMs, onMissing };
-      if (limit !== null) step.limit = limit;
+      // A request whose budget was held for it beforehand is counted, never refused.
+      if (limit !== null && request.budgetHeld !== true) step.limit = limit;
       return plan.steps.push(step) - 1;
     };
     // A missing spend counter refuses the call: the limiter seeds it from the ledger and retries.

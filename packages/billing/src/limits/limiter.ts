@@ -2,6 +2,7 @@ import type { GatewayError } from '@svc/core';
 import type { ConsumeAllResult, CounterStep, Kv } from '@svc/kv';
 import { Adjustments } from './adjustments.js';
 import { type AdmissionPlan, capacityOf, planAdmission } from './admission-plan.js';
+import { type HeldShare, heldShareSteps } from './held-share.js';
 import { type CalendarMonth, monthAt, parseMonth } from './calendar-month.js';
 import { type MonthKeys, keyMonthKeys, monthKeys } from './kv-keys.js';
 import {
@@ -267,12 +268,24 @@ export class Limiter {
     return usd || tokens;
   }
 
-  /** The reservation of an admitted plan; without a result (the Kv failed) it holds nothing. */
   /** A reservation stored with `held()`, to settle or release it in another process or later. */
   resume(state: ReservationState): Reservation {
     return new KvReservation(state, this.adjustments);
   }
 
+  /**
+   * Gives `share` of a stored reservation back, once: a share given back already (its guard is in
+   * the Kv) changes nothing. Rejects when the Kv fails, so the caller gives it back later; the
+   * shares and whatever ends the reservation must together come to what it holds.
+   */
+  async giveBackShare(state: ReservationState, share: HeldShare): Promise<void> {
+    checkAmount('tokens', share.tokens);
+    checkAmount('micros', share.micros);
+    const steps = heldShareSteps(this.prefix, state, share);
+    if (steps.length > 0) await this.kv.consumeAll(steps);
+  }
+
+  /** The reservation of an admitted plan; without a result (the Kv failed) it holds nothing. */
   private reservation(plan: AdmissionPlan, result: ConsumeAllResult | null): Reservation {
     return new KvReservation(
       {

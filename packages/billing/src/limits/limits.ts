@@ -71,6 +71,11 @@ export interface AdmitRequest {
    * {@link BACKGROUND_RESERVE} of its capacity for interactive requests afterwards.
    */
   background?: boolean;
+  /**
+   * The month budget and token quota were reserved for this request beforehand (a batch line
+   * under its batch's hold): its estimate is counted in the month counters but not checked.
+   */
+  budgetHeld?: boolean;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { type SQL, and, asc, count, desc, eq, gt, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
-import { type BatchUsage, type NativeBatchPart, batchLines, batches } from '../schema/batches.js';
+import { type BatchHold, type BatchUsage, type NativeBatchPart, batchLines, batches } from '../schema/batches.js';
 import { rowsOf } from './bulk-insert.js';
 import { type Drizzle, isUuid } from './drizzle.js';
 import { type Page, toPage } from './keyset-page.js';
@@ -41,9 +41,11 @@ export interface BatchRecord {
   expiresAt: Date;
   /** The parts submitted to providers' own batch APIs; null until the worker sorted the lines. */
   natives: NativeBatchPart[] | null;
+  /** The budget held for the batch since its creation; null: none. */
+  hold: BatchHold | null;
 }
 
-export type NewBatch = Omit<BatchRecord, 'completed' | 'failed' | 'times' | 'outputFileId' | 'errorFileId' | 'usage' | 'natives'> & { times?: Record<string, number> };
+export type NewBatch = Omit<BatchRecord, 'completed' | 'failed' | 'times' | 'outputFileId' | 'errorFileId' | 'usage' | 'natives' | 'hold'> & { times?: Record<string, number>; hold?: BatchHold | null };
 
 /** One request of a batch's input file, numbered from 0 in file order. */
 export interface BatchLineRecord {
@@ -93,10 +95,14 @@ export interface BatchRepository {
   release(id: string, owner: string, pollAt?: Date): Promise<void>;
   /** Writes the batch's native parts while `owner` holds its lease; undefined when it lost the lease. */
   setNatives(id: string, owner: string, natives: NativeBatchPart[]): Promise<BatchRecord | undefined>;
+  /** Writes the batch's budget hold while `owner` holds its lease; undefined when it lost the lease. */
+  setHold(id: string, owner: string, hold: BatchHold): Promise<BatchRecord | undefined>;
   /** Puts the unanswered lines `lines` in the native part `nativeId`, or back on the gateway's path (null). */
   assignNative(id: string, lines: readonly number[], nativeId: string | null): Promise<void>;
   /** Up to `limit` unanswered lines of the native part `nativeId` after line `after`, in file order. */
   nativeLines(id: string, nativeId: string, page: { after: number; limit: number }): Promise<BatchLineRecord[]>;
+  /** Up to `limit` answered lines of the native part `nativeId` after line `after`, in file order (what the part's results recorded). */
+  nativeAnswered(id: string, nativeId: string, page: { after: number; limit: number }): Promise<AnsweredBatchLine[]>;
   /** How many of the batch's lines were answered with `statusCode`. */
   countAnswered(id: string, statusCode: number): Promise<number>;
   /** Up to `limit` unanswered lines the gateway runs (in no native part) after line `after` (default: from the first), in file order. */
@@ -203,7 +209,7 @@ function createBatchRowRepository(db: Drizzle): Pick<BatchRepository, 'create' |
 }
 
 /** Which worker works which batch: claim, renew, release. */
-function createBatchLeaseRepository(db: Drizzle): Pick<BatchRepository, 'claim' | 'renew' | 'release' | 'setNatives'> {
+function createBatchLeaseRepository(db: Drizzle): Pick<BatchRepository, 'claim' | 'renew' | 'release' | 'setNatives' | 'setHold'> {
   return {
     async claim(owner, until, now = new Date()) {
       const [row] = await db
@@ -234,6 +240,15 @@ function createBatchLeaseRepository(db: Drizzle): Pick<BatchRepository, 'claim' 
       const [row] = await db
         .update(batches)
         .set({ natives })
+        .where(and(eq(batches.id, id), eq(batches.leaseOwner, owner)))
+        .returning();
+      return row ? toRecord(row) : undefined;
+    },
+
+    async setHold(id, owner, hold) {
+      const [row] = await db
+        .update(batches)
+        .set({ hold })
         .where(and(eq(batches.id, id), eq(batches.leaseOwner, owner)))
         .returning();
       return row ? toRecord(row) : undefined;
@@ -281,7 +296,7 @@ function createBatchLineRepository(db: Drizzle): Pick<BatchRepository, 'pendingL
 }
 
 /** The lines submitted to providers' own batch APIs. */
-function createNativeLineRepository(db: Drizzle): Pick<BatchRepository, 'assignNative' | 'nativeLines' | 'countAnswered'> {
+function createNativeLineRepository(db: Drizzle): Pick<BatchRepository, 'assignNative' | 'nativeLines' | 'nativeAnswered' | 'countAnswered'> {
   return {
     async assignNative(id, lines, nativeId) {
       for (let start = 0; start < lines.length; start += 1000) {
@@ -300,6 +315,16 @@ function createNativeLineRepository(db: Drizzle): Pick<BatchRepository, 'assignN
         .where(and(eq(batchLines.batchId, id), eq(batchLines.nativeId, nativeId), isNull(batchLines.result), gt(batchLines.line, after)))
         .orderBy(asc(batchLines.line))
         .limit(limit);
+    },
+
+    async nativeAnswered(id, nativeId, { after, limit }) {
+      const rows = await db
+        .select({ line: batchLines.line, customId: batchLines.customId, result: batchLines.result, statusCode: batchLines.statusCode })
+        .from(batchLines)
+        .where(and(eq(batchLines.batchId, id), eq(batchLines.nativeId, nativeId), isNotNull(batchLines.result), gt(batchLines.line, after)))
+        .orderBy(asc(batchLines.line))
+        .limit(limit);
+      return rows.map((row) => ({ line: row.line, customId: row.customId, result: row.result ?? {}, statusCode: row.statusCode ?? 0 }));
     },
 
     async countAnswered(id, statusCode) {

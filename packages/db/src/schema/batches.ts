@@ -38,6 +38,22 @@ export interface NativeBatchPart {
 }
 
 /**
+ * The budget a batch holds from its creation (every line's estimate, docs/operations.md "Batch
+ * budget"): the limiter's reservation (`ReservationState`) and how much of it was given back.
+ * The hold shrinks in `steps` equal shares as lines are answered, then the rest at the end; each
+ * share is given back once (a step's Kv guard), `released` counts those written here.
+ */
+export interface BatchHold {
+  reservation: Record<string, unknown>;
+  /** The lines the hold was taken for, and how many lines make one step. */
+  lines: number;
+  stepLines: number;
+  /** Steps given back (the last, `ended`, gives back the rest). */
+  released: number;
+  ended: boolean;
+}
+
+/**
  * Batches (`POST /v1/batches`): what was asked, where it stands, and which instance works it.
  * `key_id` is the key that submitted it: its lines run as that key (limits, budgets, ledger).
  * `times` holds the status timestamps (`in_progress_at`, ...) by their OpenAI names. The lease
@@ -73,6 +89,8 @@ export const batches = pgTable(
     natives: jsonb('natives').$type<NativeBatchPart[]>(),
     /** A batch waiting on its providers is not claimed before this (its next poll). */
     pollAt: timestamptz('poll_at'),
+    /** The budget held for the batch since its creation; null: none (no budget, or created before 0028). */
+    hold: jsonb('hold').$type<BatchHold>(),
   },
   (table) => [index('batches_org_created_idx').on(table.orgId, table.createdAt, table.id), index('batches_status_idx').on(table.status)],
 );

@@ -14,7 +14,7 @@ export { onboardingSteps } from './onboarding-steps.js';
 export { storedResponses } from './stored-responses.js';
 export { mcpServers } from './mcp-servers.js';
 export { fileChunks, files } from './files.js';
-export { type BatchUsage, type NativeBatchPart, batches, batchLines } from './batches.js';
+export { type BatchHold, type BatchUsage, type NativeBatchPart, batches, batchLines } from './batches.js';
 export { requestFeedback } from './request-feedback.js';
 export { shadowVerdicts } from './shadow-verdicts.js';
 export { storedModels } from './stored-models.js';

@@ -80,6 +80,7 @@ async function admit(deps: OpenDeps, exchange: Exchange, request: ChatRequest, m
       estimatedTokens: promptTokens + completion,
       estimatedCostUsd: tokenCostUsd(model, { promptTokens, completionTokens: completion }),
       background: exchange.background === true,
+      budgetHeld: exchange.budgetHeld === true,
     });
   } catch (error) {
     countRejection(deps.metrics, error);

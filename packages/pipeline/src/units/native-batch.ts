@@ -10,7 +10,7 @@ import type { Exchange } from '../exchange.js';
 import { type OrgProviders, type UnitStageDeps, recordUnitUsage } from './unit-stage.js';
 
 /** The completion tokens a line without `max_tokens` is reserved for (the interactive path's default estimate). */
-const DEFAULT_COMPLETION_ESTIMATE = 1000;
+export const DEFAULT_COMPLETION_ESTIMATE = 1000;
 
 /** A batch line its provider's own batch API will answer: the model, what the provider is sent, whose key, and its estimate at the batch price. */
 export interface NativeLinePlan {
@@ -90,22 +90,28 @@ export function recordNativeLine(deps: UnitStageDeps, context: Exchange, line: {
   return { ...metadata, baseline_cost_usd: interactive.costUsd, savings_usd: saved, savings_pct: interactive.costUsd > 0 ? Math.round((saved / interactive.costUsd) * 10_000) / 100 : 0 };
 }
 
-/** A limiter whose reservations can be stored (a native part holds its estimate for hours, across restarts). */
-export type StoringLimiter = Pick<Limiter, 'admit' | 'resume'>;
+/** A limiter whose reservations can be stored (a native part or a batch holds its estimate for hours, across restarts). */
+export type StoringLimiter = Pick<Limiter, 'admit' | 'resume' | 'giveBackShare'>;
 
 /**
- * Holds a native part's estimate against the caller's month budget and token quota (a provider's
- * batch queue uses none of the per-minute limits): the stored reservation, null when nothing is
- * held (no limiter, no limits), or undefined when the budget refuses it.
+ * Holds `estimate` against the caller's month budgets and token quota only (a provider's batch
+ * queue and a batch's hold use none of the per-minute limits): the reservation to store, null when
+ * nothing is held (no limiter, no limits); throws the spec's 402 when a budget cannot cover it.
+ * `budgetHeld`: covered by a batch's hold already, so counted and never refused.
  */
-export async function reserveNativePart(limiter: StoringLimiter | undefined, caller: Caller, estimate: { tokens: number; costUsd: number }): Promise<Record<string, unknown> | null | undefined> {
+export async function reserveMonth(limiter: StoringLimiter | undefined, caller: Caller, estimate: { tokens: number; costUsd: number }, budgetHeld: boolean): Promise<Record<string, unknown> | null> {
   if (!limiter) return null;
-  try {
-    const reservation = await limiter.admit({ orgId: caller.org.id, keyId: caller.keyId, limits: monthLimits(caller), estimatedTokens: estimate.tokens, estimatedCostUsd: estimate.costUsd });
-    return (reservation.held?.() as Record<string, unknown> | undefined) ?? null;
-  } catch {
-    return undefined;
-  }
+  const reservation = await limiter.admit({ orgId: caller.org.id, keyId: caller.keyId, limits: monthLimits(caller), estimatedTokens: estimate.tokens, estimatedCostUsd: estimate.costUsd, budgetHeld });
+  return (reservation.held?.() as Record<string, unknown> | undefined) ?? null;
+}
+
+/**
+ * Holds a native part's estimate (nothing more when its batch holds its budget: the part's
+ * reservation then only carries what its lines cost to the month counters): the stored
+ * reservation, null when nothing is held, or undefined when the budget refuses it.
+ */
+export async function reserveNativePart(limiter: StoringLimiter | undefined, caller: Caller, estimate: { tokens: number; costUsd: number }, batchHeld = false): Promise<Record<string, unknown> | null | undefined> {
+  return reserveMonth(limiter, caller, batchHeld ? { tokens: 0, costUsd: 0 } : estimate, batchHeld).catch(() => undefined);
 }
 
 /** Ends a stored native part reservation with what its lines really used. */

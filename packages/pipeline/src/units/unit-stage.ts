@@ -48,6 +48,7 @@ export async function admitUnits(deps: UnitStageDeps, context: Exchange, estimat
       estimatedTokens: estimate.tokens,
       estimatedCostUsd: estimate.costUsd,
       background: context.background === true,
+      budgetHeld: context.budgetHeld === true,
     });
   } catch (error) {
     countRejection(deps.metrics, error);

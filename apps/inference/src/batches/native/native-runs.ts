@@ -3,6 +3,7 @@ import type { BatchLineRecord, BatchRecord, BatchRepository, NativeBatchPart } f
 import { type OrgProviders, type StoringLimiter, type UnitStageDeps, orgProviders, reserveNativePart, settleNativePart } from '@svc/pipeline';
 import { type NativeBatchLine, type NativeBatchRef, type NativeBatches, isBatchKeyGone } from '@svc/providers';
 import type { Logger } from '@svc/telemetry';
+import { answeredSpend } from './part-spent.js';
 import { NATIVE_ENDPOINTS, type PlannedLine, lineOfUpstreamId, planLine, readNativeLine, upstreamId } from './native-line.js';
 
 /** What the native path needs: the unit stages' deps (catalog, providers, keys, ledger), the batches and a limiter that can store a reservation. */
@@ -79,7 +80,7 @@ export class NativeRunner {
       estimate.tokens += planned.plan.estimate.tokens;
       estimate.costUsd += group.byok ? 0 : planned.plan.estimate.costUsd;
     }
-    const reservation = await reserveNativePart(this.deps.limiter, held.caller, estimate);
+    const reservation = await reserveNativePart(this.deps.limiter, held.caller, estimate, held.batch.hold !== null);
     if (reservation === undefined) return;
     const part: NativeBatchPart = { id: `nb_${randomId(20)}`, provider: group.provider, byok: group.byok, state: 'submitting', submittingAt: Math.floor(Date.now() / 1000), lines: group.lines.length, reservation };
     natives.push(part);
@@ -99,7 +100,7 @@ export class NativeRunner {
       const found = batches && (await this.recover(held, part, batches).catch(() => false));
       if (!found) {
         this.deps.logger.warn({ err: error, batch_id: held.batch.id, provider: part.provider }, 'batches: a provider refused a native batch; its lines run through the gateway');
-        await this.giveBack(held, part, 0, 0);
+        await this.giveBack(held, part);
       }
     }
     await this.deps.batches.setNatives(held.batch.id, held.owner, natives);
@@ -115,12 +116,24 @@ export class NativeRunner {
     return true;
   }
 
-  /** Ends the part: its unanswered lines back on the gateway's path, its reservation settled with what its lines cost. */
-  private async giveBack(held: Held, part: NativeBatchPart, tokens: number, costUsd: number): Promise<void> {
+  /**
+   * Ends the part: its unanswered lines back on the gateway's path, its reservation settled with
+   * what its recorded lines were billed, read from the store (so a collection cut by a crash, or a
+   * key removed while the results were read, settles what was billed, not 0).
+   */
+  private async giveBack(held: Held, part: NativeBatchPart): Promise<void> {
     for (let page = await this.deps.batches.nativeLines(held.batch.id, part.id, { after: -1, limit: PAGE }); page.length > 0; page = await this.deps.batches.nativeLines(held.batch.id, part.id, { after: page.at(-1)!.line, limit: PAGE })) {
       await this.deps.batches.assignNative(held.batch.id, page.map((line) => line.line), null);
     }
-    await settleNativePart(this.deps.limiter, part.reservation, { tokens, costUsd });
+    const spent = { tokens: 0, costUsd: 0 };
+    for (let page = await this.deps.batches.nativeAnswered(held.batch.id, part.id, { after: -1, limit: PAGE }); page.length > 0; page = await this.deps.batches.nativeAnswered(held.batch.id, part.id, { after: page.at(-1)!.line, limit: PAGE })) {
+      for (const line of page) {
+        const { tokens, costUsd } = answeredSpend(line, part.byok);
+        spent.tokens += tokens;
+        spent.costUsd += costUsd;
+      }
+    }
+    await settleNativePart(this.deps.limiter, part.reservation, spent);
     part.state = 'collected';
     part.reservation = null;
   }
@@ -146,12 +159,12 @@ export class NativeRunner {
   private async advancePart(held: Held, natives: NativeBatchPart[], part: NativeBatchPart, stop: boolean): Promise<boolean> {
     const batches = held.org.providers.get(part.provider)?.batches;
     if (!batches) {
-      await this.giveBack(held, part, 0, 0);
+      await this.giveBack(held, part);
       return true;
     }
     // A submission cut by a crash: the provider batch carrying the part's id is taken up if it was accepted, else it is submitted again.
     if (part.state === 'submitting' && !(await this.recover(held, part, batches))) {
-      if (stop) await this.giveBack(held, part, 0, 0);
+      if (stop) await this.giveBack(held, part);
       else await this.submit(held, natives, part, await this.partLines(held, part));
       return (part.state as NativeBatchPart['state']) === 'collected';
     }
@@ -162,7 +175,7 @@ export class NativeRunner {
       if (!isBatchKeyGone(error)) throw error;
       // Its key was removed from the provider's pool: the part can never be polled again, so its lines run through the gateway.
       this.deps.logger.warn({ err: error, batch_id: held.batch.id, part_id: part.id, provider: part.provider }, 'batches: the key that submitted a native batch is no longer configured; its lines run through the gateway');
-      await this.giveBack(held, part, 0, 0);
+      await this.giveBack(held, part);
       return true;
     }
   }
@@ -197,18 +210,13 @@ export class NativeRunner {
   /** Records every result line; lines without a result, not run, or failed in a way another model may not are given back to the gateway's path. */
   private async collect(held: Held, part: NativeBatchPart, results: AsyncIterable<NativeBatchLine>): Promise<void> {
     const lines = new Map((await this.partLines(held, part)).map((entry) => [entry.line.line, entry]));
-    let tokens = 0;
-    let costUsd = 0;
     for await (const result of results) {
       const number = lineOfUpstreamId(result.customId);
       const entry = number === undefined ? undefined : lines.get(number);
       if (!entry) continue;
       const outcome = readNativeLine(this.deps, { caller: held.caller, batch: held.batch, line: entry.line, planned: entry.planned }, result);
-      if (outcome.kind !== 'answer') continue;
-      await this.deps.batches.answerLine(held.batch.id, outcome.answer);
-      tokens += outcome.tokens;
-      costUsd += outcome.costUsd;
+      if (outcome.kind === 'answer') await this.deps.batches.answerLine(held.batch.id, outcome.answer);
     }
-    await this.giveBack(held, part, tokens, costUsd);
+    await this.giveBack(held, part);
   }
 }

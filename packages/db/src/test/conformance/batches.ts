@@ -144,7 +144,10 @@ export function batchConformance(getDb: GetDb): void {
     expect((await db.batches.nativeLines(batch.id, 'native_1', { after: -1, limit: 10 })).map((line) => line.customId)).toEqual(['a', 'c']);
     expect((await db.batches.nativeLines(batch.id, 'native_1', { after: 0, limit: 10 })).map((line) => line.line)).toEqual([2]);
     await db.batches.answerLine(batch.id, answer(0, 200));
+    expect((await db.batches.nativeAnswered(batch.id, 'native_1', { after: -1, limit: 10 })).map((line) => line.line)).toEqual([0]);
     await db.batches.assignNative(batch.id, [0, 2], null);
+    // An answered line stays in its part: what the part's results recorded.
+    expect((await db.batches.nativeAnswered(batch.id, 'native_1', { after: -1, limit: 10 })).map((line) => line.line)).toEqual([0]);
     expect((await db.batches.pendingLines(batch.id, 10)).map((line) => line.line)).toEqual([1, 2]);
     expect(await db.batches.countAnswered(batch.id, 200)).toBe(1);
     const owner = `worker_${randomUUID()}`;
@@ -158,6 +161,11 @@ export function batchConformance(getDb: GetDb): void {
     const part = { id: 'native_1', provider: 'openai', byok: false, upstreamId: 'batch_up', keyIndex: 0, state: 'in_progress' as const, lines: 2, reservation: null };
     expect((await db.batches.setNatives(batch.id, owner, [part]))?.natives).toEqual([part]);
     expect(await db.batches.setNatives(batch.id, 'someone_else', [])).toBeUndefined();
+    expect(batch.hold).toBeNull();
+    const hold = { reservation: { tokens: 10, micros: 20 }, lines: 3, stepLines: 1, released: 1, ended: false };
+    expect((await db.batches.setHold(batch.id, owner, hold))?.hold).toEqual(hold);
+    expect(await db.batches.setHold(batch.id, 'someone_else', { ...hold, ended: true })).toBeUndefined();
+    expect((await db.batches.get(org.id, batch.id))?.hold).toEqual(hold);
     await db.batches.release(batch.id, owner, new Date(Date.now() + 200_000));
     expect(await claimAll(new Date(Date.now() + 100_000))).not.toContain(batch.id);
     expect(await claimAll(new Date(Date.now() + 300_000))).toContain(batch.id);
