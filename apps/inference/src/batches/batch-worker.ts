@@ -107,7 +107,10 @@ export class BatchWorker {
     while (!this.stopped) {
       const batch = await this.claim();
       if (batch) await this.work(batch);
-      else await this.rest();
+      else {
+        await this.endLeftHolds();
+        await this.rest();
+      }
     }
   }
 
@@ -216,6 +219,22 @@ export class BatchWorker {
     const stored = await this.deps.batches.setHold(batch.id, this.owner, hold);
     if (!stored) throw new Error('batches: the lease was lost before the batch ended');
     return stored;
+  }
+
+  /**
+   * Gives back the holds of batches an instance of the release before the hold (0028) ended: in a
+   * rolling deploy it can take up a batch this release created, runs its lines as any, and ends it
+   * knowing nothing of the hold. An idle worker ends such holds; two at once give nothing back
+   * twice (the Kv's once-only guards), and a Kv failure leaves the hold for the next poll.
+   */
+  private async endLeftHolds(): Promise<void> {
+    if (!this.deps.limiter) return;
+    const ended = await this.deps.batches.heldAfterEnd(10).catch(() => []);
+    for (const batch of ended) {
+      if (!batch.hold) continue;
+      const hold = await endBatchHold(this.deps.limiter, batch.id, batch.hold, batch.completed + batch.failed);
+      if (hold.ended) await this.deps.batches.setEndedHold(batch.id, hold).catch(() => undefined);
+    }
   }
 
   /** Runs `lines` at once and records each answer as it comes; an answer cut short by a stop, or refused by rate limits, is not recorded. */

@@ -1,3 +1,4 @@
+import { BatchEstimate, takeBatchHold } from '@svc/pipeline';
 import OpenAI, { toFile } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway } from './harness.js';
@@ -118,4 +119,38 @@ describe('the budget a gateway-run batch holds from its creation (official opena
     expect(interactiveUsd).toBeGreaterThan(0);
     expect(interactiveUsd).toBeLessThan(lineEstimate(0));
   }, 60_000);
+
+  it('gives back the hold of a batch an instance of the previous release ended without it (rolling deploy)', async () => {
+    const { org } = await orgClient({ monthlyBudgetUsd: estimate(10) * 2 });
+    const { record } = await gateway.runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:chat'] });
+    const caller = await gateway.runtime.authenticator.callerOfKey(record.id);
+    const lineEstimates = new BatchEstimate({ catalog: gateway.runtime.catalog }, caller, '/v1/chat/completions');
+    for (let i = 0; i < 10; i++) lineEstimates.add(body(i));
+    // What this release stores at creation; the previous release then works the batch and ends it, the hold untouched.
+    const hold = await takeBatchHold(gateway.runtime.limiter, caller, lineEstimates, 10);
+    expect((await gateway.runtime.limiter.spend(org)).reservedUsd).toBeCloseTo(estimate(10), 5);
+    await gateway.runtime.db.batches.create(
+      {
+        id: `batch_left_${Date.now()}`,
+        orgId: org.id,
+        keyId: record.id,
+        endpoint: '/v1/chat/completions',
+        inputFileId: 'file-input',
+        completionWindow: '24h',
+        status: 'completed',
+        metadata: null,
+        errors: null,
+        total: 10,
+        createdAt: new Date(),
+        expiresAt: new Date(Date.now() + 86_400_000),
+        hold,
+      },
+      [],
+    );
+    for (const deadline = Date.now() + 20_000; (await gateway.runtime.limiter.spend(org)).reservedUsd > 0; ) {
+      if (Date.now() > deadline) throw new Error('the hold of a batch ended by the previous release was not given back');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect((await gateway.runtime.limiter.spend(org)).spentUsd).toBe(0);
+  }, 30_000);
 });

@@ -97,6 +97,13 @@ export interface BatchRepository {
   setNatives(id: string, owner: string, natives: NativeBatchPart[]): Promise<BatchRecord | undefined>;
   /** Writes the batch's budget hold while `owner` holds its lease; undefined when it lost the lease. */
   setHold(id: string, owner: string, hold: BatchHold): Promise<BatchRecord | undefined>;
+  /**
+   * Up to `limit` ended batches whose budget hold was not given back: an instance of the release
+   * before the hold (0028) ended them during a rolling deploy; the next worker that idles gives it back.
+   */
+  heldAfterEnd(limit: number): Promise<BatchRecord[]>;
+  /** Writes the hold of an ended batch (ended batches have no lease); undefined when the batch is not ended. */
+  setEndedHold(id: string, hold: BatchHold): Promise<BatchRecord | undefined>;
   /** Puts the unanswered lines `lines` in the native part `nativeId`, or back on the gateway's path (null). */
   assignNative(id: string, lines: readonly number[], nativeId: string | null): Promise<void>;
   /** Up to `limit` unanswered lines of the native part `nativeId` after line `after`, in file order. */
@@ -209,7 +216,7 @@ function createBatchRowRepository(db: Drizzle): Pick<BatchRepository, 'create' |
 }
 
 /** Which worker works which batch: claim, renew, release. */
-function createBatchLeaseRepository(db: Drizzle): Pick<BatchRepository, 'claim' | 'renew' | 'release' | 'setNatives' | 'setHold'> {
+function createBatchLeaseRepository(db: Drizzle): Pick<BatchRepository, 'claim' | 'renew' | 'release' | 'setNatives' | 'setHold' | 'heldAfterEnd' | 'setEndedHold'> {
   return {
     async claim(owner, until, now = new Date()) {
       const [row] = await db
@@ -250,6 +257,25 @@ function createBatchLeaseRepository(db: Drizzle): Pick<BatchRepository, 'claim' 
         .update(batches)
         .set({ hold })
         .where(and(eq(batches.id, id), eq(batches.leaseOwner, owner)))
+        .returning();
+      return row ? toRecord(row) : undefined;
+    },
+
+    async heldAfterEnd(limit) {
+      const rows = await db
+        .select()
+        .from(batches)
+        .where(and(inArray(batches.status, [...endedBatchStatuses]), sql`(${batches.hold} ->> 'ended') = 'false'`))
+        .orderBy(asc(batches.createdAt))
+        .limit(limit);
+      return rows.map(toRecord);
+    },
+
+    async setEndedHold(id, hold) {
+      const [row] = await db
+        .update(batches)
+        .set({ hold })
+        .where(and(eq(batches.id, id), inArray(batches.status, [...endedBatchStatuses])))
         .returning();
       return row ? toRecord(row) : undefined;
     },

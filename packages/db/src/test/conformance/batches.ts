@@ -170,4 +170,20 @@ export function batchConformance(getDb: GetDb): void {
     expect(await claimAll(new Date(Date.now() + 100_000))).not.toContain(batch.id);
     expect(await claimAll(new Date(Date.now() + 300_000))).toContain(batch.id);
   });
+
+  it('lists ended batches whose hold was not given back, and writes an ended batch’s hold without a lease', async () => {
+    const db = getDb();
+    const org = await createTestOrg(db);
+    const hold = { reservation: { tokens: 10, micros: 20 }, lines: 3, stepLines: 1, released: 0, ended: false };
+    const leaked = await db.batches.create(newBatch(org.id, { status: 'completed', hold }), lines);
+    const running = await db.batches.create(newBatch(org.id, { status: 'in_progress', hold }), lines);
+    const given = await db.batches.create(newBatch(org.id, { status: 'cancelled', hold: { ...hold, ended: true } }), lines);
+    const ids = (await db.batches.heldAfterEnd(1000)).map((batch) => batch.id);
+    expect(ids).toContain(leaked.id);
+    expect(ids).not.toContain(running.id);
+    expect(ids).not.toContain(given.id);
+    expect(await db.batches.setEndedHold(running.id, { ...hold, ended: true })).toBeUndefined();
+    expect((await db.batches.setEndedHold(leaked.id, { ...hold, ended: true }))?.hold?.ended).toBe(true);
+    expect((await db.batches.heldAfterEnd(1000)).map((batch) => batch.id)).not.toContain(leaked.id);
+  });
 }
