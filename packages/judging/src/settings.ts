@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { type JudgeAgreement, type JudgeErrorRate, MAX_JUDGE_ERROR_RATE, judgeErrorRate } from './judge-error.js';
 
 /** Most candidate models an organisation may list. */
 export const MAX_CANDIDATES = 8;
@@ -18,6 +19,10 @@ export const shadowSettingsEntries = {
   ),
   judge_model: slug,
   daily_budget_usd: v.pipe(v.number('must be a number'), v.minValue(0, 'must be at least 0'), v.maxValue(1_000_000, 'must be at most 1000000')),
+  /** The share of the judge's verdicts the learner assumes wrong; absent or null: estimated from feedback, else the default. */
+  judge_error_rate: v.optional(
+    v.nullable(v.pipe(v.number('must be a number'), v.minValue(0, 'must be at least 0'), v.maxValue(MAX_JUDGE_ERROR_RATE, `must be at most ${MAX_JUDGE_ERROR_RATE}`))),
+  ),
 };
 
 export const shadowSettingsSchema = v.strictObject(shadowSettingsEntries);
@@ -33,13 +38,20 @@ export interface ShadowSettings {
   candidateModels: readonly string[] | undefined;
   judgeModel: string;
   dailyBudgetUsd: number;
+  /** The share of verdicts the learner assumes wrong, as set; undefined: estimated (`judgeError`). */
+  judgeErrorRate: number | undefined;
+  /** The share the learner uses: the setting, else estimated from feedback, else the default. */
+  judgeError: JudgeErrorRate;
 }
 
 /** The key of `org_settings.settings` that holds shadow judging. */
 export const SHADOW_SETTINGS_KEY = 'shadow_judging';
 
-/** The stored document as settings; undefined (off) when absent or not valid. */
-export function readShadowSettings(stored: Record<string, unknown>): ShadowSettings | undefined {
+/**
+ * The stored document as settings; undefined (off) when absent or not valid. `agreement`: the
+ * organisation's judged pairs read against feedback, for the estimate when no rate is set.
+ */
+export function readShadowSettings(stored: Record<string, unknown>, agreement?: JudgeAgreement): ShadowSettings | undefined {
   const parsed = v.safeParse(shadowSettingsSchema, stored[SHADOW_SETTINGS_KEY]);
   if (!parsed.success) return undefined;
   const wire = parsed.output;
@@ -49,5 +61,7 @@ export function readShadowSettings(stored: Record<string, unknown>): ShadowSetti
     candidateModels: wire.candidate_models ?? undefined,
     judgeModel: wire.judge_model,
     dailyBudgetUsd: wire.daily_budget_usd,
+    judgeErrorRate: wire.judge_error_rate ?? undefined,
+    judgeError: judgeErrorRate(wire.judge_error_rate ?? undefined, agreement),
   };
 }

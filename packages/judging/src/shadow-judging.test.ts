@@ -1,5 +1,5 @@
 import type { ModelInfo } from '@svc/catalog';
-import type { Caller, ChatRequest, IntelligenceMode } from '@svc/core';
+import { type Caller, type ChatRequest, type IntelligenceMode, seededRandom } from '@svc/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DailyShadowBudget } from './daily-budget.js';
 import type { ShadowSettings } from './settings.js';
@@ -15,7 +15,7 @@ const caller: Caller = {
 const request: ChatRequest = { model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }], stream: false, n: 1, includeUsage: false };
 const served = { id: 'openai/gpt-4o' } as ModelInfo;
 const offerIn = (mode: IntelligenceMode): ShadowOffer => ({ caller, requestId: 'req_1', mode, request, served, answer: 'hello', completionTokens: 1, taskKind: null });
-const on: ShadowSettings = { enabled: true, sampleRate: 0, candidateModels: undefined, judgeModel: 'openai/gpt-4o-mini', dailyBudgetUsd: 1 };
+const on: ShadowSettings = { enabled: true, sampleRate: 0, candidateModels: undefined, judgeModel: 'openai/gpt-4o-mini', dailyBudgetUsd: 1, judgeErrorRate: undefined, judgeError: { rate: 0.15, source: 'default', pairs: 0 } };
 
 function judging(settings: (orgId: string) => ShadowSettings | undefined | Promise<ShadowSettings | undefined>) {
   const models = { permitted: () => undefined, cheaperThan: () => [], call: () => Promise.reject(new Error('no call expected')) };
@@ -50,5 +50,57 @@ describe('ShadowJudging.offer on the request path', () => {
       await shadow.idle();
     }
     expect(scheduled).toHaveBeenCalledTimes(3);
+  });
+});
+
+describe('ShadowJudging with a focus (the learner says where a pair can still change the choice)', () => {
+  const judgeModel = { id: 'openai/gpt-4o-judge', inputPricePerMTok: 1, outputPricePerMTok: 1 } as ModelInfo;
+  const cheap = { id: 'openai/gpt-4o-mini', inputPricePerMTok: 0.1, outputPricePerMTok: 0.1 } as ModelInfo;
+
+  /** `offers` requests, alternately of an open and a settled task kind, at `rate`; the judged pairs per task kind. */
+  async function judgedPerKind(rate: number, offers: number, focus?: (offer: ShadowOffer) => boolean) {
+    const models = {
+      permitted: (_: Caller, slug: string) => (slug === judgeModel.id ? judgeModel : undefined),
+      cheaperThan: () => [cheap],
+      call: () => Promise.resolve({ text: '{"winner":"tie"}', costUsd: 0 }),
+    };
+    const budget = new DailyShadowBudget({ consumeWindow: () => Promise.resolve({ admitted: true, count: 0 }) } as never);
+    const judged: Record<string, number> = { open: 0, settled: 0 };
+    const random = seededRandom(7);
+    const shadow = new ShadowJudging({
+      models,
+      settings: () => ({ ...on, sampleRate: rate, judgeModel: judgeModel.id }),
+      budget,
+      sink: { record: (pair) => void judged[pair.taskKind]!++ },
+      capacity: 10_000,
+      random,
+      ...(focus ? { focus: (offer: ShadowOffer, candidates: readonly ModelInfo[]) => (focus(offer) ? candidates : []) } : {}),
+      onError: (error) => expect.fail(String(error)),
+    });
+    for (let i = 0; i < offers; i++) shadow.offer({ ...offerIn('full'), requestId: `req_${i}`, taskKind: i % 2 === 0 ? 'open' : 'settled' });
+    await shadow.idle();
+    return { judged, stats: shadow.stats() };
+  }
+
+  it('spends the sample rate where the choice is open, never more than the rate', async () => {
+    const { judged, stats } = await judgedPerKind(0.1, 4000, (offer) => offer.taskKind === 'open');
+    const total = judged['open']! + judged['settled']!;
+    expect(total).toBeLessThanOrEqual(0.1 * 4000 + 20);
+    expect(total).toBeGreaterThan(0.1 * 4000 * 0.9);
+    // Uniform sampling would judge the two kinds alike (~200 each).
+    expect(judged['open']).toBeGreaterThan(4 * judged['settled']!);
+    expect(stats).toMatchObject({ sampledOpen: judged['open'], sampledSettled: judged['settled'] });
+  });
+
+  it('judges where every choice is settled at a quarter of the rate (to notice a change)', async () => {
+    const { judged } = await judgedPerKind(0.1, 4000, () => false);
+    expect(judged['open']! + judged['settled']!).toBeGreaterThan(0.025 * 4000 * 0.6);
+    expect(judged['open']! + judged['settled']!).toBeLessThan(0.025 * 4000 * 1.6);
+  });
+
+  it('without a focus, draws each request at the rate', async () => {
+    const { judged } = await judgedPerKind(0.1, 4000);
+    expect(Math.abs(judged['open']! - judged['settled']!)).toBeLessThan(60);
+    expect(judged['open']! + judged['settled']!).toBeGreaterThan(0.1 * 4000 * 0.8);
   });
 });

@@ -5,6 +5,7 @@ import type { DailyShadowBudget } from './daily-budget.js';
 import { shadowSkipReason } from './eligibility.js';
 import type { JudgedPairSink } from './judged-pair.js';
 import { conversationText, judgeRequest } from './judge-prompt.js';
+import { SampleCredit } from './sample-credit.js';
 import type { ShadowModels, ShadowOffer, ShadowPart } from './shadow-ports.js';
 import type { ShadowSettings } from './settings.js';
 import { combineOrders, parseJudgeAnswer } from './verdict.js';
@@ -35,6 +36,14 @@ export interface ShadowJudgingSettings {
   concurrency?: number;
   /** Uniform in [0, 1): the sampling draw. Default `Math.random`. */
   random?: () => number;
+  /**
+   * Of a request's eligible candidates, those a judged pair could still change the routing
+   * choice for (the router's learner, `ChoiceLearner.unsure`); none: the choice is settled. With
+   * it the organisation's sample rate is a budget each offer earns (`SampleCredit`), spent on
+   * every request whose choice is open (on an open candidate) and on a settled one at a quarter
+   * of the rate; without it each request is drawn at the rate. Called after the answer went out.
+   */
+  focus?: (offer: ShadowOffer, candidates: readonly ModelInfo[]) => readonly ModelInfo[];
   onError: (error: unknown) => void;
 }
 
@@ -42,6 +51,9 @@ export interface ShadowJudgingSettings {
 export interface ShadowStats extends QueueStats {
   skipped: Record<string, number>;
   judged: number;
+  /** Sampled requests whose choice was open (`focus` named a candidate), and settled ones. */
+  sampledOpen: number;
+  sampledSettled: number;
   /** Calls not made because the organisation's day budget was spent. */
   overBudget: number;
 }
@@ -55,7 +67,8 @@ export interface ShadowStats extends QueueStats {
  */
 export class ShadowJudging {
   private readonly queue: BoundedQueue;
-  private readonly counts = { judged: 0, overBudget: 0, skipped: {} as Record<string, number> };
+  private readonly counts = { judged: 0, sampledOpen: 0, sampledSettled: 0, overBudget: 0, skipped: {} as Record<string, number> };
+  private readonly credit = new SampleCredit();
   private readonly pending = new Set<Promise<void>>();
 
   constructor(private readonly deps: ShadowJudgingSettings) {
@@ -102,29 +115,44 @@ export class ShadowJudging {
 
   private async consider(offer: ShadowOffer, cached: ShadowSettings | Promise<ShadowSettings | undefined>): Promise<void> {
     const settings = await cached;
-    if (!settings || !isOn(settings) || this.draw() >= settings.sampleRate) return;
+    if (!settings || !isOn(settings) || !this.earned(offer, settings)) return;
     const reason = shadowSkipReason(offer);
     if (reason) return this.skip(reason);
     const judge = this.deps.models.permitted(offer.caller, settings.judgeModel);
     if (!judge) return this.skip('judge_not_permitted');
-    const candidate = this.pickCandidate(offer, settings);
-    if (!candidate) return this.skip('no_candidate');
+    const eligible = this.candidates(offer, settings);
+    if (eligible.length === 0) return this.skip('no_candidate');
+    const pool = this.deps.focus ? this.focused(this.deps.focus, offer, eligible, settings) : eligible;
+    if (!pool) return;
+    const candidate = pool[Math.min(pool.length - 1, Math.floor(this.draw() * pool.length))]!;
     this.queue.offer(() => this.judgePair({ offer, settings, candidate, judge }));
+  }
+
+  /** Whether the offer may be sampled: drawn at the rate, or (focused) the organisation has a request's worth of credit. */
+  private earned(offer: ShadowOffer, settings: ShadowSettings): boolean {
+    return this.deps.focus ? this.credit.earn(offer.caller.org.id, settings.sampleRate) : this.draw() < settings.sampleRate;
+  }
+
+  /** The candidates to judge (the open ones, or every eligible one for a settled choice drawn at a quarter of the rate), the credit spent; undefined: not sampled. */
+  private focused(focus: NonNullable<ShadowJudgingSettings['focus']>, offer: ShadowOffer, eligible: readonly ModelInfo[], settings: ShadowSettings): readonly ModelInfo[] | undefined {
+    const open = focus(offer, eligible);
+    if (open.length === 0 && this.draw() >= settings.sampleRate / 4) return undefined;
+    this.credit.spend(offer.caller.org.id);
+    this.counts[open.length > 0 ? 'sampledOpen' : 'sampledSettled']++;
+    return open.length > 0 ? open : eligible;
   }
 
   private draw(): number {
     return (this.deps.random ?? Math.random)();
   }
 
-  /** One of the configured candidates the caller may use (or the cheaper models of the pool), never the served model. */
-  private pickCandidate(offer: ShadowOffer, settings: ShadowSettings): ModelInfo | undefined {
+  /** The configured candidates the caller may use (or the cheaper models of the pool), never the served model. */
+  private candidates(offer: ShadowOffer, settings: ShadowSettings): readonly ModelInfo[] {
     const { models } = this.deps;
     const named = settings.candidateModels
       ? settings.candidateModels.map((slug) => models.permitted(offer.caller, slug)).filter((model): model is ModelInfo => model !== undefined)
       : models.cheaperThan(offer.caller, offer.served).slice(0, 3);
-    const eligible = named.filter((model) => model.id !== offer.served.id);
-    if (eligible.length === 0) return undefined;
-    return eligible[Math.min(eligible.length - 1, Math.floor(this.draw() * eligible.length))];
+    return named.filter((model) => model.id !== offer.served.id);
   }
 
   private async judgePair(job: { offer: ShadowOffer; settings: ShadowSettings; candidate: ModelInfo; judge: ModelInfo }): Promise<void> {

@@ -2,6 +2,7 @@ import type { Organization } from '@svc/core';
 import type { JudgedFigures } from '@svc/db';
 import { type GateEvaluation, type GateRouteChange, judgedWinRate } from '@svc/reports';
 import type { shadowSettingsWire } from '../routes/admin-shadow-judging.js';
+import { AdminForm } from './admin-form.js';
 import type { RangeId } from './overview-data.js';
 import { PeriodToolbar } from './period-toolbar.js';
 import { count, percent, usd } from './format.js';
@@ -20,6 +21,17 @@ export interface QualityPageProps {
   csrf: string;
   /** Admins change shadow judging; members only read. */
   canEdit: boolean;
+  /** A save of shadow judging the admin API's rules refused: its message (it names the field). */
+  refused?: string | undefined;
+}
+
+const judgeErrorSources = { setting: 'as set', feedback: 'estimated from judged pairs that also got feedback', default: 'the default; no rate set and too few judged pairs with feedback' } as const;
+
+/** The judge error share the router's learner assumes, and where it comes from. */
+function judgeErrorText(judgeError: NonNullable<QualityPageProps['shadow']>['judge_error']): string {
+  if (!judgeError) return '';
+  const pairs = judgeError.source === 'feedback' ? ` over ${count(judgeError.pairs)} pairs` : '';
+  return ` The learner assumes the judge wrong on ${percent(judgeError.rate)} of its verdicts (${judgeErrorSources[judgeError.source]}${pairs}).`;
 }
 
 const interval = (rate: ReturnType<typeof judgedWinRate>) => (rate.interval ? `${percent(rate.interval.low)} – ${percent(rate.interval.high)}` : '–');
@@ -101,17 +113,16 @@ function RouteChanges(props: { gate: readonly GateEvaluation[] }) {
 }
 
 /** The organisation's shadow judging, and for admins the form that replaces it (the admin API's schema). */
-function ShadowPanel(props: { org: Organization; shadow: NonNullable<QualityPageProps['shadow']>; csrf: string; canEdit: boolean }) {
+function ShadowPanel(props: { org: Organization; shadow: NonNullable<QualityPageProps['shadow']>; csrf: string; canEdit: boolean; refused: string | undefined }) {
   const { shadow } = props;
   const summary = shadow.enabled
-    ? `On: ${percent(shadow.sample_rate)} of requests, candidates ${shadow.candidate_models?.join(', ') ?? "the served model's cheaper models of its pool"}, judge ${shadow.judge_model}, at most ${usd(shadow.daily_budget_usd)} a day.`
+    ? `On: ${percent(shadow.sample_rate)} of requests, candidates ${shadow.candidate_models?.join(', ') ?? "the served model's cheaper models of its pool"}, judge ${shadow.judge_model}, at most ${usd(shadow.daily_budget_usd)} a day.${judgeErrorText(shadow.judge_error)}`
     : 'Off.';
   if (!props.canEdit) return <p data-testid="shadow-settings">{summary} Shadow judging is set by an administrator.</p>;
   return (
     <>
       <p data-testid="shadow-settings">{summary}</p>
-      <form method="post" action={`/dashboard/quality/${props.org.id}/shadow`} class="panel" data-testid="shadow-form">
-        <input type="hidden" name="_csrf" value={props.csrf} />
+      <AdminForm action={`/dashboard/quality/${props.org.id}/shadow`} csrf={props.csrf} testid="shadow-form" refused={props.refused} errorTestid="shadow-error">
         <label for="enabled">On</label>
         <input id="enabled" name="enabled" type="checkbox" value="true" checked={shadow.enabled} />
         <label for="sample_rate">Share of requests judged (0 to 1)</label>
@@ -122,8 +133,10 @@ function ShadowPanel(props: { org: Organization; shadow: NonNullable<QualityPage
         <input id="judge_model" name="judge_model" value={shadow.judge_model ?? ''} placeholder="openai/gpt-4.1" />
         <label for="daily_budget_usd">Daily budget (USD)</label>
         <input id="daily_budget_usd" name="daily_budget_usd" type="number" min={0} step="any" value={String(shadow.daily_budget_usd)} />
+        <label for="judge_error_rate">Judge's error rate (0 to 0.45; empty: estimated from feedback, else 0.15)</label>
+        <input id="judge_error_rate" name="judge_error_rate" type="number" min={0} max={0.45} step="any" value={shadow.judge_error_rate === null ? '' : String(shadow.judge_error_rate)} />
         <button type="submit">Save shadow judging</button>
-      </form>
+      </AdminForm>
     </>
   );
 }
@@ -139,7 +152,7 @@ export function QualityPage(props: QualityPageProps) {
       <RouteChanges gate={props.gate} />
       <h2>Shadow judging</h2>
       {props.org && props.shadow ? (
-        <ShadowPanel org={props.org} shadow={props.shadow} csrf={props.csrf} canEdit={props.canEdit} />
+        <ShadowPanel org={props.org} shadow={props.shadow} csrf={props.csrf} canEdit={props.canEdit} refused={props.refused} />
       ) : (
         <p class="muted">Pick an organisation to see or change its shadow judging.</p>
       )}

@@ -1,8 +1,9 @@
+import { isGatewayError } from '@svc/core';
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
 import { gateEvaluations } from '../routes/admin-routing-gate.js';
-import { parseShadowSettings, shadowSettingsWire, storeShadowSettings } from '../routes/admin-shadow-judging.js';
+import { parseShadowSettings, readShadowSettingsWire, storeShadowSettings } from '../routes/admin-shadow-judging.js';
 import { field, optionalNumber } from './form-fields.js';
 import { parseRange, periodOf, ranges } from './overview-data.js';
 import { QualityPage } from './page-quality.js';
@@ -21,31 +22,40 @@ async function shadowBody(c: Context<ControlEnv>): Promise<Record<string, unknow
     candidate_models: candidates.length > 0 ? candidates : null,
     judge_model: await field(c, 'judge_model'),
     daily_budget_usd: optionalNumber('daily_budget_usd', await field(c, 'daily_budget_usd'), false) ?? 0,
+    judge_error_rate: optionalNumber('judge_error_rate', await field(c, 'judge_error_rate'), false),
   };
+}
+
+/** The quality page of `orgQuery`'s scope; `refused`: a shadow-judging save the API refused (shown above the form, status 400). */
+async function qualityPage(c: Context<ControlEnv>, deps: ControlPlaneDeps, orgQuery: string | undefined, refused?: string): Promise<Response> {
+  const { user, session } = c.get('dashboard');
+  const scope = await viewScope(deps, user, orgQuery);
+  const range = parseRange(c.req.query('range'));
+  const { since, until } = periodOf(range);
+  const orgId = scope.org?.id;
+  const [judged, gate, settings] = await Promise.all([
+    deps.db.shadowVerdicts.judged({ since, until, ...(orgId ? { orgId } : {}) }),
+    gateEvaluations(deps, { days: Math.ceil(ranges[range].hours / 24), scope: orgId ? { orgId } : {} }),
+    orgId ? deps.db.settings.get(orgId) : undefined,
+  ]);
+  const shadow = orgId && settings ? await readShadowSettingsWire(deps, orgId, settings) : undefined;
+  const props = { range, org: scope.org, orgs: scope.orgs, judged, gate, shadow, csrf: session.csrfToken, canEdit: user.role === 'admin', refused };
+  return page(c, { title: 'Routing quality', user, csrf: session.csrfToken, active: 'quality', full: true }, <QualityPage {...props} />, refused === undefined ? 200 : 400);
 }
 
 /** Routing quality: judged win rates, the gate's route changes and shadow judging (issue 28, parts 3 and 5). */
 export function registerQualityPages(dash: Hono<ControlEnv>, deps: ControlPlaneDeps, signedIn: MiddlewareHandler<ControlEnv>): void {
-  dash.get('/quality', signedIn, async (c) => {
-    const { user, session } = c.get('dashboard');
-    const scope = await viewScope(deps, user, c.req.query('org'));
-    const range = parseRange(c.req.query('range'));
-    const { since, until } = periodOf(range);
-    const orgId = scope.org?.id;
-    const [judged, gate, settings] = await Promise.all([
-      deps.db.shadowVerdicts.judged({ since, until, ...(orgId ? { orgId } : {}) }),
-      gateEvaluations(deps, { days: Math.ceil(ranges[range].hours / 24), scope: orgId ? { orgId } : {} }),
-      orgId ? deps.db.settings.get(orgId) : undefined,
-    ]);
-    const shadow = orgId && settings ? shadowSettingsWire(orgId, settings) : undefined;
-    const props = { range, org: scope.org, orgs: scope.orgs, judged, gate, shadow, csrf: session.csrfToken, canEdit: user.role === 'admin' };
-    return page(c, { title: 'Routing quality', user, csrf: session.csrfToken, active: 'quality', full: true }, <QualityPage {...props} />);
-  });
+  dash.get('/quality', signedIn, (c) => qualityPage(c, deps, c.req.query('org')));
 
   dash.post('/quality/:org/shadow', signedIn, async (c) => {
     requireDashboardAdmin(c.get('dashboard').user);
     const org = (await viewScope(deps, c.get('dashboard').user, c.req.param('org'))).org!;
-    await storeShadowSettings(deps, org.id, parseShadowSettings(deps, await shadowBody(c)));
+    try {
+      await storeShadowSettings(deps, org.id, parseShadowSettings(deps, await shadowBody(c)));
+    } catch (error) {
+      if (!isGatewayError(error) || error.status !== 400) throw error;
+      return qualityPage(c, deps, org.id, error.message);
+    }
     return c.redirect(`/dashboard/quality?org=${org.id}`, 303);
   });
 }

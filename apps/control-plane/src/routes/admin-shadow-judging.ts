@@ -1,6 +1,6 @@
 import { invalidRequest } from '@svc/core';
 import { validate, type RouteRegistry } from '@svc/http-kit';
-import { SHADOW_SETTINGS_KEY, type ShadowSettingsWire, readShadowSettings, shadowSettingsEntries } from '@svc/judging';
+import { type JudgeAgreement, SHADOW_SETTINGS_KEY, type ShadowSettingsWire, readShadowSettings, shadowSettingsEntries } from '@svc/judging';
 import { adminOnly, defineRoute, jsonResponse } from '@svc/openapi';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
@@ -11,7 +11,9 @@ import { orgParams, pathOrg } from './admin-params.js';
 const putSchema = strictBody(shadowSettingsEntries);
 
 const tags = ['Routing'];
-const answer = jsonResponse('`{object: "shadow_judging", org_id, enabled, sample_rate, candidate_models, judge_model, daily_budget_usd}`; off (enabled false, no judge) until set.');
+const answer = jsonResponse(
+  '`{object: "shadow_judging", org_id, enabled, sample_rate, candidate_models, judge_model, daily_budget_usd, judge_error_rate, judge_error: {rate, source, pairs}}`; off (enabled false, no judge) until set. `judge_error` is the share the router\'s learner assumes: `setting`, `feedback` (estimated) or `default`.',
+);
 
 export const getShadowJudgingRoute = defineRoute({
   method: 'get',
@@ -31,7 +33,7 @@ export const putShadowJudgingRoute = defineRoute({
   operationId: 'putShadowJudging',
   summary: "Replace the organisation's shadow judging",
   description:
-    'Every field but `candidate_models` is required; `candidate_models` absent or null: the served model\'s cheaper models of its pool. The judge and each candidate must be chat models of the active catalog (400 naming the field). docs/routing.md, "Shadow judging".',
+    'Every field but `candidate_models` and `judge_error_rate` is required; `candidate_models` absent or null: the served model\'s cheaper models of its pool; `judge_error_rate` (0 to 0.45) absent or null: estimated from judged pairs that also got feedback, else 0.15. The judge and each candidate must be chat models of the active catalog (400 naming the field). docs/routing.md, "Shadow judging".',
   tags,
   auth: adminOnly,
   params: orgParams,
@@ -40,8 +42,9 @@ export const putShadowJudgingRoute = defineRoute({
   errors: [400, 404, 413],
 });
 
-export function shadowSettingsWire(orgId: string, stored: Record<string, unknown>) {
-  const settings = readShadowSettings(stored);
+/** The wire shape of an organisation's shadow judging; `agreement`: its judged pairs read against feedback (the judge error estimate). */
+export function shadowSettingsWire(orgId: string, stored: Record<string, unknown>, agreement?: JudgeAgreement) {
+  const settings = readShadowSettings(stored, agreement);
   return {
     object: 'shadow_judging',
     org_id: orgId,
@@ -50,7 +53,18 @@ export function shadowSettingsWire(orgId: string, stored: Record<string, unknown
     candidate_models: settings?.candidateModels ?? null,
     judge_model: settings?.judgeModel ?? null,
     daily_budget_usd: settings?.dailyBudgetUsd ?? 0,
+    judge_error_rate: settings?.judgeErrorRate ?? null,
+    judge_error: settings ? { rate: settings.judgeError.rate, source: settings.judgeError.source, pairs: settings.judgeError.pairs } : null,
   };
+}
+
+/** How far back judged pairs are read against feedback for the judge error estimate (as the gateway reads them). */
+const AGREEMENT_WINDOW_MS = 30 * 86_400_000;
+
+/** An organisation's shadow judging as the API answers it, with the judge error estimate read from its judged pairs and feedback. */
+export async function readShadowSettingsWire(deps: ControlPlaneDeps, orgId: string, stored: Record<string, unknown>) {
+  const agreement = await deps.db.shadowVerdicts.judgeAgreement({ orgId, since: new Date(Date.now() - AGREEMENT_WINDOW_MS) });
+  return shadowSettingsWire(orgId, stored, agreement);
 }
 
 /** The models as catalog slugs; a name that is no chat model of the catalog is a 400 naming its field. */
@@ -68,7 +82,7 @@ function resolveModels(deps: ControlPlaneDeps, body: ShadowSettingsWire): Shadow
 export function registerAdminShadowJudging(routes: RouteRegistry<ControlEnv>, deps: ControlPlaneDeps): void {
   routes.add(getShadowJudgingRoute, async (c) => {
     const org = await pathOrg(c, deps);
-    return c.json(shadowSettingsWire(org.id, await deps.db.settings.get(org.id)));
+    return c.json(await readShadowSettingsWire(deps, org.id, await deps.db.settings.get(org.id)));
   });
 
   routes.add(putShadowJudgingRoute, async (c) => {
@@ -87,5 +101,5 @@ export function parseShadowSettings(deps: ControlPlaneDeps, body: unknown): Shad
 export async function storeShadowSettings(deps: ControlPlaneDeps, orgId: string, settings: ShadowSettingsWire) {
   const stored = await deps.db.settings.merge(orgId, { [SHADOW_SETTINGS_KEY]: settings });
   await deps.shadowSettings.invalidate(orgId);
-  return shadowSettingsWire(orgId, stored);
+  return readShadowSettingsWire(deps, orgId, stored);
 }

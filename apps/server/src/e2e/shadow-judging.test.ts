@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminRequest, masterKey, startGateway, upstreamProviders } from './harness.js';
 
 type Gateway = Awaited<ReturnType<typeof startGateway>>;
-type Settings = { enabled: boolean; sample_rate: number; candidate_models?: string[] | null; judge_model: string; daily_budget_usd: number };
+type Settings = { enabled: boolean; sample_rate: number; candidate_models?: string[] | null; judge_model: string; daily_budget_usd: number; judge_error_rate?: number | null };
 
 const INCUMBENT = 'The incumbent answer.';
 const CANDIDATE = 'The candidate answer, which is better.';
@@ -71,9 +71,42 @@ describe('shadow judging (mock upstream)', () => {
     expect((await admin('PUT', path, { ...on, sample_rate: 1.5 })).body.error).toMatchObject({ param: 'sample_rate' });
     expect((await admin('PUT', path, { ...on, judge_model: 'acme/nothing' })).body.error).toMatchObject({ param: 'judge_model' });
     expect((await admin('PUT', path, { ...on, candidate_models: ['gpt-4o-mini', 'nope/x'] })).body.error).toMatchObject({ param: 'candidate_models[1]' });
+    for (const [rate, message] of [[0.5, 'must be at most 0.45'], [-0.1, 'must be at least 0'], ['0.1', 'must be a number']] as const) {
+      const refused = await admin('PUT', path, { ...on, judge_error_rate: rate });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error).toMatchObject({ type: 'invalid_request_error', code: 'validation_error', param: 'judge_error_rate', message: expect.stringContaining(message) });
+    }
     const put = await admin('PUT', path, { ...on, candidate_models: ['gpt-4o-mini'] });
-    expect(put.body).toMatchObject({ enabled: true, sample_rate: 1, candidate_models: ['openai/gpt-4o-mini'], judge_model: 'openai/gpt-4.1', daily_budget_usd: 1 });
+    // No rate set, no judged pair with feedback yet: the documented default.
+    expect(put.body).toMatchObject({ enabled: true, sample_rate: 1, candidate_models: ['openai/gpt-4o-mini'], judge_model: 'openai/gpt-4.1', daily_budget_usd: 1, judge_error_rate: null, judge_error: { rate: 0.15, source: 'default', pairs: 0 } });
     expect((await admin('GET', path)).body).toEqual(put.body);
+    const set = await admin('PUT', path, { ...on, judge_error_rate: 0.05 });
+    expect(set.body).toMatchObject({ judge_error_rate: 0.05, judge_error: { rate: 0.05, source: 'setting', pairs: 0 } });
+    expect((await admin('GET', path)).body).toEqual(set.body);
+    expect((await admin('PUT', path, { ...on, judge_error_rate: null })).body).toMatchObject({ judge_error_rate: null, judge_error: { source: 'default' } });
+  });
+
+  it("the router's learner holds each organisation's tolerance against its judge error rate", async () => {
+    const router = gateway.runtime.requestFeedback.learner.router;
+    // Quality first (dial 1); the learner's tolerance is set apart (0.05). Two models of which the router puts the dearer first.
+    const request = { model: 'svc/auto', messages: [{ role: 'user' as const, content: 'Prove that there are infinitely many primes, step by step.' }], routingHints: { preferenceDial: 1 }, stream: false, n: 1, includeUsage: false };
+    const pairs = router.route(request, {}).candidates.flatMap((a) => router.route(request, {}).candidates.map((b) => [a, b] as const)).filter(([a, b]) => a.costUsd > b.costUsd);
+    const [dear, cheaper] = pairs.find(([a, b]) => router.route(request, { candidates: [a.id, b.id] }).model.id === a.id)!;
+    const context = { candidates: [dear.id, cheaper.id], tolerance: 0.05 };
+    const first = router.route(request, context);
+    // The same 4,000 pairs for three organisations: a judged win rate of 0.47 (lower bound ~0.457)
+    // clears 0.45 when the judge is trusted; a judge wrong on 15% makes the bar 0.465.
+    const learnedFor = async (judgeErrorRate: number | null) => {
+      const { orgId } = await orgWith('shadow-judge-error', { ...on, sample_rate: 0, judge_error_rate: judgeErrorRate });
+      const pair = { orgId, taskKind: first.taskFamily, incumbent: first.model.id, candidate: cheaper.id };
+      const verdicts = [...Array<'candidate'>(1080).fill('candidate'), ...Array<'incumbent'>(1320).fill('incumbent'), ...Array<'tie'>(1600).fill('tie')];
+      for (const verdict of verdicts) gateway.runtime.requestFeedback.learner.recordJudgedPair({ ...pair, verdict });
+      await gateway.runtime.shadowSettings.get(orgId); // the settings the learner reads, loaded
+      return router.route(request, { ...context, orgId }).model.id;
+    };
+    expect(await learnedFor(0)).toBe(cheaper.id);
+    expect(await learnedFor(0.15)).toBe(first.model.id);
+    expect(await learnedFor(null)).toBe(first.model.id); // the default, 0.15
   });
 
   it('a sampled request gets its answer unchanged; the candidate and judge calls come after it, are judged in both orders, stored and billed as their own category', async () => {

@@ -1,6 +1,6 @@
 import type { Catalog } from '@svc/catalog';
 import { RouterFeedback, type SharedSwitches, kvWeightStore } from '@svc/pipeline';
-import { type LatencyStats, type PassThroughOptions, type Router, createLatencyStats, createLinUcbPolicy, createRouter } from '@svc/router';
+import { type LatencyStats, type PassThroughOptions, type Router, createChoiceLearner, createLatencyStats, createLinUcbPolicy, createRouter } from '@svc/router';
 import type { RuntimeBase } from './runtime-base.js';
 
 /** The router with its learned weights restored from the kv, its latency stats, and the feedback that trains and saves it. */
@@ -10,8 +10,12 @@ export interface Routing {
   feedback: RouterFeedback;
 }
 
-/** The router over `catalog`; explicit names of `passThrough.providers` the catalog does not list are forwarded as named. */
-export async function startRouting({ env, kv, logger }: RuntimeBase, catalog: Catalog, switches: SharedSwitches, passThrough: PassThroughOptions): Promise<Routing> {
+/**
+ * The router over `catalog`; explicit names of `passThrough.providers` the catalog does not list
+ * are forwarded as named. `judgeError`: each organisation's judge error share, for the per-task
+ * learner (the shadow-judging settings' `judge_error_rate`, estimated or the default).
+ */
+export async function startRouting({ env, kv, logger }: RuntimeBase, catalog: Catalog, switches: SharedSwitches, passThrough: PassThroughOptions, judgeError: (orgId: string) => number): Promise<Routing> {
   const routerLatency = createLatencyStats();
   const router = createRouter({
     catalog,
@@ -19,6 +23,7 @@ export async function startRouting({ env, kv, logger }: RuntimeBase, catalog: Ca
     latency: routerLatency,
     policy: createLinUcbPolicy({ explore: () => switches.current.flags.router_exploration }),
     state: { weights: kvWeightStore(kv) },
+    learner: createChoiceLearner({ judgeError }),
     // A learned route change is applied only when the regression gate promotes it (the same rule and settings as /v1/admin/routing/gate).
     gate: { maxJudgedQualityDrop: env.SVC_GATE_MAX_JUDGED_DROP, minJudgedPairs: env.SVC_GATE_MIN_JUDGED_PAIRS },
   });

@@ -25,7 +25,7 @@ import { discoverer, startModelStore } from './models.js';
 import { startEmbeddingStores } from './embedding-stores.js';
 import type { Env } from './env.js';
 import { createGateway, gatewayTimeouts } from './gateway.js';
-import { type ShadowService, createShadowService } from './shadow.js';
+import { type ShadowService, createShadowSettings, startShadowService } from './shadow.js';
 import { createLearnSink } from './learn.js';
 import { createLimiter } from './limiter.js';
 import type { MemoryService } from './memory.js';
@@ -227,7 +227,8 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
   const learn = createLearnSink(base);
   const { byok, mcp } = await startTenantCredentials(env, { db, kv, platform: config, logger });
   const { alerts, breakers, hedging, switches } = await startResilience(base, file);
-  const routing = await startRouting(base, catalog, switches, passThroughOptions(providers, file));
+  const shadowSettings = createShadowSettings(base);
+  const routing = await startRouting(base, catalog, switches, passThroughOptions(providers, file), (orgId) => shadowSettings.judgeError(orgId));
   const verifier = warmVerifier();
   const { encoder, cache, memory } = await startEmbeddingStores(base, { catalog, providers });
   const responses = keepResponses(env, db, logger);
@@ -235,8 +236,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
   const limiter = createLimiter(base, alerts);
   const timeouts = gatewayTimeouts(env, file);
   const sentences = env.SVC_SENTENCE_ENCODER === 'hashed' ? undefined : encoder.embedder;
-  const shadow = createShadowService(base, { catalog, providers, byok, learn, timeouts, limiter, learner: routing.feedback });
-  await shadow.start();
+  const shadow = await startShadowService(base, { catalog, providers, byok, learn, timeouts, limiter, settings: shadowSettings, learner: routing.feedback, choices: routing.router.learner });
   const mcpGateway = createMcpGateway(env, { registry: mcp, governance: access.governance, learn, logger });
   const gateway = createGateway(base, { file, catalog, providers, routing, limiter, governance: access.governance, verifier, cache, memory: memory.store, switches, byok, learn, breakers, hedging, timeouts, sentences, shadow: shadow.judging });
   return {

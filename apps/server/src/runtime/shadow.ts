@@ -1,26 +1,46 @@
 import { DailyShadowBudget, type JudgedPairSink, ShadowJudging, type ShadowSettings, fanOutSinks, readShadowSettings, verdictTableSink } from '@svc/judging';
 import { type OrgCache, createOrgCache } from '@svc/kv';
-import { type RouterFeedback, type ShadowModelDeps, createShadowModels } from '@svc/pipeline';
+import { type RouterFeedback, type ShadowModelDeps, createShadowModels, learnerFocus } from '@svc/pipeline';
+import type { ChoiceLearner } from '@svc/router';
 import type { RuntimeBase } from './runtime-base.js';
+
+/** How far back judged pairs are read against feedback for the judge's error estimate. */
+const AGREEMENT_WINDOW_MS = 30 * 86_400_000;
 
 /** Shadow judging of the process and the cache of organisations' settings it reads (a write invalidates it on every instance). */
 export interface ShadowService {
   judging: ShadowJudging;
-  settings: Pick<OrgCache<ShadowSettings | undefined>, 'invalidate'>;
-  start(): Promise<void>;
+  /** Read (`get`: a fresh entry at once, else its load) and dropped on every instance (`invalidate`). */
+  settings: Pick<OrgCache<ShadowSettings | undefined>, 'get' | 'invalidate'>;
   stop(): Promise<void>;
 }
 
+/** The organisations' shadow-judging settings, and the judge's error share the router's learner assumes for each. */
+export interface ShadowSettingsCache {
+  cache: OrgCache<ShadowSettings | undefined>;
+  /**
+   * The organisation's judge error share (`ShadowSettings.judgeError`: set, estimated from
+   * feedback, or the default); 0 for an organisation that never set shadow judging (no judge).
+   * While a reload is in flight, the share last loaded. Synchronous: the router asks it while routing.
+   */
+  judgeError(orgId: string): number;
+}
+
 /**
- * Shadow judging (docs/routing.md): settings from `org_settings.shadow_judging`, cached 30 s and
- * invalidated through the kv; calls through the gateway's providers with the organisation's own
- * keys and model access; the day budget in the kv; verdicts into `shadow_verdicts` and the
- * router's per-task learner.
+ * `org_settings.shadow_judging`, cached 30 s and invalidated through the kv; when no judge error
+ * rate is set, the estimate reads the last 30 days' judged pairs against feedback on the same requests.
  */
-export function createShadowService(base: RuntimeBase, parts: Omit<ShadowModelDeps, 'metrics'> & { learner: Pick<RouterFeedback, 'recordJudgedPair'> }): ShadowService {
-  const { db, kv, logger } = base;
-  const settings = createOrgCache<ShadowSettings | undefined>({
-    load: async (orgId) => readShadowSettings(await db.settings.get(orgId)),
+export function createShadowSettings({ db, kv, logger }: RuntimeBase): ShadowSettingsCache {
+  const lastShare = new Map<string, number>();
+  const load = async (orgId: string) => {
+    const stored = await db.settings.get(orgId);
+    const set = readShadowSettings(stored);
+    const settings = set && set.judgeErrorRate === undefined ? readShadowSettings(stored, await db.shadowVerdicts.judgeAgreement({ orgId, since: new Date(Date.now() - AGREEMENT_WINDOW_MS) })) : set;
+    lastShare.set(orgId, settings?.judgeError.rate ?? 0);
+    return settings;
+  };
+  const cache = createOrgCache<ShadowSettings | undefined>({
+    load,
     channel: 'shadow-judging:changed',
     bus: kv,
     ttlMs: 30_000,
@@ -28,22 +48,43 @@ export function createShadowService(base: RuntimeBase, parts: Omit<ShadowModelDe
     fallback: () => undefined,
     onError: (error) => logger.warn({ err: error }, 'shadow judging settings unavailable; judging is off until they load'),
   });
+  return {
+    cache,
+    judgeError(orgId) {
+      const settings = cache.get(orgId);
+      return settings instanceof Promise ? (lastShare.get(orgId) ?? 0) : (settings?.judgeError.rate ?? 0);
+    },
+  };
+}
+
+/**
+ * Shadow judging (docs/routing.md), started (listening for settings changes): settings from `createShadowSettings`; calls through the
+ * gateway's providers with the organisation's own keys and model access; the day budget in the
+ * kv; samples focused where the router's learner is unsure; verdicts into `shadow_verdicts` and the learner.
+ */
+export async function startShadowService(
+  base: RuntimeBase,
+  parts: Omit<ShadowModelDeps, 'metrics'> & { settings: ShadowSettingsCache; learner: Pick<RouterFeedback, 'recordJudgedPair'>; choices: Pick<ChoiceLearner, 'unsure'> | undefined },
+): Promise<ShadowService> {
+  const { db, logger } = base;
+  const { cache } = parts.settings;
   const onError = (error: unknown) => logger.warn({ err: error }, 'shadow judging: a sampled request was not judged');
   const judging = new ShadowJudging({
     models: createShadowModels({ ...parts, metrics: base.metrics }),
-    settings: (orgId) => settings.get(orgId),
-    budget: new DailyShadowBudget(kv),
+    settings: (orgId) => cache.get(orgId),
+    budget: new DailyShadowBudget(base.kv),
     sink: fanOutSinks([verdictTableSink(db.shadowVerdicts), learnerSink(parts.learner)], onError),
+    focus: parts.choices ? learnerFocus(parts.choices) : undefined,
     onError,
   });
   base.metrics.watch({ shadow: () => judging.stats() });
+  await cache.start();
   return {
     judging,
-    settings,
-    start: () => settings.start(),
+    settings: cache,
     async stop() {
       await judging.idle();
-      await settings.stop();
+      await cache.stop();
     },
   };
 }

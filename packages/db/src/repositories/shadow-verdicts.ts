@@ -61,6 +61,12 @@ export interface LearnedRuling {
   decidedAt: Date;
 }
 
+/** Decisive verdicts whose request got a non-neutral feedback score, and how many of them the feedback contradicts. */
+export interface JudgeAgreementCounts {
+  decisive: number;
+  disagree: number;
+}
+
 export interface ShadowVerdictRepository {
   insert(verdict: NewShadowVerdict): Promise<void>;
   /** Per task kind and candidate model: wins, losses and ties against the served model, by task kind then model. */
@@ -71,6 +77,12 @@ export interface ShadowVerdictRepository {
   servedRoutes(filter: VerdictFilter): Promise<ServedRoute[]>;
   /** Per task family, proposed change and ruling (status and reason), the router's latest gate ruling of that kind in the window (from the decision log). */
   learnedRulings(filter: VerdictFilter): Promise<LearnedRuling[]>;
+  /**
+   * The verdicts (decisive: not ties) whose request got feedback other than 0.5, read against it:
+   * feedback contradicts `incumbent` (the served answer won) when below 0.5, `candidate` (it was
+   * beaten) when above. The judge's error estimate (`judgeErrorRate` of @svc/judging).
+   */
+  judgeAgreement(filter: VerdictFilter): Promise<JudgeAgreementCounts>;
 }
 
 function where(alias: SQL, filter: VerdictFilter): SQL {
@@ -163,6 +175,15 @@ async function learnedRulings(rows: Rows, filter: VerdictFilter): Promise<Learne
   });
 }
 
+async function judgeAgreement(rows: Rows, filter: VerdictFilter): Promise<JudgeAgreementCounts> {
+  const [found] = await rows(sql`
+    SELECT count(*)::int AS decisive,
+      count(*) FILTER (WHERE (v.verdict = 'incumbent' AND f.score < 0.5) OR (v.verdict = 'candidate' AND f.score > 0.5))::int AS disagree
+    FROM shadow_verdicts v JOIN request_feedback f ON f.request_id = v.request_id AND f.org_id = v.org_id
+    WHERE ${where(sql`v`, filter)} AND v.verdict <> 'tie' AND f.score <> 0.5`);
+  return { decisive: num(found?.['decisive']), disagree: num(found?.['disagree']) };
+}
+
 export function createShadowVerdictRepository(db: Drizzle): ShadowVerdictRepository {
   const rows: Rows = async (query) => rowsOf(await db.execute(query)) as Row[];
   return {
@@ -173,5 +194,6 @@ export function createShadowVerdictRepository(db: Drizzle): ShadowVerdictReposit
     headToHead: (filter) => headToHead(rows, filter),
     servedRoutes: (filter) => servedRoutes(rows, filter),
     learnedRulings: (filter) => learnedRulings(rows, filter),
+    judgeAgreement: (filter) => judgeAgreement(rows, filter),
   };
 }

@@ -4,7 +4,7 @@ import { dashboardUsageConformance } from './conformance/dashboard-usage.js';
 import { dashboardUserConformance } from './conformance/dashboard-users.js';
 import { alertConformance } from './conformance/alerts.js';
 import { batchConformance } from './conformance/batches.js';
-import { shadowVerdictConformance } from './conformance/shadow-verdicts.js';
+import { judgeAgreementConformance, shadowVerdictConformance } from './conformance/shadow-verdicts.js';
 import { decisionAggregateConformance, decisionConformance } from './conformance/decisions.js';
 import { feedbackConformance } from './conformance/feedback.js';
 import { fileConformance, filePartConformance } from './conformance/files.js';
@@ -81,5 +81,6 @@ export function runDbConformance(name: string, create: () => Promise<Database>):
     describe('batches', () => batchConformance(getDb));
     describe('request feedback', () => feedbackConformance(getDb));
     describe('shadow verdicts', () => shadowVerdictConformance(getDb));
+    describe('judge agreement with feedback', () => judgeAgreementConformance(getDb));
   });
 }

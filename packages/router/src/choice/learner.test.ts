@@ -43,6 +43,16 @@ describe('createChoiceLearner', () => {
     const pairs = (learner: ReturnType<typeof createChoiceLearner>) => judge(learner, 'mid', 1080, 1320, 1600);
     expect(pairs(createChoiceLearner()).choose(ask(0.05))).toMatchObject({ model: 'mid', reason: 'learned' });
     expect(pairs(createChoiceLearner({ judgeError: 0.15 })).choose(ask(0.05))).toMatchObject({ model: 'big', reason: 'incumbent' });
+    // Per organisation (the gateway's setting): org-a's judge at 15%, org-b's at 0; an answer beyond 0.45 is clamped.
+    const perOrg = createChoiceLearner({ judgeError: (orgId) => (orgId === org ? 0.15 : 0) });
+    pairs(perOrg);
+    judge(perOrg, 'mid', 1080, 1320, 1600, 'org-b');
+    expect(perOrg.choose(ask(0.05))).toMatchObject({ model: 'big', reason: 'incumbent' });
+    expect(perOrg.choose(ask(0.05, 'org-b'))).toMatchObject({ model: 'mid', reason: 'learned' });
+    expect(perOrg.unsure({ ...ask(0.05), candidates: [mid] })).toBe(true);
+    expect(perOrg.unsure({ ...ask(0.05, 'org-b'), candidates: [mid] })).toBe(false);
+    const clamped = pairs(createChoiceLearner({ judgeError: () => 0.9 }));
+    expect(clamped.choose(ask(0.5))).toMatchObject({ model: 'mid', reason: 'learned' }); // bar 0.5 - 0.1 x 0.5 = 0.45
   });
 
   it('is unsure while a judged pair may still change the choice', () => {

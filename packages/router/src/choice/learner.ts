@@ -55,9 +55,11 @@ export interface ChoiceLearnerOptions {
   z?: number;
   /**
    * Share of the judge's verdicts assumed wrong (0..0.45, default 0): the tolerance is applied to
-   * the true gap, which such a judge shows shrunk by (1 - 2 x the share).
+   * the true gap, which such a judge shows shrunk by (1 - 2 x the share). A function gives each
+   * organisation its own (the gateway's shadow-judging `judge_error_rate`); it is asked only when
+   * a choice is made for an organisation the learner knows, and its answer is clamped too.
    */
-  judgeError?: number;
+  judgeError?: number | ((orgId: string) => number);
   /** Judged pairs + feedback samples a candidate needs before it may replace the incumbent. Default 20. */
   minSamples?: number;
   /** Share of choices (0..0.05, clamped) that try a cheaper candidate not yet ruled out and not yet sampled enough. Default 0. */
@@ -165,21 +167,25 @@ function estimate(tables: Tables, z: number, query: { orgId: string; taskKind: s
 
 interface Settings {
   z: number;
-  judgeError: number;
+  judgeError: (orgId: string) => number;
   minSamples: number;
   explore: number;
   random: () => number;
 }
 
+/** A judge's error share as the learner takes it: 0..0.45 (not a number: 0). */
+const clampJudgeError = (share: number): number => (share > 0 ? Math.min(0.45, share) : 0);
+
 /**
  * The win rate a candidate's lower bound must clear: 0.5 - tolerance, the tolerance shrunk by the
  * judge's error share (a judge wrong on a share e of verdicts reads a true gap as (1 - 2e) of it).
  */
-const barOf = (s: Settings, tolerance: number): number => 0.5 - (1 - 2 * s.judgeError) * Math.min(0.5, Math.max(0, tolerance));
+const barOf = (s: Settings, request: ChoiceRequest): number => 0.5 - (1 - 2 * clampJudgeError(s.judgeError(request.orgId))) * Math.min(0.5, Math.max(0, request.tolerance));
+
 
 function choose(tables: Tables, s: Settings, request: ChoiceRequest): Choice {
   const { orgId, taskKind, incumbent } = request;
-  const bar = barOf(s, request.tolerance);
+  const bar = barOf(s, request);
   const cheaper = request.candidates.filter((c) => c.id !== incumbent.id && c.cost < incumbent.cost).sort((x, y) => x.cost - y.cost);
   const estimates = cheaper.map((c) => estimate(tables, s.z, { orgId, taskKind, candidate: c.id, incumbent: incumbent.id }));
   const proven = estimates.find((e) => e.judged + e.feedback >= s.minSamples && e.lower >= bar);
@@ -193,7 +199,7 @@ function choose(tables: Tables, s: Settings, request: ChoiceRequest): Choice {
 
 function unsure(tables: Tables, s: Settings, request: ChoiceRequest): boolean {
   const { orgId, taskKind, incumbent } = request;
-  const bar = barOf(s, request.tolerance);
+  const bar = barOf(s, request);
   let open = false;
   for (const c of request.candidates) {
     if (c.id === incumbent.id || c.cost >= incumbent.cost) continue;
@@ -235,13 +241,19 @@ function recordScore(tables: Tables, feedback: FeedbackScore): void {
   tables.known.add(key(orgId, taskKind));
 }
 
+function judgeErrorOf(option: ChoiceLearnerOptions['judgeError']): (orgId: string) => number {
+  if (typeof option === 'function') return option;
+  const share = clampJudgeError(option ?? 0);
+  return () => share;
+}
+
 const empty = (): ChoiceSnapshot => ({ version: 1, pairs: [], feedback: [] });
 
 /** A learner with no data: every choice is the incumbent until judged pairs or feedback say otherwise. */
 export function createChoiceLearner(options: ChoiceLearnerOptions = {}): ChoiceLearner {
   const settings: Settings = {
     z: options.z ?? 1.645,
-    judgeError: Math.min(0.45, Math.max(0, options.judgeError ?? 0)),
+    judgeError: judgeErrorOf(options.judgeError),
     minSamples: options.minSamples ?? 20,
     explore: Math.min(0.05, Math.max(0, options.explore ?? 0)),
     random: options.random ?? Math.random,

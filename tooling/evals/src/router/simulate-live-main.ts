@@ -54,12 +54,25 @@ const costAs = (m: LiveModel, r: Served) => (r.promptTokens * m.input + r.comple
 const right = (m: LiveModel, r: Served) => r.item.correct[m.column] === true;
 const servedModel = (r: Served): LiveModel => (r.model === settings.weak.slug || r.model.endsWith(settings.weak.slug.split('/')[1]!) ? settings.weak : settings.strong);
 const family = createRouter({ catalog: createCatalog([]), quality: false, embedder: false, learner: false });
-const kindOf = (r: Served) => family.classify({ model: 'svc/auto', messages: [{ role: 'user', content: r.item.prompt }], stream: false, n: 1, includeUsage: false }).taskFamily;
+const kinds = new Map<string, string>();
+/** The router's task family of a request's prompt (classified once per prompt). */
+const kindOf = (r: Served) => {
+  let kind = kinds.get(r.item.prompt);
+  if (kind === undefined) {
+    kind = family.classify({ model: 'svc/auto', messages: [{ role: 'user', content: r.item.prompt }], stream: false, n: 1, includeUsage: false }).taskFamily;
+    kinds.set(r.item.prompt, kind);
+  }
+  return kind;
+};
 
 /** Per task family, the better model over the first `n` requests (the per-task oracle), against always-strong. */
 function oracle(rows: readonly Served[]): { quality: number; cost: number } {
   const byKind = new Map<string, Served[]>();
-  for (const r of rows) byKind.set(kindOf(r), [...(byKind.get(kindOf(r)) ?? []), r]);
+  for (const r of rows) {
+    const kind = byKind.get(kindOf(r));
+    if (kind) kind.push(r);
+    else byKind.set(kindOf(r), [r]);
+  }
   let good = 0;
   let cost = 0;
   for (const kind of byKind.values()) {

@@ -48,3 +48,23 @@ export function shadowVerdictConformance(getDb: GetDb): void {
     expect((await db.usage.summary(org.id, since())).costUsd).toBe(21);
   });
 }
+
+export function judgeAgreementConformance(getDb: GetDb): void {
+  it("reads an organisation's decisive verdicts against the feedback on the same requests", async () => {
+    const db = getDb();
+    const org = await createTestOrg(db);
+    const other = await createTestOrg(db);
+    // [verdict, feedback score]: contradicted twice (the served answer won but got thumbs down; it
+    // was beaten but got thumbs up), agreed twice; a tie and a neutral score say nothing.
+    const cases: [string, number | undefined][] = [['incumbent', 0], ['candidate', 1], ['incumbent', 1], ['candidate', 0.2], ['tie', 0], ['incumbent', 0.5], ['candidate', undefined]];
+    for (const [outcome, score] of cases) {
+      const event = newUsageEvent(org.id);
+      await db.usage.insertMany([event]);
+      await db.shadowVerdicts.insert(verdict(org.id, outcome, { requestId: event.requestId }));
+      if (score !== undefined) await db.feedback.record({ requestId: event.requestId, orgId: org.id, keyId: null, score, thumbs: null, comment: null });
+    }
+    await db.shadowVerdicts.insert(verdict(other.id, 'incumbent'));
+    expect(await db.shadowVerdicts.judgeAgreement({ since: since(), orgId: org.id })).toEqual({ decisive: 4, disagree: 2 });
+    expect(await db.shadowVerdicts.judgeAgreement({ since: since(), orgId: other.id })).toEqual({ decisive: 0, disagree: 0 });
+  });
+}

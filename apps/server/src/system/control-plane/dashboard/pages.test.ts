@@ -230,13 +230,22 @@ describe('quality page', () => {
     const admin = await signedIn('admin');
     expect(await (await admin.get('/dashboard/quality')).text()).toContain('Pick an organisation');
     expect(await (await admin.get(`/dashboard/quality?org=${other.id}`)).text()).toContain('data-testid="shadow-form"');
-    const form = { enabled: 'true', sample_rate: '0.25', candidate_models: 'mock/mock-value, mock/mock-speed', judge_model: 'mock/mock-quality', daily_budget_usd: '2' };
+    const form = { enabled: 'true', sample_rate: '0.25', candidate_models: 'mock/mock-value, mock/mock-speed', judge_model: 'mock/mock-quality', daily_budget_usd: '2', judge_error_rate: '' };
     const saved = await admin.post(`/dashboard/quality/${other.id}/shadow`, form);
     expect(saved.status, await saved.clone().text()).toBe(303);
-    expect((await runtime.db.settings.get(other.id))['shadow_judging']).toEqual({ enabled: true, sample_rate: 0.25, candidate_models: ['mock/mock-value', 'mock/mock-speed'], judge_model: 'mock/mock-quality', daily_budget_usd: 2 });
+    expect((await runtime.db.settings.get(other.id))['shadow_judging']).toEqual({ enabled: true, sample_rate: 0.25, candidate_models: ['mock/mock-value', 'mock/mock-speed'], judge_model: 'mock/mock-quality', daily_budget_usd: 2, judge_error_rate: null });
     expect(await (await admin.get(`/dashboard/quality?org=${other.id}`)).text()).toContain('On: 25.0 % of requests');
+    expect(await (await admin.get(`/dashboard/quality?org=${other.id}`)).text()).toContain('(the default; no rate set');
+    expect((await admin.post(`/dashboard/quality/${other.id}/shadow`, { ...form, judge_error_rate: '0.1' })).status).toBe(303);
+    expect((await runtime.db.settings.get(other.id))['shadow_judging']).toMatchObject({ judge_error_rate: 0.1 });
+    expect(await (await admin.get(`/dashboard/quality?org=${other.id}`)).text()).toContain('(as set)');
     expect((await admin.post(`/dashboard/quality/${other.id}/shadow`, { ...form, judge_model: 'no/such-model' })).status).toBe(400);
     expect((await admin.post(`/dashboard/quality/${other.id}/shadow`, { ...form, sample_rate: '2' })).status).toBe(400);
+    // A refused save shows the form again with the API's message naming the field.
+    const refused = await admin.post(`/dashboard/quality/${other.id}/shadow`, { ...form, judge_error_rate: '0.6' });
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toMatch(/data-testid="shadow-error">[^<]*judge_error_rate[^<]*must be at most 0.45/);
+    expect((await runtime.db.settings.get(other.id))['shadow_judging']).toMatchObject({ judge_error_rate: 0.1 });
     expect((await admin.post(`/dashboard/quality/${other.id}/shadow`, form, null)).status).toBe(403);
     // Unchecked: off, the rest kept as given.
     const { enabled: _, ...off } = form;
