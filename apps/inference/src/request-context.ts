@@ -44,6 +44,7 @@ export function exchangeOf(c: Context<AppEnv>, options: ExchangeOptions = {}): E
     requestId: c.get('requestId'),
     startedAt: c.get('startedAt'),
     signal: abort.signal,
+    abort,
     mode,
     ...endUserHeader(c),
     ...(cacheDirective ? { cacheDirective } : {}),

@@ -13,8 +13,15 @@ export interface Exchange {
   requestId: string;
   /** `performance.now()` when the request arrived. */
   startedAt: number;
-  /** Aborted when the client goes away. */
+  /** Aborted when the client goes away (and, when `abort` is given, when the request's deadline passes). */
   signal: AbortSignal;
+  /**
+   * The controller of `signal`, when the edge made one for this request alone: the request's
+   * deadline then aborts it itself (the call stage's `createDeadline`), so a request has one
+   * signal rather than a chain of them. Absent (a signal shared by many requests): the deadline
+   * makes a controller of its own that follows `signal`.
+   */
+  abort?: AbortController;
   /**
    * The intelligence mode, resolved at the edge: `X-Intelligence-Mode` > body `svc.intelligence_mode`
    * > the organisation's default > `full` (`resolveIntelligenceMode`); voice requests escalate

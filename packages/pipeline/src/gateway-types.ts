@@ -97,6 +97,7 @@ export interface ChatJsonResponse {
   kind: 'json';
   result: ChatResult;
   metadata: SvcMetadata;
+  /** Made for this response alone: the route may add its own headers to it (no copy). */
   headers: Record<string, string>;
 }
 

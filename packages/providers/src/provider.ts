@@ -29,6 +29,13 @@ export interface CallOptions {
    * time to first byte, so a hung upstream can be abandoned without bounding a long answer.
    */
   onResponse?: () => void;
+  /**
+   * When the first byte must have come, a `performance.now()` time: a JSON call's response
+   * headers, a stream's first event. Past it the upstream request is abandoned and the call fails
+   * with a `timeout` ProviderError. Read only by providers whose `boundsFirstByte` is true; the
+   * caller bounds the others with a signal of its own.
+   */
+  firstByteBy?: number;
 }
 
 /**
@@ -46,6 +53,11 @@ export interface Provider {
    * then replicates the first choice, in streams too. Absent means `n` is honoured.
    */
   readonly multipleChoices?: boolean;
+  /**
+   * True when `chat()` and `stream()` keep `CallOptions.firstByteBy` themselves (no signal of the
+   * caller's own needed for it).
+   */
+  readonly boundsFirstByte?: boolean;
   chat(request: ProviderChatRequest, options?: CallOptions): Promise<ChatResult>;
   stream(request: ProviderChatRequest, options?: CallOptions): Promise<AsyncIterable<StreamEvent>>;
   /**

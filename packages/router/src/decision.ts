@@ -40,13 +40,38 @@ export function waterfallOf(scored: readonly Scored[], prefs: Preferences, max: 
   return waterfall;
 }
 
-/** The decision of an alias request: its first model, waterfall, explained candidates and the quality reading. */
+/**
+ * The decision of an alias request: its first model, waterfall, explained candidates and the
+ * quality reading. One literal with the base's keys written out, in the order a spread of the base
+ * gave (a pinned decision, `pinnedDecision`, has the same): `{ ...base, model, ... }` made V8 copy
+ * the base on its slow path and add each later key to the copy one by one.
+ */
 export function assembleDecision(parts: DecisionParts): RouteDecision {
   const { scored, base } = parts;
   const first = scored[0]!.model;
   const candidates: ScoredCandidate[] = [];
   for (let i = 0; i < scored.length && i < parts.keep; i++) candidates.push(explain(scored[i]!));
-  const waterfall = waterfallOf(scored, parts.prefs, parts.maxWaterfall);
-  const source = parts.sticky ? 'Sticky' : 'Router';
-  return { ...base, model: first, waterfall, tier: first.tier, source, candidates, ...readingFields(parts.reading, parts.item), cascade: parts.cascade, learned: parts.learned };
+  const reading = readingFields(parts.reading, parts.item);
+  return {
+    lane: base.lane,
+    taskFamily: base.taskFamily,
+    complexity: base.complexity,
+    notApplied: base.notApplied,
+    vector: base.vector,
+    features: base.features,
+    promptTokens: base.promptTokens,
+    featureCount: base.featureCount,
+    workflowType: base.workflowType,
+    workflowStated: base.workflowStated,
+    stickyKey: base.stickyKey,
+    model: first,
+    waterfall: waterfallOf(scored, parts.prefs, parts.maxWaterfall),
+    tier: first.tier,
+    source: parts.sticky ? 'Sticky' : 'Router',
+    candidates,
+    difficulty: reading.difficulty,
+    qualityFallback: reading.qualityFallback,
+    cascade: parts.cascade,
+    learned: parts.learned,
+  };
 }

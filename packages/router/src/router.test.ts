@@ -57,6 +57,14 @@ describe('explicit models', () => {
     expect(closed.waterfall.map((m) => m.id)).toEqual(['open/llama-70b', 'other/llama-70b', 'third/llama-70b']);
   });
 
+  it('gives a routed decision the base’s keys, then its own, in one fixed order', () => {
+    const keys = Object.keys(router().route(ask('hi')));
+    expect(keys).toEqual([
+      'lane', 'taskFamily', 'complexity', 'notApplied', 'vector', 'features', 'promptTokens', 'featureCount', 'workflowType', 'workflowStated', 'stickyKey',
+      'model', 'waterfall', 'tier', 'source', 'candidates', 'difficulty', 'qualityFallback', 'cascade', 'learned',
+    ]);
+  });
+
   it('gives a pinned decision every key of the decision base, in the order of a routed decision', () => {
     const r = router();
     const routed = Object.keys(r.route(ask('hi')));

@@ -63,7 +63,11 @@ export function registerChatCompletions(routes: RouteRegistry<AppEnv>, deps: Inf
     const abort = new AbortController();
     const response = await deps.gateway.chat(request, exchangeOf(c, { bodyMode: request.svc?.intelligenceMode, bodyTimeoutMs: request.svc?.timeoutMs, forward: forwarded, abort }));
     const created = Math.floor(Date.now() / 1000);
-    if (response.kind === 'json') return plainAnswer(c, JSON.stringify(chatCompletionBody(response, created)), 200, { 'content-type': 'application/json', ...response.headers });
+    if (response.kind === 'json') {
+      // The answer's record is its own (made per response): the content type goes into it, not into a copy of its ~18 headers.
+      response.headers['content-type'] = 'application/json';
+      return plainAnswer(c, JSON.stringify(chatCompletionBody(response, created)), 200, response.headers);
+    }
     const encoder = new ChatChunkEncoder({ id: chatCompletionId(), created, model: response.model, includeUsage: request.includeUsage, n: request.n });
     return sseResponse(chatChunks(encoder, response), {
       headers: response.headers,

@@ -186,7 +186,11 @@ interface Walk<T> {
 async function attemptOnce<T>(walk: Walk<T>, provider: Provider, model: ModelInfo, signal: AbortSignal): Promise<AttemptOutcome<T>> {
   const { settings } = walk;
   const started = performance.now();
-  const firstByte = createDeadline(signal, settings.firstByteTimeoutMs?.(model.provider) ?? 0);
+  const limit = settings.firstByteTimeoutMs?.(model.provider) ?? 0;
+  // A provider that keeps the first-byte bound itself gets it as a time and the call's own signal;
+  // any other gets a signal of the attempt's own that the bound aborts.
+  const own = provider.boundsFirstByte === true;
+  const firstByte = own ? undefined : createDeadline(signal, limit);
   const keys = new KeyAttempts(model, walk, started);
   const span = settings.trace?.child(`chat ${model.upstreamId}`, 'client', {
     'gen_ai.operation.name': 'chat',
@@ -196,16 +200,17 @@ async function attemptOnce<T>(walk: Walk<T>, provider: Provider, model: ModelInf
   });
   const headers = span ? { ...settings.headers, ...span.headers() } : settings.headers;
   const options: KeyPoolCallOptions = {
-    signal: firstByte.signal,
-    ...(headers ? { headers } : {}),
+    signal: firstByte === undefined ? signal : firstByte.signal,
+    headers,
     // A JSON answer may take long to generate; only its headers are bounded. A stream's timer
     // runs until its first event (`run` resolves then).
-    ...(walk.firstByte === 'headers' ? { onResponse: () => firstByte.clear() } : {}),
+    onResponse: firstByte !== undefined && walk.firstByte === 'headers' ? () => firstByte.clear() : undefined,
+    firstByteBy: own && limit > 0 && Number.isFinite(limit) ? started + limit : undefined,
     onKeyAttempt: (key: KeyAttempt) => keys.next(key),
   };
   try {
     const value = await walk.run(provider, model, options);
-    firstByte.clear();
+    firstByte?.clear();
     const elapsed = performance.now() - started;
     walk.spent.providerMs += elapsed;
     settings.hedging?.latency.observe(model.id, elapsed);
@@ -213,10 +218,10 @@ async function attemptOnce<T>(walk: Walk<T>, provider: Provider, model: ModelInf
     span?.end();
     return { ok: true, value };
   } catch (error) {
-    firstByte.release();
+    firstByte?.release();
     walk.spent.providerMs += performance.now() - started;
     // Aborted by a hedge race it lost (not by the client, not by its own timer).
-    const errorKind = signal.aborted && !settings.signal.aborted && !firstByte.expired ? 'cancelled' : isProviderError(error) ? error.kind : 'internal';
+    const errorKind = signal.aborted && !settings.signal.aborted && firstByte?.expired !== true ? 'cancelled' : isProviderError(error) ? error.kind : 'internal';
     const upstreamStatus = isProviderError(error) ? error.upstreamStatus : undefined;
     keys.record({ outcome: 'error', errorKind, ...(upstreamStatus !== undefined ? { upstreamStatus } : {}) });
     span?.set({ 'svc.error_kind': errorKind, ...(upstreamStatus !== undefined ? { 'http.response.status_code': upstreamStatus } : {}) });

@@ -48,3 +48,38 @@ describe('createDeadline', () => {
     expect(getEventListeners(parent.signal, 'abort')).toHaveLength(0);
   });
 });
+
+describe('createDeadline on the request’s own controller (Exchange.abort)', () => {
+  it('makes no signal or listener of its own: its timer aborts the owner, and says it expired', async () => {
+    const owner = new AbortController();
+    const deadline = createDeadline(owner.signal, 20, owner);
+    expect(deadline.signal).toBe(owner.signal);
+    expect(getEventListeners(owner.signal, 'abort')).toHaveLength(0);
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    expect(owner.signal.aborted).toBe(true);
+    expect((owner.signal.reason as DOMException).name).toBe('TimeoutError');
+    expect(deadline.expired).toBe(true);
+  });
+
+  it('is the client leaving, not a timeout, when the owner aborts first; released, it never aborts', async () => {
+    const owner = new AbortController();
+    const left = createDeadline(owner.signal, 10_000, owner);
+    owner.abort();
+    expect(left.signal.aborted).toBe(true);
+    expect(left.expired).toBe(false);
+    left.release();
+    const spared = new AbortController();
+    createDeadline(spared.signal, 10, spared).release();
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(spared.signal.aborted).toBe(false);
+  });
+
+  it('follows the signal with a controller of its own when the owner is not the signal’s', () => {
+    const parent = new AbortController();
+    const deadline = createDeadline(parent.signal, 10_000, new AbortController());
+    expect(deadline.signal).not.toBe(parent.signal);
+    parent.abort();
+    expect(deadline.signal.aborted).toBe(true);
+    deadline.release();
+  });
+});

@@ -40,10 +40,16 @@ const never: Deadline = {
   release() {},
 };
 
-export function createDeadline(parent: AbortSignal, ms: number): Deadline {
+/**
+ * With `owner`, the controller of `parent` itself (the request's own, `Exchange.abort`), the timer
+ * aborts that controller: one signal serves the client's leaving and the deadline, and no
+ * controller or listener is made. Without it the deadline's signal is a controller of its own
+ * that follows `parent`.
+ */
+export function createDeadline(parent: AbortSignal, ms: number, owner?: AbortController): Deadline {
   // No timer wanted: the parent alone decides, and nothing is allocated.
   if (!(ms > 0 && Number.isFinite(ms))) return { ...never, signal: parent };
-  return new TimedDeadline(parent, ms);
+  return new TimedDeadline(parent, ms, owner?.signal === parent ? owner : undefined);
 }
 
 const once = { once: true } as const;
@@ -58,19 +64,25 @@ function expire(deadline: TimedDeadline): void {
  * controller and timer.
  */
 class TimedDeadline implements Deadline {
-  readonly #controller = new AbortController();
+  readonly #controller: AbortController;
   readonly #parent: AbortSignal;
+  /** False when the controller is the parent's own (nothing to follow). */
+  readonly #follows: boolean;
   readonly #timer: NodeJS.Timeout;
   #expired = false;
   readonly signal: AbortSignal;
   readonly ms: number;
 
-  constructor(parent: AbortSignal, ms: number) {
+  constructor(parent: AbortSignal, ms: number, owner: AbortController | undefined) {
     this.#parent = parent;
     this.ms = ms;
+    this.#follows = owner === undefined;
+    this.#controller = owner ?? new AbortController();
     this.signal = this.#controller.signal;
-    if (parent.aborted) this.#controller.abort(parent.reason);
-    else parent.addEventListener('abort', this, once);
+    if (this.#follows) {
+      if (parent.aborted) this.#controller.abort(parent.reason);
+      else parent.addEventListener('abort', this, once);
+    }
     this.#timer = setTimeout(expire, ms, this);
     this.#timer.unref();
   }
@@ -95,7 +107,7 @@ class TimedDeadline implements Deadline {
 
   release(): void {
     clearTimeout(this.#timer);
-    this.#parent.removeEventListener('abort', this);
+    if (this.#follows) this.#parent.removeEventListener('abort', this);
   }
 }
 

@@ -39,7 +39,7 @@ export async function planCalls(deps: PlanDeps, turn: ChatTurn, maxAttempts: num
   const { providers, ownKey } = withOwnKeys(own, deps.providers);
   const timeouts = deps.timeouts ?? defaultTimeouts;
   const requestMs = requestTimeoutMs(timeouts.requestMs, exchange.timeoutMs);
-  const deadline = createDeadline(exchange.signal, requestMs);
+  const deadline = createDeadline(exchange.signal, requestMs, exchange.abort);
   const hedging = deps.hedging;
   const settings: CallSettings = {
     providers,

@@ -204,6 +204,64 @@ describe('Gateway.chat', () => {
     expect(response.kind === 'json' && response.result.choices[0]!.message.content).toBe('long');
   });
 
+  it('gives a provider that bounds the first byte itself a time and the request’s one signal, and still moves on when it passes', async () => {
+    const seen: CallOptions[] = [];
+    const ownBound: Provider = {
+      id: 'groq',
+      boundsFirstByte: true,
+      chat: (_request, options = {}) => {
+        seen.push(options);
+        const late = Math.max(0, (options.firstByteBy ?? 0) - performance.now());
+        return new Promise((_resolve, reject) => setTimeout(() => reject(new ProviderError({ provider: 'groq', kind: 'timeout', message: 'no response headers' })), late));
+      },
+      stream: () => Promise.reject(new Error('unused')),
+    };
+    const { gateway, decisions, context } = setup([ownBound, scripted('together', () => 'ok')], undefined, { timeouts: { requestMs: 5_000, firstByteMs: 50 } });
+    const client = new AbortController();
+    const before = performance.now();
+    const response = await gateway.chat(request({}), { ...context(), signal: client.signal, abort: client });
+    expect(response.kind === 'json' && response.metadata.provider).toBe('together');
+    expect(seen[0]!.signal).toBe(client.signal);
+    expect(seen[0]!.firstByteBy).toBeGreaterThanOrEqual(before + 50);
+    expect(seen[0]!.firstByteBy).toBeLessThan(performance.now() + 50);
+    expect(seen[0]!.onResponse).toBeUndefined();
+    expect(decisions[0]!.attempts[0]).toMatchObject({ provider: 'groq', outcome: 'error', errorKind: 'timeout' });
+  });
+
+  it('ends a request past its deadline with 504 request_timeout on the exchange’s own signal, JSON and stream alike', async () => {
+    const hung = (stream: boolean): Provider => {
+      const wait = (options: CallOptions | undefined) =>
+        new Promise<never>((_resolve, reject) => {
+          options?.signal?.addEventListener('abort', () => reject(new ProviderError({ provider: 'groq', kind: 'timeout', message: 'aborted' })));
+        });
+      return { id: 'groq', boundsFirstByte: true, chat: (_r, options) => wait(options), stream: stream ? (_r, options) => wait(options) : () => Promise.reject(new Error('unused')) };
+    };
+    for (const stream of [false, true]) {
+      const { gateway, context } = setup([hung(stream)], undefined, { timeouts: { requestMs: 40, firstByteMs: 10_000 } });
+      const client = new AbortController();
+      await expect(gateway.chat(request({ stream }), { ...context(), signal: client.signal, abort: client })).rejects.toMatchObject({ status: 504, code: 'request_timeout' });
+      expect(client.signal.aborted).toBe(true);
+    }
+  });
+
+  it('ends a stream past its deadline with a request_timeout error, not as a client that left', async () => {
+    const stalls: Provider = {
+      id: 'groq',
+      boundsFirstByte: true,
+      chat: () => Promise.reject(new Error('unused')),
+      stream: async (_r, options) =>
+        (async function* () {
+          yield { type: 'text-delta', choice: 0, text: 'first' } satisfies StreamEvent;
+          await new Promise((_resolve, reject) => options?.signal?.addEventListener('abort', () => reject(new ProviderError({ provider: 'groq', kind: 'timeout', message: 'aborted' }))));
+        })(),
+    };
+    const { gateway, context } = setup([stalls], undefined, { timeouts: { requestMs: 60, firstByteMs: 10_000 } });
+    const client = new AbortController();
+    const response = await gateway.chat(request({ stream: true }), { ...context(), signal: client.signal, abort: client });
+    expect(response.kind).toBe('stream');
+    if (response.kind === 'stream') await expect(drain(response)).rejects.toMatchObject({ status: 504, code: 'request_timeout' });
+  });
+
   it('hedges a slow primary once its p95 is known: the partner wins, the primary is cancelled', async () => {
     let slow = false;
     const primary: Provider = {

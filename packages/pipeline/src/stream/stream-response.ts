@@ -104,8 +104,9 @@ async function* relay(ending: StreamEnding): AsyncGenerator<StreamEvent> {
     }
     outcome = 'ok';
   } catch (error) {
-    // Our own abort (the client went away) surfaces as an upstream read failure.
-    if (turn.exchange.signal.aborted) return;
+    // Our own abort (the client went away) surfaces as an upstream read failure; the request's
+    // deadline aborts the same signal when the exchange has its own (`Exchange.abort`).
+    if (turn.exchange.signal.aborted && !stream.plan.deadline.expired) return;
     outcome = refusalOutcome(error);
     if (isProviderError(error) && error.retryable && !stream.plan.deadline.expired) void ending.owner.deps.breakers?.record(model.id, 'failure');
     throw overDeadline(stream.plan.deadline, error);

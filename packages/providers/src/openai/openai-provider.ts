@@ -60,6 +60,8 @@ export function createOpenAIProvider(settings: OpenAIProviderSettings): Provider
   const embedUrl = `${base}/embeddings`;
   return {
     id,
+    // The shared undici client keeps the first-byte bound itself: no signal of the caller's own per call.
+    boundsFirstByte: config.http.boundsFirstByte === true,
     chat: (request, options) => openAIChat(config, request, options),
     stream: (request, options) => openAIStream(config, request, options),
     ...(config.compat.embeddings

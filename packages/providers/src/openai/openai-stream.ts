@@ -2,7 +2,7 @@ import { ProviderError, type StreamEvent } from '@svc/core';
 import * as v from 'valibot';
 import type { CallOptions, ProviderChatRequest } from '../provider.js';
 import { isRecord } from '../shared/http.js';
-import { parseSseJson, readSse } from '../shared/sse.js';
+import { firstEventTimer, parseSseJson, readSse } from '../shared/sse.js';
 import { mapOpenAIFinishReason } from './map-openai-finish-reason.js';
 import { mapOpenAIUsage } from './map-openai-usage.js';
 import { openAIChunkSchema } from './openai-api.js';
@@ -17,7 +17,7 @@ import { postOpenAIRequest } from './post-openai-request.js';
  */
 export async function openAIStream(config: OpenAIConfig, request: ProviderChatRequest, options: CallOptions | undefined): Promise<AsyncIterable<StreamEvent>> {
   const response = await postOpenAIRequest(config, request, options, true);
-  return streamOpenAIEvents(config.provider, readSse(config.provider, response.body, options?.signal));
+  return streamOpenAIEvents(config.provider, readSse(config.provider, response.body, options?.signal, firstEventTimer(response, options?.firstByteBy)));
 }
 
 /** How `streamOpenAIEvents` treats the end of a stream. */

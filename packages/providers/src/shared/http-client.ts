@@ -9,6 +9,8 @@ export interface HttpClient {
    * Rejects on a transport failure or when `signal` aborts before the headers.
    */
   request(request: HttpRequest): Promise<HttpResponse>;
+  /** True when `request()` honours `headersTimeoutMs` and its responses have `abort()`. */
+  readonly boundsFirstByte?: boolean;
 }
 
 export interface HttpRequest {
@@ -21,6 +23,8 @@ export interface HttpRequest {
   body?: string | Uint8Array;
   /** Aborts the request, and the body while it is being read. */
   signal?: AbortSignal;
+  /** Longest wait for the response headers, ms (at least 1); past it `request()` rejects (a timeout). Only where `boundsFirstByte`. */
+  headersTimeoutMs?: number;
 }
 
 /** The response headers; `get` is case-insensitive and joins repeated headers with `, `. */
@@ -42,4 +46,6 @@ export interface HttpResponse {
    * in the loop) releases the upstream request: its connection is closed, not reused.
    */
   body: AsyncIterable<Uint8Array>;
+  /** Ends the response now: a read in progress or to come rejects with `error`, and the connection is closed. Only where `boundsFirstByte`. */
+  abort?(error: Error): void;
 }

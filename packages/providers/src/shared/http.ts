@@ -20,6 +20,8 @@ export interface PostOptions {
   signal?: AbortSignal;
   /** Called as soon as the response headers have arrived (`CallOptions.onResponse`). */
   onResponse?: (() => void) | undefined;
+  /** `CallOptions.firstByteBy`: the response headers must have come by then (a client that `boundsFirstByte`). */
+  firstByteBy?: number | undefined;
   /** Reads the provider's error body into a kind/message; defaults to status-only mapping. */
   classify?: (status: number, body: string) => ErrorClassification;
 }
@@ -44,6 +46,7 @@ export async function postJson(options: PostOptions): Promise<HttpResponse> {
       headers: { 'content-type': 'application/json', ...options.headers },
       body: JSON.stringify(options.body),
       signal: options.signal,
+      headersTimeoutMs: options.firstByteBy === undefined ? undefined : Math.max(1, Math.ceil(options.firstByteBy - performance.now())),
     });
   } catch (error) {
     throw transportError(options.provider, error, options.signal);
@@ -167,7 +170,7 @@ function retryAfter(headers: HttpHeaders): number | undefined {
 /** A transport failure: our own abort/deadline is a timeout, anything else a network failure. */
 export function transportError(provider: string, error: unknown, signal?: AbortSignal): ProviderError {
   if (error instanceof ProviderError) return error;
-  const aborted = signal?.aborted === true || (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError'));
+  const aborted = signal?.aborted === true || (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError' || (error as { code?: unknown }).code === 'UND_ERR_HEADERS_TIMEOUT'));
   return new ProviderError({
     provider,
     kind: aborted ? 'timeout' : 'network',

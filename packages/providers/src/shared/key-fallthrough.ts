@@ -1,5 +1,5 @@
 import { type ProviderErrorKind, isProviderError } from '@svc/core';
-import { wrapOptionalCalls } from './wrap-optional-calls.js';
+import { flagsOf, wrapOptionalCalls } from './wrap-optional-calls.js';
 import type { CallOptions, Provider, ProviderChatRequest, RealtimeConnectOptions, RealtimeRequest } from '../provider.js';
 import { KeyPool } from './key-pool.js';
 
@@ -85,7 +85,7 @@ export function withKeyFallthrough(provider: Provider, keys: readonly string[], 
 
   const wrapped: Provider = {
     id: provider.id,
-    ...(provider.multipleChoices === undefined ? {} : { multipleChoices: provider.multipleChoices }),
+    ...flagsOf(provider),
     chat: (request: ProviderChatRequest, options: KeyPoolCallOptions = {}) =>
       options.apiKey ? provider.chat(request, options) : eachKey(options, (o) => provider.chat(request, o)),
     stream: (request: ProviderChatRequest, options: KeyPoolCallOptions = {}) =>

@@ -2,7 +2,7 @@ import { ProviderError, isProviderError } from '@svc/core';
 import type { StreamEvent } from '@svc/core';
 import type { CallOptions, NativeBatches, Provider, ProviderChatRequest, RealtimeConnectOptions, RealtimeRequest } from '../provider.js';
 import { scrubRealtimeSocket } from './scrub-realtime.js';
-import { wrapOptionalCalls } from './wrap-optional-calls.js';
+import { flagsOf, wrapOptionalCalls } from './wrap-optional-calls.js';
 
 /** What a secret is replaced with in upstream text. */
 export const REDACTED = '[redacted]';
@@ -139,7 +139,7 @@ export function withSecretScrubbing(provider: Provider, secrets: SecretSet): Pro
 
   const wrapped: Provider = {
     id: provider.id,
-    ...(provider.multipleChoices === undefined ? {} : { multipleChoices: provider.multipleChoices }),
+    ...flagsOf(provider),
     chat: (request: ProviderChatRequest, options?: CallOptions) => guard(options, () => provider.chat(request, options)),
     stream: async (request: ProviderChatRequest, options?: CallOptions) => {
       const events = await guard(options, () => provider.stream(request, options));

@@ -66,6 +66,7 @@ export function createUndiciHttpClient(options: UndiciHttpClientOptions = {}): U
     return agent;
   };
   return {
+    boundsFirstByte: true,
     async request(request: HttpRequest): Promise<HttpResponse> {
       const target = splitUrl(request.url);
       const response = await dispatcher().request({
@@ -75,6 +76,8 @@ export function createUndiciHttpClient(options: UndiciHttpClientOptions = {}): U
         headers: request.headers,
         body: request.body ?? null,
         signal: request.signal ?? null,
+        // undefined: the agent's own (headersTimeoutMs); undici keeps it with a ~1 s resolution above 1 s.
+        headersTimeout: request.headersTimeoutMs,
       });
       const body = response.body;
       return {
@@ -84,6 +87,7 @@ export function createUndiciHttpClient(options: UndiciHttpClientOptions = {}): U
         // A Node Readable: leaving its iteration early destroys it, which aborts the request
         // and closes the socket (a half-read response cannot be reused).
         body,
+        abort: (error: Error) => body.destroy(error),
       };
     },
     close: async () => {

@@ -17,3 +17,11 @@ export function wrapOptionalCalls<O extends CallOptions>(source: Provider, targe
     if (call) Object.assign(target, { [name]: wrap(call.bind(source)) });
   }
 }
+
+/** What a provider decorator keeps of the provider it wraps besides its calls: its flags, those it sets. */
+export function flagsOf(provider: Provider): Pick<Provider, 'multipleChoices' | 'boundsFirstByte'> {
+  const flags: { multipleChoices?: boolean; boundsFirstByte?: boolean } = {};
+  if (provider.multipleChoices !== undefined) flags.multipleChoices = provider.multipleChoices;
+  if (provider.boundsFirstByte !== undefined) flags.boundsFirstByte = provider.boundsFirstByte;
+  return flags;
+}
