@@ -156,7 +156,7 @@ function answerStatement(id: string, answer: Omit<AnsweredBatchLine, 'customId'>
 }
 
 export function createBatchRepository(db: Drizzle): BatchRepository {
-  return { ...createBatchRowRepository(db), ...createBatchLeaseRepository(db), ...createBatchLineRepository(db), ...createNativeLineRepository(db) };
+  return { ...createBatchRowRepository(db), ...createBatchLeaseRepository(db), ...createEndedHoldRepository(db), ...createBatchLineRepository(db), ...createNativeLineRepository(db) };
 }
 
 /** The batches themselves: create, read, status changes. */
@@ -216,7 +216,7 @@ function createBatchRowRepository(db: Drizzle): Pick<BatchRepository, 'create' |
 }
 
 /** Which worker works which batch: claim, renew, release. */
-function createBatchLeaseRepository(db: Drizzle): Pick<BatchRepository, 'claim' | 'renew' | 'release' | 'setNatives' | 'setHold' | 'heldAfterEnd' | 'setEndedHold'> {
+function createBatchLeaseRepository(db: Drizzle): Pick<BatchRepository, 'claim' | 'renew' | 'release' | 'setNatives' | 'setHold'> {
   return {
     async claim(owner, until, now = new Date()) {
       const [row] = await db
@@ -261,6 +261,12 @@ function createBatchLeaseRepository(db: Drizzle): Pick<BatchRepository, 'claim' 
       return row ? toRecord(row) : undefined;
     },
 
+  };
+}
+
+/** The holds of batches ended without giving them back (a rolling deploy over 0028): found and ended, no lease needed. */
+function createEndedHoldRepository(db: Drizzle): Pick<BatchRepository, 'heldAfterEnd' | 'setEndedHold'> {
+  return {
     async heldAfterEnd(limit) {
       const rows = await db
         .select()
@@ -279,7 +285,6 @@ function createBatchLeaseRepository(db: Drizzle): Pick<BatchRepository, 'claim' 
         .returning();
       return row ? toRecord(row) : undefined;
     },
-
   };
 }
 
