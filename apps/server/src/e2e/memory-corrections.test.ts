@@ -67,6 +67,21 @@ describe('memory keeps up with corrections (gateway -> real adapter -> mock upst
     expect(await say(`bob-${Math.random()}`, 'What is my job?')).toBe('');
   });
 
+  it('replaces a fact by a later one about the same thing with a value of the same kind, without a change word (rule 7)', async () => {
+    const kim = `kim-${Math.random()}`;
+    await say(kim, 'I have red hair. I work as a nurse.');
+    await say(kim, 'I dyed my hair blonde.');
+    const hair = await say(kim, 'What colour is my hair?');
+    expect(hair).toContain('I dyed my hair blonde');
+    expect(hair).not.toContain('red');
+    // Two things of one kind that do not share a thing stay side by side.
+    await say(kim, 'I like tea.');
+    await say(kim, 'I like coffee.');
+    const listed = await fetch(`${gateway.inferenceUrl}/v1/memory?user=${encodeURIComponent(kim)}`, { headers: { authorization: `Bearer ${masterKey}` } });
+    const texts = ((await listed.json()) as { data: { text: string }[] }).data.map((m) => m.text).sort();
+    expect(texts).toEqual(['I dyed my hair blonde.', 'I like coffee.', 'I like tea.', 'I work as a nurse.'].sort());
+  });
+
   it('forgets what the user takes back', async () => {
     const eve = `eve-${Math.random()}`;
     await say(eve, 'I live in Lisbon and I work as a nurse.');
