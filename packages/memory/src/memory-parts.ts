@@ -1,6 +1,7 @@
 import type { Embedder, VectorStore } from '@svc/semantic';
 import type { AttributeClassifier } from './attribute-classifier.js';
 import type { StoredMemory } from './memory-points.js';
+import type { ValueKinds } from './value-kinds.js';
 
 /** A stored fact with its vector, as written and as read back for rebuilding an index. */
 export interface StoredMemoryRow extends StoredMemory {
@@ -51,6 +52,8 @@ export interface MemoryParts {
   embedder: Embedder;
   /** Which attribute a statement gives or a question asks for, beyond the patterns' slots. */
   attributes: AttributeClassifier;
+  /** The kind of a statement's value (a colour, a place, a person...), for corrections without a change word. */
+  kinds: ValueKinds;
   /** Retention after a fact was last stated, in ms. */
   ttlMs: number;
   /** Clock in epoch ms. */

@@ -7,6 +7,7 @@ import { type RecallOptions, type RecalledMemory, recallMemories } from './memor
 import type { MemoryScope, RecallScope } from './memory-scope.js';
 import { type RecallFloors, recallFloors } from './recall-threshold.js';
 import { MemoryWrites } from './memory-writes.js';
+import { createValueKinds } from './value-kinds.js';
 
 /** Defaults of the correction similarities, calibrated on the dev attributes of `pnpm --filter @svc/evals memory:updates`. */
 const UPDATE_SIMILARITY = 0.45;
@@ -101,6 +102,7 @@ export function createMemoryStore(settings: MemoryStoreSettings): MemoryStore {
     vectors,
     embedder,
     attributes: createAttributeClassifier(embedder, settings.attributeThresholds ? { thresholds: settings.attributeThresholds } : {}),
+    kinds: createValueKinds(embedder),
     ttlMs: (settings.ttlDays ?? 90) * 86_400_000,
     now: settings.now ?? Date.now,
     holders: vectors.kind === 'memory' ? new SubjectIndex() : undefined,

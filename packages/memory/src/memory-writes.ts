@@ -9,6 +9,7 @@ import { MEMORY_SCOPE, type StoredMemory, pointOf } from './memory-points.js';
 import type { MemoryScope } from './memory-scope.js';
 import { redactPii } from './redact-pii.js';
 import { sameSubject } from './subject-links.js';
+import { sameKindOfValue } from './typed-links.js';
 import { sameValueType } from './value-types.js';
 
 /** How the write side batches and bounds its work (defaults in `createMemoryStore`). */
@@ -161,10 +162,11 @@ export class MemoryWrites {
     }
   }
 
-  /** A change that linked nothing: the stored fact whose value is of the same kind, else the one about the same subject, if one clearly is. */
+  /** A fact that linked nothing: for a change, the stored fact whose value is of the same kind in the same frame, else the one about the same subject; for any, the one about the same thing with a value of the same kind. */
   private async lastResort(fact: ExtractedFact, neighbours: readonly VectorMatch[], written: ReadonlySet<string>): Promise<StoredMemory | undefined> {
     const { embedder } = this.parts;
-    return (await sameValueType(embedder, fact, neighbours, { written })) ?? (await sameSubject(embedder, fact, neighbours, { written }));
+    const change = fact.change === 'update' ? ((await sameValueType(embedder, fact, neighbours, { written })) ?? (await sameSubject(embedder, fact, neighbours, { written }))) : undefined;
+    return change ?? (await sameKindOfValue(this.parts.kinds, fact, neighbours, { written }));
   }
 
   /** The fact with the slot of the attribute it gives, when its patterns named none and the encoder places it near one. */

@@ -31,7 +31,8 @@ const PLAN_OR_DATED = /\b(?:saving up|saving for|hoping to|want to|would like to
 /** Slots whose value is not corrected by a change of another wording. */
 const LASTING = new Set(['name', 'birthday', 'origin']);
 
-const notAState = (text: string) => EVENT.test(text) || PLAN_OR_DATED.test(text);
+/** An event or a plan, not a present state: it neither replaces a fact nor is replaced by its subject or its kind of value. */
+export const notAState = (text: string) => EVENT.test(text) || PLAN_OR_DATED.test(text);
 
 const dot = (a: Float32Array, b: Float32Array) => {
   let sum = 0;

@@ -36,6 +36,12 @@ describe('memory keeps up with corrections (gateway -> real adapter -> mock upst
     return system.join('\n');
   }
 
+  /** The facts GET /v1/memory lists for `user`, sorted. */
+  async function storedTexts(user: string): Promise<string[]> {
+    const listed = await fetch(`${gateway.inferenceUrl}/v1/memory?user=${encodeURIComponent(user)}`, { headers: { authorization: `Bearer ${masterKey}` } });
+    return ((await listed.json()) as { data: { text: string }[] }).data.map((m) => m.text).sort();
+  }
+
   it('tells the model the corrected city, job and diet, never the superseded ones, and stores clean facts', async () => {
     const ada = `ada-${Math.random()}`;
     await say(ada, 'For future reference: I live in Lisbon, I work as a nurse and I am vegetarian. say exactly: noted');
@@ -59,12 +65,23 @@ describe('memory keeps up with corrections (gateway -> real adapter -> mock upst
     expect(both).not.toMatch(/Lisbon|nurse/);
 
     // What is kept: one fact per clause, no instruction glued on; the superseded ones are history.
-    const listed = await fetch(`${gateway.inferenceUrl}/v1/memory?user=${encodeURIComponent(ada)}`, { headers: { authorization: `Bearer ${masterKey}` } });
-    const texts = ((await listed.json()) as { data: { text: string }[] }).data.map((m) => m.text).sort();
-    expect(texts).toEqual(['I eat fish again.', 'I moved to Berlin last month', 'I now work as a teacher'].sort());
+    expect(await storedTexts(ada)).toEqual(['I eat fish again.', 'I moved to Berlin last month', 'I now work as a teacher'].sort());
 
     // Another end user of the same key is told nothing of it.
     expect(await say(`bob-${Math.random()}`, 'What is my job?')).toBe('');
+  });
+
+  it('replaces a fact by a later one about the same thing with a value of the same kind, without a change word (rule 7)', async () => {
+    const kim = `kim-${Math.random()}`;
+    await say(kim, 'I have red hair. I work as a nurse.');
+    await say(kim, 'I dyed my hair blonde.');
+    const hair = await say(kim, 'What colour is my hair?');
+    expect(hair).toContain('I dyed my hair blonde');
+    expect(hair).not.toContain('red');
+    // Two things of one kind that do not share a thing stay side by side.
+    await say(kim, 'I like tea.');
+    await say(kim, 'I like coffee.');
+    expect(await storedTexts(kim)).toEqual(['I dyed my hair blonde.', 'I like coffee.', 'I like tea.', 'I work as a nurse.'].sort());
   });
 
   it('forgets what the user takes back', async () => {
