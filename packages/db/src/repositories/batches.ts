@@ -104,6 +104,11 @@ export interface BatchRepository {
   heldAfterEnd(limit: number): Promise<BatchRecord[]>;
   /** Writes the hold of an ended batch (ended batches have no lease); undefined when the batch is not ended. */
   setEndedHold(id: string, hold: BatchHold): Promise<BatchRecord | undefined>;
+  /**
+   * Whether a native part of any batch holds `upstreamId` at `provider` as its own (confirmed: not
+   * a candidate taken up by listing, `unconfirmed`): a lost submission's search skips such batches.
+   */
+  nativeTaken(provider: string, upstreamId: string): Promise<boolean>;
   /** Puts the unanswered lines `lines` in the native part `nativeId`, or back on the gateway's path (null). */
   assignNative(id: string, lines: readonly number[], nativeId: string | null): Promise<void>;
   /** Up to `limit` unanswered lines of the native part `nativeId` after line `after`, in file order. */
@@ -156,7 +161,7 @@ function answerStatement(id: string, answer: Omit<AnsweredBatchLine, 'customId'>
 }
 
 export function createBatchRepository(db: Drizzle): BatchRepository {
-  return { ...createBatchRowRepository(db), ...createBatchLeaseRepository(db), ...createEndedHoldRepository(db), ...createBatchLineRepository(db), ...createNativeLineRepository(db) };
+  return { ...createBatchRowRepository(db), ...createBatchLeaseRepository(db), ...createEndedHoldRepository(db), ...createNativePartRepository(db), ...createBatchLineRepository(db), ...createNativeLineRepository(db) };
 }
 
 /** The batches themselves: create, read, status changes. */
@@ -284,6 +289,21 @@ function createEndedHoldRepository(db: Drizzle): Pick<BatchRepository, 'heldAfte
         .where(and(eq(batches.id, id), inArray(batches.status, [...endedBatchStatuses])))
         .returning();
       return row ? toRecord(row) : undefined;
+    },
+  };
+}
+
+/** The native parts across batches. */
+function createNativePartRepository(db: Drizzle): Pick<BatchRepository, 'nativeTaken'> {
+  return {
+    async nativeTaken(provider, upstreamId) {
+      const part = { provider, upstreamId };
+      const rows = await db
+        .select({ id: batches.id })
+        .from(batches)
+        .where(sql`${batches.natives} @> ${JSON.stringify([part])}::jsonb and exists (select 1 from jsonb_array_elements(${batches.natives}) as p where p @> ${JSON.stringify(part)}::jsonb and not coalesce((p->>'unconfirmed')::boolean, false))`)
+        .limit(1);
+      return rows.length > 0;
     },
   };
 }

@@ -161,6 +161,15 @@ export function batchConformance(getDb: GetDb): void {
     const part = { id: 'native_1', provider: 'openai', byok: false, upstreamId: 'batch_up', keyIndex: 0, state: 'in_progress' as const, lines: 2, reservation: null };
     expect((await db.batches.setNatives(batch.id, owner, [part]))?.natives).toEqual([part]);
     expect(await db.batches.setNatives(batch.id, 'someone_else', [])).toBeUndefined();
+    // A provider batch a part holds as its own is taken; one only taken up as a candidate (unconfirmed) is not.
+    const upstreamId = `msgbatch_${randomUUID()}`;
+    const candidate = { ...part, id: 'native_2', provider: 'anthropic', upstreamId, unconfirmed: true };
+    await db.batches.setNatives(batch.id, owner, [part, candidate]);
+    expect(await db.batches.nativeTaken('openai', 'batch_up')).toBe(true);
+    expect(await db.batches.nativeTaken('anthropic', upstreamId)).toBe(false);
+    expect(await db.batches.nativeTaken('anthropic', 'batch_up')).toBe(false);
+    await db.batches.setNatives(batch.id, owner, [part, { ...candidate, unconfirmed: false }]);
+    expect(await db.batches.nativeTaken('anthropic', upstreamId)).toBe(true);
     expect(batch.hold).toBeNull();
     const hold = { reservation: { tokens: 10, micros: 20 }, lines: 3, stepLines: 1, released: 1, ended: false };
     expect((await db.batches.setHold(batch.id, owner, hold))?.hold).toEqual(hold);
