@@ -28,6 +28,22 @@ const lines = ['a', 'b', 'c'].map((customId) => ({ customId, body: { model: 'm',
 const answer = (line: number, statusCode: number) => ({ line, statusCode, result: { id: `batch_req_${line}`, custom_id: 'x', response: { status_code: statusCode } } });
 
 export function batchConformance(getDb: GetDb): void {
+  it('keeps a batch of more lines than one insert statement takes whole and in order, and a batch whose lines cannot all be stored not at all', async () => {
+    const db = getDb();
+    const org = await createTestOrg(db);
+    const many = Array.from({ length: 2500 }, (_, index) => ({ customId: `req-${index}`, body: { model: 'm', messages: [{ role: 'user', content: `line ${index} \u00e9 "quoted"` }] } }));
+    const batch = await db.batches.create(newBatch(org.id, { total: many.length }), many);
+    const stored = [];
+    for (let page = await db.batches.pendingLines(batch.id, 1000); page.length > 0; page = await db.batches.pendingLines(batch.id, 1000, page.at(-1)!.line)) stored.push(...page);
+    expect(stored).toEqual(many.map((line, index) => ({ line: index, ...line })));
+    // A NUL character cannot be stored in jsonb: the third chunk fails, and the batch and its first chunks go with it.
+    const broken = many.map((line, index) => (index === 2200 ? { ...line, body: { content: 'nul \u0000' } } : line));
+    const refused = newBatch(org.id, { total: broken.length });
+    await expect(db.batches.create(refused, broken)).rejects.toThrow();
+    expect(await db.batches.get(org.id, refused.id)).toBeUndefined();
+    expect(await db.batches.pendingLines(refused.id, 10)).toEqual([]);
+  });
+
   it('keeps a batch and its lines, for its organisation only, listed newest first', async () => {
     const db = getDb();
     const owner = await createTestOrg(db);
