@@ -24,3 +24,4 @@ export {
 export { formatDuration } from './limits/rate-limit-response.js';
 export { type LimitRefusal, type RefusalKind, refusalKind } from './limits/refusal.js';
 export { type Reservation, type ReservationState, unlimitedReservation } from './limits/reservation.js';
+export { isReservationState } from './limits/stored-reservation.js';

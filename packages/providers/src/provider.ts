@@ -183,6 +183,23 @@ export interface NativeBatchLine {
   read(request: ProviderChatRequest): ChatResult | undefined;
 }
 
+/** What a lost submission is looked for by ({@link NativeBatches.find}). */
+export interface NativeBatchSearch {
+  /** The marker the batch was submitted with (the gateway's part id). */
+  marker: string;
+  /** When the submission began (unix seconds); batches created up to 5 minutes earlier are read too (clock skew). */
+  since: number;
+  /** How many requests the submission held. */
+  requests: number;
+  /** True for a provider batch that cannot be this one (another part holds it, or its results disproved it). */
+  skip(id: string): Promise<boolean>;
+}
+
+/** A batch {@link NativeBatches.find} found: `confirmed` when the provider's own record names the marker, else a candidate to check by its results. */
+export interface NativeBatchFound extends NativeBatchRef {
+  confirmed: boolean;
+}
+
 /**
  * A provider's own batch API for chat requests (OpenAI `/v1/batches` with files, Anthropic
  * `/v1/messages/batches`): submitted once, polled, its results read once it ended. Every call
@@ -192,12 +209,14 @@ export interface NativeBatches {
   /** Submits the requests as one batch with the pool's next key (at most the provider's limit per batch), tagged with `marker` where the provider keeps one ({@link NativeBatches.find}). */
   submit(requests: readonly NativeBatchRequest[], signal?: AbortSignal, marker?: string): Promise<NativeBatchRef>;
   /**
-   * The batch submitted with `marker` at or after `since` (unix seconds), looked up with every key
-   * of the pool; undefined when the provider accepted none. It makes a submission whose answer was
-   * lost (a crash, a cut connection) recoverable without paying twice. Absent when the provider's
-   * batches carry no marker (Anthropic's Message Batches have no metadata).
+   * The batch submitted for `search.marker` at or after `search.since`, looked up with every key
+   * of the pool; undefined when the provider shows none. It makes a submission whose answer was
+   * lost (a crash, a cut connection) recoverable without paying twice. OpenAI batches carry the
+   * marker in their metadata (`confirmed`); Anthropic Message Batches carry none, so a Message
+   * Batch of as many requests that `search.skip` does not rule out is a candidate (`confirmed:
+   * false`): the caller accepts it only once its results show the marker in their custom ids.
    */
-  find?(marker: string, since: number, signal?: AbortSignal): Promise<NativeBatchRef | undefined>;
+  find?(search: NativeBatchSearch, signal?: AbortSignal): Promise<NativeBatchFound | undefined>;
   status(ref: NativeBatchRef, signal?: AbortSignal): Promise<NativeBatchStatus>;
   /** Asks the provider to stop; the lines it ran are still in the results. */
   cancel(ref: NativeBatchRef, signal?: AbortSignal): Promise<void>;

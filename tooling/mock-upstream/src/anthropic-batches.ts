@@ -15,8 +15,8 @@ function errored(answer: LineAnswer) {
 }
 
 /**
- * Anthropic's Message Batches (`POST /v1/messages/batches`, `GET .../{id}`, `POST .../{id}/cancel`,
- * `GET .../{id}/results`), in memory, in the shapes of docs.anthropic.com's Message Batches API
+ * Anthropic's Message Batches (`POST /v1/messages/batches`, `GET /v1/messages/batches` (list),
+ * `GET .../{id}`, `POST .../{id}/cancel`, `GET .../{id}/results`), in memory, in the shapes of docs.anthropic.com's Message Batches API
  * reference: the `message_batch` object and results JSONL of `{custom_id, result: {type:
  * succeeded|errored|canceled|expired, ...}}`. Each request is answered by the mock's own
  * `/v1/messages` as the batch is retrieved.
@@ -33,8 +33,9 @@ export class AnthropicBatches {
     return path === '/v1/messages/batches' || BATCH_PATH.test(path);
   }
 
-  handle({ method, path, raw, owner }: BatchCall, origin: string): JsonAnswer {
+  handle({ method, path, raw, owner, query }: BatchCall, origin: string): JsonAnswer {
     if (method === 'POST' && path === '/v1/messages/batches') return this.create(raw, owner, origin);
+    if (method === 'GET' && path === '/v1/messages/batches') return this.list(owner, query ?? new URLSearchParams(), origin);
     const match = BATCH_PATH.exec(path);
     const found = match ? this.batches.get(match[1] ?? '') : undefined;
     const run = found?.owner === owner ? found : undefined;
@@ -63,6 +64,26 @@ export class AnthropicBatches {
     const run = new BatchRun(`msgbatch_${randomBytes(12).toString('hex')}`, requests, owner);
     this.batches.set(run.id, run);
     return json(200, this.object(run, origin));
+  }
+
+  /**
+   * `GET /v1/messages/batches`: the key's Message Batches, newest first, `limit` 1-1000 (20) after
+   * the batch `after_id` (older) or before `before_id` (newer), with `first_id`, `last_id` and
+   * `has_more` (more in the direction read); an unknown cursor reads an empty page.
+   */
+  private list(owner: string, query: URLSearchParams, origin: string): JsonAnswer {
+    const own = [...this.batches.values()].filter((run) => run.owner === owner).reverse();
+    const limit = Number(query.get('limit') ?? 20);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1000) return invalidRequest('anthropic', 'limit: must be an integer from 1 to 1000', 'limit');
+    const after = query.get('after_id');
+    const before = query.get('before_id');
+    const at = (id: string) => own.findIndex((run) => run.id === id);
+    let [start, end] = [0, Math.min(limit, own.length)];
+    if (after !== null) [start, end] = at(after) < 0 ? [0, 0] : [at(after) + 1, Math.min(at(after) + 1 + limit, own.length)];
+    else if (before !== null) [start, end] = at(before) < 0 ? [0, 0] : [Math.max(0, at(before) - limit), at(before)];
+    const page = own.slice(start, end).map((run) => this.object(run, origin));
+    const hasMore = before !== null && after === null ? start > 0 : end < own.length && end > start;
+    return json(200, { data: page, has_more: hasMore, first_id: page[0]?.id ?? null, last_id: page.at(-1)?.id ?? null });
   }
 
   private results(run: BatchRun): JsonAnswer {

@@ -71,4 +71,27 @@ describe('Anthropic Message Batches', () => {
     const results = (await (await fetch(ended.results_url as string)).text()).trim().split('\n').map((line) => (JSON.parse(line) as { result: { type: string } }).result.type);
     expect(results).toEqual(['succeeded', 'succeeded', 'canceled', 'canceled']);
   });
+
+  it('lists the key\'s Message Batches newest first, paginated as Anthropic does (limit, after_id, before_id, first_id, last_id, has_more)', async () => {
+    const params = { model: 'claude-x', max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] };
+    const create = async (count: number, key: string) => {
+      const res = await fetch(`${mock.url}/v1/messages/batches`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify({ requests: Array.from({ length: count }, (_, i) => ({ custom_id: `c${i}`, params })) }) });
+      return ((await res.json()) as { id: string }).id;
+    };
+    const ids = [await create(1, 'sk-list'), await create(2, 'sk-list'), await create(3, 'sk-list')];
+    await create(1, 'sk-other');
+    type ListPage = { data: { id: string; type: string; request_counts: { processing: number } }[]; has_more: boolean; first_id: string | null; last_id: string | null };
+    const list = async (query: string) => (await (await fetch(`${mock.url}/v1/messages/batches${query}`, { headers: { 'x-api-key': 'sk-list' } })).json()) as ListPage;
+    const first = await list('?limit=2');
+    expect(first.data.map((batch) => batch.id)).toEqual([ids[2], ids[1]]);
+    expect(first).toMatchObject({ has_more: true, first_id: ids[2], last_id: ids[1] });
+    expect(first.data[0]).toMatchObject({ type: 'message_batch', request_counts: { processing: 3 } });
+    const second = await list(`?limit=2&after_id=${first.last_id}`);
+    expect(second).toMatchObject({ data: [{ id: ids[0] }], has_more: false, first_id: ids[0], last_id: ids[0] });
+    const back = await list(`?limit=1&before_id=${ids[0]}`);
+    expect(back).toMatchObject({ data: [{ id: ids[1] }], has_more: true });
+    expect((await list('')).data).toHaveLength(3);
+    expect(await list('?after_id=msgbatch_unknown')).toMatchObject({ data: [], has_more: false, first_id: null, last_id: null });
+    expect((await fetch(`${mock.url}/v1/messages/batches?limit=0`, { headers: { 'x-api-key': 'sk-list' } })).status).toBe(400);
+  });
 });

@@ -188,7 +188,7 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     const owner = String(req.headers.authorization ?? req.headers['x-api-key'] ?? '');
     const query = new URLSearchParams((req.url ?? '').split('?')[1] ?? '');
     const answer = AnthropicBatches.handles(path)
-      ? anthropicBatches.handle({ method, path, raw, owner }, `http://${req.headers.host ?? `${host}:${port}`}`)
+      ? anthropicBatches.handle({ method, path, raw, owner, query }, `http://${req.headers.host ?? `${host}:${port}`}`)
       : await openaiBatches.handle({ method, path, raw, owner, query }, req.headers['content-type'] ?? '');
     const created = method === 'POST' && (path === '/v1/batches' || path === '/v1/messages/batches') && answer.status === 200;
     if (created && defaults.batchCreateDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, defaults.batchCreateDelayMs));

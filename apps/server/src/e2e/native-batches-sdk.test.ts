@@ -41,6 +41,18 @@ async function outputLines(client: OpenAI, fileId: string | null | undefined): P
     .map((line) => JSON.parse(line) as OutputLine);
 }
 
+/** The Message Batch once ended (or after `timeoutMs`) and its results. */
+async function endedMessageBatch(anthropic: Anthropic, id: string, timeoutMs = 30_000) {
+  let batch = await anthropic.messages.batches.retrieve(id);
+  for (const deadline = Date.now() + timeoutMs; batch.processing_status !== 'ended' && Date.now() < deadline; ) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    batch = await anthropic.messages.batches.retrieve(id);
+  }
+  const results = [];
+  for await (const result of await anthropic.messages.batches.results(id)) results.push(result);
+  return { batch, results };
+}
+
 async function ledgerRows(gateway: Gateway, batchId: string) {
   await gateway.runtime.learn.flush();
   const org = await gateway.runtime.db.orgs.getByName('default');
@@ -105,16 +117,10 @@ describe('native provider batches through the gateway (official SDKs, mock upstr
     const model = gateway.runtime.catalog.list({ provider: 'anthropic', kind: 'chat' })[0]!.id;
     const params = (text: string) => ({ model, max_tokens: 50, messages: [{ role: 'user' as const, content: text }] });
     const created = await anthropic.messages.batches.create({ requests: [{ custom_id: 'a', params: params('one') }, { custom_id: 'b', params: params('two') }] });
-    let batch = created;
-    for (const deadline = Date.now() + 30_000; batch.processing_status !== 'ended' && Date.now() < deadline; ) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      batch = await anthropic.messages.batches.retrieve(created.id);
-    }
+    const { batch, results } = await endedMessageBatch(anthropic, created.id);
     expect(batch.request_counts).toMatchObject({ succeeded: 2, errored: 0, processing: 0 });
     expect(upstream.stats().byPath['/v1/messages/batches']).toBe(1);
     expect(upstream.stats().byPath['/v1/messages']).toBeUndefined();
-    const results = [];
-    for await (const result of await anthropic.messages.batches.results(created.id)) results.push(result);
     expect(results.map((result) => [result.custom_id, result.result.type])).toEqual([['a', 'succeeded'], ['b', 'succeeded']]);
   }, 60_000);
 
@@ -239,4 +245,56 @@ describe('a native submission whose answer was lost', () => {
       await upstream.close();
     }
   }, 60_000);
+
+  /** A gateway on a mock upstream with `behaviour`, an Anthropic client of it, and `params` naming an Anthropic model; both stopped after `run`. */
+  async function withAnthropic(behaviour: Parameters<typeof startMockUpstream>[0], run: (context: { upstream: MockUpstream; gateway: Gateway; anthropic: Anthropic; params: (text: string) => Anthropic.MessageCreateParamsNonStreaming }) => Promise<void>) {
+    const upstream = await startMockUpstream(behaviour);
+    const gateway = await startGateway({ ...upstreamProviders(upstream.url), ...native });
+    try {
+      const anthropic = new Anthropic({ baseURL: gateway.inferenceUrl, apiKey: masterKey, maxRetries: 0 });
+      const model = gateway.runtime.catalog.list({ provider: 'anthropic', kind: 'chat' })[0]!.id;
+      await run({ upstream, gateway, anthropic, params: (text) => ({ model, max_tokens: 50, messages: [{ role: 'user', content: text }] }) });
+    } finally {
+      await gateway.stop();
+      await upstream.close();
+    }
+  }
+
+  const upstreamKey = { 'content-type': 'application/json', 'x-api-key': 'sk-upstream-anthropic' };
+
+  it('finds the Message Batch Anthropic accepted (same size, since the submission began, its results carrying the part id) and polls it: one upstream Message Batch, every line answered once', async () => {
+    await withAnthropic({ tokens: 5, batchPolls: 2, loseBatchCreates: 1 }, async ({ upstream, gateway, anthropic, params }) => {
+      const created = await anthropic.messages.batches.create({ requests: [{ custom_id: 'x1', params: params('one') }, { custom_id: 'x2', params: params('two') }] });
+      const { batch, results } = await endedMessageBatch(anthropic, created.id, 60_000);
+      expect(batch.request_counts).toMatchObject({ succeeded: 2, errored: 0, processing: 0 });
+      // The user's custom ids come back as sent; upstream, each request carried the part id.
+      expect(results.map((result) => [result.custom_id, result.result.type]).sort()).toEqual([['x1', 'succeeded'], ['x2', 'succeeded']]);
+      const listed = (await (await fetch(`${upstream.url}/v1/messages/batches`, { headers: upstreamKey })).json()) as { data: { id: string; request_counts: { succeeded: number } }[] };
+      expect(listed.data).toHaveLength(1);
+      expect(listed.data[0]!.request_counts.succeeded).toBe(2);
+      const upstreamResults = (await (await fetch(`${upstream.url}/v1/messages/batches/${listed.data[0]!.id}/results`, { headers: upstreamKey })).text()).trim().split('\n');
+      expect(upstreamResults.map((line) => (JSON.parse(line) as { custom_id: string }).custom_id)).toEqual([expect.stringMatching(/^line-0-nb_/), expect.stringMatching(/^line-1-nb_/)]);
+      expect(upstream.stats().byPath['/v1/messages']).toBeUndefined();
+      expect((await ledgerRows(gateway, created.id)).filter((row) => row.interactiveCostUsd !== null)).toHaveLength(2);
+    });
+  }, 120_000);
+
+  it('a candidate that is another client\'s Message Batch (same key, same size, newer) is rejected by its results and never cancelled; the part\'s own is then found', async () => {
+    await withAnthropic({ tokens: 5, batchPolls: 2, loseBatchCreates: 1, batchCreateDelayMs: 2_000 }, async ({ upstream, gateway, anthropic, params }) => {
+      const created = await anthropic.messages.batches.create({ requests: [{ custom_id: 'y1', params: params('one') }, { custom_id: 'y2', params: params('two') }] });
+      // While the gateway's create waits for its (lost) answer, another client of the same key creates a Message Batch as large.
+      for (const deadline = Date.now() + 10_000; !upstream.stats().byPath['/v1/messages/batches'] && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 20));
+      const foreign = fetch(`${upstream.url}/v1/messages/batches`, { method: 'POST', headers: upstreamKey, body: JSON.stringify({ requests: ['f0', 'f1'].map((id) => ({ custom_id: id, params: params(id) })) }) });
+      const { batch, results } = await endedMessageBatch(anthropic, created.id, 60_000);
+      expect(batch.request_counts).toMatchObject({ succeeded: 2, errored: 0, processing: 0 });
+      expect(results.map((result) => [result.custom_id, result.result.type]).sort()).toEqual([['y1', 'succeeded'], ['y2', 'succeeded']]);
+      const foreignId = ((await (await foreign).json()) as { id: string }).id;
+      const listed = (await (await fetch(`${upstream.url}/v1/messages/batches`, { headers: upstreamKey })).json()) as { data: { id: string; processing_status: string; cancel_initiated_at: string | null }[] };
+      expect(listed.data).toHaveLength(2);
+      // The foreign batch was taken up and polled to its end (only a retrieve advances the mock's batches), then left as it was: never cancelled.
+      expect(listed.data.find((entry) => entry.id === foreignId)).toMatchObject({ processing_status: 'ended', cancel_initiated_at: null });
+      expect(upstream.stats().byPath['/v1/messages']).toBeUndefined();
+      expect((await ledgerRows(gateway, created.id)).filter((row) => row.interactiveCostUsd !== null)).toHaveLength(2);
+    });
+  }, 120_000);
 });

@@ -30,6 +30,13 @@ export interface NativeBatchPart {
   keyIndex?: number;
   /** When it was first submitted (unix seconds), written before the submission: a part left `submitting` looks for the provider batch carrying its id from then on. */
   submittingAt?: number;
+  /**
+   * The provider batch was found by listing after a lost submission, not by the provider's own
+   * record of the part (Anthropic): it is the part's only once its results carry the part id.
+   */
+  unconfirmed?: boolean;
+  /** Provider batches taken up for the part and disproved by their results: never taken up again. */
+  rejected?: string[];
   /** `submitting` -> `in_progress` -> `cancelling` -> `collected` (every line's answer recorded). */
   state: 'submitting' | 'in_progress' | 'cancelling' | 'collected';
   lines: number;

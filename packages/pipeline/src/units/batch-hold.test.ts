@@ -1,4 +1,4 @@
-import { Limiter, tokenCostUsd } from '@svc/billing';
+import { Limiter, isReservationState, tokenCostUsd } from '@svc/billing';
 import type { Caller } from '@svc/core';
 import { createMemoryKv } from '@svc/kv';
 import { describe, expect, it } from 'vitest';
@@ -87,5 +87,22 @@ describe('a batch hold', () => {
     expect(spend.spentUsd).toBeCloseTo(0.03, 6);
     expect(spend.reservedTokens).toBe(0);
     expect(spend.tokens).toBe(20);
+  });
+
+  it('reads its stored reservation through the limiter\'s shape check: one stored as JSON passes, one missing keys is never resumed (ended, nothing given back)', async () => {
+    const limiter = setup();
+    const who = budgeted(10);
+    const hold = (await takeBatchHold(limiter, who, { tokens: 1000, costUsd: 1 }, 10))!;
+    const stored = JSON.parse(JSON.stringify(hold)) as typeof hold;
+    expect(isReservationState(stored.reservation)).toBe(true);
+    for (const broken of [{ ...stored.reservation, micros: '12' }, { ...stored.reservation, month: { keys: { usd: 'k' }, ttlMs: 1, keyKeys: null } }, { ...stored.reservation, tokenBuckets: [{ kind: 'bucket', key: 'k' }] }, { tokens: 10, micros: 20 }]) {
+      expect(isReservationState(broken)).toBe(false);
+      const malformed = { ...stored, reservation: broken };
+      expect(await shrinkBatchHold(limiter, 'b3', malformed, 10)).toBe(malformed);
+      expect(await endBatchHold(limiter, 'b3', malformed, 10)).toEqual({ ...malformed, ended: true });
+    }
+    expect((await limiter.spend(who.org)).reservedUsd).toBeCloseTo(1, 6);
+    expect(await endBatchHold(limiter, 'b3', stored, 10)).toMatchObject({ ended: true });
+    expect((await limiter.spend(who.org)).reservedUsd).toBeCloseTo(0, 6);
   });
 });

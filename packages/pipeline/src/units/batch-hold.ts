@@ -1,4 +1,4 @@
-import { type Limiter, type ReservationState, tokenCostUsd, tokensForChars } from '@svc/billing';
+import { type Limiter, isReservationState, tokenCostUsd, tokensForChars } from '@svc/billing';
 import { type ModelInfo, type ModelKind, isRetired } from '@svc/catalog';
 import type { Caller } from '@svc/core';
 import type { BatchHold } from '@svc/db';
@@ -90,8 +90,9 @@ const lines = (hold: BatchHold, step: number) => step * hold.stepLines;
  * as it now stands, to store. A Kv failure leaves the rest for the next call.
  */
 export async function shrinkBatchHold(limiter: Pick<Limiter, 'giveBackShare'> | undefined, batchId: string, hold: BatchHold, answered: number): Promise<BatchHold> {
-  if (!limiter || hold.ended) return hold;
-  const state = hold.reservation as unknown as ReservationState;
+  const state = hold.reservation;
+  // A stored reservation not in the limiter's shape cannot be given back in shares: left as it is (its end marks it ended).
+  if (!limiter || hold.ended || !isReservationState(state)) return hold;
   const due = Math.min(Math.floor(answered / hold.stepLines), Math.ceil(hold.lines / hold.stepLines));
   let released = hold.released;
   for (; released < due; released++) {
@@ -105,11 +106,12 @@ export async function shrinkBatchHold(limiter: Pick<Limiter, 'giveBackShare'> | 
   return released === hold.released ? hold : { ...hold, released };
 }
 
-/** Ends the hold once the batch ended (completed, cancelled, expired): the shares due, then the rest, once; the hold to store (`ended`), or as it was when the Kv failed. */
+/** Ends the hold once the batch ended (completed, cancelled, expired): the shares due, then the rest, once; the hold to store (`ended`), or as it was when the Kv failed. A stored reservation not in the limiter's shape is ended with nothing given back (it cannot be read). */
 export async function endBatchHold(limiter: Pick<Limiter, 'giveBackShare'> | undefined, batchId: string, hold: BatchHold, answered: number): Promise<BatchHold> {
   if (!limiter || hold.ended) return hold;
+  const state = hold.reservation;
+  if (!isReservationState(state)) return { ...hold, ended: true };
   const now = await shrinkBatchHold(limiter, batchId, hold, answered);
-  const state = hold.reservation as unknown as ReservationState;
   const share = { id: `${batchId}:end`, tokens: state.tokens - givenBy(state.tokens, now, now.released), micros: state.micros - givenBy(state.micros, now, now.released) };
   const ok = await limiter.giveBackShare(state, share).then(
     () => true,

@@ -1,4 +1,4 @@
-import { type Cost, type Limiter, type ReservationState, computeCost, monthLimits, tokenCostUsd, unlimitedReservation } from '@svc/billing';
+import { type Cost, type Limiter, computeCost, isReservationState, monthLimits, tokenCostUsd, unlimitedReservation } from '@svc/billing';
 import { type ModelInfo, atBatchPrices, isRetired } from '@svc/catalog';
 import type { Caller, ChatRequest, ChatResult, SvcMetadata, Usage } from '@svc/core';
 import type { Provider, ProviderChatRequest } from '@svc/providers';
@@ -116,6 +116,6 @@ export async function reserveNativePart(limiter: StoringLimiter | undefined, cal
 
 /** Ends a stored native part reservation with what its lines really used. */
 export async function settleNativePart(limiter: StoringLimiter | undefined, stored: Record<string, unknown> | null, spent: { tokens: number; costUsd: number }): Promise<void> {
-  if (!limiter || !stored) return;
-  await limiter.resume(stored as unknown as ReservationState).settle({ actualTokens: spent.tokens, actualCostUsd: spent.costUsd });
+  if (!limiter || !isReservationState(stored)) return;
+  await limiter.resume(stored).settle({ actualTokens: spent.tokens, actualCostUsd: spent.costUsd });
 }

@@ -4,6 +4,7 @@ import type { NativeBatches, NativeBatchRef, ProviderChatRequest } from '../prov
 import type { HttpClient } from '../shared/http-client.js';
 import { getOk, jsonLines, postJson, readResponseJson } from '../shared/http.js';
 import { batchKey } from '../shared/batch-key.js';
+import { findListed } from '../shared/batch-find.js';
 import type { KeyPool } from '../shared/key-pool.js';
 import { parseAnthropicMessage } from './anthropic-chat.js';
 import { classifyAnthropicError } from './anthropic-error.js';
@@ -28,6 +29,13 @@ const errorStatus: Readonly<Record<string, number>> = {
   api_error: 500,
   overloaded_error: 529,
 };
+
+const countsSchema = v.object({ processing: v.number(), succeeded: v.number(), errored: v.number(), canceled: v.number(), expired: v.number() });
+const listSchema = v.object({
+  data: v.array(v.object({ id: v.string(), created_at: v.string(), request_counts: countsSchema })),
+  has_more: v.boolean(),
+  last_id: v.nullish(v.string()),
+});
 
 type ResultLine = v.InferOutput<typeof resultSchema>;
 
@@ -55,7 +63,8 @@ export interface AnthropicBatchSettings {
 /**
  * Anthropic's Message Batches: `POST /v1/messages/batches` with each request's Messages body as
  * `params`, `GET /v1/messages/batches/{id}` polls, the results JSONL at its `results_url` is read
- * as it streams.
+ * as it streams. A Message Batch carries no metadata: `find` lists the key's Message Batches for
+ * candidates of a lost submission, which the caller confirms by the custom ids of their results.
  */
 export function anthropicBatches(settings: AnthropicBatchSettings): NativeBatches {
   const { http, pool } = settings;
@@ -64,7 +73,24 @@ export function anthropicBatches(settings: AnthropicBatchSettings): NativeBatche
   const get = (ref: NativeBatchRef, at: string, signal?: AbortSignal) => getOk({ provider: PROVIDER, http, url: at, headers: headers(ref), signal, classify: classifyAnthropicError });
   const batch = async (ref: NativeBatchRef, signal?: AbortSignal) => v.parse(batchSchema, await readResponseJson(PROVIDER, await get(ref, `${url}/${encodeURIComponent(ref.id)}`, signal), signal));
 
+  /** One page of the key's Message Batches (newest first) as {@link findListed} reads it. */
+  const listPage = async (keyIndex: number, after: string | undefined, signal?: AbortSignal) => {
+    const at = `${url}?limit=100${after === undefined ? '' : `&after_id=${encodeURIComponent(after)}`}`;
+    const page = v.parse(listSchema, await readResponseJson(PROVIDER, await get({ id: '', keyIndex }, at, signal), signal));
+    const data = page.data.map(({ id, created_at: created, request_counts: counts }) => ({ id, createdAt: Date.parse(created) / 1000, requests: counts.processing + counts.succeeded + counts.errored + counts.canceled + counts.expired }));
+    return { data, next: page.has_more && page.last_id ? page.last_id : undefined };
+  };
+
   return {
+    // A Message Batch has no metadata: one of as many requests, created since the submission began, that `skip` leaves is a candidate (its results confirm it).
+    async find({ since, requests, skip }, signal) {
+      for (let index = 0; index < pool.size; index++) {
+        const found = await findListed((after) => listPage(index, after, signal), since, async (batch) => batch.requests === requests && !(await skip(batch.id)));
+        if (found) return { id: found.id, keyIndex: index, key: pool.fingerprint(index), confirmed: false };
+      }
+      return undefined;
+    },
+
     async submit(requests, signal) {
       const { index } = pool.take();
       const body = { requests: requests.map(({ customId, request }) => ({ custom_id: customId, params: buildAnthropicRequest(request, false).body })) };

@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import type { NativeBatches, NativeBatchLine, NativeBatchRef, ProviderChatRequest } from '../provider.js';
 import { encodeMultipart, getOk, jsonLines, postBody, postJson, readResponseJson } from '../shared/http.js';
 import { batchKey } from '../shared/batch-key.js';
+import { findListed } from '../shared/batch-find.js';
 import type { HttpResponse } from '../shared/http-client.js';
 import type { KeyPool } from '../shared/key-pool.js';
 import { mapOpenAIResponse } from './openai-chat.js';
@@ -29,8 +30,6 @@ const running = new Set(['validating', 'in_progress', 'finalizing']);
 
 /** The metadata key a submitted batch carries its gateway part id under (OpenAI keeps a batch's `metadata`). */
 export const MARKER_KEY = 'svc_part';
-/** How far before `since` the list is read: the provider's clock may be behind the gateway's. */
-const CLOCK_SLACK_SECONDS = 300;
 
 /** What the batch calls share with the chat adapter: its config, base URL (with `/v1`) and key pool. */
 export interface OpenAIBatchSettings {
@@ -52,17 +51,10 @@ function readLine(provider: string, line: v.InferOutput<typeof outputLineSchema>
   throw new ProviderError({ provider, kind: classified.kind ?? kindFromStatus(response.status_code), message: classified.message ?? `${provider} answered ${response.status_code}.`, upstreamStatus: response.status_code, upstreamCode: classified.code, param: classified.param ?? null });
 }
 
-/** The id of the batch carrying `marker` that `list` (one key's `GET` of a path) shows, reading `GET /batches` newest first back to `since`. */
-async function findMarked(provider: string, list: (path: string) => Promise<HttpResponse>, wanted: { marker: string; since: number }, signal?: AbortSignal): Promise<string | undefined> {
-  for (let after: string | undefined; ; ) {
-    const query = `/batches?limit=100${after === undefined ? '' : `&after=${encodeURIComponent(after)}`}`;
-    const page = v.parse(listSchema, await readResponseJson(provider, await list(query), signal));
-    const found = page.data.find((batch) => batch.metadata?.[MARKER_KEY] === wanted.marker);
-    if (found) return found.id;
-    const older = page.data.some((batch) => batch.created_at < wanted.since - CLOCK_SLACK_SECONDS);
-    if (!page.has_more || older || !page.last_id) return undefined;
-    after = page.last_id;
-  }
+/** One page of `GET /batches` (newest first) as {@link findListed} reads it. */
+async function listPage(provider: string, list: (path: string) => Promise<HttpResponse>, after: string | undefined, signal?: AbortSignal) {
+  const page = v.parse(listSchema, await readResponseJson(provider, await list(`/batches?limit=100${after === undefined ? '' : `&after=${encodeURIComponent(after)}`}`), signal));
+  return { data: page.data.map((batch) => ({ id: batch.id, createdAt: batch.created_at, marker: batch.metadata?.[MARKER_KEY] })), next: page.has_more && page.last_id ? page.last_id : undefined };
 }
 
 /**
@@ -85,10 +77,11 @@ export function openAIBatches({ config, base, pool }: OpenAIBatchSettings): Nati
   }
 
   return {
-    async find(marker, since, signal) {
+    async find({ marker, since }, signal) {
       for (let index = 0; index < (pool?.size ?? 1); index++) {
-        const id = await findMarked(provider, (path) => get({ id: '', keyIndex: index }, path, signal), { marker, since }, signal);
-        if (id !== undefined) return { id, keyIndex: index, ...(pool ? { key: pool.fingerprint(index) } : {}) };
+        const list = (path: string) => get({ id: '', keyIndex: index }, path, signal);
+        const found = await findListed((after) => listPage(provider, list, after, signal), since, (batch) => batch.marker === marker);
+        if (found) return { id: found.id, keyIndex: index, ...(pool ? { key: pool.fingerprint(index) } : {}), confirmed: true };
       }
       return undefined;
     },

@@ -1,6 +1,6 @@
 import { ProviderError, isProviderError } from '@svc/core';
 import type { StreamEvent } from '@svc/core';
-import type { CallOptions, NativeBatches, Provider, ProviderChatRequest, RealtimeConnectOptions, RealtimeRequest } from '../provider.js';
+import type { CallOptions, NativeBatches, NativeBatchSearch, Provider, ProviderChatRequest, RealtimeConnectOptions, RealtimeRequest } from '../provider.js';
 import { scrubRealtimeSocket } from './scrub-realtime.js';
 import { flagsOf, wrapOptionalCalls } from './wrap-optional-calls.js';
 
@@ -183,7 +183,7 @@ function scrubbedBatches(batches: NativeBatches, secrets: SecretSet): NativeBatc
   };
   return {
     submit: (requests, signal, marker) => guard(() => batches.submit(requests, signal, marker)),
-    ...(batches.find ? { find: (marker: string, since: number, signal?: AbortSignal) => guard(() => batches.find!(marker, since, signal)) } : {}),
+    ...(batches.find ? { find: (search: NativeBatchSearch, signal?: AbortSignal) => guard(() => batches.find!(search, signal)) } : {}),
     status: (ref, signal) => guard(() => batches.status(ref, signal)),
     cancel: (ref, signal) => guard(() => batches.cancel(ref, signal)),
     results: (ref, signal) => ({

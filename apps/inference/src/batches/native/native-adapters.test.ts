@@ -97,6 +97,8 @@ describe.each([
   });
 });
 
+const search = (marker: string, since: number, requests = 1, skip: (id: string) => boolean = () => false) => ({ marker, since, requests, skip: async (id: string) => skip(id) });
+
 describe('OpenAI: a submission whose answer was lost', () => {
   it('is found by its marker (the batch metadata) with the key that created it, from `since` on; another marker finds none', async () => {
     const since = Math.floor(Date.now() / 1000);
@@ -105,13 +107,38 @@ describe('OpenAI: a submission whose answer was lost', () => {
     const ref = await openai.submit([{ customId: 'line-0', request: request('gpt-4o-mini', 'b') }], undefined, 'nb_wanted');
     expect(ref.keyIndex).toBe(1);
     // A pool in another order finds it with its own key.
-    const found = await createOpenAIProvider({ apiKeys: ['sk-m2', 'sk-m1'], baseUrl: `${mock.url}/v1` }).batches!.find!('nb_wanted', since);
-    expect(found).toEqual({ id: ref.id, keyIndex: 0, key: keyFingerprint('sk-m2') });
-    expect(await openai.find!('nb_missing', since)).toBeUndefined();
-    expect(await openai.find!('nb_wanted', since)).toEqual({ id: ref.id, keyIndex: 1, key: keyFingerprint('sk-m2') });
+    const found = await createOpenAIProvider({ apiKeys: ['sk-m2', 'sk-m1'], baseUrl: `${mock.url}/v1` }).batches!.find!(search('nb_wanted', since));
+    expect(found).toEqual({ id: ref.id, keyIndex: 0, key: keyFingerprint('sk-m2'), confirmed: true });
+    expect(await openai.find!(search('nb_missing', since))).toBeUndefined();
+    expect(await openai.find!(search('nb_wanted', since))).toEqual({ id: ref.id, keyIndex: 1, key: keyFingerprint('sk-m2'), confirmed: true });
+  });
+});
+
+describe('Anthropic: a submission whose answer was lost', () => {
+  it('finds an unconfirmed candidate: a Message Batch of the pool\'s keys with as many requests, created since `since` (less 5 minutes), that `skip` leaves', async () => {
+    const since = Math.floor(Date.now() / 1000);
+    const anthropic = createAnthropicProvider({ apiKeys: ['sk-ant-f1', 'sk-ant-f2'], baseUrl: mock.url }).batches!;
+    const lines = (count: number) => Array.from({ length: count }, (_, index) => ({ customId: `line-${index}-nb_x`, request: request('claude-x', `q${index}`) }));
+    const three = await anthropic.submit(lines(3));
+    const two = await anthropic.submit(lines(2));
+    const newer = await anthropic.submit(lines(3));
+    expect([three.keyIndex, two.keyIndex, newer.keyIndex]).toEqual([0, 1, 0]);
+    // Newest first: the newer three-request batch, unless skipped.
+    expect(await anthropic.find!(search('nb_x', since, 3))).toEqual({ id: newer.id, keyIndex: 0, key: keyFingerprint('sk-ant-f1'), confirmed: false });
+    expect(await anthropic.find!(search('nb_x', since, 3, (id) => id === newer.id))).toMatchObject({ id: three.id, confirmed: false });
+    expect(await anthropic.find!(search('nb_x', since, 2))).toEqual({ id: two.id, keyIndex: 1, key: keyFingerprint('sk-ant-f2'), confirmed: false });
+    expect(await anthropic.find!(search('nb_x', since, 4))).toBeUndefined();
+    // Batches created before `since` less the clock slack are not read.
+    expect(await anthropic.find!(search('nb_x', since + 3600, 3))).toBeUndefined();
   });
 
-  it('Anthropic Message Batches carry no marker: no find', () => {
-    expect(createAnthropicProvider({ apiKeys: ['sk-ant-a'], baseUrl: mock.url }).batches!.find).toBeUndefined();
+  it('pages through the list (100 a page) back to `since`', async () => {
+    const since = Math.floor(Date.now() / 1000);
+    const anthropic = createAnthropicProvider({ apiKeys: ['sk-ant-pages'], baseUrl: mock.url }).batches!;
+    const first = await anthropic.submit([{ customId: 'line-0-nb_p', request: request('claude-x', 'first') }, { customId: 'line-1-nb_p', request: request('claude-x', 'again') }]);
+    for (let index = 0; index < 120; index++) await anthropic.submit([{ customId: 'line-0-nb_q', request: request('claude-x', 'other') }]);
+    mock.resetStats();
+    expect(await anthropic.find!(search('nb_p', since, 2))).toMatchObject({ id: first.id });
+    expect(mock.stats().byPath['/v1/messages/batches']).toBe(2);
   });
 });

@@ -7,9 +7,18 @@ import type { NativeBatchLine } from '@svc/providers';
 /** The endpoints whose lines may go to a provider's own batch API: chat, as OpenAI's and Anthropic's batch APIs take it. */
 export const NATIVE_ENDPOINTS: readonly string[] = ['/v1/chat/completions', '/v1/messages'];
 
-/** The upstream `custom_id` of a line: its number (unique, and within every provider's custom id rules). */
-export const upstreamId = (line: number) => `line-${line}`;
-export const lineOfUpstreamId = (id: string): number | undefined => (/^line-(\d+)$/.test(id) ? Number(id.slice(5)) : undefined);
+/**
+ * The upstream `custom_id` of a line: its number and its part's id (unique, and within every
+ * provider's custom id rules: Anthropic's `^[a-zA-Z0-9_-]{1,64}$`). The part id lets a Message
+ * Batch found by listing (a lost submission) be confirmed as the part's by its results.
+ */
+export const upstreamId = (line: number, part: string) => `line-${line}-${part}`;
+
+/** The line and part an upstream custom id names; `part` is undefined for `line-N` (a part submitted by a release before the part id). */
+export function lineOfUpstreamId(id: string): { line: number; part: string | undefined } | undefined {
+  const match = /^line-(\d+)(?:-(nb_[A-Za-z0-9]+))?$/.exec(id);
+  return match ? { line: Number(match[1]), part: match[2] } : undefined;
+}
 
 /** The line's request decoded as its endpoint decodes it; undefined when it does not decode (the gateway's path answers its 400). */
 function decodeLine(endpoint: string, body: Record<string, unknown>) {

@@ -1,7 +1,7 @@
-import { type Caller, randomId } from '@svc/core';
+import { type Caller, isProviderError, randomId } from '@svc/core';
 import type { BatchLineRecord, BatchRecord, BatchRepository, NativeBatchPart } from '@svc/db';
 import { type OrgProviders, type StoringLimiter, type UnitStageDeps, orgProviders, reserveNativePart, settleNativePart } from '@svc/pipeline';
-import { type NativeBatchLine, type NativeBatchRef, type NativeBatches, isBatchKeyGone } from '@svc/providers';
+import { type NativeBatchFound, type NativeBatchLine, type NativeBatchRef, type NativeBatches, isBatchKeyGone } from '@svc/providers';
 import type { Logger } from '@svc/telemetry';
 import { answeredSpend } from './part-spent.js';
 import { NATIVE_ENDPOINTS, type PlannedLine, lineOfUpstreamId, planLine, readNativeLine, upstreamId } from './native-line.js';
@@ -17,10 +17,23 @@ export interface NativeDeps extends Omit<UnitStageDeps, 'limiter'> {
 export const NATIVE_PART_LINES = 5000;
 const PAGE = 1000;
 
-/** The part is at its provider as `ref`: polled from now on with the key that submitted it. */
-function adopt(part: NativeBatchPart, ref: NativeBatchRef): void {
-  Object.assign(part, { upstreamId: ref.id, keyIndex: ref.keyIndex, ...(ref.key === undefined ? {} : { key: ref.key }), state: 'in_progress' });
+/** The part is at its provider as `ref`: polled from now on with the key that submitted it (a candidate found by listing stays `unconfirmed` until its results carry the part id). */
+function adopt(part: NativeBatchPart, ref: NativeBatchRef & Partial<Pick<NativeBatchFound, 'confirmed'>>): void {
+  Object.assign(part, { upstreamId: ref.id, keyIndex: ref.keyIndex, state: 'in_progress' });
+  if (ref.key !== undefined) part.key = ref.key;
+  if (ref.confirmed === false) part.unconfirmed = true;
+  else delete part.unconfirmed;
 }
+
+/** The candidate's results carried no line of the part: it was another batch; the part looks again (never at it) or is submitted again. */
+function reject(part: NativeBatchPart): void {
+  part.rejected = [...(part.rejected ?? []), part.upstreamId ?? ''];
+  for (const field of ['upstreamId', 'key', 'keyIndex', 'unconfirmed'] as const) delete part[field];
+  part.state = 'submitting';
+}
+
+/** A refusal the provider answered itself (a 4xx but a timeout) accepted nothing; any other failure (5xx, a cut connection) may hide an accepted batch. */
+const mayHideBatch = (error: unknown) => !(isProviderError(error) && error.upstreamStatus !== undefined && error.upstreamStatus >= 400 && error.upstreamStatus < 500 && error.upstreamStatus !== 408);
 
 /** One batch's work on the native path, as one worker holding its lease sees it. */
 interface Held {
@@ -89,15 +102,15 @@ export class NativeRunner {
     await this.submit(held, natives, part, group.lines);
   }
 
-  /** Submits the part tagged with its id; a refusal whose batch the provider did not accept after all gives its lines back to the gateway's path. */
+  /** Submits the part tagged with its id (in every custom id, and the batch's metadata where the provider keeps one); a refusal whose batch the provider did not accept after all gives its lines back to the gateway's path. */
   private async submit(held: Held, natives: NativeBatchPart[], part: NativeBatchPart, lines: Group['lines']): Promise<void> {
     const batches = held.org.providers.get(part.provider)?.batches;
     try {
       if (!batches) throw new Error(`provider ${part.provider} has no batch API`);
-      adopt(part, await batches.submit(lines.map(({ line, planned }) => ({ customId: upstreamId(line.line), request: planned.plan.request })), undefined, part.id));
+      adopt(part, await batches.submit(lines.map(({ line, planned }) => ({ customId: upstreamId(line.line, part.id), request: planned.plan.request })), undefined, part.id));
     } catch (error) {
       // A lost answer (a cut connection, a timeout) may hide an accepted batch: it is looked for before the lines are given back.
-      const found = batches && (await this.recover(held, part, batches).catch(() => false));
+      const found = batches && mayHideBatch(error) && (await this.recover(held, part, batches).catch(() => false));
       if (!found) {
         this.deps.logger.warn({ err: error, batch_id: held.batch.id, provider: part.provider }, 'batches: a provider refused a native batch; its lines run through the gateway');
         await this.giveBack(held, part);
@@ -106,13 +119,27 @@ export class NativeRunner {
     await this.deps.batches.setNatives(held.batch.id, held.owner, natives);
   }
 
-  /** Looks for the provider batch submitted for a part whose submission was cut (by its id, from its `submittingAt` on); true when found and taken up. */
+  /** Submits a part again (its submission was cut and no provider batch of it was found): its start and size written first, so a cut here is looked for as the first was. */
+  private async resubmit(held: Held, natives: NativeBatchPart[], part: NativeBatchPart): Promise<void> {
+    const lines = await this.partLines(held, part);
+    Object.assign(part, { submittingAt: Math.floor(Date.now() / 1000), lines: lines.length });
+    await this.deps.batches.setNatives(held.batch.id, held.owner, natives);
+    await this.submit(held, natives, part, lines);
+  }
+
+  /**
+   * Looks for the provider batch submitted for a part whose submission was cut (from its
+   * `submittingAt` on, of its size): by its id where the provider keeps it, else a candidate no
+   * other part holds and this part did not disprove. True when one was found and taken up.
+   */
   private async recover(held: Held, part: NativeBatchPart, batches: NativeBatches): Promise<boolean> {
     if (!batches.find || part.submittingAt === undefined) return false;
-    const ref = await batches.find(part.id, part.submittingAt);
-    if (!ref) return false;
-    adopt(part, ref);
-    this.deps.logger.info({ batch_id: held.batch.id, part_id: part.id, provider: part.provider, upstream_id: ref.id }, 'batches: a native batch whose submission was cut was found at its provider; it is polled, not submitted again');
+    const rejected = new Set(part.rejected);
+    const skip = async (id: string) => rejected.has(id) || (await this.deps.batches.nativeTaken(part.provider, id));
+    const found = await batches.find({ marker: part.id, since: part.submittingAt, requests: part.lines, skip });
+    if (!found) return false;
+    adopt(part, found);
+    this.deps.logger.info({ batch_id: held.batch.id, part_id: part.id, provider: part.provider, upstream_id: found.id, confirmed: found.confirmed }, 'batches: a native batch whose submission was cut was found at its provider; it is polled, not submitted again');
     return true;
   }
 
@@ -165,7 +192,7 @@ export class NativeRunner {
     // A submission cut by a crash: the provider batch carrying the part's id is taken up if it was accepted, else it is submitted again.
     if (part.state === 'submitting' && !(await this.recover(held, part, batches))) {
       if (stop) await this.giveBack(held, part);
-      else await this.submit(held, natives, part, await this.partLines(held, part));
+      else await this.resubmit(held, natives, part);
       return (part.state as NativeBatchPart['state']) === 'collected';
     }
     const ref: NativeBatchRef = { id: part.upstreamId ?? '', keyIndex: part.keyIndex ?? 0, ...(part.key === undefined ? {} : { key: part.key }) };
@@ -182,6 +209,7 @@ export class NativeRunner {
 
   /** Cancels the part on `stop`, polls it and collects it once it ended; true once collected. */
   private async pollPart(held: Held, part: NativeBatchPart, batches: NativeBatches, ref: NativeBatchRef, stop: boolean): Promise<boolean> {
+    if (stop && part.state === 'in_progress' && part.unconfirmed) return this.leaveCandidate(held, part, batches, ref);
     if (stop && part.state === 'in_progress') {
       await batches.cancel(ref).catch((error: unknown) => {
         if (isBatchKeyGone(error)) throw error;
@@ -190,7 +218,17 @@ export class NativeRunner {
       part.state = 'cancelling';
     }
     if ((await batches.status(ref)).state !== 'ended') return false;
-    await this.collect(held, part, batches.results(ref));
+    return this.collect(held, part, batches.results(ref));
+  }
+
+  /**
+   * On `stop`, a candidate not yet confirmed is never cancelled (it may be another client's Message
+   * Batch on the same key): collected if it ended, else left to run and the part's lines given back.
+   */
+  private async leaveCandidate(held: Held, part: NativeBatchPart, batches: NativeBatches, ref: NativeBatchRef): Promise<boolean> {
+    if ((await batches.status(ref)).state === 'ended') return this.collect(held, part, batches.results(ref));
+    this.deps.logger.warn({ batch_id: held.batch.id, part_id: part.id, upstream_id: part.upstreamId }, 'batches: a batch stopped while a native batch found after a cut submission was unconfirmed; it is left to run at its provider, not cancelled');
+    await this.giveBack(held, part);
     return true;
   }
 
@@ -207,16 +245,32 @@ export class NativeRunner {
     return lines;
   }
 
-  /** Records every result line; lines without a result, not run, or failed in a way another model may not are given back to the gateway's path. */
-  private async collect(held: Held, part: NativeBatchPart, results: AsyncIterable<NativeBatchLine>): Promise<void> {
+  /**
+   * Records every result line carrying the part's id (a line of a part submitted before the part
+   * id carries none: taken for a confirmed part only); lines without a result, not run, or failed
+   * in a way another model may not are given back to the gateway's path. True once collected; a
+   * candidate (`unconfirmed`) none of whose results is the part's is rejected (false).
+   */
+  private async collect(held: Held, part: NativeBatchPart, results: AsyncIterable<NativeBatchLine>): Promise<boolean> {
     const lines = new Map((await this.partLines(held, part)).map((entry) => [entry.line.line, entry]));
+    let own = false;
     for await (const result of results) {
-      const number = lineOfUpstreamId(result.customId);
-      const entry = number === undefined ? undefined : lines.get(number);
+      const named = lineOfUpstreamId(result.customId);
+      const ours = named !== undefined && (named.part === part.id || (named.part === undefined && !part.unconfirmed));
+      if (!ours) continue;
+      own = true;
+      const entry = lines.get(named.line);
       if (!entry) continue;
       const outcome = readNativeLine(this.deps, { caller: held.caller, batch: held.batch, line: entry.line, planned: entry.planned }, result);
       if (outcome.kind === 'answer') await this.deps.batches.answerLine(held.batch.id, outcome.answer);
     }
+    if (part.unconfirmed && !own) {
+      this.deps.logger.warn({ batch_id: held.batch.id, part_id: part.id, upstream_id: part.upstreamId }, 'batches: a native batch found after a cut submission was not the part\'s (its results carry another id); the part looks again or is submitted again');
+      reject(part);
+      return false;
+    }
+    delete part.unconfirmed;
     await this.giveBack(held, part);
+    return true;
   }
 }

@@ -28,6 +28,22 @@ const lines = ['a', 'b', 'c'].map((customId) => ({ customId, body: { model: 'm',
 const answer = (line: number, statusCode: number) => ({ line, statusCode, result: { id: `batch_req_${line}`, custom_id: 'x', response: { status_code: statusCode } } });
 
 export function batchConformance(getDb: GetDb): void {
+  it('keeps a batch of more lines than one insert statement takes whole and in order, and a batch whose lines cannot all be stored not at all', async () => {
+    const db = getDb();
+    const org = await createTestOrg(db);
+    const many = Array.from({ length: 2500 }, (_, index) => ({ customId: `req-${index}`, body: { model: 'm', messages: [{ role: 'user', content: `line ${index} \u00e9 "quoted"` }] } }));
+    const batch = await db.batches.create(newBatch(org.id, { total: many.length }), many);
+    const stored = [];
+    for (let page = await db.batches.pendingLines(batch.id, 1000); page.length > 0; page = await db.batches.pendingLines(batch.id, 1000, page.at(-1)!.line)) stored.push(...page);
+    expect(stored).toEqual(many.map((line, index) => ({ line: index, ...line })));
+    // A NUL character cannot be stored in jsonb: the third chunk fails, and the batch and its first chunks go with it.
+    const broken = many.map((line, index) => (index === 2200 ? { ...line, body: { content: 'nul \u0000' } } : line));
+    const refused = newBatch(org.id, { total: broken.length });
+    await expect(db.batches.create(refused, broken)).rejects.toThrow();
+    expect(await db.batches.get(org.id, refused.id)).toBeUndefined();
+    expect(await db.batches.pendingLines(refused.id, 10)).toEqual([]);
+  });
+
   it('keeps a batch and its lines, for its organisation only, listed newest first', async () => {
     const db = getDb();
     const owner = await createTestOrg(db);
@@ -161,6 +177,15 @@ export function batchConformance(getDb: GetDb): void {
     const part = { id: 'native_1', provider: 'openai', byok: false, upstreamId: 'batch_up', keyIndex: 0, state: 'in_progress' as const, lines: 2, reservation: null };
     expect((await db.batches.setNatives(batch.id, owner, [part]))?.natives).toEqual([part]);
     expect(await db.batches.setNatives(batch.id, 'someone_else', [])).toBeUndefined();
+    // A provider batch a part holds as its own is taken; one only taken up as a candidate (unconfirmed) is not.
+    const upstreamId = `msgbatch_${randomUUID()}`;
+    const candidate = { ...part, id: 'native_2', provider: 'anthropic', upstreamId, unconfirmed: true };
+    await db.batches.setNatives(batch.id, owner, [part, candidate]);
+    expect(await db.batches.nativeTaken('openai', 'batch_up')).toBe(true);
+    expect(await db.batches.nativeTaken('anthropic', upstreamId)).toBe(false);
+    expect(await db.batches.nativeTaken('anthropic', 'batch_up')).toBe(false);
+    await db.batches.setNatives(batch.id, owner, [part, { ...candidate, unconfirmed: false }]);
+    expect(await db.batches.nativeTaken('anthropic', upstreamId)).toBe(true);
     expect(batch.hold).toBeNull();
     const hold = { reservation: { tokens: 10, micros: 20 }, lines: 3, stepLines: 1, released: 1, ended: false };
     expect((await db.batches.setHold(batch.id, owner, hold))?.hold).toEqual(hold);
