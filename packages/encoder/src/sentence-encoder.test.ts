@@ -128,4 +128,22 @@ describe('sentence encoder (all-MiniLM-L6-v2)', () => {
     await expect(closing.embed(['x'])).rejects.toThrow(/closed/);
     expect(closing.status()).toMatchObject({ state: 'failed', error: 'sentence encoder: closed' });
   });
+
+  it('closes while a backlog keeps the inference thread busy: the run in progress ends first, the rest is refused, the process lives', async () => {
+    // Terminating the thread inside onnxruntime's run aborted the whole process (`Napi::Error`,
+    // std::terminate): the gateway's exit after a long simulation, where embeddings nobody waited
+    // for any more still kept the thread busy.
+    const busy = createSentenceEncoder({ cacheSize: 0 });
+    await busy.ready;
+    const texts = Array.from({ length: 256 }, (_, i) => `Request ${i}: explain, step by step, why the sum of ${i} and ${i + 1} is odd. ${'Show every step. '.repeat(8)}`);
+    const answers = texts.map((text) => busy.embed([text]).then(() => 'embedded', (error: Error) => error.message));
+    await answers[0];
+    // Real time, not a clock: the next batch's native run must be under way in the other thread
+    // (30 ms into it; without the stop between runs this aborted the test process every time).
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    await busy.close();
+    const outcomes = await Promise.all(answers);
+    expect(outcomes.filter((o) => o === 'sentence encoder: closed').length).toBeGreaterThan(100);
+    expect(new Set(outcomes)).toEqual(new Set(['embedded', 'sentence encoder: closed']));
+  });
 });

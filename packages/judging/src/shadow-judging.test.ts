@@ -3,7 +3,7 @@ import { type Caller, type ChatRequest, type IntelligenceMode, seededRandom } fr
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DailyShadowBudget } from './daily-budget.js';
 import type { ShadowSettings } from './settings.js';
-import { ShadowJudging } from './shadow-judging.js';
+import { SETTLED_PAIR_CAP, ShadowJudging } from './shadow-judging.js';
 import type { ShadowOffer } from './shadow-ports.js';
 
 const caller: Caller = {
@@ -57,8 +57,12 @@ describe('ShadowJudging with a focus (the learner says where a pair can still ch
   const judgeModel = { id: 'openai/gpt-4o-judge', inputPricePerMTok: 1, outputPricePerMTok: 1 } as ModelInfo;
   const cheap = { id: 'openai/gpt-4o-mini', inputPricePerMTok: 0.1, outputPricePerMTok: 0.1 } as ModelInfo;
 
-  /** `offers` requests, alternately of an open and a settled task kind, at `rate`; the judged pairs per task kind. */
-  async function judgedPerKind(rate: number, offers: number, focus?: (offer: ShadowOffer) => boolean) {
+  /**
+   * `offers` requests, alternately of an open and a settled task kind (or one open in `openEvery`), at `rate`; the judged pairs
+   * per task kind. The focus names every candidate open where `focus` says so, and counts as the
+   * kind's judged pairs those the sink recorded so far (as the learner would).
+   */
+  async function judgedPerKind(rate: number, offers: number, focus?: (offer: ShadowOffer) => boolean, cap?: { settledPairCap: number; openEvery: number }) {
     const models = {
       permitted: (_: Caller, slug: string) => (slug === judgeModel.id ? judgeModel : undefined),
       cheaperThan: () => [cheap],
@@ -67,6 +71,7 @@ describe('ShadowJudging with a focus (the learner says where a pair can still ch
     const budget = new DailyShadowBudget({ consumeWindow: () => Promise.resolve({ admitted: true, count: 0 }) } as never);
     const judged: Record<string, number> = { open: 0, settled: 0 };
     const random = seededRandom(7);
+    const focusOf = (open: (offer: ShadowOffer) => boolean) => (offer: ShadowOffer, candidates: readonly ModelInfo[]) => ({ open: open(offer) ? candidates : [], judged: judged[offer.taskKind ?? ''] ?? 0 });
     const shadow = new ShadowJudging({
       models,
       settings: () => ({ ...on, sampleRate: rate, judgeModel: judgeModel.id }),
@@ -74,11 +79,15 @@ describe('ShadowJudging with a focus (the learner says where a pair can still ch
       sink: { record: (pair) => void judged[pair.taskKind]!++ },
       capacity: 10_000,
       random,
-      ...(focus ? { focus: (offer: ShadowOffer, candidates: readonly ModelInfo[]) => (focus(offer) ? candidates : []) } : {}),
+      focus: focus ? focusOf(focus) : undefined,
+      settledPairCap: cap?.settledPairCap,
       onError: (error) => expect.fail(String(error)),
     });
-    for (let i = 0; i < offers; i++) shadow.offer({ ...offerIn('full'), requestId: `req_${i}`, taskKind: i % 2 === 0 ? 'open' : 'settled' });
-    await shadow.idle();
+    // One at a time, each judged before the next arrives (as requests spaced wider than a pair's calls).
+    for (let i = 0; i < offers; i++) {
+      shadow.offer({ ...offerIn('full'), requestId: `req_${i}`, taskKind: i % (cap?.openEvery ?? 2) === 0 ? 'open' : 'settled' });
+      await shadow.idle();
+    }
     return { judged, stats: shadow.stats() };
   }
 
@@ -96,6 +105,24 @@ describe('ShadowJudging with a focus (the learner says where a pair can still ch
     const { judged } = await judgedPerKind(0.1, 4000, () => false);
     expect(judged['open']! + judged['settled']!).toBeGreaterThan(0.025 * 4000 * 0.6);
     expect(judged['open']! + judged['settled']!).toBeLessThan(0.025 * 4000 * 1.6);
+  });
+
+  it('judges a settled task kind no more once it has the capped pairs; the open kind is judged as before', async () => {
+    // One request in fifty of the open kind: the settled kind is offered the credit the open one leaves.
+    const isOpen = (offer: ShadowOffer) => offer.taskKind === 'open';
+    const uncapped = await judgedPerKind(0.1, 4000, isOpen, { settledPairCap: Number.POSITIVE_INFINITY, openEvery: 50 });
+    expect(uncapped.judged['settled']).toBeGreaterThan(30);
+    const { judged, stats } = await judgedPerKind(0.1, 4000, isOpen, { settledPairCap: 10, openEvery: 50 });
+    expect(judged['settled']).toBe(10);
+    expect(stats.skipped['settled_judged_enough']).toBeGreaterThan(0);
+    // The open kind loses nothing to the cap (judged on each of its 80 requests but the first, offered before any credit).
+    expect(judged['open']).toBe(79);
+    expect(uncapped.judged['open']).toBe(79);
+  });
+
+  it('judges nothing more where every choice is settled with the pairs of the default cap', async () => {
+    const { judged } = await judgedPerKind(0.5, 4000, () => false);
+    expect(judged).toEqual({ open: SETTLED_PAIR_CAP, settled: SETTLED_PAIR_CAP });
   });
 
   it('without a focus, draws each request at the rate', async () => {

@@ -6,7 +6,7 @@ import { shadowSkipReason } from './eligibility.js';
 import type { JudgedPairSink } from './judged-pair.js';
 import { conversationText, judgeRequest } from './judge-prompt.js';
 import { SampleCredit } from './sample-credit.js';
-import type { ShadowModels, ShadowOffer, ShadowPart } from './shadow-ports.js';
+import type { ShadowFocus, ShadowModels, ShadowOffer, ShadowPart } from './shadow-ports.js';
 import type { ShadowSettings } from './settings.js';
 import { combineOrders, parseJudgeAnswer } from './verdict.js';
 
@@ -15,6 +15,8 @@ const MIN_CANDIDATE_TOKENS = 256;
 const MAX_CANDIDATE_TOKENS = 4_096;
 /** Characters per token of the cost estimate a call reserves (a generous 3, not 4). */
 const CHARS_PER_TOKEN = 3;
+/** Judged pairs after which a settled task kind is judged no more (`ShadowJudgingSettings.settledPairCap`). */
+export const SETTLED_PAIR_CAP = 100;
 
 /** Judging can happen: enabled with a budget to spend. */
 function isOn(settings: ShadowSettings | undefined): boolean {
@@ -41,9 +43,15 @@ export interface ShadowJudgingSettings {
    * choice for (the router's learner, `ChoiceLearner.unsure`); none: the choice is settled. With
    * it the organisation's sample rate is a budget each offer earns (`SampleCredit`), spent on
    * every request whose choice is open (on an open candidate) and on a settled one at a quarter
-   * of the rate; without it each request is drawn at the rate. Called after the answer went out.
+   * of the rate until its task kind has `settledPairCap` pairs; without it each request is drawn
+   * at the rate. Called after the answer went out.
    */
-  focus?: (offer: ShadowOffer, candidates: readonly ModelInfo[]) => readonly ModelInfo[];
+  focus?: (offer: ShadowOffer, candidates: readonly ModelInfo[]) => ShadowFocus;
+  /**
+   * Judged pairs (`ShadowFocus.judged`) at which a settled choice is judged no more, so a task kind
+   * the learner has settled stops spending the judging budget. Default {@link SETTLED_PAIR_CAP}.
+   */
+  settledPairCap?: number;
   onError: (error: unknown) => void;
 }
 
@@ -133,9 +141,17 @@ export class ShadowJudging {
     return this.deps.focus ? this.credit.earn(offer.caller.org.id, settings.sampleRate) : this.draw() < settings.sampleRate;
   }
 
-  /** The candidates to judge (the open ones, or every eligible one for a settled choice drawn at a quarter of the rate), the credit spent; undefined: not sampled. */
+  /**
+   * The candidates to judge (the open ones, or every eligible one for a settled choice drawn at a
+   * quarter of the rate while its task kind has fewer than the cap's pairs), the credit spent;
+   * undefined: not sampled (a settled kind with its pairs is counted as `settled_judged_enough`).
+   */
   private focused(focus: NonNullable<ShadowJudgingSettings['focus']>, offer: ShadowOffer, eligible: readonly ModelInfo[], settings: ShadowSettings): readonly ModelInfo[] | undefined {
-    const open = focus(offer, eligible);
+    const { open, judged } = focus(offer, eligible);
+    if (open.length === 0 && judged >= (this.deps.settledPairCap ?? SETTLED_PAIR_CAP)) {
+      this.skip('settled_judged_enough');
+      return undefined;
+    }
     if (open.length === 0 && this.draw() >= settings.sampleRate / 4) return undefined;
     this.credit.spend(offer.caller.org.id);
     this.counts[open.length > 0 ? 'sampledOpen' : 'sampledSettled']++;

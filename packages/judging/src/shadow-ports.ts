@@ -17,6 +17,14 @@ export interface ShadowOffer {
   taskKind: string | null;
 }
 
+/** Where a judged pair can still change a request's routing choice (`ShadowJudgingSettings.focus`). */
+export interface ShadowFocus {
+  /** Of the request's eligible candidates, those the learner is still unsure about; none: the choice is settled. */
+  open: readonly ModelInfo[];
+  /** Pairs the learner holds for the request's task kind between the served model and those candidates. */
+  judged: number;
+}
+
 /** Which ledger category a call is billed in: `<request id>:shadow`, `<request id>:judge:1|2`. */
 export type ShadowPart = 'shadow' | 'judge:1' | 'judge:2';
 

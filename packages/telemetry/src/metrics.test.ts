@@ -62,15 +62,24 @@ describe('createMetrics', () => {
 
   it("exports shadow judging's totals, backlog and skips by reason", async () => {
     const m = createMetrics({ defaultMetrics: false });
-    const figures = { queued: 9, dropped: 1, done: 7, failed: 2, judged: 5, overBudget: 3, skipped: { not_sampled: 40, no_store: 2 } };
+    const figures = { queued: 9, dropped: 1, done: 7, failed: 2, judged: 5, overBudget: 3, sampledOpen: 6, sampledSettled: 4, skipped: { not_sampled: 40, no_store: 2 } };
     m.watch({ shadow: () => figures });
     const text = await m.metrics();
-    for (const line of ['svc_shadow_queued_total 9', 'svc_shadow_dropped_total 1', 'svc_shadow_failed_total 2', 'svc_shadow_judged_total 5', 'svc_shadow_over_budget_total 3', 'svc_shadow_queue_depth 2', 'svc_shadow_skipped_total{reason="not_sampled"} 40', 'svc_shadow_skipped_total{reason="no_store"} 2']) {
+    for (const line of ['svc_shadow_queued_total 9', 'svc_shadow_dropped_total 1', 'svc_shadow_failed_total 2', 'svc_shadow_judged_total 5', 'svc_shadow_over_budget_total 3', 'svc_shadow_queue_depth 2', 'svc_shadow_sampled_total{choice="open"} 6', 'svc_shadow_sampled_total{choice="settled"} 4', 'svc_shadow_skipped_total{reason="not_sampled"} 40', 'svc_shadow_skipped_total{reason="no_store"} 2']) {
       expect(text).toContain(line);
     }
     // Totals follow the source (a scrape reads them afresh).
     figures.judged = 6;
-    expect(await m.metrics()).toContain('svc_shadow_judged_total 6');
+    figures.sampledSettled = 5;
+    const next = await m.metrics();
+    expect(next).toContain('svc_shadow_judged_total 6');
+    expect(next).toContain('svc_shadow_sampled_total{choice="settled"} 5');
+  });
+
+  it('exports no sampled totals for a sampler that is not focused', async () => {
+    const m = createMetrics({ defaultMetrics: false });
+    m.watch({ shadow: () => ({ queued: 1, dropped: 0, done: 1, failed: 0, judged: 1, overBudget: 0, skipped: {} }) });
+    expect(await m.metrics()).not.toMatch(/svc_shadow_sampled_total\{/);
   });
 
   it('writes bound histograms exactly as prom-client does', async () => {

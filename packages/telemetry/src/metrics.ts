@@ -116,6 +116,12 @@ export interface ShadowFigures {
   judged: number;
   /** Calls not made because the organisation's day budget was spent. */
   overBudget: number;
+  /**
+   * Requests the focused sampler took (absent: the sampler is not focused): those whose routing
+   * choice was still open (the learner unsure of a candidate) and settled ones (judged at a quarter of the rate).
+   */
+  sampledOpen?: number;
+  sampledSettled?: number;
   /** Answers not judged, by reason (not sampled, no store, proxy mode...). */
   skipped: Readonly<Record<string, number>>;
 }
@@ -296,6 +302,19 @@ function watchShadow(live: { prefix: string; registers: Registry[]; total: Live;
   gauge('shadow_queue_depth', 'Sampled requests waiting for or in shadow judging on this instance.', () => {
     const figures = shadow();
     return figures === undefined ? undefined : figures.queued - figures.done;
+  });
+  new Counter({
+    name: `${live.prefix}shadow_sampled_total`,
+    help: "Requests the focused shadow-judging sampler took, by whether the routing choice was still open or settled.",
+    labelNames: ['choice'] as const,
+    registers: live.registers,
+    collect() {
+      const figures = shadow();
+      if (figures?.sampledOpen === undefined || figures.sampledSettled === undefined) return;
+      this.reset();
+      this.inc({ choice: 'open' }, figures.sampledOpen);
+      this.inc({ choice: 'settled' }, figures.sampledSettled);
+    },
   });
   new Counter({
     name: `${live.prefix}shadow_skipped_total`,

@@ -243,5 +243,9 @@ describe('shadow judging (mock upstream)', () => {
     expect(stats.judged).toBeGreaterThan(0);
     expect(text).toContain(`svc_shadow_judged_total ${stats.judged}`);
     expect(text).toContain(`svc_shadow_skipped_total{reason="judge_not_permitted"} ${stats.skipped['judge_not_permitted']}`);
+    // The focused sampler's takes, open and settled choices (the learner is on by default).
+    expect(stats.sampledOpen + stats.sampledSettled).toBeGreaterThan(0);
+    expect(text).toContain(`svc_shadow_sampled_total{choice="open"} ${stats.sampledOpen}`);
+    expect(text).toContain(`svc_shadow_sampled_total{choice="settled"} ${stats.sampledSettled}`);
   });
 });

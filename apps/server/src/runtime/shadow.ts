@@ -64,7 +64,7 @@ export function createShadowSettings({ db, kv, logger }: RuntimeBase): ShadowSet
  */
 export async function startShadowService(
   base: RuntimeBase,
-  parts: Omit<ShadowModelDeps, 'metrics'> & { settings: ShadowSettingsCache; learner: Pick<RouterFeedback, 'recordJudgedPair'>; choices: Pick<ChoiceLearner, 'unsure'> | undefined },
+  parts: Omit<ShadowModelDeps, 'metrics'> & { settings: ShadowSettingsCache; learner: Pick<RouterFeedback, 'recordJudgedPair'>; choices: Pick<ChoiceLearner, 'unsure' | 'judgedCounts'> | undefined },
 ): Promise<ShadowService> {
   const { db, logger } = base;
   const { cache } = parts.settings;

@@ -1,5 +1,8 @@
 import type { PackedTokens } from '../token-states.js';
-import type { WorkerMessage, WorkerSettings } from './protocol.js';
+import type { StopRequest, WorkerMessage, WorkerSettings } from './protocol.js';
+
+/** How long `stop` waits for the thread to end between runs before terminating it. */
+const STOP_WAIT_MS = 10_000;
 import { spawnEncoderWorker } from './spawn-worker.js';
 
 /** The inference thread seen from the main thread. */
@@ -90,8 +93,22 @@ class WorkerThread implements EncoderThread {
     });
   }
 
+  /**
+   * Rejects what is pending, then asks the thread to end between runs (`StopRequest`): a thread
+   * terminated inside onnxruntime's `run` (a backlog of embeddings nobody waits for any more can
+   * keep it busy) aborts the process. Terminated after `STOP_WAIT_MS` all the same, or at once
+   * when it is not loaded or has failed (no run is in progress then).
+   */
   async stop(reason: Error): Promise<void> {
+    const running = this.loaded && !this.failure;
     this.die(reason);
+    if (running) {
+      const exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
+      this.worker.postMessage({ type: 'stop' } satisfies StopRequest);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([exited, new Promise<void>((resolve) => (timer = setTimeout(resolve, STOP_WAIT_MS)))]);
+      clearTimeout(timer);
+    }
     await this.worker.terminate();
   }
 

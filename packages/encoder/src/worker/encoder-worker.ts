@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import type { EmbedRequest, WorkerMessage, WorkerSettings } from './protocol.js';
+import type { EmbedRequest, StopRequest, WorkerMessage, WorkerSettings } from './protocol.js';
 import { collectGarbage, lowerThreadPriority } from '@svc/core';
 
 // Entry of the inference thread: onnxruntime-node's `session.run` computes on the calling JS
@@ -19,8 +19,16 @@ import('./inference.js')
       collectGarbage();
       post({ type: 'ready', dimensions: inference.dimensions, niceness });
       let queue = Promise.resolve();
-      port.on('message', (request: EmbedRequest) => {
+      let stopping = false;
+      port.on('message', (request: EmbedRequest | StopRequest) => {
+        if ('type' in request) {
+          // After the run in progress; the requests queued behind it see `stopping` and are skipped.
+          stopping = true;
+          queue = queue.then(() => process.exit(0));
+          return;
+        }
         queue = queue.then(async () => {
+          if (stopping) return;
           try {
             if (request.tokens || request.pair) {
               const { vectors, tokens } = await (request.pair ? inference.runWithPairFeatures(request.texts) : inference.runWithTokens(request.texts));

@@ -29,6 +29,15 @@ export interface EmbedRequest {
   pair?: boolean;
 }
 
+/**
+ * Main thread to worker: end the thread once the run in progress (if any) has returned, skipping
+ * the requests still queued. Terminating the thread inside onnxruntime's `run` aborts the whole
+ * process (the binding's error cannot be thrown into a terminating thread: `std::terminate`).
+ */
+export interface StopRequest {
+  type: 'stop';
+}
+
 /** Worker to main thread. `vectors` is `[texts, dimensions]` row-major, its buffer transferred (and the token states' when asked for). */
 export type WorkerMessage =
   /** `niceness`: the inference thread's nice value, or undefined when the system refused it. */

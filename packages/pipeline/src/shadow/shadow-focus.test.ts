@@ -27,12 +27,13 @@ describe('learnerFocus', () => {
       for (let i = 0; i < n; i++) learner.recordJudgedPair({ orgId: caller.org.id, taskKind: 'code', incumbent: big.id, candidate, verdict });
     };
     const focus = learnerFocus(learner);
-    expect(focus(offer('code'), [mid, small])).toEqual([mid, small]); // nothing judged yet
+    expect(focus(offer('code'), [mid, small])).toEqual({ open: [mid, small], judged: 0 }); // nothing judged yet
     judge(small.id, 'incumbent', 60); // small is clearly worse: settled for it
     judge(mid.id, 'tie', 10); // mid even so far, not enough pairs: open
-    expect(focus(offer('code'), [mid, small])).toEqual([mid]);
-    expect(focus(offer('chat'), [mid, small])).toEqual([mid, small]); // another task kind knows nothing yet
-    expect(focus(offer(null), [mid, small])).toEqual([]); // unclassified: teaches the learner nothing
-    expect(focus(offer('code'), [model('acme/dearer', 20)])).toEqual([]); // not cheaper: never the learner's choice
+    expect(focus(offer('code'), [mid, small])).toEqual({ open: [mid], judged: 70 });
+    expect(focus(offer('code'), [small])).toEqual({ open: [], judged: 60 }); // settled, with the pairs the cap reads
+    expect(focus(offer('chat'), [mid, small])).toEqual({ open: [mid, small], judged: 0 }); // another task kind knows nothing yet
+    expect(focus(offer(null), [mid, small])).toEqual({ open: [], judged: 0 }); // unclassified: teaches the learner nothing
+    expect(focus(offer('code'), [model('acme/dearer', 20)])).toEqual({ open: [], judged: 0 }); // not cheaper: never the learner's choice
   });
 });

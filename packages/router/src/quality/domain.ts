@@ -1,3 +1,5 @@
+import { type PrototypeScanner, createPrototypeScanner } from './prototype-scan.js';
+
 /**
  * The region of embedding space a quality model was trained on: spherical k-means prototypes of
  * its training prompts' sentence embeddings, and the least cosine similarity to the nearest one
@@ -13,9 +15,23 @@ export type TrainingDomain = {
   kept: number;
 };
 
+/** Each domain's WebAssembly scanner (by its prototypes), or null where it cannot run. */
+const scanners = new WeakMap<Float32Array, PrototypeScanner | null>();
+
+function scannerOf(domain: TrainingDomain, dims: number): PrototypeScanner | undefined {
+  if (domain.prototypes.length !== domain.count * dims) return undefined;
+  let scanner = scanners.get(domain.prototypes);
+  if (scanner === undefined) {
+    scanner = createPrototypeScanner(domain.prototypes, domain.count, dims) ?? null;
+    scanners.set(domain.prototypes, scanner);
+  }
+  return scanner ?? undefined;
+}
+
 /**
  * Cosine similarity of `embedding` to its nearest prototype, or the first one found at or above
- * `enough` (the check only needs to know whether one is close).
+ * `enough` (the check only needs to know whether one is close). The scan runs in WebAssembly
+ * where it can (`prototype-scan.ts`, the same arithmetic), else in `dotAt`.
  */
 export function nearestSimilarity(domain: TrainingDomain, embedding: ArrayLike<number>, enough = Number.POSITIVE_INFINITY): number {
   const dims = embedding.length;
@@ -23,6 +39,13 @@ export function nearestSimilarity(domain: TrainingDomain, embedding: ArrayLike<n
   for (let i = 0; i < dims; i++) norm += embedding[i]! * embedding[i]!;
   if (norm === 0) return 0;
   const scaled = enough * Math.sqrt(norm);
+  const scanner = scannerOf(domain, dims);
+  return (scanner ? scanner(embedding, scaled) : scanInJs(domain, embedding, scaled)) / Math.sqrt(norm);
+}
+
+/** The scan in JavaScript: the best dot product, or the first at or above `scaled`. */
+export function scanInJs(domain: TrainingDomain, embedding: ArrayLike<number>, scaled: number): number {
+  const dims = embedding.length;
   let best = Number.NEGATIVE_INFINITY;
   for (let at = 0, end = domain.count * dims; at < end; at += dims) {
     const dot = dotAt(domain.prototypes, at, embedding);
@@ -31,7 +54,7 @@ export function nearestSimilarity(domain: TrainingDomain, embedding: ArrayLike<n
       if (best >= scaled) break;
     }
   }
-  return best / Math.sqrt(norm);
+  return best;
 }
 
 /**
