@@ -184,6 +184,28 @@ describe('the replaced-word readers', () => {
   });
 });
 
+describe('a role model read in both orders (orders: both)', () => {
+  const pairs = [
+    ['flights from boston to denver', 'flights from denver to boston'],
+    ['the city was founded by romans', 'by romans the city was founded'],
+    ['the third line of the last verse', 'the last line of the third verse was'],
+  ] as const;
+
+  it('gives the mean of its probabilities with either text stored first, whichever text is asked', () => {
+    const once = roleReader(base, parseRoleModel(file()));
+    const both = roleReader(base, parseRoleModel(file({ orders: 'both' })));
+    for (const [x, y] of pairs) {
+      const [fx, fy] = [features(x), features(y)];
+      expect(both.score(fx, fy, 0.96)).toBeCloseTo((once.score(fx, fy, 0.96) + once.score(fy, fx, 0.96)) / 2, 10);
+      expect(both.score(fx, fy, 0.96)).toBeCloseTo(both.score(fy, fx, 0.96), 10);
+    }
+  });
+
+  it('reads the stored text first when the file names no orders', () => {
+    expect(parseRoleModel(file()).orders).toBe('stored-first');
+  });
+});
+
 describe('role model v3 (trained on the fixed projection, not yet shipped)', () => {
   it('parses, reads the replaced-word readers over the features of minilm-pair-v2, and is refused over a base without them', () => {
     const model = parseRoleModel(v3);
