@@ -65,6 +65,9 @@ async function liveRuns(set: LiveSet, row: (label: string, run: Run) => string):
         const run = await runProtocol(liveClient(gateway.baseUrl, gateway.apiKey, values.model, mode === 'full' ? undefined : mode), set.pairs, protocol);
         const seconds = ((performance.now() - started) / 1000).toFixed(0);
         console.log(row(`**live, ${protocol}, mode ${mode}${mode === 'full' ? ' (default, no header)' : ''}** (${seconds} s)`, run));
+        // The gateway's own cache counters (semantic lookups, hits, errors: a lookup over its 250 ms budget counts there), as text.
+        const stats = await fetch(`${gateway.controlUrl}/v1/observability/cache/stats`, { headers: { authorization: `Bearer ${gateway.masterKey}` } });
+        console.log(`\nThe gateway's cache counters (${stats.status}): ${await stats.text()}`);
         const offline = inProcess.get(set)?.get(protocol);
         if (offline) for (const line of ['', `Answered otherwise live (${protocol}, mode ${mode}) than in process:`, ...differences(offline, run), '']) console.log(line);
       } finally {
