@@ -19,6 +19,12 @@ export const roleModelSchema = v.strictObject({
   /** The base pair model's probability must reach this too (0: the role model alone decides). */
   baseThreshold: v.number(),
   minOverlap: v.number(),
+  /**
+   * Which orders of a pair it reads: `stored-first` (the default) its inputs with the stored text
+   * first; `both` the mean of its probabilities with either text first (the model was trained on
+   * both orders, and whether two questions ask the same thing does not depend on which was asked first).
+   */
+  orders: v.optional(v.picklist(['stored-first', 'both'])),
   /** The inputs it reads, of {@link ROLE_MODEL_INPUTS} and {@link READER_INPUTS}, in its weights' order. */
   inputs: v.array(v.string()),
   lexicon: v.strictObject({ relations: ids, other: ids }),
@@ -40,6 +46,8 @@ export interface RoleModel {
   threshold: number;
   baseThreshold: number;
   minOverlap: number;
+  /** Which orders of a pair it reads (the file's `orders`). */
+  orders: 'stored-first' | 'both';
   /** Where each of its inputs is in {@link ROLE_MODEL_INPUTS} followed by {@link READER_INPUTS}. */
   inputs: number[];
   lexicon: RoleLexicon;
@@ -65,6 +73,7 @@ export function parseRoleModel(raw: unknown): RoleModel {
     threshold: file.threshold,
     baseThreshold: file.baseThreshold,
     minOverlap: file.minOverlap,
+    orders: file.orders ?? 'stored-first',
     inputs,
     lexicon: { relations: new Set(file.lexicon.relations), other: new Set(file.lexicon.other) },
     mean: Float64Array.from(file.mean),
@@ -111,6 +120,26 @@ export function roleProbability(model: RoleModel, all: readonly number[]): numbe
  */
 export function roleReader(base: PairReader, model: RoleModel): PairReader {
   if (base.id !== model.base) throw new Error(`role model ${model.id} reads pair model ${model.base}, not ${base.id}`);
+  const judge = orderJudge(base, model);
+  const reader: PairReader = {
+    id: base.id,
+    dimensions: base.dimensions,
+    threshold: model.threshold,
+    features: (text) => base.features(text),
+    ...(base.context ? { context: base.context } : {}),
+    score(query, stored, cosine) {
+      const overlap = wordPieceOverlap(stored, query);
+      if (overlap < model.minOverlap) return 1;
+      const first = judge(query, stored, cosine, overlap);
+      return model.orders === 'both' ? (first + judge(stored, query, cosine, overlap)) / 2 : first;
+    },
+  };
+  roleReaders.add(reader);
+  return reader;
+}
+
+/** The role model's probability for one order of a pair (`stored` read as the stored text), its overlap already known to reach the floor. */
+function orderJudge(base: PairReader, model: RoleModel): (query: TokenFeatures, stored: TokenFeatures, cosine: number, overlap: number) => number {
   // The base model's grid costs ~1 ms for two sentences: it is scored only when the role model reads it or uses it as a bar.
   const readsBase = model.baseThreshold > 0 || model.inputs.includes(ROLE_MODEL_INPUTS.indexOf('gridLogit'));
   // Models trained before the move features (v2, shipped) do not read them: they are not computed.
@@ -119,27 +148,16 @@ export function roleReader(base: PairReader, model: RoleModel): PairReader {
   const readsReaders = model.inputs.some((at) => at >= ROLE_MODEL_INPUTS.length);
   const context = base.context;
   if (readsReaders && !context) throw new Error(`role model ${model.id} reads the replaced-word readers; pair model ${base.id} offers no context columns or word table`);
-  const reader: PairReader = {
-    id: base.id,
-    dimensions: base.dimensions,
-    threshold: model.threshold,
-    features: (text) => base.features(text),
-    ...(context ? { context } : {}),
-    score(query, stored, cosine) {
-      const overlap = wordPieceOverlap(stored, query);
-      if (overlap < model.minOverlap) return 1;
-      const baseP = readsBase ? base.score(query, stored, cosine) : 1;
-      // Under the base model's own bar (baseThreshold) the pair is refused whatever the role model says.
-      if (baseP < model.baseThreshold) return 0;
-      // The role features read the pair model's own numbers only (as trained); the readers the fixed projection after them.
-      const own = (f: TokenFeatures) => (context ? firstColumns(f, context.from) : f);
-      const inputs = roleInputs(model.lexicon, baseP, { stored: own(stored), asked: own(query), cosine, overlap }, readsMoves);
-      if (readsReaders && context) inputs.push(...readerInputs(stored, query, model.lexicon, context));
-      return roleProbability(model, inputs);
-    },
+  // The role features read the pair model's own numbers only (as trained); the readers the fixed projection after them.
+  const own = (f: TokenFeatures) => (context ? firstColumns(f, context.from) : f);
+  return (query, stored, cosine, overlap) => {
+    const baseP = readsBase ? base.score(query, stored, cosine) : 1;
+    // Under the base model's own bar (baseThreshold) the pair is refused whatever the role model says.
+    if (baseP < model.baseThreshold) return 0;
+    const inputs = roleInputs(model.lexicon, baseP, { stored: own(stored), asked: own(query), cosine, overlap }, readsMoves);
+    if (readsReaders && context) inputs.push(...readerInputs(stored, query, model.lexicon, context));
+    return roleProbability(model, inputs);
   };
-  roleReaders.add(reader);
-  return reader;
 }
 
 const roleReaders = new WeakSet<PairReader>();

@@ -6,7 +6,12 @@ const nAsk = Number(process.argv[5] ?? 300);
 const { createSentenceEncoder } = await import(`${root}/packages/encoder/dist/index.js`);
 const norm = (s) => s.replace(/\s+/g, ' ').trim();
 const pairs = readFileSync('/work/shared/data/semcache/paws-dev.jsonl', 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-const stored = [...new Set(pairs.map((p) => norm(p.a)))].slice(0, nStored);
+const fromPaws = [...new Set(pairs.map((p) => norm(p.a)))];
+const pawsSet = new Set(pairs.flatMap((p) => [norm(p.a), norm(p.b)]));
+// Past PAWS's 4,962 distinct `a` sentences, the store is filled with QQP dev's questions (never asked).
+const quora = readFileSync('/work/shared/data/semcache/qqp-dev.jsonl', 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+const fill = [...new Set(quora.flatMap((p) => [norm(p.a), norm(p.b)]))].filter((t) => !pawsSet.has(t));
+const stored = [...fromPaws, ...fill].slice(0, nStored);
 const index = new Map(stored.map((t, i) => [t, i]));
 const asked = [];
 const seen = new Set();

@@ -47,9 +47,9 @@ const ask = (i) => asked[i % asked.length];
 let hits = 0;
 for (let i = 0; i < W; i++) await cache.lookup(q(ask(i).text), 'o', undefined, ask(i).vector);
 queryFeatureCalls = 0;
-process.cpuUsage(); // dump: setup, fill, warm-up
+const before = process.cpuUsage(); // dump: setup, fill, warm-up
 for (let i = 0; i < M; i++) if ((await cache.lookup(q(ask(W + i).text), 'o', undefined, ask(W + i).vector))?.hit) hits++;
-process.cpuUsage(); // dump: M lookups
+const spent = process.cpuUsage(before); // dump: M lookups
 const packed = S.packStoredFeatures ? (f) => S.packStoredFeatures(f, [0, d.from]) : (f) => S.encodeTokenFeatures(f);
 const unpack = S.unpackStoredFeatures ? (s) => S.unpackStoredFeatures(s, d.dims) : (s) => S.decodeTokenFeatures(s, d.dims);
 const partners = Array.from({ length: M }, (_, i) => packed(rows[d.partners[(W + i) % asked.length]].features));
@@ -60,4 +60,6 @@ process.cpuUsage(); // dump: pack partners + unpack warm-up
 for (let i = 0; i < M; i++) sum += unpack(partners[i]).count;
 process.cpuUsage(); // dump: M unpacks (the partner of every asked text)
 const pieces = partners.reduce((s, p) => s + unpack(p).count, 0) / M;
-console.log(JSON.stringify({ side: S.packStoredFeatures ? 'q4' : 'int8', stored: d.stored, M, W, hits, reachedReader: reached, meanPiecesUnpacked: pieces, sum }));
+// cpuMsPerLookup: all threads' CPU over the M lookups (meaningful without valgrind only; load inflates it).
+const cpuMsPerLookup = (spent.user + spent.system) / 1000 / M;
+console.log(JSON.stringify({ side: S.packStoredFeatures ? 'q4' : 'int8', stored: d.stored, M, W, hits, reachedReader: reached, meanPiecesUnpacked: pieces, sum, cpuMsPerLookup }));

@@ -32,3 +32,26 @@ export function breakdown(set: LiveSet, pairs: readonly QqpPair[], offline: read
   for (const [key, cell] of [...cells].sort()) lines.push(`| ${key} | ${cell.n} | ${cell.right} |`);
   return lines;
 }
+
+/** A run's answers to every `a` and every `b`, in pair order. */
+type Run = { a: Answered[]; b: Answered[] };
+
+/** The question that answered each question of a run (its own text for an exact hit), or undefined on a miss. */
+function sourceOf(run: Run): (x: Answered) => string | undefined {
+  const byId = new Map([...run.a, ...run.b].map((x) => [x.requestId, x.question]));
+  return (x) => (x.cacheType === undefined ? undefined : x.cacheType === 'exact' ? x.question : (byId.get(x.cachedRequestId ?? '') ?? '(unknown)'));
+}
+
+/** The questions the in-process run and a live run of the same protocol answered differently (hit or miss, or from another question), with both cosines. */
+export function differences(offline: Run, live: Run): string[] {
+  const [inProcess, through] = [sourceOf(offline), sourceOf(live)];
+  const lines: string[] = [];
+  for (const side of ['a', 'b'] as const) {
+    for (const [i, o] of offline[side].entries()) {
+      const l = live[side][i]!;
+      if (inProcess(o) === through(l)) continue;
+      lines.push(`- ${side} of pair ${i}: ${JSON.stringify(o.question)}; in process ${JSON.stringify(inProcess(o) ?? 'miss')} (cosine ${o.similarity?.toFixed(4)}), live ${JSON.stringify(through(l) ?? 'miss')} (cosine ${l.similarity?.toFixed(4)})`);
+    }
+  }
+  return lines;
+}

@@ -20,7 +20,7 @@ import { pawsHeader, pawsRow, scorePaws } from '../paws-protocol.js';
 import { plainAtRecall } from '../paws-report.js';
 import { tableEmbedder } from '../vectors.js';
 import { type Protocol, liveClient, runProtocol } from './client.js';
-import { breakdown } from './diagnose.js';
+import { breakdown, differences } from './diagnose.js';
 import { startLiveGateway } from './gateway.js';
 import { pairByPair, simulateProtocol } from './offline.js';
 import { asked, type LiveSet, liveSet, pawsSet } from './pairs.js';
@@ -52,7 +52,11 @@ const embedder = await tableEmbedder('minilm', [...(paws?.pairs ?? []), ...(qqp?
 const calibration = similarityCalibration(embedder.id)!;
 
 /** Every live run of a set: each mode and protocol on a fresh gateway. */
-async function liveRuns(set: LiveSet, row: (label: string, run: Awaited<ReturnType<typeof runProtocol>>) => string): Promise<void> {
+type Run = Awaited<ReturnType<typeof runProtocol>>;
+/** Each set's in-process run of each protocol, to name the questions a live run answered otherwise. */
+const inProcess = new Map<LiveSet, Map<string, Run>>();
+const keep = (set: LiveSet, protocol: string, run: Run) => inProcess.set(set, (inProcess.get(set) ?? new Map<string, Run>()).set(protocol, run));
+async function liveRuns(set: LiveSet, row: (label: string, run: Run) => string): Promise<void> {
   for (const mode of values.modes.split(',')) {
     for (const protocol of protocols) {
       const started = performance.now();
@@ -61,6 +65,11 @@ async function liveRuns(set: LiveSet, row: (label: string, run: Awaited<ReturnTy
         const run = await runProtocol(liveClient(gateway.baseUrl, gateway.apiKey, values.model, mode === 'full' ? undefined : mode), set.pairs, protocol);
         const seconds = ((performance.now() - started) / 1000).toFixed(0);
         console.log(row(`**live, ${protocol}, mode ${mode}${mode === 'full' ? ' (default, no header)' : ''}** (${seconds} s)`, run));
+        // The gateway's own cache counters (semantic lookups, hits, errors: a lookup over its 250 ms budget counts there), as text.
+        const stats = await fetch(`${gateway.controlUrl}/v1/observability/cache/stats`, { headers: { authorization: `Bearer ${gateway.masterKey}` } });
+        console.log(`\nThe gateway's cache counters (${stats.status}): ${await stats.text()}`);
+        const offline = inProcess.get(set)?.get(protocol);
+        if (offline) for (const line of ['', `Answered otherwise live (${protocol}, mode ${mode}) than in process:`, ...differences(offline, run), '']) console.log(line);
       } finally {
         await gateway.stop();
       }
@@ -73,7 +82,9 @@ if (paws) {
   console.log(`PAWS: ${paws.pairs.length} pairs (${source}, one per source sentence), ${paws.pairs.filter((p) => p.duplicate).length} paraphrases; model ${values.model}.`, '\n');
   for (const line of pawsHeader) console.log(line);
   for (const protocol of protocols) {
-    const shipped = scorePaws(paws.pairs, await simulateProtocol(embedder, paws.pairs, protocol, 1_000_000));
+    const offline = await simulateProtocol(embedder, paws.pairs, protocol, 1_000_000);
+    keep(paws, protocol, offline);
+    const shipped = scorePaws(paws.pairs, offline);
     console.log(pawsRow(`offline, ${protocol}, production lookup in process (shipped defaults)`, shipped));
     const plain = await plainAtRecall(embedder, paws.pairs, shipped.paraphrasesByOwnA, protocol);
     console.log(pawsRow(`offline, ${protocol}, plain cosine cache at the same paraphrase recall (cosine >= ${plain.threshold.toFixed(4)})`, plain.score));
@@ -92,6 +103,7 @@ if (qqp) {
   const explained: string[] = [];
   for (const protocol of protocols) {
     const run = await simulateProtocol(embedder, pairs, protocol, 1_000_000);
+    keep(qqp, protocol, run);
     const score = scoreRun(qqp, pairs, run);
     console.log(liveRow(`offline, ${protocol}, production lookup in process (shipped defaults)`, score));
     const plain = await plainAtStrictRecall(embedder, qqp, protocol, score.strictRight);
