@@ -22,7 +22,7 @@ export type { PairReader } from './pair/pair-reader.js';
 export { type PairHeadWeights, pairHeadSchema, parsePairHead, scorePair, wordPieceOverlap } from './pair/grid-head.js';
 export { decodeTokenFeatures, encodeTokenFeatures, firstColumns, packStoredFeatures, type TokenFeatures, unpackStoredFeatures } from './pair/token-features.js';
 export { ROLE_FEATURE_NAMES, type RoleLexicon, roleFeatures } from './pair/role-features.js';
-export { contextRoleModel, previousContextRoleModel, shippedPairReader, shippedRoleModel } from './pair/role-model-data.js';
+export { contextRoleModel, shippedPairReader, shippedRoleModel } from './pair/role-model-data.js';
 export { atThreshold, isRoleReader, parseRoleModel, ROLE_MODEL_INPUTS, type RoleModel, type RoleModelFile, roleInputs, roleModelSchema, roleProbability, roleReader } from './pair/role-reader.js';
 export { CONTEXT_SEED, fixedProjection, projectRows, TABLE_SEED } from './pair/fixed-projection.js';
 export { REPLACED_FEATURE_NAMES, replacedFeatures, type WordTable } from './pair/replaced-features.js';

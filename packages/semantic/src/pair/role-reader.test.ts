@@ -2,10 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { PairReader } from './pair-reader.js';
 import { ROLE_FEATURE_NAMES, type RoleLexicon, roleFeatures } from './role-features.js';
 import { atThreshold, isRoleReader, parseRoleModel, ROLE_MODEL_INPUTS, type RoleModelFile, roleReader } from './role-reader.js';
-import { contextRoleModel, shippedPairReader, shippedRoleModel } from './role-model-data.js';
+import { shippedPairReader, shippedRoleModel } from './role-model-data.js';
 import type { TokenFeatures } from './token-features.js';
 import v3 from './minilm-role-v3.json' with { type: 'json' };
-import v4 from './minilm-role-v4.json' with { type: 'json' };
 
 const VOCAB = new Map<string, number>();
 const idOf = (word: string) => {
@@ -207,16 +206,7 @@ describe('a role model read in both orders (orders: both)', () => {
   });
 });
 
-describe('role model v4 (shipped): v3 read in both orders', () => {
-  it('keeps v3 weights, inputs and threshold, reads both orders, and is what a cache asks over minilm-pair-v2', () => {
-    const [four, three] = [parseRoleModel(v4), parseRoleModel(v3)];
-    expect([four.id, four.base, four.threshold, four.orders, three.orders]).toEqual(['minilm-role-v4', 'minilm-pair-v2', 0.9, 'both', 'stored-first']);
-    expect([four.inputs, Array.from(four.hidden.w), Array.from(four.out.w), Array.from(four.mean)]).toEqual([three.inputs, Array.from(three.hidden.w), Array.from(three.out.w), Array.from(three.mean)]);
-    expect(contextRoleModel().id).toBe('minilm-role-v4');
-  });
-});
-
-describe('role model v3 (the decision before v4)', () => {
+describe('role model v3 (trained on the fixed projection, not yet shipped)', () => {
   it('parses, reads the replaced-word readers over the features of minilm-pair-v2, and is refused over a base without them', () => {
     const model = parseRoleModel(v3);
     expect([model.id, model.base, model.threshold]).toEqual(['minilm-role-v3', 'minilm-pair-v2', 0.9]);

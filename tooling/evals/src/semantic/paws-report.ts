@@ -3,7 +3,7 @@ import type { QqpPair } from './dataset.js';
 import type { Protocol } from './live/client.js';
 import { simulateProtocol } from './live/offline.js';
 import { type PawsScore, pawsHeader, pawsRow, scorePaws } from './paws-protocol.js';
-import { baseAlone, pairLabel, pairThresholds, previousRoleId } from './report.js';
+import { baseAlone, pairLabel, pairThresholds } from './report.js';
 
 /** A plain cosine cache: the nearest stored question at cosine >= t is served; no guard, no margin, no pair model. */
 export const plainCosine = (threshold: number): Partial<SemanticCacheSettings> => ({ threshold, keyTermGuard: false, ambiguityMargin: 0, candidates: 1, pairReader: false });
@@ -44,7 +44,7 @@ export async function pawsTable(embedder: Embedder & { basePairReader?: PairRead
     pawsRow(`shipped: cosine >= 0.85, guard, margin, ${pairLabel(embedder.pairReader)}`, shipped),
   ];
   const previous = embedder.previousPairReader;
-  if (previous) lines.push(pawsRow(`shipped with the previous role model ${previousRoleId(embedder)}, p >= ${previous.threshold} (the decision before this one)`, await runPaws(embedder, pairs, { pairReader: previous })));
+  if (previous) lines.push(pawsRow(`shipped with the previous role model ${previous.id === embedder.pairReader?.id ? 'minilm-role-v1' : 'minilm-role-v2'}, p >= ${previous.threshold} (the decision before this one)`, await runPaws(embedder, pairs, { pairReader: previous })));
   const base = baseAlone(embedder);
   if (base) lines.push(pawsRow(`shipped with the ${pairLabel(base)} alone (the decision before the role model)`, await runPaws(embedder, pairs, { pairReader: base })));
   lines.push(pawsRow('shipped without a pair model (the decision before it)', await runPaws(embedder, pairs, { pairReader: false })));

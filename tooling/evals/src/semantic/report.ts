@@ -1,4 +1,4 @@
-import { atThreshold, contextRoleModel, previousContextRoleModel, createMemoryVectorStore, createSemanticCache, type Embedder, isRoleReader, keyTerms, mayShareAnswer, type PairReader, type SimilarityCalibration, shippedRoleModel } from '@svc/semantic';
+import { atThreshold, contextRoleModel, createMemoryVectorStore, createSemanticCache, type Embedder, isRoleReader, keyTerms, mayShareAnswer, type PairReader, type SimilarityCalibration, shippedRoleModel } from '@svc/semantic';
 import type { ParaphrasePair, QqpPair } from './dataset.js';
 import { type Decider, runGptCacheProtocol } from './gptcache-protocol.js';
 import { measureLookupCost } from './lookup-cost.js';
@@ -58,11 +58,6 @@ export function pairLabel(reader: PairReader | undefined, threshold = reader?.th
   return isRoleReader(reader) ? `role model ${(reader.context ? contextRoleModel() : shippedRoleModel()).id} over pair model ${reader.id}, p >= ${threshold}` : `pair model ${reader.id}, p >= ${threshold}`;
 }
 
-/** The id of the role model the tables' "before" row reads: v3 beside v4 (features with the fixed projection), else v1 beside v2. */
-export function previousRoleId(embedder: Embedder & { previousPairReader?: PairReader }): string {
-  return embedder.previousPairReader?.context ? previousContextRoleModel().id : 'minilm-role-v1';
-}
-
 /** The base pair model alone at its own threshold, where the embedder's reader is the role model over it (the decision before the role model). */
 export function baseAlone(embedder: Embedder & { basePairReader?: PairReader }): PairReader | undefined {
   return embedder.pairReader && isRoleReader(embedder.pairReader) ? embedder.basePairReader : undefined;
@@ -80,7 +75,7 @@ export async function gptCacheTable(embedder: Embedder & { basePairReader?: Pair
   const { threshold, margin, candidates } = calibration;
   const deciders: Decider[] = [
     { label: `shipped: cosine >= ${threshold}, guard, margin ${margin} over ${candidates}, ${pairLabel(embedder.pairReader)}`, threshold, ambiguityMargin: margin, candidates },
-    ...(embedder.previousPairReader ? [{ label: `shipped with the previous role model ${previousRoleId(embedder)}, p >= ${embedder.previousPairReader.threshold} (the decision before this one)`, threshold, ambiguityMargin: margin, candidates, pairReader: embedder.previousPairReader } as Decider] : []),
+    ...(embedder.previousPairReader ? [{ label: `shipped with the previous role model ${embedder.previousPairReader.id === embedder.pairReader?.id ? 'minilm-role-v1' : shippedRoleModel().id}, p >= ${embedder.previousPairReader.threshold} (the decision before this one)`, threshold, ambiguityMargin: margin, candidates, pairReader: embedder.previousPairReader } as Decider] : []),
     ...(baseAlone(embedder) ? [{ label: `shipped with the ${pairLabel(baseAlone(embedder))} alone (the decision before the role model)`, threshold, ambiguityMargin: margin, candidates, pairReader: baseAlone(embedder) } as Decider] : []),
     ...(embedder.pairReader ? [{ label: 'shipped without a pair model (the decision before it)', threshold, ambiguityMargin: margin, candidates, pairReader: false } as Decider] : []),
     ...pairThresholds(embedder).map((reader): Decider => ({ label: `shipped with the ${pairLabel(reader)}`, threshold, ambiguityMargin: margin, candidates, pairReader: reader })),

@@ -1,16 +1,21 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cachedEmbedMany, createSentenceEncoder, textsFingerprint, writeVectorFile } from '@svc/encoder';
-import { createHashedEmbedder, decodeTokenFeatures, shippedPairReader, type Embedder, encodeTokenFeatures, type PairReader, parseRoleModel, previousContextRoleModel, roleReader, type TokenFeatures } from '@svc/semantic';
+import { createHashedEmbedder, decodeTokenFeatures, firstColumns, shippedPairReader, shippedRoleModel, type Embedder, encodeTokenFeatures, type PairReader, parseRoleModel, roleReader, type TokenFeatures } from '@svc/semantic';
 
 const PREVIOUS_ROLE_MODEL = new URL('../../../../packages/semantic/src/pair/minilm-role-v1.json', import.meta.url);
 
 /**
- * The previous role model over the pair model (its file stays in the repo for this comparison):
- * over features with the fixed projection (`pairContext`), v3 (the stored text read first) beside
- * the shipped v4; else v1 beside v2.
+ * The previous role model over the pair model (its file stays in the repo for this comparison);
+ * over features with the fixed projection (`pairContext`, role model v3), the shipped v2 over their
+ * first numbers, as the pair model's own id.
  */
 function previousRoleReader(pair: PairReader): PairReader | undefined {
-  if (pair.context) return roleReader(pair, previousContextRoleModel());
+  const v2 = shippedRoleModel();
+  if (pair.context) {
+    const own = (f: TokenFeatures) => firstColumns(f, pair.context!.from);
+    const view: PairReader = { id: v2.base, dimensions: pair.context.from, threshold: pair.threshold, features: async (text) => own(await pair.features(text)), score: (q, s, c) => pair.score(q, s, c) };
+    return roleReader(view, v2);
+  }
   return existsSync(PREVIOUS_ROLE_MODEL) ? roleReader(pair, parseRoleModel(JSON.parse(readFileSync(PREVIOUS_ROLE_MODEL, 'utf8')))) : undefined;
 }
 
