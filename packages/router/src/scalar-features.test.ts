@@ -16,15 +16,15 @@ function keyByKey(features: RequestFeatures): Record<string, number | boolean> {
   return wire;
 }
 
-const chat = (content: string, extra: Partial<ChatRequest> = {}): ChatRequest => ({ model: 'm', messages: [{ role: 'user', content }], stream: false, n: 1, ...extra });
+const chat = (content: string, extra: { maxTokens?: number } = {}): ChatRequest => ({ model: 'm', messages: [{ role: 'user', content }], stream: false, n: 1, includeUsage: false, ...extra });
 
 describe('scalarFeatures', () => {
   it('gives the key-by-key record, in its key order, whatever came before it', () => {
-    const requests = [
+    const requests: ChatRequest[] = [
       chat('Say hello'),
       chat('Write a Python function that sorts a list and explain its complexity step by step.', { maxTokens: 300 }),
       chat(''),
-      { ...chat('Prove that there are infinitely many primes.'), messages: [{ role: 'system', content: 'Be rigorous.' }, { role: 'user', content: 'Prove that there are infinitely many primes.' }] } as ChatRequest,
+      { ...chat('Prove that there are infinitely many primes.'), messages: [{ role: 'system', content: 'Be rigorous.' }, { role: 'user', content: 'Prove that there are infinitely many primes.' }] },
     ];
     const features: RequestFeatures[] = [...requests.map((r) => extractFeatures(r, true)), ...requests.map((r) => extractFeatures(r, false))];
     // A features object with other keys (an extra one, one missing, one not scalar) between ones of the usual shape.
