@@ -1,7 +1,7 @@
 import { randomId } from '@svc/core';
 import { bearer, defineRoute, jsonResponse } from '@svc/openapi';
 import { completionsRequestSchema, decodeCompletionsRequest, encodeCompletion } from '@svc/protocol';
-import { type RouteRegistry, readJson } from '@svc/http-kit';
+import { type RouteRegistry, plainAnswer, readJson } from '@svc/http-kit';
 import type { InferenceDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
 import { exchangeOf } from '../request-context.js';
@@ -36,6 +36,8 @@ export function registerCompletions(routes: RouteRegistry<AppEnv>, deps: Inferen
       svcMetadata: response.metadata,
       notApplied,
     });
-    return c.body(JSON.stringify(body), 200, { 'content-type': 'application/json', ...response.headers });
+    // The answer's record is its own (made per response): the content type goes into it unless it has one, not into a copy of it.
+    response.headers['content-type'] ??= 'application/json';
+    return plainAnswer(c, JSON.stringify(body), 200, response.headers);
   });
 }

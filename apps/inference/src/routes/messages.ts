@@ -3,7 +3,7 @@ import type { Context } from 'hono';
 import { bearer, defineRoute } from '@svc/openapi';
 import type { ChatStreamResponse } from '@svc/pipeline';
 import { MessagesStreamEncoder, type McpServerSpec, applyLegacyHeaders, decodeMessagesRequest, encodeMessagesResponse, mcpServersOf, messagesRequestSchema } from '@svc/protocol';
-import { type RouteRegistry, readHeader, readJson } from '@svc/http-kit';
+import { type RouteRegistry, plainAnswer, readHeader, readJson } from '@svc/http-kit';
 import type { InferenceDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
 import { exchangeOf } from '../request-context.js';
@@ -69,7 +69,10 @@ export function registerMessages(routes: RouteRegistry<AppEnv>, deps: InferenceD
         model: response.metadata.model ?? response.result.model,
         svcMetadata: response.metadata,
       });
-      return c.body(JSON.stringify(body), 200, { 'content-type': 'application/json', 'request-id': requestId, ...response.headers });
+      // The answer's record is its own (made per response): our two headers go into it where it has none, not into a copy of it.
+      response.headers['content-type'] ??= 'application/json';
+      response.headers['request-id'] ??= requestId;
+      return plainAnswer(c, JSON.stringify(body), 200, response.headers);
     }
     const encoder = new MessagesStreamEncoder({ id, model: response.model });
     return sseResponse(events(encoder, response, requestId), {

@@ -56,6 +56,9 @@ function messagesSuite(sdk: Sdk, served: Served, url: () => string) {
     expect(data.usage.output_tokens).toBeGreaterThan(0);
     expect((data as { svc_metadata?: Record<string, unknown> }).svc_metadata).toMatchObject({ provider: served.provider });
     expect(response.headers.get('x-svc-request-id')).toMatch(/^req_/);
+    // Served by Node from the answer's own header record: Anthropic's request-id and the JSON type are on it.
+    expect(response.headers.get('request-id')).toBe(response.headers.get('x-svc-request-id'));
+    expect(response.headers.get('content-type')).toBe('application/json');
   });
 
   it('streams through the SDK helper to a final message', async () => {

@@ -24,7 +24,9 @@ export interface WireError {
 /** Main thread -> store thread. */
 export type StoreRequest =
   | { id: number; kind: 'open'; settings: StoreThreadSettings }
-  | { id: number; kind: 'call'; target: string; method: string; args: unknown[] }
+  | { id: number; kind: 'call'; target: string; method: string; args: unknown[]; staged?: number }
+  /** Rows handed over ahead of the call whose `staged` names `id`: its first argument is them followed by its own. No answer. */
+  | { id: number; kind: 'stage'; rows: unknown[] }
   | { id: number; kind: 'close' };
 
 /** Store thread -> main thread: the answer to request `id`. */

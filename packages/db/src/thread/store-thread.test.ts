@@ -1,9 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Worker } from 'node:worker_threads';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDb } from '../create-db.js';
 import type { Database } from '../database.js';
 import { DbConflictError } from '../errors.js';
 import { REPOSITORY_NAMES, createRepositories } from '../repositories/index.js';
 import { newUsageEvent } from '../test/fixtures.js';
+import { HAND_OFF_ROWS } from './store-thread.js';
 
 let db: Database;
 let orgId: string;
@@ -35,6 +37,34 @@ describe('the embedded store on its own thread', () => {
     expect(summary.requests).toBe(40_000);
     expect(timerFirst).toBe(true);
   });
+
+  it('hands a long batch over in slices of at most HAND_OFF_ROWS rows, the loop free between them, and writes it in one call', async () => {
+    const other = await createDb({ dataDir: 'memory://' });
+    const org = (await other.orgs.create({ name: 'slices' })).id;
+    const rows = Array.from({ length: HAND_OFF_ROWS * 3 + 5 }, (_, i) => newUsageEvent(org, { requestId: `slice_${i}` }));
+    const posted = vi.spyOn(Worker.prototype, 'postMessage');
+    let turns = 0;
+    const ticking = setInterval(() => turns++, 0);
+    try {
+      // Two copies of the last row: the one statement skips the repeated request id, as before.
+      expect(await other.usage.insertMany([...rows, rows.at(-1)!])).toBe(rows.length);
+      const sizes = posted.mock.calls.map(([message]) => {
+        const m = message as { rows?: unknown[]; args?: unknown[][] };
+        return (m.rows ?? m.args?.[0] ?? []).length;
+      });
+      expect(sizes).toEqual([HAND_OFF_ROWS, HAND_OFF_ROWS, HAND_OFF_ROWS, 6]);
+      expect(turns).toBeGreaterThan(0);
+      expect((await other.usage.summary(org, new Date(0))).requests).toBe(rows.length);
+      // A short batch is one message, as it was.
+      posted.mockClear();
+      expect(await other.usage.insertMany([newUsageEvent(org)])).toBe(1);
+      expect(posted).toHaveBeenCalledTimes(1);
+    } finally {
+      clearInterval(ticking);
+      posted.mockRestore();
+      await other.close();
+    }
+  }, 60_000);
 
   it('throws the errors callers test for, across the thread', async () => {
     const error = await db.orgs.create({ name: 'acme' }).catch((e: unknown) => e);

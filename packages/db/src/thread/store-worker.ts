@@ -17,6 +17,18 @@ if (!port) throw new Error('store-worker runs as a worker thread');
 
 let store: EmbeddedStore | undefined;
 
+/** Rows staged for a call still to come, by the staging id (`stage` messages). */
+const staged = new Map<number, unknown[]>();
+
+/** The call's arguments with its staged rows put back in front of its first argument. */
+function argsOf(request: Extract<StoreRequest, { kind: 'call' }>): unknown[] {
+  if (request.staged === undefined) return request.args;
+  const rows = staged.get(request.staged) ?? [];
+  staged.delete(request.staged);
+  for (const row of request.args[0] as unknown[]) rows.push(row);
+  return [rows, ...request.args.slice(1)];
+}
+
 type Method = (...args: unknown[]) => Promise<unknown>;
 
 function method(target: string, name: string): Method {
@@ -38,8 +50,10 @@ async function answer(request: StoreRequest): Promise<unknown> {
       // Opening (initdb, migrations, the WebAssembly compile) leaves garbage an idle thread never collects.
       collectGarbage();
       return null;
-    case 'call':
-      return method(request.target, request.method)(...request.args);
+    case 'call': {
+      const args = argsOf(request);
+      return method(request.target, request.method)(...args);
+    }
     case 'close':
       await store?.close();
       store = undefined;
@@ -48,6 +62,12 @@ async function answer(request: StoreRequest): Promise<unknown> {
 }
 
 port.on('message', (request: StoreRequest) => {
+  if (request.kind === 'stage') {
+    const rows = staged.get(request.id);
+    if (rows === undefined) staged.set(request.id, request.rows);
+    else for (const row of request.rows) rows.push(row);
+    return;
+  }
   answer(request).then(
     (value) => port.postMessage({ id: request.id, ok: true, value } satisfies StoreResponse),
     (error: unknown) => port.postMessage({ id: request.id, ok: false, error: toWireError(error) } satisfies StoreResponse),

@@ -100,7 +100,8 @@ export async function walkWaterfall<T>(
     }
     tried++;
     for (let retries = 0; ; retries++) {
-      const hedged = retries === 0 ? await hedgedPair(state, queue, position, provider) : undefined;
+      // Without hedging the walk does not await a hedge that cannot be (a promise and a turn a request).
+      const hedged = retries === 0 && settings.hedging?.enabled === true ? await hedgedPair(state, queue, position, provider) : undefined;
       if (hedged?.partner) tried++;
       if (hedged?.won) return { value: hedged.won.value, model: hedged.won.model, providerMs: spent.providerMs };
       const outcome = hedged?.failed ?? (await attemptOnce(state, provider, model, settings.signal));

@@ -41,9 +41,10 @@ export async function planCalls(deps: PlanDeps, turn: ChatTurn, maxAttempts: num
   const requestMs = requestTimeoutMs(timeouts.requestMs, exchange.timeoutMs);
   const deadline = createDeadline(exchange.signal, requestMs, exchange.abort);
   const hedging = deps.hedging;
+  // One literal with every key, absent ones undefined: conditional spreads made V8 copy it on a slow path.
   const settings: CallSettings = {
     providers,
-    ...(own ? { ownKey } : {}),
+    ownKey: own ? ownKey : undefined,
     observer: {
       attempt: (model, attempt) => {
         observeAttempt(deps.metrics, model, attempt);
@@ -56,14 +57,14 @@ export async function planCalls(deps: PlanDeps, turn: ChatTurn, maxAttempts: num
     signal: deadline.signal,
     firstByteTimeoutMs: (provider) => timeouts.perProvider?.[provider]?.firstByteMs ?? timeouts.firstByteMs,
     retry: reliability.retry,
-    ...(requestMs > 0 ? { deadline: Date.now() + requestMs } : {}),
-    ...(hedging
-      ? { hedging: { latency: hedging.latency, stats: hedging.stats, enabled: (request.svc?.enableHedging ?? (reliability.hedge || hedging.config.enabledByDefault)) && runs(switches, 'hedging', shed) } }
-      : {}),
+    deadline: requestMs > 0 ? Date.now() + requestMs : undefined,
+    hedging: hedging
+      ? { latency: hedging.latency, stats: hedging.stats, enabled: (request.svc?.enableHedging ?? (reliability.hedge || hedging.config.enabledByDefault)) && runs(switches, 'hedging', shed) }
+      : undefined,
     largerContext: (model) => largerContextModels(deps.catalog, model, requiredCapabilities(request)),
-    ...(deps.breakers ? { breakers: deps.breakers } : {}),
-    ...(exchange.forwardHeaders ? { headers: exchange.forwardHeaders } : {}),
-    ...(exchange.trace ? { trace: exchange.trace } : {}),
+    breakers: deps.breakers,
+    headers: exchange.forwardHeaders,
+    trace: exchange.trace,
   };
   return { settings, deadline, attempts: [], own, providers };
 }

@@ -2,7 +2,7 @@ import type { CallOptions, Provider, ProviderChatRequest, ProviderSettings } fro
 import type { HttpResponse } from '../shared/http-client.js';
 import { postJson, readResponseJson, resolveHttpClient } from '../shared/http.js';
 import { KeyPool } from '../shared/key-pool.js';
-import { readSse } from '../shared/sse.js';
+import { firstEventTimer, readSse } from '../shared/sse.js';
 import { anthropicBatches } from './anthropic-batches.js';
 import { parseAnthropicMessage } from './anthropic-chat.js';
 import { classifyAnthropicError } from './anthropic-error.js';
@@ -45,6 +45,7 @@ export function createAnthropicProvider(settings: ProviderSettings): Provider {
       body: prepared.body,
       signal: options.signal,
       onResponse: options.onResponse,
+      firstByteBy: options.firstByteBy,
       classify: classifyAnthropicError,
     });
   }
@@ -53,6 +54,8 @@ export function createAnthropicProvider(settings: ProviderSettings): Provider {
     id: PROVIDER,
     // The Messages API has no `n`: one answer per request.
     multipleChoices: false,
+    // The shared undici client keeps the first-byte bound itself: no signal of the caller's own per call.
+    boundsFirstByte: http.boundsFirstByte === true,
 
     async chat(request: ProviderChatRequest, options: CallOptions = {}) {
       const prepared = buildAnthropicRequest(request, false);
@@ -63,7 +66,7 @@ export function createAnthropicProvider(settings: ProviderSettings): Provider {
     async stream(request: ProviderChatRequest, options: CallOptions = {}) {
       const prepared = buildAnthropicRequest(request, true);
       const response = await send(prepared, options, true);
-      return streamAnthropicEvents(readSse(PROVIDER, response.body, options.signal), prepared);
+      return streamAnthropicEvents(readSse(PROVIDER, response.body, options.signal, firstEventTimer(response, options.firstByteBy)), prepared);
     },
 
     batches: anthropicBatches({ http, base, pool: keys, headers: settings.headers, version: ANTHROPIC_VERSION }),

@@ -18,8 +18,9 @@ const PROVIDER = 'bedrock';
  * dispatches on `:message-type`; an `exception` frame (`throttlingException`, ...) or an `error`
  * frame becomes the classified ProviderError, a transport failure or a frame cut short a
  * `network` one, so a broken stream never ends silently. Stopping early releases the body.
+ * `firstEvent` (from `firstEventTimer`) is cleared at the first frame and whenever the read ends.
  */
-export async function* readBedrockEventStream(body: AsyncIterable<Uint8Array>, signal?: AbortSignal): AsyncGenerator<BedrockEventFrame> {
+export async function* readBedrockEventStream(body: AsyncIterable<Uint8Array>, signal?: AbortSignal, firstEvent?: NodeJS.Timeout): AsyncGenerator<BedrockEventFrame> {
   const chunks = body[Symbol.asyncIterator]();
   let ended = false;
   // The marshaller does not pass `return()` on to its source, so the body is released below.
@@ -40,11 +41,16 @@ export async function* readBedrockEventStream(body: AsyncIterable<Uint8Array>, s
   const marshaller = new UniversalEventStreamMarshaller({ utf8Encoder: toUtf8, utf8Decoder: fromUtf8 });
   try {
     for await (const frame of marshaller.deserialize(source, deserialize)) {
+      if (firstEvent !== undefined) {
+        clearTimeout(firstEvent);
+        firstEvent = undefined;
+      }
       if ('event' in frame && typeof frame.event === 'string') yield frame as BedrockEventFrame;
     }
   } catch (error) {
     throw streamFailure(error, signal);
   } finally {
+    if (firstEvent !== undefined) clearTimeout(firstEvent);
     if (!ended) chunks.return?.()?.catch(() => {});
   }
 }

@@ -1,6 +1,7 @@
 import type { CallOptions, EmbeddingRequest, Provider, ProviderChatRequest, ProviderSettings } from '../provider.js';
 import type { HttpResponse } from '../shared/http-client.js';
-import { readResponseJson, resolveHttpClient, transportError } from '../shared/http.js';
+import { headersTimeoutMs, readResponseJson, resolveHttpClient, transportError } from '../shared/http.js';
+import { firstEventTimer } from '../shared/sse.js';
 import { KeyPool } from '../shared/key-pool.js';
 import { type BedrockCredentials, BedrockSigner, decodeBedrockKey, encodeBedrockCredentials } from './bedrock-auth.js';
 import { parseBedrockResponse } from './bedrock-chat.js';
@@ -64,7 +65,7 @@ export function createBedrockProvider(settings: BedrockSettings): Provider {
     const headers = await signer.sign(auth, { url, headers: lowercase(unsigned), body }, settings.clock?.());
     let response: HttpResponse;
     try {
-      response = await http.request({ url: url.href, method: 'POST', headers, body, signal: options.signal });
+      response = await http.request({ url: url.href, method: 'POST', headers, body, signal: options.signal, headersTimeoutMs: headersTimeoutMs(options.firstByteBy) });
     } catch (error) {
       throw transportError(PROVIDER, error, options.signal);
     }
@@ -83,6 +84,8 @@ export function createBedrockProvider(settings: BedrockSettings): Provider {
     id: PROVIDER,
     // Converse has no `n`: one answer per request.
     multipleChoices: false,
+    // The shared undici client keeps the first-byte bound itself: no signal of the caller's own per call.
+    boundsFirstByte: http.boundsFirstByte === true,
 
     async chat(request: ProviderChatRequest, options: CallOptions = {}) {
       const prepared = buildBedrockRequest(request);
@@ -94,7 +97,7 @@ export function createBedrockProvider(settings: BedrockSettings): Provider {
     async stream(request: ProviderChatRequest, options: CallOptions = {}) {
       const prepared = buildBedrockRequest(request);
       const response = await send(request, prepared, options, true);
-      return streamBedrockEvents(readBedrockEventStream(response.body, options.signal), prepared, meta(request, response));
+      return streamBedrockEvents(readBedrockEventStream(response.body, options.signal, firstEventTimer(response, options.firstByteBy)), prepared, meta(request, response));
     },
 
     embed: (request: EmbeddingRequest, options: CallOptions = {}) =>

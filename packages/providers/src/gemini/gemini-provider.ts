@@ -3,7 +3,7 @@ import type { CallOptions, EmbeddingRequest, Provider, ProviderChatRequest, Prov
 import type { HttpClient, HttpResponse } from '../shared/http-client.js';
 import { postJsonWithBodyRetryHint, readResponseJson, resolveHttpClient } from '../shared/http.js';
 import { KeyPool } from '../shared/key-pool.js';
-import { readSse } from '../shared/sse.js';
+import { firstEventTimer, readSse } from '../shared/sse.js';
 import { parseGeminiResponse } from './gemini-chat.js';
 import { geminiEmbed } from './gemini-embed.js';
 import { classifyGeminiError } from './gemini-error.js';
@@ -49,6 +49,7 @@ async function post(client: GeminiClient, call: { url: string; body: unknown; op
       body,
       signal: options.signal,
       onResponse: options.onResponse,
+      firstByteBy: options.firstByteBy,
       classify: classifyGeminiError,
     },
     withRetryHint,
@@ -76,6 +77,8 @@ export function createGeminiProvider(settings: ProviderSettings): Provider {
 
   return {
     id: PROVIDER,
+    // The shared undici client keeps the first-byte bound itself: no signal of the caller's own per call.
+    boundsFirstByte: client.http.boundsFirstByte === true,
 
     async chat(request: ProviderChatRequest, options: CallOptions = {}) {
       const prepared = buildGeminiRequest(request);
@@ -86,7 +89,7 @@ export function createGeminiProvider(settings: ProviderSettings): Provider {
     async stream(request: ProviderChatRequest, options: CallOptions = {}) {
       const prepared = buildGeminiRequest(request);
       const response = await send(request, prepared, options, true);
-      return streamGeminiEvents(readSse(PROVIDER, response.body, options.signal), prepared);
+      return streamGeminiEvents(readSse(PROVIDER, response.body, options.signal, firstEventTimer(response, options.firstByteBy)), prepared);
     },
 
     embed: (request: EmbeddingRequest, options: CallOptions = {}) =>

@@ -46,7 +46,7 @@ export async function postJson(options: PostOptions): Promise<HttpResponse> {
       headers: { 'content-type': 'application/json', ...options.headers },
       body: JSON.stringify(options.body),
       signal: options.signal,
-      headersTimeoutMs: options.firstByteBy === undefined ? undefined : Math.max(1, Math.ceil(options.firstByteBy - performance.now())),
+      headersTimeoutMs: headersTimeoutMs(options.firstByteBy),
     });
   } catch (error) {
     throw transportError(options.provider, error, options.signal);
@@ -165,6 +165,11 @@ function retryAfter(headers: HttpHeaders): number | undefined {
     if (value !== null) copy.set(name, value);
   }
   return parseRetryAfter(copy);
+}
+
+/** `CallOptions.firstByteBy` as the client's wait for the response headers (`HttpRequest.headersTimeoutMs`), ms from now. */
+export function headersTimeoutMs(firstByteBy: number | undefined): number | undefined {
+  return firstByteBy === undefined ? undefined : Math.max(1, Math.ceil(firstByteBy - performance.now()));
 }
 
 /** A transport failure: our own abort/deadline is a timeout, anything else a network failure. */
