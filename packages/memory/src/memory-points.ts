@@ -7,6 +7,8 @@ export type { StoredMemory };
 
 /** The partition of memory points; the cache's scopes are hashes, so the two never meet even in one store. */
 export const MEMORY_SCOPE = 'memory';
+/** The partition of superseded facts (history): never recalled themselves, searched to find what replaced them (`recall-history.ts`). */
+export const MEMORY_HISTORY_SCOPE = 'memory-history';
 
 /** The answer slot of a memory point: never served (the scope keeps caches away), but shaped like one so every store keeps it. */
 function placeholderAnswer(storedAt: number): CachedAnswer {
@@ -61,4 +63,9 @@ export function pointOf(record: StoredMemory, vector: Float32Array, ttlMs: numbe
     meta,
   };
   return { id: record.id, vector, payload };
+}
+
+/** A superseded fact's point: in the history partition, naming the fact that replaced it. */
+export function historyPointOf(point: ReturnType<typeof pointOf>, supersededBy: string) {
+  return { ...point, payload: { ...point.payload, scope: MEMORY_HISTORY_SCOPE, meta: { ...point.payload.meta, supersededBy } } };
 }

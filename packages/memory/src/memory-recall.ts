@@ -2,6 +2,7 @@ import { NEIGHBOURS, type MemoryParts } from './memory-parts.js';
 import { attributeOf, MEMORY_SCOPE, type StoredMemory, recordOf } from './memory-points.js';
 import type { RecallScope } from './memory-scope.js';
 import { withChangesStandingIn, withoutReplaced } from './recall-conflicts.js';
+import { liftedThroughHistory } from './recall-history.js';
 import { clearlyNearest } from './recall-nearest.js';
 import type { VectorMatch } from '@svc/semantic';
 import { cueBonus, cueHits, maxCueBonus, type RecallCues, recallCues } from './recall-cues.js';
@@ -89,7 +90,8 @@ export async function recallMemories(parts: MemoryParts, settings: RecallSetting
   // A fact below the floor by less than the largest bonus may still clear it: search that far down (all the way for the features).
   const reach = cues ? maxCueBonus(RECALL_CUE_WEIGHTS) : 0;
   const matches = await parts.vectors.search(vector, { orgId: scope.orgId, scope: MEMORY_SCOPE, ...(scope.subject !== undefined ? { subject: scope.subject } : {}), limit: cues ? Math.max(limit * 3, NEIGHBOURS) : limit * 3, minScore: scored ? -1 : floor - reach });
-  const candidates = candidatesOf(parts, { scope, floors }, matches, cues);
+  const direct = candidatesOf(parts, { scope, floors }, matches, cues);
+  const candidates = settings.corrections ? await liftedThroughHistory(parts, { scope, vector, minScore: floor - reach }, direct, (found) => candidatesOf(parts, { scope, floors }, found, cues)) : direct;
   if (scored) await describeCandidates(parts, { query, vector }, candidates);
   const passing = candidates.filter((c) => c.relevance >= floor);
   // Asked only when a fact would pass on a floor the stricter one might undo: most requests pass nothing.

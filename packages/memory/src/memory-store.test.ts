@@ -142,6 +142,28 @@ describe('createMemoryStore', () => {
     expect((await memory.list('org-a', { subject: ada.subject })).map((m) => m.text)).toEqual(['I moved to Berlin last month!']);
   });
 
+  it('recalls through history: a superseded fact the request matches lends its match to the fact in force at the end of its chain', async () => {
+    const { memory, records, vectors, advance } = setup();
+    for (const said of ['I live in Lisbon.', 'I moved to Berlin last month.', 'I moved to Paris this week.']) {
+      memory.remember(ada, said);
+      await memory.idle();
+      advance(60_000);
+    }
+    const paris = [...records.rows.values()].find((row) => row.supersededBy === null)!;
+    expect(paris.text).toBe('I moved to Paris this week.');
+    // The two superseded facts are history: in the table with their vectors, and in the index's history partition.
+    expect([...records.rows.values()].filter((row) => row.supersededBy !== null).every((row) => row.embedding !== null)).toBe(true);
+    const asked = 'Is Lisbon my home town?';
+    const recalled = await memory.recall(ada, asked);
+    expect(recalled.map((m) => m.text)).toEqual(['I moved to Paris this week.']);
+    expect(await memory.recall(bob, asked)).toEqual([]);
+    // The chain's end gone (forgotten, or retracted): the old wording lends its match to nothing.
+    await memory.forget('org-a', [paris.id]);
+    expect(await memory.recall(ada, asked)).toEqual([]);
+    await memory.forgetSubject('org-a', ada.subject);
+    expect(await vectors.count('org-a')).toBe(0);
+  });
+
   it('deletes what a retraction or a "forget that" names, stores the retraction but not the request, and reports what it retired', async () => {
     const retired: string[] = [];
     const { memory, records } = setup({ onRetired: (_orgId, ids) => retired.push(...ids) });

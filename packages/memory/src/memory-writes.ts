@@ -5,7 +5,7 @@ import { type ExtractedFact, extractFacts } from './extract-facts.js';
 import { statementCore } from './fact-slots.js';
 import { attributeNear } from './memory-index.js';
 import { NEIGHBOURS, type MemoryParts, type StoredMemoryRow } from './memory-parts.js';
-import { MEMORY_SCOPE, type StoredMemory, pointOf } from './memory-points.js';
+import { historyPointOf, MEMORY_SCOPE, type StoredMemory, pointOf } from './memory-points.js';
 import type { MemoryScope } from './memory-scope.js';
 import { redactPii } from './redact-pii.js';
 import { sameSubject } from './subject-links.js';
@@ -187,12 +187,16 @@ export class MemoryWrites {
     return row;
   }
 
-  /** A superseded fact: out of the index at once, kept in the table as history naming its successor. */
+  /** A superseded fact: out of the recalled index at once, kept as history naming its successor (in the table, and in the index's history partition for recall through history). */
   private async retire(old: StoredMemory, by: string): Promise<void> {
-    await this.parts.vectors.deletePoints(old.orgId, { ids: [old.id] });
-    this.settings.onRetired?.(old.orgId, [old.id]);
+    const { vectors, embedder, ttlMs } = this.parts;
     const queued = this.queued.get(old.id);
-    this.queue({ ...old, ...(queued ? { embedder: queued.embedder, embedding: queued.embedding } : { embedder: null, embedding: null }), supersededBy: by });
+    const known = queued?.embedder === embedder.id ? queued.embedding : null;
+    const vector = known ?? (await embedder.embed([statementCore(old.text)]))[0]!;
+    await vectors.deletePoints(old.orgId, { ids: [old.id] });
+    await vectors.upsert([historyPointOf(pointOf(old, vector, ttlMs, await attributeNear(this.parts, old.text, vector)), by)]);
+    this.settings.onRetired?.(old.orgId, [old.id]);
+    this.queue({ ...old, embedder: embedder.id, embedding: vector, supersededBy: by });
   }
 
   /** A retracted fact: out of the index, the queue and the table. */

@@ -84,6 +84,21 @@ describe('memory keeps up with corrections (gateway -> real adapter -> mock upst
     expect(await storedTexts(kim)).toEqual(['I dyed my hair blonde.', 'I like coffee.', 'I like tea.', 'I work as a nurse.'].sort());
   });
 
+  it('recalls the current fact through the superseded one: the old wording matches the question, the new fact is told', async () => {
+    const joe = `joe-${Math.random()}`;
+    await say(joe, 'I work as a nurse.');
+    await say(joe, 'I now teach kids.');
+    expect(await storedTexts(joe)).toEqual(['I now teach kids.']);
+    // "line of work" is nearer "I work as a nurse" than "I now teach kids" (under the floor alone).
+    const job = await say(joe, 'What is my line of work?');
+    expect(job).toContain('I now teach kids');
+    expect(job).not.toContain('nurse');
+    // A retraction ends the chain: the old wording then lends its match to nothing.
+    await say(joe, 'I no longer teach kids.');
+    expect(await storedTexts(joe)).not.toContain('I now teach kids.');
+    expect(await say(joe, 'What is my line of work?')).not.toMatch(/nurse|teach kids\./);
+  });
+
   it('forgets what the user takes back', async () => {
     const eve = `eve-${Math.random()}`;
     await say(eve, 'I live in Lisbon and I work as a nurse.');
