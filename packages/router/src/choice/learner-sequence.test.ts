@@ -1,3 +1,4 @@
+import { seededRandom } from '@svc/core';
 import { describe, expect, it } from 'vitest';
 import { type ChoiceLearner, type ChoiceLearnerOptions, createChoiceLearner } from './learner.js';
 
@@ -7,22 +8,10 @@ const cheap = { id: 'cheap', cost: 1 };
 /** The gateway's setting: tolerance 0.05 against a judge assumed wrong on 15% of verdicts (bar 0.465). */
 const request = { orgId: org, taskKind: 'math', incumbent: strong, candidates: [cheap], tolerance: 0.05 };
 
-/** A seeded uniform source (mulberry32), so a stream is the same on every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Feeds a lucky run (`luckyWins` of the first `lucky` pairs, spread evenly), then `rest` pairs won at `rate`; the pair count at the first promotion, or undefined. */
 function firstPromotion(options: ChoiceLearnerOptions, stream: { luckyWins: number; lucky: number; rest: number; rate: number; seed: number }): number | undefined {
   const learner: ChoiceLearner = createChoiceLearner({ judgeError: 0.15, ...options });
-  const random = seeded(stream.seed);
+  const random = seededRandom(stream.seed);
   for (let i = 0; i < stream.lucky + stream.rest; i++) {
     const won = i < stream.lucky ? Math.floor(((i + 1) * stream.luckyWins) / stream.lucky) > Math.floor((i * stream.luckyWins) / stream.lucky) : random() < stream.rate;
     learner.recordJudgedPair({ orgId: org, taskKind: 'math', incumbent: 'strong', candidate: 'cheap', verdict: won ? 'candidate' : 'incumbent' });
@@ -53,5 +42,22 @@ describe('the learner under repeated looks (issue 28, seed 5 of the live run)', 
       expect(at).toBeDefined();
       expect(at).toBeLessThanOrEqual(600);
     }
+  });
+
+  it('keeps a promotion revisitable: a share of the kind still reaches the incumbent, is judged, and a wrong promotion is undone', () => {
+    let draw = 0;
+    const learner = createChoiceLearner({ judgeError: 0.15, revisit: 0.05, random: () => (draw++ % 100) / 100 });
+    const record = (wins: number, losses: number) => {
+      for (let i = 0; i < wins + losses; i++) learner.recordJudgedPair({ orgId: org, taskKind: 'math', incumbent: 'strong', candidate: 'cheap', verdict: i < wins ? 'candidate' : 'incumbent' });
+    };
+    record(22, 0); // a lucky run clears even the sequence
+    const choices = Array.from({ length: 1000 }, () => learner.choose(request));
+    expect(choices.filter((c) => c.reason === 'learned').length).toBe(950);
+    expect(choices.filter((c) => c.model === 'strong').length).toBe(50);
+    expect(learner.unsure(request)).toBe(true); // the revisited requests are worth judging
+    expect(createChoiceLearner({ judgeError: 0.15 }).unsure(request)).toBe(true); // (nothing recorded: open anyway)
+    // What the revisits judge: the cheap model loses 60% of the time; the promotion is undone.
+    record(40, 60);
+    expect(learner.choose(request).model).toBe('strong');
   });
 });

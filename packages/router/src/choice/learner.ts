@@ -73,7 +73,14 @@ export interface ChoiceLearnerOptions {
   minSamples?: number;
   /** Share of choices (0..0.05, clamped) that try a cheaper candidate not yet ruled out and not yet sampled enough. Default 0. */
   explore?: number;
-  /** Uniform [0, 1) source for exploration. Default Math.random. */
+  /**
+   * Share of a promoted kind's choices (0..0.2, clamped) that still go to the incumbent, so that a
+   * promotion stays revisitable: on those requests the cheaper model is the candidate again, and
+   * `unsure` says a judged pair may still change the choice, so a judging sampler judges them and
+   * a wrong promotion is undone once its bound falls below the bar. Default 0 (off).
+   */
+  revisit?: number;
+  /** Uniform [0, 1) source for exploration and revisits. Default Math.random. */
   random?: () => number;
 }
 
@@ -94,7 +101,9 @@ export interface ChoiceLearner {
   /**
    * True while a judged pair may still change this request's choice: no cheaper candidate is
    * proven, and one has fewer than `minSamples` samples or a win rate at or above the bar (not
-   * yet proven only for want of samples). A judging sampler spends more of its share there.
+   * yet proven only for want of samples); with `revisit` on, also once one is proven (the requests
+   * that still reach the incumbent are the ones a judged pair can undo the promotion on). A judging
+   * sampler spends more of its share there.
    */
   unsure(request: ChoiceRequest): boolean;
   /** True once anything was recorded for this organisation and task kind (a cheap test before `choose`). */
@@ -182,6 +191,7 @@ interface Settings {
   judgeError: (orgId: string) => number;
   minSamples: number;
   explore: number;
+  revisit: number;
   random: () => number;
 }
 
@@ -201,6 +211,7 @@ function choose(tables: Tables, s: Settings, request: ChoiceRequest): Choice {
   const cheaper = request.candidates.filter((c) => c.id !== incumbent.id && c.cost < incumbent.cost).sort((x, y) => x.cost - y.cost);
   const estimates = cheaper.map((c) => estimate(tables, s.bounds, { orgId, taskKind, candidate: c.id, incumbent: incumbent.id }));
   const proven = estimates.find((e) => e.judged + e.feedback >= s.minSamples && e.lower >= bar);
+  if (proven && s.revisit > 0 && s.random() < s.revisit) return { model: incumbent.id, reason: 'incumbent' };
   if (proven) return { model: proven.model, reason: 'learned', estimate: proven };
   if (s.explore > 0 && s.random() < s.explore) {
     const open = estimates.find((e) => e.judged + e.feedback < s.minSamples && e.upper >= bar);
@@ -217,7 +228,7 @@ function unsure(tables: Tables, s: Settings, request: ChoiceRequest): boolean {
     if (c.id === incumbent.id || c.cost >= incumbent.cost) continue;
     const e = estimate(tables, s.bounds, { orgId, taskKind, candidate: c.id, incumbent: incumbent.id });
     const enough = e.judged + e.feedback >= s.minSamples;
-    if (enough && e.lower >= bar) return false;
+    if (enough && e.lower >= bar) return s.revisit > 0; // promoted: revisited requests stay open
     if (!enough || e.winRate >= bar) open = true;
   }
   return open;
@@ -277,6 +288,7 @@ export function createChoiceLearner(options: ChoiceLearnerOptions = {}): ChoiceL
     judgeError: judgeErrorOf(options.judgeError),
     minSamples: options.minSamples ?? 20,
     explore: Math.min(0.05, Math.max(0, options.explore ?? 0)),
+    revisit: Math.min(0.2, Math.max(0, options.revisit ?? 0)),
     random: options.random ?? Math.random,
   };
   let tables = tablesOf(empty());
