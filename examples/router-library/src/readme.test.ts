@@ -58,10 +58,10 @@ describe("the router README's lines, as another TypeScript project writes them",
     expect(out.before).toBe('acme/big');
     expect(out.after).toBe('acme/small');
     expect(out.strict).toBe('acme/big');
-    expect(out.learned).toMatchObject({ incumbent: 'acme/big', model: 'acme/small', reason: 'learned', samples: 399, gate: { status: 'promoted', reason: 'judged_not_worse' } });
+    expect(out.learned).toMatchObject({ incumbent: 'acme/big', model: 'acme/small', reason: 'learned', samples: 1200, gate: { status: 'promoted', reason: 'judged_not_worse' } });
     expect(out.estimate.winRate).toBeCloseTo(0.5, 10);
     expect(out.estimate.lower).toBeGreaterThan(0.45);
     expect(out.estimate.upper).toBeLessThan(0.55);
-    expect(out.estimate.judged).toBe(399);
+    expect(out.estimate.judged).toBe(1200);
   });
 });

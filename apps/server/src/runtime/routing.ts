@@ -3,6 +3,14 @@ import { RouterFeedback, type SharedSwitches, kvWeightStore } from '@svc/pipelin
 import { type LatencyStats, type PassThroughOptions, type Router, createChoiceLearner, createLatencyStats, createLinUcbPolicy, createRouter } from '@svc/router';
 import type { RuntimeBase } from './runtime-base.js';
 
+/**
+ * Share of a promoted task kind's requests the learner still sends to the model it replaced, where
+ * shadow judging judges them (`ChoiceLearner.unsure` says open), so a promotion that a chance run
+ * of verdicts carried is undone (docs/routing.md, "Repeated looks"). Costs the strong model's price
+ * on that share, never quality.
+ */
+const REVISIT_SHARE = 0.05;
+
 /** The router with its learned weights restored from the kv, its latency stats, and the feedback that trains and saves it. */
 export interface Routing {
   router: Router;
@@ -23,7 +31,7 @@ export async function startRouting({ env, kv, logger }: RuntimeBase, catalog: Ca
     latency: routerLatency,
     policy: createLinUcbPolicy({ explore: () => switches.current.flags.router_exploration }),
     state: { weights: kvWeightStore(kv) },
-    learner: createChoiceLearner({ judgeError }),
+    learner: createChoiceLearner({ judgeError, revisit: REVISIT_SHARE }),
     // A learned route change is applied only when the regression gate promotes it (the same rule and settings as /v1/admin/routing/gate).
     gate: { maxJudgedQualityDrop: env.SVC_GATE_MAX_JUDGED_DROP, minJudgedPairs: env.SVC_GATE_MIN_JUDGED_PAIRS },
   });

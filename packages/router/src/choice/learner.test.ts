@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { type Verdict, createChoiceLearner } from './learner.js';
+import { type ChoiceLearnerOptions, type Verdict, createChoiceLearner as createAnyLearner } from './learner.js';
 import { mergeChoiceSnapshots } from './snapshot.js';
+
+/** These tests check the fixed-n (Wilson) arithmetic; the default always-valid bound is tested in learner-sequence.test.ts. */
+const createChoiceLearner = (options: ChoiceLearnerOptions = {}) => createAnyLearner({ bound: 'wilson', ...options });
 
 const org = 'org-a';
 const big = { id: 'big', cost: 10 };

@@ -1,6 +1,6 @@
 import { type ChoiceSnapshot, type FeedbackRow, type PairRow, parseChoiceSnapshot } from './snapshot.js';
 import type { JudgedCounts } from './route-gate.js';
-import { type Tally, type WinEstimate, posteriorMean, wilson } from './win-estimate.js';
+import { type SequenceSettings, type Tally, type WinEstimate, confidenceSequence, posteriorMean, wilson } from './win-estimate.js';
 
 /** Which answer a judge preferred: the candidate's, the incumbent's (the current choice), or neither. */
 export type Verdict = 'candidate' | 'incumbent' | 'tie';
@@ -51,7 +51,16 @@ export interface Choice {
 }
 
 export interface ChoiceLearnerOptions {
-  /** One-sided normal quantile of the Wilson bounds. Default 1.645 (95%). */
+  /**
+   * The bounds a promotion is held to. `sequence` (default): an always-valid confidence sequence
+   * (`confidenceSequence`, `sequence`), since the choice is rechecked on every request and a
+   * fixed-n interval looked at that often is crossed by a lucky early run. `wilson`: Wilson's
+   * interval at `z` (the rule before 2026-12-04, kept for comparison).
+   */
+  bound?: 'sequence' | 'wilson';
+  /** The confidence sequence's error share over all looks and its mixture width. Default alpha 0.05, rho 10. */
+  sequence?: Partial<SequenceSettings>;
+  /** One-sided normal quantile of the Wilson bounds (`bound: 'wilson'`). Default 1.645 (95%). */
   z?: number;
   /**
    * Share of the judge's verdicts assumed wrong (0..0.45, default 0): the tolerance is applied to
@@ -64,7 +73,14 @@ export interface ChoiceLearnerOptions {
   minSamples?: number;
   /** Share of choices (0..0.05, clamped) that try a cheaper candidate not yet ruled out and not yet sampled enough. Default 0. */
   explore?: number;
-  /** Uniform [0, 1) source for exploration. Default Math.random. */
+  /**
+   * Share of a promoted kind's choices (0..0.2, clamped) that still go to the incumbent, so that a
+   * promotion stays revisitable: on those requests the cheaper model is the candidate again, and
+   * `unsure` says a judged pair may still change the choice, so a judging sampler judges them and
+   * a wrong promotion is undone once its bound falls below the bar. Default 0 (off).
+   */
+  revisit?: number;
+  /** Uniform [0, 1) source for exploration and revisits. Default Math.random. */
   random?: () => number;
 }
 
@@ -85,7 +101,9 @@ export interface ChoiceLearner {
   /**
    * True while a judged pair may still change this request's choice: no cheaper candidate is
    * proven, and one has fewer than `minSamples` samples or a win rate at or above the bar (not
-   * yet proven only for want of samples). A judging sampler spends more of its share there.
+   * yet proven only for want of samples); with `revisit` on, also once one is proven (the requests
+   * that still reach the incumbent are the ones a judged pair can undo the promotion on). A judging
+   * sampler spends more of its share there.
    */
   unsure(request: ChoiceRequest): boolean;
   /** True once anything was recorded for this organisation and task kind (a cheap test before `choose`). */
@@ -157,19 +175,23 @@ function feedbackTally(tables: Tables, orgId: string, taskKind: string, candidat
   return { wins: share * n, losses: (1 - share) * n, n };
 }
 
-function estimate(tables: Tables, z: number, query: { orgId: string; taskKind: string; candidate: string; incumbent: string }): WinEstimate {
+/** A tally's bounds under the learner's rule. */
+type Bounds = (tally: Tally) => { lower: number; upper: number };
+
+function estimate(tables: Tables, bounds: Bounds, query: { orgId: string; taskKind: string; candidate: string; incumbent: string }): WinEstimate {
   const { orgId, taskKind, candidate, incumbent } = query;
   const judged = judgedTally(tables, orgId, taskKind, candidate, incumbent);
   const fed = feedbackTally(tables, orgId, taskKind, candidate, incumbent);
   const tally = { wins: judged.wins + fed.wins, losses: judged.losses + fed.losses };
-  return { model: candidate, incumbent, winRate: posteriorMean(tally), ...wilson(tally, z), judged: judged.n, feedback: fed.n };
+  return { model: candidate, incumbent, winRate: posteriorMean(tally), ...bounds(tally), judged: judged.n, feedback: fed.n };
 }
 
 interface Settings {
-  z: number;
+  bounds: Bounds;
   judgeError: (orgId: string) => number;
   minSamples: number;
   explore: number;
+  revisit: number;
   random: () => number;
 }
 
@@ -187,8 +209,9 @@ function choose(tables: Tables, s: Settings, request: ChoiceRequest): Choice {
   const { orgId, taskKind, incumbent } = request;
   const bar = barOf(s, request);
   const cheaper = request.candidates.filter((c) => c.id !== incumbent.id && c.cost < incumbent.cost).sort((x, y) => x.cost - y.cost);
-  const estimates = cheaper.map((c) => estimate(tables, s.z, { orgId, taskKind, candidate: c.id, incumbent: incumbent.id }));
+  const estimates = cheaper.map((c) => estimate(tables, s.bounds, { orgId, taskKind, candidate: c.id, incumbent: incumbent.id }));
   const proven = estimates.find((e) => e.judged + e.feedback >= s.minSamples && e.lower >= bar);
+  if (proven && s.revisit > 0 && s.random() < s.revisit) return { model: incumbent.id, reason: 'incumbent' };
   if (proven) return { model: proven.model, reason: 'learned', estimate: proven };
   if (s.explore > 0 && s.random() < s.explore) {
     const open = estimates.find((e) => e.judged + e.feedback < s.minSamples && e.upper >= bar);
@@ -203,9 +226,9 @@ function unsure(tables: Tables, s: Settings, request: ChoiceRequest): boolean {
   let open = false;
   for (const c of request.candidates) {
     if (c.id === incumbent.id || c.cost >= incumbent.cost) continue;
-    const e = estimate(tables, s.z, { orgId, taskKind, candidate: c.id, incumbent: incumbent.id });
+    const e = estimate(tables, s.bounds, { orgId, taskKind, candidate: c.id, incumbent: incumbent.id });
     const enough = e.judged + e.feedback >= s.minSamples;
-    if (enough && e.lower >= bar) return false;
+    if (enough && e.lower >= bar) return s.revisit > 0; // promoted: revisited requests stay open
     if (!enough || e.winRate >= bar) open = true;
   }
   return open;
@@ -247,15 +270,25 @@ function judgeErrorOf(option: ChoiceLearnerOptions['judgeError']): (orgId: strin
   return () => share;
 }
 
+function boundsOf(options: ChoiceLearnerOptions): Bounds {
+  if (options.bound === 'wilson') {
+    const z = options.z ?? 1.645;
+    return (tally) => wilson(tally, z);
+  }
+  const sequence = { alpha: options.sequence?.alpha ?? 0.05, rho: options.sequence?.rho ?? 10 };
+  return (tally) => confidenceSequence(tally, sequence);
+}
+
 const empty = (): ChoiceSnapshot => ({ version: 1, pairs: [], feedback: [] });
 
 /** A learner with no data: every choice is the incumbent until judged pairs or feedback say otherwise. */
 export function createChoiceLearner(options: ChoiceLearnerOptions = {}): ChoiceLearner {
   const settings: Settings = {
-    z: options.z ?? 1.645,
+    bounds: boundsOf(options),
     judgeError: judgeErrorOf(options.judgeError),
     minSamples: options.minSamples ?? 20,
     explore: Math.min(0.05, Math.max(0, options.explore ?? 0)),
+    revisit: Math.min(0.2, Math.max(0, options.revisit ?? 0)),
     random: options.random ?? Math.random,
   };
   let tables = tablesOf(empty());
@@ -269,7 +302,7 @@ export function createChoiceLearner(options: ChoiceLearnerOptions = {}): ChoiceL
       recordScore(tables, feedback);
       updates++;
     },
-    winRate: (query) => estimate(tables, settings.z, query),
+    winRate: (query) => estimate(tables, settings.bounds, query),
     judgedCounts: (query) => judgedCounts(tables, query),
     choose: (request) => (tables.known.has(key(request.orgId, request.taskKind)) || settings.explore > 0 ? choose(tables, settings, request) : { model: request.incumbent.id, reason: 'incumbent' }),
     unsure: (request) => unsure(tables, settings, request),

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { createRouter } from '../router.js';
+import { createChoiceLearner } from './learner.js';
 import type { WeightStore } from '../state.js';
 import { ask, fixtureCatalog } from '../test/fixture-catalog.js';
+
+/** The fixed-n (Wilson) rule these counts were written for; the default always-valid bound is tested in learner-sequence.test.ts. */
+const wilsonLearner = () => createChoiceLearner({ bound: 'wilson' });
 
 const prompt = 'Refactor this TypeScript function to remove the duplicated branches and add a unit test for it.';
 
@@ -32,7 +36,7 @@ function memoryStore(): WeightStore {
 
 describe('route() with the per-task learner', () => {
   it('puts the cheaper model judged as good first for that organisation only, and says why', () => {
-    const router = createRouter({ catalog: fixtureCatalog() });
+    const router = createRouter({ catalog: fixtureCatalog(), learner: wilsonLearner() });
     const first = teach(router, 'org-a', 'acme/mini');
     expect(first.model.id).not.toBe('acme/mini');
     const learned = router.route(ask(prompt), { orgId: 'org-a' });
@@ -44,7 +48,7 @@ describe('route() with the per-task learner', () => {
   });
 
   it('follows the preference dial: dial 1 asks for a model at least as good, ties are not enough', () => {
-    const router = createRouter({ catalog: fixtureCatalog() });
+    const router = createRouter({ catalog: fixtureCatalog(), learner: wilsonLearner() });
     const first = teach(router, 'org-a', 'acme/mini');
     const quality = ask(prompt, { routingHints: { preferenceDial: 1 } });
     expect(router.route(quality, { orgId: 'org-a' }).model.id).toBe(router.route(quality).model.id);
@@ -52,13 +56,13 @@ describe('route() with the per-task learner', () => {
   });
 
   it('applies a learned change only when the regression gate promotes it, and says why it refused one', () => {
-    const router = createRouter({ catalog: fixtureCatalog() });
+    const router = createRouter({ catalog: fixtureCatalog(), learner: wilsonLearner() });
     // 300 ties: enough for the learner's one-sided bound (0.453 >= 0.45), not for the gate's 95 % interval (0.443).
     const first = teach(router, 'org-a', 'acme/mini', 300);
     const refused = router.route(ask(prompt), { orgId: 'org-a' });
     expect(refused.model.id).toBe(first.model.id);
     expect(refused.learned).toMatchObject({ model: 'acme/mini', gate: { status: 'refused', reason: 'insufficient_judged_pairs', judgedSamples: 300, limit: 0.45 } });
-    const ungated = createRouter({ catalog: fixtureCatalog(), gate: false });
+    const ungated = createRouter({ catalog: fixtureCatalog(), gate: false, learner: wilsonLearner() });
     teach(ungated, 'org-a', 'acme/mini', 300);
     const applied = ungated.route(ask(prompt), { orgId: 'org-a' });
     expect(applied.model.id).toBe('acme/mini');
@@ -66,7 +70,7 @@ describe('route() with the per-task learner', () => {
   });
 
   it('refuses a change the judged pairs say is worse, even when feedback alone would carry it', () => {
-    const router = createRouter({ catalog: fixtureCatalog(), gate: { maxJudgedQualityDrop: 0.05, minJudgedPairs: 20 } });
+    const router = createRouter({ catalog: fixtureCatalog(), gate: { maxJudgedQualityDrop: 0.05, minJudgedPairs: 20 }, learner: wilsonLearner() });
     const first = router.route(ask(prompt), { orgId: 'org-a' });
     const taskKind = first.taskFamily;
     for (let i = 0; i < 30; i++) router.recordJudgedPair({ orgId: 'org-a', taskKind, incumbent: first.model.id, candidate: 'acme/mini', verdict: 'incumbent' });
@@ -87,8 +91,8 @@ describe('route() with the per-task learner', () => {
 
   it('learns across instances through the weight store, counts merged exactly', async () => {
     const weights = memoryStore();
-    const one = createRouter({ catalog: fixtureCatalog(), state: { weights } });
-    const two = createRouter({ catalog: fixtureCatalog(), state: { weights } });
+    const one = createRouter({ catalog: fixtureCatalog(), state: { weights }, learner: wilsonLearner() });
+    const two = createRouter({ catalog: fixtureCatalog(), state: { weights }, learner: wilsonLearner() });
     teach(one, 'org-a', 'acme/mini', 200);
     teach(two, 'org-a', 'acme/mini', 200);
     await one.save();

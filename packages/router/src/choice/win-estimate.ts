@@ -35,3 +35,26 @@ export function wilson({ wins, losses }: Tally, z: number): { lower: number; upp
 
 /** Beta(1 + wins, 1 + losses)'s mean: 0.5 with no samples. */
 export const posteriorMean = ({ wins, losses }: Tally): number => (1 + wins) / (2 + wins + losses);
+
+/** How a confidence sequence is tuned: its error share over all looks, and the mixture's width. */
+export interface SequenceSettings {
+  /** Chance, over every look at a growing tally, that the true win rate ever leaves the bound (one-sided). */
+  alpha: number;
+  /** The normal mixture's precision, in units of variance (samples / 4): the bound is tightest near 4 x rho x log(1/alpha) samples. */
+  rho: number;
+}
+
+/**
+ * An always-valid (time-uniform) one-sided bound on each side of a win rate: Robbins' normal
+ * mixture for scores in [0, 1] (sub-Gaussian, variance 1/4). Unlike Wilson's interval, it holds
+ * at level `alpha` however often it is checked as the tally grows, so a lucky early run does not
+ * clear it by being looked at on every request. Ties count half (they are scores of 1/2).
+ */
+export function confidenceSequence({ wins, losses }: Tally, { alpha, rho }: SequenceSettings): { lower: number; upper: number } {
+  const n = wins + losses;
+  if (n <= 0) return { lower: 0, upper: 1 };
+  const v = n / 4;
+  const radius = Math.sqrt(2 * (v + rho) * Math.log(Math.sqrt((v + rho) / rho) / alpha)) / n;
+  const p = wins / n;
+  return { lower: Math.max(0, p - radius), upper: Math.min(1, p + radius) };
+}

@@ -22,6 +22,7 @@ const { values } = parseArgs({
     llmrouter: { type: 'string' },
     sampler: { type: 'string', default: 'uniform' },
     'judge-error': { type: 'string', default: '0' },
+    bound: { type: 'string', default: 'sequence' },
   },
 });
 
@@ -60,11 +61,12 @@ const settings: SimulationSettings = {
   task: values.task === 'subject' ? 'subject' : 'family',
   sampler: values.sampler === 'unsure' ? 'unsure' : 'uniform',
   judgeError: Number(values['judge-error']),
+  bound: values.bound === 'wilson' ? 'wilson' : 'sequence',
 };
 const items = source.load().filter((item) => item.correct[settings.strong.id] !== undefined && item.correct[settings.weak.id] !== undefined);
 const result = simulate(items, settings);
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
-console.log(`stream of ${settings.requests} ${values.source} requests (${settings.strong.id} vs ${settings.weak.id}), ${pct(settings.judged)} judged, ${pct(settings.flip)} of verdicts flipped, tolerance ${settings.tolerance}, task kind ${settings.task}, sampler ${settings.sampler}, judge error assumed ${settings.judgeError}, judge price ${settings.judgePrice} per call x2`);
+console.log(`stream of ${settings.requests} ${values.source} requests (${settings.strong.id} vs ${settings.weak.id}), ${pct(settings.judged)} judged, ${pct(settings.flip)} of verdicts flipped, tolerance ${settings.tolerance}, task kind ${settings.task}, sampler ${settings.sampler}, judge error assumed ${settings.judgeError}, bound ${settings.bound}, judge price ${settings.judgePrice} per call x2`);
 console.log(`accuracy on the stream: strong ${pct(result.strongAccuracy)}, weak ${pct(result.weakAccuracy)}; always-weak quality ${pct(result.weakAccuracy / result.strongAccuracy)} at cost ${pct(settings.weak.price / strong.price)}`);
 console.log(`per-task oracle: quality ${pct(result.oracle.quality)}, cost ${pct(result.oracle.cost)} of the strong model's`);
 console.log('| requests | quality vs strong | cost vs strong (served + shadow + judge) | weak share | judged |');

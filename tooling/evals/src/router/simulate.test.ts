@@ -19,11 +19,13 @@ describe('simulate', () => {
     expect(result.strongAccuracy).toBe(1);
     expect(result.oracle).toEqual({ quality: 1, cost: expect.closeTo(0.55, 1) });
     expect(last.quality).toBe(1);
-    expect(last.weakShare).toBeGreaterThan(0.4); // ~270 tied pairs (~1,350 easy requests at 20% judged) before it switches
+    // ~1,000 tied pairs (~5,000 easy requests at 20% judged) before the always-valid bound clears 0.45
+    // (the fixed-n Wilson bound needed ~270); then the easy half goes to the weak model.
+    expect(last.weakShare).toBeGreaterThan(0.2);
     expect(last.weakShare).toBeLessThan(0.5);
-    // Served cost ~55% of the strong model's, plus the shadow calls of the judged 20%.
+    // Served cost between ~55% and 100% of the strong model's, plus the shadow calls of the judged 20%.
     expect(last.cost).toBeGreaterThan(0.55);
-    expect(last.cost).toBeLessThan(0.75);
+    expect(last.cost).toBeLessThan(0.9);
   });
 
   it('spends the judged share where the choice is open (sampler unsure), never more than the share', () => {
@@ -38,7 +40,10 @@ describe('simulate', () => {
   it('counts shadow and judge calls in the cost, and flipped verdicts blur what it learns', () => {
     const judgedOnly = simulate(items, { ...settings, judged: 0.05, judgePrice: 10, tolerance: 0 });
     expect(judgedOnly.checkpoints.at(-1)!.cost).toBeGreaterThan(1);
-    const flipped = simulate(items, { ...settings, flip: 0.5 });
+    // Coin-flip verdicts read the hard task as even: the fixed-n bound, looked at on every request, promotes it;
+    // the always-valid one keeps the hard task on the strong model.
+    const flipped = simulate(items, { ...settings, flip: 0.5, bound: 'wilson' });
     expect(flipped.checkpoints.at(-1)!.weakShare).toBeGreaterThan(0.5);
+    expect(simulate(items, { ...settings, flip: 0.5 }).checkpoints.at(-1)!.weakShare).toBeLessThan(0.5);
   });
 });
