@@ -187,6 +187,19 @@ describe('createMemoryStore', () => {
     expect(await bounded.store.recall(ada, asked)).toEqual([]);
   });
 
+  it('re-embeds history rows of another embedder at hydration, as rows in force are, keeping them history', async () => {
+    const { memory, records } = setup();
+    for (const said of ['I live in Lisbon.', 'I moved to Paris this week.']) memory.remember(ada, said);
+    await memory.idle();
+    for (const [id, row] of records.rows) records.rows.set(id, { ...row, embedder: 'retired-encoder', embedding: new Float32Array([1, 0]) });
+    const at = () => Date.UTC(2026, 0, 1, 1);
+    const restarted = createMemoryStore({ records, vectors: createMemoryVectorStore({ now: at }), embedder: createHashedEmbedder(), recallThreshold: 0.3, now: at });
+    expect(await restarted.hydrate(100)).toBe(2);
+    expect((await restarted.recall(ada, 'Is Lisbon my home town?')).map((m) => m.text)).toEqual(['I moved to Paris this week.']);
+    const lisbon = [...records.rows.values()].find((row) => row.text === 'I live in Lisbon.')!;
+    expect(lisbon).toMatchObject({ embedder: createHashedEmbedder().id, supersededBy: expect.any(String) });
+  });
+
   it('hydrates past history rows of the previous release (superseded, no vector): they are not loaded', async () => {
     const { memory, records } = setup();
     memory.remember(ada, 'I live in Lisbon.');
