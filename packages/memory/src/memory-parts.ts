@@ -18,7 +18,8 @@ export interface MemoryRecordStore {
   /** Facts in force only (never superseded ones), here and in `list` and `listNewest`. */
   getMany(orgId: string, ids: readonly string[]): Promise<StoredMemory[]>;
   list(orgId: string, options?: { subject?: string; limit?: number; after?: { id: string; updatedAt: Date } }): Promise<StoredMemory[]>;
-  listNewest(limit: number): Promise<StoredMemoryRow[]>;
+  /** With `history`, superseded rows that keep their vector count too (same order, same bound): recall through history after a restart. */
+  listNewest(limit: number, options?: { history?: boolean }): Promise<StoredMemoryRow[]>;
   deleteMany(orgId: string, ids: readonly string[]): Promise<string[]>;
   deleteBySubject(orgId: string, subject: string): Promise<string[]>;
   deleteOlderThan(before: Date): Promise<{ id: string; orgId: string }[]>;

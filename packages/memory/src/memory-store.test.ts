@@ -164,6 +164,55 @@ describe('createMemoryStore', () => {
     expect(await vectors.count('org-a')).toBe(0);
   });
 
+  it('recalls through history after a restart: hydration loads superseded facts that keep their vector as history', async () => {
+    const { memory, records, advance } = setup();
+    for (const said of ['I live in Lisbon.', 'I moved to Berlin last month.', 'I moved to Paris this week.']) {
+      memory.remember(ada, said);
+      await memory.idle();
+      advance(60_000);
+    }
+    const at = () => Date.UTC(2026, 0, 1, 1);
+    const restart = (limit: number) => {
+      const store = createMemoryStore({ records, vectors: createMemoryVectorStore({ now: at }), embedder: createHashedEmbedder(), recallThreshold: 0.3, now: at });
+      return { store, loaded: store.hydrate(limit) };
+    };
+    const asked = 'Is Lisbon my home town?';
+    const restarted = restart(100);
+    expect(await restarted.loaded).toBe(3);
+    expect((await restarted.store.recall(ada, asked)).map((m) => m.text)).toEqual(['I moved to Paris this week.']);
+    expect(await restarted.store.recall(bob, asked)).toEqual([]);
+    // The same bound as facts in force, newest first: the oldest (Lisbon's history) is left out.
+    const bounded = restart(2);
+    expect(await bounded.loaded).toBe(2);
+    expect(await bounded.store.recall(ada, asked)).toEqual([]);
+  });
+
+  it('re-embeds history rows of another embedder at hydration, as rows in force are, keeping them history', async () => {
+    const { memory, records } = setup();
+    for (const said of ['I live in Lisbon.', 'I moved to Paris this week.']) memory.remember(ada, said);
+    await memory.idle();
+    for (const [id, row] of records.rows) records.rows.set(id, { ...row, embedder: 'retired-encoder', embedding: new Float32Array([1, 0]) });
+    const at = () => Date.UTC(2026, 0, 1, 1);
+    const restarted = createMemoryStore({ records, vectors: createMemoryVectorStore({ now: at }), embedder: createHashedEmbedder(), recallThreshold: 0.3, now: at });
+    expect(await restarted.hydrate(100)).toBe(2);
+    expect((await restarted.recall(ada, 'Is Lisbon my home town?')).map((m) => m.text)).toEqual(['I moved to Paris this week.']);
+    const lisbon = [...records.rows.values()].find((row) => row.text === 'I live in Lisbon.')!;
+    expect(lisbon).toMatchObject({ embedder: createHashedEmbedder().id, supersededBy: expect.any(String) });
+  });
+
+  it('hydrates past history rows of the previous release (superseded, no vector): they are not loaded', async () => {
+    const { memory, records } = setup();
+    memory.remember(ada, 'I live in Lisbon.');
+    memory.remember(ada, 'I moved to Berlin last month.');
+    await memory.idle();
+    for (const [id, row] of records.rows) if (row.supersededBy) records.rows.set(id, { ...row, embedder: null, embedding: null });
+    const at = () => Date.UTC(2026, 0, 1, 1);
+    const restarted = createMemoryStore({ records, vectors: createMemoryVectorStore({ now: at }), embedder: createHashedEmbedder(), recallThreshold: 0.3, now: at });
+    expect(await restarted.hydrate(100)).toBe(1);
+    expect((await restarted.recall(ada, 'Which city do I live in?', { minSimilarity: -1 })).map((m) => m.text)).toEqual(['I moved to Berlin last month.']);
+    expect([...records.rows.values()].filter((row) => row.supersededBy).map((row) => row.embedding)).toEqual([null]);
+  });
+
   it('deletes what a retraction or a "forget that" names, stores the retraction but not the request, and reports what it retired', async () => {
     const retired: string[] = [];
     const { memory, records } = setup({ onRetired: (_orgId, ids) => retired.push(...ids) });

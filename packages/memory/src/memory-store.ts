@@ -83,7 +83,7 @@ export interface MemoryStore {
   forgetSubject(orgId: string, subject: string): Promise<string[]>;
   /** Drops facts from this process's index and queue only (another instance deleted them). */
   evict(orgId: string, target: { ids: readonly string[] } | { subject: string }): Promise<void>;
-  /** Loads the newest stored facts into an in-process index after a start; returns how many. */
+  /** Loads the newest stored facts (in force, and history that keeps its vector) into an in-process index after a start; returns how many. */
   hydrate(limit: number): Promise<number>;
   /** Deletes facts older than the retention period; returns how many. */
   expire(): Promise<number>;

@@ -32,6 +32,27 @@ describe('memory in the runtime', () => {
     }
   });
 
+  it('recalls through history after a restart: a correction made before it still answers the old wording', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'svc-memory-'));
+    const first = await createRuntime(parseEnv({ ...base, SVC_DATA_DIR: dir }));
+    const scope = await orgOf(first, 'memory-history-restart');
+    const asked = 'Is Lisbon my home town?';
+    for (const said of ['I live in Lisbon.', 'I moved to Berlin last month.', 'I moved to Paris this week.']) {
+      first.memory.remember(scope, said);
+      await first.memory.idle();
+    }
+    const before = (await first.memory.recall(scope, asked)).map((m) => m.text);
+    await first.close();
+
+    const second = await createRuntime(parseEnv({ ...base, SVC_DATA_DIR: dir }));
+    try {
+      expect(before).toEqual(['I moved to Paris this week.']);
+      expect((await second.memory.recall(scope, asked)).map((m) => m.text)).toEqual(before);
+    } finally {
+      await second.close();
+    }
+  });
+
   const shared = process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL;
   it.skipIf(!shared)('forgets an end user on every instance at once (PostgreSQL, Redis, in-process indexes)', async () => {
     const env = parseEnv({ ...base, DATABASE_URL: process.env.TEST_DATABASE_URL, REDIS_URL: process.env.TEST_REDIS_URL });

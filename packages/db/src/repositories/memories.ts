@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { StoredMemory } from '@svc/core';
 import { memories, type StoredMemoryEntity } from '../schema/memories.js';
 import { type Drizzle, isUuid } from './drizzle.js';
@@ -56,8 +56,12 @@ export interface MemoryRepository {
   getMany(orgId: string, ids: readonly string[]): Promise<MemoryRecord[]>;
   /** Facts in force (never superseded ones), most recently updated first. */
   list(orgId: string, options?: MemoryListOptions): Promise<MemoryRecord[]>;
-  /** The newest memories in force of every organisation, at most `limit` (rebuilding an in-process index). */
-  listNewest(limit: number): Promise<MemoryRecord[]>;
+  /**
+   * The newest memories in force of every organisation, at most `limit` (rebuilding an in-process
+   * index). With `history`, superseded rows that keep their vector count too, in the same order and
+   * bound (rows of an older release, superseded without a vector, never).
+   */
+  listNewest(limit: number, options?: { history?: boolean }): Promise<MemoryRecord[]>;
   /** Removes the given memories of `orgId`; returns the ids removed. */
   deleteMany(orgId: string, ids: readonly string[]): Promise<string[]>;
   /** Removes every memory of one scope; returns the ids removed. */
@@ -177,9 +181,10 @@ export function createMemoryRepository(db: Drizzle): MemoryRepository {
 
     list: (orgId, options) => listMemories(db, orgId, options),
 
-    async listNewest(limit) {
+    async listNewest(limit, options = {}) {
       if (limit <= 0) return [];
-      const rows = await db.select().from(memories).where(isNull(memories.supersededBy)).orderBy(desc(memories.updatedAt), desc(memories.id)).limit(limit);
+      const kept = options.history ? or(isNull(memories.supersededBy), isNotNull(memories.embedding)) : isNull(memories.supersededBy);
+      const rows = await db.select().from(memories).where(kept).orderBy(desc(memories.updatedAt), desc(memories.id)).limit(limit);
       return rows.map(toRecord);
     },
 

@@ -23,8 +23,9 @@ export function createInProcessRecordStore(): MemoryRecordStore & { rows: Map<st
     async list(orgId, options = {}) {
       return newestFirst(inForce().filter((row) => row.orgId === orgId && (options.subject === undefined || row.subject === options.subject))).slice(0, options.limit ?? 50);
     },
-    async listNewest(limit) {
-      return newestFirst(inForce()).slice(0, limit);
+    async listNewest(limit, options = {}) {
+      const kept = options.history ? [...rows.values()].filter((row) => !row.supersededBy || row.embedding) : inForce();
+      return newestFirst(kept).slice(0, limit);
     },
     async deleteMany(orgId, ids) {
       const gone = ids.filter((id) => rows.get(id)?.orgId === orgId);

@@ -65,9 +65,28 @@ export function memoryConformance(getDb: GetDb): void {
     expect((await db.memories.list(org.id, { subject: 'u:ada' })).map((m) => m.text)).toEqual(['I moved to Berlin']);
     expect(await db.memories.getMany(org.id, [lisbon.id])).toEqual([]);
     expect((await db.memories.listNewest(1_000)).map((m) => m.id)).not.toContain(lisbon.id);
+    // Superseded without a vector (as the previous release wrote it): not loaded as history either.
+    expect((await db.memories.listNewest(1_000, { history: true })).map((m) => m.id)).not.toContain(lisbon.id);
     expect((await db.memories.getMany(org.id, [berlin.id]))[0]).toMatchObject({ text: 'I moved to Berlin', supersededBy: null });
     // Forgetting the end user removes the history too.
     expect((await db.memories.deleteBySubject(org.id, 'u:ada')).sort()).toEqual([lisbon.id, berlin.id].sort());
+  });
+
+  it('lists superseded facts that keep their vector as history when asked, in the same order and bound', async () => {
+    const db = getDb();
+    const org = await createTestOrg(db);
+    const at = new Date(Date.now() + 86_400_000);
+    const vector = { embedder: 'e1', embedding: new Float32Array([1, 0]) };
+    const lisbon = row(org.id, 'u:ada', 'I live in Lisbon', at, { slot: 'home', ...vector });
+    const berlin = row(org.id, 'u:ada', 'I moved to Berlin', new Date(at.getTime() + 1000), { slot: 'home', ...vector });
+    await db.memories.saveMany([berlin, { ...lisbon, supersededBy: berlin.id }]);
+    expect((await db.memories.listNewest(1_000)).map((m) => m.id)).not.toContain(lisbon.id);
+    const newest = await db.memories.listNewest(2, { history: true });
+    expect(newest.map((m) => m.id)).toEqual([berlin.id, lisbon.id]);
+    expect(newest[1]).toMatchObject({ supersededBy: berlin.id, embedder: 'e1' });
+    expect([...newest[1]!.embedding!]).toEqual([1, 0]);
+    expect((await db.memories.listNewest(1, { history: true })).map((m) => m.id)).toEqual([berlin.id]);
+    await db.memories.deleteBySubject(org.id, 'u:ada');
   });
 
   it('deletes by id, by scope, by age and by organisation, never another organisation’s', async () => {
