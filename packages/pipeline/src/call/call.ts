@@ -3,7 +3,7 @@ import { type ChatRequest, type ChatResult, type GatewayError, type StreamEvent,
 import type { KeyAttempt, KeyPoolCallOptions, Provider, ProviderChatRequest, ProviderLookup } from '@svc/providers';
 import { type CircuitBreakers, type HedgeStats, type LatencyTracker, type RetryPolicy, allBreakersOpen, hedge, retryDelay, sleep } from '@svc/resilience';
 import type { TraceSpan } from '@svc/telemetry';
-import { createDeadline } from './deadline.js';
+import { createDeadline, type Deadline, leftByClient } from './deadline.js';
 import type { Attempt } from './attempt.js';
 import { forModel } from '../chat/reasoning-controls.js';
 
@@ -164,6 +164,16 @@ function countsAgainstBreaker(error: unknown, settings: Pick<CallSettings, 'sign
   return !(settings.ownKey?.(model.provider) === true && keyFaults.has(error.kind));
 }
 
+/**
+ * An attempt nobody waits for any more: it lost a hedge race (its own signal aborted, not the
+ * request's, not by its first-byte timer), or the client left. Neither says anything of the
+ * model, so neither teaches the router a failure; a request's deadline passing does.
+ */
+function cancelled(attempt: AbortSignal, request: AbortSignal, firstByte: Deadline | undefined): boolean {
+  if (leftByClient(request)) return true;
+  return attempt.aborted && !request.aborted && firstByte?.expired !== true;
+}
+
 type AttemptOutcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
 
 /** One walk down the waterfall: the request's settings, what it tried, and how a candidate is called. */
@@ -221,8 +231,7 @@ async function attemptOnce<T>(walk: Walk<T>, provider: Provider, model: ModelInf
   } catch (error) {
     firstByte?.release();
     walk.spent.providerMs += performance.now() - started;
-    // Aborted by a hedge race it lost (not by the client, not by its own timer).
-    const errorKind = signal.aborted && !settings.signal.aborted && firstByte?.expired !== true ? 'cancelled' : isProviderError(error) ? error.kind : 'internal';
+    const errorKind = cancelled(signal, settings.signal, firstByte) ? 'cancelled' : isProviderError(error) ? error.kind : 'internal';
     const upstreamStatus = isProviderError(error) ? error.upstreamStatus : undefined;
     keys.record({ outcome: 'error', errorKind, ...(upstreamStatus !== undefined ? { upstreamStatus } : {}) });
     span?.set({ 'svc.error_kind': errorKind, ...(upstreamStatus !== undefined ? { 'http.response.status_code': upstreamStatus } : {}) });

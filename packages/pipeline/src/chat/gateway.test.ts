@@ -244,6 +244,32 @@ describe('Gateway.chat', () => {
     }
   });
 
+  it('teaches the router nothing when the client leaves a JSON call, and a failure when the deadline passes', async () => {
+    const hung: Provider = {
+      id: 'groq',
+      boundsFirstByte: true,
+      chat: (_r, options) =>
+        new Promise<never>((_resolve, reject) => {
+          options?.signal?.addEventListener('abort', () => reject(new ProviderError({ provider: 'groq', kind: 'timeout', message: 'aborted' })));
+        }),
+      stream: () => Promise.reject(new Error('unused')),
+    };
+    const ended = async (leaves: boolean) => {
+      const outcomes: unknown[] = [];
+      const { gateway, decisions, context } = setup([hung], undefined, { timeouts: { requestMs: leaves ? 10_000 : 40, firstByteMs: 10_000 }, feedback: { record: (o) => outcomes.push(o) } });
+      const client = new AbortController();
+      if (leaves) setTimeout(() => client.abort(), 20);
+      await expect(gateway.chat(request({}), { ...context(), signal: client.signal, abort: client })).rejects.toBeDefined();
+      return { outcomes, attempt: decisions[0]!.attempts[0] };
+    };
+    const left = await ended(true);
+    expect(left.attempt).toMatchObject({ provider: 'groq', outcome: 'error', errorKind: 'cancelled' });
+    expect(left.outcomes).toEqual([]);
+    const late = await ended(false);
+    expect(late.attempt).toMatchObject({ provider: 'groq', outcome: 'error', errorKind: 'timeout' });
+    expect(late.outcomes).toMatchObject([{ modelId: expect.stringContaining('groq'), success: false }]);
+  });
+
   it('ends a stream past its deadline with a request_timeout error, not as a client that left', async () => {
     const stalls: Provider = {
       id: 'groq',
