@@ -1,5 +1,6 @@
 import { type SQL, and, asc, count, desc, eq, gt, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import { type BatchHold, type BatchUsage, type NativeBatchPart, batchLines, batches } from '../schema/batches.js';
+import { insertLines } from './batch-line-insert.js';
 import { rowsOf } from './bulk-insert.js';
 import { type Drizzle, isUuid } from './drizzle.js';
 import { type Page, toPage } from './keyset-page.js';
@@ -389,33 +390,4 @@ function createNativeLineRepository(db: Drizzle): Pick<BatchRepository, 'assignN
       return Number(row?.n ?? 0);
     },
   };
-}
-
-/** At most this many lines, or about this many bytes of their JSON, go in one statement. */
-const LINE_CHUNK_ROWS = 1000;
-const LINE_CHUNK_BYTES = 4 * 1024 * 1024;
-
-/** One chunk of lines (their JSON records) in one statement with one JSON parameter, unpacked by the database. */
-function insertLineChunk(db: Drizzle, batchId: string, records: string[]) {
-  return db.execute(sql`insert into batch_lines (batch_id, line, custom_id, body)
-    select ${batchId}, x.line, x.custom_id, x.body from jsonb_to_recordset(${`[${records.join(',')}]`}::jsonb) as x(line integer, custom_id text, body jsonb)`);
-}
-
-/**
- * The lines in chunks of {@link LINE_CHUNK_ROWS} rows or ~{@link LINE_CHUNK_BYTES} bytes, each one
- * `INSERT ... SELECT FROM jsonb_to_recordset($1)` (a line's record is `JSON.stringify`d, native;
- * building a parameterised multi-row `VALUES` through the query builder cost ~200 µs a row).
- */
-async function insertLines(db: Drizzle, batchId: string, lines: readonly Omit<BatchLineRecord, 'line'>[]): Promise<void> {
-  let records: string[] = [];
-  let bytes = 0;
-  for (const [line, { customId, body }] of lines.entries()) {
-    const record = JSON.stringify({ line, custom_id: customId, body });
-    records.push(record);
-    bytes += record.length;
-    if (records.length < LINE_CHUNK_ROWS && bytes < LINE_CHUNK_BYTES && line < lines.length - 1) continue;
-    await insertLineChunk(db, batchId, records);
-    records = [];
-    bytes = 0;
-  }
 }
