@@ -224,6 +224,22 @@ export function requestTimeout(ms: number, cause?: unknown): GatewayError {
   });
 }
 
+/**
+ * 499 `invalid_request_error` / `client_closed_request` (nginx's "client closed request"): the
+ * client left before its answer was ready. Nobody receives it; it is what the access log, the
+ * request metrics and the trace record, so a client hanging up is never counted as the gateway's
+ * or a provider's 5xx.
+ */
+export function clientClosedRequest(cause?: unknown): GatewayError {
+  return new GatewayError({
+    status: 499,
+    type: 'invalid_request_error',
+    code: 'client_closed_request',
+    message: 'The client closed the connection before the answer was ready.',
+    cause,
+  });
+}
+
 /** 500 `provider_error`: no provider key is configured for what was asked. */
 export function noProviderConfigured(message: string): GatewayError {
   return new GatewayError({ status: 500, type: 'provider_error', code: 'no_provider_configured', message });

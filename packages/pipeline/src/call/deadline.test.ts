@@ -21,11 +21,17 @@ describe('overDeadline', () => {
     await new Promise((resolve) => setTimeout(resolve, 40));
     const mapped = overDeadline(deadline, failure);
     expect(isGatewayError(mapped) && { status: mapped.status, code: mapped.code }).toEqual({ status: 504, code: 'request_timeout' });
-    // The client leaving is not a timeout.
+    // The client leaving is not a timeout: 499, whether the deadline follows the client's signal or owns it.
     const left = createDeadline(parent.signal, 10_000);
     parent.abort();
-    expect(overDeadline(left, failure)).toBe(failure);
+    const gone = overDeadline(left, failure);
+    expect(isGatewayError(gone) && { status: gone.status, code: gone.code, cause: gone.cause }).toEqual({ status: 499, code: 'client_closed_request', cause: failure });
     left.clear();
+    const own = new AbortController();
+    const owned = createDeadline(own.signal, 10_000, own);
+    own.abort();
+    expect(overDeadline(owned, failure)).toMatchObject({ status: 499 });
+    owned.release();
   });
 });
 

@@ -1,4 +1,4 @@
-import { requestTimeout } from '@svc/core';
+import { clientClosedRequest, requestTimeout } from '@svc/core';
 
 /** Milliseconds; 0 disables a limit. */
 export interface GatewayTimeouts {
@@ -130,7 +130,12 @@ export function requestTimeoutMs(serverMs: number, requestedMs: number | undefin
   return serverMs > 0 ? Math.min(serverMs, requestedMs) : requestedMs;
 }
 
-/** What a failure is once the request's own deadline ended it: 504 `request_timeout`; otherwise `error` itself. */
+/**
+ * What a failure is once the request's own end came: 504 `request_timeout` when its deadline
+ * passed, 499 `client_closed_request` when its client left (whatever the aborted call threw, a
+ * provider's timeout among them); otherwise `error` itself.
+ */
 export function overDeadline(deadline: Deadline, error: unknown): unknown {
-  return deadline.expired ? requestTimeout(deadline.ms, error) : error;
+  if (deadline.expired) return requestTimeout(deadline.ms, error);
+  return leftByClient(deadline.signal) ? clientClosedRequest(error) : error;
 }

@@ -259,13 +259,16 @@ describe('Gateway.chat', () => {
       const { gateway, decisions, context } = setup([hung], undefined, { timeouts: { requestMs: leaves ? 10_000 : 40, firstByteMs: 10_000 }, feedback: { record: (o) => outcomes.push(o) } });
       const client = new AbortController();
       if (leaves) setTimeout(() => client.abort(), 20);
-      await expect(gateway.chat(request({}), { ...context(), signal: client.signal, abort: client })).rejects.toBeDefined();
-      return { outcomes, attempt: decisions[0]!.attempts[0] };
+      const failure = await gateway.chat(request({}), { ...context(), signal: client.signal, abort: client }).catch((error: unknown) => error);
+      return { outcomes, attempt: decisions[0]!.attempts[0], failure };
     };
     const left = await ended(true);
     expect(left.attempt).toMatchObject({ provider: 'groq', outcome: 'error', errorKind: 'cancelled' });
     expect(left.outcomes).toEqual([]);
+    // What the access log, the metrics and the trace record: the client's leaving, not a 504.
+    expect(left.failure).toMatchObject({ status: 499, code: 'client_closed_request' });
     const late = await ended(false);
+    expect(late.failure).toMatchObject({ status: 504, code: 'request_timeout' });
     expect(late.attempt).toMatchObject({ provider: 'groq', outcome: 'error', errorKind: 'timeout' });
     expect(late.outcomes).toMatchObject([{ modelId: expect.stringContaining('groq'), success: false }]);
   });

@@ -77,6 +77,22 @@ describe('moderate', () => {
     const served = setup(openai('p').provider);
     await expect(moderate(served.deps, { model: 'gpt-4o', input: 'x' }, served.context)).rejects.toMatchObject({ status: 404, param: 'model', code: 'model_not_found' });
   });
+
+  it('ends as 499 client_closed_request when the client leaves, 504 request_timeout when the deadline passes', async () => {
+    const hung: Provider = {
+      ...openai('hung').provider,
+      moderate: (_request, options) =>
+        new Promise<never>((_resolve, reject) => {
+          options?.signal?.addEventListener('abort', () => reject(new ProviderError({ provider: 'openai', kind: 'timeout', message: 'aborted' })));
+        }),
+    };
+    const left = setup(hung);
+    const client = new AbortController();
+    setTimeout(() => client.abort(), 20);
+    await expect(moderate(left.deps, { input: 'x' }, { ...left.context, signal: client.signal })).rejects.toMatchObject({ status: 499, code: 'client_closed_request' });
+    const late = setup(hung);
+    await expect(moderate({ ...late.deps, timeouts: { requestMs: 30, firstByteMs: 10_000 } }, { input: 'x' }, late.context)).rejects.toMatchObject({ status: 504, code: 'request_timeout' });
+  });
 });
 
 describe('speak', () => {

@@ -5,7 +5,7 @@ import { type OrgProviders, withOwnKeys } from '@svc/byok';
 import type { Provider } from '@svc/providers';
 import type { Metrics } from '@svc/telemetry';
 import { type BreakerGate, type CallSettings, type ProviderLookup, walkWaterfall } from '../call/call.js';
-import { createDeadline, defaultTimeouts } from '../call/deadline.js';
+import { createDeadline, defaultTimeouts, overDeadline } from '../call/deadline.js';
 import { countRejection, observeAttempt } from '../call/call-metrics.js';
 import type { Exchange } from '../exchange.js';
 import type { GatewayDeps } from '../gateway-types.js';
@@ -104,6 +104,8 @@ export async function callCandidates<T>(
   const deadline = createDeadline(signal, timeouts.requestMs);
   try {
     return await walkCandidates(deps, org, candidates, { deadline: deadline.signal, firstByteMs: (provider) => timeouts.perProvider?.[provider]?.firstByteMs ?? timeouts.firstByteMs }, serve, maxAttempts);
+  } catch (error) {
+    throw overDeadline(deadline, error);
   } finally {
     deadline.clear();
   }

@@ -83,6 +83,20 @@ describe('the access log', () => {
     for (const secret of [master, 'sk-svc-not-a-real-key', '4111', 'secret story', 'ada@example.com']) expect(written).not.toContain(secret);
   });
 
+  it('logs 499 client_closed_request, not a 504, for a client that left before its answer', async () => {
+    const client = new AbortController();
+    const pending = app.request('/v1/chat/completions', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${master}` },
+      body: JSON.stringify({ model: 'mock/mock-value', messages: [{ role: 'user', content: 'take your time [mock:latency=5000]' }] }),
+      signal: client.signal,
+    });
+    setTimeout(() => client.abort(), 50);
+    const response = await pending;
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe('client_closed_request');
+    expect(requestLines()).toMatchObject([{ status: 499, route: '/v1/chat/completions' }]);
+  });
+
   it('leaves out the probes', async () => {
     await app.request('/health');
     await app.request('/ready');
