@@ -41,6 +41,12 @@ export interface CallSettings {
    * tried: a stream's first event, a JSON call's response headers; per provider id (0: no limit).
    */
   firstByteTimeoutMs?: (provider: string) => number;
+  /**
+   * The calls are a single-model endpoint's (embeddings, moderations, audio, images), not chat():
+   * an adapter keeps the first-byte bound itself only for chat and stream (`Provider.boundsFirstByte`),
+   * so these are always bounded by a signal of the attempt's own.
+   */
+  unitCalls?: boolean;
   /** Retries of the last candidate left (retry-after honoured, bounded by the deadline). */
   retry?: Pick<RetryPolicy, 'maxRetries' | 'baseMs' | 'capMs'>;
   /** Epoch ms the request must be done by. */
@@ -200,7 +206,7 @@ async function attemptOnce<T>(walk: Walk<T>, provider: Provider, model: ModelInf
   const limit = settings.firstByteTimeoutMs?.(model.provider) ?? 0;
   // A provider that keeps the first-byte bound itself gets it as a time and the call's own signal;
   // any other gets a signal of the attempt's own that the bound aborts.
-  const own = provider.boundsFirstByte === true;
+  const own = provider.boundsFirstByte === true && settings.unitCalls !== true;
   const firstByte = own ? undefined : createDeadline(signal, limit);
   const keys = new KeyAttempts(model, walk, started);
   const span = settings.trace?.child(`chat ${model.upstreamId}`, 'client', {

@@ -93,6 +93,20 @@ describe('moderate', () => {
     const late = setup(hung);
     await expect(moderate({ ...late.deps, timeouts: { requestMs: 30, firstByteMs: 10_000 } }, { input: 'x' }, late.context)).rejects.toMatchObject({ status: 504, code: 'request_timeout' });
   });
+
+  it('bounds the first byte of a provider that keeps the chat bound itself: its unit methods do not', async () => {
+    const hung: Provider = {
+      ...openai('hung').provider,
+      boundsFirstByte: true,
+      moderate: (_request, options) =>
+        new Promise<never>((_resolve, reject) => {
+          options?.signal?.addEventListener('abort', () => reject(new ProviderError({ provider: 'openai', kind: 'timeout', message: 'no headers in time' })));
+        }),
+    };
+    const { deps, context } = setup(hung);
+    const bounded = { ...deps, timeouts: { requestMs: 10_000, firstByteMs: 30 } };
+    await expect(moderate(bounded, { input: 'x' }, context)).rejects.toMatchObject({ kind: 'timeout', message: 'no headers in time' });
+  });
 });
 
 describe('speak', () => {

@@ -145,6 +145,7 @@ async function walkCandidates<T>(
     maxAttempts,
     signal: bounds.deadline,
     firstByteTimeoutMs: bounds.firstByteMs,
+    unitCalls: true,
     ...(deps.breakers ? { breakers: deps.breakers } : {}),
   };
   const { value, model } = await walkWaterfall(served, settings, [], 'headers', (_provider, model, options) =>
