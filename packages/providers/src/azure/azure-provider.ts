@@ -85,6 +85,8 @@ export function createAzureOpenAIProvider(settings: AzureSettings): Provider {
   };
   return {
     id,
+    // The shared undici client keeps the first-byte bound itself: no signal of the caller's own per call.
+    boundsFirstByte: config.http.boundsFirstByte === true,
     chat: (request, options) => azureChat(config, request, options),
     stream: (request, options) => azureStream(config, request, options),
     embed: (request, options) => {

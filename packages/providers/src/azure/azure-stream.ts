@@ -1,7 +1,7 @@
 import type { StreamEvent } from '@svc/core';
 import { streamOpenAIEvents } from '../openai/openai-stream.js';
 import type { CallOptions, ProviderChatRequest } from '../provider.js';
-import { readSse } from '../shared/sse.js';
+import { firstEventTimer, readSse } from '../shared/sse.js';
 import type { AzureConfig } from './azure-config.js';
 import { postAzureRequest } from './post-azure-request.js';
 
@@ -12,5 +12,5 @@ import { postAzureRequest } from './post-azure-request.js';
  */
 export async function azureStream(config: AzureConfig, request: ProviderChatRequest, options: CallOptions | undefined): Promise<AsyncIterable<StreamEvent>> {
   const response = await postAzureRequest(config, request, options, true);
-  return streamOpenAIEvents(config.provider, readSse(config.provider, response.body, options?.signal), { requireFinish: true });
+  return streamOpenAIEvents(config.provider, readSse(config.provider, response.body, options?.signal, firstEventTimer(response, options?.firstByteBy)), { requireFinish: true });
 }

@@ -26,6 +26,7 @@ export function postAzureRequest(config: AzureConfig, request: ProviderChatReque
     body,
     signal: options?.signal,
     onResponse: options?.onResponse,
+    firstByteBy: options?.firstByteBy,
     classify: classifyAzureError,
   });
 }

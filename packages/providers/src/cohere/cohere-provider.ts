@@ -2,7 +2,7 @@ import type { CallOptions, EmbeddingRequest, Provider, ProviderChatRequest, Prov
 import type { HttpResponse } from '../shared/http-client.js';
 import { postJson, readResponseJson, resolveHttpClient } from '../shared/http.js';
 import { KeyPool } from '../shared/key-pool.js';
-import { readSse } from '../shared/sse.js';
+import { firstEventTimer, readSse } from '../shared/sse.js';
 import type { CohereChatRequestBody } from './cohere-api.js';
 import { parseCohereResponse } from './cohere-chat.js';
 import { cohereEmbed } from './cohere-embed.js';
@@ -43,6 +43,7 @@ export function createCohereProvider(settings: ProviderSettings): Provider {
       body,
       signal: options.signal,
       onResponse: options.onResponse,
+      firstByteBy: options.firstByteBy,
       classify: classifyCohereError,
     });
   }
@@ -55,6 +56,8 @@ export function createCohereProvider(settings: ProviderSettings): Provider {
     id: PROVIDER,
     // The v2 chat API has no `n`: one answer per request.
     multipleChoices: false,
+    // The shared undici client keeps the first-byte bound itself: no signal of the caller's own per call.
+    boundsFirstByte: http.boundsFirstByte === true,
 
     async chat(request: ProviderChatRequest, options: CallOptions = {}) {
       const response = await send(buildCohereRequest(request, false), options, false);
@@ -63,7 +66,7 @@ export function createCohereProvider(settings: ProviderSettings): Provider {
 
     async stream(request: ProviderChatRequest, options: CallOptions = {}) {
       const response = await send(buildCohereRequest(request, true), options, true);
-      return streamCohereEvents(readSse(PROVIDER, response.body, options.signal));
+      return streamCohereEvents(readSse(PROVIDER, response.body, options.signal, firstEventTimer(response, options.firstByteBy)));
     },
 
     embed: (request: EmbeddingRequest, options: CallOptions = {}) =>

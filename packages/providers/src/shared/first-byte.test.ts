@@ -2,12 +2,15 @@ import { type IncomingMessage, type Server, type ServerResponse, createServer } 
 import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createAnthropicProvider } from '../anthropic/anthropic-provider.js';
+import { createAzureOpenAIProvider } from '../azure/azure-provider.js';
 import { type RecordedFrame, encodeFrames } from '../bedrock/bedrock-frames.js';
 import { createBedrockProvider } from '../bedrock/bedrock-provider.js';
+import { createCohereProvider } from '../cohere/cohere-provider.js';
 import { createGeminiProvider } from '../gemini/gemini-provider.js';
 import { createOpenAIProvider } from '../openai/openai-provider.js';
 import type { Provider, ProviderChatRequest } from '../provider.js';
 import { createProviderRegistry } from '../registry.js';
+import { createVertexProvider } from '../vertex/vertex-provider.js';
 import { fixtureFiles } from '../test/fixture-files.js';
 import { collect, rejection } from '../test/outcomes.js';
 import { fetchHttpClient } from './fetch-http-client.js';
@@ -16,7 +19,7 @@ import { createUndiciHttpClient } from './undici-http-client.js';
 
 /*
  * The first-byte bound kept by the adapters themselves on the undici client (OpenAI and the
- * OpenAI-compatible, Anthropic, Gemini, Bedrock): a JSON call's response headers, a stream's first
+ * OpenAI-compatible, Azure, Anthropic, Gemini, Vertex, Cohere, Bedrock): a JSON call's response headers, a stream's first
  * event (an SSE message; a Bedrock event-stream frame) by `CallOptions.firstByteBy`, with no signal
  * of the caller's own.
  */
@@ -91,6 +94,34 @@ const cases: Case[] = [
     model: 'gemini-2.5-flash',
     json: JSON.stringify(fixtures('gemini').json('text')),
     ...sseCase(fixtures('gemini').chunks('text')),
+  },
+  {
+    name: 'azure',
+    make: (baseUrl, client) => createAzureOpenAIProvider({ apiKeys: ['k'], baseUrl, http: client }),
+    model: 'gpt-4o-mini',
+    json: JSON.stringify(fixtures('azure').json('text')),
+    ...sseCase(fixtures('azure').chunks('text')),
+  },
+  {
+    name: 'cohere',
+    make: (baseUrl, client) => createCohereProvider({ apiKeys: ['k'], baseUrl, http: client }),
+    model: 'command-a-03-2025',
+    json: JSON.stringify(fixtures('cohere').json('text')),
+    ...sseCase(fixtures('cohere').chunks('text')),
+  },
+  {
+    name: 'vertex (Gemini)',
+    make: (baseUrl, client) => createVertexProvider({ project: 'p', location: 'us-central1', accessToken: 't', baseUrl, http: client }),
+    model: 'gemini-2.5-flash',
+    json: JSON.stringify(fixtures('vertex').json('gemini-text')),
+    ...sseCase(fixtures('vertex').chunks('gemini-text')),
+  },
+  {
+    name: 'vertex (Claude)',
+    make: (baseUrl, client) => createVertexProvider({ project: 'p', location: 'us-east5', accessToken: 't', baseUrl, http: client }),
+    model: 'claude-sonnet-4-5@20250929',
+    json: JSON.stringify(fixtures('vertex').json('claude-text')),
+    ...sseCase(fixtures('vertex').chunks('claude-text')),
   },
   {
     name: 'bedrock',
@@ -182,8 +213,11 @@ describe('the flag through the registry decorators (key fall-through over two ke
       anthropic: { apiKeys: ['a1', 'a2'] },
       gemini: { apiKeys: ['g1', 'g2'] },
       bedrock: { region: 'us-east-1', apiKeys: ['b1', 'b2'] },
+      azure: { apiKeys: ['z1', 'z2'], baseUrl: 'https://example.openai.azure.com' },
+      cohere: { apiKeys: ['c1', 'c2'] },
+      vertex: { project: 'p', location: 'us-central1', accessToken: 'token' },
       http,
     });
-    for (const id of ['openai', 'anthropic', 'gemini', 'bedrock']) expect(registry.get(id)?.boundsFirstByte).toBe(true);
+    for (const id of ['openai', 'anthropic', 'gemini', 'bedrock', 'azure', 'cohere', 'vertex']) expect(registry.get(id)?.boundsFirstByte).toBe(true);
   });
 });

@@ -9,7 +9,7 @@ import { streamGeminiEvents } from '../gemini/gemini-stream.js';
 import type { CallOptions, Provider, ProviderChatRequest, ProviderSettings } from '../provider.js';
 import type { HttpClient, HttpResponse } from '../shared/http-client.js';
 import { postJsonWithBodyRetryHint, readResponseJson, resolveHttpClient } from '../shared/http.js';
-import { readSse } from '../shared/sse.js';
+import { firstEventTimer, readSse } from '../shared/sse.js';
 import { vertexAnthropicBody } from './vertex-anthropic.js';
 import { asVertexError, asVertexStream, classifyVertexAnthropicError } from './vertex-error.js';
 import { vertexBaseUrl, vertexModelUrl, vertexPublisher } from './vertex-url.js';
@@ -71,6 +71,7 @@ async function post(client: VertexClient, call: { url: string; body: unknown; op
       body,
       signal: options.signal,
       onResponse: options.onResponse,
+      firstByteBy: options.firstByteBy,
       classify,
     },
     asVertexError,
@@ -109,16 +110,18 @@ export function createVertexProvider(settings: VertexSettings): Provider {
     if (vertexPublisher(request.model) === 'anthropic') {
       const prepared = buildAnthropicRequest(request, true);
       const response = await post(client, { url: `${url}:streamRawPredict`, body: vertexAnthropicBody(prepared.body), options, stream: true, classify: classifyVertexAnthropicError });
-      return asVertexStream(streamAnthropicEvents(readSse(PROVIDER, response.body, options.signal), prepared));
+      return asVertexStream(streamAnthropicEvents(readSse(PROVIDER, response.body, options.signal, firstEventTimer(response, options.firstByteBy)), prepared));
     }
     const prepared = buildGeminiRequest({ ...request, n: 1 });
     const response = await post(client, { url: `${url}:streamGenerateContent?alt=sse`, body: prepared.body, options, stream: true, classify: classifyGeminiError });
-    return asVertexStream(streamGeminiEvents(readSse(PROVIDER, response.body, options.signal), prepared));
+    return asVertexStream(streamGeminiEvents(readSse(PROVIDER, response.body, options.signal, firstEventTimer(response, options.firstByteBy)), prepared));
   }
 
   return {
     id: PROVIDER,
     multipleChoices: false,
+    // The shared undici client keeps the first-byte bound itself: no signal of the caller's own per call.
+    boundsFirstByte: client.http.boundsFirstByte === true,
     // The reused builders and readers throw `anthropic`/`gemini` errors; rename them.
     chat: (request, options = {}) => chat(request, options).catch((error: unknown) => Promise.reject(asVertexError(error))),
     stream: (request, options = {}) => stream(request, options).catch((error: unknown) => Promise.reject(asVertexError(error))),
