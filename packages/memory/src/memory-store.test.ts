@@ -164,6 +164,20 @@ describe('createMemoryStore', () => {
     expect(await vectors.count('org-a')).toBe(0);
   });
 
+  it('lends a superseded fact\'s match to its successor without its similarity: the lifted change stands in for no other fact', async () => {
+    const { memory, advance } = setup();
+    for (const said of ['I ride my scooter to work in Lisbon.', 'I live in Lisbon.', 'I moved to Berlin.']) {
+      memory.remember(ada, said);
+      await memory.idle();
+      advance(60_000);
+    }
+    // "I live in Lisbon." is history; its match lifts "I moved to Berlin.", whose own similarity stays its own (about 0),
+    // so the change is not taken for a newer value of the scooter fact the question also finds.
+    const recalled = await memory.recall(ada, 'Do I live in Lisbon?');
+    expect(recalled.map((m) => m.text)).toEqual(['I moved to Berlin.', 'I ride my scooter to work in Lisbon.']);
+    expect(recalled[0]!.similarity).toBeLessThan(0.2);
+  });
+
   it('recalls through history after a restart: hydration loads superseded facts that keep their vector as history', async () => {
     const { memory, records, advance } = setup();
     for (const said of ['I live in Lisbon.', 'I moved to Berlin last month.', 'I moved to Paris this week.']) {

@@ -9,6 +9,7 @@ import { historyPointOf, MEMORY_SCOPE, type StoredMemory, pointOf } from './memo
 import type { MemoryScope } from './memory-scope.js';
 import { redactPii } from './redact-pii.js';
 import { sameSubject } from './subject-links.js';
+import { onlyOneOfItsKind } from './kind-links.js';
 import { sameKindOfValue } from './typed-links.js';
 import { sameValueType } from './value-types.js';
 
@@ -162,11 +163,11 @@ export class MemoryWrites {
     }
   }
 
-  /** A fact that linked nothing: for a change, the stored fact whose value is of the same kind in the same frame, else the one about the same subject; for any, the one about the same thing with a value of the same kind. */
+  /** A fact that linked nothing: for a change, the stored fact whose value is of the same kind in the same frame, else the one about the same subject; for any, the one about the same thing with a value of the same kind; last, for a change, the one fact naming a value of the kind the gazetteer reads in it. */
   private async lastResort(fact: ExtractedFact, neighbours: readonly VectorMatch[], written: ReadonlySet<string>): Promise<StoredMemory | undefined> {
     const { embedder } = this.parts;
     const change = fact.change === 'update' ? ((await sameValueType(embedder, fact, neighbours, { written })) ?? (await sameSubject(embedder, fact, neighbours, { written }))) : undefined;
-    return change ?? (await sameKindOfValue(this.parts.kinds, fact, neighbours, { written }));
+    return change ?? (await sameKindOfValue(this.parts.kinds, fact, neighbours, { written })) ?? onlyOneOfItsKind(fact, neighbours, { written });
   }
 
   /** The fact with the slot of the attribute it gives, when its patterns named none and the encoder places it near one. */

@@ -47,6 +47,9 @@ async function subjectPoints(parts: MemoryParts, request: { scope: RecallScope; 
  * The old wording often matches a question better than the new one ("What is my job?" and "I work
  * as a nurse" against "I now teach kids"); the old fact itself is never returned, and a chain a
  * retraction ended lends nothing. `toCandidates` scores matches as recall does (cues, scope, retention).
+ * Only the relevance (and the score reported) is lent: the fact keeps its own similarity, which the
+ * recall-time correction rules read as how near the fact itself is (a lifted change given the old
+ * wording's similarity stood in for other facts of the request: docs/memory.md, twelfth pass).
  */
 export async function liftedThroughHistory<C extends Lifted>(
   parts: MemoryParts,
@@ -65,7 +68,7 @@ export async function liftedThroughHistory<C extends Lifted>(
     const target = inForce(successorOf(hitById.get(was.id)!.payload), history, force);
     const now = target && (byId.get(target.id) ?? toCandidates([target])[0]);
     if (!now || now.relevance >= was.relevance) continue;
-    byId.set(now.id, { ...now, relevance: was.relevance, score: was.score, similarity: Math.max(now.similarity ?? -1, was.similarity ?? -1) });
+    byId.set(now.id, { ...now, relevance: was.relevance, score: was.score });
   }
   return [...byId.values()].sort((a, b) => (b.similarity ?? 0) - (a.similarity ?? 0));
 }

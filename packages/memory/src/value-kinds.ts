@@ -1,4 +1,5 @@
 import type { Embedder } from '@svc/semantic';
+import { lexiconKind } from './value-lexicon.js';
 
 /**
  * Kinds of value a statement can give, each named by a set of example values (a general lexicon,
@@ -7,7 +8,8 @@ import type { Embedder } from '@svc/semantic';
  * ones). A value's kind is the set whose nearest examples the shared encoder places it closest
  * to, clear of the next set; numbers and days are read by pattern. Two statements that give
  * values of one kind about one thing give two values of one attribute: the newer replaces the
- * older (`typed-links.ts`).
+ * older (`typed-links.ts`). A name the gazetteer knows (`value-lexicon.ts`) takes its kind from there
+ * first: the encoder types bare proper nouns poorly.
  */
 export const VALUE_KINDS: Readonly<Record<string, readonly string[]>> = {
   colour: ['green', 'purple', 'pink', 'yellow', 'white', 'silver', 'turquoise', 'beige', 'navy', 'auburn', 'ginger'],
@@ -87,7 +89,7 @@ export function createValueKinds(embedder: Embedder, thresholds: ValueKindThresh
   };
   return {
     async kindsOf(values) {
-      const read = values.map((v) => (DAY.test(v) ? 'day' : NUMBER.test(v) ? 'number' : undefined));
+      const read = values.map((v) => (DAY.test(v) ? 'day' : NUMBER.test(v) ? 'number' : lexiconKind(v)));
       const open = values.filter((_, i) => read[i] === undefined);
       if (open.length === 0) return read;
       const [known, vectors] = await Promise.all([load(), embedder.embed(open)]);

@@ -84,6 +84,20 @@ describe('memory keeps up with corrections (gateway -> real adapter -> mock upst
     expect(await storedTexts(kim)).toEqual(['I dyed my hair blonde.', 'I like coffee.', 'I like tea.', 'I work as a nurse.'].sort());
   });
 
+  it('replaces the one fact naming a value of the kind a change names, though they share no word (rule 8: a bank, a carrier)', async () => {
+    const ana = `ana-${Math.random()}`;
+    await say(ana, "I bank with ING. I'm saving up for a house. I stopped using Brave. My mobile carrier is Telekom. I play the piano.");
+    await say(ana, 'Update: I moved my account to Revolut, and I ported my number to O2.');
+    // Before rule 8, "I bank with ING." stayed in force beside its correction here: no shared word, no clearly closest fact.
+    expect(await storedTexts(ana)).toEqual(['I moved my account to Revolut', 'I ported my number to O2.', "I'm saving up for a house.", 'I stopped using Brave.', 'I play the piano.'].sort());
+    const bank = await say(ana, 'Which bank am I with?');
+    expect(bank).toContain('Revolut');
+    expect(bank).not.toContain('ING');
+    const carrier = await say(ana, 'Which mobile carrier am I with?');
+    expect(carrier).toContain('O2');
+    expect(carrier).not.toContain('Telekom');
+  });
+
   it('recalls the current fact through the superseded one: the old wording matches the question, the new fact is told', async () => {
     const joe = `joe-${Math.random()}`;
     await say(joe, 'I work as a nurse.');

@@ -1,0 +1,51 @@
+import type { VectorMatch } from '@svc/semantic';
+import { holderOf, STATE_CHANGE } from './corrections.js';
+import type { ExtractedFact } from './extract-facts.js';
+import { recordOf, type StoredMemory } from './memory-points.js';
+import { notAState } from './subject-links.js';
+import { namedValues } from './value-lexicon.js';
+import { NO_VALUE } from './value-types.js';
+
+/**
+ * The last resort of a change that no other rule linked (issue #35, twelfth pass): a change names
+ * a new value of something the user stated, so when it names a value of one kind the gazetteer
+ * knows (a bank, a carrier, a streaming service, a place, a sport...) and **exactly one** stored
+ * fact of the same holder names another value of that kind, that fact is the one it replaces,
+ * whatever the wording ("I moved my account to Revolut" after "I bank with ING": no shared word,
+ * cosine 0.25). Two stored facts of the kind (a bank and a savings bank, two sports) link
+ * nothing: the rule does not guess between them.
+ */
+
+/** Slots whose value is not corrected by a statement of another wording. */
+const LASTING = new Set(['name', 'birthday', 'origin']);
+
+/** The one kind of value the gazetteer reads in a statement, with its values; undefined when it reads none or several kinds. */
+function kindOf(text: string): { kind: string; values: Set<string> } | undefined {
+  const named = namedValues(text);
+  const kinds = new Set(named.map((v) => v.kind));
+  if (kinds.size !== 1) return undefined;
+  return { kind: named[0]!.kind, values: new Set(named.map((v) => v.value.toLowerCase())) };
+}
+
+/** Whether a statement is a change this rule may link: announced, a present state with its value. */
+const linkable = (fact: ExtractedFact) => (fact.change === 'update' || STATE_CHANGE.test(fact.text)) && !notAState(fact.text) && !NO_VALUE.test(fact.text);
+
+/** The stored fact of the same holder that alone names another value of the kind the change names, if exactly one does. */
+export function onlyOneOfItsKind(fact: ExtractedFact, matches: readonly VectorMatch[], options: { written: ReadonlySet<string> }): StoredMemory | undefined {
+  if (fact.change === 'retract' || fact.change === 'forget' || !linkable(fact)) return undefined;
+  const mine = kindOf(fact.text);
+  if (mine === undefined) return undefined;
+  const holder = holderOf(fact.text);
+  const same: StoredMemory[] = [];
+  for (const match of matches) {
+    const record = recordOf(match.id, match.payload);
+    if (!record || options.written.has(record.id) || holderOf(record.text) !== holder || notAState(record.text)) continue;
+    const theirs = namedValues(record.text).filter((v) => v.kind === mine.kind);
+    if (theirs.length === 0) continue;
+    // A fact that names the same value is not another value of the kind (a restatement, or a fact beside it).
+    if (theirs.some((v) => mine.values.has(v.value.toLowerCase()))) return undefined;
+    if ((record.slot !== null && LASTING.has(record.slot)) || (fact.slot !== undefined && record.slot !== null && record.slot !== fact.slot)) return undefined;
+    same.push(record);
+  }
+  return same.length === 1 ? same[0] : undefined;
+}
