@@ -1,5 +1,6 @@
 import { type ChoiceSnapshot, type FeedbackRow, type PairRow, parseChoiceSnapshot } from './snapshot.js';
 import type { JudgedCounts } from './route-gate.js';
+import { type TieTally, bettingSequence } from './betting-bound.js';
 import { type SequenceSettings, type Tally, type WinEstimate, confidenceSequence, posteriorMean, wilson } from './win-estimate.js';
 
 /** Which answer a judge preferred: the candidate's, the incumbent's (the current choice), or neither. */
@@ -52,13 +53,16 @@ export interface Choice {
 
 export interface ChoiceLearnerOptions {
   /**
-   * The bounds a promotion is held to. `sequence` (default): an always-valid confidence sequence
-   * (`confidenceSequence`, `sequence`), since the choice is rechecked on every request and a
-   * fixed-n interval looked at that often is crossed by a lucky early run. `wilson`: Wilson's
-   * interval at `z` (the rule before 2026-12-04, kept for comparison).
+   * The bounds a promotion is held to. All but `wilson` are always-valid (they hold however often
+   * they are checked: the choice is rechecked on every request, and a fixed-n interval looked at
+   * that often is crossed by a lucky early run). `betting` (default): the betting confidence
+   * sequence (`bettingSequence`), which reads ties as ties (a score of 1/2 with a small spread, not
+   * a coin), at `sequence.alpha`. `sequence`: Robbins' normal mixture for any score in [0, 1]
+   * (`confidenceSequence`, the default of 2026-12-04, which needs ~3x the pairs on a tie-heavy
+   * kind). `wilson`: Wilson's interval at `z` (the rule before 2026-12-04, kept for comparison).
    */
-  bound?: 'sequence' | 'wilson';
-  /** The confidence sequence's error share over all looks and its mixture width. Default alpha 0.05, rho 10. */
+  bound?: 'betting' | 'sequence' | 'wilson';
+  /** The confidence sequence's error share over all looks (both always-valid bounds) and the normal mixture's width (`sequence`). Default alpha 0.05, rho 10. */
   sequence?: Partial<SequenceSettings>;
   /** One-sided normal quantile of the Wilson bounds (`bound: 'wilson'`). Default 1.645 (95%). */
   z?: number;
@@ -101,7 +105,9 @@ export interface ChoiceLearner {
   /**
    * True while a judged pair may still change this request's choice: no cheaper candidate is
    * proven, and one has fewer than `minSamples` samples or a win rate at or above the bar (not
-   * yet proven only for want of samples); with `revisit` on, also once one is proven (the requests
+   * yet proven only for want of samples) with an interval still as wide as the tolerance (a
+   * narrower one sitting on the bar may never decide: it is not worth judging); with `revisit`
+   * on, also once one is proven (the requests
    * that still reach the incumbent are the ones a judged pair can undo the promotion on). A judging
    * sampler spends more of its share there.
    */
@@ -144,15 +150,18 @@ function tablesOf(snapshot: ChoiceSnapshot): Tables {
   return { pairs, feedback, known };
 }
 
-/** The candidate's judged wins and losses against the incumbent (ties half each). */
-function judgedTally(tables: Tables, orgId: string, taskKind: string, candidate: string, incumbent: string): Tally & { n: number } {
+/** The candidate's judged wins, losses and ties against the incumbent. */
+function judgedTally(tables: Tables, orgId: string, taskKind: string, candidate: string, incumbent: string): TieTally & { n: number } {
   const [a, b] = candidate < incumbent ? [candidate, incumbent] : [incumbent, candidate];
   const row = tables.pairs.get(key(orgId, taskKind, a, b));
-  if (!row) return { wins: 0, losses: 0, n: 0 };
+  if (!row) return { wins: 0, losses: 0, ties: 0, n: 0 };
   const [winsA, winsB, ties] = [row[4], row[5], row[6]];
   const [wins, losses] = candidate === a ? [winsA, winsB] : [winsB, winsA];
-  return { wins: wins + ties / 2, losses: losses + ties / 2, n: wins + losses + ties };
+  return { wins, losses, ties, n: wins + losses + ties };
 }
+
+/** A tally read as a coin: ties half a win and half a loss. */
+const halved = ({ wins, losses, ties }: TieTally): Tally => ({ wins: wins + ties / 2, losses: losses + ties / 2 });
 
 function judgedCounts(tables: Tables, query: { orgId: string; taskKind: string; candidate: string; incumbent: string }): JudgedCounts {
   const { orgId, taskKind, candidate, incumbent } = query;
@@ -176,14 +185,14 @@ function feedbackTally(tables: Tables, orgId: string, taskKind: string, candidat
 }
 
 /** A tally's bounds under the learner's rule. */
-type Bounds = (tally: Tally) => { lower: number; upper: number };
+type Bounds = (tally: TieTally) => { lower: number; upper: number };
 
 function estimate(tables: Tables, bounds: Bounds, query: { orgId: string; taskKind: string; candidate: string; incumbent: string }): WinEstimate {
   const { orgId, taskKind, candidate, incumbent } = query;
   const judged = judgedTally(tables, orgId, taskKind, candidate, incumbent);
   const fed = feedbackTally(tables, orgId, taskKind, candidate, incumbent);
-  const tally = { wins: judged.wins + fed.wins, losses: judged.losses + fed.losses };
-  return { model: candidate, incumbent, winRate: posteriorMean(tally), ...bounds(tally), judged: judged.n, feedback: fed.n };
+  const tally = { wins: judged.wins + fed.wins, losses: judged.losses + fed.losses, ties: judged.ties };
+  return { model: candidate, incumbent, winRate: posteriorMean(halved(tally)), ...bounds(tally), judged: judged.n, feedback: fed.n };
 }
 
 interface Settings {
@@ -220,6 +229,13 @@ function choose(tables: Tables, s: Settings, request: ChoiceRequest): Choice {
   return { model: incumbent.id, reason: 'incumbent' };
 }
 
+/**
+ * An undecided candidate whose interval is already narrower than the tolerance: more pairs only
+ * say on which side of the bar a win rate known to within the tolerance lies, which may take
+ * without end when it sits on the bar; judging there is spent for nothing.
+ */
+const pinned = (e: WinEstimate, request: ChoiceRequest): boolean => e.upper - e.lower < request.tolerance;
+
 function unsure(tables: Tables, s: Settings, request: ChoiceRequest): boolean {
   const { orgId, taskKind, incumbent } = request;
   const bar = barOf(s, request);
@@ -229,7 +245,7 @@ function unsure(tables: Tables, s: Settings, request: ChoiceRequest): boolean {
     const e = estimate(tables, s.bounds, { orgId, taskKind, candidate: c.id, incumbent: incumbent.id });
     const enough = e.judged + e.feedback >= s.minSamples;
     if (enough && e.lower >= bar) return s.revisit > 0; // promoted: revisited requests stay open
-    if (!enough || e.winRate >= bar) open = true;
+    if (!enough || (e.winRate >= bar && !pinned(e, request))) open = true;
   }
   return open;
 }
@@ -273,10 +289,26 @@ function judgeErrorOf(option: ChoiceLearnerOptions['judgeError']): (orgId: strin
 function boundsOf(options: ChoiceLearnerOptions): Bounds {
   if (options.bound === 'wilson') {
     const z = options.z ?? 1.645;
-    return (tally) => wilson(tally, z);
+    return (tally) => wilson(halved(tally), z);
   }
   const sequence = { alpha: options.sequence?.alpha ?? 0.05, rho: options.sequence?.rho ?? 10 };
-  return (tally) => confidenceSequence(tally, sequence);
+  if (options.bound === 'sequence') return (tally) => confidenceSequence(halved(tally), sequence);
+  return remembered((tally) => bettingSequence(tally, sequence.alpha));
+}
+
+/** Bounds kept per tally (the betting bound takes ~0.1 ms; a kind's tally changes only when a pair or a score is recorded). */
+function remembered(bounds: Bounds): Bounds {
+  const kept = new Map<string, { lower: number; upper: number }>();
+  return (tally) => {
+    const at = `${tally.wins} ${tally.losses} ${tally.ties}`;
+    let found = kept.get(at);
+    if (found === undefined) {
+      if (kept.size >= 4096) kept.clear();
+      found = bounds(tally);
+      kept.set(at, found);
+    }
+    return found;
+  };
 }
 
 const empty = (): ChoiceSnapshot => ({ version: 1, pairs: [], feedback: [] });

@@ -6,7 +6,7 @@ export interface WinEstimate {
   incumbent: string;
   /** Posterior mean of P(candidate's answer is at least as good), ties counted half: Beta(1 + wins, 1 + losses). */
   winRate: number;
-  /** Wilson score bounds of the win rate at the learner's confidence (one-sided each). */
+  /** Bounds of the win rate under the learner's rule (`ChoiceLearnerOptions.bound`; one-sided each). */
   lower: number;
   upper: number;
   /** Judged pairs behind the estimate. */

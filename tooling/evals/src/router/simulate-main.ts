@@ -22,7 +22,7 @@ const { values } = parseArgs({
     llmrouter: { type: 'string' },
     sampler: { type: 'string', default: 'uniform' },
     'judge-error': { type: 'string', default: '0' },
-    bound: { type: 'string', default: 'sequence' },
+    bound: { type: 'string', default: 'betting' },
   },
 });
 
@@ -44,6 +44,12 @@ const sources: Record<string, { load: () => Item[]; strong: { id: string; price:
     weak: { id: 'llama-3.1-8b-instruct', price: 0.18 },
   },
 };
+const bounds = ['betting', 'sequence', 'wilson'] as const;
+function boundOf(name: string): (typeof bounds)[number] {
+  const found = bounds.find((b) => b === name);
+  if (!found) throw new Error(`--bound must be one of ${bounds.join(', ')}`);
+  return found;
+}
 const source = sources[values.source];
 if (!source) throw new Error(`--source must be one of ${Object.keys(sources).join(', ')}`);
 
@@ -61,7 +67,7 @@ const settings: SimulationSettings = {
   task: values.task === 'subject' ? 'subject' : 'family',
   sampler: values.sampler === 'unsure' ? 'unsure' : 'uniform',
   judgeError: Number(values['judge-error']),
-  bound: values.bound === 'wilson' ? 'wilson' : 'sequence',
+  bound: boundOf(values.bound),
 };
 const items = source.load().filter((item) => item.correct[settings.strong.id] !== undefined && item.correct[settings.weak.id] !== undefined);
 const result = simulate(items, settings);

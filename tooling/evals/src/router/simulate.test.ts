@@ -19,8 +19,8 @@ describe('simulate', () => {
     expect(result.strongAccuracy).toBe(1);
     expect(result.oracle).toEqual({ quality: 1, cost: expect.closeTo(0.55, 1) });
     expect(last.quality).toBe(1);
-    // ~1,000 tied pairs (~5,000 easy requests at 20% judged) before the always-valid bound clears 0.45
-    // (the fixed-n Wilson bound needed ~270); then the easy half goes to the weak model.
+    // Tied pairs until the always-valid bound clears 0.45 (read as coin flips, ~1,000 ties: ~5,000 easy
+    // requests at 20% judged; read as ties, far fewer); then the easy half goes to the weak model.
     expect(last.weakShare).toBeGreaterThan(0.2);
     expect(last.weakShare).toBeLessThan(0.5);
     // Served cost between ~55% and 100% of the strong model's, plus the shadow calls of the judged 20%.

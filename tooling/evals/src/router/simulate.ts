@@ -30,8 +30,12 @@ export interface SimulationSettings {
   sampler?: 'uniform' | 'unsure';
   /** The judge's error share the learner assumes (`ChoiceLearnerOptions.judgeError`); default 0. */
   judgeError?: number;
-  /** The learner's promotion bound (`ChoiceLearnerOptions.bound`): `sequence` (default, always-valid) or `wilson` (fixed-n, before 2026-12-04). */
-  bound?: 'sequence' | 'wilson';
+  /**
+   * The learner's promotion bound (`ChoiceLearnerOptions.bound`): `betting` (default, always-valid,
+   * ties read as ties), `sequence` (always-valid for any score in [0, 1], 2026-12-04) or `wilson`
+   * (fixed-n, before 2026-12-04).
+   */
+  bound?: 'betting' | 'sequence' | 'wilson';
 }
 
 export interface Checkpoint {
@@ -132,7 +136,7 @@ export function simulate(items: readonly Item[], s: SimulationSettings): Simulat
     }
     return kind;
   };
-  const learner = createChoiceLearner({ judgeError: s.judgeError ?? 0, bound: s.bound ?? 'sequence' });
+  const learner = createChoiceLearner({ judgeError: s.judgeError ?? 0, bound: s.bound ?? 'betting' });
   const totals: Totals = { credit: 0, judgedCount: 0, right: 0, strongRight: 0, cost: 0, weakServed: 0 };
   const checkpoints: Checkpoint[] = [];
   const stream: { item: Item; kind: string }[] = [];
