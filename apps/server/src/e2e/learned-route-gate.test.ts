@@ -36,7 +36,8 @@ describe('a learned route change through the regression gate (openai SDK, mock p
     const teach = (n: number) => {
       for (let i = 0; i < n; i++) router.recordJudgedPair({ orgId, taskKind: first.taskFamily, incumbent, candidate: cheaper, verdict: 'tie' });
     };
-    // 1,000 even pairs: the learner's always-valid bound clears 0.45 (0.451), the gate wants 1,100 pairs.
+    // 1,000 tied pairs: the learner's always-valid bound, reading ties as ties, clears 0.45 (0.498; from
+    // ~46 ties on), the gate (ties read as coin flips, Wilson) wants 1,100 pairs.
     teach(1000);
     expect(await served()).toBe(incumbent);
     teach(100);

@@ -95,7 +95,7 @@ describe('shadow judging (mock upstream)', () => {
     const context = { candidates: [dear.id, cheaper.id], tolerance: 0.05 };
     const first = router.route(request, context);
     // The same 12,000 pairs for three organisations: a judged win rate of 0.47 (always-valid lower
-    // bound ~0.454) clears 0.45 when the judge is trusted; a judge wrong on 15% makes the bar 0.465.
+    // bound 0.457) clears 0.45 when the judge is trusted; a judge wrong on 15% makes the bar 0.465.
     const learnedFor = async (judgeErrorRate: number | null) => {
       const { orgId } = await orgWith('shadow-judge-error', { ...on, sample_rate: 0, judge_error_rate: judgeErrorRate });
       const pair = { orgId, taskKind: first.taskFamily, incumbent: first.model.id, candidate: cheaper.id };
