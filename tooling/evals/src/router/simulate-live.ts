@@ -110,7 +110,7 @@ async function settledLedger(g: LiveGateway, orgId: string): Promise<{ request_i
 /** What the gateway's reports say it learned: judged win rates per task kind (benchmarks) and the learner's route-change rulings (gate). */
 export interface Learned {
   judged: { task_kind: string; model: string; samples: number; win_rate: number; interval: { low: number; high: number } }[];
-  rulings: { task_kind: string; from: string; to: string; status: string; reason: string }[];
+  rulings: { task_kind: string; from: string; to: string; status: string; reason: string; decisions?: number; judged?: { samples: number; win_rate: number | null } }[];
 }
 
 async function learned(g: LiveGateway, orgId: string): Promise<Learned> {
