@@ -329,6 +329,7 @@ export function createChoiceLearner(options: ChoiceLearnerOptions = {}): ChoiceL
     recordJudgedPair(pair) {
       recordPair(tables, pair);
       updates++;
+      estimate(tables, settings.bounds, pair); // the new tally's bounds, kept: computed here (off the request path), not by the next route()
     },
     recordFeedback(feedback) {
       recordScore(tables, feedback);
