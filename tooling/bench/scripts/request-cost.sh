@@ -7,33 +7,40 @@
 # <requests> measured at C connections (default 16), x-intelligence-mode: proxy.
 #   tooling/bench/scripts/request-cost.sh <repo root> <out dir> <requests> [node flags...]
 #   C=4 ... (connections)   PROBE_HEAP=1 ... (sampling heap profile: <out>/probe.json.heapprofile)
+#   ENV='SVC_LEARN_FLUSH_MS=100' ... (more gateway environment)   RATE=500 ... (measured at that many requests/s, not as fast as it goes)
+#   PIN=1 ... (the bench's placement: the gateway on CPU 1, the mock upstream and autocannon on CPU 0)
+#   PROBE=loop-holds ... (what holds the event loop instead: loop-holds-probe.cjs, its summary)
 set -eu
 WT=$1; OUT=$2; N=$3; shift 3
 HERE=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$OUT"
 cd "$WT"
 P0=${P0:-23901}; PM=$P0; PG=$((P0 + 1)); PC=$((P0 + 2))
-node tooling/mock-upstream/dist/main.js --port $PM --tokens 16 > "$OUT/mock.log" 2>&1 &
+GW=(); UP=()
+if [ -n "${PIN:-}" ]; then GW=(taskset -c 1); UP=(taskset -c 0); fi
+"${UP[@]}" node tooling/mock-upstream/dist/main.js --port $PM --tokens 16 > "$OUT/mock.log" 2>&1 &
 MOCK=$!
 DATA=$(mktemp -d)
 KEY=sk-svc-bench-0123456789abcdef0123456789abcdef
 env MALLOC_ARENA_MAX=2 MALLOC_TRIM_THRESHOLD_=131072 PORT=$PG CONTROL_PORT=$PC HOST=127.0.0.1 SVC_DATA_DIR=$DATA SVC_MASTER_KEY=$KEY \
   OPENAI_API_KEY=mock OPENAI_BASE_URL=http://127.0.0.1:$PM/v1 SVC_MOCK_PROVIDER=0 ${ENCODER:+SVC_SENTENCE_ENCODER=$ENCODER} PROBE_OUT=$OUT/probe.json \
-  node -r "$HERE/request-probe.cjs" --trace-gc-nvp "$@" apps/server/dist/main.js > "$OUT/svc.log" 2>&1 &
+  ${ENV:-} "${GW[@]}" node -r "$HERE/${PROBE:-request}-probe.cjs" --trace-gc-nvp "$@" apps/server/dist/main.js > "$OUT/svc.log" 2>&1 &
 SVC=$!
 for _ in $(seq 1 240); do curl -sf http://127.0.0.1:$PG/ready > /dev/null && break; sleep 0.5; done
 AC=$WT/tooling/bench/node_modules/.bin/autocannon
 BODY='{"model":"openai/gpt-4o-mini","messages":[{"role":"user","content":"Say hello"}]}'
 load() {
-  "$AC" -c "${C:-16}" -a "$1" -m POST -H "content-type: application/json" -H "authorization: Bearer $KEY" \
+  "${UP[@]}" "$AC" -c "${C:-16}" -a "$1" ${2:+-R "$2"} -m POST -H "content-type: application/json" -H "authorization: Bearer $KEY" \
     -H "x-intelligence-mode: proxy" -b "$BODY" -j http://127.0.0.1:$PG/v1/chat/completions 2> /dev/null
 }
 load 3000 > /dev/null
 sleep 1.5
 T0=$(awk '{print $14+$15}' "/proc/$SVC/stat")
 kill -USR2 $SVC; sleep 0.2
-load "$N" > "$OUT/ac.json"
+load "$N" "${RATE:-}" > "$OUT/ac.json"
 kill -USR2 $SVC; sleep 0.5
 T1=$(awk '{print $14+$15}' "/proc/$SVC/stat")
+HWM=$(awk '/VmHWM/ {print $2}' "/proc/$SVC/status")
 kill -INT $SVC; wait $SVC || true; kill $MOCK || true; rm -rf "$DATA"
-node "$HERE/request-cost-summary.mjs" "$OUT" "$N" $((T1 - T0))
+if [ "${PROBE:-request}" = request ]; then node "$HERE/request-cost-summary.mjs" "$OUT" "$N" $((T1 - T0))
+else node "$HERE/${PROBE}-summary.mjs" "$OUT" $((T1 - T0)) "$HWM"; fi
