@@ -39,8 +39,12 @@ async function main(): Promise<void> {
     started.runtime.logger.info({ signal }, 'shutting down: draining requests, flushing the ledger');
     started.stop().then(
       () => process.exit(0),
-      (error: unknown) => {
+      async (error: unknown) => {
         started.runtime.logger.error({ err: error }, 'shutdown failed');
+        // A step before it failed may have skipped `runtime.close()` (it runs once, so this waits for
+        // a close under way): the ledger is flushed and the encoder's thread stopped before the
+        // exit, since exiting while that thread is inside an onnxruntime run aborts the process.
+        await started.runtime.close().catch(() => undefined);
         process.exit(1);
       },
     );

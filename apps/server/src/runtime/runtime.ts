@@ -17,6 +17,7 @@ import { type Logger, type Metrics, type Tracing, createLogger, createMetrics, c
 import { type Access, startAccess } from './access.js';
 import { createAlerts } from './alerts.js';
 import { createBreakers } from './breakers.js';
+import { closeInStages } from './close-in-stages.js';
 import type { CacheService } from './cache.js';
 import { type ConfigFile, loadConfigFile } from './config-file.js';
 import { passThroughOptions } from './config-models.js';
@@ -144,19 +145,24 @@ interface Closeable {
   tracing: Tracing;
 }
 
-/** Flushes the learn queue and closes the stores: writers first, then the readers they need, the stores last. */
-async function closeInOrder(parts: Closeable): Promise<void> {
-  parts.responses.stop();
-  parts.files.stop();
-  // Judging in flight writes ledger rows and verdicts: it ends before the learn queue flushes.
-  await parts.shadow.stop();
-  await Promise.all([parts.learn.close(), parts.routing.feedback.close(), parts.cache.close(), parts.memory.close(), parts.alerts.stop()]);
-  await parts.encoder.close();
-  await Promise.all([parts.access.authenticator.stop(), parts.access.governance.stop(), parts.byok.stop(), parts.mcp.stop(), parts.mcpGateway.close(), parts.switches.stop(), parts.models.stop()]);
-  await parts.kv.close();
-  await parts.db.close();
-  await parts.http?.close();
-  await parts.tracing.shutdown();
+/**
+ * Flushes the learn queue and closes the stores: writers first, then the readers they need, the
+ * stores last; a part that fails does not keep the later ones open (`closeInStages`).
+ */
+function closeInOrder(parts: Closeable): Promise<void> {
+  return closeInStages([
+    [() => parts.responses.stop(), () => parts.files.stop()],
+    // Judging in flight writes ledger rows and verdicts: it ends before the learn queue flushes.
+    [() => parts.shadow.stop()],
+    [() => parts.learn.close(), () => parts.routing.feedback.close(), () => parts.cache.close(), () => parts.memory.close(), () => parts.alerts.stop()],
+    // After the writers that embed (cache and memory stores), before the process may exit.
+    [() => parts.encoder.close()],
+    [() => parts.access.authenticator.stop(), () => parts.access.governance.stop(), () => parts.byok.stop(), () => parts.mcp.stop(), () => parts.mcpGateway.close(), () => parts.switches.stop(), () => parts.models.stop()],
+    [() => parts.kv.close()],
+    [() => parts.db.close()],
+    [() => parts.http?.close()],
+    [() => parts.tracing.shutdown()],
+  ]);
 }
 
 /** `run` at most once: later calls get the first call's promise. */

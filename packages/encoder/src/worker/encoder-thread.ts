@@ -1,9 +1,9 @@
 import type { PackedTokens } from '../token-states.js';
 import type { StopRequest, WorkerMessage, WorkerSettings } from './protocol.js';
-
-/** How long `stop` waits for the thread to end between runs before terminating it. */
-const STOP_WAIT_MS = 10_000;
 import { spawnEncoderWorker } from './spawn-worker.js';
+
+/** How long `stop` waits for the thread to end after its run in progress before terminating it. */
+const STOP_WAIT_MS = 10_000;
 
 /** The inference thread seen from the main thread. */
 export interface EncoderThread {
@@ -94,15 +94,17 @@ class WorkerThread implements EncoderThread {
   }
 
   /**
-   * Rejects what is pending, then asks the thread to end between runs (`StopRequest`): a thread
-   * terminated inside onnxruntime's `run` (a backlog of embeddings nobody waits for any more can
-   * keep it busy) aborts the process. Terminated after `STOP_WAIT_MS` all the same, or at once
-   * when it is not loaded or has failed (no run is in progress then).
+   * Rejects what is pending, then asks the thread to end (`StopRequest`) and waits for it: the
+   * thread drops what is queued and ends once the onnxruntime run in progress has returned (one run,
+   * at most `maxBatchTokens`, not the rest of its batch; the load's self-check is a run too). A
+   * thread terminated inside onnxruntime's `run` aborts the process (`Napi::Error`,
+   * std::terminate), so `terminate` only follows the thread's own end, or `STOP_WAIT_MS` without
+   * one (a run that never returns), or a thread that has already failed (then idle).
    */
   async stop(reason: Error): Promise<void> {
-    const running = this.loaded && !this.failure;
+    const alive = !this.failure;
     this.die(reason);
-    if (running) {
+    if (alive) {
       const exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
       this.worker.postMessage({ type: 'stop' } satisfies StopRequest);
       let timer: ReturnType<typeof setTimeout> | undefined;

@@ -34,9 +34,10 @@ function defaultModelDir(): string {
 /**
  * Loads the weights, builds the graph and opens an onnxruntime session; with `selfCheck`, embeds
  * the reference sentence and compares it with the published vector. Every failure is an
- * {@link EncoderLoadError}.
+ * {@link EncoderLoadError}. Once `signal` is aborted, runs (the self-check's too) end before
+ * their next onnxruntime run.
  */
-export async function createInference(settings: WorkerSettings): Promise<Inference> {
+export async function createInference(settings: WorkerSettings, signal?: AbortSignal): Promise<Inference> {
   const modelDir = settings.modelDir ?? defaultModelDir();
   const projection = settings.pairModel ? pairProjection(384, settings.pairContext) : undefined;
   let model: LoadedModel;
@@ -67,7 +68,7 @@ export async function createInference(settings: WorkerSettings): Promise<Inferen
   const dimensions = model.hidden;
 
   const pairDimensions = projection?.linear.outputs;
-  const runner = createModelRunner({ session, tokenizer, dimensions, maxBatchTokens: settings.maxBatchTokens, ...(pairDimensions ? { pairDimensions } : {}) });
+  const runner = createModelRunner({ session, tokenizer, dimensions, maxBatchTokens: settings.maxBatchTokens, ...(pairDimensions ? { pairDimensions } : {}), ...(signal ? { signal } : {}) });
 
   if (settings.selfCheck) {
     const mismatch = referenceMismatch(await runner.run([referenceSentence]), settings.weights);

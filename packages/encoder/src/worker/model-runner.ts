@@ -14,6 +14,11 @@ export interface ModelRunnerSettings {
   maxBatchTokens: number;
   /** Width of the graph's `pair_features` output, when it has one. */
   pairDimensions?: number;
+  /**
+   * Once aborted, a call ends before its next onnxruntime run, rejecting with the signal's reason:
+   * a stopping thread waits for one run (at most `maxBatchTokens`), not for a whole batch.
+   */
+  signal?: AbortSignal;
 }
 
 /** Texts in, `[texts, dimensions]` L2-normalised vectors out; with tokens, each text's token states too. */
@@ -41,7 +46,7 @@ interface RunOutput {
  * Tokenises texts, runs them in length-sorted runs within the token budget, and puts the vectors
  * (and, when asked, each text's token states) back in input order.
  */
-export function createModelRunner({ session, tokenizer, dimensions, maxBatchTokens, pairDimensions }: ModelRunnerSettings): ModelRunner {
+export function createModelRunner({ session, tokenizer, dimensions, maxBatchTokens, pairDimensions, signal }: ModelRunnerSettings): ModelRunner {
   async function runPadded(rows: number[][], perToken: PerToken): Promise<RunOutput> {
     const batch = padBatch(rows);
     const dims = [batch.count, batch.sequence];
@@ -72,6 +77,7 @@ export function createModelRunner({ session, tokenizer, dimensions, maxBatchToke
     const vectors = new Float32Array(texts.length * dimensions);
     const tokens = new Array<TokenStates>(withTokens ? texts.length : 0);
     for (const indices of planRuns(rows.map((r) => r.length), maxBatchTokens)) {
+      signal?.throwIfAborted();
       const out = await runPadded(indices.map((i) => rows[i]!), perToken);
       indices.forEach((index, j) => {
         vectors.set(out.vectors.subarray(j * dimensions, (j + 1) * dimensions), index * dimensions);

@@ -30,9 +30,10 @@ export interface EmbedRequest {
 }
 
 /**
- * Main thread to worker: end the thread once the run in progress (if any) has returned, skipping
- * the requests still queued. Terminating the thread inside onnxruntime's `run` aborts the whole
- * process (the binding's error cannot be thrown into a terminating thread: `std::terminate`).
+ * Main thread to worker: end the thread once the onnxruntime run in progress (if any) has
+ * returned, giving up the rest of its request and skipping the requests still queued (the main
+ * thread has rejected them all). Terminating the thread inside onnxruntime's `run` aborts the
+ * whole process (the binding's error cannot be thrown into a terminating thread: `std::terminate`).
  */
 export interface StopRequest {
   type: 'stop';
