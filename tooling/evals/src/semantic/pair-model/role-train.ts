@@ -169,15 +169,6 @@ for (let fold = 0; fold < FOLDS; fold++) {
   );
   for (const e of examples) if (e.fold === fold) oof.set(e, probability(model, e.x));
 }
-// ORDERS=both: the model reads a pair in both orders and decides on the mean probability (role-reader.ts, `orders`); each example then
-// carries its record's mean, so every figure below is that decision's.
-const ORDERS = process.env['ORDERS'] === 'both' ? 'both' : 'stored-first';
-if (ORDERS === 'both') {
-  for (const r of records) {
-    const mean = r.examples.reduce((s, e) => s + oof.get(e)!, 0) / Math.max(1, r.examples.length);
-    for (const e of r.examples) oof.set(e, mean);
-  }
-}
 const pawsAsked = records.filter((r) => r.pair.kind === 'paws' && r.examples.length > 0).flatMap((r) => r.examples);
 const auc = (score: (e: RoleExample) => number) =>
   rocAuc(
@@ -214,8 +205,8 @@ console.log(`threshold ${chosen.t}: ${process.env['THRESHOLD'] ? 'fixed in advan
 
 if (values.write) {
   const model = fitEnsemble(examples, options, SEEDS);
-  const about = `Role model (issue #27): inputs ${inputs.join(', ')} (role-features.ts) read by ${SEEDS} averaged networks of ${options.units} ReLU units and a logistic unit (one layer of ${SEEDS * options.units} units here); trained by tooling/evals/src/semantic/pair-model/role-train.ts on PAWS dev's training half (split by source sentence; its held-out half, which the evaluation reports on, and PAWS test are not used), GPTCache's even-numbered pairs (weight ${weights.gptcache}) and ${generated.length} generated rewordings (weight ${weights.generated}); ${examples.length} examples, ${options.epochs} epochs of full-batch Adam (rate ${options.rate}, decay ${options.decay}, seed ${options.seed}); base pair model's bar p >= ${BASE_THRESHOLD}; out-of-fold ROC AUC on its PAWS pairs ${auc((e) => oof.get(e)!)}; threshold ${process.env['THRESHOLD'] ? 'fixed before training (THRESHOLD)' : `from the out-of-fold curve (<= ${TARGET * 100}% of non-paraphrases served)`}${ORDERS === 'both' ? ', on the mean probability of both orders of a pair' : ''}${projected ? `; replaced-word readers through the fixed projection (role-projection.ts, k = ${env('CONTEXT_PROJ', 0)} states, ${env('REPLACED_PROJ', 0)} table)` : ''}.`;
-  const file = { id: ROLE_ID, base: process.env['BASE_ID'] ?? 'minilm-pair-v1', about, threshold: chosen.t, baseThreshold: BASE_THRESHOLD, minOverlap: MIN_OVERLAP, orders: ORDERS, inputs, lexicon, ...model };
+  const about = `Role model (issue #27): inputs ${inputs.join(', ')} (role-features.ts) read by ${SEEDS} averaged networks of ${options.units} ReLU units and a logistic unit (one layer of ${SEEDS * options.units} units here); trained by tooling/evals/src/semantic/pair-model/role-train.ts on PAWS dev's training half (split by source sentence; its held-out half, which the evaluation reports on, and PAWS test are not used), GPTCache's even-numbered pairs (weight ${weights.gptcache}) and ${generated.length} generated rewordings (weight ${weights.generated}); ${examples.length} examples, ${options.epochs} epochs of full-batch Adam (rate ${options.rate}, decay ${options.decay}, seed ${options.seed}); base pair model's bar p >= ${BASE_THRESHOLD}; out-of-fold ROC AUC on its PAWS pairs ${auc((e) => oof.get(e)!)}; threshold ${process.env['THRESHOLD'] ? 'fixed before training (THRESHOLD)' : `from the out-of-fold curve (<= ${TARGET * 100}% of non-paraphrases served)`}${projected ? `; replaced-word readers through the fixed projection (role-projection.ts, k = ${env('CONTEXT_PROJ', 0)} states, ${env('REPLACED_PROJ', 0)} table)` : ''}.`;
+  const file = { id: ROLE_ID, base: process.env['BASE_ID'] ?? 'minilm-pair-v1', about, threshold: chosen.t, baseThreshold: BASE_THRESHOLD, minOverlap: MIN_OVERLAP, inputs, lexicon, ...model };
   const path = new URL(`../../../../../packages/semantic/src/pair/${ROLE_ID}.json`, import.meta.url);
   writeFileSync(path, `${JSON.stringify(file, (_, value: unknown) => (typeof value === 'number' ? Number(value.toPrecision(6)) : value))}\n`);
   console.log(`written ${path.pathname}`);
