@@ -19,12 +19,6 @@ export const roleModelSchema = v.strictObject({
   /** The base pair model's probability must reach this too (0: the role model alone decides). */
   baseThreshold: v.number(),
   minOverlap: v.number(),
-  /**
-   * Which orders of a pair it reads: `stored-first` (the default) its inputs with the stored text
-   * first; `both` the mean of its probabilities with either text first (the model was trained on
-   * both orders, and whether two questions ask the same thing does not depend on which was asked first).
-   */
-  orders: v.optional(v.picklist(['stored-first', 'both'])),
   /** The inputs it reads, of {@link ROLE_MODEL_INPUTS} and {@link READER_INPUTS}, in its weights' order. */
   inputs: v.array(v.string()),
   lexicon: v.strictObject({ relations: ids, other: ids }),
@@ -46,8 +40,6 @@ export interface RoleModel {
   threshold: number;
   baseThreshold: number;
   minOverlap: number;
-  /** Which orders of a pair it reads (the file's `orders`). */
-  orders: 'stored-first' | 'both';
   /** Where each of its inputs is in {@link ROLE_MODEL_INPUTS} followed by {@link READER_INPUTS}. */
   inputs: number[];
   lexicon: RoleLexicon;
@@ -73,7 +65,6 @@ export function parseRoleModel(raw: unknown): RoleModel {
     threshold: file.threshold,
     baseThreshold: file.baseThreshold,
     minOverlap: file.minOverlap,
-    orders: file.orders ?? 'stored-first',
     inputs,
     lexicon: { relations: new Set(file.lexicon.relations), other: new Set(file.lexicon.other) },
     mean: Float64Array.from(file.mean),
@@ -130,8 +121,7 @@ export function roleReader(base: PairReader, model: RoleModel): PairReader {
     score(query, stored, cosine) {
       const overlap = wordPieceOverlap(stored, query);
       if (overlap < model.minOverlap) return 1;
-      const first = judge(query, stored, cosine, overlap);
-      return model.orders === 'both' ? (first + judge(stored, query, cosine, overlap)) / 2 : first;
+      return judge(query, stored, cosine, overlap);
     },
   };
   roleReaders.add(reader);

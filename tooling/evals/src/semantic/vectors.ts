@@ -1,6 +1,7 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { cachedEmbedMany, createSentenceEncoder, textsFingerprint, writeVectorFile } from '@svc/encoder';
-import { createHashedEmbedder, decodeTokenFeatures, firstColumns, shippedPairReader, shippedRoleModel, type Embedder, encodeTokenFeatures, type PairReader, parseRoleModel, roleReader, type TokenFeatures } from '@svc/semantic';
+import { existsSync, readFileSync } from 'node:fs';
+import { cachedEmbedMany, createSentenceEncoder, readVectorFile, textsFingerprint, writeVectorFile } from '@svc/encoder';
+import { createHashedEmbedder, firstColumns, shippedPairReader, shippedRoleModel, type Embedder, type PairReader, parseRoleModel, roleReader, type TokenFeatures } from '@svc/semantic';
+import { encodeAlone, readFeatureTable, writeFeatureTable } from './feature-table.js';
 
 const PREVIOUS_ROLE_MODEL = new URL('../../../../packages/semantic/src/pair/minilm-role-v1.json', import.meta.url);
 
@@ -30,39 +31,29 @@ export interface TableEmbedder extends Embedder {
 }
 
 const progress = (done: number, total: number) => {
-  if (done % 6400 < 64) console.error(`encoding ${done} / ${total}`);
+  if (done === total || done % 2048 === 0) console.error(`encoding ${done} / ${total}`);
 };
 
 /**
- * The pair model's features of every text (int8-packed, as an entry keeps them), computed by the
- * real encoder with their vectors and kept in `file` (one JSON: pair model id, texts' fingerprint,
- * packed features) so a rerun takes seconds.
+ * The pair model's features of every text, float as the encoder computed them, each text encoded
+ * alone (what the gateway reads for an asked question: the encoder's memo of that request's own
+ * pass; a stored entry's are packed by the cache itself, as in the gateway), kept in
+ * `<vectorsFile>.features` with the vectors of the same passes in `vectorsFile`, so a rerun takes seconds.
  */
-async function featureTable(encoder: Embedder, pair: PairReader, texts: readonly string[], vectorsFile: string): Promise<Map<string, TokenFeatures>> {
-  const file = `${vectorsFile}.pair.json`;
+async function featureTable(encoder: Embedder, pair: PairReader, texts: readonly string[], vectorsFile: string): Promise<{ vectors: Float32Array[]; features: Map<string, TokenFeatures> }> {
+  const file = `${vectorsFile}.features`;
   const fingerprint = textsFingerprint(texts);
-  let packed: string[] | undefined;
-  if (existsSync(file)) {
-    const kept = JSON.parse(readFileSync(file, 'utf8')) as { model: string; fingerprint: string; features: string[] };
-    if (kept.model === pair.id && kept.fingerprint === fingerprint) packed = kept.features;
+  const kept = readFeatureTable(file);
+  const keptVectors = await readVectorFile(vectorsFile).catch(() => undefined);
+  const valid = kept?.model === pair.id && kept.fingerprint === fingerprint && kept.dimensions === pair.dimensions && keptVectors?.embedder === encoder.id && keptVectors.fingerprint === fingerprint;
+  let encoded = valid ? { vectors: keptVectors.vectors, features: kept.features } : undefined;
+  if (!encoded) {
+    encoded = await encodeAlone(encoder, pair, texts, progress);
+    writeFeatureTable(file, { model: pair.id, fingerprint, dimensions: pair.dimensions, features: encoded.features });
+    await writeVectorFile(vectorsFile, { embedder: encoder.id, dimensions: encoder.dimensions, fingerprint, vectors: encoded.vectors });
   }
-  if (!packed) {
-    // One forward pass gives a text's vector and features: ask for both at once, keep both.
-    packed = [];
-    const vectors: Float32Array[] = [];
-    for (let i = 0; i < texts.length; i += 64) {
-      const chunk = texts.slice(i, i + 64);
-      const done = await Promise.all(chunk.map(async (text) => Promise.all([encoder.embed([text]), pair.features(text)])));
-      for (const [[vector], features] of done) {
-        vectors.push(vector!);
-        packed.push(encodeTokenFeatures(features));
-      }
-      progress(i + chunk.length, texts.length);
-    }
-    writeFileSync(file, JSON.stringify({ model: pair.id, fingerprint, features: packed }));
-    await writeVectorFile(vectorsFile, { embedder: encoder.id, dimensions: encoder.dimensions, fingerprint, vectors });
-  }
-  return new Map(texts.map((text, i) => [text, decodeTokenFeatures(packed[i]!, pair.dimensions)!]));
+  const { features } = encoded;
+  return { vectors: encoded.vectors, features: new Map(texts.map((text, i) => [text, features[i]!])) };
 }
 
 /** The real pair model's scorer over a table of precomputed features. */
@@ -86,7 +77,8 @@ function tablePairReader(pair: PairReader, table: Map<string, TokenFeatures>): P
  * the same model in fp32, which answers with the same id: give it its own `vectorsFile`; kept in `vectorsFile` so a rerun
  * takes seconds; ~10 minutes for the 74,772 texts of the three sets on this machine) and returns
  * a table of them, so every lookup of the evaluation costs what the cache costs after the embedding.
- * With the encoder's pair model, its features too (`<vectorsFile>.pair.json`), offered as the
+ * With the encoder's pair model, its float features too (`<vectorsFile>.features`, each text encoded
+ * alone as the gateway encodes a request's question: `featureTable`), offered as the
  * table's `basePairReader`, and read through the shipped role model as its `pairReader` (what a
  * cache uses by default; `roleModel` false: the base model, for training the role model).
  */
@@ -95,8 +87,9 @@ export async function tableEmbedder(kind: string, texts: readonly string[], vect
   // Niceness 0: an offline run has no requests to yield to (at the default 19 a loaded machine starves the encoder's thread).
   const real = kind === 'hashed' ? createHashedEmbedder() : createSentenceEncoder({ cacheSize: 256, weights: kind === 'minilm-fp32' ? 'fp32' : 'int8', pairContext, niceness: 0 });
   try {
-    const pair = real.pairReader ? tablePairReader(real.pairReader, await featureTable(real, real.pairReader, distinct, vectorsFile)) : undefined;
-    const vectors = await cachedEmbedMany(vectorsFile, real, distinct, { onProgress: progress });
+    const encoded = real.pairReader ? await featureTable(real, real.pairReader, distinct, vectorsFile) : undefined;
+    const pair = real.pairReader && encoded ? tablePairReader(real.pairReader, encoded.features) : undefined;
+    const vectors = encoded?.vectors ?? (await cachedEmbedMany(vectorsFile, real, distinct, { onProgress: progress }));
     const table = new Map(distinct.map((text, i) => [text, vectors[i]!]));
     const sample = distinct.slice(0, 200);
     const cpu = process.cpuUsage();

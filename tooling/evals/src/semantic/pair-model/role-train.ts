@@ -9,7 +9,9 @@
  * default inputs now add the move features). QQP_WEIGHT adds QQP dev's training-half pairs of high
  * word-piece overlap (README.md; QQP_POSITIVES=1 duplicates only, QQP_MAX_WORDS short ones);
  * REPLACED=1 and CONTEXT_RAW=1 add the replaced-word readers tried after v2 (measurement only: the
- * shipped reader cannot compute them, so --write refuses them). DUMP=t prints the
+ * shipped reader cannot compute them, so --write refuses them). SYNONYM_RULES=1 adds rewordings with
+ * synonyms read off GPTCache's even pairs (role-synonyms.ts: moved, positives; roles swapped,
+ * negatives; =moves the positives only), tried on 2026-12-04 and not shipped. DUMP=t prints the
  * GPTCache even pairs refused and the PAWS non-paraphrases served out of fold at threshold t.
  *
  *   pnpm --filter @svc/evals semantic:role-model [--write] [--vectors /tmp/svc-role-train.bin]
@@ -28,6 +30,7 @@ import { fitEnsemble, rocAuc } from './role-fit.js';
 import { type LabelledPair, pairRecords, type RoleExample, ROLE_LEXICON_WORDS } from './role-examples.js';
 import { pct, probability, regimeCurve, servedAt } from './role-curve.js';
 import { rewordings } from './role-rewordings.js';
+import { synonymLexicon, synonymRewordings } from './role-synonyms.js';
 import { loadWordTable } from './role-replaced.js';
 import { RAW_CONTEXT_FEATURE_NAMES, rawContextFeatures } from './role-context-raw.js';
 import { tokenTable } from '../alignment/token-cache.js';
@@ -58,9 +61,16 @@ const paws: LabelledPair[] = groups.flatMap((group, g) => group.map((p) => ({ a:
 const sentenceFold = new Map(groups.flatMap((group, g) => group.flatMap((p) => [p.a, p.b]).map((s) => [s, g % FOLDS] as const)));
 const sentences = [...sentenceFold.keys()].sort((x, y) => fnv(x) - fnv(y));
 const generated: LabelledPair[] = rewordings(sentences, env('PER_RULE', 500), process.env['MORE_RULES'] === '1').map((r) => ({ a: asked(r.a), b: asked(r.b), y: r.duplicate ? 1 : 0, w: weights.generated, fold: sentenceFold.get(r.a)!, kind: r.rule }));
-const gptcache: LabelledPair[] = loadParaphrases(dir)
-  .filter((_, i) => i % 2 === 0)
-  .map((p, i) => ({ a: asked(p.origin), b: asked(p.similar), y: 1, w: weights.gptcache, fold: i % FOLDS, kind: 'gptcache-even' }));
+const even = loadParaphrases(dir).filter((_, i) => i % 2 === 0);
+const gptcache: LabelledPair[] = even.map((p, i) => ({ a: asked(p.origin), b: asked(p.similar), y: 1, w: weights.gptcache, fold: i % FOLDS, kind: 'gptcache-even' }));
+// SYNONYM_RULES=1: rewordings with synonyms read off GPTCache's even pairs (role-synonyms.ts), moved (positives) or swapped (negatives);
+// a sentence of fold f uses only the synonyms of even pairs outside fold f, so the out-of-fold figures stay honest.
+// SYNONYM_RULES=moves: the positives only.
+if (process.env['SYNONYM_RULES'] === '1' || process.env['SYNONYM_RULES'] === 'moves') {
+  const lexicons = Array.from({ length: FOLDS }, (_, f) => synonymLexicon(even.filter((_, i) => i % FOLDS !== f)));
+  const made = synonymRewordings(sentences, (s) => lexicons[sentenceFold.get(s)!]!, env('PER_RULE', 500)).filter((r) => process.env['SYNONYM_RULES'] === '1' || r.duplicate);
+  generated.push(...made.map((r) => ({ a: asked(r.a), b: asked(r.b), y: r.duplicate ? 1 : 0, w: weights.generated, fold: sentenceFold.get(r.a)!, kind: r.rule })));
+}
 const pairs = [...paws, ...generated, ...gptcache];
 // QQP dev's training half (split by question, as the evaluation splits it; its held-out half is not read): the pairs sharing
 // >= MIN_OVERLAP of their word pieces, questions reworded as GPTCache's are (QQP_WEIGHT, 0: none; at most QQP_MAX pairs).
@@ -169,15 +179,6 @@ for (let fold = 0; fold < FOLDS; fold++) {
   );
   for (const e of examples) if (e.fold === fold) oof.set(e, probability(model, e.x));
 }
-// ORDERS=both: the model reads a pair in both orders and decides on the mean probability (role-reader.ts, `orders`); each example then
-// carries its record's mean, so every figure below is that decision's.
-const ORDERS = process.env['ORDERS'] === 'both' ? 'both' : 'stored-first';
-if (ORDERS === 'both') {
-  for (const r of records) {
-    const mean = r.examples.reduce((s, e) => s + oof.get(e)!, 0) / Math.max(1, r.examples.length);
-    for (const e of r.examples) oof.set(e, mean);
-  }
-}
 const pawsAsked = records.filter((r) => r.pair.kind === 'paws' && r.examples.length > 0).flatMap((r) => r.examples);
 const auc = (score: (e: RoleExample) => number) =>
   rocAuc(
@@ -214,8 +215,8 @@ console.log(`threshold ${chosen.t}: ${process.env['THRESHOLD'] ? 'fixed in advan
 
 if (values.write) {
   const model = fitEnsemble(examples, options, SEEDS);
-  const about = `Role model (issue #27): inputs ${inputs.join(', ')} (role-features.ts) read by ${SEEDS} averaged networks of ${options.units} ReLU units and a logistic unit (one layer of ${SEEDS * options.units} units here); trained by tooling/evals/src/semantic/pair-model/role-train.ts on PAWS dev's training half (split by source sentence; its held-out half, which the evaluation reports on, and PAWS test are not used), GPTCache's even-numbered pairs (weight ${weights.gptcache}) and ${generated.length} generated rewordings (weight ${weights.generated}); ${examples.length} examples, ${options.epochs} epochs of full-batch Adam (rate ${options.rate}, decay ${options.decay}, seed ${options.seed}); base pair model's bar p >= ${BASE_THRESHOLD}; out-of-fold ROC AUC on its PAWS pairs ${auc((e) => oof.get(e)!)}; threshold ${process.env['THRESHOLD'] ? 'fixed before training (THRESHOLD)' : `from the out-of-fold curve (<= ${TARGET * 100}% of non-paraphrases served)`}${ORDERS === 'both' ? ', on the mean probability of both orders of a pair' : ''}${projected ? `; replaced-word readers through the fixed projection (role-projection.ts, k = ${env('CONTEXT_PROJ', 0)} states, ${env('REPLACED_PROJ', 0)} table)` : ''}.`;
-  const file = { id: ROLE_ID, base: process.env['BASE_ID'] ?? 'minilm-pair-v1', about, threshold: chosen.t, baseThreshold: BASE_THRESHOLD, minOverlap: MIN_OVERLAP, orders: ORDERS, inputs, lexicon, ...model };
+  const about = `Role model (issue #27): inputs ${inputs.join(', ')} (role-features.ts) read by ${SEEDS} averaged networks of ${options.units} ReLU units and a logistic unit (one layer of ${SEEDS * options.units} units here); trained by tooling/evals/src/semantic/pair-model/role-train.ts on PAWS dev's training half (split by source sentence; its held-out half, which the evaluation reports on, and PAWS test are not used), GPTCache's even-numbered pairs (weight ${weights.gptcache}) and ${generated.length} generated rewordings (weight ${weights.generated}); ${examples.length} examples, ${options.epochs} epochs of full-batch Adam (rate ${options.rate}, decay ${options.decay}, seed ${options.seed}); base pair model's bar p >= ${BASE_THRESHOLD}; out-of-fold ROC AUC on its PAWS pairs ${auc((e) => oof.get(e)!)}; threshold ${process.env['THRESHOLD'] ? 'fixed before training (THRESHOLD)' : `from the out-of-fold curve (<= ${TARGET * 100}% of non-paraphrases served)`}${projected ? `; replaced-word readers through the fixed projection (role-projection.ts, k = ${env('CONTEXT_PROJ', 0)} states, ${env('REPLACED_PROJ', 0)} table)` : ''}.`;
+  const file = { id: ROLE_ID, base: process.env['BASE_ID'] ?? 'minilm-pair-v1', about, threshold: chosen.t, baseThreshold: BASE_THRESHOLD, minOverlap: MIN_OVERLAP, inputs, lexicon, ...model };
   const path = new URL(`../../../../../packages/semantic/src/pair/${ROLE_ID}.json`, import.meta.url);
   writeFileSync(path, `${JSON.stringify(file, (_, value: unknown) => (typeof value === 'number' ? Number(value.toPrecision(6)) : value))}\n`);
   console.log(`written ${path.pathname}`);
