@@ -39,6 +39,32 @@ async function waitHealthy(url: string, child: ChildProcess): Promise<void> {
   throw new Error('gateway did not become healthy in 120 s');
 }
 
+/** How a process ended: its exit code, or the signal that killed it. */
+interface Ended {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/** Sends SIGTERM (unless the process has already ended) and resolves once it has ended. */
+export function terminate(child: ChildProcess): Promise<Ended> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
+  return new Promise((resolve) => {
+    child.once('exit', (code, signal) => resolve({ code, signal }));
+    child.kill('SIGTERM');
+  });
+}
+
+/**
+ * A gateway that did not end cleanly on SIGTERM (an abort at shutdown, a failed flush) is said on
+ * stderr and makes the evaluation exit non-zero, without losing the figures already printed or
+ * about to be: a regression of the shutdown shows in every live run.
+ */
+export function reportUncleanEnd(ended: Ended): void {
+  if (ended.code === 0) return;
+  console.error(`the gateway did not end cleanly on SIGTERM: ${ended.signal === null ? `exit code ${ended.code}` : `killed by ${ended.signal}`}`);
+  process.exitCode = 1;
+}
+
 const orgList = v.object({ data: v.array(v.object({ id: v.string(), name: v.string() })) });
 const createdKey = v.object({ key: v.string() });
 
@@ -64,12 +90,9 @@ export async function startLiveGateway(extra: Record<string, string> = {}): Prom
   const env = { PATH: process.env.PATH, HOME: process.env.HOME, SVC_DATA_DIR: join(dataDir, 'data'), PORT: String(port), CONTROL_PORT: String(controlPort), SVC_MASTER_KEY: masterKey, LOG_LEVEL: 'warn', ...extra };
   const child = spawn(process.execPath, ['--conditions=@svc/source', '--import', 'tsx', main], { env, cwd: appDir, stdio: ['ignore', 'ignore', 'inherit'] });
   const stop = async () => {
-    if (child.exitCode === null) {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    }
+    const ended = await terminate(child);
     await rm(dataDir, { recursive: true, force: true });
+    reportUncleanEnd(ended);
   };
   try {
     const baseUrl = `http://127.0.0.1:${port}`;
