@@ -5,6 +5,19 @@
 export const RELATION_NOUNS =
   'sister|brother|mother|mom|mum|father|dad|parents|wife|husband|partner|son|daughter|kids|children|child|baby|dog|cat|pet|friend|best friend|boss|manager|colleague|roommate|flatmate|neighbour|neighbor|grandmother|grandfather|grandma|grandpa|aunt|uncle|cousin|girlfriend|boyfriend|fiancé|fiance|doctor|dentist|landlord|teacher|coach|therapist';
 
+/** Slots whose value a statement of another wording never corrects: a name, a birthday, where one is from. */
+const LASTING_SLOTS: ReadonlySet<string> = new Set(['name', 'birthday', 'origin']);
+
+/** Whether a stored fact's slot is one a statement of another wording never corrects (`LASTING_SLOTS`). */
+export const lastingSlot = (slot: string | null): boolean => slot !== null && LASTING_SLOTS.has(slot);
+
+/**
+ * Whether the correction rules that match by wording or kind of value must leave a stored fact of
+ * `stored` slot alone for a statement of `fact` slot: a lasting slot, or two different known slots.
+ */
+export const slotsKeepApart = (fact: string | undefined, stored: string | null): boolean =>
+  lastingSlot(stored) || (fact !== undefined && stored !== null && stored !== fact);
+
 const SLOTS: readonly (readonly [RegExp, string])[] = [
   [/\b(?:my name is|i'?m called|i am called|call me)\b/i, 'name'],
   [/\b(?:i (?:now |currently )?live in|i'?m living in|i am living in|i (?:have )?moved to|i'?m based in|i am based in|my home(?:town)? is|i reside in)\b/i, 'home'],

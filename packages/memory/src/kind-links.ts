@@ -1,6 +1,7 @@
 import type { VectorMatch } from '@svc/semantic';
 import { holderOf, STATE_CHANGE } from './corrections.js';
 import type { ExtractedFact } from './extract-facts.js';
+import { slotsKeepApart } from './fact-slots.js';
 import { recordOf, type StoredMemory } from './memory-points.js';
 import { notAState } from './subject-links.js';
 import { namedValues } from './value-lexicon.js';
@@ -16,8 +17,6 @@ import { NO_VALUE } from './value-types.js';
  * nothing: the rule does not guess between them.
  */
 
-/** Slots whose value is not corrected by a statement of another wording. */
-const LASTING = new Set(['name', 'birthday', 'origin']);
 
 /** The one kind of value the gazetteer reads in a statement, with its values; undefined when it reads none or several kinds. */
 function kindOf(text: string): { kind: string; values: Set<string> } | undefined {
@@ -44,7 +43,7 @@ export function onlyOneOfItsKind(fact: ExtractedFact, matches: readonly VectorMa
     if (theirs.length === 0) continue;
     // A fact that names the same value is not another value of the kind (a restatement, or a fact beside it).
     if (theirs.some((v) => mine.values.has(v.value.toLowerCase()))) return undefined;
-    if ((record.slot !== null && LASTING.has(record.slot)) || (fact.slot !== undefined && record.slot !== null && record.slot !== fact.slot)) return undefined;
+    if (slotsKeepApart(fact.slot, record.slot)) return undefined;
     same.push(record);
   }
   return same.length === 1 ? same[0] : undefined;

@@ -1,6 +1,7 @@
 import type { Embedder, VectorMatch } from '@svc/semantic';
 import { holderOf } from './corrections.js';
 import type { ExtractedFact } from './extract-facts.js';
+import { lastingSlot } from './fact-slots.js';
 import { attributeOf, recordOf, type StoredMemory } from './memory-points.js';
 import { EVENT, NO_VALUE, valuePhrase } from './value-types.js';
 
@@ -28,8 +29,6 @@ export const SUBJECT_LINKS: SubjectLinkSettings = { candidates: 8, score: 0.5, m
 /** A plan rather than a present state ("I'm saving up for a new bike"), or a dated event ("I bought a sailboat in April"). */
 const PLAN_OR_DATED = /\b(?:saving up|saving for|hoping to|want to|would like to|in (?:january|february|march|april|may|june|july|august|september|october|november|december))\b/i;
 
-/** Slots whose value is not corrected by a change of another wording. */
-const LASTING = new Set(['name', 'birthday', 'origin']);
 
 /** An event or a plan, not a present state: it neither replaces a fact nor is replaced by its subject or its kind of value. */
 export const notAState = (text: string) => EVENT.test(text) || PLAN_OR_DATED.test(text);
@@ -64,7 +63,7 @@ function candidatesFor(fact: ExtractedFact, matches: readonly VectorMatch[], wri
     // Kept in the ranking (they are what the winner must be clear of), never linked: what does not change (a name, a
     // birthday, where one comes from), and what the encoder places near an attribute the change is not near.
     const attribute = attributeOf(match.payload);
-    const linkable = !(record.slot !== null && LASTING.has(record.slot)) && (attribute === undefined || attribute === fact.attribute);
+    const linkable = !lastingSlot(record.slot) && (attribute === undefined || attribute === fact.attribute);
     out.push({ record, score: match.score, linkable });
     if (out.length >= settings.candidates) break;
   }

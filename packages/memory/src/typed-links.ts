@@ -1,6 +1,7 @@
 import type { VectorMatch } from '@svc/semantic';
 import { holderOf } from './corrections.js';
 import type { ExtractedFact } from './extract-facts.js';
+import { slotsKeepApart } from './fact-slots.js';
 import { recordOf, type StoredMemory } from './memory-points.js';
 import { contentWords } from './recall-cues.js';
 import { notAState } from './subject-links.js';
@@ -23,8 +24,6 @@ export interface TypedLinkSettings {
 
 export const TYPED_LINKS: TypedLinkSettings = { candidates: 8, floor: 0.35 };
 
-/** Slots whose value is not corrected by a statement of another wording. */
-const LASTING = new Set(['name', 'birthday', 'origin']);
 /** The verb after the holder ("I have", "we spend", "my son plays"): shared verbs say nothing of the thing. */
 const VERB = /^(?:\W*(?:i|we|i'm|i've|i'd|we're|we've|my [a-z]+(?:'s)?)\s+)(?:(?:always|usually|also|just|really|still|often|now|recently|never|currently)\s+)*([a-z']+)/i;
 /** Words that date a statement or name how a value is given ("called"): they say nothing of the thing. */
@@ -75,7 +74,7 @@ function aboutTheSameThing(fact: ExtractedFact, matches: readonly VectorMatch[],
   for (const match of [...matches].sort((a, b) => b.score - a.score).slice(0, options.settings.candidates)) {
     const record = recordOf(match.id, match.payload);
     if (!record || match.score < options.settings.floor || options.written.has(record.id) || holderOf(record.text) !== holder || notAState(record.text)) continue;
-    if ((record.slot !== null && LASTING.has(record.slot)) || (fact.slot !== undefined && record.slot !== null && record.slot !== fact.slot)) continue;
+    if (slotsKeepApart(fact.slot, record.slot)) continue;
     const values = pairValues(fact.text, record.text);
     if (values) out.push({ record, values });
   }
