@@ -39,7 +39,9 @@ describe('a learned route change through the regression gate (openai SDK, mock p
     // 1,000 tied pairs: the learner's always-valid bound, reading ties as ties, clears 0.45 (0.498; from
     // ~46 ties on), the gate (ties read as coin flips, Wilson) wants 1,100 pairs.
     teach(1000);
-    expect(await served()).toBe(incumbent);
+    // Four asks: each is the incumbent; a revisit (5% once proven) is not put to the gate, so the
+    // refusal is logged on one to four of them (all four revisits: 6 in a million).
+    for (let i = 0; i < 4; i++) expect(await served()).toBe(incumbent);
     teach(100);
     // Promoted: 5% of the kind's requests still go to the incumbent (revisits, unlogged as learned); one of three asks is the cheaper model.
     const promoted = async (tries: number): Promise<string> => {
@@ -52,7 +54,7 @@ describe('a learned route change through the regression gate (openai SDK, mock p
     const learned = history.evaluations[0]!.route_changes!.filter((c) => c.origin === 'learner');
     expect(learned).toEqual([
       expect.objectContaining({ task_kind: first.taskFamily, from: incumbent, to: cheaper, status: 'promoted', reason: 'judged_not_worse', limit: 0.45, decisions: 1, judged: expect.objectContaining({ samples: 1100, win_rate: 0.5 }) }),
-      expect.objectContaining({ task_kind: first.taskFamily, from: incumbent, to: cheaper, status: 'refused', reason: 'insufficient_judged_pairs', decisions: 1, judged: expect.objectContaining({ samples: 1000 }) }),
+      expect.objectContaining({ task_kind: first.taskFamily, from: incumbent, to: cheaper, status: 'refused', reason: 'insufficient_judged_pairs', decisions: expect.toSatisfy((n: number) => n >= 1 && n <= 4), judged: expect.objectContaining({ samples: 1000 }) }),
     ]);
   });
 });
