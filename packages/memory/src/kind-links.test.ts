@@ -27,6 +27,11 @@ describe('onlyOneOfItsKind', () => {
     expect(onlyOneOfItsKind(fact('I moved my account to Revolut.'), near([ing, 0.3]), { written: new Set(['1']) })).toBeUndefined();
   });
 
+  it('reads no name from a capital that opens a sentence: a colour does not replace the carrier', () => {
+    expect(onlyOneOfItsKind(fact('Orange is my favourite colour now.'), near([telekom, 0.3], [savings, 0.2]), { written })).toBeUndefined();
+    expect(onlyOneOfItsKind(fact('Revolut is my bank now.'), near([ing, 0.3], [telekom, 0.2]), { written })?.id).toBe('1');
+  });
+
   it('never replaces a name, a birthday or an origin', () => {
     const from = stored('5', 'I am from Portugal.', 'origin');
     expect(onlyOneOfItsKind(fact('I moved to Spain now.'), near([from, 0.4]), { written })).toBeUndefined();

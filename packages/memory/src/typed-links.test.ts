@@ -19,6 +19,8 @@ describe('pairValues', () => {
     expect(pairValues('I dyed my hair blonde.', 'I have red hair.')).toEqual(['blonde', 'red']);
     expect(pairValues('I dyed my hair brown.', 'My hair is red')).toEqual(['brown', 'red']);
     expect(pairValues("I've grown close to Tom, my new best friend.", 'My best friend is called Ravi.')).toEqual(['Tom', 'Ravi']);
+    // The opening capital is the sentence's: the value is the colour orange (its words), not the name Orange.
+    expect(pairValues('Orange is the colour of my hair now.', 'I have red hair.')).toEqual(['orange colour', 'red']);
   });
 
   it('reads none when only the verb, the holder or the naming words are shared', () => {

@@ -6,6 +6,7 @@ import { recordOf, type StoredMemory } from './memory-points.js';
 import { contentWords } from './recall-cues.js';
 import { notAState } from './subject-links.js';
 import type { ValueKinds } from './value-kinds.js';
+import { plainOpening } from './value-lexicon.js';
 import { NO_VALUE, valuePhrase } from './value-types.js';
 
 /**
@@ -33,7 +34,8 @@ const NOT_THING = /^(?:now|nowaday|day|currently|again|instead|actually|new|old|
 function wordsOf(text: string): { word: string; stem: string }[] {
   const drop = new Set([...contentWords(VERB.exec(text)?.[1] ?? ''), ...contentWords(holderOf(text))]);
   const out: { word: string; stem: string }[] = [];
-  for (const [word] of text.matchAll(/[A-Za-z][A-Za-z'-]*|\d[\d.,]*/g)) {
+  // An opening capital is no name ("Orange is my favourite colour" gives `orange`, a colour).
+  for (const [word] of plainOpening(text).matchAll(/[A-Za-z][A-Za-z'-]*|\d[\d.,]*/g)) {
     const [stem] = /^\d/.test(word) ? [word] : [...contentWords(word)];
     if (stem !== undefined && !drop.has(stem) && !NOT_THING.test(stem)) out.push({ word, stem });
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lexiconKind, namedValues } from './value-lexicon.js';
+import { lexiconKind, namedValues, onlyAName, plainOpening } from './value-lexicon.js';
 
 describe('namedValues', () => {
   it('reads the names the gazetteer knows, the longest entry first, with or without an article', () => {
@@ -15,6 +15,29 @@ describe('namedValues', () => {
     expect(namedValues('I ported my number to Orange.')).toEqual([{ kind: 'carrier', value: 'Orange' }]);
     expect(namedValues('My favourite colour is orange.')).toEqual([]);
     expect(namedValues('I bank with ing')).toEqual([]);
+  });
+});
+
+describe('a capital that opens a sentence', () => {
+  it('is no name when the word is also an ordinary word: "Orange is my favourite colour" names no carrier', () => {
+    expect(namedValues('Orange is my favourite colour.')).toEqual([]);
+    expect(namedValues('Hi! Chase is a fun game to play with the kids.')).toEqual([]);
+    expect(namedValues('A correction: Edge of the world is my favourite film.')).toEqual([]);
+    expect(plainOpening('Apple pie is what I bake. Orange is my colour')).toBe('apple pie is what I bake. orange is my colour');
+  });
+
+  it('is a name when the gazetteer knows the word only as one, or a capitalised word follows it', () => {
+    expect(namedValues('Monzo is my bank now.')).toEqual([{ kind: 'bank', value: 'Monzo' }]);
+    expect(namedValues('Ravi is my best friend.')).toEqual([{ kind: 'person', value: 'Ravi' }]);
+    expect(namedValues('Apple Music is what I use now.')).toEqual([{ kind: 'music', value: 'Apple Music' }]);
+    expect(namedValues('I switched to Orange. Orange I like.')).toEqual([{ kind: 'carrier', value: 'Orange' }]);
+    expect(onlyAName('Monzo')).toBe(true);
+    expect(onlyAName('Orange')).toBe(false);
+    expect(onlyAName('Zorblax')).toBe(false);
+  });
+
+  it('is not looked at in a value already read off its statement: "Orange" from "I switched to Orange" is the carrier', () => {
+    expect(lexiconKind('Orange')).toBe('carrier');
   });
 });
 

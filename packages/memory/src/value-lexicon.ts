@@ -27,14 +27,54 @@ for (const [kind, list] of Object.entries(LISTS)) {
 /** Most words an entry has ("the Isle of Wight"). */
 const LONGEST = Math.max(...[...ENTRIES.keys()].map((e) => e.split(' ').length));
 
+/**
+ * The gazetteer's one-word entries that are also ordinary words ("orange", "chase", "edge",
+ * "grace"): opening a sentence, their capital is the sentence's, not a name's. Derived once from
+ * the lists above: each one-word entry written capitalised whose lower-case form is a word of
+ * Debian's `wamerican-small` list (all-capital entries such as "NAB" or "US" left out: their
+ * capitals say name anywhere).
+ */
+const ALSO_WORDS: ReadonlySet<string> = new Set(
+  'nationwide chase wise chime ally orange sprint sunrise spark peacock sling crave tidal chrome safari edge brave opera arc chromium chile china turkey canaries jersey nice amir grace jack lily maria mark mike peter'.split(' '),
+);
+
+/** Whether a capitalised word is known only as a name: the gazetteer has it as written, and it is no ordinary word. */
+export function onlyAName(word: string): boolean {
+  const lower = word.toLowerCase();
+  return ENTRIES.get(lower)?.exact === word && !ALSO_WORDS.has(lower);
+}
+
+/** A capitalised word that opens a sentence (at the start, or after `.`, `!`, `?`, `:`), alone: no capitalised word (but the pronoun I) or number after it. */
+const OPENING_WORD = /(^\s*|[.!?:]["”’')]*\s+)(["“‘(]*)([A-Z][a-z]+)\b(?!\s+(?!I\b)[A-Z0-9])/g;
+
+/**
+ * A statement with the capital of each sentence's opening word taken off, unless the word is
+ * known only as a name: a sentence-initial capital says nothing ("Orange is my favourite colour",
+ * "Apple pie is what I bake"), so the value readers must not read a name from it. "Monzo is my
+ * bank" and "Ravi is my best friend" keep theirs (the gazetteer knows them as names only), and so
+ * does a run whose next word is capitalised too ("Apple Music is what I use").
+ */
+export function plainOpening(text: string): string {
+  return text.replace(OPENING_WORD, (whole, before: string, quote: string, word: string) => (onlyAName(word) ? whole : `${before}${quote}${word.toLowerCase()}`));
+}
+
 /** A value named by the lexicon in a text: its kind and the words as written. */
 export interface NamedValue {
   kind: string;
   value: string;
 }
 
-/** The lexicon's values a text names, longest entry first at each word ("Deutsche Bank", not "Deutsche"). */
-export function namedValues(text: string): NamedValue[] {
+/**
+ * The lexicon's values a statement names, longest entry first at each word ("Deutsche Bank", not
+ * "Deutsche"); a sentence's capitalised opening word is a name only when known only as one
+ * (`plainOpening`: "Orange is my favourite colour" names no carrier).
+ */
+export function namedValues(statement: string): NamedValue[] {
+  return lookUp(plainOpening(statement));
+}
+
+/** The lexicon's values in a text as written, capitals taken as given. */
+function lookUp(text: string): NamedValue[] {
   const words = text.match(/[\p{L}\d][\p{L}\d&+'’-]*/gu) ?? [];
   const lower = words.map((w) => w.toLowerCase());
   const out: NamedValue[] = [];
@@ -55,8 +95,12 @@ export function namedValues(text: string): NamedValue[] {
   return out;
 }
 
-/** The kind of a value when the lexicon names values of one kind in it, else undefined. */
+/**
+ * The kind of a value when the lexicon names values of one kind in it, else undefined. A value is
+ * read off its statement already (`valuePhrase`, `pairValues`: openings made plain there), so its
+ * own first capital is taken as written: "Orange" read from "I switched to Orange" is the carrier.
+ */
 export function lexiconKind(value: string): string | undefined {
-  const kinds = new Set(namedValues(value).map((v) => v.kind));
+  const kinds = new Set(lookUp(value).map((v) => v.kind));
   return kinds.size === 1 ? [...kinds][0] : undefined;
 }

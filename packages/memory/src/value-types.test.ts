@@ -32,6 +32,10 @@ describe('valuePhrase', () => {
     expect(valuePhrase('I wear size 44 shoes')).toBe('44 shoes');
     expect(valuePhrase("I've gone vegan")).toBe('vegan');
     expect(valuePhrase('I moved to Berlin last month')).toBe('Berlin');
+    // A capital that opens the sentence is no name unless the word is known only as one.
+    expect(valuePhrase('Apple pie is what I bake')).toBe('bake');
+    expect(valuePhrase('Orange is my favourite colour')).toBe('colour');
+    expect(valuePhrase('Monzo is my bank now')).toBe('Monzo');
   });
 });
 

@@ -3,6 +3,7 @@ import { holderOf, STATE_CHANGE } from './corrections.js';
 import type { ExtractedFact } from './extract-facts.js';
 import { recordOf, type StoredMemory } from './memory-points.js';
 import { contentWords } from './recall-cues.js';
+import { plainOpening } from './value-lexicon.js';
 
 /**
  * The last resort of a correction that linked nothing: the stored fact that gives the same kind of
@@ -40,10 +41,11 @@ const DATING = /\b(?:now|nowadays|these days|currently|again|instead|actually|an
 /**
  * The words of a statement that carry its value, as written: its runs of capitalised words (names:
  * "Umbrella Health", "Tesla Model 3") and numbers with the unit after them ("44 shoes"), else its
- * last content word ("vegan" in "I've gone vegan").
+ * last content word ("vegan" in "I've gone vegan"). A sentence's capitalised opening word is a name
+ * only when known only as one (`plainOpening`): "Apple pie is what I bake" names nothing.
  */
 export function valuePhrase(statement: string): string | undefined {
-  const bare = statement.replace(DATING, ' ').replace(/[.!]+$/, '');
+  const bare = plainOpening(statement.replace(DATING, ' ').replace(/[.!]+$/, ''));
   const names = [...bare.matchAll(/\b[A-Z][\w'-]*(?:\s+(?:[A-Z][\w'-]*|\d+))*/g)]
     .map((m) => m[0].split(/\s+/).filter((w, i) => i > 0 || !NOT_NAMES.test(w)).join(' '))
     .filter((n) => /[A-Za-z]/.test(n));

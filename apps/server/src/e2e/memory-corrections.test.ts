@@ -98,6 +98,15 @@ describe('memory keeps up with corrections (gateway -> real adapter -> mock upst
     expect(carrier).not.toContain('Telekom');
   });
 
+  it('reads no name from a capital that opens a sentence: a new favourite colour does not replace the carrier (rule 8)', async () => {
+    const lea = `lea-${Math.random()}`;
+    await say(lea, "I'm on Vodafone for my phone plan. I play the piano. I'm saving up for a house.");
+    await say(lea, 'Orange is my favourite colour now.');
+    // Before the opening capital was read as the sentence's, "Orange" named the carrier and replaced Vodafone.
+    expect(await storedTexts(lea)).toEqual(["I'm on Vodafone for my phone plan.", 'I play the piano.', "I'm saving up for a house.", 'Orange is my favourite colour now.'].sort());
+    expect(await say(lea, 'Which mobile carrier am I with?')).toContain('Vodafone');
+  });
+
   it('recalls the current fact through the superseded one: the old wording matches the question, the new fact is told', async () => {
     const joe = `joe-${Math.random()}`;
     await say(joe, 'I work as a nurse.');
