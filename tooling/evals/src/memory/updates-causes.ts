@@ -5,7 +5,7 @@
  * value still in force, and whether a missed current value was in force but not recalled. Counts
  * for every split; example texts for the dev attributes only (the held-out ones stay unseen).
  *
- *   pnpm --filter @svc/evals memory:causes [--users 48]
+ *   pnpm --filter @svc/evals memory:causes [--users 48] [--tuning-only] [--attributes updates-tuning.jsonl --questions update-questions-tuning.jsonl]
  */
 import { parseArgs } from 'node:util';
 import { createSentenceEncoder } from '@svc/encoder';
@@ -14,7 +14,16 @@ import { loadFacts } from './dataset.js';
 import { loadAttributeQuestions, loadUpdateAttributes, updateUsers } from './updates-data.js';
 import { asserts, replayUsers, shippedRecall } from './updates-eval.js';
 
-const { values } = parseArgs({ options: { users: { type: 'string', default: '48' }, attributes: { type: 'string', default: 'updates.jsonl' }, questions: { type: 'string', default: 'update-questions.jsonl' } } });
+const { values } = parseArgs({
+  options: {
+    users: { type: 'string', default: '48' },
+    attributes: { type: 'string', default: 'updates.jsonl' },
+    questions: { type: 'string', default: 'update-questions.jsonl' },
+    // Count the dev attributes' tuning forms only: held-out attributes and forms stay unread while rules are chosen.
+    'tuning-only': { type: 'boolean', default: false },
+  },
+});
+const formsRead = values['tuning-only'] ? (['tune'] as const) : (['tune', 'test'] as const);
 const embedder = createSentenceEncoder({ cacheSize: 0 });
 const users = updateUsers(loadFacts(), loadUpdateAttributes(values.attributes), { count: Number(values.users), perUser: 6 });
 const questions = loadAttributeQuestions(values.questions);
@@ -25,7 +34,7 @@ const examples: string[] = [];
 for (const [u, user] of users.entries()) {
   const active = (await run.memory.list('org-updates', { subject: endUserSubject('org-updates', `user-${u}`), limit: 1_000 })).map((m) => m.text);
   for (const held of user.attributes) {
-    if (held.fate !== 'update') continue;
+    if (held.fate !== 'update' || (values['tuning-only'] && held.attribute.split !== 'dev')) continue;
     const split = held.attribute.split;
     const oldActive = active.filter((t) => asserts(t, held.first));
     const newActive = active.some((t) => asserts(t, held.second));
@@ -33,7 +42,7 @@ for (const [u, user] of users.entries()) {
     if (oldActive.length > 0) bump(`${split} updates: old value still in force (correction not linked)`);
     if (!newActive) bump(`${split} updates: new value not in force`);
     if (split === 'dev' && (oldActive.length > 0 || !newActive)) examples.push(`${held.attribute.attribute}: ${held.first} -> ${held.second}; in force: ${JSON.stringify(active.filter((t) => asserts(t, held.first) || asserts(t, held.second)))}`);
-    for (const forms of ['tune', 'test'] as const) {
+    for (const forms of formsRead) {
       for (const question of questions.get(held.attribute.attribute)?.[forms] ?? []) {
         const injected = await shippedRecall(run.memory, u, question);
         const has = (value: string) => injected.some((t) => asserts(t, value));
