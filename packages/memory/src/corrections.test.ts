@@ -1,6 +1,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { type CorrectionSettings, decideWrite, holderOf, sharedFrameWords } from './corrections.js';
+import { oneHabitOfItsTime } from './routine-links.js';
 import { fact, near, stored } from './test/stored-facts.js';
 
 const settings: CorrectionSettings = { mergeSimilarity: 0.9, corrections: true, updateSimilarity: 0.45, retractSimilarity: 0.6 };
@@ -50,6 +51,15 @@ describe('decideWrite', () => {
     expect(decideWrite(fact('I switched to Brave.'), near([chrome, 0.25]), settings, new Set())).toEqual({ kind: 'add' });
     // "new" may announce a change, but not one of a present state that replaces another.
     expect(decideWrite(fact("I'm saving up for a new bike."), near([marathon, 0.4], [chrome, 0.1]), settings, new Set())).toEqual({ kind: 'add' });
+  });
+
+  it('takes a change naming the time of day of the one habit held then for that habit, before the closest fact', () => {
+    const piano = stored('g', 'I play the piano.');
+    const crossword = stored('h', 'Before bed I always do a crossword.');
+    const change = fact('I end my days with meditation now.');
+    const neighbours = near([piano, 0.4], [crossword, 0.2]);
+    expect(decideWrite(change, neighbours, settings, new Set())).toEqual({ kind: 'supersede', old: expect.objectContaining({ id: 'g' }) });
+    expect(decideWrite(change, neighbours, settings, new Set(), oneHabitOfItsTime(change, neighbours, { written: new Set() }))).toEqual({ kind: 'supersede', old: expect.objectContaining({ id: 'h' }) });
   });
 
   it('removes what a retraction or a "forget that" names, and stores the retraction but not the request', () => {

@@ -96,8 +96,11 @@ const UNSHARED_MARGIN = 0.2;
 /** The least similarity at which a stored fact only near the new one's (sure) attribute is taken for the same attribute. */
 const NEAR_STORED_FLOOR = 0.2;
 
-/** What storing `fact` does, given the stored facts of its subject closest to it (best first). */
-export function decideWrite(fact: ExtractedFact, matches: readonly VectorMatch[], settings: CorrectionSettings, written: ReadonlySet<string>): WriteDecision {
+/**
+ * What storing `fact` does, given the stored facts of its subject closest to it (best first) and
+ * `habit`, the one stored habit held at the time of day the fact names (`routine-links.ts`), if any.
+ */
+export function decideWrite(fact: ExtractedFact, matches: readonly VectorMatch[], settings: CorrectionSettings, written: ReadonlySet<string>, habit?: StoredMemory): WriteDecision {
   const neighbours: Neighbour[] = [];
   for (const match of matches) {
     const record = recordOf(match.id, match.payload);
@@ -127,6 +130,8 @@ export function decideWrite(fact: ExtractedFact, matches: readonly VectorMatch[]
       ? undefined
       : closest(fact, neighbours, NEAR_STORED_FLOOR, (n) => (n.record.slot === null || n.record.slot.startsWith('my:')) && n.attribute === fact.slot);
   if (nearStored) return { kind: 'supersede', old: nearStored.record };
+  // A change naming the time of day of the one habit held then is about that habit, whatever is closest (rule 9).
+  if (habit) return { kind: 'supersede', old: habit };
   if (fact.change !== 'update') return { kind: 'add' };
   const changed =
     clearlyClosest(fact, neighbours) ??

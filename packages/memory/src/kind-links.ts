@@ -26,12 +26,13 @@ function kindOf(text: string): { kind: string; values: Set<string> } | undefined
   return { kind: named[0]!.kind, values: new Set(named.map((v) => v.value.toLowerCase())) };
 }
 
-/** Whether a statement is a change this rule may link: announced, a present state with its value. */
-const linkable = (fact: ExtractedFact) => (fact.change === 'update' || STATE_CHANGE.test(fact.text)) && !notAState(fact.text) && !NO_VALUE.test(fact.text);
+/** Whether a statement is a change the lexical last resorts may link: announced or saying a present state replaced another, with its value; no retraction. */
+export const linkableChange = (fact: ExtractedFact) =>
+  fact.change !== 'retract' && fact.change !== 'forget' && (fact.change === 'update' || STATE_CHANGE.test(fact.text)) && !notAState(fact.text) && !NO_VALUE.test(fact.text);
 
 /** The stored fact of the same holder that alone names another value of the kind the change names, if exactly one does. */
 export function onlyOneOfItsKind(fact: ExtractedFact, matches: readonly VectorMatch[], options: { written: ReadonlySet<string> }): StoredMemory | undefined {
-  if (fact.change === 'retract' || fact.change === 'forget' || !linkable(fact)) return undefined;
+  if (!linkableChange(fact)) return undefined;
   const mine = kindOf(fact.text);
   if (mine === undefined) return undefined;
   const holder = holderOf(fact.text);

@@ -10,6 +10,7 @@ import type { MemoryScope } from './memory-scope.js';
 import { redactPii } from './redact-pii.js';
 import { sameSubject } from './subject-links.js';
 import { onlyOneOfItsKind } from './kind-links.js';
+import { oneHabitOfItsTime } from './routine-links.js';
 import { sameKindOfValue } from './typed-links.js';
 import { sameValueType } from './value-types.js';
 
@@ -144,7 +145,8 @@ export class MemoryWrites {
       const vector = vectorsOf[i]!;
       const fact = await this.withAttribute(stated, vector);
       const neighbours = await vectors.search(vector, { orgId: scope.orgId, scope: MEMORY_SCOPE, subject: scope.subject, limit: NEIGHBOURS, minScore: -1 });
-      const decided = decideWrite(fact, neighbours, this.settings, written);
+      const habit = this.settings.corrections ? oneHabitOfItsTime(fact, neighbours, { written }) : undefined;
+      const decided = decideWrite(fact, neighbours, this.settings, written, habit);
       const typed = decided.kind === 'add' && this.settings.corrections ? await this.lastResort(fact, neighbours, written) : undefined;
       const decision: WriteDecision = typed ? { kind: 'supersede', old: typed } : decided;
       if (decision.kind === 'skip') continue;

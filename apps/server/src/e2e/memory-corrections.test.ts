@@ -107,6 +107,16 @@ describe('memory keeps up with corrections (gateway -> real adapter -> mock upst
     expect(await say(lea, 'Which mobile carrier am I with?')).toContain('Vodafone');
   });
 
+  it('replaces the one habit held at the time of day a change names, though they share no word (rule 9)', async () => {
+    const max = `max-${Math.random()}`;
+    await say(max, 'Before bed I always do a crossword. I bank with ING. I play the piano. I go climbing every weekend.');
+    await say(max, 'I end my days with meditation now.');
+    expect(await storedTexts(max)).toEqual(['I bank with ING.', 'I end my days with meditation now.', 'I go climbing every weekend.', 'I play the piano.'].sort());
+    const evening = await say(max, 'What do I do before going to sleep?');
+    expect(evening).toContain('meditation');
+    expect(evening).not.toContain('crossword');
+  });
+
   it('recalls the current fact through the superseded one: the old wording matches the question, the new fact is told', async () => {
     const joe = `joe-${Math.random()}`;
     await say(joe, 'I work as a nurse.');
