@@ -4,7 +4,7 @@ import { type SimulationSettings, simulate } from './simulate.js';
 
 const strong = { id: 'strong', price: 10 };
 const weak = { id: 'weak', price: 1 };
-const settings: SimulationSettings = { strong, weak, requests: 20_000, judged: 0.2, flip: 0, tolerance: 0.05, judgePrice: 0, every: 5000, seed: 3, task: 'subject' };
+const settings: SimulationSettings = { strong, weak, requests: 20_000, judged: 0.2, flip: 0, tolerance: 0.05, judgePrice: 0, every: 5000, seed: 3, task: 'subject', incumbent: 'strong' };
 
 /** `easy`: both models always right; `hard`: only the strong one is. */
 const items: Item[] = Array.from({ length: 200 }, (_, i) => {
