@@ -37,6 +37,17 @@ describe('simulate', () => {
     expect(result.checkpoints.at(-1)!.weakShare).toBeGreaterThan(uniform.checkpoints.at(-1)!.weakShare);
   });
 
+  it('moves the prompts the router sends to the weak model up where judged pairs show the strong one better', () => {
+    // Half the prompts start on the weak model (as the router's own choice); on the hard task that costs a quarter of the answers.
+    const result = simulate(items, { ...settings, judged: 0.05, sampler: 'unsure', incumbent: 0.5 });
+    const last = result.checkpoints.at(-1)!;
+    expect(result.incumbentWeakShare).toBeGreaterThan(0.45);
+    expect(last.quality).toBeGreaterThan(0.97);
+    // The easy task stays on (or moves down to) the weak model: about half of the stream.
+    expect(last.weakShare).toBeGreaterThan(0.4);
+    expect(last.judgedShare).toBeLessThanOrEqual(0.05 + 20 / last.requests);
+  });
+
   it('counts shadow and judge calls in the cost, and flipped verdicts blur what it learns', () => {
     const judgedOnly = simulate(items, { ...settings, judged: 0.05, judgePrice: 10, tolerance: 0 });
     expect(judgedOnly.checkpoints.at(-1)!.cost).toBeGreaterThan(1);
