@@ -159,6 +159,6 @@ export interface RouteContext {
    * task family. Absent: it is not asked.
    */
   orgId?: string;
-  /** How far below an even win rate a cheaper model may be, and above it a pricier one must be to replace the router's choice (0..0.5); default from `routing_hints.preference_dial` (`toleranceOfDial`). */
+  /** How far below an even win rate a cheaper model may be (and the router's cheap choice against a pricier model it keeps its place against) (0..0.5); default from `routing_hints.preference_dial` (`toleranceOfDial`). */
   tolerance?: number;
 }

@@ -39,11 +39,11 @@ export interface ChoiceRequest {
   incumbent: ChoiceOption;
   /**
    * The alternatives: a cheaper one may replace the incumbent when it is not worse than the
-   * tolerance, a pricier one when it is better than the tolerance (the incumbent is then the model
-   * outside it); one of the same cost is not considered.
+   * tolerance, a pricier one when it is better, unless the incumbent is proven within the
+   * tolerance of it; one of the same cost is not considered.
    */
   candidates: readonly ChoiceOption[];
-  /** How far apart (in win rate from 0.5) a cheaper model may be below the incumbent, and a pricier one above it before it replaces a cheap incumbent: 0..0.5. */
+  /** How much worse than the incumbent (in win rate below 0.5) a cheaper model may be, and the incumbent than a pricier one and stay: 0..0.5. */
   tolerance: number;
 }
 
@@ -95,9 +95,10 @@ export interface ChoiceLearnerOptions {
 /**
  * Per organisation and task kind: each candidate's win rate against the current choice, learned
  * from judged pairs and feedback scores, and the cheapest model whose win rate is within the
- * tolerance with confidence; or, when a pricier model beats the current choice by more than the
- * tolerance with confidence (the current choice is then outside it), the cheapest such model. Pure in-memory state, O(1) per record; shared across instances by
- * `serialize`/`load` and `mergeChoiceSnapshots`.
+ * tolerance with confidence; or, when a pricier model is better than the current choice with
+ * confidence and the current choice is not proven within the tolerance of it, the cheapest such
+ * model. Pure in-memory state, O(1) per record; shared across instances by `serialize`/`load` and
+ * `mergeChoiceSnapshots`.
  */
 export interface ChoiceLearner {
   recordJudgedPair(pair: JudgedPair): void;
@@ -111,8 +112,8 @@ export interface ChoiceLearner {
    * True while a judged pair may still change this request's choice: no candidate is proven (a
    * proven cheaper one leaves the pricier ones open), and one has fewer than `minSamples` samples
    * or a win rate on the promoting side of its bar (at or above 0.5 - the tolerance for a cheaper
-   * model, 0.5 + the tolerance for a pricier one: not yet proven only for want of samples) with an
-   * interval still as wide as the tolerance (a narrower one sitting on the bar may never decide:
+   * model; for a pricier one at or above 0.5, the incumbent not yet proven within the tolerance of
+   * it: not yet proven only for want of samples) with an interval still as wide as the tolerance (a narrower one sitting on the bar may never decide:
    * it is not worth judging); with `revisit` on, also once one is proven (the requests that still
    * reach the incumbent are the ones a judged pair can undo the promotion on). A judging sampler
    * spends more of its share there.
