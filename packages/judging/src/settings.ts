@@ -34,7 +34,7 @@ export type ShadowSettingsWire = v.InferOutput<typeof shadowSettingsSchema>;
 export interface ShadowSettings {
   enabled: boolean;
   sampleRate: number;
-  /** Undefined: the served model's cheaper models of the same pool. */
+  /** Undefined: the served model's three closest cheaper models of the same pool and its closest pricier one. */
   candidateModels: readonly string[] | undefined;
   judgeModel: string;
   dailyBudgetUsd: number;

@@ -18,7 +18,7 @@ const offerIn = (mode: IntelligenceMode): ShadowOffer => ({ caller, requestId: '
 const on: ShadowSettings = { enabled: true, sampleRate: 0, candidateModels: undefined, judgeModel: 'openai/gpt-4o-mini', dailyBudgetUsd: 1, judgeErrorRate: undefined, judgeError: { rate: 0.15, source: 'default', pairs: 0 } };
 
 function judging(settings: (orgId: string) => ShadowSettings | undefined | Promise<ShadowSettings | undefined>) {
-  const models = { permitted: () => undefined, cheaperThan: () => [], call: () => Promise.reject(new Error('no call expected')) };
+  const models = { permitted: () => undefined, cheaperThan: () => [], pricierThan: () => [], call: () => Promise.reject(new Error('no call expected')) };
   const budget = new DailyShadowBudget({ consumeWindow: () => Promise.reject(new Error('no budget expected')) });
   return new ShadowJudging({ models, settings, budget, sink: { record: () => undefined }, onError: (error) => expect.fail(String(error)) });
 }
@@ -66,6 +66,7 @@ describe('ShadowJudging with a focus (the learner says where a pair can still ch
     const models = {
       permitted: (_: Caller, slug: string) => (slug === judgeModel.id ? judgeModel : undefined),
       cheaperThan: () => [cheap],
+      pricierThan: () => [],
       call: () => Promise.resolve({ text: '{"winner":"tie"}', costUsd: 0 }),
     };
     const budget = new DailyShadowBudget({ consumeWindow: () => Promise.resolve({ admitted: true, count: 0 }) } as never);
@@ -129,5 +130,28 @@ describe('ShadowJudging with a focus (the learner says where a pair can still ch
     const { judged } = await judgedPerKind(0.1, 4000);
     expect(Math.abs(judged['open']! - judged['settled']!)).toBeLessThan(60);
     expect(judged['open']! + judged['settled']!).toBeGreaterThan(0.1 * 4000 * 0.8);
+  });
+});
+
+describe('ShadowJudging default candidates', () => {
+  it('tries the closest pricier model of the pool beside the three closest cheaper ones, so a cheap route can be judged for a move up', async () => {
+    const priced = (id: string, price: number) => ({ id, inputPricePerMTok: price, outputPricePerMTok: price }) as ModelInfo;
+    const judgeModel = priced('openai/judge', 1);
+    const cheaper = [priced('c1', 0.5), priced('c2', 0.4), priced('c3', 0.3), priced('c4', 0.2)];
+    const pricier = [priced('p1', 2), priced('p2', 5)];
+    const tried = new Set<string>();
+    const shadow = new ShadowJudging({
+      models: { permitted: (_: Caller, slug: string) => (slug === judgeModel.id ? judgeModel : undefined), cheaperThan: () => cheaper, pricierThan: () => pricier, call: () => Promise.resolve({ text: '{"winner":"tie"}', costUsd: 0 }) },
+      settings: () => ({ ...on, sampleRate: 1, judgeModel: judgeModel.id }),
+      budget: new DailyShadowBudget({ consumeWindow: () => Promise.resolve({ admitted: true, count: 0 }) } as never),
+      sink: { record: (pair) => void tried.add(pair.candidate) },
+      random: seededRandom(3),
+      onError: (error) => expect.fail(String(error)),
+    });
+    for (let i = 0; i < 200; i++) {
+      shadow.offer({ ...offerIn('full'), requestId: `req_${i}` });
+      await shadow.idle();
+    }
+    expect([...tried].sort()).toEqual(['c1', 'c2', 'c3', 'p1']);
   });
 });

@@ -162,12 +162,12 @@ export class ShadowJudging {
     return (this.deps.random ?? Math.random)();
   }
 
-  /** The configured candidates the caller may use (or the cheaper models of the pool), never the served model. */
+  /** The configured candidates the caller may use (or the pool's defaults, {@link defaultCandidates}), never the served model. */
   private candidates(offer: ShadowOffer, settings: ShadowSettings): readonly ModelInfo[] {
     const { models } = this.deps;
     const named = settings.candidateModels
       ? settings.candidateModels.map((slug) => models.permitted(offer.caller, slug)).filter((model): model is ModelInfo => model !== undefined)
-      : models.cheaperThan(offer.caller, offer.served).slice(0, 3);
+      : defaultCandidates(models, offer);
     return named.filter((model) => model.id !== offer.served.id);
   }
 
@@ -218,6 +218,15 @@ export class ShadowJudging {
     const { offer } = job;
     return this.deps.models.call({ caller: offer.caller, requestId: offer.requestId, part, model, request });
   }
+}
+
+/**
+ * The candidates when the organisation names none: the served model's three closest cheaper
+ * models of the pool (a cheaper route within the tolerance) and its closest pricier one (a route up,
+ * for a task kind the router sends to a cheap model that a pricier one beats).
+ */
+function defaultCandidates(models: ShadowModels, offer: ShadowOffer): readonly ModelInfo[] {
+  return [...models.cheaperThan(offer.caller, offer.served).slice(0, 3), ...models.pricierThan(offer.caller, offer.served).slice(0, 1)];
 }
 
 /** Characters of a request's messages, as the budget counts its prompt. */

@@ -51,6 +51,8 @@ export interface ShadowModels {
   permitted(caller: Caller, slug: string): ModelInfo | undefined;
   /** The chat models the caller may use that are cheaper than `served` in its pool, costliest first. */
   cheaperThan(caller: Caller, served: ModelInfo): readonly ModelInfo[];
+  /** The chat models the caller may use that are pricier than `served` in its pool, cheapest first. */
+  pricierThan(caller: Caller, served: ModelInfo): readonly ModelInfo[];
   /** One call (no fallback, no retry), billed as `<requestId>:<part>`. Rejects when it fails. */
   call(call: ShadowCall): Promise<ShadowAnswer>;
 }

@@ -77,7 +77,7 @@ export interface RouteDecision {
   cascade?: { strong: string; weak: string; winRate: number; threshold: number } | undefined;
   /** The sticky-route key (`chain_id`, else `conversation_id`) when chain routing is sticky; the caller stores the served model under it. */
   stickyKey: string | undefined;
-  /** The per-task learner put a cheaper model first (`RouteContext.orgId` given, judged pairs or feedback behind it). */
+  /** The per-task learner put another model first: a cheaper one, or a pricier one judged clearly better (`RouteContext.orgId` given, judged pairs or feedback behind it). */
   learned?: LearnedChoice | undefined;
 }
 
@@ -155,9 +155,10 @@ export interface RouteContext {
   weakModel?: string;
   /**
    * The caller's organisation: the per-task learner (judged pairs and feedback recorded for it)
-   * may then put a cheaper model first for the request's task family. Absent: it is not asked.
+   * may then put a cheaper model (or a pricier one judged clearly better) first for the request's
+   * task family. Absent: it is not asked.
    */
   orgId?: string;
-  /** How far below an even win rate a cheaper model may be (0..0.5); default from `routing_hints.preference_dial` (`toleranceOfDial`). */
+  /** How far below an even win rate a cheaper model may be (and the router's cheap choice against a pricier model it keeps its place against) (0..0.5); default from `routing_hints.preference_dial` (`toleranceOfDial`). */
   tolerance?: number;
 }

@@ -116,7 +116,7 @@ function RouteChanges(props: { gate: readonly GateEvaluation[] }) {
 function ShadowPanel(props: { org: Organization; shadow: NonNullable<QualityPageProps['shadow']>; csrf: string; canEdit: boolean; refused: string | undefined }) {
   const { shadow } = props;
   const summary = shadow.enabled
-    ? `On: ${percent(shadow.sample_rate)} of requests, candidates ${shadow.candidate_models?.join(', ') ?? "the served model's cheaper models of its pool"}, judge ${shadow.judge_model}, at most ${usd(shadow.daily_budget_usd)} a day.${judgeErrorText(shadow.judge_error)}`
+    ? `On: ${percent(shadow.sample_rate)} of requests, candidates ${shadow.candidate_models?.join(', ') ?? "the served model's cheaper models of its pool and its closest pricier one"}, judge ${shadow.judge_model}, at most ${usd(shadow.daily_budget_usd)} a day.${judgeErrorText(shadow.judge_error)}`
     : 'Off.';
   if (!props.canEdit) return <p data-testid="shadow-settings">{summary} Shadow judging is set by an administrator.</p>;
   return (
@@ -127,7 +127,7 @@ function ShadowPanel(props: { org: Organization; shadow: NonNullable<QualityPage
         <input id="enabled" name="enabled" type="checkbox" value="true" checked={shadow.enabled} />
         <label for="sample_rate">Share of requests judged (0 to 1)</label>
         <input id="sample_rate" name="sample_rate" type="number" min={0} max={1} step="any" value={String(shadow.sample_rate)} />
-        <label for="candidate_models">Candidate models (comma-separated; empty: cheaper models of the pool)</label>
+        <label for="candidate_models">Candidate models (comma-separated; empty: cheaper models of the pool and the closest pricier one)</label>
         <input id="candidate_models" name="candidate_models" value={shadow.candidate_models?.join(', ') ?? ''} />
         <label for="judge_model">Judge model</label>
         <input id="judge_model" name="judge_model" value={shadow.judge_model ?? ''} placeholder="openai/gpt-4.1" />

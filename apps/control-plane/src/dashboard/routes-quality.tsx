@@ -10,7 +10,7 @@ import { QualityPage } from './page-quality.js';
 import { page } from './render.js';
 import { requireDashboardAdmin, viewScope } from './scope.js';
 
-/** The shadow-judging form as the admin API's body (blank candidates: the pool's cheaper models); the API's schema checks it. */
+/** The shadow-judging form as the admin API's body (blank candidates: the pool's defaults, its cheaper models and the closest pricier one); the API's schema checks it. */
 async function shadowBody(c: Context<ControlEnv>): Promise<Record<string, unknown>> {
   const candidates = (await field(c, 'candidate_models'))
     .split(',')

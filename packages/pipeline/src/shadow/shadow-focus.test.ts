@@ -34,6 +34,11 @@ describe('learnerFocus', () => {
     expect(focus(offer('code'), [small])).toEqual({ open: [], judged: 60 }); // settled, with the pairs the cap reads
     expect(focus(offer('chat'), [mid, small])).toEqual({ open: [mid, small], judged: 0 }); // another task kind knows nothing yet
     expect(focus(offer(null), [mid, small])).toEqual({ open: [], judged: 0 }); // unclassified: teaches the learner nothing
-    expect(focus(offer('code'), [model('acme/dearer', 20)])).toEqual({ open: [], judged: 0 }); // not cheaper: never the learner's choice
+    // A pricier model is the learner's choice only when judged better: open while it is short of pairs,
+    // settled once the served model is proven within the tolerance of it (ties only).
+    const dearer = model('acme/dearer', 20);
+    expect(focus(offer('code'), [dearer])).toEqual({ open: [dearer], judged: 0 });
+    judge(dearer.id, 'tie', 200);
+    expect(focus(offer('code'), [dearer])).toEqual({ open: [], judged: 200 });
   });
 });

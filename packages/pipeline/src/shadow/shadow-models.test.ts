@@ -74,3 +74,21 @@ describe('shadow and judge calls spend the organisation month', () => {
     expect(usage).toEqual([]);
   });
 });
+
+describe('the pool around the served model', () => {
+  it('lists the cheaper models costliest first and the pricier ones cheapest first, never the served model', () => {
+    const shadow = createShadowModels({ catalog, providers: { get: () => undefined }, learn: { recordUsage: () => {}, recordDecision: () => {} }, metrics: createMetrics({ defaultMetrics: false }) });
+    const price = (m: { inputPricePerMTok: number; outputPricePerMTok: number }) => m.inputPricePerMTok + m.outputPricePerMTok;
+    const chat = [...catalog.list({ kind: 'chat' })].sort((a, b) => price(a) - price(b));
+    const served = chat.find((m) => price(m) > price(chat[0]!) && price(m) < price(chat.at(-1)!))!;
+    const cheaper = shadow.cheaperThan(caller, served);
+    const pricier = shadow.pricierThan(caller, served);
+    expect(cheaper.length).toBeGreaterThan(0);
+    expect(pricier.length).toBeGreaterThan(0);
+    expect(cheaper.every((m) => price(m) < price(served))).toBe(true);
+    expect(pricier.every((m) => price(m) > price(served))).toBe(true);
+    expect(cheaper.map(price)).toEqual([...cheaper.map(price)].sort((a, b) => b - a));
+    expect(pricier.map(price)).toEqual([...pricier.map(price)].sort((a, b) => a - b));
+    expect([...cheaper, ...pricier].some((m) => m.id === served.id)).toBe(false);
+  });
+});

@@ -20,6 +20,11 @@ function permits(caller: Caller, model: ModelInfo): boolean {
   return CallerModelAccess.of(caller)?.permits(model) ?? true;
 }
 
+/** The chat models other than `served` the caller may use whose price passes `within`. */
+function others(deps: ShadowModelDeps, caller: Caller, served: ModelInfo, within: (model: ModelInfo) => boolean): ModelInfo[] {
+  return deps.catalog.list({ kind: 'chat' }).filter((model) => within(model) && model.id !== served.id && permits(caller, model));
+}
+
 /** The first choice's text; empty when it has none. */
 function answerText(result: ChatResult): string {
   const content = result.choices[0]?.message.content;
@@ -42,10 +47,11 @@ export function createShadowModels(deps: ShadowModelDeps): ShadowModels {
     },
     cheaperThan(caller, served) {
       const ceiling = price(served);
-      return deps.catalog
-        .list({ kind: 'chat' })
-        .filter((model) => price(model) < ceiling && model.id !== served.id && permits(caller, model))
-        .sort((a, b) => price(b) - price(a));
+      return others(deps, caller, served, (model) => price(model) < ceiling).sort((a, b) => price(b) - price(a));
+    },
+    pricierThan(caller, served) {
+      const floor = price(served);
+      return others(deps, caller, served, (model) => price(model) > floor).sort((a, b) => price(a) - price(b));
     },
     call: (call) => shadowCall(deps, call),
   };

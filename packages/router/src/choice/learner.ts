@@ -37,13 +37,17 @@ export interface ChoiceRequest {
   taskKind: string;
   /** The current choice and its cost. */
   incumbent: ChoiceOption;
-  /** The alternatives; only those cheaper than the incumbent are considered. */
+  /**
+   * The alternatives: a cheaper one may replace the incumbent when it is not worse than the
+   * tolerance, a pricier one when it is better, unless the incumbent is proven within the
+   * tolerance of it; one of the same cost is not considered.
+   */
   candidates: readonly ChoiceOption[];
-  /** How much worse than the incumbent (in win rate below 0.5) a cheaper model may be: 0..0.5. */
+  /** How much worse than the incumbent (in win rate below 0.5) a cheaper model may be, and the incumbent than a pricier one and stay: 0..0.5. */
   tolerance: number;
 }
 
-/** The learner's answer: the incumbent, a cheaper model it is confident about, or one it explores. */
+/** The learner's answer: the incumbent, a cheaper or a pricier model it is confident about, or one it explores. */
 export interface Choice {
   model: string;
   reason: 'incumbent' | 'learned' | 'explore';
@@ -75,11 +79,11 @@ export interface ChoiceLearnerOptions {
   judgeError?: number | ((orgId: string) => number);
   /** Judged pairs + feedback samples a candidate needs before it may replace the incumbent. Default 20. */
   minSamples?: number;
-  /** Share of choices (0..0.05, clamped) that try a cheaper candidate not yet ruled out and not yet sampled enough. Default 0. */
+  /** Share of choices (0..0.05, clamped) that try a candidate (cheaper ones first, then pricier) not yet ruled out and not yet sampled enough. Default 0. */
   explore?: number;
   /**
    * Share of a promoted kind's choices (0..0.2, clamped) that still go to the incumbent, so that a
-   * promotion stays revisitable: on those requests the cheaper model is the candidate again, and
+   * promotion stays revisitable: on those requests the promoted model is the candidate again, and
    * `unsure` says a judged pair may still change the choice, so a judging sampler judges them and
    * a wrong promotion is undone once its bound falls below the bar. Default 0 (off).
    */
@@ -91,8 +95,10 @@ export interface ChoiceLearnerOptions {
 /**
  * Per organisation and task kind: each candidate's win rate against the current choice, learned
  * from judged pairs and feedback scores, and the cheapest model whose win rate is within the
- * tolerance with confidence. Pure in-memory state, O(1) per record; shared across instances by
- * `serialize`/`load` and `mergeChoiceSnapshots`.
+ * tolerance with confidence; or, when a pricier model is better than the current choice with
+ * confidence and the current choice is not proven within the tolerance of it, the cheapest such
+ * model. Pure in-memory state, O(1) per record; shared across instances by `serialize`/`load` and
+ * `mergeChoiceSnapshots`.
  */
 export interface ChoiceLearner {
   recordJudgedPair(pair: JudgedPair): void;
@@ -103,13 +109,14 @@ export interface ChoiceLearner {
   winRate(query: { orgId: string; taskKind: string; candidate: string; incumbent: string }): WinEstimate;
   choose(request: ChoiceRequest): Choice;
   /**
-   * True while a judged pair may still change this request's choice: no cheaper candidate is
-   * proven, and one has fewer than `minSamples` samples or a win rate at or above the bar (not
-   * yet proven only for want of samples) with an interval still as wide as the tolerance (a
-   * narrower one sitting on the bar may never decide: it is not worth judging); with `revisit`
-   * on, also once one is proven (the requests
-   * that still reach the incumbent are the ones a judged pair can undo the promotion on). A judging
-   * sampler spends more of its share there.
+   * True while a judged pair may still change this request's choice: no candidate is proven (a
+   * proven cheaper one leaves the pricier ones open), and one has fewer than `minSamples` samples
+   * or a win rate on the promoting side of its bar (at or above 0.5 - the tolerance for a cheaper
+   * model; for a pricier one at or above 0.5, the incumbent not yet proven within the tolerance of
+   * it: not yet proven only for want of samples) with an interval still as wide as the tolerance (a narrower one sitting on the bar may never decide:
+   * it is not worth judging); with `revisit` on, also once one is proven (the requests that still
+   * reach the incumbent are the ones a judged pair can undo the promotion on). A judging sampler
+   * spends more of its share there.
    */
   unsure(request: ChoiceRequest): boolean;
   /** True once anything was recorded for this organisation and task kind (a cheap test before `choose`). */
@@ -207,24 +214,58 @@ interface Settings {
 /** A judge's error share as the learner takes it: 0..0.45 (not a number: 0). */
 const clampJudgeError = (share: number): number => (share > 0 ? Math.min(0.45, share) : 0);
 
-/**
- * The win rate a candidate's lower bound must clear: 0.5 - tolerance, the tolerance shrunk by the
- * judge's error share (a judge wrong on a share e of verdicts reads a true gap as (1 - 2e) of it).
- */
-const barOf = (s: Settings, request: ChoiceRequest): number => 0.5 - (1 - 2 * clampJudgeError(s.judgeError(request.orgId))) * Math.min(0.5, Math.max(0, request.tolerance));
+/** The tolerance as the learner holds it to the judged win rate: shrunk by the judge's error share (a judge wrong on a share e of verdicts reads a true gap as (1 - 2e) of it). */
+const shownTolerance = (s: Settings, request: ChoiceRequest): number => (1 - 2 * clampJudgeError(s.judgeError(request.orgId))) * Math.min(0.5, Math.max(0, request.tolerance));
 
+/**
+ * A candidate against the incumbent: its estimate, and the win rate its lower bound must clear.
+ * `within` (a pricier model only): the win rate its upper bound must exceed, else the incumbent is
+ * proven within the tolerance of it and stays.
+ */
+interface Move {
+  estimate: WinEstimate;
+  bar: number;
+  up: boolean;
+  within: number;
+}
+
+/**
+ * The request's candidates as moves, cheaper ones first (cheapest first), then pricier ones
+ * (cheapest first); one of the incumbent's cost is no move. A cheaper model must be at most the
+ * tolerance worse (lower bound at least 0.5 - tolerance). A pricier model must be better (lower
+ * bound above 0.5), and the cheap incumbent must not be proven within the tolerance of it (its
+ * upper bound above 0.5 + tolerance, which is the incumbent's own lower bound against it below
+ * 0.5 - tolerance: the bounds are symmetric). So the router's own cheap choice is held to the proof
+ * a learned cheap route needs, and a pair of models never qualifies both ways at once.
+ */
+function movesOf(tables: Tables, s: Settings, request: ChoiceRequest): Move[] {
+  const { orgId, taskKind, incumbent } = request;
+  const tolerance = shownTolerance(s, request);
+  const byCost = [...request.candidates].filter((c) => c.id !== incumbent.id && c.cost !== incumbent.cost).sort((x, y) => x.cost - y.cost);
+  const moves = byCost.map((c) => {
+    const up = c.cost > incumbent.cost;
+    const found = estimate(tables, s.bounds, { orgId, taskKind, candidate: c.id, incumbent: incumbent.id });
+    return { estimate: found, bar: up ? 0.5 : 0.5 - tolerance, up, within: up ? 0.5 + tolerance : 0 };
+  });
+  return [...moves.filter((m) => !m.up), ...moves.filter((m) => m.up)];
+}
+
+const sampledEnough = (s: Settings, m: Move): boolean => m.estimate.judged + m.estimate.feedback >= s.minSamples;
+/** Enough samples and a lower bound past the bar (a pricier model: above 0.5, with the incumbent not proven within the tolerance of it). */
+const provenMove = (s: Settings, m: Move): boolean => sampledEnough(s, m) && (m.up ? m.estimate.lower > m.bar && m.estimate.upper > m.within : m.estimate.lower >= m.bar);
+
+/** The proven move, if any: a pricier model first (the incumbent falls short of it, so a cheaper one within the tolerance of the incumbent is no answer), else the cheapest cheaper one. */
+const provenOf = (s: Settings, moves: readonly Move[]): Move | undefined => moves.find((m) => m.up && provenMove(s, m)) ?? moves.find((m) => provenMove(s, m));
 
 function choose(tables: Tables, s: Settings, request: ChoiceRequest): Choice {
-  const { orgId, taskKind, incumbent } = request;
-  const bar = barOf(s, request);
-  const cheaper = request.candidates.filter((c) => c.id !== incumbent.id && c.cost < incumbent.cost).sort((x, y) => x.cost - y.cost);
-  const estimates = cheaper.map((c) => estimate(tables, s.bounds, { orgId, taskKind, candidate: c.id, incumbent: incumbent.id }));
-  const proven = estimates.find((e) => e.judged + e.feedback >= s.minSamples && e.lower >= bar);
+  const { incumbent } = request;
+  const moves = movesOf(tables, s, request);
+  const proven = provenOf(s, moves);
   if (proven && s.revisit > 0 && s.random() < s.revisit) return { model: incumbent.id, reason: 'incumbent' };
-  if (proven) return { model: proven.model, reason: 'learned', estimate: proven };
+  if (proven) return { model: proven.estimate.model, reason: 'learned', estimate: proven.estimate };
   if (s.explore > 0 && s.random() < s.explore) {
-    const open = estimates.find((e) => e.judged + e.feedback < s.minSamples && e.upper >= bar);
-    if (open) return { model: open.model, reason: 'explore', estimate: open };
+    const open = moves.find((m) => !sampledEnough(s, m) && m.estimate.upper >= m.bar);
+    if (open) return { model: open.estimate.model, reason: 'explore', estimate: open.estimate };
   }
   return { model: incumbent.id, reason: 'incumbent' };
 }
@@ -236,18 +277,15 @@ function choose(tables: Tables, s: Settings, request: ChoiceRequest): Choice {
  */
 const pinned = (e: WinEstimate, request: ChoiceRequest): boolean => e.upper - e.lower < request.tolerance;
 
+/** A move a judged pair may still make: too few samples, or a win rate on the bar's far side with an interval wider than the tolerance (a pricier model's: and the incumbent not yet proven within the tolerance of it). */
+const openMove = (s: Settings, m: Move, request: ChoiceRequest): boolean => !sampledEnough(s, m) || (m.estimate.winRate >= m.bar && m.estimate.upper > m.within && !pinned(m.estimate, request));
+
 function unsure(tables: Tables, s: Settings, request: ChoiceRequest): boolean {
-  const { orgId, taskKind, incumbent } = request;
-  const bar = barOf(s, request);
-  let open = false;
-  for (const c of request.candidates) {
-    if (c.id === incumbent.id || c.cost >= incumbent.cost) continue;
-    const e = estimate(tables, s.bounds, { orgId, taskKind, candidate: c.id, incumbent: incumbent.id });
-    const enough = e.judged + e.feedback >= s.minSamples;
-    if (enough && e.lower >= bar) return s.revisit > 0; // promoted: revisited requests stay open
-    if (!enough || (e.winRate >= bar && !pinned(e, request))) open = true;
-  }
-  return open;
+  const moves = movesOf(tables, s, request);
+  const proven = provenOf(s, moves);
+  if (proven && s.revisit > 0) return true; // promoted: revisited requests stay open
+  // Nothing proven: any open move; a cheaper model proven: a pricier one may still move the choice up.
+  return moves.some((m) => (proven === undefined || (m.up && !proven.up)) && !provenMove(s, m) && openMove(s, m, request));
 }
 
 function recordPair(tables: Tables, pair: JudgedPair): void {

@@ -83,6 +83,22 @@ describe('route() with the per-task learner', () => {
     expect(decision.model.id).toBe(first.model.id);
   });
 
+  it('moves a task kind the router sends to a cheap model up to a pricier one judged clearly better, through the gate', () => {
+    const router = createRouter({ catalog: fixtureCatalog() });
+    const simple = 'hi, what is the capital of France?';
+    const first = router.route(ask(simple), { orgId: 'org-a' });
+    expect(first.model.id).toBe(first.candidates[0]!.id);
+    const pricier = first.candidates.find((c) => c.costUsd > first.candidates[0]!.costUsd)?.id ?? '';
+    expect(pricier).not.toBe('');
+    // The pricier model wins 30%, loses 10%, ties the rest of 600 pairs: win rate 0.6, its lower bound (0.562) clear of 0.5 + 0.05.
+    const verdicts = ['candidate', 'candidate', 'candidate', 'incumbent', 'tie', 'tie', 'tie', 'tie', 'tie', 'tie'] as const;
+    for (let i = 0; i < 600; i++) router.recordJudgedPair({ orgId: 'org-a', taskKind: first.taskFamily, incumbent: first.model.id, candidate: pricier, verdict: verdicts[i % 10]! });
+    const up = router.route(ask(simple), { orgId: 'org-a' });
+    expect(up.model.id).toBe(pricier);
+    expect(up.learned).toMatchObject({ incumbent: first.model.id, model: pricier, reason: 'learned', samples: 600, gate: { status: 'promoted', reason: 'judged_not_worse', judgedWinRate: 0.6 } });
+    expect(router.route(ask(simple), { orgId: 'org-b' }).model.id).toBe(first.model.id);
+  });
+
   it('is off with learner: false', () => {
     const router = createRouter({ catalog: fixtureCatalog(), learner: false });
     const first = teach(router, 'org-a', 'acme/mini');

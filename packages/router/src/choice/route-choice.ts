@@ -7,7 +7,7 @@ export type { LearnedChoice } from './learned-choice.js';
 
 /**
  * The tolerance of a preference dial: how far below an even win rate (0.5) a cheaper model may
- * be. Dial 1 (quality first): 0, only a model at least as good; dial 0 (cost first): 0.15; no
+ * be (and how much worse a cheap choice may be than a pricier model it keeps its place against). Dial 1 (quality first): 0, only a model at least as good; dial 0 (cost first): 0.15; no
  * dial: 0.05.
  */
 export function toleranceOfDial(dial: number | undefined): number {
@@ -17,8 +17,10 @@ export function toleranceOfDial(dial: number | undefined): number {
 
 /**
  * Moves the learner's choice first among `scored` (already ordered, guard applied) when it chose
- * a cheaper model than the first and, for a learned change (not an exploration), the regression
- * gate promotes it on judged pairs (`judgeRouteChange`). Returns what it did (a change the gate
+ * another model than the first (a cheaper one within the tolerance, or a pricier one judged better
+ * than a first choice not proven within the tolerance of it) and, for a learned change (not an exploration), the regression gate promotes it
+ * on judged pairs (`judgeRouteChange`: a move up is a route change like any other, promoted when
+ * judged not worse, which a model judged better is). Returns what it did (a change the gate
  * refused is returned with `gate.status: 'refused'` and the order stands), or undefined when the
  * learner kept the first model.
  */

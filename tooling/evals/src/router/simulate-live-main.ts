@@ -87,7 +87,7 @@ function oracle(rows: readonly Served[]): { quality: number; cost: number } {
 }
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
-console.log(`${settings.requests} RouteLLM MMLU requests through a running gateway in ${seconds.toFixed(0)} s, asked as \`${settings.model}\`${settings.dial === undefined ? '' : ` with preference_dial ${settings.dial}`}: ${settings.strong.slug} answers as GPT-4-1106, ${settings.weak.slug} as Mixtral-8x7B; shadow judging at ${pct(settings.judged)} (candidate ${settings.weak.slug}, judge ${settings.strong.slug}), ${pct(settings.flip)} of verdicts flipped.`);
+console.log(`${settings.requests} RouteLLM MMLU requests through a running gateway in ${seconds.toFixed(0)} s, asked as \`${settings.model}\`${settings.dial === undefined ? '' : ` with preference_dial ${settings.dial}`}: ${settings.strong.slug} answers as GPT-4-1106, ${settings.weak.slug} as Mixtral-8x7B; shadow judging at ${pct(settings.judged)} (candidates the pool's defaults: the other model either way; judge ${settings.strong.slug}), ${pct(settings.flip)} of verdicts flipped.`);
 console.log('\n| requests | quality vs always-strong | cost vs always-strong (served + shadow + judge) | of which shadow + judge | weak share | judged | per-task oracle (quality, cost) |');
 console.log('|---|---|---|---|---|---|---|');
 const every = Number(values.every);
@@ -105,6 +105,6 @@ for (let n = every; n <= served.length; n += every) {
 const weakAlways = served.filter((r) => right(settings.weak, r)).length / served.filter((r) => right(settings.strong, r)).length;
 const weakCost = served.reduce((s, r) => s + costAs(settings.weak, r), 0) / served.reduce((s, r) => s + costAs(settings.strong, r), 0);
 console.log(`\nAlways-weak: quality ${pct(weakAlways)} at cost ${pct(weakCost)}. Served models: ${[...new Set(served.map((r) => r.model))].join(', ')}.`);
-console.log('\nJudged win rate of the cheaper model against the served one, per task kind (`/v1/observability/benchmarks`):');
+console.log('\nJudged win rate of the candidate model against the served one, per task kind (`/v1/observability/benchmarks`):');
 for (const j of learned.judged) console.log(`- ${j.task_kind}: ${j.model} ${j.win_rate.toFixed(3)} [${j.interval.low.toFixed(3)}, ${j.interval.high.toFixed(3)}] over ${j.samples} pairs`);
 console.log(`Learner's route-change rulings (\`/v1/admin/routing/gate\`): ${learned.rulings.length === 0 ? 'none' : learned.rulings.map((r) => `${r.task_kind} ${r.from} -> ${r.to} ${r.status} (${r.reason}; ${r.decisions ?? '?'} decisions, the latest at ${r.judged?.win_rate?.toFixed(3) ?? '?'} over ${r.judged?.samples ?? '?'} pairs)`).join('; ')}.`);

@@ -2,7 +2,7 @@
  * The per-task learner's simulation through a running gateway (issue 28): a gateway process with
  * OpenAI pointed at an in-process mock upstream answering each model with the data's outcome and
  * judging from the labels (`live-script.ts`), an organisation allowed only the two models, with
- * shadow judging on (candidate: the cheaper model, judge: the stronger one). The stream is asked
+ * shadow judging on (candidates: the pool's defaults, the other model either way; judge: the stronger one). The stream is asked
  * with an alias (default `svc/auto`); the served model, usage and every ledger row (shadow and judge calls included)
  * come from the gateway.
  */
@@ -62,7 +62,9 @@ async function admin(g: LiveGateway, method: string, path: string, body: unknown
 async function simulationOrg(g: LiveGateway, s: LiveSettings): Promise<{ orgId: string; key: string }> {
   const org = await admin(g, 'POST', '/v1/admin/orgs', { name: `simulation-${Date.now()}`, model_access: { allow: [s.strong.slug, s.weak.slug] } });
   const orgId = org['id'] as string;
-  await admin(g, 'PUT', `/v1/admin/orgs/${orgId}/shadow-judging`, { enabled: true, sample_rate: s.judged, candidate_models: [s.weak.slug], judge_model: s.strong.slug, daily_budget_usd: 100_000 });
+  // No candidate models named: the pool's defaults, the cheaper model for a request served by the strong one and
+  // the pricier one for a request the router sent to the cheap one (a route up can be judged).
+  await admin(g, 'PUT', `/v1/admin/orgs/${orgId}/shadow-judging`, { enabled: true, sample_rate: s.judged, judge_model: s.strong.slug, daily_budget_usd: 100_000 });
   const key = await admin(g, 'POST', '/v1/admin/keys', { org_id: orgId, scopes: ['inference:chat'] });
   return { orgId, key: key['key'] as string };
 }

@@ -23,6 +23,7 @@ const { values } = parseArgs({
     sampler: { type: 'string', default: 'uniform' },
     'judge-error': { type: 'string', default: '0' },
     bound: { type: 'string', default: 'betting' },
+    incumbent: { type: 'string', default: 'router' },
   },
 });
 
@@ -68,12 +69,14 @@ const settings: SimulationSettings = {
   sampler: values.sampler === 'unsure' ? 'unsure' : 'uniform',
   judgeError: Number(values['judge-error']),
   bound: boundOf(values.bound),
+  incumbent: values.incumbent === 'strong' || values.incumbent === 'router' ? values.incumbent : Number(values.incumbent),
 };
 const items = source.load().filter((item) => item.correct[settings.strong.id] !== undefined && item.correct[settings.weak.id] !== undefined);
 const result = simulate(items, settings);
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
-console.log(`stream of ${settings.requests} ${values.source} requests (${settings.strong.id} vs ${settings.weak.id}), ${pct(settings.judged)} judged, ${pct(settings.flip)} of verdicts flipped, tolerance ${settings.tolerance}, task kind ${settings.task}, sampler ${settings.sampler}, judge error assumed ${settings.judgeError}, bound ${settings.bound}, judge price ${settings.judgePrice} per call x2`);
+console.log(`stream of ${settings.requests} ${values.source} requests (${settings.strong.id} vs ${settings.weak.id}), ${pct(settings.judged)} judged, ${pct(settings.flip)} of verdicts flipped, tolerance ${settings.tolerance}, task kind ${settings.task}, sampler ${settings.sampler}, judge error assumed ${settings.judgeError}, bound ${settings.bound}, incumbent ${settings.incumbent}, judge price ${settings.judgePrice} per call x2`);
 console.log(`accuracy on the stream: strong ${pct(result.strongAccuracy)}, weak ${pct(result.weakAccuracy)}; always-weak quality ${pct(result.weakAccuracy / result.strongAccuracy)} at cost ${pct(settings.weak.price / strong.price)}`);
+console.log(`incumbent: ${settings.incumbent === 'strong' ? 'always the strong model' : `${settings.incumbent === 'router' ? "the shipped router's choice" : 'drawn per prompt'}, weak on ${pct(result.incumbentWeakShare)} of the stream`}`);
 console.log(`per-task oracle: quality ${pct(result.oracle.quality)}, cost ${pct(result.oracle.cost)} of the strong model's`);
 console.log('| requests | quality vs strong | cost vs strong (served + shadow + judge) | weak share | judged |');
 console.log('|---|---|---|---|---|');

@@ -4,7 +4,7 @@ import { type SimulationSettings, simulate } from './simulate.js';
 
 const strong = { id: 'strong', price: 10 };
 const weak = { id: 'weak', price: 1 };
-const settings: SimulationSettings = { strong, weak, requests: 20_000, judged: 0.2, flip: 0, tolerance: 0.05, judgePrice: 0, every: 5000, seed: 3, task: 'subject' };
+const settings: SimulationSettings = { strong, weak, requests: 20_000, judged: 0.2, flip: 0, tolerance: 0.05, judgePrice: 0, every: 5000, seed: 3, task: 'subject', incumbent: 'strong' };
 
 /** `easy`: both models always right; `hard`: only the strong one is. */
 const items: Item[] = Array.from({ length: 200 }, (_, i) => {
@@ -35,6 +35,17 @@ describe('simulate', () => {
     expect(result.checkpoints.at(-1)!.quality).toBe(1);
     // The hard task is settled early on the strong model; the easy one gets the pairs and switches sooner.
     expect(result.checkpoints.at(-1)!.weakShare).toBeGreaterThan(uniform.checkpoints.at(-1)!.weakShare);
+  });
+
+  it('moves the prompts the router sends to the weak model up where judged pairs show the strong one better', () => {
+    // Half the prompts start on the weak model (as the router's own choice); on the hard task that costs a quarter of the answers.
+    const result = simulate(items, { ...settings, judged: 0.05, sampler: 'unsure', incumbent: 0.5 });
+    const last = result.checkpoints.at(-1)!;
+    expect(result.incumbentWeakShare).toBeGreaterThan(0.45);
+    expect(last.quality).toBeGreaterThan(0.97);
+    // The easy task stays on (or moves down to) the weak model: about half of the stream.
+    expect(last.weakShare).toBeGreaterThan(0.4);
+    expect(last.judgedShare).toBeLessThanOrEqual(0.05 + 20 / last.requests);
   });
 
   it('counts shadow and judge calls in the cost, and flipped verdicts blur what it learns', () => {

@@ -1,5 +1,5 @@
 import { createCatalog } from '@svc/catalog';
-import { type Verdict, createChoiceLearner, createRouter } from '@svc/router';
+import { type Router, type Verdict, createChoiceLearner, createRouter } from '@svc/router';
 import type { Item } from './data.js';
 import { seeded } from './metrics.js';
 
@@ -36,6 +36,17 @@ export interface SimulationSettings {
    * (fixed-n, before 2026-12-04).
    */
   bound?: 'betting' | 'sequence' | 'wilson';
+  /**
+   * Whose first choice a request's incumbent is: `router` (default since 2026-12-05), the shipped
+   * router's own choice between the live run's catalog pair (`openai/gpt-5.4` standing for the
+   * strong model, `openai/gpt-5.4-nano` for the weak one; `svc/auto`, no embedding, as the gateway
+   * routes them by catalog priors, cost and the heuristic complexity), so a share of the stream
+   * starts on the weak model as it does through the gateway (without the gateway's embedding: it
+   * reads text signals only); `strong`: always the strong model (the stream before 2026-12-05); a
+   * number: that share of the prompts, drawn once per prompt (the live run's router put a share
+   * on the weak model no better than a random one, docs/routing.md).
+   */
+  incumbent?: 'router' | 'strong' | number;
 }
 
 export interface Checkpoint {
@@ -56,13 +67,15 @@ export interface SimulationResult {
   oracle: { quality: number; cost: number };
   strongAccuracy: number;
   weakAccuracy: number;
+  /** Share of the stream whose incumbent (before the learner) was the weak model. */
+  incumbentWeakShare: number;
 }
 
-/** The judge's verdict from the labels (candidate = the weak model), flipped with probability `flip` (a tie flips to a random win). */
-function judge(item: Item, s: SimulationSettings, next: () => number): Verdict {
-  const strong = item.correct[s.strong.id] === true;
-  const weak = item.correct[s.weak.id] === true;
-  const truth: Verdict = strong === weak ? 'tie' : weak ? 'candidate' : 'incumbent';
+/** The judge's verdict from the labels on `candidate` against `incumbent`, flipped with probability `flip` (a tie flips to a random win). */
+function judge(item: Item, pair: { incumbent: string; candidate: string }, s: SimulationSettings, next: () => number): Verdict {
+  const served = item.correct[pair.incumbent] === true;
+  const tried = item.correct[pair.candidate] === true;
+  const truth: Verdict = served === tried ? 'tie' : tried ? 'candidate' : 'incumbent';
   if (next() >= s.flip) return truth;
   if (truth === 'tie') return next() < 0.5 ? 'candidate' : 'incumbent';
   return truth === 'candidate' ? 'incumbent' : 'candidate';
@@ -76,6 +89,7 @@ interface Totals {
   strongRight: number;
   cost: number;
   weakServed: number;
+  weakIncumbent: number;
 }
 
 function checkpoint(t: Totals, n: number, s: SimulationSettings): Checkpoint {
@@ -118,46 +132,81 @@ function sampled(t: Totals, s: SimulationSettings, next: () => number, unsure: (
   return true;
 }
 
-/**
- * A stream of requests drawn from labelled outcomes, routed by the per-task learner (task kind:
- * the router's task family of the prompt, or the data's subject), a share of them shadowed and judged from the labels
- * with some verdicts flipped. The library's learner, no gateway.
- */
-export function simulate(items: readonly Item[], s: SimulationSettings): SimulationResult {
-  const next = seeded(s.seed);
-  const router = createRouter({ catalog: createCatalog([]), quality: false, embedder: false, learner: false });
+/** The live run's catalog pair, standing for the strong and the weak model when the shipped router picks the incumbent. */
+const ROUTED_PAIR = { strong: 'openai/gpt-5.4', weak: 'openai/gpt-5.4-nano' } as const;
+
+const asked = (prompt: string) => ({ model: 'svc/auto', messages: [{ role: 'user' as const, content: prompt }], stream: false, n: 1, includeUsage: false });
+
+/** Each prompt's incumbent (the strong or the weak model), the shipped router's first choice between the routed pair, read once per prompt. */
+function incumbentOf(s: SimulationSettings): (item: Item) => SimulationSettings['strong'] {
+  const { incumbent } = s;
+  if (incumbent === 'strong') return () => s.strong;
+  const router = createRouter({ catalog: createCatalog(), embedder: false, learner: false });
+  const draw = seeded(s.seed + 7919);
+  const weakFirst = typeof incumbent === 'number' ? () => draw() < incumbent : (prompt: string) => router.route(asked(prompt), { candidates: [ROUTED_PAIR.strong, ROUTED_PAIR.weak] }).model.id === ROUTED_PAIR.weak;
+  const chosen = new Map<string, boolean>();
+  return ({ prompt }) => {
+    let weak = chosen.get(prompt);
+    if (weak === undefined) {
+      weak = weakFirst(prompt);
+      chosen.set(prompt, weak);
+    }
+    return weak ? s.weak : s.strong;
+  };
+}
+
+/** The router's task family of a prompt (read once per prompt), or the data's subject. */
+function kindsOf(s: SimulationSettings): (item: Item) => string {
+  if (s.task === 'subject') return ({ subject }) => subject;
+  const router: Router = createRouter({ catalog: createCatalog([]), quality: false, embedder: false, learner: false });
   const kinds = new Map<string, string>();
-  const kindOf = ({ prompt, subject }: Item) => {
-    if (s.task === 'subject') return subject;
+  return ({ prompt }) => {
     let kind = kinds.get(prompt);
     if (kind === undefined) {
-      kind = router.classify({ model: 'svc/auto', messages: [{ role: 'user', content: prompt }], stream: false, n: 1, includeUsage: false }).taskFamily;
+      kind = router.classify(asked(prompt)).taskFamily;
       kinds.set(prompt, kind);
     }
     return kind;
   };
+}
+
+/**
+ * A stream of requests drawn from labelled outcomes, each with its incumbent (the shipped
+ * router's choice, or always the strong model: `incumbent`), routed by the per-task learner (task
+ * kind: the router's task family of the prompt, or the data's subject); a share of them shadowed
+ * by the other model and judged from the labels with some verdicts flipped. The library's
+ * learner, no gateway.
+ */
+export function simulate(items: readonly Item[], s: SimulationSettings): SimulationResult {
+  const next = seeded(s.seed);
+  const kindOf = kindsOf(s);
+  const incumbentFor = incumbentOf(s);
   const learner = createChoiceLearner({ judgeError: s.judgeError ?? 0, bound: s.bound ?? 'betting' });
-  const totals: Totals = { credit: 0, judgedCount: 0, right: 0, strongRight: 0, cost: 0, weakServed: 0 };
+  const totals: Totals = { credit: 0, judgedCount: 0, right: 0, strongRight: 0, cost: 0, weakServed: 0, weakIncumbent: 0 };
   const checkpoints: Checkpoint[] = [];
   const stream: { item: Item; kind: string }[] = [];
   for (let n = 1; n <= s.requests; n++) {
     const item = items[Math.floor(next() * items.length)]!;
     const taskKind = kindOf(item);
     stream.push({ item, kind: taskKind });
-    const request = { orgId: 'sim', taskKind, incumbent: { id: s.strong.id, cost: s.strong.price }, candidates: [{ id: s.weak.id, cost: s.weak.price }], tolerance: s.tolerance };
-    const choice = learner.choose(request);
-    const served = choice.model === s.weak.id ? s.weak : s.strong;
+    const incumbent = incumbentFor(item);
+    const other = incumbent === s.strong ? s.weak : s.strong;
+    totals.weakIncumbent += Number(incumbent === s.weak);
+    const request = { orgId: 'sim', taskKind, incumbent: { id: incumbent.id, cost: incumbent.price }, candidates: [{ id: other.id, cost: other.price }], tolerance: s.tolerance };
+    const served = learner.choose(request).model === other.id ? other : incumbent;
+    const tried = served === s.strong ? s.weak : s.strong;
     totals.right += Number(item.correct[served.id] === true);
     totals.strongRight += Number(item.correct[s.strong.id] === true);
     totals.cost += served.price;
     totals.weakServed += Number(served === s.weak);
     if (sampled(totals, s, next, () => learner.unsure(request))) {
       totals.judgedCount++;
-      totals.cost += (served === s.weak ? s.strong.price : s.weak.price) + 2 * s.judgePrice;
-      learner.recordJudgedPair({ orgId: 'sim', taskKind, incumbent: s.strong.id, candidate: s.weak.id, verdict: judge(item, s, next) });
+      totals.cost += tried.price + 2 * s.judgePrice;
+      const pair = { incumbent: served.id, candidate: tried.id };
+      learner.recordJudgedPair({ orgId: 'sim', taskKind, ...pair, verdict: judge(item, pair, s, next) });
     }
     if (n % s.every === 0 || n === s.requests) checkpoints.push(checkpoint(totals, n, s));
   }
   const accuracy = (id: string) => stream.filter(({ item }) => item.correct[id] === true).length / stream.length;
-  return { checkpoints, oracle: oracleOf(stream, s), strongAccuracy: accuracy(s.strong.id), weakAccuracy: accuracy(s.weak.id) };
+  return { checkpoints, oracle: oracleOf(stream, s), strongAccuracy: accuracy(s.strong.id), weakAccuracy: accuracy(s.weak.id), incumbentWeakShare: totals.weakIncumbent / s.requests };
 }
