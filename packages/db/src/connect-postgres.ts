@@ -1,6 +1,7 @@
 import { drizzle } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import type { Database } from './database.js';
+import { RowBatches } from './row-intake.js';
 import { StoreError } from './embedded/store-error.js';
 import { DbCircuit, guardRepositories } from './availability.js';
 import { type MigrateTarget, migratePostgres } from './migrate.js';
@@ -43,9 +44,11 @@ export async function connectPostgres(options: PostgresOptions): Promise<Databas
 
   const sql = connect(options.url, options.schema, options.poolSize, options.connectTimeoutMs);
   let closed: Promise<void> | undefined;
+  const repositories = guardRepositories(createRepositories(drizzle(sql)), new DbCircuit({ callTimeoutMs: options.callTimeoutMs }));
   return {
     kind: 'postgres',
-    ...guardRepositories(createRepositories(drizzle(sql)), new DbCircuit({ callTimeoutMs: options.callTimeoutMs })),
+    ...repositories,
+    intake: new RowBatches(repositories),
     migrate,
     backup: () => Promise.reject(new StoreError('not_embedded', 'svc backup writes the embedded store; back up PostgreSQL with its own tools (pg_dump, or your provider\'s snapshots)')),
     ping: (timeoutMs = 2000) => probe(() => sql`select 1`, timeoutMs),

@@ -24,6 +24,7 @@ import type { ToolGovernanceRepository } from './repositories/tool-governance.js
 import type { RequestLogRepository } from './repositories/request-log.js';
 import type { TrafficRepository } from './repositories/traffic.js';
 import type { UsageRepository } from './repositories/usage.js';
+import type { RowIntake } from './row-intake.js';
 
 export type DatabaseKind = 'postgres' | 'pglite';
 
@@ -76,6 +77,8 @@ export interface Database {
   readonly shadowVerdicts: ShadowVerdictRepository;
   /** The deployment's model entries stored through the admin API (added models, catalog overrides). */
   readonly storedModels: StoredModelRepository;
+  /** The ledger's and the decision log's rows as requests record them: batched and retried by the store (on its thread when embedded). */
+  readonly intake: RowIntake;
   /**
    * Writes a backup of every table from one snapshot (the embedded store; PostgreSQL is backed up
    * with its own tools and rejects with StoreError `not_embedded`). The file is the store's

@@ -6,7 +6,8 @@ import type { RuntimeBase } from './runtime-base.js';
 /**
  * The learn stage's sink: usage ledger and decision log writes, batched off the response path.
  * The ledger is journaled first, so a crash loses nothing queued: in the shared kv with Redis
- * (Redis Streams), in the embedded data directory's `journal/` without (a file per flush); only
+ * (Redis Streams), in the embedded data directory's `journal/` without (a file per flush, the rows
+ * themselves handed at once to the store thread, which batches them); only
  * an in-memory PGlite or PostgreSQL without Redis queue in memory. Its backlog is watched by the
  * metrics.
  */
@@ -25,7 +26,7 @@ export function createLearnSink({ env, db, kv, metrics, logger }: RuntimeBase): 
   const learn: LearnSink = env.REDIS_URL
     ? new KvLearnJournal({ kv, ...settings })
     : dataDir
-      ? new FileLearnJournal({ dir: join(dataDir, 'journal'), ...settings })
+      ? new FileLearnJournal({ dir: join(dataDir, 'journal'), intake: db.intake, flushIntervalMs: settings.flushIntervalMs, onError: onLearnError })
       : new LearnQueue(settings);
   metrics.watch({
     learn: () => {

@@ -27,6 +27,8 @@ export type StoreRequest =
   | { id: number; kind: 'call'; target: string; method: string; args: unknown[]; staged?: number }
   /** Rows handed over ahead of the call whose `staged` names `id`: its first argument is them followed by its own. No answer. */
   | { id: number; kind: 'stage'; rows: unknown[] }
+  /** Ledger and decision-log rows as JSON, handed to the thread's `RowBatches` (no answer; `settle` is a call). */
+  | { id: number; kind: 'rows'; usage: string[]; decisions: string[] }
   | { id: number; kind: 'close' };
 
 /** Store thread -> main thread: the answer to request `id`. */

@@ -4,7 +4,8 @@ import { createDb } from '../create-db.js';
 import type { Database } from '../database.js';
 import { DbConflictError } from '../errors.js';
 import { REPOSITORY_NAMES, createRepositories } from '../repositories/index.js';
-import { newUsageEvent } from '../test/fixtures.js';
+import { encodeRow } from '../row-intake.js';
+import { newDecision, newUsageEvent } from '../test/fixtures.js';
 import { HAND_OFF_ROWS } from './store-thread.js';
 
 let db: Database;
@@ -65,6 +66,23 @@ describe('the embedded store on its own thread', () => {
       await other.close();
     }
   }, 60_000);
+
+  it('takes the rows handed in one turn in one message, and has them in the store once settled', async () => {
+    const posted = vi.spyOn(Worker.prototype, 'postMessage');
+    try {
+      const usage = Array.from({ length: 3 }, (_, i) => newUsageEvent(orgId, { requestId: `handed_${i}` }));
+      for (const row of usage) db.intake.hand('usage', encodeRow(row));
+      db.intake.hand('decision', encodeRow(newDecision(orgId, { requestId: 'handed_0' })));
+      await new Promise((resolve) => setImmediate(resolve));
+      const rows = posted.mock.calls.map(([message]) => message as { kind: string; usage?: string[]; decisions?: string[] }).filter((m) => m.kind === 'rows');
+      expect(rows.map((m) => [m.usage?.length, m.decisions?.length])).toEqual([[3, 1]]);
+      await db.intake.settle();
+      expect((await db.usage.listByOrg(orgId, { limit: 100_000 })).filter((row) => row.requestId.startsWith('handed_'))).toHaveLength(3);
+      expect((await db.decisions.get('handed_0'))?.orgId).toBe(orgId);
+    } finally {
+      posted.mockRestore();
+    }
+  });
 
   it('throws the errors callers test for, across the thread', async () => {
     const error = await db.orgs.create({ name: 'acme' }).catch((e: unknown) => e);

@@ -8,6 +8,7 @@ import type { Database } from '../database.js';
 import type { BackupSummary } from '../embedded/backup.js';
 import { REPOSITORY_NAMES, type Repositories } from '../repositories/index.js';
 import type { StoreRequest, StoreResponse, StoreThreadSettings } from './messages.js';
+import { ThreadIntake } from './thread-intake.js';
 import { fromWireError } from './wire-error.js';
 import { probe } from '../with-timeout.js';
 
@@ -70,6 +71,11 @@ class StoreThread {
     return this.request({ kind: 'call', target, method, args: [rows.slice(start), ...args.slice(1)], staged: staging });
   }
 
+  /** Rows for the thread's intake, no answer awaited; none once the thread is gone. */
+  postRows(usage: string[], decisions: string[]): void {
+    if (!this.gone) this.worker.postMessage({ kind: 'rows', id: 0, usage, decisions } satisfies StoreRequest);
+  }
+
   async close(): Promise<void> {
     if (!this.gone) await this.request({ kind: 'close' }).catch(() => {});
     await this.worker.terminate();
@@ -122,6 +128,12 @@ export async function openStoreThread(settings: StoreThreadSettings, onClosed: (
   return {
     kind: 'pglite',
     ...repositories,
+    intake: new ThreadIntake({
+      postRows: (usage, decisions) => thread.postRows(usage, decisions),
+      settle: async () => {
+        await thread.call('', 'settle', []);
+      },
+    }),
     migrate: async () => {
       await thread.call('', 'migrate', []);
     },

@@ -2,8 +2,9 @@ import { appendFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { type RowIntake, RowBatches } from '@svc/db';
 import { FileLearnJournal } from './file-journal.js';
-import type { DecisionRecord, LearnWriter, UsageEvent } from './learn-queue.js';
+import type { DecisionRecord, UsageEvent } from './learn-queue.js';
 
 const usage = (requestId: string): UsageEvent => ({
   requestId, orgId: 'o', keyId: 'k', model: 'm', provider: 'p', promptTokens: 1, completionTokens: 1, cachedTokens: 0,
@@ -14,21 +15,30 @@ const decision = (requestId: string): DecisionRecord => ({
   intelligenceMode: 'full', attempts: [], candidates: [], outcome: 'ok', details: {}, latencyMs: 1, createdAt: new Date(),
 });
 
-/** A ledger keyed by request id, as the store's is: a row written twice counts once. */
+/** A ledger keyed by request id, as the store's is (a row written twice counts once), behind the store's intake. */
 function ledger(fail = () => false) {
-  const usageRows = new Map<string, UsageEvent>();
-  const decisionRows = new Map<string, DecisionRecord>();
-  const writer: LearnWriter = {
-    writeUsage: async (rows) => {
-      if (fail()) throw new Error('store down');
-      for (const row of rows) usageRows.set(row.requestId, row);
+  const usageRows = new Map<string, { requestId: string; createdAt?: Date }>();
+  const decisionRows = new Map<string, { requestId: string }>();
+  const intake = new RowBatches({
+    usage: {
+      insertMany: async (rows) => {
+        if (fail()) throw new Error('store down');
+        for (const row of rows) usageRows.set(row.requestId, row);
+        return rows.length;
+      },
     },
-    writeDecisions: async (rows) => {
-      for (const row of rows) decisionRows.set(row.requestId, row);
+    decisions: {
+      insertMany: async (rows) => {
+        for (const row of rows) decisionRows.set(row.requestId, row);
+        return rows.length;
+      },
     },
-  };
-  return { writer, usageRows, decisionRows };
+  });
+  return { intake, usageRows, decisionRows };
 }
+
+/** The intake of a process about to be killed: what it is handed never reaches a store. */
+const lost: RowIntake = { hand: () => {}, settle: () => new Promise(() => {}) };
 
 const dirs: string[] = [];
 const newDir = () => {
@@ -41,10 +51,10 @@ afterEach(() => {
 });
 
 describe('FileLearnJournal', () => {
-  it('writes what it recorded to the store in batches and leaves no file behind', async () => {
+  it('hands what it recorded to the store, which has it all once flushed, and leaves no file behind', async () => {
     const dir = newDir();
-    const { writer, usageRows, decisionRows } = ledger();
-    const journal = new FileLearnJournal({ dir, writer, batchSize: 2, flushIntervalMs: 60_000 });
+    const { intake, usageRows, decisionRows } = ledger();
+    const journal = new FileLearnJournal({ dir, intake, flushIntervalMs: 60_000 });
     for (const id of ['a', 'b', 'c']) journal.recordUsage(usage(id));
     journal.recordDecision(decision('a'));
     expect(journal.stats().queued).toBe(4);
@@ -57,13 +67,13 @@ describe('FileLearnJournal', () => {
 
   it('after a process is killed with usage recorded, the next one writes it, once each, a cut last line skipped', async () => {
     const dir = newDir();
-    const killed = new FileLearnJournal({ dir, writer: ledger().writer, flushIntervalMs: 60_000 });
+    const killed = new FileLearnJournal({ dir, intake: lost, flushIntervalMs: 60_000 });
     for (const id of ['a', 'b']) killed.recordUsage(usage(id));
     killed.recordDecision(decision('a'));
     appendFileSync(join(dir, readdirSync(dir)[0]!), '{"k":"u","v":{"requestId":"cut');
     const errors: unknown[] = [];
-    const { writer, usageRows, decisionRows } = ledger();
-    const next = new FileLearnJournal({ dir, writer, flushIntervalMs: 60_000, onError: (error) => errors.push(error) });
+    const { intake, usageRows, decisionRows } = ledger();
+    const next = new FileLearnJournal({ dir, intake, flushIntervalMs: 60_000, onError: (error) => errors.push(error) });
     // Usage is journaled; decisions are not (the routing log of the last interval is lost).
     expect(next.lastBacklog()).toMatchObject({ usage: 2, decisions: 0 });
     await next.flush();
@@ -80,8 +90,8 @@ describe('FileLearnJournal', () => {
   it('keeps rows and their file while the store fails, and writes them once it answers', async () => {
     const dir = newDir();
     let down = true;
-    const { writer, usageRows } = ledger(() => down);
-    const journal = new FileLearnJournal({ dir, writer, flushIntervalMs: 60_000 });
+    const { intake, usageRows } = ledger(() => down);
+    const journal = new FileLearnJournal({ dir, intake, flushIntervalMs: 60_000 });
     journal.recordUsage(usage('a'));
     await journal.flush();
     expect(journal.stats()).toMatchObject({ queued: 1, failures: 1 });

@@ -1,44 +1,48 @@
 import { closeSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { type RowIntake, encodeRow } from '@svc/db';
 import type { LearnSink } from './learn-journal.js';
-import { encodeJournalRow, reviveDates } from './journal-row.js';
-import { type DecisionRecord, type LearnBacklog, type LearnStats, type LearnWriter, type UsageEvent, firstCreatedAt, older } from './learn-queue.js';
+import { type DecisionRecord, type LearnBacklog, type LearnStats, type UsageEvent, older } from './learn-queue.js';
 
 export interface FileJournalSettings {
   /** A directory of the journal's own (the embedded data directory's `journal/`). */
   dir: string;
-  writer: LearnWriter;
-  /** Rows written per statement. Default 500. */
-  batchSize?: number;
+  /** The store's intake: it takes each row at once and batches and retries the writes. */
+  intake: RowIntake;
   flushIntervalMs?: number;
   onError?: (error: unknown) => void;
 }
 
-/** One journal file and the rows it holds. */
+/** One journal file and how many rows it holds that the store has not confirmed. */
 interface Segment {
   path: string;
-  usage: UsageEvent[];
-  decisions: DecisionRecord[];
+  usage: number;
+  decisions: number;
+  /** Epoch ms of its first row; null while it has none. */
+  oldestAt: number | null;
 }
 
 const SEGMENT = /^learn-(\d{12})\.jsonl$/;
 const segmentName = (sequence: number) => `learn-${String(sequence).padStart(12, '0')}.jsonl`;
+/** Epoch ms of a row's `createdAt` (a string in a row read back from a file). */
+const createdAtMs = (row: { createdAt: Date | string }) => (typeof row.createdAt === 'string' ? Date.parse(row.createdAt) : row.createdAt.getTime());
 
 /**
  * The learn stage journaled in local files, for the embedded store without Redis: each usage
  * event (the ledger, what is billed) is appended to the current file (one write(2) on the
- * response path: in the kernel when the call returns, so a killed process loses none of it) and
- * kept in memory; decision rows are kept in memory only (a killed process loses the routing log
- * of its last flush interval: a decision row with its candidates is several times a usage row,
- * and journaling it doubled the journal's cost per request). A flush
- * seals the current file, writes the sealed files' rows to the store in batches and deletes each
- * file once its rows are written. At start the files a killed process left are written first; the
- * ledger is idempotent by request id, so a file written twice counts once.
+ * response path: in the kernel when the call returns, so a killed process loses none of it); every
+ * row, usage and decision, is then handed to the store's intake at once (the store thread takes it
+ * on the next turn of the loop, and batches and retries the writes), so the request path holds
+ * none of them. Decision rows are not journaled (a killed process loses the routing log the store
+ * had not written yet: a decision row with its candidates is several times a usage row, and
+ * journaling it doubled the journal's cost per request). A flush seals the current file, waits for
+ * the store to have written every row handed so far and then deletes the sealed files. At start
+ * the files a killed process left are handed first; the ledger is idempotent by request id, so a
+ * row written twice counts once.
  */
 export class FileLearnJournal implements LearnSink {
-  private readonly batchSize: number;
   private readonly onError: (error: unknown) => void;
-  private readonly sealed: Segment[];
+  private sealed: Segment[];
   private current: Segment & { fd: number };
   private sequence: number;
   private readonly timer: NodeJS.Timeout;
@@ -49,7 +53,6 @@ export class FileLearnJournal implements LearnSink {
   private lastErrorAt: number | null = null;
 
   constructor(private readonly settings: FileJournalSettings) {
-    this.batchSize = settings.batchSize ?? 500;
     this.onError = settings.onError ?? (() => {});
     mkdirSync(settings.dir, { recursive: true });
     this.sealed = this.readLeftovers();
@@ -60,26 +63,31 @@ export class FileLearnJournal implements LearnSink {
   }
 
   recordUsage(event: UsageEvent): void {
-    this.append('u', event);
-    this.current.usage.push(event);
+    const json = encodeRow(event);
+    this.append(json);
+    this.current.usage++;
+    this.current.oldestAt ??= createdAtMs(event);
+    this.settings.intake.hand('usage', json);
   }
 
-  /** Decisions are kept in memory only: the routing log is analytics, and its rows are large. */
+  /** Decisions are handed to the store only: the routing log is analytics, and its rows are large. */
   recordDecision(row: DecisionRecord): void {
-    this.current.decisions.push(row);
+    this.current.decisions++;
+    this.current.oldestAt ??= createdAtMs(row);
+    this.settings.intake.hand('decision', encodeRow(row));
   }
 
-  private append(kind: 'u', row: object): void {
+  private append(json: string): void {
     try {
-      writeSync(this.current.fd, `{"k":"${kind}","v":${encodeJournalRow(row)}}\n`);
+      writeSync(this.current.fd, `{"k":"u","v":${json}}\n`);
     } catch (error) {
-      // The row stays in memory and is written at the next flush; only a crash before it loses it.
+      // The row is handed all the same; only a crash before the store writes it loses it.
       this.failed(error);
     }
   }
 
   stats(): LearnStats {
-    const queued = [this.current, ...this.sealed].reduce((sum, segment) => sum + segment.usage.length + segment.decisions.length, 0);
+    const queued = this.segments().reduce((sum, segment) => sum + segment.usage + segment.decisions, 0);
     return { queued, processed: this.processed, failures: this.failures, lastFlushAt: this.lastFlushAt, lastErrorAt: this.lastErrorAt };
   }
 
@@ -88,14 +96,13 @@ export class FileLearnJournal implements LearnSink {
   }
 
   lastBacklog(): LearnBacklog {
-    const segments = [...this.sealed, this.current];
-    let oldest: number | null = null;
-    for (const segment of segments) oldest = older(oldest, older(firstCreatedAt(segment.usage), firstCreatedAt(segment.decisions)));
-    const count = (pick: (segment: Segment) => unknown[]) => segments.reduce((sum, segment) => sum + pick(segment).length, 0);
+    const segments = this.segments();
+    const oldest = segments.reduce<number | null>((at, segment) => older(at, segment.oldestAt), null);
+    const count = (pick: (segment: Segment) => number) => segments.reduce((sum, segment) => sum + pick(segment), 0);
     return { scope: 'instance', usage: count((s) => s.usage), decisions: count((s) => s.decisions), oldestPendingAt: oldest };
   }
 
-  /** Seals the current file and writes every sealed one to the store; concurrent calls share one run. */
+  /** Seals the current file, waits for the store to have every row handed so far and deletes the sealed files; concurrent calls share one run. */
   async flush(): Promise<void> {
     while (this.flushing) await this.flushing;
     this.flushing = this.drain().finally(() => {
@@ -108,60 +115,64 @@ export class FileLearnJournal implements LearnSink {
     clearInterval(this.timer);
     await this.flush();
     closeSync(this.current.fd);
-    if (this.current.usage.length === 0 && this.current.decisions.length === 0) rmSync(this.current.path, { force: true });
+    if (this.current.usage === 0 && this.current.decisions === 0) rmSync(this.current.path, { force: true });
+  }
+
+  private segments(): Segment[] {
+    return [...this.sealed, this.current];
   }
 
   private async drain(): Promise<void> {
-    if (this.current.usage.length > 0 || this.current.decisions.length > 0) {
+    if (this.current.usage > 0 || this.current.decisions > 0) {
       closeSync(this.current.fd);
-      this.sealed.push({ path: this.current.path, usage: this.current.usage, decisions: this.current.decisions });
+      this.sealed.push({ path: this.current.path, usage: this.current.usage, decisions: this.current.decisions, oldestAt: this.current.oldestAt });
       this.current = this.openSegment();
     }
-    while (this.sealed.length > 0) {
-      const segment = this.sealed[0]!;
-      try {
-        await this.writeInBatches(segment.usage, (rows) => this.settings.writer.writeUsage(rows));
-        await this.writeInBatches(segment.decisions, (rows) => this.settings.writer.writeDecisions(rows));
-      } catch (error) {
-        this.failed(error);
-        return; // the file stays; the next flush writes it again (idempotent by request id)
-      }
+    if (this.sealed.length === 0) return;
+    const written = this.sealed;
+    try {
+      await this.settings.intake.settle();
+    } catch (error) {
+      this.failed(error);
+      return; // the files stay; the store writes their rows again at the next settle (idempotent by request id)
+    }
+    for (const segment of written) {
       rmSync(segment.path, { force: true });
-      this.sealed.shift();
-      this.processed += segment.usage.length + segment.decisions.length;
-      this.lastFlushAt = Date.now();
+      this.processed += segment.usage + segment.decisions;
     }
-  }
-
-  private async writeInBatches<T>(rows: T[], write: (batch: T[]) => Promise<void>): Promise<void> {
-    for (let start = 0; start < rows.length; start += this.batchSize) {
-      await write(rows.slice(start, start + this.batchSize));
-      if (start + this.batchSize < rows.length) await new Promise((resolve) => setImmediate(resolve));
-    }
+    this.sealed = [];
+    this.lastFlushAt = Date.now();
   }
 
   private openSegment(): Segment & { fd: number } {
     this.sequence += 1;
     const path = join(this.settings.dir, segmentName(this.sequence));
-    return { path, usage: [], decisions: [], fd: openSync(path, 'a') };
+    return { path, usage: 0, decisions: 0, oldestAt: null, fd: openSync(path, 'a') };
   }
 
-  /** The files a stopped process left, oldest first, with their rows (a line cut by a kill is skipped). */
+  /** The files a stopped process left, oldest first, their rows handed to the store (a line cut by a kill is skipped). */
   private readLeftovers(): Segment[] {
     const names = readdirSync(this.settings.dir).filter((name) => SEGMENT.test(name)).sort();
     return names.map((name) => {
-      const segment: Segment = { path: join(this.settings.dir, name), usage: [], decisions: [] };
+      const segment: Segment = { path: join(this.settings.dir, name), usage: 0, decisions: 0, oldestAt: null };
       for (const line of readFileSync(segment.path, 'utf8').split('\n')) {
-        if (line.length === 0) continue;
-        try {
-          const entry = JSON.parse(line) as { k: string; v: UsageEvent & DecisionRecord };
-          (entry.k === 'u' ? segment.usage : segment.decisions).push(reviveDates(entry.v));
-        } catch (error) {
-          this.onError(error);
-        }
+        if (line.length > 0) this.handLeftover(segment, line);
       }
       return segment;
     });
+  }
+
+  private handLeftover(segment: Segment, line: string): void {
+    try {
+      const entry = JSON.parse(line) as { k: string; v: UsageEvent & DecisionRecord };
+      const usage = entry.k === 'u';
+      if (usage) segment.usage++;
+      else segment.decisions++;
+      segment.oldestAt ??= createdAtMs(entry.v);
+      this.settings.intake.hand(usage ? 'usage' : 'decision', encodeRow(entry.v));
+    } catch (error) {
+      this.onError(error);
+    }
   }
 
   private failed(error: unknown): void {

@@ -1,5 +1,5 @@
 import type { Kv } from '@svc/kv';
-import { encodeJournalRow, reviveJournalRow } from './journal-row.js';
+import { encodeRow, reviveRow } from '@svc/db';
 import { type DecisionRecord, type LearnBacklog, type LearnStats, type LearnWriter, type UsageEvent, firstCreatedAt, older } from './learn-queue.js';
 
 
@@ -88,7 +88,7 @@ export class KvLearnJournal implements LearnSink {
   }
 
   private append(stream: string, value: object, fallback: () => void): void {
-    const pending = this.kv.append(this.prefix + stream, { v: encodeJournalRow(value) }).catch((error: unknown) => {
+    const pending = this.kv.append(this.prefix + stream, { v: encodeRow(value) }).catch((error: unknown) => {
       this.failed(error);
       fallback();
     });
@@ -169,7 +169,7 @@ export class KvLearnJournal implements LearnSink {
       const rows: T[] = [];
       for (const entry of entries) {
         try {
-          rows.push(reviveJournalRow<T>(entry.fields.v ?? ''));
+          rows.push(reviveRow<T>(entry.fields.v ?? ''));
         } catch (error) {
           // An unreadable entry can never be written: reported, then dropped with its batch.
           this.onError(error);
