@@ -11,6 +11,7 @@ export {
   type Verdict,
   createChoiceLearner,
 } from './choice/learner.js';
+export { type JudgingOrder, createJudgingOrder } from './choice/judging-order.js';
 export { type LearnedChoice, toleranceOfDial } from './choice/route-choice.js';
 export type { LearnedGateRuling } from './choice/learned-choice.js';
 export { type ChoiceSnapshot, ChoiceSnapshotError, mergeChoiceSnapshots, parseChoiceSnapshot } from './choice/snapshot.js';

@@ -5,9 +5,16 @@ export interface TieTally {
   ties: number;
 }
 
-/** Bets in the mixture: a share c of the largest safe bet, c = (j + 0.5) / BETS for j < BETS (a uniform prior over c, made discrete). */
+/**
+ * Bets in the mixture: a share c of the largest safe bet, c = (j + 0.5) / (2 BETS) for j < BETS (a
+ * uniform prior over c in (0, 1/2), made discrete). Any fixed mixture is as valid; this one puts its
+ * weight where the learner's decisions lie: a win rate a few points from its bar, ties common, is
+ * best bet on with c ~0.1-0.3, and a bet above half the largest only pays on lopsided kinds, which
+ * clear their bar within a few dozen pairs anyway (2026-12-05: a 0.54 win rate with 65% ties
+ * clears 0.5 in a median of 345 pairs over 30 streams, against 444 with c over (0, 1)).
+ */
 const BETS = 32;
-const SHARES = Array.from({ length: BETS }, (_, j) => (j + 0.5) / BETS);
+const SHARES = Array.from({ length: BETS }, (_, j) => (j + 0.5) / (2 * BETS));
 /** How close the bound is found, always from below (it never reads tighter than it is): in win rate, or in log wealth; and at most how many wealth evaluations. */
 const TOLERANCE = 1e-6;
 const CLOSE = 1e-6;

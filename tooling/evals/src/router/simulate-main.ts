@@ -66,7 +66,7 @@ const settings: SimulationSettings = {
   every: 2000,
   seed: Number(values.seed),
   task: values.task === 'subject' ? 'subject' : 'family',
-  sampler: values.sampler === 'unsure' ? 'unsure' : 'uniform',
+  sampler: values.sampler === 'unsure' || values.sampler === 'ordered' ? values.sampler : 'uniform',
   judgeError: Number(values['judge-error']),
   bound: boundOf(values.bound),
   incumbent: values.incumbent === 'strong' || values.incumbent === 'router' ? values.incumbent : Number(values.incumbent),

@@ -1,5 +1,5 @@
 import { createCatalog } from '@svc/catalog';
-import { type Router, type Verdict, createChoiceLearner, createRouter } from '@svc/router';
+import { type ChoiceLearner, type ChoiceRequest, type JudgingOrder, type Router, type Verdict, createChoiceLearner, createJudgingOrder, createRouter } from '@svc/router';
 import type { Item } from './data.js';
 import { seeded } from './metrics.js';
 
@@ -25,9 +25,12 @@ export interface SimulationSettings {
    * How the judged share is spent: `uniform` (each request with probability `judged`), or
    * `unsure` (the same share as a budget, earned per request, spent first where the learner's
    * choice is still open: `ChoiceLearner.unsure`; a settled task kind is judged at a quarter of
-   * the share, to notice a change).
+   * the share, to notice a change); `ordered` (the same budget, spent on an open request whose
+   * task kind ranks first in `JudgingOrder`, the most valuable open move; on any other request,
+   * a settled one at a quarter of the share, only with the saved-up budget full, so nothing is
+   * spent off the first open move that it could have had).
    */
-  sampler?: 'uniform' | 'unsure';
+  sampler?: 'uniform' | 'unsure' | 'ordered';
   /** The judge's error share the learner assumes (`ChoiceLearnerOptions.judgeError`); default 0. */
   judgeError?: number;
   /**
@@ -118,16 +121,29 @@ function oracleOf(stream: readonly { item: Item; kind: string }[], s: Simulation
   return { quality: right / strongRight, cost: cost / (stream.length * s.strong.price) };
 }
 
+/** The saved-up judging budget of the `unsure` and `ordered` samplers, in requests. */
+const MAX_CREDIT = 20;
+
+interface Sampler {
+  learner: ChoiceLearner;
+  order: JudgingOrder;
+  next: () => number;
+}
+
 /**
  * Whether this request is judged. `uniform`: with probability `judged`. `unsure`: a budget of
  * `judged` per request (at most 20 requests' worth saved up), spent on every request whose task
- * kind is still open, and at a quarter of the share where the choice is settled.
+ * kind is still open, and at a quarter of the share where the choice is settled. `ordered`: the
+ * same budget, spent on the open request whose kind ranks first, on others only when it is full.
  */
-function sampled(t: Totals, s: SimulationSettings, next: () => number, unsure: () => boolean): boolean {
-  if (s.sampler !== 'unsure') return next() < s.judged;
-  t.credit = Math.min(t.credit + s.judged, 20);
+function sampled(t: Totals, s: SimulationSettings, on: Sampler, request: ChoiceRequest): boolean {
+  if (s.sampler !== 'unsure' && s.sampler !== 'ordered') return on.next() < s.judged;
+  on.order.seen(request);
+  t.credit = Math.min(t.credit + s.judged, MAX_CREDIT);
   if (t.credit < 1) return false;
-  if (!unsure() && next() >= s.judged / 4) return false;
+  const open = on.learner.unsure(request);
+  if (s.sampler === 'ordered' && t.credit + s.judged <= MAX_CREDIT && !(open && on.order.first(request))) return false;
+  if (!open && on.next() >= s.judged / 4) return false;
   t.credit -= 1;
   return true;
 }
@@ -182,6 +198,7 @@ export function simulate(items: readonly Item[], s: SimulationSettings): Simulat
   const kindOf = kindsOf(s);
   const incumbentFor = incumbentOf(s);
   const learner = createChoiceLearner({ judgeError: s.judgeError ?? 0, bound: s.bound ?? 'betting' });
+  const sampler: Sampler = { learner, order: createJudgingOrder(learner), next };
   const totals: Totals = { credit: 0, judgedCount: 0, right: 0, strongRight: 0, cost: 0, weakServed: 0, weakIncumbent: 0 };
   const checkpoints: Checkpoint[] = [];
   const stream: { item: Item; kind: string }[] = [];
@@ -199,7 +216,7 @@ export function simulate(items: readonly Item[], s: SimulationSettings): Simulat
     totals.strongRight += Number(item.correct[s.strong.id] === true);
     totals.cost += served.price;
     totals.weakServed += Number(served === s.weak);
-    if (sampled(totals, s, next, () => learner.unsure(request))) {
+    if (sampled(totals, s, sampler, request)) {
       totals.judgedCount++;
       totals.cost += tried.price + 2 * s.judgePrice;
       const pair = { incumbent: served.id, candidate: tried.id };

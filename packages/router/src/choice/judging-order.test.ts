@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { createJudgingOrder } from './judging-order.js';
+import { type ChoiceLearner, type ChoiceRequest, createChoiceLearner } from './learner.js';
+
+const strong = { id: 'strong', cost: 10 };
+const cheap = { id: 'cheap', cost: 1 };
+const onCheap = (taskKind: string, orgId = 'org-a'): ChoiceRequest => ({ orgId, taskKind, incumbent: cheap, candidates: [strong], tolerance: 0.05 });
+const onStrong = (taskKind: string): ChoiceRequest => ({ ...onCheap(taskKind), incumbent: strong, candidates: [cheap] });
+
+/** `wins`, `losses`, `ties` of the strong model against the cheap one on `taskKind`. */
+function record(learner: ChoiceLearner, taskKind: string, wins: number, losses: number, ties: number): void {
+  const tally = [['candidate', wins], ['incumbent', losses], ['tie', ties]] as const;
+  for (const [verdict, n] of tally) for (let i = 0; i < n; i++) learner.recordJudgedPair({ orgId: 'org-a', taskKind, incumbent: 'cheap', candidate: 'strong', verdict });
+}
+
+const show = (order: ReturnType<typeof createJudgingOrder>, request: ChoiceRequest, times: number) => {
+  for (let i = 0; i < times; i++) order.seen(request);
+};
+
+describe('the judging order (issue 28): where the next judged pair goes first', () => {
+  it('ranks first the open move up with the most requests on the cheap model times the pricier one’s judged lead', () => {
+    const learner = createChoiceLearner({ judgeError: 0.15 });
+    record(learner, 'analysis', 30, 20, 50); // lead 0.05, open
+    record(learner, 'math', 40, 20, 40); // lead 0.10, open
+    const order = createJudgingOrder(learner);
+    show(order, onCheap('analysis'), 300);
+    show(order, onCheap('math'), 100);
+    expect(order.first(onCheap('analysis'))).toBe(true); // 300 x 0.05 before 100 x 0.10
+    expect(order.first(onCheap('math'))).toBe(false);
+    expect(order.first(onStrong('analysis'))).toBe(true); // a pair on the kind counts for its move up whoever served it
+    show(order, onCheap('math'), 300);
+    expect(order.first(onCheap('math'))).toBe(true);
+    expect(order.first(onCheap('analysis'))).toBe(false);
+  });
+
+  it('puts a kind with only a move down open after any open move up, and a settled kind last', () => {
+    const learner = createChoiceLearner({ judgeError: 0.15 });
+    record(learner, 'writing', 40, 20, 40); // open up
+    record(learner, 'chat', 0, 0, 2000); // even and pinned: settled
+    const order = createJudgingOrder(learner);
+    show(order, onCheap('writing'), 10);
+    show(order, onStrong('code'), 5000); // nothing judged: the move down is open, no cheap incumbent seen
+    show(order, onStrong('chat'), 9000);
+    expect(order.first(onCheap('writing'))).toBe(true);
+    expect(order.first(onStrong('code'))).toBe(false);
+    expect(order.first(onStrong('chat'))).toBe(false);
+    const noUp = createJudgingOrder(learner);
+    show(noUp, onStrong('code'), 5);
+    show(noUp, onStrong('chat'), 9000);
+    expect(noUp.first(onStrong('code'))).toBe(true);
+    expect(noUp.first(onStrong('chat'))).toBe(false);
+  });
+
+  it('orders each organisation on its own, and a kind it has not seen is first', () => {
+    const learner = createChoiceLearner({ judgeError: 0.15 });
+    const order = createJudgingOrder(learner);
+    show(order, onCheap('analysis'), 100);
+    expect(order.first(onCheap('math', 'org-b'))).toBe(true);
+    expect(order.first(onCheap('analysis'))).toBe(true);
+  });
+});
