@@ -5,6 +5,6 @@ export { type JudgedPair, type JudgedPairSink, type VerdictTable, fanOutSinks, v
 export { conversationText, judgeRequest } from './judge-prompt.js';
 export { MAX_CANDIDATES, SHADOW_SETTINGS_KEY, type ShadowSettings, type ShadowSettingsWire, readShadowSettings, shadowSettingsEntries, shadowSettingsSchema } from './settings.js';
 export { DEFAULT_JUDGE_ERROR_RATE, type JudgeAgreement, type JudgeErrorRate, MAX_JUDGE_ERROR_RATE, MIN_AGREEMENT_PAIRS, judgeErrorRate } from './judge-error.js';
-export type { ShadowAnswer, ShadowCall, ShadowFocus, ShadowModels, ShadowOffer, ShadowPart } from './shadow-ports.js';
+export type { ShadowAnswer, ShadowCall, ShadowFocus, ShadowModels, ShadowOffer, ShadowOrder, ShadowPart } from './shadow-ports.js';
 export { SETTLED_PAIR_CAP, ShadowJudging, type ShadowJudgingSettings, type ShadowStats } from './shadow-judging.js';
 export { type JudgeChoice, type Verdict, VERDICT_SCHEMA_NAME, combineOrders, parseJudgeAnswer } from './verdict.js';

@@ -16,6 +16,11 @@ export class SampleCredit {
     return next >= 1;
   }
 
+  /** True when the organisation's next `rate` would not fit: the saved-up credit is full (what it earns now would be dropped). */
+  full(orgId: string, rate: number): boolean {
+    return (this.credit.get(orgId) ?? 0) + rate > MAX_SAVED_SAMPLES;
+  }
+
   spend(orgId: string): void {
     this.credit.set(orgId, (this.credit.get(orgId) ?? 0) - 1);
   }

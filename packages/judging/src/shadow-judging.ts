@@ -6,7 +6,7 @@ import { shadowSkipReason } from './eligibility.js';
 import type { JudgedPairSink } from './judged-pair.js';
 import { conversationText, judgeRequest } from './judge-prompt.js';
 import { SampleCredit } from './sample-credit.js';
-import type { ShadowFocus, ShadowModels, ShadowOffer, ShadowPart } from './shadow-ports.js';
+import type { ShadowFocus, ShadowModels, ShadowOffer, ShadowOrder, ShadowPart } from './shadow-ports.js';
 import type { ShadowSettings } from './settings.js';
 import { combineOrders, parseJudgeAnswer } from './verdict.js';
 
@@ -52,6 +52,13 @@ export interface ShadowJudgingSettings {
    * the learner has settled stops spending the judging budget. Default {@link SETTLED_PAIR_CAP}.
    */
   settledPairCap?: number;
+  /**
+   * With `focus`, the order the credit is spent in (the router's `createJudgingOrder`): each offer
+   * that could be judged is `seen`; the credit goes to an open request whose task kind ranks
+   * `first`, and to any other (a settled one still at a quarter of the rate, up to the cap) only
+   * when the saved-up credit is full. The same credit, spent sooner where a pair gains the most.
+   */
+  order?: ShadowOrder;
   onError: (error: unknown) => void;
 }
 
@@ -123,7 +130,9 @@ export class ShadowJudging {
 
   private async consider(offer: ShadowOffer, cached: ShadowSettings | Promise<ShadowSettings | undefined>): Promise<void> {
     const settings = await cached;
-    if (!settings || !isOn(settings) || !this.earned(offer, settings)) return;
+    if (!settings || !isOn(settings)) return;
+    this.see(offer, settings);
+    if (!this.earned(offer, settings)) return;
     const reason = shadowSkipReason(offer);
     if (reason) return this.skip(reason);
     const judge = this.deps.models.permitted(offer.caller, settings.judgeModel);
@@ -134,6 +143,14 @@ export class ShadowJudging {
     if (!pool) return;
     const candidate = pool[Math.min(pool.length - 1, Math.floor(this.draw() * pool.length))]!;
     this.queue.offer(() => this.judgePair({ offer, settings, candidate, judge }));
+  }
+
+  /** Counts the offer's task kind for the judging order when it could be judged (the skips and candidates of `consider`, not counted as skips). */
+  private see(offer: ShadowOffer, settings: ShadowSettings): void {
+    const { order, focus } = this.deps;
+    if (!order || !focus || shadowSkipReason(offer)) return;
+    const eligible = this.candidates(offer, settings);
+    if (eligible.length > 0) order.seen(offer, eligible);
   }
 
   /** Whether the offer may be sampled: drawn at the rate, or (focused) the organisation has a request's worth of credit. */
@@ -152,10 +169,18 @@ export class ShadowJudging {
       this.skip('settled_judged_enough');
       return undefined;
     }
+    if (this.deferred(offer, eligible, open.length > 0, settings)) return undefined;
     if (open.length === 0 && this.draw() >= settings.sampleRate / 4) return undefined;
     this.credit.spend(offer.caller.org.id);
     this.counts[open.length > 0 ? 'sampledOpen' : 'sampledSettled']++;
     return open.length > 0 ? open : eligible;
+  }
+
+  /** With an order, the credit waits for an open request of the first-ranked kind unless it is full. */
+  private deferred(offer: ShadowOffer, eligible: readonly ModelInfo[], open: boolean, settings: ShadowSettings): boolean {
+    const { order } = this.deps;
+    if (!order || this.credit.full(offer.caller.org.id, settings.sampleRate)) return false;
+    return !(open && order.first(offer, eligible));
   }
 
   private draw(): number {

@@ -25,6 +25,17 @@ export interface ShadowFocus {
   judged: number;
 }
 
+/**
+ * Where the focused sampler spends its credit first (docs/routing.md, "Up-moves sooner"): the
+ * router's judging order over the organisation's task kinds.
+ */
+export interface ShadowOrder {
+  /** Counts an offer that could be judged (its task kind's traffic), with its eligible candidates. */
+  seen(offer: ShadowOffer, candidates: readonly ModelInfo[]): void;
+  /** True when no other task kind of the organisation ranks before the offer's: its open choice is judged first. */
+  first(offer: ShadowOffer, candidates: readonly ModelInfo[]): boolean;
+}
+
 /** Which ledger category a call is billed in: `<request id>:shadow`, `<request id>:judge:1|2`. */
 export type ShadowPart = 'shadow' | 'judge:1' | 'judge:2';
 

@@ -50,4 +50,4 @@ export { MEMORY_TOKEN_BUDGET, type MemoryPort, type RequestMemory, type Restore,
 export { type RealtimeBill, type RealtimeDeps, type RealtimeEndReason, type RealtimeOpenRequest, RealtimeSession, openRealtimeSession } from './voice/realtime-session.js';
 export * from './voice/index.js';
 export { type ShadowModelDeps, createShadowModels } from './shadow/shadow-models.js';
-export { learnerFocus } from './shadow/shadow-focus.js';
+export { learnerFocus, learnerOrder } from './shadow/shadow-focus.js';

@@ -1,6 +1,6 @@
 import { DailyShadowBudget, type JudgedPairSink, ShadowJudging, type ShadowSettings, fanOutSinks, readShadowSettings, verdictTableSink } from '@svc/judging';
 import { type OrgCache, createOrgCache } from '@svc/kv';
-import { type RouterFeedback, type ShadowModelDeps, createShadowModels, learnerFocus } from '@svc/pipeline';
+import { type RouterFeedback, type ShadowModelDeps, createShadowModels, learnerFocus, learnerOrder } from '@svc/pipeline';
 import type { ChoiceLearner } from '@svc/router';
 import type { RuntimeBase } from './runtime-base.js';
 
@@ -60,11 +60,11 @@ export function createShadowSettings({ db, kv, logger }: RuntimeBase): ShadowSet
 /**
  * Shadow judging (docs/routing.md), started (listening for settings changes): settings from `createShadowSettings`; calls through the
  * gateway's providers with the organisation's own keys and model access; the day budget in the
- * kv; samples focused where the router's learner is unsure; verdicts into `shadow_verdicts` and the learner.
+ * kv; samples focused where the router's learner is unsure, first on the task kinds its judging order ranks first; verdicts into `shadow_verdicts` and the learner.
  */
 export async function startShadowService(
   base: RuntimeBase,
-  parts: Omit<ShadowModelDeps, 'metrics'> & { settings: ShadowSettingsCache; learner: Pick<RouterFeedback, 'recordJudgedPair'>; choices: Pick<ChoiceLearner, 'unsure' | 'judgedCounts'> | undefined },
+  parts: Omit<ShadowModelDeps, 'metrics'> & { settings: ShadowSettingsCache; learner: Pick<RouterFeedback, 'recordJudgedPair'>; choices: Pick<ChoiceLearner, 'unsure' | 'judgedCounts' | 'winRate'> | undefined },
 ): Promise<ShadowService> {
   const { db, logger } = base;
   const { cache } = parts.settings;
@@ -75,6 +75,7 @@ export async function startShadowService(
     budget: new DailyShadowBudget(base.kv),
     sink: fanOutSinks([verdictTableSink(db.shadowVerdicts), learnerSink(parts.learner)], onError),
     focus: parts.choices ? learnerFocus(parts.choices) : undefined,
+    order: parts.choices ? learnerOrder(parts.choices) : undefined,
     onError,
   });
   base.metrics.watch({ shadow: () => judging.stats() });
