@@ -131,13 +131,13 @@ export class ShadowJudging {
   private async consider(offer: ShadowOffer, cached: ShadowSettings | Promise<ShadowSettings | undefined>): Promise<void> {
     const settings = await cached;
     if (!settings || !isOn(settings)) return;
-    this.see(offer, settings);
-    if (!this.earned(offer, settings)) return;
     const reason = shadowSkipReason(offer);
+    const seen = reason ? undefined : this.see(offer, settings);
+    if (!this.earned(offer, settings)) return;
     if (reason) return this.skip(reason);
     const judge = this.deps.models.permitted(offer.caller, settings.judgeModel);
     if (!judge) return this.skip('judge_not_permitted');
-    const eligible = this.candidates(offer, settings);
+    const eligible = seen ?? this.candidates(offer, settings);
     if (eligible.length === 0) return this.skip('no_candidate');
     const pool = this.deps.focus ? this.focused(this.deps.focus, offer, eligible, settings) : eligible;
     if (!pool) return;
@@ -145,12 +145,17 @@ export class ShadowJudging {
     this.queue.offer(() => this.judgePair({ offer, settings, candidate, judge }));
   }
 
-  /** Counts the offer's task kind for the judging order when it could be judged (the skips and candidates of `consider`, not counted as skips). */
-  private see(offer: ShadowOffer, settings: ShadowSettings): void {
+  /**
+   * With an order, counts an offer that passed the skips on its task kind when it has candidates
+   * (not counted as a skip) and returns them, so `consider` does not work them out again;
+   * undefined without an order.
+   */
+  private see(offer: ShadowOffer, settings: ShadowSettings): readonly ModelInfo[] | undefined {
     const { order, focus } = this.deps;
-    if (!order || !focus || shadowSkipReason(offer)) return;
+    if (!order || !focus) return undefined;
     const eligible = this.candidates(offer, settings);
     if (eligible.length > 0) order.seen(offer, eligible);
+    return eligible;
   }
 
   /** Whether the offer may be sampled: drawn at the rate, or (focused) the organisation has a request's worth of credit. */
