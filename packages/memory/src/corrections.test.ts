@@ -15,6 +15,17 @@ describe('holderOf', () => {
     expect(holderOf('My sister lives in Madrid')).toBe('my sister');
     expect(holderOf('These days my sister is based in Dublin')).toBe('my sister');
   });
+
+  it('reads what a relation is doing as theirs, and one relation under its two words as one holder', () => {
+    expect(holderOf('My daughter is learning the violin.')).toBe('my daughter');
+    expect(holderOf('My daughter switched to the drums.')).toBe('my daughter');
+    expect(holderOf('These days my dad is into coins.')).toBe('my father');
+    expect(holderOf('My father has a big collection of stamps.')).toBe(holderOf("My dad's hobby is collecting vinyl records."));
+    expect(holderOf('My mum lives in Leeds.')).toBe(holderOf('My mother moved to York.'));
+    // Who the relation is stays the user's own attribute, a name in -ing too.
+    expect(holderOf('My partner is Sterling.')).toBe('i');
+    expect(holderOf('My best friend is called Ravi.')).toBe('i');
+  });
 });
 
 describe('sharedFrameWords', () => {
@@ -51,6 +62,14 @@ describe('decideWrite', () => {
     expect(decideWrite(fact('I switched to Brave.'), near([chrome, 0.25]), settings, new Set())).toEqual({ kind: 'add' });
     // "new" may announce a change, but not one of a present state that replaces another.
     expect(decideWrite(fact("I'm saving up for a new bike."), near([marathon, 0.4], [chrome, 0.1]), settings, new Set())).toEqual({ kind: 'add' });
+  });
+
+  it('takes a change for the fact it is clearly closest to among the same person’s, however the person was named', () => {
+    const violin = stored('i', 'My daughter is learning the violin.');
+    const school = stored('j', 'My daughter goes to Lincoln Elementary.');
+    const stamps = stored('k', 'My father has a big collection of stamps.');
+    expect(decideWrite(fact('My daughter switched to the drums.'), near([violin, 0.55], [school, 0.3]), settings, new Set())).toEqual({ kind: 'supersede', old: expect.objectContaining({ id: 'i' }) });
+    expect(decideWrite(fact('These days my dad is into coins.'), near([stamps, 0.5]), settings, new Set())).toEqual({ kind: 'supersede', old: expect.objectContaining({ id: 'k' }) });
   });
 
   it('takes a change naming the time of day of the one habit held then for that habit, before the closest fact', () => {

@@ -36,8 +36,17 @@ export interface CorrectionSettings {
 const RELATION = new RegExp(`^my (?:(?:new|old|current|former|ex|late|younger|older|little|big|eldest|youngest) )?(${RELATION_NOUNS})(?:'s)?\\b`, 'i');
 /** Adverbs that may open a statement before its subject. */
 const LEADING_ADVERBS = /^(?:(?:actually|also|now|nowadays|these days|currently|recently|as of [a-z ]+?|since [a-z ]+?),?\s+)+/i;
-/** Words after which "my X" names who or what X is, the user's own attribute ("my partner is Sam", "my dog is called Rex"). */
-const OWN_ATTRIBUTE = /^(?:(?:'s )?name (?:is|was)|(?:is|are|was) (?:called|named)|(?:is|are|was|has been|isn't|aren't) (?:now )?(?!(?:based|from|living|working|in|at|moving|staying|a|an|very|so|really)\b))/i;
+/**
+ * Words after which "my X" names who or what X is, the user's own attribute ("my partner is Sam",
+ * "my dog is called Rex"), not what X does or where X is ("my daughter is learning the violin",
+ * "my dad is into coins", "my sister is in Madrid"): no verb in -ing, no preposition, no article.
+ */
+const OWN_ATTRIBUTE =
+  /^(?:(?:'s )?name (?:is|was)|(?:is|are|was) (?:called|named)|(?:is|are|was|has been|isn't|aren't) (?:now |still )?(?!(?:based|from|in|at|on|into|with|off|out|away|back|over|about|a|an|very|so|really)\b))/i;
+/** A verb in -ing after the relation's "is": what the relation is doing, written in lower case (a name in -ing is capitalised). */
+const DOING = /^(?:is|are|was|has been|isn't|aren't) (?:now |still )?[a-z]+ing\b/;
+/** Words for one relation, read as one holder: "my dad collects stamps" and "my father collects coins" are about the same person. */
+const SAME_RELATION: Readonly<Record<string, string>> = { dad: 'father', mom: 'mother', mum: 'mother', grandma: 'grandmother', grandpa: 'grandfather', flatmate: 'roommate', neighbor: 'neighbour', fiance: 'fiancé', kids: 'children' };
 
 /**
  * Whose attribute a statement gives: `i` for the user's own ("I live in Lisbon", "my favourite
@@ -45,11 +54,13 @@ const OWN_ATTRIBUTE = /^(?:(?:'s )?name (?:is|was)|(?:is|are|was) (?:called|name
  * that a statement describes ("my sister lives in Madrid", "my dog is called Rex").
  */
 export function holderOf(text: string): string {
-  const bare = text.replace(LEADING_ADVERBS, '').toLowerCase();
-  const relation = RELATION.exec(bare);
+  const opened = text.replace(LEADING_ADVERBS, '');
+  const relation = RELATION.exec(opened.toLowerCase());
   if (!relation) return 'i';
-  const rest = bare.slice(relation[0].length).replace(/^'s\b/, "'s").trim();
-  return OWN_ATTRIBUTE.test(rest) ? 'i' : `my ${relation[1]}`;
+  const rest = opened.slice(relation[0].length).trim();
+  if (OWN_ATTRIBUTE.test(rest) && !DOING.test(rest)) return 'i';
+  const noun = relation[1]!;
+  return `my ${SAME_RELATION[noun] ?? noun}`;
 }
 
 interface Neighbour {
