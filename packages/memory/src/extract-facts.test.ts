@@ -47,6 +47,14 @@ describe('extractFacts', () => {
       ["I don't live in Lisbon anymore.", 'retract'],
       ['I sold my car.', 'retract'],
     ]);
+    // A retraction that names what replaced what it ended is a change.
+    expect(changes('I sold my console and got a Meta Quest. I left my old network for Mastodon. I quit smoking and drinking. I sold my car and my bike. I quit smoking for good.')).toEqual([
+      ['I sold my console and got a Meta Quest.', 'update'],
+      ['I left my old network for Mastodon.', 'update'],
+      ['I quit smoking and drinking.', 'retract'],
+      ['I sold my car and my bike.', 'retract'],
+      ['I quit smoking for good.', 'retract'],
+    ]);
     // "New" in a name announces nothing.
     expect(changes("I'm planning a trip to New Zealand. I got a new phone, a Pixel 8.")).toEqual([
       ["I'm planning a trip to New Zealand.", null],

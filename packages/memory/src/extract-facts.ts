@@ -83,6 +83,14 @@ export function extractFacts(text: string, options: ExtractFactsOptions = {}): E
 const FORGET = /^(?:please )?(?:forget|disregard|scratch|ignore)(?: (?:that|about|what i said about|the (?:part|bit) about))?\s+/i;
 /** A statement that ends what was true: "I no longer ...", "... not ... anymore", "I sold my car". */
 const RETRACT = /\bno longer\b|\b(?:not|never)\b.*\b(?:anymore|any more)\b|n't\b.*\b(?:anymore|any more)\b|^i (?:stopped|quit|dropped out of|gave up|sold|left|broke up with)\b/i;
+/**
+ * What a retraction goes on to say took the place of what it ended: "... for LinkedIn", "... for a
+ * startup", "... and got a Switch", "... and fly Ryanair now" (a second predicate: not a verb in
+ * -ing, "I quit smoking and drinking", nor a determiner, "I sold my car and my bike").
+ */
+const REPLACEMENT = /\b(?:for|in favou?r of) (?:(?:a|an|the) |[A-Z\d])|\band (?:then |now )?(?!(?:a|an|the|my|his|her|their|our|some|all|any|also|so|too)\b)[a-z]+(?<!ing)\b/;
+/** A retraction that names what took the place of what it ended is a change: "I sold my console and got a Switch". */
+const isRetraction = (clause: string) => RETRACT.test(clause) && !(/^i (?:stopped|quit|gave up|sold|left)\b/i.test(clause) && REPLACEMENT.test(clause));
 /** Words that announce a change of something stated before. */
 const UPDATE = /\b(?:now|nowadays|these days|currently|again|instead|switched|changed|moved|relocated|became|joined|renamed|promoted|bought|started|turned|recently|as of|since|actually|replaced|swapped|traded|upgraded|took up|taken up|retrained|transferred|ported|signed up)\b/i;
 
@@ -99,6 +107,6 @@ function factOf(clause: string, corrects: boolean): ExtractedFact | undefined {
   }
   if (!isSelfStatement(clause)) return undefined;
   const slot = factSlot(clause);
-  const change: FactChange | undefined = RETRACT.test(clause) ? 'retract' : corrects || UPDATE.test(clause) || NEW.test(clause) ? 'update' : undefined;
+  const change: FactChange | undefined = isRetraction(clause) ? 'retract' : corrects || UPDATE.test(clause) || NEW.test(clause) || RETRACT.test(clause) ? 'update' : undefined;
   return { text: clause, ...(slot ? { slot } : {}), entities: extractEntities(clause), ...(change ? { change } : {}) };
 }

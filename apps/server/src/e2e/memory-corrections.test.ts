@@ -132,6 +132,18 @@ describe('memory keeps up with corrections (gateway -> real adapter -> mock upst
     expect(await say(joe, 'What is my line of work?')).not.toMatch(/nurse|teach kids\./);
   });
 
+  it('links corrections about a relative however the relative is named, and a retraction that names what replaced it', async () => {
+    const zoe = `zoe-${Math.random()}`;
+    await say(zoe, 'My daughter is learning the violin. My father has a big collection of stamps. I play games on a Nintendo Switch. I bank with ING.');
+    await say(zoe, 'Update: my daughter switched to the drums. These days my dad is into coins. I sold my console and got a Steam Deck.');
+    // Before, "my daughter is learning" was read as the user's own attribute and "my dad" as another holder than "my father":
+    // neither correction was linked; "I sold my console ..." was a retraction naming no stored value.
+    expect(await storedTexts(zoe)).toEqual(['I bank with ING.', 'I sold my console and got a Steam Deck.', 'My daughter switched to the drums.', 'These days my dad is into coins.'].sort());
+    const instrument = await say(zoe, 'What instrument does my daughter play?');
+    expect(instrument).toContain('drums');
+    expect(instrument).not.toContain('violin');
+  });
+
   it('forgets what the user takes back', async () => {
     const eve = `eve-${Math.random()}`;
     await say(eve, 'I live in Lisbon and I work as a nurse.');
