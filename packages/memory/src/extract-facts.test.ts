@@ -32,6 +32,10 @@ describe('extractFacts', () => {
     expect(texts('Update: My feet grew, I take a 46 now. Thanks!')).toEqual(['My feet grew and I take a 46 now.']);
     // A verbless "my ..." phrase at the end names what came before it; a "my ..." clause with a verb is a statement of its own.
     expect(texts("Oh, and I'm not with O2 anymore, and I've grown close to Tom, my new best friend. lol")).toEqual(["I'm not with O2 anymore", "I've grown close to Tom, my new best friend."]);
+    // A relation and its verb in -s is a statement of its own, however short.
+    expect(texts('My supermarket is Aldi, and my dad collects vinyl records.')).toEqual(['My supermarket is Aldi', 'My dad collects vinyl records.']);
+    expect(texts('I work as a nurse and my sister lives in Madrid.')).toEqual(['I work as a nurse', 'My sister lives in Madrid.']);
+    expect(texts('I play tennis with my brother James.')).toEqual(['I play tennis with my brother James.']);
     expect(texts("I replaced my laptop with a MacBook Air, and my hair isn't black anymore.")).toEqual(['I replaced my laptop with a MacBook Air', "My hair isn't black anymore."]);
     expect(texts('I live in Lisbon, my flat is small.')).toEqual(['I live in Lisbon', 'My flat is small.']);
   });

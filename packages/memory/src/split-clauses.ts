@@ -3,6 +3,8 @@
 // first-person statement starts ("..., I now work as a teacher, and I eat fish again"), with
 // openers ("A correction:", "Hi!", "For future reference:") and small talk ("lol", "Thanks!") cut off.
 
+import { RELATION_NOUNS } from './fact-slots.js';
+
 /** Titles and abbreviations after which a sentence goes on ("Dr. Patel"). */
 const ABBREVIATION = /\b(?:dr|mr|mrs|ms|mx|prof|st|mt|jr|sr|capt|lt|col|gen|rev|no|vs|approx|e\.g|i\.e|etc)\.\s*$/i;
 
@@ -43,6 +45,8 @@ const CLAUSE_START = new RegExp(String.raw`^\s*(?:${LEAD}${ADVERBIAL}${SUBJECT}|
 const JOINT = /\s*[,;]\s*(?:(?:and|but|so|plus)\s+)?|\s+(?:and|but|so|plus)\s+/gi;
 /** A verbless "my ..." phrase that ends the sentence names what came before it ("I've grown close to Tom, my new best friend"): not a statement of its own. */
 const APPOSITIVE = /^\s*(?:my|our) (?!.*\b(?:is|are|was|were|has|have|had|got|gets|became|grew|went|moved|changed|\w+n't|\w+ed)\b)(?:[\w'-]+ ){0,3}[\w'-]+\s*[.!]*\s*$/i;
+/** "my <relation>" and a verb in -s: a statement about that relation ("..., and my dad collects stamps"), not a verbless phrase. */
+const RELATION_DOES = new RegExp(String.raw`^\s*(?:[Mm]y|[Oo]ur) (?:(?:new|old|younger|older|little|big) )?(?:${RELATION_NOUNS}) [a-z]+s\b`);
 /** A sentence whose subject is the user, so an elided subject after a joint is theirs too. */
 const USER_SUBJECT = new RegExp(String.raw`^\s*${LEAD}(?:i|i'm|im|i've)\b`, 'i');
 
@@ -55,7 +59,7 @@ export function clausesOf(sentence: string): string[] {
   let start = 0;
   for (const joint of sentence.matchAll(JOINT)) {
     const rest = sentence.slice(joint.index + joint[0].length);
-    if ((!CLAUSE_START.test(rest) && !(elides && ELIDED.test(rest))) || APPOSITIVE.test(rest)) continue;
+    if ((!CLAUSE_START.test(rest) && !(elides && ELIDED.test(rest))) || (APPOSITIVE.test(rest) && !RELATION_DOES.test(rest))) continue;
     clauses.push(sentence.slice(start, joint.index));
     start = joint.index + joint[0].length;
   }
