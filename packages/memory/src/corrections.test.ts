@@ -84,6 +84,10 @@ describe('decideWrite', () => {
   it('removes what a retraction or a "forget that" names, and stores the retraction but not the request', () => {
     expect(decideWrite(fact("I don't live in Lisbon anymore."), near([lisbon, 0.86]), settings, new Set())).toEqual({ kind: 'remove', old: expect.objectContaining({ id: 'a' }), store: true });
     expect(decideWrite(fact('Forget that I live in Lisbon.'), near([lisbon, 0.99]), settings, new Set())).toEqual({ kind: 'remove', old: expect.objectContaining({ id: 'a' }), store: false });
+    // What was said about a value: the closest stored fact naming it, however far.
+    const waitrose = stored('w', 'I do my food shopping at Waitrose.');
+    expect(decideWrite(fact('Ignore what I said about Waitrose.'), near([lisbon, 0.3], [waitrose, 0.2]), settings, new Set())).toEqual({ kind: 'remove', old: expect.objectContaining({ id: 'w' }), store: false });
+    expect(decideWrite(fact('Ignore what I said about Tesco.'), near([waitrose, 0.4]), settings, new Set())).toEqual({ kind: 'skip' });
     // Close, but sharing no word: not what was named.
     expect(decideWrite(fact('Forget that I work as a teacher.'), near([nurse, 0.7]), settings, new Set())).toEqual({ kind: 'skip' });
   });

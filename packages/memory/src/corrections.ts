@@ -119,7 +119,8 @@ export function decideWrite(fact: ExtractedFact, matches: readonly VectorMatch[]
   }
   neighbours.sort((a, b) => b.score - a.score);
   if (fact.change === 'forget' || fact.change === 'retract') {
-    const gone = closest(fact, neighbours, settings.retractSimilarity, (n) => namesValueOf(fact.text, n.record.text));
+    // A value named to forget ("what I said about Waitrose") is the closest stored fact naming it, whoever's, however far.
+    const gone = fact.topic ? neighbours.find((n) => namesValueOf(fact.text, n.record.text)) : closest(fact, neighbours, settings.retractSimilarity, (n) => namesValueOf(fact.text, n.record.text));
     if (settings.corrections && gone) return { kind: 'remove', old: gone.record, store: fact.change === 'retract' };
     return fact.change === 'forget' ? { kind: 'skip' } : { kind: 'add' };
   }

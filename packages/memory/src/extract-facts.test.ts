@@ -64,6 +64,14 @@ describe('extractFacts', () => {
       ["I'm planning a trip to New Zealand.", null],
       ['I got a new phone, a Pixel 8.', 'update'],
     ]);
+    // What was said about a value, named mid-sentence too; "forget about work" names nothing stated.
+    expect(changes("I sold my old bike, ignore what I said about Waitrose and I'm hooked on Serial now. Never mind what I said about LinkedIn. Forget about work, I have two cats.")).toEqual([
+      ['I sold my old bike', 'retract'],
+      ['Waitrose', 'forget'],
+      ["I'm hooked on Serial now.", 'update'],
+      ['LinkedIn', 'forget'],
+      ['I have two cats.', null],
+    ]);
     expect(changes('Please forget that I live in Lisbon. I have two cats.')).toEqual([
       ['I live in Lisbon', 'forget'],
       ['I have two cats.', null],

@@ -19,6 +19,8 @@ export interface ExtractedFact {
    * to forget, and it is never stored itself).
    */
   change?: FactChange;
+  /** A `forget` of what was said about a value ("ignore what I said about Waitrose"): `text` is the value, not a statement. */
+  topic?: boolean;
   /** The attribute (a slot) the encoder places the statement near, sure or not (set by the store, not the extractor). */
   attribute?: string;
 }
@@ -80,7 +82,7 @@ export function extractFacts(text: string, options: ExtractFactsOptions = {}): E
 }
 
 /** "Forget that I ...", "please disregard what I said about ...": what follows is to be forgotten. */
-const FORGET = /^(?:please )?(?:forget|disregard|scratch|ignore)(?: (?:that|about|what i said about|the (?:part|bit) about))?\s+/i;
+const FORGET = /^(?:please )?(?:forget|disregard|scratch|ignore|never mind)(?: (?:that|about|(what i (?:said|told you) about|the (?:part|bit) about)))?\s+/i;
 /** A statement that ends what was true: "I no longer ...", "... not ... anymore", "I sold my car". */
 const RETRACT = /\bno longer\b|\b(?:not|never)\b.*\b(?:anymore|any more)\b|n't\b.*\b(?:anymore|any more)\b|^i (?:stopped|quit|dropped out of|gave up|sold|left|broke up with)\b/i;
 /**
@@ -102,7 +104,8 @@ function factOf(clause: string, corrects: boolean): ExtractedFact | undefined {
   const forgotten = FORGET.exec(clause);
   if (forgotten) {
     const what = clause.slice(forgotten[0].length).replace(/[.!]+$/, '');
-    if (!FIRST_PERSON.test(what)) return undefined;
+    // "what I said about Waitrose" names a value to forget; "forget about work" alone names nothing stated.
+    if (!FIRST_PERSON.test(what)) return forgotten[1] ? { text: what, entities: [], change: 'forget', topic: true } : undefined;
     return { text: what.charAt(0).toUpperCase() + what.slice(1), entities: [], change: 'forget' };
   }
   if (!isSelfStatement(clause)) return undefined;

@@ -30,7 +30,7 @@ const SUBJECT = String.raw`(?:i|i'm|im|i've|i'd|i'll|my|we|we're|we've|our)\b`;
 /** A statement that names its value first: "paella is my favourite dish", "Tom became my boss". */
 const VALUE_FIRST = String.raw`[\w' .-]{1,40}? (?:is|are|isn't|aren't|was|became|has become) (?:now )?(?:my|our)\b`;
 /** Commands that take a fact back ("forget that ..."). */
-const FORGET = '(?:please )?(?:forget|disregard|scratch|ignore) ';
+const FORGET = '(?:please )?(?:forget|disregard|scratch|ignore|never mind) ';
 /** Verbs after which an elided subject is the user's: "I live in Lisbon, work as a nurse and am vegetarian". */
 const ELIDED = /^(?:am|work|live|have|own|drive|study|speak|support|use|moved|switched|now work|now live|just turned)\b/i;
 /** Instructions glued to a statement without a full stop: "I live in Lisbon say exactly: noted". */

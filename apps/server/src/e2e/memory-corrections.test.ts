@@ -152,5 +152,9 @@ describe('memory keeps up with corrections (gateway -> real adapter -> mock upst
     expect(await say(eve, 'Which city do I live in?')).not.toContain('Lisbon');
     const job = await say(eve, 'What do I do for work?');
     expect(job).not.toContain('I work as a nurse');
+    // What was said about a value, named mid-sentence: before, "what I said about Waitrose" named no statement and nothing was forgotten.
+    await say(eve, 'I do my food shopping at Waitrose.');
+    await say(eve, 'Oh, and never mind what I said about Waitrose, I play the piano.');
+    expect(await storedTexts(eve)).toEqual(['I play the piano.', "I'm no longer a nurse."].sort());
   });
 });
