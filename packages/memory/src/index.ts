@@ -18,7 +18,8 @@ export {
 export { subjectFrame } from './subject-links.js';
 export { valuePhrase } from './value-types.js';
 export { RERANK_DEPTH, RERANK_FEATURES } from './recall-features.js';
-export { asksForState, type NearestRule, type NearestRules } from './recall-nearest.js';
+export { asksForState, type NearestRule, type NearestRules, type OwnedPhraseRule } from './recall-nearest.js';
+export { ownedPhrases } from './recall-owned.js';
 export { type CueWeights, cueBonus, cueHits, type RecallCues, recallCues } from './recall-cues.js';
 export { RECALL_CUE_WEIGHTS, type RecallFloors, recallFloors, refersToUser } from './recall-threshold.js';
 export { createPiiRedactor, ibanValid, luhnValid, type PiiKind, type PiiRedactor, type Redaction, redactPii } from './redact-pii.js';

@@ -4,6 +4,7 @@ import type { RecallScope } from './memory-scope.js';
 import { withChangesStandingIn, withoutReplaced } from './recall-conflicts.js';
 import { liftedThroughHistory } from './recall-history.js';
 import { clearlyNearest } from './recall-nearest.js';
+import { ownedNearest } from './recall-owned.js';
 import type { VectorMatch } from '@svc/semantic';
 import { cueBonus, cueHits, maxCueBonus, type RecallCues, recallCues } from './recall-cues.js';
 import { type RerankCandidate, rerankFeatures } from './recall-features.js';
@@ -99,7 +100,9 @@ export async function recallMemories(parts: MemoryParts, settings: RecallSetting
   const unsure = options.minSimilarity === undefined && !self && passing.some(doubtful) && (await lowAttributeConfidence(parts, vector, floors));
   const kept = passing.filter((c) => !unsure || !doubtful(c));
   if (kept.length === 0 && cues && options.minSimilarity === undefined && floors.nearest) {
-    const nearest = clearlyNearest(candidates, { query, rules: floors.nearest, below: floor - reach });
+    const below = floor - reach;
+    const phrase = floors.nearest.phrase;
+    const nearest = clearlyNearest(candidates, { query, rules: floors.nearest, below }) ?? (self && phrase ? await ownedNearest(parts, { scope, query, rule: phrase, below }, candidates) : undefined);
     if (nearest) kept.push(nearest);
   }
   const recalled = (settings.corrections && cues ? withChangesStandingIn(kept, candidates) : kept).map(({ rerank: _, attribute: __, features, ...c }) => (options.features && features ? { ...c, features } : c));

@@ -121,6 +121,20 @@ describe('createMemoryStore', () => {
     expect(await off.memory.recall(ada, asked)).toEqual([]);
   });
 
+  it('gives the user’s nearest fact below the floor to a request whose own thing points to it too, never to another user', async () => {
+    const nearest = { state: { floor: 2, ahead: 2 }, phrase: { floor: 0.05, ahead: 0.05, phrase: 0.2, phraseAhead: 0.05 } };
+    const { memory } = setup({ recallThreshold: { self: 0.6, other: 0.6, nearest } });
+    memory.remember(ada, 'I replaced my laptop with a ThinkPad. I go climbing every Tuesday.');
+    memory.remember(bob, 'My laptop is a MacBook.');
+    await memory.idle();
+    const asked = 'Can you find a charger that fits my laptop?';
+    expect((await memory.recall(ada, asked)).map((m) => m.text)).toEqual(['I replaced my laptop with a ThinkPad.']);
+    expect((await memory.recall(bob, asked)).map((m) => m.text)).toEqual(['My laptop is a MacBook.']);
+    // No owned thing named (a question about the world), or an explicit floor: nothing clears 0.6.
+    expect(await memory.recall(ada, 'Which laptop charger is the best one I can get?')).toEqual([]);
+    expect(await memory.recall(ada, asked, { minSimilarity: 0.99 })).toEqual([]);
+  });
+
   it('supersedes a fact of the same slot with the newer one, keeping the old one as history, and merges a near-duplicate', async () => {
     const { memory, records, advance } = setup();
     memory.remember(ada, 'I live in Lisbon.');

@@ -15,7 +15,19 @@ export interface NearestRule {
   ahead: number;
 }
 
-/** The two ways a request shows it asks about the user's own state; absent: the rule is off. */
+/** How near and how clear the two views of the owned-phrase rule must be (`recall-owned.ts`). */
+export interface OwnedPhraseRule {
+  /** Least relevance (similarity plus cues) of the request's nearest fact. */
+  floor: number;
+  /** Least lead of that fact's relevance over the next fact's. */
+  ahead: number;
+  /** Least cosine of the request's owned phrase to the same fact. */
+  phrase: number;
+  /** Least lead of that cosine over the phrase's next fact. */
+  phraseAhead: number;
+}
+
+/** The ways a request shows it asks about the user's own state; absent: the rule is off. */
 export interface NearestRules {
   /** The request asks what the user's state is ({@link asksForState}). */
   state: NearestRule;
@@ -24,6 +36,13 @@ export interface NearestRules {
    * absent: off (the shipped calibration leaves it off: docs/memory.md, seventh pass).
    */
   own?: NearestRule;
+  /**
+   * The request names the user's thing with a phrase that points to the same fact (`recall-owned.ts`);
+   * absent: off. The shipped calibration leaves it off: its best dev setting (0.3 / 0.15, phrase 0.3 /
+   * 0.05) took the recall eval's held-out false injection from 19 to 21 of 1,999, over the 1% goal,
+   * for 2 of 624 held-out questions (docs/memory.md, fifteenth pass).
+   */
+  phrase?: OwnedPhraseRule;
 }
 
 /**
@@ -39,9 +58,22 @@ export function asksForState(query: string): boolean {
 }
 
 /** A candidate as this rule reads it: its relevance and whether it holds a word the request ties to its user. */
-interface Ranked {
+export interface Ranked {
   relevance: number;
   rerank?: { ownHit: boolean } | undefined;
+}
+
+/** The candidate of highest relevance and the relevance of the next (`below` when there is none above it). */
+export function leaderOf<T extends Ranked>(candidates: readonly T[], below: number): { first: T; second: number } | undefined {
+  let first: T | undefined;
+  let second = below;
+  for (const c of candidates) {
+    if (first === undefined || c.relevance > first.relevance) {
+      if (first !== undefined) second = Math.max(second, first.relevance);
+      first = c;
+    } else second = Math.max(second, c.relevance);
+  }
+  return first === undefined ? undefined : { first, second };
 }
 
 /**
@@ -50,15 +82,9 @@ interface Ranked {
  * least relevance searched, standing in for a next candidate the search did not return).
  */
 export function clearlyNearest<T extends Ranked>(candidates: readonly T[], request: { query: string; rules: NearestRules; below: number }): T | undefined {
-  let first: T | undefined;
-  let second = request.below;
-  for (const c of candidates) {
-    if (first === undefined || c.relevance > first.relevance) {
-      if (first !== undefined) second = Math.max(second, first.relevance);
-      first = c;
-    } else second = Math.max(second, c.relevance);
-  }
-  if (first === undefined) return undefined;
+  const lead = leaderOf(candidates, request.below);
+  if (lead === undefined) return undefined;
+  const { first, second } = lead;
   const clears = (rule: NearestRule) => first.relevance >= rule.floor && first.relevance - second >= rule.ahead;
   if (asksForState(request.query) && clears(request.rules.state)) return first;
   const own = request.rules.own;
