@@ -10,11 +10,9 @@
  */
 import { parseArgs } from 'node:util';
 import { createSentenceEncoder } from '@svc/encoder';
-import { asksForState, endUserSubject, type MemoryStore, refersToUser } from '@svc/memory';
-import { loadFacts, loadUnrelated, usersOf } from './dataset.js';
-import { storeUsers } from './recall-eval.js';
-import { loadAttributeQuestions, loadUpdateAttributes, updateUsers } from './updates-data.js';
-import { asserts, replayUsers } from './updates-eval.js';
+import { asksForState, type MemoryStore, refersToUser } from '@svc/memory';
+import { loadUnrelated } from './dataset.js';
+import { probeTuningData } from './tuning-probes.js';
 
 const { values } = parseArgs({ options: { data: { type: 'string', default: '../../../shared/data/semcache' } } });
 const embedder = createSentenceEncoder({ cacheSize: 0 });
@@ -43,28 +41,7 @@ async function probe(memory: MemoryStore, scope: { orgId: string; subject: strin
   probes.push({ related: right !== undefined, self: refersToUser(prompt), state: asksForState(prompt), first: a.score, second: b?.score ?? 0, own, right: right?.(a.text) ?? false });
 }
 
-const ORG = 'org-updates';
-for (const [file, questionsFile] of [['updates-tuning.jsonl', 'update-questions-tuning.jsonl'], ['updates.jsonl', 'update-questions.jsonl']] as const) {
-  const users = updateUsers(loadFacts(), loadUpdateAttributes(file), { count: 48, perUser: 6 });
-  const questions = loadAttributeQuestions(questionsFile);
-  const run = await replayUsers(embedder, users, true);
-  const scopeOf = (u: number) => ({ orgId: ORG, subject: endUserSubject(ORG, `user-${u}`) });
-  for (const [u, user] of users.entries()) {
-    for (const held of user.attributes) {
-      if (held.attribute.split !== 'dev' || held.fate === 'retract') continue;
-      const value = held.fate === 'update' ? held.second : held.first;
-      for (const question of questions.get(held.attribute.attribute)?.tune ?? []) await probe(run.memory, scopeOf(u), question, (t) => asserts(t, value));
-    }
-  }
-  for (const [i, prompt] of unrelated.entries()) await probe(run.memory, scopeOf(i % users.length), prompt, undefined);
-}
-const factUsers = usersOf(loadFacts(), 6);
-const memory = await storeUsers(embedder, factUsers);
-const evalScope = (u: number) => ({ orgId: 'org-eval', subject: endUserSubject('org-eval', `user-${u}`) });
-for (const [i, prompt] of unrelated.entries()) await probe(memory, evalScope(i % factUsers.length), prompt, undefined);
-for (const [u, items] of factUsers.entries()) {
-  for (const item of items.filter((x) => x.template % 2 === 0)) for (const q of item.questions) await probe(memory, evalScope(u), q, (t) => item.fact.includes(t.replace(/\.$/, '')));
-}
+await probeTuningData(embedder, [['updates-tuning.jsonl', 'update-questions-tuning.jsonl'], ['updates.jsonl', 'update-questions.jsonl']], unrelated, probe);
 
 console.log(`${probes.filter((p) => p.related).length} tuning questions and ${probes.filter((p) => !p.related).length} dev unrelated prompts get nothing from the floors`);
 const kinds = { lead: (p: Probe) => p.self, state: (p: Probe) => p.state, own: (p: Probe) => p.own && !p.state };
