@@ -11,11 +11,11 @@ import { copyFirst } from './copy-rows.js';
 const org = '00000000-0000-4000-8000-0000000c0de5';
 const at = (second: number) => new Date(Date.UTC(2026, 11, 5, 4, 0, second, 250));
 
-/** Rows whose text needs CSV's quoting, nulls beside empty strings, JSON columns, figures that print long. */
+/** Rows whose text needs COPY's escapes, nulls beside empty strings and a literal `\\N`, JSON columns, figures that print long. */
 function awkwardRows() {
   const usage = [
     newUsageEvent(org, { requestId: 'u-plain', createdAt: at(1) }),
-    newUsageEvent(org, { requestId: 'u-quoted', model: 'a "quoted", comma\nnewline model', endUser: '', keyId: null, tags: { team: 'x,"y"', emoji: '😀 é' }, createdAt: at(2) }),
+    newUsageEvent(org, { requestId: 'u-quoted', model: 'a "quoted", comma\nnewline\r\ttab \\ back\\slash model', endUser: '', keyId: '\\N', tags: { team: 'x,"y"\t\\.', emoji: '😀 é' }, createdAt: at(2) }),
     newUsageEvent(org, { requestId: 'u-figures', costUsd: 0.1 + 0.2, baselineCostUsd: 1e-7, interactiveCostUsd: 0, cachedTokens: 3, memoryInjected: 0, cacheHit: true, createdAt: at(3) }),
   ];
   const decisions = [

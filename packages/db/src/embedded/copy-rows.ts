@@ -5,8 +5,8 @@ import type { RowTables } from '../row-intake.js';
 import type { NewUsageEvent } from '../types.js';
 
 /**
- * The intake's tables on the embedded store, written with `COPY ... FROM '/dev/blob'` (one CSV
- * blob a batch) before the repositories' `INSERT ... SELECT FROM jsonb_to_recordset ... ON
+ * The intake's tables on the embedded store, written with `COPY ... FROM '/dev/blob'` (one blob of
+ * COPY's text a batch) before the repositories' `INSERT ... SELECT FROM jsonb_to_recordset ... ON
  * CONFLICT`: COPY has no per-row JSON unpacking and no speculative insertion, and costs the store
  * thread about half as much a ledger row (docs/benchmarks.md, 2026-12-05). COPY is one statement,
  * all or nothing, and it has no ON CONFLICT: a batch with a request id already stored (a journal
@@ -38,10 +38,10 @@ interface CopyBatch {
 }
 
 async function copyOr(client: PGlite, batch: CopyBatch, otherwise: () => Promise<number>): Promise<number> {
-  const csv = batch.records && batch.records.length > 0 ? toCsv(batch.records, batch.columns) : undefined;
-  if (csv === undefined || LONE_SURROGATE.test(csv)) return otherwise();
+  const text = batch.records && batch.records.length > 0 ? toCopyText(batch.records, batch.columns) : undefined;
+  if (text === undefined || LONE_SURROGATE.test(text)) return otherwise();
   try {
-    const result = await client.query(`COPY ${batch.table} (${batch.columns.join(', ')}) FROM '/dev/blob' WITH (FORMAT csv)`, [], { blob: new Blob([csv]) });
+    const result = await client.query(`COPY ${batch.table} (${batch.columns.join(', ')}) FROM '/dev/blob'`, [], { blob: new Blob([text]) });
     return result.affectedRows ?? batch.records?.length ?? 0;
   } catch {
     return otherwise();
@@ -56,25 +56,35 @@ function isBatchLine(event: NewUsageEvent): boolean {
   return event.tags?.batch_id !== undefined;
 }
 
-/** Rows as CSV in `columns` order: NULL unquoted and empty, every string quoted, JSON columns as JSON text. */
-export function toCsv(records: readonly Record<string, unknown>[], columns: readonly string[]): string {
-  let csv = '';
+/**
+ * Rows in COPY's text format, in `columns` order: tab between fields, `\N` for NULL, a backslash
+ * before a backslash, newline, carriage return or tab (JSON text has none of the last three, and
+ * a backslash only where a string held a quote or a control character).
+ */
+export function toCopyText(records: readonly Record<string, unknown>[], columns: readonly string[]): string {
+  const lines: string[] = [];
+  const fields: string[] = [];
   for (const record of records) {
-    for (let i = 0; i < columns.length; i++) csv += (i === 0 ? '' : ',') + csvField(record[columns[i] as string]);
-    csv += '\n';
+    fields.length = 0;
+    for (const column of columns) fields.push(textField(record[column]));
+    lines.push(fields.join('\t'));
   }
-  return csv;
+  return `${lines.join('\n')}\n`;
 }
 
-function csvField(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'string') return quote(value);
+function textField(value: unknown): string {
+  if (value === null || value === undefined) return '\\N';
+  if (typeof value === 'string') return escaped(value);
   // JSON's way: what JSON.stringify writes as null (NaN, Infinity) is NULL.
-  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
-  if (typeof value === 'boolean') return value ? 'true' : 'false';
-  return quote(JSON.stringify(value));
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '\\N';
+  if (typeof value === 'boolean') return value ? 't' : 'f';
+  return escaped(JSON.stringify(value));
 }
 
-function quote(text: string): string {
-  return `"${text.includes('"') ? text.replaceAll('"', '""') : text}"`;
+const TEXT_SPECIAL = /[\\\n\r\t]/;
+const TEXT_SPECIALS = /[\\\n\r\t]/g;
+const TEXT_ESCAPES: Record<string, string> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+function escaped(text: string): string {
+  return TEXT_SPECIAL.test(text) ? text.replace(TEXT_SPECIALS, (special) => TEXT_ESCAPES[special] ?? special) : text;
 }
