@@ -4,9 +4,10 @@
 # `pnpm start` pnpm itself stays as the parent, ~90 MB (docs/operations.md "Memory budget");
 # `sh scripts/start.sh` alone leaves one process. Arguments go to the gateway (a role: all,
 # inference, control-plane). The malloc settings of scripts/malloc.env apply unless the
-# environment sets them.
+# environment sets them; node's GC flags for the CPUs it has come from scripts/gc-flags.sh.
 set -e
 cd "$(dirname "$0")/.."
 . scripts/malloc-env.sh
 node scripts/ensure-built.mjs @svc/server
-exec node apps/server/dist/main.js "$@"
+# shellcheck disable=SC2046 # the flags are words, and there may be none
+exec node $(sh scripts/gc-flags.sh) apps/server/dist/main.js "$@"

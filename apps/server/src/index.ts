@@ -1,5 +1,6 @@
 export { loadConfigFile, type ConfigFile } from './runtime/config-file.js';
 export { ConfigError, envProviders, isEnvVariable, parseEnv, type Env, type EnvProvider, type ProviderEnv } from './runtime/env.js';
+export { GC_FLAGS_SCRIPT, readGcFlags } from './runtime/gc-flags.js';
 export { MALLOC_SETTINGS_FILE, isMallocVariable, readMallocSettings } from './runtime/malloc-settings.js';
 export { probe, summarise } from './runtime/readiness.js';
 export { createRuntime, type Runtime, type RuntimeOptions } from './runtime/runtime.js';

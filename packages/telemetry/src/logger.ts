@@ -42,6 +42,8 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     redact: REDACT,
   };
   if (options.base !== undefined) settings.base = options.base;
-  // Without a destination pino writes synchronously to stdout, so nothing is lost on a crash.
+  // Without a destination pino writes stdout through an asynchronous SonicBoom (`fs.write` on
+  // libuv's pool; lines that come while one is in flight wait and go in the next; flushed at
+  // exit), so a killed process can lose the lines still waiting.
   return options.destination === undefined ? pino(settings) : pino(settings, options.destination);
 }

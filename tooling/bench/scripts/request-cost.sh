@@ -1,7 +1,7 @@
 #!/bin/bash
 # What a proxied request costs the gateway, in figures the neighbours' load does not move much: V8
 # heap allocated and promoted per request (the main isolate's --trace-gc-nvp lines over the window),
-# the main thread's CPU per request (schedstat), and the loop's gaps over 10 ms with the main
+# the main thread's CPU per request (schedstat), the other threads' (the store thread the busiest), the loop's gaps over 10 ms with the main
 # thread's own CPU in each (request-probe.cjs). Mock upstream, the gateway on its shipped defaults
 # (ENCODER=hashed for the variant) with the malloc settings, 3,000 requests of warm-up, then
 # <requests> measured at C connections (default 16), x-intelligence-mode: proxy.
@@ -35,12 +35,16 @@ load() {
 }
 load 3000 > /dev/null
 sleep 1.5
-T0=$(awk '{print $14+$15}' "/proc/$SVC/stat")
+threads() { for t in /proc/$SVC/task/*; do echo "${t##*/} $(sed 's/.*) //' "$t/stat" | awk '{print $12+$13}')"; done; }
+T0=$(awk '{print $14+$15}' "/proc/$SVC/stat"); threads > "$OUT/threads0.txt"
 kill -USR2 $SVC; sleep 0.2
 load "$N" "${RATE:-}" > "$OUT/ac.json"
 kill -USR2 $SVC; sleep 0.5
-T1=$(awk '{print $14+$15}' "/proc/$SVC/stat")
+T1=$(awk '{print $14+$15}' "/proc/$SVC/stat"); threads > "$OUT/threads1.txt"
+# The other threads' CPU µs a request, busiest first (the store thread is the busiest under proxy load).
+join "$OUT/threads0.txt" "$OUT/threads1.txt" | awk -v n="$N" -v main="$SVC" '$1 != main {printf "%.1f\n", ($3 - $2) * 10000 / n}' | sort -rn | head -4 | paste -sd' ' | sed 's/^/other threads µs a request: /' > "$OUT/threads.txt"
 HWM=$(awk '/VmHWM/ {print $2}' "/proc/$SVC/status")
 kill -INT $SVC; wait $SVC || true; kill $MOCK || true; rm -rf "$DATA"
+cat "$OUT/threads.txt"
 if [ "${PROBE:-request}" = request ]; then node "$HERE/request-cost-summary.mjs" "$OUT" "$N" $((T1 - T0))
 else node "$HERE/${PROBE}-summary.mjs" "$OUT" $((T1 - T0)) "$HWM"; fi

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isEnvVariable, isMallocVariable, readMallocSettings } from '@svc/server';
+import { isEnvVariable, isMallocVariable, readGcFlags, readMallocSettings } from '@svc/server';
 import type { ChildSet } from './children.js';
 import { COMPARISON_MODE, chatBody, type IntelligenceMode, type Target, type TargetStart } from './target.js';
 import { freePort, readyOrStop } from './wait-ready.js';
@@ -53,7 +53,7 @@ export function withoutGatewaySettings(env: NodeJS.ProcessEnv): NodeJS.ProcessEn
 
 /**
  * Start `node apps/server/dist/main.js` with the operator contract of DESIGN §3 and nothing else
- * (what `pnpm start` runs, its malloc settings included): a temp `SVC_DATA_DIR`, a bench master key and OpenAI pointed at the
+ * (what `pnpm start` runs, its malloc settings and GC flags included): a temp `SVC_DATA_DIR`, a bench master key and OpenAI pointed at the
  * mock (`SVC_MOCK_PROVIDER=0` keeps the built-in mock provider out); wait for `/ready`.
  */
 export async function startSvcProcess(
@@ -78,7 +78,8 @@ export async function startSvcProcess(
   const child = await children.spawn({
     name: 'svc',
     command: process.execPath,
-    args: [script],
+    // What `pnpm start` passes node for the CPUs the gateway runs on (scripts/gc-flags.sh).
+    args: [...readGcFlags(options.root, options.cpus), script],
     cwd: options.root,
     cpus: options.cpus,
     env: {

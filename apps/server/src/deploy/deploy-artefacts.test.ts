@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { isEnvVariable, parseEnv } from '../runtime/env.js';
+import { readGcFlags } from '../runtime/gc-flags.js';
 import { isMallocVariable, readMallocSettings } from '../runtime/malloc-settings.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
@@ -215,5 +216,12 @@ describe('scripts/start.sh (what `pnpm start` runs)', () => {
     const settings = readMallocSettings(root);
     expect(exported({})).toEqual(settings);
     expect(exported({ MALLOC_ARENA_MAX: '4' })).toEqual({ ...settings, MALLOC_ARENA_MAX: '4' });
+  });
+
+  it("passes node scripts/gc-flags.sh's flags: V8 collects on the main thread only when the gateway has one CPU", () => {
+    expect(read('scripts/start.sh')).toMatch(/^exec node \$\(sh scripts\/gc-flags\.sh\) apps\/server\/dist\/main\.js "\$@"$/m);
+    const taskset = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
+    if (taskset) expect(readGcFlags(root, '0')).toEqual(['--single-threaded-gc']);
+    if (taskset && spawnSync('taskset', ['-c', '0,1', 'true']).status === 0) expect(readGcFlags(root, '0,1')).toEqual([]);
   });
 });

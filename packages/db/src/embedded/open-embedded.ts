@@ -4,14 +4,18 @@ import { migratePglite } from '../migrate.js';
 import { readJournal } from '../migration-journal.js';
 import { openPglite } from '../pglite-start.js';
 import { type Repositories, createRepositories } from '../repositories/index.js';
+import type { RowTables } from '../row-intake.js';
 import type { StoreThreadSettings } from '../thread/messages.js';
 import { probe } from '../with-timeout.js';
 import { type BackupSummary, backupIntoDir } from './backup.js';
+import { copyFirst } from './copy-rows.js';
 import { STORE_FORMAT } from './store-marker.js';
 
 /** The embedded store on the thread that opened it: what the store thread serves. */
 export interface EmbeddedStore {
   repositories: Repositories;
+  /** The ledger's and the decision log's tables as the intake writes them (COPY first). */
+  rowTables: RowTables;
   migrate(): Promise<void>;
   /** A backup file in the settings' backup directory, for the caller to move or stream, then remove. */
   backup(): Promise<{ path: string; summary: BackupSummary }>;
@@ -27,8 +31,10 @@ export async function openEmbedded(settings: StoreThreadSettings): Promise<Embed
     const migrations = { migrationsFolder: settings.migrationsFolder, schema: settings.schema };
     const migrate = () => migratePglite(client, migrations);
     if (settings.migrate) await migrate();
+    const repositories = createRepositories(drizzle(client));
     return {
-      repositories: createRepositories(drizzle(client)),
+      repositories,
+      rowTables: copyFirst(client, repositories),
       migrate,
       backup: async () => {
         const made = await backupIntoDir(client, settings.backupDir, { storeFormat: STORE_FORMAT, journal: await readJournal(settings.migrationsFolder) });

@@ -40,32 +40,40 @@ export interface DecisionRepository {
   constraintGroups(filter: DecisionFilter, sampleSize: number): Promise<DecisionConstraintGroup[]>;
 }
 
+/** The columns a decision row is written with: {@link decisionRow}'s keys. */
+export const DECISION_COLUMNS = ['request_id', 'org_id', 'requested_model', 'model', 'provider', 'tier', 'lane', 'source', 'task_family', 'intelligence_mode', 'attempts', 'candidates', 'outcome', 'details', 'latency_ms', 'created_at'] as const;
+const decisionColumnList = sql.raw(DECISION_COLUMNS.join(', '));
+
+/** A decision as a row of the bulk insert (`jsonb_to_recordset`), its keys {@link DECISION_COLUMNS}. */
+export function decisionRow(d: NewRoutingDecision): Record<(typeof DECISION_COLUMNS)[number], unknown> {
+  return {
+    request_id: d.requestId,
+    org_id: d.orgId,
+    requested_model: d.requestedModel ?? null,
+    model: d.model,
+    provider: d.provider,
+    tier: d.tier ?? null,
+    lane: d.lane ?? null,
+    source: d.source,
+    task_family: d.taskFamily ?? null,
+    intelligence_mode: d.intelligenceMode ?? null,
+    attempts: d.attempts ?? [],
+    candidates: d.candidates ?? [],
+    outcome: d.outcome,
+    details: d.details ?? {},
+    latency_ms: d.latencyMs ?? 0,
+    created_at: d.createdAt?.toISOString() ?? null,
+  };
+}
+
 /** Writes a batch in one statement; a request id already stored is skipped. */
 function insertDecisions(db: Drizzle, rows: readonly NewRoutingDecision[]): Promise<number> {
   return bulkInsert(
     db,
     rows,
-    (d) => ({
-      request_id: d.requestId,
-      org_id: d.orgId,
-      requested_model: d.requestedModel ?? null,
-      model: d.model,
-      provider: d.provider,
-      tier: d.tier ?? null,
-      lane: d.lane ?? null,
-      source: d.source,
-      task_family: d.taskFamily ?? null,
-      intelligence_mode: d.intelligenceMode ?? null,
-      attempts: d.attempts ?? [],
-      candidates: d.candidates ?? [],
-      outcome: d.outcome,
-      details: d.details ?? {},
-      latency_ms: d.latencyMs ?? 0,
-      created_at: d.createdAt?.toISOString() ?? null,
-    }),
+    decisionRow,
     (json) => sql`
-      INSERT INTO routing_decisions (request_id, org_id, requested_model, model, provider, tier, lane, source, task_family,
-        intelligence_mode, attempts, candidates, outcome, details, latency_ms, created_at)
+      INSERT INTO routing_decisions (${decisionColumnList})
       SELECT request_id, org_id, requested_model, model, provider, tier, lane, source, task_family,
         intelligence_mode, attempts, candidates, outcome, details, latency_ms, coalesce(created_at, now())
       FROM jsonb_to_recordset(${json}) AS x(request_id text, org_id uuid, requested_model text, model text, provider text,

@@ -53,8 +53,8 @@ function total(column: Column | SQL) {
   return sql`coalesce(sum(${column}), 0)`.mapWith(Number);
 }
 
-/** A ledger event as a row of the bulk insert (`jsonb_to_recordset`). */
-function usageRow(e: NewUsageEvent) {
+/** A ledger event as a row of the bulk insert (`jsonb_to_recordset`), its keys {@link USAGE_COLUMNS}. */
+export function usageRow(e: NewUsageEvent): Record<(typeof USAGE_COLUMNS)[number], unknown> {
   return {
     request_id: e.requestId,
     org_id: e.orgId,
@@ -90,8 +90,12 @@ function latestPerRequest(events: readonly NewUsageEvent[]): NewUsageEvent[] {
   return latest.size === events.length ? [...events] : [...latest.values()];
 }
 
+/** The columns a ledger row is written with: {@link usageRow}'s keys. */
+export const USAGE_COLUMNS = ['request_id', 'org_id', 'key_id', 'model', 'provider', 'prompt_tokens', 'completion_tokens', 'cached_tokens', 'cost_usd', 'baseline_cost_usd', 'interactive_cost_usd', 'cache_hit', 'latency_ms', 'status', 'stream', 'usage_estimated', 'unpriced', 'end_user', 'memory_injected', 'tags', 'created_at'] as const;
+const usageColumnList = sql.raw(USAGE_COLUMNS.join(', '));
+
 /** The columns a later attempt at a batch line overwrites (every one but the key). */
-const attemptColumns = ['org_id', 'key_id', 'model', 'provider', 'prompt_tokens', 'completion_tokens', 'cached_tokens', 'cost_usd', 'baseline_cost_usd', 'interactive_cost_usd', 'cache_hit', 'latency_ms', 'status', 'stream', 'usage_estimated', 'unpriced', 'end_user', 'memory_injected', 'tags', 'created_at'];
+const attemptColumns = USAGE_COLUMNS.slice(1);
 const attemptUpdate = sql.raw(attemptColumns.map((column) => `${column} = excluded.${column}`).join(', '));
 
 /**
@@ -102,8 +106,7 @@ const attemptUpdate = sql.raw(attemptColumns.map((column) => `${column} = exclud
  */
 function insertUsage(db: Drizzle, events: readonly NewUsageEvent[]): Promise<number> {
   return bulkInsert(db, latestPerRequest(events), usageRow, (json) => sql`
-    INSERT INTO usage_events (request_id, org_id, key_id, model, provider, prompt_tokens, completion_tokens, cached_tokens,
-      cost_usd, baseline_cost_usd, interactive_cost_usd, cache_hit, latency_ms, status, stream, usage_estimated, unpriced, end_user, memory_injected, tags, created_at)
+    INSERT INTO usage_events (${usageColumnList})
     SELECT request_id, org_id, key_id, model, provider, prompt_tokens, completion_tokens, cached_tokens,
       cost_usd, baseline_cost_usd, interactive_cost_usd, cache_hit, latency_ms, status, stream, usage_estimated, unpriced, end_user, memory_injected, tags, coalesce(created_at, now())
     FROM jsonb_to_recordset(${json}) AS x(request_id text, org_id uuid, key_id text, model text, provider text,

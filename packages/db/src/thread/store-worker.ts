@@ -46,7 +46,7 @@ async function answer(request: StoreRequest): Promise<unknown> {
   switch (request.kind) {
     case 'open':
       store = await openEmbedded(request.settings);
-      intake = new RowBatches(store.repositories);
+      intake = new RowBatches(store.rowTables);
       // Opened (initdb, migrations) at full speed; from now on the event loop that serves
       // requests goes first when both want the core, and the store keeps about a tenth of it
       // meanwhile (CFS weight of nice 10), so ledger batches and lookups still progress.
