@@ -103,9 +103,9 @@ export interface ChoiceLearnerOptions {
 /**
  * Per organisation and task kind: each candidate's win rate against the current choice, learned
  * from judged pairs and feedback scores, and the cheapest model whose win rate is within the
- * tolerance with confidence; or, when a pricier model is better than the current choice with
- * confidence and the current choice is not proven within the tolerance of it, the cheapest such
- * model. Pure in-memory state, O(1) per record; shared across instances by `serialize`/`load` and
+ * tolerance with confidence; or, when a pricier model is credibly better than the current choice
+ * (at `upAlpha`: a move up risks only cost) and the current choice is not proven within the
+ * tolerance of it, the cheapest such model. Pure in-memory state, O(1) per record; shared across instances by `serialize`/`load` and
  * `mergeChoiceSnapshots`.
  */
 export interface ChoiceLearner {
