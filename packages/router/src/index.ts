@@ -9,6 +9,7 @@ export {
   type FeedbackScore,
   type JudgedPair,
   type Verdict,
+  UP_ALPHA,
   createChoiceLearner,
 } from './choice/learner.js';
 export { type JudgingOrder, createJudgingOrder } from './choice/judging-order.js';

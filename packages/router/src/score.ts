@@ -17,6 +17,15 @@ export const expectedCompletionTokens: Readonly<Record<TaskComplexity, number>> 
 
 const stakes: Readonly<Record<TaskComplexity, number>> = { trivial: 0.6, standard: 1, complex: 1.5, expert: 2 };
 
+/**
+ * Latency ratio to the fastest candidate that takes the whole latency weight (log scale, clamped):
+ * a tier apart (spec §Tiers: T3 100-300 ms, T1 800-3000 ms; the defaults' 200 / 1500 ms read 0.875)
+ * weighs nearly all of it, a 10% lead 0.04. Not the candidates' own span, which gives the faster of
+ * two the whole weight however small its lead.
+ */
+export const LATENCY_FULL_RATIO = 10;
+const logFullRatio = Math.log(LATENCY_FULL_RATIO);
+
 /** One eligible model with its score terms. */
 export interface Scored {
   model: ModelInfo;
@@ -83,7 +92,6 @@ export function scoreCandidates(input: ScoreInput): Scored[] {
   const out: Scored[] = [];
   let maxCost = 0;
   let minLatency = Number.POSITIVE_INFINITY;
-  let maxLatency = 0;
   for (const model of pool) {
     const rank = tierRank(model.tier);
     if (input.only && !input.only.has(model.id)) drop(dropped, 'candidates');
@@ -103,19 +111,17 @@ export function scoreCandidates(input: ScoreInput): Scored[] {
       out.push({ model, score: 0, quality, success, costUsd, latencyMs, overBudget, sticky: model.id === input.stickyModel, fresh: 0, freshQuality, freshSuccess });
       if (costUsd > maxCost) maxCost = costUsd;
       if (latencyMs < minLatency) minLatency = latencyMs;
-      if (latencyMs > maxLatency) maxLatency = latencyMs;
     }
   }
   // Prices on a linear scale (share of the dearest candidate's cost): a 100x gap weighs far more
   // than a 2x one. Latency stays on a log scale: a 10x gap weighs the same anywhere on the range.
   const logMinLatency = Math.log(minLatency + 1);
-  const latencySpan = Math.log(maxLatency + 1) - logMinLatency || 1;
   const { cost: wc, latency: wl } = prefs.weights;
   // A wrong answer costs more the harder the task, so quality weighs more as complexity grows.
   const wq = prefs.weights.quality * stakes[input.complexity];
   for (const s of out) {
     const costNorm = maxCost > 0 ? s.costUsd / maxCost : 0;
-    const latencyNorm = (Math.log(s.latencyMs + 1) - logMinLatency) / latencySpan;
+    const latencyNorm = Math.min(1, (Math.log(s.latencyMs + 1) - logMinLatency) / logFullRatio);
     const rest = -wc * costNorm - wl * latencyNorm - (s.overBudget ? Math.min(1.5, 0.5 * (s.latencyMs / prefs.maxLatencyMs! - 1)) : 0);
     s.score = wq * (0.7 * s.success + 0.3 * s.quality) + rest;
     s.fresh = input.fresh ? wq * (0.7 * s.freshSuccess + 0.3 * s.freshQuality) + rest : s.score;

@@ -59,9 +59,9 @@ function sampler(learner: ChoiceLearner, ordered: boolean) {
 describe("the gateway's sampler in the router's judging order (issue 28)", () => {
   const learnerWithTwoKinds = () => {
     const learner = createChoiceLearner();
-    record(learner, 'code', 'candidate', 40); // the pricier model leads on code: an open move up
-    record(learner, 'code', 'incumbent', 20);
-    record(learner, 'code', 'tie', 40);
+    record(learner, 'code', 'candidate', 16); // the pricier model leads on code: an open move up (40 pairs: not yet credible)
+    record(learner, 'code', 'incumbent', 8);
+    record(learner, 'code', 'tie', 16);
     record(learner, 'chat', 'incumbent', 60); // clearly worse on chat: settled (below the 100-pair cap)
     return learner;
   };

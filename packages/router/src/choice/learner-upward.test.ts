@@ -1,6 +1,7 @@
 import { seededRandom } from '@svc/core';
 import { describe, expect, it } from 'vitest';
-import { type ChoiceLearner, type ChoiceLearnerOptions, type Verdict, createChoiceLearner } from './learner.js';
+import { bettingSequence } from './betting-bound.js';
+import { type ChoiceLearner, type ChoiceLearnerOptions, UP_ALPHA, type Verdict, createChoiceLearner } from './learner.js';
 
 const org = 'org-a';
 const strong = { id: 'strong', cost: 10 };
@@ -89,5 +90,44 @@ describe('the learner moves a task kind up to a pricier model judged clearly bet
     expect(served.filter((m) => m === 'cheap').length).toBe(50); // 5% still reach the incumbent, where the pricier model is judged again
     for (let i = 0; i < 6000; i++) revisited.recordJudgedPair({ orgId: org, taskKind: 'analysis', incumbent: 'cheap', candidate: 'strong', verdict: i % 5 === 0 ? 'candidate' : i % 5 === 1 ? 'incumbent' : 'tie' });
     expect(revisited.choose(onCheap)).toEqual({ model: 'cheap', reason: 'incumbent' });
+  });
+});
+
+/** `learner` records `n` pairs of one verdict of the strong model (the candidate) against the cheap one. */
+function recordMany(learner: ChoiceLearner, verdict: Verdict, n: number): void {
+  for (let i = 0; i < n; i++) learner.recordJudgedPair({ orgId: org, taskKind: 'analysis', incumbent: 'cheap', candidate: 'strong', verdict });
+}
+
+describe('a move up takes less evidence than a move down (upAlpha, issue 28, 2026-12-05)', () => {
+  it('moves up on a lead credible at UP_ALPHA that the proof of a move down does not yet give, and never moves the strong model down on it', () => {
+    const learner = createChoiceLearner({ judgeError: 0.15 });
+    recordMany(learner, 'candidate', 40);
+    recordMany(learner, 'incumbent', 20);
+    recordMany(learner, 'tie', 40);
+    // 0.6 over 100 pairs: lower bound 0.526 at UP_ALPHA (0.25), 0.497 at alpha 0.05.
+    expect(bettingSequence({ wins: 40, losses: 20, ties: 40 }, UP_ALPHA).lower).toBeGreaterThan(0.5);
+    expect(learner.winRate({ orgId: org, taskKind: 'analysis', candidate: 'strong', incumbent: 'cheap' }).lower).toBeLessThan(0.5);
+    expect(learner.choose(onCheap)).toMatchObject({ model: 'strong', reason: 'learned' });
+    expect(learner.unsure(onCheap)).toBe(false);
+    expect(learner.choose(onStrong)).toEqual({ model: 'strong', reason: 'incumbent' });
+    // Held to the proof of a move down (upAlpha = alpha), the same pairs keep the cheap choice and stay open.
+    const proof = createChoiceLearner({ judgeError: 0.15, upAlpha: 0.05 });
+    proof.load(learner.serialize());
+    expect(proof.choose(onCheap)).toEqual({ model: 'cheap', reason: 'incumbent' });
+    expect(proof.unsure(onCheap)).toBe(true);
+  });
+
+  it('moves a moved-up kind back down once the cheap model is proven within the tolerance, its lead still credible', () => {
+    const learner = createChoiceLearner({ judgeError: 0.15 });
+    recordMany(learner, 'candidate', 40);
+    recordMany(learner, 'incumbent', 20);
+    recordMany(learner, 'tie', 40);
+    expect(learner.choose(onCheap).model).toBe('strong');
+    recordMany(learner, 'tie', 600);
+    // 0.509 over 700 pairs: still above 0.5 at UP_ALPHA (0.504), but its upper bound at alpha 0.05 (0.530)
+    // is within 0.5 + 0.7 x 0.05: the cheap model is proven within the tolerance, the move down's own proof.
+    expect(bettingSequence({ wins: 40, losses: 20, ties: 640 }, UP_ALPHA).lower).toBeGreaterThan(0.5);
+    expect(learner.choose(onCheap)).toEqual({ model: 'cheap', reason: 'incumbent' });
+    expect(learner.choose(onStrong)).toMatchObject({ model: 'cheap', reason: 'learned' });
   });
 });

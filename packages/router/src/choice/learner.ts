@@ -68,6 +68,14 @@ export interface ChoiceLearnerOptions {
   bound?: 'betting' | 'sequence' | 'wilson';
   /** The confidence sequence's error share over all looks (both always-valid bounds) and the normal mixture's width (`sequence`). Default alpha 0.05, rho 10. */
   sequence?: Partial<SequenceSettings>;
+  /**
+   * The error share over all looks of a move up's own bound (the always-valid bounds only): a
+   * pricier model replaces a cheaper incumbent once its lower bound at this share is above 0.5.
+   * Larger than `sequence.alpha` because a move up risks cost, not quality; the cheap incumbent
+   * proven within the tolerance (at `sequence.alpha`) still keeps it, and a moved-up kind moves
+   * back on that proof. Default `UP_ALPHA` (0.25); `sequence.alpha` holds moves up to the proof of moves down.
+   */
+  upAlpha?: number;
   /** One-sided normal quantile of the Wilson bounds (`bound: 'wilson'`). Default 1.645 (95%). */
   z?: number;
   /**
@@ -95,9 +103,9 @@ export interface ChoiceLearnerOptions {
 /**
  * Per organisation and task kind: each candidate's win rate against the current choice, learned
  * from judged pairs and feedback scores, and the cheapest model whose win rate is within the
- * tolerance with confidence; or, when a pricier model is better than the current choice with
- * confidence and the current choice is not proven within the tolerance of it, the cheapest such
- * model. Pure in-memory state, O(1) per record; shared across instances by `serialize`/`load` and
+ * tolerance with confidence; or, when a pricier model is credibly better than the current choice
+ * (at `upAlpha`: a move up risks only cost) and the current choice is not proven within the
+ * tolerance of it, the cheapest such model. Pure in-memory state, O(1) per record; shared across instances by `serialize`/`load` and
  * `mergeChoiceSnapshots`.
  */
 export interface ChoiceLearner {
@@ -194,16 +202,33 @@ function feedbackTally(tables: Tables, orgId: string, taskKind: string, candidat
 /** A tally's bounds under the learner's rule. */
 type Bounds = (tally: TieTally) => { lower: number; upper: number };
 
-function estimate(tables: Tables, bounds: Bounds, query: { orgId: string; taskKind: string; candidate: string; incumbent: string }): WinEstimate {
-  const { orgId, taskKind, candidate, incumbent } = query;
+/**
+ * The error share of a move up's bound (`ChoiceLearnerOptions.upAlpha`), decided once: an even kind
+ * may move up in at most a quarter of streams over all looks (fewer in practice: once the cheap
+ * model is proven within the tolerance it stays), and what that costs is the pricier model's price
+ * on a kind it serves as well, never an answer worse than the tolerance (docs/routing.md, "Up-moves
+ * on less evidence", 2026-12-05).
+ */
+export const UP_ALPHA = 0.25;
+
+type Query = { orgId: string; taskKind: string; candidate: string; incumbent: string };
+
+/** The candidate's judged and fed-back outcomes against the incumbent, with how many of each. */
+function tallyOf(tables: Tables, { orgId, taskKind, candidate, incumbent }: Query): TieTally & { judged: number; feedback: number } {
   const judged = judgedTally(tables, orgId, taskKind, candidate, incumbent);
   const fed = feedbackTally(tables, orgId, taskKind, candidate, incumbent);
-  const tally = { wins: judged.wins + fed.wins, losses: judged.losses + fed.losses, ties: judged.ties };
-  return { model: candidate, incumbent, winRate: posteriorMean(halved(tally)), ...bounds(tally), judged: judged.n, feedback: fed.n };
+  return { wins: judged.wins + fed.wins, losses: judged.losses + fed.losses, ties: judged.ties, judged: judged.n, feedback: fed.n };
+}
+
+function estimate(tables: Tables, bounds: Bounds, query: Query): WinEstimate {
+  const { judged, feedback, ...tally } = tallyOf(tables, query);
+  return { model: query.candidate, incumbent: query.incumbent, winRate: posteriorMean(halved(tally)), ...bounds(tally), judged, feedback };
 }
 
 interface Settings {
   bounds: Bounds;
+  /** The bounds at `upAlpha`: a move up's lower bound. */
+  upBounds: Bounds;
   judgeError: (orgId: string) => number;
   minSamples: number;
   explore: number;
@@ -220,20 +245,23 @@ const shownTolerance = (s: Settings, request: ChoiceRequest): number => (1 - 2 *
 /**
  * A candidate against the incumbent: its estimate, and the win rate its lower bound must clear.
  * `within` (a pricier model only): the win rate its upper bound must exceed, else the incumbent is
- * proven within the tolerance of it and stays.
+ * proven within the tolerance of it and stays. `lower`: the bound held to the bar (a pricier
+ * model's at `upAlpha`, a cheaper one's the estimate's own).
  */
 interface Move {
   estimate: WinEstimate;
   bar: number;
   up: boolean;
   within: number;
+  lower: number;
 }
 
 /**
  * The request's candidates as moves, cheaper ones first (cheapest first), then pricier ones
  * (cheapest first); one of the incumbent's cost is no move. A cheaper model must be at most the
  * tolerance worse (lower bound at least 0.5 - tolerance). A pricier model must be better (lower
- * bound above 0.5), and the cheap incumbent must not be proven within the tolerance of it (its
+ * bound at `upAlpha` above 0.5: credible, as a move up risks only cost), and the cheap incumbent
+ * must not be proven within the tolerance of it (its
  * upper bound above 0.5 + tolerance, which is the incumbent's own lower bound against it below
  * 0.5 - tolerance: the bounds are symmetric). So the router's own cheap choice is held to the proof
  * a learned cheap route needs, and a pair of models never qualifies both ways at once.
@@ -244,15 +272,17 @@ function movesOf(tables: Tables, s: Settings, request: ChoiceRequest): Move[] {
   const byCost = [...request.candidates].filter((c) => c.id !== incumbent.id && c.cost !== incumbent.cost).sort((x, y) => x.cost - y.cost);
   const moves = byCost.map((c) => {
     const up = c.cost > incumbent.cost;
-    const found = estimate(tables, s.bounds, { orgId, taskKind, candidate: c.id, incumbent: incumbent.id });
-    return { estimate: found, bar: up ? 0.5 : 0.5 - tolerance, up, within: up ? 0.5 + tolerance : 0 };
+    const query = { orgId, taskKind, candidate: c.id, incumbent: incumbent.id };
+    const found = estimate(tables, s.bounds, query);
+    const lower = up ? s.upBounds(tallyOf(tables, query)).lower : found.lower;
+    return { estimate: found, bar: up ? 0.5 : 0.5 - tolerance, up, within: up ? 0.5 + tolerance : 0, lower };
   });
   return [...moves.filter((m) => !m.up), ...moves.filter((m) => m.up)];
 }
 
 const sampledEnough = (s: Settings, m: Move): boolean => m.estimate.judged + m.estimate.feedback >= s.minSamples;
-/** Enough samples and a lower bound past the bar (a pricier model: above 0.5, with the incumbent not proven within the tolerance of it). */
-const provenMove = (s: Settings, m: Move): boolean => sampledEnough(s, m) && (m.up ? m.estimate.lower > m.bar && m.estimate.upper > m.within : m.estimate.lower >= m.bar);
+/** Enough samples and a lower bound past the bar (a pricier model: above 0.5 at `upAlpha`, with the incumbent not proven within the tolerance of it). */
+const provenMove = (s: Settings, m: Move): boolean => sampledEnough(s, m) && (m.up ? m.lower > m.bar && m.estimate.upper > m.within : m.lower >= m.bar);
 
 /** The proven move, if any: a pricier model first (the incumbent falls short of it, so a cheaper one within the tolerance of the incumbent is no answer), else the cheapest cheaper one. */
 const provenOf = (s: Settings, moves: readonly Move[]): Move | undefined => moves.find((m) => m.up && provenMove(s, m)) ?? moves.find((m) => provenMove(s, m));
@@ -324,14 +354,15 @@ function judgeErrorOf(option: ChoiceLearnerOptions['judgeError']): (orgId: strin
   return () => share;
 }
 
-function boundsOf(options: ChoiceLearnerOptions): Bounds {
+/** The learner's bounds at `alpha` (Wilson's: at `z` whatever the alpha, kept for comparison). */
+function boundsOf(options: ChoiceLearnerOptions, alpha: number): Bounds {
   if (options.bound === 'wilson') {
     const z = options.z ?? 1.645;
     return (tally) => wilson(halved(tally), z);
   }
-  const sequence = { alpha: options.sequence?.alpha ?? 0.05, rho: options.sequence?.rho ?? 10 };
+  const sequence = { alpha, rho: options.sequence?.rho ?? 10 };
   if (options.bound === 'sequence') return (tally) => confidenceSequence(halved(tally), sequence);
-  return remembered((tally) => bettingSequence(tally, sequence.alpha));
+  return remembered((tally) => bettingSequence(tally, alpha));
 }
 
 /** Bounds kept per tally (the betting bound takes ~0.1 ms; a kind's tally changes only when a pair or a score is recorded). */
@@ -353,8 +384,10 @@ const empty = (): ChoiceSnapshot => ({ version: 1, pairs: [], feedback: [] });
 
 /** A learner with no data: every choice is the incumbent until judged pairs or feedback say otherwise. */
 export function createChoiceLearner(options: ChoiceLearnerOptions = {}): ChoiceLearner {
+  const alpha = options.sequence?.alpha ?? 0.05;
   const settings: Settings = {
-    bounds: boundsOf(options),
+    bounds: boundsOf(options, alpha),
+    upBounds: boundsOf(options, options.upAlpha ?? UP_ALPHA),
     judgeError: judgeErrorOf(options.judgeError),
     minSamples: options.minSamples ?? 20,
     explore: Math.min(0.05, Math.max(0, options.explore ?? 0)),
@@ -367,7 +400,10 @@ export function createChoiceLearner(options: ChoiceLearnerOptions = {}): ChoiceL
     recordJudgedPair(pair) {
       recordPair(tables, pair);
       updates++;
-      estimate(tables, settings.bounds, pair); // the new tally's bounds, kept: computed here (off the request path), not by the next route()
+      // The new tally's bounds, kept: computed here (off the request path), not by the next route(); a move up's either way round.
+      estimate(tables, settings.bounds, pair);
+      settings.upBounds(tallyOf(tables, pair));
+      settings.upBounds(tallyOf(tables, { ...pair, candidate: pair.incumbent, incumbent: pair.candidate }));
     },
     recordFeedback(feedback) {
       recordScore(tables, feedback);

@@ -47,7 +47,7 @@ const settings: LiveSettings = {
 };
 const items = loadRouteLlmMmlu(findRouteLlmDir(process.cwd(), values.mmlu), new Map());
 const started = performance.now();
-const { served, extra, learned } = await runLive(items, settings, (line) => process.stderr.write(`${line}\n`));
+const { served, extra, learned, start } = await runLive(items, settings, (line) => process.stderr.write(`${line}\n`));
 const seconds = (performance.now() - started) / 1000;
 
 const costAs = (m: LiveModel, r: Served) => (r.promptTokens * m.input + r.completionTokens * m.output) / 1e6;
@@ -108,3 +108,6 @@ console.log(`\nAlways-weak: quality ${pct(weakAlways)} at cost ${pct(weakCost)}.
 console.log('\nJudged win rate of the candidate model against the served one, per task kind (`/v1/observability/benchmarks`):');
 for (const j of learned.judged) console.log(`- ${j.task_kind}: ${j.model} ${j.win_rate.toFixed(3)} [${j.interval.low.toFixed(3)}, ${j.interval.high.toFixed(3)}] over ${j.samples} pairs`);
 console.log(`Learner's route-change rulings (\`/v1/admin/routing/gate\`): ${learned.rulings.length === 0 ? 'none' : learned.rulings.map((r) => `${r.task_kind} ${r.from} -> ${r.to} ${r.status} (${r.reason}; ${r.decisions ?? '?'} decisions, the latest at ${r.judged?.win_rate?.toFixed(3) ?? '?'} over ${r.judged?.samples ?? '?'} pairs)`).join('; ')}.`);
+console.log(
+  `Router's live latency figures over the first 2,000 requests (${start.sampled} decisions sampled): ${settings.weak.slug} the faster in ${pct(start.weakFaster)}, medians ${start.medianStrongMs} ms (${settings.strong.slug}) / ${start.medianWeakMs} ms (${settings.weak.slug}).`,
+);

@@ -9,6 +9,7 @@
 import { startMockUpstream } from '@svc/mock-upstream';
 import { type LiveGateway, startLiveGateway } from '../semantic/live/gateway.js';
 import type { Item } from './data.js';
+import { type StartReading, readStart } from './live-start.js';
 import { outcomeScript } from './live-script.js';
 import { seeded } from './metrics.js';
 
@@ -123,8 +124,8 @@ async function learned(g: LiveGateway, orgId: string): Promise<Learned> {
   return { judged: (benchmarks['judged'] ?? []) as Learned['judged'], rulings: evaluations.flatMap((e) => (e.route_changes ?? []).filter((c) => c.origin === 'learner')) };
 }
 
-/** Runs the stream; returns each request as served, the extra cost (shadow + judge) per request id, and what the gateway reports it learned. */
-export async function runLive(items: readonly Item[], s: LiveSettings, log: (line: string) => void): Promise<{ served: Served[]; extra: Map<string, number>; learned: Learned }> {
+/** Runs the stream; returns each request as served, the extra cost (shadow + judge) per request id, what the gateway reports it learned, and its latency figures at the start. */
+export async function runLive(items: readonly Item[], s: LiveSettings, log: (line: string) => void): Promise<{ served: Served[]; extra: Map<string, number>; learned: Learned; start: StartReading }> {
   const columns = { [upstreamName(s.strong.slug)]: s.strong.column, [upstreamName(s.weak.slug)]: s.weak.column };
   const upstream = await startMockUpstream({ tokens: 8, script: outcomeScript(items, columns, s.flip) });
   const gateway = await startLiveGateway({ OPENAI_API_KEY: 'sk-upstream-openai', OPENAI_BASE_URL: `${upstream.url}/v1`, SVC_CACHE_TTL_SECS: '0' });
@@ -147,7 +148,8 @@ export async function runLive(items: readonly Item[], s: LiveSettings, log: (lin
       const part = /^(.*):(shadow|judge:\d)$/.exec(row.request_id);
       if (part) extra.set(part[1]!, (extra.get(part[1]!) ?? 0) + row.cost_usd);
     }
-    return { served, extra, learned: await learned(gateway, orgId) };
+    const start = await readStart(gateway, served.map((r) => r.requestId), { strong: s.strong.slug, weak: s.weak.slug });
+    return { served, extra, learned: await learned(gateway, orgId), start };
   } finally {
     await gateway.stop();
     await upstream.close();

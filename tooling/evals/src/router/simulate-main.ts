@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { type Item, findRouteLlmDir, loadRouteLlmMmlu } from './data.js';
 import { loadLlmRouter } from './llmrouter.js';
 import { type SimulationSettings, simulate } from './simulate.js';
+import { seedRange, summariseSeeds } from './simulate-seeds.js';
 import { defaultLlmRouter } from './sources.js';
 
 const { values } = parseArgs({
@@ -13,6 +14,7 @@ const { values } = parseArgs({
     'judge-price': { type: 'string' },
     mmlu: { type: 'string' },
     seed: { type: 'string', default: '1' },
+    seeds: { type: 'string' },
     task: { type: 'string', default: 'family' },
     source: { type: 'string', default: 'routellm-mmlu' },
     strong: { type: 'string' },
@@ -24,6 +26,7 @@ const { values } = parseArgs({
     'judge-error': { type: 'string', default: '0' },
     bound: { type: 'string', default: 'betting' },
     incumbent: { type: 'string', default: 'router' },
+    'up-alpha': { type: 'string' },
   },
 });
 
@@ -69,15 +72,30 @@ const settings: SimulationSettings = {
   sampler: values.sampler === 'unsure' || values.sampler === 'ordered' ? values.sampler : 'uniform',
   judgeError: Number(values['judge-error']),
   bound: boundOf(values.bound),
+  upAlpha: values['up-alpha'] === undefined ? undefined : Number(values['up-alpha']),
   incumbent: values.incumbent === 'strong' || values.incumbent === 'router' ? values.incumbent : Number(values.incumbent),
 };
 const items = source.load().filter((item) => item.correct[settings.strong.id] !== undefined && item.correct[settings.weak.id] !== undefined);
-const result = simulate(items, settings);
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
-console.log(`stream of ${settings.requests} ${values.source} requests (${settings.strong.id} vs ${settings.weak.id}), ${pct(settings.judged)} judged, ${pct(settings.flip)} of verdicts flipped, tolerance ${settings.tolerance}, task kind ${settings.task}, sampler ${settings.sampler}, judge error assumed ${settings.judgeError}, bound ${settings.bound}, incumbent ${settings.incumbent}, judge price ${settings.judgePrice} per call x2`);
-console.log(`accuracy on the stream: strong ${pct(result.strongAccuracy)}, weak ${pct(result.weakAccuracy)}; always-weak quality ${pct(result.weakAccuracy / result.strongAccuracy)} at cost ${pct(settings.weak.price / strong.price)}`);
-console.log(`incumbent: ${settings.incumbent === 'strong' ? 'always the strong model' : `${settings.incumbent === 'router' ? "the shipped router's choice" : 'drawn per prompt'}, weak on ${pct(result.incumbentWeakShare)} of the stream`}`);
-console.log(`per-task oracle: quality ${pct(result.oracle.quality)}, cost ${pct(result.oracle.cost)} of the strong model's`);
-console.log('| requests | quality vs strong | cost vs strong (served + shadow + judge) | weak share | judged |');
-console.log('|---|---|---|---|---|');
-for (const c of result.checkpoints) console.log(`| ${c.requests} | ${pct(c.quality)} | ${pct(c.cost)} | ${pct(c.weakShare)} | ${pct(c.judgedShare)} |`);
+if (values.seeds !== undefined) {
+  const seeds = seedRange(values.seeds);
+  const results = seeds.map((seed) => simulate(items, { ...settings, seed }));
+  const sum = summariseSeeds(results);
+  console.log(`${values.source} by ${settings.task}, sampler ${settings.sampler}, incumbent ${settings.incumbent}, judge error ${settings.judgeError}, up alpha ${settings.upAlpha ?? 'default'}, seeds ${values.seeds}`);
+  console.log('| seed | quality at first checkpoint | min | quality at last | cost at last | weak share at last |');
+  console.log('|---|---|---|---|---|---|');
+  results.forEach((r, i) => {
+    const last = r.checkpoints.at(-1)!;
+    console.log(`| ${seeds[i]} | ${pct(r.checkpoints[0]!.quality)} | ${pct(Math.min(...r.checkpoints.map((c) => c.quality)))} | ${pct(last.quality)} | ${pct(last.cost)} | ${pct(last.weakShare)} |`);
+  });
+  console.log(`summary over ${sum.runs} runs: mean quality at last ${(100 * sum.meanQuality).toFixed(2)}%, runs >= 98%: ${sum.atGoal}/${sum.runs}, mean min ${pct(sum.meanMin)} (lowest ${pct(sum.lowestMin)}), mean quality at first checkpoint ${pct(sum.meanFirst)}, mean cost at last ${pct(sum.meanCost)}, mean weak share at last ${pct(sum.meanWeakShare)}`);
+} else {
+  const result = simulate(items, settings);
+  console.log(`stream of ${settings.requests} ${values.source} requests (${settings.strong.id} vs ${settings.weak.id}), ${pct(settings.judged)} judged, ${pct(settings.flip)} of verdicts flipped, tolerance ${settings.tolerance}, task kind ${settings.task}, sampler ${settings.sampler}, judge error assumed ${settings.judgeError}, bound ${settings.bound}, incumbent ${settings.incumbent}, judge price ${settings.judgePrice} per call x2`);
+  console.log(`accuracy on the stream: strong ${pct(result.strongAccuracy)}, weak ${pct(result.weakAccuracy)}; always-weak quality ${pct(result.weakAccuracy / result.strongAccuracy)} at cost ${pct(settings.weak.price / strong.price)}`);
+  console.log(`incumbent: ${settings.incumbent === 'strong' ? 'always the strong model' : `${settings.incumbent === 'router' ? "the shipped router's choice" : 'drawn per prompt'}, weak on ${pct(result.incumbentWeakShare)} of the stream`}`);
+  console.log(`per-task oracle: quality ${pct(result.oracle.quality)}, cost ${pct(result.oracle.cost)} of the strong model's`);
+  console.log('| requests | quality vs strong | cost vs strong (served + shadow + judge) | weak share | judged |');
+  console.log('|---|---|---|---|---|');
+  for (const c of result.checkpoints) console.log(`| ${c.requests} | ${pct(c.quality)} | ${pct(c.cost)} | ${pct(c.weakShare)} | ${pct(c.judgedShare)} |`);
+}
