@@ -221,7 +221,12 @@ function tallyOf(tables: Tables, { orgId, taskKind, candidate, incumbent }: Quer
 }
 
 function estimate(tables: Tables, bounds: Bounds, query: Query): WinEstimate {
-  const { judged, feedback, ...tally } = tallyOf(tables, query);
+  return estimateOf(query, tallyOf(tables, query), bounds);
+}
+
+/** {@link estimate} from a tally already read. */
+function estimateOf(query: Query, counted: ReturnType<typeof tallyOf>, bounds: Bounds): WinEstimate {
+  const { judged, feedback, ...tally } = counted;
   return { model: query.candidate, incumbent: query.incumbent, winRate: posteriorMean(halved(tally)), ...bounds(tally), judged, feedback };
 }
 
@@ -273,8 +278,9 @@ function movesOf(tables: Tables, s: Settings, request: ChoiceRequest): Move[] {
   const moves = byCost.map((c) => {
     const up = c.cost > incumbent.cost;
     const query = { orgId, taskKind, candidate: c.id, incumbent: incumbent.id };
-    const found = estimate(tables, s.bounds, query);
-    const lower = up ? s.upBounds(tallyOf(tables, query)).lower : found.lower;
+    const counted = tallyOf(tables, query);
+    const found = estimateOf(query, counted, s.bounds);
+    const lower = up ? s.upBounds(counted).lower : found.lower;
     return { estimate: found, bar: up ? 0.5 : 0.5 - tolerance, up, within: up ? 0.5 + tolerance : 0, lower };
   });
   return [...moves.filter((m) => !m.up), ...moves.filter((m) => m.up)];
