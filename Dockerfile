@@ -32,6 +32,9 @@ ENV MALLOC_ARENA_MAX=2 \
     MALLOC_TRIM_THRESHOLD_=131072
 WORKDIR /app
 COPY --from=build /out /app
+# node's GC flags for the CPUs the container gets (its CPU quota included), as `pnpm start`
+# passes them: scripts/gc-flags.sh.
+COPY --from=build /src/scripts/gc-flags.sh /app/scripts/gc-flags.sh
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]
@@ -40,4 +43,5 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # SIGTERM drains in-flight requests and streams, flushes the ledger, closes the stores.
 STOPSIGNAL SIGTERM
-CMD ["node", "dist/main.js"]
+# The shell becomes node (exec): node is PID 1 and gets the signals, as with a plain node CMD.
+CMD ["sh", "-c", "exec node $(sh scripts/gc-flags.sh) dist/main.js"]

@@ -1,5 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isEnvVariable, parseEnv } from '../runtime/env.js';
 import { readGcFlags } from '../runtime/gc-flags.js';
@@ -71,7 +73,9 @@ describe('Dockerfile', () => {
     const path = /\/health\b/.exec(healthcheck)?.[0];
     expect(path).toBe('/health');
     probed.add('/health');
-    expect(final.at(-1)).toEqual({ op: 'CMD', args: '["node", "dist/main.js"]' });
+    // node itself (exec) with scripts/gc-flags.sh's flags, the script copied beside dist/.
+    expect(final.at(-1)).toEqual({ op: 'CMD', args: '["sh", "-c", "exec node $(sh scripts/gc-flags.sh) dist/main.js"]' });
+    expect(final.filter((ins) => ins.op === 'COPY').map((ins) => ins.args)).toContain('--from=build /src/scripts/gc-flags.sh /app/scripts/gc-flags.sh');
   });
 });
 
@@ -223,5 +227,20 @@ describe('scripts/start.sh (what `pnpm start` runs)', () => {
     const taskset = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
     if (taskset) expect(readGcFlags(root, '0')).toEqual(['--single-threaded-gc']);
     if (taskset && spawnSync('taskset', ['-c', '0,1', 'true']).status === 0) expect(readGcFlags(root, '0,1')).toEqual([]);
+  });
+
+  it("counts the cgroup's CPU quota: a container limited to one CPU collects on its main thread whatever the host's CPUs", () => {
+    const flagsUnder = (cpuMax: string) => {
+      const file = join(mkdtempSync(join(tmpdir(), 'svc-cpu-max-')), 'cpu.max');
+      writeFileSync(file, `${cpuMax}\n`);
+      const taskset = ['taskset', '-c', '0,1', 'sh', 'scripts/gc-flags.sh', file];
+      const shell = spawnSync(taskset[0]!, taskset.slice(1), { cwd: root, encoding: 'utf8' });
+      return shell.stdout.trim();
+    };
+    if (spawnSync('taskset', ['-c', '0,1', 'true']).status !== 0) return;
+    expect(flagsUnder('100000 100000')).toBe('--single-threaded-gc');
+    expect(flagsUnder('50000 100000')).toBe('--single-threaded-gc');
+    expect(flagsUnder('150000 100000')).toBe('');
+    expect(flagsUnder('max 100000')).toBe('');
   });
 });
