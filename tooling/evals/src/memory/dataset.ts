@@ -49,3 +49,26 @@ export function usersOf(facts: readonly FactItem[], users: number): FactItem[][]
     ...Array.from({ length: 10 }, (_, i) => episodes[(u + i) % episodes.length]!),
   ]);
 }
+
+/**
+ * A larger dev set of unrelated prompts that refer to their user (issue #35, sixteenth pass): the
+ * questions of qqp-dev lines 2000 onward (both `a` and `b`; lines 0-1999 are the recall eval's dev
+ * and held-out prompts), distinct, that `refersToUser` keeps, minus any text of the held-out list
+ * (exact match), the first `count` in file order. For calibrating rules that act only on such
+ * requests, where the 1,000 dev prompts hold too few to tell settings apart.
+ */
+export function loadSelfReferringDev(semcacheDir: string, count: number, refersToUser: (text: string) => boolean): string[] {
+  const qqp = jsonLines<{ a: string; b: string }>(join(semcacheDir, 'qqp-dev.jsonl'));
+  const { dev, test } = loadUnrelated(semcacheDir);
+  const taken = new Set([...dev, ...test].map((t) => t.trim().toLowerCase()));
+  const out: string[] = [];
+  for (const pair of qqp.slice(2000)) {
+    for (const text of [pair.a, pair.b]) {
+      const key = text.trim().toLowerCase();
+      if (out.length >= count || taken.has(key) || !refersToUser(text)) continue;
+      taken.add(key);
+      out.push(text);
+    }
+  }
+  return out;
+}

@@ -10,22 +10,20 @@
  * calibration) to see what it could add; the grid over the lines was read with a few lines of
  * Python (docs/memory.md, fifteenth pass).
  *
- *   pnpm --filter @svc/evals memory:owned-phrase > probes.jsonl
+ * `--large N` adds N more unrelated prompts that refer to their user (`loadSelfReferringDev`: qqp-dev
+ * lines 2000 onward; sixteenth pass), probed the same way after the 1,000 dev prompts.
+ *
+ *   pnpm --filter @svc/evals memory:owned-phrase [--large 6000] > probes.jsonl
  */
-import { createSentenceEncoder } from '@svc/encoder';
+import { parseArgs } from 'node:util';
 import { asksForState, type MemoryStore, ownedPhrases, refersToUser } from '@svc/memory';
-import { loadUnrelated } from './dataset.js';
+import { cachedEncoder } from './cached-embedder.js';
+import { loadSelfReferringDev, loadUnrelated } from './dataset.js';
 import { probeTuningData } from './tuning-probes.js';
 
-const encoder = createSentenceEncoder({ cacheSize: 0 });
-const seen = new Map<string, Float32Array>();
-const embed = async (texts: readonly string[]) => {
-  const missing = [...new Set(texts.filter((t) => !seen.has(t)))];
-  if (missing.length > 0) for (const [i, v] of (await encoder.embed(missing)).entries()) seen.set(missing[i]!, v);
-  return texts.map((t) => seen.get(t)!);
-};
-const embedder = { id: encoder.id, dimensions: encoder.dimensions, embed };
-const unrelated = loadUnrelated('/work/shared/data/semcache').dev;
+const embedder = cachedEncoder();
+const { values } = parseArgs({ options: { data: { type: 'string', default: '/work/shared/data/semcache' }, large: { type: 'string', default: '0' } } });
+const unrelated = [...loadUnrelated(values.data).dev, ...loadSelfReferringDev(values.data, Number(values.large), refersToUser)];
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i]!, 0);
 
 async function probe(memory: MemoryStore, scope: { orgId: string; subject: string }, prompt: string, right: ((text: string) => boolean) | undefined, set: string) {
@@ -34,8 +32,8 @@ async function probe(memory: MemoryStore, scope: { orgId: string; subject: strin
   if (all.length === 0) return;
   const phrases = ownedPhrases(prompt);
   const facts = all.map((m) => m.text);
-  const fv = await embed(facts);
-  const pv = await embed(phrases);
+  const fv = await embedder.embed(facts);
+  const pv = await embedder.embed(phrases);
   const byPhrase = facts.map((_, i) => Math.max(-1, ...pv.map((p) => dot(p, fv[i]!)))).map((cos, i) => ({ cos, i })).sort((a, b) => b.cos - a.cos);
   const row = {
     set,
@@ -60,4 +58,4 @@ async function probe(memory: MemoryStore, scope: { orgId: string; subject: strin
 
 const files = [['updates-tuning-2.jsonl', 'update-questions-tuning-2.jsonl'], ['updates-tuning.jsonl', 'update-questions-tuning.jsonl'], ['updates.jsonl', 'update-questions.jsonl']] as const;
 await probeTuningData(embedder, files, unrelated, probe);
-await encoder.close?.();
+await embedder.close();
