@@ -27,6 +27,8 @@ function stream(win: number, loss: number, seed: number, max: number, options: C
 const pairsToMoveUp = (win: number, loss: number, seed: number, max = 1500, options: ChoiceLearnerOptions = {}): number => stream(win, loss, seed, max, options).first;
 /** The bets' own confidence: a move up held to the proof of a move down (alpha 0.05), as before 2026-12-05's up-move share. */
 const sameAlpha: ChoiceLearnerOptions = { upAlpha: 0.05 };
+/** 100 streams of 2,000 looks: ~20 s alone, 30-40 s on the shared 2-core VM (the package's 30 s default timed out there). */
+const streamsTimeout = 120_000;
 
 describe("the betting bound's mixture of bets (issue 28, 2026-12-05)", () => {
   it("moves MMLU's analysis up sooner: a 0.54 win rate with 65% ties clears 0.5 in a median of fewer than 260 pairs", () => {
@@ -39,7 +41,7 @@ describe("the betting bound's mixture of bets (issue 28, 2026-12-05)", () => {
   it('keeps the confidence: an even kind (0.5, 65% ties) moves up in at most ~alpha of 100 streams of 2,000 pairs', () => {
     const moved = Array.from({ length: 100 }, (_, seed) => pairsToMoveUp(0.175, 0.175, seed * 7919 + 13, 2000, sameAlpha)).filter(Number.isFinite);
     expect(moved.length).toBeLessThanOrEqual(7); // alpha 0.05 over all looks, whatever the fixed mixture (3 here)
-  });
+  }, streamsTimeout);
 });
 
 describe('a move up on less evidence than a move down (upAlpha, issue 28, 2026-12-05)', () => {
@@ -56,5 +58,5 @@ describe('a move up on less evidence than a move down (upAlpha, issue 28, 2026-1
     // up after under 1% of the 200,000 pairs (0.5% here), and after none of the last.
     expect(streams.reduce((sum, s) => sum + s.up, 0)).toBeLessThan(0.01 * 100 * 2000);
     expect(streams.filter((s) => s.upAtEnd)).toEqual([]);
-  });
+  }, streamsTimeout);
 });
