@@ -1,6 +1,6 @@
 import type { JudgedCounts } from './route-gate.js';
 import type { TieTally } from './betting-bound.js';
-import { type ChoiceSnapshot, type FeedbackRow, type PairRow, parseChoiceSnapshot } from './snapshot.js';
+import { type ChoiceSnapshot, type FeedbackRow, type PairRow, type UpRow, parseChoiceSnapshot } from './snapshot.js';
 import type { Tally } from './win-estimate.js';
 
 /** Which answer a judge preferred: the candidate's, the incumbent's (the current choice), or neither. */
@@ -29,11 +29,13 @@ export interface FeedbackScore {
 /** One candidate against one incumbent for an organisation and task kind. */
 export type Query = { orgId: string; taskKind: string; candidate: string; incumbent: string };
 
-/** The learner's counts: judged pairs per (organisation, task kind, pair of models), feedback per model, and the kinds it knows. */
+/** The learner's counts: judged pairs per (organisation, task kind, pair of models), feedback per model, the kinds it knows and the kinds held up. */
 export interface Tables {
   pairs: Map<string, PairRow>;
   feedback: Map<string, FeedbackRow>;
   known: Set<string>;
+  /** Kinds moved up from a cheaper incumbent and held there, by key(orgId, taskKind, incumbent, candidate). */
+  up: Map<string, UpRow>;
 }
 
 export const key = (...parts: string[]) => JSON.stringify(parts);
@@ -58,7 +60,8 @@ export function tablesOf(value: unknown): Tables {
     feedback.set(key(row[0], row[1], row[2]), [...row] as FeedbackRow);
     known.add(key(row[0], row[1]));
   }
-  return { pairs, feedback, known };
+  const up = new Map((snapshot.up ?? []).map((row) => [key(...row), [...row] as UpRow]));
+  return { pairs, feedback, known, up };
 }
 
 /** The tables as a snapshot (copied). */
@@ -66,6 +69,7 @@ export const snapshotOf = (tables: Tables): ChoiceSnapshot => ({
   version: 1,
   pairs: [...tables.pairs.values()].map((r) => [...r] as PairRow),
   feedback: [...tables.feedback.values()].map((r) => [...r] as FeedbackRow),
+  up: [...tables.up.values()].map((r) => [...r] as UpRow),
 });
 
 /** The pair row of the two models, stored once under their names in order, and which of them is the candidate. */

@@ -50,13 +50,13 @@ describe('a move up on less evidence than a move down (upAlpha, issue 28, 2026-1
     expect(at[10]).toBeLessThan(170);
   });
 
-  it('costs little on an even kind (0.5, 65% ties): up at some look in at most UP_ALPHA of 100 streams of 2,000 pairs, briefly, and none at the end', () => {
+  it('costs what the hold keeps on an even kind (0.5, 65% ties): up at some look in at most UP_ALPHA of 100 streams of 2,000 pairs, and back down on the proof', () => {
     const streams = Array.from({ length: 100 }, (_, seed) => stream(0.175, 0.175, seed * 7919 + 13, 2000));
     // Ville's inequality bounds the share of streams whose bound at UP_ALPHA ever clears 0.5 by UP_ALPHA (17 here).
     expect(streams.filter((s) => Number.isFinite(s.first)).length).toBeLessThanOrEqual(100 * UP_ALPHA);
-    // Each moves back once its bound falls under 0.5 or the cheap model is proven within the tolerance:
-    // up after under 1% of the 200,000 pairs (0.5% here), and after none of the last.
-    expect(streams.reduce((sum, s) => sum + s.up, 0)).toBeLessThan(0.01 * 100 * 2000);
-    expect(streams.filter((s) => s.upAtEnd)).toEqual([]);
+    // Held up until the cheap model is proven within the tolerance (~600 pairs after the move): up after
+    // 6.4% of the 200,000 pairs (0.5% without the hold, which moved back as soon as the bound dipped) and 1 of the last.
+    expect(streams.reduce((sum, s) => sum + s.up, 0)).toBeLessThan(0.08 * 100 * 2000);
+    expect(streams.filter((s) => s.upAtEnd).length).toBeLessThanOrEqual(2);
   }, streamsTimeout);
 });

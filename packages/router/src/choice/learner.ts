@@ -55,6 +55,14 @@ export interface ChoiceLearnerOptions extends BoundOptions {
    * a wrong promotion is undone once its bound falls below the bar. Default 0 (off).
    */
   revisit?: number;
+  /**
+   * Hold a kind once moved up (default true): it stays on the pricier model until the cheaper one
+   * is proven within the tolerance of it, rather than moving back each time the move up's bound
+   * dips to 0.5 again (a weak lead's bound crosses 0.5 and falls back for hundreds of pairs, and
+   * the kind flip-flopped with it: docs/routing.md, "Held up", 2026-12-05). The held kinds are in
+   * the snapshot (`up`) and merge across instances. `false`: the rule before.
+   */
+  holdUp?: boolean;
   /** Uniform [0, 1) source for exploration and revisits. Default Math.random. */
   random?: () => number;
 }
@@ -107,6 +115,7 @@ interface Settings {
   minSamples: number;
   explore: number;
   revisit: number;
+  holdUp: boolean;
   random: () => number;
 }
 
@@ -128,6 +137,8 @@ interface Move {
   up: boolean;
   within: number;
   lower: number;
+  /** A pricier model the kind was moved up to and is held on (`holdUp`): its bound need not stay above the bar. */
+  held: boolean;
 }
 
 /**
@@ -150,14 +161,27 @@ function movesOf(tables: Tables, s: Settings, request: ChoiceRequest): Move[] {
     const counted = tallyOf(tables, query);
     const found = estimateOf(query, counted, s.bounds);
     const lower = up ? s.upBounds(counted).lower : found.lower;
-    return { estimate: found, bar: up ? 0.5 : 0.5 - tolerance, up, within: up ? 0.5 + tolerance : 0, lower };
+    const held = up && s.holdUp && tables.up.has(key(orgId, taskKind, incumbent.id, c.id));
+    return { estimate: found, bar: up ? 0.5 : 0.5 - tolerance, up, within: up ? 0.5 + tolerance : 0, lower, held };
   });
   return [...moves.filter((m) => !m.up), ...moves.filter((m) => m.up)];
 }
 
 const sampledEnough = (s: Settings, m: Move): boolean => m.estimate.judged + m.estimate.feedback >= s.minSamples;
-/** Enough samples and a lower bound past the bar (a pricier model: above 0.5 at `upAlpha`, with the incumbent not proven within the tolerance of it). */
-const provenMove = (s: Settings, m: Move): boolean => sampledEnough(s, m) && (m.up ? m.lower > m.bar && m.estimate.upper > m.within : m.lower >= m.bar);
+/** Enough samples and a lower bound past the bar (a pricier model: above 0.5 at `upAlpha`, or held there, with the incumbent not proven within the tolerance of it). */
+const provenMove = (s: Settings, m: Move): boolean => sampledEnough(s, m) && (m.up ? (m.held || m.lower > m.bar) && m.estimate.upper > m.within : m.lower >= m.bar);
+
+/** A move up proven is held from now on; a held one whose incumbent is proven within the tolerance of it (the proof down) is let go. */
+function holdMovesUp(tables: Tables, s: Settings, request: ChoiceRequest, moves: readonly Move[]): void {
+  if (!s.holdUp) return;
+  const { orgId, taskKind, incumbent } = request;
+  for (const m of moves) {
+    if (!m.up || m.held === provenMove(s, m)) continue;
+    const k = key(orgId, taskKind, incumbent.id, m.estimate.model);
+    if (m.held) tables.up.delete(k);
+    else tables.up.set(k, [orgId, taskKind, incumbent.id, m.estimate.model]);
+  }
+}
 
 /** The proven move, if any: a pricier model first (the incumbent falls short of it, so a cheaper one within the tolerance of the incumbent is no answer), else the cheapest cheaper one. */
 const provenOf = (s: Settings, moves: readonly Move[]): Move | undefined => moves.find((m) => m.up && provenMove(s, m)) ?? moves.find((m) => provenMove(s, m));
@@ -165,6 +189,7 @@ const provenOf = (s: Settings, moves: readonly Move[]): Move | undefined => move
 function choose(tables: Tables, s: Settings, request: ChoiceRequest): Choice {
   const { incumbent } = request;
   const moves = movesOf(tables, s, request);
+  holdMovesUp(tables, s, request, moves);
   const proven = provenOf(s, moves);
   if (proven && s.revisit > 0 && s.random() < s.revisit) return { model: incumbent.id, reason: 'incumbent' };
   if (proven) return { model: proven.estimate.model, reason: 'learned', estimate: proven.estimate };
@@ -209,6 +234,7 @@ export function createChoiceLearner(options: ChoiceLearnerOptions = {}): ChoiceL
     minSamples: options.minSamples ?? 20,
     explore: Math.min(0.05, Math.max(0, options.explore ?? 0)),
     revisit: Math.min(0.2, Math.max(0, options.revisit ?? 0)),
+    holdUp: options.holdUp ?? true,
     random: options.random ?? Math.random,
   };
   let tables = tablesOf({ version: 1, pairs: [], feedback: [] });
