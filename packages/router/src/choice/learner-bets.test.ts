@@ -27,6 +27,8 @@ function stream(win: number, loss: number, seed: number, max: number, options: C
 const pairsToMoveUp = (win: number, loss: number, seed: number, max = 1500, options: ChoiceLearnerOptions = {}): number => stream(win, loss, seed, max, options).first;
 /** The bets' own confidence: a move up held to the proof of a move down (alpha 0.05), as before 2026-12-05's up-move share. */
 const sameAlpha: ChoiceLearnerOptions = { upAlpha: 0.05 };
+/** 100 streams of 2,000 looks: ~20 s alone, 30-40 s on the shared 2-core VM (the package's 30 s default timed out there). */
+const streamsTimeout = 120_000;
 
 describe("the betting bound's mixture of bets (issue 28, 2026-12-05)", () => {
   it("moves MMLU's analysis up sooner: a 0.54 win rate with 65% ties clears 0.5 in a median of fewer than 260 pairs", () => {
@@ -39,7 +41,7 @@ describe("the betting bound's mixture of bets (issue 28, 2026-12-05)", () => {
   it('keeps the confidence: an even kind (0.5, 65% ties) moves up in at most ~alpha of 100 streams of 2,000 pairs', () => {
     const moved = Array.from({ length: 100 }, (_, seed) => pairsToMoveUp(0.175, 0.175, seed * 7919 + 13, 2000, sameAlpha)).filter(Number.isFinite);
     expect(moved.length).toBeLessThanOrEqual(7); // alpha 0.05 over all looks, whatever the fixed mixture (3 here)
-  });
+  }, streamsTimeout);
 });
 
 describe('a move up on less evidence than a move down (upAlpha, issue 28, 2026-12-05)', () => {
@@ -48,13 +50,13 @@ describe('a move up on less evidence than a move down (upAlpha, issue 28, 2026-1
     expect(at[10]).toBeLessThan(170);
   });
 
-  it('costs little on an even kind (0.5, 65% ties): up at some look in at most UP_ALPHA of 100 streams of 2,000 pairs, briefly, and none at the end', () => {
+  it('costs what the hold keeps on an even kind (0.5, 65% ties): up at some look in at most UP_ALPHA of 100 streams of 2,000 pairs, and back down on the proof', () => {
     const streams = Array.from({ length: 100 }, (_, seed) => stream(0.175, 0.175, seed * 7919 + 13, 2000));
     // Ville's inequality bounds the share of streams whose bound at UP_ALPHA ever clears 0.5 by UP_ALPHA (17 here).
     expect(streams.filter((s) => Number.isFinite(s.first)).length).toBeLessThanOrEqual(100 * UP_ALPHA);
-    // Each moves back once its bound falls under 0.5 or the cheap model is proven within the tolerance:
-    // up after under 1% of the 200,000 pairs (0.5% here), and after none of the last.
-    expect(streams.reduce((sum, s) => sum + s.up, 0)).toBeLessThan(0.01 * 100 * 2000);
-    expect(streams.filter((s) => s.upAtEnd)).toEqual([]);
-  });
+    // Held up until the cheap model is proven within the tolerance (~600 pairs after the move): up after
+    // 6.4% of the 200,000 pairs (0.5% without the hold, which moved back as soon as the bound dipped) and 1 of the last.
+    expect(streams.reduce((sum, s) => sum + s.up, 0)).toBeLessThan(0.08 * 100 * 2000);
+    expect(streams.filter((s) => s.upAtEnd).length).toBeLessThanOrEqual(2);
+  }, streamsTimeout);
 });

@@ -98,12 +98,18 @@ function recordMany(learner: ChoiceLearner, verdict: Verdict, n: number): void {
   for (let i = 0; i < n; i++) learner.recordJudgedPair({ orgId: org, taskKind: 'analysis', incumbent: 'cheap', candidate: 'strong', verdict });
 }
 
+/** A learner whose strong model won 40, lost 20 and tied 40 of 100 pairs against the cheap one: 0.6, credible at UP_ALPHA only. */
+function leadOfPoint6(options: ChoiceLearnerOptions = {}): ChoiceLearner {
+  const learner = createChoiceLearner({ judgeError: 0.15, ...options });
+  recordMany(learner, 'candidate', 40);
+  recordMany(learner, 'incumbent', 20);
+  recordMany(learner, 'tie', 40);
+  return learner;
+}
+
 describe('a move up takes less evidence than a move down (upAlpha, issue 28, 2026-12-05)', () => {
   it('moves up on a lead credible at UP_ALPHA that the proof of a move down does not yet give, and never moves the strong model down on it', () => {
-    const learner = createChoiceLearner({ judgeError: 0.15 });
-    recordMany(learner, 'candidate', 40);
-    recordMany(learner, 'incumbent', 20);
-    recordMany(learner, 'tie', 40);
+    const learner = leadOfPoint6();
     // 0.6 over 100 pairs: lower bound 0.526 at UP_ALPHA (0.25), 0.497 at alpha 0.05.
     expect(bettingSequence({ wins: 40, losses: 20, ties: 40 }, UP_ALPHA).lower).toBeGreaterThan(0.5);
     expect(learner.winRate({ orgId: org, taskKind: 'analysis', candidate: 'strong', incumbent: 'cheap' }).lower).toBeLessThan(0.5);
@@ -112,16 +118,13 @@ describe('a move up takes less evidence than a move down (upAlpha, issue 28, 202
     expect(learner.choose(onStrong)).toEqual({ model: 'strong', reason: 'incumbent' });
     // Held to the proof of a move down (upAlpha = alpha), the same pairs keep the cheap choice and stay open.
     const proof = createChoiceLearner({ judgeError: 0.15, upAlpha: 0.05 });
-    proof.load(learner.serialize());
+    proof.load({ ...learner.serialize(), up: [] }); // the counts, not the kind held up
     expect(proof.choose(onCheap)).toEqual({ model: 'cheap', reason: 'incumbent' });
     expect(proof.unsure(onCheap)).toBe(true);
   });
 
   it('moves a moved-up kind back down once the cheap model is proven within the tolerance, its lead still credible', () => {
-    const learner = createChoiceLearner({ judgeError: 0.15 });
-    recordMany(learner, 'candidate', 40);
-    recordMany(learner, 'incumbent', 20);
-    recordMany(learner, 'tie', 40);
+    const learner = leadOfPoint6();
     expect(learner.choose(onCheap).model).toBe('strong');
     recordMany(learner, 'tie', 600);
     // 0.509 over 700 pairs: still above 0.5 at UP_ALPHA (0.504), but its upper bound at alpha 0.05 (0.530)
@@ -129,5 +132,42 @@ describe('a move up takes less evidence than a move down (upAlpha, issue 28, 202
     expect(bettingSequence({ wins: 40, losses: 20, ties: 640 }, UP_ALPHA).lower).toBeGreaterThan(0.5);
     expect(learner.choose(onCheap)).toEqual({ model: 'cheap', reason: 'incumbent' });
     expect(learner.choose(onStrong)).toMatchObject({ model: 'cheap', reason: 'learned' });
+  });
+});
+
+describe('a kind moved up is held there until the cheap model is proven within the tolerance (holdUp, issue 28, 2026-12-05)', () => {
+  const analysis = { orgId: org, taskKind: 'analysis', candidate: 'strong', incumbent: 'cheap' };
+
+  it('stays up when a weak lead\'s bound dips back under 0.5, where the rule before moved it back (and forth)', () => {
+    const [held, before] = [leadOfPoint6(), leadOfPoint6({ holdUp: false })];
+    for (const learner of [held, before]) {
+      expect(learner.choose(onCheap).model).toBe('strong');
+      recordMany(learner, 'incumbent', 10);
+    }
+    // 0.545 over 110 pairs: no longer credible at UP_ALPHA, the cheap model not proven within the tolerance either.
+    expect(bettingSequence({ wins: 40, losses: 30, ties: 40 }, UP_ALPHA).lower).toBeLessThan(0.5);
+    expect(held.winRate(analysis).upper).toBeGreaterThan(0.5 + 0.7 * 0.05);
+    expect(held.choose(onCheap)).toMatchObject({ model: 'strong', reason: 'learned' });
+    expect(before.choose(onCheap)).toEqual({ model: 'cheap', reason: 'incumbent' });
+    // The held kind is in the snapshot: a restarted instance keeps it up.
+    expect(held.serialize().up).toEqual([[org, 'analysis', 'cheap', 'strong']]);
+    const restarted = createChoiceLearner({ judgeError: 0.15 });
+    restarted.load(held.serialize());
+    expect(restarted.choose(onCheap).model).toBe('strong');
+  });
+
+  it('lets it go on the proof down, and moves it up again only on a lead credible again', () => {
+    const learner = createChoiceLearner({ judgeError: 0.15 });
+    recordMany(learner, 'candidate', 40);
+    recordMany(learner, 'incumbent', 30);
+    recordMany(learner, 'tie', 40);
+    expect(learner.choose(onCheap).model).toBe('cheap'); // never credible: nothing held
+    recordMany(learner, 'candidate', 30);
+    expect(learner.choose(onCheap).model).toBe('strong');
+    recordMany(learner, 'tie', 1400);
+    // ~0.51 over 1,540 pairs: the cheap model proven within the tolerance (upper bound at most 0.535).
+    expect(learner.winRate(analysis).upper).toBeLessThanOrEqual(0.5 + 0.7 * 0.05);
+    expect(learner.choose(onCheap)).toEqual({ model: 'cheap', reason: 'incumbent' });
+    expect(learner.serialize().up).toEqual([]);
   });
 });

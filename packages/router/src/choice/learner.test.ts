@@ -138,8 +138,19 @@ describe('createChoiceLearner', () => {
     expect(merged.serialize().feedback).toEqual([[org, 'code', 'mid', 1, 1]]);
   });
 
+  it('merges the kinds held up three ways: what an instance held or let go since it synchronised, over the shared set', () => {
+    const row = (kind: string): [string, string, string, string] => [org, kind, 'small', 'big'];
+    const base = { version: 1 as const, pairs: [], feedback: [], up: [row('a'), row('b')] };
+    const shared = { ...base, up: [row('a'), row('b'), row('c')] };
+    const mine = { ...base, up: [row('b'), row('d')] };
+    expect(mergeChoiceSnapshots(shared, base, mine).up).toEqual([row('b'), row('c'), row('d')]);
+    // A snapshot from before the hold (no `up`) reads as none held.
+    expect(mergeChoiceSnapshots({ version: 1, pairs: [], feedback: [] }, { version: 1, pairs: [], feedback: [] }, mine).up).toEqual([row('b'), row('d')]);
+  });
+
   it('refuses a snapshot of another shape', () => {
     expect(() => createChoiceLearner().load({ version: 2 })).toThrow(/version 1/);
     expect(() => createChoiceLearner().load({ version: 1, pairs: [['a', 'b', 'c', 'd', -1, 0, 0]], feedback: [] })).toThrow(/pairs/);
+    expect(() => createChoiceLearner().load({ version: 1, pairs: [], feedback: [], up: [['a', 'b', 'c']] })).toThrow(/up/);
   });
 });

@@ -1,30 +1,11 @@
-import { type ChoiceSnapshot, type FeedbackRow, type PairRow, parseChoiceSnapshot } from './snapshot.js';
+import { type BoundOptions, type Bounds, UP_ALPHA, boundsOf, estimateOf } from './choice-bounds.js';
+import { type FeedbackScore, type JudgedPair, type Query, type Tables, judgedCounts, key, recordPair, recordScore, snapshotOf, tablesOf, tallyOf } from './choice-tallies.js';
+import type { WinEstimate } from './win-estimate.js';
 import type { JudgedCounts } from './route-gate.js';
-import { type TieTally, bettingSequence } from './betting-bound.js';
-import { type SequenceSettings, type Tally, type WinEstimate, confidenceSequence, posteriorMean, wilson } from './win-estimate.js';
+import type { ChoiceSnapshot } from './snapshot.js';
 
-/** Which answer a judge preferred: the candidate's, the incumbent's (the current choice), or neither. */
-export type Verdict = 'candidate' | 'incumbent' | 'tie';
-
-/** One judged comparison of two answers to the same request (shadow judging, or any offline judge). */
-export interface JudgedPair {
-  orgId: string;
-  /** The task kind the request belongs to (the router's task family, or your own clusters). */
-  taskKind: string;
-  /** The model that answered (the current choice). */
-  incumbent: string;
-  /** The model tried beside it. */
-  candidate: string;
-  verdict: Verdict;
-}
-
-/** A score in [0, 1] for one answer of `model` (user feedback: thumbs up 1, down 0). */
-export interface FeedbackScore {
-  orgId: string;
-  taskKind: string;
-  model: string;
-  score: number;
-}
+export { UP_ALPHA } from './choice-bounds.js';
+export type { FeedbackScore, JudgedPair, Verdict } from './choice-tallies.js';
 
 /** A model the learner may choose, with the cost of serving the request with it (any unit, the same for all). */
 export interface ChoiceOption {
@@ -55,29 +36,7 @@ export interface Choice {
   estimate?: WinEstimate;
 }
 
-export interface ChoiceLearnerOptions {
-  /**
-   * The bounds a promotion is held to. All but `wilson` are always-valid (they hold however often
-   * they are checked: the choice is rechecked on every request, and a fixed-n interval looked at
-   * that often is crossed by a lucky early run). `betting` (default): the betting confidence
-   * sequence (`bettingSequence`), which reads ties as ties (a score of 1/2 with a small spread, not
-   * a coin), at `sequence.alpha`. `sequence`: Robbins' normal mixture for any score in [0, 1]
-   * (`confidenceSequence`, the default of 2026-12-04, which needs ~3x the pairs on a tie-heavy
-   * kind). `wilson`: Wilson's interval at `z` (the rule before 2026-12-04, kept for comparison).
-   */
-  bound?: 'betting' | 'sequence' | 'wilson';
-  /** The confidence sequence's error share over all looks (both always-valid bounds) and the normal mixture's width (`sequence`). Default alpha 0.05, rho 10. */
-  sequence?: Partial<SequenceSettings>;
-  /**
-   * The error share over all looks of a move up's own bound (the always-valid bounds only): a
-   * pricier model replaces a cheaper incumbent once its lower bound at this share is above 0.5.
-   * Larger than `sequence.alpha` because a move up risks cost, not quality; the cheap incumbent
-   * proven within the tolerance (at `sequence.alpha`) still keeps it, and a moved-up kind moves
-   * back on that proof. Default `UP_ALPHA` (0.25); `sequence.alpha` holds moves up to the proof of moves down.
-   */
-  upAlpha?: number;
-  /** One-sided normal quantile of the Wilson bounds (`bound: 'wilson'`). Default 1.645 (95%). */
-  z?: number;
+export interface ChoiceLearnerOptions extends BoundOptions {
   /**
    * Share of the judge's verdicts assumed wrong (0..0.45, default 0): the tolerance is applied to
    * the true gap, which such a judge shows shrunk by (1 - 2 x the share). A function gives each
@@ -96,6 +55,14 @@ export interface ChoiceLearnerOptions {
    * a wrong promotion is undone once its bound falls below the bar. Default 0 (off).
    */
   revisit?: number;
+  /**
+   * Hold a kind once moved up (default true): it stays on the pricier model until the cheaper one
+   * is proven within the tolerance of it, rather than moving back each time the move up's bound
+   * dips to 0.5 again (a weak lead's bound crosses 0.5 and falls back for hundreds of pairs, and
+   * the kind flip-flopped with it: docs/routing.md, "Held up", 2026-12-05). The held kinds are in
+   * the snapshot (`up`) and merge across instances. `false`: the rule before.
+   */
+  holdUp?: boolean;
   /** Uniform [0, 1) source for exploration and revisits. Default Math.random. */
   random?: () => number;
 }
@@ -136,98 +103,8 @@ export interface ChoiceLearner {
   load(snapshot: unknown): void;
 }
 
-const key = (...parts: string[]) => JSON.stringify(parts);
-const verdicts: readonly Verdict[] = ['candidate', 'incumbent', 'tie'];
-
-function requireText(value: unknown, name: string): string {
-  if (typeof value !== 'string' || value === '') throw new TypeError(`${name} must be a non-empty string`);
-  return value;
-}
-
-interface Tables {
-  pairs: Map<string, PairRow>;
-  feedback: Map<string, FeedbackRow>;
-  known: Set<string>;
-}
-
-function tablesOf(snapshot: ChoiceSnapshot): Tables {
-  const known = new Set<string>();
-  const pairs = new Map<string, PairRow>();
-  const feedback = new Map<string, FeedbackRow>();
-  for (const row of snapshot.pairs) {
-    pairs.set(key(row[0], row[1], row[2], row[3]), [...row] as PairRow);
-    known.add(key(row[0], row[1]));
-  }
-  for (const row of snapshot.feedback) {
-    feedback.set(key(row[0], row[1], row[2]), [...row] as FeedbackRow);
-    known.add(key(row[0], row[1]));
-  }
-  return { pairs, feedback, known };
-}
-
-/** The candidate's judged wins, losses and ties against the incumbent. */
-function judgedTally(tables: Tables, orgId: string, taskKind: string, candidate: string, incumbent: string): TieTally & { n: number } {
-  const [a, b] = candidate < incumbent ? [candidate, incumbent] : [incumbent, candidate];
-  const row = tables.pairs.get(key(orgId, taskKind, a, b));
-  if (!row) return { wins: 0, losses: 0, ties: 0, n: 0 };
-  const [winsA, winsB, ties] = [row[4], row[5], row[6]];
-  const [wins, losses] = candidate === a ? [winsA, winsB] : [winsB, winsA];
-  return { wins, losses, ties, n: wins + losses + ties };
-}
-
-/** A tally read as a coin: ties half a win and half a loss. */
-const halved = ({ wins, losses, ties }: TieTally): Tally => ({ wins: wins + ties / 2, losses: losses + ties / 2 });
-
-function judgedCounts(tables: Tables, query: { orgId: string; taskKind: string; candidate: string; incumbent: string }): JudgedCounts {
-  const { orgId, taskKind, candidate, incumbent } = query;
-  const [a, b] = candidate < incumbent ? [candidate, incumbent] : [incumbent, candidate];
-  const row = tables.pairs.get(key(orgId, taskKind, a, b));
-  if (!row) return { samples: 0, wins: 0, ties: 0 };
-  return { samples: row[4] + row[5] + row[6], wins: candidate === a ? row[4] : row[5], ties: row[6] };
-}
-
-/**
- * Feedback as comparisons: with both models scored, the candidate wins 0.5 + (mean_c - mean_i) / 2
- * of min(n_c, n_i) effective pairs (independent outcomes, ties half, as `winRate` reads P(success)).
- */
-function feedbackTally(tables: Tables, orgId: string, taskKind: string, candidate: string, incumbent: string): Tally & { n: number } {
-  const c = tables.feedback.get(key(orgId, taskKind, candidate));
-  const i = tables.feedback.get(key(orgId, taskKind, incumbent));
-  if (!c || !i || c[4] === 0 || i[4] === 0) return { wins: 0, losses: 0, n: 0 };
-  const n = Math.min(c[4], i[4]);
-  const share = 0.5 + (c[3] / c[4] - i[3] / i[4]) / 2;
-  return { wins: share * n, losses: (1 - share) * n, n };
-}
-
-/** A tally's bounds under the learner's rule. */
-type Bounds = (tally: TieTally) => { lower: number; upper: number };
-
-/**
- * The error share of a move up's bound (`ChoiceLearnerOptions.upAlpha`), decided once: an even kind
- * may move up in at most a quarter of streams over all looks (fewer in practice: once the cheap
- * model is proven within the tolerance it stays), and what that costs is the pricier model's price
- * on a kind it serves as well, never an answer worse than the tolerance (docs/routing.md, "Up-moves
- * on less evidence", 2026-12-05).
- */
-export const UP_ALPHA = 0.25;
-
-type Query = { orgId: string; taskKind: string; candidate: string; incumbent: string };
-
-/** The candidate's judged and fed-back outcomes against the incumbent, with how many of each. */
-function tallyOf(tables: Tables, { orgId, taskKind, candidate, incumbent }: Query): TieTally & { judged: number; feedback: number } {
-  const judged = judgedTally(tables, orgId, taskKind, candidate, incumbent);
-  const fed = feedbackTally(tables, orgId, taskKind, candidate, incumbent);
-  return { wins: judged.wins + fed.wins, losses: judged.losses + fed.losses, ties: judged.ties, judged: judged.n, feedback: fed.n };
-}
-
 function estimate(tables: Tables, bounds: Bounds, query: Query): WinEstimate {
   return estimateOf(query, tallyOf(tables, query), bounds);
-}
-
-/** {@link estimate} from a tally already read. */
-function estimateOf(query: Query, counted: ReturnType<typeof tallyOf>, bounds: Bounds): WinEstimate {
-  const { judged, feedback, ...tally } = counted;
-  return { model: query.candidate, incumbent: query.incumbent, winRate: posteriorMean(halved(tally)), ...bounds(tally), judged, feedback };
 }
 
 interface Settings {
@@ -238,6 +115,7 @@ interface Settings {
   minSamples: number;
   explore: number;
   revisit: number;
+  holdUp: boolean;
   random: () => number;
 }
 
@@ -259,6 +137,8 @@ interface Move {
   up: boolean;
   within: number;
   lower: number;
+  /** A pricier model the kind was moved up to and is held on (`holdUp`): its bound need not stay above the bar. */
+  held: boolean;
 }
 
 /**
@@ -281,14 +161,27 @@ function movesOf(tables: Tables, s: Settings, request: ChoiceRequest): Move[] {
     const counted = tallyOf(tables, query);
     const found = estimateOf(query, counted, s.bounds);
     const lower = up ? s.upBounds(counted).lower : found.lower;
-    return { estimate: found, bar: up ? 0.5 : 0.5 - tolerance, up, within: up ? 0.5 + tolerance : 0, lower };
+    const held = up && s.holdUp && tables.up.has(key(orgId, taskKind, incumbent.id, c.id));
+    return { estimate: found, bar: up ? 0.5 : 0.5 - tolerance, up, within: up ? 0.5 + tolerance : 0, lower, held };
   });
   return [...moves.filter((m) => !m.up), ...moves.filter((m) => m.up)];
 }
 
 const sampledEnough = (s: Settings, m: Move): boolean => m.estimate.judged + m.estimate.feedback >= s.minSamples;
-/** Enough samples and a lower bound past the bar (a pricier model: above 0.5 at `upAlpha`, with the incumbent not proven within the tolerance of it). */
-const provenMove = (s: Settings, m: Move): boolean => sampledEnough(s, m) && (m.up ? m.lower > m.bar && m.estimate.upper > m.within : m.lower >= m.bar);
+/** Enough samples and a lower bound past the bar (a pricier model: above 0.5 at `upAlpha`, or held there, with the incumbent not proven within the tolerance of it). */
+const provenMove = (s: Settings, m: Move): boolean => sampledEnough(s, m) && (m.up ? (m.held || m.lower > m.bar) && m.estimate.upper > m.within : m.lower >= m.bar);
+
+/** A move up proven is held from now on; a held one whose incumbent is proven within the tolerance of it (the proof down) is let go. */
+function holdMovesUp(tables: Tables, s: Settings, request: ChoiceRequest, moves: readonly Move[]): void {
+  if (!s.holdUp) return;
+  const { orgId, taskKind, incumbent } = request;
+  for (const m of moves) {
+    if (!m.up || m.held === provenMove(s, m)) continue;
+    const k = key(orgId, taskKind, incumbent.id, m.estimate.model);
+    if (m.held) tables.up.delete(k);
+    else tables.up.set(k, [orgId, taskKind, incumbent.id, m.estimate.model]);
+  }
+}
 
 /** The proven move, if any: a pricier model first (the incumbent falls short of it, so a cheaper one within the tolerance of the incumbent is no answer), else the cheapest cheaper one. */
 const provenOf = (s: Settings, moves: readonly Move[]): Move | undefined => moves.find((m) => m.up && provenMove(s, m)) ?? moves.find((m) => provenMove(s, m));
@@ -296,6 +189,7 @@ const provenOf = (s: Settings, moves: readonly Move[]): Move | undefined => move
 function choose(tables: Tables, s: Settings, request: ChoiceRequest): Choice {
   const { incumbent } = request;
   const moves = movesOf(tables, s, request);
+  holdMovesUp(tables, s, request, moves);
   const proven = provenOf(s, moves);
   if (proven && s.revisit > 0 && s.random() < s.revisit) return { model: incumbent.id, reason: 'incumbent' };
   if (proven) return { model: proven.estimate.model, reason: 'learned', estimate: proven.estimate };
@@ -324,69 +218,11 @@ function unsure(tables: Tables, s: Settings, request: ChoiceRequest): boolean {
   return moves.some((m) => (proven === undefined || (m.up && !proven.up)) && !provenMove(s, m) && openMove(s, m, request));
 }
 
-function recordPair(tables: Tables, pair: JudgedPair): void {
-  const orgId = requireText(pair.orgId, 'orgId');
-  const taskKind = requireText(pair.taskKind, 'taskKind');
-  const incumbent = requireText(pair.incumbent, 'incumbent');
-  const candidate = requireText(pair.candidate, 'candidate');
-  if (!verdicts.includes(pair.verdict)) throw new RangeError(`verdict must be one of ${verdicts.join(', ')}`);
-  if (incumbent === candidate) throw new RangeError('incumbent and candidate must be different models');
-  const [a, b] = candidate < incumbent ? [candidate, incumbent] : [incumbent, candidate];
-  const k = key(orgId, taskKind, a, b);
-  const row = tables.pairs.get(k) ?? [orgId, taskKind, a, b, 0, 0, 0];
-  const winner = pair.verdict === 'tie' ? undefined : pair.verdict === 'candidate' ? candidate : incumbent;
-  row[winner === undefined ? 6 : winner === a ? 4 : 5] += 1;
-  tables.pairs.set(k, row);
-  tables.known.add(key(orgId, taskKind));
-}
-
-function recordScore(tables: Tables, feedback: FeedbackScore): void {
-  const orgId = requireText(feedback.orgId, 'orgId');
-  const taskKind = requireText(feedback.taskKind, 'taskKind');
-  const model = requireText(feedback.model, 'model');
-  const { score } = feedback;
-  if (typeof score !== 'number' || !(score >= 0 && score <= 1)) throw new RangeError('score must be a number in [0, 1]');
-  const k = key(orgId, taskKind, model);
-  const row = tables.feedback.get(k) ?? [orgId, taskKind, model, 0, 0];
-  row[3] += score;
-  row[4] += 1;
-  tables.feedback.set(k, row);
-  tables.known.add(key(orgId, taskKind));
-}
-
 function judgeErrorOf(option: ChoiceLearnerOptions['judgeError']): (orgId: string) => number {
   if (typeof option === 'function') return option;
   const share = clampJudgeError(option ?? 0);
   return () => share;
 }
-
-/** The learner's bounds at `alpha` (Wilson's: at `z` whatever the alpha, kept for comparison). */
-function boundsOf(options: ChoiceLearnerOptions, alpha: number): Bounds {
-  if (options.bound === 'wilson') {
-    const z = options.z ?? 1.645;
-    return (tally) => wilson(halved(tally), z);
-  }
-  const sequence = { alpha, rho: options.sequence?.rho ?? 10 };
-  if (options.bound === 'sequence') return (tally) => confidenceSequence(halved(tally), sequence);
-  return remembered((tally) => bettingSequence(tally, alpha));
-}
-
-/** Bounds kept per tally (the betting bound takes ~0.1 ms; a kind's tally changes only when a pair or a score is recorded). */
-function remembered(bounds: Bounds): Bounds {
-  const kept = new Map<string, { lower: number; upper: number }>();
-  return (tally) => {
-    const at = `${tally.wins} ${tally.losses} ${tally.ties}`;
-    let found = kept.get(at);
-    if (found === undefined) {
-      if (kept.size >= 4096) kept.clear();
-      found = bounds(tally);
-      kept.set(at, found);
-    }
-    return found;
-  };
-}
-
-const empty = (): ChoiceSnapshot => ({ version: 1, pairs: [], feedback: [] });
 
 /** A learner with no data: every choice is the incumbent until judged pairs or feedback say otherwise. */
 export function createChoiceLearner(options: ChoiceLearnerOptions = {}): ChoiceLearner {
@@ -398,9 +234,10 @@ export function createChoiceLearner(options: ChoiceLearnerOptions = {}): ChoiceL
     minSamples: options.minSamples ?? 20,
     explore: Math.min(0.05, Math.max(0, options.explore ?? 0)),
     revisit: Math.min(0.2, Math.max(0, options.revisit ?? 0)),
+    holdUp: options.holdUp ?? true,
     random: options.random ?? Math.random,
   };
-  let tables = tablesOf(empty());
+  let tables = tablesOf({ version: 1, pairs: [], feedback: [] });
   let updates = 0;
   return {
     recordJudgedPair(pair) {
@@ -421,9 +258,9 @@ export function createChoiceLearner(options: ChoiceLearnerOptions = {}): ChoiceL
     unsure: (request) => unsure(tables, settings, request),
     knows: (orgId, taskKind) => tables.known.has(key(orgId, taskKind)),
     updates: () => updates,
-    serialize: () => ({ version: 1, pairs: [...tables.pairs.values()].map((r) => [...r] as PairRow), feedback: [...tables.feedback.values()].map((r) => [...r] as FeedbackRow) }),
+    serialize: () => snapshotOf(tables),
     load(snapshot) {
-      tables = tablesOf(parseChoiceSnapshot(snapshot));
+      tables = tablesOf(snapshot);
     },
   };
 }

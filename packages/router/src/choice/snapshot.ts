@@ -3,11 +3,16 @@ export type PairRow = [string, string, string, string, number, number, number];
 /** One model's feedback: [orgId, taskKind, model, sum of scores, count]. */
 export type FeedbackRow = [string, string, string, number, number];
 
+/** A task kind moved up and held there until the cheaper model is proven within the tolerance: [orgId, taskKind, cheaper model (the incumbent), pricier model]. */
+export type UpRow = [string, string, string, string];
+
 /** The learner's state as plain JSON (shared through the router's weight store and merged across instances). */
 export interface ChoiceSnapshot {
   version: 1;
   pairs: PairRow[];
   feedback: FeedbackRow[];
+  /** Kinds held up (absent in snapshots from before 2026-12-05's hold: none). */
+  up?: UpRow[];
 }
 
 export class ChoiceSnapshotError extends Error {
@@ -28,10 +33,11 @@ export function parseChoiceSnapshot(value: unknown): ChoiceSnapshot {
   if (!v || typeof v !== 'object' || v.version !== 1) throw new ChoiceSnapshotError('not a choice snapshot of version 1');
   if (!Array.isArray(v.pairs) || !v.pairs.every((r) => validRow(r, 4, 3))) throw new ChoiceSnapshotError('malformed pairs');
   if (!Array.isArray(v.feedback) || !v.feedback.every((r) => validRow(r, 3, 2))) throw new ChoiceSnapshotError('malformed feedback');
+  if (v.up !== undefined && (!Array.isArray(v.up) || !v.up.every((r) => validRow(r, 4, 0)))) throw new ChoiceSnapshotError('malformed up');
   return v as ChoiceSnapshot;
 }
 
-type Row = PairRow | FeedbackRow;
+type Row = PairRow | FeedbackRow | UpRow;
 
 function indexRows<R extends Row>(rows: readonly R[], texts: number): Map<string, R> {
   return new Map(rows.map((row) => [JSON.stringify(row.slice(0, texts)), row]));
@@ -51,11 +57,21 @@ function mergeRows<R extends Row>(shared: readonly R[], base: readonly R[], mine
   return [...out.values()];
 }
 
+/** `shared`'s held kinds with what `mine` held or let go since `base` (a set merged three ways, as the counts are). */
+function mergeUp(shared: readonly UpRow[], base: readonly UpRow[], mine: readonly UpRow[]): UpRow[] {
+  const [before, now] = [indexRows(base, 4), indexRows(mine, 4)];
+  const out = indexRows(shared.map((r) => [...r] as UpRow), 4);
+  for (const key of before.keys()) if (!now.has(key)) out.delete(key);
+  for (const [key, row] of now) if (!before.has(key)) out.set(key, [...row] as UpRow);
+  return [...out.values()];
+}
+
 /** The shared snapshot plus what this instance learned since it last synchronised (`base` -> `mine`). */
 export function mergeChoiceSnapshots(shared: ChoiceSnapshot, base: ChoiceSnapshot, mine: ChoiceSnapshot): ChoiceSnapshot {
   return {
     version: 1,
     pairs: mergeRows(shared.pairs, base.pairs, mine.pairs, 4),
     feedback: mergeRows(shared.feedback, base.feedback, mine.feedback, 3),
+    up: mergeUp(shared.up ?? [], base.up ?? [], mine.up ?? []),
   };
 }

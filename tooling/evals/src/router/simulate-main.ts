@@ -27,6 +27,7 @@ const { values } = parseArgs({
     bound: { type: 'string', default: 'betting' },
     incumbent: { type: 'string', default: 'router' },
     'up-alpha': { type: 'string' },
+    'no-hold': { type: 'boolean', default: false },
   },
 });
 
@@ -36,6 +37,20 @@ const { values } = parseArgs({
  * Nemotron 51B, the best on average, and Llama 3.1 8B, which matches it on several tasks, at
  * serverless list prices of their size classes (70B-class 0.88, 8B 0.18; Together AI, 2025).
  */
+/**
+ * A synthetic even kind (`--source even-kind --task subject`): one subject on which the two models
+ * are as good (45% both right, 20% both wrong, 17.5% each alone: a win rate of 0.5 with 65% ties),
+ * to measure what moves up cost where nothing is gained (a move up on it is a false one).
+ */
+function evenKind(): Item[] {
+  const [both, neither, strongOnly] = [18, 8, 7]; // of every 40 prompts; the other 7 the weak model alone
+  return Array.from({ length: 2000 }, (_, i) => {
+    const at = i % 40;
+    const [strongRight, weakRight] = at < both ? [true, true] : at < both + neither ? [false, false] : at < both + neither + strongOnly ? [true, false] : [false, true];
+    return { source: 'even-kind', group: 'even', subject: 'even', prompt: `even prompt ${i}`, correct: { strong: strongRight, weak: weakRight } };
+  });
+}
+
 const sources: Record<string, { load: () => Item[]; strong: { id: string; price: number }; weak: { id: string; price: number } }> = {
   'routellm-mmlu': {
     load: () => loadRouteLlmMmlu(findRouteLlmDir(process.cwd(), values.mmlu), new Map()),
@@ -47,6 +62,7 @@ const sources: Record<string, { load: () => Item[]; strong: { id: string; price:
     strong: { id: 'llama-3.1-nemotron-51b-instruct', price: 0.88 },
     weak: { id: 'llama-3.1-8b-instruct', price: 0.18 },
   },
+  'even-kind': { load: evenKind, strong: { id: 'strong', price: 24.7 }, weak: { id: 'weak', price: 0.24 } },
 };
 const bounds = ['betting', 'sequence', 'wilson'] as const;
 function boundOf(name: string): (typeof bounds)[number] {
@@ -73,6 +89,7 @@ const settings: SimulationSettings = {
   judgeError: Number(values['judge-error']),
   bound: boundOf(values.bound),
   upAlpha: values['up-alpha'] === undefined ? undefined : Number(values['up-alpha']),
+  holdUp: !values['no-hold'],
   incumbent: values.incumbent === 'strong' || values.incumbent === 'router' ? values.incumbent : Number(values.incumbent),
 };
 const items = source.load().filter((item) => item.correct[settings.strong.id] !== undefined && item.correct[settings.weak.id] !== undefined);
@@ -81,7 +98,7 @@ if (values.seeds !== undefined) {
   const seeds = seedRange(values.seeds);
   const results = seeds.map((seed) => simulate(items, { ...settings, seed }));
   const sum = summariseSeeds(results);
-  console.log(`${values.source} by ${settings.task}, sampler ${settings.sampler}, incumbent ${settings.incumbent}, judge error ${settings.judgeError}, up alpha ${settings.upAlpha ?? 'default'}, seeds ${values.seeds}`);
+  console.log(`${values.source} by ${settings.task}, sampler ${settings.sampler}, incumbent ${settings.incumbent}, judge error ${settings.judgeError}, up alpha ${settings.upAlpha ?? 'default'}, hold up ${settings.holdUp}, seeds ${values.seeds}`);
   console.log('| seed | quality at first checkpoint | min | quality at last | cost at last | weak share at last |');
   console.log('|---|---|---|---|---|---|');
   results.forEach((r, i) => {
