@@ -6,6 +6,7 @@ export type { BackupFile, BackupSummary } from './embedded/backup.js';
 export { type RestoreReport, type RestoreSettings, restoreDataDir } from './embedded/restore-data-dir.js';
 export { DbConflictError } from './errors.js';
 export { ROW_BATCH, RowBatches, type RowIntake, type RowKind, type RowTables, encodeRow, reviveDates, reviveRow } from './row-intake.js';
+export { packFeatures, unpackFeatures } from './decision-features.js';
 export { DbUnavailableError, isDbUnavailable } from './availability.js';
 export { defaultMigrationsFolder } from './migrate.js';
 export { isUuid } from './repositories/drizzle.js';

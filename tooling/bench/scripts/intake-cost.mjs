@@ -3,18 +3,30 @@
 // (usage + decision, shaped like a pinned proxy-mode request's) handed through `db.intake` on the
 // embedded store, 500 pairs a settle: the whole process, the main thread and the busiest other
 // threads (the first is the store thread), from /proc/self/task. N=<batches> (default 40).
+// The decision row is a real pinned proxy-mode row's (2026-12-05: its 34 scalar features, waterfall,
+// metadata); FEATURES=object stores its features as the 34-key object the releases before
+// `packFeatures` did, FEATURES=none without them, else packed as the gateway hands them now.
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const { createDb, encodeRow } = await import(join(process.argv[2], 'index.js'));
+const { createDb, encodeRow, packFeatures } = await import(join(process.argv[2], 'index.js'));
 const dir = mkdtempSync(join(tmpdir(), 'intake-'));
 const db = await createDb({ dataDir: dir });
 const org = await db.orgs.create({ name: `bench-${randomUUID()}` });
-const attempts = [{ provider: 'openai', model: 'openai/gpt-4o-mini', status: 'success', latencyMs: 3, startedAt: 1, firstByteMs: 2 }];
-const details = { features: { promptTokens: 9, messages: 1, tools: 0, images: 0, json: false, stream: false }, pinned: true, reason: 'the request named its model', lane: 'interactive', tierLadder: ['cheap', 'mid', 'frontier'], budget: { remainingUsd: 12.5 }, estimate: { promptTokens: 9, completionTokens: 16, costUsd: 0.00001 } };
-const candidates = [{ model: 'openai/gpt-4o-mini', provider: 'openai', tier: 'cheap', score: 0.91, costUsd: 0.00001 }, { model: 'openai/gpt-4o', provider: 'openai', tier: 'frontier', score: 0.97, costUsd: 0.0002 }];
+const attempts = [{ model: 'openai/gpt-4o-mini', outcome: 'ok', provider: 'openai', latencyMs: 3 }];
+const candidates = [{ id: 'openai/gpt-4o-mini', score: null }];
+const zero = (names) => names.split(' ').map((name) => [name, 0]);
+const no = (names) => names.split(' ').map((name) => [name, false]);
+const features = Object.fromEntries([
+  ...zero('code math markup non_ascii reasoning_words constraint_words numbers'), ...no('choices'), ...zero('long_words negations question_marks lines numeric_options math_symbols writing_hits writing_verbs'),
+  ...no('question'), ...zero('extraction_hits translation_hits analysis_hits chat_hits code_hits math_hits words'), ['total_chars', 9], ['prompt_tokens', 7], ['last_user_chars', 9], ['turns', 1],
+  ...no('has_system tools json vision audio'), ['reasoning_effort', 0],
+]);
+const stored = process.env.FEATURES === 'object' || !packFeatures ? features : packFeatures(features);
+const details = { complexity: 'trivial', workflowType: 'single_turn', workflowStated: false, waterfall: ['openai/gpt-4o-mini'], promptTokensEstimate: 7, featureCount: 8, features: stored, metadata: { 'x-intelligence-mode': 'proxy' } };
+if (process.env.FEATURES === 'none') delete details.features;
 
 /** Each thread's CPU so far, in clock ticks (10 ms). */
 const ticks = () =>
@@ -29,7 +41,7 @@ const hand = (pairs) => {
     const requestId = `req_${randomUUID()}`;
     const createdAt = new Date();
     db.intake.hand('usage', encodeRow({ requestId, orgId: org.id, keyId: 'key_abc', model: 'openai/gpt-4o-mini', provider: 'openai', promptTokens: 9, completionTokens: 16, costUsd: 0.00001, baselineCostUsd: 0.00001, latencyMs: 3, status: 200, createdAt }));
-    db.intake.hand('decision', encodeRow({ requestId, orgId: org.id, requestedModel: 'openai/gpt-4o-mini', model: 'openai/gpt-4o-mini', provider: 'openai', tier: 'cheap', lane: 'interactive', source: 'pinned', intelligenceMode: 'proxy', attempts, candidates, outcome: 'success', details, latencyMs: 3, createdAt }));
+    db.intake.hand('decision', encodeRow({ requestId, orgId: org.id, requestedModel: 'openai/gpt-4o-mini', model: 'openai/gpt-4o-mini', provider: 'openai', tier: 'T3', lane: 'turbo', source: 'Pinned', taskFamily: 'chat', intelligenceMode: 'proxy', attempts, candidates, outcome: 'ok', details, latencyMs: 3, createdAt }));
   }
 };
 const run = async (batches) => {
@@ -51,6 +63,6 @@ const pairs = batches * 500;
 const perPair = (tid) => ((after[tid] - (before[tid] ?? 0)) * 10_000) / pairs;
 const main = String(process.pid);
 const others = Object.keys(after).filter((tid) => tid !== main).map(perPair).sort((a, b) => b - a);
-console.log(`${process.argv[2]}: µs CPU a row pair: process ${((used.user + used.system) / pairs).toFixed(1)}, main ${perPair(main).toFixed(1)}, other threads ${others.slice(0, 4).map((v) => v.toFixed(1)).join(' ')}`);
+console.log(`${process.argv[2]} (features ${typeof details.features === 'string' ? 'packed' : (process.env.FEATURES ?? 'object')}): µs CPU a row pair: process ${((used.user + used.system) / pairs).toFixed(1)}, main ${perPair(main).toFixed(1)}, other threads ${others.slice(0, 4).map((v) => v.toFixed(1)).join(' ')}`);
 await db.close();
 rmSync(dir, { recursive: true, force: true });

@@ -9,6 +9,7 @@ import type {
   NewRoutingDecision,
   RoutingDecisionRecord,
 } from '../types.js';
+import { withFeatures } from '../decision-features.js';
 import { bulkInsert } from './bulk-insert.js';
 import { constraintGroups, outcomeStats, outcomeStatsByModel, tally } from './decision-aggregates.js';
 import { clampLimit, type Drizzle, isUuid } from './drizzle.js';
@@ -94,7 +95,7 @@ export function createDecisionRepository(db: Drizzle): DecisionRepository {
         .from(routingDecisions)
         .where(eq(routingDecisions.requestId, requestId))
         .limit(1);
-      return row;
+      return row && withFeatures(row);
     },
 
     async list(options) {
@@ -103,12 +104,13 @@ export function createDecisionRepository(db: Drizzle): DecisionRepository {
       if (options.since) filters.push(gte(routingDecisions.createdAt, options.since));
       if (options.orgId !== undefined) filters.push(eq(routingDecisions.orgId, options.orgId));
       if (options.model !== undefined) filters.push(eq(routingDecisions.model, options.model));
-      return db
+      const rows = await db
         .select()
         .from(routingDecisions)
         .where(and(...filters))
         .orderBy(desc(routingDecisions.createdAt), desc(routingDecisions.requestId))
         .limit(clampLimit(options.limit, 100));
+      return rows.map(withFeatures);
     },
 
     outcomeStats: (windows, filter = {}) => outcomeStats(db, windows, filter),

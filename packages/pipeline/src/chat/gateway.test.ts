@@ -1,6 +1,7 @@
 import { ProviderError, type ProviderErrorKind, type StreamEvent } from '@svc/core';
 import type { CallOptions, Provider, ProviderChatRequest } from '@svc/providers';
 import { createMemoryKv } from '@svc/kv';
+import { unpackFeatures } from '@svc/db';
 import { CircuitBreakers, HedgeStats, LatencyTracker } from '@svc/resilience';
 import { describe, expect, it } from 'vitest';
 import type { ChatStreamResponse } from '../gateway.js';
@@ -56,9 +57,11 @@ describe('Gateway.chat', () => {
       [2, 'from anthropic'],
     ]);
     expect(decisions[0]!.details).toMatchObject({ replicatedChoices: 2, complexity: 'trivial', workflowType: 'single_turn', waterfall: [claude.id] });
-    // The scalar features the decision was made on are logged with it (snake_case, as /v1/classify_complexity names them).
-    expect(decisions[0]!.details).toMatchObject({ features: expect.objectContaining({ turns: 1, tools: false, has_system: false }) });
-    expect((decisions[0]!.details as { features: Record<string, unknown> }).features.prompt_tokens).toBeGreaterThan(0);
+    // The scalar features the decision was made on are logged with it (snake_case, as /v1/classify_complexity names them),
+    // packed into one string as the record is handed to the store; its reads unpack them.
+    const features = unpackFeatures(decisions[0]!.details.features) as Record<string, unknown>;
+    expect(features).toMatchObject({ turns: 1, tools: false, has_system: false });
+    expect(features.prompt_tokens).toBeGreaterThan(0);
 
     const stream = await gateway.chat(request({ model: claude.id, n: 2, stream: true }), context());
     if (stream.kind !== 'stream') throw new Error('expected a stream');

@@ -1,4 +1,5 @@
 import type { ChatRequest } from '@svc/core';
+import { packFeatures } from '@svc/db';
 import { type RouteDecision, type ScoredCandidate, scalarFeatures } from '@svc/router';
 
 /** The route stage's outcome: the router's decision (model, waterfall, tier, lane, source, classification). */
@@ -47,7 +48,8 @@ export function decisionDetails(request: ChatRequest, decision: RoutingDecision)
     waterfall: decision.waterfall.map((m) => m.id),
     promptTokensEstimate: decision.promptTokens,
     featureCount: decision.featureCount,
-    features: scalarFeatures(decision.features),
+    // Stored packed (one string, not 34 keys of jsonb); the store's reads give the object back.
+    features: packFeatures(scalarFeatures(decision.features)),
   };
   const constraints = routingConstraints(request);
   for (const _ in constraints) {

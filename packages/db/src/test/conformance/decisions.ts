@@ -1,5 +1,7 @@
 import { expect, it } from 'vitest';
+import { PACKED_FEATURE_NAMES, packFeatures } from '../../decision-features.js';
 import { createTestOrg, type GetDb, newDecision } from '../fixtures.js';
+
 
 const decision = newDecision;
 
@@ -46,6 +48,21 @@ export function decisionConformance(getDb: GetDb): void {
       details: {},
       latencyMs: 0,
     });
+  });
+
+  it('reads packed features back as the object a row stored with the object reads back as (values and key order)', async () => {
+    const db = getDb();
+    const org = await createTestOrg(db);
+    const features = Object.fromEntries(PACKED_FEATURE_NAMES.map((name, at) => [name, at % 3 === 0 ? at % 2 === 0 : at * 0.125]));
+    const details = (stored: unknown) => ({ complexity: 'trivial', features: stored, waterfall: ['m/a'], featureCount: 8 });
+    const plain = decision(org.id, { requestId: `plain-${org.id}`, details: details(features) });
+    const packed = decision(org.id, { requestId: `packed-${org.id}`, details: details(packFeatures(features)) });
+    expect(typeof packed.details?.features).toBe('string');
+    await db.decisions.insertMany([plain, packed]);
+    const shown = async (id: string) => JSON.stringify((await db.decisions.get(id))?.details);
+    expect(await shown(packed.requestId)).toBe(await shown(plain.requestId));
+    const listed = await db.decisions.list({ orgId: org.id, limit: 10 });
+    expect(listed.map((d) => JSON.stringify(d.details))).toEqual([await shown(plain.requestId), await shown(plain.requestId)]);
   });
 
   it('lists newest first, filtered by org, model and since', async () => {
