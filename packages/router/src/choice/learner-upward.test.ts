@@ -156,6 +156,18 @@ describe('a kind moved up is held there until the cheap model is proven within t
     expect(restarted.choose(onCheap).model).toBe('strong');
   });
 
+  it('judges a held kind whose lead is no longer credible as open, one whose lead is credible as settled', () => {
+    const learner = leadOfPoint6();
+    expect(learner.choose(onCheap).model).toBe('strong');
+    expect(learner.unsure(onCheap)).toBe(false); // credible lead: settled, judged at the settled share
+    recordMany(learner, 'incumbent', 10);
+    // 0.545 over 110 pairs: held up, its bound at UP_ALPHA under 0.5; a judged pair may bring the proof down.
+    expect(learner.choose(onCheap)).toMatchObject({ model: 'strong', reason: 'learned' });
+    expect(learner.unsure(onCheap)).toBe(true);
+    recordMany(learner, 'candidate', 30);
+    expect(learner.unsure(onCheap)).toBe(false); // credible again: settled again
+  });
+
   it('lets it go on the proof down, and moves it up again only on a lead credible again', () => {
     const learner = createChoiceLearner({ judgeError: 0.15 });
     recordMany(learner, 'candidate', 40);

@@ -90,8 +90,10 @@ export interface ChoiceLearner {
    * model; for a pricier one at or above 0.5, the incumbent not yet proven within the tolerance of
    * it: not yet proven only for want of samples) with an interval still as wide as the tolerance (a narrower one sitting on the bar may never decide:
    * it is not worth judging); with `revisit` on, also once one is proven (the requests that still
-   * reach the incumbent are the ones a judged pair can undo the promotion on). A judging sampler
-   * spends more of its share there.
+   * reach the incumbent are the ones a judged pair can undo the promotion on); and while a kind is
+   * held up (`holdUp`) on a lead no longer credible (the move up's bound at `upAlpha` back at or
+   * under 0.5), so the proof down, if it comes, comes sooner. A judging sampler spends more of its
+   * share there.
    */
   unsure(request: ChoiceRequest): boolean;
   /** True once anything was recorded for this organisation and task kind (a cheap test before `choose`). */
@@ -214,6 +216,7 @@ function unsure(tables: Tables, s: Settings, request: ChoiceRequest): boolean {
   const moves = movesOf(tables, s, request);
   const proven = provenOf(s, moves);
   if (proven && s.revisit > 0) return true; // promoted: revisited requests stay open
+  if (proven?.held && proven.lower <= proven.bar) return true; // held on a lead no longer credible: open for the proof down
   // Nothing proven: any open move; a cheaper model proven: a pricier one may still move the choice up.
   return moves.some((m) => (proven === undefined || (m.up && !proven.up)) && !provenMove(s, m) && openMove(s, m, request));
 }

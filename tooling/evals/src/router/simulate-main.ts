@@ -99,13 +99,13 @@ if (values.seeds !== undefined) {
   const results = seeds.map((seed) => simulate(items, { ...settings, seed }));
   const sum = summariseSeeds(results);
   console.log(`${values.source} by ${settings.task}, sampler ${settings.sampler}, incumbent ${settings.incumbent}, judge error ${settings.judgeError}, up alpha ${settings.upAlpha ?? 'default'}, hold up ${settings.holdUp}, seeds ${values.seeds}`);
-  console.log('| seed | quality at first checkpoint | min | quality at last | cost at last | weak share at last |');
-  console.log('|---|---|---|---|---|---|');
+  console.log('| seed | quality at first checkpoint | min | quality at last | cost at last | weak share at last | judged |');
+  console.log('|---|---|---|---|---|---|---|');
   results.forEach((r, i) => {
     const last = r.checkpoints.at(-1)!;
-    console.log(`| ${seeds[i]} | ${pct(r.checkpoints[0]!.quality)} | ${pct(Math.min(...r.checkpoints.map((c) => c.quality)))} | ${pct(last.quality)} | ${pct(last.cost)} | ${pct(last.weakShare)} |`);
+    console.log(`| ${seeds[i]} | ${pct(r.checkpoints[0]!.quality)} | ${pct(Math.min(...r.checkpoints.map((c) => c.quality)))} | ${pct(last.quality)} | ${pct(last.cost)} | ${pct(last.weakShare)} | ${pct(last.judgedShare)} |`);
   });
-  console.log(`summary over ${sum.runs} runs: mean quality at last ${(100 * sum.meanQuality).toFixed(2)}%, runs >= 98%: ${sum.atGoal}/${sum.runs}, mean min ${pct(sum.meanMin)} (lowest ${pct(sum.lowestMin)}), mean quality at first checkpoint ${pct(sum.meanFirst)}, mean cost at last ${pct(sum.meanCost)}, mean weak share at last ${pct(sum.meanWeakShare)}`);
+  console.log(`summary over ${sum.runs} runs: mean quality at last ${(100 * sum.meanQuality).toFixed(2)}%, runs >= 98%: ${sum.atGoal}/${sum.runs}, mean min ${pct(sum.meanMin)} (lowest ${pct(sum.lowestMin)}), mean quality at first checkpoint ${pct(sum.meanFirst)}, mean cost at last ${pct(sum.meanCost)}, mean weak share at last ${pct(sum.meanWeakShare)}; strong on > 6% in ${sum.strongOver6} runs (lowest weak share ${pct(sum.lowestWeakShare)}), judged at most ${pct(sum.maxJudged)}`);
 } else {
   const result = simulate(items, settings);
   console.log(`stream of ${settings.requests} ${values.source} requests (${settings.strong.id} vs ${settings.weak.id}), ${pct(settings.judged)} judged, ${pct(settings.flip)} of verdicts flipped, tolerance ${settings.tolerance}, task kind ${settings.task}, sampler ${settings.sampler}, judge error assumed ${settings.judgeError}, bound ${settings.bound}, incumbent ${settings.incumbent}, judge price ${settings.judgePrice} per call x2`);

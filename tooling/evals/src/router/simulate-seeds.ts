@@ -17,6 +17,12 @@ export interface SeedsSummary {
   meanCost: number;
   /** Mean weak share at the last checkpoint. */
   meanWeakShare: number;
+  /** Runs serving the strong model on more than 6% of the stream (weak share at the last checkpoint under 94%): on an even kind, the runs a chance move up costs. */
+  strongOver6: number;
+  /** The lowest weak share at the last checkpoint (the worst run's on an even kind). */
+  lowestWeakShare: number;
+  /** The highest judged share at the last checkpoint. */
+  maxJudged: number;
 }
 
 const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -33,6 +39,9 @@ export function summariseSeeds(results: readonly SimulationResult[]): SeedsSumma
     meanFirst: mean(results.map((r) => r.checkpoints[0]!.quality)),
     meanCost: mean(last.map((c) => c.cost)),
     meanWeakShare: mean(last.map((c) => c.weakShare)),
+    strongOver6: last.filter((c) => c.weakShare < 0.94).length,
+    lowestWeakShare: Math.min(...last.map((c) => c.weakShare)),
+    maxJudged: Math.max(...last.map((c) => c.judgedShare)),
   };
 }
 
