@@ -15,7 +15,7 @@ export {
   type StoredMemory,
   type StoredMemoryRow,
 } from './memory-store.js';
-export { subjectFrame } from './subject-links.js';
+export { notAState, subjectFrame } from './subject-links.js';
 export { valuePhrase } from './value-types.js';
 export { RERANK_DEPTH, RERANK_FEATURES } from './recall-features.js';
 export { asksForState, type NearestRule, type NearestRules, type OwnedPhraseRule } from './recall-nearest.js';

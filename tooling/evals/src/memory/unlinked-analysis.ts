@@ -2,28 +2,42 @@
  * Corrections left unlinked, on tuning data only: for every updated attribute whose old value is
  * still in force after session 2, the old fact, the correction, and where the old
  * fact ranks among the user's facts of the same holder by the subject score of `subject-links.ts`
- * (statement cosine plus frame cosine), beside the best other fact.
+ * (statement cosine plus frame cosine) and by the frame cosine alone (both statements with their
+ * value removed), beside the best other fact.
  * Prints examples only for `dev` attributes (the held-out ones are counted, never shown).
+ * With `--grid`, the frame rule over every fact written in session 2 against the same holder's older
+ * facts still in force: the unlinked corrections it would link to their old fact (right) or to
+ * another fact (wrong), and the other session-2 facts it would link at all (each one a fact wrongly
+ * superseded), per floor and margin, for changes only and for any statement.
  *
- *   pnpm --filter @svc/evals memory:unlinked [--attributes updates-tuning.jsonl]
+ *   pnpm --filter @svc/evals memory:unlinked [--attributes updates-tuning.jsonl] [--grid]
  */
 import { parseArgs } from 'node:util';
 import { createSentenceEncoder } from '@svc/encoder';
-import { endUserSubject, holderOf, statementCore, subjectFrame } from '@svc/memory';
+import { endUserSubject, extractFacts, holderOf, notAState, statementCore, subjectFrame, valuePhrase } from '@svc/memory';
 import { loadFacts } from './dataset.js';
+import { type FrameProbe, frameGrid, rankByFrame } from './unlinked-frames.js';
 import { loadUpdateAttributes, updateUsers } from './updates-data.js';
 import { asserts, replayUsers } from './updates-eval.js';
 
-const { values } = parseArgs({ options: { users: { type: 'string', default: '48' }, attributes: { type: 'string', default: 'updates-tuning.jsonl' } } });
+const { values } = parseArgs({ options: { users: { type: 'string', default: '48' }, attributes: { type: 'string', default: 'updates-tuning.jsonl' }, grid: { type: 'boolean', default: false } } });
 const embedder = createSentenceEncoder({ cacheSize: 0 });
 const users = updateUsers(loadFacts(), loadUpdateAttributes(values.attributes), { count: Number(values.users), perUser: 6 });
 const run = await replayUsers(embedder, users, true);
-const dot = (a: Float32Array, b: Float32Array) => a.reduce((sum, x, i) => sum + x * b[i]!, 0);
+const DAY = 86_400_000;
 let unlinked = 0;
 let heldOut = 0;
+const probes: FrameProbe[] = [];
 for (const [u, user] of users.entries()) {
-  const active = (await run.memory.list('org-updates', { subject: endUserSubject('org-updates', `user-${u}`), limit: 1_000 })).map((m) => m.text);
+  const listed = await run.memory.list('org-updates', { subject: endUserSubject('org-updates', `user-${u}`), limit: 1_000 });
+  const active = listed.map((m) => m.text);
+  const latest = Math.max(...listed.map((m) => m.createdAt.getTime()));
+  const vectors = { statements: await embedder.embed(active.map(statementCore)), frames: await embedder.embed(active.map(subjectFrame)), values: await embedder.embed(active.map((t) => valuePhrase(t) ?? t)) };
+  const oldOf = new Map<string, string[]>();
+  const hidden = new Set<string>();
   for (const held of user.attributes) {
+    // Nothing of a held-out attribute is looked at, its unlinked corrections only counted.
+    if (held.attribute.split !== 'dev') for (const t of active) if (asserts(t, held.first) || asserts(t, held.second)) hidden.add(t);
     if (held.fate !== 'update') continue;
     const olds = active.filter((t) => asserts(t, held.first));
     const fresh = active.find((t) => asserts(t, held.second));
@@ -33,16 +47,24 @@ for (const [u, user] of users.entries()) {
       continue;
     }
     unlinked++;
-    const same = active.filter((t) => t !== fresh && holderOf(t) === holderOf(fresh));
-    const vectors = await embedder.embed([fresh, ...same].map(statementCore));
-    const frames = await embedder.embed([fresh, ...same].map(subjectFrame));
-    const ranked = same.map((t, i) => ({ t, s: dot(vectors[0]!, vectors[i + 1]!) + dot(frames[0]!, frames[i + 1]!) })).sort((a, b) => b.s - a.s);
-    const at = ranked.findIndex((r) => olds.includes(r.t));
+    oldOf.set(fresh, olds);
+    const ranked = rankByFrame(active, vectors, active.indexOf(fresh), (t) => t !== fresh && holderOf(t) === holderOf(fresh) && !notAState(t));
+    const at = ranked.findIndex((r) => olds.includes(r.text));
     const old = ranked[at];
-    const other = ranked.find((r) => r.t !== old?.t);
-    const shown = old ? `"${old.t}" subject ${old.s.toFixed(2)} rank ${at + 1}` : `${JSON.stringify(olds)} (another holder)`;
-    console.log(`${held.attribute.attribute}: "${fresh}" <- ${shown}; best other "${other?.t}" ${other?.s.toFixed(2)}`);
+    const other = ranked.find((r) => r.text !== old?.text);
+    const frameAt = [...ranked].sort((a, b) => b.frame - a.frame).findIndex((r) => r.text === old?.text);
+    const change = extractFacts(fresh)[0]?.change ?? 'none';
+    const shown = old ? `"${old.text}" subject ${old.subject.toFixed(2)} rank ${at + 1}, frame ${old.frame.toFixed(2)} rank ${frameAt + 1}, typed ${old.typed.toFixed(2)}` : `${JSON.stringify(olds)} (another holder)`;
+    if (!values.grid) console.log(`${held.attribute.attribute} [${change}]: "${fresh}" <- ${shown}; best other "${other?.text}" ${other?.subject.toFixed(2)} / frame ${other?.frame.toFixed(2)}`);
+  }
+  if (!values.grid) continue;
+  // Every session-2 fact (held-out attributes' facts left out) against the same holder's older facts in force.
+  for (const [i, m] of listed.entries()) {
+    if (m.createdAt.getTime() < latest - 15 * DAY || hidden.has(m.text) || notAState(m.text)) continue;
+    const earlier = (t: string) => t !== m.text && !hidden.has(t) && holderOf(t) === holderOf(m.text) && !notAState(t) && valuePhrase(t) !== valuePhrase(m.text) && listed.find((x) => x.text === t)!.createdAt < m.createdAt;
+    probes.push({ text: m.text, change: extractFacts(m.text)[0]?.change === 'update', olds: oldOf.get(m.text), ranked: rankByFrame(active, vectors, i, earlier) });
   }
 }
 console.log(`unlinked dev corrections: ${unlinked}; held-out (not shown): ${heldOut}`);
+if (values.grid) for (const line of frameGrid(probes)) console.log(JSON.stringify(line));
 await embedder.close?.();
