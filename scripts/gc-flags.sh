@@ -3,21 +3,29 @@
 # process may run on (`nproc` reads the affinity mask, so `taskset -c 1 sh scripts/gc-flags.sh`
 # answers for a gateway pinned to one CPU), capped by the cgroup's CPU quota where one is set (a
 # container given `--cpus 1` or a Kubernetes CPU limit of 1 still sees every CPU of the host in
-# its affinity mask; the quota is what it gets). The argument names the cgroup v2 `cpu.max` file
-# to read (default /sys/fs/cgroup/cpu.max: "max 100000" or "<quota> <period>" in µs).
+# its affinity mask; the quota is what it gets): cgroup v2's `cpu.max` ("max 100000" or "<quota>
+# <period>" in µs), else cgroup v1's `cpu.cfs_quota_us` and `cpu.cfs_period_us` (-1: no quota). An
+# argument names a file of cgroup v2's form to read instead (tests; a missing file: no quota).
 # scripts/start.sh (and so `pnpm start`), the Dockerfile's CMD and the bench's svc use it. On one
 # CPU, V8's four helper threads can only take turns with the main thread: the old generation's
 # concurrent marking (35-85 ms of their CPU a cycle under proxy load) then holds the event loop
 # for 20-40 ms, so the gateway collects on its main thread (`--single-threaded-gc`: marking in
 # increments between requests, the same CPU in all); with more CPUs, V8's defaults.
 # docs/operations.md, "Memory budget"; docs/benchmarks.md, 2026-12-05.
+# Prints "<quota> <period>" of this process's cgroup, or nothing.
+cpu_quota() {
+  if [ $# -gt 0 ]; then cat "$1" 2> /dev/null; return 0; fi
+  if [ -r /sys/fs/cgroup/cpu.max ]; then cat /sys/fs/cgroup/cpu.max; return 0; fi
+  for dir in /sys/fs/cgroup/cpu /sys/fs/cgroup/cpu,cpuacct; do
+    if [ -r "$dir/cpu.cfs_quota_us" ]; then echo "$(cat "$dir/cpu.cfs_quota_us") $(cat "$dir/cpu.cfs_period_us")"; return 0; fi
+  done
+}
 cpus=$(nproc 2> /dev/null || echo 2)
-quota_file=${1:-/sys/fs/cgroup/cpu.max}
-if [ -r "$quota_file" ]; then
-  read -r quota period < "$quota_file" || true
-  case "$quota$period" in
-    *[!0-9]* | '') ;;
-    *) [ "$period" -gt 0 ] && [ $(((quota + period - 1) / period)) -lt "$cpus" ] && cpus=$(((quota + period - 1) / period)) ;;
-  esac
-fi
+read -r quota period << EOF
+$(cpu_quota "$@")
+EOF
+case "$quota$period" in
+  *[!0-9]* | '') ;;
+  *) [ "$period" -gt 0 ] && [ $(((quota + period - 1) / period)) -lt "$cpus" ] && cpus=$(((quota + period - 1) / period)) ;;
+esac
 [ "$cpus" -gt 1 ] || echo --single-threaded-gc

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -224,23 +224,26 @@ describe('scripts/start.sh (what `pnpm start` runs)', () => {
 
   it("passes node scripts/gc-flags.sh's flags: V8 collects on the main thread only when the gateway has one CPU", () => {
     expect(read('scripts/start.sh')).toMatch(/^exec node \$\(sh scripts\/gc-flags\.sh\) apps\/server\/dist\/main\.js "\$@"$/m);
+    // No quota (a file that is not there): the answer is the affinity mask's, whatever cgroup runs this test.
     const taskset = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
-    if (taskset) expect(readGcFlags(root, '0')).toEqual(['--single-threaded-gc']);
-    if (taskset && spawnSync('taskset', ['-c', '0,1', 'true']).status === 0) expect(readGcFlags(root, '0,1')).toEqual([]);
+    if (taskset) expect(readGcFlags(root, '0', '/nonexistent/cpu.max')).toEqual(['--single-threaded-gc']);
+    if (taskset && spawnSync('taskset', ['-c', '0,1', 'true']).status === 0) expect(readGcFlags(root, '0,1', '/nonexistent/cpu.max')).toEqual([]);
   });
 
   it("counts the cgroup's CPU quota: a container limited to one CPU collects on its main thread whatever the host's CPUs", () => {
-    const flagsUnder = (cpuMax: string) => {
-      const file = join(mkdtempSync(join(tmpdir(), 'svc-cpu-max-')), 'cpu.max');
-      writeFileSync(file, `${cpuMax}\n`);
-      const taskset = ['taskset', '-c', '0,1', 'sh', 'scripts/gc-flags.sh', file];
-      const shell = spawnSync(taskset[0]!, taskset.slice(1), { cwd: root, encoding: 'utf8' });
-      return shell.stdout.trim();
-    };
     if (spawnSync('taskset', ['-c', '0,1', 'true']).status !== 0) return;
-    expect(flagsUnder('100000 100000')).toBe('--single-threaded-gc');
-    expect(flagsUnder('50000 100000')).toBe('--single-threaded-gc');
-    expect(flagsUnder('150000 100000')).toBe('');
-    expect(flagsUnder('max 100000')).toBe('');
+    const dir = mkdtempSync(join(tmpdir(), 'svc-cpu-max-'));
+    const flagsUnder = (cpuMax: string) => {
+      writeFileSync(join(dir, 'cpu.max'), `${cpuMax}\n`);
+      return readGcFlags(root, '0,1', join(dir, 'cpu.max'));
+    };
+    try {
+      expect(flagsUnder('100000 100000')).toEqual(['--single-threaded-gc']);
+      expect(flagsUnder('50000 100000')).toEqual(['--single-threaded-gc']);
+      expect(flagsUnder('150000 100000')).toEqual([]);
+      expect(flagsUnder('max 100000')).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true });
+    }
   });
 });

@@ -10,7 +10,7 @@ import { performance } from 'node:perf_hooks';
  * the shipped defaults (docs/operations.md, "Memory budget"): 16-22 MB of an idle gateway's RSS,
  * the same again after a burst of proxy traffic. Node has no call to it, so it goes through koffi
  * (a maintained FFI with prebuilt binaries: no compiler at install); the call takes well under a
- * millisecond and runs only when the event loop was idle over the last interval.
+ * millisecond: once a second after ready, then only after an interval in which the loop was quiet.
  */
 export type MemoryTrimmer = { stop(): void };
 
@@ -31,9 +31,13 @@ export function startTrimmingWhenQuiet(): MemoryTrimmer | undefined {
   return trimWhenQuiet(trim, TRIM_INTERVAL_MS);
 }
 
-/** `malloc_trim` of this process's libc, or undefined where there is none to call (not glibc). */
+/**
+ * `malloc_trim` of this process's libc, or undefined where there is none to call: not Linux, or
+ * not glibc (musl has no `libc.so.6`, gcompat no `malloc_trim`: the load throws). Not asked of
+ * `process.report`, whose report resolves every open socket's peer name, blocking, where DNS is slow.
+ */
 export function loadMallocTrim(): (() => void) | undefined {
-  if (process.platform !== 'linux' || !glibcRuntime()) return undefined;
+  if (process.platform !== 'linux') return undefined;
   try {
     const koffi = createRequire(import.meta.url)('koffi') as typeof import('koffi');
     const trim = koffi.load('libc.so.6').func('int malloc_trim(size_t pad)') as (pad: number) => number;
@@ -41,11 +45,6 @@ export function loadMallocTrim(): (() => void) | undefined {
   } catch {
     return undefined;
   }
-}
-
-function glibcRuntime(): boolean {
-  const report = process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined;
-  return typeof report?.header?.glibcVersionRuntime === 'string';
 }
 
 /** Trims every `intervalMs` (the first after one interval) when the loop was quiet since the last look. */

@@ -146,6 +146,9 @@ describe('createChoiceLearner', () => {
     expect(mergeChoiceSnapshots(shared, base, mine).up).toEqual([row('b'), row('c'), row('d')]);
     // A snapshot from before the hold (no `up`) reads as none held.
     expect(mergeChoiceSnapshots({ version: 1, pairs: [], feedback: [] }, { version: 1, pairs: [], feedback: [] }, mine).up).toEqual([row('b'), row('d')]);
+    // Shared state an older instance wrote back (it drops `up`, as it knows no holds) during a rolling
+    // upgrade: the holds are unknown there, not let go; this instance keeps what it held.
+    expect(mergeChoiceSnapshots({ version: 1, pairs: [], feedback: [] }, base, mine).up).toEqual([row('b'), row('d')]);
   });
 
   it('refuses a snapshot of another shape', () => {

@@ -82,6 +82,7 @@ export interface ChoiceLearner {
   judgedCounts(query: { orgId: string; taskKind: string; candidate: string; incumbent: string }): JudgedCounts;
   /** `candidate`'s estimated win rate against `incumbent` for this organisation and task kind. */
   winRate(query: { orgId: string; taskKind: string; candidate: string; incumbent: string }): WinEstimate;
+  /** The model for this request. Not only a read: a move up it finds proven is held from then on, a held one proven back down let go (`holdUp`). */
   choose(request: ChoiceRequest): Choice;
   /**
    * True while a judged pair may still change this request's choice: no candidate is proven (a

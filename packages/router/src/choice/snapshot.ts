@@ -66,12 +66,16 @@ function mergeUp(shared: readonly UpRow[], base: readonly UpRow[], mine: readonl
   return [...out.values()];
 }
 
-/** The shared snapshot plus what this instance learned since it last synchronised (`base` -> `mine`). */
+/**
+ * The shared snapshot plus what this instance learned since it last synchronised (`base` -> `mine`).
+ * A shared snapshot without `up` was written back by an instance from before the hold (rolling
+ * upgrade): it knows no holds, so it stands for `base`'s, not for all of them let go.
+ */
 export function mergeChoiceSnapshots(shared: ChoiceSnapshot, base: ChoiceSnapshot, mine: ChoiceSnapshot): ChoiceSnapshot {
   return {
     version: 1,
     pairs: mergeRows(shared.pairs, base.pairs, mine.pairs, 4),
     feedback: mergeRows(shared.feedback, base.feedback, mine.feedback, 3),
-    up: mergeUp(shared.up ?? [], base.up ?? [], mine.up ?? []),
+    up: mergeUp(shared.up ?? base.up ?? [], base.up ?? [], mine.up ?? []),
   };
 }

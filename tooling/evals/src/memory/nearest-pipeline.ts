@@ -27,7 +27,7 @@ const state = { floor: 0.35, ahead: 0.1 };
 const phrase = (floor: number, ahead: number, cos: number, cosAhead: number) => ({ state, phrase: { floor, ahead, phrase: cos, phraseAhead: cosAhead } });
 const SETTINGS: Record<string, NearestRules | undefined> = {
   off: undefined,
-  shipped: { state },
+  'state 0.35/0.1 (shipped before the sixteenth pass)': { state },
   'state 0.32/0.1': { state: { floor: 0.32, ahead: 0.1 } },
   'state 0.3/0.1': { state: { floor: 0.3, ahead: 0.1 } },
   'state 0.35/0.08': { state: { floor: 0.35, ahead: 0.08 } },

@@ -32,12 +32,6 @@ const { values } = parseArgs({
 });
 
 /**
- * The outcome data and its default pair, USD per M tokens. RouteLLM's MMLU: GPT-4 and Mixtral at
- * RouteLLM's prices. LLMRouter (9 open models on 11 tasks, reserved tasks dropped): Llama 3.1
- * Nemotron 51B, the best on average, and Llama 3.1 8B, which matches it on several tasks, at
- * serverless list prices of their size classes (70B-class 0.88, 8B 0.18; Together AI, 2025).
- */
-/**
  * A synthetic even kind (`--source even-kind --task subject`): one subject on which the two models
  * are as good (45% both right, 20% both wrong, 17.5% each alone: a win rate of 0.5 with 65% ties),
  * to measure what moves up cost where nothing is gained (a move up on it is a false one).
@@ -51,6 +45,12 @@ function evenKind(): Item[] {
   });
 }
 
+/**
+ * The outcome data and its default pair, USD per M tokens. RouteLLM's MMLU: GPT-4 and Mixtral at
+ * RouteLLM's prices. LLMRouter (9 open models on 11 tasks, reserved tasks dropped): Llama 3.1
+ * Nemotron 51B, the best on average, and Llama 3.1 8B, which matches it on several tasks, at
+ * serverless list prices of their size classes (70B-class 0.88, 8B 0.18; Together AI, 2025).
+ */
 const sources: Record<string, { load: () => Item[]; strong: { id: string; price: number }; weak: { id: string; price: number } }> = {
   'routellm-mmlu': {
     load: () => loadRouteLlmMmlu(findRouteLlmDir(process.cwd(), values.mmlu), new Map()),
