@@ -11,7 +11,7 @@ export const GC_FLAGS_SCRIPT = 'scripts/gc-flags.sh';
  * runs with. They cannot be set once node runs (V8 aborts when `--single-threaded-gc` is set at run time).
  */
 export function readGcFlags(root: string, cpus?: string, quotaFile?: string): string[] {
-  const script = quotaFile === undefined ? ['sh', GC_FLAGS_SCRIPT] : ['sh', GC_FLAGS_SCRIPT, quotaFile];
-  const [command, args] = cpus === undefined ? [script[0]!, script.slice(1)] : ['taskset', ['-c', cpus, ...script]];
+  const script = quotaFile === undefined ? [GC_FLAGS_SCRIPT] : [GC_FLAGS_SCRIPT, quotaFile];
+  const [command, args] = cpus === undefined ? ['sh', script] : ['taskset', ['-c', cpus, 'sh', ...script]];
   return execFileSync(command, args, { cwd: root, encoding: 'utf8' }).split(/\s+/).filter((flag) => flag !== '');
 }
