@@ -10,17 +10,23 @@
  * another fact (wrong), and the other session-2 facts it would link at all (each one a fact wrongly
  * superseded), per floor and margin, for changes only and for any statement.
  *
- *   pnpm --filter @svc/evals memory:unlinked [--attributes updates-tuning.jsonl] [--grid]
+ * With `--reader HEAD.json` (and `--grid`), the relation pair reader (`pair-reader/relation-features.ts`) scores each
+ * fact's `--nearest` candidates by rule 6's score (the rest score 0), and the grid is the reader's, alone and where rule 6's
+ * shipped setting links nothing.
+ *
+ *   pnpm --filter @svc/evals memory:unlinked [--attributes updates-tuning.jsonl] [--grid] [--reader HEAD.json --nearest 3]
  */
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createSentenceEncoder } from '@svc/encoder';
 import { endUserSubject, extractFacts, holderOf, notAState, statementCore, subjectFrame, valuePhrase } from '@svc/memory';
 import { loadFacts } from './dataset.js';
-import { type FrameProbe, frameGrid, rankByFrame } from './unlinked-frames.js';
+import { type FrameProbe, frameGrid, rankByFrame, readerLinks } from './unlinked-frames.js';
+import { type RelationHead, relationFeatures, relationScore } from './pair-reader/relation-features.js';
 import { loadUpdateAttributes, updateUsers } from './updates-data.js';
 import { asserts, replayUsers } from './updates-eval.js';
 
-const { values } = parseArgs({ options: { users: { type: 'string', default: '48' }, attributes: { type: 'string', default: 'updates-tuning.jsonl' }, grid: { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { users: { type: 'string', default: '48' }, attributes: { type: 'string', default: 'updates-tuning.jsonl' }, grid: { type: 'boolean', default: false }, reader: { type: 'string' }, nearest: { type: 'string', default: '3' } } });
 const embedder = createSentenceEncoder({ cacheSize: 0 });
 const users = updateUsers(loadFacts(), loadUpdateAttributes(values.attributes), { count: Number(values.users), perUser: 6 });
 const run = await replayUsers(embedder, users, true);
@@ -66,5 +72,20 @@ for (const [u, user] of users.entries()) {
   }
 }
 console.log(`unlinked dev corrections: ${unlinked}; held-out (not shown): ${heldOut}`);
-if (values.grid) for (const line of frameGrid(probes)) console.log(JSON.stringify(line));
+const head = values.reader === undefined ? undefined : (JSON.parse(readFileSync(values.reader, 'utf8')) as RelationHead);
+if (head) {
+  const started = process.cpuUsage();
+  let pairs = 0;
+  for (const probe of probes) {
+    const near = probe.ranked.slice(0, Number(values.nearest));
+    const features = await relationFeatures(embedder, near.map((c) => [c.text, probe.text] as const));
+    for (const [i, c] of near.entries()) c.reader = relationScore(head, features[i]!);
+    pairs += near.length;
+  }
+  const used = process.cpuUsage(started);
+  console.log(`reader ${head.id}: ${pairs} pairs, ${((used.user + used.system) / Math.max(1, probes.length)).toFixed(0)} µs CPU of the process per fact, encoder included`);
+}
+if (values.grid) for (const line of frameGrid(probes, head !== undefined)) console.log(JSON.stringify(line));
+// Links of dev attributes only: facts naming a held-out attribute's value never became probes.
+if (head) for (const line of readerLinks(probes, 0.9, 0.1)) console.log(line);
 await embedder.close?.();
