@@ -54,7 +54,7 @@ export { type LinUcbOptions, type PolicyOutcome, type PolicySnapshot, PolicySnap
 export { type Pool, aliasPool } from './pools.js';
 export { type Preferences, type Weights, modePresets, parseTier, resolvePreferences } from './preferences.js';
 export { type Router, type RouterOptions, createRouter } from './router.js';
-export { type ScalarFeatures, scalarFeatures } from './scalar-features.js';
+export { scalarFeatures } from './scalar-features.js';
 export { defaultLatencyMs, expectedCompletionTokens, requiredQuality } from './score.js';
 export {
   type LatencyStats,
