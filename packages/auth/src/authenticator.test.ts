@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { type Database, createDb } from '@svc/db';
 import { createMemoryKv } from '@svc/kv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,6 +38,11 @@ function counting(store: Database): AuthStore & { lookups: number } {
 }
 
 describe('Authenticator', () => {
+  it("hashes a key as the stored hashes were made: the secret's hex SHA-256", () => {
+    expect(hashApiKey('sk-svc-bench-0123456789abcdef0123456789abcdef')).toBe(createHash('sha256').update('sk-svc-bench-0123456789abcdef0123456789abcdef').digest('hex'));
+    expect(hashApiKey('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+  });
+
   it('stores only the hash and a prefix, and verifies the secret', async () => {
     const auth = new Authenticator({ store: db });
     const org = await db.orgs.ensure('hash-org');

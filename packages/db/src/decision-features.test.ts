@@ -1,14 +1,20 @@
+import { createHash } from 'node:crypto';
+import { SCALAR_FEATURE_NAMES } from '@svc/core';
 import { describe, expect, it } from 'vitest';
-import { PACKED_FEATURE_NAMES, packFeatures, unpackFeatures } from './decision-features.js';
+import { packFeatures, unpackFeatures } from './decision-features.js';
 
 /** The 34 scalar features in `scalarFeatures`' order, values like a proxy-mode request's. */
 const values = [0, 0, 0, 0, 0, 0, 0, false, 0, 0, 0, 0, 0, 0, 0, 0, false, 0, 0, 0, 0.125, 0, 0, 2, 9, 7, 9, 1, false, false, false, false, false, -0.5];
-const features: Record<string, unknown> = Object.fromEntries(PACKED_FEATURE_NAMES.map((name, at) => [name, values[at]]));
+const features: Record<string, unknown> = Object.fromEntries(SCALAR_FEATURE_NAMES.map((name, at) => [name, values[at]]));
 
 /** What jsonb gives back for an object: its keys shorter first, then by bytes. */
 const asJsonb = (record: Record<string, unknown>) => JSON.parse(JSON.stringify(Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.length - b.length || (a < b ? -1 : 1)))));
 
 describe('packed decision features', () => {
+  it('packs by the names format f1 was stored with (a change to SCALAR_FEATURE_NAMES needs format f2, f1 kept for the rows stored)', () => {
+    expect(createHash('sha256').update(SCALAR_FEATURE_NAMES.join(',')).digest('hex').slice(0, 16)).toBe('46d242b4bf37cb9c');
+  });
+
   it('packs the scalar features into one string and unpacks them as the stored object read back (values and key order)', () => {
     const packed = packFeatures(features);
     expect(packed).toBe('f1:0,0,0,0,0,0,0,f,0,0,0,0,0,0,0,0,f,0,0,0,0.125,0,0,2,9,7,9,1,f,f,f,f,f,-0.5');

@@ -1,19 +1,20 @@
+import { SCALAR_FEATURE_NAMES } from '@svc/core';
+
 /**
  * A decision row's `details.features` as the decision log stores it: the router's 34 scalar
- * features (`scalarFeatures` of `@svc/router`, wire names) as one string of values in a fixed
- * order, `f1:0,f,9,...`, where a JSON object of 34 keys cost the embedded store's thread ~20 µs a
- * row to turn into jsonb (issue #34: ~25% of its CPU a proxied request). The repositories give the
- * object back when a row is read, with the keys in the order jsonb gave them, so the reports, the
- * API and the dashboard show what they showed. A record of any other key set is stored as it is.
+ * features (`scalarFeatures` of `@svc/router`) as one string of values in the order of
+ * `SCALAR_FEATURE_NAMES` (`@svc/core`), `f1:0,f,9,...`, where a JSON object of 34 keys cost the
+ * embedded store's thread ~20 µs a row to turn into jsonb (issue #34: ~25% of its CPU a proxied
+ * request). The repositories give the object back when a row is read, with the keys in the order
+ * jsonb gave them, so the reports, the API and the dashboard show what they showed. A record of
+ * any other key set is stored as it is.
  */
 
-/** The scalar features' wire names in the order `scalarFeatures` builds them (format `f1`). */
-export const PACKED_FEATURE_NAMES = [
-  'code', 'math', 'markup', 'non_ascii', 'reasoning_words', 'constraint_words', 'numbers', 'choices', 'long_words', 'negations', 'question_marks', 'lines',
-  'numeric_options', 'math_symbols', 'writing_hits', 'writing_verbs', 'question', 'extraction_hits', 'translation_hits', 'analysis_hits', 'chat_hits',
-  'code_hits', 'math_hits', 'words', 'total_chars', 'prompt_tokens', 'last_user_chars', 'turns', 'has_system', 'tools', 'json', 'vision', 'audio', 'reasoning_effort',
-] as const;
-
+/**
+ * Format `f1`: the names as `SCALAR_FEATURE_NAMES` lists them since 2026-12-05 (the test pins
+ * their digest). Rows already stored are read by it, so a change to the names is a new format
+ * (`f2`) with `f1`'s names kept here for the old rows.
+ */
 const PREFIX = 'f1:';
 
 /** jsonb's order of an object's keys (shorter first, then by bytes; the names are ASCII): the order a stored object was read back in. */
@@ -22,7 +23,7 @@ function jsonbOrder(a: string, b: string): number {
 }
 
 /** Each name's position in the packed string, in the order the object is rebuilt. */
-const READ_ORDER = PACKED_FEATURE_NAMES.map((name, at) => ({ name, at })).sort((a, b) => jsonbOrder(a.name, b.name));
+const READ_ORDER = SCALAR_FEATURE_NAMES.map((name, at) => ({ name, at })).sort((a, b) => jsonbOrder(a.name, b.name));
 
 /** One value as packed: `t`/`f`, a number's shortest text, empty for what JSON writes as null (NaN, infinities). */
 function packValue(value: unknown): string | undefined {
@@ -44,18 +45,18 @@ export function packFeatures(features: Readonly<Record<string, unknown>>): strin
   let at = 0;
   for (const name in features) {
     const text = packValue(features[name]);
-    if (name !== PACKED_FEATURE_NAMES[at] || text === undefined) return features;
+    if (name !== SCALAR_FEATURE_NAMES[at] || text === undefined) return features;
     packed += at === 0 ? text : `,${text}`;
     at++;
   }
-  return at === PACKED_FEATURE_NAMES.length ? packed : features;
+  return at === SCALAR_FEATURE_NAMES.length ? packed : features;
 }
 
 /** A stored `features` value as the object it stands for (anything not packed by {@link packFeatures} as it is). */
 export function unpackFeatures(stored: unknown): unknown {
   if (typeof stored !== 'string' || !stored.startsWith(PREFIX)) return stored;
   const values = stored.slice(PREFIX.length).split(',');
-  if (values.length !== PACKED_FEATURE_NAMES.length) return stored;
+  if (values.length !== SCALAR_FEATURE_NAMES.length) return stored;
   const features: Record<string, number | boolean | null> = {};
   for (const { name, at } of READ_ORDER) features[name] = unpackValue(values[at]!);
   return features;

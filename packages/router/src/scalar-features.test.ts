@@ -1,4 +1,4 @@
-import type { ChatRequest } from '@svc/core';
+import { type ChatRequest, SCALAR_FEATURE_NAMES } from '@svc/core';
 import { describe, expect, it } from 'vitest';
 import { extractFeatures, type RequestFeatures } from './features.js';
 import { scalarFeatures } from './scalar-features.js';
@@ -36,6 +36,10 @@ describe('scalarFeatures', () => {
       expect(Object.keys(built)).toEqual(Object.keys(keyByKey(f)));
       expect(built).toEqual(keyByKey(f));
     }
+  });
+
+  it('gives the keys of SCALAR_FEATURE_NAMES, in its order, for every mode', () => {
+    for (const text of [true, false]) expect(Object.keys(scalarFeatures(extractFeatures(chat('Say hello'), text)))).toEqual(SCALAR_FEATURE_NAMES);
   });
 
   it('gives every call a record of its own', () => {

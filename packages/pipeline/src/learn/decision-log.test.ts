@@ -14,7 +14,7 @@ describe("the decision log's features", () => {
       for (const body of asked) {
         const record = scalarFeatures(extractFeatures(body, text));
         const packed = packFeatures(record);
-        // A string: the packed names are the router's (a feature added to the router stores the object until the format learns it).
+        // A string: the router builds its record by the names the store packs by (SCALAR_FEATURE_NAMES).
         expect(typeof packed).toBe('string');
         expect(unpackFeatures(packed)).toEqual(JSON.parse(JSON.stringify(record)));
       }

@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
-import { PACKED_FEATURE_NAMES, packFeatures } from '../../decision-features.js';
+import { SCALAR_FEATURE_NAMES } from '@svc/core';
+import { packFeatures } from '../../decision-features.js';
 import { createTestOrg, type GetDb, newDecision } from '../fixtures.js';
 
 
@@ -53,7 +54,7 @@ export function decisionConformance(getDb: GetDb): void {
   it('reads packed features back as the object a row stored with the object reads back as (values and key order)', async () => {
     const db = getDb();
     const org = await createTestOrg(db);
-    const features = Object.fromEntries(PACKED_FEATURE_NAMES.map((name, at) => [name, at % 3 === 0 ? at % 2 === 0 : at * 0.125]));
+    const features = Object.fromEntries(SCALAR_FEATURE_NAMES.map((name, at) => [name, at % 3 === 0 ? at % 2 === 0 : at * 0.125]));
     const details = (stored: unknown) => ({ complexity: 'trivial', features: stored, waterfall: ['m/a'], featureCount: 8 });
     const plain = decision(org.id, { requestId: `plain-${org.id}`, details: details(features) });
     const packed = decision(org.id, { requestId: `packed-${org.id}`, details: details(packFeatures(features)) });
