@@ -71,7 +71,7 @@ export interface ChoiceLearnerOptions extends BoundOptions {
    * serves a kind (a kind the cheap model matches gives it in ~130 pairs at 65% ties), and a kind
    * the pricier model wins is served by it from its first pair, not after the ~130-500 pairs its
    * move up needs (docs/routing.md, "A cautious start", 2026-12-06). It costs the pricier model's
-   * price on those requests, never quality.
+   * price on those requests, never quality; and ends after `START_PAIRS` judged pairs at the latest.
    */
   cautiousStart?: boolean;
   /** Uniform [0, 1) source for exploration and revisits. Default Math.random. */
@@ -204,19 +204,28 @@ function holdMovesUp(tables: Tables, s: Settings, request: ChoiceRequest, moves:
 }
 
 /**
+ * Judged pairs (between the two models, on the kind) after which a cautious start ends whatever they
+ * say: a bound on what it costs where nothing is gained. An even kind (65% ties) shows the cheap model
+ * plausibly within the tolerance in a median of ~130 pairs but, its bound wandering near the line,
+ * sometimes not for 1,000 and more; a kind the pricier model wins by 0.54 has its move up proven
+ * (and held) in a median of ~130 (docs/routing.md, "A cautious start", 2026-12-06).
+ */
+export const START_PAIRS = 200;
+
+/**
  * The pricier model a cautious start serves (`cautiousStart`), when no move is proven: the cheapest
  * one judged against the incumbent on this kind (the one the deployment is comparing it with; a
  * pricier model never judged never takes a kind) that the incumbent is not yet plausibly within
  * the tolerance of (its upper bound at `upAlpha` above 0.5 + the tolerance).
  */
-const startOf = (s: Settings, moves: readonly Move[]): Move | undefined => (s.cautiousStart ? moves.find((m) => m.up && !m.ended && m.estimate.judged > 0 && m.plausible > m.within) : undefined);
+const startOf = (s: Settings, moves: readonly Move[]): Move | undefined => (s.cautiousStart ? moves.find((m) => m.up && !m.ended && m.estimate.judged > 0 && m.estimate.judged < START_PAIRS && m.plausible > m.within) : undefined);
 
-/** A cautious start whose cheaper incumbent is now plausibly within the tolerance ends for good (a bound at `upAlpha` wanders back over the line on an even kind for hundreds of pairs). */
+/** A cautious start whose cheaper incumbent is now plausibly within the tolerance, or that had its `START_PAIRS`, ends for good (a bound at `upAlpha` wanders back over the line on an even kind for hundreds of pairs). */
 function endStarts(tables: Tables, s: Settings, request: ChoiceRequest, moves: readonly Move[]): void {
   if (!s.cautiousStart) return;
   const { orgId, taskKind, incumbent } = request;
   for (const m of moves) {
-    if (m.up && !m.ended && m.estimate.judged > 0 && m.plausible <= m.within) tables.startEnded.set(key(orgId, taskKind, incumbent.id, m.estimate.model), [orgId, taskKind, incumbent.id, m.estimate.model]);
+    if (m.up && !m.ended && m.estimate.judged > 0 && (m.plausible <= m.within || m.estimate.judged >= START_PAIRS)) tables.startEnded.set(key(orgId, taskKind, incumbent.id, m.estimate.model), [orgId, taskKind, incumbent.id, m.estimate.model]);
   }
 }
 
