@@ -93,6 +93,21 @@ describe('a cautious start: the cheap choice serves a kind only once plausibly w
     expect(learner.serialize().startEnded).toHaveLength(1);
   });
 
+  it("keeps the requests its start serves open for a sampler that asks about the served model, until the start ends", () => {
+    const onStrong = { ...onCheap, incumbent: strong, candidates: [cheap] };
+    const learner = createChoiceLearner(cautious);
+    // The cheap model reads well below its bar (0.465): settled, were the kind not in its start.
+    learner.load({ version: 1, pairs: [[org, 'analysis', 'cheap', 'strong', 22, 34, 104]], feedback: [] }); // 160 pairs: cheap 0.463, strong's bound at UP_ALPHA 0.492
+    expect(learner.choose(onCheap).reason).toBe('start');
+    expect(learner.unsure(onStrong)).toBe(true);
+    const off = createChoiceLearner({ judgeError: 0.15 });
+    off.load(learner.serialize());
+    expect(off.unsure(onStrong)).toBe(false);
+    learner.load({ version: 1, pairs: [[org, 'analysis', 'cheap', 'strong', 25, 40, 135]], feedback: [] }); // START_PAIRS reached: cheap 0.463, strong's bound 0.498
+    expect(learner.choose(onCheap).reason).not.toBe('start');
+    expect(learner.unsure(onStrong)).toBe(false);
+  });
+
   it('leaves the strong model serving its own requests, and the learned rule alone, when the pairs favour the cheap one', () => {
     const learner = createChoiceLearner(cautious);
     record(learner, 300, 0.1, 0.3, seededRandom(4));

@@ -259,7 +259,23 @@ const pinned = (e: WinEstimate, request: ChoiceRequest): boolean => e.upper - e.
 /** A move a judged pair may still make: too few samples, or a win rate on the bar's far side with an interval wider than the tolerance (a pricier model's: and the incumbent not yet proven within the tolerance of it). */
 const openMove = (s: Settings, m: Move, request: ChoiceRequest): boolean => !sampledEnough(s, m) || (m.estimate.winRate >= m.bar && m.estimate.upper > m.within && !pinned(m.estimate, request));
 
+/**
+ * A request served by the pricier model of a cautious start (its incumbent is the start's pricier
+ * model, a candidate the cheap choice): open while the start lasts, so a sampler that asks about
+ * the served model judges the kind until its start ends (`START_PAIRS` at most), even where the
+ * cheap model reads below its own bar.
+ */
+function servedByStart(tables: Tables, s: Settings, request: ChoiceRequest): boolean {
+  if (!s.cautiousStart) return false;
+  return request.candidates.some((c) => {
+    if (c.cost >= request.incumbent.cost) return false;
+    const moves = movesOf(tables, s, { ...request, incumbent: c, candidates: [request.incumbent] });
+    return !provenOf(s, moves) && startOf(s, moves) !== undefined;
+  });
+}
+
 function unsure(tables: Tables, s: Settings, request: ChoiceRequest): boolean {
+  if (servedByStart(tables, s, request)) return true;
   const moves = movesOf(tables, s, request);
   const proven = provenOf(s, moves);
   if (proven && s.revisit > 0) return true; // promoted: revisited requests stay open
