@@ -104,8 +104,8 @@ export interface ChoiceLearner {
    * it is not worth judging); with `revisit` on, also once one is proven (the requests that still
    * reach the incumbent are the ones a judged pair can undo the promotion on); and while a kind is
    * held up (`holdUp`) on a lead no longer credible (the move up's bound at `upAlpha` back at or
-   * under 0.5), so the proof down, if it comes, comes sooner. A judging sampler spends more of its
-   * share there.
+   * under 0.5), so the proof down, if it comes, comes sooner; and while a kind is in its cautious
+   * start (`cautiousStart`), asked about either model. A judging sampler spends more of its share there.
    */
   unsure(request: ChoiceRequest): boolean;
   /** True once anything was recorded for this organisation and task kind (a cheap test before `choose`). */
