@@ -31,7 +31,8 @@ export async function startRouting({ env, kv, logger }: RuntimeBase, catalog: Ca
     latency: routerLatency,
     policy: createLinUcbPolicy({ explore: () => switches.current.flags.router_exploration }),
     state: { weights: kvWeightStore(kv) },
-    learner: createChoiceLearner({ judgeError, revisit: REVISIT_SHARE }),
+    // A cautious start: a kind the router sends to a cheap model is served by the pricier model judged against it until the cheap one is plausibly within the tolerance (docs/routing.md, "A cautious start").
+    learner: createChoiceLearner({ judgeError, revisit: REVISIT_SHARE, cautiousStart: true }),
     // A learned route change is applied only when the regression gate promotes it (the same rule and settings as /v1/admin/routing/gate).
     gate: { maxJudgedQualityDrop: env.SVC_GATE_MAX_JUDGED_DROP, minJudgedPairs: env.SVC_GATE_MIN_JUDGED_PAIRS },
   });

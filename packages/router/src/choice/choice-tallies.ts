@@ -36,6 +36,8 @@ export interface Tables {
   known: Set<string>;
   /** Kinds moved up from a cheaper incumbent and held there, by key(orgId, taskKind, incumbent, candidate). */
   up: Map<string, UpRow>;
+  /** Kinds whose cautious start ended (the cheaper incumbent shown plausibly within the tolerance of the pricier candidate), keyed as `up`. */
+  startEnded: Map<string, UpRow>;
 }
 
 export const key = (...parts: string[]) => JSON.stringify(parts);
@@ -60,8 +62,8 @@ export function tablesOf(value: unknown): Tables {
     feedback.set(key(row[0], row[1], row[2]), [...row] as FeedbackRow);
     known.add(key(row[0], row[1]));
   }
-  const up = new Map((snapshot.up ?? []).map((row) => [key(...row), [...row] as UpRow]));
-  return { pairs, feedback, known, up };
+  const rowsOf = (rows: readonly UpRow[] | undefined) => new Map((rows ?? []).map((row) => [key(...row), [...row] as UpRow]));
+  return { pairs, feedback, known, up: rowsOf(snapshot.up), startEnded: rowsOf(snapshot.startEnded) };
 }
 
 /** The tables as a snapshot (copied). */
@@ -70,6 +72,7 @@ export const snapshotOf = (tables: Tables): ChoiceSnapshot => ({
   pairs: [...tables.pairs.values()].map((r) => [...r] as PairRow),
   feedback: [...tables.feedback.values()].map((r) => [...r] as FeedbackRow),
   up: [...tables.up.values()].map((r) => [...r] as UpRow),
+  startEnded: [...tables.startEnded.values()].map((r) => [...r] as UpRow),
 });
 
 /** The pair row of the two models, stored once under their names in order, and which of them is the candidate. */

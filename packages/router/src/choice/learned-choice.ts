@@ -7,7 +7,7 @@ export interface LearnedChoice {
   /** The router's own first choice (the current choice the win rate is measured against). */
   incumbent: string;
   model: string;
-  reason: 'learned' | 'explore';
+  reason: 'learned' | 'explore' | 'start';
   winRate: number;
   lower: number;
   samples: number;

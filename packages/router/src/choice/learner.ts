@@ -31,7 +31,7 @@ export interface ChoiceRequest {
 /** The learner's answer: the incumbent, a cheaper or a pricier model it is confident about, or one it explores. */
 export interface Choice {
   model: string;
-  reason: 'incumbent' | 'learned' | 'explore';
+  reason: 'incumbent' | 'learned' | 'explore' | 'start';
   /** The chosen candidate's estimate (absent for the incumbent). */
   estimate?: WinEstimate;
 }
@@ -63,6 +63,17 @@ export interface ChoiceLearnerOptions extends BoundOptions {
    * the snapshot (`up`) and merge across instances. `false`: the rule before.
    */
   holdUp?: boolean;
+  /**
+   * A cautious start (default false): while a cheap incumbent is not yet even plausibly within
+   * the tolerance of a pricier candidate (the pricier model's upper bound at `upAlpha` above 0.5 +
+   * the tolerance: with no pairs, always), the pricier model serves (`reason: 'start'`, not a
+   * learned route change). The router's cheap guess is then held to a light proof before it
+   * serves a kind (a kind the cheap model matches gives it in ~130 pairs at 65% ties), and a kind
+   * the pricier model wins is served by it from its first pair, not after the ~130-500 pairs its
+   * move up needs (docs/routing.md, "A cautious start", 2026-12-06). It costs the pricier model's
+   * price on those requests, never quality; and ends after `START_PAIRS` judged pairs at the latest.
+   */
+  cautiousStart?: boolean;
   /** Uniform [0, 1) source for exploration and revisits. Default Math.random. */
   random?: () => number;
 }
@@ -93,8 +104,8 @@ export interface ChoiceLearner {
    * it is not worth judging); with `revisit` on, also once one is proven (the requests that still
    * reach the incumbent are the ones a judged pair can undo the promotion on); and while a kind is
    * held up (`holdUp`) on a lead no longer credible (the move up's bound at `upAlpha` back at or
-   * under 0.5), so the proof down, if it comes, comes sooner. A judging sampler spends more of its
-   * share there.
+   * under 0.5), so the proof down, if it comes, comes sooner; and while a kind is in its cautious
+   * start (`cautiousStart`), asked about either model. A judging sampler spends more of its share there.
    */
   unsure(request: ChoiceRequest): boolean;
   /** True once anything was recorded for this organisation and task kind (a cheap test before `choose`). */
@@ -119,6 +130,7 @@ interface Settings {
   explore: number;
   revisit: number;
   holdUp: boolean;
+  cautiousStart: boolean;
   random: () => number;
 }
 
@@ -142,6 +154,10 @@ interface Move {
   lower: number;
   /** A pricier model the kind was moved up to and is held on (`holdUp`): its bound need not stay above the bar. */
   held: boolean;
+  /** A pricier model's upper bound at `upAlpha`: while above `within`, the incumbent is not even plausibly within the tolerance of it (`cautiousStart`). */
+  plausible: number;
+  /** The cautious start against this pricier model ended (once `plausible` was at or under `within`): it does not start again. */
+  ended: boolean;
 }
 
 /**
@@ -163,9 +179,10 @@ function movesOf(tables: Tables, s: Settings, request: ChoiceRequest): Move[] {
     const query = { orgId, taskKind, candidate: c.id, incumbent: incumbent.id };
     const counted = tallyOf(tables, query);
     const found = estimateOf(query, counted, s.bounds);
-    const lower = up ? s.upBounds(counted).lower : found.lower;
-    const held = up && s.holdUp && tables.up.has(key(orgId, taskKind, incumbent.id, c.id));
-    return { estimate: found, bar: up ? 0.5 : 0.5 - tolerance, up, within: up ? 0.5 + tolerance : 0, lower, held };
+    const upBound = up ? s.upBounds(counted) : found;
+    const k = key(orgId, taskKind, incumbent.id, c.id);
+    const held = up && s.holdUp && tables.up.has(k);
+    return { estimate: found, bar: up ? 0.5 : 0.5 - tolerance, up, within: up ? 0.5 + tolerance : 0, lower: upBound.lower, held, plausible: upBound.upper, ended: tables.startEnded.has(k) };
   });
   return [...moves.filter((m) => !m.up), ...moves.filter((m) => m.up)];
 }
@@ -186,6 +203,32 @@ function holdMovesUp(tables: Tables, s: Settings, request: ChoiceRequest, moves:
   }
 }
 
+/**
+ * Judged pairs (between the two models, on the kind) after which a cautious start ends whatever they
+ * say: a bound on what it costs where nothing is gained. An even kind (65% ties) shows the cheap model
+ * plausibly within the tolerance in a median of ~130 pairs but, its bound wandering near the line,
+ * sometimes not for 1,000 and more; a kind the pricier model wins by 0.54 has its move up proven
+ * (and held) in a median of ~130 (docs/routing.md, "A cautious start", 2026-12-06).
+ */
+export const START_PAIRS = 200;
+
+/**
+ * The pricier model a cautious start serves (`cautiousStart`), when no move is proven: the cheapest
+ * one judged against the incumbent on this kind (the one the deployment is comparing it with; a
+ * pricier model never judged never takes a kind) that the incumbent is not yet plausibly within
+ * the tolerance of (its upper bound at `upAlpha` above 0.5 + the tolerance).
+ */
+const startOf = (s: Settings, moves: readonly Move[]): Move | undefined => (s.cautiousStart ? moves.find((m) => m.up && !m.ended && m.estimate.judged > 0 && m.estimate.judged < START_PAIRS && m.plausible > m.within) : undefined);
+
+/** A cautious start whose cheaper incumbent is now plausibly within the tolerance, or that had its `START_PAIRS`, ends for good (a bound at `upAlpha` wanders back over the line on an even kind for hundreds of pairs). */
+function endStarts(tables: Tables, s: Settings, request: ChoiceRequest, moves: readonly Move[]): void {
+  if (!s.cautiousStart) return;
+  const { orgId, taskKind, incumbent } = request;
+  for (const m of moves) {
+    if (m.up && !m.ended && m.estimate.judged > 0 && (m.plausible <= m.within || m.estimate.judged >= START_PAIRS)) tables.startEnded.set(key(orgId, taskKind, incumbent.id, m.estimate.model), [orgId, taskKind, incumbent.id, m.estimate.model]);
+  }
+}
+
 /** The proven move, if any: a pricier model first (the incumbent falls short of it, so a cheaper one within the tolerance of the incumbent is no answer), else the cheapest cheaper one. */
 const provenOf = (s: Settings, moves: readonly Move[]): Move | undefined => moves.find((m) => m.up && provenMove(s, m)) ?? moves.find((m) => provenMove(s, m));
 
@@ -193,9 +236,12 @@ function choose(tables: Tables, s: Settings, request: ChoiceRequest): Choice {
   const { incumbent } = request;
   const moves = movesOf(tables, s, request);
   holdMovesUp(tables, s, request, moves);
+  endStarts(tables, s, request, moves);
   const proven = provenOf(s, moves);
   if (proven && s.revisit > 0 && s.random() < s.revisit) return { model: incumbent.id, reason: 'incumbent' };
   if (proven) return { model: proven.estimate.model, reason: 'learned', estimate: proven.estimate };
+  const start = startOf(s, moves);
+  if (start) return { model: start.estimate.model, reason: 'start', estimate: start.estimate };
   if (s.explore > 0 && s.random() < s.explore) {
     const open = moves.find((m) => !sampledEnough(s, m) && m.estimate.upper >= m.bar);
     if (open) return { model: open.estimate.model, reason: 'explore', estimate: open.estimate };
@@ -213,11 +259,28 @@ const pinned = (e: WinEstimate, request: ChoiceRequest): boolean => e.upper - e.
 /** A move a judged pair may still make: too few samples, or a win rate on the bar's far side with an interval wider than the tolerance (a pricier model's: and the incumbent not yet proven within the tolerance of it). */
 const openMove = (s: Settings, m: Move, request: ChoiceRequest): boolean => !sampledEnough(s, m) || (m.estimate.winRate >= m.bar && m.estimate.upper > m.within && !pinned(m.estimate, request));
 
+/**
+ * A request served by the pricier model of a cautious start (its incumbent is the start's pricier
+ * model, a candidate the cheap choice): open while the start lasts, so a sampler that asks about
+ * the served model judges the kind until its start ends (`START_PAIRS` at most), even where the
+ * cheap model reads below its own bar.
+ */
+function servedByStart(tables: Tables, s: Settings, request: ChoiceRequest): boolean {
+  if (!s.cautiousStart) return false;
+  return request.candidates.some((c) => {
+    if (c.cost >= request.incumbent.cost) return false;
+    const moves = movesOf(tables, s, { ...request, incumbent: c, candidates: [request.incumbent] });
+    return !provenOf(s, moves) && startOf(s, moves) !== undefined;
+  });
+}
+
 function unsure(tables: Tables, s: Settings, request: ChoiceRequest): boolean {
+  if (servedByStart(tables, s, request)) return true;
   const moves = movesOf(tables, s, request);
   const proven = provenOf(s, moves);
   if (proven && s.revisit > 0) return true; // promoted: revisited requests stay open
   if (proven?.held && proven.lower <= proven.bar) return true; // held on a lead no longer credible: open for the proof down
+  if (!proven && startOf(s, moves)) return true; // a cautious start: open until the cheap choice is plausible or the move up proven
   // Nothing proven: any open move; a cheaper model proven: a pricier one may still move the choice up.
   return moves.some((m) => (proven === undefined || (m.up && !proven.up)) && !provenMove(s, m) && openMove(s, m, request));
 }
@@ -239,6 +302,7 @@ export function createChoiceLearner(options: ChoiceLearnerOptions = {}): ChoiceL
     explore: Math.min(0.05, Math.max(0, options.explore ?? 0)),
     revisit: Math.min(0.2, Math.max(0, options.revisit ?? 0)),
     holdUp: options.holdUp ?? true,
+    cautiousStart: options.cautiousStart ?? false,
     random: options.random ?? Math.random,
   };
   let tables = tablesOf({ version: 1, pairs: [], feedback: [] });

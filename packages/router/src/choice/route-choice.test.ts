@@ -99,6 +99,19 @@ describe('route() with the per-task learner', () => {
     expect(router.route(ask(simple), { orgId: 'org-b' }).model.id).toBe(first.model.id);
   });
 
+  it('with a cautious start, serves the pricier model judged against a cheap choice from its first pair, not gated (no route change learned)', () => {
+    const router = createRouter({ catalog: fixtureCatalog(), learner: createChoiceLearner({ cautiousStart: true }) });
+    const simple = 'hi, what is the capital of France?';
+    const first = router.route(ask(simple), { orgId: 'org-a' });
+    const pricier = first.candidates.find((c) => c.costUsd > first.candidates[0]!.costUsd)?.id ?? '';
+    router.recordJudgedPair({ orgId: 'org-a', taskKind: first.taskFamily, incumbent: first.model.id, candidate: pricier, verdict: 'tie' });
+    const started = router.route(ask(simple), { orgId: 'org-a' });
+    expect(started.model.id).toBe(pricier);
+    expect(started.learned).toMatchObject({ incumbent: first.model.id, model: pricier, reason: 'start', winRate: 0.5, samples: 1 });
+    expect(started.learned?.gate).toBeUndefined();
+    expect(router.route(ask(simple), { orgId: 'org-b' }).model.id).toBe(first.model.id);
+  });
+
   it('is off with learner: false', () => {
     const router = createRouter({ catalog: fixtureCatalog(), learner: false });
     const first = teach(router, 'org-a', 'acme/mini');

@@ -13,6 +13,8 @@ export interface ChoiceSnapshot {
   feedback: FeedbackRow[];
   /** Kinds held up (absent in snapshots from before 2026-12-05's hold: none). */
   up?: UpRow[];
+  /** Kinds whose cautious start ended, rows as `up`'s: the cheaper model was shown plausibly within the tolerance of the pricier one (absent before 2026-12-06: none; only ever added). */
+  startEnded?: UpRow[];
 }
 
 export class ChoiceSnapshotError extends Error {
@@ -34,6 +36,7 @@ export function parseChoiceSnapshot(value: unknown): ChoiceSnapshot {
   if (!Array.isArray(v.pairs) || !v.pairs.every((r) => validRow(r, 4, 3))) throw new ChoiceSnapshotError('malformed pairs');
   if (!Array.isArray(v.feedback) || !v.feedback.every((r) => validRow(r, 3, 2))) throw new ChoiceSnapshotError('malformed feedback');
   if (v.up !== undefined && (!Array.isArray(v.up) || !v.up.every((r) => validRow(r, 4, 0)))) throw new ChoiceSnapshotError('malformed up');
+  if (v.startEnded !== undefined && (!Array.isArray(v.startEnded) || !v.startEnded.every((r) => validRow(r, 4, 0)))) throw new ChoiceSnapshotError('malformed startEnded');
   return v as ChoiceSnapshot;
 }
 
@@ -77,5 +80,7 @@ export function mergeChoiceSnapshots(shared: ChoiceSnapshot, base: ChoiceSnapsho
     pairs: mergeRows(shared.pairs, base.pairs, mine.pairs, 4),
     feedback: mergeRows(shared.feedback, base.feedback, mine.feedback, 3),
     up: mergeUp(shared.up ?? base.up ?? [], base.up ?? [], mine.up ?? []),
+    // Only ever added: the union (a shared snapshot written back by an older build lost its ends; the counts end them again).
+    startEnded: [...indexRows([...(shared.startEnded ?? []), ...(mine.startEnded ?? [])].map((r) => [...r] as UpRow), 4).values()],
   };
 }

@@ -28,6 +28,7 @@ const { values } = parseArgs({
     incumbent: { type: 'string', default: 'router' },
     'up-alpha': { type: 'string' },
     'no-hold': { type: 'boolean', default: false },
+    'cautious-start': { type: 'boolean', default: false },
   },
 });
 
@@ -90,6 +91,7 @@ const settings: SimulationSettings = {
   bound: boundOf(values.bound),
   upAlpha: values['up-alpha'] === undefined ? undefined : Number(values['up-alpha']),
   holdUp: !values['no-hold'],
+  cautiousStart: values['cautious-start'],
   incumbent: values.incumbent === 'strong' || values.incumbent === 'router' ? values.incumbent : Number(values.incumbent),
 };
 const items = source.load().filter((item) => item.correct[settings.strong.id] !== undefined && item.correct[settings.weak.id] !== undefined);
@@ -98,7 +100,7 @@ if (values.seeds !== undefined) {
   const seeds = seedRange(values.seeds);
   const results = seeds.map((seed) => simulate(items, { ...settings, seed }));
   const sum = summariseSeeds(results);
-  console.log(`${values.source} by ${settings.task}, sampler ${settings.sampler}, incumbent ${settings.incumbent}, judge error ${settings.judgeError}, up alpha ${settings.upAlpha ?? 'default'}, hold up ${settings.holdUp}, seeds ${values.seeds}`);
+  console.log(`${values.source} by ${settings.task}, sampler ${settings.sampler}, incumbent ${settings.incumbent}, judge error ${settings.judgeError}, up alpha ${settings.upAlpha ?? 'default'}, hold up ${settings.holdUp}, cautious start ${settings.cautiousStart}, seeds ${values.seeds}`);
   console.log('| seed | quality at first checkpoint | min | quality at last | cost at last | weak share at last | judged |');
   console.log('|---|---|---|---|---|---|---|');
   results.forEach((r, i) => {

@@ -43,6 +43,8 @@ export interface SimulationSettings {
   upAlpha?: number;
   /** Whether a kind moved up is held there until the proof down (`ChoiceLearnerOptions.holdUp`); default the learner's (true). */
   holdUp?: boolean;
+  /** Whether a cheap incumbent not yet plausibly within the tolerance gives way to the pricier model (`ChoiceLearnerOptions.cautiousStart`); default the learner's (false). */
+  cautiousStart?: boolean;
   /**
    * Whose first choice a request's incumbent is: `router` (default since 2026-12-05), the shipped
    * router's own choice between the live run's catalog pair (`openai/gpt-5.4` standing for the
@@ -201,7 +203,7 @@ export function simulate(items: readonly Item[], s: SimulationSettings): Simulat
   const next = seeded(s.seed);
   const kindOf = kindsOf(s);
   const incumbentFor = incumbentOf(s);
-  const learner = createChoiceLearner({ judgeError: s.judgeError ?? 0, bound: s.bound ?? 'betting', upAlpha: s.upAlpha, holdUp: s.holdUp });
+  const learner = createChoiceLearner({ judgeError: s.judgeError ?? 0, bound: s.bound ?? 'betting', upAlpha: s.upAlpha, holdUp: s.holdUp, cautiousStart: s.cautiousStart });
   const sampler: Sampler = { learner, order: createJudgingOrder(learner), next };
   const totals: Totals = { credit: 0, judgedCount: 0, right: 0, strongRight: 0, cost: 0, weakServed: 0, weakIncumbent: 0 };
   const checkpoints: Checkpoint[] = [];
