@@ -6,6 +6,8 @@
 // The decision row is a real pinned proxy-mode row's (2026-12-05: its 34 scalar features, waterfall,
 // metadata); FEATURES=object stores its features as the 34-key object the releases before
 // `packFeatures` did, FEATURES=none without them, else packed as the gateway hands them now.
+// LEAVE=<comma list> leaves parts out to price them (2026-12-06): `candidates` (stored as []),
+// `metadata` (details without it), `usage` or `decision` (that row not handed at all).
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,6 +29,9 @@ const features = Object.fromEntries([
 const stored = process.env.FEATURES === 'object' || !packFeatures ? features : packFeatures(features);
 const details = { complexity: 'trivial', workflowType: 'single_turn', workflowStated: false, waterfall: ['openai/gpt-4o-mini'], promptTokensEstimate: 7, featureCount: 8, features: stored, metadata: { 'x-intelligence-mode': 'proxy' } };
 if (process.env.FEATURES === 'none') delete details.features;
+const leave = new Set((process.env.LEAVE ?? '').split(',').filter(Boolean));
+if (leave.has('metadata')) delete details.metadata;
+const handed = leave.has('candidates') ? [] : candidates;
 
 /** Each thread's CPU so far, in clock ticks (10 ms). */
 const ticks = () =>
@@ -40,8 +45,8 @@ const hand = (pairs) => {
   for (let i = 0; i < pairs; i++) {
     const requestId = `req_${randomUUID()}`;
     const createdAt = new Date();
-    db.intake.hand('usage', encodeRow({ requestId, orgId: org.id, keyId: 'key_abc', model: 'openai/gpt-4o-mini', provider: 'openai', promptTokens: 9, completionTokens: 16, costUsd: 0.00001, baselineCostUsd: 0.00001, latencyMs: 3, status: 200, createdAt }));
-    db.intake.hand('decision', encodeRow({ requestId, orgId: org.id, requestedModel: 'openai/gpt-4o-mini', model: 'openai/gpt-4o-mini', provider: 'openai', tier: 'T3', lane: 'turbo', source: 'Pinned', taskFamily: 'chat', intelligenceMode: 'proxy', attempts, candidates, outcome: 'ok', details, latencyMs: 3, createdAt }));
+    if (!leave.has('usage')) db.intake.hand('usage', encodeRow({ requestId, orgId: org.id, keyId: 'key_abc', model: 'openai/gpt-4o-mini', provider: 'openai', promptTokens: 9, completionTokens: 16, costUsd: 0.00001, baselineCostUsd: 0.00001, latencyMs: 3, status: 200, createdAt }));
+    if (!leave.has('decision')) db.intake.hand('decision', encodeRow({ requestId, orgId: org.id, requestedModel: 'openai/gpt-4o-mini', model: 'openai/gpt-4o-mini', provider: 'openai', tier: 'T3', lane: 'turbo', source: 'Pinned', taskFamily: 'chat', intelligenceMode: 'proxy', attempts, candidates: handed, outcome: 'ok', details, latencyMs: 3, createdAt }));
   }
 };
 const run = async (batches) => {
@@ -63,6 +68,6 @@ const pairs = batches * 500;
 const perPair = (tid) => ((after[tid] - (before[tid] ?? 0)) * 10_000) / pairs;
 const main = String(process.pid);
 const others = Object.keys(after).filter((tid) => tid !== main).map(perPair).sort((a, b) => b - a);
-console.log(`${process.argv[2]} (features ${typeof details.features === 'string' ? 'packed' : (process.env.FEATURES ?? 'object')}): µs CPU a row pair: process ${((used.user + used.system) / pairs).toFixed(1)}, main ${perPair(main).toFixed(1)}, other threads ${others.slice(0, 4).map((v) => v.toFixed(1)).join(' ')}`);
+console.log(`${process.argv[2]} (features ${typeof details.features === 'string' ? 'packed' : (process.env.FEATURES ?? 'object')}, left out: ${[...leave].join(' ') || 'none'}): µs CPU a row pair: process ${((used.user + used.system) / pairs).toFixed(1)}, main ${perPair(main).toFixed(1)}, other threads ${others.slice(0, 4).map((v) => v.toFixed(1)).join(' ')}`);
 await db.close();
 rmSync(dir, { recursive: true, force: true });
