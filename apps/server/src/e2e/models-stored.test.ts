@@ -54,10 +54,15 @@ describe.skipIf(!shared && process.env.CI !== 'true')('models stored through the
   const sentModel = () => (upstream.stats().lastRequest?.body as { model?: string } | undefined)?.model;
   const sourceOnB = async (id: string) => ((await clientB.models.retrieve(id)) as unknown as { svc?: { source?: string } }).svc?.source;
 
+  /** The response's ledger row; its usage is recorded as the answer is sent, so a loaded machine may need a few flushes to see it. */
   async function ledgerRow(gateway: Gateway, response: Response) {
-    await gateway.runtime.learn.flush();
-    const rows = await gateway.runtime.db.usage.listByOrg(response.headers.get('x-svc-org-id')!, { limit: 50 });
-    return rows.find((row) => row.requestId === response.headers.get('x-svc-request-id'));
+    const find = async () => {
+      await gateway.runtime.learn.flush();
+      const rows = await gateway.runtime.db.usage.listByOrg(response.headers.get('x-svc-org-id')!, { limit: 50 });
+      return rows.find((row) => row.requestId === response.headers.get('x-svc-request-id'));
+    };
+    await expect.poll(find, { timeout: 5_000, interval: 25 }).toBeDefined();
+    return find();
   }
 
   it('a model added on instance A is served by instance B under its upstream id and price, without a restart', async () => {
