@@ -14,6 +14,7 @@ with a head that never saw it: `memory:unlinked --grid --reader HEAD.json`).
 """
 import argparse, json
 import numpy as np
+from pairs import fit_logistic
 
 p = argparse.ArgumentParser()
 p.add_argument('pairs'); p.add_argument('--hidden', type=int, default=0); p.add_argument('--l2', type=float, default=1.0)
@@ -29,11 +30,8 @@ def fit(X, y, hidden, l2, seed):
     mean, scale = X.mean(0), X.std(0) + 1e-6
     Z = (X - mean) / scale
     if hidden == 0:
-        A = np.hstack([Z, np.ones((len(Z), 1))]); w = np.zeros(A.shape[1]); reg = np.full(A.shape[1], l2); reg[-1] = 0
-        for _ in range(30):
-            q = 1 / (1 + np.exp(-(A @ w))); g = A.T @ (q - y) + reg * w
-            H = (A * (q * (1 - q))[:, None]).T @ A + np.diag(reg); w -= np.linalg.solve(H, g)
-        return dict(mean=mean, scale=scale, hidden=np.zeros((0, Z.shape[1])), hb=np.zeros(0), w=w[:-1], b=w[-1])
+        w, b = fit_logistic(Z, y, l2, 30)
+        return dict(mean=mean, scale=scale, hidden=np.zeros((0, Z.shape[1])), hb=np.zeros(0), w=w, b=b)
     rng = np.random.default_rng(seed)
     W1 = rng.normal(0, 1 / np.sqrt(Z.shape[1]), (hidden, Z.shape[1])); b1 = np.zeros(hidden); w2 = rng.normal(0, 1 / np.sqrt(hidden), hidden); b2 = 0.0
     params = [W1, b1, w2, np.array([b2])]; m = [np.zeros_like(q) for q in params]; v = [np.zeros_like(q) for q in params]

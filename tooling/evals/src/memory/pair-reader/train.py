@@ -17,7 +17,7 @@ the pipeline with a reader that never saw them); without it, on both (the shippe
 """
 import argparse, json
 import numpy as np
-from pairs import features, load_sentences
+from pairs import features, fit_logistic, load_sentences
 
 p = argparse.ArgumentParser()
 p.add_argument('sentences'); p.add_argument('out')
@@ -40,19 +40,12 @@ for u in updates:
     for i in rng.choice(len(neg), size=args.negatives, replace=False): X.append(features(neg[i], u)); y.append(0.0)
 X, y = np.array(X), np.array(y)
 mean, scale = X.mean(0), X.std(0) + 1e-6
-Z = np.hstack([(X - mean) / scale, np.ones((len(X), 1))])
-w = np.zeros(Z.shape[1])
-reg = np.full(Z.shape[1], args.l2); reg[-1] = 0.0
-for _ in range(25):
-    q = 1 / (1 + np.exp(-(Z @ w)))
-    grad = Z.T @ (q - y) + reg * w
-    hess = (Z * (q * (1 - q))[:, None]).T @ Z + np.diag(reg)
-    w -= np.linalg.solve(hess, grad)
-q = 1 / (1 + np.exp(-(Z @ w)))
+weights, bias = fit_logistic((X - mean) / scale, y, args.l2, 25)
+q = 1 / (1 + np.exp(-((X - mean) / scale @ weights + bias)))
 print(f'{len(y)} pairs ({int(y.sum())} positive), {len(set(r["attribute"] for r in rows))} attributes; training accuracy {((q > 0.5) == (y > 0.5)).mean():.3f}')
 json.dump({
     'id': 'minilm-supersede-v1' + (f'-{args.only}' if args.only else ''),
     'about': 'Does statement B replace stored statement A: logistic over [stmt(A)*stmt(B), frame(A)*frame(B), cos stmt, cos frame, cos value, cos stmt + cos frame] (MiniLM vectors). Trained on templated pairs of the tuning attributes only (tooling/evals/src/memory/pair-reader).',
     'mean': [round(float(x), 6) for x in mean], 'scale': [round(float(x), 6) for x in scale],
-    'w': [round(float(x), 6) for x in w[:-1]], 'b': round(float(w[-1]), 6),
+    'w': [round(float(x), 6) for x in weights], 'b': round(float(bias), 6),
 }, open(args.out, 'w'))
