@@ -218,14 +218,20 @@ export const START_PAIRS = 200;
  * pricier model never judged never takes a kind) that the incumbent is not yet plausibly within
  * the tolerance of (its upper bound at `upAlpha` above 0.5 + the tolerance).
  */
-const startOf = (s: Settings, moves: readonly Move[]): Move | undefined => (s.cautiousStart ? moves.find((m) => m.up && !m.ended && m.estimate.judged > 0 && m.estimate.judged < START_PAIRS && m.plausible > m.within) : undefined);
+const startOf = (s: Settings, moves: readonly Move[]): Move | undefined => (s.cautiousStart ? moves.find((m) => startBegun(m) && startLasts(m)) : undefined);
+
+/** A pricier model a cautious start has begun against: judged against the cheap incumbent at least once, and not ended before. */
+const startBegun = (m: Move): boolean => m.up && !m.ended && m.estimate.judged > 0;
+
+/** A begun start goes on while the incumbent is not yet plausibly within the tolerance and fewer than `START_PAIRS` pairs were judged. */
+const startLasts = (m: Move): boolean => m.estimate.judged < START_PAIRS && m.plausible > m.within;
 
 /** A cautious start whose cheaper incumbent is now plausibly within the tolerance, or that had its `START_PAIRS`, ends for good (a bound at `upAlpha` wanders back over the line on an even kind for hundreds of pairs). */
 function endStarts(tables: Tables, s: Settings, request: ChoiceRequest, moves: readonly Move[]): void {
   if (!s.cautiousStart) return;
   const { orgId, taskKind, incumbent } = request;
   for (const m of moves) {
-    if (m.up && !m.ended && m.estimate.judged > 0 && (m.plausible <= m.within || m.estimate.judged >= START_PAIRS)) tables.startEnded.set(key(orgId, taskKind, incumbent.id, m.estimate.model), [orgId, taskKind, incumbent.id, m.estimate.model]);
+    if (startBegun(m) && !startLasts(m)) tables.startEnded.set(key(orgId, taskKind, incumbent.id, m.estimate.model), [orgId, taskKind, incumbent.id, m.estimate.model]);
   }
 }
 
