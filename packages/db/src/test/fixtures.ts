@@ -91,3 +91,15 @@ export function newPasskey(userId: string, overrides: Partial<NewPasskey> = {}):
 export function nextClockTick(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 2));
 }
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * Waits, when fewer than `marginMs` are left in the current UTC hour, until the next hour begins.
+ * SLOs are judged per UTC hour: a test whose requests must share one hourly slice starts clear of
+ * the edge (a CI run that crossed the hour split one test's traffic into two slices).
+ */
+export async function clearOfHourEdge(marginMs = 90_000): Promise<void> {
+  const left = HOUR_MS - (Date.now() % HOUR_MS);
+  if (left < marginMs) await new Promise((resolve) => setTimeout(resolve, left + 100));
+}

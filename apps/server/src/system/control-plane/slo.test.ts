@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { newDecision } from '@svc/db/test';
+import { clearOfHourEdge, newDecision } from '@svc/db/test';
 import { createInferenceApp } from '@svc/inference';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ReportTestContext, json, startReportRuntime } from './admin-routing-test-kit.js';
@@ -58,6 +58,8 @@ describe('POST /v1/slo', () => {
   });
 
   it('answers the SLO with its compliance from the organisation’s real traffic', async () => {
+    // The four requests must share one hourly slice (a lone failing hour would breach the target).
+    await clearOfHourEdge();
     const { org, key } = await keyWith(ctx, ['inference:chat', 'observability:read']);
     const inference = createInferenceApp({ ...ctx.runtime, maxBodyBytes: 64 * 1024 });
     const chat = (content: string) =>
@@ -82,7 +84,7 @@ describe('POST /v1/slo', () => {
     expect(replaced).toMatchObject({ id: created.id, threshold: 0.99, compliance: { status: 'breached', compliance: 0, current_value: 0.75 } });
     const list = await json<{ data: SloWire[] }>(await ctx.request('/v1/slo', { key }));
     expect(list.data.map((s) => [s.id, s.compliance.status])).toEqual([[created.id, 'breached']]);
-  });
+  }, 150_000);
 
   it('judges each hour of seeded traffic against the threshold, and has no data without traffic', async () => {
     const { org, key } = await keyWith(ctx, ['observability:read']);
