@@ -23,7 +23,12 @@ export const shadowSettingsEntries = {
   judge_error_rate: v.optional(
     v.nullable(v.pipe(v.number('must be a number'), v.minValue(0, 'must be at least 0'), v.maxValue(MAX_JUDGE_ERROR_RATE, `must be at most ${MAX_JUDGE_ERROR_RATE}`))),
   ),
+  /** The router's cautious start for the organisation's task kinds (docs/routing.md, "A cautious start"); absent: on (`DEFAULT_CAUTIOUS_START`). */
+  cautious_start: v.optional(v.boolean('must be true or false')),
 };
+
+/** An organisation's cautious start when it never set `cautious_start` (or never set shadow judging): on. */
+export const DEFAULT_CAUTIOUS_START = true;
 
 export const shadowSettingsSchema = v.strictObject(shadowSettingsEntries);
 
@@ -42,6 +47,8 @@ export interface ShadowSettings {
   judgeErrorRate: number | undefined;
   /** The share the learner uses: the setting, else estimated from feedback, else the default. */
   judgeError: JudgeErrorRate;
+  /** Whether the router's learner gives the organisation's task kinds a cautious start (`cautious_start`, default on). */
+  cautiousStart: boolean;
 }
 
 /** The key of `org_settings.settings` that holds shadow judging. */
@@ -63,5 +70,6 @@ export function readShadowSettings(stored: Record<string, unknown>, agreement?: 
     dailyBudgetUsd: wire.daily_budget_usd,
     judgeErrorRate: wire.judge_error_rate ?? undefined,
     judgeError: judgeErrorRate(wire.judge_error_rate ?? undefined, agreement),
+    cautiousStart: wire.cautious_start ?? DEFAULT_CAUTIOUS_START,
   };
 }

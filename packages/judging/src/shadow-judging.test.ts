@@ -15,7 +15,7 @@ const caller: Caller = {
 const request: ChatRequest = { model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }], stream: false, n: 1, includeUsage: false };
 const served = { id: 'openai/gpt-4o' } as ModelInfo;
 const offerIn = (mode: IntelligenceMode): ShadowOffer => ({ caller, requestId: 'req_1', mode, request, served, answer: 'hello', completionTokens: 1, taskKind: null });
-const on: ShadowSettings = { enabled: true, sampleRate: 0, candidateModels: undefined, judgeModel: 'openai/gpt-4o-mini', dailyBudgetUsd: 1, judgeErrorRate: undefined, judgeError: { rate: 0.15, source: 'default', pairs: 0 } };
+const on: ShadowSettings = { enabled: true, sampleRate: 0, candidateModels: undefined, judgeModel: 'openai/gpt-4o-mini', dailyBudgetUsd: 1, judgeErrorRate: undefined, judgeError: { rate: 0.15, source: 'default', pairs: 0 }, cautiousStart: true };
 
 function judging(settings: (orgId: string) => ShadowSettings | undefined | Promise<ShadowSettings | undefined>) {
   const models = { permitted: () => undefined, cheaperThan: () => [], pricierThan: () => [], call: () => Promise.reject(new Error('no call expected')) };

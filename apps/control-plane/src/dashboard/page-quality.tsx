@@ -112,12 +112,17 @@ function RouteChanges(props: { gate: readonly GateEvaluation[] }) {
   );
 }
 
+/** The cautious start's line of the summary (docs/routing.md, "A cautious start"). */
+function startText(cautiousStart: boolean): string {
+  return cautiousStart ? ' Cautious start on.' : " Cautious start off: the router's cheap choice serves a task kind until a move up is proven.";
+}
+
 /** The organisation's shadow judging, and for admins the form that replaces it (the admin API's schema). */
 function ShadowPanel(props: { org: Organization; shadow: NonNullable<QualityPageProps['shadow']>; csrf: string; canEdit: boolean; refused: string | undefined }) {
   const { shadow } = props;
   const summary = shadow.enabled
-    ? `On: ${percent(shadow.sample_rate)} of requests, candidates ${shadow.candidate_models?.join(', ') ?? "the served model's cheaper models of its pool and its closest pricier one"}, judge ${shadow.judge_model}, at most ${usd(shadow.daily_budget_usd)} a day.${judgeErrorText(shadow.judge_error)}`
-    : 'Off.';
+    ? `On: ${percent(shadow.sample_rate)} of requests, candidates ${shadow.candidate_models?.join(', ') ?? "the served model's cheaper models of its pool and its closest pricier one"}, judge ${shadow.judge_model}, at most ${usd(shadow.daily_budget_usd)} a day.${judgeErrorText(shadow.judge_error)}${startText(shadow.cautious_start)}`
+    : `Off.${startText(shadow.cautious_start)}`;
   if (!props.canEdit) return <p data-testid="shadow-settings">{summary} Shadow judging is set by an administrator.</p>;
   return (
     <>
@@ -135,6 +140,8 @@ function ShadowPanel(props: { org: Organization; shadow: NonNullable<QualityPage
         <input id="daily_budget_usd" name="daily_budget_usd" type="number" min={0} step="any" value={String(shadow.daily_budget_usd)} />
         <label for="judge_error_rate">Judge's error rate (0 to 0.45; empty: estimated from feedback, else 0.15)</label>
         <input id="judge_error_rate" name="judge_error_rate" type="number" min={0} max={0.45} step="any" value={shadow.judge_error_rate === null ? '' : String(shadow.judge_error_rate)} />
+        <label for="cautious_start">Cautious start (a pricier model judged against the router's cheap choice serves a task kind until the cheap one is plausibly as good)</label>
+        <input id="cautious_start" name="cautious_start" type="checkbox" value="true" checked={shadow.cautious_start} />
         <button type="submit">Save shadow judging</button>
       </AdminForm>
     </>

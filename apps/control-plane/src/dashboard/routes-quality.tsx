@@ -10,7 +10,7 @@ import { QualityPage } from './page-quality.js';
 import { page } from './render.js';
 import { requireDashboardAdmin, viewScope } from './scope.js';
 
-/** The shadow-judging form as the admin API's body (blank candidates: the pool's defaults, its cheaper models and the closest pricier one); the API's schema checks it. */
+/** The shadow-judging form as the admin API's body (blank candidates: the pool's defaults, its cheaper models and the closest pricier one; an unticked box: false); the API's schema checks it. */
 async function shadowBody(c: Context<ControlEnv>): Promise<Record<string, unknown>> {
   const candidates = (await field(c, 'candidate_models'))
     .split(',')
@@ -23,6 +23,7 @@ async function shadowBody(c: Context<ControlEnv>): Promise<Record<string, unknow
     judge_model: await field(c, 'judge_model'),
     daily_budget_usd: optionalNumber('daily_budget_usd', await field(c, 'daily_budget_usd'), false) ?? 0,
     judge_error_rate: optionalNumber('judge_error_rate', await field(c, 'judge_error_rate'), false),
+    cautious_start: (await field(c, 'cautious_start')) === 'true',
   };
 }
 

@@ -1,6 +1,6 @@
 import { invalidRequest } from '@svc/core';
 import { validate, type RouteRegistry } from '@svc/http-kit';
-import { type JudgeAgreement, SHADOW_SETTINGS_KEY, type ShadowSettingsWire, readShadowSettings, shadowSettingsEntries } from '@svc/judging';
+import { DEFAULT_CAUTIOUS_START, type JudgeAgreement, SHADOW_SETTINGS_KEY, type ShadowSettingsWire, readShadowSettings, shadowSettingsEntries } from '@svc/judging';
 import { adminOnly, defineRoute, jsonResponse } from '@svc/openapi';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
@@ -12,7 +12,7 @@ const putSchema = strictBody(shadowSettingsEntries);
 
 const tags = ['Routing'];
 const answer = jsonResponse(
-  '`{object: "shadow_judging", org_id, enabled, sample_rate, candidate_models, judge_model, daily_budget_usd, judge_error_rate, judge_error: {rate, source, pairs}}`; off (enabled false, no judge) until set. `judge_error` is the share the router\'s learner assumes: `setting`, `feedback` (estimated) or `default`.',
+  '`{object: "shadow_judging", org_id, enabled, sample_rate, candidate_models, judge_model, daily_budget_usd, judge_error_rate, judge_error: {rate, source, pairs}, cautious_start}`; off (enabled false, no judge) until set, `cautious_start` true until set. `judge_error` is the share the router\'s learner assumes: `setting`, `feedback` (estimated) or `default`.',
 );
 
 export const getShadowJudgingRoute = defineRoute({
@@ -33,7 +33,7 @@ export const putShadowJudgingRoute = defineRoute({
   operationId: 'putShadowJudging',
   summary: "Replace the organisation's shadow judging",
   description:
-    'Every field but `candidate_models` and `judge_error_rate` is required; `candidate_models` absent or null: the served model\'s cheaper models of its pool; `judge_error_rate` (0 to 0.45) absent or null: estimated from judged pairs that also got feedback, else 0.15. The judge and each candidate must be chat models of the active catalog (400 naming the field). docs/routing.md, "Shadow judging".',
+    'Every field but `candidate_models`, `judge_error_rate` and `cautious_start` is required; `candidate_models` absent or null: the served model\'s cheaper models of its pool; `judge_error_rate` (0 to 0.45) absent or null: estimated from judged pairs that also got feedback, else 0.15; `cautious_start` (boolean) absent: true, false: the router\'s learner gives the organisation\'s task kinds no cautious start (the router\'s cheap choice serves a kind until a move up is proven; docs/routing.md, "A cautious start"). The judge and each candidate must be chat models of the active catalog (400 naming the field). docs/routing.md, "Shadow judging".',
   tags,
   auth: adminOnly,
   params: orgParams,
@@ -55,6 +55,7 @@ export function shadowSettingsWire(orgId: string, stored: Record<string, unknown
     daily_budget_usd: settings?.dailyBudgetUsd ?? 0,
     judge_error_rate: settings?.judgeErrorRate ?? null,
     judge_error: settings ? { rate: settings.judgeError.rate, source: settings.judgeError.source, pairs: settings.judgeError.pairs } : null,
+    cautious_start: settings?.cautiousStart ?? DEFAULT_CAUTIOUS_START,
   };
 }
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminRequest, masterKey, startGateway, upstreamProviders } from './harness.js';
 
 type Gateway = Awaited<ReturnType<typeof startGateway>>;
-type Settings = { enabled: boolean; sample_rate: number; candidate_models?: string[] | null; judge_model: string; daily_budget_usd: number; judge_error_rate?: number | null };
+type Settings = { enabled: boolean; sample_rate: number; candidate_models?: string[] | null; judge_model: string; daily_budget_usd: number; judge_error_rate?: number | null; cautious_start?: boolean };
 
 const INCUMBENT = 'The incumbent answer.';
 const CANDIDATE = 'The candidate answer, which is better.';
@@ -84,6 +84,46 @@ describe('shadow judging (mock upstream)', () => {
     expect(set.body).toMatchObject({ judge_error_rate: 0.05, judge_error: { rate: 0.05, source: 'setting', pairs: 0 } });
     expect((await admin('GET', path)).body).toEqual(set.body);
     expect((await admin('PUT', path, { ...on, judge_error_rate: null })).body).toMatchObject({ judge_error_rate: null, judge_error: { source: 'default' } });
+  });
+
+  it('cautious_start round-trips (absent: true) and anything but a boolean is refused naming it', async () => {
+    const org = await admin('POST', '/v1/admin/orgs', { name: `shadow-start-${Date.now()}` });
+    const path = `/v1/admin/orgs/${org.body.id as string}/shadow-judging`;
+    expect((await admin('GET', path)).body).toMatchObject({ enabled: false, cautious_start: true }); // never set: on
+    expect((await admin('PUT', path, on)).body).toMatchObject({ enabled: true, cautious_start: true });
+    const off = await admin('PUT', path, { ...on, cautious_start: false });
+    expect(off.body).toMatchObject({ cautious_start: false });
+    expect((await admin('GET', path)).body).toEqual(off.body);
+    for (const value of ['false', 0, null, {}]) {
+      const refused = await admin('PUT', path, { ...on, cautious_start: value });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error).toMatchObject({ type: 'invalid_request_error', code: 'validation_error', param: 'cautious_start', message: expect.stringContaining('must be true or false') });
+    }
+    expect((await admin('GET', path)).body).toMatchObject({ cautious_start: false }); // a refused PUT changes nothing
+    expect((await admin('PUT', path, { ...on, cautious_start: true })).body).toMatchObject({ cautious_start: true });
+  });
+
+  it("routes an organisation with cautious_start false to the router's cheap choice where one with it on gets the cautious start", async () => {
+    const router = gateway.runtime.requestFeedback.learner.router;
+    // No dial: tolerance 0.05. Two models of which the router puts the cheaper first.
+    const request = { model: 'svc/auto', messages: [{ role: 'user' as const, content: 'Summarise the plot of a short story about a lighthouse keeper.' }], stream: false, n: 1, includeUsage: false };
+    const all = router.route(request, {}).candidates;
+    const pairs = all.flatMap((a) => all.map((b) => [a, b] as const)).filter(([a, b]) => a.costUsd < b.costUsd);
+    const [cheap, dear] = pairs.find(([a, b]) => router.route(request, { candidates: [a.id, b.id] }).model.id === a.id)!;
+    const context = { candidates: [cheap.id, dear.id] };
+    const first = router.route(request, context);
+    expect(first.model.id).toBe(cheap.id);
+    /** An organisation with `settings`, one pair of the pricier model against the cheap choice judged (a tie), and the route the router then takes. */
+    const routedFor = async (settings: Settings) => {
+      const { orgId } = await orgWith('shadow-cautious-start', settings);
+      gateway.runtime.requestFeedback.learner.recordJudgedPair({ orgId, taskKind: first.taskFamily, incumbent: cheap.id, candidate: dear.id, verdict: 'tie' });
+      await gateway.runtime.shadowSettings.get(orgId); // the settings the learner reads, loaded
+      const routed = router.route(request, { ...context, orgId });
+      return { model: routed.model.id, reason: routed.learned?.reason };
+    };
+    expect(await routedFor({ ...on, sample_rate: 0 })).toEqual({ model: dear.id, reason: 'start' }); // absent: on
+    expect(await routedFor({ ...on, sample_rate: 0, cautious_start: true })).toEqual({ model: dear.id, reason: 'start' });
+    expect(await routedFor({ ...on, sample_rate: 0, cautious_start: false })).toEqual({ model: cheap.id, reason: undefined });
   });
 
   it("the router's learner holds each organisation's tolerance against its judge error rate", async () => {

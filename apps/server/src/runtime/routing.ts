@@ -2,6 +2,7 @@ import type { Catalog } from '@svc/catalog';
 import { RouterFeedback, type SharedSwitches, kvWeightStore } from '@svc/pipeline';
 import { type LatencyStats, type PassThroughOptions, type Router, createChoiceLearner, createLatencyStats, createLinUcbPolicy, createRouter } from '@svc/router';
 import type { RuntimeBase } from './runtime-base.js';
+import type { ShadowSettingsCache } from './shadow.js';
 
 /**
  * Share of a promoted task kind's requests the learner still sends to the model it replaced, where
@@ -20,10 +21,17 @@ export interface Routing {
 
 /**
  * The router over `catalog`; explicit names of `passThrough.providers` the catalog does not list
- * are forwarded as named. `judgeError`: each organisation's judge error share, for the per-task
- * learner (the shadow-judging settings' `judge_error_rate`, estimated or the default).
+ * are forwarded as named. `perOrg`: each organisation's shadow-judging settings as the per-task
+ * learner reads them, synchronously: its judge error share (`judge_error_rate`, estimated or the
+ * default) and whether its kinds get a cautious start (`cautious_start`, default on).
  */
-export async function startRouting({ env, kv, logger }: RuntimeBase, catalog: Catalog, switches: SharedSwitches, passThrough: PassThroughOptions, judgeError: (orgId: string) => number): Promise<Routing> {
+export async function startRouting(
+  { env, kv, logger }: RuntimeBase,
+  catalog: Catalog,
+  switches: SharedSwitches,
+  passThrough: PassThroughOptions,
+  perOrg: Pick<ShadowSettingsCache, 'judgeError' | 'cautiousStart'>,
+): Promise<Routing> {
   const routerLatency = createLatencyStats();
   const router = createRouter({
     catalog,
@@ -31,8 +39,8 @@ export async function startRouting({ env, kv, logger }: RuntimeBase, catalog: Ca
     latency: routerLatency,
     policy: createLinUcbPolicy({ explore: () => switches.current.flags.router_exploration }),
     state: { weights: kvWeightStore(kv) },
-    // A cautious start: a kind the router sends to a cheap model is served by the pricier model judged against it until the cheap one is plausibly within the tolerance (docs/routing.md, "A cautious start").
-    learner: createChoiceLearner({ judgeError, revisit: REVISIT_SHARE, cautiousStart: true }),
+    // A cautious start, per organisation (its shadow-judging `cautious_start`, default on): a kind the router sends to a cheap model is served by the pricier model judged against it until the cheap one is plausibly within the tolerance (docs/routing.md, "A cautious start").
+    learner: createChoiceLearner({ judgeError: (orgId) => perOrg.judgeError(orgId), revisit: REVISIT_SHARE, cautiousStart: (orgId) => perOrg.cautiousStart(orgId) }),
     // A learned route change is applied only when the regression gate promotes it (the same rule and settings as /v1/admin/routing/gate).
     gate: { maxJudgedQualityDrop: env.SVC_GATE_MAX_JUDGED_DROP, minJudgedPairs: env.SVC_GATE_MIN_JUDGED_PAIRS },
   });

@@ -234,7 +234,7 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
   const { byok, mcp } = await startTenantCredentials(env, { db, kv, platform: config, logger });
   const { alerts, breakers, hedging, switches } = await startResilience(base, file);
   const shadowSettings = createShadowSettings(base);
-  const routing = await startRouting(base, catalog, switches, passThroughOptions(providers, file), (orgId) => shadowSettings.judgeError(orgId));
+  const routing = await startRouting(base, catalog, switches, passThroughOptions(providers, file), shadowSettings);
   const verifier = warmVerifier();
   const { encoder, cache, memory } = await startEmbeddingStores(base, { catalog, providers });
   const responses = keepResponses(env, db, logger);

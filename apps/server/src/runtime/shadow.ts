@@ -1,4 +1,4 @@
-import { DailyShadowBudget, type JudgedPairSink, ShadowJudging, type ShadowSettings, fanOutSinks, readShadowSettings, verdictTableSink } from '@svc/judging';
+import { DEFAULT_CAUTIOUS_START, DailyShadowBudget, type JudgedPairSink, ShadowJudging, type ShadowSettings, fanOutSinks, readShadowSettings, verdictTableSink } from '@svc/judging';
 import { type OrgCache, createOrgCache } from '@svc/kv';
 import { type RouterFeedback, type ShadowModelDeps, createShadowModels, learnerFocus, learnerOrder } from '@svc/pipeline';
 import type { ChoiceLearner } from '@svc/router';
@@ -24,6 +24,12 @@ export interface ShadowSettingsCache {
    * While a reload is in flight, the share last loaded. Synchronous: the router asks it while routing.
    */
   judgeError(orgId: string): number;
+  /**
+   * Whether the router's learner gives the organisation's task kinds a cautious start
+   * (`ShadowSettings.cautiousStart`): on for an organisation that never set it. While a reload is
+   * in flight, the setting last loaded. Synchronous, as `judgeError`.
+   */
+  cautiousStart(orgId: string): boolean;
 }
 
 /**
@@ -32,11 +38,13 @@ export interface ShadowSettingsCache {
  */
 export function createShadowSettings({ db, kv, logger }: RuntimeBase): ShadowSettingsCache {
   const lastShare = new Map<string, number>();
+  const lastStart = new Map<string, boolean>();
   const load = async (orgId: string) => {
     const stored = await db.settings.get(orgId);
     const set = readShadowSettings(stored);
     const settings = set && set.judgeErrorRate === undefined ? readShadowSettings(stored, await db.shadowVerdicts.judgeAgreement({ orgId, since: new Date(Date.now() - AGREEMENT_WINDOW_MS) })) : set;
     lastShare.set(orgId, settings?.judgeError.rate ?? 0);
+    lastStart.set(orgId, settings?.cautiousStart ?? DEFAULT_CAUTIOUS_START);
     return settings;
   };
   const cache = createOrgCache<ShadowSettings | undefined>({
@@ -53,6 +61,10 @@ export function createShadowSettings({ db, kv, logger }: RuntimeBase): ShadowSet
     judgeError(orgId) {
       const settings = cache.get(orgId);
       return settings instanceof Promise ? (lastShare.get(orgId) ?? 0) : (settings?.judgeError.rate ?? 0);
+    },
+    cautiousStart(orgId) {
+      const settings = cache.get(orgId);
+      return settings instanceof Promise ? (lastStart.get(orgId) ?? DEFAULT_CAUTIOUS_START) : (settings?.cautiousStart ?? DEFAULT_CAUTIOUS_START);
     },
   };
 }

@@ -10,7 +10,7 @@ const model = (id: string, price: number) => ({ id, inputPricePerMTok: price, ou
 const big = model('acme/big', 10);
 const small = model('acme/small', 1);
 const judgeModel = model('acme/judge', 1);
-const settings: ShadowSettings = { enabled: true, sampleRate: 0.1, candidateModels: undefined, judgeModel: judgeModel.id, dailyBudgetUsd: 1, judgeErrorRate: undefined, judgeError: { rate: 0.15, source: 'default', pairs: 0 } };
+const settings: ShadowSettings = { enabled: true, sampleRate: 0.1, candidateModels: undefined, judgeModel: judgeModel.id, dailyBudgetUsd: 1, judgeErrorRate: undefined, judgeError: { rate: 0.15, source: 'default', pairs: 0 }, cautiousStart: true };
 const offer = (i: number, taskKind: string): ShadowOffer => ({
   caller,
   requestId: `req_${i}`,

@@ -137,4 +137,47 @@ describe('a cautious start: the cheap choice serves a kind only once plausibly w
     expect(mergeChoiceSnapshots(none, none, { ...none, startEnded: [row('b')] }).startEnded).toEqual([row('b')]); // shared written back by an older build
     expect(() => createChoiceLearner().load({ ...none, startEnded: [['a', 'b']] })).toThrow(/startEnded/);
   });
+  it("decides per organisation (a function): an organisation with it off is chosen for exactly as with it off, one with it on gets the start, from one learner", () => {
+    const other = 'org-b';
+    const offFor = new Set([other]);
+    const learner = createChoiceLearner({ ...cautious, cautiousStart: (orgId) => !offFor.has(orgId) });
+    const off = createChoiceLearner({ judgeError: 0.15 });
+    const random = seededRandom(5);
+    const onOther = { ...onCheap, orgId: other };
+    const onOtherStrong = { ...onOther, incumbent: strong, candidates: [cheap] };
+    // The same 400 pairs (0.54, 65% ties) for both organisations; the off learner gets the other's.
+    for (let i = 0; i < 400; i++) {
+      const draw = random();
+      const verdict: Verdict = draw < 0.215 ? 'candidate' : draw < 0.35 ? 'incumbent' : 'tie';
+      for (const [into, orgId] of [[learner, org], [learner, other], [off, other]] as const) into.recordJudgedPair({ orgId, taskKind: 'analysis', incumbent: 'cheap', candidate: 'strong', verdict });
+      if (i === 0) expect(learner.choose(onCheap)).toMatchObject({ model: 'strong', reason: 'start' });
+      expect(learner.choose(onOther)).toEqual(off.choose(onOther));
+      expect(learner.unsure(onOther)).toBe(off.unsure(onOther));
+      expect(learner.unsure(onOtherStrong)).toBe(off.unsure(onOtherStrong));
+    }
+    expect(learner.choose(onOther).model).toBe(off.choose(onOther).model);
+  });
+
+  it('keeps a start that ended while its organisation had it off ended when it is turned on again', () => {
+    let on = false;
+    const learner = createChoiceLearner({ ...cautious, cautiousStart: () => on });
+    // Off: 180 even pairs, the cheap model plausibly within the tolerance at a choice (the start's end, recorded).
+    learner.load({ version: 1, pairs: [[org, 'analysis', 'cheap', 'strong', 20, 20, 140]], feedback: [] });
+    expect(learner.choose(onCheap)).toEqual({ model: 'cheap', reason: 'incumbent' });
+    expect(learner.serialize().startEnded).toEqual([[org, 'analysis', 'cheap', 'strong']]);
+    for (let i = 0; i < 10; i++) learner.recordJudgedPair({ orgId: org, taskKind: 'analysis', incumbent: 'cheap', candidate: 'strong', verdict: 'candidate' });
+    on = true;
+    expect(learner.choose(onCheap)).toEqual({ model: 'cheap', reason: 'incumbent' }); // as with it on all along
+    // A kind whose start had not ended picks it up where its pairs are.
+    learner.recordJudgedPair({ orgId: org, taskKind: 'coding', incumbent: 'cheap', candidate: 'strong', verdict: 'tie' });
+    on = false;
+    expect(learner.choose({ ...onCheap, taskKind: 'coding' })).toEqual({ model: 'cheap', reason: 'incumbent' });
+    on = true;
+    expect(learner.choose({ ...onCheap, taskKind: 'coding' })).toMatchObject({ model: 'strong', reason: 'start' });
+    // A learner with it off for every organisation (false) records no ended start: its snapshot is as before.
+    const plain = createChoiceLearner({ judgeError: 0.15 });
+    plain.load({ version: 1, pairs: [[org, 'analysis', 'cheap', 'strong', 20, 20, 140]], feedback: [] });
+    plain.choose(onCheap);
+    expect(plain.serialize().startEnded ?? []).toEqual([]);
+  });
 });

@@ -72,8 +72,12 @@ export interface ChoiceLearnerOptions extends BoundOptions {
    * the pricier model wins is served by it from its first pair, not after the ~130-500 pairs its
    * move up needs (docs/routing.md, "A cautious start", 2026-12-06). It costs the pricier model's
    * price on those requests, never quality; and ends after `START_PAIRS` judged pairs at the latest.
+   * A function gives each organisation its own (the gateway's shadow-judging `cautious_start`); an
+   * organisation it answers false for is chosen for exactly as with `false`. Whatever it answers,
+   * a start whose end condition is met at a choice is recorded as ended (`startEnded`), so an
+   * organisation that turns it off and on again finds the state it would have had with it on all along.
    */
-  cautiousStart?: boolean;
+  cautiousStart?: boolean | ((orgId: string) => boolean);
   /** Uniform [0, 1) source for exploration and revisits. Default Math.random. */
   random?: () => number;
 }
@@ -130,7 +134,10 @@ interface Settings {
   explore: number;
   revisit: number;
   holdUp: boolean;
-  cautiousStart: boolean;
+  /** Whether the organisation's kinds get a cautious start. */
+  cautiousStart: (orgId: string) => boolean;
+  /** Whether ended starts are recorded: false only when no organisation may ever have one (`cautiousStart: false`, the snapshot as before). */
+  tracksStarts: boolean;
   random: () => number;
 }
 
@@ -218,7 +225,7 @@ export const START_PAIRS = 200;
  * pricier model never judged never takes a kind) that the incumbent is not yet plausibly within
  * the tolerance of (its upper bound at `upAlpha` above 0.5 + the tolerance).
  */
-const startOf = (s: Settings, moves: readonly Move[]): Move | undefined => (s.cautiousStart ? moves.find((m) => startBegun(m) && startLasts(m)) : undefined);
+const startOf = (s: Settings, orgId: string, moves: readonly Move[]): Move | undefined => (s.cautiousStart(orgId) ? moves.find((m) => startBegun(m) && startLasts(m)) : undefined);
 
 /** A pricier model a cautious start has begun against: judged against the cheap incumbent at least once, and not ended before. */
 const startBegun = (m: Move): boolean => m.up && !m.ended && m.estimate.judged > 0;
@@ -226,9 +233,14 @@ const startBegun = (m: Move): boolean => m.up && !m.ended && m.estimate.judged >
 /** A begun start goes on while the incumbent is not yet plausibly within the tolerance and fewer than `START_PAIRS` pairs were judged. */
 const startLasts = (m: Move): boolean => m.estimate.judged < START_PAIRS && m.plausible > m.within;
 
-/** A cautious start whose cheaper incumbent is now plausibly within the tolerance, or that had its `START_PAIRS`, ends for good (a bound at `upAlpha` wanders back over the line on an even kind for hundreds of pairs). */
+/**
+ * A cautious start whose cheaper incumbent is now plausibly within the tolerance, or that had its
+ * `START_PAIRS`, ends for good (a bound at `upAlpha` wanders back over the line on an even kind for
+ * hundreds of pairs); recorded for an organisation that has its start off too, so the ended set
+ * depends on the pairs and looks alone, not on when the setting was on.
+ */
 function endStarts(tables: Tables, s: Settings, request: ChoiceRequest, moves: readonly Move[]): void {
-  if (!s.cautiousStart) return;
+  if (!s.tracksStarts) return;
   const { orgId, taskKind, incumbent } = request;
   for (const m of moves) {
     if (startBegun(m) && !startLasts(m)) tables.startEnded.set(key(orgId, taskKind, incumbent.id, m.estimate.model), [orgId, taskKind, incumbent.id, m.estimate.model]);
@@ -246,7 +258,7 @@ function choose(tables: Tables, s: Settings, request: ChoiceRequest): Choice {
   const proven = provenOf(s, moves);
   if (proven && s.revisit > 0 && s.random() < s.revisit) return { model: incumbent.id, reason: 'incumbent' };
   if (proven) return { model: proven.estimate.model, reason: 'learned', estimate: proven.estimate };
-  const start = startOf(s, moves);
+  const start = startOf(s, request.orgId, moves);
   if (start) return { model: start.estimate.model, reason: 'start', estimate: start.estimate };
   if (s.explore > 0 && s.random() < s.explore) {
     const open = moves.find((m) => !sampledEnough(s, m) && m.estimate.upper >= m.bar);
@@ -272,11 +284,11 @@ const openMove = (s: Settings, m: Move, request: ChoiceRequest): boolean => !sam
  * cheap model reads below its own bar.
  */
 function servedByStart(tables: Tables, s: Settings, request: ChoiceRequest): boolean {
-  if (!s.cautiousStart) return false;
+  if (!s.cautiousStart(request.orgId)) return false;
   return request.candidates.some((c) => {
     if (c.cost >= request.incumbent.cost) return false;
     const moves = movesOf(tables, s, { ...request, incumbent: c, candidates: [request.incumbent] });
-    return !provenOf(s, moves) && startOf(s, moves) !== undefined;
+    return !provenOf(s, moves) && startOf(s, request.orgId, moves) !== undefined;
   });
 }
 
@@ -286,7 +298,7 @@ function unsure(tables: Tables, s: Settings, request: ChoiceRequest): boolean {
   const proven = provenOf(s, moves);
   if (proven && s.revisit > 0) return true; // promoted: revisited requests stay open
   if (proven?.held && proven.lower <= proven.bar) return true; // held on a lead no longer credible: open for the proof down
-  if (!proven && startOf(s, moves)) return true; // a cautious start: open until the cheap choice is plausible or the move up proven
+  if (!proven && startOf(s, request.orgId, moves)) return true; // a cautious start: open until the cheap choice is plausible or the move up proven
   // Nothing proven: any open move; a cheaper model proven: a pricier one may still move the choice up.
   return moves.some((m) => (proven === undefined || (m.up && !proven.up)) && !provenMove(s, m) && openMove(s, m, request));
 }
@@ -295,6 +307,12 @@ function judgeErrorOf(option: ChoiceLearnerOptions['judgeError']): (orgId: strin
   if (typeof option === 'function') return option;
   const share = clampJudgeError(option ?? 0);
   return () => share;
+}
+
+function cautiousStartOf(option: ChoiceLearnerOptions['cautiousStart']): (orgId: string) => boolean {
+  if (typeof option === 'function') return option;
+  const on = option ?? false;
+  return () => on;
 }
 
 /** A learner with no data: every choice is the incumbent until judged pairs or feedback say otherwise. */
@@ -308,7 +326,8 @@ export function createChoiceLearner(options: ChoiceLearnerOptions = {}): ChoiceL
     explore: Math.min(0.05, Math.max(0, options.explore ?? 0)),
     revisit: Math.min(0.2, Math.max(0, options.revisit ?? 0)),
     holdUp: options.holdUp ?? true,
-    cautiousStart: options.cautiousStart ?? false,
+    cautiousStart: cautiousStartOf(options.cautiousStart),
+    tracksStarts: (options.cautiousStart ?? false) !== false,
     random: options.random ?? Math.random,
   };
   let tables = tablesOf({ version: 1, pairs: [], feedback: [] });

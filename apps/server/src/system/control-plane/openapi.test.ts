@@ -50,6 +50,12 @@ describe('control-plane /openapi.json', () => {
     expect(valid({ org_id: 'o', scopes: ['inference:chat'], expires_at: '2030-01-01T00:00:00Z' })).toBe(true);
     expect(valid({ org_id: 'o', expires_at: 'tomorrow' })).toBe(false);
     expect(valid({ scopes: [] })).toBe(false);
+    const shadow = schemaValidator(document, '#/components/schemas/PutShadowJudgingRequest');
+    const settings = { enabled: true, sample_rate: 0.1, judge_model: 'openai/gpt-4.1', daily_budget_usd: 1 };
+    expect(shadow(settings)).toBe(true);
+    expect(shadow({ ...settings, cautious_start: false })).toBe(true);
+    expect(shadow({ ...settings, cautious_start: 'false' })).toBe(false);
+    expect(document.components.schemas.PutShadowJudgingRequest!.required).not.toContain('cautious_start');
   });
 
   it('describes /v1/auth/* with session auth (cookie or session token, CSRF header on changes) and the ceremonies as public', () => {

@@ -229,11 +229,13 @@ describe('quality page', () => {
   it('lets an admin turn shadow judging on through the admin API\'s rules', async () => {
     const admin = await signedIn('admin');
     expect(await (await admin.get('/dashboard/quality')).text()).toContain('Pick an organisation');
-    expect(await (await admin.get(`/dashboard/quality?org=${other.id}`)).text()).toContain('data-testid="shadow-form"');
-    const form = { enabled: 'true', sample_rate: '0.25', candidate_models: 'mock/mock-value, mock/mock-speed', judge_model: 'mock/mock-quality', daily_budget_usd: '2', judge_error_rate: '' };
+    const unset = await (await admin.get(`/dashboard/quality?org=${other.id}`)).text();
+    expect(unset).toContain('data-testid="shadow-form"');
+    expect(unset).toMatch(/<input id="cautious_start" name="cautious_start" type="checkbox" value="true" checked/); // never set: on
+    const form = { enabled: 'true', sample_rate: '0.25', candidate_models: 'mock/mock-value, mock/mock-speed', judge_model: 'mock/mock-quality', daily_budget_usd: '2', judge_error_rate: '', cautious_start: 'true' };
     const saved = await admin.post(`/dashboard/quality/${other.id}/shadow`, form);
     expect(saved.status, await saved.clone().text()).toBe(303);
-    expect((await runtime.db.settings.get(other.id))['shadow_judging']).toEqual({ enabled: true, sample_rate: 0.25, candidate_models: ['mock/mock-value', 'mock/mock-speed'], judge_model: 'mock/mock-quality', daily_budget_usd: 2, judge_error_rate: null });
+    expect((await runtime.db.settings.get(other.id))['shadow_judging']).toEqual({ enabled: true, sample_rate: 0.25, candidate_models: ['mock/mock-value', 'mock/mock-speed'], judge_model: 'mock/mock-quality', daily_budget_usd: 2, judge_error_rate: null, cautious_start: true });
     expect(await (await admin.get(`/dashboard/quality?org=${other.id}`)).text()).toContain('On: 25.0 % of requests');
     expect(await (await admin.get(`/dashboard/quality?org=${other.id}`)).text()).toContain('(the default; no rate set');
     expect((await admin.post(`/dashboard/quality/${other.id}/shadow`, { ...form, judge_error_rate: '0.1' })).status).toBe(303);
@@ -251,6 +253,13 @@ describe('quality page', () => {
     const { enabled: _, ...off } = form;
     expect((await admin.post(`/dashboard/quality/${other.id}/shadow`, off)).status).toBe(303);
     expect((await runtime.db.settings.get(other.id))['shadow_judging']).toMatchObject({ enabled: false });
+    // The cautious start unticked: off for the organisation's kinds, said in the summary, the box shown unticked.
+    const { cautious_start: __, ...cost } = form;
+    expect((await admin.post(`/dashboard/quality/${other.id}/shadow`, cost)).status).toBe(303);
+    expect((await runtime.db.settings.get(other.id))['shadow_judging']).toMatchObject({ enabled: true, cautious_start: false });
+    const page = await (await admin.get(`/dashboard/quality?org=${other.id}`)).text();
+    expect(page).toContain('Cautious start off');
+    expect(page).toMatch(/<input id="cautious_start" name="cautious_start" type="checkbox" value="true"\/?>/);
   });
 });
 
