@@ -11,6 +11,10 @@
 // V8's sampling heap profiler over the window keeping only what outlived the scavenges (objects a
 // scavenge collected are dropped, those a mark-compact collected kept): what each allocation site
 // promotes, in PROBE_OUT.heapprofile (run the gateway with --expose-gc for it).
+// PROBE_CPU=1 runs V8's CPU profiler over the window (a sample every 100 µs) and writes it to
+// PROBE_OUT.cpuprofile; each gap then carries `t0Us`, its start on the profile's clock (monotonic µs), so
+// loop-holds-cpu.mjs can say which functions ran inside the gaps (starting the profiler holds the loop
+// for ~130 ms at the window's start: that first gap is the profiler's own).
 // PROBE_SNAPSHOT_MS=n writes a heap snapshot n ms into the window (PROBE_OUT.heapsnapshot).
 const fs = require('node:fs');
 const dc = require('node:diagnostics_channel');
@@ -62,6 +66,8 @@ const busyOthers = () => {
   });
   return busy;
 };
+// performance.now() + originUs = CLOCK_MONOTONIC in µs, the clock of V8's profile timestamps.
+const originUs = Number(process.hrtime.bigint() / 1000n) - performance.now() * 1000;
 let last = performance.now();
 let lastRun = runNs();
 let lastOthers = 0;
@@ -83,6 +89,7 @@ setInterval(() => {
   if (on && now - last > holdMs) {
     holds.push({
       at: round(last - t0),
+      t0Us: Math.round(last * 1000 + originUs),
       gap: round(now - last),
       run: round((run - lastRun) / 1e6),
       others: round((otherRun - lastOthers) / 1e6),
@@ -107,16 +114,26 @@ new PerformanceObserver((list) => {
 }).observe({ entryTypes: ['gc'] });
 
 let session = null;
+const connect = () => {
+  if (session) return;
+  const { Session } = require('node:inspector');
+  session = new Session();
+  session.connect();
+};
 const post = (method, params = {}) => new Promise((resolve, reject) => session.post(method, params, (e, r) => (e ? reject(e) : resolve(r))));
 
 process.on('SIGUSR2', async () => {
   if (!on) {
     if (process.env.PROBE_SURVIVORS) {
-      const { Session } = require('node:inspector');
-      session = new Session();
-      session.connect();
+      connect();
       await post('HeapProfiler.enable');
       await post('HeapProfiler.startSampling', { samplingInterval: 1024, includeObjectsCollectedByMinorGC: false, includeObjectsCollectedByMajorGC: true });
+    }
+    if (process.env.PROBE_CPU) {
+      connect();
+      await post('Profiler.enable');
+      await post('Profiler.setSamplingInterval', { interval: 100 });
+      await post('Profiler.start');
     }
     holds = [];
     gcs = [];
@@ -153,7 +170,11 @@ process.on('SIGUSR2', async () => {
     gcs,
   };
   fs.writeFileSync(out, JSON.stringify(result));
-  if (session) {
+  if (session && process.env.PROBE_CPU) {
+    const { profile } = await post('Profiler.stop');
+    fs.writeFileSync(`${out}.cpuprofile`, JSON.stringify(profile));
+  }
+  if (session && process.env.PROBE_SURVIVORS) {
     // Nothing is in flight now: two scavenges (with --expose-gc) drop what is still in the young
     // generation only because the window ended, so the profile keeps what outlives scavenges.
     if (typeof globalThis.gc === 'function') {

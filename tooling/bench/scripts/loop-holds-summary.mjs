@@ -49,8 +49,17 @@ const heap = mainGcs.length
       markCompactPausesMs: mainGcs.filter((r) => !r.scavenge).map((r) => r.pause),
     }
   : undefined;
+// The gaps over 10 ms split by who had the CPU: the main thread itself, the process's other threads
+// (the store and encoder threads, V8's and libuv's helpers) and the rest of the gap, which on a
+// gateway pinned to one CPU (PIN=1) is other processes on that CPU (on several CPUs the other
+// threads may have run beside the main thread, so there the split is an upper bound for them).
+const over10 = probe.holds.filter((h) => h.gap > 10);
+const sumOf = (key) => Math.round(over10.reduce((n, h) => n + h[key], 0));
+const gapsOver10 = { count: over10.length, gapMs: sumOf('gap'), mainMs: sumOf('run'), otherThreadsMs: sumOf('others') };
+gapsOver10.outsideMs = gapsOver10.gapMs - gapsOver10.mainMs - gapsOver10.otherThreadsMs;
 const summary = {
   requests,
+  gapsOver10,
   non2xx: load.non2xx,
   p99Ms: load.latency.p99,
   loopDelay: probe.loopDelay,
