@@ -35,7 +35,15 @@ for (const line of readFileSync(`${out}/svc.log`, 'utf8').split('\n')) {
     const isolate = /^\[\d+:(0x[0-9a-f]+)\]/.exec(line)?.[1];
     const field = (key) => Number(new RegExp(` ${key}=([\\d.]+)`).exec(line)?.[1] ?? 0);
     const rows = nvp.get(isolate) ?? [];
-    rows.push({ scavenge: / gc=s /.test(line), pause: field('pause'), allocated: field('allocated'), promoted: field('promoted'), survived: field('new_space_survived') });
+    rows.push({
+      scavenge: / gc=s /.test(line),
+      pause: field('pause'),
+      allocated: field('allocated'),
+      promoted: field('promoted'),
+      survived: field('new_space_survived'),
+      marking: field('incremental'),
+      sizeAfter: field('total_size_after'),
+    });
     nvp.set(isolate, rows);
   }
 }
@@ -47,6 +55,10 @@ const heap = mainGcs.length
       promotedKBperReq: kbPerReq(mainGcs.reduce((n, r) => n + r.promoted, 0)),
       copiedKBperScavengeMedian: Math.round(median(mainGcs.filter((r) => r.scavenge).map((r) => r.promoted + r.survived)) / 1024),
       markCompactPausesMs: mainGcs.filter((r) => !r.scavenge).map((r) => r.pause),
+      // Each old-generation cycle: its incremental marking steps + the mark-compact's pause, ms.
+      markingMs: mainGcs.filter((r) => !r.scavenge).map((r) => Math.round(r.marking + r.pause)),
+      // The old generation's growth between two scavenges, summed (promoted + allocated old: maps, large objects), KB a request.
+      oldGrowthKBperReq: kbPerReq(mainGcs.reduce((n, r, i) => (i > 0 && r.scavenge && mainGcs[i - 1].scavenge ? n + r.sizeAfter - mainGcs[i - 1].sizeAfter : n), 0)),
     }
   : undefined;
 // The gaps over 10 ms split by who had the CPU: the main thread itself, the process's other threads

@@ -6,7 +6,8 @@
 # (ENCODER=hashed for the variant) with the malloc settings, 3,000 requests of warm-up, then
 # <requests> measured at C connections (default 16), x-intelligence-mode: proxy.
 #   tooling/bench/scripts/request-cost.sh <repo root> <out dir> <requests> [node flags...]
-#   C=4 ... (connections)   PROBE_HEAP=1 ... (sampling heap profile: <out>/probe.json.heapprofile)
+#   C=4 ... (connections)   PROBE_HEAP=1 ... (sampling heap profile: <out>/probe.json.heapprofile; PROBE_HEAP=promoted: without
+#     what the scavenges collected, i.e. what was promoted or allocated old; heapprofile-sites.mjs reads either)
 #   ENV='SVC_LEARN_FLUSH_MS=100' ... (more gateway environment)   RATE=500 ... (measured at that many requests/s, not as fast as it goes)
 #   WARM=2400 ... (requests of warm-up, default 3000; the quick bench warms up for 1 s)
 #   STORE_IDLE=1 ... (after the warm-up, the store thread under SCHED_IDLE, `chrt -i`: an experiment, root; the store thread is

@@ -2,7 +2,8 @@
 // Over it: the main thread's CPU and run-queue wait (/proc/self/task/<pid>/schedstat, ns), every gap
 // of the loop over 10 ms between two runs of a 2 ms timer (with the main thread's CPU and wait
 // during it: a gap with little CPU was the scheduler's, not the gateway's), and every GC (a `gc`
-// PerformanceObserver). PROBE_HEAP=1 also runs V8's sampling heap profiler over the window. Writes
+// PerformanceObserver). PROBE_HEAP=1 also runs V8's sampling heap profiler over the window (PROBE_HEAP=promoted:
+// without the objects a scavenge collected, i.e. what was promoted or is still young at the end). Writes
 // PROBE_OUT (JSON) and PROBE_OUT.heapprofile; prints "PROBE start"/"PROBE stop" on stdout so that
 // --trace-gc-nvp lines can be cut to the window. Used by request-cost.sh.
 const fs = require('node:fs');
@@ -50,7 +51,7 @@ process.on('SIGUSR2', async () => {
       session = new Session();
       session.connect();
       await post('HeapProfiler.enable');
-      await post('HeapProfiler.startSampling', { samplingInterval: 1024, includeObjectsCollectedByMinorGC: true, includeObjectsCollectedByMajorGC: true });
+      await post('HeapProfiler.startSampling', { samplingInterval: 1024, includeObjectsCollectedByMinorGC: process.env.PROBE_HEAP !== 'promoted', includeObjectsCollectedByMajorGC: true });
     }
     fs.writeSync(1, 'PROBE start\n');
     on = true;
