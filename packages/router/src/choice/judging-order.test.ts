@@ -51,24 +51,6 @@ describe('the judging order (issue 28): where the next judged pair goes first', 
     expect(noUp.first(onStrong('chat'))).toBe(false);
   });
 
-  it('ranks first a kind whose cheap incumbent was never judged against its pricier candidate (its first pair starts a cautious start), one pair a kind', () => {
-    const learner = createChoiceLearner({ judgeError: 0.15, cautiousStart: true });
-    record(learner, 'analysis', 30, 20, 50); // lead 0.05, open: 300 x 0.05
-    const order = createJudgingOrder(learner);
-    show(order, onCheap('analysis'), 300);
-    show(order, onCheap('math'), 20); // never judged
-    show(order, onCheap('law'), 10); // never judged, fewer requests
-    expect(order.first(onCheap('math'))).toBe(true);
-    expect(order.first(onCheap('law'))).toBe(false);
-    expect(order.first(onCheap('analysis'))).toBe(false);
-    record(learner, 'math', 0, 0, 1); // its first pair: math is in its start, ranked by its gain again
-    expect(learner.choose(onCheap('math')).reason).toBe('start');
-    expect(order.first(onCheap('law'))).toBe(true);
-    record(learner, 'law', 0, 1, 0);
-    expect(order.first(onCheap('analysis'))).toBe(true);
-    expect(order.first(onCheap('math'))).toBe(false);
-  });
-
   it('orders each organisation on its own, and a kind it has not seen is first', () => {
     const learner = createChoiceLearner({ judgeError: 0.15 });
     const order = createJudgingOrder(learner);

@@ -9,11 +9,8 @@ const LEAST_GAIN = 0.005;
  * move on its kind, and a kind's move needs about as many pairs whatever its traffic; so, as
  * Smith's rule orders jobs by weight over length, the pairs go first to the kind whose open move
  * up gains the most: its requests on a cheaper incumbent times the pricier model's judged lead
- * (win rate - 0.5, at least 0.005). Before those, a kind whose cheap incumbent was never judged
- * against a pricier candidate, the kind with the most such requests first: its first pair is
- * what starts a cautious start (`cautiousStart`), one pair a kind. A kind with only a move down
- * open comes after every open move up (it saves cost, not quality), the kind with the most
- * requests first; a settled kind last.
+ * (win rate - 0.5, at least 0.005). A kind with only a move down open comes after every open move
+ * up (it saves cost, not quality), the kind with the most requests first; a settled kind last.
  * Nothing here changes a bound or a bar: it only orders where the same judged share goes.
  */
 export interface JudgingOrder {
@@ -23,7 +20,7 @@ export interface JudgingOrder {
   first(request: ChoiceRequest): boolean;
 }
 
-/** A kind's rank: tier 3 a pricier candidate never judged against a cheap incumbent (by those requests), 2 an open move up (by its expected gain), 1 only a move down open (by traffic), 0 settled. */
+/** A kind's rank: tier 2 an open move up (by its expected gain), 1 only a move down open (by traffic), 0 settled. */
 interface Rank {
   tier: number;
   value: number;
@@ -50,24 +47,15 @@ function upGain(learner: Learner, { request, count }: Seen): number {
   return best;
 }
 
-/** True when a pricier candidate of this incumbent has no judged pair against it on the kind yet. */
-function unjudgedUp(learner: Learner, { request }: Seen): boolean {
-  const { orgId, taskKind, incumbent } = request;
-  return request.candidates.some((c) => c.cost > incumbent.cost && learner.winRate({ orgId, taskKind, candidate: c.id, incumbent: incumbent.id }).judged === 0);
-}
-
 function rankOf(learner: Learner, byIncumbent: ReadonlyMap<string, Seen>): Rank {
   let gain = 0;
   let traffic = 0;
-  let unjudged = 0;
   let open = false;
   for (const seen of byIncumbent.values()) {
     gain += upGain(learner, seen);
     traffic += seen.count;
-    if (unjudgedUp(learner, seen)) unjudged += seen.count;
     open ||= learner.unsure(seen.request);
   }
-  if (unjudged > 0) return { tier: 3, value: unjudged };
   if (gain > 0) return { tier: 2, value: gain };
   return open ? { tier: 1, value: traffic } : { tier: 0, value: traffic };
 }
