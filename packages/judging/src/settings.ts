@@ -73,3 +73,8 @@ export function readShadowSettings(stored: Record<string, unknown>, agreement?: 
     cautiousStart: wire.cautious_start ?? DEFAULT_CAUTIOUS_START,
   };
 }
+
+/** Whether an organisation's kinds get the cautious start: its setting, on when it never set shadow judging (`settings` undefined). */
+export function cautiousStartOf(settings: ShadowSettings | undefined): boolean {
+  return settings?.cautiousStart ?? DEFAULT_CAUTIOUS_START;
+}

@@ -1,6 +1,6 @@
 import { invalidRequest } from '@svc/core';
 import { validate, type RouteRegistry } from '@svc/http-kit';
-import { DEFAULT_CAUTIOUS_START, type JudgeAgreement, SHADOW_SETTINGS_KEY, type ShadowSettingsWire, readShadowSettings, shadowSettingsEntries } from '@svc/judging';
+import { type JudgeAgreement, SHADOW_SETTINGS_KEY, type ShadowSettingsWire, cautiousStartOf, readShadowSettings, shadowSettingsEntries } from '@svc/judging';
 import { adminOnly, defineRoute, jsonResponse } from '@svc/openapi';
 import type { ControlPlaneDeps } from '../deps.js';
 import type { ControlEnv } from '../env.js';
@@ -55,7 +55,7 @@ export function shadowSettingsWire(orgId: string, stored: Record<string, unknown
     daily_budget_usd: settings?.dailyBudgetUsd ?? 0,
     judge_error_rate: settings?.judgeErrorRate ?? null,
     judge_error: settings ? { rate: settings.judgeError.rate, source: settings.judgeError.source, pairs: settings.judgeError.pairs } : null,
-    cautious_start: settings?.cautiousStart ?? DEFAULT_CAUTIOUS_START,
+    cautious_start: cautiousStartOf(settings),
   };
 }
 

@@ -1,4 +1,4 @@
-import { DEFAULT_CAUTIOUS_START, DailyShadowBudget, type JudgedPairSink, ShadowJudging, type ShadowSettings, fanOutSinks, readShadowSettings, verdictTableSink } from '@svc/judging';
+import { DailyShadowBudget, type JudgedPairSink, ShadowJudging, type ShadowSettings, cautiousStartOf, fanOutSinks, readShadowSettings, verdictTableSink } from '@svc/judging';
 import { type OrgCache, createOrgCache } from '@svc/kv';
 import { type RouterFeedback, type ShadowModelDeps, createShadowModels, learnerFocus, learnerOrder } from '@svc/pipeline';
 import type { ChoiceLearner } from '@svc/router';
@@ -37,14 +37,13 @@ export interface ShadowSettingsCache {
  * rate is set, the estimate reads the last 30 days' judged pairs against feedback on the same requests.
  */
 export function createShadowSettings({ db, kv, logger }: RuntimeBase): ShadowSettingsCache {
-  const lastShare = new Map<string, number>();
-  const lastStart = new Map<string, boolean>();
+  // The settings last loaded per organisation, read while a reload is in flight.
+  const lastLoaded = new Map<string, ShadowSettings | undefined>();
   const load = async (orgId: string) => {
     const stored = await db.settings.get(orgId);
     const set = readShadowSettings(stored);
     const settings = set && set.judgeErrorRate === undefined ? readShadowSettings(stored, await db.shadowVerdicts.judgeAgreement({ orgId, since: new Date(Date.now() - AGREEMENT_WINDOW_MS) })) : set;
-    lastShare.set(orgId, settings?.judgeError.rate ?? 0);
-    lastStart.set(orgId, settings?.cautiousStart ?? DEFAULT_CAUTIOUS_START);
+    lastLoaded.set(orgId, settings);
     return settings;
   };
   const cache = createOrgCache<ShadowSettings | undefined>({
@@ -56,16 +55,15 @@ export function createShadowSettings({ db, kv, logger }: RuntimeBase): ShadowSet
     fallback: () => undefined,
     onError: (error) => logger.warn({ err: error }, 'shadow judging settings unavailable; judging is off until they load'),
   });
+  /** The organisation's settings as cached, or the ones last loaded while a reload is in flight (synchronous: the router asks while routing). */
+  const current = (orgId: string): ShadowSettings | undefined => {
+    const settings = cache.get(orgId);
+    return settings instanceof Promise ? lastLoaded.get(orgId) : settings;
+  };
   return {
     cache,
-    judgeError(orgId) {
-      const settings = cache.get(orgId);
-      return settings instanceof Promise ? (lastShare.get(orgId) ?? 0) : (settings?.judgeError.rate ?? 0);
-    },
-    cautiousStart(orgId) {
-      const settings = cache.get(orgId);
-      return settings instanceof Promise ? (lastStart.get(orgId) ?? DEFAULT_CAUTIOUS_START) : (settings?.cautiousStart ?? DEFAULT_CAUTIOUS_START);
-    },
+    judgeError: (orgId) => current(orgId)?.judgeError.rate ?? 0,
+    cautiousStart: (orgId) => cautiousStartOf(current(orgId)),
   };
 }
 
