@@ -1,4 +1,4 @@
-import { type IntelligenceMode, invalidRequest } from '@svc/core';
+import { type Aborter, type IntelligenceMode, RequestAbort, invalidRequest } from '@svc/core';
 import { type Exchange, cacheDirectiveOf, resolveIntelligenceMode, resolveVoiceMode } from '@svc/pipeline';
 import type { Context } from 'hono';
 import { onClientGone, readHeader } from '@svc/http-kit';
@@ -15,7 +15,7 @@ export interface ExchangeOptions {
   /** Request headers relayed upstream when present (e.g. `anthropic-beta`). */
   forward?: readonly string[];
   /** The controller aborted when the client goes away (a stream's cancel aborts it too). */
-  abort?: AbortController;
+  abort?: Aborter;
   /** The body field holding the conversation when it is not `messages` (Responses' `input`, completions' `prompt`). */
   conversationParam?: string;
 }
@@ -34,7 +34,7 @@ export function exchangeOf(c: Context<AppEnv>, options: ExchangeOptions = {}): E
   const header = readHeader(c, 'x-intelligence-mode');
   const orgDefault = caller.org.defaultIntelligenceMode;
   const mode = options.voice ? resolveVoiceMode(header, orgDefault) : resolveIntelligenceMode(header, options.bodyMode, orgDefault);
-  const abort = options.abort ?? new AbortController();
+  const abort = options.abort ?? new RequestAbort();
   onClientGone(c, () => abort.abort());
   const forwardHeaders = options.forward ? forwardedHeaders(c, options.forward) : undefined;
   const cacheDirective = cacheDirectiveOf(readHeader(c, 'cache-control'));

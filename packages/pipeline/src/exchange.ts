@@ -1,4 +1,4 @@
-import type { Caller, IntelligenceMode } from '@svc/core';
+import type { Aborter, Caller, IntelligenceMode } from '@svc/core';
 import type { TraceSpan } from '@svc/telemetry';
 import type { CacheDirective } from './chat/cache-stage.js';
 import type { AccessRecord } from './learn/access-record.js';
@@ -21,7 +21,7 @@ export interface Exchange {
    * signal rather than a chain of them. Absent (a signal shared by many requests): the deadline
    * makes a controller of its own that follows `signal`.
    */
-  abort?: AbortController;
+  abort?: Aborter;
   /**
    * The intelligence mode, resolved at the edge: `X-Intelligence-Mode` > body `svc.intelligence_mode`
    * > the organisation's default > `full` (`resolveIntelligenceMode`); voice requests escalate

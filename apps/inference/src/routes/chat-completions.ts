@@ -1,4 +1,4 @@
-import { chatCompletionId } from '@svc/core';
+import { RequestAbort, chatCompletionId } from '@svc/core';
 import { bearer, defineRoute } from '@svc/openapi';
 import { ChatChunkEncoder, applyLegacyHeaders, chatChunks, chatRequestSchema, decodeChatRequest, encodeChatCompletion } from '@svc/protocol';
 import { type RouteRegistry, plainAnswer, readHeader, readJson } from '@svc/http-kit';
@@ -60,7 +60,7 @@ export function registerChatCompletions(routes: RouteRegistry<AppEnv>, deps: Inf
   routes.add(chatCompletionsRoute, async (c) => {
     const request = decodeChatRequest(await readJson(c, deps.maxBodyBytes));
     applyLegacyHeaders(request, (name) => readHeader(c, name));
-    const abort = new AbortController();
+    const abort = new RequestAbort();
     const response = await deps.gateway.chat(request, exchangeOf(c, { bodyMode: request.svc?.intelligenceMode, bodyTimeoutMs: request.svc?.timeoutMs, forward: forwarded, abort }));
     const created = Math.floor(Date.now() / 1000);
     if (response.kind === 'json') {

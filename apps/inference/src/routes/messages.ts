@@ -1,4 +1,4 @@
-import { type ChatRequest, randomId, toGatewayError } from '@svc/core';
+import { type ChatRequest, RequestAbort, randomId, toGatewayError } from '@svc/core';
 import type { Context } from 'hono';
 import { bearer, defineRoute } from '@svc/openapi';
 import type { ChatStreamResponse } from '@svc/pipeline';
@@ -57,7 +57,7 @@ export function registerMessages(routes: RouteRegistry<AppEnv>, deps: InferenceD
         break;
       }
     }
-    const abort = new AbortController();
+    const abort = new RequestAbort();
     const requestId = c.get('requestId');
     const servers = mcpServersOf(body);
     if (servers.length > 0) return answerWithMcpServers(c, deps, { request, servers, abort });
@@ -103,7 +103,7 @@ async function* events(encoder: MessagesStreamEncoder, response: ChatStreamRespo
  * A request with `mcp_servers`: the gateway runs the tool rounds (each a model request of its own,
  * ids `<request id>:mcp<round>` after the first) and answers whole or as a stream.
  */
-async function answerWithMcpServers(c: Context<AppEnv>, deps: InferenceDeps, given: { request: ChatRequest; servers: McpServerSpec[]; abort: AbortController }): Promise<Response> {
+async function answerWithMcpServers(c: Context<AppEnv>, deps: InferenceDeps, given: { request: ChatRequest; servers: McpServerSpec[]; abort: RequestAbort }): Promise<Response> {
   const { request, abort } = given;
   const requestId = c.get('requestId');
   const run: McpMessagesRun = {

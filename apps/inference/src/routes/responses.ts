@@ -1,4 +1,4 @@
-import { type ChatMessage, invalidRequest, toGatewayError, notFound } from '@svc/core';
+import { type ChatMessage, RequestAbort, invalidRequest, toGatewayError, notFound } from '@svc/core';
 import { bearer, defineRoute } from '@svc/openapi';
 import type { ChatJsonResponse, ChatStreamResponse, Exchange } from '@svc/pipeline';
 import {
@@ -104,7 +104,7 @@ export function registerResponses(routes: RouteRegistry<AppEnv>, deps: Inference
     const prepared = await prepareResponse(deps, c.get('caller').org.id, await readJson(c, deps.maxBodyBytes), (name) => readHeader(c, name));
     const { request, decoded, keep } = prepared;
     if (usesMcpTools(decoded)) return answerWithMcpTools(c, deps, prepared);
-    const abort = new AbortController();
+    const abort = new RequestAbort();
     const response = await deps.gateway.chat(request, exchangeOf(c, { bodyMode: request.svc?.intelligenceMode, bodyTimeoutMs: request.svc?.timeoutMs, abort, conversationParam: 'input' }));
     if (response.kind === 'json') {
       const body = await finishResponse(prepared, response);
@@ -148,7 +148,7 @@ function earlierTurns(previous: KeptResponse | undefined, answersApprovals: bool
  */
 async function answerWithMcpTools(c: Context<AppEnv>, deps: InferenceDeps, prepared: PreparedResponse): Promise<Response> {
   const { request, decoded } = prepared;
-  const abort = new AbortController();
+  const abort = new RequestAbort();
   const run: McpResponseRun = {
     decoded,
     request,

@@ -1,4 +1,4 @@
-import { clientClosedRequest, requestTimeout } from '@svc/core';
+import { type Aborter, RequestAbort, clientClosedRequest, requestTimeout } from '@svc/core';
 
 /** Milliseconds; 0 disables a limit. */
 export interface GatewayTimeouts {
@@ -46,7 +46,7 @@ const never: Deadline = {
  * controller or listener is made. Without it the deadline's signal is a controller of its own
  * that follows `parent`.
  */
-export function createDeadline(parent: AbortSignal, ms: number, owner?: AbortController): Deadline {
+export function createDeadline(parent: AbortSignal, ms: number, owner?: Aborter): Deadline {
   // No timer wanted: the parent alone decides, and nothing is allocated.
   if (!(ms > 0 && Number.isFinite(ms))) return { ...never, signal: parent };
   return new TimedDeadline(parent, ms, owner?.signal === parent ? owner : undefined);
@@ -74,7 +74,7 @@ function expire(deadline: TimedDeadline): void {
  * controller and timer.
  */
 class TimedDeadline implements Deadline {
-  readonly #controller: AbortController;
+  readonly #controller: Aborter;
   readonly #parent: AbortSignal;
   /** False when the controller is the parent's own (nothing to follow). */
   readonly #follows: boolean;
@@ -83,11 +83,11 @@ class TimedDeadline implements Deadline {
   readonly signal: AbortSignal;
   readonly ms: number;
 
-  constructor(parent: AbortSignal, ms: number, owner: AbortController | undefined) {
+  constructor(parent: AbortSignal, ms: number, owner: Aborter | undefined) {
     this.#parent = parent;
     this.ms = ms;
     this.#follows = owner === undefined;
-    this.#controller = owner ?? new AbortController();
+    this.#controller = owner ?? new RequestAbort();
     this.signal = this.#controller.signal;
     if (this.#follows) {
       if (parent.aborted) this.#controller.abort(parent.reason);

@@ -1,4 +1,4 @@
-import { type Caller, type ChatMessage, type ChatRequest, type ChatResult, type Guardrails, type RemoteGuardrail, isGatewayError } from '@svc/core';
+import { type Caller, type ChatMessage, type ChatRequest, type ChatResult, type Guardrails, type RemoteGuardrail, isGatewayError, nodeSignal } from '@svc/core';
 import { type GuardrailDecision, type GuardrailText, type RemoteCheckers, type RemoteVerdict, askWebhook, decisionsHeader, guardrailRefused, runGuardrailStage } from '@svc/guardrails';
 import type { Exchange } from '../exchange.js';
 import type { GatewayDeps } from '../gateway-types.js';
@@ -132,7 +132,7 @@ function remoteCheckers(deps: GatewayDeps, exchange: Exchange): RemoteCheckers {
 
 async function moderateTexts(deps: GatewayDeps, exchange: Exchange, check: RemoteGuardrail, texts: readonly string[], signal: AbortSignal): Promise<RemoteVerdict> {
   if (texts.length === 0) return { flagged: false };
-  const { moderation } = await moderate(deps, { ...(check.model ? { model: check.model } : {}), input: [...texts] }, { ...exchange, signal: AbortSignal.any([signal, exchange.signal]) });
+  const { moderation } = await moderate(deps, { ...(check.model ? { model: check.model } : {}), input: [...texts] }, { ...exchange, signal: AbortSignal.any([signal, nodeSignal(exchange.signal)]) });
   const flagged = moderation.results.filter((result) => result.flagged);
   if (flagged.length === 0) return { flagged: false };
   const categories = new Set(flagged.flatMap((result) => Object.keys(result.categories).filter((name) => result.categories[name])));

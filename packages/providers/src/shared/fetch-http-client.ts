@@ -1,3 +1,4 @@
+import { nodeSignal } from '@svc/core';
 import type { HttpClient, HttpRequest, HttpResponse } from './http-client.js';
 
 /**
@@ -11,7 +12,7 @@ export function fetchHttpClient(fetch: typeof globalThis.fetch): HttpClient {
         method: request.method,
         headers: request.headers,
         body: request.body ?? null,
-        signal: request.signal ?? null,
+        signal: request.signal ? nodeSignal(request.signal) : null,
       });
       return {
         status: response.status,

@@ -1,4 +1,5 @@
 import { setMaxListeners } from 'node:events';
+import { nodeSignal } from '@svc/core';
 
 /**
  * Runs `run` over `items` with at most `concurrency` calls in flight and resolves with the
@@ -13,7 +14,7 @@ export async function mapConcurrent<T, R>(
 ): Promise<R[]> {
   if (items.length === 1) return [await run(items[0]!, signal)];
   const controller = new AbortController();
-  const shared = signal === undefined ? controller.signal : AbortSignal.any([signal, controller.signal]);
+  const shared = signal === undefined ? controller.signal : AbortSignal.any([nodeSignal(signal), controller.signal]);
   // Each call in flight listens on `shared` until its response body closes, a little after the
   // call resolves; the count is bounded by the concurrency, not a leak, so silence the warning.
   setMaxListeners(Math.max(10, concurrency * 4), shared);

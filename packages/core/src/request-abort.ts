@@ -1,0 +1,68 @@
+/** What a request's code aborts: an `AbortController`, or a `RequestAbort`. */
+export interface Aborter {
+  readonly signal: AbortSignal;
+  abort(reason?: unknown): void;
+}
+
+/**
+ * The abort controller of one HTTP request on the gateway's request path (one a request).
+ *
+ * Not an `AbortController` because of Node 20: it makes every `AbortSignal` as an EventTarget
+ * whose prototype it then swaps, and V8 gives each such object hidden classes of its own, so a
+ * request leaves new maps behind that reach the old generation, and their mark-compacts hold the
+ * event loop (measured in `tooling/bench/scripts/abort-signal-maps.cjs`; Node 22 builds a signal
+ * by its class, nodejs/node#52408). This signal is an instance of a class: all share one map.
+ *
+ * It is an `AbortSignal` to everything that reads one by its members (`aborted`, `reason`,
+ * `throwIfAborted()`, `onabort`, the `abort` event): Node's timers, events and streams, and
+ * undici's `request()` and Node's own `fetch`. What needs Node's class must be given
+ * `nodeSignal(signal)`: undici 7's `fetch` refuses any other, and `AbortSignal.any` takes one but
+ * never hears it abort.
+ */
+export class RequestAbort implements Aborter {
+  readonly #signal = new RequestSignal();
+
+  get signal(): AbortSignal {
+    return this.#signal;
+  }
+
+  /** As `AbortController.abort`: the first call wins; without a reason, an `AbortError`. */
+  abort(reason?: unknown): void {
+    this.#signal.fire(reason === undefined ? new DOMException('This operation was aborted', 'AbortError') : reason);
+  }
+}
+
+/**
+ * A signal Node's brand checks accept: `signal` itself, or, for a `RequestAbort`'s, a Node signal
+ * that follows it (made on the first call, then the same one).
+ */
+export function nodeSignal(signal: AbortSignal): AbortSignal {
+  return signal instanceof RequestSignal ? signal.node() : signal;
+}
+
+class RequestSignal extends EventTarget implements AbortSignal {
+  aborted = false;
+  reason: unknown = undefined;
+  onabort: ((this: AbortSignal, event: Event) => unknown) | null = null;
+  #node: AbortController | undefined = undefined;
+
+  throwIfAborted(): void {
+    if (this.aborted) throw this.reason;
+  }
+
+  fire(reason: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    this.#node?.abort(reason);
+    const event = new Event('abort');
+    this.onabort?.call(this, event);
+    this.dispatchEvent(event);
+  }
+
+  node(): AbortSignal {
+    if (this.aborted) return AbortSignal.abort(this.reason);
+    this.#node ??= new AbortController();
+    return this.#node.signal;
+  }
+}
