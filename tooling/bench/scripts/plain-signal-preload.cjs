@@ -4,6 +4,7 @@
 // no Node 20 signal (see abort-signal-maps.cjs). Enough for the proxy path under the bench (one
 // controller a request, exchangeOf's); AbortSignal.any() does not follow such a signal.
 //   ... request-cost.sh <root> <out> 12000 --single-threaded-gc -r tooling/bench/scripts/plain-signal-preload.cjs
+// Since 06639c3 the gateway's request path makes no Node AbortSignal itself (packages/core/src/request-abort.ts).
 class PlainSignal extends EventTarget {
   constructor() {
     super();
