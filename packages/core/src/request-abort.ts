@@ -41,27 +41,44 @@ export function nodeSignal(signal: AbortSignal): AbortSignal {
 }
 
 class RequestSignal extends EventTarget implements AbortSignal {
-  aborted = false;
-  reason: unknown = undefined;
-  onabort: ((this: AbortSignal, event: Event) => unknown) | null = null;
+  #aborted = false;
+  #reason: unknown = undefined;
+  /** Undefined until first set (then its listener is added), null once cleared. */
+  #onabort: ((this: AbortSignal, event: Event) => unknown) | null | undefined = undefined;
   #node: AbortController | undefined = undefined;
 
+  get aborted(): boolean {
+    return this.#aborted;
+  }
+
+  get reason(): unknown {
+    return this.#reason;
+  }
+
+  /** As on Node's: a listener of its own, in the order it was first set, its errors reported as any listener's. */
+  get onabort(): ((this: AbortSignal, event: Event) => unknown) | null {
+    return this.#onabort ?? null;
+  }
+
+  set onabort(handler: ((this: AbortSignal, event: Event) => unknown) | null) {
+    if (this.#onabort === undefined) this.addEventListener('abort', (event) => this.#onabort?.call(this, event));
+    this.#onabort = handler;
+  }
+
   throwIfAborted(): void {
-    if (this.aborted) throw this.reason;
+    if (this.#aborted) throw this.#reason;
   }
 
   fire(reason: unknown): void {
-    if (this.aborted) return;
-    this.aborted = true;
-    this.reason = reason;
+    if (this.#aborted) return;
+    this.#aborted = true;
+    this.#reason = reason;
     this.#node?.abort(reason);
-    const event = new Event('abort');
-    this.onabort?.call(this, event);
-    this.dispatchEvent(event);
+    this.dispatchEvent(new Event('abort'));
   }
 
   node(): AbortSignal {
-    if (this.aborted) return AbortSignal.abort(this.reason);
+    if (this.#aborted) return AbortSignal.abort(this.#reason);
     this.#node ??= new AbortController();
     return this.#node.signal;
   }

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { RequestAbort } from '@svc/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpResponseTooLargeError, type Resolver, guardedFetch, guardedLookup } from './guarded-fetch.js';
 import { McpUrlRefusedError } from './url-check.js';
@@ -65,5 +66,14 @@ describe('guardedFetch', () => {
     expect(await (await fetch(`http://127.0.0.1:${port}/`)).text()).toBe('ok');
     await expect(fetch(`http://127.0.0.1:${port}/big`)).rejects.toThrow(McpResponseTooLargeError);
     await expect(fetch(`http://127.0.0.1:${port}/redirect`)).rejects.toThrow();
+  });
+
+  it("takes a request's own signal (RequestAbort), which undici's fetch alone would refuse, and follows it", async () => {
+    const fetch = guardedFetch({ policy: { allowPrivate: true }, maxResponseBytes: 1000 });
+    const live = new RequestAbort();
+    expect(await (await fetch(`http://127.0.0.1:${port}/`, { signal: live.signal })).text()).toBe('ok');
+    const gone = new RequestAbort();
+    gone.abort(new Error('client left'));
+    await expect(fetch(`http://127.0.0.1:${port}/`, { signal: gone.signal })).rejects.toThrow('client left');
   });
 });

@@ -1,5 +1,6 @@
 import { type LookupAddress, type LookupAllOptions, type LookupOptions, lookup } from 'node:dns';
 import { createRequire } from 'node:module';
+import { nodeSignal } from '@svc/core';
 import { type AddressPolicy, addressAllowed } from './address-policy.js';
 import { checkMcpUrl, resolvedToPrivate } from './url-check.js';
 
@@ -74,7 +75,9 @@ export function guardedFetch(settings: GuardedFetchSettings): McpFetch {
   return async (url, init) => {
     checkMcpUrl(String(url), settings.policy);
     // undici's RequestInit and the DOM's differ only in types the MCP transport does not use.
-    const response = await undiciFetch(String(url), { ...(init as Parameters<typeof undiciFetch>[1]), redirect: 'error', dispatcher });
+    // undici's fetch takes only Node's own signals; a request's (`RequestAbort`) is given as one.
+    const signal = init?.signal ? nodeSignal(init.signal) : undefined;
+    const response = await undiciFetch(String(url), { ...(init as Parameters<typeof undiciFetch>[1]), signal, redirect: 'error', dispatcher });
     const declared = Number(response.headers.get('content-length') ?? Number.NaN);
     if (declared > settings.maxResponseBytes) {
       await response.body?.cancel();

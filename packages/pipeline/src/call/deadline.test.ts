@@ -1,4 +1,4 @@
-import { isGatewayError } from '@svc/core';
+import { RequestAbort, isGatewayError } from '@svc/core';
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { createDeadline, overDeadline, requestTimeoutMs } from './deadline.js';
@@ -14,7 +14,7 @@ describe('requestTimeoutMs', () => {
 
 describe('overDeadline', () => {
   it('turns a failure into 504 request_timeout only once the timer ended the request', async () => {
-    const parent = new AbortController();
+    const parent = new RequestAbort();
     const deadline = createDeadline(parent.signal, 20);
     const failure = new Error('upstream read aborted');
     expect(overDeadline(deadline, failure)).toBe(failure);
@@ -27,7 +27,7 @@ describe('overDeadline', () => {
     const gone = overDeadline(left, failure);
     expect(isGatewayError(gone) && { status: gone.status, code: gone.code, cause: gone.cause }).toEqual({ status: 499, code: 'client_closed_request', cause: failure });
     left.clear();
-    const own = new AbortController();
+    const own = new RequestAbort();
     const owned = createDeadline(own.signal, 10_000, own);
     own.abort();
     expect(overDeadline(owned, failure)).toMatchObject({ status: 499 });
@@ -37,7 +37,7 @@ describe('overDeadline', () => {
 
 describe('createDeadline', () => {
   it('keeps following the parent after clear (a stream outlives its first byte) and stops after release', () => {
-    const parent = new AbortController();
+    const parent = new RequestAbort();
     const cleared = createDeadline(parent.signal, 10_000);
     cleared.clear();
     const released = createDeadline(parent.signal, 10_000);
@@ -49,7 +49,7 @@ describe('createDeadline', () => {
   });
 
   it('leaves no listener on a parent that outlives many released deadlines (fallbacks, MCP rounds)', () => {
-    const parent = new AbortController();
+    const parent = new RequestAbort();
     for (let round = 0; round < 50; round += 1) createDeadline(parent.signal, 10_000).release();
     expect(getEventListeners(parent.signal, 'abort')).toHaveLength(0);
   });
@@ -57,7 +57,7 @@ describe('createDeadline', () => {
 
 describe('createDeadline on the request’s own controller (Exchange.abort)', () => {
   it('makes no signal or listener of its own: its timer aborts the owner, and says it expired', async () => {
-    const owner = new AbortController();
+    const owner = new RequestAbort();
     const deadline = createDeadline(owner.signal, 20, owner);
     expect(deadline.signal).toBe(owner.signal);
     expect(getEventListeners(owner.signal, 'abort')).toHaveLength(0);
@@ -68,21 +68,21 @@ describe('createDeadline on the request’s own controller (Exchange.abort)', ()
   });
 
   it('is the client leaving, not a timeout, when the owner aborts first; released, it never aborts', async () => {
-    const owner = new AbortController();
+    const owner = new RequestAbort();
     const left = createDeadline(owner.signal, 10_000, owner);
     owner.abort();
     expect(left.signal.aborted).toBe(true);
     expect(left.expired).toBe(false);
     left.release();
-    const spared = new AbortController();
+    const spared = new RequestAbort();
     createDeadline(spared.signal, 10, spared).release();
     await new Promise((resolve) => setTimeout(resolve, 30));
     expect(spared.signal.aborted).toBe(false);
   });
 
   it('follows the signal with a controller of its own when the owner is not the signal’s', () => {
-    const parent = new AbortController();
-    const deadline = createDeadline(parent.signal, 10_000, new AbortController());
+    const parent = new RequestAbort();
+    const deadline = createDeadline(parent.signal, 10_000, new RequestAbort());
     expect(deadline.signal).not.toBe(parent.signal);
     parent.abort();
     expect(deadline.signal.aborted).toBe(true);

@@ -1,4 +1,4 @@
-import type { Caller, ChatRequest, ChatResult, Guardrails, StreamEvent } from '@svc/core';
+import { type Caller, type ChatRequest, type ChatResult, type Guardrails, RequestAbort, type StreamEvent } from '@svc/core';
 import type { Provider } from '@svc/providers';
 import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../exchange.js';
@@ -149,6 +149,35 @@ describe('guardrails in the pipeline', () => {
     expect(openai.asked).toEqual([['Plan the attack at dawn.']]);
     // The moderation call has its own ledger row, beside the refused answer's.
     expect(usage.map((event) => event.model)).toEqual(expect.arrayContaining(['openai/omni-moderation-latest', llama.id]));
+  });
+
+  it("stops a moderation check when the client leaves (the request's RequestAbort, followed through AbortSignal.any)", async () => {
+    const heard: unknown[] = [];
+    let started = (): void => {};
+    const asked = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const openai: Provider = {
+      id: 'openai',
+      chat: () => Promise.reject(new Error('not used')),
+      stream: () => Promise.reject(new Error('not used')),
+      moderate: (_req, options) =>
+        new Promise((_resolve, reject) => {
+          started();
+          options?.signal?.addEventListener('abort', () => {
+            heard.push(options.signal?.reason);
+            reject(new Error('stopped'));
+          });
+        }),
+    };
+    const { gateway, context } = setup([answering('Hi.'), openai]);
+    const client = new RequestAbort();
+    const who = guarded([{ kind: 'moderation', stage: 'before_call', action: 'refuse', timeoutMs: 60_000, failureMode: 'closed' }]);
+    const answer = gateway.chat(ask('hello'), { ...exchangeOf(context, who), signal: client.signal, abort: client });
+    await asked;
+    client.abort(new Error('client left'));
+    await expect(answer).rejects.toBeDefined();
+    expect(heard).toHaveLength(1);
   });
 
   it('lets a request through when moderation fails and its failure mode is open, and says so', async () => {

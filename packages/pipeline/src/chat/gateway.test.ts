@@ -1,4 +1,4 @@
-import { ProviderError, type ProviderErrorKind, type StreamEvent } from '@svc/core';
+import { ProviderError, type ProviderErrorKind, RequestAbort, type StreamEvent } from '@svc/core';
 import type { CallOptions, Provider, ProviderChatRequest } from '@svc/providers';
 import { createMemoryKv } from '@svc/kv';
 import { unpackFeatures } from '@svc/db';
@@ -220,7 +220,7 @@ describe('Gateway.chat', () => {
       stream: () => Promise.reject(new Error('unused')),
     };
     const { gateway, decisions, context } = setup([ownBound, scripted('together', () => 'ok')], undefined, { timeouts: { requestMs: 5_000, firstByteMs: 50 } });
-    const client = new AbortController();
+    const client = new RequestAbort();
     const before = performance.now();
     const response = await gateway.chat(request({}), { ...context(), signal: client.signal, abort: client });
     expect(response.kind === 'json' && response.metadata.provider).toBe('together');
@@ -241,7 +241,7 @@ describe('Gateway.chat', () => {
     };
     for (const stream of [false, true]) {
       const { gateway, context } = setup([hung(stream)], undefined, { timeouts: { requestMs: 40, firstByteMs: 10_000 } });
-      const client = new AbortController();
+      const client = new RequestAbort();
       await expect(gateway.chat(request({ stream }), { ...context(), signal: client.signal, abort: client })).rejects.toMatchObject({ status: 504, code: 'request_timeout' });
       expect(client.signal.aborted).toBe(true);
     }
@@ -260,7 +260,7 @@ describe('Gateway.chat', () => {
     const ended = async (leaves: boolean) => {
       const outcomes: unknown[] = [];
       const { gateway, decisions, context } = setup([hung], undefined, { timeouts: { requestMs: leaves ? 10_000 : 40, firstByteMs: 10_000 }, feedback: { record: (o) => outcomes.push(o) } });
-      const client = new AbortController();
+      const client = new RequestAbort();
       if (leaves) setTimeout(() => client.abort(), 20);
       const failure = await gateway.chat(request({}), { ...context(), signal: client.signal, abort: client }).catch((error: unknown) => error);
       return { outcomes, attempt: decisions[0]!.attempts[0], failure };
@@ -288,7 +288,7 @@ describe('Gateway.chat', () => {
         })(),
     };
     const { gateway, context } = setup([stalls], undefined, { timeouts: { requestMs: 60, firstByteMs: 10_000 } });
-    const client = new AbortController();
+    const client = new RequestAbort();
     const response = await gateway.chat(request({ stream: true }), { ...context(), signal: client.signal, abort: client });
     expect(response.kind).toBe('stream');
     if (response.kind === 'stream') await expect(drain(response)).rejects.toMatchObject({ status: 504, code: 'request_timeout' });

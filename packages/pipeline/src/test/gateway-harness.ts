@@ -1,5 +1,5 @@
 import { createCatalog } from '@svc/catalog';
-import { type Caller, type ChatRequest, type IntelligenceMode, type ChatResult, ProviderError, type ProviderErrorKind, type StreamEvent } from '@svc/core';
+import { type Caller, type ChatRequest, type IntelligenceMode, type ChatResult, ProviderError, type ProviderErrorKind, RequestAbort, type StreamEvent } from '@svc/core';
 import type { Provider, ProviderChatRequest } from '@svc/providers';
 import type { CircuitBreakers } from '@svc/resilience';
 import { createLogger, createMetrics } from '@svc/telemetry';
@@ -85,7 +85,11 @@ export function setup(providers: Provider[], breakers?: CircuitBreakers, extra: 
     ...extra,
   });
   /** The exchange the edge would hand over: `mode` as resolved there (default `full`). */
-  const context = (mode: IntelligenceMode = 'full'): Exchange => ({ caller, requestId: `req_${Math.random()}`, startedAt: performance.now(), signal: new AbortController().signal, mode });
+  const context = (mode: IntelligenceMode = 'full'): Exchange => {
+    // As the edge makes it (exchangeOf): the request's own controller, whose signal is not Node's class.
+    const abort = new RequestAbort();
+    return { caller, requestId: `req_${Math.random()}`, startedAt: performance.now(), signal: abort.signal, abort, mode };
+  };
   return { gateway, usage, decisions, context };
 }
 

@@ -1,6 +1,7 @@
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { ProviderError } from '@svc/core';
+import { type Aborter, ProviderError, RequestAbort } from '@svc/core';
+import { fetch as undiciFetch } from 'undici';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { rejection } from '../test/outcomes.js';
 import { fetchHttpClient } from './fetch-http-client.js';
@@ -83,6 +84,14 @@ afterAll(() => undici.close());
 const clients: [string, HttpClient][] = [
   ['undici client', undici],
   ['fetch client', fetchHttpClient(globalThis.fetch)],
+  // undici 7's own fetch: it refuses a signal that is not Node's (a request's RequestAbort is made one).
+  ['fetch client over undici 7', fetchHttpClient(undiciFetch as unknown as typeof globalThis.fetch)],
+];
+
+/** Node's controller, and the request path's own (whose signal is not Node's class). */
+const controllers: [string, () => Aborter][] = [
+  ['AbortController', () => new AbortController()],
+  ['RequestAbort', () => new RequestAbort()],
 ];
 
 describe.each(clients)('%s', (_name, http) => {
@@ -179,9 +188,9 @@ describe.each(clients)('%s', (_name, http) => {
     expect(seen).toEqual(['{"n":0}', '{"n":1}']);
   });
 
-  it('aborting mid-body rejects the read as a timeout and closes the upstream socket', async () => {
+  it.each(controllers)('aborting mid-body (%s) rejects the read as a timeout and closes the upstream socket', async (_kind, make) => {
     const server = await startServer(sse(1, 0, 'hold'));
-    const controller = new AbortController();
+    const controller = make();
     const messages = readSse('test', (await post(server.url, controller.signal)).body, controller.signal)[Symbol.asyncIterator]();
     await messages.next();
     const pending = messages.next();
@@ -191,12 +200,12 @@ describe.each(clients)('%s', (_name, http) => {
     await server.requestSocketClosed();
   });
 
-  it('aborting a text() read rejects it as a timeout', async () => {
+  it.each(controllers)('aborting a text() read (%s) rejects it as a timeout', async (_kind, make) => {
     const server = await startServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.write('{"partial":');
     });
-    const controller = new AbortController();
+    const controller = make();
     const response = await post(server.url, controller.signal);
     setTimeout(() => controller.abort(), 20);
     const error = await rejection(readResponseJson('test', response, controller.signal));

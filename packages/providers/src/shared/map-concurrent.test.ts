@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { RequestAbort } from '@svc/core';
 import { describe, expect, it } from 'vitest';
 import { chunk, mapConcurrent } from './map-concurrent.js';
 
@@ -34,8 +35,11 @@ describe('mapConcurrent', () => {
     expect(aborted).toEqual([1]);
   });
 
-  it('follows the caller\'s signal', async () => {
-    const caller = new AbortController();
+  it.each([
+    ['AbortController', () => new AbortController()],
+    ['RequestAbort', () => new RequestAbort()],
+  ] as const)("follows the caller's signal (%s)", async (_kind, make) => {
+    const caller = make();
     const run = mapConcurrent([1, 2], 2, caller.signal, (_item, signal) => new Promise((_resolve, reject) => signal?.addEventListener('abort', () => reject(new Error('stopped')))));
     caller.abort();
     await expect(run).rejects.toThrow('stopped');
