@@ -51,6 +51,24 @@ describe('the judging order (issue 28): where the next judged pair goes first', 
     expect(noUp.first(onStrong('chat'))).toBe(false);
   });
 
+  it("ranks a kind in its cautious start by the router's cheap choices (the library's sampler) but, fed the served model as the gateway's is, by the few the cheap model served before its start", () => {
+    const learner = createChoiceLearner({ judgeError: 0.15, cautiousStart: true });
+    record(learner, 'analysis', 30, 20, 50); // lead 0.05, in its start: the pricier model serves the router's cheap choices
+    record(learner, 'math', 16, 8, 16); // lead 0.10
+    expect(learner.choose(onCheap('analysis')).reason).toBe('start');
+    const library = createJudgingOrder(learner);
+    const gateway = createJudgingOrder(learner);
+    for (const order of [library, gateway]) {
+      show(order, onCheap('analysis'), 10); // served by the cheap model before its first pair
+      show(order, onCheap('math'), 100);
+    }
+    show(library, onCheap('analysis'), 300); // the router's cheap choice, whatever served it
+    show(gateway, onStrong('analysis'), 300); // the model that served it (learnerOrder takes offer.served)
+    expect(library.first(onCheap('analysis'))).toBe(true); // 310 x 0.05 before 100 x 0.10
+    expect(gateway.first(onStrong('analysis'))).toBe(false); // 10 x 0.05: the 300 count for no move up
+    expect(gateway.first(onCheap('math'))).toBe(true);
+  });
+
   it('orders each organisation on its own, and a kind it has not seen is first', () => {
     const learner = createChoiceLearner({ judgeError: 0.15 });
     const order = createJudgingOrder(learner);

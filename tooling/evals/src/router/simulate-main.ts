@@ -29,6 +29,8 @@ const { values } = parseArgs({
     'up-alpha': { type: 'string' },
     'no-hold': { type: 'boolean', default: false },
     'cautious-start': { type: 'boolean', default: false },
+    feed: { type: 'string', default: 'routed' },
+    revisit: { type: 'string', default: '0' },
   },
 });
 
@@ -93,6 +95,8 @@ const settings: SimulationSettings = {
   holdUp: !values['no-hold'],
   cautiousStart: values['cautious-start'],
   incumbent: values.incumbent === 'strong' || values.incumbent === 'router' ? values.incumbent : Number(values.incumbent),
+  feed: values.feed === 'served' ? 'served' : 'routed',
+  revisit: Number(values.revisit),
 };
 const items = source.load().filter((item) => item.correct[settings.strong.id] !== undefined && item.correct[settings.weak.id] !== undefined);
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
@@ -100,7 +104,7 @@ if (values.seeds !== undefined) {
   const seeds = seedRange(values.seeds);
   const results = seeds.map((seed) => simulate(items, { ...settings, seed }));
   const sum = summariseSeeds(results);
-  console.log(`${values.source} by ${settings.task}, sampler ${settings.sampler}, incumbent ${settings.incumbent}, judge error ${settings.judgeError}, up alpha ${settings.upAlpha ?? 'default'}, hold up ${settings.holdUp}, cautious start ${settings.cautiousStart}, seeds ${values.seeds}`);
+  console.log(`${values.source} by ${settings.task}, sampler ${settings.sampler}, incumbent ${settings.incumbent}, judge error ${settings.judgeError}, up alpha ${settings.upAlpha ?? 'default'}, hold up ${settings.holdUp}, cautious start ${settings.cautiousStart}, feed ${settings.feed}, revisit ${settings.revisit}, seeds ${values.seeds}`);
   console.log('| seed | quality at first checkpoint | min | quality at last | cost at last | weak share at last | judged |');
   console.log('|---|---|---|---|---|---|---|');
   results.forEach((r, i) => {

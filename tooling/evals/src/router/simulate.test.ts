@@ -57,6 +57,16 @@ describe('simulate', () => {
     expect(ordered.checkpoints.at(-1)!.judgedShare).toBeLessThan(unsure.checkpoints.at(-1)!.judgedShare);
   });
 
+  it("asks the sampler about the served model, as the gateway's shadow sampler does (feed served): the cautious start and the move up as when asked about the router's choice", () => {
+    const base = { ...settings, judged: 0.05, sampler: 'ordered', incumbent: 0.5, cautiousStart: true } as const;
+    const served = simulate(items, { ...base, feed: 'served' });
+    for (const c of served.checkpoints) expect(c.judgedShare).toBeLessThanOrEqual(0.05 + 20 / c.requests);
+    expect(served.checkpoints[0]!.quality).toBeGreaterThan(0.99);
+    expect(served.checkpoints.at(-1)!.quality).toBeCloseTo(simulate(items, base).checkpoints.at(-1)!.quality, 2);
+    // The gateway's revisits (5% of a promoted kind's choices back on the incumbent) cost the hard task's quality.
+    expect(simulate(items, { ...base, feed: 'served', revisit: 0.05 }).checkpoints.at(-1)!.quality).toBeLessThan(0.99);
+  });
+
   it('counts shadow and judge calls in the cost, and flipped verdicts blur what it learns', () => {
     const judgedOnly = simulate(items, { ...settings, judged: 0.05, judgePrice: 10, tolerance: 0 });
     expect(judgedOnly.checkpoints.at(-1)!.cost).toBeGreaterThan(1);

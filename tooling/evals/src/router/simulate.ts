@@ -56,6 +56,15 @@ export interface SimulationSettings {
    * on the weak model no better than a random one, docs/routing.md).
    */
   incumbent?: 'router' | 'strong' | number;
+  /**
+   * What the judging sampler (`unsure`, `ordered`) is asked about: `routed` (default), the
+   * request as the learner chose for it (the router's first choice as the incumbent, whatever a
+   * cautious start served); `served`, as the gateway's shadow sampler asks (`learnerFocus`,
+   * `learnerOrder`): the model that served as the incumbent, the other model as the candidate.
+   */
+  feed?: 'routed' | 'served';
+  /** The learner's revisit share (`ChoiceLearnerOptions.revisit`; the gateway's 0.05); default 0. */
+  revisit?: number;
 }
 
 export interface Checkpoint {
@@ -203,7 +212,7 @@ export function simulate(items: readonly Item[], s: SimulationSettings): Simulat
   const next = seeded(s.seed);
   const kindOf = kindsOf(s);
   const incumbentFor = incumbentOf(s);
-  const learner = createChoiceLearner({ judgeError: s.judgeError ?? 0, bound: s.bound ?? 'betting', upAlpha: s.upAlpha, holdUp: s.holdUp, cautiousStart: s.cautiousStart });
+  const learner = createChoiceLearner({ judgeError: s.judgeError ?? 0, bound: s.bound ?? 'betting', upAlpha: s.upAlpha, holdUp: s.holdUp, cautiousStart: s.cautiousStart, revisit: s.revisit, random: s.revisit ? next : undefined });
   const sampler: Sampler = { learner, order: createJudgingOrder(learner), next };
   const totals: Totals = { credit: 0, judgedCount: 0, right: 0, strongRight: 0, cost: 0, weakServed: 0, weakIncumbent: 0 };
   const checkpoints: Checkpoint[] = [];
@@ -222,7 +231,8 @@ export function simulate(items: readonly Item[], s: SimulationSettings): Simulat
     totals.strongRight += Number(item.correct[s.strong.id] === true);
     totals.cost += served.price;
     totals.weakServed += Number(served === s.weak);
-    if (sampled(totals, s, sampler, request)) {
+    const asked = s.feed === 'served' ? { ...request, incumbent: { id: served.id, cost: served.price }, candidates: [{ id: tried.id, cost: tried.price }] } : request;
+    if (sampled(totals, s, sampler, asked)) {
       totals.judgedCount++;
       totals.cost += tried.price + 2 * s.judgePrice;
       const pair = { incumbent: served.id, candidate: tried.id };
