@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { FileLearnJournal, KvLearnJournal, type LearnSink, LearnQueue, type LearnWriter } from '@svc/pipeline';
 import { embeddedDataDir } from '../control-file.js';
@@ -5,28 +6,24 @@ import type { RuntimeBase } from './runtime-base.js';
 
 /**
  * The learn stage's sink: usage ledger and decision log writes, batched off the response path.
- * The ledger is journaled first, so a crash loses nothing queued: in the shared kv with Redis
- * (Redis Streams), in the embedded data directory's `journal/` without (a file per flush, the rows
- * themselves handed at once to the store thread, which batches them); only
- * an in-memory PGlite or PostgreSQL without Redis queue in memory. Its backlog is watched by the
- * metrics.
+ * The ledger is journaled first, so a crash loses nothing queued: on the embedded store in its
+ * data directory's `journal/` (a file per flush, the rows themselves handed at once to the store
+ * thread, which batches them), with or without Redis: only one process writes an embedded store,
+ * so its journal is its own; with PostgreSQL and Redis in the shared kv (Redis Streams), drained
+ * by any instance of the deployment; only an in-memory PGlite or PostgreSQL without Redis queue in
+ * memory. Its backlog is watched by the metrics.
  */
-export function createLearnSink({ env, db, kv, metrics, logger }: RuntimeBase): LearnSink {
-  const writer: LearnWriter = {
-    writeUsage: async (events) => {
-      await db.usage.insertMany(events);
-    },
-    writeDecisions: async (rows) => {
-      await db.decisions.insertMany(rows);
-    },
-  };
+export async function createLearnSink(base: RuntimeBase): Promise<LearnSink> {
+  const { env, db, kv, metrics, logger } = base;
+  const writer = ledgerWriter(db);
   const onLearnError = (error: unknown) => logger.error({ err: error }, 'learn stage: batch write failed; will retry');
   const settings = { writer, flushIntervalMs: env.SVC_LEARN_FLUSH_MS, onError: onLearnError };
   const dataDir = embeddedDataDir(env);
-  const learn: LearnSink = env.REDIS_URL
-    ? new KvLearnJournal({ kv, ...settings })
-    : dataDir
-      ? new FileLearnJournal({ dir: join(dataDir, 'journal'), intake: db.intake, flushIntervalMs: settings.flushIntervalMs, onError: onLearnError })
+  if (dataDir) await drainEarlierKvJournal(base, join(dataDir, 'journal'));
+  const learn: LearnSink = dataDir
+    ? new FileLearnJournal({ dir: join(dataDir, 'journal'), intake: db.intake, flushIntervalMs: settings.flushIntervalMs, onError: onLearnError })
+    : env.REDIS_URL
+      ? new KvLearnJournal({ kv, ...settings })
       : new LearnQueue(settings);
   metrics.watch({
     learn: () => {
@@ -36,4 +33,33 @@ export function createLearnSink({ env, db, kv, metrics, logger }: RuntimeBase): 
     },
   });
   return learn;
+}
+
+function ledgerWriter(db: RuntimeBase['db']): LearnWriter {
+  return {
+    writeUsage: async (events) => {
+      await db.usage.insertMany(events);
+    },
+    writeDecisions: async (rows) => {
+      await db.decisions.insertMany(rows);
+    },
+  };
+}
+
+/**
+ * Releases before this one journaled an embedded store's ledger in Redis when `REDIS_URL` was
+ * set, where another deployment sharing that Redis database drained it into its own store. An
+ * embedded store that has served (a ledger row) but has no `journal/` yet was run so: what that
+ * release left in Redis (a crash before it drained) is written here once, before the file journal
+ * takes over. A new store, or one that has its `journal/`, never reads Redis's journal. A drain
+ * that failed fails the start, before `journal/` is made, so the next start tries again.
+ */
+async function drainEarlierKvJournal({ env, db, kv, logger }: RuntimeBase, journalDir: string): Promise<void> {
+  if (!env.REDIS_URL || existsSync(journalDir) || (await db.usage.exportPage({}, 1)).length === 0) return;
+  const earlier = new KvLearnJournal({ kv, writer: ledgerWriter(db), onError: (error) => logger.error({ err: error }, 'learn stage: the journal an earlier release left in Redis could not be written') });
+  await earlier.close();
+  const { processed, failures } = earlier.stats();
+  // Before `journal/` exists this runs again at the next start: failing now loses nothing.
+  if (failures > 0) throw new Error('The ledger rows an earlier release journaled in Redis for this embedded store could not be written (see the log); start again once Redis and the store answer.');
+  if (processed > 0) logger.info({ rows: processed }, 'learn stage: wrote the rows an earlier release journaled in Redis for this embedded store');
 }
