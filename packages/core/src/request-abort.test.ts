@@ -82,6 +82,7 @@ describe('nodeSignal', () => {
     abort.abort(reason);
     const node = nodeSignal(abort.signal);
     expect([node instanceof AbortSignal, node.aborted, node.reason]).toEqual([true, true, reason]);
+    expect(nodeSignal(abort.signal)).toBe(node);
   });
 
   it('leaves a Node signal as it is', () => {

@@ -78,8 +78,10 @@ class RequestSignal extends EventTarget implements AbortSignal {
   }
 
   node(): AbortSignal {
-    if (this.#aborted) return AbortSignal.abort(this.#reason);
-    this.#node ??= new AbortController();
+    if (this.#node === undefined) {
+      this.#node = new AbortController();
+      if (this.#aborted) this.#node.abort(this.#reason);
+    }
     return this.#node.signal;
   }
 }

@@ -3,7 +3,7 @@ export { DailyShadowBudget } from './daily-budget.js';
 export { type ShadowRequestFacts, type ShadowSkip, shadowSkipReason } from './eligibility.js';
 export { type JudgedPair, type JudgedPairSink, type VerdictTable, fanOutSinks, verdictTableSink } from './judged-pair.js';
 export { conversationText, judgeRequest } from './judge-prompt.js';
-export { DEFAULT_CAUTIOUS_START, MAX_CANDIDATES, cautiousStartOf, SHADOW_SETTINGS_KEY, type ShadowSettings, type ShadowSettingsWire, readShadowSettings, shadowSettingsEntries, shadowSettingsSchema } from './settings.js';
+export { MAX_CANDIDATES, cautiousStartOf, SHADOW_SETTINGS_KEY, type ShadowSettings, type ShadowSettingsWire, readShadowSettings, shadowSettingsEntries, shadowSettingsSchema } from './settings.js';
 export { DEFAULT_JUDGE_ERROR_RATE, type JudgeAgreement, type JudgeErrorRate, MAX_JUDGE_ERROR_RATE, MIN_AGREEMENT_PAIRS, judgeErrorRate } from './judge-error.js';
 export type { ShadowAnswer, ShadowCall, ShadowFocus, ShadowModels, ShadowOffer, ShadowOrder, ShadowPart } from './shadow-ports.js';
 export { SETTLED_PAIR_CAP, ShadowJudging, type ShadowJudgingSettings, type ShadowStats } from './shadow-judging.js';

@@ -19,9 +19,10 @@ export async function createLearnSink(base: RuntimeBase): Promise<LearnSink> {
   const onLearnError = (error: unknown) => logger.error({ err: error }, 'learn stage: batch write failed; will retry');
   const settings = { writer, flushIntervalMs: env.SVC_LEARN_FLUSH_MS, onError: onLearnError };
   const dataDir = embeddedDataDir(env);
-  if (dataDir) await drainEarlierKvJournal(base, join(dataDir, 'journal'));
-  const learn: LearnSink = dataDir
-    ? new FileLearnJournal({ dir: join(dataDir, 'journal'), intake: db.intake, flushIntervalMs: settings.flushIntervalMs, onError: onLearnError })
+  const journalDir = dataDir ? join(dataDir, 'journal') : undefined;
+  if (journalDir) await drainEarlierKvJournal(base, writer, journalDir);
+  const learn: LearnSink = journalDir
+    ? new FileLearnJournal({ dir: journalDir, intake: db.intake, flushIntervalMs: settings.flushIntervalMs, onError: onLearnError })
     : env.REDIS_URL
       ? new KvLearnJournal({ kv, ...settings })
       : new LearnQueue(settings);
@@ -54,9 +55,9 @@ function ledgerWriter(db: RuntimeBase['db']): LearnWriter {
  * takes over. A new store, or one that has its `journal/`, never reads Redis's journal. A drain
  * that failed fails the start, before `journal/` is made, so the next start tries again.
  */
-async function drainEarlierKvJournal({ env, db, kv, logger }: RuntimeBase, journalDir: string): Promise<void> {
+async function drainEarlierKvJournal({ env, db, kv, logger }: RuntimeBase, writer: LearnWriter, journalDir: string): Promise<void> {
   if (!env.REDIS_URL || existsSync(journalDir) || (await db.usage.exportPage({}, 1)).length === 0) return;
-  const earlier = new KvLearnJournal({ kv, writer: ledgerWriter(db), onError: (error) => logger.error({ err: error }, 'learn stage: the journal an earlier release left in Redis could not be written') });
+  const earlier = new KvLearnJournal({ kv, writer, onError: (error) => logger.error({ err: error }, 'learn stage: the journal an earlier release left in Redis could not be written') });
   await earlier.close();
   const { processed, failures } = earlier.stats();
   // Before `journal/` exists this runs again at the next start: failing now loses nothing.

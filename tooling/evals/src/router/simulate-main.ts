@@ -67,10 +67,10 @@ const sources: Record<string, { load: () => Item[]; strong: { id: string; price:
   },
   'even-kind': { load: evenKind, strong: { id: 'strong', price: 24.7 }, weak: { id: 'weak', price: 0.24 } },
 };
-const bounds = ['betting', 'sequence', 'wilson'] as const;
-function boundOf(name: string): (typeof bounds)[number] {
-  const found = bounds.find((b) => b === name);
-  if (!found) throw new Error(`--bound must be one of ${bounds.join(', ')}`);
+/** `value` when it is one of `allowed`; a typo is refused, never read as the default. */
+function choiceOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
+  const found = allowed.find((choice) => choice === value);
+  if (!found) throw new Error(`--${flag} must be one of ${allowed.join(', ')}`);
   return found;
 }
 const source = sources[values.source];
@@ -87,15 +87,15 @@ const settings: SimulationSettings = {
   judgePrice: Number(values['judge-price'] ?? strong.price),
   every: 2000,
   seed: Number(values.seed),
-  task: values.task === 'subject' ? 'subject' : 'family',
-  sampler: values.sampler === 'unsure' || values.sampler === 'ordered' ? values.sampler : 'uniform',
+  task: choiceOf('task', values.task, ['family', 'subject'] as const),
+  sampler: choiceOf('sampler', values.sampler, ['uniform', 'unsure', 'ordered'] as const),
   judgeError: Number(values['judge-error']),
-  bound: boundOf(values.bound),
+  bound: choiceOf('bound', values.bound, ['betting', 'sequence', 'wilson'] as const),
   upAlpha: values['up-alpha'] === undefined ? undefined : Number(values['up-alpha']),
   holdUp: !values['no-hold'],
   cautiousStart: values['cautious-start'],
   incumbent: values.incumbent === 'strong' || values.incumbent === 'router' ? values.incumbent : Number(values.incumbent),
-  feed: values.feed === 'served' ? 'served' : 'routed',
+  feed: choiceOf('feed', values.feed, ['routed', 'served'] as const),
   revisit: Number(values.revisit),
 };
 const items = source.load().filter((item) => item.correct[settings.strong.id] !== undefined && item.correct[settings.weak.id] !== undefined);
