@@ -18,6 +18,7 @@ import type { OutputConfigRepository } from './repositories/output-configs.js';
 import type { ProviderKeyRepository } from './repositories/provider-keys.js';
 import type { SettingsRepository } from './repositories/settings.js';
 import type { SloRepository } from './repositories/slos.js';
+import type { StoreIdentityRepository } from './repositories/store-identity.js';
 import type { StoredModelRepository } from './repositories/stored-models.js';
 import type { ResponseRepository } from './repositories/stored-responses.js';
 import type { ToolGovernanceRepository } from './repositories/tool-governance.js';
@@ -77,6 +78,8 @@ export interface Database {
   readonly shadowVerdicts: ShadowVerdictRepository;
   /** The deployment's model entries stored through the admin API (added models, catalog overrides). */
   readonly storedModels: StoredModelRepository;
+  /** The store's own id, one for every instance of the deployment (names the ledger's journal in Redis). */
+  readonly storeIdentity: StoreIdentityRepository;
   /** The ledger's and the decision log's rows as requests record them: batched and retried by the store (on its thread when embedded). */
   readonly intake: RowIntake;
   /**

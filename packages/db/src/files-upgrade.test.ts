@@ -6,11 +6,10 @@ import postgres from 'postgres';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDb } from './create-db.js';
 import type { Database } from './database.js';
-import { defaultMigrationsFolder, migratePglite, migratePostgres } from './migrate.js';
-import { journalUpTo, readJournal } from './migration-journal.js';
+import { migratePglite, migratePostgres } from './migrate.js';
 import { openPglite } from './pglite-start.js';
 import { FILE_PART_BYTES } from './repositories/files.js';
-import { checkPostgres, dropSchema, randomSchemaName } from './test/index.js';
+import { checkPostgres, dropSchema, migrationsUpTo, randomSchemaName } from './test/index.js';
 
 /** The schema level of the release before file chunks (its files hold their bytes in `files.content`). */
 const PREVIOUS_MIGRATION = '0022_stored_models';
@@ -31,13 +30,6 @@ async function writePreviousRows(run: Run): Promise<void> {
       [file.id, org, file.bytes.byteLength, file.bytes],
     );
   }
-}
-
-async function previousMigrations() {
-  const folder = defaultMigrationsFolder();
-  const level = (await readJournal(folder)).find((entry) => entry.tag === PREVIOUS_MIGRATION);
-  if (!level) throw new Error(`${PREVIOUS_MIGRATION} is not in the journal`);
-  return journalUpTo(folder, level.when);
 }
 
 const digest = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
@@ -67,7 +59,7 @@ const reachable = url ? (await checkPostgres(url)) === undefined : false;
 describe('files the release before 0023 wrote (bytes whole in files.content)', () => {
   it('are served by this release on the embedded store', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'svc-files-0022-'));
-    const upTo = await previousMigrations();
+    const upTo = await migrationsUpTo(PREVIOUS_MIGRATION);
     try {
       const pg = await openPglite(dir);
       try {
@@ -91,7 +83,7 @@ describe('files the release before 0023 wrote (bytes whole in files.content)', (
   it.runIf(reachable)('are served by this release on PostgreSQL', async () => {
     const schema = randomSchemaName();
     afterAll(() => dropSchema(url!, schema));
-    const upTo = await previousMigrations();
+    const upTo = await migrationsUpTo(PREVIOUS_MIGRATION);
     const sql = postgres(url!, { max: 1, onnotice: () => {}, connection: { search_path: schema } });
     try {
       await migratePostgres(sql, { migrationsFolder: upTo.folder, schema });

@@ -51,6 +51,7 @@ export type {
   McpServerRecord,
   StoredModelRecord,
   StoredModelRepository,
+  StoreIdentityRepository,
   McpServerRepository,
   NewMcpServer,
   MemoryEntityRecord,

@@ -20,6 +20,7 @@ import { createSettingsRepository } from './settings.js';
 import { createShadowVerdictRepository } from './shadow-verdicts.js';
 import { createSloRepository } from './slos.js';
 import { createStoredModelRepository } from './stored-models.js';
+import { createStoreIdentityRepository } from './store-identity.js';
 import { createResponseRepository } from './stored-responses.js';
 import { createToolGovernanceRepository } from './tool-governance.js';
 import { createTrafficRepository } from './traffic.js';
@@ -52,6 +53,7 @@ export function createRepositories(db: Drizzle) {
     batches: createBatchRepository(db),
     shadowVerdicts: createShadowVerdictRepository(db),
     storedModels: createStoredModelRepository(db),
+    storeIdentity: createStoreIdentityRepository(db),
   };
 }
 
@@ -85,6 +87,7 @@ export const REPOSITORY_NAMES = [
   'feedback',
   'shadowVerdicts',
   'storedModels',
+  'storeIdentity',
 ] as const satisfies readonly (keyof Repositories)[];
 
 export type {
@@ -120,6 +123,7 @@ export type { NewProviderKey, ProviderKeyRecord, ProviderKeyRepository } from '.
 export type { SettingsRepository } from './settings.js';
 export type { HeadToHead, JudgedFigures, LearnedRuling, NewShadowVerdict, ServedRoute, ShadowVerdictRepository, VerdictFilter } from './shadow-verdicts.js';
 export type { StoredModelRecord, StoredModelRepository } from './stored-models.js';
+export type { StoreIdentityRepository } from './store-identity.js';
 export type { ResponseRepository, StoredResponseRecord } from './stored-responses.js';
 export type { FeedbackRecord, FeedbackRepository, FeedbackResult, NewFeedback } from './feedback.js';
 export type { LegacyMemoryListOptions, LegacyMemoryRecord, LegacyMemoryRepository } from './legacy-memories.js';

@@ -18,3 +18,4 @@ export { type BatchHold, type BatchUsage, type NativeBatchPart, batches, batchLi
 export { requestFeedback } from './request-feedback.js';
 export { shadowVerdicts } from './shadow-verdicts.js';
 export { storedModels } from './stored-models.js';
+export { storeIdentity } from './store-identity.js';

@@ -2,3 +2,4 @@ export { clearOfHourEdge, createTestOrg, newDecision, newKeyInput, newPasskey, n
 export { checkPostgres, createScratchDatabase, dropSchema, randomSchemaName } from './postgres-test-schema.js';
 export { runDbConformance } from './run-db-conformance.js';
 export { affected, november, NOVEMBER_MIGRATION, writeAffectedRows, writeNovemberDirectory } from './november-release.js';
+export { embeddedStoreAt, migrationsUpTo } from './previous-release.js';

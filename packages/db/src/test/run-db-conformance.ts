@@ -19,6 +19,7 @@ import { requestLogConformance } from './conformance/request-log.js';
 import { settingsConformance } from './conformance/settings.js';
 import { sloConformance } from './conformance/slos.js';
 import { storedModelConformance } from './conformance/stored-models.js';
+import { storeIdentityConformance } from './conformance/store-identity.js';
 import { storedResponseConformance } from './conformance/stored-responses.js';
 import { toolGovernanceConformance } from './conformance/tool-governance.js';
 import { trafficConformance } from './conformance/traffic.js';
@@ -57,6 +58,7 @@ export function runDbConformance(name: string, create: () => Promise<Database>):
     });
 
     describe('storedModels', () => storedModelConformance(getDb));
+    describe('store identity', () => storeIdentityConformance(getDb));
     describe('orgs', () => orgConformance(getDb));
     describe('keys', () => keyConformance(getDb));
     describe('settings', () => settingsConformance(getDb));
