@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { FileLearnJournal, KvLearnJournal, type LearnSink, LearnQueue, type LearnWriter } from '@svc/pipeline';
+import { FileLearnJournal, KvLearnJournal, type LearnSink, LearnQueue, type LearnWriter, type OwnedOrgs, storeJournalPrefix } from '@svc/pipeline';
 import { embeddedDataDir } from '../control-file.js';
 import type { RuntimeBase } from './runtime-base.js';
 
@@ -9,9 +9,10 @@ import type { RuntimeBase } from './runtime-base.js';
  * The ledger is journaled first, so a crash loses nothing queued: on the embedded store in its
  * data directory's `journal/` (a file per flush, the rows themselves handed at once to the store
  * thread, which batches them), with or without Redis: only one process writes an embedded store,
- * so its journal is its own; with PostgreSQL and Redis in the shared kv (Redis Streams), drained
- * by any instance of the deployment; only an in-memory PGlite or PostgreSQL without Redis queue in
- * memory. Its backlog is watched by the metrics.
+ * so its journal is its own; with PostgreSQL and Redis in the shared kv (Redis Streams) under the
+ * store's identity, drained by any instance of the deployment and by no other deployment on that
+ * Redis database; only an in-memory PGlite or PostgreSQL without Redis queue in memory. Its
+ * backlog is watched by the metrics.
  */
 export async function createLearnSink(base: RuntimeBase): Promise<LearnSink> {
   const { env, db, kv, metrics, logger } = base;
@@ -24,7 +25,7 @@ export async function createLearnSink(base: RuntimeBase): Promise<LearnSink> {
   const learn: LearnSink = journalDir
     ? new FileLearnJournal({ dir: journalDir, intake: db.intake, flushIntervalMs: settings.flushIntervalMs, onError: onLearnError })
     : env.REDIS_URL
-      ? new KvLearnJournal({ kv, ...settings })
+      ? new KvLearnJournal({ kv, ...settings, prefix: storeJournalPrefix(await db.storeIdentity.id()), earlier: { owns: ownedBy(db), everyMs: EARLIER_JOURNAL_EVERY_MS } })
       : new LearnQueue(settings);
   metrics.watch({
     learn: () => {
@@ -34,6 +35,17 @@ export async function createLearnSink(base: RuntimeBase): Promise<LearnSink> {
     },
   });
   return learn;
+}
+
+/** How often a PostgreSQL deployment drains this store's rows from the journal earlier releases shared. */
+const EARLIER_JOURNAL_EVERY_MS = 60_000;
+
+/** The organisations of `orgIds` the store knows: a journal shared by deployments holds others' too. */
+function ownedBy(db: RuntimeBase['db']): OwnedOrgs {
+  return async (orgIds) => {
+    const found = await Promise.all(orgIds.map(async (id) => ((await db.orgs.get(id)) ? id : undefined)));
+    return new Set(found.filter((id) => id !== undefined));
+  };
 }
 
 function ledgerWriter(db: RuntimeBase['db']): LearnWriter {
@@ -51,13 +63,13 @@ function ledgerWriter(db: RuntimeBase['db']): LearnWriter {
  * Releases before this one journaled an embedded store's ledger in Redis when `REDIS_URL` was
  * set, where another deployment sharing that Redis database drained it into its own store. An
  * embedded store that has served (a ledger row) but has no `journal/` yet was run so: what that
- * release left in Redis (a crash before it drained) is written here once, before the file journal
- * takes over. A new store, or one that has its `journal/`, never reads Redis's journal. A drain
+ * release left in Redis (a crash before it drained) for this store's organisations is written
+ * here once, before the file journal takes over. A new store, or one that has its `journal/`, never reads Redis's journal. A drain
  * that failed fails the start, before `journal/` is made, so the next start tries again.
  */
 async function drainEarlierKvJournal({ env, db, kv, logger }: RuntimeBase, writer: LearnWriter, journalDir: string): Promise<void> {
   if (!env.REDIS_URL || existsSync(journalDir) || (await db.usage.exportPage({}, 1)).length === 0) return;
-  const earlier = new KvLearnJournal({ kv, writer, onError: (error) => logger.error({ err: error }, 'learn stage: the journal an earlier release left in Redis could not be written') });
+  const earlier = new KvLearnJournal({ kv, writer, owns: ownedBy(db), onError: (error) => logger.error({ err: error }, 'learn stage: the journal an earlier release left in Redis could not be written') });
   await earlier.close();
   const { processed, failures } = earlier.stats();
   // Before `journal/` exists this runs again at the next start: failing now loses nothing.

@@ -1,6 +1,6 @@
 import { createMemoryKv } from '@svc/kv';
-import { describe, expect, it } from 'vitest';
-import { DRAIN_LOCK_TTL_MS, KvLearnJournal } from './learn-journal.js';
+import { describe, expect, it, vi } from 'vitest';
+import { DRAIN_LOCK_TTL_MS, KvLearnJournal, SHARED_JOURNAL_PREFIX, storeJournalPrefix } from './learn-journal.js';
 import type { DecisionRecord, UsageEvent } from './learn-queue.js';
 
 const event = (requestId: string): UsageEvent => ({
@@ -169,5 +169,59 @@ describe('KvLearnJournal', () => {
     await journal.flush();
     expect(slow.usage.map((u) => u.requestId)).toContain('req_d');
     await journal.close();
+  });
+});
+
+describe('KvLearnJournal on a Redis database other deployments share', () => {
+  const ours = '00000000-0000-4000-8000-0000000000aa';
+  const theirs = '00000000-0000-4000-8000-0000000000bb';
+  const of = (requestId: string, orgId: string): UsageEvent => ({ ...event(requestId), orgId });
+  const owns = async (ids: readonly string[]) => new Set(ids.filter((id) => id === ours));
+  /** What an earlier release appended (one journal for every deployment on the database). */
+  const appendShared = (kv: ReturnType<typeof createMemoryKv>, row: UsageEvent) => kv.append(`${SHARED_JOURNAL_PREFIX}usage`, { v: JSON.stringify(row) });
+
+  it('keeps each store journal apart: one deployment never drains another store into its own', async () => {
+    const kv = createMemoryKv();
+    const [outA, outB] = [writer(), writer()];
+    const a = new KvLearnJournal({ kv, writer: outA, flushIntervalMs: 60_000, prefix: storeJournalPrefix('store-a') });
+    const b = new KvLearnJournal({ kv, writer: outB, flushIntervalMs: 60_000, prefix: storeJournalPrefix('store-b') });
+    a.recordUsage(event('req_a'));
+    b.recordUsage(event('req_b'));
+    await b.flush();
+    await a.flush();
+    expect(outA.usage.map((u) => u.requestId)).toEqual(['req_a']);
+    expect(outB.usage.map((u) => u.requestId)).toEqual(['req_b']);
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it('drains only its organisations from a shared stream, leaves the others, reads past them once', async () => {
+    const kv = createMemoryKv();
+    const out = writer();
+    for (const [id, org] of [['r1', theirs], ['r2', ours], ['r3', theirs]] as const) await appendShared(kv, of(id, org));
+    const asked: string[][] = [];
+    const journal = new KvLearnJournal({ kv, writer: out, flushIntervalMs: 60_000, batchSize: 2, owns: async (ids) => (asked.push([...ids]), owns(ids)) });
+    await journal.flush();
+    expect(out.usage.map((u) => u.requestId)).toEqual(['r2']);
+    expect((await kv.read(`${SHARED_JOURNAL_PREFIX}usage`, '0', 10)).map((e) => JSON.parse(e.fields.v!).requestId)).toEqual(['r1', 'r3']);
+    await appendShared(kv, of('r4', ours));
+    asked.length = 0;
+    await journal.flush();
+    expect(out.usage.map((u) => u.requestId)).toEqual(['r2', 'r4']);
+    expect(asked).toEqual([[ours]]);
+    await journal.close();
+  });
+
+  it("drains this store's rows an earlier release left in the shared journal, at start and at close", async () => {
+    const kv = createMemoryKv();
+    const out = writer();
+    await appendShared(kv, of('left_by_crash', ours));
+    await appendShared(kv, of('other_deployment', theirs));
+    const journal = new KvLearnJournal({ kv, writer: out, flushIntervalMs: 60_000, prefix: storeJournalPrefix('store-a'), earlier: { owns, everyMs: 60_000 } });
+    await vi.waitFor(() => expect(out.usage.map((u) => u.requestId)).toEqual(['left_by_crash']));
+    await appendShared(kv, of('rolling_upgrade', ours));
+    journal.recordUsage(of('new', ours));
+    await journal.close();
+    expect(out.usage.map((u) => u.requestId).sort()).toEqual(['left_by_crash', 'new', 'rolling_upgrade']);
+    expect((await kv.read(`${SHARED_JOURNAL_PREFIX}usage`, '0', 10)).map((e) => JSON.parse(e.fields.v!).requestId)).toEqual(['other_deployment']);
   });
 });

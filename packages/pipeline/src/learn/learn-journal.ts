@@ -32,9 +32,37 @@ export interface KvJournalSettings {
   /** Entries written per statement. Default 500. */
   batchSize?: number;
   flushIntervalMs?: number;
-  /** Key prefix of the two streams and the drain lock. Default `svc:learn:`. */
+  /** Key prefix of the two streams and the drain lock. Default {@link SHARED_JOURNAL_PREFIX}. */
   prefix?: string;
+  /** The drain lock's key, when not the prefix's (`<prefix>drain-lock`). */
+  drainLock?: string;
   onError?: (error: unknown) => void;
+  /**
+   * The streams are shared with other deployments (the earlier releases' journal, one for every
+   * deployment on the Redis database): only the rows of organisations this store knows are
+   * written and deleted; the others are left for their own deployment, and read past.
+   */
+  owns?: OwnedOrgs;
+  /**
+   * Also drains the journal an earlier release kept under {@link SHARED_JOURNAL_PREFIX}, for this
+   * store's organisations only (`owns`), every `everyMs`, and once more at close: what an instance
+   * of that release left there (a crash, or appends during a rolling upgrade) reaches the store.
+   */
+  earlier?: { owns: OwnedOrgs; everyMs: number };
+}
+
+/** Of the organisation ids given, those this store knows. */
+export type OwnedOrgs = (orgIds: readonly string[]) => Promise<ReadonlySet<string>>;
+
+/**
+ * The journal's prefix before it was named by the store (releases up to 2026-12-06): one journal
+ * for every deployment sharing the Redis database, each draining the others' rows into its store.
+ */
+export const SHARED_JOURNAL_PREFIX = 'svc:learn:';
+
+/** The journal's prefix for one store (its `store_identity`): deployments sharing Redis keep apart. */
+export function storeJournalPrefix(storeId: string): string {
+  return `${SHARED_JOURNAL_PREFIX}${storeId}:`;
 }
 
 const usageStream = 'usage';
@@ -67,13 +95,30 @@ export class KvLearnJournal implements LearnSink {
   private lastErrorAt: number | null = null;
   private measured: LearnBacklog = { scope: 'shared', usage: 0, decisions: 0, oldestPendingAt: null };
   private closed = false;
+  /** Shared streams only: the last entry id read, per stream (entries left for others are not read again). */
+  private readonly readPast = new Map<string, string>();
+  private readonly earlier: KvLearnJournal | undefined;
 
   constructor(private readonly settings: KvJournalSettings) {
     this.kv = settings.kv;
-    this.prefix = settings.prefix ?? 'svc:learn:';
+    this.prefix = settings.prefix ?? SHARED_JOURNAL_PREFIX;
     this.batchSize = settings.batchSize ?? 500;
     this.flushIntervalMs = Math.max(10, settings.flushIntervalMs ?? 1_000);
     this.onError = settings.onError ?? (() => {});
+    this.earlier = settings.earlier
+      ? new KvLearnJournal({
+          kv: settings.kv,
+          writer: settings.writer,
+          batchSize: settings.batchSize,
+          onError: settings.onError,
+          owns: settings.earlier.owns,
+          flushIntervalMs: settings.earlier.everyMs,
+          // This store's own lock: another deployment draining its rows never holds this one back.
+          drainLock: `${this.prefix}earlier-drain-lock`,
+        })
+      : undefined;
+    // At once too: what an earlier release's instance left (a crash) need not wait a whole period.
+    void this.earlier?.flush().catch(this.onError);
     // Each tick drains, then measures what is left for the metrics (a failed measure keeps the last one).
     this.timer = setInterval(() => void this.flush().then(() => this.backlog().then(() => undefined, () => undefined), this.onError), this.flushIntervalMs);
     this.timer.unref();
@@ -149,7 +194,7 @@ export class KvLearnJournal implements LearnSink {
   private async drain(): Promise<void> {
     await Promise.all([...this.pendingAppends]);
     await this.drainFallback();
-    const lock = `${this.prefix}drain-lock`;
+    const lock = this.settings.drainLock ?? `${this.prefix}drain-lock`;
     // One drainer at a time across instances; the lock expires soon after its holder dies mid-drain.
     if (!(await this.kv.setIfAbsent(lock, this.instance, { ttlMs: DRAIN_LOCK_TTL_MS }))) return;
     try {
@@ -160,33 +205,43 @@ export class KvLearnJournal implements LearnSink {
     }
   }
 
-  private async drainStream<T extends { createdAt?: Date | string | null }>(stream: string, lock: string, write: (rows: T[]) => Promise<void>): Promise<void> {
+  private async drainStream<T extends { createdAt?: Date | string | null; orgId?: string }>(stream: string, lock: string, write: (rows: T[]) => Promise<void>): Promise<void> {
     const key = this.prefix + stream;
     while (true) {
       await this.renew(lock);
-      const entries = await this.kv.read(key, '0', this.batchSize);
+      const entries = await this.kv.read(key, this.readPast.get(key) ?? '0', this.batchSize);
       if (entries.length === 0) return;
-      const rows: T[] = [];
+      const read: { id: string; row: T }[] = [];
       for (const entry of entries) {
         try {
-          rows.push(reviveRow<T>(entry.fields.v ?? ''));
+          read.push({ id: entry.id, row: reviveRow<T>(entry.fields.v ?? '') });
         } catch (error) {
-          // An unreadable entry can never be written: reported, then dropped with its batch.
+          // An unreadable entry can never be written: reported, then dropped with its batch (left, in shared streams).
           this.onError(error);
         }
       }
+      const taken = this.settings.owns ? await this.ownRows(read) : read;
       try {
-        if (rows.length > 0) await write(rows);
+        if (taken.length > 0) await write(taken.map((entry) => entry.row));
       } catch (error) {
         this.failed(error);
         return; // kept in the stream: the next flush retries it
       }
-      await this.kv.ack(key, entries.map((e) => e.id));
-      this.processed += rows.length;
+      await this.kv.ack(key, this.settings.owns ? taken.map((entry) => entry.id) : entries.map((e) => e.id));
+      if (this.settings.owns) this.readPast.set(key, entries[entries.length - 1]!.id);
+      this.processed += taken.length;
       this.lastFlushAt = Date.now();
       if (entries.length < this.batchSize) return;
       await new Promise((resolve) => setImmediate(resolve));
     }
+  }
+
+  /** The entries of organisations this store knows (shared streams). */
+  private async ownRows<T extends { orgId?: string }>(read: { id: string; row: T }[]): Promise<{ id: string; row: T }[]> {
+    const owns = this.settings.owns;
+    if (!owns) return read;
+    const known = await owns([...new Set(read.flatMap((entry) => (entry.row.orgId ? [entry.row.orgId] : [])))]);
+    return read.filter((entry) => entry.row.orgId !== undefined && known.has(entry.row.orgId));
   }
 
   /**
@@ -233,5 +288,6 @@ export class KvLearnJournal implements LearnSink {
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
     await this.flush().catch((error: unknown) => this.failed(error));
+    await this.earlier?.close();
   }
 }
