@@ -20,6 +20,7 @@ export type McpCallFailure =
   | 'mcp_url_refused'
   | 'mcp_response_too_large'
   | 'credential_unavailable'
+  | 'client_closed_request'
   | 'internal_error';
 
 
@@ -34,6 +35,8 @@ const failures: Record<McpCallFailure, { rpc: number; status: number }> = {
   mcp_url_refused: { rpc: mcpGatewayErrorCodes.upstreamFailed, status: 403 },
   mcp_response_too_large: { rpc: mcpGatewayErrorCodes.upstreamFailed, status: 502 },
   credential_unavailable: { rpc: mcpGatewayErrorCodes.upstreamFailed, status: 500 },
+  // Nobody reads it (the client left); the ledger and the span keep 499, nginx's "client closed request".
+  client_closed_request: { rpc: ErrorCode.ConnectionClosed, status: 499 },
   internal_error: { rpc: ErrorCode.InternalError, status: 500 },
 };
 
@@ -42,6 +45,7 @@ const errorTypes: Partial<Record<McpCallFailure, string>> = {
   tool_not_allowed: 'authorization_error',
   tool_call_blocked: 'governance_error',
   rate_limited: 'rate_limit_error',
+  client_closed_request: 'invalid_request_error',
   internal_error: 'internal_error',
 };
 

@@ -35,8 +35,8 @@ export class McpGateway {
   }
 
   /** See {@link McpServing.modelServerTools}. */
-  async modelServerTools(target: McpConnectionTarget): Promise<Tool[]> {
-    return (await this.load()).modelServerTools(target);
+  async modelServerTools(target: McpConnectionTarget, caller: McpCaller): Promise<Tool[]> {
+    return (await this.load()).modelServerTools(target, caller);
   }
 
   /** See {@link McpServing.modelToolCall}: a model's call, governed, limited, traced and recorded. */

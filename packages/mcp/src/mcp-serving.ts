@@ -51,8 +51,10 @@ export class McpServing {
     }
   }
 
-  private upstream(): UpstreamSettings {
-    return { fetch: this.fetch, signal: AbortSignal.timeout(this.settings.timeoutMs), timeoutMs: this.settings.timeoutMs };
+  /** Each operation's settings: its timeout, and the caller's client leaving when it has a signal. */
+  private upstream(caller: McpCaller | undefined): UpstreamSettings {
+    const timeout = AbortSignal.timeout(this.settings.timeoutMs);
+    return { fetch: this.fetch, signal: caller?.signal ? AbortSignal.any([timeout, caller.signal]) : timeout, timeoutMs: this.settings.timeoutMs };
   }
 
   private async listTools(caller: McpCaller): Promise<Tool[]> {
@@ -60,7 +62,7 @@ export class McpServing {
     const lists = await Promise.all(
       targets.map(async (target) => {
         try {
-          const tools = await listUpstreamTools(this.sessions, target, this.upstream());
+          const tools = await listUpstreamTools(this.sessions, target, this.upstream(caller));
           return tools.filter((tool) => toolAccess(target, tool.name) === 'exposed').map((tool) => ({ ...tool, name: namespacedTool(target.name, tool.name) }));
         } catch (error) {
           this.settings.onListFailure(upstreamFailure(error, target.name), caller.orgId);
@@ -97,10 +99,10 @@ export class McpServing {
     return target;
   }
 
-  /** The tools `target` lists and exposes (a registration's `tools`). @throws McpCallError */
-  async modelServerTools(target: McpConnectionTarget): Promise<Tool[]> {
+  /** The tools `target` lists and exposes (a registration's `tools`), for `caller`. @throws McpCallError */
+  async modelServerTools(target: McpConnectionTarget, caller: McpCaller): Promise<Tool[]> {
     try {
-      const tools = await listUpstreamTools(this.sessions, target, this.upstream());
+      const tools = await listUpstreamTools(this.sessions, target, this.upstream(caller));
       return tools.filter((tool) => toolAccess(target, tool.name) === 'exposed');
     } catch (error) {
       throw upstreamFailure(error, target.name);
@@ -164,8 +166,9 @@ export class McpServing {
     if (reason) throw new McpCallError('tool_call_blocked', `The call to '${call.name}' is blocked by the organisation's tool policy (${reason}).`);
     await admit(caller);
     try {
-      return await callUpstreamTool(this.sessions, call.target, this.upstream(), call.tool, call.args);
+      return await callUpstreamTool(this.sessions, call.target, this.upstream(caller), call.tool, call.args);
     } catch (error) {
+      if (caller.signal?.aborted) throw new McpCallError('client_closed_request', `The client left before MCP server '${call.target.name}' answered; the call was stopped.`);
       throw upstreamFailure(error, call.target.name);
     }
   }

@@ -27,6 +27,11 @@ export interface McpCaller {
    * a GatewayError 429 when they are spent (answered as the MCP error `rate_limited`). Absent: unlimited.
    */
   admitToolCall?: () => Promise<void>;
+  /**
+   * Aborts when the caller's client leaves: a list or tool call in flight upstream stops then, not
+   * only at its timeout (a Node AbortSignal: `nodeSignal` of the request's). Absent: the timeout alone.
+   */
+  signal?: AbortSignal;
 }
 
 /** One tool call as the gateway records it (the runtime writes it to the usage ledger). */

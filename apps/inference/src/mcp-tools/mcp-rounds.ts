@@ -1,4 +1,4 @@
-import type { ChatRequest } from '@svc/core';
+import { type ChatRequest, nodeSignal } from '@svc/core';
 import type { McpCaller } from '@svc/mcp';
 import { type ChatJsonResponse, type ChatStreamResponse, type Exchange, admitToolCall, replayStream } from '@svc/pipeline';
 import type { Context } from 'hono';
@@ -13,8 +13,9 @@ export interface McpRounds {
   caller: McpCaller;
   /**
    * One model round through the gateway, answered whole; rounds after the first are billed as
-   * `<request id>:mcp<round>`. The exchange is decided once, on the first round (one client-gone
-   * listener per request), and each round gets its own copy of it.
+   * `<request id>:mcp<round>`. The exchange is decided once, with the rounds (one client-gone
+   * listener per request, which the tool calls' `caller.signal` follows too), and each round gets
+   * its own copy of it.
    */
   chat(request: ChatRequest, round: number): Promise<ChatJsonResponse>;
   /** The same round, streamed (an answer the gateway gave whole is replayed as its events). */
@@ -24,13 +25,10 @@ export interface McpRounds {
 export function mcpRounds(c: Context<AppEnv>, deps: Pick<InferenceDeps, 'gateway' | 'limiter'>, options: ExchangeOptions): McpRounds {
   const caller = c.get('caller');
   const requestId = c.get('requestId');
-  let exchange: Exchange | undefined;
-  const roundExchange = (round: number): Exchange => {
-    exchange ??= exchangeOf(c, options);
-    return { ...exchange, requestId: round === 1 ? requestId : `${requestId}:mcp${round}` };
-  };
+  const exchange = exchangeOf(c, options);
+  const roundExchange = (round: number): Exchange => ({ ...exchange, requestId: round === 1 ? requestId : `${requestId}:mcp${round}` });
   return {
-    caller: { orgId: caller.org.id, keyId: caller.keyId, requestId, span: c.get('trace'), admitToolCall: () => admitToolCall(deps.limiter, caller) },
+    caller: { orgId: caller.org.id, keyId: caller.keyId, requestId, span: c.get('trace'), admitToolCall: () => admitToolCall(deps.limiter, caller), signal: nodeSignal(exchange.signal) },
     async chat(request, round) {
       const answered = await deps.gateway.chat(request, roundExchange(round));
       if (answered.kind !== 'json') throw new Error('a tool round was answered as a stream');

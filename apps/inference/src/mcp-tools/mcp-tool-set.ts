@@ -59,7 +59,7 @@ export async function listMcpServer(gateway: McpModelTools, caller: McpCaller, s
   try {
     const ref = spec.server_url == null ? { label } : { label, url: spec.server_url, headers: requestHeaders(spec) };
     const target = await gateway.modelServer(caller, ref);
-    const tools = (await gateway.modelServerTools(target)).filter((tool) => allowed(spec, tool.name));
+    const tools = (await gateway.modelServerTools(target, caller)).filter((tool) => allowed(spec, tool.name));
     item.tools = tools.map((tool) => ({ name: tool.name, description: tool.description ?? null, input_schema: tool.inputSchema, annotations: tool.annotations ?? null }));
     return { item, offered: tools.map((tool) => ({ label, tool: tool.name, target, needsApproval: needsApproval(spec, tool.name) })) };
   } catch (error) {

@@ -1,4 +1,5 @@
-import { type RouteRegistry, readHeader } from '@svc/http-kit';
+import { RequestAbort, nodeSignal } from '@svc/core';
+import { type RouteRegistry, onClientGone, readHeader } from '@svc/http-kit';
 import { mcpProtocolVersion } from '@svc/mcp';
 import { admitToolCall } from '@svc/pipeline';
 import { bearer, defineRoute, jsonResponse } from '@svc/openapi';
@@ -49,12 +50,16 @@ export const mcpDeleteRoute = defineRoute({
 export function registerMcp(routes: RouteRegistry<AppEnv>, deps: InferenceDeps): void {
   const handle = (c: Context<AppEnv>) => {
     const caller = c.get('caller');
+    // A tool call in flight upstream stops when the client leaves, not only at its timeout.
+    const gone = new RequestAbort();
+    onClientGone(c, () => gone.abort());
     return deps.mcpGateway.handle(c.req.raw, {
       orgId: caller.org.id,
       keyId: caller.keyId,
       requestId: c.get('requestId') ?? readHeader(c, 'x-request-id') ?? '',
       span: c.get('trace'),
       admitToolCall: () => admitToolCall(deps.limiter, caller),
+      signal: nodeSignal(gone.signal),
     });
   };
   routes.add(mcpPostRoute, handle);

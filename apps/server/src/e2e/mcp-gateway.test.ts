@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { masterKey, startGateway } from './harness.js';
 import { type McpUpstream, startMalformedUpstream, startMcpUpstream, startStatefulMcpUpstream } from './mcp-upstream.js';
 import { CLIENT, ERROR, type OtlpReceiver, attr, startReceiver } from './otlp-receiver.js';
@@ -135,6 +135,27 @@ describe('MCP gateway (/mcp) with the official MCP SDK', () => {
     await gateway.runtime.tracing.flush();
     const hangSpan = receiver.spans().find((entry) => entry.name === 'mcp tools/call' && attr(entry, 'gen_ai.tool.name') === 'tools__hang');
     expect(hangSpan?.status?.code).toBe(ERROR);
+  });
+
+  it('stops a tool call upstream when its client leaves, recorded as 499 (not left to its timeout)', async () => {
+    const { org, key } = await orgWithServers();
+    const client = new AbortController();
+    const hangs = upstream.calls.filter((call) => call.tool === 'hang').length;
+    const call = fetch(`${gateway.inferenceUrl}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'tools__hang', arguments: {} } }),
+      signal: client.signal,
+    });
+    await vi.waitFor(() => expect(upstream.calls.filter((entry) => entry.tool === 'hang')).toHaveLength(hangs + 1));
+    client.abort();
+    await expect(call).rejects.toThrow();
+    // The gateway's timeout here is 1,500 ms and answers 504: a 499 row is the client's leaving.
+    await vi.waitFor(async () => {
+      await gateway.runtime.learn.flush();
+      const rows = (await gateway.runtime.db.usage.listByOrg(org.id)).filter((row) => row.provider === 'mcp');
+      expect(rows.map((row) => `${row.model} ${row.status}`)).toEqual(['tools__hang 499']);
+    });
   });
 
   it('speaks to a stateful upstream within one session, reused by every operation and ended at shutdown', async () => {

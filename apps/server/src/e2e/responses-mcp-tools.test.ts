@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type OpenAI from 'openai';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { adminCall } from './harness.js';
 import { useMcpUpstream } from './mcp-upstream.js';
 import { sdkClients, useMockedGateway } from './mocked-gateway.js';
@@ -129,6 +129,24 @@ describe('openai SDK responses with an mcp tool, answered by Anthropic', () => {
     const allowed = await sdkClients(mocked.gateway, trusted!.secret).openai.responses.create({ model: model(), input: 'Echo something', tools, tool_choice: 'required' });
     expect(allowed.output.map((item) => item.type)).toEqual(['mcp_list_tools', 'mcp_call', 'message']);
     expect(allowed.output[1]).toMatchObject({ name: 'echo', output: 'echo: mock', status: 'completed' });
+  });
+
+  it("stops the model's MCP call upstream when the client leaves, recorded as 499", async () => {
+    const org = await mocked.gateway.runtime.db.orgs.ensure(`mcp-${randomUUID()}`);
+    const { secret } = await mocked.gateway.runtime.authenticator.issue({ orgId: org.id, scopes: ['inference:chat'] });
+    const { openai } = sdkClients(mocked.gateway, secret);
+    const hangs = () => upstream.server.calls.filter((call) => call.tool === 'hang').length;
+    const before = hangs();
+    const client = new AbortController();
+    const answer = openai.responses.create({ model: model(), input: 'Wait', tools: [mcpTool({ allowed_tools: ['hang'] })], tool_choice: 'required' }, { signal: client.signal, maxRetries: 0 });
+    await vi.waitFor(() => expect(hangs()).toBe(before + 1));
+    client.abort();
+    await expect(answer).rejects.toThrow();
+    await vi.waitFor(async () => {
+      await mocked.gateway.runtime.learn.flush();
+      const rows = (await mocked.gateway.runtime.db.usage.listByOrg(org.id)).filter((row) => row.provider === 'mcp');
+      expect(rows.map((row) => `${row.model} ${row.status}`)).toEqual(['tools__hang 499']);
+    });
   });
 
   it('applies the organisation’s tool policy to the model’s MCP calls: a blocked call is refused (422) and never reaches the server', async () => {

@@ -180,6 +180,30 @@ describe('guardrails in the pipeline', () => {
     expect(heard).toHaveLength(1);
   });
 
+  it('stops a webhook check when the client leaves, not only at its timeout', async () => {
+    const heard: unknown[] = [];
+    let started = (): void => {};
+    const asked = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const guardrailFetch = (_url: string, init: RequestInit) =>
+      new Promise<Response>((_resolve, reject) => {
+        started();
+        init.signal?.addEventListener('abort', () => {
+          heard.push(init.signal?.reason);
+          reject(new Error('stopped'));
+        });
+      });
+    const { gateway, context } = setup([answering('Hi.')], undefined, { guardrailFetch });
+    const client = new RequestAbort();
+    const who = guarded([{ kind: 'webhook', stage: 'before_call', action: 'refuse', timeoutMs: 60_000, failureMode: 'closed', url: 'https://guard.example/check' }]);
+    const answer = gateway.chat(ask('hello'), { ...exchangeOf(context, who), signal: client.signal, abort: client });
+    await asked;
+    client.abort(new Error('client left'));
+    await expect(answer).rejects.toBeDefined();
+    expect(heard).toHaveLength(1);
+  });
+
   it('lets a request through when moderation fails and its failure mode is open, and says so', async () => {
     const { gateway, context } = setup([answering('Hi.'), moderator(true)]);
     const who = guarded([{ kind: 'moderation', stage: 'before_call', action: 'refuse', timeoutMs: 1000, failureMode: 'open' }]);

@@ -122,17 +122,22 @@ export function answerTexts(result: ChatResult): string[] {
   return texts;
 }
 
-/** The webhook through the app's fetch; moderation through the gateway's own moderation stage (admitted and ledgered as a moderation request). */
+/**
+ * The webhook through the app's fetch; moderation through the gateway's own moderation stage
+ * (admitted and ledgered as a moderation request). Each stops at its check's timeout or when the
+ * client leaves, whichever comes first.
+ */
 function remoteCheckers(deps: GatewayDeps, exchange: Exchange): RemoteCheckers {
+  const untilGone = (timeout: AbortSignal) => AbortSignal.any([timeout, nodeSignal(exchange.signal)]);
   return {
-    webhook: (check, body, signal) => (deps.guardrailFetch ? askWebhook(deps.guardrailFetch, check, body, signal) : Promise.reject(new Error('no webhook client is configured'))),
-    moderate: (check, texts, signal) => moderateTexts(deps, exchange, check, texts, signal),
+    webhook: (check, body, signal) => (deps.guardrailFetch ? askWebhook(deps.guardrailFetch, check, body, untilGone(signal)) : Promise.reject(new Error('no webhook client is configured'))),
+    moderate: (check, texts, signal) => moderateTexts(deps, exchange, check, texts, untilGone(signal)),
   };
 }
 
 async function moderateTexts(deps: GatewayDeps, exchange: Exchange, check: RemoteGuardrail, texts: readonly string[], signal: AbortSignal): Promise<RemoteVerdict> {
   if (texts.length === 0) return { flagged: false };
-  const { moderation } = await moderate(deps, { ...(check.model ? { model: check.model } : {}), input: [...texts] }, { ...exchange, signal: AbortSignal.any([signal, nodeSignal(exchange.signal)]) });
+  const { moderation } = await moderate(deps, { ...(check.model ? { model: check.model } : {}), input: [...texts] }, { ...exchange, signal });
   const flagged = moderation.results.filter((result) => result.flagged);
   if (flagged.length === 0) return { flagged: false };
   const categories = new Set(flagged.flatMap((result) => Object.keys(result.categories).filter((name) => result.categories[name])));
