@@ -70,6 +70,8 @@ export interface ControlPlaneDeps {
   catalog: Pick<Catalog, 'list' | 'get' | 'resolve'>;
   /** Shared state: the capability matrix snapshot and its refresh lock (Redis when configured). */
   kv: Pick<Kv, 'get' | 'set' | 'setIfAbsent' | 'delete' | 'ttl'>;
+  /** The deployment's prefix for its deployment-wide kv keys (`deploymentNamespace`). */
+  kvNamespace: string;
   /** Circuit breakers (the same instances the inference pipeline consults). */
   breakers: Pick<CircuitBreakers, 'list' | 'reset' | 'windowMs'>;
   /** Monthly spend against budgets (`GET /v1/admin/orgs/{id}/spend`). */

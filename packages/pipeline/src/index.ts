@@ -16,9 +16,9 @@ export type { ConfiguredFallbacks } from './chat/fallback-models.js';
 export { ChainLimiter, type ChainDefaults, chainStepLimitExceeded, chainTimedOut, defaultChainLimits } from './chat/chain-limits.js';
 export { type RoutingDecision, decisionDetails, routingConstraints, storedCandidates } from './learn/decision-log.js';
 export { type ReliabilitySettings, reliabilitySettings } from './call/reliability.js';
-export { RouterFeedback, type RouterFeedbackSettings, kvWeightStore } from './learn/router-feedback.js';
+export { RouterFeedback, type RouterFeedbackSettings, SHARED_WEIGHTS_KEY, kvWeightStore } from './learn/router-feedback.js';
 export { type KvStickySettings, type StickyStore, createKvStickyStore } from './chat/sticky-routes.js';
-export { type KvJournalSettings, KvLearnJournal, type LearnSink, type OwnedOrgs, SHARED_JOURNAL_PREFIX, storeJournalPrefix } from './learn/learn-journal.js';
+export { type KvJournalSettings, KvLearnJournal, type LearnSink, type OwnedOrgs, SHARED_JOURNAL_PREFIX } from './learn/learn-journal.js';
 export { type UncalledRequest, uncalledUsage } from './learn/part-usage.js';
 export { type FileJournalSettings, FileLearnJournal } from './learn/file-journal.js';
 export { type EmbedDeps, type EmbedRequest, type EmbedResponse, embed } from './units/embed.js';
@@ -45,7 +45,7 @@ export {
   type Switches,
   buildSwitches,
 } from './switches/switches.js';
-export { type DegradationState, type FlagState, SharedSwitches, type SharedSwitchesSettings } from './switches/shared-switches.js';
+export { type DegradationState, type FlagState, SHARED_SWITCHES_PREFIX, SharedSwitches, type SharedSwitchesSettings } from './switches/shared-switches.js';
 export { MEMORY_TOKEN_BUDGET, type MemoryPort, type RequestMemory, type Restore, injectMemory, lastUserText, recallForRequest, redactRequest, rememberRequest, requestMemory, restoreResult } from './chat/memory-stage.js';
 export { type RealtimeBill, type RealtimeDeps, type RealtimeEndReason, type RealtimeOpenRequest, RealtimeSession, openRealtimeSession } from './voice/realtime-session.js';
 export * from './voice/index.js';

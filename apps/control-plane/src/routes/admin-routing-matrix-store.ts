@@ -3,13 +3,14 @@ import { GatewayError } from '@svc/core';
 import { type CapabilityMatrix, capabilityMatrix } from '@svc/reports';
 import type { ControlPlaneDeps } from '../deps.js';
 
-/** Kv keys: the last computed matrix (shared by every instance) and the refresh lock. */
-export const MATRIX_SNAPSHOT_KEY = 'svc:routing:matrix';
-export const MATRIX_REFRESH_LOCK_KEY = 'svc:routing:matrix:refresh';
+/** Kv keys under the deployment's namespace: the last computed matrix (shared by every instance) and the refresh lock. */
+export function matrixKeys(kvNamespace: string): { snapshot: string; refreshLock: string } {
+  return { snapshot: `${kvNamespace}routing:matrix`, refreshLock: `${kvNamespace}routing:matrix:refresh` };
+}
 /** How long a refresh may hold the lock; a holder that dies frees it after this. */
 export const MATRIX_REFRESH_LOCK_TTL_MS = 60_000;
 
-type Deps = Pick<ControlPlaneDeps, 'catalog' | 'breakers' | 'kv' | 'reports' | 'logger'> & { db: { decisions: Pick<ControlPlaneDeps['db']['decisions'], 'outcomeStatsByModel'> } };
+type Deps = Pick<ControlPlaneDeps, 'catalog' | 'breakers' | 'kv' | 'kvNamespace' | 'reports' | 'logger'> & { db: { decisions: Pick<ControlPlaneDeps['db']['decisions'], 'outcomeStatsByModel'> } };
 
 /** A refresh that failed, with the step that failed (for `error_detail`). */
 export class MatrixRefreshError extends Error {
@@ -49,6 +50,7 @@ function refreshRunning(retryAfterMs: number): GatewayError {
  */
 export function createMatrixStore(deps: Deps) {
   const settings = deps.reports.matrix;
+  const keys = matrixKeys(deps.kvNamespace);
 
   async function compute(): Promise<CapabilityMatrix> {
     const now = new Date();
@@ -62,14 +64,14 @@ export function createMatrixStore(deps: Deps) {
 
   async function computeAndStore(): Promise<CapabilityMatrix> {
     const matrix = await compute();
-    await step('storing the matrix', () => deps.kv.set(MATRIX_SNAPSHOT_KEY, JSON.stringify(matrix)));
+    await step('storing the matrix', () => deps.kv.set(keys.snapshot, JSON.stringify(matrix)));
     return matrix;
   }
 
   async function release(token: string): Promise<void> {
     try {
       // Only our own lock: after a TTL expiry another instance may hold it.
-      if ((await deps.kv.get(MATRIX_REFRESH_LOCK_KEY)) === token) await deps.kv.delete(MATRIX_REFRESH_LOCK_KEY);
+      if ((await deps.kv.get(keys.refreshLock)) === token) await deps.kv.delete(keys.refreshLock);
     } catch (error) {
       deps.logger.warn({ err: error }, 'capability matrix: refresh lock not released; it expires by itself');
     }
@@ -78,7 +80,7 @@ export function createMatrixStore(deps: Deps) {
   return {
     /** The last computed matrix; computed (and stored) when there is none yet. */
     async current(): Promise<CapabilityMatrix> {
-      const stored = await deps.kv.get(MATRIX_SNAPSHOT_KEY);
+      const stored = await deps.kv.get(keys.snapshot);
       if (stored !== null) return JSON.parse(stored) as CapabilityMatrix;
       return computeAndStore();
     },
@@ -89,9 +91,9 @@ export function createMatrixStore(deps: Deps) {
      */
     async refresh(): Promise<CapabilityMatrix> {
       const token = randomUUID();
-      const acquired = await step('taking the refresh lock', () => deps.kv.setIfAbsent(MATRIX_REFRESH_LOCK_KEY, token, { ttlMs: MATRIX_REFRESH_LOCK_TTL_MS }));
+      const acquired = await step('taking the refresh lock', () => deps.kv.setIfAbsent(keys.refreshLock, token, { ttlMs: MATRIX_REFRESH_LOCK_TTL_MS }));
       if (!acquired) {
-        const ttl = await deps.kv.ttl(MATRIX_REFRESH_LOCK_KEY).catch(() => MATRIX_REFRESH_LOCK_TTL_MS);
+        const ttl = await deps.kv.ttl(keys.refreshLock).catch(() => MATRIX_REFRESH_LOCK_TTL_MS);
         throw refreshRunning(ttl > 0 ? ttl : MATRIX_REFRESH_LOCK_TTL_MS);
       }
       try {

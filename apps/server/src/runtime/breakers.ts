@@ -5,9 +5,11 @@ import { breakerAlertEvent } from './alerts.js';
 import type { RuntimeBase } from './runtime-base.js';
 
 /** Circuit breakers per model slug, shared through the kv; each transition is a metric, a log line and an alert event. */
-export function createBreakers({ env, kv, metrics, logger }: RuntimeBase, alerts: AlertEvaluator): CircuitBreakers {
+export function createBreakers({ env, kv, kvNamespace, metrics, logger }: RuntimeBase, alerts: AlertEvaluator): CircuitBreakers {
   return new CircuitBreakers({
     kv,
+    // The deployment's own: another deployment's failures (its keys, its endpoints) open none of these.
+    keyPrefix: `${kvNamespace}breaker:`,
     consecutiveFailures: Math.max(1, env.SVC_BREAKER_CONSECUTIVE_FAILURES),
     cooldownBaseMs: env.SVC_BREAKER_COOLDOWN_MS,
     // Relapses double the cooldown up to 5 min, or up to the first cooldown when that is longer.

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { FileLearnJournal, KvLearnJournal, type LearnSink, LearnQueue, type LearnWriter, type OwnedOrgs, storeJournalPrefix } from '@svc/pipeline';
+import { FileLearnJournal, KvLearnJournal, type LearnSink, LearnQueue, type LearnWriter, type OwnedOrgs } from '@svc/pipeline';
 import { embeddedDataDir } from '../control-file.js';
+import { servedBefore } from './earlier-release.js';
 import type { RuntimeBase } from './runtime-base.js';
 
 /**
@@ -25,7 +26,7 @@ export async function createLearnSink(base: RuntimeBase): Promise<LearnSink> {
   const learn: LearnSink = journalDir
     ? new FileLearnJournal({ dir: journalDir, intake: db.intake, flushIntervalMs: settings.flushIntervalMs, onError: onLearnError })
     : env.REDIS_URL
-      ? new KvLearnJournal({ kv, ...settings, prefix: storeJournalPrefix(await db.storeIdentity.id()), earlier: { owns: ownedBy(db), everyMs: EARLIER_JOURNAL_EVERY_MS } })
+      ? new KvLearnJournal({ kv, ...settings, prefix: `${base.kvNamespace}learn:`, earlier: { owns: ownedBy(db), everyMs: EARLIER_JOURNAL_EVERY_MS } })
       : new LearnQueue(settings);
   metrics.watch({
     learn: () => {
@@ -68,7 +69,7 @@ function ledgerWriter(db: RuntimeBase['db']): LearnWriter {
  * that failed fails the start, before `journal/` is made, so the next start tries again.
  */
 async function drainEarlierKvJournal({ env, db, kv, logger }: RuntimeBase, writer: LearnWriter, journalDir: string): Promise<void> {
-  if (!env.REDIS_URL || existsSync(journalDir) || (await db.usage.exportPage({}, 1)).length === 0) return;
+  if (!env.REDIS_URL || existsSync(journalDir) || !(await servedBefore(db))) return;
   const earlier = new KvLearnJournal({ kv, writer, owns: ownedBy(db), onError: (error) => logger.error({ err: error }, 'learn stage: the journal an earlier release left in Redis could not be written') });
   await earlier.close();
   const { processed, failures } = earlier.stats();

@@ -8,6 +8,8 @@ export interface RuntimeBase {
   env: Env;
   db: Database;
   kv: Kv;
+  /** This deployment's prefix for its deployment-wide keys in the kv (`deploymentNamespace` of the store's id). */
+  kvNamespace: string;
   metrics: Metrics;
   logger: Logger;
 }

@@ -9,7 +9,7 @@ import type { McpGateway, McpRegistry } from '@svc/mcp';
 import type { CachedGovernanceSource } from '@svc/governance';
 import { createOutputVerifier } from '@svc/healing';
 import type { Readiness } from '@svc/http-kit';
-import { type Kv, createMemoryKv, createRedisKv } from '@svc/kv';
+import { type Kv, createMemoryKv, createRedisKv, deploymentNamespace } from '@svc/kv';
 import { type Gateway, type GatewayTimeouts, ImageStore, type LearnSink, type SharedSwitches, type VoiceSettings, createKvVoiceSessionStore } from '@svc/pipeline';
 import type { ProviderRegistry, UndiciHttpClient } from '@svc/providers';
 import { type CircuitBreakers, HedgeStats, LatencyTracker } from '@svc/resilience';
@@ -49,6 +49,8 @@ export interface Runtime {
   env: Env;
   db: Database;
   kv: Kv;
+  /** This deployment's prefix for its deployment-wide kv keys (the store's identity). */
+  kvNamespace: string;
   /** Models of configured providers only; a live catalog, swapped when the stored models change. */
   catalog: Catalog;
   /** The models stored through the admin API and the discovery refresh; every instance kept in step through the kv. */
@@ -200,7 +202,7 @@ async function startResilience(base: RuntimeBase, file: ConfigFile | undefined) 
   const alerts = createAlerts(env, db, kv, logger, () => breakers);
   const breakers = createBreakers(base, alerts);
   const hedging = { latency: new LatencyTracker(), stats: new HedgeStats(), config: { enabledByDefault: env.SVC_HEDGING_DEFAULT ?? false } };
-  const switches = createSwitches(env, file, kv, base.metrics, logger);
+  const switches = await createSwitches(base, file);
   await switches.start();
   return { alerts, breakers, hedging, switches };
 }
@@ -220,14 +222,21 @@ function voiceSettings(env: Env, kv: Kv, logger: Logger): VoiceSettings {
   };
 }
 
+/** The store, and what every part is wired from: the kv's deployment-wide keys are named by the store's identity. */
+async function openBase(env: Env, kv: Kv, logger: Logger): Promise<RuntimeBase> {
+  const db = await openDatabase(env, 'gateway', (note) => logger[note.level](note.message));
+  const kvNamespace = deploymentNamespace(await db.storeIdentity.id().catch(releasing(kv, db)));
+  return { env, db, kv, kvNamespace, metrics: createMetrics(), logger };
+}
+
 export async function createRuntime(env: Env, options: RuntimeOptions = {}): Promise<Runtime> {
   const logger = options.logger ?? createLogger({ level: env.LOG_LEVEL });
   const file = env.SVC_CONFIG ? await loadConfigFile(env.SVC_CONFIG) : undefined;
   const kv = env.REDIS_URL ? createRedisKv({ url: env.REDIS_URL }) : createMemoryKv();
   const { config, mockEnabled, providers, catalog, http, models: modelWiring } = await startProviders(env, file, { kv, logger, fetch: options.fetch });
   const tracing = await createTracing(tracingSettings(env));
-  const db = await openDatabase(env, 'gateway', (note) => logger[note.level](note.message));
-  const base: RuntimeBase = { env, db, kv, metrics: createMetrics(), logger };
+  const base = await openBase(env, kv, logger);
+  const { db } = base;
   const access = await startAccess(base).catch(releasing(kv, db));
   const models = await startModelStore(base, modelWiring).catch(releasing(kv, db));
   const learn = await createLearnSink(base).catch(releasing(kv, db));

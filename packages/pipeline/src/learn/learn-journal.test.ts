@@ -1,6 +1,6 @@
 import { createMemoryKv } from '@svc/kv';
 import { describe, expect, it, vi } from 'vitest';
-import { DRAIN_LOCK_TTL_MS, KvLearnJournal, SHARED_JOURNAL_PREFIX, storeJournalPrefix } from './learn-journal.js';
+import { DRAIN_LOCK_TTL_MS, KvLearnJournal, SHARED_JOURNAL_PREFIX } from './learn-journal.js';
 import type { DecisionRecord, UsageEvent } from './learn-queue.js';
 
 const event = (requestId: string): UsageEvent => ({
@@ -183,8 +183,8 @@ describe('KvLearnJournal on a Redis database other deployments share', () => {
   it('keeps each store journal apart: one deployment never drains another store into its own', async () => {
     const kv = createMemoryKv();
     const [outA, outB] = [writer(), writer()];
-    const a = new KvLearnJournal({ kv, writer: outA, flushIntervalMs: 60_000, prefix: storeJournalPrefix('store-a') });
-    const b = new KvLearnJournal({ kv, writer: outB, flushIntervalMs: 60_000, prefix: storeJournalPrefix('store-b') });
+    const a = new KvLearnJournal({ kv, writer: outA, flushIntervalMs: 60_000, prefix: 'svc:store-a:learn:' });
+    const b = new KvLearnJournal({ kv, writer: outB, flushIntervalMs: 60_000, prefix: 'svc:store-b:learn:' });
     a.recordUsage(event('req_a'));
     b.recordUsage(event('req_b'));
     await b.flush();
@@ -199,7 +199,11 @@ describe('KvLearnJournal on a Redis database other deployments share', () => {
     const out = writer();
     for (const [id, org] of [['r1', theirs], ['r2', ours], ['r3', theirs]] as const) await appendShared(kv, of(id, org));
     const asked: string[][] = [];
-    const journal = new KvLearnJournal({ kv, writer: out, flushIntervalMs: 60_000, batchSize: 2, owns: async (ids) => (asked.push([...ids]), owns(ids)) });
+    const asking = async (ids: readonly string[]) => {
+      asked.push([...ids]);
+      return owns(ids);
+    };
+    const journal = new KvLearnJournal({ kv, writer: out, flushIntervalMs: 60_000, batchSize: 2, owns: asking });
     await journal.flush();
     expect(out.usage.map((u) => u.requestId)).toEqual(['r2']);
     expect((await kv.read(`${SHARED_JOURNAL_PREFIX}usage`, '0', 10)).map((e) => JSON.parse(e.fields.v!).requestId)).toEqual(['r1', 'r3']);
@@ -216,7 +220,7 @@ describe('KvLearnJournal on a Redis database other deployments share', () => {
     const out = writer();
     await appendShared(kv, of('left_by_crash', ours));
     await appendShared(kv, of('other_deployment', theirs));
-    const journal = new KvLearnJournal({ kv, writer: out, flushIntervalMs: 60_000, prefix: storeJournalPrefix('store-a'), earlier: { owns, everyMs: 60_000 } });
+    const journal = new KvLearnJournal({ kv, writer: out, flushIntervalMs: 60_000, prefix: 'svc:store-a:learn:', earlier: { owns, everyMs: 60_000 } });
     await vi.waitFor(() => expect(out.usage.map((u) => u.requestId)).toEqual(['left_by_crash']));
     await appendShared(kv, of('rolling_upgrade', ours));
     journal.recordUsage(of('new', ours));

@@ -60,11 +60,6 @@ export type OwnedOrgs = (orgIds: readonly string[]) => Promise<ReadonlySet<strin
  */
 export const SHARED_JOURNAL_PREFIX = 'svc:learn:';
 
-/** The journal's prefix for one store (its `store_identity`): deployments sharing Redis keep apart. */
-export function storeJournalPrefix(storeId: string): string {
-  return `${SHARED_JOURNAL_PREFIX}${storeId}:`;
-}
-
 const usageStream = 'usage';
 const decisionStream = 'decisions';
 

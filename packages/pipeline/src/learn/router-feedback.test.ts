@@ -1,7 +1,7 @@
 import { createMemoryKv } from '@svc/kv';
 import { createRouter } from '@svc/router';
 import { describe, expect, it } from 'vitest';
-import { RouterFeedback, kvWeightStore } from './router-feedback.js';
+import { RouterFeedback, SHARED_WEIGHTS_KEY, kvWeightStore } from './router-feedback.js';
 import { catalog, request } from '../test/gateway-harness.js';
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
@@ -31,6 +31,27 @@ describe('RouterFeedback', () => {
     const restarted = createRouter({ catalog, state: { weights: kvWeightStore(kv) } });
     await new RouterFeedback({ router: restarted, saveIntervalMs: 0 }).restore();
     expect(restarted.policy.serialize()).toEqual(router.policy.serialize());
+  });
+
+  it("starts an upgraded deployment from the weights an earlier release shared, then keeps its own", async () => {
+    const kv = createMemoryKv();
+    const earlier = createRouter({ catalog, state: { weights: kvWeightStore(kv) } });
+    const feedback = new RouterFeedback({ router: earlier, saveIntervalMs: 0 });
+    for (let i = 0; i < 20; i++) feedback.record({ decision: earlier.route(ask(`Fix this bug number ${i} in my TypeScript code: const x: number = 'a';`)), success: i % 3 !== 0 });
+    await feedback.close();
+    const shared = await kv.get(SHARED_WEIGHTS_KEY);
+    const upgraded = createRouter({ catalog, state: { weights: kvWeightStore(kv, 'svc:store-a:router:weights', SHARED_WEIGHTS_KEY) } });
+    const own = new RouterFeedback({ router: upgraded, saveIntervalMs: 0 });
+    await own.restore();
+    expect(upgraded.policy.serialize()).toEqual(earlier.policy.serialize());
+    own.record({ decision: upgraded.route(ask('Write a haiku about autumn.')), success: true });
+    await own.close();
+    expect(await kv.get('svc:store-a:router:weights')).not.toBeNull();
+    expect(await kv.get(SHARED_WEIGHTS_KEY)).toBe(shared);
+    // Without an earlier key (a new deployment) another deployment's weights are never read.
+    const fresh = createRouter({ catalog, state: { weights: kvWeightStore(kv, 'svc:store-b:router:weights') } });
+    await new RouterFeedback({ router: fresh, saveIntervalMs: 0 }).restore();
+    expect(fresh.policy.serialize()).toEqual(createRouter({ catalog }).policy.serialize());
   });
 
   it('saves judged pairs and feedback scores through the kv, shared by two instances', async () => {

@@ -2,11 +2,18 @@ import { randomUUID } from 'node:crypto';
 import type { Kv } from '@svc/kv';
 import type { FeedbackScore, JudgedPair, RouteOutcome, Router, WeightStore } from '@svc/router';
 
-/** A kv key holding the router's learned state as JSON (shared by every instance). */
-export function kvWeightStore(kv: Kv, key = 'svc:router:weights'): WeightStore {
+/** Where an earlier release kept the router's learned state: one key for every deployment on the kv. */
+export const SHARED_WEIGHTS_KEY = 'svc:router:weights';
+
+/**
+ * A kv key holding the router's learned state as JSON (shared by every instance). While `key`
+ * holds nothing yet, `earlierKey`'s state is read instead (an upgrade keeps what was learned); the
+ * first save writes `key`, and `earlierKey` is never read again.
+ */
+export function kvWeightStore(kv: Kv, key = SHARED_WEIGHTS_KEY, earlierKey?: string): WeightStore {
   const lockKey = `${key}:lock`;
   const read = async (): Promise<unknown> => {
-    const raw = await kv.get(key);
+    const raw = (await kv.get(key)) ?? (earlierKey === undefined ? null : await kv.get(earlierKey));
     if (raw === null) return undefined;
     try {
       return JSON.parse(raw) as unknown;

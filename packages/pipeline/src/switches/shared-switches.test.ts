@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type Kv, createMemoryKv, createRedisKv } from '@svc/kv';
 import { redisReachable, removeRedisKeys, safeRedisHost } from '@svc/kv/test';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SharedSwitches } from './shared-switches.js';
+import { SHARED_SWITCHES_PREFIX, SharedSwitches } from './shared-switches.js';
 import { ALL_FLAGS_ON } from './switches.js';
 
 const defaults = { ...ALL_FLAGS_ON, speculation: false };
@@ -45,6 +45,29 @@ function switchesSuite(name: string, open: () => Kv): void {
       await expect.poll(() => a.current.normal, { timeout: 1_000, interval: 10 }).toBe(true);
       await Promise.all([a.stop(), b.stop()]);
       await Promise.all(kvs.map((kv) => kv.close()));
+    });
+
+    it("adopts what an earlier release shared by every deployment, once, under the deployment's own prefix", async () => {
+      const [kv, other] = [open(), open()];
+      const earlier = new SharedSwitches({ kv: other, defaults, refreshMs: 0 });
+      await earlier.setDegradation('heavy', 'incident', 'key_ops');
+      await earlier.setFlag('memory', false, 'key_ops');
+      const ours = (prefix: string) => new SharedSwitches({ kv, defaults, refreshMs: 0, prefix, earlierPrefix: SHARED_SWITCHES_PREFIX });
+      const upgraded = ours('svc:store-a:switches:');
+      await upgraded.start();
+      expect(upgraded.degradation()).toMatchObject({ level: 'heavy', reason: 'incident', updatedBy: 'key_ops' });
+      expect(upgraded.current.flags.memory).toBe(false);
+      // From now on the deployment's own: a change here is not the earlier set's, nor the other way round.
+      await upgraded.setDegradation('none', null, null);
+      await earlier.setFlag('speculation', true, null);
+      const restarted = ours('svc:store-a:switches:');
+      await restarted.start();
+      expect(restarted.degradation().level).toBe('none');
+      expect(restarted.current.flags.speculation).toBe(false);
+      await earlier.reload();
+      expect(earlier.degradation().level).toBe('heavy');
+      await Promise.all([upgraded.stop(), restarted.stop(), earlier.stop()]);
+      await Promise.all([kv.close(), other.close()]);
     });
 
     it('a new instance starts with what is stored, and skips an unreadable value', async () => {

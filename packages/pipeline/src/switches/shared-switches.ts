@@ -28,18 +28,30 @@ export interface FlagState {
 }
 
 export interface SharedSwitchesSettings {
-  kv: Pick<Kv, 'get' | 'set' | 'publish' | 'subscribe'>;
+  kv: Pick<Kv, 'get' | 'set' | 'setIfAbsent' | 'publish' | 'subscribe'>;
   /** Each flag's value until it is overridden. */
   defaults: Readonly<Record<FlagKey, boolean>>;
   /** Features this deployment does not have (false); default: every one is available. */
   available?: Readonly<Partial<Record<FlagKey, boolean>>>;
-  /** Key prefix in the kv. Default `svc:switches:`. */
+  /** Key prefix in the kv. Default {@link SHARED_SWITCHES_PREFIX}. */
   prefix?: string;
+  /**
+   * Where an earlier release kept the switches (one set for every deployment on the kv): what is
+   * there is copied under `prefix` once, at the first start, so an upgrade keeps the level and the
+   * overrides in force; then never read again.
+   */
+  earlierPrefix?: string;
   /** Re-read from the kv this often in case a change notice was lost (pub/sub is at most once). Default 15 s; 0 never. */
   refreshMs?: number;
   /** Told when the kv cannot be read or holds something unreadable; the last snapshot keeps serving. */
   onError?: (error: unknown) => void;
 }
+
+/** The switches' prefix before it was the deployment's (releases up to 2026-12-06): one set for every deployment on the kv. */
+export const SHARED_SWITCHES_PREFIX = 'svc:switches:';
+
+/** The stored values' names under a prefix: the level, then each flag's override. */
+const STORED_NAMES = ['degradation', ...FLAG_KEYS.map((key) => `flag:${key}`)];
 
 const degradationSchema = v.object({
   level: v.picklist(DEGRADATION_LEVELS),
@@ -69,7 +81,7 @@ export class SharedSwitches {
   private generation = 0;
 
   constructor(private readonly settings: SharedSwitchesSettings) {
-    this.prefix = settings.prefix ?? 'svc:switches:';
+    this.prefix = settings.prefix ?? SHARED_SWITCHES_PREFIX;
     this.channel = `${this.prefix}changed`;
     this.onError = settings.onError ?? (() => {});
     this.flagStates = FLAG_KEYS.map((key) => this.flagState(key, undefined));
@@ -92,6 +104,7 @@ export class SharedSwitches {
   /** Loads the stored values and listens for changes. Call once at start. */
   async start(): Promise<void> {
     if (this.unsubscribe) return;
+    await this.adoptEarlier();
     this.unsubscribe = await this.settings.kv.subscribe(this.channel, () => void this.reload().catch(this.onError));
     await this.reload();
     const every = this.settings.refreshMs ?? 15_000;
@@ -107,6 +120,18 @@ export class SharedSwitches {
     const unsubscribe = this.unsubscribe;
     this.unsubscribe = undefined;
     await unsubscribe?.();
+  }
+
+  /** Copies the earlier release's stored values under this prefix, once (a marker says it was done); a value stored here already wins. */
+  private async adoptEarlier(): Promise<void> {
+    const earlier = this.settings.earlierPrefix;
+    if (earlier === undefined || earlier === this.prefix) return;
+    const { kv } = this.settings;
+    const marker = `${this.prefix}adopted`;
+    if ((await kv.get(marker)) !== null) return;
+    const values = await Promise.all(STORED_NAMES.map((name) => kv.get(earlier + name)));
+    await Promise.all(STORED_NAMES.map((name, i) => (values[i] == null ? undefined : kv.setIfAbsent(this.prefix + name, values[i]!))));
+    await kv.set(marker, new Date().toISOString());
   }
 
   /** Sets the level for every instance; resolves once this instance applies it. */

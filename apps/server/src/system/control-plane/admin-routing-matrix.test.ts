@@ -7,7 +7,7 @@ import { parseEnv } from '../../runtime/env.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY, HOUR, decisionOf, expectAdminOnly, expectConfigErrors, json, MASTER_KEY, type ReportTestContext, startReportRuntime } from './admin-routing-test-kit.js';
 import type { ControlPlaneDeps } from '@svc/control-plane';
-import { MATRIX_REFRESH_LOCK_KEY } from '@svc/control-plane';
+import { matrixKeys } from '@svc/control-plane';
 
 interface Refresh {
   object: string;
@@ -149,13 +149,13 @@ describe('POST /v1/admin/routing/matrix/refresh', () => {
   });
 
   it('answers 503 while the lock is held by another instance, until it is released', async () => {
-    await ctx.runtime.kv.set(MATRIX_REFRESH_LOCK_KEY, 'another-instance', { ttlMs: 30_000 });
+    await ctx.runtime.kv.set(matrixKeys(ctx.runtime.kvNamespace).refreshLock, 'another-instance', { ttlMs: 30_000 });
     const busy = await refresh();
     expect(busy.status).toBe(503);
     expect(Number(busy.headers.get('retry-after'))).toBeGreaterThan(25);
     // Not ours: this instance must not release it.
-    expect(await ctx.runtime.kv.get(MATRIX_REFRESH_LOCK_KEY)).toBe('another-instance');
-    await ctx.runtime.kv.delete(MATRIX_REFRESH_LOCK_KEY);
+    expect(await ctx.runtime.kv.get(matrixKeys(ctx.runtime.kvNamespace).refreshLock)).toBe('another-instance');
+    await ctx.runtime.kv.delete(matrixKeys(ctx.runtime.kvNamespace).refreshLock);
     expect((await refresh()).status).toBe(200);
   });
 });
