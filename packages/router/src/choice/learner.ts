@@ -64,14 +64,16 @@ export interface ChoiceLearnerOptions extends BoundOptions {
    */
   holdUp?: boolean;
   /**
-   * A cautious start (default false): while a cheap incumbent is not yet even plausibly within
-   * the tolerance of a pricier candidate (the pricier model's upper bound at `upAlpha` above 0.5 +
-   * the tolerance: with no pairs, always), the pricier model serves (`reason: 'start'`, not a
-   * learned route change). The router's cheap guess is then held to a light proof before it
-   * serves a kind (a kind the cheap model matches gives it in ~130 pairs at 65% ties), and a kind
-   * the pricier model wins is served by it from its first pair, not after the ~130-500 pairs its
-   * move up needs (docs/routing.md, "A cautious start", 2026-12-06). It costs the pricier model's
-   * price on those requests, never quality; and ends after `START_PAIRS` judged pairs at the latest.
+   * A cautious start (default false): from a cheap incumbent's first judged pair against a pricier
+   * candidate, the pricier model serves (`reason: 'start'`, not a learned route change) for at least
+   * `START_PAIRS` pairs, unless its move up is proven first (then the move up serves); at
+   * `START_PAIRS` the start ends if the pricier model reads at or under 0.5 or the cheap one is
+   * plausibly within the tolerance of it (the pricier model's upper bound at `upAlpha` at most 0.5 +
+   * the tolerance), and at twice `START_PAIRS` whatever. The router's cheap guess is then held to
+   * that many pairs before it serves a kind, and a kind the pricier model wins is served by it from
+   * its first pair, not after the ~130-500 pairs its move up needs (docs/routing.md, "A cautious
+   * start" and "Under-evidenced kinds judged again", 2026-12-06). It costs the pricier model's
+   * price on those requests, never quality.
    * A function gives each organisation its own (the gateway's shadow-judging `cautious_start`); an
    * organisation it answers false for is chosen for exactly as with `false`. Whatever it answers,
    * a start whose end condition is met at a choice is recorded as ended (`startEnded`), so an
@@ -211,32 +213,37 @@ function holdMovesUp(tables: Tables, s: Settings, request: ChoiceRequest, moves:
 }
 
 /**
- * Judged pairs (between the two models, on the kind) after which a cautious start ends whatever they
- * say: a bound on what it costs where nothing is gained. An even kind (65% ties) shows the cheap model
- * plausibly within the tolerance in a median of ~130 pairs but, its bound wandering near the line,
- * sometimes not for 1,000 and more; a kind the pricier model wins by 0.54 has its move up proven
- * (and held) in a median of ~130 (docs/routing.md, "A cautious start", 2026-12-06).
+ * Judged pairs (between the two models, on the kind) a cautious start lasts at least, unless its move
+ * up is proven first; at this count it ends on a pricier model read at or under 0.5 or a cheap one
+ * plausibly within the tolerance, and at twice it whatever the pairs say: a bound on what it costs
+ * where nothing is gained. Ended by the bound alone, a start is given back on a chance dip: a kind
+ * the pricier model wins by 0.52-0.55 reads 0.48-0.52 on 100-200 pairs as often as an even kind
+ * does, and no end rule at 5% judged tells them apart on fewer pairs (docs/routing.md,
+ * "Under-evidenced kinds judged again", 2026-12-06).
  */
 export const START_PAIRS = 200;
 
 /**
  * The pricier model a cautious start serves (`cautiousStart`), when no move is proven: the cheapest
  * one judged against the incumbent on this kind (the one the deployment is comparing it with; a
- * pricier model never judged never takes a kind) that the incumbent is not yet plausibly within
- * the tolerance of (its upper bound at `upAlpha` above 0.5 + the tolerance).
+ * pricier model never judged never takes a kind) whose start lasts (`startLasts`).
  */
 const startOf = (s: Settings, orgId: string, moves: readonly Move[]): Move | undefined => (s.cautiousStart(orgId) ? moves.find((m) => startBegun(m) && startLasts(m)) : undefined);
 
 /** A pricier model a cautious start has begun against: judged against the cheap incumbent at least once, and not ended before. */
 const startBegun = (m: Move): boolean => m.up && !m.ended && m.estimate.judged > 0;
 
-/** A begun start goes on while the incumbent is not yet plausibly within the tolerance and fewer than `START_PAIRS` pairs were judged. */
-const startLasts = (m: Move): boolean => m.estimate.judged < START_PAIRS && m.plausible > m.within;
+/**
+ * A begun start goes on for its first `START_PAIRS` pairs whatever they say (a proven move up still
+ * takes the kind at once: it goes before the start); then while the pricier model reads above 0.5
+ * and the incumbent is not yet plausibly within the tolerance, up to twice `START_PAIRS`.
+ */
+const startLasts = (m: Move): boolean => m.estimate.judged < START_PAIRS || (m.estimate.judged < 2 * START_PAIRS && m.estimate.winRate > 0.5 && m.plausible > m.within);
 
 /**
- * A cautious start whose cheaper incumbent is now plausibly within the tolerance, or that had its
- * `START_PAIRS`, ends for good (a bound at `upAlpha` wanders back over the line on an even kind for
- * hundreds of pairs); recorded for an organisation that has its start off too, so the ended set
+ * A cautious start that had its `START_PAIRS` and whose pricier model reads at or under 0.5 or whose
+ * cheaper incumbent is now plausibly within the tolerance, or that had twice `START_PAIRS`, ends
+ * for good (a bound at `upAlpha` wanders back over the line on an even kind for hundreds of pairs); recorded for an organisation that has its start off too, so the ended set
  * depends on the pairs and looks alone, not on when the setting was on.
  */
 function endStarts(tables: Tables, s: Settings, request: ChoiceRequest, moves: readonly Move[]): void {
@@ -280,7 +287,7 @@ const openMove = (s: Settings, m: Move, request: ChoiceRequest): boolean => !sam
 /**
  * A request served by the pricier model of a cautious start (its incumbent is the start's pricier
  * model, a candidate the cheap choice): open while the start lasts, so a sampler that asks about
- * the served model judges the kind until its start ends (`START_PAIRS` at most), even where the
+ * the served model judges the kind until its start ends (twice `START_PAIRS` at most), even where the
  * cheap model reads below its own bar.
  */
 function servedByStart(tables: Tables, s: Settings, request: ChoiceRequest): boolean {
