@@ -74,7 +74,7 @@ describe('a cautious start: the cheap choice serves a kind only after START_PAIR
     expect(streams.filter((s) => s.last === 'start').length).toBe(0);
   }, streamsTimeout);
 
-  it("keeps MMLU's analysis (0.54, 65% ties) on the pricier model until its move up is proven, in most streams", () => {
+  it("keeps MMLU's analysis (0.54, 65% ties) on the pricier model through its start, then on its move up, in most streams", () => {
     const learner = createChoiceLearner(cautious);
     const random = seededRandom(3);
     const reasons = new Set<string>();
@@ -82,7 +82,7 @@ describe('a cautious start: the cheap choice serves a kind only after START_PAIR
       record(learner, 1, 0.215, 0.135, random);
       reasons.add(learner.choose(onCheap).reason);
     }
-    expect([...reasons]).toEqual(['start', 'learned']); // from the first pair to the proof, then held
+    expect([...reasons]).toEqual(['start', 'learned']); // from the first pair to the start's end, then the move up, held
     expect(learner.unsure(onCheap)).toBe(false);
     const streams = Array.from({ length: 21 }, (_, seed) => startStream(0.215, 0.135, seed + 100, 400));
     // Never given back to the cheap model on a chance dip before START_PAIRS; up at the end in most.
@@ -134,6 +134,18 @@ describe('a cautious start: the cheap choice serves a kind only after START_PAIR
     expect(learner.unsure(onStrong)).toBe(true);
     learner.load({ version: 1, pairs: [[org, 'analysis', 'cheap', 'strong', 50, 80, 270]], feedback: [] }); // twice START_PAIRS: the start is over (the move up is proven by now)
     expect(learner.choose(onCheap).reason).not.toBe('start');
+    expect(learner.unsure(onStrong)).toBe(false);
+  });
+
+  it('serves a move up proven during the start as the start (not gated), open for judging, until the start ends; then the move up', () => {
+    const onStrong = { ...onCheap, incumbent: strong, candidates: [cheap] };
+    const learner = createChoiceLearner(cautious);
+    learner.load({ version: 1, pairs: [[org, 'analysis', 'cheap', 'strong', 25, 55, 100]], feedback: [] }); // 180 pairs: strong 0.58, its move up proven at UP_ALPHA
+    expect(learner.choose(onCheap)).toMatchObject({ model: 'strong', reason: 'start' });
+    expect(learner.unsure(onCheap)).toBe(true);
+    expect(learner.unsure(onStrong)).toBe(true);
+    learner.load({ version: 1, pairs: [[org, 'analysis', 'cheap', 'strong', 50, 110, 240]], feedback: [] }); // twice START_PAIRS: the start is over
+    expect(learner.choose(onCheap)).toMatchObject({ model: 'strong', reason: 'learned' });
     expect(learner.unsure(onStrong)).toBe(false);
   });
 
