@@ -31,6 +31,7 @@ const { values } = parseArgs({
     'cautious-start': { type: 'boolean', default: false },
     feed: { type: 'string', default: 'routed' },
     revisit: { type: 'string', default: '0' },
+    gate: { type: 'boolean', default: false },
   },
 });
 
@@ -97,6 +98,7 @@ const settings: SimulationSettings = {
   incumbent: values.incumbent === 'strong' || values.incumbent === 'router' ? values.incumbent : Number(values.incumbent),
   feed: choiceOf('feed', values.feed, ['routed', 'served'] as const),
   revisit: Number(values.revisit),
+  gate: values.gate,
 };
 const items = source.load().filter((item) => item.correct[settings.strong.id] !== undefined && item.correct[settings.weak.id] !== undefined);
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
@@ -104,7 +106,7 @@ if (values.seeds !== undefined) {
   const seeds = seedRange(values.seeds);
   const results = seeds.map((seed) => simulate(items, { ...settings, seed }));
   const sum = summariseSeeds(results);
-  console.log(`${values.source} by ${settings.task}, sampler ${settings.sampler}, incumbent ${settings.incumbent}, judge error ${settings.judgeError}, up alpha ${settings.upAlpha ?? 'default'}, hold up ${settings.holdUp}, cautious start ${settings.cautiousStart}, feed ${settings.feed}, revisit ${settings.revisit}, seeds ${values.seeds}`);
+  console.log(`${values.source} by ${settings.task}, sampler ${settings.sampler}, incumbent ${settings.incumbent}, judge error ${settings.judgeError}, up alpha ${settings.upAlpha ?? 'default'}, hold up ${settings.holdUp}, cautious start ${settings.cautiousStart}, feed ${settings.feed}, revisit ${settings.revisit}, gate ${settings.gate}, seeds ${values.seeds}`);
   console.log('| seed | quality at first checkpoint | min | quality at last | cost at last | weak share at last | judged |');
   console.log('|---|---|---|---|---|---|---|');
   results.forEach((r, i) => {

@@ -67,6 +67,16 @@ describe('simulate', () => {
     expect(simulate(items, { ...base, feed: 'served', revisit: 0.05 }).checkpoints.at(-1)!.quality).toBeLessThan(0.99);
   });
 
+  it("holds a learned move to the gateway's regression gate (gate): refused, the incumbent serves; a cautious start is not gated", () => {
+    // The easy task's move down is proven on ties read as ties well before the gate's Wilson interval (ties half) clears 0.45.
+    const learned = simulate(items, settings);
+    const gated = simulate(items, { ...settings, gate: true });
+    expect(gated.checkpoints[0]!.weakShare).toBeLessThan(learned.checkpoints[0]!.weakShare);
+    expect(gated.checkpoints.at(-1)!.quality).toBe(1);
+    const start = { ...settings, judged: 0.05, sampler: 'ordered', incumbent: 0.5, cautiousStart: true } as const;
+    expect(simulate(items, { ...start, gate: true }).checkpoints[0]!.quality).toBeGreaterThan(0.99);
+  });
+
   it('counts shadow and judge calls in the cost, and flipped verdicts blur what it learns', () => {
     const judgedOnly = simulate(items, { ...settings, judged: 0.05, judgePrice: 10, tolerance: 0 });
     expect(judgedOnly.checkpoints.at(-1)!.cost).toBeGreaterThan(1);

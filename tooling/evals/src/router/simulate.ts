@@ -1,5 +1,5 @@
 import { createCatalog } from '@svc/catalog';
-import { type ChoiceLearner, type ChoiceRequest, type JudgingOrder, type Router, type Verdict, createChoiceLearner, createJudgingOrder, createRouter } from '@svc/router';
+import { type ChoiceLearner, type ChoiceRequest, type JudgingOrder, type Router, type Verdict, createChoiceLearner, createJudgingOrder, createRouter, defaultJudgedGate, judgeRouteChange } from '@svc/router';
 import type { Item } from './data.js';
 import { seeded } from './metrics.js';
 
@@ -65,6 +65,12 @@ export interface SimulationSettings {
   feed?: 'routed' | 'served';
   /** The learner's revisit share (`ChoiceLearnerOptions.revisit`; the gateway's 0.05); default 0. */
   revisit?: number;
+  /**
+   * Whether a learned move (`reason: 'learned'`) goes through the gateway's regression gate
+   * (`judgeRouteChange` at `defaultJudgedGate`, as `applyLearnedChoice` does): refused, the
+   * incumbent serves. Default false (the library's learner alone; a start is never gated).
+   */
+  gate?: boolean;
 }
 
 export interface Checkpoint {
@@ -201,6 +207,17 @@ function kindsOf(s: SimulationSettings): (item: Item) => string {
   };
 }
 
+/** Whether the learner's choice for `request` is its one candidate, and (`gate`) the gateway's gate lets a learned move through. */
+function movedTo(learner: ChoiceLearner, request: ChoiceRequest, s: SimulationSettings): boolean {
+  const choice = learner.choose(request);
+  const to = request.candidates[0]!.id;
+  if (choice.model !== to) return false;
+  if (!s.gate || choice.reason !== 'learned') return true;
+  const { orgId, taskKind, incumbent } = request;
+  const counts = { ...learner.judgedCounts({ orgId, taskKind, candidate: to, incumbent: incumbent.id }), taskKind, model: to, against: incumbent.id };
+  return judgeRouteChange({ taskKind, from: incumbent.id, to }, [counts], defaultJudgedGate).status === 'promoted';
+}
+
 /**
  * A stream of requests drawn from labelled outcomes, each with its incumbent (the shipped
  * router's choice, or always the strong model: `incumbent`), routed by the per-task learner (task
@@ -225,7 +242,7 @@ export function simulate(items: readonly Item[], s: SimulationSettings): Simulat
     const other = incumbent === s.strong ? s.weak : s.strong;
     totals.weakIncumbent += Number(incumbent === s.weak);
     const request = { orgId: 'sim', taskKind, incumbent: { id: incumbent.id, cost: incumbent.price }, candidates: [{ id: other.id, cost: other.price }], tolerance: s.tolerance };
-    const served = learner.choose(request).model === other.id ? other : incumbent;
+    const served = movedTo(learner, request, s) ? other : incumbent;
     const tried = served === s.strong ? s.weak : s.strong;
     totals.right += Number(item.correct[served.id] === true);
     totals.strongRight += Number(item.correct[s.strong.id] === true);
