@@ -18,14 +18,14 @@ const show = (order: ReturnType<typeof createJudgingOrder>, request: ChoiceReque
 };
 
 describe('the judging order (issue 28): where the next judged pair goes first', () => {
-  it('ranks first the open move up with the most requests on the cheap model times the pricier one’s judged lead', () => {
+  it('ranks first the open move up with the most requests on the cheap model times the pricier one’s lead read optimistically (its upper bound over 0.5)', () => {
     const learner = createChoiceLearner({ judgeError: 0.15 });
     record(learner, 'analysis', 30, 20, 50); // lead 0.05, open
     record(learner, 'math', 16, 8, 16); // lead 0.10, open (40 pairs: not yet credible at UP_ALPHA)
     const order = createJudgingOrder(learner);
     show(order, onCheap('analysis'), 300);
     show(order, onCheap('math'), 100);
-    expect(order.first(onCheap('analysis'))).toBe(true); // 300 x 0.05 before 100 x 0.10
+    expect(order.first(onCheap('analysis'))).toBe(true); // 300 x (0.64 - 0.5) before 100 x (0.75 - 0.5)
     expect(order.first(onCheap('math'))).toBe(false);
     expect(order.first(onStrong('analysis'))).toBe(true); // a pair on the kind counts for its move up whoever served it
     show(order, onCheap('math'), 300);
@@ -67,6 +67,35 @@ describe('the judging order (issue 28): where the next judged pair goes first', 
     expect(library.first(onCheap('analysis'))).toBe(true); // 310 x 0.05 before 100 x 0.10
     expect(gateway.first(onStrong('analysis'))).toBe(false); // 10 x 0.05: the 300 count for no move up
     expect(gateway.first(onCheap('math'))).toBe(true);
+  });
+
+  it('ranks a kind read even on a few dozen pairs before one read a little better on many: its priority falls as its interval narrows, not as its reading dips', () => {
+    const learner = createChoiceLearner({ judgeError: 0.15 });
+    record(learner, 'analysis', 10, 10, 20); // read 0.50 on 40 pairs (upper bound 0.65): a 0.54 kind read on a chance dip looks like this
+    record(learner, 'writing', 40, 28, 132); // read 0.53 on 200 pairs (upper bound 0.59)
+    const order = createJudgingOrder(learner);
+    show(order, onCheap('analysis'), 300);
+    show(order, onCheap('writing'), 300);
+    expect(order.first(onCheap('analysis'))).toBe(true); // 300 x 0.15 before 300 x 0.09 (by the reading, 300 x 0.005 after 300 x 0.03)
+    expect(order.first(onCheap('writing'))).toBe(false);
+  });
+
+  it('ranks first a kind whose cheap incumbent was never judged against its pricier candidate (its first pair starts a cautious start), one pair a kind', () => {
+    const learner = createChoiceLearner({ judgeError: 0.15, cautiousStart: true });
+    record(learner, 'analysis', 30, 20, 50); // open: 300 x (0.64 - 0.5)
+    const order = createJudgingOrder(learner);
+    show(order, onCheap('analysis'), 300);
+    show(order, onCheap('math'), 20); // never judged: 20 x 0.5 by its gain alone
+    show(order, onCheap('law'), 10); // never judged, fewer requests
+    expect(order.first(onCheap('math'))).toBe(true);
+    expect(order.first(onCheap('law'))).toBe(false);
+    expect(order.first(onCheap('analysis'))).toBe(false);
+    record(learner, 'math', 0, 0, 1); // its first pair: math is in its start, ranked by its gain again
+    expect(learner.choose(onCheap('math')).reason).toBe('start');
+    expect(order.first(onCheap('law'))).toBe(true);
+    record(learner, 'law', 0, 1, 0);
+    expect(order.first(onCheap('analysis'))).toBe(true);
+    expect(order.first(onCheap('math'))).toBe(false);
   });
 
   it('orders each organisation on its own, and a kind it has not seen is first', () => {

@@ -1,16 +1,18 @@
 import type { ChoiceLearner, ChoiceRequest } from './learner.js';
 
-/** The least quality a still-open move up is taken to gain per request (a kind with too few pairs to read a gain from). */
-const LEAST_GAIN = 0.005;
-
 /**
  * Which task kind a judging sampler spends its next judged pair on (docs/routing.md, "A task kind
  * moved up", judging order). A judged pair between two models counts for both directions of their
  * move on its kind, and a kind's move needs about as many pairs whatever its traffic; so, as
  * Smith's rule orders jobs by weight over length, the pairs go first to the kind whose open move
- * up gains the most: its requests on a cheaper incumbent times the pricier model's judged lead
- * (win rate - 0.5, at least 0.005). A kind with only a move down open comes after every open move
- * up (it saves cost, not quality), the kind with the most requests first; a settled kind last.
+ * up may gain the most: its requests on a cheaper incumbent times the pricier model's lead read
+ * optimistically (its upper bound - 0.5: a kind's priority falls as its interval narrows, not as
+ * its reading dips, so a kind read at or under 0.5 on a few dozen noisy pairs is judged again; a
+ * kind with no pair, 0.5). Before those, a kind whose cheap incumbent was never judged against a
+ * pricier candidate, the kind with the most such requests first: its first pair is what starts a
+ * cautious start (`cautiousStart`), one pair a kind. A kind with only a move down open comes after
+ * every open move up (it saves cost, not quality), the kind with the most requests first; a
+ * settled kind last (docs/routing.md, "Under-evidenced kinds judged again").
  * Nothing here changes a bound or a bar: it only orders where the same judged share goes.
  */
 export interface JudgingOrder {
@@ -20,7 +22,7 @@ export interface JudgingOrder {
   first(request: ChoiceRequest): boolean;
 }
 
-/** A kind's rank: tier 2 an open move up (by its expected gain), 1 only a move down open (by traffic), 0 settled. */
+/** A kind's rank: tier 3 a pricier candidate never judged against a cheap incumbent (by those requests), 2 an open move up (by its gain read optimistically), 1 only a move down open (by traffic), 0 settled. */
 interface Rank {
   tier: number;
   value: number;
@@ -35,27 +37,36 @@ type Learner = Pick<ChoiceLearner, 'unsure' | 'winRate'>;
 
 const before = (a: Rank, b: Rank): boolean => a.tier > b.tier || (a.tier === b.tier && a.value > b.value);
 
-/** The expected gain per request of the pricier candidates still open against this incumbent: the best one's lead over 0.5 times the incumbent's requests. */
+/** The gain the pricier candidates still open against this incumbent may bring: the best one's upper bound over 0.5 times the incumbent's requests. */
 function upGain(learner: Learner, { request, count }: Seen): number {
   const { orgId, taskKind, incumbent } = request;
   let best = 0;
   for (const candidate of request.candidates) {
     if (candidate.cost <= incumbent.cost || !learner.unsure({ ...request, candidates: [candidate] })) continue;
-    const lead = learner.winRate({ orgId, taskKind, candidate: candidate.id, incumbent: incumbent.id }).winRate - 0.5;
-    best = Math.max(best, Math.max(LEAST_GAIN, lead) * count);
+    const lead = learner.winRate({ orgId, taskKind, candidate: candidate.id, incumbent: incumbent.id }).upper - 0.5;
+    best = Math.max(best, lead * count);
   }
   return best;
+}
+
+/** True when a pricier candidate of this incumbent has no judged pair against it on the kind yet. */
+function unjudgedUp(learner: Learner, { request }: Seen): boolean {
+  const { orgId, taskKind, incumbent } = request;
+  return request.candidates.some((c) => c.cost > incumbent.cost && learner.winRate({ orgId, taskKind, candidate: c.id, incumbent: incumbent.id }).judged === 0);
 }
 
 function rankOf(learner: Learner, byIncumbent: ReadonlyMap<string, Seen>): Rank {
   let gain = 0;
   let traffic = 0;
+  let unjudged = 0;
   let open = false;
   for (const seen of byIncumbent.values()) {
     gain += upGain(learner, seen);
     traffic += seen.count;
+    if (unjudgedUp(learner, seen)) unjudged += seen.count;
     open ||= learner.unsure(seen.request);
   }
+  if (unjudged > 0) return { tier: 3, value: unjudged };
   if (gain > 0) return { tier: 2, value: gain };
   return open ? { tier: 1, value: traffic } : { tier: 0, value: traffic };
 }

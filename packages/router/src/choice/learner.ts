@@ -64,14 +64,17 @@ export interface ChoiceLearnerOptions extends BoundOptions {
    */
   holdUp?: boolean;
   /**
-   * A cautious start (default false): while a cheap incumbent is not yet even plausibly within
-   * the tolerance of a pricier candidate (the pricier model's upper bound at `upAlpha` above 0.5 +
-   * the tolerance: with no pairs, always), the pricier model serves (`reason: 'start'`, not a
-   * learned route change). The router's cheap guess is then held to a light proof before it
-   * serves a kind (a kind the cheap model matches gives it in ~130 pairs at 65% ties), and a kind
-   * the pricier model wins is served by it from its first pair, not after the ~130-500 pairs its
-   * move up needs (docs/routing.md, "A cautious start", 2026-12-06). It costs the pricier model's
-   * price on those requests, never quality; and ends after `START_PAIRS` judged pairs at the latest.
+   * A cautious start (default false): from a cheap incumbent's first judged pair against a pricier
+   * candidate, the pricier model serves (`reason: 'start'`, not a learned route change, so not
+   * gated) for at least `START_PAIRS` pairs, also once its move up is proven (that move, learned and
+   * gated, takes over when the start ends, on the start's pairs); at
+   * `START_PAIRS` the start ends if the pricier model reads at or under 0.5 or the cheap one is
+   * plausibly within the tolerance of it (the pricier model's upper bound at `upAlpha` at most 0.5 +
+   * the tolerance), and at twice `START_PAIRS` whatever. The router's cheap guess is then held to
+   * that many pairs before it serves a kind, and a kind the pricier model wins is served by it from
+   * its first pair, not after the ~130-500 pairs its move up needs (docs/routing.md, "A cautious
+   * start" and "Under-evidenced kinds judged again", 2026-12-06). It costs the pricier model's
+   * price on those requests, never quality.
    * A function gives each organisation its own (the gateway's shadow-judging `cautious_start`); an
    * organisation it answers false for is chosen for exactly as with `false`. Whatever it answers,
    * a start whose end condition is met at a choice is recorded as ended (`startEnded`), so an
@@ -211,32 +214,37 @@ function holdMovesUp(tables: Tables, s: Settings, request: ChoiceRequest, moves:
 }
 
 /**
- * Judged pairs (between the two models, on the kind) after which a cautious start ends whatever they
- * say: a bound on what it costs where nothing is gained. An even kind (65% ties) shows the cheap model
- * plausibly within the tolerance in a median of ~130 pairs but, its bound wandering near the line,
- * sometimes not for 1,000 and more; a kind the pricier model wins by 0.54 has its move up proven
- * (and held) in a median of ~130 (docs/routing.md, "A cautious start", 2026-12-06).
+ * Judged pairs (between the two models, on the kind) a cautious start lasts at least (a move up proven
+ * meanwhile takes over when it ends); at this count it ends on a pricier model read at or under 0.5 or a cheap one
+ * plausibly within the tolerance, and at twice it whatever the pairs say: a bound on what it costs
+ * where nothing is gained. Ended by the bound alone, a start is given back on a chance dip: a kind
+ * the pricier model wins by 0.52-0.55 reads 0.48-0.52 on 100-200 pairs as often as an even kind
+ * does, and no end rule at 5% judged tells them apart on fewer pairs (docs/routing.md,
+ * "Under-evidenced kinds judged again", 2026-12-06).
  */
 export const START_PAIRS = 200;
 
 /**
  * The pricier model a cautious start serves (`cautiousStart`), when no move is proven: the cheapest
  * one judged against the incumbent on this kind (the one the deployment is comparing it with; a
- * pricier model never judged never takes a kind) that the incumbent is not yet plausibly within
- * the tolerance of (its upper bound at `upAlpha` above 0.5 + the tolerance).
+ * pricier model never judged never takes a kind) whose start lasts (`startLasts`).
  */
 const startOf = (s: Settings, orgId: string, moves: readonly Move[]): Move | undefined => (s.cautiousStart(orgId) ? moves.find((m) => startBegun(m) && startLasts(m)) : undefined);
 
 /** A pricier model a cautious start has begun against: judged against the cheap incumbent at least once, and not ended before. */
 const startBegun = (m: Move): boolean => m.up && !m.ended && m.estimate.judged > 0;
 
-/** A begun start goes on while the incumbent is not yet plausibly within the tolerance and fewer than `START_PAIRS` pairs were judged. */
-const startLasts = (m: Move): boolean => m.estimate.judged < START_PAIRS && m.plausible > m.within;
+/**
+ * A begun start goes on for its first `START_PAIRS` pairs whatever they say; then while the pricier
+ * model reads above 0.5 and the incumbent is not yet plausibly within the tolerance, up to twice
+ * `START_PAIRS`.
+ */
+const startLasts = (m: Move): boolean => m.estimate.judged < START_PAIRS || (m.estimate.judged < 2 * START_PAIRS && m.estimate.winRate > 0.5 && m.plausible > m.within);
 
 /**
- * A cautious start whose cheaper incumbent is now plausibly within the tolerance, or that had its
- * `START_PAIRS`, ends for good (a bound at `upAlpha` wanders back over the line on an even kind for
- * hundreds of pairs); recorded for an organisation that has its start off too, so the ended set
+ * A cautious start that had its `START_PAIRS` and whose pricier model reads at or under 0.5 or whose
+ * cheaper incumbent is now plausibly within the tolerance, or that had twice `START_PAIRS`, ends
+ * for good (a bound at `upAlpha` wanders back over the line on an even kind for hundreds of pairs); recorded for an organisation that has its start off too, so the ended set
  * depends on the pairs and looks alone, not on when the setting was on.
  */
 function endStarts(tables: Tables, s: Settings, request: ChoiceRequest, moves: readonly Move[]): void {
@@ -250,16 +258,26 @@ function endStarts(tables: Tables, s: Settings, request: ChoiceRequest, moves: r
 /** The proven move, if any: a pricier model first (the incumbent falls short of it, so a cheaper one within the tolerance of the incumbent is no answer), else the cheapest cheaper one. */
 const provenOf = (s: Settings, moves: readonly Move[]): Move | undefined => moves.find((m) => m.up && provenMove(s, m)) ?? moves.find((m) => provenMove(s, m));
 
+/**
+ * Whether a lasting start serves: with no move proven, or with the move up to its own pricier model
+ * proven. The start serves that model ungated until it ends, and the move up then goes to the
+ * gateway's gate on the start's pairs; taken at once, the move up went to the gate on fewer pairs
+ * than its Wilson interval needs and was refused while the cheap model served (live seed 1:
+ * 93.7% at 2,000 requests; docs/routing.md, "Under-evidenced kinds judged again").
+ */
+const startServes = (proven: Move | undefined, start: Move | undefined): start is Move =>
+  start !== undefined && (proven === undefined || (proven.up && proven.estimate.model === start.estimate.model));
+
 function choose(tables: Tables, s: Settings, request: ChoiceRequest): Choice {
   const { incumbent } = request;
   const moves = movesOf(tables, s, request);
   holdMovesUp(tables, s, request, moves);
   endStarts(tables, s, request, moves);
   const proven = provenOf(s, moves);
+  const start = startOf(s, request.orgId, moves);
+  if (startServes(proven, start)) return { model: start.estimate.model, reason: 'start', estimate: start.estimate };
   if (proven && s.revisit > 0 && s.random() < s.revisit) return { model: incumbent.id, reason: 'incumbent' };
   if (proven) return { model: proven.estimate.model, reason: 'learned', estimate: proven.estimate };
-  const start = startOf(s, request.orgId, moves);
-  if (start) return { model: start.estimate.model, reason: 'start', estimate: start.estimate };
   if (s.explore > 0 && s.random() < s.explore) {
     const open = moves.find((m) => !sampledEnough(s, m) && m.estimate.upper >= m.bar);
     if (open) return { model: open.estimate.model, reason: 'explore', estimate: open.estimate };
@@ -280,7 +298,7 @@ const openMove = (s: Settings, m: Move, request: ChoiceRequest): boolean => !sam
 /**
  * A request served by the pricier model of a cautious start (its incumbent is the start's pricier
  * model, a candidate the cheap choice): open while the start lasts, so a sampler that asks about
- * the served model judges the kind until its start ends (`START_PAIRS` at most), even where the
+ * the served model judges the kind until its start ends (twice `START_PAIRS` at most), even where the
  * cheap model reads below its own bar.
  */
 function servedByStart(tables: Tables, s: Settings, request: ChoiceRequest): boolean {
@@ -288,7 +306,7 @@ function servedByStart(tables: Tables, s: Settings, request: ChoiceRequest): boo
   return request.candidates.some((c) => {
     if (c.cost >= request.incumbent.cost) return false;
     const moves = movesOf(tables, s, { ...request, incumbent: c, candidates: [request.incumbent] });
-    return !provenOf(s, moves) && startOf(s, request.orgId, moves) !== undefined;
+    return startServes(provenOf(s, moves), startOf(s, request.orgId, moves));
   });
 }
 
@@ -296,9 +314,9 @@ function unsure(tables: Tables, s: Settings, request: ChoiceRequest): boolean {
   if (servedByStart(tables, s, request)) return true;
   const moves = movesOf(tables, s, request);
   const proven = provenOf(s, moves);
+  if (startServes(proven, startOf(s, request.orgId, moves))) return true; // a cautious start: open until it ends
   if (proven && s.revisit > 0) return true; // promoted: revisited requests stay open
   if (proven?.held && proven.lower <= proven.bar) return true; // held on a lead no longer credible: open for the proof down
-  if (!proven && startOf(s, request.orgId, moves)) return true; // a cautious start: open until the cheap choice is plausible or the move up proven
   // Nothing proven: any open move; a cheaper model proven: a pricier one may still move the choice up.
   return moves.some((m) => (proven === undefined || (m.up && !proven.up)) && !provenMove(s, m) && openMove(s, m, request));
 }
