@@ -98,6 +98,21 @@ describe('the judging order (issue 28): where the next judged pair goes first', 
     expect(order.first(onCheap('math'))).toBe(false);
   });
 
+  it('does not rank first a kind whose pricier candidate was settled by feedback alone: it is never judged, and would hold the first place for good', () => {
+    const learner = createChoiceLearner({ judgeError: 0.15, cautiousStart: true });
+    record(learner, 'analysis', 30, 20, 50);
+    for (let i = 0; i < 40; i++) {
+      learner.recordFeedback({ orgId: 'org-a', taskKind: 'law', model: 'cheap', score: 1 });
+      learner.recordFeedback({ orgId: 'org-a', taskKind: 'law', model: 'strong', score: 0 });
+    }
+    expect(learner.unsure(onCheap('law'))).toBe(false);
+    const order = createJudgingOrder(learner);
+    show(order, onCheap('analysis'), 300);
+    show(order, onCheap('law'), 400);
+    expect(order.first(onCheap('analysis'))).toBe(true);
+    expect(order.first(onCheap('law'))).toBe(false);
+  });
+
   it('orders each organisation on its own, and a kind it has not seen is first', () => {
     const learner = createChoiceLearner({ judgeError: 0.15 });
     const order = createJudgingOrder(learner);

@@ -49,10 +49,16 @@ function upGain(learner: Learner, { request, count }: Seen): number {
   return best;
 }
 
-/** True when a pricier candidate of this incumbent has no judged pair against it on the kind yet. */
+/**
+ * True when a pricier candidate of this incumbent is still open and has no judged pair against it
+ * on the kind yet. Only an open one: a candidate settled without pairs (by feedback alone) is never
+ * offered for judging, and would hold its kind first for good.
+ */
 function unjudgedUp(learner: Learner, { request }: Seen): boolean {
   const { orgId, taskKind, incumbent } = request;
-  return request.candidates.some((c) => c.cost > incumbent.cost && learner.winRate({ orgId, taskKind, candidate: c.id, incumbent: incumbent.id }).judged === 0);
+  return request.candidates.some(
+    (c) => c.cost > incumbent.cost && learner.winRate({ orgId, taskKind, candidate: c.id, incumbent: incumbent.id }).judged === 0 && learner.unsure({ ...request, candidates: [c] }),
+  );
 }
 
 function rankOf(learner: Learner, byIncumbent: ReadonlyMap<string, Seen>): Rank {
