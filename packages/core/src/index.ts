@@ -17,4 +17,4 @@ export { WORKER_RESOURCE_LIMITS, collectGarbage } from './collect-garbage.js';
 export { namespacedTool, splitToolName, toolSeparator } from './mcp-tool-names.js';
 export { seededRandom } from './seeded-random.js';
 export { SCALAR_FEATURE_NAMES, type ScalarFeatureName } from './scalar-feature-names.js';
-export { type Aborter, RequestAbort, nodeSignal } from './request-abort.js';
+export { type Aborter, RequestAbort, leftByClient, nodeSignal } from './request-abort.js';

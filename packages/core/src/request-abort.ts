@@ -85,3 +85,13 @@ class RequestSignal extends EventTarget implements AbortSignal {
     return this.#node.signal;
   }
 }
+
+/**
+ * Whether a request's signal was aborted by its client leaving rather than by its deadline (whose
+ * reason is a `TimeoutError`, whether the deadline owns the signal or follows it).
+ */
+export function leftByClient(signal: AbortSignal): boolean {
+  if (!signal.aborted) return false;
+  const reason: unknown = signal.reason;
+  return !(reason instanceof Error && reason.name === 'TimeoutError');
+}

@@ -1,7 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { type CallToolRequest, CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { GatewayError, namespacedTool, splitToolName } from '@svc/core';
+import { GatewayError, leftByClient, namespacedTool, splitToolName } from '@svc/core';
 import { blockReason } from '@svc/governance';
 import { type McpFetch, guardedFetch } from './guarded-fetch.js';
 import { McpCallError, upstreamFailure } from './mcp-call-error.js';
@@ -65,7 +65,8 @@ export class McpServing {
           const tools = await listUpstreamTools(this.sessions, target, this.upstream(caller));
           return tools.filter((tool) => toolAccess(target, tool.name) === 'exposed').map((tool) => ({ ...tool, name: namespacedTool(target.name, tool.name) }));
         } catch (error) {
-          this.settings.onListFailure(upstreamFailure(error, target.name), caller.orgId);
+          // A list stopped by the client's leaving is no failure of the server.
+          if (!caller.signal || !leftByClient(caller.signal)) this.settings.onListFailure(upstreamFailure(error, target.name), caller.orgId);
           return [];
         }
       }),
@@ -168,7 +169,7 @@ export class McpServing {
     try {
       return await callUpstreamTool(this.sessions, call.target, this.upstream(caller), call.tool, call.args);
     } catch (error) {
-      if (caller.signal?.aborted) throw new McpCallError('client_closed_request', `The client left before MCP server '${call.target.name}' answered; the call was stopped.`);
+      if (caller.signal && leftByClient(caller.signal)) throw new McpCallError('client_closed_request', `The client left before MCP server '${call.target.name}' answered; the call was stopped.`);
       throw upstreamFailure(error, call.target.name);
     }
   }

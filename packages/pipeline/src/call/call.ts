@@ -3,7 +3,8 @@ import { type ChatRequest, type ChatResult, type GatewayError, type StreamEvent,
 import type { KeyAttempt, KeyPoolCallOptions, Provider, ProviderChatRequest, ProviderLookup } from '@svc/providers';
 import { type CircuitBreakers, type HedgeStats, type LatencyTracker, type RetryPolicy, allBreakersOpen, hedge, retryDelay, sleep } from '@svc/resilience';
 import type { TraceSpan } from '@svc/telemetry';
-import { createDeadline, type Deadline, leftByClient } from './deadline.js';
+import { leftByClient } from '@svc/core';
+import { createDeadline, type Deadline } from './deadline.js';
 import type { Attempt } from './attempt.js';
 import { forModel } from '../chat/reasoning-controls.js';
 

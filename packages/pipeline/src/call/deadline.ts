@@ -1,4 +1,4 @@
-import { type Aborter, RequestAbort, clientClosedRequest, requestTimeout } from '@svc/core';
+import { type Aborter, RequestAbort, clientClosedRequest, leftByClient, requestTimeout } from '@svc/core';
 
 /** Milliseconds; 0 disables a limit. */
 export interface GatewayTimeouts {
@@ -54,15 +54,6 @@ export function createDeadline(parent: AbortSignal, ms: number, owner?: Aborter)
 
 const once = { once: true } as const;
 
-/**
- * Whether a request's signal was aborted by its client leaving rather than by its deadline (whose
- * reason is a `TimeoutError`, whether the deadline owns the signal or follows it).
- */
-export function leftByClient(signal: AbortSignal): boolean {
-  if (!signal.aborted) return false;
-  const reason: unknown = signal.reason;
-  return !(reason instanceof Error && reason.name === 'TimeoutError');
-}
 
 function expire(deadline: TimedDeadline): void {
   deadline.expire();

@@ -1,5 +1,6 @@
-import { type Caller, type ChatMessage, type ChatRequest, type ChatResult, type Guardrails, type RemoteGuardrail, isGatewayError, nodeSignal } from '@svc/core';
+import { type Caller, type ChatMessage, type ChatRequest, type ChatResult, type Guardrails, type RemoteGuardrail, isGatewayError } from '@svc/core';
 import { type GuardrailDecision, type GuardrailText, type RemoteCheckers, type RemoteVerdict, askWebhook, decisionsHeader, guardrailRefused, runGuardrailStage } from '@svc/guardrails';
+import { eitherSignal } from '../call/either-signal.js';
 import type { Exchange } from '../exchange.js';
 import type { GatewayDeps } from '../gateway-types.js';
 import type { UsageEvent } from '../learn/learn-queue.js';
@@ -125,14 +126,27 @@ export function answerTexts(result: ChatResult): string[] {
 /**
  * The webhook through the app's fetch; moderation through the gateway's own moderation stage
  * (admitted and ledgered as a moderation request). Each stops at its check's timeout or when the
- * client leaves, whichever comes first.
+ * client leaves, whichever comes first, and stops following the request once it ends.
  */
 function remoteCheckers(deps: GatewayDeps, exchange: Exchange): RemoteCheckers {
-  const untilGone = (timeout: AbortSignal) => AbortSignal.any([timeout, nodeSignal(exchange.signal)]);
   return {
-    webhook: (check, body, signal) => (deps.guardrailFetch ? askWebhook(deps.guardrailFetch, check, body, untilGone(signal)) : Promise.reject(new Error('no webhook client is configured'))),
-    moderate: (check, texts, signal) => moderateTexts(deps, exchange, check, texts, untilGone(signal)),
+    webhook: (check, body, timeout) => {
+      const fetch = deps.guardrailFetch;
+      if (!fetch) return Promise.reject(new Error('no webhook client is configured'));
+      return untilGone(timeout, exchange, (signal) => askWebhook(fetch, check, body, signal));
+    },
+    moderate: (check, texts, timeout) => untilGone(timeout, exchange, (signal) => moderateTexts(deps, exchange, check, texts, signal)),
   };
+}
+
+/** Runs `call` with a signal that aborts at the check's timeout or when the client leaves. */
+async function untilGone<T>(timeout: AbortSignal, exchange: Exchange, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const either = eitherSignal(timeout, exchange.signal);
+  try {
+    return await call(either.signal);
+  } finally {
+    either.release();
+  }
 }
 
 async function moderateTexts(deps: GatewayDeps, exchange: Exchange, check: RemoteGuardrail, texts: readonly string[], signal: AbortSignal): Promise<RemoteVerdict> {
