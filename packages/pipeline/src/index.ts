@@ -18,7 +18,7 @@ export { type RoutingDecision, decisionDetails, routingConstraints, storedCandid
 export { type ReliabilitySettings, reliabilitySettings } from './call/reliability.js';
 export { RouterFeedback, type RouterFeedbackSettings, SHARED_WEIGHTS_KEY, kvWeightStore } from './learn/router-feedback.js';
 export { type KvStickySettings, type StickyStore, createKvStickyStore } from './chat/sticky-routes.js';
-export { type KvJournalSettings, KvLearnJournal, type LearnSink, type OwnedOrgs, SHARED_JOURNAL_PREFIX } from './learn/learn-journal.js';
+export { type KvJournalSettings, KvLearnJournal, type LearnSink, type OwnedOrgs, SHARED_JOURNAL_PREFIX, earlierDrainLock } from './learn/learn-journal.js';
 export { type UncalledRequest, uncalledUsage } from './learn/part-usage.js';
 export { type FileJournalSettings, FileLearnJournal } from './learn/file-journal.js';
 export { type EmbedDeps, type EmbedRequest, type EmbedResponse, embed } from './units/embed.js';

@@ -1,20 +1,19 @@
 import { AlertEvaluator } from '@svc/alerts';
-import type { Database } from '@svc/db';
-import type { Kv } from '@svc/kv';
 import type { BreakerTransition, CircuitBreakers } from '@svc/resilience';
-import type { Logger } from '@svc/telemetry';
-import type { Env } from './env.js';
+import type { RuntimeBase } from './runtime-base.js';
 
 /**
  * The alert evaluator of this instance: SLOs judged every `SVC_ALERTS_INTERVAL_MS` (on one
  * instance per interval), breaker transitions and limit refusals turned into alerts. Started here;
  * `Runtime.close` stops it.
  */
-export function createAlerts(env: Env, db: Database, kv: Kv, logger: Logger, breakers: () => Pick<CircuitBreakers, 'status'>): AlertEvaluator {
+export function createAlerts({ env, db, kv, kvNamespace, logger }: RuntimeBase, breakers: () => Pick<CircuitBreakers, 'status'>): AlertEvaluator {
   const alerts = new AlertEvaluator({
     store: db.alerts,
     slos: db.slos,
     kv,
+    // The deployment's own: its evaluation lock (one instance a round) and refusal counts.
+    keyPrefix: `${kvNamespace}alerts:`,
     breakerState: async (key) => (await breakers().status(key)).state,
     intervalMs: env.SVC_ALERTS_INTERVAL_MS,
     refusalsPerMinute: env.SVC_ALERT_REFUSALS_PER_MINUTE,

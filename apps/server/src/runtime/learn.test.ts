@@ -55,6 +55,8 @@ describe('the learn sink of an embedded store with Redis', () => {
     const kv = createMemoryKv();
     await kv.append(EARLIER_USAGE_STREAM, { v: encodeRow(newUsageEvent(org.id, { requestId: 'req_left_in_redis' })) });
     await kv.append(EARLIER_USAGE_STREAM, { v: encodeRow(newUsageEvent(OTHER_DEPLOYMENT_ORG, { requestId: 'req_of_another_store' })) });
+    // An earlier-release instance (of any deployment on the database) holding the shared drain lock does not stop it.
+    await kv.set('svc:learn:drain-lock', 'an-earlier-instance', { ttlMs: 60_000 });
     await (await sinkOf(dataDir, db, kv)).close();
     expect((await db.usage.listByOrg(org.id)).map((row) => row.requestId).sort()).toEqual(['req_left_in_redis', 'req_served']);
     expect(await db.usage.listByOrg(OTHER_DEPLOYMENT_ORG)).toEqual([]);

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { FileLearnJournal, KvLearnJournal, type LearnSink, LearnQueue, type LearnWriter, type OwnedOrgs } from '@svc/pipeline';
+import { FileLearnJournal, KvLearnJournal, type LearnSink, LearnQueue, type LearnWriter, type OwnedOrgs, earlierDrainLock } from '@svc/pipeline';
 import { embeddedDataDir } from '../control-file.js';
 import { servedBefore } from './earlier-release.js';
 import type { RuntimeBase } from './runtime-base.js';
@@ -26,7 +26,7 @@ export async function createLearnSink(base: RuntimeBase): Promise<LearnSink> {
   const learn: LearnSink = journalDir
     ? new FileLearnJournal({ dir: journalDir, intake: db.intake, flushIntervalMs: settings.flushIntervalMs, onError: onLearnError })
     : env.REDIS_URL
-      ? new KvLearnJournal({ kv, ...settings, prefix: `${base.kvNamespace}learn:`, earlier: { owns: ownedBy(db), everyMs: EARLIER_JOURNAL_EVERY_MS } })
+      ? new KvLearnJournal({ kv, ...settings, prefix: journalPrefix(base.kvNamespace), earlier: { owns: ownedBy(db), everyMs: EARLIER_JOURNAL_EVERY_MS } })
       : new LearnQueue(settings);
   metrics.watch({
     learn: () => {
@@ -38,15 +38,15 @@ export async function createLearnSink(base: RuntimeBase): Promise<LearnSink> {
   return learn;
 }
 
+/** The deployment's ledger journal in the kv (its streams and locks). */
+const journalPrefix = (kvNamespace: string): string => `${kvNamespace}learn:`;
+
 /** How often a PostgreSQL deployment drains this store's rows from the journal earlier releases shared. */
 const EARLIER_JOURNAL_EVERY_MS = 60_000;
 
-/** The organisations of `orgIds` the store knows: a journal shared by deployments holds others' too. */
+/** The organisations of `orgIds` the store knows (one query a batch): a journal shared by deployments holds others' too. */
 function ownedBy(db: RuntimeBase['db']): OwnedOrgs {
-  return async (orgIds) => {
-    const found = await Promise.all(orgIds.map(async (id) => ((await db.orgs.get(id)) ? id : undefined)));
-    return new Set(found.filter((id) => id !== undefined));
-  };
+  return (orgIds) => db.orgs.existing(orgIds);
 }
 
 function ledgerWriter(db: RuntimeBase['db']): LearnWriter {
@@ -68,9 +68,10 @@ function ledgerWriter(db: RuntimeBase['db']): LearnWriter {
  * here once, before the file journal takes over. A new store, or one that has its `journal/`, never reads Redis's journal. A drain
  * that failed fails the start, before `journal/` is made, so the next start tries again.
  */
-async function drainEarlierKvJournal({ env, db, kv, logger }: RuntimeBase, writer: LearnWriter, journalDir: string): Promise<void> {
+async function drainEarlierKvJournal({ env, db, kv, kvNamespace, logger }: RuntimeBase, writer: LearnWriter, journalDir: string): Promise<void> {
   if (!env.REDIS_URL || existsSync(journalDir) || !(await servedBefore(db))) return;
-  const earlier = new KvLearnJournal({ kv, writer, owns: ownedBy(db), onError: (error) => logger.error({ err: error }, 'learn stage: the journal an earlier release left in Redis could not be written') });
+  const onError = (error: unknown) => logger.error({ err: error }, 'learn stage: the journal an earlier release left in Redis could not be written');
+  const earlier = new KvLearnJournal({ kv, writer, owns: ownedBy(db), onError, drainLock: earlierDrainLock(journalPrefix(kvNamespace)) });
   await earlier.close();
   const { processed, failures } = earlier.stats();
   // Before `journal/` exists this runs again at the next start: failing now loses nothing.

@@ -22,12 +22,17 @@ export interface ProviderWiring {
  * refuses is a ConfigError naming SVC_CONFIG or the provider configuration. The catalog holds the
  * configured providers' models, SVC_CONFIG `models:` applied.
  */
-export function wireProviders(env: Env, config: ProviderRegistryConfig, shared: { kv: Kv; logger: Logger; fetch?: typeof globalThis.fetch | undefined; file?: ConfigFile | undefined; discovered?: readonly ModelInfo[] }): ProviderWiring {
+export function wireProviders(
+  env: Env,
+  config: ProviderRegistryConfig,
+  shared: { kv: Kv; kvNamespace: string; logger: Logger; fetch?: typeof globalThis.fetch | undefined; file?: ConfigFile | undefined; discovered?: readonly ModelInfo[] },
+): ProviderWiring {
   const http = shared.fetch ? undefined : createUndiciHttpClient({ connectTimeoutMs: env.SVC_CONNECT_TIMEOUT_MS });
   if (shared.fetch) config.fetch = shared.fetch;
   else config.http = http;
-  // Keys that keep failing (401/402/429) cool down for a minute on every instance sharing the kv.
-  config.keyCooldowns = new KeyCooldowns({ kv: shared.kv, onError: (error) => shared.logger.warn({ err: error }, 'key cooldown state unavailable') });
+  // Keys that keep failing (401/402/429) cool down for a minute on every instance of the deployment
+  // (its keys are numbered by their place in its own configuration: another deployment's key #0 is another key).
+  config.keyCooldowns = new KeyCooldowns({ kv: shared.kv, keyPrefix: `${shared.kvNamespace}keycool:`, onError: (error) => shared.logger.warn({ err: error }, 'key cooldown state unavailable') });
   let providers: ProviderRegistry;
   try {
     providers = createProviderRegistry(config);

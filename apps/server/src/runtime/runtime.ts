@@ -185,11 +185,11 @@ function releasing(...stores: Array<{ close(): Promise<void> }>): (error: unknow
 }
 
 /** The providers SVC_CONFIG and the environment configure, with the models found on OpenAI-compatible servers (read once, at start). */
-async function startProviders(env: Env, file: ConfigFile | undefined, parts: { kv: Kv; logger: Logger; fetch: RuntimeOptions['fetch'] }) {
+async function startProviders(env: Env, file: ConfigFile | undefined, parts: { kv: Kv; kvNamespace: string; logger: Logger; fetch: RuntimeOptions['fetch'] }) {
   const { config, mockEnabled } = providerConfig(env, file);
   const compatible = config.compatible ?? [];
   const discovery = await discoverer(compatible, file, parts)();
-  const wired = wireProviders(env, config, { kv: parts.kv, logger: parts.logger, fetch: parts.fetch, file, discovered: discovery.models });
+  const wired = wireProviders(env, config, { kv: parts.kv, kvNamespace: parts.kvNamespace, logger: parts.logger, fetch: parts.fetch, file, discovered: discovery.models });
   // Every part reads the catalog through this object; the model store swaps its snapshot on a change.
   const live = new LiveCatalog(wired.catalog);
   return { config, mockEnabled, ...wired, catalog: live, models: { live, providers: wired.providers, file, compatible, discovery, fetch: parts.fetch } };
@@ -197,9 +197,9 @@ async function startProviders(env: Env, file: ConfigFile | undefined, parts: { k
 
 /** Alerts, the shared breakers that report to them, hedging's statistics and the feature switches (started). */
 async function startResilience(base: RuntimeBase, file: ConfigFile | undefined) {
-  const { env, db, kv, logger } = base;
+  const { env } = base;
   // The evaluator reads breaker states lazily: breakers report their transitions to it.
-  const alerts = createAlerts(env, db, kv, logger, () => breakers);
+  const alerts = createAlerts(base, () => breakers);
   const breakers = createBreakers(base, alerts);
   const hedging = { latency: new LatencyTracker(), stats: new HedgeStats(), config: { enabledByDefault: env.SVC_HEDGING_DEFAULT ?? false } };
   const switches = await createSwitches(base, file);
@@ -233,10 +233,10 @@ export async function createRuntime(env: Env, options: RuntimeOptions = {}): Pro
   const logger = options.logger ?? createLogger({ level: env.LOG_LEVEL });
   const file = env.SVC_CONFIG ? await loadConfigFile(env.SVC_CONFIG) : undefined;
   const kv = env.REDIS_URL ? createRedisKv({ url: env.REDIS_URL }) : createMemoryKv();
-  const { config, mockEnabled, providers, catalog, http, models: modelWiring } = await startProviders(env, file, { kv, logger, fetch: options.fetch });
-  const tracing = await createTracing(tracingSettings(env));
   const base = await openBase(env, kv, logger);
   const { db } = base;
+  const { config, mockEnabled, providers, catalog, http, models: modelWiring } = await startProviders(env, file, { kv, kvNamespace: base.kvNamespace, logger, fetch: options.fetch }).catch(releasing(kv, db));
+  const tracing = await createTracing(tracingSettings(env));
   const access = await startAccess(base).catch(releasing(kv, db));
   const models = await startModelStore(base, modelWiring).catch(releasing(kv, db));
   const learn = await createLearnSink(base).catch(releasing(kv, db));

@@ -1,6 +1,6 @@
 import type { IntelligenceMode } from '@svc/core';
 import { intelligenceModes } from '@svc/core';
-import { asc, eq, sql } from 'drizzle-orm';
+import { asc, eq, inArray, sql } from 'drizzle-orm';
 import { toDbError } from '../errors.js';
 import { organizations } from '../schema/organizations.js';
 import type { NewOrganization, OrganizationPatch, OrganizationRecord } from '../types.js';
@@ -13,6 +13,8 @@ export interface OrgRepository {
   create(input: NewOrganization): Promise<OrganizationRecord>;
   /** Undefined when no organisation has this id (including malformed ids). */
   get(id: string): Promise<OrganizationRecord | undefined>;
+  /** Of `ids`, those an organisation has (malformed ones never), in one query. */
+  existing(ids: readonly string[]): Promise<Set<string>>;
   getByName(name: string): Promise<OrganizationRecord | undefined>;
   /** All organisations, oldest first. */
   list(): Promise<OrganizationRecord[]>;
@@ -107,6 +109,13 @@ export function createOrgRepository(db: Drizzle): OrgRepository {
     },
 
     getByName,
+
+    async existing(ids) {
+      const wellFormed = [...new Set(ids.filter(isUuid))];
+      if (wellFormed.length === 0) return new Set();
+      const rows = await db.select({ id: organizations.id }).from(organizations).where(inArray(organizations.id, wellFormed));
+      return new Set(rows.map((row) => row.id));
+    },
 
     async list() {
       const rows = await db.select().from(organizations).orderBy(asc(organizations.createdAt), asc(organizations.name));

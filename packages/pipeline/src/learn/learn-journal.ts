@@ -60,6 +60,15 @@ export type OwnedOrgs = (orgIds: readonly string[]) => Promise<ReadonlySet<strin
  */
 export const SHARED_JOURNAL_PREFIX = 'svc:learn:';
 
+/**
+ * The lock of a deployment's drain of the earlier releases' shared journal, under its own prefix:
+ * the earlier release's instances of every deployment take the shared lock every second, and a
+ * drain that found it taken would pass for done.
+ */
+export function earlierDrainLock(prefix: string): string {
+  return `${prefix}earlier-drain-lock`;
+}
+
 const usageStream = 'usage';
 const decisionStream = 'decisions';
 
@@ -109,7 +118,7 @@ export class KvLearnJournal implements LearnSink {
           owns: settings.earlier.owns,
           flushIntervalMs: settings.earlier.everyMs,
           // This store's own lock: another deployment draining its rows never holds this one back.
-          drainLock: `${this.prefix}earlier-drain-lock`,
+          drainLock: earlierDrainLock(this.prefix),
         })
       : undefined;
     // At once too: what an earlier release's instance left (a crash) need not wait a whole period.

@@ -60,6 +60,14 @@ export function orgConformance(getDb: GetDb): void {
     expect((error as DbConflictError).constraint).toBe('organizations_name_unique');
   });
 
+  it('tells which of many ids are organisations in one call, unknown and malformed ones left out', async () => {
+    const db = getDb();
+    const [a, b] = [await createTestOrg(db), await createTestOrg(db)];
+    const unknown = randomUUID();
+    expect(await db.orgs.existing([a.id, unknown, 'not-a-uuid', b.id, a.id])).toEqual(new Set([a.id, b.id]));
+    expect(await db.orgs.existing([])).toEqual(new Set());
+  });
+
   it('answers undefined for unknown and malformed ids', async () => {
     const db = getDb();
     expect(await db.orgs.get(randomUUID())).toBeUndefined();
