@@ -83,11 +83,21 @@ async function pageOrgs(db: Drizzle, { after, limit }: PageRequest): Promise<Pag
   return toPage(rows.map(toOrganization), limit);
 }
 
+/** Of `ids`, those an organisation has, in one query (malformed ids never reach it). */
+async function existingIds(db: Drizzle, ids: readonly string[]): Promise<Set<string>> {
+  const wellFormed = [...new Set(ids.filter(isUuid))];
+  if (wellFormed.length === 0) return new Set();
+  const rows = await db.select({ id: organizations.id }).from(organizations).where(inArray(organizations.id, wellFormed));
+  return new Set(rows.map((row) => row.id));
+}
+
+async function orgByName(db: Drizzle, name: string): Promise<OrganizationRecord | undefined> {
+  const [row] = await db.select().from(organizations).where(eq(organizations.name, name)).limit(1);
+  return row ? toOrganization(row) : undefined;
+}
+
 export function createOrgRepository(db: Drizzle): OrgRepository {
-  const getByName = async (name: string) => {
-    const [row] = await db.select().from(organizations).where(eq(organizations.name, name)).limit(1);
-    return row ? toOrganization(row) : undefined;
-  };
+  const getByName = (name: string) => orgByName(db, name);
 
   return {
     async create(input) {
@@ -110,12 +120,7 @@ export function createOrgRepository(db: Drizzle): OrgRepository {
 
     getByName,
 
-    async existing(ids) {
-      const wellFormed = [...new Set(ids.filter(isUuid))];
-      if (wellFormed.length === 0) return new Set();
-      const rows = await db.select({ id: organizations.id }).from(organizations).where(inArray(organizations.id, wellFormed));
-      return new Set(rows.map((row) => row.id));
-    },
+    existing: (ids) => existingIds(db, ids),
 
     async list() {
       const rows = await db.select().from(organizations).orderBy(asc(organizations.createdAt), asc(organizations.name));
