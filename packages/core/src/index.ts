@@ -18,3 +18,4 @@ export { namespacedTool, splitToolName, toolSeparator } from './mcp-tool-names.j
 export { seededRandom } from './seeded-random.js';
 export { SCALAR_FEATURE_NAMES, type ScalarFeatureName } from './scalar-feature-names.js';
 export { type Aborter, RequestAbort, leftByClient, nodeSignal } from './request-abort.js';
+export { type EitherSignal, eitherSignal } from './either-signal.js';

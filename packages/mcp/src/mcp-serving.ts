@@ -1,7 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { type CallToolRequest, CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { GatewayError, leftByClient, namespacedTool, splitToolName } from '@svc/core';
+import { GatewayError, eitherSignal, leftByClient, namespacedTool, splitToolName } from '@svc/core';
 import { blockReason } from '@svc/governance';
 import { type McpFetch, guardedFetch } from './guarded-fetch.js';
 import { McpCallError, upstreamFailure } from './mcp-call-error.js';
@@ -51,10 +51,19 @@ export class McpServing {
     }
   }
 
-  /** Each operation's settings: its timeout, and the caller's client leaving when it has a signal. */
-  private upstream(caller: McpCaller | undefined): UpstreamSettings {
+  /**
+   * Runs one upstream operation with its settings: its timeout, and the caller's client leaving
+   * when it has a signal (followed only while the operation runs: a caller's signal may outlive
+   * many calls, a batch line's carries the batch worker's).
+   */
+  private async upstream<T>(caller: McpCaller | undefined, operation: (settings: UpstreamSettings) => Promise<T>): Promise<T> {
     const timeout = AbortSignal.timeout(this.settings.timeoutMs);
-    return { fetch: this.fetch, signal: caller?.signal ? AbortSignal.any([timeout, caller.signal]) : timeout, timeoutMs: this.settings.timeoutMs };
+    const either = caller?.signal ? eitherSignal(timeout, caller.signal) : undefined;
+    try {
+      return await operation({ fetch: this.fetch, signal: either?.signal ?? timeout, timeoutMs: this.settings.timeoutMs });
+    } finally {
+      either?.release();
+    }
   }
 
   private async listTools(caller: McpCaller): Promise<Tool[]> {
@@ -62,7 +71,7 @@ export class McpServing {
     const lists = await Promise.all(
       targets.map(async (target) => {
         try {
-          const tools = await listUpstreamTools(this.sessions, target, this.upstream(caller));
+          const tools = await this.upstream(caller, (settings) => listUpstreamTools(this.sessions, target, settings));
           return tools.filter((tool) => toolAccess(target, tool.name) === 'exposed').map((tool) => ({ ...tool, name: namespacedTool(target.name, tool.name) }));
         } catch (error) {
           // A list stopped by the client's leaving is no failure of the server.
@@ -103,7 +112,7 @@ export class McpServing {
   /** The tools `target` lists and exposes (a registration's `tools`), for `caller`. @throws McpCallError */
   async modelServerTools(target: McpConnectionTarget, caller: McpCaller): Promise<Tool[]> {
     try {
-      const tools = await listUpstreamTools(this.sessions, target, this.upstream(caller));
+      const tools = await this.upstream(caller, (settings) => listUpstreamTools(this.sessions, target, settings));
       return tools.filter((tool) => toolAccess(target, tool.name) === 'exposed');
     } catch (error) {
       throw upstreamFailure(error, target.name);
@@ -167,7 +176,7 @@ export class McpServing {
     if (reason) throw new McpCallError('tool_call_blocked', `The call to '${call.name}' is blocked by the organisation's tool policy (${reason}).`);
     await admit(caller);
     try {
-      return await callUpstreamTool(this.sessions, call.target, this.upstream(caller), call.tool, call.args);
+      return await this.upstream(caller, (settings) => callUpstreamTool(this.sessions, call.target, settings, call.tool, call.args));
     } catch (error) {
       if (caller.signal && leftByClient(caller.signal)) throw new McpCallError('client_closed_request', `The client left before MCP server '${call.target.name}' answered; the call was stopped.`);
       throw upstreamFailure(error, call.target.name);

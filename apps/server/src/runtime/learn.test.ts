@@ -7,6 +7,7 @@ import { createTestOrg, newUsageEvent } from '@svc/db/test';
 import { type Kv, createMemoryKv, deploymentNamespace } from '@svc/kv';
 import { createLogger, createMetrics } from '@svc/telemetry';
 import { afterEach, describe, expect, it } from 'vitest';
+import { servedBefore } from './earlier-release.js';
 import { parseEnv } from './env.js';
 import { createLearnSink } from './learn.js';
 
@@ -34,7 +35,7 @@ describe('the learn sink of an embedded store with Redis', () => {
   }
 
   const sinkOf = async (dataDir: string, db: Database, kv: Kv) =>
-    createLearnSink({ env: parseEnv({ SVC_DATA_DIR: dataDir, REDIS_URL: 'redis://127.0.0.1:6379/0' }), db, kv, kvNamespace: deploymentNamespace(await db.storeIdentity.id()), metrics: createMetrics({ defaultMetrics: false }), logger: createLogger({ level: 'silent' }) });
+    createLearnSink({ env: parseEnv({ SVC_DATA_DIR: dataDir, REDIS_URL: 'redis://127.0.0.1:6379/0' }), db, kv, kvNamespace: deploymentNamespace(await db.storeIdentity.id()), servedBefore: await servedBefore(db), metrics: createMetrics({ defaultMetrics: false }), logger: createLogger({ level: 'silent' }) });
 
   it("journals in its own data directory, never in Redis, where another deployment's instances would drain it into their store", async () => {
     const { dataDir, db } = await store();
@@ -89,7 +90,7 @@ describe('the learn sinks of two deployments on one Redis database, their stores
     dbs.push(db);
     const org = await createTestOrg(db);
     const env = parseEnv({ SVC_DATA_DIR: 'memory://', REDIS_URL: 'redis://127.0.0.1:6379/0' });
-    const learn = await createLearnSink({ env, db, kv, kvNamespace: deploymentNamespace(await db.storeIdentity.id()), metrics: createMetrics({ defaultMetrics: false }), logger: createLogger({ level: 'silent' }) });
+    const learn = await createLearnSink({ env, db, kv, kvNamespace: deploymentNamespace(await db.storeIdentity.id()), servedBefore: await servedBefore(db), metrics: createMetrics({ defaultMetrics: false }), logger: createLogger({ level: 'silent' }) });
     return { db, org, learn };
   }
 

@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { FileLearnJournal, KvLearnJournal, type LearnSink, LearnQueue, type LearnWriter, type OwnedOrgs, earlierDrainLock } from '@svc/pipeline';
 import { embeddedDataDir } from '../control-file.js';
-import { servedBefore } from './earlier-release.js';
 import type { RuntimeBase } from './runtime-base.js';
 
 /**
@@ -68,8 +67,8 @@ function ledgerWriter(db: RuntimeBase['db']): LearnWriter {
  * here once, before the file journal takes over. A new store, or one that has its `journal/`, never reads Redis's journal. A drain
  * that failed fails the start, before `journal/` is made, so the next start tries again.
  */
-async function drainEarlierKvJournal({ env, db, kv, kvNamespace, logger }: RuntimeBase, writer: LearnWriter, journalDir: string): Promise<void> {
-  if (!env.REDIS_URL || existsSync(journalDir) || !(await servedBefore(db))) return;
+async function drainEarlierKvJournal({ env, db, kv, kvNamespace, servedBefore, logger }: RuntimeBase, writer: LearnWriter, journalDir: string): Promise<void> {
+  if (!env.REDIS_URL || existsSync(journalDir) || !servedBefore) return;
   const onError = (error: unknown) => logger.error({ err: error }, 'learn stage: the journal an earlier release left in Redis could not be written');
   const earlier = new KvLearnJournal({ kv, writer, owns: ownedBy(db), onError, drainLock: earlierDrainLock(journalPrefix(kvNamespace)) });
   await earlier.close();

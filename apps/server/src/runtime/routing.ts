@@ -1,7 +1,6 @@
 import type { Catalog } from '@svc/catalog';
 import { RouterFeedback, SHARED_WEIGHTS_KEY, type SharedSwitches, kvWeightStore } from '@svc/pipeline';
 import { type LatencyStats, type PassThroughOptions, type Router, createChoiceLearner, createLatencyStats, createLinUcbPolicy, createRouter } from '@svc/router';
-import { servedBefore } from './earlier-release.js';
 import type { RuntimeBase } from './runtime-base.js';
 import type { ShadowSettingsCache } from './shadow.js';
 
@@ -27,7 +26,7 @@ export interface Routing {
  * default) and whether its kinds get a cautious start (`cautious_start`, default on).
  */
 export async function startRouting(
-  { env, db, kv, kvNamespace, logger }: RuntimeBase,
+  { env, kv, kvNamespace, servedBefore, logger }: RuntimeBase,
   catalog: Catalog,
   switches: SharedSwitches,
   passThrough: PassThroughOptions,
@@ -40,7 +39,7 @@ export async function startRouting(
     latency: routerLatency,
     policy: createLinUcbPolicy({ explore: () => switches.current.flags.router_exploration }),
     // The deployment's own key; until its first save, what the earlier release kept for every deployment on the kv.
-    state: { weights: kvWeightStore(kv, `${kvNamespace}router:weights`, (await servedBefore(db)) ? SHARED_WEIGHTS_KEY : undefined) },
+    state: { weights: kvWeightStore(kv, `${kvNamespace}router:weights`, servedBefore ? SHARED_WEIGHTS_KEY : undefined) },
     // A cautious start, per organisation (its shadow-judging `cautious_start`, default on): a kind the router sends to a cheap model is served by the pricier model judged against it until the cheap one is plausibly within the tolerance (docs/routing.md, "A cautious start").
     learner: createChoiceLearner({ judgeError: (orgId) => perOrg.judgeError(orgId), revisit: REVISIT_SHARE, cautiousStart: (orgId) => perOrg.cautiousStart(orgId) }),
     // A learned route change is applied only when the regression gate promotes it (the same rule and settings as /v1/admin/routing/gate).

@@ -10,6 +10,8 @@ export interface RuntimeBase {
   kv: Kv;
   /** This deployment's prefix for its deployment-wide keys in the kv (`deploymentNamespace` of the store's id). */
   kvNamespace: string;
+  /** Whether the store served under an earlier release (`servedBefore`), read once at start: an upgrade's one-time takeovers follow it. */
+  servedBefore: boolean;
   metrics: Metrics;
   logger: Logger;
 }

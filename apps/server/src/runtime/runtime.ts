@@ -40,6 +40,7 @@ import { type KeptFiles, keepFiles } from './files.js';
 import { type KeptResponses, keepResponses } from './responses.js';
 import { type Routing, startRouting } from './routing.js';
 import type { RuntimeBase } from './runtime-base.js';
+import { servedBefore } from './earlier-release.js';
 import type { SentenceEncoderService } from './sentence-encoder.js';
 import { createSwitches } from './switches.js';
 import { tracingSettings } from './tracing-settings.js';
@@ -202,7 +203,7 @@ async function startResilience(base: RuntimeBase, file: ConfigFile | undefined) 
   const alerts = createAlerts(base, () => breakers);
   const breakers = createBreakers(base, alerts);
   const hedging = { latency: new LatencyTracker(), stats: new HedgeStats(), config: { enabledByDefault: env.SVC_HEDGING_DEFAULT ?? false } };
-  const switches = await createSwitches(base, file);
+  const switches = createSwitches(base, file);
   await switches.start();
   return { alerts, breakers, hedging, switches };
 }
@@ -226,7 +227,7 @@ function voiceSettings(env: Env, kv: Kv, logger: Logger): VoiceSettings {
 async function openBase(env: Env, kv: Kv, logger: Logger): Promise<RuntimeBase> {
   const db = await openDatabase(env, 'gateway', (note) => logger[note.level](note.message));
   const kvNamespace = deploymentNamespace(await db.storeIdentity.id().catch(releasing(kv, db)));
-  return { env, db, kv, kvNamespace, metrics: createMetrics(), logger };
+  return { env, db, kv, kvNamespace, servedBefore: await servedBefore(db).catch(releasing(kv, db)), metrics: createMetrics(), logger };
 }
 
 export async function createRuntime(env: Env, options: RuntimeOptions = {}): Promise<Runtime> {

@@ -1,6 +1,5 @@
-import { type Caller, type ChatMessage, type ChatRequest, type ChatResult, type Guardrails, type RemoteGuardrail, isGatewayError } from '@svc/core';
+import { type Caller, type ChatMessage, type ChatRequest, type ChatResult, type Guardrails, type RemoteGuardrail, eitherSignal, isGatewayError } from '@svc/core';
 import { type GuardrailDecision, type GuardrailText, type RemoteCheckers, type RemoteVerdict, askWebhook, decisionsHeader, guardrailRefused, runGuardrailStage } from '@svc/guardrails';
-import { eitherSignal } from '../call/either-signal.js';
 import type { Exchange } from '../exchange.js';
 import type { GatewayDeps } from '../gateway-types.js';
 import type { UsageEvent } from '../learn/learn-queue.js';

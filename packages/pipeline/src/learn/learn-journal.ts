@@ -224,28 +224,21 @@ export class KvLearnJournal implements LearnSink {
           this.onError(error);
         }
       }
-      const taken = this.settings.owns ? await this.ownRows(read) : read;
+      const owns = this.settings.owns;
+      const taken = owns ? await ownRows(read, owns) : read;
       try {
         if (taken.length > 0) await write(taken.map((entry) => entry.row));
       } catch (error) {
         this.failed(error);
         return; // kept in the stream: the next flush retries it
       }
-      await this.kv.ack(key, this.settings.owns ? taken.map((entry) => entry.id) : entries.map((e) => e.id));
-      if (this.settings.owns) this.readPast.set(key, entries[entries.length - 1]!.id);
+      await this.kv.ack(key, owns ? taken.map((entry) => entry.id) : entries.map((e) => e.id));
+      if (owns) this.readPast.set(key, entries[entries.length - 1]!.id);
       this.processed += taken.length;
       this.lastFlushAt = Date.now();
       if (entries.length < this.batchSize) return;
       await new Promise((resolve) => setImmediate(resolve));
     }
-  }
-
-  /** The entries of organisations this store knows (shared streams). */
-  private async ownRows<T extends { orgId?: string }>(read: { id: string; row: T }[]): Promise<{ id: string; row: T }[]> {
-    const owns = this.settings.owns;
-    if (!owns) return read;
-    const known = await owns([...new Set(read.flatMap((entry) => (entry.row.orgId ? [entry.row.orgId] : [])))]);
-    return read.filter((entry) => entry.row.orgId !== undefined && known.has(entry.row.orgId));
   }
 
   /**
@@ -294,4 +287,10 @@ export class KvLearnJournal implements LearnSink {
     await this.flush().catch((error: unknown) => this.failed(error));
     await this.earlier?.close();
   }
+}
+
+/** The entries of organisations this store knows (shared streams). */
+async function ownRows<T extends { orgId?: string }>(read: { id: string; row: T }[], owns: OwnedOrgs): Promise<{ id: string; row: T }[]> {
+  const known = await owns([...new Set(read.flatMap((entry) => (entry.row.orgId ? [entry.row.orgId] : [])))]);
+  return read.filter((entry) => entry.row.orgId !== undefined && known.has(entry.row.orgId));
 }

@@ -1,6 +1,6 @@
-import { RequestAbort } from '@svc/core';
 import { describe, expect, it } from 'vitest';
 import { eitherSignal } from './either-signal.js';
+import { RequestAbort } from './request-abort.js';
 
 describe('eitherSignal', () => {
   it('aborts with the first of the two, with its reason, as a Node signal', () => {
