@@ -1,6 +1,9 @@
+import { headersWithFirstChunk, plainAnswer } from '@svc/http-kit';
+import type { Context } from 'hono';
+
 const encoder = new TextEncoder();
 
-/** The first chunks of an answer are each sent before the next is worked on. */
+/** The first chunks of an answer are each sent before the next is worked on (the first goes with the second, see {@link sseResponse}). */
 const EAGER_CHUNKS = 3;
 /** After them, chunks already at hand are sent together, but none waits longer than this for the rest. */
 const BATCH_MS = 1;
@@ -27,9 +30,16 @@ export interface SseOptions {
  * write the headers and the first token only after all that work. So the first
  * {@link EAGER_CHUNKS} chunks each let the event loop turn once, and later ones at most every
  * {@link BATCH_MS} ms: the first token leaves as soon as it is ready, later ones in few writes.
+ * The very first chunk does not wait for a turn of its own: it is mostly an opening without text
+ * (OpenAI's role chunk, Anthropic's `message_start`), and a second chunk already at hand (the first
+ * token) leaves in the same write as it and the headers; when none is at hand, Node writes the
+ * first as soon as the work in hand is done (its response is corked only until then). On Node the
+ * headers leave with that first write (`headersWithFirstChunk`) and stay a plain record on the
+ * way out (`plainAnswer`).
  */
-export function sseResponse(events: AsyncIterable<string>, options: SseOptions): Response {
+export function sseResponse(c: Context, events: AsyncIterable<string>, options: SseOptions): Response {
   const iterator = events[Symbol.asyncIterator]();
+  const firstChunkAtHand = headersWithFirstChunk(c);
   let lastWrite = Date.now();
   let timer: NodeJS.Timeout | undefined;
   let sent = 0;
@@ -57,6 +67,10 @@ export function sseResponse(events: AsyncIterable<string>, options: SseOptions):
       lastWrite = Date.now();
       controller.enqueue(encoder.encode(next.value));
       sent += 1;
+      if (sent === 1) {
+        firstChunkAtHand();
+        return;
+      }
       if (sent <= EAGER_CHUNKS || performance.now() - turned >= BATCH_MS) {
         await yieldToLoop();
         turned = performance.now();
@@ -68,13 +82,5 @@ export function sseResponse(events: AsyncIterable<string>, options: SseOptions):
       void iterator.return?.();
     },
   });
-  return new Response(body, {
-    status: 200,
-    headers: {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache',
-      'x-accel-buffering': 'no',
-      ...options.headers,
-    },
-  });
+  return plainAnswer(c, body, 200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no', ...options.headers });
 }

@@ -3,7 +3,7 @@ export { clientAddress, isForwarded } from './client-address.js';
 export { errorResponse, notFoundHandler, onError } from './errors.js';
 export { DEFAULT_MAX_JSON_DEPTH, type JsonShapeRules, STORED_JSON_RULES, checkJsonShape } from './json-shape.js';
 export { checkMetricsAccess } from './metrics-access.js';
-export { nodeIncoming, onClientGone, onResponseClosed, readHeader } from './node-request.js';
+export { headersWithFirstChunk, nodeIncoming, onClientGone, onResponseClosed, readHeader } from './node-request.js';
 export { openApiRoute, registerOpenApi } from './openapi-route.js';
 export { plainAnswer, responseHeader, setResponseHeader } from './plain-answer.js';
 export { type DependencyStatus, type ProbeDeps, type Readiness, healthRoute, metricsRoute, readyRoute, registerProbes } from './probes.js';

@@ -51,3 +51,25 @@ export function onResponseClosed(c: Context, onClosed: () => void): boolean {
   outgoing.once('close', onClosed);
   return true;
 }
+
+/**
+ * On Node, lets a streamed answer's headers leave in the same write as its first chunk:
+ * @hono/node-server sends a stream's headers in a write of their own (`flushHeaders`) before it
+ * reads the body, one more packet and system call ahead of the first token. Here that flush waits
+ * until the work in hand (the promise jobs queued now) is done, and is skipped when the returned
+ * function said by then that the first chunk is at hand: it has been written, with the headers.
+ * A stream whose first chunk is not at hand still sends its headers at once. A no-op elsewhere.
+ */
+export function headersWithFirstChunk(c: Context): () => void {
+  const outgoing = nodeOutgoing(c);
+  if (!outgoing) return () => {};
+  let chunkAtHand = false;
+  const flushUnlessWritten = () => {
+    if (!chunkAtHand && outgoing.writable) ServerResponse.prototype.flushHeaders.call(outgoing);
+  };
+  // process.nextTick from a promise job runs once the job queue is empty.
+  outgoing.flushHeaders = () => process.nextTick(flushUnlessWritten);
+  return () => {
+    chunkAtHand = true;
+  };
+}

@@ -43,11 +43,11 @@ function plainResponseClass(): typeof Response {
 }
 
 /**
- * A string answer whose headers stay a plain record on Node (see {@link records}); header names
- * must be lowercase (a record with another is answered the ordinary way). Elsewhere (other
- * runtimes, `app.request()` in tests) it is an ordinary Response.
+ * A string or streamed answer whose headers stay a plain record on Node (see {@link records});
+ * header names must be lowercase (a record with another is answered the ordinary way). Elsewhere
+ * (other runtimes, `app.request()` in tests) it is an ordinary Response.
  */
-export function plainAnswer(c: Context, body: string, status: number, headers: Record<string, string>): Response {
+export function plainAnswer(c: Context, body: string | ReadableStream<Uint8Array>, status: number, headers: Record<string, string>): Response {
   if (!nodeIncoming(c)) return new Response(body, { status, headers });
   for (const name in headers) if (upperCase.test(name)) return new Response(body, { status, headers });
   const Plain = plainResponseClass();

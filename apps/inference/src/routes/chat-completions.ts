@@ -69,7 +69,7 @@ export function registerChatCompletions(routes: RouteRegistry<AppEnv>, deps: Inf
       return plainAnswer(c, JSON.stringify(chatCompletionBody(response, created)), 200, response.headers);
     }
     const encoder = new ChatChunkEncoder({ id: chatCompletionId(), created, model: response.model, includeUsage: request.includeUsage, n: request.n });
-    return sseResponse(chatChunks(encoder, response), {
+    return sseResponse(c, chatChunks(encoder, response), {
       headers: response.headers,
       keepAliveMs: deps.keepAliveMs ?? 15_000,
       keepAlive: encoder.keepAlive(),

@@ -75,7 +75,7 @@ export function registerMessages(routes: RouteRegistry<AppEnv>, deps: InferenceD
       return plainAnswer(c, JSON.stringify(body), 200, response.headers);
     }
     const encoder = new MessagesStreamEncoder({ id, model: response.model });
-    return sseResponse(events(encoder, response, requestId), {
+    return sseResponse(c, events(encoder, response, requestId), {
       headers: { 'request-id': requestId, ...response.headers },
       keepAliveMs: deps.keepAliveMs ?? 15_000,
       keepAlive: encoder.keepAlive(),
@@ -118,5 +118,5 @@ async function answerWithMcpServers(c: Context<AppEnv>, deps: InferenceDeps, giv
     const { body, headers } = await mcpMessagesJson(run);
     return c.body(JSON.stringify(body), 200, { 'content-type': 'application/json', 'request-id': requestId, ...headers });
   }
-  return sseResponse(mcpMessagesStream(run), { headers: { 'request-id': requestId }, keepAliveMs: deps.keepAliveMs ?? 15_000, keepAlive: 'event: ping\ndata: {"type":"ping"}\n\n', onCancel: () => abort.abort() });
+  return sseResponse(c, mcpMessagesStream(run), { headers: { 'request-id': requestId }, keepAliveMs: deps.keepAliveMs ?? 15_000, keepAlive: 'event: ping\ndata: {"type":"ping"}\n\n', onCancel: () => abort.abort() });
 }

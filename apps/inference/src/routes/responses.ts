@@ -111,7 +111,7 @@ export function registerResponses(routes: RouteRegistry<AppEnv>, deps: Inference
       return c.body(JSON.stringify(body), 200, { 'content-type': 'application/json', ...response.headers });
     }
     const encoder = new ResponseStreamEncoder({ id: responseId(), createdAt: Math.floor(Date.now() / 1000), model: response.model, request, echo: decoded.echo });
-    return sseResponse(events(encoder, response, keep), {
+    return sseResponse(c, events(encoder, response, keep), {
       headers: response.headers,
       keepAliveMs: deps.keepAliveMs ?? 15_000,
       keepAlive: encoder.keepAlive(),
@@ -162,7 +162,7 @@ async function answerWithMcpTools(c: Context<AppEnv>, deps: InferenceDeps, prepa
     const { body, headers } = await mcpJsonResponse(run);
     return c.body(JSON.stringify(body), 200, { 'content-type': 'application/json', ...headers });
   }
-  return sseResponse(mcpStreamResponse(run), { headers: {}, keepAliveMs: deps.keepAliveMs ?? 15_000, keepAlive: ': keep-alive\n\n', onCancel: () => abort.abort() });
+  return sseResponse(c, mcpStreamResponse(run), { headers: {}, keepAliveMs: deps.keepAliveMs ?? 15_000, keepAlive: ': keep-alive\n\n', onCancel: () => abort.abort() });
 }
 
 interface Finished {
