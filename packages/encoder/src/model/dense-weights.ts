@@ -45,8 +45,24 @@ export function halfDense(g: GraphBuilder, x: string, w: HalfLinear, name: strin
   const { data, scales } = quantiseBlocks(w.weight, w.outputs, w.inputs, BLOCK);
   const quantised = g.uint8s(`${name}.q`, [w.outputs, blocks, BLOCK], data);
   const attributes = { K: w.inputs, N: w.outputs, bits: 8, block_size: BLOCK, accuracy_level: 4 };
-  const product = g.contribOp('MatMulNBits', [x, quantised, g.floats(`${name}.scales`, [w.outputs, blocks], scales)], attributes);
-  return g.op('Add', [product, bias]);
+  // The bias is MatMulNBits' own sixth input (no zero points, no group index): added inside the kernel, no Add node.
+  return g.contribOp('MatMulNBits', [x, quantised, g.floats(`${name}.scales`, [w.outputs, blocks], scales), '', '', bias], attributes);
+}
+
+/** Dense layers that read the same input as one (their outputs side by side, in order): one product instead of several. */
+export function packLinears(parts: readonly HalfLinear[]): HalfLinear {
+  const weight = new Uint8Array(parts.reduce((n, w) => n + w.weight.length, 0));
+  const bias = new Float32Array(parts.reduce((n, w) => n + w.outputs, 0));
+  let at = 0;
+  let column = 0;
+  for (const w of parts) {
+    if (w.inputs !== parts[0]!.inputs) throw new Error('packLinears: the layers read inputs of different widths');
+    weight.set(w.weight, at);
+    bias.set(w.bias, column);
+    at += w.weight.length;
+    column += w.outputs;
+  }
+  return { weight, bias, inputs: parts[0]!.inputs, outputs: column };
 }
 
 /** The rows of the `[vocab, hidden]` fp16 table that `ids` names, as fp32, in the given format. */
