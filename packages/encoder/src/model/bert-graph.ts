@@ -1,5 +1,5 @@
 import type { BertLayer, BertWeights, HalfLinear, Linear, Norm } from './bert-weights.js';
-import { gatherRows, halfDense, packLinears, type WeightFormat } from './dense-weights.js';
+import { gatherRows, halfDense, type WeightFormat } from './dense-weights.js';
 import { GraphBuilder } from './onnx-builder.js';
 
 /**
@@ -23,7 +23,7 @@ export interface PairProjection {
 interface Ops {
   g: GraphBuilder;
   format: WeightFormat;
-  halfDense(x: string, w: HalfLinear, name: string): string;
+  halfDense(x: string, w: HalfLinear | readonly HalfLinear[], name: string): string;
   dense(x: string, w: Linear, name: string): string;
   layerNorm(x: string, n: Norm, name: string): string;
 }
@@ -69,7 +69,7 @@ function encoderBlock(ops: Ops, b: BlockInputs, x: string, layer: BertLayer, p: 
   const { g, halfDense: dense } = ops;
   // Add + LayerNormalization, not the contrib SkipLayerNormalization: on one short text its CPU kernel took ~3x the two (profiled, 15 word pieces).
   const skipNorm = (input: string, skip: string, n: Norm, name: string) => ops.layerNorm(g.op('Add', [input, skip]), n, name);
-  const qkv = dense(x, packLinears([layer.query, layer.key, layer.value]), `${p}.qkv`);
+  const qkv = dense(x, [layer.query, layer.key, layer.value], `${p}.qkv`);
   const [q, k, v] = g.opOutputs('Split', [qkv, g.int64s(`${p}.qkv_split`, [3], [b.hidden, b.hidden, b.hidden])], { axis: 2 }, 3) as [string, string, string];
   const context = g.contribOp('MultiHeadAttention', [q, k, v, '', b.keyPadding], { num_heads: b.heads });
   const attended = skipNorm(dense(context, layer.attentionOutput, `${p}.attention_output`), x, layer.attentionNorm, `${p}.attention_norm`);
