@@ -36,6 +36,14 @@ export class GraphBuilder {
     return output;
   }
 
+  /** A contrib or standard node with `outputs` outputs (e.g. `Split`); returns their names in order. */
+  opOutputs(opType: string, inputs: string[], attributes: Record<string, Attribute>, outputs: number, domain = ''): string[] {
+    const names = Array.from({ length: outputs }, (_, i) => `${opType.toLowerCase()}_${this.counter}_${i}`);
+    this.counter++;
+    this.nodes.push({ opType, domain, input: inputs, output: names, attribute: Object.entries(attributes).map(([k, v]) => attribute(k, v)) });
+    return names;
+  }
+
   /** Adds a float initializer (the array is referenced, not copied, until `encode`). */
   floats(name: string, dims: number[], data: Float32Array): string {
     this.initializers.push({ name, dims, dataType: DataType.FLOAT, rawData: bytesOf(data) });
