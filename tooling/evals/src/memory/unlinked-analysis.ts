@@ -10,9 +10,10 @@
  * another fact (wrong), and the other session-2 facts it would link at all (each one a fact wrongly
  * superseded), per floor and margin, for changes only and for any statement.
  *
- * With `--reader HEAD.json` (and `--grid`), the relation pair reader (`pair-reader/relation-features.ts`) scores each
- * fact's `--nearest` candidates by rule 6's score (the rest score 0), and the grid is the reader's, alone and where rule 6's
- * shipped setting links nothing.
+ * With `--reader HEAD.json` (and `--grid`), a pair reader scores each fact's `--nearest` candidates by rule 6's score (the
+ * rest score 0), and the grid is the reader's, alone and where rule 6's shipped setting links nothing: the relation head
+ * (`pair-reader/relation-features.ts`, eighteenth pass) or the attention head over both statements' token states
+ * (`pair-reader/attention-reader.ts`, nineteenth pass), told apart by the file's fields.
  *
  *   pnpm --filter @svc/evals memory:unlinked [--attributes updates-tuning.jsonl] [--grid] [--reader HEAD.json --nearest 3]
  */

@@ -7,8 +7,14 @@
  *
  * Writes into `--out` (default /tmp/attention-dump): `states.f32` (every distinct text's states,
  * row after row, 384 float32 a word piece), `texts.jsonl` (per text: its first row and row count),
- * `pairs.jsonl` (per pair: the two texts' indices, the source, the label). The dump is ~100 MB,
- * so it is not kept in the repo: `sha256sum` of each file is printed for the record.
+ * `pairs.jsonl` (per pair: the two texts' indices, the source, the label). The dump is 67 MB
+ * (313 MB with PAWS), so it is not kept in the repo: it is derived again by this script, and the
+ * `sha256sum` of each file is printed for the record (docs/memory.md, nineteenth pass).
+ *
+ * SNLI (Stanford NLI, CC BY-SA 4.0) as used here: the public copy in GitHub repo Deltaus/sBiMPM,
+ * commit 8f1b040cd1a4b5ef3515a14b2a401906a5b82bbf, `snli_1.0/snli_1.0_dev.jsonl` (1,289 lines,
+ * sha256 d28f65fc…f3cf34) and `snli_1.0/snli_1.0_test.jsonl` (1,277 lines, sha256 032b2d57…482e):
+ * partial copies of SNLI's dev and test splits (2,527 pairs with a gold label).
  *
  *   pnpm --filter @svc/evals exec node --conditions=@svc/source --import tsx src/memory/pair-reader/attention-dump.ts --snli /tmp/snli_dev.jsonl,/tmp/snli_test.jsonl [--paws PAWS.jsonl] [--out DIR]
  */
