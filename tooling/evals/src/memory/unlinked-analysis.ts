@@ -10,9 +10,10 @@
  * another fact (wrong), and the other session-2 facts it would link at all (each one a fact wrongly
  * superseded), per floor and margin, for changes only and for any statement.
  *
- * With `--reader HEAD.json` (and `--grid`), the relation pair reader (`pair-reader/relation-features.ts`) scores each
- * fact's `--nearest` candidates by rule 6's score (the rest score 0), and the grid is the reader's, alone and where rule 6's
- * shipped setting links nothing.
+ * With `--reader HEAD.json` (and `--grid`), a pair reader scores each fact's `--nearest` candidates by rule 6's score (the
+ * rest score 0), and the grid is the reader's, alone and where rule 6's shipped setting links nothing: the relation head
+ * (`pair-reader/relation-features.ts`, eighteenth pass) or the attention head over both statements' token states
+ * (`pair-reader/attention-reader.ts`, nineteenth pass), told apart by the file's fields.
  *
  *   pnpm --filter @svc/evals memory:unlinked [--attributes updates-tuning.jsonl] [--grid] [--reader HEAD.json --nearest 3]
  */
@@ -22,6 +23,7 @@ import { createSentenceEncoder } from '@svc/encoder';
 import { endUserSubject, extractFacts, holderOf, notAState, statementCore, subjectFrame, valuePhrase } from '@svc/memory';
 import { loadFacts } from './dataset.js';
 import { type FrameProbe, frameGrid, rankByFrame, readerLinks } from './unlinked-frames.js';
+import { type AttentionHead, attentionScores, isAttentionHead } from './pair-reader/attention-reader.js';
 import { type RelationHead, relationFeatures, relationScore } from './pair-reader/relation-features.js';
 import { loadUpdateAttributes, updateUsers } from './updates-data.js';
 import { asserts, replayUsers } from './updates-eval.js';
@@ -72,14 +74,19 @@ for (const [u, user] of users.entries()) {
   }
 }
 console.log(`unlinked dev corrections: ${unlinked}; held-out (not shown): ${heldOut}`);
-const head = values.reader === undefined ? undefined : (JSON.parse(readFileSync(values.reader, 'utf8')) as RelationHead);
+const head = values.reader === undefined ? undefined : (JSON.parse(readFileSync(values.reader, 'utf8')) as RelationHead | AttentionHead);
+/** The reader's scores of (older fact, newer fact) pairs: the nineteenth pass's attention head reads both statements' token states, the eighteenth's relation head cosines of their views. */
+const readerScores = async (reader: RelationHead | AttentionHead, pairs: (readonly [string, string])[]) =>
+  isAttentionHead(reader)
+    ? attentionScores(embedder, reader, pairs.map(([a, b]) => [statementCore(a), statementCore(b)] as const))
+    : (await relationFeatures(embedder, pairs)).map((f) => relationScore(reader, f));
 if (head) {
   const started = process.cpuUsage();
   let pairs = 0;
   for (const probe of probes) {
     const near = probe.ranked.slice(0, Number(values.nearest));
-    const features = await relationFeatures(embedder, near.map((c) => [c.text, probe.text] as const));
-    for (const [i, c] of near.entries()) c.reader = relationScore(head, features[i]!);
+    const scores = await readerScores(head, near.map((c) => [c.text, probe.text] as const));
+    for (const [i, c] of near.entries()) c.reader = scores[i]!;
     pairs += near.length;
   }
   const used = process.cpuUsage(started);

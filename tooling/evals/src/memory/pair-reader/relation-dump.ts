@@ -9,36 +9,11 @@
  *
  *   pnpm --filter @svc/evals exec node --conditions=@svc/source --import tsx src/memory/pair-reader/relation-dump.ts > /tmp/relation-pairs.jsonl
  */
-import { seededRandom } from '@svc/core';
 import { cachedEncoder } from '../cached-embedder.js';
-import { loadUpdateAttributes } from '../updates-data.js';
 import { relationFeatures } from './relation-features.js';
+import { templatedPairs } from './relation-pairs.js';
 
-const files = ['updates-tuning.jsonl', 'updates-tuning-2.jsonl', 'updates.jsonl'];
-const attributes = files.flatMap((file) => loadUpdateAttributes(file).filter((a) => a.split === 'dev').map((a) => ({ ...a, file })));
-const random = seededRandom(35);
-const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
-const fill = (form: string, value: string) => form.replaceAll('{v}', value);
-
-interface Pair { a: string; b: string; y: number; attrA: string; attrB: string; file: string; kind: 'update' | 'state' }
-const pairs: Pair[] = [];
-for (const x of attributes) {
-  const others = attributes.filter((o) => o.attribute !== x.attribute);
-  const sameHolder = others.filter((o) => o.holder === x.holder);
-  for (const [kind, forms] of [['update', x.updates], ['state', x.states]] as const)
-    for (const form of forms)
-      for (const value of x.values) {
-        const b = fill(form, value);
-        for (let i = 0; i < 3; i++) {
-          const states = kind === 'state' ? x.states.filter((s) => s !== form) : x.states;
-          pairs.push({ a: fill(pick(states), pick(x.values.filter((v) => v !== value))), b, y: 1, attrA: x.attribute, attrB: x.attribute, file: x.file, kind });
-        }
-        for (let i = 0; i < 6; i++) {
-          const y = pick(i < 4 && sameHolder.length > 0 ? sameHolder : others);
-          pairs.push({ a: fill(pick(y.states), pick(y.values)), b, y: 0, attrA: y.attribute, attrB: x.attribute, file: x.file, kind });
-        }
-      }
-}
+const pairs = templatedPairs();
 const encoder = cachedEncoder();
 for (let i = 0; i < pairs.length; i += 256) {
   const batch = pairs.slice(i, i + 256);
