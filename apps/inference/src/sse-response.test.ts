@@ -97,4 +97,24 @@ describe('sseResponse', () => {
       await new Promise((resolve) => server.close(resolve));
     }
   });
+
+  it('stops its keep-alives when the events fail: none is written into the failed stream from a timer', async () => {
+    const thrown: unknown[] = [];
+    const onUncaught = (error: unknown) => thrown.push(error);
+    process.on('uncaughtException', onUncaught);
+    async function* failing(): AsyncGenerator<string> {
+      yield 'data: 0\n\n';
+      throw new Error('the ending failed');
+    }
+    try {
+      const app = new Hono();
+      app.get('/', async (c) => sseResponse(c, failing(), { ...options, keepAliveMs: 100 }));
+      const res = await app.request('/');
+      await expect(res.text()).rejects.toThrow('the ending failed');
+      await new Promise((resolve) => setTimeout(resolve, 400));
+    } finally {
+      process.off('uncaughtException', onUncaught);
+    }
+    expect(thrown).toEqual([]);
+  });
 });

@@ -1,4 +1,4 @@
-import { headersWithFirstChunk, plainAnswer } from '@svc/http-kit';
+import { headersWithFirstChunk, onResponseClosed, plainAnswer } from '@svc/http-kit';
 import type { Context } from 'hono';
 
 const encoder = new TextEncoder();
@@ -48,9 +48,13 @@ export function sseResponse(c: Context, events: AsyncIterable<string>, options: 
     if (timer) clearInterval(timer);
     timer = undefined;
   };
+  // An answer replaced after the route (never read) still ends with its response.
+  onResponseClosed(c, stop);
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
       timer = setInterval(() => {
+        // A stream that ended or failed takes no more keep-alives (an enqueue would throw from this timer).
+        if (controller.desiredSize === null) return stop();
         if (Date.now() - lastWrite < options.keepAliveMs) return;
         lastWrite = Date.now();
         controller.enqueue(encoder.encode(options.keepAlive));
@@ -58,7 +62,10 @@ export function sseResponse(c: Context, events: AsyncIterable<string>, options: 
       timer.unref();
     },
     async pull(controller) {
-      const next = await iterator.next();
+      const next = await iterator.next().catch((error: unknown) => {
+        stop();
+        throw error;
+      });
       if (next.done) {
         stop();
         controller.close();

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { type CallToolRequest, CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -68,18 +69,23 @@ export class McpServing {
 
   private async listTools(caller: McpCaller): Promise<Tool[]> {
     const [targets, governance] = await Promise.all([this.settings.registry.connections(caller.orgId, caller.keyId), this.settings.governance.get(caller.orgId)]);
-    const lists = await Promise.all(
-      targets.map(async (target) => {
-        try {
-          const tools = await this.upstream(caller, (settings) => listUpstreamTools(this.sessions, target, settings));
-          return tools.filter((tool) => toolAccess(target, tool.name) === 'exposed').map((tool) => ({ ...tool, name: namespacedTool(target.name, tool.name) }));
-        } catch (error) {
-          // A list stopped by the client's leaving is no failure of the server.
-          if (!caller.signal || !leftByClient(caller.signal)) this.settings.onListFailure(upstreamFailure(error, target.name), caller.orgId);
-          return [];
-        }
-      }),
-    );
+    // One deadline and one listener on the caller's signal for the whole list, however many servers it asks.
+    const lists = await this.upstream(caller, (settings) => {
+      // Each server's list listens on the shared signal while it runs: bounded by the servers, not a leak.
+      setMaxListeners(Math.max(10, targets.length * 4), settings.signal);
+      return Promise.all(
+        targets.map(async (target) => {
+          try {
+            const tools = await listUpstreamTools(this.sessions, target, settings);
+            return tools.filter((tool) => toolAccess(target, tool.name) === 'exposed').map((tool) => ({ ...tool, name: namespacedTool(target.name, tool.name) }));
+          } catch (error) {
+            // A list stopped by the client's leaving is no failure of the server.
+            if (!caller.signal || !leftByClient(caller.signal)) this.settings.onListFailure(upstreamFailure(error, target.name), caller.orgId);
+            return [];
+          }
+        }),
+      );
+    });
     return lists.flat().filter((tool) => !governance.active || governance.nameBlock(tool.name) === undefined);
   }
 

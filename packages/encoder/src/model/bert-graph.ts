@@ -50,13 +50,12 @@ function embeddings(ops: Ops, weights: BertWeights, zero: string): string {
   return ops.layerNorm(g.op('Add', [words, positions]), weights.embeddingNorm, 'embeddings.norm');
 }
 
-/** What every encoder block shares: the heads, the padding mask and LayerNorm's epsilon. */
+/** What every encoder block shares: the heads and the padding mask. */
 interface BlockInputs {
   heads: number;
   hidden: number;
   /** `attention_mask` as int32, MultiHeadAttention's `key_padding_mask` (padding is not attended to). */
   keyPadding: string;
-  epsilon: number;
 }
 
 /**
@@ -102,7 +101,7 @@ export function buildBertGraph(weights: BertWeights, format: WeightFormat, pairP
   const one = g.int64s('one', [1], [1]);
   let x = embeddings(ops, weights, zero);
   const mask = g.op('Cast', [graphNames.attentionMask], { to: 1 });
-  const block: BlockInputs = { heads, hidden, keyPadding: g.op('Cast', [graphNames.attentionMask], { to: 6 }), epsilon: config.layer_norm_eps };
+  const block: BlockInputs = { heads, hidden, keyPadding: g.op('Cast', [graphNames.attentionMask], { to: 6 }) };
   let projected: string | undefined;
   weights.layers.forEach((layer, n) => {
     x = encoderBlock(ops, block, x, layer, `layer${n}`);
