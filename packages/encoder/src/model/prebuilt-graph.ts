@@ -6,9 +6,11 @@ import type { WeightFormat } from './dense-weights.js';
  * The graph of the default settings, built once when the package is built (`write-graph.ts`,
  * tsup's `onSuccess`) and written beside the bundle: a start then hands onnxruntime a path and
  * neither reads the weights file nor builds the graph in JavaScript, the load's transient peak.
+ * The initializers lie in a data file beside it (ONNX external data), which onnxruntime maps
+ * instead of copying them out of the parsed model: ~15 MiB less at its peak, ~11 MiB less after.
  * Its key says what it was built from; a start whose settings or weights file differ builds its own.
  */
-export const PREBUILT_GRAPH = { graph: 'minilm-int8.onnx', key: 'minilm-int8.json' } as const;
+export const PREBUILT_GRAPH = { graph: 'minilm-int8.onnx', data: 'minilm-int8.onnx.data', key: 'minilm-int8.json' } as const;
 
 /** The settings the prebuilt graph is built for (the encoder's defaults). */
 export const PREBUILT_SETTINGS = { weights: 'int8', pairModel: true, pairContext: true } as const;
