@@ -13,8 +13,9 @@
 # increments between requests, the same CPU in all); with more CPUs, V8's concurrent collector.
 # Always: 8 MiB semi-spaces (`--max-semi-space-size=8`, a 16 MiB young generation instead of
 # Node 20's 32 MiB): the young generation fills and empties under load, and its pages count in
-# the process's peak RSS; half of it lowers the proxy load's peak (~10-30 MB) at the same CPU a
-# request within the bench's spread (docs/benchmarks.md, "2026-12-06 afternoon: the start's peak").
+# the process's peak RSS; half of it lowers the bench's peak (~20-35 MB in three pairs) and the
+# ceiling of the proxy load's, at the same CPU a request and p99 within the bench's spread
+# (docs/benchmarks.md, "2026-12-06 afternoon: the start's peak and the load's").
 # docs/operations.md, "Memory budget"; docs/benchmarks.md, 2026-12-05 and 2026-12-06.
 # Prints "<quota> <period>" of this process's cgroup, or nothing.
 cpu_quota() {
