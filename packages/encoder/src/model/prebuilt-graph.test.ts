@@ -25,6 +25,8 @@ describe('the prebuilt graph', () => {
     writeFileSync(join(dist, PREBUILT_GRAPH.key), JSON.stringify(key));
     expect(prebuiltGraphPath(dist, key)).toBeUndefined();
     writeFileSync(join(dist, PREBUILT_GRAPH.graph), 'graph');
+    expect(prebuiltGraphPath(dist, key)).toBeUndefined();
+    writeFileSync(join(dist, PREBUILT_GRAPH.data), 'data');
     expect(prebuiltGraphPath(dist, key)).toBe(join(dist, PREBUILT_GRAPH.graph));
     expect(prebuiltGraphPath(dist, graphKeyOf(model, { ...PREBUILT_SETTINGS, pairContext: false }))).toBeUndefined();
     writeFileSync(join(model, 'model.fp16.safetensors'), Buffer.alloc(11));

@@ -33,14 +33,14 @@ export function graphKeyOf(modelDir: string, settings: Omit<GraphKey, 'weightsBy
   }
 }
 
-/** The prebuilt graph's path in `distDir` when its key equals `key`, else undefined (none built, or built from other weights or settings). */
+/** The prebuilt graph's path in `distDir` when its key equals `key` and its data file is there, else undefined (none built, or built from other weights or settings). */
 export function prebuiltGraphPath(distDir: string, key: GraphKey | undefined): string | undefined {
   if (!key) return undefined;
   try {
     const stored = JSON.parse(readFileSync(join(distDir, PREBUILT_GRAPH.key), 'utf8')) as unknown;
     if (JSON.stringify(stored) !== JSON.stringify(key)) return undefined;
     const path = join(distDir, PREBUILT_GRAPH.graph);
-    return statSync(path).isFile() ? path : undefined;
+    return statSync(path).isFile() && statSync(join(distDir, PREBUILT_GRAPH.data)).isFile() ? path : undefined;
   } catch {
     return undefined;
   }
