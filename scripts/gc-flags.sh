@@ -10,8 +10,13 @@
 # CPU, V8's four helper threads can only take turns with the main thread: the old generation's
 # concurrent marking (35-85 ms of their CPU a cycle under proxy load) then holds the event loop
 # for 20-40 ms, so the gateway collects on its main thread (`--single-threaded-gc`: marking in
-# increments between requests, the same CPU in all); with more CPUs, V8's defaults.
-# docs/operations.md, "Memory budget"; docs/benchmarks.md, 2026-12-05.
+# increments between requests, the same CPU in all); with more CPUs, V8's concurrent collector.
+# Always: 8 MiB semi-spaces (`--max-semi-space-size=8`, a 16 MiB young generation instead of
+# Node 20's 32 MiB): the young generation fills and empties under load, and its pages count in
+# the process's peak RSS; half of it lowers the bench's peak (~20-35 MB in three pairs) and the
+# ceiling of the proxy load's, at the same CPU a request and p99 within the bench's spread
+# (docs/benchmarks.md, "2026-12-06 afternoon: the start's peak and the load's").
+# docs/operations.md, "Memory budget"; docs/benchmarks.md, 2026-12-05 and 2026-12-06.
 # Prints "<quota> <period>" of this process's cgroup, or nothing.
 cpu_quota() {
   if [ $# -gt 0 ]; then cat "$1" 2> /dev/null; return 0; fi
@@ -28,4 +33,6 @@ case "$quota$period" in
   *[!0-9]* | '') ;;
   *) [ "$period" -gt 0 ] && [ $(((quota + period - 1) / period)) -lt "$cpus" ] && cpus=$(((quota + period - 1) / period)) ;;
 esac
-[ "$cpus" -gt 1 ] || echo --single-threaded-gc
+flags=--max-semi-space-size=8
+[ "$cpus" -gt 1 ] || flags="$flags --single-threaded-gc"
+echo "$flags"

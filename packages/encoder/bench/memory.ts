@@ -1,9 +1,10 @@
 // The encoder's resident memory in a process of its own (RSS is per process, and the inference
 // thread shares it):
 //   pnpm --filter @svc/encoder bench:memory [--weights int8|fp32] [--texts 1000]
-// Prints VmRSS (/proc/self/status) before the encoder starts, when it is ready, after one
-// embedding, after `texts` single embeddings (one at a time, no memo) and after 32 texts at the
-// 256 word-piece cap, then VmHWM, the process's peak. Linux only. Imports the built package.
+// Prints VmRSS (/proc/self/status) before the encoder starts, when it is ready (and VmHWM then:
+// the load's own peak), after one embedding, after `texts` single embeddings (one at a time, no
+// memo) and after 32 texts at the 256 word-piece cap, then VmHWM, the process's peak. Linux only.
+// Imports the built package.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createSentenceEncoder, type WeightFormat } from '@svc/encoder';
@@ -20,6 +21,7 @@ line('before the encoder');
 const encoder = createSentenceEncoder({ weights: values.weights as WeightFormat, cacheSize: 0 });
 await encoder.ready;
 line(`ready (load ${encoder.status().loadMs} ms)`);
+console.log(`| the load's peak (VmHWM when ready) | ${mib('VmHWM').toFixed(0)} | +${(mib('VmHWM') - baseline).toFixed(0)} |`);
 const texts = benchSentences(Number(values.texts));
 await encoder.embed(texts.slice(0, 1));
 line('after 1 embedding');

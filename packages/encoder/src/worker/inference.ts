@@ -1,7 +1,10 @@
 import * as ort from 'onnxruntime-node';
-import { type LoadedModel, loadModel } from '../model/load-model.js';
+import { fileURLToPath } from 'node:url';
+import { type LoadedModel, loadModel, loadPrebuiltModel } from '../model/load-model.js';
+import { graphKeyOf, prebuiltGraphPath } from '../model/prebuilt-graph.js';
 import { WEIGHTS_PACKAGE, weightsPackageDir } from '../model/weights-package.js';
 import { pairProjection } from '../pair/pair-projection.js';
+import type { PairProjection } from '../model/bert-graph.js';
 import { referenceMismatch, referenceSentence } from '../reference.js';
 import { createWordPiece, type WordPiece } from '../tokenize/word-piece.js';
 import { collectGarbage } from '@svc/core';
@@ -32,7 +35,28 @@ function defaultModelDir(): string {
 }
 
 /**
- * Loads the weights, builds the graph and opens an onnxruntime session; with `selfCheck`, embeds
+ * The model of these settings: the graph built with the package when it was built for them and
+ * from these weights (the weights package's, default settings), else built here from the weights.
+ */
+async function modelOf(modelDir: string, settings: WorkerSettings, projection: PairProjection | undefined): Promise<LoadedModel> {
+  // Built, this module lies in dist/ beside the prebuilt graph; from source there is none.
+  const key = settings.modelDir === undefined ? graphKeyOf(modelDir, settings) : undefined;
+  const prebuilt = prebuiltGraphPath(fileURLToPath(new URL('.', import.meta.url)), key);
+  return prebuilt ? loadPrebuiltModel(modelDir, prebuilt) : loadModel(modelDir, settings.weights, projection);
+}
+
+/** An onnxruntime session over the graph's bytes or its file; throws an {@link EncoderLoadError}. */
+async function openSession(graph: Uint8Array | string, settings: WorkerSettings): Promise<ort.InferenceSession> {
+  const options: ort.InferenceSession.SessionOptions = { intraOpNumThreads: settings.intraOpNumThreads, interOpNumThreads: 1, executionMode: 'sequential', graphOptimizationLevel: 'all' };
+  try {
+    return await (typeof graph === 'string' ? ort.InferenceSession.create(graph, options) : ort.InferenceSession.create(graph, options));
+  } catch (error) {
+    throw new EncoderLoadError(`onnxruntime rejected the graph: ${firstLine(error)}`);
+  }
+}
+
+/**
+ * Loads the weights, builds the graph (or takes the prebuilt one) and opens an onnxruntime session; with `selfCheck`, embeds
  * the reference sentence and compares it with the published vector. Every failure is an
  * {@link EncoderLoadError}. Once `signal` is aborted, runs (the self-check's too) end before
  * their next onnxruntime run.
@@ -42,7 +66,7 @@ export async function createInference(settings: WorkerSettings, signal?: AbortSi
   const projection = settings.pairModel ? pairProjection(384, settings.pairContext) : undefined;
   let model: LoadedModel;
   try {
-    model = await loadModel(modelDir, settings.weights, projection);
+    model = await modelOf(modelDir, settings, projection);
   } catch (error) {
     throw new EncoderLoadError(firstLine(error));
   }
@@ -52,19 +76,10 @@ export async function createInference(settings: WorkerSettings, signal?: AbortSi
   } catch (error) {
     throw new EncoderLoadError(`tokenizer.json: ${firstLine(error)}`);
   }
-  // The weights file and the quantised arrays (~70 MB) are garbage once the graph is encoded: free them before onnxruntime makes its copies.
+  // The weights file and the quantised arrays (~70 MB) are garbage once the graph is encoded: free them before onnxruntime makes its copies
+  // (a prebuilt graph leaves nothing of the kind: onnxruntime reads it from its path).
   collectGarbage();
-  let session: ort.InferenceSession;
-  try {
-    session = await ort.InferenceSession.create(model.graph, {
-      intraOpNumThreads: settings.intraOpNumThreads,
-      interOpNumThreads: 1,
-      executionMode: 'sequential',
-      graphOptimizationLevel: 'all',
-    });
-  } catch (error) {
-    throw new EncoderLoadError(`onnxruntime rejected the graph: ${firstLine(error)}`);
-  }
+  const session = await openSession(model.graph, settings);
   const dimensions = model.hidden;
 
   const pairDimensions = projection?.linear.outputs;
