@@ -62,10 +62,14 @@ export function sseResponse(c: Context, events: AsyncIterable<string>, options: 
       timer.unref();
     },
     async pull(controller) {
-      const next = await iterator.next().catch((error: unknown) => {
+      let next: IteratorResult<string>;
+      try {
+        next = await iterator.next();
+      } catch (error) {
+        // A failed stream takes no more keep-alives.
         stop();
         throw error;
-      });
+      }
       if (next.done) {
         stop();
         controller.close();

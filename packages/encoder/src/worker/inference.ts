@@ -49,6 +49,7 @@ async function modelOf(modelDir: string, settings: WorkerSettings, projection: P
 async function openSession(graph: Uint8Array | string, settings: WorkerSettings): Promise<ort.InferenceSession> {
   const options: ort.InferenceSession.SessionOptions = { intraOpNumThreads: settings.intraOpNumThreads, interOpNumThreads: 1, executionMode: 'sequential', graphOptimizationLevel: 'all' };
   try {
+    // Two calls because `create` is overloaded by argument type (a path or the bytes), not typed for their union.
     return await (typeof graph === 'string' ? ort.InferenceSession.create(graph, options) : ort.InferenceSession.create(graph, options));
   } catch (error) {
     throw new EncoderLoadError(`onnxruntime rejected the graph: ${firstLine(error)}`);
