@@ -21,7 +21,7 @@
 # and the graph of a large one (undici's llhttp parser at the first proxied request, PGlite's
 # largest functions under the ledger's writes) took a zone of up to 29 MB, freed at once but counted in the
 # process's peak; without the two loop passes the largest is ~22 MB and the compiles take a third
-# less CPU; the load's peak -6 to -10 MiB, CPU a request x1.03 at the median of seven pairs,
+# less CPU; the load's peak -6 to -10 MiB, CPU a request x1.03 at the median of eight pairs,
 # inside the spread (docs/benchmarks.md, "2026-12-06 evening: where the bench's peak is set").
 # docs/operations.md, "Memory budget"; docs/benchmarks.md, 2026-12-05 and 2026-12-06.
 # Prints "<quota> <period>" of this process's cgroup, or nothing.
