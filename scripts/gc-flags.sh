@@ -16,6 +16,13 @@
 # the process's peak RSS; half of it lowers the bench's peak (~20-35 MB in three pairs) and the
 # ceiling of the proxy load's, at the same CPU a request and p99 within the bench's spread
 # (docs/benchmarks.md, "2026-12-06 afternoon: the start's peak and the load's").
+# Always: WebAssembly compiled without loop unrolling and peeling (`--no-wasm-loop-unrolling
+# --no-wasm-loop-peeling`). V8 compiles a hot Wasm function again with TurboFan on a helper thread,
+# and the graph of a large one (undici's llhttp parser at the first proxied request, PGlite's
+# largest functions under the ledger's writes) took a zone of up to 29 MB, freed at once but counted in the
+# process's peak; without the two loop passes the largest is ~22 MB and the compiles take a third
+# less CPU; the load's peak -6 to -10 MiB, CPU a request x1.03 at the median of eight pairs,
+# inside the spread (docs/benchmarks.md, "2026-12-06 evening: where the bench's peak is set").
 # docs/operations.md, "Memory budget"; docs/benchmarks.md, 2026-12-05 and 2026-12-06.
 # Prints "<quota> <period>" of this process's cgroup, or nothing.
 cpu_quota() {
@@ -33,6 +40,6 @@ case "$quota$period" in
   *[!0-9]* | '') ;;
   *) [ "$period" -gt 0 ] && [ $(((quota + period - 1) / period)) -lt "$cpus" ] && cpus=$(((quota + period - 1) / period)) ;;
 esac
-flags=--max-semi-space-size=8
+flags="--max-semi-space-size=8 --no-wasm-loop-unrolling --no-wasm-loop-peeling"
 [ "$cpus" -gt 1 ] || flags="$flags --single-threaded-gc"
 echo "$flags"

@@ -1,6 +1,6 @@
 import { collectGarbage } from '@svc/core';
 import { ConfigError, parseEnv } from './runtime/env.js';
-import { startTrimmingWhenQuiet } from './runtime/free-memory.js';
+import { startMemoryTrimmer } from './runtime/free-memory.js';
 import { type Role, start } from './start.js';
 
 const roles: readonly Role[] = ['all', 'inference', 'control-plane'];
@@ -29,7 +29,7 @@ async function main(): Promise<void> {
     // What the start left (module evaluation, the catalog, migrations' answers) and the young
     // generation it grew to (32 MiB) stay resident until traffic runs GCs: freed once, now.
     collectGarbage();
-    startTrimmingWhenQuiet();
+    startMemoryTrimmer();
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(`svc: bad configuration: ${error.message}`);

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { loadMallocTrim, trimWhenQuiet } from './free-memory.js';
+import { describe, expect, it, vi } from 'vitest';
+import { growthDecision, loadMallocTrim, trimOnGrowth, trimWhenQuiet } from './free-memory.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -36,6 +36,42 @@ describe('trimming free memory while quiet', () => {
     expect(trims).toBe(0);
     trimmer.stop();
     await sleep(120);
+    expect(trims).toBe(0);
+  });
+});
+
+describe('trimming when RSS grew under load', () => {
+  const MiB = 1024 * 1024;
+
+  it('trims once RSS stands a step above its lowest since the last trim', () => {
+    expect(growthDecision({ rssBytes: 300 * MiB, lowBytes: 284 * MiB, stepBytes: 16 * MiB })).toEqual({ trim: true, lowBytes: 300 * MiB });
+    expect(growthDecision({ rssBytes: 299 * MiB, lowBytes: 284 * MiB, stepBytes: 16 * MiB })).toEqual({ trim: false, lowBytes: 284 * MiB });
+  });
+
+  it('follows RSS down, so memory the GC gave back is not room to grow into', () => {
+    expect(growthDecision({ rssBytes: 270 * MiB, lowBytes: 284 * MiB, stepBytes: 16 * MiB })).toEqual({ trim: false, lowBytes: 270 * MiB });
+  });
+
+  it('trims on the step from the lowest reading, then measures from what the trim left', async () => {
+    // RSS readings, one a tick: down to 250, up by 16 (a trim; the trim leaves 255), up by 10, by 16 more.
+    const readings = [260, 250, 258, 266, 255, 265, 271, 268];
+    let i = 0;
+    const trims: number[] = [];
+    const rss = () => (readings[Math.min(i++, readings.length - 1)] ?? 0) * MiB;
+    const trimmer = trimOnGrowth({ trim: () => trims.push(i), rss, intervalMs: 5, stepBytes: 16 * MiB });
+    await vi.waitFor(() => expect(i).toBeGreaterThanOrEqual(readings.length + 1), { timeout: 2_000 });
+    trimmer.stop();
+    // The first read (260) is the start's low; 266 - 250 trims (after the fourth read), then 255 is
+    // read as the new low, and 271 - 255 trims again.
+    expect(trims).toEqual([4, 7]);
+  });
+
+  it('stops when told', async () => {
+    let trims = 0;
+    let rss = 100 * MiB;
+    const trimmer = trimOnGrowth({ trim: () => trims++, rss: () => (rss += 20 * MiB), intervalMs: 5, stepBytes: 16 * MiB });
+    trimmer.stop();
+    await sleep(40);
     expect(trims).toBe(0);
   });
 });

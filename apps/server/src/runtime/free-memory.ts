@@ -2,7 +2,8 @@ import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 
 /**
- * Gives glibc's free memory back to the system while the gateway is quiet: `malloc_trim(0)`.
+ * Gives glibc's free memory back to the system: `malloc_trim(0)`, while the gateway is quiet and
+ * whenever its RSS has grown by a step since the last trim.
  *
  * The start (the store's and the encoder's threads load, compile and free) and every burst of
  * traffic leave free chunks inside glibc's arenas; `MALLOC_TRIM_THRESHOLD_` (scripts/malloc.env)
@@ -10,7 +11,10 @@ import { performance } from 'node:perf_hooks';
  * the shipped defaults (docs/operations.md, "Memory budget"): 16-22 MB of an idle gateway's RSS,
  * the same again after a burst of proxy traffic. Node has no call to it, so it goes through koffi
  * (a maintained FFI with prebuilt binaries: no compiler at install); the call takes well under a
- * millisecond: once a second after ready, then only after an interval in which the loop was quiet.
+ * millisecond: once a second after ready, then after an interval in which the loop was quiet, and
+ * under load once RSS has grown by {@link GROWTH_STEP_BYTES} over its lowest since the last trim
+ * (the free chunks a load leaves would otherwise stay until it stops, and the next phase's growth
+ * would stack on them).
  */
 export type MemoryTrimmer = { stop(): void };
 
@@ -23,12 +27,27 @@ const TRIM_INTERVAL_MS = 15_000;
 /** The first trim, this long after ready: once the GC at ready has swept and the threads settled. */
 const FIRST_TRIM_MS = 1_000;
 
+/** How often RSS is read for the growth rule (one read of /proc/self/statm). */
+const GROWTH_CHECK_MS = 1_000;
+
+/** RSS growth over its lowest since the last trim that makes a trim under load. */
+const GROWTH_STEP_BYTES = 16 * 1024 * 1024;
+
 /** The gateway's trimmer (main.ts, once ready), or undefined where malloc_trim cannot be called. */
-export function startTrimmingWhenQuiet(): MemoryTrimmer | undefined {
+export function startMemoryTrimmer(): MemoryTrimmer | undefined {
   const trim = loadMallocTrim();
   if (!trim) return undefined;
-  setTimeout(trim, FIRST_TRIM_MS).unref();
-  return trimWhenQuiet(trim, TRIM_INTERVAL_MS);
+  const first = setTimeout(trim, FIRST_TRIM_MS);
+  first.unref();
+  const quiet = trimWhenQuiet(trim, TRIM_INTERVAL_MS);
+  const growth = trimOnGrowth({ trim, rss: () => process.memoryUsage.rss(), intervalMs: GROWTH_CHECK_MS, stepBytes: GROWTH_STEP_BYTES });
+  return {
+    stop: () => {
+      clearTimeout(first);
+      quiet.stop();
+      growth.stop();
+    },
+  };
 }
 
 /**
@@ -55,6 +74,34 @@ export function trimWhenQuiet(trim: () => void, intervalMs: number): MemoryTrimm
     const quiet = performance.eventLoopUtilization(now, last).utilization < QUIET_UTILISATION;
     last = now;
     if (quiet) trim();
+  }, intervalMs);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}
+
+/** One look of the growth rule: the RSS read now, the lowest read since the last trim, the step. */
+export type GrowthLook = { rssBytes: number; lowBytes: number; stepBytes: number };
+
+/**
+ * Whether to trim now, and the low mark to keep: a trim once RSS stands `stepBytes` above the
+ * lowest read since the last trim (the caller then reads RSS again as the new low); otherwise the
+ * low follows RSS down, so memory the GC gave back is not counted as room to grow into.
+ */
+export function growthDecision(look: GrowthLook): { trim: boolean; lowBytes: number } {
+  if (look.rssBytes - look.lowBytes >= look.stepBytes) return { trim: true, lowBytes: look.rssBytes };
+  return { trim: false, lowBytes: Math.min(look.lowBytes, look.rssBytes) };
+}
+
+/** Reads RSS every `intervalMs` and trims when it grew by `stepBytes` over its lowest since the last trim. */
+export function trimOnGrowth(settings: { trim: () => void; rss: () => number; intervalMs: number; stepBytes: number }): MemoryTrimmer {
+  const { trim, rss, intervalMs, stepBytes } = settings;
+  let lowBytes = rss();
+  const timer = setInterval(() => {
+    const decision = growthDecision({ rssBytes: rss(), lowBytes, stepBytes });
+    lowBytes = decision.lowBytes;
+    if (!decision.trim) return;
+    trim();
+    lowBytes = rss();
   }, intervalMs);
   timer.unref();
   return { stop: () => clearInterval(timer) };
