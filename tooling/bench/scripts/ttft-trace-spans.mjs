@@ -2,8 +2,8 @@
 // upstream's wait, its first bytes to our first write holding a token, the writes up to it, and
 // in cache and full mode the encoder's round trip and what comes before and after it. Records taken
 // with TTFT_TRACE_CPU=1 add the gateway's CPU (every thread, ms) from the request's start to its
-// first token (`cpuToToken`, to set beside `withoutUpstream`) and to the upstream request's write,
-// and in the encoder's round trip the encoder thread's CPU (the busiest thread in it), the main
+// first token (`cpuToToken`, to set beside `withoutUpstream`), to the upstream request's write, to
+// the text's post and from the encoder's answer to the upstream write, and in the encoder's round trip the encoder thread's CPU (the busiest thread in it), the main
 // thread's and the other threads'.
 //   node ttft-trace-spans.mjs <records.json> [records to skip, default 20]
 import { readFileSync } from 'node:fs';
@@ -30,10 +30,14 @@ function cpuSpans(events) {
   const find = (match) => events.find(([name]) => match(name));
   const firstToken = find((n) => n === 'first-token');
   if (!firstToken) return {};
-  const cpu = { cpuToToken: firstToken[2], cpuToUpOut: find((n) => n === 'up-out')?.[2] };
-  const sent = find((n) => n.startsWith('enc-send'))?.[3];
-  const back = find((n) => n === 'enc-recv')?.[3];
-  if (!sent || !back) return cpu;
+  const upOut = find((n) => n === 'up-out')?.[2];
+  const cpu = { cpuToToken: firstToken[2], cpuToUpOut: upOut };
+  const sentAt = find((n) => n.startsWith('enc-send'));
+  const backAt = find((n) => n === 'enc-recv');
+  if (!sentAt || !backAt) return cpu;
+  const [sent, back] = [sentAt[3], backAt[3]];
+  cpu.cpuToSent = sentAt[2];
+  cpu.cpuAfterEncoder = upOut - backAt[2];
   const used = Object.entries(back).map(([tid, ms]) => [tid, ms - (sent[tid] ?? ms)]);
   const threads = used.filter(([tid]) => tid !== 'main').sort((a, b) => b[1] - a[1]);
   const main = used.find(([tid]) => tid === 'main')?.[1];
@@ -41,6 +45,6 @@ function cpuSpans(events) {
 }
 
 const out = { records: records.length };
-const keys = ['upOut', 'upstream', 'firstBytesToToken', 'writes', 'withoutUpstream', 'sent', 'encoder', 'backToUpOut', 'cpuToToken', 'cpuToUpOut', 'encThreadCpu', 'mainCpuInEncoder', 'otherCpuInEncoder'];
+const keys = ['upOut', 'upstream', 'firstBytesToToken', 'writes', 'withoutUpstream', 'sent', 'encoder', 'backToUpOut', 'cpuToToken', 'cpuToUpOut', 'cpuToSent', 'cpuAfterEncoder', 'encThreadCpu', 'mainCpuInEncoder', 'otherCpuInEncoder'];
 for (const key of keys) if (spans.some((s) => s[key] !== undefined)) out[key] = median(spans.map((s) => s[key]));
 console.log(JSON.stringify(out));
