@@ -5,18 +5,54 @@
 // with its bytes), each read from the upstream, and each round trip to the encoder thread
 // (`enc-send` at the worker's postMessage, `enc-recv` at its answer). The record of a request ends
 // at its first write holding a token. TTFT_TRACE_OUT=<file>: the records as JSON at exit.
+// TTFT_TRACE_CPU=1: each event also carries the process's CPU since the request started (every
+// thread, `process.cpuUsage`, ms), the record ends with a `first-token` event, and the encoder's
+// `enc-send`/`enc-recv` carry each thread's CPU so far (ms by tid, `/proc/self/task/<tid>/schedstat`
+// read with pread on descriptors opened once: ~2 µs a thread), so a span's CPU can be split
+// between the encoder thread, the main thread and the rest.
 // Used by ttft-trace.sh; summarised by ttft-trace-spans.mjs.
 const net = require('node:net');
 const dc = require('node:diagnostics_channel');
 const wt = require('node:worker_threads');
-const { writeFileSync } = require('node:fs');
+const fs = require('node:fs');
 const { performance } = require('node:perf_hooks');
+
+const withCpu = process.env.TTFT_TRACE_CPU === '1';
+const cpuMs = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
+const descriptors = new Map();
+const scratch = Buffer.alloc(128);
+const mainTid = String(process.pid);
+/** Every thread's CPU so far, ms by tid (the main thread's as `main`). */
+function threadsCpu() {
+  const out = {};
+  for (const tid of fs.readdirSync('/proc/self/task')) {
+    try {
+      let fd = descriptors.get(tid);
+      if (fd === undefined) {
+        fd = fs.openSync(`/proc/self/task/${tid}/schedstat`, 'r');
+        descriptors.set(tid, fd);
+      }
+      const n = fs.readSync(fd, scratch, 0, scratch.length, 0);
+      out[tid === mainTid ? 'main' : tid] = Number(scratch.toString('latin1', 0, n).split(' ')[0]) / 1e6;
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return out;
+}
 
 let current = null;
 const done = [];
-const mark = (name) => current?.events.push([name, performance.now() - current.t0]);
+const mark = (name) => {
+  if (!current) return;
+  if (!withCpu) current.events.push([name, performance.now() - current.t0]);
+  else current.events.push([name, performance.now() - current.t0, cpuMs() - current.cpu0, ...(name.startsWith('enc-') ? [threadsCpu()] : [])]);
+};
 dc.subscribe('http.server.request.start', ({ request }) => {
-  if (request.url.startsWith('/v1/chat')) current = { t0: performance.now(), events: [] };
+  if (request.url.startsWith('/v1/chat')) current = { t0: performance.now(), cpu0: withCpu ? cpuMs() : 0, events: [] };
 });
 function text(data) {
   if (typeof data === 'string') return data;
@@ -40,6 +76,7 @@ net.Socket.prototype._writeGeneric = function (writev, data, encoding, callback)
       const token = /"content":"[^"]/.test(s) || /"text":"[^"]/.test(s);
       mark(`srv-out${s.startsWith('HTTP/') ? ':hdr' : ''}${s.includes('"role"') ? ':role' : ''}${token ? ':CONTENT' : ''}:${s.length}`);
       if (token) {
+        if (withCpu) mark('first-token');
         done.push(current);
         current = null;
       }
@@ -58,5 +95,5 @@ wt.Worker.prototype.emit = function (event, message, ...rest) {
   return emit.call(this, event, message, ...rest);
 };
 process.on('exit', () => {
-  if (process.env.TTFT_TRACE_OUT) writeFileSync(process.env.TTFT_TRACE_OUT, JSON.stringify(done.map((r) => r.events)));
+  if (process.env.TTFT_TRACE_OUT) fs.writeFileSync(process.env.TTFT_TRACE_OUT, JSON.stringify(done.map((r) => r.events)));
 });

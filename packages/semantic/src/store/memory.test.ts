@@ -35,14 +35,23 @@ describe('memory vector store', () => {
     expect((await store.search(axisVector(d, 0), query)).map((m) => m.payload.text)).toEqual(['first']);
   });
 
-  it('counts per organisation across scopes and hands out copies, not its own payloads', async () => {
+  it('counts per organisation across scopes, and neither the stored point nor a match changes what it stores', async () => {
     const store = createMemoryVectorStore();
     const far = Date.now() + 60_000;
-    await store.upsert([point(0, 'a', far), point(0, 'b', far, 'org-b')]);
+    const a = point(0, 'a', far);
+    await store.upsert([a, point(0, 'b', far, 'org-b')]);
     expect(await store.count('org-a')).toBe(1);
+    a.payload.text = 'changed by the caller';
     const [match] = await store.search(axisVector(d, 0), query);
-    match!.payload.text = 'changed';
-    expect((await store.search(axisVector(d, 0), query))[0]!.payload.text).toBe('a');
+    expect(match!.payload.text).toBe('a');
+    // Matches are the store's read-only copies: a change throws.
+    expect(() => {
+      match!.payload.text = 'changed';
+    }).toThrow(TypeError);
+    expect(() => {
+      match!.payload.answer.result.choices[0]!.message.content = 'changed';
+    }).toThrow(TypeError);
+    expect((await store.search(axisVector(d, 0), query))[0]!.payload.answer.result.choices[0]!.message.content).toBe(a.payload.answer.result.choices[0]!.message.content);
   });
 
   it('ping turns false once closed', async () => {

@@ -46,6 +46,13 @@ function createState(settings: MemoryVectorStoreSettings): MemoryState {
   return { partitions, entries, now: settings.now ?? Date.now };
 }
 
+/** Freezes `value` and everything it holds (plain data: objects, arrays, strings, numbers). */
+function deepFreeze<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
+  for (const inner of Object.values(value)) deepFreeze(inner);
+  return Object.freeze(value);
+}
+
 function upsertPoints({ partitions, entries }: MemoryState, points: readonly VectorPoint[]): void {
   for (const point of points) {
     const key = partitionKey(point.payload.orgId, point.payload.scope);
@@ -53,7 +60,8 @@ function upsertPoints({ partitions, entries }: MemoryState, points: readonly Vec
     if (existing && existing.dimensions !== point.vector.length) {
       throw new RangeError(`vector of ${point.vector.length} dimensions for a partition of ${existing.dimensions}`);
     }
-    const entry: Entry = { id: point.id, payload: structuredClone(point.payload), partition: key };
+    // The store's own copy, frozen: searches hand it out as it is (no copy a match), and a caller's change throws instead of reaching the store.
+    const entry: Entry = { id: point.id, payload: deepFreeze(structuredClone(point.payload)), partition: key };
     entries.set(point.id, entry);
     let partition = partitions.get(key);
     if (!partition) {
@@ -78,7 +86,7 @@ function searchPoints({ partitions, entries, now }: MemoryState, vector: Float32
   const best = subject === undefined ? partition.search(unit(vector), query.limit, query.minScore, live) : partition.searchSubject(unit(vector), subject, query, live);
   return best.map(({ entry, score }) => {
     entries.get(entry.id); // a hit is a use: it moves to the back of the eviction queue
-    return { id: entry.id, score, payload: structuredClone(entry.payload) };
+    return { id: entry.id, score, payload: entry.payload };
   });
 }
 
@@ -107,6 +115,8 @@ function countLive({ entries, now }: MemoryState, orgId: string | undefined): nu
  * points of one organisation and scope, which at cache sizes (thousands per partition) is
  * faster than maintaining a graph index. Bounded by `capacity` (least recently used first),
  * expired points are skipped and dropped as searches meet them. Not shared between processes.
+ * It keeps a copy of each payload, frozen, and a search returns those (read-only: a semantic
+ * lookup reads up to three before it decides, and a copy of each cost more than the search).
  */
 export function createMemoryVectorStore(settings: MemoryVectorStoreSettings = {}): VectorStore {
   const state = createState(settings);
