@@ -20,8 +20,9 @@ export async function readBodyText(c: Context, limit: number): Promise<string> {
     if (Buffer.byteLength(text) > limit) throw payloadTooLarge(limit);
     return text;
   }
-  if (Number(incoming.headers['content-length']) > limit) throw payloadTooLarge(limit);
-  return readIncoming(incoming, limit);
+  const declared = Number(incoming.headers['content-length']);
+  if (declared > limit) throw payloadTooLarge(limit);
+  return readIncoming(incoming, limit, declared);
 }
 
 /**
@@ -30,8 +31,19 @@ export async function readBodyText(c: Context, limit: number): Promise<string> {
  * collecting and rejects; the rest is drained (the stream keeps flowing without a listener) while
  * the 413 is sent. A request closed before its end rejects.
  */
-function readIncoming(incoming: IncomingMessage, limit: number): Promise<string> {
-  if (incoming.readableEnded) return Promise.resolve('');
+function readIncoming(incoming: IncomingMessage, limit: number, declared: number): Promise<string> | string {
+  if (incoming.readableEnded) return '';
+  // Every byte already buffered and nothing read yet (a small body usually is by the time the route
+  // runs: its declared length, or the parser saw its end): taken in one `read()`, without the
+  // listeners, the resume and the promise of the flowing path.
+  const buffered = incoming.readableLength;
+  if (incoming.readableFlowing === null && buffered > 0 && (buffered === declared || (incoming.complete && buffered <= limit))) {
+    const body = incoming.read() as Buffer | null;
+    // Flowing with nothing left to give: 'end' comes once the parser has seen the message's end
+    // (@hono/node-server otherwise drains the request after the answer, with a timer and listeners).
+    incoming.resume();
+    return body === null ? '' : body.toString('utf8');
+  }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

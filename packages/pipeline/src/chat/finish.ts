@@ -82,7 +82,8 @@ function finishAnswer(recorder: LearnRecorder, turn: ChatTurn, ending: AnsweredE
     latencyMs: ending.latencyMs,
     stream: ending.stream,
     details,
-    extra: { ...ending.learn, ...(billed ? { billed } : {}), ...(ending.memory ? { memory: ending.memory } : {}) },
+    // One shape for every ending: what is absent is undefined, as outcome() reads it.
+    extra: { quality: ending.learn?.quality, rejectedDraft: ending.learn?.rejectedDraft, billed, memory: ending.memory },
   });
   turn.spend.record({ actualTokens: spent.usage?.totalTokens ?? 0, actualCostUsd: byok ? 0 : (spent.cost?.costUsd ?? 0) });
   return metadata;

@@ -128,8 +128,8 @@ function finishJson(owner: JsonOwner, turn: ChatTurn, call: JsonCall, answered: 
     details,
     learn: {
       // What verification found is the router's quality signal: a re-ask means the answer failed, healing is worth its confidence.
-      ...(lastReask ? { quality: 0 } : verified?.healerReport ? { quality: verified.healerReport.confidence } : {}),
-      ...(bill.rejectedDraft ? { rejectedDraft: bill.rejectedDraft } : {}),
+      quality: lastReask ? 0 : verified?.healerReport ? verified.healerReport.confidence : undefined,
+      rejectedDraft: bill.rejectedDraft,
     },
     memory: call.outbound.memory,
   });

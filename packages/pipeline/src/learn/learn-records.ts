@@ -97,7 +97,8 @@ export class LearnRecorder {
       status: row.status,
       stream: row.stream,
       usageEstimated: row.usageEstimated,
-      ...(cost.unpriced ? { unpriced: true } : {}),
+      // Left out of the row's JSON when priced (undefined), in the same place when not: one shape either way.
+      unpriced: cost.unpriced ? true : undefined,
       endUser: row.endUser ?? null,
       memoryInjected: row.memoryInjected ?? null,
       tags: row.tags ?? null,
@@ -115,8 +116,11 @@ export class LearnRecorder {
     const row = extra.billed ?? (usage && cost ? { usage, cost } : undefined);
     const success = outcome === 'ok' || outcome === 'client_closed';
     const status = success ? 200 : 502;
-    const ledger = { endUser: ledgerEndUser(exchange, request), memoryInjected: extra.memory?.injected ?? null, tags: ledgerTags(exchange, request) };
-    if (row) this.usage({ exchange, model, usage: row.usage, cost: row.cost, latencyMs, status, stream, usageEstimated: details.usageEstimated === true, createdAt, ...ledger });
+    if (row) {
+      const endUser = ledgerEndUser(exchange, request);
+      const tags = ledgerTags(exchange, request);
+      this.usage({ exchange, model, usage: row.usage, cost: row.cost, latencyMs, status, stream, usageEstimated: details.usageEstimated === true, createdAt, endUser, memoryInjected: extra.memory?.injected ?? null, tags });
+    }
     learn.recordDecision(decisionRecord(ended, createdAt));
     const feedback = this.deps.feedback;
     if (feedback) {
@@ -125,9 +129,10 @@ export class LearnRecorder {
         decision,
         modelId: model.id,
         success,
-        ...(usage ? { completionTokens: usage.completionTokens } : {}),
-        ...(cost ? { costUsd: cost.costUsd } : {}),
-        ...(extra.quality === undefined ? {} : { quality: extra.quality }),
+        // The router reads each as absent when undefined.
+        completionTokens: usage?.completionTokens,
+        costUsd: cost?.costUsd,
+        quality: extra.quality,
       });
       // A draft verification refused taught the router that the cheaper model could not do this request.
       if (extra.rejectedDraft) feedback.record({ decision, modelId: extra.rejectedDraft.id, success: false });
