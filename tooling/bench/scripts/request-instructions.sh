@@ -7,7 +7,8 @@
 # main thread there: <out>/cg.<pid>.3-01 is the measured window when nothing else called it first
 # (the script prints every part; the window is the last-but-one of thread 1). Slow: ~6 min for
 # 2,000 + 1,000 requests. The hashed encoder (ENCODER=minilm for the shipped one; proxy mode never
-# embeds). Per-category sums of a window: request-instructions-categories.py.
+# embeds). NODE_FLAGS adds node flags (e.g. a V8 flag to compare). Per-category sums of a window:
+# request-instructions-categories.py.
 #   USER=root LOGNAME=root tooling/bench/scripts/request-instructions.sh <repo root> <out dir> <N> [mode]
 set -eu
 WT=$1; OUT=$2; N=$3; MODE=${4:-proxy}
@@ -22,7 +23,7 @@ KEY=sk-svc-bench-0123456789abcdef0123456789abcdef
 env MALLOC_ARENA_MAX=2 MALLOC_TRIM_THRESHOLD_=131072 PORT=$PG CONTROL_PORT=$PC HOST=127.0.0.1 SVC_DATA_DIR=$DATA SVC_MASTER_KEY=$KEY \
   OPENAI_API_KEY=mock OPENAI_BASE_URL=http://127.0.0.1:$PM/v1 SVC_MOCK_PROVIDER=0 SVC_SENTENCE_ENCODER=${ENCODER:-hashed} \
   valgrind --tool=callgrind --separate-threads=yes --dump-instr=no --dump-before=uv_getrusage --callgrind-out-file="$OUT/cg.%p" \
-  node --single-threaded -r "$HERE/instructions-mark.cjs" apps/server/dist/main.js > "$OUT/svc.log" 2>&1 &
+  node --single-threaded ${NODE_FLAGS:-} -r "$HERE/instructions-mark.cjs" apps/server/dist/main.js > "$OUT/svc.log" 2>&1 &
 SVC=$!
 trap 'kill -INT $SVC 2> /dev/null || true; kill $MOCK 2> /dev/null || true; rm -rf "$DATA"' EXIT
 for _ in $(seq 1 1200); do curl -sf http://127.0.0.1:$PG/ready > /dev/null && break; sleep 0.5; done
