@@ -27,7 +27,7 @@ export interface AnsweredEnding {
   stream: boolean;
   /** Decision-log details (replicated choices, healing, re-asks, speculation); the shed stages are added here. */
   details: Record<string, unknown>;
-  learn?: Omit<LearnExtra, 'billed'>;
+  learn?: Pick<LearnExtra, 'quality' | 'rejectedDraft'>;
   /** Mode `full`: what memory injected. */
   memory: MemoryReport | undefined;
 }
