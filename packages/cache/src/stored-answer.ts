@@ -1,4 +1,4 @@
-import type { CachedAnswer } from '@svc/core';
+import { type CachedAnswer, deepFreeze } from '@svc/core';
 
 /**
  * The private, deep-frozen copy of an answer that the cache hands out: a hit may be served to
@@ -22,12 +22,4 @@ function isCachedAnswer(value: unknown): value is CachedAnswer {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null) {
-    for (const member of Object.values(value)) deepFreeze(member);
-    Object.freeze(value);
-  }
-  return value;
 }

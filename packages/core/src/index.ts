@@ -19,3 +19,4 @@ export { seededRandom } from './seeded-random.js';
 export { SCALAR_FEATURE_NAMES, type ScalarFeatureName } from './scalar-feature-names.js';
 export { type Aborter, RequestAbort, leftByClient, nodeSignal } from './request-abort.js';
 export { type EitherSignal, eitherSignal } from './either-signal.js';
+export { deepFreeze } from './deep-freeze.js';

@@ -1,3 +1,4 @@
+import { deepFreeze } from '@svc/core';
 import { LRUCache } from 'lru-cache';
 import type { VectorMatch, VectorPoint, VectorSearch, VectorStore } from './interface.js';
 import { MemoryPartition, type PartitionEntry } from './memory-partition.js';
@@ -44,13 +45,6 @@ function createState(settings: MemoryVectorStoreSettings): MemoryState {
     },
   });
   return { partitions, entries, now: settings.now ?? Date.now };
-}
-
-/** Freezes `value` and everything it holds (plain data: objects, arrays, strings, numbers). */
-function deepFreeze<T>(value: T): T {
-  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
-  for (const inner of Object.values(value)) deepFreeze(inner);
-  return Object.freeze(value);
 }
 
 function upsertPoints({ partitions, entries }: MemoryState, points: readonly VectorPoint[]): void {
