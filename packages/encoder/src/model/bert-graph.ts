@@ -1,13 +1,7 @@
 import type { BertLayer, BertWeights, HalfLinear, Linear, Norm } from './bert-weights.js';
 import { gatherRows, halfDense, type WeightFormat } from './dense-weights.js';
 import { GraphBuilder } from './onnx-builder.js';
-
-/**
- * Names of the graph's tensors: `input_ids`/`attention_mask` int64 `[batch, sequence]` in,
- * `embeddings` float `[batch, hidden]` out, and `token_states` float `[batch, sequence, hidden]`
- * (the last block's output that the mean pooling reads; fetched only when asked for).
- */
-export const graphNames = { inputIds: 'input_ids', attentionMask: 'attention_mask', output: 'embeddings', tokenStates: 'token_states', pairFeatures: 'pair_features' } as const;
+import { graphNames } from './graph-names.js';
 
 /**
  * A pair model's projection of one block's token states (`pair_features` `[batch, sequence,

@@ -1,10 +1,9 @@
 import * as ort from 'onnxruntime-node';
 import { fileURLToPath } from 'node:url';
-import { type LoadedModel, loadModel, loadPrebuiltModel } from '../model/load-model.js';
+import { type LoadedModel, loadPrebuiltModel } from '../model/model-folder.js';
 import { graphKeyOf, prebuiltGraphPath } from '../model/prebuilt-graph.js';
 import { WEIGHTS_PACKAGE, weightsPackageDir } from '../model/weights-package.js';
-import { pairProjection } from '../pair/pair-projection.js';
-import type { PairProjection } from '../model/bert-graph.js';
+import { graphNames } from '../model/graph-names.js';
 import { referenceMismatch, referenceSentence } from '../reference.js';
 import { createWordPiece, type WordPiece } from '../tokenize/word-piece.js';
 import { collectGarbage } from '@svc/core';
@@ -38,11 +37,14 @@ function defaultModelDir(): string {
  * The model of these settings: the graph built with the package when it was built for them and
  * from these weights (the weights package's, default settings), else built here from the weights.
  */
-async function modelOf(modelDir: string, settings: WorkerSettings, projection: PairProjection | undefined): Promise<LoadedModel> {
+async function modelOf(modelDir: string, settings: WorkerSettings): Promise<LoadedModel> {
   // Built, this module lies in dist/ beside the prebuilt graph; from source there is none.
   const key = settings.modelDir === undefined ? graphKeyOf(modelDir, settings) : undefined;
   const prebuilt = prebuiltGraphPath(fileURLToPath(new URL('.', import.meta.url)), key);
-  return prebuilt ? loadPrebuiltModel(modelDir, prebuilt) : loadModel(modelDir, settings.weights, projection);
+  if (prebuilt) return loadPrebuiltModel(modelDir, prebuilt);
+  // Loaded only here: a start with the prebuilt graph never loads the builder (model-folder.ts).
+  const [{ loadModel }, { pairProjection }] = await Promise.all([import('../model/load-model.js'), import('../pair/pair-projection.js')]);
+  return loadModel(modelDir, settings.weights, settings.pairModel ? pairProjection(384, settings.pairContext) : undefined);
 }
 
 /** An onnxruntime session over the graph's bytes or its file; throws an {@link EncoderLoadError}. */
@@ -56,6 +58,13 @@ async function openSession(graph: Uint8Array | string, settings: WorkerSettings)
   }
 }
 
+/** The last dimension of the graph's output `name` (the graph declares them: `[batch, hidden]`, `[batch, sequence, width]`), undefined when it has none. */
+function outputWidth(session: ort.InferenceSession, name: string): number | undefined {
+  const output = session.outputMetadata.find((value) => value.name === name);
+  const width = output?.isTensor ? output.shape.at(-1) : undefined;
+  return typeof width === 'number' ? width : undefined;
+}
+
 /**
  * Loads the weights, builds the graph (or takes the prebuilt one) and opens an onnxruntime session; with `selfCheck`, embeds
  * the reference sentence and compares it with the published vector. Every failure is an
@@ -64,10 +73,9 @@ async function openSession(graph: Uint8Array | string, settings: WorkerSettings)
  */
 export async function createInference(settings: WorkerSettings, signal?: AbortSignal): Promise<Inference> {
   const modelDir = settings.modelDir ?? defaultModelDir();
-  const projection = settings.pairModel ? pairProjection(384, settings.pairContext) : undefined;
   let model: LoadedModel;
   try {
-    model = await modelOf(modelDir, settings, projection);
+    model = await modelOf(modelDir, settings);
   } catch (error) {
     throw new EncoderLoadError(firstLine(error));
   }
@@ -81,9 +89,9 @@ export async function createInference(settings: WorkerSettings, signal?: AbortSi
   // (a prebuilt graph leaves nothing of the kind: onnxruntime reads it from its path).
   collectGarbage();
   const session = await openSession(model.graph, settings);
-  const dimensions = model.hidden;
-
-  const pairDimensions = projection?.linear.outputs;
+  const dimensions = outputWidth(session, graphNames.output);
+  if (dimensions === undefined) throw new EncoderLoadError(`the graph has no ${graphNames.output} output of a fixed width`);
+  const pairDimensions = settings.pairModel ? outputWidth(session, graphNames.pairFeatures) : undefined;
   const runner = createModelRunner({ session, tokenizer, dimensions, maxBatchTokens: settings.maxBatchTokens, ...(pairDimensions ? { pairDimensions } : {}), ...(signal ? { signal } : {}) });
 
   if (settings.selfCheck) {

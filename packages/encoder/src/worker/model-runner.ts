@@ -1,6 +1,6 @@
 import type * as ort from 'onnxruntime-node';
 import { Tensor } from 'onnxruntime-node';
-import { graphNames } from '../model/bert-graph.js';
+import { graphNames } from '../model/graph-names.js';
 import { type PackedTokens, packTokens, type TokenStates } from '../token-states.js';
 import { padBatch, planRuns } from '../tokenize/token-batches.js';
 import type { WordPiece } from '../tokenize/word-piece.js';
