@@ -1,5 +1,4 @@
 import { connectPglite } from './connect-pglite.js';
-import { connectPostgres } from './connect-postgres.js';
 import type { CreateDbOptions, Database } from './database.js';
 import { defaultMigrationsFolder } from './migrate.js';
 
@@ -21,6 +20,8 @@ export async function createDb(options: CreateDbOptions = {}): Promise<Database>
     if (!/^postgres(ql)?:\/\//.test(url)) {
       throw new Error('database url must start with postgres:// or postgresql://');
     }
+    // Loaded when configured: postgres.js and its drizzle driver stay out of an embedded gateway.
+    const { connectPostgres } = await import('./connect-postgres.js');
     return connectPostgres({ ...target, url, poolSize: options.poolSize ?? 10, migrate, connectTimeoutMs: options.connectTimeoutMs ?? 3000, callTimeoutMs: options.callTimeoutMs ?? 10_000 });
   }
   return connectPglite({ ...target, dataDir: options.dataDir, migrate, log: options.log ?? (() => {}) });

@@ -3,7 +3,8 @@ export { CONTROL_FILE, DataDirError, type DataDirHolder, LOCK_FILE } from './dat
 export type { CreateDbOptions, Database, DatabaseKind, StoreNote } from './database.js';
 export { StoreError, type StoreErrorReason } from './embedded/store-error.js';
 export type { BackupFile, BackupSummary } from './embedded/backup.js';
-export { type RestoreReport, type RestoreSettings, restoreDataDir } from './embedded/restore-data-dir.js';
+export type { RestoreReport, RestoreSettings } from './embedded/restore-data-dir.js';
+export { restoreDataDir } from './restore.js';
 export { DbConflictError } from './errors.js';
 export { ROW_BATCH, RowBatches, type RowIntake, type RowKind, type RowTables, encodeRow, reviveDates, reviveRow } from './row-intake.js';
 export { packFeatures, unpackFeatures } from './decision-features.js';

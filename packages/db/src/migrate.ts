@@ -1,10 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import type { PGlite } from '@electric-sql/pglite';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePgliteDb } from 'drizzle-orm/pglite/migrator';
-import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
-import { migrate as migratePostgresDb } from 'drizzle-orm/postgres-js/migrator';
 import type { Sql } from 'postgres';
+
+// Each migrator loads its driver when it runs: a process that only points at the migrations
+// folder (the gateway's main thread, whose store runs on a thread of its own) holds neither.
 
 /**
  * The committed SQL migrations. This file sits in `src/` when run from source and is bundled
@@ -29,7 +28,8 @@ export async function migratePostgres(sql: Sql, target: MigrateTarget): Promise<
   await sql`select pg_advisory_lock(hashtext(${lockName}))`;
   try {
     if (target.schema) await sql`create schema if not exists ${sql(target.schema)}`;
-    await migratePostgresDb(drizzlePostgres(sql), {
+    const [{ drizzle }, { migrate }] = await Promise.all([import('drizzle-orm/postgres-js'), import('drizzle-orm/postgres-js/migrator')]);
+    await migrate(drizzle(sql), {
       migrationsFolder: target.migrationsFolder,
       migrationsSchema: target.schema ?? 'drizzle',
     });
@@ -40,7 +40,8 @@ export async function migratePostgres(sql: Sql, target: MigrateTarget): Promise<
 
 /** Applies pending migrations to an embedded database (single connection, no lock needed). */
 export async function migratePglite(client: PGlite, target: MigrateTarget): Promise<void> {
-  await migratePgliteDb(drizzlePglite(client), {
+  const [{ drizzle }, { migrate }] = await Promise.all([import('drizzle-orm/pglite'), import('drizzle-orm/pglite/migrator')]);
+  await migrate(drizzle(client), {
     migrationsFolder: target.migrationsFolder,
     migrationsSchema: target.schema ?? 'drizzle',
   });

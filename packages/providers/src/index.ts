@@ -22,6 +22,7 @@ export { type VertexSettings, createVertexProvider } from './vertex/vertex-provi
 export { createMockProvider, type MockProviderSettings } from './mock/mock-provider.js';
 export {
   createProviderRegistry,
+  loadConfiguredProviders,
   type AzureKeyConfig,
   type BedrockConfig,
   type CompatibleProviderConfig,

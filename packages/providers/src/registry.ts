@@ -2,6 +2,7 @@ import { createAnthropicProvider } from './anthropic/anthropic-provider.js';
 import { createAzureOpenAIProvider } from './azure/azure-provider.js';
 import type { BedrockCredentials } from './bedrock/bedrock-auth.js';
 import { bedrockPoolKeys, createBedrockProvider } from './bedrock/bedrock-provider.js';
+import { loadBedrockWire } from './bedrock/bedrock-wire.js';
 import { createCohereProvider } from './cohere/cohere-provider.js';
 import { createDeepgramProvider } from './deepgram/deepgram-provider.js';
 import { createElevenLabsProvider } from './elevenlabs/elevenlabs-provider.js';
@@ -182,6 +183,15 @@ export function createProviderRegistry(config: ProviderRegistryConfig): Provider
     get: (id) => providers.get(id),
     ids: () => ids,
   };
+}
+
+/**
+ * Resolves once the code the configured providers load beside the package is loaded (Bedrock's
+ * Smithy signing: `createProviderRegistry` starts it); rejects when it cannot be. A start awaits
+ * it, so a broken install stops the start instead of failing calls.
+ */
+export async function loadConfiguredProviders(config: Pick<ProviderRegistryConfig, 'bedrock'>): Promise<void> {
+  if (config.bedrock) await loadBedrockWire();
 }
 
 /** Every key, SigV4 secret and static token the configuration holds. */

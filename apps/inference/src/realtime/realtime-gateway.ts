@@ -4,7 +4,7 @@ import { type Authenticator, requireScope } from '@svc/auth';
 import { GatewayError, type IntelligenceMode, requestId as newRequestId, toGatewayError } from '@svc/core';
 import { type RealtimeDeps, type RealtimeSession, openRealtimeSession, resolveVoiceMode } from '@svc/pipeline';
 import type { Logger } from '@svc/telemetry';
-import { WebSocketServer } from 'ws';
+import type { WebSocketServer } from 'ws';
 import { refuseUpgrade } from './refuse-upgrade.js';
 import { CLOSE, relay } from './relay.js';
 import { REALTIME_SCOPE, readRealtimeUpgrade, selectProtocol } from './upgrade-request.js';
@@ -50,8 +50,13 @@ interface Live {
   done: Promise<void>;
 }
 
-/** The WebSocket server that completes accepted handshakes, adding each session's headers to its 101. */
-function upgradeServer(deps: RealtimeGatewayDeps, headersFor: WeakMap<IncomingMessage, Record<string, string>>): WebSocketServer {
+/**
+ * The WebSocket server that completes accepted handshakes, adding each session's headers to its
+ * 101. `ws` is loaded by the first upgrade (while its session opens): a gateway that never
+ * relays a realtime session does not hold it.
+ */
+async function upgradeServer(deps: RealtimeGatewayDeps, headersFor: WeakMap<IncomingMessage, Record<string, string>>): Promise<WebSocketServer> {
+  const { WebSocketServer } = await import('ws');
   const wss = new WebSocketServer({
     noServer: true,
     clientTracking: false,
@@ -106,7 +111,8 @@ async function drain(live: Set<Live>, graceMs: number): Promise<void> {
 interface GatewayState {
   deps: RealtimeGatewayDeps;
   stageDeps: RealtimeDeps;
-  wss: WebSocketServer;
+  /** Made by the first upgrade (`upgrades`). */
+  wss: Promise<WebSocketServer> | undefined;
   live: Set<Live>;
   headersFor: WeakMap<IncomingMessage, Record<string, string>>;
   stopping: boolean;
@@ -122,6 +128,12 @@ interface Upgrade {
 interface Seen {
   modeHeader?: string | null;
   orgDefault?: IntelligenceMode | null;
+}
+
+/** The upgrade server, started by the first upgrade and kept. */
+function upgrades(state: GatewayState): Promise<WebSocketServer> {
+  state.wss ??= upgradeServer(state.deps, state.headersFor);
+  return state.wss;
 }
 
 /** Authenticates the upgrade, requires the realtime scope, admits the session and opens the upstream. */
@@ -141,6 +153,21 @@ async function openSession(state: GatewayState, req: IncomingMessage, context: {
     },
     { caller, requestId: context.requestId, startedAt: performance.now(), signal: context.signal, mode: resolveVoiceMode(upgrade.intelligenceModeHeader, caller.org.defaultIntelligenceMode) },
   );
+}
+
+/** The session, and the upgrade server (loading meanwhile, the first time); a server that cannot load ends the session. */
+async function openWithServer(state: GatewayState, req: IncomingMessage, context: { requestId: string; signal: AbortSignal; seen: Seen }): Promise<{ session: RealtimeSession; wss: WebSocketServer }> {
+  const server = upgrades(state);
+  // Handled now should the session fail first; awaited below once it is open.
+  server.catch(() => {});
+  const session = await openSession(state, req, context);
+  try {
+    return { session, wss: await server };
+  } catch (error) {
+    session.end('error');
+    session.upstream.terminate();
+    throw error;
+  }
 }
 
 /** Answers a refused upgrade with the spec's HTTP error (logged when it is the gateway's own failure). */
@@ -164,8 +191,9 @@ async function handleOne(state: GatewayState, { req, socket, head }: Upgrade): P
   socket.on('error', onSocketError);
   const seen: Seen = {};
   let session: RealtimeSession;
+  let wss: WebSocketServer;
   try {
-    session = await openSession(state, req, { requestId, signal: gone.signal, seen });
+    ({ session, wss } = await openWithServer(state, req, { requestId, signal: gone.signal, seen }));
   } catch (thrown) {
     socket.off('close', onGone);
     await refuse(deps, socket, thrown, { requestId, seen });
@@ -180,7 +208,7 @@ async function handleOne(state: GatewayState, { req, socket, head }: Upgrade): P
     return;
   }
   state.headersFor.set(req, session.headers);
-  accept(state, { req, socket, head }, session);
+  accept({ wss, deps, live: state.live }, { req, socket, head }, session);
   socket.off('error', onSocketError);
 }
 
@@ -188,7 +216,7 @@ async function handleOne(state: GatewayState, { req, socket, head }: Upgrade): P
 export function createRealtimeGateway(deps: RealtimeGatewayDeps): RealtimeGateway {
   const headersFor = new WeakMap<IncomingMessage, Record<string, string>>();
   const onError = (error: unknown) => deps.logger.warn({ err: error }, 'realtime session: background write failed');
-  const state: GatewayState = { deps, stageDeps: { ...deps, onError }, wss: upgradeServer(deps, headersFor), live: new Set<Live>(), headersFor, stopping: false };
+  const state: GatewayState = { deps, stageDeps: { ...deps, onError }, wss: undefined, live: new Set<Live>(), headersFor, stopping: false };
   /** Handshakes between the upgrade request and the relay (authenticating, connecting upstream). */
   const opening = new Set<Promise<void>>();
 
@@ -208,7 +236,7 @@ export function createRealtimeGateway(deps: RealtimeGatewayDeps): RealtimeGatewa
       state.stopping = true;
       await Promise.all(opening);
       await drain(state.live, graceMs);
-      state.wss.close();
+      await state.wss?.then((wss) => wss.close(), () => {});
     },
   };
 }

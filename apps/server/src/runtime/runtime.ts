@@ -11,7 +11,7 @@ import { createOutputVerifier } from '@svc/healing';
 import type { Readiness } from '@svc/http-kit';
 import { type Kv, createMemoryKv, createRedisKv, deploymentNamespace } from '@svc/kv';
 import { type Gateway, type GatewayTimeouts, ImageStore, type LearnSink, type SharedSwitches, type VoiceSettings, createKvVoiceSessionStore } from '@svc/pipeline';
-import type { ProviderRegistry, UndiciHttpClient } from '@svc/providers';
+import { type ProviderRegistry, type UndiciHttpClient, loadConfiguredProviders } from '@svc/providers';
 import { type CircuitBreakers, HedgeStats, LatencyTracker } from '@svc/resilience';
 import { type Logger, type Metrics, type Tracing, createLogger, createMetrics, createTracing } from '@svc/telemetry';
 import { type Access, startAccess } from './access.js';
@@ -191,6 +191,8 @@ async function startProviders(env: Env, file: ConfigFile | undefined, parts: { k
   const compatible = config.compatible ?? [];
   const discovery = await discoverer(compatible, file, parts)();
   const wired = wireProviders(env, config, { kv: parts.kv, kvNamespace: parts.kvNamespace, logger: parts.logger, fetch: parts.fetch, file, discovered: discovery.models });
+  // Code a configured provider loads beside the package (Bedrock's signing) is loaded before the start ends, never by a call.
+  await loadConfiguredProviders(config);
   // Every part reads the catalog through this object; the model store swaps its snapshot on a change.
   const live = new LiveCatalog(wired.catalog);
   return { config, mockEnabled, ...wired, catalog: live, models: { live, providers: wired.providers, file, compatible, discovery, fetch: parts.fetch } };

@@ -3,13 +3,13 @@ import type { HttpResponse } from '../shared/http-client.js';
 import { headersTimeoutMs, readResponseJson, resolveHttpClient, transportError } from '../shared/http.js';
 import { firstEventTimer } from '../shared/sse.js';
 import { KeyPool } from '../shared/key-pool.js';
-import { type BedrockCredentials, BedrockSigner, decodeBedrockKey, encodeBedrockCredentials } from './bedrock-auth.js';
+import { type BedrockCredentials, decodeBedrockKey, encodeBedrockCredentials } from './bedrock-auth.js';
 import { parseBedrockResponse } from './bedrock-chat.js';
 import { bedrockEmbed } from './bedrock-embed.js';
 import { bedrockHttpError } from './bedrock-error.js';
-import { readBedrockEventStream } from './bedrock-event-stream.js';
 import { type PreparedBedrockRequest, buildBedrockRequest } from './bedrock-request.js';
 import { streamBedrockEvents } from './bedrock-stream.js';
+import { loadBedrockWire } from './bedrock-wire.js';
 
 /** Settings of the Bedrock adapter. At least one credential set or API key is required. */
 export interface BedrockSettings extends Omit<ProviderSettings, 'apiKeys' | 'baseUrl'> {
@@ -55,14 +55,18 @@ export function createBedrockProvider(settings: BedrockSettings): Provider {
   const root = `${(settings.baseUrl ?? bedrockBaseUrl(settings.region)).replace(/\/+$/, '')}/model/`;
   const keys = new KeyPool(bedrockPoolKeys(settings));
   const http = resolveHttpClient(settings);
-  const signer = new BedrockSigner(settings.region);
+  // Smithy loads now, at configuration; a call awaits the promise long settled.
+  const wire = loadBedrockWire();
+  const signer = wire.then((loaded) => new loaded.BedrockSigner(settings.region));
+  // A load that failed fails each call (and the start, which awaits loadConfiguredProviders), never the process.
+  signer.catch(() => {});
 
   /** Signs and POSTs `body` to `url`; a non-2xx answer rejects with a ProviderError. */
   async function post(url: URL, body: string, options: CallOptions): Promise<HttpResponse> {
     const auth = decodeBedrockKey(options.apiKey ?? keys.take().key);
     // Only content-type, as the AWS SDK sends: Bedrock picks the answer's format by operation.
     const unsigned = { ...settings.headers, ...options.headers, 'content-type': 'application/json' };
-    const headers = await signer.sign(auth, { url, headers: lowercase(unsigned), body }, settings.clock?.());
+    const headers = await (await signer).sign(auth, { url, headers: lowercase(unsigned), body }, settings.clock?.());
     let response: HttpResponse;
     try {
       response = await http.request({ url: url.href, method: 'POST', headers, body, signal: options.signal, headersTimeoutMs: headersTimeoutMs(options.firstByteBy) });
@@ -97,6 +101,7 @@ export function createBedrockProvider(settings: BedrockSettings): Provider {
     async stream(request: ProviderChatRequest, options: CallOptions = {}) {
       const prepared = buildBedrockRequest(request);
       const response = await send(request, prepared, options, true);
+      const { readBedrockEventStream } = await wire;
       return streamBedrockEvents(readBedrockEventStream(response.body, options.signal, firstEventTimer(response, options.firstByteBy)), prepared, meta(request, response));
     },
 

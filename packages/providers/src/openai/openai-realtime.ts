@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { ProviderError, kindFromStatus, parseRetryAfter } from '@svc/core';
-import { WebSocket } from 'ws';
+import type { WebSocket } from 'ws';
 import type { RealtimeConnectOptions, RealtimeRequest, RealtimeSocket } from '../provider-realtime.js';
 import { transportError } from '../shared/http.js';
 import { classifyOpenAIError } from './openai-error.js';
@@ -18,6 +18,14 @@ const DEFAULT_MAX_PAYLOAD = 16 * 1024 * 1024;
 /** An upstream's refusal body is read up to this many bytes (it is an error message). */
 const MAX_ERROR_BODY = 64 * 1024;
 
+let webSocket: Promise<typeof WebSocket> | undefined;
+
+/** The `ws` client, loaded by the first realtime session (with the upgrade's, `ws` is ~1.1 MiB of heap). */
+function loadWebSocket(): Promise<typeof WebSocket> {
+  webSocket ??= import('ws').then((ws) => ws.WebSocket);
+  return webSocket;
+}
+
 /** `{base}/realtime?model=...` with the scheme turned into ws(s) (the openai SDK's convention). */
 export function openAIRealtimeUrl(base: string, model: string): string {
   const url = new URL(`${base}/realtime`);
@@ -34,15 +42,16 @@ export function openAIRealtimeUrl(base: string, model: string): string {
  * ...), `timeout` when the handshake outlives `handshakeTimeoutMs` or `signal` aborts, `network`
  * when the upstream cannot be reached.
  */
-export function openAIRealtime(target: OpenAIRealtimeTarget, request: RealtimeRequest, options: RealtimeConnectOptions = {}): Promise<RealtimeSocket> {
+export async function openAIRealtime(target: OpenAIRealtimeTarget, request: RealtimeRequest, options: RealtimeConnectOptions = {}): Promise<RealtimeSocket> {
   const { signal } = options;
+  const Socket = await loadWebSocket();
   const headers = request.beta ? { ...target.headers, 'openai-beta': 'realtime=v1' } : target.headers;
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
       reject(transportError(target.provider, signal.reason, signal));
       return;
     }
-    const socket = new WebSocket(openAIRealtimeUrl(target.base, request.model), {
+    const socket = new Socket(openAIRealtimeUrl(target.base, request.model), {
       headers,
       handshakeTimeout: options.handshakeTimeoutMs ?? DEFAULT_HANDSHAKE_TIMEOUT_MS,
       maxPayload: options.maxPayload ?? DEFAULT_MAX_PAYLOAD,
