@@ -6,14 +6,18 @@ import { PGLITE_BYTEA } from './pglite-bytea.js';
  * Server settings the embedded store starts with, after PGlite's own defaults. PGlite is one
  * backend in this process, and its buffers live in the process's WebAssembly memory: its
  * defaults (`shared_buffers=128MB`, `max_connections=100`) fill up under a steady stream of
- * ledger writes and stay resident (peak RSS 622 MB in issue 16's run). 16 MB of buffers holds
- * the working set of an embedded deployment (recent ledger pages and the small tables);
+ * ledger writes and stay resident (peak RSS 622 MB in issue 16's run). PGlite touches the whole
+ * buffer pool when it starts, so `shared_buffers` is resident from the first second, idle or
+ * not: 8 MB (1,024 pages, `wal_buffers` 256 kB with it) holds the working set of an embedded
+ * deployment (the ledger's last pages, the small tables), 8 MiB less than 16 MB at the same
+ * ledger and report CPU (docs/operations.md "Memory budget"). It is read at each start and not
+ * kept in the data directory, so directories written with other values open as before.
  * `max_connections` sizes the shared lock and process tables for the one backend there is.
  * `maintenance_work_mem` (64 MB by default) bounds what an index build of a migration sorts in
  * memory: WebAssembly memory once touched is never given back, so an upgrade over a large ledger
  * would keep up to 64 MB resident for good; 16 MB sorts a bigger index on disk instead.
  */
-export const PGLITE_SETTINGS: readonly string[] = ['shared_buffers=16MB', 'max_connections=5', 'maintenance_work_mem=16MB'];
+export const PGLITE_SETTINGS: readonly string[] = ['shared_buffers=8MB', 'max_connections=5', 'maintenance_work_mem=16MB'];
 
 /** PGlite's start parameters with {@link PGLITE_SETTINGS} appended (`-c name=value` each). */
 export function pgliteStartParams(): string[] {

@@ -1,15 +1,13 @@
 import type { PGlite } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migratePglite } from '../migrate.js';
-import { readJournal } from '../migration-journal.js';
 import { openPglite } from '../pglite-start.js';
 import { type Repositories, createRepositories } from '../repositories/index.js';
 import type { RowTables } from '../row-intake.js';
 import type { StoreThreadSettings } from '../thread/messages.js';
 import { probe } from '../with-timeout.js';
-import { type BackupSummary, backupIntoDir } from './backup.js';
+import type { BackupSummary } from './backup.js';
 import { copyFirst } from './copy-rows.js';
-import { STORE_FORMAT } from './store-marker.js';
 
 /** The embedded store on the thread that opened it: what the store thread serves. */
 export interface EmbeddedStore {
@@ -36,10 +34,7 @@ export async function openEmbedded(settings: StoreThreadSettings): Promise<Embed
       repositories,
       rowTables: copyFirst(client, repositories),
       migrate,
-      backup: async () => {
-        const made = await backupIntoDir(client, settings.backupDir, { storeFormat: STORE_FORMAT, journal: await readJournal(settings.migrationsFolder) });
-        return { path: made.path, summary: made.summary };
-      },
+      backup: () => backupOf(client, settings),
       ping: (timeoutMs) => probe(() => client.query('select 1'), timeoutMs),
       close: () => (client.closed ? Promise.resolve() : client.close()),
     };
@@ -47,4 +42,15 @@ export async function openEmbedded(settings: StoreThreadSettings): Promise<Embed
     await client.close().catch(() => {});
     throw error;
   }
+}
+
+/**
+ * A backup of the open store. Its modules (the tar archive, tar-stream and its streams, the
+ * journal's reader) are imported by the first backup: the store thread does not hold them from
+ * its start for an operation that most gateways never run.
+ */
+async function backupOf(client: PGlite, settings: StoreThreadSettings): Promise<{ path: string; summary: BackupSummary }> {
+  const [{ backupIntoDir }, { STORE_FORMAT }, { readJournal }] = await Promise.all([import('./backup.js'), import('./store-marker.js'), import('../migration-journal.js')]);
+  const made = await backupIntoDir(client, settings.backupDir, { storeFormat: STORE_FORMAT, journal: await readJournal(settings.migrationsFolder) });
+  return { path: made.path, summary: made.summary };
 }
