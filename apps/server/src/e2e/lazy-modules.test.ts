@@ -14,7 +14,9 @@ const recorder = fileURLToPath(new URL('./record-modules.ts', import.meta.url));
  * configured: PostgreSQL's driver (DATABASE_URL), drizzle's drivers and migrators (the embedded
  * store migrates on its own thread), the backup archive's tar reader, Bedrock's signing,
  * OpenTelemetry's core (tracing off without an endpoint), `ws` (the first realtime upgrade) and
- * the multipart parser (the first upload). docs/operations.md "Memory budget".
+ * the multipart parser (the first upload). docs/operations.md "Memory budget". PGlite itself is
+ * not on the list: run from the sources, as here, the gateway prepares its data directory in
+ * process (the built one does it in a child process, and its main thread then holds no PGlite).
  */
 const lazy: ReadonlyArray<[string, RegExp]> = [
   ['postgres', /\/node_modules\/postgres\//],

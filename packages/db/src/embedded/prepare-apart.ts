@@ -3,8 +3,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as v from 'valibot';
 import type { MigrateTarget } from '../migrate.js';
-import { openPglite } from '../pglite-start.js';
-import { type PrepareNote, prepareDataDir } from './prepare-data-dir.js';
+import type { PrepareNote } from './prepare-data-dir.js';
 import { StoreError, type StoreErrorReason } from './store-error.js';
 
 const prepareScript = fileURLToPath(new URL('./pglite-prepare.js', import.meta.url));
@@ -16,8 +15,13 @@ export interface ApartSettings {
   migrations: MigrateTarget;
 }
 
-/** {@link prepareDataDir} in this process, creating a new directory's files here. */
-export function prepareInProcess(settings: ApartSettings): Promise<PrepareNote | undefined> {
+/**
+ * `prepareDataDir` in this process, creating a new directory's files here. PGlite and the
+ * upgrade's code are imported when it runs: the gateway's main thread, which prepares in a child
+ * process and serves the store from a thread of its own, never holds them.
+ */
+export async function prepareInProcess(settings: ApartSettings): Promise<PrepareNote | undefined> {
+  const [{ prepareDataDir }, { openPglite }] = await Promise.all([import('./prepare-data-dir.js'), import('../pglite-start.js')]);
   return prepareDataDir({ ...settings, initialise: async (dir) => (await openPglite(dir)).close() });
 }
 
