@@ -1,6 +1,6 @@
 import { type Context, type Span, SpanKind, SpanStatusCode, type TextMapGetter, type TextMapSetter, ROOT_CONTEXT, type Tracer, trace } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import type { TraceSpan, Tracing, TracingSettings } from './tracing.js';
+import type { TraceSpan, Tracing, TracingSettings } from './tracing-types.js';
 
 const propagator = new W3CTraceContextPropagator();
 const getter: TextMapGetter<(name: string) => string | undefined> = {
