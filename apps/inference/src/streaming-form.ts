@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import type { Busboy, BusboyFileStream, BusboyInstance } from '@fastify/busboy';
+import type { BusboyFileStream, BusboyInstance } from '@fastify/busboy';
 import { type GatewayError, invalidRequest } from '@svc/core';
 import type { Context } from 'hono';
 import type { AppEnv } from './env.js';
@@ -8,14 +8,6 @@ import type { AppEnv } from './env.js';
 const FORM_OVERHEAD_BYTES = 1024 * 1024;
 /** Fields of a form beside its file (`purpose`, `expires_after[...]`, and room for unknown ones to be named). */
 const MAX_FIELDS = 32;
-
-let parserFactory: Promise<typeof Busboy> | undefined;
-
-/** The multipart parser, loaded by the first upload: a gateway nobody uploads to does not hold it. */
-function loadBusboy(): Promise<typeof Busboy> {
-  parserFactory ??= import('@fastify/busboy').then((busboy) => busboy.Busboy);
-  return parserFactory;
-}
 
 const unparsable = () => invalidRequest('The multipart/form-data body could not be parsed.', null);
 
@@ -63,7 +55,8 @@ export async function readStreamingForm(c: Context<AppEnv>, maxFileBytes: number
   const type = c.req.header('content-type');
   const body = c.req.raw.body;
   if (!type?.startsWith('multipart/form-data') || !body) throw invalidRequest('The request body must be multipart/form-data with a file part.', null);
-  const Busboy = await loadBusboy();
+  // Loaded by the first upload (the module loader keeps it): a gateway nobody uploads to does not hold it.
+  const { Busboy } = await import('@fastify/busboy');
   let parser: BusboyInstance;
   try {
     parser = Busboy({ headers: { 'content-type': type }, limits: { fileSize: maxFileBytes, files: 1, fields: MAX_FIELDS } });

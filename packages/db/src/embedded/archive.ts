@@ -4,10 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
 import type tar from 'tar-stream';
 
-/** tar-stream, loaded by the first backup or restore: a gateway that never archives does not hold it. */
-async function loadTar(): Promise<typeof tar> {
-  return (await import('tar-stream')).default;
-}
+// tar-stream is imported by the first backup or restore (the module loader keeps it): a gateway that never archives does not hold it.
 
 /** One file of an archive. */
 export interface ArchiveEntry {
@@ -29,7 +26,7 @@ function addEntry(pack: tar.Pack, entry: ArchiveEntry): Promise<void> {
  */
 export async function writeArchive(path: string, entries: AsyncIterable<ArchiveEntry>): Promise<void> {
   const partial = `${path}.partial`;
-  const pack = (await loadTar()).pack();
+  const pack = (await import('tar-stream')).default.pack();
   const written = pipeline(pack, createGzip(), createWriteStream(partial));
   try {
     for await (const entry of entries) await addEntry(pack, entry);
@@ -46,7 +43,7 @@ export async function writeArchive(path: string, entries: AsyncIterable<ArchiveE
 
 /** The files of an archive written by {@link writeArchive}, in order, each read whole. */
 export async function* readArchive(path: string): AsyncGenerator<ArchiveEntry> {
-  const extract = (await loadTar()).extract();
+  const extract = (await import('tar-stream')).default.extract();
   const reading = pipeline(createReadStream(path), createGunzip(), extract);
   // A failed read ends the entries early; the loop below rethrows it.
   reading.catch(() => {});

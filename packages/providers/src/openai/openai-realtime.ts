@@ -1,6 +1,5 @@
 import type { IncomingMessage } from 'node:http';
 import { ProviderError, kindFromStatus, parseRetryAfter } from '@svc/core';
-import type { WebSocket } from 'ws';
 import type { RealtimeConnectOptions, RealtimeRequest, RealtimeSocket } from '../provider-realtime.js';
 import { transportError } from '../shared/http.js';
 import { classifyOpenAIError } from './openai-error.js';
@@ -17,14 +16,6 @@ const DEFAULT_HANDSHAKE_TIMEOUT_MS = 10_000;
 const DEFAULT_MAX_PAYLOAD = 16 * 1024 * 1024;
 /** An upstream's refusal body is read up to this many bytes (it is an error message). */
 const MAX_ERROR_BODY = 64 * 1024;
-
-let webSocket: Promise<typeof WebSocket> | undefined;
-
-/** The `ws` client, loaded by the first realtime session (with the upgrade's, `ws` is ~1.1 MiB of heap). */
-function loadWebSocket(): Promise<typeof WebSocket> {
-  webSocket ??= import('ws').then((ws) => ws.WebSocket);
-  return webSocket;
-}
 
 /** `{base}/realtime?model=...` with the scheme turned into ws(s) (the openai SDK's convention). */
 export function openAIRealtimeUrl(base: string, model: string): string {
@@ -44,7 +35,8 @@ export function openAIRealtimeUrl(base: string, model: string): string {
  */
 export async function openAIRealtime(target: OpenAIRealtimeTarget, request: RealtimeRequest, options: RealtimeConnectOptions = {}): Promise<RealtimeSocket> {
   const { signal } = options;
-  const Socket = await loadWebSocket();
+  // `ws` is loaded by the first realtime session (the module loader keeps it; with the upgrade's, ~1.1 MiB of heap).
+  const { WebSocket: Socket } = await import('ws');
   const headers = request.beta ? { ...target.headers, 'openai-beta': 'realtime=v1' } : target.headers;
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
