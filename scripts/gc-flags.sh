@@ -23,7 +23,15 @@
 # process's peak; without the two loop passes the largest is ~22 MB and the compiles take a third
 # less CPU; the load's peak -6 to -10 MiB, CPU a request x1.03 at the median of eight pairs,
 # inside the spread (docs/benchmarks.md, "2026-12-06 evening: where the bench's peak is set").
-# docs/operations.md, "Memory budget"; docs/benchmarks.md, 2026-12-05 and 2026-12-06.
+# Always: no allocation-site pretenuring (`--no-allocation-site-pretenuring`). Under proxy load V8
+# came, in about six runs of ten, to allocate some request-lived objects straight in the old
+# generation; dead there until the next mark-compact, they kept through the remembered set the
+# young objects they point to, so every scavenge promoted whole requests: ~9 KB promoted a request
+# instead of ~1, scavenges of 3-7 ms instead of ~1, mark-compacts of ~35 ms and +80 MB of peak RSS.
+# Without it, 0.4 KB a request in every run, and the process's CPU a request x0.83-1.06 in seven
+# alternated pairs (no cost where the run without it was of the good kind)
+# (docs/benchmarks.md, "2026-12-07: what holds the loop for more than 5 ms").
+# docs/operations.md, "Memory budget"; docs/benchmarks.md, 2026-12-05 to 2026-12-07.
 # Prints "<quota> <period>" of this process's cgroup, or nothing.
 cpu_quota() {
   if [ $# -gt 0 ]; then cat "$1" 2> /dev/null; return 0; fi
@@ -40,6 +48,6 @@ case "$quota$period" in
   *[!0-9]* | '') ;;
   *) [ "$period" -gt 0 ] && [ $(((quota + period - 1) / period)) -lt "$cpus" ] && cpus=$(((quota + period - 1) / period)) ;;
 esac
-flags="--max-semi-space-size=8 --no-wasm-loop-unrolling --no-wasm-loop-peeling"
+flags="--max-semi-space-size=8 --no-wasm-loop-unrolling --no-wasm-loop-peeling --no-allocation-site-pretenuring"
 [ "$cpus" -gt 1 ] || flags="$flags --single-threaded-gc"
 echo "$flags"

@@ -7,7 +7,8 @@
 // metadata); FEATURES=object stores its features as the 34-key object the releases before
 // `packFeatures` did, FEATURES=none without them, else packed as the gateway hands them now.
 // LEAVE=<comma list> leaves parts out to price them (2026-12-06): `candidates` (stored as []),
-// `metadata` (details without it), `usage` or `decision` (that row not handed at all).
+// `metadata` (details without it), `usage` or `decision` (that row not handed at all). PAIRS=<n> settles
+// every n pairs instead of 500: the CPU a pair when each COPY writes n rows (2026-12-07).
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,6 +33,8 @@ if (process.env.FEATURES === 'none') delete details.features;
 const leave = new Set((process.env.LEAVE ?? '').split(',').filter(Boolean));
 if (leave.has('metadata')) delete details.metadata;
 const handed = leave.has('candidates') ? [] : candidates;
+// PAIRS=<n>: row pairs a settle (default 500, the intake's ROW_BATCH), so each statement writes n rows.
+const PAIRS = Number(process.env.PAIRS ?? 500);
 
 /** Each thread's CPU so far, in clock ticks (10 ms). */
 const ticks = () =>
@@ -51,20 +54,20 @@ const hand = (pairs) => {
 };
 const run = async (batches) => {
   for (let b = 0; b < batches; b++) {
-    hand(500);
+    hand(PAIRS);
     await new Promise((resolve) => setImmediate(resolve));
     await db.intake.settle();
   }
 };
 
 await run(4);
-const batches = Number(process.env.N ?? 40);
+const batches = (Number(process.env.N ?? 40) * 500) / PAIRS;
 const before = ticks();
 const cpu = process.cpuUsage();
 await run(batches);
 const used = process.cpuUsage(cpu);
 const after = ticks();
-const pairs = batches * 500;
+const pairs = batches * PAIRS;
 const perPair = (tid) => ((after[tid] - (before[tid] ?? 0)) * 10_000) / pairs;
 const main = String(process.pid);
 const others = Object.keys(after).filter((tid) => tid !== main).map(perPair).sort((a, b) => b - a);

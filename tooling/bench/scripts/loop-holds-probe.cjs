@@ -24,10 +24,28 @@ const out = process.env.PROBE_OUT || 'loop-holds.json';
 const holdMs = Number(process.env.HOLD_MS || 3);
 const schedFd = fs.openSync(`/proc/self/task/${process.pid}/schedstat`, 'r');
 const schedBuf = Buffer.alloc(128);
-const runNs = () => {
+const schedRunNs = () => {
   const n = fs.readSync(schedFd, schedBuf, 0, 128, 0);
   return Number(schedBuf.latin1Slice(0, n).split(' ')[0]);
 };
+// The main thread's CPU: schedstat does not add the running thread's current stretch (it moves at
+// the scheduler's tick, 4 ms here, and at switches), so a gap's own run would read in 4 ms steps;
+// clock_gettime(CLOCK_THREAD_CPUTIME_ID) does, through koffi from the gateway's install where it is.
+const threadClock = (() => {
+  try {
+    const koffi = require('node:module').createRequire(`${process.cwd()}/apps/server/package.json`)('koffi');
+    koffi.struct('probe_timespec', { tv_sec: 'int64', tv_nsec: 'long' }); // declared for the signature below
+    const gettime = koffi.load('libc.so.6').func('int clock_gettime(int clk, _Out_ probe_timespec *tp)');
+    const ts = {};
+    return () => {
+      gettime(3, ts); // CLOCK_THREAD_CPUTIME_ID
+      return ts.tv_sec * 1e9 + ts.tv_nsec;
+    };
+  } catch {
+    return undefined;
+  }
+})();
+const runNs = threadClock ?? schedRunNs;
 const round = (x) => Math.round(x * 100) / 100;
 
 let on = false;

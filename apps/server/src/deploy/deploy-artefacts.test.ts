@@ -226,8 +226,8 @@ describe('scripts/start.sh (what `pnpm start` runs)', () => {
     expect(read('scripts/start.sh')).toMatch(/^exec node \$\(sh scripts\/gc-flags\.sh\) apps\/server\/dist\/main\.js "\$@"$/m);
     // No quota (a file that is not there): the answer is the affinity mask's, whatever cgroup runs this test.
     const taskset = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
-    if (taskset) expect(readGcFlags(root, '0', '/nonexistent/cpu.max')).toEqual(['--max-semi-space-size=8', '--no-wasm-loop-unrolling', '--no-wasm-loop-peeling', '--single-threaded-gc']);
-    if (taskset && spawnSync('taskset', ['-c', '0,1', 'true']).status === 0) expect(readGcFlags(root, '0,1', '/nonexistent/cpu.max')).toEqual(['--max-semi-space-size=8', '--no-wasm-loop-unrolling', '--no-wasm-loop-peeling']);
+    if (taskset) expect(readGcFlags(root, '0', '/nonexistent/cpu.max')).toEqual(['--max-semi-space-size=8', '--no-wasm-loop-unrolling', '--no-wasm-loop-peeling', '--no-allocation-site-pretenuring', '--single-threaded-gc']);
+    if (taskset && spawnSync('taskset', ['-c', '0,1', 'true']).status === 0) expect(readGcFlags(root, '0,1', '/nonexistent/cpu.max')).toEqual(['--max-semi-space-size=8', '--no-wasm-loop-unrolling', '--no-wasm-loop-peeling', '--no-allocation-site-pretenuring']);
   });
 
   it("counts the cgroup's CPU quota: a container limited to one CPU collects on its main thread whatever the host's CPUs", () => {
@@ -238,10 +238,10 @@ describe('scripts/start.sh (what `pnpm start` runs)', () => {
       return readGcFlags(root, '0,1', join(dir, 'cpu.max'));
     };
     try {
-      expect(flagsUnder('100000 100000')).toEqual(['--max-semi-space-size=8', '--no-wasm-loop-unrolling', '--no-wasm-loop-peeling', '--single-threaded-gc']);
-      expect(flagsUnder('50000 100000')).toEqual(['--max-semi-space-size=8', '--no-wasm-loop-unrolling', '--no-wasm-loop-peeling', '--single-threaded-gc']);
-      expect(flagsUnder('150000 100000')).toEqual(['--max-semi-space-size=8', '--no-wasm-loop-unrolling', '--no-wasm-loop-peeling']);
-      expect(flagsUnder('max 100000')).toEqual(['--max-semi-space-size=8', '--no-wasm-loop-unrolling', '--no-wasm-loop-peeling']);
+      expect(flagsUnder('100000 100000')).toEqual(['--max-semi-space-size=8', '--no-wasm-loop-unrolling', '--no-wasm-loop-peeling', '--no-allocation-site-pretenuring', '--single-threaded-gc']);
+      expect(flagsUnder('50000 100000')).toEqual(['--max-semi-space-size=8', '--no-wasm-loop-unrolling', '--no-wasm-loop-peeling', '--no-allocation-site-pretenuring', '--single-threaded-gc']);
+      expect(flagsUnder('150000 100000')).toEqual(['--max-semi-space-size=8', '--no-wasm-loop-unrolling', '--no-wasm-loop-peeling', '--no-allocation-site-pretenuring']);
+      expect(flagsUnder('max 100000')).toEqual(['--max-semi-space-size=8', '--no-wasm-loop-unrolling', '--no-wasm-loop-peeling', '--no-allocation-site-pretenuring']);
     } finally {
       rmSync(dir, { recursive: true });
     }

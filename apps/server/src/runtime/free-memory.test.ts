@@ -1,7 +1,13 @@
 import { describe, expect, it, vi } from 'vitest';
-import { growthDecision, loadMallocTrim, trimOnGrowth, trimWhenQuiet } from './free-memory.js';
+import { growthDecision, loadMallocTrim, oneAtATime, trimOnGrowth, trimWhenQuiet } from './free-memory.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A trim that only runs `count` and is done at once. */
+const countingTrim = (count: () => void) => () => {
+  count();
+  return Promise.resolve();
+};
 
 function holdLoop(ms: number) {
   const until = Date.now() + ms;
@@ -12,15 +18,32 @@ describe('trimming free memory while quiet', () => {
   // glibc's runtime version is in the report's header only on glibc (not musl, not macOS).
   const glibc = typeof (process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined)?.header?.glibcVersionRuntime === 'string';
 
-  it.runIf(glibc)("calls glibc's malloc_trim on this machine (Linux with glibc)", () => {
+  it.runIf(glibc)("calls glibc's malloc_trim on this machine (Linux with glibc), off the event loop", async () => {
     const trim = loadMallocTrim();
     expect(trim).toBeTypeOf('function');
-    expect(() => trim?.()).not.toThrow();
+    await expect(trim?.()).resolves.toBeUndefined();
+  });
+
+  it('shares a trim still running instead of starting a second one', async () => {
+    let calls = 0;
+    let finish = () => {};
+    const trim = oneAtATime(() => {
+      calls++;
+      return new Promise<void>((resolve) => {
+        finish = resolve;
+      });
+    });
+    const first = trim();
+    expect(trim()).toBe(first);
+    finish();
+    await first;
+    void trim();
+    expect(calls).toBe(2);
   });
 
   it('trims after an interval in which the event loop was idle', async () => {
     let trims = 0;
-    const trimmer = trimWhenQuiet(() => trims++, 40);
+    const trimmer = trimWhenQuiet(countingTrim(() => trims++), 40);
     await sleep(150);
     trimmer.stop();
     expect(trims).toBeGreaterThanOrEqual(1);
@@ -28,7 +51,7 @@ describe('trimming free memory while quiet', () => {
 
   it('does not trim while the event loop is busy, and stops when told', async () => {
     let trims = 0;
-    const trimmer = trimWhenQuiet(() => trims++, 40);
+    const trimmer = trimWhenQuiet(countingTrim(() => trims++), 40);
     for (let i = 0; i < 6; i++) {
       holdLoop(30);
       await sleep(1);
@@ -58,7 +81,7 @@ describe('trimming when RSS grew under load', () => {
     let i = 0;
     const trims: number[] = [];
     const rss = () => (readings[Math.min(i++, readings.length - 1)] ?? 0) * MiB;
-    const trimmer = trimOnGrowth({ trim: () => trims.push(i), rss, intervalMs: 5, stepBytes: 16 * MiB });
+    const trimmer = trimOnGrowth({ trim: countingTrim(() => trims.push(i)), rss, intervalMs: 5, stepBytes: 16 * MiB });
     await vi.waitFor(() => expect(i).toBeGreaterThanOrEqual(readings.length + 1), { timeout: 2_000 });
     trimmer.stop();
     // The first read (260) is the start's low; 266 - 250 trims (after the fourth read), then 255 is
@@ -69,7 +92,7 @@ describe('trimming when RSS grew under load', () => {
   it('stops when told', async () => {
     let trims = 0;
     let rss = 100 * MiB;
-    const trimmer = trimOnGrowth({ trim: () => trims++, rss: () => (rss += 20 * MiB), intervalMs: 5, stepBytes: 16 * MiB });
+    const trimmer = trimOnGrowth({ trim: countingTrim(() => trims++), rss: () => (rss += 20 * MiB), intervalMs: 5, stepBytes: 16 * MiB });
     trimmer.stop();
     await sleep(40);
     expect(trims).toBe(0);

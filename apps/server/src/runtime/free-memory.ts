@@ -10,13 +10,19 @@ import { performance } from 'node:perf_hooks';
  * returns only the top of an arena, `malloc_trim(0)` the free pages inside one too. Measured on
  * the shipped defaults (docs/operations.md, "Memory budget"): 16-22 MB of an idle gateway's RSS,
  * the same again after a burst of proxy traffic. Node has no call to it, so it goes through koffi
- * (a maintained FFI with prebuilt binaries: no compiler at install); the call takes well under a
- * millisecond: once a second after ready, then after an interval in which the loop was quiet, and
- * under load once RSS has grown by {@link GROWTH_STEP_BYTES} over its lowest since the last trim
- * (the free chunks a load leaves would otherwise stay until it stops, and the next phase's growth
- * would stack on them).
+ * (a maintained FFI with prebuilt binaries: no compiler at install): once a second after ready,
+ * then after an interval in which the loop was quiet, and under load once RSS has grown by
+ * {@link GROWTH_STEP_BYTES} over its lowest since the last trim (the free chunks a load leaves would
+ * otherwise stay until it stops, and the next phase's growth would stack on them). The call runs on
+ * libuv's pool (koffi's `async`), not on the event loop: under proxy load one takes 0.4-4.5 ms and
+ * the first after ready ~7 ms, a hold of the loop every few seconds when it ran there
+ * (docs/benchmarks.md, "2026-12-07: what holds the loop for more than 5 ms"). glibc's trim locks
+ * each arena as it walks it, so it is safe beside the other threads' mallocs.
  */
 export type MemoryTrimmer = { stop(): void };
+
+/** One `malloc_trim(0)`, settled when glibc has returned. */
+export type Trim = () => Promise<void>;
 
 /** Event-loop utilisation under which an interval counts as quiet. */
 const QUIET_UTILISATION = 0.05;
@@ -37,7 +43,7 @@ const GROWTH_STEP_BYTES = 16 * 1024 * 1024;
 export function startMemoryTrimmer(): MemoryTrimmer | undefined {
   const trim = loadMallocTrim();
   if (!trim) return undefined;
-  const first = setTimeout(trim, FIRST_TRIM_MS);
+  const first = setTimeout(() => void trim(), FIRST_TRIM_MS);
   first.unref();
   const quiet = trimWhenQuiet(trim, TRIM_INTERVAL_MS);
   const growth = trimOnGrowth({ trim, rss: () => process.memoryUsage.rss(), intervalMs: GROWTH_CHECK_MS, stepBytes: GROWTH_STEP_BYTES });
@@ -55,25 +61,36 @@ export function startMemoryTrimmer(): MemoryTrimmer | undefined {
  * not glibc (musl has no `libc.so.6`, gcompat no `malloc_trim`: the load throws). Not asked of
  * `process.report`, whose report resolves every open socket's peer name, blocking, where DNS is slow.
  */
-export function loadMallocTrim(): (() => void) | undefined {
+export function loadMallocTrim(): Trim | undefined {
   if (process.platform !== 'linux') return undefined;
   try {
     const koffi = createRequire(import.meta.url)('koffi') as typeof import('koffi');
-    const trim = koffi.load('libc.so.6').func('int malloc_trim(size_t pad)') as (pad: number) => number;
-    return () => void trim(0);
+    const trim = koffi.load('libc.so.6').func('int malloc_trim(size_t pad)');
+    return oneAtATime(() => new Promise<void>((resolve) => trim.async(0, () => resolve())));
   } catch {
     return undefined;
   }
 }
 
+/** `trim`, but a call while one is still running shares it instead of starting a second. */
+export function oneAtATime(trim: Trim): Trim {
+  let running: Promise<void> | undefined;
+  return () => {
+    running ??= trim().finally(() => {
+      running = undefined;
+    });
+    return running;
+  };
+}
+
 /** Trims every `intervalMs` (the first after one interval) when the loop was quiet since the last look. */
-export function trimWhenQuiet(trim: () => void, intervalMs: number): MemoryTrimmer {
+export function trimWhenQuiet(trim: Trim, intervalMs: number): MemoryTrimmer {
   let last = performance.eventLoopUtilization();
   const timer = setInterval(() => {
     const now = performance.eventLoopUtilization();
     const quiet = performance.eventLoopUtilization(now, last).utilization < QUIET_UTILISATION;
     last = now;
-    if (quiet) trim();
+    if (quiet) void trim();
   }, intervalMs);
   timer.unref();
   return { stop: () => clearInterval(timer) };
@@ -92,16 +109,24 @@ export function growthDecision(look: GrowthLook): { trim: boolean; lowBytes: num
   return { trim: false, lowBytes: Math.min(look.lowBytes, look.rssBytes) };
 }
 
-/** Reads RSS every `intervalMs` and trims when it grew by `stepBytes` over its lowest since the last trim. */
-export function trimOnGrowth(settings: { trim: () => void; rss: () => number; intervalMs: number; stepBytes: number }): MemoryTrimmer {
+/**
+ * Reads RSS every `intervalMs` and trims when it grew by `stepBytes` over its lowest since the last
+ * trim; what the trim left is read as the new low once it has returned, and no look is taken before.
+ */
+export function trimOnGrowth(settings: { trim: Trim; rss: () => number; intervalMs: number; stepBytes: number }): MemoryTrimmer {
   const { trim, rss, intervalMs, stepBytes } = settings;
   let lowBytes = rss();
+  let trimming = false;
   const timer = setInterval(() => {
+    if (trimming) return;
     const decision = growthDecision({ rssBytes: rss(), lowBytes, stepBytes });
     lowBytes = decision.lowBytes;
     if (!decision.trim) return;
-    trim();
-    lowBytes = rss();
+    trimming = true;
+    void trim().finally(() => {
+      lowBytes = rss();
+      trimming = false;
+    });
   }, intervalMs);
   timer.unref();
   return { stop: () => clearInterval(timer) };
