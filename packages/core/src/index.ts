@@ -13,7 +13,7 @@ export * from './slo.js';
 export * from './realtime.js';
 export * from './memory.js';
 export { lowerThreadPriority } from './thread-priority.js';
-export { WORKER_RESOURCE_LIMITS, collectGarbage } from './collect-garbage.js';
+export { WORKER_RESOURCE_LIMITS, collectGarbage, reduceMemory } from './collect-garbage.js';
 export { namespacedTool, splitToolName, toolSeparator } from './mcp-tool-names.js';
 export { seededRandom } from './seeded-random.js';
 export { SCALAR_FEATURE_NAMES, type ScalarFeatureName } from './scalar-feature-names.js';

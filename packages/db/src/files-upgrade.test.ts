@@ -8,7 +8,7 @@ import { createDb } from './create-db.js';
 import type { Database } from './database.js';
 import { migratePglite, migratePostgres } from './migrate.js';
 import { openPglite } from './pglite-start.js';
-import { FILE_PART_BYTES } from './repositories/files.js';
+import { FILE_PART_BYTES } from './repositories/file-parts.js';
 import { checkPostgres, dropSchema, migrationsUpTo, randomSchemaName } from './test/index.js';
 
 /** The schema level of the release before file chunks (its files hold their bytes in `files.content`). */

@@ -12,7 +12,10 @@ export { DbUnavailableError, isDbUnavailable } from './availability.js';
 export { defaultMigrationsFolder } from './migrate.js';
 export { isUuid } from './repositories/drizzle.js';
 export type { BatchHold, BatchUsage, NativeBatchPart } from './schema/batches.js';
-export { FILE_PART_BYTES, derivedOnboardingSteps, workableBatchStatuses } from './repositories/index.js';
+// Plain data from modules without drizzle-orm: the index loads no repository (the main thread's memory).
+export { workableBatchStatuses } from './repositories/batch-statuses.js';
+export { FILE_PART_BYTES } from './repositories/file-parts.js';
+export { derivedOnboardingSteps } from './repositories/onboarding-steps.js';
 export type {
   AlertListOptions,
   AlertRecord,

@@ -11,8 +11,8 @@ const recorder = fileURLToPath(new URL('./record-modules.ts', import.meta.url));
 
 /**
  * Packages the shipped defaults never use on the main thread, each loaded on first use or when
- * configured: PostgreSQL's driver (DATABASE_URL), drizzle's drivers and migrators (the embedded
- * store migrates on its own thread), the backup archive's tar reader, Bedrock's signing,
+ * configured: PostgreSQL's driver (DATABASE_URL), drizzle-orm (the embedded store queries and
+ * migrates on its own thread; `@svc/db`'s index loads no repository), the backup archive's tar reader, Bedrock's signing,
  * OpenTelemetry's core (tracing off without an endpoint), `ws` (the first realtime upgrade) and
  * the multipart parser (the first upload). docs/operations.md "Memory budget". PGlite itself is
  * not on the list: run from the sources, as here, the gateway prepares its data directory in
@@ -20,8 +20,8 @@ const recorder = fileURLToPath(new URL('./record-modules.ts', import.meta.url));
  */
 const lazy: ReadonlyArray<[string, RegExp]> = [
   ['postgres', /\/node_modules\/postgres\//],
-  ["drizzle-orm's postgres-js driver", /\/drizzle-orm\/postgres-js\//],
-  ["drizzle-orm's pglite driver", /\/drizzle-orm\/pglite\//],
+  // The query builder too: the repositories run on the store thread (or behind DATABASE_URL's driver).
+  ['drizzle-orm', /\/node_modules\/drizzle-orm\//],
   ['tar-stream', /\/node_modules\/(tar-stream|streamx|fast-fifo|b4a|text-decoder)\//],
   ['@smithy', /\/node_modules\/@smithy\//],
   ['@opentelemetry/core', /\/node_modules\/@opentelemetry\/(core|semantic-conventions)\//],

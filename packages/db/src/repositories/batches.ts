@@ -3,16 +3,8 @@ import { type BatchHold, type BatchUsage, type NativeBatchPart, batchLines, batc
 import { insertLines } from './batch-line-insert.js';
 import { rowsOf } from './bulk-insert.js';
 import { type Drizzle, isUuid } from './drizzle.js';
+import { type BatchStatus, endedBatchStatuses, workableBatchStatuses } from './batch-statuses.js';
 import { type Page, toPage } from './keyset-page.js';
-
-/** OpenAI's batch statuses: validating -> in_progress -> finalizing -> completed, or failed, expired, cancelling -> cancelled. */
-export type BatchStatus = 'validating' | 'failed' | 'in_progress' | 'finalizing' | 'completed' | 'expired' | 'cancelling' | 'cancelled';
-
-/** Statuses of a batch whose work is over. */
-export const endedBatchStatuses: readonly BatchStatus[] = ['completed', 'failed', 'expired', 'cancelled'];
-
-/** Statuses a worker still has something to do in. */
-export const workableBatchStatuses: readonly BatchStatus[] = ['validating', 'in_progress', 'finalizing', 'cancelling'];
 
 /** A batch as stored (see the `batches` table). */
 export interface BatchRecord {

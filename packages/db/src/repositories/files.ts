@@ -1,6 +1,7 @@
 import { type SQL, and, asc, desc, eq, gt, lte, not, or, sql } from 'drizzle-orm';
 import { fileChunks, files } from '../schema/files.js';
 import { type Drizzle, isUuid } from './drizzle.js';
+import { FILE_PART_BYTES } from './file-parts.js';
 import { type Page, toPage } from './keyset-page.js';
 
 /** A stored file's metadata (the OpenAI file object's fields); its bytes are read apart. */
@@ -32,8 +33,6 @@ export interface FileCompletion {
   expiresAt?: Date | undefined;
 }
 
-/** The size of a file's parts ({@link FileRepository.writePart}); the last may be shorter. */
-export const FILE_PART_BYTES = 1024 * 1024;
 
 /** An upload still being written is swept this long after it began (its writer died). */
 const ABANDONED_UPLOAD_MS = 86_400_000;

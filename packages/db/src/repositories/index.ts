@@ -60,36 +60,6 @@ export function createRepositories(db: Drizzle) {
 /** Every repository of the store, by the name the Database exposes it under. */
 export type Repositories = ReturnType<typeof createRepositories>;
 
-/** The names of {@link Repositories}, for code that reaches them by name (the store thread). */
-export const REPOSITORY_NAMES = [
-  'orgs',
-  'keys',
-  'settings',
-  'usage',
-  'decisions',
-  'toolGovernance',
-  'providerKeys',
-  'mcpServers',
-  'memories',
-  'legacyMemories',
-  'dashboardUsers',
-  'passkeys',
-  'dashboard',
-  'traffic',
-  'requestLog',
-  'slos',
-  'alerts',
-  'outputConfigs',
-  'onboarding',
-  'responses',
-  'files',
-  'batches',
-  'feedback',
-  'shadowVerdicts',
-  'storedModels',
-  'storeIdentity',
-] as const satisfies readonly (keyof Repositories)[];
-
 export type {
   DashboardBucket,
   DashboardUsageFigures,
@@ -101,21 +71,16 @@ export type { DashboardRole, DashboardUserPatch, DashboardUserRecord, DashboardU
 export type { Page, PageRequest } from './keyset-page.js';
 export type { NewPasskey, PasskeyRecord, PasskeyRepository } from './passkeys.js';
 
-export type { AnsweredBatchLine, BatchLineRecord, BatchPatch, BatchRecord, BatchRepository, BatchStatus, NewBatch } from './batches.js';
-export { workableBatchStatuses } from './batches.js';
-export { FILE_PART_BYTES } from './files.js';
+export type { AnsweredBatchLine, BatchLineRecord, BatchPatch, BatchRecord, BatchRepository, NewBatch } from './batches.js';
+export { type BatchStatus, workableBatchStatuses } from './batch-statuses.js';
+export { FILE_PART_BYTES } from './file-parts.js';
 export type { FileCompletion, FileListOptions, FileRecord, FileRepository, FileToWrite, NewFile } from './files.js';
 export type { AlertListOptions, AlertRecord, AlertRepository, AlertStatus, NewAlert } from './alerts.js';
 export type { DecisionRepository } from './decisions.js';
 export type { KeyRepository } from './keys.js';
 export type { MemoryEntityRecord, MemoryListOptions, MemoryRecord, MemoryRepository, NewMemoryRow } from './memories.js';
-export {
-  type DerivedOnboardingStep,
-  type OnboardingCompletion,
-  type OnboardingRepository,
-  type OnboardingSource,
-  derivedOnboardingSteps,
-} from './onboarding.js';
+export type { OnboardingCompletion, OnboardingRepository, OnboardingSource } from './onboarding.js';
+export { type DerivedOnboardingStep, derivedOnboardingSteps } from './onboarding-steps.js';
 export type { OrgRepository } from './orgs.js';
 export type { OutputConfigRecord, OutputConfigRepository } from './output-configs.js';
 export type { McpServerCredential, McpServerRecord, McpServerRepository, NewMcpServer } from './mcp-servers.js';

@@ -2,6 +2,7 @@ import { type SQL, and, asc, eq, sql } from 'drizzle-orm';
 import { onboardingSteps } from '../schema/onboarding-steps.js';
 import { rowsOf } from './bulk-insert.js';
 import { type Drizzle, isUuid } from './drizzle.js';
+import type { DerivedOnboardingStep } from './onboarding-steps.js';
 
 /**
  * Onboarding steps the database can tell are done, each with the query that finds when it first
@@ -25,12 +26,7 @@ const firstOccurrence = {
   /** The first passkey a dashboard user of the organisation registered. */
   register_passkey: (org: SQL) =>
     sql`(SELECT min(p.created_at) FROM passkeys p JOIN dashboard_users u ON u.id = p.user_id WHERE u.org_id = ${org})`,
-} satisfies Record<string, (org: SQL) => SQL>;
-
-export type DerivedOnboardingStep = keyof typeof firstOccurrence;
-
-/** The steps {@link OnboardingRepository.firstOccurrences} can derive. */
-export const derivedOnboardingSteps = Object.keys(firstOccurrence) as DerivedOnboardingStep[];
+} satisfies Record<DerivedOnboardingStep, (org: SQL) => SQL>;
 
 export type OnboardingSource = 'derived' | 'manual';
 

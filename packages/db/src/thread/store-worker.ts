@@ -4,7 +4,7 @@
  * (see store-thread.ts).
  */
 import { parentPort } from 'node:worker_threads';
-import { collectGarbage, lowerThreadPriority } from '@svc/core';
+import { lowerThreadPriority, reduceMemory } from '@svc/core';
 import { type EmbeddedStore, openEmbedded } from '../embedded/open-embedded.js';
 import { RowBatches } from '../row-intake.js';
 import type { StoreRequest, StoreResponse } from './messages.js';
@@ -51,8 +51,9 @@ async function answer(request: StoreRequest): Promise<unknown> {
       // requests goes first when both want the core, and the store keeps about a tenth of it
       // meanwhile (CFS weight of nice 10), so ledger batches and lookups still progress.
       lowerThreadPriority(STORE_THREAD_NICENESS);
-      // Opening (initdb, migrations, the WebAssembly compile) leaves garbage an idle thread never collects.
-      collectGarbage();
+      // Opening (initdb, migrations, the WebAssembly compile) leaves garbage and half-empty pages
+      // that an idle thread keeps (V8's memory reducer had not run 25 s after ready).
+      await reduceMemory();
       return null;
     case 'call': {
       const args = argsOf(request);

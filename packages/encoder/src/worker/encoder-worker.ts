@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { EmbedRequest, StopRequest, WorkerMessage, WorkerSettings } from './protocol.js';
-import { collectGarbage, lowerThreadPriority } from '@svc/core';
+import { lowerThreadPriority, reduceMemory } from '@svc/core';
 import type { Inference } from './inference.js';
 
 // Entry of the inference thread: onnxruntime-node's `session.run` computes on the calling JS
@@ -18,9 +18,10 @@ const loading = import('./inference.js').then(({ createInference }) => createInf
 // Requests run one after another behind the load; a stop ends the thread once the one in progress
 // (or the load, whose self-check is a run too) has returned.
 let queue: Promise<unknown> = loading.then(
-  (inference) => {
-    // The encoded graph (~27 MB) is garbage now; an idle thread would keep it until its next GC.
-    collectGarbage();
+  async (inference) => {
+    // The load's garbage and the pages it left half full: an idle thread would keep them until
+    // V8's memory reducer runs, 8-16 s later.
+    await reduceMemory();
     post({ type: 'ready', dimensions: inference.dimensions, niceness });
   },
   (error: unknown) => {

@@ -1,7 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
 import type { Database } from '../../database.js';
-import { FILE_PART_BYTES, type NewFile } from '../../repositories/files.js';
+import { FILE_PART_BYTES } from '../../repositories/file-parts.js';
+import type { NewFile } from '../../repositories/files.js';
 import { createTestOrg, type GetDb } from '../fixtures.js';
 
 const DAY_MS = 86_400_000;

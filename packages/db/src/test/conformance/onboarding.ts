@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { expect, it } from 'vitest';
-import { derivedOnboardingSteps } from '../../repositories/onboarding.js';
+import { derivedOnboardingSteps } from '../../repositories/onboarding-steps.js';
 import { createTestOrg, type GetDb, newDecision, newKeyInput, newPasskey, newUsageEvent, newUser } from '../fixtures.js';
 
 export function onboardingConformance(getDb: GetDb): void {
