@@ -27,7 +27,8 @@
 # came, in about six runs of ten, to allocate some request-lived objects straight in the old
 # generation; dead there until the next mark-compact, they kept through the remembered set the
 # young objects they point to, so every scavenge promoted whole requests: ~9 KB promoted a request
-# instead of ~1, scavenges of 3-7 ms instead of ~1, mark-compacts of ~35 ms and +80 MB of peak RSS.
+# instead of ~1, scavenges of 2.6-8.8 ms instead of ~1 (each run's median), mark-compacts of 5-37 ms
+# and +59 to +63 MB of peak RSS in the alternated pairs.
 # Without it, 0.4 KB a request in every run, and the process's CPU a request x0.83-1.06 in seven
 # alternated pairs (no cost where the run without it was of the good kind)
 # (docs/benchmarks.md, "2026-12-07: what holds the loop for more than 5 ms").

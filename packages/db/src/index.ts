@@ -12,7 +12,9 @@ export { DbUnavailableError, isDbUnavailable } from './availability.js';
 export { defaultMigrationsFolder } from './migrate.js';
 export { isUuid } from './repositories/drizzle.js';
 export type { BatchHold, BatchUsage, NativeBatchPart } from './schema/batches.js';
-// Plain data from modules without drizzle-orm: the index loads no repository (the main thread's memory).
+// Plain data from modules without drizzle-orm: this index loads no repository, so the gateway's main
+// thread, which never queries on the embedded store (its store thread does), does not hold drizzle-orm
+// (docs/operations.md "Memory budget"; apps/server's lazy-modules test fails if it does).
 export { workableBatchStatuses } from './repositories/batch-statuses.js';
 export { FILE_PART_BYTES } from './repositories/file-parts.js';
 export { derivedOnboardingSteps } from './repositories/onboarding-steps.js';

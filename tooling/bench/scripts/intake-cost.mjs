@@ -61,7 +61,7 @@ const run = async (batches) => {
 };
 
 await run(4);
-const batches = (Number(process.env.N ?? 40) * 500) / PAIRS;
+const batches = Math.round((Number(process.env.N ?? 40) * 500) / PAIRS);
 const before = ticks();
 const cpu = process.cpuUsage();
 await run(batches);

@@ -14,15 +14,15 @@ import { performance } from 'node:perf_hooks';
  * then after an interval in which the loop was quiet, and under load once RSS has grown by
  * {@link GROWTH_STEP_BYTES} over its lowest since the last trim (the free chunks a load leaves would
  * otherwise stay until it stops, and the next phase's growth would stack on them). The call runs on
- * libuv's pool (koffi's `async`), not on the event loop: under proxy load one takes 0.4-4.5 ms and
+ * libuv's pool (koffi's `async`), not on the event loop: under proxy load one takes 0.4-2.4 ms and
  * the first after ready ~7 ms, a hold of the loop every few seconds when it ran there
  * (docs/benchmarks.md, "2026-12-07: what holds the loop for more than 5 ms"). glibc's trim locks
  * each arena as it walks it, so it is safe beside the other threads' mallocs.
  */
 export type MemoryTrimmer = { stop(): void };
 
-/** One `malloc_trim(0)`, settled when glibc has returned. */
-export type Trim = () => Promise<void>;
+/** One `malloc_trim(0)`: true once glibc has returned, false if the call could not be made (never rejects). */
+export type Trim = () => Promise<boolean>;
 
 /** Event-loop utilisation under which an interval counts as quiet. */
 const QUIET_UTILISATION = 0.05;
@@ -66,21 +66,33 @@ export function loadMallocTrim(): Trim | undefined {
   try {
     const koffi = createRequire(import.meta.url)('koffi') as typeof import('koffi');
     const trim = koffi.load('libc.so.6').func('int malloc_trim(size_t pad)');
-    return oneAtATime(() => new Promise<void>((resolve) => trim.async(0, () => resolve())));
+    return oneAtATime(() => new Promise<boolean>((resolve) => trim.async(0, (error: unknown) => resolve(!error))));
   } catch {
     return undefined;
   }
 }
 
-/** `trim`, but a call while one is still running shares it instead of starting a second. */
+/**
+ * `trim`, but a call while one is still running shares it instead of starting a second; a trim
+ * that throws (koffi refuses a call when too many of its asynchronous calls run) answers false.
+ */
 export function oneAtATime(trim: Trim): Trim {
-  let running: Promise<void> | undefined;
+  let running: Promise<boolean> | undefined;
   return () => {
-    running ??= trim().finally(() => {
+    running ??= settled(trim).finally(() => {
       running = undefined;
     });
     return running;
   };
+}
+
+/** `trim()`, with a throw or a rejection read as false. */
+function settled(trim: Trim): Promise<boolean> {
+  try {
+    return trim().catch(() => false);
+  } catch {
+    return Promise.resolve(false);
+  }
 }
 
 /** Trims every `intervalMs` (the first after one interval) when the loop was quiet since the last look. */

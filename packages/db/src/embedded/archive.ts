@@ -2,9 +2,9 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
+// Only its types here: tar-stream itself is imported by the first backup or restore (the module
+// loader keeps it), so a gateway that never archives does not hold it.
 import type tar from 'tar-stream';
-
-// tar-stream is imported by the first backup or restore (the module loader keeps it): a gateway that never archives does not hold it.
 
 /** One file of an archive. */
 export interface ArchiveEntry {

@@ -1,5 +1,4 @@
-// Plain data, without drizzle-orm: `@svc/db`'s index re-exports it, and the gateway's main thread
-// (which never queries on the embedded store) loads the index only (docs/operations.md "Memory budget").
+// Plain data without drizzle-orm: packages/db/src/index.ts says why.
 
 /** OpenAI's batch statuses: validating -> in_progress -> finalizing -> completed, or failed, expired, cancelling -> cancelled. */
 export type BatchStatus = 'validating' | 'failed' | 'in_progress' | 'finalizing' | 'completed' | 'expired' | 'cancelling' | 'cancelled';

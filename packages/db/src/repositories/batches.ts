@@ -1,9 +1,9 @@
 import { type SQL, and, asc, count, desc, eq, gt, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import { type BatchHold, type BatchUsage, type NativeBatchPart, batchLines, batches } from '../schema/batches.js';
 import { insertLines } from './batch-line-insert.js';
+import { type BatchStatus, endedBatchStatuses, workableBatchStatuses } from './batch-statuses.js';
 import { rowsOf } from './bulk-insert.js';
 import { type Drizzle, isUuid } from './drizzle.js';
-import { type BatchStatus, endedBatchStatuses, workableBatchStatuses } from './batch-statuses.js';
 import { type Page, toPage } from './keyset-page.js';
 
 /** A batch as stored (see the `batches` table). */

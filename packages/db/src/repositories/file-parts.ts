@@ -1,5 +1,4 @@
-// Plain data, without drizzle-orm: `@svc/db`'s index re-exports it, and the gateway's main thread
-// (which never queries on the embedded store) loads the index only (docs/operations.md "Memory budget").
+// Plain data without drizzle-orm: packages/db/src/index.ts says why.
 
 /** The size of a file's parts (`FileRepository.writePart`); the last may be shorter. */
 export const FILE_PART_BYTES = 1024 * 1024;

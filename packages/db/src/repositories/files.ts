@@ -33,7 +33,6 @@ export interface FileCompletion {
   expiresAt?: Date | undefined;
 }
 
-
 /** An upload still being written is swept this long after it began (its writer died). */
 const ABANDONED_UPLOAD_MS = 86_400_000;
 

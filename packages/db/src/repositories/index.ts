@@ -72,15 +72,14 @@ export type { Page, PageRequest } from './keyset-page.js';
 export type { NewPasskey, PasskeyRecord, PasskeyRepository } from './passkeys.js';
 
 export type { AnsweredBatchLine, BatchLineRecord, BatchPatch, BatchRecord, BatchRepository, NewBatch } from './batches.js';
-export { type BatchStatus, workableBatchStatuses } from './batch-statuses.js';
-export { FILE_PART_BYTES } from './file-parts.js';
+export type { BatchStatus } from './batch-statuses.js';
 export type { FileCompletion, FileListOptions, FileRecord, FileRepository, FileToWrite, NewFile } from './files.js';
 export type { AlertListOptions, AlertRecord, AlertRepository, AlertStatus, NewAlert } from './alerts.js';
 export type { DecisionRepository } from './decisions.js';
 export type { KeyRepository } from './keys.js';
 export type { MemoryEntityRecord, MemoryListOptions, MemoryRecord, MemoryRepository, NewMemoryRow } from './memories.js';
 export type { OnboardingCompletion, OnboardingRepository, OnboardingSource } from './onboarding.js';
-export { type DerivedOnboardingStep, derivedOnboardingSteps } from './onboarding-steps.js';
+export type { DerivedOnboardingStep } from './onboarding-steps.js';
 export type { OrgRepository } from './orgs.js';
 export type { OutputConfigRecord, OutputConfigRepository } from './output-configs.js';
 export type { McpServerCredential, McpServerRecord, McpServerRepository, NewMcpServer } from './mcp-servers.js';

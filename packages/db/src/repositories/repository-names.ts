@@ -1,5 +1,4 @@
-// Plain data, without drizzle-orm: the store thread's main-thread side reaches the repositories by
-// name, and the gateway's main thread loads no repository (docs/operations.md "Memory budget").
+// Plain data without drizzle-orm, for the store thread's main-thread side: packages/db/src/index.ts says why.
 
 /** The names of the store's repositories (`Repositories`; thread/store-thread.test.ts keeps them equal), for code that reaches them by name. */
 export const REPOSITORY_NAMES = [

@@ -52,7 +52,7 @@ async function answer(request: StoreRequest): Promise<unknown> {
       // meanwhile (CFS weight of nice 10), so ledger batches and lookups still progress.
       lowerThreadPriority(STORE_THREAD_NICENESS);
       // Opening (initdb, migrations, the WebAssembly compile) leaves garbage and half-empty pages
-      // that an idle thread keeps (V8's memory reducer had not run 25 s after ready).
+      // that an idle thread keeps (V8's memory reducer runs 7-21 s after ready, sometimes not within 25 s).
       await reduceMemory();
       return null;
     case 'call': {
