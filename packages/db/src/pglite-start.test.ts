@@ -9,13 +9,15 @@ describe('the embedded store start settings', () => {
     expect(params.slice(-2 * PGLITE_SETTINGS.length)).toEqual(PGLITE_SETTINGS.flatMap((s) => ['-c', s]));
   });
 
-  it('opens with 8 MB of shared buffers instead of 128 MB, and 16 MB for index builds instead of 64 MB', async () => {
+  it('opens with 8 MB of shared buffers instead of 128 MB, 16 MB for index builds instead of 64 MB and 2 MB for a query instead of 4 MB', async () => {
     const db = await openPglite('memory://');
     try {
       const { rows } = await db.query<{ shared_buffers: string }>('show shared_buffers');
       expect(rows[0]?.shared_buffers).toBe('8MB');
       const maintenance = await db.query<{ maintenance_work_mem: string }>('show maintenance_work_mem');
       expect(maintenance.rows[0]?.maintenance_work_mem).toBe('16MB');
+      const work = await db.query<{ work_mem: string }>('show work_mem');
+      expect(work.rows[0]?.work_mem).toBe('2MB');
     } finally {
       await db.close();
     }
