@@ -1,4 +1,6 @@
 // Plain data without drizzle-orm, for the store thread's main-thread side: packages/db/src/index.ts says why.
+// The type import is erased at run time: it only lets the compiler check the names.
+import type { Repositories } from './index.js';
 
 /** The names of the store's repositories (`Repositories`; thread/store-thread.test.ts keeps them equal), for code that reaches them by name. */
 export const REPOSITORY_NAMES = [
@@ -28,4 +30,4 @@ export const REPOSITORY_NAMES = [
   'shadowVerdicts',
   'storedModels',
   'storeIdentity',
-] as const;
+] as const satisfies readonly (keyof Repositories)[];
