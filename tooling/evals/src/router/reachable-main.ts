@@ -3,14 +3,18 @@
  * allows"): the per-task oracle and the least cost at a quality floor, by the router's task family,
  * by the data's subject, and per prompt (knowing every answer: a bound no router reaches), before
  * judging is paid for. Each labelled prompt counts once (the simulation draws them uniformly).
+ * Then the held-out rows (`reachable-held-out.ts`): family, subject and embedding clusters of the
+ * prompts (`--ks`), decided on one half and applied to the other, and learned from judged pairs.
  *
- *   pnpm --filter @svc/evals router:reachable [--source routellm-mmlu|llmrouter] [--floor 0.98] [--weak-cost c]
+ *   pnpm --filter @svc/evals router:reachable [--source routellm-mmlu|llmrouter] [--floor 0.98] [--weak-cost c] [--ks 8,16,...] [--seeds 20]
  */
 import { parseArgs } from 'node:util';
 import { createCatalog } from '@svc/catalog';
 import { createRouter } from '@svc/router';
 import { type Item, findRouteLlmDir, loadRouteLlmMmlu } from './data.js';
 import { loadLlmRouter } from './llmrouter.js';
+import { closeEncoder, embedItems } from './embed.js';
+import { printHeldOut } from './reachable-held-out.js';
 import { reach, unitsOf } from './reachable.js';
 import { defaultLlmRouter } from './sources.js';
 
@@ -21,6 +25,8 @@ const { values } = parseArgs({
     'weak-cost': { type: 'string' },
     mmlu: { type: 'string' },
     llmrouter: { type: 'string' },
+    ks: { type: 'string', default: '8,16,32,64,128,256' },
+    seeds: { type: 'string', default: '20' },
   },
 });
 
@@ -29,9 +35,9 @@ const { values } = parseArgs({
  * RouteLLM's MMLU as answered in the live run (gpt-5.4-nano / gpt-5.4 at catalog prices: 8.1% on
  * its streams); LLMRouter's pair at the library simulation's prices (0.18 / 0.88).
  */
-const sources: Record<string, { load: () => Item[]; strong: string; weak: string; weakCost: number }> = {
-  'routellm-mmlu': { load: () => loadRouteLlmMmlu(findRouteLlmDir(process.cwd(), values.mmlu), new Map()), strong: 'gpt-4-1106-preview', weak: 'mistralai/Mixtral-8x7B-Instruct-v0.1', weakCost: 0.081 },
-  llmrouter: { load: () => loadLlmRouter(values.llmrouter ?? defaultLlmRouter), strong: 'llama-3.1-nemotron-51b-instruct', weak: 'llama-3.1-8b-instruct', weakCost: 0.18 / 0.88 },
+const sources: Record<string, { load: () => Item[]; cache: string; strong: string; weak: string; weakCost: number }> = {
+  'routellm-mmlu': { cache: 'routellm-mmlu-all', load: () => loadRouteLlmMmlu(findRouteLlmDir(process.cwd(), values.mmlu), new Map()), strong: 'gpt-4-1106-preview', weak: 'mistralai/Mixtral-8x7B-Instruct-v0.1', weakCost: 0.081 },
+  llmrouter: { cache: 'llmrouter', load: () => loadLlmRouter(values.llmrouter ?? defaultLlmRouter), strong: 'llama-3.1-nemotron-51b-instruct', weak: 'llama-3.1-8b-instruct', weakCost: 0.18 / 0.88 },
 };
 const source = sources[values.source];
 if (!source) throw new Error(`--source must be one of ${Object.keys(sources).join(', ')}`);
@@ -57,3 +63,17 @@ for (const [name, unitOf] of [
   const { oracle, atFloor } = reach(units, floor);
   console.log(`| ${name} | ${units.length} | ${pct(oracle.quality)}, ${pct(oracle.cost)} | ${pct(atFloor.cost)} (quality ${pct(atFloor.quality)}) |`);
 }
+
+// 5% of a 20,000-request stream judged, 15% of verdicts flipped, ~4.5 strong-request costs per judged request (docs/routing.md).
+const vectors = await embedItems(source.cache, items);
+await closeEncoder();
+printHeldOut({
+  outcomes: items.map((item) => ({ strong: item.correct[source.strong] === true, weak: item.correct[source.weak] === true })),
+  vectors,
+  family: items.map(familyOf),
+  subject: items.map((item) => item.subject),
+  weakCost,
+  floor,
+  ks: values.ks.split(',').map(Number),
+  judged: { pairs: 1000, flip: 0.15, share: 0.05, costEach: 4.5, seeds: Number(values.seeds) },
+});

@@ -21,30 +21,46 @@ export interface Reach {
   atFloor: { quality: number; cost: number };
 }
 
-/** The oracle and the least cost at `floor` (e.g. 0.98) over `units`, against always-strong. */
-export function reach(units: readonly Unit[], floor: number): Reach {
-  const strongRight = units.reduce((s, u) => s + u.strongRight, 0);
-  const strongCost = units.reduce((s, u) => s + u.strongCost, 0);
+/** Quality and cost against always-strong when each unit sends `shares[i]` of its requests to the cheaper model. */
+export function served(units: readonly Unit[], shares: readonly number[]): { quality: number; cost: number } {
   let right = 0;
   let cost = 0;
-  for (const u of units) {
-    const weak = u.weakRight >= u.strongRight;
-    right += weak ? u.weakRight : u.strongRight;
-    cost += weak ? u.weakCost : u.strongCost;
-  }
-  const oracle = { quality: right / strongRight, cost: cost / strongCost };
-  // From the oracle, move the units still on the strong model, least loss per saving first, while the floor allows.
-  let budget = right - floor * strongRight;
-  const rest = units.filter((u) => u.weakRight < u.strongRight).sort((a, b) => (a.strongRight - a.weakRight) / (a.strongCost - a.weakCost) - (b.strongRight - b.weakRight) / (b.strongCost - b.weakCost));
-  for (const u of rest) {
+  let strongRight = 0;
+  let strongCost = 0;
+  units.forEach((u, i) => {
+    const s = shares[i] ?? 0;
+    right += (1 - s) * u.strongRight + s * u.weakRight;
+    cost += (1 - s) * u.strongCost + s * u.weakCost;
+    strongRight += u.strongRight;
+    strongCost += u.strongCost;
+  });
+  return { quality: right / strongRight, cost: cost / strongCost };
+}
+
+/** Each unit on the model that answers more of it right (the cheaper one when they tie; an empty unit stays on the strong one): 1 = cheaper. */
+export function oracleShares(units: readonly Unit[]): number[] {
+  return units.map((u) => (u.n > 0 && u.weakRight >= u.strongRight ? 1 : 0));
+}
+
+/** From the oracle, the units still on the strong model moved to the cheaper one, least loss per saving first, the last in part, while quality stays at least `floor`. */
+export function floorShares(units: readonly Unit[], floor: number): number[] {
+  const shares = oracleShares(units);
+  const strongRight = units.reduce((s, u) => s + u.strongRight, 0);
+  let budget = units.reduce((s, u, i) => s + (shares[i] === 1 ? u.weakRight : u.strongRight), 0) - floor * strongRight;
+  const lossPerSaving = (u: Unit) => (u.strongRight - u.weakRight) / (u.strongCost - u.weakCost);
+  const rest = units.map((u, i) => ({ u, i })).filter(({ i }) => shares[i] === 0 && units[i]!.n > 0).sort((a, b) => lossPerSaving(a.u) - lossPerSaving(b.u));
+  for (const { u, i } of rest) {
     if (budget <= 0) break;
     const loss = u.strongRight - u.weakRight;
-    const share = Math.min(1, budget / loss);
-    budget -= share * loss;
-    right -= share * loss;
-    cost -= share * (u.strongCost - u.weakCost);
+    shares[i] = Math.min(1, budget / loss);
+    budget -= shares[i]! * loss;
   }
-  return { oracle, atFloor: { quality: right / strongRight, cost: cost / strongCost } };
+  return shares;
+}
+
+/** The oracle and the least cost at `floor` (e.g. 0.98) over `units`, against always-strong. */
+export function reach(units: readonly Unit[], floor: number): Reach {
+  return { oracle: served(units, oracleShares(units)), atFloor: served(units, floorShares(units, floor)) };
 }
 
 /** Groups labelled requests into units by `unitOf` (a task kind; or a unique key per request for the per-prompt oracle). */
