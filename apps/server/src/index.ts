@@ -8,4 +8,4 @@ export { providerConfig } from './runtime/provider-config.js';
 export type { CacheService } from './runtime/cache.js';
 export { type DatabaseOpener, openDatabase } from './runtime/open-database.js';
 export { listen, shutdown, type FetchApp, type Listening } from './serve.js';
-export { start, type Role, type Started } from './start.js';
+export { start, type Role, type Started, type StartOptions } from './start.js';

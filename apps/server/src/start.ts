@@ -29,14 +29,20 @@ async function noteControlPlane(env: Env, servers: readonly Listening[]): Promis
   return writeControlNote(dataDir, { control_url: control ? localUrl(env.HOST, control.port) : null, master_key: env.SVC_MASTER_KEY !== undefined });
 }
 
+export interface StartOptions extends Pick<RuntimeOptions, 'fetch' | 'imageUrlTtlMs'> {
+  /** Runs once the runtime is built, before any port opens: what must not hold the loop while requests wait (the process's memory-reducing collection). */
+  beforeListen?: () => Promise<void>;
+}
+
 /** Builds the runtime and starts the apps of `role` on the configured ports. */
-export async function start(env: Env, role: Role, options: Pick<RuntimeOptions, 'fetch' | 'imageUrlTtlMs'> = {}): Promise<Started> {
+export async function start(env: Env, role: Role, { beforeListen, ...options }: StartOptions = {}): Promise<Started> {
   const runtime = await createRuntime(env, options);
   const servers: Listening[] = [];
   let realtime: RealtimeGateway | undefined;
   let batchWorker: BatchWorker | undefined;
   let forget = async () => {};
   try {
+    await beforeListen?.();
     if (role !== 'control-plane') {
       batchWorker = new BatchWorker(runtime, { concurrency: env.SVC_BATCH_CONCURRENCY, leaseMs: env.SVC_BATCH_LEASE_MS, native: env.SVC_BATCH_NATIVE !== false, nativePollMs: env.SVC_BATCH_NATIVE_POLL_MS });
       const app = createInferenceApp({ ...runtime, batchWorker, maxBodyBytes: env.SVC_MAX_BODY_BYTES, metricsToken: env.SVC_METRICS_TOKEN, trustedProxies: env.SVC_TRUSTED_PROXIES, ...(env.SVC_PUBLIC_URL ? { publicUrl: env.SVC_PUBLIC_URL } : {}) });
