@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { onlyOneOfItsKind } from './kind-links.js';
+import { onlyOneOfItsKind, onlyOneOfItsTypedKind, sameKindMatcher } from './kind-links.js';
+import type { ValueKinds } from './value-kinds.js';
 import { fact, near, stored } from './test/stored-facts.js';
 
 const written = new Set<string>();
@@ -35,5 +36,29 @@ describe('onlyOneOfItsKind', () => {
   it('never replaces a name, a birthday or an origin', () => {
     const from = stored('5', 'I am from Portugal.', 'origin');
     expect(onlyOneOfItsKind(fact('I moved to Spain now.'), near([from, 0.4]), { written })).toBeUndefined();
+  });
+});
+
+describe('onlyOneOfItsTypedKind', () => {
+  // A typer that knows airlines and sports by name (the word-vector typer of the evaluations in their place).
+  const KNOWN: Record<string, string> = { Lufthansa: 'company', KLM: 'company', Ryanair: 'company', handball: 'sport', tennis: 'sport' };
+  const kinds = sameKindMatcher({ kindsOf: async (values) => values.map((v) => KNOWN[v]) } satisfies ValueKinds);
+  const klm = stored('6', 'I usually fly KLM.');
+  const tennis = stored('7', 'My sport is tennis.');
+
+  it('links a change to the one stored fact whose value phrase is of its kind', async () => {
+    expect((await onlyOneOfItsTypedKind(kinds, fact('I switched to Lufthansa.'), near([tennis, 0.3], [klm, 0.2]), { written }))?.id).toBe('6');
+    expect((await onlyOneOfItsTypedKind(kinds, fact('I took up handball instead.'), near([klm, 0.3], [tennis, 0.3]), { written }))?.id).toBe('7');
+  });
+
+  it('links nothing for two facts of the kind, the same value, no change word or an untyped value', async () => {
+    const ryanair = stored('8', 'I fly Ryanair for short trips.');
+    const cases: [string, ReturnType<typeof near>][] = [
+      ['I switched to Lufthansa.', near([klm, 0.3], [ryanair, 0.3])],
+      ['I switched to KLM.', near([klm, 0.3])],
+      ['I like Lufthansa.', near([klm, 0.3])],
+      ['I switched to Condor.', near([klm, 0.3])],
+    ];
+    for (const [text, matches] of cases) expect(await onlyOneOfItsTypedKind(kinds, fact(text), matches, { written }), text).toBeUndefined();
   });
 });

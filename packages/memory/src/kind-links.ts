@@ -5,7 +5,8 @@ import { slotsKeepApart } from './fact-slots.js';
 import { recordOf, type StoredMemory } from './memory-points.js';
 import { notAState } from './subject-links.js';
 import { namedValues } from './value-lexicon.js';
-import { NO_VALUE } from './value-types.js';
+import type { ValueKinds } from './value-kinds.js';
+import { NO_VALUE, valuePhrase } from './value-types.js';
 
 /**
  * The last resort of a change that no other rule linked (issue #35, twelfth pass): a change names
@@ -48,4 +49,38 @@ export function onlyOneOfItsKind(fact: ExtractedFact, matches: readonly VectorMa
     same.push(record);
   }
   return same.length === 1 ? same[0] : undefined;
+}
+
+/** Which of `others` give a value of the kind `value` is (rule 8's typed half): by a typer's kinds, or in evaluations by word-vector closeness. */
+export type ValueMatcher = (value: string, others: readonly string[]) => Promise<boolean[]>;
+
+/** A matcher over a typer: the others typed as the value's kind (none when the value is untyped). */
+export const sameKindMatcher =
+  (kinds: ValueKinds): ValueMatcher =>
+  async (value, others) => {
+    const [kind, ...theirs] = await kinds.kindsOf([value, ...others]);
+    return theirs.map((k) => kind !== undefined && k === kind);
+  };
+
+/**
+ * Rule 8 with a matcher (issue #35, twentieth pass; off unless a store is given `changeValues`):
+ * where the gazetteer reads no value in a change, the one stored fact of the same holder whose
+ * value phrase (`valuePhrase`) the matcher puts with the change's is the one it replaces; none
+ * when two are, or one names the same value.
+ */
+export async function onlyOneOfItsTypedKind(matcher: ValueMatcher, fact: ExtractedFact, matches: readonly VectorMatch[], options: { written: ReadonlySet<string> }): Promise<StoredMemory | undefined> {
+  const mine = linkableChange(fact) ? valuePhrase(fact.text) : undefined;
+  if (mine === undefined) return undefined;
+  const holder = holderOf(fact.text);
+  const near = matches.flatMap((match) => {
+    const record = recordOf(match.id, match.payload);
+    if (!record || options.written.has(record.id) || holderOf(record.text) !== holder || notAState(record.text) || slotsKeepApart(fact.slot, record.slot)) return [];
+    const value = valuePhrase(record.text);
+    return value === undefined ? [] : [{ record, value }];
+  });
+  if (near.length === 0) return undefined;
+  const matched = await matcher(mine, near.map((n) => n.value));
+  const same = near.filter((_, i) => matched[i]);
+  if (same.some((n) => n.value.toLowerCase() === mine.toLowerCase())) return undefined;
+  return same.length === 1 ? same[0]!.record : undefined;
 }

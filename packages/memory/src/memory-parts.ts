@@ -1,6 +1,7 @@
 import type { Embedder, VectorStore } from '@svc/semantic';
 import type { AttributeClassifier } from './attribute-classifier.js';
 import type { StoredMemory } from './memory-points.js';
+import type { ValueMatcher } from './kind-links.js';
 import type { ValueKinds } from './value-kinds.js';
 
 /** A stored fact with its vector, as written and as read back for rebuilding an index. */
@@ -55,6 +56,8 @@ export interface MemoryParts {
   attributes: AttributeClassifier;
   /** The kind of a statement's value (a colour, a place, a person...), for corrections without a change word. */
   kinds: ValueKinds;
+  /** Puts a change's value phrase with stored facts' where the gazetteer reads none, for rule 8 (`onlyOneOfItsTypedKind`); off when undefined (the shipped default). */
+  changeValues?: ValueMatcher;
   /** Retention after a fact was last stated, in ms. */
   ttlMs: number;
   /** Clock in epoch ms. */

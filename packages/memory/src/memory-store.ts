@@ -7,7 +7,8 @@ import { type RecallOptions, type RecalledMemory, recallMemories } from './memor
 import type { MemoryScope, RecallScope } from './memory-scope.js';
 import { type RecallFloors, recallFloors } from './recall-threshold.js';
 import { MemoryWrites } from './memory-writes.js';
-import { createValueKinds } from './value-kinds.js';
+import type { ValueMatcher } from './kind-links.js';
+import { createValueKinds, type ValueKinds } from './value-kinds.js';
 
 /** Defaults of the correction similarities, calibrated on the dev attributes of `pnpm --filter @svc/evals memory:updates`. */
 const UPDATE_SIMILARITY = 0.45;
@@ -33,6 +34,10 @@ export interface MemoryStoreSettings {
   recallThreshold?: number | RecallFloors;
   /** How close statements and questions must be to an attribute's examples (default: calibrated for the embedder; evaluations). */
   attributeThresholds?: AttributeThresholds;
+  /** How values are typed for corrections without a change word (default: the embedder's, `createValueKinds`; evaluations try others). */
+  valueKinds?: ValueKinds;
+  /** Matches a change's value with stored facts' where the gazetteer reads none, for rule 8 (default: off; evaluations try word vectors). */
+  changeValues?: ValueMatcher;
   /** Similarity at which a new fact merges into a stored one of the same subject (default 0.9). */
   mergeSimilarity?: number;
   /**
@@ -102,7 +107,8 @@ export function createMemoryStore(settings: MemoryStoreSettings): MemoryStore {
     vectors,
     embedder,
     attributes: createAttributeClassifier(embedder, settings.attributeThresholds ? { thresholds: settings.attributeThresholds } : {}),
-    kinds: createValueKinds(embedder),
+    kinds: settings.valueKinds ?? createValueKinds(embedder),
+    changeValues: settings.changeValues,
     ttlMs: (settings.ttlDays ?? 90) * 86_400_000,
     now: settings.now ?? Date.now,
     holders: vectors.kind === 'memory' ? new SubjectIndex() : undefined,

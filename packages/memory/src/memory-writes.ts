@@ -9,7 +9,7 @@ import { historyPointOf, MEMORY_SCOPE, type StoredMemory, pointOf } from './memo
 import type { MemoryScope } from './memory-scope.js';
 import { redactPii } from './redact-pii.js';
 import { sameSubject } from './subject-links.js';
-import { onlyOneOfItsKind } from './kind-links.js';
+import { onlyOneOfItsKind, onlyOneOfItsTypedKind } from './kind-links.js';
 import { oneHabitOfItsTime } from './routine-links.js';
 import { sameKindOfValue } from './typed-links.js';
 import { sameValueType } from './value-types.js';
@@ -169,7 +169,9 @@ export class MemoryWrites {
   private async lastResort(fact: ExtractedFact, neighbours: readonly VectorMatch[], written: ReadonlySet<string>): Promise<StoredMemory | undefined> {
     const { embedder } = this.parts;
     const change = fact.change === 'update' ? ((await sameValueType(embedder, fact, neighbours, { written })) ?? (await sameSubject(embedder, fact, neighbours, { written }))) : undefined;
-    return change ?? (await sameKindOfValue(this.parts.kinds, fact, neighbours, { written })) ?? onlyOneOfItsKind(fact, neighbours, { written });
+    const { kinds, changeValues } = this.parts;
+    const found = change ?? (await sameKindOfValue(kinds, fact, neighbours, { written })) ?? onlyOneOfItsKind(fact, neighbours, { written });
+    return found ?? (changeValues ? await onlyOneOfItsTypedKind(changeValues, fact, neighbours, { written }) : undefined);
   }
 
   /** The fact with the slot of the attribute it gives, when its patterns named none and the encoder places it near one. */

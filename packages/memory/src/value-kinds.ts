@@ -60,6 +60,9 @@ export interface ValueKinds {
   kindsOf(values: readonly string[]): Promise<(string | undefined)[]>;
 }
 
+/** A value's kind read without vectors: a day or a number by pattern, else the gazetteer's kind (`value-lexicon.ts`), else undefined. */
+export const patternKind = (value: string): string | undefined => (DAY.test(value) ? 'day' : NUMBER.test(value) ? 'number' : lexiconKind(value));
+
 const NONE: ValueKinds = { kindsOf: async (values) => values.map(() => undefined) };
 
 /** The kind of a vector among the examples': the kind whose nearest examples are closest, if close and clear. */
@@ -89,7 +92,7 @@ export function createValueKinds(embedder: Embedder, thresholds: ValueKindThresh
   };
   return {
     async kindsOf(values) {
-      const read = values.map((v) => (DAY.test(v) ? 'day' : NUMBER.test(v) ? 'number' : lexiconKind(v)));
+      const read = values.map(patternKind);
       const open = values.filter((_, i) => read[i] === undefined);
       if (open.length === 0) return read;
       const [known, vectors] = await Promise.all([load(), embedder.embed(open)]);

@@ -15,24 +15,42 @@
  * (`pair-reader/relation-features.ts`, eighteenth pass) or the attention head over both statements' token states
  * (`pair-reader/attention-reader.ts`, nineteenth pass), told apart by the file's fields.
  *
- *   pnpm --filter @svc/evals memory:unlinked [--attributes updates-tuning.jsonl] [--grid] [--reader HEAD.json --nearest 3]
+ * `--kinds wv:<table>:<floor>:<margin>:<mode>` replays with rule 7's values typed by word vectors, `--change-kinds` (the same,
+ * or `minilm`) with rule 8's typed half switched on (`word-vectors/kinds-option.ts`).
+ *
+ *   pnpm --filter @svc/evals memory:unlinked [--attributes updates-tuning.jsonl] [--grid] [--reader HEAD.json --nearest 3] [--kinds ...] [--change-kinds ...]
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createSentenceEncoder } from '@svc/encoder';
-import { endUserSubject, extractFacts, holderOf, notAState, statementCore, subjectFrame, valuePhrase } from '@svc/memory';
+import { createValueKinds, endUserSubject, extractFacts, holderOf, notAState, pairValues, statementCore, subjectFrame, valuePhrase } from '@svc/memory';
 import { loadFacts } from './dataset.js';
 import { type FrameProbe, frameGrid, rankByFrame, readerLinks } from './unlinked-frames.js';
 import { type AttentionHead, attentionScores, isAttentionHead } from './pair-reader/attention-reader.js';
 import { type RelationHead, relationFeatures, relationScore } from './pair-reader/relation-features.js';
 import { loadUpdateAttributes, updateUsers } from './updates-data.js';
-import { asserts, replayUsers } from './updates-eval.js';
+import { kindsOption, matcherOption, pairDifferences } from './word-vectors/kinds-option.js';
+import { asserts, replayUsers, supersessions } from './updates-eval.js';
 
-const { values } = parseArgs({ options: { users: { type: 'string', default: '48' }, attributes: { type: 'string', default: 'updates-tuning.jsonl' }, grid: { type: 'boolean', default: false }, reader: { type: 'string' }, nearest: { type: 'string', default: '3' } } });
+const { values } = parseArgs({ options: { users: { type: 'string', default: '48' }, attributes: { type: 'string', default: 'updates-tuning.jsonl' }, grid: { type: 'boolean', default: false }, reader: { type: 'string' }, nearest: { type: 'string', default: '3' }, kinds: { type: 'string' }, 'change-kinds': { type: 'string' }, links: { type: 'boolean', default: false } } });
 const embedder = createSentenceEncoder({ cacheSize: 0 });
 const users = updateUsers(loadFacts(), loadUpdateAttributes(values.attributes), { count: Number(values.users), perUser: 6 });
-const run = await replayUsers(embedder, users, true);
+const chosen = kindsOption(values.kinds, embedder);
+// Rule 7's value pairs typed differently by the chosen typer and the shipped one: printed for the tuning files only.
+const traced = chosen && values.attributes !== 'updates.jsonl' ? pairDifferences(chosen, createValueKinds(embedder)) : undefined;
+const run = await replayUsers(embedder, users, true, { valueKinds: traced?.kinds ?? chosen, changeValues: matcherOption(values['change-kinds'], embedder) });
+for (const line of traced?.differences ?? []) console.log(`typed: ${line}`);
+// Every supersession of the replay (`--links`), for the tuning files only: diff two runs to see what a setting linked.
+if (values.links && values.attributes !== 'updates.jsonl') for (const line of await supersessions(run)) console.log(`link: ${line}`);
 const DAY = 86_400_000;
+const typer = chosen ?? createValueKinds(embedder);
+/** Rule 7's view of a correction and its old fact: the pair's values (none without a shared word about the thing) and their kinds; else the two value phrases and theirs. */
+async function valuesShown(fresh: string, old: string): Promise<string> {
+  const pair = pairValues(fresh, old);
+  const shown = pair ?? [valuePhrase(fresh) ?? '-', valuePhrase(old) ?? '-'];
+  const kinds = await typer.kindsOf(shown);
+  return `${pair ? 'pair values' : 'no pair (value phrases)'} "${shown[0]}" ${kinds[0]} / "${shown[1]}" ${kinds[1]}`;
+}
 let unlinked = 0;
 let heldOut = 0;
 const probes: FrameProbe[] = [];
@@ -63,7 +81,7 @@ for (const [u, user] of users.entries()) {
     const frameAt = [...ranked].sort((a, b) => b.frame - a.frame).findIndex((r) => r.text === old?.text);
     const change = extractFacts(fresh)[0]?.change ?? 'none';
     const shown = old ? `"${old.text}" subject ${old.subject.toFixed(2)} rank ${at + 1}, frame ${old.frame.toFixed(2)} rank ${frameAt + 1}, typed ${old.typed.toFixed(2)}` : `${JSON.stringify(olds)} (another holder)`;
-    if (!values.grid) console.log(`${held.attribute.attribute} [${change}]: "${fresh}" <- ${shown}; best other "${other?.text}" ${other?.subject.toFixed(2)} / frame ${other?.frame.toFixed(2)}`);
+    if (!values.grid) console.log(`${held.attribute.attribute} [${change}]: "${fresh}" <- ${shown}; best other "${other?.text}" ${other?.subject.toFixed(2)} / frame ${other?.frame.toFixed(2)}; ${await valuesShown(fresh, olds[0]!)}`);
   }
   if (!values.grid) continue;
   // Every session-2 fact (held-out attributes' facts left out) against the same holder's older facts in force.

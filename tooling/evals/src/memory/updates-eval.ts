@@ -1,4 +1,4 @@
-import { createMemoryStore, endUserSubject, extractFacts, type MemoryStore } from '@svc/memory';
+import { createMemoryStore, endUserSubject, extractFacts, type MemoryRecordStore, type MemoryStore, type ValueKinds, type ValueMatcher } from '@svc/memory';
 import { createInProcessRecordStore } from '@svc/memory/test';
 import { createMemoryVectorStore, type Embedder } from '@svc/semantic';
 import { asserts, attributeFacts, escapeRegExp } from './stated-facts.js';
@@ -14,17 +14,22 @@ export { asserts };
 export interface UpdateRun {
   memory: MemoryStore;
   users: readonly UpdateUser[];
+  /** Every stored row, superseded ones too (which fact replaced which). */
+  records: MemoryRecordStore;
 }
 
-/** States every user's background, then session 1, then (a month later) session 2, through `remember` as a gateway would. */
-export async function replayUsers(embedder: Embedder, users: readonly UpdateUser[], corrections: boolean): Promise<UpdateRun> {
+/** States every user's background, then session 1, then (a month later) session 2, through `remember` as a gateway would; `typers` replace the shipped value typer of rule 7 and switch on rule 8's typed half. */
+export async function replayUsers(embedder: Embedder, users: readonly UpdateUser[], corrections: boolean, typers: { valueKinds?: ValueKinds; changeValues?: ValueMatcher } = {}): Promise<UpdateRun> {
   let time = Date.UTC(2026, 0, 1);
+  const records = createInProcessRecordStore();
   const memory = createMemoryStore({
-    records: createInProcessRecordStore(),
+    records,
     vectors: createMemoryVectorStore({ capacity: 100_000, now: () => time }),
     embedder,
     maxPending: 100_000,
     corrections,
+    valueKinds: typers.valueKinds,
+    changeValues: typers.changeValues,
     now: () => time,
   });
   const say = async (texts: readonly (string | undefined)[]) => {
@@ -44,7 +49,7 @@ export async function replayUsers(embedder: Embedder, users: readonly UpdateUser
       await say(users.map((u) => u[session][i]?.text));
     }
   }
-  return { memory, users };
+  return { memory, users, records };
 }
 
 /** The share of related questions given the current value, given a superseded or retracted one, and of kept values still recalled. */
@@ -151,4 +156,11 @@ export function cleanFacts(messages: readonly Message[]): { clean: number; messa
     if (oneEach && dirty.length === 0) clean++;
   }
   return { clean, messages: messages.length, residue, unsplit };
+}
+
+/** Each superseded fact with the fact that replaced it, `old => new`, in the order stored. */
+export async function supersessions(run: UpdateRun): Promise<string[]> {
+  const rows = await run.records.listNewest(1_000_000, { history: true });
+  const text = new Map(rows.map((r) => [r.id, r.text]));
+  return rows.filter((r) => r.supersededBy).map((r) => `"${r.text}" => "${text.get(r.supersededBy!) ?? '?'}"`);
 }

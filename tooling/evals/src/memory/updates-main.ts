@@ -7,12 +7,16 @@
  * and how cleanly messages split into facts, next to two naive baselines (every statement kept and
  * recalled by similarity; every statement kept and the five newest injected).
  *
- *   pnpm --filter @svc/evals memory:updates [--data ../shared/data/semcache] [--embedder minilm|hashed] [--users 48]
+ * `--kinds wv:<table>:<floor>:<margin>:<mode>` types values for rule 7 with word vectors, `--change-kinds` (the same, or
+ * `minilm`) switches on rule 8's typed half (`onlyOneOfItsTypedKind`; `word-vectors/kinds-option.ts`).
+ *
+ *   pnpm --filter @svc/evals memory:updates [--data ../shared/data/semcache] [--embedder minilm|hashed] [--users 48] [--kinds ...] [--change-kinds ...]
  */
 import { parseArgs } from 'node:util';
 import { createSentenceEncoder } from '@svc/encoder';
 import { createHashedEmbedder, type Embedder } from '@svc/semantic';
 import { loadFacts, loadUnrelated } from './dataset.js';
+import { kindsOption, matcherOption } from './word-vectors/kinds-option.js';
 import { loadAttributeQuestions, loadUpdateAttributes, updateUsers } from './updates-data.js';
 import { backgroundLost, cleanFacts, falseInjection, type Injector, recencyOnly, replayUsers, scoreQuestions, shippedRecall, type UpdateRun, type UpdateScores } from './updates-eval.js';
 
@@ -28,6 +32,8 @@ const { values } = parseArgs({
     // Another set of attributes and questions (data/memory/updates-tuning.jsonl: written to tune on, none of them held out).
     attributes: { type: 'string', default: 'updates.jsonl' },
     questions: { type: 'string', default: 'update-questions.jsonl' },
+    kinds: { type: 'string' },
+    'change-kinds': { type: 'string' },
   },
 });
 
@@ -78,7 +84,7 @@ async function report(label: string, run: UpdateRun, inject: Injector) {
 
 // Write cost: wall and CPU (every thread: the encoder's worker included) per message stated, background, embedding included.
 const writeStarted = { wall: performance.now(), cpu: process.cpuUsage() };
-const shipped = await replayUsers(embedder, users, true);
+const shipped = await replayUsers(embedder, users, true, { valueKinds: kindsOption(values.kinds, embedder), changeValues: matcherOption(values['change-kinds'], embedder) });
 const stated = users.reduce((n, u) => n + u.background.length + u.session1.length + u.session2.length, 0);
 const writeCpu = process.cpuUsage(writeStarted.cpu);
 console.log(`store: ${((performance.now() - writeStarted.wall) / stated).toFixed(2)} ms wall, ${((writeCpu.user + writeCpu.system) / 1000 / stated).toFixed(2)} ms CPU a message (${stated} messages, embedding and corrections included)`);
