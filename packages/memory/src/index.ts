@@ -19,7 +19,7 @@ export { notAState, subjectFrame } from './subject-links.js';
 export { valuePhrase } from './value-types.js';
 export { pairValues } from './typed-links.js';
 export { sameKindMatcher, type ValueMatcher } from './kind-links.js';
-export { createValueKinds, patternKind, VALUE_KINDS, type ValueKinds, type ValueKindThresholds, valueKindThresholds } from './value-kinds.js';
+export { createValueKinds, patternKind, VALUE_KINDS, type ValueKinds, type ValueKindThresholds } from './value-kinds.js';
 export { RERANK_DEPTH, RERANK_FEATURES } from './recall-features.js';
 export { asksForState, type NearestRule, type NearestRules, type OwnedPhraseRule } from './recall-nearest.js';
 export { ownedPhrases } from './recall-owned.js';

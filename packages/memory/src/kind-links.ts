@@ -2,8 +2,8 @@ import type { VectorMatch } from '@svc/semantic';
 import { holderOf, STATE_CHANGE } from './corrections.js';
 import type { ExtractedFact } from './extract-facts.js';
 import { slotsKeepApart } from './fact-slots.js';
-import { recordOf, type StoredMemory } from './memory-points.js';
-import { notAState } from './subject-links.js';
+import type { StoredMemory } from './memory-points.js';
+import { notAState, sameHolderStates } from './subject-links.js';
 import { namedValues } from './value-lexicon.js';
 import type { ValueKinds } from './value-kinds.js';
 import { NO_VALUE, valuePhrase } from './value-types.js';
@@ -38,9 +38,7 @@ export function onlyOneOfItsKind(fact: ExtractedFact, matches: readonly VectorMa
   if (mine === undefined) return undefined;
   const holder = holderOf(fact.text);
   const same: StoredMemory[] = [];
-  for (const match of matches) {
-    const record = recordOf(match.id, match.payload);
-    if (!record || options.written.has(record.id) || holderOf(record.text) !== holder || notAState(record.text)) continue;
+  for (const { record } of sameHolderStates(matches, holder, options.written)) {
     const theirs = namedValues(record.text).filter((v) => v.kind === mine.kind);
     if (theirs.length === 0) continue;
     // A fact that names the same value is not another value of the kind (a restatement, or a fact beside it).
@@ -72,9 +70,8 @@ export async function onlyOneOfItsTypedKind(matcher: ValueMatcher, fact: Extract
   const mine = linkableChange(fact) ? valuePhrase(fact.text) : undefined;
   if (mine === undefined) return undefined;
   const holder = holderOf(fact.text);
-  const near = matches.flatMap((match) => {
-    const record = recordOf(match.id, match.payload);
-    if (!record || options.written.has(record.id) || holderOf(record.text) !== holder || notAState(record.text) || slotsKeepApart(fact.slot, record.slot)) return [];
+  const near = sameHolderStates(matches, holder, options.written).flatMap(({ record }) => {
+    if (slotsKeepApart(fact.slot, record.slot)) return [];
     const value = valuePhrase(record.text);
     return value === undefined ? [] : [{ record, value }];
   });

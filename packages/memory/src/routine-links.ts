@@ -3,8 +3,8 @@ import { holderOf } from './corrections.js';
 import type { ExtractedFact } from './extract-facts.js';
 import { slotsKeepApart } from './fact-slots.js';
 import { linkableChange } from './kind-links.js';
-import { attributeOf, recordOf, type StoredMemory } from './memory-points.js';
-import { notAState } from './subject-links.js';
+import { attributeOf, type StoredMemory } from './memory-points.js';
+import { sameHolderStates } from './subject-links.js';
 
 /**
  * The last resort of a change that no other rule linked (issue #35, thirteenth pass): a habit
@@ -41,9 +41,8 @@ export function oneHabitOfItsTime(fact: ExtractedFact, matches: readonly VectorM
   if (time === undefined || NUMBER.test(fact.text) || !linkableChange(fact)) return undefined;
   const holder = holderOf(fact.text);
   const same: StoredMemory[] = [];
-  for (const match of matches) {
-    const record = recordOf(match.id, match.payload);
-    if (!record || options.written.has(record.id) || holderOf(record.text) !== holder || notAState(record.text) || habitTime(record.text) !== time) continue;
+  for (const { match, record } of sameHolderStates(matches, holder, options.written)) {
+    if (habitTime(record.text) !== time) continue;
     // A habit at that time the change may not replace still competes: the rule does not guess past it.
     const attribute = attributeOf(match.payload);
     if (NUMBER.test(record.text) || slotsKeepApart(fact.slot, record.slot) || (attribute !== undefined && attribute !== fact.attribute)) return undefined;

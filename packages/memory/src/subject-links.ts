@@ -33,6 +33,18 @@ const PLAN_OR_DATED = /\b(?:saving up|saving for|hoping to|want to|would like to
 /** An event or a plan, not a present state: it neither replaces a fact nor is replaced by its subject or its kind of value. */
 export const notAState = (text: string) => EVENT.test(text) || PLAN_OR_DATED.test(text);
 
+/**
+ * The stored facts among `matches`, in their order, that a new statement of `holder` may be about:
+ * of that holder, stating a present state, and not written by the same message. Every correction
+ * rule starts from these.
+ */
+export function sameHolderStates(matches: readonly VectorMatch[], holder: string, written: ReadonlySet<string>): { match: VectorMatch; record: StoredMemory }[] {
+  return matches.flatMap((match) => {
+    const record = recordOf(match.id, match.payload);
+    return record && !written.has(record.id) && holderOf(record.text) === holder && !notAState(record.text) ? [{ match, record }] : [];
+  });
+}
+
 const dot = (a: Float32Array, b: Float32Array) => {
   let sum = 0;
   for (let i = 0; i < a.length; i++) sum += a[i]! * b[i]!;
@@ -56,9 +68,7 @@ interface Candidate {
 function candidatesFor(fact: ExtractedFact, matches: readonly VectorMatch[], written: ReadonlySet<string>, settings: SubjectLinkSettings): Candidate[] {
   const holder = holderOf(fact.text);
   const out: Candidate[] = [];
-  for (const match of [...matches].sort((a, b) => b.score - a.score)) {
-    const record = recordOf(match.id, match.payload);
-    if (!record || written.has(record.id) || holderOf(record.text) !== holder || notAState(record.text)) continue;
+  for (const { match, record } of sameHolderStates([...matches].sort((a, b) => b.score - a.score), holder, written)) {
     if (fact.slot !== undefined && record.slot !== null && record.slot !== fact.slot) continue;
     // Kept in the ranking (they are what the winner must be clear of), never linked: what does not change (a name, a
     // birthday, where one comes from), and what the encoder places near an attribute the change is not near.

@@ -2,9 +2,9 @@ import type { VectorMatch } from '@svc/semantic';
 import { holderOf } from './corrections.js';
 import type { ExtractedFact } from './extract-facts.js';
 import { slotsKeepApart } from './fact-slots.js';
-import { recordOf, type StoredMemory } from './memory-points.js';
+import type { StoredMemory } from './memory-points.js';
 import { contentWords } from './recall-cues.js';
-import { notAState } from './subject-links.js';
+import { notAState, sameHolderStates } from './subject-links.js';
 import type { ValueKinds } from './value-kinds.js';
 import { plainOpening } from './value-lexicon.js';
 import { NO_VALUE, valuePhrase } from './value-types.js';
@@ -73,10 +73,9 @@ const sameValue = (a: string, b: string) => a.toLowerCase().includes(b.toLowerCa
 function aboutTheSameThing(fact: ExtractedFact, matches: readonly VectorMatch[], options: { written: ReadonlySet<string>; settings: TypedLinkSettings }): { record: StoredMemory; values: [string, string] }[] {
   const holder = holderOf(fact.text);
   const out: { record: StoredMemory; values: [string, string] }[] = [];
-  for (const match of [...matches].sort((a, b) => b.score - a.score).slice(0, options.settings.candidates)) {
-    const record = recordOf(match.id, match.payload);
-    if (!record || match.score < options.settings.floor || options.written.has(record.id) || holderOf(record.text) !== holder || notAState(record.text)) continue;
-    if (slotsKeepApart(fact.slot, record.slot)) continue;
+  const nearest = [...matches].sort((a, b) => b.score - a.score).slice(0, options.settings.candidates);
+  for (const { match, record } of sameHolderStates(nearest, holder, options.written)) {
+    if (match.score < options.settings.floor || slotsKeepApart(fact.slot, record.slot)) continue;
     const values = pairValues(fact.text, record.text);
     if (values) out.push({ record, values });
   }
